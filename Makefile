@@ -1,0 +1,35 @@
+# Every target installs what it needs first (`make install` creates .venv when missing).
+PYTHON ?= python3
+VENV   ?= .venv
+PY     := $(VENV)/bin/python
+STAMP  := $(VENV)/.installed
+
+.PHONY: install generate check test lint demo bench
+
+install: $(STAMP)
+
+$(STAMP): pyproject.toml
+	test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -e '.[dev]'
+	touch $(STAMP)
+
+generate: $(STAMP)
+	$(PY) -m generator generate
+
+check: $(STAMP)
+	$(PY) -m generator check
+
+test: $(STAMP)
+	$(PY) -m pytest -q
+
+lint: $(STAMP)
+	$(VENV)/bin/ruff check generator tests benchmarks templates/runtime
+	$(VENV)/bin/mypy --strict generator
+
+demo: $(STAMP)
+	$(PY) -m generator generate
+	$(PY) -m generator list
+
+bench: $(STAMP)
+	$(PY) benchmarks/bench_generate.py

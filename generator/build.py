@@ -1,0 +1,245 @@
+"""Schema-valid spec files -> the frozen model (with `foreach` expansion and family defaults)."""
+
+from __future__ import annotations
+
+import itertools
+import re
+from typing import Any
+
+from .diagnostics import Diagnostics
+from .loader import SpecFile
+from .model import (
+    PROCESSOR_CLASS,
+    Arg,
+    Attribute,
+    Backend,
+    CppSpelling,
+    Intrinsic,
+    Option,
+    Pass,
+    Pipeline,
+    PipelineStep,
+    Profile,
+    Protocol,
+    ProtocolStep,
+    Rule,
+    SpecSet,
+    Target,
+)
+
+IDENTIFIER = re.compile(r"^[a-z_][a-z0-9_]*$")
+PLACEHOLDER = re.compile(r"\{([a-z_]+)\}")
+
+
+def _items(mapping: dict[str, Any] | None) -> tuple[tuple[str, Any], ...]:
+    return tuple(sorted((mapping or {}).items()))
+
+
+def _expand(record: dict[str, Any], spec: SpecFile, where: tuple[str | int, ...],
+            diagnostics: Diagnostics) -> list[dict[str, Any]]:
+    """One record per `foreach` value, with {placeholder} replaced in every string."""
+    foreach: dict[str, list[str]] = record.get("foreach", {})
+    used = set(PLACEHOLDER.findall(record["name"]))
+    unknown = used - set(foreach)
+    if unknown:
+        diagnostics.error(spec.at(where + ("name",)),
+                          f"name uses placeholder {{{sorted(unknown)[0]}}} but 'foreach' does not define it")
+        return []
+    if foreach and not used:
+        diagnostics.error(spec.key_at(where + ("foreach",)),
+                          "'foreach' is set but the name uses none of its placeholders")
+        return []
+    keys = sorted(foreach)
+    out = []
+    for values in itertools.product(*(foreach[k] for k in keys)):
+        binding = dict(zip(keys, values))
+        out.append(_substitute({k: v for k, v in record.items() if k != "foreach"}, binding))
+    return out
+
+
+def _substitute(value: Any, binding: dict[str, str]) -> Any:
+    if isinstance(value, str):
+        return PLACEHOLDER.sub(lambda m: binding.get(m.group(1), m.group(0)), value)
+    if isinstance(value, list):
+        return [_substitute(v, binding) for v in value]
+    if isinstance(value, dict):
+        return {k: _substitute(v, binding) for k, v in value.items()}
+    return value
+
+
+def _intrinsics(spec: SpecFile, diagnostics: Diagnostics) -> list[Intrinsic]:
+    data = spec.data
+    family = data["family"]
+    defaults = data.get("defaults", {})
+    default_headers: dict[str, dict[str, str]] = defaults.get("headers", {})
+    result = []
+    for index, raw in enumerate(data["intrinsics"]):
+        where: tuple[str | int, ...] = ("intrinsics", index)
+        for record in _expand(raw, spec, where, diagnostics):
+            location = spec.at(where)
+            name = record["name"]
+            if not IDENTIFIER.match(name):
+                diagnostics.error(spec.at(where + ("name",)), f"expanded name '{name}' is not a valid identifier")
+                continue
+            missing = [key for key in ("level", "roles", "effect") if key not in record and key not in defaults]
+            if missing:
+                diagnostics.error(location, f"intrinsic '{name}' has no '{missing[0]}' "
+                                            "(set it on the record or in the family 'defaults')")
+                continue
+            roles = tuple(record.get("roles", defaults.get("roles")))
+            processors = {PROCESSOR_CLASS[role] for role in roles}
+            profiles = record.get("profiles", defaults.get("profiles", []))
+            overrides: dict[str, dict[str, Any]] = record.get("cpp", {})
+            stray = sorted(set(overrides) - set(profiles))
+            if stray:
+                diagnostics.error(spec.key_at(where + ("cpp", stray[0])),
+                                  f"'cpp' overrides profile '{stray[0]}' but '{name}' is not offered in it "
+                                  "(add it to 'profiles')")
+                continue
+            cpp = tuple(
+                CppSpelling(
+                    profile=profile,
+                    spelling=entry.get("spelling", name),
+                    headers=tuple((cls, header) for cls, header
+                                  in _items(entry.get("headers", default_headers.get(profile, {})))
+                                  if cls in processors),
+                    note=entry.get("note", ""),
+                    template_args=tuple(entry.get("template_args", [])),
+                    form=entry.get("form", "call"),
+                    location=spec.key_at(where + ("cpp", profile)) if profile in overrides
+                    else spec.key_at(where + ("profiles",)) if "profiles" in record else location,
+                )
+                for profile in sorted(profiles)
+                for entry in [overrides.get(profile, {})]
+            )
+            result.append(Intrinsic(
+                name=name,
+                family=family,
+                level=record.get("level", defaults.get("level")),
+                doc=record["doc"],
+                roles=roles,
+                args=tuple(Arg(a["name"], a["type"], a["doc"], bool(a.get("const", False)))
+                           for a in record.get("args", [])),
+                returns=record.get("returns", defaults.get("returns", "void")),
+                effect=record.get("effect", defaults.get("effect")),
+                cpp=cpp,
+                source=spec.path,
+                location=location,
+            ))
+    return result
+
+
+def _protocol(spec: SpecFile) -> Protocol:
+    data = spec.data
+    return Protocol(
+        name=data["name"],
+        doc=data["doc"],
+        role=data.get("role", ""),
+        params=tuple(Arg(p["name"], p["type"], p["doc"]) for p in data.get("params", [])),
+        steps=tuple(
+            ProtocolStep(step["call"], tuple(step.get("args", [])), step.get("doc", ""),
+                         spec.at(("steps", i)), "args" in step)
+            for i, step in enumerate(data["steps"])
+        ),
+        source=spec.path,
+        location=spec.at(("name",)),
+    )
+
+
+def _attributes(spec: SpecFile, key: str) -> tuple[Attribute, ...]:
+    return tuple(
+        Attribute(a["key"], a["type"], a["doc"], bool(a.get("optional", False)), spec.at((key, i)))
+        for i, a in enumerate(spec.data.get(key, []))
+    )
+
+
+def _pass(spec: SpecFile) -> Pass:
+    data = spec.data
+    return Pass(
+        name=data["name"],
+        stage=data["stage"],
+        doc=data["doc"],
+        scope=data.get("scope", "function"),
+        options=tuple(
+            Option(name, o["type"], o.get("default"), tuple(o.get("choices", [])), o["doc"])
+            for name, o in sorted(data.get("options", {}).items())
+        ),
+        reads=_attributes(spec, "reads"),
+        writes=_attributes(spec, "writes"),
+        requires=tuple(data.get("requires", [])),
+        rules=tuple(
+            Rule(r["kind"], r.get("doc", ""), r.get("transform", ""), r.get("module", ""),
+                 _items(r.get("args")), _items(r.get("params")), spec.at(("rules", i)))
+            for i, r in enumerate(data["rules"])
+        ),
+        source=spec.path,
+        location=spec.at(("name",)),
+        requires_location=spec.at(("requires",)),
+    )
+
+
+def _pipeline(spec: SpecFile) -> Pipeline:
+    data = spec.data
+    return Pipeline(
+        name=data["name"],
+        doc=data["doc"],
+        provides=tuple(data.get("provides", [])),
+        steps=tuple(
+            PipelineStep(s.get("pass", ""), s.get("pipeline", ""), s.get("doc", ""), _items(s.get("options")),
+                         spec.at(("steps", i)))
+            for i, s in enumerate(data["steps"])
+        ),
+        source=spec.path,
+        location=spec.at(("name",)),
+    )
+
+
+def _backend(spec: SpecFile) -> Backend:
+    data = spec.data
+    target = data["target"]
+    return Backend(
+        name=data["name"],
+        doc=data["doc"],
+        target=Target(target["kind"], tuple(target.get("keys", [])), _items(target.get("attrs")),
+                      target.get("host", "")),
+        pipeline=data.get("pipeline", ""),
+        profiles=tuple(
+            Profile(name, p["doc"], p["kernel_entry"], p.get("tt_metal_commit", ""), data["name"],
+                    spec.key_at(("api_profiles", name)))
+            for name, p in sorted(data.get("api_profiles", {}).items())
+        ),
+        profile=data.get("api_profile", ""),
+        source=spec.path,
+        location=spec.at(("name",)),
+        pipeline_location=spec.at(("pipeline",)),
+        profile_location=spec.at(("api_profile",)),
+    )
+
+
+def build_model(specs: list[tuple[str, SpecFile]], diagnostics: Diagnostics) -> SpecSet:
+    """Build the model from (kind, spec) pairs that passed schema validation."""
+    intrinsics: list[Intrinsic] = []
+    families: list[tuple[str, str, str]] = []
+    protocols, passes, pipelines, backends = [], [], [], []
+    for kind, spec in specs:
+        if kind == "intrinsic":
+            intrinsics.extend(_intrinsics(spec, diagnostics))
+            families.append((spec.data["family"], spec.data["doc"], spec.path))
+        elif kind == "protocol":
+            protocols.append(_protocol(spec))
+        elif kind == "pass":
+            passes.append(_pass(spec))
+        elif kind == "pipeline":
+            pipelines.append(_pipeline(spec))
+        elif kind == "backend":
+            backends.append(_backend(spec))
+    return SpecSet(
+        intrinsics=tuple(sorted(intrinsics, key=lambda i: (i.name, i.location))),
+        protocols=tuple(sorted(protocols, key=lambda p: (p.name, p.location))),
+        passes=tuple(sorted(passes, key=lambda p: (p.name, p.location))),
+        pipelines=tuple(sorted(pipelines, key=lambda p: (p.name, p.location))),
+        backends=tuple(sorted(backends, key=lambda b: (b.name, b.location))),
+        families=tuple(sorted(families)),
+        files=tuple(sorted(spec.path for _, spec in specs)),
+    )
+

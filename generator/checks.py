@@ -1,0 +1,216 @@
+"""Cross-spec checks: what JSON Schema cannot see because it looks at one file at a time."""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Iterable
+from typing import Protocol as TypingProtocol
+
+from .diagnostics import Diagnostics, Location
+from .model import PROCESSOR_CLASS, Pass, Pipeline, SpecSet
+
+
+class _Named(TypingProtocol):
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def location(self) -> Location: ...
+
+
+def _suggest(name: str, known: Iterable[str]) -> str:
+    close = difflib.get_close_matches(name, sorted(known), n=1)
+    return f" (did you mean '{close[0]}'?)" if close else ""
+
+
+def _duplicates(what: str, objects: Iterable[_Named], diagnostics: Diagnostics) -> None:
+    first: dict[str, Location] = {}
+    for obj in sorted(objects, key=lambda o: o.location):
+        if obj.name in first:
+            diagnostics.error(obj.location, f"duplicate {what} '{obj.name}' (first defined at {first[obj.name]})")
+        else:
+            first[obj.name] = obj.location
+
+
+def check_model(model: SpecSet, diagnostics: Diagnostics) -> None:
+    _duplicates("intrinsic", model.intrinsics, diagnostics)
+    _duplicates("protocol", model.protocols, diagnostics)
+    _duplicates("pass", model.passes, diagnostics)
+    _duplicates("pipeline", model.pipelines, diagnostics)
+    _duplicates("backend", model.backends, diagnostics)
+    _duplicates("API profile", model.profiles, diagnostics)
+    _check_intrinsics(model, diagnostics)
+    _check_protocols(model, diagnostics)
+    _check_passes(model, diagnostics)
+    _check_pipelines(model, diagnostics)
+    _check_backends(model, diagnostics)
+
+
+def _check_intrinsics(model: SpecSet, diagnostics: Diagnostics) -> None:
+    profiles = {p.name for p in model.profiles}
+    for intrinsic in model.intrinsics:
+        seen: set[str] = set()
+        for arg in intrinsic.args:
+            if arg.name in seen:
+                diagnostics.error(intrinsic.location, f"intrinsic '{intrinsic.name}' has two arguments named '{arg.name}'")
+            seen.add(arg.name)
+        if intrinsic.level == "abstract" and intrinsic.cpp:
+            diagnostics.error(intrinsic.cpp[0].location,
+                              f"abstract intrinsic '{intrinsic.name}' cannot have a C++ spelling; passes lower it "
+                              "to concrete intrinsics")
+        if intrinsic.level == "concrete" and not intrinsic.cpp:
+            diagnostics.error(intrinsic.location,
+                              f"concrete intrinsic '{intrinsic.name}' needs a 'cpp' entry for at least one API profile")
+        for spelling in intrinsic.cpp:
+            if spelling.profile not in profiles:
+                diagnostics.error(spelling.location, f"unknown API profile '{spelling.profile}'"
+                                  f"{_suggest(spelling.profile, profiles)}; profiles are declared by backend specs")
+                continue
+            for _, header in spelling.headers:
+                if "{" in header or "}" in header:
+                    diagnostics.error(spelling.location, f"header '{header}' of '{intrinsic.name}' has an unfilled "
+                                      "placeholder (only 'foreach' keys can be used)")
+            consts = {a.name for a in intrinsic.args if a.const}
+            for name in spelling.template_args:
+                if name not in consts:
+                    diagnostics.error(spelling.location, f"template argument '{name}' of '{intrinsic.name}' must be "
+                                      "an argument marked 'const: true'")
+            for role in intrinsic.roles:
+                processor = PROCESSOR_CLASS[role]
+                if spelling.header_for(processor) is None:
+                    diagnostics.error(spelling.location,
+                                      f"intrinsic '{intrinsic.name}' runs in {role} kernels but profile "
+                                      f"'{spelling.profile}' gives no '{processor}' header")
+
+
+def _check_protocols(model: SpecSet, diagnostics: Diagnostics) -> None:
+    intrinsics = {i.name: i for i in model.intrinsics}
+    for protocol in model.protocols:
+        params = {p.name for p in protocol.params}
+        for step in protocol.steps:
+            target = intrinsics.get(step.call)
+            if target is None:
+                diagnostics.error(step.location, f"protocol '{protocol.name}' calls unknown intrinsic "
+                                  f"'{step.call}'{_suggest(step.call, intrinsics)}")
+                continue
+            if step.has_args and len(step.args) != len(target.args):
+                diagnostics.error(step.location, f"'{step.call}' takes {len(target.args)} argument(s), "
+                                  f"got {len(step.args)}")
+            if protocol.role and protocol.role not in target.roles:
+                diagnostics.error(step.location, f"'{step.call}' is not legal in {protocol.role} kernels "
+                                  f"(roles: {', '.join(target.roles)})")
+            for arg in step.args:
+                if isinstance(arg, str) and arg.isidentifier() and arg not in params:
+                    diagnostics.error(step.location, f"step argument '{arg}' is not a parameter of protocol "
+                                      f"'{protocol.name}'{_suggest(arg, params)}")
+
+
+def _check_passes(model: SpecSet, diagnostics: Diagnostics) -> None:
+    passes = {p.name: p for p in model.passes}
+    for pass_ in model.passes:
+        for required in pass_.requires:
+            if required not in passes:
+                diagnostics.error(pass_.requires_location, f"pass '{pass_.name}' requires unknown pass "
+                                  f"'{required}'{_suggest(required, passes)}")
+    # Cycles in `requires`: depth-first search, each cycle reported once at its smallest member.
+    state: dict[str, int] = {}
+    reported: set[frozenset[str]] = set()
+
+    def visit(name: str, stack: list[str]) -> None:
+        state[name] = 1
+        stack.append(name)
+        for nxt in passes[name].requires:
+            if nxt not in passes:
+                continue
+            if state.get(nxt) == 1:
+                cycle = stack[stack.index(nxt):]
+                key = frozenset(cycle)
+                if key not in reported:
+                    reported.add(key)
+                    start = cycle.index(min(cycle))
+                    ordered = cycle[start:] + cycle[:start]
+                    diagnostics.error(passes[ordered[0]].requires_location,
+                                      "cycle in pass 'requires': " + " -> ".join(ordered + [ordered[0]]))
+            elif state.get(nxt) is None:
+                visit(nxt, stack)
+        stack.pop()
+        state[name] = 2
+
+    for name in sorted(passes):
+        if name not in state:
+            visit(name, [])
+
+
+def _check_pipelines(model: SpecSet, diagnostics: Diagnostics) -> None:
+    passes = {p.name: p for p in model.passes}
+    pipelines = {p.name: p for p in model.pipelines}
+    for pipeline in model.pipelines:
+        for step in pipeline.steps:
+            if step.pass_name and step.pass_name not in passes:
+                diagnostics.error(step.location, f"unknown pass '{step.pass_name}'{_suggest(step.pass_name, passes)}")
+            if step.pass_name in passes:
+                options = {o.name for o in passes[step.pass_name].options}
+                for option, _ in step.options:
+                    if option not in options:
+                        diagnostics.error(step.location, f"pass '{step.pass_name}' has no option '{option}'"
+                                          f"{_suggest(option, options)}")
+            if step.pipeline and step.pipeline not in pipelines:
+                diagnostics.error(step.location,
+                                  f"unknown pipeline '{step.pipeline}'{_suggest(step.pipeline, pipelines)}")
+    for pipeline in model.pipelines:
+        _check_dataflow(pipeline, pipelines, passes, diagnostics)
+
+
+def _check_dataflow(pipeline: Pipeline, pipelines: dict[str, Pipeline], passes: dict[str, Pass],
+                    diagnostics: Diagnostics) -> None:
+    """Attributes must be produced before they are consumed; required passes must run earlier."""
+    produced = set(pipeline.provides)
+    ran: set[str] = set()
+
+    def run(current: Pipeline, trail: tuple[str, ...], top_location: Location | None) -> bool:
+        for step in current.steps:
+            location = top_location or step.location
+            if step.pipeline:
+                if step.pipeline in trail:
+                    diagnostics.error(step.location, "pipeline includes itself: "
+                                      + " -> ".join(trail + (step.pipeline,)))
+                    return False
+                inner = pipelines.get(step.pipeline)
+                if inner is not None:
+                    produced.update(inner.provides)
+                    if not run(inner, trail + (step.pipeline,), location):
+                        return False
+                continue
+            pass_ = passes.get(step.pass_name)
+            if pass_ is None:
+                continue
+            for attr in pass_.reads:
+                if not attr.optional and attr.key not in produced:
+                    diagnostics.error(location, f"pass '{pass_.name}' reads '{attr.key}' but no earlier step "
+                                      f"of pipeline '{pipeline.name}' writes it")
+            for required in pass_.requires:
+                if required in passes and required not in ran:
+                    diagnostics.error(location, f"pass '{pass_.name}' requires '{required}', which does not run "
+                                      f"before it in pipeline '{pipeline.name}'")
+            produced.update(attr.key for attr in pass_.writes)
+            ran.add(pass_.name)
+        return True
+
+    run(pipeline, (pipeline.name,), None)
+
+
+def _check_backends(model: SpecSet, diagnostics: Diagnostics) -> None:
+    pipelines = {p.name for p in model.pipelines}
+    for backend in model.backends:
+        if backend.pipeline and backend.pipeline not in pipelines:
+            diagnostics.error(backend.pipeline_location,
+                              f"backend '{backend.name}' uses unknown pipeline '{backend.pipeline}'"
+                              f"{_suggest(backend.pipeline, pipelines)}")
+        own = {p.name for p in backend.profiles}
+        if backend.profile and backend.profile not in own:
+            diagnostics.error(backend.profile_location,
+                              f"api_profile '{backend.profile}' is not one of this backend's api_profiles"
+                              f"{_suggest(backend.profile, own)}")
+        if own and not backend.profile:
+            diagnostics.error(backend.location, f"backend '{backend.name}' declares api_profiles but selects none "
+                              "with 'api_profile'")

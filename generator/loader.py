@@ -1,0 +1,164 @@
+"""Safe YAML loading that keeps a line/column mark for every key and value.
+
+PyYAML's composer gives us nodes with marks; we build plain JSON-like values from them ourselves so
+that duplicate keys, merge keys, recursive aliases and non-string keys become diagnostics instead
+of being silently accepted (PyYAML's own constructor keeps the last duplicate).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from .diagnostics import Diagnostics, Location
+
+JsonPath = tuple[str | int, ...]
+
+MODELINE = re.compile(r"^# yaml-language-server: \$schema=(?P<ref>\S+)\s*$")
+
+# Scalars whose YAML 1.1 types have no JSON equivalent are kept as their source text.
+_TEXT_TAGS = {"tag:yaml.org,2002:timestamp", "tag:yaml.org,2002:binary"}
+
+
+@dataclass(frozen=True)
+class SpecFile:
+    """One parsed spec file: its data plus where every value and key came from."""
+
+    path: str  # relative to the project root, used in every diagnostic
+    data: dict[str, Any]
+    values: dict[JsonPath, Location]
+    keys: dict[JsonPath, Location]
+    schema_ref: str | None
+
+    def at(self, path: JsonPath) -> Location:
+        """Location of the value at `path`, or of its nearest ancestor that has one."""
+        while path not in self.values and path:
+            path = path[:-1]
+        return self.values.get(path, Location(self.path))
+
+    def key_at(self, path: JsonPath) -> Location:
+        """Location of the key that introduces `path` (falls back to the value)."""
+        return self.keys.get(path) or self.at(path)
+
+
+def _mark(path: str, mark: yaml.Mark | None) -> Location:
+    if mark is None:
+        return Location(path)
+    return Location(path, mark.line + 1, mark.column + 1)
+
+
+def _position(text: str, offset: int) -> tuple[int, int]:
+    before = text[:offset]
+    return before.count("\n") + 1, offset - (before.rfind("\n") + 1) + 1
+
+
+class _Builder:
+    def __init__(self, path: str, loader: yaml.SafeLoader, diagnostics: Diagnostics) -> None:
+        self.path = path
+        self.loader = loader
+        self.diagnostics = diagnostics
+        self.values: dict[JsonPath, Location] = {}
+        self.keys: dict[JsonPath, Location] = {}
+        self._active: set[int] = set()
+
+    def build(self, node: yaml.Node, where: JsonPath) -> Any:
+        self.values[where] = _mark(self.path, node.start_mark)
+        if id(node) in self._active:
+            self.diagnostics.error(self.values[where], "recursive YAML alias is not allowed")
+            return None
+        self._active.add(id(node))
+        try:
+            if isinstance(node, yaml.MappingNode):
+                return self._mapping(node, where)
+            if isinstance(node, yaml.SequenceNode):
+                return [self.build(item, where + (i,)) for i, item in enumerate(node.value)]
+            return self._scalar(node)
+        finally:
+            self._active.discard(id(node))
+
+    def _scalar(self, node: yaml.Node) -> Any:
+        if node.tag in _TEXT_TAGS:
+            return str(node.value)
+        return self.loader.construct_object(node, deep=True)
+
+    def _mapping(self, node: yaml.MappingNode, where: JsonPath) -> dict[str, Any]:
+        result: dict[str, Any] = {}
+        first_seen: dict[str, Location] = {}
+        for key_node, value_node in node.value:
+            key_loc = _mark(self.path, key_node.start_mark)
+            if key_node.tag == "tag:yaml.org,2002:merge":
+                self.diagnostics.error(key_loc, "YAML merge keys ('<<') are not supported; write the keys out")
+                continue
+            key = self._scalar(key_node) if isinstance(key_node, yaml.ScalarNode) else None
+            if not isinstance(key, str):
+                self.diagnostics.error(key_loc, f"mapping keys must be strings, got {_describe(key_node)}")
+                continue
+            if key in first_seen:
+                first = first_seen[key]
+                self.diagnostics.error(key_loc, f"duplicate key '{key}' (first defined at line {first.line})")
+                continue
+            first_seen[key] = key_loc
+            self.keys[where + (key,)] = key_loc
+            result[key] = self.build(value_node, where + (key,))
+        return result
+
+
+def _describe(node: yaml.Node) -> str:
+    if isinstance(node, yaml.ScalarNode):
+        return f"{node.value!r}"
+    return "a mapping" if isinstance(node, yaml.MappingNode) else "a sequence"
+
+
+def load_spec(file: Path, rel: str, diagnostics: Diagnostics) -> SpecFile | None:
+    """Parse one spec file; problems are added to `diagnostics` and None is returned."""
+    try:
+        text = file.read_bytes().decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line, col = _position(file.read_bytes().decode("utf-8", "replace"), exc.start)
+        diagnostics.error(Location(rel, line, col), "file is not valid UTF-8")
+        return None
+    except OSError as exc:
+        diagnostics.error(Location(rel), f"cannot read file: {exc.strerror}")
+        return None
+    first_line = text.split("\n", 1)[0]
+    modeline = MODELINE.match(first_line)
+    local = Diagnostics()
+    loader: yaml.SafeLoader | None = None
+    try:
+        loader = yaml.SafeLoader(text)
+        node = loader.get_single_node()
+        if node is None:
+            diagnostics.error(Location(rel), "spec file is empty")
+            return None
+        builder = _Builder(rel, loader, local)
+        data = builder.build(node, ())
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        problem = exc.problem or exc.context or "malformed YAML"
+        diagnostics.error(_mark(rel, mark), f"YAML syntax error: {problem}")
+        return None
+    except yaml.reader.ReaderError as exc:
+        line, col = _position(text, exc.position)
+        diagnostics.error(Location(rel, line, col), f"YAML syntax error: unacceptable character #x{exc.character:04x}")
+        return None
+    except yaml.YAMLError as exc:  # any other PyYAML failure still gets a location
+        diagnostics.error(Location(rel), f"YAML error: {exc}")
+        return None
+    finally:
+        if loader is not None:
+            loader.dispose()
+    if local:
+        diagnostics.extend(local)
+        return None
+    if not isinstance(data, dict):
+        diagnostics.error(Location(rel), "a spec file must be a YAML mapping with a 'kind' key")
+        return None
+    if modeline is None:
+        diagnostics.error(
+            Location(rel), "first line must be the modeline '# yaml-language-server: $schema=<path to schema>'"
+        )
+    return SpecFile(rel, data, builder.values, builder.keys, modeline.group("ref") if modeline else None)

@@ -1,0 +1,217 @@
+"""The typed, frozen model that templates render. Built only from schema-valid specs."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from .diagnostics import Location
+
+# Kernel role -> the processor class whose header declares a call (tt-metal compiles reader and
+# writer kernels for the data-movement RISC-Vs and compute kernels for the three TRISCs).
+PROCESSOR_CLASS = {"reader": "dataflow", "writer": "dataflow", "compute": "compute", "host": "host"}
+
+# Spec effect names -> tvm.tirx.CallEffectKind member names.
+TVM_EFFECT = {
+    "expr_annotation": "ExprAnnotation",
+    "pure": "Pure",
+    "read_state": "ReadState",
+    "update_state": "UpdateState",
+    "opaque": "Opaque",
+}
+
+
+@dataclass(frozen=True)
+class Arg:
+    name: str
+    type: str
+    doc: str
+    const: bool = False
+
+
+@dataclass(frozen=True)
+class CppSpelling:
+    profile: str
+    spelling: str
+    headers: tuple[tuple[str, str], ...]  # (processor class, include path), sorted
+    note: str
+    template_args: tuple[str, ...]
+    form: str  # "call" or "braces"
+    location: Location
+
+    def header_for(self, processor: str) -> str | None:
+        return dict(self.headers).get(processor)
+
+
+@dataclass(frozen=True)
+class Intrinsic:
+    name: str
+    family: str
+    level: str
+    doc: str
+    roles: tuple[str, ...]
+    args: tuple[Arg, ...]
+    returns: str
+    effect: str
+    cpp: tuple[CppSpelling, ...]
+    source: str  # spec file
+    location: Location
+
+    @property
+    def op_name(self) -> str:
+        return f"tt.{self.name}"
+
+    @property
+    def tvm_effect(self) -> str:
+        return TVM_EFFECT[self.effect]
+
+    @property
+    def processors(self) -> tuple[str, ...]:
+        return tuple(sorted({PROCESSOR_CLASS[role] for role in self.roles}))
+
+    def spelling_in(self, profile: str) -> CppSpelling | None:
+        return next((c for c in self.cpp if c.profile == profile), None)
+
+
+@dataclass(frozen=True)
+class Profile:
+    name: str
+    doc: str
+    kernel_entry: str
+    tt_metal_commit: str
+    backend: str
+    location: Location
+
+
+@dataclass(frozen=True)
+class ProtocolStep:
+    call: str
+    args: tuple[Any, ...]
+    doc: str
+    location: Location
+    has_args: bool
+
+
+@dataclass(frozen=True)
+class Protocol:
+    name: str
+    doc: str
+    role: str
+    params: tuple[Arg, ...]
+    steps: tuple[ProtocolStep, ...]
+    source: str
+    location: Location
+
+
+@dataclass(frozen=True)
+class Attribute:
+    key: str
+    type: str
+    doc: str
+    optional: bool
+    location: Location
+
+
+@dataclass(frozen=True)
+class Rule:
+    kind: str
+    doc: str
+    transform: str
+    module: str
+    args: tuple[tuple[str, Any], ...]
+    params: tuple[tuple[str, Any], ...]
+    location: Location
+
+
+@dataclass(frozen=True)
+class Option:
+    name: str
+    type: str
+    default: Any
+    choices: tuple[Any, ...]
+    doc: str
+
+
+@dataclass(frozen=True)
+class Pass:
+    name: str
+    stage: str
+    doc: str
+    scope: str
+    options: tuple[Option, ...]
+    reads: tuple[Attribute, ...]
+    writes: tuple[Attribute, ...]
+    requires: tuple[str, ...]
+    rules: tuple[Rule, ...]
+    source: str
+    location: Location
+    requires_location: Location
+
+
+@dataclass(frozen=True)
+class PipelineStep:
+    pass_name: str  # "" when the step reuses a pipeline
+    pipeline: str
+    doc: str
+    options: tuple[tuple[str, Any], ...]
+    location: Location
+
+
+@dataclass(frozen=True)
+class Pipeline:
+    name: str
+    doc: str
+    provides: tuple[str, ...]
+    steps: tuple[PipelineStep, ...]
+    source: str
+    location: Location
+
+
+@dataclass(frozen=True)
+class Target:
+    kind: str
+    keys: tuple[str, ...]
+    attrs: tuple[tuple[str, Any], ...]
+    host: str
+
+
+@dataclass(frozen=True)
+class Backend:
+    name: str
+    doc: str
+    target: Target
+    pipeline: str
+    profiles: tuple[Profile, ...]
+    profile: str
+    source: str
+    location: Location
+    pipeline_location: Location
+    profile_location: Location
+
+
+@dataclass(frozen=True)
+class SpecSet:
+    """Everything the templates see. Collections are sorted by name for deterministic output."""
+
+    intrinsics: tuple[Intrinsic, ...] = ()
+    protocols: tuple[Protocol, ...] = ()
+    passes: tuple[Pass, ...] = ()
+    pipelines: tuple[Pipeline, ...] = ()
+    backends: tuple[Backend, ...] = ()
+    families: tuple[tuple[str, str, str], ...] = ()  # (family, doc, spec file)
+    files: tuple[str, ...] = field(default=())
+
+    @property
+    def profiles(self) -> tuple[Profile, ...]:
+        return tuple(sorted((p for b in self.backends for p in b.profiles), key=lambda p: p.name))
+
+    def sources(self, *kinds: str) -> tuple[str, ...]:
+        """Spec files that define objects of the given kinds (for banners)."""
+        groups: dict[str, tuple[Any, ...]] = {
+            "intrinsic": self.intrinsics,
+            "protocol": self.protocols,
+            "pass": self.passes,
+            "pipeline": self.pipelines,
+            "backend": self.backends,
+        }
+        return tuple(sorted({obj.source for kind in kinds for obj in groups[kind]}))

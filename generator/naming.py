@@ -1,0 +1,45 @@
+"""Escaping and naming helpers used as Jinja2 filters.
+
+Spec text reaches generated Python, C++ and Markdown only through these functions, so a doc string
+such as `x"); import os; ("` can never escape from the literal or comment it is placed in.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+def py_str(text: str) -> str:
+    """A Python string literal for `text`."""
+    return repr(str(text))
+
+
+def py_value(value: Any) -> str:
+    """A Python literal for a JSON-like value (spec data is always JSON-like)."""
+    return repr(value)
+
+
+def py_docstring(text: str, indent: str = "    ") -> str:
+    """A docstring literal: triple-quoted when that is safe, a plain repr() otherwise."""
+    text = str(text).strip()
+    unsafe = '"""' in text or "\\" in text or text.endswith('"') or any(ord(c) < 32 and c != "\n" for c in text)
+    if unsafe:
+        return repr(text)
+    body = text.replace("\n", "\n" + indent)
+    return f'"""{body}"""' if "\n" not in text else f'"""{body}\n{indent}"""'
+
+
+def cpp_comment(text: str, prefix: str = "// ") -> str:
+    """A C++ line comment per line of `text` (no way to break out of it)."""
+    lines = str(text).replace("\r", "").split("\n")
+    return "\n".join(f"{prefix}{line}".rstrip() for line in lines)
+
+
+def md_cell(text: str) -> str:
+    """Text safe inside one Markdown table cell."""
+    return " ".join(str(text).split()).replace("|", "\\|")
+
+
+def camel(name: str) -> str:
+    """snake_case -> CamelCase (tvm enum members, class names)."""
+    return "".join(part[:1].upper() + part[1:] for part in name.split("_"))

@@ -1,0 +1,171 @@
+"""JSON Schema validation of spec files, with every error mapped back to its YAML node."""
+
+from __future__ import annotations
+
+import json
+import posixpath
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+from jsonschema.exceptions import ValidationError
+from referencing import Registry, Resource
+from referencing.jsonschema import DRAFT202012
+
+from .diagnostics import Diagnostics, Location
+from .loader import JsonPath, SpecFile
+
+KINDS = ("backend", "intrinsic", "pass", "pipeline", "protocol")
+SHARED_SCHEMAS = ("defs",)
+
+
+@dataclass(frozen=True)
+class SchemaSet:
+    """The loaded schemas of one project: a validator per spec kind."""
+
+    root: Path  # the schema/ folder
+    validators: dict[str, jsonschema.Draft202012Validator]
+
+    def modeline_for(self, kind: str, spec_rel: str, project_root: Path) -> str:
+        schema_rel = (self.root / f"{kind}.schema.json").relative_to(project_root).as_posix()
+        return posixpath.relpath(schema_rel, posixpath.dirname(spec_rel) or ".")
+
+
+def load_schemas(schema_dir: Path, project_root: Path, diagnostics: Diagnostics) -> SchemaSet | None:
+    resources: list[tuple[str, Resource[Any]]] = []
+    documents: dict[str, dict[str, Any]] = {}
+    for name in SHARED_SCHEMAS + KINDS:
+        file = schema_dir / f"{name}.schema.json"
+        rel = file.relative_to(project_root).as_posix() if file.is_relative_to(project_root) else str(file)
+        try:
+            document = json.loads(file.read_text("utf-8"))
+            jsonschema.Draft202012Validator.check_schema(document)
+        except OSError as exc:
+            diagnostics.error(Location(rel), f"cannot read schema: {exc.strerror}")
+            continue
+        except json.JSONDecodeError as exc:
+            diagnostics.error(Location(rel, exc.lineno, exc.colno), f"schema is not valid JSON: {exc.msg}")
+            continue
+        except jsonschema.SchemaError as exc:
+            diagnostics.error(Location(rel), f"invalid JSON Schema: {exc.message}")
+            continue
+        documents[name] = document
+        resources.append((f"{name}.schema.json", Resource.from_contents(document, default_specification=DRAFT202012)))
+    if diagnostics:
+        return None
+    registry: Registry[Any] = Registry().with_resources(resources)
+    validators = {kind: jsonschema.Draft202012Validator(documents[kind], registry=registry) for kind in KINDS}
+    return SchemaSet(schema_dir, validators)
+
+
+def validate_spec(spec: SpecFile, schemas: SchemaSet, project_root: Path, diagnostics: Diagnostics) -> str | None:
+    """Validate one spec against the schema of its kind; returns the kind when it is known."""
+    kind = spec.data.get("kind")
+    if "kind" not in spec.data:
+        diagnostics.error(spec.at(()), "missing required key 'kind'")
+        return None
+    if kind not in schemas.validators:
+        diagnostics.error(spec.at(("kind",)), f"unknown spec kind {_show(kind)}; expected one of: {', '.join(KINDS)}")
+        return None
+    expected = schemas.modeline_for(kind, spec.path, project_root)
+    if spec.schema_ref is not None and spec.schema_ref != expected:
+        diagnostics.error(Location(spec.path), f"modeline names schema '{spec.schema_ref}'; a {kind} spec here must use '{expected}'")
+    for error in schemas.validators[kind].iter_errors(spec.data):
+        for location, message in _explain(error, spec):
+            diagnostics.error(location, message)
+    return str(kind)
+
+
+def _explain(error: ValidationError, spec: SpecFile) -> Iterable[tuple[Location, str]]:
+    path: JsonPath = tuple(error.absolute_path)
+    value = error.instance
+    schema = error.schema if isinstance(error.schema, dict) else {}
+    validator = error.validator
+    if "propertyNames" in error.schema_path and isinstance(value, str):
+        yield spec.key_at(path + (value,)), f"invalid key {_show(value)}: {_constraint(error, schema)}"
+    elif validator == "required":
+        missing = [key for key in error.validator_value if isinstance(value, dict) and key not in value]
+        for key in missing:
+            yield spec.at(path), f"missing required key '{key}'"
+    elif validator == "additionalProperties" and isinstance(value, dict):
+        allowed = sorted(schema.get("properties", {}))
+        for key in sorted(set(value) - set(allowed)):
+            hint = f"; expected one of: {', '.join(allowed)}" if allowed else ""
+            yield spec.key_at(path + (key,)), f"unknown key '{key}'{hint}"
+    elif validator == "oneOf":
+        alternatives = [alt.get("required", []) for alt in error.validator_value if isinstance(alt, dict)]
+        if all(len(keys) == 1 for keys in alternatives):
+            names = ", ".join(f"'{keys[0]}'" for keys in alternatives)
+            yield spec.at(path), f"expected exactly one of the keys {names}"
+        else:
+            yield spec.at(path), "does not match exactly one of the allowed forms"
+    else:
+        yield spec.at(path), f"{_where(path)}{_constraint(error, schema)}"
+
+
+def _where(path: JsonPath) -> str:
+    return f"'{path[-1]}': " if path and isinstance(path[-1], str) else ""
+
+
+def _constraint(error: ValidationError, schema: dict[str, Any]) -> str:
+    value, expected = error.instance, error.validator_value
+    match error.validator:
+        case "type":
+            wanted = expected if isinstance(expected, list) else [expected]
+            return f"expected {' or '.join(_article(t) for t in wanted)}, got {_kind_of(value)}"
+        case "enum":
+            return f"{_show(value)} is not one of: {', '.join(str(v) for v in expected)}"
+        case "const":
+            return f"expected {_show(expected)}, got {_show(value)}"
+        case "pattern":
+            what = schema.get("description", "the required form").rstrip(".")
+            return f"{_show(value)} is not valid: expected {what[0].lower() + what[1:]}"
+        case "minLength":
+            return "must not be empty" if expected == 1 else f"must be at least {expected} characters long"
+        case "maxLength":
+            return f"is too long ({len(value)} characters; at most {expected})"
+        case "minItems":
+            return f"expected at least {expected} item(s), got {len(value)}"
+        case "maxItems":
+            return f"expected at most {expected} item(s), got {len(value)}"
+        case "uniqueItems":
+            return "items must be unique"
+        case "minProperties":
+            return f"expected at least {expected} key(s)"
+        case "maxProperties":
+            return f"expected at most {expected} key(s), got {len(value)}"
+        case _:
+            return error.message
+
+
+_ARTICLES = {"object": "a mapping", "array": "a list", "string": "a string", "integer": "an integer",
+             "number": "a number", "boolean": "a boolean", "null": "null"}
+
+
+def _article(json_type: str) -> str:
+    return _ARTICLES.get(json_type, json_type)
+
+
+def _kind_of(value: Any) -> str:
+    if isinstance(value, bool):
+        return f"a boolean ({value})"
+    if isinstance(value, int):
+        return f"an integer ({value})"
+    if isinstance(value, float):
+        return f"a number ({value})"
+    if isinstance(value, str):
+        return f"a string ({_show(value)})"
+    if value is None:
+        return "null"
+    return "a mapping" if isinstance(value, dict) else "a list"
+
+
+def _show(value: Any, limit: int = 60) -> str:
+    text = repr(value) if isinstance(value, str) else json.dumps(value, default=str)
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def kinds_list(items: Sequence[str]) -> str:
+    return ", ".join(items)

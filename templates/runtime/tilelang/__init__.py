@@ -1,0 +1,15 @@
+"""TileLang-compatible package generated from this project's specs.
+
+`import tilelang` registers every `tt.*` intrinsic as a TVM op and exposes the `T.tt.*` script namespace.
+"""
+
+from __future__ import annotations
+
+from . import _ops
+from .language import tt as _tt_namespace
+from .tenstorrent.intrinsics import INTRINSICS as _TT_INTRINSICS
+
+__version__ = "0.1.0"
+
+_ops.register_intrinsics(_TT_INTRINSICS)
+_ops.register_script_namespace("tt", _tt_namespace)
