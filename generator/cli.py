@@ -19,7 +19,8 @@ DEFAULT_ROOT = Path(__file__).resolve().parent.parent
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="python -m generator",
                                      description="Render specs/ through templates/ into generated/.")
-    parser.add_argument("--root", type=Path, default=DEFAULT_ROOT, help="project root (holds specs/, schema/, templates/)")
+    parser.add_argument("--root", type=Path, default=DEFAULT_ROOT,
+                        help="project root (holds specs/, schema/, templates/)")
     parser.add_argument("--out", type=Path, default=None, help="output folder (default: <root>/generated)")
     sub = parser.add_subparsers(dest="command", required=True)
     gen = sub.add_parser("generate", help="validate specs and write generated/ (only changed files)")

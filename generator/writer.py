@@ -35,9 +35,9 @@ class Plan:
 
 
 def manifest_output(outputs: list[Output]) -> Output:
-    lines = [path for path in sorted(o.path for o in outputs)]
-    header = banner(MANIFEST, ["Files written by `python -m generator`; it removes listed files it no longer produces."])
-    return Output(MANIFEST, header + "".join(f"{line}\n" for line in lines))
+    header = banner(MANIFEST, ["Files written by `python -m generator`; "
+                               "it removes listed files it no longer produces."])
+    return Output(MANIFEST, header + "".join(f"{path}\n" for path in sorted(o.path for o in outputs)))
 
 
 def _read_manifest(out: Path) -> list[str]:
