@@ -1,0 +1,61 @@
+"""TVM code generation for lowered TileLang kernels, and running them on numpy arrays.
+
+`build_tvm(mod, target_kind)` expects a module without tile primitives (see `tilelang.engine.cpu_lowering`); for
+"llvm" and "c" thread launches must already be serial loops (`blockidx_to_serial`), for "cuda" they must be kept.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+import tvm
+from tvm import tirx
+
+from .cpu_lowering import host_llvm_target
+
+TARGET_KINDS = ("llvm", "c", "cuda")
+
+
+def _as_module(mod: Any) -> Any:
+    return tvm.IRModule({"main": mod}) if isinstance(mod, tirx.PrimFunc) else mod
+
+
+def build_tvm(mod: Any, target_kind: str) -> tuple[Any | None, str]:
+    """Compile `mod` (IRModule or PrimFunc) for `target_kind` -> (runnable module or None, source text).
+
+    * "llvm": `tvm.compile` for the host CPU; returns the executable and the LLVM IR text.
+    * "c": C source from `tvm.tirx.build(mod, target="c")`; not run here (None). fp16 C source does not compile
+      (the C codegen emits `half` without a typedef).
+    * "cuda": CUDA source from the device module of `tvm.compile(mod, Target("cuda", host="llvm"))`; the executable
+      is returned only when a CUDA device exists.
+    """
+    mod = _as_module(mod)
+    if target_kind == "llvm":
+        executable = tvm.compile(mod, target=host_llvm_target())
+        return executable, str(executable.mod.inspect_source("ll"))
+    if target_kind == "c":
+        lib = tvm.tirx.build(mod, target="c")
+        return None, str(lib.inspect_source())
+    if target_kind == "cuda":
+        executable = tvm.compile(mod, target=tvm.target.Target("cuda", host="llvm"))
+        source = str(executable.mod.imports[0].inspect_source())
+        return (executable if tvm.cuda(0).exist else None), source
+    raise ValueError(f"unknown target kind {target_kind!r}; expected one of {', '.join(TARGET_KINDS)}")
+
+
+def run_packed(rt_mod: Any, func_name: str, arrays: Sequence[Any], device: Any = None) -> list[Any]:
+    """Call `rt_mod[func_name]` on numpy arrays (scalars are passed unchanged).
+
+    Arrays are copied to `device` (default: the CPU), and every writable array argument is copied back in place
+    after the call; the list of (the same) arguments is returned.
+    """
+    dev = device if device is not None else tvm.cpu(0)
+    args: list[Any] = [tvm.runtime.tensor(np.ascontiguousarray(a), dev) if isinstance(a, np.ndarray) else a
+                       for a in arrays]
+    rt_mod[func_name](*args)
+    for array, arg in zip(arrays, args, strict=True):
+        if isinstance(array, np.ndarray) and array.flags.writeable:
+            array[...] = arg.numpy()
+    return list(arrays)

@@ -1,0 +1,7 @@
+"""`tilelang.jit`: compile TileLang kernels and call them on numpy arrays."""
+
+from __future__ import annotations
+
+from .kernel import JITKernel, KernelFactory, LazyJITKernel, compile, jit
+
+__all__ = ["JITKernel", "KernelFactory", "LazyJITKernel", "compile", "jit"]
