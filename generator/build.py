@@ -28,6 +28,7 @@ from .model import (
 )
 
 IDENTIFIER = re.compile(r"^[a-z_][a-z0-9_]*$")
+IDENTIFIER_MAX = 64  # maxLength of defs.schema.json#/$defs/identifier
 PLACEHOLDER = re.compile(r"\{([a-z_]+)\}")
 
 
@@ -52,7 +53,7 @@ def _expand(record: dict[str, Any], spec: SpecFile, where: tuple[str | int, ...]
     keys = sorted(foreach)
     out = []
     for values in itertools.product(*(foreach[k] for k in keys)):
-        binding = dict(zip(keys, values))
+        binding = dict(zip(keys, values, strict=True))
         out.append(_substitute({k: v for k, v in record.items() if k != "foreach"}, binding))
     return out
 
@@ -81,11 +82,22 @@ def _intrinsics(spec: SpecFile, diagnostics: Diagnostics) -> list[Intrinsic]:
             if not IDENTIFIER.match(name):
                 diagnostics.error(spec.at(where + ("name",)), f"expanded name '{name}' is not a valid identifier")
                 continue
-            missing = [key for key in ("level", "roles", "effect") if key not in record and key not in defaults]
-            if missing:
-                diagnostics.error(location, f"intrinsic '{name}' has no '{missing[0]}' "
-                                            "(set it on the record or in the family 'defaults')")
+            if len(name) > IDENTIFIER_MAX:
+                diagnostics.error(spec.at(where + ("name",)), f"expanded name '{name}' is too long "
+                                  f"({len(name)} characters; at most {IDENTIFIER_MAX})")
                 continue
+            missing = [key for key in ("level", "roles", "effect") if key not in record and key not in defaults]
+            for key in missing:
+                diagnostics.error(location, f"intrinsic '{name}' has no '{key}' "
+                                            "(set it on the record or in the family 'defaults')")
+            if missing:
+                continue
+            seen: set[str] = set()
+            for position, arg in enumerate(record.get("args", [])):
+                if arg["name"] in seen:
+                    diagnostics.error(spec.at(where + ("args", position, "name")),
+                                      f"intrinsic '{name}' has two arguments named '{arg['name']}'")
+                seen.add(arg["name"])
             roles = tuple(record.get("roles", defaults.get("roles")))
             processors = {PROCESSOR_CLASS[role] for role in roles}
             profiles = record.get("profiles", defaults.get("profiles", []))
@@ -96,6 +108,7 @@ def _intrinsics(spec: SpecFile, diagnostics: Diagnostics) -> list[Intrinsic]:
                                   f"'cpp' overrides profile '{stray[0]}' but '{name}' is not offered in it "
                                   "(add it to 'profiles')")
                 continue
+            listed = where + ("profiles",) if "profiles" in record else ("defaults", "profiles")
             cpp = tuple(
                 CppSpelling(
                     profile=profile,
@@ -107,7 +120,7 @@ def _intrinsics(spec: SpecFile, diagnostics: Diagnostics) -> list[Intrinsic]:
                     template_args=tuple(entry.get("template_args", [])),
                     form=entry.get("form", "call"),
                     location=spec.key_at(where + ("cpp", profile)) if profile in overrides
-                    else spec.key_at(where + ("profiles",)) if "profiles" in record else location,
+                    else spec.at(listed + (profiles.index(profile),)),
                 )
                 for profile in sorted(profiles)
                 for entry in [overrides.get(profile, {})]

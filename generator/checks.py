@@ -49,11 +49,6 @@ def check_model(model: SpecSet, diagnostics: Diagnostics) -> None:
 def _check_intrinsics(model: SpecSet, diagnostics: Diagnostics) -> None:
     profiles = {p.name for p in model.profiles}
     for intrinsic in model.intrinsics:
-        seen: set[str] = set()
-        for arg in intrinsic.args:
-            if arg.name in seen:
-                diagnostics.error(intrinsic.location, f"intrinsic '{intrinsic.name}' has two arguments named '{arg.name}'")
-            seen.add(arg.name)
         if intrinsic.level == "abstract" and intrinsic.cpp:
             diagnostics.error(intrinsic.cpp[0].location,
                               f"abstract intrinsic '{intrinsic.name}' cannot have a C++ spelling; passes lower it "

@@ -22,6 +22,9 @@ MODELINE = re.compile(r"^# yaml-language-server: \$schema=(?P<ref>\S+)\s*$")
 
 # Scalars whose YAML 1.1 types have no JSON equivalent are kept as their source text.
 _TEXT_TAGS = {"tag:yaml.org,2002:timestamp", "tag:yaml.org,2002:binary"}
+_INVALID = object()  # a scalar that could not be constructed (already reported)
+_COLLECTION_TAGS: dict[type[yaml.Node], str] = {yaml.MappingNode: "tag:yaml.org,2002:map",
+                                                 yaml.SequenceNode: "tag:yaml.org,2002:seq"}
 
 
 @dataclass(frozen=True)
@@ -72,18 +75,31 @@ class _Builder:
             return None
         self._active.add(id(node))
         try:
+            plain = _COLLECTION_TAGS.get(type(node))
+            if plain is not None and node.tag != plain:  # e.g. !!python/object/apply on a list, or !!set
+                self.diagnostics.error(self.values[where], f"unsupported YAML tag {node.tag!r}; "
+                                       "specs use plain mappings and lists")
+                return None
             if isinstance(node, yaml.MappingNode):
                 return self._mapping(node, where)
             if isinstance(node, yaml.SequenceNode):
                 return [self.build(item, where + (i,)) for i, item in enumerate(node.value)]
-            return self._scalar(node)
+            value = self._scalar(node, self.values[where])
+            return None if value is _INVALID else value
         finally:
             self._active.discard(id(node))
 
-    def _scalar(self, node: yaml.Node) -> Any:
+    def _scalar(self, node: yaml.Node, location: Location) -> Any:
         if node.tag in _TEXT_TAGS:
             return str(node.value)
-        return self.loader.construct_object(node, deep=True)
+        try:
+            return self.loader.construct_object(node, deep=True)
+        except (ValueError, KeyError, yaml.constructor.ConstructorError):  # `!!int abc`, `!!bool maybe`, `!!foo x`
+            known = node.tag in self.loader.yaml_constructors
+            what = f"invalid {node.tag.rsplit(':', 1)[-1]} value {_clip(node.value)}" if known \
+                else f"unsupported YAML tag {node.tag!r}"
+            self.diagnostics.error(location, what)
+            return _INVALID
 
     def _mapping(self, node: yaml.MappingNode, where: JsonPath) -> dict[str, Any]:
         result: dict[str, Any] = {}
@@ -93,18 +109,25 @@ class _Builder:
             if key_node.tag == "tag:yaml.org,2002:merge":
                 self.diagnostics.error(key_loc, "YAML merge keys ('<<') are not supported; write the keys out")
                 continue
-            key = self._scalar(key_node) if isinstance(key_node, yaml.ScalarNode) else None
+            key = self._scalar(key_node, key_loc) if isinstance(key_node, yaml.ScalarNode) else None
+            if key is _INVALID:
+                continue
             if not isinstance(key, str):
                 self.diagnostics.error(key_loc, f"mapping keys must be strings, got {_describe(key_node)}")
                 continue
             if key in first_seen:
                 first = first_seen[key]
-                self.diagnostics.error(key_loc, f"duplicate key '{key}' (first defined at line {first.line})")
+                self.diagnostics.error(key_loc, f"duplicate key {key!r} (first defined at line {first.line})")
                 continue
             first_seen[key] = key_loc
             self.keys[where + (key,)] = key_loc
             result[key] = self.build(value_node, where + (key,))
         return result
+
+
+def _clip(text: str, limit: int = 40) -> str:
+    shown = repr(text)
+    return shown if len(shown) <= limit else shown[: limit - 4] + "...'"
 
 
 def _describe(node: yaml.Node) -> str:
@@ -113,12 +136,23 @@ def _describe(node: yaml.Node) -> str:
     return "a mapping" if isinstance(node, yaml.MappingNode) else "a sequence"
 
 
+def _problem(exc: yaml.MarkedYAMLError) -> str:
+    """PyYAML's message; the composer splits some sentences between `context` and `problem`."""
+    problem = exc.problem or exc.context or "malformed YAML"
+    if exc.context and exc.problem and exc.problem.startswith("but "):  # "expected a single document ..."
+        return f"{exc.context}, {exc.problem}"
+    if exc.context and exc.context.endswith("; first occurrence") and exc.context_mark is not None:
+        return f"{exc.context} at line {exc.context_mark.line + 1}, {exc.problem} here"  # duplicate anchor
+    return problem
+
+
 def load_spec(file: Path, rel: str, diagnostics: Diagnostics) -> SpecFile | None:
     """Parse one spec file; problems are added to `diagnostics` and None is returned."""
     try:
         text = file.read_bytes().decode("utf-8")
     except UnicodeDecodeError as exc:
-        line, col = _position(file.read_bytes().decode("utf-8", "replace"), exc.start)
+        before = exc.object[: exc.start].decode("utf-8", "replace")  # exc.start counts bytes, columns count characters
+        line, col = _position(before, len(before))
         diagnostics.error(Location(rel, line, col), "file is not valid UTF-8")
         return None
     except OSError as exc:
@@ -138,8 +172,7 @@ def load_spec(file: Path, rel: str, diagnostics: Diagnostics) -> SpecFile | None
         data = builder.build(node, ())
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
-        problem = exc.problem or exc.context or "malformed YAML"
-        diagnostics.error(_mark(rel, mark), f"YAML syntax error: {problem}")
+        diagnostics.error(_mark(rel, mark), f"YAML syntax error: {_problem(exc)}")
         return None
     except yaml.reader.ReaderError as exc:
         line, col = _position(text, exc.position)
@@ -155,7 +188,7 @@ def load_spec(file: Path, rel: str, diagnostics: Diagnostics) -> SpecFile | None
         diagnostics.extend(local)
         return None
     if not isinstance(data, dict):
-        diagnostics.error(Location(rel), "a spec file must be a YAML mapping with a 'kind' key")
+        diagnostics.error(builder.values[()], "a spec file must be a YAML mapping with a 'kind' key")
         return None
     if modeline is None:
         diagnostics.error(

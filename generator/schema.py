@@ -66,16 +66,17 @@ def validate_spec(spec: SpecFile, schemas: SchemaSet, project_root: Path, diagno
     if "kind" not in spec.data:
         diagnostics.error(spec.at(()), "missing required key 'kind'")
         return None
-    if kind not in schemas.validators:
+    if not isinstance(kind, str) or kind not in schemas.validators:
         diagnostics.error(spec.at(("kind",)), f"unknown spec kind {_show(kind)}; expected one of: {', '.join(KINDS)}")
         return None
     expected = schemas.modeline_for(kind, spec.path, project_root)
     if spec.schema_ref is not None and spec.schema_ref != expected:
-        diagnostics.error(Location(spec.path), f"modeline names schema '{spec.schema_ref}'; a {kind} spec here must use '{expected}'")
+        diagnostics.error(Location(spec.path),
+                          f"modeline names schema '{spec.schema_ref}'; a {kind} spec here must use '{expected}'")
     for error in schemas.validators[kind].iter_errors(spec.data):
         for location, message in _explain(error, spec):
             diagnostics.error(location, message)
-    return str(kind)
+    return kind
 
 
 def _explain(error: ValidationError, spec: SpecFile) -> Iterable[tuple[Location, str]]:
@@ -83,19 +84,20 @@ def _explain(error: ValidationError, spec: SpecFile) -> Iterable[tuple[Location,
     value = error.instance
     schema = error.schema if isinstance(error.schema, dict) else {}
     validator = error.validator
+    rule: Any = error.validator_value  # typed `Any | Unset`; always set on errors from iter_errors()
     if "propertyNames" in error.schema_path and isinstance(value, str):
         yield spec.key_at(path + (value,)), f"invalid key {_show(value)}: {_constraint(error, schema)}"
     elif validator == "required":
-        missing = [key for key in error.validator_value if isinstance(value, dict) and key not in value]
+        missing = [key for key in rule if isinstance(value, dict) and key not in value]
         for key in missing:
             yield spec.at(path), f"missing required key '{key}'"
     elif validator == "additionalProperties" and isinstance(value, dict):
         allowed = sorted(schema.get("properties", {}))
         for key in sorted(set(value) - set(allowed)):
             hint = f"; expected one of: {', '.join(allowed)}" if allowed else ""
-            yield spec.key_at(path + (key,)), f"unknown key '{key}'{hint}"
+            yield spec.key_at(path + (key,)), f"unknown key {_show(key)}{hint}"
     elif validator == "oneOf":
-        alternatives = [alt.get("required", []) for alt in error.validator_value if isinstance(alt, dict)]
+        alternatives = [alt.get("required", []) for alt in rule if isinstance(alt, dict)]
         if all(len(keys) == 1 for keys in alternatives):
             names = ", ".join(f"'{keys[0]}'" for keys in alternatives)
             yield spec.at(path), f"expected exactly one of the keys {names}"
@@ -106,11 +108,12 @@ def _explain(error: ValidationError, spec: SpecFile) -> Iterable[tuple[Location,
 
 
 def _where(path: JsonPath) -> str:
-    return f"'{path[-1]}': " if path and isinstance(path[-1], str) else ""
+    return f"{_show(path[-1])}: " if path and isinstance(path[-1], str) else ""
 
 
 def _constraint(error: ValidationError, schema: dict[str, Any]) -> str:
-    value, expected = error.instance, error.validator_value
+    value: Any = error.instance  # both typed `Any | Unset`; always set on errors from iter_errors()
+    expected: Any = error.validator_value
     match error.validator:
         case "type":
             wanted = expected if isinstance(expected, list) else [expected]

@@ -35,7 +35,7 @@ def lower_cpu_for_tests(func: Any, target: Any = "llvm", target_host: Any = None
     mod = lower_tile_primitives(tvm.IRModule({"main": func}))
     if kind in ("llvm", "c"):
         mod = blockidx_to_serial(mod)
-    rt_mod, source = build_tvm(mod, kind)
+    rt_mod, source = build_tvm(mod, kind)  # codegen named like the target kind
     entry = str(func.attrs["global_symbol"]) if func.attrs and "global_symbol" in func.attrs else "main"
     return CompiledArtifact(host_mod=mod if kind != "cuda" else None, device_mod=mod, params=kernel_params(func),
                             kernel_source=source, rt_mod=rt_mod, entry_name=entry, target=kind)

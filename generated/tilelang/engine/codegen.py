@@ -17,34 +17,36 @@ from tvm import tirx
 
 from .cpu_lowering import host_llvm_target
 
-TARGET_KINDS = ("llvm", "c", "cuda")
+CODEGENS = ("llvm", "c", "cuda", "rocm", "webgpu")
 
 
 def _as_module(mod: Any) -> Any:
     return tvm.IRModule({"main": mod}) if isinstance(mod, tirx.PrimFunc) else mod
 
 
-def build_tvm(mod: Any, target_kind: str) -> tuple[Any | None, str]:
-    """Compile `mod` (IRModule or PrimFunc) for `target_kind` -> (runnable module or None, source text).
+def build_tvm(mod: Any, codegen: str, target: Any = None) -> tuple[Any | None, str]:
+    """Compile `mod` (IRModule or PrimFunc) with TVM's `codegen` -> (runnable module or None, source text).
 
     * "llvm": `tvm.compile` for the host CPU; returns the executable and the LLVM IR text.
     * "c": C source from `tvm.tirx.build(mod, target="c")`; not run here (None). fp16 C source does not compile
       (the C codegen emits `half` without a typedef).
-    * "cuda": CUDA source from the device module of `tvm.compile(mod, Target("cuda", host="llvm"))`; the executable
-      is returned only when a CUDA device exists.
+    * "cuda", "rocm", "webgpu": device source from the imported module of `tvm.compile(mod, Target(kind,
+      host="llvm"))`; the executable is returned only when such a device exists here.
     """
     mod = _as_module(mod)
-    if target_kind == "llvm":
-        executable = tvm.compile(mod, target=host_llvm_target())
+    if codegen == "llvm":
+        executable = tvm.compile(mod, target=target if target is not None else host_llvm_target())
         return executable, str(executable.mod.inspect_source("ll"))
-    if target_kind == "c":
+    if codegen == "c":
         lib = tvm.tirx.build(mod, target="c")
         return None, str(lib.inspect_source())
-    if target_kind == "cuda":
-        executable = tvm.compile(mod, target=tvm.target.Target("cuda", host="llvm"))
+    if codegen in ("cuda", "rocm", "webgpu"):
+        device_target = target if target is not None else tvm.target.Target(codegen)
+        executable = tvm.compile(mod, target=tvm.target.Target(device_target, host="llvm"))
         source = str(executable.mod.imports[0].inspect_source())
-        return (executable if tvm.cuda(0).exist else None), source
-    raise ValueError(f"unknown target kind {target_kind!r}; expected one of {', '.join(TARGET_KINDS)}")
+        device = tvm.device(codegen if codegen != "rocm" else "rocm", 0)
+        return (executable if device.exist else None), source
+    raise ValueError(f"unknown codegen {codegen!r}; expected one of {', '.join(CODEGENS)}")
 
 
 def run_packed(rt_mod: Any, func_name: str, arrays: Sequence[Any], device: Any = None) -> list[Any]:

@@ -1,0 +1,129 @@
+"""Every class of bad spec yields exact `path:LINE:COL: message` diagnostics, exit code 1, and no output.
+
+Each case is tests/fixtures/errors/<case>.yaml (one bad spec) or tests/fixtures/errors/<case>/ (several
+spec files), copied into specs/fixtures/ of a copy of the project, with the exact diagnostic lines in
+tests/fixtures/errors/<case>.expected.
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from generator.cli import main
+from generator.diagnostics import GeneratorError
+from generator.project import Project, load_project
+
+FIXTURES = Path(__file__).resolve().parent / "fixtures" / "errors"
+REPO = Path(__file__).resolve().parent.parent
+CASES = sorted(p.stem if p.is_file() else p.name for p in FIXTURES.iterdir() if p.suffix == ".yaml" or p.is_dir())
+COUNT_LINE = re.compile(r"^(\d+) errors?; nothing was written\.$")
+
+
+def install_case(root: Path, case: str) -> None:
+    """Copy a case's spec file(s) to specs/fixtures/ of the project at `root`."""
+    dest = root / "specs" / "fixtures"
+    dest.mkdir()
+    source = FIXTURES / case
+    files = sorted(source.iterdir()) if source.is_dir() else [FIXTURES / f"{case}.yaml"]
+    for file in files:
+        shutil.copyfile(file, dest / file.name)
+
+
+def expected_lines(case: str) -> list[str]:
+    return (FIXTURES / f"{case}.expected").read_text("utf-8").rstrip("\n").split("\n")
+
+
+def split_stderr(stderr: str) -> tuple[list[str], str]:
+    """(diagnostic lines, final count line); only \n ends a line (not \u2028 inside a message)."""
+    lines = stderr.rstrip("\n").split("\n")
+    assert lines, "no diagnostics printed"
+    return lines[:-1], lines[-1]
+
+
+def run_generate(root: Path, capsys: pytest.CaptureFixture[str]) -> tuple[int, str]:
+    code = main(["--root", str(root), "--out", str(root / "generated"), "generate"])
+    return code, capsys.readouterr().err
+
+
+def test_case_files_are_paired() -> None:
+    assert len(CASES) >= 30
+    expected = {p.stem for p in FIXTURES.glob("*.expected")}
+    assert expected == set(CASES)
+
+
+def test_unchanged_copy_generates(project: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The copy is valid without a case, so each case fails only because of its own spec(s)."""
+    code, err = run_generate(project, capsys)
+    assert (code, err) == (0, "")
+    assert (project / "generated").is_dir()
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_bad_spec(case: str, project: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    install_case(project, case)
+    code, err = run_generate(project, capsys)
+    lines, count = split_stderr(err)
+    want = expected_lines(case)
+    assert code == 1
+    assert lines == want
+    assert _locations_sorted(lines)
+    match = COUNT_LINE.match(count)
+    assert match and int(match.group(1)) == len(want), count
+    assert not (project / "generated").exists()
+    # The library entry point reports exactly the same diagnostics.
+    with pytest.raises(GeneratorError) as raised:
+        load_project(Project.at(project))
+    assert [str(d) for d in raised.value.diagnostics.sorted()] == want
+
+
+def _locations_sorted(lines: list[str]) -> bool:
+    """Lines are ordered by (path, line, column), then message."""
+    def key(line: str) -> tuple[str, int, int, str]:
+        path, row, col, message = line.split(":", 3)
+        return path, int(row), int(col), message
+    return [key(line) for line in lines] == sorted(key(line) for line in lines)
+
+
+def test_all_errors_of_several_files_are_reported_together(project: Path,
+                                                           capsys: pytest.CaptureFixture[str]) -> None:
+    """Schema errors in one file, build errors in a second, a YAML error in a third: one run, all sorted."""
+    install_case(project, "several_files")
+    code, err = run_generate(project, capsys)
+    lines, count = split_stderr(err)
+    assert code == 1
+    assert {line.split(":", 1)[0] for line in lines} == {
+        "specs/fixtures/a.yaml", "specs/fixtures/b.yaml", "specs/fixtures/c.yaml"}
+    assert _locations_sorted(lines)
+    assert count == f"{len(lines)} errors; nothing was written."
+
+
+def test_generated_folder_is_left_untouched(project: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """An existing generated/ keeps every byte when a later run fails."""
+    assert run_generate(project, capsys)[0] == 0
+    out = project / "generated"
+    before = {p: p.read_bytes() for p in sorted(out.rglob("*")) if p.is_file()}
+    install_case(project, "duplicate_key")
+    code, err = run_generate(project, capsys)
+    assert code == 1
+    assert split_stderr(err)[0] == expected_lines("duplicate_key")
+    assert {p: p.read_bytes() for p in sorted(out.rglob("*")) if p.is_file()} == before
+
+
+def test_process_exit_code_and_stderr(project: Path) -> None:
+    """`python -m generator` as a real process: exit status 1, diagnostics on stderr, nothing on stdout."""
+    install_case(project, "unknown_profile")
+    result = subprocess.run(
+        [sys.executable, "-m", "generator", "--root", str(project), "--out", str(project / "generated"), "generate"],
+        cwd=REPO, capture_output=True, text=True, timeout=120, check=False,
+    )
+    assert result.returncode == 1
+    assert result.stdout == ""
+    want = expected_lines("unknown_profile")
+    assert result.stderr.rstrip("\n").split("\n") == want + [f"{len(want)} errors; nothing was written."]
+    assert not (project / "generated").exists()
