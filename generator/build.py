@@ -182,7 +182,7 @@ def _pass(spec: SpecFile) -> Pass:
         requires=tuple(data.get("requires", [])),
         rules=tuple(
             Rule(r["kind"], r.get("doc", ""), r.get("transform", ""), r.get("module", ""),
-                 _items(r.get("args")), _items(r.get("params")), spec.at(("rules", i)))
+                 _items(r.get("args")), _items(r.get("params")), r.get("hook", ""), spec.at(("rules", i)))
             for i, r in enumerate(data["rules"])
         ),
         source=spec.path,
@@ -216,6 +216,10 @@ def _backend(spec: SpecFile) -> Backend:
         target=Target(target["kind"], tuple(target.get("keys", [])), _items(target.get("attrs")),
                       target.get("host", "")),
         pipeline=data.get("pipeline", ""),
+        legalize=data.get("legalize", ""),
+        split=data.get("split", ""),
+        codegen=data.get("codegen", ""),
+        runs_on=data.get("runs_on", "never"),
         profiles=tuple(
             Profile(name, p["doc"], p["kernel_entry"], p.get("tt_metal_commit", ""), data["name"],
                     spec.key_at(("api_profiles", name)))
@@ -225,6 +229,7 @@ def _backend(spec: SpecFile) -> Backend:
         source=spec.path,
         location=spec.at(("name",)),
         pipeline_location=spec.at(("pipeline",)),
+        legalize_location=spec.at(("legalize",)),
         profile_location=spec.at(("api_profile",)),
     )
 

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import difflib
 from collections.abc import Iterable
+from pathlib import Path
 from typing import Protocol as TypingProtocol
 
 from .diagnostics import Diagnostics, Location
-from .model import PROCESSOR_CLASS, Pass, Pipeline, SpecSet
+from .model import CONTEXT_VALUES, PROCESSOR_CLASS, Pass, Pipeline, SpecSet
 
 
 class _Named(TypingProtocol):
@@ -100,8 +101,28 @@ def _check_protocols(model: SpecSet, diagnostics: Diagnostics) -> None:
                                       f"'{protocol.name}'{_suggest(arg, params)}")
 
 
+# Fields each rule kind needs (the schema lists them all as optional because they differ per kind).
+RULE_FIELDS = {"tvm": ("transform", "module"), "hook": ("hook",)}
+
+
+def _check_rules(pass_: Pass, diagnostics: Diagnostics) -> None:
+    for rule in pass_.rules:
+        for field in RULE_FIELDS.get(rule.kind, ()):
+            if not getattr(rule, field):
+                diagnostics.error(rule.location, f"a '{rule.kind}' rule needs '{field}'")
+        if rule.kind not in RULE_FIELDS:
+            diagnostics.error(rule.location, f"pass '{pass_.name}': rule kind '{rule.kind}' has no pass engine yet; "
+                              f"available: {', '.join(RULE_FIELDS)}")
+        for key, value in rule.args:
+            if isinstance(value, str) and value.startswith("$") and value not in CONTEXT_VALUES:
+                diagnostics.error(rule.location, f"argument '{key}' names unknown run-time value '{value}'; "
+                                  f"known: {', '.join(CONTEXT_VALUES)}")
+
+
 def _check_passes(model: SpecSet, diagnostics: Diagnostics) -> None:
     passes = {p.name: p for p in model.passes}
+    for pass_ in model.passes:
+        _check_rules(pass_, diagnostics)
     for pass_ in model.passes:
         for required in pass_.requires:
             if required not in passes:
@@ -201,6 +222,10 @@ def _check_backends(model: SpecSet, diagnostics: Diagnostics) -> None:
             diagnostics.error(backend.pipeline_location,
                               f"backend '{backend.name}' uses unknown pipeline '{backend.pipeline}'"
                               f"{_suggest(backend.pipeline, pipelines)}")
+        if backend.legalize and backend.legalize not in pipelines:
+            diagnostics.error(backend.legalize_location,
+                              f"backend '{backend.name}' uses unknown pipeline '{backend.legalize}'"
+                              f"{_suggest(backend.legalize, pipelines)}")
         own = {p.name for p in backend.profiles}
         if backend.profile and backend.profile not in own:
             diagnostics.error(backend.profile_location,
@@ -209,3 +234,21 @@ def _check_backends(model: SpecSet, diagnostics: Diagnostics) -> None:
         if own and not backend.profile:
             diagnostics.error(backend.location, f"backend '{backend.name}' declares api_profiles but selects none "
                               "with 'api_profile'")
+
+
+def check_hooks(model: SpecSet, package_dir: Path, package_rel: str, diagnostics: Diagnostics) -> None:
+    """A hook rule must name a function defined in a runtime module of the package."""
+    for pass_ in model.passes:
+        for rule in pass_.rules:
+            if not rule.hook:
+                continue
+            relative = rule.hook_module.replace(".", "/") + ".py"
+            try:
+                text = (package_dir / relative).read_text("utf-8")
+            except OSError:
+                diagnostics.error(rule.location, f"hook module '{rule.hook_module}' not found "
+                                  f"({package_rel}/{relative})")
+                continue
+            if f"def {rule.hook_function}(" not in text and f"\n{rule.hook_function} = " not in text:
+                diagnostics.error(rule.location, f"hook '{rule.hook_function}' is not defined in "
+                                  f"{package_rel}/{relative}")

@@ -112,6 +112,10 @@ class Attribute:
     location: Location
 
 
+# Values a `tvm` rule argument may name instead of a literal (resolved when the pipeline runs).
+CONTEXT_VALUES = {"$target": "target"}
+
+
 @dataclass(frozen=True)
 class Rule:
     kind: str
@@ -120,7 +124,16 @@ class Rule:
     module: str
     args: tuple[tuple[str, Any], ...]
     params: tuple[tuple[str, Any], ...]
+    hook: str  # "module.path:function" for hook rules
     location: Location
+
+    @property
+    def hook_module(self) -> str:
+        return self.hook.split(":")[0]
+
+    @property
+    def hook_function(self) -> str:
+        return self.hook.split(":")[1]
 
 
 @dataclass(frozen=True)
@@ -146,6 +159,12 @@ class Pass:
     source: str
     location: Location
     requires_location: Location
+
+    @property
+    def context_args(self) -> tuple[str, ...]:
+        """Run-time values (such as the target) the pass constructor needs."""
+        names = {CONTEXT_VALUES[v] for r in self.rules for _, v in r.args if isinstance(v, str) and v in CONTEXT_VALUES}
+        return tuple(sorted(names))
 
 
 @dataclass(frozen=True)
@@ -181,11 +200,16 @@ class Backend:
     doc: str
     target: Target
     pipeline: str
+    legalize: str
+    split: str
+    codegen: str
+    runs_on: str
     profiles: tuple[Profile, ...]
     profile: str
     source: str
     location: Location
     pipeline_location: Location
+    legalize_location: Location
     profile_location: Location
 
 
@@ -200,6 +224,18 @@ class SpecSet:
     backends: tuple[Backend, ...] = ()
     families: tuple[tuple[str, str, str], ...] = ()  # (family, doc, spec file)
     files: tuple[str, ...] = field(default=())
+
+    @property
+    def hook_imports(self) -> tuple[tuple[str, str], ...]:
+        return tuple(sorted({(r.hook_module, r.hook_function) for p in self.passes for r in p.rules if r.hook}))
+
+    @property
+    def context_passes(self) -> frozenset[str]:
+        return frozenset(p.name for p in self.passes if p.context_args)
+
+    @property
+    def lowering_backends(self) -> tuple[Backend, ...]:
+        return tuple(b for b in self.backends if b.pipeline)
 
     @property
     def profiles(self) -> tuple[Profile, ...]:

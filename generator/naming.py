@@ -43,3 +43,12 @@ def md_cell(text: str) -> str:
 def camel(name: str) -> str:
     """snake_case -> CamelCase (tvm enum members, class names)."""
     return "".join(part[:1].upper() + part[1:] for part in name.split("_"))
+
+
+def arg_value(value: Any) -> str:
+    """A pass-constructor argument: a run-time value name ('$target' -> target) or a Python literal."""
+    from .model import CONTEXT_VALUES
+
+    if isinstance(value, str) and value in CONTEXT_VALUES:
+        return CONTEXT_VALUES[value]
+    return repr(value)

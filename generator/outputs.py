@@ -16,7 +16,7 @@ MANIFEST = ".manifest"
 
 @dataclass(frozen=True)
 class TemplatedOutput:
-    path: str  # relative to generated/
+    path: str  # relative to generated/; "{backend}" makes one file per backend that lowers
     template: str  # relative to templates/
     kinds: tuple[str, ...]  # spec kinds whose files are named in the banner
 
@@ -24,5 +24,10 @@ class TemplatedOutput:
 TEMPLATED_OUTPUTS: tuple[TemplatedOutput, ...] = (
     TemplatedOutput("tilelang/tenstorrent/intrinsics.py", "python/intrinsics.py.j2", ("intrinsic", "backend")),
     TemplatedOutput("tilelang/language/tt.py", "python/tt_namespace.py.j2", ("intrinsic",)),
+    TemplatedOutput("tilelang/transform/__init__.py", "python/transform.py.j2", ("pass",)),
+    TemplatedOutput("tilelang/engine/pipelines.py", "python/pipelines.py.j2", ("pipeline",)),
+    TemplatedOutput("tilelang/engine/registry.py", "python/registry.py.j2", ("backend",)),
+    TemplatedOutput("tilelang/engine/{backend}/__init__.py", "python/backend_init.py.j2", ()),
+    TemplatedOutput("tilelang/engine/{backend}/lower.py", "python/backend_lower.py.j2", ()),
     TemplatedOutput("docs/intrinsics.md", "docs/intrinsics.md.j2", ("intrinsic", "backend")),
 )

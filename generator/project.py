@@ -6,10 +6,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .build import build_model
-from .checks import check_model
+from .checks import check_hooks, check_model
 from .diagnostics import Diagnostics, GeneratorError
 from .loader import SpecFile, load_spec
 from .model import SpecSet
+from .outputs import RUNTIME_DIR
 from .schema import load_schemas, validate_spec
 
 SPEC_SUFFIXES = (".yaml", ".yml")
@@ -64,6 +65,8 @@ def load_project(project: Project) -> SpecSet:
     model = build_model(valid, diagnostics)
     if not diagnostics:
         check_model(model, diagnostics)
+        package = project.templates / RUNTIME_DIR / "tilelang"
+        check_hooks(model, package, project.rel(package), diagnostics)
     if diagnostics:
         raise GeneratorError(diagnostics)
     return model

@@ -72,6 +72,7 @@ def _environment(project: Project) -> jinja2.Environment:
         "cpp_comment": naming.cpp_comment,
         "md_cell": naming.md_cell,
         "camel": naming.camel,
+        "arg_value": naming.arg_value,
         "tojson": lambda v: json.dumps(v, sort_keys=True),
     }
     env.filters.update(filters)
@@ -85,15 +86,19 @@ def render_all(project: Project, model: SpecSet) -> list[Output]:
     outputs: list[Output] = []
     for spec in TEMPLATED_OUTPUTS:
         template_rel = f"templates/{spec.template}"
-        try:
-            text = env.get_template(spec.template).render(model=model, output=spec.path)
-        except jinja2.TemplateSyntaxError as exc:
-            diagnostics.error(Location(template_rel, exc.lineno or 1), f"template syntax error: {exc.message}")
-            continue
-        except jinja2.TemplateError as exc:
-            diagnostics.error(Location(template_rel), f"template error while rendering {spec.path}: {exc}")
-            continue
-        outputs.append(Output(spec.path, generated_banner(spec.path, model.sources(*spec.kinds), template_rel) + text))
+        per_backend = "{backend}" in spec.path
+        for backend in model.lowering_backends if per_backend else (None,):
+            path = spec.path.format(backend=backend.name) if backend else spec.path
+            sources = (backend.source,) if backend else model.sources(*spec.kinds)
+            try:
+                text = env.get_template(spec.template).render(model=model, backend=backend, output=path)
+            except jinja2.TemplateSyntaxError as exc:
+                diagnostics.error(Location(template_rel, exc.lineno or 1), f"template syntax error: {exc.message}")
+                break
+            except jinja2.TemplateError as exc:
+                diagnostics.error(Location(template_rel), f"template error while rendering {path}: {exc}")
+                break
+            outputs.append(Output(path, generated_banner(path, sources, template_rel) + text))
     runtime = project.templates / RUNTIME_DIR
     for file in sorted(p for p in runtime.rglob("*") if p.is_file() and "__pycache__" not in p.parts):
         rel = file.relative_to(runtime).as_posix()

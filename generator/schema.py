@@ -137,6 +137,8 @@ def _constraint(error: ValidationError, schema: dict[str, Any]) -> str:
             return "items must be unique"
         case "minProperties":
             return f"expected at least {expected} key(s)"
+        case "dependentRequired":
+            return error.message.replace("is a dependency of", "is required together with")
         case "maxProperties":
             return f"expected at most {expected} key(s), got {len(value)}"
         case _:

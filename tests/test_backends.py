@@ -1,0 +1,145 @@
+"""The backend interface contract: registry from backend specs, lower() per backend, pipelines from specs."""
+
+from __future__ import annotations
+
+import importlib
+
+import numpy as np
+import pytest
+import tvm
+from test_language_llvm import elementwise_add, matmul
+
+import tilelang
+from generator import Project, load_project
+from projects import REPO
+from tilelang import CompiledArtifact, KernelParam, TargetError
+from tilelang import transform as tl_transform
+from tilelang.engine import pipelines
+from tilelang.engine.registry import BACKENDS
+
+MODEL = load_project(Project.at(REPO))
+RNG = np.random.default_rng(7)
+
+
+def test_registry_holds_every_backend_spec() -> None:
+    assert sorted(BACKENDS) == sorted(b.name for b in MODEL.backends)
+    assert {"llvm", "c", "cuda", "hip", "webgpu", "tenstorrent"} <= set(BACKENDS)
+
+
+@pytest.mark.parametrize("name", [b.name for b in MODEL.lowering_backends])
+def test_each_backend_package_follows_the_contract(name: str) -> None:
+    module = importlib.import_module(f"tilelang.engine.{name}.lower")
+    camel = "".join(part.capitalize() for part in name.split("_"))
+    for attr in ("lower", "LowerAndLegalize", f"OptimizeFor{camel}", f"Split{camel}Kernels"):
+        assert callable(getattr(module, attr)), f"{name}: {attr}"
+
+
+def test_unknown_target_lists_the_registered_ones() -> None:
+    with pytest.raises(TargetError, match=r"unknown target 'tpu'; registered targets: c, cuda, hip, llvm, "):
+        tilelang.lower(matmul(64, 64, 64, 32, 32, 32, "float32"), target="tpu")
+
+
+def test_registered_backend_without_pipeline_says_so() -> None:
+    with pytest.raises(TargetError, match=r"'tenstorrent' is registered but has no lowering pipeline yet "
+                                          r"\(specs/backends/tenstorrent.yaml\)"):
+        tilelang.lower(matmul(64, 64, 64, 32, 32, 32, "float32"), target="tenstorrent")
+
+
+def test_tvm_target_objects_dispatch_by_keys_then_kind() -> None:
+    from tilelang.engine.backend import resolve
+
+    assert resolve(tvm.target.Target("cuda"), BACKENDS).name == "cuda"
+    assert resolve(tvm.target.Target({"kind": "llvm"}), BACKENDS).name == "llvm"
+    with pytest.raises(TargetError, match="'tenstorrent' is registered"):  # matched by its key, then refused
+        resolve(tvm.target.Target({"kind": "ext_dev", "keys": ["tenstorrent"]}), BACKENDS)
+    with pytest.raises(TargetError, match="no backend for target kind 'opencl'"):
+        resolve(tvm.target.Target("opencl"), BACKENDS)
+
+
+def test_llvm_artifact_executes() -> None:
+    artifact = tilelang.lower(matmul(128, 96, 64, 32, 32, 32, "float32"), target="llvm")
+    assert isinstance(artifact, CompiledArtifact)
+    assert artifact.params == [KernelParam("A", "float32", (128, 64)), KernelParam("B", "float32", (64, 96)),
+                               KernelParam("C", "float32", (128, 96))]
+    a, b = RNG.standard_normal((128, 64), "float32"), RNG.standard_normal((64, 96), "float32")
+    c = np.zeros((128, 96), "float32")
+    arrays = [tvm.runtime.tensor(x) for x in (a, b, c)]
+    artifact.rt_mod[artifact.entry_name](*arrays)
+    np.testing.assert_allclose(arrays[2].numpy(), a @ b, rtol=1e-4, atol=1e-4)
+    assert "define" in artifact.kernel_source  # LLVM IR text
+
+
+def test_runtime_only_and_host_codegen_flags() -> None:
+    kernel = matmul(64, 64, 64, 32, 32, 32, "float32")
+    only = tilelang.lower(kernel, target="llvm", runtime_only=True)
+    assert only.rt_mod is not None and only.device_mod is None and only.host_mod is None
+    no_device = tilelang.lower(kernel, target="c", enable_device_compile=False)
+    assert no_device.kernel_source == "" and no_device.device_mod is not None
+
+
+def test_c_backend_emits_c_with_the_kernel_loops() -> None:
+    artifact = tilelang.lower(elementwise_add(64, 64, 32, 32), target="c")
+    source = artifact.kernel_source
+    assert artifact.rt_mod is None
+    assert "int32_t main(" in source or "main(" in source
+    assert source.count("for (int32_t") >= 3  # block loops and the element loops
+    kernel = tilelang.compile(elementwise_add(64, 64, 32, 32), target="c")
+    with pytest.raises(tilelang.TileLangError, match="produces source only"):
+        kernel(np.zeros((64, 64), "float32"), np.zeros((64, 64), "float32"), np.zeros((64, 64), "float32"))
+
+
+def test_cuda_backend_emits_a_global_kernel() -> None:
+    artifact = tilelang.lower(matmul(64, 64, 64, 32, 32, 32, "float16", "float"), target="cuda")
+    source = artifact.kernel_source
+    assert 'extern "C" __global__ void' in source
+    assert "blockIdx.x" in source and "blockIdx.y" in source
+    assert "__shared__" in source
+    if not tvm.cuda(0).exist:
+        assert artifact.rt_mod is None
+
+
+@pytest.mark.parametrize("name", ["hip", "webgpu"])
+def test_other_gpu_backends_work_or_say_they_are_unavailable(name: str) -> None:
+    try:
+        artifact = tilelang.lower(matmul(64, 64, 64, 32, 32, 32, "float32"), target=name)
+    except TargetError as exc:
+        assert f"backend '{name}' is not available in this TVM build: " in str(exc)
+    else:
+        assert "main_kernel" in artifact.kernel_source
+
+
+def test_passes_are_tvm_passes_named_from_their_specs() -> None:
+    for pass_ in MODEL.passes:
+        factory = tl_transform.PASSES[pass_.name]
+        made = factory(tvm.target.Target("llvm")) if pass_.context_args else factory()
+        assert isinstance(made, tvm.transform.Pass)
+        assert made.info.name == f"tl.{pass_.name}"
+
+
+def test_pipelines_run_their_spec_steps_in_order() -> None:
+    seen: list[str] = []
+
+    @tvm.ir.instrument.pass_instrument
+    class Record:
+        def run_before_pass(self, mod: tvm.IRModule, info: tvm.transform.PassInfo) -> None:
+            seen.append(info.name)
+
+    mod = tvm.IRModule({"main": matmul(64, 64, 64, 32, 32, 32, "float32")})
+    target = BACKENDS["llvm"].make_target()
+    with tvm.transform.PassContext(instruments=[Record()]), target:
+        pipelines.lower_and_legalize(mod, target)
+    spec = next(p for p in MODEL.pipelines if p.name == "lower_and_legalize")
+    # A hook pass runs inside its Sequential of the same name: count each name once per run.
+    ours = [name for i, name in enumerate(seen) if name.startswith("tl.") and (i == 0 or seen[i - 1] != name)]
+    assert ours == [f"tl.{s.pass_name}" for s in spec.steps]
+
+
+def test_jit_factory_uses_the_registry(tmp_path: object) -> None:
+    @tilelang.jit(out_idx=[-1], target="llvm")
+    def add(M: int, N: int):  # noqa: ANN202
+        return elementwise_add(M, N, 32, 32)
+
+    kernel = add(64, 96)
+    assert add(64, 96) is kernel and add(32, 32) is not kernel
+    a, b = RNG.standard_normal((64, 96), "float32"), RNG.standard_normal((64, 96), "float32")
+    np.testing.assert_allclose(kernel(a, b), a + b, rtol=1e-6)
