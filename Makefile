@@ -33,3 +33,4 @@ demo: $(STAMP)
 
 bench: $(STAMP)
 	$(PY) benchmarks/bench_generate.py
+	$(PY) benchmarks/bench_lower.py

@@ -6,15 +6,18 @@ import itertools
 import re
 from typing import Any
 
-from .diagnostics import Diagnostics
+from .diagnostics import Diagnostics, Location
 from .loader import SpecFile
 from .model import (
     PROCESSOR_CLASS,
+    Allocation,
     Arg,
     Attribute,
     Backend,
     CppSpelling,
+    DtypeFunction,
     Intrinsic,
+    Language,
     Option,
     Pass,
     Pipeline,
@@ -25,6 +28,8 @@ from .model import (
     Rule,
     SpecSet,
     Target,
+    TileOp,
+    TileOpParam,
 )
 
 IDENTIFIER = re.compile(r"^[a-z_][a-z0-9_]*$")
@@ -234,11 +239,42 @@ def _backend(spec: SpecFile) -> Backend:
     )
 
 
+def _language(spec: SpecFile) -> Language:
+    data = spec.data
+    locations: list[tuple[str, Location]] = []
+    for key in ("dtype_functions", "allocations", "tile_ops"):
+        locations += [(item["name"], spec.at((key, i, "name"))) for i, item in enumerate(data.get(key, []))]
+    locations += [(name, spec.at(("reexports", i))) for i, name in enumerate(data.get("reexports", []))]
+    locations.sort(key=lambda item: item[1])
+    return Language(
+        name=data["name"],
+        doc=data["doc"],
+        dtypes=tuple(data["dtypes"]),
+        dtype_aliases=_items(data.get("dtype_aliases")),
+        default_dtype=data["defaults"]["dtype"],
+        default_threads=data["defaults"]["threads"],
+        reexports=tuple(data.get("reexports", [])),
+        dtype_functions=tuple(DtypeFunction(f["name"], tuple(f["params"]), f["dtype_param"],
+                                            spec.at(("dtype_functions", i, "name")))
+                              for i, f in enumerate(data.get("dtype_functions", []))),
+        allocations=tuple(Allocation(a["name"], a["scope"], a["doc"]) for a in data["allocations"]),
+        tile_ops=tuple(
+            TileOp(op["name"], op["primitive"],
+                   tuple(TileOpParam(p["name"], p.get("default"), "default" in p) for p in op["params"]),
+                   _items(op.get("fixed")), op["doc"], spec.at(("tile_ops", i, "name")))
+            for i, op in enumerate(data["tile_ops"])
+        ),
+        source=spec.path,
+        location=spec.at(("name",)),
+        locations=tuple(locations),
+    )
+
+
 def build_model(specs: list[tuple[str, SpecFile]], diagnostics: Diagnostics) -> SpecSet:
     """Build the model from (kind, spec) pairs that passed schema validation."""
     intrinsics: list[Intrinsic] = []
     families: list[tuple[str, str, str]] = []
-    protocols, passes, pipelines, backends = [], [], [], []
+    protocols, passes, pipelines, backends, languages = [], [], [], [], []
     for kind, spec in specs:
         if kind == "intrinsic":
             intrinsics.extend(_intrinsics(spec, diagnostics))
@@ -251,12 +287,15 @@ def build_model(specs: list[tuple[str, SpecFile]], diagnostics: Diagnostics) -> 
             pipelines.append(_pipeline(spec))
         elif kind == "backend":
             backends.append(_backend(spec))
+        elif kind == "language":
+            languages.append(_language(spec))
     return SpecSet(
         intrinsics=tuple(sorted(intrinsics, key=lambda i: (i.name, i.location))),
         protocols=tuple(sorted(protocols, key=lambda p: (p.name, p.location))),
         passes=tuple(sorted(passes, key=lambda p: (p.name, p.location))),
         pipelines=tuple(sorted(pipelines, key=lambda p: (p.name, p.location))),
         backends=tuple(sorted(backends, key=lambda b: (b.name, b.location))),
+        languages=tuple(sorted(languages, key=lambda lang: (lang.name, lang.location))),
         families=tuple(sorted(families)),
         files=tuple(sorted(spec.path for _, spec in specs)),
     )

@@ -45,6 +45,7 @@ def check_model(model: SpecSet, diagnostics: Diagnostics) -> None:
     _check_passes(model, diagnostics)
     _check_pipelines(model, diagnostics)
     _check_backends(model, diagnostics)
+    _check_languages(model, diagnostics)
 
 
 def _check_intrinsics(model: SpecSet, diagnostics: Diagnostics) -> None:
@@ -252,3 +253,45 @@ def check_hooks(model: SpecSet, package_dir: Path, package_rel: str, diagnostics
             if f"def {rule.hook_function}(" not in text and f"\n{rule.hook_function} = " not in text:
                 diagnostics.error(rule.location, f"hook '{rule.hook_function}' is not defined in "
                                   f"{package_rel}/{relative}")
+
+
+# T.* names the frontend engine itself provides (the language's constructs, not facts of a spec).
+FRONTEND_CONSTRUCTS = ("Buffer", "Kernel", "Parallel", "Pipelined", "Tensor", "TileLangError", "normalize_dtype",
+                       "prim_func", "tt")
+
+
+def _check_languages(model: SpecSet, diagnostics: Diagnostics) -> None:
+    for extra in model.languages[1:]:
+        diagnostics.error(extra.location, f"a project has one language spec; '{model.languages[0].name}' is "
+                          f"defined at {model.languages[0].location}")
+    for language in model.languages:
+        first: dict[str, Location] = {}
+        for name, location in language.names:
+            if name in FRONTEND_CONSTRUCTS:
+                diagnostics.error(location, f"T.{name} is provided by the frontend engine and cannot be redefined")
+            elif name in first:
+                diagnostics.error(location, f"T.{name} is defined twice (first at {first[name]})")
+            else:
+                first[name] = location
+        dtypes = set(language.dtypes)
+        for alias, dtype in language.dtype_aliases:
+            if dtype not in dtypes:
+                diagnostics.error(language.location, f"dtype alias '{alias}' maps to '{dtype}', which is not in "
+                                  "'dtypes'")
+        if language.default_dtype not in dtypes:
+            diagnostics.error(language.location, f"default dtype '{language.default_dtype}' is not in 'dtypes'")
+        for function in language.dtype_functions:
+            if function.dtype_param not in function.params:
+                diagnostics.error(function.location, f"T.{function.name}: dtype_param '{function.dtype_param}' "
+                                  "is not one of its params")
+        for op in language.tile_ops:
+            names = [p.name for p in op.params]
+            for index, param in enumerate(op.params):
+                if param.name in names[:index]:
+                    diagnostics.error(op.location, f"T.{op.name}: parameter '{param.name}' is listed twice")
+                elif not param.has_default and any(p.has_default for p in op.params[:index]):
+                    diagnostics.error(op.location, f"T.{op.name}: parameter '{param.name}' without a default "
+                                      "follows one with a default")
+            for key, _ in op.fixed:
+                if key in names:
+                    diagnostics.error(op.location, f"T.{op.name}: '{key}' is both a parameter and fixed")

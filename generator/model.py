@@ -214,6 +214,59 @@ class Backend:
 
 
 @dataclass(frozen=True)
+class TileOpParam:
+    name: str
+    default: Any
+    has_default: bool
+
+
+@dataclass(frozen=True)
+class TileOp:
+    name: str
+    primitive: str
+    params: tuple[TileOpParam, ...]
+    fixed: tuple[tuple[str, Any], ...]
+    doc: str
+    location: Location
+
+
+@dataclass(frozen=True)
+class Allocation:
+    name: str
+    scope: str
+    doc: str
+
+
+@dataclass(frozen=True)
+class DtypeFunction:
+    name: str
+    params: tuple[str, ...]
+    dtype_param: str
+    location: Location
+
+
+@dataclass(frozen=True)
+class Language:
+    name: str
+    doc: str
+    dtypes: tuple[str, ...]
+    dtype_aliases: tuple[tuple[str, str], ...]
+    default_dtype: str
+    default_threads: int
+    reexports: tuple[str, ...]
+    dtype_functions: tuple[DtypeFunction, ...]
+    allocations: tuple[Allocation, ...]
+    tile_ops: tuple[TileOp, ...]
+    source: str
+    location: Location
+    locations: tuple[tuple[str, Location], ...]  # T.* name -> where the spec defines it
+
+    @property
+    def names(self) -> tuple[tuple[str, Location], ...]:
+        return self.locations
+
+
+@dataclass(frozen=True)
 class SpecSet:
     """Everything the templates see. Collections are sorted by name for deterministic output."""
 
@@ -222,6 +275,7 @@ class SpecSet:
     passes: tuple[Pass, ...] = ()
     pipelines: tuple[Pipeline, ...] = ()
     backends: tuple[Backend, ...] = ()
+    languages: tuple[Language, ...] = ()
     families: tuple[tuple[str, str, str], ...] = ()  # (family, doc, spec file)
     files: tuple[str, ...] = field(default=())
 
@@ -249,5 +303,6 @@ class SpecSet:
             "pass": self.passes,
             "pipeline": self.pipelines,
             "backend": self.backends,
+            "language": self.languages,
         }
         return tuple(sorted({obj.source for kind in kinds for obj in groups[kind]}))

@@ -16,18 +16,22 @@ MANIFEST = ".manifest"
 
 @dataclass(frozen=True)
 class TemplatedOutput:
-    path: str  # relative to generated/; "{backend}" makes one file per backend that lowers
+    path: str  # relative to generated/ ("{backend}" is the backend's name)
     template: str  # relative to templates/
     kinds: tuple[str, ...]  # spec kinds whose files are named in the banner
+    each: str = ""  # "backend": one file per backend that lowers; "language": one per language spec (0 or 1)
 
 
 TEMPLATED_OUTPUTS: tuple[TemplatedOutput, ...] = (
     TemplatedOutput("tilelang/tenstorrent/intrinsics.py", "python/intrinsics.py.j2", ("intrinsic", "backend")),
     TemplatedOutput("tilelang/language/tt.py", "python/tt_namespace.py.j2", ("intrinsic",)),
+    TemplatedOutput("tilelang/language/__init__.py", "python/language.py.j2", ("language",), each="language"),
+    TemplatedOutput("tilelang/language/dtypes.py", "python/language_dtypes.py.j2", ("language",),
+                    each="language"),
     TemplatedOutput("tilelang/transform/__init__.py", "python/transform.py.j2", ("pass",)),
     TemplatedOutput("tilelang/engine/pipelines.py", "python/pipelines.py.j2", ("pipeline",)),
     TemplatedOutput("tilelang/engine/registry.py", "python/registry.py.j2", ("backend",)),
-    TemplatedOutput("tilelang/engine/{backend}/__init__.py", "python/backend_init.py.j2", ()),
-    TemplatedOutput("tilelang/engine/{backend}/lower.py", "python/backend_lower.py.j2", ()),
+    TemplatedOutput("tilelang/engine/{backend}/__init__.py", "python/backend_init.py.j2", (), each="backend"),
+    TemplatedOutput("tilelang/engine/{backend}/lower.py", "python/backend_lower.py.j2", (), each="backend"),
     TemplatedOutput("docs/intrinsics.md", "docs/intrinsics.md.j2", ("intrinsic", "backend")),
 )

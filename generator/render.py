@@ -64,6 +64,7 @@ def _environment(project: Project) -> jinja2.Environment:
         trim_blocks=True,
         lstrip_blocks=True,
         autoescape=False,
+        extensions=["jinja2.ext.do"],
     )
     filters: dict[str, Callable[..., Any]] = {
         "py_str": naming.py_str,
@@ -86,12 +87,17 @@ def render_all(project: Project, model: SpecSet) -> list[Output]:
     outputs: list[Output] = []
     for spec in TEMPLATED_OUTPUTS:
         template_rel = f"templates/{spec.template}"
-        per_backend = "{backend}" in spec.path
-        for backend in model.lowering_backends if per_backend else (None,):
-            path = spec.path.format(backend=backend.name) if backend else spec.path
-            sources = (backend.source,) if backend else model.sources(*spec.kinds)
+        subjects: tuple[Any, ...] = (None,)
+        if spec.each == "backend":
+            subjects = model.lowering_backends
+        elif spec.each == "language":
+            subjects = model.languages
+        for subject in subjects:
+            path = spec.path.format(backend=subject.name) if spec.each == "backend" else spec.path
+            sources = (subject.source,) if subject is not None else model.sources(*spec.kinds)
+            context = {spec.each: subject} if spec.each else {}
             try:
-                text = env.get_template(spec.template).render(model=model, backend=backend, output=path)
+                text = env.get_template(spec.template).render(model=model, output=path, **context)
             except jinja2.TemplateSyntaxError as exc:
                 diagnostics.error(Location(template_rel, exc.lineno or 1), f"template syntax error: {exc.message}")
                 break

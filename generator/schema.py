@@ -17,7 +17,7 @@ from referencing.jsonschema import DRAFT202012
 from .diagnostics import Diagnostics, Location
 from .loader import JsonPath, SpecFile
 
-KINDS = ("backend", "intrinsic", "pass", "pipeline", "protocol")
+KINDS = ("backend", "intrinsic", "language", "pass", "pipeline", "protocol")
 SHARED_SCHEMAS = ("defs",)
 
 

@@ -25,6 +25,8 @@ from tvm.ir import Range, TensorLoad, TensorRegion
 from tvm.script import tirx as _T
 from tvm.tirx import is_buffer_var
 
+from .dtypes import DTYPE_ALIASES, SUPPORTED_DTYPES
+
 
 class TileLangError(ValueError):
     """A TileLang kernel or call is invalid (bad dtype, shapes, regions, arguments ...)."""
@@ -32,14 +34,7 @@ class TileLangError(ValueError):
 
 # --------------------------------------------------------------------------------------------------------- dtypes
 
-SUPPORTED_DTYPES: tuple[str, ...] = (
-    "float16", "bfloat16", "float32", "float64",
-    "int8", "int16", "int32", "int64", "uint8", "uint32", "bool",
-)  # fmt: skip
-DTYPE_ALIASES: dict[str, str] = {
-    "float": "float32", "half": "float16", "double": "float64", "int": "int32",
-    "fp16": "float16", "fp32": "float32", "fp64": "float64", "bf16": "bfloat16",
-}  # fmt: skip
+# The dtype tables are facts of specs/language/*.yaml (generated into dtypes.py).
 
 
 def normalize_dtype(dtype: object) -> str:
