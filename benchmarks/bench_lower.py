@@ -1,44 +1,31 @@
 """Lowering time of the standard TileLang GEMM (1024^3, blocks 64x64x32) for the llvm backend.
 
-Baseline measured in the same run: `tvm.compile` of the equivalent plain-TIR matmul (three loops, no tile
-ops), i.e. what TVM alone spends on a kernel of this size. Printed figures are ratios against it.
+The kernel is the verbatim TileLang GEMM of tests/test_language_llvm.py. Baseline measured in the same
+run: `tvm.compile` of the equivalent plain-TIR matmul (three loops, no tile ops), i.e. what TVM alone
+spends on a kernel of this size. Printed figures are ratios against it.
 
 Run: .venv/bin/python benchmarks/bench_lower.py
 """
 
 from __future__ import annotations
 
+import sys
 import time
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import tvm
 from tvm.script import tirx as S
 
 import tilelang
-import tilelang.language as T
 from tilelang.engine.registry import BACKENDS
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
+from test_language_llvm import matmul  # noqa: E402  (the standard TileLang GEMM, verbatim)
 
 M = N = K = 1024
 REPEATS = 5
-
-
-def matmul(M: int, N: int, K: int, block_M: int, block_N: int, block_K: int, dtype: str = "float16",
-           accum_dtype: str = "float") -> Any:
-    @T.prim_func
-    def main(A: T.Tensor((M, K), dtype), B: T.Tensor((K, N), dtype), C: T.Tensor((M, N), dtype)):
-        with T.Kernel(T.ceildiv(N, block_N), T.ceildiv(M, block_M), threads=128) as (bx, by):
-            A_shared = T.alloc_shared((block_M, block_K), dtype)
-            B_shared = T.alloc_shared((block_K, block_N), dtype)
-            C_local = T.alloc_fragment((block_M, block_N), accum_dtype)
-            T.clear(C_local)
-            for k in T.Pipelined(T.ceildiv(K, block_K), num_stages=3):
-                T.copy(A[by * block_M, k * block_K], A_shared)
-                T.copy(B[k * block_K, bx * block_N], B_shared)
-                T.gemm(A_shared, B_shared, C_local)
-            T.copy(C_local, C[by * block_M, bx * block_N])
-
-    return main
 
 
 @S.prim_func
