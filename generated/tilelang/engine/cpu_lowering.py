@@ -26,6 +26,8 @@ from tvm.sym import Analyzer
 from tvm.tirx import FloatImm, ForKind, IntImm
 from tvm.tirx.tile_primitive import TilePrimitiveCall
 
+from ..language._frontend import TileLangError
+
 Expr = Any  # tvm PrimExpr
 Stmt = Any  # tvm tirx Stmt
 
@@ -78,8 +80,8 @@ class _Access:
         self.shape = list(self.buf.ty.shape)
         axes = [d for d, r in enumerate(region.region) if not _is_unit(r.extent)]
         if len(axes) < n_axes:
-            raise NotImplementedError(f"CPU lowering: region of '{self.buf.name}' has {len(axes)} non-unit dims, "
-                                      f"expected {n_axes}")
+            raise TileLangError(f"CPU lowering: region of '{self.buf.name}' has {len(axes)} non-unit dims, "
+                                f"expected {n_axes}")
         self.axes = axes[len(axes) - n_axes:] if n_axes else []
         self.unsafe = [d for d, r in enumerate(region.region)
                        if not analyzer.can_prove(r.min + r.extent <= self.shape[d])]
@@ -207,7 +209,8 @@ def lower_tile_primitives(func: Any, mod: Any, ctx: Any) -> Any:
     def lower(call: Any) -> Stmt:
         fn = LOWERINGS.get(call.op.name)
         if fn is None:
-            raise NotImplementedError(f"no CPU lowering for {call.op.name}")
+            raise TileLangError(f"no loop lowering for tile primitive {call.op.name}; supported: "
+                                f"{', '.join(sorted(LOWERINGS))}")
         return fn(TilePrimitiveCall.downcast(call), analyzer)
 
     return func.with_body(tvm_ffi.structural_map(func.body, (tirx.TilePrimitiveCall, lower), order="post"))
