@@ -24,12 +24,13 @@ test: $(STAMP)
 	$(PY) -m pytest -q
 
 lint: $(STAMP)
-	$(VENV)/bin/ruff check generator tests benchmarks templates/runtime
+	$(VENV)/bin/ruff check generator tests benchmarks examples templates/runtime
 	$(VENV)/bin/mypy --strict generator
 
 demo: $(STAMP)
 	$(PY) -m generator generate
 	$(PY) -m generator list
+	$(PY) examples/gemm_demo.py
 
 bench: $(STAMP)
 	$(PY) benchmarks/bench_generate.py
