@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import posixpath
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -171,6 +171,3 @@ def _show(value: Any, limit: int = 60) -> str:
     text = repr(value) if isinstance(value, str) else json.dumps(value, default=str)
     return text if len(text) <= limit else text[: limit - 3] + "..."
 
-
-def kinds_list(items: Sequence[str]) -> str:
-    return ", ".join(items)
