@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Protocol as TypingProtocol
 
 from .diagnostics import Diagnostics, Location
-from .model import CONTEXT_VALUES, PROCESSOR_CLASS, Pass, Pipeline, SpecSet
+from .model import CONTEXT_VALUES, FRONTEND_CONSTRUCTS, PROCESSOR_CLASS, Pass, Pipeline, SpecSet
 
 
 class _Named(TypingProtocol):
@@ -253,11 +253,6 @@ def check_hooks(model: SpecSet, package_dir: Path, package_rel: str, diagnostics
             if f"def {rule.hook_function}(" not in text and f"\n{rule.hook_function} = " not in text:
                 diagnostics.error(rule.location, f"hook '{rule.hook_function}' is not defined in "
                                   f"{package_rel}/{relative}")
-
-
-# T.* names the frontend engine itself provides (the language's constructs, not facts of a spec).
-FRONTEND_CONSTRUCTS = ("Buffer", "Kernel", "Parallel", "Pipelined", "Tensor", "TileLangError", "normalize_dtype",
-                       "prim_func", "tt")
 
 
 def _check_languages(model: SpecSet, diagnostics: Diagnostics) -> None:

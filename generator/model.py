@@ -112,6 +112,11 @@ class Attribute:
     location: Location
 
 
+# T.* names the frontend engine itself provides (the language's constructs, not facts of a spec); the
+# language template exports them and no language spec may redefine them.
+FRONTEND_CONSTRUCTS = ("Buffer", "Kernel", "Parallel", "Pipelined", "Tensor", "TileLangError", "normalize_dtype",
+                       "prim_func", "tt")
+
 # Values a `tvm` rule argument may name instead of a literal (resolved when the pipeline runs).
 CONTEXT_VALUES = {"$target": "target"}
 

@@ -12,7 +12,7 @@ import jinja2
 
 from . import naming
 from .diagnostics import Diagnostics, GeneratorError, Location
-from .model import SpecSet
+from .model import FRONTEND_CONSTRUCTS, SpecSet
 from .outputs import RUNTIME_DIR, TEMPLATED_OUTPUTS
 from .project import Project
 
@@ -77,6 +77,7 @@ def _environment(project: Project) -> jinja2.Environment:
         "tojson": lambda v: json.dumps(v, sort_keys=True),
     }
     env.filters.update(filters)
+    env.globals["frontend_constructs"] = list(FRONTEND_CONSTRUCTS)
     return env
 
 
