@@ -15,7 +15,7 @@ from tvm import tirx
 
 from .cpu_lowering import host_llvm_target
 
-CODEGENS = ("llvm", "c", "cuda", "rocm", "webgpu")
+CODEGENS = ("llvm", "c", "cuda", "rocm", "webgpu", "tvmscript")
 
 
 def _as_module(mod: Any) -> Any:
@@ -28,6 +28,8 @@ def build_tvm(mod: Any, codegen: str, target: Any = None) -> tuple[Any | None, s
     * "llvm": `tvm.compile` for the host CPU; returns the executable and the LLVM IR text.
     * "c": C source from `tvm.tirx.build(mod, target="c")`; not run here (None). fp16 C source does not compile
       (the C codegen emits `half` without a typedef).
+    * "tvmscript": no TVM codegen; the TVMScript of `mod` under a header saying so (`tvmscript_source`), for
+      backends that have no code generator yet. Never run (None).
     * "cuda", "rocm", "webgpu": device source from the imported module of `tvm.compile(mod, Target(kind,
       host="llvm"))`; the executable is returned only when such a device exists here.
     """
@@ -44,7 +46,16 @@ def build_tvm(mod: Any, codegen: str, target: Any = None) -> tuple[Any | None, s
         source = str(executable.mod.imports[0].inspect_source())
         device = tvm.device(codegen if codegen != "rocm" else "rocm", 0)
         return (executable if device.exist else None), source
+    if codegen == "tvmscript":
+        return None, tvmscript_source(mod, target)
     raise ValueError(f"unknown codegen {codegen!r}; expected one of {', '.join(CODEGENS)}")
+
+
+def tvmscript_source(mod: Any, target: Any = None) -> str:
+    """The TVMScript of the lowered module under a header that says what it is (`tvm.script.from_source` reads it)."""
+    header = ("# codegen 'tvmscript': the TVMScript of the lowered module; source only, not compiled, not run.\n"
+              f"# target: {target if target is not None else '(none)'}\n")
+    return header + str(_as_module(mod).script())
 
 
 def run_packed(rt_mod: Any, func_name: str, arrays: Sequence[Any], device: Any = None) -> list[Any]:
