@@ -1,4 +1,4 @@
-"""Command line: `python -m generator generate|check|list|docs`."""
+"""Command line: `python -m generator generate|check|list|docs|new-backend`."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ from pathlib import Path
 from . import writer
 from .diagnostics import GeneratorError
 from .model import SpecSet
+from .new_backend import NewBackendError, new_backend, parse_answers, template_dir, template_variables
 from .project import Project, load_project
 from .render import Output, render_all
 
@@ -29,6 +30,13 @@ def _parser() -> argparse.ArgumentParser:
     sub.add_parser("check", help="fail when generated/ differs from what specs and templates produce")
     sub.add_parser("list", help="list specs, intrinsics, passes, pipelines and backends")
     sub.add_parser("docs", help="print the generated intrinsic reference (Markdown)")
+    new = sub.add_parser("new-backend", help="scaffold a backend (specs + tests) from templates/backend (cookiecutter)")
+    new.add_argument("name", help="backend name: the target users pass to tilelang.lower(target=...)")
+    new.add_argument("--set", dest="answers", action="append", default=[], metavar="KEY=VALUE",
+                     help="answer a template variable (repeatable; for example --set split=ir)")
+    new.add_argument("--output-dir", type=Path, default=Path("."), help="bake into DIR/NAME/ (default: .)")
+    new.add_argument("--no-input", action="store_true", help="do not prompt; defaults for unanswered variables")
+    new.add_argument("--overwrite", action="store_true", help="bake over an existing DIR/NAME/")
     return parser
 
 
@@ -101,6 +109,13 @@ def cmd_docs(project: Project) -> int:
     return 0
 
 
+def cmd_new_backend(project: Project, args: argparse.Namespace) -> int:
+    answers = parse_answers(args.answers, template_variables(template_dir(project)))
+    new_backend(project, args.name, output_dir=args.output_dir, answers=answers, no_input=args.no_input,
+                overwrite=args.overwrite)
+    return 0
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     project = Project.at(args.root, args.out)
@@ -111,11 +126,16 @@ def main(argv: Sequence[str] | None = None) -> int:
             return cmd_check(project)
         if args.command == "list":
             return cmd_list(project)
+        if args.command == "new-backend":
+            return cmd_new_backend(project, args)
         return cmd_docs(project)
     except GeneratorError as exc:
         print(exc.diagnostics.render(), file=sys.stderr)
         count = len(exc.diagnostics)
         print(f"{count} error{'s' if count != 1 else ''}; nothing was written.", file=sys.stderr)
+        return 1
+    except NewBackendError as exc:
+        print(f"error: {exc}", file=sys.stderr)
         return 1
     except OSError as exc:
         print(f"error: {exc}; generated/ was left as it was.", file=sys.stderr)
