@@ -1,0 +1,277 @@
+"""The backend template (templates/backend): baked with pytest-cookies for several answer combinations, invalid
+answers rejected, baked specs loaded by the generator, and - in copies of the project - `python -m generator
+generate` plus the baked backends' own tests, and the README's "Add a backend" walkthrough as written.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from cookiecutter.exceptions import FailedHookException
+
+from generator import Project, load_project
+from generator.cli import main as generator_main
+from projects import REPO, copy_project
+
+TEMPLATE = REPO / "templates" / "backend"
+LEFTOVER = re.compile(r"{{\s*cookiecutter\.|{%|%}|{#")
+README = (REPO / "README.md").read_text("utf-8")
+# What a checkout needs for the baked tests: the standard GEMM lives in test_language_llvm.py.
+TEST_SUPPORT = ("conftest.py", "projects.py", "test_language_llvm.py")
+
+# Answer combinations that must bake into specs the generator accepts (ids name them).
+SUPPORTED = {
+    "defaults": {},
+    "ir-gpu": {"split": "ir"},
+    "ir-common-c-two-keys": {"split": "ir", "pipeline": "optimize_common", "target_kind": "c",
+                             "target_keys": "nimbus, accel"},
+    "codegen-cpu-llvm": {"pipeline": "optimize_cpu", "target_kind": "llvm"},
+    "codegen-common-opencl": {"pipeline": "optimize_common", "target_kind": "opencl", "author": "A. Person"},
+}
+# (answers, part of the hook's message); the name defaults to "nimbus".
+UNSUPPORTED = {
+    "digit-first": ({"backend_name": "1accel"}, "is not a lower-case identifier"),
+    "dash": ({"backend_name": "my-accel"}, "is not a lower-case identifier"),
+    "upper": ({"backend_name": "MyAccel"}, "is not a lower-case identifier"),
+    "leading-underscore": ({"backend_name": "_accel"}, "is not a lower-case identifier"),
+    "double-underscore": ({"backend_name": "my__accel"}, "is not a lower-case identifier"),
+    "too-long": ({"backend_name": "a" * 33}, "longer than 32 characters"),
+    "keyword": ({"backend_name": "class"}, "is a Python keyword"),
+    "soft-keyword": ({"backend_name": "match"}, "is a Python keyword"),
+    "llvm": ({"backend_name": "llvm"}, "is an existing backend"),
+    "c": ({"backend_name": "c"}, "is an existing backend"),
+    "cuda": ({"backend_name": "cuda"}, "is an existing backend"),
+    "hip": ({"backend_name": "hip"}, "is an existing backend"),
+    "webgpu": ({"backend_name": "webgpu"}, "is an existing backend"),
+    "tenstorrent": ({"backend_name": "tenstorrent"}, "is an existing backend"),
+    "target-kind-name": ({"backend_name": "ext_dev"}, "is a TVM target kind"),
+    "default-key-name": ({"backend_name": "gpu"}, "is a default TVM target key"),
+    "engine-module": ({"backend_name": "registry"}, "is a module of tilelang.engine"),
+    "keys-without-name": ({"target_keys": "accel"}, "must include the backend name 'nimbus'"),
+    "bad-key": ({"target_keys": "nimbus, Accel"}, "'Accel' is not a lower-case identifier"),
+    "ir-on-cpu-pipeline": ({"split": "ir", "pipeline": "optimize_cpu"}, "split 'ir' needs block launches"),
+    "two-line-author": ({"author": "A\nB"}, "author must be one non-empty line"),
+}
+
+
+@pytest.fixture
+def cookiecutter_config(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """Cookiecutter runs outside pytest-cookies read their config (replay dir) from here, not from ~."""
+    config = tmp_path / "cookiecutter.yaml"
+    config.write_text(f"replay_dir: {tmp_path / 'replay'}\ncookiecutters_dir: {tmp_path / 'cookiecutters'}\n")
+    monkeypatch.setenv("COOKIECUTTER_CONFIG", str(config))
+    return config
+
+
+def bake(cookies: Any, answers: dict[str, str], name: str = "nimbus") -> Path:
+    result = cookies.bake(extra_context={"backend_name": name, **answers}, template=str(TEMPLATE))
+    assert result.exit_code == 0, result.exception
+    path: Path = result.project_path
+    return path
+
+
+def baked_files(baked: Path) -> dict[str, str]:
+    return {p.relative_to(baked).as_posix(): p.read_text("utf-8") for p in sorted(baked.rglob("*")) if p.is_file()}
+
+
+def overlay(baked: Path, root: Path) -> None:
+    """Copy a baked backend's specs/ and tests/ onto a project tree (the README's `cp -R`)."""
+    for part in ("specs", "tests"):
+        shutil.copytree(baked / part, root / part, dirs_exist_ok=True)
+
+
+def checkout_copy(root: Path) -> Path:
+    """The generator's inputs, pytest's configuration and the tests the baked tests import."""
+    copy_project(root)
+    shutil.copy2(REPO / "pyproject.toml", root / "pyproject.toml")
+    (root / "tests").mkdir()
+    for name in TEST_SUPPORT:
+        shutil.copy2(REPO / "tests" / name, root / "tests" / name)
+    return root
+
+
+def run_baked_tests(root: Path, *test_files: str) -> None:
+    """pytest in the copy, importing the copy's generated `tilelang` (PYTHONPATH precedes the editable install)."""
+    env = {**os.environ, "PYTHONPATH": str(root / "generated")}
+    done = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", *test_files], cwd=root,
+                          env=env, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stdout[-4000:] + done.stderr[-2000:]
+    assert f"{7 * len(test_files)} passed" in done.stdout, done.stdout[-2000:]
+
+
+# ------------------------------------------------------------------------------------------ bake + static checks
+
+
+@pytest.mark.parametrize("answers", SUPPORTED.values(), ids=SUPPORTED.keys())
+def test_bakes_complete_specs_the_generator_accepts(cookies: Any, answers: dict[str, str], tmp_path: Path) -> None:
+    baked = bake(cookies, answers)
+    files = baked_files(baked)
+    assert sorted(files) == [".cruft.json", "specs/backends/nimbus.yaml", "specs/passes/nimbus_prepare_codegen.yaml",
+                             "specs/pipelines/nimbus_optimize.yaml", "tests/test_backend_nimbus.py"]
+    for path, text in files.items():
+        assert not LEFTOVER.search(path) and not LEFTOVER.search(text), path
+    compile(files["tests/test_backend_nimbus.py"], "test_backend_nimbus.py", "exec")
+    root = copy_project(tmp_path / "project")
+    overlay(baked, root)
+    model = load_project(Project.at(root))  # schema + cross-spec checks, as `make generate` runs them
+    backend = next(b for b in model.backends if b.name == "nimbus")
+    split_in_ir = answers.get("split") == "ir"
+    assert backend.pipeline == "nimbus_optimize" and backend.legalize == "lower_and_legalize"
+    assert (backend.split, backend.codegen, backend.runs_on) == ("none", "tvmscript", "never")
+    assert backend.target.kind == answers.get("target_kind", "ext_dev")
+    assert backend.target.host == ("llvm" if split_in_ir else "")
+    assert list(backend.target.keys) == [k.strip() for k in answers.get("target_keys", "nimbus").split(",")]
+    pipeline = next(p for p in model.pipelines if p.name == "nimbus_optimize")
+    assert [s.pipeline or s.pass_name for s in pipeline.steps] == [answers.get("pipeline", "optimize_gpu"),
+                                                                "NimbusPrepareCodegen"]
+    the_pass = next(p for p in model.passes if p.name == "NimbusPrepareCodegen")
+    transforms = [r.transform for r in the_pass.rules]
+    assert transforms == (["AnnotateEntryFunc", "SplitHostDevice"] if split_in_ir else ["AnnotateEntryFunc"])
+
+
+def test_baked_python_is_lint_clean(cookies: Any) -> None:
+    baked = bake(cookies, {"split": "ir"})
+    ruff = str(Path(sys.executable).with_name("ruff"))
+    done = subprocess.run([ruff, "check", "--config", str(REPO / "pyproject.toml"), str(baked / "tests")],
+                          capture_output=True, text=True)
+    assert done.returncode == 0, done.stdout
+
+
+def test_answers_are_recorded_in_a_cruft_file(cookies: Any) -> None:
+    answers = {"split": "ir", "pipeline": "optimize_common", "author": "A. Person"}
+    state = json.loads((bake(cookies, answers) / ".cruft.json").read_text("utf-8"))
+    assert set(state) == {"template", "commit", "checkout", "context", "directory", "skip"}
+    context = state["context"]["cookiecutter"]
+    assert {k: context[k] for k in answers} == answers and context["backend_name"] == "nimbus"
+    assert context["_template"] == state["template"]
+    assert not {"_output_dir", "_repo_dir"} & set(context)  # where this run happened is not an answer
+    toplevel = subprocess.run(["git", "-C", str(TEMPLATE), "rev-parse", "--show-toplevel"], capture_output=True,
+                              text=True)
+    if toplevel.returncode == 0:  # the project is a git checkout: cruft can clone it at the recorded commit
+        assert Path(state["template"]) == Path(toplevel.stdout.strip()).resolve()
+        assert state["directory"] == "templates/backend" and re.fullmatch(r"[0-9a-f]{40}", state["commit"])
+
+
+@pytest.mark.parametrize(("answers", "message"), UNSUPPORTED.values(), ids=UNSUPPORTED.keys())
+def test_invalid_answers_are_rejected(cookies: Any, capfd: pytest.CaptureFixture[str], answers: dict[str, str],
+                                      message: str) -> None:
+    result = cookies.bake(extra_context={"backend_name": "nimbus", **answers}, template=str(TEMPLATE))
+    assert result.exit_code != 0 and isinstance(result.exception, FailedHookException)
+    assert result.project_path is None or not Path(result.project_path).exists()
+    err = capfd.readouterr().err
+    assert f"ERROR: {message}" in err or message in err, err
+    assert "nothing was generated" in err
+
+
+def test_an_empty_name_makes_no_project(cookies: Any) -> None:
+    result = cookies.bake(extra_context={"backend_name": ""}, template=str(TEMPLATE))
+    assert result.exit_code != 0 and result.project_path is None  # the project folder would have no name
+
+
+def test_plain_cookiecutter_with_a_relative_template_path(tmp_path: Path, cookiecutter_config: Path) -> None:
+    """`cookiecutter templates/backend` from the project root: the hooks find the project through $PWD."""
+    cli = str(Path(sys.executable).with_name("cookiecutter"))
+    env = {**os.environ, "PWD": str(REPO)}  # what a shell sets; subprocess(cwd=...) alone does not
+    args = [cli, "--no-input", "-o", str(tmp_path), "templates/backend"]
+    done = subprocess.run([*args, "backend_name=zephyr"], cwd=REPO, env=env, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert "Next: copy specs/ and tests/" in done.stdout and "make generate" in done.stdout
+    state = json.loads((tmp_path / "zephyr" / ".cruft.json").read_text("utf-8"))
+    assert state["context"]["cookiecutter"]["backend_name"] == "zephyr"
+    refused = subprocess.run([*args, "backend_name=llvm"], cwd=REPO, env=env, capture_output=True, text=True)
+    assert refused.returncode != 0 and "'llvm' is an existing backend" in refused.stderr
+
+
+# ----------------------------------------------------------------------------------------------- the CLI wrapper
+
+
+def test_cli_bakes_the_same_files_as_cookiecutter(cookies: Any, tmp_path: Path, cookiecutter_config: Path,
+                                                  capfd: pytest.CaptureFixture[str]) -> None:
+    answers = {"split": "ir", "target_kind": "vulkan"}
+    argv = ["new-backend", "nimbus", "--no-input", "--output-dir", str(tmp_path / "out")]
+    assert generator_main([*argv, *(f"--set={k}={v}" for k, v in answers.items())]) == 0
+    assert "Backend 'nimbus' scaffolded" in capfd.readouterr().out
+    by_cli, by_cookies = baked_files(tmp_path / "out" / "nimbus"), baked_files(bake(cookies, answers))
+    assert {p: t for p, t in by_cli.items() if p != ".cruft.json"} == \
+        {p: t for p, t in by_cookies.items() if p != ".cruft.json"}
+    assert generator_main(argv) == 1  # the folder exists now
+    assert "already exists; choose another --output-dir or pass --overwrite" in capfd.readouterr().err
+    assert generator_main([*argv, "--overwrite"]) == 0
+
+
+@pytest.mark.parametrize(("argv", "message"), [
+    (["--set", "splt=ir"], "'splt' is not a variable of the template; variables: description, target_kind"),
+    (["--set", "split"], "'split' is not KEY=VALUE"),
+    (["--set", "backend_name=x"], "the backend name is the NAME argument"),
+    (["--set", "target_kind=tpu"], "tpu provided for choice variable target_kind"),
+])
+def test_cli_rejects_bad_answers(argv: list[str], message: str, tmp_path: Path, cookiecutter_config: Path,
+                                 capsys: pytest.CaptureFixture[str]) -> None:
+    assert generator_main(["new-backend", "nimbus", "--no-input", "--output-dir", str(tmp_path), *argv]) == 1
+    assert message in capsys.readouterr().err
+    assert not (tmp_path / "nimbus").exists()
+
+
+def test_cli_reports_the_hooks_refusal(tmp_path: Path, cookiecutter_config: Path,
+                                       capfd: pytest.CaptureFixture[str]) -> None:
+    assert generator_main(["new-backend", "cuda", "--no-input", "--output-dir", str(tmp_path)]) == 1
+    err = capfd.readouterr().err
+    assert "ERROR: backend_name 'cuda' is an existing backend" in err
+    assert "error: the template rejected the answers" in err and "Traceback" not in err
+
+
+# ----------------------------------------------------------------- end to end: generate, then the baked tests pass
+
+
+def test_baked_backends_generate_and_pass_their_own_tests(cookies: Any, tmp_path: Path) -> None:
+    """Two more combinations side by side in one copy (the README walkthrough covers split=ir on optimize_gpu)."""
+    root = checkout_copy(tmp_path / "checkout")
+    overlay(bake(cookies, {}, name="nimbus"), root)
+    overlay(bake(cookies, {"pipeline": "optimize_cpu", "target_kind": "vulkan"}, name="cirrus"), root)
+    done = subprocess.run([sys.executable, "-m", "generator", "--root", str(root), "generate", "-q"], cwd=root,
+                          capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    for name in ("nimbus", "cirrus"):
+        assert (root / "generated" / "tilelang" / "engine" / name / "lower.py").is_file()
+        assert f"'{name}': Backend(" in (root / "generated" / "tilelang" / "engine" / "registry.py").read_text()
+    run_baked_tests(root, "tests/test_backend_nimbus.py", "tests/test_backend_cirrus.py")
+
+
+def readme_walkthrough() -> str:
+    section = README.split("\n## Add a backend\n", 1)[1].split("\n## ", 1)[0]
+    block = re.search(r"```sh\n(.*?)```", section, re.S)
+    assert block is not None, "README: no sh block under '## Add a backend'"
+    return block.group(1)
+
+
+def test_readme_add_a_backend_section_sits_before_the_design_notes() -> None:
+    headings = re.findall(r"^## (.+)$", README, re.M)
+    assert headings[headings.index("Add a backend") + 1] == "Design notes"
+    assert ".cruft.json" in README.split("\n## Add a backend\n", 1)[1].split("\n## ", 1)[0]
+
+
+def test_readme_walkthrough_runs_as_written(tmp_path: Path, cookiecutter_config: Path) -> None:
+    """The README's commands, verbatim, in a checkout copy whose .venv is this one (its editable install is
+    replaced by PYTHONPATH so that the copy's generated `tilelang` is imported)."""
+    root = checkout_copy(tmp_path / "checkout")
+    shutil.copytree(REPO / "generator", root / "generator", ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copy2(REPO / "Makefile", root / "Makefile")
+    os.utime(root / "pyproject.toml", (0, 0))  # never older than the venv's install stamp: make must not reinstall
+    (root / ".venv").symlink_to(REPO / ".venv", target_is_directory=True)
+    assert subprocess.run(["make", "-q", ".venv/.installed"], cwd=root).returncode == 0
+    env = {**os.environ, "PYTHONPATH": str(root / "generated"), "PWD": str(root)}
+    script = readme_walkthrough()
+    done = subprocess.run(["bash", "-euxc", script], cwd=root, env=env, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stdout[-4000:] + done.stderr[-4000:]
+    assert (tmp_path / "backends" / "aurora" / ".cruft.json").is_file()  # ../backends from the checkout
+    assert (root / "generated" / "tilelang" / "engine" / "aurora" / "lower.py").is_file()
+    assert "7 passed" in done.stdout
+    assert not (REPO / "generated" / "tilelang" / "engine" / "aurora").exists()  # the live tree was not touched
