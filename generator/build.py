@@ -24,6 +24,7 @@ from .model import (
     PipelineStep,
     Profile,
     Protocol,
+    ProtocolParam,
     ProtocolStep,
     Rule,
     SpecSet,
@@ -147,18 +148,41 @@ def _intrinsics(spec: SpecFile, diagnostics: Diagnostics) -> list[Intrinsic]:
     return result
 
 
+def _protocol_steps(spec: SpecFile, steps: list[dict[str, Any]],
+                    where: tuple[str | int, ...]) -> tuple[ProtocolStep, ...]:
+    out = []
+    for i, step in enumerate(steps):
+        here = where + (i,)
+        kind = next(k for k in ("call", "repeat", "when", "use") if k in step)
+        args = step.get("args", [] if kind == "call" else {})
+        repeat = step.get("repeat", {})
+        out.append(ProtocolStep(
+            kind=kind,
+            name=step.get("call", step.get("use", "")),
+            args=tuple(args) if isinstance(args, list) else (),
+            named_args=tuple(args.items()) if isinstance(args, dict) else (),
+            bind=step.get("bind", ""),
+            var=repeat.get("var", ""),
+            expr=repeat["count"] if kind == "repeat" else step.get("when", ""),
+            steps=_protocol_steps(spec, step.get("steps", []), here + ("steps",)),
+            otherwise=_protocol_steps(spec, step.get("otherwise", []), here + ("otherwise",)),
+            profiles=tuple(step.get("profiles", [])),
+            doc=step.get("doc", ""),
+            location=spec.at(here),
+            has_args="args" in step,
+        ))
+    return tuple(out)
+
+
 def _protocol(spec: SpecFile) -> Protocol:
     data = spec.data
     return Protocol(
         name=data["name"],
         doc=data["doc"],
         role=data.get("role", ""),
-        params=tuple(Arg(p["name"], p["type"], p["doc"]) for p in data.get("params", [])),
-        steps=tuple(
-            ProtocolStep(step["call"], tuple(step.get("args", [])), step.get("doc", ""),
-                         spec.at(("steps", i)), "args" in step)
-            for i, step in enumerate(data["steps"])
-        ),
+        params=tuple(ProtocolParam(p["name"], p["type"], p["doc"], tuple(p.get("choices", [])))
+                     for p in data.get("params", [])),
+        steps=_protocol_steps(spec, data["steps"], ("steps",)),
         source=spec.path,
         location=spec.at(("name",)),
     )
@@ -231,6 +255,7 @@ def _backend(spec: SpecFile) -> Backend:
             for name, p in sorted(data.get("api_profiles", {}).items())
         ),
         profile=data.get("api_profile", ""),
+        device=dict(data.get("device", {})),
         source=spec.path,
         location=spec.at(("name",)),
         pipeline_location=spec.at(("pipeline",)),

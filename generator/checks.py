@@ -5,10 +5,23 @@ from __future__ import annotations
 import difflib
 from collections.abc import Iterable
 from pathlib import Path
+import re
+from typing import Any
 from typing import Protocol as TypingProtocol
 
+from . import expressions, rules
 from .diagnostics import Diagnostics, Location
-from .model import CONTEXT_VALUES, FRONTEND_CONSTRUCTS, PROCESSOR_CLASS, Pass, Pipeline, SpecSet
+from .model import (
+    CONTEXT_VALUES,
+    FRONTEND_CONSTRUCTS,
+    PROCESSOR_CLASS,
+    Intrinsic,
+    Pass,
+    Pipeline,
+    Protocol,
+    ProtocolStep,
+    SpecSet,
+)
 
 
 class _Named(TypingProtocol):
@@ -82,38 +95,135 @@ def _check_intrinsics(model: SpecSet, diagnostics: Diagnostics) -> None:
 
 def _check_protocols(model: SpecSet, diagnostics: Diagnostics) -> None:
     intrinsics = {i.name: i for i in model.intrinsics}
+    protocols = {p.name: p for p in model.protocols}
+    all_profiles = tuple(p.name for p in model.profiles)
     for protocol in model.protocols:
-        params = {p.name for p in protocol.params}
-        for step in protocol.steps:
-            target = intrinsics.get(step.call)
-            if target is None:
-                diagnostics.error(step.location, f"protocol '{protocol.name}' calls unknown intrinsic "
-                                  f"'{step.call}'{_suggest(step.call, intrinsics)}")
+        choices = {p.name: p.choices for p in protocol.params if p.choices}
+        scope = {p.name for p in protocol.params}
+        _check_steps(protocol, protocol.steps, scope, choices, intrinsics, protocols, all_profiles, diagnostics)
+    _check_protocol_cycles(model, diagnostics)
+
+
+def _expression(value: Any, scope: set[str], location: Location, diagnostics: Diagnostics) -> None:
+    try:
+        expressions.parse(value, scope)
+    except expressions.ExpressionError as exc:
+        diagnostics.error(location, str(exc))
+
+
+def _expansions(name: str, choices: dict[str, tuple[str, ...]]) -> list[str] | None:
+    """Every intrinsic name a call with {param} placeholders can produce (None: a placeholder has no choices)."""
+    used = re.findall(r"\{([a-z_][a-z0-9_]*)\}", name)
+    if any(u not in choices for u in used):
+        return None
+    names = [name]
+    for param in dict.fromkeys(used):
+        names = [n.replace("{" + param + "}", value) for n in names for value in choices[param]]
+    return names
+
+
+def _check_steps(protocol: Protocol, steps: tuple[ProtocolStep, ...], scope: set[str],
+                 choices: dict[str, tuple[str, ...]], intrinsics: dict[str, Intrinsic],
+                 protocols: dict[str, Protocol], all_profiles: tuple[str, ...], diagnostics: Diagnostics) -> None:
+    scope = set(scope)
+    for step in steps:
+        for profile in step.profiles:
+            if profile not in all_profiles:
+                diagnostics.error(step.location, f"unknown API profile '{profile}'{_suggest(profile, all_profiles)}")
+        if step.kind == "call":
+            _check_call(protocol, step, scope, choices, intrinsics, all_profiles, diagnostics)
+            if step.bind:
+                scope.add(step.bind)
+        elif step.kind == "use":
+            used = protocols.get(step.name)
+            if used is None:
+                diagnostics.error(step.location, f"protocol '{protocol.name}' uses unknown protocol '{step.name}'"
+                                  f"{_suggest(step.name, protocols)}")
                 continue
-            if step.has_args and len(step.args) != len(target.args):
-                diagnostics.error(step.location, f"'{step.call}' takes {len(target.args)} argument(s), "
-                                  f"got {len(step.args)}")
-            if protocol.role and protocol.role not in target.roles:
-                diagnostics.error(step.location, f"'{step.call}' is not legal in {protocol.role} kernels "
-                                  f"(roles: {', '.join(target.roles)})")
-            for arg in step.args:
-                if isinstance(arg, str) and arg.isidentifier() and arg not in params:
-                    diagnostics.error(step.location, f"step argument '{arg}' is not a parameter of protocol "
-                                      f"'{protocol.name}'{_suggest(arg, params)}")
+            wanted = [p.name for p in used.params]
+            given = [name for name, _ in step.named_args]
+            for name in wanted:
+                if name not in given:
+                    diagnostics.error(step.location, f"use of '{used.name}' does not give its parameter '{name}'")
+            for name, value in step.named_args:
+                if name not in wanted:
+                    diagnostics.error(step.location, f"'{used.name}' has no parameter '{name}'"
+                                      f"{_suggest(name, wanted)}")
+                _expression(value, scope, step.location, diagnostics)
+        elif step.kind == "repeat":
+            _expression(step.expr, scope, step.location, diagnostics)
+            _check_steps(protocol, step.steps, scope | {step.var}, choices, intrinsics, protocols, all_profiles,
+                         diagnostics)
+        else:  # when
+            _expression(step.expr, scope, step.location, diagnostics)
+            for branch in (step.steps, step.otherwise):
+                _check_steps(protocol, branch, scope, choices, intrinsics, protocols, all_profiles, diagnostics)
+        if step.kind != "when" and step.otherwise:
+            diagnostics.error(step.location, "'otherwise' belongs to a 'when' step")
+        if step.kind not in ("repeat", "when") and step.steps:
+            diagnostics.error(step.location, "nested 'steps' belong to a 'repeat' or 'when' step")
+
+
+def _check_call(protocol: Protocol, step: ProtocolStep, scope: set[str], choices: dict[str, tuple[str, ...]],
+                intrinsics: dict[str, Intrinsic], all_profiles: tuple[str, ...], diagnostics: Diagnostics) -> None:
+    names = _expansions(step.name, choices)
+    if names is None:
+        diagnostics.error(step.location, f"call '{step.name}' uses a placeholder that is not a string parameter "
+                          "with 'choices'")
+        return
+    for arg in step.args:
+        _expression(arg, scope, step.location, diagnostics)
+    for name in names:
+        target = intrinsics.get(name)
+        if target is None:
+            diagnostics.error(step.location, f"protocol '{protocol.name}' calls unknown intrinsic "
+                              f"'{name}'{_suggest(name, intrinsics)}")
+            continue
+        if step.has_args and len(step.args) != len(target.args):
+            diagnostics.error(step.location, f"'{name}' takes {len(target.args)} argument(s), got {len(step.args)}")
+        if protocol.role and protocol.role not in target.roles:
+            diagnostics.error(step.location, f"'{name}' is not legal in {protocol.role} kernels "
+                              f"(roles: {', '.join(target.roles)})")
+        if step.bind and target.returns == "void":
+            diagnostics.error(step.location, f"'{name}' returns nothing, so 'bind: {step.bind}' has no value")
+        if target.level == "concrete":
+            offered = {c.profile for c in target.cpp}
+            for profile in step.profiles or all_profiles:
+                if profile not in offered:
+                    diagnostics.error(step.location, f"'{name}' is not offered by API profile '{profile}' "
+                                      f"(offered by: {', '.join(sorted(offered))}); limit the step with 'profiles'")
+
+
+def _check_protocol_cycles(model: SpecSet, diagnostics: Diagnostics) -> None:
+    uses = {p.name: [s.name for s in p.walk() if s.kind == "use"] for p in model.protocols}
+    locations = {p.name: p.location for p in model.protocols}
+
+    def reaches(start: str, goal: str, seen: set[str]) -> bool:
+        for nxt in uses.get(start, []):
+            if nxt == goal or (nxt not in seen and reaches(nxt, goal, seen | {nxt})):
+                return True
+        return False
+
+    for name in sorted(uses):
+        if reaches(name, name, {name}):
+            diagnostics.error(locations[name], f"protocol '{name}' uses itself (directly or through others)")
 
 
 # Fields each rule kind needs (the schema lists them all as optional because they differ per kind).
 RULE_FIELDS = {"tvm": ("transform", "module"), "hook": ("hook",)}
 
 
-def _check_rules(pass_: Pass, diagnostics: Diagnostics) -> None:
+def _check_rules(pass_: Pass, intrinsics: dict[str, Intrinsic], diagnostics: Diagnostics) -> None:
     for rule in pass_.rules:
         for field in RULE_FIELDS.get(rule.kind, ()):
             if not getattr(rule, field):
                 diagnostics.error(rule.location, f"a '{rule.kind}' rule needs '{field}'")
-        if rule.kind not in RULE_FIELDS:
+        if rule.kind in rules.ENGINES:
+            rules.render_rule(rule.kind, dict(rule.params), intrinsics,
+                              lambda message, at=rule.location: diagnostics.error(at, message))
+        elif rule.kind not in RULE_FIELDS:
             diagnostics.error(rule.location, f"pass '{pass_.name}': rule kind '{rule.kind}' has no pass engine yet; "
-                              f"available: {', '.join(RULE_FIELDS)}")
+                              f"available: {', '.join(sorted(set(RULE_FIELDS) | set(rules.ENGINES)))}")
         for key, value in rule.args:
             if isinstance(value, str) and value.startswith("$") and value not in CONTEXT_VALUES:
                 diagnostics.error(rule.location, f"argument '{key}' names unknown run-time value '{value}'; "
@@ -123,7 +233,7 @@ def _check_rules(pass_: Pass, diagnostics: Diagnostics) -> None:
 def _check_passes(model: SpecSet, diagnostics: Diagnostics) -> None:
     passes = {p.name: p for p in model.passes}
     for pass_ in model.passes:
-        _check_rules(pass_, diagnostics)
+        _check_rules(pass_, {i.name: i for i in model.intrinsics}, diagnostics)
     for pass_ in model.passes:
         for required in pass_.requires:
             if required not in passes:

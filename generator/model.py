@@ -85,11 +85,29 @@ class Profile:
 
 @dataclass(frozen=True)
 class ProtocolStep:
-    call: str
-    args: tuple[Any, ...]
+    """One step of a protocol: a call, a repeat (loop), a when (condition) or the use of another protocol."""
+
+    kind: str  # "call" | "repeat" | "when" | "use"
+    name: str  # call: intrinsic name (may hold {param} placeholders); use: protocol name
+    args: tuple[Any, ...]  # call: positional argument expressions
+    named_args: tuple[tuple[str, Any], ...]  # use: parameter -> expression
+    bind: str  # call: name given to the result
+    var: str  # repeat: loop variable
+    expr: Any  # repeat: count; when: condition
+    steps: tuple[ProtocolStep, ...]
+    otherwise: tuple[ProtocolStep, ...]
+    profiles: tuple[str, ...]
     doc: str
     location: Location
     has_args: bool
+
+
+@dataclass(frozen=True)
+class ProtocolParam:
+    name: str
+    type: str
+    doc: str
+    choices: tuple[str, ...]
 
 
 @dataclass(frozen=True)
@@ -97,10 +115,23 @@ class Protocol:
     name: str
     doc: str
     role: str
-    params: tuple[Arg, ...]
+    params: tuple[ProtocolParam, ...]
     steps: tuple[ProtocolStep, ...]
     source: str
     location: Location
+
+    def walk(self) -> tuple[ProtocolStep, ...]:
+        """Every step, nested ones included, in order."""
+        out: list[ProtocolStep] = []
+
+        def visit(steps: tuple[ProtocolStep, ...]) -> None:
+            for step in steps:
+                out.append(step)
+                visit(step.steps)
+                visit(step.otherwise)
+
+        visit(self.steps)
+        return tuple(out)
 
 
 @dataclass(frozen=True)
@@ -211,6 +242,7 @@ class Backend:
     runs_on: str
     profiles: tuple[Profile, ...]
     profile: str
+    device: dict[str, Any]  # hardware facts (Tenstorrent); {} when the backend declares none
     source: str
     location: Location
     pipeline_location: Location
@@ -295,6 +327,16 @@ class SpecSet:
     @property
     def lowering_backends(self) -> tuple[Backend, ...]:
         return tuple(b for b in self.backends if b.pipeline)
+
+    @property
+    def uses_engines(self) -> bool:
+        """Whether any pass has a rule run by the generic engines (tilelang/tenstorrent/engines.py)."""
+        return any(r.kind not in ("tvm", "hook") for p in self.passes for r in p.rules)
+
+    @property
+    def device_backend(self) -> Backend | None:
+        """The backend whose `device` facts tilelang/tenstorrent/device.py renders."""
+        return next((b for b in self.backends if b.device), None)
 
     @property
     def profiles(self) -> tuple[Profile, ...]:

@@ -28,6 +28,8 @@ TEMPLATED_OUTPUTS: tuple[TemplatedOutput, ...] = (
     TemplatedOutput("tilelang/language/__init__.py", "python/language.py.j2", ("language",), each="language"),
     TemplatedOutput("tilelang/language/dtypes.py", "python/language_dtypes.py.j2", ("language",),
                     each="language"),
+    TemplatedOutput("tilelang/tenstorrent/device.py", "python/device.py.j2", ("backend",)),
+    TemplatedOutput("tilelang/tenstorrent/protocols.py", "python/protocols.py.j2", ("protocol",)),
     TemplatedOutput("tilelang/transform/__init__.py", "python/transform.py.j2", ("pass",)),
     TemplatedOutput("tilelang/engine/pipelines.py", "python/pipelines.py.j2", ("pipeline",)),
     TemplatedOutput("tilelang/engine/registry.py", "python/registry.py.j2", ("backend",)),

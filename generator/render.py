@@ -10,9 +10,9 @@ from typing import Any
 
 import jinja2
 
-from . import naming
+from . import naming, pyemit, rules
 from .diagnostics import Diagnostics, GeneratorError, Location
-from .model import FRONTEND_CONSTRUCTS, SpecSet
+from .model import FRONTEND_CONSTRUCTS, Pass, SpecSet
 from .outputs import RUNTIME_DIR, TEMPLATED_OUTPUTS
 from .project import Project
 
@@ -75,16 +75,29 @@ def _environment(project: Project) -> jinja2.Environment:
         "camel": naming.camel,
         "arg_value": naming.arg_value,
         "tojson": lambda v: json.dumps(v, sort_keys=True),
+        "protocol_function": pyemit.protocol_function,
     }
     env.filters.update(filters)
     env.globals["frontend_constructs"] = list(FRONTEND_CONSTRUCTS)
     return env
 
 
+def _pass_signature(p: Pass) -> str:
+    """Context values (such as the target) first, then the options with their spec defaults."""
+    parts = [f"{name}: Any" for name in p.context_args]
+    parts += [f"{o.name}: Any = {naming.py_value(tuple(o.default) if isinstance(o.default, list) else o.default)}"
+              for o in p.options]
+    return ", ".join(parts)
+
+
 def render_all(project: Project, model: SpecSet) -> list[Output]:
     """Every output file, rendered in memory; raises GeneratorError on any template failure."""
     diagnostics = Diagnostics()
     env = _environment(project)
+    intrinsics = {i.name: i for i in model.intrinsics}
+    env.filters["pass_signature"] = _pass_signature
+    env.filters["rule_kwargs"] = lambda rule: rules.render_rule(
+        rule.kind, dict(rule.params), intrinsics, lambda message: diagnostics.error(rule.location, message))
     outputs: list[Output] = []
     for spec in TEMPLATED_OUTPUTS:
         template_rel = f"templates/{spec.template}"

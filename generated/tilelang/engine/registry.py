@@ -69,9 +69,9 @@ BACKENDS: dict[str, Backend] = {
         target_keys=('tenstorrent',),
         target_attrs=(('model', 'wormhole_b0'),),
         target_host='',
-        codegen='',
+        codegen='tvmscript',
         runs_on='never',
-        lowers=False,
+        lowers=True,
     ),
     'webgpu': Backend(
         name='webgpu',

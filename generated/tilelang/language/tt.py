@@ -37,11 +37,6 @@ def binary_op_init_common(icb0, icb1, ocb) -> Any:
     return call('binary_op_init_common', icb0, icb1, ocb)
 
 
-def cb_declare(cb_id, num_pages, page_bytes, data_format) -> Any:
-    """Declare circular buffer `cb_id` with `num_pages` pages of `page_bytes` bytes in `data_format`."""
-    return call('cb_declare', cb_id, num_pages, page_bytes, data_format)
-
-
 def cb_pop_front(cb_id, num_pages) -> Any:
     """Free `num_pages` pages at the front and advance the read pointer."""
     return call('cb_pop_front', cb_id, num_pages)
@@ -60,11 +55,6 @@ def cb_reserve_back(cb_id, num_pages) -> Any:
 def cb_wait_front(cb_id, num_pages) -> Any:
     """Block until `num_pages` pages are visible at the front (consumer side). Cumulative until the next pop."""
     return call('cb_wait_front', cb_id, num_pages)
-
-
-def compute_init(op_family, in0_cb, in1_cb, out_cb) -> Any:
-    """Initialise the compute engines for operation family `op_family` (matmul, binary or sfpu)."""
-    return call('compute_init', op_family, in0_cb, in1_cb, out_cb)
 
 
 def compute_kernel_hw_startup(icb0, icb1, ocb) -> Any:
@@ -87,14 +77,9 @@ def copy_tile_init(cbid) -> Any:
     return call('copy_tile_init', cbid)
 
 
-def dst_acquire() -> Any:
-    """Start a DST section (lowered to tile_regs_acquire; the matching pack side is inserted by DST management)."""
-    return call('dst_acquire')
-
-
-def dst_release() -> Any:
-    """End a DST section (lowered to commit, wait, pack and release)."""
-    return call('dst_release')
+def eltwise_block(in0, in1, out, tiles, binary, sfpu, init) -> Any:
+    """Element-wise block: out = sfpu(binary(in0, in1)) tile by tile, where `binary` is add, sub, mul or none (then out = sfpu(in0)) and `sfpu` is exp, relu or none."""
+    return call('eltwise_block', in0, in1, out, tiles, binary, sfpu, init)
 
 
 def exp_tile(idst) -> Any:
@@ -105,6 +90,11 @@ def exp_tile(idst) -> Any:
 def exp_tile_init() -> Any:
     """Initialise the SFPU for exp_tile (template arguments left at their defaults in both profiles)."""
     return call('exp_tile_init')
+
+
+def fill_block(out, tiles, value, init) -> Any:
+    """Produce a block of `tiles` tiles of `value` into CB `out` (T.fill / T.clear not absorbed by a matmul)."""
+    return call('fill_block', out, tiles, value, init)
 
 
 def fill_tile(idst, value) -> Any:
@@ -155,6 +145,11 @@ def init_sfpu(icb, ocb) -> Any:
 def interleaved_addr_gen_fast(bank_base_address, page_size, data_format) -> Any:
     """Interleaved DRAM tile addressing (aggregate of bank base address, page size and data format)."""
     return call('interleaved_addr_gen_fast', bank_base_address, page_size, data_format)
+
+
+def matmul_block(in0, in1, out, partial, mt, nt, kt, k, k_count, dst_tiles, init) -> Any:
+    """One K step of a block matmul: out (mt x nt tiles) += in0 (mt x kt) x in1 (kt x nt). Step `k` of `k_count`; the accumulator is packed to `out` after the last step. `dst_tiles` is the DST sub-block (set by PlanTTDst; 0 before); when the block exceeds it, partial sums go through CB `partial`."""
+    return call('matmul_block', in0, in1, out, partial, mt, nt, kt, k, k_count, dst_tiles, init)
 
 
 def matmul_init(in0_cb, in1_cb) -> Any:
@@ -217,9 +212,9 @@ def pack_tile(ifrom_dst, icb) -> Any:
     return call('pack_tile', ifrom_dst, icb)
 
 
-def read_tile_to_cb(src, tile_row, tile_col, cb_id) -> Any:
-    """Read tile (`tile_row`, `tile_col`) of DRAM tensor `src` into the back of CB `cb_id`."""
-    return call('read_tile_to_cb', src, tile_row, tile_col, cb_id)
+def read_block(cb, src, first_tile, rows, cols, row_stride, page_bytes) -> Any:
+    """Read a block of tiles of DRAM tensor `src` into the back of CB `cb` (one reservation and barrier)."""
+    return call('read_block', cb, src, first_tile, rows, cols, row_stride, page_bytes)
 
 
 def relu_tile(idst) -> Any:
@@ -252,31 +247,6 @@ def tensor_accessor_args(cta_offset) -> Any:
     return call('tensor_accessor_args', cta_offset)
 
 
-def tile_add(in0_cb, in1_cb, out_cb) -> Any:
-    """Element-wise add of the front tiles of `in0_cb` and `in1_cb` into CB `out_cb` (FPU)."""
-    return call('tile_add', in0_cb, in1_cb, out_cb)
-
-
-def tile_exp(in_cb, out_cb) -> Any:
-    """Unary exp of the front tile of `in_cb` into CB `out_cb` (SFPU)."""
-    return call('tile_exp', in_cb, out_cb)
-
-
-def tile_fill(cb_id, value) -> Any:
-    """Produce a tile of `value` into CB `cb_id` (T.fill / T.clear)."""
-    return call('tile_fill', cb_id, value)
-
-
-def tile_matmul_acc(in0_cb, in1_cb, acc_cb) -> Any:
-    """Accumulate the product of the front tiles of `in0_cb` and `in1_cb` into the accumulator bound to `acc_cb`."""
-    return call('tile_matmul_acc', in0_cb, in1_cb, acc_cb)
-
-
-def tile_mul(in0_cb, in1_cb, out_cb) -> Any:
-    """Element-wise mul of the front tiles of `in0_cb` and `in1_cb` into CB `out_cb` (FPU)."""
-    return call('tile_mul', in0_cb, in1_cb, out_cb)
-
-
 def tile_regs_acquire() -> Any:
     """Math thread: wait for a free DST section and take it."""
     return call('tile_regs_acquire')
@@ -297,16 +267,6 @@ def tile_regs_wait() -> Any:
     return call('tile_regs_wait')
 
 
-def tile_relu(in_cb, out_cb) -> Any:
-    """Unary relu of the front tile of `in_cb` into CB `out_cb` (SFPU)."""
-    return call('tile_relu', in_cb, out_cb)
-
-
-def tile_sub(in0_cb, in1_cb, out_cb) -> Any:
-    """Element-wise sub of the front tiles of `in0_cb` and `in1_cb` into CB `out_cb` (FPU)."""
-    return call('tile_sub', in0_cb, in1_cb, out_cb)
-
-
-def write_tile_from_cb(cb_id, dst, tile_row, tile_col) -> Any:
-    """Write the front tile of CB `cb_id` to tile (`tile_row`, `tile_col`) of DRAM tensor `dst`."""
-    return call('write_tile_from_cb', cb_id, dst, tile_row, tile_col)
+def write_block(cb, dst, first_tile, rows, cols, row_stride, page_bytes) -> Any:
+    """Write a block of tiles from the front of CB `cb` to DRAM tensor `dst` (one wait and barrier)."""
+    return call('write_block', cb, dst, first_tile, rows, cols, row_stride, page_bytes)

@@ -99,23 +99,6 @@ INTRINSICS: dict[str, Intrinsic] = {
         },
         doc='Full hardware configuration for element-wise binary FPU operations.',
     ),
-    'cb_declare': Intrinsic(
-        name='cb_declare',
-        family='tile_ops',
-        level='abstract',
-        roles=('reader', 'compute', 'writer'),
-        args=(
-            Arg('cb_id', 'int32', const=False),
-            Arg('num_pages', 'int32', const=False),
-            Arg('page_bytes', 'int32', const=False),
-            Arg('data_format', 'string', const=False),
-        ),
-        returns='void',
-        effect='Opaque',
-        cpp={
-        },
-        doc='Declare circular buffer `cb_id` with `num_pages` pages of `page_bytes` bytes in `data_format`.',
-    ),
     'cb_pop_front': Intrinsic(
         name='cb_pop_front',
         family='circular_buffer',
@@ -183,23 +166,6 @@ INTRINSICS: dict[str, Intrinsic] = {
             'tilelang_tt_2025': Spelling('cb_wait_front', headers=(('compute', 'compute_kernel_api/cb_api.h'), ('dataflow', 'dataflow_api.h')), form='call', template_args=()),
         },
         doc='Block until `num_pages` pages are visible at the front (consumer side). Cumulative until the next pop.',
-    ),
-    'compute_init': Intrinsic(
-        name='compute_init',
-        family='tile_ops',
-        level='abstract',
-        roles=('compute',),
-        args=(
-            Arg('op_family', 'string', const=False),
-            Arg('in0_cb', 'int32', const=False),
-            Arg('in1_cb', 'int32', const=False),
-            Arg('out_cb', 'int32', const=False),
-        ),
-        returns='void',
-        effect='Opaque',
-        cpp={
-        },
-        doc='Initialise the compute engines for operation family `op_family` (matmul, binary or sfpu).',
     ),
     'compute_kernel_hw_startup': Intrinsic(
         name='compute_kernel_hw_startup',
@@ -270,31 +236,25 @@ INTRINSICS: dict[str, Intrinsic] = {
         },
         doc='Initialise unpack-to-DST copies from CB `cbid`.',
     ),
-    'dst_acquire': Intrinsic(
-        name='dst_acquire',
+    'eltwise_block': Intrinsic(
+        name='eltwise_block',
         family='tile_ops',
         level='abstract',
         roles=('compute',),
         args=(
+            Arg('in0', 'int32', const=False),
+            Arg('in1', 'int32', const=False),
+            Arg('out', 'int32', const=False),
+            Arg('tiles', 'int32', const=False),
+            Arg('binary', 'string', const=False),
+            Arg('sfpu', 'string', const=False),
+            Arg('init', 'int32', const=False),
         ),
         returns='void',
         effect='Opaque',
         cpp={
         },
-        doc='Start a DST section (lowered to tile_regs_acquire; the matching pack side is inserted by DST management).',
-    ),
-    'dst_release': Intrinsic(
-        name='dst_release',
-        family='tile_ops',
-        level='abstract',
-        roles=('compute',),
-        args=(
-        ),
-        returns='void',
-        effect='Opaque',
-        cpp={
-        },
-        doc='End a DST section (lowered to commit, wait, pack and release).',
+        doc='Element-wise block: out = sfpu(binary(in0, in1)) tile by tile, where `binary` is add, sub, mul or none (then out = sfpu(in0)) and `sfpu` is exp, relu or none.',
     ),
     'exp_tile': Intrinsic(
         name='exp_tile',
@@ -326,6 +286,23 @@ INTRINSICS: dict[str, Intrinsic] = {
             'tilelang_tt_2025': Spelling('exp_tile_init', headers=(('compute', 'compute_kernel_api/eltwise_unary/exp.h'),), form='call', template_args=()),
         },
         doc='Initialise the SFPU for exp_tile (template arguments left at their defaults in both profiles).',
+    ),
+    'fill_block': Intrinsic(
+        name='fill_block',
+        family='tile_ops',
+        level='abstract',
+        roles=('compute',),
+        args=(
+            Arg('out', 'int32', const=False),
+            Arg('tiles', 'int32', const=False),
+            Arg('value', 'float32', const=False),
+            Arg('init', 'int32', const=False),
+        ),
+        returns='void',
+        effect='Opaque',
+        cpp={
+        },
+        doc='Produce a block of `tiles` tiles of `value` into CB `out` (T.fill / T.clear not absorbed by a matmul).',
     ),
     'fill_tile': Intrinsic(
         name='fill_tile',
@@ -489,6 +466,30 @@ INTRINSICS: dict[str, Intrinsic] = {
             'tilelang_tt_2025': Spelling('InterleavedAddrGenFast<true>', headers=(('dataflow', 'dataflow_api.h'),), form='braces', template_args=()),
         },
         doc='Interleaved DRAM tile addressing (aggregate of bank base address, page size and data format).',
+    ),
+    'matmul_block': Intrinsic(
+        name='matmul_block',
+        family='tile_ops',
+        level='abstract',
+        roles=('compute',),
+        args=(
+            Arg('in0', 'int32', const=False),
+            Arg('in1', 'int32', const=False),
+            Arg('out', 'int32', const=False),
+            Arg('partial', 'int32', const=False),
+            Arg('mt', 'int32', const=False),
+            Arg('nt', 'int32', const=False),
+            Arg('kt', 'int32', const=False),
+            Arg('k', 'int32', const=False),
+            Arg('k_count', 'int32', const=False),
+            Arg('dst_tiles', 'int32', const=False),
+            Arg('init', 'int32', const=False),
+        ),
+        returns='void',
+        effect='Opaque',
+        cpp={
+        },
+        doc='One K step of a block matmul: out (mt x nt tiles) += in0 (mt x kt) x in1 (kt x nt). Step `k` of `k_count`; the accumulator is packed to `out` after the last step. `dst_tiles` is the DST sub-block (set by PlanTTDst; 0 before); when the block exceeds it, partial sums go through CB `partial`.',
     ),
     'matmul_init': Intrinsic(
         name='matmul_init',
@@ -699,22 +700,25 @@ INTRINSICS: dict[str, Intrinsic] = {
         },
         doc='Pack DST tile `ifrom_dst` into the next reserved page of CB `icb`.',
     ),
-    'read_tile_to_cb': Intrinsic(
-        name='read_tile_to_cb',
+    'read_block': Intrinsic(
+        name='read_block',
         family='tile_ops',
         level='abstract',
         roles=('reader',),
         args=(
+            Arg('cb', 'int32', const=False),
             Arg('src', 'handle', const=False),
-            Arg('tile_row', 'int32', const=False),
-            Arg('tile_col', 'int32', const=False),
-            Arg('cb_id', 'int32', const=False),
+            Arg('first_tile', 'int32', const=False),
+            Arg('rows', 'int32', const=False),
+            Arg('cols', 'int32', const=False),
+            Arg('row_stride', 'int32', const=False),
+            Arg('page_bytes', 'int32', const=False),
         ),
         returns='void',
         effect='Opaque',
         cpp={
         },
-        doc='Read tile (`tile_row`, `tile_col`) of DRAM tensor `src` into the back of CB `cb_id`.',
+        doc='Read a block of tiles of DRAM tensor `src` into the back of CB `cb` (one reservation and barrier).',
     ),
     'relu_tile': Intrinsic(
         name='relu_tile',
@@ -816,84 +820,6 @@ INTRINSICS: dict[str, Intrinsic] = {
         },
         doc='Compile-time description of a tensor whose fields start at compile-time argument `cta_offset` (an interleaved tensor uses two: the args-config bits and the aligned page size).',
     ),
-    'tile_add': Intrinsic(
-        name='tile_add',
-        family='tile_ops',
-        level='abstract',
-        roles=('compute',),
-        args=(
-            Arg('in0_cb', 'int32', const=False),
-            Arg('in1_cb', 'int32', const=False),
-            Arg('out_cb', 'int32', const=False),
-        ),
-        returns='void',
-        effect='Opaque',
-        cpp={
-        },
-        doc='Element-wise add of the front tiles of `in0_cb` and `in1_cb` into CB `out_cb` (FPU).',
-    ),
-    'tile_exp': Intrinsic(
-        name='tile_exp',
-        family='tile_ops',
-        level='abstract',
-        roles=('compute',),
-        args=(
-            Arg('in_cb', 'int32', const=False),
-            Arg('out_cb', 'int32', const=False),
-        ),
-        returns='void',
-        effect='Opaque',
-        cpp={
-        },
-        doc='Unary exp of the front tile of `in_cb` into CB `out_cb` (SFPU).',
-    ),
-    'tile_fill': Intrinsic(
-        name='tile_fill',
-        family='tile_ops',
-        level='abstract',
-        roles=('compute',),
-        args=(
-            Arg('cb_id', 'int32', const=False),
-            Arg('value', 'float32', const=False),
-        ),
-        returns='void',
-        effect='Opaque',
-        cpp={
-        },
-        doc='Produce a tile of `value` into CB `cb_id` (T.fill / T.clear).',
-    ),
-    'tile_matmul_acc': Intrinsic(
-        name='tile_matmul_acc',
-        family='tile_ops',
-        level='abstract',
-        roles=('compute',),
-        args=(
-            Arg('in0_cb', 'int32', const=False),
-            Arg('in1_cb', 'int32', const=False),
-            Arg('acc_cb', 'int32', const=False),
-        ),
-        returns='void',
-        effect='Opaque',
-        cpp={
-        },
-        doc='Accumulate the product of the front tiles of `in0_cb` and `in1_cb` into the accumulator bound to `acc_cb`.',
-    ),
-    'tile_mul': Intrinsic(
-        name='tile_mul',
-        family='tile_ops',
-        level='abstract',
-        roles=('compute',),
-        args=(
-            Arg('in0_cb', 'int32', const=False),
-            Arg('in1_cb', 'int32', const=False),
-            Arg('out_cb', 'int32', const=False),
-        ),
-        returns='void',
-        effect='Opaque',
-        cpp={
-        },
-        doc='Element-wise mul of the front tiles of `in0_cb` and `in1_cb` into CB `out_cb` (FPU).',
-    ),
     'tile_regs_acquire': Intrinsic(
         name='tile_regs_acquire',
         family='dst_registers',
@@ -954,52 +880,24 @@ INTRINSICS: dict[str, Intrinsic] = {
         },
         doc='Pack thread: wait until the math thread has committed the section.',
     ),
-    'tile_relu': Intrinsic(
-        name='tile_relu',
-        family='tile_ops',
-        level='abstract',
-        roles=('compute',),
-        args=(
-            Arg('in_cb', 'int32', const=False),
-            Arg('out_cb', 'int32', const=False),
-        ),
-        returns='void',
-        effect='Opaque',
-        cpp={
-        },
-        doc='Unary relu of the front tile of `in_cb` into CB `out_cb` (SFPU).',
-    ),
-    'tile_sub': Intrinsic(
-        name='tile_sub',
-        family='tile_ops',
-        level='abstract',
-        roles=('compute',),
-        args=(
-            Arg('in0_cb', 'int32', const=False),
-            Arg('in1_cb', 'int32', const=False),
-            Arg('out_cb', 'int32', const=False),
-        ),
-        returns='void',
-        effect='Opaque',
-        cpp={
-        },
-        doc='Element-wise sub of the front tiles of `in0_cb` and `in1_cb` into CB `out_cb` (FPU).',
-    ),
-    'write_tile_from_cb': Intrinsic(
-        name='write_tile_from_cb',
+    'write_block': Intrinsic(
+        name='write_block',
         family='tile_ops',
         level='abstract',
         roles=('writer',),
         args=(
-            Arg('cb_id', 'int32', const=False),
+            Arg('cb', 'int32', const=False),
             Arg('dst', 'handle', const=False),
-            Arg('tile_row', 'int32', const=False),
-            Arg('tile_col', 'int32', const=False),
+            Arg('first_tile', 'int32', const=False),
+            Arg('rows', 'int32', const=False),
+            Arg('cols', 'int32', const=False),
+            Arg('row_stride', 'int32', const=False),
+            Arg('page_bytes', 'int32', const=False),
         ),
         returns='void',
         effect='Opaque',
         cpp={
         },
-        doc='Write the front tile of CB `cb_id` to tile (`tile_row`, `tile_col`) of DRAM tensor `dst`.',
+        doc='Write a block of tiles from the front of CB `cb` to DRAM tensor `dst` (one wait and barrier).',
     ),
 }

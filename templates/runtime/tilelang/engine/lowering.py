@@ -91,6 +91,14 @@ def build(backend: Backend, mod: tvm.IRModule, target: tvm.target.Target) -> tup
     return rt_mod, source
 
 
+def split_roles(mod: tvm.IRModule) -> tuple[tvm.IRModule, Any]:
+    """The pipeline already split the kernel by roles: the device module holds the role kernels, and the
+    host side is their metadata (core grid, work, CBs, runtime arguments) gathered from their attributes."""
+    from ..tenstorrent.host import host_plan
+
+    return mod, host_plan(mod)
+
+
 def split_none(mod: tvm.IRModule) -> tuple[tvm.IRModule, Any]:
     """No host/device split: the whole module is the device module (TVM splits inside its own compile)."""
     return mod, None

@@ -1,0 +1,173 @@
+"""The small expression language of specs: parsed with `ast`, whitelisted, rendered to Python.
+
+Expressions appear in protocol steps, pass rules and verification checks. They are Python syntax restricted
+to integer/boolean arithmetic over named values:
+
+    literals      1  2.5  true  "Float16_b"        (`true`/`false` also accepted as Python's True/False)
+    names         cb  tiles  buffer                 (which names exist depends on where the expression is)
+    fields        buffer.shape[0]  device.l1_bytes  (attribute access and constant indexing)
+    arithmetic    + - * // %   and unary -
+    comparisons   == != < <= > >=   (one operator per comparison)
+    logic         and  or  not  `a if cond else b`
+    functions     the names of FUNCTIONS below, called with positional arguments
+
+Anything else (true division, lambdas, comprehensions, keyword arguments, chained comparisons, ...) is an
+error that points at the spec line. Arithmetic renders as Python operators, which work both on ints and on
+TVM PrimExprs; comparisons, logic and functions render as calls into the runtime module `fn`
+(tilelang/tenstorrent/fn.py), so constant operands fold and symbolic ones build TIR.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+# Function name -> (min args, max args, doc). The runtime module `fn` implements each one.
+FUNCTIONS: dict[str, tuple[int, int, str]] = {
+    "ceildiv": (2, 2, "ceil(a / b) for non-negative integers"),
+    "min": (2, 2, "the smaller of two values"),
+    "max": (2, 2, "the larger of two values"),
+    "prod": (1, 1, "product of a list"),
+    "len": (1, 1, "length of a list"),
+    "data_format": (1, 1, "tt::DataFormat name of a dtype (from the backend's data_formats)"),
+    "dtype_bytes": (1, 1, "bytes per element of a dtype (from the backend's data_formats)"),
+    "supported_dtype": (1, 1, "whether the backend has a data format for a dtype"),
+    "is_const": (1, 1, "whether a value is a compile-time constant"),
+    "largest_divisor": (2, 2, "the largest divisor of n that is at most cap"),
+    "aligned": (2, 2, "whether an index expression is provably a multiple of n"),
+}
+
+_ARITH = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.FloorDiv: "//", ast.Mod: "%"}
+_COMPARE = {ast.Eq: "eq", ast.NotEq: "ne", ast.Lt: "lt", ast.LtE: "le", ast.Gt: "gt", ast.GtE: "ge"}
+_LITERAL_NAMES = {"true": "True", "false": "False"}
+
+
+class ExpressionError(ValueError):
+    """A rejected expression; `column` is 0-based within the expression text."""
+
+    def __init__(self, message: str, column: int = 0) -> None:
+        super().__init__(message)
+        self.column = column
+
+
+@dataclass(frozen=True)
+class Parsed:
+    text: str
+    tree: ast.expr
+    names: frozenset[str]  # free names (roots of field accesses included)
+
+
+def parse(text: str | int | float | bool, allowed: Iterable[str] | None = None) -> Parsed:
+    """Parse and whitelist `text`; `allowed` (if given) is the set of names it may use."""
+    source = _source(text)
+    try:
+        tree = ast.parse(source, mode="eval").body
+    except SyntaxError as exc:
+        raise ExpressionError(f"invalid expression '{source}': {exc.msg}", max((exc.offset or 1) - 1, 0)) from None
+    names: set[str] = set()
+    _check(tree, names)
+    if allowed is not None:
+        allowed_set = set(allowed)
+        for name in sorted(names):
+            if name not in allowed_set:
+                hint = f"; available here: {', '.join(sorted(allowed_set))}" if allowed_set else ""
+                raise ExpressionError(f"unknown name '{name}' in expression '{source}'{hint}",
+                                      source.find(name) if name in source else 0)
+    return Parsed(source, tree, frozenset(names))
+
+
+def to_python(text: str | int | float | bool) -> str:
+    """Python source for the expression (names stay bare; functions and logic go through `fn`)."""
+    return _py(parse(text).tree)
+
+
+def _source(text: str | int | float | bool) -> str:
+    if isinstance(text, bool):
+        return "True" if text else "False"
+    if isinstance(text, (int, float)):
+        return repr(text)
+    return " ".join(text.split())
+
+
+def _check(node: ast.expr, names: set[str]) -> None:
+    col = getattr(node, "col_offset", 0)
+    if isinstance(node, ast.Constant):
+        if not isinstance(node.value, (int, float, str, bool)):
+            raise ExpressionError(f"literal {node.value!r} is not allowed", col)
+    elif isinstance(node, ast.Name):
+        if node.id not in _LITERAL_NAMES:
+            names.add(node.id)
+    elif isinstance(node, ast.Attribute):
+        root = node
+        while isinstance(root, (ast.Attribute, ast.Subscript)):
+            root = root.value
+        if not isinstance(root, ast.Name):
+            raise ExpressionError("field access must start from a name", col)
+        _check(node.value, names)
+    elif isinstance(node, ast.Subscript):
+        if not (isinstance(node.slice, ast.Constant) and isinstance(node.slice.value, int)) and not (
+                isinstance(node.slice, ast.UnaryOp) and isinstance(node.slice.op, ast.USub)
+                and isinstance(node.slice.operand, ast.Constant)):
+            raise ExpressionError("indexing takes a constant integer", col)
+        _check(node.value, names)
+    elif isinstance(node, ast.BinOp):
+        if type(node.op) not in _ARITH:
+            symbol = "/" if isinstance(node.op, ast.Div) else type(node.op).__name__
+            hint = " (use // for integer division)" if symbol == "/" else ""
+            raise ExpressionError(f"operator {symbol} is not allowed{hint}", col)
+        _check(node.left, names)
+        _check(node.right, names)
+    elif isinstance(node, ast.UnaryOp):
+        if not isinstance(node.op, (ast.USub, ast.Not)):
+            raise ExpressionError(f"operator {type(node.op).__name__} is not allowed", col)
+        _check(node.operand, names)
+    elif isinstance(node, ast.BoolOp):
+        for value in node.values:
+            _check(value, names)
+    elif isinstance(node, ast.Compare):
+        if len(node.ops) != 1 or type(node.ops[0]) not in _COMPARE:
+            raise ExpressionError("a comparison takes exactly one of == != < <= > >=", col)
+        _check(node.left, names)
+        _check(node.comparators[0], names)
+    elif isinstance(node, ast.IfExp):
+        for part in (node.test, node.body, node.orelse):
+            _check(part, names)
+    elif isinstance(node, ast.Call):
+        if not isinstance(node.func, ast.Name) or node.func.id not in FUNCTIONS:
+            called = node.func.id if isinstance(node.func, ast.Name) else "this"
+            raise ExpressionError(f"function '{called}' is not available; expressions may call "
+                                  f"{', '.join(sorted(FUNCTIONS))}", col)
+        low, high, _ = FUNCTIONS[node.func.id]
+        if node.keywords or not low <= len(node.args) <= high:
+            raise ExpressionError(f"{node.func.id}() takes {low} positional argument(s)", col)
+        for arg in node.args:
+            _check(arg, names)
+    else:
+        raise ExpressionError(f"{type(node).__name__} is not allowed in spec expressions", col)
+
+
+def _py(node: ast.expr) -> str:
+    if isinstance(node, ast.Constant):
+        return repr(node.value)
+    if isinstance(node, ast.Name):
+        return _LITERAL_NAMES.get(node.id, node.id)
+    if isinstance(node, ast.Attribute):
+        return f"{_py(node.value)}.{node.attr}"
+    if isinstance(node, ast.Subscript):
+        return f"{_py(node.value)}[{ast.unparse(node.slice)}]"
+    if isinstance(node, ast.BinOp):
+        return f"({_py(node.left)} {_ARITH[type(node.op)]} {_py(node.right)})"
+    if isinstance(node, ast.UnaryOp):
+        return f"(-{_py(node.operand)})" if isinstance(node.op, ast.USub) else f"fn.not_({_py(node.operand)})"
+    if isinstance(node, ast.BoolOp):
+        joiner = "fn.and_" if isinstance(node.op, ast.And) else "fn.or_"
+        return f"{joiner}({', '.join(_py(v) for v in node.values)})"
+    if isinstance(node, ast.Compare):
+        return f"fn.{_COMPARE[type(node.ops[0])]}({_py(node.left)}, {_py(node.comparators[0])})"
+    if isinstance(node, ast.IfExp):
+        return f"fn.select({_py(node.test)}, {_py(node.body)}, {_py(node.orelse)})"
+    if isinstance(node, ast.Call):
+        assert isinstance(node.func, ast.Name)
+        return f"fn.{node.func.id}({', '.join(_py(a) for a in node.args)})"
+    raise AssertionError(f"unchecked node {type(node).__name__}")

@@ -1,0 +1,198 @@
+"""Declarative pass rules run by the Tenstorrent engines: parameter shapes, checks, and Python rendering.
+
+A rule `{kind: K, params: {...}}` becomes a call `engines.K(<pass name>, options=..., <params>)` in the
+generated tilelang/transform module. Each parameter has a shape: a plain value, an expression (rendered
+as a lambda over the names it uses), a map of expressions, a list of checks, rewrite cases, or persistent
+modes. The table below is the one statement of which parameters each engine takes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from . import expressions
+from .model import Intrinsic
+
+# Names every expression may use besides the context of its parameter.
+COMMON_NAMES = ("device", "options")
+
+# Fields of each recognised TileLang tile op (tilelang/tenstorrent/tileops.py) that lower_tiles cases see.
+TILE_OP_FIELDS: dict[str, tuple[str, ...]] = {
+    "copy_in": ("tensor", "row", "col", "rows", "cols", "row_tiles"),
+    "copy_out": ("tensor", "row", "col", "rows", "cols", "row_tiles"),
+    "copy_local": (),
+    "fill": ("value", "tiles"),
+    "gemm": ("mt", "nt", "kt", "k", "k_count"),
+    "eltwise": ("binary", "sfpu", "tiles"),
+}
+TILE_OP_CONTEXT = ("out", "ins", "page_bytes", "partial", "absorbed")
+KERNEL_FACTS = ("fp32_acc", "profile")
+
+
+@dataclass(frozen=True)
+class Param:
+    shape: str  # value | expr | expr_map | checks | cases | modes
+    names: tuple[str, ...] = ()  # context names of expr/expr_map/checks
+    required: bool = True
+
+
+ENGINES: dict[str, dict[str, Param]] = {
+    "annotate": {
+        "attr": Param("value"),
+        "foreach": Param("value"),
+        "fields": Param("expr_map", ("buffer",)),
+        "require": Param("checks", ("buffer",), required=False),
+    },
+    "partition": {"require": Param("checks", ("grid_x", "grid_y", "cores_x", "cores_y"), required=False)},
+    "persistent": {"modes": Param("modes")},
+    "dataflow": {"depth": Param("expr_map", ("pages", "stages"))},
+    "lower_tiles": {"cases": Param("cases")},
+    "split": {"roles": Param("value")},
+    "accessors": {
+        "protocol": Param("value"),
+        "args": Param("expr_map", ("tensor", "position", "address", "cb")),
+        "address_arg": Param("expr", ("name",)),
+    },
+    "rewrite": {"cases": Param("cases"), "roles": Param("value", required=False)},
+    "compute_init": {
+        "protocol": Param("value"),
+        "families": Param("cases"),
+        "operands": Param("cases"),
+    },
+    "finalize": {"order": Param("value")},
+    "verify": {
+        "structural": Param("value"),
+        "checks": Param("checks", ("cbs", "l1_bytes", "largest_cb", "runtime_args", "kernel"), required=False),
+    },
+}
+
+Report = Callable[[str], None]
+
+
+def _lambda(text: Any, allowed: tuple[str, ...] | None, report: Report) -> str:
+    try:
+        parsed = expressions.parse(text, None if allowed is None else allowed + COMMON_NAMES)
+    except expressions.ExpressionError as exc:
+        report(str(exc))
+        return "None"
+    names = sorted(parsed.names)
+    head = ", ".join(names + ["**_"])
+    return f"lambda {head}: {expressions.to_python(text)}"
+
+
+def _expr_map(value: Any, allowed: tuple[str, ...] | None, report: Report, indent: str) -> str:
+    if not isinstance(value, dict):
+        report("expected a map of expressions")
+        return "{}"
+    items = [f"{indent}    {k!r}: {_lambda(v, allowed, report)}," for k, v in value.items()]
+    return "{\n" + "\n".join(items) + f"\n{indent}}}" if items else "{}"
+
+
+def _checks(value: Any, allowed: tuple[str, ...] | None, report: Report, indent: str) -> str:
+    if not isinstance(value, list) or not all(isinstance(c, dict) and set(c) == {"expr", "error"} for c in value):
+        report("expected a list of {expr, error} checks")
+        return "()"
+    rows = [f"{indent}    ({_lambda(c['expr'], allowed, report)}, {c['error']!r})," for c in value]
+    return "(\n" + "\n".join(rows) + f"\n{indent})"
+
+
+def render_rule(kind: str, params: dict[str, Any], intrinsics: dict[str, Intrinsic], report: Report) -> str:
+    """Python keyword arguments of the engine call for one rule (reporting every problem found)."""
+    table = ENGINES[kind]
+    for key in params:
+        if key not in table:
+            report(f"'{kind}' rules take no parameter '{key}' (parameters: {', '.join(table)})")
+    parts = []
+    for key, param in table.items():
+        if key not in params:
+            if param.required:
+                report(f"'{kind}' rule needs parameter '{key}'")
+            continue
+        value = params[key]
+        indent = "        "
+        if param.shape == "value":
+            text = repr(value)
+        elif param.shape == "expr":
+            text = _lambda(value, param.names, report)
+        elif param.shape == "expr_map":
+            text = _expr_map(value, param.names, report, indent)
+        elif param.shape == "checks":
+            text = _checks(value, param.names, report, indent)
+        elif param.shape == "modes":
+            text = _modes(value, report, indent)
+        else:
+            text = _cases(kind, key, value, intrinsics, report, indent)
+        parts.append(f"{key}={text}")
+    return ", ".join(parts)
+
+
+def _modes(value: Any, report: Report, indent: str) -> str:
+    if not isinstance(value, dict):
+        report("'modes' must map a partition mode to {args, iterations, bindings}")
+        return "{}"
+    out = []
+    for mode, spec in value.items():
+        if not isinstance(spec, dict) or set(spec) != {"args", "iterations", "bindings"}:
+            report(f"mode '{mode}' needs exactly 'args', 'iterations' and 'bindings'")
+            continue
+        args = tuple(spec["args"]) if isinstance(spec["args"], dict) else ()
+        loop_names = args + ("i", "grid_x", "grid_y")
+        out.append(f"{indent}    {mode!r}: {{\n"
+                   f"{indent}        'args': {_expr_map(spec['args'], ('work',), report, indent + '        ')},\n"
+                   f"{indent}        'iterations': {_lambda(spec['iterations'], args, report)},\n"
+                   f"{indent}        'bindings': {_expr_map(spec['bindings'], loop_names, report, indent + '        ')},\n"
+                   f"{indent}    }},")
+    return "{\n" + "\n".join(out) + f"\n{indent}}}"
+
+
+_CASE_KEYS = {"when", "require", "emit", "protocol", "set", "args", "drop", "doc"}
+
+
+def _case_names(kind: str, key: str, subject: str, intrinsics: dict[str, Intrinsic],
+                report: Report) -> tuple[str, ...] | None:
+    if kind == "lower_tiles":
+        if subject not in TILE_OP_FIELDS:
+            report(f"unknown tile op '{subject}' (tile ops: {', '.join(TILE_OP_FIELDS)})")
+            return None
+        return TILE_OP_FIELDS[subject] + TILE_OP_CONTEXT
+    record = intrinsics.get(subject)
+    if record is None:
+        report(f"'{key}' names unknown intrinsic '{subject}'")
+        return None
+    return tuple(a.name for a in record.args) + KERNEL_FACTS
+
+
+def _cases(kind: str, key: str, value: Any, intrinsics: dict[str, Intrinsic], report: Report, indent: str) -> str:
+    if not isinstance(value, dict):
+        report(f"'{key}' must map an op to its cases")
+        return "{}"
+    out = []
+    for subject, cases in value.items():
+        names = _case_names(kind, key, subject, intrinsics, report)
+        if key in ("families",):
+            out.append(f"{indent}    {subject!r}: {_lambda(cases, names, report)},")
+            continue
+        if key == "operands":
+            out.append(f"{indent}    {subject!r}: {_expr_map(cases, names, report, indent + '    ')},")
+            continue
+        rows = []
+        for case in cases if isinstance(cases, list) else [cases]:
+            if not isinstance(case, dict) or set(case) - _CASE_KEYS:
+                report(f"a case of '{subject}' has unknown keys: {sorted(set(case) - _CASE_KEYS) if isinstance(case, dict) else case}")
+                continue
+            fields = []
+            if "when" in case:
+                fields.append(f"'when': {_lambda(case['when'], names, report)}")
+            if "require" in case:
+                fields.append(f"'require': {_checks(case['require'], names, report, indent + '        ')}")
+            for target in ("emit", "protocol"):
+                if target in case:
+                    fields.append(f"{target!r}: {case[target]!r}")
+            for mapping in ("args", "set"):
+                if mapping in case:
+                    fields.append(f"{mapping!r}: {_expr_map(case[mapping], names, report, indent + '        ')}")
+            rows.append(f"{indent}        {{{', '.join(fields)}}},")
+        out.append(f"{indent}    {subject!r}: [\n" + "\n".join(rows) + f"\n{indent}    ],")
+    return "{\n" + "\n".join(out) + f"\n{indent}}}"
