@@ -162,8 +162,8 @@ def _classify_eltwise(loops: list[Any], store: Any) -> TileOp:
     def leaf(expr: Any) -> BufferInfo:
         while isinstance(expr, tirx.Cast):
             expr = expr.value
-        if isinstance(expr, tirx.BufferLoad):
-            info = buffer_info(expr.buffer)
+        if isinstance(expr, tvm.ir.TensorLoad):
+            info = buffer_info(expr.source)
             ok = info.on_chip and info.shape == out.shape and all(
                 i.same_as(v) for i, v in zip(expr.indices, lvars, strict=False))
             if ok:
