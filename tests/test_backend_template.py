@@ -204,7 +204,10 @@ def test_cli_bakes_the_same_files_as_cookiecutter(cookies: Any, tmp_path: Path, 
         {p: t for p, t in by_cookies.items() if p != ".cruft.json"}
     assert generator_main(argv) == 1  # the folder exists now
     assert "already exists; choose another --output-dir or pass --overwrite" in capfd.readouterr().err
-    assert generator_main([*argv, "--overwrite"]) == 0
+    assert generator_main([*argv, "--overwrite", "--set", "pipeline=optimize_cpu"]) == 0  # answers re-recorded
+    state = json.loads((tmp_path / "out" / "nimbus" / ".cruft.json").read_text("utf-8"))
+    assert (state["context"]["cookiecutter"]["pipeline"], state["context"]["cookiecutter"]["split"]) == \
+        ("optimize_cpu", "codegen")
 
 
 @pytest.mark.parametrize(("argv", "message"), [

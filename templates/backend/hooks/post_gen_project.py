@@ -2,8 +2,8 @@
 
 `.cruft.json` holds what `cruft create` would write: the template repository, its commit, the sub-directory of the
 template and the answers, so `cruft check`, `cruft diff` and `cruft update` work in the baked folder. It is written
-only when cookiecutter says where the template lives (`_repo_dir`); cruft itself writes and maintains the file when
-it renders the template.
+only when cookiecutter says where the template lives (`_repo_dir`); cruft, which renders the template without it,
+writes and maintains the file itself, and its re-renders (cruft diff, cruft update) print nothing here.
 """
 
 from __future__ import annotations
@@ -57,10 +57,11 @@ def main() -> None:
     here = Path.cwd()
     name = ANSWERS["backend_name"]
     template = template_dir()
-    record = here / ".cruft.json"
-    if template is not None and not record.exists():
-        text = json.dumps(cruft_state(template), ensure_ascii=False, indent=2, separators=(",", ": "))
-        record.write_text(text + "\n", "utf-8")
+    if template is None:  # cruft re-rendering the template to compute a diff: no record, no chatter
+        return
+    record = here / ".cruft.json"  # rewritten on every bake (--overwrite included): the answers of this one
+    text = json.dumps(cruft_state(template), ensure_ascii=False, indent=2, separators=(",", ": "))
+    record.write_text(text + "\n", "utf-8")
     files = sorted(p.relative_to(here).as_posix() for p in here.rglob("*") if p.is_file() and p != record)
     print(f"Backend '{name}' scaffolded in {here}:")
     for file in files:
@@ -69,8 +70,7 @@ def main() -> None:
     print(f"  cp -R {here}/specs {here}/tests <checkout>/")
     print("  make generate")
     print(f"  .venv/bin/pytest -q tests/test_backend_{name}.py")
-    if record.exists():
-        print(f"Answers are recorded in {record} (cruft check / cruft update in {here} pull template changes).")
+    print(f"Answers are recorded in {record} (cruft check / cruft update in {here} pull template changes).")
 
 
 if __name__ == "__main__":
