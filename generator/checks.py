@@ -96,7 +96,9 @@ def _check_intrinsics(model: SpecSet, diagnostics: Diagnostics) -> None:
 def _check_protocols(model: SpecSet, diagnostics: Diagnostics) -> None:
     intrinsics = {i.name: i for i in model.intrinsics}
     protocols = {p.name: p for p in model.protocols}
-    all_profiles = tuple(p.name for p in model.profiles)
+    # Protocols run on the device backend, so a step without `profiles` must work in each of its profiles.
+    device = model.device_backend
+    all_profiles = tuple(p.name for p in device.profiles) if device else tuple(p.name for p in model.profiles)
     for protocol in model.protocols:
         choices = {p.name: p.choices for p in protocol.params if p.choices}
         scope = {p.name for p in protocol.params}

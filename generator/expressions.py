@@ -20,6 +20,7 @@ TVM PrimExprs; comparisons, logic and functions render as calls into the runtime
 from __future__ import annotations
 
 import ast
+import difflib
 from collections.abc import Iterable
 from dataclasses import dataclass
 
@@ -71,7 +72,9 @@ def parse(text: str | int | float | bool, allowed: Iterable[str] | None = None) 
         allowed_set = set(allowed)
         for name in sorted(names):
             if name not in allowed_set:
-                hint = f"; available here: {', '.join(sorted(allowed_set))}" if allowed_set else ""
+                close = difflib.get_close_matches(name, sorted(allowed_set), n=1)
+                hint = f" (did you mean '{close[0]}'?)" if close else ""
+                hint += f"; available here: {', '.join(sorted(allowed_set))}" if allowed_set else ""
                 raise ExpressionError(f"unknown name '{name}' in expression '{source}'{hint}",
                                       source.find(name) if name in source else 0)
     return Parsed(source, tree, frozenset(names))

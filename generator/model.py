@@ -328,6 +328,14 @@ class SpecSet:
     def lowering_backends(self) -> tuple[Backend, ...]:
         return tuple(b for b in self.backends if b.pipeline)
 
+    def pipeline_passes(self, name: str) -> tuple[str, ...]:
+        """The passes pipeline `name` runs, nested pipelines expanded."""
+        pipeline = next(p for p in self.pipelines if p.name == name)
+        out: list[str] = []
+        for step in pipeline.steps:
+            out.extend(self.pipeline_passes(step.pipeline) if step.pipeline else [step.pass_name])
+        return tuple(out)
+
     @property
     def uses_engines(self) -> bool:
         """Whether any pass has a rule run by the generic engines (tilelang/tenstorrent/engines.py)."""

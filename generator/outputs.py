@@ -36,4 +36,5 @@ TEMPLATED_OUTPUTS: tuple[TemplatedOutput, ...] = (
     TemplatedOutput("tilelang/engine/{backend}/__init__.py", "python/backend_init.py.j2", (), each="backend"),
     TemplatedOutput("tilelang/engine/{backend}/lower.py", "python/backend_lower.py.j2", (), each="backend"),
     TemplatedOutput("docs/intrinsics.md", "docs/intrinsics.md.j2", ("intrinsic", "backend")),
+    TemplatedOutput("docs/passes.md", "docs/passes.md.j2", ("pass", "pipeline", "backend")),
 )

@@ -77,3 +77,14 @@ def optimize_tenstorrent(mod: tvm.IRModule, target: tvm.target.Target) -> tvm.IR
     mod = transform.FinalizeTTSignature()(mod)
     mod = transform.VerifyTTKernels()(mod)
     return mod
+
+
+# Passes each pipeline runs, in order (nested pipelines expanded), for tools that step through a pipeline.
+PIPELINE_STEPS: dict[str, tuple[str, ...]] = {
+    'lower_and_legalize': ('BindTarget', 'LowerTileOpsToLoops', 'Simplify', ),
+    'lower_and_legalize_tt': ('BindTarget', 'Simplify', ),
+    'optimize_common': ('FlattenBuffer', 'Simplify', 'VectorizeLoop', 'StorageRewrite', 'UnrollLoop', 'RenormalizeSplitPattern', 'Simplify', 'RemoveNoOp', 'RewriteUnsafeSelect', 'HoistIfThenElse', 'VerifyMemory', ),
+    'optimize_cpu': ('BlockIdxToSerial', 'FlattenBuffer', 'Simplify', 'VectorizeLoop', 'StorageRewrite', 'UnrollLoop', 'RenormalizeSplitPattern', 'Simplify', 'RemoveNoOp', 'RewriteUnsafeSelect', 'HoistIfThenElse', 'VerifyMemory', ),
+    'optimize_gpu': ('FlattenBuffer', 'Simplify', 'VectorizeLoop', 'StorageRewrite', 'UnrollLoop', 'RenormalizeSplitPattern', 'Simplify', 'RemoveNoOp', 'RewriteUnsafeSelect', 'HoistIfThenElse', 'VerifyMemory', ),
+    'optimize_tenstorrent': ('InferTTLayout', 'AttachTTAccessors', 'PartitionTTWork', 'GridToPersistentTT', 'BuildTTTileDataflow', 'LowerTileOpsToTT', 'SplitTTKernels', 'BindTTAccessors', 'PlanTTDst', 'InsertTTComputeInit', 'LowerTTProtocols', 'Simplify', 'FinalizeTTSignature', 'VerifyTTKernels', ),
+}
