@@ -95,11 +95,11 @@ def test_script_kernel_with_tt_calls_parses_and_prints() -> None:
     def reader(A: S.Buffer((64, 64), "bfloat16")):
         for t in range(4):
             S.tt.cb_reserve_back(0, 1)
-            S.tt.read_tile_to_cb(A, t // 2, t % 2, 0)
+            S.tt.read_block(0, A, t // 2 * 2 + t % 2, 1, 1, 2, 2048)
             S.tt.cb_push_back(0, 1)
 
     text = tvm.IRModule({"main": reader}).script()
-    assert re.search(r"T\.tt\.read_tile_to_cb\(A, t // 2, t % 2, 0\)", text)
+    assert re.search(r"T\.tt\.read_block\(0, A, t // 2 \* 2 \+ t % 2, 1, 1, 2, 2048\)", text)
     tvm.ir.assert_structural_equal(tvm.script.from_source(text), tvm.IRModule({"main": reader}))
 
 

@@ -17,6 +17,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
+import tvm_ffi
 from tvm import tirx
 from tvm.error import DiagnosticError
 from tvm.ir import Range, TensorLoad, TensorRegion
@@ -26,8 +27,11 @@ from tvm.tirx import is_buffer_var
 from .dtypes import DTYPE_ALIASES, SUPPORTED_DTYPES
 
 
+@tvm_ffi.register_error
 class TileLangError(ValueError):
-    """A TileLang kernel or call is invalid (bad dtype, shapes, regions, arguments ...)."""
+    """A TileLang kernel or call is invalid (bad dtype, shapes, regions, arguments ...).
+
+    Registered with tvm-ffi so that raising it inside a TVM pass reaches the caller as itself."""
 
 
 # --------------------------------------------------------------------------------------------------------- dtypes

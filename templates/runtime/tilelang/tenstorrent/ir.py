@@ -17,6 +17,7 @@ from . import intrinsics
 TT_PREFIX = "tt."
 
 
+@tvm_ffi.register_error
 class TTLoweringError(TileLangError):
     """A kernel the Tenstorrent backend cannot lower; the message names the buffer/op and the limit."""
 

@@ -1,0 +1,344 @@
+"""The Tenstorrent pipeline (stages A-E) on real IR from `tilelang.language`: each pass before/after, the
+whole pipeline on GEMM shapes and element-wise kernels, and the errors for kernels it cannot lower."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+import tvm
+import tvm_ffi
+from tt_kernels import elementwise_add, elementwise_binary, elementwise_unary, matmul, matmul_bias_relu
+from tvm import tirx
+
+import tilelang
+from tilelang import transform
+from tilelang.engine import pipelines
+from tilelang.engine.registry import BACKENDS
+from tilelang.language import TileLangError
+from tilelang.tenstorrent import device
+from tilelang.tenstorrent.ir import get_attr, to_py, tt_calls
+
+STEPS = pipelines.PIPELINE_STEPS["optimize_tenstorrent"]
+TARGET = BACKENDS["tenstorrent"].make_target(None)
+
+
+def run_until(func: Any, last: str | None, **options: Any) -> tvm.IRModule:
+    """Legalize, then run the Tenstorrent passes up to and including `last` (None: legalize only)."""
+    mod = tvm.IRModule({"main": func})
+    with TARGET:
+        mod = pipelines.lower_and_legalize_tt(mod, TARGET)
+        for name in STEPS:
+            if last is None:
+                break
+            mod = getattr(transform, name)(**options.get(name, {}))(mod)
+            if name == last:
+                break
+    return mod
+
+
+def gemm(dtype: str = "bfloat16", accum: str = "float") -> Any:
+    return matmul(256, 256, 256, 128, 128, 32, dtype=dtype, accum_dtype=accum)
+
+
+def calls(func: Any) -> list[str]:
+    return [record.name for record, _ in tt_calls(func.body)]
+
+
+def const(expr: Any, values: dict[str, int]) -> int:
+    """Evaluate an index expression for the given values of its free variables."""
+    free = tirx.analysis.undefined_vars(tirx.Evaluate(expr), [])
+    vmap = [(v, tirx.const(values[str(v.name)], "int32")) for v in free]
+
+    def swap(v: Any) -> Any:
+        return next((c for var, c in vmap if v.same_as(var)), v)
+
+    result = tvm.sym.Analyzer().simplify(tvm_ffi.structural_map(expr, (tvm.ir.Var, swap)))
+    return int(result.value)
+
+
+# ------------------------------------------------------------------------------------------------ stage A
+
+
+def test_infer_tt_layout_annotates_tensors_only() -> None:
+    before = run_until(gemm(), None)["main"]
+    after = run_until(gemm(), "InferTTLayout")["main"]
+    tvm.ir.assert_structural_equal(before.body, after.body)
+    layout = get_attr(after, "tt.buffers")
+    tile = {"memory": "DRAM", "layout": "interleaved", "dtype": "bfloat16", "data_format": "Float16_b",
+            "page_bytes": 2048, "tile_rows": 8, "tile_cols": 8}
+    assert layout == {"A": tile, "B": tile, "C": tile}
+
+
+def test_attach_tt_accessors() -> None:
+    after = run_until(matmul(64, 128, 96, 32, 32, 32, dtype="float32"), "AttachTTAccessors")["main"]
+    acc = get_attr(after, "tt.accessors")
+    assert acc["B"] == {"stride_mode": "tiled", "page_bytes": 4096, "compile_time_args": 2, "parameter": 1}
+    assert [acc[n]["parameter"] for n in "ABC"] == [0, 1, 2]
+
+
+# ------------------------------------------------------------------------------------------------ stage B
+
+
+@pytest.mark.parametrize("grid,blocks", [((8, 8), (2, 2)), ((8, 8), (10, 10)), ((4, 2), (3, 5))])
+def test_partition_global_is_balanced_and_complete(grid: tuple[int, int], blocks: tuple[int, int]) -> None:
+    bx, by = blocks
+    func = elementwise_add(32 * by, 32 * bx, 32, 32, "bfloat16", "bfloat16")
+    after = run_until(func, "PartitionTTWork", PartitionTTWork={"core_grid": list(grid)})["main"]
+    work = get_attr(after, "tt.work_partition")
+    counts = [w["count"] for w in work]
+    assert len(work) == min(bx * by, grid[0] * grid[1])
+    assert sum(counts) == bx * by and max(counts) - min(counts) <= 1
+    assert [w["start"] for w in work] == [sum(counts[:i]) for i in range(len(counts))]
+    assert get_attr(after, "tt.grid_blocks") == [bx, by]
+    covered = {(x, y) for r in get_attr(after, "tt.core_ranges") for x in range(r[0], r[2] + 1)
+               for y in range(r[1], r[3] + 1)}
+    assert covered == {tuple(w["core"]) for w in work}
+
+
+def _blocks_of_each_core(mod: tvm.IRModule) -> list[list[tuple[int, int]]]:
+    """Evaluate the persistent loop's block bindings for every core and iteration."""
+    func = mod["main"]
+    loop = func.body
+    assert isinstance(loop, tirx.For) and "tt.persistent_loop" in loop.annotations
+    binds = {str(s.var.name): s.value for s in loop.body.seq if isinstance(s, tirx.Bind)}
+    out = []
+    for values in get_attr(func, "tt.work_values"):
+        blocks = []
+        for i in range(const(loop.extent, values)):
+            env = dict(values, i=i)
+            blocks.append((const(binds["bx"], env), const(binds["by"], env)))
+        out.append(blocks)
+    return out
+
+
+@pytest.mark.parametrize("mode", ["global", "shard"])
+def test_grid_to_persistent_visits_every_block_once(mode: str) -> None:
+    func = elementwise_add(32 * 5, 32 * 7, 32, 32, "bfloat16", "bfloat16")
+    before = run_until(func, "PartitionTTWork", PartitionTTWork={"mode": mode, "core_grid": [4, 3]})
+    after = run_until(func, "GridToPersistentTT", PartitionTTWork={"mode": mode, "core_grid": [4, 3]})
+    launches = []
+    tvm_ffi.structural_walk(before["main"].body, [(tirx.AttrStmt, lambda s: launches.append(s.attr_key))])
+    assert launches.count("thread_extent") == 2
+    left = []
+    tvm_ffi.structural_walk(after["main"].body, [(tirx.AttrStmt, lambda s: left.append(s.attr_key))])
+    assert "thread_extent" not in left
+    per_core = _blocks_of_each_core(after)
+    flat = [b for blocks in per_core for b in blocks]
+    assert sorted(flat) == [(x, y) for x in range(7) for y in range(5)]
+    if mode == "shard":  # each core owns a rectangle of blocks
+        for blocks in per_core:
+            xs, ys = {b[0] for b in blocks}, {b[1] for b in blocks}
+            assert len(blocks) == len(xs) * len(ys)
+    assert get_attr(after["main"], "tt.work_args") == (["start", "count"] if mode == "global"
+                                                        else ["row0", "col0", "cols", "count"])
+
+
+# ------------------------------------------------------------------------------------------------ stage C
+
+
+def test_dataflow_assigns_cb_classes_indices_and_depths() -> None:
+    cbs = get_attr(run_until(gemm(), "BuildTTTileDataflow")["main"], "tt.cbs")
+    summary = [(c["index"], c["buffer"], c["class"], c["data_format"], c["block_pages"], c["depth"], c["page_bytes"])
+               for c in cbs]
+    assert summary == [
+        (0, "A_shared", "input", "Float16_b", 4, 8, 2048),
+        (1, "B_shared", "input", "Float16_b", 4, 8, 2048),
+        (16, "C_local", "output", "Float16_b", 16, 32, 2048),  # packed to C's format for the writer
+        (24, "C_local", "intermediate", "Float32", 16, 16, 4096),  # fp32 partial sums of the 4x4 block
+    ]
+    small = get_attr(run_until(matmul(64, 64, 64, 64, 64, 32), "BuildTTTileDataflow")["main"], "tt.cbs")
+    assert [c["index"] for c in small] == [0, 1, 16]  # a 2x2 block fits one fp32 DST section: no partials
+
+
+def test_dataflow_of_add_aliases_local_copies_and_of_the_epilogue() -> None:
+    add = get_attr(run_until(elementwise_add(128, 128, 64, 64, "bfloat16", "bfloat16"), "BuildTTTileDataflow")["main"],
+                   "tt.cbs")
+    assert [(c["index"], c["buffer"], c["producer"], c["consumer"]) for c in add] == [
+        (0, "A_shared", "reader", "compute"), (1, "B_shared", "reader", "compute"),
+        (16, "C_local", "compute", "writer")]  # C_shared is the same CB as C_local
+    epi = get_attr(run_until(matmul_bias_relu(128, 128, 128, 64, 64, 32), "BuildTTTileDataflow")["main"], "tt.cbs")
+    assert [(c["index"], c["buffer"], c["class"]) for c in epi] == [
+        (0, "A_shared", "input"), (1, "B_shared", "input"), (2, "Bias_shared", "input"),
+        (16, "D_local", "output"), (24, "C_local", "intermediate")]
+
+
+def test_lower_tile_ops_to_tt_computes_tile_indices_from_regions() -> None:
+    after = run_until(gemm(), "LowerTileOpsToTT")["main"]
+    assert not [s for s in [after.body] if "TilePrimitiveCall" in str(type(s))]
+    found = {}
+    for record, call in tt_calls(after.body):
+        found.setdefault(record.name, []).append(call)
+    assert sorted(found) == ["matmul_block", "read_block", "write_block"]
+    (read_a, read_b), (write_c,) = found["read_block"], found["write_block"]
+    for by in range(2):
+        for bx in range(2):
+            for k in range(8):
+                env = {"by": by, "bx": bx, "k": k}
+                assert const(read_a.args[2], env) == (by * 128 // 32) * 8 + k * 32 // 32
+                assert const(read_b.args[2], env) == (k * 32 // 32) * 8 + bx * 128 // 32
+            assert const(write_c.args[2], {"by": by, "bx": bx}) == (by * 4) * 8 + bx * 4
+    assert [to_py(a) for a in read_a.args[3:]] == [4, 1, 8, 2048]
+    mm = found["matmul_block"][0]
+    assert [to_py(a) for a in mm.args[:7]] == [0, 1, 16, 24, 4, 4, 1] and to_py(mm.args[8]) == 8
+    allocs = []
+    tvm_ffi.structural_walk(after.body, [(tirx.AllocBuffer, allocs.append)])
+    assert allocs == []  # on-chip buffers are CBs now
+
+
+# ------------------------------------------------------------------------------------------------ stage D
+
+
+def test_split_keeps_role_legal_calls_per_kernel() -> None:
+    mod = run_until(gemm(), "SplitTTKernels")
+    names = sorted(gv.name_hint for gv in mod.functions)
+    assert names == ["main_compute", "main_reader", "main_writer"]
+    assert calls(mod["main_reader"]) == ["read_block", "read_block"]
+    assert calls(mod["main_compute"]) == ["matmul_block"]
+    assert calls(mod["main_writer"]) == ["write_block"]
+    for role in ("reader", "compute", "writer"):
+        assert get_attr(mod[f"main_{role}"], "tt.kernel_role") == role
+
+
+def test_bind_accessors_builds_one_accessor_per_tensor() -> None:
+    before = run_until(gemm(), "SplitTTKernels")["main_reader"]
+    after = run_until(gemm(), "BindTTAccessors")["main_reader"]
+    assert calls(after)[:4] == ["tensor_accessor_args", "tensor_accessor", "tensor_accessor_args", "tensor_accessor"]
+    assert get_attr(after, "tt.compile_time_args") == [{"tensor": "A", "offset": 0}, {"tensor": "B", "offset": 2}]
+    assert get_attr(after, "tt.tensor_args") == {"A_addr": "A", "B_addr": "B"}
+    reads = [c for r, c in tt_calls(after.body) if r.name == "read_block"]
+    assert all(not tirx.is_buffer_var(c.args[1]) for c in reads)  # the accessor, not the tensor
+    assert [c for r, c in tt_calls(before.body) if r.name == "read_block"][0].args[1].name == "A"
+
+
+@pytest.mark.parametrize("accum,expected", [("float", 4), ("bfloat16", 8)])
+def test_plan_dst_sizes_sub_blocks(accum: str, expected: int) -> None:
+    comp = run_until(gemm(accum=accum), "PlanTTDst")["main_compute"]
+    (mm,) = [c for r, c in tt_calls(comp.body) if r.name == "matmul_block"]
+    assert to_py(mm.args[9]) == expected == device.DST_TILES[32 if accum == "float" else 16]
+
+
+def test_compute_init_first_family_and_reinit_when_mixed() -> None:
+    comp = run_until(gemm(), "InsertTTComputeInit")["main_compute"]
+    assert calls(comp)[:2] == ["compute_kernel_hw_startup_matmul", "matmul_init"]
+    mixed = run_until(matmul_bias_relu(128, 128, 128, 64, 64, 32), "InsertTTComputeInit")["main_compute"]
+    inits = [to_py(c.args[-1]) for r, c in tt_calls(mixed.body) if r.name in ("matmul_block", "eltwise_block")]
+    assert inits == [1, 1]
+
+
+def test_lower_protocols_reader_sequence() -> None:
+    reader = run_until(matmul(64, 64, 64, 32, 32, 32), "LowerTTProtocols")["main_reader"]
+    seq = calls(reader)
+    assert "read_block" not in seq
+    start = seq.index("cb_reserve_back")
+    assert seq[start:start + 5] == ["cb_reserve_back", "get_write_ptr", "noc_async_read_page",
+                                    "noc_async_read_barrier", "cb_push_back"]
+
+
+def test_lower_protocols_compute_matmul_in_one_dst_section() -> None:
+    comp = run_until(matmul(64, 64, 128, 64, 64, 32), "LowerTTProtocols")["main_compute"]
+    seq = calls(comp)
+    assert "matmul_block" not in seq and "cb_wait_front" in seq
+    acquire, mm, commit = seq.index("tile_regs_acquire"), seq.index("matmul_tiles"), seq.index("tile_regs_commit")
+    assert acquire < mm < commit
+    assert seq.count("tile_regs_acquire") == 1  # the whole 2x2 block accumulates in one section
+
+
+# ------------------------------------------------------------------------------------------------ stage E
+
+
+def test_finalize_binds_runtime_args_with_per_core_values() -> None:
+    mod = run_until(gemm(), "FinalizeTTSignature")
+    reader, compute = mod["main_reader"], mod["main_compute"]
+    assert list(reader.params) == []
+    assert get_attr(reader, "tt.runtime_args") == ["A_addr", "B_addr", "start", "count"]
+    assert get_attr(compute, "tt.runtime_args") == ["count"]
+    values = get_attr(reader, "tt.runtime_arg_values")
+    assert values[1] == {"core": [1, 0], "args": [{"tensor": "A"}, {"tensor": "B"}, 1, 1]}
+    first = reader.body.seq[0]
+    assert isinstance(first, tirx.Bind) and str(first.var.name) == "A_addr"
+    assert tirx.analysis.undefined_vars(reader.body, []) == []
+
+
+def test_verify_accepts_the_pipeline_and_rejects_unbalanced_cbs() -> None:
+    mod = run_until(gemm(), "VerifyTTKernels")
+    writer = mod["main_writer"]
+
+    def drop_pop(ev: Any) -> Any:
+        return tirx.Evaluate(tirx.const(0, "int32")) if "cb_pop_front" in str(ev) else ev
+
+    broken = writer.with_body(tvm_ffi.structural_map(writer.body, (tirx.Evaluate, drop_pop), order="post"))
+    with pytest.raises(TileLangError, match=r"main_writer: loop over 'i': CB 16 is unbalanced per iteration: "
+                                            r"cb_wait_front 16 page\(s\), cb_pop_front 0"):
+        transform.VerifyTTKernels()(tvm.IRModule({"main_writer": broken}))
+
+
+def test_verify_rejects_too_many_runtime_args() -> None:
+    mod = run_until(gemm(), "FinalizeTTSignature")
+    reader = mod["main_reader"].with_attr("tt.runtime_args", [f"a{i}" for i in range(device.MAX_RUNTIME_ARGS + 1)])
+    with pytest.raises(TileLangError, match=r"main_reader: 342 runtime arguments, more than the 341"):
+        transform.VerifyTTKernels()(tvm.IRModule({"main_reader": reader}))
+
+
+# ----------------------------------------------------------------------------------------- whole pipeline
+
+
+GEMM_SHAPES = [
+    (256, 256, 256, 128, 128, 32, "bfloat16", "float"),
+    (512, 256, 128, 64, 128, 64, "float16", "float"),
+    (128, 512, 1024, 64, 64, 32, "bfloat16", "bfloat16"),
+    (32, 32, 32, 32, 32, 32, "bfloat16", "float"),
+    (1024, 1024, 1024, 128, 128, 32, "bfloat16", "float"),
+    (96, 160, 64, 32, 32, 64, "float16", "float16"),
+]
+
+
+@pytest.mark.parametrize("shape", GEMM_SHAPES, ids=lambda s: "x".join(map(str, s[:6])) + f"-{s[6]}-{s[7]}")
+def test_gemm_lowers_to_three_verified_kernels(shape: tuple[Any, ...]) -> None:
+    M, N, K, bm, bn, bk, dtype, accum = shape  # noqa: N806
+    art = tilelang.lower(matmul(M, N, K, bm, bn, bk, dtype=dtype, accum_dtype=accum), target="tenstorrent")
+    assert sorted(gv.name_hint for gv in art.device_mod.functions) == ["main_compute", "main_reader", "main_writer"]
+    plan = art.host_mod
+    blocks = (M // bm) * (N // bn)
+    assert sum(w["count"] for w in plan["work_partition"]) == blocks
+    assert len(plan["work_partition"]) == min(blocks, 64)
+    compute = art.device_mod["main_compute"]
+    seq = calls(compute)
+    mm = seq.count("matmul_tiles")
+    assert mm >= 1 and not any(r.level == "abstract" for r, _ in tt_calls(compute.body))
+    reader_args = plan["kernels"]["reader"]["runtime_args"]
+    # `start` disappears when the block grid is one block (every block index folds to 0)
+    assert reader_args == ["A_addr", "B_addr"] + (["start"] if blocks > 1 else []) + ["count"]
+    l1 = sum(c["depth"] * c["page_bytes"] for c in plan["cbs"])
+    assert l1 <= device.L1_BYTES
+
+
+@pytest.mark.parametrize("kernel,ops", [
+    (lambda: elementwise_add(256, 256, 64, 64, "bfloat16", "bfloat16"), ["add_tiles"]),
+    (lambda: elementwise_binary(128, 256, 64, 128, "sub"), ["sub_tiles"]),
+    (lambda: elementwise_binary(128, 128, 32, 64, "mul", "float32"), ["mul_tiles"]),
+    (lambda: elementwise_unary(128, 64, 32, 64, "exp"), ["copy_tile", "exp_tile"]),
+    (lambda: elementwise_unary(64, 64, 32, 32, "relu", "float16"), ["copy_tile", "relu_tile"]),
+    (lambda: matmul_bias_relu(128, 128, 128, 64, 64, 32), ["matmul_tiles", "add_tiles", "relu_tile"]),
+], ids=["add", "sub", "mul", "exp", "relu", "gemm_bias_relu"])
+def test_elementwise_kernels_lower(kernel: Any, ops: list[str]) -> None:
+    art = tilelang.lower(kernel(), target="tenstorrent")
+    seq = calls(art.device_mod["main_compute"])
+    positions = [seq.index(op) for op in ops]
+    assert positions == sorted(positions)
+    assert "noc_async_read_page" in calls(art.device_mod["main_reader"])
+    assert "noc_async_write_page" in calls(art.device_mod["main_writer"])
+
+
+def test_every_pass_is_a_registered_tvm_pass_usable_alone() -> None:
+    for name in STEPS:
+        p = getattr(transform, name)()
+        assert isinstance(p, tvm.transform.Pass) and p.info.name == f"tl.{name}"
+    mod = run_until(gemm(), "AttachTTAccessors")
+    alone = transform.PartitionTTWork(core_grid=[2, 2])(mod)
+    assert len(get_attr(alone["main"], "tt.work_partition")) == 4
+
+
+def test_lowered_artifact_source_is_the_split_module() -> None:
+    art = tilelang.lower(gemm(), target="tenstorrent")
+    assert "def main_reader" in art.kernel_source and "T.tt.noc_async_read_page" in art.kernel_source
