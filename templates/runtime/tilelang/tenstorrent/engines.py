@@ -49,8 +49,8 @@ def _func_pass(name: str, body: Callable[[tirx.PrimFunc], tirx.PrimFunc]) -> tvm
 def _check(checks: Sequence[tuple[Expr, str]], where: str, **ctx: Any) -> None:
     for expr, message in checks:
         if not expr(**ctx):
-            text = message.format(**{k: v for k, v in ctx.items() if not callable(v)})
-            raise TTLoweringError(f"{where}: {text}" if where else text)
+            text = message.format(**ctx)
+            raise TTLoweringError(f"{where} {text}" if where else text)
 
 
 def _ns(value: Any) -> Any:
@@ -254,7 +254,7 @@ def lower_tiles(name: str, *, options: dict[str, Any], cases: dict[str, list[dic
             known = [cbs[k] for k in [op.writes, *op.reads] if k in cbs]
             ctx["page_bytes"] = known[0]["page_bytes"] if known else 0
             ctx["partial"] = cbs[op.partial]["index"] if op.partial else -1
-            case = _cases(cases.get(op.kind, []), ctx, f"{op.kind.replace('_', ' ')}")
+            case = _cases(cases.get(op.kind, []), ctx, f"{op.kind.replace('_', ' ')}:")
             if case is None:
                 raise TTLoweringError(f"no rule of {name} lowers a {op.kind} tile op")
             if "emit" not in case:
@@ -426,7 +426,7 @@ def rewrite(name: str, *, options: dict[str, Any], cases: dict[str, list[dict[st
             if record is None or record.name not in cases:
                 return None
             ctx = dict(named_args(record, ev.value), **facts)
-            case = _cases(cases[record.name], ctx, f"tt.{record.name}")
+            case = _cases(cases[record.name], ctx, f"tt.{record.name}:")
             if case is None:
                 return None
             if "set" in case:
@@ -571,7 +571,7 @@ def verify(name: str, *, options: dict[str, Any], structural: Sequence[str],
         biggest = max(cbs, key=lambda cb: cb["depth"] * cb["page_bytes"], default=None)
         largest = (f"'{biggest['buffer']}' (CB {biggest['index']}): {biggest['depth']} pages x "
                    f"{biggest['page_bytes']} B" if biggest else "none")
-        _check(checks, kernel, cbs=len(cbs), l1_bytes=sum(cb["depth"] * cb["page_bytes"] for cb in cbs),
+        _check(checks, f"{kernel}:", cbs=len(cbs), l1_bytes=sum(cb["depth"] * cb["page_bytes"] for cb in cbs),
                largest_cb=largest, runtime_args=len(get_attr(func, "tt.runtime_args") or []), device=device,
                kernel=kernel)
         return func

@@ -1,0 +1,88 @@
+"""Kernels the tenstorrent backend cannot lower: each raises a TileLangError naming the buffer or op and the
+limit or rule it breaks (never a traceback from deep inside a pass)."""
+
+from __future__ import annotations
+
+import importlib.util
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+import tt_bad_kernels as bad
+from tt_kernels import elementwise_add, elementwise_unary, matmul
+
+import tilelang
+from tilelang.language import TileLangError
+
+CASES: list[tuple[str, Any, str]] = [
+    ("tensor not tile-aligned", lambda: matmul(100, 128, 128, 32, 32, 32, "bfloat16"),
+     r"tensor 'A' has shape \(100, 128\), not a multiple of the \(32, 32\) tile \(pad the tensor\)"),
+    ("unsupported dtype", lambda: elementwise_unary(64, 64, 32, 32, "exp", "int8"),
+     r"tensor 'A' has dtype int8; the tenstorrent backend supports bfloat16, float16 and float32"),
+    ("float64", lambda: elementwise_add(64, 64, 32, 32, "float64", "float64"), r"tensor 'A' has dtype float64"),
+    ("3-D tensor", bad.tensor_3d, r"tensor 'A' has shape \(2, 64, 64\); the tenstorrent backend handles 2-D tensors"),
+    ("block not tile-aligned", lambda: elementwise_add(64, 64, 16, 16, "bfloat16", "bfloat16"),
+     r"on-chip buffer 'A_shared' has shape 16x16, not a multiple of the 32x32 tile"),
+    ("L1 overflow", lambda: matmul(512, 512, 512, 512, 512, 32, "bfloat16", "float"),
+     r"circular buffers need \d+ B of L1 per core, more than the 1499136 B available \(largest: 'C_local' \(CB 16\)"),
+    ("too many input CBs", lambda: "many_inputs",
+     r"too many input CBs: 17 on-chip values \(S0, .*S16\) but CBs 0-15 hold only 16"),
+    ("transposed gemm", bad.transposed_gemm, r"transpose_A/transpose_B is not supported"),
+    ("gemm without clear", bad.gemm_without_clear, r"T.gemm accumulates into 'C_l', which must be cleared first"),
+    ("gemm after a non-zero fill", lambda: bad.gemm_without_clear(1.0), r"'C_l', which must be cleared first"),
+    ("DRAM to DRAM", bad.dram_to_dram, r"T.copy from tensor 'A' to tensor 'C': DRAM-to-DRAM copies are not supported"),
+    ("unaligned block offset", bad.unaligned_block_offset, r"block of 'A' starts at \(by \* 48 \+ 16, 0\), not on a tile"),
+    ("two ops in one store", lambda: bad.eltwise("a*b+a"), r"element-wise store 'C_l\[...\] = .*': operand .* is not a "
+                                                          r"same-index load"),
+    ("division", lambda: bad.eltwise("a/b"), r"element-wise store 'C_l\[...\] = A_s\[i, j\] / B_s\[i, j\]'"),
+    ("constant operand", lambda: bad.eltwise("a+b+1"), r"operand A_s\[i, j\] \+ B_s\[i, j\] is not a same-index load"),
+    ("transposed operand", lambda: bad.eltwise("transpose"), r"operand A_s\[j, i\] is not a same-index load"),
+    ("buffer read twice", lambda: bad.eltwise("a+a"), r"on-chip buffer 'A_s' is read by 2 tile operations"),
+    ("plain copy loop", lambda: bad.eltwise("copy"), r"element-wise store .* is a plain copy; use T.copy"),
+    ("unused input", bad.unused_input, r"on-chip buffer 'B_s' is written but its value is never used"),
+    ("read before write", bad.read_before_write, r"reads on-chip buffer 'A_s' before anything writes it"),
+    ("converting copy", bad.converting_copy, r"T.copy from 'A' \(bfloat16\) to 'A_s' \(float32\) converts dtype"),
+    ("conditional tile op", bad.conditional_copy, r"a condition around tile operations \(.*by.*\) is not supported"),
+    ("store to DRAM", bad.store_to_dram, r"element-wise store .* writes DRAM tensor 'C' directly"),
+    ("3-D grid", bad.grid_3d, r"launch dimension blockIdx.z is not supported"),
+]
+
+
+def _load_many_inputs(tmp_path: Path, count: int) -> Any:
+    source, _ = bad.many_inputs(count)
+    path = tmp_path / f"many_inputs_{count}.py"
+    path.write_text(source, "utf-8")
+    spec = importlib.util.spec_from_file_location(path.stem, path)
+    assert spec and spec.loader
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module.main
+
+
+@pytest.mark.parametrize("factory,message", [c[1:] for c in CASES], ids=[c[0] for c in CASES])
+def test_bad_kernel_is_rejected(factory: Any, message: str, tmp_path: Path) -> None:
+    kernel = factory()
+    if kernel == "many_inputs":
+        kernel = _load_many_inputs(tmp_path, 17)
+    with pytest.raises(TileLangError, match=message):
+        tilelang.lower(kernel, target="tenstorrent")
+
+
+def test_at_least_twenty_cases() -> None:
+    assert len(CASES) >= 20
+
+
+def test_sixteen_inputs_still_fit(tmp_path: Path) -> None:
+    art = tilelang.lower(_load_many_inputs(tmp_path, 16), target="tenstorrent")
+    assert [c["index"] for c in art.host_mod["cbs"]] == list(range(16))
+
+
+def test_core_grid_larger_than_the_device() -> None:
+    from tilelang import transform
+
+    from test_tt_pipeline import gemm, run_until
+
+    mod = run_until(gemm(), "AttachTTAccessors")
+    with pytest.raises(TileLangError, match=re.escape("core_grid [9, 8] does not fit the device's (8, 8) worker grid")):
+        transform.PartitionTTWork(core_grid=[9, 8])(mod)

@@ -1,0 +1,180 @@
+"""Kernels the tenstorrent backend must reject with a clear error (test_tt_errors.py)."""
+
+from __future__ import annotations
+
+import tilelang.language as T
+
+
+def transposed_gemm():
+    @T.prim_func
+    def main(A: T.Tensor((64, 64), "bfloat16"), B: T.Tensor((64, 64), "bfloat16"), C: T.Tensor((64, 64), "bfloat16")):
+        with T.Kernel(1, 1, threads=128) as (bx, by):
+            A_s = T.alloc_shared((64, 64), "bfloat16")
+            B_s = T.alloc_shared((64, 64), "bfloat16")
+            C_l = T.alloc_fragment((64, 64), "float")
+            T.clear(C_l)
+            T.copy(A[0, 0], A_s)
+            T.copy(B[0, 0], B_s)
+            T.gemm(A_s, B_s, C_l, transpose_B=True)
+            T.copy(C_l, C[0, 0])
+    return main
+
+
+def gemm_without_clear(fill_value=None):
+    @T.prim_func
+    def main(A: T.Tensor((64, 64), "bfloat16"), B: T.Tensor((64, 64), "bfloat16"), C: T.Tensor((64, 64), "bfloat16")):
+        with T.Kernel(1, 1, threads=128) as (bx, by):
+            A_s = T.alloc_shared((64, 64), "bfloat16")
+            B_s = T.alloc_shared((64, 64), "bfloat16")
+            C_l = T.alloc_fragment((64, 64), "float")
+            if fill_value is not None:
+                T.fill(C_l, fill_value)
+            T.copy(A[0, 0], A_s)
+            T.copy(B[0, 0], B_s)
+            T.gemm(A_s, B_s, C_l)
+            T.copy(C_l, C[0, 0])
+    return main
+
+
+def dram_to_dram():
+    @T.prim_func
+    def main(A: T.Tensor((64, 64), "bfloat16"), C: T.Tensor((64, 64), "bfloat16")):
+        with T.Kernel(1, 1, threads=128) as (bx, by):
+            T.copy(A[0:64, 0:64], C[0:64, 0:64])
+    return main
+
+
+def unaligned_block_offset():
+    @T.prim_func
+    def main(A: T.Tensor((128, 64), "bfloat16"), C: T.Tensor((128, 64), "bfloat16")):
+        with T.Kernel(1, 2, threads=128) as (bx, by):
+            A_s = T.alloc_shared((32, 64), "bfloat16")
+            C_l = T.alloc_fragment((32, 64), "bfloat16")
+            T.copy(A[by * 48 + 16, 0], A_s)
+            for (i, j) in T.Parallel(32, 64):
+                C_l[i, j] = T.exp(A_s[i, j])
+            T.copy(C_l, C[by * 32, 0])
+    return main
+
+
+def eltwise(expr: str, dtype="bfloat16"):
+    """A 64x64 element-wise kernel whose store is `expr` (over A_s, B_s, i, j)."""
+
+    @T.prim_func
+    def main(A: T.Tensor((64, 64), dtype), B: T.Tensor((64, 64), dtype), C: T.Tensor((64, 64), dtype)):
+        with T.Kernel(1, 1, threads=128) as (bx, by):
+            A_s = T.alloc_shared((64, 64), dtype)
+            B_s = T.alloc_shared((64, 64), dtype)
+            C_l = T.alloc_fragment((64, 64), dtype)
+            T.copy(A[0, 0], A_s)
+            T.copy(B[0, 0], B_s)
+            for (i, j) in T.Parallel(64, 64):
+                if expr == "a*b+a":
+                    C_l[i, j] = A_s[i, j] * B_s[i, j] + A_s[i, j]
+                elif expr == "a/b":
+                    C_l[i, j] = A_s[i, j] / B_s[i, j]
+                elif expr == "a+a":
+                    C_l[i, j] = A_s[i, j] + A_s[i, j]
+                elif expr == "copy":
+                    C_l[i, j] = A_s[i, j]
+                elif expr == "transpose":
+                    C_l[i, j] = A_s[j, i] + B_s[i, j]
+                else:
+                    C_l[i, j] = A_s[i, j] + B_s[i, j] + 1.0
+            T.copy(C_l, C[0, 0])
+    return main
+
+
+def unused_input():
+    @T.prim_func
+    def main(A: T.Tensor((64, 64), "bfloat16"), B: T.Tensor((64, 64), "bfloat16"), C: T.Tensor((64, 64), "bfloat16")):
+        with T.Kernel(1, 1, threads=128) as (bx, by):
+            A_s = T.alloc_shared((64, 64), "bfloat16")
+            B_s = T.alloc_shared((64, 64), "bfloat16")
+            C_l = T.alloc_fragment((64, 64), "bfloat16")
+            T.copy(A[0, 0], A_s)
+            T.copy(B[0, 0], B_s)
+            for (i, j) in T.Parallel(64, 64):
+                C_l[i, j] = T.exp(A_s[i, j])
+            T.copy(C_l, C[0, 0])
+    return main
+
+
+def read_before_write():
+    @T.prim_func
+    def main(A: T.Tensor((64, 64), "bfloat16"), C: T.Tensor((64, 64), "bfloat16")):
+        with T.Kernel(1, 1, threads=128) as (bx, by):
+            A_s = T.alloc_shared((64, 64), "bfloat16")
+            C_l = T.alloc_fragment((64, 64), "bfloat16")
+            for (i, j) in T.Parallel(64, 64):
+                C_l[i, j] = T.exp(A_s[i, j])
+            T.copy(C_l, C[0, 0])
+    return main
+
+
+def converting_copy():
+    @T.prim_func
+    def main(A: T.Tensor((64, 64), "bfloat16"), C: T.Tensor((64, 64), "float32")):
+        with T.Kernel(1, 1, threads=128) as (bx, by):
+            A_s = T.alloc_shared((64, 64), "float32")
+            C_l = T.alloc_fragment((64, 64), "float32")
+            T.copy(A[0, 0], A_s)
+            for (i, j) in T.Parallel(64, 64):
+                C_l[i, j] = T.exp(A_s[i, j])
+            T.copy(C_l, C[0, 0])
+    return main
+
+
+def conditional_copy():
+    @T.prim_func
+    def main(A: T.Tensor((128, 64), "bfloat16"), C: T.Tensor((128, 64), "bfloat16")):
+        with T.Kernel(1, 2, threads=128) as (bx, by):
+            A_s = T.alloc_shared((64, 64), "bfloat16")
+            if by > 0:
+                T.copy(A[by * 64, 0], A_s)
+            T.copy(A_s, C[by * 64, 0])
+    return main
+
+
+def store_to_dram():
+    @T.prim_func
+    def main(A: T.Tensor((64, 64), "bfloat16"), C: T.Tensor((64, 64), "bfloat16")):
+        with T.Kernel(1, 1, threads=128) as (bx, by):
+            A_s = T.alloc_shared((64, 64), "bfloat16")
+            T.copy(A[0, 0], A_s)
+            for (i, j) in T.Parallel(64, 64):
+                C[i, j] = T.exp(A_s[i, j])
+    return main
+
+
+def grid_3d():
+    @T.prim_func
+    def main(A: T.Tensor((64, 64), "bfloat16"), C: T.Tensor((64, 64), "bfloat16")):
+        with T.Kernel(2, 2, 2, threads=128) as (bx, by, bz):
+            A_s = T.alloc_shared((32, 32), "bfloat16")
+            T.copy(A[by * 32, bx * 32], A_s)
+            T.copy(A_s, C[by * 32, bx * 32])
+    return main
+
+
+def tensor_3d():
+    @T.prim_func
+    def main(A: T.Tensor((2, 64, 64), "bfloat16"), C: T.Tensor((2, 64, 64), "bfloat16")):
+        with T.Kernel(1, 1, threads=128) as (bx, by):
+            A_s = T.alloc_shared((64, 64), "bfloat16")
+            T.copy(A[0, 0, 0], A_s)
+            T.copy(A_s, C[0, 0, 0])
+    return main
+
+
+def many_inputs(count: int):
+    """`count` tensors each copied through its own shared buffer to the output tensor's rows (input CBs)."""
+    ns: dict = {}
+    params = ", ".join(f"A{n}: T.Tensor((32, 32), 'bfloat16')" for n in range(count))
+    body = "\n".join(f"            S{n} = T.alloc_shared((32, 32), 'bfloat16')\n"
+                     f"            T.copy(A{n}[0, 0], S{n})\n"
+                     f"            T.copy(S{n}, C[{n} * 32, 0])" for n in range(count))
+    source = (f"import tilelang.language as T\n\n\n@T.prim_func\n"
+              f"def main({params}, C: T.Tensor(({count} * 32, 32), 'bfloat16')):\n"
+              f"        with T.Kernel(1, 1, threads=128) as (bx, by):\n{body}\n")
+    return source, ns
