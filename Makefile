@@ -35,3 +35,4 @@ demo: $(STAMP)
 bench: $(STAMP)
 	$(PY) benchmarks/bench_generate.py
 	$(PY) benchmarks/bench_lower.py
+	$(PY) benchmarks/bench_tt_lower.py

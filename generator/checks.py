@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import difflib
+import re
 from collections.abc import Iterable
 from pathlib import Path
-import re
 from typing import Any
 from typing import Protocol as TypingProtocol
 
@@ -221,8 +221,10 @@ def _check_rules(pass_: Pass, intrinsics: dict[str, Intrinsic], diagnostics: Dia
             if not getattr(rule, field):
                 diagnostics.error(rule.location, f"a '{rule.kind}' rule needs '{field}'")
         if rule.kind in rules.ENGINES:
-            rules.render_rule(rule.kind, dict(rule.params), intrinsics,
-                              lambda message, at=rule.location: diagnostics.error(at, message))
+            def report(message: str, at: Location = rule.location) -> None:
+                diagnostics.error(at, message)
+
+            rules.render_rule(rule.kind, dict(rule.params), intrinsics, report)
         elif rule.kind not in RULE_FIELDS:
             diagnostics.error(rule.location, f"pass '{pass_.name}': rule kind '{rule.kind}' has no pass engine yet; "
                               f"available: {', '.join(sorted(set(RULE_FIELDS) | set(rules.ENGINES)))}")

@@ -102,7 +102,7 @@ def _check(node: ast.expr, names: set[str]) -> None:
         if node.id not in _LITERAL_NAMES:
             names.add(node.id)
     elif isinstance(node, ast.Attribute):
-        root = node
+        root: ast.expr = node
         while isinstance(root, (ast.Attribute, ast.Subscript)):
             root = root.value
         if not isinstance(root, ast.Name):

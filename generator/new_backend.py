@@ -46,6 +46,8 @@ def parse_answers(items: Sequence[str], variables: Mapping[str, Any]) -> dict[st
             problems.append("the backend name is the NAME argument, not --set backend_name=...")
         elif key not in public:
             problems.append(f"'{key}' is not a variable of the template; variables: {', '.join(public)}")
+        elif key in answers:
+            problems.append(f"'{key}' is answered twice")
         else:
             answers[key] = value
     if problems:
@@ -63,6 +65,8 @@ def new_backend(project: Project, name: str, *, output_dir: Path, answers: Mappi
     )
     from cookiecutter.main import cookiecutter  # type: ignore[import-untyped]
 
+    if name in ("", ".", "..") or Path(name).name != name:  # the hook checks names; this one would leave out/
+        raise NewBackendError(f"'{name}' is a path, not a backend name")
     template = template_dir(project)
     if not (template / "cookiecutter.json").is_file():
         raise NewBackendError(f"no backend template at {project.rel(template)}/cookiecutter.json")

@@ -139,10 +139,11 @@ def _modes(value: Any, report: Report, indent: str) -> str:
             continue
         args = tuple(spec["args"]) if isinstance(spec["args"], dict) else ()
         loop_names = args + ("i", "grid_x", "grid_y")
+        inner = indent + "        "
         out.append(f"{indent}    {mode!r}: {{\n"
-                   f"{indent}        'args': {_expr_map(spec['args'], ('work',), report, indent + '        ')},\n"
-                   f"{indent}        'iterations': {_lambda(spec['iterations'], args, report)},\n"
-                   f"{indent}        'bindings': {_expr_map(spec['bindings'], loop_names, report, indent + '        ')},\n"
+                   f"{inner}'args': {_expr_map(spec['args'], ('work',), report, inner)},\n"
+                   f"{inner}'iterations': {_lambda(spec['iterations'], args, report)},\n"
+                   f"{inner}'bindings': {_expr_map(spec['bindings'], loop_names, report, inner)},\n"
                    f"{indent}    }},")
     return "{\n" + "\n".join(out) + f"\n{indent}}}"
 
@@ -179,8 +180,11 @@ def _cases(kind: str, key: str, value: Any, intrinsics: dict[str, Intrinsic], re
             continue
         rows = []
         for case in cases if isinstance(cases, list) else [cases]:
-            if not isinstance(case, dict) or set(case) - _CASE_KEYS:
-                report(f"a case of '{subject}' has unknown keys: {sorted(set(case) - _CASE_KEYS) if isinstance(case, dict) else case}")
+            if not isinstance(case, dict):
+                report(f"a case of '{subject}' must be a mapping, got {case!r}")
+                continue
+            if set(case) - _CASE_KEYS:
+                report(f"a case of '{subject}' has unknown keys: {', '.join(sorted(set(case) - _CASE_KEYS))}")
                 continue
             fields = []
             if "when" in case:

@@ -32,7 +32,8 @@ CASES: list[tuple[str, Any, str]] = [
     ("gemm without clear", bad.gemm_without_clear, r"T.gemm accumulates into 'C_l', which must be cleared first"),
     ("gemm after a non-zero fill", lambda: bad.gemm_without_clear(1.0), r"'C_l', which must be cleared first"),
     ("DRAM to DRAM", bad.dram_to_dram, r"T.copy from tensor 'A' to tensor 'C': DRAM-to-DRAM copies are not supported"),
-    ("unaligned block offset", bad.unaligned_block_offset, r"block of 'A' starts at \(by \* 48 \+ 16, 0\), not on a tile"),
+    ("unaligned block offset", bad.unaligned_block_offset,
+     r"block of 'A' starts at \(by \* 48 \+ 16, 0\), not on a tile"),
     ("two ops in one store", lambda: bad.eltwise("a*b+a"), r"element-wise store 'C_l\[...\] = .*': operand .* is not a "
                                                           r"same-index load"),
     ("division", lambda: bad.eltwise("a/b"), r"element-wise store 'C_l\[...\] = A_s\[i, j\] / B_s\[i, j\]'"),
@@ -79,9 +80,9 @@ def test_sixteen_inputs_still_fit(tmp_path: Path) -> None:
 
 
 def test_core_grid_larger_than_the_device() -> None:
-    from tilelang import transform
-
     from test_tt_pipeline import gemm, run_until
+
+    from tilelang import transform
 
     mod = run_until(gemm(), "AttachTTAccessors")
     with pytest.raises(TileLangError, match=re.escape("core_grid [9, 8] does not fit the device's (8, 8) worker grid")):

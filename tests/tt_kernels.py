@@ -3,8 +3,9 @@ test_language_llvm) plus element-wise and GEMM-epilogue kernels written in the s
 
 from __future__ import annotations
 
-import tilelang.language as T
 from test_language_llvm import elementwise_add, matmul
+
+import tilelang.language as T
 
 __all__ = ["matmul", "elementwise_add", "elementwise_binary", "elementwise_unary", "matmul_bias_relu"]
 

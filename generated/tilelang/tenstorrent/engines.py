@@ -497,7 +497,8 @@ def finalize(name: str, *, options: dict[str, Any], order: Sequence[str]) -> tvm
         for index, arg in enumerate(names):
             value = tt_call("get_arg_val", index)
             var = free[arg]
-            binds.append(tirx.Bind(var, value if str(var.ty.dtype) == "uint32" else tirx.Cast(str(var.ty.dtype), value)))
+            dtype = str(var.ty.dtype)
+            binds.append(tirx.Bind(var, value if dtype == "uint32" else tirx.Cast(dtype, value)))
         per_core = []
         for work in get_attr(func, "tt.work_values") or []:
             per_core.append([{"tensor": tensor_args[a]} if a in tensor_args else work[a] for a in names])
