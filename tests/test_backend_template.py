@@ -137,10 +137,11 @@ def test_bakes_complete_specs_the_generator_accepts(cookies: Any, answers: dict[
     assert transforms == (["AnnotateEntryFunc", "SplitHostDevice"] if split_in_ir else ["AnnotateEntryFunc"])
 
 
-def test_baked_python_is_lint_clean(cookies: Any) -> None:
+def test_baked_python_and_the_hooks_are_lint_clean(cookies: Any) -> None:
     baked = bake(cookies, {"split": "ir"})
     ruff = str(Path(sys.executable).with_name("ruff"))
-    done = subprocess.run([ruff, "check", "--config", str(REPO / "pyproject.toml"), str(baked / "tests")],
+    paths = [str(baked / "tests"), str(TEMPLATE / "hooks")]  # the hooks are Python with Jinja inside one string
+    done = subprocess.run([ruff, "check", "--config", str(REPO / "pyproject.toml"), *paths],
                           capture_output=True, text=True)
     assert done.returncode == 0, done.stdout
 
@@ -215,12 +216,20 @@ def test_cli_bakes_the_same_files_as_cookiecutter(cookies: Any, tmp_path: Path, 
     (["--set", "split"], "'split' is not KEY=VALUE"),
     (["--set", "backend_name=x"], "the backend name is the NAME argument"),
     (["--set", "target_kind=tpu"], "tpu provided for choice variable target_kind"),
+    (["--set", "split=ir", "--set", "split=ir"], "'split' is answered twice"),
 ])
 def test_cli_rejects_bad_answers(argv: list[str], message: str, tmp_path: Path, cookiecutter_config: Path,
                                  capsys: pytest.CaptureFixture[str]) -> None:
     assert generator_main(["new-backend", "nimbus", "--no-input", "--output-dir", str(tmp_path), *argv]) == 1
     assert message in capsys.readouterr().err
     assert not (tmp_path / "nimbus").exists()
+
+
+@pytest.mark.parametrize("name", ["../nimbus", "a/b", ".."])
+def test_cli_refuses_a_name_that_is_a_path(name: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert generator_main(["new-backend", name, "--no-input", "--output-dir", str(tmp_path / "out")]) == 1
+    assert "is a path, not a backend name" in capsys.readouterr().err
+    assert not any(tmp_path.iterdir())
 
 
 def test_cli_reports_the_hooks_refusal(tmp_path: Path, cookiecutter_config: Path,
