@@ -64,6 +64,7 @@ ENGINES: dict[str, dict[str, Param]] = {
     "finalize": {"order": Param("value")},
     "verify": {
         "structural": Param("value"),
+        "balance": Param("value", required=False),
         "checks": Param("checks", ("cbs", "l1_bytes", "largest_cb", "runtime_args", "kernel"), required=False),
     },
 }

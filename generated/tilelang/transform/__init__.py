@@ -472,7 +472,7 @@ def VerifyTTKernels() -> tvm.transform.Pass:
     """Verification of the split kernels: no abstract op is left, every call is legal in its kernel's role, each CB's reserves match its pushes and its waits match its pops in every loop, and the per-core limits hold (CB count, L1 for CBs, runtime arguments)."""
     options: dict[str, Any] = {}
     return tvm.transform.Sequential([
-        engines.verify('VerifyTTKernels', options=options, structural=['no_abstract_ops', 'role_legal_calls', 'cb_balance'], checks=(
+        engines.verify('VerifyTTKernels', options=options, structural=['no_abstract_ops', 'role_legal_calls', 'cb_balance'], balance=[['cb_reserve_back', 'cb_push_back'], ['cb_wait_front', 'cb_pop_front']], checks=(
             (lambda cbs, device, **_: fn.le(cbs, device.MAX_CBS), '{cbs} circular buffers, more than the {device.MAX_CBS} of a core'),
             (lambda device, l1_bytes, **_: fn.le(l1_bytes, device.L1_BYTES), 'circular buffers need {l1_bytes} B of L1 per core, more than the {device.L1_BYTES} B available (largest: {largest_cb}); use smaller blocks or fewer stages'),
             (lambda device, runtime_args, **_: fn.le(runtime_args, device.MAX_RUNTIME_ARGS), '{runtime_args} runtime arguments, more than the {device.MAX_RUNTIME_ARGS} a kernel may take'),

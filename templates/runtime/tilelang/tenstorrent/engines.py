@@ -512,7 +512,7 @@ def finalize(name: str, *, options: dict[str, Any], order: Sequence[str]) -> tvm
 # ----------------------------------------------------------------------------------------------- verify
 
 
-def _cb_balance(func: tirx.PrimFunc) -> None:
+def _cb_balance(func: tirx.PrimFunc, pairs: Sequence[Sequence[str]]) -> None:
     """Per loop body, each CB's reserves equal its pushes and its waits equal its pops (counted with
     constant trip counts); a kernel that leaves pages reserved or unpopped per iteration would deadlock."""
     kernel = get_attr(func, "global_symbol")
@@ -524,7 +524,7 @@ def _cb_balance(func: tirx.PrimFunc) -> None:
         elif isinstance(stmt, tirx.For):
             inner: dict[tuple[int, str], int] = {}
             count(stmt.body, 1, inner)
-            _balanced_or_raise(inner, f"{kernel}: loop over '{stmt.loop_var}'")
+            _balanced_or_raise(inner, pairs, f"{kernel}: loop over '{stmt.loop_var}'")
             if isinstance(stmt.extent, tirx.IntImm):
                 for key, value in inner.items():
                     totals[key] = totals.get(key, 0) + value * int(stmt.extent.value) * scale
@@ -534,8 +534,7 @@ def _cb_balance(func: tirx.PrimFunc) -> None:
                     count(branch, scale, totals)
         elif isinstance(stmt, tirx.Evaluate):
             record = intrinsic_of(stmt.value)
-            if record is not None and record.name in ("cb_reserve_back", "cb_push_back", "cb_wait_front",
-                                                      "cb_pop_front"):
+            if record is not None and any(record.name in pair for pair in pairs):
                 cb, pages = stmt.value.args
                 if isinstance(cb, tirx.IntImm) and isinstance(pages, tirx.IntImm):
                     key = (int(cb.value), record.name)
@@ -545,16 +544,16 @@ def _cb_balance(func: tirx.PrimFunc) -> None:
     count(func.body, 1, totals)
 
 
-def _balanced_or_raise(totals: dict[tuple[int, str], int], where: str) -> None:
+def _balanced_or_raise(totals: dict[tuple[int, str], int], pairs: Sequence[Sequence[str]], where: str) -> None:
     for cb in sorted({k[0] for k in totals}):
-        for give, take in (("cb_reserve_back", "cb_push_back"), ("cb_wait_front", "cb_pop_front")):
+        for give, take in pairs:
             a, b = totals.get((cb, give), 0), totals.get((cb, take), 0)
             if a != b:
                 raise TTLoweringError(f"{where}: CB {cb} is unbalanced per iteration: {give} {a} page(s), {take} {b}")
 
 
 def verify(name: str, *, options: dict[str, Any], structural: Sequence[str],
-           checks: Sequence[tuple[Expr, str]] = ()) -> tvm.transform.Pass:
+           checks: Sequence[tuple[Expr, str]] = (), balance: Sequence[Sequence[str]] = ()) -> tvm.transform.Pass:
     """Structural checks of the split kernels plus the spec's limit checks (CB count, L1, runtime args)."""
 
     def body(func: tirx.PrimFunc) -> tirx.PrimFunc:
@@ -567,7 +566,7 @@ def verify(name: str, *, options: dict[str, Any], structural: Sequence[str],
                 raise TTLoweringError(f"{kernel}: tt.{record.name} is not legal in a {role} kernel "
                                       f"(roles: {', '.join(record.roles)})")
         if "cb_balance" in structural:
-            _cb_balance(func)
+            _cb_balance(func, balance)
         cbs = get_attr(func, "tt.cbs") or []
         biggest = max(cbs, key=lambda cb: cb["depth"] * cb["page_bytes"], default=None)
         largest = (f"'{biggest['buffer']}' (CB {biggest['index']}): {biggest['depth']} pages x "
