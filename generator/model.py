@@ -81,6 +81,17 @@ class Profile:
     tt_metal_commit: str
     backend: str
     location: Location
+    host_api: str = "mesh"
+
+
+@dataclass(frozen=True)
+class ApiHeader:
+    """One Metalium header of one API profile, as the emulator declares it: the calls the specs place in it."""
+
+    profile: str
+    path: str  # include path, e.g. api/compute/matmul.h
+    processor: str  # "dataflow" | "compute" | "host"
+    entries: tuple[tuple[Intrinsic, CppSpelling], ...]  # sorted by intrinsic name
 
 
 @dataclass(frozen=True)
@@ -349,6 +360,17 @@ class SpecSet:
     @property
     def profiles(self) -> tuple[Profile, ...]:
         return tuple(sorted((p for b in self.backends for p in b.profiles), key=lambda p: p.name))
+
+    @property
+    def api_headers(self) -> tuple[ApiHeader, ...]:
+        """Every (profile, header) the concrete intrinsics name, with the calls each declares."""
+        found: dict[tuple[str, str, str], list[tuple[Intrinsic, CppSpelling]]] = {}
+        for intrinsic in self.intrinsics:
+            for spelling in intrinsic.cpp:
+                for processor, path in spelling.headers:
+                    found.setdefault((spelling.profile, path, processor), []).append((intrinsic, spelling))
+        return tuple(ApiHeader(profile, path, processor, tuple(sorted(entries, key=lambda e: e[0].name)))
+                     for (profile, path, processor), entries in sorted(found.items()))
 
     def sources(self, *kinds: str) -> tuple[str, ...]:
         """Spec files that define objects of the given kinds (for banners)."""

@@ -6,6 +6,7 @@ such as `x"); import os; ("` can never escape from the literal or comment it is 
 
 from __future__ import annotations
 
+import unicodedata
 from typing import Any
 
 
@@ -32,7 +33,14 @@ def py_docstring(text: str, indent: str = "    ") -> str:
 def cpp_comment(text: str, prefix: str = "// ") -> str:
     """A C++ line comment per line of `text` (no way to break out of it)."""
     lines = str(text).replace("\r", "").split("\n")
-    return "\n".join(f"{prefix}{line}".rstrip() for line in lines)
+    # A trailing backslash would continue a C++ line comment onto the next line.
+    return "\n".join(_no_continuation(f"{prefix}{line}".rstrip()) for line in lines)
+
+
+def _no_continuation(line: str) -> str:
+    # Control characters (NUL, escapes) make compilers warn; they carry nothing in a comment.
+    line = "".join(c if c == "\t" or unicodedata.category(c) != "Cc" else "?" for c in line)
+    return line + "." if line.endswith("\\") else line
 
 
 def md_cell(text: str) -> str:
@@ -52,3 +60,15 @@ def arg_value(value: Any) -> str:
     if isinstance(value, str) and value in CONTEXT_VALUES:
         return CONTEXT_VALUES[value]
     return repr(value)
+
+
+# Spec value types -> C++ parameter types of the emulator's declarations (accessors are any address generator).
+CPP_ARG_TYPES = {"int32": "int32_t", "uint32": "uint32_t", "uint64": "uint64_t", "bool": "bool", "float32": "float",
+                 "accessor": "const Accessor&"}
+
+
+def cpp_arg_type(value_type: str) -> str:
+    """The C++ parameter type of a spec argument type."""
+    if value_type not in CPP_ARG_TYPES:
+        raise ValueError(f"no C++ parameter type for spec type {value_type!r}")
+    return CPP_ARG_TYPES[value_type]

@@ -19,7 +19,10 @@ class TemplatedOutput:
     path: str  # relative to generated/ ("{backend}" is the backend's name)
     template: str  # relative to templates/
     kinds: tuple[str, ...]  # spec kinds whose files are named in the banner
-    each: str = ""  # "backend": one file per backend that lowers; "language": one per language spec (0 or 1)
+    # "backend": one file per backend that lowers; "language": one per language spec (0 or 1);
+    # "api_header": one per (API profile, Metalium header) named by the intrinsic specs.
+    each: str = ""
+    files: tuple[str, ...] = ()  # project files (relative to the root) the template gets as `files[path]` text
 
 
 TEMPLATED_OUTPUTS: tuple[TemplatedOutput, ...] = (
@@ -35,6 +38,10 @@ TEMPLATED_OUTPUTS: tuple[TemplatedOutput, ...] = (
     TemplatedOutput("tilelang/engine/registry.py", "python/registry.py.j2", ("backend",)),
     TemplatedOutput("tilelang/engine/{backend}/__init__.py", "python/backend_init.py.j2", (), each="backend"),
     TemplatedOutput("tilelang/engine/{backend}/lower.py", "python/backend_lower.py.j2", (), each="backend"),
+    TemplatedOutput("tilelang/tenstorrent/emulator/include/{profile}/{header}", "emulator/api_header.h.j2",
+                    ("intrinsic",), each="api_header"),
+    TemplatedOutput("tilelang/tenstorrent/plan_schema.py", "python/plan_schema.py.j2", (),
+                    files=("schema/tt_plan.schema.json",)),
     TemplatedOutput("docs/intrinsics.md", "docs/intrinsics.md.j2", ("intrinsic", "backend")),
     TemplatedOutput("docs/passes.md", "docs/passes.md.j2", ("pass", "pipeline", "backend")),
 )

@@ -33,6 +33,8 @@ def _comment_style(path: str) -> tuple[str, str] | None:
         return "// ", ""
     if suffix == ".md":
         return "<!-- ", " -->"
+    if suffix == ".j2":  # runtime Jinja templates: a Jinja comment disappears when they render
+        return "{# ", " #}"
     return None
 
 
@@ -73,6 +75,7 @@ def _environment(project: Project) -> jinja2.Environment:
         "cpp_comment": naming.cpp_comment,
         "md_cell": naming.md_cell,
         "camel": naming.camel,
+        "cpp_arg_type": naming.cpp_arg_type,
         "arg_value": naming.arg_value,
         "tojson": lambda v: json.dumps(v, sort_keys=True),
         "protocol_function": pyemit.protocol_function,
@@ -106,10 +109,26 @@ def render_all(project: Project, model: SpecSet) -> list[Output]:
             subjects = model.lowering_backends
         elif spec.each == "language":
             subjects = model.languages
+        elif spec.each == "api_header":
+            subjects = model.api_headers
         for subject in subjects:
-            path = spec.path.format(backend=subject.name) if spec.each == "backend" else spec.path
-            sources = (subject.source,) if subject is not None else model.sources(*spec.kinds)
-            context = {spec.each: subject} if spec.each else {}
+            path = spec.path
+            if spec.each == "backend":
+                path = spec.path.format(backend=subject.name)
+            elif spec.each == "api_header":
+                path = spec.path.format(profile=subject.profile, header=subject.path)
+            if spec.each == "api_header":
+                sources = tuple(sorted({intrinsic.source for intrinsic, _ in subject.entries}))
+            else:
+                sources = (subject.source,) if subject is not None else model.sources(*spec.kinds)
+            context: dict[str, Any] = {spec.each: subject} if spec.each else {}
+            if spec.files:
+                try:
+                    context["files"] = {f: (project.root / f).read_text("utf-8") for f in spec.files}
+                except (OSError, UnicodeDecodeError) as exc:
+                    diagnostics.error(Location(spec.files[0]), f"cannot read {exc.filename or spec.files[0]}: {exc}")
+                    break
+                sources = sources + spec.files
             try:
                 text = env.get_template(spec.template).render(model=model, output=path, **context)
             except jinja2.TemplateSyntaxError as exc:

@@ -406,7 +406,7 @@ def accessors(name: str, *, options: dict[str, Any], protocol: str, args: dict[s
 # ---------------------------------------------------------------------------------- abstract op rewrite
 
 
-def _kernel_facts(func: tirx.PrimFunc) -> dict[str, Any]:
+def kernel_facts(func: tirx.PrimFunc) -> dict[str, Any]:
     cbs = get_attr(func, "tt.cbs") or []
     acc_dtypes = {cb["dtype"] for cb in cbs if cb["class"] != "input" and cb["producer"] == "compute"}
     fp32 = any(fn.dtype_bytes(d) == 4 for d in acc_dtypes if fn.supported_dtype(d))
@@ -419,7 +419,7 @@ def rewrite(name: str, *, options: dict[str, Any], cases: dict[str, list[dict[st
     `protocol` inserts the named protocol's statements."""
 
     def body(func: tirx.PrimFunc) -> tirx.PrimFunc:
-        facts = _kernel_facts(func)
+        facts = kernel_facts(func)
 
         def visit(ev: Any) -> Any:
             record = intrinsic_of(ev.value)
