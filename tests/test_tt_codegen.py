@@ -1,0 +1,226 @@
+"""Metalium artifacts of lowered Tenstorrent kernels.
+
+Static checks (the plan against schema/tt_plan.schema.json, kernels calling only the spellings of the selected
+API profile, the host program's per-core arguments), then every generated kernel and host program compiled with
+`-Wall -Werror` against the emulator headers, then run in the emulator and compared with numpy.
+
+Tolerances (bf16 results of inputs drawn from U(-1, 1)): with fp32 accumulation, |got - ref| <= 2^-7 * max|ref|
+(the final rounding to bf16 plus fp32 sums in a different order); with bf16 accumulation in DST every one of the
+K/32 tile steps rounds the partial sums to bf16, so the bound is (K/32 + 1) * 2^-8 * max|ref|. Element-wise
+results: 2^-7 relative (one bf16 rounding of the inputs' exact result, exp in fp32).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import subprocess
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+import ml_dtypes
+import numpy as np
+import pytest
+from projects import REPO
+from tt_kernels import elementwise_binary, elementwise_unary, matmul, matmul_bias_relu
+
+import tilelang
+from tilelang.tenstorrent import intrinsics
+from tilelang.tenstorrent.kernel_cpp import TTCodegenError, kernel_source
+from tilelang.tenstorrent.metalium import metalium_program, validate_plan
+
+BF16 = ml_dtypes.bfloat16
+PROFILE = intrinsics.TENSTORRENT_PROFILE
+
+# (M, N, K, block_M, block_N, block_K, dtype, accum_dtype): non-square, 1 to 64 cores, K from 32 to 1024,
+# fp32 and bf16 accumulation, the DST-resident and the spilled (partials in a CB) matmul protocols.
+GEMMS = [
+    (32, 32, 32, 32, 32, 32, "bfloat16", "float"),
+    (64, 128, 64, 32, 64, 32, "bfloat16", "float"),
+    (96, 160, 96, 32, 32, 32, "bfloat16", "float"),
+    (256, 256, 256, 64, 64, 32, "bfloat16", "float"),
+    (128, 64, 1024, 64, 32, 128, "bfloat16", "float"),
+    (128, 256, 128, 128, 128, 32, "bfloat16", "float"),
+    (64, 64, 256, 64, 64, 64, "bfloat16", "bfloat16"),
+    (64, 96, 64, 32, 32, 32, "float16", "float"),
+]
+
+
+def gemm_id(shape: tuple[Any, ...]) -> str:
+    m, n, k, bm, bn, bk, dtype, acc = shape
+    return f"{m}x{n}x{k}_b{bm}x{bn}x{bk}_{dtype}_{acc}"
+
+
+def random(shape: tuple[int, ...], dtype: str, seed: int, low: float = -1.0, high: float = 1.0) -> np.ndarray:
+    values = np.random.default_rng(seed).uniform(low, high, shape).astype(np.float32)
+    return values.astype(BF16 if dtype == "bfloat16" else np.dtype(dtype))
+
+
+def f32(a: np.ndarray) -> np.ndarray:
+    return a.astype(np.float32)
+
+
+# ------------------------------------------------------------------------------------------- static checks
+
+@pytest.fixture(scope="module")
+def gemm_program() -> Any:
+    art = tilelang.lower(matmul(256, 256, 256, 64, 64, 32, dtype="bfloat16"), target="tenstorrent")
+    return art.rt_mod
+
+
+def test_artifacts_are_the_six_files(gemm_program: Any, tmp_path: Path) -> None:
+    out = gemm_program.save(tmp_path / "gemm")
+    assert sorted(p.name for p in out.iterdir()) == sorted(
+        ["reader.cpp", "compute.cpp", "writer.cpp", "main.cpp", "CMakeLists.txt", "tt.plan.json"])
+    assert "find_package(TT-Metalium REQUIRED)" in (out / "CMakeLists.txt").read_text()
+
+
+def test_plan_matches_the_schema_in_schema_dir(gemm_program: Any) -> None:
+    schema = json.loads((REPO / "schema" / "tt_plan.schema.json").read_text("utf-8"))
+    plan = json.loads(gemm_program.files["tt.plan.json"])
+    jsonschema.Draft202012Validator(schema).validate(plan)
+    assert {t["name"]: t["role"] for t in plan["tensors"]} == {"A": "input", "B": "input", "C": "output"}
+    assert [t["shape"] for t in plan["tensors"]] == [[256, 256]] * 3
+    cores = [tuple(w["core"]) for w in plan["work_partition"]]
+    assert len(cores) == 16 and sum(w["count"] for w in plan["work_partition"]) == 16
+    for role in ("reader", "compute", "writer"):
+        assert [tuple(r["core"]) for r in plan["kernels"][role]["runtime_arg_values"]] == cores
+    assert plan["kernels"]["compute"]["fp32_dest_acc"] is True  # the float32 accumulator, though packed out as bf16
+
+
+def test_plan_schema_errors_name_the_path(gemm_program: Any) -> None:
+    plan = json.loads(gemm_program.files["tt.plan.json"])
+    plan["cbs"][0]["index"] = "zero"
+    with pytest.raises(TTCodegenError, match=r"tt.plan.json does not match its schema at cbs/0/index: 'zero'"):
+        validate_plan(plan)
+
+
+def _called_names(source: str) -> set[str]:
+    code = re.sub(r"//[^\n]*", "", source)
+    names = set(re.findall(r"\b([A-Za-z_][A-Za-z0-9_]*)\s*(?:<[^;(){}]*>)?\s*[({]", code))
+    return names - {"for", "if", "while", "static_cast", "kernel_main", "MAIN", "NAMESPACE", "void", "int32_t",
+                    "uint32_t"}
+
+
+def test_kernels_call_only_the_spellings_of_the_profile(gemm_program: Any) -> None:
+    spelled = {s.callee.split("<")[0] for i in intrinsics.INTRINSICS.values() for p, s in i.cpp.items()
+               if p == PROFILE}
+    headers = {h for i in intrinsics.INTRINSICS.values() for p, s in i.cpp.items() if p == PROFILE
+               for _, h in s.headers}
+    for name in ("reader.cpp", "compute.cpp", "writer.cpp"):
+        text = gemm_program.files[name]
+        assert _called_names(text) <= spelled, (name, _called_names(text) - spelled)
+        assert set(re.findall(r'#include "([^"]+)"', text)) <= headers
+    compute = gemm_program.files["compute.cpp"]
+    assert "compute_kernel_hw_startup<SrcOrder::Reverse>(0, 1, 16);" in compute
+    assert "constexpr auto accessor_args_1 = TensorAccessorArgs<2>();" in gemm_program.files["reader.cpp"]
+
+
+def test_main_cpp_sets_the_arguments_of_every_core(gemm_program: Any) -> None:
+    main = gemm_program.files["main.cpp"]
+    assert main.count("SetRuntimeArgs(") == 3 * 16
+    assert ("SetRuntimeArgs(program, reader, CoreCoord{7, 1}, {static_cast<uint32_t>(A->address()), "
+            "static_cast<uint32_t>(B->address()), 15u, 1u});") in main
+    assert "CircularBufferConfig(8 * 2048, {{CBIndex::c_16, tt::DataFormat::Float16_b}})" in main
+    assert main.count("TensorAccessorArgs(*") == 3
+
+
+def test_a_call_without_a_spelling_in_the_profile_is_an_error() -> None:
+    art = tilelang.lower(matmul(64, 64, 64, 32, 32, 32, dtype="bfloat16"), target="tenstorrent",
+                         enable_device_compile=False)
+    with pytest.raises(TTCodegenError, match="intrinsic 'tensor_accessor_args' has no C.. spelling in API profile "
+                                             "'tilelang_tt_2025'"):
+        kernel_source(art.device_mod["main_reader"], "main_reader", "tilelang_tt_2025")
+
+
+# ------------------------------------------------------------------------------- compile and run (emulator)
+
+@pytest.fixture(scope="session")
+def emulator() -> Any:
+    from tilelang.tenstorrent import emulator as emu
+
+    if shutil.which("g++") is None:
+        pytest.fail("g++ is required: the README lists a C++ compiler as a requirement")
+    emu.build_library()
+    return emu
+
+
+CORPUS = {
+    **{f"gemm_{gemm_id(s)}": (lambda s=s: matmul(*s)) for s in GEMMS},
+    **{f"eltwise_{op}": (lambda op=op: elementwise_binary(64, 128, 32, 64, op)) for op in ("add", "sub", "mul")},
+    **{f"unary_{op}": (lambda op=op: elementwise_unary(64, 64, 32, 32, op)) for op in ("exp", "relu")},
+    "gemm_bias_relu": lambda: matmul_bias_relu(128, 128, 64, 64, 64, 32),
+}
+
+
+@pytest.mark.parametrize("name", sorted(CORPUS))
+def test_every_generated_kernel_compiles_with_wall_werror(emulator: Any, name: str, tmp_path: Path) -> None:
+    program = tilelang.lower(CORPUS[name](), target="tenstorrent").rt_mod
+    out = program.save(tmp_path)
+    plan = program.plan
+    include = ["-I", str(emulator.EMULATOR_ROOT / "include" / PROFILE), "-I", str(emulator.EMULATOR_ROOT / "include")]
+    for role in ("reader", "compute", "writer"):
+        ct = [2, plan["tensors"][0]["page_bytes"]] * len(plan["kernels"][role]["compile_time_args"])
+        cmd = ["g++", "-std=c++17", "-fsyntax-only", "-Wall", "-Wextra", "-Werror", *include,
+               f"-DKERNEL_COMPILE_TIME_ARGS={','.join(map(str, ct))}", str(out / f"{role}.cpp")]
+        result = subprocess.run(cmd, capture_output=True, text=True)
+        assert result.returncode == 0, f"{role}.cpp:\n{result.stderr}"
+    result = subprocess.run(["g++", "-std=c++20", "-fsyntax-only", "-Wall", "-Werror", *include,
+                             str(out / "main.cpp")], capture_output=True, text=True)
+    assert result.returncode == 0, f"main.cpp:\n{result.stderr}"
+
+
+@pytest.mark.parametrize("shape", GEMMS, ids=gemm_id)
+def test_gemm_matches_numpy(emulator: Any, shape: tuple[Any, ...]) -> None:
+    m, n, k, _, _, _, dtype, acc = shape
+    kernel = tilelang.compile(matmul(*shape), out_idx=[-1], target="tenstorrent")
+    a, b = random((m, k), dtype, 1), random((k, n), dtype, 2)
+    c = kernel(a, b)
+    ref = f32(a) @ f32(b)
+    scale = float(np.abs(ref).max())
+    bound = 2.0**-7 * scale if acc == "float" else (k / 32 + 1) * 2.0**-8 * scale
+    assert c.dtype == a.dtype and c.shape == (m, n)
+    err = float(np.abs(f32(c) - ref).max())
+    assert err <= bound, f"max error {err} > {bound}"
+    report = kernel.last_report
+    assert report["status"] == "ok"
+    assert report["total"]["matmul_tiles"] == (m // 32) * (n // 32) * (k // 32)
+
+
+@pytest.mark.parametrize("op", ["add", "sub", "mul"])
+def test_eltwise_binary_matches_numpy(emulator: Any, op: str) -> None:
+    kernel = tilelang.compile(elementwise_binary(64, 128, 32, 64, op), out_idx=[-1], target="tenstorrent")
+    a, b = random((64, 128), "bfloat16", 3), random((64, 128), "bfloat16", 4)
+    ref = {"add": np.add, "sub": np.subtract, "mul": np.multiply}[op](f32(a), f32(b))
+    c = kernel(a, b)
+    np.testing.assert_allclose(f32(c), ref, rtol=2.0**-7, atol=2.0**-10)
+
+
+@pytest.mark.parametrize("op", ["exp", "relu"])
+def test_sfpu_unary_matches_numpy(emulator: Any, op: str) -> None:
+    kernel = tilelang.compile(elementwise_unary(64, 64, 32, 32, op), out_idx=[-1], target="tenstorrent")
+    a = random((64, 64), "bfloat16", 5, -2.0, 2.0)
+    ref = np.exp(f32(a)) if op == "exp" else np.maximum(f32(a), 0)
+    np.testing.assert_allclose(f32(kernel(a)), ref, rtol=2.0**-7, atol=2.0**-10)
+
+
+def test_gemm_bias_relu_matches_numpy(emulator: Any) -> None:
+    kernel = tilelang.compile(matmul_bias_relu(128, 128, 64, 64, 64, 32), out_idx=[-1], target="tenstorrent")
+    a, b, bias = random((128, 64), "bfloat16", 6), random((64, 128), "bfloat16", 7), random((128, 128), "bfloat16", 8)
+    ref = np.maximum(f32(a) @ f32(b) + f32(bias), 0)
+    d = kernel(a, b, bias)
+    err = float(np.abs(f32(d) - ref).max())
+    assert err <= 2.0**-6 * float(np.abs(ref).max()), err
+    assert float(f32(d).min()) >= 0.0
+
+
+def test_jit_decorator_runs_on_the_emulator(emulator: Any, tmp_path: Path) -> None:
+    jit_matmul = tilelang.jit(out_idx=[-1], target="tenstorrent")(matmul)
+    kernel = jit_matmul(64, 64, 64, 32, 32, 32, "bfloat16", "float")
+    a, b = random((64, 64), "bfloat16", 9), random((64, 64), "bfloat16", 10)
+    c = kernel(a, b)
+    assert float(np.abs(f32(c) - f32(a) @ f32(b)).max()) <= 2.0**-7 * float(np.abs(f32(a) @ f32(b)).max())
+    saved = kernel.save(tmp_path / "artifacts")
+    assert (saved / "tt.plan.json").is_file()
