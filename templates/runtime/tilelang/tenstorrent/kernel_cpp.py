@@ -34,6 +34,9 @@ BINARY: dict[type, tuple[str, int]] = {
 }
 
 
+# Spec result types that are C++ objects or enums, not the TIR scalar that carries them: declared `auto`.
+OBJECT_RESULTS = ("accessor", "handle", "data_format")
+
 CPP_RESERVED = frozenset(
     "alignas alignof and asm auto bool break case catch char class const constexpr continue default delete do "
     "double else enum explicit export extern false float for friend goto if inline int long mutable namespace new "
@@ -122,9 +125,9 @@ class _Printer:
 
     def decl(self, var: Any, value: Any) -> str:
         dtype = _dtype(var)
-        if dtype in C_TYPES:
-            return f"{C_TYPES[dtype]} {self.name(var)}"
         record = intrinsic_of(value)
+        if dtype in C_TYPES and (record is None or record.returns not in OBJECT_RESULTS):
+            return f"{C_TYPES[dtype]} {self.name(var)}"
         # Objects (accessors): `constexpr` when built from compile-time arguments only, as tt-metal writes them.
         if record is not None and record.args and all(a.const for a in record.args):
             return f"constexpr auto {self.name(var)}"
