@@ -30,9 +30,10 @@ lint: $(STAMP)
 demo: $(STAMP)
 	$(PY) -m generator generate
 	$(PY) -m generator list
-	$(PY) examples/gemm_demo.py
+	$(PY) examples/tt_gemm_demo.py
 
 bench: $(STAMP)
 	$(PY) benchmarks/bench_generate.py
 	$(PY) benchmarks/bench_lower.py
 	$(PY) benchmarks/bench_tt_lower.py
+	$(PY) benchmarks/bench_tt_emulate.py

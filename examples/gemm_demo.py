@@ -1,6 +1,6 @@
 """The standard TileLang GEMM, compiled by `tilelang` for the CPU (llvm) and checked against numpy.
 
-Until the Tenstorrent pipeline and emulator land, this is the executing part of `make demo`.
+`make demo` runs the Tenstorrent version (examples/tt_gemm_demo.py); this one shows the CPU backend.
 Run: .venv/bin/python examples/gemm_demo.py
 """
 

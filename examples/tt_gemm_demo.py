@@ -11,6 +11,7 @@ Run: .venv/bin/python examples/tt_gemm_demo.py [--out DIR] [--size M N K] [--blo
 from __future__ import annotations
 
 import argparse
+import json
 import time
 from pathlib import Path
 
@@ -61,6 +62,7 @@ def main() -> None:
     error = float(np.abs(c.astype(np.float32) - reference).max() / np.abs(reference).max())
 
     report = kernel.last_report
+    (folder / "tt.report.json").write_text(json.dumps(report, indent=1) + "\n", "utf-8")
     total, cores = report["total"], report["cores"]
     print(f"GEMM {M}x{N}x{K} bf16 (fp32 accumulation), blocks {BM}x{BN}x{BK}, on the Tenstorrent emulator")
     print(f"  lowered + Metalium codegen in {compiled * 1000:.0f} ms; built and emulated in {ran:.2f} s "
@@ -69,7 +71,7 @@ def main() -> None:
     print(f"  DRAM read {total['dram_bytes_read'] / 2**20:.2f} MiB, written {total['dram_bytes_written'] / 2**20:.2f} MiB; "
           f"NoC reads {total['noc_reads']}, writes {total['noc_writes']}; matmul_tiles {total['matmul_tiles']}, "
           f"pack_tile {total['pack_tiles']}")
-    print(f"  artifacts: {folder}/ ({', '.join(sorted(p.name for p in folder.iterdir() if p.is_file()))})")
+    print(f"  artifacts and counters (tt.report.json): {folder}/ ({', '.join(sorted(p.name for p in folder.iterdir() if p.is_file()))})")
     if error > 2.0**-7:
         raise SystemExit("result does not match numpy")
 

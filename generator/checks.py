@@ -55,6 +55,7 @@ def check_model(model: SpecSet, diagnostics: Diagnostics) -> None:
     _duplicates("API profile", model.profiles, diagnostics)
     _check_intrinsics(model, diagnostics)
     _check_protocols(model, diagnostics)
+    _check_device_facts(model, diagnostics)
     _check_passes(model, diagnostics)
     _check_pipelines(model, diagnostics)
     _check_backends(model, diagnostics)
@@ -91,6 +92,18 @@ def _check_intrinsics(model: SpecSet, diagnostics: Diagnostics) -> None:
                     diagnostics.error(spelling.location,
                                       f"intrinsic '{intrinsic.name}' runs in {role} kernels but profile "
                                       f"'{spelling.profile}' gives no '{processor}' header")
+
+
+def _check_device_facts(model: SpecSet, diagnostics: Diagnostics) -> None:
+    """The Tenstorrent engines plan CBs, DST and the grid from one backend's `device` section."""
+    if model.device_backend is not None:
+        return
+    for p in model.passes:
+        rule = next((r for r in p.rules if r.kind not in ("tvm", "hook")), None)
+        if rule is not None:
+            diagnostics.error(rule.location, f"pass '{p.name}' uses the '{rule.kind}' engine, which needs the device "
+                                             "facts of a backend spec with a `device` section; no backend has one")
+            return
 
 
 def _check_protocols(model: SpecSet, diagnostics: Diagnostics) -> None:

@@ -20,7 +20,8 @@ class TemplatedOutput:
     template: str  # relative to templates/
     kinds: tuple[str, ...]  # spec kinds whose files are named in the banner
     # "backend": one file per backend that lowers; "language": one per language spec (0 or 1);
-    # "api_header": one per (API profile, Metalium header) named by the intrinsic specs.
+    # "api_header": one per (API profile, Metalium header) named by the intrinsic specs;
+    # "device_backend": one for the backend with a `device` section, none without.
     each: str = ""
     files: tuple[str, ...] = ()  # project files (relative to the root) the template gets as `files[path]` text
 
@@ -31,7 +32,7 @@ TEMPLATED_OUTPUTS: tuple[TemplatedOutput, ...] = (
     TemplatedOutput("tilelang/language/__init__.py", "python/language.py.j2", ("language",), each="language"),
     TemplatedOutput("tilelang/language/dtypes.py", "python/language_dtypes.py.j2", ("language",),
                     each="language"),
-    TemplatedOutput("tilelang/tenstorrent/device.py", "python/device.py.j2", ("backend",)),
+    TemplatedOutput("tilelang/tenstorrent/device.py", "python/device.py.j2", ("backend",), each="device_backend"),
     TemplatedOutput("tilelang/tenstorrent/protocols.py", "python/protocols.py.j2", ("protocol",)),
     TemplatedOutput("tilelang/transform/__init__.py", "python/transform.py.j2", ("pass",)),
     TemplatedOutput("tilelang/engine/pipelines.py", "python/pipelines.py.j2", ("pipeline",)),

@@ -111,6 +111,8 @@ def render_all(project: Project, model: SpecSet) -> list[Output]:
             subjects = model.languages
         elif spec.each == "api_header":
             subjects = model.api_headers
+        elif spec.each == "device_backend":
+            subjects = (model.device_backend,) if model.device_backend else ()
         for subject in subjects:
             path = spec.path
             if spec.each == "backend":

@@ -127,3 +127,15 @@ def test_process_exit_code_and_stderr(project: Path) -> None:
     want = expected_lines("unknown_profile")
     assert result.stderr.rstrip("\n").split("\n") == want + [f"{len(want)} errors; nothing was written."]
     assert not (project / "generated").exists()
+
+
+def test_engines_without_device_facts_name_the_first_pass(project: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    backend = project / "specs" / "backends" / "tenstorrent.yaml"
+    text = backend.read_text("utf-8")
+    backend.write_text(text[: text.index("\ndevice:")] + "\n", "utf-8")
+    code, err = run_generate(project, capsys)
+    assert code == 1
+    assert err.splitlines() == [
+        "specs/passes/attach_tt_accessors.yaml:15:5: pass 'AttachTTAccessors' uses the 'annotate' engine, which needs "
+        "the device facts of a backend spec with a `device` section; no backend has one",
+        "1 error; nothing was written."]

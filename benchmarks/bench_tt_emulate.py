@@ -1,0 +1,83 @@
+"""Emulation time of the standard TileLang GEMM (bf16, fp32 accumulation, blocks 64x64x32) on the 8x8 grid of
+the Tenstorrent emulator, for 256^3 (16 cores) and 512^3 (64 cores; target: <= 10 s here).
+
+Per size: lowering + Metalium codegen, building the host program (cold cache), the first run (which compiles
+the three kernels, as tt-metal's JIT does), and a warm run (everything cached: pure emulation). Baseline measured
+in the same run: the same GEMM compiled by the `llvm` backend and run on this CPU (fp16, fp32 accumulation).
+
+Run: .venv/bin/python benchmarks/bench_tt_emulate.py
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import ml_dtypes
+import numpy as np
+
+import tilelang
+from tilelang.tenstorrent import emulator
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
+from test_language_llvm import matmul  # noqa: E402  (the standard TileLang GEMM, verbatim)
+
+SIZES = (256, 512)
+TARGET_SECONDS = 10.0
+
+
+def timed(action):  # type: ignore[no-untyped-def]
+    start = time.perf_counter()
+    result = action()
+    return result, time.perf_counter() - start
+
+
+def main() -> None:
+    with tempfile.TemporaryDirectory(prefix="tt_bench_") as tmp:
+        os.environ["TT_EMU_CACHE"] = str(Path(tmp) / "cache")  # cold builds, measured; the user cache is untouched
+        _, lib = timed(emulator.build_library)
+        print(f"emulator library build (cold): {lib:.2f} s")
+        for size in SIZES:
+            rng = np.random.default_rng(size)
+            a = rng.uniform(-1, 1, (size, size)).astype(ml_dtypes.bfloat16)
+            b = rng.uniform(-1, 1, (size, size)).astype(ml_dtypes.bfloat16)
+            c = np.zeros((size, size), ml_dtypes.bfloat16)
+
+            cpu = tilelang.compile(matmul(size, size, size, 64, 64, 32, dtype="float16"), out_idx=[-1], target="llvm")
+            a16, b16 = a.astype(np.float16), b.astype(np.float16)
+            cpu(a16, b16)
+            _, llvm = timed(lambda a16=a16, b16=b16, cpu=cpu: cpu(a16, b16))
+
+            art, lower = timed(lambda size=size: tilelang.lower(
+                matmul(size, size, size, 64, 64, 32, dtype="bfloat16"), target="tenstorrent"))
+            program = art.rt_mod
+            kernel_dir = program.save(Path(tmp) / f"gemm{size}")
+            data = kernel_dir / "data"
+            data.mkdir()
+            a.tofile(data / "A.bin")
+            b.tofile(data / "B.bin")
+            profile = program.plan["device"]["profile"]
+            exe, host = timed(lambda kernel_dir=kernel_dir, profile=profile: emulator.build_host(
+                kernel_dir / "main.cpp", profile))
+            args = [str(kernel_dir), str(data)]
+            report, first = timed(lambda exe=exe, args=args, profile=profile: emulator.run(exe, args, profile))
+            report, warm = timed(lambda exe=exe, args=args, profile=profile: emulator.run(exe, args, profile))
+            c[...] = np.fromfile(data / "C.bin", dtype=ml_dtypes.bfloat16).reshape(size, size)
+            ref = a.astype(np.float32) @ b.astype(np.float32)
+            error = float(np.abs(c.astype(np.float32) - ref).max() / np.abs(ref).max())
+            cores = len(report["cores"])
+            print(f"GEMM {size}^3 bf16, blocks 64x64x32, {cores} cores (max rel. error {error:.1e})")
+            print(f"  llvm backend run on this CPU (baseline)  {llvm:8.3f} s   1.00x")
+            print(f"  lower + Metalium codegen                 {lower:8.3f} s   {lower / llvm:8.1f}x")
+            print(f"  host program build (cold)                {host:8.3f} s   {host / llvm:8.1f}x")
+            print(f"  first run (kernel JIT + emulation)       {first:8.3f} s   {first / llvm:8.1f}x")
+            verdict = "meets" if warm <= TARGET_SECONDS else "MISSES"
+            print(f"  warm run (emulation)                     {warm:8.3f} s   {warm / llvm:8.1f}x   "
+                  f"({verdict} the {TARGET_SECONDS:.0f} s target)")
+
+
+if __name__ == "__main__":
+    main()
