@@ -68,10 +68,12 @@ def main() -> None:
     print(f"  lowered + Metalium codegen in {compiled * 1000:.0f} ms; built and emulated in {ran:.2f} s "
           f"on {len(cores)} cores")
     print(f"  max relative error vs numpy: {error:.2e} (bf16 output)")
-    print(f"  DRAM read {total['dram_bytes_read'] / 2**20:.2f} MiB, written {total['dram_bytes_written'] / 2**20:.2f} MiB; "
-          f"NoC reads {total['noc_reads']}, writes {total['noc_writes']}; matmul_tiles {total['matmul_tiles']}, "
+    mib = 2.0**20
+    print(f"  DRAM read {total['dram_bytes_read'] / mib:.2f} MiB, written {total['dram_bytes_written'] / mib:.2f} "
+          f"MiB; NoC reads {total['noc_reads']}, writes {total['noc_writes']}; matmul_tiles {total['matmul_tiles']}, "
           f"pack_tile {total['pack_tiles']}")
-    print(f"  artifacts and counters (tt.report.json): {folder}/ ({', '.join(sorted(p.name for p in folder.iterdir() if p.is_file()))})")
+    files = ", ".join(sorted(p.name for p in folder.iterdir() if p.is_file()))
+    print(f"  artifacts and counters (tt.report.json): {folder}/ ({files})")
     if error > 2.0**-7:
         raise SystemExit("result does not match numpy")
 

@@ -128,7 +128,7 @@ def render_all(project: Project, model: SpecSet) -> list[Output]:
                 try:
                     context["files"] = {f: (project.root / f).read_text("utf-8") for f in spec.files}
                 except (OSError, UnicodeDecodeError) as exc:
-                    diagnostics.error(Location(spec.files[0]), f"cannot read {exc.filename or spec.files[0]}: {exc}")
+                    diagnostics.error(Location(spec.files[0]), f"cannot read a file the template needs: {exc}")
                     break
                 sources = sources + spec.files
             try:

@@ -23,13 +23,13 @@ import jsonschema
 import ml_dtypes
 import numpy as np
 import pytest
-from projects import REPO
 from tt_kernels import elementwise_binary, elementwise_unary, matmul, matmul_bias_relu
 
 import tilelang
+from projects import REPO
 from tilelang.tenstorrent import intrinsics
 from tilelang.tenstorrent.kernel_cpp import TTCodegenError, kernel_source
-from tilelang.tenstorrent.metalium import metalium_program, validate_plan
+from tilelang.tenstorrent.metalium import validate_plan
 
 BF16 = ml_dtypes.bfloat16
 PROFILE = intrinsics.TENSTORRENT_PROFILE
@@ -224,3 +224,49 @@ def test_jit_decorator_runs_on_the_emulator(emulator: Any, tmp_path: Path) -> No
     assert float(np.abs(f32(c) - f32(a) @ f32(b)).max()) <= 2.0**-7 * float(np.abs(f32(a) @ f32(b)).max())
     saved = kernel.save(tmp_path / "artifacts")
     assert (saved / "tt.plan.json").is_file()
+
+
+SECOND_PROFILE_RUN = """
+import sys
+import ml_dtypes, numpy as np
+import tilelang
+from tt_kernels import elementwise_binary, matmul
+a = np.random.default_rng(1).uniform(-1, 1, (64, 96)).astype(ml_dtypes.bfloat16)
+b = np.random.default_rng(2).uniform(-1, 1, (96, 64)).astype(ml_dtypes.bfloat16)
+gemm = tilelang.compile(matmul(64, 64, 96, 32, 32, 32, "bfloat16", "float"), out_idx=[-1], target="tenstorrent")
+c = gemm(a, b)
+ref = a.astype(np.float32) @ b.astype(np.float32)
+assert np.abs(c.astype(np.float32) - ref).max() <= 2.0**-7 * np.abs(ref).max()
+add = tilelang.compile(elementwise_binary(64, 64, 32, 32, "add"), out_idx=[-1], target="tenstorrent")
+d = add(a[:, :64].copy(), b[:64, :].copy())
+assert np.allclose(d.astype(np.float32), a[:, :64].astype(np.float32) + b[:64, :].astype(np.float32), rtol=2**-7)
+gemm.save(sys.argv[1])
+"""
+
+
+def test_the_second_api_profile_is_one_line_of_the_backend_spec(emulator: Any, project: Path, tmp_path: Path) -> None:
+    """Switch specs/backends/tenstorrent.yaml's `api_profile` line, regenerate, and the same kernels compile
+    to the 2025 API (namespace MAIN, mm_init, InterleavedAddrGenFast, the single-device host API) and run."""
+    import os
+    import sys
+
+    from generator.cli import main as generate
+
+    spec = project / "specs" / "backends" / "tenstorrent.yaml"
+    text = spec.read_text("utf-8")
+    assert text.count("api_profile: metal_d5f9bc4a\n") == 1
+    spec.write_text(text.replace("api_profile: metal_d5f9bc4a\n", "api_profile: tilelang_tt_2025\n"), "utf-8")
+    assert generate(["--root", str(project), "--out", str(project / "generated"), "generate", "--quiet"]) == 0
+    out = tmp_path / "artifacts"
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(project / "generated"), str(REPO / "tests")])}
+    done = subprocess.run([sys.executable, "-c", SECOND_PROFILE_RUN, str(out)], capture_output=True, text=True,
+                          env=env, timeout=600)
+    assert done.returncode == 0, done.stdout + done.stderr
+    compute, reader = (out / "compute.cpp").read_text(), (out / "reader.cpp").read_text()
+    assert "namespace NAMESPACE {\nvoid MAIN {" in compute and "mm_init(0, 1, 16);" in compute
+    assert '#include "compute_kernel_api/matmul.h"' in compute
+    assert "InterleavedAddrGenFast<true>{A_addr, 2048, get_dataformat(0)}" in reader
+    assert "noc_async_read_tile(" in reader and '#include "dataflow_api.h"' in reader
+    main = (out / "main.cpp").read_text()
+    assert "IDevice* device = CreateDevice(0);" in main and "EnqueueProgram(cq, program, false);" in main
+    assert "TensorAccessorArgs" not in main

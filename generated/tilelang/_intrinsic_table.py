@@ -33,9 +33,10 @@ class Spelling:
 @dataclass(frozen=True)
 class Profile:
     name: str
-    kernel_entry: str
+    kernel_entry: str  # "kernel_main" | "namespace_main"
     tt_metal_commit: str
     doc: str
+    host_api: str = "mesh"  # "mesh" | "device": the host API main.cpp is written against
 
 
 @dataclass(frozen=True)

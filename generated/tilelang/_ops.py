@@ -29,6 +29,7 @@ _RESULT_DTYPE = {
     "float32": "float32",
     "handle": "handle",
     "accessor": "handle",
+    "data_format": "uint32",
 }
 
 _REGISTERED: dict[str, Intrinsic] = {}

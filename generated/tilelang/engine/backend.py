@@ -31,7 +31,7 @@ class Backend:
     target_attrs: tuple[tuple[str, Any], ...] = ()
     target_host: str = ""
     codegen: str = ""  # TVM codegen whose source the backend emits ("" until the backend has one)
-    runs_on: str = "never"  # where compiled kernels execute: cpu, cuda, rocm, webgpu, never
+    runs_on: str = "never"  # where compiled kernels execute: cpu, cuda, rocm, webgpu, emulator, never
     lowers: bool = True  # False while the backend is registered but has no lowering pipeline yet
 
     @property

@@ -17,7 +17,7 @@ from tvm import tirx
 
 from .cpu_lowering import host_llvm_target
 
-CODEGENS = ("llvm", "c", "cuda", "rocm", "webgpu", "tvmscript")
+CODEGENS = ("llvm", "c", "cuda", "rocm", "webgpu", "tvmscript")  # "metalium" is tilelang.tenstorrent.metalium
 
 
 def _as_module(mod: Any) -> Any:
@@ -66,6 +66,9 @@ def run_packed(rt_mod: Any, func_name: str, arrays: Sequence[Any], device: Any =
     Arrays are copied to `device` (default: the CPU), and every writable array argument is copied back in place
     after the call; the list of (the same) arguments is returned.
     """
+    if not hasattr(rt_mod, "__getitem__") and callable(rt_mod):  # a program the project runs itself (emulator)
+        rt_mod(*arrays)
+        return list(arrays)
     dev = device if device is not None else tvm.cpu(0)
     args: list[Any] = [tvm.runtime.tensor(np.ascontiguousarray(a), dev) if isinstance(a, np.ndarray) else a
                        for a in arrays]

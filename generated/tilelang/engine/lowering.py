@@ -66,7 +66,7 @@ def lower_phases(backend: Backend, func_or_mod: Any, target: Any, target_host: A
     device_mod, host_mod = split(mod)
     rt_mod, source = None, ""
     if enable_device_compile:
-        rt_mod, source = build(backend, device_mod, tvm_target)
+        rt_mod, source = build(backend, device_mod, tvm_target, params=params, entry=entry)
     if runtime_only:
         device_mod = host_mod = None
     elif not enable_host_codegen:
@@ -75,12 +75,18 @@ def lower_phases(backend: Backend, func_or_mod: Any, target: Any, target_host: A
                             rt_mod=rt_mod, entry_name=entry, target=backend.name)
 
 
-def build(backend: Backend, mod: tvm.IRModule, target: tvm.target.Target) -> tuple[Any, str]:
-    """Run TVM's codegen for the backend; a codegen this TVM build lacks is a TargetError, not a traceback."""
+def build(backend: Backend, mod: tvm.IRModule, target: tvm.target.Target, *, params: list[KernelParam] | None = None,
+          entry: str = "main") -> tuple[Any, str]:
+    """Run the backend's codegen; a codegen this TVM build lacks is a TargetError, not a traceback."""
     from .codegen import build_tvm
 
     if not backend.codegen:
         raise TargetError(f"backend '{backend.name}' has no code generator yet ({backend.spec})")
+    if backend.codegen == "metalium":  # the project's own code generator, not TVM's
+        from ..tenstorrent.metalium import metalium_program
+
+        program = metalium_program(mod, params or [], entry)
+        return (None if backend.runs_on == "never" else program), program.source
     try:
         rt_mod, source = build_tvm(mod, backend.codegen, target)
     except TileLangError:

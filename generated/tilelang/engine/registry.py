@@ -69,8 +69,8 @@ BACKENDS: dict[str, Backend] = {
         target_keys=('tenstorrent',),
         target_attrs=(('model', 'wormhole_b0'),),
         target_host='',
-        codegen='tvmscript',
-        runs_on='never',
+        codegen='metalium',
+        runs_on='emulator',
         lowers=True,
     ),
     'webgpu': Backend(

@@ -77,6 +77,21 @@ class JITKernel:
     def name(self) -> str:
         return self.artifact.entry_name
 
+    def save(self, directory: Any) -> Any:
+        """Write the backend's artifacts into `directory` (tenstorrent: reader/compute/writer.cpp, main.cpp,
+        CMakeLists.txt, tt.plan.json); returns the directory as a Path."""
+        program = self.artifact.rt_mod
+        if not hasattr(program, "save"):
+            raise TileLangError(f"backend '{self.target}' has no artifact files to save for kernel '{self.name}' "
+                                "(use get_kernel_source())")
+        return program.save(directory)
+
+    @property
+    def last_report(self) -> dict[str, Any]:
+        """The emulator's report of the last call (status, counters per core and total); {} before a call or on
+        backends without one."""
+        return dict(getattr(self.artifact.rt_mod, "last_report", {}) or {})
+
     def get_kernel_source(self) -> str:
         """The source text the backend produced (LLVM IR, C, CUDA ...)."""
         return self.artifact.kernel_source

@@ -17,6 +17,7 @@ from tvm import tirx
 
 from .. import _ops
 from . import fn
+from .intrinsics import INTRINSICS
 
 
 def tt_call(name: str, *args: Any) -> Any:
@@ -58,11 +59,11 @@ class Builder:
         self.emit(tirx.Evaluate(tt_call(name, *args)))
 
     def bind(self, name: str, callee: str, *args: Any) -> Any:
-        """Bind the call's result to a new variable; 32-bit unsigned results are bound as int32 so that
+        """Bind the call's result to a new variable; `uint32` results (L1 addresses) are bound as int32 so that
         address arithmetic with loop variables type-checks (L1 addresses are far below 2**31)."""
         value = tt_call(callee, *args)
         dtype = str(value.ty.dtype) if hasattr(value.ty, "dtype") else "handle"
-        if dtype == "uint32":
+        if INTRINSICS[callee].returns == "uint32":
             value, dtype = tirx.Cast("int32", value), "int32"
         var = tirx.Var(name, dtype)
         self.emit(tirx.Bind(var, value))

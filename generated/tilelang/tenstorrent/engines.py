@@ -218,8 +218,8 @@ def dataflow(name: str, *, options: dict[str, Any], depth: dict[str, Expr]) -> t
             if not page:
                 raise TTLoweringError(f"on-chip buffer '{s.buffer.name}' has dtype {s.dtype}; the tenstorrent backend "
                                       f"supports {', '.join(sorted(device.DATA_FORMATS))}")
-            cbs.append({"index": s.index, "stream": s.key, "buffer": s.buffer.name, "class": s.cls,
-                        "dtype": s.dtype, "data_format": fn.data_format(s.dtype), "page_bytes": page,
+            cbs.append({"index": s.index, "stream": s.key, "buffer": s.buffer.name, "buffer_dtype": s.buffer.dtype,
+                        "class": s.cls, "dtype": s.dtype, "data_format": fn.data_format(s.dtype), "page_bytes": page,
                         "block_pages": s.pages, "depth": s.pages_depth, "producer": s.producer,
                         "consumer": s.consumers[0]})
         return with_attrs(func, {"tt.cbs": cbs})
@@ -382,7 +382,8 @@ def accessors(name: str, *, options: dict[str, Any], protocol: str, args: dict[s
                    "device": device}
             bound = PROTOCOLS[protocol](b, **{k: e(**ctx) for k, e in args.items()})
             swap[tensor] = bound["accessor"]
-            compile_args.append({"tensor": tensor, "offset": int(args["cta_offset"](**ctx))})
+            if layouts[tensor]["compile_time_args"]:  # the profile's accessor reads compile-time arguments
+                compile_args.append({"tensor": tensor, "offset": int(args["cta_offset"](**ctx))})
             tensor_args[addr.name] = tensor
 
         tensor_vars = {name: var for name, (var, _) in used.items()}
@@ -408,9 +409,10 @@ def accessors(name: str, *, options: dict[str, Any], protocol: str, args: dict[s
 # ---------------------------------------------------------------------------------- abstract op rewrite
 
 
-def _kernel_facts(func: tirx.PrimFunc) -> dict[str, Any]:
+def kernel_facts(func: tirx.PrimFunc) -> dict[str, Any]:
     cbs = get_attr(func, "tt.cbs") or []
-    acc_dtypes = {cb["dtype"] for cb in cbs if cb["class"] != "input" and cb["producer"] == "compute"}
+    # The compute results' own dtype (a float32 accumulator packed out as bf16 still accumulates in fp32).
+    acc_dtypes = {cb["buffer_dtype"] for cb in cbs if cb["class"] != "input" and cb["producer"] == "compute"}
     fp32 = any(fn.dtype_bytes(d) == 4 for d in acc_dtypes if fn.supported_dtype(d))
     return {"fp32_acc": fp32, "profile": _profile(), "device": device}
 
@@ -421,7 +423,7 @@ def rewrite(name: str, *, options: dict[str, Any], cases: dict[str, list[dict[st
     `protocol` inserts the named protocol's statements."""
 
     def body(func: tirx.PrimFunc) -> tirx.PrimFunc:
-        facts = _kernel_facts(func)
+        facts = kernel_facts(func)
 
         def visit(ev: Any) -> Any:
             record = intrinsic_of(ev.value)

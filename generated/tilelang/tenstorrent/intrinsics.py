@@ -32,12 +32,14 @@ PROFILES: dict[str, Profile] = {
     'metal_d5f9bc4a': Profile(
         name='metal_d5f9bc4a',
         kernel_entry='kernel_main',
+        host_api='mesh',
         tt_metal_commit='d5f9bc4a43b1287523458f1af6a470c6b2adc180',
         doc='tt-metal as pinned by tt-mlir (d5f9bc4a): `void kernel_main()` in all three kernels, `api/...` include paths, TensorAccessor + noc_async_read_page/write_page, compute_kernel_hw_startup + matmul_init, mesh-device host API.',
     ),
     'tilelang_tt_2025': Profile(
         name='tilelang_tt_2025',
         kernel_entry='namespace_main',
+        host_api='device',
         tt_metal_commit='',
         doc='The 2025 API used by the TileLang TT design documents: `namespace NAMESPACE { void MAIN }` compute entry, `dataflow_api.h` and `compute_kernel_api/...` includes, mm_init, InterleavedAddrGenFast + noc_async_read_tile, single-device command queue.',
     ),
@@ -392,7 +394,7 @@ INTRINSICS: dict[str, Intrinsic] = {
         args=(
             Arg('cb_id', 'int32', const=False),
         ),
-        returns='uint32',
+        returns='data_format',
         effect='Pure',
         cpp={
             'metal_d5f9bc4a': Spelling('get_dataformat', headers=(('dataflow', 'api/dataflow/dataflow_api.h'),), form='call', template_args=()),

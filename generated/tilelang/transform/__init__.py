@@ -53,7 +53,7 @@ def AttachTTAccessors() -> tvm.transform.Pass:
         engines.annotate('AttachTTAccessors', options=options, attr='tt.accessors', foreach='tensors', fields={
             'stride_mode': lambda **_: 'tiled',
             'page_bytes': lambda buffer, device, **_: ((device.TILE[0] * device.TILE[1]) * fn.dtype_bytes(buffer.dtype)),
-            'compile_time_args': lambda **_: 2,
+            'compile_time_args': lambda device, **_: fn.select(fn.eq(device.PROFILE, 'metal_d5f9bc4a'), 2, 0),
             'parameter': lambda buffer, **_: buffer.index,
         }),
     ], name='tl.AttachTTAccessors')

@@ -380,7 +380,8 @@ def accessors(name: str, *, options: dict[str, Any], protocol: str, args: dict[s
                    "device": device}
             bound = PROTOCOLS[protocol](b, **{k: e(**ctx) for k, e in args.items()})
             swap[tensor] = bound["accessor"]
-            compile_args.append({"tensor": tensor, "offset": int(args["cta_offset"](**ctx))})
+            if layouts[tensor]["compile_time_args"]:  # the profile's accessor reads compile-time arguments
+                compile_args.append({"tensor": tensor, "offset": int(args["cta_offset"](**ctx))})
             tensor_args[addr.name] = tensor
 
         tensor_vars = {name: var for name, (var, _) in used.items()}

@@ -165,7 +165,8 @@ class _Printer:
         if isinstance(node, tirx.Not):
             return f"!{self.expr(node.a, 14)}"
         if isinstance(node, tirx.Select):
-            text = f"{self.expr(node.condition, 3)} ? {self.expr(node.true_value, 3)} : {self.expr(node.false_value, 3)}"
+            cond, yes, no = (self.expr(e, 3) for e in (node.condition, node.true_value, node.false_value))
+            text = f"{cond} ? {yes} : {no}"
             return f"({text})" if parent > 2 else text
         if isinstance(node, tvm.ir.Call):
             return self.call(node)

@@ -172,7 +172,8 @@ def metalium_program(device_mod: tvm.IRModule, params: Sequence[Any], kernel: st
     plan = build_plan(device_mod, params, kernel)
     validate_plan(plan)
     files: dict[str, str] = {}
-    for gvar, func in sorted(device_mod.functions.items(), key=lambda kv: ROLES.index(get_attr(kv[1], "tt.kernel_role"))):
+    by_role = sorted(device_mod.functions.items(), key=lambda kv: ROLES.index(get_attr(kv[1], "tt.kernel_role")))
+    for gvar, func in by_role:
         role = get_attr(func, "tt.kernel_role")
         files[FILES[role]] = kernel_source(func, gvar.name_hint, plan["device"]["profile"]).text
     files["main.cpp"] = render_host(plan, "main.cpp.j2")

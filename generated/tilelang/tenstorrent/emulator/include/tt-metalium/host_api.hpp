@@ -1,0 +1,266 @@
+// Copied unchanged from templates/runtime/tilelang/tenstorrent/emulator/include/tt-metalium/host_api.hpp by `python -m generator` - do not edit here;
+// edit templates/runtime/tilelang/tenstorrent/emulator/include/tt-metalium/host_api.hpp and run `make generate`.
+// tt_emu: the subset of TT-Metalium's host API (tt_metal/api/tt-metalium/host_api.hpp and the types it
+// pulls in) that generated host programs use, implemented by libtt_emu.so. Programs run synchronously when
+// enqueued; any misuse or kernel protocol violation prints a report and exits (2: kernel compile error,
+// 3: anything else), as there is no device to recover.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <initializer_list>
+#include <map>
+#include <memory>
+#include <string>
+#include <unordered_map>
+#include <variant>
+#include <vector>
+
+namespace tt_emu {
+struct DramBuffer;
+struct ProgramState;
+}  // namespace tt_emu
+
+namespace tt {
+
+enum class DataFormat : uint8_t {
+    Float32 = 0, Float16 = 1, Bfp8 = 2, Bfp4 = 3, Tf32 = 4, Float16_b = 5, Bfp8_b = 6, Bfp4_b = 7, Int32 = 8,
+    UInt16 = 9, Lf8 = 10, Bfp2 = 11, Int8 = 14, Bfp2_b = 15, UInt32 = 24, UInt8 = 30, RawUInt8 = 240,
+    RawUInt16 = 241, RawUInt32 = 242, Invalid = 255
+};
+
+// Wormhole has 32 CBs per core.
+enum CBIndex : uint8_t {
+    c_0, c_1, c_2, c_3, c_4, c_5, c_6, c_7, c_8, c_9, c_10, c_11, c_12, c_13, c_14, c_15,
+    c_16, c_17, c_18, c_19, c_20, c_21, c_22, c_23, c_24, c_25, c_26, c_27, c_28, c_29, c_30, c_31, SIZE
+};
+
+enum class ARCH { WORMHOLE_B0 };
+
+namespace tt_metal {
+
+using KernelHandle = uint32_t;
+using CBHandle = uintptr_t;
+using DeviceAddr = uint64_t;
+using chip_id_t = int;
+
+struct CoreCoord {
+    std::size_t x = 0;
+    std::size_t y = 0;
+    constexpr CoreCoord() = default;
+    constexpr CoreCoord(std::size_t x_, std::size_t y_) : x(x_), y(y_) {}
+    friend constexpr bool operator==(const CoreCoord& a, const CoreCoord& b) { return a.x == b.x && a.y == b.y; }
+    friend constexpr bool operator<(const CoreCoord& a, const CoreCoord& b) {
+        return a.y != b.y ? a.y < b.y : a.x < b.x;
+    }
+    std::string str() const { return "(x=" + std::to_string(x) + ",y=" + std::to_string(y) + ")"; }
+};
+
+// Inclusive rectangle of cores.
+struct CoreRange {
+    CoreCoord start_coord;
+    CoreCoord end_coord;
+    CoreRange(const CoreCoord& point) : start_coord(point), end_coord(point) {}
+    CoreRange(const CoreCoord& start, const CoreCoord& end) : start_coord(start), end_coord(end) {}
+    std::size_t size() const;
+};
+
+class CoreRangeSet {
+public:
+    CoreRangeSet() = default;
+    CoreRangeSet(const CoreRange& range) : ranges_{range} {}
+    CoreRangeSet(const std::vector<CoreRange>& ranges) : ranges_(ranges) {}
+    const std::vector<CoreRange>& ranges() const { return ranges_; }
+    uint32_t num_cores() const;
+
+private:
+    std::vector<CoreRange> ranges_;
+};
+
+using CoreSpec = std::variant<CoreCoord, CoreRange, CoreRangeSet>;
+
+enum class BufferType { DRAM, L1, SYSTEM_MEMORY, L1_SMALL, TRACE };
+enum class TensorMemoryLayout { INTERLEAVED, HEIGHT_SHARDED, WIDTH_SHARDED, BLOCK_SHARDED };
+enum class MathFidelity : uint8_t { LoFi = 0, HiFi2 = 2, HiFi3 = 3, HiFi4 = 4, Invalid = 0xff };
+enum class DataMovementProcessor { RISCV_0 = 0, RISCV_1 = 1 };
+enum class NOC : uint8_t { RISCV_0_default = 0, RISCV_1_default = 1, NOC_0 = 0, NOC_1 = 1 };
+enum class NOC_MODE : uint8_t { DM_DEDICATED_NOC = 0, DM_DYNAMIC_NOC = 1 };
+enum class KernelBuildOptLevel : uint8_t { O1, O2, O3, O0, Os, Ofast, Oz };
+enum class UnpackToDestMode : uint8_t { Default, UnpackToDestFp32 };
+
+// Field order as in tt-metal's kernel_types.hpp, so designated initialisers written for tt-metal compile.
+struct DataMovementConfig {
+    DataMovementProcessor processor = DataMovementProcessor::RISCV_0;
+    NOC noc = NOC::RISCV_0_default;
+    NOC_MODE noc_mode = NOC_MODE::DM_DEDICATED_NOC;
+    std::vector<uint32_t> compile_args;
+    std::map<std::string, std::string> defines;
+    std::unordered_map<std::string, uint32_t> named_compile_args;
+    KernelBuildOptLevel opt_level = KernelBuildOptLevel::O2;
+};
+
+struct ReaderDataMovementConfig : DataMovementConfig {
+    explicit ReaderDataMovementConfig(std::vector<uint32_t> args = {}, std::map<std::string, std::string> defs = {})
+        : DataMovementConfig{DataMovementProcessor::RISCV_1, NOC::RISCV_1_default, NOC_MODE::DM_DEDICATED_NOC,
+                             std::move(args), std::move(defs), {}, KernelBuildOptLevel::O2} {}
+};
+
+struct WriterDataMovementConfig : DataMovementConfig {
+    explicit WriterDataMovementConfig(std::vector<uint32_t> args = {}, std::map<std::string, std::string> defs = {})
+        : DataMovementConfig{DataMovementProcessor::RISCV_0, NOC::RISCV_0_default, NOC_MODE::DM_DEDICATED_NOC,
+                             std::move(args), std::move(defs), {}, KernelBuildOptLevel::O2} {}
+};
+
+struct ComputeConfig {
+    MathFidelity math_fidelity = MathFidelity::HiFi4;
+    bool fp32_dest_acc_en = false;
+    bool dst_full_sync_en = false;
+    std::vector<UnpackToDestMode> unpack_to_dest_mode;
+    bool bfp8_pack_precise = false;
+    bool math_approx_mode = false;
+    std::vector<uint32_t> compile_args;
+    std::map<std::string, std::string> defines;
+    std::unordered_map<std::string, uint32_t> named_compile_args;
+    KernelBuildOptLevel opt_level = KernelBuildOptLevel::O3;
+};
+
+class CircularBufferConfig {
+public:
+    CircularBufferConfig(uint32_t total_size, const std::map<uint8_t, tt::DataFormat>& data_format_spec)
+        : total_size_(total_size), formats_(data_format_spec) {}
+    CircularBufferConfig& set_page_size(uint8_t buffer_index, uint32_t page_size) {
+        page_sizes_[buffer_index] = page_size;
+        return *this;
+    }
+    CircularBufferConfig& set_total_size(uint32_t total_size) {
+        total_size_ = total_size;
+        return *this;
+    }
+    uint32_t total_size() const { return total_size_; }
+    const std::map<uint8_t, tt::DataFormat>& data_formats() const { return formats_; }
+    const std::map<uint8_t, uint32_t>& page_sizes() const { return page_sizes_; }
+
+private:
+    uint32_t total_size_;
+    std::map<uint8_t, tt::DataFormat> formats_;
+    std::map<uint8_t, uint32_t> page_sizes_;
+};
+
+class IDevice;
+
+// Move-only, as in tt-metal; the state lives in the runtime.
+class Program {
+public:
+    Program();
+    ~Program();
+    Program(Program&&) noexcept;
+    Program& operator=(Program&&) noexcept;
+    Program(const Program&) = delete;
+    Program& operator=(const Program&) = delete;
+    tt_emu::ProgramState& state() const { return *impl_; }
+
+private:
+    std::unique_ptr<tt_emu::ProgramState> impl_;
+};
+
+class Buffer {
+public:
+    explicit Buffer(std::shared_ptr<tt_emu::DramBuffer> impl, IDevice* device);
+    ~Buffer();
+    Buffer(const Buffer&) = delete;
+    Buffer& operator=(const Buffer&) = delete;
+    uint32_t address() const;
+    DeviceAddr size() const;
+    DeviceAddr page_size() const;
+    uint32_t num_pages() const;
+    BufferType buffer_type() const { return BufferType::DRAM; }
+    IDevice* device() const { return device_; }
+    tt_emu::DramBuffer& dram() const { return *impl_; }
+
+private:
+    std::shared_ptr<tt_emu::DramBuffer> impl_;
+    IDevice* device_;
+};
+
+struct InterleavedBufferConfig {
+    IDevice* device = nullptr;
+    DeviceAddr size = 0;
+    DeviceAddr page_size = 0;
+    BufferType buffer_type = BufferType::DRAM;
+    TensorMemoryLayout buffer_layout = TensorMemoryLayout::INTERLEAVED;
+};
+
+class CommandQueue {
+public:
+    explicit CommandQueue(IDevice* device) : device_(device) {}
+    IDevice* device() const { return device_; }
+
+private:
+    IDevice* device_;
+};
+
+// One Wormhole n150 chip: an 8x8 grid of worker cores, 12 DRAM banks.
+class IDevice {
+public:
+    explicit IDevice(chip_id_t id) : id_(id), cq_(this) {}
+    chip_id_t id() const { return id_; }
+    CommandQueue& command_queue(std::size_t cq_id = 0);
+    CoreCoord compute_with_storage_grid_size() const { return CoreCoord{8, 8}; }
+    CoreCoord logical_grid_size() const { return CoreCoord{8, 8}; }
+    tt::ARCH arch() const { return tt::ARCH::WORMHOLE_B0; }
+    uint32_t num_dram_channels() const { return 12; }
+    uint32_t l1_size_per_core() const { return 1464 * 1024; }
+
+private:
+    chip_id_t id_;
+    CommandQueue cq_;
+};
+
+namespace detail {
+[[noreturn]] void host_error(const char* call, const std::string& message);
+void write_buffer(const Buffer& buffer, const void* data, std::size_t bytes, const char* call);
+void read_buffer(const Buffer& buffer, void* data, std::size_t bytes, const char* call);
+void run_program(Program& program, const char* call);
+}  // namespace detail
+
+IDevice* CreateDevice(chip_id_t device_id, uint8_t num_hw_cqs = 1, std::size_t l1_small_size = 0,
+                      std::size_t trace_region_size = 0);
+bool CloseDevice(IDevice* device);
+Program CreateProgram();
+KernelHandle CreateKernel(Program& program, const std::string& file_name, const CoreSpec& core_spec,
+                          const std::variant<DataMovementConfig, ComputeConfig>& config);
+CBHandle CreateCircularBuffer(Program& program, const CoreSpec& core_spec, const CircularBufferConfig& config);
+std::shared_ptr<Buffer> CreateBuffer(const InterleavedBufferConfig& config);
+void SetRuntimeArgs(const Program& program, KernelHandle kernel, const CoreSpec& core_spec,
+                    std::initializer_list<uint32_t> runtime_args);
+void SetRuntimeArgs(const Program& program, KernelHandle kernel, const CoreSpec& core_spec,
+                    const std::vector<uint32_t>& runtime_args);
+void SetRuntimeArgs(const Program& program, KernelHandle kernel, const std::vector<CoreCoord>& cores,
+                    const std::vector<std::vector<uint32_t>>& runtime_args);
+void SetCommonRuntimeArgs(const Program& program, KernelHandle kernel, const std::vector<uint32_t>& runtime_args);
+void SetCommonRuntimeArgs(const Program& program, KernelHandle kernel, std::initializer_list<uint32_t> runtime_args);
+
+template <typename T>
+void EnqueueWriteBuffer(CommandQueue&, const std::shared_ptr<Buffer>& buffer, const std::vector<T>& src, bool) {
+    detail::write_buffer(*buffer, src.data(), src.size() * sizeof(T), "EnqueueWriteBuffer");
+}
+template <typename T>
+void EnqueueWriteBuffer(CommandQueue&, Buffer& buffer, const std::vector<T>& src, bool) {
+    detail::write_buffer(buffer, src.data(), src.size() * sizeof(T), "EnqueueWriteBuffer");
+}
+// Resizes `dst` to the buffer's size (in elements of T).
+template <typename T>
+void EnqueueReadBuffer(CommandQueue&, const std::shared_ptr<Buffer>& buffer, std::vector<T>& dst, bool) {
+    dst.resize(static_cast<std::size_t>(buffer->size() / sizeof(T)));
+    detail::read_buffer(*buffer, dst.data(), dst.size() * sizeof(T), "EnqueueReadBuffer");
+}
+template <typename T>
+void EnqueueReadBuffer(CommandQueue&, Buffer& buffer, std::vector<T>& dst, bool) {
+    dst.resize(static_cast<std::size_t>(buffer.size() / sizeof(T)));
+    detail::read_buffer(buffer, dst.data(), dst.size() * sizeof(T), "EnqueueReadBuffer");
+}
+void EnqueueProgram(CommandQueue& cq, Program& program, bool blocking);
+void Finish(CommandQueue& cq);
+
+}  // namespace tt_metal
+}  // namespace tt

@@ -1,0 +1,40 @@
+// Copied unchanged from templates/runtime/tilelang/tenstorrent/emulator/include/tt-metalium/tensor_accessor_args.hpp by `python -m generator` - do not edit here;
+// edit templates/runtime/tilelang/tenstorrent/emulator/include/tt-metalium/tensor_accessor_args.hpp and run `make generate`.
+// tt_emu: host side of TensorAccessorArgs (tt_metal/api/tt-metalium/tensor_accessor_args.hpp subset).
+// An interleaved DRAM buffer contributes two compile-time arguments: the args-config bits (bit 0 sharded,
+// bit 1 DRAM) and the aligned page size; the kernel-side TensorAccessorArgs<offset> reads them back.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "tt-metalium/host_api.hpp"
+
+namespace tt::tt_metal {
+
+namespace distributed {
+class MeshBuffer;
+}
+
+class TensorAccessorArgs {
+public:
+    explicit TensorAccessorArgs(const Buffer& buffer);
+    explicit TensorAccessorArgs(const distributed::MeshBuffer& buffer);
+    explicit TensorAccessorArgs(const std::shared_ptr<Buffer>& buffer) : TensorAccessorArgs(*buffer) {}
+    void append_to(std::vector<uint32_t>& compile_time_args) const {
+        compile_time_args.push_back(config_);
+        compile_time_args.push_back(page_size_);
+    }
+    void append_to(std::vector<uint32_t>& compile_time_args, std::vector<uint32_t>& common_runtime_args) const {
+        (void)common_runtime_args;  // interleaved tensors need no runtime arguments
+        append_to(compile_time_args);
+    }
+    std::vector<uint32_t> get_compile_time_args() const { return {config_, page_size_}; }
+
+private:
+    uint32_t config_ = 0;
+    uint32_t page_size_ = 0;
+};
+
+}  // namespace tt::tt_metal

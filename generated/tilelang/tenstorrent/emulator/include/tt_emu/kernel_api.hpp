@@ -1,0 +1,268 @@
+// Copied unchanged from templates/runtime/tilelang/tenstorrent/emulator/include/tt_emu/kernel_api.hpp by `python -m generator` - do not edit here;
+// edit templates/runtime/tilelang/tenstorrent/emulator/include/tt_emu/kernel_api.hpp and run `make generate`.
+// Device-side kernel API of the tt_emu emulator (namespace tt_emu::kapi).
+//
+// Kernels are compiled by the emulator's JIT into shared objects and run as host threads (one per
+// reader / compute / writer kernel and core). Everything with state (CBs, NoC, DST, tile math) lives in
+// libtt_emu.so, which the kernel objects link against at dlopen time; this header only declares it and
+// implements what must be compile-time (compile-time arguments, accessor types). It is included by every
+// kernel, so it stays small: <cstdint> only, and nothing that can warn under -Wall -Werror.
+#pragma once
+
+#include <cstdint>
+
+// Legacy compute entry `namespace NAMESPACE { void MAIN { ... } }` (2025 API); the runtime looks up
+// both this symbol (tt_emu_kernel::kernel_main()) and the plain `void kernel_main()`.
+#define NAMESPACE tt_emu_kernel
+#define MAIN kernel_main()
+
+// Compile-time arguments arrive as -DKERNEL_COMPILE_TIME_ARGS=a,b,c (possibly empty), as in tt-metal's JIT.
+#ifndef KERNEL_COMPILE_TIME_ARGS
+#define KERNEL_COMPILE_TIME_ARGS
+#endif
+
+// Value types live in tt_emu::ktypes, apart from the functions: argument-dependent lookup on an accessor
+// must not find tt_emu::kapi::noc_async_read_page next to the generated global wrapper of the same name.
+namespace tt_emu::ktypes {
+
+// tt::DataFormat as kernels see it. A class rather than an enum so that both `DataFormat x =
+// get_dataformat(cb)` and `uint32_t x = get_dataformat(cb)` work, and either can initialise the
+// data_format member of InterleavedAddrGenFast.
+struct DataFormat {
+    uint8_t value;
+    constexpr DataFormat(uint32_t v = 255) noexcept : value(static_cast<uint8_t>(v)) {}
+    constexpr operator uint32_t() const noexcept { return value; }
+    static const DataFormat Float32, Float16, Bfp8, Bfp4, Tf32, Float16_b, Bfp8_b, Bfp4_b, Int32, UInt16, Lf8,
+        Bfp2, Int8, Bfp2_b, UInt32, UInt8, Invalid;
+};
+inline constexpr DataFormat DataFormat::Float32{0}, DataFormat::Float16{1}, DataFormat::Bfp8{2},
+    DataFormat::Bfp4{3}, DataFormat::Tf32{4}, DataFormat::Float16_b{5}, DataFormat::Bfp8_b{6},
+    DataFormat::Bfp4_b{7}, DataFormat::Int32{8}, DataFormat::UInt16{9}, DataFormat::Lf8{10}, DataFormat::Bfp2{11},
+    DataFormat::Int8{14}, DataFormat::Bfp2_b{15}, DataFormat::UInt32{24}, DataFormat::UInt8{30},
+    DataFormat::Invalid{255};
+
+enum class SrcOrder { Regular, Reverse };
+
+}  // namespace tt_emu::ktypes
+
+namespace tt_emu::kapi {
+
+using ktypes::DataFormat;
+using ktypes::SrcOrder;
+
+namespace detail {
+
+template <uint32_t... V>
+struct CtArgs {
+    static constexpr uint32_t count = sizeof...(V);
+    static constexpr uint32_t values[sizeof...(V) + 1] = {V..., 0u};
+};
+using KernelCtArgs = CtArgs<KERNEL_COMPILE_TIME_ARGS>;
+
+// Not constexpr on purpose: reaching it in a constant expression is a compile error naming it.
+[[noreturn]] void compile_time_arg_index_out_of_range(uint32_t idx, uint32_t count);
+uint32_t runtime_arg(int idx, bool common);
+
+enum class NocCall : uint8_t { ReadPage, WritePage, ReadTile, WriteTile };
+void noc_page(NocCall call, uint32_t id, uint32_t bank_base_address, uint32_t page_size, uint32_t l1_addr,
+              uint32_t size, uint32_t offset);
+uint64_t dram_noc_addr(uint32_t bank_base_address, uint32_t page_size, uint32_t id, uint32_t offset);
+
+void hw_startup(bool reverse, int operands, uint32_t icb0, uint32_t icb1, uint32_t ocb);
+void pack(uint32_t ifrom_dst, uint32_t icb, bool out_of_order, uint32_t output_tile_index);
+void sfpu_init(int op);
+void sfpu(int op, uint32_t idst, float value);
+
+}  // namespace detail
+
+// ---------------------------------------------------------------- arguments
+
+template <typename T>
+T get_arg_val(int arg_idx) {
+    static_assert(sizeof(T) == 4, "get_arg_val: runtime arguments are 4-byte values");
+    const uint32_t raw = detail::runtime_arg(arg_idx, false);
+    T out;
+    __builtin_memcpy(&out, &raw, sizeof out);
+    return out;
+}
+
+template <typename T>
+T get_common_arg_val(int arg_idx) {
+    static_assert(sizeof(T) == 4, "get_common_arg_val: runtime arguments are 4-byte values");
+    const uint32_t raw = detail::runtime_arg(arg_idx, true);
+    T out;
+    __builtin_memcpy(&out, &raw, sizeof out);
+    return out;
+}
+
+constexpr uint32_t get_compile_time_arg_val(uint32_t idx) {
+    using A = detail::KernelCtArgs;
+    return idx < A::count ? A::values[idx] : (detail::compile_time_arg_index_out_of_range(idx, A::count), 0u);
+}
+
+// ---------------------------------------------------------------- circular buffers
+
+void cb_reserve_back(int32_t cb_id, int32_t num_pages);
+void cb_push_back(int32_t cb_id, int32_t num_pages);
+void cb_wait_front(int32_t cb_id, int32_t num_pages);
+void cb_pop_front(int32_t cb_id, int32_t num_pages);
+bool cb_pages_reservable_at_back(int32_t cb_id, int32_t num_pages);
+bool cb_pages_available_at_front(int32_t cb_id, int32_t num_pages);
+uint32_t get_write_ptr(uint32_t cb_id);
+uint32_t get_read_ptr(uint32_t cb_id);
+DataFormat get_dataformat(int32_t cb_id);
+int32_t get_tile_size(int32_t cb_id);
+
+}  // namespace tt_emu::kapi
+
+// ---------------------------------------------------------------- tensor addressing
+
+namespace tt_emu::ktypes {
+
+namespace kd = ::tt_emu::kapi::detail;
+
+// Interleaved DRAM tensors only; config bit 0 = sharded, bit 1 = DRAM (what the host TensorAccessorArgs
+// appends), followed by the aligned page size.
+template <uint32_t CTA_OFFSET, uint32_t CRTA_OFFSET = 0>
+struct TensorAccessorArgs {
+    static_assert(CTA_OFFSET + 2 <= kd::KernelCtArgs::count,
+                  "TensorAccessorArgs<CTA_OFFSET>: the kernel has fewer compile-time arguments than an interleaved "
+                  "tensor needs (2, from CTA_OFFSET)");
+    static constexpr uint32_t ArgsConfig = kd::KernelCtArgs::values[CTA_OFFSET];
+    static constexpr uint32_t AlignedPageSize = kd::KernelCtArgs::values[CTA_OFFSET + 1];
+    static_assert((ArgsConfig & 1u) == 0, "TensorAccessorArgs: sharded tensors are not emulated");
+    static_assert((ArgsConfig & 2u) != 0, "TensorAccessorArgs: only DRAM tensors are emulated");
+    static constexpr uint32_t next_compile_time_args_offset() { return CTA_OFFSET + 2; }
+    static constexpr uint32_t get_aligned_page_size() { return AlignedPageSize; }
+};
+
+struct TensorAccessor {
+    uint32_t bank_base_address;
+    uint32_t page_size;
+
+    template <uint32_t CTA, uint32_t CRTA>
+    TensorAccessor(const TensorAccessorArgs<CTA, CRTA>&, uint32_t bank_base_address_in,
+                   uint32_t page_size_in = TensorAccessorArgs<CTA, CRTA>::AlignedPageSize)
+        : bank_base_address(bank_base_address_in), page_size(page_size_in) {}
+
+    uint64_t get_noc_addr(uint32_t page_id, uint32_t offset = 0) const {
+        return kd::dram_noc_addr(bank_base_address, page_size, page_id, offset);
+    }
+};
+
+// Must stay an aggregate: kernels write InterleavedAddrGenFast<true>{addr, page_size, data_format}.
+template <bool DRAM, uint32_t tile_hw = 1024>
+struct InterleavedAddrGenFast {
+    static_assert(DRAM, "InterleavedAddrGenFast<false> (L1-interleaved tensors) is not emulated");
+    uint32_t bank_base_address;
+    uint32_t page_size;
+    DataFormat data_format;
+
+    uint64_t get_noc_addr(uint32_t id, uint32_t offset = 0) const {
+        return kd::dram_noc_addr(bank_base_address, page_size, id, offset);
+    }
+};
+
+}  // namespace tt_emu::ktypes
+
+namespace tt_emu::kapi {
+
+using ktypes::InterleavedAddrGenFast;
+using ktypes::TensorAccessor;
+using ktypes::TensorAccessorArgs;
+
+// ---------------------------------------------------------------- NoC
+
+template <typename AddrGen>
+void noc_async_read_page(uint32_t id, const AddrGen& addrgen, uint32_t dst_local_l1_addr, uint32_t size = 0,
+                         uint32_t offset = 0) {
+    detail::noc_page(detail::NocCall::ReadPage, id, addrgen.bank_base_address, addrgen.page_size,
+                     dst_local_l1_addr, size, offset);
+}
+
+template <typename AddrGen>
+void noc_async_write_page(uint32_t id, const AddrGen& addrgen, uint32_t src_local_l1_addr, uint32_t size = 0,
+                          uint32_t offset = 0) {
+    detail::noc_page(detail::NocCall::WritePage, id, addrgen.bank_base_address, addrgen.page_size,
+                     src_local_l1_addr, size, offset);
+}
+
+template <typename AddrGen>
+void noc_async_read_tile(uint32_t id, const AddrGen& addrgen, uint32_t dst_local_l1_addr, uint32_t offset = 0) {
+    detail::noc_page(detail::NocCall::ReadTile, id, addrgen.bank_base_address, addrgen.page_size,
+                     dst_local_l1_addr, 0, offset);
+}
+
+template <typename AddrGen>
+void noc_async_write_tile(uint32_t id, const AddrGen& addrgen, uint32_t src_local_l1_addr) {
+    detail::noc_page(detail::NocCall::WriteTile, id, addrgen.bank_base_address, addrgen.page_size,
+                     src_local_l1_addr, 0, 0);
+}
+
+// Raw forms: a DRAM NoC address from get_noc_addr(); the transfer must stay inside one page.
+void noc_async_read(uint64_t src_noc_addr, uint32_t dst_local_l1_addr, uint32_t size);
+void noc_async_write(uint32_t src_local_l1_addr, uint64_t dst_noc_addr, uint32_t size);
+void noc_async_read_barrier();
+void noc_async_write_barrier();
+
+// ---------------------------------------------------------------- compute: start-up and inits
+
+template <SrcOrder order = SrcOrder::Regular>
+void compute_kernel_hw_startup(uint32_t icb0, uint32_t icb1, uint32_t ocb) {
+    detail::hw_startup(order == SrcOrder::Reverse, 3, icb0, icb1, ocb);
+}
+
+template <SrcOrder order = SrcOrder::Regular>
+void compute_kernel_hw_startup(uint32_t icb0, uint32_t ocb) {
+    detail::hw_startup(order == SrcOrder::Reverse, 2, icb0, icb0, ocb);
+}
+
+void mm_init(uint32_t in0_cb_id, uint32_t in1_cb_id, uint32_t out_cb_id, uint32_t transpose = 0);
+void mm_init_short(uint32_t in0_cb_id, uint32_t in1_cb_id, uint32_t transpose = 0);
+void matmul_init(uint32_t in0_cb_id, uint32_t in1_cb_id, uint32_t transpose = 0);
+void binary_op_init_common(uint32_t icb0, uint32_t icb1, uint32_t ocb);
+void add_tiles_init(uint32_t icb0, uint32_t icb1, bool acc_to_dest = false);
+void sub_tiles_init(uint32_t icb0, uint32_t icb1, bool acc_to_dest = false);
+void mul_tiles_init(uint32_t icb0, uint32_t icb1);
+void init_sfpu(uint32_t icb, uint32_t ocb);
+void unary_op_init_common(uint32_t icb, uint32_t ocb);
+void copy_tile_init(uint32_t cbid);
+void copy_tile_to_dst_init_short(uint32_t cbid, uint32_t transpose = 0);
+
+// ---------------------------------------------------------------- compute: DST and tile operations
+
+void tile_regs_acquire();
+void tile_regs_commit();
+void tile_regs_wait();
+void tile_regs_release();
+
+void matmul_tiles(uint32_t in0_cb_id, uint32_t in1_cb_id, uint32_t in0_tile_index, uint32_t in1_tile_index,
+                  uint32_t idst, uint32_t transpose = 0);
+void add_tiles(uint32_t icb0, uint32_t icb1, uint32_t itile0, uint32_t itile1, uint32_t idst);
+void sub_tiles(uint32_t icb0, uint32_t icb1, uint32_t itile0, uint32_t itile1, uint32_t idst);
+void mul_tiles(uint32_t icb0, uint32_t icb1, uint32_t itile0, uint32_t itile1, uint32_t idst);
+void copy_tile(uint32_t in_cb_id, uint32_t in_tile_index, uint32_t dst_tile_index);
+
+template <bool out_of_order_output = false>
+void pack_tile(uint32_t ifrom_dst, uint32_t icb, uint32_t output_tile_index = 0) {
+    detail::pack(ifrom_dst, icb, out_of_order_output, output_tile_index);
+}
+
+// SFPU operations work in place on one DST tile; template flags (approximation modes) are accepted and
+// ignored: the emulator computes in fp32.
+enum : int { kSfpuExp = 1, kSfpuRelu = 2, kSfpuFill = 3 };
+
+template <bool approx = false, bool fast_and_approx = false>
+void exp_tile_init() { detail::sfpu_init(kSfpuExp); }
+template <bool approx = false, bool fast_and_approx = false>
+void exp_tile(uint32_t idst) { detail::sfpu(kSfpuExp, idst, 0.0f); }
+inline void relu_tile_init() { detail::sfpu_init(kSfpuRelu); }
+inline void relu_tile(uint32_t idst) { detail::sfpu(kSfpuRelu, idst, 0.0f); }
+inline void fill_tile_init() { detail::sfpu_init(kSfpuFill); }
+inline void fill_tile(uint32_t idst, float value) { detail::sfpu(kSfpuFill, idst, value); }
+
+}  // namespace tt_emu::kapi
+
+// Types kernels name unqualified (DataFormat::Float16_b, compute_kernel_hw_startup<SrcOrder::Reverse>).
+using ::tt_emu::ktypes::DataFormat;
+using ::tt_emu::ktypes::SrcOrder;

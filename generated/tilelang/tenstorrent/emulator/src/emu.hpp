@@ -1,0 +1,260 @@
+// Copied unchanged from templates/runtime/tilelang/tenstorrent/emulator/src/emu.hpp by `python -m generator` - do not edit here;
+// edit templates/runtime/tilelang/tenstorrent/emulator/src/emu.hpp and run `make generate`.
+// Private declarations of the tt_emu runtime (libtt_emu.so): device model, per-core state, kernel threads,
+// JIT, report. Kernel API entry points are in kapi_*.cpp, the host API in host.cpp, execution in launch.cpp.
+#pragma once
+
+#ifndef TT_EMU_DEFAULT_PROFILE  // set by tilelang/tenstorrent/emulator.py from the backend spec
+#error "build the emulator with -DTT_EMU_DEFAULT_PROFILE=\"<api profile>\""
+#endif
+
+#include <array>
+#include <atomic>
+#include <condition_variable>
+#include <cstdint>
+#include <future>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "tt-metalium/host_api.hpp"
+
+namespace tt_emu {
+
+using tt::DataFormat;
+using tt::tt_metal::CoreCoord;
+
+// Wormhole n150 facts (reference/metalium-api.md section 6).
+constexpr uint32_t kL1Bytes = 1464 * 1024;
+constexpr uint32_t kNumCbs = 32;
+constexpr uint32_t kDramBanks = 12;
+constexpr uint32_t kDramAlignment = 32;
+constexpr uint32_t kDramBankBytes = 1u << 30;
+constexpr uint32_t kMaxRuntimeArgs = 341;
+constexpr uint32_t kGridX = 8;
+constexpr uint32_t kGridY = 8;
+constexpr uint32_t kTileElems = 1024;
+constexpr uint32_t kDstTiles = 16;
+
+std::string hex(uint64_t value);
+std::string core_name(const CoreCoord& c);
+const char* format_name(DataFormat format);
+
+// ------------------------------------------------------------------ DRAM
+
+// One interleaved buffer: page i lives in bank i % 12 at `address + (i / 12) * page_size`; the host copy
+// keeps the pages in order (page i at byte i * page_size), which is what the tiled host layout expects.
+struct DramBuffer {
+    uint32_t address = 0;
+    uint64_t size = 0;
+    uint32_t page_size = 0;
+    uint32_t num_pages = 0;
+    uint32_t bank_bytes = 0;  // bytes reserved in each bank
+    std::vector<uint8_t> data;
+    ~DramBuffer();
+    std::string describe() const;
+};
+
+std::shared_ptr<DramBuffer> allocate_dram_buffer(uint64_t size, uint64_t page_size, const char* call);
+std::shared_ptr<DramBuffer> find_dram_buffer(uint32_t address);           // by base address
+std::shared_ptr<DramBuffer> find_dram_buffer_in_bank(uint32_t bank_addr);  // by any address inside
+std::string list_dram_buffers();
+std::mutex& dram_mutex();  // DRAM is the only state cores share
+
+// ------------------------------------------------------------------ programs (host side)
+
+enum class KernelKind { Riscv0, Riscv1, Compute };
+const char* kind_name(KernelKind kind);
+
+struct KernelBinary {
+    std::string path;     // kernel source
+    std::string so_path;  // compiled object in the cache
+    std::string log;      // compiler output
+    bool ok = false;
+    bool cached = false;
+    double seconds = 0.0;
+    void (*entry)() = nullptr;
+};
+
+struct KernelSpec {
+    std::string path;
+    std::string name;  // file stem: how reports and errors name the kernel
+    KernelKind kind = KernelKind::Riscv0;
+    std::vector<CoreCoord> cores;
+    std::vector<uint32_t> compile_args;
+    std::map<std::string, std::string> defines;
+    bool fp32_dest_acc = false;
+    bool dst_full_sync = false;
+    std::map<CoreCoord, std::vector<uint32_t>> runtime_args;
+    std::vector<uint32_t> common_args;
+    std::shared_future<std::shared_ptr<KernelBinary>> binary;
+};
+
+struct CbSpec {
+    uint8_t index = 0;
+    DataFormat format = DataFormat::Invalid;
+    uint32_t page_size = 0;
+    uint32_t total_size = 0;
+    uint32_t address = 0;  // L1 byte address on its cores
+};
+
+struct ProgramState {
+    std::vector<KernelSpec> kernels;  // KernelHandle = index
+    std::map<CoreCoord, std::vector<CbSpec>> cbs;
+    std::map<CoreCoord, uint32_t> l1_used;
+};
+
+std::vector<CoreCoord> expand_cores(const tt::tt_metal::CoreSpec& spec, const char* call);
+
+// ------------------------------------------------------------------ JIT (jit.cpp)
+
+std::shared_future<std::shared_ptr<KernelBinary>> compile_kernel_async(const KernelSpec& spec);
+
+// ------------------------------------------------------------------ per-core execution state
+
+enum Counter : int {
+    kDramBytesRead, kDramBytesWritten, kNocReads, kNocWrites, kReadBarriers, kWriteBarriers, kMatmulTiles,
+    kEltwiseTiles, kSfpuTiles, kCopyTiles, kPackTiles, kCbPushes, kCbPops, kCbPagesPushed, kNumCounters
+};
+extern const char* const kCounterNames[kNumCounters];
+using Counters = std::array<uint64_t, kNumCounters>;
+
+// The call a kernel thread is in, kept as numbers and formatted only for reports.
+struct Call {
+    const char* name = "kernel_main";
+    uint8_t argc = 0;
+    uint8_t hex_mask = 0;  // bit i: print argument i in hex
+    int64_t args[6] = {};
+    std::string str() const;
+};
+
+enum class WaitKind { None, Reserve, Front };
+struct Wait {
+    WaitKind kind = WaitKind::None;
+    int cb = 0;
+    uint32_t pages = 0;
+};
+
+struct Transfer {
+    bool read = true;
+    std::shared_ptr<DramBuffer> buffer;
+    uint32_t page = 0;
+    uint32_t offset = 0;
+    uint32_t size = 0;
+    uint32_t l1 = 0;
+    std::string describe() const;
+};
+
+struct KernelThread;
+
+struct Cb {
+    bool configured = false;
+    uint8_t index = 0;
+    DataFormat format = DataFormat::Invalid;
+    uint32_t page_bytes = 0;
+    uint32_t capacity = 0;  // pages
+    uint32_t base = 0;      // L1 address
+    uint64_t received = 0;  // pages pushed in total
+    uint64_t acked = 0;     // pages popped in total
+    uint32_t reserved = 0;  // pages reserved at the back (valid for get_write_ptr, push)
+    uint32_t waited = 0;    // pages waited at the front (cumulative until popped)
+    uint32_t packed = 0;    // pages pack_tile wrote since the last push
+    KernelThread* producer = nullptr;
+    KernelThread* consumer = nullptr;
+    uint32_t occupied() const { return static_cast<uint32_t>(received - acked); }
+    uint32_t wr_page() const { return static_cast<uint32_t>(received % capacity); }
+    uint32_t rd_page() const { return static_cast<uint32_t>(acked % capacity); }
+    uint32_t page_addr(uint32_t page) const { return base + page * page_bytes; }
+};
+
+enum class DstState { Released, Acquired, Committed, Waited };
+enum class FpuOp { None, Matmul, Add, Sub, Mul, Copy };
+
+// Compute-kernel state: hardware start-up, the last FPU and SFPU inits, and the DST register file.
+struct ComputeState {
+    bool fp32_acc = false;
+    uint32_t capacity = 8;  // DST tiles per acquire
+    bool started = false;
+    FpuOp fpu = FpuOp::None;
+    uint32_t fpu_cb[2] = {0, 0};
+    int sfpu = 0;
+    DstState dst = DstState::Released;
+    uint32_t written = 0;  // bit i: DST tile i written since acquire
+    std::vector<float> tiles = std::vector<float>(kDstTiles * kTileElems);  // row-major 32x32 each
+};
+
+enum class ThreadStatus { NotStarted, Running, Blocked, Done, Failed, Aborted };
+
+struct Core;
+
+struct KernelThread {
+    Core* core = nullptr;
+    const KernelSpec* spec = nullptr;
+    std::shared_ptr<KernelBinary> binary;
+    const std::vector<uint32_t>* args = nullptr;
+    const std::vector<uint32_t>* common_args = nullptr;
+    ThreadStatus status = ThreadStatus::NotStarted;
+    Call call;
+    Wait wait;
+    std::vector<Transfer> reads;   // issued, not yet landed (until noc_async_read_barrier)
+    std::vector<Transfer> writes;  // issued, not yet landed (until noc_async_write_barrier)
+    const std::string& name() const { return spec->name; }
+};
+
+struct Core {
+    CoreCoord coord;
+    std::mutex mu;
+    std::condition_variable cv;
+    std::vector<uint8_t> l1;
+    std::array<Cb, kNumCbs> cbs;
+    std::vector<std::unique_ptr<KernelThread>> threads;
+    std::unique_ptr<ComputeState> compute;
+    Counters counters{};
+    bool failed = false;
+};
+
+// Unwinds a kernel thread once its core failed (or another core failed first).
+struct Abort {};
+
+// One API call of a kernel thread: the current thread, its call recorded, the core lock held.
+struct Session {
+    KernelThread& t;
+    Core& core;
+    std::unique_lock<std::mutex> lock;
+};
+Session enter(const Call& call);
+Call make_call(const char* name, std::initializer_list<int64_t> args, uint8_t hex_mask = 0);
+Cb& cb_of(Session& s, int64_t index);                  // a configured CB, else fail
+void claim(Session& s, Cb& cb, bool producer);         // one producer and one consumer thread per CB
+[[noreturn]] void fail(Session& s, const std::string& message);
+// Marks the core failed naming `culprit`, records the report, wakes everyone; caller holds the lock.
+void record_failure(Core& core, KernelThread& culprit, const std::string& message);
+void block_until(Session& s, const Wait& wait);
+void check_deadlock(Core& core, KernelThread* self);
+std::string dump_core(const Core& core);
+
+KernelThread* current_thread();
+void set_current_thread(KernelThread* t);
+bool run_stopped();                          // a core failed: the others abort quietly
+void run_failed(const std::string& report);  // the first failure of a run is the one reported
+
+// ------------------------------------------------------------------ tile math (tile.cpp)
+
+bool tile_format_supported(DataFormat format);
+uint32_t tile_bytes(DataFormat format);
+float round_to_bf16(float value);
+void unpack_tile(const uint8_t* page, DataFormat format, float* out);  // tiled page -> row-major fp32
+void pack_tile_data(const float* in, DataFormat format, uint8_t* page);  // row-major fp32 -> tiled page
+
+// ------------------------------------------------------------------ run and report (launch.cpp, report.cpp)
+
+void run_program(ProgramState& program);
+void report_add_core(const CoreCoord& core, const Counters& counters);
+void report_add_kernel(const std::string& name, const KernelBinary& binary);
+void report_program_done(double seconds);
+void write_report(const std::string* error);
+[[noreturn]] void exit_with_error(int code, const std::string& text);
+
+}  // namespace tt_emu

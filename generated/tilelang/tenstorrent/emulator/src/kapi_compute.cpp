@@ -1,0 +1,357 @@
+// Copied unchanged from templates/runtime/tilelang/tenstorrent/emulator/src/kapi_compute.cpp by `python -m generator` - do not edit here;
+// edit templates/runtime/tilelang/tenstorrent/emulator/src/kapi_compute.cpp and run `make generate`.
+// Kernel API: compute start-up and inits, the DST register protocol, and tile math in fp32 (rounded to
+// bf16 after every math operation unless fp32_dest_acc_en).
+#include <cmath>
+#include <cstring>
+#include <string>
+
+#include "emu.hpp"
+#include "tt_emu/kernel_api.hpp"
+
+namespace tt_emu {
+
+namespace {
+
+const char* init_name(FpuOp op) {
+    switch (op) {
+        case FpuOp::Matmul: return "matmul_init (or mm_init)";
+        case FpuOp::Add: return "add_tiles_init";
+        case FpuOp::Sub: return "sub_tiles_init";
+        case FpuOp::Mul: return "mul_tiles_init";
+        case FpuOp::Copy: return "copy_tile_init";
+        case FpuOp::None: return "none";
+    }
+    return "?";
+}
+
+const char* sfpu_init_name(int op) {
+    switch (op) {
+        case kapi::kSfpuExp: return "exp_tile_init";
+        case kapi::kSfpuRelu: return "relu_tile_init";
+        case kapi::kSfpuFill: return "fill_tile_init";
+        default: return "none";
+    }
+}
+
+ComputeState& compute_of(Session& s) {
+    if (s.t.spec->kind != KernelKind::Compute || !s.core.compute) {
+        fail(s, "compute API called from a data-movement kernel");
+    }
+    return *s.core.compute;
+}
+
+void need_startup(Session& s, ComputeState& c) {
+    if (!c.started) {
+        fail(s, "no hardware start-up: call compute_kernel_hw_startup (or a full init: mm_init, "
+                "binary_op_init_common, init_sfpu) before any other compute call");
+    }
+}
+
+// A CB the FPU reads or the packer writes: configured, a tile format, one tile per page.
+Cb& tile_cb(Session& s, uint32_t cb_id) {
+    Cb& cb = cb_of(s, cb_id);
+    if (!tile_format_supported(cb.format)) {
+        fail(s, "CB " + std::to_string(cb_id) + " has data format " + format_name(cb.format) +
+                    "; the emulator's tile math supports Float32, Float16 and Float16_b");
+    }
+    if (cb.page_bytes != tile_bytes(cb.format)) {
+        fail(s, "CB " + std::to_string(cb_id) + " pages are " + std::to_string(cb.page_bytes) +
+                    " B, not one 32x32 " + format_name(cb.format) + " tile (" +
+                    std::to_string(tile_bytes(cb.format)) + " B)");
+    }
+    return cb;
+}
+
+// Tile `tile` (relative to the front) of an input CB, which must be among its waited pages.
+void unpack_operand(Session& s, uint32_t cb_id, uint32_t tile, float* out) {
+    Cb& cb = tile_cb(s, cb_id);
+    claim(s, cb, false);
+    if (tile >= cb.waited) {
+        fail(s, "tile " + std::to_string(tile) + " of CB " + std::to_string(cb_id) + " is not among its waited pages (" +
+                    std::to_string(cb.waited) + " waited): call cb_wait_front first");
+    }
+    unpack_tile(&s.core.l1[cb.page_addr(cb.rd_page() + tile)], cb.format, out);
+}
+
+void need_fpu(Session& s, ComputeState& c, FpuOp op, uint32_t cb0, uint32_t cb1) {
+    need_startup(s, c);
+    if (c.fpu != op) {
+        fail(s, std::string("missing math init: ") + s.t.call.name + " needs " + init_name(op) +
+                    " since the last init of another operation (last FPU init: " + init_name(c.fpu) + ")");
+    }
+    // An init configures the unpacker for its CBs' data formats; operands in other formats would be misread.
+    for (int i = 0; i < 2; ++i) {
+        const uint32_t used = i ? cb1 : cb0;
+        const Cb& a = cb_of(s, c.fpu_cb[i]);
+        const Cb& b = cb_of(s, used);
+        if (a.format != b.format) {
+            fail(s, std::string(init_name(op)) + " configured CB " + std::to_string(c.fpu_cb[i]) + " (" +
+                        format_name(a.format) + ") but operand CB " + std::to_string(used) + " is " +
+                        format_name(b.format));
+        }
+    }
+}
+
+// DST tile `idst` for a math operation: the section must be acquired by math and idst inside it.
+float* math_dst(Session& s, ComputeState& c, uint32_t idst) {
+    if (c.dst == DstState::Released) {
+        fail(s, "math without tile_regs_acquire: the DST section is not acquired");
+    }
+    if (c.dst != DstState::Acquired) {
+        fail(s, "math after tile_regs_commit: the DST section belongs to the packer until tile_regs_release");
+    }
+    if (idst >= c.capacity) {
+        fail(s, "DST tile " + std::to_string(idst) + " is beyond the " + std::to_string(c.capacity) +
+                    " tiles of a DST section (" + (c.fp32_acc ? "fp32_dest_acc_en" : "16-bit") + ", half-sync)");
+    }
+    c.written |= 1u << idst;
+    return &c.tiles[size_t{idst} * kTileElems];
+}
+
+void finish_math(const ComputeState& c, float* d) {
+    if (c.fp32_acc) return;
+    for (uint32_t i = 0; i < kTileElems; ++i) d[i] = round_to_bf16(d[i]);
+}
+
+void init_fpu(Session& s, FpuOp op, uint32_t cb0, uint32_t cb1, bool full) {
+    ComputeState& c = compute_of(s);
+    cb_of(s, cb0);
+    cb_of(s, cb1);
+    if (full) {
+        c.started = true;
+    } else {
+        need_startup(s, c);
+    }
+    c.fpu = op;
+    c.fpu_cb[0] = cb0;
+    c.fpu_cb[1] = cb1;
+}
+
+void binary(const char* name, FpuOp op, uint32_t icb0, uint32_t icb1, uint32_t itile0, uint32_t itile1,
+            uint32_t idst) {
+    Session s = enter(make_call(name, {icb0, icb1, itile0, itile1, idst}));
+    ComputeState& c = compute_of(s);
+    need_fpu(s, c, op, icb0, icb1);
+    float* d = math_dst(s, c, idst);
+    float a[kTileElems], b[kTileElems];
+    unpack_operand(s, icb0, itile0, a);
+    unpack_operand(s, icb1, itile1, b);
+    for (uint32_t i = 0; i < kTileElems; ++i) {
+        d[i] = op == FpuOp::Add ? a[i] + b[i] : op == FpuOp::Sub ? a[i] - b[i] : a[i] * b[i];
+    }
+    finish_math(c, d);
+    s.core.counters[kEltwiseTiles] += 1;
+}
+
+void tile_init(const char* name, FpuOp op, uint32_t icb0, uint32_t icb1, bool acc_to_dest) {
+    Session s = enter(make_call(name, {icb0, icb1}));
+    if (acc_to_dest) fail(s, "acc_to_dest = true is not emulated");
+    init_fpu(s, op, icb0, icb1, false);
+}
+
+}  // namespace
+
+namespace kapi {
+namespace detail {
+
+void hw_startup(bool reverse, int operands, uint32_t icb0, uint32_t icb1, uint32_t ocb) {
+    Session s = enter(operands == 3 ? make_call("compute_kernel_hw_startup", {icb0, icb1, ocb})
+                                    : make_call("compute_kernel_hw_startup", {icb0, ocb}));
+    (void)reverse;  // operand order only matters for mixed formats, which the emulator does not model
+    ComputeState& c = compute_of(s);
+    cb_of(s, icb0);
+    cb_of(s, icb1);
+    cb_of(s, ocb);
+    c.started = true;
+}
+
+void pack(uint32_t ifrom_dst, uint32_t icb, bool out_of_order, uint32_t output_tile_index) {
+    Session s = enter(make_call("pack_tile", {ifrom_dst, icb}));
+    ComputeState& c = compute_of(s);
+    need_startup(s, c);
+    if (c.dst == DstState::Released) fail(s, "pack_tile without tile_regs_wait: the DST section is not acquired");
+    if (c.dst == DstState::Acquired) {
+        fail(s, "pack_tile before tile_regs_commit and tile_regs_wait: the packer may only read DST after "
+                "tile_regs_wait");
+    }
+    if (c.dst == DstState::Committed) fail(s, "pack_tile before tile_regs_wait");
+    if (ifrom_dst >= c.capacity) {
+        fail(s, "DST tile " + std::to_string(ifrom_dst) + " is beyond the " + std::to_string(c.capacity) +
+                    " tiles of a DST section");
+    }
+    Cb& cb = tile_cb(s, icb);
+    claim(s, cb, true);
+    const uint32_t pos = out_of_order ? output_tile_index : cb.packed;
+    if (pos >= cb.reserved) {
+        fail(s, "pack_tile writes page " + std::to_string(pos) + " of the reservation, but only " +
+                    std::to_string(cb.reserved) + " pages of CB " + std::to_string(icb) +
+                    " are reserved (cb_reserve_back first)");
+    }
+    pack_tile_data(&c.tiles[size_t{ifrom_dst} * kTileElems], cb.format,
+                   &s.core.l1[cb.page_addr(cb.wr_page() + pos)]);
+    if (!out_of_order) cb.packed += 1;
+    s.core.counters[kPackTiles] += 1;
+}
+
+void sfpu_init(int op) {
+    Session s = enter(make_call(sfpu_init_name(op), {}));
+    ComputeState& c = compute_of(s);
+    need_startup(s, c);
+    c.sfpu = op;
+}
+
+void sfpu(int op, uint32_t idst, float value) {
+    const char* name = op == kSfpuExp ? "exp_tile" : op == kSfpuRelu ? "relu_tile" : "fill_tile";
+    Session s = enter(make_call(name, {idst}));
+    ComputeState& c = compute_of(s);
+    need_startup(s, c);
+    if (c.sfpu != op) {
+        fail(s, std::string("missing math init: ") + name + " needs " + sfpu_init_name(op) +
+                    " since the last SFPU init of another operation (last SFPU init: " + sfpu_init_name(c.sfpu) + ")");
+    }
+    float* d = math_dst(s, c, idst);
+    for (uint32_t i = 0; i < kTileElems; ++i) {
+        d[i] = op == kSfpuExp ? std::exp(d[i]) : op == kSfpuRelu ? (d[i] > 0.0f ? d[i] : 0.0f) : value;
+    }
+    finish_math(c, d);
+    s.core.counters[kSfpuTiles] += 1;
+}
+
+}  // namespace detail
+
+void mm_init(uint32_t in0_cb_id, uint32_t in1_cb_id, uint32_t out_cb_id, uint32_t transpose) {
+    Session s = enter(make_call("mm_init", {in0_cb_id, in1_cb_id, out_cb_id}));
+    if (transpose) fail(s, "transposed matmul is not emulated");
+    cb_of(s, out_cb_id);
+    init_fpu(s, FpuOp::Matmul, in0_cb_id, in1_cb_id, true);
+}
+
+void mm_init_short(uint32_t in0_cb_id, uint32_t in1_cb_id, uint32_t transpose) {
+    Session s = enter(make_call("mm_init_short", {in0_cb_id, in1_cb_id}));
+    if (transpose) fail(s, "transposed matmul is not emulated");
+    init_fpu(s, FpuOp::Matmul, in0_cb_id, in1_cb_id, false);
+}
+
+void matmul_init(uint32_t in0_cb_id, uint32_t in1_cb_id, uint32_t transpose) {
+    Session s = enter(make_call("matmul_init", {in0_cb_id, in1_cb_id}));
+    if (transpose) fail(s, "transposed matmul is not emulated");
+    init_fpu(s, FpuOp::Matmul, in0_cb_id, in1_cb_id, false);
+}
+
+void binary_op_init_common(uint32_t icb0, uint32_t icb1, uint32_t ocb) {
+    Session s = enter(make_call("binary_op_init_common", {icb0, icb1, ocb}));
+    ComputeState& c = compute_of(s);
+    cb_of(s, icb0);
+    cb_of(s, icb1);
+    cb_of(s, ocb);
+    c.started = true;
+}
+
+void add_tiles_init(uint32_t icb0, uint32_t icb1, bool acc) { tile_init("add_tiles_init", FpuOp::Add, icb0, icb1, acc); }
+void sub_tiles_init(uint32_t icb0, uint32_t icb1, bool acc) { tile_init("sub_tiles_init", FpuOp::Sub, icb0, icb1, acc); }
+void mul_tiles_init(uint32_t icb0, uint32_t icb1) { tile_init("mul_tiles_init", FpuOp::Mul, icb0, icb1, false); }
+
+void init_sfpu(uint32_t icb, uint32_t ocb) {
+    Session s = enter(make_call("init_sfpu", {icb, ocb}));
+    cb_of(s, ocb);
+    init_fpu(s, FpuOp::Copy, icb, icb, true);
+}
+
+void unary_op_init_common(uint32_t icb, uint32_t ocb) {
+    Session s = enter(make_call("unary_op_init_common", {icb, ocb}));
+    cb_of(s, ocb);
+    init_fpu(s, FpuOp::Copy, icb, icb, true);
+}
+
+void copy_tile_init(uint32_t cbid) {
+    Session s = enter(make_call("copy_tile_init", {cbid}));
+    init_fpu(s, FpuOp::Copy, cbid, cbid, false);
+}
+
+void copy_tile_to_dst_init_short(uint32_t cbid, uint32_t transpose) {
+    Session s = enter(make_call("copy_tile_to_dst_init_short", {cbid}));
+    if (transpose) fail(s, "transposed copy is not emulated");
+    init_fpu(s, FpuOp::Copy, cbid, cbid, false);
+}
+
+void tile_regs_acquire() {
+    Session s = enter(make_call("tile_regs_acquire", {}));
+    ComputeState& c = compute_of(s);
+    need_startup(s, c);
+    if (c.dst != DstState::Released) {
+        fail(s, "tile_regs_acquire twice: the DST section is still held (tile_regs_commit, tile_regs_wait and "
+                "tile_regs_release must come first)");
+    }
+    std::memset(c.tiles.data(), 0, sizeof(float) * kTileElems * c.capacity);
+    c.written = 0;
+    c.dst = DstState::Acquired;
+}
+
+void tile_regs_commit() {
+    Session s = enter(make_call("tile_regs_commit", {}));
+    ComputeState& c = compute_of(s);
+    if (c.dst != DstState::Acquired) {
+        fail(s, c.dst == DstState::Released ? "tile_regs_commit without tile_regs_acquire"
+                                            : "tile_regs_commit twice (the section is already committed)");
+    }
+    c.dst = DstState::Committed;
+}
+
+void tile_regs_wait() {
+    Session s = enter(make_call("tile_regs_wait", {}));
+    ComputeState& c = compute_of(s);
+    if (c.dst != DstState::Committed) {
+        fail(s, c.dst == DstState::Waited ? "tile_regs_wait twice"
+                                          : "tile_regs_wait before tile_regs_commit: the packer would wait forever");
+    }
+    c.dst = DstState::Waited;
+}
+
+void tile_regs_release() {
+    Session s = enter(make_call("tile_regs_release", {}));
+    ComputeState& c = compute_of(s);
+    if (c.dst != DstState::Waited) {
+        fail(s, c.dst == DstState::Released ? "tile_regs_release without tile_regs_acquire"
+                                            : "tile_regs_release without tile_regs_wait");
+    }
+    c.dst = DstState::Released;
+}
+
+void matmul_tiles(uint32_t in0_cb_id, uint32_t in1_cb_id, uint32_t in0_tile_index, uint32_t in1_tile_index,
+                  uint32_t idst, uint32_t transpose) {
+    Session s = enter(make_call("matmul_tiles", {in0_cb_id, in1_cb_id, in0_tile_index, in1_tile_index, idst}));
+    if (transpose) fail(s, "transposed matmul is not emulated");
+    ComputeState& c = compute_of(s);
+    need_fpu(s, c, FpuOp::Matmul, in0_cb_id, in1_cb_id);
+    float* d = math_dst(s, c, idst);
+    float a[kTileElems], b[kTileElems], p[kTileElems] = {};
+    unpack_operand(s, in0_cb_id, in0_tile_index, a);
+    unpack_operand(s, in1_cb_id, in1_tile_index, b);
+    for (uint32_t i = 0; i < 32; ++i) {
+        for (uint32_t k = 0; k < 32; ++k) {
+            const float aik = a[i * 32 + k];
+            for (uint32_t j = 0; j < 32; ++j) p[i * 32 + j] += aik * b[k * 32 + j];
+        }
+    }
+    for (uint32_t i = 0; i < kTileElems; ++i) d[i] += p[i];  // DST accumulates
+    finish_math(c, d);
+    s.core.counters[kMatmulTiles] += 1;
+}
+
+void add_tiles(uint32_t a, uint32_t b, uint32_t i, uint32_t j, uint32_t d) { binary("add_tiles", FpuOp::Add, a, b, i, j, d); }
+void sub_tiles(uint32_t a, uint32_t b, uint32_t i, uint32_t j, uint32_t d) { binary("sub_tiles", FpuOp::Sub, a, b, i, j, d); }
+void mul_tiles(uint32_t a, uint32_t b, uint32_t i, uint32_t j, uint32_t d) { binary("mul_tiles", FpuOp::Mul, a, b, i, j, d); }
+
+void copy_tile(uint32_t in_cb_id, uint32_t in_tile_index, uint32_t dst_tile_index) {
+    Session s = enter(make_call("copy_tile", {in_cb_id, in_tile_index, dst_tile_index}));
+    ComputeState& c = compute_of(s);
+    need_fpu(s, c, FpuOp::Copy, in_cb_id, in_cb_id);
+    float* d = math_dst(s, c, dst_tile_index);
+    unpack_operand(s, in_cb_id, in_tile_index, d);
+    finish_math(c, d);
+    s.core.counters[kCopyTiles] += 1;
+}
+
+}  // namespace kapi
+}  // namespace tt_emu

@@ -1,0 +1,384 @@
+// Host API: devices, DRAM buffers, programs (kernels, CBs, runtime arguments) and the command queues.
+// Everything is validated when called, so a host-side mistake is reported at the call that made it.
+#include <algorithm>
+#include <cstring>
+#include <filesystem>
+#include <set>
+
+#include "emu.hpp"
+#include "tt-metalium/distributed.hpp"
+#include "tt-metalium/tensor_accessor_args.hpp"
+
+namespace tt_emu {
+
+// ------------------------------------------------------------------ DRAM allocator
+
+namespace {
+constexpr uint32_t kDramBase = 0x100000;  // first usable bank address (below: reserved, as on hardware)
+
+struct DramRegistry {
+    std::mutex mu;
+    std::map<uint32_t, std::weak_ptr<DramBuffer>> by_address;
+    uint32_t next = kDramBase;
+};
+DramRegistry& registry() {
+    static DramRegistry* r = new DramRegistry;  // never destroyed: buffers may outlive static destruction
+    return *r;
+}
+
+[[noreturn]] void host_fail(const char* call, const std::string& message) {
+    tt::tt_metal::detail::host_error(call, message);
+}
+}  // namespace
+
+std::mutex& dram_mutex() {
+    static std::mutex* mu = new std::mutex;
+    return *mu;
+}
+
+DramBuffer::~DramBuffer() {
+    std::lock_guard<std::mutex> lk(registry().mu);
+    registry().by_address.erase(address);
+}
+
+std::string DramBuffer::describe() const {
+    return "DRAM buffer " + hex(address) + " (" + std::to_string(num_pages) + " pages of " +
+           std::to_string(page_size) + " B)";
+}
+
+std::shared_ptr<DramBuffer> allocate_dram_buffer(uint64_t size, uint64_t page_size, const char* call) {
+    if (page_size == 0 || page_size > size || page_size > (1u << 20)) {
+        host_fail(call, "page size " + std::to_string(page_size) + " B is invalid for a buffer of " +
+                            std::to_string(size) + " B");
+    }
+    auto buf = std::make_shared<DramBuffer>();
+    buf->size = size;
+    buf->page_size = static_cast<uint32_t>(page_size);
+    buf->num_pages = static_cast<uint32_t>((size + page_size - 1) / page_size);
+    const uint64_t per_bank = (buf->num_pages + kDramBanks - 1) / kDramBanks * page_size;
+    buf->bank_bytes = static_cast<uint32_t>((per_bank + kDramAlignment - 1) / kDramAlignment * kDramAlignment);
+    std::lock_guard<std::mutex> lk(registry().mu);
+    if (uint64_t{registry().next} + buf->bank_bytes > kDramBankBytes) {
+        host_fail(call, "out of DRAM: " + std::to_string(buf->bank_bytes) + " B per bank requested, " +
+                            std::to_string(kDramBankBytes - registry().next) + " B left in each of the 12 banks");
+    }
+    buf->address = registry().next;
+    registry().next += buf->bank_bytes;
+    buf->data.assign(size_t{buf->num_pages} * buf->page_size, 0);
+    registry().by_address[buf->address] = buf;
+    return buf;
+}
+
+std::shared_ptr<DramBuffer> find_dram_buffer(uint32_t address) {
+    std::lock_guard<std::mutex> lk(registry().mu);
+    auto it = registry().by_address.find(address);
+    return it == registry().by_address.end() ? nullptr : it->second.lock();
+}
+
+std::shared_ptr<DramBuffer> find_dram_buffer_in_bank(uint32_t bank_addr) {
+    std::lock_guard<std::mutex> lk(registry().mu);
+    auto it = registry().by_address.upper_bound(bank_addr);
+    if (it == registry().by_address.begin()) return nullptr;
+    --it;
+    std::shared_ptr<DramBuffer> buf = it->second.lock();
+    return buf && bank_addr < buf->address + buf->bank_bytes ? buf : nullptr;
+}
+
+std::string list_dram_buffers() {
+    std::lock_guard<std::mutex> lk(registry().mu);
+    std::string out;
+    for (auto& [address, weak] : registry().by_address) {
+        if (auto buf = weak.lock()) out += (out.empty() ? "" : ", ") + hex(address) + " (" + std::to_string(buf->num_pages) + " pages)";
+    }
+    return out.empty() ? "none" : out;
+}
+
+// ------------------------------------------------------------------ cores
+
+std::vector<CoreCoord> expand_cores(const tt::tt_metal::CoreSpec& spec, const char* call) {
+    std::vector<tt::tt_metal::CoreRange> ranges;
+    if (auto* c = std::get_if<CoreCoord>(&spec)) ranges.emplace_back(*c);
+    if (auto* r = std::get_if<tt::tt_metal::CoreRange>(&spec)) ranges.push_back(*r);
+    if (auto* s = std::get_if<tt::tt_metal::CoreRangeSet>(&spec)) ranges = s->ranges();
+    std::set<CoreCoord> cores;
+    for (auto& r : ranges) {
+        if (r.start_coord.x > r.end_coord.x || r.start_coord.y > r.end_coord.y || r.end_coord.x >= kGridX ||
+            r.end_coord.y >= kGridY) {
+            host_fail(call, "core range " + core_name(r.start_coord) + "-" + core_name(r.end_coord) +
+                                " is empty or outside the 8x8 worker grid");
+        }
+        for (size_t y = r.start_coord.y; y <= r.end_coord.y; ++y) {
+            for (size_t x = r.start_coord.x; x <= r.end_coord.x; ++x) cores.insert(CoreCoord{x, y});
+        }
+    }
+    if (cores.empty()) host_fail(call, "no cores given");
+    return {cores.begin(), cores.end()};
+}
+
+}  // namespace tt_emu
+
+namespace tt::tt_metal {
+
+using tt_emu::host_fail;
+
+std::size_t CoreRange::size() const {
+    return (end_coord.x - start_coord.x + 1) * (end_coord.y - start_coord.y + 1);
+}
+
+uint32_t CoreRangeSet::num_cores() const {
+    std::size_t n = 0;
+    for (auto& r : ranges_) n += r.size();
+    return static_cast<uint32_t>(n);
+}
+
+Program::Program() : impl_(std::make_unique<tt_emu::ProgramState>()) {}
+Program::~Program() = default;
+Program::Program(Program&&) noexcept = default;
+Program& Program::operator=(Program&&) noexcept = default;
+
+Buffer::Buffer(std::shared_ptr<tt_emu::DramBuffer> impl, IDevice* device) : impl_(std::move(impl)), device_(device) {}
+Buffer::~Buffer() = default;
+uint32_t Buffer::address() const { return impl_->address; }
+DeviceAddr Buffer::size() const { return impl_->size; }
+DeviceAddr Buffer::page_size() const { return impl_->page_size; }
+uint32_t Buffer::num_pages() const { return impl_->num_pages; }
+
+CommandQueue& IDevice::command_queue(std::size_t cq_id) {
+    if (cq_id != 0) host_fail("command_queue", "the emulated device has one command queue");
+    return cq_;
+}
+
+namespace detail {
+
+void host_error(const char* call, const std::string& message) {
+    tt_emu::exit_with_error(3, std::string("tt_emu: error: host: ") + call + ": " + message + "\n");
+}
+
+void write_buffer(const Buffer& buffer, const void* data, std::size_t bytes, const char* call) {
+    tt_emu::DramBuffer& d = buffer.dram();
+    if (bytes > d.size) {
+        host_fail(call, "writing " + std::to_string(bytes) + " B into " + d.describe() + " of " +
+                            std::to_string(d.size) + " B");
+    }
+    std::lock_guard<std::mutex> lk(tt_emu::dram_mutex());
+    std::memcpy(d.data.data(), data, bytes);
+}
+
+void read_buffer(const Buffer& buffer, void* data, std::size_t bytes, const char* call) {
+    tt_emu::DramBuffer& d = buffer.dram();
+    if (bytes > d.size) host_fail(call, "reading " + std::to_string(bytes) + " B from " + d.describe());
+    std::lock_guard<std::mutex> lk(tt_emu::dram_mutex());
+    std::memcpy(data, d.data.data(), bytes);
+}
+
+void run_program(Program& program, const char* call) {
+    if (program.state().kernels.empty()) host_fail(call, "the program has no kernels");
+    tt_emu::run_program(program.state());
+}
+
+}  // namespace detail
+
+IDevice* CreateDevice(chip_id_t device_id, uint8_t, std::size_t, std::size_t) {
+    if (device_id != 0) host_fail("CreateDevice", "the emulator has one device (id 0), not " + std::to_string(device_id));
+    return new IDevice(device_id);
+}
+
+bool CloseDevice(IDevice* device) {
+    delete device;
+    return true;
+}
+
+Program CreateProgram() { return Program(); }
+
+KernelHandle CreateKernel(Program& program, const std::string& file_name, const CoreSpec& core_spec,
+                          const std::variant<DataMovementConfig, ComputeConfig>& config) {
+    tt_emu::ProgramState& p = program.state();
+    tt_emu::KernelSpec k;
+    k.path = std::filesystem::absolute(file_name).lexically_normal().string();
+    k.name = std::filesystem::path(file_name).stem().string();
+    k.cores = tt_emu::expand_cores(core_spec, "CreateKernel");
+    if (auto* dm = std::get_if<DataMovementConfig>(&config)) {
+        k.kind = dm->processor == DataMovementProcessor::RISCV_0 ? tt_emu::KernelKind::Riscv0 : tt_emu::KernelKind::Riscv1;
+        k.compile_args = dm->compile_args;
+        k.defines = dm->defines;
+    } else {
+        const auto& cc = std::get<ComputeConfig>(config);
+        k.kind = tt_emu::KernelKind::Compute;
+        k.compile_args = cc.compile_args;
+        k.defines = cc.defines;
+        k.fp32_dest_acc = cc.fp32_dest_acc_en;
+        k.dst_full_sync = cc.dst_full_sync_en;
+    }
+    if (!std::filesystem::is_regular_file(k.path)) host_fail("CreateKernel", "kernel source " + k.path + " does not exist");
+    for (const auto& other : p.kernels) {
+        if (other.kind != k.kind) continue;
+        for (const auto& c : k.cores) {
+            if (std::find(other.cores.begin(), other.cores.end(), c) != other.cores.end()) {
+                host_fail("CreateKernel", "core " + tt_emu::core_name(c) + " already runs a " +
+                                              tt_emu::kind_name(k.kind) + " kernel (" + other.name + "), so " +
+                                              k.name + " cannot run there too");
+            }
+        }
+    }
+    k.binary = tt_emu::compile_kernel_async(k);  // compiles in the background; joined at enqueue
+    p.kernels.push_back(std::move(k));
+    return static_cast<KernelHandle>(p.kernels.size() - 1);
+}
+
+CBHandle CreateCircularBuffer(Program& program, const CoreSpec& core_spec, const CircularBufferConfig& config) {
+    static CBHandle next_handle = 1;
+    tt_emu::ProgramState& p = program.state();
+    const char* call = "CreateCircularBuffer";
+    if (config.data_formats().empty()) host_fail(call, "the config names no CB index");
+    std::vector<tt_emu::CbSpec> specs;
+    for (auto& [index, format] : config.data_formats()) {
+        const std::string name = "CB c_" + std::to_string(index);
+        if (index >= tt_emu::kNumCbs) host_fail(call, name + ": Wormhole has 32 CBs per core (c_0..c_31)");
+        auto page = config.page_sizes().find(index);
+        if (page == config.page_sizes().end() || page->second == 0) {
+            host_fail(call, name + ": no page size (call set_page_size)");
+        }
+        if (config.total_size() == 0 || config.total_size() % page->second != 0) {
+            host_fail(call, name + ": total size " + std::to_string(config.total_size()) +
+                                " B is not a positive multiple of the page size " + std::to_string(page->second) + " B");
+        }
+        specs.push_back(tt_emu::CbSpec{index, format, page->second, config.total_size(), 0});
+    }
+    for (const CoreCoord& c : tt_emu::expand_cores(core_spec, call)) {
+        uint32_t& used = p.l1_used[c];
+        const uint32_t address = (used + 31u) / 32u * 32u;
+        if (uint64_t{address} + config.total_size() > tt_emu::kL1Bytes) {
+            host_fail(call, "CB c_" + std::to_string(specs.front().index) + " (" + std::to_string(config.total_size()) +
+                                " B) does not fit in the L1 of core " + tt_emu::core_name(c) + ": " +
+                                std::to_string(address) + " B are already used by CBs and the limit is " +
+                                std::to_string(tt_emu::kL1Bytes) + " B (1464 KiB)");
+        }
+        auto& on_core = p.cbs[c];
+        for (auto spec : specs) {
+            for (const auto& existing : on_core) {
+                if (existing.index == spec.index) {
+                    host_fail(call, "CB c_" + std::to_string(spec.index) + " is already configured on core " +
+                                        tt_emu::core_name(c));
+                }
+            }
+            spec.address = address;
+            on_core.push_back(spec);
+        }
+        used = address + config.total_size();
+    }
+    return next_handle++;
+}
+
+namespace {
+tt_emu::KernelSpec& kernel_of(const Program& program, KernelHandle kernel, const char* call) {
+    auto& kernels = program.state().kernels;
+    if (kernel >= kernels.size()) host_fail(call, "no kernel with handle " + std::to_string(kernel));
+    return kernels[kernel];
+}
+
+void set_args(tt_emu::KernelSpec& k, const CoreCoord& c, const std::vector<uint32_t>& args) {
+    if (std::find(k.cores.begin(), k.cores.end(), c) == k.cores.end()) {
+        host_fail("SetRuntimeArgs", "kernel " + k.name + " does not run on core " + tt_emu::core_name(c));
+    }
+    if (args.size() + k.common_args.size() > tt_emu::kMaxRuntimeArgs) {
+        host_fail("SetRuntimeArgs", std::to_string(args.size()) + " runtime arguments (+" +
+                                        std::to_string(k.common_args.size()) + " common) for kernel " + k.name +
+                                        " exceed the limit of " + std::to_string(tt_emu::kMaxRuntimeArgs));
+    }
+    k.runtime_args[c] = args;
+}
+}  // namespace
+
+void SetRuntimeArgs(const Program& program, KernelHandle kernel, const CoreSpec& core_spec,
+                    std::initializer_list<uint32_t> runtime_args) {
+    SetRuntimeArgs(program, kernel, core_spec, std::vector<uint32_t>(runtime_args));
+}
+
+void SetRuntimeArgs(const Program& program, KernelHandle kernel, const CoreSpec& core_spec,
+                    const std::vector<uint32_t>& runtime_args) {
+    tt_emu::KernelSpec& k = kernel_of(program, kernel, "SetRuntimeArgs");
+    for (const CoreCoord& c : tt_emu::expand_cores(core_spec, "SetRuntimeArgs")) set_args(k, c, runtime_args);
+}
+
+void SetRuntimeArgs(const Program& program, KernelHandle kernel, const std::vector<CoreCoord>& cores,
+                    const std::vector<std::vector<uint32_t>>& runtime_args) {
+    tt_emu::KernelSpec& k = kernel_of(program, kernel, "SetRuntimeArgs");
+    if (cores.size() != runtime_args.size()) host_fail("SetRuntimeArgs", "one argument list per core is needed");
+    for (size_t i = 0; i < cores.size(); ++i) set_args(k, cores[i], runtime_args[i]);
+}
+
+void SetCommonRuntimeArgs(const Program& program, KernelHandle kernel, const std::vector<uint32_t>& runtime_args) {
+    tt_emu::KernelSpec& k = kernel_of(program, kernel, "SetCommonRuntimeArgs");
+    if (runtime_args.size() > tt_emu::kMaxRuntimeArgs) {
+        host_fail("SetCommonRuntimeArgs", "more than " + std::to_string(tt_emu::kMaxRuntimeArgs) + " arguments");
+    }
+    k.common_args = runtime_args;
+}
+
+void SetCommonRuntimeArgs(const Program& program, KernelHandle kernel, std::initializer_list<uint32_t> runtime_args) {
+    SetCommonRuntimeArgs(program, kernel, std::vector<uint32_t>(runtime_args));
+}
+
+std::shared_ptr<Buffer> CreateBuffer(const InterleavedBufferConfig& config) {
+    if (config.buffer_type != BufferType::DRAM || config.buffer_layout != TensorMemoryLayout::INTERLEAVED) {
+        host_fail("CreateBuffer", "only interleaved DRAM buffers are emulated");
+    }
+    return std::make_shared<Buffer>(tt_emu::allocate_dram_buffer(config.size, config.page_size, "CreateBuffer"),
+                                    config.device);
+}
+
+void EnqueueProgram(CommandQueue&, Program& program, bool) { detail::run_program(program, "EnqueueProgram"); }
+void Finish(CommandQueue&) {}
+
+// Interleaved DRAM: config bit 1 (DRAM), page size aligned to the DRAM alignment.
+TensorAccessorArgs::TensorAccessorArgs(const Buffer& buffer)
+    : config_(2u),
+      page_size_(static_cast<uint32_t>((buffer.page_size() + tt_emu::kDramAlignment - 1) / tt_emu::kDramAlignment *
+                                       tt_emu::kDramAlignment)) {}
+
+TensorAccessorArgs::TensorAccessorArgs(const distributed::MeshBuffer& buffer)
+    : TensorAccessorArgs(*buffer.get_reference_buffer()) {}
+
+namespace distributed {
+
+std::shared_ptr<MeshDevice> MeshDevice::create_unit_mesh(chip_id_t device_id, std::size_t, std::size_t) {
+    if (device_id != 0) {
+        host_fail("MeshDevice::create_unit_mesh", "the emulator has one device (id 0), not " + std::to_string(device_id));
+    }
+    return std::make_shared<MeshDevice>(device_id);
+}
+
+MeshCommandQueue& MeshDevice::mesh_command_queue(std::size_t cq_id) {
+    if (cq_id != 0) host_fail("mesh_command_queue", "the emulated device has one command queue");
+    return cq_;
+}
+
+bool MeshDevice::close() {
+    closed_ = true;
+    return true;
+}
+
+std::shared_ptr<MeshBuffer> MeshBuffer::create(const ReplicatedBufferConfig& config, const DeviceLocalBufferConfig& local,
+                                               MeshDevice* device) {
+    if (local.buffer_type != BufferType::DRAM) host_fail("MeshBuffer::create", "only DRAM buffers are emulated");
+    if (device == nullptr || device->is_closed()) host_fail("MeshBuffer::create", "no open mesh device");
+    auto dram = tt_emu::allocate_dram_buffer(config.size, local.page_size, "MeshBuffer::create");
+    return std::make_shared<MeshBuffer>(std::make_shared<Buffer>(std::move(dram), device->get_device(0)), device);
+}
+
+void MeshWorkload::add_program(const MeshCoordinateRange&, Program&& program) { programs_.push_back(std::move(program)); }
+
+void AddProgramToMeshWorkload(MeshWorkload& workload, Program&& program, const MeshCoordinateRange& range) {
+    workload.add_program(range, std::move(program));
+}
+
+void EnqueueMeshWorkload(MeshCommandQueue& cq, MeshWorkload& workload, bool) {
+    if (cq.device()->is_closed()) host_fail("EnqueueMeshWorkload", "the mesh device is closed");
+    if (workload.get_programs().empty()) host_fail("EnqueueMeshWorkload", "the workload has no programs");
+    for (Program& program : workload.get_programs()) detail::run_program(program, "EnqueueMeshWorkload");
+}
+
+void Finish(MeshCommandQueue&) {}
+
+}  // namespace distributed
+}  // namespace tt::tt_metal

@@ -1,0 +1,136 @@
+// Tile data: the tiled 32x32 / 4-face page layout and conversions between CB data formats and fp32.
+// Rounding is round-to-nearest-even everywhere (the packer's default), NaN stays NaN.
+#include <cstring>
+
+#include "emu.hpp"
+
+namespace tt_emu {
+
+namespace {
+
+// Position inside a tiled page of row-major element i (r = i / 32, c = i % 32).
+struct TiledOrder {
+    uint16_t of_row_major[kTileElems];
+    TiledOrder() {
+        for (uint32_t r = 0; r < 32; ++r) {
+            for (uint32_t c = 0; c < 32; ++c) {
+                const uint32_t face = (r / 16) * 2 + c / 16;
+                of_row_major[r * 32 + c] = static_cast<uint16_t>(face * 256 + (r % 16) * 16 + c % 16);
+            }
+        }
+    }
+};
+const TiledOrder kOrder;
+
+uint32_t bits_of(float f) {
+    uint32_t u;
+    std::memcpy(&u, &f, 4);
+    return u;
+}
+
+float float_of(uint32_t u) {
+    float f;
+    std::memcpy(&f, &u, 4);
+    return f;
+}
+
+uint16_t to_bf16(float f) {
+    const uint32_t u = bits_of(f);
+    if ((u & 0x7fffffffu) > 0x7f800000u) return static_cast<uint16_t>((u >> 16) | 0x40);  // quiet NaN
+    const uint32_t rounding = 0x7fffu + ((u >> 16) & 1u);
+    return static_cast<uint16_t>((u + rounding) >> 16);
+}
+
+float from_bf16(uint16_t h) { return float_of(static_cast<uint32_t>(h) << 16); }
+
+// IEEE binary16, with subnormals; overflow rounds to infinity.
+uint16_t to_fp16(float f) {
+    const uint32_t u = bits_of(f);
+    const uint16_t sign = static_cast<uint16_t>((u >> 16) & 0x8000u);
+    const uint32_t abs = u & 0x7fffffffu;
+    if (abs > 0x7f800000u) return static_cast<uint16_t>(sign | 0x7e00u);
+    if (abs >= 0x477ff000u) return static_cast<uint16_t>(sign | 0x7c00u);  // >= 65520 rounds to inf
+    const int exp = static_cast<int>(abs >> 23) - 127;
+    if (exp >= -14) {  // normal half
+        const uint32_t mant = abs & 0x7fffffu;
+        uint32_t h = (static_cast<uint32_t>(exp + 15) << 10) | (mant >> 13);
+        const uint32_t rest = mant & 0x1fffu;
+        if (rest > 0x1000u || (rest == 0x1000u && (h & 1u))) ++h;
+        return static_cast<uint16_t>(sign | h);
+    }
+    if (exp < -25) return sign;  // below half the smallest subnormal
+    // Subnormal half: value = m * 2^-24 with m = (1.mant) * 2^(exp + 24).
+    const uint32_t mant = (abs & 0x7fffffu) | 0x800000u;
+    const int shift = -exp - 14 + 13;  // 14..24
+    uint32_t h = mant >> shift;
+    const uint32_t rest = mant & ((1u << shift) - 1u);
+    const uint32_t half = 1u << (shift - 1);
+    if (rest > half || (rest == half && (h & 1u))) ++h;
+    return static_cast<uint16_t>(sign | h);
+}
+
+float from_fp16(uint16_t h) {
+    const uint32_t sign = static_cast<uint32_t>(h & 0x8000u) << 16;
+    const uint32_t exp = (h >> 10) & 0x1fu;
+    const uint32_t mant = h & 0x3ffu;
+    if (exp == 0x1f) return float_of(sign | 0x7f800000u | (mant << 13));
+    if (exp != 0) return float_of(sign | ((exp + 112) << 23) | (mant << 13));
+    const float value = static_cast<float>(mant) * (1.0f / 16777216.0f);  // mant * 2^-24
+    return sign ? -value : value;
+}
+
+}  // namespace
+
+const char* format_name(DataFormat format) {
+    switch (format) {
+        case DataFormat::Float32: return "Float32";
+        case DataFormat::Float16: return "Float16";
+        case DataFormat::Bfp8: return "Bfp8";
+        case DataFormat::Bfp4: return "Bfp4";
+        case DataFormat::Tf32: return "Tf32";
+        case DataFormat::Float16_b: return "Float16_b";
+        case DataFormat::Bfp8_b: return "Bfp8_b";
+        case DataFormat::Bfp4_b: return "Bfp4_b";
+        case DataFormat::Int32: return "Int32";
+        case DataFormat::UInt16: return "UInt16";
+        case DataFormat::UInt32: return "UInt32";
+        case DataFormat::UInt8: return "UInt8";
+        case DataFormat::Int8: return "Int8";
+        default: return "Invalid";
+    }
+}
+
+bool tile_format_supported(DataFormat format) {
+    return format == DataFormat::Float32 || format == DataFormat::Float16 || format == DataFormat::Float16_b;
+}
+
+uint32_t tile_bytes(DataFormat format) { return format == DataFormat::Float32 ? 4096u : 2048u; }
+
+float round_to_bf16(float value) { return from_bf16(to_bf16(value)); }
+
+void unpack_tile(const uint8_t* page, DataFormat format, float* out) {
+    for (uint32_t i = 0; i < kTileElems; ++i) {
+        const uint32_t at = kOrder.of_row_major[i];
+        if (format == DataFormat::Float32) {
+            std::memcpy(&out[i], page + at * 4, 4);
+        } else {
+            uint16_t h;
+            std::memcpy(&h, page + at * 2, 2);
+            out[i] = format == DataFormat::Float16_b ? from_bf16(h) : from_fp16(h);
+        }
+    }
+}
+
+void pack_tile_data(const float* in, DataFormat format, uint8_t* page) {
+    for (uint32_t i = 0; i < kTileElems; ++i) {
+        const uint32_t at = kOrder.of_row_major[i];
+        if (format == DataFormat::Float32) {
+            std::memcpy(page + at * 4, &in[i], 4);
+        } else {
+            const uint16_t h = format == DataFormat::Float16_b ? to_bf16(in[i]) : to_fp16(in[i]);
+            std::memcpy(page + at * 2, &h, 2);
+        }
+    }
+}
+
+}  // namespace tt_emu
