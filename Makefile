@@ -37,3 +37,4 @@ bench: $(STAMP)
 	$(PY) benchmarks/bench_lower.py
 	$(PY) benchmarks/bench_tt_lower.py
 	$(PY) benchmarks/bench_tt_emulate.py
+	$(PY) benchmarks/bench_tt_perf.py

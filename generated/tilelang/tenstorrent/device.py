@@ -30,3 +30,22 @@ DATA_FORMATS = {
     'float16': ('Float16', 2),
     'float32': ('Float32', 4),
 }
+# Performance facts for the performance model (perf_model.py); sources and assumptions in PERF_DOC.
+PERF = {
+    "clock_hz": 1000000000,
+    "worker_cores": 64,
+    "dram_bytes_per_second": 288000000000,
+    "noc_bytes_per_cycle": 32,
+    # Cycles of one 32x32x32 tile matmul by math fidelity.
+    "matmul_tile_cycles": {
+        'LoFi': 16,
+        'HiFi2': 32,
+        'HiFi3': 48,
+        'HiFi4': 64,
+    },
+    "eltwise_tile_cycles": 8,
+    "sfpu_tile_cycles": 32,
+    "copy_tile_cycles": 8,
+    "pack_tile_cycles": 8,
+}
+PERF_DOC = 'Wormhole n150 performance facts for the performance model (tilelang/tenstorrent/perf_model.py), from metalium-api.md section 6 (tech_reports/matrix_engine, GEMM_FLOPS, Saturating_DRAM_bandwidth and the WH specification page): 1 GHz clock; 8x8 = 64 worker cores; 12 GDDR6 banks at 288e9 B/s peak; NoC payload 32 B/cycle per link; the matrix engine does 8x16 x 16x16 per cycle (4096 FLOP/cycle at LoFi), so one 32x32x32 tile matmul takes 16/32/48/64 cycles at LoFi/HiFi2/HiFi3/HiFi4; the FPU does 8x16 = 128 elements/cycle, so a 1024-element element-wise tile (add/sub/mul at LoFi) takes 8 cycles. Assumptions not stated in section 6: a copy_tile (unpack + datacopy to DST) uses the same FPU path as an element-wise tile (8 cycles); an SFPU tile op takes 32 cycles (32-lane SIMD, one instruction per 32 elements, simple ops only; transcendental ops take several instructions, so this is a lower bound); pack_tile drains DST to L1 at the FPU rate (8 cycles per tile). No per-transaction or per-barrier NoC overhead is modelled (section 6 gives none).'
