@@ -30,6 +30,9 @@ DATA_FORMATS = {
     'float16': ('Float16', 2),
     'float32': ('Float32', 4),
 }
+# Host-side kernel configuration: RISC-V per data-movement role, math fidelity of compute kernels.
+KERNEL_PROCESSORS = {"reader": 'RISCV_1', "writer": 'RISCV_0'}
+MATH_FIDELITY = 'HiFi4'
 # Performance facts for the performance model (perf_model.py); sources and assumptions in PERF_DOC.
 PERF = {
     "clock_hz": 1000000000,

@@ -29,8 +29,6 @@ from .kernel_cpp import TTCodegenError, kernel_source
 
 ROLES = ("reader", "compute", "writer")
 FILES = {role: f"{role}.cpp" for role in ROLES}
-# tt-metal's convention (programming examples): the reader on RISCV_1 (NCRISC), the writer on RISCV_0 (BRISC).
-PROCESSORS = {"reader": "RISCV_1", "writer": "RISCV_0"}
 HOST_TYPES = {2: "uint16_t", 4: "float"}  # element bytes -> host vector type (bf16/fp16 travel as raw bits)
 HERE = Path(__file__).resolve().parent
 
@@ -80,9 +78,9 @@ def build_plan(device_mod: tvm.IRModule, params: Sequence[Any], kernel: str) -> 
         entry = dict(plan["kernels"][role])
         entry["file"] = FILES[role]
         if role == "compute":
-            entry.update(math_fidelity="HiFi4", fp32_dest_acc=_fp32_dest_acc(funcs[role]))
+            entry.update(math_fidelity=device.MATH_FIDELITY, fp32_dest_acc=_fp32_dest_acc(funcs[role]))
         else:
-            entry["processor"] = PROCESSORS[role]
+            entry["processor"] = device.KERNEL_PROCESSORS[role]
         kernels[role] = entry
     profile = plan["device"]["profile"]
     return {

@@ -36,7 +36,7 @@ from . import device
 
 FORMULA = "Formula" + __doc__.split("Formula", 1)[1].split("Why max", 1)[0].strip() if __doc__ else ""
 
-DEFAULT_FIDELITY = "HiFi4"
+DEFAULT_FIDELITY = device.MATH_FIDELITY  # a plan without one ran with the backend default
 COUNTERS = ("dram_bytes_read", "dram_bytes_written", "matmul_tiles", "eltwise_tiles", "sfpu_tiles", "copy_tiles",
             "pack_tiles")
 
