@@ -25,11 +25,11 @@ import tvm
 from tvm import tirx
 
 from . import device, intrinsics
+from .engines import ROLES
 from .host import host_plan
 from .ir import get_attr
 from .kernel_cpp import TTCodegenError, kernel_source
 
-ROLES = ("reader", "compute", "writer")
 FILES = {role: f"{role}.cpp" for role in ROLES}
 HOST_TYPES = {2: "uint16_t", 4: "float"}  # element bytes -> host vector type (bf16/fp16 travel as raw bits)
 HERE = Path(__file__).resolve().parent

@@ -17,11 +17,11 @@ import tvm
 import tvm_ffi
 from tvm import tirx
 
+from .._intrinsic_table import PROCESSOR_CLASS
 from ..language._frontend import TileLangError
 from . import intrinsics
 from .ir import get_attr, intrinsic_of
 
-PROCESSOR = {"reader": "dataflow", "writer": "dataflow", "compute": "compute"}
 C_TYPES = {"int32": "int32_t", "uint32": "uint32_t", "int64": "int64_t", "uint64": "uint64_t", "bool": "bool",
            "float32": "float", "int8": "int8_t", "uint8": "uint8_t", "int16": "int16_t", "uint16": "uint16_t"}
 
@@ -184,7 +184,7 @@ class _Printer:
         header = spelling.header_for(self.role)
         if header is None:
             raise TTCodegenError(f"kernel '{self.kernel}': intrinsic '{record.name}' names no "
-                                 f"{PROCESSOR[self.role]} header in API profile '{self.profile}'")
+                                 f"{PROCESSOR_CLASS[self.role]} header in API profile '{self.profile}'")
         self.headers.add(header)
         self.calls.add(record.name)
         named = dict(zip((a.name for a in record.args), node.args, strict=True))
@@ -236,7 +236,7 @@ def _used_vars(body: Any) -> set[Any]:
 def kernel_source(func: tirx.PrimFunc, kernel: str, profile: str | None = None) -> KernelSource:
     """The C++ source of one role kernel (`tt.kernel_role` reader/compute/writer)."""
     role = get_attr(func, "tt.kernel_role")
-    if role not in PROCESSOR:
+    if role not in ("reader", "compute", "writer"):
         raise TTCodegenError(f"kernel '{kernel}' has no reader/compute/writer role (tt.kernel_role = {role!r}); "
                              "run the Tenstorrent pipeline first")
     profile = profile or intrinsics.TENSTORRENT_PROFILE
