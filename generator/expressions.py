@@ -37,6 +37,8 @@ FUNCTIONS: dict[str, tuple[int, int, str]] = {
     "is_const": (1, 1, "whether a value is a compile-time constant"),
     "largest_divisor": (2, 2, "the largest divisor of n that is at most cap"),
     "aligned": (2, 2, "whether an index expression is provably a multiple of n"),
+    "noc_x": (2, 2, "the NoC x coordinate of logical core (x, y), a runtime argument the host fills in"),
+    "noc_y": (2, 2, "the NoC y coordinate of logical core (x, y), a runtime argument the host fills in"),
 }
 
 _ARITH = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.FloorDiv: "//", ast.Mod: "%"}
@@ -109,10 +111,10 @@ def _check(node: ast.expr, names: set[str]) -> None:
             raise ExpressionError("field access must start from a name", col)
         _check(node.value, names)
     elif isinstance(node, ast.Subscript):
-        if not (isinstance(node.slice, ast.Constant) and isinstance(node.slice.value, int)) and not (
+        if not (isinstance(node.slice, ast.Constant) and isinstance(node.slice.value, (int, str))) and not (
                 isinstance(node.slice, ast.UnaryOp) and isinstance(node.slice.op, ast.USub)
                 and isinstance(node.slice.operand, ast.Constant)):
-            raise ExpressionError("indexing takes a constant integer", col)
+            raise ExpressionError("indexing takes a constant integer or string", col)
         _check(node.value, names)
     elif isinstance(node, ast.BinOp):
         if type(node.op) not in _ARITH:

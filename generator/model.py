@@ -36,7 +36,7 @@ class CppSpelling:
     headers: tuple[tuple[str, str], ...]  # (processor class, include path), sorted
     note: str
     template_args: tuple[str, ...]
-    form: str  # "call" or "braces"
+    form: str  # "call", "braces" or "cast"
     location: Location
 
     def header_for(self, processor: str) -> str | None:
@@ -334,6 +334,10 @@ class SpecSet:
     @property
     def context_passes(self) -> frozenset[str]:
         return frozenset(p.name for p in self.passes if p.context_args)
+
+    @property
+    def passes_with_options(self) -> frozenset[str]:
+        return frozenset(p.name for p in self.passes if p.options)
 
     @property
     def lowering_backends(self) -> tuple[Backend, ...]:

@@ -64,7 +64,7 @@ def arg_value(value: Any) -> str:
 
 # Spec value types -> C++ parameter types of the emulator's declarations (accessors are any address generator).
 CPP_ARG_TYPES = {"int32": "int32_t", "uint32": "uint32_t", "uint64": "uint64_t", "bool": "bool", "float32": "float",
-                 "accessor": "const Accessor&"}
+                 "accessor": "const Accessor&", "l1_ptr": "volatile uint32_t*"}
 
 
 def cpp_arg_type(value_type: str) -> str:

@@ -29,6 +29,8 @@ TILE_OP_FIELDS: dict[str, tuple[str, ...]] = {
 }
 TILE_OP_CONTEXT = ("out", "ins", "page_bytes", "partial", "absorbed")
 KERNEL_FACTS = ("fp32_acc", "profile")
+# What a multicast rule sees of a block read besides its arguments: the partition and the sharing direction.
+MULTICAST_FACTS = ("partition_mode", "uniform", "cores_x", "cores_y", "along", "receivers")
 
 
 @dataclass(frozen=True)
@@ -45,7 +47,10 @@ ENGINES: dict[str, dict[str, Param]] = {
         "fields": Param("expr_map", ("buffer",)),
         "require": Param("checks", ("buffer",), required=False),
     },
-    "partition": {"require": Param("checks", ("grid_x", "grid_y", "cores_x", "cores_y"), required=False)},
+    "partition": {
+        "require": Param("checks", ("grid_x", "grid_y", "cores_x", "cores_y"), required=False),
+        "auto_shard": Param("expr", ("grid_x", "grid_y", "cores_x", "cores_y"), required=False),
+    },
     "persistent": {"modes": Param("modes")},
     "dataflow": {"depth": Param("expr_map", ("pages", "stages"))},
     "lower_tiles": {"cases": Param("cases")},
@@ -56,6 +61,14 @@ ENGINES: dict[str, dict[str, Param]] = {
         "address_arg": Param("expr", ("name",)),
     },
     "rewrite": {"cases": Param("cases"), "roles": Param("value", required=False)},
+    "multicast": {
+        "op": Param("value"),
+        "emit": Param("value"),
+        "when": Param("expr", MULTICAST_FACTS),
+        "runtime_args": Param("expr_map", MULTICAST_FACTS + ("x", "y")),
+        "semaphores": Param("value"),
+        "args": Param("expr_map", MULTICAST_FACTS),
+    },
     "compute_init": {
         "protocol": Param("value"),
         "families": Param("cases"),
@@ -105,6 +118,13 @@ def render_rule(kind: str, params: dict[str, Any], intrinsics: dict[str, Intrins
     for key in params:
         if key not in table:
             report(f"'{kind}' rules take no parameter '{key}' (parameters: {', '.join(table)})")
+    # Expressions of a multicast rule also see the arguments of the op it replaces.
+    op_args: tuple[str, ...] = ()
+    if kind == "multicast":
+        if params.get("op") not in intrinsics or params.get("emit") not in intrinsics:
+            report(f"'multicast' rule names unknown intrinsic '{params.get('op')}' or '{params.get('emit')}'")
+        else:
+            op_args = tuple(a.name for a in intrinsics[params["op"]].args)
     parts = []
     for key, param in table.items():
         if key not in params:
@@ -113,12 +133,13 @@ def render_rule(kind: str, params: dict[str, Any], intrinsics: dict[str, Intrins
             continue
         value = params[key]
         indent = "        "
+        names = param.names + op_args
         if param.shape == "value":
             text = repr(value)
         elif param.shape == "expr":
-            text = _lambda(value, param.names, report)
+            text = _lambda(value, names, report)
         elif param.shape == "expr_map":
-            text = _expr_map(value, param.names, report, indent)
+            text = _expr_map(value, names, report, indent)
         elif param.shape == "checks":
             text = _checks(value, param.names, report, indent)
         elif param.shape == "modes":
