@@ -33,6 +33,7 @@ demo: $(STAMP)
 	$(PY) examples/tt_gemm_demo.py
 
 bench: $(STAMP)
+	$(PY) -m pip install --quiet -e '.[plot]'
 	$(PY) benchmarks/bench_generate.py
 	$(PY) benchmarks/bench_lower.py
 	$(PY) benchmarks/bench_tt_lower.py

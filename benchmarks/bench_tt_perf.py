@@ -4,12 +4,16 @@ Each kernel is compiled with `tilelang.compile(..., target="tenstorrent")`, run 
 and its counters go through `tilelang.tenstorrent.perf_model` (formula in that module and in the README). All
 figures below are measured in this one run:
 
-- GEMM 512^3, 1024^3, 2048^3 bf16 (fp32 accumulation), blocks 256x256x32, 128x128x32 and 64x64x32:
-  modelled time / roofline bound (target <= 1.25 at 2048^3), and the kernel's DRAM bytes compared with two
+- GEMM 512^3, 1024^3, 2048^3 bf16 (fp32 accumulation), blocks 256x256x128, 256x256x32, 128x128x32 and
+  64x64x32 (A and B blocks multicast along core rows and columns, PlanTTMulticast): modelled time / roofline
+  bound (target <= 1.25 at 2048^3), and the kernel's DRAM bytes compared with two
   tt-metal schemes, computed from the problem shape: `matmul_multi_core` (no reuse: every output tile reads
   its Kt A tiles and Kt B tiles; target <= 1/4 of its bytes) and `matmul_multicore_reuse` (the output split
   into one per-core block of ceil(Mt/8) x ceil(Nt/8) tiles over the 8x8 grid; each core reads its A rows and
   B columns once).
+- The baseline of the same run: the best 2048^3 GEMM compiled again with `pass_configs` turning multicast off
+  (every core reads its own A rows and B columns), and with the global partition; ratios of modelled time and
+  DRAM bytes against it.
 - Element-wise add 2048^2 bf16: modelled time / DRAM-bandwidth bound (target <= 1.2).
 - Compile latency of GEMM 1024^3 (blocks 128x128x32) through the whole TT pipeline and Metalium codegen.
 - If matplotlib is importable, a PNG of modelled time vs roofline over the GEMM sizes (build/bench_tt_perf.png).
@@ -36,7 +40,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 from test_language_llvm import elementwise_add, matmul  # noqa: E402  (the standard TileLang kernels, verbatim)
 
 GEMM_SIZES = (512, 1024, 2048)
-GEMM_BLOCKS = ((256, 256, 32), (128, 128, 32), (64, 64, 32))
+GEMM_BLOCKS = ((256, 256, 128), (256, 256, 32), (128, 128, 32), (64, 64, 32))
+BASELINES = {"no multicast": {"tl.PlanTTMulticast.enabled": False},
+             "global partition": {"tl.PartitionTTWork.mode": "global"}}
 GEMM_TARGET = 1.25  # modelled / roofline at 2048^3
 NO_REUSE_TARGET = 0.25  # our DRAM bytes / matmul_multi_core's
 ELTWISE_SIZE = 2048
@@ -69,6 +75,16 @@ def run(kernel: Any, *arrays: np.ndarray) -> tuple[perf_model.PerfEstimate, floa
     return perf_model.estimate_kernel(kernel), time.perf_counter() - start
 
 
+def gemm(size: int, blocks: tuple[int, int, int], pass_configs: dict[str, Any] | None = None,
+         ) -> tuple[perf_model.PerfEstimate, float]:
+    rng = np.random.default_rng(size)
+    a = rng.uniform(-1, 1, (size, size)).astype(ml_dtypes.bfloat16)
+    b = rng.uniform(-1, 1, (size, size)).astype(ml_dtypes.bfloat16)
+    kernel = tilelang.compile(matmul(size, size, size, *blocks, dtype="bfloat16"), out_idx=[-1], target="tenstorrent",
+                              pass_configs=pass_configs)
+    return run(kernel, a, b)
+
+
 def gemm_rows() -> list[tuple[int, tuple[int, int, int], perf_model.PerfEstimate]]:
     rows = []
     print("GEMM bf16 (fp32 accumulation), modelled on Wormhole n150 (64 cores, 1 GHz, DRAM 288 GB/s)")
@@ -76,12 +92,7 @@ def gemm_rows() -> list[tuple[int, tuple[int, int, int], perf_model.PerfEstimate
           f"{'bound':>7} {'roof':>7} {'TF/s':>6} {'DRAM MB':>8} {'/no-reuse':>9} {'/reuse':>7} {'emul s':>7}")
     for blocks in GEMM_BLOCKS:
         for size in GEMM_SIZES:
-            rng = np.random.default_rng(size)
-            a = rng.uniform(-1, 1, (size, size)).astype(ml_dtypes.bfloat16)
-            b = rng.uniform(-1, 1, (size, size)).astype(ml_dtypes.bfloat16)
-            kernel = tilelang.compile(matmul(size, size, size, *blocks, dtype="bfloat16"), out_idx=[-1],
-                                      target="tenstorrent")
-            est, seconds = run(kernel, a, b)
+            est, seconds = gemm(size, blocks)
             no_reuse, reuse = multi_core_bytes(size, size, size), multicore_reuse_bytes(size, size, size)
             print(f"  {size:>5}^3 {'x'.join(map(str, blocks)):>11} {len(est.cores):>5} {est.fidelity:>5} "
                   f"{est.modelled_seconds * 1e6:>9.1f} {est.roofline_seconds * 1e6:>8.1f} {est.ratio:>6.2f} "
@@ -96,6 +107,17 @@ def gemm_rows() -> list[tuple[int, tuple[int, int, int], perf_model.PerfEstimate
     print(f"  best DRAM bytes / matmul_multi_core at {GEMM_SIZES[-1]}^3: {fewest:.3f} "
           f"({verdict} the {NO_REUSE_TARGET} target)")
     return rows
+
+
+def baseline_rows(rows: list[tuple[int, tuple[int, int, int], perf_model.PerfEstimate]]) -> None:
+    size = GEMM_SIZES[-1]
+    _, blocks, best = min(((s, b, e) for s, b, e in rows if s == size), key=lambda r: r[2].ratio)
+    print(f"GEMM {size}^3 blocks {'x'.join(map(str, blocks))}: multicast against baselines compiled in this run")
+    for name, configs in BASELINES.items():
+        est, _ = gemm(size, blocks, configs)
+        print(f"  vs {name:>16}: modelled {est.modelled_seconds * 1e6:8.1f} us (ratio {est.ratio:.2f}, "
+              f"{est.bound}-bound), DRAM {est.dram_bytes / 1e6:6.1f} MB; multicast/baseline: time "
+              f"{best.modelled_seconds / est.modelled_seconds:.2f}, DRAM bytes {best.dram_bytes / est.dram_bytes:.3f}")
 
 
 def eltwise_row() -> None:
@@ -152,6 +174,7 @@ def main() -> None:
     start = time.perf_counter()
     compile_latency()
     rows = gemm_rows()
+    baseline_rows(rows)
     eltwise_row()
     plot(rows)
     print(f"benchmark wall time: {time.perf_counter() - start:.1f} s")

@@ -69,6 +69,7 @@ def _sample(arg_type: str, buffer: tvm.ir.Var) -> object:
         "string": "Float16_b",
         "handle": buffer,
         "accessor": buffer,
+        "l1_ptr": buffer,
     }
     return samples[arg_type]
 

@@ -75,6 +75,21 @@ def test_noc_bound_two_cores_hifi2() -> None:
     assert e.ratio == pytest.approx(7.5)
 
 
+def test_a_multicast_is_charged_once_to_its_sender() -> None:
+    p = plan("HiFi4", {"A": 2, "B": 2, "C": 4})
+    report = {"cores": [
+        # sender: reads 2 A tiles (4096 B) and multicasts them (4096 B): NoC (4096 + 4096) / 32 = 256 cycles;
+        # compute 2 matmuls * 64 = 128 cycles, so this core is NoC-bound at 256 cycles.
+        core(0, 0, matmul_tiles=2, dram_bytes_read=4096, noc_multicast_bytes=4096),
+        # receiver: nothing read from DRAM, the multicast is not charged to it: NoC 0, compute 128 cycles.
+        core(1, 0, matmul_tiles=2),
+    ]}
+    e = perf_model.estimate(p, report)
+    assert [(c.compute_cycles, c.noc_cycles, c.dram_bytes) for c in e.cores] == [(128, 256, 4096), (128, 0, 0)]
+    assert e.core_seconds == pytest.approx(256e-9) and e.bound == "noc"
+    assert e.dram_bytes == 4096  # the multicast moves L1 to L1, not DRAM
+
+
 def test_dram_bound_eltwise_add_is_at_the_roofline() -> None:
     # bf16 add 2048x2048: 4096 tiles per tensor; 64 cores * 64 tiles; each core reads 2*64 and writes 64 tiles.
     p = plan(None, {"A": 4096, "B": 4096, "C": 4096})  # compulsory 3 * 4096 * 2048 = 25165824 B

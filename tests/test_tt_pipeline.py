@@ -84,7 +84,7 @@ def test_attach_tt_accessors() -> None:
 def test_partition_global_is_balanced_and_complete(grid: tuple[int, int], blocks: tuple[int, int]) -> None:
     bx, by = blocks
     func = elementwise_add(32 * by, 32 * bx, 32, 32, "bfloat16", "bfloat16")
-    after = run_until(func, "PartitionTTWork", PartitionTTWork={"core_grid": list(grid)})["main"]
+    after = run_until(func, "PartitionTTWork", PartitionTTWork={"mode": "global", "core_grid": list(grid)})["main"]
     work = get_attr(after, "tt.work_partition")
     counts = [w["count"] for w in work]
     assert len(work) == min(bx * by, grid[0] * grid[1])
@@ -94,6 +94,18 @@ def test_partition_global_is_balanced_and_complete(grid: tuple[int, int], blocks
     covered = {(x, y) for r in get_attr(after, "tt.core_ranges") for x in range(r[0], r[2] + 1)
                for y in range(r[1], r[3] + 1)}
     assert covered == {tuple(w["core"]) for w in work}
+
+
+@pytest.mark.parametrize("grid,blocks,expected", [((8, 8), (8, 8), "shard"), ((8, 8), (16, 4), "shard"),
+                                                   ((8, 8), (10, 10), "global"), ((4, 2), (3, 5), "global")])
+def test_partition_auto_shards_only_an_even_split(grid: tuple[int, int], blocks: tuple[int, int],
+                                                  expected: str) -> None:
+    bx, by = blocks
+    func = elementwise_add(32 * by, 32 * bx, 32, 32, "bfloat16", "bfloat16")
+    after = run_until(func, "PartitionTTWork", PartitionTTWork={"core_grid": list(grid)})["main"]
+    assert get_attr(after, "tt.partition_mode") == expected
+    counts = {w["count"] for w in get_attr(after, "tt.work_partition")}
+    assert len(counts) == 1 if expected == "shard" else max(counts) - min(counts) <= 1
 
 
 def _blocks_of_each_core(mod: tvm.IRModule) -> list[list[tuple[int, int]]]:
@@ -227,12 +239,61 @@ def test_compute_init_first_family_and_reinit_when_mixed() -> None:
 
 
 def test_lower_protocols_reader_sequence() -> None:
-    reader = run_until(matmul(64, 64, 64, 32, 32, 32), "LowerTTProtocols")["main_reader"]
+    reader = run_until(matmul(64, 64, 64, 32, 32, 32), "LowerTTProtocols",
+                       PlanTTMulticast={"enabled": False})["main_reader"]
     seq = calls(reader)
     assert "read_block" not in seq
     start = seq.index("cb_reserve_back")
     assert seq[start:start + 5] == ["cb_reserve_back", "get_write_ptr", "noc_async_read_page",
                                     "noc_async_read_barrier", "cb_push_back"]
+
+
+def _if_branches(stmt: Any) -> list[tuple[list[str], list[str]]]:
+    found: list[Any] = []
+    tvm_ffi.structural_walk(stmt, [(tirx.IfThenElse, found.append)])
+    return [(calls_in(s.then_case), calls_in(s.else_case)) for s in found]
+
+
+def calls_in(stmt: Any) -> list[str]:
+    return [record.name for record, _ in tt_calls(stmt)] if stmt is not None else []
+
+
+def test_multicast_shares_a_rows_and_b_columns_between_cores() -> None:
+    """Grid 2x2 of 32x32 blocks on 2x2 cores: A's block depends on blockIdx.y only (shared by a core row), B's on
+    blockIdx.x (a core column); each read becomes the sender/receiver handshake with per-core arguments."""
+    mod = run_until(matmul(64, 64, 64, 32, 32, 32), "LowerTTProtocols", PartitionTTWork={"core_grid": [2, 2]})
+    reader = mod["main_reader"]
+    args = get_attr(reader, "tt.work_args")
+    assert [a for a in args if a.startswith("A_")] == [
+        "A_sender", "A_sender_x", "A_sender_y", "A_first_x", "A_first_y", "A_last_x", "A_last_y", "A_sender_sem",
+        "A_receiver_sem"]
+    work = {tuple(w["core"]): v for w, v in zip(get_attr(reader, "tt.work_partition"),
+                                               get_attr(reader, "tt.work_values"), strict=True)}
+    # A along core rows: the x == 0 core sends to x == 1; B along core columns: y == 0 sends to y == 1.
+    assert [work[c]["A_sender"] for c in ((0, 0), (1, 0), (0, 1), (1, 1))] == [1, 0, 1, 0]
+    assert [work[c]["B_sender"] for c in ((0, 0), (1, 0), (0, 1), (1, 1))] == [1, 1, 0, 0]
+    assert work[(1, 1)]["A_sender_x"] == {"noc_x": [0, 1]} and work[(1, 1)]["B_sender_y"] == {"noc_y": [1, 0]}
+    assert work[(0, 1)]["A_first_x"] == {"noc_x": [1, 1]} and work[(0, 1)]["A_last_x"] == {"noc_x": [1, 1]}
+    assert work[(0, 0)]["A_sender_sem"] == {"semaphore": "A_sender_sem"}
+    assert [s["name"] for s in get_attr(reader, "tt.semaphores")] == [
+        "A_sender_sem", "A_receiver_sem", "B_sender_sem", "B_receiver_sem"]
+    sender, receiver = _if_branches(reader.body)[0]
+    assert sender == ["noc_async_read_page", "noc_async_read_barrier", "noc_semaphore_wait", "noc_semaphore_set",
+                      "get_noc_multicast_addr", "get_noc_multicast_addr", "noc_async_write_multicast",
+                      "noc_semaphore_set", "noc_semaphore_set_multicast", "noc_async_write_barrier"]
+    assert receiver == ["noc_semaphore_set", "get_noc_addr", "noc_semaphore_inc", "noc_semaphore_wait"]
+
+
+@pytest.mark.parametrize("options", [{"PartitionTTWork": {"mode": "global"}},
+                                     {"PartitionTTWork": {"mode": "shard", "core_grid": [2, 2]}},
+                                     {"PlanTTMulticast": {"enabled": False}}])
+def test_multicast_needs_an_even_shard_partition(options: dict[str, Any]) -> None:
+    """3x3 blocks: a global partition, a shard over 2x2 cores (rectangles of unequal size, so cores of a row
+    would not be at the same block at the same step) or the option off keep one DRAM read per core."""
+    reader = run_until(matmul(96, 96, 64, 32, 32, 32), "LowerTTProtocols", **options)["main_reader"]
+    assert "noc_async_write_multicast" not in calls(reader) and not get_attr(reader, "tt.semaphores")
+    even = run_until(matmul(96, 96, 64, 32, 32, 32), "LowerTTProtocols", PartitionTTWork={"core_grid": [3, 3]})
+    assert "noc_async_write_multicast" in calls(even["main_reader"])
 
 
 def test_lower_protocols_compute_matmul_in_one_dst_section() -> None:
@@ -248,7 +309,7 @@ def test_lower_protocols_compute_matmul_in_one_dst_section() -> None:
 
 
 def test_finalize_binds_runtime_args_with_per_core_values() -> None:
-    mod = run_until(gemm(), "FinalizeTTSignature")
+    mod = run_until(gemm(), "FinalizeTTSignature", PartitionTTWork={"mode": "global"})
     reader, compute = mod["main_reader"], mod["main_compute"]
     assert list(reader.params) == []
     assert get_attr(reader, "tt.runtime_args") == ["A_addr", "B_addr", "start", "count"]
@@ -307,8 +368,12 @@ def test_gemm_lowers_to_three_verified_kernels(shape: tuple[Any, ...]) -> None:
     mm = seq.count("matmul_tiles")
     assert mm >= 1 and not any(r.level == "abstract" for r, _ in tt_calls(compute.body))
     reader_args = plan["kernels"]["reader"]["runtime_args"]
-    # `start` disappears when the block grid is one block (every block index folds to 0)
-    assert reader_args == ["A_addr", "B_addr"] + (["start"] if blocks > 1 else []) + ["count"]
+    work = {"global": ["start", "count"], "shard": ["row0", "col0", "cols", "count"]}[plan["partition_mode"]]
+    # block indices that fold to constants drop their arguments (one block: all of them; one block row: row0)
+    assert reader_args[:2] == ["A_addr", "B_addr"] and set(reader_args[2:]) <= set(work) | {
+        a for a in reader_args if a.startswith(("A_", "B_"))}
+    assert plan["partition_mode"] == ("shard" if (M // bm) % min(M // bm, 8) == 0 and (N // bn) % min(N // bn, 8) == 0
+                                      else "global")
     l1 = sum(c["depth"] * c["page_bytes"] for c in plan["cbs"])
     assert l1 <= device.L1_BYTES
 

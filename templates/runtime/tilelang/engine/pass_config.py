@@ -16,9 +16,9 @@ from typing import Any
 from ..language._frontend import TileLangError
 
 PREFIX = "tl."
-_CONFIGS: ContextVar[Mapping[str, Mapping[str, Any]]] = ContextVar("tilelang_pass_configs", default={})
-_TYPES = {"bool": (bool,), "int": (int,), "string": (str,), "int_list": (list, tuple), "map": (dict,),
-          "list": (list, tuple)}
+_CONFIGS: ContextVar[Mapping[str, Mapping[str, Any]] | None] = ContextVar("tilelang_pass_configs", default=None)
+_TYPES: dict[str, tuple[type, ...]] = {"bool": (bool,), "int": (int,), "string": (str,),
+                                       "int_list": (list, tuple), "map": (dict,), "list": (list, tuple)}
 
 
 def _parse(pass_configs: Mapping[str, Any] | None) -> dict[str, dict[str, Any]]:
@@ -57,4 +57,4 @@ def configured(pass_configs: Mapping[str, Any] | None) -> Iterator[None]:
 
 def pass_options(name: str, **pipeline_options: Any) -> dict[str, Any]:
     """Keyword options of pass `name` for a pipeline step: the step's own options, overridden by the user's."""
-    return {**pipeline_options, **_CONFIGS.get().get(name, {})}
+    return {**pipeline_options, **(_CONFIGS.get() or {}).get(name, {})}

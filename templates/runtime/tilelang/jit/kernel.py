@@ -18,8 +18,8 @@ import numpy as np
 from tvm import tirx
 
 from ..engine.codegen import run_packed
-from ..engine.pass_config import configured
 from ..engine.param import CompiledArtifact, KernelParam
+from ..engine.pass_config import configured
 from ..language._frontend import TileLangError
 
 OutIdx = int | Sequence[int] | None

@@ -23,9 +23,10 @@ per-transaction or per-barrier NoC overhead is charged (the hardware facts give 
 per-core NoC term charges reads and writes to one link (Wormhole has two NoCs, so this is conservative by up to
 2x when a core reads and writes equally). A multicast (multicast_c: payload bytes a core sent) is charged once to
 its sender: the NoC replicates it along the path, and the receivers' links carry it while their own core is idle
-on that link. Semaphore messages are 4 bytes and are not charged. The roofline's compute term spreads the work over all P worker cores
-and leaves out copy/pack tiles (data movement inside a core, not work the problem asks for); its DRAM term moves
-each tensor once. Hence modelled >= roofline whenever the kernel does no less work than the problem needs.
+on that link. Semaphore messages are 4 bytes and are not charged. The roofline's compute term spreads the work
+over all P worker cores and leaves out copy/pack tiles (data movement inside a core, not work the problem asks
+for); its DRAM term moves each tensor once. Hence modelled >= roofline whenever the kernel does no less work
+than the problem needs.
 """
 
 from __future__ import annotations
