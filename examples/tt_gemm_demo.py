@@ -20,6 +20,7 @@ import numpy as np
 
 import tilelang
 import tilelang.language as T
+from tilelang.tenstorrent import perf_model
 
 
 def matmul(M, N, K, block_M, block_N, block_K, dtype="float16", accum_dtype="float"):
@@ -63,7 +64,7 @@ def main() -> None:
 
     report = kernel.last_report
     (folder / "tt.report.json").write_text(json.dumps(report, indent=1) + "\n", "utf-8")
-    total, cores = report["total"], report["cores"]
+    total, cores, plan = report["total"], report["cores"], kernel.artifact.rt_mod.plan
     print(f"GEMM {M}x{N}x{K} bf16 (fp32 accumulation), blocks {BM}x{BN}x{BK}, on the Tenstorrent emulator")
     print(f"  lowered + Metalium codegen in {compiled * 1000:.0f} ms; built and emulated in {ran:.2f} s "
           f"on {len(cores)} cores")
@@ -72,6 +73,11 @@ def main() -> None:
     print(f"  DRAM read {total['dram_bytes_read'] / mib:.2f} MiB, written {total['dram_bytes_written'] / mib:.2f} "
           f"MiB; NoC reads {total['noc_reads']}, writes {total['noc_writes']}; matmul_tiles {total['matmul_tiles']}, "
           f"pack_tile {total['pack_tiles']}")
+    print(f"  multicast: {total['noc_multicast_writes']} blocks, {total['noc_multicast_bytes'] / mib:.2f} MiB sent "
+          f"(A along core rows, B down core columns; semaphores {', '.join(s['name'] for s in plan['semaphores'])})")
+    estimate = perf_model.estimate_kernel(kernel)
+    print(f"  modelled on Wormhole n150: {estimate.modelled_seconds * 1e6:.1f} us ({estimate.bound}-bound), "
+          f"roofline {estimate.roofline_seconds * 1e6:.1f} us, ratio {estimate.ratio:.2f}")
     files = ", ".join(sorted(p.name for p in folder.iterdir() if p.is_file()))
     print(f"  artifacts and counters (tt.report.json): {folder}/ ({files})")
     if error > 2.0**-7:

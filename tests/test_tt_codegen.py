@@ -100,8 +100,8 @@ def test_plan_schema_errors_name_the_path(gemm_program: Any) -> None:
 def _called_names(source: str) -> set[str]:
     code = re.sub(r"//[^\n]*", "", source)
     names = set(re.findall(r"\b([A-Za-z_][A-Za-z0-9_]*)\s*(?:<[^;(){}]*>)?\s*[({]", code))
-    return names - {"for", "if", "while", "static_cast", "kernel_main", "MAIN", "NAMESPACE", "void", "int32_t",
-                    "uint32_t"}
+    return names - {"for", "if", "else", "while", "static_cast", "kernel_main", "MAIN", "NAMESPACE", "void",
+                    "int32_t", "uint32_t"}
 
 
 def test_kernels_call_only_the_spellings_of_the_profile(gemm_program: Any) -> None:
@@ -121,8 +121,18 @@ def test_kernels_call_only_the_spellings_of_the_profile(gemm_program: Any) -> No
 def test_main_cpp_sets_the_arguments_of_every_core(gemm_program: Any) -> None:
     main = gemm_program.files["main.cpp"]
     assert main.count("SetRuntimeArgs(") == 3 * 16
-    assert ("SetRuntimeArgs(program, reader, CoreCoord{7, 1}, {static_cast<uint32_t>(A->address()), "
-            "static_cast<uint32_t>(B->address()), 15u, 1u});") in main
+    # 4x4 blocks on 4x4 cores (shard): core (3, 1) has block row 1, column 3; it receives A from core (0, 1)
+    # (multicast to cores 1..3 of row 1) and B from core (3, 0) (to rows 1..3 of column 3), at NoC coordinates.
+    assert ("SetRuntimeArgs(program, reader, CoreCoord{3, 1}, {static_cast<uint32_t>(A->address()), "
+            "static_cast<uint32_t>(B->address()), 1u, 3u, 1u, 1u, 0u, static_cast<uint32_t>(noc_core(0, 1).x), "
+            "static_cast<uint32_t>(noc_core(0, 1).y), static_cast<uint32_t>(noc_core(1, 1).x), "
+            "static_cast<uint32_t>(noc_core(1, 1).y), static_cast<uint32_t>(noc_core(3, 1).x), "
+            "static_cast<uint32_t>(noc_core(3, 1).y), semaphore_A_sender_sem, semaphore_A_receiver_sem, 0u, "
+            "static_cast<uint32_t>(noc_core(3, 0).x), static_cast<uint32_t>(noc_core(3, 0).y), "
+            "static_cast<uint32_t>(noc_core(3, 1).x), static_cast<uint32_t>(noc_core(3, 1).y), "
+            "static_cast<uint32_t>(noc_core(3, 3).x), static_cast<uint32_t>(noc_core(3, 3).y), "
+            "semaphore_B_sender_sem, semaphore_B_receiver_sem});") in main
+    assert "return mesh->worker_core_from_logical_core(CoreCoord{x, y});" in main
     assert "CircularBufferConfig(8 * 2048, {{CBIndex::c_16, tt::DataFormat::Float16_b}})" in main
     assert main.count("TensorAccessorArgs(*") == 3
 

@@ -29,6 +29,7 @@ _RESULT_DTYPE = {
     "float32": "float32",
     "handle": "handle",
     "accessor": "handle",
+    "l1_ptr": "handle",
     "data_format": "uint32",
 }
 

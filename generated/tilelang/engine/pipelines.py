@@ -13,6 +13,7 @@ from __future__ import annotations
 import tvm
 
 from .. import transform
+from .pass_config import pass_options  # noqa: F401  (user-chosen options of passes that have some)
 
 
 def lower_and_legalize(mod: tvm.IRModule, target: tvm.target.Target) -> tvm.IRModule:
@@ -63,11 +64,12 @@ def optimize_tenstorrent(mod: tvm.IRModule, target: tvm.target.Target) -> tvm.IR
     """The Tenstorrent pipeline, stages A-E: metadata (layouts, accessors), partition (work over the core grid, persistent loop), tile ops (dataflow/CBs, abstract block ops), split and protocols (kernels by role, accessors, DST plan, compute init, CB/NoC/DST protocols), finalization and verification. The shared Simplify runs where it folds the tile-index arithmetic."""
     mod = transform.InferTTLayout()(mod)
     mod = transform.AttachTTAccessors()(mod)
-    mod = transform.PartitionTTWork()(mod)
+    mod = transform.PartitionTTWork(**pass_options('PartitionTTWork'))(mod)
     mod = transform.GridToPersistentTT()(mod)
-    mod = transform.BuildTTTileDataflow()(mod)
+    mod = transform.BuildTTTileDataflow(**pass_options('BuildTTTileDataflow'))(mod)
     mod = transform.LowerTileOpsToTT()(mod)
     mod = transform.SplitTTKernels()(mod)
+    mod = transform.PlanTTMulticast(**pass_options('PlanTTMulticast'))(mod)
     mod = transform.BindTTAccessors()(mod)
     mod = transform.PlanTTDst()(mod)
     mod = transform.InsertTTComputeInit()(mod)
@@ -86,5 +88,5 @@ PIPELINE_STEPS: dict[str, tuple[str, ...]] = {
     'optimize_common': ('FlattenBuffer', 'Simplify', 'VectorizeLoop', 'StorageRewrite', 'UnrollLoop', 'RenormalizeSplitPattern', 'Simplify', 'RemoveNoOp', 'RewriteUnsafeSelect', 'HoistIfThenElse', 'VerifyMemory', ),
     'optimize_cpu': ('BlockIdxToSerial', 'FlattenBuffer', 'Simplify', 'VectorizeLoop', 'StorageRewrite', 'UnrollLoop', 'RenormalizeSplitPattern', 'Simplify', 'RemoveNoOp', 'RewriteUnsafeSelect', 'HoistIfThenElse', 'VerifyMemory', ),
     'optimize_gpu': ('FlattenBuffer', 'Simplify', 'VectorizeLoop', 'StorageRewrite', 'UnrollLoop', 'RenormalizeSplitPattern', 'Simplify', 'RemoveNoOp', 'RewriteUnsafeSelect', 'HoistIfThenElse', 'VerifyMemory', ),
-    'optimize_tenstorrent': ('InferTTLayout', 'AttachTTAccessors', 'PartitionTTWork', 'GridToPersistentTT', 'BuildTTTileDataflow', 'LowerTileOpsToTT', 'SplitTTKernels', 'BindTTAccessors', 'PlanTTDst', 'InsertTTComputeInit', 'LowerTTProtocols', 'Simplify', 'FinalizeTTSignature', 'VerifyTTKernels', ),
+    'optimize_tenstorrent': ('InferTTLayout', 'AttachTTAccessors', 'PartitionTTWork', 'GridToPersistentTT', 'BuildTTTileDataflow', 'LowerTileOpsToTT', 'SplitTTKernels', 'PlanTTMulticast', 'BindTTAccessors', 'PlanTTDst', 'InsertTTComputeInit', 'LowerTTProtocols', 'Simplify', 'FinalizeTTSignature', 'VerifyTTKernels', ),
 }

@@ -21,6 +21,7 @@ from tvm import tirx
 
 from ..engine.codegen import run_packed
 from ..engine.param import CompiledArtifact, KernelParam
+from ..engine.pass_config import configured
 from ..language._frontend import TileLangError
 
 OutIdx = int | Sequence[int] | None
@@ -145,7 +146,7 @@ class JITKernel:
         return f"JITKernel({self.name}({params}), out_idx={self.out_idx!r}, target={self.target!r})"
 
 
-def _lower(func: Any, target: Any, target_host: Any) -> CompiledArtifact:
+def _lower(func: Any, target: Any, target_host: Any, pass_configs: Any = None) -> CompiledArtifact:
     if not isinstance(func, tirx.PrimFunc):
         raise TileLangError(f"can only compile a prim_func (a @T.prim_func kernel), got {type(func).__name__}")
     import tilelang
@@ -153,7 +154,8 @@ def _lower(func: Any, target: Any, target_host: Any) -> CompiledArtifact:
     lower = getattr(tilelang, "lower", None)
     if lower is None:
         raise TileLangError("tilelang.lower is not available in this build of tilelang")
-    artifact: CompiledArtifact = lower(func, target=target, target_host=target_host)
+    with configured(pass_configs):
+        artifact: CompiledArtifact = lower(func, target=target, target_host=target_host)
     if not artifact.target:
         artifact.target = _target_name(target)
     return artifact
@@ -162,11 +164,12 @@ def _lower(func: Any, target: Any, target_host: Any) -> CompiledArtifact:
 class LazyJITKernel(JITKernel):
     """A `JITKernel` for a prim_func that is lowered and compiled on first use (`@jit` applied to a prim_func)."""
 
-    def __init__(self, func: Any, out_idx: OutIdx = None, target: Any = "llvm", target_host: Any = None) -> None:
+    def __init__(self, func: Any, out_idx: OutIdx = None, target: Any = "llvm", target_host: Any = None,
+                 pass_configs: Any = None) -> None:
         self.func = func
         self.out_idx = out_idx
         self.target = _target_name(target)
-        self._pending: tuple[Any, Any] | None = (target, target_host)
+        self._pending: tuple[Any, Any, Any] | None = (target, target_host, pass_configs)
 
     @property
     def is_compiled(self) -> bool:
@@ -174,28 +177,33 @@ class LazyJITKernel(JITKernel):
 
     def _ready(self) -> None:
         if self._pending is not None:
-            target, target_host = self._pending
-            JITKernel.__init__(self, _lower(self.func, target, target_host), self.out_idx, self.target)
+            target, target_host, pass_configs = self._pending
+            JITKernel.__init__(self, _lower(self.func, target, target_host, pass_configs), self.out_idx, self.target)
             self._pending = None
 
 
 def compile(  # noqa: A001
-    func: Any, out_idx: OutIdx = None, target: Any = "llvm", target_host: Any = None, **ignored: Any
+    func: Any, out_idx: OutIdx = None, target: Any = "llvm", target_host: Any = None, pass_configs: Any = None,
+    **ignored: Any
 ) -> JITKernel:
     """Lower and compile a prim_func with `tilelang.lower` -> `JITKernel`.
 
-    TileLang options such as `execution_backend`, `pass_configs` or `verbose` are accepted and ignored.
+    `pass_configs` sets options of our passes for this compilation: `{"tl.<Pass>.<option>": value}` (the options
+    of specs/passes/*.yaml, checked; other keys are TileLang options for other backends and are ignored). TileLang
+    options such as `execution_backend` or `verbose` are accepted and ignored.
     """
-    return JITKernel(_lower(func, target, target_host), out_idx, _target_name(target))
+    return JITKernel(_lower(func, target, target_host, pass_configs), out_idx, _target_name(target))
 
 
 class KernelFactory:
     """`@jit`-decorated kernel factory: calling it builds the prim_func and compiles it, cached per arguments."""
 
-    def __init__(self, factory: Callable[..., Any], out_idx: OutIdx, target: Any, target_host: Any) -> None:
+    def __init__(self, factory: Callable[..., Any], out_idx: OutIdx, target: Any, target_host: Any,
+                 pass_configs: Any = None) -> None:
         functools.update_wrapper(self, factory)
         self.factory = factory
         self.out_idx, self.target, self.target_host = out_idx, target, target_host
+        self.pass_configs = pass_configs
         self.cache: dict[Hashable, JITKernel] = {}
 
     def __call__(self, *args: Any, **kwargs: Any) -> JITKernel:
@@ -213,11 +221,12 @@ class KernelFactory:
         if not isinstance(func, tirx.PrimFunc):
             raise TileLangError(f"@jit factory '{self.factory.__name__}' must return a prim_func, "
                                 f"got {type(func).__name__}")
-        return compile(func, self.out_idx, self.target, self.target_host)
+        return compile(func, self.out_idx, self.target, self.target_host, self.pass_configs)
 
 
 def jit(
-    func: Any = None, *, out_idx: OutIdx = None, target: Any = "llvm", target_host: Any = None, **ignored: Any
+    func: Any = None, *, out_idx: OutIdx = None, target: Any = "llvm", target_host: Any = None,
+    pass_configs: Any = None, **ignored: Any
 ) -> Any:
     """`@jit` / `@jit(out_idx=[-1], target="llvm")`.
 
@@ -227,9 +236,9 @@ def jit(
 
     def wrap(f: Any) -> Any:
         if isinstance(f, tirx.PrimFunc):
-            return LazyJITKernel(f, out_idx, target, target_host)
+            return LazyJITKernel(f, out_idx, target, target_host, pass_configs)
         if callable(f):
-            return KernelFactory(f, out_idx, target, target_host)
+            return KernelFactory(f, out_idx, target, target_host, pass_configs)
         raise TileLangError(f"@jit applies to a prim_func or a function returning one, got {type(f).__name__}")
 
     return wrap(func) if func is not None else wrap

@@ -6,6 +6,7 @@
 # Spec: specs/intrinsics/eltwise_binary.yaml
 # Spec: specs/intrinsics/kernel_args.yaml
 # Spec: specs/intrinsics/matmul.yaml
+# Spec: specs/intrinsics/multicast.yaml
 # Spec: specs/intrinsics/noc.yaml
 # Spec: specs/intrinsics/pack_copy.yaml
 # Spec: specs/intrinsics/sfpu.yaml
@@ -127,9 +128,24 @@ def get_dataformat(cb_id) -> Any:
     return call('get_dataformat', cb_id)
 
 
+def get_noc_addr(noc_x, noc_y, addr) -> Any:
+    """NoC address of L1 byte address `addr` on the core at NoC coordinates (`noc_x`, `noc_y`)."""
+    return call('get_noc_addr', noc_x, noc_y, addr)
+
+
+def get_noc_multicast_addr(x_start, y_start, x_end, y_end, addr) -> Any:
+    """Multicast NoC address of L1 byte address `addr` on every core of the NoC rectangle from (`x_start`, `y_start`) to (`x_end`, `y_end`); on NoC 0 the start is the smaller corner, on NoC 1 the larger."""
+    return call('get_noc_multicast_addr', x_start, y_start, x_end, y_end, addr)
+
+
 def get_read_ptr(cb_id) -> Any:
     """L1 byte address of the front of the CB; valid only between cb_wait_front and cb_pop_front."""
     return call('get_read_ptr', cb_id)
+
+
+def get_semaphore(semaphore_id) -> Any:
+    """L1 byte address of semaphore `semaphore_id` (the id the host's CreateSemaphore returned) on this core."""
+    return call('get_semaphore', semaphore_id)
 
 
 def get_write_ptr(cb_id) -> Any:
@@ -145,6 +161,11 @@ def init_sfpu(icb, ocb) -> Any:
 def interleaved_addr_gen_fast(bank_base_address, page_size, data_format) -> Any:
     """Interleaved DRAM tile addressing (aggregate of bank base address, page size and data format)."""
     return call('interleaved_addr_gen_fast', bank_base_address, page_size, data_format)
+
+
+def l1_word_ptr(addr) -> Any:
+    """The 32-bit L1 word at byte address `addr` as the volatile pointer the semaphore calls take."""
+    return call('l1_word_ptr', addr)
 
 
 def matmul_block(in0, in1, out, partial, mt, nt, kt, k, k_count, dst_tiles, init) -> Any:
@@ -193,8 +214,13 @@ def noc_async_read_tile(id, addrgen, dst_local_l1_addr) -> Any:
 
 
 def noc_async_write_barrier() -> Any:
-    """Wait until every write issued so far has been acknowledged."""
+    """Wait until every write issued so far has been acknowledged (in a reader, its multicasts)."""
     return call('noc_async_write_barrier')
+
+
+def noc_async_write_multicast(src_local_l1_addr, dst_noc_addr_multicast, size, num_dests) -> Any:
+    """Start writing `size` bytes of this core's L1 at `src_local_l1_addr` to every core of a multicast address; `num_dests` is the number of destination cores. Lands at the write barrier (or before a later semaphore write of the same kernel)."""
+    return call('noc_async_write_multicast', src_local_l1_addr, dst_noc_addr_multicast, size, num_dests)
 
 
 def noc_async_write_page(id, addrgen, src_local_l1_addr) -> Any:
@@ -207,6 +233,26 @@ def noc_async_write_tile(id, addrgen, src_local_l1_addr) -> Any:
     return call('noc_async_write_tile', id, addrgen, src_local_l1_addr)
 
 
+def noc_semaphore_inc(addr, incr) -> Any:
+    """Atomically add `incr` to the semaphore at NoC address `addr` (another core's semaphore, from get_noc_addr)."""
+    return call('noc_semaphore_inc', addr, incr)
+
+
+def noc_semaphore_set(sem_addr, val) -> Any:
+    """Set this core's semaphore at `sem_addr` to `val`."""
+    return call('noc_semaphore_set', sem_addr, val)
+
+
+def noc_semaphore_set_multicast(src_local_l1_addr, dst_noc_addr_multicast, num_dests) -> Any:
+    """Write this core's semaphore word at `src_local_l1_addr` to the semaphore of every core of a multicast address."""
+    return call('noc_semaphore_set_multicast', src_local_l1_addr, dst_noc_addr_multicast, num_dests)
+
+
+def noc_semaphore_wait(sem_addr, val) -> Any:
+    """Block until this core's semaphore at `sem_addr` equals `val`."""
+    return call('noc_semaphore_wait', sem_addr, val)
+
+
 def pack_tile(ifrom_dst, icb) -> Any:
     """Pack DST tile `ifrom_dst` into the next reserved page of CB `icb`."""
     return call('pack_tile', ifrom_dst, icb)
@@ -215,6 +261,11 @@ def pack_tile(ifrom_dst, icb) -> Any:
 def read_block(cb, src, first_tile, rows, cols, row_stride, page_bytes) -> Any:
     """Read a block of tiles of DRAM tensor `src` into the back of CB `cb` (one reservation and barrier)."""
     return call('read_block', cb, src, first_tile, rows, cols, row_stride, page_bytes)
+
+
+def read_block_mcast(cb, src, first_tile, rows, cols, row_stride, page_bytes, sender, sender_x, sender_y, first_x, first_y, last_x, last_y, receivers, sender_sem, receiver_sem, noc) -> Any:
+    """A read_block whose block is the same on a whole row (or column) of cores at every step: the first core of the row reads it from DRAM and multicasts it into the same CB of the others, which only reserve, signal that they are ready and wait (PlanTTMulticast; the tt-metal matmul_multicore_reuse_mcast scheme)."""
+    return call('read_block_mcast', cb, src, first_tile, rows, cols, row_stride, page_bytes, sender, sender_x, sender_y, first_x, first_y, last_x, last_y, receivers, sender_sem, receiver_sem, noc)
 
 
 def relu_tile(idst) -> Any:

@@ -9,7 +9,7 @@ What to compute lives in the specs; the engines only know how to walk and rebuil
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from types import SimpleNamespace
 from typing import Any
 
@@ -108,9 +108,10 @@ def _launch_extents(func: tirx.PrimFunc) -> dict[str, int]:
     return extents
 
 
-def partition(name: str, *, options: dict[str, Any], require: Sequence[tuple[Expr, str]] = ()) -> tvm.transform.Pass:
+def partition(name: str, *, options: dict[str, Any], require: Sequence[tuple[Expr, str]] = (),
+              auto_shard: Expr | None = None) -> tvm.transform.Pass:
     """Distribute the T.Kernel block grid over the core grid: contiguous balanced ranges (global) or
-    rectangles of blocks (shard)."""
+    rectangles of blocks (shard); mode `auto` picks shard where the spec's `auto_shard` holds."""
 
     def body(func: tirx.PrimFunc) -> tirx.PrimFunc:
         extents = _launch_extents(func)
@@ -122,6 +123,9 @@ def partition(name: str, *, options: dict[str, Any], require: Sequence[tuple[Exp
         cx, cy = (int(v) for v in options["core_grid"])
         _check(require, "", grid_x=gx, grid_y=gy, cores_x=cx, cores_y=cy, device=device)
         mode = options["mode"]
+        if mode == "auto":
+            shard = auto_shard is not None and auto_shard(grid_x=gx, grid_y=gy, cores_x=cx, cores_y=cy, device=device)
+            mode = "shard" if shard else "global"
         work: list[dict[str, Any]] = []
         if mode == "global":
             total = gx * gy
@@ -199,7 +203,8 @@ def persistent(name: str, *, options: dict[str, Any], modes: dict[str, dict[str,
         binds = [tirx.Bind(var, fn._expr(spec["bindings"][tag](**ctx))) for tag, var in sorted(launches.items())]
         loop = tirx.For(i, tirx.const(0, "int32"), spec["iterations"](**ctx), tirx.ForKind.SERIAL,
                         seq(binds + flatten(inner)), annotations={tileops.PERSISTENT_LOOP: 1})
-        return with_attrs(func.with_body(loop), {"tt.work_args": list(spec["args"]), "tt.work_values": values})
+        return with_attrs(func.with_body(loop), {"tt.work_args": list(spec["args"]), "tt.work_values": values,
+                                                 "tt.launch_vars": {tag: var.name for tag, var in launches.items()}})
 
     return _func_pass(name, body)
 
@@ -354,6 +359,102 @@ def _role_pass(name: str, roles: Sequence[str],
         return body(func) if get_attr(func, "tt.kernel_role") in roles else func
 
     return _func_pass(name, run)
+
+
+# -------------------------------------------------------------------------------------------- multicast
+
+
+def _shared_along(expr: Any, launch: dict[str, str], step_vars: set[str]) -> str:
+    """'row' when a block index depends on blockIdx.y and step loops only (every core of a core row needs the
+    same block at the same step), 'column' for blockIdx.x, 'none' otherwise (anything else may differ)."""
+    names: set[str] = set()
+    tvm_ffi.structural_walk(expr, [(tirx.Var, lambda v: names.add(str(v.name)))])
+    for along, tag, other in (("row", "blockIdx.y", "blockIdx.x"), ("column", "blockIdx.x", "blockIdx.y")):
+        mine = launch.get(tag)
+        if mine in names and launch.get(other) not in names and names <= {mine} | step_vars:
+            return along
+    return "none"
+
+
+def _block_reads(stmt: Any, op: str, loops: tuple[str, ...] = ()) -> Iterator[tuple[Any, tuple[str, ...]]]:
+    """Calls of `op` with the step loops around them (constant-extent loops inside the per-core loop); calls
+    under a condition or a loop of runtime extent are not yielded (cores might not run them in step)."""
+    if isinstance(stmt, tirx.SeqStmt):
+        for s in stmt.seq:
+            yield from _block_reads(s, op, loops)
+    elif isinstance(stmt, tirx.For):
+        if tileops.PERSISTENT_LOOP in stmt.annotations:
+            yield from _block_reads(stmt.body, op, loops)
+        elif isinstance(stmt.extent, tirx.IntImm):
+            yield from _block_reads(stmt.body, op, loops + (str(stmt.loop_var.name),))
+    elif isinstance(stmt, tirx.Evaluate):
+        record = intrinsic_of(stmt.value)
+        if record is not None and record.name == op:
+            yield stmt.value, loops
+
+
+def multicast(name: str, *, options: dict[str, Any], op: str, emit: str, when: Expr, runtime_args: dict[str, Expr],
+              semaphores: Sequence[str], args: dict[str, Expr]) -> tvm.transform.Pass:
+    """Replace each `op` whose block a whole row (or column) of cores reads at the same step by `emit`, whose
+    per-core runtime arguments (sender flag, NoC coordinates) and semaphores are added to the kernel's work
+    arguments; other arguments of `emit` come from `args` or from `op`'s arguments of the same name."""
+    target = intrinsics.INTRINSICS[emit]
+
+    def body(func: tirx.PrimFunc) -> tirx.PrimFunc:
+        work = get_attr(func, "tt.work_partition") or []
+        cores = [tuple(w["core"]) for w in work]
+        cores_x, cores_y = len({c[0] for c in cores}), len({c[1] for c in cores})
+        uniform = (len({w["count"] for w in work}) == 1
+                   and sorted(cores) == sorted((x, y) for x in range(cores_x) for y in range(cores_y)))
+        launch = get_attr(func, "tt.launch_vars") or {}
+        facts = {"partition_mode": get_attr(func, "tt.partition_mode"), "uniform": uniform, "cores_x": cores_x,
+                 "cores_y": cores_y, "device": device, "options": _ns(options)}
+        replaced: dict[Any, Any] = {}
+        new_args: list[str] = []
+        values: list[dict[str, Any]] = [dict(v) for v in get_attr(func, "tt.work_values") or []]
+        sems: list[dict[str, Any]] = []
+        for call, loops in _block_reads(func.body, op):
+            record = intrinsic_of(call)
+            named = named_args(record, call)
+            along = _shared_along(named["first_tile"], launch, set(loops))
+            receivers = {"row": cores_x - 1, "column": cores_y - 1}.get(along, 0)
+            ctx = dict(named, **facts, along=along, receivers=receivers)
+            if not when(**ctx):
+                continue
+            tensor = str(call.args[[a.name for a in record.args].index("src")].name)
+            bound: dict[str, Any] = {}
+            for arg in runtime_args:
+                var = tirx.Var(f"{tensor}_{arg}", "int32")
+                bound[arg] = var
+                new_args.append(var.name)
+                for core_values, (x, y) in zip(values, cores, strict=True):
+                    core_values[var.name] = fn.runtime_value(runtime_args[arg](**ctx, x=x, y=y))
+            for sem in semaphores:
+                var = tirx.Var(f"{tensor}_{sem}", "int32")
+                bound[sem] = var
+                new_args.append(var.name)
+                sems.append({"name": var.name, "initial_value": 0})
+                for core_values in values:
+                    core_values[var.name] = {"semaphore": var.name}
+            bound.update({k: e(**ctx) for k, e in args.items()})
+            missing = [a.name for a in target.args if a.name not in bound and a.name not in named]
+            if missing:
+                raise TTLoweringError(f"{name}: no value for argument(s) {', '.join(missing)} of tt.{emit}")
+            replaced[call] = tt_call(emit, *(bound.get(a.name, named.get(a.name)) for a in target.args))
+        if not replaced:
+            return func
+
+        def swap(ev: Any) -> Any:
+            for old, new in replaced.items():
+                if ev.value.same_as(old):
+                    return tirx.Evaluate(new)
+            return None
+
+        return with_attrs(func.with_body(map_evaluates(func.body, swap)), {
+            "tt.work_args": list(get_attr(func, "tt.work_args") or []) + new_args,
+            "tt.work_values": values, "tt.semaphores": sems})
+
+    return _role_pass(name, ("reader",), body)
 
 
 # -------------------------------------------------------------------------------------------- accessors

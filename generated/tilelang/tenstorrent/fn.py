@@ -159,3 +159,18 @@ def dtype_bytes(dtype: str) -> int:
 def check_choice(name: str, value: Any, choices: Sequence[str]) -> None:
     if value not in choices:
         raise ValueError(f"protocol parameter '{name}' is {value!r}; expected one of {', '.join(choices)}")
+
+
+def noc_x(x: int, y: int) -> dict[str, list[int]]:
+    """The NoC x coordinate of logical core (x, y): only the host knows it (worker_core_from_logical_core)."""
+    return {"noc_x": [int(x), int(y)]}
+
+
+def noc_y(x: int, y: int) -> dict[str, list[int]]:
+    """The NoC y coordinate of logical core (x, y)."""
+    return {"noc_y": [int(x), int(y)]}
+
+
+def runtime_value(value: Any) -> Any:
+    """A per-core runtime argument value for the plan: an int, or a host-side value (noc_x/noc_y)."""
+    return value if isinstance(value, dict) else int(value)

@@ -20,6 +20,7 @@ def host_plan(mod: tvm.IRModule) -> dict[str, Any]:
     """{core grid, work, CBs, tensors, and per kernel its role, runtime and compile-time arguments}."""
     kernels = {}
     shared: dict[str, Any] = {}
+    semaphores: dict[str, Any] = {}  # name -> semaphore, in the order kernels declare them
     for gvar, func in sorted(mod.functions.items(), key=lambda item: item[0].name_hint):
         if not isinstance(func, tirx.PrimFunc):
             continue
@@ -34,4 +35,7 @@ def host_plan(mod: tvm.IRModule) -> dict[str, Any]:
         }
         for key in SHARED_KEYS:
             shared.setdefault(key[len("tt."):], get_attr(func, key))
-    return {"device": {"profile": device.PROFILE, "tile": list(device.TILE)}, **shared, "kernels": kernels}
+        for sem in get_attr(func, "tt.semaphores", []) or []:
+            semaphores.setdefault(sem["name"], dict(sem))
+    return {"device": {"profile": device.PROFILE, "tile": list(device.TILE)}, **shared,
+            "semaphores": list(semaphores.values()), "kernels": kernels}

@@ -12,6 +12,7 @@
 # Spec: specs/intrinsics/eltwise_binary.yaml
 # Spec: specs/intrinsics/kernel_args.yaml
 # Spec: specs/intrinsics/matmul.yaml
+# Spec: specs/intrinsics/multicast.yaml
 # Spec: specs/intrinsics/noc.yaml
 # Spec: specs/intrinsics/pack_copy.yaml
 # Spec: specs/intrinsics/sfpu.yaml
@@ -402,6 +403,44 @@ INTRINSICS: dict[str, Intrinsic] = {
         },
         doc="Data format of a CB's pages (tt::DataFormat), as configured by the host; feeds InterleavedAddrGenFast.",
     ),
+    'get_noc_addr': Intrinsic(
+        name='get_noc_addr',
+        family='multicast',
+        level='concrete',
+        roles=('reader', 'writer'),
+        args=(
+            Arg('noc_x', 'uint32', const=False),
+            Arg('noc_y', 'uint32', const=False),
+            Arg('addr', 'uint32', const=False),
+        ),
+        returns='uint64',
+        effect='Pure',
+        cpp={
+            'metal_d5f9bc4a': Spelling('get_noc_addr', headers=(('dataflow', 'api/dataflow/dataflow_api.h'),), form='call', template_args=()),
+            'tilelang_tt_2025': Spelling('get_noc_addr', headers=(('dataflow', 'dataflow_api.h'),), form='call', template_args=()),
+        },
+        doc='NoC address of L1 byte address `addr` on the core at NoC coordinates (`noc_x`, `noc_y`).',
+    ),
+    'get_noc_multicast_addr': Intrinsic(
+        name='get_noc_multicast_addr',
+        family='multicast',
+        level='concrete',
+        roles=('reader', 'writer'),
+        args=(
+            Arg('x_start', 'uint32', const=False),
+            Arg('y_start', 'uint32', const=False),
+            Arg('x_end', 'uint32', const=False),
+            Arg('y_end', 'uint32', const=False),
+            Arg('addr', 'uint32', const=False),
+        ),
+        returns='uint64',
+        effect='Pure',
+        cpp={
+            'metal_d5f9bc4a': Spelling('get_noc_multicast_addr', headers=(('dataflow', 'api/dataflow/dataflow_api.h'),), form='call', template_args=()),
+            'tilelang_tt_2025': Spelling('get_noc_multicast_addr', headers=(('dataflow', 'dataflow_api.h'),), form='call', template_args=()),
+        },
+        doc='Multicast NoC address of L1 byte address `addr` on every core of the NoC rectangle from (`x_start`, `y_start`) to (`x_end`, `y_end`); on NoC 0 the start is the smaller corner, on NoC 1 the larger.',
+    ),
     'get_read_ptr': Intrinsic(
         name='get_read_ptr',
         family='circular_buffer',
@@ -417,6 +456,22 @@ INTRINSICS: dict[str, Intrinsic] = {
             'tilelang_tt_2025': Spelling('get_read_ptr', headers=(('dataflow', 'dataflow_api.h'),), form='call', template_args=()),
         },
         doc='L1 byte address of the front of the CB; valid only between cb_wait_front and cb_pop_front.',
+    ),
+    'get_semaphore': Intrinsic(
+        name='get_semaphore',
+        family='multicast',
+        level='concrete',
+        roles=('reader', 'writer'),
+        args=(
+            Arg('semaphore_id', 'uint32', const=False),
+        ),
+        returns='uint32',
+        effect='Pure',
+        cpp={
+            'metal_d5f9bc4a': Spelling('get_semaphore', headers=(('dataflow', 'api/dataflow/dataflow_api.h'),), form='call', template_args=()),
+            'tilelang_tt_2025': Spelling('get_semaphore', headers=(('dataflow', 'dataflow_api.h'),), form='call', template_args=()),
+        },
+        doc="L1 byte address of semaphore `semaphore_id` (the id the host's CreateSemaphore returned) on this core.",
     ),
     'get_write_ptr': Intrinsic(
         name='get_write_ptr',
@@ -468,6 +523,22 @@ INTRINSICS: dict[str, Intrinsic] = {
             'tilelang_tt_2025': Spelling('InterleavedAddrGenFast<true>', headers=(('dataflow', 'dataflow_api.h'),), form='braces', template_args=()),
         },
         doc='Interleaved DRAM tile addressing (aggregate of bank base address, page size and data format).',
+    ),
+    'l1_word_ptr': Intrinsic(
+        name='l1_word_ptr',
+        family='multicast',
+        level='concrete',
+        roles=('reader', 'writer'),
+        args=(
+            Arg('addr', 'uint32', const=False),
+        ),
+        returns='l1_ptr',
+        effect='Pure',
+        cpp={
+            'metal_d5f9bc4a': Spelling('reinterpret_cast<volatile tt_l1_ptr uint32_t*>', headers=(('dataflow', 'api/dataflow/dataflow_api.h'),), form='cast', template_args=()),
+            'tilelang_tt_2025': Spelling('reinterpret_cast<volatile tt_l1_ptr uint32_t*>', headers=(('dataflow', 'dataflow_api.h'),), form='cast', template_args=()),
+        },
+        doc='The 32-bit L1 word at byte address `addr` as the volatile pointer the semaphore calls take.',
     ),
     'matmul_block': Intrinsic(
         name='matmul_block',
@@ -638,7 +709,7 @@ INTRINSICS: dict[str, Intrinsic] = {
         name='noc_async_write_barrier',
         family='noc',
         level='concrete',
-        roles=('writer',),
+        roles=('reader', 'writer'),
         args=(
         ),
         returns='void',
@@ -647,7 +718,26 @@ INTRINSICS: dict[str, Intrinsic] = {
             'metal_d5f9bc4a': Spelling('noc_async_write_barrier', headers=(('dataflow', 'api/dataflow/dataflow_api.h'),), form='call', template_args=()),
             'tilelang_tt_2025': Spelling('noc_async_write_barrier', headers=(('dataflow', 'dataflow_api.h'),), form='call', template_args=()),
         },
-        doc='Wait until every write issued so far has been acknowledged.',
+        doc='Wait until every write issued so far has been acknowledged (in a reader, its multicasts).',
+    ),
+    'noc_async_write_multicast': Intrinsic(
+        name='noc_async_write_multicast',
+        family='multicast',
+        level='concrete',
+        roles=('reader', 'writer'),
+        args=(
+            Arg('src_local_l1_addr', 'uint32', const=False),
+            Arg('dst_noc_addr_multicast', 'uint64', const=False),
+            Arg('size', 'uint32', const=False),
+            Arg('num_dests', 'uint32', const=False),
+        ),
+        returns='void',
+        effect='Opaque',
+        cpp={
+            'metal_d5f9bc4a': Spelling('noc_async_write_multicast', headers=(('dataflow', 'api/dataflow/dataflow_api.h'),), form='call', template_args=()),
+            'tilelang_tt_2025': Spelling('noc_async_write_multicast', headers=(('dataflow', 'dataflow_api.h'),), form='call', template_args=()),
+        },
+        doc="Start writing `size` bytes of this core's L1 at `src_local_l1_addr` to every core of a multicast address; `num_dests` is the number of destination cores. Lands at the write barrier (or before a later semaphore write of the same kernel).",
     ),
     'noc_async_write_page': Intrinsic(
         name='noc_async_write_page',
@@ -685,6 +775,75 @@ INTRINSICS: dict[str, Intrinsic] = {
         },
         doc='Tile-granular write through an InterleavedAddrGenFast (the 2025 spelling of noc_async_write_page).',
     ),
+    'noc_semaphore_inc': Intrinsic(
+        name='noc_semaphore_inc',
+        family='multicast',
+        level='concrete',
+        roles=('reader', 'writer'),
+        args=(
+            Arg('addr', 'uint64', const=False),
+            Arg('incr', 'uint32', const=False),
+        ),
+        returns='void',
+        effect='Opaque',
+        cpp={
+            'metal_d5f9bc4a': Spelling('noc_semaphore_inc', headers=(('dataflow', 'api/dataflow/dataflow_api.h'),), form='call', template_args=()),
+            'tilelang_tt_2025': Spelling('noc_semaphore_inc', headers=(('dataflow', 'dataflow_api.h'),), form='call', template_args=()),
+        },
+        doc="Atomically add `incr` to the semaphore at NoC address `addr` (another core's semaphore, from get_noc_addr).",
+    ),
+    'noc_semaphore_set': Intrinsic(
+        name='noc_semaphore_set',
+        family='multicast',
+        level='concrete',
+        roles=('reader', 'writer'),
+        args=(
+            Arg('sem_addr', 'l1_ptr', const=False),
+            Arg('val', 'uint32', const=False),
+        ),
+        returns='void',
+        effect='Opaque',
+        cpp={
+            'metal_d5f9bc4a': Spelling('noc_semaphore_set', headers=(('dataflow', 'api/dataflow/dataflow_api.h'),), form='call', template_args=()),
+            'tilelang_tt_2025': Spelling('noc_semaphore_set', headers=(('dataflow', 'dataflow_api.h'),), form='call', template_args=()),
+        },
+        doc="Set this core's semaphore at `sem_addr` to `val`.",
+    ),
+    'noc_semaphore_set_multicast': Intrinsic(
+        name='noc_semaphore_set_multicast',
+        family='multicast',
+        level='concrete',
+        roles=('reader', 'writer'),
+        args=(
+            Arg('src_local_l1_addr', 'uint32', const=False),
+            Arg('dst_noc_addr_multicast', 'uint64', const=False),
+            Arg('num_dests', 'uint32', const=False),
+        ),
+        returns='void',
+        effect='Opaque',
+        cpp={
+            'metal_d5f9bc4a': Spelling('noc_semaphore_set_multicast', headers=(('dataflow', 'api/dataflow/dataflow_api.h'),), form='call', template_args=()),
+            'tilelang_tt_2025': Spelling('noc_semaphore_set_multicast', headers=(('dataflow', 'dataflow_api.h'),), form='call', template_args=()),
+        },
+        doc="Write this core's semaphore word at `src_local_l1_addr` to the semaphore of every core of a multicast address.",
+    ),
+    'noc_semaphore_wait': Intrinsic(
+        name='noc_semaphore_wait',
+        family='multicast',
+        level='concrete',
+        roles=('reader', 'writer'),
+        args=(
+            Arg('sem_addr', 'l1_ptr', const=False),
+            Arg('val', 'uint32', const=False),
+        ),
+        returns='void',
+        effect='Opaque',
+        cpp={
+            'metal_d5f9bc4a': Spelling('noc_semaphore_wait', headers=(('dataflow', 'api/dataflow/dataflow_api.h'),), form='call', template_args=()),
+            'tilelang_tt_2025': Spelling('noc_semaphore_wait', headers=(('dataflow', 'dataflow_api.h'),), form='call', template_args=()),
+        },
+        doc="Block until this core's semaphore at `sem_addr` equals `val`.",
+    ),
     'pack_tile': Intrinsic(
         name='pack_tile',
         family='pack_copy',
@@ -721,6 +880,37 @@ INTRINSICS: dict[str, Intrinsic] = {
         cpp={
         },
         doc='Read a block of tiles of DRAM tensor `src` into the back of CB `cb` (one reservation and barrier).',
+    ),
+    'read_block_mcast': Intrinsic(
+        name='read_block_mcast',
+        family='tile_ops',
+        level='abstract',
+        roles=('reader',),
+        args=(
+            Arg('cb', 'int32', const=False),
+            Arg('src', 'handle', const=False),
+            Arg('first_tile', 'int32', const=False),
+            Arg('rows', 'int32', const=False),
+            Arg('cols', 'int32', const=False),
+            Arg('row_stride', 'int32', const=False),
+            Arg('page_bytes', 'int32', const=False),
+            Arg('sender', 'int32', const=False),
+            Arg('sender_x', 'int32', const=False),
+            Arg('sender_y', 'int32', const=False),
+            Arg('first_x', 'int32', const=False),
+            Arg('first_y', 'int32', const=False),
+            Arg('last_x', 'int32', const=False),
+            Arg('last_y', 'int32', const=False),
+            Arg('receivers', 'int32', const=False),
+            Arg('sender_sem', 'int32', const=False),
+            Arg('receiver_sem', 'int32', const=False),
+            Arg('noc', 'int32', const=False),
+        ),
+        returns='void',
+        effect='Opaque',
+        cpp={
+        },
+        doc='A read_block whose block is the same on a whole row (or column) of cores at every step: the first core of the row reads it from DRAM and multicasts it into the same CB of the others, which only reserve, signal that they are ready and wait (PlanTTMulticast; the tt-metal matmul_multicore_reuse_mcast scheme).',
     ),
     'relu_tile': Intrinsic(
         name='relu_tile',

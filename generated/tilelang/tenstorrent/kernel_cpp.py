@@ -37,7 +37,7 @@ BINARY: dict[type, tuple[str, int]] = {
 
 
 # Spec result types that are C++ objects or enums, not the TIR scalar that carries them: declared `auto`.
-OBJECT_RESULTS = ("accessor", "handle", "data_format")
+OBJECT_RESULTS = ("accessor", "handle", "l1_ptr", "data_format")
 
 CPP_RESERVED = frozenset(
     "alignas alignof and asm auto bool break case catch char class const constexpr continue default delete do "

@@ -44,10 +44,17 @@ def _templates() -> jinja2.Environment:
 
 
 def _cpp_arg(value: Any) -> str:
-    """One runtime argument in main.cpp: a tensor's DRAM address or a 32-bit constant."""
-    if isinstance(value, dict):
+    """One runtime argument in main.cpp: a 32-bit constant, or what the host knows at run time (a tensor's DRAM
+    address, a core's NoC coordinate, a semaphore id)."""
+    if not isinstance(value, dict):
+        return f"{int(value) & 0xFFFFFFFF}u"
+    if "tensor" in value:
         return f"static_cast<uint32_t>({value['tensor']}->address())"
-    return f"{int(value) & 0xFFFFFFFF}u"
+    if "semaphore" in value:
+        return f"semaphore_{value['semaphore']}"
+    axis = "x" if "noc_x" in value else "y"
+    x, y = value[f"noc_{axis}"]
+    return f"static_cast<uint32_t>(noc_core({x}, {y}).{axis})"
 
 
 def _fp32_dest_acc(compute: tirx.PrimFunc) -> bool:
@@ -92,7 +99,7 @@ def build_plan(device_mod: tvm.IRModule, params: Sequence[Any], kernel: str) -> 
                    "max_runtime_args": device.MAX_RUNTIME_ARGS},
         "core_grid": plan["core_grid"], "grid_blocks": plan["grid_blocks"], "partition_mode": plan["partition_mode"],
         "core_ranges": plan["core_ranges"], "work_partition": plan["work_partition"], "tensors": tensors,
-        "cbs": plan["cbs"], "kernels": kernels,
+        "cbs": plan["cbs"], "semaphores": plan["semaphores"], "kernels": kernels,
     }
 
 
@@ -110,8 +117,10 @@ def validate_plan(plan: dict[str, Any]) -> None:
 def render_host(plan: dict[str, Any], template: str) -> str:
     tensors = [dict(t, ctype=HOST_TYPES[t["page_bytes"] // (plan["device"]["tile"][0] * plan["device"]["tile"][1])])
                for t in plan["tensors"]]
+    noc_coords = any(isinstance(v, dict) and ("noc_x" in v or "noc_y" in v) for k in plan["kernels"].values()
+                     for row in k["runtime_arg_values"] for v in row["args"])
     return _templates().get_template(template).render(
-        plan=plan, host_api=plan["device"]["host_api"], roles=ROLES,
+        plan=plan, host_api=plan["device"]["host_api"], roles=ROLES, noc_coords=noc_coords,
         inputs=[t for t in tensors if t["role"] == "input"], outputs=[t for t in tensors if t["role"] == "output"])
 
 

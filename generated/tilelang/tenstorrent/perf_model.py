@@ -10,7 +10,7 @@ of op x; C_mm at the compute kernel's math fidelity):
 
     per core c:
       compute_c = matmul_c*C_mm + eltwise_c*C_elt + sfpu_c*C_sfpu + copy_c*C_copy + pack_c*C_pack      [cycles]
-      noc_c     = (dram_read_c + dram_written_c) / B_noc                                               [cycles]
+      noc_c     = (dram_read_c + dram_written_c + multicast_c) / B_noc                                 [cycles]
     modelled    = max( max_c max(compute_c, noc_c) / f ,  sum_c (dram_read_c + dram_written_c) / BW )  [s]
 
     roofline    = max( (matmul*C_mm + eltwise*C_elt + sfpu*C_sfpu) / (P * f) ,  compulsory_bytes / BW )
@@ -23,9 +23,12 @@ through double-buffered circular buffers, so in steady state a core is limited b
 wide DRAM term bounds the whole run from below because every core's traffic shares the same DRAM banks. No
 per-transaction or per-barrier NoC overhead is charged (the hardware facts give none to justify one); the
 per-core NoC term charges reads and writes to one link (Wormhole has two NoCs, so this is conservative by up to
-2x when a core reads and writes equally). The roofline's compute term spreads the work over all P worker cores
-and leaves out copy/pack tiles (data movement inside a core, not work the problem asks for); its DRAM term moves
-each tensor once. Hence modelled >= roofline whenever the kernel does no less work than the problem needs.
+2x when a core reads and writes equally). A multicast (multicast_c: payload bytes a core sent) is charged once to
+its sender: the NoC replicates it along the path, and the receivers' links carry it while their own core is idle
+on that link. Semaphore messages are 4 bytes and are not charged. The roofline's compute term spreads the work
+over all P worker cores and leaves out copy/pack tiles (data movement inside a core, not work the problem asks
+for); its DRAM term moves each tensor once. Hence modelled >= roofline whenever the kernel does no less work
+than the problem needs.
 """
 
 from __future__ import annotations
@@ -127,7 +130,8 @@ def core_cycles(counters: Mapping[str, Any], fidelity: str, perf: Mapping[str, A
                + counters.get("sfpu_tiles", 0) * perf["sfpu_tile_cycles"]
                + counters.get("copy_tiles", 0) * perf["copy_tile_cycles"]
                + counters.get("pack_tiles", 0) * perf["pack_tile_cycles"])
-    moved = counters.get("dram_bytes_read", 0) + counters.get("dram_bytes_written", 0)
+    moved = (counters.get("dram_bytes_read", 0) + counters.get("dram_bytes_written", 0)
+             + counters.get("noc_multicast_bytes", 0))
     return float(compute), moved / perf["noc_bytes_per_cycle"]
 
 

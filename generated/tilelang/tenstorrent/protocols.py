@@ -7,7 +7,9 @@
 # Spec: specs/protocols/matmul_block_spill.yaml
 # Spec: specs/protocols/matmul_reinit.yaml
 # Spec: specs/protocols/pack_tiles.yaml
+# Spec: specs/protocols/read_pages.yaml
 # Spec: specs/protocols/reader_block.yaml
+# Spec: specs/protocols/reader_block_mcast.yaml
 # Spec: specs/protocols/sfpu_block.yaml
 # Spec: specs/protocols/tensor_accessor.yaml
 # Spec: specs/protocols/writer_block.yaml
@@ -159,19 +161,57 @@ def pack_tiles(b: Builder, *, cb, count) -> dict[str, Any]:
     return bound
 
 
+def read_pages(b: Builder, *, accessor, first_tile, rows, cols, row_stride, page_bytes, l1_addr) -> dict[str, Any]:
+    """Start one NoC read per tile page of a block into consecutive pages at L1 address `l1_addr` (row-major within the block); the caller waits with a read barrier."""
+    bound: dict[str, Any] = {}
+    with b.repeat('r', rows) as r:
+        with b.repeat('c', cols) as c:
+            if b.profile in ('metal_d5f9bc4a',):
+                b.call('noc_async_read_page', ((first_tile + (r * row_stride)) + c), accessor, (l1_addr + (((r * cols) + c) * page_bytes)))
+            if b.profile in ('tilelang_tt_2025',):
+                b.call('noc_async_read_tile', ((first_tile + (r * row_stride)) + c), accessor, (l1_addr + (((r * cols) + c) * page_bytes)))
+    return bound
+
+
 def reader_block(b: Builder, *, cb, accessor, first_tile, rows, cols, row_stride, page_bytes) -> dict[str, Any]:
     """Reader side of an input CB: reserve the whole block, start one NoC read per tile page into consecutive pages of the reservation, wait for all reads with one barrier, then publish the block. The write pointer is only used between the reserve and the push."""
     bound: dict[str, Any] = {}
     b.call('cb_reserve_back', cb, (rows * cols))
     bound['l1_write_addr'] = l1_write_addr = b.bind('l1_write_addr', 'get_write_ptr', cb)
-    with b.repeat('r', rows) as r:
-        with b.repeat('c', cols) as c:
-            if b.profile in ('metal_d5f9bc4a',):
-                b.call('noc_async_read_page', ((first_tile + (r * row_stride)) + c), accessor, (l1_write_addr + (((r * cols) + c) * page_bytes)))
-            if b.profile in ('tilelang_tt_2025',):
-                b.call('noc_async_read_tile', ((first_tile + (r * row_stride)) + c), accessor, (l1_write_addr + (((r * cols) + c) * page_bytes)))
+    read_pages(b, accessor=accessor, first_tile=first_tile, rows=rows, cols=cols, row_stride=row_stride, page_bytes=page_bytes, l1_addr=l1_write_addr)
     # Reads land only at the barrier; the push must come after it.
     b.call('noc_async_read_barrier')
+    b.call('cb_push_back', cb, (rows * cols))
+    return bound
+
+
+def reader_block_mcast(b: Builder, *, cb, accessor, first_tile, rows, cols, row_stride, page_bytes, sender, sender_x, sender_y, first_x, first_y, last_x, last_y, receivers, sender_sem, receiver_sem, noc) -> dict[str, Any]:
+    """Reader side of an input CB whose block is shared by a row (or column) of cores, as in tt-metal's matmul_multicore_reuse_mcast readers. Every core reserves the block in its CB (the CBs are at the same L1 address on every core and advance in lock step). A receiver marks its block invalid, tells the sender it is ready (an increment of the sender's semaphore) and waits until the sender marks the block valid. The sender reads the block from DRAM, waits until all receivers are ready, multicasts the block to the same address on the receivers, then multicasts its valid flag (NoC ordering makes the flag land after the data) and waits for the writes to leave before publishing its own copy, so the compute kernel cannot free the pages while they are still being sent."""
+    bound: dict[str, Any] = {}
+    b.call('cb_reserve_back', cb, (rows * cols))
+    bound['l1_write_addr'] = l1_write_addr = b.bind('l1_write_addr', 'get_write_ptr', cb)
+    bound['sender_sem_addr'] = sender_sem_addr = b.bind('sender_sem_addr', 'get_semaphore', sender_sem)
+    bound['receiver_sem_addr'] = receiver_sem_addr = b.bind('receiver_sem_addr', 'get_semaphore', receiver_sem)
+    bound['sender_sem_ptr'] = sender_sem_ptr = b.bind('sender_sem_ptr', 'l1_word_ptr', sender_sem_addr)
+    bound['receiver_sem_ptr'] = receiver_sem_ptr = b.bind('receiver_sem_ptr', 'l1_word_ptr', receiver_sem_addr)
+    with b.when(fn.eq(sender, 1)):
+        read_pages(b, accessor=accessor, first_tile=first_tile, rows=rows, cols=cols, row_stride=row_stride, page_bytes=page_bytes, l1_addr=l1_write_addr)
+        b.call('noc_async_read_barrier')
+        # Every receiver has reserved the block.
+        b.call('noc_semaphore_wait', sender_sem_ptr, receivers)
+        b.call('noc_semaphore_set', sender_sem_ptr, 0)
+        block_dests = b.bind('block_dests', 'get_noc_multicast_addr', fn.select(fn.eq(noc, 1), last_x, first_x), fn.select(fn.eq(noc, 1), last_y, first_y), fn.select(fn.eq(noc, 1), first_x, last_x), fn.select(fn.eq(noc, 1), first_y, last_y), l1_write_addr)
+        flag_dests = b.bind('flag_dests', 'get_noc_multicast_addr', fn.select(fn.eq(noc, 1), last_x, first_x), fn.select(fn.eq(noc, 1), last_y, first_y), fn.select(fn.eq(noc, 1), first_x, last_x), fn.select(fn.eq(noc, 1), first_y, last_y), receiver_sem_addr)
+        b.call('noc_async_write_multicast', l1_write_addr, block_dests, ((rows * cols) * page_bytes), receivers)
+        # The valid flag the next call sends.
+        b.call('noc_semaphore_set', receiver_sem_ptr, 1)
+        b.call('noc_semaphore_set_multicast', receiver_sem_addr, flag_dests, receivers)
+        b.call('noc_async_write_barrier')
+    with b.otherwise():
+        b.call('noc_semaphore_set', receiver_sem_ptr, 0)
+        sender_sem_noc_addr = b.bind('sender_sem_noc_addr', 'get_noc_addr', sender_x, sender_y, sender_sem_addr)
+        b.call('noc_semaphore_inc', sender_sem_noc_addr, 1)
+        b.call('noc_semaphore_wait', receiver_sem_ptr, 1)
     b.call('cb_push_back', cb, (rows * cols))
     return bound
 
@@ -236,7 +276,9 @@ PROTOCOLS = {
     'matmul_block_spill': matmul_block_spill,
     'matmul_reinit': matmul_reinit,
     'pack_tiles': pack_tiles,
+    'read_pages': read_pages,
     'reader_block': reader_block,
+    'reader_block_mcast': reader_block_mcast,
     'sfpu_block': sfpu_block,
     'tensor_accessor': tensor_accessor,
     'writer_block': writer_block,

@@ -16,6 +16,7 @@
 # Spec: specs/passes/lower_tt_protocols.yaml
 # Spec: specs/passes/partition_tt_work.yaml
 # Spec: specs/passes/plan_tt_dst.yaml
+# Spec: specs/passes/plan_tt_multicast.yaml
 # Spec: specs/passes/remove_no_op.yaml
 # Spec: specs/passes/renormalize_split_pattern.yaml
 # Spec: specs/passes/rewrite_unsafe_select.yaml
@@ -221,6 +222,28 @@ def LowerTTProtocols() -> tvm.transform.Pass:
                     'page_bytes': lambda page_bytes, **_: page_bytes,
                 }},
             ],
+            'read_block_mcast': [
+                {'protocol': 'reader_block_mcast', 'args': {
+                    'cb': lambda cb, **_: cb,
+                    'accessor': lambda src, **_: src,
+                    'first_tile': lambda first_tile, **_: first_tile,
+                    'rows': lambda rows, **_: rows,
+                    'cols': lambda cols, **_: cols,
+                    'row_stride': lambda row_stride, **_: row_stride,
+                    'page_bytes': lambda page_bytes, **_: page_bytes,
+                    'sender': lambda sender, **_: sender,
+                    'sender_x': lambda sender_x, **_: sender_x,
+                    'sender_y': lambda sender_y, **_: sender_y,
+                    'first_x': lambda first_x, **_: first_x,
+                    'first_y': lambda first_y, **_: first_y,
+                    'last_x': lambda last_x, **_: last_x,
+                    'last_y': lambda last_y, **_: last_y,
+                    'receivers': lambda receivers, **_: receivers,
+                    'sender_sem': lambda sender_sem, **_: sender_sem,
+                    'receiver_sem': lambda receiver_sem, **_: receiver_sem,
+                    'noc': lambda noc, **_: noc,
+                }},
+            ],
             'write_block': [
                 {'protocol': 'writer_block', 'args': {
                     'cb': lambda cb, **_: cb,
@@ -370,13 +393,13 @@ def LowerTileOpsToTT() -> tvm.transform.Pass:
     ], name='tl.LowerTileOpsToTT')
 
 
-def PartitionTTWork(core_grid: Any = (8, 8), mode: Any = 'global') -> tvm.transform.Pass:
-    """Distribute the blocks of the T.Kernel grid over the worker cores. `global` gives each core a contiguous, balanced range of blocks in row-major order (counts differ by at most one); `shard` gives each core a rectangle of blocks (rows and columns of the block grid split as evenly as possible), which keeps neighbouring blocks on one core."""
+def PartitionTTWork(core_grid: Any = (8, 8), mode: Any = 'auto') -> tvm.transform.Pass:
+    """Distribute the blocks of the T.Kernel grid over the worker cores. `global` gives each core a contiguous, balanced range of blocks in row-major order (counts differ by at most one); `shard` gives each core a rectangle of blocks (rows and columns of the block grid split as evenly as possible), which keeps neighbouring blocks on one core and, when the split is even, lets a core row (column) share block rows (columns) at every step, which PlanTTMulticast turns into multicasts. `auto` picks shard exactly then."""
     options = {'core_grid': core_grid, 'mode': mode}
     return tvm.transform.Sequential([
         engines.partition('PartitionTTWork', options=options, require=(
             (lambda cores_x, cores_y, device, **_: fn.and_(fn.ge(cores_x, 1), fn.ge(cores_y, 1), fn.le(cores_x, device.CORE_GRID[0]), fn.le(cores_y, device.CORE_GRID[1])), "core_grid [{cores_x}, {cores_y}] does not fit the device's {device.CORE_GRID} worker grid"),
-        )),
+        ), auto_shard=lambda cores_x, cores_y, grid_x, grid_y, **_: fn.and_(fn.eq((grid_x % fn.min(grid_x, cores_x)), 0), fn.eq((grid_y % fn.min(grid_y, cores_y)), 0))),
     ], name='tl.PartitionTTWork')
 
 
@@ -394,6 +417,25 @@ def PlanTTDst() -> tvm.transform.Pass:
             ],
         }, roles=['compute']),
     ], name='tl.PlanTTDst')
+
+
+def PlanTTMulticast(enabled: Any = True) -> tvm.transform.Pass:
+    """Reuse of input blocks across cores (tt-metal's matmul_multicore_reuse_mcast scheme). With a uniform shard partition, every core of a core row processes the same block row at every step, and every core of a core column the same block column. A block read whose tile index depends only on blockIdx.y (and the step loops) is therefore the same on the whole core row: the row's first core reads it from DRAM and multicasts it to the others; one that depends only on blockIdx.x is multicast down the core column. Each such read becomes read_block_mcast, with per-core runtime arguments (sender flag, NoC coordinates of the sender and of the receivers) and two semaphores per tensor. DRAM traffic of A and B drops from one copy per core to one copy per core row or column."""
+    options = {'enabled': enabled}
+    return tvm.transform.Sequential([
+        engines.multicast('PlanTTMulticast', options=options, op='read_block', emit='read_block_mcast', when=lambda options, partition_mode, receivers, uniform, **_: fn.and_(options.enabled, fn.eq(partition_mode, 'shard'), uniform, fn.gt(receivers, 0)), runtime_args={
+            'sender': lambda along, x, y, **_: fn.select(fn.eq(along, 'row'), fn.eq(x, 0), fn.eq(y, 0)),
+            'sender_x': lambda along, x, y, **_: fn.select(fn.eq(along, 'row'), fn.noc_x(0, y), fn.noc_x(x, 0)),
+            'sender_y': lambda along, x, y, **_: fn.select(fn.eq(along, 'row'), fn.noc_y(0, y), fn.noc_y(x, 0)),
+            'first_x': lambda along, x, y, **_: fn.select(fn.eq(along, 'row'), fn.noc_x(1, y), fn.noc_x(x, 1)),
+            'first_y': lambda along, x, y, **_: fn.select(fn.eq(along, 'row'), fn.noc_y(1, y), fn.noc_y(x, 1)),
+            'last_x': lambda along, cores_x, cores_y, x, y, **_: fn.select(fn.eq(along, 'row'), fn.noc_x((cores_x - 1), y), fn.noc_x(x, (cores_y - 1))),
+            'last_y': lambda along, cores_x, cores_y, x, y, **_: fn.select(fn.eq(along, 'row'), fn.noc_y((cores_x - 1), y), fn.noc_y(x, (cores_y - 1))),
+        }, semaphores=['sender_sem', 'receiver_sem'], args={
+            'receivers': lambda receivers, **_: receivers,
+            'noc': lambda device, **_: fn.select(fn.eq(device.KERNEL_PROCESSORS['reader'], 'RISCV_1'), 1, 0),
+        }),
+    ], name='tl.PlanTTMulticast')
 
 
 def RemoveNoOp() -> tvm.transform.Pass:
@@ -497,6 +539,7 @@ PASSES = {
     'LowerTileOpsToTT': LowerTileOpsToTT,
     'PartitionTTWork': PartitionTTWork,
     'PlanTTDst': PlanTTDst,
+    'PlanTTMulticast': PlanTTMulticast,
     'RemoveNoOp': RemoveNoOp,
     'RenormalizeSplitPattern': RenormalizeSplitPattern,
     'RewriteUnsafeSelect': RewriteUnsafeSelect,
@@ -507,4 +550,36 @@ PASSES = {
     'VectorizeLoop': VectorizeLoop,
     'VerifyMemory': VerifyMemory,
     'VerifyTTKernels': VerifyTTKernels,
+}
+
+
+# Options of each pass (type, spec default, allowed values), checked when the user sets them in pass_configs.
+PASS_OPTIONS: dict[str, dict[str, dict[str, Any]]] = {
+    'AttachTTAccessors': {},
+    'BindTTAccessors': {},
+    'BindTarget': {},
+    'BlockIdxToSerial': {},
+    'BuildTTTileDataflow': {'stages': {"type": 'int', "default": 2, "choices": []}},
+    'FinalizeTTSignature': {},
+    'FlattenBuffer': {},
+    'GridToPersistentTT': {},
+    'HoistIfThenElse': {},
+    'InferTTLayout': {},
+    'InsertTTComputeInit': {},
+    'LowerTTProtocols': {},
+    'LowerTileOpsToLoops': {},
+    'LowerTileOpsToTT': {},
+    'PartitionTTWork': {'core_grid': {"type": 'int_list', "default": [8, 8], "choices": []}, 'mode': {"type": 'string', "default": 'auto', "choices": ['auto', 'global', 'shard']}},
+    'PlanTTDst': {},
+    'PlanTTMulticast': {'enabled': {"type": 'bool', "default": True, "choices": []}},
+    'RemoveNoOp': {},
+    'RenormalizeSplitPattern': {},
+    'RewriteUnsafeSelect': {},
+    'Simplify': {},
+    'SplitTTKernels': {},
+    'StorageRewrite': {},
+    'UnrollLoop': {},
+    'VectorizeLoop': {},
+    'VerifyMemory': {},
+    'VerifyTTKernels': {},
 }

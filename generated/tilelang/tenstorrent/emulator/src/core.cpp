@@ -1,9 +1,12 @@
 // Copied unchanged from templates/runtime/tilelang/tenstorrent/emulator/src/core.cpp by `python -m generator` - do not edit here;
 // edit templates/runtime/tilelang/tenstorrent/emulator/src/core.cpp and run `make generate`.
 // Kernel-thread mechanics shared by every API call: entering a call under the core lock, failing with a
-// report, blocking with deadlock detection, and the per-core state dump.
+// report, blocking with deadlock detection (per core and over the whole program), calls that touch another
+// core, and the per-core state dump.
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <cstring>
 #include <sstream>
 
 #include "emu.hpp"
@@ -58,11 +61,18 @@ const char* sfpu_text(int op) {
 
 std::string thread_label(const KernelThread* t) { return t ? t->name() : std::string("-"); }
 
+std::string thread_state(const KernelThread& t) {
+    std::string out = t.name() + " " + status_text(t.status);
+    if (t.status == ThreadStatus::Blocked) out += " in " + t.call.str();
+    return out;
+}
+
 bool satisfied(const Core& core, const Wait& w) {
     const Cb& cb = core.cbs[static_cast<size_t>(w.cb)];
     switch (w.kind) {
         case WaitKind::Reserve: return cb.capacity - cb.occupied() >= w.pages;
         case WaitKind::Front: return cb.occupied() >= w.pages;
+        case WaitKind::Semaphore: return core.sem_value(w.sem) == w.value;
         case WaitKind::None: return true;
     }
     return true;
@@ -71,7 +81,10 @@ bool satisfied(const Core& core, const Wait& w) {
 std::string wait_text(const Core& core, const Wait& w) {
     const Cb& cb = core.cbs[static_cast<size_t>(w.cb)];
     std::ostringstream os;
-    if (w.kind == WaitKind::Reserve) {
+    if (w.kind == WaitKind::Semaphore) {
+        os << "waits for semaphore " << w.sem << " (L1 " << hex(kSemaphoreBase + w.sem * kSemaphoreStride)
+           << ") to equal " << w.value << " (it is " << core.sem_value(w.sem) << ")";
+    } else if (w.kind == WaitKind::Reserve) {
         os << "waits for " << w.pages << " free page(s) of CB " << w.cb << " (" << cb.capacity - cb.occupied()
            << " free of " << cb.capacity << ")";
     } else {
@@ -124,63 +137,207 @@ Session enter(const Call& call) {
     return s;
 }
 
-void record_failure(Core& core, KernelThread& culprit, const std::string& message) {
+void record_failure(Core& core, KernelThread& culprit, const std::string& message, const std::string& extra_dump) {
     if (core.failed) return;
     core.failed = true;
     culprit.status = ThreadStatus::Failed;
     std::string text = "tt_emu: error: core " + core_name(core.coord) + " " + culprit.name() + ": " +
-                       culprit.call.str() + ": " + message + "\n" + dump_core(core);
+                       culprit.call.str() + ": " + message + "\n" + dump_core(core) + extra_dump;
     run_failed(text);
     core.cv.notify_all();
 }
 
-void fail(Session& s, const std::string& message) {
-    record_failure(s.core, s.t, message);
+void fail(Session& s, const std::string& message, const std::string& extra_dump) {
+    record_failure(s.core, s.t, message, extra_dump);
     throw Abort{};
 }
 
-// Deadlock: every kernel still alive on the core is blocked, and no blocked call could proceed. Cores
-// share nothing but DRAM, so this is exact. Called by a thread about to block or about to finish.
-void check_deadlock(Core& core, KernelThread* self) {
+namespace {
+
+// Deadlock of one core: every kernel still alive on it is blocked on a CB. Only the core's own kernels move
+// CB counters, so this is exact; semaphore waits can be released by other cores and are left to
+// program_deadlock. Called by a thread about to block or about to finish, with the core lock held.
+bool core_deadlock(Core& core, KernelThread* self) {
     KernelThread* first_blocked = nullptr;
     for (auto& t : core.threads) {
-        if (t->status == ThreadStatus::Running || t->status == ThreadStatus::NotStarted) return;
+        if (t->status == ThreadStatus::Running || t->status == ThreadStatus::NotStarted) return false;
         if (t->status == ThreadStatus::Blocked) {
-            if (satisfied(core, t->wait)) return;
+            if (t->wait.kind == WaitKind::Semaphore || satisfied(core, t->wait)) return false;
             if (first_blocked == nullptr) first_blocked = t.get();
         }
     }
-    if (first_blocked == nullptr || core.failed) return;
+    if (first_blocked == nullptr || core.failed) return false;
     KernelThread* culprit = self && self->status == ThreadStatus::Blocked ? self : first_blocked;
     std::string others;
     for (auto& t : core.threads) {
-        if (t.get() == culprit) continue;
-        others += (others.empty() ? "" : ", ") + t->name() + " " + status_text(t->status);
-        if (t->status == ThreadStatus::Blocked) others += " in " + t->call.str();
+        if (t.get() != culprit) others += (others.empty() ? "" : ", ") + thread_state(*t);
     }
     record_failure(core, *culprit,
                    "deadlock: " + wait_text(core, culprit->wait) +
                        " and no other kernel on the core can make progress (" +
                        (others.empty() ? std::string("no other kernels") : others) + ")");
+    return true;
+}
+
+// Deadlock of the program: no kernel thread of any core is running, and some are blocked. The culprit is the
+// first thread (cores in order, then kernels) blocked on a semaphore: a core blocked on CBs alone has been
+// reported by core_deadlock already. Called by the thread that stopped the
+// last running one, holding its own core lock; nothing can change any more, so reading the other cores one
+// lock at a time is safe (no other thread holds a lock while waiting for one).
+void program_deadlock(Core& own) {
+    constexpr size_t kMaxListed = 6, kMaxDumps = 4;
+    // Each other core is read under its own lock, one at a time.
+    auto for_each_core = [&own](const std::function<void(Core&)>& fn) {
+        for (auto& core : own.run->cores) {
+            std::unique_lock<std::mutex> lk(core->mu, std::defer_lock);
+            if (core.get() != &own) lk.lock();
+            fn(*core);
+        }
+    };
+    KernelThread* culprit = nullptr;  // the first semaphore waiter, else (never seen) the first blocked thread
+    bool failed = false;
+    for_each_core([&](Core& core) {
+        failed = failed || core.failed;
+        for (auto& t : core.threads) {
+            if (t->status != ThreadStatus::Blocked) continue;
+            const bool sem = t->wait.kind == WaitKind::Semaphore;
+            if (!culprit || (sem && culprit->wait.kind != WaitKind::Semaphore)) culprit = t.get();
+        }
+    });
+    if (failed || !culprit) return;  // reported already, or every kernel finished
+    Core& home = *culprit->core;
+    std::vector<std::string> blocked;  // blocked kernels of the other cores
+    std::string dumps;
+    size_t dumped = 0;
+    for_each_core([&](Core& core) {
+        if (&core == &home) return;
+        bool any = false;
+        for (auto& t : core.threads) {
+            if (t->status != ThreadStatus::Blocked) continue;
+            blocked.push_back("core " + core_name(core.coord) + " " + thread_state(*t));
+            any = true;
+        }
+        if (any && dumped++ < kMaxDumps) dumps += dump_core(core);
+    });
+    std::string here, elsewhere;
+    for (auto& t : home.threads) {
+        if (t.get() != culprit) here += (here.empty() ? "" : ", ") + thread_state(*t);
+    }
+    for (size_t i = 0; i < blocked.size() && i < kMaxListed; ++i) elsewhere += (i ? ", " : "") + blocked[i];
+    if (blocked.size() > kMaxListed) elsewhere += ", and " + std::to_string(blocked.size() - kMaxListed) + " more";
+    if (dumped > kMaxDumps) dumps += "(" + std::to_string(dumped - kMaxDumps) + " more blocked cores not shown)\n";
+    std::unique_lock<std::mutex> lk(home.mu, std::defer_lock);
+    if (&home != &own) lk.lock();
+    record_failure(home, *culprit,
+                   "deadlock: " + wait_text(home, culprit->wait) +
+                       " and no kernel of the program can make progress (on this core: " +
+                       (here.empty() ? std::string("no other kernels") : here) + "; on other cores: " +
+                       (elsewhere.empty() ? std::string("no kernel blocked") : elsewhere) + ")",
+                   dumps);
+}
+
+// The calling thread stops running (blocks or finishes); the last one to stop looks for a program deadlock.
+void leave_running(Core& core) {
+    if (core.run->active.fetch_sub(1) == 1 && !run_stopped()) program_deadlock(core);
+}
+
+void park(Session& s) {
+    s.t.status = ThreadStatus::Blocked;
+    if (!core_deadlock(s.core, &s.t)) leave_running(s.core);
+}
+
+}  // namespace
+
+void wake_waiters(Core& core) {
+    bool woken = false;
+    for (auto& t : core.threads) {
+        if (t->status == ThreadStatus::Blocked && satisfied(core, t->wait)) {
+            t->status = ThreadStatus::Running;
+            core.run->active.fetch_add(1);
+            woken = true;
+        }
+    }
+    if (woken) core.cv.notify_all();
+}
+
+void finish_thread(Core& core, KernelThread& self) {
+    if (self.status == ThreadStatus::Failed) return;
+    self.status = ThreadStatus::Done;
+    if (!core_deadlock(core, nullptr)) leave_running(core);
+    core.cv.notify_all();
 }
 
 void block_until(Session& s, const Wait& wait) {
-    if (satisfied(s.core, wait)) return;
-    s.t.status = ThreadStatus::Blocked;
     s.t.wait = wait;
-    check_deadlock(s.core, &s.t);
     // A timed wait so that a failure on another core (which does not notify this core) is noticed.
-    while (!s.core.failed && !run_stopped() && !satisfied(s.core, wait)) {
+    while (!satisfied(s.core, wait)) {
+        // Running here means first pass, or woken by a change that another change undid (a semaphore).
+        if (s.t.status == ThreadStatus::Running) park(s);
+        if (s.core.failed || run_stopped()) throw Abort{};
         s.core.cv.wait_for(s.lock, std::chrono::milliseconds(50));
+        if (s.core.failed || run_stopped()) throw Abort{};
+    }
+    if (s.t.status == ThreadStatus::Blocked) {  // satisfied by a change that did not wake (defensive)
+        s.t.status = ThreadStatus::Running;
+        s.core.run->active.fetch_add(1);
+    }
+    s.t.wait = Wait{};
+}
+
+void with_core(Session& s, Core& target, const std::function<std::string(Core&)>& body) {
+    std::string error, target_dump;
+    if (&target == &s.core) {
+        error = body(target);
+    } else {
+        s.lock.unlock();
+        {
+            std::lock_guard<std::mutex> lk(target.mu);
+            if (!target.failed) error = body(target);
+            if (!error.empty()) target_dump = dump_core(target);
+        }
+        s.lock.lock();
     }
     if (s.core.failed || run_stopped()) throw Abort{};
-    s.t.status = ThreadStatus::Running;
-    s.t.wait = Wait{};
+    if (!error.empty()) fail(s, error, target_dump);
+}
+
+void Clock::join(const Clock& other) {
+    if (v.size() < other.v.size()) v.resize(other.v.size(), 0);
+    for (size_t i = 0; i < other.v.size(); ++i) v[i] = std::max(v[i], other.v[i]);
+}
+
+uint32_t Core::sem_value(uint32_t id) const {
+    uint32_t value;
+    std::memcpy(&value, &l1[kSemaphoreBase + id * kSemaphoreStride], 4);
+    return value;
+}
+
+void Core::set_sem_value(uint32_t id, uint32_t value) {
+    std::memcpy(&l1[kSemaphoreBase + id * kSemaphoreStride], &value, 4);
+}
+
+CoreCoord noc_of_logical(const CoreCoord& logical) {
+    return CoreCoord{kNocXOfLogical[logical.x], kNocYOfLogical[logical.y]};
+}
+
+bool logical_of_noc(uint32_t noc_x, uint32_t noc_y, CoreCoord& logical) {
+    const uint32_t* x = std::find(kNocXOfLogical, kNocXOfLogical + kGridX, noc_x);
+    const uint32_t* y = std::find(kNocYOfLogical, kNocYOfLogical + kGridY, noc_y);
+    if (x == kNocXOfLogical + kGridX || y == kNocYOfLogical + kGridY) return false;
+    logical = CoreCoord{static_cast<size_t>(x - kNocXOfLogical), static_cast<size_t>(y - kNocYOfLogical)};
+    return true;
+}
+
+Core* Run::core_at_noc(uint32_t noc_x, uint32_t noc_y) const {
+    CoreCoord logical;
+    if (!logical_of_noc(noc_x, noc_y, logical)) return nullptr;
+    auto it = by_coord.find(logical);
+    return it == by_coord.end() ? nullptr : it->second;
 }
 
 std::string dump_core(const Core& core) {
     std::ostringstream os;
-    os << "core " << core_name(core.coord) << " state:\n  kernels:\n";
+    os << "core " << core_name(core.coord) << " state:\n  NoC coordinates: " << core_name(core.noc) << "\n  kernels:\n";
     for (auto& t : core.threads) {
         os << "    " << t->name() << " [" << kind_name(t->spec->kind) << ", " << t->spec->path << "]: "
            << status_text(t->status);
@@ -212,6 +369,19 @@ std::string dump_core(const Core& core) {
                 os << "    " << t->name() << ": " << x.describe() << "\n";
             }
         }
+        for (const Multicast& m : t->mcasts) {
+            any = true;
+            os << "    " << t->name() << ": " << m.describe() << "\n";
+        }
+    }
+    if (!any) os << "    (none)\n";
+    os << "  semaphores:\n";
+    any = false;
+    for (uint32_t id = 0; id < kNumSemaphores; ++id) {
+        if (!core.sems[id].exists) continue;
+        any = true;
+        os << "    semaphore " << id << " at L1 " << hex(kSemaphoreBase + id * kSemaphoreStride) << ": "
+           << core.sem_value(id) << "\n";
     }
     if (!any) os << "    (none)\n";
     if (const ComputeState* c = core.compute.get()) {

@@ -201,6 +201,11 @@ KernelHandle CreateKernel(Program& program, const std::string& file_name, const 
     k.cores = tt_emu::expand_cores(core_spec, "CreateKernel");
     if (auto* dm = std::get_if<DataMovementConfig>(&config)) {
         k.kind = dm->processor == DataMovementProcessor::RISCV_0 ? tt_emu::KernelKind::Riscv0 : tt_emu::KernelKind::Riscv1;
+        // An unset NoC is the processor's default NoC (RISCV_0 -> NOC_0, RISCV_1 -> NOC_1).
+        k.noc = dm->noc == detail::kNocUnset ? (k.kind == tt_emu::KernelKind::Riscv0 ? 0 : 1) : dm->noc == NOC_1;
+        if (dm->noc != detail::kNocUnset && dm->noc != NOC_0 && dm->noc != NOC_1) {
+            host_fail("CreateKernel", "DataMovementConfig noc " + std::to_string(int(dm->noc)) + " is not NOC_0 or NOC_1");
+        }
         k.compile_args = dm->compile_args;
         k.defines = dm->defines;
     } else {
@@ -246,15 +251,21 @@ CBHandle CreateCircularBuffer(Program& program, const CoreSpec& core_spec, const
         }
         specs.push_back(tt_emu::CbSpec{index, format, page->second, config.total_size(), 0});
     }
-    for (const CoreCoord& c : tt_emu::expand_cores(core_spec, call)) {
-        uint32_t& used = p.l1_used[c];
-        const uint32_t address = (used + 31u) / 32u * 32u;
-        if (uint64_t{address} + config.total_size() > tt_emu::kL1Bytes) {
-            host_fail(call, "CB c_" + std::to_string(specs.front().index) + " (" + std::to_string(config.total_size()) +
-                                " B) does not fit in the L1 of core " + tt_emu::core_name(c) + ": " +
-                                std::to_string(address) + " B are already used by CBs and the limit is " +
-                                std::to_string(tt_emu::kL1Bytes) + " B (1464 KiB)");
-        }
+    // One address on every core of the range (the highest first free address among them), as tt-metal's CB
+    // allocator does: a multicast writes the same L1 address on each destination.
+    const std::vector<CoreCoord> cores = tt_emu::expand_cores(core_spec, call);
+    CoreCoord fullest = cores.front();
+    for (const CoreCoord& c : cores) {
+        if (p.l1_used[c] > p.l1_used[fullest]) fullest = c;
+    }
+    const uint32_t address = (p.l1_used[fullest] + 31u) / 32u * 32u;
+    if (uint64_t{address} + config.total_size() > tt_emu::kL1Bytes) {
+        host_fail(call, "CB c_" + std::to_string(specs.front().index) + " (" + std::to_string(config.total_size()) +
+                            " B) does not fit in the L1 of core " + tt_emu::core_name(fullest) + ": " +
+                            std::to_string(address) + " B are already used by CBs and the limit is " +
+                            std::to_string(tt_emu::kL1Bytes) + " B (1464 KiB)");
+    }
+    for (const CoreCoord& c : cores) {
         auto& on_core = p.cbs[c];
         for (auto spec : specs) {
             for (const auto& existing : on_core) {
@@ -266,9 +277,35 @@ CBHandle CreateCircularBuffer(Program& program, const CoreSpec& core_spec, const
             spec.address = address;
             on_core.push_back(spec);
         }
-        used = address + config.total_size();
+        p.l1_used[c] = address + config.total_size();
     }
     return next_handle++;
+}
+
+uint32_t CreateSemaphore(Program& program, const std::variant<CoreRange, CoreRangeSet>& core_spec,
+                         uint32_t initial_value, CoreType core_type) {
+    const char* call = "CreateSemaphore";
+    if (core_type != CoreType::WORKER) host_fail(call, "only worker-core semaphores (CoreType::WORKER) are emulated");
+    tt_emu::ProgramState& p = program.state();
+    if (p.semaphores.size() >= tt_emu::kNumSemaphores) {
+        host_fail(call, "a program has at most " + std::to_string(tt_emu::kNumSemaphores) + " semaphores");
+    }
+    const CoreSpec spec = std::holds_alternative<CoreRange>(core_spec) ? CoreSpec(std::get<CoreRange>(core_spec))
+                                                                         : CoreSpec(std::get<CoreRangeSet>(core_spec));
+    tt_emu::SemaphoreSpec sem;
+    sem.id = static_cast<uint32_t>(p.semaphores.size());
+    sem.cores = tt_emu::expand_cores(spec, call);
+    sem.initial_value = initial_value;
+    p.semaphores.push_back(std::move(sem));
+    return p.semaphores.back().id;
+}
+
+CoreCoord IDevice::worker_core_from_logical_core(const CoreCoord& logical_core) const {
+    if (logical_core.x >= tt_emu::kGridX || logical_core.y >= tt_emu::kGridY) {
+        host_fail("worker_core_from_logical_core", "logical core " + tt_emu::core_name(logical_core) +
+                                                       " is outside the 8x8 worker grid");
+    }
+    return tt_emu::noc_of_logical(logical_core);
 }
 
 namespace {
@@ -353,6 +390,10 @@ std::shared_ptr<MeshDevice> MeshDevice::create_unit_mesh(chip_id_t device_id, st
 MeshCommandQueue& MeshDevice::mesh_command_queue(std::size_t cq_id) {
     if (cq_id != 0) host_fail("mesh_command_queue", "the emulated device has one command queue");
     return cq_;
+}
+
+CoreCoord MeshDevice::worker_core_from_logical_core(const CoreCoord& logical_core) const {
+    return device_.worker_core_from_logical_core(logical_core);
 }
 
 bool MeshDevice::close() {

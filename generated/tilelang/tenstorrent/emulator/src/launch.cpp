@@ -1,8 +1,9 @@
 // Copied unchanged from templates/runtime/tilelang/tenstorrent/emulator/src/launch.cpp by `python -m generator` - do not edit here;
 // edit templates/runtime/tilelang/tenstorrent/emulator/src/launch.cpp and run `make generate`.
-// Running a program: wait for the kernel JIT, then run the cores on a pool of hardware_concurrency()
-// workers, each core as one thread per kernel (reader, compute, writer run concurrently, as on a Tensix).
-// The first failure stops the run; its report is printed and the process exits.
+// Running a program: wait for the kernel JIT, then run every kernel of every core on its own thread, all at
+// once (reader, compute, writer run concurrently, as on a Tensix, and a core waiting on a semaphore needs the
+// other cores to make progress). Results do not depend on the schedule: kernels only interact through CBs,
+// semaphores and barriers. The first failure stops the run; its report is printed and the process exits.
 #include <algorithm>
 #include <chrono>
 #include <csignal>
@@ -18,7 +19,8 @@ namespace {
 struct RunControl {
     std::atomic<bool> stop{false};
     std::mutex mu;
-    std::string report;  // first failure of the current run
+    std::string report;          // first failure of the current run
+    Run* current = nullptr;      // the run in progress (its cores are woken when it fails)
 };
 RunControl& control() {
     static RunControl* r = new RunControl;
@@ -42,26 +44,34 @@ void on_crash(int sig) {
     std::_Exit(3);
 }
 
+std::string pending_at_end(const KernelThread& t) {
+    if (!t.reads.empty()) {
+        return "returned with " + std::to_string(t.reads.size()) +
+               " NoC read(s) pending (missing noc_async_read_barrier): " + t.reads.front().describe();
+    }
+    if (!t.writes.empty()) {
+        return "returned with " + std::to_string(t.writes.size()) +
+               " NoC write(s) pending (missing noc_async_write_barrier): " + t.writes.front().describe();
+    }
+    if (!t.mcasts.empty()) {
+        return "returned with " + std::to_string(t.mcasts.size()) +
+               " NoC multicast(s) pending (missing noc_async_write_barrier): " + t.mcasts.front().describe();
+    }
+    if (t.spec->kind == KernelKind::Compute && t.core->compute->dst != DstState::Released) {
+        return "returned while the DST section is still held (missing tile_regs_release)";
+    }
+    return "";
+}
+
 void finish_kernel(KernelThread& t) {
     Core& core = *t.core;
     std::unique_lock<std::mutex> lk(core.mu);
     t.call = Call{};
     if (!core.failed && !run_stopped()) {
-        if (!t.reads.empty()) {
-            record_failure(core, t, "returned with " + std::to_string(t.reads.size()) +
-                                        " NoC read(s) pending (missing noc_async_read_barrier): " +
-                                        t.reads.front().describe());
-        } else if (!t.writes.empty()) {
-            record_failure(core, t, "returned with " + std::to_string(t.writes.size()) +
-                                        " NoC write(s) pending (missing noc_async_write_barrier): " +
-                                        t.writes.front().describe());
-        } else if (t.spec->kind == KernelKind::Compute && core.compute->dst != DstState::Released) {
-            record_failure(core, t, "returned while the DST section is still held (missing tile_regs_release)");
-        }
+        const std::string error = pending_at_end(t);
+        if (!error.empty()) record_failure(core, t, error);
     }
-    if (t.status != ThreadStatus::Failed) t.status = ThreadStatus::Done;
-    check_deadlock(core, nullptr);
-    core.cv.notify_all();
+    finish_thread(core, t);
 }
 
 void kernel_thread(KernelThread* t) {
@@ -84,40 +94,46 @@ void kernel_thread(KernelThread* t) {
     set_current_thread(nullptr);
 }
 
-void run_core(const ProgramState& program, const CoreCoord& coord, const std::vector<const KernelSpec*>& kernels) {
-    Core core;
-    core.coord = coord;
-    core.l1.assign(kL1Bytes, 0);
-    if (auto it = program.cbs.find(coord); it != program.cbs.end()) {
+// A core's state at enqueue: its CBs, its semaphores at their initial values, one thread per kernel.
+std::unique_ptr<Core> make_core(Run& run, const CoreCoord& coord, const std::vector<const KernelSpec*>& kernels) {
+    auto core = std::make_unique<Core>();
+    core->run = &run;
+    core->coord = coord;
+    core->noc = noc_of_logical(coord);
+    if (auto it = run.program->cbs.find(coord); it != run.program->cbs.end()) {
         for (const CbSpec& spec : it->second) {
-            Cb& cb = core.cbs[spec.index];
+            Cb& cb = core->cbs[spec.index];
             cb.configured = true;
             cb.index = spec.index;
             cb.format = spec.format;
             cb.page_bytes = spec.page_size;
             cb.capacity = spec.total_size / spec.page_size;
             cb.base = spec.address;
+            cb.reserved_at.assign(cb.capacity, 0);
         }
+    }
+    for (const SemaphoreSpec& sem : run.program->semaphores) {
+        if (std::find(sem.cores.begin(), sem.cores.end(), coord) == sem.cores.end()) continue;
+        core->sems[sem.id].exists = true;
+        core->set_sem_value(sem.id, sem.initial_value);
     }
     for (const KernelSpec* k : kernels) {
         auto t = std::make_unique<KernelThread>();
-        t->core = &core;
+        t->core = core.get();
+        t->index = static_cast<uint32_t>(run.num_threads++);
         t->spec = k;
         t->binary = k->binary.get();
         auto args = k->runtime_args.find(coord);
         t->args = args == k->runtime_args.end() ? &kNoArgs : &args->second;
         t->common_args = &k->common_args;
         if (k->kind == KernelKind::Compute) {
-            core.compute = std::make_unique<ComputeState>();
-            core.compute->fp32_acc = k->fp32_dest_acc;
-            core.compute->capacity = (k->dst_full_sync ? 16u : 8u) / (k->fp32_dest_acc ? 2u : 1u);
+            core->compute = std::make_unique<ComputeState>();
+            core->compute->fp32_acc = k->fp32_dest_acc;
+            core->compute->capacity = (k->dst_full_sync ? 16u : 8u) / (k->fp32_dest_acc ? 2u : 1u);
         }
-        core.threads.push_back(std::move(t));
+        core->threads.push_back(std::move(t));
     }
-    std::vector<std::thread> threads;
-    for (auto& t : core.threads) threads.emplace_back(kernel_thread, t.get());
-    for (auto& th : threads) th.join();
-    report_add_core(coord, core.counters);
+    return core;
 }
 
 }  // namespace
@@ -128,6 +144,10 @@ void run_failed(const std::string& report) {
     std::lock_guard<std::mutex> lk(control().mu);
     if (control().report.empty()) control().report = report;
     control().stop = true;
+    // Wake the waiting kernels now rather than at their next timed check (no core lock needed to notify).
+    if (control().current) {
+        for (auto& core : control().current->cores) core->cv.notify_all();
+    }
 }
 
 void run_program(ProgramState& program) {
@@ -147,21 +167,38 @@ void run_program(ProgramState& program) {
     for (const KernelSpec& k : program.kernels) {
         for (const CoreCoord& c : k.cores) by_core[c].push_back(&k);
     }
-    std::vector<CoreCoord> cores;
-    for (auto& [c, ks] : by_core) cores.push_back(c);
-
-    control().stop = false;
-    control().report.clear();
-    const auto start = std::chrono::steady_clock::now();
-    std::atomic<size_t> next{0};
-    const size_t workers = std::min<size_t>(std::max(1u, std::thread::hardware_concurrency()), cores.size());
-    std::vector<std::thread> pool;
-    for (size_t w = 0; w < workers; ++w) {
-        pool.emplace_back([&] {
-            for (size_t i = next++; i < cores.size() && !run_stopped(); i = next++) run_core(program, cores[i], by_core.at(cores[i]));
-        });
+    Run run;
+    run.program = &program;
+    for (auto& [coord, kernels] : by_core) {
+        run.cores.push_back(make_core(run, coord, kernels));
+        run.by_coord[coord] = run.cores.back().get();
     }
-    for (auto& th : pool) th.join();
+    for (auto& core : run.cores) {
+        for (auto& t : core->threads) {
+            t->clock.v.assign(run.num_threads, 0);
+            t->clock.v[t->index] = 1;
+        }
+    }
+    run.active = static_cast<int>(run.num_threads);
+
+    {
+        std::lock_guard<std::mutex> lk(control().mu);
+        control().stop = false;
+        control().report.clear();
+        control().current = &run;
+    }
+    const auto start = std::chrono::steady_clock::now();
+    std::vector<std::thread> threads;
+    threads.reserve(run.num_threads);
+    for (auto& core : run.cores) {
+        for (auto& t : core->threads) threads.emplace_back(kernel_thread, t.get());
+    }
+    for (auto& th : threads) th.join();
+    {
+        std::lock_guard<std::mutex> lk(control().mu);
+        control().current = nullptr;
+    }
+    for (auto& core : run.cores) report_add_core(core->coord, core->counters);
     report_program_done(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
     if (!control().report.empty()) exit_with_error(3, control().report);
     write_report(nullptr);

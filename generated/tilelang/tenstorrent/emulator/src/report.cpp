@@ -15,7 +15,8 @@ namespace tt_emu {
 const char* const kCounterNames[kNumCounters] = {
     "dram_bytes_read", "dram_bytes_written", "noc_reads",  "noc_writes", "read_barriers",
     "write_barriers",  "matmul_tiles",       "eltwise_tiles", "sfpu_tiles", "copy_tiles",
-    "pack_tiles",      "cb_pushes",          "cb_pops",    "cb_pages_pushed"};
+    "pack_tiles",      "cb_pushes",          "cb_pops",    "cb_pages_pushed", "noc_multicast_writes",
+    "noc_multicast_bytes", "semaphore_incs", "semaphore_multicasts", "semaphore_waits"};
 
 namespace {
 

@@ -2,6 +2,7 @@
 // Edit the spec(s) or the template and run `make generate`. Template: templates/emulator/api_header.h.j2
 // Spec: specs/intrinsics/circular_buffer.yaml
 // Spec: specs/intrinsics/kernel_args.yaml
+// Spec: specs/intrinsics/multicast.yaml
 // Spec: specs/intrinsics/noc.yaml
 #pragma once
 // Emulator version of <dataflow_api.h> in API profile tilelang_tt_2025 (dataflow kernels).
@@ -61,11 +62,35 @@ inline decltype(auto) get_dataformat(int32_t cb_id) {
 }
 #endif
 
+// NoC address of L1 byte address `addr` on the core at NoC coordinates (`noc_x`, `noc_y`).
+#ifndef TT_EMU_DECLARED_get_noc_addr
+#define TT_EMU_DECLARED_get_noc_addr
+inline decltype(auto) get_noc_addr(uint32_t noc_x, uint32_t noc_y, uint32_t addr) {
+    return ::tt_emu::kapi::get_noc_addr(noc_x, noc_y, addr);
+}
+#endif
+
+// Multicast NoC address of L1 byte address `addr` on every core of the NoC rectangle from (`x_start`, `y_start`) to (`x_end`, `y_end`); on NoC 0 the start is the smaller corner, on NoC 1 the larger.
+#ifndef TT_EMU_DECLARED_get_noc_multicast_addr
+#define TT_EMU_DECLARED_get_noc_multicast_addr
+inline decltype(auto) get_noc_multicast_addr(uint32_t x_start, uint32_t y_start, uint32_t x_end, uint32_t y_end, uint32_t addr) {
+    return ::tt_emu::kapi::get_noc_multicast_addr(x_start, y_start, x_end, y_end, addr);
+}
+#endif
+
 // L1 byte address of the front of the CB; valid only between cb_wait_front and cb_pop_front.
 #ifndef TT_EMU_DECLARED_get_read_ptr
 #define TT_EMU_DECLARED_get_read_ptr
 inline decltype(auto) get_read_ptr(uint32_t cb_id) {
     return ::tt_emu::kapi::get_read_ptr(cb_id);
+}
+#endif
+
+// L1 byte address of semaphore `semaphore_id` (the id the host's CreateSemaphore returned) on this core.
+#ifndef TT_EMU_DECLARED_get_semaphore
+#define TT_EMU_DECLARED_get_semaphore
+inline decltype(auto) get_semaphore(uint32_t semaphore_id) {
+    return ::tt_emu::kapi::get_semaphore(semaphore_id);
 }
 #endif
 
@@ -106,11 +131,19 @@ inline decltype(auto) noc_async_read_tile(uint32_t id, const Accessor& addrgen, 
 }
 #endif
 
-// Wait until every write issued so far has been acknowledged.
+// Wait until every write issued so far has been acknowledged (in a reader, its multicasts).
 #ifndef TT_EMU_DECLARED_noc_async_write_barrier
 #define TT_EMU_DECLARED_noc_async_write_barrier
 inline decltype(auto) noc_async_write_barrier() {
     return ::tt_emu::kapi::noc_async_write_barrier();
+}
+#endif
+
+// Start writing `size` bytes of this core's L1 at `src_local_l1_addr` to every core of a multicast address; `num_dests` is the number of destination cores. Lands at the write barrier (or before a later semaphore write of the same kernel).
+#ifndef TT_EMU_DECLARED_noc_async_write_multicast
+#define TT_EMU_DECLARED_noc_async_write_multicast
+inline decltype(auto) noc_async_write_multicast(uint32_t src_local_l1_addr, uint64_t dst_noc_addr_multicast, uint32_t size, uint32_t num_dests) {
+    return ::tt_emu::kapi::noc_async_write_multicast(src_local_l1_addr, dst_noc_addr_multicast, size, num_dests);
 }
 #endif
 
@@ -129,5 +162,37 @@ inline decltype(auto) noc_async_write_page(uint32_t id, const Accessor& addrgen,
 template <typename Accessor>
 inline decltype(auto) noc_async_write_tile(uint32_t id, const Accessor& addrgen, uint32_t src_local_l1_addr) {
     return ::tt_emu::kapi::noc_async_write_tile(id, addrgen, src_local_l1_addr);
+}
+#endif
+
+// Atomically add `incr` to the semaphore at NoC address `addr` (another core's semaphore, from get_noc_addr).
+#ifndef TT_EMU_DECLARED_noc_semaphore_inc
+#define TT_EMU_DECLARED_noc_semaphore_inc
+inline decltype(auto) noc_semaphore_inc(uint64_t addr, uint32_t incr) {
+    return ::tt_emu::kapi::noc_semaphore_inc(addr, incr);
+}
+#endif
+
+// Set this core's semaphore at `sem_addr` to `val`.
+#ifndef TT_EMU_DECLARED_noc_semaphore_set
+#define TT_EMU_DECLARED_noc_semaphore_set
+inline decltype(auto) noc_semaphore_set(volatile uint32_t* sem_addr, uint32_t val) {
+    return ::tt_emu::kapi::noc_semaphore_set(sem_addr, val);
+}
+#endif
+
+// Write this core's semaphore word at `src_local_l1_addr` to the semaphore of every core of a multicast address.
+#ifndef TT_EMU_DECLARED_noc_semaphore_set_multicast
+#define TT_EMU_DECLARED_noc_semaphore_set_multicast
+inline decltype(auto) noc_semaphore_set_multicast(uint32_t src_local_l1_addr, uint64_t dst_noc_addr_multicast, uint32_t num_dests) {
+    return ::tt_emu::kapi::noc_semaphore_set_multicast(src_local_l1_addr, dst_noc_addr_multicast, num_dests);
+}
+#endif
+
+// Block until this core's semaphore at `sem_addr` equals `val`.
+#ifndef TT_EMU_DECLARED_noc_semaphore_wait
+#define TT_EMU_DECLARED_noc_semaphore_wait
+inline decltype(auto) noc_semaphore_wait(volatile uint32_t* sem_addr, uint32_t val) {
+    return ::tt_emu::kapi::noc_semaphore_wait(sem_addr, val);
 }
 #endif

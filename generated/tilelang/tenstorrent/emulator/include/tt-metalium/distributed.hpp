@@ -49,6 +49,7 @@ public:
     MeshShape shape() const { return MeshShape{1, 1}; }
     std::size_t num_devices() const { return 1; }
     CoreCoord compute_with_storage_grid_size() const { return device_.compute_with_storage_grid_size(); }
+    CoreCoord worker_core_from_logical_core(const CoreCoord& logical_core) const;
     IDevice* get_device(std::size_t) { return &device_; }
     bool close();
     bool is_closed() const { return closed_; }

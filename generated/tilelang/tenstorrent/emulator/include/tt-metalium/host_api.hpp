@@ -21,6 +21,9 @@ struct DramBuffer;
 struct ProgramState;
 }  // namespace tt_emu
 
+// Core kinds of a chip (UMD's CoreType, at global scope as in tt-metal); semaphores exist on WORKER cores.
+enum class CoreType { ARC, DRAM, ACTIVE_ETH, IDLE_ETH, PCIE, TENSIX, ROUTER_ONLY, HARVESTED, ETH, WORKER };
+
 namespace tt {
 
 enum class DataFormat : uint8_t {
@@ -83,15 +86,21 @@ enum class BufferType { DRAM, L1, SYSTEM_MEMORY, L1_SMALL, TRACE };
 enum class TensorMemoryLayout { INTERLEAVED, HEIGHT_SHARDED, WIDTH_SHARDED, BLOCK_SHARDED };
 enum class MathFidelity : uint8_t { LoFi = 0, HiFi2 = 2, HiFi3 = 3, HiFi4 = 4, Invalid = 0xff };
 enum class DataMovementProcessor { RISCV_0 = 0, RISCV_1 = 1 };
-enum class NOC : uint8_t { RISCV_0_default = 0, RISCV_1_default = 1, NOC_0 = 0, NOC_1 = 1 };
-enum class NOC_MODE : uint8_t { DM_DEDICATED_NOC = 0, DM_DYNAMIC_NOC = 1 };
+// Unscoped, as in tt-metal's data_types.hpp: RISCV_0_default is NOC_0 and RISCV_1_default is NOC_1.
+enum NOC : uint8_t { RISCV_0_default = 0, RISCV_1_default = 1, NOC_0 = 0, NOC_1 = 1 };
+enum NOC_MODE : uint8_t { DM_DEDICATED_NOC = 0, DM_DYNAMIC_NOC = 1 };
+namespace detail {
+// DataMovementConfig's default `noc`: CreateKernel picks the processor's default NoC (RISCV_0 -> NOC_0,
+// RISCV_1 -> NOC_1), so a reader configured as {.processor = RISCV_1} uses NOC_1 as tt-metal's readers do.
+inline constexpr NOC kNocUnset = static_cast<NOC>(0xff);
+}  // namespace detail
 enum class KernelBuildOptLevel : uint8_t { O1, O2, O3, O0, Os, Ofast, Oz };
 enum class UnpackToDestMode : uint8_t { Default, UnpackToDestFp32 };
 
 // Field order as in tt-metal's kernel_types.hpp, so designated initialisers written for tt-metal compile.
 struct DataMovementConfig {
     DataMovementProcessor processor = DataMovementProcessor::RISCV_0;
-    NOC noc = NOC::RISCV_0_default;
+    NOC noc = detail::kNocUnset;
     NOC_MODE noc_mode = NOC_MODE::DM_DEDICATED_NOC;
     std::vector<uint32_t> compile_args;
     std::map<std::string, std::string> defines;
@@ -210,6 +219,8 @@ public:
     tt::ARCH arch() const { return tt::ARCH::WORMHOLE_B0; }
     uint32_t num_dram_channels() const { return 12; }
     uint32_t l1_size_per_core() const { return 1464 * 1024; }
+    // NoC coordinates of a logical worker core (Wormhole b0: x 0..7 -> 1,2,3,4,6,7,8,9; y 0..7 -> 1..5,7,8,9).
+    CoreCoord worker_core_from_logical_core(const CoreCoord& logical_core) const;
 
 private:
     chip_id_t id_;
@@ -230,6 +241,10 @@ Program CreateProgram();
 KernelHandle CreateKernel(Program& program, const std::string& file_name, const CoreSpec& core_spec,
                           const std::variant<DataMovementConfig, ComputeConfig>& config);
 CBHandle CreateCircularBuffer(Program& program, const CoreSpec& core_spec, const CircularBufferConfig& config);
+// A 4-byte L1 word at the same address on every core of core_spec, set to initial_value when the program is
+// enqueued; returns its id (0, 1, ... per program) for the kernels' get_semaphore.
+uint32_t CreateSemaphore(Program& program, const std::variant<CoreRange, CoreRangeSet>& core_spec,
+                         uint32_t initial_value, CoreType core_type = CoreType::WORKER);
 std::shared_ptr<Buffer> CreateBuffer(const InterleavedBufferConfig& config);
 void SetRuntimeArgs(const Program& program, KernelHandle kernel, const CoreSpec& core_spec,
                     std::initializer_list<uint32_t> runtime_args);

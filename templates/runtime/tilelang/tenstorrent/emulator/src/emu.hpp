@@ -10,6 +10,8 @@
 #include <atomic>
 #include <condition_variable>
 #include <cstdint>
+#include <cstdlib>
+#include <functional>
 #include <future>
 #include <map>
 #include <memory>
@@ -35,6 +37,21 @@ constexpr uint32_t kGridX = 8;
 constexpr uint32_t kGridY = 8;
 constexpr uint32_t kTileElems = 1024;
 constexpr uint32_t kDstTiles = 16;
+
+// Semaphores (tt-metal's NUM_SEMAPHORES, 16-byte aligned words). tt-metal keeps them in the reserved L1 below
+// the CB allocator's base; the emulated CB space starts at 0, so the semaphore region sits just above it and
+// CBs never overlap it.
+constexpr uint32_t kNumSemaphores = 16;
+constexpr uint32_t kSemaphoreStride = 16;
+constexpr uint32_t kSemaphoreBase = kL1Bytes;
+constexpr uint32_t kL1TotalBytes = kSemaphoreBase + kNumSemaphores * kSemaphoreStride;
+
+// Wormhole b0 worker cores: NoC coordinate of each logical x (0..7) and y (0..9). Not the identity, so code
+// that confuses logical and NoC coordinates fails.
+constexpr uint32_t kNocXOfLogical[8] = {1, 2, 3, 4, 6, 7, 8, 9};
+constexpr uint32_t kNocYOfLogical[10] = {1, 2, 3, 4, 5, 7, 8, 9, 10, 11};
+CoreCoord noc_of_logical(const CoreCoord& logical);  // logical must be inside the 8x8 grid
+bool logical_of_noc(uint32_t noc_x, uint32_t noc_y, CoreCoord& logical);  // false: not a worker core
 
 std::string hex(uint64_t value);
 std::string core_name(const CoreCoord& c);
@@ -80,6 +97,7 @@ struct KernelSpec {
     std::string path;
     std::string name;  // file stem: how reports and errors name the kernel
     KernelKind kind = KernelKind::Riscv0;
+    int noc = 0;  // data-movement kernels: the NoC (0 or 1) their transfers use
     std::vector<CoreCoord> cores;
     std::vector<uint32_t> compile_args;
     std::map<std::string, std::string> defines;
@@ -98,10 +116,17 @@ struct CbSpec {
     uint32_t address = 0;  // L1 byte address on its cores
 };
 
+struct SemaphoreSpec {
+    uint32_t id = 0;  // L1 address kSemaphoreBase + id * kSemaphoreStride on each of its cores
+    std::vector<CoreCoord> cores;
+    uint32_t initial_value = 0;
+};
+
 struct ProgramState {
     std::vector<KernelSpec> kernels;  // KernelHandle = index
     std::map<CoreCoord, std::vector<CbSpec>> cbs;
     std::map<CoreCoord, uint32_t> l1_used;
+    std::vector<SemaphoreSpec> semaphores;  // id = index
 };
 
 std::vector<CoreCoord> expand_cores(const tt::tt_metal::CoreSpec& spec, const char* call);
@@ -114,7 +139,8 @@ std::shared_future<std::shared_ptr<KernelBinary>> compile_kernel_async(const Ker
 
 enum Counter : int {
     kDramBytesRead, kDramBytesWritten, kNocReads, kNocWrites, kReadBarriers, kWriteBarriers, kMatmulTiles,
-    kEltwiseTiles, kSfpuTiles, kCopyTiles, kPackTiles, kCbPushes, kCbPops, kCbPagesPushed, kNumCounters
+    kEltwiseTiles, kSfpuTiles, kCopyTiles, kPackTiles, kCbPushes, kCbPops, kCbPagesPushed,
+    kNocMulticastWrites, kNocMulticastBytes, kSemaphoreIncs, kSemaphoreMulticasts, kSemaphoreWaits, kNumCounters
 };
 extern const char* const kCounterNames[kNumCounters];
 using Counters = std::array<uint64_t, kNumCounters>;
@@ -128,11 +154,21 @@ struct Call {
     std::string str() const;
 };
 
-enum class WaitKind { None, Reserve, Front };
+enum class WaitKind { None, Reserve, Front, Semaphore };
 struct Wait {
     WaitKind kind = WaitKind::None;
-    int cb = 0;
-    uint32_t pages = 0;
+    int cb = 0;          // Reserve, Front
+    uint32_t pages = 0;  // Reserve, Front
+    uint32_t sem = 0;    // Semaphore: its id, and the value waited for
+    uint32_t value = 0;
+};
+
+// Vector clock over the kernel threads of a program (index = KernelThread::index): the happens-before order
+// that semaphores and CBs create. The multicast sanitizer uses it to require "the receiver reserved, then
+// signalled the sender" rather than accepting a schedule that merely happened to reserve in time.
+struct Clock {
+    std::vector<uint32_t> v;
+    void join(const Clock& other);  // element-wise maximum
 };
 
 struct Transfer {
@@ -146,6 +182,18 @@ struct Transfer {
 };
 
 struct KernelThread;
+struct Core;
+
+// A noc_async_write_multicast, pending until it lands (write barrier, or a later semaphore write of the kernel).
+struct Multicast {
+    Call call;                  // the issuing call, named if landing fails
+    uint32_t src = 0;           // L1 of the issuing core
+    uint32_t dst = 0;           // same L1 address on every destination
+    uint32_t size = 0;
+    std::vector<Core*> dests;   // issuing core excluded
+    Clock clock;                // the issuer's clock at issue
+    std::string describe() const;
+};
 
 struct Cb {
     bool configured = false;
@@ -161,6 +209,9 @@ struct Cb {
     uint32_t packed = 0;    // pages pack_tile wrote since the last push
     KernelThread* producer = nullptr;
     KernelThread* consumer = nullptr;
+    Clock pushed;  // join of the producer's clocks at its pushes (acquired by cb_wait_front)
+    Clock popped;  // join of the consumer's clocks at its pops (acquired by cb_reserve_back)
+    std::vector<uint32_t> reserved_at;  // per page: the producer's own clock entry when it reserved the page
     uint32_t occupied() const { return static_cast<uint32_t>(received - acked); }
     uint32_t wr_page() const { return static_cast<uint32_t>(received % capacity); }
     uint32_t rd_page() const { return static_cast<uint32_t>(acked % capacity); }
@@ -185,10 +236,10 @@ struct ComputeState {
 
 enum class ThreadStatus { NotStarted, Running, Blocked, Done, Failed, Aborted };
 
-struct Core;
-
 struct KernelThread {
     Core* core = nullptr;
+    uint32_t index = 0;  // in the program, for vector clocks
+    Clock clock;
     const KernelSpec* spec = nullptr;
     std::shared_ptr<KernelBinary> binary;
     const std::vector<uint32_t>* args = nullptr;
@@ -198,19 +249,62 @@ struct KernelThread {
     Wait wait;
     std::vector<Transfer> reads;   // issued, not yet landed (until noc_async_read_barrier)
     std::vector<Transfer> writes;  // issued, not yet landed (until noc_async_write_barrier)
+    std::vector<Multicast> mcasts;  // issued, not yet landed
     const std::string& name() const { return spec->name; }
+    void tick() { clock.v[index] += 1; }
 };
 
+struct Semaphore {
+    bool exists = false;  // created on this core
+    Clock clock;          // join of the clocks of every write (acquired by noc_semaphore_wait)
+};
+
+// Zero-initialised L1 from calloc: the pages a program never touches cost neither time nor memory.
+class L1Memory {
+public:
+    explicit L1Memory(size_t bytes) : bytes_(static_cast<uint8_t*>(std::calloc(bytes, 1))) {
+        if (!bytes_) throw std::bad_alloc();
+    }
+    uint8_t& operator[](size_t i) { return bytes_.get()[i]; }
+    const uint8_t& operator[](size_t i) const { return bytes_.get()[i]; }
+
+private:
+    struct Free {
+        void operator()(uint8_t* p) const { std::free(p); }
+    };
+    std::unique_ptr<uint8_t, Free> bytes_;
+};
+
+struct Run;
+
 struct Core {
-    CoreCoord coord;
+    Run* run = nullptr;
+    CoreCoord coord;  // logical
+    CoreCoord noc;    // NoC coordinates
     std::mutex mu;
     std::condition_variable cv;
-    std::vector<uint8_t> l1;
+    L1Memory l1{kL1TotalBytes};  // CB space, then the semaphore region
     std::array<Cb, kNumCbs> cbs;
+    std::array<Semaphore, kNumSemaphores> sems;
     std::vector<std::unique_ptr<KernelThread>> threads;
     std::unique_ptr<ComputeState> compute;
     Counters counters{};
     bool failed = false;
+    uint32_t sem_value(uint32_t id) const;
+    void set_sem_value(uint32_t id, uint32_t value);
+};
+
+// The cores of the program being run. Each core has its own lock; code never holds two core locks while
+// waiting for a lock (cross-core calls release their own core first), so cores cannot deadlock on locks.
+struct Run {
+    const ProgramState* program = nullptr;
+    std::vector<std::unique_ptr<Core>> cores;  // in CoreCoord order
+    std::map<CoreCoord, Core*> by_coord;       // logical coordinates
+    size_t num_threads = 0;
+    // Kernel threads neither blocked nor finished. Whoever makes a blocked thread's wait satisfiable marks it
+    // running again (wake_waiters) before it can block itself, so 0 with a blocked thread left is a deadlock.
+    std::atomic<int> active{0};
+    Core* core_at_noc(uint32_t noc_x, uint32_t noc_y) const;  // nullptr: no core of this program there
 };
 
 // Unwinds a kernel thread once its core failed (or another core failed first).
@@ -226,12 +320,23 @@ Session enter(const Call& call);
 Call make_call(const char* name, std::initializer_list<int64_t> args, uint8_t hex_mask = 0);
 Cb& cb_of(Session& s, int64_t index);                  // a configured CB, else fail
 void claim(Session& s, Cb& cb, bool producer);         // one producer and one consumer thread per CB
-[[noreturn]] void fail(Session& s, const std::string& message);
-// Marks the core failed naming `culprit`, records the report, wakes everyone; caller holds the lock.
-void record_failure(Core& core, KernelThread& culprit, const std::string& message);
+[[noreturn]] void fail(Session& s, const std::string& message, const std::string& extra_dump = "");
+// Marks the core failed naming `culprit`, records the report (the core's dump, then `extra_dump`), wakes
+// everyone; caller holds the lock.
+void record_failure(Core& core, KernelThread& culprit, const std::string& message,
+                    const std::string& extra_dump = "");
 void block_until(Session& s, const Wait& wait);
-void check_deadlock(Core& core, KernelThread* self);
+// A blocked thread whose wait `core`'s state now satisfies becomes running again; call after every change
+// of CB counters or semaphores, with that core's lock held.
+void wake_waiters(Core& core);
+// The calling thread (`self`, holding its core lock) leaves the running set by finishing.
+void finish_thread(Core& core, KernelThread& self);
 std::string dump_core(const Core& core);
+// Lands the calling kernel's pending multicasts in issue order (kapi_multicast.cpp).
+void land_multicasts(Session& s);
+// Runs `body` (returning an error message, empty if none) under `target`'s lock: releases the caller's own
+// core lock meanwhile if target is another core, and fails the call with the error after relocking.
+void with_core(Session& s, Core& target, const std::function<std::string(Core&)>& body);
 
 KernelThread* current_thread();
 void set_current_thread(KernelThread* t);

@@ -204,7 +204,7 @@ void noc_async_read_barrier() {
     s.core.counters[kReadBarriers] += 1;
 }
 
-// Writes land in DRAM now, copying L1 as it is at the barrier.
+// Writes land in DRAM now, copying L1 as it is at the barrier; then the multicasts land, in issue order.
 void noc_async_write_barrier() {
     Session s = enter(make_call("noc_async_write_barrier", {}));
     {
@@ -214,6 +214,7 @@ void noc_async_write_barrier() {
         }
     }
     s.t.writes.clear();
+    land_multicasts(s);
     s.core.counters[kWriteBarriers] += 1;
 }
 
@@ -230,7 +231,13 @@ void cb_reserve_back(int32_t cb_id, int32_t num_pages) {
     }
     check_no_wrap(s, cb, cb.wr_page(), n, "a reservation");
     block_until(s, Wait{WaitKind::Reserve, cb_id, static_cast<uint32_t>(n)});
-    if (n > cb.reserved) cb.reserved = static_cast<uint32_t>(n);
+    s.t.clock.join(cb.popped);
+    if (n > cb.reserved) {
+        // The newly reserved pages remember when: a multicast into them must happen after this (see Clock).
+        s.t.tick();
+        for (uint32_t p = cb.reserved; p < n; ++p) cb.reserved_at[cb.wr_page() + p] = s.t.clock.v[s.t.index];
+        cb.reserved = static_cast<uint32_t>(n);
+    }
 }
 
 void cb_push_back(int32_t cb_id, int32_t num_pages) {
@@ -254,9 +261,11 @@ void cb_push_back(int32_t cb_id, int32_t num_pages) {
     cb.received += static_cast<uint64_t>(n);
     cb.reserved -= static_cast<uint32_t>(n);
     cb.packed = 0;
+    cb.pushed.join(s.t.clock);
+    s.t.tick();
     s.core.counters[kCbPushes] += 1;
     s.core.counters[kCbPagesPushed] += static_cast<uint64_t>(n);
-    s.core.cv.notify_all();
+    wake_waiters(s.core);
 }
 
 void cb_wait_front(int32_t cb_id, int32_t num_pages) {
@@ -270,6 +279,7 @@ void cb_wait_front(int32_t cb_id, int32_t num_pages) {
     }
     check_no_wrap(s, cb, cb.rd_page(), n, "a wait");
     block_until(s, Wait{WaitKind::Front, cb_id, static_cast<uint32_t>(n)});
+    s.t.clock.join(cb.pushed);
     if (n > cb.waited) cb.waited = static_cast<uint32_t>(n);
 }
 
@@ -283,18 +293,27 @@ void cb_pop_front(int32_t cb_id, int32_t num_pages) {
                     std::to_string(cb_id) + " (cb_wait_front must cover every popped page)");
     }
     const uint32_t start = cb.page_addr(cb.rd_page());
+    const uint32_t bytes = static_cast<uint32_t>(n) * cb.page_bytes;
     for (auto& t : s.core.threads) {
         for (const Transfer& x : t->writes) {
-            if (overlaps(x.l1, x.size, start, static_cast<uint32_t>(n) * cb.page_bytes)) {
+            if (overlaps(x.l1, x.size, start, bytes)) {
                 fail(s, "missing write barrier: " + t->name() + "'s NoC " + x.describe() +
+                            " still reads these pages (call noc_async_write_barrier before cb_pop_front)");
+            }
+        }
+        for (const Multicast& m : t->mcasts) {
+            if (overlaps(m.src, m.size, start, bytes)) {
+                fail(s, "missing write barrier: " + t->name() + "'s NoC " + m.describe() +
                             " still reads these pages (call noc_async_write_barrier before cb_pop_front)");
             }
         }
     }
     cb.acked += static_cast<uint64_t>(n);
     cb.waited -= static_cast<uint32_t>(n);
+    cb.popped.join(s.t.clock);
+    s.t.tick();
     s.core.counters[kCbPops] += 1;
-    s.core.cv.notify_all();
+    wake_waiters(s.core);
 }
 
 bool cb_pages_reservable_at_back(int32_t cb_id, int32_t num_pages) {

@@ -14,6 +14,12 @@
 #define NAMESPACE tt_emu_kernel
 #define MAIN kernel_main()
 
+// tt-metal marks pointers into L1 with tt_l1_ptr (a section attribute on hardware). Semaphore pointers hold
+// the emulated L1 byte address (from get_semaphore) and are never dereferenced by kernels.
+#ifndef tt_l1_ptr
+#define tt_l1_ptr
+#endif
+
 // Compile-time arguments arrive as -DKERNEL_COMPILE_TIME_ARGS=a,b,c (possibly empty), as in tt-metal's JIT.
 #ifndef KERNEL_COMPILE_TIME_ARGS
 #define KERNEL_COMPILE_TIME_ARGS
@@ -201,7 +207,21 @@ void noc_async_write_tile(uint32_t id, const AddrGen& addrgen, uint32_t src_loca
 void noc_async_read(uint64_t src_noc_addr, uint32_t dst_local_l1_addr, uint32_t size);
 void noc_async_write(uint32_t src_local_l1_addr, uint64_t dst_noc_addr, uint32_t size);
 void noc_async_read_barrier();
-void noc_async_write_barrier();
+void noc_async_write_barrier();  // also lands the kernel's multicasts
+
+// ---------------------------------------------------------------- semaphores and multicast
+
+// NoC addresses (64 bits): tt-metal's layout (36 local address bits, then 6-bit x/y fields; a multicast has
+// x_end, y_end, x_start, y_start) under a 4-bit tag in bits 60..63 that marks which call produced them.
+uint32_t get_semaphore(uint32_t semaphore_id);
+uint64_t get_noc_addr(uint32_t noc_x, uint32_t noc_y, uint32_t addr);
+uint64_t get_noc_multicast_addr(uint32_t x_start, uint32_t y_start, uint32_t x_end, uint32_t y_end, uint32_t addr);
+void noc_semaphore_wait(volatile uint32_t* sem_addr, uint32_t val);
+void noc_semaphore_set(volatile uint32_t* sem_addr, uint32_t val);
+void noc_semaphore_inc(uint64_t addr, uint32_t incr);
+void noc_async_write_multicast(uint32_t src_local_l1_addr, uint64_t dst_noc_addr_multicast, uint32_t size,
+                               uint32_t num_dests);
+void noc_semaphore_set_multicast(uint32_t src_local_l1_addr, uint64_t dst_noc_addr_multicast, uint32_t num_dests);
 
 // ---------------------------------------------------------------- compute: start-up and inits
 

@@ -1,0 +1,317 @@
+// Copied unchanged from templates/runtime/tilelang/tenstorrent/emulator/src/kapi_multicast.cpp by `python -m generator` - do not edit here;
+// edit templates/runtime/tilelang/tenstorrent/emulator/src/kapi_multicast.cpp and run `make generate`.
+// Kernel API: semaphores, NoC addresses of cores, and multicast writes between cores.
+//
+// Calls that touch another core take that core's lock after releasing their own (with_core). A multicast is
+// pending until it lands, in issue order, at the kernel's next noc_async_write_barrier or just before its
+// next semaphore write to other cores (one kernel's writes on one NoC arrive in order, which the sender
+// idiom "multicast data, then multicast VALID" relies on). At landing, every destination must have reserved
+// the range in a CB and told the sender so (happens-before, see Clock): a sender that skips the handshake is
+// reported whatever the schedule.
+#include <cstring>
+#include <string>
+
+#include "emu.hpp"
+#include "tt_emu/kernel_api.hpp"
+
+namespace tt_emu {
+
+namespace {
+
+// 64-bit NoC address: a tag naming the encoder (bits 60..63), 6-bit node fields from bit 36 (unicast: x, y;
+// multicast: x_end, y_end, x_start, y_start, as tt-metal's NOC_MULTICAST_ADDR), the L1 address below.
+constexpr int kLocalBits = 36;
+constexpr int kNodeBits = 6;
+constexpr int kTagShift = 60;
+constexpr uint64_t kUnicastTag = 1;
+constexpr uint64_t kMulticastTag = 2;
+
+uint64_t node_field(uint32_t value, int index) { return uint64_t{value} << (kLocalBits + index * kNodeBits); }
+uint32_t node_of(uint64_t addr, int index) {
+    return static_cast<uint32_t>(addr >> (kLocalBits + index * kNodeBits)) & 63u;
+}
+
+// A decoded NoC address; a unicast address has start == end.
+struct NocRange {
+    uint32_t x_start = 0, y_start = 0, x_end = 0, y_end = 0;
+    uint32_t addr = 0;
+};
+
+bool decode(uint64_t noc_addr, uint64_t tag, NocRange& out) {
+    if (noc_addr >> kTagShift != tag || ((noc_addr >> 32) & 0xf) != 0) return false;
+    out.addr = static_cast<uint32_t>(noc_addr);
+    if (tag == kUnicastTag) {
+        if (node_of(noc_addr, 2) || node_of(noc_addr, 3)) return false;
+        out.x_start = out.x_end = node_of(noc_addr, 0);
+        out.y_start = out.y_end = node_of(noc_addr, 1);
+    } else {
+        out.x_end = node_of(noc_addr, 0);
+        out.y_end = node_of(noc_addr, 1);
+        out.x_start = node_of(noc_addr, 2);
+        out.y_start = node_of(noc_addr, 3);
+    }
+    return true;
+}
+
+int64_t as_arg(uint64_t value) { return static_cast<int64_t>(value); }
+
+std::string noc_name(uint32_t x, uint32_t y) { return "NoC (" + std::to_string(x) + "," + std::to_string(y) + ")"; }
+
+std::string rect_name(const NocRange& r) {
+    return noc_name(r.x_start, r.y_start) + ".." + "(" + std::to_string(r.x_end) + "," + std::to_string(r.y_end) + ")";
+}
+
+void check_node(Session& s, uint32_t x, uint32_t y) {
+    if (x > 63 || y > 63) fail(s, "NoC coordinates are 6-bit fields (0..63)");
+}
+
+uint32_t semaphore_address(uint32_t id) { return kSemaphoreBase + id * kSemaphoreStride; }
+
+// The id of the semaphore at L1 address `addr` of `core`, or -1.
+int semaphore_at(const Core& core, uint64_t addr) {
+    if (addr < kSemaphoreBase || addr >= kL1TotalBytes || (addr - kSemaphoreBase) % kSemaphoreStride) return -1;
+    const uint32_t id = static_cast<uint32_t>((addr - kSemaphoreBase) / kSemaphoreStride);
+    return core.sems[id].exists ? static_cast<int>(id) : -1;
+}
+
+std::string semaphores_text(const Core& core) {
+    std::string out;
+    for (uint32_t id = 0; id < kNumSemaphores; ++id) {
+        if (core.sems[id].exists) out += (out.empty() ? "" : ", ") + std::to_string(id) + " at " + hex(semaphore_address(id));
+    }
+    return out.empty() ? "it has no semaphores" : "its semaphores: " + out;
+}
+
+// This core's semaphore behind a pointer from get_semaphore.
+uint32_t own_semaphore(Session& s, const volatile uint32_t* ptr) {
+    const uintptr_t addr = reinterpret_cast<uintptr_t>(ptr);
+    const int id = semaphore_at(s.core, addr);
+    if (id < 0) {
+        fail(s, hex(addr) + " is not a semaphore of this core (" + semaphores_text(s.core) +
+                    "; take the address from get_semaphore)");
+    }
+    return static_cast<uint32_t>(id);
+}
+
+// A semaphore write: the value, the writer's history (acquired by waiters), and the waiters it releases.
+void write_semaphore(Core& core, uint32_t id, uint32_t value, const KernelThread& writer) {
+    core.set_sem_value(id, value);
+    core.sems[id].clock.join(writer.clock);
+    wake_waiters(core);
+}
+
+std::string not_a_semaphore(const Core& core, uint32_t addr) {
+    return "L1 " + hex(addr) + " of core " + core_name(core.coord) + " is not a semaphore (" + semaphores_text(core) + ")";
+}
+
+// The core of this program at NoC (x, y).
+Core& core_at(Session& s, uint32_t x, uint32_t y) {
+    CoreCoord logical;
+    if (!logical_of_noc(x, y, logical)) {
+        fail(s, noc_name(x, y) + " is not a worker core (worker NoC x: 1..4, 6..9; y: 1..5, 7..9; the host maps "
+                                 "logical cores with worker_core_from_logical_core)");
+    }
+    Core* core = s.core.run->core_at_noc(x, y);
+    if (!core) fail(s, "core " + core_name(logical) + " at " + noc_name(x, y) + " runs no kernel of this program");
+    return *core;
+}
+
+NocRange decode_or_fail(Session& s, uint64_t noc_addr, uint64_t tag) {
+    NocRange r;
+    if (!decode(noc_addr, tag, r)) {
+        fail(s, hex(noc_addr) + " is not a NoC address from " +
+                    (tag == kUnicastTag ? "get_noc_addr(x, y, addr)" : "get_noc_multicast_addr(...)"));
+    }
+    return r;
+}
+
+// The destinations of a multicast: this program's cores in the rectangle but this one. The corner order
+// follows the kernel's NoC (tt-metal: NoC 0 runs start -> end increasing, NoC 1 decreasing).
+std::vector<Core*> multicast_dests(Session& s, const NocRange& r, uint32_t num_dests) {
+    const int noc = s.t.spec->noc;
+    const bool ordered = noc == 0 ? r.x_start <= r.x_end && r.y_start <= r.y_end
+                                  : r.x_start >= r.x_end && r.y_start >= r.y_end;
+    if (!ordered) {
+        fail(s, "the multicast rectangle " + rect_name(r) + " has its corners in the wrong order for NoC " +
+                    std::to_string(noc) + " (this kernel's DataMovementConfig noc): on NoC 0 the start corner is the "
+                    "smaller one (x_start <= x_end, y_start <= y_end), on NoC 1 the larger one");
+    }
+    const uint32_t x0 = std::min(r.x_start, r.x_end), x1 = std::max(r.x_start, r.x_end);
+    const uint32_t y0 = std::min(r.y_start, r.y_end), y1 = std::max(r.y_start, r.y_end);
+    std::vector<Core*> dests;
+    std::string names;
+    for (auto& core : s.core.run->cores) {
+        if (core.get() == &s.core || core->noc.x < x0 || core->noc.x > x1 || core->noc.y < y0 || core->noc.y > y1) {
+            continue;
+        }
+        dests.push_back(core.get());
+        names += (names.empty() ? "" : " ") + core_name(core->coord);
+    }
+    if (dests.empty()) {
+        fail(s, "the multicast rectangle " + rect_name(r) + " holds no core of this program other than this one");
+    }
+    if (num_dests != dests.size()) {
+        fail(s, "num_dests is " + std::to_string(num_dests) + " but the rectangle " + rect_name(r) + " holds " +
+                    std::to_string(dests.size()) + " destination core(s) of this program (this core excluded): " + names);
+    }
+    return dests;
+}
+
+void check_l1_range(Session& s, const char* what, uint32_t addr, uint32_t size) {
+    if (size == 0) fail(s, "the transfer size must be positive");
+    if (uint64_t{addr} + size > kL1TotalBytes) {
+        fail(s, std::string(what) + " L1 " + hex(addr) + ".." + hex(uint64_t{addr} + size) + " is outside L1 (0.." +
+                    hex(kL1TotalBytes) + ")");
+    }
+}
+
+// Empty if `m` may land on `dest`: its range lies in pages a CB's producer reserved, and the issuer learnt
+// of that reservation (through semaphores or CBs) before issuing; else the diagnosis.
+std::string check_reserved(const Core& dest, const Multicast& m) {
+    const Cb* named = nullptr;  // the CB whose memory holds the range
+    for (const Cb& cb : dest.cbs) {
+        if (!cb.configured || m.dst < cb.base || m.dst + m.size > cb.base + cb.capacity * cb.page_bytes) continue;
+        if (!named) named = &cb;
+        const uint32_t window = cb.page_addr(cb.wr_page());
+        if (!cb.producer || !cb.reserved || m.dst < window || m.dst + m.size > window + cb.reserved * cb.page_bytes) {
+            continue;
+        }
+        uint32_t stamp = 0;
+        for (uint32_t p = (m.dst - cb.base) / cb.page_bytes; p <= (m.dst + m.size - 1 - cb.base) / cb.page_bytes; ++p) {
+            stamp = std::max(stamp, cb.reserved_at[p]);
+        }
+        if (cb.producer->index < m.clock.v.size() && m.clock.v[cb.producer->index] >= stamp) return "";
+    }
+    std::string where = named ? "CB " + std::to_string(named->index) + " at L1 " + hex(named->base) + ".." +
+                                    hex(named->base + named->capacity * named->page_bytes) +
+                                    " there: its producer must cb_reserve_back these pages and then signal this "
+                                    "kernel, e.g. with noc_semaphore_inc, before the multicast"
+                              : "no CB of that core holds this range";
+    return "multicast into L1 " + hex(m.dst) + ".." + hex(m.dst + m.size) + " of core " + core_name(dest.coord) +
+           ", which it has not reserved (" + where + ")";
+}
+
+}  // namespace
+
+std::string Multicast::describe() const {
+    std::string names;
+    for (const Core* c : dests) names += " " + core_name(c->coord);
+    return "multicast L1 " + hex(src) + " (" + std::to_string(size) + " B) -> L1 " + hex(dst) + " of" + names;
+}
+
+void land_multicasts(Session& s) {
+    const Call at = s.t.call;
+    for (const Multicast& m : s.t.mcasts) {
+        // The source as it is now, like a DRAM write at its barrier.
+        std::vector<uint8_t> data(&s.core.l1[m.src], &s.core.l1[m.src] + m.size);
+        s.t.call = m.call;  // a landing error names the multicast
+        for (Core* dest : m.dests) {
+            with_core(s, *dest, [&](Core& c) {
+                std::string error = check_reserved(c, m);
+                if (!error.empty()) return error + "; it landed at " + at.name;
+                std::memcpy(&c.l1[m.dst], data.data(), m.size);
+                return std::string();
+            });
+        }
+    }
+    s.t.call = at;
+    s.t.mcasts.clear();
+}
+
+namespace kapi {
+
+uint32_t get_semaphore(uint32_t semaphore_id) {
+    Session s = enter(make_call("get_semaphore", {semaphore_id}));
+    if (semaphore_id >= kNumSemaphores || !s.core.sems[semaphore_id].exists) {
+        const size_t created = s.core.run->program->semaphores.size();
+        fail(s, "semaphore " + std::to_string(semaphore_id) + " does not exist on this core (the program created " +
+                    (created ? "ids 0.." + std::to_string(created - 1) : std::string("none")) + " with CreateSemaphore; " +
+                    semaphores_text(s.core) + ")");
+    }
+    return semaphore_address(semaphore_id);
+}
+
+uint64_t get_noc_addr(uint32_t noc_x, uint32_t noc_y, uint32_t addr) {
+    Session s = enter(make_call("get_noc_addr", {noc_x, noc_y, addr}, 0b100));
+    check_node(s, noc_x, noc_y);
+    return (kUnicastTag << kTagShift) | node_field(noc_y, 1) | node_field(noc_x, 0) | addr;
+}
+
+uint64_t get_noc_multicast_addr(uint32_t x_start, uint32_t y_start, uint32_t x_end, uint32_t y_end, uint32_t addr) {
+    Session s = enter(make_call("get_noc_multicast_addr", {x_start, y_start, x_end, y_end, addr}, 0b10000));
+    check_node(s, x_start, y_start);
+    check_node(s, x_end, y_end);
+    return (kMulticastTag << kTagShift) | node_field(y_start, 3) | node_field(x_start, 2) | node_field(y_end, 1) |
+           node_field(x_end, 0) | addr;
+}
+
+void noc_semaphore_wait(volatile uint32_t* sem_addr, uint32_t val) {
+    Session s = enter(make_call("noc_semaphore_wait", {as_arg(reinterpret_cast<uintptr_t>(sem_addr)), val}, 0b01));
+    const uint32_t id = own_semaphore(s, sem_addr);
+    s.core.counters[kSemaphoreWaits] += 1;
+    Wait wait;
+    wait.kind = WaitKind::Semaphore;
+    wait.sem = id;
+    wait.value = val;
+    block_until(s, wait);
+    s.t.clock.join(s.core.sems[id].clock);
+}
+
+void noc_semaphore_set(volatile uint32_t* sem_addr, uint32_t val) {
+    Session s = enter(make_call("noc_semaphore_set", {as_arg(reinterpret_cast<uintptr_t>(sem_addr)), val}, 0b01));
+    write_semaphore(s.core, own_semaphore(s, sem_addr), val, s.t);
+    s.t.tick();
+}
+
+void noc_semaphore_inc(uint64_t addr, uint32_t incr) {
+    Session s = enter(make_call("noc_semaphore_inc", {as_arg(addr), incr}, 0b01));
+    const NocRange r = decode_or_fail(s, addr, kUnicastTag);
+    Core& target = core_at(s, r.x_start, r.y_start);
+    land_multicasts(s);
+    with_core(s, target, [&](Core& c) {
+        const int id = semaphore_at(c, r.addr);
+        if (id < 0) return not_a_semaphore(c, r.addr);
+        write_semaphore(c, static_cast<uint32_t>(id), c.sem_value(static_cast<uint32_t>(id)) + incr, s.t);
+        return std::string();
+    });
+    s.t.tick();
+    s.core.counters[kSemaphoreIncs] += 1;
+}
+
+void noc_async_write_multicast(uint32_t src_local_l1_addr, uint64_t dst_noc_addr_multicast, uint32_t size,
+                               uint32_t num_dests) {
+    Session s = enter(make_call("noc_async_write_multicast",
+                                {src_local_l1_addr, as_arg(dst_noc_addr_multicast), size, num_dests}, 0b011));
+    const NocRange r = decode_or_fail(s, dst_noc_addr_multicast, kMulticastTag);
+    std::vector<Core*> dests = multicast_dests(s, r, num_dests);
+    check_l1_range(s, "source", src_local_l1_addr, size);
+    check_l1_range(s, "destination", r.addr, size);
+    s.t.mcasts.push_back(Multicast{s.t.call, src_local_l1_addr, r.addr, size, std::move(dests), s.t.clock});
+    s.t.tick();
+    s.core.counters[kNocMulticastWrites] += 1;
+    s.core.counters[kNocMulticastBytes] += size;
+}
+
+void noc_semaphore_set_multicast(uint32_t src_local_l1_addr, uint64_t dst_noc_addr_multicast, uint32_t num_dests) {
+    Session s = enter(make_call("noc_semaphore_set_multicast",
+                                {src_local_l1_addr, as_arg(dst_noc_addr_multicast), num_dests}, 0b011));
+    const NocRange r = decode_or_fail(s, dst_noc_addr_multicast, kMulticastTag);
+    const std::vector<Core*> dests = multicast_dests(s, r, num_dests);
+    check_l1_range(s, "source", src_local_l1_addr, 4);
+    land_multicasts(s);  // the data multicast before the flag arrive first
+    uint32_t value;
+    std::memcpy(&value, &s.core.l1[src_local_l1_addr], 4);
+    for (Core* dest : dests) {
+        with_core(s, *dest, [&](Core& c) {
+            const int id = semaphore_at(c, r.addr);
+            if (id < 0) return not_a_semaphore(c, r.addr);
+            write_semaphore(c, static_cast<uint32_t>(id), value, s.t);
+            return std::string();
+        });
+    }
+    s.t.tick();
+    s.core.counters[kSemaphoreMulticasts] += 1;
+}
+
+}  // namespace kapi
+}  // namespace tt_emu
