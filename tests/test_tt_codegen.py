@@ -224,6 +224,23 @@ def test_multicast_gemm_reads_each_input_tile_once_and_equals_the_unicast_run(em
     assert main.count("CreateSemaphore(program, cores, 0)") == 4 and "worker_core_from_logical_core" in main
 
 
+@pytest.mark.parametrize("pattern,replacement,message", [
+    (r"\n *noc_semaphore_wait\(sender_sem_ptr(_1)?, 1\);", "", "which it has not reserved"),
+    (r"(noc_semaphore_inc\(.*), 1\);", r"\1, 0);", "deadlock"),
+])
+def test_a_generated_multicast_without_its_handshake_is_caught(emulator: Any, tmp_path: Path, pattern: str,
+                                                               replacement: str, message: str) -> None:
+    """Every step of the handshake matters: without the sender's wait for ready receivers the block lands in
+    L1 a receiver has not reserved; when receivers never signal ready the sender waits forever."""
+    program = tilelang.lower(matmul(64, 64, 64, 32, 32, 32, dtype="bfloat16"), target="tenstorrent").rt_mod
+    reader, count = re.subn(pattern, replacement, program.files["reader.cpp"])
+    assert count == 2  # once for A, once for B
+    program.files["reader.cpp"] = reader
+    a = b = np.ones((64, 64), BF16)
+    with pytest.raises(emulator.TTEmulatorError, match=message):
+        program.run([a, b, np.zeros((64, 64), BF16)], workdir=tmp_path)
+
+
 @pytest.mark.parametrize("op", ["add", "sub", "mul"])
 def test_eltwise_binary_matches_numpy(emulator: Any, op: str) -> None:
     kernel = tilelang.compile(elementwise_binary(64, 128, 32, 64, op), out_idx=[-1], target="tenstorrent")
