@@ -63,6 +63,8 @@ ENGINES: dict[str, dict[str, Param]] = {
     "rewrite": {"cases": Param("cases"), "roles": Param("value", required=False)},
     "multicast": {
         "op": Param("value"),
+        "tensor": Param("value"),
+        "index": Param("value"),
         "emit": Param("value"),
         "when": Param("expr", MULTICAST_FACTS),
         "runtime_args": Param("expr_map", MULTICAST_FACTS + ("x", "y")),
@@ -125,6 +127,10 @@ def render_rule(kind: str, params: dict[str, Any], intrinsics: dict[str, Intrins
             report(f"'multicast' rule names unknown intrinsic '{params.get('op')}' or '{params.get('emit')}'")
         else:
             op_args = tuple(a.name for a in intrinsics[params["op"]].args)
+            for key in ("tensor", "index"):
+                if key in params and params[key] not in op_args:
+                    report(f"'{key}': '{params[key]}' is not an argument of '{params['op']}' "
+                           f"(arguments: {', '.join(op_args)})")
     parts = []
     for key, param in table.items():
         if key not in params:

@@ -393,9 +393,10 @@ def _block_reads(stmt: Any, op: str, loops: tuple[str, ...] = ()) -> Iterator[tu
             yield stmt.value, loops
 
 
-def multicast(name: str, *, options: dict[str, Any], op: str, emit: str, when: Expr, runtime_args: dict[str, Expr],
-              semaphores: Sequence[str], args: dict[str, Expr]) -> tvm.transform.Pass:
-    """Replace each `op` whose block a whole row (or column) of cores reads at the same step by `emit`, whose
+def multicast(name: str, *, options: dict[str, Any], op: str, tensor: str, index: str, emit: str, when: Expr,
+              runtime_args: dict[str, Expr], semaphores: Sequence[str], args: dict[str, Expr]) -> tvm.transform.Pass:
+    """Replace each `op` whose block (`index`: its argument holding the block's tile index; `tensor`: the one
+    naming the tensor) a whole row (or column) of cores reads at the same step by `emit`, whose
     per-core runtime arguments (sender flag, NoC coordinates) and semaphores are added to the kernel's work
     arguments; other arguments of `emit` come from `args` or from `op`'s arguments of the same name."""
     target = intrinsics.INTRINSICS[emit]
@@ -416,21 +417,21 @@ def multicast(name: str, *, options: dict[str, Any], op: str, emit: str, when: E
         for call, loops in _block_reads(func.body, op):
             record = intrinsic_of(call)
             named = named_args(record, call)
-            along = _shared_along(named["first_tile"], launch, set(loops))
+            along = _shared_along(named[index], launch, set(loops))
             receivers = {"row": cores_x - 1, "column": cores_y - 1}.get(along, 0)
             ctx = dict(named, **facts, along=along, receivers=receivers)
             if not when(**ctx):
                 continue
-            tensor = str(call.args[[a.name for a in record.args].index("src")].name)
+            source = str(named[tensor].name)
             bound: dict[str, Any] = {}
             for arg in runtime_args:
-                var = tirx.Var(f"{tensor}_{arg}", "int32")
+                var = tirx.Var(f"{source}_{arg}", "int32")
                 bound[arg] = var
                 new_args.append(var.name)
                 for core_values, (x, y) in zip(values, cores, strict=True):
                     core_values[var.name] = fn.runtime_value(runtime_args[arg](**ctx, x=x, y=y))
             for sem in semaphores:
-                var = tirx.Var(f"{tensor}_{sem}", "int32")
+                var = tirx.Var(f"{source}_{sem}", "int32")
                 bound[sem] = var
                 new_args.append(var.name)
                 sems.append({"name": var.name, "initial_value": 0})
