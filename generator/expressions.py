@@ -87,6 +87,40 @@ def to_python(text: str | int | float | bool) -> str:
     return _py(parse(text).tree)
 
 
+def to_cpp(text: str | int | float | bool, ctx: str = "c") -> str:
+    """C++ source for the expression over the context `ctx` (a tl::Ctx; "" reads names from local variables
+    `v_<name>`): the twin of `to_python`, calling the runtime of templates/runtime/tilelang/cpp/fn.h, so both
+    renderings compute the same values."""
+    return _cpp(parse(text).tree, ctx)
+
+
+def cpp_literal(value: object) -> str:
+    """A C++ tl::Any for a plain YAML value (str, int, float, bool, list, dict)."""
+    if isinstance(value, bool):
+        return f"tl::boolean({'true' if value else 'false'})"
+    if isinstance(value, int):
+        return f"tl::num({value})"
+    if isinstance(value, float):
+        return f"tl::real({value!r})"
+    if isinstance(value, str):
+        return f"tl::str({cpp_string(value)})"
+    if isinstance(value, (list, tuple)):
+        return "tl::Any(tl::list({" + ", ".join(cpp_literal(v) for v in value) + "}))"
+    if isinstance(value, dict):
+        items = ", ".join(f"{{{cpp_literal(k)}, {cpp_literal(v)}}}" for k, v in value.items())
+        return "tl::Any(tl::dict({" + items + "}))"
+    if value is None:
+        return "tl::Any(nullptr)"
+    raise TypeError(f"no C++ literal for {value!r}")
+
+
+def cpp_string(text: str) -> str:
+    """A C++ string literal (JSON escapes are valid C++ escapes for the characters specs use)."""
+    import json
+
+    return json.dumps(text, ensure_ascii=False)
+
+
 def _source(text: str | int | float | bool) -> str:
     if isinstance(text, bool):
         return "True" if text else "False"
@@ -175,4 +209,37 @@ def _py(node: ast.expr) -> str:
     if isinstance(node, ast.Call):
         assert isinstance(node.func, ast.Name)
         return f"fn.{node.func.id}({', '.join(_py(a) for a in node.args)})"
+    raise AssertionError(f"unchecked node {type(node).__name__}")
+
+
+_CPP_ARITH = {ast.Add: "add", ast.Sub: "sub", ast.Mult: "mul", ast.FloorDiv: "floordiv", ast.Mod: "mod"}
+
+
+def _cpp(node: ast.expr, ctx: str) -> str:
+    if isinstance(node, ast.Constant):
+        return cpp_literal(node.value)
+    if isinstance(node, ast.Name):
+        if node.id in _LITERAL_NAMES:
+            return cpp_literal(node.id == "true")
+        return f"{ctx}.get({cpp_string(node.id)})" if ctx else f"v_{node.id}"
+    if isinstance(node, ast.Attribute):
+        return f"tl::attr({_cpp(node.value, ctx)}, {cpp_string(node.attr)})"
+    if isinstance(node, ast.Subscript):
+        key = ast.literal_eval(node.slice)
+        return f"tl::item({_cpp(node.value, ctx)}, {cpp_literal(key)})"
+    if isinstance(node, ast.BinOp):
+        return f"tl::fn::{_CPP_ARITH[type(node.op)]}({_cpp(node.left, ctx)}, {_cpp(node.right, ctx)})"
+    if isinstance(node, ast.UnaryOp):
+        name = "neg" if isinstance(node.op, ast.USub) else "not_"
+        return f"tl::fn::{name}({_cpp(node.operand, ctx)})"
+    if isinstance(node, ast.BoolOp):
+        joiner = "and_" if isinstance(node.op, ast.And) else "or_"
+        return f"tl::fn::{joiner}({{{', '.join(_cpp(v, ctx) for v in node.values)}}})"
+    if isinstance(node, ast.Compare):
+        return f"tl::fn::{_COMPARE[type(node.ops[0])]}({_cpp(node.left, ctx)}, {_cpp(node.comparators[0], ctx)})"
+    if isinstance(node, ast.IfExp):
+        return f"tl::fn::select({_cpp(node.test, ctx)}, {_cpp(node.body, ctx)}, {_cpp(node.orelse, ctx)})"
+    if isinstance(node, ast.Call):
+        assert isinstance(node.func, ast.Name)
+        return f"tl::fn::{node.func.id}({', '.join(_cpp(a, ctx) for a in node.args)})"
     raise AssertionError(f"unchecked node {type(node).__name__}")

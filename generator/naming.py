@@ -62,6 +62,16 @@ def arg_value(value: Any) -> str:
     return repr(value)
 
 
+def cpp_arg_value(value: Any) -> str:
+    """A C++ pass-constructor argument: a run-time value ('$target' -> the pass option) or a literal."""
+    from .expressions import cpp_literal
+    from .model import CONTEXT_VALUES
+
+    if isinstance(value, str) and value in CONTEXT_VALUES:
+        return f'tl::attr(options, "{CONTEXT_VALUES[value]}")'
+    return cpp_literal(value)
+
+
 # Spec value types -> C++ parameter types of the emulator's declarations (accessors are any address generator).
 CPP_ARG_TYPES = {"int32": "int32_t", "uint32": "uint32_t", "uint64": "uint64_t", "bool": "bool", "float32": "float",
                  "accessor": "const Accessor&", "l1_ptr": "volatile uint32_t*"}

@@ -21,7 +21,7 @@ class TemplatedOutput:
     kinds: tuple[str, ...]  # spec kinds whose files are named in the banner
     # "backend": one file per backend that lowers; "language": one per language spec (0 or 1);
     # "api_header": one per (API profile, Metalium header) named by the intrinsic specs;
-    # "device_backend": one for the backend with a `device` section, none without.
+    # "device_backend": one for the backend with a `device` section, none without; "pass": one per pass spec.
     each: str = ""
     files: tuple[str, ...] = ()  # project files (relative to the root) the template gets as `files[path]` text
 
@@ -43,6 +43,11 @@ TEMPLATED_OUTPUTS: tuple[TemplatedOutput, ...] = (
                     ("intrinsic",), each="api_header"),
     TemplatedOutput("tilelang/tenstorrent/plan_schema.py", "python/plan_schema.py.j2", (),
                     files=("schema/tt_plan.schema.json",)),
+    TemplatedOutput("tilelang/transform/cpp.py", "python/transform_cpp.py.j2", ("pass",)),
+    TemplatedOutput("tilelang/cpp/passes/{pass}.cc", "cpp/pass.cc.j2", (), each="pass"),
+    TemplatedOutput("tilelang/cpp/protocols.cc", "cpp/protocols.cc.j2", ("protocol",)),
+    TemplatedOutput("tilelang/cpp/intrinsics.cc", "cpp/intrinsics.cc.j2", ("intrinsic",)),
+    TemplatedOutput("tilelang/cpp/device.cc", "cpp/device.cc.j2", ("backend",), each="device_backend"),
     TemplatedOutput("docs/intrinsics.md", "docs/intrinsics.md.j2", ("intrinsic", "backend")),
     TemplatedOutput("docs/passes.md", "docs/passes.md.j2", ("pass", "pipeline", "backend")),
 )

@@ -10,7 +10,7 @@ from typing import Any
 
 import jinja2
 
-from . import naming, pyemit, rules
+from . import cppemit, expressions, naming, pyemit, rules
 from .diagnostics import Diagnostics, GeneratorError, Location
 from .model import FRONTEND_CONSTRUCTS, Pass, SpecSet
 from .outputs import RUNTIME_DIR, TEMPLATED_OUTPUTS
@@ -79,6 +79,10 @@ def _environment(project: Project) -> jinja2.Environment:
         "arg_value": naming.arg_value,
         "tojson": lambda v: json.dumps(v, sort_keys=True),
         "protocol_function": pyemit.protocol_function,
+        "cpp_protocol_function": cppemit.protocol_function,
+        "cpp_protocol_declaration": cppemit.protocol_declaration,
+        "cpp_str": expressions.cpp_string,
+        "cpp_arg_value": naming.cpp_arg_value,
     }
     env.filters.update(filters)
     env.globals["frontend_constructs"] = list(FRONTEND_CONSTRUCTS)
@@ -99,6 +103,7 @@ def render_all(project: Project, model: SpecSet) -> list[Output]:
     env = _environment(project)
     intrinsics = {i.name: i for i in model.intrinsics}
     env.filters["pass_signature"] = _pass_signature
+    env.filters["rule_cpp"] = lambda rule: rules.render_rule_cpp(rule.kind, dict(rule.params))
     env.filters["rule_kwargs"] = lambda rule: rules.render_rule(
         rule.kind, dict(rule.params), intrinsics, lambda message: diagnostics.error(rule.location, message))
     outputs: list[Output] = []
@@ -113,17 +118,22 @@ def render_all(project: Project, model: SpecSet) -> list[Output]:
             subjects = model.api_headers
         elif spec.each == "device_backend":
             subjects = (model.device_backend,) if model.device_backend else ()
+        elif spec.each == "pass":
+            subjects = model.passes
         for subject in subjects:
             path = spec.path
             if spec.each == "backend":
                 path = spec.path.format(backend=subject.name)
             elif spec.each == "api_header":
                 path = spec.path.format(profile=subject.profile, header=subject.path)
+            elif spec.each == "pass":
+                path = spec.path.format(**{"pass": Path(subject.source).stem})
             if spec.each == "api_header":
                 sources = tuple(sorted({intrinsic.source for intrinsic, _ in subject.entries}))
             else:
                 sources = (subject.source,) if subject is not None else model.sources(*spec.kinds)
-            context: dict[str, Any] = {spec.each: subject} if spec.each else {}
+            key = "pass_spec" if spec.each == "pass" else spec.each
+            context: dict[str, Any] = {key: subject} if spec.each else {}
             if spec.files:
                 try:
                     context["files"] = {f: (project.root / f).read_text("utf-8") for f in spec.files}

@@ -9,6 +9,8 @@ modes. The table below is the one statement of which parameters each engine take
 from __future__ import annotations
 
 from collections.abc import Callable
+import re
+import string
 from dataclasses import dataclass
 from typing import Any
 
@@ -228,3 +230,117 @@ def _cases(kind: str, key: str, value: Any, intrinsics: dict[str, Intrinsic], re
             rows.append(f"{indent}        {{{', '.join(fields)}}},")
         out.append(f"{indent}    {subject!r}: [\n" + "\n".join(rows) + f"\n{indent}    ],")
     return "{\n" + "\n".join(out) + f"\n{indent}}}"
+
+
+# ------------------------------------------------------------------------------------------- C++ rendering
+# The same rule parameters rendered as C++ arguments of the engines in templates/runtime/tilelang/cpp/engines.h
+# (positional, in the order of ENGINES above; an absent optional parameter takes the engine's default).
+
+_CPP_DEFAULTS = {"value": "tl::Any(nullptr)", "expr": "std::nullopt", "checks": "tl::Checks{}",
+                 "expr_map": "tl::ExprMap{}"}
+
+
+def cpp_lambda(text: Any) -> str:
+    return f"[](const tl::Ctx& c) -> tl::Any {{ return {expressions.to_cpp(text)}; }}"
+
+
+def cpp_message(text: str) -> str:
+    """A tl::Message: the literal text and `{name.field[index]}` fields of a Python format string."""
+    pieces = []
+    for literal, field, _spec, _conversion in string.Formatter().parse(text):
+        name, path = "", []
+        if field is not None:
+            name, rest = _split_field(field)
+            path = [expressions.cpp_literal(p) for p in rest]
+        pieces.append(f"{{{expressions.cpp_string(literal)}, {expressions.cpp_string(name)}, "
+                      f"{{{', '.join(path)}}}}}")
+    return "tl::Message{{" + ", ".join(pieces) + "}}"
+
+
+def _split_field(field: str) -> tuple[str, list[str | int]]:
+    """'buffer.shape[0]' -> ('buffer', ['shape', 0]) (str.format's field grammar)."""
+    parts = re.findall(r"\.([A-Za-z_][A-Za-z0-9_]*)|\[([^\]]+)\]", field[len(re.match(r"[A-Za-z_0-9]*", field)[0]):])
+    name = re.match(r"[A-Za-z_0-9]*", field)[0]
+    path: list[str | int] = [a if a else (int(b) if b.isdigit() else b) for a, b in parts]
+    return name, path
+
+
+def _cpp_expr_map(value: Any, indent: str) -> str:
+    if not isinstance(value, dict) or not value:
+        return "tl::ExprMap{}"
+    rows = [f"{indent}    {{{expressions.cpp_string(k)}, {cpp_lambda(v)}}}," for k, v in value.items()]
+    return "tl::ExprMap{\n" + "\n".join(rows) + f"\n{indent}}}"
+
+
+def _cpp_checks(value: Any, indent: str) -> str:
+    if not isinstance(value, list) or not value:
+        return "tl::Checks{}"
+    rows = [f"{indent}    tl::Check{{{cpp_lambda(c['expr'])},\n{indent}              {cpp_message(c['error'])}}},"
+            for c in value]
+    return "tl::Checks{\n" + "\n".join(rows) + f"\n{indent}}}"
+
+
+def _cpp_modes(value: dict[str, Any], indent: str) -> str:
+    rows = []
+    inner = indent + "        "
+    for mode, spec in value.items():
+        rows.append(f"{indent}    {{{expressions.cpp_string(mode)}, tl::Mode{{\n"
+                    f"{inner}{_cpp_expr_map(spec['args'], inner)},\n"
+                    f"{inner}{cpp_lambda(spec['iterations'])},\n"
+                    f"{inner}{_cpp_expr_map(spec['bindings'], inner)},\n"
+                    f"{indent}    }}}},")
+    return "std::vector<std::pair<std::string, tl::Mode>>{\n" + "\n".join(rows) + f"\n{indent}}}"
+
+
+def _cpp_cases(key: str, value: dict[str, Any], indent: str) -> str:
+    if key == "families":
+        rows = [f"{indent}    {{{expressions.cpp_string(s)}, {cpp_lambda(e)}}}," for s, e in value.items()]
+        return "std::vector<std::pair<std::string, tl::Expr>>{\n" + "\n".join(rows) + f"\n{indent}}}"
+    if key == "operands":
+        rows = [f"{indent}    {{{expressions.cpp_string(s)}, {_cpp_expr_map(m, indent + '    ')}}}," for s, m in value.items()]
+        return "std::vector<std::pair<std::string, tl::ExprMap>>{\n" + "\n".join(rows) + f"\n{indent}}}"
+    rows = []
+    inner = indent + "        "
+    for subject, cases in value.items():
+        items = []
+        for case in cases if isinstance(cases, list) else [cases]:
+            when = cpp_lambda(case["when"]) if "when" in case else "std::nullopt"
+            require = _cpp_checks(case.get("require", []), inner + "    ")
+            args = _cpp_expr_map(case["args"], inner + "    ") if "args" in case else "std::nullopt"
+            sets = _cpp_expr_map(case["set"], inner + "    ") if "set" in case else "std::nullopt"
+            items.append(f"{inner}tl::Case{{{when},\n{inner}    {require},\n"
+                         f"{inner}    {expressions.cpp_string(case.get('emit', ''))}, "
+                         f"{expressions.cpp_string(case.get('protocol', ''))},\n"
+                         f"{inner}    {args},\n{inner}    {sets}}},")
+        rows.append(f"{indent}    {{{expressions.cpp_string(subject)}, {{\n" + "\n".join(items) + f"\n{indent}    }}}},")
+    return "tl::Cases{\n" + "\n".join(rows) + f"\n{indent}}}"
+
+
+def render_rule_cpp(kind: str, params: dict[str, Any]) -> str:
+    """C++ arguments of the engine call for one rule (after the pass name and options). The rule was checked
+    by `render_rule`; this only renders."""
+    table = ENGINES[kind]
+    present = [key for key in table if key in params]
+    last = table_keys = list(table)
+    last = max((table_keys.index(k) for k in present), default=-1)
+    indent = "        "
+    parts = []
+    for key in table_keys[:last + 1]:
+        param = table[key]
+        if key not in params:
+            parts.append(_CPP_DEFAULTS[param.shape])
+            continue
+        value = params[key]
+        if param.shape == "value":
+            parts.append(expressions.cpp_literal(value))
+        elif param.shape == "expr":
+            parts.append(cpp_lambda(value))
+        elif param.shape == "expr_map":
+            parts.append(_cpp_expr_map(value, indent))
+        elif param.shape == "checks":
+            parts.append(_cpp_checks(value, indent))
+        elif param.shape == "modes":
+            parts.append(_cpp_modes(value, indent))
+        else:
+            parts.append(_cpp_cases(key, value, indent))
+    return ", ".join(parts)

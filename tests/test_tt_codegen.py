@@ -23,7 +23,7 @@ import jsonschema
 import ml_dtypes
 import numpy as np
 import pytest
-from tt_kernels import elementwise_binary, elementwise_unary, matmul, matmul_bias_relu
+from tt_kernels import CORPUS, GEMMS, elementwise_binary, elementwise_unary, gemm_id, matmul, matmul_bias_relu
 
 import tilelang
 from projects import REPO
@@ -33,25 +33,6 @@ from tilelang.tenstorrent.metalium import validate_plan
 
 BF16 = ml_dtypes.bfloat16
 PROFILE = intrinsics.TENSTORRENT_PROFILE
-
-# (M, N, K, block_M, block_N, block_K, dtype, accum_dtype): non-square, 1 to 64 cores, K from 32 to 1024,
-# fp32 and bf16 accumulation, the DST-resident and the spilled (partials in a CB) matmul protocols.
-GEMMS = [
-    (32, 32, 32, 32, 32, 32, "bfloat16", "float"),
-    (64, 128, 64, 32, 64, 32, "bfloat16", "float"),
-    (96, 160, 96, 32, 32, 32, "bfloat16", "float"),
-    (256, 256, 256, 64, 64, 32, "bfloat16", "float"),
-    (128, 64, 1024, 64, 32, 128, "bfloat16", "float"),
-    (128, 256, 128, 128, 128, 32, "bfloat16", "float"),
-    (64, 64, 256, 64, 64, 64, "bfloat16", "bfloat16"),
-    (64, 96, 64, 32, 32, 32, "float16", "float"),
-]
-
-
-def gemm_id(shape: tuple[Any, ...]) -> str:
-    m, n, k, bm, bn, bk, dtype, acc = shape
-    return f"{m}x{n}x{k}_b{bm}x{bn}x{bk}_{dtype}_{acc}"
-
 
 def random(shape: tuple[int, ...], dtype: str, seed: int, low: float = -1.0, high: float = 1.0) -> np.ndarray:
     values = np.random.default_rng(seed).uniform(low, high, shape).astype(np.float32)
@@ -157,13 +138,6 @@ def emulator() -> Any:
     return emu
 
 
-CORPUS = {
-    **{f"gemm_{gemm_id(s)}": (lambda s=s: matmul(*s)) for s in GEMMS},
-    **{f"eltwise_{op}": (lambda op=op: elementwise_binary(64, 128, 32, 64, op)) for op in ("add", "sub", "mul")},
-    **{f"unary_{op}": (lambda op=op: elementwise_unary(64, 64, 32, 32, op)) for op in ("exp", "relu")},
-    "gemm_bias_relu": lambda: matmul_bias_relu(128, 128, 64, 64, 64, 32),
-    "gemm_multicast_8x4": lambda: matmul(256, 512, 128, 64, 64, 32),
-}
 
 
 @pytest.mark.parametrize("name", sorted(CORPUS))

@@ -3,11 +3,14 @@ test_language_llvm) plus element-wise and GEMM-epilogue kernels written in the s
 
 from __future__ import annotations
 
+from typing import Any
+
 from test_language_llvm import elementwise_add, matmul
 
 import tilelang.language as T
 
-__all__ = ["matmul", "elementwise_add", "elementwise_binary", "elementwise_unary", "matmul_bias_relu"]
+__all__ = ["matmul", "elementwise_add", "elementwise_binary", "elementwise_unary", "matmul_bias_relu", "GEMMS",
+           "gemm_id", "CORPUS"]
 
 
 def elementwise_binary(M, N, block_M, block_N, op, dtype="bfloat16"):
@@ -68,3 +71,32 @@ def matmul_bias_relu(M, N, K, block_M, block_N, block_K, dtype="bfloat16", accum
                 D_local[i, j] = T.max(C_local[i, j] + Bias_shared[i, j], T.cast(0, accum_dtype))
             T.copy(D_local, D[by * block_M, bx * block_N])
     return main
+
+
+# (M, N, K, block_M, block_N, block_K, dtype, accum_dtype): non-square, 1 to 64 cores, K from 32 to 1024,
+# fp32 and bf16 accumulation, the DST-resident and the spilled (partials in a CB) matmul protocols.
+GEMMS = [
+    (32, 32, 32, 32, 32, 32, "bfloat16", "float"),
+    (64, 128, 64, 32, 64, 32, "bfloat16", "float"),
+    (96, 160, 96, 32, 32, 32, "bfloat16", "float"),
+    (256, 256, 256, 64, 64, 32, "bfloat16", "float"),
+    (128, 64, 1024, 64, 32, 128, "bfloat16", "float"),
+    (128, 256, 128, 128, 128, 32, "bfloat16", "float"),
+    (64, 64, 256, 64, 64, 64, "bfloat16", "bfloat16"),
+    (64, 96, 64, 32, 32, 32, "float16", "float"),
+]
+
+
+def gemm_id(shape: tuple[Any, ...]) -> str:
+    m, n, k, bm, bn, bk, dtype, acc = shape
+    return f"{m}x{n}x{k}_b{bm}x{bn}x{bk}_{dtype}_{acc}"
+
+
+# The kernels the codegen tests compile and run (and the C++ pass equivalence test lowers at every stage).
+CORPUS = {
+    **{f"gemm_{gemm_id(s)}": (lambda s=s: matmul(*s)) for s in GEMMS},
+    **{f"eltwise_{op}": (lambda op=op: elementwise_binary(64, 128, 32, 64, op)) for op in ("add", "sub", "mul")},
+    **{f"unary_{op}": (lambda op=op: elementwise_unary(64, 64, 32, 32, op)) for op in ("exp", "relu")},
+    "gemm_bias_relu": lambda: matmul_bias_relu(128, 128, 64, 64, 64, 32),
+    "gemm_multicast_8x4": lambda: matmul(256, 512, 128, 64, 64, 32),
+}

@@ -1,6 +1,8 @@
 # Copied unchanged from templates/runtime/tilelang/engine/pass_config.py by `python -m generator` - do not edit here;
 # edit templates/runtime/tilelang/engine/pass_config.py and run `make generate`.
-"""Pass options chosen by the user: `tilelang.compile(..., pass_configs={"tl.<Pass>.<option>": value})`.
+"""Pass options and the pass implementation chosen by the user.
+
+Options: `tilelang.compile(..., pass_configs={"tl.<Pass>.<option>": value})`.: `tilelang.compile(..., pass_configs={"tl.<Pass>.<option>": value})`.
 
 Every option of a pass spec (specs/passes/*.yaml `options`) can be set this way for one compilation; the
 pipelines read them through `pass_options` when they construct their passes. A key that names one of our
@@ -10,9 +12,11 @@ as TileLang's CUDA-specific `tl.disable_tma_lower`, are accepted and ignored so 
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from contextvars import ContextVar
+from types import ModuleType
 from typing import Any
 
 from ..language._frontend import TileLangError
@@ -60,3 +64,45 @@ def configured(pass_configs: Mapping[str, Any] | None) -> Iterator[None]:
 def pass_options(name: str, **pipeline_options: Any) -> dict[str, Any]:
     """Keyword options of pass `name` for a pipeline step: the step's own options, overridden by the user's."""
     return {**pipeline_options, **(_CONFIGS.get() or {}).get(name, {})}
+
+
+# Which rendering of the pass specs the pipelines run: the Python modules (tilelang.transform) or the C++ sources
+# (tilelang.transform.cpp, built on first use). `pass_impl=` of tilelang.lower/compile/jit, else this variable.
+PASS_IMPLS = ("python", "cpp")
+PASS_IMPL_ENV = "TILELANG_PASS_IMPL"
+_IMPL: ContextVar[str | None] = ContextVar("tilelang_pass_impl", default=None)
+
+
+def _checked_impl(value: str, where: str) -> str:
+    if value not in PASS_IMPLS:
+        raise TileLangError(f"{where} is {value!r}; expected one of {', '.join(map(repr, PASS_IMPLS))}")
+    return value
+
+
+def pass_impl() -> str:
+    """The implementation in effect: the innermost `implementation(...)`, else $TILELANG_PASS_IMPL, else python."""
+    chosen = _IMPL.get()
+    if chosen is not None:
+        return chosen
+    return _checked_impl(os.environ.get(PASS_IMPL_ENV) or "python", f"${PASS_IMPL_ENV}")
+
+
+@contextmanager
+def implementation(impl: str | None) -> Iterator[None]:
+    """Within the block, pipelines build their passes from `impl` (None keeps the current choice)."""
+    token = _IMPL.set(_checked_impl(impl, "pass_impl") if impl is not None else _IMPL.get())
+    try:
+        yield
+    finally:
+        _IMPL.reset(token)
+
+
+def passes() -> ModuleType:
+    """The module whose pass constructors the pipelines call (same names and signatures in both)."""
+    from .. import transform
+
+    if pass_impl() == "cpp":
+        from ..transform import cpp
+
+        return cpp
+    return transform

@@ -498,7 +498,7 @@ def VectorizeLoop() -> tvm.transform.Pass:
     """Turn vectorized loops into vector (Ramp/Broadcast) expressions."""
     options: dict[str, Any] = {}
     return tvm.transform.Sequential([
-        tirx.transform.VectorizeLoop(),
+        tirx.transform.VectorizeLoop(enable_vectorize=True),
     ], name='tl.VectorizeLoop')
 
 

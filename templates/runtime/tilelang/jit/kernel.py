@@ -144,7 +144,8 @@ class JITKernel:
         return f"JITKernel({self.name}({params}), out_idx={self.out_idx!r}, target={self.target!r})"
 
 
-def _lower(func: Any, target: Any, target_host: Any, pass_configs: Any = None) -> CompiledArtifact:
+def _lower(func: Any, target: Any, target_host: Any, pass_configs: Any = None,
+           pass_impl: str | None = None) -> CompiledArtifact:
     if not isinstance(func, tirx.PrimFunc):
         raise TileLangError(f"can only compile a prim_func (a @T.prim_func kernel), got {type(func).__name__}")
     import tilelang
@@ -153,7 +154,7 @@ def _lower(func: Any, target: Any, target_host: Any, pass_configs: Any = None) -
     if lower is None:
         raise TileLangError("tilelang.lower is not available in this build of tilelang")
     with configured(pass_configs):
-        artifact: CompiledArtifact = lower(func, target=target, target_host=target_host)
+        artifact: CompiledArtifact = lower(func, target=target, target_host=target_host, pass_impl=pass_impl)
     if not artifact.target:
         artifact.target = _target_name(target)
     return artifact
@@ -163,11 +164,11 @@ class LazyJITKernel(JITKernel):
     """A `JITKernel` for a prim_func that is lowered and compiled on first use (`@jit` applied to a prim_func)."""
 
     def __init__(self, func: Any, out_idx: OutIdx = None, target: Any = "llvm", target_host: Any = None,
-                 pass_configs: Any = None) -> None:
+                 pass_configs: Any = None, pass_impl: str | None = None) -> None:
         self.func = func
         self.out_idx = out_idx
         self.target = _target_name(target)
-        self._pending: tuple[Any, Any, Any] | None = (target, target_host, pass_configs)
+        self._pending: tuple[Any, Any, Any, Any] | None = (target, target_host, pass_configs, pass_impl)
 
     @property
     def is_compiled(self) -> bool:
@@ -175,33 +176,35 @@ class LazyJITKernel(JITKernel):
 
     def _ready(self) -> None:
         if self._pending is not None:
-            target, target_host, pass_configs = self._pending
-            JITKernel.__init__(self, _lower(self.func, target, target_host, pass_configs), self.out_idx, self.target)
+            target, target_host, pass_configs, pass_impl = self._pending
+            JITKernel.__init__(self, _lower(self.func, target, target_host, pass_configs, pass_impl), self.out_idx,
+                               self.target)
             self._pending = None
 
 
 def compile(  # noqa: A001
     func: Any, out_idx: OutIdx = None, target: Any = "llvm", target_host: Any = None, pass_configs: Any = None,
-    **ignored: Any
+    pass_impl: str | None = None, **ignored: Any
 ) -> JITKernel:
     """Lower and compile a prim_func with `tilelang.lower` -> `JITKernel`.
 
     `pass_configs` sets options of our passes for this compilation: `{"tl.<Pass>.<option>": value}` (the options
     of specs/passes/*.yaml, checked; other keys are TileLang options for other backends and are ignored). TileLang
-    options such as `execution_backend` or `verbose` are accepted and ignored.
+    options such as `execution_backend` or `verbose` are accepted and ignored. `pass_impl` picks the Python passes
+    ("python", the default unless $TILELANG_PASS_IMPL says otherwise) or their C++ rendering ("cpp").
     """
-    return JITKernel(_lower(func, target, target_host, pass_configs), out_idx, _target_name(target))
+    return JITKernel(_lower(func, target, target_host, pass_configs, pass_impl), out_idx, _target_name(target))
 
 
 class KernelFactory:
     """`@jit`-decorated kernel factory: calling it builds the prim_func and compiles it, cached per arguments."""
 
     def __init__(self, factory: Callable[..., Any], out_idx: OutIdx, target: Any, target_host: Any,
-                 pass_configs: Any = None) -> None:
+                 pass_configs: Any = None, pass_impl: str | None = None) -> None:
         functools.update_wrapper(self, factory)
         self.factory = factory
         self.out_idx, self.target, self.target_host = out_idx, target, target_host
-        self.pass_configs = pass_configs
+        self.pass_configs, self.pass_impl = pass_configs, pass_impl
         self.cache: dict[Hashable, JITKernel] = {}
 
     def __call__(self, *args: Any, **kwargs: Any) -> JITKernel:
@@ -219,12 +222,12 @@ class KernelFactory:
         if not isinstance(func, tirx.PrimFunc):
             raise TileLangError(f"@jit factory '{self.factory.__name__}' must return a prim_func, "
                                 f"got {type(func).__name__}")
-        return compile(func, self.out_idx, self.target, self.target_host, self.pass_configs)
+        return compile(func, self.out_idx, self.target, self.target_host, self.pass_configs, self.pass_impl)
 
 
 def jit(
     func: Any = None, *, out_idx: OutIdx = None, target: Any = "llvm", target_host: Any = None,
-    pass_configs: Any = None, **ignored: Any
+    pass_configs: Any = None, pass_impl: str | None = None, **ignored: Any
 ) -> Any:
     """`@jit` / `@jit(out_idx=[-1], target="llvm")`.
 
@@ -234,9 +237,9 @@ def jit(
 
     def wrap(f: Any) -> Any:
         if isinstance(f, tirx.PrimFunc):
-            return LazyJITKernel(f, out_idx, target, target_host, pass_configs)
+            return LazyJITKernel(f, out_idx, target, target_host, pass_configs, pass_impl)
         if callable(f):
-            return KernelFactory(f, out_idx, target, target_host, pass_configs)
+            return KernelFactory(f, out_idx, target, target_host, pass_configs, pass_impl)
         raise TileLangError(f"@jit applies to a prim_func or a function returning one, got {type(f).__name__}")
 
     return wrap(func) if func is not None else wrap

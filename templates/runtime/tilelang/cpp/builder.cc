@@ -1,0 +1,142 @@
+// Implementation of builder.h.
+#include "builder.h"
+
+#include <algorithm>
+
+namespace tl {
+
+bool Intrinsic::has_role(const std::string& role) const {
+  return std::find(roles.begin(), roles.end(), role) != roles.end();
+}
+
+const Intrinsic& intrinsic(const std::string& name) {
+  const Intrinsic* record = find_intrinsic(name);
+  if (record == nullptr) fail_kind("RuntimeError", "unknown intrinsic '" + name + "'");
+  return *record;
+}
+
+const Intrinsic* intrinsic_of(const Any& expr) {
+  if (!is_a(expr, "ir.Call")) return nullptr;
+  Any op = field(expr, "op");
+  if (!is_a(op, "ir.Op")) return nullptr;
+  std::string name = as_str(field(op, "name"));
+  if (name.rfind("tt.", 0) != 0) return nullptr;
+  return find_intrinsic(name.substr(3));
+}
+
+static const char* result_dtype(const std::string& returns) {
+  if (returns == "accessor" || returns == "l1_ptr" || returns == "handle") return "handle";
+  if (returns == "data_format") return "uint32";
+  return returns.c_str();
+}
+
+static Any call_arg(const Any& value) {
+  if (is_bool(value)) return int_imm(value.cast<bool>() ? 1 : 0, "int32");
+  if (is_int(value)) return int_imm(value.cast<int64_t>(), "int32");
+  if (is_float(value)) return float_imm(value.cast<double>(), "float32");
+  if (is_str(value)) return string_imm(as_str(value));
+  return value;
+}
+
+Any tt_call(const std::string& name, const std::vector<Any>& args) {
+  const Intrinsic& record = intrinsic(name);
+  List converted;
+  for (const Any& a : args) converted.push_back(call_arg(a));
+  return call_intrin(result_dtype(record.returns), record.op_name(), converted);
+}
+
+std::vector<std::pair<std::string, Any>> named_args(const Intrinsic& record, const Any& call) {
+  List values = field(call, "args").cast<List>();
+  if (values.size() != record.args.size()) {
+    fail_kind("ValueError", "tt." + record.name + " takes " + std::to_string(record.args.size()) + " arguments, got " +
+                                std::to_string(values.size()));
+  }
+  std::vector<std::pair<std::string, Any>> out;
+  for (size_t i = 0; i < values.size(); ++i) {
+    Any value = values[i];
+    if (is_a(value, "ir.IntImm") || is_a(value, "ir.FloatImm") || is_a(value, "ir.StringImm")) value = to_py(value);
+    out.emplace_back(record.args[i].first, value);
+  }
+  return out;
+}
+
+Builder::Builder(std::string profile) : profile_(std::move(profile)), frames_(1) {}
+
+void Builder::emit(const Any& stmt) {
+  frames_.back().push_back(stmt);
+  has_last_when_ = false;
+}
+
+void Builder::call(const std::string& name, const std::vector<Any>& args) { emit(evaluate(tt_call(name, args))); }
+
+Any Builder::bind(const std::string& name, const std::string& callee, const std::vector<Any>& args) {
+  Any value = tt_call(callee, args);
+  Any ty = field(value, "ty");
+  std::string dtype = is_a(ty, "ir.PrimType") ? py_str(field(ty, "dtype")) : "handle";
+  if (intrinsic(callee).returns == "uint32") {
+    value = cast("int32", value);
+    dtype = "int32";
+  }
+  Any v = var(name, dtype);
+  emit(tl::bind(v, value));
+  return v;
+}
+
+void Builder::repeat(const std::string& name, const Any& count, const std::function<void(const Any&)>& body) {
+  auto c = fn::const_value(count);
+  bool once = c && as_int(*c) == 1;
+  frames_.emplace_back();
+  Any v = once ? int_imm(0) : var(name, "int32");
+  body(once ? Any(int64_t(0)) : v);
+  std::vector<Any> inner = std::move(frames_.back());
+  frames_.pop_back();
+  if (once) {
+    for (const Any& s : inner) emit(s);
+  } else if (!c || as_int(*c) != 0) {
+    emit(for_loop(v, int_imm(0), fn::expr(count), 0, seq(inner)));
+  }
+}
+
+void Builder::when(const Any& cond, const std::function<void()>& body) {
+  auto c = fn::const_value(cond);
+  frames_.emplace_back();
+  body();
+  std::vector<Any> inner = std::move(frames_.back());
+  frames_.pop_back();
+  if (!c) {
+    emit(if_then_else(cond, seq(inner)));
+    last_cond_ = cond;
+    last_index_ = static_cast<int64_t>(frames_.back().size()) - 1;
+  } else {
+    if (truthy(*c)) {
+      for (const Any& s : inner) emit(s);
+    }
+    last_cond_ = Any(truthy(*c));
+    last_index_ = -1;
+  }
+  has_last_when_ = true;
+}
+
+void Builder::otherwise(const std::function<void()>& body) {
+  if (!has_last_when_) fail_kind("RuntimeError", "otherwise() must follow a when() block");
+  Any cond = last_cond_;
+  int64_t index = last_index_;
+  frames_.emplace_back();
+  body();
+  std::vector<Any> inner = std::move(frames_.back());
+  frames_.pop_back();
+  if (index >= 0) {
+    std::vector<Any>& frame = frames_.back();
+    frame[index] = if_then_else(cond, field(frame[index], "then_case"), seq(inner));
+  } else if (!truthy(cond)) {
+    for (const Any& s : inner) emit(s);
+  }
+  has_last_when_ = false;
+}
+
+Any Builder::finish() {
+  if (frames_.size() != 1) fail_kind("RuntimeError", "unbalanced builder frames");
+  return seq(frames_[0]);
+}
+
+}  // namespace tl
