@@ -21,6 +21,7 @@ check: $(STAMP)
 	$(PY) -m generator check
 
 test: $(STAMP)
+	$(PY) -m tilelang.cpp
 	$(PY) -m pytest -q
 
 lint: $(STAMP)
@@ -39,3 +40,4 @@ bench: $(STAMP)
 	$(PY) benchmarks/bench_tt_lower.py
 	$(PY) benchmarks/bench_tt_emulate.py
 	$(PY) benchmarks/bench_tt_perf.py
+	$(PY) benchmarks/bench_cpp_passes.py

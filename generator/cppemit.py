@@ -9,6 +9,7 @@ values its top-level steps bound.
 from __future__ import annotations
 
 import re
+from typing import Any
 
 from . import expressions
 from .expressions import cpp_string
@@ -54,7 +55,7 @@ def _call_name(name: str) -> str:
     return " + ".join(parts) if len(parts) > 1 else (parts[0] if parts else '""')
 
 
-def _args(args: tuple[object, ...]) -> str:
+def _args(args: tuple[Any, ...]) -> str:
     return "{" + ", ".join(expressions.to_cpp(a, ctx="") for a in args) + "}"
 
 

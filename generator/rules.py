@@ -8,9 +8,9 @@ modes. The table below is the one statement of which parameters each engine take
 
 from __future__ import annotations
 
-from collections.abc import Callable
 import re
 import string
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -257,10 +257,15 @@ def cpp_message(text: str) -> str:
     return "tl::Message{{" + ", ".join(pieces) + "}}"
 
 
+_FIELD_NAME = re.compile(r"[A-Za-z_0-9]*")
+_FIELD_STEP = re.compile(r"\.([A-Za-z_][A-Za-z0-9_]*)|\[([^\]]+)\]")
+
+
 def _split_field(field: str) -> tuple[str, list[str | int]]:
     """'buffer.shape[0]' -> ('buffer', ['shape', 0]) (str.format's field grammar)."""
-    parts = re.findall(r"\.([A-Za-z_][A-Za-z0-9_]*)|\[([^\]]+)\]", field[len(re.match(r"[A-Za-z_0-9]*", field)[0]):])
-    name = re.match(r"[A-Za-z_0-9]*", field)[0]
+    match = _FIELD_NAME.match(field)
+    name = match.group(0) if match else ""
+    parts = _FIELD_STEP.findall(field[len(name):])
     path: list[str | int] = [a if a else (int(b) if b.isdigit() else b) for a, b in parts]
     return name, path
 
@@ -297,7 +302,8 @@ def _cpp_cases(key: str, value: dict[str, Any], indent: str) -> str:
         rows = [f"{indent}    {{{expressions.cpp_string(s)}, {cpp_lambda(e)}}}," for s, e in value.items()]
         return "std::vector<std::pair<std::string, tl::Expr>>{\n" + "\n".join(rows) + f"\n{indent}}}"
     if key == "operands":
-        rows = [f"{indent}    {{{expressions.cpp_string(s)}, {_cpp_expr_map(m, indent + '    ')}}}," for s, m in value.items()]
+        rows = [f"{indent}    {{{expressions.cpp_string(s)}, {_cpp_expr_map(m, indent + '    ')}}},"
+                for s, m in value.items()]
         return "std::vector<std::pair<std::string, tl::ExprMap>>{\n" + "\n".join(rows) + f"\n{indent}}}"
     rows = []
     inner = indent + "        "
@@ -312,7 +318,8 @@ def _cpp_cases(key: str, value: dict[str, Any], indent: str) -> str:
                          f"{inner}    {expressions.cpp_string(case.get('emit', ''))}, "
                          f"{expressions.cpp_string(case.get('protocol', ''))},\n"
                          f"{inner}    {args},\n{inner}    {sets}}},")
-        rows.append(f"{indent}    {{{expressions.cpp_string(subject)}, {{\n" + "\n".join(items) + f"\n{indent}    }}}},")
+        rows.append(f"{indent}    {{{expressions.cpp_string(subject)}, {{\n" + "\n".join(items)
+                    + f"\n{indent}    }}}},")
     return "tl::Cases{\n" + "\n".join(rows) + f"\n{indent}}}"
 
 
@@ -320,9 +327,8 @@ def render_rule_cpp(kind: str, params: dict[str, Any]) -> str:
     """C++ arguments of the engine call for one rule (after the pass name and options). The rule was checked
     by `render_rule`; this only renders."""
     table = ENGINES[kind]
-    present = [key for key in table if key in params]
-    last = table_keys = list(table)
-    last = max((table_keys.index(k) for k in present), default=-1)
+    table_keys = list(table)
+    last = max((table_keys.index(k) for k in table_keys if k in params), default=-1)
     indent = "        "
     parts = []
     for key in table_keys[:last + 1]:

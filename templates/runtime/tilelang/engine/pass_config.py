@@ -1,6 +1,6 @@
 """Pass options and the pass implementation chosen by the user.
 
-Options: `tilelang.compile(..., pass_configs={"tl.<Pass>.<option>": value})`.: `tilelang.compile(..., pass_configs={"tl.<Pass>.<option>": value})`.
+Options: `tilelang.compile(..., pass_configs={"tl.<Pass>.<option>": value})`.
 
 Every option of a pass spec (specs/passes/*.yaml `options`) can be set this way for one compilation; the
 pipelines read them through `pass_options` when they construct their passes. A key that names one of our

@@ -1,0 +1,10 @@
+# Copied unchanged from templates/runtime/tilelang/cpp/__main__.py by `python -m generator` - do not edit here;
+# edit templates/runtime/tilelang/cpp/__main__.py and run `make generate`.
+"""`python -m tilelang.cpp`: build the C++ passes now (once; later runs find them in the cache)."""
+
+import time
+
+from . import load
+
+start = time.perf_counter()
+print(f"C++ passes: {load()} ({time.perf_counter() - start:.1f} s)")
