@@ -103,7 +103,16 @@ def render_all(project: Project, model: SpecSet) -> list[Output]:
     env = _environment(project)
     intrinsics = {i.name: i for i in model.intrinsics}
     env.filters["pass_signature"] = _pass_signature
-    env.filters["rule_cpp"] = lambda rule: rules.render_rule_cpp(rule.kind, dict(rule.params))
+
+    def rule_cpp(rule: Any) -> str:
+        # A malformed rule was already reported by the Python rendering (rule_kwargs); do not crash on it here.
+        try:
+            return rules.render_rule_cpp(rule.kind, dict(rule.params))
+        except (KeyError, TypeError, ValueError, AttributeError, SyntaxError) as exc:
+            diagnostics.error(rule.location, f"rule cannot be rendered to C++: {exc!r}")
+            return ""
+
+    env.filters["rule_cpp"] = rule_cpp
     env.filters["rule_kwargs"] = lambda rule: rules.render_rule(
         rule.kind, dict(rule.params), intrinsics, lambda message: diagnostics.error(rule.location, message))
     outputs: list[Output] = []
