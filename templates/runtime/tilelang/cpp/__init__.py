@@ -112,7 +112,10 @@ def load() -> Path:
             from .. import tenstorrent  # noqa: F401  (registers the tt.* ops the passes build calls of)
 
             path = library_path()
-            ctypes.CDLL(str(path), mode=ctypes.RTLD_GLOBAL)
+            try:
+                ctypes.CDLL(str(path), mode=ctypes.RTLD_GLOBAL)
+            except OSError as exc:  # e.g. a source declares an engine no source defines
+                raise CppBuildError(f"cannot load the C++ passes {path}: {exc}") from None
             _loaded = path
         return _loaded
 
