@@ -134,3 +134,12 @@ def test_pass_impl_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> None
     monkeypatch.setenv("TILELANG_PASS_IMPL", "fortran")
     with pytest.raises(tilelang.language.TileLangError, match=r"\$TILELANG_PASS_IMPL is 'fortran'"):
         pass_impl()
+
+
+def test_cpu_kernel_lowered_by_the_cpp_passes_runs() -> None:
+    import numpy as np
+
+    kernel = tilelang.compile(matmul(100, 70, 50, 32, 32, 16), out_idx=[-1], target="llvm", pass_impl="cpp")
+    rng = np.random.default_rng(0)
+    a, b = rng.random((100, 50)).astype("float16"), rng.random((50, 70)).astype("float16")
+    np.testing.assert_allclose(kernel(a, b), a.astype("float32") @ b.astype("float32"), rtol=1e-2, atol=1e-1)
