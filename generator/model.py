@@ -12,6 +12,11 @@ from .diagnostics import Location
 PROCESSOR_CLASS = {"reader": "dataflow", "writer": "dataflow", "compute": "compute", "host": "host"}
 
 # Spec effect names -> tvm.tirx.CallEffectKind member names.
+# Result types of the spec vocabulary -> TVM dtypes of the call expression (objects and addresses are handles).
+TVM_RESULT_DTYPE = {
+    "void": "void", "int32": "int32", "uint32": "uint32", "uint64": "uint64", "bool": "bool", "float32": "float32",
+    "handle": "handle", "accessor": "handle", "l1_ptr": "handle", "data_format": "uint32",
+}
 TVM_EFFECT = {
     "expr_annotation": "ExprAnnotation",
     "pure": "Pure",
@@ -64,6 +69,11 @@ class Intrinsic:
     @property
     def tvm_effect(self) -> str:
         return TVM_EFFECT[self.effect]
+
+    @property
+    def tvm_dtype(self) -> str:
+        """The TVM dtype of a call's result (what both renderings of the passes build calls with)."""
+        return TVM_RESULT_DTYPE[self.returns]
 
     @property
     def processors(self) -> tuple[str, ...]:

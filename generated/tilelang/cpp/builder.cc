@@ -26,12 +26,6 @@ const Intrinsic* intrinsic_of(const Any& expr) {
   return find_intrinsic(name.substr(3));
 }
 
-static const char* result_dtype(const std::string& returns) {
-  if (returns == "accessor" || returns == "l1_ptr" || returns == "handle") return "handle";
-  if (returns == "data_format") return "uint32";
-  return returns.c_str();
-}
-
 static Any call_arg(const Any& value) {
   if (is_bool(value)) return int_imm(value.cast<bool>() ? 1 : 0, "int32");
   if (is_int(value)) return int_imm(value.cast<int64_t>(), "int32");
@@ -44,7 +38,7 @@ Any tt_call(const std::string& name, const std::vector<Any>& args) {
   const Intrinsic& record = intrinsic(name);
   List converted;
   for (const Any& a : args) converted.push_back(call_arg(a));
-  return call_intrin(result_dtype(record.returns), record.op_name(), converted);
+  return call_intrin(record.dtype, record.op_name(), converted);
 }
 
 std::vector<std::pair<std::string, Any>> named_args(const Intrinsic& record, const Any& call) {

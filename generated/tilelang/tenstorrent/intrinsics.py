@@ -61,6 +61,7 @@ INTRINSICS: dict[str, Intrinsic] = {
         ),
         returns='void',
         effect='Opaque',
+        dtype='void',
         cpp={
             'metal_d5f9bc4a': Spelling('add_tiles', headers=(('compute', 'api/compute/eltwise_binary.h'),), form='call', template_args=()),
             'tilelang_tt_2025': Spelling('add_tiles', headers=(('compute', 'compute_kernel_api/eltwise_binary.h'),), form='call', template_args=()),
@@ -78,6 +79,7 @@ INTRINSICS: dict[str, Intrinsic] = {
         ),
         returns='void',
         effect='Opaque',
+        dtype='void',
         cpp={
             'metal_d5f9bc4a': Spelling('add_tiles_init', headers=(('compute', 'api/compute/eltwise_binary.h'),), form='call', template_args=()),
             'tilelang_tt_2025': Spelling('add_tiles_init', headers=(('compute', 'compute_kernel_api/eltwise_binary.h'),), form='call', template_args=()),
@@ -96,6 +98,7 @@ INTRINSICS: dict[str, Intrinsic] = {
         ),
         returns='void',
         effect='Opaque',
+        dtype='void',
         cpp={
             'metal_d5f9bc4a': Spelling('binary_op_init_common', headers=(('compute', 'api/compute/eltwise_binary.h'),), form='call', template_args=()),
             'tilelang_tt_2025': Spelling('binary_op_init_common', headers=(('compute', 'compute_kernel_api/eltwise_binary.h'),), form='call', template_args=()),
@@ -113,6 +116,7 @@ INTRINSICS: dict[str, Intrinsic] = {
         ),
         returns='void',
         effect='Opaque',
+        dtype='void',
         cpp={
             'metal_d5f9bc4a': Spelling('cb_pop_front', headers=(('compute', 'api/compute/cb_api.h'), ('dataflow', 'api/dataflow/dataflow_api.h')), form='call', template_args=()),
             'tilelang_tt_2025': Spelling('cb_pop_front', headers=(('compute', 'compute_kernel_api/cb_api.h'), ('dataflow', 'dataflow_api.h')), form='call', template_args=()),
@@ -130,6 +134,7 @@ INTRINSICS: dict[str, Intrinsic] = {
         ),
         returns='void',
         effect='Opaque',
+        dtype='void',
         cpp={
             'metal_d5f9bc4a': Spelling('cb_push_back', headers=(('compute', 'api/compute/cb_api.h'), ('dataflow', 'api/dataflow/dataflow_api.h')), form='call', template_args=()),
             'tilelang_tt_2025': Spelling('cb_push_back', headers=(('compute', 'compute_kernel_api/cb_api.h'), ('dataflow', 'dataflow_api.h')), form='call', template_args=()),
@@ -147,6 +152,7 @@ INTRINSICS: dict[str, Intrinsic] = {
         ),
         returns='void',
         effect='Opaque',
+        dtype='void',
         cpp={
             'metal_d5f9bc4a': Spelling('cb_reserve_back', headers=(('compute', 'api/compute/cb_api.h'), ('dataflow', 'api/dataflow/dataflow_api.h')), form='call', template_args=()),
             'tilelang_tt_2025': Spelling('cb_reserve_back', headers=(('compute', 'compute_kernel_api/cb_api.h'), ('dataflow', 'dataflow_api.h')), form='call', template_args=()),
@@ -164,6 +170,7 @@ INTRINSICS: dict[str, Intrinsic] = {
         ),
         returns='void',
         effect='Opaque',
+        dtype='void',
         cpp={
             'metal_d5f9bc4a': Spelling('cb_wait_front', headers=(('compute', 'api/compute/cb_api.h'), ('dataflow', 'api/dataflow/dataflow_api.h')), form='call', template_args=()),
             'tilelang_tt_2025': Spelling('cb_wait_front', headers=(('compute', 'compute_kernel_api/cb_api.h'), ('dataflow', 'dataflow_api.h')), form='call', template_args=()),
@@ -182,6 +189,7 @@ INTRINSICS: dict[str, Intrinsic] = {
         ),
         returns='void',
         effect='Opaque',
+        dtype='void',
         cpp={
             'metal_d5f9bc4a': Spelling('compute_kernel_hw_startup', headers=(('compute', 'api/compute/compute_kernel_hw_startup.h'),), form='call', template_args=()),
             'tilelang_tt_2025': Spelling('compute_kernel_hw_startup', headers=(('compute', 'compute_kernel_api/compute_kernel_hw_startup.h'),), form='call', template_args=()),
@@ -200,6 +208,7 @@ INTRINSICS: dict[str, Intrinsic] = {
         ),
         returns='void',
         effect='Opaque',
+        dtype='void',
         cpp={
             'metal_d5f9bc4a': Spelling('compute_kernel_hw_startup<SrcOrder::Reverse>', headers=(('compute', 'api/compute/compute_kernel_hw_startup.h'),), form='call', template_args=()),
         },
@@ -217,6 +226,7 @@ INTRINSICS: dict[str, Intrinsic] = {
         ),
         returns='void',
         effect='Opaque',
+        dtype='void',
         cpp={
             'metal_d5f9bc4a': Spelling('copy_tile', headers=(('compute', 'api/compute/tile_move_copy.h'),), form='call', template_args=()),
             'tilelang_tt_2025': Spelling('copy_tile', headers=(('compute', 'compute_kernel_api/tile_move_copy.h'),), form='call', template_args=()),
@@ -233,6 +243,7 @@ INTRINSICS: dict[str, Intrinsic] = {
         ),
         returns='void',
         effect='Opaque',
+        dtype='void',
         cpp={
             'metal_d5f9bc4a': Spelling('copy_tile_init', headers=(('compute', 'api/compute/tile_move_copy.h'),), form='call', template_args=()),
             'tilelang_tt_2025': Spelling('copy_tile_init', headers=(('compute', 'compute_kernel_api/tile_move_copy.h'),), form='call', template_args=()),
@@ -255,6 +266,7 @@ INTRINSICS: dict[str, Intrinsic] = {
         ),
         returns='void',
         effect='Opaque',
+        dtype='void',
         cpp={
         },
         doc='Element-wise block: out = sfpu(binary(in0, in1)) tile by tile, where `binary` is add, sub, mul or none (then out = sfpu(in0)) and `sfpu` is exp, relu or none.',
@@ -269,6 +281,7 @@ INTRINSICS: dict[str, Intrinsic] = {
         ),
         returns='void',
         effect='Opaque',
+        dtype='void',
         cpp={
             'metal_d5f9bc4a': Spelling('exp_tile', headers=(('compute', 'api/compute/eltwise_unary/exp.h'),), form='call', template_args=()),
             'tilelang_tt_2025': Spelling('exp_tile', headers=(('compute', 'compute_kernel_api/eltwise_unary/exp.h'),), form='call', template_args=()),
@@ -284,6 +297,7 @@ INTRINSICS: dict[str, Intrinsic] = {
         ),
         returns='void',
         effect='Opaque',
+        dtype='void',
         cpp={
             'metal_d5f9bc4a': Spelling('exp_tile_init', headers=(('compute', 'api/compute/eltwise_unary/exp.h'),), form='call', template_args=()),
             'tilelang_tt_2025': Spelling('exp_tile_init', headers=(('compute', 'compute_kernel_api/eltwise_unary/exp.h'),), form='call', template_args=()),
@@ -303,6 +317,7 @@ INTRINSICS: dict[str, Intrinsic] = {
         ),
         returns='void',
         effect='Opaque',
+        dtype='void',
         cpp={
         },
         doc='Produce a block of `tiles` tiles of `value` into CB `out` (T.fill / T.clear not absorbed by a matmul).',
@@ -318,6 +333,7 @@ INTRINSICS: dict[str, Intrinsic] = {
         ),
         returns='void',
         effect='Opaque',
+        dtype='void',
         cpp={
             'metal_d5f9bc4a': Spelling('fill_tile', headers=(('compute', 'api/compute/eltwise_unary/fill.h'),), form='call', template_args=()),
             'tilelang_tt_2025': Spelling('fill_tile', headers=(('compute', 'compute_kernel_api/eltwise_unary/fill.h'),), form='call', template_args=()),
@@ -333,6 +349,7 @@ INTRINSICS: dict[str, Intrinsic] = {
         ),
         returns='void',
         effect='Opaque',
+        dtype='void',
         cpp={
             'metal_d5f9bc4a': Spelling('fill_tile_init', headers=(('compute', 'api/compute/eltwise_unary/fill.h'),), form='call', template_args=()),
             'tilelang_tt_2025': Spelling('fill_tile_init', headers=(('compute', 'compute_kernel_api/eltwise_unary/fill.h'),), form='call', template_args=()),
@@ -349,6 +366,7 @@ INTRINSICS: dict[str, Intrinsic] = {
         ),
         returns='uint32',
         effect='Pure',
+        dtype='uint32',
         cpp={
             'metal_d5f9bc4a': Spelling('get_arg_val<uint32_t>', headers=(('compute', 'api/compute/common.h'), ('dataflow', 'api/dataflow/dataflow_api.h')), form='call', template_args=()),
             'tilelang_tt_2025': Spelling('get_arg_val<uint32_t>', headers=(('compute', 'compute_kernel_api/common.h'), ('dataflow', 'dataflow_api.h')), form='call', template_args=()),
@@ -365,6 +383,7 @@ INTRINSICS: dict[str, Intrinsic] = {
         ),
         returns='uint32',
         effect='Pure',
+        dtype='uint32',
         cpp={
             'metal_d5f9bc4a': Spelling('get_common_arg_val<uint32_t>', headers=(('compute', 'api/compute/common.h'), ('dataflow', 'api/dataflow/dataflow_api.h')), form='call', template_args=()),
             'tilelang_tt_2025': Spelling('get_common_arg_val<uint32_t>', headers=(('compute', 'compute_kernel_api/common.h'), ('dataflow', 'dataflow_api.h')), form='call', template_args=()),
@@ -381,6 +400,7 @@ INTRINSICS: dict[str, Intrinsic] = {
         ),
         returns='uint32',
         effect='Pure',
+        dtype='uint32',
         cpp={
             'metal_d5f9bc4a': Spelling('get_compile_time_arg_val', headers=(('compute', 'api/compute/common.h'), ('dataflow', 'api/dataflow/dataflow_api.h')), form='call', template_args=()),
             'tilelang_tt_2025': Spelling('get_compile_time_arg_val', headers=(('compute', 'compute_kernel_api/common.h'), ('dataflow', 'dataflow_api.h')), form='call', template_args=()),
@@ -397,6 +417,7 @@ INTRINSICS: dict[str, Intrinsic] = {
         ),
         returns='data_format',
         effect='Pure',
+        dtype='uint32',
         cpp={
             'metal_d5f9bc4a': Spelling('get_dataformat', headers=(('dataflow', 'api/dataflow/dataflow_api.h'),), form='call', template_args=()),
             'tilelang_tt_2025': Spelling('get_dataformat', headers=(('dataflow', 'dataflow_api.h'),), form='call', template_args=()),
@@ -415,6 +436,7 @@ INTRINSICS: dict[str, Intrinsic] = {
         ),
         returns='uint64',
         effect='Pure',
+        dtype='uint64',
         cpp={
             'metal_d5f9bc4a': Spelling('get_noc_addr', headers=(('dataflow', 'api/dataflow/dataflow_api.h'),), form='call', template_args=()),
             'tilelang_tt_2025': Spelling('get_noc_addr', headers=(('dataflow', 'dataflow_api.h'),), form='call', template_args=()),
@@ -435,6 +457,7 @@ INTRINSICS: dict[str, Intrinsic] = {
         ),
         returns='uint64',
         effect='Pure',
+        dtype='uint64',
         cpp={
             'metal_d5f9bc4a': Spelling('get_noc_multicast_addr', headers=(('dataflow', 'api/dataflow/dataflow_api.h'),), form='call', template_args=()),
             'tilelang_tt_2025': Spelling('get_noc_multicast_addr', headers=(('dataflow', 'dataflow_api.h'),), form='call', template_args=()),
@@ -451,6 +474,7 @@ INTRINSICS: dict[str, Intrinsic] = {
         ),
         returns='uint32',
         effect='ReadState',
+        dtype='uint32',
         cpp={
             'metal_d5f9bc4a': Spelling('get_read_ptr', headers=(('dataflow', 'api/dataflow/dataflow_api.h'),), form='call', template_args=()),
             'tilelang_tt_2025': Spelling('get_read_ptr', headers=(('dataflow', 'dataflow_api.h'),), form='call', template_args=()),
@@ -467,6 +491,7 @@ INTRINSICS: dict[str, Intrinsic] = {
         ),
         returns='uint32',
         effect='Pure',
+        dtype='uint32',
         cpp={
             'metal_d5f9bc4a': Spelling('get_semaphore', headers=(('dataflow', 'api/dataflow/dataflow_api.h'),), form='call', template_args=()),
             'tilelang_tt_2025': Spelling('get_semaphore', headers=(('dataflow', 'dataflow_api.h'),), form='call', template_args=()),
@@ -483,6 +508,7 @@ INTRINSICS: dict[str, Intrinsic] = {
         ),
         returns='uint32',
         effect='ReadState',
+        dtype='uint32',
         cpp={
             'metal_d5f9bc4a': Spelling('get_write_ptr', headers=(('dataflow', 'api/dataflow/dataflow_api.h'),), form='call', template_args=()),
             'tilelang_tt_2025': Spelling('get_write_ptr', headers=(('dataflow', 'dataflow_api.h'),), form='call', template_args=()),
@@ -500,6 +526,7 @@ INTRINSICS: dict[str, Intrinsic] = {
         ),
         returns='void',
         effect='Opaque',
+        dtype='void',
         cpp={
             'metal_d5f9bc4a': Spelling('init_sfpu', headers=(('compute', 'api/compute/eltwise_unary/eltwise_unary.h'),), form='call', template_args=()),
             'tilelang_tt_2025': Spelling('init_sfpu', headers=(('compute', 'compute_kernel_api/eltwise_unary/eltwise_unary.h'),), form='call', template_args=()),
@@ -518,6 +545,7 @@ INTRINSICS: dict[str, Intrinsic] = {
         ),
         returns='accessor',
         effect='Pure',
+        dtype='handle',
         cpp={
             'metal_d5f9bc4a': Spelling('InterleavedAddrGenFast<true>', headers=(('dataflow', 'api/dataflow/dataflow_api.h'),), form='braces', template_args=()),
             'tilelang_tt_2025': Spelling('InterleavedAddrGenFast<true>', headers=(('dataflow', 'dataflow_api.h'),), form='braces', template_args=()),
@@ -534,6 +562,7 @@ INTRINSICS: dict[str, Intrinsic] = {
         ),
         returns='l1_ptr',
         effect='Pure',
+        dtype='handle',
         cpp={
             'metal_d5f9bc4a': Spelling('reinterpret_cast<volatile tt_l1_ptr uint32_t*>', headers=(('dataflow', 'api/dataflow/dataflow_api.h'),), form='cast', template_args=()),
             'tilelang_tt_2025': Spelling('reinterpret_cast<volatile tt_l1_ptr uint32_t*>', headers=(('dataflow', 'dataflow_api.h'),), form='cast', template_args=()),
@@ -560,6 +589,7 @@ INTRINSICS: dict[str, Intrinsic] = {
         ),
         returns='void',
         effect='Opaque',
+        dtype='void',
         cpp={
         },
         doc='One K step of a block matmul: out (mt x nt tiles) += in0 (mt x kt) x in1 (kt x nt). Step `k` of `k_count`; the accumulator is packed to `out` after the last step. `dst_tiles` is the DST sub-block (set by PlanTTDst; 0 before); when the block exceeds it, partial sums go through CB `partial`.',
@@ -575,6 +605,7 @@ INTRINSICS: dict[str, Intrinsic] = {
         ),
         returns='void',
         effect='Opaque',
+        dtype='void',
         cpp={
             'metal_d5f9bc4a': Spelling('matmul_init', headers=(('compute', 'api/compute/matmul.h'),), form='call', template_args=()),
         },
@@ -594,6 +625,7 @@ INTRINSICS: dict[str, Intrinsic] = {
         ),
         returns='void',
         effect='Opaque',
+        dtype='void',
         cpp={
             'metal_d5f9bc4a': Spelling('matmul_tiles', headers=(('compute', 'api/compute/matmul.h'),), form='call', template_args=()),
             'tilelang_tt_2025': Spelling('matmul_tiles', headers=(('compute', 'compute_kernel_api/matmul.h'),), form='call', template_args=()),
@@ -612,6 +644,7 @@ INTRINSICS: dict[str, Intrinsic] = {
         ),
         returns='void',
         effect='Opaque',
+        dtype='void',
         cpp={
             'tilelang_tt_2025': Spelling('mm_init', headers=(('compute', 'compute_kernel_api/matmul.h'),), form='call', template_args=()),
         },
@@ -631,6 +664,7 @@ INTRINSICS: dict[str, Intrinsic] = {
         ),
         returns='void',
         effect='Opaque',
+        dtype='void',
         cpp={
             'metal_d5f9bc4a': Spelling('mul_tiles', headers=(('compute', 'api/compute/eltwise_binary.h'),), form='call', template_args=()),
             'tilelang_tt_2025': Spelling('mul_tiles', headers=(('compute', 'compute_kernel_api/eltwise_binary.h'),), form='call', template_args=()),
@@ -648,6 +682,7 @@ INTRINSICS: dict[str, Intrinsic] = {
         ),
         returns='void',
         effect='Opaque',
+        dtype='void',
         cpp={
             'metal_d5f9bc4a': Spelling('mul_tiles_init', headers=(('compute', 'api/compute/eltwise_binary.h'),), form='call', template_args=()),
             'tilelang_tt_2025': Spelling('mul_tiles_init', headers=(('compute', 'compute_kernel_api/eltwise_binary.h'),), form='call', template_args=()),
@@ -663,6 +698,7 @@ INTRINSICS: dict[str, Intrinsic] = {
         ),
         returns='void',
         effect='Opaque',
+        dtype='void',
         cpp={
             'metal_d5f9bc4a': Spelling('noc_async_read_barrier', headers=(('dataflow', 'api/dataflow/dataflow_api.h'),), form='call', template_args=()),
             'tilelang_tt_2025': Spelling('noc_async_read_barrier', headers=(('dataflow', 'dataflow_api.h'),), form='call', template_args=()),
@@ -681,6 +717,7 @@ INTRINSICS: dict[str, Intrinsic] = {
         ),
         returns='void',
         effect='Opaque',
+        dtype='void',
         cpp={
             'metal_d5f9bc4a': Spelling('noc_async_read_page', headers=(('dataflow', 'api/dataflow/dataflow_api.h'),), form='call', template_args=()),
             'tilelang_tt_2025': Spelling('noc_async_read_page', headers=(('dataflow', 'dataflow_api.h'),), form='call', template_args=()),
@@ -699,6 +736,7 @@ INTRINSICS: dict[str, Intrinsic] = {
         ),
         returns='void',
         effect='Opaque',
+        dtype='void',
         cpp={
             'metal_d5f9bc4a': Spelling('noc_async_read_tile', headers=(('dataflow', 'api/dataflow/dataflow_api.h'),), form='call', template_args=()),
             'tilelang_tt_2025': Spelling('noc_async_read_tile', headers=(('dataflow', 'dataflow_api.h'),), form='call', template_args=()),
@@ -714,6 +752,7 @@ INTRINSICS: dict[str, Intrinsic] = {
         ),
         returns='void',
         effect='Opaque',
+        dtype='void',
         cpp={
             'metal_d5f9bc4a': Spelling('noc_async_write_barrier', headers=(('dataflow', 'api/dataflow/dataflow_api.h'),), form='call', template_args=()),
             'tilelang_tt_2025': Spelling('noc_async_write_barrier', headers=(('dataflow', 'dataflow_api.h'),), form='call', template_args=()),
@@ -733,6 +772,7 @@ INTRINSICS: dict[str, Intrinsic] = {
         ),
         returns='void',
         effect='Opaque',
+        dtype='void',
         cpp={
             'metal_d5f9bc4a': Spelling('noc_async_write_multicast', headers=(('dataflow', 'api/dataflow/dataflow_api.h'),), form='call', template_args=()),
             'tilelang_tt_2025': Spelling('noc_async_write_multicast', headers=(('dataflow', 'dataflow_api.h'),), form='call', template_args=()),
@@ -751,6 +791,7 @@ INTRINSICS: dict[str, Intrinsic] = {
         ),
         returns='void',
         effect='Opaque',
+        dtype='void',
         cpp={
             'metal_d5f9bc4a': Spelling('noc_async_write_page', headers=(('dataflow', 'api/dataflow/dataflow_api.h'),), form='call', template_args=()),
             'tilelang_tt_2025': Spelling('noc_async_write_page', headers=(('dataflow', 'dataflow_api.h'),), form='call', template_args=()),
@@ -769,6 +810,7 @@ INTRINSICS: dict[str, Intrinsic] = {
         ),
         returns='void',
         effect='Opaque',
+        dtype='void',
         cpp={
             'metal_d5f9bc4a': Spelling('noc_async_write_tile', headers=(('dataflow', 'api/dataflow/dataflow_api.h'),), form='call', template_args=()),
             'tilelang_tt_2025': Spelling('noc_async_write_tile', headers=(('dataflow', 'dataflow_api.h'),), form='call', template_args=()),
@@ -786,6 +828,7 @@ INTRINSICS: dict[str, Intrinsic] = {
         ),
         returns='void',
         effect='Opaque',
+        dtype='void',
         cpp={
             'metal_d5f9bc4a': Spelling('noc_semaphore_inc', headers=(('dataflow', 'api/dataflow/dataflow_api.h'),), form='call', template_args=()),
             'tilelang_tt_2025': Spelling('noc_semaphore_inc', headers=(('dataflow', 'dataflow_api.h'),), form='call', template_args=()),
@@ -803,6 +846,7 @@ INTRINSICS: dict[str, Intrinsic] = {
         ),
         returns='void',
         effect='Opaque',
+        dtype='void',
         cpp={
             'metal_d5f9bc4a': Spelling('noc_semaphore_set', headers=(('dataflow', 'api/dataflow/dataflow_api.h'),), form='call', template_args=()),
             'tilelang_tt_2025': Spelling('noc_semaphore_set', headers=(('dataflow', 'dataflow_api.h'),), form='call', template_args=()),
@@ -821,6 +865,7 @@ INTRINSICS: dict[str, Intrinsic] = {
         ),
         returns='void',
         effect='Opaque',
+        dtype='void',
         cpp={
             'metal_d5f9bc4a': Spelling('noc_semaphore_set_multicast', headers=(('dataflow', 'api/dataflow/dataflow_api.h'),), form='call', template_args=()),
             'tilelang_tt_2025': Spelling('noc_semaphore_set_multicast', headers=(('dataflow', 'dataflow_api.h'),), form='call', template_args=()),
@@ -838,6 +883,7 @@ INTRINSICS: dict[str, Intrinsic] = {
         ),
         returns='void',
         effect='Opaque',
+        dtype='void',
         cpp={
             'metal_d5f9bc4a': Spelling('noc_semaphore_wait', headers=(('dataflow', 'api/dataflow/dataflow_api.h'),), form='call', template_args=()),
             'tilelang_tt_2025': Spelling('noc_semaphore_wait', headers=(('dataflow', 'dataflow_api.h'),), form='call', template_args=()),
@@ -855,6 +901,7 @@ INTRINSICS: dict[str, Intrinsic] = {
         ),
         returns='void',
         effect='Opaque',
+        dtype='void',
         cpp={
             'metal_d5f9bc4a': Spelling('pack_tile', headers=(('compute', 'api/compute/pack.h'),), form='call', template_args=()),
             'tilelang_tt_2025': Spelling('pack_tile', headers=(('compute', 'compute_kernel_api/pack.h'),), form='call', template_args=()),
@@ -877,6 +924,7 @@ INTRINSICS: dict[str, Intrinsic] = {
         ),
         returns='void',
         effect='Opaque',
+        dtype='void',
         cpp={
         },
         doc='Read a block of tiles of DRAM tensor `src` into the back of CB `cb` (one reservation and barrier).',
@@ -908,6 +956,7 @@ INTRINSICS: dict[str, Intrinsic] = {
         ),
         returns='void',
         effect='Opaque',
+        dtype='void',
         cpp={
         },
         doc='A read_block whose block is the same on a whole row (or column) of cores at every step: the first core of the row reads it from DRAM and multicasts it into the same CB of the others, which only reserve, signal that they are ready and wait (PlanTTMulticast; the tt-metal matmul_multicore_reuse_mcast scheme).',
@@ -922,6 +971,7 @@ INTRINSICS: dict[str, Intrinsic] = {
         ),
         returns='void',
         effect='Opaque',
+        dtype='void',
         cpp={
             'metal_d5f9bc4a': Spelling('relu_tile', headers=(('compute', 'api/compute/eltwise_unary/relu.h'),), form='call', template_args=()),
             'tilelang_tt_2025': Spelling('relu_tile', headers=(('compute', 'compute_kernel_api/eltwise_unary/relu.h'),), form='call', template_args=()),
@@ -937,6 +987,7 @@ INTRINSICS: dict[str, Intrinsic] = {
         ),
         returns='void',
         effect='Opaque',
+        dtype='void',
         cpp={
             'metal_d5f9bc4a': Spelling('relu_tile_init', headers=(('compute', 'api/compute/eltwise_unary/relu.h'),), form='call', template_args=()),
             'tilelang_tt_2025': Spelling('relu_tile_init', headers=(('compute', 'compute_kernel_api/eltwise_unary/relu.h'),), form='call', template_args=()),
@@ -957,6 +1008,7 @@ INTRINSICS: dict[str, Intrinsic] = {
         ),
         returns='void',
         effect='Opaque',
+        dtype='void',
         cpp={
             'metal_d5f9bc4a': Spelling('sub_tiles', headers=(('compute', 'api/compute/eltwise_binary.h'),), form='call', template_args=()),
             'tilelang_tt_2025': Spelling('sub_tiles', headers=(('compute', 'compute_kernel_api/eltwise_binary.h'),), form='call', template_args=()),
@@ -974,6 +1026,7 @@ INTRINSICS: dict[str, Intrinsic] = {
         ),
         returns='void',
         effect='Opaque',
+        dtype='void',
         cpp={
             'metal_d5f9bc4a': Spelling('sub_tiles_init', headers=(('compute', 'api/compute/eltwise_binary.h'),), form='call', template_args=()),
             'tilelang_tt_2025': Spelling('sub_tiles_init', headers=(('compute', 'compute_kernel_api/eltwise_binary.h'),), form='call', template_args=()),
@@ -992,6 +1045,7 @@ INTRINSICS: dict[str, Intrinsic] = {
         ),
         returns='accessor',
         effect='Pure',
+        dtype='handle',
         cpp={
             'metal_d5f9bc4a': Spelling('TensorAccessor', headers=(('dataflow', 'api/dataflow/dataflow_api.h'),), form='call', template_args=()),
         },
@@ -1007,6 +1061,7 @@ INTRINSICS: dict[str, Intrinsic] = {
         ),
         returns='accessor',
         effect='Pure',
+        dtype='handle',
         cpp={
             'metal_d5f9bc4a': Spelling('TensorAccessorArgs', headers=(('dataflow', 'api/dataflow/dataflow_api.h'),), form='call', template_args=('cta_offset',)),
         },
@@ -1021,6 +1076,7 @@ INTRINSICS: dict[str, Intrinsic] = {
         ),
         returns='void',
         effect='Opaque',
+        dtype='void',
         cpp={
             'metal_d5f9bc4a': Spelling('tile_regs_acquire', headers=(('compute', 'api/compute/reg_api.h'),), form='call', template_args=()),
             'tilelang_tt_2025': Spelling('tile_regs_acquire', headers=(('compute', 'compute_kernel_api/reg_api.h'),), form='call', template_args=()),
@@ -1036,6 +1092,7 @@ INTRINSICS: dict[str, Intrinsic] = {
         ),
         returns='void',
         effect='Opaque',
+        dtype='void',
         cpp={
             'metal_d5f9bc4a': Spelling('tile_regs_commit', headers=(('compute', 'api/compute/reg_api.h'),), form='call', template_args=()),
             'tilelang_tt_2025': Spelling('tile_regs_commit', headers=(('compute', 'compute_kernel_api/reg_api.h'),), form='call', template_args=()),
@@ -1051,6 +1108,7 @@ INTRINSICS: dict[str, Intrinsic] = {
         ),
         returns='void',
         effect='Opaque',
+        dtype='void',
         cpp={
             'metal_d5f9bc4a': Spelling('tile_regs_release', headers=(('compute', 'api/compute/reg_api.h'),), form='call', template_args=()),
             'tilelang_tt_2025': Spelling('tile_regs_release', headers=(('compute', 'compute_kernel_api/reg_api.h'),), form='call', template_args=()),
@@ -1066,6 +1124,7 @@ INTRINSICS: dict[str, Intrinsic] = {
         ),
         returns='void',
         effect='Opaque',
+        dtype='void',
         cpp={
             'metal_d5f9bc4a': Spelling('tile_regs_wait', headers=(('compute', 'api/compute/reg_api.h'),), form='call', template_args=()),
             'tilelang_tt_2025': Spelling('tile_regs_wait', headers=(('compute', 'compute_kernel_api/reg_api.h'),), form='call', template_args=()),
@@ -1088,6 +1147,7 @@ INTRINSICS: dict[str, Intrinsic] = {
         ),
         returns='void',
         effect='Opaque',
+        dtype='void',
         cpp={
         },
         doc='Write a block of tiles from the front of CB `cb` to DRAM tensor `dst` (one wait and barrier).',

@@ -46,6 +46,7 @@ class Intrinsic:
     args: tuple[Arg, ...]
     returns: str
     effect: str  # tvm.tirx.CallEffectKind member name
+    dtype: str  # TVM dtype of the call's result (from the result type)
     cpp: dict[str, Spelling] = field(default_factory=dict)
     doc: str = ""
 

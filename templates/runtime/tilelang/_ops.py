@@ -17,20 +17,6 @@ from tvm.ir import Op
 
 from ._intrinsic_table import Intrinsic
 
-# Result types of the spec vocabulary -> TVM dtypes of the call expression.
-_RESULT_DTYPE = {
-    "void": "void",
-    "int32": "int32",
-    "uint32": "uint32",
-    "uint64": "uint64",
-    "bool": "bool",
-    "float32": "float32",
-    "handle": "handle",
-    "accessor": "handle",
-    "l1_ptr": "handle",
-    "data_format": "uint32",
-}
-
 _REGISTERED: dict[str, Intrinsic] = {}
 
 
@@ -68,7 +54,7 @@ def register_intrinsics(table: Mapping[str, Intrinsic]) -> None:
 def call(name: str, *args: Any) -> Any:
     """A call of intrinsic `name` (used by the generated T.tt.* functions)."""
     record = _REGISTERED[name]
-    return tirx.call_intrin(_RESULT_DTYPE[record.returns], record.op_name, *args)
+    return tirx.call_intrin(record.dtype, record.op_name, *args)
 
 
 def register_script_namespace(prefix: str, namespace: ModuleType) -> None:

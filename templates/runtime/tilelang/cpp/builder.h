@@ -15,6 +15,7 @@ struct Intrinsic {
   std::vector<std::string> roles;                           // reader | compute | writer
   std::vector<std::pair<std::string, std::string>> args;    // (name, spec value type)
   std::string returns;                                      // spec value type
+  std::string dtype;                                        // TVM dtype of a call's result
   bool has_role(const std::string& role) const;
   std::string op_name() const { return "tt." + name; }
 };
