@@ -10,8 +10,6 @@
 namespace tl {
 namespace {
 
-Any get(const Any& container, const char* key) { return item(container, Any(String(key))); }
-
 // A Python dict being built in insertion order (Set on an existing key keeps its position).
 Dict ordered(std::initializer_list<std::pair<const char*, Any>> items) {
   Dict out;
@@ -123,21 +121,21 @@ Ctx op_context(const TileOp& op, const CBs& cbs, bool absorbed) {
   for (const auto& [k, v] : op.fields) ctx.set(k, v);
   ctx.set("device", device());
   ctx.set("absorbed", Any(absorbed));
-  ctx.set("out", cbs.find(op.writes) ? get(cbs.at(op.writes), "index") : Any(int64_t(-1)));
+  ctx.set("out", cbs.find(op.writes) ? attr(cbs.at(op.writes), "index") : Any(int64_t(-1)));
   List ins;
-  for (const std::string& k : op.reads) ins.push_back(get(cbs.at(k), "index"));
+  for (const std::string& k : op.reads) ins.push_back(attr(cbs.at(k), "index"));
   ctx.set("ins", ins);
   Any page_bytes(int64_t(0));
   std::vector<std::string> keys = {op.writes};
   keys.insert(keys.end(), op.reads.begin(), op.reads.end());
   for (const std::string& k : keys) {
     if (const Any* cb = cbs.find(k)) {
-      page_bytes = get(*cb, "page_bytes");
+      page_bytes = attr(*cb, "page_bytes");
       break;
     }
   }
   ctx.set("page_bytes", page_bytes);
-  ctx.set("partial", op.partial.empty() ? Any(int64_t(-1)) : get(cbs.at(op.partial), "index"));
+  ctx.set("partial", op.partial.empty() ? Any(int64_t(-1)) : attr(cbs.at(op.partial), "index"));
   return ctx;
 }
 
@@ -316,7 +314,7 @@ Any dataflow(const std::string& name, const Dict& options, const ExprMap& depth)
 Any lower_tiles(const std::string& name, const Dict& options, const Cases& cases) {
   return prim_func_pass(name, [=](const Any& func) -> Any {
     CBs cbs;
-    for (const Any& cb : as_list(get_attr(func, "tt.cbs"))) cbs.by_stream.emplace_back(as_str(get(cb, "stream")), cb);
+    for (const Any& cb : as_list(get_attr(func, "tt.cbs"))) cbs.by_stream.emplace_back(as_str(attr(cb, "stream")), cb);
     Any body = field(func, "body");
     std::vector<TileOp> ops = tile_ops(body);
     Expr pages = [](const Ctx& c) { return c.get("pages"); };
