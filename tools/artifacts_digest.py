@@ -1,0 +1,70 @@
+"""Compile the Tenstorrent test corpus and write a digest of every Metalium artifact.
+
+Proves that a refactoring leaves the emitted code byte-identical: run it before and after, and compare.
+
+    python tools/artifacts_digest.py --write tests/golden/tt_artifacts.sha256   # record
+    python tools/artifacts_digest.py --check tests/golden/tt_artifacts.sha256   # exit 1 on any difference
+    python tools/artifacts_digest.py --out build/artifacts                      # also keep the files
+
+The corpus is `tests/tt_kernels.CORPUS` under each pass-option variant the tests use (multicast on and off,
+the global partition); the C++ emulator is not run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import sys
+import tempfile
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+VARIANTS = {
+    "default": {},
+    "no_multicast": {"tl.PlanTTMulticast.enabled": False},
+    "global": {"tl.PartitionTTWork.mode": "global"},
+}
+
+
+def digests(out: Path) -> dict[str, str]:
+    sys.path.insert(0, str(REPO / "tests"))
+    import tilelang
+    from tt_kernels import CORPUS
+
+    result: dict[str, str] = {}
+    for name, factory in sorted(CORPUS.items()):
+        for variant, configs in VARIANTS.items():
+            kernel = tilelang.compile(factory(), target="tenstorrent", pass_configs=configs)
+            folder = kernel.save(out / f"{name}.{variant}")
+            for file in sorted(folder.iterdir()):
+                result[f"{name}.{variant}/{file.name}"] = hashlib.sha256(file.read_bytes()).hexdigest()
+    return result
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--write", type=Path, help="record the digests in this file")
+    parser.add_argument("--check", type=Path, help="compare with the digests recorded in this file")
+    parser.add_argument("--out", type=Path, help="keep the artifacts in this folder")
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as tmp:
+        found = digests(args.out or Path(tmp))
+    text = "".join(f"{digest}  {name}\n" for name, digest in found.items())
+    if args.write:
+        args.write.parent.mkdir(parents=True, exist_ok=True)
+        args.write.write_text(text)
+    if args.check:
+        recorded = dict(reversed(line.split("  ", 1)) for line in args.check.read_text().splitlines())
+        recorded = {name: digest for name, digest in recorded.items()}
+        differ = sorted(n for n in set(recorded) | set(found) if recorded.get(n) != found.get(n))
+        for name in differ:
+            print(f"differs: {name}")
+        print(f"{len(found) - len(differ)} of {len(set(recorded) | set(found))} artifacts identical")
+        return 1 if differ else 0
+    if not args.write:
+        sys.stdout.write(text)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
