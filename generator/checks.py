@@ -237,7 +237,7 @@ def _check_rules(pass_: Pass, intrinsics: dict[str, Intrinsic], diagnostics: Dia
             def report(message: str, at: Location = rule.location) -> None:
                 diagnostics.error(at, message)
 
-            rules.render_rule(rule.kind, dict(rule.params), intrinsics, report)
+            rules.check_rule(rule.kind, dict(rule.params), intrinsics, report)
         elif rule.kind not in RULE_FIELDS:
             diagnostics.error(rule.location, f"pass '{pass_.name}': rule kind '{rule.kind}' has no pass engine yet; "
                               f"available: {', '.join(sorted(set(RULE_FIELDS) | set(rules.ENGINES)))}")
@@ -364,22 +364,16 @@ def _check_backends(model: SpecSet, diagnostics: Diagnostics) -> None:
                               "with 'api_profile'")
 
 
-def check_hooks(model: SpecSet, package_dir: Path, package_rel: str, diagnostics: Diagnostics) -> None:
-    """A hook rule must name a function defined in a runtime module of the package."""
+def check_hooks(model: SpecSet, header: Path, header_rel: str, diagnostics: Diagnostics) -> None:
+    """A hook rule must name a C++ hook declared in `header` (namespace tl::hooks)."""
+    try:
+        text = header.read_text("utf-8")
+    except OSError:
+        text = ""
     for pass_ in model.passes:
         for rule in pass_.rules:
-            if not rule.hook:
-                continue
-            relative = rule.hook_module.replace(".", "/") + ".py"
-            try:
-                text = (package_dir / relative).read_text("utf-8")
-            except OSError:
-                diagnostics.error(rule.location, f"hook module '{rule.hook_module}' not found "
-                                  f"({package_rel}/{relative})")
-                continue
-            if f"def {rule.hook_function}(" not in text and f"\n{rule.hook_function} = " not in text:
-                diagnostics.error(rule.location, f"hook '{rule.hook_function}' is not defined in "
-                                  f"{package_rel}/{relative}")
+            if rule.hook and f"Any {rule.hook_function}();" not in text:
+                diagnostics.error(rule.location, f"hook '{rule.hook_function}' is not declared in {header_rel}")
 
 
 def _check_languages(model: SpecSet, diagnostics: Diagnostics) -> None:

@@ -1,4 +1,4 @@
-"""Protocol specs -> C++ functions that build TIR through the runtime `tl::Builder` (the twin of pyemit.py).
+"""Protocol specs -> C++ functions that build TIR through the runtime `tl::Builder`.
 
 Each protocol becomes `tl::Dict <name>(tl::Builder& b, const tl::Ctx& a)`: its parameters are read from `a`
 into locals `v_<param>`, every name it binds is declared up front (a bind under a profile guard is used by

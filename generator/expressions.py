@@ -89,7 +89,7 @@ def to_python(text: str | int | float | bool) -> str:
 
 def to_cpp(text: str | int | float | bool, ctx: str = "c") -> str:
     """C++ source for the expression over the context `ctx` (a tl::Ctx; "" reads names from local variables
-    `v_<name>`): the twin of `to_python`, calling the runtime of templates/runtime/tilelang/cpp/fn.h, so both
+    `v_<name>`): the twin of `to_python`, calling the runtime of src/transform/fn.h, so both
     renderings compute the same values."""
     return _cpp(parse(text).tree, ctx)
 

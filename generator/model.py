@@ -181,16 +181,12 @@ class Rule:
     module: str
     args: tuple[tuple[str, Any], ...]
     params: tuple[tuple[str, Any], ...]
-    hook: str  # "module.path:function" for hook rules
+    hook: str  # the C++ hook function (tl::hooks) of a hook rule
     location: Location
 
     @property
-    def hook_module(self) -> str:
-        return self.hook.split(":")[0]
-
-    @property
     def hook_function(self) -> str:
-        return self.hook.split(":")[1]
+        return self.hook
 
 
 @dataclass(frozen=True)
@@ -338,10 +334,6 @@ class SpecSet:
     files: tuple[str, ...] = field(default=())
 
     @property
-    def hook_imports(self) -> tuple[tuple[str, str], ...]:
-        return tuple(sorted({(r.hook_module, r.hook_function) for p in self.passes for r in p.rules if r.hook}))
-
-    @property
     def context_passes(self) -> frozenset[str]:
         return frozenset(p.name for p in self.passes if p.context_args)
 
@@ -360,11 +352,6 @@ class SpecSet:
         for step in pipeline.steps:
             out.extend(self.pipeline_passes(step.pipeline) if step.pipeline else [step.pass_name])
         return tuple(out)
-
-    @property
-    def uses_engines(self) -> bool:
-        """Whether any pass has a rule run by the generic engines (tilelang/tenstorrent/engines.py)."""
-        return any(r.kind not in ("tvm", "hook") for p in self.passes for r in p.rules)
 
     @property
     def device_backend(self) -> Backend | None:

@@ -7,9 +7,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-# Static, hand-written runtime files live under templates/<RUNTIME_DIR>/ and are copied unchanged
-# (with a banner) to the same relative path under generated/.
-RUNTIME_DIR = "runtime"
+# The hand-written package modules (python/tilelang) are imported where they are edited, never copied: a rendered
+# file must not have the path of one of them (checked by the writer's caller).
+HANDWRITTEN_PACKAGE = "python/tilelang"
+# The hand-written C++ hooks a pass spec's `hook` rule may name are declared here.
+HOOKS_HEADER = "src/transform/engines.h"
 
 MANIFEST = ".manifest"
 
@@ -33,21 +35,19 @@ TEMPLATED_OUTPUTS: tuple[TemplatedOutput, ...] = (
     TemplatedOutput("tilelang/language/dtypes.py", "python/language_dtypes.py.j2", ("language",),
                     each="language"),
     TemplatedOutput("tilelang/tenstorrent/device.py", "python/device.py.j2", ("backend",), each="device_backend"),
-    TemplatedOutput("tilelang/tenstorrent/protocols.py", "python/protocols.py.j2", ("protocol",)),
     TemplatedOutput("tilelang/transform/__init__.py", "python/transform.py.j2", ("pass",)),
     TemplatedOutput("tilelang/engine/pipelines.py", "python/pipelines.py.j2", ("pipeline",)),
     TemplatedOutput("tilelang/engine/registry.py", "python/registry.py.j2", ("backend",)),
     TemplatedOutput("tilelang/engine/{backend}/__init__.py", "python/backend_init.py.j2", (), each="backend"),
     TemplatedOutput("tilelang/engine/{backend}/lower.py", "python/backend_lower.py.j2", (), each="backend"),
-    TemplatedOutput("tilelang/tenstorrent/emulator/include/{profile}/{header}", "emulator/api_header.h.j2",
+    TemplatedOutput("emulator/include/{profile}/{header}", "emulator/api_header.h.j2",
                     ("intrinsic",), each="api_header"),
     TemplatedOutput("tilelang/tenstorrent/plan_schema.py", "python/plan_schema.py.j2", (),
                     files=("schema/tt_plan.schema.json",)),
-    TemplatedOutput("tilelang/transform/cpp.py", "python/transform_cpp.py.j2", ("pass",)),
-    TemplatedOutput("tilelang/cpp/passes/{pass}.cc", "cpp/pass.cc.j2", (), each="pass"),
-    TemplatedOutput("tilelang/cpp/protocols.cc", "cpp/protocols.cc.j2", ("protocol",)),
-    TemplatedOutput("tilelang/cpp/intrinsics.cc", "cpp/intrinsics.cc.j2", ("intrinsic",)),
-    TemplatedOutput("tilelang/cpp/device.cc", "cpp/device.cc.j2", ("backend",), each="device_backend"),
+    TemplatedOutput("cpp/passes/{pass}.cc", "cpp/pass.cc.j2", (), each="pass"),
+    TemplatedOutput("cpp/protocols.cc", "cpp/protocols.cc.j2", ("protocol",)),
+    TemplatedOutput("cpp/intrinsics.cc", "cpp/intrinsics.cc.j2", ("intrinsic",)),
+    TemplatedOutput("cpp/device.cc", "cpp/device.cc.j2", ("backend",), each="device_backend"),
     TemplatedOutput("docs/intrinsics.md", "docs/intrinsics.md.j2", ("intrinsic", "backend")),
     TemplatedOutput("docs/passes.md", "docs/passes.md.j2", ("pass", "pipeline", "backend")),
 )

@@ -10,7 +10,7 @@ from .checks import check_hooks, check_model
 from .diagnostics import Diagnostics, GeneratorError
 from .loader import SpecFile, load_spec
 from .model import SpecSet
-from .outputs import RUNTIME_DIR
+from .outputs import HOOKS_HEADER
 from .schema import load_schemas, validate_spec
 
 SPEC_SUFFIXES = (".yaml", ".yml")
@@ -65,8 +65,7 @@ def load_project(project: Project) -> SpecSet:
     model = build_model(valid, diagnostics)
     if not diagnostics:
         check_model(model, diagnostics)
-        package = project.templates / RUNTIME_DIR / "tilelang"
-        check_hooks(model, package, project.rel(package), diagnostics)
+        check_hooks(model, project.root / HOOKS_HEADER, HOOKS_HEADER, diagnostics)
     if diagnostics:
         raise GeneratorError(diagnostics)
     return model

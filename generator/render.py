@@ -1,4 +1,4 @@
-"""Render the model through Jinja2 templates (and copy static runtime files) into in-memory outputs."""
+"""Render the model through Jinja2 templates into in-memory outputs."""
 
 from __future__ import annotations
 
@@ -10,10 +10,10 @@ from typing import Any
 
 import jinja2
 
-from . import cppemit, expressions, naming, pyemit, rules
+from . import cppemit, expressions, naming, rules
 from .diagnostics import Diagnostics, GeneratorError, Location
 from .model import FRONTEND_CONSTRUCTS, Pass, SpecSet
-from .outputs import RUNTIME_DIR, TEMPLATED_OUTPUTS
+from .outputs import TEMPLATED_OUTPUTS
 from .project import Project
 
 GENERATOR = "python -m generator"
@@ -53,11 +53,6 @@ def generated_banner(path: str, sources: tuple[str, ...], template: str) -> str:
     return banner(path, lines)
 
 
-def copied_banner(path: str, source: str) -> str:
-    return banner(path, [f"Copied unchanged from {source} by `{GENERATOR}` - do not edit here;",
-                         f"edit {source} and run `make generate`."])
-
-
 def _environment(project: Project) -> jinja2.Environment:
     env = jinja2.Environment(
         loader=jinja2.FileSystemLoader(str(project.templates)),
@@ -78,7 +73,6 @@ def _environment(project: Project) -> jinja2.Environment:
         "cpp_arg_type": naming.cpp_arg_type,
         "arg_value": naming.arg_value,
         "tojson": lambda v: json.dumps(v, sort_keys=True),
-        "protocol_function": pyemit.protocol_function,
         "cpp_protocol_function": cppemit.protocol_function,
         "cpp_protocol_declaration": cppemit.protocol_declaration,
         "cpp_str": expressions.cpp_string,
@@ -113,8 +107,6 @@ def render_all(project: Project, model: SpecSet) -> list[Output]:
             return ""
 
     env.filters["rule_cpp"] = rule_cpp
-    env.filters["rule_kwargs"] = lambda rule: rules.render_rule(
-        rule.kind, dict(rule.params), intrinsics, lambda message: diagnostics.error(rule.location, message))
     outputs: list[Output] = []
     for spec in TEMPLATED_OUTPUTS:
         template_rel = f"templates/{spec.template}"
@@ -159,14 +151,6 @@ def render_all(project: Project, model: SpecSet) -> list[Output]:
                 diagnostics.error(Location(template_rel), f"template error while rendering {path}: {exc}")
                 break
             outputs.append(Output(path, generated_banner(path, sources, template_rel) + text))
-    runtime = project.templates / RUNTIME_DIR
-    for file in sorted(p for p in runtime.rglob("*") if p.is_file() and "__pycache__" not in p.parts):
-        rel = file.relative_to(runtime).as_posix()
-        source = project.rel(file)
-        try:
-            outputs.append(Output(rel, copied_banner(rel, source) + file.read_text("utf-8")))
-        except (OSError, UnicodeDecodeError, ValueError) as exc:
-            diagnostics.error(Location(source), f"cannot copy runtime file: {exc}")
     if diagnostics:
         raise GeneratorError(diagnostics)
     return outputs

@@ -20,7 +20,7 @@ from .model import Intrinsic
 # Names every expression may use besides the context of its parameter.
 COMMON_NAMES = ("device", "options")
 
-# Fields of each recognised TileLang tile op (tilelang/tenstorrent/tileops.py) that lower_tiles cases see.
+# Fields of each recognised TileLang tile op (src/transform/tileops.cc) that lower_tiles cases see.
 TILE_OP_FIELDS: dict[str, tuple[str, ...]] = {
     "copy_in": ("tensor", "row", "col", "rows", "cols", "row_tiles"),
     "copy_out": ("tensor", "row", "col", "rows", "cols", "row_tiles"),
@@ -116,8 +116,8 @@ def _checks(value: Any, allowed: tuple[str, ...] | None, report: Report, indent:
     return "(\n" + "\n".join(rows) + f"\n{indent})"
 
 
-def render_rule(kind: str, params: dict[str, Any], intrinsics: dict[str, Intrinsic], report: Report) -> str:
-    """Python keyword arguments of the engine call for one rule (reporting every problem found)."""
+def check_rule(kind: str, params: dict[str, Any], intrinsics: dict[str, Intrinsic], report: Report) -> str:
+    """Check one rule's parameters, reporting every problem found (what `render_rule_cpp` may assume)."""
     table = ENGINES[kind]
     for key in params:
         if key not in table:
@@ -233,7 +233,7 @@ def _cases(kind: str, key: str, value: Any, intrinsics: dict[str, Intrinsic], re
 
 
 # ------------------------------------------------------------------------------------------- C++ rendering
-# The same rule parameters rendered as C++ arguments of the engines in templates/runtime/tilelang/cpp/engines.h
+# The same rule parameters rendered as C++ arguments of the engines in src/transform/engines.h
 # (positional, in the order of ENGINES above; an absent optional parameter takes the engine's default).
 
 _CPP_DEFAULTS = {"value": "tl::Any(nullptr)", "expr": "std::nullopt", "checks": "tl::Checks{}",

@@ -6,18 +6,14 @@ import shutil
 from pathlib import Path
 
 import pytest
+from projects import copy_project
 
-REPO = Path(__file__).resolve().parent.parent
-PROJECT_INPUTS = ("schema", "templates", "specs")
 
 
 @pytest.fixture(scope="session")
 def base_project(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """schema/, templates/ and specs/ copied once; tests copy this tree, never the live one."""
-    root = tmp_path_factory.mktemp("base") / "project"
-    for name in PROJECT_INPUTS:
-        shutil.copytree(REPO / name, root / name, ignore=shutil.ignore_patterns("__pycache__"))
-    return root
+    """The generator's inputs copied once; tests copy this tree, never the live one."""
+    return copy_project(tmp_path_factory.mktemp("base") / "project")
 
 
 @pytest.fixture

@@ -6,11 +6,11 @@ import shutil
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
-PROJECT_PARTS = ("specs", "schema", "templates")
+PROJECT_PARTS = ("specs", "schema", "templates", "src/transform")
 
 
 def copy_project(destination: Path) -> Path:
-    """Copy specs/, schema/ and templates/ (the generator's inputs) to `destination`."""
+    """Copy specs/, schema/, templates/ and the hooks' C++ declarations (the generator's inputs) to `destination`."""
     for part in PROJECT_PARTS:
         shutil.copytree(REPO / part, destination / part, ignore=shutil.ignore_patterns("__pycache__"))
     return destination

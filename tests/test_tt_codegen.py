@@ -145,7 +145,7 @@ def test_every_generated_kernel_compiles_with_wall_werror(emulator: Any, name: s
     program = tilelang.lower(CORPUS[name](), target="tenstorrent").rt_mod
     out = program.save(tmp_path)
     plan = program.plan
-    include = ["-I", str(emulator.EMULATOR_ROOT / "include" / PROFILE), "-I", str(emulator.EMULATOR_ROOT / "include")]
+    include = [f"-I{d / PROFILE}" for d in emulator.INCLUDE_DIRS] + [f"-I{d}" for d in emulator.INCLUDE_DIRS]
     for role in ("reader", "compute", "writer"):
         ct = [2, plan["tensors"][0]["page_bytes"]] * len(plan["kernels"][role]["compile_time_args"])
         cmd = ["g++", "-std=c++17", "-fsyntax-only", "-Wall", "-Wextra", "-Werror", *include,

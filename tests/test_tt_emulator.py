@@ -456,7 +456,7 @@ def test_tilize_layout_is_four_faces_per_tile(tmp_path: Path) -> None:
 
 
 def test_driver_paths_and_errors(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    assert (emulator.EMULATOR_ROOT / "include" / "tt_emu" / "kernel_api.hpp").is_file()
+    assert (emulator.INCLUDE_DIRS[0] / "tt_emu" / "kernel_api.hpp").is_file()
     monkeypatch.setenv("TT_EMU_CACHE", str(tmp_path / "c"))
     assert emulator.cache_dir() == tmp_path / "c"
     monkeypatch.delenv("TT_EMU_CACHE")

@@ -17,7 +17,7 @@ from tilelang.engine import pipelines
 from tilelang.engine.registry import BACKENDS
 from tilelang.language import TileLangError
 from tilelang.tenstorrent import device
-from tilelang.tenstorrent.ir import get_attr, to_py, tt_calls
+from tilelang.tenstorrent.lowered import get_attr, intrinsic_of, to_py
 
 STEPS = pipelines.PIPELINE_STEPS["optimize_tenstorrent"]
 TARGET = BACKENDS["tenstorrent"].make_target(None)
@@ -39,6 +39,19 @@ def run_until(func: Any, last: str | None, **options: Any) -> tvm.IRModule:
 
 def gemm(dtype: str = "bfloat16", accum: str = "float") -> Any:
     return matmul(256, 256, 256, 128, 128, 32, dtype=dtype, accum_dtype=accum)
+
+
+def tt_calls(stmt: Any) -> list[tuple[Any, Any]]:
+    """(intrinsic record, call) of every tt.* call in `stmt`, in order."""
+    found: list[tuple[Any, Any]] = []
+
+    def visit(call: Any) -> None:
+        record = intrinsic_of(call)
+        if record is not None:
+            found.append((record, call))
+
+    tvm_ffi.structural_walk(stmt, [(tvm.ir.Call, visit)])
+    return found
 
 
 def calls(func: Any) -> list[str]:

@@ -46,17 +46,21 @@ def test_every_generated_file_has_a_banner(project: Path) -> None:
     for path, content in snapshot(out).items():
         head = content.decode("utf-8").splitlines()[0]
         assert "python -m generator" in head and ("do not edit" in head or "Files written" in head), path
-    copied = (out / "tilelang" / "_ops.py").read_text("utf-8").splitlines()[:2]
-    assert copied[0].startswith("# Copied unchanged from templates/runtime/tilelang/_ops.py")
-    assert "edit templates/runtime/tilelang/_ops.py" in copied[1]
+
+
+def test_no_rendered_file_shadows_a_hand_written_one(project: Path) -> None:
+    rendered = set(snapshot(project / "generated"))
+    hand_written = {p.relative_to(REPO / "python").as_posix() for p in (REPO / "python").rglob("*") if p.is_file()}
+    assert not rendered & hand_written
 
 
 def _change_inputs(root: Path) -> None:
-    """A spec edit (files change), a new runtime file (file added) and a removed one (file deleted)."""
+    """A spec edit (files change), a new pass spec (file added) and a removed backend (files deleted)."""
     spec = root / "specs" / "intrinsics" / "matmul.yaml"
     spec.write_text(spec.read_text("utf-8").replace("Tile matrix multiply", "Tiled matrix multiply"), "utf-8")
-    (root / "templates" / "runtime" / "tilelang" / "extra.py").write_text('"""extra"""\n', "utf-8")
-    (root / "templates" / "runtime" / "tilelang" / "tenstorrent" / "__init__.py").unlink()
+    simplify = (root / "specs" / "passes" / "simplify.yaml").read_text("utf-8")
+    (root / "specs" / "passes" / "extra.yaml").write_text(simplify.replace("name: Simplify", "name: Extra"), "utf-8")
+    (root / "specs" / "backends" / "webgpu.yaml").unlink()
 
 
 def test_stale_files_are_removed_and_foreign_files_kept(project: Path) -> None:
@@ -65,22 +69,18 @@ def test_stale_files_are_removed_and_foreign_files_kept(project: Path) -> None:
     foreign.write_text("mine", "utf-8")
     _change_inputs(project)
     assert run(project, "generate", "-q") == 0
-    assert not (out / "tilelang" / "tenstorrent" / "__init__.py").exists()
-    assert (out / "tilelang" / "extra.py").exists()
+    assert not (out / "tilelang" / "engine" / "webgpu" / "lower.py").exists()
+    assert (out / "cpp" / "passes" / "extra.cc").exists()
     assert foreign.read_text("utf-8") == "mine"
     assert "Tiled matrix multiply" in (out / "docs" / "intrinsics.md").read_text("utf-8")
-    assert "tilelang/extra.py" in (out / ".manifest").read_text("utf-8")
+    assert "cpp/passes/extra.cc" in (out / ".manifest").read_text("utf-8")
 
 
 def test_emptied_directories_are_pruned(project: Path) -> None:
-    runtime = project / "templates" / "runtime" / "tilelang"
-    (runtime / "sub").mkdir()
-    (runtime / "sub" / "only.py").write_text("x = 1\n", "utf-8")
+    assert (project / "generated" / "tilelang" / "engine" / "webgpu" / "lower.py").exists()
+    (project / "specs" / "backends" / "webgpu.yaml").unlink()
     assert run(project, "generate", "-q") == 0
-    assert (project / "generated" / "tilelang" / "sub" / "only.py").exists()
-    (runtime / "sub" / "only.py").unlink()
-    assert run(project, "generate", "-q") == 0
-    assert not (project / "generated" / "tilelang" / "sub").exists()
+    assert not (project / "generated" / "tilelang" / "engine" / "webgpu").exists()
 
 
 @pytest.mark.parametrize("fail_at", [1, 2, 3])

@@ -12,12 +12,12 @@ from __future__ import annotations
 
 import tvm
 
-from .pass_config import pass_options, passes  # noqa: F401  (user-chosen options; python or cpp passes)
+from .. import transform
+from .pass_config import pass_options  # noqa: F401  (the user's pass_configs)
 
 
 def lower_and_legalize(mod: tvm.IRModule, target: tvm.target.Target) -> tvm.IRModule:
     """The frontend lowering shared by the loop-based backends (TileLang's LowerAndLegalize), mapped to apache-tvm 0.27. Seed passes without a 0.27 equivalent: LetInline (0.27 has no let-inlining pass and LetStmt is Bind; nothing is inlined), AddWrapperForSingleBufStore, InjectAssumes, LayoutReducer and LayoutInference (TileLang C++ passes; tile operands keep their buffers, so no layout is inferred), LowerL2Persistent and LoopVectorizeDynamic (CUDA-specific, not applicable). LowerTileOp and LegalizeSafeMemoryAccess are both done by LowerTileOpsToLoops."""
-    transform = passes()
     mod = transform.BindTarget(target)(mod)
     mod = transform.LowerTileOpsToLoops()(mod)
     mod = transform.Simplify()(mod)
@@ -26,7 +26,6 @@ def lower_and_legalize(mod: tvm.IRModule, target: tvm.target.Target) -> tvm.IRMo
 
 def lower_and_legalize_tt(mod: tvm.IRModule, target: tvm.target.Target) -> tvm.IRModule:
     """Frontend lowering for Tenstorrent: TileLang's LowerAndLegalize without LowerTileOp, so that T.copy, T.gemm and T.fill reach the Tenstorrent passes as tile operations (they become CB protocols, not loops)."""
-    transform = passes()
     mod = transform.BindTarget(target)(mod)
     mod = transform.Simplify()(mod)
     return mod
@@ -34,7 +33,6 @@ def lower_and_legalize_tt(mod: tvm.IRModule, target: tvm.target.Target) -> tvm.I
 
 def optimize_common(mod: tvm.IRModule, target: tvm.target.Target) -> tvm.IRModule:
     """The common target optimizations (TileLang's OptimizeForTarget), mapped to apache-tvm 0.27. ConfigIndexBitwidth has no 0.27 equivalent (indices stay int32); AnnotateDeviceRegions does not exist in 0.27: tvm.compile splits host and device code from the target attribute (SplitHostDevice) during code generation."""
-    transform = passes()
     mod = transform.FlattenBuffer()(mod)
     mod = transform.Simplify()(mod)
     mod = transform.VectorizeLoop()(mod)
@@ -51,7 +49,6 @@ def optimize_common(mod: tvm.IRModule, target: tvm.target.Target) -> tvm.IRModul
 
 def optimize_cpu(mod: tvm.IRModule, target: tvm.target.Target) -> tvm.IRModule:
     """CPU targets run blocks as serial loops, then the common optimizations."""
-    transform = passes()
     mod = transform.BlockIdxToSerial()(mod)
     mod = optimize_common(mod, target)
     return mod
@@ -59,14 +56,12 @@ def optimize_cpu(mod: tvm.IRModule, target: tvm.target.Target) -> tvm.IRModule:
 
 def optimize_gpu(mod: tvm.IRModule, target: tvm.target.Target) -> tvm.IRModule:
     """GPU targets keep their block launches; the common optimizations run unchanged."""
-    transform = passes()
     mod = optimize_common(mod, target)
     return mod
 
 
 def optimize_tenstorrent(mod: tvm.IRModule, target: tvm.target.Target) -> tvm.IRModule:
     """The Tenstorrent pipeline, stages A-E: metadata (layouts, accessors), partition (work over the core grid, persistent loop), tile ops (dataflow/CBs, abstract block ops), split and protocols (kernels by role, accessors, DST plan, compute init, CB/NoC/DST protocols), finalization and verification. The shared Simplify runs where it folds the tile-index arithmetic."""
-    transform = passes()
     mod = transform.InferTTLayout()(mod)
     mod = transform.AttachTTAccessors()(mod)
     mod = transform.PartitionTTWork(**pass_options('PartitionTTWork'))(mod)

@@ -15,9 +15,14 @@ from typing import Any
 
 from tvm.script import tirx as _tirx
 
-from . import _frontend, tt
-from ._frontend import TileLangError, normalize_dtype
-from .dtypes import DEFAULT_DTYPE, DEFAULT_THREADS
+from .._layout import merged_path
+
+__path__ = merged_path(__path__, __name__)  # the frontend engine is hand-written, the rest rendered
+
+from . import _frontend, tt  # noqa: E402
+from ..errors import TileLangError  # noqa: E402
+from ._frontend import normalize_dtype  # noqa: E402
+from .dtypes import DEFAULT_DTYPE, DEFAULT_THREADS  # noqa: E402
 
 # Names used unchanged from tvm.script.tirx.
 macro = _tirx.macro

@@ -29,10 +29,9 @@
 # Spec: specs/passes/verify_tt_kernels.yaml
 """`tilelang.transform`: one function per pass spec (specs/passes/*.yaml), each returning a TVM pass.
 
-A pass is a Sequential of its rules: `tvm` rules construct an existing TVM transform, `hook` rules wrap a
-hand-written pass (listed in the README), and the other kinds call the generic engines of
-tilelang/tenstorrent/engines.py with the rule's parameters (spec expressions become lambdas).
-Keyword arguments of a pass function are the options of its spec.
+Each function is a typed wrapper over the pass's C++ implementation (generated from the same spec, registered as
+the global function `tl.transform.<Pass>`): it checks its options against the spec (type and choices) and
+returns the `tvm.transform.Pass` named `tl.<Pass>`. Keyword arguments are the options of the spec.
 """
 
 from __future__ import annotations
@@ -40,486 +39,148 @@ from __future__ import annotations
 from typing import Any
 
 import tvm
-from tvm import s_tir, tirx  # noqa: F401  (used by the generated rules)
 
-from ..tenstorrent import engines, fn  # noqa: F401  (fn: runtime of the spec expressions)
-from ..engine.cpu_lowering import blockidx_to_serial
-from ..engine.cpu_lowering import lower_tile_primitives
+from .. import cpp as _cpp
+from ..engine.pass_config import check_option
 
 
 def AttachTTAccessors() -> tvm.transform.Pass:
     """Tensor accessor of every tensor parameter: tile-page addressing of an interleaved DRAM tensor, its page size and how many compile-time arguments describe it (TensorAccessorArgs of an interleaved tensor: the args-config bits and the aligned page size)."""
-    options: dict[str, Any] = {}
-    return tvm.transform.Sequential([
-        engines.annotate('AttachTTAccessors', options=options, attr='tt.accessors', foreach='tensors', fields={
-            'stride_mode': lambda **_: 'tiled',
-            'page_bytes': lambda buffer, device, **_: ((device.TILE[0] * device.TILE[1]) * fn.dtype_bytes(buffer.dtype)),
-            'compile_time_args': lambda device, **_: fn.select(fn.eq(device.PROFILE, 'metal_d5f9bc4a'), 2, 0),
-            'parameter': lambda buffer, **_: buffer.index,
-        }),
-    ], name='tl.AttachTTAccessors')
+    return _cpp.make_pass('AttachTTAccessors', {})
 
 
 def BindTTAccessors() -> tvm.transform.Pass:
     """In reader and writer kernels, build one tensor accessor per tensor the kernel moves, at the top of the kernel (protocol tensor_accessor), from a runtime argument holding the tensor's address and its compile-time arguments; block ops then address the accessor instead of the tensor."""
-    options: dict[str, Any] = {}
-    return tvm.transform.Sequential([
-        engines.accessors('BindTTAccessors', options=options, protocol='tensor_accessor', args={
-            'address': lambda address, **_: address,
-            'cta_offset': lambda position, tensor, **_: (position * tensor.compile_time_args),
-            'cb': lambda cb, **_: cb,
-            'page_bytes': lambda tensor, **_: tensor.page_bytes,
-        }, address_arg=lambda name, **_: (name + '_addr')),
-    ], name='tl.BindTTAccessors')
+    return _cpp.make_pass('BindTTAccessors', {})
 
 
 def BindTarget(target: Any) -> tvm.transform.Pass:
     """Attach the compilation target to every function (the `target` attribute), as TileLang's LowerAndLegalize does first."""
-    options: dict[str, Any] = {}
-    return tvm.transform.Sequential([
-        tirx.transform.BindTarget(target=target),
-    ], name='tl.BindTarget')
+    return _cpp.make_pass('BindTarget', {'target': target, })
 
 
 def BlockIdxToSerial() -> tvm.transform.Pass:
     """Turn block launches (blockIdx thread_extent attributes) into serial loops, since CPU targets have no thread launch (tvm.compile on llvm fails in LowerTVMBuiltin otherwise)."""
-    options: dict[str, Any] = {}
-    return tvm.transform.Sequential([
-        blockidx_to_serial,
-    ], name='tl.BlockIdxToSerial')
+    return _cpp.make_pass('BlockIdxToSerial', {})
 
 
 def BuildTTTileDataflow(stages: Any = 2) -> tvm.transform.Pass:
     """Tile dataflow graph and CB assignment: every value an on-chip buffer takes (a T.copy into it, a gemm accumulation, an element-wise result) is a stream with one producer and one consumer and becomes a circular buffer. Streams filled by the reader are inputs (CBs 0-15), streams drained by the writer are outputs (16-23), the rest are intermediates (24-31); a zero T.clear absorbed by a gemm needs no CB, and a gemm whose block exceeds a DST section gets a partial-sum CB. Depths follow the rules below."""
-    options = {'stages': stages}
-    return tvm.transform.Sequential([
-        engines.dataflow('BuildTTTileDataflow', options=options, depth={
-            'input': lambda pages, stages, **_: (pages * stages),
-            'output': lambda pages, stages, **_: (pages * stages),
-            'intermediate': lambda pages, **_: pages,
-        }),
-    ], name='tl.BuildTTTileDataflow')
+    check_option('BuildTTTileDataflow', 'stages', stages)
+    return _cpp.make_pass('BuildTTTileDataflow', {'stages': stages, })
 
 
 def FinalizeTTSignature() -> tvm.transform.Pass:
     """Persistent signature: every value a kernel uses but does not define becomes a runtime argument, read with get_arg_val at the top of the kernel, tensor addresses first, then the work arguments; the kernel loses its parameters, and its attributes record the argument names and their values on every core."""
-    options: dict[str, Any] = {}
-    return tvm.transform.Sequential([
-        engines.finalize('FinalizeTTSignature', options=options, order=['tensors', 'work']),
-    ], name='tl.FinalizeTTSignature')
+    return _cpp.make_pass('FinalizeTTSignature', {})
 
 
 def FlattenBuffer() -> tvm.transform.Pass:
     """Flatten multi-dimensional buffer accesses to one dimension before code generation."""
-    options: dict[str, Any] = {}
-    return tvm.transform.Sequential([
-        tirx.transform.FlattenBuffer(),
-    ], name='tl.FlattenBuffer')
+    return _cpp.make_pass('FlattenBuffer', {})
 
 
 def GridToPersistentTT() -> tvm.transform.Pass:
     """Replace the blockIdx launches by a persistent per-core loop over the core's work. The loop bounds and the first block are runtime arguments whose per-core values come from the work partition; the block coordinates (the former blockIdx.x/y) are bound at the top of each iteration by the formulas below."""
-    options: dict[str, Any] = {}
-    return tvm.transform.Sequential([
-        engines.persistent('GridToPersistentTT', options=options, modes={
-            'global': {
-                'args': {
-                    'start': lambda work, **_: work.start,
-                    'count': lambda work, **_: work.count,
-                },
-                'iterations': lambda count, **_: count,
-                'bindings': {
-                    'blockIdx.x': lambda grid_x, i, start, **_: ((start + i) % grid_x),
-                    'blockIdx.y': lambda grid_x, i, start, **_: ((start + i) // grid_x),
-                },
-            },
-            'shard': {
-                'args': {
-                    'row0': lambda work, **_: work.row0,
-                    'col0': lambda work, **_: work.col0,
-                    'cols': lambda work, **_: work.cols,
-                    'count': lambda work, **_: work.count,
-                },
-                'iterations': lambda count, **_: count,
-                'bindings': {
-                    'blockIdx.x': lambda col0, cols, i, **_: (col0 + (i % cols)),
-                    'blockIdx.y': lambda cols, i, row0, **_: (row0 + (i // cols)),
-                },
-            },
-        }),
-    ], name='tl.GridToPersistentTT')
+    return _cpp.make_pass('GridToPersistentTT', {})
 
 
 def HoistIfThenElse() -> tvm.transform.Pass:
     """Hoist loop-invariant conditions out of loops; in s_tir in apache-tvm 0.27."""
-    options: dict[str, Any] = {}
-    return tvm.transform.Sequential([
-        s_tir.transform.HoistIfThenElse(),
-    ], name='tl.HoistIfThenElse')
+    return _cpp.make_pass('HoistIfThenElse', {})
 
 
 def InferTTLayout() -> tvm.transform.Pass:
     """Layout of every tensor parameter: interleaved in DRAM, one 32x32 tile per page, with its data format, page size and tiles per dimension. Rejects tensors that are not 2-D, not tile-aligned or of a dtype the device has no data format for."""
-    options: dict[str, Any] = {}
-    return tvm.transform.Sequential([
-        engines.annotate('InferTTLayout', options=options, attr='tt.buffers', foreach='tensors', fields={
-            'memory': lambda **_: 'DRAM',
-            'layout': lambda **_: 'interleaved',
-            'dtype': lambda buffer, **_: buffer.dtype,
-            'data_format': lambda buffer, **_: fn.data_format(buffer.dtype),
-            'page_bytes': lambda buffer, device, **_: ((device.TILE[0] * device.TILE[1]) * fn.dtype_bytes(buffer.dtype)),
-            'tile_rows': lambda buffer, device, **_: (buffer.shape[0] // device.TILE[0]),
-            'tile_cols': lambda buffer, device, **_: (buffer.shape[1] // device.TILE[1]),
-        }, require=(
-            (lambda buffer, **_: fn.eq(fn.len(buffer.shape), 2), 'has shape {buffer.shape}; the tenstorrent backend handles 2-D tensors'),
-            (lambda buffer, **_: fn.supported_dtype(buffer.dtype), 'has dtype {buffer.dtype}; the tenstorrent backend supports bfloat16, float16 and float32'),
-            (lambda buffer, device, **_: fn.and_(fn.eq((buffer.shape[0] % device.TILE[0]), 0), fn.eq((buffer.shape[1] % device.TILE[1]), 0)), 'has shape {buffer.shape}, not a multiple of the {device.TILE} tile (pad the tensor)'),
-        )),
-    ], name='tl.InferTTLayout')
+    return _cpp.make_pass('InferTTLayout', {})
 
 
 def InsertTTComputeInit() -> tvm.transform.Pass:
     """Compute initialisation: the hardware start-up for the operation family of the first tile op goes at the top of the compute kernel (protocol compute_startup); a kernel that mixes families re-initialises before every op (their init argument)."""
-    options: dict[str, Any] = {}
-    return tvm.transform.Sequential([
-        engines.compute_init('InsertTTComputeInit', options=options, protocol='compute_startup', families={
-            'matmul_block': lambda **_: 'matmul',
-            'eltwise_block': lambda binary, **_: fn.select(fn.eq(binary, 'none'), 'sfpu', 'binary'),
-            'fill_block': lambda **_: 'sfpu',
-        }, operands={
-            'matmul_block': {
-                'in0': lambda in0, **_: in0,
-                'in1': lambda in1, **_: in1,
-                'out': lambda out, **_: out,
-            },
-            'eltwise_block': {
-                'in0': lambda in0, **_: in0,
-                'in1': lambda in1, **_: in1,
-                'out': lambda out, **_: out,
-            },
-            'fill_block': {
-                'in0': lambda out, **_: out,
-                'in1': lambda out, **_: out,
-                'out': lambda out, **_: out,
-            },
-        }),
-    ], name='tl.InsertTTComputeInit')
+    return _cpp.make_pass('InsertTTComputeInit', {})
 
 
 def LowerTTProtocols() -> tvm.transform.Pass:
     """Protocol insertion: every abstract block op becomes the CB/NoC/DST protocol that implements it, with the op's arguments (reader and writer blocks; block matmul with the whole block in DST, or in sub-blocks with partial sums; element-wise FPU, SFPU and fill blocks)."""
-    options: dict[str, Any] = {}
-    return tvm.transform.Sequential([
-        engines.rewrite('LowerTTProtocols', options=options, cases={
-            'read_block': [
-                {'protocol': 'reader_block', 'args': {
-                    'cb': lambda cb, **_: cb,
-                    'accessor': lambda src, **_: src,
-                    'first_tile': lambda first_tile, **_: first_tile,
-                    'rows': lambda rows, **_: rows,
-                    'cols': lambda cols, **_: cols,
-                    'row_stride': lambda row_stride, **_: row_stride,
-                    'page_bytes': lambda page_bytes, **_: page_bytes,
-                }},
-            ],
-            'read_block_mcast': [
-                {'protocol': 'reader_block_mcast', 'args': {
-                    'cb': lambda cb, **_: cb,
-                    'accessor': lambda src, **_: src,
-                    'first_tile': lambda first_tile, **_: first_tile,
-                    'rows': lambda rows, **_: rows,
-                    'cols': lambda cols, **_: cols,
-                    'row_stride': lambda row_stride, **_: row_stride,
-                    'page_bytes': lambda page_bytes, **_: page_bytes,
-                    'sender': lambda sender, **_: sender,
-                    'sender_x': lambda sender_x, **_: sender_x,
-                    'sender_y': lambda sender_y, **_: sender_y,
-                    'first_x': lambda first_x, **_: first_x,
-                    'first_y': lambda first_y, **_: first_y,
-                    'last_x': lambda last_x, **_: last_x,
-                    'last_y': lambda last_y, **_: last_y,
-                    'receivers': lambda receivers, **_: receivers,
-                    'sender_sem': lambda sender_sem, **_: sender_sem,
-                    'receiver_sem': lambda receiver_sem, **_: receiver_sem,
-                    'noc': lambda noc, **_: noc,
-                }},
-            ],
-            'write_block': [
-                {'protocol': 'writer_block', 'args': {
-                    'cb': lambda cb, **_: cb,
-                    'accessor': lambda dst, **_: dst,
-                    'first_tile': lambda first_tile, **_: first_tile,
-                    'rows': lambda rows, **_: rows,
-                    'cols': lambda cols, **_: cols,
-                    'row_stride': lambda row_stride, **_: row_stride,
-                    'page_bytes': lambda page_bytes, **_: page_bytes,
-                }},
-            ],
-            'matmul_block': [
-                {'when': lambda dst_tiles, mt, nt, **_: fn.eq(dst_tiles, (mt * nt)), 'protocol': 'matmul_block_dst', 'args': {
-                    'in0': lambda in0, **_: in0,
-                    'in1': lambda in1, **_: in1,
-                    'out': lambda out, **_: out,
-                    'mt': lambda mt, **_: mt,
-                    'nt': lambda nt, **_: nt,
-                    'kt': lambda kt, **_: kt,
-                    'k': lambda k, **_: k,
-                    'k_count': lambda k_count, **_: k_count,
-                    'init': lambda init, **_: init,
-                }},
-                {'protocol': 'matmul_block_spill', 'args': {
-                    'in0': lambda in0, **_: in0,
-                    'in1': lambda in1, **_: in1,
-                    'out': lambda out, **_: out,
-                    'partial': lambda partial, **_: partial,
-                    'mt': lambda mt, **_: mt,
-                    'nt': lambda nt, **_: nt,
-                    'kt': lambda kt, **_: kt,
-                    'k': lambda k, **_: k,
-                    'k_count': lambda k_count, **_: k_count,
-                    'sub': lambda dst_tiles, **_: dst_tiles,
-                    'init': lambda init, **_: init,
-                }},
-            ],
-            'eltwise_block': [
-                {'when': lambda binary, **_: fn.eq(binary, 'none'), 'protocol': 'sfpu_block', 'args': {
-                    'in0': lambda in0, **_: in0,
-                    'out': lambda out, **_: out,
-                    'tiles': lambda tiles, **_: tiles,
-                    'sfpu': lambda sfpu, **_: sfpu,
-                    'init': lambda init, **_: init,
-                }},
-                {'protocol': 'eltwise_binary_block', 'args': {
-                    'in0': lambda in0, **_: in0,
-                    'in1': lambda in1, **_: in1,
-                    'out': lambda out, **_: out,
-                    'tiles': lambda tiles, **_: tiles,
-                    'op': lambda binary, **_: binary,
-                    'sfpu': lambda sfpu, **_: fn.select(fn.ne(sfpu, 'none'), sfpu, 'relu'),
-                    'with_sfpu': lambda sfpu, **_: fn.ne(sfpu, 'none'),
-                    'init': lambda init, **_: init,
-                }},
-            ],
-            'fill_block': [
-                {'protocol': 'fill_block', 'args': {
-                    'out': lambda out, **_: out,
-                    'tiles': lambda tiles, **_: tiles,
-                    'value': lambda value, **_: value,
-                    'init': lambda init, **_: init,
-                }},
-            ],
-        }),
-    ], name='tl.LowerTTProtocols')
+    return _cpp.make_pass('LowerTTProtocols', {})
 
 
 def LowerTileOpsToLoops() -> tvm.transform.Pass:
     """Lower the tile primitives (T.copy, T.gemm, T.fill/T.clear) to loop nests, adding bounds guards on global accesses that may leave a partial tile. Plays the role of TileLang's LowerTileOp and LegalizeSafeMemoryAccess for loop-based targets (CPU and the GPU loop fallback); the in-tree 0.27 tile dispatch has no CPU variants and its CUDA variants reject shared-memory GEMM operands."""
-    options: dict[str, Any] = {}
-    return tvm.transform.Sequential([
-        lower_tile_primitives,
-    ], name='tl.LowerTileOpsToLoops')
+    return _cpp.make_pass('LowerTileOpsToLoops', {})
 
 
 def LowerTileOpsToTT() -> tvm.transform.Pass:
     """TileLang tile operations -> abstract block intrinsics on CBs: T.copy into an on-chip buffer reads a block, T.copy out of one writes a block, a copy between on-chip buffers is an alias of one CB, T.clear absorbed by a gemm disappears, T.gemm is one K step of a block matmul, and a T.Parallel element-wise store is an element-wise block. Tile indices are computed from the copy regions below; the allocations of on-chip buffers are removed (their storage is the CBs)."""
-    options: dict[str, Any] = {}
-    return tvm.transform.Sequential([
-        engines.lower_tiles('LowerTileOpsToTT', options=options, cases={
-            'copy_in': [
-                {'require': (
-                    (lambda col, device, row, **_: fn.and_(fn.aligned(row, device.TILE[0]), fn.aligned(col, device.TILE[1])), "block of '{tensor}' starts at ({row}, {col}), not on a tile boundary"),
-                ), 'emit': 'read_block', 'args': {
-                    'cb': lambda out, **_: out,
-                    'src': lambda tensor, **_: tensor,
-                    'first_tile': lambda col, device, row, row_tiles, **_: (((row // device.TILE[0]) * row_tiles) + (col // device.TILE[1])),
-                    'rows': lambda rows, **_: rows,
-                    'cols': lambda cols, **_: cols,
-                    'row_stride': lambda row_tiles, **_: row_tiles,
-                    'page_bytes': lambda page_bytes, **_: page_bytes,
-                }},
-            ],
-            'copy_out': [
-                {'require': (
-                    (lambda col, device, row, **_: fn.and_(fn.aligned(row, device.TILE[0]), fn.aligned(col, device.TILE[1])), "block of '{tensor}' starts at ({row}, {col}), not on a tile boundary"),
-                ), 'emit': 'write_block', 'args': {
-                    'cb': lambda ins, **_: ins[0],
-                    'dst': lambda tensor, **_: tensor,
-                    'first_tile': lambda col, device, row, row_tiles, **_: (((row // device.TILE[0]) * row_tiles) + (col // device.TILE[1])),
-                    'rows': lambda rows, **_: rows,
-                    'cols': lambda cols, **_: cols,
-                    'row_stride': lambda row_tiles, **_: row_tiles,
-                    'page_bytes': lambda page_bytes, **_: page_bytes,
-                }},
-            ],
-            'copy_local': [
-                {},
-            ],
-            'fill': [
-                {'when': lambda absorbed, **_: absorbed},
-                {'emit': 'fill_block', 'args': {
-                    'out': lambda out, **_: out,
-                    'tiles': lambda tiles, **_: tiles,
-                    'value': lambda value, **_: value,
-                    'init': lambda **_: 0,
-                }},
-            ],
-            'gemm': [
-                {'emit': 'matmul_block', 'args': {
-                    'in0': lambda ins, **_: ins[0],
-                    'in1': lambda ins, **_: ins[1],
-                    'out': lambda out, **_: out,
-                    'partial': lambda partial, **_: partial,
-                    'mt': lambda mt, **_: mt,
-                    'nt': lambda nt, **_: nt,
-                    'kt': lambda kt, **_: kt,
-                    'k': lambda k, k_count, **_: fn.select(fn.gt(k_count, 1), k, 0),
-                    'k_count': lambda k_count, **_: k_count,
-                    'dst_tiles': lambda **_: 0,
-                    'init': lambda **_: 0,
-                }},
-            ],
-            'eltwise': [
-                {'emit': 'eltwise_block', 'args': {
-                    'in0': lambda ins, **_: ins[0],
-                    'in1': lambda ins, **_: ins[-1],
-                    'out': lambda out, **_: out,
-                    'tiles': lambda tiles, **_: tiles,
-                    'binary': lambda binary, **_: binary,
-                    'sfpu': lambda sfpu, **_: sfpu,
-                    'init': lambda **_: 0,
-                }},
-            ],
-        }),
-    ], name='tl.LowerTileOpsToTT')
+    return _cpp.make_pass('LowerTileOpsToTT', {})
 
 
 def PartitionTTWork(core_grid: Any = (8, 8), mode: Any = 'auto') -> tvm.transform.Pass:
     """Distribute the blocks of the T.Kernel grid over the worker cores. `global` gives each core a contiguous, balanced range of blocks in row-major order (counts differ by at most one); `shard` gives each core a rectangle of blocks (rows and columns of the block grid split as evenly as possible), which keeps neighbouring blocks on one core and, when the split is even, lets a core row (column) share block rows (columns) at every step, which PlanTTMulticast turns into multicasts. `auto` picks shard exactly then."""
-    options = {'core_grid': core_grid, 'mode': mode}
-    return tvm.transform.Sequential([
-        engines.partition('PartitionTTWork', options=options, require=(
-            (lambda cores_x, cores_y, device, **_: fn.and_(fn.ge(cores_x, 1), fn.ge(cores_y, 1), fn.le(cores_x, device.CORE_GRID[0]), fn.le(cores_y, device.CORE_GRID[1])), "core_grid [{cores_x}, {cores_y}] does not fit the device's {device.CORE_GRID} worker grid"),
-        ), auto_shard=lambda cores_x, cores_y, grid_x, grid_y, **_: fn.and_(fn.eq((grid_x % fn.min(grid_x, cores_x)), 0), fn.eq((grid_y % fn.min(grid_y, cores_y)), 0))),
-    ], name='tl.PartitionTTWork')
+    check_option('PartitionTTWork', 'core_grid', core_grid)
+    check_option('PartitionTTWork', 'mode', mode)
+    return _cpp.make_pass('PartitionTTWork', {'core_grid': core_grid, 'mode': mode, })
 
 
 def PlanTTDst() -> tvm.transform.Pass:
     """DST management: size the DST sub-block of every block matmul to the largest divisor of its output tiles that fits one half-sync DST section (8 tiles with 16-bit accumulation, 4 with fp32), and check that a block needing more than one sub-block across several K steps has a partial-sum CB."""
-    options: dict[str, Any] = {}
-    return tvm.transform.Sequential([
-        engines.rewrite('PlanTTDst', options=options, cases={
-            'matmul_block': [
-                {'require': (
-                    (lambda device, fp32_acc, k_count, mt, nt, partial, **_: fn.or_(fn.eq(k_count, 1), fn.ge(partial, 0), fn.le((mt * nt), fn.select(fp32_acc, device.DST_TILES[32], device.DST_TILES[16]))), 'a {mt}x{nt}-tile block accumulates over {k_count} K steps but has no partial-sum CB'),
-                ), 'set': {
-                    'dst_tiles': lambda device, fp32_acc, mt, nt, **_: fn.largest_divisor((mt * nt), fn.select(fp32_acc, device.DST_TILES[32], device.DST_TILES[16])),
-                }},
-            ],
-        }, roles=['compute']),
-    ], name='tl.PlanTTDst')
+    return _cpp.make_pass('PlanTTDst', {})
 
 
 def PlanTTMulticast(enabled: Any = True) -> tvm.transform.Pass:
     """Reuse of input blocks across cores (tt-metal's matmul_multicore_reuse_mcast scheme). With a uniform shard partition, every core of a core row processes the same block row at every step, and every core of a core column the same block column. A block read whose tile index depends only on blockIdx.y (and the step loops) is therefore the same on the whole core row: the row's first core reads it from DRAM and multicasts it to the others; one that depends only on blockIdx.x is multicast down the core column. Each such read becomes read_block_mcast, with per-core runtime arguments (sender flag, NoC coordinates of the sender and of the receivers) and two semaphores per tensor. DRAM traffic of A and B drops from one copy per core to one copy per core row or column."""
-    options = {'enabled': enabled}
-    return tvm.transform.Sequential([
-        engines.multicast('PlanTTMulticast', options=options, op='read_block', tensor='src', index='first_tile', emit='read_block_mcast', when=lambda options, partition_mode, receivers, uniform, **_: fn.and_(options.enabled, fn.eq(partition_mode, 'shard'), uniform, fn.gt(receivers, 0)), runtime_args={
-            'sender': lambda along, x, y, **_: fn.select(fn.eq(along, 'row'), fn.eq(x, 0), fn.eq(y, 0)),
-            'sender_x': lambda along, x, y, **_: fn.select(fn.eq(along, 'row'), fn.noc_x(0, y), fn.noc_x(x, 0)),
-            'sender_y': lambda along, x, y, **_: fn.select(fn.eq(along, 'row'), fn.noc_y(0, y), fn.noc_y(x, 0)),
-            'first_x': lambda along, x, y, **_: fn.select(fn.eq(along, 'row'), fn.noc_x(1, y), fn.noc_x(x, 1)),
-            'first_y': lambda along, x, y, **_: fn.select(fn.eq(along, 'row'), fn.noc_y(1, y), fn.noc_y(x, 1)),
-            'last_x': lambda along, cores_x, cores_y, x, y, **_: fn.select(fn.eq(along, 'row'), fn.noc_x((cores_x - 1), y), fn.noc_x(x, (cores_y - 1))),
-            'last_y': lambda along, cores_x, cores_y, x, y, **_: fn.select(fn.eq(along, 'row'), fn.noc_y((cores_x - 1), y), fn.noc_y(x, (cores_y - 1))),
-        }, semaphores=['sender_sem', 'receiver_sem'], args={
-            'receivers': lambda receivers, **_: receivers,
-            'noc': lambda device, **_: fn.select(fn.eq(device.KERNEL_PROCESSORS['reader'], 'RISCV_1'), 1, 0),
-        }),
-    ], name='tl.PlanTTMulticast')
+    check_option('PlanTTMulticast', 'enabled', enabled)
+    return _cpp.make_pass('PlanTTMulticast', {'enabled': enabled, })
 
 
 def RemoveNoOp() -> tvm.transform.Pass:
     """Remove statements without effect."""
-    options: dict[str, Any] = {}
-    return tvm.transform.Sequential([
-        tirx.transform.RemoveNoOp(),
-    ], name='tl.RemoveNoOp')
+    return _cpp.make_pass('RemoveNoOp', {})
 
 
 def RenormalizeSplitPattern() -> tvm.transform.Pass:
     """Rewrite split index patterns (floordiv/floormod) into a canonical form; in s_tir in apache-tvm 0.27."""
-    options: dict[str, Any] = {}
-    return tvm.transform.Sequential([
-        s_tir.transform.RenormalizeSplitPattern(),
-    ], name='tl.RenormalizeSplitPattern')
+    return _cpp.make_pass('RenormalizeSplitPattern', {})
 
 
 def RewriteUnsafeSelect() -> tvm.transform.Pass:
     """Turn selects whose branches may fault into if_then_else; in s_tir in apache-tvm 0.27."""
-    options: dict[str, Any] = {}
-    return tvm.transform.Sequential([
-        s_tir.transform.RewriteUnsafeSelect(),
-    ], name='tl.RewriteUnsafeSelect')
+    return _cpp.make_pass('RewriteUnsafeSelect', {})
 
 
 def Simplify() -> tvm.transform.Pass:
     """Arithmetic and statement simplification. TileLang's Simplify; apache-tvm 0.27 names it StmtSimplify."""
-    options: dict[str, Any] = {}
-    return tvm.transform.Sequential([
-        tirx.transform.StmtSimplify(),
-    ], name='tl.Simplify')
+    return _cpp.make_pass('Simplify', {})
 
 
 def SplitTTKernels() -> tvm.transform.Pass:
     """Split each kernel into <name>_reader, <name>_compute and <name>_writer. A kernel keeps the intrinsic calls whose spec lists its role, and the loops, conditions and bindings around them; everything else (and bindings nothing uses) is dropped."""
-    options: dict[str, Any] = {}
-    return tvm.transform.Sequential([
-        engines.split('SplitTTKernels', options=options, roles=['reader', 'compute', 'writer']),
-    ], name='tl.SplitTTKernels')
+    return _cpp.make_pass('SplitTTKernels', {})
 
 
 def StorageRewrite() -> tvm.transform.Pass:
     """Reuse and merge local allocations."""
-    options: dict[str, Any] = {}
-    return tvm.transform.Sequential([
-        tirx.transform.StorageRewrite(),
-    ], name='tl.StorageRewrite')
+    return _cpp.make_pass('StorageRewrite', {})
 
 
 def UnrollLoop() -> tvm.transform.Pass:
     """Unroll loops marked for unrolling."""
-    options: dict[str, Any] = {}
-    return tvm.transform.Sequential([
-        tirx.transform.UnrollLoop(),
-    ], name='tl.UnrollLoop')
+    return _cpp.make_pass('UnrollLoop', {})
 
 
 def VectorizeLoop() -> tvm.transform.Pass:
     """Turn vectorized loops into vector (Ramp/Broadcast) expressions."""
-    options: dict[str, Any] = {}
-    return tvm.transform.Sequential([
-        tirx.transform.VectorizeLoop(enable_vectorize=True),
-    ], name='tl.VectorizeLoop')
+    return _cpp.make_pass('VectorizeLoop', {})
 
 
 def VerifyMemory() -> tvm.transform.Pass:
     """Check that device code only touches memory it can reach."""
-    options: dict[str, Any] = {}
-    return tvm.transform.Sequential([
-        tirx.transform.VerifyMemory(),
-    ], name='tl.VerifyMemory')
+    return _cpp.make_pass('VerifyMemory', {})
 
 
 def VerifyTTKernels() -> tvm.transform.Pass:
     """Verification of the split kernels: no abstract op is left, every call is legal in its kernel's role, each CB's reserves match its pushes and its waits match its pops in every loop, and the per-core limits hold (CB count, L1 for CBs, runtime arguments)."""
-    options: dict[str, Any] = {}
-    return tvm.transform.Sequential([
-        engines.verify('VerifyTTKernels', options=options, structural=['no_abstract_ops', 'role_legal_calls', 'cb_balance'], balance=[['cb_reserve_back', 'cb_push_back'], ['cb_wait_front', 'cb_pop_front']], checks=(
-            (lambda cbs, device, **_: fn.le(cbs, device.MAX_CBS), '{cbs} circular buffers, more than the {device.MAX_CBS} of a core'),
-            (lambda device, l1_bytes, **_: fn.le(l1_bytes, device.L1_BYTES), 'circular buffers need {l1_bytes} B of L1 per core, more than the {device.L1_BYTES} B available (largest: {largest_cb}); use smaller blocks or fewer stages'),
-            (lambda device, runtime_args, **_: fn.le(runtime_args, device.MAX_RUNTIME_ARGS), '{runtime_args} runtime arguments, more than the {device.MAX_RUNTIME_ARGS} a kernel may take'),
-        )),
-    ], name='tl.VerifyTTKernels')
+    return _cpp.make_pass('VerifyTTKernels', {})
 
 
 PASSES = {
@@ -553,7 +214,8 @@ PASSES = {
 }
 
 
-# Options of each pass (type, spec default, allowed values), checked when the user sets them in pass_configs.
+# Options of each pass (type, spec default, allowed values), checked when a pass is constructed and when the user
+# sets them in pass_configs.
 PASS_OPTIONS: dict[str, dict[str, dict[str, Any]]] = {
     'AttachTTAccessors': {},
     'BindTTAccessors': {},

@@ -1,0 +1,95 @@
+"""Backend records (generated into tilelang/engine/registry.py from specs/backends/*.yaml) and target resolution.
+
+Dispatch is by table, never by if-chains: a target string names a backend; a `tvm.target.Target` matches the
+backend whose name is among its keys, else the backend whose TVM target kind it has.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Mapping
+from dataclasses import dataclass
+from types import ModuleType
+from typing import Any
+
+import tvm
+
+
+class TargetError(ValueError):
+    """An unknown target, or a backend that cannot work in this environment."""
+
+
+@dataclass(frozen=True)
+class Backend:
+    name: str
+    doc: str
+    spec: str  # the spec file, named in errors
+    target_kind: str
+    target_keys: tuple[str, ...] = ()
+    target_attrs: tuple[tuple[str, Any], ...] = ()
+    target_host: str = ""
+    codegen: str = ""  # TVM codegen whose source the backend emits ("" until the backend has one)
+    runs_on: str = "never"  # where compiled kernels execute: cpu, cuda, rocm, webgpu, emulator, never
+    lowers: bool = True  # False while the backend is registered but has no lowering pipeline yet
+
+    @property
+    def module_name(self) -> str:
+        return f"tilelang.engine.{self.name}.lower"
+
+    def load(self) -> ModuleType:
+        return importlib.import_module(self.module_name)
+
+    def make_target(self, host: Any = None) -> tvm.target.Target:
+        config: dict[str, Any] = {"kind": self.target_kind}
+        if self.target_keys:
+            config["keys"] = list(self.target_keys)
+        for key, value in self.target_attrs:
+            config[key] = _resolve_attr(value)
+        host = host if host is not None else (self.target_host or None)
+        if isinstance(host, str) and host == "llvm":
+            host = _host_llvm()
+        return tvm.target.Target(config, host=host) if host is not None else tvm.target.Target(config)
+
+
+def _host_llvm() -> tvm.target.Target:
+    from .codegen import host_llvm_target
+
+    return host_llvm_target()
+
+
+def _resolve_attr(value: Any) -> Any:
+    """Spec attribute values may name facts of this machine: `$host_cpu` is the CPU LLVM detects."""
+    if value == "$host_cpu":
+        from tvm.target import codegen
+
+        return str(codegen.llvm_get_system_cpu())
+    return value
+
+
+def resolve(target: Any, backends: Mapping[str, Backend]) -> Backend:
+    """The backend for a target name or a tvm Target; unknown targets list the registered ones."""
+    backend = _match(target, backends)
+    if not backend.lowers:
+        raise TargetError(f"target '{backend.name}' is registered but has no lowering pipeline yet "
+                          f"({backend.spec})")
+    return backend
+
+
+def _match(target: Any, backends: Mapping[str, Backend]) -> Backend:
+    registered = ", ".join(sorted(backends))
+    if isinstance(target, str):
+        if target in backends:
+            return backends[target]
+        raise TargetError(f"unknown target '{target}'; registered targets: {registered}")
+    if isinstance(target, tvm.target.Target):
+        keys = [str(k) for k in target.keys]
+        for name in sorted(backends):
+            if name in keys:
+                return backends[name]
+        for name in sorted(backends):
+            if backends[name].target_kind == target.kind.name:
+                return backends[name]
+        raise TargetError(f"no backend for target kind '{target.kind.name}' (keys {keys}); "
+                          f"registered targets: {registered}")
+    raise TargetError(f"target must be a name or a tvm.target.Target, got {type(target).__name__}; "
+                      f"registered targets: {registered}")

@@ -1,0 +1,21 @@
+"""`tilelang.lower`: dispatch to the backend the target names (see tilelang/engine/registry.py)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .backend import resolve
+from .param import CompiledArtifact
+from .registry import BACKENDS
+
+
+def lower(func_or_mod: Any, target: Any = "llvm", target_host: Any = None, *, runtime_only: bool = False,
+          enable_host_codegen: bool = True, enable_device_compile: bool = True) -> CompiledArtifact:
+    """Lower a TileLang kernel for `target` (a registered name or a tvm Target) and generate its code."""
+    backend = resolve(target, BACKENDS)
+    module = backend.load()
+    result: CompiledArtifact = module.lower(
+        func_or_mod, target=target if not isinstance(target, str) else backend.name, target_host=target_host,
+        runtime_only=runtime_only, enable_host_codegen=enable_host_codegen,
+        enable_device_compile=enable_device_compile)
+    return result

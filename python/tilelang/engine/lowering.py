@@ -1,0 +1,110 @@
+"""The generic body of every backend's `lower()`: legalize -> optimize -> split -> codegen.
+
+Each backend's generated `tilelang/engine/<backend>/lower.py` supplies its own phase functions
+(`LowerAndLegalize`, `OptimizeFor<Backend>`, `Split<Backend>Kernels`) from its specs.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import tvm
+from tvm import tirx
+from tvm.tirx import is_buffer_var
+
+from ..errors import TileLangError
+from .backend import Backend, TargetError
+from .param import CompiledArtifact, KernelParam
+
+Phase = Callable[[tvm.IRModule, tvm.target.Target], tvm.IRModule]
+Split = Callable[[tvm.IRModule], tuple[tvm.IRModule, Any]]
+
+
+def as_module(func_or_mod: Any) -> tuple[tvm.IRModule, str]:
+    """An IRModule holding the kernel, and the name of its entry function."""
+    if isinstance(func_or_mod, tirx.PrimFunc):
+        attrs = func_or_mod.attrs
+        name = str(attrs["global_symbol"]) if attrs is not None and "global_symbol" in attrs else "main"
+        return tvm.IRModule({name: func_or_mod}), name
+    if isinstance(func_or_mod, tvm.IRModule):
+        names = [gv.name_hint for gv, f in func_or_mod.functions.items() if isinstance(f, tirx.PrimFunc)]
+        if len(names) != 1:
+            raise TileLangError(f"lower() needs a module with exactly one PrimFunc, got {len(names)}: {names}")
+        return func_or_mod, names[0]
+    raise TileLangError(f"lower() takes a T.prim_func or an IRModule, got {type(func_or_mod).__name__}")
+
+
+def kernel_params(func: tirx.PrimFunc) -> list[KernelParam]:
+    """Name, dtype and static shape of each parameter (scalars get shape ())."""
+    params = []
+    for p in func.params:
+        if not is_buffer_var(p):
+            params.append(KernelParam(str(p.name), str(p.ty.dtype), ()))
+            continue
+        shape = []
+        for dim in p.ty.shape:
+            if not isinstance(dim, tirx.IntImm):
+                raise TileLangError(f"parameter '{p.name}' has a dynamic shape ({dim}); only static shapes are "
+                                    "supported")
+            shape.append(int(dim.value))
+        params.append(KernelParam(str(p.name), str(p.dtype), tuple(shape)))
+    return params
+
+
+def lower_phases(backend: Backend, func_or_mod: Any, target: Any, target_host: Any, *,
+                 legalize: Phase, optimize: Phase, split: Split, runtime_only: bool,
+                 enable_host_codegen: bool, enable_device_compile: bool) -> CompiledArtifact:
+    mod, entry = as_module(func_or_mod)
+    params = kernel_params(mod[entry])
+    tvm_target = target if isinstance(target, tvm.target.Target) else backend.make_target(target_host)
+    with tvm_target:
+        mod = legalize(mod, tvm_target)
+        mod = optimize(mod, tvm_target)
+    device_mod, host_mod = split(mod)
+    rt_mod, source = None, ""
+    if enable_device_compile:
+        rt_mod, source = build(backend, device_mod, tvm_target, params=params, entry=entry)
+    if runtime_only:
+        device_mod = host_mod = None
+    elif not enable_host_codegen:
+        host_mod = None
+    return CompiledArtifact(host_mod=host_mod, device_mod=device_mod, params=params, kernel_source=source,
+                            rt_mod=rt_mod, entry_name=entry, target=backend.name)
+
+
+def build(backend: Backend, mod: tvm.IRModule, target: tvm.target.Target, *, params: list[KernelParam] | None = None,
+          entry: str = "main") -> tuple[Any, str]:
+    """Run the backend's codegen; a codegen this TVM build lacks is a TargetError, not a traceback."""
+    from .codegen import build_tvm
+
+    if not backend.codegen:
+        raise TargetError(f"backend '{backend.name}' has no code generator yet ({backend.spec})")
+    if backend.codegen == "metalium":  # the project's own code generator, not TVM's
+        from ..tenstorrent.metalium import metalium_program
+
+        program = metalium_program(mod, params or [], entry)
+        return (None if backend.runs_on == "never" else program), program.source
+    try:
+        rt_mod, source = build_tvm(mod, backend.codegen, target)
+    except TileLangError:
+        raise
+    except Exception as exc:  # TVM reports a missing codegen/toolchain as a generic error
+        reason = str(exc).strip().splitlines()[-1] if str(exc).strip() else type(exc).__name__
+        raise TargetError(f"backend '{backend.name}' is not available in this TVM build: {reason}") from exc
+    if backend.runs_on == "never":
+        rt_mod = None
+    return rt_mod, source
+
+
+def split_roles(mod: tvm.IRModule) -> tuple[tvm.IRModule, Any]:
+    """The pipeline already split the kernel by roles: the device module holds the role kernels, and the
+    host side is their metadata (core grid, work, CBs, runtime arguments) gathered from their attributes."""
+    from ..tenstorrent.host import host_plan
+
+    return mod, host_plan(mod)
+
+
+def split_none(mod: tvm.IRModule) -> tuple[tvm.IRModule, Any]:
+    """No host/device split: the whole module is the device module (TVM splits inside its own compile)."""
+    return mod, None

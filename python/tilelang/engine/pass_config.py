@@ -1,0 +1,69 @@
+"""Pass options chosen by the user.
+
+Options: `tilelang.compile(..., pass_configs={"tl.<Pass>.<option>": value})`.
+
+Every option of a pass spec (specs/passes/*.yaml `options`) can be set this way for one compilation; the
+pipelines read them through `pass_options` when they construct their passes. A key that names one of our
+passes is checked (unknown option, wrong type, value outside the spec's choices are errors); other keys, such
+as TileLang's CUDA-specific `tl.disable_tma_lower`, are accepted and ignored so unmodified TileLang scripts run.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from contextvars import ContextVar
+from typing import Any
+
+from ..errors import TileLangError
+
+PREFIX = "tl."
+_CONFIGS: ContextVar[Mapping[str, Mapping[str, Any]] | None] = ContextVar("tilelang_pass_configs", default=None)
+_TYPES: dict[str, tuple[type, ...]] = {"bool": (bool,), "int": (int,), "float": (float, int), "string": (str,),
+                                       "int_list": (list, tuple), "map": (dict,), "list": (list, tuple)}
+
+
+def check_option(name: str, option: str, value: Any, key: str | None = None) -> None:
+    """Raise TileLangError unless `value` suits option `option` of pass `name` (its spec's type and choices)."""
+    from ..transform import PASS_OPTIONS
+
+    where = f"pass_configs key '{key}'" if key else f"{name}({option}=...)"
+    options = PASS_OPTIONS[name]
+    if option not in options:
+        raise TileLangError(f"{where}: pass {name} has no option '{option}' "
+                            f"(options: {', '.join(options) or 'none'})")
+    spec = options[option]
+    kinds = _TYPES[spec["type"]]
+    if not isinstance(value, kinds) or (spec["type"] in ("int", "float") and isinstance(value, bool)):
+        raise TileLangError(f"{where}: expected a {spec['type']} value, got {value!r}")
+    if spec["choices"] and value not in spec["choices"]:
+        raise TileLangError(f"{where}: {value!r} is not one of {', '.join(map(repr, spec['choices']))}")
+
+
+def _parse(pass_configs: Mapping[str, Any] | None) -> dict[str, dict[str, Any]]:
+    from ..transform import PASS_OPTIONS
+
+    chosen: dict[str, dict[str, Any]] = {}
+    for key, value in (pass_configs or {}).items():
+        parts = str(key).split(".")
+        if len(parts) != 3 or parts[0] + "." != PREFIX or parts[1] not in PASS_OPTIONS:
+            continue  # not one of our passes: a TileLang option for another backend
+        name, option = parts[1], parts[2]
+        check_option(name, option, value, key)
+        chosen.setdefault(name, {})[option] = value
+    return chosen
+
+
+@contextmanager
+def configured(pass_configs: Mapping[str, Any] | None) -> Iterator[None]:
+    """Within the block, pipelines construct passes with these options (checked first)."""
+    token = _CONFIGS.set(_parse(pass_configs))
+    try:
+        yield
+    finally:
+        _CONFIGS.reset(token)
+
+
+def pass_options(name: str, **pipeline_options: Any) -> dict[str, Any]:
+    """Keyword options of pass `name` for a pipeline step: the step's own options, overridden by the user's."""
+    return {**pipeline_options, **(_CONFIGS.get() or {}).get(name, {})}

@@ -1,0 +1,242 @@
+"""`JITKernel`: a compiled TileLang kernel callable on numpy arrays, plus `compile` and the `jit` decorator.
+
+Calling conventions (TileLang's):
+
+* `out_idx=[-1]` (a list or an int; negatives count from the end): those parameters are allocated (zeros of the
+  right dtype, ml_dtypes for bfloat16) and returned -- one output alone, several as a list; the caller passes the
+  other parameters, in order, as numpy arrays.
+* Without `out_idx` the caller passes every parameter; results are written back into the given arrays in place.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable, Hashable, Sequence
+from typing import Any
+
+import numpy as np
+from tvm import tirx
+
+from ..engine.codegen import run_packed
+from ..engine.param import CompiledArtifact, KernelParam
+from ..engine.pass_config import configured
+from ..errors import TileLangError
+
+OutIdx = int | Sequence[int] | None
+
+
+def _target_name(target: Any) -> str:
+    return target if isinstance(target, str) else str(target.kind.name)
+
+
+def _out_positions(out_idx: OutIdx, params: Sequence[KernelParam], kernel: str) -> list[int] | None:
+    if out_idx is None:
+        return None
+    requested = [out_idx] if isinstance(out_idx, int) else list(out_idx)
+    positions: list[int] = []
+    for idx in requested:
+        if not isinstance(idx, int) or not -len(params) <= idx < len(params):
+            raise TileLangError(f"kernel '{kernel}': out_idx {idx!r} is out of range for {len(params)} parameters "
+                                f"({', '.join(p.name for p in params)})")
+        pos = idx % len(params)
+        if not params[pos].is_tensor:
+            raise TileLangError(f"kernel '{kernel}': out_idx {idx} names the scalar parameter '{params[pos].name}'")
+        if pos in positions:
+            raise TileLangError(f"kernel '{kernel}': out_idx names parameter '{params[pos].name}' twice")
+        positions.append(pos)
+    return positions
+
+
+def _shape_str(shape: Sequence[int]) -> str:
+    return "(" + ", ".join(str(s) for s in shape) + ("," if len(shape) == 1 else "") + ")"
+
+
+class JITKernel:
+    """A compiled kernel: `kernel(*arrays)`, `kernel.params`, `kernel.artifact`, `kernel.get_kernel_source()`."""
+
+    def __init__(self, artifact: CompiledArtifact, out_idx: OutIdx = None, target: str | None = None) -> None:
+        self._artifact = artifact
+        self.out_idx = out_idx
+        self.target = target or artifact.target or "unknown"
+        self._outputs = _out_positions(out_idx, artifact.params, artifact.entry_name)
+
+    def _ready(self) -> None:
+        """Hook for lazily compiled kernels."""
+
+    @property
+    def artifact(self) -> CompiledArtifact:
+        self._ready()
+        return self._artifact
+
+    @property
+    def params(self) -> list[KernelParam]:
+        return self.artifact.params
+
+    @property
+    def name(self) -> str:
+        return self.artifact.entry_name
+
+    def save(self, directory: Any) -> Any:
+        """Write the backend's artifacts into `directory` (tenstorrent: reader/compute/writer.cpp, main.cpp,
+        CMakeLists.txt, tt.plan.json); returns the directory as a Path."""
+        program = self.artifact.rt_mod
+        if not hasattr(program, "save"):
+            raise TileLangError(f"backend '{self.target}' has no artifact files to save for kernel '{self.name}' "
+                                "(use get_kernel_source())")
+        return program.save(directory)
+
+    @property
+    def last_report(self) -> dict[str, Any]:
+        """The emulator's report of the last call (status, counters per core and total); {} before a call or on
+        backends without one."""
+        return dict(getattr(self.artifact.rt_mod, "last_report", {}) or {})
+
+    def get_kernel_source(self) -> str:
+        """The source text the backend produced (LLVM IR, C, CUDA ...)."""
+        return self.artifact.kernel_source
+
+    def _check(self, param: KernelParam, value: Any) -> Any:
+        where = f"kernel '{self.name}': parameter '{param.name}'"
+        if not param.is_tensor:
+            if not isinstance(value, (int, float, np.number, np.bool_)):
+                raise TileLangError(f"{where} expects a {param.dtype} scalar, got {type(value).__name__}")
+            return value
+        expected = f"a numpy array of shape {_shape_str(param.shape)} and dtype {param.dtype}"
+        if not isinstance(value, np.ndarray):
+            raise TileLangError(f"{where} expects {expected}, got {type(value).__name__}")
+        if tuple(value.shape) != tuple(param.shape):
+            raise TileLangError(f"{where} expects shape {_shape_str(param.shape)}, got {_shape_str(value.shape)}")
+        if value.dtype != param.numpy_dtype():
+            raise TileLangError(f"{where} expects dtype {param.dtype}, got {value.dtype}")
+        return value
+
+    def __call__(self, *args: Any) -> Any:
+        artifact = self.artifact
+        if artifact.rt_mod is None:
+            raise TileLangError(f"backend '{self.target}' produces source only; it cannot run kernel '{self.name}' "
+                                "here (use get_kernel_source(), or compile for target='llvm' to run on the CPU)")
+        params = artifact.params
+        outputs = self._outputs or []
+        inputs = [i for i in range(len(params)) if i not in outputs]
+        if len(args) != len(inputs):
+            names = ", ".join(params[i].name for i in inputs)
+            allocated = f"; {', '.join(params[i].name for i in outputs)} allocated and returned" if outputs else ""
+            raise TileLangError(f"kernel '{self.name}' expects {len(inputs)} arguments ({names}{allocated}), "
+                                f"got {len(args)}")
+        values: list[Any] = [None] * len(params)
+        for i, arg in zip(inputs, args, strict=True):
+            values[i] = self._check(params[i], arg)
+        for i in outputs:
+            values[i] = np.zeros(params[i].shape, dtype=params[i].numpy_dtype())
+        device = None
+        if self.target == "cuda":
+            import tvm
+
+            device = tvm.cuda(0)
+        run_packed(artifact.rt_mod, artifact.entry_name, values, device)
+        if self._outputs is None:
+            return None
+        results = [values[i] for i in outputs]
+        return results[0] if len(results) == 1 else results
+
+    def __repr__(self) -> str:
+        params = ", ".join(str(p) for p in self.params)
+        return f"JITKernel({self.name}({params}), out_idx={self.out_idx!r}, target={self.target!r})"
+
+
+def _lower(func: Any, target: Any, target_host: Any, pass_configs: Any = None) -> CompiledArtifact:
+    if not isinstance(func, tirx.PrimFunc):
+        raise TileLangError(f"can only compile a prim_func (a @T.prim_func kernel), got {type(func).__name__}")
+    import tilelang
+
+    lower = getattr(tilelang, "lower", None)
+    if lower is None:
+        raise TileLangError("tilelang.lower is not available in this build of tilelang")
+    with configured(pass_configs):
+        artifact: CompiledArtifact = lower(func, target=target, target_host=target_host)
+    if not artifact.target:
+        artifact.target = _target_name(target)
+    return artifact
+
+
+class LazyJITKernel(JITKernel):
+    """A `JITKernel` for a prim_func that is lowered and compiled on first use (`@jit` applied to a prim_func)."""
+
+    def __init__(self, func: Any, out_idx: OutIdx = None, target: Any = "llvm", target_host: Any = None,
+                 pass_configs: Any = None) -> None:
+        self.func = func
+        self.out_idx = out_idx
+        self.target = _target_name(target)
+        self._pending: tuple[Any, Any, Any] | None = (target, target_host, pass_configs)
+
+    @property
+    def is_compiled(self) -> bool:
+        return self._pending is None
+
+    def _ready(self) -> None:
+        if self._pending is not None:
+            target, target_host, pass_configs = self._pending
+            JITKernel.__init__(self, _lower(self.func, target, target_host, pass_configs), self.out_idx, self.target)
+            self._pending = None
+
+
+def compile(  # noqa: A001
+    func: Any, out_idx: OutIdx = None, target: Any = "llvm", target_host: Any = None, pass_configs: Any = None,
+    **ignored: Any
+) -> JITKernel:
+    """Lower and compile a prim_func with `tilelang.lower` -> `JITKernel`.
+
+    `pass_configs` sets options of our passes for this compilation: `{"tl.<Pass>.<option>": value}` (the options
+    of specs/passes/*.yaml, checked; other keys are TileLang options for other backends and are ignored). TileLang
+    options such as `execution_backend` or `verbose` are accepted and ignored.
+    """
+    return JITKernel(_lower(func, target, target_host, pass_configs), out_idx, _target_name(target))
+
+
+class KernelFactory:
+    """`@jit`-decorated kernel factory: calling it builds the prim_func and compiles it, cached per arguments."""
+
+    def __init__(self, factory: Callable[..., Any], out_idx: OutIdx, target: Any, target_host: Any,
+                 pass_configs: Any = None) -> None:
+        functools.update_wrapper(self, factory)
+        self.factory = factory
+        self.out_idx, self.target, self.target_host = out_idx, target, target_host
+        self.pass_configs = pass_configs
+        self.cache: dict[Hashable, JITKernel] = {}
+
+    def __call__(self, *args: Any, **kwargs: Any) -> JITKernel:
+        key = (args, tuple(sorted(kwargs.items())))
+        try:
+            hash(key)
+        except TypeError:  # unhashable arguments: compile without caching
+            return self._compile(args, kwargs)
+        if key not in self.cache:
+            self.cache[key] = self._compile(args, kwargs)
+        return self.cache[key]
+
+    def _compile(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> JITKernel:
+        func = self.factory(*args, **kwargs)
+        if not isinstance(func, tirx.PrimFunc):
+            raise TileLangError(f"@jit factory '{self.factory.__name__}' must return a prim_func, "
+                                f"got {type(func).__name__}")
+        return compile(func, self.out_idx, self.target, self.target_host, self.pass_configs)
+
+
+def jit(
+    func: Any = None, *, out_idx: OutIdx = None, target: Any = "llvm", target_host: Any = None,
+    pass_configs: Any = None, **ignored: Any
+) -> Any:
+    """`@jit` / `@jit(out_idx=[-1], target="llvm")`.
+
+    On a kernel factory (`def matmul(M, N, K, ...): return prim_func`) calling the result returns the compiled
+    `JITKernel`, cached per (args, sorted kwargs). On a prim_func it returns a `LazyJITKernel` (compiled on first use).
+    """
+
+    def wrap(f: Any) -> Any:
+        if isinstance(f, tirx.PrimFunc):
+            return LazyJITKernel(f, out_idx, target, target_host, pass_configs)
+        if callable(f):
+            return KernelFactory(f, out_idx, target, target_host, pass_configs)
+        raise TileLangError(f"@jit applies to a prim_func or a function returning one, got {type(f).__name__}")
+
+    return wrap(func) if func is not None else wrap

@@ -1,0 +1,374 @@
+"""The hand-written engine behind `import tilelang.language as T`.
+
+TileLang kernels are ordinary TVMScript (`tvm.script.tirx`) functions: the tirx parser resolves `T.xxx` through the
+kernel's globals, so the facade (`tilelang/language/__init__.py`) only exposes thin wrappers around the functions
+here, which drive the tirx IRBuilder. Tile operations become `tirx.TilePrimitiveCall` statements
+(`T.tile.copy/fill/gemm`, destination first); `tilelang.engine.cpu_lowering` turns them into loops.
+
+Every user mistake detected here raises `TileLangError`. Raised while a kernel is parsed, it reaches the user through
+`prim_func` as a `TileLangError` whose message also carries the source location.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import threading
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import numpy as np
+from tvm import tirx
+from tvm.error import DiagnosticError
+from tvm.ir import Range, TensorLoad, TensorRegion
+from tvm.script import tirx as _T
+from tvm.tirx import is_buffer_var
+
+from ..errors import TileLangError
+from .dtypes import DTYPE_ALIASES, SUPPORTED_DTYPES
+
+
+
+
+# --------------------------------------------------------------------------------------------------------- dtypes
+
+# The dtype tables are facts of specs/language/*.yaml (generated into dtypes.py).
+
+
+def normalize_dtype(dtype: object) -> str:
+    """TileLang dtype spelling -> canonical TVM dtype string.
+
+    Accepts strings (with the TileLang aliases `float`, `half`, `bf16`, `fp16`, `fp32`, `int`, `double`),
+    `T.float16`-style dtype constructors, `tvm.DataType`, numpy dtypes and scalar types (incl. ml_dtypes.bfloat16).
+    Raises `TileLangError` naming the dtype and the supported ones.
+    """
+    name: str | None
+    if isinstance(dtype, str):
+        name = dtype
+    elif isinstance(getattr(dtype, "_dtype_str", None), str):  # T.float16 & co (tirx DtypeConstructor)
+        name = dtype._dtype_str  # type: ignore[attr-defined]
+    elif isinstance(dtype, (np.dtype, type)):
+        try:
+            name = np.dtype(dtype).name
+        except TypeError:
+            name = None
+    else:
+        name = str(dtype)  # tvm.DataType, PrimType ...
+    canonical = DTYPE_ALIASES.get(name, name) if name is not None else None
+    if canonical not in SUPPORTED_DTYPES:
+        raise TileLangError(f"unknown dtype {dtype!r}; supported dtypes: {', '.join(SUPPORTED_DTYPES)} "
+                            f"(aliases: {', '.join(f'{k}={v}' for k, v in DTYPE_ALIASES.items())})")
+    return str(canonical)
+
+
+# ---------------------------------------------------------------------------------------------- parsing kernels
+
+
+def _tilelang_cause(err: BaseException) -> TileLangError | None:
+    seen: set[int] = set()
+    cur: BaseException | None = err
+    while cur is not None and id(cur) not in seen:
+        if isinstance(cur, TileLangError):
+            return cur
+        seen.add(id(cur))
+        cur = cur.__cause__ or cur.__context__
+    return None
+
+
+_annotation_errors = threading.local()  # errors raised by `tensor` while a kernel's signature is parsed
+
+
+def prim_func(func: Callable[..., Any] | None = None, **options: Any) -> Any:
+    """`@T.prim_func` / `@T.prim_func(private=True)`: parse a kernel with the tirx TVMScript parser.
+
+    A `TileLangError` raised while parsing is re-raised as a `TileLangError` carrying the parser's message with the
+    source location (the parser itself would turn it into a `tvm.error.DiagnosticError`).
+    """
+
+    def parse(fn: Callable[..., Any]) -> Any:
+        _annotation_errors.errors = []
+        try:
+            return _T.prim_func(fn, **options)
+        except DiagnosticError as err:
+            cause = _tilelang_cause(err)
+            if cause is not None:
+                raise TileLangError(str(err).strip()) from cause
+            pending = getattr(_annotation_errors, "errors", [])
+            if pending:  # with postponed annotations the parser swallows the error and fails later on the string
+                raise TileLangError(f"in a parameter annotation of '{fn.__name__}': {pending[-1]}") from pending[-1]
+            raise
+        finally:
+            _annotation_errors.errors = []
+
+    if func is not None:
+        return parse(func)
+    parse.dispatch_token = "tirx"  # type: ignore[attr-defined]  # the parser dispatches on the decorator's token
+    return parse
+
+
+prim_func.dispatch_token = "tirx"  # type: ignore[attr-defined]
+
+
+# ---------------------------------------------------------------------------------------------- buffers
+
+
+def _shape_tuple(shape: object) -> tuple[Any, ...]:
+    if isinstance(shape, (list, tuple)):
+        return tuple(shape)
+    if isinstance(shape, (int, np.integer)) or hasattr(shape, "ty"):  # an int or a PrimExpr
+        return (shape,)
+    raise TileLangError(f"a shape must be an int, an expression or a tuple of them; got {shape!r}")
+
+
+def tensor(shape: object, dtype: object = "float32") -> Any:
+    """`T.Tensor(shape, dtype)`: the annotation of a global (kernel parameter) buffer."""
+    try:
+        return _T.Buffer(_shape_tuple(shape), normalize_dtype(dtype))
+    except TileLangError as err:
+        getattr(_annotation_errors, "errors", []).append(err)
+        raise
+
+
+def alloc(shape: object, dtype: object, scope: str) -> Any:
+    """Allocate a buffer in `scope` ("shared", "local.fragment", "local") inside a kernel."""
+    return _T.alloc_buffer(_shape_tuple(shape), normalize_dtype(dtype), scope=scope)
+
+
+# ---------------------------------------------------------------------------------------------- kernel and loops
+
+THREADS_ATTR = "tl.threads"  # function attribute recording `T.Kernel(..., threads=...)`
+BLOCK_TAGS = ("blockIdx.x", "blockIdx.y", "blockIdx.z")
+
+
+class Kernel:
+    """`with T.Kernel(gx[, gy[, gz]], threads=128) as (bx, by):` -- a grid of thread blocks.
+
+    Each grid dimension becomes `T.launch_thread("blockIdx.{x,y,z}", extent)`. The block variable is returned alone
+    for a 1-D grid, as a tuple otherwise. `threads` (an int or a list of up to 3 ints) is recorded as the function
+    attribute `tl.threads`; no threadIdx is launched: tile operations are block-collective, the body is per block.
+    Other TileLang keywords (`prelude`, `is_cpu`, ...) are accepted and ignored.
+    """
+
+    def __init__(self, *grid: object, threads: int | Sequence[int] = 128, **ignored: object) -> None:
+        if not 1 <= len(grid) <= 3:
+            raise TileLangError(f"T.Kernel takes 1 to 3 grid extents, got {len(grid)}")
+        self.grid = grid
+        self.threads = threads
+        self._stack = contextlib.ExitStack()
+
+    def __enter__(self) -> Any:
+        threads: int | list[int] = (
+            [int(t) for t in self.threads] if isinstance(self.threads, (list, tuple)) else int(self.threads)  # type: ignore[arg-type]
+        )
+        try:
+            _T.func_attr({THREADS_ATTR: threads})
+        except Exception as err:  # the IRBuilder rejects a second value for the same attribute
+            raise TileLangError(f"only one T.Kernel per prim_func is supported ({err})") from err
+        tags = BLOCK_TAGS[: len(self.grid)]
+        block_vars = [self._stack.enter_context(_T.launch_thread(t, e)) for t, e in zip(tags, self.grid, strict=True)]
+        return block_vars[0] if len(block_vars) == 1 else tuple(block_vars)
+
+    def __exit__(self, exc_type: Any, exc: Any, tb: Any) -> bool:
+        return bool(self._stack.__exit__(exc_type, exc, tb))
+
+
+def pipelined(extent: object, num_stages: int = 0, *, stop: object = None, **ignored: object) -> Any:
+    """`for k in T.Pipelined(n, num_stages=s)`: a serial loop annotated `{"num_stages": s}` (when s > 0).
+
+    `pipelined(a, stop=b)` loops over range(a, b) (TileLang's `T.Pipelined(start, stop)`). `order`, `stage`, `sync`
+    and `group` are accepted and ignored.
+    """
+    annotations = {"num_stages": int(num_stages)} if num_stages else None
+    return _T.serial(extent, stop, annotations=annotations)
+
+
+def parallel(*extents: object, **ignored: object) -> Any:
+    """`for i, j in T.Parallel(M, N)`: an element-wise loop nest (a serial grid; `coalesced_width` ignored)."""
+    if not extents:
+        raise TileLangError("T.Parallel needs at least one extent")
+    return _T.grid(*extents)
+
+
+# ---------------------------------------------------------------------------------------------- tile operands
+
+
+def _const(e: object) -> int | None:
+    if isinstance(e, (int, np.integer)) and not isinstance(e, bool):
+        return int(e)
+    if isinstance(e, tirx.IntImm):
+        return int(e.value)
+    return None
+
+
+def _fmt(values: Sequence[object]) -> str:
+    return "(" + ", ".join(str(v) for v in values) + ")"
+
+
+def _name(operand: Any) -> str:
+    return str(operand.name) if is_buffer_var(operand) else str(operand.source.name)
+
+
+def _buffer_shape(buf: Any) -> list[Any]:
+    return list(buf.ty.shape)
+
+
+def _extents(operand: Any) -> list[Any]:
+    """Shape of a buffer, or extents of a region."""
+    if is_buffer_var(operand):
+        return _buffer_shape(operand)
+    return [r.extent for r in operand.region]
+
+
+def _kind_error(op: str, role: str, operand: object, allowed: str) -> TileLangError:
+    return TileLangError(f"{op}: {role} must be {allowed}; got {type(operand).__name__} {operand!r}")
+
+
+def _is_region_like(x: object) -> bool:
+    return is_buffer_var(x) or isinstance(x, TensorRegion)
+
+
+def _check_in_bounds(op: str, region: TensorRegion) -> None:
+    """Reject a region whose constant start + extent leaves its buffer's constant bounds."""
+    buf = region.source
+    for dim, (rng, bound) in enumerate(zip(region.region, _buffer_shape(buf), strict=False)):
+        lo, ext, hi = _const(rng.min), _const(rng.extent), _const(bound)
+        if lo is None or ext is None or hi is None:
+            continue
+        if lo < 0 or lo + ext > hi:
+            raise TileLangError(f"{op}: region of buffer '{buf.name}' is out of bounds in dim {dim}: "
+                                f"indices [{lo}, {lo + ext}) exceed the bound {hi} (buffer shape "
+                                f"{_fmt(_buffer_shape(buf))})")
+
+
+def _full_region(buf: Any) -> TensorRegion:
+    return tirx.BufferRegion(buf, [Range.from_min_extent(0, e) for e in _buffer_shape(buf)])
+
+
+def _element_region(op: str, load: TensorLoad, extents: Sequence[Any], other: str) -> TensorRegion:
+    """`A[i, j]` used as a copy operand: the region starting there, sized like the other operand.
+
+    Extents are right-aligned: leading unit extents of the other operand are dropped, missing leading dims get 1.
+    """
+    idx = list(load.indices)
+    ext = list(extents)
+    while len(ext) > len(idx) and _const(ext[0]) == 1:
+        ext.pop(0)
+    if len(ext) > len(idx):
+        raise TileLangError(f"{op}: cannot place the {len(ext)}-D tile {other} of shape {_fmt(ext)} at the "
+                            f"{len(idx)}-D element access {load.source.name}[{', '.join(map(str, idx))}]")
+    ext = [1] * (len(idx) - len(ext)) + ext
+    return tirx.BufferRegion(load.source, [Range.from_min_extent(i, e) for i, e in zip(idx, ext, strict=True)])
+
+
+def _copy_region(operand: object, role: str, other: object) -> TensorRegion:
+    op, allowed = "T.copy", "a buffer, a slice (A[a:b, ...]) or an element access (A[i, j])"
+    if is_buffer_var(operand):
+        return _full_region(operand)
+    if isinstance(operand, TensorRegion):
+        return operand
+    if isinstance(operand, TensorLoad) and is_buffer_var(operand.source):
+        if not _is_region_like(other):
+            raise TileLangError(f"{op}: src and dst are both element accesses; one operand must be a buffer or a "
+                                "slice so that the copied shape is known")
+        return _element_region(op, operand, _extents(other), _name(other))
+    raise _kind_error(op, role, operand, allowed)
+
+
+def _non_unit(extents: Sequence[Any]) -> list[Any]:
+    return [e for e in extents if _const(e) != 1]
+
+
+def build_copy(src: object, dst: object) -> Any:
+    """`T.copy(src, dst)`: emit `T.tile.copy(dst_region, src_region)`.
+
+    Operands are buffers, slices or element accesses (the start of a tile sized like the other operand). Unit dims
+    are ignored when matching the two regions' shapes, so `A[bz, y, x]` -> a 2-D tile works.
+    """
+    src_r = _copy_region(src, "src", dst)
+    dst_r = _copy_region(dst, "dst", src_r)
+    s_ext, d_ext = _non_unit(_extents(src_r)), _non_unit(_extents(dst_r))
+    s_c, d_c = [_const(e) for e in s_ext], [_const(e) for e in d_ext]
+    if None not in s_c and None not in d_c and s_c != d_c:
+        raise TileLangError(f"T.copy: shapes cannot match: src {_name(src_r)} region has shape "
+                            f"{_fmt(_extents(src_r))} but dst {_name(dst_r)} region has shape {_fmt(_extents(dst_r))}")
+    _check_in_bounds("T.copy", src_r)
+    _check_in_bounds("T.copy", dst_r)
+    return _T.tile.copy(dst_r, src_r)
+
+
+def _gemm_region(operand: object, role: str) -> TensorRegion:
+    op = "T.gemm"
+    if is_buffer_var(operand):
+        region = _full_region(operand)
+    elif isinstance(operand, TensorRegion):
+        region = operand
+    else:
+        raise _kind_error(op, f"operand {role}", operand, "a buffer or a slice (A[a:b, c:d])")
+    ext = _extents(region)
+    if len(ext) < 2 or any(_const(e) != 1 for e in ext[:-2]):
+        raise TileLangError(f"T.gemm: operand {role} ({_name(region)}, shape {_fmt(ext)}) must be a 2-D tile "
+                            "(batched gemm is not supported)")
+    _check_in_bounds(op, region)
+    return region
+
+
+def _as_flag(value: object, what: str) -> bool:
+    if isinstance(value, (bool, int, np.bool_, np.integer)):
+        return bool(value)
+    const = _const(value)
+    if const is None:
+        raise TileLangError(f"T.gemm: {what} must be a compile-time bool, got {value!r}")
+    return bool(const)
+
+
+def build_gemm(A: object, B: object, C: object, transpose_A: object = False, transpose_B: object = False,  # noqa: N803
+               clear_accum: object = False) -> Any:
+    """`T.gemm(A, B, C)`: C += op(A) @ op(B), or C = op(A) @ op(B) with `clear_accum`.
+
+    Emits `T.tile.gemm(C, A, B, C, transpose_A, transpose_B, 1.0, beta)` (D = alpha*A@B + beta*C, beta 0 or 1).
+    A is (M, K) -- (K, M) when transposed --, B is (K, N) -- (N, K) when transposed --, C is (M, N).
+    """
+    ta, tb = _as_flag(transpose_A, "transpose_A"), _as_flag(transpose_B, "transpose_B")
+    a, b, c = _gemm_region(A, "A"), _gemm_region(B, "B"), _gemm_region(C, "C")
+    a0, a1 = _extents(a)[-2:]
+    b0, b1 = _extents(b)[-2:]
+    c0, c1 = _extents(c)[-2:]
+    dims = {"A": (a1, a0) if ta else (a0, a1), "B": (b1, b0) if tb else (b0, b1)}
+    m_a, k_a = dims["A"]
+    k_b, n_b = dims["B"]
+
+    def describe(role: str, region: TensorRegion, flag: bool | None) -> str:
+        extra = f", transpose_{role}={flag}" if flag is not None else ""
+        return f"{role}={_name(region)} {_fmt(_extents(region)[-2:])}{extra}"
+
+    checks = (("M", m_a, c0, ("A", a, ta), ("C", c, None)),
+              ("K", k_a, k_b, ("A", a, ta), ("B", b, tb)),
+              ("N", n_b, c1, ("B", b, tb), ("C", c, None)))
+    for dim, x, y, (r1, reg1, f1), (r2, reg2, f2) in checks:
+        xc, yc = _const(x), _const(y)
+        if xc is not None and yc is not None and xc != yc:
+            raise TileLangError(f"T.gemm: {dim} mismatch: {describe(r1, reg1, f1)} gives {dim}={xc} but "
+                                f"{describe(r2, reg2, f2)} gives {dim}={yc}")
+    beta = 0.0 if _as_flag(clear_accum, "clear_accum") else 1.0
+    return _T.tile.gemm(c, a, b, c, ta, tb, 1.0, beta)
+
+
+def build_fill(buffer: object, value: object) -> Any:
+    """`T.fill(buffer, value)` (`T.clear(buffer)` is `value=0`): emit `T.tile.fill(region, value)`.
+
+    A Python number becomes a constant of the buffer's dtype; an expression of another dtype is cast.
+    """
+    if is_buffer_var(buffer):
+        region = _full_region(buffer)
+    elif isinstance(buffer, TensorRegion):
+        region = buffer
+    else:
+        raise _kind_error("T.fill", "the destination", buffer, "a buffer or a slice")
+    _check_in_bounds("T.fill", region)
+    dtype = str(region.source.dtype)
+    if isinstance(value, (bool, int, float, np.number, np.bool_)):
+        expr = tirx.const(value, dtype)
+    elif hasattr(value, "ty") and hasattr(value.ty, "dtype"):  # a PrimExpr
+        expr = value if str(value.ty.dtype) == dtype else _T.cast(value, dtype)
+    else:
+        raise _kind_error("T.fill", "the value", value, "a number or a scalar expression")
+    return _T.tile.fill(region, expr)

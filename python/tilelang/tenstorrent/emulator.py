@@ -1,0 +1,160 @@
+"""Driver of the tt_emu host emulator of the TT-Metalium API: build the runtime library and host programs
+with the system C++ compiler, run them, and return the emulator's JSON report.
+
+The emulator's sources and headers are found through `tilelang._layout`. Host programs link against
+`libtt_emu.so`; kernels are compiled by the emulator itself when a program is enqueued, like tt-metal's JIT.
+Every build is cached under `cache_dir()` by a hash of its inputs and published atomically, so parallel
+test processes share the cache safely. Importing this module compiles nothing.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import shlex
+import shutil
+import subprocess
+import tempfile
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any
+
+from .. import _layout
+from . import intrinsics
+
+INCLUDE_DIRS = _layout.emulator_include_dirs()
+# The API profile of the backend spec; compiled into the library as the default of $TT_EMU_PROFILE.
+DEFAULT_PROFILE = intrinsics.TENSTORRENT_PROFILE
+LIBRARY_FLAGS = ("-std=c++20", "-O2", "-fPIC", "-pthread", f'-DTT_EMU_DEFAULT_PROFILE="{DEFAULT_PROFILE}"')
+HOST_FLAGS = ("-std=c++20", "-O1", "-pthread")
+
+# Exit codes of an emulated program (see include/tt-metalium/host_api.hpp).
+EXIT_COMPILE_ERROR = 2
+EXIT_EMULATOR_ERROR = 3
+
+
+class TTEmulatorError(RuntimeError):
+    """A build failed or an emulated program reported an error; the message is the emulator's report."""
+
+    def __init__(self, message: str, returncode: int | None = None, report: dict[str, Any] | None = None) -> None:
+        super().__init__(message)
+        self.returncode = returncode
+        self.report = report
+
+
+def cache_dir() -> Path:
+    """$TT_EMU_CACHE, else $XDG_CACHE_HOME (or ~/.cache) + /tilelang/tt_emu: where every build is kept."""
+    if os.environ.get("TT_EMU_CACHE"):
+        return Path(os.environ["TT_EMU_CACHE"])
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "tilelang" / "tt_emu"
+
+
+def _compiler() -> str:
+    cxx = os.environ.get("CXX", "g++")
+    found = shutil.which(cxx)
+    if found is None:
+        raise TTEmulatorError(f"no C++ compiler: '{cxx}' is not on PATH (install g++ or set CXX)")
+    return found
+
+
+def _digest(*parts: str | bytes) -> str:
+    h = hashlib.sha256()
+    for part in parts:
+        h.update(part.encode() if isinstance(part, str) else part)
+        h.update(b"\0")
+    return h.hexdigest()[:24]
+
+
+def _tree_digest(*dirs: Path) -> str:
+    parts: list[str | bytes] = []
+    for d in dirs:
+        for f in sorted(p for p in d.rglob("*") if p.is_file()):
+            parts += [f.relative_to(d).as_posix(), f.read_bytes()]
+    return _digest(*parts)
+
+
+def _compile(command: list[str], what: str) -> None:
+    done = subprocess.run(command, capture_output=True, text=True)
+    if done.returncode != 0:
+        raise TTEmulatorError(f"compiling {what} failed:\n$ {shlex.join(command)}\n{done.stdout}{done.stderr}")
+
+
+def _publish(built: Path, target: Path) -> Path:
+    """Atomic rename into the cache: concurrent builders of the same key produce the same bytes."""
+    os.replace(built, target)
+    return target
+
+
+def build_library() -> Path:
+    """libtt_emu.so from emulator/src/*.cpp, cached by a hash of the emulator sources and headers."""
+    cxx = _compiler()
+    include = INCLUDE_DIRS[0]
+    root = _layout.emulator_sources()
+    sources = sorted((root / "src").glob("*.cpp"))
+    key = _digest(cxx, *LIBRARY_FLAGS, _tree_digest(root / "src", include / "tt_emu", include / "tt-metalium"))
+    out_dir = cache_dir() / f"lib-{key}"
+    library = out_dir / "libtt_emu.so"
+    if library.exists():
+        return library
+    out_dir.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory(dir=out_dir) as tmp:
+        objects = [Path(tmp) / f"{src.stem}.o" for src in sources]
+        commands = [[cxx, *LIBRARY_FLAGS, f"-I{include}", "-c", str(src), "-o", str(obj)]
+                    for src, obj in zip(sources, objects, strict=True)]
+        with ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as pool:
+            list(pool.map(lambda c: _compile(c, "the emulator library"), commands))
+        built = Path(tmp) / "libtt_emu.so"
+        _compile([cxx, "-shared", "-pthread", *map(str, objects), "-o", str(built), "-ldl"], "the emulator library")
+        return _publish(built, library)
+
+
+def build_host(main_cpp: Path, profile: str = DEFAULT_PROFILE) -> Path:
+    """A host program (main.cpp using <tt-metalium/...>) linked against the library; returns the executable.
+
+    The host API is the same for every profile (the profile selects kernel headers at run time); it is part
+    of the cache key so that each profile gets its own executable path.
+    """
+    main_cpp = Path(main_cpp).resolve()
+    library = build_library()
+    cxx = _compiler()
+    # Headers next to main.cpp are reachable with -I, so they are part of the key too.
+    local = sorted(p for p in main_cpp.parent.iterdir() if p.suffix in (".h", ".hpp"))
+    key = _digest(cxx, *HOST_FLAGS, profile, str(library), main_cpp.read_bytes(), str(main_cpp.parent),
+                  *(part for p in local for part in (p.name, p.read_bytes())))
+    out_dir = cache_dir() / "host" / key
+    exe = out_dir / main_cpp.stem
+    if exe.exists():
+        return exe
+    out_dir.mkdir(parents=True, exist_ok=True)
+    built = out_dir / f"{main_cpp.stem}.tmp{os.getpid()}"
+    _compile([cxx, *HOST_FLAGS, f"-I{INCLUDE_DIRS[0]}", f"-I{main_cpp.parent}", str(main_cpp), "-o",
+              str(built), f"-L{library.parent}", "-ltt_emu", f"-Wl,-rpath,{library.parent}"], str(main_cpp))
+    return _publish(built, exe)
+
+
+def run(executable: Path, args: list[str], profile: str = DEFAULT_PROFILE, report: Path | None = None,
+        timeout: float = 600, cwd: Path | None = None, env: dict[str, str] | None = None) -> dict[str, Any]:
+    """Run an emulated host program and return its report (plus `stdout`, the program's own output).
+
+    Raises TTEmulatorError with the emulator's stderr report when the program exits non-zero (2: a kernel
+    failed to compile, 3: a host or kernel error such as a CB protocol violation or a deadlock).
+    """
+    with tempfile.TemporaryDirectory() as tmp:
+        report_path = Path(report) if report is not None else Path(tmp) / "report.json"
+        report_path.unlink(missing_ok=True)  # never mistake an earlier run's report for this one's
+        full_env = {**os.environ, **(env or {}), "TT_EMU_INCLUDE": ":".join(map(str, INCLUDE_DIRS)), "TT_EMU_PROFILE": profile,
+                    "TT_EMU_REPORT": str(report_path)}
+        try:
+            done = subprocess.run([str(executable), *args], capture_output=True, text=True, timeout=timeout,
+                                  cwd=cwd, env=full_env)
+        except subprocess.TimeoutExpired as exc:
+            raise TTEmulatorError(f"{executable} did not finish within {timeout} s (a kernel spinning without "
+                                  "calling the API cannot be stopped by the emulator)") from exc
+        parsed: dict[str, Any] = json.loads(report_path.read_text()) if report_path.exists() else {}
+        if done.returncode != 0:
+            message = done.stderr.strip() or f"{executable} exited with code {done.returncode}"
+            raise TTEmulatorError(message, done.returncode, parsed or None)
+        parsed["stdout"] = done.stdout
+        return parsed

@@ -1,0 +1,253 @@
+"""Print a role kernel (a PrimFunc after the Tenstorrent pipeline) as TT-Metalium C++.
+
+Every callee, template argument, brace form and include comes from the intrinsic table of the selected API
+profile (generated from specs/intrinsics/*.yaml); the entry form (`void kernel_main()` or
+`namespace NAMESPACE { void MAIN }`) comes from the profile. Nothing here names a Metalium function.
+
+Index arithmetic in these kernels is non-negative (tile ids, loop counters, L1 offsets), so TIR's floor
+division and modulo print as C++ `/` and `%`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import tvm
+import tvm_ffi
+from tvm import tirx
+
+from .._intrinsic_table import PROCESSOR_CLASS
+from ..errors import TileLangError
+from . import intrinsics
+from .lowered import get_attr, intrinsic_of
+
+C_TYPES = {"int32": "int32_t", "uint32": "uint32_t", "int64": "int64_t", "uint64": "uint64_t", "bool": "bool",
+           "float32": "float", "int8": "int8_t", "uint8": "uint8_t", "int16": "int16_t", "uint16": "uint16_t"}
+
+# C++ precedence (higher binds tighter) of the binary operators TIR uses.
+BINARY: dict[type, tuple[str, int]] = {
+    tirx.Mul: ("*", 13), tirx.FloorDiv: ("/", 13), tirx.FloorMod: ("%", 13), tirx.Div: ("/", 13),
+    tirx.Mod: ("%", 13), tirx.Add: ("+", 12), tirx.Sub: ("-", 12), tirx.LT: ("<", 10), tirx.LE: ("<=", 10),
+    tirx.GT: (">", 10), tirx.GE: (">=", 10), tirx.EQ: ("==", 9), tirx.NE: ("!=", 9), tirx.And: ("&&", 5),
+    tirx.Or: ("||", 4),
+}
+
+
+# Spec result types that are C++ objects or enums, not the TIR scalar that carries them: declared `auto`.
+OBJECT_RESULTS = ("accessor", "handle", "l1_ptr", "data_format")
+
+CPP_RESERVED = frozenset(
+    "alignas alignof and asm auto bool break case catch char class const constexpr continue default delete do "
+    "double else enum explicit export extern false float for friend goto if inline int long mutable namespace new "
+    "noexcept not nullptr operator or private protected public register return short signed sizeof static struct "
+    "switch template this throw true try typedef typeid typename union unsigned using virtual void volatile while "
+    "xor NAMESPACE MAIN kernel_main".split())
+
+
+class TTCodegenError(TileLangError):
+    """IR the Metalium code generator cannot print (names the kernel and the construct)."""
+
+
+def _dtype(expr: Any) -> str:
+    ty = getattr(expr, "ty", None)
+    return str(ty.dtype) if ty is not None and hasattr(ty, "dtype") else "handle"
+
+
+@dataclass
+class KernelSource:
+    role: str
+    text: str
+    headers: tuple[str, ...]
+    calls: tuple[str, ...]  # intrinsics the kernel calls, sorted
+
+
+@dataclass
+class _Printer:
+    role: str
+    profile: str
+    kernel: str
+    lines: list[str] = field(default_factory=list)
+    headers: set[str] = field(default_factory=set)
+    calls: set[str] = field(default_factory=set)
+    used: set[Any] = field(default_factory=set)
+    names: dict[Any, str] = field(default_factory=dict)  # Var -> its unique C++ name in this kernel
+
+    def name(self, var: Any) -> str:
+        """Unique per kernel: TIR reuses names across scopes (two `accessor`s, nested `i` loops)."""
+        if var not in self.names:
+            base = str(var.name) if str(var.name).isidentifier() else "v"
+            if base in CPP_RESERVED or base.startswith("__"):
+                base += "_"
+            taken = set(self.names.values())
+            chosen, n = base, 0
+            while chosen in taken:
+                n += 1
+                chosen = f"{base}_{n}"
+            self.names[var] = chosen
+        return self.names[var]
+
+    # ------------------------------------------------------------------ statements
+
+    def stmt(self, node: Any, depth: int) -> None:
+        pad = "    " * depth
+        if isinstance(node, tirx.SeqStmt):
+            for child in node.seq:
+                self.stmt(child, depth)
+        elif isinstance(node, tirx.Bind):
+            if node.var not in self.used:  # a pure value nobody reads (e.g. block coordinates in a reader)
+                return
+            value = self.expr(node.value)
+            self.lines.append(f"{pad}{self.decl(node.var, node.value)} = {value};")
+        elif isinstance(node, tirx.For):
+            var = node.loop_var
+            ctype = C_TYPES.get(_dtype(var), "int32_t")
+            start = self.expr(node.min)
+            stop = self.expr(node.min + node.extent) if not _is_zero(node.min) else self.expr(node.extent)
+            name = self.name(var)
+            self.lines.append(f"{pad}for ({ctype} {name} = {start}; {name} < {stop}; ++{name}) {{")
+            self.stmt(node.body, depth + 1)
+            self.lines.append(f"{pad}}}")
+        elif isinstance(node, tirx.IfThenElse):
+            self.lines.append(f"{pad}if ({self.expr(node.condition)}) {{")
+            self.stmt(node.then_case, depth + 1)
+            if node.else_case is not None:
+                self.lines.append(f"{pad}}} else {{")
+                self.stmt(node.else_case, depth + 1)
+            self.lines.append(f"{pad}}}")
+        elif isinstance(node, tirx.Evaluate):
+            if isinstance(node.value, tirx.IntImm):  # no-op
+                return
+            self.lines.append(f"{pad}{self.expr(node.value)};")
+        else:
+            raise TTCodegenError(f"kernel '{self.kernel}': cannot print {type(node).__name__} statements as "
+                                 "Metalium C++ (the Tenstorrent pipeline should have lowered them)")
+
+    def decl(self, var: Any, value: Any) -> str:
+        dtype = _dtype(var)
+        record = intrinsic_of(value)
+        if dtype in C_TYPES and (record is None or record.returns not in OBJECT_RESULTS):
+            return f"{C_TYPES[dtype]} {self.name(var)}"
+        # Objects (accessors): `constexpr` when built from compile-time arguments only, as tt-metal writes them.
+        if record is not None and record.args and all(a.const for a in record.args):
+            return f"constexpr auto {self.name(var)}"
+        return f"const auto {self.name(var)}"
+
+    # ------------------------------------------------------------------ expressions
+
+    def expr(self, node: Any, parent: int = 0) -> str:
+        if isinstance(node, tirx.Var):
+            if node not in self.names:
+                raise TTCodegenError(f"kernel '{self.kernel}': variable '{node.name}' is used but never defined "
+                                     "(the role kernel must bind all its inputs from runtime arguments)")
+            return self.names[node]
+        if isinstance(node, tirx.IntImm):
+            dtype = _dtype(node)
+            if dtype == "bool":
+                return "true" if node.value else "false"
+            return f"{node.value}u" if dtype.startswith("uint") else str(node.value)
+        if isinstance(node, tirx.FloatImm):
+            return f"{float(node.value)!r}f"
+        if isinstance(node, tirx.Cast):
+            dtype = _dtype(node)
+            if dtype not in C_TYPES:
+                raise TTCodegenError(f"kernel '{self.kernel}': cast to {dtype} has no C++ type here")
+            return f"static_cast<{C_TYPES[dtype]}>({self.expr(node.value)})"
+        if type(node) in BINARY:
+            op, prec = BINARY[type(node)]
+            left = self.expr(node.a, prec)
+            right = self.expr(node.b, prec + 1)  # left-associative: a right operand of equal rank needs parens
+            text = f"{left} {op} {right}"
+            return f"({text})" if prec < parent else text
+        if isinstance(node, (tirx.Min, tirx.Max)):
+            raise TTCodegenError(f"kernel '{self.kernel}': {type(node).__name__} in an index expression has no "
+                                 "Metalium spelling")
+        if isinstance(node, tirx.Not):
+            return f"!{self.expr(node.a, 14)}"
+        if isinstance(node, tirx.Select):
+            cond, yes, no = (self.expr(e, 3) for e in (node.condition, node.true_value, node.false_value))
+            text = f"{cond} ? {yes} : {no}"
+            return f"({text})" if parent > 2 else text
+        if isinstance(node, tvm.ir.Call):
+            return self.call(node)
+        raise TTCodegenError(f"kernel '{self.kernel}': cannot print {type(node).__name__} expressions as Metalium C++")
+
+    def call(self, node: Any) -> str:
+        record = intrinsic_of(node)
+        if record is None:
+            op = getattr(node.op, "name", node.op)
+            raise TTCodegenError(f"kernel '{self.kernel}': call to '{op}' is not a Metalium intrinsic")
+        spelling = record.cpp.get(self.profile)
+        if spelling is None:
+            raise TTCodegenError(f"kernel '{self.kernel}': intrinsic '{record.name}' has no C++ spelling in API "
+                                 f"profile '{self.profile}' (specs/intrinsics, family '{record.family}')")
+        header = spelling.header_for(self.role)
+        if header is None:
+            raise TTCodegenError(f"kernel '{self.kernel}': intrinsic '{record.name}' names no "
+                                 f"{PROCESSOR_CLASS[self.role]} header in API profile '{self.profile}'")
+        self.headers.add(header)
+        self.calls.add(record.name)
+        named = dict(zip((a.name for a in record.args), node.args, strict=True))
+        template = [self.expr(named[name]) for name in spelling.template_args]
+        args = [self.expr(value) for name, value in named.items() if name not in spelling.template_args]
+        callee = spelling.callee + (f"<{', '.join(template)}>" if template else "")
+        open_, close = ("{", "}") if spelling.form == "braces" else ("(", ")")
+        return f"{callee}{open_}{', '.join(args)}{close}"
+
+
+def _is_zero(expr: Any) -> bool:
+    return isinstance(expr, tirx.IntImm) and expr.value == 0
+
+
+def _used_vars(body: Any) -> set[Any]:
+    """Vars read anywhere, iterated so a Bind only feeding dead Binds is dead too."""
+    binds: list[Any] = []
+    tvm_ffi.structural_walk(body, [(tirx.Bind, binds.append)])
+    values = {b.var: b.value for b in binds}
+
+    def reads(node: Any) -> set[Any]:
+        found: set[Any] = set()
+        tvm_ffi.structural_walk(node, [(tirx.Var, found.add)])
+        return found
+
+    # Reads outside Bind values: statements with the Bind values blanked out.
+    outside = set()
+    stripped = tvm_ffi.structural_map(body, (tirx.Bind, lambda b: tirx.Evaluate(tirx.IntImm("int32", 0))),
+                                      order="post")
+    outside |= reads(stripped)
+    live = set(outside)
+    changed = True
+    while changed:
+        changed = False
+        for var, value in values.items():
+            if var in live:
+                new = reads(value) - live
+                if new:
+                    live |= new
+                    changed = True
+    # Binds with side effects (an opaque call) stay even when unread.
+    for var, value in values.items():
+        record = intrinsic_of(value)
+        if record is not None and record.effect not in ("Pure", "ReadState", "ExprAnnotation"):
+            live.add(var)
+    return live
+
+
+def kernel_source(func: tirx.PrimFunc, kernel: str, profile: str | None = None) -> KernelSource:
+    """The C++ source of one role kernel (`tt.kernel_role` reader/compute/writer)."""
+    role = get_attr(func, "tt.kernel_role")
+    if role not in ("reader", "compute", "writer"):
+        raise TTCodegenError(f"kernel '{kernel}' has no reader/compute/writer role (tt.kernel_role = {role!r}); "
+                             "run the Tenstorrent pipeline first")
+    profile = profile or intrinsics.TENSTORRENT_PROFILE
+    printer = _Printer(role, profile, kernel, used=_used_vars(func.body))
+    printer.stmt(func.body, 1)
+    entry = intrinsics.PROFILES[profile].kernel_entry
+    body = "\n".join(printer.lines)
+    includes = "\n".join(f'#include "{h}"' for h in sorted(printer.headers))
+    head = f"// {role} kernel of '{kernel}' (API profile {profile}).\n#include <cstdint>\n{includes}\n\n"
+    if role == "compute" and entry == "namespace_main":
+        text = f"{head}namespace NAMESPACE {{\nvoid MAIN {{\n{body}\n}}\n}}  // namespace NAMESPACE\n"
+    else:
+        text = f"{head}void kernel_main() {{\n{body}\n}}\n"
+    return KernelSource(role, text, tuple(sorted(printer.headers)), tuple(sorted(printer.calls)))

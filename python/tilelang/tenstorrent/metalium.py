@@ -1,0 +1,191 @@
+"""Metalium artifacts of a lowered Tenstorrent kernel, and running them in the emulator.
+
+`metalium_program(device_mod, params)` turns the role kernels of the pipeline into
+reader.cpp / compute.cpp / writer.cpp (kernel_cpp.py), the plan (tt.plan.json, validated by
+schema/tt_plan.schema.json, shipped as plan_schema.py), main.cpp and CMakeLists.txt (Jinja templates in metalium/).
+`MetaliumProgram.save(dir)` writes them; calling it with numpy arrays builds (cached) and runs the host program
+against the emulator and returns the counters.
+"""
+
+from __future__ import annotations
+
+import json
+import tempfile
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+import jinja2
+import numpy as np
+import tvm
+from tvm import tirx
+
+from .._intrinsic_table import KERNEL_ROLES
+from . import device, intrinsics
+from .host import host_plan
+from .lowered import get_attr
+
+from .kernel_cpp import TTCodegenError, kernel_source
+
+FILES = {role: f"{role}.cpp" for role in KERNEL_ROLES}
+HOST_TYPES = {2: "uint16_t", 4: "float"}  # element bytes -> host vector type (bf16/fp16 travel as raw bits)
+HERE = Path(__file__).resolve().parent
+
+
+@lru_cache(maxsize=1)
+def _templates() -> jinja2.Environment:
+    env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(HERE / "metalium")), undefined=jinja2.StrictUndefined,
+                             keep_trailing_newline=True, trim_blocks=True, lstrip_blocks=True, autoescape=False)
+    env.filters["cpp_arg"] = _cpp_arg
+    return env
+
+
+def _cpp_arg(value: Any) -> str:
+    """One runtime argument in main.cpp: a 32-bit constant, or what the host knows at run time (a tensor's DRAM
+    address, a core's NoC coordinate, a semaphore id)."""
+    if not isinstance(value, dict):
+        return f"{int(value) & 0xFFFFFFFF}u"
+    if "tensor" in value:
+        return f"static_cast<uint32_t>({value['tensor']}->address())"
+    if "semaphore" in value:
+        return f"semaphore_{value['semaphore']}"
+    axis = "x" if "noc_x" in value else "y"
+    x, y = value[f"noc_{axis}"]
+    return f"static_cast<uint32_t>(noc_core({x}, {y}).{axis})"
+
+
+def _fp32_dest_acc(compute: tirx.PrimFunc) -> bool:
+    """Whether the compute kernel accumulates in fp32 (the C++ engines' kernel facts decide it once)."""
+    from .. import cpp
+
+    return bool(cpp.call("tl.tt.KernelAccumulatesFp32", compute))
+
+
+def build_plan(device_mod: tvm.IRModule, params: Sequence[Any], kernel: str) -> dict[str, Any]:
+    """tt.plan.json: the host plan of the role kernels plus tensor shapes, roles, files and kernel configs."""
+    plan = host_plan(device_mod)
+    funcs = {get_attr(f, "tt.kernel_role"): f for f in device_mod.functions.values() if isinstance(f, tirx.PrimFunc)}
+    missing = [r for r in KERNEL_ROLES if r not in funcs]
+    if missing:
+        raise TTCodegenError(f"kernel '{kernel}': no {', '.join(missing)} kernel in the lowered module; the "
+                             "Metalium code generator needs reader, compute and writer")
+    by_name = {p.name: p for p in params}
+    readers = set(get_attr(funcs["reader"], "tt.tensor_args", {}).values())
+    writers = set(get_attr(funcs["writer"], "tt.tensor_args", {}).values())
+    tensors = []
+    accessors = get_attr(funcs["reader"], "tt.accessors", {}) or {}
+    for name, info in sorted(plan["buffers"].items(), key=lambda kv: accessors.get(kv[0], {}).get("parameter", 0)):
+        param = by_name[name]
+        role = "output" if name in writers else "input" if name in readers else "unused"
+        tensors.append({"name": name, "parameter": [p.name for p in params].index(name), "shape": list(param.shape),
+                        "dtype": info["dtype"], "data_format": info["data_format"], "page_bytes": info["page_bytes"],
+                        "pages": info["tile_rows"] * info["tile_cols"], "role": role})
+    kernels = {}
+    for role in KERNEL_ROLES:
+        entry = dict(plan["kernels"][role])
+        entry["file"] = FILES[role]
+        if role == "compute":
+            entry.update(math_fidelity=device.MATH_FIDELITY, fp32_dest_acc=_fp32_dest_acc(funcs[role]))
+        else:
+            entry["processor"] = device.KERNEL_PROCESSORS[role]
+        kernels[role] = entry
+    profile = plan["device"]["profile"]
+    return {
+        "kernel": kernel,
+        "device": {"profile": profile, "host_api": intrinsics.PROFILES[profile].host_api, "tile": list(device.TILE),
+                   "core_grid": list(device.CORE_GRID), "l1_bytes": device.L1_BYTES, "max_cbs": device.MAX_CBS,
+                   "max_runtime_args": device.MAX_RUNTIME_ARGS},
+        "core_grid": plan["core_grid"], "grid_blocks": plan["grid_blocks"], "partition_mode": plan["partition_mode"],
+        "core_ranges": plan["core_ranges"], "work_partition": plan["work_partition"], "tensors": tensors,
+        "cbs": plan["cbs"], "semaphores": plan["semaphores"], "kernels": kernels,
+    }
+
+
+def validate_plan(plan: dict[str, Any]) -> None:
+    import jsonschema
+
+    from .plan_schema import PLAN_SCHEMA
+
+    errors = sorted(jsonschema.Draft202012Validator(PLAN_SCHEMA).iter_errors(plan), key=lambda e: list(e.path))
+    if errors:
+        where = "/".join(str(p) for p in errors[0].path) or "(root)"
+        raise TTCodegenError(f"tt.plan.json does not match its schema at {where}: {errors[0].message}")
+
+
+def render_host(plan: dict[str, Any], template: str) -> str:
+    tensors = [dict(t, ctype=HOST_TYPES[t["page_bytes"] // (plan["device"]["tile"][0] * plan["device"]["tile"][1])])
+               for t in plan["tensors"]]
+    noc_coords = any(isinstance(v, dict) and ("noc_x" in v or "noc_y" in v) for k in plan["kernels"].values()
+                     for row in k["runtime_arg_values"] for v in row["args"])
+    return _templates().get_template(template).render(
+        plan=plan, host_api=plan["device"]["host_api"], roles=KERNEL_ROLES, noc_coords=noc_coords,
+        inputs=[t for t in tensors if t["role"] == "input"], outputs=[t for t in tensors if t["role"] == "output"])
+
+
+@dataclass
+class MetaliumProgram:
+    """The artifacts of one kernel (file name -> text) and its plan; runnable in the emulator."""
+
+    plan: dict[str, Any]
+    files: dict[str, str]
+    params: list[Any]
+    last_report: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def source(self) -> str:
+        """All files, each under a `// ==== name ====` line (what kernel_source shows)."""
+        return "".join(f"// ==== {name} ====\n{text}\n" for name, text in self.files.items())
+
+    def save(self, directory: str | Path) -> Path:
+        """Write every artifact into `directory` (created if missing); returns it."""
+        out = Path(directory)
+        out.mkdir(parents=True, exist_ok=True)
+        for name, text in self.files.items():
+            target = out / name
+            tmp = target.with_suffix(target.suffix + ".tmp")
+            tmp.write_text(text, "utf-8")
+            tmp.replace(target)
+        return out
+
+    def run(self, arrays: Sequence[Any], workdir: str | Path | None = None) -> dict[str, Any]:
+        """Run in the emulator: inputs are read from `arrays` (in parameter order), outputs written back into
+        them in place. Returns the emulator's report (status, counters per core and in total)."""
+        from . import emulator
+
+        with tempfile.TemporaryDirectory(prefix="tt_run_") as tmp:
+            root = Path(workdir) if workdir is not None else Path(tmp)
+            kernel_dir = self.save(root)
+            data = kernel_dir / "data"
+            data.mkdir(exist_ok=True)
+            for t in self.plan["tensors"]:
+                if t["role"] == "input":
+                    np.ascontiguousarray(arrays[t["parameter"]]).tofile(data / f"{t['name']}.bin")
+            profile = self.plan["device"]["profile"]
+            exe = emulator.build_host(kernel_dir / "main.cpp", profile)
+            report = emulator.run(exe, [str(kernel_dir), str(data)], profile, report=kernel_dir / "tt.report.json")
+            for t in self.plan["tensors"]:
+                if t["role"] == "output":
+                    target = arrays[t["parameter"]]
+                    target[...] = np.fromfile(data / f"{t['name']}.bin", dtype=target.dtype).reshape(target.shape)
+        self.last_report = report
+        return report
+
+    def __call__(self, *arrays: Any) -> dict[str, Any]:
+        return self.run(arrays)
+
+
+def metalium_program(device_mod: tvm.IRModule, params: Sequence[Any], kernel: str = "main") -> MetaliumProgram:
+    """Reader/compute/writer C++, main.cpp, CMakeLists.txt and tt.plan.json of a lowered module."""
+    plan = build_plan(device_mod, params, kernel)
+    validate_plan(plan)
+    files: dict[str, str] = {}
+    by_role = sorted(device_mod.functions.items(), key=lambda kv: KERNEL_ROLES.index(get_attr(kv[1], "tt.kernel_role")))
+    for gvar, func in by_role:
+        role = get_attr(func, "tt.kernel_role")
+        files[FILES[role]] = kernel_source(func, gvar.name_hint, plan["device"]["profile"]).text
+    files["main.cpp"] = render_host(plan, "main.cpp.j2")
+    files["CMakeLists.txt"] = render_host(plan, "CMakeLists.txt.j2")
+    files["tt.plan.json"] = json.dumps(plan, indent=1) + "\n"
+    return MetaliumProgram(plan, files, list(params))

@@ -1,0 +1,184 @@
+// Kernel JIT, like tt-metal's: each kernel source is compiled with its compile-time arguments and defines
+// into a shared object, cached by a hash of (source, command, emulator headers), and loaded with dlopen.
+// The cache is shared between processes, so objects are written to a temporary name and renamed.
+#include <dlfcn.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <sstream>
+#include <thread>
+
+#include "emu.hpp"
+
+namespace fs = std::filesystem;
+
+namespace tt_emu {
+
+namespace {
+
+std::string env_or(const char* name, const std::string& fallback) {
+    const char* v = std::getenv(name);
+    return v && *v ? std::string(v) : fallback;
+}
+
+bool read_file(const fs::path& path, std::string& out) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) return false;
+    std::ostringstream os;
+    os << in.rdbuf();
+    out = os.str();
+    return true;
+}
+
+std::string shell_quote(const std::string& s) {
+    std::string out = "'";
+    for (char c : s) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+    return out + "'";
+}
+
+// Two 64-bit FNV-1a lanes: not cryptographic, ample for a build cache key.
+std::string digest(const std::string& text) {
+    uint64_t a = 0xcbf29ce484222325ull, b = 0x84222325cbf29ce4ull;
+    for (unsigned char c : text) {
+        a = (a ^ c) * 0x100000001b3ull;
+        b = (b ^ c) * 0x100000001b3ull + 0x9e3779b97f4a7c15ull;
+    }
+    char buf[40];
+    std::snprintf(buf, sizeof buf, "%016llx%016llx", static_cast<unsigned long long>(a),
+                  static_cast<unsigned long long>(b));
+    return buf;
+}
+
+// Every header under the include roots (emulator API and the generated per-profile headers), once per process.
+const std::string& headers_digest(const std::vector<fs::path>& roots) {
+    static std::once_flag once;
+    static std::string result;
+    std::call_once(once, [&] {
+        std::string all;
+        for (const fs::path& root : roots) {
+            std::vector<fs::path> files;
+            std::error_code ec;
+            for (auto it = fs::recursive_directory_iterator(root, ec); !ec && it != fs::end(it); it.increment(ec)) {
+                if (it->is_regular_file()) files.push_back(it->path());
+            }
+            std::sort(files.begin(), files.end());
+            for (auto& f : files) {
+                std::string text;
+                read_file(f, text);
+                all += f.lexically_relative(root).string() + '\0' + text + '\0';
+            }
+        }
+        result = digest(all);
+    });
+    return result;
+}
+
+// $TT_EMU_INCLUDE: the include roots, ':'-separated (a checkout keeps hand-written and generated headers apart).
+std::vector<fs::path> include_roots() {
+    std::vector<fs::path> roots;
+    std::stringstream list(env_or("TT_EMU_INCLUDE", ""));
+    for (std::string item; std::getline(list, item, ':');) {
+        if (!item.empty()) roots.emplace_back(item);
+    }
+    return roots;
+}
+
+fs::path cache_root() {
+    if (const char* dir = std::getenv("TT_EMU_CACHE"); dir && *dir) return dir;
+    const char* xdg = std::getenv("XDG_CACHE_HOME");
+    fs::path base = xdg && *xdg ? fs::path(xdg) : fs::path(env_or("HOME", "/tmp")) / ".cache";
+    return base / "tilelang" / "tt_emu";
+}
+
+// Runs a shell command, returning its exit status and combined output.
+int run_command(const std::string& command, std::string& output) {
+    FILE* pipe = popen((command + " 2>&1").c_str(), "r");
+    if (!pipe) {
+        output = "cannot start: " + command;
+        return -1;
+    }
+    char buf[4096];
+    size_t n;
+    while ((n = fread(buf, 1, sizeof buf, pipe)) > 0) output.append(buf, n);
+    return pclose(pipe);
+}
+
+std::shared_ptr<KernelBinary> compile(const std::string& path, const std::vector<uint32_t>& compile_args,
+                                      const std::map<std::string, std::string>& defines) {
+    auto bin = std::make_shared<KernelBinary>();
+    bin->path = path;
+    const auto start = std::chrono::steady_clock::now();
+    const std::vector<fs::path> roots = include_roots();
+    if (roots.empty()) {
+        bin->log = "TT_EMU_INCLUDE is not set (it must list the emulator's include roots, ':'-separated)";
+        return bin;
+    }
+    std::string source;
+    if (!read_file(path, source)) {
+        bin->log = "cannot read the kernel source " + path;
+        return bin;
+    }
+    const std::string profile = env_or("TT_EMU_PROFILE", TT_EMU_DEFAULT_PROFILE);
+    const std::string cxx = env_or("CXX", "g++");
+    std::string args;
+    for (size_t i = 0; i < compile_args.size(); ++i) args += (i ? "," : "") + std::to_string(compile_args[i]);
+    std::string flags = "-std=c++17 -O2 -fPIC -shared -Wall -Werror";
+    for (const fs::path& root : roots) flags += " -I" + shell_quote((root / profile).string());
+    for (const fs::path& root : roots) flags += " -I" + shell_quote(root.string());
+    flags += " -DKERNEL_COMPILE_TIME_ARGS=" + args;
+    for (auto& [name, value] : defines) flags += " " + shell_quote("-D" + name + (value.empty() ? "" : "=" + value));
+
+    const std::string key = digest(source + '\0' + cxx + ' ' + flags + '\0' + headers_digest(roots));
+    const fs::path dir = cache_root() / "kernels";
+    const fs::path so = dir / (fs::path(path).stem().string() + "-" + key + ".so");
+    bin->so_path = so.string();
+    std::error_code ec;
+    if (fs::exists(so, ec)) {
+        bin->cached = true;
+    } else {
+        fs::create_directories(dir, ec);
+        const std::string tmp = so.string() + ".tmp." + std::to_string(getpid()) + "." +
+                                std::to_string(std::hash<std::thread::id>{}(std::this_thread::get_id()));
+        const std::string command = cxx + " " + flags + " " + shell_quote(path) + " -o " + shell_quote(tmp);
+        std::string output;
+        if (run_command(command, output) != 0) {
+            bin->log = "$ " + command + "\n" + output;
+            fs::remove(tmp, ec);
+            return bin;
+        }
+        fs::rename(tmp, so, ec);
+        if (ec) {
+            bin->log = "cannot store " + so.string() + ": " + ec.message();
+            return bin;
+        }
+    }
+    void* handle = dlopen(so.c_str(), RTLD_NOW | RTLD_LOCAL);
+    if (!handle) {
+        bin->log = std::string("dlopen failed: ") + dlerror();
+        return bin;
+    }
+    // `void kernel_main()`, or `namespace NAMESPACE { void MAIN }` (NAMESPACE = tt_emu_kernel).
+    void* entry = dlsym(handle, "_Z11kernel_mainv");
+    if (!entry) entry = dlsym(handle, "_ZN13tt_emu_kernel11kernel_mainEv");
+    if (!entry) {
+        bin->log = path + ": defines neither `void kernel_main()` nor `namespace NAMESPACE { void MAIN { ... } }`";
+        return bin;
+    }
+    bin->entry = reinterpret_cast<void (*)()>(entry);
+    bin->ok = true;
+    bin->seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    return bin;
+}
+
+}  // namespace
+
+std::shared_future<std::shared_ptr<KernelBinary>> compile_kernel_async(const KernelSpec& spec) {
+    return std::async(std::launch::async, compile, spec.path, spec.compile_args, spec.defines).share();
+}
+
+}  // namespace tt_emu
