@@ -6,7 +6,7 @@ import shutil
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
-PROJECT_PARTS = ("specs", "schema", "templates", "src/transform")
+PROJECT_PARTS = ("specs", "schema", "templates", "src")
 
 
 def copy_project(destination: Path) -> Path:

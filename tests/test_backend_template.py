@@ -89,8 +89,10 @@ def overlay(baked: Path, root: Path) -> None:
 
 
 def checkout_copy(root: Path) -> Path:
-    """The generator's inputs, pytest's configuration and the tests the baked tests import."""
+    """The generator's inputs, the hand-written package, pytest's configuration and the tests the baked tests
+    import: a checkout the baked backend is generated into."""
     copy_project(root)
+    shutil.copytree(REPO / "python", root / "python", ignore=shutil.ignore_patterns("__pycache__"))
     shutil.copy2(REPO / "pyproject.toml", root / "pyproject.toml")
     (root / "tests").mkdir()
     for name in TEST_SUPPORT:
@@ -99,8 +101,8 @@ def checkout_copy(root: Path) -> Path:
 
 
 def run_baked_tests(root: Path, *test_files: str) -> None:
-    """pytest in the copy, importing the copy's generated `tilelang` (PYTHONPATH precedes the editable install)."""
-    env = {**os.environ, "PYTHONPATH": str(root / "generated")}
+    """pytest in the copy, importing the copy's `tilelang` (PYTHONPATH precedes the editable install)."""
+    env = {**os.environ, "PYTHONPATH": str(root / "python")}
     done = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", *test_files], cwd=root,
                           env=env, capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stdout[-4000:] + done.stderr[-2000:]
@@ -279,7 +281,7 @@ def test_readme_walkthrough_runs_as_written(tmp_path: Path, cookiecutter_config:
     os.utime(root / "pyproject.toml", (0, 0))  # never older than the venv's install stamp: make must not reinstall
     (root / ".venv").symlink_to(REPO / ".venv", target_is_directory=True)
     assert subprocess.run(["make", "-q", ".venv/.installed"], cwd=root).returncode == 0
-    env = {**os.environ, "PYTHONPATH": str(root / "generated"), "PWD": str(root)}
+    env = {**os.environ, "PYTHONPATH": str(root / "python"), "PWD": str(root)}
     script = readme_walkthrough()
     done = subprocess.run(["bash", "-euxc", script], cwd=root, env=env, capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stdout[-4000:] + done.stderr[-4000:]

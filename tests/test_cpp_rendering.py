@@ -40,11 +40,11 @@ def test_messages_keep_their_fields() -> None:
 
 
 def test_every_pass_spec_has_a_registered_cpp_source() -> None:
-    sources = {p.stem: p.read_text("utf-8") for p in (REPO / "generated/tilelang/cpp/passes").glob("*.cc")}
+    sources = {p.stem: p.read_text("utf-8") for p in (REPO / "generated/cpp/passes").glob("*.cc")}
     specs = sorted(p.stem for p in (REPO / "specs/passes").glob("*.yaml"))
     assert sorted(sources) == specs
     layout = sources["infer_tt_layout"]
-    assert 'GlobalDef().def("tl.cpp.transform.InferTTLayout", make)' in layout
+    assert 'GlobalDef().def("tl.transform.InferTTLayout", make)' in layout
     assert 'engines::annotate("InferTTLayout", options, tl::str("tt.buffers"), tl::str("tensors")' in layout
     assert 'call("tirx.transform.VectorizeLoop", tl::boolean(true))' in sources["vectorize_loop"]
     assert "hooks::lower_tile_primitives()" in sources["lower_tile_ops_to_loops"]

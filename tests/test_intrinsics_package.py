@@ -20,8 +20,12 @@ from tilelang.tenstorrent import INTRINSICS, PROFILES
 MODEL = load_project(Project.at(REPO))
 
 
-def test_package_is_the_generated_one() -> None:
-    assert Path(tilelang.__file__).resolve().parent == REPO / "generated" / "tilelang"
+def test_package_is_the_checkout_one() -> None:
+    """Hand-written modules are imported where they are edited, rendered ones from generated/."""
+    import tilelang.transform
+
+    assert Path(tilelang.__file__).resolve().parent == REPO / "python" / "tilelang"
+    assert Path(tilelang.transform.__file__).resolve().parent == REPO / "generated" / "tilelang" / "transform"
 
 
 def test_every_spec_intrinsic_is_a_registered_op() -> None:

@@ -284,7 +284,8 @@ def test_the_second_api_profile_is_one_line_of_the_backend_spec(emulator: Any, p
     spec.write_text(text.replace("api_profile: metal_d5f9bc4a\n", "api_profile: tilelang_tt_2025\n"), "utf-8")
     assert generate(["--root", str(project), "--out", str(project / "generated"), "generate", "--quiet"]) == 0
     out = tmp_path / "artifacts"
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(project / "generated"), str(REPO / "tests")])}
+    shutil.copytree(REPO / "python", project / "python", ignore=shutil.ignore_patterns("__pycache__"))
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(project / "python"), str(REPO / "tests")])}
     done = subprocess.run([sys.executable, "-c", SECOND_PROFILE_RUN, str(out)], capture_output=True, text=True,
                           env=env, timeout=600)
     assert done.returncode == 0, done.stdout + done.stderr
