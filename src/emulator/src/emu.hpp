@@ -332,6 +332,10 @@ void wake_waiters(Core& core);
 // The calling thread (`self`, holding its core lock) leaves the running set by finishing.
 void finish_thread(Core& core, KernelThread& self);
 std::string dump_core(const Core& core);
+// "reader@(0,0) blocked in cb_wait_front(...)": a thread and where it waits.
+std::string thread_state(const KernelThread& t);
+// What a blocked thread waits for, with the CB or semaphore state that keeps it waiting.
+std::string wait_text(const Core& core, const Wait& w);
 // Lands the calling kernel's pending multicasts in issue order (kapi_multicast.cpp).
 void land_multicasts(Session& s);
 // Runs `body` (returning an error message, empty if none) under `target`'s lock: releases the caller's own

@@ -1,0 +1,91 @@
+// DRAM: interleaved buffers with their bank addresses, registered so that kernels' NoC addresses can be checked.
+#include <algorithm>
+#include <cstring>
+
+#include "emu.hpp"
+
+namespace tt_emu {
+
+// ------------------------------------------------------------------ DRAM allocator
+
+namespace {
+constexpr uint32_t kDramBase = 0x100000;  // first usable bank address (below: reserved, as on hardware)
+
+struct DramRegistry {
+    std::mutex mu;
+    std::map<uint32_t, std::weak_ptr<DramBuffer>> by_address;
+    uint32_t next = kDramBase;
+};
+DramRegistry& registry() {
+    static DramRegistry* r = new DramRegistry;  // never destroyed: buffers may outlive static destruction
+    return *r;
+}
+
+[[noreturn]] void host_fail(const char* call, const std::string& message) {
+    tt::tt_metal::detail::host_error(call, message);
+}
+}  // namespace
+
+std::mutex& dram_mutex() {
+    static std::mutex* mu = new std::mutex;
+    return *mu;
+}
+
+DramBuffer::~DramBuffer() {
+    std::lock_guard<std::mutex> lk(registry().mu);
+    registry().by_address.erase(address);
+}
+
+std::string DramBuffer::describe() const {
+    return "DRAM buffer " + hex(address) + " (" + std::to_string(num_pages) + " pages of " +
+           std::to_string(page_size) + " B)";
+}
+
+std::shared_ptr<DramBuffer> allocate_dram_buffer(uint64_t size, uint64_t page_size, const char* call) {
+    if (page_size == 0 || page_size > size || page_size > (1u << 20)) {
+        host_fail(call, "page size " + std::to_string(page_size) + " B is invalid for a buffer of " +
+                            std::to_string(size) + " B");
+    }
+    auto buf = std::make_shared<DramBuffer>();
+    buf->size = size;
+    buf->page_size = static_cast<uint32_t>(page_size);
+    buf->num_pages = static_cast<uint32_t>((size + page_size - 1) / page_size);
+    const uint64_t per_bank = (buf->num_pages + kDramBanks - 1) / kDramBanks * page_size;
+    buf->bank_bytes = static_cast<uint32_t>((per_bank + kDramAlignment - 1) / kDramAlignment * kDramAlignment);
+    std::lock_guard<std::mutex> lk(registry().mu);
+    if (uint64_t{registry().next} + buf->bank_bytes > kDramBankBytes) {
+        host_fail(call, "out of DRAM: " + std::to_string(buf->bank_bytes) + " B per bank requested, " +
+                            std::to_string(kDramBankBytes - registry().next) + " B left in each of the 12 banks");
+    }
+    buf->address = registry().next;
+    registry().next += buf->bank_bytes;
+    buf->data.assign(size_t{buf->num_pages} * buf->page_size, 0);
+    registry().by_address[buf->address] = buf;
+    return buf;
+}
+
+std::shared_ptr<DramBuffer> find_dram_buffer(uint32_t address) {
+    std::lock_guard<std::mutex> lk(registry().mu);
+    auto it = registry().by_address.find(address);
+    return it == registry().by_address.end() ? nullptr : it->second.lock();
+}
+
+std::shared_ptr<DramBuffer> find_dram_buffer_in_bank(uint32_t bank_addr) {
+    std::lock_guard<std::mutex> lk(registry().mu);
+    auto it = registry().by_address.upper_bound(bank_addr);
+    if (it == registry().by_address.begin()) return nullptr;
+    --it;
+    std::shared_ptr<DramBuffer> buf = it->second.lock();
+    return buf && bank_addr < buf->address + buf->bank_bytes ? buf : nullptr;
+}
+
+std::string list_dram_buffers() {
+    std::lock_guard<std::mutex> lk(registry().mu);
+    std::string out;
+    for (auto& [address, weak] : registry().by_address) {
+        if (auto buf = weak.lock()) out += (out.empty() ? "" : ", ") + hex(address) + " (" + std::to_string(buf->num_pages) + " pages)";
+    }
+    return out.empty() ? "none" : out;
+}
+
+}  // namespace tt_emu
