@@ -92,7 +92,7 @@ def gemm_id(shape: tuple[Any, ...]) -> str:
     return f"{m}x{n}x{k}_b{bm}x{bn}x{bk}_{dtype}_{acc}"
 
 
-# The kernels the codegen tests compile and run (and the C++ pass equivalence test lowers at every stage).
+# The kernels the codegen tests compile and run (tools/artifacts_digest.py records their artifacts).
 CORPUS = {
     **{f"gemm_{gemm_id(s)}": (lambda s=s: matmul(*s)) for s in GEMMS},
     **{f"eltwise_{op}": (lambda op=op: elementwise_binary(64, 128, 32, 64, op)) for op in ("add", "sub", "mul")},

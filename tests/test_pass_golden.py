@@ -1,0 +1,330 @@
+"""Golden before/after tests of every pass, on IR produced by the language (TileLang's CompareBeforeAfter style).
+
+For each golden, a kernel written with `tilelang.language` is run through its backend's pipelines up to the pass
+(that module is the pass's `before`), the pass is applied, and the result is compared with
+`tvm.ir.assert_structural_equal` against the expected module stored as TVMScript in
+`tests/golden/passes/<Pass>.<case>.py` and parsed back with `tvm.script.from_source` (the same function as
+`tvm.script.parse` in TVM 0.27). `<case>` names the kernel
+(`tt_gemm`, `cpu_gemm`, ...); a pass a pipeline runs more than once gets `.2`, `.3`, ... for its later runs.
+
+Every pass spec in specs/passes/ must have at least one golden; every pass of the Tenstorrent pipeline has one on a
+small GEMM, the passes whose rules differ for element-wise kernels, a GEMM epilogue or a spilled matmul have one on
+those too, and the loop-based passes have one on a small CPU GEMM.
+
+To (re)write the golden files from what the passes produce now (then review the diff):
+
+    TILELANG_UPDATE_GOLDEN=1 .venv/bin/python -m pytest tests/test_pass_golden.py
+
+A missing golden fails (it never passes silently); so does a golden file no case produces any more.
+
+Two properties of the IR decide how a module is compared (both are checked by tests below):
+- From GridToPersistentTT to FinalizeTTSignature the work arguments (`count`, `row0`, ...) are free variables by
+  design: they become runtime arguments only in FinalizeTTSignature. The TVMScript printer declares a free variable
+  (`count = T.int32()`) in the frame of the lowest statement using it; for a loop whose extent is the variable that
+  frame is the loop's body, so the declaration lands after its use and the text does not parse ("Undefined
+  variable: count"). The golden text therefore declares each free variable at the top of its function (the only
+  edit made to the printer's output), and the comparison maps free variables (`map_free_vars=True`).
+- From SplitTTKernels on, the reader, compute and writer kernels are copies of one body and share its Var objects
+  (after FinalizeTTSignature the same `count` is bound in all three, which TVM's well-formedness check rejects:
+  "multiple definitions of variable count"). Structural equality of a whole IRModule maps variables across its
+  functions, so such a module is never equal to its parsed text (where each function has its own variables); the
+  modules are compared function by function instead (same function names, each function structurally equal).
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+import tvm
+import tvm_ffi
+import yaml
+from tt_kernels import elementwise_add, elementwise_unary, matmul, matmul_bias_relu
+from tvm import tirx
+
+import tilelang.language as T  # importing tilelang registers the tt.* ops and the T.tt script namespace
+from tilelang import transform
+from tilelang.engine import pipelines
+from tilelang.engine.registry import BACKENDS
+
+ROOT = Path(__file__).resolve().parent.parent
+GOLDEN_DIR = Path(__file__).resolve().parent / "golden" / "passes"
+UPDATE = os.environ.get("TILELANG_UPDATE_GOLDEN", "") not in ("", "0")
+UPDATE_COMMAND = "TILELANG_UPDATE_GOLDEN=1 .venv/bin/python -m pytest tests/test_pass_golden.py"
+
+
+def _tt_target() -> tvm.target.Target:
+    return BACKENDS["tenstorrent"].make_target(None)
+
+
+def _cpu_target() -> tvm.target.Target:
+    # The llvm backend's target names this machine's CPU (mcpu=$host_cpu); a pinned CPU and triple keep the goldens
+    # the same on every machine.
+    return tvm.target.Target({"kind": "llvm", "mtriple": "x86_64-unknown-linux-gnu", "mcpu": "x86-64"})
+
+
+def guarded_rows(M, N, block_M, block_N):  # noqa: N803
+    """A CPU kernel on which the tvm-rule passes have work (the GEMM's loops leave most of them nothing to do):
+    copies of partial blocks (guarded loads and stores), a T.vectorized loop (VectorizeLoop), a T.unroll loop
+    (UnrollLoop), blocks whose buffers StorageRewrite hoists, a store guard invariant in the inner loop
+    (HoistIfThenElse), a guard RenormalizeSplitPattern rewrites, and a self-assignment that Simplify turns into a
+    no-op loop which RemoveNoOp deletes. (RewriteUnsafeSelect has no Select to rewrite: the language cannot write
+    one; `a if c else b` and T.if_then_else are the safe builtin if_then_else.)"""
+
+    @T.prim_func
+    def main(A: T.Tensor((M, N), "float32"), B: T.Tensor((M, N), "float32")):
+        with T.Kernel(T.ceildiv(N, block_N), T.ceildiv(M, block_M), threads=128) as (bx, by):
+            A_s = T.alloc_shared((block_M, block_N), "float32")
+            R = T.alloc_local((block_M,), "float32")
+            T.copy(A[by * block_M, bx * block_N], A_s)
+            for i in T.serial(block_M):
+                for j in T.vectorized(block_N):
+                    A_s[i, j] = T.max(A_s[i, j], T.float32(0))
+            for i in T.unroll(block_M):
+                R[i] = A_s[i, 0]
+            for i in T.serial(block_M):
+                R[i] = R[i]
+            for i, j in T.Parallel(block_M, block_N):
+                A_s[i, j] = T.if_then_else(bx > 0, A_s[i, j] - R[i], A_s[i, j])
+            T.copy(A_s, B[by * block_M, bx * block_N])
+
+    return main
+
+
+TT = ("lower_and_legalize_tt", "optimize_tenstorrent")
+CPU = ("lower_and_legalize", "optimize_cpu")
+
+
+@dataclass(frozen=True)
+class Case:
+    """A kernel, the pipelines that lower it, and the passes that get a golden on it (None: all of them)."""
+
+    doc: str
+    kernel: Callable[[], tirx.PrimFunc]
+    target: Callable[[], tvm.target.Target]
+    pipelines: tuple[str, ...]
+    goldens: frozenset[str] | None = None
+
+
+CASES: dict[str, Case] = {
+    "tt_gemm": Case("matmul(64, 64, 64, 32, 32, 32, dtype='bfloat16'): 2x2 blocks, 2 K steps, A/B multicast",
+                    lambda: matmul(64, 64, 64, 32, 32, 32, dtype="bfloat16"), _tt_target, TT),
+    "tt_gemm_spill": Case("matmul(64, 128, 64, 64, 128, 32, dtype='bfloat16'): a 2x4-tile fp32 block over 2 K "
+                          "steps, in DST sub-blocks with a partial-sum CB",
+                          lambda: matmul(64, 128, 64, 64, 128, 32, dtype="bfloat16"), _tt_target, TT,
+                          frozenset({"BuildTTTileDataflow", "LowerTileOpsToTT", "PlanTTDst", "LowerTTProtocols"})),
+    "tt_add": Case("elementwise_add(64, 64, 32, 32, 'bfloat16', 'bfloat16'): binary FPU op, a local-to-shared copy",
+                   lambda: elementwise_add(64, 64, 32, 32, "bfloat16", "bfloat16"), _tt_target, TT,
+                   frozenset({"BuildTTTileDataflow", "LowerTileOpsToTT", "SplitTTKernels", "InsertTTComputeInit",
+                              "LowerTTProtocols"})),
+    "tt_exp": Case("elementwise_unary(64, 64, 32, 32, 'exp'): an SFPU op",
+                   lambda: elementwise_unary(64, 64, 32, 32, "exp"), _tt_target, TT,
+                   frozenset({"LowerTileOpsToTT", "InsertTTComputeInit", "LowerTTProtocols"})),
+    "tt_gemm_bias_relu": Case("matmul_bias_relu(64, 64, 64, 32, 32, 32): a GEMM, then a binary op with a relu",
+                              lambda: matmul_bias_relu(64, 64, 64, 32, 32, 32), _tt_target, TT,
+                              frozenset({"BuildTTTileDataflow", "LowerTileOpsToTT", "SplitTTKernels", "PlanTTDst",
+                                         "InsertTTComputeInit", "LowerTTProtocols"})),
+    "cpu_gemm": Case("matmul(64, 64, 64, 32, 32, 32, dtype='float32') for llvm",
+                     lambda: matmul(64, 64, 64, 32, 32, 32, dtype="float32"), _cpu_target, CPU),
+    "cpu_loops": Case("guarded_rows(60, 40, 16, 8) for llvm: partial blocks, vectorized and unrolled loops",
+                      lambda: guarded_rows(60, 40, 16, 8), _cpu_target, CPU,
+                      frozenset({"LowerTileOpsToLoops", *pipelines.PIPELINE_STEPS["optimize_common"]})),
+}
+
+
+@dataclass(frozen=True)
+class Golden:
+    name: str  # the golden file's stem: <Pass>.<case>[.<n>]
+    case: str
+    step: int  # index of the pass in the case's steps
+    pass_name: str
+
+    @property
+    def path(self) -> Path:
+        return GOLDEN_DIR / f"{self.name}.py"
+
+
+def steps_of(case: Case) -> list[str]:
+    return [name for pipeline in case.pipelines for name in pipelines.PIPELINE_STEPS[pipeline]]
+
+
+def _goldens() -> list[Golden]:
+    out = []
+    for case_name, case in CASES.items():
+        seen: dict[str, int] = {}
+        for index, name in enumerate(steps_of(case)):
+            seen[name] = seen.get(name, 0) + 1
+            if case.goldens is None or name in case.goldens:
+                suffix = f".{seen[name]}" if seen[name] > 1 else ""
+                out.append(Golden(f"{name}.{case_name}{suffix}", case_name, index, name))
+    return out
+
+
+GOLDENS = _goldens()
+
+
+def make_pass(name: str, target: tvm.target.Target) -> tvm.transform.Pass:
+    return transform.BindTarget(target) if name == "BindTarget" else getattr(transform, name)()
+
+
+@functools.cache
+def modules(case_name: str) -> tuple[tvm.IRModule, ...]:
+    """The module before every step of the case, and after the last one: modules(case)[i] is the `before` of step i."""
+    case = CASES[case_name]
+    target = case.target()
+    mod = tvm.IRModule({"main": case.kernel()})
+    out = [mod]
+    with target:
+        for name in steps_of(case):
+            mod = make_pass(name, target)(mod)
+            out.append(mod)
+    return tuple(out)
+
+
+def before_and_after(golden: Golden) -> tuple[tvm.IRModule, tvm.IRModule]:
+    """The pass's input, from the language through the pipelines, and the pass applied to it here (which must
+    leave its input unchanged)."""
+    case = CASES[golden.case]
+    before = modules(golden.case)[golden.step]
+    digest = tvm_ffi.structural_hash(before)
+    target = case.target()
+    with target:
+        after = make_pass(golden.pass_name, target)(before)
+    assert tvm_ffi.structural_hash(before) == digest, f"{golden.pass_name} changed its input module in place"
+    return before, after
+
+
+# ------------------------------------------------------------------------------------------ golden text
+
+
+# How the printer declares a free scalar variable: `name = T.int32()` (a Bind prints `name: T.let[...] = value`).
+FREE_VAR_DECL = re.compile(r"^(?P<indent> +)(?P<name>\w+) = T\.(?P<dtype>\w+)\(\)$")
+
+
+def hoist_free_vars(text: str) -> str:
+    """Move the printer's free-variable declarations of each function to the top of the function's body."""
+    lines = text.split("\n")
+    out: list[str] = []
+    func_start: int | None = None  # index in `out` of the first body statement of the current function
+    body_indent = ""
+    for line in lines:
+        stripped = line.lstrip()
+        if stripped.startswith("def "):
+            out.append(line)
+            func_start, body_indent = len(out), " " * (len(line) - len(stripped) + 4)
+            continue
+        if func_start is not None and stripped.startswith("T.func_attr("):
+            out.append(line)
+            func_start = len(out)
+            continue
+        match = FREE_VAR_DECL.match(line)
+        if match and func_start is not None:
+            out.insert(func_start, f"{body_indent}{match['name']} = T.{match['dtype']}()")
+            func_start += 1
+            continue
+        out.append(line)
+    return "\n".join(out)
+
+
+def render(golden: Golden, mod: tvm.IRModule) -> str:
+    case = CASES[golden.case]
+    runs = steps_of(case)[:golden.step + 1].count(golden.pass_name)
+    nth = f", its {runs}{'nd' if runs == 2 else 'rd' if runs == 3 else 'th'} run" if runs > 1 else ""
+    header = [
+        "# ruff: noqa",
+        f"# Golden: the module after {golden.pass_name} ({' + '.join(case.pipelines)}{nth}), case {golden.case}:",
+        f"# {case.doc}.",
+        f"# Written by `{UPDATE_COMMAND}`; do not edit by hand.",
+    ]
+    return "\n".join(header) + "\n" + hoist_free_vars(mod.script()).rstrip("\n") + "\n"
+
+
+def parse(text: str) -> tvm.IRModule:
+    # Not well-formed by TVM's definition from GridToPersistentTT to FinalizeTTSignature (free work arguments).
+    mod = tvm.script.from_source(text, check_well_formed=False)
+    assert isinstance(mod, tvm.IRModule)
+    return mod
+
+
+def assert_modules_equal(actual: tvm.IRModule, expected: tvm.IRModule) -> None:
+    """Same functions, each structurally equal (function by function: the role kernels share Var objects)."""
+    names = sorted(gv.name_hint for gv in actual.functions)
+    assert names == sorted(gv.name_hint for gv in expected.functions)
+    for name in names:
+        tvm.ir.assert_structural_equal(actual[name], expected[name], map_free_vars=True)
+    tvm.ir.assert_structural_equal(actual.attrs, expected.attrs)
+
+
+# ----------------------------------------------------------------------------------------------- tests
+
+
+@pytest.mark.parametrize("golden", GOLDENS, ids=[g.name for g in GOLDENS])
+def test_pass_matches_golden(golden: Golden) -> None:
+    _, after = before_and_after(golden)
+    if UPDATE:
+        GOLDEN_DIR.mkdir(parents=True, exist_ok=True)
+        text = render(golden, after)
+        if not golden.path.exists() or golden.path.read_text("utf-8") != text:
+            golden.path.write_text(text, "utf-8")
+    if not golden.path.exists():
+        pytest.fail(f"no golden for {golden.pass_name} on {golden.case}: {golden.path.relative_to(ROOT)} is "
+                    f"missing; write it with `{UPDATE_COMMAND}` and review it", pytrace=False)
+    expected = parse(golden.path.read_text("utf-8"))
+    try:
+        assert_modules_equal(after, expected)
+    except (AssertionError, ValueError) as exc:
+        raise AssertionError(f"{golden.pass_name} on {golden.case} no longer produces {golden.path.relative_to(ROOT)}"
+                             f"; if the change is intended, rewrite the goldens with `{UPDATE_COMMAND}` and review "
+                             f"the diff.\n{exc}") from None
+
+
+def test_every_pass_spec_has_a_golden() -> None:
+    specs = {yaml.safe_load(p.read_text("utf-8"))["name"]: p for p in sorted((ROOT / "specs/passes").glob("*.yaml"))}
+    covered = {g.pass_name for g in GOLDENS if g.path.exists() or UPDATE}
+    missing = sorted(f"{name} ({path.relative_to(ROOT)})" for name, path in specs.items() if name not in covered)
+    assert not missing, (f"pass specs without a golden: {', '.join(missing)}; add a case to CASES in "
+                         f"tests/test_pass_golden.py and run `{UPDATE_COMMAND}`")
+
+
+def test_every_tenstorrent_pass_has_a_gemm_golden() -> None:
+    tt = {g.pass_name for g in GOLDENS if g.case == "tt_gemm"}
+    assert set(pipelines.PIPELINE_STEPS["optimize_tenstorrent"]) <= tt
+
+
+def test_no_stale_golden_files() -> None:
+    expected = {g.path.name for g in GOLDENS}
+    stale = sorted(p.name for p in GOLDEN_DIR.glob("*.py") if p.name not in expected)
+    if UPDATE:
+        for name in stale:
+            (GOLDEN_DIR / name).unlink()
+        stale = []
+    assert not stale, f"golden files that no case produces: {stale}; delete them or restore their case"
+
+
+def _stage(case: str, pass_name: str) -> tvm.IRModule:
+    golden = next(g for g in GOLDENS if g.case == case and g.pass_name == pass_name)
+    return modules(case)[golden.step + 1]
+
+
+def test_why_free_vars_are_hoisted() -> None:
+    """The printer's own text of a persistent loop over a free `count` does not parse; the hoisted text does."""
+    mod = _stage("tt_gemm", "GridToPersistentTT")
+    with pytest.raises(Exception, match="Undefined variable: count"):
+        tvm.script.from_source(mod.script(), check_well_formed=False)
+    assert_modules_equal(mod, parse(hoist_free_vars(mod.script())))
+
+
+def test_why_modules_are_compared_function_by_function() -> None:
+    """After FinalizeTTSignature the kernels bind the same Var objects; a whole-module comparison cannot match."""
+    mod = _stage("tt_gemm", "FinalizeTTSignature")
+    with pytest.raises(Exception, match="multiple definitions of variable count"):
+        tirx.analysis.verify_well_formed(mod)
+    parsed = parse(hoist_free_vars(mod.script()))
+    with pytest.raises(ValueError, match="StructuralEqual check failed"):
+        tvm.ir.assert_structural_equal(mod, parsed)
+    assert_modules_equal(mod, parsed)
