@@ -1,4 +1,5 @@
-# Every target installs what it needs first (`make install` creates .venv when missing).
+# Every target installs what it needs first (`make install` creates .venv when missing and builds the C++ libraries
+# in build/cpp; `python -m tilelang.cpp` rebuilds what changed since).
 PYTHON ?= python3
 VENV   ?= .venv
 PY     := $(VENV)/bin/python
@@ -11,11 +12,13 @@ install: $(STAMP)
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e '.[dev]'
+	$(PY) -m pip install --quiet $$($(PY) cmake/build_requirements.py)
+	$(PY) -m pip install --quiet --no-build-isolation -e '.[dev]'
 	touch $(STAMP)
 
 generate: $(STAMP)
 	$(PY) -m generator generate
+	$(PY) -m tilelang.cpp
 
 check: $(STAMP)
 	$(PY) -m generator check
@@ -30,11 +33,12 @@ lint: $(STAMP)
 
 demo: $(STAMP)
 	$(PY) -m generator generate
+	$(PY) -m tilelang.cpp
 	$(PY) -m generator list
 	$(PY) examples/tt_gemm_demo.py
 
 bench: $(STAMP)
-	$(PY) -m pip install --quiet -e '.[plot]'
+	$(PY) -m pip install --quiet --no-build-isolation -e '.[plot]'
 	$(PY) benchmarks/bench_generate.py
 	$(PY) benchmarks/bench_lower.py
 	$(PY) benchmarks/bench_tt_lower.py

@@ -6,27 +6,25 @@ import itertools
 import re
 from typing import Any
 
+from . import ir_nodes
+from .build_pass import build_pass
 from .diagnostics import Diagnostics, Location
 from .loader import SpecFile
 from .model import (
     PROCESSOR_CLASS,
     Allocation,
     Arg,
-    Attribute,
     Backend,
     CppSpelling,
     DtypeFunction,
     Intrinsic,
     Language,
-    Option,
-    Pass,
     Pipeline,
     PipelineStep,
     Profile,
     Protocol,
     ProtocolParam,
     ProtocolStep,
-    Rule,
     SpecSet,
     Target,
     TileOp,
@@ -188,38 +186,6 @@ def _protocol(spec: SpecFile) -> Protocol:
     )
 
 
-def _attributes(spec: SpecFile, key: str) -> tuple[Attribute, ...]:
-    return tuple(
-        Attribute(a["key"], a["type"], a["doc"], bool(a.get("optional", False)), spec.at((key, i)))
-        for i, a in enumerate(spec.data.get(key, []))
-    )
-
-
-def _pass(spec: SpecFile) -> Pass:
-    data = spec.data
-    return Pass(
-        name=data["name"],
-        stage=data["stage"],
-        doc=data["doc"],
-        scope=data.get("scope", "function"),
-        options=tuple(
-            Option(name, o["type"], o.get("default"), tuple(o.get("choices", [])), o["doc"])
-            for name, o in sorted(data.get("options", {}).items())
-        ),
-        reads=_attributes(spec, "reads"),
-        writes=_attributes(spec, "writes"),
-        requires=tuple(data.get("requires", [])),
-        rules=tuple(
-            Rule(r["kind"], r.get("doc", ""), r.get("transform", ""), r.get("module", ""),
-                 _items(r.get("args")), _items(r.get("params")), r.get("hook", ""), spec.at(("rules", i)))
-            for i, r in enumerate(data["rules"])
-        ),
-        source=spec.path,
-        location=spec.at(("name",)),
-        requires_location=spec.at(("requires",)),
-    )
-
-
 def _pipeline(spec: SpecFile) -> Pipeline:
     data = spec.data
     return Pipeline(
@@ -299,7 +265,9 @@ def build_model(specs: list[tuple[str, SpecFile]], diagnostics: Diagnostics) -> 
     """Build the model from (kind, spec) pairs that passed schema validation."""
     intrinsics: list[Intrinsic] = []
     families: list[tuple[str, str, str]] = []
-    protocols, passes, pipelines, backends, languages = [], [], [], [], []
+    protocols, pipelines, backends, languages = [], [], [], []
+    pass_specs = []
+    nodes, keys = ir_nodes.collect(specs, diagnostics)
     for kind, spec in specs:
         if kind == "intrinsic":
             intrinsics.extend(_intrinsics(spec, diagnostics))
@@ -307,13 +275,16 @@ def build_model(specs: list[tuple[str, SpecFile]], diagnostics: Diagnostics) -> 
         elif kind == "protocol":
             protocols.append(_protocol(spec))
         elif kind == "pass":
-            passes.append(_pass(spec))
+            pass_specs.append(spec)
         elif kind == "pipeline":
             pipelines.append(_pipeline(spec))
         elif kind == "backend":
             backends.append(_backend(spec))
         elif kind == "language":
             languages.append(_language(spec))
+    # Pass rules see the arguments of the intrinsics they name, so passes are built once all intrinsics are.
+    by_name = {i.name: i for i in intrinsics}
+    passes = [build_pass(spec, by_name, diagnostics) for spec in pass_specs]
     return SpecSet(
         intrinsics=tuple(sorted(intrinsics, key=lambda i: (i.name, i.location))),
         protocols=tuple(sorted(protocols, key=lambda p: (p.name, p.location))),
@@ -322,6 +293,8 @@ def build_model(specs: list[tuple[str, SpecFile]], diagnostics: Diagnostics) -> 
         backends=tuple(sorted(backends, key=lambda b: (b.name, b.location))),
         languages=tuple(sorted(languages, key=lambda lang: (lang.name, lang.location))),
         families=tuple(sorted(families)),
+        ir_nodes=nodes,
+        ir_keys=keys,
         files=tuple(sorted(spec.path for _, spec in specs)),
     )
 

@@ -2,26 +2,25 @@
 
 from __future__ import annotations
 
-import difflib
 import re
 from collections.abc import Iterable
-from pathlib import Path
 from typing import Any
 from typing import Protocol as TypingProtocol
 
-from . import expressions, rules
+from . import expressions
 from .diagnostics import Diagnostics, Location
+from .expressions import did_you_mean
 from .model import (
-    CONTEXT_VALUES,
     FRONTEND_CONSTRUCTS,
     PROCESSOR_CLASS,
     Intrinsic,
-    Pass,
-    Pipeline,
     Protocol,
     ProtocolStep,
     SpecSet,
 )
+from .pass_checks import check_hooks, check_passes, check_pipelines
+
+__all__ = ["check_hooks", "check_model"]  # check_hooks lives with the pass checks; callers find it here too
 
 
 class _Named(TypingProtocol):
@@ -30,11 +29,6 @@ class _Named(TypingProtocol):
 
     @property
     def location(self) -> Location: ...
-
-
-def _suggest(name: str, known: Iterable[str]) -> str:
-    close = difflib.get_close_matches(name, sorted(known), n=1)
-    return f" (did you mean '{close[0]}'?)" if close else ""
 
 
 def _duplicates(what: str, objects: Iterable[_Named], diagnostics: Diagnostics) -> None:
@@ -55,9 +49,8 @@ def check_model(model: SpecSet, diagnostics: Diagnostics) -> None:
     _duplicates("API profile", model.profiles, diagnostics)
     _check_intrinsics(model, diagnostics)
     _check_protocols(model, diagnostics)
-    _check_device_facts(model, diagnostics)
-    _check_passes(model, diagnostics)
-    _check_pipelines(model, diagnostics)
+    check_passes(model, diagnostics)
+    check_pipelines(model, diagnostics)
     _check_backends(model, diagnostics)
     _check_languages(model, diagnostics)
 
@@ -75,7 +68,7 @@ def _check_intrinsics(model: SpecSet, diagnostics: Diagnostics) -> None:
         for spelling in intrinsic.cpp:
             if spelling.profile not in profiles:
                 diagnostics.error(spelling.location, f"unknown API profile '{spelling.profile}'"
-                                  f"{_suggest(spelling.profile, profiles)}; profiles are declared by backend specs")
+                                  f"{did_you_mean(spelling.profile, profiles)}; profiles are declared by backend specs")
                 continue
             for _, header in spelling.headers:
                 if "{" in header or "}" in header:
@@ -92,18 +85,6 @@ def _check_intrinsics(model: SpecSet, diagnostics: Diagnostics) -> None:
                     diagnostics.error(spelling.location,
                                       f"intrinsic '{intrinsic.name}' runs in {role} kernels but profile "
                                       f"'{spelling.profile}' gives no '{processor}' header")
-
-
-def _check_device_facts(model: SpecSet, diagnostics: Diagnostics) -> None:
-    """The Tenstorrent engines plan CBs, DST and the grid from one backend's `device` section."""
-    if model.device_backend is not None:
-        return
-    for p in model.passes:
-        rule = next((r for r in p.rules if r.kind not in ("tvm", "hook")), None)
-        if rule is not None:
-            diagnostics.error(rule.location, f"pass '{p.name}' uses the '{rule.kind}' engine, which needs the device "
-                                             "facts of a backend spec with a `device` section; no backend has one")
-            return
 
 
 def _check_protocols(model: SpecSet, diagnostics: Diagnostics) -> None:
@@ -144,7 +125,8 @@ def _check_steps(protocol: Protocol, steps: tuple[ProtocolStep, ...], scope: set
     for step in steps:
         for profile in step.profiles:
             if profile not in all_profiles:
-                diagnostics.error(step.location, f"unknown API profile '{profile}'{_suggest(profile, all_profiles)}")
+                diagnostics.error(step.location,
+                                  f"unknown API profile '{profile}'{did_you_mean(profile, all_profiles)}")
         if step.kind == "call":
             _check_call(protocol, step, scope, choices, intrinsics, all_profiles, diagnostics)
             if step.bind:
@@ -153,7 +135,7 @@ def _check_steps(protocol: Protocol, steps: tuple[ProtocolStep, ...], scope: set
             used = protocols.get(step.name)
             if used is None:
                 diagnostics.error(step.location, f"protocol '{protocol.name}' uses unknown protocol '{step.name}'"
-                                  f"{_suggest(step.name, protocols)}")
+                                  f"{did_you_mean(step.name, protocols)}")
                 continue
             wanted = [p.name for p in used.params]
             given = [name for name, _ in step.named_args]
@@ -163,7 +145,7 @@ def _check_steps(protocol: Protocol, steps: tuple[ProtocolStep, ...], scope: set
             for name, value in step.named_args:
                 if name not in wanted:
                     diagnostics.error(step.location, f"'{used.name}' has no parameter '{name}'"
-                                      f"{_suggest(name, wanted)}")
+                                      f"{did_you_mean(name, wanted)}")
                 _expression(value, scope, step.location, diagnostics)
         elif step.kind == "repeat":
             _expression(step.expr, scope, step.location, diagnostics)
@@ -192,7 +174,7 @@ def _check_call(protocol: Protocol, step: ProtocolStep, scope: set[str], choices
         target = intrinsics.get(name)
         if target is None:
             diagnostics.error(step.location, f"protocol '{protocol.name}' calls unknown intrinsic "
-                              f"'{name}'{_suggest(name, intrinsics)}")
+                              f"'{name}'{did_you_mean(name, intrinsics)}")
             continue
         if step.has_args and len(step.args) != len(target.args):
             diagnostics.error(step.location, f"'{name}' takes {len(target.args)} argument(s), got {len(step.args)}")
@@ -224,156 +206,25 @@ def _check_protocol_cycles(model: SpecSet, diagnostics: Diagnostics) -> None:
             diagnostics.error(locations[name], f"protocol '{name}' uses itself (directly or through others)")
 
 
-# Fields each rule kind needs (the schema lists them all as optional because they differ per kind).
-RULE_FIELDS = {"tvm": ("transform", "module"), "hook": ("hook",)}
-
-
-def _check_rules(pass_: Pass, intrinsics: dict[str, Intrinsic], diagnostics: Diagnostics) -> None:
-    for rule in pass_.rules:
-        for field in RULE_FIELDS.get(rule.kind, ()):
-            if not getattr(rule, field):
-                diagnostics.error(rule.location, f"a '{rule.kind}' rule needs '{field}'")
-        if rule.kind in rules.ENGINES:
-            def report(message: str, at: Location = rule.location) -> None:
-                diagnostics.error(at, message)
-
-            rules.check_rule(rule.kind, dict(rule.params), intrinsics, report)
-        elif rule.kind not in RULE_FIELDS:
-            diagnostics.error(rule.location, f"pass '{pass_.name}': rule kind '{rule.kind}' has no pass engine yet; "
-                              f"available: {', '.join(sorted(set(RULE_FIELDS) | set(rules.ENGINES)))}")
-        for key, value in rule.args:
-            if isinstance(value, str) and value.startswith("$") and value not in CONTEXT_VALUES:
-                diagnostics.error(rule.location, f"argument '{key}' names unknown run-time value '{value}'; "
-                                  f"known: {', '.join(CONTEXT_VALUES)}")
-
-
-def _check_passes(model: SpecSet, diagnostics: Diagnostics) -> None:
-    passes = {p.name: p for p in model.passes}
-    for pass_ in model.passes:
-        _check_rules(pass_, {i.name: i for i in model.intrinsics}, diagnostics)
-    for pass_ in model.passes:
-        for required in pass_.requires:
-            if required not in passes:
-                diagnostics.error(pass_.requires_location, f"pass '{pass_.name}' requires unknown pass "
-                                  f"'{required}'{_suggest(required, passes)}")
-    # Cycles in `requires`: depth-first search, each cycle reported once at its smallest member.
-    state: dict[str, int] = {}
-    reported: set[frozenset[str]] = set()
-
-    def visit(name: str, stack: list[str]) -> None:
-        state[name] = 1
-        stack.append(name)
-        for nxt in passes[name].requires:
-            if nxt not in passes:
-                continue
-            if state.get(nxt) == 1:
-                cycle = stack[stack.index(nxt):]
-                key = frozenset(cycle)
-                if key not in reported:
-                    reported.add(key)
-                    start = cycle.index(min(cycle))
-                    ordered = cycle[start:] + cycle[:start]
-                    diagnostics.error(passes[ordered[0]].requires_location,
-                                      "cycle in pass 'requires': " + " -> ".join(ordered + [ordered[0]]))
-            elif state.get(nxt) is None:
-                visit(nxt, stack)
-        stack.pop()
-        state[name] = 2
-
-    for name in sorted(passes):
-        if name not in state:
-            visit(name, [])
-
-
-def _check_pipelines(model: SpecSet, diagnostics: Diagnostics) -> None:
-    passes = {p.name: p for p in model.passes}
-    pipelines = {p.name: p for p in model.pipelines}
-    for pipeline in model.pipelines:
-        for step in pipeline.steps:
-            if step.pass_name and step.pass_name not in passes:
-                diagnostics.error(step.location, f"unknown pass '{step.pass_name}'{_suggest(step.pass_name, passes)}")
-            if step.pass_name in passes:
-                options = {o.name for o in passes[step.pass_name].options}
-                for option, _ in step.options:
-                    if option not in options:
-                        diagnostics.error(step.location, f"pass '{step.pass_name}' has no option '{option}'"
-                                          f"{_suggest(option, options)}")
-            if step.pipeline and step.pipeline not in pipelines:
-                diagnostics.error(step.location,
-                                  f"unknown pipeline '{step.pipeline}'{_suggest(step.pipeline, pipelines)}")
-    for pipeline in model.pipelines:
-        _check_dataflow(pipeline, pipelines, passes, diagnostics)
-
-
-def _check_dataflow(pipeline: Pipeline, pipelines: dict[str, Pipeline], passes: dict[str, Pass],
-                    diagnostics: Diagnostics) -> None:
-    """Attributes must be produced before they are consumed; required passes must run earlier."""
-    produced = set(pipeline.provides)
-    ran: set[str] = set()
-
-    def run(current: Pipeline, trail: tuple[str, ...], top_location: Location | None) -> bool:
-        for step in current.steps:
-            location = top_location or step.location
-            if step.pipeline:
-                if step.pipeline in trail:
-                    diagnostics.error(step.location, "pipeline includes itself: "
-                                      + " -> ".join(trail + (step.pipeline,)))
-                    return False
-                inner = pipelines.get(step.pipeline)
-                if inner is not None:
-                    produced.update(inner.provides)
-                    if not run(inner, trail + (step.pipeline,), location):
-                        return False
-                continue
-            pass_ = passes.get(step.pass_name)
-            if pass_ is None:
-                continue
-            for attr in pass_.reads:
-                if not attr.optional and attr.key not in produced:
-                    diagnostics.error(location, f"pass '{pass_.name}' reads '{attr.key}' but no earlier step "
-                                      f"of pipeline '{pipeline.name}' writes it")
-            for required in pass_.requires:
-                if required in passes and required not in ran:
-                    diagnostics.error(location, f"pass '{pass_.name}' requires '{required}', which does not run "
-                                      f"before it in pipeline '{pipeline.name}'")
-            produced.update(attr.key for attr in pass_.writes)
-            ran.add(pass_.name)
-        return True
-
-    run(pipeline, (pipeline.name,), None)
-
-
 def _check_backends(model: SpecSet, diagnostics: Diagnostics) -> None:
     pipelines = {p.name for p in model.pipelines}
     for backend in model.backends:
         if backend.pipeline and backend.pipeline not in pipelines:
             diagnostics.error(backend.pipeline_location,
                               f"backend '{backend.name}' uses unknown pipeline '{backend.pipeline}'"
-                              f"{_suggest(backend.pipeline, pipelines)}")
+                              f"{did_you_mean(backend.pipeline, pipelines)}")
         if backend.legalize and backend.legalize not in pipelines:
             diagnostics.error(backend.legalize_location,
                               f"backend '{backend.name}' uses unknown pipeline '{backend.legalize}'"
-                              f"{_suggest(backend.legalize, pipelines)}")
+                              f"{did_you_mean(backend.legalize, pipelines)}")
         own = {p.name for p in backend.profiles}
         if backend.profile and backend.profile not in own:
             diagnostics.error(backend.profile_location,
                               f"api_profile '{backend.profile}' is not one of this backend's api_profiles"
-                              f"{_suggest(backend.profile, own)}")
+                              f"{did_you_mean(backend.profile, own)}")
         if own and not backend.profile:
             diagnostics.error(backend.location, f"backend '{backend.name}' declares api_profiles but selects none "
                               "with 'api_profile'")
-
-
-def check_hooks(model: SpecSet, header: Path, header_rel: str, diagnostics: Diagnostics) -> None:
-    """A hook rule must name a C++ hook declared in `header` (namespace tl::hooks)."""
-    try:
-        text = header.read_text("utf-8")
-    except OSError:
-        text = ""
-    for pass_ in model.passes:
-        for rule in pass_.rules:
-            if rule.hook and f"Any {rule.hook_function}();" not in text:
-                diagnostics.error(rule.location, f"hook '{rule.hook_function}' is not declared in {header_rel}")
 
 
 def _check_languages(model: SpecSet, diagnostics: Diagnostics) -> None:

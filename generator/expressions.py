@@ -1,4 +1,4 @@
-"""The small expression language of specs: parsed with `ast`, whitelisted, rendered to Python.
+"""The small expression language of specs: parsed with `ast`, whitelisted, rendered to C++.
 
 Expressions appear in protocol steps, pass rules and verification checks. They are Python syntax restricted
 to integer/boolean arithmetic over named values:
@@ -12,15 +12,20 @@ to integer/boolean arithmetic over named values:
     functions     the names of FUNCTIONS below, called with positional arguments
 
 Anything else (true division, lambdas, comprehensions, keyword arguments, chained comparisons, ...) is an
-error that points at the spec line. Arithmetic renders as Python operators, which work both on ints and on
-TVM PrimExprs; comparisons, logic and functions render as calls into the runtime module `fn`
-(tilelang/tenstorrent/fn.py), so constant operands fold and symbolic ones build TIR.
+error that points at the spec line. Everything renders as calls into the C++ runtime `tl::fn`
+(src/transform/fn.h), which folds constant operands and builds TIR for symbolic ones.
+
+Error messages of checks are format strings whose `{name.field[index]}` fields name the same values
+(`parse_message`).
 """
 
 from __future__ import annotations
 
 import ast
 import difflib
+import json
+import re
+import string
 from collections.abc import Iterable
 from dataclasses import dataclass
 
@@ -61,6 +66,33 @@ class Parsed:
     names: frozenset[str]  # free names (roots of field accesses included)
 
 
+@dataclass(frozen=True)
+class MessagePiece:
+    literal: str  # text before the field
+    name: str  # the field's name, "" when no field follows the text
+    path: tuple[str | int, ...]  # the field's attribute names and indices
+
+
+@dataclass(frozen=True)
+class Message:
+    """An error message: `str.format` text whose `{name.field[index]}` fields are filled from a check's names."""
+
+    text: str
+    pieces: tuple[MessagePiece, ...]
+
+
+def did_you_mean(name: str, known: Iterable[str]) -> str:
+    """' (did you mean 'x'?)' for the closest of `known`, or ''."""
+    close = difflib.get_close_matches(name, sorted(known), n=1)
+    return f" (did you mean '{close[0]}'?)" if close else ""
+
+
+def _unknown_name(name: str, where: str, allowed: set[str]) -> str:
+    hint = did_you_mean(name, allowed)
+    hint += f"; available here: {', '.join(sorted(allowed))}" if allowed else ""
+    return f"unknown name '{name}' in {where}{hint}"
+
+
 def parse(text: str | int | float | bool, allowed: Iterable[str] | None = None) -> Parsed:
     """Parse and whitelist `text`; `allowed` (if given) is the set of names it may use."""
     source = _source(text)
@@ -72,26 +104,45 @@ def parse(text: str | int | float | bool, allowed: Iterable[str] | None = None) 
     _check(tree, names)
     if allowed is not None:
         allowed_set = set(allowed)
-        for name in sorted(names):
-            if name not in allowed_set:
-                close = difflib.get_close_matches(name, sorted(allowed_set), n=1)
-                hint = f" (did you mean '{close[0]}'?)" if close else ""
-                hint += f"; available here: {', '.join(sorted(allowed_set))}" if allowed_set else ""
-                raise ExpressionError(f"unknown name '{name}' in expression '{source}'{hint}",
-                                      source.find(name) if name in source else 0)
+        unknown = sorted(names - allowed_set)
+        if unknown:
+            raise ExpressionError(_unknown_name(unknown[0], f"expression '{source}'", allowed_set),
+                                  max(source.find(unknown[0]), 0))
     return Parsed(source, tree, frozenset(names))
 
 
-def to_python(text: str | int | float | bool) -> str:
-    """Python source for the expression (names stay bare; functions and logic go through `fn`)."""
-    return _py(parse(text).tree)
+_FIELD_NAME = re.compile(r"[A-Za-z_0-9]*")
+_FIELD_STEP = re.compile(r"\.([A-Za-z_][A-Za-z0-9_]*)|\[([^\]]+)\]")
 
 
-def to_cpp(text: str | int | float | bool, ctx: str = "c") -> str:
+def parse_message(text: str, allowed: Iterable[str] | None = None) -> Message:
+    """Split a message into its literal text and fields; `allowed` (if given) is the set of names fields use."""
+    try:
+        parts = list(string.Formatter().parse(text))
+    except ValueError as exc:
+        raise ExpressionError(f"invalid message '{text}': {exc}") from None
+    pieces = []
+    for literal, field, _spec, _conversion in parts:
+        name, path = ("", ()) if field is None else _split_field(field)
+        if name and allowed is not None and name not in set(allowed):
+            raise ExpressionError(_unknown_name(name, f"message '{text}'", set(allowed)))
+        pieces.append(MessagePiece(literal, name, path))
+    return Message(text, tuple(pieces))
+
+
+def _split_field(field: str) -> tuple[str, tuple[str | int, ...]]:
+    """'buffer.shape[0]' -> ('buffer', ('shape', 0)) (str.format's field grammar)."""
+    match = _FIELD_NAME.match(field)
+    name = match.group(0) if match else ""
+    steps = _FIELD_STEP.findall(field[len(name):])
+    return name, tuple(a if a else (int(b) if b.isdigit() else b) for a, b in steps)
+
+
+def to_cpp(expr: Parsed | str | int | float | bool, ctx: str = "c") -> str:
     """C++ source for the expression over the context `ctx` (a tl::Ctx; "" reads names from local variables
-    `v_<name>`): the twin of `to_python`, calling the runtime of src/transform/fn.h, so both
-    renderings compute the same values."""
-    return _cpp(parse(text).tree, ctx)
+    `v_<name>`), calling the runtime of src/transform/fn.h. Pass rules hand in the expression they parsed
+    when the model was built; protocol steps still hand in their text."""
+    return _cpp((expr if isinstance(expr, Parsed) else parse(expr)).tree, ctx)
 
 
 def cpp_literal(value: object) -> str:
@@ -116,8 +167,6 @@ def cpp_literal(value: object) -> str:
 
 def cpp_string(text: str) -> str:
     """A C++ string literal (JSON escapes are valid C++ escapes for the characters specs use)."""
-    import json
-
     return json.dumps(text, ensure_ascii=False)
 
 
@@ -184,32 +233,6 @@ def _check(node: ast.expr, names: set[str]) -> None:
             _check(arg, names)
     else:
         raise ExpressionError(f"{type(node).__name__} is not allowed in spec expressions", col)
-
-
-def _py(node: ast.expr) -> str:
-    if isinstance(node, ast.Constant):
-        return repr(node.value)
-    if isinstance(node, ast.Name):
-        return _LITERAL_NAMES.get(node.id, node.id)
-    if isinstance(node, ast.Attribute):
-        return f"{_py(node.value)}.{node.attr}"
-    if isinstance(node, ast.Subscript):
-        return f"{_py(node.value)}[{ast.unparse(node.slice)}]"
-    if isinstance(node, ast.BinOp):
-        return f"({_py(node.left)} {_ARITH[type(node.op)]} {_py(node.right)})"
-    if isinstance(node, ast.UnaryOp):
-        return f"(-{_py(node.operand)})" if isinstance(node.op, ast.USub) else f"fn.not_({_py(node.operand)})"
-    if isinstance(node, ast.BoolOp):
-        joiner = "fn.and_" if isinstance(node.op, ast.And) else "fn.or_"
-        return f"{joiner}({', '.join(_py(v) for v in node.values)})"
-    if isinstance(node, ast.Compare):
-        return f"fn.{_COMPARE[type(node.ops[0])]}({_py(node.left)}, {_py(node.comparators[0])})"
-    if isinstance(node, ast.IfExp):
-        return f"fn.select({_py(node.test)}, {_py(node.body)}, {_py(node.orelse)})"
-    if isinstance(node, ast.Call):
-        assert isinstance(node.func, ast.Name)
-        return f"fn.{node.func.id}({', '.join(_py(a) for a in node.args)})"
-    raise AssertionError(f"unchecked node {type(node).__name__}")
 
 
 _CPP_ARITH = {ast.Add: "add", ast.Sub: "sub", ast.Mult: "mul", ast.FloorDiv: "floordiv", ast.Mod: "mod"}

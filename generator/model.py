@@ -6,10 +6,14 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .diagnostics import Location
+from .ir_nodes import IrKey, IrNode
+from .params import ParamValue
 
 # Kernel role -> the processor class whose header declares a call (tt-metal compiles reader and
 # writer kernels for the data-movement RISC-Vs and compute kernels for the three TRISCs).
 PROCESSOR_CLASS = {"reader": "dataflow", "writer": "dataflow", "compute": "compute", "host": "host"}
+# The kernels a Tenstorrent program is split into, in launch order.
+KERNEL_ROLES = ("reader", "compute", "writer")
 
 # Spec effect names -> tvm.tirx.CallEffectKind member names.
 # Result types of the spec vocabulary -> TVM dtypes of the call expression (objects and addresses are handles).
@@ -180,7 +184,7 @@ class Rule:
     transform: str
     module: str
     args: tuple[tuple[str, Any], ...]
-    params: tuple[tuple[str, Any], ...]
+    params: tuple[tuple[str, ParamValue], ...]  # engine rules: in the order of rules.ENGINES
     hook: str  # the C++ hook function (tl::hooks) of a hook rule
     location: Location
 
@@ -203,7 +207,6 @@ class Pass:
     name: str
     stage: str
     doc: str
-    scope: str
     options: tuple[Option, ...]
     reads: tuple[Attribute, ...]
     writes: tuple[Attribute, ...]
@@ -331,6 +334,8 @@ class SpecSet:
     backends: tuple[Backend, ...] = ()
     languages: tuple[Language, ...] = ()
     families: tuple[tuple[str, str, str], ...] = ()  # (family, doc, spec file)
+    ir_nodes: tuple[IrNode, ...] = ()
+    ir_keys: tuple[IrKey, ...] = ()
     files: tuple[str, ...] = field(default=())
 
     @property
@@ -382,5 +387,6 @@ class SpecSet:
             "pipeline": self.pipelines,
             "backend": self.backends,
             "language": self.languages,
+            "ir": self.ir_nodes,
         }
         return tuple(sorted({obj.source for kind in kinds for obj in groups[kind]}))

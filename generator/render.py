@@ -10,7 +10,7 @@ from typing import Any
 
 import jinja2
 
-from . import cppemit, expressions, naming, rules
+from . import contract, cppemit, expressions, naming, rules
 from .diagnostics import Diagnostics, GeneratorError, Location
 from .model import FRONTEND_CONSTRUCTS, Pass, SpecSet
 from .outputs import TEMPLATED_OUTPUTS
@@ -79,14 +79,20 @@ def _environment(project: Project) -> jinja2.Environment:
         "cpp_arg_value": naming.cpp_arg_value,
     }
     env.filters.update(filters)
+    env.filters.update(contract.FILTERS)
     env.globals["frontend_constructs"] = list(FRONTEND_CONSTRUCTS)
     return env
 
 
+# The Python annotation of each option type of a pass spec.
+_OPTION_ANNOTATIONS = {"int": "int", "bool": "bool", "string": "str", "float": "float", "int_list": "Sequence[int]"}
+
+
 def _pass_signature(p: Pass) -> str:
-    """Context values (such as the target) first, then the options with their spec defaults."""
+    """Context values (such as the target) first, then the typed options with their spec defaults."""
     parts = [f"{name}: Any" for name in p.context_args]
-    parts += [f"{o.name}: Any = {naming.py_value(tuple(o.default) if isinstance(o.default, list) else o.default)}"
+    parts += [f"{o.name}: {_OPTION_ANNOTATIONS[o.type]} = "
+              f"{naming.py_value(tuple(o.default) if isinstance(o.default, list) else o.default)}"
               for o in p.options]
     return ", ".join(parts)
 
@@ -95,18 +101,10 @@ def render_all(project: Project, model: SpecSet) -> list[Output]:
     """Every output file, rendered in memory; raises GeneratorError on any template failure."""
     diagnostics = Diagnostics()
     env = _environment(project)
-    intrinsics = {i.name: i for i in model.intrinsics}
     env.filters["pass_signature"] = _pass_signature
 
-    def rule_cpp(rule: Any) -> str:
-        # A malformed rule was already reported by the Python rendering (rule_kwargs); do not crash on it here.
-        try:
-            return rules.render_rule_cpp(rule.kind, dict(rule.params))
-        except (KeyError, TypeError, ValueError, AttributeError, SyntaxError) as exc:
-            diagnostics.error(rule.location, f"rule cannot be rendered to C++: {exc!r}")
-            return ""
-
-    env.filters["rule_cpp"] = rule_cpp
+    # Rules were checked when the model was built (typed parameters): rendering cannot fail on them.
+    env.filters["rule_cpp"] = lambda rule: rules.render_rule_cpp(rule.kind, dict(rule.params))
     outputs: list[Output] = []
     for spec in TEMPLATED_OUTPUTS:
         template_rel = f"templates/{spec.template}"

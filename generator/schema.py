@@ -17,7 +17,7 @@ from referencing.jsonschema import DRAFT202012
 from .diagnostics import Diagnostics, Location
 from .loader import JsonPath, SpecFile
 
-KINDS = ("backend", "intrinsic", "language", "pass", "pipeline", "protocol")
+KINDS = ("backend", "intrinsic", "ir", "language", "pass", "pipeline", "protocol")
 SHARED_SCHEMAS = ("defs",)
 
 
@@ -67,7 +67,7 @@ def validate_spec(spec: SpecFile, schemas: SchemaSet, project_root: Path, diagno
         diagnostics.error(spec.at(()), "missing required key 'kind'")
         return None
     if not isinstance(kind, str) or kind not in schemas.validators:
-        diagnostics.error(spec.at(("kind",)), f"unknown spec kind {_show(kind)}; expected one of: {', '.join(KINDS)}")
+        diagnostics.error(spec.at(("kind",)), f"unknown spec kind {show(kind)}; expected one of: {', '.join(KINDS)}")
         return None
     expected = schemas.modeline_for(kind, spec.path, project_root)
     if spec.schema_ref is not None and spec.schema_ref != expected:
@@ -86,16 +86,18 @@ def _explain(error: ValidationError, spec: SpecFile) -> Iterable[tuple[Location,
     validator = error.validator
     rule: Any = error.validator_value  # typed `Any | Unset`; always set on errors from iter_errors()
     if "propertyNames" in error.schema_path and isinstance(value, str):
-        yield spec.key_at(path + (value,)), f"invalid key {_show(value)}: {_constraint(error, schema)}"
+        yield spec.key_at(path + (value,)), f"invalid key {show(value)}: {_constraint(error, schema)}"
     elif validator == "required":
         missing = [key for key in rule if isinstance(value, dict) and key not in value]
         for key in missing:
             yield spec.at(path), f"missing required key '{key}'"
     elif validator == "additionalProperties" and isinstance(value, dict):
         allowed = sorted(schema.get("properties", {}))
+        # A closed object without properties (the params of a tvm rule) says in its description why.
+        why = schema.get("description", "").rstrip(".")
         for key in sorted(set(value) - set(allowed)):
-            hint = f"; expected one of: {', '.join(allowed)}" if allowed else ""
-            yield spec.key_at(path + (key,)), f"unknown key {_show(key)}{hint}"
+            hint = f"; expected one of: {', '.join(allowed)}" if allowed else f": {why}" if why else ""
+            yield spec.key_at(path + (key,)), f"unknown key {show(key)}{hint}"
     elif validator == "oneOf":
         alternatives = [alt.get("required", []) for alt in rule if isinstance(alt, dict)]
         if all(len(keys) == 1 for keys in alternatives):
@@ -108,7 +110,7 @@ def _explain(error: ValidationError, spec: SpecFile) -> Iterable[tuple[Location,
 
 
 def _where(path: JsonPath) -> str:
-    return f"{_show(path[-1])}: " if path and isinstance(path[-1], str) else ""
+    return f"{show(path[-1])}: " if path and isinstance(path[-1], str) else ""
 
 
 def _constraint(error: ValidationError, schema: dict[str, Any]) -> str:
@@ -119,12 +121,12 @@ def _constraint(error: ValidationError, schema: dict[str, Any]) -> str:
             wanted = expected if isinstance(expected, list) else [expected]
             return f"expected {' or '.join(_article(t) for t in wanted)}, got {_kind_of(value)}"
         case "enum":
-            return f"{_show(value)} is not one of: {', '.join(str(v) for v in expected)}"
+            return f"{show(value)} is not one of: {', '.join(str(v) for v in expected)}"
         case "const":
-            return f"expected {_show(expected)}, got {_show(value)}"
+            return f"expected {show(expected)}, got {show(value)}"
         case "pattern":
             what = schema.get("description", "the required form").rstrip(".")
-            return f"{_show(value)} is not valid: expected {what[0].lower() + what[1:]}"
+            return f"{show(value)} is not valid: expected {what[0].lower() + what[1:]}"
         case "minLength":
             return "must not be empty" if expected == 1 else f"must be at least {expected} characters long"
         case "maxLength":
@@ -161,13 +163,13 @@ def _kind_of(value: Any) -> str:
     if isinstance(value, float):
         return f"a number ({value})"
     if isinstance(value, str):
-        return f"a string ({_show(value)})"
+        return f"a string ({show(value)})"
     if value is None:
         return "null"
     return "a mapping" if isinstance(value, dict) else "a list"
 
 
-def _show(value: Any, limit: int = 60) -> str:
+def show(value: Any, limit: int = 60) -> str:
     text = repr(value) if isinstance(value, str) else json.dumps(value, default=str)
     return text if len(text) <= limit else text[: limit - 3] + "..."
 

@@ -1,15 +1,27 @@
-"""How pass specs render to C++ (generator) and how the C++ library is built and cached (tilelang.cpp)."""
+"""How pass specs render to C++ (generator), and how the C++ libraries built at install time are found and
+checked against a checkout's sources (tilelang.cpp)."""
 
 from __future__ import annotations
 
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
+import tvm_ffi
 
 import tilelang.cpp as cpp
 from generator import expressions, rules
 from projects import REPO
+from tilelang import _layout
+from tilelang.cpp import build
+from tilelang.errors import TileLangError
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover
+    from pip._vendor import tomli as tomllib
 
 
 @pytest.mark.parametrize("text,expected", [
@@ -34,7 +46,7 @@ def test_protocol_expressions_read_locals() -> None:
 
 
 def test_messages_keep_their_fields() -> None:
-    assert rules.cpp_message("'{buffer.shape}' x {device.TILE[1]}!") == (
+    assert rules.cpp_message(expressions.parse_message("'{buffer.shape}' x {device.TILE[1]}!")) == (
         'tl::Message{{{"\'", "buffer", {tl::str("shape")}}, '
         '{"\' x ", "device", {tl::str("TILE"), tl::num(1)}}, {"!", "", {}}}}')
 
@@ -50,35 +62,79 @@ def test_every_pass_spec_has_a_registered_cpp_source() -> None:
     assert "hooks::lower_tile_primitives()" in sources["lower_tile_ops_to_loops"]
 
 
-def test_missing_compiler_is_a_clear_error(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("CXX", "/nonexistent/c++")
-    with pytest.raises(cpp.CppBuildError, match=r"needs a C\+\+17 compiler .* \$CXX='/nonexistent/c\+\+' was not "
-                                                  r"found on PATH; .* or use pass_impl='python'"):
-        cpp.compiler()
-    monkeypatch.delenv("CXX")
-    monkeypatch.setenv("PATH", "")
-    with pytest.raises(cpp.CppBuildError, match="g\\+\\+, clang\\+\\+ or c\\+\\+ was not found"):
-        cpp.compiler()
+# ------------------------------------------------------------------------ the built libraries (tilelang.cpp)
 
 
-def test_a_compiler_error_is_reported_with_its_output(tmp_path: Path) -> None:
-    bad = tmp_path / "bad.cc"
-    bad.write_text("int main() { return undefined_name; }\n")
-    with pytest.raises(cpp.CppBuildError, match="building the C\\+\\+ passes failed:(.|\n)*undefined_name"):
-        cpp._run([cpp.compiler(), "-c", str(bad), "-o", str(tmp_path / "bad.o")])
+def record(root: Path, inputs: str, library: Path, facts: str = "") -> None:
+    """Write `library`'s build record for the tree `root` as the CMake build does (cmake/BuildRecord.cmake)."""
+    cmake = build.tool("cmake")
+    assert cmake is not None, "CMake is a build requirement (make install installs it into .venv)"
+    done = subprocess.run([cmake, f"-DROOT={root}", f"-DINPUTS={inputs}", f"-DLIBRARY={library}",
+                           f"-DFACTS={facts}", "-P", str(REPO / "cmake" / "BuildRecord.cmake")],
+                          capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
 
 
-def test_the_cache_key_follows_the_sources(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    copy = tmp_path / "cpp"
-    shutil.copytree(cpp.SOURCE_DIR, copy, ignore=shutil.ignore_patterns("__pycache__"))
-    monkeypatch.setattr(cpp, "SOURCE_DIR", copy)
-    first = cpp._digest("g++")
-    assert cpp._digest("g++") == first
-    (copy / "__init__.py").write_text("# Python files do not change the library\n")
-    assert cpp._digest("g++") == first
-    with (copy / "passes" / "simplify.cc").open("a") as f:
+def test_the_checkout_libraries_are_built_from_its_sources() -> None:
+    """`make test` builds them first (`python -m tilelang.cpp`); the library loaded is the checkout's build."""
+    assert _layout.IN_CHECKOUT and _layout.library_dir() == REPO / "build" / "cpp" / "lib"
+    assert cpp.load() == cpp.passes_library() == REPO / "build" / "cpp" / "lib" / cpp.PASSES
+    for name in (cpp.PASSES, cpp.EMULATOR):
+        assert cpp.differences(_layout.library_dir() / name, {"tvm-ffi": tvm_ffi.__version__}) == []
+
+
+def test_the_build_directory_is_the_one_pip_builds() -> None:
+    settings = tomllib.loads((REPO / "pyproject.toml").read_text("utf-8"))["tool"]["scikit-build"]
+    assert REPO / settings["build-dir"] == _layout.BUILD_DIR
+
+
+def test_a_missing_library_says_what_to_run(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.setattr(_layout, "BUILD_DIR", tmp_path / "build")
+    with pytest.raises(cpp.CppLibraryMissing, match=r"the C\+\+ library libtt_emu.so is not built \(.*/build/lib/"
+                                                    r"libtt_emu.so does not exist\): run `make install` .* or "
+                                                    r"`python -m tilelang.cpp` in "):
+        cpp.library(cpp.EMULATOR)
+    assert issubclass(cpp.CppLibraryMissing, TileLangError) and issubclass(cpp.CppLibraryStale, TileLangError)
+
+
+def test_a_stale_library_names_what_changed(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """The record CMake writes and the check in Python agree: same files, same digests; every kind of change
+    (edited, new, removed source, another tvm-ffi) is named."""
+    root = tmp_path / "checkout"
+    for part in ("src/transform", "generated/cpp"):
+        shutil.copytree(REPO / part, root / part, ignore=shutil.ignore_patterns("__pycache__"))
+    library = root / "build" / "cpp" / "lib" / cpp.PASSES
+    library.parent.mkdir(parents=True)
+    library.write_bytes(b"")
+    record(root, "TILELANG_PASSES_INPUTS", library, "tvm-ffi=0.1.0")
+    facts = {"tvm-ffi": "0.1.0"}
+    assert cpp.differences(library, facts, root) == []
+    header, source = (sorted((root / "src/transform").glob(pattern))[0] for pattern in ("*.h", "*.cc"))
+    edited = sorted((root / "generated/cpp/passes").glob("*.cc"))[-1]
+    (root / "src/transform/notes.txt").write_text("not a source\n")  # outside the input patterns
+    with edited.open("a") as f:
         f.write("// edited\n")
-    assert cpp._digest("g++") != first
-    assert cpp._digest("clang++") != cpp._digest("g++")
-    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
-    assert str(cpp._cache_root()).startswith(str(tmp_path / "cache"))
+    (root / "generated/cpp/passes/a_new_pass.cc").write_text("// a new pass spec\n")
+    header.unlink()
+    assert cpp.differences(library, {"tvm-ffi": "0.2.0"}, root) == [
+        "built against tvm-ffi 0.1.0, this process has 0.2.0", "new: generated/cpp/passes/a_new_pass.cc",
+        f"changed: generated/cpp/passes/{edited.name}", f"removed: src/transform/{header.name}"]
+    record(root, "TILELANG_PASSES_INPUTS", library, "tvm-ffi=0.1.0")  # rebuilt
+    assert cpp.differences(library, facts, root) == []
+    cpp.record_path(library).unlink()
+    assert cpp.differences(library, facts, root) == ["it has no build record (libtilelang_passes.so.inputs)"]
+
+    monkeypatch.setattr(_layout, "CHECKOUT", root)
+    monkeypatch.setattr(_layout, "BUILD_DIR", root / "build" / "cpp")
+    record(root, "TILELANG_PASSES_INPUTS", library, "tvm-ffi=0.1.0")
+    source.write_text("// edited\n")
+    with pytest.raises(cpp.CppLibraryStale, match=r"the C\+\+ library build/cpp/lib/libtilelang_passes.so is "
+                                                  r"stale, the checkout changed since it was built \(changed: "
+                                                  rf"src/transform/{source.name}\): run `python -m tilelang.cpp`"):
+        cpp.library(cpp.PASSES, facts)
+
+
+def test_the_build_command(capsys: pytest.CaptureFixture[str]) -> None:
+    assert build.main(["everything"]) == 2
+    assert "usage: python -m tilelang.cpp [passes|emulator ...]" in capsys.readouterr().err
+    assert build.PARTS == {"passes": ("tilelang_passes_record",), "emulator": ("tt_emu_record",)}

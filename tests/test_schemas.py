@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 
+from generator.rules import ENGINES, KERNEL_FACTS, SHAPES, TILE_OP_CONTEXT
 from generator.schema import KINDS
 from projects import REPO
 
@@ -15,9 +16,12 @@ SCHEMAS = sorted((REPO / "schema").glob("*.schema.json"))
 
 
 def _objects(node: Any, where: str = "#") -> Iterator[tuple[str, dict[str, Any]]]:
+    """Every schema object, except the conditions of `if`/`then` (they refine an object described elsewhere)."""
     if isinstance(node, dict):
         yield where, node
         for key, value in node.items():
+            if key in ("if", "then"):
+                continue
             yield from _objects(value, f"{where}/{key}")
     elif isinstance(node, list):
         for index, value in enumerate(node):
@@ -55,3 +59,32 @@ def test_names_are_identifiers_by_pattern() -> None:
         schema = json.loads((REPO / "schema" / f"{kind}.schema.json").read_text("utf-8"))
         name = schema["properties"].get("name") or schema["properties"].get("family")
         assert name["$ref"].startswith("defs.schema.json#/$defs/"), kind
+
+
+# Names the expressions of cases-like parameters see besides the fields of the op they are keyed by.
+SUBJECT_NAMES = {"intrinsics": KERNEL_FACTS, "tile_ops": TILE_OP_CONTEXT}
+
+
+def test_rule_params_follow_the_engine_table() -> None:
+    """The schema describes each engine's parameters as generator/rules.py states them: same names in the same
+    order, the same required ones, one $defs entry per shape, and every name an expression sees is documented."""
+    schema = json.loads((REPO / "schema" / "pass.schema.json").read_text("utf-8"))
+    defs, rule = schema["$defs"], schema["$defs"]["rule"]
+    assert set(rule["properties"]["kind"]["enum"]) == set(ENGINES) | {"tvm", "hook"}
+    conditions = {c["if"]["properties"]["kind"].get("const"): c["then"] for c in rule["allOf"]}
+    assert set(conditions) == set(ENGINES) | {None}  # None: the condition of tvm and hook rules, which take none
+    assert conditions[None] == {"properties": {"params": {"$ref": "#/$defs/no_params"}}}
+    assert set(SHAPES) <= set(defs)
+    for kind, table in ENGINES.items():
+        then = {"required": ["params"], "properties": {"params": {"$ref": f"#/$defs/{kind}_params"}}}
+        assert conditions[kind] == then, kind
+        params = defs[f"{kind}_params"]
+        assert params["additionalProperties"] is False
+        assert list(params["properties"]) == list(table), kind
+        assert params.get("required", []) == [key for key, p in table.items() if p.required], kind
+        for key, param in table.items():
+            described = params["properties"][key]
+            assert described["$ref"] == f"#/$defs/{param.shape}", (kind, key)
+            seen = param.names + SUBJECT_NAMES.get(param.subjects, ())
+            missing = [name for name in seen if name not in described["description"]]
+            assert not missing, f"{kind}.{key}: the description does not mention {missing}"

@@ -139,3 +139,19 @@ def test_engines_without_device_facts_name_the_first_pass(project: Path, capsys:
         "specs/passes/attach_tt_accessors.yaml:15:5: pass 'AttachTTAccessors' uses the 'annotate' engine, which needs "
         "the device facts of a backend spec with a `device` section; no backend has one",
         "1 error; nothing was written."]
+
+
+def test_a_float_option_is_read_as_a_float(project: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """An int default of a float option becomes a float, and the C++ pass turns an int it is given into a double."""
+    spec = project / "specs" / "passes" / "scaled.yaml"
+    spec.write_text("# yaml-language-server: $schema=../../schema/pass.schema.json\n"
+                    "kind: pass\nname: Scaled\nstage: C\ndoc: A float option.\n"
+                    "options:\n  ratio: {type: float, default: 1, choices: [1, 2.5], doc: A ratio.}\n"
+                    "rules:\n  - {kind: tvm, module: tirx, transform: StmtSimplify}\n", "utf-8")
+    assert run_generate(project, capsys) == (0, "")
+    wrapper = (project / "generated" / "tilelang" / "transform" / "__init__.py").read_text("utf-8")
+    assert "def Scaled(ratio: Any = 1.0)" in wrapper
+    assert '"default": 1.0, "choices": [1.0, 2.5]' in wrapper
+    source = (project / "generated" / "cpp" / "passes" / "scaled.cc").read_text("utf-8")
+    assert 'for (const char* key : {"ratio"})' in source
+    assert "options.Set(String(key), Any(as_float(options.at(String(key)))));" in source

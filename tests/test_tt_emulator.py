@@ -462,6 +462,18 @@ def test_driver_paths_and_errors(monkeypatch: pytest.MonkeyPatch, tmp_path: Path
     monkeypatch.delenv("TT_EMU_CACHE")
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "x"))
     assert emulator.cache_dir() == tmp_path / "x" / "tilelang" / "tt_emu"
-    monkeypatch.setenv("CXX", "no-such-compiler-xyz")
+    monkeypatch.setenv("CXX", "no-such-compiler-xyz")  # host programs are compiled when they run
     with pytest.raises(TTEmulatorError, match=r"no C\+\+ compiler: .no-such-compiler-xyz. is not on PATH"):
-        emulator.build_library()
+        emulator.build_host(CASES / "tilize_check.cpp")
+
+
+def test_the_runtime_library_is_built_at_install_time(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """libtt_emu.so comes from the install-time build (a checkout's build directory); nothing compiles it on first
+    use, and without it host programs are not built: the error says what to run."""
+    from tilelang import _layout, cpp
+
+    assert emulator.library() == _layout.library_dir() / "libtt_emu.so"
+    monkeypatch.setattr(_layout, "BUILD_DIR", tmp_path / "build")
+    with pytest.raises(cpp.CppLibraryMissing, match=r"libtt_emu.so is not built .* run `make install` .* or "
+                                                    r"`python -m tilelang.cpp`"):
+        emulator.build_host(CASES / "tilize_check.cpp")

@@ -37,6 +37,10 @@ const Dict& device() {
   return facts;
 }
 
+int64_t dst_capacity(bool fp32_acc) {
+  return fp32_acc ? 4 : 8;
+}
+
 const std::string& profile() {
   static const std::string name = "metal_d5f9bc4a";
   return name;

@@ -11,139 +11,96 @@
 // Spec: specs/intrinsics/pack_copy.yaml
 // Spec: specs/intrinsics/sfpu.yaml
 // Spec: specs/intrinsics/tile_ops.yaml
-// The intrinsic records of specs/intrinsics/*.yaml the C++ passes use (tilelang/tenstorrent/intrinsics.py):
-// name, level, roles, arguments, result type and the TVM dtype of a call's result.
-#include <unordered_map>
+// The intrinsic records of specs/intrinsics/*.yaml the C++ passes use (the record: intrinsics.h).
+#include "intrinsics.h"
 
-#include "builder.h"
+#include <unordered_map>
 
 namespace tl {
 
-const Intrinsic* find_intrinsic(const std::string& name) {
-  static const auto& table = *new std::unordered_map<std::string, Intrinsic>{
-      {"add_tiles", {"add_tiles", "concrete", {"compute"},
-        {{"icb0", "uint32"}, {"icb1", "uint32"}, {"itile0", "uint32"}, {"itile1", "uint32"}, {"idst", "uint32"}}, "void", "void"}},
-      {"add_tiles_init", {"add_tiles_init", "concrete", {"compute"},
-        {{"icb0", "uint32"}, {"icb1", "uint32"}}, "void", "void"}},
-      {"binary_op_init_common", {"binary_op_init_common", "concrete", {"compute"},
-        {{"icb0", "uint32"}, {"icb1", "uint32"}, {"ocb", "uint32"}}, "void", "void"}},
-      {"cb_pop_front", {"cb_pop_front", "concrete", {"reader", "compute", "writer"},
-        {{"cb_id", "int32"}, {"num_pages", "int32"}}, "void", "void"}},
-      {"cb_push_back", {"cb_push_back", "concrete", {"reader", "compute", "writer"},
-        {{"cb_id", "int32"}, {"num_pages", "int32"}}, "void", "void"}},
-      {"cb_reserve_back", {"cb_reserve_back", "concrete", {"reader", "compute", "writer"},
-        {{"cb_id", "int32"}, {"num_pages", "int32"}}, "void", "void"}},
-      {"cb_wait_front", {"cb_wait_front", "concrete", {"reader", "compute", "writer"},
-        {{"cb_id", "int32"}, {"num_pages", "int32"}}, "void", "void"}},
-      {"compute_kernel_hw_startup", {"compute_kernel_hw_startup", "concrete", {"compute"},
-        {{"icb0", "uint32"}, {"icb1", "uint32"}, {"ocb", "uint32"}}, "void", "void"}},
-      {"compute_kernel_hw_startup_matmul", {"compute_kernel_hw_startup_matmul", "concrete", {"compute"},
-        {{"in0_cb", "uint32"}, {"in1_cb", "uint32"}, {"out_cb", "uint32"}}, "void", "void"}},
-      {"copy_tile", {"copy_tile", "concrete", {"compute"},
-        {{"in_cb_id", "uint32"}, {"in_tile_index", "uint32"}, {"dst_tile_index", "uint32"}}, "void", "void"}},
-      {"copy_tile_init", {"copy_tile_init", "concrete", {"compute"},
-        {{"cbid", "uint32"}}, "void", "void"}},
-      {"eltwise_block", {"eltwise_block", "abstract", {"compute"},
-        {{"in0", "int32"}, {"in1", "int32"}, {"out", "int32"}, {"tiles", "int32"}, {"binary", "string"}, {"sfpu", "string"}, {"init", "int32"}}, "void", "void"}},
-      {"exp_tile", {"exp_tile", "concrete", {"compute"},
-        {{"idst", "uint32"}}, "void", "void"}},
-      {"exp_tile_init", {"exp_tile_init", "concrete", {"compute"},
-        {}, "void", "void"}},
-      {"fill_block", {"fill_block", "abstract", {"compute"},
-        {{"out", "int32"}, {"tiles", "int32"}, {"value", "float32"}, {"init", "int32"}}, "void", "void"}},
-      {"fill_tile", {"fill_tile", "concrete", {"compute"},
-        {{"idst", "uint32"}, {"value", "float32"}}, "void", "void"}},
-      {"fill_tile_init", {"fill_tile_init", "concrete", {"compute"},
-        {}, "void", "void"}},
-      {"get_arg_val", {"get_arg_val", "concrete", {"reader", "compute", "writer"},
-        {{"arg_idx", "int32"}}, "uint32", "uint32"}},
-      {"get_common_arg_val", {"get_common_arg_val", "concrete", {"reader", "compute", "writer"},
-        {{"arg_idx", "int32"}}, "uint32", "uint32"}},
-      {"get_compile_time_arg_val", {"get_compile_time_arg_val", "concrete", {"reader", "compute", "writer"},
-        {{"arg_idx", "uint32"}}, "uint32", "uint32"}},
-      {"get_dataformat", {"get_dataformat", "concrete", {"reader", "writer"},
-        {{"cb_id", "int32"}}, "data_format", "uint32"}},
-      {"get_noc_addr", {"get_noc_addr", "concrete", {"reader", "writer"},
-        {{"noc_x", "uint32"}, {"noc_y", "uint32"}, {"addr", "uint32"}}, "uint64", "uint64"}},
-      {"get_noc_multicast_addr", {"get_noc_multicast_addr", "concrete", {"reader", "writer"},
-        {{"x_start", "uint32"}, {"y_start", "uint32"}, {"x_end", "uint32"}, {"y_end", "uint32"}, {"addr", "uint32"}}, "uint64", "uint64"}},
-      {"get_read_ptr", {"get_read_ptr", "concrete", {"reader", "writer"},
-        {{"cb_id", "uint32"}}, "uint32", "uint32"}},
-      {"get_semaphore", {"get_semaphore", "concrete", {"reader", "writer"},
-        {{"semaphore_id", "uint32"}}, "uint32", "uint32"}},
-      {"get_write_ptr", {"get_write_ptr", "concrete", {"reader", "writer"},
-        {{"cb_id", "uint32"}}, "uint32", "uint32"}},
-      {"init_sfpu", {"init_sfpu", "concrete", {"compute"},
-        {{"icb", "uint32"}, {"ocb", "uint32"}}, "void", "void"}},
-      {"interleaved_addr_gen_fast", {"interleaved_addr_gen_fast", "concrete", {"reader", "writer"},
-        {{"bank_base_address", "uint32"}, {"page_size", "uint32"}, {"data_format", "uint32"}}, "accessor", "handle"}},
-      {"l1_word_ptr", {"l1_word_ptr", "concrete", {"reader", "writer"},
-        {{"addr", "uint32"}}, "l1_ptr", "handle"}},
-      {"matmul_block", {"matmul_block", "abstract", {"compute"},
-        {{"in0", "int32"}, {"in1", "int32"}, {"out", "int32"}, {"partial", "int32"}, {"mt", "int32"}, {"nt", "int32"}, {"kt", "int32"}, {"k", "int32"}, {"k_count", "int32"}, {"dst_tiles", "int32"}, {"init", "int32"}}, "void", "void"}},
-      {"matmul_init", {"matmul_init", "concrete", {"compute"},
-        {{"in0_cb", "uint32"}, {"in1_cb", "uint32"}}, "void", "void"}},
-      {"matmul_tiles", {"matmul_tiles", "concrete", {"compute"},
-        {{"in0_cb", "uint32"}, {"in1_cb", "uint32"}, {"in0_tile_index", "uint32"}, {"in1_tile_index", "uint32"}, {"idst", "uint32"}}, "void", "void"}},
-      {"mm_init", {"mm_init", "concrete", {"compute"},
-        {{"in0_cb", "uint32"}, {"in1_cb", "uint32"}, {"out_cb", "uint32"}}, "void", "void"}},
-      {"mul_tiles", {"mul_tiles", "concrete", {"compute"},
-        {{"icb0", "uint32"}, {"icb1", "uint32"}, {"itile0", "uint32"}, {"itile1", "uint32"}, {"idst", "uint32"}}, "void", "void"}},
-      {"mul_tiles_init", {"mul_tiles_init", "concrete", {"compute"},
-        {{"icb0", "uint32"}, {"icb1", "uint32"}}, "void", "void"}},
-      {"noc_async_read_barrier", {"noc_async_read_barrier", "concrete", {"reader"},
-        {}, "void", "void"}},
-      {"noc_async_read_page", {"noc_async_read_page", "concrete", {"reader"},
-        {{"id", "uint32"}, {"addrgen", "accessor"}, {"dst_local_l1_addr", "uint32"}}, "void", "void"}},
-      {"noc_async_read_tile", {"noc_async_read_tile", "concrete", {"reader"},
-        {{"id", "uint32"}, {"addrgen", "accessor"}, {"dst_local_l1_addr", "uint32"}}, "void", "void"}},
-      {"noc_async_write_barrier", {"noc_async_write_barrier", "concrete", {"reader", "writer"},
-        {}, "void", "void"}},
-      {"noc_async_write_multicast", {"noc_async_write_multicast", "concrete", {"reader", "writer"},
-        {{"src_local_l1_addr", "uint32"}, {"dst_noc_addr_multicast", "uint64"}, {"size", "uint32"}, {"num_dests", "uint32"}}, "void", "void"}},
-      {"noc_async_write_page", {"noc_async_write_page", "concrete", {"writer"},
-        {{"id", "uint32"}, {"addrgen", "accessor"}, {"src_local_l1_addr", "uint32"}}, "void", "void"}},
-      {"noc_async_write_tile", {"noc_async_write_tile", "concrete", {"writer"},
-        {{"id", "uint32"}, {"addrgen", "accessor"}, {"src_local_l1_addr", "uint32"}}, "void", "void"}},
-      {"noc_semaphore_inc", {"noc_semaphore_inc", "concrete", {"reader", "writer"},
-        {{"addr", "uint64"}, {"incr", "uint32"}}, "void", "void"}},
-      {"noc_semaphore_set", {"noc_semaphore_set", "concrete", {"reader", "writer"},
-        {{"sem_addr", "l1_ptr"}, {"val", "uint32"}}, "void", "void"}},
-      {"noc_semaphore_set_multicast", {"noc_semaphore_set_multicast", "concrete", {"reader", "writer"},
-        {{"src_local_l1_addr", "uint32"}, {"dst_noc_addr_multicast", "uint64"}, {"num_dests", "uint32"}}, "void", "void"}},
-      {"noc_semaphore_wait", {"noc_semaphore_wait", "concrete", {"reader", "writer"},
-        {{"sem_addr", "l1_ptr"}, {"val", "uint32"}}, "void", "void"}},
-      {"pack_tile", {"pack_tile", "concrete", {"compute"},
-        {{"ifrom_dst", "uint32"}, {"icb", "uint32"}}, "void", "void"}},
-      {"read_block", {"read_block", "abstract", {"reader"},
-        {{"cb", "int32"}, {"src", "handle"}, {"first_tile", "int32"}, {"rows", "int32"}, {"cols", "int32"}, {"row_stride", "int32"}, {"page_bytes", "int32"}}, "void", "void"}},
-      {"read_block_mcast", {"read_block_mcast", "abstract", {"reader"},
-        {{"cb", "int32"}, {"src", "handle"}, {"first_tile", "int32"}, {"rows", "int32"}, {"cols", "int32"}, {"row_stride", "int32"}, {"page_bytes", "int32"}, {"sender", "int32"}, {"sender_x", "int32"}, {"sender_y", "int32"}, {"first_x", "int32"}, {"first_y", "int32"}, {"last_x", "int32"}, {"last_y", "int32"}, {"receivers", "int32"}, {"sender_sem", "int32"}, {"receiver_sem", "int32"}, {"noc", "int32"}}, "void", "void"}},
-      {"relu_tile", {"relu_tile", "concrete", {"compute"},
-        {{"idst", "uint32"}}, "void", "void"}},
-      {"relu_tile_init", {"relu_tile_init", "concrete", {"compute"},
-        {}, "void", "void"}},
-      {"sub_tiles", {"sub_tiles", "concrete", {"compute"},
-        {{"icb0", "uint32"}, {"icb1", "uint32"}, {"itile0", "uint32"}, {"itile1", "uint32"}, {"idst", "uint32"}}, "void", "void"}},
-      {"sub_tiles_init", {"sub_tiles_init", "concrete", {"compute"},
-        {{"icb0", "uint32"}, {"icb1", "uint32"}}, "void", "void"}},
-      {"tensor_accessor", {"tensor_accessor", "concrete", {"reader", "writer"},
-        {{"args", "accessor"}, {"bank_base_address", "uint32"}, {"page_size", "uint32"}}, "accessor", "handle"}},
-      {"tensor_accessor_args", {"tensor_accessor_args", "concrete", {"reader", "writer"},
-        {{"cta_offset", "uint32"}}, "accessor", "handle"}},
-      {"tile_regs_acquire", {"tile_regs_acquire", "concrete", {"compute"},
-        {}, "void", "void"}},
-      {"tile_regs_commit", {"tile_regs_commit", "concrete", {"compute"},
-        {}, "void", "void"}},
-      {"tile_regs_release", {"tile_regs_release", "concrete", {"compute"},
-        {}, "void", "void"}},
-      {"tile_regs_wait", {"tile_regs_wait", "concrete", {"compute"},
-        {}, "void", "void"}},
-      {"write_block", {"write_block", "abstract", {"writer"},
-        {{"cb", "int32"}, {"dst", "handle"}, {"first_tile", "int32"}, {"rows", "int32"}, {"cols", "int32"}, {"row_stride", "int32"}, {"page_bytes", "int32"}}, "void", "void"}},
+static const std::vector<Intrinsic>& records() {
+  static const auto& table = *new std::vector<Intrinsic>{
+      {"add_tiles", "tt.add_tiles", "concrete", {"compute"}, {{"icb0", "uint32"}, {"icb1", "uint32"}, {"itile0", "uint32"}, {"itile1", "uint32"}, {"idst", "uint32"}}, "void", "void"},
+      {"add_tiles_init", "tt.add_tiles_init", "concrete", {"compute"}, {{"icb0", "uint32"}, {"icb1", "uint32"}}, "void", "void"},
+      {"binary_op_init_common", "tt.binary_op_init_common", "concrete", {"compute"}, {{"icb0", "uint32"}, {"icb1", "uint32"}, {"ocb", "uint32"}}, "void", "void"},
+      {"cb_pop_front", "tt.cb_pop_front", "concrete", {"reader", "compute", "writer"}, {{"cb_id", "int32"}, {"num_pages", "int32"}}, "void", "void"},
+      {"cb_push_back", "tt.cb_push_back", "concrete", {"reader", "compute", "writer"}, {{"cb_id", "int32"}, {"num_pages", "int32"}}, "void", "void"},
+      {"cb_reserve_back", "tt.cb_reserve_back", "concrete", {"reader", "compute", "writer"}, {{"cb_id", "int32"}, {"num_pages", "int32"}}, "void", "void"},
+      {"cb_wait_front", "tt.cb_wait_front", "concrete", {"reader", "compute", "writer"}, {{"cb_id", "int32"}, {"num_pages", "int32"}}, "void", "void"},
+      {"compute_kernel_hw_startup", "tt.compute_kernel_hw_startup", "concrete", {"compute"}, {{"icb0", "uint32"}, {"icb1", "uint32"}, {"ocb", "uint32"}}, "void", "void"},
+      {"compute_kernel_hw_startup_matmul", "tt.compute_kernel_hw_startup_matmul", "concrete", {"compute"}, {{"in0_cb", "uint32"}, {"in1_cb", "uint32"}, {"out_cb", "uint32"}}, "void", "void"},
+      {"copy_tile", "tt.copy_tile", "concrete", {"compute"}, {{"in_cb_id", "uint32"}, {"in_tile_index", "uint32"}, {"dst_tile_index", "uint32"}}, "void", "void"},
+      {"copy_tile_init", "tt.copy_tile_init", "concrete", {"compute"}, {{"cbid", "uint32"}}, "void", "void"},
+      {"eltwise_block", "tt.eltwise_block", "abstract", {"compute"}, {{"in0", "int32"}, {"in1", "int32"}, {"out", "int32"}, {"tiles", "int32"}, {"binary", "string"}, {"sfpu", "string"}, {"init", "int32"}}, "void", "void"},
+      {"exp_tile", "tt.exp_tile", "concrete", {"compute"}, {{"idst", "uint32"}}, "void", "void"},
+      {"exp_tile_init", "tt.exp_tile_init", "concrete", {"compute"}, {}, "void", "void"},
+      {"fill_block", "tt.fill_block", "abstract", {"compute"}, {{"out", "int32"}, {"tiles", "int32"}, {"value", "float32"}, {"init", "int32"}}, "void", "void"},
+      {"fill_tile", "tt.fill_tile", "concrete", {"compute"}, {{"idst", "uint32"}, {"value", "float32"}}, "void", "void"},
+      {"fill_tile_init", "tt.fill_tile_init", "concrete", {"compute"}, {}, "void", "void"},
+      {"get_arg_val", "tt.get_arg_val", "concrete", {"reader", "compute", "writer"}, {{"arg_idx", "int32"}}, "uint32", "uint32"},
+      {"get_common_arg_val", "tt.get_common_arg_val", "concrete", {"reader", "compute", "writer"}, {{"arg_idx", "int32"}}, "uint32", "uint32"},
+      {"get_compile_time_arg_val", "tt.get_compile_time_arg_val", "concrete", {"reader", "compute", "writer"}, {{"arg_idx", "uint32"}}, "uint32", "uint32"},
+      {"get_dataformat", "tt.get_dataformat", "concrete", {"reader", "writer"}, {{"cb_id", "int32"}}, "data_format", "uint32"},
+      {"get_noc_addr", "tt.get_noc_addr", "concrete", {"reader", "writer"}, {{"noc_x", "uint32"}, {"noc_y", "uint32"}, {"addr", "uint32"}}, "uint64", "uint64"},
+      {"get_noc_multicast_addr", "tt.get_noc_multicast_addr", "concrete", {"reader", "writer"}, {{"x_start", "uint32"}, {"y_start", "uint32"}, {"x_end", "uint32"}, {"y_end", "uint32"}, {"addr", "uint32"}}, "uint64", "uint64"},
+      {"get_read_ptr", "tt.get_read_ptr", "concrete", {"reader", "writer"}, {{"cb_id", "uint32"}}, "uint32", "uint32"},
+      {"get_semaphore", "tt.get_semaphore", "concrete", {"reader", "writer"}, {{"semaphore_id", "uint32"}}, "uint32", "uint32"},
+      {"get_write_ptr", "tt.get_write_ptr", "concrete", {"reader", "writer"}, {{"cb_id", "uint32"}}, "uint32", "uint32"},
+      {"init_sfpu", "tt.init_sfpu", "concrete", {"compute"}, {{"icb", "uint32"}, {"ocb", "uint32"}}, "void", "void"},
+      {"interleaved_addr_gen_fast", "tt.interleaved_addr_gen_fast", "concrete", {"reader", "writer"}, {{"bank_base_address", "uint32"}, {"page_size", "uint32"}, {"data_format", "uint32"}}, "accessor", "handle"},
+      {"l1_word_ptr", "tt.l1_word_ptr", "concrete", {"reader", "writer"}, {{"addr", "uint32"}}, "l1_ptr", "handle"},
+      {"matmul_block", "tt.matmul_block", "abstract", {"compute"}, {{"in0", "int32"}, {"in1", "int32"}, {"out", "int32"}, {"partial", "int32"}, {"mt", "int32"}, {"nt", "int32"}, {"kt", "int32"}, {"k", "int32"}, {"k_count", "int32"}, {"dst_tiles", "int32"}, {"init", "int32"}}, "void", "void"},
+      {"matmul_init", "tt.matmul_init", "concrete", {"compute"}, {{"in0_cb", "uint32"}, {"in1_cb", "uint32"}}, "void", "void"},
+      {"matmul_tiles", "tt.matmul_tiles", "concrete", {"compute"}, {{"in0_cb", "uint32"}, {"in1_cb", "uint32"}, {"in0_tile_index", "uint32"}, {"in1_tile_index", "uint32"}, {"idst", "uint32"}}, "void", "void"},
+      {"mm_init", "tt.mm_init", "concrete", {"compute"}, {{"in0_cb", "uint32"}, {"in1_cb", "uint32"}, {"out_cb", "uint32"}}, "void", "void"},
+      {"mul_tiles", "tt.mul_tiles", "concrete", {"compute"}, {{"icb0", "uint32"}, {"icb1", "uint32"}, {"itile0", "uint32"}, {"itile1", "uint32"}, {"idst", "uint32"}}, "void", "void"},
+      {"mul_tiles_init", "tt.mul_tiles_init", "concrete", {"compute"}, {{"icb0", "uint32"}, {"icb1", "uint32"}}, "void", "void"},
+      {"noc_async_read_barrier", "tt.noc_async_read_barrier", "concrete", {"reader"}, {}, "void", "void"},
+      {"noc_async_read_page", "tt.noc_async_read_page", "concrete", {"reader"}, {{"id", "uint32"}, {"addrgen", "accessor"}, {"dst_local_l1_addr", "uint32"}}, "void", "void"},
+      {"noc_async_read_tile", "tt.noc_async_read_tile", "concrete", {"reader"}, {{"id", "uint32"}, {"addrgen", "accessor"}, {"dst_local_l1_addr", "uint32"}}, "void", "void"},
+      {"noc_async_write_barrier", "tt.noc_async_write_barrier", "concrete", {"reader", "writer"}, {}, "void", "void"},
+      {"noc_async_write_multicast", "tt.noc_async_write_multicast", "concrete", {"reader", "writer"}, {{"src_local_l1_addr", "uint32"}, {"dst_noc_addr_multicast", "uint64"}, {"size", "uint32"}, {"num_dests", "uint32"}}, "void", "void"},
+      {"noc_async_write_page", "tt.noc_async_write_page", "concrete", {"writer"}, {{"id", "uint32"}, {"addrgen", "accessor"}, {"src_local_l1_addr", "uint32"}}, "void", "void"},
+      {"noc_async_write_tile", "tt.noc_async_write_tile", "concrete", {"writer"}, {{"id", "uint32"}, {"addrgen", "accessor"}, {"src_local_l1_addr", "uint32"}}, "void", "void"},
+      {"noc_semaphore_inc", "tt.noc_semaphore_inc", "concrete", {"reader", "writer"}, {{"addr", "uint64"}, {"incr", "uint32"}}, "void", "void"},
+      {"noc_semaphore_set", "tt.noc_semaphore_set", "concrete", {"reader", "writer"}, {{"sem_addr", "l1_ptr"}, {"val", "uint32"}}, "void", "void"},
+      {"noc_semaphore_set_multicast", "tt.noc_semaphore_set_multicast", "concrete", {"reader", "writer"}, {{"src_local_l1_addr", "uint32"}, {"dst_noc_addr_multicast", "uint64"}, {"num_dests", "uint32"}}, "void", "void"},
+      {"noc_semaphore_wait", "tt.noc_semaphore_wait", "concrete", {"reader", "writer"}, {{"sem_addr", "l1_ptr"}, {"val", "uint32"}}, "void", "void"},
+      {"pack_tile", "tt.pack_tile", "concrete", {"compute"}, {{"ifrom_dst", "uint32"}, {"icb", "uint32"}}, "void", "void"},
+      {"read_block", "tt.read_block", "abstract", {"reader"}, {{"cb", "int32"}, {"src", "handle"}, {"first_tile", "int32"}, {"rows", "int32"}, {"cols", "int32"}, {"row_stride", "int32"}, {"page_bytes", "int32"}}, "void", "void"},
+      {"read_block_mcast", "tt.read_block_mcast", "abstract", {"reader"}, {{"cb", "int32"}, {"src", "handle"}, {"first_tile", "int32"}, {"rows", "int32"}, {"cols", "int32"}, {"row_stride", "int32"}, {"page_bytes", "int32"}, {"sender", "int32"}, {"sender_x", "int32"}, {"sender_y", "int32"}, {"first_x", "int32"}, {"first_y", "int32"}, {"last_x", "int32"}, {"last_y", "int32"}, {"receivers", "int32"}, {"sender_sem", "int32"}, {"receiver_sem", "int32"}, {"noc", "int32"}}, "void", "void"},
+      {"relu_tile", "tt.relu_tile", "concrete", {"compute"}, {{"idst", "uint32"}}, "void", "void"},
+      {"relu_tile_init", "tt.relu_tile_init", "concrete", {"compute"}, {}, "void", "void"},
+      {"sub_tiles", "tt.sub_tiles", "concrete", {"compute"}, {{"icb0", "uint32"}, {"icb1", "uint32"}, {"itile0", "uint32"}, {"itile1", "uint32"}, {"idst", "uint32"}}, "void", "void"},
+      {"sub_tiles_init", "tt.sub_tiles_init", "concrete", {"compute"}, {{"icb0", "uint32"}, {"icb1", "uint32"}}, "void", "void"},
+      {"tensor_accessor", "tt.tensor_accessor", "concrete", {"reader", "writer"}, {{"args", "accessor"}, {"bank_base_address", "uint32"}, {"page_size", "uint32"}}, "accessor", "handle"},
+      {"tensor_accessor_args", "tt.tensor_accessor_args", "concrete", {"reader", "writer"}, {{"cta_offset", "uint32"}}, "accessor", "handle"},
+      {"tile_regs_acquire", "tt.tile_regs_acquire", "concrete", {"compute"}, {}, "void", "void"},
+      {"tile_regs_commit", "tt.tile_regs_commit", "concrete", {"compute"}, {}, "void", "void"},
+      {"tile_regs_release", "tt.tile_regs_release", "concrete", {"compute"}, {}, "void", "void"},
+      {"tile_regs_wait", "tt.tile_regs_wait", "concrete", {"compute"}, {}, "void", "void"},
+      {"write_block", "tt.write_block", "abstract", {"writer"}, {{"cb", "int32"}, {"dst", "handle"}, {"first_tile", "int32"}, {"rows", "int32"}, {"cols", "int32"}, {"row_stride", "int32"}, {"page_bytes", "int32"}}, "void", "void"},
   };
-  auto it = table.find(name);
-  return it == table.end() ? nullptr : &it->second;
+  return table;
+}
+
+template <typename Key>
+static const Intrinsic* find(const std::string& key, Key key_of) {
+  static const auto& index = *[&] {
+    auto* out = new std::unordered_map<std::string, const Intrinsic*>();
+    for (const Intrinsic& i : records()) out->emplace(key_of(i), &i);
+    return out;
+  }();
+  auto it = index.find(key);
+  return it == index.end() ? nullptr : it->second;
+}
+
+const Intrinsic* find_intrinsic(const std::string& name) {
+  return find(name, [](const Intrinsic& i) { return i.name; });
+}
+
+const Intrinsic* find_intrinsic_op(const std::string& op_name) {
+  return find(op_name, [](const Intrinsic& i) { return i.op_name; });
 }
 
 }  // namespace tl

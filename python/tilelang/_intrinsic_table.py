@@ -4,11 +4,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-# The kernels a Tenstorrent program is split into, in launch order.
-KERNEL_ROLES = ("reader", "compute", "writer")
-# Kernel role -> processor class whose header declares a call.
-PROCESSOR_CLASS = {"reader": "dataflow", "writer": "dataflow", "compute": "compute", "host": "host"}
-
 
 @dataclass(frozen=True)
 class Arg:
@@ -27,6 +22,9 @@ class Spelling:
     template_args: tuple[str, ...] = ()
 
     def header_for(self, role: str) -> str | None:
+        """The header declaring the call for a kernel of `role` (headers are keyed by processor class)."""
+        from .tenstorrent.roles import PROCESSOR_CLASS  # generated next to the table that imports this module
+
         return dict(self.headers).get(PROCESSOR_CLASS[role])
 
 
@@ -49,9 +47,6 @@ class Intrinsic:
     returns: str
     effect: str  # tvm.tirx.CallEffectKind member name
     dtype: str  # TVM dtype of the call's result (from the result type)
+    op_name: str  # the TVM op a call invokes
     cpp: dict[str, Spelling] = field(default_factory=dict)
     doc: str = ""
-
-    @property
-    def op_name(self) -> str:
-        return f"tt.{self.name}"

@@ -1,9 +1,11 @@
 """Where the parts of the package live.
 
 Installed from a wheel, `tilelang` is one folder: the hand-written modules, the modules rendered from the specs,
-the built C++ libraries and the emulator headers side by side. In a source checkout the hand-written modules are
-imported where they are edited (`python/tilelang`), the rendered ones from `generated/tilelang`; the packages
-present in both trees list both folders in their `__path__` (`merged_path`).
+the C++ libraries built at install time (`lib/`) and the emulator's include root (`emulator/include/`) side by
+side. In a source checkout the hand-written modules are imported where they are edited (`python/tilelang`), the
+rendered ones from `generated/tilelang`; the packages present in both trees list both folders in their `__path__`
+(`merged_path`). The libraries are where CMake builds them (`BUILD_DIR`, the `build-dir` of pyproject.toml that
+`make install` and `python -m tilelang.cpp` build), the emulator headers where they are written.
 """
 
 from __future__ import annotations
@@ -14,6 +16,8 @@ PACKAGE = Path(__file__).resolve().parent
 CHECKOUT = PACKAGE.parents[1]
 IN_CHECKOUT = PACKAGE.parent.name == "python" and (CHECKOUT / "generated" / "tilelang").is_dir()
 _TREES = (CHECKOUT / "python", CHECKOUT / "generated") if IN_CHECKOUT else ()
+# The CMake build directory of a checkout (`[tool.scikit-build] build-dir` in pyproject.toml).
+BUILD_DIR = CHECKOUT / "build" / "cpp"
 
 
 def merged_path(path: list[str], name: str) -> list[str]:
@@ -26,9 +30,9 @@ def merged_path(path: list[str], name: str) -> list[str]:
     return path
 
 
-def emulator_sources() -> Path:
-    """The emulator runtime's C++ sources (`src/*.cpp`, built into libtt_emu)."""
-    return CHECKOUT / "src" / "emulator" if IN_CHECKOUT else PACKAGE / "emulator"
+def library_dir() -> Path:
+    """Where the C++ libraries are: the checkout's build directory, or `lib/` of the installed package."""
+    return BUILD_DIR / "lib" if IN_CHECKOUT else PACKAGE / "lib"
 
 
 def emulator_include_dirs() -> tuple[Path, ...]:

@@ -1,4 +1,4 @@
-// Implementation of builder.h.
+// Intrinsic calls and the statement builder (builder.h).
 #include "builder.h"
 
 #include <algorithm>
@@ -16,12 +16,10 @@ const Intrinsic& intrinsic(const std::string& name) {
 }
 
 const Intrinsic* intrinsic_of(const Any& expr) {
-  if (!is_a(expr, "ir.Call")) return nullptr;
-  Any op = field(expr, "op");
-  if (!is_a(op, "ir.Op")) return nullptr;
-  std::string name = as_str(field(op, "name"));
-  if (name.rfind("tt.", 0) != 0) return nullptr;
-  return find_intrinsic(name.substr(3));
+  auto call_expr = ir::Call::from(expr);
+  if (!call_expr) return nullptr;
+  auto op = ir::Op::from(call_expr->op());
+  return op ? find_intrinsic_op(op->name()) : nullptr;
 }
 
 static Any call_arg(const Any& value) {
@@ -36,19 +34,21 @@ Any tt_call(const std::string& name, const std::vector<Any>& args) {
   const Intrinsic& record = intrinsic(name);
   List converted;
   for (const Any& a : args) converted.push_back(call_arg(a));
-  return call_intrin(record.dtype, record.op_name(), converted);
+  return call_intrin(record.dtype, record.op_name, converted);
 }
 
 std::vector<std::pair<std::string, Any>> named_args(const Intrinsic& record, const Any& call) {
-  List values = field(call, "args").cast<List>();
+  List values = ir::Call(call).args();
   if (values.size() != record.args.size()) {
-    fail_kind("ValueError", "tt." + record.name + " takes " + std::to_string(record.args.size()) + " arguments, got " +
+    fail_kind("ValueError", record.op_name + " takes " + std::to_string(record.args.size()) + " arguments, got " +
                                 std::to_string(values.size()));
   }
   std::vector<std::pair<std::string, Any>> out;
   for (size_t i = 0; i < values.size(); ++i) {
     Any value = values[i];
-    if (is_a(value, "ir.IntImm") || is_a(value, "ir.FloatImm") || is_a(value, "ir.StringImm")) value = to_py(value);
+    if (ir::IntImm::matches(value) || ir::FloatImm::matches(value) || ir::StringImm::matches(value)) {
+      value = to_py(value);
+    }
     out.emplace_back(record.args[i].first, value);
   }
   return out;
@@ -65,8 +65,8 @@ void Builder::call(const std::string& name, const std::vector<Any>& args) { emit
 
 Any Builder::bind(const std::string& name, const std::string& callee, const std::vector<Any>& args) {
   Any value = tt_call(callee, args);
-  Any ty = field(value, "ty");
-  std::string dtype = is_a(ty, "ir.PrimType") ? py_str(field(ty, "dtype")) : "handle";
+  auto type = ir::PrimType::from(ir::Expr(value).ty());
+  std::string dtype = type ? type->dtype() : "handle";
   if (intrinsic(callee).returns == "uint32") {
     value = cast("int32", value);
     dtype = "int32";
@@ -121,7 +121,7 @@ void Builder::otherwise(const std::function<void()>& body) {
   frames_.pop_back();
   if (index >= 0) {
     std::vector<Any>& frame = frames_.back();
-    frame[index] = if_then_else(cond, field(frame[index], "then_case"), seq(inner));
+    frame[index] = if_then_else(cond, ir::IfThenElse(frame[index]).then_case(), seq(inner));
   } else if (!truthy(cond)) {
     for (const Any& s : inner) emit(s);
   }

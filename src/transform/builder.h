@@ -1,36 +1,25 @@
-// Intrinsic records and the statement builder of the C++ passes (twins of intrinsics.py and builder.py).
+// Intrinsic calls and the statement builder the protocol functions (generated: protocols.cc) append to.
 //
-// The generated protocol functions (protocols.cc) append calls, bindings, loops and conditions to a
-// Builder; loops of one iteration and conditions known at lowering time are folded, as in Python.
+// Loops of one iteration and conditions known at lowering time are folded, so a protocol's output does not
+// depend on whether a count or a flag is a constant or a symbolic value that happens to be one.
 #pragma once
 
+#include "attr_keys.h"
 #include "fn.h"
+#include "intrinsics.h"
+#include "ir_nodes.h"
 
 namespace tl {
 
-/*! \brief One `tt.*` op of specs/intrinsics (generated table: intrinsics.cc). */
-struct Intrinsic {
-  std::string name;
-  std::string level;                                        // "abstract" | "concrete"
-  std::vector<std::string> roles;                           // reader | compute | writer
-  std::vector<std::pair<std::string, std::string>> args;    // (name, spec value type)
-  std::string returns;                                      // spec value type
-  std::string dtype;                                        // TVM dtype of a call's result
-  bool has_role(const std::string& role) const;
-  std::string op_name() const { return "tt." + name; }
-};
-
-/*! \brief The record of intrinsic `name` (nullptr if none). */
-const Intrinsic* find_intrinsic(const std::string& name);
 /*! \brief The record of intrinsic `name` (a RuntimeError if none). */
 const Intrinsic& intrinsic(const std::string& name);
-/*! \brief The intrinsic record a call expression invokes (a `tt.*` op), or nullptr. */
+/*! \brief The intrinsic record a call expression invokes, or nullptr. */
 const Intrinsic* intrinsic_of(const Any& expr);
 
-/*! \brief A call of intrinsic `name`; ints, bools, floats and strings become TIR constants (builder.tt_call). */
+/*! \brief A call of intrinsic `name`; ints, bools, floats and strings become TIR constants. */
 Any tt_call(const std::string& name, const std::vector<Any>& args);
 
-/*! \brief Call arguments by the intrinsic's argument names, constants as plain values (ir.named_args). */
+/*! \brief Call arguments by the intrinsic's argument names, constants as plain values. */
 std::vector<std::pair<std::string, Any>> named_args(const Intrinsic& record, const Any& call);
 
 class Builder {
@@ -52,11 +41,13 @@ class Builder {
   std::string profile_;
   std::vector<std::vector<Any>> frames_;
   bool has_last_when_ = false;
-  Any last_cond_;          // condition of the last when(): an expression, or a folded bool
+  Any last_cond_;            // condition of the last when(): an expression, or a folded bool
   int64_t last_index_ = -1;  // index of its statement in the frame, -1 when folded
 };
 
 /*! \brief The API profile the backend spec selects (generated: device.cc). */
 const std::string& profile();
+/*! \brief The tiles one half-sync DST section holds with 16- or 32-bit accumulation (generated: device.cc). */
+int64_t dst_capacity(bool fp32_acc);
 
 }  // namespace tl

@@ -1,10 +1,11 @@
-// The generic pass engines of the Tenstorrent pipeline in C++ (twins of tilelang/tenstorrent/engines.py).
+// The generic pass engines of the Tenstorrent pipeline and the CPU lowering hooks.
 //
 // The generated pass sources (passes/*.cc) call one engine per rule of a pass spec with the rule's
-// parameters: `value` parameters as plain ffi values (String, List of String, ...), expressions as Expr
-// lambdas over a Ctx, checks as (Expr, Message). Each engine returns a TVM pass object.
+// parameters: names as plain ffi values (String, List of String, ...), expressions as Expr lambdas over a Ctx,
+// checks as (Expr, Message). Each engine returns a TVM pass object.
 #pragma once
 
+#include "engine_names.h"
 #include "ir.h"
 
 namespace tl {
@@ -48,7 +49,7 @@ Any multicast(const std::string& name, const Dict& options, const Any& op, const
 Any accessors(const std::string& name, const Dict& options, const Any& protocol, const ExprMap& args,
               const Expr& address_arg);
 Any rewrite(const std::string& name, const Dict& options, const Cases& cases,
-            const Any& roles = Any(nullptr));  // None: all three roles
+            const Any& roles = Any(nullptr));  // None: all kernel roles
 /*! \brief families: op -> family expression; operands: op -> operand expressions. */
 Any compute_init(const std::string& name, const Dict& options, const Any& protocol,
                  const std::vector<std::pair<std::string, Expr>>& families,
@@ -60,7 +61,7 @@ Any verify(const std::string& name, const Dict& options, const Any& structural, 
 }  // namespace engines
 
 namespace hooks {
-// C++ twins of the hand-written hook passes the pass specs name (tilelang/engine/cpu_lowering.py).
+// The hand-written passes pass specs name in `hook` rules (cpu_lowering.cc).
 Any blockidx_to_serial();
 Any lower_tile_primitives();
 }  // namespace hooks

@@ -1,4 +1,4 @@
-// Implementation of ir.h (the twin of tilelang/tenstorrent/ir.py).
+// What the engines read of a PrimFunc (ir.h).
 #include "ir.h"
 
 namespace tl {
@@ -15,29 +15,26 @@ Dict BufferInfo::ns() const {
                {String("on_chip"), Any(on_chip())}});
 }
 
-// str() of a type's dtype field: a PrimType prints as its data type ("float16").
-static std::string dtype_str(const Any& dtype) {
-  if (is_a(dtype, "ir.PrimType")) return py_str(field(dtype, "dtype"));
-  return py_str(dtype);
+static bool is_buffer_var(const Any& p) {
+  auto v = ir::Var::from(p);
+  return v && ir::BufferType::matches(v->ty());
 }
 
-// Python tirx.is_buffer_var: a Var whose type is a BufferType.
-static bool is_buffer_var(const Any& p) { return is_a(p, "ir.Var") && is_a(field(p, "ty"), "tirx.BufferType"); }
-
-BufferInfo buffer_info(const Any& v, int64_t index) {
-  Any ty = field(v, "ty");
+BufferInfo buffer_info(const Any& value, int64_t index) {
+  ir::Var v(value);
+  ir::BufferType type(v.ty());
   BufferInfo info;
   info.var = v;
-  info.name = as_str(field(v, "name"));
-  for (const Any& dim : as_list(field(ty, "shape"))) {
-    if (!is_a(dim, "ir.IntImm")) {
+  info.name = v.name();
+  for (const Any& dim : type.shape()) {
+    if (!ir::IntImm::matches(dim)) {
       fail("buffer '" + info.name + "' has a dynamic shape (" + py_str(dim) +
            "); the tenstorrent backend needs static shapes");
     }
-    info.shape.push_back(as_int(dim));
+    info.shape.push_back(ir::IntImm(dim).value());
   }
-  info.dtype = dtype_str(field(ty, "dtype"));
-  info.scope = py_str(field(ty, "storage_scope"));
+  info.dtype = type.dtype().dtype();
+  info.scope = type.storage_scope();
   if (info.scope.empty()) info.scope = "global";
   info.index = index;
   return info;
@@ -45,7 +42,7 @@ BufferInfo buffer_info(const Any& v, int64_t index) {
 
 std::vector<BufferInfo> tensor_params(const Any& func) {
   std::vector<BufferInfo> out;
-  for (const Any& p : as_list(field(func, "params"))) {
+  for (const Any& p : ir::PrimFunc(func).params()) {
     if (is_buffer_var(p)) out.push_back(buffer_info(p, static_cast<int64_t>(out.size())));
   }
   return out;
@@ -53,7 +50,8 @@ std::vector<BufferInfo> tensor_params(const Any& func) {
 
 std::vector<BufferInfo> onchip_buffers(const Any& func) {
   std::vector<BufferInfo> out;
-  walk(field(func, "body"), {{"tirx.AllocBuffer", [&](const Any& s) { out.push_back(buffer_info(field(s, "buffer"))); }}});
+  walk(ir::PrimFunc(func).body(),
+       {ir::visit<ir::AllocBuffer>([&](const ir::AllocBuffer& s) { out.push_back(buffer_info(s.buffer())); })});
   for (const BufferInfo& b : out) {
     int count = 0;
     for (const BufferInfo& other : out) count += other.name == b.name;
@@ -62,20 +60,25 @@ std::vector<BufferInfo> onchip_buffers(const Any& func) {
   return out;
 }
 
+std::optional<ir::IterVar> launch_of(const ir::AttrStmt& stmt) {
+  if (stmt.attr_key() != keys::kThreadExtent) return std::nullopt;
+  return ir::IterVar::from(stmt.node());
+}
+
 std::vector<std::pair<const Intrinsic*, Any>> tt_calls(const Any& stmt) {
   std::vector<std::pair<const Intrinsic*, Any>> found;
-  walk(stmt, {{"ir.Call", [&](const Any& c) {
-                 const Intrinsic* record = intrinsic_of(c);
-                 if (record != nullptr) found.emplace_back(record, c);
-               }}});
+  walk(stmt, {ir::visit<ir::Call>([&](const ir::Call& c) {
+         const Intrinsic* record = intrinsic_of(c);
+         if (record != nullptr) found.emplace_back(record, c);
+       })});
   return found;
 }
 
-Any map_evaluates(const Any& stmt, const std::function<std::optional<Any>(const Any&)>& rewrite) {
-  return map(stmt, {{"tirx.Evaluate", [&](const Any& ev) -> Any {
-                       std::optional<Any> replacement = rewrite(ev);
-                       return replacement ? *replacement : ev;
-                     }}},
+Any map_evaluates(const Any& stmt, const std::function<std::optional<Any>(const ir::Evaluate&)>& rewrite) {
+  return map(stmt, {ir::rewrite<ir::Evaluate>([&](const ir::Evaluate& ev) -> Any {
+               std::optional<Any> replacement = rewrite(ev);
+               return replacement ? *replacement : ev.any();
+             })},
              "post");
 }
 

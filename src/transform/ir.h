@@ -1,4 +1,4 @@
-// IR helpers shared by the C++ pass engines (the twin of tilelang/tenstorrent/ir.py).
+// What the engines read of a PrimFunc: its buffers, thread launches and intrinsic calls.
 #pragma once
 
 #include "builder.h"
@@ -18,15 +18,17 @@ struct BufferInfo {
   Dict ns() const;
 };
 
-/*! \brief Python ir.buffer_info (a dynamic shape is a lowering error naming the buffer). */
+/*! \brief The buffer a buffer variable names (a dynamic shape is a lowering error naming the buffer). */
 BufferInfo buffer_info(const Any& var, int64_t index = -1);
-/*! \brief The buffer parameters of a PrimFunc, in order (ir.tensor_params). */
+/*! \brief The buffer parameters of a PrimFunc, in order. */
 std::vector<BufferInfo> tensor_params(const Any& func);
-/*! \brief The on-chip buffers a function allocates, in walk order (ir.onchip_buffers). */
+/*! \brief The on-chip buffers a function allocates, in walk order (their names must be unique). */
 std::vector<BufferInfo> onchip_buffers(const Any& func);
-/*! \brief Every `tt.*` intrinsic call under `stmt`, in walk order (ir.tt_calls). */
+/*! \brief The launch variable of a thread launch (`attr_key` thread_extent on an IterVar), else nullopt. */
+std::optional<ir::IterVar> launch_of(const ir::AttrStmt& stmt);
+/*! \brief Every intrinsic call under `stmt`, in walk order. */
 std::vector<std::pair<const Intrinsic*, Any>> tt_calls(const Any& stmt);
-/*! \brief Rewrite every Evaluate (post-order); `rewrite` returns a replacement or nullopt (ir.map_evaluates). */
-Any map_evaluates(const Any& stmt, const std::function<std::optional<Any>(const Any&)>& rewrite);
+/*! \brief Rewrite every Evaluate (post-order); `rewrite` returns a replacement or nullopt. */
+Any map_evaluates(const Any& stmt, const std::function<std::optional<Any>(const ir::Evaluate&)>& rewrite);
 
 }  // namespace tl

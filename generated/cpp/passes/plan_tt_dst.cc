@@ -15,13 +15,13 @@ static Any make(const Dict& options) {
             {"matmul_block", {
                 tl::Case{std::nullopt,
                     tl::Checks{
-                        tl::Check{[](const tl::Ctx& c) -> tl::Any { return tl::fn::or_({tl::fn::eq(c.get("k_count"), tl::num(1)), tl::fn::ge(c.get("partial"), tl::num(0)), tl::fn::le(tl::fn::mul(c.get("mt"), c.get("nt")), tl::fn::select(c.get("fp32_acc"), tl::item(tl::attr(c.get("device"), "DST_TILES"), tl::num(32)), tl::item(tl::attr(c.get("device"), "DST_TILES"), tl::num(16))))}); },
+                        tl::Check{[](const tl::Ctx& c) -> tl::Any { return tl::fn::or_({tl::fn::eq(c.get("k_count"), tl::num(1)), tl::fn::ge(c.get("partial"), tl::num(0)), tl::fn::le(tl::fn::mul(c.get("mt"), c.get("nt")), c.get("dst_capacity"))}); },
                                   tl::Message{{{"a ", "mt", {}}, {"x", "nt", {}}, {"-tile block accumulates over ", "k_count", {}}, {" K steps but has no partial-sum CB", "", {}}}}},
                     },
                     "", "",
                     std::nullopt,
                     tl::ExprMap{
-                        {"dst_tiles", [](const tl::Ctx& c) -> tl::Any { return tl::fn::largest_divisor(tl::fn::mul(c.get("mt"), c.get("nt")), tl::fn::select(c.get("fp32_acc"), tl::item(tl::attr(c.get("device"), "DST_TILES"), tl::num(32)), tl::item(tl::attr(c.get("device"), "DST_TILES"), tl::num(16)))); }},
+                        {"dst_tiles", [](const tl::Ctx& c) -> tl::Any { return tl::fn::largest_divisor(tl::fn::mul(c.get("mt"), c.get("nt")), c.get("dst_capacity")); }},
                     }},
             }},
         }, tl::Any(tl::list({tl::str("compute")}))),

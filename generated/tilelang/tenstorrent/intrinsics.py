@@ -62,6 +62,7 @@ INTRINSICS: dict[str, Intrinsic] = {
         returns='void',
         effect='Opaque',
         dtype='void',
+        op_name='tt.add_tiles',
         cpp={
             'metal_d5f9bc4a': Spelling('add_tiles', headers=(('compute', 'api/compute/eltwise_binary.h'),), form='call', template_args=()),
             'tilelang_tt_2025': Spelling('add_tiles', headers=(('compute', 'compute_kernel_api/eltwise_binary.h'),), form='call', template_args=()),
@@ -80,6 +81,7 @@ INTRINSICS: dict[str, Intrinsic] = {
         returns='void',
         effect='Opaque',
         dtype='void',
+        op_name='tt.add_tiles_init',
         cpp={
             'metal_d5f9bc4a': Spelling('add_tiles_init', headers=(('compute', 'api/compute/eltwise_binary.h'),), form='call', template_args=()),
             'tilelang_tt_2025': Spelling('add_tiles_init', headers=(('compute', 'compute_kernel_api/eltwise_binary.h'),), form='call', template_args=()),
@@ -99,6 +101,7 @@ INTRINSICS: dict[str, Intrinsic] = {
         returns='void',
         effect='Opaque',
         dtype='void',
+        op_name='tt.binary_op_init_common',
         cpp={
             'metal_d5f9bc4a': Spelling('binary_op_init_common', headers=(('compute', 'api/compute/eltwise_binary.h'),), form='call', template_args=()),
             'tilelang_tt_2025': Spelling('binary_op_init_common', headers=(('compute', 'compute_kernel_api/eltwise_binary.h'),), form='call', template_args=()),
@@ -117,6 +120,7 @@ INTRINSICS: dict[str, Intrinsic] = {
         returns='void',
         effect='Opaque',
         dtype='void',
+        op_name='tt.cb_pop_front',
         cpp={
             'metal_d5f9bc4a': Spelling('cb_pop_front', headers=(('compute', 'api/compute/cb_api.h'), ('dataflow', 'api/dataflow/dataflow_api.h')), form='call', template_args=()),
             'tilelang_tt_2025': Spelling('cb_pop_front', headers=(('compute', 'compute_kernel_api/cb_api.h'), ('dataflow', 'dataflow_api.h')), form='call', template_args=()),
@@ -135,6 +139,7 @@ INTRINSICS: dict[str, Intrinsic] = {
         returns='void',
         effect='Opaque',
         dtype='void',
+        op_name='tt.cb_push_back',
         cpp={
             'metal_d5f9bc4a': Spelling('cb_push_back', headers=(('compute', 'api/compute/cb_api.h'), ('dataflow', 'api/dataflow/dataflow_api.h')), form='call', template_args=()),
             'tilelang_tt_2025': Spelling('cb_push_back', headers=(('compute', 'compute_kernel_api/cb_api.h'), ('dataflow', 'dataflow_api.h')), form='call', template_args=()),
@@ -153,6 +158,7 @@ INTRINSICS: dict[str, Intrinsic] = {
         returns='void',
         effect='Opaque',
         dtype='void',
+        op_name='tt.cb_reserve_back',
         cpp={
             'metal_d5f9bc4a': Spelling('cb_reserve_back', headers=(('compute', 'api/compute/cb_api.h'), ('dataflow', 'api/dataflow/dataflow_api.h')), form='call', template_args=()),
             'tilelang_tt_2025': Spelling('cb_reserve_back', headers=(('compute', 'compute_kernel_api/cb_api.h'), ('dataflow', 'dataflow_api.h')), form='call', template_args=()),
@@ -171,6 +177,7 @@ INTRINSICS: dict[str, Intrinsic] = {
         returns='void',
         effect='Opaque',
         dtype='void',
+        op_name='tt.cb_wait_front',
         cpp={
             'metal_d5f9bc4a': Spelling('cb_wait_front', headers=(('compute', 'api/compute/cb_api.h'), ('dataflow', 'api/dataflow/dataflow_api.h')), form='call', template_args=()),
             'tilelang_tt_2025': Spelling('cb_wait_front', headers=(('compute', 'compute_kernel_api/cb_api.h'), ('dataflow', 'dataflow_api.h')), form='call', template_args=()),
@@ -190,6 +197,7 @@ INTRINSICS: dict[str, Intrinsic] = {
         returns='void',
         effect='Opaque',
         dtype='void',
+        op_name='tt.compute_kernel_hw_startup',
         cpp={
             'metal_d5f9bc4a': Spelling('compute_kernel_hw_startup', headers=(('compute', 'api/compute/compute_kernel_hw_startup.h'),), form='call', template_args=()),
             'tilelang_tt_2025': Spelling('compute_kernel_hw_startup', headers=(('compute', 'compute_kernel_api/compute_kernel_hw_startup.h'),), form='call', template_args=()),
@@ -209,6 +217,7 @@ INTRINSICS: dict[str, Intrinsic] = {
         returns='void',
         effect='Opaque',
         dtype='void',
+        op_name='tt.compute_kernel_hw_startup_matmul',
         cpp={
             'metal_d5f9bc4a': Spelling('compute_kernel_hw_startup<SrcOrder::Reverse>', headers=(('compute', 'api/compute/compute_kernel_hw_startup.h'),), form='call', template_args=()),
         },
@@ -227,6 +236,7 @@ INTRINSICS: dict[str, Intrinsic] = {
         returns='void',
         effect='Opaque',
         dtype='void',
+        op_name='tt.copy_tile',
         cpp={
             'metal_d5f9bc4a': Spelling('copy_tile', headers=(('compute', 'api/compute/tile_move_copy.h'),), form='call', template_args=()),
             'tilelang_tt_2025': Spelling('copy_tile', headers=(('compute', 'compute_kernel_api/tile_move_copy.h'),), form='call', template_args=()),
@@ -244,6 +254,7 @@ INTRINSICS: dict[str, Intrinsic] = {
         returns='void',
         effect='Opaque',
         dtype='void',
+        op_name='tt.copy_tile_init',
         cpp={
             'metal_d5f9bc4a': Spelling('copy_tile_init', headers=(('compute', 'api/compute/tile_move_copy.h'),), form='call', template_args=()),
             'tilelang_tt_2025': Spelling('copy_tile_init', headers=(('compute', 'compute_kernel_api/tile_move_copy.h'),), form='call', template_args=()),
@@ -267,6 +278,7 @@ INTRINSICS: dict[str, Intrinsic] = {
         returns='void',
         effect='Opaque',
         dtype='void',
+        op_name='tt.eltwise_block',
         cpp={
         },
         doc='Element-wise block: out = sfpu(binary(in0, in1)) tile by tile, where `binary` is add, sub, mul or none (then out = sfpu(in0)) and `sfpu` is exp, relu or none.',
@@ -282,6 +294,7 @@ INTRINSICS: dict[str, Intrinsic] = {
         returns='void',
         effect='Opaque',
         dtype='void',
+        op_name='tt.exp_tile',
         cpp={
             'metal_d5f9bc4a': Spelling('exp_tile', headers=(('compute', 'api/compute/eltwise_unary/exp.h'),), form='call', template_args=()),
             'tilelang_tt_2025': Spelling('exp_tile', headers=(('compute', 'compute_kernel_api/eltwise_unary/exp.h'),), form='call', template_args=()),
@@ -298,6 +311,7 @@ INTRINSICS: dict[str, Intrinsic] = {
         returns='void',
         effect='Opaque',
         dtype='void',
+        op_name='tt.exp_tile_init',
         cpp={
             'metal_d5f9bc4a': Spelling('exp_tile_init', headers=(('compute', 'api/compute/eltwise_unary/exp.h'),), form='call', template_args=()),
             'tilelang_tt_2025': Spelling('exp_tile_init', headers=(('compute', 'compute_kernel_api/eltwise_unary/exp.h'),), form='call', template_args=()),
@@ -318,6 +332,7 @@ INTRINSICS: dict[str, Intrinsic] = {
         returns='void',
         effect='Opaque',
         dtype='void',
+        op_name='tt.fill_block',
         cpp={
         },
         doc='Produce a block of `tiles` tiles of `value` into CB `out` (T.fill / T.clear not absorbed by a matmul).',
@@ -334,6 +349,7 @@ INTRINSICS: dict[str, Intrinsic] = {
         returns='void',
         effect='Opaque',
         dtype='void',
+        op_name='tt.fill_tile',
         cpp={
             'metal_d5f9bc4a': Spelling('fill_tile', headers=(('compute', 'api/compute/eltwise_unary/fill.h'),), form='call', template_args=()),
             'tilelang_tt_2025': Spelling('fill_tile', headers=(('compute', 'compute_kernel_api/eltwise_unary/fill.h'),), form='call', template_args=()),
@@ -350,6 +366,7 @@ INTRINSICS: dict[str, Intrinsic] = {
         returns='void',
         effect='Opaque',
         dtype='void',
+        op_name='tt.fill_tile_init',
         cpp={
             'metal_d5f9bc4a': Spelling('fill_tile_init', headers=(('compute', 'api/compute/eltwise_unary/fill.h'),), form='call', template_args=()),
             'tilelang_tt_2025': Spelling('fill_tile_init', headers=(('compute', 'compute_kernel_api/eltwise_unary/fill.h'),), form='call', template_args=()),
@@ -367,6 +384,7 @@ INTRINSICS: dict[str, Intrinsic] = {
         returns='uint32',
         effect='Pure',
         dtype='uint32',
+        op_name='tt.get_arg_val',
         cpp={
             'metal_d5f9bc4a': Spelling('get_arg_val<uint32_t>', headers=(('compute', 'api/compute/common.h'), ('dataflow', 'api/dataflow/dataflow_api.h')), form='call', template_args=()),
             'tilelang_tt_2025': Spelling('get_arg_val<uint32_t>', headers=(('compute', 'compute_kernel_api/common.h'), ('dataflow', 'dataflow_api.h')), form='call', template_args=()),
@@ -384,6 +402,7 @@ INTRINSICS: dict[str, Intrinsic] = {
         returns='uint32',
         effect='Pure',
         dtype='uint32',
+        op_name='tt.get_common_arg_val',
         cpp={
             'metal_d5f9bc4a': Spelling('get_common_arg_val<uint32_t>', headers=(('compute', 'api/compute/common.h'), ('dataflow', 'api/dataflow/dataflow_api.h')), form='call', template_args=()),
             'tilelang_tt_2025': Spelling('get_common_arg_val<uint32_t>', headers=(('compute', 'compute_kernel_api/common.h'), ('dataflow', 'dataflow_api.h')), form='call', template_args=()),
@@ -401,6 +420,7 @@ INTRINSICS: dict[str, Intrinsic] = {
         returns='uint32',
         effect='Pure',
         dtype='uint32',
+        op_name='tt.get_compile_time_arg_val',
         cpp={
             'metal_d5f9bc4a': Spelling('get_compile_time_arg_val', headers=(('compute', 'api/compute/common.h'), ('dataflow', 'api/dataflow/dataflow_api.h')), form='call', template_args=()),
             'tilelang_tt_2025': Spelling('get_compile_time_arg_val', headers=(('compute', 'compute_kernel_api/common.h'), ('dataflow', 'dataflow_api.h')), form='call', template_args=()),
@@ -418,6 +438,7 @@ INTRINSICS: dict[str, Intrinsic] = {
         returns='data_format',
         effect='Pure',
         dtype='uint32',
+        op_name='tt.get_dataformat',
         cpp={
             'metal_d5f9bc4a': Spelling('get_dataformat', headers=(('dataflow', 'api/dataflow/dataflow_api.h'),), form='call', template_args=()),
             'tilelang_tt_2025': Spelling('get_dataformat', headers=(('dataflow', 'dataflow_api.h'),), form='call', template_args=()),
@@ -437,6 +458,7 @@ INTRINSICS: dict[str, Intrinsic] = {
         returns='uint64',
         effect='Pure',
         dtype='uint64',
+        op_name='tt.get_noc_addr',
         cpp={
             'metal_d5f9bc4a': Spelling('get_noc_addr', headers=(('dataflow', 'api/dataflow/dataflow_api.h'),), form='call', template_args=()),
             'tilelang_tt_2025': Spelling('get_noc_addr', headers=(('dataflow', 'dataflow_api.h'),), form='call', template_args=()),
@@ -458,6 +480,7 @@ INTRINSICS: dict[str, Intrinsic] = {
         returns='uint64',
         effect='Pure',
         dtype='uint64',
+        op_name='tt.get_noc_multicast_addr',
         cpp={
             'metal_d5f9bc4a': Spelling('get_noc_multicast_addr', headers=(('dataflow', 'api/dataflow/dataflow_api.h'),), form='call', template_args=()),
             'tilelang_tt_2025': Spelling('get_noc_multicast_addr', headers=(('dataflow', 'dataflow_api.h'),), form='call', template_args=()),
@@ -475,6 +498,7 @@ INTRINSICS: dict[str, Intrinsic] = {
         returns='uint32',
         effect='ReadState',
         dtype='uint32',
+        op_name='tt.get_read_ptr',
         cpp={
             'metal_d5f9bc4a': Spelling('get_read_ptr', headers=(('dataflow', 'api/dataflow/dataflow_api.h'),), form='call', template_args=()),
             'tilelang_tt_2025': Spelling('get_read_ptr', headers=(('dataflow', 'dataflow_api.h'),), form='call', template_args=()),
@@ -492,6 +516,7 @@ INTRINSICS: dict[str, Intrinsic] = {
         returns='uint32',
         effect='Pure',
         dtype='uint32',
+        op_name='tt.get_semaphore',
         cpp={
             'metal_d5f9bc4a': Spelling('get_semaphore', headers=(('dataflow', 'api/dataflow/dataflow_api.h'),), form='call', template_args=()),
             'tilelang_tt_2025': Spelling('get_semaphore', headers=(('dataflow', 'dataflow_api.h'),), form='call', template_args=()),
@@ -509,6 +534,7 @@ INTRINSICS: dict[str, Intrinsic] = {
         returns='uint32',
         effect='ReadState',
         dtype='uint32',
+        op_name='tt.get_write_ptr',
         cpp={
             'metal_d5f9bc4a': Spelling('get_write_ptr', headers=(('dataflow', 'api/dataflow/dataflow_api.h'),), form='call', template_args=()),
             'tilelang_tt_2025': Spelling('get_write_ptr', headers=(('dataflow', 'dataflow_api.h'),), form='call', template_args=()),
@@ -527,6 +553,7 @@ INTRINSICS: dict[str, Intrinsic] = {
         returns='void',
         effect='Opaque',
         dtype='void',
+        op_name='tt.init_sfpu',
         cpp={
             'metal_d5f9bc4a': Spelling('init_sfpu', headers=(('compute', 'api/compute/eltwise_unary/eltwise_unary.h'),), form='call', template_args=()),
             'tilelang_tt_2025': Spelling('init_sfpu', headers=(('compute', 'compute_kernel_api/eltwise_unary/eltwise_unary.h'),), form='call', template_args=()),
@@ -546,6 +573,7 @@ INTRINSICS: dict[str, Intrinsic] = {
         returns='accessor',
         effect='Pure',
         dtype='handle',
+        op_name='tt.interleaved_addr_gen_fast',
         cpp={
             'metal_d5f9bc4a': Spelling('InterleavedAddrGenFast<true>', headers=(('dataflow', 'api/dataflow/dataflow_api.h'),), form='braces', template_args=()),
             'tilelang_tt_2025': Spelling('InterleavedAddrGenFast<true>', headers=(('dataflow', 'dataflow_api.h'),), form='braces', template_args=()),
@@ -563,6 +591,7 @@ INTRINSICS: dict[str, Intrinsic] = {
         returns='l1_ptr',
         effect='Pure',
         dtype='handle',
+        op_name='tt.l1_word_ptr',
         cpp={
             'metal_d5f9bc4a': Spelling('reinterpret_cast<volatile tt_l1_ptr uint32_t*>', headers=(('dataflow', 'api/dataflow/dataflow_api.h'),), form='cast', template_args=()),
             'tilelang_tt_2025': Spelling('reinterpret_cast<volatile tt_l1_ptr uint32_t*>', headers=(('dataflow', 'dataflow_api.h'),), form='cast', template_args=()),
@@ -590,6 +619,7 @@ INTRINSICS: dict[str, Intrinsic] = {
         returns='void',
         effect='Opaque',
         dtype='void',
+        op_name='tt.matmul_block',
         cpp={
         },
         doc='One K step of a block matmul: out (mt x nt tiles) += in0 (mt x kt) x in1 (kt x nt). Step `k` of `k_count`; the accumulator is packed to `out` after the last step. `dst_tiles` is the DST sub-block (set by PlanTTDst; 0 before); when the block exceeds it, partial sums go through CB `partial`.',
@@ -606,6 +636,7 @@ INTRINSICS: dict[str, Intrinsic] = {
         returns='void',
         effect='Opaque',
         dtype='void',
+        op_name='tt.matmul_init',
         cpp={
             'metal_d5f9bc4a': Spelling('matmul_init', headers=(('compute', 'api/compute/matmul.h'),), form='call', template_args=()),
         },
@@ -626,6 +657,7 @@ INTRINSICS: dict[str, Intrinsic] = {
         returns='void',
         effect='Opaque',
         dtype='void',
+        op_name='tt.matmul_tiles',
         cpp={
             'metal_d5f9bc4a': Spelling('matmul_tiles', headers=(('compute', 'api/compute/matmul.h'),), form='call', template_args=()),
             'tilelang_tt_2025': Spelling('matmul_tiles', headers=(('compute', 'compute_kernel_api/matmul.h'),), form='call', template_args=()),
@@ -645,6 +677,7 @@ INTRINSICS: dict[str, Intrinsic] = {
         returns='void',
         effect='Opaque',
         dtype='void',
+        op_name='tt.mm_init',
         cpp={
             'tilelang_tt_2025': Spelling('mm_init', headers=(('compute', 'compute_kernel_api/matmul.h'),), form='call', template_args=()),
         },
@@ -665,6 +698,7 @@ INTRINSICS: dict[str, Intrinsic] = {
         returns='void',
         effect='Opaque',
         dtype='void',
+        op_name='tt.mul_tiles',
         cpp={
             'metal_d5f9bc4a': Spelling('mul_tiles', headers=(('compute', 'api/compute/eltwise_binary.h'),), form='call', template_args=()),
             'tilelang_tt_2025': Spelling('mul_tiles', headers=(('compute', 'compute_kernel_api/eltwise_binary.h'),), form='call', template_args=()),
@@ -683,6 +717,7 @@ INTRINSICS: dict[str, Intrinsic] = {
         returns='void',
         effect='Opaque',
         dtype='void',
+        op_name='tt.mul_tiles_init',
         cpp={
             'metal_d5f9bc4a': Spelling('mul_tiles_init', headers=(('compute', 'api/compute/eltwise_binary.h'),), form='call', template_args=()),
             'tilelang_tt_2025': Spelling('mul_tiles_init', headers=(('compute', 'compute_kernel_api/eltwise_binary.h'),), form='call', template_args=()),
@@ -699,6 +734,7 @@ INTRINSICS: dict[str, Intrinsic] = {
         returns='void',
         effect='Opaque',
         dtype='void',
+        op_name='tt.noc_async_read_barrier',
         cpp={
             'metal_d5f9bc4a': Spelling('noc_async_read_barrier', headers=(('dataflow', 'api/dataflow/dataflow_api.h'),), form='call', template_args=()),
             'tilelang_tt_2025': Spelling('noc_async_read_barrier', headers=(('dataflow', 'dataflow_api.h'),), form='call', template_args=()),
@@ -718,6 +754,7 @@ INTRINSICS: dict[str, Intrinsic] = {
         returns='void',
         effect='Opaque',
         dtype='void',
+        op_name='tt.noc_async_read_page',
         cpp={
             'metal_d5f9bc4a': Spelling('noc_async_read_page', headers=(('dataflow', 'api/dataflow/dataflow_api.h'),), form='call', template_args=()),
             'tilelang_tt_2025': Spelling('noc_async_read_page', headers=(('dataflow', 'dataflow_api.h'),), form='call', template_args=()),
@@ -737,6 +774,7 @@ INTRINSICS: dict[str, Intrinsic] = {
         returns='void',
         effect='Opaque',
         dtype='void',
+        op_name='tt.noc_async_read_tile',
         cpp={
             'metal_d5f9bc4a': Spelling('noc_async_read_tile', headers=(('dataflow', 'api/dataflow/dataflow_api.h'),), form='call', template_args=()),
             'tilelang_tt_2025': Spelling('noc_async_read_tile', headers=(('dataflow', 'dataflow_api.h'),), form='call', template_args=()),
@@ -753,6 +791,7 @@ INTRINSICS: dict[str, Intrinsic] = {
         returns='void',
         effect='Opaque',
         dtype='void',
+        op_name='tt.noc_async_write_barrier',
         cpp={
             'metal_d5f9bc4a': Spelling('noc_async_write_barrier', headers=(('dataflow', 'api/dataflow/dataflow_api.h'),), form='call', template_args=()),
             'tilelang_tt_2025': Spelling('noc_async_write_barrier', headers=(('dataflow', 'dataflow_api.h'),), form='call', template_args=()),
@@ -773,6 +812,7 @@ INTRINSICS: dict[str, Intrinsic] = {
         returns='void',
         effect='Opaque',
         dtype='void',
+        op_name='tt.noc_async_write_multicast',
         cpp={
             'metal_d5f9bc4a': Spelling('noc_async_write_multicast', headers=(('dataflow', 'api/dataflow/dataflow_api.h'),), form='call', template_args=()),
             'tilelang_tt_2025': Spelling('noc_async_write_multicast', headers=(('dataflow', 'dataflow_api.h'),), form='call', template_args=()),
@@ -792,6 +832,7 @@ INTRINSICS: dict[str, Intrinsic] = {
         returns='void',
         effect='Opaque',
         dtype='void',
+        op_name='tt.noc_async_write_page',
         cpp={
             'metal_d5f9bc4a': Spelling('noc_async_write_page', headers=(('dataflow', 'api/dataflow/dataflow_api.h'),), form='call', template_args=()),
             'tilelang_tt_2025': Spelling('noc_async_write_page', headers=(('dataflow', 'dataflow_api.h'),), form='call', template_args=()),
@@ -811,6 +852,7 @@ INTRINSICS: dict[str, Intrinsic] = {
         returns='void',
         effect='Opaque',
         dtype='void',
+        op_name='tt.noc_async_write_tile',
         cpp={
             'metal_d5f9bc4a': Spelling('noc_async_write_tile', headers=(('dataflow', 'api/dataflow/dataflow_api.h'),), form='call', template_args=()),
             'tilelang_tt_2025': Spelling('noc_async_write_tile', headers=(('dataflow', 'dataflow_api.h'),), form='call', template_args=()),
@@ -829,6 +871,7 @@ INTRINSICS: dict[str, Intrinsic] = {
         returns='void',
         effect='Opaque',
         dtype='void',
+        op_name='tt.noc_semaphore_inc',
         cpp={
             'metal_d5f9bc4a': Spelling('noc_semaphore_inc', headers=(('dataflow', 'api/dataflow/dataflow_api.h'),), form='call', template_args=()),
             'tilelang_tt_2025': Spelling('noc_semaphore_inc', headers=(('dataflow', 'dataflow_api.h'),), form='call', template_args=()),
@@ -847,6 +890,7 @@ INTRINSICS: dict[str, Intrinsic] = {
         returns='void',
         effect='Opaque',
         dtype='void',
+        op_name='tt.noc_semaphore_set',
         cpp={
             'metal_d5f9bc4a': Spelling('noc_semaphore_set', headers=(('dataflow', 'api/dataflow/dataflow_api.h'),), form='call', template_args=()),
             'tilelang_tt_2025': Spelling('noc_semaphore_set', headers=(('dataflow', 'dataflow_api.h'),), form='call', template_args=()),
@@ -866,6 +910,7 @@ INTRINSICS: dict[str, Intrinsic] = {
         returns='void',
         effect='Opaque',
         dtype='void',
+        op_name='tt.noc_semaphore_set_multicast',
         cpp={
             'metal_d5f9bc4a': Spelling('noc_semaphore_set_multicast', headers=(('dataflow', 'api/dataflow/dataflow_api.h'),), form='call', template_args=()),
             'tilelang_tt_2025': Spelling('noc_semaphore_set_multicast', headers=(('dataflow', 'dataflow_api.h'),), form='call', template_args=()),
@@ -884,6 +929,7 @@ INTRINSICS: dict[str, Intrinsic] = {
         returns='void',
         effect='Opaque',
         dtype='void',
+        op_name='tt.noc_semaphore_wait',
         cpp={
             'metal_d5f9bc4a': Spelling('noc_semaphore_wait', headers=(('dataflow', 'api/dataflow/dataflow_api.h'),), form='call', template_args=()),
             'tilelang_tt_2025': Spelling('noc_semaphore_wait', headers=(('dataflow', 'dataflow_api.h'),), form='call', template_args=()),
@@ -902,6 +948,7 @@ INTRINSICS: dict[str, Intrinsic] = {
         returns='void',
         effect='Opaque',
         dtype='void',
+        op_name='tt.pack_tile',
         cpp={
             'metal_d5f9bc4a': Spelling('pack_tile', headers=(('compute', 'api/compute/pack.h'),), form='call', template_args=()),
             'tilelang_tt_2025': Spelling('pack_tile', headers=(('compute', 'compute_kernel_api/pack.h'),), form='call', template_args=()),
@@ -925,6 +972,7 @@ INTRINSICS: dict[str, Intrinsic] = {
         returns='void',
         effect='Opaque',
         dtype='void',
+        op_name='tt.read_block',
         cpp={
         },
         doc='Read a block of tiles of DRAM tensor `src` into the back of CB `cb` (one reservation and barrier).',
@@ -957,6 +1005,7 @@ INTRINSICS: dict[str, Intrinsic] = {
         returns='void',
         effect='Opaque',
         dtype='void',
+        op_name='tt.read_block_mcast',
         cpp={
         },
         doc='A read_block whose block is the same on a whole row (or column) of cores at every step: the first core of the row reads it from DRAM and multicasts it into the same CB of the others, which only reserve, signal that they are ready and wait (PlanTTMulticast; the tt-metal matmul_multicore_reuse_mcast scheme).',
@@ -972,6 +1021,7 @@ INTRINSICS: dict[str, Intrinsic] = {
         returns='void',
         effect='Opaque',
         dtype='void',
+        op_name='tt.relu_tile',
         cpp={
             'metal_d5f9bc4a': Spelling('relu_tile', headers=(('compute', 'api/compute/eltwise_unary/relu.h'),), form='call', template_args=()),
             'tilelang_tt_2025': Spelling('relu_tile', headers=(('compute', 'compute_kernel_api/eltwise_unary/relu.h'),), form='call', template_args=()),
@@ -988,6 +1038,7 @@ INTRINSICS: dict[str, Intrinsic] = {
         returns='void',
         effect='Opaque',
         dtype='void',
+        op_name='tt.relu_tile_init',
         cpp={
             'metal_d5f9bc4a': Spelling('relu_tile_init', headers=(('compute', 'api/compute/eltwise_unary/relu.h'),), form='call', template_args=()),
             'tilelang_tt_2025': Spelling('relu_tile_init', headers=(('compute', 'compute_kernel_api/eltwise_unary/relu.h'),), form='call', template_args=()),
@@ -1009,6 +1060,7 @@ INTRINSICS: dict[str, Intrinsic] = {
         returns='void',
         effect='Opaque',
         dtype='void',
+        op_name='tt.sub_tiles',
         cpp={
             'metal_d5f9bc4a': Spelling('sub_tiles', headers=(('compute', 'api/compute/eltwise_binary.h'),), form='call', template_args=()),
             'tilelang_tt_2025': Spelling('sub_tiles', headers=(('compute', 'compute_kernel_api/eltwise_binary.h'),), form='call', template_args=()),
@@ -1027,6 +1079,7 @@ INTRINSICS: dict[str, Intrinsic] = {
         returns='void',
         effect='Opaque',
         dtype='void',
+        op_name='tt.sub_tiles_init',
         cpp={
             'metal_d5f9bc4a': Spelling('sub_tiles_init', headers=(('compute', 'api/compute/eltwise_binary.h'),), form='call', template_args=()),
             'tilelang_tt_2025': Spelling('sub_tiles_init', headers=(('compute', 'compute_kernel_api/eltwise_binary.h'),), form='call', template_args=()),
@@ -1046,6 +1099,7 @@ INTRINSICS: dict[str, Intrinsic] = {
         returns='accessor',
         effect='Pure',
         dtype='handle',
+        op_name='tt.tensor_accessor',
         cpp={
             'metal_d5f9bc4a': Spelling('TensorAccessor', headers=(('dataflow', 'api/dataflow/dataflow_api.h'),), form='call', template_args=()),
         },
@@ -1062,6 +1116,7 @@ INTRINSICS: dict[str, Intrinsic] = {
         returns='accessor',
         effect='Pure',
         dtype='handle',
+        op_name='tt.tensor_accessor_args',
         cpp={
             'metal_d5f9bc4a': Spelling('TensorAccessorArgs', headers=(('dataflow', 'api/dataflow/dataflow_api.h'),), form='call', template_args=('cta_offset',)),
         },
@@ -1077,6 +1132,7 @@ INTRINSICS: dict[str, Intrinsic] = {
         returns='void',
         effect='Opaque',
         dtype='void',
+        op_name='tt.tile_regs_acquire',
         cpp={
             'metal_d5f9bc4a': Spelling('tile_regs_acquire', headers=(('compute', 'api/compute/reg_api.h'),), form='call', template_args=()),
             'tilelang_tt_2025': Spelling('tile_regs_acquire', headers=(('compute', 'compute_kernel_api/reg_api.h'),), form='call', template_args=()),
@@ -1093,6 +1149,7 @@ INTRINSICS: dict[str, Intrinsic] = {
         returns='void',
         effect='Opaque',
         dtype='void',
+        op_name='tt.tile_regs_commit',
         cpp={
             'metal_d5f9bc4a': Spelling('tile_regs_commit', headers=(('compute', 'api/compute/reg_api.h'),), form='call', template_args=()),
             'tilelang_tt_2025': Spelling('tile_regs_commit', headers=(('compute', 'compute_kernel_api/reg_api.h'),), form='call', template_args=()),
@@ -1109,6 +1166,7 @@ INTRINSICS: dict[str, Intrinsic] = {
         returns='void',
         effect='Opaque',
         dtype='void',
+        op_name='tt.tile_regs_release',
         cpp={
             'metal_d5f9bc4a': Spelling('tile_regs_release', headers=(('compute', 'api/compute/reg_api.h'),), form='call', template_args=()),
             'tilelang_tt_2025': Spelling('tile_regs_release', headers=(('compute', 'compute_kernel_api/reg_api.h'),), form='call', template_args=()),
@@ -1125,6 +1183,7 @@ INTRINSICS: dict[str, Intrinsic] = {
         returns='void',
         effect='Opaque',
         dtype='void',
+        op_name='tt.tile_regs_wait',
         cpp={
             'metal_d5f9bc4a': Spelling('tile_regs_wait', headers=(('compute', 'api/compute/reg_api.h'),), form='call', template_args=()),
             'tilelang_tt_2025': Spelling('tile_regs_wait', headers=(('compute', 'compute_kernel_api/reg_api.h'),), form='call', template_args=()),
@@ -1148,6 +1207,7 @@ INTRINSICS: dict[str, Intrinsic] = {
         returns='void',
         effect='Opaque',
         dtype='void',
+        op_name='tt.write_block',
         cpp={
         },
         doc='Write a block of tiles from the front of CB `cb` to DRAM tensor `dst` (one wait and barrier).',

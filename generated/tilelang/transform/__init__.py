@@ -36,6 +36,7 @@ returns the `tvm.transform.Pass` named `tl.<Pass>`. Keyword arguments are the op
 
 from __future__ import annotations
 
+from collections.abc import Sequence  # noqa: F401  (option annotations)
 from typing import Any
 
 import tvm
@@ -64,7 +65,7 @@ def BlockIdxToSerial() -> tvm.transform.Pass:
     return _cpp.make_pass('BlockIdxToSerial', {})
 
 
-def BuildTTTileDataflow(stages: Any = 2) -> tvm.transform.Pass:
+def BuildTTTileDataflow(stages: int = 2) -> tvm.transform.Pass:
     """Tile dataflow graph and CB assignment: every value an on-chip buffer takes (a T.copy into it, a gemm accumulation, an element-wise result) is a stream with one producer and one consumer and becomes a circular buffer. Streams filled by the reader are inputs (CBs 0-15), streams drained by the writer are outputs (16-23), the rest are intermediates (24-31); a zero T.clear absorbed by a gemm needs no CB, and a gemm whose block exceeds a DST section gets a partial-sum CB. Depths follow the rules below."""
     check_option('BuildTTTileDataflow', 'stages', stages)
     return _cpp.make_pass('BuildTTTileDataflow', {'stages': stages, })
@@ -115,7 +116,7 @@ def LowerTileOpsToTT() -> tvm.transform.Pass:
     return _cpp.make_pass('LowerTileOpsToTT', {})
 
 
-def PartitionTTWork(core_grid: Any = (8, 8), mode: Any = 'auto') -> tvm.transform.Pass:
+def PartitionTTWork(core_grid: Sequence[int] = (8, 8), mode: str = 'auto') -> tvm.transform.Pass:
     """Distribute the blocks of the T.Kernel grid over the worker cores. `global` gives each core a contiguous, balanced range of blocks in row-major order (counts differ by at most one); `shard` gives each core a rectangle of blocks (rows and columns of the block grid split as evenly as possible), which keeps neighbouring blocks on one core and, when the split is even, lets a core row (column) share block rows (columns) at every step, which PlanTTMulticast turns into multicasts. `auto` picks shard exactly then."""
     check_option('PartitionTTWork', 'core_grid', core_grid)
     check_option('PartitionTTWork', 'mode', mode)
@@ -127,7 +128,7 @@ def PlanTTDst() -> tvm.transform.Pass:
     return _cpp.make_pass('PlanTTDst', {})
 
 
-def PlanTTMulticast(enabled: Any = True) -> tvm.transform.Pass:
+def PlanTTMulticast(enabled: bool = True) -> tvm.transform.Pass:
     """Reuse of input blocks across cores (tt-metal's matmul_multicore_reuse_mcast scheme). With a uniform shard partition, every core of a core row processes the same block row at every step, and every core of a core column the same block column. A block read whose tile index depends only on blockIdx.y (and the step loops) is therefore the same on the whole core row: the row's first core reads it from DRAM and multicasts it to the others; one that depends only on blockIdx.x is multicast down the core column. Each such read becomes read_block_mcast, with per-core runtime arguments (sender flag, NoC coordinates of the sender and of the receivers) and two semaphores per tensor. DRAM traffic of A and B drops from one copy per core to one copy per core row or column."""
     check_option('PlanTTMulticast', 'enabled', enabled)
     return _cpp.make_pass('PlanTTMulticast', {'enabled': enabled, })

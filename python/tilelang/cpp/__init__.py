@@ -1,126 +1,138 @@
-"""Build and load the C++ renderings of the passes (the sources next to this file).
+"""The C++ libraries of the package: finding them, checking them, loading the C++ passes.
 
-The library is compiled on first use with the system C++ compiler against tvm-ffi's headers only, cached
-under the user's cache directory by a hash of every source, the compiler and the flags (so editing a spec and
-regenerating rebuilds it, and nothing else does), and loaded into the process with RTLD_GLOBAL so the passes
-register their global functions ("tl.cpp.transform.<Pass>").
+`libtilelang_passes.so` (the C++ renderings of the passes: src/transform + generated/cpp, against tvm-ffi's headers
+only) and `libtt_emu.so` (the Metalium emulator runtime, used by `tilelang.tenstorrent.emulator`) are compiled by
+CMake (CMakeLists.txt) when the package is installed - `pip install` of a wheel, `make install` in a checkout -
+never on first use. Installed, they are in `tilelang/lib`; in a checkout, in its build directory, where
+`python -m tilelang.cpp` rebuilds them incrementally (`make generate` and `make test` run it).
+
+In a checkout, a library is compared with the record CMake writes next to it after every build
+(`<library>.inputs`: the SHA-256 of every source it was built from, and the tvm-ffi version of the passes); a
+library built from other sources than the checkout has is an error that says what changed and what to run, never a
+silent mismatch between the Python wrappers and the C++ passes. Loading the passes registers their global functions
+(`tl.cpp.transform.<Pass>`).
 """
 
 from __future__ import annotations
 
 import ctypes
 import hashlib
-import os
-import shutil
-import subprocess
-import tempfile
 import threading
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
 import tvm_ffi
-import tvm_ffi.libinfo
 
-from .._layout import CHECKOUT
+from .. import _layout
 from ..errors import TileLangError
 
-# The hand-written engines and the sources rendered from the specs.
-SOURCE_DIRS = (CHECKOUT / "src" / "transform", CHECKOUT / "generated" / "cpp")
-LIBRARY = "libtilelang_passes.so"
-FLAGS = ("-std=c++17", "-O2", "-fPIC", "-fvisibility=hidden")
+PASSES = "libtilelang_passes.so"
+EMULATOR = "libtt_emu.so"
+RECORD_SUFFIX = ".inputs"  # cmake/BuildRecord.cmake
+BUILD_COMMAND = "python -m tilelang.cpp"
 _lock = threading.Lock()
 _loaded: Path | None = None
 
 
-class CppBuildError(TileLangError):
-    """The C++ passes could not be built (no compiler, or a compiler error)."""
+class CppLibraryError(TileLangError):
+    """A C++ library of the package is missing, stale or cannot be loaded."""
 
 
-def compiler() -> str:
-    """$CXX, else the first of g++, clang++, c++ on PATH."""
-    chosen = os.environ.get("CXX")
-    candidates = [chosen] if chosen else ["g++", "clang++", "c++"]
-    for name in candidates:
-        path = shutil.which(name)
-        if path:
-            return path
-    wanted = f"$CXX={chosen!r}" if chosen else "g++, clang++ or c++"
-    raise CppBuildError(f"the C++ passes need a C++17 compiler, but {wanted} was not found on PATH; install one "
-                        "(e.g. apt install g++) or set CXX")
+class CppLibraryMissing(CppLibraryError):
+    """The library was never built (checkout) or is not in the installed package."""
 
 
-def _tree() -> list[tuple[Path, Path]]:
-    return sorted((path, root) for root in SOURCE_DIRS for path in root.rglob("*") if path.suffix in (".h", ".cc"))
+class CppLibraryStale(CppLibraryError):
+    """In a checkout: the library was built from other sources than the checkout has now."""
 
 
-def sources() -> list[Path]:
-    return [path for path, _ in _tree() if path.suffix == ".cc"]
+def _shown(path: Path) -> str:
+    """`path` relative to the checkout when it is in it."""
+    return str(path.relative_to(_layout.CHECKOUT)) if _layout.CHECKOUT in path.parents else str(path)
 
 
-def _cache_root() -> Path:
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return Path(base) / "tilelang" / "cpp_passes"
+def record_path(library: Path) -> Path:
+    return library.with_name(library.name + RECORD_SUFFIX)
 
 
-def _digest(cxx: str) -> str:
-    h = hashlib.sha256()
-    for part in (cxx, *FLAGS, tvm_ffi.__version__):
-        h.update(part.encode() + b"\0")
-    for path, root in _tree():
-        h.update(path.relative_to(root).as_posix().encode() + b"\0" + path.read_bytes() + b"\0")
-    return h.hexdigest()[:20]
+def _file_digest(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
-def _run(cmd: list[str]) -> None:
-    done = subprocess.run(cmd, capture_output=True, text=True)
-    if done.returncode != 0:
-        raise CppBuildError(f"building the C++ passes failed:\n$ {' '.join(cmd)}\n{done.stderr[-6000:]}")
+def differences(library: Path, facts: dict[str, str] | None = None, root: Path | None = None) -> list[str]:
+    """How the sources under `root` (the checkout) differ from those `library` was built from, by its record:
+    files changed, new (matched by the record's scan patterns) or removed, and each of `facts` (e.g. the tvm-ffi
+    version) that differs from the recorded one. Empty when the library is up to date."""
+    root = _layout.CHECKOUT if root is None else root
+    record = record_path(library)
+    if not record.is_file():
+        return [f"it has no build record ({record.name})"]
+    built: dict[str, str] = {}
+    built_facts: dict[str, str] = {}
+    patterns: list[str] = []
+    for line in record.read_text("utf-8").splitlines():
+        kind, _, rest = line.partition(" ")
+        if kind == "fact":
+            key, _, value = rest.partition(" ")
+            built_facts[key] = value
+        elif kind == "scan":
+            patterns.append(rest)
+        elif kind == "file":
+            digest, _, relative = rest.partition(" ")
+            built[relative] = digest
+    found: list[str] = []
+    for key, value in sorted((facts or {}).items()):
+        if built_facts.get(key, value) != value:
+            found.append(f"built against {key} {built_facts[key]}, this process has {value}")
+    current = sorted({p.relative_to(root).as_posix() for pattern in patterns for p in root.glob(pattern)
+                      if p.is_file()})
+    for relative in current:
+        if relative not in built:
+            found.append(f"new: {relative}")
+        elif built[relative] != _file_digest(root / relative):
+            found.append(f"changed: {relative}")
+    found += [f"removed: {relative}" for relative in sorted(set(built) - set(current))]
+    return found
 
 
-def library_path() -> Path:
-    """The built library, compiling it first when the cache has none for these sources."""
-    cxx = compiler()
-    target = _cache_root() / _digest(cxx) / LIBRARY
-    if target.exists():
-        return target
-    target.parent.mkdir(parents=True, exist_ok=True)
-    include = ["-I" + tvm_ffi.libinfo.find_include_path(), "-I" + tvm_ffi.libinfo.find_dlpack_include_path(),
-               *("-I" + str(d) for d in SOURCE_DIRS)]
-    libffi = Path(tvm_ffi.libinfo.find_libtvm_ffi())
-    with tempfile.TemporaryDirectory(dir=target.parent) as tmp:
-        # The generated pass sources are small and share one heavy header: one translation unit for all of
-        # them (each lives in its own namespace) saves most of the build time.
-        unity = Path(tmp) / "passes_unity.cc"
-        unity.write_text("".join(f'#include "{src}"\n' for src in sources() if src.parent.name == "passes"))
-        units = [src for src in sources() if src.parent.name != "passes"] + [unity]
-        objects = []
-        jobs = []
-        for i, src in enumerate(units):
-            obj = Path(tmp) / f"{i}_{src.stem}.o"
-            objects.append(str(obj))
-            jobs.append([cxx, *FLAGS, *include, "-c", str(src), "-o", str(obj)])
-        with ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as pool:
-            list(pool.map(_run, jobs))
-        partial = Path(tmp) / LIBRARY
-        _run([cxx, "-shared", *objects, "-o", str(partial), f"-L{libffi.parent}", "-ltvm_ffi",
-              f"-Wl,-rpath,{libffi.parent}"])
-        os.replace(partial, target)  # atomic: a concurrent build of the same sources writes the same bytes
-    return target
+def library(name: str, facts: dict[str, str] | None = None) -> Path:
+    """The built library `name` (PASSES or EMULATOR). Raises CppLibraryMissing when it was not built and, in a
+    checkout, CppLibraryStale when its sources changed since it was built."""
+    path = _layout.library_dir() / name
+    if not path.is_file():
+        if _layout.IN_CHECKOUT:
+            raise CppLibraryMissing(
+                f"the C++ library {name} is not built ({_shown(path)} does not exist): run `make install` "
+                f"(creates .venv, installs the project and builds it) or `{BUILD_COMMAND}` in {_layout.CHECKOUT}")
+        raise CppLibraryMissing(f"the installed tilelang package has no {path}: reinstall the package "
+                                "(its libraries are built when it is installed)")
+    if _layout.IN_CHECKOUT:
+        found = differences(path, facts)
+        if found:
+            shown = "; ".join(found[:6]) + (f"; and {len(found) - 6} more" if len(found) > 6 else "")
+            raise CppLibraryStale(
+                f"the C++ library {_shown(path)} is stale, the checkout changed since it was built ({shown}): run "
+                f"`{BUILD_COMMAND}` (`make generate` and `make test` run it) to rebuild it")
+    return path
+
+
+def passes_library() -> Path:
+    """The C++ passes library, checked (see `library`)."""
+    return library(PASSES, {"tvm-ffi": tvm_ffi.__version__})
 
 
 def load() -> Path:
-    """Build (if needed) and load the library once per process."""
+    """Load the C++ passes into the process (once); returns the library's path."""
     global _loaded
     with _lock:
         if _loaded is None:
             from .. import tenstorrent  # noqa: F401  (registers the tt.* ops the passes build calls of)
 
-            path = library_path()
+            path = passes_library()
             try:
                 ctypes.CDLL(str(path), mode=ctypes.RTLD_GLOBAL)
             except OSError as exc:  # e.g. a source declares an engine no source defines
-                raise CppBuildError(f"cannot load the C++ passes {path}: {exc}") from None
+                raise CppLibraryError(f"cannot load the C++ passes {path}: {exc}") from None
             _loaded = path
         return _loaded
 

@@ -1,8 +1,7 @@
-"""`python -m tilelang.cpp`: build the C++ passes now (once; later runs find them in the cache)."""
+"""`python -m tilelang.cpp [passes|emulator ...]`: rebuild a checkout's C++ libraries (incremental CMake build)."""
 
-import time
+import sys
 
-from . import load
+from .build import main
 
-start = time.perf_counter()
-print(f"C++ passes: {load()} ({time.perf_counter() - start:.1f} s)")
+sys.exit(main())

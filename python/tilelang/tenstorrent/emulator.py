@@ -1,10 +1,12 @@
-"""Driver of the tt_emu host emulator of the TT-Metalium API: build the runtime library and host programs
-with the system C++ compiler, run them, and return the emulator's JSON report.
+"""Driver of the tt_emu host emulator of the TT-Metalium API: build host programs with the system C++ compiler
+against the emulator's runtime library, run them, and return the emulator's JSON report.
 
-The emulator's sources and headers are found through `tilelang._layout`. Host programs link against
-`libtt_emu.so`; kernels are compiled by the emulator itself when a program is enqueued, like tt-metal's JIT.
-Every build is cached under `cache_dir()` by a hash of its inputs and published atomically, so parallel
-test processes share the cache safely. Importing this module compiles nothing.
+The runtime library (`libtt_emu.so`) is built when the package is installed, with the C++ passes
+(`tilelang.cpp`, CMakeLists.txt); its include roots are found through `tilelang._layout`. Host programs are
+compiled at run time and link against it; kernels are compiled by the emulator itself when a program is enqueued,
+like tt-metal's JIT (it finds the include roots in $TT_EMU_INCLUDE). Host programs and kernels are cached under
+`cache_dir()` by a hash of their inputs and published atomically, so parallel test processes share the cache
+safely. Importing this module compiles nothing.
 """
 
 from __future__ import annotations
@@ -16,17 +18,16 @@ import shlex
 import shutil
 import subprocess
 import tempfile
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
-from .. import _layout
+from .. import _layout, cpp
 from . import intrinsics
 
 INCLUDE_DIRS = _layout.emulator_include_dirs()
-# The API profile of the backend spec; compiled into the library as the default of $TT_EMU_PROFILE.
+# The API profile of the backend spec (the library has it compiled in as the default of $TT_EMU_PROFILE, from the
+# same spec line); `run` always passes the profile it is given.
 DEFAULT_PROFILE = intrinsics.TENSTORRENT_PROFILE
-LIBRARY_FLAGS = ("-std=c++20", "-O2", "-fPIC", "-pthread", f'-DTT_EMU_DEFAULT_PROFILE="{DEFAULT_PROFILE}"')
 HOST_FLAGS = ("-std=c++20", "-O1", "-pthread")
 
 # Exit codes of an emulated program (see include/tt-metalium/host_api.hpp).
@@ -44,7 +45,8 @@ class TTEmulatorError(RuntimeError):
 
 
 def cache_dir() -> Path:
-    """$TT_EMU_CACHE, else $XDG_CACHE_HOME (or ~/.cache) + /tilelang/tt_emu: where every build is kept."""
+    """$TT_EMU_CACHE, else $XDG_CACHE_HOME (or ~/.cache) + /tilelang/tt_emu: where host programs and kernels are
+    kept."""
     if os.environ.get("TT_EMU_CACHE"):
         return Path(os.environ["TT_EMU_CACHE"])
     base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
@@ -87,27 +89,13 @@ def _publish(built: Path, target: Path) -> Path:
     return target
 
 
-def build_library() -> Path:
-    """libtt_emu.so from emulator/src/*.cpp, cached by a hash of the emulator sources and headers."""
-    cxx = _compiler()
-    include = INCLUDE_DIRS[0]
-    root = _layout.emulator_sources()
-    sources = sorted((root / "src").glob("*.cpp"))
-    key = _digest(cxx, *LIBRARY_FLAGS, _tree_digest(root / "src", include / "tt_emu", include / "tt-metalium"))
-    out_dir = cache_dir() / f"lib-{key}"
-    library = out_dir / "libtt_emu.so"
-    if library.exists():
-        return library
-    out_dir.mkdir(parents=True, exist_ok=True)
-    with tempfile.TemporaryDirectory(dir=out_dir) as tmp:
-        objects = [Path(tmp) / f"{src.stem}.o" for src in sources]
-        commands = [[cxx, *LIBRARY_FLAGS, f"-I{include}", "-c", str(src), "-o", str(obj)]
-                    for src, obj in zip(sources, objects, strict=True)]
-        with ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as pool:
-            list(pool.map(lambda c: _compile(c, "the emulator library"), commands))
-        built = Path(tmp) / "libtt_emu.so"
-        _compile([cxx, "-shared", "-pthread", *map(str, objects), "-o", str(built), "-ldl"], "the emulator library")
-        return _publish(built, library)
+def library() -> Path:
+    """libtt_emu.so, built when the package was installed (in a checkout: checked against its sources; see
+    `tilelang.cpp.library`). Nothing is compiled here."""
+    return cpp.library(cpp.EMULATOR)
+
+
+build_library = library  # its former name (when it compiled the library on first use)
 
 
 def build_host(main_cpp: Path, profile: str = DEFAULT_PROFILE) -> Path:
@@ -117,12 +105,14 @@ def build_host(main_cpp: Path, profile: str = DEFAULT_PROFILE) -> Path:
     of the cache key so that each profile gets its own executable path.
     """
     main_cpp = Path(main_cpp).resolve()
-    library = build_library()
+    lib = library()
     cxx = _compiler()
-    # Headers next to main.cpp are reachable with -I, so they are part of the key too.
+    # Headers next to main.cpp are reachable with -I, so they are part of the key too; so are the host API headers
+    # and the library (rebuilt in place in a checkout).
     local = sorted(p for p in main_cpp.parent.iterdir() if p.suffix in (".h", ".hpp"))
-    key = _digest(cxx, *HOST_FLAGS, profile, str(library), main_cpp.read_bytes(), str(main_cpp.parent),
-                  *(part for p in local for part in (p.name, p.read_bytes())))
+    host_api = _tree_digest(*(INCLUDE_DIRS[0] / part for part in ("tt-metalium", "tt_emu")))
+    key = _digest(cxx, *HOST_FLAGS, profile, str(lib), lib.read_bytes(), host_api, main_cpp.read_bytes(),
+                  str(main_cpp.parent), *(part for p in local for part in (p.name, p.read_bytes())))
     out_dir = cache_dir() / "host" / key
     exe = out_dir / main_cpp.stem
     if exe.exists():
@@ -130,7 +120,7 @@ def build_host(main_cpp: Path, profile: str = DEFAULT_PROFILE) -> Path:
     out_dir.mkdir(parents=True, exist_ok=True)
     built = out_dir / f"{main_cpp.stem}.tmp{os.getpid()}"
     _compile([cxx, *HOST_FLAGS, f"-I{INCLUDE_DIRS[0]}", f"-I{main_cpp.parent}", str(main_cpp), "-o",
-              str(built), f"-L{library.parent}", "-ltt_emu", f"-Wl,-rpath,{library.parent}"], str(main_cpp))
+              str(built), f"-L{lib.parent}", "-ltt_emu", f"-Wl,-rpath,{lib.parent}"], str(main_cpp))
     return _publish(built, exe)
 
 

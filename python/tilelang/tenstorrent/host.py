@@ -7,11 +7,12 @@ from typing import Any
 import tvm
 from tvm import tirx
 
-from . import device
+from . import attr_keys, device
 from .lowered import get_attr
 
-SHARED_KEYS = ("tt.core_grid", "tt.grid_blocks", "tt.partition_mode", "tt.work_partition", "tt.core_ranges",
-               "tt.cbs", "tt.buffers")
+# Attributes every role kernel carries; the plan holds each once, under the key's last name ("cbs").
+SHARED_KEYS = (attr_keys.TT_CORE_GRID, attr_keys.TT_GRID_BLOCKS, attr_keys.TT_PARTITION_MODE,
+               attr_keys.TT_WORK_PARTITION, attr_keys.TT_CORE_RANGES, attr_keys.TT_CBS, attr_keys.TT_BUFFERS)
 
 
 def host_plan(mod: tvm.IRModule) -> dict[str, Any]:
@@ -22,18 +23,18 @@ def host_plan(mod: tvm.IRModule) -> dict[str, Any]:
     for gvar, func in sorted(mod.functions.items(), key=lambda item: item[0].name_hint):
         if not isinstance(func, tirx.PrimFunc):
             continue
-        role = get_attr(func, "tt.kernel_role")
+        role = get_attr(func, attr_keys.TT_KERNEL_ROLE)
         if role is None:
             continue
         kernels[role] = {
             "name": gvar.name_hint,
-            "runtime_args": get_attr(func, "tt.runtime_args", []),
-            "runtime_arg_values": get_attr(func, "tt.runtime_arg_values", []),
-            "compile_time_args": get_attr(func, "tt.compile_time_args", []),
+            "runtime_args": get_attr(func, attr_keys.TT_RUNTIME_ARGS, []),
+            "runtime_arg_values": get_attr(func, attr_keys.TT_RUNTIME_ARG_VALUES, []),
+            "compile_time_args": get_attr(func, attr_keys.TT_COMPILE_TIME_ARGS, []),
         }
         for key in SHARED_KEYS:
-            shared.setdefault(key[len("tt."):], get_attr(func, key))
-        for sem in get_attr(func, "tt.semaphores", []) or []:
+            shared.setdefault(key.rpartition(".")[2], get_attr(func, key))
+        for sem in get_attr(func, attr_keys.TT_SEMAPHORES, []) or []:
             semaphores.setdefault(sem["name"], dict(sem))
     return {"device": {"profile": device.PROFILE, "tile": list(device.TILE)}, **shared,
             "semaphores": list(semaphores.values()), "kernels": kernels}

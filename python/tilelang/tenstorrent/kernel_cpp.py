@@ -17,10 +17,10 @@ import tvm
 import tvm_ffi
 from tvm import tirx
 
-from .._intrinsic_table import PROCESSOR_CLASS
 from ..errors import TileLangError
-from . import intrinsics
+from . import attr_keys, intrinsics
 from .lowered import get_attr, intrinsic_of
+from .roles import KERNEL_ROLES, PROCESSOR_CLASS
 
 C_TYPES = {"int32": "int32_t", "uint32": "uint32_t", "int64": "int64_t", "uint64": "uint64_t", "bool": "bool",
            "float32": "float", "int8": "int8_t", "uint8": "uint8_t", "int16": "int16_t", "uint16": "uint16_t"}
@@ -234,10 +234,11 @@ def _used_vars(body: Any) -> set[Any]:
 
 
 def kernel_source(func: tirx.PrimFunc, kernel: str, profile: str | None = None) -> KernelSource:
-    """The C++ source of one role kernel (`tt.kernel_role` reader/compute/writer)."""
-    role = get_attr(func, "tt.kernel_role")
-    if role not in ("reader", "compute", "writer"):
-        raise TTCodegenError(f"kernel '{kernel}' has no reader/compute/writer role (tt.kernel_role = {role!r}); "
+    """The C++ source of one role kernel (its kernel-role attribute: reader/compute/writer)."""
+    role = get_attr(func, attr_keys.TT_KERNEL_ROLE)
+    if role not in KERNEL_ROLES:
+        raise TTCodegenError(f"kernel '{kernel}' has no {'/'.join(KERNEL_ROLES)} role "
+                             f"({attr_keys.TT_KERNEL_ROLE} = {role!r}); "
                              "run the Tenstorrent pipeline first")
     profile = profile or intrinsics.TENSTORRENT_PROFILE
     printer = _Printer(role, profile, kernel, used=_used_vars(func.body))

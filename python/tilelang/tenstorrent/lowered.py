@@ -10,7 +10,8 @@ from tvm import tirx
 
 from . import intrinsics
 
-TT_PREFIX = "tt."
+# Intrinsic records by the TVM op their calls invoke.
+_BY_OP = {record.op_name: record for record in intrinsics.INTRINSICS.values()}
 
 
 def to_py(value: Any) -> Any:
@@ -40,7 +41,5 @@ def get_attr(func: tirx.PrimFunc, key: str, default: Any = None) -> Any:
 def intrinsic_of(expr: Any) -> intrinsics.Intrinsic | None:
     """The intrinsic record a call expression invokes, or None for any other expression."""
     if isinstance(expr, tvm.ir.Call) and isinstance(expr.op, tvm.ir.Op):
-        name = str(expr.op.name)
-        if name.startswith(TT_PREFIX):
-            return intrinsics.INTRINSICS.get(name[len(TT_PREFIX):])
+        return _BY_OP.get(str(expr.op.name))
     return None

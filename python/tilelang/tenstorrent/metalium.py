@@ -22,12 +22,11 @@ import numpy as np
 import tvm
 from tvm import tirx
 
-from .._intrinsic_table import KERNEL_ROLES
-from . import device, intrinsics
+from . import attr_keys, device, intrinsics
 from .host import host_plan
-from .lowered import get_attr
-
 from .kernel_cpp import TTCodegenError, kernel_source
+from .lowered import get_attr
+from .roles import KERNEL_ROLES
 
 FILES = {role: f"{role}.cpp" for role in KERNEL_ROLES}
 HOST_TYPES = {2: "uint16_t", 4: "float"}  # element bytes -> host vector type (bf16/fp16 travel as raw bits)
@@ -64,18 +63,20 @@ def _fp32_dest_acc(compute: tirx.PrimFunc) -> bool:
 
 
 def build_plan(device_mod: tvm.IRModule, params: Sequence[Any], kernel: str) -> dict[str, Any]:
-    """tt.plan.json: the host plan of the role kernels plus tensor shapes, roles, files and kernel configs."""
+    """The plan (tt.plan.json): the host plan of the role kernels plus tensor shapes, roles, files and kernel
+    configs."""
     plan = host_plan(device_mod)
-    funcs = {get_attr(f, "tt.kernel_role"): f for f in device_mod.functions.values() if isinstance(f, tirx.PrimFunc)}
+    funcs = {get_attr(f, attr_keys.TT_KERNEL_ROLE): f for f in device_mod.functions.values()
+             if isinstance(f, tirx.PrimFunc)}
     missing = [r for r in KERNEL_ROLES if r not in funcs]
     if missing:
         raise TTCodegenError(f"kernel '{kernel}': no {', '.join(missing)} kernel in the lowered module; the "
                              "Metalium code generator needs reader, compute and writer")
     by_name = {p.name: p for p in params}
-    readers = set(get_attr(funcs["reader"], "tt.tensor_args", {}).values())
-    writers = set(get_attr(funcs["writer"], "tt.tensor_args", {}).values())
+    readers = set(get_attr(funcs["reader"], attr_keys.TT_TENSOR_ARGS, {}).values())
+    writers = set(get_attr(funcs["writer"], attr_keys.TT_TENSOR_ARGS, {}).values())
     tensors = []
-    accessors = get_attr(funcs["reader"], "tt.accessors", {}) or {}
+    accessors = get_attr(funcs["reader"], attr_keys.TT_ACCESSORS, {}) or {}
     for name, info in sorted(plan["buffers"].items(), key=lambda kv: accessors.get(kv[0], {}).get("parameter", 0)):
         param = by_name[name]
         role = "output" if name in writers else "input" if name in readers else "unused"
@@ -181,9 +182,10 @@ def metalium_program(device_mod: tvm.IRModule, params: Sequence[Any], kernel: st
     plan = build_plan(device_mod, params, kernel)
     validate_plan(plan)
     files: dict[str, str] = {}
-    by_role = sorted(device_mod.functions.items(), key=lambda kv: KERNEL_ROLES.index(get_attr(kv[1], "tt.kernel_role")))
+    by_role = sorted(device_mod.functions.items(),
+                     key=lambda kv: KERNEL_ROLES.index(get_attr(kv[1], attr_keys.TT_KERNEL_ROLE)))
     for gvar, func in by_role:
-        role = get_attr(func, "tt.kernel_role")
+        role = get_attr(func, attr_keys.TT_KERNEL_ROLE)
         files[FILES[role]] = kernel_source(func, gvar.name_hint, plan["device"]["profile"]).text
     files["main.cpp"] = render_host(plan, "main.cpp.j2")
     files["CMakeLists.txt"] = render_host(plan, "CMakeLists.txt.j2")

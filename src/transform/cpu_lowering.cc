@@ -1,10 +1,9 @@
-// C++ twins of the hand-written CPU lowering passes (tilelang/engine/cpu_lowering.py):
-// "tl.LowerTileOpsToLoops" (tile.copy / tile.fill / tile.gemm -> guarded loop nests) and "tl.BlockIdxToSerial"
-// (thread launches -> serial loops).
+// The CPU lowering hooks: "tl.LowerTileOpsToLoops" (tile.copy / tile.fill / tile.gemm -> loop nests, guarded
+// where an access may leave its buffer) and "tl.BlockIdxToSerial" (thread launches -> serial loops), the passes
+// the CPU backends run instead of TileLang's GPU lowering.
 //
-// Every node is built with the global function the Python constructor or operator calls (prim._OpAdd for `+`,
-// tirx.BufferLoad, node._const, ...) and in the same shape, so both passes produce structurally equal IR; the
-// errors carry the same kind (TileLangError) and message.
+// Nodes are built with the global functions TVMScript's operators call (prim._OpAdd for `+`, tirx.BufferLoad,
+// node._const, ...), so the IR has the shape TVM's own lowering passes expect.
 #include "engines.h"
 
 #include <algorithm>
@@ -12,7 +11,7 @@
 namespace tl {
 namespace {
 
-// ------------------------------------------------------------------------------ expressions (Python operators)
+// ----------------------------------------------------------------------------- expressions (TVMScript operators)
 
 Any op_add(const Any& a, const Any& b) { return call("prim._OpAdd", a, b, Any(nullptr)); }
 Any op_mul(const Any& a, const Any& b) { return call("prim._OpMul", a, b, Any(nullptr)); }
@@ -20,11 +19,11 @@ Any op_lt(const Any& a, const Any& b) { return call("prim._OpLT", a, b, Any(null
 Any op_le(const Any& a, const Any& b) { return call("prim._OpLE", a, b, Any(nullptr)); }
 Any op_and(const Any& a, const Any& b) { return call("prim.And", a, b, Any(nullptr)); }
 
-/*! \brief str(expr.ty.dtype). */
-std::string dtype_of(const Any& expr) { return py_str(field(field(expr, "ty"), "dtype")); }
+/*! \brief The dtype of a scalar expression. */
+std::string dtype_of(const Any& expr) { return ir::PrimType(ir::Expr(expr).ty()).dtype(); }
 
-/*! \brief str(buffer.dtype): a buffer is a Var whose BufferType holds a PrimType. */
-std::string buffer_dtype(const Any& buf) { return py_str(field(field(field(buf, "ty"), "dtype"), "dtype")); }
+/*! \brief The element dtype of a buffer (a Var whose BufferType holds a PrimType). */
+std::string buffer_dtype(const Any& buf) { return ir::BufferType(ir::Var(buf).ty()).dtype().dtype(); }
 
 std::vector<Any> to_vector(const Any& array) {
   std::vector<Any> out;
@@ -38,11 +37,14 @@ List to_list(const std::vector<Any>& items) {
   return out;
 }
 
-bool is_unit(const Any& e) { return is_a(e, "ir.IntImm") && field(e, "value").cast<int64_t>() == 1; }
+bool is_unit(const Any& e) {
+  auto imm = ir::IntImm::from(e);
+  return imm && imm->value() == 1;
+}
 
-/*! \brief The value of an IntImm / FloatImm, else nothing (Python's _const_value). */
+/*! \brief The value of an IntImm / FloatImm, else nothing. */
 std::optional<double> const_value(const Any& e) {
-  if (is_a(e, "ir.FloatImm") || is_a(e, "ir.IntImm")) return as_float(e);
+  if (ir::FloatImm::matches(e) || ir::IntImm::matches(e)) return as_float(e);
   return std::nullopt;
 }
 
@@ -89,7 +91,7 @@ struct Analyzer {
 };
 
 /*! \brief An analyzer knowing the range of every loop variable and thread-block variable of `body`; a variable
- * found with different ranges stays unbound. Bound in first-seen (post-order walk) order, like Python's dict. */
+ * found with different ranges stays unbound. Bound in first-seen (walk) order. */
 Analyzer range_analyzer(const Any& body) {
   std::vector<std::pair<Any, std::vector<std::pair<Any, Any>>>> ranges;
   auto add = [&ranges](const Any& v, const Any& min, const Any& extent) {
@@ -98,15 +100,13 @@ Analyzer range_analyzer(const Any& body) {
     it->second.emplace_back(min, extent);
   };
   walk(body, {
-                 {"tirx.For",
-                  [&add](const Any& loop) { add(field(loop, "loop_var"), field(loop, "min"), field(loop, "extent")); }},
-                 {"tirx.AttrStmt",
-                  [&add](const Any& stmt) {
-                    Any node = field(stmt, "node");
-                    if (as_str(field(stmt, "attr_key")) != "thread_extent" || !is_a(node, "tirx.IterVar")) return;
-                    Any v = field(node, "var");
-                    add(v, int_imm(0, dtype_of(v).c_str()), field(stmt, "value"));
-                  }},
+                 ir::visit<ir::For>([&add](const ir::For& loop) { add(loop.loop_var(), loop.min(), loop.extent()); }),
+                 ir::visit<ir::AttrStmt>([&add](const ir::AttrStmt& stmt) {
+                   auto launch = launch_of(stmt);
+                   if (!launch) return;
+                   ir::Var v = launch->var();
+                   add(v, int_imm(0, dtype_of(v).c_str()), stmt.value());
+                 }),
              });
   Analyzer analyzer;
   for (const auto& [v, found] : ranges) {
@@ -128,22 +128,23 @@ struct Access {
   std::vector<Any> mins, shape;
   std::vector<size_t> axes, unsafe;
 
-  Access(const Any& region, size_t n_axes, const Analyzer& analyzer) : buf(field(region, "source")) {
-    std::vector<Any> ranges = to_vector(field(region, "region"));
-    shape = to_vector(field(field(buf, "ty"), "shape"));
+  Access(const ir::TensorRegion& region, size_t n_axes, const Analyzer& analyzer) : buf(region.source()) {
+    std::vector<ir::Range> ranges;
+    for (const Any& r : region.region()) ranges.emplace_back(r);
+    shape = to_vector(ir::BufferType(ir::Var(buf).ty()).shape());
     std::vector<size_t> non_unit;
     for (size_t d = 0; d < ranges.size(); ++d) {
-      mins.push_back(field(ranges[d], "min"));
-      if (!is_unit(field(ranges[d], "extent"))) non_unit.push_back(d);
+      mins.push_back(ranges[d].min());
+      if (!is_unit(ranges[d].extent())) non_unit.push_back(d);
     }
     if (non_unit.size() < n_axes) {
-      fail_kind("TileLangError", "CPU lowering: region of '" + as_str(field(buf, "name")) + "' has " +
+      fail_kind("TileLangError", "CPU lowering: region of '" + ir::Var(buf).name() + "' has " +
                                      std::to_string(non_unit.size()) + " non-unit dims, expected " +
                                      std::to_string(n_axes));
     }
     axes.assign(non_unit.end() - n_axes, non_unit.end());
     for (size_t d = 0; d < ranges.size(); ++d) {
-      Any end = op_add(field(ranges[d], "min"), field(ranges[d], "extent"));
+      Any end = op_add(ranges[d].min(), ranges[d].extent());
       if (!analyzer.can_prove(op_le(end, shape.at(d)))) unsafe.push_back(d);
     }
   }
@@ -178,18 +179,19 @@ struct Access {
   }
 };
 
-std::vector<Any> non_unit_extents(const Any& region) {
+std::vector<Any> non_unit_extents(const ir::TensorRegion& region) {
   std::vector<Any> out;
-  for (const Any& r : as_list(field(region, "region"))) {
-    if (!is_unit(field(r, "extent"))) out.push_back(field(r, "extent"));
+  for (const Any& r : region.region()) {
+    Any extent = ir::Range(r).extent();
+    if (!is_unit(extent)) out.push_back(extent);
   }
   return out;
 }
 
-/*! \brief The extents of a region's last two dims (Python: `m, n = [...][-2:]`, same unpacking error). */
-std::vector<Any> last_two_extents(const Any& region, bool unpack) {
+/*! \brief The extents of a region's last two dims (`unpack`: exactly two are needed, else a ValueError). */
+std::vector<Any> last_two_extents(const ir::TensorRegion& region, bool unpack) {
   std::vector<Any> all;
-  for (const Any& r : as_list(field(region, "region"))) all.push_back(field(r, "extent"));
+  for (const Any& r : region.region()) all.push_back(ir::Range(r).extent());
   std::vector<Any> out(all.size() > 2 ? all.end() - 2 : all.begin(), all.end());
   if (unpack && out.size() != 2) {
     fail_kind("ValueError", "not enough values to unpack (expected 2, got " + std::to_string(out.size()) + ")");
@@ -201,26 +203,27 @@ std::vector<Any> last_two_extents(const Any& region, bool unpack) {
 
 /*! \brief tile.copy(dst, src): a loop nest over the non-unit extents, casting to the dst dtype. */
 Any lower_copy(const List& args, const Analyzer& analyzer) {
-  const Any &dst = args[0], &src = args[1];
+  ir::TensorRegion dst(args[0]), src(args[1]);
   std::vector<Any> exts = non_unit_extents(dst);
   Access d_acc(dst, exts.size(), analyzer), s_acc(src, exts.size(), analyzer);
-  std::string dtype = buffer_dtype(field(dst, "source"));
+  std::string dtype = buffer_dtype(dst.source());
   return loop_nest(exts, [&](const std::vector<Any>& lvs) { return d_acc.store(lvs, s_acc.load(lvs, dtype)); });
 }
 
 /*! \brief tile.fill(dst, value): a loop nest storing the value (cast to the dst dtype). */
 Any lower_fill(const List& args, const Analyzer& analyzer) {
-  const Any& dst = args[0];
+  ir::TensorRegion dst(args[0]);
   std::vector<Any> exts = non_unit_extents(dst);
   Access d_acc(dst, exts.size(), analyzer);
-  Any value = cast_to(args[1], buffer_dtype(field(dst, "source")));
+  Any value = cast_to(args[1], buffer_dtype(dst.source()));
   return loop_nest(exts, [&](const std::vector<Any>& lvs) { return d_acc.store(lvs, value); });
 }
 
-bool same_mins(const Any& x, const Any& y) {
-  List a = as_list(field(x, "region")), b = as_list(field(y, "region"));
+bool same_mins(const ir::TensorRegion& x, const ir::TensorRegion& y) {
+  List a = x.region(), b = y.region();
   for (size_t i = 0; i < std::min(a.size(), b.size()); ++i) {
-    if (!call("ffi.StructuralEqual", field(a[i], "min"), field(b[i], "min"), false, false).cast<bool>()) return false;
+    Any a_min = ir::Range(a[i]).min(), b_min = ir::Range(b[i]).min();
+    if (!call("ffi.StructuralEqual", a_min, b_min, false, false).cast<bool>()) return false;
   }
   return true;
 }
@@ -228,7 +231,7 @@ bool same_mins(const Any& x, const Any& y) {
 /*! \brief tile.gemm(D, A, B, C, tA, tB, alpha, beta): D = alpha * op(A) @ op(B) + beta * C, loops i, k, j
  * (j innermost). The init loop is skipped in the accumulate case (beta == 1 and D is C). */
 Any lower_gemm(const List& args, const Analyzer& analyzer) {
-  const Any &D = args[0], &A = args[1], &B = args[2], &C = args[3];
+  ir::TensorRegion D(args[0]), A(args[1]), B(args[2]), C(args[3]);
   bool trans_a = as_int(args[4]) != 0, trans_b = as_int(args[5]) != 0;
   std::optional<double> alpha = const_value(args[6]), beta = const_value(args[7]);
   std::vector<Any> mn = last_two_extents(D, true);
@@ -236,7 +239,7 @@ Any lower_gemm(const List& args, const Analyzer& analyzer) {
   size_t k_pos = trans_a ? 0 : 1;
   if (k_pos >= a_ext.size()) fail_kind("IndexError", "list index out of range");
   Any k_ext = a_ext[k_pos];
-  std::string acc = buffer_dtype(field(D, "source"));
+  std::string acc = buffer_dtype(D.source());
   Access d(D, 2, analyzer), a(A, 2, analyzer), b(B, 2, analyzer), c(C, 2, analyzer);
 
   auto update = [&](const Any& i, const Any& j, const Any& k) {
@@ -247,7 +250,7 @@ Any lower_gemm(const List& args, const Analyzer& analyzer) {
   };
 
   std::vector<Any> stmts;
-  bool same_dc = field(D, "source").same_as(field(C, "source")) && same_mins(D, C);
+  bool same_dc = D.source().same_as(C.source()) && same_mins(D, C);
   if (!(beta == 1.0 && same_dc)) {
     stmts.push_back(loop_nest(mn, [&](const std::vector<Any>& lvs) {
       if (beta == 0.0) return d.store(lvs, zero(acc));
@@ -265,9 +268,9 @@ Any lower_gemm(const List& args, const Analyzer& analyzer) {
 }
 
 /*! \brief One tile primitive call -> its loop nest (an unsupported op is a TileLangError). */
-Any lower_tile_call(const Any& tile_call, const Analyzer& analyzer) {
-  std::string op = as_str(field(field(tile_call, "op"), "name"));
-  List args = as_list(field(tile_call, "args"));
+Any lower_tile_call(const ir::TilePrimitiveCall& tile_call, const Analyzer& analyzer) {
+  std::string op = tile_call.op().name();
+  List args = tile_call.args();
   if (op == "tirx.tile.copy") return lower_copy(args, analyzer);
   if (op == "tirx.tile.fill") return lower_fill(args, analyzer);
   if (op == "tirx.tile.gemm") return lower_gemm(args, analyzer);
@@ -276,13 +279,13 @@ Any lower_tile_call(const Any& tile_call, const Analyzer& analyzer) {
 }
 
 /*! \brief A blockIdx / threadIdx launch -> `for var in range(extent)` reusing the launch variable. */
-Any launch_to_loop(const Any& stmt) {
-  Any iv = field(stmt, "node");
-  if (as_str(field(stmt, "attr_key")) != "thread_extent" || !is_a(iv, "tirx.IterVar")) return stmt;
-  std::string tag = as_str(field(iv, "thread_tag"));
+Any launch_to_loop(const ir::AttrStmt& stmt) {
+  auto launch = launch_of(stmt);
+  if (!launch) return stmt;
+  std::string tag = launch->thread_tag();
   if (tag.rfind("blockIdx.", 0) != 0 && tag.rfind("threadIdx.", 0) != 0) return stmt;
-  Any v = field(iv, "var");
-  return for_loop(v, int_imm(0, dtype_of(v).c_str()), field(stmt, "value"), 0, field(stmt, "body"));
+  ir::Var v = launch->var();
+  return for_loop(v, int_imm(0, dtype_of(v).c_str()), stmt.value(), 0, stmt.body());
 }
 
 }  // namespace
@@ -291,16 +294,16 @@ namespace hooks {
 
 Any blockidx_to_serial() {
   return prim_func_pass("BlockIdxToSerial", [](const Any& func) {
-    return with_body(func, map(field(func, "body"), {{"tirx.AttrStmt", launch_to_loop}}, "post"));
+    return with_body(func, map(ir::PrimFunc(func).body(), {ir::rewrite<ir::AttrStmt>(launch_to_loop)}, "post"));
   });
 }
 
 Any lower_tile_primitives() {
   return prim_func_pass("LowerTileOpsToLoops", [](const Any& func) {
-    Any body = field(func, "body");
+    Any body = ir::PrimFunc(func).body();
     Analyzer analyzer = range_analyzer(body);
-    Rewrite lower = [analyzer](const Any& tile_call) { return lower_tile_call(tile_call, analyzer); };
-    return with_body(func, map(body, {{"tirx.TilePrimitiveCall", lower}}, "post"));
+    auto lower = [analyzer](const ir::TilePrimitiveCall& tile_call) { return lower_tile_call(tile_call, analyzer); };
+    return with_body(func, map(body, {ir::rewrite<ir::TilePrimitiveCall>(lower)}, "post"));
   });
 }
 

@@ -1,0 +1,166 @@
+"""Checks of pass and pipeline specs across files: rule kinds, `requires`, hooks, options and attribute flow.
+
+The parameters of engine rules are typed and checked when the model is built (build_pass.py).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from .build_pass import option_value_error
+from .diagnostics import Diagnostics, Location
+from .expressions import did_you_mean
+from .model import CONTEXT_VALUES, Pass, Pipeline, PipelineStep, SpecSet
+from .rules import ENGINES
+from .schema import show
+
+
+def _check_device_facts(model: SpecSet, diagnostics: Diagnostics) -> None:
+    """The Tenstorrent engines plan CBs, DST and the grid from one backend's `device` section."""
+    if model.device_backend is not None:
+        return
+    for p in model.passes:
+        rule = next((r for r in p.rules if r.kind not in ("tvm", "hook")), None)
+        if rule is not None:
+            diagnostics.error(rule.location, f"pass '{p.name}' uses the '{rule.kind}' engine, which needs the device "
+                                             "facts of a backend spec with a `device` section; no backend has one")
+            return
+
+
+# Fields each rule kind needs (the schema lists them all as optional because they differ per kind).
+RULE_FIELDS = {"tvm": ("transform", "module"), "hook": ("hook",)}
+
+
+def _check_rules(pass_: Pass, diagnostics: Diagnostics) -> None:
+    """What the schema leaves to us; the parameters of engine rules were checked when the model was built."""
+    for rule in pass_.rules:
+        for field in RULE_FIELDS.get(rule.kind, ()):
+            if not getattr(rule, field):
+                diagnostics.error(rule.location, f"a '{rule.kind}' rule needs '{field}'")
+        if rule.kind not in RULE_FIELDS and rule.kind not in ENGINES:
+            diagnostics.error(rule.location, f"pass '{pass_.name}': rule kind '{rule.kind}' has no pass engine yet; "
+                              f"available: {', '.join(sorted(set(RULE_FIELDS) | set(ENGINES)))}")
+        for key, value in rule.args:
+            if isinstance(value, str) and value.startswith("$") and value not in CONTEXT_VALUES:
+                diagnostics.error(rule.location, f"argument '{key}' names unknown run-time value '{value}'; "
+                                  f"known: {', '.join(CONTEXT_VALUES)}")
+
+
+def check_passes(model: SpecSet, diagnostics: Diagnostics) -> None:
+    _check_device_facts(model, diagnostics)
+    passes = {p.name: p for p in model.passes}
+    for pass_ in model.passes:
+        _check_rules(pass_, diagnostics)
+    for pass_ in model.passes:
+        for required in pass_.requires:
+            if required not in passes:
+                diagnostics.error(pass_.requires_location, f"pass '{pass_.name}' requires unknown pass "
+                                  f"'{required}'{did_you_mean(required, passes)}")
+    # Cycles in `requires`: depth-first search, each cycle reported once at its smallest member.
+    state: dict[str, int] = {}
+    reported: set[frozenset[str]] = set()
+
+    def visit(name: str, stack: list[str]) -> None:
+        state[name] = 1
+        stack.append(name)
+        for nxt in passes[name].requires:
+            if nxt not in passes:
+                continue
+            if state.get(nxt) == 1:
+                cycle = stack[stack.index(nxt):]
+                key = frozenset(cycle)
+                if key not in reported:
+                    reported.add(key)
+                    start = cycle.index(min(cycle))
+                    ordered = cycle[start:] + cycle[:start]
+                    diagnostics.error(passes[ordered[0]].requires_location,
+                                      "cycle in pass 'requires': " + " -> ".join(ordered + [ordered[0]]))
+            elif state.get(nxt) is None:
+                visit(nxt, stack)
+        stack.pop()
+        state[name] = 2
+
+    for name in sorted(passes):
+        if name not in state:
+            visit(name, [])
+
+
+def check_pipelines(model: SpecSet, diagnostics: Diagnostics) -> None:
+    passes = {p.name: p for p in model.passes}
+    pipelines = {p.name: p for p in model.pipelines}
+    for pipeline in model.pipelines:
+        for step in pipeline.steps:
+            if step.pass_name and step.pass_name not in passes:
+                diagnostics.error(step.location,
+                                  f"unknown pass '{step.pass_name}'{did_you_mean(step.pass_name, passes)}")
+            if step.pass_name in passes:
+                _check_step_options(step, passes[step.pass_name], diagnostics)
+            if step.pipeline and step.pipeline not in pipelines:
+                diagnostics.error(step.location,
+                                  f"unknown pipeline '{step.pipeline}'{did_you_mean(step.pipeline, pipelines)}")
+    for pipeline in model.pipelines:
+        _check_dataflow(pipeline, pipelines, passes, diagnostics)
+
+
+def _check_dataflow(pipeline: Pipeline, pipelines: dict[str, Pipeline], passes: dict[str, Pass],
+                    diagnostics: Diagnostics) -> None:
+    """Attributes must be produced before they are consumed; required passes must run earlier."""
+    produced = set(pipeline.provides)
+    ran: set[str] = set()
+
+    def run(current: Pipeline, trail: tuple[str, ...], top_location: Location | None) -> bool:
+        for step in current.steps:
+            location = top_location or step.location
+            if step.pipeline:
+                if step.pipeline in trail:
+                    diagnostics.error(step.location, "pipeline includes itself: "
+                                      + " -> ".join(trail + (step.pipeline,)))
+                    return False
+                inner = pipelines.get(step.pipeline)
+                if inner is not None:
+                    produced.update(inner.provides)
+                    if not run(inner, trail + (step.pipeline,), location):
+                        return False
+                continue
+            pass_ = passes.get(step.pass_name)
+            if pass_ is None:
+                continue
+            for attr in pass_.reads:
+                if not attr.optional and attr.key not in produced:
+                    diagnostics.error(location, f"pass '{pass_.name}' reads '{attr.key}' but no earlier step "
+                                      f"of pipeline '{pipeline.name}' writes it")
+            for required in pass_.requires:
+                if required in passes and required not in ran:
+                    diagnostics.error(location, f"pass '{pass_.name}' requires '{required}', which does not run "
+                                      f"before it in pipeline '{pipeline.name}'")
+            produced.update(attr.key for attr in pass_.writes)
+            ran.add(pass_.name)
+        return True
+
+    run(pipeline, (pipeline.name,), None)
+
+def _check_step_options(step: PipelineStep, pass_: Pass, diagnostics: Diagnostics) -> None:
+    """A pipeline step sets options its pass has, to values of their type (and among their choices)."""
+    options = {o.name: o for o in pass_.options}
+    for name, value in step.options:
+        option = options.get(name)
+        if option is None:
+            diagnostics.error(step.location, f"pass '{pass_.name}' has no option '{name}'{did_you_mean(name, options)}")
+            continue
+        problem = option_value_error(option.type, value)
+        if problem is None and option.choices and value not in option.choices:
+            problem = f"is not one of its choices ({', '.join(map(show, option.choices))})"
+        if problem:
+            diagnostics.error(step.location, f"pass '{pass_.name}' option '{name}': {show(value)} {problem}")
+
+
+def check_hooks(model: SpecSet, header: Path, header_rel: str, diagnostics: Diagnostics) -> None:
+    """A hook rule must name a C++ hook declared in `header` (namespace tl::hooks)."""
+    try:
+        text = header.read_text("utf-8")
+    except OSError:
+        text = ""
+    for pass_ in model.passes:
+        for rule in pass_.rules:
+            if rule.hook and f"Any {rule.hook_function}();" not in text:
+                diagnostics.error(rule.location, f"hook '{rule.hook_function}' is not declared in {header_rel}")

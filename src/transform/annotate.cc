@@ -1,0 +1,26 @@
+// The annotate engine: a function attribute holding one row of expression values per tensor parameter or per
+// on-chip buffer (layouts, accessor configurations).
+#include "engine_common.h"
+
+namespace tl::engines {
+
+Any annotate(const std::string& name, const Dict& options, const Any& attr, const Any& foreach, const ExprMap& fields,
+             const Checks& require) {
+  std::string key = as_str(attr);
+  bool tensors = as_str(foreach) == "tensors";
+  return prim_func_pass(name, [=](const Any& func) -> Any {
+    std::vector<BufferInfo> items = tensors ? tensor_params(func) : onchip_buffers(func);
+    std::string what = tensors ? "tensor" : "on-chip buffer";
+    Dict table;
+    for (const BufferInfo& info : items) {
+      Ctx ctx{{names::kBuffer, info.ns()}, {names::kDevice, device()}, {names::kOptions, options}};
+      check(require, what + " '" + info.name + "'", ctx);
+      Dict row;
+      for (const auto& [field_name, e] : fields) row.Set(String(field_name), e(ctx));
+      table.Set(String(info.name), row);
+    }
+    return with_attrs(func, {{key, table}});
+  });
+}
+
+}  // namespace tl::engines

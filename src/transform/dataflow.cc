@@ -1,0 +1,149 @@
+// The dataflow and lower_tiles engines: the on-chip buffers of a kernel become circular buffers (one per
+// dataflow stream, tileops.h), then every TileLang tile op becomes the abstract block intrinsic its rule case
+// emits, with the CB indices of the streams it reads and writes.
+#include <algorithm>
+
+#include "engine_common.h"
+#include "tileops.h"
+
+namespace tl {
+namespace {
+
+std::string supported_formats() {
+  std::vector<std::string> formats;
+  for (const auto& [k, v] : as_dict(attr(device(), "DATA_FORMATS"))) formats.push_back(as_str(k));
+  std::sort(formats.begin(), formats.end());
+  return join(formats);
+}
+
+// The CB descriptor of one stream (schema/tt_plan.schema.json, `cbs`).
+Dict cb_descriptor(const Stream& s, int64_t tile_elems) {
+  Any dtype = String(s.dtype);
+  int64_t page = truthy(fn::supported_dtype(dtype)) ? tile_elems * as_int(fn::dtype_bytes(dtype)) : 0;
+  if (!page) {
+    fail("on-chip buffer '" + s.buffer.name + "' has dtype " + s.dtype + "; the tenstorrent backend supports " +
+         supported_formats());
+  }
+  return ordered({{"index", s.index},
+                  {"stream", String(s.key)},
+                  {"buffer", String(s.buffer.name)},
+                  {"buffer_dtype", String(s.buffer.dtype)},
+                  {"class", String(s.cls)},
+                  {"dtype", dtype},
+                  {"data_format", fn::data_format(dtype)},
+                  {"page_bytes", page},
+                  {"block_pages", s.pages},
+                  {"depth", s.pages_depth},
+                  {"producer", String(s.producer)},
+                  {"consumer", String(s.consumers[0])}});
+}
+
+// The CB descriptors of a kernel by stream key, in tt.cbs order.
+struct CBs {
+  std::vector<std::pair<std::string, Any>> by_stream;
+  const Any* find(const std::string& key) const {
+    for (const auto& [k, cb] : by_stream) {
+      if (k == key) return &cb;
+    }
+    return nullptr;
+  }
+  const Any& at(const std::string& key) const {
+    const Any* cb = find(key);
+    if (cb == nullptr) fail_kind("KeyError", py_repr(str(key)));
+    return *cb;
+  }
+};
+
+// What a lower_tiles case sees of one tile op: its fields, and the CBs it reads and writes.
+Ctx op_context(const TileOp& op, const CBs& cbs, bool absorbed) {
+  Ctx ctx;
+  for (const auto& [k, v] : op.fields) ctx.set(k, v);
+  ctx.set(names::kDevice, device());
+  ctx.set(names::kAbsorbed, Any(absorbed));
+  ctx.set(names::kOut, cbs.find(op.writes) ? attr(cbs.at(op.writes), "index") : Any(int64_t(-1)));
+  List ins;
+  for (const std::string& k : op.reads) ins.push_back(attr(cbs.at(k), "index"));
+  ctx.set(names::kIns, ins);
+  Any page_bytes(int64_t(0));
+  std::vector<std::string> keys = {op.writes};
+  keys.insert(keys.end(), op.reads.begin(), op.reads.end());
+  for (const std::string& k : keys) {
+    if (const Any* cb = cbs.find(k)) {
+      page_bytes = attr(*cb, "page_bytes");
+      break;
+    }
+  }
+  ctx.set(names::kPageBytes, page_bytes);
+  ctx.set(names::kPartial, op.partial.empty() ? Any(int64_t(-1)) : attr(cbs.at(op.partial), "index"));
+  return ctx;
+}
+
+std::string spaced(std::string kind) {
+  std::replace(kind.begin(), kind.end(), '_', ' ');
+  return kind;
+}
+
+// The statement one tile op lowers to under the first case of its rule that applies.
+Any lower_op(const std::string& name, const TileOp& op, const Cases& cases, const CBs& cbs, bool absorbed) {
+  static const std::vector<Case> none;
+  Ctx ctx = op_context(op, cbs, absorbed);
+  const std::vector<Case>* op_cases = cases_of(cases, op.kind);
+  const Case* c = choose_case(op_cases ? *op_cases : none, ctx, spaced(op.kind) + ":");
+  if (c == nullptr) fail("no rule of " + name + " lowers a " + op.kind + " tile op");
+  if (c->emit.empty()) return evaluate(int_imm(0));
+  std::vector<Any> args;
+  for (const auto& [arg, type] : intrinsic(c->emit).args) {
+    if (!c->args) fail_kind("KeyError", "'args'");
+    args.push_back(expr_of(*c->args, arg)(ctx));
+  }
+  return evaluate(tt_call(c->emit, args));
+}
+
+}  // namespace
+
+namespace engines {
+
+Any dataflow(const std::string& name, const Dict& options, const ExprMap& depth) {
+  return prim_func_pass(name, [=](const Any& func) -> Any {
+    std::vector<TileOp> ops = tile_ops(ir::PrimFunc(func).body());
+    std::vector<Stream> streams = tl::dataflow(ops, as_int(option(options, "stages")), depth);
+    std::stable_sort(streams.begin(), streams.end(), [](const Stream& a, const Stream& b) { return a.index < b.index; });
+    Any tile = attr(device(), "TILE");
+    int64_t tile_elems = as_int(item(tile, Any(int64_t(0)))) * as_int(item(tile, Any(int64_t(1))));
+    List cbs;
+    for (const Stream& s : streams) cbs.push_back(cb_descriptor(s, tile_elems));
+    return with_attrs(func, {{keys::kTtCbs, cbs}});
+  });
+}
+
+Any lower_tiles(const std::string& name, const Dict& options, const Cases& cases) {
+  return prim_func_pass(name, [=](const Any& func) -> Any {
+    CBs cbs;
+    for (const Any& cb : as_list(get_attr(func, keys::kTtCbs))) cbs.by_stream.emplace_back(as_str(attr(cb, "stream")), cb);
+    Any body = ir::PrimFunc(func).body();
+    std::vector<TileOp> ops = tile_ops(body);
+    // Stream keys only (CB indices come from tt.cbs): any depth will do.
+    Expr pages = [](const Ctx& c) { return c.get(names::kPages); };
+    tl::dataflow(ops, 2, {{"input", pages}, {"output", pages}, {"intermediate", pages}});
+    std::vector<std::string> absorbed;  // zero fills a gemm accumulates into: they have no CB
+    for (const TileOp& op : ops) {
+      if (op.kind == "fill" && !cbs.find(op.writes)) absorbed.push_back(op.writes);
+    }
+    std::vector<std::pair<Any, Any>> replacement;  // statement -> its lowering, in op order
+    for (const TileOp& op : ops) {
+      bool is_absorbed = std::find(absorbed.begin(), absorbed.end(), op.writes) != absorbed.end();
+      replacement.emplace_back(op.stmt, lower_op(name, op, cases, cbs, is_absorbed));
+    }
+    Rewrite swap = [&](const Any& stmt) -> Any {
+      for (const auto& [old, replaced] : replacement) {
+        if (stmt.same_as(old)) return replaced;
+      }
+      return stmt;
+    };
+    Any new_body = map(body, {{ir::TilePrimitiveCall::kTypeKey, swap}, {ir::For::kTypeKey, swap}}, "pre");
+    return with_body(func, strip_onchip_allocs(new_body));
+  });
+}
+
+}  // namespace engines
+}  // namespace tl

@@ -1,0 +1,203 @@
+// The multicast engine: a block read every core of a grid row (or column) makes is replaced by a multicast
+// read, one core reading the block once and the NoC delivering it to the others, with the extra runtime
+// arguments and semaphores the rule names.
+#include <algorithm>
+#include <set>
+
+#include "engine_common.h"
+
+namespace tl {
+namespace {
+
+// 'row' / 'column' when the block index depends on one launch variable (and step loops) only.
+std::string shared_along(const Any& expr, const Dict& launch, const std::set<std::string>& step_vars) {
+  std::set<std::string> used;
+  walk(expr, {ir::visit<ir::Var>([&](const ir::Var& v) { used.insert(v.name()); })});
+  const char* const table[2][3] = {{"row", "blockIdx.y", "blockIdx.x"}, {"column", "blockIdx.x", "blockIdx.y"}};
+  for (const auto& entry : table) {
+    Any mine = get(launch, entry[1]);
+    Any other = get(launch, entry[2]);
+    if (is_none(mine) || !used.count(as_str(mine))) continue;
+    if (!is_none(other) && used.count(as_str(other))) continue;
+    bool subset = std::all_of(used.begin(), used.end(),
+                              [&](const std::string& n) { return n == as_str(mine) || step_vars.count(n); });
+    if (subset) return entry[0];
+  }
+  return "none";
+}
+
+using BlockRead = std::pair<Any, std::vector<std::string>>;  // call, enclosing step loop names
+
+// The calls of `op` with the constant-extent loops around them (the per-core loop is looked through).
+void block_reads(const Any& stmt, const std::string& op, const std::vector<std::string>& loops,
+                 std::vector<BlockRead>& out) {
+  if (auto s = ir::SeqStmt::from(stmt)) {
+    for (const Any& x : s->seq()) block_reads(x, op, loops, out);
+  } else if (auto loop = ir::For::from(stmt)) {
+    if (loop->annotations().count(String(keys::kTtPersistentLoop))) {
+      block_reads(loop->body(), op, loops, out);
+    } else if (ir::IntImm::matches(loop->extent())) {
+      std::vector<std::string> inner = loops;
+      inner.push_back(loop->loop_var().name());
+      block_reads(loop->body(), op, inner, out);
+    }
+  } else if (auto ev = ir::Evaluate::from(stmt)) {
+    const Intrinsic* record = intrinsic_of(ev->value());
+    if (record != nullptr && record->name == op) out.emplace_back(ev->value(), loops);
+  }
+}
+
+struct CoreFacts {
+  List cores;  // (x, y) per work item
+  int64_t cores_x = 0, cores_y = 0;
+  bool uniform = false;  // every core has as many blocks, and the cores fill a rectangle from (0, 0)
+};
+
+CoreFacts core_facts(const List& work) {
+  CoreFacts f;
+  std::set<int64_t> xs, ys, counts;
+  std::vector<std::pair<int64_t, int64_t>> sorted_cores;
+  for (const Any& w : work) {
+    List core = as_list(item(w, str("core")));
+    f.cores.push_back(core);
+    xs.insert(as_int(core[0]));
+    ys.insert(as_int(core[1]));
+    counts.insert(as_int(item(w, str("count"))));
+    sorted_cores.emplace_back(as_int(core[0]), as_int(core[1]));
+  }
+  f.cores_x = static_cast<int64_t>(xs.size());
+  f.cores_y = static_cast<int64_t>(ys.size());
+  std::vector<std::pair<int64_t, int64_t>> rect;
+  for (int64_t x = 0; x < f.cores_x; ++x) {
+    for (int64_t y = 0; y < f.cores_y; ++y) rect.emplace_back(x, y);
+  }
+  std::sort(sorted_cores.begin(), sorted_cores.end());
+  f.uniform = counts.size() == 1 && sorted_cores == rect;
+  return f;
+}
+
+// A rule of the multicast engine, and what it adds to the kernel while it rewrites the reads.
+struct Planner {
+  std::string pass, tensor_arg, index_arg, emit;
+  Expr when;
+  ExprMap runtime_args;
+  ExprMap args;
+  List sem_names;
+  CoreFacts cores;
+  Dict launch;
+  Ctx facts;
+  List new_args, sems;      // runtime argument names and semaphores added
+  std::vector<Dict> values;  // per core: runtime argument values
+
+  // The multicast call replacing one block read, or nullopt when the rule's `when` does not hold.
+  std::optional<Any> replace(const Any& read, const std::vector<std::string>& loops);
+
+ private:
+  void add_runtime_args(const Ctx& ctx, const std::string& source, Ctx& bound);
+  void add_semaphores(const std::string& source, Ctx& bound);
+};
+
+std::optional<Any> Planner::replace(const Any& read, const std::vector<std::string>& loops) {
+  const Intrinsic& record = *intrinsic_of(read);
+  const Ctx named = named_ctx(record, read);
+  std::set<std::string> step_vars(loops.begin(), loops.end());
+  std::string along = shared_along(named.get(index_arg.c_str()), launch, step_vars);
+  int64_t receivers = along == "row" ? cores.cores_x - 1 : along == "column" ? cores.cores_y - 1 : 0;
+  Ctx ctx = merge(named, facts, {names::kPartitionMode, names::kUniform, names::kCoresX, names::kCoresY, names::kDevice,
+                           names::kOptions});
+  ctx.set(names::kAlong, str(along)).set(names::kReceivers, Any(receivers));
+  if (!truthy(when(ctx))) return std::nullopt;
+  std::string source = ir::Var(named.get(tensor_arg.c_str())).name();
+  Ctx bound;  // the emitted call's arguments the rule provides
+  add_runtime_args(ctx, source, bound);
+  add_semaphores(source, bound);
+  for (const auto& [key, e] : args) bound.set(key, e(ctx));
+  std::vector<std::string> missing;
+  std::vector<Any> call_args;
+  for (const auto& [arg, type] : intrinsic(emit).args) {
+    const Ctx& from = bound.has(arg) ? bound : named;
+    if (!from.has(arg)) missing.push_back(arg);
+    call_args.push_back(from.has(arg) ? from.get(arg.c_str()) : Any(nullptr));
+  }
+  if (!missing.empty()) fail(pass + ": no value for argument(s) " + join(missing) + " of " + intrinsic(emit).op_name);
+  return tt_call(emit, call_args);
+}
+
+void Planner::add_runtime_args(const Ctx& ctx, const std::string& source, Ctx& bound) {
+  for (const auto& [arg, e] : runtime_args) {
+    std::string var_name = source + "_" + arg;
+    bound.set(arg, var(var_name, "int32"));
+    new_args.push_back(str(var_name));
+    strict_zip(values.size(), cores.cores.size());
+    for (size_t i = 0; i < values.size(); ++i) {
+      List core = as_list(cores.cores[i]);
+      Ctx at = ctx;
+      at.set(names::kX, core[0]).set(names::kY, core[1]);
+      values[i].Set(String(var_name), fn::runtime_value(e(at)));
+    }
+  }
+}
+
+void Planner::add_semaphores(const std::string& source, Ctx& bound) {
+  for (const Any& sem : sem_names) {
+    std::string var_name = source + "_" + as_str(sem);
+    bound.set(as_str(sem), var(var_name, "int32"));
+    new_args.push_back(str(var_name));
+    sems.push_back(dict({{str("name"), str(var_name)}, {str("initial_value"), Any(int64_t(0))}}));
+    for (Dict& core_values : values) core_values.Set(String(var_name), dict({{str("semaphore"), str(var_name)}}));
+  }
+}
+
+}  // namespace
+
+namespace engines {
+
+Any multicast(const std::string& name, const Dict& options, const Any& op, const Any& tensor, const Any& index,
+              const Any& emit, const Expr& when, const ExprMap& runtime_args, const Any& semaphores,
+              const ExprMap& args) {
+  std::string op_name = as_str(op);
+  Planner rule{name, as_str(tensor), as_str(index), as_str(emit), when, runtime_args, args, as_list(semaphores)};
+  intrinsic(rule.emit);  // an unknown intrinsic fails when the pass is made
+  auto body = [=](const Any& func) -> Any {
+    Planner p = rule;
+    p.cores = core_facts(attr_list(func, keys::kTtWorkPartition));
+    p.launch = attr_dict(func, keys::kTtLaunchVars);
+    p.facts.set(names::kPartitionMode, get_attr(func, keys::kTtPartitionMode))
+        .set(names::kUniform, Any(p.cores.uniform))
+        .set(names::kCoresX, Any(p.cores.cores_x))
+        .set(names::kCoresY, Any(p.cores.cores_y))
+        .set(names::kDevice, device())
+        .set(names::kOptions, options);
+    for (const Any& v : attr_list(func, keys::kTtWorkValues)) p.values.push_back(as_dict(v));
+    std::vector<BlockRead> reads;
+    block_reads(ir::PrimFunc(func).body(), op_name, {}, reads);
+    std::vector<std::pair<Any, Any>> replaced;  // old call -> new call
+    for (const auto& [read, loops] : reads) {
+      auto repl = p.replace(read, loops);
+      if (!repl) continue;
+      auto it = std::find_if(replaced.begin(), replaced.end(), [&](const auto& r) { return r.first.same_as(read); });
+      if (it == replaced.end()) {
+        replaced.emplace_back(read, *repl);
+      } else {
+        it->second = *repl;
+      }
+    }
+    if (replaced.empty()) return func;
+    Any new_body = map_evaluates(ir::PrimFunc(func).body(), [&](const ir::Evaluate& ev) -> std::optional<Any> {
+      for (const auto& [old, repl] : replaced) {
+        if (ev.value().same_as(old)) return evaluate(repl);
+      }
+      return std::nullopt;
+    });
+    List work_args = attr_list(func, keys::kTtWorkArgs);
+    for (const Any& a : p.new_args) work_args.push_back(a);
+    List value_list;
+    for (const Dict& v : p.values) value_list.push_back(v);
+    return with_attrs(with_body(func, new_body),
+                      {{keys::kTtWorkArgs, work_args}, {keys::kTtWorkValues, value_list}, {keys::kTtSemaphores, p.sems}});
+  };
+  return role_pass(name, list({str(roles::kReader)}), body);
+}
+
+}  // namespace engines
+}  // namespace tl

@@ -1,0 +1,135 @@
+// The partition engine: the blocks of the TileLang grid assigned to the cores of the device, either in block
+// order ("global": balanced contiguous ranges) or as rectangles of the grid ("shard": balanced rows x columns).
+#include <algorithm>
+#include <array>
+#include <map>
+
+#include "engine_common.h"
+
+namespace tl {
+namespace {
+
+// divmod-balanced (start, size) ranges of `total` items over `parts`.
+std::vector<std::pair<int64_t, int64_t>> balanced(int64_t total, int64_t parts) {
+  if (parts == 0) fail_kind("ZeroDivisionError", "integer division or modulo by zero");
+  int64_t base = total / parts, rem = total % parts, start = 0;
+  std::vector<std::pair<int64_t, int64_t>> out;
+  for (int64_t i = 0; i < parts; ++i) {
+    int64_t size = base + (i < rem ? 1 : 0);
+    out.emplace_back(start, size);
+    start += size;
+  }
+  return out;
+}
+
+// Launch extents by thread tag (sorted, so the first unsupported one is the one reported).
+std::map<std::string, int64_t> launch_extents(const Any& func) {
+  std::map<std::string, int64_t> extents;
+  walk(ir::PrimFunc(func).body(), {ir::visit<ir::AttrStmt>([&](const ir::AttrStmt& stmt) {
+         auto launch = launch_of(stmt);
+         if (!launch) return;
+         std::string tag = launch->thread_tag();
+         ir::Expr value = stmt.value();
+         if (!ir::IntImm::matches(value)) fail("launch extent of " + tag + " is dynamic (" + py_str(value) + ")");
+         extents[tag] = ir::IntImm(value).value();
+       })});
+  return extents;
+}
+
+// Row-wise maximal ranges [x0, y0, x1, y1] covering the used cores, identical x-spans of consecutive rows merged
+// (the CoreRangeSet the host program creates its kernels and CBs on).
+List core_ranges(const std::vector<std::pair<int64_t, int64_t>>& cores) {
+  std::map<int64_t, std::vector<int64_t>> by_row;
+  for (const auto& [x, y] : cores) by_row[y].push_back(x);
+  std::vector<std::array<int64_t, 4>> ranges;
+  for (auto& [y, xs] : by_row) {
+    std::sort(xs.begin(), xs.end());
+    int64_t start = xs[0], prev = xs[0];
+    for (size_t i = 1; i <= xs.size(); ++i) {
+      if (i < xs.size() && xs[i] == prev + 1) {
+        prev = xs[i];
+        continue;
+      }
+      ranges.push_back({start, y, prev, y});
+      if (i < xs.size()) start = prev = xs[i];
+    }
+  }
+  std::vector<std::array<int64_t, 4>> merged;
+  for (const auto& r : ranges) {
+    if (!merged.empty() && merged.back()[0] == r[0] && merged.back()[2] == r[2] && merged.back()[3] + 1 == r[1]) {
+      merged.back()[3] = r[3];
+    } else {
+      merged.push_back(r);
+    }
+  }
+  List out;
+  for (const auto& r : merged) out.push_back(list({r[0], r[1], r[2], r[3]}));
+  return out;
+}
+
+struct Assignment {
+  List work;  // one entry per core with work
+  std::vector<std::pair<int64_t, int64_t>> cores;
+};
+
+Assignment assign_global(int64_t gx, int64_t gy, int64_t cx, int64_t cy) {
+  Assignment a;
+  int64_t total = gx * gy;
+  auto ranges = balanced(total, std::min(total, cx * cy));
+  for (size_t i = 0; i < ranges.size(); ++i) {
+    int64_t x = static_cast<int64_t>(i) % cx, y = static_cast<int64_t>(i) / cx;
+    a.cores.emplace_back(x, y);
+    a.work.push_back(ordered({{"core", list({x, y})}, {"start", ranges[i].first}, {"count", ranges[i].second}}));
+  }
+  return a;
+}
+
+Assignment assign_shard(int64_t gx, int64_t gy, int64_t cx, int64_t cy) {
+  Assignment a;
+  auto rows = balanced(gy, std::min(gy, cy));
+  auto cols = balanced(gx, std::min(gx, cx));
+  for (size_t y = 0; y < rows.size(); ++y) {
+    for (size_t x = 0; x < cols.size(); ++x) {
+      auto [row0, nrows] = rows[y];
+      auto [col0, ncols] = cols[x];
+      a.cores.emplace_back(x, y);
+      a.work.push_back(ordered({{"core", list({int64_t(x), int64_t(y)})}, {"row0", row0}, {"col0", col0},
+                                {"rows", nrows}, {"cols", ncols}, {"count", nrows * ncols}}));
+    }
+  }
+  return a;
+}
+
+}  // namespace
+
+namespace engines {
+
+Any partition(const std::string& name, const Dict& options, const Checks& require,
+              const std::optional<Expr>& auto_shard) {
+  return prim_func_pass(name, [=](const Any& func) -> Any {
+    std::map<std::string, int64_t> extents = launch_extents(func);
+    for (const auto& [tag, extent] : extents) {
+      if (tag.rfind("blockIdx.", 0) != 0 || tag == "blockIdx.z") {
+        fail("launch dimension " + tag + " is not supported by the tenstorrent backend (T.Kernel grids are 1-D or 2-D)");
+      }
+    }
+    int64_t gx = extents.count("blockIdx.x") ? extents["blockIdx.x"] : 1;
+    int64_t gy = extents.count("blockIdx.y") ? extents["blockIdx.y"] : 1;
+    Any grid = option(options, "core_grid");
+    int64_t cx = as_int(item(grid, Any(int64_t(0)))), cy = as_int(item(grid, Any(int64_t(1))));
+    Ctx ctx{{names::kGridX, Any(gx)}, {names::kGridY, Any(gy)}, {names::kCoresX, Any(cx)},
+            {names::kCoresY, Any(cy)}, {names::kDevice, device()}};
+    check(require, "", ctx);
+    std::string mode = as_str(option(options, "mode"));
+    if (mode == "auto") mode = auto_shard && truthy((*auto_shard)(ctx)) ? "shard" : "global";
+    Assignment a = mode == "global" ? assign_global(gx, gy, cx, cy) : assign_shard(gx, gy, cx, cy);
+    return with_attrs(func, {{keys::kTtCoreGrid, list({cx, cy})},
+                             {keys::kTtGridBlocks, list({gx, gy})},
+                             {keys::kTtPartitionMode, String(mode)},
+                             {keys::kTtWorkPartition, a.work},
+                             {keys::kTtCoreRanges, core_ranges(a.cores)}});
+  });
+}
+
+}  // namespace engines
+}  // namespace tl

@@ -1,0 +1,146 @@
+// The protocol-rewriting engines: `rewrite` replaces intrinsic calls by what the first applying case of their
+// rule emits (another call, the same call with arguments set, or a protocol's statements); `compute_init`
+// puts the compute kernel's startup protocol in front and marks the calls that must re-initialise their unit.
+#include "engine_common.h"
+
+namespace tl {
+namespace {
+
+// The facts every rewrite case sees besides the call's arguments. fp32_acc: whether a compute result
+// accumulates in fp32, i.e. whether a CB the compute kernel produces holds a 4-byte dtype; dst_capacity: the
+// tiles one DST section holds then.
+Ctx kernel_facts(const Any& func) {
+  List acc_dtypes;
+  for (const Any& cb : attr_list(func, keys::kTtCbs)) {
+    if (as_str(item(cb, str("class"))) != "input" && as_str(item(cb, str("producer"))) == roles::kCompute) {
+      Any d = item(cb, str("buffer_dtype"));
+      if (!contains(acc_dtypes, d)) acc_dtypes.push_back(d);
+    }
+  }
+  bool fp32 = false;
+  for (const Any& d : acc_dtypes) {
+    if (truthy(fn::supported_dtype(d)) && as_int(fn::dtype_bytes(d)) == 4) fp32 = true;
+  }
+  Ctx facts;
+  facts.set(names::kFp32Acc, Any(fp32))
+      .set(names::kProfile, str(profile()))
+      .set(names::kDstCapacity, Any(dst_capacity(fp32)))
+      .set(names::kDevice, device());
+  return facts;
+}
+
+// The statement a call becomes under case `c` (its rule matched the call's intrinsic `record`).
+Any apply_case(const Case& c, const Intrinsic& record, const ir::Call& value, const Ctx& ctx) {
+  if (c.set) {
+    List raw = value.args();
+    strict_zip(record.args.size(), raw.size());
+    std::vector<Any> call_args(raw.begin(), raw.end());
+    for (const auto& [key, e] : *c.set) {
+      Any v = fn::expr(e(ctx));
+      for (size_t i = 0; i < record.args.size(); ++i) {  // keys that name no argument are dropped
+        if (record.args[i].first == key) call_args[i] = v;
+      }
+    }
+    return evaluate(tt_call(record.name, call_args));
+  }
+  if (!c.args) fail_kind("KeyError", "'args'");
+  if (!c.emit.empty()) {
+    std::vector<Any> call_args;
+    for (const auto& a : intrinsic(c.emit).args) call_args.push_back(expr_of(*c.args, a.first)(ctx));
+    return evaluate(tt_call(c.emit, call_args));
+  }
+  Builder b(profile());
+  run_protocol(c.protocol, b, eval_args(*c.args, ctx));
+  return b.finish();
+}
+
+const Expr* family_of(const std::vector<std::pair<std::string, Expr>>& families, const std::string& op) {
+  for (const auto& [k, e] : families) {
+    if (k == op) return &e;
+  }
+  return nullptr;
+}
+
+// The calls of a family with `init` set, when the kernel mixes families (each must re-initialise its unit).
+Any mark_reinit(const Any& body, const std::vector<std::pair<std::string, Expr>>& families) {
+  return map_evaluates(body, [&](const ir::Evaluate& ev) -> std::optional<Any> {
+    const Intrinsic* rec = intrinsic_of(ev.value());
+    if (rec == nullptr || family_of(families, rec->name) == nullptr) return std::nullopt;
+    List raw = ir::Call(ev.value()).args();
+    strict_zip(rec->args.size(), raw.size());
+    std::vector<Any> call_args;
+    for (size_t i = 0; i < raw.size(); ++i) call_args.push_back(rec->args[i].first == "init" ? int_imm(1) : raw[i]);
+    return evaluate(tt_call(rec->name, call_args));
+  });
+}
+
+}  // namespace
+
+namespace engines {
+
+Any rewrite(const std::string& name, const Dict& options, const Cases& cases, const Any& roles) {
+  List role_list = is_none(roles) ? all_roles() : as_list(roles);
+  auto body = [cases](const Any& func) -> Any {
+    Ctx facts = kernel_facts(func);
+    Any new_body = map_evaluates(ir::PrimFunc(func).body(), [&](const ir::Evaluate& ev) -> std::optional<Any> {
+      const Intrinsic* record = intrinsic_of(ev.value());
+      if (record == nullptr) return std::nullopt;
+      const std::vector<Case>* op_cases = cases_of(cases, record->name);
+      if (op_cases == nullptr) return std::nullopt;
+      ir::Call value(ev.value());
+      Ctx ctx = merge(named_ctx(*record, value), facts,
+                      {names::kFp32Acc, names::kProfile, names::kDstCapacity, names::kDevice});
+      const Case* c = choose_case(*op_cases, ctx, record->op_name + ":");
+      if (c == nullptr) return std::nullopt;
+      return apply_case(*c, *record, value, ctx);
+    });
+    return with_body(func, new_body);
+  };
+  return role_pass(name, role_list, body);
+}
+
+Any compute_init(const std::string& name, const Dict& options, const Any& protocol,
+                 const std::vector<std::pair<std::string, Expr>>& families,
+                 const std::vector<std::pair<std::string, ExprMap>>& operands) {
+  std::string protocol_name = as_str(protocol);
+  auto body = [=](const Any& func) -> Any {
+    std::vector<std::pair<const Intrinsic*, Any>> ops;
+    for (const auto& rc : tt_calls(ir::PrimFunc(func).body())) {
+      if (family_of(families, rc.first->name) != nullptr) ops.push_back(rc);
+    }
+    if (ops.empty()) return func;
+    const auto& [record, first] = ops[0];  // the startup protocol configures the units for the first op
+    Ctx ctx = named_ctx(*record, first);
+    const ExprMap* operand_exprs = nullptr;
+    for (const auto& [k, m] : operands) {
+      if (k == record->name) operand_exprs = &m;
+    }
+    if (operand_exprs == nullptr) fail_kind("KeyError", py_repr(str(record->name)));
+    Ctx protocol_args;
+    protocol_args.set("family", (*family_of(families, record->name))(ctx));  // the startup protocol's parameter
+    Builder b(profile());
+    run_protocol(protocol_name, b, eval_args(*operand_exprs, ctx, protocol_args));
+    List kinds;
+    for (const auto& [r, c] : ops) {
+      Any k = (*family_of(families, r->name))(named_ctx(*r, c));
+      if (!contains(kinds, k)) kinds.push_back(k);
+    }
+    Any marked = ir::PrimFunc(func).body();
+    if (kinds.size() > 1) marked = mark_reinit(marked, families);
+    std::vector<Any> stmts = flatten(b.finish());
+    for (const Any& s : flatten(marked)) stmts.push_back(s);
+    return with_body(func, seq(stmts));
+  };
+  return role_pass(name, list({str(roles::kCompute)}), body);
+}
+
+}  // namespace engines
+
+// Code generation asks the same question as the rewrite rules: does the compute kernel accumulate in fp32?
+TVM_FFI_STATIC_INIT_BLOCK() {
+  tvm::ffi::reflection::GlobalDef().def("tl.tt.KernelAccumulatesFp32", [](const Any& func) {
+    return truthy(kernel_facts(func).get(names::kFp32Acc));
+  });
+}
+
+}  // namespace tl

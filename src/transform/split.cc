@@ -1,0 +1,103 @@
+// The split engine: one kernel per role from the lowered function, each keeping the intrinsic calls its role
+// may make (the intrinsic specs' `roles`) and the loops, conditions and bindings around them.
+#include <algorithm>
+
+#include "engine_common.h"
+
+namespace tl {
+namespace {
+
+bool uses(const Any& stmt, const Any& v) {
+  bool found = false;
+  walk(stmt, {ir::visit<ir::Var>([&](const ir::Var& x) { found = found || x.same_as(v); })});
+  return found;
+}
+
+// The statements without the bindings nothing after them uses; none when only bindings are left.
+std::optional<Any> drop_unused_binds(const std::vector<Any>& stmts) {
+  std::vector<Any> out;
+  for (size_t i = 0; i < stmts.size(); ++i) {
+    if (auto b = ir::Bind::from(stmts[i])) {
+      bool used = false;
+      for (size_t j = i + 1; j < stmts.size() && !used; ++j) used = uses(stmts[j], b->var());
+      if (!used) continue;
+    }
+    out.push_back(stmts[i]);
+  }
+  bool all_binds = std::all_of(out.begin(), out.end(), [](const Any& s) { return ir::Bind::matches(s); });
+  if (out.empty() || all_binds) return std::nullopt;
+  return seq(out);
+}
+
+// What of `stmt` the kernel of `role` keeps (nullopt: nothing).
+std::optional<Any> keep(const Any& stmt, const std::string& role) {
+  if (auto s = ir::SeqStmt::from(stmt)) {
+    std::vector<Any> kept;
+    for (const Any& x : s->seq()) {
+      if (auto k = keep(x, role)) kept.push_back(*k);
+    }
+    return drop_unused_binds(kept);
+  }
+  if (auto loop = ir::For::from(stmt)) {
+    auto inner = keep(loop->body(), role);
+    if (!inner) return std::nullopt;
+    return for_loop(loop->loop_var(), loop->min(), loop->extent(), static_cast<int>(loop->kind()), *inner,
+                    loop->annotations());
+  }
+  if (auto branch = ir::IfThenElse::from(stmt)) {
+    Any else_case = branch->else_case();
+    auto then = keep(branch->then_case(), role);
+    auto other = is_none(else_case) ? std::nullopt : keep(else_case, role);
+    if (!then && !other) return std::nullopt;
+    return if_then_else(branch->condition(), then ? *then : evaluate(int_imm(0)), other ? *other : Any(nullptr));
+  }
+  if (ir::Bind::matches(stmt)) return stmt;
+  if (auto ev = ir::Evaluate::from(stmt)) {
+    ir::Expr value = ev->value();
+    if (const Intrinsic* record = intrinsic_of(value)) {
+      return record->has_role(role) ? std::optional<Any>(stmt) : std::nullopt;
+    }
+    if (ir::IntImm::matches(value)) return std::nullopt;
+  }
+  fail("statement left after tile-op lowering cannot be split into kernels: " + py_str(stmt));
+}
+
+}  // namespace
+
+namespace engines {
+
+Any split(const std::string& name, const Dict& options, const Any& roles) {
+  List role_list = as_list(roles);
+  return module_pass(name, [role_list](const Any& mod) -> Any {
+    std::vector<std::pair<std::string, Any>> out;  // name -> func, in insertion order
+    auto assign = [&](const std::string& key, const Any& func) {
+      for (auto& kv : out) {
+        if (kv.first == key) {
+          kv.second = func;
+          return;
+        }
+      }
+      out.emplace_back(key, func);
+    };
+    for (const auto& [gvar, func] : ir::IRModule(mod).functions()) {
+      std::string gname = ir::GlobalVar(gvar).name_hint();
+      if (!ir::PrimFunc::matches(func) || truthy(get_attr(func, keys::kTtKernelRole))) {
+        assign(gname, func);
+        continue;
+      }
+      for (const Any& role : role_list) {
+        std::string r = as_str(role);
+        auto kept = keep(ir::PrimFunc(func).body(), r);
+        std::string kernel_name = gname + "_" + r;
+        Any kernel = with_body(func, kept ? *kept : evaluate(int_imm(0)));
+        assign(kernel_name, with_attrs(kernel, {{keys::kGlobalSymbol, str(kernel_name)}, {keys::kTtKernelRole, str(r)}}));
+      }
+    }
+    Dict functions;  // string keys become new GlobalVars
+    for (const auto& [key, func] : out) functions.Set(call("ir.GlobalVar", String(key)), func);
+    return call("ir.IRModule", functions, Any(nullptr), Dict());
+  });
+}
+
+}  // namespace engines
+}  // namespace tl

@@ -1,0 +1,139 @@
+// The verify engine: structural rules every kernel must satisfy (no abstract op left, every call legal in its
+// kernel's role, every CB balanced per loop iteration) and the rule's checks over the kernel's resources.
+#include <map>
+#include <set>
+
+#include "engine_common.h"
+
+namespace tl {
+namespace {
+
+using Totals = std::map<std::pair<int64_t, std::string>, int64_t>;  // (cb, op) -> pages
+
+int64_t total(const Totals& totals, int64_t cb, const std::string& op) {
+  auto it = totals.find({cb, op});
+  return it == totals.end() ? 0 : it->second;
+}
+
+void balanced_or_raise(const Totals& totals, const List& pairs, const std::string& where) {
+  std::set<int64_t> cbs;
+  for (const auto& kv : totals) cbs.insert(kv.first.first);
+  for (int64_t cb : cbs) {
+    for (const Any& pair : pairs) {
+      List p = as_list(pair);
+      std::string give = as_str(p[0]), take = as_str(p[1]);
+      int64_t a = total(totals, cb, give), b = total(totals, cb, take);
+      if (a != b) {
+        fail(where + ": CB " + std::to_string(cb) + " is unbalanced per iteration: " + give + " " +
+             std::to_string(a) + " page(s), " + take + " " + std::to_string(b));
+      }
+    }
+  }
+}
+
+bool in_pairs(const std::string& name, const List& pairs) {
+  for (const Any& pair : pairs) {
+    if (contains(as_list(pair), str(name))) return true;
+  }
+  return false;
+}
+
+// The pages of a (cb, pages) call of one of the balance pairs' intrinsics, added to `totals`.
+void count_call(const Any& value, int64_t scale, Totals& totals, const List& pairs) {
+  const Intrinsic* record = intrinsic_of(value);
+  if (record == nullptr || !in_pairs(record->name, pairs)) return;
+  List args = ir::Call(value).args();
+  if (args.size() != 2) {
+    fail_kind("ValueError", args.size() > 2 ? "too many values to unpack (expected 2)"
+                                            : "not enough values to unpack (expected 2, got " +
+                                                  std::to_string(args.size()) + ")");
+  }
+  if (ir::IntImm::matches(args[0]) && ir::IntImm::matches(args[1])) {
+    totals[{ir::IntImm(args[0]).value(), record->name}] += ir::IntImm(args[1]).value() * scale;
+  }
+}
+
+// Pages per CB and op of `stmt`; every loop body is checked on its own (the kernel as a whole runs once).
+void count_pages(const Any& stmt, int64_t scale, Totals& totals, const List& pairs, const std::string& kernel) {
+  if (auto s = ir::SeqStmt::from(stmt)) {
+    for (const Any& x : s->seq()) count_pages(x, scale, totals, pairs, kernel);
+  } else if (auto loop = ir::For::from(stmt)) {
+    Totals inner;
+    count_pages(loop->body(), 1, inner, pairs, kernel);
+    balanced_or_raise(inner, pairs, kernel + ": loop over '" + py_str(loop->loop_var()) + "'");
+    if (auto extent = ir::IntImm::from(loop->extent())) {
+      for (const auto& [key, value] : inner) totals[key] += value * extent->value() * scale;
+    }
+  } else if (auto branch = ir::IfThenElse::from(stmt)) {
+    count_pages(branch->then_case(), scale, totals, pairs, kernel);
+    Any other = branch->else_case();
+    if (!is_none(other)) count_pages(other, scale, totals, pairs, kernel);
+  } else if (auto ev = ir::Evaluate::from(stmt)) {
+    count_call(ev->value(), scale, totals, pairs);
+  }
+}
+
+// 'name' (CB i): depth pages x page bytes, of the CB taking most L1 (the first of equal ones), or "none".
+std::string largest_cb(const List& cbs, int64_t* l1) {
+  int64_t best = 0;
+  Any biggest(nullptr);
+  for (const Any& cb : cbs) {
+    int64_t bytes = as_int(item(cb, str("depth"))) * as_int(item(cb, str("page_bytes")));
+    *l1 += bytes;
+    if (is_none(biggest) || bytes > best) {
+      biggest = cb;
+      best = bytes;
+    }
+  }
+  if (is_none(biggest)) return "none";
+  return "'" + py_str(item(biggest, str("buffer"))) + "' (CB " + py_str(item(biggest, str("index"))) +
+         "): " + py_str(item(biggest, str("depth"))) + " pages x " + py_str(item(biggest, str("page_bytes"))) + " B";
+}
+
+void check_calls(const Any& func, const List& wanted, const std::string& kernel) {
+  Any role = get_attr(func, keys::kTtKernelRole);
+  bool no_abstract = contains(wanted, str("no_abstract_ops"));
+  bool role_legal = contains(wanted, str("role_legal_calls"));
+  for (const auto& [record, c] : tt_calls(ir::PrimFunc(func).body())) {
+    if (no_abstract && record->level == "abstract") {
+      fail(kernel + ": abstract op " + record->op_name + " was not lowered");
+    }
+    if (role_legal && !record->has_role(py_str(role))) {
+      fail(kernel + ": " + record->op_name + " is not legal in a " + py_str(role) + " kernel (roles: " +
+           join(record->roles) + ")");
+    }
+  }
+}
+
+}  // namespace
+
+namespace engines {
+
+Any verify(const std::string& name, const Dict& options, const Any& structural, const Any& balance,
+           const Checks& checks) {
+  List wanted = as_list(structural);
+  List pairs = is_none(balance) ? List() : as_list(balance);
+  auto body = [=](const Any& func) -> Any {
+    std::string kernel = py_str(get_attr(func, keys::kGlobalSymbol));
+    check_calls(func, wanted, kernel);
+    if (contains(wanted, str("cb_balance"))) {
+      Totals totals;
+      count_pages(ir::PrimFunc(func).body(), 1, totals, pairs, kernel);
+    }
+    List cbs = attr_list(func, keys::kTtCbs);
+    int64_t l1 = 0;
+    std::string largest = largest_cb(cbs, &l1);
+    Ctx ctx{{names::kCbs, Any(static_cast<int64_t>(cbs.size()))},
+            {names::kL1Bytes, Any(l1)},
+            {names::kLargestCb, str(largest)},
+            {names::kRuntimeArgs, Any(static_cast<int64_t>(attr_list(func, keys::kTtRuntimeArgs).size()))},
+            {names::kDevice, device()},
+            {names::kKernel, str(kernel)}};
+    check(checks, kernel + ":", ctx);
+    return func;
+  };
+  return role_pass(name, all_roles(), body);
+}
+
+}  // namespace engines
+}  // namespace tl

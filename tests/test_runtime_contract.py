@@ -1,0 +1,52 @@
+"""The hand-written runtime names IR fields, IR types and attribute keys only through what the specs render.
+
+C++ engines read IR through the typed views of generated/cpp/ir_nodes.h (specs/ir), never by a field or type name
+in a string; attribute keys come from generated/cpp/attr_keys.h and tilelang/tenstorrent/attr_keys.py (the pass
+specs' reads/writes), so no `tt.*` key is spelt in runtime code.
+"""
+
+from __future__ import annotations
+
+import re
+import tokenize
+from pathlib import Path
+
+import pytest
+
+from projects import REPO
+
+CPP = sorted(p for p in (REPO / "src" / "transform").iterdir() if p.suffix in (".h", ".cc"))
+PYTHON = sorted((REPO / "python" / "tilelang").rglob("*.py"))
+# A string literal starting with `tt.`; the names of artifact files (tt.plan.json, tt.report.json) are no IR keys.
+TT_LITERAL = re.compile(r"""^[rbfuRBFU]*('''|\"\"\"|'|")tt\.(?![a-z_]+\.json)""")
+
+
+def _rel(path: Path) -> str:
+    return path.relative_to(REPO).as_posix()
+
+
+@pytest.mark.parametrize("path", CPP, ids=_rel)
+def test_cpp_reads_ir_through_typed_views(path: Path) -> None:
+    text = path.read_text("utf-8")
+    by_string = re.findall(r"\b(?:field|is_a)\([^;]*?\"[^\"]*\"\)", text)
+    assert not by_string, f"{_rel(path)}: IR read by string: {by_string[:3]}"
+    keys = re.findall(r"\"tt\.[^\"]*\"", text)
+    assert not keys, f"{_rel(path)}: `tt.*` literals {keys[:3]}; use tl::keys (generated/cpp/attr_keys.h)"
+
+
+@pytest.mark.parametrize("path", PYTHON, ids=_rel)
+def test_python_spells_no_tt_keys(path: Path) -> None:
+    with path.open("rb") as f:
+        strings = [t.string for t in tokenize.tokenize(f.readline) if t.type == tokenize.STRING]
+    found = [literal[:40] for literal in strings if TT_LITERAL.match(literal)]
+    assert not found, f"{_rel(path)}: `tt.*` literals {found[:3]}; use tilelang.tenstorrent.attr_keys"
+
+
+def test_attribute_constants_are_the_declared_keys() -> None:
+    from tilelang.tenstorrent import attr_keys
+
+    declared = {v for k, v in vars(attr_keys).items() if k.isupper()}
+    specs = "\n".join(p.read_text("utf-8") for p in sorted((REPO / "specs").rglob("*.yaml")))
+    assert declared
+    for key in declared:
+        assert f"key: {key}," in specs, key
