@@ -28,7 +28,7 @@ test: $(STAMP)
 	$(PY) -m pytest -q
 
 lint: $(STAMP)
-	$(VENV)/bin/ruff check generator tests benchmarks examples templates/runtime
+	$(VENV)/bin/ruff check generator python tests benchmarks examples tools cmake
 	$(VENV)/bin/mypy --strict generator
 
 demo: $(STAMP)

@@ -48,7 +48,7 @@ def _call_name(name: str) -> str:
     for m in _PLACEHOLDER.finditer(name):
         if m.start() > pos:
             parts.append(f"std::string({cpp_string(name[pos:m.start()])})")
-        parts.append(f"tl::py_str(v_{m.group(1)})")
+        parts.append(f"tl::format_value(v_{m.group(1)})")
         pos = m.end()
     if pos < len(name):
         parts.append(f"std::string({cpp_string(name[pos:])})")

@@ -13,7 +13,7 @@ to integer/boolean arithmetic over named values:
 
 Anything else (true division, lambdas, comprehensions, keyword arguments, chained comparisons, ...) is an
 error that points at the spec line. Everything renders as calls into the C++ runtime `tl::fn`
-(src/transform/fn.h), which folds constant operands and builds TIR for symbolic ones.
+(src/transform/expr_runtime.h), which folds constant operands and builds TIR for symbolic ones.
 
 Error messages of checks are format strings whose `{name.field[index]}` fields name the same values
 (`parse_message`).
@@ -29,7 +29,7 @@ import string
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-# Function name -> (min args, max args, doc). The runtime module `fn` implements each one.
+# Function name -> (min args, max args, doc). `tl::fn` (src/transform/expr_runtime.h) implements each one.
 FUNCTIONS: dict[str, tuple[int, int, str]] = {
     "ceildiv": (2, 2, "ceil(a / b) for non-negative integers"),
     "min": (2, 2, "the smaller of two values"),
@@ -140,7 +140,7 @@ def _split_field(field: str) -> tuple[str, tuple[str | int, ...]]:
 
 def to_cpp(expr: Parsed | str | int | float | bool, ctx: str = "c") -> str:
     """C++ source for the expression over the context `ctx` (a tl::Ctx; "" reads names from local variables
-    `v_<name>`), calling the runtime of src/transform/fn.h. Pass rules hand in the expression they parsed
+    `v_<name>`), calling the runtime of src/transform/expr_runtime.h. Pass rules hand in the expression they parsed
     when the model was built; protocol steps still hand in their text."""
     return _cpp((expr if isinstance(expr, Parsed) else parse(expr)).tree, ctx)
 

@@ -96,7 +96,7 @@ def collect(specs: list[tuple[str, SpecFile]], diagnostics: Diagnostics) -> tupl
                                          "(a C++ keyword or a member every view has)")
             if f.is_view and f.type not in views:
                 diagnostics.error(where, f"field '{f.name}' of {node.view} has unknown type '{f.type}' (a builtin: "
-                                         f"{', '.join(BUILTIN_TYPES)}, or a view: {', '.join(sorted(views))})")
+                                         f"{', '.join(BUILTIN_TYPES)}; or the view of a node of an ir spec)")
     seen: dict[str, Location] = {}
     for k in keys:
         if k.node not in views:

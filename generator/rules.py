@@ -28,7 +28,7 @@ from .params import (
 # Names every expression may use besides the context of its parameter.
 COMMON_NAMES = ("device", "options")
 
-# Fields of each recognised TileLang tile op (src/transform/tileops.cc) that lower_tiles cases see.
+# Fields of each recognised TileLang tile op (src/transform/tile_ops.cc) that lower_tiles cases see.
 TILE_OP_FIELDS: dict[str, tuple[str, ...]] = {
     "copy_in": ("tensor", "row", "col", "rows", "cols", "row_tiles"),
     "copy_out": ("tensor", "row", "col", "rows", "cols", "row_tiles"),

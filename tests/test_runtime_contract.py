@@ -50,3 +50,27 @@ def test_attribute_constants_are_the_declared_keys() -> None:
     assert declared
     for key in declared:
         assert f"key: {key}," in specs, key
+
+
+def test_role_tables_are_the_generators() -> None:
+    import json
+
+    from generator.model import KERNEL_ROLES, PROCESSOR_CLASS
+    from tilelang.tenstorrent import roles
+
+    assert roles.KERNEL_ROLES == KERNEL_ROLES and roles.PROCESSOR_CLASS == PROCESSOR_CLASS
+    defs = json.loads((REPO / "schema" / "defs.schema.json").read_text("utf-8"))["$defs"]
+    assert set(defs["role"]["enum"]) == set(PROCESSOR_CLASS)
+    header = (REPO / "generated" / "cpp" / "engine_names.h").read_text("utf-8")
+    assert "kKernelRoles = {" + ", ".join(f"k{r.capitalize()}" for r in KERNEL_ROLES) + "}" in header
+
+
+def test_the_cpp_intrinsic_record_is_a_view_of_the_python_one() -> None:
+    import dataclasses
+
+    from tilelang._intrinsic_table import Intrinsic
+
+    header = (REPO / "generated" / "cpp" / "intrinsics.h").read_text("utf-8")
+    struct = header[header.index("struct Intrinsic {"):header.index("};", header.index("struct Intrinsic {"))]
+    members = re.findall(r"^  [\w:<>, ]+ (\w+);", struct, re.M)
+    assert members and set(members) <= {f.name for f in dataclasses.fields(Intrinsic)}

@@ -3,7 +3,7 @@
 // Spec: specs/backends/tenstorrent.yaml
 // Device facts of the `tenstorrent` backend (specs/backends/tenstorrent.yaml) for the C++ passes: the values of
 // tilelang/tenstorrent/device.py, as the namespace spec expressions see as `device`.
-#include "fn.h"
+#include "expr_runtime.h"
 #include "builder.h"
 
 namespace tl {
@@ -12,8 +12,8 @@ const Dict& device() {
   static const Dict& facts = *new Dict(dict({
       {str("BACKEND"), str("tenstorrent")},
       {str("PROFILE"), str("metal_d5f9bc4a")},
-      {str("TILE"), as_tuple(list({num(32), num(32)}))},
-      {str("CORE_GRID"), as_tuple(list({num(8), num(8)}))},
+      {str("TILE"), list({num(32), num(32)})},
+      {str("CORE_GRID"), list({num(8), num(8)})},
       {str("L1_BYTES"), num(1499136)},
       {str("MAX_CBS"), num(32)},
       {str("MAX_RUNTIME_ARGS"), num(341)},
@@ -21,15 +21,15 @@ const Dict& device() {
       {str("DST_TILES"), dict({{num(16), num(8)}, {num(32), num(4)}})},
       // CB index ranges (first, last) by class.
       {str("CB_RANGES"), dict({
-          {str("input"), as_tuple(list({num(0), num(15)}))},
-          {str("output"), as_tuple(list({num(16), num(23)}))},
-          {str("intermediate"), as_tuple(list({num(24), num(31)}))},
+          {str("input"), list({num(0), num(15)})},
+          {str("output"), list({num(16), num(23)})},
+          {str("intermediate"), list({num(24), num(31)})},
       })},
       // TVM dtype -> (tt::DataFormat, bytes per element).
       {str("DATA_FORMATS"), dict({
-          {str("bfloat16"), as_tuple(list({str("Float16_b"), num(2)}))},
-          {str("float16"), as_tuple(list({str("Float16"), num(2)}))},
-          {str("float32"), as_tuple(list({str("Float32"), num(4)}))},
+          {str("bfloat16"), list({str("Float16_b"), num(2)})},
+          {str("float16"), list({str("Float16"), num(2)})},
+          {str("float32"), list({str("Float32"), num(4)})},
       })},
       {str("KERNEL_PROCESSORS"), dict({{str("reader"), str("RISCV_1")}, {str("writer"), str("RISCV_0")}})},
       {str("MATH_FIDELITY"), str("HiFi4")},

@@ -82,11 +82,11 @@ static tl::Dict eltwise_binary_block(tl::Builder& b, const tl::Ctx& a) {
     b.call(std::string("cb_wait_front"), {v_in0, tl::num(1)});
     b.call(std::string("cb_wait_front"), {v_in1, tl::num(1)});
     b.call(std::string("tile_regs_acquire"), {});
-    b.call(tl::py_str(v_op) + std::string("_tiles_init"), {v_in0, v_in1});
-    b.call(tl::py_str(v_op) + std::string("_tiles"), {v_in0, v_in1, tl::num(0), tl::num(0), tl::num(0)});
+    b.call(tl::format_value(v_op) + std::string("_tiles_init"), {v_in0, v_in1});
+    b.call(tl::format_value(v_op) + std::string("_tiles"), {v_in0, v_in1, tl::num(0), tl::num(0), tl::num(0)});
     b.when(v_with_sfpu, [&] {
-      b.call(tl::py_str(v_sfpu) + std::string("_tile_init"), {});
-      b.call(tl::py_str(v_sfpu) + std::string("_tile"), {tl::num(0)});
+      b.call(tl::format_value(v_sfpu) + std::string("_tile_init"), {});
+      b.call(tl::format_value(v_sfpu) + std::string("_tile"), {tl::num(0)});
     });
     b.call(std::string("tile_regs_commit"), {});
     b.call(std::string("tile_regs_wait"), {});
@@ -355,8 +355,8 @@ static tl::Dict sfpu_block(tl::Builder& b, const tl::Ctx& a) {
     b.call(std::string("tile_regs_acquire"), {});
     b.call(std::string("copy_tile_init"), {v_in0});
     b.call(std::string("copy_tile"), {v_in0, tl::num(0), tl::num(0)});
-    b.call(tl::py_str(v_sfpu) + std::string("_tile_init"), {});
-    b.call(tl::py_str(v_sfpu) + std::string("_tile"), {tl::num(0)});
+    b.call(tl::format_value(v_sfpu) + std::string("_tile_init"), {});
+    b.call(tl::format_value(v_sfpu) + std::string("_tile"), {tl::num(0)});
     b.call(std::string("tile_regs_commit"), {});
     b.call(std::string("tile_regs_wait"), {});
     pack_tiles(b, tl::Ctx{{"cb", v_out}, {"count", tl::num(1)}});
@@ -441,7 +441,7 @@ Dict run_protocol(const std::string& name, Builder& b, const Ctx& args) {
   if (name == "sfpu_block") return protocols::sfpu_block(b, args);
   if (name == "tensor_accessor") return protocols::tensor_accessor(b, args);
   if (name == "writer_block") return protocols::writer_block(b, args);
-  fail_kind("RuntimeError", "unknown protocol '" + name + "'");
+  internal_error("unknown protocol '" + name + "'");
 }
 
 }  // namespace tl

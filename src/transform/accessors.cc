@@ -89,7 +89,7 @@ Any accessors(const std::string& name, const Dict& options, const Any& protocol,
     Dict tensor_args;
     for (size_t position = 0; position < order.size(); ++position) {
       const Used& u = order[position];
-      Any addr = var(py_str(address_arg(Ctx{{names::kName, str(u.tensor)}})), "uint32");
+      Any addr = var(as_str(address_arg(Ctx{{names::kName, str(u.tensor)}})), "uint32");
       Any layout = item(layouts, str(u.tensor));
       Ctx ctx{{names::kTensor, layout},
               {names::kPosition, Any(static_cast<int64_t>(position))},

@@ -11,7 +11,7 @@ bool Intrinsic::has_role(const std::string& role) const {
 
 const Intrinsic& intrinsic(const std::string& name) {
   const Intrinsic* record = find_intrinsic(name);
-  if (record == nullptr) fail_kind("RuntimeError", "unknown intrinsic '" + name + "'");
+  if (record == nullptr) internal_error("unknown intrinsic '" + name + "'");
   return *record;
 }
 
@@ -40,14 +40,14 @@ Any tt_call(const std::string& name, const std::vector<Any>& args) {
 std::vector<std::pair<std::string, Any>> named_args(const Intrinsic& record, const Any& call) {
   List values = ir::Call(call).args();
   if (values.size() != record.args.size()) {
-    fail_kind("ValueError", record.op_name + " takes " + std::to_string(record.args.size()) + " arguments, got " +
-                                std::to_string(values.size()));
+    internal_error(record.op_name + " takes " + std::to_string(record.args.size()) + " arguments, got " +
+                   std::to_string(values.size()));
   }
   std::vector<std::pair<std::string, Any>> out;
   for (size_t i = 0; i < values.size(); ++i) {
     Any value = values[i];
     if (ir::IntImm::matches(value) || ir::FloatImm::matches(value) || ir::StringImm::matches(value)) {
-      value = to_py(value);
+      value = to_plain(value);
     }
     out.emplace_back(record.args[i].first, value);
   }
@@ -112,7 +112,7 @@ void Builder::when(const Any& cond, const std::function<void()>& body) {
 }
 
 void Builder::otherwise(const std::function<void()>& body) {
-  if (!has_last_when_) fail_kind("RuntimeError", "otherwise() must follow a when() block");
+  if (!has_last_when_) internal_error("otherwise() must follow a when() block");
   Any cond = last_cond_;
   int64_t index = last_index_;
   frames_.emplace_back();
@@ -129,7 +129,7 @@ void Builder::otherwise(const std::function<void()>& body) {
 }
 
 Any Builder::finish() {
-  if (frames_.size() != 1) fail_kind("RuntimeError", "unbalanced builder frames");
+  if (frames_.size() != 1) internal_error("unbalanced builder frames");
   return seq(frames_[0]);
 }
 

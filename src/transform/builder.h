@@ -5,7 +5,7 @@
 #pragma once
 
 #include "attr_keys.h"
-#include "fn.h"
+#include "expr_runtime.h"
 #include "intrinsics.h"
 #include "ir_nodes.h"
 

@@ -138,9 +138,8 @@ struct Access {
       if (!is_unit(ranges[d].extent())) non_unit.push_back(d);
     }
     if (non_unit.size() < n_axes) {
-      fail_kind("TileLangError", "CPU lowering: region of '" + ir::Var(buf).name() + "' has " +
-                                     std::to_string(non_unit.size()) + " non-unit dims, expected " +
-                                     std::to_string(n_axes));
+      fail_tilelang("CPU lowering: region of '" + ir::Var(buf).name() + "' has " + std::to_string(non_unit.size()) +
+                    " non-unit dims, expected " + std::to_string(n_axes));
     }
     axes.assign(non_unit.end() - n_axes, non_unit.end());
     for (size_t d = 0; d < ranges.size(); ++d) {
@@ -194,7 +193,8 @@ std::vector<Any> last_two_extents(const ir::TensorRegion& region, bool unpack) {
   for (const Any& r : region.region()) all.push_back(ir::Range(r).extent());
   std::vector<Any> out(all.size() > 2 ? all.end() - 2 : all.begin(), all.end());
   if (unpack && out.size() != 2) {
-    fail_kind("ValueError", "not enough values to unpack (expected 2, got " + std::to_string(out.size()) + ")");
+    fail_tilelang("CPU lowering: T.gemm operand '" + region.source().name() + "' has " + std::to_string(out.size()) +
+                  " dimension(s), expected at least 2");
   }
   return out;
 }
@@ -237,7 +237,10 @@ Any lower_gemm(const List& args, const Analyzer& analyzer) {
   std::vector<Any> mn = last_two_extents(D, true);
   std::vector<Any> a_ext = last_two_extents(A, false);
   size_t k_pos = trans_a ? 0 : 1;
-  if (k_pos >= a_ext.size()) fail_kind("IndexError", "list index out of range");
+  if (k_pos >= a_ext.size()) {
+    fail_tilelang("CPU lowering: T.gemm operand '" + A.source().name() + "' has " + std::to_string(a_ext.size()) +
+                  " dimension(s), expected at least 2");
+  }
   Any k_ext = a_ext[k_pos];
   std::string acc = buffer_dtype(D.source());
   Access d(D, 2, analyzer), a(A, 2, analyzer), b(B, 2, analyzer), c(C, 2, analyzer);
@@ -274,7 +277,7 @@ Any lower_tile_call(const ir::TilePrimitiveCall& tile_call, const Analyzer& anal
   if (op == "tirx.tile.copy") return lower_copy(args, analyzer);
   if (op == "tirx.tile.fill") return lower_fill(args, analyzer);
   if (op == "tirx.tile.gemm") return lower_gemm(args, analyzer);
-  fail_kind("TileLangError", "no loop lowering for tile primitive " + op +
+  fail_tilelang("no loop lowering for tile primitive " + op +
                                  "; supported: tirx.tile.copy, tirx.tile.fill, tirx.tile.gemm");
 }
 

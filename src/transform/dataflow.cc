@@ -1,10 +1,10 @@
 // The dataflow and lower_tiles engines: the on-chip buffers of a kernel become circular buffers (one per
-// dataflow stream, tileops.h), then every TileLang tile op becomes the abstract block intrinsic its rule case
+// dataflow stream, tile_dataflow.h), then every TileLang tile op becomes the abstract block intrinsic its rule case
 // emits, with the CB indices of the streams it reads and writes.
 #include <algorithm>
 
 #include "engine_common.h"
-#include "tileops.h"
+#include "tile_dataflow.h"
 
 namespace tl {
 namespace {
@@ -49,7 +49,7 @@ struct CBs {
   }
   const Any& at(const std::string& key) const {
     const Any* cb = find(key);
-    if (cb == nullptr) fail_kind("KeyError", py_repr(str(key)));
+    if (cb == nullptr) internal_error("no CB of stream '" + key + "' in tt.cbs");
     return *cb;
   }
 };
@@ -93,7 +93,7 @@ Any lower_op(const std::string& name, const TileOp& op, const Cases& cases, cons
   if (c->emit.empty()) return evaluate(int_imm(0));
   std::vector<Any> args;
   for (const auto& [arg, type] : intrinsic(c->emit).args) {
-    if (!c->args) fail_kind("KeyError", "'args'");
+    if (!c->args) internal_error("the " + op.kind + " case of " + name + " that emits " + c->emit + " has no args");
     args.push_back(expr_of(*c->args, arg)(ctx));
   }
   return evaluate(tt_call(c->emit, args));

@@ -23,7 +23,7 @@ const Expr& expr_of(const ExprMap& exprs, const std::string& key) {
   for (const auto& [name, e] : exprs) {
     if (name == key) return e;
   }
-  fail_kind("KeyError", py_repr(str(key)));
+  internal_error("the rule has no expression for '" + key + "'");
 }
 
 Ctx eval_args(const ExprMap& exprs, const Ctx& ctx, Ctx out) {
@@ -91,7 +91,7 @@ Any str(const std::string& s) { return Any(String(s)); }
 
 bool contains(const List& items, const Any& value) {
   for (const Any& x : items) {
-    if (py_equal(x, value)) return true;
+    if (values_equal(x, value)) return true;
   }
   return false;
 }
@@ -114,8 +114,10 @@ Dict ordered(std::initializer_list<std::pair<const char*, Any>> items) {
 }
 
 void strict_zip(size_t first, size_t second) {
-  if (second < first) fail_kind("ValueError", "zip() argument 2 is shorter than argument 1");
-  if (second > first) fail_kind("ValueError", "zip() argument 2 is longer than argument 1");
+  if (first != second) {
+    internal_error("sequences iterated together differ in length (" + std::to_string(first) + " and " +
+                   std::to_string(second) + ")");
+  }
 }
 
 }  // namespace tl

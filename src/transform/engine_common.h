@@ -11,11 +11,11 @@ namespace tl {
 const Case* choose_case(const std::vector<Case>& cases, const Ctx& ctx, const std::string& where);
 /*! \brief The cases of `subject` in a Cases table, or nullptr. */
 const std::vector<Case>* cases_of(const Cases& cases, const std::string& subject);
-/*! \brief The expression of `key` in a rule's expression map (a KeyError when missing). */
+/*! \brief The expression of `key` in a rule's expression map (an internal error when missing). */
 const Expr& expr_of(const ExprMap& exprs, const std::string& key);
 /*! \brief Every expression of `exprs` evaluated in `ctx`, added to `out` by key. */
 Ctx eval_args(const ExprMap& exprs, const Ctx& ctx, Ctx out = Ctx());
-/*! \brief The option `key` (a KeyError when missing). Options are a Dict with String keys, which spec
+/*! \brief The option `key` (an internal error when missing). Options are a Dict with String keys, which spec
  * expressions read like a namespace (`options.stages`). */
 Any option(const Dict& options, const char* key);
 
@@ -42,7 +42,7 @@ std::string join(const std::vector<std::string>& items, const char* sep = ", ");
 Any get(const Dict& d, const std::string& key, const Any& fallback = Any(nullptr));
 /*! \brief A dict built in insertion order (Set on an existing key keeps its position). */
 Dict ordered(std::initializer_list<std::pair<const char*, Any>> items);
-/*! \brief Iterating two sequences together needs equal lengths (Python's zip(strict=True) messages). */
+/*! \brief Iterating two sequences together needs equal lengths (an internal error otherwise). */
 void strict_zip(size_t first, size_t second);
 
 }  // namespace tl

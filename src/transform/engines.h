@@ -7,6 +7,7 @@
 
 #include "engine_names.h"
 #include "ir.h"
+#include "passes.h"
 
 namespace tl {
 

@@ -47,7 +47,7 @@ std::vector<std::string> argument_names(const Any& func, const FreeVars& free, c
         if (find_var(free, as_str(a))) names.push_back(as_str(a));
       }
     } else {
-      fail_kind("KeyError", py_repr(group));
+      internal_error("unknown runtime argument group '" + g + "' (expected tensors or work)");
     }
   }
   std::set<std::string> unknown;
@@ -55,7 +55,7 @@ std::vector<std::string> argument_names(const Any& func, const FreeVars& free, c
     if (std::find(names.begin(), names.end(), kv.first) == names.end()) unknown.insert(kv.first);
   }
   if (!unknown.empty()) {
-    fail(py_str(get_attr(func, keys::kGlobalSymbol)) + ": value(s) " +
+    fail(format_value(get_attr(func, keys::kGlobalSymbol)) + ": value(s) " +
          join(std::vector<std::string>(unknown.begin(), unknown.end())) +
          " are neither runtime arguments nor defined in the kernel");
   }

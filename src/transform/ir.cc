@@ -8,7 +8,7 @@ Dict BufferInfo::ns() const {
   for (int64_t d : shape) dims.push_back(Any(d));
   return dict({{String("var"), var},
                {String("name"), String(name)},
-               {String("shape"), as_tuple(dims)},
+               {String("shape"), dims},
                {String("dtype"), String(dtype)},
                {String("scope"), String(scope)},
                {String("index"), Any(index)},
@@ -28,7 +28,7 @@ BufferInfo buffer_info(const Any& value, int64_t index) {
   info.name = v.name();
   for (const Any& dim : type.shape()) {
     if (!ir::IntImm::matches(dim)) {
-      fail("buffer '" + info.name + "' has a dynamic shape (" + py_str(dim) +
+      fail("buffer '" + info.name + "' has a dynamic shape (" + format_value(dim) +
            "); the tenstorrent backend needs static shapes");
     }
     info.shape.push_back(ir::IntImm(dim).value());

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "builder.h"
+#include "traversal.h"
 
 namespace tl {
 

@@ -11,7 +11,7 @@ namespace {
 
 // divmod-balanced (start, size) ranges of `total` items over `parts`.
 std::vector<std::pair<int64_t, int64_t>> balanced(int64_t total, int64_t parts) {
-  if (parts == 0) fail_kind("ZeroDivisionError", "integer division or modulo by zero");
+  if (parts == 0) internal_error("work balanced over zero parts");
   int64_t base = total / parts, rem = total % parts, start = 0;
   std::vector<std::pair<int64_t, int64_t>> out;
   for (int64_t i = 0; i < parts; ++i) {
@@ -30,7 +30,7 @@ std::map<std::string, int64_t> launch_extents(const Any& func) {
          if (!launch) return;
          std::string tag = launch->thread_tag();
          ir::Expr value = stmt.value();
-         if (!ir::IntImm::matches(value)) fail("launch extent of " + tag + " is dynamic (" + py_str(value) + ")");
+         if (!ir::IntImm::matches(value)) fail("launch extent of " + tag + " is dynamic (" + format_value(value) + ")");
          extents[tag] = ir::IntImm(value).value();
        })});
   return extents;

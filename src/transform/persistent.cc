@@ -11,7 +11,7 @@ const Mode& mode_of(const std::vector<std::pair<std::string, Mode>>& modes, cons
   for (const auto& [name, m] : modes) {
     if (name == key) return m;
   }
-  fail_kind("KeyError", py_repr(str(key)));
+  internal_error("the rule has no partition mode '" + key + "'");
 }
 
 // The body without its launches, and the launch variable of each thread tag in the order they are met (a tag

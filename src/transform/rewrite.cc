@@ -43,7 +43,7 @@ Any apply_case(const Case& c, const Intrinsic& record, const ir::Call& value, co
     }
     return evaluate(tt_call(record.name, call_args));
   }
-  if (!c.args) fail_kind("KeyError", "'args'");
+  if (!c.args) internal_error("a rewrite case of " + record.name + " has neither set nor args");
   if (!c.emit.empty()) {
     std::vector<Any> call_args;
     for (const auto& a : intrinsic(c.emit).args) call_args.push_back(expr_of(*c.args, a.first)(ctx));
@@ -115,7 +115,7 @@ Any compute_init(const std::string& name, const Dict& options, const Any& protoc
     for (const auto& [k, m] : operands) {
       if (k == record->name) operand_exprs = &m;
     }
-    if (operand_exprs == nullptr) fail_kind("KeyError", py_repr(str(record->name)));
+    if (operand_exprs == nullptr) internal_error("the rule gives no operands for " + record->name);
     Ctx protocol_args;
     protocol_args.set("family", (*family_of(families, record->name))(ctx));  // the startup protocol's parameter
     Builder b(profile());

@@ -59,7 +59,7 @@ std::optional<Any> keep(const Any& stmt, const std::string& role) {
     }
     if (ir::IntImm::matches(value)) return std::nullopt;
   }
-  fail("statement left after tile-op lowering cannot be split into kernels: " + py_str(stmt));
+  fail("statement left after tile-op lowering cannot be split into kernels: " + format_value(stmt));
 }
 
 }  // namespace

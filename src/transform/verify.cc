@@ -44,9 +44,8 @@ void count_call(const Any& value, int64_t scale, Totals& totals, const List& pai
   if (record == nullptr || !in_pairs(record->name, pairs)) return;
   List args = ir::Call(value).args();
   if (args.size() != 2) {
-    fail_kind("ValueError", args.size() > 2 ? "too many values to unpack (expected 2)"
-                                            : "not enough values to unpack (expected 2, got " +
-                                                  std::to_string(args.size()) + ")");
+    internal_error(record->op_name + " is counted as a (cb, pages) call but has " + std::to_string(args.size()) +
+                   " arguments");
   }
   if (ir::IntImm::matches(args[0]) && ir::IntImm::matches(args[1])) {
     totals[{ir::IntImm(args[0]).value(), record->name}] += ir::IntImm(args[1]).value() * scale;
@@ -60,7 +59,7 @@ void count_pages(const Any& stmt, int64_t scale, Totals& totals, const List& pai
   } else if (auto loop = ir::For::from(stmt)) {
     Totals inner;
     count_pages(loop->body(), 1, inner, pairs, kernel);
-    balanced_or_raise(inner, pairs, kernel + ": loop over '" + py_str(loop->loop_var()) + "'");
+    balanced_or_raise(inner, pairs, kernel + ": loop over '" + format_value(loop->loop_var()) + "'");
     if (auto extent = ir::IntImm::from(loop->extent())) {
       for (const auto& [key, value] : inner) totals[key] += value * extent->value() * scale;
     }
@@ -86,8 +85,9 @@ std::string largest_cb(const List& cbs, int64_t* l1) {
     }
   }
   if (is_none(biggest)) return "none";
-  return "'" + py_str(item(biggest, str("buffer"))) + "' (CB " + py_str(item(biggest, str("index"))) +
-         "): " + py_str(item(biggest, str("depth"))) + " pages x " + py_str(item(biggest, str("page_bytes"))) + " B";
+  return "'" + format_value(item(biggest, str("buffer"))) + "' (CB " + format_value(item(biggest, str("index"))) +
+         "): " + format_value(item(biggest, str("depth"))) + " pages x " +
+         format_value(item(biggest, str("page_bytes"))) + " B";
 }
 
 void check_calls(const Any& func, const List& wanted, const std::string& kernel) {
@@ -98,8 +98,8 @@ void check_calls(const Any& func, const List& wanted, const std::string& kernel)
     if (no_abstract && record->level == "abstract") {
       fail(kernel + ": abstract op " + record->op_name + " was not lowered");
     }
-    if (role_legal && !record->has_role(py_str(role))) {
-      fail(kernel + ": " + record->op_name + " is not legal in a " + py_str(role) + " kernel (roles: " +
+    if (role_legal && !record->has_role(format_value(role))) {
+      fail(kernel + ": " + record->op_name + " is not legal in a " + format_value(role) + " kernel (roles: " +
            join(record->roles) + ")");
     }
   }
@@ -114,7 +114,7 @@ Any verify(const std::string& name, const Dict& options, const Any& structural, 
   List wanted = as_list(structural);
   List pairs = is_none(balance) ? List() : as_list(balance);
   auto body = [=](const Any& func) -> Any {
-    std::string kernel = py_str(get_attr(func, keys::kGlobalSymbol));
+    std::string kernel = format_value(get_attr(func, keys::kGlobalSymbol));
     check_calls(func, wanted, kernel);
     if (contains(wanted, str("cb_balance"))) {
       Totals totals;

@@ -134,8 +134,8 @@ def run(executable: Path, args: list[str], profile: str = DEFAULT_PROFILE, repor
     with tempfile.TemporaryDirectory() as tmp:
         report_path = Path(report) if report is not None else Path(tmp) / "report.json"
         report_path.unlink(missing_ok=True)  # never mistake an earlier run's report for this one's
-        full_env = {**os.environ, **(env or {}), "TT_EMU_INCLUDE": ":".join(map(str, INCLUDE_DIRS)), "TT_EMU_PROFILE": profile,
-                    "TT_EMU_REPORT": str(report_path)}
+        full_env = {**os.environ, **(env or {}), "TT_EMU_INCLUDE": ":".join(map(str, INCLUDE_DIRS)),
+                    "TT_EMU_PROFILE": profile, "TT_EMU_REPORT": str(report_path)}
         try:
             done = subprocess.run([str(executable), *args], capture_output=True, text=True, timeout=timeout,
                                   cwd=cwd, env=full_env)

@@ -1,7 +1,9 @@
-// Implementation of fn.h, line for line the semantics of tilelang/tenstorrent/fn.py and Python's operators.
-#include "fn.h"
+// The runtime of the spec expression language (expr_runtime.h).
+#include "expr_runtime.h"
 
 #include <cmath>
+
+#include "ir_nodes.h"
 
 namespace tl {
 
@@ -31,7 +33,7 @@ const Any& Ctx::get(const char* name) const {
   for (const auto& item : items_) {
     if (item.first == name) return item.second;
   }
-  fail_kind("TypeError", std::string("spec expression uses '") + name + "', which this rule does not provide");
+  internal_error(std::string("spec expression uses '") + name + "', which this rule does not provide");
 }
 
 std::string Message::format(const Ctx& ctx) const {
@@ -43,7 +45,7 @@ std::string Message::format(const Ctx& ctx) const {
     for (const Any& step : piece.path) {
       value = is_str(step) ? attr(value, as_str(step).c_str()) : item(value, step);
     }
-    out += py_str(value);
+    out += format_value(value);
   }
   return out;
 }
@@ -59,19 +61,20 @@ void check(const Checks& checks, const std::string& where, const Ctx& ctx) {
 
 namespace fn {
 
-// ------------------------------------------------------------------------------------------- arithmetic
+// ------------------------------------------------------------------------------------------- operators
 
 static bool numeric(const Any& v) { return is_bool(v) || is_int(v) || is_float(v); }
 
-static int64_t py_floordiv(int64_t a, int64_t b) {
-  if (b == 0) fail_kind("ZeroDivisionError", "integer division or modulo by zero");
+static int64_t floor_div(int64_t a, int64_t b) {
+  if (b == 0) internal_error("division by zero in a spec expression");
   int64_t q = a / b;
   if ((a % b != 0) && ((a < 0) != (b < 0))) --q;
   return q;
 }
 
-static int64_t py_mod(int64_t a, int64_t b) { return a - py_floordiv(a, b) * b; }
+static int64_t floor_mod(int64_t a, int64_t b) { return a - floor_div(a, b) * b; }
 
+// A binary operator on two plain numbers: float if either is, else int.
 template <typename IntOp, typename FloatOp>
 static Any native(const Any& a, const Any& b, IntOp int_op, FloatOp float_op) {
   if (is_float(a) || is_float(b)) return Any(float_op(as_float(a), as_float(b)));
@@ -101,15 +104,13 @@ Any mul(const Any& a, const Any& b) {
 }
 
 Any floordiv(const Any& a, const Any& b) {
-  if (numeric(a) && numeric(b)) {
-    return native(a, b, py_floordiv, [](double x, double y) { return std::floor(x / y); });
-  }
+  if (numeric(a) && numeric(b)) return native(a, b, floor_div, [](double x, double y) { return std::floor(x / y); });
   return call("prim._OpFloorDiv", a, b, Any(nullptr));
 }
 
 Any mod(const Any& a, const Any& b) {
   if (numeric(a) && numeric(b)) {
-    return native(a, b, py_mod, [](double x, double y) { return x - std::floor(x / y) * y; });
+    return native(a, b, floor_mod, [](double x, double y) { return x - std::floor(x / y) * y; });
   }
   return call("prim._OpFloorMod", a, b, Any(nullptr));
 }
@@ -117,15 +118,14 @@ Any mod(const Any& a, const Any& b) {
 Any neg(const Any& a) {
   if (is_float(a)) return Any(-as_float(a));
   if (numeric(a)) return Any(-as_int(a));
-  std::string dtype = py_str(field(field(a, "ty"), "dtype"));
+  std::string dtype = ir::PrimType(ir::Expr(a).ty()).dtype();
   return call("prim._OpMul", a, make_const(Any(int64_t(-1)), dtype.c_str()), Any(nullptr));
 }
 
-// ----------------------------------------------------------------------------------------- fn.py functions
-
 std::optional<Any> const_value(const Any& v) {
-  if (is_native(v)) return v;
-  if (is_a(v, "ir.IntImm") || is_a(v, "ir.FloatImm")) return field(v, "value");
+  if (is_plain(v)) return v;
+  if (auto imm = ir::IntImm::from(v)) return Any(imm->value());
+  if (auto imm = ir::FloatImm::from(v)) return Any(imm->value());
   return std::nullopt;
 }
 
@@ -135,14 +135,13 @@ Any expr(const Any& v) {
   return v;
 }
 
-Any is_const(const Any& v) { return Any(const_value(v).has_value()); }
-
-static bool native_less(const Any& a, const Any& b) {
+static bool plain_less(const Any& a, const Any& b) {
   if (is_str(a) && is_str(b)) return as_str(a) < as_str(b);
   if (is_float(a) || is_float(b)) return as_float(a) < as_float(b);
   return as_int(a) < as_int(b);
 }
 
+// Constant operands compare to a bool; otherwise the comparison is a TIR expression.
 template <typename Op>
 static Any compare(const Any& a, const Any& b, const char* tir_op, Op op) {
   auto ca = const_value(a), cb = const_value(b);
@@ -150,50 +149,40 @@ static Any compare(const Any& a, const Any& b, const char* tir_op, Op op) {
   return call(tir_op, expr(a), expr(b), Any(nullptr));
 }
 
-Any eq(const Any& a, const Any& b) { return compare(a, b, "prim.EQ", py_equal); }
+Any eq(const Any& a, const Any& b) { return compare(a, b, "prim.EQ", values_equal); }
 Any ne(const Any& a, const Any& b) {
-  return compare(a, b, "prim.NE", [](const Any& x, const Any& y) { return !py_equal(x, y); });
+  return compare(a, b, "prim.NE", [](const Any& x, const Any& y) { return !values_equal(x, y); });
 }
-Any lt(const Any& a, const Any& b) { return compare(a, b, "prim.LT", native_less); }
+Any lt(const Any& a, const Any& b) { return compare(a, b, "prim.LT", plain_less); }
 Any le(const Any& a, const Any& b) {
-  return compare(a, b, "prim.LE", [](const Any& x, const Any& y) { return !native_less(y, x); });
+  return compare(a, b, "prim.LE", [](const Any& x, const Any& y) { return !plain_less(y, x); });
 }
 Any gt(const Any& a, const Any& b) {
-  return compare(a, b, "prim.GT", [](const Any& x, const Any& y) { return native_less(y, x); });
+  return compare(a, b, "prim.GT", [](const Any& x, const Any& y) { return plain_less(y, x); });
 }
 Any ge(const Any& a, const Any& b) {
-  return compare(a, b, "prim.GE", [](const Any& x, const Any& y) { return !native_less(x, y); });
+  return compare(a, b, "prim.GE", [](const Any& x, const Any& y) { return !plain_less(x, y); });
 }
 
-Any and_(std::initializer_list<Any> values) {
-  Any out(true);
-  bool folded = true;  // `out` is still the Python True
+// `and`/`or` drop constant operands that cannot decide the result and stop at one that does, so a condition
+// with symbolic parts is a TIR expression over those parts only.
+static Any logic(std::initializer_list<Any> values, bool decisive, const char* tir_op) {
+  Any out(!decisive);
+  bool symbolic = false;
   for (const Any& v : values) {
     auto c = const_value(v);
     if (c) {
-      if (!truthy(*c)) return Any(false);
+      if (truthy(*c) == decisive) return Any(decisive);
       continue;
     }
-    out = folded ? v : call("prim.And", out, v, Any(nullptr));
-    folded = false;
+    out = symbolic ? call(tir_op, out, v, Any(nullptr)) : v;
+    symbolic = true;
   }
   return out;
 }
 
-Any or_(std::initializer_list<Any> values) {
-  Any out(false);
-  bool folded = true;
-  for (const Any& v : values) {
-    auto c = const_value(v);
-    if (c) {
-      if (truthy(*c)) return Any(true);
-      continue;
-    }
-    out = folded ? v : call("prim.Or", out, v, Any(nullptr));
-    folded = false;
-  }
-  return out;
-}
+Any and_(std::initializer_list<Any> values) { return logic(values, false, "prim.And"); }
+Any or_(std::initializer_list<Any> values) { return logic(values, true, "prim.Or"); }
 
 Any not_(const Any& v) {
   auto c = const_value(v);
@@ -207,21 +196,26 @@ Any select(const Any& cond, const Any& a, const Any& b) {
   return call("prim.Select", cond, expr(a), expr(b), Any(nullptr));
 }
 
+// ------------------------------------------------------------------------------------------- functions
+
+Any is_const(const Any& v) { return Any(const_value(v).has_value()); }
+
 Any ceildiv(const Any& a, const Any& b) {
   auto ca = const_value(a), cb = const_value(b);
-  if (ca && cb) return Any(-py_floordiv(-as_int(*ca), as_int(*cb)));
+  if (ca && cb) return Any(-floor_div(-as_int(*ca), as_int(*cb)));
   return floordiv(sub(add(a, b), Any(int64_t(1))), b);
 }
 
+// min and max return the first operand on a tie.
 Any min(const Any& a, const Any& b) {
   auto ca = const_value(a), cb = const_value(b);
-  if (ca && cb) return native_less(*cb, *ca) ? *cb : *ca;  // x if x <= y else y
+  if (ca && cb) return plain_less(*cb, *ca) ? *cb : *ca;
   return call("prim.Min", expr(a), expr(b), Any(nullptr));
 }
 
 Any max(const Any& a, const Any& b) {
   auto ca = const_value(a), cb = const_value(b);
-  if (ca && cb) return native_less(*ca, *cb) ? *cb : *ca;  // x if x >= y else y
+  if (ca && cb) return plain_less(*ca, *cb) ? *cb : *ca;
   return call("prim.Max", expr(a), expr(b), Any(nullptr));
 }
 
@@ -242,49 +236,44 @@ Any largest_divisor(const Any& n, const Any& cap) {
   for (int64_t d = 1; d <= limit; ++d) {
     if (value % d == 0) best = d;
   }
-  if (best == 0) fail_kind("ValueError", "max() arg is an empty sequence");
+  if (best == 0) internal_error("largest_divisor(" + format_value(n) + ", " + format_value(cap) + "): no divisor");
   return Any(best);
 }
 
 Any aligned(const Any& value, const Any& n) {
   auto c = const_value(value);
-  if (c) return Any(py_mod(as_int(*c), as_int(n)) == 0);
+  if (c) return Any(floor_mod(as_int(*c), as_int(n)) == 0);
   static const Any& analyzer = *new Any(call("sym.Analyzer"));  // never destroyed: outlives TVM at exit
   Any rem = call("prim._OpFloorMod", value, n, Any(nullptr));
   Any is_zero = call("prim._OpEQ", rem, Any(int64_t(0)), Any(nullptr));
   return Any(truthy(call("sym.AnalyzerCanProve", analyzer, is_zero, 0)));
 }
 
-static Any data_format_entry(const Any& dtype) {
-  return item(attr(device(), "DATA_FORMATS"), Any(String(py_str(dtype))));
-}
+static Dict data_formats() { return as_dict(attr(device(), "DATA_FORMATS")); }
 
-Any supported_dtype(const Any& dtype) {
-  std::string name = py_str(dtype);
-  for (const auto& kv : as_dict(attr(device(), "DATA_FORMATS"))) {
-    if (as_str(kv.first) == name) return Any(true);
-  }
-  return Any(false);
-}
+Any supported_dtype(const Any& dtype) { return Any(data_formats().count(String(format_value(dtype))) != 0); }
+
+// (format name, bytes per element) of a dtype.
+static Any data_format_entry(const Any& dtype) { return item(data_formats(), Any(String(format_value(dtype)))); }
 
 Any data_format(const Any& dtype) { return item(data_format_entry(dtype), Any(int64_t(0))); }
 
 Any dtype_bytes(const Any& dtype) { return item(data_format_entry(dtype), Any(int64_t(1))); }
-
-void check_choice(const std::string& name, const Any& value, std::initializer_list<const char*> choices) {
-  std::string joined;
-  for (const char* choice : choices) {
-    if (py_equal(value, Any(String(choice)))) return;
-    joined += (joined.empty() ? "" : ", ") + std::string(choice);
-  }
-  fail_kind("ValueError", "protocol parameter '" + name + "' is " + py_repr(value) + "; expected one of " + joined);
-}
 
 Any noc_x(const Any& x, const Any& y) { return dict({{String("noc_x"), list({as_int(x), as_int(y)})}}); }
 
 Any noc_y(const Any& x, const Any& y) { return dict({{String("noc_y"), list({as_int(x), as_int(y)})}}); }
 
 Any runtime_value(const Any& v) { return is_dict(v) ? v : Any(as_int(v)); }
+
+void check_choice(const std::string& name, const Any& value, std::initializer_list<const char*> choices) {
+  std::string joined;
+  for (const char* choice : choices) {
+    if (values_equal(value, Any(String(choice)))) return;
+    joined += (joined.empty() ? "" : ", ") + std::string(choice);
+  }
+  internal_error("protocol parameter '" + name + "' is '" + format_value(value) + "'; expected one of " + joined);
+}
 
 }  // namespace fn
 }  // namespace tl

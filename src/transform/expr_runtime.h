@@ -1,16 +1,16 @@
-// Runtime of the spec expression language in C++ (the twin of tilelang/tenstorrent/fn.py).
+// The runtime of the spec expression language.
 //
-// generator/expressions.py renders every spec expression to a lambda over a Ctx, calling these functions:
-// arithmetic computes natively on Python-like values and builds TIR through TVM's operator functions
-// otherwise (as Python's operators on PrimExprs do); comparisons, logic and the named functions fold
-// constant operands (IntImm included) like fn.py, so both renderings produce the same values.
+// generator/expressions.py renders every spec expression to a lambda over a Ctx that calls these functions.
+// Constant operands (IntImm included) fold to plain values, so a rule sees a number whether a count was written
+// as a literal or reached the pass as an IR constant; anything symbolic builds TIR through TVM's operators.
+// `//` and `%` round toward negative infinity, as TIR's floordiv/floormod do.
 #pragma once
 
-#include "support.h"
+#include "ir_build.h"
 
 namespace tl {
 
-/*! \brief The names an expression may use, with their values (Python: the lambda's keyword arguments). */
+/*! \brief The names an expression may use, with their values. */
 class Ctx {
  public:
   Ctx() = default;
@@ -26,8 +26,8 @@ class Ctx {
 
 using Expr = std::function<Any(const Ctx&)>;
 
-/*! \brief A spec error message: literal text and `{name.field[index]}` replacement fields, formatted with
- * Python's str() of each value (str.format semantics). */
+/*! \brief A spec error message: literal text and `{name.field[index]}` replacement fields, each shown as
+ * format_value shows it. */
 struct Message {
   struct Piece {
     std::string literal;
@@ -50,18 +50,13 @@ void check(const Checks& checks, const std::string& where, const Ctx& ctx);
 
 namespace fn {
 
-// Arithmetic (Python operators): native values compute natively, anything symbolic goes to TVM.
+// Operators: plain numbers compute directly, anything symbolic goes to TVM.
 Any add(const Any& a, const Any& b);
 Any sub(const Any& a, const Any& b);
 Any mul(const Any& a, const Any& b);
 Any floordiv(const Any& a, const Any& b);
 Any mod(const Any& a, const Any& b);
 Any neg(const Any& a);
-
-// fn.py functions.
-std::optional<Any> const_value(const Any& v);
-Any expr(const Any& v);  // fn._expr: bool/int -> TIR constants
-Any is_const(const Any& v);
 Any eq(const Any& a, const Any& b);
 Any ne(const Any& a, const Any& b);
 Any lt(const Any& a, const Any& b);
@@ -72,6 +67,14 @@ Any and_(std::initializer_list<Any> values);
 Any or_(std::initializer_list<Any> values);
 Any not_(const Any& v);
 Any select(const Any& cond, const Any& a, const Any& b);
+
+/*! \brief The plain value of a constant (an IntImm/FloatImm or a plain value), nullopt for a symbolic one. */
+std::optional<Any> const_value(const Any& v);
+/*! \brief A TIR operand: bool and int become TIR constants, anything else is returned as it is. */
+Any expr(const Any& v);
+
+// The functions spec expressions may call (generator/expressions.py lists them).
+Any is_const(const Any& v);
 Any ceildiv(const Any& a, const Any& b);
 Any min(const Any& a, const Any& b);
 Any max(const Any& a, const Any& b);
@@ -82,10 +85,14 @@ Any aligned(const Any& value, const Any& n);
 Any supported_dtype(const Any& dtype);
 Any data_format(const Any& dtype);
 Any dtype_bytes(const Any& dtype);
-void check_choice(const std::string& name, const Any& value, std::initializer_list<const char*> choices);
 Any noc_x(const Any& x, const Any& y);
 Any noc_y(const Any& x, const Any& y);
+
+/*! \brief A per-core runtime argument value: a host-side value (a dict such as noc_x's) or an integer. */
 Any runtime_value(const Any& v);
+
+/*! \brief A protocol parameter with `choices` must hold one of them. */
+void check_choice(const std::string& name, const Any& value, std::initializer_list<const char*> choices);
 
 }  // namespace fn
 

@@ -1,0 +1,196 @@
+// The streams of a kernel's tile operations and their circular buffers (tile_dataflow.h).
+#include "tile_dataflow.h"
+
+#include <map>
+
+namespace tl {
+namespace {
+
+// The streams in creation order (CB indices are given in this order), with the current stream of each buffer.
+class Streams {
+ public:
+  std::vector<Stream> all;
+
+  Stream* find(const std::string& key) {
+    for (Stream& s : all) {
+      if (s.key == key) return &s;
+    }
+    return nullptr;
+  }
+  // A stream replaces the one of the same key in place, or is appended.
+  void put(Stream s) {
+    if (Stream* old = find(s.key)) {
+      *old = std::move(s);
+    } else {
+      all.push_back(std::move(s));
+    }
+  }
+  const std::string* current_of(const std::string& name) const {
+    for (const auto& [buffer, key] : current_) {
+      if (buffer == name) return &key;
+    }
+    return nullptr;
+  }
+  void set_current(const std::string& name, const std::string& key) {
+    for (auto& [buffer, k] : current_) {
+      if (buffer == name) {
+        k = key;
+        return;
+      }
+    }
+    current_.emplace_back(name, key);
+  }
+  // A new value of a buffer: a new stream that later reads of the buffer consume.
+  std::string create(const BufferInfo& info, const std::string& dtype, const std::string& producer, int64_t pages) {
+    int64_t& version = versions_[info.name];
+    ++version;
+    std::string key = info.name + "#" + std::to_string(version);
+    put(Stream{key, info, dtype, pages, producer});
+    set_current(info.name, key);
+    return key;
+  }
+  std::string read(const BufferInfo& info, const std::string& consumer, const std::string& op) {
+    const std::string* key = current_of(info.name);
+    if (key == nullptr) fail(op + " reads on-chip buffer '" + info.name + "' before anything writes it");
+    find(*key)->consumers.push_back(consumer);
+    return *key;
+  }
+
+ private:
+  std::vector<std::pair<std::string, std::string>> current_;  // buffer name -> stream key
+  std::map<std::string, int64_t> versions_;
+};
+
+bool is_zero_fill(const std::vector<TileOp>& ops, const std::string& key) {
+  for (const TileOp& op : ops) {
+    if (op.kind == "fill" && op.writes == key && as_float(op.get(names::kValue)) == 0.0) return true;
+  }
+  return false;
+}
+
+// The DST register capacity for an accumulator dtype (16- or 32-bit tiles).
+int64_t dst_tiles(const std::string& dtype) {
+  int64_t bytes = 2;
+  auto format = as_dict(attr(device(), "DATA_FORMATS")).Get(String(dtype));
+  if (format.has_value()) bytes = as_int(item(*format, Any(int64_t(1))));
+  return as_int(item(attr(device(), "DST_TILES"), Any(int64_t(bytes == 4 ? 32 : 16))));
+}
+
+// A gemm consumes its operands and the zero fill of its accumulator (absorbed: the accumulation starts from
+// zero), and needs a partial-sum CB when its block does not fit DST across K steps.
+void gemm_streams(std::vector<TileOp>& ops, TileOp& op, Streams& streams) {
+  const BufferInfo& acc = *op.out;
+  op.reads = {streams.read(op.ins[0], roles::kCompute, "T.gemm"), streams.read(op.ins[1], roles::kCompute, "T.gemm")};
+  const std::string* init = streams.current_of(acc.name);
+  Stream* init_stream = init ? streams.find(*init) : nullptr;
+  if (init_stream == nullptr || init_stream->producer != roles::kCompute || !init_stream->consumers.empty() ||
+      !is_zero_fill(ops, *init)) {
+    fail("T.gemm accumulates into '" + acc.name + "', which must be cleared first (T.clear(" + acc.name +
+         ") right before the K loop)");
+  }
+  init_stream->absorbed = true;
+  int64_t pages = as_int(op.get(names::kMt)) * as_int(op.get(names::kNt));
+  op.writes = streams.create(acc, acc.dtype, roles::kCompute, pages);
+  if (as_int(op.get(names::kKCount)) > 1 && pages > dst_tiles(acc.dtype)) {
+    std::string key = acc.name + "#partial";
+    Stream partial{key, acc, acc.dtype, pages, roles::kCompute};
+    partial.consumers = {roles::kCompute};
+    streams.put(std::move(partial));
+    op.partial = key;
+  }
+}
+
+void op_streams(std::vector<TileOp>& ops, TileOp& op, Streams& streams) {
+  if (op.kind == "copy_in") {
+    const BufferInfo& tensor = *op.tensor;
+    if (tensor.dtype != op.out->dtype) {
+      fail("T.copy from '" + tensor.name + "' (" + tensor.dtype + ") to '" + op.out->name + "' (" + op.out->dtype +
+           ") converts dtype; the reader moves raw tile pages, so the on-chip buffer must have the tensor's dtype");
+    }
+    int64_t pages = as_int(op.get(names::kRows)) * as_int(op.get(names::kCols));
+    op.writes = streams.create(*op.out, op.out->dtype, roles::kReader, pages);
+  } else if (op.kind == "copy_out") {
+    op.reads = {streams.read(op.ins[0], roles::kWriter, "T.copy to '" + op.tensor->name + "'")};
+    streams.find(op.reads[0])->dtype = op.tensor->dtype;  // pages leave as the tensor's format (pack converts)
+  } else if (op.kind == "copy_local") {
+    const std::string* key = streams.current_of(op.ins[0].name);
+    if (key == nullptr) fail("T.copy reads on-chip buffer '" + op.ins[0].name + "' before anything writes it");
+    std::string shared = *key;
+    streams.set_current(op.out->name, shared);  // the same CB now also holds the destination's value
+  } else if (op.kind == "fill") {
+    op.writes = streams.create(*op.out, op.out->dtype, roles::kCompute, as_int(op.get(names::kTiles)));
+  } else if (op.kind == "gemm") {
+    gemm_streams(ops, op, streams);
+  } else {  // eltwise
+    for (const BufferInfo& info : op.ins) {
+      op.reads.push_back(streams.read(info, roles::kCompute, "element-wise store to '" + op.out->name + "'"));
+    }
+    op.writes = streams.create(*op.out, op.out->dtype, roles::kCompute, as_int(op.get(names::kTiles)));
+  }
+}
+
+// Every CB has exactly one consumer; its class follows from who produces and consumes it.
+void classify(std::vector<Stream>& live) {
+  for (Stream& s : live) {
+    if (s.consumers.empty()) {
+      fail("on-chip buffer '" + s.buffer.name + "' is written but its value is never used (every CB needs a consumer)");
+    }
+    if (s.consumers.size() > 1) {
+      fail("on-chip buffer '" + s.buffer.name + "' is read by " + std::to_string(s.consumers.size()) +
+           " tile operations; a CB has exactly one consumer (copy it first)");
+    }
+    s.cls = s.producer == roles::kReader ? "input" : s.consumers[0] == roles::kWriter ? "output" : "intermediate";
+  }
+}
+
+// CB indices: each class numbers its streams in order from the first index of its device range.
+void assign_indices(std::vector<Stream>& live) {
+  Any ranges = attr(device(), "CB_RANGES");
+  for (const char* cls : {"input", "output", "intermediate"}) {
+    Any range = item(ranges, Any(String(cls)));
+    int64_t first = as_int(item(range, Any(int64_t(0)))), last = as_int(item(range, Any(int64_t(1))));
+    std::vector<Stream*> members;
+    for (Stream& s : live) {
+      if (s.cls == cls) members.push_back(&s);
+    }
+    if (static_cast<int64_t>(members.size()) > last - first + 1) {
+      std::string listed;
+      for (const Stream* s : members) listed += (listed.empty() ? "" : ", ") + s->buffer.name;
+      fail(std::string("too many ") + cls + " CBs: " + std::to_string(members.size()) + " on-chip values (" + listed +
+           ") but CBs " + std::to_string(first) + "-" + std::to_string(last) + " hold only " +
+           std::to_string(last - first + 1));
+    }
+    for (size_t offset = 0; offset < members.size(); ++offset) members[offset]->index = first + offset;
+  }
+}
+
+}  // namespace
+
+std::vector<Stream> dataflow(std::vector<TileOp>& ops, int64_t stages, const ExprMap& depth) {
+  Streams streams;
+  for (TileOp& op : ops) op_streams(ops, op, streams);
+  std::vector<Stream> live;
+  for (const Stream& s : streams.all) {
+    if (!s.absorbed) live.push_back(s);
+  }
+  classify(live);
+  assign_indices(live);
+  for (Stream& s : live) {
+    const Expr* expr = nullptr;
+    for (const auto& [cls, e] : depth) {
+      if (cls == s.cls) expr = &e;
+    }
+    if (expr == nullptr) internal_error("the dataflow rule gives no depth for " + s.cls + " CBs");
+    s.pages_depth = as_int((*expr)(Ctx{{names::kPages, Any(s.pages)}, {names::kStages, Any(stages)}}));
+  }
+  return live;
+}
+
+Any strip_onchip_allocs(const Any& body) {
+  return map(body, {ir::rewrite<ir::AllocBuffer>([](const ir::AllocBuffer& stmt) -> Any {
+               return buffer_info(stmt.buffer()).on_chip() ? evaluate(int_imm(0)) : stmt.any();
+             })},
+             "post");
+}
+
+}  // namespace tl

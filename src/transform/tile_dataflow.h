@@ -1,0 +1,29 @@
+// The dataflow between the on-chip buffers of a kernel's tile operations: every value a tile op writes is a
+// stream, and every stream becomes one circular buffer (index by class range, depth by the rule's expression).
+#pragma once
+
+#include "tile_ops.h"
+
+namespace tl {
+
+struct Stream {
+  std::string key;  // "<buffer>#<version>", or "<buffer>#partial"
+  BufferInfo buffer;
+  std::string dtype;  // dtype of the CB pages
+  int64_t pages = 0;  // tiles of one block
+  std::string producer;
+  std::vector<std::string> consumers;
+  bool absorbed = false;  // a zero fill that a gemm's accumulation absorbs (no CB)
+  std::string cls;        // input | output | intermediate
+  int64_t index = -1;
+  int64_t pages_depth = 0;
+};
+
+/*! \brief Streams of the ops' inputs and outputs with CB indices and depths (`depth`: class -> expression
+ * over `pages` and `stages`); sets the ops' reads/writes/partial. */
+std::vector<Stream> dataflow(std::vector<TileOp>& ops, int64_t stages, const ExprMap& depth);
+
+/*! \brief Replace the allocations of on-chip buffers by no-ops (their storage is now the CBs). */
+Any strip_onchip_allocs(const Any& body);
+
+}  // namespace tl
