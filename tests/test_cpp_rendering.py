@@ -138,3 +138,18 @@ def test_the_build_command(capsys: pytest.CaptureFixture[str]) -> None:
     assert build.main(["everything"]) == 2
     assert "usage: python -m tilelang.cpp [passes|emulator ...]" in capsys.readouterr().err
     assert build.PARTS == {"passes": ("tilelang_passes_record",), "emulator": ("tt_emu_record",)}
+
+
+def test_the_build_directory_is_configured_anew_when_its_tools_are_gone(monkeypatch: pytest.MonkeyPatch,
+                                                                         tmp_path: Path) -> None:
+    """E.g. configured by pip in a build-isolation environment that no longer exists."""
+    monkeypatch.setattr(_layout, "CHECKOUT", tmp_path)
+    assert build._needs_configure(tmp_path) == "not configured yet"
+    cache = tmp_path / "CMakeCache.txt"
+    cache.write_text(f"// comment\nCMAKE_COMMAND:INTERNAL={sys.executable}\nCMAKE_HOME_DIRECTORY:INTERNAL={tmp_path}\n")
+    assert build._needs_configure(tmp_path) is None
+    cache.write_text(f"CMAKE_COMMAND:INTERNAL={tmp_path}/gone/cmake\nCMAKE_HOME_DIRECTORY:INTERNAL={tmp_path}\n")
+    gone = f"configured with CMAKE_COMMAND={tmp_path}/gone/cmake, which no longer exists"
+    assert build._needs_configure(tmp_path) == gone
+    cache.write_text(f"CMAKE_COMMAND:INTERNAL={sys.executable}\nCMAKE_HOME_DIRECTORY:INTERNAL={REPO / 'elsewhere'}\n")
+    assert build._needs_configure(tmp_path) == f"configured for another source tree ({REPO / 'elsewhere'})"
