@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import os
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
@@ -14,6 +17,26 @@ def copy_project(destination: Path) -> Path:
     for part in PROJECT_PARTS:
         shutil.copytree(REPO / part, destination / part, ignore=shutil.ignore_patterns("__pycache__"))
     return destination
+
+
+def make_checkout(root: Path) -> Path:
+    """Turn a copy of the generator's inputs into a checkout the package runs from: the hand-written Python and
+    the C++ build's CMake files (its libraries are built by `build_checkout`)."""
+    for part in ("python", "cmake"):
+        shutil.copytree(REPO / part, root / part, ignore=shutil.ignore_patterns("__pycache__"))
+    for name in ("pyproject.toml", "CMakeLists.txt"):
+        shutil.copy2(REPO / name, root / name)
+    return root
+
+
+def build_checkout(root: Path, *targets: str) -> dict[str, str]:
+    """Build the C++ libraries of a checkout copy (its specs differ from this checkout's, so do its rendered
+    sources); returns the environment that imports the copy's `tilelang`."""
+    env = {**os.environ, "PYTHONPATH": str(root / "python")}
+    done = subprocess.run([sys.executable, "-m", "tilelang.cpp", *targets], cwd=root, env=env, capture_output=True,
+                          text=True, timeout=900)
+    assert done.returncode == 0, done.stdout[-4000:] + done.stderr[-2000:]
+    return env
 
 
 def snapshot(folder: Path) -> dict[str, bytes]:

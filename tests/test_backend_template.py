@@ -19,7 +19,7 @@ from cookiecutter.exceptions import FailedHookException
 
 from generator import Project, load_project
 from generator.cli import main as generator_main
-from projects import REPO, copy_project
+from projects import REPO, build_checkout, copy_project, make_checkout
 
 TEMPLATE = REPO / "templates" / "backend"
 LEFTOVER = re.compile(r"{{\s*cookiecutter\.|{%|%}|{#")
@@ -89,13 +89,9 @@ def overlay(baked: Path, root: Path) -> None:
 
 
 def checkout_copy(root: Path) -> Path:
-    """The generator's inputs, the hand-written package and sources, the C++ build's CMake files, pytest's
-    configuration and the tests the baked tests import: a checkout the baked backend is generated into."""
-    copy_project(root)
-    shutil.copytree(REPO / "python", root / "python", ignore=shutil.ignore_patterns("__pycache__"))
-    shutil.copytree(REPO / "cmake", root / "cmake", ignore=shutil.ignore_patterns("__pycache__"))
-    for name in ("pyproject.toml", "CMakeLists.txt"):
-        shutil.copy2(REPO / name, root / name)
+    """A checkout the baked backend is generated into, with pytest's configuration and the tests the baked tests
+    import."""
+    make_checkout(copy_project(root))
     (root / "tests").mkdir()
     for name in TEST_SUPPORT:
         shutil.copy2(REPO / "tests" / name, root / "tests" / name)
@@ -105,12 +101,7 @@ def checkout_copy(root: Path) -> Path:
 def run_baked_tests(root: Path, *test_files: str) -> None:
     """The copy's C++ passes built (its pass specs differ from the checkout's), then pytest in the copy, importing
     the copy's `tilelang` (PYTHONPATH precedes the editable install)."""
-    env = {**os.environ, "PYTHONPATH": str(root / "python")}
-    done = subprocess.run([sys.executable, "-m", "tilelang.cpp", "passes"], cwd=root, env=env, capture_output=True,
-                          text=True, timeout=600)
-    assert done.returncode == 0, done.stdout[-4000:] + done.stderr[-2000:]
-    library = root.resolve() / "build" / "cpp" / "lib" / "libtilelang_passes.so"
-    assert f"C++ library up to date: {library}" in done.stdout
+    env = build_checkout(root, "passes")
     done = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", *test_files], cwd=root,
                           env=env, capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stdout[-4000:] + done.stderr[-2000:]

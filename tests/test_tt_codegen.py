@@ -26,7 +26,7 @@ import pytest
 from tt_kernels import CORPUS, GEMMS, elementwise_binary, elementwise_unary, gemm_id, matmul, matmul_bias_relu
 
 import tilelang
-from projects import REPO
+from projects import REPO, build_checkout, make_checkout
 from tilelang.tenstorrent import intrinsics
 from tilelang.tenstorrent.kernel_cpp import TTCodegenError, kernel_source
 from tilelang.tenstorrent.metalium import validate_plan
@@ -134,7 +134,7 @@ def emulator() -> Any:
 
     if shutil.which("g++") is None:
         pytest.fail("g++ is required: the README lists a C++ compiler as a requirement")
-    emu.build_library()
+    emu.library()
     return emu
 
 
@@ -284,8 +284,8 @@ def test_the_second_api_profile_is_one_line_of_the_backend_spec(emulator: Any, p
     spec.write_text(text.replace("api_profile: metal_d5f9bc4a\n", "api_profile: tilelang_tt_2025\n"), "utf-8")
     assert generate(["--root", str(project), "--out", str(project / "generated"), "generate", "--quiet"]) == 0
     out = tmp_path / "artifacts"
-    shutil.copytree(REPO / "python", project / "python", ignore=shutil.ignore_patterns("__pycache__"))
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(project / "python"), str(REPO / "tests")])}
+    env = build_checkout(make_checkout(project))  # the profile is compiled into both libraries
+    env["PYTHONPATH"] = os.pathsep.join([env["PYTHONPATH"], str(REPO / "tests")])
     done = subprocess.run([sys.executable, "-c", SECOND_PROFILE_RUN, str(out)], capture_output=True, text=True,
                           env=env, timeout=600)
     assert done.returncode == 0, done.stdout + done.stderr

@@ -95,7 +95,6 @@ def library() -> Path:
     return cpp.library(cpp.EMULATOR)
 
 
-build_library = library  # its former name (when it compiled the library on first use)
 
 
 def build_host(main_cpp: Path, profile: str = DEFAULT_PROFILE) -> Path:
