@@ -53,6 +53,7 @@ TEMPLATED_OUTPUTS: tuple[TemplatedOutput, ...] = (
     TemplatedOutput("cpp/ir_nodes.h", "cpp/ir_nodes.h.j2", ("ir",)),
     TemplatedOutput("cpp/attr_keys.h", "cpp/attr_keys.h.j2", ("ir", "pass")),
     TemplatedOutput("cpp/engine_names.h", "cpp/engine_names.h.j2", ()),
+    TemplatedOutput("cpp/engine_decls.h", "cpp/engine_decls.h.j2", ()),
     TemplatedOutput("tilelang/tenstorrent/attr_keys.py", "python/attr_keys.py.j2", ("ir", "pass")),
     TemplatedOutput("tilelang/tenstorrent/roles.py", "python/roles.py.j2", ()),
     TemplatedOutput("docs/intrinsics.md", "docs/intrinsics.md.j2", ("intrinsic", "backend")),

@@ -104,6 +104,8 @@ def render_all(project: Project, model: SpecSet) -> list[Output]:
     env.filters["pass_signature"] = _pass_signature
 
     # Rules were checked when the model was built (typed parameters): rendering cannot fail on them.
+    env.filters["engine_declaration"] = rules.cpp_declaration
+    env.globals["rule_kinds"] = list(rules.ENGINES)
     env.filters["rule_cpp"] = lambda rule: rules.render_rule_cpp(rule.kind, dict(rule.params))
     outputs: list[Output] = []
     for spec in TEMPLATED_OUTPUTS:

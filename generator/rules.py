@@ -105,6 +105,31 @@ ENGINES: dict[str, dict[str, Param]] = {
     },
 }
 
+# ------------------------------------------------------------------------------------ C++ engine declarations
+# The engines' signatures (generated/cpp/engine_decls.h) follow the table above: the pass name, its options, then
+# one argument per parameter in table order, typed by its shape; an optional parameter defaults to empty.
+
+_CPP_TYPES = {"name": "Any", "names": "Any", "name_pairs": "Any", "expression": "Expr", "expression_map": "ExprMap",
+              "checks": "Checks", "cases": "Cases", "op_expressions": "std::vector<std::pair<std::string, Expr>>",
+              "op_expression_maps": "std::vector<std::pair<std::string, ExprMap>>",
+              "modes": "std::vector<std::pair<std::string, Mode>>"}
+_CPP_EMPTY = {"Any": "Any(nullptr)", "Expr": "std::nullopt"}
+
+
+def cpp_declaration(kind: str) -> str:
+    """`Any kind(const std::string& name, const Dict& options, <params>)` for one rule kind."""
+    params = []
+    for key, param in ENGINES[kind].items():
+        cpp = _CPP_TYPES[param.shape]
+        if param.required:
+            params.append(f"const {cpp}& {key}")
+        elif cpp == "Expr":
+            params.append(f"const std::optional<Expr>& {key} = std::nullopt")
+        else:
+            params.append(f"const {cpp}& {key} = {_CPP_EMPTY.get(cpp, '{}')}")
+    return f"Any {kind}(const std::string& name, const Dict& options, {', '.join(params)});"
+
+
 # ------------------------------------------------------------------------------------------- C++ rendering
 # Engine arguments are positional, in the order of ENGINES; an absent optional parameter takes the engine's
 # default (or this placeholder when a later parameter is given).

@@ -6,8 +6,8 @@ import shutil
 from pathlib import Path
 
 import pytest
-from projects import copy_project
 
+from projects import copy_project
 
 
 @pytest.fixture(scope="session")

@@ -150,7 +150,7 @@ def test_a_float_option_is_read_as_a_float(project: Path, capsys: pytest.Capture
                     "rules:\n  - {kind: tvm, module: tirx, transform: StmtSimplify}\n", "utf-8")
     assert run_generate(project, capsys) == (0, "")
     wrapper = (project / "generated" / "tilelang" / "transform" / "__init__.py").read_text("utf-8")
-    assert "def Scaled(ratio: Any = 1.0)" in wrapper
+    assert "def Scaled(ratio: float = 1.0)" in wrapper
     assert '"default": 1.0, "choices": [1.0, 2.5]' in wrapper
     source = (project / "generated" / "cpp" / "passes" / "scaled.cc").read_text("utf-8")
     assert 'for (const char* key : {"ratio"})' in source

@@ -28,8 +28,9 @@ VARIANTS = {
 
 def digests(out: Path) -> dict[str, str]:
     sys.path.insert(0, str(REPO / "tests"))
-    import tilelang
     from tt_kernels import CORPUS
+
+    import tilelang
 
     result: dict[str, str] = {}
     for name, factory in sorted(CORPUS.items()):

@@ -14,9 +14,9 @@ from . import _ops  # noqa: E402
 from .engine.backend import TargetError  # noqa: E402
 from .engine.lower import lower  # noqa: E402
 from .engine.param import CompiledArtifact, KernelParam  # noqa: E402
+from .errors import TileLangError  # noqa: E402
 from .jit import JITKernel, compile, jit  # noqa: E402
 from .language import tt as _tt_namespace  # noqa: E402
-from .errors import TileLangError  # noqa: E402
 from .tenstorrent.intrinsics import INTRINSICS as _TT_INTRINSICS  # noqa: E402
 
 __version__ = "0.1.0"

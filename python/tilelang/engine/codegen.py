@@ -14,7 +14,6 @@ import numpy as np
 import tvm
 from tvm import tirx
 
-
 CODEGENS = ("llvm", "c", "cuda", "rocm", "webgpu", "tvmscript")  # "metalium" is tilelang.tenstorrent.metalium
 
 

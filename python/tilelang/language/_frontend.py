@@ -26,9 +26,6 @@ from tvm.tirx import is_buffer_var
 from ..errors import TileLangError
 from .dtypes import DTYPE_ALIASES, SUPPORTED_DTYPES
 
-
-
-
 # --------------------------------------------------------------------------------------------------------- dtypes
 
 # The dtype tables are facts of specs/language/*.yaml (generated into dtypes.py).
