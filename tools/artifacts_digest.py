@@ -42,6 +42,11 @@ def digests(out: Path) -> dict[str, str]:
     return result
 
 
+def read(path: Path) -> dict[str, str]:
+    """The digests recorded in `path` (lines `<sha256>  <kernel>.<variant>/<file>`)."""
+    return {name: digest for digest, name in (line.split("  ", 1) for line in path.read_text().splitlines())}
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--write", type=Path, help="record the digests in this file")
@@ -55,8 +60,7 @@ def main() -> int:
         args.write.parent.mkdir(parents=True, exist_ok=True)
         args.write.write_text(text)
     if args.check:
-        recorded = dict(reversed(line.split("  ", 1)) for line in args.check.read_text().splitlines())
-        recorded = {name: digest for name, digest in recorded.items()}
+        recorded = read(args.check)
         differ = sorted(n for n in set(recorded) | set(found) if recorded.get(n) != found.get(n))
         for name in differ:
             print(f"differs: {name}")
