@@ -105,6 +105,7 @@ def render_all(project: Project, model: SpecSet) -> list[Output]:
 
     # Rules were checked when the model was built (typed parameters): rendering cannot fail on them.
     env.filters["engine_declaration"] = rules.cpp_declaration
+    env.filters["engine_params"] = rules.cpp_params_struct
     env.globals["rule_kinds"] = list(rules.ENGINES)
     env.filters["rule_cpp"] = lambda rule: rules.render_rule_cpp(rule.kind, dict(rule.params))
     outputs: list[Output] = []

@@ -106,28 +106,39 @@ ENGINES: dict[str, dict[str, Param]] = {
 }
 
 # ------------------------------------------------------------------------------------ C++ engine declarations
-# The engines' signatures (generated/cpp/engine_decls.h) follow the table above: the pass name, its options, then
-# one argument per parameter in table order, typed by its shape; an optional parameter defaults to empty.
+# Each engine takes the pass name, its options and one struct of the rule's parameters (generated/cpp/
+# engine_decls.h), with the members of the table above in its order, typed by their shape; an optional
+# parameter defaults to empty. A new parameter therefore reaches the code that uses it without any signature in
+# between changing.
 
 _CPP_TYPES = {"name": "Any", "names": "Any", "name_pairs": "Any", "expression": "Expr", "expression_map": "ExprMap",
               "checks": "Checks", "cases": "Cases", "op_expressions": "std::vector<std::pair<std::string, Expr>>",
               "op_expression_maps": "std::vector<std::pair<std::string, ExprMap>>",
               "modes": "std::vector<std::pair<std::string, Mode>>"}
-_CPP_EMPTY = {"Any": "Any(nullptr)", "Expr": "std::nullopt"}
 
 
-def cpp_declaration(kind: str) -> str:
-    """`Any kind(const std::string& name, const Dict& options, <params>)` for one rule kind."""
-    params = []
+def cpp_params_type(kind: str) -> str:
+    """The name of a rule kind's parameter struct: lower_tiles -> LowerTilesParams."""
+    return "".join(part.title() for part in kind.split("_")) + "Params"
+
+
+def cpp_params_struct(kind: str) -> str:
+    """`struct KParams { ... };` for one rule kind."""
+    members = []
     for key, param in ENGINES[kind].items():
         cpp = _CPP_TYPES[param.shape]
         if param.required:
-            params.append(f"const {cpp}& {key}")
+            members.append(f"  {cpp} {key};")
         elif cpp == "Expr":
-            params.append(f"const std::optional<Expr>& {key} = std::nullopt")
+            members.append(f"  std::optional<Expr> {key} = std::nullopt;")
         else:
-            params.append(f"const {cpp}& {key} = {_CPP_EMPTY.get(cpp, '{}')}")
-    return f"Any {kind}(const std::string& name, const Dict& options, {', '.join(params)});"
+            members.append(f"  {cpp} {key} = {'Any(nullptr)' if cpp == 'Any' else '{}'};")
+    return f"struct {cpp_params_type(kind)} {{\n" + "\n".join(members) + "\n};"
+
+
+def cpp_declaration(kind: str) -> str:
+    """`Any kind(const std::string& name, const Dict& options, const KParams& params);`"""
+    return f"Any {kind}(const std::string& name, const Dict& options, const {cpp_params_type(kind)}& params);"
 
 
 # ------------------------------------------------------------------------------------------- C++ rendering
@@ -223,10 +234,11 @@ def _cpp_param(value: ParamValue) -> str:
 
 
 def render_rule_cpp(kind: str, params: dict[str, ParamValue]) -> str:
-    """C++ arguments of the engine call for one rule (after the pass name and options), from the typed
-    parameters the build checked."""
+    """C++ arguments of the engine call for one rule (after the pass name and options): its parameter struct,
+    from the typed parameters the build checked."""
     table = ENGINES[kind]
     keys = list(table)
     last = max((keys.index(k) for k in keys if k in params), default=-1)
-    return ", ".join(_cpp_param(params[key]) if key in params else _CPP_DEFAULTS[table[key].shape]
-                     for key in keys[:last + 1])
+    members = ", ".join(_cpp_param(params[key]) if key in params else _CPP_DEFAULTS[table[key].shape]
+                        for key in keys[:last + 1])
+    return f"tl::engines::{cpp_params_type(kind)}{{{members}}}"

@@ -57,7 +57,8 @@ def test_every_pass_spec_has_a_registered_cpp_source() -> None:
     assert sorted(sources) == specs
     layout = sources["infer_tt_layout"]
     assert 'GlobalDef().def("tl.transform.InferTTLayout", make)' in layout
-    assert 'engines::annotate("InferTTLayout", options, tl::str("tt.buffers"), tl::str("tensors")' in layout
+    assert ('engines::annotate("InferTTLayout", options, tl::engines::AnnotateParams{tl::str("tt.buffers"), '
+            'tl::str("tensors")') in layout
     assert 'call("tirx.transform.VectorizeLoop", tl::boolean(true))' in sources["vectorize_loop"]
     assert "hooks::lower_tile_primitives()" in sources["lower_tile_ops_to_loops"]
 

@@ -72,8 +72,10 @@ Any swap_tensors(const Any& body, const std::vector<Used>& used, const std::vect
 
 namespace engines {
 
-Any accessors(const std::string& name, const Dict& options, const Any& protocol, const ExprMap& args,
-              const Expr& address_arg) {
+Any accessors(const std::string& name, const Dict& options, const AccessorsParams& params) {
+  const Any& protocol = params.protocol;
+  const ExprMap& args = params.args;
+  const Expr& address_arg = params.address_arg;
   std::string protocol_name = as_str(protocol);
   auto body = [=](const Any& func) -> Any {
     std::vector<BufferInfo> params = tensor_params(func);

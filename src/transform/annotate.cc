@@ -4,8 +4,11 @@
 
 namespace tl::engines {
 
-Any annotate(const std::string& name, const Dict& options, const Any& attr, const Any& foreach, const ExprMap& fields,
-             const Checks& require) {
+Any annotate(const std::string& name, const Dict& options, const AnnotateParams& params) {
+  const Any& attr = params.attr;
+  const Any& foreach = params.foreach;
+  const ExprMap& fields = params.fields;
+  const Checks& require = params.require;
   std::string key = as_str(attr);
   bool tensors = as_str(foreach) == "tensors";
   return prim_func_pass(name, [=](const Any& func) -> Any {

@@ -103,7 +103,8 @@ Any lower_op(const std::string& name, const TileOp& op, const Cases& cases, cons
 
 namespace engines {
 
-Any dataflow(const std::string& name, const Dict& options, const ExprMap& depth) {
+Any dataflow(const std::string& name, const Dict& options, const DataflowParams& params) {
+  const ExprMap& depth = params.depth;
   return prim_func_pass(name, [=](const Any& func) -> Any {
     std::vector<TileOp> ops = tile_ops(ir::PrimFunc(func).body());
     std::vector<Stream> streams = tl::dataflow(ops, as_int(option(options, "stages")), depth);
@@ -116,7 +117,8 @@ Any dataflow(const std::string& name, const Dict& options, const ExprMap& depth)
   });
 }
 
-Any lower_tiles(const std::string& name, const Dict& options, const Cases& cases) {
+Any lower_tiles(const std::string& name, const Dict& options, const LowerTilesParams& params) {
+  const Cases& cases = params.cases;
   return prim_func_pass(name, [=](const Any& func) -> Any {
     CBs cbs;
     for (const Any& cb : as_list(get_attr(func, keys::kTtCbs))) cbs.by_stream.emplace_back(as_str(attr(cb, "stream")), cb);

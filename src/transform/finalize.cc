@@ -85,7 +85,8 @@ List argument_values(const Any& func, const std::vector<std::string>& names, con
 
 namespace engines {
 
-Any finalize(const std::string& name, const Dict& options, const Any& order) {
+Any finalize(const std::string& name, const Dict& options, const FinalizeParams& params) {
+  const Any& order = params.order;
   List groups_order = as_list(order);
   auto body = [groups_order](const Any& func) -> Any {
     ir::PrimFunc f(func);

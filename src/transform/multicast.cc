@@ -152,9 +152,15 @@ void Planner::add_semaphores(const std::string& source, Ctx& bound) {
 
 namespace engines {
 
-Any multicast(const std::string& name, const Dict& options, const Any& op, const Any& tensor, const Any& index,
-              const Any& emit, const Expr& when, const ExprMap& runtime_args, const Any& semaphores,
-              const ExprMap& args) {
+Any multicast(const std::string& name, const Dict& options, const MulticastParams& params) {
+  const Any& op = params.op;
+  const Any& tensor = params.tensor;
+  const Any& index = params.index;
+  const Any& emit = params.emit;
+  const Expr& when = params.when;
+  const ExprMap& runtime_args = params.runtime_args;
+  const Any& semaphores = params.semaphores;
+  const ExprMap& args = params.args;
   std::string op_name = as_str(op);
   Planner rule{name, as_str(tensor), as_str(index), as_str(emit), when, runtime_args, args, as_list(semaphores)};
   intrinsic(rule.emit);  // an unknown intrinsic fails when the pass is made

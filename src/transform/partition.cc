@@ -104,8 +104,9 @@ Assignment assign_shard(int64_t gx, int64_t gy, int64_t cx, int64_t cy) {
 
 namespace engines {
 
-Any partition(const std::string& name, const Dict& options, const Checks& require,
-              const std::optional<Expr>& auto_shard) {
+Any partition(const std::string& name, const Dict& options, const PartitionParams& params) {
+  const Checks& require = params.require;
+  const std::optional<Expr>& auto_shard = params.auto_shard;
   return prim_func_pass(name, [=](const Any& func) -> Any {
     std::map<std::string, int64_t> extents = launch_extents(func);
     for (const auto& [tag, extent] : extents) {

@@ -50,7 +50,8 @@ List work_values(const Mode& spec, const Any& func) {
 
 namespace engines {
 
-Any persistent(const std::string& name, const Dict& options, const std::vector<std::pair<std::string, Mode>>& modes) {
+Any persistent(const std::string& name, const Dict& options, const PersistentParams& params) {
+  const std::vector<std::pair<std::string, Mode>>& modes = params.modes;
   return prim_func_pass(name, [=](const Any& func) -> Any {
     const Mode& spec = mode_of(modes, as_str(get_attr(func, keys::kTtPartitionMode)));
     Any blocks = get_attr(func, keys::kTtGridBlocks);

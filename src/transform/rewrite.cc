@@ -78,7 +78,9 @@ Any mark_reinit(const Any& body, const std::vector<std::pair<std::string, Expr>>
 
 namespace engines {
 
-Any rewrite(const std::string& name, const Dict& options, const Cases& cases, const Any& roles) {
+Any rewrite(const std::string& name, const Dict& options, const RewriteParams& params) {
+  const Cases& cases = params.cases;
+  const Any& roles = params.roles;
   List role_list = is_none(roles) ? all_roles() : as_list(roles);
   auto body = [cases](const Any& func) -> Any {
     Ctx facts = kernel_facts(func);
@@ -99,9 +101,10 @@ Any rewrite(const std::string& name, const Dict& options, const Cases& cases, co
   return role_pass(name, role_list, body);
 }
 
-Any compute_init(const std::string& name, const Dict& options, const Any& protocol,
-                 const std::vector<std::pair<std::string, Expr>>& families,
-                 const std::vector<std::pair<std::string, ExprMap>>& operands) {
+Any compute_init(const std::string& name, const Dict& options, const ComputeInitParams& params) {
+  const Any& protocol = params.protocol;
+  const std::vector<std::pair<std::string, Expr>>& families = params.families;
+  const std::vector<std::pair<std::string, ExprMap>>& operands = params.operands;
   std::string protocol_name = as_str(protocol);
   auto body = [=](const Any& func) -> Any {
     std::vector<std::pair<const Intrinsic*, Any>> ops;

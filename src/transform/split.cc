@@ -66,7 +66,8 @@ std::optional<Any> keep(const Any& stmt, const std::string& role) {
 
 namespace engines {
 
-Any split(const std::string& name, const Dict& options, const Any& roles) {
+Any split(const std::string& name, const Dict& options, const SplitParams& params) {
+  const Any& roles = params.roles;
   List role_list = as_list(roles);
   return module_pass(name, [role_list](const Any& mod) -> Any {
     std::vector<std::pair<std::string, Any>> out;  // name -> func, in insertion order

@@ -109,8 +109,10 @@ void check_calls(const Any& func, const List& wanted, const std::string& kernel)
 
 namespace engines {
 
-Any verify(const std::string& name, const Dict& options, const Any& structural, const Any& balance,
-           const Checks& checks) {
+Any verify(const std::string& name, const Dict& options, const VerifyParams& params) {
+  const Any& structural = params.structural;
+  const Any& balance = params.balance;
+  const Checks& checks = params.checks;
   List wanted = as_list(structural);
   List pairs = is_none(balance) ? List() : as_list(balance);
   auto body = [=](const Any& func) -> Any {

@@ -11,11 +11,11 @@ namespace tl::passes::BuildTTTileDataflow {
 
 static Any make(const Dict& options) {
   return sequential(list({
-      engines::dataflow("BuildTTTileDataflow", options, tl::ExprMap{
+      engines::dataflow("BuildTTTileDataflow", options, tl::engines::DataflowParams{tl::ExprMap{
             {"input", [](const tl::Ctx& c) -> tl::Any { return tl::fn::mul(c.get("pages"), c.get("stages")); }},
             {"output", [](const tl::Ctx& c) -> tl::Any { return tl::fn::mul(c.get("pages"), c.get("stages")); }},
             {"intermediate", [](const tl::Ctx& c) -> tl::Any { return c.get("pages"); }},
-        }),
+        }}),
   }), "tl.BuildTTTileDataflow");
 }
 

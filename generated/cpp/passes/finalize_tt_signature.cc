@@ -11,7 +11,7 @@ namespace tl::passes::FinalizeTTSignature {
 
 static Any make(const Dict& options) {
   return sequential(list({
-      engines::finalize("FinalizeTTSignature", options, tl::Any(tl::list({tl::str("tensors"), tl::str("work")}))),
+      engines::finalize("FinalizeTTSignature", options, tl::engines::FinalizeParams{tl::Any(tl::list({tl::str("tensors"), tl::str("work")}))}),
   }), "tl.FinalizeTTSignature");
 }
 

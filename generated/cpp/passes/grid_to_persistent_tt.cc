@@ -11,7 +11,7 @@ namespace tl::passes::GridToPersistentTT {
 
 static Any make(const Dict& options) {
   return sequential(list({
-      engines::persistent("GridToPersistentTT", options, std::vector<std::pair<std::string, tl::Mode>>{
+      engines::persistent("GridToPersistentTT", options, tl::engines::PersistentParams{std::vector<std::pair<std::string, tl::Mode>>{
             {"global", tl::Mode{
                 tl::ExprMap{
                     {"start", [](const tl::Ctx& c) -> tl::Any { return tl::attr(c.get("work"), "start"); }},
@@ -36,7 +36,7 @@ static Any make(const Dict& options) {
                     {"blockIdx.y", [](const tl::Ctx& c) -> tl::Any { return tl::fn::add(c.get("row0"), tl::fn::floordiv(c.get("i"), c.get("cols"))); }},
                 },
             }},
-        }),
+        }}),
   }), "tl.GridToPersistentTT");
 }
 

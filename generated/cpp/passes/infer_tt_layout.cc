@@ -11,7 +11,7 @@ namespace tl::passes::InferTTLayout {
 
 static Any make(const Dict& options) {
   return sequential(list({
-      engines::annotate("InferTTLayout", options, tl::str("tt.buffers"), tl::str("tensors"), tl::ExprMap{
+      engines::annotate("InferTTLayout", options, tl::engines::AnnotateParams{tl::str("tt.buffers"), tl::str("tensors"), tl::ExprMap{
             {"memory", [](const tl::Ctx& c) -> tl::Any { return tl::str("DRAM"); }},
             {"layout", [](const tl::Ctx& c) -> tl::Any { return tl::str("interleaved"); }},
             {"dtype", [](const tl::Ctx& c) -> tl::Any { return tl::attr(c.get("buffer"), "dtype"); }},
@@ -26,7 +26,7 @@ static Any make(const Dict& options) {
                       tl::Message{{{"has dtype ", "buffer", {tl::str("dtype")}}, {"; the tenstorrent backend supports bfloat16, float16 and float32", "", {}}}}},
             tl::Check{[](const tl::Ctx& c) -> tl::Any { return tl::fn::and_({tl::fn::eq(tl::fn::mod(tl::item(tl::attr(c.get("buffer"), "shape"), tl::num(0)), tl::item(tl::attr(c.get("device"), "TILE"), tl::num(0))), tl::num(0)), tl::fn::eq(tl::fn::mod(tl::item(tl::attr(c.get("buffer"), "shape"), tl::num(1)), tl::item(tl::attr(c.get("device"), "TILE"), tl::num(1))), tl::num(0))}); },
                       tl::Message{{{"has shape ", "buffer", {tl::str("shape")}}, {", not a multiple of the ", "device", {tl::str("TILE")}}, {" tile (pad the tensor)", "", {}}}}},
-        }),
+        }}),
   }), "tl.InferTTLayout");
 }
 

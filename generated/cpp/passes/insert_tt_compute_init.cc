@@ -11,7 +11,7 @@ namespace tl::passes::InsertTTComputeInit {
 
 static Any make(const Dict& options) {
   return sequential(list({
-      engines::compute_init("InsertTTComputeInit", options, tl::str("compute_startup"), std::vector<std::pair<std::string, tl::Expr>>{
+      engines::compute_init("InsertTTComputeInit", options, tl::engines::ComputeInitParams{tl::str("compute_startup"), std::vector<std::pair<std::string, tl::Expr>>{
             {"matmul_block", [](const tl::Ctx& c) -> tl::Any { return tl::str("matmul"); }},
             {"eltwise_block", [](const tl::Ctx& c) -> tl::Any { return tl::fn::select(tl::fn::eq(c.get("binary"), tl::str("none")), tl::str("sfpu"), tl::str("binary")); }},
             {"fill_block", [](const tl::Ctx& c) -> tl::Any { return tl::str("sfpu"); }},
@@ -31,7 +31,7 @@ static Any make(const Dict& options) {
                 {"in1", [](const tl::Ctx& c) -> tl::Any { return c.get("out"); }},
                 {"out", [](const tl::Ctx& c) -> tl::Any { return c.get("out"); }},
             }},
-        }),
+        }}),
   }), "tl.InsertTTComputeInit");
 }
 

@@ -11,7 +11,7 @@ namespace tl::passes::LowerTileOpsToTT {
 
 static Any make(const Dict& options) {
   return sequential(list({
-      engines::lower_tiles("LowerTileOpsToTT", options, tl::Cases{
+      engines::lower_tiles("LowerTileOpsToTT", options, tl::engines::LowerTilesParams{tl::Cases{
             {"copy_in", {
                 tl::Case{std::nullopt,
                     tl::Checks{
@@ -106,7 +106,7 @@ static Any make(const Dict& options) {
                     },
                     std::nullopt},
             }},
-        }),
+        }}),
   }), "tl.LowerTileOpsToTT");
 }
 

@@ -11,7 +11,7 @@ namespace tl::passes::LowerTTProtocols {
 
 static Any make(const Dict& options) {
   return sequential(list({
-      engines::rewrite("LowerTTProtocols", options, tl::Cases{
+      engines::rewrite("LowerTTProtocols", options, tl::engines::RewriteParams{tl::Cases{
             {"read_block", {
                 tl::Case{std::nullopt,
                     tl::Checks{},
@@ -141,7 +141,7 @@ static Any make(const Dict& options) {
                     },
                     std::nullopt},
             }},
-        }),
+        }}),
   }), "tl.LowerTTProtocols");
 }
 

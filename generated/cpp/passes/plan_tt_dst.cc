@@ -11,7 +11,7 @@ namespace tl::passes::PlanTTDst {
 
 static Any make(const Dict& options) {
   return sequential(list({
-      engines::rewrite("PlanTTDst", options, tl::Cases{
+      engines::rewrite("PlanTTDst", options, tl::engines::RewriteParams{tl::Cases{
             {"matmul_block", {
                 tl::Case{std::nullopt,
                     tl::Checks{
@@ -24,7 +24,7 @@ static Any make(const Dict& options) {
                         {"dst_tiles", [](const tl::Ctx& c) -> tl::Any { return tl::fn::largest_divisor(tl::fn::mul(c.get("mt"), c.get("nt")), c.get("dst_capacity")); }},
                     }},
             }},
-        }, tl::Any(tl::list({tl::str("compute")}))),
+        }, tl::Any(tl::list({tl::str("compute")}))}),
   }), "tl.PlanTTDst");
 }
 

@@ -11,7 +11,7 @@ namespace tl::passes::SplitTTKernels {
 
 static Any make(const Dict& options) {
   return sequential(list({
-      engines::split("SplitTTKernels", options, tl::Any(tl::list({tl::str("reader"), tl::str("compute"), tl::str("writer")}))),
+      engines::split("SplitTTKernels", options, tl::engines::SplitParams{tl::Any(tl::list({tl::str("reader"), tl::str("compute"), tl::str("writer")}))}),
   }), "tl.SplitTTKernels");
 }
 
