@@ -107,7 +107,13 @@ Any dataflow(const std::string& name, const Dict& options, const DataflowParams&
   const ExprMap& depth = params.depth;
   return prim_func_pass(name, [=](const Any& func) -> Any {
     std::vector<TileOp> ops = tile_ops(ir::PrimFunc(func).body());
-    std::vector<Stream> streams = tl::dataflow(ops, as_int(option(options, "stages")), depth);
+    // A gemm whose output block does not fit one DST section accumulates across K steps through a partial CB.
+    NeedsPartial needs_partial = [](const TileOp& gemm, int64_t pages) {
+      Any dtype = String(gemm.out->dtype);
+      bool fp32 = truthy(fn::supported_dtype(dtype)) && as_int(fn::dtype_bytes(dtype)) == 4;
+      return as_int(gemm.get(names::kKCount)) > 1 && pages > dst_capacity(fp32);
+    };
+    std::vector<Stream> streams = tl::dataflow(ops, as_int(option(options, "stages")), depth, needs_partial);
     std::stable_sort(streams.begin(), streams.end(), [](const Stream& a, const Stream& b) { return a.index < b.index; });
     Any tile = attr(device(), "TILE");
     int64_t tile_elems = as_int(item(tile, Any(int64_t(0)))) * as_int(item(tile, Any(int64_t(1))));
@@ -124,9 +130,10 @@ Any lower_tiles(const std::string& name, const Dict& options, const LowerTilesPa
     for (const Any& cb : as_list(get_attr(func, keys::kTtCbs))) cbs.by_stream.emplace_back(as_str(attr(cb, "stream")), cb);
     Any body = ir::PrimFunc(func).body();
     std::vector<TileOp> ops = tile_ops(body);
-    // Stream keys only (CB indices come from tt.cbs): any depth will do.
+    // Stream keys only (CB indices and depths come from tt.cbs, and so does which gemm has a partial CB).
     Expr pages = [](const Ctx& c) { return c.get(names::kPages); };
-    tl::dataflow(ops, 2, {{"input", pages}, {"output", pages}, {"intermediate", pages}});
+    tl::dataflow(ops, 2, {{"input", pages}, {"output", pages}, {"intermediate", pages}},
+                 [&cbs](const TileOp& gemm, int64_t) { return cbs.find(gemm.out->name + "#partial") != nullptr; });
     std::vector<std::string> absorbed;  // zero fills a gemm accumulates into: they have no CB
     for (const TileOp& op : ops) {
       if (op.kind == "fill" && !cbs.find(op.writes)) absorbed.push_back(op.writes);

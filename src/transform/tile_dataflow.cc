@@ -68,17 +68,9 @@ bool is_zero_fill(const std::vector<TileOp>& ops, const std::string& key) {
   return false;
 }
 
-// The DST register capacity for an accumulator dtype (16- or 32-bit tiles).
-int64_t dst_tiles(const std::string& dtype) {
-  int64_t bytes = 2;
-  auto format = as_dict(attr(device(), "DATA_FORMATS")).Get(String(dtype));
-  if (format.has_value()) bytes = as_int(item(*format, Any(int64_t(1))));
-  return as_int(item(attr(device(), "DST_TILES"), Any(int64_t(bytes == 4 ? 32 : 16))));
-}
-
 // A gemm consumes its operands and the zero fill of its accumulator (absorbed: the accumulation starts from
-// zero), and needs a partial-sum CB when its block does not fit DST across K steps.
-void gemm_streams(std::vector<TileOp>& ops, TileOp& op, Streams& streams) {
+// zero), and accumulates through a partial-sum CB when the caller's rule says so.
+void gemm_streams(std::vector<TileOp>& ops, TileOp& op, Streams& streams, const NeedsPartial& needs_partial) {
   const BufferInfo& acc = *op.out;
   op.reads = {streams.read(op.ins[0], roles::kCompute, "T.gemm"), streams.read(op.ins[1], roles::kCompute, "T.gemm")};
   const std::string* init = streams.current_of(acc.name);
@@ -91,7 +83,7 @@ void gemm_streams(std::vector<TileOp>& ops, TileOp& op, Streams& streams) {
   init_stream->absorbed = true;
   int64_t pages = as_int(op.get(names::kMt)) * as_int(op.get(names::kNt));
   op.writes = streams.create(acc, acc.dtype, roles::kCompute, pages);
-  if (as_int(op.get(names::kKCount)) > 1 && pages > dst_tiles(acc.dtype)) {
+  if (needs_partial(op, pages)) {
     std::string key = acc.name + "#partial";
     Stream partial{key, acc, acc.dtype, pages, roles::kCompute};
     partial.consumers = {roles::kCompute};
@@ -100,7 +92,7 @@ void gemm_streams(std::vector<TileOp>& ops, TileOp& op, Streams& streams) {
   }
 }
 
-void op_streams(std::vector<TileOp>& ops, TileOp& op, Streams& streams) {
+void op_streams(std::vector<TileOp>& ops, TileOp& op, Streams& streams, const NeedsPartial& needs_partial) {
   if (op.kind == "copy_in") {
     const BufferInfo& tensor = *op.tensor;
     if (tensor.dtype != op.out->dtype) {
@@ -120,7 +112,7 @@ void op_streams(std::vector<TileOp>& ops, TileOp& op, Streams& streams) {
   } else if (op.kind == "fill") {
     op.writes = streams.create(*op.out, op.out->dtype, roles::kCompute, as_int(op.get(names::kTiles)));
   } else if (op.kind == "gemm") {
-    gemm_streams(ops, op, streams);
+    gemm_streams(ops, op, streams, needs_partial);
   } else {  // eltwise
     for (const BufferInfo& info : op.ins) {
       op.reads.push_back(streams.read(info, roles::kCompute, "element-wise store to '" + op.out->name + "'"));
@@ -166,9 +158,10 @@ void assign_indices(std::vector<Stream>& live) {
 
 }  // namespace
 
-std::vector<Stream> dataflow(std::vector<TileOp>& ops, int64_t stages, const ExprMap& depth) {
+std::vector<Stream> dataflow(std::vector<TileOp>& ops, int64_t stages, const ExprMap& depth,
+                             const NeedsPartial& needs_partial) {
   Streams streams;
-  for (TileOp& op : ops) op_streams(ops, op, streams);
+  for (TileOp& op : ops) op_streams(ops, op, streams, needs_partial);
   std::vector<Stream> live;
   for (const Stream& s : streams.all) {
     if (!s.absorbed) live.push_back(s);

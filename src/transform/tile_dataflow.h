@@ -2,6 +2,8 @@
 // stream, and every stream becomes one circular buffer (index by class range, depth by the rule's expression).
 #pragma once
 
+#include <functional>
+
 #include "tile_ops.h"
 
 namespace tl {
@@ -19,9 +21,13 @@ struct Stream {
   int64_t pages_depth = 0;
 };
 
+/*! \brief Whether a gemm (its tile op, the tiles of its output block) accumulates through a partial-sum CB. */
+using NeedsPartial = std::function<bool(const TileOp& gemm, int64_t pages)>;
+
 /*! \brief Streams of the ops' inputs and outputs with CB indices and depths (`depth`: class -> expression
  * over `pages` and `stages`); sets the ops' reads/writes/partial. */
-std::vector<Stream> dataflow(std::vector<TileOp>& ops, int64_t stages, const ExprMap& depth);
+std::vector<Stream> dataflow(std::vector<TileOp>& ops, int64_t stages, const ExprMap& depth,
+                             const NeedsPartial& needs_partial);
 
 /*! \brief Replace the allocations of on-chip buffers by no-ops (their storage is now the CBs). */
 Any strip_onchip_allocs(const Any& body);
