@@ -73,7 +73,10 @@ ENGINES: dict[str, dict[str, Param]] = {
         "auto_shard": Param("expression", ("grid_x", "grid_y", "cores_x", "cores_y"), required=False),
     },
     "persistent": {"modes": Param("modes")},
-    "dataflow": {"depth": Param("expression_map", ("pages", "stages"))},
+    "dataflow": {
+        "depth": Param("expression_map", ("pages", "stages")),
+        "partial": Param("expression", ("mt", "nt", "k_count", "pages", "dst_capacity"), required=False),
+    },
     "lower_tiles": {"cases": Param("cases", subjects="tile_ops")},
     "split": {"roles": Param("names")},
     "accessors": {

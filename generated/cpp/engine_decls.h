@@ -31,6 +31,7 @@ Any persistent(const std::string& name, const Dict& options, const PersistentPar
 
 struct DataflowParams {
   ExprMap depth;
+  std::optional<Expr> partial = std::nullopt;
 };
 Any dataflow(const std::string& name, const Dict& options, const DataflowParams& params);
 

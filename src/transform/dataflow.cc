@@ -105,13 +105,17 @@ namespace engines {
 
 Any dataflow(const std::string& name, const Dict& options, const DataflowParams& params) {
   const ExprMap& depth = params.depth;
+  const std::optional<Expr>& partial = params.partial;
   return prim_func_pass(name, [=](const Any& func) -> Any {
     std::vector<TileOp> ops = tile_ops(ir::PrimFunc(func).body());
-    // A gemm whose output block does not fit one DST section accumulates across K steps through a partial CB.
-    NeedsPartial needs_partial = [](const TileOp& gemm, int64_t pages) {
+    NeedsPartial needs_partial = [&](const TileOp& gemm, int64_t pages) {
+      if (!partial.has_value()) return false;
       Any dtype = String(gemm.out->dtype);
       bool fp32 = truthy(fn::supported_dtype(dtype)) && as_int(fn::dtype_bytes(dtype)) == 4;
-      return as_int(gemm.get(names::kKCount)) > 1 && pages > dst_capacity(fp32);
+      Ctx ctx{{names::kMt, gemm.get(names::kMt)}, {names::kNt, gemm.get(names::kNt)},
+              {names::kKCount, gemm.get(names::kKCount)}, {names::kPages, Any(pages)},
+              {names::kDstCapacity, Any(dst_capacity(fp32))}, {names::kDevice, device()}, {names::kOptions, options}};
+      return truthy((*partial)(ctx));
     };
     std::vector<Stream> streams = tl::dataflow(ops, as_int(option(options, "stages")), depth, needs_partial);
     std::stable_sort(streams.begin(), streams.end(), [](const Stream& a, const Stream& b) { return a.index < b.index; });
