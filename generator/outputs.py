@@ -30,6 +30,7 @@ class TemplatedOutput:
 
 TEMPLATED_OUTPUTS: tuple[TemplatedOutput, ...] = (
     TemplatedOutput("tilelang/tenstorrent/intrinsics.py", "python/intrinsics.py.j2", ("intrinsic", "backend")),
+    TemplatedOutput("tilelang/_intrinsic_table.py", "python/intrinsic_table.py.j2", ()),
     TemplatedOutput("tilelang/language/tt.py", "python/tt_namespace.py.j2", ("intrinsic",)),
     TemplatedOutput("tilelang/language/__init__.py", "python/language.py.j2", ("language",), each="language"),
     TemplatedOutput("tilelang/language/dtypes.py", "python/language_dtypes.py.j2", ("language",),
