@@ -10,7 +10,7 @@ In a checkout, a library is compared with the record CMake writes next to it aft
 (`<library>.inputs`: the SHA-256 of every source it was built from, and the tvm-ffi version of the passes); a
 library built from other sources than the checkout has is an error that says what changed and what to run, never a
 silent mismatch between the Python wrappers and the C++ passes. Loading the passes registers their global functions
-(`tl.cpp.transform.<Pass>`).
+(`tl.transform.<Pass>`).
 """
 
 from __future__ import annotations
