@@ -145,8 +145,8 @@ def cpp_declaration(kind: str) -> str:
 
 
 # ------------------------------------------------------------------------------------------- C++ rendering
-# Engine arguments are positional, in the order of ENGINES; an absent optional parameter takes the engine's
-# default (or this placeholder when a later parameter is given).
+# A rule's parameter struct is initialised positionally, in the order of ENGINES: an absent optional parameter
+# keeps its default member initializer, or is rendered as its empty value when a later one is given.
 
 _CPP_DEFAULTS = {"name": "tl::Any(nullptr)", "names": "tl::Any(nullptr)", "name_pairs": "tl::Any(nullptr)",
                  "expression": "std::nullopt", "checks": "tl::Checks{}", "expression_map": "tl::ExprMap{}"}
