@@ -12,6 +12,7 @@ results: 2^-7 relative (one bf16 rounding of the inputs' exact result, exp in fp
 
 from __future__ import annotations
 
+import copy
 import json
 import re
 import shutil
@@ -76,6 +77,21 @@ def test_plan_schema_errors_name_the_path(gemm_program: Any) -> None:
     plan["cbs"][0]["index"] = "zero"
     with pytest.raises(TTCodegenError, match=r"tt.plan.json does not match its schema at cbs/0/index: 'zero'"):
         validate_plan(plan)
+
+
+def test_save_checks_the_plan_against_its_schema(gemm_program: Any, tmp_path: Path) -> None:
+    broken = copy.deepcopy(gemm_program)
+    broken.plan["cbs"][0]["index"] = "zero"
+    with pytest.raises(TTCodegenError, match=r"tt.plan.json does not match its schema at cbs/0/index"):
+        broken.save(tmp_path / "broken")
+    assert not (tmp_path / "broken").exists()
+
+
+def test_host_builds_are_keyed_by_content_not_by_folder(emulator: Any, gemm_program: Any, tmp_path: Path) -> None:
+    """Every run writes its artifacts to a new folder; the same main.cpp must not be compiled again."""
+    first = emulator.build_host(gemm_program.save(tmp_path / "a") / "main.cpp")
+    second = emulator.build_host(gemm_program.save(tmp_path / "b") / "main.cpp")
+    assert first == second
 
 
 def _called_names(source: str) -> set[str]:

@@ -106,12 +106,13 @@ def build_host(main_cpp: Path, profile: str = DEFAULT_PROFILE) -> Path:
     main_cpp = Path(main_cpp).resolve()
     lib = library()
     cxx = _compiler()
-    # Headers next to main.cpp are reachable with -I, so they are part of the key too; so are the host API headers
-    # and the library (rebuilt in place in a checkout).
+    # Keyed by what is compiled, never by where it lies (every run writes its artifacts to a new folder): the
+    # source, the headers next to it (reachable with -I), the host API headers, the library (rebuilt in place in a
+    # checkout), the compiler and its flags.
     local = sorted(p for p in main_cpp.parent.iterdir() if p.suffix in (".h", ".hpp"))
     host_api = _tree_digest(*(INCLUDE_DIRS[0] / part for part in ("tt-metalium", "tt_emu")))
     key = _digest(cxx, *HOST_FLAGS, profile, str(lib), lib.read_bytes(), host_api, main_cpp.read_bytes(),
-                  str(main_cpp.parent), *(part for p in local for part in (p.name, p.read_bytes())))
+                  *(part for p in local for part in (p.name, p.read_bytes())))
     out_dir = cache_dir() / "host" / key
     exe = out_dir / main_cpp.stem
     if exe.exists():

@@ -140,7 +140,12 @@ class MetaliumProgram:
         return "".join(f"// ==== {name} ====\n{text}\n" for name, text in self.files.items())
 
     def save(self, directory: str | Path) -> Path:
-        """Write every artifact into `directory` (created if missing); returns it."""
+        """Check the plan against its schema, then write every artifact into `directory` (created if missing);
+        returns it."""
+        validate_plan(self.plan)
+        return self._write(directory)
+
+    def _write(self, directory: str | Path) -> Path:
         out = Path(directory)
         out.mkdir(parents=True, exist_ok=True)
         for name, text in self.files.items():
@@ -157,7 +162,7 @@ class MetaliumProgram:
 
         with tempfile.TemporaryDirectory(prefix="tt_run_") as tmp:
             root = Path(workdir) if workdir is not None else Path(tmp)
-            kernel_dir = self.save(root)
+            kernel_dir = self._write(root)  # the hot path: the plan's schema is checked by tests and save()
             data = kernel_dir / "data"
             data.mkdir(exist_ok=True)
             for t in self.plan["tensors"]:
@@ -179,8 +184,7 @@ class MetaliumProgram:
 
 def metalium_program(device_mod: tvm.IRModule, params: Sequence[Any], kernel: str = "main") -> MetaliumProgram:
     """Reader/compute/writer C++, main.cpp, CMakeLists.txt and tt.plan.json of a lowered module."""
-    plan = build_plan(device_mod, params, kernel)
-    validate_plan(plan)
+    plan = build_plan(device_mod, params, kernel)  # checked against its schema by save() and the tests
     files: dict[str, str] = {}
     by_role = sorted(device_mod.functions.items(),
                      key=lambda kv: KERNEL_ROLES.index(get_attr(kv[1], attr_keys.TT_KERNEL_ROLE)))
