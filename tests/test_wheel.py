@@ -11,6 +11,7 @@ processed, so the `tilelang` imported is the wheel's.
 from __future__ import annotations
 
 import importlib.util
+import inspect
 import json
 import os
 import shutil
@@ -24,13 +25,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from test_language_llvm import matmul as standard_matmul
 
 from projects import REPO
 
 pytestmark = pytest.mark.slow
 
 # Run by the installed package's Python, in a folder outside the checkout.
-GEMM = '''
+GEMM_TEMPLATE = '''
 import json
 import sys
 
@@ -44,21 +46,7 @@ from tilelang import _layout
 from tilelang.tenstorrent import emulator
 
 
-def matmul(M, N, K, block_M, block_N, block_K, dtype="float16", accum_dtype="float"):
-    @T.prim_func
-    def main(A: T.Tensor((M, K), dtype), B: T.Tensor((K, N), dtype), C: T.Tensor((M, N), dtype)):
-        with T.Kernel(T.ceildiv(N, block_N), T.ceildiv(M, block_M), threads=128) as (bx, by):
-            A_shared = T.alloc_shared((block_M, block_K), dtype)
-            B_shared = T.alloc_shared((block_K, block_N), dtype)
-            C_local = T.alloc_fragment((block_M, block_N), accum_dtype)
-            T.clear(C_local)
-            for k in T.Pipelined(T.ceildiv(K, block_K), num_stages=3):
-                T.copy(A[by * block_M, k * block_K], A_shared)
-                T.copy(B[k * block_K, bx * block_N], B_shared)
-                T.gemm(A_shared, B_shared, C_local)
-            T.copy(C_local, C[by * block_M, bx * block_N])
-    return main
-
+{matmul}
 
 kernel = tilelang.compile(matmul(256, 256, 256, 64, 64, 32, dtype="bfloat16"), out_idx=[-1], target="tenstorrent")
 rng = np.random.default_rng(0)
@@ -74,6 +62,8 @@ print(json.dumps({
     "error": float(np.abs(c.astype(np.float32) - reference).max() / np.abs(reference).max()),
     "cores": len(kernel.last_report["cores"])}))
 '''
+# The standard TileLang GEMM of the llvm tests, verbatim (its source, run outside the repo).
+GEMM = GEMM_TEMPLATE.replace("{matmul}", inspect.getsource(standard_matmul))
 
 
 def run(command: list[str], cwd: Path, env: dict[str, str] | None = None, timeout: float = 600) -> str:

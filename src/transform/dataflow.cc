@@ -110,8 +110,7 @@ Any dataflow(const std::string& name, const Dict& options, const DataflowParams&
     std::vector<TileOp> ops = tile_ops(ir::PrimFunc(func).body());
     NeedsPartial needs_partial = [&](const TileOp& gemm, int64_t pages) {
       if (!partial.has_value()) return false;
-      Any dtype = String(gemm.out->dtype);
-      bool fp32 = truthy(fn::supported_dtype(dtype)) && as_int(fn::dtype_bytes(dtype)) == 4;
+      bool fp32 = accumulates_fp32(String(gemm.out->dtype));
       Ctx ctx{{names::kMt, gemm.get(names::kMt)}, {names::kNt, gemm.get(names::kNt)},
               {names::kKCount, gemm.get(names::kKCount)}, {names::kPages, Any(pages)},
               {names::kDstCapacity, Any(dst_capacity(fp32))}, {names::kDevice, device()}, {names::kOptions, options}};

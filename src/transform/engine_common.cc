@@ -48,6 +48,10 @@ static Any attr_value(const Any& value) {
   return value;
 }
 
+bool accumulates_fp32(const Any& dtype) {
+  return truthy(fn::supported_dtype(dtype)) && as_int(fn::dtype_bytes(dtype)) == 4;
+}
+
 Any with_attrs(Any func, const std::vector<std::pair<std::string, Any>>& values) {
   for (const auto& [key, value] : values) func = with_attr(func, key, attr_value(value));
   return func;

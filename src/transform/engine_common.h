@@ -18,6 +18,8 @@ Ctx eval_args(const ExprMap& exprs, const Ctx& ctx, Ctx out = Ctx());
 /*! \brief The option `key` (an internal error when missing). Options are a Dict with String keys, which spec
  * expressions read like a namespace (`options.stages`). */
 Any option(const Dict& options, const char* key);
+/*! \brief Whether values of `dtype` accumulate in fp32 (a supported 4-byte dtype): what sizes a DST section. */
+bool accumulates_fp32(const Any& dtype);
 
 /*! \brief Set each (key, value) in order; tuples are stored as Arrays like lists, recursively. */
 Any with_attrs(Any func, const std::vector<std::pair<std::string, Any>>& values);

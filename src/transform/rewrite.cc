@@ -19,7 +19,7 @@ Ctx kernel_facts(const Any& func) {
   }
   bool fp32 = false;
   for (const Any& d : acc_dtypes) {
-    if (truthy(fn::supported_dtype(d)) && as_int(fn::dtype_bytes(d)) == 4) fp32 = true;
+    if (accumulates_fp32(d)) fp32 = true;
   }
   Ctx facts;
   facts.set(names::kFp32Acc, Any(fp32))
