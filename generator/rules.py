@@ -45,7 +45,7 @@ KERNEL_FACTS = ("fp32_acc", "profile", "dst_capacity")
 MULTICAST_FACTS = ("partition_mode", "uniform", "cores_x", "cores_y", "along", "receivers")
 # Names a persistent mode's expressions see: its args see the core's work, its bindings the loop.
 MODE_WORK = ("work",)
-MODE_LOOP = ("i", "grid_x", "grid_y")
+MODE_LOOP = ("i", "grid_x", "grid_y", "grid_z")
 
 # Parameter shapes; each is one definition of schema/pass.schema.json (#/$defs/<shape>).
 SHAPES = ("name", "names", "name_pairs", "expression", "expression_map", "checks", "cases", "op_expressions",

@@ -21,7 +21,7 @@ CASES: list[tuple[str, Any, str]] = [
     ("unsupported dtype", lambda: elementwise_unary(64, 64, 32, 32, "exp", "int8"),
      r"tensor 'A' has dtype int8; the tenstorrent backend supports bfloat16, float16 and float32"),
     ("float64", lambda: elementwise_add(64, 64, 32, 32, "float64", "float64"), r"tensor 'A' has dtype float64"),
-    ("3-D tensor", bad.tensor_3d, r"tensor 'A' has shape \(2, 64, 64\); the tenstorrent backend handles 2-D tensors"),
+    ("1-D tensor", bad.tensor_1d, r"tensor 'A' has shape \(64,\); the tenstorrent backend tiles the last two dimensions"),
     ("block not tile-aligned", lambda: elementwise_add(64, 64, 16, 16, "bfloat16", "bfloat16"),
      r"on-chip buffer 'A_shared' has shape 16x16, not a multiple of the 32x32 tile"),
     ("L1 overflow", lambda: matmul(512, 512, 512, 512, 512, 32, "bfloat16", "float"),
@@ -46,7 +46,8 @@ CASES: list[tuple[str, Any, str]] = [
     ("converting copy", bad.converting_copy, r"T.copy from 'A' \(bfloat16\) to 'A_s' \(float32\) converts dtype"),
     ("conditional tile op", bad.conditional_copy, r"a condition around tile operations \(.*by.*\) is not supported"),
     ("store to DRAM", bad.store_to_dram, r"element-wise store .* writes DRAM tensor 'C' directly"),
-    ("3-D grid", bad.grid_3d, r"launch dimension blockIdx.z is not supported"),
+    ("block across a non-tiled dim", bad.block_across_heads,
+     r"tensor 'Q' \(shape \[1, 64, 32, 32\]\) and 'Q_s' spans dims \[1, 3\]; tiles are of the tensor's last two dims"),
 ]
 
 

@@ -50,7 +50,7 @@ def test_partition_global_is_balanced_and_complete(grid: tuple[int, int], blocks
     assert len(work) == min(bx * by, grid[0] * grid[1])
     assert sum(counts) == bx * by and max(counts) - min(counts) <= 1
     assert [w["start"] for w in work] == [sum(counts[:i]) for i in range(len(counts))]
-    assert get_attr(after, "tt.grid_blocks") == [bx, by]
+    assert get_attr(after, "tt.grid_blocks") == [bx, by, 1]
     covered = {(x, y) for r in get_attr(after, "tt.core_ranges") for x in range(r[0], r[2] + 1)
                for y in range(r[1], r[3] + 1)}
     assert covered == {tuple(w["core"]) for w in work}

@@ -147,23 +147,24 @@ def store_to_dram():
     return main
 
 
-def grid_3d():
+def block_across_heads():
+    """A (batch, seq, heads, dim) tensor sliced per head: the block spans seq and dim, not the last two dims."""
     @T.prim_func
-    def main(A: T.Tensor((64, 64), "bfloat16"), C: T.Tensor((64, 64), "bfloat16")):
-        with T.Kernel(2, 2, 2, threads=128) as (bx, by, bz):
-            A_s = T.alloc_shared((32, 32), "bfloat16")
-            T.copy(A[by * 32, bx * 32], A_s)
-            T.copy(A_s, C[by * 32, bx * 32])
+    def main(Q: T.Tensor((1, 64, 32, 32), "bfloat16"), C: T.Tensor((1, 64, 32, 32), "bfloat16")):
+        with T.Kernel(2, 32, 1, threads=128) as (bx, by, bz):
+            Q_s = T.alloc_shared((32, 32), "bfloat16")
+            T.copy(Q[bz, bx * 32:(bx + 1) * 32, by, :], Q_s)
+            T.copy(Q_s, C[bz, bx * 32:(bx + 1) * 32, by, :])
     return main
 
 
-def tensor_3d():
+def tensor_1d():
     @T.prim_func
-    def main(A: T.Tensor((2, 64, 64), "bfloat16"), C: T.Tensor((2, 64, 64), "bfloat16")):
+    def main(A: T.Tensor((64,), "bfloat16"), C: T.Tensor((64, 64), "bfloat16")):
         with T.Kernel(1, 1, threads=128) as (bx, by):
-            A_s = T.alloc_shared((64, 64), "bfloat16")
-            T.copy(A[0, 0, 0], A_s)
-            T.copy(A_s, C[0, 0, 0])
+            C_s = T.alloc_shared((64, 64), "bfloat16")
+            T.copy(C[0, 0], C_s)
+            T.copy(C_s, C[0, 0])
     return main
 
 

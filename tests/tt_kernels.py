@@ -9,8 +9,8 @@ from test_language_llvm import elementwise_add, matmul
 
 import tilelang.language as T
 
-__all__ = ["matmul", "elementwise_add", "elementwise_binary", "elementwise_unary", "matmul_bias_relu", "GEMMS",
-           "gemm_id", "CORPUS"]
+__all__ = ["matmul", "elementwise_add", "elementwise_binary", "elementwise_unary", "matmul_bias_relu",
+           "batched_matmul", "attention_pv", "GEMMS", "gemm_id", "CORPUS"]
 
 
 def elementwise_binary(M, N, block_M, block_N, op, dtype="bfloat16"):
@@ -73,6 +73,45 @@ def matmul_bias_relu(M, N, K, block_M, block_N, block_K, dtype="bfloat16", accum
     return main
 
 
+def batched_matmul(batch, M, N, K, block_M, block_N, block_K, dtype="bfloat16", accum_dtype="float"):
+    """C[b] = A[b] @ B[b] on a 3-D grid (the batch is blockIdx.z), 3-D tensors."""
+
+    @T.prim_func
+    def main(A: T.Tensor((batch, M, K), dtype), B: T.Tensor((batch, K, N), dtype),
+             C: T.Tensor((batch, M, N), dtype)):
+        with T.Kernel(T.ceildiv(N, block_N), T.ceildiv(M, block_M), batch, threads=128) as (bx, by, bz):
+            A_shared = T.alloc_shared((block_M, block_K), dtype)
+            B_shared = T.alloc_shared((block_K, block_N), dtype)
+            C_local = T.alloc_fragment((block_M, block_N), accum_dtype)
+            T.clear(C_local)
+            for k in T.Pipelined(T.ceildiv(K, block_K), num_stages=2):
+                T.copy(A[bz, by * block_M, k * block_K], A_shared)
+                T.copy(B[bz, k * block_K, bx * block_N], B_shared)
+                T.gemm(A_shared, B_shared, C_local)
+            T.copy(C_local, C[bz, by * block_M, bx * block_N])
+    return main
+
+
+def attention_pv(batch, heads, seq_len, dim, block_M, block_N, dtype="bfloat16", accum_dtype="float"):
+    """O = P @ V per (batch, head) in flash attention's BHSD layout and grid (seq blocks, heads, batch), the
+    slices written as TileLang's example_mha_fwd_bhsd writes them (`Q[bz, by, rows, :]`)."""
+
+    @T.prim_func
+    def main(P: T.Tensor((batch, heads, seq_len, seq_len), dtype), V: T.Tensor((batch, heads, seq_len, dim), dtype),
+             Output: T.Tensor((batch, heads, seq_len, dim), dtype)):
+        with T.Kernel(T.ceildiv(seq_len, block_M), heads, batch, threads=128) as (bx, by, bz):
+            P_shared = T.alloc_shared((block_M, block_N), dtype)
+            V_shared = T.alloc_shared((block_N, dim), dtype)
+            acc_o = T.alloc_fragment((block_M, dim), accum_dtype)
+            T.clear(acc_o)
+            for k in T.Pipelined(T.ceildiv(seq_len, block_N), num_stages=2):
+                T.copy(P[bz, by, bx * block_M:(bx + 1) * block_M, k * block_N:(k + 1) * block_N], P_shared)
+                T.copy(V[bz, by, k * block_N:(k + 1) * block_N, :], V_shared)
+                T.gemm(P_shared, V_shared, acc_o)
+            T.copy(acc_o, Output[bz, by, bx * block_M:(bx + 1) * block_M, :])
+    return main
+
+
 # (M, N, K, block_M, block_N, block_K, dtype, accum_dtype): non-square, 1 to 64 cores, K from 32 to 1024,
 # fp32 and bf16 accumulation, the DST-resident and the spilled (partials in a CB) matmul protocols.
 GEMMS = [
@@ -99,4 +138,6 @@ CORPUS = {
     **{f"unary_{op}": (lambda op=op: elementwise_unary(64, 64, 32, 32, op)) for op in ("exp", "relu")},
     "gemm_bias_relu": lambda: matmul_bias_relu(128, 128, 64, 64, 64, 32),
     "gemm_multicast_8x4": lambda: matmul(256, 512, 128, 64, 64, 32),
+    "gemm_batched_3d_grid": lambda: batched_matmul(3, 64, 64, 96, 32, 32, 32),
+    "attention_pv_bhsd": lambda: attention_pv(2, 2, 128, 64, 64, 32),
 }

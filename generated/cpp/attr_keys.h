@@ -47,7 +47,7 @@ inline constexpr const char kThreadExtent[] = "thread_extent";
 // (AttachTTAccessors writes, BindTTAccessors reads)
 inline constexpr const char kTtAccessors[] = "tt.accessors";
 
-// tt.buffers: Tensor name -> {memory, layout, dtype, data_format, page_bytes, tile_rows, tile_cols}.
+// tt.buffers: Tensor name -> {memory, layout, dtype, data_format, page_bytes, tile_rows, tile_cols} (tile_rows of the folded matrix).
 // (AttachTTAccessors reads, InferTTLayout writes)
 inline constexpr const char kTtBuffers[] = "tt.buffers";
 
@@ -67,7 +67,7 @@ inline constexpr const char kTtCoreGrid[] = "tt.core_grid";
 // (PartitionTTWork writes)
 inline constexpr const char kTtCoreRanges[] = "tt.core_ranges";
 
-// tt.grid_blocks: Block grid of the kernel [x, y] (T.Kernel extents).
+// tt.grid_blocks: Block grid of the kernel [x, y, z] (T.Kernel extents, 1 where not launched).
 // (GridToPersistentTT reads, PartitionTTWork writes)
 inline constexpr const char kTtGridBlocks[] = "tt.grid_blocks";
 
@@ -75,7 +75,7 @@ inline constexpr const char kTtGridBlocks[] = "tt.grid_blocks";
 // (SplitTTKernels writes)
 inline constexpr const char kTtKernelRole[] = "tt.kernel_role";
 
-// tt.launch_vars: The variable each launch dimension (blockIdx.x/y) is bound to.
+// tt.launch_vars: The variable each launch dimension (blockIdx.x/y/z) is bound to.
 // (GridToPersistentTT writes, PlanTTMulticast reads)
 inline constexpr const char kTtLaunchVars[] = "tt.launch_vars";
 

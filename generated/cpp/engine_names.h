@@ -24,6 +24,7 @@ inline constexpr const char kDstCapacity[] = "dst_capacity";  // rewrite, datafl
 inline constexpr const char kFp32Acc[] = "fp32_acc";  // rewrite
 inline constexpr const char kGridX[] = "grid_x";  // persistent mode bindings, partition.require, partition.auto_shard
 inline constexpr const char kGridY[] = "grid_y";  // persistent mode bindings, partition.require, partition.auto_shard
+inline constexpr const char kGridZ[] = "grid_z";  // persistent mode bindings
 inline constexpr const char kI[] = "i";  // persistent mode bindings
 inline constexpr const char kIns[] = "ins";  // lower_tiles
 inline constexpr const char kK[] = "k";  // lower_tiles gemm

@@ -110,12 +110,15 @@ Any partition(const std::string& name, const Dict& options, const PartitionParam
   return prim_func_pass(name, [=](const Any& func) -> Any {
     std::map<std::string, int64_t> extents = launch_extents(func);
     for (const auto& [tag, extent] : extents) {
-      if (tag.rfind("blockIdx.", 0) != 0 || tag == "blockIdx.z") {
-        fail("launch dimension " + tag + " is not supported by the tenstorrent backend (T.Kernel grids are 1-D or 2-D)");
+      if (tag.rfind("blockIdx.", 0) != 0) {
+        fail("launch dimension " + tag + " is not supported by the tenstorrent backend (T.Kernel grids are 1-D, 2-D "
+             "or 3-D; threads are implicit)");
       }
     }
     int64_t gx = extents.count("blockIdx.x") ? extents["blockIdx.x"] : 1;
-    int64_t gy = extents.count("blockIdx.y") ? extents["blockIdx.y"] : 1;
+    int64_t gz = extents.count("blockIdx.z") ? extents["blockIdx.z"] : 1;
+    // A 3-D grid is partitioned as the 2-D grid of its x and (z, y) rows: blockIdx.z folds into the rows.
+    int64_t gy = (extents.count("blockIdx.y") ? extents["blockIdx.y"] : 1) * gz;
     Any grid = option(options, "core_grid");
     int64_t cx = as_int(item(grid, Any(int64_t(0)))), cy = as_int(item(grid, Any(int64_t(1))));
     Ctx ctx{{names::kGridX, Any(gx)}, {names::kGridY, Any(gy)}, {names::kCoresX, Any(cx)},
@@ -125,7 +128,7 @@ Any partition(const std::string& name, const Dict& options, const PartitionParam
     if (mode == "auto") mode = auto_shard && truthy((*auto_shard)(ctx)) ? "shard" : "global";
     Assignment a = mode == "global" ? assign_global(gx, gy, cx, cy) : assign_shard(gx, gy, cx, cy);
     return with_attrs(func, {{keys::kTtCoreGrid, list({cx, cy})},
-                             {keys::kTtGridBlocks, list({gx, gy})},
+                             {keys::kTtGridBlocks, list({gx, gy / gz, gz})},
                              {keys::kTtPartitionMode, String(mode)},
                              {keys::kTtWorkPartition, a.work},
                              {keys::kTtCoreRanges, core_ranges(a.cores)}});

@@ -66,7 +66,8 @@ Any persistent(const std::string& name, const Dict& options, const PersistentPar
     auto [inner, launches] = strip_launches(ir::PrimFunc(func).body());
     ctx.set(names::kI, i)
         .set(names::kGridX, item(blocks, Any(int64_t(0))))
-        .set(names::kGridY, item(blocks, Any(int64_t(1))));
+        .set(names::kGridY, item(blocks, Any(int64_t(1))))
+        .set(names::kGridZ, item(blocks, Any(int64_t(2))));
     auto sorted = launches;
     std::sort(sorted.begin(), sorted.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
     std::vector<Any> stmts;

@@ -91,6 +91,39 @@ void require_full(const Region& r, const std::string& op) {
 
 // ------------------------------------------------------------------------------------------------ copies
 
+// Where a block of a tensor starts in the tensor's tiled matrix: its leading dimensions fold into the rows
+// (InferTTLayout), so row = (((i0 * d1) + i1) * ...) * rows_of_one_matrix + the block's first row.
+struct TileRegion {
+  Any row, col;
+};
+
+TileRegion tile_region(const Region& tensor, const BufferInfo& onchip) {
+  const std::vector<int64_t>& shape = tensor.info.shape;
+  size_t n = shape.size();
+  std::vector<int64_t> spanned;  // dims the block spans (extent > 1)
+  for (size_t d = 0; d < n; ++d) {
+    if (tensor.extents[d] != 1) spanned.push_back(static_cast<int64_t>(d));
+  }
+  bool leading_spanned = !spanned.empty() && spanned.front() < static_cast<int64_t>(n) - 2;
+  if (leading_spanned) {
+    fail("T.copy between tensor '" + tensor.info.name + "' (shape " + ints_str(shape) + ") and '" + onchip.name +
+         "' spans dims " + ints_str(spanned) + "; tiles are of the tensor's last two dims (" +
+         std::to_string(n - 2) + ", " + std::to_string(n - 1) + "), so a block may only span those (a layout "
+         "sliced across other dims, e.g. (batch, seq, heads, dim) per head, needs a row-major read and an on-chip "
+         "tilize, which the tenstorrent backend does not support yet)");
+  }
+  std::vector<int64_t> moved;  // the region without its unit dimensions
+  for (int64_t d : spanned) moved.push_back(tensor.extents[d]);
+  if (moved != onchip.shape) {
+    fail("T.copy between '" + tensor.info.name + "' and '" + onchip.name + "' has region extents " +
+         ints_str(tensor.extents) + ", not the on-chip shape " + ints_str(onchip.shape));
+  }
+  Any lead(int64_t(0));
+  for (size_t d = 0; d + 2 < n; ++d) lead = fn::add(fn::mul(lead, Any(shape[d])), tensor.mins[d]);
+  Any row = n > 2 ? fn::add(fn::mul(lead, Any(shape[n - 2])), tensor.mins[n - 2]) : tensor.mins[n - 2];
+  return {row, tensor.mins[n - 1]};
+}
+
 TileOp classify_copy(const ir::TilePrimitiveCall& stmt) {
   Region dst = region_of(stmt.args()[0]);
   Region src = region_of(stmt.args()[1]);
@@ -108,28 +141,17 @@ TileOp classify_copy(const ir::TilePrimitiveCall& stmt) {
   const Region& onchip = dst_chip ? dst : src;
   require_full(onchip, "T.copy");
   auto [rows, cols] = tiles(onchip.info, "on-chip buffer");
-  if (tensor.info.shape.size() != 2) {
-    fail("tensor '" + tensor.info.name + "' has shape " + ints_str(tensor.info.shape) +
-         "; only 2-D tensors are supported");
-  }
-  std::vector<int64_t> moved;  // the region without its unit dimensions
-  for (int64_t e : tensor.extents) {
-    if (e != 1) moved.push_back(e);
-  }
-  if (moved != onchip.info.shape) {
-    fail("T.copy between '" + tensor.info.name + "' and '" + onchip.info.name + "' has region extents " +
-         ints_str(tensor.extents) + ", not the on-chip shape " + ints_str(onchip.info.shape));
-  }
+  TileRegion at = tile_region(tensor, onchip.info);
   TileOp op{dst_chip ? "copy_in" : "copy_out", stmt};
   if (dst_chip) op.out = dst.info;
   if (src_chip) op.ins = {src.info};
   op.tensor = tensor.info;
   op.fields = {{names::kTensor, tensor.info.var},
-               {names::kRow, tensor.mins[0]},
-               {names::kCol, tensor.mins[1]},
+               {names::kRow, at.row},
+               {names::kCol, at.col},
                {names::kRows, Any(rows)},
                {names::kCols, Any(cols)},
-               {names::kRowTiles, Any(tensor.info.shape[1] / tile_shape().second)}};
+               {names::kRowTiles, Any(tensor.info.shape.back() / tile_shape().second)}};
   return op;
 }
 

@@ -44,7 +44,7 @@ TT_ACCESSORS = 'tt.accessors'
 """Tensor name -> {stride_mode, page_bytes, compile_time_args, parameter}. (AttachTTAccessors writes, BindTTAccessors reads)"""
 
 TT_BUFFERS = 'tt.buffers'
-"""Tensor name -> {memory, layout, dtype, data_format, page_bytes, tile_rows, tile_cols}. (AttachTTAccessors reads, InferTTLayout writes)"""
+"""Tensor name -> {memory, layout, dtype, data_format, page_bytes, tile_rows, tile_cols} (tile_rows of the folded matrix). (AttachTTAccessors reads, InferTTLayout writes)"""
 
 TT_CBS = 'tt.cbs'
 """CB descriptors: {index, stream, buffer, class, dtype, data_format, page_bytes, block_pages, depth, producer, consumer}. (BuildTTTileDataflow writes, LowerTileOpsToTT reads, VerifyTTKernels reads)"""
@@ -59,13 +59,13 @@ TT_CORE_RANGES = 'tt.core_ranges'
 """Ranges [x0, y0, x1, y1] covering the used cores. (PartitionTTWork writes)"""
 
 TT_GRID_BLOCKS = 'tt.grid_blocks'
-"""Block grid of the kernel [x, y] (T.Kernel extents). (GridToPersistentTT reads, PartitionTTWork writes)"""
+"""Block grid of the kernel [x, y, z] (T.Kernel extents, 1 where not launched). (GridToPersistentTT reads, PartitionTTWork writes)"""
 
 TT_KERNEL_ROLE = 'tt.kernel_role'
 """reader, compute or writer. (SplitTTKernels writes)"""
 
 TT_LAUNCH_VARS = 'tt.launch_vars'
-"""The variable each launch dimension (blockIdx.x/y) is bound to. (GridToPersistentTT writes, PlanTTMulticast reads)"""
+"""The variable each launch dimension (blockIdx.x/y/z) is bound to. (GridToPersistentTT writes, PlanTTMulticast reads)"""
 
 TT_PARTITION_MODE = 'tt.partition_mode'
 """global or shard. (GridToPersistentTT reads, PartitionTTWork writes)"""

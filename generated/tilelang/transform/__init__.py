@@ -82,7 +82,7 @@ def FlattenBuffer() -> tvm.transform.Pass:
 
 
 def GridToPersistentTT() -> tvm.transform.Pass:
-    """Replace the blockIdx launches by a persistent per-core loop over the core's work. The loop bounds and the first block are runtime arguments whose per-core values come from the work partition; the block coordinates (the former blockIdx.x/y) are bound at the top of each iteration by the formulas below."""
+    """Replace the blockIdx launches by a persistent per-core loop over the core's work. The loop bounds and the first block are runtime arguments whose per-core values come from the work partition; the block coordinates (the former blockIdx.x/y/z) are bound at the top of each iteration by the formulas below; a 3-D grid is partitioned as rows of (z, y) pairs, y varying fastest."""
     return _cpp.make_pass('GridToPersistentTT', {})
 
 
@@ -92,7 +92,7 @@ def HoistIfThenElse() -> tvm.transform.Pass:
 
 
 def InferTTLayout() -> tvm.transform.Pass:
-    """Layout of every tensor parameter: interleaved in DRAM, one 32x32 tile per page, with its data format, page size and tiles per dimension. Rejects tensors that are not 2-D, not tile-aligned or of a dtype the device has no data format for."""
+    """Layout of every tensor parameter: interleaved in DRAM, one 32x32 tile per page, with its data format, page size and tiles per dimension. Tiles are of the last two dimensions; leading dimensions (batch, heads) fold into the rows, so an N-D tensor is laid out as its (prod(leading) * rows, cols) matrix, each matrix's tiles contiguous. Rejects 1-D tensors, tensors whose last two dimensions are not tile-aligned, and dtypes the device has no data format for."""
     return _cpp.make_pass('InferTTLayout', {})
 
 
@@ -117,7 +117,7 @@ def LowerTileOpsToTT() -> tvm.transform.Pass:
 
 
 def PartitionTTWork(core_grid: Sequence[int] = (8, 8), mode: str = 'auto') -> tvm.transform.Pass:
-    """Distribute the blocks of the T.Kernel grid over the worker cores. `global` gives each core a contiguous, balanced range of blocks in row-major order (counts differ by at most one); `shard` gives each core a rectangle of blocks (rows and columns of the block grid split as evenly as possible), which keeps neighbouring blocks on one core and, when the split is even, lets a core row (column) share block rows (columns) at every step, which PlanTTMulticast turns into multicasts. `auto` picks shard exactly then."""
+    """Distribute the blocks of the T.Kernel grid over the worker cores. `global` gives each core a contiguous, balanced range of blocks in row-major order (counts differ by at most one); `shard` gives each core a rectangle of blocks (rows and columns of the block grid split as evenly as possible), which keeps neighbouring blocks on one core and, when the split is even, lets a core row (column) share block rows (columns) at every step, which PlanTTMulticast turns into multicasts. `auto` picks shard exactly then. A 3-D grid is partitioned as the 2-D grid of x and (z, y) rows (grid_y below counts those rows)."""
     check_option('PartitionTTWork', 'core_grid', core_grid)
     check_option('PartitionTTWork', 'mode', mode)
     return _cpp.make_pass('PartitionTTWork', {'core_grid': core_grid, 'mode': mode, })

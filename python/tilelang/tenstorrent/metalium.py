@@ -10,6 +10,7 @@ against the emulator and returns the counters.
 from __future__ import annotations
 
 import json
+import math
 import tempfile
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -116,7 +117,9 @@ def validate_plan(plan: dict[str, Any]) -> None:
 
 
 def render_host(plan: dict[str, Any], template: str) -> str:
-    tensors = [dict(t, ctype=HOST_TYPES[t["page_bytes"] // (plan["device"]["tile"][0] * plan["device"]["tile"][1])])
+    # An N-D tensor is tilized as its (prod(leading dims) * rows, cols) matrix (InferTTLayout).
+    tensors = [dict(t, ctype=HOST_TYPES[t["page_bytes"] // (plan["device"]["tile"][0] * plan["device"]["tile"][1])],
+                    rows=math.prod(t["shape"][:-1]), cols=t["shape"][-1])
                for t in plan["tensors"]]
     noc_coords = any(isinstance(v, dict) and ("noc_x" in v or "noc_y" in v) for k in plan["kernels"].values()
                      for row in k["runtime_arg_values"] for v in row["args"])

@@ -1,0 +1,85 @@
+"""N-D tensors and 3-D grids on Tenstorrent.
+
+Tiles are of a tensor's last two dims; leading dims (batch, heads) fold into the rows of its tiled matrix, so
+`Q[bz, by, rows, :]` (flash attention's BHSD slices) addresses the tiles of one (batch, head) matrix. A 3-D grid
+is partitioned over the cores as the 2-D grid of x and (z, y) rows. Results against numpy: bf16 inputs from
+U(-1, 1), fp32 accumulation, |got - ref| <= 2^-7 * max|ref| (the final bf16 rounding, fp32 sums in another order).
+"""
+
+from __future__ import annotations
+
+import shutil
+
+import ml_dtypes
+import numpy as np
+import pytest
+from tt_kernels import attention_pv, batched_matmul
+
+import tilelang
+import tilelang.language as T
+from tilelang.errors import TileLangError
+
+BF16 = ml_dtypes.bfloat16
+pytestmark = pytest.mark.skipif(shutil.which("g++") is None, reason="no C++ compiler")
+
+
+def uniform(shape: tuple[int, ...], seed: int) -> np.ndarray:
+    return np.random.default_rng(seed).uniform(-1, 1, shape).astype(BF16)
+
+
+def check(got: np.ndarray, ref: np.ndarray) -> None:
+    err = float(np.abs(got.astype(np.float32) - ref).max())
+    assert err <= 2.0**-7 * float(np.abs(ref).max()), err
+
+
+@pytest.mark.parametrize("mode", ["auto", "global"])
+def test_batched_gemm_on_a_3d_grid(mode: str) -> None:
+    batch, m, n, k = 3, 64, 64, 96
+    kernel = tilelang.compile(batched_matmul(batch, m, n, k, 32, 32, 32), out_idx=[-1], target="tenstorrent",
+                              pass_configs={"tl.PartitionTTWork.mode": mode, "tl.PartitionTTWork.core_grid": [2, 3]})
+    a, b = uniform((batch, m, k), 1), uniform((batch, k, n), 2)
+    c = kernel(a, b)
+    assert c.shape == (batch, m, n)
+    check(c, np.matmul(a.astype(np.float32), b.astype(np.float32)))
+    plan = kernel.artifact.rt_mod.plan
+    assert plan["grid_blocks"] == [2, 2, 3]
+    assert kernel.last_report["total"]["matmul_tiles"] == batch * (m // 32) * (n // 32) * (k // 32)
+
+
+def test_attention_pv_in_the_bhsd_layout() -> None:
+    batch, heads, seq, dim = 2, 2, 128, 64
+    kernel = tilelang.compile(attention_pv(batch, heads, seq, dim, 64, 32), out_idx=[-1], target="tenstorrent")
+    p, v = uniform((batch, heads, seq, seq), 3), uniform((batch, heads, seq, dim), 4)
+    o = kernel(p, v)
+    assert o.shape == (batch, heads, seq, dim)
+    check(o, np.matmul(p.astype(np.float32), v.astype(np.float32)))
+
+
+def bshd_copy(batch: int, seq: int, heads: int, dim: int, block_M: int) -> object:
+    @T.prim_func
+    def main(Q: T.Tensor((batch, seq, heads, dim), "bfloat16"), O: T.Tensor((batch, seq, heads, dim), "bfloat16")):
+        with T.Kernel(T.ceildiv(seq, block_M), heads, batch, threads=128) as (bx, by, bz):
+            Q_shared = T.alloc_shared((block_M, dim), "bfloat16")
+            O_local = T.alloc_fragment((block_M, dim), "bfloat16")
+            T.copy(Q[bz, bx * block_M:(bx + 1) * block_M, by, :], Q_shared)
+            for i, j in T.Parallel(block_M, dim):
+                O_local[i, j] = T.exp(Q_shared[i, j])
+            T.copy(O_local, O[bz, bx * block_M:(bx + 1) * block_M, by, :])
+    return main
+
+
+def test_a_block_across_a_non_tiled_dim_is_refused_naming_the_layout() -> None:
+    with pytest.raises(TileLangError, match=r"tensor 'Q' \(shape \[1, 64, 32, 32\]\).*spans dims \[1, 3\].*"
+                                            r"last two dims \(2, 3\)"):
+        tilelang.lower(bshd_copy(1, 64, 32, 32, 32), target="tenstorrent")
+
+
+def test_a_1d_tensor_is_refused() -> None:
+    @T.prim_func
+    def main(A: T.Tensor((64,), "bfloat16"), B: T.Tensor((64, 64), "bfloat16")):
+        with T.Kernel(1, threads=128) as bx:
+            B_shared = T.alloc_shared((64, 64), "bfloat16")
+            T.copy(B[0, 0], B_shared)
+            T.copy(B_shared, B[0, 0])
+    with pytest.raises(TileLangError, match=r"'A' has shape \(64,\).*at least 2"):
+        tilelang.lower(main, target="tenstorrent")
