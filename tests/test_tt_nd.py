@@ -57,14 +57,14 @@ def test_attention_pv_in_the_bhsd_layout() -> None:
 
 def bshd_copy(batch: int, seq: int, heads: int, dim: int, block_M: int) -> object:
     @T.prim_func
-    def main(Q: T.Tensor((batch, seq, heads, dim), "bfloat16"), O: T.Tensor((batch, seq, heads, dim), "bfloat16")):
+    def main(Q: T.Tensor((batch, seq, heads, dim), "bfloat16"), Out: T.Tensor((batch, seq, heads, dim), "bfloat16")):
         with T.Kernel(T.ceildiv(seq, block_M), heads, batch, threads=128) as (bx, by, bz):
             Q_shared = T.alloc_shared((block_M, dim), "bfloat16")
             O_local = T.alloc_fragment((block_M, dim), "bfloat16")
             T.copy(Q[bz, bx * block_M:(bx + 1) * block_M, by, :], Q_shared)
             for i, j in T.Parallel(block_M, dim):
                 O_local[i, j] = T.exp(Q_shared[i, j])
-            T.copy(O_local, O[bz, bx * block_M:(bx + 1) * block_M, by, :])
+            T.copy(O_local, Out[bz, bx * block_M:(bx + 1) * block_M, by, :])
     return main
 
 
@@ -77,7 +77,7 @@ def test_a_block_across_a_non_tiled_dim_is_refused_naming_the_layout() -> None:
 def test_a_1d_tensor_is_refused() -> None:
     @T.prim_func
     def main(A: T.Tensor((64,), "bfloat16"), B: T.Tensor((64, 64), "bfloat16")):
-        with T.Kernel(1, threads=128) as bx:
+        with T.Kernel(1, 1, threads=128) as (bx, by):
             B_shared = T.alloc_shared((64, 64), "bfloat16")
             T.copy(B[0, 0], B_shared)
             T.copy(B_shared, B[0, 0])
