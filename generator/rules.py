@@ -34,7 +34,8 @@ TILE_OP_FIELDS: dict[str, tuple[str, ...]] = {
     "copy_out": ("tensor", "row", "col", "rows", "cols", "row_tiles"),
     "copy_local": (),
     "fill": ("value", "tiles"),
-    "gemm": ("mt", "nt", "kt", "k", "k_count"),
+    "gemm": ("mt", "nt", "kt", "k", "k_count", "transposed"),
+    "transpose": ("rows", "cols"),
     "eltwise": ("binary", "sfpu", "tiles"),
 }
 TILE_OP_CONTEXT = ("out", "ins", "page_bytes", "partial", "absorbed")
@@ -75,7 +76,7 @@ ENGINES: dict[str, dict[str, Param]] = {
     "persistent": {"modes": Param("modes")},
     "dataflow": {
         "depth": Param("expression_map", ("pages", "stages")),
-        "partial": Param("expression", ("mt", "nt", "k_count", "pages", "dst_capacity"), required=False),
+        "partial": Param("expression", ("mt", "nt", "k_count", "pages", "dst_capacity", "transposed"), required=False),
     },
     "lower_tiles": {"cases": Param("cases", subjects="tile_ops")},
     "split": {"roles": Param("names")},

@@ -5,21 +5,6 @@ from __future__ import annotations
 import tilelang.language as T
 
 
-def transposed_gemm():
-    @T.prim_func
-    def main(A: T.Tensor((64, 64), "bfloat16"), B: T.Tensor((64, 64), "bfloat16"), C: T.Tensor((64, 64), "bfloat16")):
-        with T.Kernel(1, 1, threads=128) as (bx, by):
-            A_s = T.alloc_shared((64, 64), "bfloat16")
-            B_s = T.alloc_shared((64, 64), "bfloat16")
-            C_l = T.alloc_fragment((64, 64), "float")
-            T.clear(C_l)
-            T.copy(A[0, 0], A_s)
-            T.copy(B[0, 0], B_s)
-            T.gemm(A_s, B_s, C_l, transpose_B=True)
-            T.copy(C_l, C[0, 0])
-    return main
-
-
 def gemm_without_clear(fill_value=None):
     @T.prim_func
     def main(A: T.Tensor((64, 64), "bfloat16"), B: T.Tensor((64, 64), "bfloat16"), C: T.Tensor((64, 64), "bfloat16")):

@@ -10,7 +10,7 @@ from test_language_llvm import elementwise_add, matmul
 import tilelang.language as T
 
 __all__ = ["matmul", "elementwise_add", "elementwise_binary", "elementwise_unary", "matmul_bias_relu",
-           "batched_matmul", "attention_pv", "GEMMS", "gemm_id", "CORPUS"]
+           "batched_matmul", "attention_pv", "matmul_transposed", "GEMMS", "gemm_id", "CORPUS"]
 
 
 def elementwise_binary(M, N, block_M, block_N, op, dtype="bfloat16"):
@@ -112,6 +112,34 @@ def attention_pv(batch, heads, seq_len, dim, block_M, block_N, dtype="bfloat16",
     return main
 
 
+def matmul_transposed(M, N, K, block_M, block_N, block_K, trans_A, trans_B, dtype="bfloat16", accum_dtype="float"):
+    """C = op(A) @ op(B) as TileLang's GEMM tests write it: A is (K, M) when trans_A, B is (N, K) when trans_B."""
+    A_shape = (K, M) if trans_A else (M, K)
+    B_shape = (N, K) if trans_B else (K, N)
+    A_shared_shape = (block_K, block_M) if trans_A else (block_M, block_K)
+    B_shared_shape = (block_N, block_K) if trans_B else (block_K, block_N)
+
+    @T.prim_func
+    def main(A: T.Tensor(A_shape, dtype), B: T.Tensor(B_shape, dtype), C: T.Tensor((M, N), dtype)):
+        with T.Kernel(T.ceildiv(N, block_N), T.ceildiv(M, block_M), threads=128) as (bx, by):
+            A_shared = T.alloc_shared(A_shared_shape, dtype)
+            B_shared = T.alloc_shared(B_shared_shape, dtype)
+            C_local = T.alloc_fragment((block_M, block_N), accum_dtype)
+            T.clear(C_local)
+            for k in T.Pipelined(T.ceildiv(K, block_K), num_stages=2):
+                if trans_A:
+                    T.copy(A[k * block_K, by * block_M], A_shared)
+                else:
+                    T.copy(A[by * block_M, k * block_K], A_shared)
+                if trans_B:
+                    T.copy(B[bx * block_N, k * block_K], B_shared)
+                else:
+                    T.copy(B[k * block_K, bx * block_N], B_shared)
+                T.gemm(A_shared, B_shared, C_local, trans_A, trans_B)
+            T.copy(C_local, C[by * block_M, bx * block_N])
+    return main
+
+
 # (M, N, K, block_M, block_N, block_K, dtype, accum_dtype): non-square, 1 to 64 cores, K from 32 to 1024,
 # fp32 and bf16 accumulation, the DST-resident and the spilled (partials in a CB) matmul protocols.
 GEMMS = [
@@ -140,4 +168,6 @@ CORPUS = {
     "gemm_multicast_8x4": lambda: matmul(256, 512, 128, 64, 64, 32),
     "gemm_batched_3d_grid": lambda: batched_matmul(3, 64, 64, 96, 32, 32, 32),
     "attention_pv_bhsd": lambda: attention_pv(2, 2, 128, 64, 64, 32),
+    **{f"gemm_{name}": (lambda ta=ta, tb=tb: matmul_transposed(64, 96, 128, 32, 96, 64, ta, tb))
+       for name, ta, tb in (("nt", False, True), ("tn", True, False), ("tt", True, True))},
 }

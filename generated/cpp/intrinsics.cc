@@ -11,6 +11,7 @@
 // Spec: specs/intrinsics/pack_copy.yaml
 // Spec: specs/intrinsics/sfpu.yaml
 // Spec: specs/intrinsics/tile_ops.yaml
+// Spec: specs/intrinsics/transpose.yaml
 // The intrinsic records of specs/intrinsics/*.yaml the C++ passes use (the record: intrinsics.h).
 #include "intrinsics.h"
 
@@ -79,6 +80,11 @@ static const std::vector<Intrinsic>& records() {
       {"tile_regs_commit", "tt.tile_regs_commit", "concrete", {"compute"}, {}, "void", "void"},
       {"tile_regs_release", "tt.tile_regs_release", "concrete", {"compute"}, {}, "void", "void"},
       {"tile_regs_wait", "tt.tile_regs_wait", "concrete", {"compute"}, {}, "void", "void"},
+      {"transpose_block", "tt.transpose_block", "abstract", {"compute"}, {{"in0", "int32"}, {"out", "int32"}, {"rows", "int32"}, {"cols", "int32"}, {"init", "int32"}}, "void", "void"},
+      {"transpose_init", "tt.transpose_init", "concrete", {"compute"}, {{"icb", "uint32"}}, "void", "void"},
+      {"transpose_tile", "tt.transpose_tile", "concrete", {"compute"}, {{"icb", "uint32"}, {"itile", "uint32"}, {"idst", "uint32"}}, "void", "void"},
+      {"transpose_wh_init_short", "tt.transpose_wh_init_short", "concrete", {"compute"}, {{"icb", "uint32"}}, "void", "void"},
+      {"transpose_wh_tile", "tt.transpose_wh_tile", "concrete", {"compute"}, {{"icb", "uint32"}, {"itile", "uint32"}, {"idst", "uint32"}}, "void", "void"},
       {"write_block", "tt.write_block", "abstract", {"writer"}, {{"cb", "int32"}, {"dst", "handle"}, {"first_tile", "int32"}, {"rows", "int32"}, {"cols", "int32"}, {"row_stride", "int32"}, {"page_bytes", "int32"}}, "void", "void"},
   };
   return table;

@@ -11,6 +11,7 @@
 // Spec: specs/intrinsics/pack_copy.yaml
 // Spec: specs/intrinsics/sfpu.yaml
 // Spec: specs/intrinsics/tile_ops.yaml
+// Spec: specs/intrinsics/transpose.yaml
 // The record of one `tt.*` op of specs/intrinsics (the C++ passes' view of it; the table is intrinsics.cc).
 #pragma once
 

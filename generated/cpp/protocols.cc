@@ -12,6 +12,7 @@
 // Spec: specs/protocols/reader_block_mcast.yaml
 // Spec: specs/protocols/sfpu_block.yaml
 // Spec: specs/protocols/tensor_accessor.yaml
+// Spec: specs/protocols/transpose_block.yaml
 // Spec: specs/protocols/writer_block.yaml
 // CB, NoC and DST protocols of the Tenstorrent backend for the C++ passes, one function per spec in
 // specs/protocols/. Each appends the protocol's intrinsic calls
@@ -32,6 +33,7 @@ static tl::Dict reader_block(tl::Builder& b, const tl::Ctx& a);
 static tl::Dict reader_block_mcast(tl::Builder& b, const tl::Ctx& a);
 static tl::Dict sfpu_block(tl::Builder& b, const tl::Ctx& a);
 static tl::Dict tensor_accessor(tl::Builder& b, const tl::Ctx& a);
+static tl::Dict transpose_block(tl::Builder& b, const tl::Ctx& a);
 static tl::Dict writer_block(tl::Builder& b, const tl::Ctx& a);
 
 // Hardware start-up of a compute kernel, once before its first tile operation, for the family of that operation (matmul, binary or sfpu); later family changes re-initialise through the ops' init argument.
@@ -393,6 +395,43 @@ static tl::Dict tensor_accessor(tl::Builder& b, const tl::Ctx& a) {
   return bound;
 }
 
+// Transpose of a block of rows x cols tiles: wait for the whole input block, then for every tile of the transposed block (cols x rows, in row-major order) transpose input tile (r, c) into DST tile 0 and pack it to the output CB; pop the input block.
+static tl::Dict transpose_block(tl::Builder& b, const tl::Ctx& a) {
+  const tl::Any v_in0 = a.get("in0");
+  const tl::Any v_out = a.get("out");
+  const tl::Any v_rows = a.get("rows");
+  const tl::Any v_cols = a.get("cols");
+  const tl::Any v_init = a.get("init");
+  tl::Dict bound;
+  b.when(tl::fn::eq(v_init, tl::num(1)), [&] {
+    b.call(std::string("init_sfpu"), {v_in0, v_out});
+  });
+  b.call(std::string("cb_wait_front"), {v_in0, tl::fn::mul(v_rows, v_cols)});
+  b.repeat("c", v_cols, [&](const tl::Any& v_c) {
+    b.repeat("r", v_rows, [&](const tl::Any& v_r) {
+      b.call(std::string("tile_regs_acquire"), {});
+      if (b.profile() == "metal_d5f9bc4a") {
+        b.call(std::string("transpose_init"), {v_in0});
+      }
+      if (b.profile() == "metal_d5f9bc4a") {
+        b.call(std::string("transpose_tile"), {v_in0, tl::fn::add(tl::fn::mul(v_r, v_cols), v_c), tl::num(0)});
+      }
+      if (b.profile() == "tilelang_tt_2025") {
+        b.call(std::string("transpose_wh_init_short"), {v_in0});
+      }
+      if (b.profile() == "tilelang_tt_2025") {
+        b.call(std::string("transpose_wh_tile"), {v_in0, tl::fn::add(tl::fn::mul(v_r, v_cols), v_c), tl::num(0)});
+      }
+      b.call(std::string("tile_regs_commit"), {});
+      b.call(std::string("tile_regs_wait"), {});
+      pack_tiles(b, tl::Ctx{{"cb", v_out}, {"count", tl::num(1)}});
+      b.call(std::string("tile_regs_release"), {});
+    });
+  });
+  b.call(std::string("cb_pop_front"), {v_in0, tl::fn::mul(v_rows, v_cols)});
+  return bound;
+}
+
 // Writer side of an output CB: wait for the whole block, start one NoC write per tile page from consecutive pages at the front, wait for all writes with one barrier, then free the pages. The read pointer is only used between the wait and the pop.
 static tl::Dict writer_block(tl::Builder& b, const tl::Ctx& a) {
   const tl::Any v_cb = a.get("cb");
@@ -440,6 +479,7 @@ Dict run_protocol(const std::string& name, Builder& b, const Ctx& args) {
   if (name == "reader_block_mcast") return protocols::reader_block_mcast(b, args);
   if (name == "sfpu_block") return protocols::sfpu_block(b, args);
   if (name == "tensor_accessor") return protocols::tensor_accessor(b, args);
+  if (name == "transpose_block") return protocols::transpose_block(b, args);
   if (name == "writer_block") return protocols::writer_block(b, args);
   internal_error("unknown protocol '" + name + "'");
 }

@@ -113,6 +113,7 @@ Any dataflow(const std::string& name, const Dict& options, const DataflowParams&
       bool fp32 = accumulates_fp32(String(gemm.out->dtype));
       Ctx ctx{{names::kMt, gemm.get(names::kMt)}, {names::kNt, gemm.get(names::kNt)},
               {names::kKCount, gemm.get(names::kKCount)}, {names::kPages, Any(pages)},
+              {names::kTransposed, gemm.get(names::kTransposed)},
               {names::kDstCapacity, Any(dst_capacity(fp32))}, {names::kDevice, device()}, {names::kOptions, options}};
       return truthy((*partial)(ctx));
     };
@@ -141,14 +142,19 @@ Any lower_tiles(const std::string& name, const Dict& options, const LowerTilesPa
     for (const TileOp& op : ops) {
       if (op.kind == "fill" && !cbs.find(op.writes)) absorbed.push_back(op.writes);
     }
-    std::vector<std::pair<Any, Any>> replacement;  // statement -> its lowering, in op order
+    std::vector<std::pair<Any, std::vector<Any>>> replacement;  // statement -> the lowerings of its ops, in order
     for (const TileOp& op : ops) {
       bool is_absorbed = std::find(absorbed.begin(), absorbed.end(), op.writes) != absorbed.end();
-      replacement.emplace_back(op.stmt, lower_op(name, op, cases, cbs, is_absorbed));
+      Any lowered = lower_op(name, op, cases, cbs, is_absorbed);
+      if (!replacement.empty() && replacement.back().first.same_as(op.stmt)) {
+        replacement.back().second.push_back(lowered);
+      } else {
+        replacement.push_back({op.stmt, {lowered}});
+      }
     }
     Rewrite swap = [&](const Any& stmt) -> Any {
-      for (const auto& [old, replaced] : replacement) {
-        if (stmt.same_as(old)) return replaced;
+      for (const auto& [old, lowered] : replacement) {
+        if (stmt.same_as(old)) return seq(lowered);
       }
       return stmt;
     };

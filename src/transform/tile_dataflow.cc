@@ -113,6 +113,10 @@ void op_streams(std::vector<TileOp>& ops, TileOp& op, Streams& streams, const Ne
     op.writes = streams.create(*op.out, op.out->dtype, roles::kCompute, as_int(op.get(names::kTiles)));
   } else if (op.kind == "gemm") {
     gemm_streams(ops, op, streams, needs_partial);
+  } else if (op.kind == "transpose") {  // a gemm operand's transposed value, made on chip for the matmul
+    op.reads = {streams.read(op.ins[0], roles::kCompute, "T.gemm")};
+    int64_t pages = as_int(op.get(names::kRows)) * as_int(op.get(names::kCols));
+    op.writes = streams.create(*op.out, op.out->dtype, roles::kCompute, pages);
   } else {  // eltwise
     for (const BufferInfo& info : op.ins) {
       op.reads.push_back(streams.read(info, roles::kCompute, "element-wise store to '" + op.out->name + "'"));

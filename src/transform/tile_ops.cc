@@ -157,8 +157,25 @@ TileOp classify_copy(const ir::TilePrimitiveCall& stmt) {
 
 // -------------------------------------------------------------------------------------------------- gemm
 
-// `loops`: the loops around the gemm, the innermost being its K loop.
-TileOp classify_gemm(const ir::TilePrimitiveCall& stmt, const std::vector<ir::For>& loops) {
+// The transposed value of a gemm operand (its tiles in transposed order, each tile transposed): an on-chip
+// value of its own, produced by a transpose op and read by the matmul (tiles of 32x32 only transpose whole).
+BufferInfo transposed(const BufferInfo& operand) {
+  BufferInfo t = operand;
+  t.name = operand.name + "_T";
+  t.shape = {operand.shape[1], operand.shape[0]};
+  return t;
+}
+
+TileOp transpose_op(const ir::TilePrimitiveCall& stmt, const BufferInfo& operand) {
+  auto [rows, cols] = tiles(operand, "gemm operand");
+  TileOp op{"transpose", stmt, transposed(operand), {operand}};
+  op.fields = {{names::kRows, Any(rows)}, {names::kCols, Any(cols)}};
+  return op;
+}
+
+// `loops`: the loops around the gemm, the innermost being its K loop. A transposed operand adds a transpose op
+// before the gemm, which then reads the transposed value.
+std::vector<TileOp> classify_gemm(const ir::TilePrimitiveCall& stmt, const std::vector<ir::For>& loops) {
   List args = stmt.args();
   Region d = region_of(args[0]), a = region_of(args[1]), b = region_of(args[2]), c = region_of(args[3]);
   for (const Region* r : {&d, &a, &b, &c}) {
@@ -167,11 +184,7 @@ TileOp classify_gemm(const ir::TilePrimitiveCall& stmt, const std::vector<ir::Fo
     }
     require_full(*r, "T.gemm");
   }
-  if (truthy(to_plain(args[4])) || truthy(to_plain(args[5]))) {
-    fail("T.gemm(" + a.info.name + ", " + b.info.name + ", " + d.info.name +
-         ") with transpose_A/transpose_B is not supported by the tenstorrent backend (matmul_tiles takes "
-         "untransposed tiles)");
-  }
+  bool transpose_a = truthy(to_plain(args[4])), transpose_b = truthy(to_plain(args[5]));
   if (!d.info.var.same_as(c.info.var)) {
     fail("T.gemm writes '" + d.info.name + "' but accumulates '" + c.info.name + "'; they must be one buffer");
   }
@@ -182,12 +195,23 @@ TileOp classify_gemm(const ir::TilePrimitiveCall& stmt, const std::vector<ir::Fo
            "; only 1.0 (accumulate) is supported");
     }
   }
+  std::vector<TileOp> ops;
+  BufferInfo lhs = a.info, rhs = b.info;
+  if (transpose_a) {
+    ops.push_back(transpose_op(stmt, a.info));
+    lhs = *ops.back().out;
+  }
+  if (transpose_b) {
+    ops.push_back(transpose_op(stmt, b.info));
+    rhs = *ops.back().out;
+  }
   auto [mt, nt] = tiles(d.info, "accumulator");
-  auto [am, ak] = tiles(a.info, "gemm operand");
-  auto [bk, bn] = tiles(b.info, "gemm operand");
+  auto [am, ak] = tiles(lhs, "gemm operand");
+  auto [bk, bn] = tiles(rhs, "gemm operand");
   if (am != mt || bn != nt || ak != bk) {
-    fail("T.gemm shapes do not match: " + a.info.name + " " + ints_str(a.info.shape) + " x " + b.info.name + " " +
-         ints_str(b.info.shape) + " -> " + d.info.name + " " + ints_str(d.info.shape));
+    fail("T.gemm shapes do not match: " + a.info.name + " " + ints_str(a.info.shape) +
+         (transpose_a ? " (transposed)" : "") + " x " + b.info.name + " " + ints_str(b.info.shape) +
+         (transpose_b ? " (transposed)" : "") + " -> " + d.info.name + " " + ints_str(d.info.shape));
   }
   Any k(int64_t(0));
   int64_t k_count = 1;
@@ -195,10 +219,11 @@ TileOp classify_gemm(const ir::TilePrimitiveCall& stmt, const std::vector<ir::Fo
     k = loops.back().loop_var();
     k_count = as_int(loops.back().extent());
   }
-  TileOp op{"gemm", stmt, d.info, {a.info, b.info}};
+  TileOp op{"gemm", stmt, d.info, {lhs, rhs}};
   op.fields = {{names::kMt, Any(mt)}, {names::kNt, Any(nt)}, {names::kKt, Any(ak)}, {names::kK, k},
-               {names::kKCount, Any(k_count)}};
-  return op;
+               {names::kKCount, Any(k_count)}, {names::kTransposed, Any(transpose_a || transpose_b)}};
+  ops.push_back(op);
+  return ops;
 }
 
 // ---------------------------------------------------------------------------------------------- eltwise
@@ -313,11 +338,12 @@ TileOp classify_fill(const ir::TilePrimitiveCall& stmt) {
 
 void visit(const Any& stmt, const std::vector<ir::For>& loops, std::vector<TileOp>& ops);
 
-TileOp classify_tile(const ir::TilePrimitiveCall& stmt, const std::vector<ir::For>& loops) {
+// The tile ops of one tile primitive (a transposed gemm is two or three).
+std::vector<TileOp> classify_tile(const ir::TilePrimitiveCall& stmt, const std::vector<ir::For>& loops) {
   std::string name = stmt.op().name();
-  if (name == "tirx.tile.copy") return classify_copy(stmt);
+  if (name == "tirx.tile.copy") return {classify_copy(stmt)};
   if (name == "tirx.tile.gemm") return classify_gemm(stmt, loops);
-  if (name == "tirx.tile.fill") return classify_fill(stmt);
+  if (name == "tirx.tile.fill") return {classify_fill(stmt)};
   fail("tile primitive " + name + " has no tenstorrent lowering");
 }
 
@@ -342,7 +368,7 @@ void visit(const Any& stmt, const std::vector<ir::For>& loops, std::vector<TileO
   if (auto block = ir::SeqStmt::from(stmt)) {
     for (const Any& s : block->seq()) visit(s, loops, ops);
   } else if (auto tile = ir::TilePrimitiveCall::from(stmt)) {
-    ops.push_back(classify_tile(*tile, loops));
+    for (TileOp& op : classify_tile(*tile, loops)) ops.push_back(std::move(op));
   } else if (auto loop = ir::For::from(stmt)) {
     visit_loop(*loop, loops, ops);
   } else if (auto cond = ir::IfThenElse::from(stmt)) {

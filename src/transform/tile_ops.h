@@ -8,8 +8,8 @@
 namespace tl {
 
 struct TileOp {
-  std::string kind;  // copy_in | copy_out | copy_local | fill | gemm | eltwise
-  Any stmt;          // the statement the op replaces
+  std::string kind;  // copy_in | copy_out | copy_local | fill | gemm | transpose | eltwise
+  Any stmt;          // the statement the op replaces (the ops of one statement replace it in order)
   std::optional<BufferInfo> out;
   std::vector<BufferInfo> ins;
   /*! \brief What lower_tiles cases see of the op (names:: constants; generator/rules.py TILE_OP_FIELDS). */

@@ -15,7 +15,7 @@ static Any make(const Dict& options) {
             {"input", [](const tl::Ctx& c) -> tl::Any { return tl::fn::mul(c.get("pages"), c.get("stages")); }},
             {"output", [](const tl::Ctx& c) -> tl::Any { return tl::fn::mul(c.get("pages"), c.get("stages")); }},
             {"intermediate", [](const tl::Ctx& c) -> tl::Any { return c.get("pages"); }},
-        }, [](const tl::Ctx& c) -> tl::Any { return tl::fn::and_({tl::fn::gt(c.get("k_count"), tl::num(1)), tl::fn::gt(c.get("pages"), c.get("dst_capacity"))}); }}),
+        }, [](const tl::Ctx& c) -> tl::Any { return tl::fn::and_({tl::fn::gt(c.get("k_count"), tl::num(1)), tl::fn::or_({tl::fn::gt(c.get("pages"), c.get("dst_capacity")), c.get("transposed")})}); }}),
   }), "tl.BuildTTTileDataflow");
 }
 

@@ -15,6 +15,7 @@ static Any make(const Dict& options) {
             {"matmul_block", [](const tl::Ctx& c) -> tl::Any { return tl::str("matmul"); }},
             {"eltwise_block", [](const tl::Ctx& c) -> tl::Any { return tl::fn::select(tl::fn::eq(c.get("binary"), tl::str("none")), tl::str("sfpu"), tl::str("binary")); }},
             {"fill_block", [](const tl::Ctx& c) -> tl::Any { return tl::str("sfpu"); }},
+            {"transpose_block", [](const tl::Ctx& c) -> tl::Any { return tl::str("sfpu"); }},
         }, std::vector<std::pair<std::string, tl::ExprMap>>{
             {"matmul_block", tl::ExprMap{
                 {"in0", [](const tl::Ctx& c) -> tl::Any { return c.get("in0"); }},
@@ -29,6 +30,11 @@ static Any make(const Dict& options) {
             {"fill_block", tl::ExprMap{
                 {"in0", [](const tl::Ctx& c) -> tl::Any { return c.get("out"); }},
                 {"in1", [](const tl::Ctx& c) -> tl::Any { return c.get("out"); }},
+                {"out", [](const tl::Ctx& c) -> tl::Any { return c.get("out"); }},
+            }},
+            {"transpose_block", tl::ExprMap{
+                {"in0", [](const tl::Ctx& c) -> tl::Any { return c.get("in0"); }},
+                {"in1", [](const tl::Ctx& c) -> tl::Any { return c.get("in0"); }},
                 {"out", [](const tl::Ctx& c) -> tl::Any { return c.get("out"); }},
             }},
         }}),

@@ -69,7 +69,7 @@ static Any make(const Dict& options) {
                     std::nullopt},
             }},
             {"matmul_block", {
-                tl::Case{[](const tl::Ctx& c) -> tl::Any { return tl::fn::eq(c.get("dst_tiles"), tl::fn::mul(c.get("mt"), c.get("nt"))); },
+                tl::Case{[](const tl::Ctx& c) -> tl::Any { return tl::fn::and_({tl::fn::eq(c.get("dst_tiles"), tl::fn::mul(c.get("mt"), c.get("nt"))), tl::fn::lt(c.get("partial"), tl::num(0))}); },
                     tl::Checks{},
                     "", "matmul_block_dst",
                     tl::ExprMap{
@@ -125,6 +125,19 @@ static Any make(const Dict& options) {
                         {"op", [](const tl::Ctx& c) -> tl::Any { return c.get("binary"); }},
                         {"sfpu", [](const tl::Ctx& c) -> tl::Any { return tl::fn::select(tl::fn::ne(c.get("sfpu"), tl::str("none")), c.get("sfpu"), tl::str("relu")); }},
                         {"with_sfpu", [](const tl::Ctx& c) -> tl::Any { return tl::fn::ne(c.get("sfpu"), tl::str("none")); }},
+                        {"init", [](const tl::Ctx& c) -> tl::Any { return c.get("init"); }},
+                    },
+                    std::nullopt},
+            }},
+            {"transpose_block", {
+                tl::Case{std::nullopt,
+                    tl::Checks{},
+                    "", "transpose_block",
+                    tl::ExprMap{
+                        {"in0", [](const tl::Ctx& c) -> tl::Any { return c.get("in0"); }},
+                        {"out", [](const tl::Ctx& c) -> tl::Any { return c.get("out"); }},
+                        {"rows", [](const tl::Ctx& c) -> tl::Any { return c.get("rows"); }},
+                        {"cols", [](const tl::Ctx& c) -> tl::Any { return c.get("cols"); }},
                         {"init", [](const tl::Ctx& c) -> tl::Any { return c.get("init"); }},
                     },
                     std::nullopt},

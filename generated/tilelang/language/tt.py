@@ -11,6 +11,7 @@
 # Spec: specs/intrinsics/pack_copy.yaml
 # Spec: specs/intrinsics/sfpu.yaml
 # Spec: specs/intrinsics/tile_ops.yaml
+# Spec: specs/intrinsics/transpose.yaml
 """The `T.tt.*` TVMScript namespace: one function per intrinsic of specs/intrinsics/*.yaml.
 
 Each call builds a `tt.<name>` op call, so kernels print as `T.tt.<name>(...)` and parse back.
@@ -316,6 +317,31 @@ def tile_regs_release() -> Any:
 def tile_regs_wait() -> Any:
     """Pack thread: wait until the math thread has committed the section."""
     return call('tile_regs_wait')
+
+
+def transpose_block(in0, out, rows, cols, init) -> Any:
+    """Transpose a block of `rows x cols` tiles of CB `in0` into CB `out` (`cols x rows` tiles, each tile transposed): a transposed operand of T.gemm, made on chip before the matmul reads it."""
+    return call('transpose_block', in0, out, rows, cols, init)
+
+
+def transpose_init(icb) -> Any:
+    """Short initialisation of unpack and math for transpose_tile (after the kernel's hardware start-up)."""
+    return call('transpose_init', icb)
+
+
+def transpose_tile(icb, itile, idst) -> Any:
+    """DST[idst] = transpose(tile `itile` of `icb`)."""
+    return call('transpose_tile', icb, itile, idst)
+
+
+def transpose_wh_init_short(icb) -> Any:
+    """Short initialisation of unpack and math for transpose_wh_tile."""
+    return call('transpose_wh_init_short', icb)
+
+
+def transpose_wh_tile(icb, itile, idst) -> Any:
+    """DST[idst] = transpose(tile `itile` of `icb`)."""
+    return call('transpose_wh_tile', icb, itile, idst)
 
 
 def write_block(cb, dst, first_tile, rows, cols, row_stride, page_bytes) -> Any:

@@ -17,6 +17,7 @@
 # Spec: specs/intrinsics/pack_copy.yaml
 # Spec: specs/intrinsics/sfpu.yaml
 # Spec: specs/intrinsics/tile_ops.yaml
+# Spec: specs/intrinsics/transpose.yaml
 """Tenstorrent intrinsics: one record per `tt.*` op (abstract IR ops and concrete Metalium calls).
 
 Every fact here comes from specs/intrinsics/*.yaml and the API profiles of specs/backends/*.yaml.
@@ -1189,6 +1190,98 @@ INTRINSICS: dict[str, Intrinsic] = {
             'tilelang_tt_2025': Spelling('tile_regs_wait', headers=(('compute', 'compute_kernel_api/reg_api.h'),), form='call', template_args=()),
         },
         doc='Pack thread: wait until the math thread has committed the section.',
+    ),
+    'transpose_block': Intrinsic(
+        name='transpose_block',
+        family='tile_ops',
+        level='abstract',
+        roles=('compute',),
+        args=(
+            Arg('in0', 'int32', const=False),
+            Arg('out', 'int32', const=False),
+            Arg('rows', 'int32', const=False),
+            Arg('cols', 'int32', const=False),
+            Arg('init', 'int32', const=False),
+        ),
+        returns='void',
+        effect='Opaque',
+        dtype='void',
+        op_name='tt.transpose_block',
+        cpp={
+        },
+        doc='Transpose a block of `rows x cols` tiles of CB `in0` into CB `out` (`cols x rows` tiles, each tile transposed): a transposed operand of T.gemm, made on chip before the matmul reads it.',
+    ),
+    'transpose_init': Intrinsic(
+        name='transpose_init',
+        family='transpose',
+        level='concrete',
+        roles=('compute',),
+        args=(
+            Arg('icb', 'uint32', const=False),
+        ),
+        returns='void',
+        effect='Opaque',
+        dtype='void',
+        op_name='tt.transpose_init',
+        cpp={
+            'metal_d5f9bc4a': Spelling('transpose_init', headers=(('compute', 'api/compute/transpose.h'),), form='call', template_args=()),
+        },
+        doc="Short initialisation of unpack and math for transpose_tile (after the kernel's hardware start-up).",
+    ),
+    'transpose_tile': Intrinsic(
+        name='transpose_tile',
+        family='transpose',
+        level='concrete',
+        roles=('compute',),
+        args=(
+            Arg('icb', 'uint32', const=False),
+            Arg('itile', 'uint32', const=False),
+            Arg('idst', 'uint32', const=False),
+        ),
+        returns='void',
+        effect='Opaque',
+        dtype='void',
+        op_name='tt.transpose_tile',
+        cpp={
+            'metal_d5f9bc4a': Spelling('transpose_tile', headers=(('compute', 'api/compute/transpose.h'),), form='call', template_args=()),
+        },
+        doc='DST[idst] = transpose(tile `itile` of `icb`).',
+    ),
+    'transpose_wh_init_short': Intrinsic(
+        name='transpose_wh_init_short',
+        family='transpose',
+        level='concrete',
+        roles=('compute',),
+        args=(
+            Arg('icb', 'uint32', const=False),
+        ),
+        returns='void',
+        effect='Opaque',
+        dtype='void',
+        op_name='tt.transpose_wh_init_short',
+        cpp={
+            'tilelang_tt_2025': Spelling('transpose_wh_init_short', headers=(('compute', 'compute_kernel_api/transpose_wh.h'),), form='call', template_args=()),
+        },
+        doc='Short initialisation of unpack and math for transpose_wh_tile.',
+    ),
+    'transpose_wh_tile': Intrinsic(
+        name='transpose_wh_tile',
+        family='transpose',
+        level='concrete',
+        roles=('compute',),
+        args=(
+            Arg('icb', 'uint32', const=False),
+            Arg('itile', 'uint32', const=False),
+            Arg('idst', 'uint32', const=False),
+        ),
+        returns='void',
+        effect='Opaque',
+        dtype='void',
+        op_name='tt.transpose_wh_tile',
+        cpp={
+            'tilelang_tt_2025': Spelling('transpose_wh_tile', headers=(('compute', 'compute_kernel_api/transpose_wh.h'),), form='call', template_args=()),
+        },
+        doc='DST[idst] = transpose(tile `itile` of `icb`).',
     ),
     'write_block': Intrinsic(
         name='write_block',

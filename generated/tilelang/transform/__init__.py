@@ -112,7 +112,7 @@ def LowerTileOpsToLoops() -> tvm.transform.Pass:
 
 
 def LowerTileOpsToTT() -> tvm.transform.Pass:
-    """TileLang tile operations -> abstract block intrinsics on CBs: T.copy into an on-chip buffer reads a block, T.copy out of one writes a block, a copy between on-chip buffers is an alias of one CB, T.clear absorbed by a gemm disappears, T.gemm is one K step of a block matmul, and a T.Parallel element-wise store is an element-wise block. Tile indices are computed from the copy regions below; the allocations of on-chip buffers are removed (their storage is the CBs)."""
+    """TileLang tile operations -> abstract block intrinsics on CBs: T.copy into an on-chip buffer reads a block, T.copy out of one writes a block, a copy between on-chip buffers is an alias of one CB, T.clear absorbed by a gemm disappears, T.gemm is one K step of a block matmul (after an on-chip transpose of a transposed operand), and a T.Parallel element-wise store is an element-wise block. Tile indices are computed from the copy regions below; the allocations of on-chip buffers are removed (their storage is the CBs)."""
     return _cpp.make_pass('LowerTileOpsToTT', {})
 
 

@@ -219,7 +219,7 @@ struct Cb {
 };
 
 enum class DstState { Released, Acquired, Committed, Waited };
-enum class FpuOp { None, Matmul, Add, Sub, Mul, Copy };
+enum class FpuOp { None, Matmul, Add, Sub, Mul, Copy, Transpose };
 
 // Compute-kernel state: hardware start-up, the last FPU and SFPU inits, and the DST register file.
 struct ComputeState {

@@ -18,6 +18,7 @@ const char* init_name(FpuOp op) {
         case FpuOp::Sub: return "sub_tiles_init";
         case FpuOp::Mul: return "mul_tiles_init";
         case FpuOp::Copy: return "copy_tile_init";
+        case FpuOp::Transpose: return "transpose_init (or transpose_wh_init_short)";
         case FpuOp::None: return "none";
     }
     return "?";
@@ -273,6 +274,16 @@ void copy_tile_to_dst_init_short(uint32_t cbid, uint32_t transpose) {
     init_fpu(s, FpuOp::Copy, cbid, cbid, false);
 }
 
+void transpose_init(uint32_t icb) {
+    Session s = enter(make_call("transpose_init", {icb}));
+    init_fpu(s, FpuOp::Transpose, icb, icb, false);
+}
+
+void transpose_wh_init_short(uint32_t icb) {
+    Session s = enter(make_call("transpose_wh_init_short", {icb}));
+    init_fpu(s, FpuOp::Transpose, icb, icb, false);
+}
+
 void tile_regs_acquire() {
     Session s = enter(make_call("tile_regs_acquire", {}));
     ComputeState& c = compute_of(s);
@@ -350,6 +361,28 @@ void copy_tile(uint32_t in_cb_id, uint32_t in_tile_index, uint32_t dst_tile_inde
     finish_math(c, d);
     s.core.counters[kCopyTiles] += 1;
 }
+
+namespace {
+
+// DST[idst] = transpose(tile itile of icb) (`name`: the call's spelling in the kernel's API profile).
+void transpose(const char* name, uint32_t icb, uint32_t itile, uint32_t idst) {
+    Session s = enter(make_call(name, {icb, itile, idst}));
+    ComputeState& c = compute_of(s);
+    need_fpu(s, c, FpuOp::Transpose, icb, icb);
+    float* d = math_dst(s, c, idst);
+    float a[kTileElems];
+    unpack_operand(s, icb, itile, a);
+    for (uint32_t i = 0; i < 32; ++i) {
+        for (uint32_t j = 0; j < 32; ++j) d[j * 32 + i] = a[i * 32 + j];
+    }
+    finish_math(c, d);
+    s.core.counters[kCopyTiles] += 1;
+}
+
+}  // namespace
+
+void transpose_tile(uint32_t icb, uint32_t itile, uint32_t idst) { transpose("transpose_tile", icb, itile, idst); }
+void transpose_wh_tile(uint32_t icb, uint32_t itile, uint32_t idst) { transpose("transpose_wh_tile", icb, itile, idst); }
 
 }  // namespace kapi
 }  // namespace tt_emu

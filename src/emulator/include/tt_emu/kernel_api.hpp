@@ -246,6 +246,8 @@ void init_sfpu(uint32_t icb, uint32_t ocb);
 void unary_op_init_common(uint32_t icb, uint32_t ocb);
 void copy_tile_init(uint32_t cbid);
 void copy_tile_to_dst_init_short(uint32_t cbid, uint32_t transpose = 0);
+void transpose_init(uint32_t icb);
+void transpose_wh_init_short(uint32_t icb);
 
 // ---------------------------------------------------------------- compute: DST and tile operations
 
@@ -260,6 +262,8 @@ void add_tiles(uint32_t icb0, uint32_t icb1, uint32_t itile0, uint32_t itile1, u
 void sub_tiles(uint32_t icb0, uint32_t icb1, uint32_t itile0, uint32_t itile1, uint32_t idst);
 void mul_tiles(uint32_t icb0, uint32_t icb1, uint32_t itile0, uint32_t itile1, uint32_t idst);
 void copy_tile(uint32_t in_cb_id, uint32_t in_tile_index, uint32_t dst_tile_index);
+void transpose_tile(uint32_t icb, uint32_t itile, uint32_t idst);
+void transpose_wh_tile(uint32_t icb, uint32_t itile, uint32_t idst);
 
 template <bool out_of_order_output = false>
 void pack_tile(uint32_t ifrom_dst, uint32_t icb, uint32_t output_tile_index = 0) {
