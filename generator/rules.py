@@ -34,7 +34,7 @@ TILE_OP_FIELDS: dict[str, tuple[str, ...]] = {
     "copy_out": ("tensor", "row", "col", "rows", "cols", "row_tiles"),
     "copy_local": (),
     "fill": ("value", "tiles"),
-    "gemm": ("mt", "nt", "kt", "k", "k_count", "transposed"),
+    "gemm": ("mt", "nt", "kt", "k", "k_count", "transposed", "clear"),
     "transpose": ("rows", "cols"),
     "eltwise": ("binary", "sfpu", "tiles"),
 }

@@ -13,7 +13,7 @@ import shutil
 import ml_dtypes
 import numpy as np
 import pytest
-from tt_kernels import attention_pv, batched_matmul
+from tt_kernels import attention_pv, attention_scores, batched_matmul
 
 import tilelang
 import tilelang.language as T
@@ -53,6 +53,18 @@ def test_attention_pv_in_the_bhsd_layout() -> None:
     o = kernel(p, v)
     assert o.shape == (batch, heads, seq, dim)
     check(o, np.matmul(p.astype(np.float32), v.astype(np.float32)))
+
+
+def test_attention_scores_with_clear_accum_and_transposed_keys() -> None:
+    """Flash attention's first GEMM: a new product per key block (clear_accum=True inside a loop that is not its
+    K loop), K transposed on chip, Q re-read per block."""
+    batch, heads, seq, dim = 2, 2, 64, 64
+    kernel = tilelang.compile(attention_scores(batch, heads, seq, dim, 32, 32), out_idx=[-1], target="tenstorrent")
+    q, k = uniform((batch, heads, seq, dim), 5), uniform((batch, heads, seq, dim), 6)
+    s = kernel(q, k)
+    check(s, np.matmul(q.astype(np.float32), np.swapaxes(k.astype(np.float32), -1, -2)))
+    blocks = batch * heads * (seq // 32) * (seq // 32)
+    assert kernel.last_report["total"]["matmul_tiles"] == blocks * (dim // 32)
 
 
 def bshd_copy(batch: int, seq: int, heads: int, dim: int, block_M: int) -> object:

@@ -51,6 +51,7 @@ def eltwise(expr: str, dtype="bfloat16"):
             A_s = T.alloc_shared((64, 64), dtype)
             B_s = T.alloc_shared((64, 64), dtype)
             C_l = T.alloc_fragment((64, 64), dtype)
+            R_s = T.alloc_fragment((64,), dtype)
             T.copy(A[0, 0], A_s)
             T.copy(B[0, 0], B_s)
             for (i, j) in T.Parallel(64, 64):
@@ -64,8 +65,30 @@ def eltwise(expr: str, dtype="bfloat16"):
                     C_l[i, j] = A_s[i, j]
                 elif expr == "transpose":
                     C_l[i, j] = A_s[j, i] + B_s[i, j]
+                elif expr == "sqrt":
+                    C_l[i, j] = T.sqrt(A_s[i, j])
+                elif expr == "row":
+                    C_l[i, j] = A_s[i, j] - R_s[i]
                 else:
-                    C_l[i, j] = A_s[i, j] + B_s[i, j] + 1.0
+                    C_l[i, j] = A_s[i, j] + 1.0
+            T.copy(C_l, C[0, 0])
+    return main
+
+
+def gemm_alpha():
+    """D = 2 * A @ B through the TVM tile primitive (TileLang's T.gemm has no alpha)."""
+    from tvm.script import tirx
+
+    @T.prim_func
+    def main(A: T.Tensor((64, 64), "bfloat16"), B: T.Tensor((64, 64), "bfloat16"), C: T.Tensor((64, 64), "bfloat16")):
+        with T.Kernel(1, 1, threads=128) as (bx, by):
+            A_s = T.alloc_shared((64, 64), "bfloat16")
+            B_s = T.alloc_shared((64, 64), "bfloat16")
+            C_l = T.alloc_fragment((64, 64), "float")
+            T.clear(C_l)
+            T.copy(A[0, 0], A_s)
+            T.copy(B[0, 0], B_s)
+            tirx.tile.gemm(C_l, A_s, B_s, C_l, False, False, 2.0, 1.0)
             T.copy(C_l, C[0, 0])
     return main
 

@@ -10,7 +10,7 @@ from test_language_llvm import elementwise_add, matmul
 import tilelang.language as T
 
 __all__ = ["matmul", "elementwise_add", "elementwise_binary", "elementwise_unary", "matmul_bias_relu",
-           "batched_matmul", "attention_pv", "matmul_transposed", "GEMMS", "gemm_id", "CORPUS"]
+           "batched_matmul", "attention_pv", "attention_scores", "matmul_transposed", "GEMMS", "gemm_id", "CORPUS"]
 
 
 def elementwise_binary(M, N, block_M, block_N, op, dtype="bfloat16"):
@@ -112,6 +112,27 @@ def attention_pv(batch, heads, seq_len, dim, block_M, block_N, dtype="bfloat16",
     return main
 
 
+def attention_scores(batch, heads, seq_len, dim, block_M, block_N, dtype="bfloat16", accum_dtype="float"):
+    """S = Q @ K^T per (batch, head), block by block over the keys, each block one product (clear_accum=True,
+    transpose_B=True) as flash attention's first GEMM computes it; the scores are written out."""
+
+    @T.prim_func
+    def main(Q: T.Tensor((batch, heads, seq_len, dim), dtype), K: T.Tensor((batch, heads, seq_len, dim), dtype),
+             S: T.Tensor((batch, heads, seq_len, seq_len), dtype)):
+        with T.Kernel(T.ceildiv(seq_len, block_M), heads, batch, threads=128) as (bx, by, bz):
+            Q_shared = T.alloc_shared((block_M, dim), dtype)
+            K_shared = T.alloc_shared((block_N, dim), dtype)
+            acc_s = T.alloc_fragment((block_M, block_N), accum_dtype)
+            acc_s_cast = T.alloc_fragment((block_M, block_N), dtype)
+            for k in T.Pipelined(T.ceildiv(seq_len, block_N), num_stages=2):
+                T.copy(Q[bz, by, bx * block_M:(bx + 1) * block_M, :], Q_shared)
+                T.copy(K[bz, by, k * block_N:(k + 1) * block_N, :], K_shared)
+                T.gemm(Q_shared, K_shared, acc_s, transpose_B=True, clear_accum=True)
+                T.copy(acc_s, acc_s_cast)
+                T.copy(acc_s_cast, S[bz, by, bx * block_M:(bx + 1) * block_M, k * block_N:(k + 1) * block_N])
+    return main
+
+
 def matmul_transposed(M, N, K, block_M, block_N, block_K, trans_A, trans_B, dtype="bfloat16", accum_dtype="float"):
     """C = op(A) @ op(B) as TileLang's GEMM tests write it: A is (K, M) when trans_A, B is (N, K) when trans_B."""
     A_shape = (K, M) if trans_A else (M, K)
@@ -168,6 +189,7 @@ CORPUS = {
     "gemm_multicast_8x4": lambda: matmul(256, 512, 128, 64, 64, 32),
     "gemm_batched_3d_grid": lambda: batched_matmul(3, 64, 64, 96, 32, 32, 32),
     "attention_pv_bhsd": lambda: attention_pv(2, 2, 128, 64, 64, 32),
+    "attention_scores_bhsd": lambda: attention_scores(2, 2, 64, 64, 32, 32),
     **{f"gemm_{name}": (lambda ta=ta, tb=tb: matmul_transposed(64, 96, 128, 32, 96, 64, ta, tb))
        for name, ta, tb in (("nt", False, True), ("tn", True, False), ("tt", True, True))},
 }

@@ -15,6 +15,7 @@ inline constexpr const char kBinary[] = "binary";  // lower_tiles eltwise
 inline constexpr const char kBuffer[] = "buffer";  // annotate.fields, annotate.require
 inline constexpr const char kCb[] = "cb";  // accessors.args
 inline constexpr const char kCbs[] = "cbs";  // verify.checks
+inline constexpr const char kClear[] = "clear";  // lower_tiles gemm
 inline constexpr const char kCol[] = "col";  // lower_tiles copy_in, lower_tiles copy_out
 inline constexpr const char kCols[] = "cols";  // lower_tiles copy_in, lower_tiles copy_out, lower_tiles transpose
 inline constexpr const char kCoresX[] = "cores_x";  // multicast, partition.require, partition.auto_shard, multicast.when, multicast.runtime_args, multicast.args

@@ -105,6 +105,8 @@ class Op;
 class Call;
 class Cast;
 class Add;
+class Div;
+class FloorDiv;
 class Sub;
 class Mul;
 class Max;
@@ -392,6 +394,42 @@ class Add : public Node {
   explicit Add(const Any& value) : Node(value, type_index(), kTypeKey) {}
   Expr a() const;  // Left operand.
   Expr b() const;  // Right operand.
+};
+
+/// a / b (true division).
+class Div : public Node {
+ public:
+  static constexpr const char* kTypeKey = "prim.Div";
+  static int32_t type_index() {
+    static const int32_t index = detail::type_index(kTypeKey);
+    return index;
+  }
+  /*! \brief Whether `value` is a prim.Div (or of a type derived from it). */
+  static bool matches(const Any& value) { return detail::instance_of(value, type_index()); }
+  /*! \brief Whether `value`'s type is exactly prim.Div. */
+  static bool matches_exactly(const Any& value) { return value.type_index() == type_index(); }
+  static std::optional<Div> from(const Any& value) {
+    return matches(value) ? std::optional<Div>(Div(value)) : std::nullopt;
+  }
+  explicit Div(const Any& value) : Node(value, type_index(), kTypeKey) {}
+};
+
+/// a // b.
+class FloorDiv : public Node {
+ public:
+  static constexpr const char* kTypeKey = "prim.FloorDiv";
+  static int32_t type_index() {
+    static const int32_t index = detail::type_index(kTypeKey);
+    return index;
+  }
+  /*! \brief Whether `value` is a prim.FloorDiv (or of a type derived from it). */
+  static bool matches(const Any& value) { return detail::instance_of(value, type_index()); }
+  /*! \brief Whether `value`'s type is exactly prim.FloorDiv. */
+  static bool matches_exactly(const Any& value) { return value.type_index() == type_index(); }
+  static std::optional<FloorDiv> from(const Any& value) {
+    return matches(value) ? std::optional<FloorDiv>(FloorDiv(value)) : std::nullopt;
+  }
+  explicit FloorDiv(const Any& value) : Node(value, type_index(), kTypeKey) {}
 };
 
 /// a - b.

@@ -75,12 +75,13 @@ void gemm_streams(std::vector<TileOp>& ops, TileOp& op, Streams& streams, const 
   op.reads = {streams.read(op.ins[0], roles::kCompute, "T.gemm"), streams.read(op.ins[1], roles::kCompute, "T.gemm")};
   const std::string* init = streams.current_of(acc.name);
   Stream* init_stream = init ? streams.find(*init) : nullptr;
-  if (init_stream == nullptr || init_stream->producer != roles::kCompute || !init_stream->consumers.empty() ||
-      !is_zero_fill(ops, *init)) {
+  bool zero_start = init_stream != nullptr && init_stream->producer == roles::kCompute &&
+                    init_stream->consumers.empty() && is_zero_fill(ops, *init);
+  if (!zero_start && !truthy(op.get(names::kClear))) {
     fail("T.gemm accumulates into '" + acc.name + "', which must be cleared first (T.clear(" + acc.name +
-         ") right before the K loop)");
+         ") right before the K loop, or clear_accum=True for a product that starts from zero)");
   }
-  init_stream->absorbed = true;
+  if (zero_start) init_stream->absorbed = true;  // DST starts at zero: the fill needs no CB
   int64_t pages = as_int(op.get(names::kMt)) * as_int(op.get(names::kNt));
   op.writes = streams.create(acc, acc.dtype, roles::kCompute, pages);
   if (needs_partial(op, pages)) {

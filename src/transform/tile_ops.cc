@@ -2,7 +2,8 @@
 #include "tile_ops.h"
 
 #include <algorithm>
-#include <tuple>
+
+#include "tile_ops_util.h"
 
 namespace tl {
 
@@ -15,79 +16,7 @@ const Any& TileOp::get(const char* name) const {
 
 namespace {
 
-// Extents and shapes in messages: "[64, 32]".
-std::string ints_str(const std::vector<int64_t>& xs) {
-  std::string out = "[";
-  for (size_t i = 0; i < xs.size(); ++i) out += (i ? ", " : "") + std::to_string(xs[i]);
-  return out + "]";
-}
-
-std::pair<int64_t, int64_t> tile_shape() {
-  Any tile = attr(device(), "TILE");
-  return {as_int(item(tile, Any(int64_t(0)))), as_int(item(tile, Any(int64_t(1))))};
-}
-
-Any strip_casts(Any expr) {
-  while (auto c = ir::Cast::from(expr)) expr = c->value();
-  return expr;
-}
-
-bool is_zero(const Any& e) {
-  Any expr = strip_casts(e);
-  if (auto i = ir::IntImm::from(expr)) return i->value() == 0;
-  if (auto f = ir::FloatImm::from(expr)) return f->value() == 0.0;
-  return false;
-}
-
-bool is_const_int(const Any& e, int64_t value) {
-  auto i = ir::IntImm::from(e);
-  return i && i->value() == value;
-}
-
-// The tiles of a 2-D on-chip buffer: (rows, cols).
-std::pair<int64_t, int64_t> tiles(const BufferInfo& info, const std::string& what) {
-  auto [th, tw] = tile_shape();
-  if (info.shape.size() != 2) {
-    fail(what + " '" + info.name + "' has shape " + ints_str(info.shape) +
-         "; the tenstorrent backend handles 2-D tiles only");
-  }
-  int64_t rows = info.shape[0], cols = info.shape[1];
-  if (rows % th || cols % tw) {
-    fail(what + " '" + info.name + "' has shape " + std::to_string(rows) + "x" + std::to_string(cols) +
-         ", not a multiple of the " + std::to_string(th) + "x" + std::to_string(tw) + " tile");
-  }
-  return {rows / th, cols / tw};
-}
-
-// A tile-op operand: its buffer, where the region starts and its (static) extents.
-struct Region {
-  BufferInfo info;
-  std::vector<Any> mins;
-  std::vector<int64_t> extents;
-};
-
-Region region_of(const Any& operand) {
-  ir::TensorRegion region(operand);
-  Region r{buffer_info(region.source()), {}, {}};
-  for (const Any& dim : region.region()) {
-    ir::Range range(dim);
-    r.mins.push_back(range.min());
-    auto extent = ir::IntImm::from(range.extent());
-    if (!extent) fail("region of '" + r.info.name + "' has a dynamic extent (" + format_value(range.extent()) + ")");
-    r.extents.push_back(extent->value());
-  }
-  return r;
-}
-
-// CBs hold whole blocks: an on-chip operand must be the whole buffer.
-void require_full(const Region& r, const std::string& op) {
-  bool whole = r.extents == r.info.shape;
-  for (const Any& m : r.mins) whole = whole && is_const_int(m, 0);
-  if (!whole) {
-    fail(op + " uses part of on-chip buffer '" + r.info.name + "' (extents " + ints_str(r.extents) + " of " +
-         ints_str(r.info.shape) + "); the tenstorrent backend moves whole CB blocks");
-  }
-}
+using namespace tileops;  // NOLINT: the recognisers' shared helpers
 
 // ------------------------------------------------------------------------------------------------ copies
 
@@ -96,6 +25,31 @@ void require_full(const Region& r, const std::string& op) {
 struct TileRegion {
   Any row, col;
 };
+
+// A block must lie inside the tensor: at a constant offset it must end inside it; at a moving offset (block
+// indices, loops) the blocks tile the dimension, so its extent must divide it (the last block of a ceildiv grid
+// would otherwise run past the tensor, and on hardware read or write other tiles).
+void require_inside(const Region& tensor, const BufferInfo& onchip, size_t d) {
+  int64_t dim = tensor.info.shape[d], extent = tensor.extents[d];
+  auto start = ir::IntImm::from(tensor.mins[d]);
+  std::string block = "T.copy of a " + ints_str(onchip.shape) + " block " + (onchip.name.empty() ? "" : "('" +
+                      onchip.name + "') ") + "of tensor '" + tensor.info.name + "' (shape " +
+                      ints_str(tensor.info.shape) + "): dim " + std::to_string(d);
+  if (start && start->value() + extent > dim) {
+    fail(block + " runs from " + std::to_string(start->value()) + " to " + std::to_string(start->value() + extent) +
+         ", past the tensor's " + std::to_string(dim));
+  }
+  if (!start && dim % extent != 0) {
+    int64_t tile = d + 1 == tensor.info.shape.size() ? tile_shape().second : tile_shape().first;
+    int64_t fits = 0;
+    for (int64_t b = tile; b <= std::min(extent, dim); b += tile) {
+      if (dim % b == 0) fits = b;
+    }
+    fail(block + " has " + std::to_string(dim) + " elements, not a multiple of the block's " + std::to_string(extent) +
+         ", so the last block would run past the tensor (on hardware it would read or write other tiles); use a "
+         "block that divides it" + (fits ? " (e.g. " + std::to_string(fits) + ")" : "") + " or pad the tensor");
+  }
+}
 
 TileRegion tile_region(const Region& tensor, const BufferInfo& onchip) {
   const std::vector<int64_t>& shape = tensor.info.shape;
@@ -118,6 +72,7 @@ TileRegion tile_region(const Region& tensor, const BufferInfo& onchip) {
     fail("T.copy between '" + tensor.info.name + "' and '" + onchip.name + "' has region extents " +
          ints_str(tensor.extents) + ", not the on-chip shape " + ints_str(onchip.shape));
   }
+  for (int64_t d : spanned) require_inside(tensor, onchip, static_cast<size_t>(d));
   Any lead(int64_t(0));
   for (size_t d = 0; d + 2 < n; ++d) lead = fn::add(fn::mul(lead, Any(shape[d])), tensor.mins[d]);
   Any row = n > 2 ? fn::add(fn::mul(lead, Any(shape[n - 2])), tensor.mins[n - 2]) : tensor.mins[n - 2];
@@ -173,8 +128,8 @@ TileOp transpose_op(const ir::TilePrimitiveCall& stmt, const BufferInfo& operand
   return op;
 }
 
-// `loops`: the loops around the gemm, the innermost being its K loop. A transposed operand adds a transpose op
-// before the gemm, which then reads the transposed value.
+// `loops`: the loops around the gemm, the innermost being its K loop (unless clear_accum makes it one product).
+// A transposed operand adds a transpose op before the gemm, which then reads the transposed value.
 std::vector<TileOp> classify_gemm(const ir::TilePrimitiveCall& stmt, const std::vector<ir::For>& loops) {
   List args = stmt.args();
   Region d = region_of(args[0]), a = region_of(args[1]), b = region_of(args[2]), c = region_of(args[3]);
@@ -188,13 +143,15 @@ std::vector<TileOp> classify_gemm(const ir::TilePrimitiveCall& stmt, const std::
   if (!d.info.var.same_as(c.info.var)) {
     fail("T.gemm writes '" + d.info.name + "' but accumulates '" + c.info.name + "'; they must be one buffer");
   }
-  for (const Any& scale : {args[6], args[7]}) {
-    auto f = ir::FloatImm::from(scale);
-    if (!(f && f->value() == 1.0)) {
-      fail("T.gemm into '" + d.info.name + "' has alpha/beta " + format_value(scale) +
-           "; only 1.0 (accumulate) is supported");
-    }
+  auto alpha = ir::FloatImm::from(args[6]), beta = ir::FloatImm::from(args[7]);
+  if (!(alpha && alpha->value() == 1.0)) {
+    fail("T.gemm into '" + d.info.name + "' scales the product by " + format_value(args[6]) + "; only 1.0 is supported");
   }
+  if (!(beta && (beta->value() == 0.0 || beta->value() == 1.0))) {
+    fail("T.gemm into '" + d.info.name + "' scales the accumulator by " + format_value(args[7]) +
+         "; only 1.0 (accumulate) or 0.0 (clear_accum=True) are supported");
+  }
+  bool clear = beta->value() == 0.0;  // a self-contained product: not a K step of an enclosing loop
   std::vector<TileOp> ops;
   BufferInfo lhs = a.info, rhs = b.info;
   if (transpose_a) {
@@ -215,104 +172,16 @@ std::vector<TileOp> classify_gemm(const ir::TilePrimitiveCall& stmt, const std::
   }
   Any k(int64_t(0));
   int64_t k_count = 1;
-  if (!loops.empty()) {
+  if (!loops.empty() && !clear) {
     k = loops.back().loop_var();
     k_count = as_int(loops.back().extent());
   }
   TileOp op{"gemm", stmt, d.info, {lhs, rhs}};
   op.fields = {{names::kMt, Any(mt)}, {names::kNt, Any(nt)}, {names::kKt, Any(ak)}, {names::kK, k},
-               {names::kKCount, Any(k_count)}, {names::kTransposed, Any(transpose_a || transpose_b)}};
+               {names::kKCount, Any(k_count)}, {names::kTransposed, Any(transpose_a || transpose_b)},
+               {names::kClear, Any(clear)}};
   ops.push_back(op);
   return ops;
-}
-
-// ---------------------------------------------------------------------------------------------- eltwise
-
-// (loops, store) when `stmt` is a loop nest whose innermost body is one BufferStore.
-std::optional<std::pair<std::vector<ir::For>, ir::BufferStore>> eltwise_nest(Any stmt) {
-  std::vector<ir::For> loops;
-  while (auto loop = ir::For::from(stmt)) {
-    loops.push_back(*loop);
-    stmt = loop->body();
-  }
-  auto store = ir::BufferStore::from(stmt);
-  if (loops.empty() || !store) return std::nullopt;
-  return std::make_pair(loops, *store);
-}
-
-// Whether the first indices are the loop variables themselves (as many as both have).
-bool same_indices(const List& indices, const std::vector<Any>& lvars) {
-  size_t n = std::min(indices.size(), lvars.size());
-  for (size_t i = 0; i < n; ++i) {
-    if (!indices[i].same_as(lvars[i])) return false;
-  }
-  return true;
-}
-
-// The binary operation at the top of an element-wise value: ("add"|"sub"|"mul", a, b).
-std::optional<std::tuple<const char*, Any, Any>> binary_of(const Any& value) {
-  if (auto e = ir::Add::from(value)) return std::make_tuple("add", e->a().any(), e->b().any());
-  if (auto e = ir::Sub::from(value)) return std::make_tuple("sub", e->a().any(), e->b().any());
-  if (auto e = ir::Mul::from(value)) return std::make_tuple("mul", e->a().any(), e->b().any());
-  return std::nullopt;
-}
-
-// The SFPU function applied to the stored value ("relu", "exp" or "none") and its operand.
-std::pair<std::string, Any> sfpu_of(Any value) {
-  if (auto m = ir::Max::from(value)) {
-    if (is_zero(m->b())) return {"relu", m->a().any()};
-  }
-  if (auto c = ir::Call::from(value)) {
-    auto op = ir::Op::from(c->op());
-    if (op && op->name() == "tirx.exp") return {"exp", c->args()[0]};
-  }
-  return {"none", value};
-}
-
-TileOp classify_eltwise(const std::vector<ir::For>& loops, const ir::BufferStore& store) {
-  BufferInfo out = buffer_info(store.buffer());
-  std::string text = out.name + "[...] = " + format_value(store.value());
-  if (!out.on_chip()) {
-    fail("element-wise store '" + text + "' writes DRAM tensor '" + out.name +
-         "' directly; write an on-chip buffer and T.copy it out");
-  }
-  std::vector<Any> lvars;
-  std::vector<int64_t> extents;
-  for (const ir::For& loop : loops) {
-    lvars.push_back(loop.loop_var());
-    auto extent = ir::IntImm::from(loop.extent());
-    extents.push_back(extent ? extent->value() : -1);
-  }
-  List indices = store.indices();
-  if (indices.size() != lvars.size() || !same_indices(indices, lvars) || extents != out.shape) {
-    fail("element-wise store '" + text + "' must cover the whole buffer " + ints_str(out.shape) +
-         " with the loop variables as indices (T.Parallel over the buffer shape)");
-  }
-  auto leaf = [&](const Any& operand) -> BufferInfo {
-    Any expr = strip_casts(operand);
-    if (auto load = ir::TensorLoad::from(expr)) {
-      BufferInfo info = buffer_info(load->source());
-      if (info.on_chip() && info.shape == out.shape && same_indices(load->indices(), lvars)) return info;
-    }
-    fail("element-wise store '" + text + "': operand " + format_value(expr) +
-         " is not a same-index load of an on-chip buffer of the same shape");
-  };
-  auto [sfpu, operand] = sfpu_of(strip_casts(store.value()));
-  Any value = strip_casts(operand);
-  std::string binary = "none";
-  std::vector<BufferInfo> leaves;
-  if (auto bin = binary_of(value)) {
-    binary = std::get<0>(*bin);
-    BufferInfo lhs = leaf(std::get<1>(*bin));
-    leaves = {lhs, leaf(std::get<2>(*bin))};
-  } else {
-    leaves = {leaf(value)};
-    if (sfpu == "none") fail("element-wise store '" + text + "' is a plain copy; use T.copy");
-  }
-  auto [rows, cols] = tiles(out, "on-chip buffer");
-  TileOp op{"eltwise", loops[0], out, leaves};
-  op.fields = {{names::kBinary, String(binary)}, {names::kSfpu, String(sfpu)}, {names::kTiles, Any(rows * cols)}};
-  return op;
 }
 
 // ------------------------------------------------------------------------------------------------- fill

@@ -1,0 +1,81 @@
+// Helpers shared by the tile-op recognisers (tile_ops_util.h).
+#include "tile_ops_util.h"
+
+namespace tl::tileops {
+
+// Extents and shapes in messages: "[64, 32]".
+std::string ints_str(const std::vector<int64_t>& xs) {
+  std::string out = "[";
+  for (size_t i = 0; i < xs.size(); ++i) out += (i ? ", " : "") + std::to_string(xs[i]);
+  return out + "]";
+}
+
+std::pair<int64_t, int64_t> tile_shape() {
+  Any tile = attr(device(), "TILE");
+  return {as_int(item(tile, Any(int64_t(0)))), as_int(item(tile, Any(int64_t(1))))};
+}
+
+Any strip_casts(Any expr) {
+  while (auto c = ir::Cast::from(expr)) expr = c->value();
+  return expr;
+}
+
+bool is_zero(const Any& e) {
+  Any expr = strip_casts(e);
+  if (auto i = ir::IntImm::from(expr)) return i->value() == 0;
+  if (auto f = ir::FloatImm::from(expr)) return f->value() == 0.0;
+  return false;
+}
+
+bool is_const_int(const Any& e, int64_t value) {
+  auto i = ir::IntImm::from(e);
+  return i && i->value() == value;
+}
+
+// The tiles of a 2-D on-chip buffer: (rows, cols).
+std::pair<int64_t, int64_t> tiles(const BufferInfo& info, const std::string& what) {
+  auto [th, tw] = tile_shape();
+  if (info.shape.size() != 2) {
+    fail(what + " '" + info.name + "' has shape " + ints_str(info.shape) +
+         "; the tenstorrent backend handles 2-D tiles only");
+  }
+  if (!truthy(fn::supported_dtype(String(info.dtype)))) {
+    std::string known;
+    for (const auto& [dtype, format] : as_dict(attr(device(), "DATA_FORMATS"))) {
+      known += (known.empty() ? "" : ", ") + format_value(dtype);
+    }
+    fail(what + " '" + info.name + "' has dtype " + info.dtype + "; the tenstorrent backend computes in " + known +
+         " only (for fp32 accumulation write accum_dtype=\"float\")");
+  }
+  int64_t rows = info.shape[0], cols = info.shape[1];
+  if (rows % th || cols % tw) {
+    fail(what + " '" + info.name + "' has shape " + std::to_string(rows) + "x" + std::to_string(cols) +
+         ", not a multiple of the " + std::to_string(th) + "x" + std::to_string(tw) + " tile");
+  }
+  return {rows / th, cols / tw};
+}
+
+Region region_of(const Any& operand) {
+  ir::TensorRegion region(operand);
+  Region r{buffer_info(region.source()), {}, {}};
+  for (const Any& dim : region.region()) {
+    ir::Range range(dim);
+    r.mins.push_back(range.min());
+    auto extent = ir::IntImm::from(range.extent());
+    if (!extent) fail("region of '" + r.info.name + "' has a dynamic extent (" + format_value(range.extent()) + ")");
+    r.extents.push_back(extent->value());
+  }
+  return r;
+}
+
+// CBs hold whole blocks: an on-chip operand must be the whole buffer.
+void require_full(const Region& r, const std::string& op) {
+  bool whole = r.extents == r.info.shape;
+  for (const Any& m : r.mins) whole = whole && is_const_int(m, 0);
+  if (!whole) {
+    fail(op + " uses part of on-chip buffer '" + r.info.name + "' (extents " + ints_str(r.extents) + " of " +
+         ints_str(r.info.shape) + "); the tenstorrent backend moves whole CB blocks");
+  }
+}
+
+}  // namespace tl::tileops

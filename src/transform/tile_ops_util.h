@@ -1,0 +1,37 @@
+// Helpers shared by the tile-op recognisers (tile_ops.cc: copies, gemm, fill, the walk; tile_ops_eltwise.cc:
+// element-wise stores).
+#pragma once
+
+#include <optional>
+#include <utility>
+
+#include "tile_ops.h"
+
+namespace tl::tileops {
+
+/*! \brief Extents and shapes in messages: "[64, 32]". */
+std::string ints_str(const std::vector<int64_t>& xs);
+/*! \brief The device tile (rows, cols). */
+std::pair<int64_t, int64_t> tile_shape();
+Any strip_casts(Any expr);
+bool is_zero(const Any& e);
+bool is_const_int(const Any& e, int64_t value);
+/*! \brief The tiles of a 2-D on-chip buffer (rows, cols); other shapes are refused naming `what` and the buffer. */
+std::pair<int64_t, int64_t> tiles(const BufferInfo& info, const std::string& what);
+
+/*! \brief A tile-op operand: its buffer, where the region starts and its (static) extents. */
+struct Region {
+  BufferInfo info;
+  std::vector<Any> mins;
+  std::vector<int64_t> extents;
+};
+Region region_of(const Any& operand);
+/*! \brief CBs hold whole blocks: an on-chip operand must be the whole buffer. */
+void require_full(const Region& r, const std::string& op);
+
+/*! \brief (loops, store) when `stmt` is a loop nest whose innermost body is one BufferStore. */
+std::optional<std::pair<std::vector<ir::For>, ir::BufferStore>> eltwise_nest(Any stmt);
+/*! \brief The element-wise op of a T.Parallel store, or a refusal naming the construct. */
+TileOp classify_eltwise(const std::vector<ir::For>& loops, const ir::BufferStore& store);
+
+}  // namespace tl::tileops
