@@ -1,15 +1,20 @@
-"""Generation speed: full run, no-op re-run, and the same specs replicated 10x.
+"""Generation speed: full run, no-op re-run, and the same specs replicated 10x; and `python -m generator generate`
+as a process.
 
-Prints figures as ratios against a baseline measured in the same run (the 1x full generation).
-Targets: full generation <= 1 s here, linear scaling (10x specs ~ 10x time or less), no-op writes 0 files.
+Prints figures as ratios against a baseline measured in the same run (the 1x full generation; for the process, the
+same command without the generator's caches and with the pure-Python YAML composer, as before issue 18).
+Targets: full generation <= 1 s here, linear scaling (10x specs ~ 10x time or less), no-op writes 0 files, the no-op
+process <= 1 s.
 
 Run: .venv/bin/python benchmarks/bench_generate.py
 """
 
 from __future__ import annotations
 
+import os
 import re
 import shutil
+import subprocess
 import sys
 import tempfile
 import time
@@ -23,10 +28,13 @@ from generator.project import Project, load_project  # noqa: E402
 from generator.render import render_all  # noqa: E402
 
 REPEATS = 5
+# The process with the pure-Python YAML composer (what the generator used before it took libyaml's).
+PURE_PYTHON_YAML = ("import sys, yaml; import generator.loader as l; l.FAST_LOADER = yaml.SafeLoader; "
+                    "from generator.cli import main; sys.argv[0] = 'generator'; raise SystemExit(main())")
 
 
 def copy_inputs(destination: Path) -> Path:
-    for part in ("specs", "schema", "templates"):
+    for part in ("specs", "schema", "templates", "src"):  # src: the hooks header the checks read
         shutil.copytree(REPO / part, destination / part)
     return destination
 
@@ -62,6 +70,22 @@ def best(root: Path, fresh: bool) -> tuple[float, int]:
     return min(results)
 
 
+def process(root: Path, cache: Path, pure_yaml: bool = False) -> float:
+    """Best wall seconds of `python -m generator --root ROOT generate -q` (a no-op: ROOT is generated already)
+    with its caches in `cache`."""
+    env = {**os.environ, "XDG_CACHE_HOME": str(cache), "PYTHONPATH": os.pathsep.join([str(REPO), *sys.path[1:]])}
+    head = ["-c", PURE_PYTHON_YAML] if pure_yaml else ["-m", "generator"]
+    results = []
+    for _ in range(REPEATS):
+        if pure_yaml:  # without caches, as before: every run compiles the templates and checks the schemas
+            shutil.rmtree(cache, ignore_errors=True)
+        start = time.perf_counter()
+        subprocess.run([sys.executable, *head, "--root", str(root), "generate", "-q"], env=env, check=True,
+                       stdout=subprocess.DEVNULL)
+        results.append(time.perf_counter() - start)
+    return min(results)
+
+
 def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         one = copy_inputs(Path(tmp) / "x1")
@@ -73,6 +97,8 @@ def main() -> None:
         full10, files10 = best(ten, fresh=True)
         intrinsics1 = len(load_project(Project.at(one)).intrinsics)
         intrinsics10 = len(load_project(Project.at(ten)).intrinsics)
+        before = process(one, Path(tmp) / "cold-cache", pure_yaml=True)
+        now = process(one, Path(tmp) / "cache")
     print(f"full generation (1x, {intrinsics1} intrinsics, {files} files): {full * 1000:.1f} ms "
           f"(target <= 1000 ms: {'ok' if full <= 1.0 else 'MISSED'})")
     print(f"no-op regeneration: {noop * 1000:.1f} ms = {noop / full:.2f}x of full; files written: {noop_writes} "
@@ -80,6 +106,9 @@ def main() -> None:
     scale = full10 / full
     print(f"10x specs ({intrinsics10} intrinsics, {files10} files): {full10 * 1000:.1f} ms = {scale:.2f}x of full "
           f"(linear would be <= 10x: {'ok' if scale <= 10.0 else 'MISSED'})")
+    print(f"`python -m generator generate` no-op as a process: {now * 1000:.0f} ms = {now / before:.2f}x of the "
+          f"same process with pure-Python YAML and no template/schema caches ({before * 1000:.0f} ms) "
+          f"(target <= 1000 ms: {'ok' if now <= 1.0 else 'MISSED'})")
 
 
 if __name__ == "__main__":

@@ -3,6 +3,11 @@
 PyYAML's composer gives us nodes with marks; we build plain JSON-like values from them ourselves so
 that duplicate keys, merge keys, recursive aliases and non-string keys become diagnostics instead
 of being silently accepted (PyYAML's own constructor keeps the last duplicate).
+
+Nodes are composed by libyaml (`yaml.CSafeLoader`, about 10x faster) when PyYAML was built with it: its marks are
+the same lines and columns as the pure-Python composer's (tests/test_spec_errors.py compares them on every spec
+and fixture). A file libyaml rejects is parsed again by the pure-Python composer, whose messages the diagnostics
+quote, so a syntax error reads the same with or without libyaml.
 """
 
 from __future__ import annotations
@@ -23,6 +28,8 @@ MODELINE = re.compile(r"^# yaml-language-server: \$schema=(?P<ref>\S+)\s*$")
 # Scalars whose YAML 1.1 types have no JSON equivalent are kept as their source text.
 _TEXT_TAGS = {"tag:yaml.org,2002:timestamp", "tag:yaml.org,2002:binary"}
 _INVALID = object()  # a scalar that could not be constructed (already reported)
+# The fast composer when PyYAML has libyaml; the pure-Python one gives the error messages.
+FAST_LOADER: type[yaml.SafeLoader] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 _COLLECTION_TAGS: dict[type[yaml.Node], str] = {yaml.MappingNode: "tag:yaml.org,2002:map",
                                                  yaml.SequenceNode: "tag:yaml.org,2002:seq"}
 
@@ -146,6 +153,27 @@ def _problem(exc: yaml.MarkedYAMLError) -> str:
     return problem
 
 
+def _compose(text: str) -> tuple[yaml.SafeLoader, yaml.Node | None]:
+    """The document's node tree and the loader that constructs its scalars; a YAML error is raised by the
+    pure-Python composer, whose messages (and marks) the diagnostics quote."""
+    if FAST_LOADER is not yaml.SafeLoader:
+        try:
+            fast = FAST_LOADER(text)
+        except yaml.YAMLError:
+            pass
+        else:
+            try:
+                return fast, fast.get_single_node()
+            except yaml.YAMLError:
+                fast.dispose()
+    loader = yaml.SafeLoader(text)
+    try:
+        return loader, loader.get_single_node()
+    except BaseException:
+        loader.dispose()
+        raise
+
+
 def load_spec(file: Path, rel: str, diagnostics: Diagnostics) -> SpecFile | None:
     """Parse one spec file; problems are added to `diagnostics` and None is returned."""
     try:
@@ -163,8 +191,7 @@ def load_spec(file: Path, rel: str, diagnostics: Diagnostics) -> SpecFile | None
     local = Diagnostics()
     loader: yaml.SafeLoader | None = None
     try:
-        loader = yaml.SafeLoader(text)
-        node = loader.get_single_node()
+        loader, node = _compose(text)
         if node is None:
             diagnostics.error(Location(rel), "spec file is empty")
             return None

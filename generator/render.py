@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
+import os
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -53,16 +55,39 @@ def generated_banner(path: str, sources: tuple[str, ...], template: str) -> str:
     return banner(path, lines)
 
 
+class _SourceBytecodeCache(jinja2.FileSystemBytecodeCache):
+    """Jinja's compiled templates kept on disk, keyed by the template's name and source text (never by where the
+    file lies: the tests render copies of the project in temporary folders). Files are replaced atomically."""
+
+    def get_bucket(self, environment: jinja2.Environment, name: str, filename: str | None,
+                   source: str) -> jinja2.bccache.Bucket:
+        key = hashlib.sha256(f"{name}\0{source}".encode()).hexdigest()
+        bucket = jinja2.bccache.Bucket(environment, key, key)
+        self.load_bytecode(bucket)
+        return bucket
+
+
+# The Environment's settings; they shape the compiled code, so they are part of the bytecode cache's folder name.
+_SETTINGS: dict[str, Any] = {"undefined": jinja2.StrictUndefined, "keep_trailing_newline": True,
+                             "trim_blocks": True, "lstrip_blocks": True, "autoescape": False,
+                             "extensions": ["jinja2.ext.do"]}
+
+
+def _bytecode_cache(names: list[str]) -> jinja2.BytecodeCache | None:
+    """$XDG_CACHE_HOME (or ~/.cache)/tilelang/jinja/<Jinja version, settings, filter and global names>; None
+    (compile every run) when that folder cannot be created."""
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    tag = hashlib.sha256(repr((jinja2.__version__, sorted(map(repr, _SETTINGS.items())), names)).encode())
+    folder = os.path.join(base, "tilelang", "jinja", tag.hexdigest()[:16])
+    try:
+        os.makedirs(folder, exist_ok=True)
+    except OSError:
+        return None
+    return _SourceBytecodeCache(folder)
+
+
 def _environment(project: Project) -> jinja2.Environment:
-    env = jinja2.Environment(
-        loader=jinja2.FileSystemLoader(str(project.templates)),
-        undefined=jinja2.StrictUndefined,
-        keep_trailing_newline=True,
-        trim_blocks=True,
-        lstrip_blocks=True,
-        autoescape=False,
-        extensions=["jinja2.ext.do"],
-    )
+    env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(project.templates)), **_SETTINGS)
     filters: dict[str, Callable[..., Any]] = {
         "py_str": naming.py_str,
         "py_doc": naming.py_docstring,
@@ -108,6 +133,7 @@ def render_all(project: Project, model: SpecSet) -> list[Output]:
     env.filters["engine_params"] = rules.cpp_params_struct
     env.globals["rule_kinds"] = list(rules.ENGINES)
     env.filters["rule_cpp"] = lambda rule: rules.render_rule_cpp(rule.kind, dict(rule.params))
+    env.bytecode_cache = _bytecode_cache(sorted(env.filters) + sorted(env.globals))
     outputs: list[Output] = []
     for spec in TEMPLATED_OUTPUTS:
         template_rel = f"templates/{spec.template}"

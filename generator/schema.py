@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import functools
+import hashlib
 import json
+import os
 import posixpath
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -33,6 +36,31 @@ class SchemaSet:
         return posixpath.relpath(schema_rel, posixpath.dirname(spec_rel) or ".")
 
 
+def _check_schema(document: Any, text: str) -> None:
+    """Draft202012Validator.check_schema, skipped for a text already found valid by this jsonschema version: a
+    marker file named by their hash under $XDG_CACHE_HOME (or ~/.cache)/tilelang/schemas records it."""
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    version = _jsonschema_version()
+    marker = Path(base, "tilelang", "schemas", hashlib.sha256(f"{version}\0{text}".encode()).hexdigest()[:32])
+    if marker.exists():
+        return
+    jsonschema.Draft202012Validator.check_schema(document)
+    try:
+        marker.parent.mkdir(parents=True, exist_ok=True)
+        marker.touch()
+    except OSError:
+        pass  # an unwritable cache only costs the check next time
+
+
+@functools.cache
+def _jsonschema_version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+    try:
+        return version("jsonschema")
+    except PackageNotFoundError:
+        return "unknown"
+
+
 def load_schemas(schema_dir: Path, project_root: Path, diagnostics: Diagnostics) -> SchemaSet | None:
     resources: list[tuple[str, Resource[Any]]] = []
     documents: dict[str, dict[str, Any]] = {}
@@ -40,8 +68,9 @@ def load_schemas(schema_dir: Path, project_root: Path, diagnostics: Diagnostics)
         file = schema_dir / f"{name}.schema.json"
         rel = file.relative_to(project_root).as_posix() if file.is_relative_to(project_root) else str(file)
         try:
-            document = json.loads(file.read_text("utf-8"))
-            jsonschema.Draft202012Validator.check_schema(document)
+            text = file.read_text("utf-8")
+            document = json.loads(text)
+            _check_schema(document, text)
         except OSError as exc:
             diagnostics.error(Location(rel), f"cannot read schema: {exc.strerror}")
             continue

@@ -1,5 +1,5 @@
-// Kernel-thread mechanics shared by every API call: entering a call under the core lock, failing with a
-// report, blocking with deadlock detection (per core and over the whole program), calls that touch another
+// Kernel mechanics shared by every API call: entering a call under the core lock, failing with a
+// report, blocking (switching to another task, sched.cpp) with deadlock detection (per core and over the whole program), calls that touch another
 // core, and the per-core state dump.
 #include <algorithm>
 #include <chrono>
@@ -77,7 +77,6 @@ void record_failure(Core& core, KernelThread& culprit, const std::string& messag
     std::string text = "tt_emu: error: core " + core_name(core.coord) + " " + culprit.name() + ": " +
                        culprit.call.str() + ": " + message + "\n" + dump_core(core) + extra_dump;
     run_failed(text);
-    core.cv.notify_all();
 }
 
 void fail(Session& s, const std::string& message, const std::string& extra_dump) {
@@ -182,32 +181,28 @@ void park(Session& s) {
 }  // namespace
 
 void wake_waiters(Core& core) {
-    bool woken = false;
     for (auto& t : core.threads) {
         if (t->status == ThreadStatus::Blocked && satisfied(core, t->wait)) {
             t->status = ThreadStatus::Running;
             core.run->active.fetch_add(1);
-            woken = true;
+            schedule_ready(*t);
         }
     }
-    if (woken) core.cv.notify_all();
 }
 
 void finish_thread(Core& core, KernelThread& self) {
     if (self.status == ThreadStatus::Failed) return;
     self.status = ThreadStatus::Done;
     if (!core_deadlock(core, nullptr)) leave_running(core);
-    core.cv.notify_all();
 }
 
 void block_until(Session& s, const Wait& wait) {
     s.t.wait = wait;
-    // A timed wait so that a failure on another core (which does not notify this core) is noticed.
     while (!satisfied(s.core, wait)) {
         // Running here means first pass, or woken by a change that another change undid (a semaphore).
         if (s.t.status == ThreadStatus::Running) park(s);
         if (s.core.failed || run_stopped()) throw Abort{};
-        s.core.cv.wait_for(s.lock, std::chrono::milliseconds(50));
+        switch_out(s);  // resumed once a change satisfies the wait, or to unwind after a failure
         if (s.core.failed || run_stopped()) throw Abort{};
     }
     if (s.t.status == ThreadStatus::Blocked) {  // satisfied by a change that did not wake (defensive)

@@ -236,8 +236,12 @@ struct ComputeState {
 
 enum class ThreadStatus { NotStarted, Running, Blocked, Done, Failed, Aborted };
 
+struct Fiber;  // sched.cpp
+
+// A kernel of a core, run as a cooperative task (sched.cpp); "thread" is the emulator's word for it.
 struct KernelThread {
     Core* core = nullptr;
+    Fiber* fiber = nullptr;  // its task while the program runs
     uint32_t index = 0;  // in the program, for vector clocks
     Clock clock;
     const KernelSpec* spec = nullptr;
@@ -282,7 +286,6 @@ struct Core {
     CoreCoord coord;  // logical
     CoreCoord noc;    // NoC coordinates
     std::mutex mu;
-    std::condition_variable cv;
     L1Memory l1{kL1TotalBytes};  // CB space, then the semaphore region
     std::array<Cb, kNumCbs> cbs;
     std::array<Semaphore, kNumSemaphores> sems;
@@ -295,7 +298,8 @@ struct Core {
 };
 
 // The cores of the program being run. Each core has its own lock; code never holds two core locks while
-// waiting for a lock (cross-core calls release their own core first), so cores cannot deadlock on locks.
+// waiting for a lock (cross-core calls release their own core first), so cores cannot deadlock on locks. A kernel
+// never keeps a lock across a switch to another task (sched.cpp), so the pool's threads cannot either.
 struct Run {
     const ProgramState* program = nullptr;
     std::vector<std::unique_ptr<Core>> cores;  // in CoreCoord order
@@ -344,6 +348,17 @@ void with_core(Session& s, Core& target, const std::function<std::string(Core&)>
 
 KernelThread* current_thread();
 void set_current_thread(KernelThread* t);
+
+// ------------------------------------------------------------------ scheduler (sched.cpp)
+
+// Runs every kernel of `run` through `body` as a cooperative task on a pool of $TT_EMU_THREADS threads (default:
+// the machine's cores) until all have finished, or until the run failed and the blocked ones have unwound.
+void run_kernels(Run& run, void (*body)(KernelThread*));
+// The calling kernel (blocked, holding s.lock) switches out; its core lock is released once it has, and taken
+// again when the kernel is resumed (by schedule_ready, or to unwind after a failure).
+void switch_out(Session& s);
+// A kernel whose wait became satisfiable (its core lock held) is queued to run again.
+void schedule_ready(KernelThread& t);
 bool run_stopped();                          // a core failed: the others abort quietly
 void run_failed(const std::string& report);  // the first failure of a run is the one reported
 

@@ -1,12 +1,11 @@
-// Running a program: wait for the kernel JIT, then run every kernel of every core on its own thread, all at
-// once (reader, compute, writer run concurrently, as on a Tensix, and a core waiting on a semaphore needs the
-// other cores to make progress). Results do not depend on the schedule: kernels only interact through CBs,
+// Running a program: wait for the kernel JIT, then run every kernel of every core as a cooperative task
+// (sched.cpp), all at once (reader, compute, writer run concurrently, as on a Tensix, and a core waiting on a
+// semaphore needs the other cores to make progress). Results do not depend on the schedule: kernels only interact through CBs,
 // semaphores and barriers. The first failure stops the run; its report is printed and the process exits.
 #include <algorithm>
 #include <chrono>
 #include <csignal>
 #include <cstdio>
-#include <thread>
 
 #include "emu.hpp"
 
@@ -18,7 +17,6 @@ struct RunControl {
     std::atomic<bool> stop{false};
     std::mutex mu;
     std::string report;          // first failure of the current run
-    Run* current = nullptr;      // the run in progress (its cores are woken when it fails)
 };
 RunControl& control() {
     static RunControl* r = new RunControl;
@@ -72,8 +70,8 @@ void finish_kernel(KernelThread& t) {
     finish_thread(core, t);
 }
 
+// The body of a kernel's task (the scheduler sets the current thread around it).
 void kernel_thread(KernelThread* t) {
-    set_current_thread(t);
     {
         std::lock_guard<std::mutex> lk(t->core->mu);
         if (t->status == ThreadStatus::NotStarted) t->status = ThreadStatus::Running;
@@ -84,12 +82,10 @@ void kernel_thread(KernelThread* t) {
     } catch (const Abort&) {
         std::lock_guard<std::mutex> lk(t->core->mu);
         if (t->status != ThreadStatus::Failed) t->status = ThreadStatus::Aborted;
-        t->core->cv.notify_all();
     } catch (const std::exception& e) {
         std::lock_guard<std::mutex> lk(t->core->mu);
         record_failure(*t->core, *t, std::string("uncaught exception: ") + e.what());
     }
-    set_current_thread(nullptr);
 }
 
 // A core's state at enqueue: its CBs, its semaphores at their initial values, one thread per kernel.
@@ -141,11 +137,7 @@ bool run_stopped() { return control().stop.load(std::memory_order_relaxed); }
 void run_failed(const std::string& report) {
     std::lock_guard<std::mutex> lk(control().mu);
     if (control().report.empty()) control().report = report;
-    control().stop = true;
-    // Wake the waiting kernels now rather than at their next timed check (no core lock needed to notify).
-    if (control().current) {
-        for (auto& core : control().current->cores) core->cv.notify_all();
-    }
+    control().stop = true;  // blocked kernels stay switched out; the scheduler unwinds them at the end
 }
 
 void run_program(ProgramState& program) {
@@ -183,19 +175,9 @@ void run_program(ProgramState& program) {
         std::lock_guard<std::mutex> lk(control().mu);
         control().stop = false;
         control().report.clear();
-        control().current = &run;
     }
     const auto start = std::chrono::steady_clock::now();
-    std::vector<std::thread> threads;
-    threads.reserve(run.num_threads);
-    for (auto& core : run.cores) {
-        for (auto& t : core->threads) threads.emplace_back(kernel_thread, t.get());
-    }
-    for (auto& th : threads) th.join();
-    {
-        std::lock_guard<std::mutex> lk(control().mu);
-        control().current = nullptr;
-    }
+    run_kernels(run, kernel_thread);
     for (auto& core : run.cores) report_add_core(core->coord, core->counters);
     report_program_done(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
     if (!control().report.empty()) exit_with_error(3, control().report);

@@ -8,19 +8,17 @@ namespace tt_emu {
 
 namespace {
 
-// Position inside a tiled page of row-major element i (r = i / 32, c = i % 32).
-struct TiledOrder {
-    uint16_t of_row_major[kTileElems];
-    TiledOrder() {
-        for (uint32_t r = 0; r < 32; ++r) {
-            for (uint32_t c = 0; c < 32; ++c) {
-                const uint32_t face = (r / 16) * 2 + c / 16;
-                of_row_major[r * 32 + c] = static_cast<uint16_t>(face * 256 + (r % 16) * 16 + c % 16);
-            }
-        }
-    }
-};
-const TiledOrder kOrder;
+// The tiled page is four 16x16 faces (top-left, top-right, bottom-left, bottom-right), each row-major: face row
+// `fr` of face `f` is 16 contiguous page elements, and 16 contiguous row-major elements of the tile. The
+// conversions run over these 64 runs with the format chosen once per tile, so that the compiler vectorises them.
+constexpr uint32_t kFaceRows = 16;
+constexpr uint32_t kRuns = 4 * kFaceRows;
+
+// Row-major index of the first element of run `n` (= face * 16 + row in face); its page index is n * 16.
+constexpr uint32_t run_start(uint32_t n) {
+    const uint32_t face = n / kFaceRows, row = n % kFaceRows;
+    return ((face / 2) * kFaceRows + row) * 32 + (face % 2) * kFaceRows;
+}
 
 uint32_t bits_of(float f) {
     uint32_t u;
@@ -34,14 +32,15 @@ float float_of(uint32_t u) {
     return f;
 }
 
-uint16_t to_bf16(float f) {
+// Branch-free (a select), so that loops over a tile vectorise.
+inline uint16_t to_bf16(float f) {
     const uint32_t u = bits_of(f);
-    if ((u & 0x7fffffffu) > 0x7f800000u) return static_cast<uint16_t>((u >> 16) | 0x40);  // quiet NaN
-    const uint32_t rounding = 0x7fffu + ((u >> 16) & 1u);
-    return static_cast<uint16_t>((u + rounding) >> 16);
+    const uint32_t nan = (u >> 16) | 0x40u;  // quiet NaN
+    const uint32_t rounded = (u + 0x7fffu + ((u >> 16) & 1u)) >> 16;
+    return static_cast<uint16_t>((u & 0x7fffffffu) > 0x7f800000u ? nan : rounded);
 }
 
-float from_bf16(uint16_t h) { return float_of(static_cast<uint32_t>(h) << 16); }
+inline float from_bf16(uint16_t h) { return float_of(static_cast<uint32_t>(h) << 16); }
 
 // IEEE binary16, with subnormals; overflow rounds to infinity.
 uint16_t to_fp16(float f) {
@@ -109,27 +108,38 @@ uint32_t tile_bytes(DataFormat format) { return format == DataFormat::Float32 ? 
 float round_to_bf16(float value) { return from_bf16(to_bf16(value)); }
 
 void unpack_tile(const uint8_t* page, DataFormat format, float* out) {
-    for (uint32_t i = 0; i < kTileElems; ++i) {
-        const uint32_t at = kOrder.of_row_major[i];
+    for (uint32_t n = 0; n < kRuns; ++n) {
+        float* __restrict__ to = out + run_start(n);
+        const uint8_t* __restrict__ from = page + n * kFaceRows * (format == DataFormat::Float32 ? 4 : 2);
         if (format == DataFormat::Float32) {
-            std::memcpy(&out[i], page + at * 4, 4);
+            std::memcpy(to, from, kFaceRows * 4);
+            continue;
+        }
+        uint16_t h[kFaceRows];
+        std::memcpy(h, from, sizeof h);
+        if (format == DataFormat::Float16_b) {
+            for (uint32_t c = 0; c < kFaceRows; ++c) to[c] = from_bf16(h[c]);
         } else {
-            uint16_t h;
-            std::memcpy(&h, page + at * 2, 2);
-            out[i] = format == DataFormat::Float16_b ? from_bf16(h) : from_fp16(h);
+            for (uint32_t c = 0; c < kFaceRows; ++c) to[c] = from_fp16(h[c]);
         }
     }
 }
 
 void pack_tile_data(const float* in, DataFormat format, uint8_t* page) {
-    for (uint32_t i = 0; i < kTileElems; ++i) {
-        const uint32_t at = kOrder.of_row_major[i];
+    for (uint32_t n = 0; n < kRuns; ++n) {
+        const float* __restrict__ from = in + run_start(n);
+        uint8_t* __restrict__ to = page + n * kFaceRows * (format == DataFormat::Float32 ? 4 : 2);
         if (format == DataFormat::Float32) {
-            std::memcpy(page + at * 4, &in[i], 4);
-        } else {
-            const uint16_t h = format == DataFormat::Float16_b ? to_bf16(in[i]) : to_fp16(in[i]);
-            std::memcpy(page + at * 2, &h, 2);
+            std::memcpy(to, from, kFaceRows * 4);
+            continue;
         }
+        uint16_t h[kFaceRows];
+        if (format == DataFormat::Float16_b) {
+            for (uint32_t c = 0; c < kFaceRows; ++c) h[c] = to_bf16(from[c]);
+        } else {
+            for (uint32_t c = 0; c < kFaceRows; ++c) h[c] = to_fp16(from[c]);
+        }
+        std::memcpy(to, h, sizeof h);
     }
 }
 
