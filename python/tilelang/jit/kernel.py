@@ -21,6 +21,7 @@ from ..engine.codegen import run_packed
 from ..engine.param import CompiledArtifact, KernelParam
 from ..engine.pass_config import configured
 from ..errors import TileLangError
+from .tensors import as_kind, is_tensor, output_kind, tensor_dtype, tensor_shape, to_tvm
 
 OutIdx = int | Sequence[int] | None
 
@@ -101,14 +102,15 @@ class JITKernel:
             if not isinstance(value, (int, float, np.number, np.bool_)):
                 raise TileLangError(f"{where} expects a {param.dtype} scalar, got {type(value).__name__}")
             return value
-        expected = f"a numpy array of shape {_shape_str(param.shape)} and dtype {param.dtype}"
-        if not isinstance(value, np.ndarray):
+        expected = f"a numpy array of shape {_shape_str(param.shape)} and dtype {param.dtype} (or a DLPack tensor)"
+        if not is_tensor(value):
             raise TileLangError(f"{where} expects {expected}, got {type(value).__name__}")
-        if tuple(value.shape) != tuple(param.shape):
+        if tensor_shape(value) != tuple(param.shape):
             raise TileLangError(f"{where} expects shape {_shape_str(param.shape)}, got {_shape_str(value.shape)}")
-        if value.dtype != param.numpy_dtype():
+        if isinstance(value, np.ndarray) and value.dtype != param.numpy_dtype() or (
+                not isinstance(value, np.ndarray) and tensor_dtype(value) != param.dtype):
             raise TileLangError(f"{where} expects dtype {param.dtype}, got {value.dtype}")
-        return value
+        return value if isinstance(value, np.ndarray) else to_tvm(value)
 
     def __call__(self, *args: Any) -> Any:
         artifact = self.artifact
@@ -136,7 +138,8 @@ class JITKernel:
         run_packed(artifact.rt_mod, artifact.entry_name, values, device)
         if self._outputs is None:
             return None
-        results = [values[i] for i in outputs]
+        kind = output_kind(args)
+        results = [as_kind(values[i], kind) for i in outputs]
         return results[0] if len(results) == 1 else results
 
     def __repr__(self) -> str:
@@ -230,12 +233,18 @@ def jit(
 
     On a kernel factory (`def matmul(M, N, K, ...): return prim_func`) calling the result returns the compiled
     `JITKernel`, cached per (args, sorted kwargs). On a prim_func it returns a `LazyJITKernel` (compiled on first use).
+    On an eager function (a `with T.Kernel` block in its body, `T.const`/`T.empty` declarations) it returns an
+    `EagerFunction` (tilelang.jit.eager): call it on tensors, or `.compile(M=..., ...)`.
     """
 
     def wrap(f: Any) -> Any:
         if isinstance(f, tirx.PrimFunc):
             return LazyJITKernel(f, out_idx, target, target_host, pass_configs)
         if callable(f):
+            from .eager import EagerFunction, is_eager
+
+            if is_eager(f):
+                return EagerFunction(f, target, target_host, pass_configs)
             return KernelFactory(f, out_idx, target, target_host, pass_configs)
         raise TileLangError(f"@jit applies to a prim_func or a function returning one, got {type(f).__name__}")
 
