@@ -223,6 +223,8 @@ def _backend(spec: SpecFile) -> Backend:
         pipeline_location=spec.at(("pipeline",)),
         legalize_location=spec.at(("legalize",)),
         profile_location=spec.at(("api_profile",)),
+        tvm_pipeline=data.get("tvm_pipeline", "default"),
+        extern_math=tuple(data.get("extern_math", [])),
     )
 
 

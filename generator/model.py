@@ -269,6 +269,8 @@ class Backend:
     pipeline_location: Location
     legalize_location: Location
     profile_location: Location
+    tvm_pipeline: str = "default"
+    extern_math: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

@@ -165,7 +165,7 @@ def _lower(func: Any, target: Any, target_host: Any, pass_configs: Any = None) -
 class LazyJITKernel(JITKernel):
     """A `JITKernel` for a prim_func that is lowered and compiled on first use (`@jit` applied to a prim_func)."""
 
-    def __init__(self, func: Any, out_idx: OutIdx = None, target: Any = "llvm", target_host: Any = None,
+    def __init__(self, func: Any, out_idx: OutIdx = None, target: Any = "auto", target_host: Any = None,
                  pass_configs: Any = None) -> None:
         self.func = func
         self.out_idx = out_idx
@@ -179,12 +179,12 @@ class LazyJITKernel(JITKernel):
     def _ready(self) -> None:
         if self._pending is not None:
             target, target_host, pass_configs = self._pending
-            JITKernel.__init__(self, _lower(self.func, target, target_host, pass_configs), self.out_idx, self.target)
+            JITKernel.__init__(self, _lower(self.func, target, target_host, pass_configs), self.out_idx)
             self._pending = None
 
 
 def compile(  # noqa: A001
-    func: Any, out_idx: OutIdx = None, target: Any = "llvm", target_host: Any = None, pass_configs: Any = None,
+    func: Any, out_idx: OutIdx = None, target: Any = "auto", target_host: Any = None, pass_configs: Any = None,
     **ignored: Any
 ) -> JITKernel:
     """Lower and compile a prim_func with `tilelang.lower` -> `JITKernel`.
@@ -193,7 +193,7 @@ def compile(  # noqa: A001
     of specs/passes/*.yaml, checked; other keys are TileLang options for other backends and are ignored). TileLang
     options such as `execution_backend` or `verbose` are accepted and ignored.
     """
-    return JITKernel(_lower(func, target, target_host, pass_configs), out_idx, _target_name(target))
+    return JITKernel(_lower(func, target, target_host, pass_configs), out_idx)
 
 
 class KernelFactory:
@@ -226,7 +226,7 @@ class KernelFactory:
 
 
 def jit(
-    func: Any = None, *, out_idx: OutIdx = None, target: Any = "llvm", target_host: Any = None,
+    func: Any = None, *, out_idx: OutIdx = None, target: Any = "auto", target_host: Any = None,
     pass_configs: Any = None, **ignored: Any
 ) -> Any:
     """`@jit` / `@jit(out_idx=[-1], target="llvm")`.
