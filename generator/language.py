@@ -83,6 +83,7 @@ class Language:
     functions: tuple[Function, ...]
     hints: tuple[Hint, ...]
     enums: tuple[Enum, ...]
+    pass_config_keys: tuple[tuple[str, str], ...]
     source: str
     location: Location
     locations: tuple[tuple[str, Location], ...]  # T.* name -> where the spec defines it
@@ -129,6 +130,7 @@ def build_language(spec: SpecFile) -> Language:
                         for f in data.get("functions", [])),
         hints=tuple(Hint(h["name"], h["doc"]) for h in data.get("hints", [])),
         enums=tuple(Enum(e["name"], tuple(e["members"]), e["doc"]) for e in data.get("enums", [])),
+        pass_config_keys=tuple((data.get("pass_config_keys") or {}).items()),
         source=spec.path,
         location=spec.at(("name",)),
         locations=tuple(locations),

@@ -55,8 +55,10 @@ def _shape_str(shape: Sequence[int]) -> str:
 class JITKernel:
     """A compiled kernel: `kernel(*arrays)`, `kernel.params`, `kernel.artifact`, `kernel.get_kernel_source()`."""
 
-    def __init__(self, artifact: CompiledArtifact, out_idx: OutIdx = None, target: str | None = None) -> None:
+    def __init__(self, artifact: CompiledArtifact, out_idx: OutIdx = None, target: str | None = None,
+                 prim_func: Any = None) -> None:
         self._artifact = artifact
+        self.prim_func = prim_func
         self.out_idx = out_idx
         self.target = target or artifact.target or "unknown"
         self._outputs = _out_positions(out_idx, artifact.params, artifact.entry_name)
@@ -95,6 +97,17 @@ class JITKernel:
     def get_kernel_source(self) -> str:
         """The source text the backend produced (LLVM IR, C, CUDA ...)."""
         return self.artifact.kernel_source
+
+    def get_tir(self) -> Any:
+        """The kernel's prim_func as written (before lowering)."""
+        self._ready()
+        return self.prim_func
+
+    def get_profiler(self, tensor_supply_type: Any = None, **ignored: Any) -> Any:
+        """A `tilelang.profiler.Profiler` of this kernel (`do_bench`, `assert_allclose`, `run_once`)."""
+        from ..profiler import Profiler, TensorSupplyType
+
+        return Profiler(self, tensor_supply_type or TensorSupplyType.Auto)
 
     def _check(self, param: KernelParam, value: Any) -> Any:
         where = f"kernel '{self.name}': parameter '{param.name}'"
@@ -179,7 +192,8 @@ class LazyJITKernel(JITKernel):
     def _ready(self) -> None:
         if self._pending is not None:
             target, target_host, pass_configs = self._pending
-            JITKernel.__init__(self, _lower(self.func, target, target_host, pass_configs), self.out_idx)
+            JITKernel.__init__(self, _lower(self.func, target, target_host, pass_configs), self.out_idx,
+                               prim_func=self.func)
             self._pending = None
 
 
@@ -193,7 +207,7 @@ def compile(  # noqa: A001
     of specs/passes/*.yaml, checked; other keys are TileLang options for other backends and are ignored). TileLang
     options such as `execution_backend` or `verbose` are accepted and ignored.
     """
-    return JITKernel(_lower(func, target, target_host, pass_configs), out_idx)
+    return JITKernel(_lower(func, target, target_host, pass_configs), out_idx, prim_func=func)
 
 
 class KernelFactory:
