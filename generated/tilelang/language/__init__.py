@@ -225,6 +225,21 @@ def empty(shape: Any, dtype: Any = 'float32') -> Any:  # noqa: N802
     return _functions.empty(shape, dtype)
 
 
+def SharedBuffer(shape: Any, dtype: Any = 'float32') -> Any:  # noqa: N802
+    """The annotation of a T.macro parameter that is a shared tile (as T.Tensor for kernel parameters)."""
+    return _functions.SharedBuffer(shape, dtype)
+
+
+def FragmentBuffer(shape: Any, dtype: Any = 'float32') -> Any:  # noqa: N802
+    """The annotation of a T.macro parameter that is a fragment (accumulator) tile."""
+    return _functions.FragmentBuffer(shape, dtype)
+
+
+def LocalBuffer(shape: Any, dtype: Any = 'float32') -> Any:  # noqa: N802
+    """The annotation of a T.macro parameter that is a local buffer."""
+    return _functions.LocalBuffer(shape, dtype)
+
+
 def use_swizzle(*args: Any, **kwargs: Any) -> None:
     """Rasterizes the block grid for L2 reuse on GPUs (panel_size, order, enable). No effect here."""
 
@@ -338,6 +353,7 @@ __all__ = [
     'fp16',
     'fp32',
     'fp64',
+    'FragmentBuffer',
     'gemm',
     'GemmWarpPolicy',
     'grid',
@@ -353,6 +369,7 @@ __all__ = [
     'isinf',
     'isnan',
     'Kernel',
+    'LocalBuffer',
     'log',
     'log10',
     'log1p',
@@ -379,6 +396,7 @@ __all__ = [
     'rsqrt',
     'Select',
     'serial',
+    'SharedBuffer',
     'shift_left',
     'shift_right',
     'sigmoid',

@@ -12,7 +12,7 @@ from tvm.script import tirx as _T
 
 from ..errors import TileLangError
 from . import _eager
-from ._frontend import normalize_dtype
+from ._frontend import normalize_dtype, tensor
 
 
 def alloc_var(dtype: Any, init: Any = None, scope: Any = "local.var") -> Any:
@@ -52,3 +52,10 @@ def const(names: Any, dtype: Any = "int32") -> Any:
 
 def empty(shape: Any, dtype: Any = "float32") -> Any:
     return _eager.declare_output(shape, normalize_dtype(dtype))
+
+
+def SharedBuffer(shape: Any, dtype: Any = "float32") -> Any:  # noqa: N802
+    return tensor(shape, dtype)
+
+
+FragmentBuffer = LocalBuffer = SharedBuffer
