@@ -11,6 +11,7 @@ from ._layout import merged_path
 __path__ = merged_path(__path__, __name__)
 
 from . import _ops  # noqa: E402
+from .autotuner import autotune  # noqa: E402
 from .engine.backend import TargetError  # noqa: E402
 from .engine.lower import lower  # noqa: E402
 from .engine.param import CompiledArtifact, KernelParam  # noqa: E402
@@ -28,4 +29,4 @@ _ops.register_intrinsics(_TT_INTRINSICS)
 _ops.register_script_namespace("tt", _tt_namespace)
 
 __all__ = ["CompiledArtifact", "JITKernel", "KernelParam", "PassConfigKey", "TargetError", "TensorSupplyType",
-           "TileLangError", "cdiv", "compile", "jit", "lower", "next_power_of_2"]
+           "TileLangError", "autotune", "cdiv", "compile", "jit", "lower", "next_power_of_2"]
