@@ -218,3 +218,24 @@ def test_tenstorrent_refuses_the_new_tile_ops_with_a_clear_error(body):
     with pytest.raises(TileLangError) as err:
         tilelang.compile(_tt_kernel(body), target="tenstorrent")
     assert "tile primitive" in str(err.value) or "tenstorrent" in str(err.value), str(err.value)
+
+
+def test_unsupported_names_are_clear_errors_naming_construct_and_backends():
+    assert not hasattr(T, "get_thread_binding")
+    with pytest.raises(TileLangError, match=r"T.get_thread_binding is not supported by this project's backends "
+                                            r"\(c, cuda, .*tenstorrent.*\)") as err:
+        @T.prim_func
+        def main(A: T.Tensor((4,), T.float32)):
+            with T.Kernel(1) as _:
+                A[T.get_thread_binding()] = 1.0
+    assert "A[T.get_thread_binding()]" in str(err.value)  # the source location
+
+
+def test_tensor_subscript_annotation():
+    @T.prim_func
+    def main(A: T.Tensor[(4, 8), T.float32], B: T.Tensor[(4, 8), float]):
+        with T.Kernel(1) as _:
+            T.copy(A, B)
+
+    a = RNG.standard_normal((4, 8)).astype("float32")
+    np.testing.assert_array_equal(run(main, a), a)

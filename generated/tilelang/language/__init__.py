@@ -106,12 +106,7 @@ def Kernel(*grid: Any, threads: Any = DEFAULT_THREADS, **ignored: Any) -> _front
     return _frontend.Kernel(*grid, threads=threads, **ignored)
 
 
-def Tensor(shape: Any, dtype: Any = DEFAULT_DTYPE, data: Any = None, **ignored: Any) -> Any:  # noqa: N802
-    """A kernel parameter `A: T.Tensor((M, K), dtype)`; with `data` (`T.Tensor(shape, dtype, A.data)`) a view of
-    another buffer's storage with a new shape."""
-    return _frontend.tensor(shape, dtype, data)
-
-
+Tensor = _functions.TensorAnnotation(DEFAULT_DTYPE)  # T.Tensor(shape, dtype[, data]) or T.Tensor[shape, dtype]
 Buffer = Tensor
 
 
@@ -418,3 +413,10 @@ __all__ = [
     'use_swizzle',
     'vectorized',
 ]
+
+
+def __getattr__(name: str) -> Any:
+    """A T.* name this surface lacks: a TileLangError (also an AttributeError) naming it and the backends."""
+    if name.startswith("_"):
+        raise AttributeError(name)
+    raise _functions.unsupported(name)

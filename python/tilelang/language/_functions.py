@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
 from tvm import tirx
 from tvm.script import tirx as _T
 
@@ -59,3 +60,29 @@ def SharedBuffer(shape: Any, dtype: Any = "float32") -> Any:  # noqa: N802
 
 
 FragmentBuffer = LocalBuffer = SharedBuffer
+
+
+class TensorAnnotation:
+    """`T.Tensor(shape, dtype)` / `T.Tensor[shape, dtype]`: a kernel parameter's annotation (see `tensor`)."""
+
+    def __init__(self, default_dtype: str) -> None:
+        self.default_dtype = default_dtype
+
+    def __call__(self, shape: object, dtype: object = None, data: object = None, **ignored: object) -> Any:
+        return tensor(shape, self.default_dtype if dtype is None else dtype, data)
+
+    def __getitem__(self, key: object) -> Any:
+        if isinstance(key, tuple) and len(key) == 2 and not isinstance(key[1], (int, np.integer)):
+            return self(key[0], key[1])
+        return self(key)
+
+
+class UnsupportedName(TileLangError, AttributeError):
+    """A T.* name TileLang has that this project does not provide (an AttributeError too, for hasattr)."""
+
+
+def unsupported(name: str) -> UnsupportedName:
+    from ..engine.registry import BACKENDS
+
+    return UnsupportedName(f"T.{name} is not supported by this project's backends ({', '.join(sorted(BACKENDS))}); "
+                           "the supported T.* names are listed in generated/docs/language.md")
