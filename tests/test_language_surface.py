@@ -154,11 +154,13 @@ def test_dtype_spellings_casts_and_scalar_helpers():
                 x = A[i, j] * T.float(10.0)
                 B[i, j] = T.Cast(T.uint8, T.clamp(x, 0.0, 255.0))
                 C[i, j] = T.cast(T.if_then_else(x < 0, T.floordiv(i - 9, 2), T.floormod(j, 3)), T.dtype("int8"))
-            for k in T.unroll(2):
+            for k in T.Serial(0, 2):
                 if A[0, k] == T.infinity(T.float32):
                     B[0, k] = 7
             for v in T.vectorized(8):
                 B[3, v] = B[3, v]
+            for u in T.unroll(2):
+                C[3, u] = C[3, u]
 
     a = (RNG.standard_normal((4, 8)) * 20).astype("float32")
     b, c = np.zeros((4, 8), "uint8"), np.zeros((4, 8), "int8")

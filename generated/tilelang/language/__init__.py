@@ -220,6 +220,11 @@ def empty(shape: Any, dtype: Any = 'float32') -> Any:  # noqa: N802
     return _functions.empty(shape, dtype)
 
 
+def Serial(start: Any, stop: Any = None, *args: Any, **kwargs: Any) -> Any:  # noqa: N802
+    """TileLang's capitalised spelling of `T.serial(start[, stop])`; other keywords (annotations, ...) pass on."""
+    return _functions.Serial(start, stop, *args, **kwargs)
+
+
 def SharedBuffer(shape: Any, dtype: Any = 'float32') -> Any:  # noqa: N802
     """The annotation of a T.macro parameter that is a shared tile (as T.Tensor for kernel parameters)."""
     return _functions.SharedBuffer(shape, dtype)
@@ -391,6 +396,7 @@ __all__ = [
     'rsqrt',
     'Select',
     'serial',
+    'Serial',
     'SharedBuffer',
     'shift_left',
     'shift_right',

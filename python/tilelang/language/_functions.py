@@ -55,6 +55,10 @@ def empty(shape: Any, dtype: Any = "float32") -> Any:
     return _eager.declare_output(shape, normalize_dtype(dtype))
 
 
+def Serial(start: Any, stop: Any = None, *args: Any, **kwargs: Any) -> Any:  # noqa: N802
+    return _T.serial(start, stop, *args, **kwargs)
+
+
 def SharedBuffer(shape: Any, dtype: Any = "float32") -> Any:  # noqa: N802
     return tensor(shape, dtype)
 
