@@ -8,17 +8,15 @@ from typing import Any
 
 from . import ir_nodes
 from .build_pass import build_pass
-from .diagnostics import Diagnostics, Location
+from .diagnostics import Diagnostics
+from .language import build_language
 from .loader import SpecFile
 from .model import (
     PROCESSOR_CLASS,
-    Allocation,
     Arg,
     Backend,
     CppSpelling,
-    DtypeFunction,
     Intrinsic,
-    Language,
     Pipeline,
     PipelineStep,
     Profile,
@@ -27,8 +25,6 @@ from .model import (
     ProtocolStep,
     SpecSet,
     Target,
-    TileOp,
-    TileOpParam,
 )
 
 IDENTIFIER = re.compile(r"^[a-z_][a-z0-9_]*$")
@@ -227,37 +223,8 @@ def _backend(spec: SpecFile) -> Backend:
         pipeline_location=spec.at(("pipeline",)),
         legalize_location=spec.at(("legalize",)),
         profile_location=spec.at(("api_profile",)),
-    )
-
-
-def _language(spec: SpecFile) -> Language:
-    data = spec.data
-    locations: list[tuple[str, Location]] = []
-    for key in ("dtype_functions", "allocations", "tile_ops"):
-        locations += [(item["name"], spec.at((key, i, "name"))) for i, item in enumerate(data.get(key, []))]
-    locations += [(name, spec.at(("reexports", i))) for i, name in enumerate(data.get("reexports", []))]
-    locations.sort(key=lambda item: item[1])
-    return Language(
-        name=data["name"],
-        doc=data["doc"],
-        dtypes=tuple(data["dtypes"]),
-        dtype_aliases=_items(data.get("dtype_aliases")),
-        default_dtype=data["defaults"]["dtype"],
-        default_threads=data["defaults"]["threads"],
-        reexports=tuple(data.get("reexports", [])),
-        dtype_functions=tuple(DtypeFunction(f["name"], tuple(f["params"]), f["dtype_param"],
-                                            spec.at(("dtype_functions", i, "name")))
-                              for i, f in enumerate(data.get("dtype_functions", []))),
-        allocations=tuple(Allocation(a["name"], a["scope"], a["doc"]) for a in data["allocations"]),
-        tile_ops=tuple(
-            TileOp(op["name"], op["primitive"],
-                   tuple(TileOpParam(p["name"], p.get("default"), "default" in p) for p in op["params"]),
-                   _items(op.get("fixed")), op["doc"], spec.at(("tile_ops", i, "name")))
-            for i, op in enumerate(data["tile_ops"])
-        ),
-        source=spec.path,
-        location=spec.at(("name",)),
-        locations=tuple(locations),
+        tvm_pipeline=data.get("tvm_pipeline", "default"),
+        extern_math=tuple(data.get("extern_math", [])),
     )
 
 
@@ -281,7 +248,7 @@ def build_model(specs: list[tuple[str, SpecFile]], diagnostics: Diagnostics) -> 
         elif kind == "backend":
             backends.append(_backend(spec))
         elif kind == "language":
-            languages.append(_language(spec))
+            languages.append(build_language(spec))
     # Pass rules see the arguments of the intrinsics they name, so passes are built once all intrinsics are.
     by_name = {i.name: i for i in intrinsics}
     passes = [build_pass(spec, by_name, diagnostics) for spec in pass_specs]

@@ -7,6 +7,7 @@ from typing import Any
 
 from .diagnostics import Location
 from .ir_nodes import IrKey, IrNode
+from .language import Language
 from .params import ParamValue
 
 # Kernel role -> the processor class whose header declares a call (tt-metal compiles reader and
@@ -268,59 +269,8 @@ class Backend:
     pipeline_location: Location
     legalize_location: Location
     profile_location: Location
-
-
-@dataclass(frozen=True)
-class TileOpParam:
-    name: str
-    default: Any
-    has_default: bool
-
-
-@dataclass(frozen=True)
-class TileOp:
-    name: str
-    primitive: str
-    params: tuple[TileOpParam, ...]
-    fixed: tuple[tuple[str, Any], ...]
-    doc: str
-    location: Location
-
-
-@dataclass(frozen=True)
-class Allocation:
-    name: str
-    scope: str
-    doc: str
-
-
-@dataclass(frozen=True)
-class DtypeFunction:
-    name: str
-    params: tuple[str, ...]
-    dtype_param: str
-    location: Location
-
-
-@dataclass(frozen=True)
-class Language:
-    name: str
-    doc: str
-    dtypes: tuple[str, ...]
-    dtype_aliases: tuple[tuple[str, str], ...]
-    default_dtype: str
-    default_threads: int
-    reexports: tuple[str, ...]
-    dtype_functions: tuple[DtypeFunction, ...]
-    allocations: tuple[Allocation, ...]
-    tile_ops: tuple[TileOp, ...]
-    source: str
-    location: Location
-    locations: tuple[tuple[str, Location], ...]  # T.* name -> where the spec defines it
-
-    @property
-    def names(self) -> tuple[tuple[str, Location], ...]:
-        return self.locations
+    tvm_pipeline: str = "default"
+    extern_math: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

@@ -59,4 +59,6 @@ TEMPLATED_OUTPUTS: tuple[TemplatedOutput, ...] = (
     TemplatedOutput("tilelang/tenstorrent/roles.py", "python/roles.py.j2", ()),
     TemplatedOutput("docs/intrinsics.md", "docs/intrinsics.md.j2", ("intrinsic", "backend")),
     TemplatedOutput("docs/passes.md", "docs/passes.md.j2", ("pass", "pipeline", "backend")),
+    TemplatedOutput("docs/language.md", "docs/language.md.j2", ("language",), each="language"),
+    TemplatedOutput("tilelang/pass_config_key.py", "python/pass_config_key.py.j2", ("language",), each="language"),
 )

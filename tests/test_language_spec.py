@@ -64,10 +64,40 @@ def _kernel() -> tvm.IRModule:
 def test_tile_ops_become_the_declared_primitives_and_scopes() -> None:
     text = _kernel().script()
     primitives = {op.name: op.primitive for op in LANGUAGE.tile_ops}
-    assert primitives == {"copy": "copy", "gemm": "gemm", "fill": "fill", "clear": "fill"}
+    assert primitives == {"copy": "copy", "gemm": "gemm", "fill": "fill", "clear": "fill", "reduce_sum": "reduce",
+                          "reduce_max": "reduce", "reduce_min": "reduce", "reduce_abssum": "reduce",
+                          "reduce_absmax": "reduce", "cumsum": "cumsum", "atomic_add": "atomic_add"}
     assert text.count("T.tile.fill(") == 2 and text.count("T.tile.copy(") == 3 and text.count("T.tile.gemm(") == 1
     assert "T.tile.fill(C_f[0:32, 0:32], T.float32(0.0))" in text  # T.clear fixes value 0
     scopes = {a.name: a.scope for a in LANGUAGE.allocations}
     assert 'T.alloc_shared((32, 32))' in text and scopes["alloc_shared"] == "shared"
     assert f'scope="{scopes["alloc_fragment"]}"' in text
     assert '"tl.threads": 64' in text
+
+
+def test_reductions_follow_the_shared_tile_primitive_convention() -> None:
+    """T.reduce_* become TVM's T.tile.sum/max/min(dst, src, axes=(dim >= 0,), accum=not clear), abs in the config."""
+
+    @T.prim_func
+    def main(A: T.Tensor((8, 16), "float"), B: T.Tensor((8,), "float")):
+        with T.Kernel(1) as _:
+            A_f = T.alloc_fragment((8, 16), "float")
+            B_f = T.alloc_fragment((8,), "float")
+            T.copy(A, A_f)
+            T.reduce_sum(A_f, B_f, dim=-1)
+            T.reduce_max(A_f, B_f, 1, False)
+            T.reduce_absmax(A_f, B_f)
+            T.reduce_min(A_f, B_f, dim=1)
+            T.copy(B_f, B)
+
+    text = main.script()
+    assert "T.tile.sum(B_f[0:8], A_f[0:8, 0:16], [1], False)" in text
+    assert "T.tile.max(B_f[0:8], A_f[0:8, 0:16], [1], True)" in text
+    assert "T.tile.max(B_f[0:8], A_f[0:8, 0:16], [1], False, abs=True)" in text
+    assert "T.tile.min(B_f[0:8], A_f[0:8, 0:16], [1], False)" in text
+
+
+def test_every_name_is_in_the_generated_language_reference() -> None:
+    reference = (REPO / "generated" / "docs" / "language.md").read_text()
+    for name, _ in LANGUAGE.names:
+        assert f"`T.{name}" in reference, name

@@ -717,7 +717,7 @@ class BufferStore : public Node {
   ffi::Array<Any> indices() const;  // One index per dimension.
 };
 
-/// A TileLang tile operation (T.copy, T.fill, T.gemm).
+/// A TileLang tile operation (T.copy, T.fill, T.gemm, T.reduce_*, T.cumsum, T.atomic_add).
 class TilePrimitiveCall : public Node {
  public:
   static constexpr const char* kTypeKey = "tirx.TilePrimitiveCall";
@@ -735,6 +735,7 @@ class TilePrimitiveCall : public Node {
   explicit TilePrimitiveCall(const Any& value) : Node(value, type_index(), kTypeKey) {}
   Op op() const;  // The primitive (tirx.tile.copy, tirx.tile.fill, tirx.tile.gemm).
   ffi::Array<Any> args() const;  // Operands (TensorRegions and constants).
+  ffi::Map<Any, Any> config() const;  // Keyword options of the primitive (abs=True: reduce |x|).
 };
 
 /// An iteration variable (the node of a thread launch).
@@ -1063,6 +1064,11 @@ inline Op TilePrimitiveCall::op() const {
 inline ffi::Array<Any> TilePrimitiveCall::args() const {
   static const TVMFFIFieldInfo* info = detail::field_info(type_index(), kTypeKey, "args");
   return detail::get(value_, info).cast<ffi::Array<Any>>();
+}
+
+inline ffi::Map<Any, Any> TilePrimitiveCall::config() const {
+  static const TVMFFIFieldInfo* info = detail::field_info(type_index(), kTypeKey, "config");
+  return detail::get(value_, info).cast<ffi::Map<Any, Any>>();
 }
 
 inline Var IterVar::var() const {

@@ -23,6 +23,8 @@ BACKENDS: dict[str, Backend] = {
         target_host='',
         codegen='c',
         runs_on='never',
+        tvm_pipeline='default',
+        extern_math=('exp2', 'exp10', 'fabs'),
         lowers=True,
     ),
     'cuda': Backend(
@@ -35,6 +37,8 @@ BACKENDS: dict[str, Backend] = {
         target_host='llvm',
         codegen='cuda',
         runs_on='cuda',
+        tvm_pipeline='tirx',
+        extern_math=(),
         lowers=True,
     ),
     'hip': Backend(
@@ -47,6 +51,8 @@ BACKENDS: dict[str, Backend] = {
         target_host='llvm',
         codegen='rocm',
         runs_on='rocm',
+        tvm_pipeline='default',
+        extern_math=(),
         lowers=True,
     ),
     'llvm': Backend(
@@ -59,6 +65,8 @@ BACKENDS: dict[str, Backend] = {
         target_host='',
         codegen='llvm',
         runs_on='cpu',
+        tvm_pipeline='default',
+        extern_math=(),
         lowers=True,
     ),
     'tenstorrent': Backend(
@@ -71,6 +79,8 @@ BACKENDS: dict[str, Backend] = {
         target_host='',
         codegen='metalium',
         runs_on='emulator',
+        tvm_pipeline='default',
+        extern_math=(),
         lowers=True,
     ),
     'webgpu': Backend(
@@ -83,6 +93,8 @@ BACKENDS: dict[str, Backend] = {
         target_host='llvm',
         codegen='webgpu',
         runs_on='webgpu',
+        tvm_pipeline='default',
+        extern_math=(),
         lowers=True,
     ),
 }

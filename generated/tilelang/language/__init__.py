@@ -11,6 +11,7 @@ specs/language/tilelang.yaml. `T.tt` is the generated namespace of Tenstorrent i
 
 from __future__ import annotations
 
+import enum
 from typing import Any
 
 from tvm.script import tirx as _tirx
@@ -19,7 +20,7 @@ from .._layout import merged_path
 
 __path__ = merged_path(__path__, __name__)  # the frontend engine is hand-written, the rest rendered
 
-from . import _frontend, tt  # noqa: E402
+from . import _frontend, _functions, tt  # noqa: E402
 from ..errors import TileLangError  # noqa: E402
 from ._frontend import normalize_dtype  # noqa: E402
 from .dtypes import DEFAULT_DTYPE, DEFAULT_THREADS  # noqa: E402
@@ -27,16 +28,47 @@ from .dtypes import DEFAULT_DTYPE, DEFAULT_THREADS  # noqa: E402
 # Names used unchanged from tvm.script.tirx.
 macro = _tirx.macro
 ceildiv = _tirx.ceildiv
+floordiv = _tirx.floordiv
+floormod = _tirx.floormod
+truncdiv = _tirx.truncdiv
+truncmod = _tirx.truncmod
 max = _tirx.max
 min = _tirx.min
 exp = _tirx.exp
 exp2 = _tirx.exp2
+exp10 = _tirx.exp10
 log = _tirx.log
 log2 = _tirx.log2
+log10 = _tirx.log10
+log1p = _tirx.log1p
 sqrt = _tirx.sqrt
 rsqrt = _tirx.rsqrt
 abs = _tirx.abs
+fabs = _tirx.fabs
+pow = _tirx.pow
+floor = _tirx.floor
+ceil = _tirx.ceil
+round = _tirx.round
+nearbyint = _tirx.nearbyint
+trunc = _tirx.trunc
+sin = _tirx.sin
+cos = _tirx.cos
+tanh = _tirx.tanh
+sigmoid = _tirx.sigmoid
+erf = _tirx.erf
+isnan = _tirx.isnan
+isinf = _tirx.isinf
+isfinite = _tirx.isfinite
+bitwise_and = _tirx.bitwise_and
+bitwise_or = _tirx.bitwise_or
+bitwise_xor = _tirx.bitwise_xor
+bitwise_not = _tirx.bitwise_not
+shift_left = _tirx.shift_left
+shift_right = _tirx.shift_right
 if_then_else = _tirx.if_then_else
+Select = _tirx.Select
+reinterpret = _tirx.reinterpret
+call_extern = _tirx.call_extern
 serial = _tirx.serial
 unroll = _tirx.unroll
 vectorized = _tirx.vectorized
@@ -44,8 +76,26 @@ grid = _tirx.grid
 float16 = _tirx.float16
 bfloat16 = _tirx.bfloat16
 float32 = _tirx.float32
+float64 = _tirx.float64
+int8 = _tirx.int8
+int16 = _tirx.int16
 int32 = _tirx.int32
 int64 = _tirx.int64
+uint8 = _tirx.uint8
+uint16 = _tirx.uint16
+uint32 = _tirx.uint32
+uint64 = _tirx.uint64
+bool = _tirx.bool
+
+# TileLang's dtype spellings as constructors (T.float(1.0) is T.float32(1.0)).
+bf16 = _tirx.bfloat16
+double = _tirx.float64
+float = _tirx.float32
+fp16 = _tirx.float16
+fp32 = _tirx.float32
+fp64 = _tirx.float64
+half = _tirx.float16
+int = _tirx.int32
 
 # Constructs of the frontend engine.
 prim_func = _frontend.prim_func
@@ -56,11 +106,7 @@ def Kernel(*grid: Any, threads: Any = DEFAULT_THREADS, **ignored: Any) -> _front
     return _frontend.Kernel(*grid, threads=threads, **ignored)
 
 
-def Tensor(shape: Any, dtype: Any = DEFAULT_DTYPE) -> Any:  # noqa: N802
-    """A kernel parameter: `A: T.Tensor((M, K), dtype)`."""
-    return _frontend.tensor(shape, dtype)
-
-
+Tensor = _functions.TensorAnnotation(DEFAULT_DTYPE)  # T.Tensor(shape, dtype[, data]) or T.Tensor[shape, dtype]
 Buffer = Tensor
 
 
@@ -109,24 +155,150 @@ def clear(buffer: Any, **ignored: Any) -> Any:  # noqa: N803
     return _frontend.build_fill(buffer=buffer, value=0)
 
 
-def cast(value: Any, dtype: Any) -> Any:
+def reduce_sum(buffer: Any, out: Any, dim: Any = -1, clear: Any = True, **ignored: Any) -> Any:  # noqa: N803
+    """out = sum of buffer over `dim` (`out += ...` with clear=False). buffer (X, d, Y) reduced over the d axis gives out of shape (X, Y) or (X, 1, Y); a negative dim counts from the end. Becomes `T.tile.sum(out, buffer, axes=(dim,), accum=not clear)`."""
+    return _frontend.build_reduce(buffer=buffer, out=out, dim=dim, clear=clear, absolute=False, kind='sum')
+
+
+def reduce_max(buffer: Any, out: Any, dim: Any = -1, clear: Any = True, **ignored: Any) -> Any:  # noqa: N803
+    """out = max of buffer over `dim`; with clear=False the maximum also takes out's existing values. Becomes `T.tile.max(out, buffer, axes=(dim,), accum=not clear)`."""
+    return _frontend.build_reduce(buffer=buffer, out=out, dim=dim, clear=clear, absolute=False, kind='max')
+
+
+def reduce_min(buffer: Any, out: Any, dim: Any = -1, clear: Any = True, **ignored: Any) -> Any:  # noqa: N803
+    """out = min of buffer over `dim`; with clear=False the minimum also takes out's existing values. Becomes `T.tile.min(out, buffer, axes=(dim,), accum=not clear)`."""
+    return _frontend.build_reduce(buffer=buffer, out=out, dim=dim, clear=clear, absolute=False, kind='min')
+
+
+def reduce_abssum(buffer: Any, out: Any, dim: Any = -1, **ignored: Any) -> Any:  # noqa: N803
+    """out = sum of |buffer| over `dim` (always clears, as in TileLang). Becomes `T.tile.sum(out, buffer, axes=(dim,), accum=False, abs=True)`: the tile primitive's config flag `abs` says the operand is taken in absolute value before reducing."""
+    return _frontend.build_reduce(buffer=buffer, out=out, dim=dim, absolute=True, clear=True, kind='sum')
+
+
+def reduce_absmax(buffer: Any, out: Any, dim: Any = -1, clear: Any = True, **ignored: Any) -> Any:  # noqa: N803
+    """out = max of |buffer| over `dim`. Becomes `T.tile.max(out, buffer, axes=(dim,), accum=not clear, abs=True)` (config flag `abs`, as for reduce_abssum)."""
+    return _frontend.build_reduce(buffer=buffer, out=out, dim=dim, clear=clear, absolute=True, kind='max')
+
+
+def cumsum(src: Any, dst: Any = None, dim: Any = 0, reverse: Any = False, **ignored: Any) -> Any:  # noqa: N803
+    """Inclusive prefix sum of src along `dim` into dst (in place when dst is None; reverse=True sums from the end); dst has src's shape. Becomes the project's tile primitive `tl.tile.cumsum(dst, src, dim, reverse)`."""
+    return _frontend.build_cumsum(src=src, dst=dst, dim=dim, reverse=reverse)
+
+
+def atomic_add(dst: Any, value: Any, memory_order: Any = None, return_prev: Any = False, use_tma: Any = False, **ignored: Any) -> Any:  # noqa: N803
+    """dst += value, atomically across blocks. Element form `T.atomic_add(C[i, j], x)`; tile form `T.atomic_add(C[by * bm, bx * bn], C_local)` (a region or element access placing a tile, and a tile of the same shape). Becomes the project's tile primitive `tl.tile.atomic_add(dst_region, value_or_region)`. The CPU backends run blocks one after another, so the update is a plain read-modify-write; memory_order and use_tma are accepted and ignored; return_prev=True is an error."""
+    return _frontend.build_atomic_add(dst=dst, value=value, memory_order=memory_order, return_prev=return_prev, use_tma=use_tma)
+
+
+def alloc_var(dtype: Any, init: Any = None, scope: Any = 'local.var') -> Any:  # noqa: N802
+    """A scalar variable of the block (`x = T.alloc_var(T.int32, init=0)`; then `x = x + 1` stores and `x` reads). Becomes a 0-d local buffer (`T.alloc_scalar`) that TVMScript turns into a mutable variable."""
+    return _functions.alloc_var(dtype, init, scope)
+
+
+def clamp(value: Any, lo: Any, hi: Any) -> Any:  # noqa: N802
+    """`T.min(T.max(value, lo), hi)`, with lo and hi cast to value's dtype."""
+    return _functions.clamp(value, lo, hi)
+
+
+def dtype(value: Any) -> Any:  # noqa: N802
+    """The canonical dtype name of a TileLang dtype spelling (`T.dtype("float")` is "float32"); also usable as the annotation of a dtype argument."""
+    return _functions.dtype(value)
+
+
+def dynamic(name: Any, dtype: Any = 'int32') -> Any:  # noqa: N802
+    """TileLang's symbolic (dynamic) dimension. Dynamic shapes are not supported by these backends: calling it is a TileLangError saying so."""
+    return _functions.dynamic(name, dtype)
+
+
+def const(names: Any, dtype: Any = 'int32') -> Any:  # noqa: N802
+    """Eager style: `M, N = T.const("M, N")` declares compile-time constants of a `@tilelang.jit` kernel, bound from the shapes of the tensors it is called with or by `kernel.compile(M=..., N=...)`. One name gives one value, several (comma- or space-separated) a tuple. Only inside a `@tilelang.jit` function."""
+    return _functions.const(names, dtype)
+
+
+def empty(shape: Any, dtype: Any = 'float32') -> Any:  # noqa: N802
+    """Eager style: `C = T.empty((M, N), dtype)` declares an output tensor of a `@tilelang.jit` kernel, allocated by the call and returned (`return C`). Only inside a `@tilelang.jit` function."""
+    return _functions.empty(shape, dtype)
+
+
+def Serial(start: Any, stop: Any = None, *args: Any, **kwargs: Any) -> Any:  # noqa: N802
+    """TileLang's capitalised spelling of `T.serial(start[, stop])`; other keywords (annotations, ...) pass on."""
+    return _functions.Serial(start, stop, *args, **kwargs)
+
+
+def SharedBuffer(shape: Any, dtype: Any = 'float32') -> Any:  # noqa: N802
+    """The annotation of a T.macro parameter that is a shared tile (as T.Tensor for kernel parameters)."""
+    return _functions.SharedBuffer(shape, dtype)
+
+
+def FragmentBuffer(shape: Any, dtype: Any = 'float32') -> Any:  # noqa: N802
+    """The annotation of a T.macro parameter that is a fragment (accumulator) tile."""
+    return _functions.FragmentBuffer(shape, dtype)
+
+
+def LocalBuffer(shape: Any, dtype: Any = 'float32') -> Any:  # noqa: N802
+    """The annotation of a T.macro parameter that is a local buffer."""
+    return _functions.LocalBuffer(shape, dtype)
+
+
+def use_swizzle(*args: Any, **kwargs: Any) -> None:
+    """Rasterizes the block grid for L2 reuse on GPUs (panel_size, order, enable). No effect here."""
+
+
+def annotate_layout(*args: Any, **kwargs: Any) -> None:
+    """Gives buffers a memory layout ({buffer: layout}) on GPUs. No effect here."""
+
+
+def annotate_padding(*args: Any, **kwargs: Any) -> None:
+    """Pads shared-memory buffers on GPUs. No effect here."""
+
+
+def annotate_l2_hit_ratio(*args: Any, **kwargs: Any) -> None:
+    """Sets an L2 persistence hint on GPUs. No effect here."""
+
+
+def disable_warp_group_reg_alloc(*args: Any, **kwargs: Any) -> None:
+    """Disables Hopper warp-group register reallocation. No effect here."""
+
+
+def no_set_max_nreg(*args: Any, **kwargs: Any) -> None:
+    """Disables Hopper setmaxnreg. No effect here."""
+
+
+def sync_threads(*args: Any, **kwargs: Any) -> None:
+    """A block-wide barrier on GPUs; a block's body runs as one sequence here. No effect here."""
+
+
+class GemmWarpPolicy(enum.IntEnum):
+    """How T.gemm spreads its warps over the output tile on GPUs (`policy=T.GemmWarpPolicy.FullRow`). Accepted and ignored by the backends here (T.gemm takes **ignored keywords)."""
+
+    Square = 0
+    FullRow = 1
+    FullCol = 2
+
+
+def cast(value: Any, dtype: Any) -> Any:  # noqa: N802
     """`tvm.script.tirx.cast` accepting TileLang dtype spellings."""
     return _tirx.cast(value, normalize_dtype(dtype))
 
 
-def infinity(dtype: Any) -> Any:
+def infinity(dtype: Any) -> Any:  # noqa: N802
     """`tvm.script.tirx.infinity` accepting TileLang dtype spellings."""
     return _tirx.infinity(normalize_dtype(dtype))
 
 
-def max_value(dtype: Any) -> Any:
+def max_value(dtype: Any) -> Any:  # noqa: N802
     """`tvm.script.tirx.max_value` accepting TileLang dtype spellings."""
     return _tirx.max_value(normalize_dtype(dtype))
 
 
-def min_value(dtype: Any) -> Any:
+def min_value(dtype: Any) -> Any:  # noqa: N802
     """`tvm.script.tirx.min_value` accepting TileLang dtype spellings."""
     return _tirx.min_value(normalize_dtype(dtype))
+
+
+def Cast(dtype: Any, value: Any) -> Any:  # noqa: N802
+    """`tvm.script.tirx.Cast` accepting TileLang dtype spellings."""
+    return _tirx.Cast(normalize_dtype(dtype), value)
 
 
 __all__ = [
@@ -134,43 +306,123 @@ __all__ = [
     'alloc_fragment',
     'alloc_local',
     'alloc_shared',
+    'alloc_var',
+    'annotate_l2_hit_ratio',
+    'annotate_layout',
+    'annotate_padding',
+    'atomic_add',
+    'bf16',
     'bfloat16',
+    'bitwise_and',
+    'bitwise_not',
+    'bitwise_or',
+    'bitwise_xor',
+    'bool',
     'Buffer',
+    'call_extern',
     'cast',
+    'Cast',
+    'ceil',
     'ceildiv',
+    'clamp',
     'clear',
+    'const',
     'copy',
+    'cos',
+    'cumsum',
     'DEFAULT_DTYPE',
     'DEFAULT_THREADS',
+    'disable_warp_group_reg_alloc',
+    'double',
+    'dtype',
+    'dynamic',
+    'empty',
+    'erf',
     'exp',
+    'exp10',
     'exp2',
+    'fabs',
     'fill',
+    'float',
     'float16',
     'float32',
+    'float64',
+    'floor',
+    'floordiv',
+    'floormod',
+    'fp16',
+    'fp32',
+    'fp64',
+    'FragmentBuffer',
     'gemm',
+    'GemmWarpPolicy',
     'grid',
+    'half',
     'if_then_else',
     'infinity',
+    'int',
+    'int16',
     'int32',
     'int64',
+    'int8',
+    'isfinite',
+    'isinf',
+    'isnan',
     'Kernel',
+    'LocalBuffer',
     'log',
+    'log10',
+    'log1p',
     'log2',
     'macro',
     'max',
     'max_value',
     'min',
     'min_value',
+    'nearbyint',
+    'no_set_max_nreg',
     'normalize_dtype',
     'Parallel',
     'Pipelined',
+    'pow',
     'prim_func',
+    'reduce_absmax',
+    'reduce_abssum',
+    'reduce_max',
+    'reduce_min',
+    'reduce_sum',
+    'reinterpret',
+    'round',
     'rsqrt',
+    'Select',
     'serial',
+    'Serial',
+    'SharedBuffer',
+    'shift_left',
+    'shift_right',
+    'sigmoid',
+    'sin',
     'sqrt',
+    'sync_threads',
+    'tanh',
     'Tensor',
     'TileLangError',
+    'trunc',
+    'truncdiv',
+    'truncmod',
     'tt',
+    'uint16',
+    'uint32',
+    'uint64',
+    'uint8',
     'unroll',
+    'use_swizzle',
     'vectorized',
 ]
+
+
+def __getattr__(name: str) -> Any:
+    """A T.* name this surface lacks: a TileLangError (also an AttributeError) naming it and the backends."""
+    if name.startswith("_"):
+        raise AttributeError(name)
+    raise _functions.unsupported(name)

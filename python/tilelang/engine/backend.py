@@ -31,6 +31,8 @@ class Backend:
     codegen: str = ""  # TVM codegen whose source the backend emits ("" until the backend has one)
     runs_on: str = "never"  # where compiled kernels execute: cpu, cuda, rocm, webgpu, emulator, never
     lowers: bool = True  # False while the backend is registered but has no lowering pipeline yet
+    tvm_pipeline: str = "default"  # the TIR pipeline tvm.compile runs (TVM codegens)
+    extern_math: tuple[str, ...] = ()  # tirx math ops lowered to C library calls (exp2 -> exp2f / exp2)
 
     @property
     def module_name(self) -> str:

@@ -21,27 +21,67 @@ def _as_module(mod: Any) -> Any:
     return tvm.IRModule({"main": mod}) if isinstance(mod, tirx.PrimFunc) else mod
 
 
-def build_tvm(mod: Any, codegen: str, target: Any = None) -> tuple[Any | None, str]:
+def missing_codegen(codegen: str) -> str:
+    """Why TVM cannot generate `codegen` code in this build ("" when it can)."""
+    import tvm_ffi
+
+    if codegen in ("llvm", "c", "cuda", "rocm", "webgpu"):
+        if tvm_ffi.get_global_func(f"target.build.{codegen}", allow_missing=True) is None:
+            return f"this apache-tvm build has no '{codegen}' code generator (target.build.{codegen})"
+    if codegen == "rocm":  # TVM's ROCm codegen links with the ROCm toolchain
+        from tvm.support import rocm
+
+        try:
+            rocm.find_rocm_path()
+        except RuntimeError as err:
+            return str(err)
+    return ""
+
+
+_EXTERN_LOWERED: set[tuple[str, str]] = set()
+
+
+def lower_math_to_extern(ops: Sequence[str], kind: str) -> None:
+    """Register, once, the lowering of tirx.<op> for target `kind` to the C library call (expf-style suffix)."""
+    for op in ops:
+        if (op, kind) in _EXTERN_LOWERED:
+            continue
+
+        def to_extern(call: Any, name: str = op) -> Any:
+            dtype = str(call.ty.dtype)
+            suffix = "f" if dtype == "float32" else ""
+            return tirx.call_pure_extern(dtype, name + suffix, *call.args)
+
+        tvm.tirx.register_intrin_lowering(f"tirx.{op}", target=kind, f=to_extern, level=100)
+        _EXTERN_LOWERED.add((op, kind))
+
+
+def build_tvm(mod: Any, codegen: str, target: Any = None, *, pipeline: str = "default",
+              extern_math: Sequence[str] = ()) -> tuple[Any | None, str]:
     """Compile `mod` (IRModule or PrimFunc) with TVM's `codegen` -> (runnable module or None, source text).
 
     * "llvm": `tvm.compile` for the host CPU; returns the executable and the LLVM IR text.
     * "c": C source from `tvm.tirx.build(mod, target="c")`; not run here (None). fp16 C source does not compile
       (the C codegen emits `half` without a typedef).
+    `pipeline` names TVM's TIR pipeline ("default" or "tirx"); `extern_math` lists the tirx math ops lowered to C
+    library calls for this codegen (the backend spec's `extern_math`).
     * "tvmscript": no TVM codegen; the TVMScript of `mod` under a header saying so (`tvmscript_source`), for
       backends that have no code generator yet. Never run (None).
     * "cuda", "rocm", "webgpu": device source from the imported module of `tvm.compile(mod, Target(kind,
       host="llvm"))`; the executable is returned only when such a device exists here.
     """
     mod = _as_module(mod)
+    lower_math_to_extern(extern_math, codegen)
     if codegen == "llvm":
-        executable = tvm.compile(mod, target=target if target is not None else host_llvm_target())
+        executable = tvm.compile(mod, target=target if target is not None else host_llvm_target(),
+                                 tir_pipeline=pipeline)
         return executable, str(executable.mod.inspect_source("ll"))
     if codegen == "c":
-        lib = tvm.tirx.build(mod, target="c")
+        lib = tvm.tirx.build(mod, target="c", pipeline=pipeline)
         return None, str(lib.inspect_source())
     if codegen in ("cuda", "rocm", "webgpu"):
         device_target = target if target is not None else tvm.target.Target(codegen)
-        executable = tvm.compile(mod, target=tvm.target.Target(device_target, host="llvm"))
+        executable = tvm.compile(mod, target=tvm.target.Target(device_target, host="llvm"), tir_pipeline=pipeline)
         source = str(executable.mod.imports[0].inspect_source())
         device = tvm.device(codegen if codegen != "rocm" else "rocm", 0)
         return (executable if device.exist else None), source

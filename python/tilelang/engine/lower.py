@@ -4,14 +4,26 @@ from __future__ import annotations
 
 from typing import Any
 
+import tvm
+
 from .backend import resolve
 from .param import CompiledArtifact
 from .registry import BACKENDS
 
 
-def lower(func_or_mod: Any, target: Any = "llvm", target_host: Any = None, *, runtime_only: bool = False,
+def resolve_target(target: Any) -> Any:
+    """`"auto"` (or None) is the tvm Target of the enclosing `with tvm.target.Target(...)`, else "llvm"."""
+    if target is None or (isinstance(target, str) and target == "auto"):
+        current = tvm.target.Target.current(allow_none=True)
+        return current if current is not None else "llvm"
+    return target
+
+
+def lower(func_or_mod: Any, target: Any = "auto", target_host: Any = None, *, runtime_only: bool = False,
           enable_host_codegen: bool = True, enable_device_compile: bool = True) -> CompiledArtifact:
-    """Lower a TileLang kernel for `target` (a registered name or a tvm Target) and generate its code."""
+    """Lower a TileLang kernel for `target` (a registered name or a tvm Target; "auto": the current
+    `with tvm.target.Target(...)` scope's, else llvm) and generate its code."""
+    target = resolve_target(target)
     backend = resolve(target, BACKENDS)
     module = backend.load()
     result: CompiledArtifact = module.lower(

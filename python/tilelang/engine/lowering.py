@@ -75,8 +75,9 @@ def lower_phases(backend: Backend, func_or_mod: Any, target: Any, target_host: A
 
 def build(backend: Backend, mod: tvm.IRModule, target: tvm.target.Target, *, params: list[KernelParam] | None = None,
           entry: str = "main") -> tuple[Any, str]:
-    """Run the backend's codegen; a codegen this TVM build lacks is a TargetError, not a traceback."""
-    from .codegen import build_tvm
+    """Run the backend's codegen. A codegen this TVM build lacks is a TargetError; a code-generation failure is a
+    TileLangError naming the backend, the kernel and TVM's reason (never reported as a missing backend)."""
+    from .codegen import build_tvm, missing_codegen
 
     if not backend.codegen:
         raise TargetError(f"backend '{backend.name}' has no code generator yet ({backend.spec})")
@@ -85,13 +86,17 @@ def build(backend: Backend, mod: tvm.IRModule, target: tvm.target.Target, *, par
 
         program = metalium_program(mod, params or [], entry)
         return (None if backend.runs_on == "never" else program), program.source
+    missing = missing_codegen(backend.codegen)
+    if missing:
+        raise TargetError(f"backend '{backend.name}' is not available in this TVM build: {missing}")
     try:
-        rt_mod, source = build_tvm(mod, backend.codegen, target)
+        rt_mod, source = build_tvm(mod, backend.codegen, target, pipeline=backend.tvm_pipeline,
+                                   extern_math=backend.extern_math)
     except TileLangError:
         raise
-    except Exception as exc:  # TVM reports a missing codegen/toolchain as a generic error
+    except Exception as exc:  # TVM raises generic errors; keep its reason, name what failed
         reason = str(exc).strip().splitlines()[-1] if str(exc).strip() else type(exc).__name__
-        raise TargetError(f"backend '{backend.name}' is not available in this TVM build: {reason}") from exc
+        raise TileLangError(f"backend '{backend.name}' could not generate code for kernel '{entry}': {reason}") from exc
     if backend.runs_on == "never":
         rt_mod = None
     return rt_mod, source

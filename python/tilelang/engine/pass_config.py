@@ -45,7 +45,7 @@ def _parse(pass_configs: Mapping[str, Any] | None) -> dict[str, dict[str, Any]]:
 
     chosen: dict[str, dict[str, Any]] = {}
     for key, value in (pass_configs or {}).items():
-        parts = str(key).split(".")
+        parts = str(getattr(key, "value", key)).split(".")
         if len(parts) != 3 or parts[0] + "." != PREFIX or parts[1] not in PASS_OPTIONS:
             continue  # not one of our passes: a TileLang option for another backend
         name, option = parts[1], parts[2]

@@ -21,6 +21,7 @@ from ..engine.codegen import run_packed
 from ..engine.param import CompiledArtifact, KernelParam
 from ..engine.pass_config import configured
 from ..errors import TileLangError
+from .tensors import as_kind, is_tensor, output_kind, tensor_dtype, tensor_shape, to_tvm
 
 OutIdx = int | Sequence[int] | None
 
@@ -54,8 +55,10 @@ def _shape_str(shape: Sequence[int]) -> str:
 class JITKernel:
     """A compiled kernel: `kernel(*arrays)`, `kernel.params`, `kernel.artifact`, `kernel.get_kernel_source()`."""
 
-    def __init__(self, artifact: CompiledArtifact, out_idx: OutIdx = None, target: str | None = None) -> None:
+    def __init__(self, artifact: CompiledArtifact, out_idx: OutIdx = None, target: str | None = None,
+                 prim_func: Any = None) -> None:
         self._artifact = artifact
+        self.prim_func = prim_func
         self.out_idx = out_idx
         self.target = target or artifact.target or "unknown"
         self._outputs = _out_positions(out_idx, artifact.params, artifact.entry_name)
@@ -95,20 +98,32 @@ class JITKernel:
         """The source text the backend produced (LLVM IR, C, CUDA ...)."""
         return self.artifact.kernel_source
 
+    def get_tir(self) -> Any:
+        """The kernel's prim_func as written (before lowering)."""
+        self._ready()
+        return self.prim_func
+
+    def get_profiler(self, tensor_supply_type: Any = None, **ignored: Any) -> Any:
+        """A `tilelang.profiler.Profiler` of this kernel (`do_bench`, `assert_allclose`, `run_once`)."""
+        from ..profiler import Profiler, TensorSupplyType
+
+        return Profiler(self, tensor_supply_type or TensorSupplyType.Auto)
+
     def _check(self, param: KernelParam, value: Any) -> Any:
         where = f"kernel '{self.name}': parameter '{param.name}'"
         if not param.is_tensor:
             if not isinstance(value, (int, float, np.number, np.bool_)):
                 raise TileLangError(f"{where} expects a {param.dtype} scalar, got {type(value).__name__}")
             return value
-        expected = f"a numpy array of shape {_shape_str(param.shape)} and dtype {param.dtype}"
-        if not isinstance(value, np.ndarray):
+        expected = f"a numpy array of shape {_shape_str(param.shape)} and dtype {param.dtype} (or a DLPack tensor)"
+        if not is_tensor(value):
             raise TileLangError(f"{where} expects {expected}, got {type(value).__name__}")
-        if tuple(value.shape) != tuple(param.shape):
+        if tensor_shape(value) != tuple(param.shape):
             raise TileLangError(f"{where} expects shape {_shape_str(param.shape)}, got {_shape_str(value.shape)}")
-        if value.dtype != param.numpy_dtype():
+        if isinstance(value, np.ndarray) and value.dtype != param.numpy_dtype() or (
+                not isinstance(value, np.ndarray) and tensor_dtype(value) != param.dtype):
             raise TileLangError(f"{where} expects dtype {param.dtype}, got {value.dtype}")
-        return value
+        return value if isinstance(value, np.ndarray) else to_tvm(value)
 
     def __call__(self, *args: Any) -> Any:
         artifact = self.artifact
@@ -136,7 +151,8 @@ class JITKernel:
         run_packed(artifact.rt_mod, artifact.entry_name, values, device)
         if self._outputs is None:
             return None
-        results = [values[i] for i in outputs]
+        kind = output_kind(args)
+        results = [as_kind(values[i], kind) for i in outputs]
         return results[0] if len(results) == 1 else results
 
     def __repr__(self) -> str:
@@ -162,7 +178,7 @@ def _lower(func: Any, target: Any, target_host: Any, pass_configs: Any = None) -
 class LazyJITKernel(JITKernel):
     """A `JITKernel` for a prim_func that is lowered and compiled on first use (`@jit` applied to a prim_func)."""
 
-    def __init__(self, func: Any, out_idx: OutIdx = None, target: Any = "llvm", target_host: Any = None,
+    def __init__(self, func: Any, out_idx: OutIdx = None, target: Any = "auto", target_host: Any = None,
                  pass_configs: Any = None) -> None:
         self.func = func
         self.out_idx = out_idx
@@ -176,12 +192,13 @@ class LazyJITKernel(JITKernel):
     def _ready(self) -> None:
         if self._pending is not None:
             target, target_host, pass_configs = self._pending
-            JITKernel.__init__(self, _lower(self.func, target, target_host, pass_configs), self.out_idx, self.target)
+            JITKernel.__init__(self, _lower(self.func, target, target_host, pass_configs), self.out_idx,
+                               prim_func=self.func)
             self._pending = None
 
 
 def compile(  # noqa: A001
-    func: Any, out_idx: OutIdx = None, target: Any = "llvm", target_host: Any = None, pass_configs: Any = None,
+    func: Any, out_idx: OutIdx = None, target: Any = "auto", target_host: Any = None, pass_configs: Any = None,
     **ignored: Any
 ) -> JITKernel:
     """Lower and compile a prim_func with `tilelang.lower` -> `JITKernel`.
@@ -190,7 +207,7 @@ def compile(  # noqa: A001
     of specs/passes/*.yaml, checked; other keys are TileLang options for other backends and are ignored). TileLang
     options such as `execution_backend` or `verbose` are accepted and ignored.
     """
-    return JITKernel(_lower(func, target, target_host, pass_configs), out_idx, _target_name(target))
+    return JITKernel(_lower(func, target, target_host, pass_configs), out_idx, prim_func=func)
 
 
 class KernelFactory:
@@ -223,19 +240,25 @@ class KernelFactory:
 
 
 def jit(
-    func: Any = None, *, out_idx: OutIdx = None, target: Any = "llvm", target_host: Any = None,
+    func: Any = None, *, out_idx: OutIdx = None, target: Any = "auto", target_host: Any = None,
     pass_configs: Any = None, **ignored: Any
 ) -> Any:
     """`@jit` / `@jit(out_idx=[-1], target="llvm")`.
 
     On a kernel factory (`def matmul(M, N, K, ...): return prim_func`) calling the result returns the compiled
     `JITKernel`, cached per (args, sorted kwargs). On a prim_func it returns a `LazyJITKernel` (compiled on first use).
+    On an eager function (a `with T.Kernel` block in its body, `T.const`/`T.empty` declarations) it returns an
+    `EagerFunction` (tilelang.jit.eager): call it on tensors, or `.compile(M=..., ...)`.
     """
 
     def wrap(f: Any) -> Any:
         if isinstance(f, tirx.PrimFunc):
             return LazyJITKernel(f, out_idx, target, target_host, pass_configs)
         if callable(f):
+            from .eager import EagerFunction, is_eager
+
+            if is_eager(f):
+                return EagerFunction(f, target, target_host, pass_configs)
             return KernelFactory(f, out_idx, target, target_host, pass_configs)
         raise TileLangError(f"@jit applies to a prim_func or a function returning one, got {type(f).__name__}")
 

@@ -82,19 +82,7 @@ def prim_func(func: Callable[..., Any] | None = None, **options: Any) -> Any:
     """
 
     def parse(fn: Callable[..., Any]) -> Any:
-        _annotation_errors.errors = []
-        try:
-            return _T.prim_func(fn, **options)
-        except DiagnosticError as err:
-            cause = _tilelang_cause(err)
-            if cause is not None:
-                raise TileLangError(str(err).strip()) from cause
-            pending = getattr(_annotation_errors, "errors", [])
-            if pending:  # with postponed annotations the parser swallows the error and fails later on the string
-                raise TileLangError(f"in a parameter annotation of '{fn.__name__}': {pending[-1]}") from pending[-1]
-            raise
-        finally:
-            _annotation_errors.errors = []
+        return parse_guarded(lambda: _T.prim_func(fn, **options), fn.__name__)
 
     if func is not None:
         return parse(func)
@@ -103,6 +91,24 @@ def prim_func(func: Callable[..., Any] | None = None, **options: Any) -> Any:
 
 
 prim_func.dispatch_token = "tirx"  # type: ignore[attr-defined]
+
+
+def parse_guarded(parse: Callable[[], Any], name: str) -> Any:
+    """Run a TVMScript parse; a `TileLangError` raised inside it comes out as a `TileLangError` carrying the
+    parser's message with the source location (the parser would turn it into a `tvm.error.DiagnosticError`)."""
+    _annotation_errors.errors = []
+    try:
+        return parse()
+    except DiagnosticError as err:
+        cause = _tilelang_cause(err)
+        if cause is not None:
+            raise TileLangError(str(err).strip()) from cause
+        pending = getattr(_annotation_errors, "errors", [])
+        if pending:  # with postponed annotations the parser swallows the error and fails later on the string
+            raise TileLangError(f"in a parameter annotation of '{name}': {pending[-1]}") from pending[-1]
+        raise
+    finally:
+        _annotation_errors.errors = []
 
 
 # ---------------------------------------------------------------------------------------------- buffers
@@ -116,10 +122,16 @@ def _shape_tuple(shape: object) -> tuple[Any, ...]:
     raise TileLangError(f"a shape must be an int, an expression or a tuple of them; got {shape!r}")
 
 
-def tensor(shape: object, dtype: object = "float32") -> Any:
-    """`T.Tensor(shape, dtype)`: the annotation of a global (kernel parameter) buffer."""
+def tensor(shape: object, dtype: object = "float32", data: object = None) -> Any:
+    """`T.Tensor(shape, dtype)`: the annotation of a global (kernel parameter) buffer (in an eager function's
+    prelude, its description); with `data` (`T.Tensor(shape, dtype, A.data)`), a view of A's storage."""
+    from . import _eager
+
     try:
-        return _T.Buffer(_shape_tuple(shape), normalize_dtype(dtype))
+        if data is not None:
+            return _T.decl_buffer(_shape_tuple(shape), normalize_dtype(dtype), data=data)
+        spec = _eager.tensor_annotation(_shape_tuple(shape), normalize_dtype(dtype))
+        return spec if spec is not None else _T.Buffer(_shape_tuple(shape), normalize_dtype(dtype))
     except TileLangError as err:
         getattr(_annotation_errors, "errors", []).append(err)
         raise
@@ -369,3 +381,6 @@ def build_fill(buffer: object, value: object) -> Any:
     else:
         raise _kind_error("T.fill", "the value", value, "a number or a scalar expression")
     return _T.tile.fill(region, expr)
+
+
+from ._tile_builders import build_atomic_add, build_cumsum, build_reduce  # noqa: E402, F401  (the other builders)

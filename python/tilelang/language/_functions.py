@@ -1,0 +1,92 @@
+"""The T.* functions of the frontend engine that are not tile operations (specs/language: `functions`).
+
+Their signatures and documentation are stated in the language spec; the generated `tilelang.language` calls them.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from tvm import tirx
+from tvm.script import tirx as _T
+
+from ..errors import TileLangError
+from . import _eager
+from ._frontend import normalize_dtype, tensor
+
+
+def alloc_var(dtype: Any, init: Any = None, scope: Any = "local.var") -> Any:
+    """A 0-d local buffer; TVMScript turns the name it is assigned to into a mutable scalar variable."""
+    var = _T.alloc_scalar(normalize_dtype(dtype), scope="local")
+    if init is not None:
+        value = init if hasattr(init, "ty") else tirx.const(init, normalize_dtype(dtype))
+        _T.buffer_store(var.source, value, list(var.indices))
+    return var
+
+
+def _as_expr(value: Any, dtype: str) -> Any:
+    if hasattr(value, "ty"):
+        return value if str(value.ty.dtype) == dtype else _T.cast(value, dtype)
+    return tirx.const(value, dtype)
+
+
+def clamp(value: Any, lo: Any, hi: Any) -> Any:
+    if not hasattr(value, "ty"):
+        raise TileLangError(f"T.clamp: value must be a scalar expression, got {value!r}")
+    dtype = str(value.ty.dtype)
+    return tirx.min(tirx.max(value, _as_expr(lo, dtype)), _as_expr(hi, dtype))
+
+
+def dtype(value: Any) -> str:
+    return normalize_dtype(value)
+
+
+def dynamic(name: Any, dtype: Any = "int32") -> Any:
+    raise TileLangError(f"T.dynamic({name!r}): dynamic shapes are not supported by the backends of this project; "
+                        "give the dimension a static value (a Python int, or T.const bound at compile time)")
+
+
+def const(names: Any, dtype: Any = "int32") -> Any:
+    return _eager.declare_consts(names, normalize_dtype(dtype))
+
+
+def empty(shape: Any, dtype: Any = "float32") -> Any:
+    return _eager.declare_output(shape, normalize_dtype(dtype))
+
+
+def Serial(start: Any, stop: Any = None, *args: Any, **kwargs: Any) -> Any:  # noqa: N802
+    return _T.serial(start, stop, *args, **kwargs)
+
+
+def SharedBuffer(shape: Any, dtype: Any = "float32") -> Any:  # noqa: N802
+    return tensor(shape, dtype)
+
+
+FragmentBuffer = LocalBuffer = SharedBuffer
+
+
+class TensorAnnotation:
+    """`T.Tensor(shape, dtype)` / `T.Tensor[shape, dtype]`: a kernel parameter's annotation (see `tensor`)."""
+
+    def __init__(self, default_dtype: str) -> None:
+        self.default_dtype = default_dtype
+
+    def __call__(self, shape: object, dtype: object = None, data: object = None, **ignored: object) -> Any:
+        return tensor(shape, self.default_dtype if dtype is None else dtype, data)
+
+    def __getitem__(self, key: object) -> Any:
+        if isinstance(key, tuple) and len(key) == 2 and not isinstance(key[1], (int, np.integer)):
+            return self(key[0], key[1])
+        return self(key)
+
+
+class UnsupportedName(TileLangError, AttributeError):
+    """A T.* name TileLang has that this project does not provide (an AttributeError too, for hasattr)."""
+
+
+def unsupported(name: str) -> UnsupportedName:
+    from ..engine.registry import BACKENDS
+
+    return UnsupportedName(f"T.{name} is not supported by this project's backends ({', '.join(sorted(BACKENDS))}); "
+                           "the supported T.* names are listed in generated/docs/language.md")

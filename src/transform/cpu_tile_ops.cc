@@ -1,0 +1,138 @@
+// Loop lowering of the tile primitives beyond copy/fill/gemm (the pass LowerTileOpsToLoops, cpu_lowering.cc,
+// dispatches here): the reductions TVM 0.27 names tirx.tile.sum/max/min (TileLang's T.reduce_*), and the project's
+// tl.tile.cumsum and tl.tile.atomic_add (python/tilelang/language/_tile_builders.py builds all of them).
+#include <limits>
+
+#include "cpu_loops.h"
+
+namespace tl {
+namespace cpu {
+namespace {
+
+Any op_sub(const Any& a, const Any& b) { return call("prim._OpSub", a, b, Any(nullptr)); }
+
+/*! \brief A region's dims other than `axis` whose extent is not 1, and their extents. */
+std::pair<std::vector<size_t>, std::vector<Any>> other_dims(const ir::TensorRegion& region, size_t axis) {
+  std::vector<size_t> dims;
+  std::vector<Any> extents;
+  size_t d = 0;
+  for (const Any& r : region.region()) {
+    Any extent = ir::Range(r).extent();
+    if (d != axis && !is_unit(extent)) {
+      dims.push_back(d);
+      extents.push_back(extent);
+    }
+    ++d;
+  }
+  if (axis >= d) fail_tilelang("CPU lowering: axis " + std::to_string(axis) + " of '" + region.source().name() +
+                               "' is out of range for its " + std::to_string(d) + " dims");
+  return {dims, extents};
+}
+
+Any extent_at(const ir::TensorRegion& region, size_t axis) { return ir::Range(region.region()[axis]).extent(); }
+
+bool is_float(const std::string& dtype) { return dtype.rfind("float", 0) == 0 || dtype.rfind("bfloat", 0) == 0; }
+
+/*! \brief The identity of a reduction: 0 for sum, -inf / +inf (the dtype's lowest / highest integer) for max / min. */
+Any reduce_identity(const std::string& kind, const std::string& dtype) {
+  if (kind == "sum") return zero(dtype);
+  bool is_max = kind == "max";
+  if (is_float(dtype)) {
+    double inf = std::numeric_limits<double>::infinity();
+    return make_const(Any(is_max ? -inf : inf), dtype.c_str());
+  }
+  return call(is_max ? "prim.min_value" : "prim.max_value", dtype, Any(nullptr));
+}
+
+Any combine(const std::string& kind, const Any& acc, const Any& value) {
+  if (kind == "sum") return op_add(acc, value);
+  return call(kind == "max" ? "prim._OpMax" : "prim._OpMin", acc, value, Any(nullptr));
+}
+
+}  // namespace
+
+/*! \brief tirx.tile.<kind>(dst, src, axes, accum) (config abs=True: of |src|): for each kept index, dst = identity
+ * unless accumulating, then dst = combine(dst, src[..., r, ...]) over the reduced axis, in dst's dtype. */
+Any lower_reduce(const ir::TilePrimitiveCall& tile_call, const Analyzer& analyzer) {
+  List args = tile_call.args();
+  std::string op = tile_call.op().name();
+  std::string kind = op.substr(op.rfind('.') + 1);
+  ir::TensorRegion dst(args[0]), src(args[1]);
+  List axes = as_list(args[2]);
+  if (axes.size() != 1) {
+    fail_tilelang("CPU lowering: " + op + " of '" + src.source().name() + "' over " + std::to_string(axes.size()) +
+                  " axes; one axis per reduction is supported");
+  }
+  size_t axis = static_cast<size_t>(as_int(axes[0]));
+  bool accum = as_int(args[3]) != 0;
+  auto config = tile_call.config();
+  bool absolute = config.count(String("abs")) && as_int(config.at(String("abs"))) != 0;
+  auto [kept, kept_extents] = other_dims(src, axis);
+  Access s(src, 0, analyzer), d(dst, kept.size(), analyzer);
+  s.axes = kept;
+  s.axes.push_back(axis);
+  std::string acc = buffer_dtype(dst.source());
+  Any identity = reduce_identity(kind, acc);
+  return loop_nest(kept_extents, [&](const std::vector<Any>& lvs) {
+    Any update = loop_nest({extent_at(src, axis)}, [&](const std::vector<Any>& rs) {
+      std::vector<Any> idx = lvs;
+      idx.push_back(rs[0]);
+      Any value = s.load(idx, acc);
+      if (absolute) value = call("tirx.abs", value, Any(nullptr));
+      return d.store(lvs, combine(kind, d.load(lvs, acc), value));
+    }, "r");
+    return accum ? update : seq_stmt(to_list({d.store(lvs, identity), update}));
+  });
+}
+
+/*! \brief tl.tile.cumsum(dst, src, dim, reverse): along dim, dst[first] = src[first], then
+ * dst[next] = src[next] + dst[previous] (in place when dst is src: src[next] is read before it is written). */
+Any lower_cumsum(const ir::TilePrimitiveCall& tile_call, const Analyzer& analyzer) {
+  List args = tile_call.args();
+  ir::TensorRegion dst(args[0]), src(args[1]);
+  size_t axis = static_cast<size_t>(as_int(args[2]));
+  bool reverse = as_int(args[3]) != 0;
+  auto [outer, outer_extents] = other_dims(src, axis);
+  Access s(src, 0, analyzer), d(dst, 0, analyzer);
+  s.axes = outer;
+  s.axes.push_back(axis);
+  d.axes = s.axes;
+  Any n = extent_at(src, axis);
+  std::string index_dtype = dtype_of(n), dtype = buffer_dtype(dst.source());
+  Any one = int_imm(1, index_dtype.c_str());
+  auto position = [&](const Any& j) { return reverse ? op_sub(op_sub(n, one), j) : j; };
+  return loop_nest(outer_extents, [&](const std::vector<Any>& lvs) {
+    auto at = [&](const Any& j) {
+      std::vector<Any> idx = lvs;
+      idx.push_back(position(j));
+      return idx;
+    };
+    Any first = d.store(at(int_imm(0, index_dtype.c_str())), s.load(at(int_imm(0, index_dtype.c_str())), dtype));
+    Any rest = loop_nest({op_sub(n, one)}, [&](const std::vector<Any>& ks) {
+      Any next = op_add(ks[0], one);
+      return d.store(at(next), op_add(s.load(at(next), dtype), d.load(at(ks[0]), dtype)));
+    }, "k");
+    return seq_stmt(to_list({first, rest}));
+  });
+}
+
+/*! \brief tl.tile.atomic_add(dst, value): dst += value, element-wise for a tile value. Blocks run one after another
+ * on the CPU backends, so a read-modify-write is atomic there. */
+Any lower_atomic_add(const ir::TilePrimitiveCall& tile_call, const Analyzer& analyzer) {
+  List args = tile_call.args();
+  ir::TensorRegion dst(args[0]);
+  std::string dtype = buffer_dtype(dst.source());
+  if (ir::TensorRegion::matches(args[1])) {
+    ir::TensorRegion src(args[1]);
+    std::vector<Any> extents = non_unit_extents(src);
+    Access d(dst, extents.size(), analyzer), s(src, extents.size(), analyzer);
+    return loop_nest(extents, [&](const std::vector<Any>& lvs) {
+      return d.store(lvs, op_add(d.load(lvs, dtype), s.load(lvs, dtype)));
+    });
+  }
+  Access d(dst, 0, analyzer);
+  return d.store({}, op_add(d.load({}, dtype), cast_to(args[1], dtype)));
+}
+
+}  // namespace cpu
+}  // namespace tl

@@ -1,0 +1,75 @@
+"""Regression tests of issue 15's four defects: C codegen of T.exp2, CUDA codegen of a tile op inside an `if`,
+code-generation errors reported as a missing backend, and `with tvm.target.Target("c")` ignored by lower()."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import tvm
+
+import tilelang
+import tilelang.language as T
+from tilelang import TargetError
+from tilelang.engine import codegen
+from tilelang.language import TileLangError
+
+
+def math_kernel(fn):
+    @T.prim_func
+    def main(A: T.Tensor((64,), "float32"), B: T.Tensor((64,), "float32")):
+        with T.Kernel(2) as bx:
+            for i in T.Parallel(32):
+                B[bx * 32 + i] = fn(A[bx * 32 + i])
+
+    return main
+
+
+@pytest.mark.parametrize("name, c_call", [("exp2", "exp2f("), ("exp10", "exp10f("), ("abs", "fabsf(")])
+def test_c_target_lowers_exp2_and_the_other_math_ops(name, c_call):
+    source = tilelang.lower(math_kernel(getattr(T, name)), target="c").kernel_source
+    assert c_call in source
+
+
+def test_exp2_still_runs_on_llvm():
+    a = np.linspace(-3, 3, 64, dtype="float32")
+    np.testing.assert_allclose(tilelang.compile(math_kernel(T.exp2), out_idx=-1, target="llvm")(a), np.exp2(a),
+                               rtol=1e-5)
+
+
+def test_cuda_target_generates_a_tile_op_inside_an_if():
+    @T.prim_func
+    def main(A: T.Tensor((64,), "float32"), B: T.Tensor((64,), "float32")):
+        with T.Kernel(2) as bx:
+            S = T.alloc_shared((32,), "float32")
+            if bx > 0:
+                T.copy(A[bx * 32], S)
+                T.copy(S, B[bx * 32])
+
+    source = tilelang.lower(main, target="cuda").kernel_source
+    assert "__shared__" in source and "if (0 < ((int)blockIdx.x))" in source
+
+
+def test_a_code_generation_failure_is_reported_as_such(monkeypatch):
+    def fail(*args, **kwargs):
+        raise RuntimeError("Something the C codegen cannot do\nUnresolved call tirx.foo")
+
+    monkeypatch.setattr(codegen, "build_tvm", fail)
+    with pytest.raises(TileLangError, match=r"backend 'c' could not generate code for kernel 'main': "
+                                            r"Unresolved call tirx.foo") as err:
+        tilelang.lower(math_kernel(T.exp), target="c")
+    assert not isinstance(err.value, TargetError) and "not available" not in str(err.value)
+
+
+def test_only_a_missing_code_generator_is_not_available(monkeypatch):
+    monkeypatch.setattr(codegen, "missing_codegen", lambda kind: f"this apache-tvm build has no '{kind}' code gen")
+    with pytest.raises(TargetError, match=r"backend 'c' is not available in this TVM build: .* no 'c' code gen"):
+        tilelang.lower(math_kernel(T.exp), target="c")
+
+
+def test_the_enclosing_target_scope_selects_the_backend():
+    with tvm.target.Target("c"):
+        artifact = tilelang.lower(math_kernel(T.exp))
+        kernel = tilelang.compile(math_kernel(T.exp))
+    assert artifact.target == "c" and "#include" in artifact.kernel_source
+    assert kernel.target == "c"
+    assert tilelang.lower(math_kernel(T.exp)).target == "llvm"  # no scope: llvm
