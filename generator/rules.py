@@ -38,7 +38,7 @@ TILE_OP_FIELDS: dict[str, tuple[str, ...]] = {
     "transpose": ("rows", "cols"),
     "eltwise": ("binary", "sfpu", "tiles"),
 }
-TILE_OP_CONTEXT = ("out", "ins", "page_bytes", "partial", "absorbed")
+TILE_OP_CONTEXT = ("out", "ins", "waits", "pops", "page_bytes", "partial", "absorbed")
 # What cases keyed by an intrinsic see besides the call's arguments (dst_capacity: DST tiles of one section
 # with the kernel's accumulation width).
 KERNEL_FACTS = ("fp32_acc", "profile", "dst_capacity")

@@ -59,8 +59,6 @@ def eltwise(expr: str, dtype="bfloat16"):
                     C_l[i, j] = A_s[i, j] * B_s[i, j] + A_s[i, j]
                 elif expr == "a/b":
                     C_l[i, j] = A_s[i, j] / B_s[i, j]
-                elif expr == "a+a":
-                    C_l[i, j] = A_s[i, j] + A_s[i, j]
                 elif expr == "copy":
                     C_l[i, j] = A_s[i, j]
                 elif expr == "transpose":

@@ -32,7 +32,7 @@ static const std::vector<Intrinsic>& records() {
       {"compute_kernel_hw_startup_matmul", "tt.compute_kernel_hw_startup_matmul", "concrete", {"compute"}, {{"in0_cb", "uint32"}, {"in1_cb", "uint32"}, {"out_cb", "uint32"}}, "void", "void"},
       {"copy_tile", "tt.copy_tile", "concrete", {"compute"}, {{"in_cb_id", "uint32"}, {"in_tile_index", "uint32"}, {"dst_tile_index", "uint32"}}, "void", "void"},
       {"copy_tile_init", "tt.copy_tile_init", "concrete", {"compute"}, {{"cbid", "uint32"}}, "void", "void"},
-      {"eltwise_block", "tt.eltwise_block", "abstract", {"compute"}, {{"in0", "int32"}, {"in1", "int32"}, {"out", "int32"}, {"tiles", "int32"}, {"binary", "string"}, {"sfpu", "string"}, {"init", "int32"}}, "void", "void"},
+      {"eltwise_block", "tt.eltwise_block", "abstract", {"compute"}, {{"in0", "int32"}, {"in1", "int32"}, {"out", "int32"}, {"tiles", "int32"}, {"binary", "string"}, {"sfpu", "string"}, {"wait0", "int32"}, {"wait1", "int32"}, {"pop0", "int32"}, {"pop1", "int32"}, {"init", "int32"}}, "void", "void"},
       {"exp_tile", "tt.exp_tile", "concrete", {"compute"}, {{"idst", "uint32"}}, "void", "void"},
       {"exp_tile_init", "tt.exp_tile_init", "concrete", {"compute"}, {}, "void", "void"},
       {"fill_block", "tt.fill_block", "abstract", {"compute"}, {{"out", "int32"}, {"tiles", "int32"}, {"value", "float32"}, {"init", "int32"}}, "void", "void"},

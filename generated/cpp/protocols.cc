@@ -64,7 +64,7 @@ static tl::Dict compute_startup(tl::Builder& b, const tl::Ctx& a) {
   return bound;
 }
 
-// Element-wise FPU operation over a block, tile by tile: wait for one tile of each input, compute into DST tile 0 (optionally followed by an SFPU operation in place), pack it to the output CB, pop the inputs.
+// Element-wise FPU operation over a block, tile by tile: wait for one tile of each input, compute into DST tile 0 (optionally followed by an SFPU operation in place), pack it to the output CB, pop the inputs. With `whole`, the inputs are whole blocks: waited for by their first reader, read at index t, freed by their last.
 static tl::Dict eltwise_binary_block(tl::Builder& b, const tl::Ctx& a) {
   const tl::Any v_in0 = a.get("in0");
   const tl::Any v_in1 = a.get("in1");
@@ -73,6 +73,11 @@ static tl::Dict eltwise_binary_block(tl::Builder& b, const tl::Ctx& a) {
   const tl::Any v_op = a.get("op");
   const tl::Any v_sfpu = a.get("sfpu");
   const tl::Any v_with_sfpu = a.get("with_sfpu");
+  const tl::Any v_whole = a.get("whole");
+  const tl::Any v_wait0 = a.get("wait0");
+  const tl::Any v_wait1 = a.get("wait1");
+  const tl::Any v_pop0 = a.get("pop0");
+  const tl::Any v_pop1 = a.get("pop1");
   const tl::Any v_init = a.get("init");
   tl::fn::check_choice("op", v_op, {"add", "sub", "mul"});
   tl::fn::check_choice("sfpu", v_sfpu, {"exp", "relu"});
@@ -80,12 +85,20 @@ static tl::Dict eltwise_binary_block(tl::Builder& b, const tl::Ctx& a) {
   b.when(tl::fn::eq(v_init, tl::num(1)), [&] {
     b.call(std::string("binary_op_init_common"), {v_in0, v_in1, v_out});
   });
+  b.when(tl::fn::and_({v_whole, tl::fn::eq(v_wait0, tl::num(1))}), [&] {
+    b.call(std::string("cb_wait_front"), {v_in0, v_tiles});
+  });
+  b.when(tl::fn::and_({v_whole, tl::fn::eq(v_wait1, tl::num(1))}), [&] {
+    b.call(std::string("cb_wait_front"), {v_in1, v_tiles});
+  });
   b.repeat("t", v_tiles, [&](const tl::Any& v_t) {
-    b.call(std::string("cb_wait_front"), {v_in0, tl::num(1)});
-    b.call(std::string("cb_wait_front"), {v_in1, tl::num(1)});
+    b.when(tl::fn::not_(v_whole), [&] {
+      b.call(std::string("cb_wait_front"), {v_in0, tl::num(1)});
+      b.call(std::string("cb_wait_front"), {v_in1, tl::num(1)});
+    });
     b.call(std::string("tile_regs_acquire"), {});
     b.call(tl::format_value(v_op) + std::string("_tiles_init"), {v_in0, v_in1});
-    b.call(tl::format_value(v_op) + std::string("_tiles"), {v_in0, v_in1, tl::num(0), tl::num(0), tl::num(0)});
+    b.call(tl::format_value(v_op) + std::string("_tiles"), {v_in0, v_in1, tl::fn::select(v_whole, v_t, tl::num(0)), tl::fn::select(v_whole, v_t, tl::num(0)), tl::num(0)});
     b.when(v_with_sfpu, [&] {
       b.call(tl::format_value(v_sfpu) + std::string("_tile_init"), {});
       b.call(tl::format_value(v_sfpu) + std::string("_tile"), {tl::num(0)});
@@ -94,8 +107,16 @@ static tl::Dict eltwise_binary_block(tl::Builder& b, const tl::Ctx& a) {
     b.call(std::string("tile_regs_wait"), {});
     pack_tiles(b, tl::Ctx{{"cb", v_out}, {"count", tl::num(1)}});
     b.call(std::string("tile_regs_release"), {});
-    b.call(std::string("cb_pop_front"), {v_in0, tl::num(1)});
-    b.call(std::string("cb_pop_front"), {v_in1, tl::num(1)});
+    b.when(tl::fn::not_(v_whole), [&] {
+      b.call(std::string("cb_pop_front"), {v_in0, tl::num(1)});
+      b.call(std::string("cb_pop_front"), {v_in1, tl::num(1)});
+    });
+  });
+  b.when(tl::fn::and_({v_whole, tl::fn::eq(v_pop0, tl::num(1))}), [&] {
+    b.call(std::string("cb_pop_front"), {v_in0, v_tiles});
+  });
+  b.when(tl::fn::and_({v_whole, tl::fn::eq(v_pop1, tl::num(1))}), [&] {
+    b.call(std::string("cb_pop_front"), {v_in1, v_tiles});
   });
   return bound;
 }
@@ -346,24 +367,37 @@ static tl::Dict sfpu_block(tl::Builder& b, const tl::Ctx& a) {
   const tl::Any v_out = a.get("out");
   const tl::Any v_tiles = a.get("tiles");
   const tl::Any v_sfpu = a.get("sfpu");
+  const tl::Any v_whole = a.get("whole");
+  const tl::Any v_wait0 = a.get("wait0");
+  const tl::Any v_pop0 = a.get("pop0");
   const tl::Any v_init = a.get("init");
   tl::fn::check_choice("sfpu", v_sfpu, {"exp", "relu"});
   tl::Dict bound;
   b.when(tl::fn::eq(v_init, tl::num(1)), [&] {
     b.call(std::string("init_sfpu"), {v_in0, v_out});
   });
+  b.when(tl::fn::and_({v_whole, tl::fn::eq(v_wait0, tl::num(1))}), [&] {
+    b.call(std::string("cb_wait_front"), {v_in0, v_tiles});
+  });
   b.repeat("t", v_tiles, [&](const tl::Any& v_t) {
-    b.call(std::string("cb_wait_front"), {v_in0, tl::num(1)});
+    b.when(tl::fn::not_(v_whole), [&] {
+      b.call(std::string("cb_wait_front"), {v_in0, tl::num(1)});
+    });
     b.call(std::string("tile_regs_acquire"), {});
     b.call(std::string("copy_tile_init"), {v_in0});
-    b.call(std::string("copy_tile"), {v_in0, tl::num(0), tl::num(0)});
+    b.call(std::string("copy_tile"), {v_in0, tl::fn::select(v_whole, v_t, tl::num(0)), tl::num(0)});
     b.call(tl::format_value(v_sfpu) + std::string("_tile_init"), {});
     b.call(tl::format_value(v_sfpu) + std::string("_tile"), {tl::num(0)});
     b.call(std::string("tile_regs_commit"), {});
     b.call(std::string("tile_regs_wait"), {});
     pack_tiles(b, tl::Ctx{{"cb", v_out}, {"count", tl::num(1)}});
     b.call(std::string("tile_regs_release"), {});
-    b.call(std::string("cb_pop_front"), {v_in0, tl::num(1)});
+    b.when(tl::fn::not_(v_whole), [&] {
+      b.call(std::string("cb_pop_front"), {v_in0, tl::num(1)});
+    });
+  });
+  b.when(tl::fn::and_({v_whole, tl::fn::eq(v_pop0, tl::num(1))}), [&] {
+    b.call(std::string("cb_pop_front"), {v_in0, v_tiles});
   });
   return bound;
 }

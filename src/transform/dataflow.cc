@@ -64,6 +64,11 @@ Ctx op_context(const TileOp& op, const CBs& cbs, bool absorbed) {
   List ins;
   for (const std::string& k : op.reads) ins.push_back(attr(cbs.at(k), "index"));
   ctx.set(names::kIns, ins);
+  List waits, pops;
+  for (int64_t wait : op.waits) waits.push_back(Any(wait));
+  for (int64_t pop : op.pops) pops.push_back(Any(pop));
+  ctx.set(names::kWaits, waits);
+  ctx.set(names::kPops, pops);
   Any page_bytes(int64_t(0));
   std::vector<std::string> keys = {op.writes};
   keys.insert(keys.end(), op.reads.begin(), op.reads.end());

@@ -52,9 +52,12 @@ class Streams {
   std::string read(const BufferInfo& info, const std::string& consumer, const std::string& op) {
     const std::string* key = current_of(info.name);
     if (key == nullptr) fail(op + " reads on-chip buffer '" + info.name + "' before anything writes it");
-    find(*key)->consumers.push_back(consumer);
+    Stream* s = find(*key);
+    s->consumers.push_back(consumer);
+    s->consumer_ops.push_back(op_index);
     return *key;
   }
+  size_t op_index = 0;  // the op whose reads are being recorded
 
  private:
   std::vector<std::pair<std::string, std::string>> current_;  // buffer name -> stream key
@@ -88,6 +91,7 @@ void gemm_streams(std::vector<TileOp>& ops, TileOp& op, Streams& streams, const 
     std::string key = acc.name + "#partial";
     Stream partial{key, acc, acc.dtype, pages, roles::kCompute};
     partial.consumers = {roles::kCompute};
+    partial.consumer_ops = {streams.op_index};
     streams.put(std::move(partial));
     op.partial = key;
   }
@@ -126,17 +130,39 @@ void op_streams(std::vector<TileOp>& ops, TileOp& op, Streams& streams, const Ne
   }
 }
 
-// Every CB has exactly one consumer; its class follows from who produces and consumes it.
-void classify(std::vector<Stream>& live) {
+// Every CB is consumed by one kernel; its class follows from who produces and consumes it. A value several
+// element-wise stores read is waited for by the first of them and stays in its CB until the last, which frees
+// it; any other CB has exactly one reader.
+void classify(std::vector<Stream>& live, std::vector<TileOp>& ops) {
   for (Stream& s : live) {
     if (s.consumers.empty()) {
       fail("on-chip buffer '" + s.buffer.name + "' is written but its value is never used (every CB needs a consumer)");
     }
-    if (s.consumers.size() > 1) {
+    bool shared_ok = true;
+    for (size_t op : s.consumer_ops) shared_ok = shared_ok && ops[op].kind == "eltwise";
+    if (s.consumers.size() > 1 && !shared_ok) {
+      std::string readers;
+      for (size_t op : s.consumer_ops) readers += (readers.empty() ? "" : ", ") + ops[op].kind;
       fail("on-chip buffer '" + s.buffer.name + "' is read by " + std::to_string(s.consumers.size()) +
-           " tile operations; a CB has exactly one consumer (copy it first)");
+           " tile operations (" + readers + "); only element-wise stores may share a value, any other reader needs "
+           "its own copy (T.copy it to another buffer first)");
     }
     s.cls = s.producer == roles::kReader ? "input" : s.consumers[0] == roles::kWriter ? "output" : "intermediate";
+    // The first reader waits for the block and the last frees it; readers in between find it in the CB.
+    TileOp& first = ops[s.consumer_ops.front()];
+    for (size_t r = 0; r < first.reads.size(); ++r) {
+      if (first.reads[r] == s.key) {
+        first.waits[r] = 1;
+        break;
+      }
+    }
+    TileOp& last = ops[s.consumer_ops.back()];
+    for (size_t r = last.reads.size(); r-- > 0;) {
+      if (last.reads[r] == s.key) {
+        last.pops[r] = 1;
+        break;
+      }
+    }
   }
 }
 
@@ -166,12 +192,17 @@ void assign_indices(std::vector<Stream>& live) {
 std::vector<Stream> dataflow(std::vector<TileOp>& ops, int64_t stages, const ExprMap& depth,
                              const NeedsPartial& needs_partial) {
   Streams streams;
-  for (TileOp& op : ops) op_streams(ops, op, streams, needs_partial);
+  for (size_t i = 0; i < ops.size(); ++i) {
+    streams.op_index = i;
+    op_streams(ops, ops[i], streams, needs_partial);
+    ops[i].waits.assign(ops[i].reads.size(), 0);
+    ops[i].pops.assign(ops[i].reads.size(), 0);
+  }
   std::vector<Stream> live;
   for (const Stream& s : streams.all) {
     if (!s.absorbed) live.push_back(s);
   }
-  classify(live);
+  classify(live, ops);
   assign_indices(live);
   for (Stream& s : live) {
     const Expr* expr = nullptr;

@@ -14,7 +14,8 @@ struct Stream {
   std::string dtype;  // dtype of the CB pages
   int64_t pages = 0;  // tiles of one block
   std::string producer;
-  std::vector<std::string> consumers;
+  std::vector<std::string> consumers;   // the role of each read
+  std::vector<size_t> consumer_ops;     // the op (index in program order) of each read
   bool absorbed = false;  // a zero fill that a gemm's accumulation absorbs (no CB)
   std::string cls;        // input | output | intermediate
   int64_t index = -1;

@@ -16,6 +16,8 @@ struct TileOp {
   std::vector<std::pair<std::string, Any>> fields;
   std::optional<BufferInfo> tensor;  // copy_in/copy_out: the DRAM tensor
   std::vector<std::string> reads;    // stream keys (set by dataflow)
+  std::vector<int64_t> waits;        // per read: 1 when this op waits for the CB's block (its first reader)
+  std::vector<int64_t> pops;         // per read: 1 when this op frees the CB's block after it (its last reader)
   std::string writes;                // stream key
   std::string partial;               // gemm: stream key of the partial-sum CB, if one is needed
   /*! \brief A field by name (an internal error if absent). */

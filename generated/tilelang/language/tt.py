@@ -79,9 +79,9 @@ def copy_tile_init(cbid) -> Any:
     return call('copy_tile_init', cbid)
 
 
-def eltwise_block(in0, in1, out, tiles, binary, sfpu, init) -> Any:
+def eltwise_block(in0, in1, out, tiles, binary, sfpu, wait0, wait1, pop0, pop1, init) -> Any:
     """Element-wise block: out = sfpu(binary(in0, in1)) tile by tile, where `binary` is add, sub, mul or none (then out = sfpu(in0)) and `sfpu` is exp, relu or none."""
-    return call('eltwise_block', in0, in1, out, tiles, binary, sfpu, init)
+    return call('eltwise_block', in0, in1, out, tiles, binary, sfpu, wait0, wait1, pop0, pop1, init)
 
 
 def exp_tile(idst) -> Any:
