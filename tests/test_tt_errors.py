@@ -37,8 +37,11 @@ CASES: list[tuple[str, Any, str]] = [
     ("two ops in one store", lambda: bad.eltwise("a*b+a"),
      r"operand A_s\[i, j\] \* B_s\[i, j\] is itself an arithmetic expression; one store holds one binary operation"),
     ("division", lambda: bad.eltwise("a/b"), r"element-wise store 'C_l\[...\] = A_s\[i, j\] / B_s\[i, j\]'"),
-    ("constant operand", lambda: bad.eltwise("a+1"), r"operand T.float32\(1(.0)?\) is a constant; scalar operands are "
-                                                     r"not supported yet \(accepted: one \+, - or \* of two on-chip"),
+    ("constant after a two-buffer op", lambda: bad.eltwise("a*b+1"),
+     r"operand A_s\[i, j\] \* B_s\[i, j\] is itself an arithmetic expression; one store holds one binary operation"),
+    ("SFPU function not outermost", lambda: bad.eltwise("exp+b"),
+     r"operand T.exp\(A_s\[i, j\]\) applies tirx.exp below another operation; an SFPU function .* must be the "
+     r"outermost operation of the store"),
     ("transposed operand", lambda: bad.eltwise("transpose"),
      r"operand A_s\[j, i\] reads 'A_s' at other indices than the loop variables \(i, j\)"),
     ("unsupported function", lambda: bad.eltwise("sqrt"),

@@ -67,8 +67,10 @@ def eltwise(expr: str, dtype="bfloat16"):
                     C_l[i, j] = T.sqrt(A_s[i, j])
                 elif expr == "row":
                     C_l[i, j] = A_s[i, j] - R_s[i]
+                elif expr == "exp+b":
+                    C_l[i, j] = T.exp(A_s[i, j]) + B_s[i, j]
                 else:
-                    C_l[i, j] = A_s[i, j] + 1.0
+                    C_l[i, j] = A_s[i, j] * B_s[i, j] + 1.0
             T.copy(C_l, C[0, 0])
     return main
 

@@ -10,7 +10,8 @@ from test_language_llvm import elementwise_add, matmul
 import tilelang.language as T
 
 __all__ = ["matmul", "elementwise_add", "elementwise_binary", "elementwise_unary", "matmul_bias_relu",
-           "batched_matmul", "attention_pv", "attention_scores", "matmul_transposed", "GEMMS", "gemm_id", "CORPUS"]
+           "batched_matmul", "attention_pv", "attention_scores", "matmul_transposed", "scalar_kernel", "GEMMS",
+           "gemm_id", "CORPUS"]
 
 
 def elementwise_binary(M, N, block_M, block_N, op, dtype="bfloat16"):
@@ -46,6 +47,32 @@ def elementwise_unary(M, N, block_M, block_N, op, dtype="bfloat16"):
                 else:
                     C_local[i, j] = T.max(A_shared[i, j], T.cast(0, dtype))
             T.copy(C_local, C[by * block_M, bx * block_N])
+    return main
+
+
+def scalar_kernel(M, N, block, form, dtype="bfloat16"):
+    """C = A op constant on the SFPU (form: mul, add, sub, rsub, div, or exp_scaled = exp(A * log2(e)))."""
+
+    @T.prim_func
+    def main(A: T.Tensor((M, N), dtype), C: T.Tensor((M, N), dtype)):
+        with T.Kernel(T.ceildiv(N, block), T.ceildiv(M, block), threads=128) as (bx, by):
+            A_shared = T.alloc_shared((block, block), dtype)
+            C_local = T.alloc_fragment((block, block), dtype)
+            T.copy(A[by * block, bx * block], A_shared)
+            for i, j in T.Parallel(block, block):
+                if form == "mul":
+                    C_local[i, j] = A_shared[i, j] * -0.375
+                elif form == "add":
+                    C_local[i, j] = A_shared[i, j] + 1.5
+                elif form == "sub":
+                    C_local[i, j] = A_shared[i, j] - 0.25
+                elif form == "rsub":
+                    C_local[i, j] = 1.0 - A_shared[i, j]
+                elif form == "div":
+                    C_local[i, j] = A_shared[i, j] / 64.0
+                else:
+                    C_local[i, j] = T.exp(A_shared[i, j] * 1.4426950408889634)
+            T.copy(C_local, C[by * block, bx * block])
     return main
 
 
@@ -190,6 +217,7 @@ CORPUS = {
     "gemm_batched_3d_grid": lambda: batched_matmul(3, 64, 64, 96, 32, 32, 32),
     "attention_pv_bhsd": lambda: attention_pv(2, 2, 128, 64, 64, 32),
     "attention_scores_bhsd": lambda: attention_scores(2, 2, 64, 64, 32, 32),
+    **{f"scalar_{form}": (lambda form=form: scalar_kernel(64, 64, 32, form)) for form in ("mul", "rsub", "exp_scaled")},
     **{f"gemm_{name}": (lambda ta=ta, tb=tb: matmul_transposed(64, 96, 128, 32, 96, 64, ta, tb))
        for name, ta, tb in (("nt", False, True), ("tn", True, False), ("tt", True, True))},
 }

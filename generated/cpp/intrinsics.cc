@@ -10,6 +10,7 @@
 // Spec: specs/intrinsics/noc.yaml
 // Spec: specs/intrinsics/pack_copy.yaml
 // Spec: specs/intrinsics/sfpu.yaml
+// Spec: specs/intrinsics/sfpu_scalar.yaml
 // Spec: specs/intrinsics/tile_ops.yaml
 // Spec: specs/intrinsics/transpose.yaml
 // The intrinsic records of specs/intrinsics/*.yaml the C++ passes use (the record: intrinsics.h).
@@ -23,7 +24,9 @@ static const std::vector<Intrinsic>& records() {
   static const auto& table = *new std::vector<Intrinsic>{
       {"add_tiles", "tt.add_tiles", "concrete", {"compute"}, {{"icb0", "uint32"}, {"icb1", "uint32"}, {"itile0", "uint32"}, {"itile1", "uint32"}, {"idst", "uint32"}}, "void", "void"},
       {"add_tiles_init", "tt.add_tiles_init", "concrete", {"compute"}, {{"icb0", "uint32"}, {"icb1", "uint32"}}, "void", "void"},
+      {"add_unary_tile", "tt.add_unary_tile", "concrete", {"compute"}, {{"idst", "uint32"}, {"param1", "uint32"}}, "void", "void"},
       {"binary_op_init_common", "tt.binary_op_init_common", "concrete", {"compute"}, {{"icb0", "uint32"}, {"icb1", "uint32"}, {"ocb", "uint32"}}, "void", "void"},
+      {"binop_with_scalar_tile_init", "tt.binop_with_scalar_tile_init", "concrete", {"compute"}, {}, "void", "void"},
       {"cb_pop_front", "tt.cb_pop_front", "concrete", {"reader", "compute", "writer"}, {{"cb_id", "int32"}, {"num_pages", "int32"}}, "void", "void"},
       {"cb_push_back", "tt.cb_push_back", "concrete", {"reader", "compute", "writer"}, {{"cb_id", "int32"}, {"num_pages", "int32"}}, "void", "void"},
       {"cb_reserve_back", "tt.cb_reserve_back", "concrete", {"reader", "compute", "writer"}, {{"cb_id", "int32"}, {"num_pages", "int32"}}, "void", "void"},
@@ -32,7 +35,8 @@ static const std::vector<Intrinsic>& records() {
       {"compute_kernel_hw_startup_matmul", "tt.compute_kernel_hw_startup_matmul", "concrete", {"compute"}, {{"in0_cb", "uint32"}, {"in1_cb", "uint32"}, {"out_cb", "uint32"}}, "void", "void"},
       {"copy_tile", "tt.copy_tile", "concrete", {"compute"}, {{"in_cb_id", "uint32"}, {"in_tile_index", "uint32"}, {"dst_tile_index", "uint32"}}, "void", "void"},
       {"copy_tile_init", "tt.copy_tile_init", "concrete", {"compute"}, {{"cbid", "uint32"}}, "void", "void"},
-      {"eltwise_block", "tt.eltwise_block", "abstract", {"compute"}, {{"in0", "int32"}, {"in1", "int32"}, {"out", "int32"}, {"tiles", "int32"}, {"binary", "string"}, {"sfpu", "string"}, {"wait0", "int32"}, {"wait1", "int32"}, {"pop0", "int32"}, {"pop1", "int32"}, {"init", "int32"}}, "void", "void"},
+      {"div_unary_tile", "tt.div_unary_tile", "concrete", {"compute"}, {{"idst", "uint32"}, {"param1", "uint32"}}, "void", "void"},
+      {"eltwise_block", "tt.eltwise_block", "abstract", {"compute"}, {{"in0", "int32"}, {"in1", "int32"}, {"out", "int32"}, {"tiles", "int32"}, {"binary", "string"}, {"sfpu", "string"}, {"scalar_op", "string"}, {"scalar_bits", "uint32"}, {"wait0", "int32"}, {"wait1", "int32"}, {"pop0", "int32"}, {"pop1", "int32"}, {"init", "int32"}}, "void", "void"},
       {"exp_tile", "tt.exp_tile", "concrete", {"compute"}, {{"idst", "uint32"}}, "void", "void"},
       {"exp_tile_init", "tt.exp_tile_init", "concrete", {"compute"}, {}, "void", "void"},
       {"fill_block", "tt.fill_block", "abstract", {"compute"}, {{"out", "int32"}, {"tiles", "int32"}, {"value", "float32"}, {"init", "int32"}}, "void", "void"},
@@ -56,6 +60,7 @@ static const std::vector<Intrinsic>& records() {
       {"mm_init", "tt.mm_init", "concrete", {"compute"}, {{"in0_cb", "uint32"}, {"in1_cb", "uint32"}, {"out_cb", "uint32"}}, "void", "void"},
       {"mul_tiles", "tt.mul_tiles", "concrete", {"compute"}, {{"icb0", "uint32"}, {"icb1", "uint32"}, {"itile0", "uint32"}, {"itile1", "uint32"}, {"idst", "uint32"}}, "void", "void"},
       {"mul_tiles_init", "tt.mul_tiles_init", "concrete", {"compute"}, {{"icb0", "uint32"}, {"icb1", "uint32"}}, "void", "void"},
+      {"mul_unary_tile", "tt.mul_unary_tile", "concrete", {"compute"}, {{"idst", "uint32"}, {"param1", "uint32"}}, "void", "void"},
       {"noc_async_read_barrier", "tt.noc_async_read_barrier", "concrete", {"reader"}, {}, "void", "void"},
       {"noc_async_read_page", "tt.noc_async_read_page", "concrete", {"reader"}, {{"id", "uint32"}, {"addrgen", "accessor"}, {"dst_local_l1_addr", "uint32"}}, "void", "void"},
       {"noc_async_read_tile", "tt.noc_async_read_tile", "concrete", {"reader"}, {{"id", "uint32"}, {"addrgen", "accessor"}, {"dst_local_l1_addr", "uint32"}}, "void", "void"},
@@ -72,8 +77,10 @@ static const std::vector<Intrinsic>& records() {
       {"read_block_mcast", "tt.read_block_mcast", "abstract", {"reader"}, {{"cb", "int32"}, {"src", "handle"}, {"first_tile", "int32"}, {"rows", "int32"}, {"cols", "int32"}, {"row_stride", "int32"}, {"page_bytes", "int32"}, {"sender", "int32"}, {"sender_x", "int32"}, {"sender_y", "int32"}, {"first_x", "int32"}, {"first_y", "int32"}, {"last_x", "int32"}, {"last_y", "int32"}, {"receivers", "int32"}, {"sender_sem", "int32"}, {"receiver_sem", "int32"}, {"noc", "int32"}}, "void", "void"},
       {"relu_tile", "tt.relu_tile", "concrete", {"compute"}, {{"idst", "uint32"}}, "void", "void"},
       {"relu_tile_init", "tt.relu_tile_init", "concrete", {"compute"}, {}, "void", "void"},
+      {"rsub_unary_tile", "tt.rsub_unary_tile", "concrete", {"compute"}, {{"idst", "uint32"}, {"param1", "uint32"}}, "void", "void"},
       {"sub_tiles", "tt.sub_tiles", "concrete", {"compute"}, {{"icb0", "uint32"}, {"icb1", "uint32"}, {"itile0", "uint32"}, {"itile1", "uint32"}, {"idst", "uint32"}}, "void", "void"},
       {"sub_tiles_init", "tt.sub_tiles_init", "concrete", {"compute"}, {{"icb0", "uint32"}, {"icb1", "uint32"}}, "void", "void"},
+      {"sub_unary_tile", "tt.sub_unary_tile", "concrete", {"compute"}, {{"idst", "uint32"}, {"param1", "uint32"}}, "void", "void"},
       {"tensor_accessor", "tt.tensor_accessor", "concrete", {"reader", "writer"}, {{"args", "accessor"}, {"bank_base_address", "uint32"}, {"page_size", "uint32"}}, "accessor", "handle"},
       {"tensor_accessor_args", "tt.tensor_accessor_args", "concrete", {"reader", "writer"}, {{"cta_offset", "uint32"}}, "accessor", "handle"},
       {"tile_regs_acquire", "tt.tile_regs_acquire", "concrete", {"compute"}, {}, "void", "void"},

@@ -10,6 +10,7 @@
 // Spec: specs/intrinsics/noc.yaml
 // Spec: specs/intrinsics/pack_copy.yaml
 // Spec: specs/intrinsics/sfpu.yaml
+// Spec: specs/intrinsics/sfpu_scalar.yaml
 // Spec: specs/intrinsics/tile_ops.yaml
 // Spec: specs/intrinsics/transpose.yaml
 // The record of one `tt.*` op of specs/intrinsics (the C++ passes' view of it; the table is intrinsics.cc).

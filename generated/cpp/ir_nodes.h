@@ -412,6 +412,8 @@ class Div : public Node {
     return matches(value) ? std::optional<Div>(Div(value)) : std::nullopt;
   }
   explicit Div(const Any& value) : Node(value, type_index(), kTypeKey) {}
+  Expr a() const;  // Dividend.
+  Expr b() const;  // Divisor.
 };
 
 /// a // b.
@@ -887,6 +889,16 @@ inline Expr Add::a() const {
 }
 
 inline Expr Add::b() const {
+  static const TVMFFIFieldInfo* info = detail::field_info(type_index(), kTypeKey, "b");
+  return Expr(detail::get(value_, info));
+}
+
+inline Expr Div::a() const {
+  static const TVMFFIFieldInfo* info = detail::field_info(type_index(), kTypeKey, "a");
+  return Expr(detail::get(value_, info));
+}
+
+inline Expr Div::b() const {
   static const TVMFFIFieldInfo* info = detail::field_info(type_index(), kTypeKey, "b");
   return Expr(detail::get(value_, info));
 }

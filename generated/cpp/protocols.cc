@@ -361,17 +361,22 @@ static tl::Dict reader_block_mcast(tl::Builder& b, const tl::Ctx& a) {
   return bound;
 }
 
-// SFPU unary operation over a block, tile by tile: wait for one input tile, copy it into DST tile 0, apply the operation in place, pack it to the output CB, pop the input.
+// SFPU operations over a block, tile by tile: wait for one input tile, copy it into DST tile 0, apply the operation with a constant and then the SFPU function in place (either may be absent, not both), pack it to the output CB, pop the input.
 static tl::Dict sfpu_block(tl::Builder& b, const tl::Ctx& a) {
   const tl::Any v_in0 = a.get("in0");
   const tl::Any v_out = a.get("out");
   const tl::Any v_tiles = a.get("tiles");
   const tl::Any v_sfpu = a.get("sfpu");
+  const tl::Any v_with_sfpu = a.get("with_sfpu");
+  const tl::Any v_scalar_op = a.get("scalar_op");
+  const tl::Any v_with_scalar = a.get("with_scalar");
+  const tl::Any v_scalar_bits = a.get("scalar_bits");
   const tl::Any v_whole = a.get("whole");
   const tl::Any v_wait0 = a.get("wait0");
   const tl::Any v_pop0 = a.get("pop0");
   const tl::Any v_init = a.get("init");
   tl::fn::check_choice("sfpu", v_sfpu, {"exp", "relu"});
+  tl::fn::check_choice("scalar_op", v_scalar_op, {"add", "sub", "mul", "div", "rsub"});
   tl::Dict bound;
   b.when(tl::fn::eq(v_init, tl::num(1)), [&] {
     b.call(std::string("init_sfpu"), {v_in0, v_out});
@@ -386,8 +391,14 @@ static tl::Dict sfpu_block(tl::Builder& b, const tl::Ctx& a) {
     b.call(std::string("tile_regs_acquire"), {});
     b.call(std::string("copy_tile_init"), {v_in0});
     b.call(std::string("copy_tile"), {v_in0, tl::fn::select(v_whole, v_t, tl::num(0)), tl::num(0)});
-    b.call(tl::format_value(v_sfpu) + std::string("_tile_init"), {});
-    b.call(tl::format_value(v_sfpu) + std::string("_tile"), {tl::num(0)});
+    b.when(v_with_scalar, [&] {
+      b.call(std::string("binop_with_scalar_tile_init"), {});
+      b.call(tl::format_value(v_scalar_op) + std::string("_unary_tile"), {tl::num(0), v_scalar_bits});
+    });
+    b.when(v_with_sfpu, [&] {
+      b.call(tl::format_value(v_sfpu) + std::string("_tile_init"), {});
+      b.call(tl::format_value(v_sfpu) + std::string("_tile"), {tl::num(0)});
+    });
     b.call(std::string("tile_regs_commit"), {});
     b.call(std::string("tile_regs_wait"), {});
     pack_tiles(b, tl::Ctx{{"cb", v_out}, {"count", tl::num(1)}});

@@ -2,6 +2,7 @@
 #include "builder.h"
 
 #include <algorithm>
+#include <limits>
 
 namespace tl {
 
@@ -22,9 +23,14 @@ const Intrinsic* intrinsic_of(const Any& expr) {
   return op ? find_intrinsic_op(op->name()) : nullptr;
 }
 
-static Any call_arg(const Any& value) {
+// An argument of type `type` as an IR value; plain ints are int32 constants, except a uint32 argument beyond the
+// int32 range (an fp32 bit pattern), which is an unsigned constant.
+static Any call_arg(const Any& value, const std::string& type) {
   if (is_bool(value)) return int_imm(value.cast<bool>() ? 1 : 0, "int32");
-  if (is_int(value)) return int_imm(value.cast<int64_t>(), "int32");
+  if (is_int(value)) {
+    int64_t v = value.cast<int64_t>();
+    return int_imm(v, type == "uint32" && v > std::numeric_limits<int32_t>::max() ? "uint32" : "int32");
+  }
   if (is_float(value)) return float_imm(value.cast<double>(), "float32");
   if (is_str(value)) return string_imm(as_str(value));
   return value;
@@ -33,7 +39,9 @@ static Any call_arg(const Any& value) {
 Any tt_call(const std::string& name, const std::vector<Any>& args) {
   const Intrinsic& record = intrinsic(name);
   List converted;
-  for (const Any& a : args) converted.push_back(call_arg(a));
+  for (size_t i = 0; i < args.size(); ++i) {
+    converted.push_back(call_arg(args[i], i < record.args.size() ? record.args[i].second : std::string()));
+  }
   return call_intrin(record.dtype, record.op_name, converted);
 }
 

@@ -1,6 +1,8 @@
 // Recognition of element-wise T.Parallel stores (tile_ops_util.h): the store's value must be one FPU binary
-// operation of two same-shape on-chip buffers read at the loop indices, optionally under one SFPU function, or one
-// SFPU function of such a buffer. Each other form is refused with what it is and what is accepted.
+// operation of two same-shape on-chip buffers read at the loop indices, or one operation of such a buffer and a
+// constant (on the SFPU), optionally under one SFPU function, or one SFPU function of such a buffer. Each other
+// form is refused with what it is and what is accepted.
+#include <cstring>
 #include <tuple>
 
 #include "tile_ops_util.h"
@@ -50,6 +52,42 @@ std::pair<std::string, Any> sfpu_of(Any value) {
 
 namespace {
 
+// An operation of a buffer and a constant, which the SFPU does in place (binop_with_scalar): x + c, c + x, x - c,
+// c - x (rsub), x * c, c * x, x / c. `bits`: the constant's fp32 bit pattern, as the API takes it.
+struct ScalarOp {
+  const char* op;
+  Any operand;
+  int64_t bits;
+};
+
+std::optional<double> constant_of(const Any& e) {
+  Any expr = strip_casts(e);
+  if (auto i = ir::IntImm::from(expr)) return static_cast<double>(i->value());
+  if (auto f = ir::FloatImm::from(expr)) return f->value();
+  return std::nullopt;
+}
+
+ScalarOp scalar_op(const char* op, const Any& operand, double value) {
+  float f = static_cast<float>(value);
+  uint32_t bits = 0;
+  std::memcpy(&bits, &f, sizeof bits);
+  return {op, operand, static_cast<int64_t>(bits)};
+}
+
+std::optional<ScalarOp> scalar_of(const Any& value) {
+  if (auto d = ir::Div::from(value)) {
+    if (auto c = constant_of(d->b())) return scalar_op("div", d->a().any(), *c);
+    return std::nullopt;
+  }
+  auto bin = binary_of(value);
+  if (!bin) return std::nullopt;
+  auto [name, a, b] = *bin;
+  std::string op = name;
+  if (auto c = constant_of(b)) return scalar_op(op == "add" ? "add" : op == "sub" ? "sub" : "mul", a, *c);
+  if (auto c = constant_of(a)) return scalar_op(op == "add" ? "add" : op == "sub" ? "rsub" : "mul", b, *c);
+  return std::nullopt;
+}
+
 std::string loop_names(const std::vector<Any>& lvars) {
   std::string out;
   for (const Any& v : lvars) out += (out.empty() ? "" : ", ") + format_value(v);
@@ -57,8 +95,9 @@ std::string loop_names(const std::vector<Any>& lvars) {
 }
 
 const char* const kAccepted =
-    " (accepted: one +, - or * of two on-chip buffers of the store's shape read at the loop indices, optionally "
-    "under T.exp or T.max(x, 0), e.g. C[i, j] = T.exp(A[i, j] - B[i, j]))";
+    " (accepted: one +, - or * of two on-chip buffers of the store's shape read at the loop indices, or one +, -, * "
+    "or / of such a buffer and a constant, optionally under T.exp or T.max(x, 0), e.g. C[i, j] = T.exp(A[i, j] - "
+    "B[i, j]) or C[i, j] = A[i, j] * 0.5)";
 
 // Why an operand of an element-wise store is not a tile the FPU/SFPU can read, in the kernel author's terms.
 std::string refusal(const Any& expr, const BufferInfo& out, const std::vector<Any>& lvars) {
@@ -74,12 +113,17 @@ std::string refusal(const Any& expr, const BufferInfo& out, const std::vector<An
            "block)";
   }
   if (ir::IntImm::matches(expr) || ir::FloatImm::matches(expr)) {
-    return "is a constant; scalar operands are not supported yet" + std::string(kAccepted);
+    return "is a constant in a store that also combines two buffers; a constant works with one buffer only "
+           "(C[i, j] = A[i, j] * 0.5)" + std::string(kAccepted);
   }
   if (ir::Var::matches(expr)) return "is a scalar variable; scalar operands are not supported yet" + std::string(kAccepted);
   if (auto call = ir::Call::from(expr)) {
     auto op = ir::Op::from(call->op());
     std::string name = op ? op->name() : format_value(call->op());
+    if (sfpu_of(expr).first != "none") {
+      return "applies " + name + " below another operation; an SFPU function (T.exp, T.max(x, 0)) must be the "
+             "outermost operation of the store (write the inner result to its own buffer first)";
+    }
     return "calls " + name + ", which has no tenstorrent element-wise lowering (supported: T.exp, and T.max(x, 0) as "
            "ReLU)";
   }
@@ -126,7 +170,10 @@ TileOp classify_eltwise(const std::vector<ir::For>& loops, const ir::BufferStore
   Any value = strip_casts(operand);
   std::string binary = "none";
   std::vector<BufferInfo> leaves;
-  if (auto bin = binary_of(value)) {
+  std::optional<ScalarOp> scalar = scalar_of(value);
+  if (scalar) {
+    leaves = {leaf(scalar->operand)};
+  } else if (auto bin = binary_of(value)) {
     binary = std::get<0>(*bin);
     BufferInfo lhs = leaf(std::get<1>(*bin));
     leaves = {lhs, leaf(std::get<2>(*bin))};
@@ -136,7 +183,11 @@ TileOp classify_eltwise(const std::vector<ir::For>& loops, const ir::BufferStore
   }
   auto [rows, cols] = tiles(out, "on-chip buffer");
   TileOp op{"eltwise", loops[0], out, leaves};
-  op.fields = {{names::kBinary, String(binary)}, {names::kSfpu, String(sfpu)}, {names::kTiles, Any(rows * cols)}};
+  op.fields = {{names::kBinary, String(binary)},
+               {names::kSfpu, String(sfpu)},
+               {names::kTiles, Any(rows * cols)},
+               {names::kScalarOp, String(scalar ? scalar->op : "none")},
+               {names::kScalarBits, Any(scalar ? scalar->bits : int64_t(0))}};
   return op;
 }
 

@@ -115,6 +115,8 @@ static Any make(const Dict& options) {
                         {"tiles", [](const tl::Ctx& c) -> tl::Any { return c.get("tiles"); }},
                         {"binary", [](const tl::Ctx& c) -> tl::Any { return c.get("binary"); }},
                         {"sfpu", [](const tl::Ctx& c) -> tl::Any { return c.get("sfpu"); }},
+                        {"scalar_op", [](const tl::Ctx& c) -> tl::Any { return c.get("scalar_op"); }},
+                        {"scalar_bits", [](const tl::Ctx& c) -> tl::Any { return c.get("scalar_bits"); }},
                         {"wait0", [](const tl::Ctx& c) -> tl::Any { return tl::item(c.get("waits"), tl::num(0)); }},
                         {"wait1", [](const tl::Ctx& c) -> tl::Any { return tl::item(c.get("waits"), tl::num(-1)); }},
                         {"pop0", [](const tl::Ctx& c) -> tl::Any { return tl::item(c.get("pops"), tl::num(0)); }},

@@ -10,6 +10,7 @@
 # Spec: specs/intrinsics/noc.yaml
 # Spec: specs/intrinsics/pack_copy.yaml
 # Spec: specs/intrinsics/sfpu.yaml
+# Spec: specs/intrinsics/sfpu_scalar.yaml
 # Spec: specs/intrinsics/tile_ops.yaml
 # Spec: specs/intrinsics/transpose.yaml
 """The `T.tt.*` TVMScript namespace: one function per intrinsic of specs/intrinsics/*.yaml.
@@ -34,9 +35,19 @@ def add_tiles_init(icb0, icb1) -> Any:
     return call('add_tiles_init', icb0, icb1)
 
 
+def add_unary_tile(idst, param1) -> Any:
+    """DST[idst] = add(DST[idst], scalar) (rsub: scalar - DST[idst]); `param1` holds the fp32 bits of the scalar."""
+    return call('add_unary_tile', idst, param1)
+
+
 def binary_op_init_common(icb0, icb1, ocb) -> Any:
     """Full hardware configuration for element-wise binary FPU operations."""
     return call('binary_op_init_common', icb0, icb1, ocb)
+
+
+def binop_with_scalar_tile_init() -> Any:
+    """Initialise the SFPU for the scalar operations ({add,sub,mul,div,rsub}_unary_tile)."""
+    return call('binop_with_scalar_tile_init')
 
 
 def cb_pop_front(cb_id, num_pages) -> Any:
@@ -79,9 +90,14 @@ def copy_tile_init(cbid) -> Any:
     return call('copy_tile_init', cbid)
 
 
-def eltwise_block(in0, in1, out, tiles, binary, sfpu, wait0, wait1, pop0, pop1, init) -> Any:
-    """Element-wise block: out = sfpu(binary(in0, in1)) tile by tile, where `binary` is add, sub, mul or none (then out = sfpu(in0)) and `sfpu` is exp, relu or none."""
-    return call('eltwise_block', in0, in1, out, tiles, binary, sfpu, wait0, wait1, pop0, pop1, init)
+def div_unary_tile(idst, param1) -> Any:
+    """DST[idst] = div(DST[idst], scalar) (rsub: scalar - DST[idst]); `param1` holds the fp32 bits of the scalar."""
+    return call('div_unary_tile', idst, param1)
+
+
+def eltwise_block(in0, in1, out, tiles, binary, sfpu, scalar_op, scalar_bits, wait0, wait1, pop0, pop1, init) -> Any:
+    """Element-wise block: out = sfpu(binary(in0, in1)) tile by tile, where `binary` is add, sub, mul or none (then out = sfpu(scalar_op(in0, constant)), or sfpu(in0)) and `sfpu` is exp, relu or none."""
+    return call('eltwise_block', in0, in1, out, tiles, binary, sfpu, scalar_op, scalar_bits, wait0, wait1, pop0, pop1, init)
 
 
 def exp_tile(idst) -> Any:
@@ -199,6 +215,11 @@ def mul_tiles_init(icb0, icb1) -> Any:
     return call('mul_tiles_init', icb0, icb1)
 
 
+def mul_unary_tile(idst, param1) -> Any:
+    """DST[idst] = mul(DST[idst], scalar) (rsub: scalar - DST[idst]); `param1` holds the fp32 bits of the scalar."""
+    return call('mul_unary_tile', idst, param1)
+
+
 def noc_async_read_barrier() -> Any:
     """Wait until every read issued so far has landed in L1."""
     return call('noc_async_read_barrier')
@@ -279,6 +300,11 @@ def relu_tile_init() -> Any:
     return call('relu_tile_init')
 
 
+def rsub_unary_tile(idst, param1) -> Any:
+    """DST[idst] = rsub(DST[idst], scalar) (rsub: scalar - DST[idst]); `param1` holds the fp32 bits of the scalar."""
+    return call('rsub_unary_tile', idst, param1)
+
+
 def sub_tiles(icb0, icb1, itile0, itile1, idst) -> Any:
     """DST[idst] = sub(tile itile0 of icb0, tile itile1 of icb1)."""
     return call('sub_tiles', icb0, icb1, itile0, itile1, idst)
@@ -287,6 +313,11 @@ def sub_tiles(icb0, icb1, itile0, itile1, idst) -> Any:
 def sub_tiles_init(icb0, icb1) -> Any:
     """Short initialisation for element-wise sub of tiles from `icb0` and `icb1`."""
     return call('sub_tiles_init', icb0, icb1)
+
+
+def sub_unary_tile(idst, param1) -> Any:
+    """DST[idst] = sub(DST[idst], scalar) (rsub: scalar - DST[idst]); `param1` holds the fp32 bits of the scalar."""
+    return call('sub_unary_tile', idst, param1)
 
 
 def tensor_accessor(args, bank_base_address, page_size) -> Any:

@@ -16,6 +16,7 @@
 # Spec: specs/intrinsics/noc.yaml
 # Spec: specs/intrinsics/pack_copy.yaml
 # Spec: specs/intrinsics/sfpu.yaml
+# Spec: specs/intrinsics/sfpu_scalar.yaml
 # Spec: specs/intrinsics/tile_ops.yaml
 # Spec: specs/intrinsics/transpose.yaml
 """Tenstorrent intrinsics: one record per `tt.*` op (abstract IR ops and concrete Metalium calls).
@@ -89,6 +90,25 @@ INTRINSICS: dict[str, Intrinsic] = {
         },
         doc='Short initialisation for element-wise add of tiles from `icb0` and `icb1`.',
     ),
+    'add_unary_tile': Intrinsic(
+        name='add_unary_tile',
+        family='sfpu_scalar',
+        level='concrete',
+        roles=('compute',),
+        args=(
+            Arg('idst', 'uint32', const=False),
+            Arg('param1', 'uint32', const=False),
+        ),
+        returns='void',
+        effect='Opaque',
+        dtype='void',
+        op_name='tt.add_unary_tile',
+        cpp={
+            'metal_d5f9bc4a': Spelling('add_unary_tile', headers=(('compute', 'api/compute/eltwise_unary/binop_with_scalar.h'),), form='call', template_args=()),
+            'tilelang_tt_2025': Spelling('add_unary_tile', headers=(('compute', 'compute_kernel_api/eltwise_unary/binop_with_scalar.h'),), form='call', template_args=()),
+        },
+        doc='DST[idst] = add(DST[idst], scalar) (rsub: scalar - DST[idst]); `param1` holds the fp32 bits of the scalar.',
+    ),
     'binary_op_init_common': Intrinsic(
         name='binary_op_init_common',
         family='compute_init',
@@ -108,6 +128,23 @@ INTRINSICS: dict[str, Intrinsic] = {
             'tilelang_tt_2025': Spelling('binary_op_init_common', headers=(('compute', 'compute_kernel_api/eltwise_binary.h'),), form='call', template_args=()),
         },
         doc='Full hardware configuration for element-wise binary FPU operations.',
+    ),
+    'binop_with_scalar_tile_init': Intrinsic(
+        name='binop_with_scalar_tile_init',
+        family='sfpu_scalar',
+        level='concrete',
+        roles=('compute',),
+        args=(
+        ),
+        returns='void',
+        effect='Opaque',
+        dtype='void',
+        op_name='tt.binop_with_scalar_tile_init',
+        cpp={
+            'metal_d5f9bc4a': Spelling('binop_with_scalar_tile_init', headers=(('compute', 'api/compute/eltwise_unary/binop_with_scalar.h'),), form='call', template_args=()),
+            'tilelang_tt_2025': Spelling('binop_with_scalar_tile_init', headers=(('compute', 'compute_kernel_api/eltwise_unary/binop_with_scalar.h'),), form='call', template_args=()),
+        },
+        doc='Initialise the SFPU for the scalar operations ({add,sub,mul,div,rsub}_unary_tile).',
     ),
     'cb_pop_front': Intrinsic(
         name='cb_pop_front',
@@ -262,6 +299,25 @@ INTRINSICS: dict[str, Intrinsic] = {
         },
         doc='Initialise unpack-to-DST copies from CB `cbid`.',
     ),
+    'div_unary_tile': Intrinsic(
+        name='div_unary_tile',
+        family='sfpu_scalar',
+        level='concrete',
+        roles=('compute',),
+        args=(
+            Arg('idst', 'uint32', const=False),
+            Arg('param1', 'uint32', const=False),
+        ),
+        returns='void',
+        effect='Opaque',
+        dtype='void',
+        op_name='tt.div_unary_tile',
+        cpp={
+            'metal_d5f9bc4a': Spelling('div_unary_tile', headers=(('compute', 'api/compute/eltwise_unary/binop_with_scalar.h'),), form='call', template_args=()),
+            'tilelang_tt_2025': Spelling('div_unary_tile', headers=(('compute', 'compute_kernel_api/eltwise_unary/binop_with_scalar.h'),), form='call', template_args=()),
+        },
+        doc='DST[idst] = div(DST[idst], scalar) (rsub: scalar - DST[idst]); `param1` holds the fp32 bits of the scalar.',
+    ),
     'eltwise_block': Intrinsic(
         name='eltwise_block',
         family='tile_ops',
@@ -274,6 +330,8 @@ INTRINSICS: dict[str, Intrinsic] = {
             Arg('tiles', 'int32', const=False),
             Arg('binary', 'string', const=False),
             Arg('sfpu', 'string', const=False),
+            Arg('scalar_op', 'string', const=False),
+            Arg('scalar_bits', 'uint32', const=False),
             Arg('wait0', 'int32', const=False),
             Arg('wait1', 'int32', const=False),
             Arg('pop0', 'int32', const=False),
@@ -286,7 +344,7 @@ INTRINSICS: dict[str, Intrinsic] = {
         op_name='tt.eltwise_block',
         cpp={
         },
-        doc='Element-wise block: out = sfpu(binary(in0, in1)) tile by tile, where `binary` is add, sub, mul or none (then out = sfpu(in0)) and `sfpu` is exp, relu or none.',
+        doc='Element-wise block: out = sfpu(binary(in0, in1)) tile by tile, where `binary` is add, sub, mul or none (then out = sfpu(scalar_op(in0, constant)), or sfpu(in0)) and `sfpu` is exp, relu or none.',
     ),
     'exp_tile': Intrinsic(
         name='exp_tile',
@@ -729,6 +787,25 @@ INTRINSICS: dict[str, Intrinsic] = {
         },
         doc='Short initialisation for element-wise mul of tiles from `icb0` and `icb1`.',
     ),
+    'mul_unary_tile': Intrinsic(
+        name='mul_unary_tile',
+        family='sfpu_scalar',
+        level='concrete',
+        roles=('compute',),
+        args=(
+            Arg('idst', 'uint32', const=False),
+            Arg('param1', 'uint32', const=False),
+        ),
+        returns='void',
+        effect='Opaque',
+        dtype='void',
+        op_name='tt.mul_unary_tile',
+        cpp={
+            'metal_d5f9bc4a': Spelling('mul_unary_tile', headers=(('compute', 'api/compute/eltwise_unary/binop_with_scalar.h'),), form='call', template_args=()),
+            'tilelang_tt_2025': Spelling('mul_unary_tile', headers=(('compute', 'compute_kernel_api/eltwise_unary/binop_with_scalar.h'),), form='call', template_args=()),
+        },
+        doc='DST[idst] = mul(DST[idst], scalar) (rsub: scalar - DST[idst]); `param1` holds the fp32 bits of the scalar.',
+    ),
     'noc_async_read_barrier': Intrinsic(
         name='noc_async_read_barrier',
         family='noc',
@@ -1050,6 +1127,25 @@ INTRINSICS: dict[str, Intrinsic] = {
         },
         doc='Initialise the SFPU for relu_tile (template arguments left at their defaults in both profiles).',
     ),
+    'rsub_unary_tile': Intrinsic(
+        name='rsub_unary_tile',
+        family='sfpu_scalar',
+        level='concrete',
+        roles=('compute',),
+        args=(
+            Arg('idst', 'uint32', const=False),
+            Arg('param1', 'uint32', const=False),
+        ),
+        returns='void',
+        effect='Opaque',
+        dtype='void',
+        op_name='tt.rsub_unary_tile',
+        cpp={
+            'metal_d5f9bc4a': Spelling('rsub_unary_tile', headers=(('compute', 'api/compute/eltwise_unary/binop_with_scalar.h'),), form='call', template_args=()),
+            'tilelang_tt_2025': Spelling('rsub_unary_tile', headers=(('compute', 'compute_kernel_api/eltwise_unary/binop_with_scalar.h'),), form='call', template_args=()),
+        },
+        doc='DST[idst] = rsub(DST[idst], scalar) (rsub: scalar - DST[idst]); `param1` holds the fp32 bits of the scalar.',
+    ),
     'sub_tiles': Intrinsic(
         name='sub_tiles',
         family='eltwise_binary',
@@ -1090,6 +1186,25 @@ INTRINSICS: dict[str, Intrinsic] = {
             'tilelang_tt_2025': Spelling('sub_tiles_init', headers=(('compute', 'compute_kernel_api/eltwise_binary.h'),), form='call', template_args=()),
         },
         doc='Short initialisation for element-wise sub of tiles from `icb0` and `icb1`.',
+    ),
+    'sub_unary_tile': Intrinsic(
+        name='sub_unary_tile',
+        family='sfpu_scalar',
+        level='concrete',
+        roles=('compute',),
+        args=(
+            Arg('idst', 'uint32', const=False),
+            Arg('param1', 'uint32', const=False),
+        ),
+        returns='void',
+        effect='Opaque',
+        dtype='void',
+        op_name='tt.sub_unary_tile',
+        cpp={
+            'metal_d5f9bc4a': Spelling('sub_unary_tile', headers=(('compute', 'api/compute/eltwise_unary/binop_with_scalar.h'),), form='call', template_args=()),
+            'tilelang_tt_2025': Spelling('sub_unary_tile', headers=(('compute', 'compute_kernel_api/eltwise_unary/binop_with_scalar.h'),), form='call', template_args=()),
+        },
+        doc='DST[idst] = sub(DST[idst], scalar) (rsub: scalar - DST[idst]); `param1` holds the fp32 bits of the scalar.',
     ),
     'tensor_accessor': Intrinsic(
         name='tensor_accessor',

@@ -221,6 +221,17 @@ struct Cb {
 enum class DstState { Released, Acquired, Committed, Waited };
 enum class FpuOp { None, Matmul, Add, Sub, Mul, Copy, Transpose };
 
+// An SFPU operation: its tile call, the init it needs (a kapi::kSfpu* code), and its math on one element
+// (`v`: the call's scalar) (sfpu_math.cpp).
+struct SfpuMath {
+    int op;
+    const char* call;
+    int init;
+    float (*apply)(float x, float v);
+};
+const SfpuMath& sfpu_math(int op);
+const char* sfpu_init_name(int op);
+
 // Compute-kernel state: hardware start-up, the last FPU and SFPU inits, and the DST register file.
 struct ComputeState {
     bool fp32_acc = false;

@@ -24,15 +24,6 @@ const char* init_name(FpuOp op) {
     return "?";
 }
 
-const char* sfpu_init_name(int op) {
-    switch (op) {
-        case kapi::kSfpuExp: return "exp_tile_init";
-        case kapi::kSfpuRelu: return "relu_tile_init";
-        case kapi::kSfpuFill: return "fill_tile_init";
-        default: return "none";
-    }
-}
-
 ComputeState& compute_of(Session& s) {
     if (s.t.spec->kind != KernelKind::Compute || !s.core.compute) {
         fail(s, "compute API called from a data-movement kernel");
@@ -201,18 +192,16 @@ void sfpu_init(int op) {
 }
 
 void sfpu(int op, uint32_t idst, float value) {
-    const char* name = op == kSfpuExp ? "exp_tile" : op == kSfpuRelu ? "relu_tile" : "fill_tile";
-    Session s = enter(make_call(name, {idst}));
+    const SfpuMath& math = sfpu_math(op);
+    Session s = enter(make_call(math.call, {idst}));
     ComputeState& c = compute_of(s);
     need_startup(s, c);
-    if (c.sfpu != op) {
-        fail(s, std::string("missing math init: ") + name + " needs " + sfpu_init_name(op) +
+    if (c.sfpu != math.init) {
+        fail(s, std::string("missing math init: ") + math.call + " needs " + sfpu_init_name(math.init) +
                     " since the last SFPU init of another operation (last SFPU init: " + sfpu_init_name(c.sfpu) + ")");
     }
     float* d = math_dst(s, c, idst);
-    for (uint32_t i = 0; i < kTileElems; ++i) {
-        d[i] = op == kSfpuExp ? std::exp(d[i]) : op == kSfpuRelu ? (d[i] > 0.0f ? d[i] : 0.0f) : value;
-    }
+    for (uint32_t i = 0; i < kTileElems; ++i) d[i] = math.apply(d[i], value);
     finish_math(c, d);
     s.core.counters[kSfpuTiles] += 1;
 }

@@ -8,6 +8,7 @@
 #pragma once
 
 #include <cstdint>
+#include <cstring>
 
 // Legacy compute entry `namespace NAMESPACE { void MAIN { ... } }` (2025 API); the runtime looks up
 // both this symbol (tt_emu_kernel::kernel_main()) and the plain `void kernel_main()`.
@@ -272,7 +273,11 @@ void pack_tile(uint32_t ifrom_dst, uint32_t icb, uint32_t output_tile_index = 0)
 
 // SFPU operations work in place on one DST tile; template flags (approximation modes) are accepted and
 // ignored: the emulator computes in fp32.
-enum : int { kSfpuExp = 1, kSfpuRelu = 2, kSfpuFill = 3 };
+enum : int {
+    kSfpuExp = 1, kSfpuRelu = 2, kSfpuFill = 3,
+    kSfpuBinopScalar = 4,  // the one init of the five scalar operations below
+    kSfpuAddScalar = 5, kSfpuSubScalar = 6, kSfpuMulScalar = 7, kSfpuDivScalar = 8, kSfpuRsubScalar = 9,
+};
 
 template <bool approx = false, bool fast_and_approx = false>
 void exp_tile_init() { detail::sfpu_init(kSfpuExp); }
@@ -282,6 +287,19 @@ inline void relu_tile_init() { detail::sfpu_init(kSfpuRelu); }
 inline void relu_tile(uint32_t idst) { detail::sfpu(kSfpuRelu, idst, 0.0f); }
 inline void fill_tile_init() { detail::sfpu_init(kSfpuFill); }
 inline void fill_tile(uint32_t idst, float value) { detail::sfpu(kSfpuFill, idst, value); }
+
+// DST[idst] op= scalar, the scalar given as the bits of an fp32 value (as tt-metal's binop_with_scalar.h takes it).
+inline float float_of_bits(uint32_t bits) {
+    float value;
+    std::memcpy(&value, &bits, sizeof value);
+    return value;
+}
+inline void binop_with_scalar_tile_init() { detail::sfpu_init(kSfpuBinopScalar); }
+inline void add_unary_tile(uint32_t idst, uint32_t param1) { detail::sfpu(kSfpuAddScalar, idst, float_of_bits(param1)); }
+inline void sub_unary_tile(uint32_t idst, uint32_t param1) { detail::sfpu(kSfpuSubScalar, idst, float_of_bits(param1)); }
+inline void mul_unary_tile(uint32_t idst, uint32_t param1) { detail::sfpu(kSfpuMulScalar, idst, float_of_bits(param1)); }
+inline void div_unary_tile(uint32_t idst, uint32_t param1) { detail::sfpu(kSfpuDivScalar, idst, float_of_bits(param1)); }
+inline void rsub_unary_tile(uint32_t idst, uint32_t param1) { detail::sfpu(kSfpuRsubScalar, idst, float_of_bits(param1)); }
 
 }  // namespace tt_emu::kapi
 
