@@ -136,3 +136,16 @@ def test_torch_cpu_tensors_in_and_out():
     torch.testing.assert_close(c, a + b)
     x, y = torch.randn(64, 48).half(), torch.randn(48, 32).half()
     torch.testing.assert_close(matmul(x, y, 32, 32, 16).float(), x.float() @ y.float(), rtol=1e-2, atol=5e-2)
+
+
+def test_dlpack_tensors_are_written_in_place_without_out_idx():
+    @T.prim_func
+    def double(A: T.Tensor((8, 8), T.float32), B: T.Tensor((8, 8), T.float32)):
+        with T.Kernel(1) as _:
+            for i, j in T.Parallel(8, 8):
+                B[i, j] = A[i, j] * 2
+
+    a = RNG.random((8, 8)).astype("float32")
+    b = tvm.runtime.tensor(np.zeros((8, 8), "float32"))
+    assert tilelang.compile(double, target="llvm")(tvm.runtime.tensor(a), b) is None
+    np.testing.assert_allclose(b.numpy(), a * 2)
