@@ -21,9 +21,9 @@ def gemm_without_clear(fill_value=None):
     return main
 
 
-def dram_to_dram():
+def dram_to_dram_converting():
     @T.prim_func
-    def main(A: T.Tensor((64, 64), "bfloat16"), C: T.Tensor((64, 64), "bfloat16")):
+    def main(A: T.Tensor((64, 64), "bfloat16"), C: T.Tensor((64, 64), "float32")):
         with T.Kernel(1, 1, threads=128) as (bx, by):
             T.copy(A[0:64, 0:64], C[0:64, 0:64])
     return main

@@ -10,8 +10,8 @@ from test_language_llvm import elementwise_add, matmul
 import tilelang.language as T
 
 __all__ = ["matmul", "elementwise_add", "elementwise_binary", "elementwise_unary", "matmul_bias_relu",
-           "batched_matmul", "attention_pv", "attention_scores", "matmul_transposed", "scalar_kernel", "GEMMS",
-           "gemm_id", "CORPUS"]
+           "batched_matmul", "attention_pv", "attention_scores", "matmul_transposed", "scalar_kernel", "dram_copy",
+           "GEMMS", "gemm_id", "CORPUS"]
 
 
 def elementwise_binary(M, N, block_M, block_N, op, dtype="bfloat16"):
@@ -73,6 +73,17 @@ def scalar_kernel(M, N, block, form, dtype="bfloat16"):
                 else:
                     C_local[i, j] = T.exp(A_shared[i, j] * 1.4426950408889634)
             T.copy(C_local, C[by * block, bx * block])
+    return main
+
+
+def dram_copy(M, N, block_M, block_N, dtype="bfloat16"):
+    """B = A block by block, tensor to tensor (a DRAM-to-DRAM T.copy: through a CB of its own)."""
+
+    @T.prim_func
+    def main(A: T.Tensor((M, N), dtype), B: T.Tensor((M, N), dtype)):
+        with T.Kernel(T.ceildiv(N, block_N), T.ceildiv(M, block_M), threads=128) as (bx, by):
+            T.copy(A[by * block_M:(by + 1) * block_M, bx * block_N:(bx + 1) * block_N],
+                   B[by * block_M:(by + 1) * block_M, bx * block_N:(bx + 1) * block_N])
     return main
 
 
@@ -218,6 +229,7 @@ CORPUS = {
     "attention_pv_bhsd": lambda: attention_pv(2, 2, 128, 64, 64, 32),
     "attention_scores_bhsd": lambda: attention_scores(2, 2, 64, 64, 32, 32),
     **{f"scalar_{form}": (lambda form=form: scalar_kernel(64, 64, 32, form)) for form in ("mul", "rsub", "exp_scaled")},
+    "dram_to_dram_copy": lambda: dram_copy(64, 96, 32, 32),
     **{f"gemm_{name}": (lambda ta=ta, tb=tb: matmul_transposed(64, 96, 128, 32, 96, 64, ta, tb))
        for name, ta, tb in (("nt", False, True), ("tn", True, False), ("tt", True, True))},
 }

@@ -79,27 +79,13 @@ TileRegion tile_region(const Region& tensor, const BufferInfo& onchip) {
   return {row, tensor.mins[n - 1]};
 }
 
-TileOp classify_copy(const ir::TilePrimitiveCall& stmt) {
-  Region dst = region_of(stmt.args()[0]);
-  Region src = region_of(stmt.args()[1]);
-  bool dst_chip = dst.info.on_chip(), src_chip = src.info.on_chip();
-  if (!dst_chip && !src_chip) {
-    fail("T.copy from tensor '" + src.info.name + "' to tensor '" + dst.info.name +
-         "': DRAM-to-DRAM copies are not supported; copy through an on-chip buffer");
-  }
-  if (dst_chip && src_chip) {
-    require_full(dst, "T.copy");
-    require_full(src, "T.copy");
-    return TileOp{"copy_local", stmt, dst.info, {src.info}};
-  }
-  const Region& tensor = dst_chip ? src : dst;
-  const Region& onchip = dst_chip ? dst : src;
-  require_full(onchip, "T.copy");
-  auto [rows, cols] = tiles(onchip.info, "on-chip buffer");
-  TileRegion at = tile_region(tensor, onchip.info);
-  TileOp op{dst_chip ? "copy_in" : "copy_out", stmt};
-  if (dst_chip) op.out = dst.info;
-  if (src_chip) op.ins = {src.info};
+// A block moved between a tensor and an on-chip buffer: the reader's copy_in or the writer's copy_out.
+TileOp tensor_copy(const ir::TilePrimitiveCall& stmt, const Region& tensor, const BufferInfo& onchip, bool in) {
+  auto [rows, cols] = tiles(onchip, "on-chip buffer");
+  TileRegion at = tile_region(tensor, onchip);
+  TileOp op{in ? "copy_in" : "copy_out", stmt};
+  if (in) op.out = onchip;
+  if (!in) op.ins = {onchip};
   op.tensor = tensor.info;
   op.fields = {{names::kTensor, tensor.info.var},
                {names::kRow, at.row},
@@ -108,6 +94,36 @@ TileOp classify_copy(const ir::TilePrimitiveCall& stmt) {
                {names::kCols, Any(cols)},
                {names::kRowTiles, Any(tensor.info.shape.back() / tile_shape().second)}};
   return op;
+}
+
+// A DRAM-to-DRAM copy goes through a CB of its own: the reader reads the block into it and the writer writes
+// it out (raw pages, so both tensors must have one dtype).
+std::vector<TileOp> dram_copy(const ir::TilePrimitiveCall& stmt, const Region& src, const Region& dst) {
+  if (src.info.dtype != dst.info.dtype) {
+    fail("T.copy from tensor '" + src.info.name + "' (" + src.info.dtype + ") to tensor '" + dst.info.name + "' (" +
+         dst.info.dtype + ") converts dtype; a DRAM-to-DRAM copy moves raw tile pages, so copy through an on-chip "
+         "buffer and an element-wise store to convert");
+  }
+  BufferInfo staging{Any(), src.info.name + "_to_" + dst.info.name, {}, src.info.dtype, "shared"};
+  for (int64_t e : src.extents) {
+    if (e != 1) staging.shape.push_back(e);
+  }
+  return {tensor_copy(stmt, src, staging, true), tensor_copy(stmt, dst, staging, false)};
+}
+
+std::vector<TileOp> classify_copy(const ir::TilePrimitiveCall& stmt) {
+  Region dst = region_of(stmt.args()[0]);
+  Region src = region_of(stmt.args()[1]);
+  bool dst_chip = dst.info.on_chip(), src_chip = src.info.on_chip();
+  if (!dst_chip && !src_chip) return dram_copy(stmt, src, dst);
+  if (dst_chip && src_chip) {
+    require_full(dst, "T.copy");
+    require_full(src, "T.copy");
+    return {TileOp{"copy_local", stmt, dst.info, {src.info}}};
+  }
+  const Region& onchip = dst_chip ? dst : src;
+  require_full(onchip, "T.copy");
+  return {tensor_copy(stmt, dst_chip ? src : dst, onchip.info, dst_chip)};
 }
 
 // -------------------------------------------------------------------------------------------------- gemm
@@ -210,7 +226,7 @@ void visit(const Any& stmt, const std::vector<ir::For>& loops, std::vector<TileO
 // The tile ops of one tile primitive (a transposed gemm is two or three).
 std::vector<TileOp> classify_tile(const ir::TilePrimitiveCall& stmt, const std::vector<ir::For>& loops) {
   std::string name = stmt.op().name();
-  if (name == "tirx.tile.copy") return {classify_copy(stmt)};
+  if (name == "tirx.tile.copy") return classify_copy(stmt);
   if (name == "tirx.tile.gemm") return classify_gemm(stmt, loops);
   if (name == "tirx.tile.fill") return {classify_fill(stmt)};
   fail("tile primitive " + name + " has no tenstorrent lowering");
