@@ -219,6 +219,13 @@ struct Cb {
 };
 
 enum class DstState { Released, Acquired, Committed, Waited };
+
+// One configured data format of the unpacker (SrcA, SrcB) or the packer.
+struct FormatSlot {
+    DataFormat format = DataFormat::Invalid;
+    uint32_t cb = 0;   // the CB whose format it is
+    std::string by;    // the call that configured it
+};
 enum class FpuOp { None, Matmul, Add, Sub, Mul, Copy };
 
 // Compute-kernel state: hardware start-up, the last FPU and SFPU inits, and the DST register file.
@@ -232,7 +239,22 @@ struct ComputeState {
     DstState dst = DstState::Released;
     uint32_t written = 0;  // bit i: DST tile i written since acquire
     std::vector<float> tiles = std::vector<float>(kDstTiles * kTileElems);  // row-major 32x32 each
+    // What the hardware holds between calls (kapi_formats.cpp): the unpacker's SrcA/SrcB source formats and the
+    // packer's destination format, each with the CB and the call that configured it, and whether a tile math
+    // or pack call has run (after which a full hardware configuration is an error).
+    FormatSlot srca, srcb, packer;
+    bool computed = false;
 };
+
+// Data-format state of the unpacker sources and the packer (kapi_formats.cpp). `full`: a full hardware
+// configuration (an error after the first tile math or pack call); a CB of -1 leaves that unit as it is.
+struct Session;
+void configure_formats(Session& s, ComputeState& c, bool full, int64_t srca_cb, int64_t srcb_cb, int64_t pack_cb);
+// A tile math call unpacking `srca_cb` into SrcA and `srcb_cb` (-1: none) into SrcB: their formats must be
+// the configured ones.
+void need_unpack_formats(Session& s, ComputeState& c, uint32_t srca_cb, int64_t srcb_cb);
+// A pack_tile into `cb`: its format must be the packer's.
+void need_pack_format(Session& s, ComputeState& c, uint32_t cb);
 
 enum class ThreadStatus { NotStarted, Running, Blocked, Done, Failed, Aborted };
 
