@@ -121,3 +121,10 @@ def test_the_pack_core_checks_a_gemm_compute_kernel(toolchain: Any, tmp_path: Pa
                          lambda s: s.replace("pack_reconfig_data_format(16);", "pack_reconfig_data_format();", 1))
     trisc2 = next(u for u in units if u.core.name == "TRISC2")
     assert trisc2.status == "error" and "pack_reconfig_data_format" in trisc2.detail, trisc2.detail
+
+
+def test_a_wheel_that_cannot_be_downloaded_is_reported(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """No such version on the index (as when offline): the error names the package and version."""
+    monkeypatch.setenv("TILELANG_TTNN_CACHE", str(tmp_path))
+    with pytest.raises(wheels.Offline, match=r"cannot download the ttnn 0\.0\.1 wheel with pip"):
+        wheels.ttnn_headers("0.0.1")

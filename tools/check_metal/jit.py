@@ -163,9 +163,10 @@ def frontend(compiler: list[str], scratch: Path) -> list[str]:
     command (printed by `-###`) is run directly; computing it once saves a driver run per compile."""
     probe = scratch / "probe.cpp"
     probe.write_text("int probe;\n")
-    plan = subprocess.run([*compiler, "-target", "riscv32-linux-musl", *FLAGS, "-fsyntax-only", str(probe), "-###"],
-                          capture_output=True, text=True)
-    front = [line for line in plan.stderr.splitlines() if '"-cc1"' in line]
+    # `-c`: compile only, so that the driver does not first build a C library to link against.
+    cmd = [*compiler, "-target", "riscv32-linux-musl", *FLAGS, "-c", "-fsyntax-only", str(probe), "-###"]
+    plan = subprocess.run(cmd, capture_output=True, text=True)
+    front = [line for line in plan.stderr.splitlines() if '"-cc1"' in line and line.rstrip().endswith(f'"{probe}"')]
     if len(front) != 1:
         raise RuntimeError(f"cannot read the clang front-end command of {compiler[0]}:\n{plan.stderr[-2000:]}")
     args = shlex.split(front[0])
