@@ -5,7 +5,7 @@ VENV   ?= .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: install generate check test lint demo bench
+.PHONY: install generate check test check-metal lint demo bench
 
 install: $(STAMP)
 
@@ -26,6 +26,13 @@ check: $(STAMP)
 test: $(STAMP)
 	$(PY) -m tilelang.cpp
 	$(PY) -m pytest -q
+
+# Every kernel of the test corpus, for every API profile, compiled like tt-metal's JIT against the real headers of
+# the profile's ttnn wheel (downloaded once into ~/.cache/tilelang/ttnn); main.cpp's host calls against its
+# libtt_metal.so. TT_METAL_SFPI_INCLUDE=<dir> also checks TRISC0/1; TILELANG_CHECK_METAL_OFFLINE_OK=1 skips offline.
+check-metal: $(STAMP)
+	$(PY) -m tilelang.cpp
+	$(PY) -m tools.check_metal
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check generator python tests benchmarks examples tools cmake

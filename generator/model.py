@@ -46,7 +46,7 @@ class CppSpelling:
     headers: tuple[tuple[str, str], ...]  # (processor class, include path), sorted
     note: str
     template_args: tuple[str, ...]
-    form: str  # "call", "braces" or "cast"
+    form: str  # "call", "braces", "cast" or "member"
     location: Location
 
     def header_for(self, processor: str) -> str | None:
@@ -97,6 +97,9 @@ class Profile:
     backend: str
     location: Location
     host_api: str = "mesh"
+    ttnn_wheel: str = ""  # the ttnn wheel whose device headers match the profile
+    ttnn_wheel_exact: bool = True  # false: the closest wheel the index has, not the profile's own
+    accessor_compile_time_args: int = 0  # compile-time arguments of one interleaved tensor accessor
 
 
 @dataclass(frozen=True)

@@ -82,7 +82,8 @@ ENGINES: dict[str, dict[str, Param]] = {
     "split": {"roles": Param("names")},
     "accessors": {
         "protocol": Param("name"),
-        "args": Param("expression_map", ("tensor", "position", "address", "cb")),
+        "chain_protocol": Param("name", required=False),
+        "args": Param("expression_map", ("tensor", "position", "address", "cb", "previous")),
         "address_arg": Param("expression", ("name",)),
     },
     "rewrite": {"cases": Param("cases", subjects="intrinsics"), "roles": Param("names", required=False)},

@@ -112,7 +112,10 @@ def test_kernels_call_only_the_spellings_of_the_profile(gemm_program: Any) -> No
         assert set(re.findall(r'#include "([^"]+)"', text)) <= headers
     compute = gemm_program.files["compute.cpp"]
     assert "compute_kernel_hw_startup<SrcOrder::Reverse>(0, 1, 16);" in compute
-    assert "constexpr auto accessor_args_1 = TensorAccessorArgs<2>();" in gemm_program.files["reader.cpp"]
+    reader = gemm_program.files["reader.cpp"]  # offsets chained as tt-metal does, none hard-coded after the first
+    assert "constexpr auto accessor_args = TensorAccessorArgs<0>();" in reader
+    assert ("constexpr auto accessor_args_1 = TensorAccessorArgs<accessor_args.next_compile_time_args_offset()>();"
+            in reader)
 
 
 def test_main_cpp_sets_the_arguments_of_every_core(gemm_program: Any) -> None:
@@ -296,8 +299,8 @@ def test_the_second_api_profile_is_one_line_of_the_backend_spec(emulator: Any, p
 
     spec = project / "specs" / "backends" / "tenstorrent.yaml"
     text = spec.read_text("utf-8")
-    assert text.count("api_profile: metal_d5f9bc4a\n") == 1
-    spec.write_text(text.replace("api_profile: metal_d5f9bc4a\n", "api_profile: tilelang_tt_2025\n"), "utf-8")
+    assert text.count("api_profile: ttnn_0_81\n") == 1
+    spec.write_text(text.replace("api_profile: ttnn_0_81\n", "api_profile: tilelang_tt_2025\n"), "utf-8")
     assert generate(["--root", str(project), "--out", str(project / "generated"), "generate", "--quiet"]) == 0
     out = tmp_path / "artifacts"
     env = build_checkout(make_checkout(project))  # the profile is compiled into both libraries
@@ -307,6 +310,7 @@ def test_the_second_api_profile_is_one_line_of_the_backend_spec(emulator: Any, p
     assert done.returncode == 0, done.stdout + done.stderr
     compute, reader = (out / "compute.cpp").read_text(), (out / "reader.cpp").read_text()
     assert "namespace NAMESPACE {\nvoid MAIN {" in compute and "mm_init(0, 1, 16);" in compute
+    assert re.search(r"matmul_tiles\(0, 1, [^;]*, 0\);", compute)  # the 2025 API's 6th argument, transpose
     assert '#include "compute_kernel_api/matmul.h"' in compute
     assert "InterleavedAddrGenFast<true>{A_addr, 2048, get_dataformat(0)}" in reader
     assert "noc_async_read_tile(" in reader and '#include "dataflow_api.h"' in reader

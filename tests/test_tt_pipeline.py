@@ -175,7 +175,8 @@ def test_split_keeps_role_legal_calls_per_kernel() -> None:
 def test_bind_accessors_builds_one_accessor_per_tensor() -> None:
     before = run_until(gemm(), "SplitTTKernels")["main_reader"]
     after = run_until(gemm(), "BindTTAccessors")["main_reader"]
-    assert calls(after)[:4] == ["tensor_accessor_args", "tensor_accessor", "tensor_accessor_args", "tensor_accessor"]
+    assert calls(after)[:5] == ["tensor_accessor_args", "tensor_accessor", "next_compile_time_args_offset",
+                                "tensor_accessor_args", "tensor_accessor"]  # B's arguments follow A's
     assert get_attr(after, "tt.compile_time_args") == [{"tensor": "A", "offset": 0}, {"tensor": "B", "offset": 2}]
     assert get_attr(after, "tt.tensor_args") == {"A_addr": "A", "B_addr": "B"}
     reads = [c for r, c in tt_calls(after.body) if r.name == "read_block"]

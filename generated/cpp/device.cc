@@ -6,12 +6,16 @@
 #include "expr_runtime.h"
 #include "builder.h"
 
+#include <cstdlib>
+#include <tvm/ffi/reflection/registry.h>
+
 namespace tl {
 
 const Dict& device() {
   static const Dict& facts = *new Dict(dict({
       {str("BACKEND"), str("tenstorrent")},
-      {str("PROFILE"), str("metal_d5f9bc4a")},
+      {str("PROFILE"), str(profile().c_str())},
+      {str("ACCESSOR_CT_ARGS"), num(accessor_compile_time_args())},
       {str("TILE"), list({num(32), num(32)})},
       {str("CORE_GRID"), list({num(8), num(8)})},
       {str("L1_BYTES"), num(1499136)},
@@ -41,9 +45,42 @@ int64_t dst_capacity(bool fp32_acc) {
   return fp32_acc ? 4 : 8;
 }
 
+// The API profiles of the backend: name -> compile-time arguments of one interleaved tensor accessor.
+static const std::vector<std::pair<std::string, int64_t>>& profiles() {
+  static const auto* all = new std::vector<std::pair<std::string, int64_t>>{
+      {"metal_d5f9bc4a", 2},
+      {"tilelang_tt_2025", 0},
+      {"ttnn_0_81", 2},
+  };
+  return *all;
+}
+
+// The backend spec's `api_profile`, unless $TILELANG_TT_API_PROFILE names another of its profiles (read once per
+// process: tools/check_metal lowers the kernel corpus once per profile, each in its own process).
 const std::string& profile() {
-  static const std::string name = "metal_d5f9bc4a";
+  static const std::string name = [] {
+    const char* chosen = std::getenv("TILELANG_TT_API_PROFILE");
+    if (chosen == nullptr || *chosen == '\0') return std::string("ttnn_0_81");
+    std::string known;
+    for (const auto& [p, args] : profiles()) {
+      if (p == chosen) return p;
+      known += (known.empty() ? "" : ", ") + p;
+    }
+    fail("TILELANG_TT_API_PROFILE='" + std::string(chosen) + "' is not an API profile of the tenstorrent backend "
+         "(specs/backends/tenstorrent.yaml: " + known + ")");
+  }();
   return name;
+}
+
+int64_t accessor_compile_time_args() {
+  for (const auto& [p, args] : profiles()) {
+    if (p == profile()) return args;
+  }
+  internal_error("no API profile " + profile());
+}
+
+TVM_FFI_STATIC_INIT_BLOCK() {
+  tvm::ffi::reflection::GlobalDef().def("tl.tt.ApiProfile", []() { return String(profile()); });
 }
 
 }  // namespace tl

@@ -47,6 +47,7 @@ Any split(const std::string& name, const Dict& options, const SplitParams& param
 
 struct AccessorsParams {
   Any protocol;
+  Any chain_protocol = Any(nullptr);
   ExprMap args;
   Expr address_arg;
 };

@@ -45,6 +45,7 @@ inline constexpr const char kPartial[] = "partial";  // lower_tiles
 inline constexpr const char kPartitionMode[] = "partition_mode";  // multicast, multicast.when, multicast.runtime_args, multicast.args
 inline constexpr const char kPops[] = "pops";  // lower_tiles
 inline constexpr const char kPosition[] = "position";  // accessors.args
+inline constexpr const char kPrevious[] = "previous";  // accessors.args
 inline constexpr const char kProfile[] = "profile";  // rewrite
 inline constexpr const char kReceivers[] = "receivers";  // multicast, multicast.when, multicast.runtime_args, multicast.args
 inline constexpr const char kRow[] = "row";  // lower_tiles copy_in, lower_tiles copy_out

@@ -12,6 +12,7 @@
 // Spec: specs/protocols/reader_block_mcast.yaml
 // Spec: specs/protocols/sfpu_block.yaml
 // Spec: specs/protocols/tensor_accessor.yaml
+// Spec: specs/protocols/tensor_accessor_chained.yaml
 // Spec: specs/protocols/transpose_block.yaml
 // Spec: specs/protocols/writer_block.yaml
 // CB, NoC and DST protocols of the Tenstorrent backend for the C++ passes, one function per spec in
@@ -33,10 +34,11 @@ static tl::Dict reader_block(tl::Builder& b, const tl::Ctx& a);
 static tl::Dict reader_block_mcast(tl::Builder& b, const tl::Ctx& a);
 static tl::Dict sfpu_block(tl::Builder& b, const tl::Ctx& a);
 static tl::Dict tensor_accessor(tl::Builder& b, const tl::Ctx& a);
+static tl::Dict tensor_accessor_chained(tl::Builder& b, const tl::Ctx& a);
 static tl::Dict transpose_block(tl::Builder& b, const tl::Ctx& a);
 static tl::Dict writer_block(tl::Builder& b, const tl::Ctx& a);
 
-// Hardware start-up of a compute kernel, once before its first tile operation, for the family of that operation (matmul, binary or sfpu); later family changes re-initialise through the ops' init argument.
+// Hardware start-up of a compute kernel, once before its first tile operation, for the family of that operation (matmul, binary or sfpu). This is the kernel's only full hardware configuration: later family changes re-initialise through the ops' init argument (format reconfiguration plus the ops' short inits).
 static tl::Dict compute_startup(tl::Builder& b, const tl::Ctx& a) {
   const tl::Any v_family = a.get("family");
   const tl::Any v_in0 = a.get("in0");
@@ -45,10 +47,10 @@ static tl::Dict compute_startup(tl::Builder& b, const tl::Ctx& a) {
   tl::fn::check_choice("family", v_family, {"matmul", "binary", "sfpu"});
   tl::Dict bound;
   b.when(tl::fn::eq(v_family, tl::str("matmul")), [&] {
-    if (b.profile() == "metal_d5f9bc4a") {
+    if (b.profile() == "ttnn_0_81" || b.profile() == "metal_d5f9bc4a") {
       b.call(std::string("compute_kernel_hw_startup_matmul"), {v_in0, v_in1, v_out});
     }
-    if (b.profile() == "metal_d5f9bc4a") {
+    if (b.profile() == "ttnn_0_81" || b.profile() == "metal_d5f9bc4a") {
       b.call(std::string("matmul_init"), {v_in0, v_in1});
     }
     if (b.profile() == "tilelang_tt_2025") {
@@ -56,10 +58,20 @@ static tl::Dict compute_startup(tl::Builder& b, const tl::Ctx& a) {
     }
   });
   b.when(tl::fn::eq(v_family, tl::str("binary")), [&] {
-    b.call(std::string("binary_op_init_common"), {v_in0, v_in1, v_out});
+    if (b.profile() == "ttnn_0_81") {
+      b.call(std::string("compute_kernel_hw_startup"), {v_in0, v_in1, v_out});
+    }
+    if (b.profile() == "metal_d5f9bc4a" || b.profile() == "tilelang_tt_2025") {
+      b.call(std::string("binary_op_init_common"), {v_in0, v_in1, v_out});
+    }
   });
   b.when(tl::fn::eq(v_family, tl::str("sfpu")), [&] {
-    b.call(std::string("init_sfpu"), {v_in0, v_out});
+    if (b.profile() == "ttnn_0_81") {
+      b.call(std::string("compute_kernel_hw_startup_unary"), {v_in0, v_out});
+    }
+    if (b.profile() == "metal_d5f9bc4a" || b.profile() == "tilelang_tt_2025") {
+      b.call(std::string("init_sfpu"), {v_in0, v_out});
+    }
   });
   return bound;
 }
@@ -83,7 +95,8 @@ static tl::Dict eltwise_binary_block(tl::Builder& b, const tl::Ctx& a) {
   tl::fn::check_choice("sfpu", v_sfpu, {"exp", "relu"});
   tl::Dict bound;
   b.when(tl::fn::eq(v_init, tl::num(1)), [&] {
-    b.call(std::string("binary_op_init_common"), {v_in0, v_in1, v_out});
+    b.call(std::string("reconfig_data_format"), {v_in0, v_in1});
+    b.call(std::string("pack_reconfig_data_format"), {v_out});
   });
   b.when(tl::fn::and_({v_whole, tl::fn::eq(v_wait0, tl::num(1))}), [&] {
     b.call(std::string("cb_wait_front"), {v_in0, v_tiles});
@@ -129,7 +142,7 @@ static tl::Dict fill_block(tl::Builder& b, const tl::Ctx& a) {
   const tl::Any v_init = a.get("init");
   tl::Dict bound;
   b.when(tl::fn::eq(v_init, tl::num(1)), [&] {
-    b.call(std::string("init_sfpu"), {v_out, v_out});
+    b.call(std::string("pack_reconfig_data_format"), {v_out});
   });
   b.repeat("t", v_tiles, [&](const tl::Any& v_t) {
     b.call(std::string("tile_regs_acquire"), {});
@@ -166,7 +179,12 @@ static tl::Dict matmul_block_dst(tl::Builder& b, const tl::Ctx& a) {
   b.repeat("i", v_mt, [&](const tl::Any& v_i) {
     b.repeat("j", v_nt, [&](const tl::Any& v_j) {
       b.repeat("kk", v_kt, [&](const tl::Any& v_kk) {
-        b.call(std::string("matmul_tiles"), {v_in0, v_in1, tl::fn::add(tl::fn::mul(v_i, v_kt), v_kk), tl::fn::add(tl::fn::mul(v_kk, v_nt), v_j), tl::fn::add(tl::fn::mul(v_i, v_nt), v_j)});
+        if (b.profile() == "ttnn_0_81" || b.profile() == "metal_d5f9bc4a") {
+          b.call(std::string("matmul_tiles"), {v_in0, v_in1, tl::fn::add(tl::fn::mul(v_i, v_kt), v_kk), tl::fn::add(tl::fn::mul(v_kk, v_nt), v_j), tl::fn::add(tl::fn::mul(v_i, v_nt), v_j)});
+        }
+        if (b.profile() == "tilelang_tt_2025") {
+          b.call(std::string("matmul_tiles_transposable"), {v_in0, v_in1, tl::fn::add(tl::fn::mul(v_i, v_kt), v_kk), tl::fn::add(tl::fn::mul(v_kk, v_nt), v_j), tl::fn::add(tl::fn::mul(v_i, v_nt), v_j), tl::num(0)});
+        }
       });
     });
   });
@@ -181,7 +199,7 @@ static tl::Dict matmul_block_dst(tl::Builder& b, const tl::Ctx& a) {
   return bound;
 }
 
-// Block matmul whose output block is larger than a DST section: for each K step the in0/in1 blocks are waited for once and reused by every sub-block of `sub` output tiles. A sub-block reloads its partial sums from CB `partial` (after the first step), accumulates the step, and is packed back to `partial`, or to `out` after the last step. in0/in1 are popped once per step.
+// Block matmul whose output block is larger than a DST section: for each K step the in0/in1 blocks are waited for once and reused by every sub-block of `sub` output tiles. A sub-block reloads its partial sums from CB `partial` (after the first step), accumulates the step, and is packed back to `partial`, or to `out` after the last step. in0/in1 are popped once per step. The partial-sum CB may have another data format than the operands and the output (fp32 accumulation of 16-bit inputs), so the unpacker's SrcA is reconfigured for the reload and back, and the packer for each destination.
 static tl::Dict matmul_block_spill(tl::Builder& b, const tl::Ctx& a) {
   const tl::Any v_in0 = a.get("in0");
   const tl::Any v_in1 = a.get("in1");
@@ -205,6 +223,7 @@ static tl::Dict matmul_block_spill(tl::Builder& b, const tl::Ctx& a) {
     // Reload this sub-block's partial sums into DST, then switch the unpacker back to matmul.
     b.when(tl::fn::gt(v_k, tl::num(0)), [&] {
       b.call(std::string("cb_wait_front"), {v_partial, v_sub});
+      b.call(std::string("reconfig_data_format_srca"), {v_partial});
       b.call(std::string("copy_tile_init"), {v_partial});
       b.repeat("t", v_sub, [&](const tl::Any& v_t) {
         b.call(std::string("copy_tile"), {v_partial, v_t, v_t});
@@ -214,15 +233,22 @@ static tl::Dict matmul_block_spill(tl::Builder& b, const tl::Ctx& a) {
     });
     b.repeat("t", v_sub, [&](const tl::Any& v_t) {
       b.repeat("kk", v_kt, [&](const tl::Any& v_kk) {
-        b.call(std::string("matmul_tiles"), {v_in0, v_in1, tl::fn::add(tl::fn::mul(tl::fn::floordiv(tl::fn::add(tl::fn::mul(v_s, v_sub), v_t), v_nt), v_kt), v_kk), tl::fn::add(tl::fn::mul(v_kk, v_nt), tl::fn::mod(tl::fn::add(tl::fn::mul(v_s, v_sub), v_t), v_nt)), v_t});
+        if (b.profile() == "ttnn_0_81" || b.profile() == "metal_d5f9bc4a") {
+          b.call(std::string("matmul_tiles"), {v_in0, v_in1, tl::fn::add(tl::fn::mul(tl::fn::floordiv(tl::fn::add(tl::fn::mul(v_s, v_sub), v_t), v_nt), v_kt), v_kk), tl::fn::add(tl::fn::mul(v_kk, v_nt), tl::fn::mod(tl::fn::add(tl::fn::mul(v_s, v_sub), v_t), v_nt)), v_t});
+        }
+        if (b.profile() == "tilelang_tt_2025") {
+          b.call(std::string("matmul_tiles_transposable"), {v_in0, v_in1, tl::fn::add(tl::fn::mul(tl::fn::floordiv(tl::fn::add(tl::fn::mul(v_s, v_sub), v_t), v_nt), v_kt), v_kk), tl::fn::add(tl::fn::mul(v_kk, v_nt), tl::fn::mod(tl::fn::add(tl::fn::mul(v_s, v_sub), v_t), v_nt)), v_t, tl::num(0)});
+        }
       });
     });
     b.call(std::string("tile_regs_commit"), {});
     b.call(std::string("tile_regs_wait"), {});
     b.when(tl::fn::eq(v_k, tl::fn::sub(v_k_count, tl::num(1))), [&] {
+      b.call(std::string("pack_reconfig_data_format"), {v_out});
       pack_tiles(b, tl::Ctx{{"cb", v_out}, {"count", v_sub}});
     });
     b.otherwise([&] {
+      b.call(std::string("pack_reconfig_data_format"), {v_partial});
       pack_tiles(b, tl::Ctx{{"cb", v_partial}, {"count", v_sub}});
     });
     b.call(std::string("tile_regs_release"), {});
@@ -232,17 +258,19 @@ static tl::Dict matmul_block_spill(tl::Builder& b, const tl::Ctx& a) {
   return bound;
 }
 
-// Short re-initialisation of the unpack and math engines for matmul (after a copy_tile or another op family).
+// Short re-initialisation of the unpack and math engines for matmul after a copy_tile or another op family: the unpacker source formats go back to the operands' (matmul reads in1 into SrcA and in0 into SrcB), the packer's to the output CB's, then the short matmul init. Never a full hardware configuration (mm_init and compute_kernel_hw_startup run once per kernel).
 static tl::Dict matmul_reinit(tl::Builder& b, const tl::Ctx& a) {
   const tl::Any v_in0 = a.get("in0");
   const tl::Any v_in1 = a.get("in1");
   const tl::Any v_out = a.get("out");
   tl::Dict bound;
-  if (b.profile() == "metal_d5f9bc4a") {
+  b.call(std::string("reconfig_data_format"), {v_in1, v_in0});
+  b.call(std::string("pack_reconfig_data_format"), {v_out});
+  if (b.profile() == "ttnn_0_81" || b.profile() == "metal_d5f9bc4a") {
     b.call(std::string("matmul_init"), {v_in0, v_in1});
   }
   if (b.profile() == "tilelang_tt_2025") {
-    b.call(std::string("mm_init"), {v_in0, v_in1, v_out});
+    b.call(std::string("mm_init_short"), {v_in0, v_in1});
   }
   return bound;
 }
@@ -272,7 +300,7 @@ static tl::Dict read_pages(tl::Builder& b, const tl::Ctx& a) {
   tl::Dict bound;
   b.repeat("r", v_rows, [&](const tl::Any& v_r) {
     b.repeat("c", v_cols, [&](const tl::Any& v_c) {
-      if (b.profile() == "metal_d5f9bc4a") {
+      if (b.profile() == "ttnn_0_81" || b.profile() == "metal_d5f9bc4a") {
         b.call(std::string("noc_async_read_page"), {tl::fn::add(tl::fn::add(v_first_tile, tl::fn::mul(v_r, v_row_stride)), v_c), v_accessor, tl::fn::add(v_l1_addr, tl::fn::mul(tl::fn::add(tl::fn::mul(v_r, v_cols), v_c), v_page_bytes))});
       }
       if (b.profile() == "tilelang_tt_2025") {
@@ -379,7 +407,8 @@ static tl::Dict sfpu_block(tl::Builder& b, const tl::Ctx& a) {
   tl::fn::check_choice("scalar_op", v_scalar_op, {"add", "sub", "mul", "div", "rsub"});
   tl::Dict bound;
   b.when(tl::fn::eq(v_init, tl::num(1)), [&] {
-    b.call(std::string("init_sfpu"), {v_in0, v_out});
+    b.call(std::string("reconfig_data_format_srca"), {v_in0});
+    b.call(std::string("pack_reconfig_data_format"), {v_out});
   });
   b.when(tl::fn::and_({v_whole, tl::fn::eq(v_wait0, tl::num(1))}), [&] {
     b.call(std::string("cb_wait_front"), {v_in0, v_tiles});
@@ -413,19 +442,52 @@ static tl::Dict sfpu_block(tl::Builder& b, const tl::Ctx& a) {
   return bound;
 }
 
-// Page addressing of one interleaved DRAM tensor in a reader or writer kernel, built once at the top of the kernel from the tensor's address (a runtime argument) and its compile-time arguments.
+// Page addressing of the first interleaved DRAM tensor of a reader or writer kernel, built once at the top of the kernel from the tensor's address (a runtime argument) and its compile-time arguments, which start at `cta_offset`. Later tensors use tensor_accessor_chained.
 static tl::Dict tensor_accessor(tl::Builder& b, const tl::Ctx& a) {
   const tl::Any v_address = a.get("address");
   const tl::Any v_cta_offset = a.get("cta_offset");
+  const tl::Any v_previous = a.get("previous");
   const tl::Any v_cb = a.get("cb");
   const tl::Any v_page_bytes = a.get("page_bytes");
   tl::Any v_accessor, v_accessor_args, v_data_format;
   tl::Dict bound;
-  if (b.profile() == "metal_d5f9bc4a") {
+  if (b.profile() == "ttnn_0_81" || b.profile() == "metal_d5f9bc4a") {
     v_accessor_args = b.bind("accessor_args", std::string("tensor_accessor_args"), {v_cta_offset});
     bound.Set(tl::String("accessor_args"), v_accessor_args);
   }
-  if (b.profile() == "metal_d5f9bc4a") {
+  if (b.profile() == "ttnn_0_81" || b.profile() == "metal_d5f9bc4a") {
+    v_accessor = b.bind("accessor", std::string("tensor_accessor"), {v_accessor_args, v_address, v_page_bytes});
+    bound.Set(tl::String("accessor"), v_accessor);
+  }
+  if (b.profile() == "tilelang_tt_2025") {
+    v_data_format = b.bind("data_format", std::string("get_dataformat"), {v_cb});
+    bound.Set(tl::String("data_format"), v_data_format);
+  }
+  if (b.profile() == "tilelang_tt_2025") {
+    v_accessor = b.bind("accessor", std::string("interleaved_addr_gen_fast"), {v_address, v_page_bytes, v_data_format});
+    bound.Set(tl::String("accessor"), v_accessor);
+  }
+  return bound;
+}
+
+// Page addressing of a later interleaved DRAM tensor of a reader or writer kernel: its compile-time arguments start where the previous tensor's end, asked of the previous TensorAccessorArgs (`next_compile_time_args_offset()`, tt-metal's idiom), so no offset is hard-coded.
+static tl::Dict tensor_accessor_chained(tl::Builder& b, const tl::Ctx& a) {
+  const tl::Any v_address = a.get("address");
+  const tl::Any v_cta_offset = a.get("cta_offset");
+  const tl::Any v_previous = a.get("previous");
+  const tl::Any v_cb = a.get("cb");
+  const tl::Any v_page_bytes = a.get("page_bytes");
+  tl::Any v_accessor, v_accessor_args, v_data_format, v_offset;
+  tl::Dict bound;
+  if (b.profile() == "ttnn_0_81" || b.profile() == "metal_d5f9bc4a") {
+    v_offset = b.bind("offset", std::string("next_compile_time_args_offset"), {v_previous});
+    bound.Set(tl::String("offset"), v_offset);
+  }
+  if (b.profile() == "ttnn_0_81" || b.profile() == "metal_d5f9bc4a") {
+    v_accessor_args = b.bind("accessor_args", std::string("tensor_accessor_args"), {v_offset});
+    bound.Set(tl::String("accessor_args"), v_accessor_args);
+  }
+  if (b.profile() == "ttnn_0_81" || b.profile() == "metal_d5f9bc4a") {
     v_accessor = b.bind("accessor", std::string("tensor_accessor"), {v_accessor_args, v_address, v_page_bytes});
     bound.Set(tl::String("accessor"), v_accessor);
   }
@@ -449,16 +511,17 @@ static tl::Dict transpose_block(tl::Builder& b, const tl::Ctx& a) {
   const tl::Any v_init = a.get("init");
   tl::Dict bound;
   b.when(tl::fn::eq(v_init, tl::num(1)), [&] {
-    b.call(std::string("init_sfpu"), {v_in0, v_out});
+    b.call(std::string("reconfig_data_format_srca"), {v_in0});
+    b.call(std::string("pack_reconfig_data_format"), {v_out});
   });
   b.call(std::string("cb_wait_front"), {v_in0, tl::fn::mul(v_rows, v_cols)});
   b.repeat("c", v_cols, [&](const tl::Any& v_c) {
     b.repeat("r", v_rows, [&](const tl::Any& v_r) {
       b.call(std::string("tile_regs_acquire"), {});
-      if (b.profile() == "metal_d5f9bc4a") {
+      if (b.profile() == "ttnn_0_81" || b.profile() == "metal_d5f9bc4a") {
         b.call(std::string("transpose_init"), {v_in0});
       }
-      if (b.profile() == "metal_d5f9bc4a") {
+      if (b.profile() == "ttnn_0_81" || b.profile() == "metal_d5f9bc4a") {
         b.call(std::string("transpose_tile"), {v_in0, tl::fn::add(tl::fn::mul(v_r, v_cols), v_c), tl::num(0)});
       }
       if (b.profile() == "tilelang_tt_2025") {
@@ -493,7 +556,7 @@ static tl::Dict writer_block(tl::Builder& b, const tl::Ctx& a) {
   bound.Set(tl::String("l1_read_addr"), v_l1_read_addr);
   b.repeat("r", v_rows, [&](const tl::Any& v_r) {
     b.repeat("c", v_cols, [&](const tl::Any& v_c) {
-      if (b.profile() == "metal_d5f9bc4a") {
+      if (b.profile() == "ttnn_0_81" || b.profile() == "metal_d5f9bc4a") {
         b.call(std::string("noc_async_write_page"), {tl::fn::add(tl::fn::add(v_first_tile, tl::fn::mul(v_r, v_row_stride)), v_c), v_accessor, tl::fn::add(v_l1_read_addr, tl::fn::mul(tl::fn::add(tl::fn::mul(v_r, v_cols), v_c), v_page_bytes))});
       }
       if (b.profile() == "tilelang_tt_2025") {
@@ -524,6 +587,7 @@ Dict run_protocol(const std::string& name, Builder& b, const Ctx& args) {
   if (name == "reader_block_mcast") return protocols::reader_block_mcast(b, args);
   if (name == "sfpu_block") return protocols::sfpu_block(b, args);
   if (name == "tensor_accessor") return protocols::tensor_accessor(b, args);
+  if (name == "tensor_accessor_chained") return protocols::tensor_accessor_chained(b, args);
   if (name == "transpose_block") return protocols::transpose_block(b, args);
   if (name == "writer_block") return protocols::writer_block(b, args);
   internal_error("unknown protocol '" + name + "'");

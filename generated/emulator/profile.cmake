@@ -3,4 +3,4 @@
 # Spec: specs/backends/tenstorrent.yaml
 # The API profile of the `tenstorrent` backend (specs/backends/tenstorrent.yaml): compiled into libtt_emu as the default of
 # $TT_EMU_PROFILE (the project's CMakeLists.txt includes this file).
-set(TT_EMU_DEFAULT_PROFILE "metal_d5f9bc4a")
+set(TT_EMU_DEFAULT_PROFILE "ttnn_0_81")

@@ -21,7 +21,7 @@ class Spelling:
 
     callee: str
     headers: tuple[tuple[str, str], ...] = ()
-    form: str = "call"  # "call": callee(args); "braces": callee{args}
+    form: str = "call"  # "call": callee(args); "braces": callee{args}; "member": first.callee(rest)
     template_args: tuple[str, ...] = ()
 
     def header_for(self, role: str) -> str | None:
@@ -38,6 +38,9 @@ class Profile:
     tt_metal_commit: str
     doc: str
     host_api: str = "mesh"  # "mesh" | "device": the host API main.cpp is written against
+    ttnn_wheel: str = ""  # the ttnn wheel whose device headers match the profile (tools/check_metal)
+    ttnn_wheel_exact: bool = True  # false: the closest wheel the package index has, not the profile's own
+    accessor_compile_time_args: int = 0  # compile-time arguments of one interleaved tensor accessor
 
 
 @dataclass(frozen=True)

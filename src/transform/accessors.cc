@@ -73,10 +73,11 @@ Any swap_tensors(const Any& body, const std::vector<Used>& used, const std::vect
 namespace engines {
 
 Any accessors(const std::string& name, const Dict& options, const AccessorsParams& params) {
-  const Any& protocol = params.protocol;
   const ExprMap& args = params.args;
   const Expr& address_arg = params.address_arg;
-  std::string protocol_name = as_str(protocol);
+  std::string protocol_name = as_str(params.protocol);
+  // Later accessors chain their compile-time arguments to the previous one's (when the rule names a protocol).
+  std::string chain_name = is_none(params.chain_protocol) ? protocol_name : as_str(params.chain_protocol);
   auto body = [=](const Any& func) -> Any {
     std::vector<BufferInfo> params = tensor_params(func);
     Dict layouts = attr_dict(func, keys::kTtAccessors);
@@ -89,6 +90,7 @@ Any accessors(const std::string& name, const Dict& options, const AccessorsParam
     std::vector<std::pair<std::string, Any>> swap;  // tensor -> accessor
     List compile_args;
     Dict tensor_args;
+    Any previous;  // the previous accessor's bound accessor_args (none before the first)
     for (size_t position = 0; position < order.size(); ++position) {
       const Used& u = order[position];
       Any addr = var(as_str(address_arg(Ctx{{names::kName, str(u.tensor)}})), "uint32");
@@ -97,8 +99,10 @@ Any accessors(const std::string& name, const Dict& options, const AccessorsParam
               {names::kPosition, Any(static_cast<int64_t>(position))},
               {names::kAddress, addr},
               {names::kCb, Any(u.cb)},
+              {names::kPrevious, previous},
               {names::kDevice, device()}};
-      Dict bound = run_protocol(protocol_name, b, eval_args(args, ctx));
+      Dict bound = run_protocol(position == 0 ? protocol_name : chain_name, b, eval_args(args, ctx));
+      previous = bound.count(str("accessor_args")) ? item(bound, str("accessor_args")) : Any();
       swap.emplace_back(u.tensor, item(bound, str("accessor")));
       if (truthy(item(layout, str("compile_time_args")))) {
         compile_args.push_back(dict({{str("tensor"), str(u.tensor)},

@@ -49,5 +49,7 @@ class Builder {
 const std::string& profile();
 /*! \brief The tiles one half-sync DST section holds with 16- or 32-bit accumulation (generated: device.cc). */
 int64_t dst_capacity(bool fp32_acc);
+/*! \brief Compile-time arguments of one interleaved tensor accessor in the selected profile (generated: device.cc). */
+int64_t accessor_compile_time_args();
 
 }  // namespace tl

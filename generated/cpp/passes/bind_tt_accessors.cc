@@ -11,9 +11,10 @@ namespace tl::passes::BindTTAccessors {
 
 static Any make(const Dict& options) {
   return sequential(list({
-      engines::accessors("BindTTAccessors", options, tl::engines::AccessorsParams{tl::str("tensor_accessor"), tl::ExprMap{
+      engines::accessors("BindTTAccessors", options, tl::engines::AccessorsParams{tl::str("tensor_accessor"), tl::str("tensor_accessor_chained"), tl::ExprMap{
             {"address", [](const tl::Ctx& c) -> tl::Any { return c.get("address"); }},
             {"cta_offset", [](const tl::Ctx& c) -> tl::Any { return tl::fn::mul(c.get("position"), tl::attr(c.get("tensor"), "compile_time_args")); }},
+            {"previous", [](const tl::Ctx& c) -> tl::Any { return c.get("previous"); }},
             {"cb", [](const tl::Ctx& c) -> tl::Any { return c.get("cb"); }},
             {"page_bytes", [](const tl::Ctx& c) -> tl::Any { return tl::attr(c.get("tensor"), "page_bytes"); }},
         }, [](const tl::Ctx& c) -> tl::Any { return tl::fn::add(c.get("name"), tl::str("_addr")); }}),

@@ -41,7 +41,7 @@ def add_unary_tile(idst, param1) -> Any:
 
 
 def binary_op_init_common(icb0, icb1, ocb) -> Any:
-    """Full hardware configuration for element-wise binary FPU operations."""
+    """Full hardware configuration for element-wise binary FPU operations (removed in ttnn 0.81)."""
     return call('binary_op_init_common', icb0, icb1, ocb)
 
 
@@ -78,6 +78,11 @@ def compute_kernel_hw_startup(icb0, icb1, ocb) -> Any:
 def compute_kernel_hw_startup_matmul(in0_cb, in1_cb, out_cb) -> Any:
     """Hardware start-up for matmul: source order reversed (in0 feeds SrcB, in1 feeds SrcA), as matmul_init requires."""
     return call('compute_kernel_hw_startup_matmul', in0_cb, in1_cb, out_cb)
+
+
+def compute_kernel_hw_startup_unary(icb, ocb) -> Any:
+    """Configure unpack, math and pack for one input `icb` and output `ocb`; once, first in the kernel."""
+    return call('compute_kernel_hw_startup_unary', icb, ocb)
 
 
 def copy_tile(in_cb_id, in_tile_index, dst_tile_index) -> Any:
@@ -171,7 +176,7 @@ def get_write_ptr(cb_id) -> Any:
 
 
 def init_sfpu(icb, ocb) -> Any:
-    """Full hardware configuration for SFPU unary operations (copy a tile to DST, operate in place, pack)."""
+    """Full hardware configuration for SFPU unary operations (copy a tile to DST, operate in place, pack); deprecated in ttnn 0.78/0.81 for compute_kernel_hw_startup(icb, ocb) + copy_init."""
     return call('init_sfpu', icb, ocb)
 
 
@@ -200,9 +205,19 @@ def matmul_tiles(in0_cb, in1_cb, in0_tile_index, in1_tile_index, idst) -> Any:
     return call('matmul_tiles', in0_cb, in1_cb, in0_tile_index, in1_tile_index, idst)
 
 
+def matmul_tiles_transposable(in0_cb, in1_cb, in0_tile_index, in1_tile_index, idst, transpose) -> Any:
+    """The 2025 matmul_tiles: DST[idst] += A x B, with B's tile transposed first when `transpose` is non-zero."""
+    return call('matmul_tiles_transposable', in0_cb, in1_cb, in0_tile_index, in1_tile_index, idst, transpose)
+
+
 def mm_init(in0_cb, in1_cb, out_cb) -> Any:
     """Full hardware configuration plus matmul initialisation (removed from tt-metal in 2026-07)."""
     return call('mm_init', in0_cb, in1_cb, out_cb)
+
+
+def mm_init_short(in0_cb, in1_cb) -> Any:
+    """Short matmul re-initialisation (unpack + math) after another operation; mm_init must have run once."""
+    return call('mm_init_short', in0_cb, in1_cb)
 
 
 def mul_tiles(icb0, icb1, itile0, itile1, idst) -> Any:
@@ -218,6 +233,11 @@ def mul_tiles_init(icb0, icb1) -> Any:
 def mul_unary_tile(idst, param1) -> Any:
     """DST[idst] = mul(DST[idst], scalar) (rsub: scalar - DST[idst]); `param1` holds the fp32 bits of the scalar."""
     return call('mul_unary_tile', idst, param1)
+
+
+def next_compile_time_args_offset(args) -> Any:
+    """The compile-time argument after those of `args` (a constexpr member of TensorAccessorArgs): where the next tensor's TensorAccessorArgs start."""
+    return call('next_compile_time_args_offset', args)
 
 
 def noc_async_read_barrier() -> Any:
@@ -275,6 +295,11 @@ def noc_semaphore_wait(sem_addr, val) -> Any:
     return call('noc_semaphore_wait', sem_addr, val)
 
 
+def pack_reconfig_data_format(ocb) -> Any:
+    """Reconfigure the packer's destination format for CB `ocb` (before packing into a CB of another format)."""
+    return call('pack_reconfig_data_format', ocb)
+
+
 def pack_tile(ifrom_dst, icb) -> Any:
     """Pack DST tile `ifrom_dst` into the next reserved page of CB `icb`."""
     return call('pack_tile', ifrom_dst, icb)
@@ -288,6 +313,16 @@ def read_block(cb, src, first_tile, rows, cols, row_stride, page_bytes) -> Any:
 def read_block_mcast(cb, src, first_tile, rows, cols, row_stride, page_bytes, sender, sender_x, sender_y, first_x, first_y, last_x, last_y, receivers, sender_sem, receiver_sem, noc) -> Any:
     """A read_block whose block is the same on a whole row (or column) of cores at every step: the first core of the row reads it from DRAM and multicasts it into the same CB of the others, which only reserve, signal that they are ready and wait (PlanTTMulticast; the tt-metal matmul_multicore_reuse_mcast scheme)."""
     return call('read_block_mcast', cb, src, first_tile, rows, cols, row_stride, page_bytes, sender, sender_x, sender_y, first_x, first_y, last_x, last_y, receivers, sender_sem, receiver_sem, noc)
+
+
+def reconfig_data_format(srca_cb, srcb_cb) -> Any:
+    """Reconfigure the unpacker source formats (SrcA from `srca_cb`, SrcB from `srcb_cb`) when the next operation reads CBs of other data formats than the last configuration (matmul reads in1 into SrcA, in0 into SrcB)."""
+    return call('reconfig_data_format', srca_cb, srcb_cb)
+
+
+def reconfig_data_format_srca(srca_cb) -> Any:
+    """Reconfigure only the SrcA unpacker format, from CB `srca_cb` (before a copy_tile from a CB of another format)."""
+    return call('reconfig_data_format_srca', srca_cb)
 
 
 def relu_tile(idst) -> Any:

@@ -10,7 +10,7 @@ against them; nothing else in the package states them.
 from __future__ import annotations
 
 BACKEND = 'tenstorrent'
-PROFILE = 'metal_d5f9bc4a'
+PROFILE = 'ttnn_0_81'
 TILE = (32, 32)
 CORE_GRID = (8, 8)
 L1_BYTES = 1499136

@@ -29,13 +29,16 @@ from __future__ import annotations
 from .._intrinsic_table import Arg, Intrinsic, Profile, Spelling
 
 # API profile selected by specs/backends/tenstorrent.yaml
-TENSTORRENT_PROFILE = 'metal_d5f9bc4a'
+TENSTORRENT_PROFILE = 'ttnn_0_81'
 
 PROFILES: dict[str, Profile] = {
     'metal_d5f9bc4a': Profile(
         name='metal_d5f9bc4a',
         kernel_entry='kernel_main',
         host_api='mesh',
+        ttnn_wheel='0.77.0',
+        ttnn_wheel_exact=True,
+        accessor_compile_time_args=2,
         tt_metal_commit='d5f9bc4a43b1287523458f1af6a470c6b2adc180',
         doc='tt-metal as pinned by tt-mlir (d5f9bc4a): `void kernel_main()` in all three kernels, `api/...` include paths, TensorAccessor + noc_async_read_page/write_page, compute_kernel_hw_startup + matmul_init, mesh-device host API.',
     ),
@@ -43,8 +46,21 @@ PROFILES: dict[str, Profile] = {
         name='tilelang_tt_2025',
         kernel_entry='namespace_main',
         host_api='device',
+        ttnn_wheel='0.65.0',
+        ttnn_wheel_exact=False,
+        accessor_compile_time_args=0,
         tt_metal_commit='',
-        doc='The 2025 API used by the TileLang TT design documents: `namespace NAMESPACE { void MAIN }` compute entry, `dataflow_api.h` and `compute_kernel_api/...` includes, mm_init, InterleavedAddrGenFast + noc_async_read_tile, single-device command queue.',
+        doc='The 2025 API used by the TileLang TT design documents: `namespace NAMESPACE { void MAIN }` compute entry, `dataflow_api.h` and `compute_kernel_api/...` includes, mm_init, InterleavedAddrGenFast + noc_async_read_tile, single-device command queue, 6-argument matmul_tiles, mm_init once then mm_init_short. Checked against ttnn 0.65.0, the oldest wheel the package index has (0.60.1, of 2025-07, is not on it).',
+    ),
+    'ttnn_0_81': Profile(
+        name='ttnn_0_81',
+        kernel_entry='kernel_main',
+        host_api='mesh',
+        ttnn_wheel='0.81.1',
+        ttnn_wheel_exact=True,
+        accessor_compile_time_args=2,
+        tt_metal_commit='',
+        doc='The current tt-metal release as published in the ttnn 0.81.1 wheel (2026-10-24): as metal_d5f9bc4a, but binary_op_init_common and add/sub/mul_tiles_init are gone (compute_kernel_hw_startup once, then add_init/sub_init/mul_init), init_sfpu and copy_tile_init are replaced by compute_kernel_hw_startup(icb, ocb) and copy_init.',
     ),
 }
 
@@ -68,6 +84,7 @@ INTRINSICS: dict[str, Intrinsic] = {
         cpp={
             'metal_d5f9bc4a': Spelling('add_tiles', headers=(('compute', 'api/compute/eltwise_binary.h'),), form='call', template_args=()),
             'tilelang_tt_2025': Spelling('add_tiles', headers=(('compute', 'compute_kernel_api/eltwise_binary.h'),), form='call', template_args=()),
+            'ttnn_0_81': Spelling('add_tiles', headers=(('compute', 'api/compute/eltwise_binary.h'),), form='call', template_args=()),
         },
         doc='DST[idst] = add(tile itile0 of icb0, tile itile1 of icb1).',
     ),
@@ -87,6 +104,7 @@ INTRINSICS: dict[str, Intrinsic] = {
         cpp={
             'metal_d5f9bc4a': Spelling('add_tiles_init', headers=(('compute', 'api/compute/eltwise_binary.h'),), form='call', template_args=()),
             'tilelang_tt_2025': Spelling('add_tiles_init', headers=(('compute', 'compute_kernel_api/eltwise_binary.h'),), form='call', template_args=()),
+            'ttnn_0_81': Spelling('add_init', headers=(('compute', 'api/compute/eltwise_binary.h'),), form='call', template_args=()),
         },
         doc='Short initialisation for element-wise add of tiles from `icb0` and `icb1`.',
     ),
@@ -106,6 +124,7 @@ INTRINSICS: dict[str, Intrinsic] = {
         cpp={
             'metal_d5f9bc4a': Spelling('add_unary_tile', headers=(('compute', 'api/compute/eltwise_unary/binop_with_scalar.h'),), form='call', template_args=()),
             'tilelang_tt_2025': Spelling('add_unary_tile', headers=(('compute', 'compute_kernel_api/eltwise_unary/binop_with_scalar.h'),), form='call', template_args=()),
+            'ttnn_0_81': Spelling('add_unary_tile', headers=(('compute', 'api/compute/eltwise_unary/binop_with_scalar.h'),), form='call', template_args=()),
         },
         doc='DST[idst] = add(DST[idst], scalar) (rsub: scalar - DST[idst]); `param1` holds the fp32 bits of the scalar.',
     ),
@@ -127,7 +146,7 @@ INTRINSICS: dict[str, Intrinsic] = {
             'metal_d5f9bc4a': Spelling('binary_op_init_common', headers=(('compute', 'api/compute/eltwise_binary.h'),), form='call', template_args=()),
             'tilelang_tt_2025': Spelling('binary_op_init_common', headers=(('compute', 'compute_kernel_api/eltwise_binary.h'),), form='call', template_args=()),
         },
-        doc='Full hardware configuration for element-wise binary FPU operations.',
+        doc='Full hardware configuration for element-wise binary FPU operations (removed in ttnn 0.81).',
     ),
     'binop_with_scalar_tile_init': Intrinsic(
         name='binop_with_scalar_tile_init',
@@ -143,6 +162,7 @@ INTRINSICS: dict[str, Intrinsic] = {
         cpp={
             'metal_d5f9bc4a': Spelling('binop_with_scalar_tile_init', headers=(('compute', 'api/compute/eltwise_unary/binop_with_scalar.h'),), form='call', template_args=()),
             'tilelang_tt_2025': Spelling('binop_with_scalar_tile_init', headers=(('compute', 'compute_kernel_api/eltwise_unary/binop_with_scalar.h'),), form='call', template_args=()),
+            'ttnn_0_81': Spelling('binop_with_scalar_tile_init', headers=(('compute', 'api/compute/eltwise_unary/binop_with_scalar.h'),), form='call', template_args=()),
         },
         doc='Initialise the SFPU for the scalar operations ({add,sub,mul,div,rsub}_unary_tile).',
     ),
@@ -162,6 +182,7 @@ INTRINSICS: dict[str, Intrinsic] = {
         cpp={
             'metal_d5f9bc4a': Spelling('cb_pop_front', headers=(('compute', 'api/compute/cb_api.h'), ('dataflow', 'api/dataflow/dataflow_api.h')), form='call', template_args=()),
             'tilelang_tt_2025': Spelling('cb_pop_front', headers=(('compute', 'compute_kernel_api/cb_api.h'), ('dataflow', 'dataflow_api.h')), form='call', template_args=()),
+            'ttnn_0_81': Spelling('cb_pop_front', headers=(('compute', 'api/compute/cb_api.h'), ('dataflow', 'api/dataflow/dataflow_api.h')), form='call', template_args=()),
         },
         doc='Free `num_pages` pages at the front and advance the read pointer.',
     ),
@@ -181,6 +202,7 @@ INTRINSICS: dict[str, Intrinsic] = {
         cpp={
             'metal_d5f9bc4a': Spelling('cb_push_back', headers=(('compute', 'api/compute/cb_api.h'), ('dataflow', 'api/dataflow/dataflow_api.h')), form='call', template_args=()),
             'tilelang_tt_2025': Spelling('cb_push_back', headers=(('compute', 'compute_kernel_api/cb_api.h'), ('dataflow', 'dataflow_api.h')), form='call', template_args=()),
+            'ttnn_0_81': Spelling('cb_push_back', headers=(('compute', 'api/compute/cb_api.h'), ('dataflow', 'api/dataflow/dataflow_api.h')), form='call', template_args=()),
         },
         doc='Publish `num_pages` reserved pages to the consumer and advance the write pointer.',
     ),
@@ -200,6 +222,7 @@ INTRINSICS: dict[str, Intrinsic] = {
         cpp={
             'metal_d5f9bc4a': Spelling('cb_reserve_back', headers=(('compute', 'api/compute/cb_api.h'), ('dataflow', 'api/dataflow/dataflow_api.h')), form='call', template_args=()),
             'tilelang_tt_2025': Spelling('cb_reserve_back', headers=(('compute', 'compute_kernel_api/cb_api.h'), ('dataflow', 'dataflow_api.h')), form='call', template_args=()),
+            'ttnn_0_81': Spelling('cb_reserve_back', headers=(('compute', 'api/compute/cb_api.h'), ('dataflow', 'api/dataflow/dataflow_api.h')), form='call', template_args=()),
         },
         doc='Block until `num_pages` pages are free at the back of the CB (producer side). Moves no pointer.',
     ),
@@ -219,6 +242,7 @@ INTRINSICS: dict[str, Intrinsic] = {
         cpp={
             'metal_d5f9bc4a': Spelling('cb_wait_front', headers=(('compute', 'api/compute/cb_api.h'), ('dataflow', 'api/dataflow/dataflow_api.h')), form='call', template_args=()),
             'tilelang_tt_2025': Spelling('cb_wait_front', headers=(('compute', 'compute_kernel_api/cb_api.h'), ('dataflow', 'dataflow_api.h')), form='call', template_args=()),
+            'ttnn_0_81': Spelling('cb_wait_front', headers=(('compute', 'api/compute/cb_api.h'), ('dataflow', 'api/dataflow/dataflow_api.h')), form='call', template_args=()),
         },
         doc='Block until `num_pages` pages are visible at the front (consumer side). Cumulative until the next pop.',
     ),
@@ -239,6 +263,7 @@ INTRINSICS: dict[str, Intrinsic] = {
         cpp={
             'metal_d5f9bc4a': Spelling('compute_kernel_hw_startup', headers=(('compute', 'api/compute/compute_kernel_hw_startup.h'),), form='call', template_args=()),
             'tilelang_tt_2025': Spelling('compute_kernel_hw_startup', headers=(('compute', 'compute_kernel_api/compute_kernel_hw_startup.h'),), form='call', template_args=()),
+            'ttnn_0_81': Spelling('compute_kernel_hw_startup', headers=(('compute', 'api/compute/compute_kernel_hw_startup.h'),), form='call', template_args=()),
         },
         doc='Configure unpack, math and pack for inputs `icb0`, `icb1` and output `ocb`; once, first in the kernel.',
     ),
@@ -258,8 +283,27 @@ INTRINSICS: dict[str, Intrinsic] = {
         op_name='tt.compute_kernel_hw_startup_matmul',
         cpp={
             'metal_d5f9bc4a': Spelling('compute_kernel_hw_startup<SrcOrder::Reverse>', headers=(('compute', 'api/compute/compute_kernel_hw_startup.h'),), form='call', template_args=()),
+            'ttnn_0_81': Spelling('compute_kernel_hw_startup<SrcOrder::Reverse>', headers=(('compute', 'api/compute/compute_kernel_hw_startup.h'),), form='call', template_args=()),
         },
         doc='Hardware start-up for matmul: source order reversed (in0 feeds SrcB, in1 feeds SrcA), as matmul_init requires.',
+    ),
+    'compute_kernel_hw_startup_unary': Intrinsic(
+        name='compute_kernel_hw_startup_unary',
+        family='compute_init',
+        level='concrete',
+        roles=('compute',),
+        args=(
+            Arg('icb', 'uint32', const=False),
+            Arg('ocb', 'uint32', const=False),
+        ),
+        returns='void',
+        effect='Opaque',
+        dtype='void',
+        op_name='tt.compute_kernel_hw_startup_unary',
+        cpp={
+            'ttnn_0_81': Spelling('compute_kernel_hw_startup', headers=(('compute', 'api/compute/compute_kernel_hw_startup.h'),), form='call', template_args=()),
+        },
+        doc='Configure unpack, math and pack for one input `icb` and output `ocb`; once, first in the kernel.',
     ),
     'copy_tile': Intrinsic(
         name='copy_tile',
@@ -278,6 +322,7 @@ INTRINSICS: dict[str, Intrinsic] = {
         cpp={
             'metal_d5f9bc4a': Spelling('copy_tile', headers=(('compute', 'api/compute/tile_move_copy.h'),), form='call', template_args=()),
             'tilelang_tt_2025': Spelling('copy_tile', headers=(('compute', 'compute_kernel_api/tile_move_copy.h'),), form='call', template_args=()),
+            'ttnn_0_81': Spelling('copy_tile', headers=(('compute', 'api/compute/tile_move_copy.h'),), form='call', template_args=()),
         },
         doc='Copy tile `in_tile_index` of CB `in_cb_id` into DST tile `dst_tile_index`.',
     ),
@@ -296,6 +341,7 @@ INTRINSICS: dict[str, Intrinsic] = {
         cpp={
             'metal_d5f9bc4a': Spelling('copy_tile_init', headers=(('compute', 'api/compute/tile_move_copy.h'),), form='call', template_args=()),
             'tilelang_tt_2025': Spelling('copy_tile_init', headers=(('compute', 'compute_kernel_api/tile_move_copy.h'),), form='call', template_args=()),
+            'ttnn_0_81': Spelling('copy_init', headers=(('compute', 'api/compute/tile_move_copy.h'),), form='call', template_args=()),
         },
         doc='Initialise unpack-to-DST copies from CB `cbid`.',
     ),
@@ -315,6 +361,7 @@ INTRINSICS: dict[str, Intrinsic] = {
         cpp={
             'metal_d5f9bc4a': Spelling('div_unary_tile', headers=(('compute', 'api/compute/eltwise_unary/binop_with_scalar.h'),), form='call', template_args=()),
             'tilelang_tt_2025': Spelling('div_unary_tile', headers=(('compute', 'compute_kernel_api/eltwise_unary/binop_with_scalar.h'),), form='call', template_args=()),
+            'ttnn_0_81': Spelling('div_unary_tile', headers=(('compute', 'api/compute/eltwise_unary/binop_with_scalar.h'),), form='call', template_args=()),
         },
         doc='DST[idst] = div(DST[idst], scalar) (rsub: scalar - DST[idst]); `param1` holds the fp32 bits of the scalar.',
     ),
@@ -361,6 +408,7 @@ INTRINSICS: dict[str, Intrinsic] = {
         cpp={
             'metal_d5f9bc4a': Spelling('exp_tile', headers=(('compute', 'api/compute/eltwise_unary/exp.h'),), form='call', template_args=()),
             'tilelang_tt_2025': Spelling('exp_tile', headers=(('compute', 'compute_kernel_api/eltwise_unary/exp.h'),), form='call', template_args=()),
+            'ttnn_0_81': Spelling('exp_tile', headers=(('compute', 'api/compute/eltwise_unary/exp.h'),), form='call', template_args=()),
         },
         doc='DST[idst] = exp(DST[idst]).',
     ),
@@ -378,6 +426,7 @@ INTRINSICS: dict[str, Intrinsic] = {
         cpp={
             'metal_d5f9bc4a': Spelling('exp_tile_init', headers=(('compute', 'api/compute/eltwise_unary/exp.h'),), form='call', template_args=()),
             'tilelang_tt_2025': Spelling('exp_tile_init', headers=(('compute', 'compute_kernel_api/eltwise_unary/exp.h'),), form='call', template_args=()),
+            'ttnn_0_81': Spelling('exp_tile_init', headers=(('compute', 'api/compute/eltwise_unary/exp.h'),), form='call', template_args=()),
         },
         doc='Initialise the SFPU for exp_tile (template arguments left at their defaults in both profiles).',
     ),
@@ -416,6 +465,7 @@ INTRINSICS: dict[str, Intrinsic] = {
         cpp={
             'metal_d5f9bc4a': Spelling('fill_tile', headers=(('compute', 'api/compute/eltwise_unary/fill.h'),), form='call', template_args=()),
             'tilelang_tt_2025': Spelling('fill_tile', headers=(('compute', 'compute_kernel_api/eltwise_unary/fill.h'),), form='call', template_args=()),
+            'ttnn_0_81': Spelling('fill_tile', headers=(('compute', 'api/compute/eltwise_unary/fill.h'),), form='call', template_args=()),
         },
         doc='Set every element of DST[idst] to `value`.',
     ),
@@ -433,6 +483,7 @@ INTRINSICS: dict[str, Intrinsic] = {
         cpp={
             'metal_d5f9bc4a': Spelling('fill_tile_init', headers=(('compute', 'api/compute/eltwise_unary/fill.h'),), form='call', template_args=()),
             'tilelang_tt_2025': Spelling('fill_tile_init', headers=(('compute', 'compute_kernel_api/eltwise_unary/fill.h'),), form='call', template_args=()),
+            'ttnn_0_81': Spelling('fill_tile_init', headers=(('compute', 'api/compute/eltwise_unary/fill.h'),), form='call', template_args=()),
         },
         doc='Initialise the SFPU for fill_tile.',
     ),
@@ -451,6 +502,7 @@ INTRINSICS: dict[str, Intrinsic] = {
         cpp={
             'metal_d5f9bc4a': Spelling('get_arg_val<uint32_t>', headers=(('compute', 'api/compute/common.h'), ('dataflow', 'api/dataflow/dataflow_api.h')), form='call', template_args=()),
             'tilelang_tt_2025': Spelling('get_arg_val<uint32_t>', headers=(('compute', 'compute_kernel_api/common.h'), ('dataflow', 'dataflow_api.h')), form='call', template_args=()),
+            'ttnn_0_81': Spelling('get_arg_val<uint32_t>', headers=(('compute', 'api/compute/common.h'), ('dataflow', 'api/dataflow/dataflow_api.h')), form='call', template_args=()),
         },
         doc='Per-core runtime argument `arg_idx` as a 32-bit unsigned value.',
     ),
@@ -469,6 +521,7 @@ INTRINSICS: dict[str, Intrinsic] = {
         cpp={
             'metal_d5f9bc4a': Spelling('get_common_arg_val<uint32_t>', headers=(('compute', 'api/compute/common.h'), ('dataflow', 'api/dataflow/dataflow_api.h')), form='call', template_args=()),
             'tilelang_tt_2025': Spelling('get_common_arg_val<uint32_t>', headers=(('compute', 'compute_kernel_api/common.h'), ('dataflow', 'dataflow_api.h')), form='call', template_args=()),
+            'ttnn_0_81': Spelling('get_common_arg_val<uint32_t>', headers=(('compute', 'api/compute/common.h'), ('dataflow', 'api/dataflow/dataflow_api.h')), form='call', template_args=()),
         },
         doc='Common runtime argument `arg_idx` (the same value on every core of the kernel).',
     ),
@@ -487,6 +540,7 @@ INTRINSICS: dict[str, Intrinsic] = {
         cpp={
             'metal_d5f9bc4a': Spelling('get_compile_time_arg_val', headers=(('compute', 'api/compute/common.h'), ('dataflow', 'api/dataflow/dataflow_api.h')), form='call', template_args=()),
             'tilelang_tt_2025': Spelling('get_compile_time_arg_val', headers=(('compute', 'compute_kernel_api/common.h'), ('dataflow', 'dataflow_api.h')), form='call', template_args=()),
+            'ttnn_0_81': Spelling('get_compile_time_arg_val', headers=(('compute', 'api/compute/common.h'), ('dataflow', 'api/dataflow/dataflow_api.h')), form='call', template_args=()),
         },
         doc='Compile-time argument `arg_idx` (a macro over get_ct_arg<arg_idx>(); the index must be a constant).',
     ),
@@ -505,6 +559,7 @@ INTRINSICS: dict[str, Intrinsic] = {
         cpp={
             'metal_d5f9bc4a': Spelling('get_dataformat', headers=(('dataflow', 'api/dataflow/dataflow_api.h'),), form='call', template_args=()),
             'tilelang_tt_2025': Spelling('get_dataformat', headers=(('dataflow', 'dataflow_api.h'),), form='call', template_args=()),
+            'ttnn_0_81': Spelling('get_dataformat', headers=(('dataflow', 'api/dataflow/dataflow_api.h'),), form='call', template_args=()),
         },
         doc="Data format of a CB's pages (tt::DataFormat), as configured by the host; feeds InterleavedAddrGenFast.",
     ),
@@ -525,6 +580,7 @@ INTRINSICS: dict[str, Intrinsic] = {
         cpp={
             'metal_d5f9bc4a': Spelling('get_noc_addr', headers=(('dataflow', 'api/dataflow/dataflow_api.h'),), form='call', template_args=()),
             'tilelang_tt_2025': Spelling('get_noc_addr', headers=(('dataflow', 'dataflow_api.h'),), form='call', template_args=()),
+            'ttnn_0_81': Spelling('get_noc_addr', headers=(('dataflow', 'api/dataflow/dataflow_api.h'),), form='call', template_args=()),
         },
         doc='NoC address of L1 byte address `addr` on the core at NoC coordinates (`noc_x`, `noc_y`).',
     ),
@@ -547,6 +603,7 @@ INTRINSICS: dict[str, Intrinsic] = {
         cpp={
             'metal_d5f9bc4a': Spelling('get_noc_multicast_addr', headers=(('dataflow', 'api/dataflow/dataflow_api.h'),), form='call', template_args=()),
             'tilelang_tt_2025': Spelling('get_noc_multicast_addr', headers=(('dataflow', 'dataflow_api.h'),), form='call', template_args=()),
+            'ttnn_0_81': Spelling('get_noc_multicast_addr', headers=(('dataflow', 'api/dataflow/dataflow_api.h'),), form='call', template_args=()),
         },
         doc='Multicast NoC address of L1 byte address `addr` on every core of the NoC rectangle from (`x_start`, `y_start`) to (`x_end`, `y_end`); on NoC 0 the start is the smaller corner, on NoC 1 the larger.',
     ),
@@ -565,6 +622,7 @@ INTRINSICS: dict[str, Intrinsic] = {
         cpp={
             'metal_d5f9bc4a': Spelling('get_read_ptr', headers=(('dataflow', 'api/dataflow/dataflow_api.h'),), form='call', template_args=()),
             'tilelang_tt_2025': Spelling('get_read_ptr', headers=(('dataflow', 'dataflow_api.h'),), form='call', template_args=()),
+            'ttnn_0_81': Spelling('get_read_ptr', headers=(('dataflow', 'api/dataflow/dataflow_api.h'),), form='call', template_args=()),
         },
         doc='L1 byte address of the front of the CB; valid only between cb_wait_front and cb_pop_front.',
     ),
@@ -583,6 +641,7 @@ INTRINSICS: dict[str, Intrinsic] = {
         cpp={
             'metal_d5f9bc4a': Spelling('get_semaphore', headers=(('dataflow', 'api/dataflow/dataflow_api.h'),), form='call', template_args=()),
             'tilelang_tt_2025': Spelling('get_semaphore', headers=(('dataflow', 'dataflow_api.h'),), form='call', template_args=()),
+            'ttnn_0_81': Spelling('get_semaphore', headers=(('dataflow', 'api/dataflow/dataflow_api.h'),), form='call', template_args=()),
         },
         doc="L1 byte address of semaphore `semaphore_id` (the id the host's CreateSemaphore returned) on this core.",
     ),
@@ -601,6 +660,7 @@ INTRINSICS: dict[str, Intrinsic] = {
         cpp={
             'metal_d5f9bc4a': Spelling('get_write_ptr', headers=(('dataflow', 'api/dataflow/dataflow_api.h'),), form='call', template_args=()),
             'tilelang_tt_2025': Spelling('get_write_ptr', headers=(('dataflow', 'dataflow_api.h'),), form='call', template_args=()),
+            'ttnn_0_81': Spelling('get_write_ptr', headers=(('dataflow', 'api/dataflow/dataflow_api.h'),), form='call', template_args=()),
         },
         doc='L1 byte address of the back of the CB; valid only between cb_reserve_back and cb_push_back.',
     ),
@@ -621,7 +681,7 @@ INTRINSICS: dict[str, Intrinsic] = {
             'metal_d5f9bc4a': Spelling('init_sfpu', headers=(('compute', 'api/compute/eltwise_unary/eltwise_unary.h'),), form='call', template_args=()),
             'tilelang_tt_2025': Spelling('init_sfpu', headers=(('compute', 'compute_kernel_api/eltwise_unary/eltwise_unary.h'),), form='call', template_args=()),
         },
-        doc='Full hardware configuration for SFPU unary operations (copy a tile to DST, operate in place, pack).',
+        doc='Full hardware configuration for SFPU unary operations (copy a tile to DST, operate in place, pack); deprecated in ttnn 0.78/0.81 for compute_kernel_hw_startup(icb, ocb) + copy_init.',
     ),
     'interleaved_addr_gen_fast': Intrinsic(
         name='interleaved_addr_gen_fast',
@@ -640,6 +700,7 @@ INTRINSICS: dict[str, Intrinsic] = {
         cpp={
             'metal_d5f9bc4a': Spelling('InterleavedAddrGenFast<true>', headers=(('dataflow', 'api/dataflow/dataflow_api.h'),), form='braces', template_args=()),
             'tilelang_tt_2025': Spelling('InterleavedAddrGenFast<true>', headers=(('dataflow', 'dataflow_api.h'),), form='braces', template_args=()),
+            'ttnn_0_81': Spelling('InterleavedAddrGenFast<true>', headers=(('dataflow', 'api/dataflow/dataflow_api.h'),), form='braces', template_args=()),
         },
         doc='Interleaved DRAM tile addressing (aggregate of bank base address, page size and data format).',
     ),
@@ -658,6 +719,7 @@ INTRINSICS: dict[str, Intrinsic] = {
         cpp={
             'metal_d5f9bc4a': Spelling('reinterpret_cast<volatile tt_l1_ptr uint32_t*>', headers=(('dataflow', 'api/dataflow/dataflow_api.h'),), form='cast', template_args=()),
             'tilelang_tt_2025': Spelling('reinterpret_cast<volatile tt_l1_ptr uint32_t*>', headers=(('dataflow', 'dataflow_api.h'),), form='cast', template_args=()),
+            'ttnn_0_81': Spelling('reinterpret_cast<volatile tt_l1_ptr uint32_t*>', headers=(('dataflow', 'api/dataflow/dataflow_api.h'),), form='cast', template_args=()),
         },
         doc='The 32-bit L1 word at byte address `addr` as the volatile pointer the semaphore calls take.',
     ),
@@ -702,6 +764,7 @@ INTRINSICS: dict[str, Intrinsic] = {
         op_name='tt.matmul_init',
         cpp={
             'metal_d5f9bc4a': Spelling('matmul_init', headers=(('compute', 'api/compute/matmul.h'),), form='call', template_args=()),
+            'ttnn_0_81': Spelling('matmul_init', headers=(('compute', 'api/compute/matmul.h'),), form='call', template_args=()),
         },
         doc='Short matmul initialisation (unpack + math); follows compute_kernel_hw_startup_matmul.',
     ),
@@ -723,9 +786,31 @@ INTRINSICS: dict[str, Intrinsic] = {
         op_name='tt.matmul_tiles',
         cpp={
             'metal_d5f9bc4a': Spelling('matmul_tiles', headers=(('compute', 'api/compute/matmul.h'),), form='call', template_args=()),
-            'tilelang_tt_2025': Spelling('matmul_tiles', headers=(('compute', 'compute_kernel_api/matmul.h'),), form='call', template_args=()),
+            'ttnn_0_81': Spelling('matmul_tiles', headers=(('compute', 'api/compute/matmul.h'),), form='call', template_args=()),
         },
         doc='DST[idst] += A x B for tile `in0_tile_index` of `in0_cb` and tile `in1_tile_index` of `in1_cb`.',
+    ),
+    'matmul_tiles_transposable': Intrinsic(
+        name='matmul_tiles_transposable',
+        family='matmul',
+        level='concrete',
+        roles=('compute',),
+        args=(
+            Arg('in0_cb', 'uint32', const=False),
+            Arg('in1_cb', 'uint32', const=False),
+            Arg('in0_tile_index', 'uint32', const=False),
+            Arg('in1_tile_index', 'uint32', const=False),
+            Arg('idst', 'uint32', const=False),
+            Arg('transpose', 'uint32', const=False),
+        ),
+        returns='void',
+        effect='Opaque',
+        dtype='void',
+        op_name='tt.matmul_tiles_transposable',
+        cpp={
+            'tilelang_tt_2025': Spelling('matmul_tiles', headers=(('compute', 'compute_kernel_api/matmul.h'),), form='call', template_args=()),
+        },
+        doc="The 2025 matmul_tiles: DST[idst] += A x B, with B's tile transposed first when `transpose` is non-zero.",
     ),
     'mm_init': Intrinsic(
         name='mm_init',
@@ -746,6 +831,24 @@ INTRINSICS: dict[str, Intrinsic] = {
         },
         doc='Full hardware configuration plus matmul initialisation (removed from tt-metal in 2026-07).',
     ),
+    'mm_init_short': Intrinsic(
+        name='mm_init_short',
+        family='compute_init',
+        level='concrete',
+        roles=('compute',),
+        args=(
+            Arg('in0_cb', 'uint32', const=False),
+            Arg('in1_cb', 'uint32', const=False),
+        ),
+        returns='void',
+        effect='Opaque',
+        dtype='void',
+        op_name='tt.mm_init_short',
+        cpp={
+            'tilelang_tt_2025': Spelling('mm_init_short', headers=(('compute', 'compute_kernel_api/matmul.h'),), form='call', template_args=()),
+        },
+        doc='Short matmul re-initialisation (unpack + math) after another operation; mm_init must have run once.',
+    ),
     'mul_tiles': Intrinsic(
         name='mul_tiles',
         family='eltwise_binary',
@@ -765,6 +868,7 @@ INTRINSICS: dict[str, Intrinsic] = {
         cpp={
             'metal_d5f9bc4a': Spelling('mul_tiles', headers=(('compute', 'api/compute/eltwise_binary.h'),), form='call', template_args=()),
             'tilelang_tt_2025': Spelling('mul_tiles', headers=(('compute', 'compute_kernel_api/eltwise_binary.h'),), form='call', template_args=()),
+            'ttnn_0_81': Spelling('mul_tiles', headers=(('compute', 'api/compute/eltwise_binary.h'),), form='call', template_args=()),
         },
         doc='DST[idst] = mul(tile itile0 of icb0, tile itile1 of icb1).',
     ),
@@ -784,6 +888,7 @@ INTRINSICS: dict[str, Intrinsic] = {
         cpp={
             'metal_d5f9bc4a': Spelling('mul_tiles_init', headers=(('compute', 'api/compute/eltwise_binary.h'),), form='call', template_args=()),
             'tilelang_tt_2025': Spelling('mul_tiles_init', headers=(('compute', 'compute_kernel_api/eltwise_binary.h'),), form='call', template_args=()),
+            'ttnn_0_81': Spelling('mul_init', headers=(('compute', 'api/compute/eltwise_binary.h'),), form='call', template_args=()),
         },
         doc='Short initialisation for element-wise mul of tiles from `icb0` and `icb1`.',
     ),
@@ -803,8 +908,27 @@ INTRINSICS: dict[str, Intrinsic] = {
         cpp={
             'metal_d5f9bc4a': Spelling('mul_unary_tile', headers=(('compute', 'api/compute/eltwise_unary/binop_with_scalar.h'),), form='call', template_args=()),
             'tilelang_tt_2025': Spelling('mul_unary_tile', headers=(('compute', 'compute_kernel_api/eltwise_unary/binop_with_scalar.h'),), form='call', template_args=()),
+            'ttnn_0_81': Spelling('mul_unary_tile', headers=(('compute', 'api/compute/eltwise_unary/binop_with_scalar.h'),), form='call', template_args=()),
         },
         doc='DST[idst] = mul(DST[idst], scalar) (rsub: scalar - DST[idst]); `param1` holds the fp32 bits of the scalar.',
+    ),
+    'next_compile_time_args_offset': Intrinsic(
+        name='next_compile_time_args_offset',
+        family='kernel_args',
+        level='concrete',
+        roles=('reader', 'writer'),
+        args=(
+            Arg('args', 'accessor', const=True),
+        ),
+        returns='int32',
+        effect='Pure',
+        dtype='int32',
+        op_name='tt.next_compile_time_args_offset',
+        cpp={
+            'metal_d5f9bc4a': Spelling('next_compile_time_args_offset', headers=(('dataflow', 'api/dataflow/dataflow_api.h'),), form='member', template_args=()),
+            'ttnn_0_81': Spelling('next_compile_time_args_offset', headers=(('dataflow', 'api/dataflow/dataflow_api.h'),), form='member', template_args=()),
+        },
+        doc="The compile-time argument after those of `args` (a constexpr member of TensorAccessorArgs): where the next tensor's TensorAccessorArgs start.",
     ),
     'noc_async_read_barrier': Intrinsic(
         name='noc_async_read_barrier',
@@ -820,6 +944,7 @@ INTRINSICS: dict[str, Intrinsic] = {
         cpp={
             'metal_d5f9bc4a': Spelling('noc_async_read_barrier', headers=(('dataflow', 'api/dataflow/dataflow_api.h'),), form='call', template_args=()),
             'tilelang_tt_2025': Spelling('noc_async_read_barrier', headers=(('dataflow', 'dataflow_api.h'),), form='call', template_args=()),
+            'ttnn_0_81': Spelling('noc_async_read_barrier', headers=(('dataflow', 'api/dataflow/dataflow_api.h'),), form='call', template_args=()),
         },
         doc='Wait until every read issued so far has landed in L1.',
     ),
@@ -840,6 +965,7 @@ INTRINSICS: dict[str, Intrinsic] = {
         cpp={
             'metal_d5f9bc4a': Spelling('noc_async_read_page', headers=(('dataflow', 'api/dataflow/dataflow_api.h'),), form='call', template_args=()),
             'tilelang_tt_2025': Spelling('noc_async_read_page', headers=(('dataflow', 'dataflow_api.h'),), form='call', template_args=()),
+            'ttnn_0_81': Spelling('noc_async_read_page', headers=(('dataflow', 'api/dataflow/dataflow_api.h'),), form='call', template_args=()),
         },
         doc='Start reading page `id` of the tensor behind `addrgen` into L1 at `dst_local_l1_addr`.',
     ),
@@ -860,6 +986,7 @@ INTRINSICS: dict[str, Intrinsic] = {
         cpp={
             'metal_d5f9bc4a': Spelling('noc_async_read_tile', headers=(('dataflow', 'api/dataflow/dataflow_api.h'),), form='call', template_args=()),
             'tilelang_tt_2025': Spelling('noc_async_read_tile', headers=(('dataflow', 'dataflow_api.h'),), form='call', template_args=()),
+            'ttnn_0_81': Spelling('noc_async_read_tile', headers=(('dataflow', 'api/dataflow/dataflow_api.h'),), form='call', template_args=()),
         },
         doc='Tile-granular read through an InterleavedAddrGenFast (the 2025 spelling of noc_async_read_page).',
     ),
@@ -877,6 +1004,7 @@ INTRINSICS: dict[str, Intrinsic] = {
         cpp={
             'metal_d5f9bc4a': Spelling('noc_async_write_barrier', headers=(('dataflow', 'api/dataflow/dataflow_api.h'),), form='call', template_args=()),
             'tilelang_tt_2025': Spelling('noc_async_write_barrier', headers=(('dataflow', 'dataflow_api.h'),), form='call', template_args=()),
+            'ttnn_0_81': Spelling('noc_async_write_barrier', headers=(('dataflow', 'api/dataflow/dataflow_api.h'),), form='call', template_args=()),
         },
         doc='Wait until every write issued so far has been acknowledged (in a reader, its multicasts).',
     ),
@@ -898,6 +1026,7 @@ INTRINSICS: dict[str, Intrinsic] = {
         cpp={
             'metal_d5f9bc4a': Spelling('noc_async_write_multicast', headers=(('dataflow', 'api/dataflow/dataflow_api.h'),), form='call', template_args=()),
             'tilelang_tt_2025': Spelling('noc_async_write_multicast', headers=(('dataflow', 'dataflow_api.h'),), form='call', template_args=()),
+            'ttnn_0_81': Spelling('noc_async_write_multicast', headers=(('dataflow', 'api/dataflow/dataflow_api.h'),), form='call', template_args=()),
         },
         doc="Start writing `size` bytes of this core's L1 at `src_local_l1_addr` to every core of a multicast address; `num_dests` is the number of destination cores. Lands at the write barrier (or before a later semaphore write of the same kernel).",
     ),
@@ -918,6 +1047,7 @@ INTRINSICS: dict[str, Intrinsic] = {
         cpp={
             'metal_d5f9bc4a': Spelling('noc_async_write_page', headers=(('dataflow', 'api/dataflow/dataflow_api.h'),), form='call', template_args=()),
             'tilelang_tt_2025': Spelling('noc_async_write_page', headers=(('dataflow', 'dataflow_api.h'),), form='call', template_args=()),
+            'ttnn_0_81': Spelling('noc_async_write_page', headers=(('dataflow', 'api/dataflow/dataflow_api.h'),), form='call', template_args=()),
         },
         doc='Start writing the page at `src_local_l1_addr` to page `id` of the tensor behind `addrgen`.',
     ),
@@ -938,6 +1068,7 @@ INTRINSICS: dict[str, Intrinsic] = {
         cpp={
             'metal_d5f9bc4a': Spelling('noc_async_write_tile', headers=(('dataflow', 'api/dataflow/dataflow_api.h'),), form='call', template_args=()),
             'tilelang_tt_2025': Spelling('noc_async_write_tile', headers=(('dataflow', 'dataflow_api.h'),), form='call', template_args=()),
+            'ttnn_0_81': Spelling('noc_async_write_tile', headers=(('dataflow', 'api/dataflow/dataflow_api.h'),), form='call', template_args=()),
         },
         doc='Tile-granular write through an InterleavedAddrGenFast (the 2025 spelling of noc_async_write_page).',
     ),
@@ -957,6 +1088,7 @@ INTRINSICS: dict[str, Intrinsic] = {
         cpp={
             'metal_d5f9bc4a': Spelling('noc_semaphore_inc', headers=(('dataflow', 'api/dataflow/dataflow_api.h'),), form='call', template_args=()),
             'tilelang_tt_2025': Spelling('noc_semaphore_inc', headers=(('dataflow', 'dataflow_api.h'),), form='call', template_args=()),
+            'ttnn_0_81': Spelling('noc_semaphore_inc', headers=(('dataflow', 'api/dataflow/dataflow_api.h'),), form='call', template_args=()),
         },
         doc="Atomically add `incr` to the semaphore at NoC address `addr` (another core's semaphore, from get_noc_addr).",
     ),
@@ -976,6 +1108,7 @@ INTRINSICS: dict[str, Intrinsic] = {
         cpp={
             'metal_d5f9bc4a': Spelling('noc_semaphore_set', headers=(('dataflow', 'api/dataflow/dataflow_api.h'),), form='call', template_args=()),
             'tilelang_tt_2025': Spelling('noc_semaphore_set', headers=(('dataflow', 'dataflow_api.h'),), form='call', template_args=()),
+            'ttnn_0_81': Spelling('noc_semaphore_set', headers=(('dataflow', 'api/dataflow/dataflow_api.h'),), form='call', template_args=()),
         },
         doc="Set this core's semaphore at `sem_addr` to `val`.",
     ),
@@ -996,6 +1129,7 @@ INTRINSICS: dict[str, Intrinsic] = {
         cpp={
             'metal_d5f9bc4a': Spelling('noc_semaphore_set_multicast', headers=(('dataflow', 'api/dataflow/dataflow_api.h'),), form='call', template_args=()),
             'tilelang_tt_2025': Spelling('noc_semaphore_set_multicast', headers=(('dataflow', 'dataflow_api.h'),), form='call', template_args=()),
+            'ttnn_0_81': Spelling('noc_semaphore_set_multicast', headers=(('dataflow', 'api/dataflow/dataflow_api.h'),), form='call', template_args=()),
         },
         doc="Write this core's semaphore word at `src_local_l1_addr` to the semaphore of every core of a multicast address.",
     ),
@@ -1015,8 +1149,28 @@ INTRINSICS: dict[str, Intrinsic] = {
         cpp={
             'metal_d5f9bc4a': Spelling('noc_semaphore_wait', headers=(('dataflow', 'api/dataflow/dataflow_api.h'),), form='call', template_args=()),
             'tilelang_tt_2025': Spelling('noc_semaphore_wait', headers=(('dataflow', 'dataflow_api.h'),), form='call', template_args=()),
+            'ttnn_0_81': Spelling('noc_semaphore_wait', headers=(('dataflow', 'api/dataflow/dataflow_api.h'),), form='call', template_args=()),
         },
         doc="Block until this core's semaphore at `sem_addr` equals `val`.",
+    ),
+    'pack_reconfig_data_format': Intrinsic(
+        name='pack_reconfig_data_format',
+        family='compute_init',
+        level='concrete',
+        roles=('compute',),
+        args=(
+            Arg('ocb', 'uint32', const=False),
+        ),
+        returns='void',
+        effect='Opaque',
+        dtype='void',
+        op_name='tt.pack_reconfig_data_format',
+        cpp={
+            'metal_d5f9bc4a': Spelling('pack_reconfig_data_format', headers=(('compute', 'api/compute/reconfig_data_format.h'),), form='call', template_args=()),
+            'tilelang_tt_2025': Spelling('pack_reconfig_data_format', headers=(('compute', 'compute_kernel_api/pack.h'),), form='call', template_args=()),
+            'ttnn_0_81': Spelling('pack_reconfig_data_format', headers=(('compute', 'api/compute/reconfig_data_format.h'),), form='call', template_args=()),
+        },
+        doc="Reconfigure the packer's destination format for CB `ocb` (before packing into a CB of another format).",
     ),
     'pack_tile': Intrinsic(
         name='pack_tile',
@@ -1034,6 +1188,7 @@ INTRINSICS: dict[str, Intrinsic] = {
         cpp={
             'metal_d5f9bc4a': Spelling('pack_tile', headers=(('compute', 'api/compute/pack.h'),), form='call', template_args=()),
             'tilelang_tt_2025': Spelling('pack_tile', headers=(('compute', 'compute_kernel_api/pack.h'),), form='call', template_args=()),
+            'ttnn_0_81': Spelling('pack_tile', headers=(('compute', 'api/compute/pack.h'),), form='call', template_args=()),
         },
         doc='Pack DST tile `ifrom_dst` into the next reserved page of CB `icb`.',
     ),
@@ -1092,6 +1247,45 @@ INTRINSICS: dict[str, Intrinsic] = {
         },
         doc='A read_block whose block is the same on a whole row (or column) of cores at every step: the first core of the row reads it from DRAM and multicasts it into the same CB of the others, which only reserve, signal that they are ready and wait (PlanTTMulticast; the tt-metal matmul_multicore_reuse_mcast scheme).',
     ),
+    'reconfig_data_format': Intrinsic(
+        name='reconfig_data_format',
+        family='compute_init',
+        level='concrete',
+        roles=('compute',),
+        args=(
+            Arg('srca_cb', 'uint32', const=False),
+            Arg('srcb_cb', 'uint32', const=False),
+        ),
+        returns='void',
+        effect='Opaque',
+        dtype='void',
+        op_name='tt.reconfig_data_format',
+        cpp={
+            'metal_d5f9bc4a': Spelling('reconfig_data_format', headers=(('compute', 'api/compute/reconfig_data_format.h'),), form='call', template_args=()),
+            'tilelang_tt_2025': Spelling('reconfig_data_format', headers=(('compute', 'compute_kernel_api/reconfig_data_format.h'),), form='call', template_args=()),
+            'ttnn_0_81': Spelling('reconfig_data_format', headers=(('compute', 'api/compute/reconfig_data_format.h'),), form='call', template_args=()),
+        },
+        doc='Reconfigure the unpacker source formats (SrcA from `srca_cb`, SrcB from `srcb_cb`) when the next operation reads CBs of other data formats than the last configuration (matmul reads in1 into SrcA, in0 into SrcB).',
+    ),
+    'reconfig_data_format_srca': Intrinsic(
+        name='reconfig_data_format_srca',
+        family='compute_init',
+        level='concrete',
+        roles=('compute',),
+        args=(
+            Arg('srca_cb', 'uint32', const=False),
+        ),
+        returns='void',
+        effect='Opaque',
+        dtype='void',
+        op_name='tt.reconfig_data_format_srca',
+        cpp={
+            'metal_d5f9bc4a': Spelling('reconfig_data_format_srca', headers=(('compute', 'api/compute/reconfig_data_format.h'),), form='call', template_args=()),
+            'tilelang_tt_2025': Spelling('reconfig_data_format_srca', headers=(('compute', 'compute_kernel_api/reconfig_data_format.h'),), form='call', template_args=()),
+            'ttnn_0_81': Spelling('reconfig_data_format_srca', headers=(('compute', 'api/compute/reconfig_data_format.h'),), form='call', template_args=()),
+        },
+        doc='Reconfigure only the SrcA unpacker format, from CB `srca_cb` (before a copy_tile from a CB of another format).',
+    ),
     'relu_tile': Intrinsic(
         name='relu_tile',
         family='sfpu',
@@ -1107,6 +1301,7 @@ INTRINSICS: dict[str, Intrinsic] = {
         cpp={
             'metal_d5f9bc4a': Spelling('relu_tile', headers=(('compute', 'api/compute/eltwise_unary/relu.h'),), form='call', template_args=()),
             'tilelang_tt_2025': Spelling('relu_tile', headers=(('compute', 'compute_kernel_api/eltwise_unary/relu.h'),), form='call', template_args=()),
+            'ttnn_0_81': Spelling('relu_tile', headers=(('compute', 'api/compute/eltwise_unary/relu.h'),), form='call', template_args=()),
         },
         doc='DST[idst] = relu(DST[idst]).',
     ),
@@ -1124,6 +1319,7 @@ INTRINSICS: dict[str, Intrinsic] = {
         cpp={
             'metal_d5f9bc4a': Spelling('relu_tile_init', headers=(('compute', 'api/compute/eltwise_unary/relu.h'),), form='call', template_args=()),
             'tilelang_tt_2025': Spelling('relu_tile_init', headers=(('compute', 'compute_kernel_api/eltwise_unary/relu.h'),), form='call', template_args=()),
+            'ttnn_0_81': Spelling('relu_tile_init', headers=(('compute', 'api/compute/eltwise_unary/relu.h'),), form='call', template_args=()),
         },
         doc='Initialise the SFPU for relu_tile (template arguments left at their defaults in both profiles).',
     ),
@@ -1143,6 +1339,7 @@ INTRINSICS: dict[str, Intrinsic] = {
         cpp={
             'metal_d5f9bc4a': Spelling('rsub_unary_tile', headers=(('compute', 'api/compute/eltwise_unary/binop_with_scalar.h'),), form='call', template_args=()),
             'tilelang_tt_2025': Spelling('rsub_unary_tile', headers=(('compute', 'compute_kernel_api/eltwise_unary/binop_with_scalar.h'),), form='call', template_args=()),
+            'ttnn_0_81': Spelling('rsub_unary_tile', headers=(('compute', 'api/compute/eltwise_unary/binop_with_scalar.h'),), form='call', template_args=()),
         },
         doc='DST[idst] = rsub(DST[idst], scalar) (rsub: scalar - DST[idst]); `param1` holds the fp32 bits of the scalar.',
     ),
@@ -1165,6 +1362,7 @@ INTRINSICS: dict[str, Intrinsic] = {
         cpp={
             'metal_d5f9bc4a': Spelling('sub_tiles', headers=(('compute', 'api/compute/eltwise_binary.h'),), form='call', template_args=()),
             'tilelang_tt_2025': Spelling('sub_tiles', headers=(('compute', 'compute_kernel_api/eltwise_binary.h'),), form='call', template_args=()),
+            'ttnn_0_81': Spelling('sub_tiles', headers=(('compute', 'api/compute/eltwise_binary.h'),), form='call', template_args=()),
         },
         doc='DST[idst] = sub(tile itile0 of icb0, tile itile1 of icb1).',
     ),
@@ -1184,6 +1382,7 @@ INTRINSICS: dict[str, Intrinsic] = {
         cpp={
             'metal_d5f9bc4a': Spelling('sub_tiles_init', headers=(('compute', 'api/compute/eltwise_binary.h'),), form='call', template_args=()),
             'tilelang_tt_2025': Spelling('sub_tiles_init', headers=(('compute', 'compute_kernel_api/eltwise_binary.h'),), form='call', template_args=()),
+            'ttnn_0_81': Spelling('sub_init', headers=(('compute', 'api/compute/eltwise_binary.h'),), form='call', template_args=()),
         },
         doc='Short initialisation for element-wise sub of tiles from `icb0` and `icb1`.',
     ),
@@ -1203,6 +1402,7 @@ INTRINSICS: dict[str, Intrinsic] = {
         cpp={
             'metal_d5f9bc4a': Spelling('sub_unary_tile', headers=(('compute', 'api/compute/eltwise_unary/binop_with_scalar.h'),), form='call', template_args=()),
             'tilelang_tt_2025': Spelling('sub_unary_tile', headers=(('compute', 'compute_kernel_api/eltwise_unary/binop_with_scalar.h'),), form='call', template_args=()),
+            'ttnn_0_81': Spelling('sub_unary_tile', headers=(('compute', 'api/compute/eltwise_unary/binop_with_scalar.h'),), form='call', template_args=()),
         },
         doc='DST[idst] = sub(DST[idst], scalar) (rsub: scalar - DST[idst]); `param1` holds the fp32 bits of the scalar.',
     ),
@@ -1222,6 +1422,7 @@ INTRINSICS: dict[str, Intrinsic] = {
         op_name='tt.tensor_accessor',
         cpp={
             'metal_d5f9bc4a': Spelling('TensorAccessor', headers=(('dataflow', 'api/dataflow/dataflow_api.h'),), form='call', template_args=()),
+            'ttnn_0_81': Spelling('TensorAccessor', headers=(('dataflow', 'api/dataflow/dataflow_api.h'),), form='call', template_args=()),
         },
         doc='Page addressing of a DRAM tensor for noc_async_read_page/noc_async_write_page.',
     ),
@@ -1239,6 +1440,7 @@ INTRINSICS: dict[str, Intrinsic] = {
         op_name='tt.tensor_accessor_args',
         cpp={
             'metal_d5f9bc4a': Spelling('TensorAccessorArgs', headers=(('dataflow', 'api/dataflow/dataflow_api.h'),), form='call', template_args=('cta_offset',)),
+            'ttnn_0_81': Spelling('TensorAccessorArgs', headers=(('dataflow', 'api/dataflow/dataflow_api.h'),), form='call', template_args=('cta_offset',)),
         },
         doc='Compile-time description of a tensor whose fields start at compile-time argument `cta_offset` (an interleaved tensor uses two: the args-config bits and the aligned page size).',
     ),
@@ -1256,6 +1458,7 @@ INTRINSICS: dict[str, Intrinsic] = {
         cpp={
             'metal_d5f9bc4a': Spelling('tile_regs_acquire', headers=(('compute', 'api/compute/reg_api.h'),), form='call', template_args=()),
             'tilelang_tt_2025': Spelling('tile_regs_acquire', headers=(('compute', 'compute_kernel_api/reg_api.h'),), form='call', template_args=()),
+            'ttnn_0_81': Spelling('tile_regs_acquire', headers=(('compute', 'api/compute/reg_api.h'),), form='call', template_args=()),
         },
         doc='Math thread: wait for a free DST section and take it.',
     ),
@@ -1273,6 +1476,7 @@ INTRINSICS: dict[str, Intrinsic] = {
         cpp={
             'metal_d5f9bc4a': Spelling('tile_regs_commit', headers=(('compute', 'api/compute/reg_api.h'),), form='call', template_args=()),
             'tilelang_tt_2025': Spelling('tile_regs_commit', headers=(('compute', 'compute_kernel_api/reg_api.h'),), form='call', template_args=()),
+            'ttnn_0_81': Spelling('tile_regs_commit', headers=(('compute', 'api/compute/reg_api.h'),), form='call', template_args=()),
         },
         doc='Math thread: hand the computed DST section to the pack thread.',
     ),
@@ -1290,6 +1494,7 @@ INTRINSICS: dict[str, Intrinsic] = {
         cpp={
             'metal_d5f9bc4a': Spelling('tile_regs_release', headers=(('compute', 'api/compute/reg_api.h'),), form='call', template_args=()),
             'tilelang_tt_2025': Spelling('tile_regs_release', headers=(('compute', 'compute_kernel_api/reg_api.h'),), form='call', template_args=()),
+            'ttnn_0_81': Spelling('tile_regs_release', headers=(('compute', 'api/compute/reg_api.h'),), form='call', template_args=()),
         },
         doc='Pack thread: free the DST section for the next acquire.',
     ),
@@ -1307,6 +1512,7 @@ INTRINSICS: dict[str, Intrinsic] = {
         cpp={
             'metal_d5f9bc4a': Spelling('tile_regs_wait', headers=(('compute', 'api/compute/reg_api.h'),), form='call', template_args=()),
             'tilelang_tt_2025': Spelling('tile_regs_wait', headers=(('compute', 'compute_kernel_api/reg_api.h'),), form='call', template_args=()),
+            'ttnn_0_81': Spelling('tile_regs_wait', headers=(('compute', 'api/compute/reg_api.h'),), form='call', template_args=()),
         },
         doc='Pack thread: wait until the math thread has committed the section.',
     ),
@@ -1344,6 +1550,7 @@ INTRINSICS: dict[str, Intrinsic] = {
         op_name='tt.transpose_init',
         cpp={
             'metal_d5f9bc4a': Spelling('transpose_init', headers=(('compute', 'api/compute/transpose.h'),), form='call', template_args=()),
+            'ttnn_0_81': Spelling('transpose_init', headers=(('compute', 'api/compute/transpose.h'),), form='call', template_args=()),
         },
         doc="Short initialisation of unpack and math for transpose_tile (after the kernel's hardware start-up).",
     ),
@@ -1363,6 +1570,7 @@ INTRINSICS: dict[str, Intrinsic] = {
         op_name='tt.transpose_tile',
         cpp={
             'metal_d5f9bc4a': Spelling('transpose_tile', headers=(('compute', 'api/compute/transpose.h'),), form='call', template_args=()),
+            'ttnn_0_81': Spelling('transpose_tile', headers=(('compute', 'api/compute/transpose.h'),), form='call', template_args=()),
         },
         doc='DST[idst] = transpose(tile `itile` of `icb`).',
     ),

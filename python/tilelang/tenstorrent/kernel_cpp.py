@@ -126,10 +126,12 @@ class _Printer:
     def decl(self, var: Any, value: Any) -> str:
         dtype = _dtype(var)
         record = intrinsic_of(value)
+        # `constexpr` when computed from compile-time arguments only, as tt-metal writes them (TensorAccessorArgs,
+        # next_compile_time_args_offset()): a later template argument may use the value.
+        const = record is not None and bool(record.args) and all(a.const for a in record.args)
         if dtype in C_TYPES and (record is None or record.returns not in OBJECT_RESULTS):
-            return f"{C_TYPES[dtype]} {self.name(var)}"
-        # Objects (accessors): `constexpr` when built from compile-time arguments only, as tt-metal writes them.
-        if record is not None and record.args and all(a.const for a in record.args):
+            return f"{'constexpr ' if const else ''}{C_TYPES[dtype]} {self.name(var)}"
+        if const:
             return f"constexpr auto {self.name(var)}"
         return f"const auto {self.name(var)}"
 
@@ -191,6 +193,8 @@ class _Printer:
         template = [self.expr(named[name]) for name in spelling.template_args]
         args = [self.expr(value) for name, value in named.items() if name not in spelling.template_args]
         callee = spelling.callee + (f"<{', '.join(template)}>" if template else "")
+        if spelling.form == "member":  # a member function of the first argument's object
+            callee, args = f"{args[0]}.{callee}", args[1:]
         open_, close = ("{", "}") if spelling.form == "braces" else ("(", ")")
         return f"{callee}{open_}{', '.join(args)}{close}"
 

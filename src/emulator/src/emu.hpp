@@ -219,18 +219,14 @@ struct Cb {
 };
 
 enum class DstState { Released, Acquired, Committed, Waited };
-enum class FpuOp { None, Matmul, Add, Sub, Mul, Copy, Transpose };
 
-// An SFPU operation: its tile call, the init it needs (a kapi::kSfpu* code), and its math on one element
-// (`v`: the call's scalar) (sfpu_math.cpp).
-struct SfpuMath {
-    int op;
-    const char* call;
-    int init;
-    float (*apply)(float x, float v);
+// One configured data format of the unpacker (SrcA, SrcB) or the packer.
+struct FormatSlot {
+    DataFormat format = DataFormat::Invalid;
+    uint32_t cb = 0;   // the CB whose format it is
+    std::string by;    // the call that configured it
 };
-const SfpuMath& sfpu_math(int op);
-const char* sfpu_init_name(int op);
+enum class FpuOp { None, Matmul, Add, Sub, Mul, Copy, Transpose };
 
 // Compute-kernel state: hardware start-up, the last FPU and SFPU inits, and the DST register file.
 struct ComputeState {
@@ -243,6 +239,11 @@ struct ComputeState {
     DstState dst = DstState::Released;
     uint32_t written = 0;  // bit i: DST tile i written since acquire
     std::vector<float> tiles = std::vector<float>(kDstTiles * kTileElems);  // row-major 32x32 each
+    // What the hardware holds between calls (kapi_formats.cpp): the unpacker's SrcA/SrcB source formats and the
+    // packer's destination format, each with the CB and the call that configured it, and whether a tile math
+    // or pack call has run (after which a full hardware configuration is an error).
+    FormatSlot srca, srcb, packer;
+    bool computed = false;
 };
 
 enum class ThreadStatus { NotStarted, Running, Blocked, Done, Failed, Aborted };

@@ -4,7 +4,7 @@
 #include <cstring>
 #include <string>
 
-#include "emu.hpp"
+#include "compute.hpp"
 #include "tt_emu/kernel_api.hpp"
 
 namespace tt_emu {
@@ -14,10 +14,10 @@ namespace {
 const char* init_name(FpuOp op) {
     switch (op) {
         case FpuOp::Matmul: return "matmul_init (or mm_init)";
-        case FpuOp::Add: return "add_tiles_init";
-        case FpuOp::Sub: return "sub_tiles_init";
-        case FpuOp::Mul: return "mul_tiles_init";
-        case FpuOp::Copy: return "copy_tile_init";
+        case FpuOp::Add: return "add_tiles_init (or add_init)";
+        case FpuOp::Sub: return "sub_tiles_init (or sub_init)";
+        case FpuOp::Mul: return "mul_tiles_init (or mul_init)";
+        case FpuOp::Copy: return "copy_tile_init (or copy_init)";
         case FpuOp::Transpose: return "transpose_init (or transpose_wh_init_short)";
         case FpuOp::None: return "none";
     }
@@ -123,6 +123,7 @@ void binary(const char* name, FpuOp op, uint32_t icb0, uint32_t icb1, uint32_t i
     Session s = enter(make_call(name, {icb0, icb1, itile0, itile1, idst}));
     ComputeState& c = compute_of(s);
     need_fpu(s, c, op, icb0, icb1);
+    need_unpack_formats(s, c, icb0, icb1);
     float* d = math_dst(s, c, idst);
     float a[kTileElems], b[kTileElems];
     unpack_operand(s, icb0, itile0, a);
@@ -148,11 +149,8 @@ namespace detail {
 void hw_startup(bool reverse, int operands, uint32_t icb0, uint32_t icb1, uint32_t ocb) {
     Session s = enter(operands == 3 ? make_call("compute_kernel_hw_startup", {icb0, icb1, ocb})
                                     : make_call("compute_kernel_hw_startup", {icb0, ocb}));
-    (void)reverse;  // operand order only matters for mixed formats, which the emulator does not model
     ComputeState& c = compute_of(s);
-    cb_of(s, icb0);
-    cb_of(s, icb1);
-    cb_of(s, ocb);
+    configure_formats(s, c, true, reverse ? icb1 : icb0, reverse ? icb0 : icb1, ocb);  // Reverse: icb0 -> SrcB
     c.started = true;
 }
 
@@ -171,6 +169,7 @@ void pack(uint32_t ifrom_dst, uint32_t icb, bool out_of_order, uint32_t output_t
                     " tiles of a DST section");
     }
     Cb& cb = tile_cb(s, icb);
+    need_pack_format(s, c, icb);
     claim(s, cb, true);
     const uint32_t pos = out_of_order ? output_tile_index : cb.packed;
     if (pos >= cb.reserved) {
@@ -201,6 +200,7 @@ void sfpu(int op, uint32_t idst, float value) {
                     " since the last SFPU init of another operation (last SFPU init: " + sfpu_init_name(c.sfpu) + ")");
     }
     float* d = math_dst(s, c, idst);
+    c.computed = true;
     for (uint32_t i = 0; i < kTileElems; ++i) d[i] = math.apply(d[i], value);
     finish_math(c, d);
     s.core.counters[kSfpuTiles] += 1;
@@ -211,7 +211,7 @@ void sfpu(int op, uint32_t idst, float value) {
 void mm_init(uint32_t in0_cb_id, uint32_t in1_cb_id, uint32_t out_cb_id, uint32_t transpose) {
     Session s = enter(make_call("mm_init", {in0_cb_id, in1_cb_id, out_cb_id}));
     if (transpose) fail(s, "transposed matmul is not emulated");
-    cb_of(s, out_cb_id);
+    configure_formats(s, compute_of(s), true, in1_cb_id, in0_cb_id, out_cb_id);  // in1 -> SrcA, in0 -> SrcB
     init_fpu(s, FpuOp::Matmul, in0_cb_id, in1_cb_id, true);
 }
 
@@ -230,30 +230,36 @@ void matmul_init(uint32_t in0_cb_id, uint32_t in1_cb_id, uint32_t transpose) {
 void binary_op_init_common(uint32_t icb0, uint32_t icb1, uint32_t ocb) {
     Session s = enter(make_call("binary_op_init_common", {icb0, icb1, ocb}));
     ComputeState& c = compute_of(s);
-    cb_of(s, icb0);
-    cb_of(s, icb1);
-    cb_of(s, ocb);
+    configure_formats(s, c, true, icb0, icb1, ocb);
     c.started = true;
 }
 
 void add_tiles_init(uint32_t icb0, uint32_t icb1, bool acc) { tile_init("add_tiles_init", FpuOp::Add, icb0, icb1, acc); }
 void sub_tiles_init(uint32_t icb0, uint32_t icb1, bool acc) { tile_init("sub_tiles_init", FpuOp::Sub, icb0, icb1, acc); }
 void mul_tiles_init(uint32_t icb0, uint32_t icb1) { tile_init("mul_tiles_init", FpuOp::Mul, icb0, icb1, false); }
+void add_init(uint32_t icb0, uint32_t icb1, bool acc) { tile_init("add_init", FpuOp::Add, icb0, icb1, acc); }
+void sub_init(uint32_t icb0, uint32_t icb1, bool acc) { tile_init("sub_init", FpuOp::Sub, icb0, icb1, acc); }
+void mul_init(uint32_t icb0, uint32_t icb1) { tile_init("mul_init", FpuOp::Mul, icb0, icb1, false); }
 
 void init_sfpu(uint32_t icb, uint32_t ocb) {
     Session s = enter(make_call("init_sfpu", {icb, ocb}));
-    cb_of(s, ocb);
+    configure_formats(s, compute_of(s), true, icb, icb, ocb);
     init_fpu(s, FpuOp::Copy, icb, icb, true);
 }
 
 void unary_op_init_common(uint32_t icb, uint32_t ocb) {
     Session s = enter(make_call("unary_op_init_common", {icb, ocb}));
-    cb_of(s, ocb);
+    configure_formats(s, compute_of(s), true, icb, icb, ocb);
     init_fpu(s, FpuOp::Copy, icb, icb, true);
 }
 
 void copy_tile_init(uint32_t cbid) {
     Session s = enter(make_call("copy_tile_init", {cbid}));
+    init_fpu(s, FpuOp::Copy, cbid, cbid, false);
+}
+
+void copy_init(uint32_t cbid) {
+    Session s = enter(make_call("copy_init", {cbid}));
     init_fpu(s, FpuOp::Copy, cbid, cbid, false);
 }
 
@@ -322,6 +328,7 @@ void matmul_tiles(uint32_t in0_cb_id, uint32_t in1_cb_id, uint32_t in0_tile_inde
     if (transpose) fail(s, "transposed matmul is not emulated");
     ComputeState& c = compute_of(s);
     need_fpu(s, c, FpuOp::Matmul, in0_cb_id, in1_cb_id);
+    need_unpack_formats(s, c, in1_cb_id, in0_cb_id);  // matmul unpacks in1 into SrcA, in0 into SrcB
     float* d = math_dst(s, c, idst);
     float a[kTileElems], b[kTileElems], p[kTileElems] = {};
     unpack_operand(s, in0_cb_id, in0_tile_index, a);
@@ -345,6 +352,7 @@ void copy_tile(uint32_t in_cb_id, uint32_t in_tile_index, uint32_t dst_tile_inde
     Session s = enter(make_call("copy_tile", {in_cb_id, in_tile_index, dst_tile_index}));
     ComputeState& c = compute_of(s);
     need_fpu(s, c, FpuOp::Copy, in_cb_id, in_cb_id);
+    need_unpack_formats(s, c, in_cb_id, -1);
     float* d = math_dst(s, c, dst_tile_index);
     unpack_operand(s, in_cb_id, in_tile_index, d);
     finish_math(c, d);
@@ -358,6 +366,7 @@ void transpose(const char* name, uint32_t icb, uint32_t itile, uint32_t idst) {
     Session s = enter(make_call(name, {icb, itile, idst}));
     ComputeState& c = compute_of(s);
     need_fpu(s, c, FpuOp::Transpose, icb, icb);
+    need_unpack_formats(s, c, icb, -1);
     float* d = math_dst(s, c, idst);
     float a[kTileElems];
     unpack_operand(s, icb, itile, a);

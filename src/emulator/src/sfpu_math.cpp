@@ -1,7 +1,7 @@
 // The SFPU operations of the emulator, one table: each tile call, the init it needs and its math (emu.hpp).
 #include <cmath>
 
-#include "emu.hpp"
+#include "compute.hpp"
 #include "tt_emu/kernel_api.hpp"
 
 namespace tt_emu {

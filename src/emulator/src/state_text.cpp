@@ -136,7 +136,14 @@ std::string dump_core(const Core& core) {
         os << (written ? "" : " none") << "\n  math: hardware start-up " << (c->started ? "done" : "not done")
            << "; FPU init " << fpu_text(c->fpu);
         if (c->fpu != FpuOp::None) os << " (CB " << c->fpu_cb[0] << ", " << c->fpu_cb[1] << ")";
-        os << "; SFPU init " << sfpu_text(c->sfpu) << "\n";
+        os << "; SFPU init " << sfpu_text(c->sfpu) << "\n  data formats:";
+        const std::pair<const char*, const FormatSlot*> slots[] = {{"SrcA", &c->srca}, {"SrcB", &c->srcb},
+                                                                  {"packer", &c->packer}};
+        for (const auto& [unit, slot] : slots) {
+            os << " " << unit << " " << format_name(slot->format);
+            if (!slot->by.empty()) os << " (CB " << slot->cb << ")";
+        }
+        os << "\n";
     }
     return os.str();
 }

@@ -17,7 +17,7 @@ void MAIN {
         for (uint32_t k = 0; k < Kt; ++k) {
             cb_wait_front(0, 1);
             cb_wait_front(1, 1);
-            matmul_tiles(0, 1, 0, 0, 0);
+            matmul_tiles(0, 1, 0, 0, 0, 0);
             cb_pop_front(0, 1);
             cb_pop_front(1, 1);
         }

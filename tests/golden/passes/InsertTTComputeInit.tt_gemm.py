@@ -47,7 +47,8 @@ class Module:
         B_receiver_sem = T.int32()
         accessor_args: T.let[T.handle] = T.tt.tensor_accessor_args(0)
         accessor: T.let[T.handle] = T.tt.tensor_accessor(accessor_args, A_addr, 2048)
-        accessor_args_1: T.let[T.handle] = T.tt.tensor_accessor_args(2)
+        offset: T.let[T.int32] = T.tt.next_compile_time_args_offset(accessor_args)
+        accessor_args_1: T.let[T.handle] = T.tt.tensor_accessor_args(offset)
         accessor_1: T.let[T.handle] = T.tt.tensor_accessor(accessor_args_1, B_addr, 2048)
         for i in T.serial(count, annotations={"tt.persistent_loop": 1}):
             bx: T.let[T.int32] = col0 + i % cols

@@ -12,7 +12,7 @@ class Module:
     def main_compute(A: T.Buffer((64, 64), "bfloat16"), B: T.Buffer((64, 64), "bfloat16"), C: T.Buffer((64, 64), "bfloat16")):
         T.func_attr({"target": T.target({"keys": ["tenstorrent"], "kind": "ext_dev", "model": "wormhole_b0", "tag": ""}), "tl.threads": 128, "tt.accessors": {"A": {"compile_time_args": 2, "page_bytes": 2048, "parameter": 0, "stride_mode": "tiled"}, "B": {"compile_time_args": 2, "page_bytes": 2048, "parameter": 1, "stride_mode": "tiled"}, "C": {"compile_time_args": 2, "page_bytes": 2048, "parameter": 2, "stride_mode": "tiled"}}, "tt.buffers": {"A": {"data_format": "Float16_b", "dtype": "bfloat16", "layout": "interleaved", "memory": "DRAM", "page_bytes": 2048, "tile_cols": 2, "tile_rows": 2}, "B": {"data_format": "Float16_b", "dtype": "bfloat16", "layout": "interleaved", "memory": "DRAM", "page_bytes": 2048, "tile_cols": 2, "tile_rows": 2}, "C": {"data_format": "Float16_b", "dtype": "bfloat16", "layout": "interleaved", "memory": "DRAM", "page_bytes": 2048, "tile_cols": 2, "tile_rows": 2}}, "tt.cbs": [{"block_pages": 1, "buffer": "A_shared", "buffer_dtype": "bfloat16", "class": "input", "consumer": "compute", "data_format": "Float16_b", "depth": 2, "dtype": "bfloat16", "index": 0, "page_bytes": 2048, "producer": "reader", "stream": "A_shared#1"}, {"block_pages": 1, "buffer": "B_shared", "buffer_dtype": "bfloat16", "class": "input", "consumer": "compute", "data_format": "Float16_b", "depth": 2, "dtype": "bfloat16", "index": 1, "page_bytes": 2048, "producer": "reader", "stream": "B_shared#1"}, {"block_pages": 1, "buffer": "C_local", "buffer_dtype": "bfloat16", "class": "output", "consumer": "writer", "data_format": "Float16_b", "depth": 2, "dtype": "bfloat16", "index": 16, "page_bytes": 2048, "producer": "compute", "stream": "C_local#1"}], "tt.core_grid": [8, 8], "tt.core_ranges": [[0, 0, 1, 1]], "tt.grid_blocks": [2, 2, 1], "tt.kernel_role": "compute", "tt.launch_vars": {"blockIdx.x": "bx", "blockIdx.y": "by"}, "tt.partition_mode": "shard", "tt.work_args": ["row0", "col0", "cols", "count"], "tt.work_partition": [{"col0": 0, "cols": 1, "core": [0, 0], "count": 1, "row0": 0, "rows": 1}, {"col0": 1, "cols": 1, "core": [1, 0], "count": 1, "row0": 0, "rows": 1}, {"col0": 0, "cols": 1, "core": [0, 1], "count": 1, "row0": 1, "rows": 1}, {"col0": 1, "cols": 1, "core": [1, 1], "count": 1, "row0": 1, "rows": 1}], "tt.work_values": [{"col0": 0, "cols": 1, "count": 1, "row0": 0}, {"col0": 1, "cols": 1, "count": 1, "row0": 0}, {"col0": 0, "cols": 1, "count": 1, "row0": 1}, {"col0": 1, "cols": 1, "count": 1, "row0": 1}]})
         count = T.int32()
-        T.tt.binary_op_init_common(0, 1, 16)
+        T.tt.compute_kernel_hw_startup(0, 1, 16)
         for i in T.serial(count, annotations={"tt.persistent_loop": 1}):
             T.tt.cb_wait_front(0, 1)
             T.tt.cb_wait_front(1, 1)
@@ -39,7 +39,8 @@ class Module:
         row0 = T.int32()
         accessor_args: T.let[T.handle] = T.tt.tensor_accessor_args(0)
         accessor: T.let[T.handle] = T.tt.tensor_accessor(accessor_args, A_addr, 2048)
-        accessor_args_1: T.let[T.handle] = T.tt.tensor_accessor_args(2)
+        offset: T.let[T.int32] = T.tt.next_compile_time_args_offset(accessor_args)
+        accessor_args_1: T.let[T.handle] = T.tt.tensor_accessor_args(offset)
         accessor_1: T.let[T.handle] = T.tt.tensor_accessor(accessor_args_1, B_addr, 2048)
         for i in T.serial(count, annotations={"tt.persistent_loop": 1}):
             bx: T.let[T.int32] = col0 + i % cols

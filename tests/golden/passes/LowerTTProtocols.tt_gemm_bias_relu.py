@@ -17,6 +17,8 @@ class Module:
         for i in T.serial(count, annotations={"tt.persistent_loop": 1}):
             for k in T.serial(2, annotations={"num_stages": 2}):
                 if k == 0:
+                    T.tt.reconfig_data_format(1, 0)
+                    T.tt.pack_reconfig_data_format(24)
                     T.tt.matmul_init(0, 1)
                     T.tt.tile_regs_acquire()
                 T.tt.cb_wait_front(0, 1)
@@ -31,7 +33,8 @@ class Module:
                     T.tt.pack_tile(0, 24)
                     T.tt.cb_push_back(24, 1)
                     T.tt.tile_regs_release()
-            T.tt.binary_op_init_common(24, 2, 16)
+            T.tt.reconfig_data_format(24, 2)
+            T.tt.pack_reconfig_data_format(16)
             T.tt.cb_wait_front(24, 1)
             T.tt.cb_wait_front(2, 1)
             T.tt.tile_regs_acquire()
@@ -78,9 +81,11 @@ class Module:
         B_sender_y = T.int32()
         accessor_args: T.let[T.handle] = T.tt.tensor_accessor_args(0)
         accessor: T.let[T.handle] = T.tt.tensor_accessor(accessor_args, A_addr, 2048)
-        accessor_args_1: T.let[T.handle] = T.tt.tensor_accessor_args(2)
+        offset: T.let[T.int32] = T.tt.next_compile_time_args_offset(accessor_args)
+        accessor_args_1: T.let[T.handle] = T.tt.tensor_accessor_args(offset)
         accessor_1: T.let[T.handle] = T.tt.tensor_accessor(accessor_args_1, B_addr, 2048)
-        accessor_args_2: T.let[T.handle] = T.tt.tensor_accessor_args(4)
+        offset_1: T.let[T.int32] = T.tt.next_compile_time_args_offset(accessor_args_1)
+        accessor_args_2: T.let[T.handle] = T.tt.tensor_accessor_args(offset_1)
         accessor_2: T.let[T.handle] = T.tt.tensor_accessor(accessor_args_2, Bias_addr, 2048)
         for i in T.serial(count, annotations={"tt.persistent_loop": 1}):
             bx: T.let[T.int32] = col0 + i % cols

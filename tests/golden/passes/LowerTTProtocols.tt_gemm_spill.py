@@ -22,21 +22,26 @@ class Module:
                     T.tt.tile_regs_acquire()
                     if k > 0:
                         T.tt.cb_wait_front(24, 4)
+                        T.tt.reconfig_data_format_srca(24)
                         T.tt.copy_tile_init(24)
                         for t in range(4):
                             T.tt.copy_tile(24, t, t)
                         T.tt.cb_pop_front(24, 4)
+                        T.tt.reconfig_data_format(1, 0)
+                        T.tt.pack_reconfig_data_format(16)
                         T.tt.matmul_init(0, 1)
                     for t in range(4):
                         T.tt.matmul_tiles(0, 1, (s * 4 + t) // 4, (s * 4 + t) % 4, t)
                     T.tt.tile_regs_commit()
                     T.tt.tile_regs_wait()
                     if k == 1:
+                        T.tt.pack_reconfig_data_format(16)
                         T.tt.cb_reserve_back(16, 4)
                         for t in range(4):
                             T.tt.pack_tile(t, 16)
                         T.tt.cb_push_back(16, 4)
                     else:
+                        T.tt.pack_reconfig_data_format(24)
                         T.tt.cb_reserve_back(24, 4)
                         for t in range(4):
                             T.tt.pack_tile(t, 24)
@@ -53,7 +58,8 @@ class Module:
         count = T.int32()
         accessor_args: T.let[T.handle] = T.tt.tensor_accessor_args(0)
         accessor: T.let[T.handle] = T.tt.tensor_accessor(accessor_args, A_addr, 2048)
-        accessor_args_1: T.let[T.handle] = T.tt.tensor_accessor_args(2)
+        offset: T.let[T.int32] = T.tt.next_compile_time_args_offset(accessor_args)
+        accessor_args_1: T.let[T.handle] = T.tt.tensor_accessor_args(offset)
         accessor_1: T.let[T.handle] = T.tt.tensor_accessor(accessor_args_1, B_addr, 2048)
         for i in T.serial(count, annotations={"tt.persistent_loop": 1}):
             for k in T.serial(2, annotations={"num_stages": 3}):

@@ -24,7 +24,8 @@ class Module:
         count = T.int32()
         accessor_args: T.let[T.handle] = T.tt.tensor_accessor_args(0)
         accessor: T.let[T.handle] = T.tt.tensor_accessor(accessor_args, A_addr, 2048)
-        accessor_args_1: T.let[T.handle] = T.tt.tensor_accessor_args(2)
+        offset: T.let[T.int32] = T.tt.next_compile_time_args_offset(accessor_args)
+        accessor_args_1: T.let[T.handle] = T.tt.tensor_accessor_args(offset)
         accessor_1: T.let[T.handle] = T.tt.tensor_accessor(accessor_args_1, B_addr, 2048)
         for i in T.serial(count, annotations={"tt.persistent_loop": 1}):
             for k in T.serial(2, annotations={"num_stages": 3}):

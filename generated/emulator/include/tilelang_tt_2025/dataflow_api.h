@@ -9,32 +9,32 @@
 #include "tt_emu/kernel_api.hpp"
 
 // Free `num_pages` pages at the front and advance the read pointer.
-#ifndef TT_EMU_DECLARED_cb_pop_front
-#define TT_EMU_DECLARED_cb_pop_front
+#ifndef TT_EMU_DECLARED_cb_pop_front_2
+#define TT_EMU_DECLARED_cb_pop_front_2
 inline decltype(auto) cb_pop_front(int32_t cb_id, int32_t num_pages) {
     return ::tt_emu::kapi::cb_pop_front(cb_id, num_pages);
 }
 #endif
 
 // Publish `num_pages` reserved pages to the consumer and advance the write pointer.
-#ifndef TT_EMU_DECLARED_cb_push_back
-#define TT_EMU_DECLARED_cb_push_back
+#ifndef TT_EMU_DECLARED_cb_push_back_2
+#define TT_EMU_DECLARED_cb_push_back_2
 inline decltype(auto) cb_push_back(int32_t cb_id, int32_t num_pages) {
     return ::tt_emu::kapi::cb_push_back(cb_id, num_pages);
 }
 #endif
 
 // Block until `num_pages` pages are free at the back of the CB (producer side). Moves no pointer.
-#ifndef TT_EMU_DECLARED_cb_reserve_back
-#define TT_EMU_DECLARED_cb_reserve_back
+#ifndef TT_EMU_DECLARED_cb_reserve_back_2
+#define TT_EMU_DECLARED_cb_reserve_back_2
 inline decltype(auto) cb_reserve_back(int32_t cb_id, int32_t num_pages) {
     return ::tt_emu::kapi::cb_reserve_back(cb_id, num_pages);
 }
 #endif
 
 // Block until `num_pages` pages are visible at the front (consumer side). Cumulative until the next pop.
-#ifndef TT_EMU_DECLARED_cb_wait_front
-#define TT_EMU_DECLARED_cb_wait_front
+#ifndef TT_EMU_DECLARED_cb_wait_front_2
+#define TT_EMU_DECLARED_cb_wait_front_2
 inline decltype(auto) cb_wait_front(int32_t cb_id, int32_t num_pages) {
     return ::tt_emu::kapi::cb_wait_front(cb_id, num_pages);
 }
@@ -47,56 +47,56 @@ using ::tt_emu::kapi::get_arg_val;
 using ::tt_emu::kapi::get_common_arg_val;
 
 // Compile-time argument `arg_idx` (a macro over get_ct_arg<arg_idx>(); the index must be a constant).
-#ifndef TT_EMU_DECLARED_get_compile_time_arg_val
-#define TT_EMU_DECLARED_get_compile_time_arg_val
+#ifndef TT_EMU_DECLARED_get_compile_time_arg_val_1
+#define TT_EMU_DECLARED_get_compile_time_arg_val_1
 constexpr decltype(auto) get_compile_time_arg_val(uint32_t arg_idx) {
     return ::tt_emu::kapi::get_compile_time_arg_val(arg_idx);
 }
 #endif
 
 // Data format of a CB's pages (tt::DataFormat), as configured by the host; feeds InterleavedAddrGenFast.
-#ifndef TT_EMU_DECLARED_get_dataformat
-#define TT_EMU_DECLARED_get_dataformat
+#ifndef TT_EMU_DECLARED_get_dataformat_1
+#define TT_EMU_DECLARED_get_dataformat_1
 inline decltype(auto) get_dataformat(int32_t cb_id) {
     return ::tt_emu::kapi::get_dataformat(cb_id);
 }
 #endif
 
 // NoC address of L1 byte address `addr` on the core at NoC coordinates (`noc_x`, `noc_y`).
-#ifndef TT_EMU_DECLARED_get_noc_addr
-#define TT_EMU_DECLARED_get_noc_addr
+#ifndef TT_EMU_DECLARED_get_noc_addr_3
+#define TT_EMU_DECLARED_get_noc_addr_3
 inline decltype(auto) get_noc_addr(uint32_t noc_x, uint32_t noc_y, uint32_t addr) {
     return ::tt_emu::kapi::get_noc_addr(noc_x, noc_y, addr);
 }
 #endif
 
 // Multicast NoC address of L1 byte address `addr` on every core of the NoC rectangle from (`x_start`, `y_start`) to (`x_end`, `y_end`); on NoC 0 the start is the smaller corner, on NoC 1 the larger.
-#ifndef TT_EMU_DECLARED_get_noc_multicast_addr
-#define TT_EMU_DECLARED_get_noc_multicast_addr
+#ifndef TT_EMU_DECLARED_get_noc_multicast_addr_5
+#define TT_EMU_DECLARED_get_noc_multicast_addr_5
 inline decltype(auto) get_noc_multicast_addr(uint32_t x_start, uint32_t y_start, uint32_t x_end, uint32_t y_end, uint32_t addr) {
     return ::tt_emu::kapi::get_noc_multicast_addr(x_start, y_start, x_end, y_end, addr);
 }
 #endif
 
 // L1 byte address of the front of the CB; valid only between cb_wait_front and cb_pop_front.
-#ifndef TT_EMU_DECLARED_get_read_ptr
-#define TT_EMU_DECLARED_get_read_ptr
+#ifndef TT_EMU_DECLARED_get_read_ptr_1
+#define TT_EMU_DECLARED_get_read_ptr_1
 inline decltype(auto) get_read_ptr(uint32_t cb_id) {
     return ::tt_emu::kapi::get_read_ptr(cb_id);
 }
 #endif
 
 // L1 byte address of semaphore `semaphore_id` (the id the host's CreateSemaphore returned) on this core.
-#ifndef TT_EMU_DECLARED_get_semaphore
-#define TT_EMU_DECLARED_get_semaphore
+#ifndef TT_EMU_DECLARED_get_semaphore_1
+#define TT_EMU_DECLARED_get_semaphore_1
 inline decltype(auto) get_semaphore(uint32_t semaphore_id) {
     return ::tt_emu::kapi::get_semaphore(semaphore_id);
 }
 #endif
 
 // L1 byte address of the back of the CB; valid only between cb_reserve_back and cb_push_back.
-#ifndef TT_EMU_DECLARED_get_write_ptr
-#define TT_EMU_DECLARED_get_write_ptr
+#ifndef TT_EMU_DECLARED_get_write_ptr_1
+#define TT_EMU_DECLARED_get_write_ptr_1
 inline decltype(auto) get_write_ptr(uint32_t cb_id) {
     return ::tt_emu::kapi::get_write_ptr(cb_id);
 }
@@ -106,16 +106,16 @@ inline decltype(auto) get_write_ptr(uint32_t cb_id) {
 using ::tt_emu::kapi::InterleavedAddrGenFast;
 
 // Wait until every read issued so far has landed in L1.
-#ifndef TT_EMU_DECLARED_noc_async_read_barrier
-#define TT_EMU_DECLARED_noc_async_read_barrier
+#ifndef TT_EMU_DECLARED_noc_async_read_barrier_0
+#define TT_EMU_DECLARED_noc_async_read_barrier_0
 inline decltype(auto) noc_async_read_barrier() {
     return ::tt_emu::kapi::noc_async_read_barrier();
 }
 #endif
 
 // Start reading page `id` of the tensor behind `addrgen` into L1 at `dst_local_l1_addr`.
-#ifndef TT_EMU_DECLARED_noc_async_read_page
-#define TT_EMU_DECLARED_noc_async_read_page
+#ifndef TT_EMU_DECLARED_noc_async_read_page_3
+#define TT_EMU_DECLARED_noc_async_read_page_3
 template <typename Accessor>
 inline decltype(auto) noc_async_read_page(uint32_t id, const Accessor& addrgen, uint32_t dst_local_l1_addr) {
     return ::tt_emu::kapi::noc_async_read_page(id, addrgen, dst_local_l1_addr);
@@ -123,8 +123,8 @@ inline decltype(auto) noc_async_read_page(uint32_t id, const Accessor& addrgen, 
 #endif
 
 // Tile-granular read through an InterleavedAddrGenFast (the 2025 spelling of noc_async_read_page).
-#ifndef TT_EMU_DECLARED_noc_async_read_tile
-#define TT_EMU_DECLARED_noc_async_read_tile
+#ifndef TT_EMU_DECLARED_noc_async_read_tile_3
+#define TT_EMU_DECLARED_noc_async_read_tile_3
 template <typename Accessor>
 inline decltype(auto) noc_async_read_tile(uint32_t id, const Accessor& addrgen, uint32_t dst_local_l1_addr) {
     return ::tt_emu::kapi::noc_async_read_tile(id, addrgen, dst_local_l1_addr);
@@ -132,24 +132,24 @@ inline decltype(auto) noc_async_read_tile(uint32_t id, const Accessor& addrgen, 
 #endif
 
 // Wait until every write issued so far has been acknowledged (in a reader, its multicasts).
-#ifndef TT_EMU_DECLARED_noc_async_write_barrier
-#define TT_EMU_DECLARED_noc_async_write_barrier
+#ifndef TT_EMU_DECLARED_noc_async_write_barrier_0
+#define TT_EMU_DECLARED_noc_async_write_barrier_0
 inline decltype(auto) noc_async_write_barrier() {
     return ::tt_emu::kapi::noc_async_write_barrier();
 }
 #endif
 
 // Start writing `size` bytes of this core's L1 at `src_local_l1_addr` to every core of a multicast address; `num_dests` is the number of destination cores. Lands at the write barrier (or before a later semaphore write of the same kernel).
-#ifndef TT_EMU_DECLARED_noc_async_write_multicast
-#define TT_EMU_DECLARED_noc_async_write_multicast
+#ifndef TT_EMU_DECLARED_noc_async_write_multicast_4
+#define TT_EMU_DECLARED_noc_async_write_multicast_4
 inline decltype(auto) noc_async_write_multicast(uint32_t src_local_l1_addr, uint64_t dst_noc_addr_multicast, uint32_t size, uint32_t num_dests) {
     return ::tt_emu::kapi::noc_async_write_multicast(src_local_l1_addr, dst_noc_addr_multicast, size, num_dests);
 }
 #endif
 
 // Start writing the page at `src_local_l1_addr` to page `id` of the tensor behind `addrgen`.
-#ifndef TT_EMU_DECLARED_noc_async_write_page
-#define TT_EMU_DECLARED_noc_async_write_page
+#ifndef TT_EMU_DECLARED_noc_async_write_page_3
+#define TT_EMU_DECLARED_noc_async_write_page_3
 template <typename Accessor>
 inline decltype(auto) noc_async_write_page(uint32_t id, const Accessor& addrgen, uint32_t src_local_l1_addr) {
     return ::tt_emu::kapi::noc_async_write_page(id, addrgen, src_local_l1_addr);
@@ -157,8 +157,8 @@ inline decltype(auto) noc_async_write_page(uint32_t id, const Accessor& addrgen,
 #endif
 
 // Tile-granular write through an InterleavedAddrGenFast (the 2025 spelling of noc_async_write_page).
-#ifndef TT_EMU_DECLARED_noc_async_write_tile
-#define TT_EMU_DECLARED_noc_async_write_tile
+#ifndef TT_EMU_DECLARED_noc_async_write_tile_3
+#define TT_EMU_DECLARED_noc_async_write_tile_3
 template <typename Accessor>
 inline decltype(auto) noc_async_write_tile(uint32_t id, const Accessor& addrgen, uint32_t src_local_l1_addr) {
     return ::tt_emu::kapi::noc_async_write_tile(id, addrgen, src_local_l1_addr);
@@ -166,32 +166,32 @@ inline decltype(auto) noc_async_write_tile(uint32_t id, const Accessor& addrgen,
 #endif
 
 // Atomically add `incr` to the semaphore at NoC address `addr` (another core's semaphore, from get_noc_addr).
-#ifndef TT_EMU_DECLARED_noc_semaphore_inc
-#define TT_EMU_DECLARED_noc_semaphore_inc
+#ifndef TT_EMU_DECLARED_noc_semaphore_inc_2
+#define TT_EMU_DECLARED_noc_semaphore_inc_2
 inline decltype(auto) noc_semaphore_inc(uint64_t addr, uint32_t incr) {
     return ::tt_emu::kapi::noc_semaphore_inc(addr, incr);
 }
 #endif
 
 // Set this core's semaphore at `sem_addr` to `val`.
-#ifndef TT_EMU_DECLARED_noc_semaphore_set
-#define TT_EMU_DECLARED_noc_semaphore_set
+#ifndef TT_EMU_DECLARED_noc_semaphore_set_2
+#define TT_EMU_DECLARED_noc_semaphore_set_2
 inline decltype(auto) noc_semaphore_set(volatile uint32_t* sem_addr, uint32_t val) {
     return ::tt_emu::kapi::noc_semaphore_set(sem_addr, val);
 }
 #endif
 
 // Write this core's semaphore word at `src_local_l1_addr` to the semaphore of every core of a multicast address.
-#ifndef TT_EMU_DECLARED_noc_semaphore_set_multicast
-#define TT_EMU_DECLARED_noc_semaphore_set_multicast
+#ifndef TT_EMU_DECLARED_noc_semaphore_set_multicast_3
+#define TT_EMU_DECLARED_noc_semaphore_set_multicast_3
 inline decltype(auto) noc_semaphore_set_multicast(uint32_t src_local_l1_addr, uint64_t dst_noc_addr_multicast, uint32_t num_dests) {
     return ::tt_emu::kapi::noc_semaphore_set_multicast(src_local_l1_addr, dst_noc_addr_multicast, num_dests);
 }
 #endif
 
 // Block until this core's semaphore at `sem_addr` equals `val`.
-#ifndef TT_EMU_DECLARED_noc_semaphore_wait
-#define TT_EMU_DECLARED_noc_semaphore_wait
+#ifndef TT_EMU_DECLARED_noc_semaphore_wait_2
+#define TT_EMU_DECLARED_noc_semaphore_wait_2
 inline decltype(auto) noc_semaphore_wait(volatile uint32_t* sem_addr, uint32_t val) {
     return ::tt_emu::kapi::noc_semaphore_wait(sem_addr, val);
 }

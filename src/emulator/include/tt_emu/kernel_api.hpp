@@ -249,6 +249,18 @@ void copy_tile_init(uint32_t cbid);
 void copy_tile_to_dst_init_short(uint32_t cbid, uint32_t transpose = 0);
 void transpose_init(uint32_t icb);
 void transpose_wh_init_short(uint32_t icb);
+// ttnn 0.81 names of the short inits.
+void add_init(uint32_t icb0, uint32_t icb1, bool acc_to_dest = false);
+void sub_init(uint32_t icb0, uint32_t icb1, bool acc_to_dest = false);
+void mul_init(uint32_t icb0, uint32_t icb1);
+void copy_init(uint32_t cbid);
+
+// ---------------------------------------------------------------- compute: data-format reconfiguration
+
+// SrcA takes `srca_cb`'s format and SrcB `srcb_cb`'s (tt-metal's SrcOrder::Regular argument order).
+void reconfig_data_format(uint32_t srca_cb, uint32_t srcb_cb);
+void reconfig_data_format_srca(uint32_t srca_cb);
+void pack_reconfig_data_format(uint32_t ocb);
 
 // ---------------------------------------------------------------- compute: DST and tile operations
 

@@ -6,32 +6,32 @@
 #include "tt_emu/kernel_api.hpp"
 
 // Free `num_pages` pages at the front and advance the read pointer.
-#ifndef TT_EMU_DECLARED_cb_pop_front
-#define TT_EMU_DECLARED_cb_pop_front
+#ifndef TT_EMU_DECLARED_cb_pop_front_2
+#define TT_EMU_DECLARED_cb_pop_front_2
 inline decltype(auto) cb_pop_front(int32_t cb_id, int32_t num_pages) {
     return ::tt_emu::kapi::cb_pop_front(cb_id, num_pages);
 }
 #endif
 
 // Publish `num_pages` reserved pages to the consumer and advance the write pointer.
-#ifndef TT_EMU_DECLARED_cb_push_back
-#define TT_EMU_DECLARED_cb_push_back
+#ifndef TT_EMU_DECLARED_cb_push_back_2
+#define TT_EMU_DECLARED_cb_push_back_2
 inline decltype(auto) cb_push_back(int32_t cb_id, int32_t num_pages) {
     return ::tt_emu::kapi::cb_push_back(cb_id, num_pages);
 }
 #endif
 
 // Block until `num_pages` pages are free at the back of the CB (producer side). Moves no pointer.
-#ifndef TT_EMU_DECLARED_cb_reserve_back
-#define TT_EMU_DECLARED_cb_reserve_back
+#ifndef TT_EMU_DECLARED_cb_reserve_back_2
+#define TT_EMU_DECLARED_cb_reserve_back_2
 inline decltype(auto) cb_reserve_back(int32_t cb_id, int32_t num_pages) {
     return ::tt_emu::kapi::cb_reserve_back(cb_id, num_pages);
 }
 #endif
 
 // Block until `num_pages` pages are visible at the front (consumer side). Cumulative until the next pop.
-#ifndef TT_EMU_DECLARED_cb_wait_front
-#define TT_EMU_DECLARED_cb_wait_front
+#ifndef TT_EMU_DECLARED_cb_wait_front_2
+#define TT_EMU_DECLARED_cb_wait_front_2
 inline decltype(auto) cb_wait_front(int32_t cb_id, int32_t num_pages) {
     return ::tt_emu::kapi::cb_wait_front(cb_id, num_pages);
 }

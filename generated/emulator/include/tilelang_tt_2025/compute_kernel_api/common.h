@@ -12,8 +12,8 @@ using ::tt_emu::kapi::get_arg_val;
 using ::tt_emu::kapi::get_common_arg_val;
 
 // Compile-time argument `arg_idx` (a macro over get_ct_arg<arg_idx>(); the index must be a constant).
-#ifndef TT_EMU_DECLARED_get_compile_time_arg_val
-#define TT_EMU_DECLARED_get_compile_time_arg_val
+#ifndef TT_EMU_DECLARED_get_compile_time_arg_val_1
+#define TT_EMU_DECLARED_get_compile_time_arg_val_1
 constexpr decltype(auto) get_compile_time_arg_val(uint32_t arg_idx) {
     return ::tt_emu::kapi::get_compile_time_arg_val(arg_idx);
 }

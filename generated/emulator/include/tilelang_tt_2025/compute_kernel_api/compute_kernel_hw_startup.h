@@ -6,8 +6,8 @@
 #include "tt_emu/kernel_api.hpp"
 
 // Configure unpack, math and pack for inputs `icb0`, `icb1` and output `ocb`; once, first in the kernel.
-#ifndef TT_EMU_DECLARED_compute_kernel_hw_startup
-#define TT_EMU_DECLARED_compute_kernel_hw_startup
+#ifndef TT_EMU_DECLARED_compute_kernel_hw_startup_3
+#define TT_EMU_DECLARED_compute_kernel_hw_startup_3
 inline decltype(auto) compute_kernel_hw_startup(uint32_t icb0, uint32_t icb1, uint32_t ocb) {
     return ::tt_emu::kapi::compute_kernel_hw_startup(icb0, icb1, ocb);
 }

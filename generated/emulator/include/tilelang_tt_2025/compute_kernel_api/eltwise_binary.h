@@ -7,56 +7,56 @@
 #include "tt_emu/kernel_api.hpp"
 
 // DST[idst] = add(tile itile0 of icb0, tile itile1 of icb1).
-#ifndef TT_EMU_DECLARED_add_tiles
-#define TT_EMU_DECLARED_add_tiles
+#ifndef TT_EMU_DECLARED_add_tiles_5
+#define TT_EMU_DECLARED_add_tiles_5
 inline decltype(auto) add_tiles(uint32_t icb0, uint32_t icb1, uint32_t itile0, uint32_t itile1, uint32_t idst) {
     return ::tt_emu::kapi::add_tiles(icb0, icb1, itile0, itile1, idst);
 }
 #endif
 
 // Short initialisation for element-wise add of tiles from `icb0` and `icb1`.
-#ifndef TT_EMU_DECLARED_add_tiles_init
-#define TT_EMU_DECLARED_add_tiles_init
+#ifndef TT_EMU_DECLARED_add_tiles_init_2
+#define TT_EMU_DECLARED_add_tiles_init_2
 inline decltype(auto) add_tiles_init(uint32_t icb0, uint32_t icb1) {
     return ::tt_emu::kapi::add_tiles_init(icb0, icb1);
 }
 #endif
 
-// Full hardware configuration for element-wise binary FPU operations.
-#ifndef TT_EMU_DECLARED_binary_op_init_common
-#define TT_EMU_DECLARED_binary_op_init_common
+// Full hardware configuration for element-wise binary FPU operations (removed in ttnn 0.81).
+#ifndef TT_EMU_DECLARED_binary_op_init_common_3
+#define TT_EMU_DECLARED_binary_op_init_common_3
 inline decltype(auto) binary_op_init_common(uint32_t icb0, uint32_t icb1, uint32_t ocb) {
     return ::tt_emu::kapi::binary_op_init_common(icb0, icb1, ocb);
 }
 #endif
 
 // DST[idst] = mul(tile itile0 of icb0, tile itile1 of icb1).
-#ifndef TT_EMU_DECLARED_mul_tiles
-#define TT_EMU_DECLARED_mul_tiles
+#ifndef TT_EMU_DECLARED_mul_tiles_5
+#define TT_EMU_DECLARED_mul_tiles_5
 inline decltype(auto) mul_tiles(uint32_t icb0, uint32_t icb1, uint32_t itile0, uint32_t itile1, uint32_t idst) {
     return ::tt_emu::kapi::mul_tiles(icb0, icb1, itile0, itile1, idst);
 }
 #endif
 
 // Short initialisation for element-wise mul of tiles from `icb0` and `icb1`.
-#ifndef TT_EMU_DECLARED_mul_tiles_init
-#define TT_EMU_DECLARED_mul_tiles_init
+#ifndef TT_EMU_DECLARED_mul_tiles_init_2
+#define TT_EMU_DECLARED_mul_tiles_init_2
 inline decltype(auto) mul_tiles_init(uint32_t icb0, uint32_t icb1) {
     return ::tt_emu::kapi::mul_tiles_init(icb0, icb1);
 }
 #endif
 
 // DST[idst] = sub(tile itile0 of icb0, tile itile1 of icb1).
-#ifndef TT_EMU_DECLARED_sub_tiles
-#define TT_EMU_DECLARED_sub_tiles
+#ifndef TT_EMU_DECLARED_sub_tiles_5
+#define TT_EMU_DECLARED_sub_tiles_5
 inline decltype(auto) sub_tiles(uint32_t icb0, uint32_t icb1, uint32_t itile0, uint32_t itile1, uint32_t idst) {
     return ::tt_emu::kapi::sub_tiles(icb0, icb1, itile0, itile1, idst);
 }
 #endif
 
 // Short initialisation for element-wise sub of tiles from `icb0` and `icb1`.
-#ifndef TT_EMU_DECLARED_sub_tiles_init
-#define TT_EMU_DECLARED_sub_tiles_init
+#ifndef TT_EMU_DECLARED_sub_tiles_init_2
+#define TT_EMU_DECLARED_sub_tiles_init_2
 inline decltype(auto) sub_tiles_init(uint32_t icb0, uint32_t icb1) {
     return ::tt_emu::kapi::sub_tiles_init(icb0, icb1);
 }

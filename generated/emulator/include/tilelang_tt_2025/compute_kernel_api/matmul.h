@@ -6,18 +6,26 @@
 // Emulator version of <compute_kernel_api/matmul.h> in API profile tilelang_tt_2025 (compute kernels).
 #include "tt_emu/kernel_api.hpp"
 
-// DST[idst] += A x B for tile `in0_tile_index` of `in0_cb` and tile `in1_tile_index` of `in1_cb`.
-#ifndef TT_EMU_DECLARED_matmul_tiles
-#define TT_EMU_DECLARED_matmul_tiles
-inline decltype(auto) matmul_tiles(uint32_t in0_cb, uint32_t in1_cb, uint32_t in0_tile_index, uint32_t in1_tile_index, uint32_t idst) {
-    return ::tt_emu::kapi::matmul_tiles(in0_cb, in1_cb, in0_tile_index, in1_tile_index, idst);
+// The 2025 matmul_tiles: DST[idst] += A x B, with B's tile transposed first when `transpose` is non-zero.
+#ifndef TT_EMU_DECLARED_matmul_tiles_6
+#define TT_EMU_DECLARED_matmul_tiles_6
+inline decltype(auto) matmul_tiles(uint32_t in0_cb, uint32_t in1_cb, uint32_t in0_tile_index, uint32_t in1_tile_index, uint32_t idst, uint32_t transpose) {
+    return ::tt_emu::kapi::matmul_tiles(in0_cb, in1_cb, in0_tile_index, in1_tile_index, idst, transpose);
 }
 #endif
 
 // Full hardware configuration plus matmul initialisation (removed from tt-metal in 2026-07).
-#ifndef TT_EMU_DECLARED_mm_init
-#define TT_EMU_DECLARED_mm_init
+#ifndef TT_EMU_DECLARED_mm_init_3
+#define TT_EMU_DECLARED_mm_init_3
 inline decltype(auto) mm_init(uint32_t in0_cb, uint32_t in1_cb, uint32_t out_cb) {
     return ::tt_emu::kapi::mm_init(in0_cb, in1_cb, out_cb);
+}
+#endif
+
+// Short matmul re-initialisation (unpack + math) after another operation; mm_init must have run once.
+#ifndef TT_EMU_DECLARED_mm_init_short_2
+#define TT_EMU_DECLARED_mm_init_short_2
+inline decltype(auto) mm_init_short(uint32_t in0_cb, uint32_t in1_cb) {
+    return ::tt_emu::kapi::mm_init_short(in0_cb, in1_cb);
 }
 #endif

@@ -6,32 +6,32 @@
 #include "tt_emu/kernel_api.hpp"
 
 // Math thread: wait for a free DST section and take it.
-#ifndef TT_EMU_DECLARED_tile_regs_acquire
-#define TT_EMU_DECLARED_tile_regs_acquire
+#ifndef TT_EMU_DECLARED_tile_regs_acquire_0
+#define TT_EMU_DECLARED_tile_regs_acquire_0
 inline decltype(auto) tile_regs_acquire() {
     return ::tt_emu::kapi::tile_regs_acquire();
 }
 #endif
 
 // Math thread: hand the computed DST section to the pack thread.
-#ifndef TT_EMU_DECLARED_tile_regs_commit
-#define TT_EMU_DECLARED_tile_regs_commit
+#ifndef TT_EMU_DECLARED_tile_regs_commit_0
+#define TT_EMU_DECLARED_tile_regs_commit_0
 inline decltype(auto) tile_regs_commit() {
     return ::tt_emu::kapi::tile_regs_commit();
 }
 #endif
 
 // Pack thread: free the DST section for the next acquire.
-#ifndef TT_EMU_DECLARED_tile_regs_release
-#define TT_EMU_DECLARED_tile_regs_release
+#ifndef TT_EMU_DECLARED_tile_regs_release_0
+#define TT_EMU_DECLARED_tile_regs_release_0
 inline decltype(auto) tile_regs_release() {
     return ::tt_emu::kapi::tile_regs_release();
 }
 #endif
 
 // Pack thread: wait until the math thread has committed the section.
-#ifndef TT_EMU_DECLARED_tile_regs_wait
-#define TT_EMU_DECLARED_tile_regs_wait
+#ifndef TT_EMU_DECLARED_tile_regs_wait_0
+#define TT_EMU_DECLARED_tile_regs_wait_0
 inline decltype(auto) tile_regs_wait() {
     return ::tt_emu::kapi::tile_regs_wait();
 }

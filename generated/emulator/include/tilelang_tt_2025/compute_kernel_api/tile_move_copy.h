@@ -6,16 +6,16 @@
 #include "tt_emu/kernel_api.hpp"
 
 // Copy tile `in_tile_index` of CB `in_cb_id` into DST tile `dst_tile_index`.
-#ifndef TT_EMU_DECLARED_copy_tile
-#define TT_EMU_DECLARED_copy_tile
+#ifndef TT_EMU_DECLARED_copy_tile_3
+#define TT_EMU_DECLARED_copy_tile_3
 inline decltype(auto) copy_tile(uint32_t in_cb_id, uint32_t in_tile_index, uint32_t dst_tile_index) {
     return ::tt_emu::kapi::copy_tile(in_cb_id, in_tile_index, dst_tile_index);
 }
 #endif
 
 // Initialise unpack-to-DST copies from CB `cbid`.
-#ifndef TT_EMU_DECLARED_copy_tile_init
-#define TT_EMU_DECLARED_copy_tile_init
+#ifndef TT_EMU_DECLARED_copy_tile_init_1
+#define TT_EMU_DECLARED_copy_tile_init_1
 inline decltype(auto) copy_tile_init(uint32_t cbid) {
     return ::tt_emu::kapi::copy_tile_init(cbid);
 }

@@ -6,16 +6,16 @@
 #include "tt_emu/kernel_api.hpp"
 
 // Short initialisation of unpack and math for transpose_wh_tile.
-#ifndef TT_EMU_DECLARED_transpose_wh_init_short
-#define TT_EMU_DECLARED_transpose_wh_init_short
+#ifndef TT_EMU_DECLARED_transpose_wh_init_short_1
+#define TT_EMU_DECLARED_transpose_wh_init_short_1
 inline decltype(auto) transpose_wh_init_short(uint32_t icb) {
     return ::tt_emu::kapi::transpose_wh_init_short(icb);
 }
 #endif
 
 // DST[idst] = transpose(tile `itile` of `icb`).
-#ifndef TT_EMU_DECLARED_transpose_wh_tile
-#define TT_EMU_DECLARED_transpose_wh_tile
+#ifndef TT_EMU_DECLARED_transpose_wh_tile_3
+#define TT_EMU_DECLARED_transpose_wh_tile_3
 inline decltype(auto) transpose_wh_tile(uint32_t icb, uint32_t itile, uint32_t idst) {
     return ::tt_emu::kapi::transpose_wh_tile(icb, itile, idst);
 }

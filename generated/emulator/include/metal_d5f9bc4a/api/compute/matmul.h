@@ -7,16 +7,16 @@
 #include "tt_emu/kernel_api.hpp"
 
 // Short matmul initialisation (unpack + math); follows compute_kernel_hw_startup_matmul.
-#ifndef TT_EMU_DECLARED_matmul_init
-#define TT_EMU_DECLARED_matmul_init
+#ifndef TT_EMU_DECLARED_matmul_init_2
+#define TT_EMU_DECLARED_matmul_init_2
 inline decltype(auto) matmul_init(uint32_t in0_cb, uint32_t in1_cb) {
     return ::tt_emu::kapi::matmul_init(in0_cb, in1_cb);
 }
 #endif
 
 // DST[idst] += A x B for tile `in0_tile_index` of `in0_cb` and tile `in1_tile_index` of `in1_cb`.
-#ifndef TT_EMU_DECLARED_matmul_tiles
-#define TT_EMU_DECLARED_matmul_tiles
+#ifndef TT_EMU_DECLARED_matmul_tiles_5
+#define TT_EMU_DECLARED_matmul_tiles_5
 inline decltype(auto) matmul_tiles(uint32_t in0_cb, uint32_t in1_cb, uint32_t in0_tile_index, uint32_t in1_tile_index, uint32_t idst) {
     return ::tt_emu::kapi::matmul_tiles(in0_cb, in1_cb, in0_tile_index, in1_tile_index, idst);
 }

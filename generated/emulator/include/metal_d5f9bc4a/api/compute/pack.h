@@ -6,8 +6,8 @@
 #include "tt_emu/kernel_api.hpp"
 
 // Pack DST tile `ifrom_dst` into the next reserved page of CB `icb`.
-#ifndef TT_EMU_DECLARED_pack_tile
-#define TT_EMU_DECLARED_pack_tile
+#ifndef TT_EMU_DECLARED_pack_tile_2
+#define TT_EMU_DECLARED_pack_tile_2
 inline decltype(auto) pack_tile(uint32_t ifrom_dst, uint32_t icb) {
     return ::tt_emu::kapi::pack_tile(ifrom_dst, icb);
 }

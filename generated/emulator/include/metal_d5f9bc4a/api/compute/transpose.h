@@ -6,16 +6,16 @@
 #include "tt_emu/kernel_api.hpp"
 
 // Short initialisation of unpack and math for transpose_tile (after the kernel's hardware start-up).
-#ifndef TT_EMU_DECLARED_transpose_init
-#define TT_EMU_DECLARED_transpose_init
+#ifndef TT_EMU_DECLARED_transpose_init_1
+#define TT_EMU_DECLARED_transpose_init_1
 inline decltype(auto) transpose_init(uint32_t icb) {
     return ::tt_emu::kapi::transpose_init(icb);
 }
 #endif
 
 // DST[idst] = transpose(tile `itile` of `icb`).
-#ifndef TT_EMU_DECLARED_transpose_tile
-#define TT_EMU_DECLARED_transpose_tile
+#ifndef TT_EMU_DECLARED_transpose_tile_3
+#define TT_EMU_DECLARED_transpose_tile_3
 inline decltype(auto) transpose_tile(uint32_t icb, uint32_t itile, uint32_t idst) {
     return ::tt_emu::kapi::transpose_tile(icb, itile, idst);
 }

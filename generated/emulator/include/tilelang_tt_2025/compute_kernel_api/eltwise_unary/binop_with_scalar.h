@@ -6,48 +6,48 @@
 #include "tt_emu/kernel_api.hpp"
 
 // DST[idst] = add(DST[idst], scalar) (rsub: scalar - DST[idst]); `param1` holds the fp32 bits of the scalar.
-#ifndef TT_EMU_DECLARED_add_unary_tile
-#define TT_EMU_DECLARED_add_unary_tile
+#ifndef TT_EMU_DECLARED_add_unary_tile_2
+#define TT_EMU_DECLARED_add_unary_tile_2
 inline decltype(auto) add_unary_tile(uint32_t idst, uint32_t param1) {
     return ::tt_emu::kapi::add_unary_tile(idst, param1);
 }
 #endif
 
 // Initialise the SFPU for the scalar operations ({add,sub,mul,div,rsub}_unary_tile).
-#ifndef TT_EMU_DECLARED_binop_with_scalar_tile_init
-#define TT_EMU_DECLARED_binop_with_scalar_tile_init
+#ifndef TT_EMU_DECLARED_binop_with_scalar_tile_init_0
+#define TT_EMU_DECLARED_binop_with_scalar_tile_init_0
 inline decltype(auto) binop_with_scalar_tile_init() {
     return ::tt_emu::kapi::binop_with_scalar_tile_init();
 }
 #endif
 
 // DST[idst] = div(DST[idst], scalar) (rsub: scalar - DST[idst]); `param1` holds the fp32 bits of the scalar.
-#ifndef TT_EMU_DECLARED_div_unary_tile
-#define TT_EMU_DECLARED_div_unary_tile
+#ifndef TT_EMU_DECLARED_div_unary_tile_2
+#define TT_EMU_DECLARED_div_unary_tile_2
 inline decltype(auto) div_unary_tile(uint32_t idst, uint32_t param1) {
     return ::tt_emu::kapi::div_unary_tile(idst, param1);
 }
 #endif
 
 // DST[idst] = mul(DST[idst], scalar) (rsub: scalar - DST[idst]); `param1` holds the fp32 bits of the scalar.
-#ifndef TT_EMU_DECLARED_mul_unary_tile
-#define TT_EMU_DECLARED_mul_unary_tile
+#ifndef TT_EMU_DECLARED_mul_unary_tile_2
+#define TT_EMU_DECLARED_mul_unary_tile_2
 inline decltype(auto) mul_unary_tile(uint32_t idst, uint32_t param1) {
     return ::tt_emu::kapi::mul_unary_tile(idst, param1);
 }
 #endif
 
 // DST[idst] = rsub(DST[idst], scalar) (rsub: scalar - DST[idst]); `param1` holds the fp32 bits of the scalar.
-#ifndef TT_EMU_DECLARED_rsub_unary_tile
-#define TT_EMU_DECLARED_rsub_unary_tile
+#ifndef TT_EMU_DECLARED_rsub_unary_tile_2
+#define TT_EMU_DECLARED_rsub_unary_tile_2
 inline decltype(auto) rsub_unary_tile(uint32_t idst, uint32_t param1) {
     return ::tt_emu::kapi::rsub_unary_tile(idst, param1);
 }
 #endif
 
 // DST[idst] = sub(DST[idst], scalar) (rsub: scalar - DST[idst]); `param1` holds the fp32 bits of the scalar.
-#ifndef TT_EMU_DECLARED_sub_unary_tile
-#define TT_EMU_DECLARED_sub_unary_tile
+#ifndef TT_EMU_DECLARED_sub_unary_tile_2
+#define TT_EMU_DECLARED_sub_unary_tile_2
 inline decltype(auto) sub_unary_tile(uint32_t idst, uint32_t param1) {
     return ::tt_emu::kapi::sub_unary_tile(idst, param1);
 }

@@ -6,16 +6,16 @@
 #include "tt_emu/kernel_api.hpp"
 
 // Set every element of DST[idst] to `value`.
-#ifndef TT_EMU_DECLARED_fill_tile
-#define TT_EMU_DECLARED_fill_tile
+#ifndef TT_EMU_DECLARED_fill_tile_2
+#define TT_EMU_DECLARED_fill_tile_2
 inline decltype(auto) fill_tile(uint32_t idst, float value) {
     return ::tt_emu::kapi::fill_tile(idst, value);
 }
 #endif
 
 // Initialise the SFPU for fill_tile.
-#ifndef TT_EMU_DECLARED_fill_tile_init
-#define TT_EMU_DECLARED_fill_tile_init
+#ifndef TT_EMU_DECLARED_fill_tile_init_0
+#define TT_EMU_DECLARED_fill_tile_init_0
 inline decltype(auto) fill_tile_init() {
     return ::tt_emu::kapi::fill_tile_init();
 }

@@ -6,16 +6,16 @@
 #include "tt_emu/kernel_api.hpp"
 
 // DST[idst] = relu(DST[idst]).
-#ifndef TT_EMU_DECLARED_relu_tile
-#define TT_EMU_DECLARED_relu_tile
+#ifndef TT_EMU_DECLARED_relu_tile_1
+#define TT_EMU_DECLARED_relu_tile_1
 inline decltype(auto) relu_tile(uint32_t idst) {
     return ::tt_emu::kapi::relu_tile(idst);
 }
 #endif
 
 // Initialise the SFPU for relu_tile (template arguments left at their defaults in both profiles).
-#ifndef TT_EMU_DECLARED_relu_tile_init
-#define TT_EMU_DECLARED_relu_tile_init
+#ifndef TT_EMU_DECLARED_relu_tile_init_0
+#define TT_EMU_DECLARED_relu_tile_init_0
 inline decltype(auto) relu_tile_init() {
     return ::tt_emu::kapi::relu_tile_init();
 }

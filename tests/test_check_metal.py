@@ -1,0 +1,130 @@
+"""tools/check_metal (make check-metal) can fail: kernels the project emits compile against the real tt-metal
+headers of ttnn 0.81.1 the way the JIT compiles them, and the same kernels with one mutation do not.
+
+The wheel (about 100 MB) and the ziglang wheel are fetched once into $TILELANG_TTNN_CACHE; without network the
+tests fail, unless TILELANG_CHECK_METAL_OFFLINE_OK=1 says to skip them (as `make check-metal` does)."""
+
+from __future__ import annotations
+
+import os
+import re
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from tt_kernels import matmul, matmul_bias_relu
+
+import tilelang
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from tools.check_metal import check, host, jit, wheels  # noqa: E402
+
+VERSION = "0.81.1"  # the default profile's ttnn_wheel
+
+
+@pytest.fixture(scope="module")
+def toolchain(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[str]]:
+    try:
+        headers = wheels.ttnn_headers(VERSION)
+        frontend = jit.frontend(wheels.clang(), tmp_path_factory.mktemp("probe"))
+    except wheels.Offline as exc:
+        if os.environ.get("TILELANG_CHECK_METAL_OFFLINE_OK") == "1":
+            pytest.skip(f"offline: {exc}")
+        raise
+    return headers, frontend
+
+
+@pytest.fixture(scope="module")
+def program(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    kernel = tilelang.compile(matmul_bias_relu(128, 128, 64, 64, 64, 32), target="tenstorrent")
+    assert kernel.artifact.rt_mod.plan["device"]["profile"] == "ttnn_0_81"
+    return kernel.save(tmp_path_factory.mktemp("gemm_bias_relu") / "gemm_bias_relu.default")
+
+
+def compile_role(toolchain: Any, program: Path, tmp_path: Path, role: str, edit: Any = None,
+                 ct_args: list[int] | None = None) -> list[check.Unit]:
+    """Compile one role of the saved program (its text edited) for every core the tool checks; the units."""
+    headers, frontend = toolchain
+    corpus = tmp_path / "corpus"
+    copy = corpus / program.name
+    copy.mkdir(parents=True)
+    for f in program.iterdir():
+        text = f.read_text()
+        copy.joinpath(f.name).write_text(edit(text) if edit and f.name == f"{role}.cpp" else text)
+    units = [u for u in check.units_of(corpus, None) if u.role == role]
+    if ct_args is not None:
+        for unit in units:
+            unit.ct_args = ct_args
+    check.compile_units(units, headers, frontend, tmp_path / "build", None, 2)
+    return units
+
+
+@pytest.mark.parametrize("role", ["reader", "writer", "compute"])
+def test_the_emitted_kernels_compile_for_their_cores(toolchain: Any, program: Path, tmp_path: Path, role: str) -> None:
+    units = compile_role(toolchain, program, tmp_path, role)
+    statuses = {u.core.name: u.status for u in units}
+    assert all(s in ("ok", "skipped") for s in statuses.values()), [u.detail for u in units]
+    expected = {"reader": {"NCRISC": "ok"}, "writer": {"BRISC": "ok"},
+                # without SFPI headers only the pack core is compiled, and relu.h needs sfpi.h even there
+                "compute": {"TRISC0": "skipped", "TRISC1": "skipped", "TRISC2": "skipped"}}[role]
+    assert statuses == expected
+
+
+@pytest.mark.parametrize("role,pattern,replacement,message", [
+    ("reader", r"TensorAccessor\(accessor_args, A_addr, 2048\)", "TensorAccessor(accessor_args, A_addr, 2048, 7, 9)",
+     "no matching constructor|no viable constructor"),
+    ("writer", r"noc_async_write_page\(([^;]*), ([^,;]*)\);", r"noc_async_write_page(\1);", "no matching function"),
+    ("writer", r"cb_wait_front\((\d+), [^)]*\)", r"cb_wait_front(\1)", "no matching function|too few arguments"),
+    ("reader", r"constexpr auto accessor_args = TensorAccessorArgs<0>\(\);\n", "",
+     "undeclared identifier 'accessor_args'"),
+])
+def test_a_mutated_kernel_fails(toolchain: Any, program: Path, tmp_path: Path, role: str, pattern: str,
+                                replacement: str, message: str) -> None:
+    """A missing or extra argument, a removed call: the first errors name the kernel line."""
+    def edit(text: str) -> str:
+        new, count = re.subn(pattern, replacement, text, count=1)
+        assert count == 1, pattern
+        return new
+
+    units = compile_role(toolchain, program, tmp_path, role, edit)
+    failed = [u for u in units if u.status == "error"]
+    assert failed and re.search(message, failed[0].detail), [u.detail for u in units]
+    assert "kernel.cpp:" in failed[0].detail
+
+
+def test_an_out_of_range_compile_time_argument_fails(toolchain: Any, program: Path, tmp_path: Path) -> None:
+    """The reader chains three TensorAccessorArgs (2 words each); with 4 compile-time arguments the third reads
+    past them, which tt-metal's headers reject at compile time."""
+    units = compile_role(toolchain, program, tmp_path, "reader", ct_args=[2, 2048, 2, 2048])
+    assert units[0].status == "error", units[0].detail
+    units = compile_role(toolchain, program, tmp_path / "full", "reader")
+    assert units[0].status == "ok" and units[0].ct_args == [2, 2048] * 3
+
+
+def test_host_entry_points_are_checked_against_the_exported_symbols(toolchain: Any, program: Path) -> None:
+    headers, _ = toolchain
+    library = headers / "build" / "lib" / "libtt_metal.so"
+    main = (program / "main.cpp").read_text()
+    assert {"CreateKernel", "SetRuntimeArgs", "distributed::MeshBuffer::create"} <= host.entry_points(main)
+    assert host.missing(main, library) == []
+    assert host.missing(main.replace("CreateKernel(", "CreateKernelX("), library) == ["CreateKernelX"]
+
+
+def test_the_pack_core_checks_a_gemm_compute_kernel(toolchain: Any, tmp_path: Path) -> None:
+    """A GEMM's compute kernel includes no SFPU header, so TRISC2 compiles it; a dropped argument fails there."""
+    kernel = tilelang.compile(matmul(128, 256, 128, 128, 128, 32, dtype="bfloat16"), target="tenstorrent")
+    program = kernel.save(tmp_path / "gemm" / "gemm.default")
+    units = compile_role(toolchain, program, tmp_path / "good", "compute")
+    assert {u.core.name: u.status for u in units}["TRISC2"] == "ok"
+    units = compile_role(toolchain, program, tmp_path / "bad", "compute",
+                         lambda s: s.replace("pack_reconfig_data_format(16);", "pack_reconfig_data_format();", 1))
+    trisc2 = next(u for u in units if u.core.name == "TRISC2")
+    assert trisc2.status == "error" and "pack_reconfig_data_format" in trisc2.detail, trisc2.detail
+
+
+def test_a_wheel_that_cannot_be_downloaded_is_reported(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """No such version on the index (as when offline): the error names the package and version."""
+    monkeypatch.setenv("TILELANG_TTNN_CACHE", str(tmp_path))
+    with pytest.raises(wheels.Offline, match=r"cannot download the ttnn 0\.0\.1 wheel with pip"):
+        wheels.ttnn_headers("0.0.1")

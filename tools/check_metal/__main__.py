@@ -1,0 +1,132 @@
+"""make check-metal: compile every kernel of the project's kernel corpus, for every API profile, the way
+tt-metal's JIT does, against the real device headers of the profile's ttnn wheel; check main.cpp's host calls
+against the wheel's libtt_metal.so. Exit 1 on any error, 2 when a wheel cannot be downloaded.
+
+    python -m tools.check_metal [--profiles ttnn_0_81,...] [--jobs 2] [--table table.md]
+
+$TT_METAL_SFPI_INCLUDE: a folder with the SFPI headers (sfpi.h, lltt.h; no package registry has them); without
+it TRISC0 (unpack) and TRISC1 (math) are reported as skipped. $TILELANG_CHECK_METAL_OFFLINE_OK=1: a wheel that
+cannot be downloaded skips the check (exit 0) instead of failing it. $TILELANG_TTNN_CACHE: the wheel cache.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from . import check, host, jit, wheels
+from .corpus import REPO
+
+
+def profiles() -> dict:
+    sys.path.insert(0, str(REPO / "python"))
+    sys.path.insert(0, str(REPO / "generated"))
+    from tilelang.tenstorrent.intrinsics import PROFILES
+
+    return PROFILES
+
+
+def lower_corpus(profile: str, out: Path) -> None:
+    env = {**os.environ, "TILELANG_TT_API_PROFILE": profile,
+           "PYTHONPATH": os.pathsep.join([str(REPO / "python"), str(REPO), os.environ.get("PYTHONPATH", "")])}
+    done = subprocess.run([sys.executable, "-m", "tools.check_metal.corpus", str(out)], cwd=REPO, env=env,
+                          capture_output=True, text=True)
+    if done.returncode != 0:
+        raise RuntimeError(f"lowering the corpus for profile {profile} failed:\n{done.stderr[-3000:]}")
+
+
+def report(profile: str, version: str, units: list[check.Unit], table: list[str]) -> int:
+    """Print one profile's kernel x core results; the number of errors."""
+    rows: dict[tuple[str, str], dict[str, set[str]]] = {}
+    for unit in units:
+        for user in unit.users:
+            kernel = user.split(".")[0]
+            rows.setdefault((kernel, unit.role), {}).setdefault(unit.core.name, set()).add(unit.status)
+    print(f"\n== {profile}: ttnn {version} ({len(units)} distinct compilations)")
+    for (kernel, role), cores in sorted(rows.items()):
+        cells = [f"{core} {'error' if 'error' in s else 'skipped' if 'skipped' in s else 'ok'}"
+                 for core, s in sorted(cores.items())]
+        print(f"  {kernel:46s} {role:8s} {'  '.join(cells)}")
+        table.append(f"| {kernel} | {role} | {profile} ({version}) | {', '.join(cells)} |")
+    errors = [u for u in units if u.status == "error"]
+    for unit in errors:
+        print(f"\nERROR {profile} {unit.role} {unit.core.name} ({', '.join(sorted(unit.users)[:3])}"
+              f"{', ...' if len(unit.users) > 3 else ''}):\n{unit.detail}")
+    reasons = sorted({u.detail for u in units if u.status == "skipped"})
+    for reason in reasons:
+        print(f"  skipped: {reason}")
+    return len(errors)
+
+
+def check_profile(name: str, version: str, exact: bool, sfpi: Path | None, jobs: int, scratch: Path,
+                  table: list[str]) -> int:
+    headers = wheels.ttnn_headers(version)
+    corpus = scratch / name / "corpus"
+    lower_corpus(name, corpus)
+    units = check.units_of(corpus, sfpi)
+    check.compile_units(units, headers, jit.frontend(wheels.clang(), scratch), scratch / name / "build", sfpi, jobs)
+    errors = report(name, version, units, table)
+    print(f"  clang compatibility of the cached headers: {wheels.clang_compat_note(version)}")
+    library = headers / "build" / "lib" / "libtt_metal.so"
+    absent = sorted({n for p in corpus.iterdir() if (p / "main.cpp").exists()
+                     for n in host.missing((p / "main.cpp").read_text(), library)})
+    if absent:
+        kind = "ERROR" if exact else "note (the wheel is the closest the index has, not the profile's own)"
+        print(f"  host entry points of main.cpp that libtt_metal.so {version} does not export - {kind}: "
+              f"{', '.join(absent)}")
+        errors += len(absent) if exact else 0
+    else:
+        print(f"  host entry points of main.cpp: all exported by libtt_metal.so {version} "
+              f"(templates of the host headers not checkable: {', '.join(host.HEADER_TEMPLATES)})")
+    return errors
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--profiles", help="comma-separated API profiles (default: all)")
+    parser.add_argument("--jobs", type=int, default=os.cpu_count() or 2)
+    parser.add_argument("--table", type=Path, help="also write the kernel x core x profile table (Markdown)")
+    args = parser.parse_args()
+    known = profiles()
+    chosen = args.profiles.split(",") if args.profiles else sorted(known)
+    unknown = [p for p in chosen if p not in known]
+    if unknown:
+        print(f"check-metal: unknown API profile(s) {', '.join(unknown)}; known: {', '.join(sorted(known))}")
+        return 2
+    sfpi_env = os.environ.get("TT_METAL_SFPI_INCLUDE")
+    sfpi = Path(sfpi_env) if sfpi_env else None
+    if sfpi is not None and not (sfpi / "sfpi.h").exists():
+        print(f"check-metal: $TT_METAL_SFPI_INCLUDE={sfpi} has no sfpi.h")
+        return 2
+    print("SFPI headers: " + (f"{sfpi} (TRISC0/TRISC1 checked)" if sfpi else
+                              "not found ($TT_METAL_SFPI_INCLUDE unset): TRISC0 (unpack) and TRISC1 (math) are "
+                              "NOT checked; BRISC, NCRISC and TRISC2 (pack) are, where their headers allow"))
+    start, errors, table = time.monotonic(), 0, ["| kernel | role | profile (ttnn) | cores |", "|---|---|---|---|"]
+    try:
+        with tempfile.TemporaryDirectory(prefix="check_metal_") as tmp:
+            for name in chosen:
+                profile = known[name]
+                if not profile.ttnn_wheel:
+                    print(f"check-metal: profile {name} names no ttnn_wheel (specs/backends/tenstorrent.yaml)")
+                    return 2
+                errors += check_profile(name, profile.ttnn_wheel, profile.ttnn_wheel_exact, sfpi, args.jobs,
+                                        Path(tmp), table)
+    except wheels.Offline as exc:
+        skip = os.environ.get("TILELANG_CHECK_METAL_OFFLINE_OK") == "1"
+        outcome = ("skipped ($TILELANG_CHECK_METAL_OFFLINE_OK=1)" if skip else
+                   "FAILED (offline? set TILELANG_CHECK_METAL_OFFLINE_OK=1 to skip)")
+        print(f"check-metal: {exc}; {outcome}")
+        return 0 if skip else 2
+    if args.table:
+        args.table.write_text("\n".join(table) + "\n")
+    print(f"\ncheck-metal: {errors} error(s) in {time.monotonic() - start:.0f} s")
+    return 1 if errors else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

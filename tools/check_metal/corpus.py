@@ -1,0 +1,33 @@
+"""The kernel corpus of one API profile: every kernel of tests/tt_kernels.CORPUS under every pass-option variant
+of tools/artifacts_digest.py, lowered by this checkout and saved as `<out>/<kernel>.<variant>/`.
+
+Run in its own process per profile (`TILELANG_TT_API_PROFILE=<profile> python -m tools.check_metal.corpus OUT`):
+the pass library reads the profile once per process."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def save_corpus(out: Path) -> list[str]:
+    sys.path.insert(0, str(REPO / "tests"))
+    sys.path.insert(0, str(REPO / "tools"))
+    from artifacts_digest import VARIANTS
+    from tt_kernels import CORPUS
+
+    import tilelang
+
+    saved = []
+    for name, factory in sorted(CORPUS.items()):
+        for variant, configs in VARIANTS.items():
+            kernel = tilelang.compile(factory(), target="tenstorrent", pass_configs=configs)
+            kernel.save(out / f"{name}.{variant}")
+            saved.append(f"{name}.{variant}")
+    return saved
+
+
+if __name__ == "__main__":
+    print(len(save_corpus(Path(sys.argv[1]))))

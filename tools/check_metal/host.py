@@ -1,0 +1,47 @@
+"""Host entry points: the wheel ships no host headers, so main.cpp cannot be compiled from it; instead every
+tt-metal host function main.cpp calls must be exported by the wheel's libtt_metal.so (`nm -DC`)."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+from functools import cache
+from pathlib import Path
+
+# Function templates of the host headers, instantiated in the caller, so never exported: not checkable here.
+HEADER_TEMPLATES = ("EnqueueWriteMeshBuffer", "EnqueueReadMeshBuffer")
+
+_QUALIFIED = re.compile(r"\b((?:[A-Za-z_]\w*::)+[A-Za-z_]\w*)\s*(?:<[^<>();]*>)?\(")
+_CAMEL = re.compile(r"(?<![\w:.>])([A-Z]\w*)\s*(?:<[^<>();]*>)?\(")
+_ARROW = re.compile(r"->\s*([a-z_]\w*)\s*\(")
+
+
+def entry_points(main_cpp: str) -> set[str]:
+    """The tt-metal host functions a main.cpp calls (qualified, CamelCase free functions and constructors, and
+    member functions called through a device, mesh or buffer pointer)."""
+    text = re.sub(r"//[^\n]*", "", main_cpp)
+    text = re.sub(r'"(?:\\.|[^"\\])*"', '""', text)
+    names = {n for n in _QUALIFIED.findall(text) if not n.startswith("std::")}
+    names |= set(_CAMEL.findall(text)) | {f"->{n}" for n in _ARROW.findall(text)}
+    return {n for n in names if n.rsplit("::", 1)[-1] not in HEADER_TEMPLATES}
+
+
+@cache
+def exported(library: Path) -> str:
+    done = subprocess.run(["nm", "-DC", "--defined-only", str(library)], capture_output=True, text=True, check=True)
+    return done.stdout
+
+
+def missing(main_cpp: str, library: Path) -> list[str]:
+    """The entry points of `main_cpp` that `library` does not export."""
+    symbols = exported(library)
+    absent = []
+    for name in sorted(entry_points(main_cpp)):
+        parts = name.lstrip("->").split("::")
+        if parts[0] == "distributed":
+            parts = parts[1:]
+        last = parts[-1]
+        wanted = ["::".join(parts[-2:]) + "("] if len(parts) > 1 else [f"::{last}(", f"{last}::{last}("]
+        if not any(w in symbols for w in wanted):
+            absent.append(name)
+    return absent
