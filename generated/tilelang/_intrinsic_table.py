@@ -41,6 +41,7 @@ class Profile:
     ttnn_wheel: str = ""  # the ttnn wheel whose device headers match the profile (tools/check_metal)
     ttnn_wheel_exact: bool = True  # false: the closest wheel the package index has, not the profile's own
     accessor_compile_time_args: int = 0  # compile-time arguments of one interleaved tensor accessor
+    compute_entry_header: str = ""  # namespace_main: the header that defines NAMESPACE and MAIN
 
 
 @dataclass(frozen=True)

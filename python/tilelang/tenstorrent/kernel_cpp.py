@@ -249,7 +249,10 @@ def kernel_source(func: tirx.PrimFunc, kernel: str, profile: str | None = None) 
     printer.stmt(func.body, 1)
     entry = intrinsics.PROFILES[profile].kernel_entry
     body = "\n".join(printer.lines)
-    includes = "\n".join(f'#include "{h}"' for h in sorted(printer.headers))
+    headers = set(printer.headers)
+    if role == "compute" and entry == "namespace_main":
+        headers.add(intrinsics.PROFILES[profile].compute_entry_header)  # MAIN, also for a kernel calling nothing
+    includes = "\n".join(f'#include "{h}"' for h in sorted(headers))
     head = f"// {role} kernel of '{kernel}' (API profile {profile}).\n#include <cstdint>\n{includes}\n\n"
     if role == "compute" and entry == "namespace_main":
         text = f"{head}namespace NAMESPACE {{\nvoid MAIN {{\n{body}\n}}\n}}  // namespace NAMESPACE\n"
