@@ -25,7 +25,7 @@ check: $(STAMP)
 
 test: $(STAMP)
 	$(PY) -m tilelang.cpp
-	$(PY) -m pytest -q -n auto --dist worksteal
+	$(PY) -m pytest -q -n auto --dist loadgroup
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check generator python tests benchmarks examples tools cmake

@@ -1,5 +1,5 @@
 """Shared fixtures: a pristine copy of the project's inputs, made once per test session (per worker under
-pytest-xdist: `make test` runs the suite on every core, `pytest -n auto --dist worksteal`). Tests that take a minute
+pytest-xdist: `make test` runs the suite on every core, `pytest -n auto --dist loadgroup`). Tests that take a minute
 or more (marked `slow`) are started first, so that the run does not end with one of them alone on one core."""
 
 from __future__ import annotations
