@@ -25,7 +25,7 @@ check: $(STAMP)
 
 test: $(STAMP)
 	$(PY) -m tilelang.cpp
-	$(PY) -m pytest -q
+	$(PY) -m pytest -q -n auto --dist loadgroup
 
 # Every kernel of the test corpus, for every API profile, compiled like tt-metal's JIT against the real headers of
 # the profile's ttnn wheel (downloaded once into ~/.cache/tilelang/ttnn); main.cpp's host calls against its

@@ -7,7 +7,9 @@ in the same run: the same GEMM compiled by the `llvm` backend and run on this CP
 
 Then GEMM 2048^3 (64x64x32 blocks, 1024 output blocks on 64 cores), warm: the emulated process's wall, user and
 system time and context switches, against numpy's float32 matmul of the same shape in the same run (the floor;
-target: <= 10x, system time <= 20% of the total).
+target: <= 10x, system time <= 20% of the total). With $TT_EMU_BASELINE_LIB naming the folder of another build of
+libtt_emu.so (e.g. one of the thread-per-kernel emulator before issue 18), the same executable is also run against
+it (LD_LIBRARY_PATH) and both are printed.
 
 Run: .venv/bin/python benchmarks/bench_tt_emulate.py
 """
@@ -20,6 +22,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 import ml_dtypes
 import numpy as np
@@ -49,6 +52,15 @@ def child_usage() -> tuple[float, float, int]:
     return usage.ru_utime, usage.ru_stime, usage.ru_nvcsw + usage.ru_nivcsw
 
 
+def emulate(exe: Path, args: list[str], profile: str, library_dir: str | None) -> tuple[dict[str, Any], list[float]]:
+    """One warm run: the report, and wall, user, system seconds and context switches of the process."""
+    env = {"LD_LIBRARY_PATH": library_dir} if library_dir else None
+    user0, sys0, switches0 = child_usage()
+    report, wall = timed(lambda: emulator.run(exe, args, profile, env=env))
+    user1, sys1, switches1 = child_usage()
+    return report, [wall, user1 - user0, sys1 - sys0, switches1 - switches0]
+
+
 def large_gemm(tmp: Path) -> None:
     """GEMM 2048^3 emulated (warm: host program and kernels cached) against numpy's float32 matmul."""
     rng = np.random.default_rng(LARGE)
@@ -56,6 +68,10 @@ def large_gemm(tmp: Path) -> None:
     b = rng.uniform(-1, 1, (LARGE, LARGE)).astype(ml_dtypes.bfloat16)
     a32, b32 = a.astype(np.float32), b.astype(np.float32)
     floor = min(timed(lambda: a32 @ b32)[1] for _ in range(3))
+    cpu0 = time.process_time()  # numpy's CPU time (all its BLAS threads): the floor when other jobs share the cores
+    for _ in range(3):
+        a32 @ b32
+    floor_cpu = (time.process_time() - cpu0) / 3
     program = tilelang.lower(matmul(LARGE, LARGE, LARGE, 64, 64, 32, dtype="bfloat16"), target="tenstorrent").rt_mod
     kernel_dir = program.save(tmp / f"gemm{LARGE}")
     data = kernel_dir / "data"
@@ -66,22 +82,29 @@ def large_gemm(tmp: Path) -> None:
     exe = emulator.build_host(kernel_dir / "main.cpp", profile)
     args = [str(kernel_dir), str(data)]
     emulator.run(exe, args, profile)  # kernel JIT
-    user0, sys0, switches0 = child_usage()
-    report, wall = timed(lambda: emulator.run(exe, args, profile))
-    user1, sys1, switches1 = child_usage()
-    user, system, switches = user1 - user0, sys1 - sys0, switches1 - switches0
+    baseline = os.environ.get("TT_EMU_BASELINE_LIB")
+    if baseline:
+        emulate(exe, args, profile, baseline)  # its kernels were compiled by the run above (same headers)
+        _, before = emulate(exe, args, profile, baseline)
+    report, (wall, user, system, switches) = emulate(exe, args, profile, None)
     c = np.fromfile(data / "C.bin", dtype=ml_dtypes.bfloat16).reshape(LARGE, LARGE).astype(np.float32)
     ref = a32 @ b32
     error = float(np.abs(c - ref).max() / np.abs(ref).max())
     ratio, share = wall / floor, system / max(user + system, 1e-9)
     print(f"GEMM {LARGE}^3 bf16, blocks 64x64x32, {len(report['cores'])} cores, warm (max rel. error {error:.1e}; "
           f"$TT_EMU_THREADS={os.environ.get('TT_EMU_THREADS', 'default: the cores')})")
-    print(f"  numpy float32 matmul (floor)             {floor:8.3f} s   1.00x")
+    print(f"  numpy float32 matmul (floor)             {floor:8.3f} s   1.00x   (CPU time {floor_cpu:.3f} s)")
+    if baseline:
+        print(f"  baseline library {baseline}: wall {before[0]:.3f} s ({before[0] / floor:.1f}x), user "
+              f"{before[1]:.3f} s, system {before[2]:.3f} s (CPU time {(before[1] + before[2]) / floor_cpu:.1f}x "
+              f"numpy's), {before[3]:.0f} context switches")
     print(f"  emulation: wall                          {wall:8.3f} s   {ratio:8.1f}x   "
           f"({'meets' if ratio <= LARGE_TARGET_RATIO else 'MISSES'} the <= {LARGE_TARGET_RATIO:.0f}x target)")
     print(f"  emulation: user {user:.3f} s, system {system:.3f} s ({share:.0%} of CPU time: "
           f"{'meets' if share <= SYSTEM_SHARE else 'MISSES'} the <= {SYSTEM_SHARE:.0%} target), "
-          f"{switches} context switches")
+          f"{switches:.0f} context switches; emulation alone {report.get('run_seconds', 0.0):.3f} s")
+    print(f"  emulation: CPU time {user + system:.3f} s = {(user + system) / floor_cpu:.1f}x numpy's (on a loaded "
+          "machine the wall ratio also measures how the OS shares the cores)")
 
 
 def main() -> None:

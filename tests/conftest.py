@@ -1,4 +1,6 @@
-"""Shared fixtures: a pristine copy of the project's inputs, made once per test session."""
+"""Shared fixtures: a pristine copy of the project's inputs, made once per test session (per worker under
+pytest-xdist: `make test` runs the suite on every core, `pytest -n auto --dist loadgroup`). Tests that take a minute
+or more (marked `slow`) are started first, so that the run does not end with one of them alone on one core."""
 
 from __future__ import annotations
 
@@ -22,3 +24,8 @@ def project(base_project: Path, tmp_path: Path) -> Path:
     root = tmp_path / "project"
     shutil.copytree(base_project, root)
     return root
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Slow tests first (a stable sort: the order among the others stays as collected)."""
+    items.sort(key=lambda item: item.get_closest_marker("slow") is None)

@@ -289,6 +289,7 @@ gemm.save(sys.argv[1])
 """
 
 
+@pytest.mark.slow  # builds both C++ libraries of a checkout copy
 def test_the_second_api_profile_is_one_line_of_the_backend_spec(emulator: Any, project: Path, tmp_path: Path) -> None:
     """Switch specs/backends/tenstorrent.yaml's `api_profile` line, regenerate, and the same kernels compile
     to the 2025 API (namespace MAIN, mm_init, InterleavedAddrGenFast, the single-device host API) and run."""

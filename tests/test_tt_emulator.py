@@ -111,6 +111,22 @@ def test_matmul_several_cores(host_mesh: Path, tmp_path: Path) -> None:
     assert [core["pack_tiles"] for core in report["cores"]] == [4, 4, 4, 3]
 
 
+@pytest.mark.parametrize("fault", [None, ("writer", "DEADLOCK", 1), ("reader", "READ_OUTSIDE_RESERVATION", 2)])
+def test_results_counters_and_reports_do_not_depend_on_the_pool_size(host_mesh: Path, tmp_path: Path,
+                                                                      fault: tuple[str, str, int] | None) -> None:
+    """Kernels are tasks run by $TT_EMU_THREADS threads: one thread, or more than cores here, gives the same."""
+    outcomes = []
+    for threads in ("1", "3"):
+        try:
+            report, _, _, c = run_case(host_mesh, tmp_path / threads, "matmul", 3, 2, 5, ncores=4, fault=fault,
+                                       env={"TT_EMU_THREADS": threads})
+            outcomes.append((report["cores"], report["total"], c.tobytes()))
+        except TTEmulatorError as err:
+            outcomes.append((str(err).splitlines()[0], err.returncode))
+    assert outcomes[0] == outcomes[1]
+    assert (fault is None) == (len(outcomes[0]) == 3)
+
+
 def test_matmul_512_on_64_cores_is_fast(host_mesh: Path, tmp_path: Path) -> None:
     run_case(host_mesh, tmp_path / "warm", "matmul", 1, 1, 1)  # compiles the kernels (cached from here on)
     start = time.perf_counter()

@@ -29,7 +29,8 @@ from test_language_llvm import matmul as standard_matmul
 
 from projects import REPO
 
-pytestmark = pytest.mark.slow
+# One worker builds the wheel once for the three tests (pytest-xdist, `make test`: --dist loadgroup).
+pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("wheel")]
 
 # Run by the installed package's Python, in a folder outside the checkout.
 GEMM_TEMPLATE = '''

@@ -105,8 +105,6 @@ bool tile_format_supported(DataFormat format) {
 
 uint32_t tile_bytes(DataFormat format) { return format == DataFormat::Float32 ? 4096u : 2048u; }
 
-float round_to_bf16(float value) { return from_bf16(to_bf16(value)); }
-
 void unpack_tile(const uint8_t* page, DataFormat format, float* out) {
     for (uint32_t n = 0; n < kRuns; ++n) {
         float* __restrict__ to = out + run_start(n);
