@@ -227,6 +227,7 @@ def _backend(spec: SpecFile) -> Backend:
         profile_location=spec.at(("api_profile",)),
         tvm_pipeline=data.get("tvm_pipeline", "default"),
         extern_math=tuple(data.get("extern_math", [])),
+        unsupported_tile_ops=tuple(sorted(data.get("unsupported_tile_ops", {}).items())),
     )
 
 

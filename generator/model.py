@@ -275,6 +275,7 @@ class Backend:
     profile_location: Location
     tvm_pipeline: str = "default"
     extern_math: tuple[str, ...] = ()
+    unsupported_tile_ops: tuple[tuple[str, str], ...] = ()  # (tile primitive, why the backend refuses it)
 
 
 @dataclass(frozen=True)

@@ -73,3 +73,15 @@ def test_the_enclosing_target_scope_selects_the_backend():
     assert artifact.target == "c" and "#include" in artifact.kernel_source
     assert kernel.target == "c"
     assert tilelang.lower(math_kernel(T.exp)).target == "llvm"  # no scope: llvm
+
+
+def test_atomic_add_is_refused_where_blocks_run_in_parallel() -> None:
+    """The loop lowering of T.atomic_add is a plain read-modify-write, right only when blocks run one after another:
+    cuda (whose blocks run in parallel) refuses it, naming the construct, the backend and why."""
+    from test_tilelang_examples import splitk_matmul
+
+    kernel = splitk_matmul(64, 64, 64, 32, 32, 32, 2)
+    with pytest.raises(TileLangError, match=r"T.atomic_add \(tl.tile.atomic_add\) is not supported by the 'cuda' "
+                                            r"backend: its blocks run in parallel"):
+        tilelang.lower(kernel, target="cuda")
+    assert tilelang.lower(kernel, target="c").kernel_source  # sequential blocks: accepted

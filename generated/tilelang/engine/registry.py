@@ -25,6 +25,7 @@ BACKENDS: dict[str, Backend] = {
         runs_on='never',
         tvm_pipeline='default',
         extern_math=('exp2', 'exp10', 'fabs'),
+        unsupported_tile_ops=(),
         lowers=True,
     ),
     'cuda': Backend(
@@ -39,6 +40,7 @@ BACKENDS: dict[str, Backend] = {
         runs_on='cuda',
         tvm_pipeline='tirx',
         extern_math=(),
+        unsupported_tile_ops=(('tl.tile.atomic_add', 'its blocks run in parallel, and the loop lowering of T.atomic_add is a plain read-modify-write, correct only when blocks run one after another (llvm, c); no atomic lowering for this backend yet'),),
         lowers=True,
     ),
     'hip': Backend(
@@ -53,6 +55,7 @@ BACKENDS: dict[str, Backend] = {
         runs_on='rocm',
         tvm_pipeline='default',
         extern_math=(),
+        unsupported_tile_ops=(('tl.tile.atomic_add', 'its blocks run in parallel, and the loop lowering of T.atomic_add is a plain read-modify-write, correct only when blocks run one after another (llvm, c); no atomic lowering for this backend yet'),),
         lowers=True,
     ),
     'llvm': Backend(
@@ -67,6 +70,7 @@ BACKENDS: dict[str, Backend] = {
         runs_on='cpu',
         tvm_pipeline='default',
         extern_math=(),
+        unsupported_tile_ops=(),
         lowers=True,
     ),
     'tenstorrent': Backend(
@@ -81,6 +85,7 @@ BACKENDS: dict[str, Backend] = {
         runs_on='emulator',
         tvm_pipeline='default',
         extern_math=(),
+        unsupported_tile_ops=(),
         lowers=True,
     ),
     'webgpu': Backend(
@@ -95,6 +100,7 @@ BACKENDS: dict[str, Backend] = {
         runs_on='webgpu',
         tvm_pipeline='default',
         extern_math=(),
+        unsupported_tile_ops=(('tl.tile.atomic_add', 'its blocks run in parallel, and the loop lowering of T.atomic_add is a plain read-modify-write, correct only when blocks run one after another (llvm, c); no atomic lowering for this backend yet'),),
         lowers=True,
     ),
 }

@@ -33,6 +33,7 @@ class Backend:
     lowers: bool = True  # False while the backend is registered but has no lowering pipeline yet
     tvm_pipeline: str = "default"  # the TIR pipeline tvm.compile runs (TVM codegens)
     extern_math: tuple[str, ...] = ()  # tirx math ops lowered to C library calls (exp2 -> exp2f / exp2)
+    unsupported_tile_ops: tuple[tuple[str, str], ...] = ()  # (tile primitive, why this backend refuses it)
 
     @property
     def module_name(self) -> str:

@@ -10,6 +10,7 @@ from collections.abc import Callable
 from typing import Any
 
 import tvm
+import tvm_ffi
 from tvm import tirx
 from tvm.tirx import is_buffer_var
 
@@ -52,11 +53,25 @@ def kernel_params(func: tirx.PrimFunc) -> list[KernelParam]:
     return params
 
 
+def refuse_unsupported_tile_ops(backend: Backend, func: tirx.PrimFunc, entry: str) -> None:
+    """A tile primitive the backend spec lists under `unsupported_tile_ops` is an error naming it and the reason."""
+    refused = dict(backend.unsupported_tile_ops)
+    if not refused:
+        return
+    hit = tvm_ffi.structural_walk(func.body, (tirx.TilePrimitiveCall, lambda call: tvm_ffi.VisitInterrupt(
+        call.op.name) if call.op.name in refused else None), order="pre")
+    if hit is not None:
+        name = str(hit.value)
+        raise TileLangError(f"kernel '{entry}': T.{name.rsplit('.', 1)[-1]} ({name}) is not supported by the "
+                            f"'{backend.name}' backend: {refused[name]} ({backend.spec})")
+
+
 def lower_phases(backend: Backend, func_or_mod: Any, target: Any, target_host: Any, *,
                  legalize: Phase, optimize: Phase, split: Split, runtime_only: bool,
                  enable_host_codegen: bool, enable_device_compile: bool) -> CompiledArtifact:
     mod, entry = as_module(func_or_mod)
     params = kernel_params(mod[entry])
+    refuse_unsupported_tile_ops(backend, mod[entry], entry)
     tvm_target = target if isinstance(target, tvm.target.Target) else backend.make_target(target_host)
     with tvm_target:
         mod = legalize(mod, tvm_target)
