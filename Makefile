@@ -51,3 +51,4 @@ bench: $(STAMP)
 	$(PY) benchmarks/bench_tt_lower.py
 	$(PY) benchmarks/bench_tt_emulate.py
 	$(PY) benchmarks/bench_tt_perf.py
+	$(PY) benchmarks/bench_peers.py
