@@ -19,7 +19,7 @@ from cookiecutter.exceptions import FailedHookException
 
 from generator import Project, load_project
 from generator.cli import main as generator_main
-from projects import REPO, build_checkout, copy_project, make_checkout
+from projects import REPO, build_checkout, copy_env, copy_project, make_checkout
 
 TEMPLATE = REPO / "templates" / "backend"
 LEFTOVER = re.compile(r"{{\s*cookiecutter\.|{%|%}|{#")
@@ -282,7 +282,7 @@ def test_readme_walkthrough_runs_as_written(tmp_path: Path, cookiecutter_config:
     os.utime(root / "pyproject.toml", (0, 0))  # never older than the venv's install stamp: make must not reinstall
     (root / ".venv").symlink_to(REPO / ".venv", target_is_directory=True)
     assert subprocess.run(["make", "-q", ".venv/.installed"], cwd=root).returncode == 0
-    env = {**os.environ, "PYTHONPATH": str(root / "python"), "PWD": str(root)}
+    env = {**copy_env(root), "PWD": str(root)}
     script = readme_walkthrough()
     # `make generate` builds both C++ libraries from scratch: as long as build_checkout allows (tests share the cores)
     done = subprocess.run(["bash", "-euxc", script], cwd=root, env=env, capture_output=True, text=True, timeout=900)

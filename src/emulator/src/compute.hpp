@@ -3,6 +3,7 @@
 #pragma once
 
 #include "emu.hpp"
+#include "tile.hpp"
 
 namespace tt_emu {
 

@@ -375,24 +375,6 @@ void schedule_ready(KernelThread& t);
 bool run_stopped();                          // a core failed: the others abort quietly
 void run_failed(const std::string& report);  // the first failure of a run is the one reported
 
-// ------------------------------------------------------------------ tile math (tile.cpp)
-
-bool tile_format_supported(DataFormat format);
-uint32_t tile_bytes(DataFormat format);
-// Round-to-nearest-even to bf16 (a NaN stays a quiet NaN), as packing to Float16_b and reading back would; branch-free
-// and inline so that the loops over a tile that call it vectorise.
-inline float round_to_bf16(float value) {
-    uint32_t u;
-    std::memcpy(&u, &value, 4);
-    const uint32_t nan = (u & 0xffff0000u) | 0x00400000u;
-    const uint32_t rounded = (u + 0x7fffu + ((u >> 16) & 1u)) & 0xffff0000u;
-    const uint32_t bits = (u & 0x7fffffffu) > 0x7f800000u ? nan : rounded;
-    std::memcpy(&value, &bits, 4);
-    return value;
-}
-void unpack_tile(const uint8_t* page, DataFormat format, float* out);  // tiled page -> row-major fp32
-void pack_tile_data(const float* in, DataFormat format, uint8_t* page);  // row-major fp32 -> tiled page
-
 // ------------------------------------------------------------------ run and report (launch.cpp, report.cpp)
 
 void run_program(ProgramState& program);

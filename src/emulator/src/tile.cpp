@@ -2,7 +2,7 @@
 // Rounding is round-to-nearest-even everywhere (the packer's default), NaN stays NaN.
 #include <cstring>
 
-#include "emu.hpp"
+#include "tile.hpp"
 
 namespace tt_emu {
 

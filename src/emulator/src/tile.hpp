@@ -1,0 +1,27 @@
+// Tile math of the emulator (tile.cpp): supported tile formats, page sizes, bf16 rounding, and the conversion of
+// a tiled page (four 16x16 faces) to and from a row-major fp32 tile.
+#pragma once
+
+#include <cstring>
+
+#include "emu.hpp"
+
+namespace tt_emu {
+
+bool tile_format_supported(DataFormat format);
+uint32_t tile_bytes(DataFormat format);
+// Round-to-nearest-even to bf16 (a NaN stays a quiet NaN), as packing to Float16_b and reading back would; branch-free
+// and inline so that the loops over a tile that call it vectorise.
+inline float round_to_bf16(float value) {
+    uint32_t u;
+    std::memcpy(&u, &value, 4);
+    const uint32_t nan = (u & 0xffff0000u) | 0x00400000u;
+    const uint32_t rounded = (u + 0x7fffu + ((u >> 16) & 1u)) & 0xffff0000u;
+    const uint32_t bits = (u & 0x7fffffffu) > 0x7f800000u ? nan : rounded;
+    std::memcpy(&value, &bits, 4);
+    return value;
+}
+void unpack_tile(const uint8_t* page, DataFormat format, float* out);  // tiled page -> row-major fp32
+void pack_tile_data(const float* in, DataFormat format, uint8_t* page);  // row-major fp32 -> tiled page
+
+}  // namespace tt_emu
