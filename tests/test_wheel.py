@@ -93,8 +93,9 @@ def installed(wheel: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
     root = tmp_path_factory.mktemp("venv") / "venv"
     venv.create(root, with_pip=False, symlinks=True)
     python = root / "bin" / "python"
+    # without PYTHONPATH: a checkout on it would make pip see the package as installed already
     run([sys.executable, "-m", "pip", "--python", str(python), "install", "--quiet", "--no-deps", "--no-index",
-         str(wheel)], cwd=root)
+         str(wheel)], cwd=root, env=isolated_env(root))
     site = Path(run([str(python), "-c", "import sysconfig; print(sysconfig.get_path('purelib'))"], cwd=root).strip())
     dependencies = sorted({sysconfig.get_path("purelib"), sysconfig.get_path("platlib")})
     (site / "_dev_venv_dependencies.pth").write_text("".join(f"{d}\n" for d in dependencies))
