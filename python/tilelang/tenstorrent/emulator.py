@@ -124,13 +124,32 @@ def build_host(main_cpp: Path, profile: str = DEFAULT_PROFILE) -> Path:
     return _publish(built, exe)
 
 
+DEFAULT_TIMEOUT = 600.0  # seconds an emulated program may run; $TT_EMU_TIMEOUT overrides it
+
+
+def run_timeout() -> float:
+    """The time limit of an emulated program: $TT_EMU_TIMEOUT (seconds), else DEFAULT_TIMEOUT."""
+    text = os.environ.get("TT_EMU_TIMEOUT", "")
+    if not text:
+        return DEFAULT_TIMEOUT
+    try:
+        value = float(text)
+    except ValueError:
+        value = 0.0
+    if not value > 0:
+        raise TTEmulatorError(f"TT_EMU_TIMEOUT={text!r} is not a positive number of seconds")
+    return value
+
+
 def run(executable: Path, args: list[str], profile: str = DEFAULT_PROFILE, report: Path | None = None,
-        timeout: float = 600, cwd: Path | None = None, env: dict[str, str] | None = None) -> dict[str, Any]:
+        timeout: float | None = None, cwd: Path | None = None, env: dict[str, str] | None = None) -> dict[str, Any]:
     """Run an emulated host program and return its report (plus `stdout`, the program's own output).
 
     Raises TTEmulatorError with the emulator's stderr report when the program exits non-zero (2: a kernel
-    failed to compile, 3: a host or kernel error such as a CB protocol violation or a deadlock).
+    failed to compile, 3: a host or kernel error such as a CB protocol violation or a deadlock), or when it runs
+    longer than `timeout` seconds (default: run_timeout()).
     """
+    timeout = run_timeout() if timeout is None else timeout
     with tempfile.TemporaryDirectory() as tmp:
         report_path = Path(report) if report is not None else Path(tmp) / "report.json"
         report_path.unlink(missing_ok=True)  # never mistake an earlier run's report for this one's
@@ -140,8 +159,9 @@ def run(executable: Path, args: list[str], profile: str = DEFAULT_PROFILE, repor
             done = subprocess.run([str(executable), *args], capture_output=True, text=True, timeout=timeout,
                                   cwd=cwd, env=full_env)
         except subprocess.TimeoutExpired as exc:
-            raise TTEmulatorError(f"{executable} did not finish within {timeout} s (a kernel spinning without "
-                                  "calling the API cannot be stopped by the emulator)") from exc
+            raise TTEmulatorError(f"{executable} did not finish within {timeout:g} s and was stopped: a kernel spins "
+                                  "without calling the API (the emulator detects deadlocks only between API calls); "
+                                  "set TT_EMU_TIMEOUT (seconds) to allow a longer run") from exc
         parsed: dict[str, Any] = json.loads(report_path.read_text()) if report_path.exists() else {}
         if done.returncode != 0:
             message = done.stderr.strip() or f"{executable} exited with code {done.returncode}"

@@ -24,6 +24,12 @@ void kernel_main() {
 #ifdef FAULT_PUSH_WITHOUT_RESERVE
     if (core == FAULT_PUSH_WITHOUT_RESERVE) cb_push_back(cb_a, 1);
 #endif
+#ifdef FAULT_SPIN_WITHOUT_API_CALLS
+    if (core == FAULT_SPIN_WITHOUT_API_CALLS) {
+        for (volatile uint32_t spin = 0;; spin = spin + 1) {
+        }
+    }
+#endif
 #ifdef FAULT_RESERVE_BEYOND_CAPACITY
     if (core == FAULT_RESERVE_BEYOND_CAPACITY) cb_reserve_back(cb_a, 3);
 #endif
