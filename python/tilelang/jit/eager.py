@@ -32,6 +32,7 @@ from ..errors import TileLangError
 from ..language import _eager
 from ..language._eager import TensorSpec
 from ..language._frontend import normalize_dtype, parse_guarded
+from .once import OnceCache
 from .tensors import tensor_dtype, tensor_shape
 
 ANNOTATE = "__tilelang_annotate__"
@@ -112,7 +113,7 @@ class EagerFunction:
         self.target, self.target_host, self.pass_configs = target, target_host, pass_configs
         self.source = _Source(fn)
         self.signature = inspect.signature(fn)
-        self.cache: dict[Any, Any] = {}
+        self.cache: OnceCache[Any] = OnceCache()  # each key compiled once, also under concurrent callers
 
     # ---------------------------------------------------------------------------------------------- prelude
     def _run_prelude(self, arguments: dict[str, Any], bound: dict[str, int]) -> tuple[dict[str, Any], Any]:
@@ -199,15 +200,13 @@ class EagerFunction:
             hash(key)
         except TypeError:
             key = None
-        if key is not None and key in self.cache:
-            return self.cache[key]
         from .kernel import compile as compile_kernel
 
-        func, _, out_idx = self._prim_func(arguments, consts)
-        kernel = compile_kernel(func, out_idx, self.target, self.target_host, self.pass_configs)
-        if key is not None:
-            self.cache[key] = kernel
-        return kernel
+        def build() -> Any:
+            func, _, out_idx = self._prim_func(arguments, consts)
+            return compile_kernel(func, out_idx, self.target, self.target_host, self.pass_configs)
+
+        return build() if key is None else self.cache.get(key, build)
 
     # ---------------------------------------------------------------------------------------------- user API
     def __call__(self, *args: Any, **kwargs: Any) -> Any:

@@ -11,7 +11,8 @@ Calling conventions (TileLang's):
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Hashable, Sequence
+import threading
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
@@ -21,6 +22,7 @@ from ..engine.codegen import run_packed
 from ..engine.param import CompiledArtifact, KernelParam
 from ..engine.pass_config import configured
 from ..errors import TileLangError
+from .once import OnceCache
 from .tensors import as_kind, is_tensor, output_kind, tensor_dtype, tensor_shape, to_tvm
 
 OutIdx = int | Sequence[int] | None
@@ -184,17 +186,21 @@ class LazyJITKernel(JITKernel):
         self.out_idx = out_idx
         self.target = _target_name(target)
         self._pending: tuple[Any, Any, Any] | None = (target, target_host, pass_configs)
+        self._compiling = threading.Lock()  # concurrent first calls compile once
 
     @property
     def is_compiled(self) -> bool:
         return self._pending is None
 
     def _ready(self) -> None:
-        if self._pending is not None:
-            target, target_host, pass_configs = self._pending
-            JITKernel.__init__(self, _lower(self.func, target, target_host, pass_configs), self.out_idx,
-                               prim_func=self.func)
-            self._pending = None
+        if self._pending is None:
+            return
+        with self._compiling:
+            if self._pending is not None:
+                target, target_host, pass_configs = self._pending
+                JITKernel.__init__(self, _lower(self.func, target, target_host, pass_configs), self.out_idx,
+                                   prim_func=self.func)
+                self._pending = None
 
 
 def compile(  # noqa: A001
@@ -219,7 +225,7 @@ class KernelFactory:
         self.factory = factory
         self.out_idx, self.target, self.target_host = out_idx, target, target_host
         self.pass_configs = pass_configs
-        self.cache: dict[Hashable, JITKernel] = {}
+        self.cache: OnceCache[JITKernel] = OnceCache()  # each key compiled once, also under concurrent callers
 
     def __call__(self, *args: Any, **kwargs: Any) -> JITKernel:
         key = (args, tuple(sorted(kwargs.items())))
@@ -227,9 +233,7 @@ class KernelFactory:
             hash(key)
         except TypeError:  # unhashable arguments: compile without caching
             return self._compile(args, kwargs)
-        if key not in self.cache:
-            self.cache[key] = self._compile(args, kwargs)
-        return self.cache[key]
+        return self.cache.get(key, lambda: self._compile(args, kwargs))
 
     def _compile(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> JITKernel:
         func = self.factory(*args, **kwargs)
