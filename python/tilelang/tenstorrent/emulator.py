@@ -113,15 +113,20 @@ def build_host(main_cpp: Path, profile: str = DEFAULT_PROFILE) -> Path:
     host_api = _tree_digest(*(INCLUDE_DIRS[0] / part for part in ("tt-metalium", "tt_emu")))
     key = _digest(cxx, *HOST_FLAGS, profile, str(lib), lib.read_bytes(), host_api, main_cpp.read_bytes(),
                   *(part for p in local for part in (p.name, p.read_bytes())))
+    from . import cache
+
     out_dir = cache_dir() / "host" / key
     exe = out_dir / main_cpp.stem
     if exe.exists():
+        cache.touch(out_dir)  # recently used: the bounded cache keeps it
         return exe
     out_dir.mkdir(parents=True, exist_ok=True)
     built = out_dir / f"{main_cpp.stem}.tmp{os.getpid()}"
     _compile([cxx, *HOST_FLAGS, f"-I{INCLUDE_DIRS[0]}", f"-I{main_cpp.parent}", str(main_cpp), "-o",
               str(built), f"-L{lib.parent}", "-ltt_emu", f"-Wl,-rpath,{lib.parent}"], str(main_cpp))
-    return _publish(built, exe)
+    published = _publish(built, exe)
+    cache.prune()
+    return published
 
 
 DEFAULT_TIMEOUT = 600.0  # seconds an emulated program may run; $TT_EMU_TIMEOUT overrides it
