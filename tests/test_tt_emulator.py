@@ -216,6 +216,8 @@ FAULTS = [
      "reader_matmul: kernel_main(): returned with 1 NoC read(s) pending (missing noc_async_read_barrier): read "
      "page 0 of DRAM buffer 0x100000"),
     ("compute", "ACQUIRE_TWICE", 0, 1, "compute_matmul: tile_regs_acquire(): tile_regs_acquire twice"),
+    ("compute", "PACK_UNWRITTEN_DST", 0, 1,
+     "compute_matmul: pack_tile(1, 16): pack_tile packs DST tile 1, which no math call wrote since tile_regs_acquire"),
     ("compute", "MISSING_HW_STARTUP", 0, 1,
      "compute_matmul: matmul_init(0, 1): no hardware start-up: call compute_kernel_hw_startup"),
     ("compute", "OPERAND_NOT_WAITED", 0, 1,

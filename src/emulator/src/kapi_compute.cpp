@@ -168,6 +168,10 @@ void pack(uint32_t ifrom_dst, uint32_t icb, bool out_of_order, uint32_t output_t
         fail(s, "DST tile " + std::to_string(ifrom_dst) + " is beyond the " + std::to_string(c.capacity) +
                     " tiles of a DST section");
     }
+    if (!((c.written >> ifrom_dst) & 1u)) {
+        fail(s, "pack_tile packs DST tile " + std::to_string(ifrom_dst) +
+                    ", which no math call wrote since tile_regs_acquire (the packer would emit stale data)");
+    }
     Cb& cb = tile_cb(s, icb);
     need_pack_format(s, c, icb);
     claim(s, cb, true);

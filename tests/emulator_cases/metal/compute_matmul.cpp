@@ -58,6 +58,9 @@ void kernel_main() {
 #endif
             tile_regs_wait();
         cb_reserve_back(cb_out, 1);
+#ifdef FAULT_PACK_UNWRITTEN_DST
+        if (core == FAULT_PACK_UNWRITTEN_DST) dst = 1;  // the matmuls above accumulated into DST tile 0
+#endif
         pack_tile(dst, cb_out);
         cb_push_back(cb_out, 1);
         tile_regs_release();
