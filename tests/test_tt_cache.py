@@ -8,6 +8,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -56,3 +57,18 @@ def test_the_cache_is_listed_and_cleared_from_the_shell(tmp_path: Path, monkeypa
                              capture_output=True, text=True, check=True).stdout
     assert "removed 5 entries" in cleared
     assert cache.entries(tmp_path) == {"host": [], "kernels": []}
+
+
+def test_an_entry_removed_meanwhile_is_skipped(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Another process's prune may remove an entry between the listing and its stat (tests run in parallel)."""
+    fill(tmp_path, hosts=3, kernels=0, age=cache.GRACE_SECONDS + 10)
+    real_iterdir = Path.iterdir
+
+    def listing_with_a_ghost(self: Path) -> Any:
+        yield from real_iterdir(self)
+        if self.name == "host":
+            yield self / "removed-meanwhile.so"  # listed, gone before its stat
+
+    monkeypatch.setattr(Path, "iterdir", listing_with_a_ghost)
+    assert [p.name for p in cache.entries(tmp_path)["host"]] == ["h00", "h01", "h02"]
+    assert cache.prune(tmp_path, limits={"host": 1, "kernels": 1}) == 2

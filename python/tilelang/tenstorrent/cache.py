@@ -35,15 +35,27 @@ def _limits() -> dict[str, int]:
     return dict(LIMITS)
 
 
-def entries(root: Path | None = None) -> dict[str, list[Path]]:
-    """Folder -> its entries, most recently used first (host: one folder per program; kernels: one object each)."""
+def _mtime(entry: Path) -> float | None:
+    try:
+        return entry.stat().st_mtime
+    except OSError:
+        return None  # removed meanwhile by another process's prune
+
+
+def _used(root: Path | None) -> dict[str, list[tuple[float, Path]]]:
     base = _root(root)
-    found: dict[str, list[Path]] = {}
+    found: dict[str, list[tuple[float, Path]]] = {}
     for folder in LIMITS:
         where = base / folder
         items = [p for p in where.iterdir() if p.is_dir() or p.suffix == ".so"] if where.is_dir() else []
-        found[folder] = sorted(items, key=lambda p: p.stat().st_mtime, reverse=True)
+        stamped = [(t, p) for p in items if (t := _mtime(p)) is not None]
+        found[folder] = sorted(stamped, key=lambda tp: tp[0], reverse=True)
     return found
+
+
+def entries(root: Path | None = None) -> dict[str, list[Path]]:
+    """Folder -> its entries, most recently used first (host: one folder per program; kernels: one object each)."""
+    return {folder: [p for _, p in items] for folder, items in _used(root).items()}
 
 
 def touch(entry: Path) -> None:
@@ -66,9 +78,9 @@ def prune(root: Path | None = None, limits: dict[str, int] | None = None, now: f
     limits = limits or _limits()
     now = time.time() if now is None else now
     removed = 0
-    for folder, items in entries(root).items():
-        for entry in items[limits[folder]:]:
-            if now - entry.stat().st_mtime > GRACE_SECONDS:
+    for folder, items in _used(root).items():
+        for used, entry in items[limits[folder]:]:
+            if now - used > GRACE_SECONDS:
                 _remove(entry)
                 removed += 1
     return removed
