@@ -309,6 +309,11 @@ def test_kernel_cache_is_keyed_by_source_and_arguments(host_mesh: Path, tmp_path
     assert all(k["cached"] for k in second["kernels"].values())
     objects = sorted(p.name for p in (tmp_path / "cache" / "kernels").iterdir())
     assert len(objects) == 3 and all(p.endswith(".so") for p in objects)  # no temporaries left behind
+    # A cache hit marks the object used (the bounded cache evicts by last use): back-date them, reuse, compare.
+    for obj in (tmp_path / "cache" / "kernels").iterdir():
+        os.utime(obj, (1_000_000_000, 1_000_000_000))
+    run_case(host_mesh, tmp_path / "3", "add", 1, 1, 1, env=env)
+    assert all(obj.stat().st_mtime > 1_000_000_000 for obj in (tmp_path / "cache" / "kernels").iterdir())
 
 
 def test_tilize_layout_is_four_faces_per_tile(tmp_path: Path) -> None:

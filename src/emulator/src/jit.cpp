@@ -140,6 +140,8 @@ std::shared_ptr<KernelBinary> compile(const std::string& path, const std::vector
     std::error_code ec;
     if (fs::exists(so, ec)) {
         bin->cached = true;
+        // Used now: the bounded cache (tilelang.tenstorrent.cache) keeps what was used recently.
+        fs::last_write_time(so, fs::file_time_type::clock::now(), ec);
     } else {
         fs::create_directories(dir, ec);
         const std::string tmp = so.string() + ".tmp." + std::to_string(getpid()) + "." +
