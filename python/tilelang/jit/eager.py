@@ -146,7 +146,7 @@ class EagerFunction:
                 raise TileLangError(f"eager kernel '{self.fn.__name__}': '{name}' must be {len(spec.shape)}-D, got "
                                     f"shape {tuple(shape)}")
             for dim, actual in zip(spec.shape, shape, strict=True):
-                const = next((c for c, v in scope.placeholders.items() if v is dim), None)
+                const = next((c for c, v in scope.shape_vars.items() if v is dim), None)
                 if const is not None and bound.setdefault(const, actual) != actual:
                     raise TileLangError(f"eager kernel '{self.fn.__name__}': {const} is {bound[const]} from an "
                                         f"earlier tensor but '{name}' has shape {tuple(shape)}")

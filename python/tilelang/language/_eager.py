@@ -1,9 +1,9 @@
 """The eager style's declarations (`T.const`, `T.empty`, `A: T.Tensor(...)` inside a `@tilelang.jit` body).
 
 `tilelang.jit.eager` runs the statements of an eager function before its `with T.Kernel` block (the prelude) in
-Python, inside an `EagerScope`: there `T.const` returns the constants' values (or placeholder variables while
-shapes are being matched), `T.empty` and the parameter annotations return `TensorSpec`s that the jit turns into
-the kernel's buffer parameters.
+Python, inside an `EagerScope`: there `T.const` returns the constants' values (or, for a constant not bound yet,
+the variable its tensor dimensions are matched against), `T.empty` and the parameter annotations return
+`TensorSpec`s that the jit turns into the kernel's buffer parameters.
 """
 
 from __future__ import annotations
@@ -33,7 +33,7 @@ class TensorSpec:
 class EagerScope:
     bound: dict[str, int]  # constants with a value
     consts: list[str] = field(default_factory=list)  # every T.const name, in order of declaration
-    placeholders: dict[str, Any] = field(default_factory=dict)  # unbound constant -> its tirx.Var
+    shape_vars: dict[str, Any] = field(default_factory=dict)  # unbound constant -> the tirx.Var matched to shapes
 
 
 _state = threading.local()
@@ -74,7 +74,7 @@ def declare_consts(names: Any, dtype: str) -> Any:
         if name in active.bound:
             values.append(active.bound[name])
         else:
-            values.append(active.placeholders.setdefault(name, tirx.Var(name, dtype)))
+            values.append(active.shape_vars.setdefault(name, tirx.Var(name, dtype)))
     return values[0] if len(values) == 1 else tuple(values)
 
 
