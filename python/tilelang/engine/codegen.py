@@ -25,8 +25,9 @@ def missing_codegen(codegen: str) -> str:
     """Why TVM cannot generate `codegen` code in this build ("" when it can)."""
     import tvm_ffi
 
-    if tvm_ffi.get_global_func(f"target.build.{codegen}", allow_missing=True) is None:  # every TVM codegen has one
-        return f"this apache-tvm build has no '{codegen}' code generator (target.build.{codegen})"
+    if codegen in ("llvm", "c", "cuda", "rocm", "webgpu"):  # TVM's codegens; others (tvmscript) are the project's
+        if tvm_ffi.get_global_func(f"target.build.{codegen}", allow_missing=True) is None:
+            return f"this apache-tvm build has no '{codegen}' code generator (target.build.{codegen})"
     if codegen == "rocm":  # TVM's ROCm codegen links with the ROCm toolchain
         from tvm.support import rocm
 
