@@ -7,6 +7,14 @@ emulation; the emulation alone is the report's run_seconds).
 
 Target (issue 18): warm kernel(a, b) <= 1.0x tt-lang-sim's warm call.
 
+Second peer: real TileLang (`tilelang==0.1.15`, which bundles its own TVM, so it also lives in a venv of its own)
+lowering the standard GEMM 1024^3 (128x128x32) to CUDA source, against `tilelang.compile(..., target="tenstorrent")`
+of the same kernel to Metalium artifacts. Target (issue 18): <= 0.1x. Create its venv with:
+
+    python3 -m venv /work/.peers/tilelang-venv && /work/.peers/tilelang-venv/bin/pip install tilelang==0.1.15
+
+($TILELANG_PEER_PYTHON names another interpreter that has it.)
+
 tt-lang-sim pulls torch, so it lives in a venv of its own, outside the repository; the benchmark says so and skips it
 when that venv is absent. Create it with:
 
@@ -40,6 +48,8 @@ from test_language_llvm import matmul  # noqa: E402  (the standard TileLang GEMM
 SIZE, GRID = 512, 8
 REPEATS = 5
 PEER_PYTHON = Path(os.environ.get("TTLANG_SIM_PYTHON", "/work/.peers/ttlang-venv/bin/python"))
+TILELANG_PYTHON = Path(os.environ.get("TILELANG_PEER_PYTHON", "/work/.peers/tilelang-venv/bin/python"))
+COMPILE_SIZE, COMPILE_BLOCKS = 1024, (128, 128, 32)
 
 # Run in the peer's venv: the installed tutorial (step 3: multi-node matmul, y = relu(a @ b + c)) with the
 # granularities and grid of this comparison, its driver code replaced by a timed cold and warm call.
@@ -74,19 +84,74 @@ print(json.dumps({"cold": cold, "warm": min(warm), "pcc": pcc}))
 '''
 
 
-def peer() -> dict[str, Any] | None:
-    """tt-lang-sim's cold and best warm call, or None (with the reason printed) when its venv is absent."""
-    if not PEER_PYTHON.exists():
-        print(f"tt-lang-sim: SKIPPED, no peer venv at {PEER_PYTHON} (create it as this file's docstring says, or "
-              "set $TTLANG_SIM_PYTHON)")
+# Run in real TileLang's venv: the same GEMM source (test_language_llvm.matmul, passed as text), lowered to CUDA
+# under a CUDA target context (no GPU needed: lowering stops at CUDA source), one cold and the best warm call.
+TILELANG_DRIVER = r'''
+import json, sys, time
+import tilelang  # first: it puts its bundled TVM on the path
+import tilelang.language as T
+import tvm
+import importlib.util
+spec = importlib.util.spec_from_file_location("gemm_source", sys.argv[6])  # TileLang's parser reads the source file
+module = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(module)
+size, bm, bn, bk, repeats = (int(v) for v in sys.argv[1:6])
+func = module.matmul(size, size, size, bm, bn, bk, dtype="float16", accum_dtype="float")
+with tvm.target.Target({"kind": "cuda", "arch": "sm_80"}) as target:
+    start = time.perf_counter(); tilelang.lower(func, target=target); cold = time.perf_counter() - start
+    warm = []
+    for _ in range(repeats):
+        start = time.perf_counter(); tilelang.lower(func, target=target); warm.append(time.perf_counter() - start)
+print(json.dumps({"cold": cold, "warm": min(warm), "version": tilelang.__version__}))
+'''
+
+
+def run_peer(python: Path, name: str, driver: str, args: list[str]) -> dict[str, Any] | None:
+    """A peer's JSON result, or None (with the reason printed) when its venv is absent or its run failed."""
+    if not python.exists():
+        print(f"{name}: SKIPPED, no peer venv at {python} (create it as this file's docstring says)")
         return None
-    done = subprocess.run([str(PEER_PYTHON), "-c", PEER_DRIVER, str(SIZE), str(GRID), str(REPEATS)],
-                          capture_output=True, text=True, timeout=1800)
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}  # never this checkout's `tilelang`
+    done = subprocess.run([str(python), "-c", driver, *args], capture_output=True, text=True,
+                          timeout=1800, env=env)
     if done.returncode != 0:
-        print(f"tt-lang-sim: SKIPPED, its run failed:\n{done.stderr[-2000:]}")
+        print(f"{name}: SKIPPED, its run failed:\n{done.stderr[-2000:]}")
         return None
     result: dict[str, Any] = json.loads(done.stdout.strip().splitlines()[-1])
     return result
+
+
+def compile_comparison() -> None:
+    """tilelang.compile to Metalium artifacts against real TileLang lowering the same GEMM to CUDA."""
+    import inspect
+    import tempfile
+
+    import test_language_llvm
+
+    size, (bm, bn, bk) = COMPILE_SIZE, COMPILE_BLOCKS
+    with tempfile.TemporaryDirectory(prefix="tilelang_peer_") as tmp:
+        source = Path(tmp) / "gemm_source.py"
+        source.write_text("import tilelang.language as T\n\n\n" + inspect.getsource(test_language_llvm.matmul))
+        peer_result = run_peer(TILELANG_PYTHON, "tilelang 0.1.15", TILELANG_DRIVER,
+                               [str(size), str(bm), str(bn), str(bk), str(REPEATS), str(source)])
+    func = matmul(size, size, size, bm, bn, bk, dtype="bfloat16", accum_dtype="float")
+    tilelang.compile(func, out_idx=[-1], target="tenstorrent")  # warm-up: imports, libraries
+    ours = best(lambda: tilelang.compile(func, out_idx=[-1], target="tenstorrent"))
+    print(f"Compile: GEMM {size}^3, blocks {bm}x{bn}x{bk}; best of {REPEATS} warm calls")
+    if peer_result is None:
+        print(f"  tilelang.compile(..., target='tenstorrent')  {ours * 1e3:8.1f} ms")
+        return
+    ratio = ours / peer_result["warm"]
+    version, warm = peer_result["version"], peer_result["warm"]
+    print(f"  real TileLang {version} lower to CUDA (baseline) {warm * 1e3:8.1f} ms   1.00x   "
+          f"(cold {peer_result['cold'] * 1e3:.0f} ms)")
+    print(f"  tilelang.compile(..., target='tenstorrent')  {ours * 1e3:8.1f} ms   {ratio:.3f}x   "
+          f"({'meets' if ratio <= 0.1 else 'MISSES'} the <= 0.1x target)")
+
+
+def peer() -> dict[str, Any] | None:
+    """tt-lang-sim's cold and best warm call, or None (with the reason printed) when its venv is absent."""
+    return run_peer(PEER_PYTHON, "tt-lang-sim", PEER_DRIVER, [str(SIZE), str(GRID), str(REPEATS)])
 
 
 class Split:
@@ -165,6 +230,7 @@ def main() -> None:
     if peer_result is not None:
         ratio = ours / peer_result["warm"]
         print(f"  tilelang / tt-lang-sim: {ratio:.2f}x ({'meets' if ratio <= 1.0 else 'MISSES'} the <= 1.0x target)")
+    compile_comparison()
 
 
 if __name__ == "__main__":
