@@ -334,16 +334,10 @@ void matmul_tiles(uint32_t in0_cb_id, uint32_t in1_cb_id, uint32_t in0_tile_inde
     need_fpu(s, c, FpuOp::Matmul, in0_cb_id, in1_cb_id);
     need_unpack_formats(s, c, in1_cb_id, in0_cb_id);  // matmul unpacks in1 into SrcA, in0 into SrcB
     float* d = math_dst(s, c, idst);
-    float a[kTileElems], b[kTileElems], p[kTileElems] = {};
+    float a[kTileElems], b[kTileElems];
     unpack_operand(s, in0_cb_id, in0_tile_index, a);
     unpack_operand(s, in1_cb_id, in1_tile_index, b);
-    for (uint32_t i = 0; i < 32; ++i) {
-        for (uint32_t k = 0; k < 32; ++k) {
-            const float aik = a[i * 32 + k];
-            for (uint32_t j = 0; j < 32; ++j) p[i * 32 + j] += aik * b[k * 32 + j];
-        }
-    }
-    for (uint32_t i = 0; i < kTileElems; ++i) d[i] += p[i];  // DST accumulates
+    tile_matmul_acc(a, b, d);
     finish_math(c, d);
     s.core.counters[kMatmulTiles] += 1;
 }

@@ -1,4 +1,4 @@
-// Tile math of the emulator (tile.cpp): supported tile formats, page sizes, bf16 rounding, and the conversion of
+// Tile math of the emulator (tile.cpp, tile_matmul.cpp): supported tile formats, page sizes, bf16 rounding, and the conversion of
 // a tiled page (four 16x16 faces) to and from a row-major fp32 tile.
 #pragma once
 
@@ -23,5 +23,7 @@ inline float round_to_bf16(float value) {
 }
 void unpack_tile(const uint8_t* page, DataFormat format, float* out);  // tiled page -> row-major fp32
 void pack_tile_data(const float* in, DataFormat format, uint8_t* page);  // row-major fp32 -> tiled page
+// d += a @ b for row-major fp32 tiles (tile_matmul.cpp).
+void tile_matmul_acc(const float* a, const float* b, float* d);
 
 }  // namespace tt_emu
