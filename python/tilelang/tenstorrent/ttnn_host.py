@@ -38,7 +38,7 @@ def _templates() -> jinja2.Environment:
     env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(HERE / "metalium")), undefined=jinja2.StrictUndefined,
                              keep_trailing_newline=True, trim_blocks=True, lstrip_blocks=True, autoescape=False)
     env.filters["py_arg"] = _py_arg
-    env.filters["tuple_text"] = lambda values: "(" + ", ".join(map(str, values)) + ("," if len(values) == 1 else "") + ")"
+    env.filters["tuple_text"] = lambda items: "(" + ", ".join(map(str, items)) + ("," if len(items) == 1 else "") + ")"
     return env
 
 
@@ -61,12 +61,13 @@ def unsupported(plan: dict[str, Any]) -> str | None:
     if not profile.ttnn_generic_op:
         return (f"API profile {profile.name} has no ttnn host program (its ttnn {profile.ttnn_wheel} wheel has no "
                 "ttnn.generic_op with ProgramDescriptor; ttnn_generic_op in specs/backends/tenstorrent.yaml)")
-    lacking = [f"tensor {t['name']}" for t in plan["tensors"] if t["data_format"] not in device.TTNN_DATA_TYPES]
-    lacking += [f"CB {c['index']} ({c['buffer']})" for c in plan["cbs"] if c["data_format"] not in device.TTNN_DATA_TYPES]
+    known = device.TTNN_DATA_TYPES
+    lacking = [f"tensor {t['name']}" for t in plan["tensors"] if t["data_format"] not in known]
+    lacking += [f"CB {c['index']} ({c['buffer']})" for c in plan["cbs"] if c["data_format"] not in known]
     if lacking:
-        formats = sorted({t["data_format"] for t in plan["tensors"] + plan["cbs"]} - set(device.TTNN_DATA_TYPES))
-        known = ", ".join(f"{f} (ttnn.{d})" for f, d in sorted(device.TTNN_DATA_TYPES.items()))
-        return f"ttnn has no DataType for {', '.join(formats)} ({', '.join(lacking)}); ttnn has {known}"
+        formats = sorted({t["data_format"] for t in plan["tensors"] + plan["cbs"]} - set(known))
+        have = ", ".join(f"{f} (ttnn.{d})" for f, d in sorted(known.items()))
+        return f"ttnn has no DataType for {', '.join(formats)} ({', '.join(lacking)}); ttnn has {have}"
     if len(plan["tensors"]) < 2:
         return "ttnn.generic_op needs at least one input and one output tensor"
     return None
@@ -75,7 +76,9 @@ def unsupported(plan: dict[str, Any]) -> str | None:
 def render_ttnn(plan: dict[str, Any]) -> str:
     """run_ttnn.py of a plan for which `unsupported(plan)` is None."""
     order = {"input": 0, "unused": 1, "output": 2}  # generic_op takes the output tensors last
-    tensors = [dict(t, rows=math.prod(t["shape"][:-1]), cols=t["shape"][-1], ttnn=device.TTNN_DATA_TYPES[t["data_format"]])
+    # An N-D tensor is tiled as its (prod(leading dims) * rows, cols) matrix, as in main.cpp (InferTTLayout).
+    tensors = [dict(t, rows=math.prod(t["shape"][:-1]), cols=t["shape"][-1],
+                    ttnn=device.TTNN_DATA_TYPES[t["data_format"]])
                for t in sorted(plan["tensors"], key=lambda t: order[t["role"]])]
     cbs = [dict(c, ttnn=device.TTNN_DATA_TYPES[c["data_format"]]) for c in plan["cbs"]]
     profile = intrinsics.PROFILES[plan["device"]["profile"]]
