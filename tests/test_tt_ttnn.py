@@ -114,6 +114,9 @@ def test_execution_backend_ttnn_refuses_what_it_cannot_run(monkeypatch: pytest.M
                                             r"importable \(.*\); install the wheel the kernels were checked against: "
                                             r"pip install ttnn==0\.81\.1"):
         tilelang.compile(func, target="tenstorrent", execution_backend="ttnn")
+    factory = tilelang.jit(target="tenstorrent", execution_backend="ttnn")(matmul_bias_relu)
+    with pytest.raises(TileLangError, match="execution_backend='ttnn': the ttnn package is not importable"):
+        factory(64, 64, 64, 32, 32, 32)
     # ttnn 0.81.1 without a chip: GetNumAvailableDevices raises TT_FATAL (seen with the real wheel, test below)
     fake = types.ModuleType("ttnn")
 
