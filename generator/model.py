@@ -99,6 +99,7 @@ class Profile:
     host_api: str = "mesh"
     ttnn_wheel: str = ""  # the ttnn wheel whose device headers match the profile
     ttnn_wheel_exact: bool = True  # false: the closest wheel the index has, not the profile's own
+    ttnn_generic_op: bool = False  # the wheel has ttnn.generic_op: run_ttnn.py is written
     accessor_compile_time_args: int = 0  # compile-time arguments of one interleaved tensor accessor
     compute_entry_header: str = ""  # namespace_main: the header defining NAMESPACE and MAIN
 

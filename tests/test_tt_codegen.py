@@ -52,10 +52,10 @@ def gemm_program() -> Any:
     return art.rt_mod
 
 
-def test_artifacts_are_the_six_files(gemm_program: Any, tmp_path: Path) -> None:
+def test_artifacts_are_the_seven_files(gemm_program: Any, tmp_path: Path) -> None:
     out = gemm_program.save(tmp_path / "gemm")
     assert sorted(p.name for p in out.iterdir()) == sorted(
-        ["reader.cpp", "compute.cpp", "writer.cpp", "main.cpp", "CMakeLists.txt", "tt.plan.json"])
+        ["reader.cpp", "compute.cpp", "writer.cpp", "main.cpp", "CMakeLists.txt", "run_ttnn.py", "tt.plan.json"])
     assert "find_package(TT-Metalium REQUIRED)" in (out / "CMakeLists.txt").read_text()
 
 

@@ -40,6 +40,7 @@ class Profile:
     host_api: str = "mesh"  # "mesh" | "device": the host API main.cpp is written against
     ttnn_wheel: str = ""  # the ttnn wheel whose device headers match the profile (tools/check_metal)
     ttnn_wheel_exact: bool = True  # false: the closest wheel the package index has, not the profile's own
+    ttnn_generic_op: bool = False  # the wheel has ttnn.generic_op: kernel.save writes run_ttnn.py
     accessor_compile_time_args: int = 0  # compile-time arguments of one interleaved tensor accessor
     compute_entry_header: str = ""  # namespace_main: the header that defines NAMESPACE and MAIN
 

@@ -1,6 +1,7 @@
 """make check-metal: compile every kernel of the project's kernel corpus, for every API profile, the way
 tt-metal's JIT does, against the real device headers of the profile's ttnn wheel; check main.cpp's host calls
-against the wheel's libtt_metal.so. Exit 1 on any error, 2 when a wheel cannot be downloaded.
+against the wheel's libtt_metal.so and run_ttnn.py's ttnn names against its Python binding. Exit 1 on any error, 2
+when a wheel cannot be downloaded.
 
     python -m tools.check_metal [--profiles ttnn_0_81,...] [--jobs 2] [--table table.md]
 
@@ -19,7 +20,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from . import check, host, jit, wheels
+from . import check, host, jit, ttnn_names, wheels
 from .corpus import REPO
 
 
@@ -83,7 +84,23 @@ def check_profile(name: str, version: str, exact: bool, sfpi: Path | None, jobs:
     else:
         print(f"  host entry points of main.cpp: all exported by libtt_metal.so {version} "
               f"(templates of the host headers not checkable: {', '.join(host.HEADER_TEMPLATES)})")
-    return errors
+    return errors + check_scripts(corpus, version)
+
+
+def check_scripts(corpus: Path, version: str) -> int:
+    """The ttnn names of every run_ttnn.py of the corpus against the wheel's binding; the number missing."""
+    scripts = sorted(p / "run_ttnn.py" for p in corpus.iterdir() if (p / "run_ttnn.py").exists())
+    if not scripts:
+        print("  run_ttnn.py: none written for this profile (its wheel has no ttnn.generic_op)")
+        return 0
+    binding = wheels.ttnn_binding(version)
+    absent = sorted({f"{s.parent.name}/run_ttnn.py {m}" for s in scripts
+                     for m in ttnn_names.missing(s.read_text(), binding)})
+    for line in absent:
+        print(f"  ERROR: ttnn {version} does not export the name at {line}")
+    if not absent:
+        print(f"  run_ttnn.py ({len(scripts)} programs): every ttnn name is exported by the ttnn {version} binding")
+    return len(absent)
 
 
 def main() -> int:

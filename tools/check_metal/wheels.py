@@ -86,6 +86,13 @@ def ttnn_headers(version: str) -> Path:
     return root / "ttnn"
 
 
+def ttnn_binding(version: str) -> Path:
+    """The folder that holds the Python side of ttnn `version`: `ttnn/__init__.py` and the nanobind module
+    `ttnn/_ttnn.*.so` (the wheel has no .pyi stubs; the names it exports are the module's strings)."""
+    wheel = _download("ttnn", version)
+    return _unzip(wheel, cache_root() / f"{version}-python", ("ttnn/__init__.py", "ttnn/_ttnn.")) / "ttnn"
+
+
 def clang_compat_note(version: str) -> str:
     marker = cache_root() / version / ".clang_compat2"
     return marker.read_text().strip() if marker.exists() else ""

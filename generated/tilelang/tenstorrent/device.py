@@ -30,6 +30,11 @@ DATA_FORMATS = {
     'float16': ('Float16', 2),
     'float32': ('Float32', 4),
 }
+# tt::DataFormat -> the ttnn DataType alias (`ttnn.<name>`) of the ttnn host program; formats ttnn lacks are absent.
+TTNN_DATA_TYPES = {
+    'Float16_b': 'bfloat16',
+    'Float32': 'float32',
+}
 # Host-side kernel configuration: RISC-V per data-movement role, math fidelity of compute kernels.
 KERNEL_PROCESSORS = {"reader": 'RISCV_1', "writer": 'RISCV_0'}
 MATH_FIDELITY = 'HiFi4'

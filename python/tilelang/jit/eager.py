@@ -107,10 +107,12 @@ def _closure(fn: Callable[..., Any]) -> dict[str, Any]:
 class EagerFunction:
     """`@tilelang.jit` on an eager function: call it on tensors, or `.compile(**consts)` / `.get_tir(**consts)`."""
 
-    def __init__(self, fn: Callable[..., Any], target: Any, target_host: Any, pass_configs: Any) -> None:
+    def __init__(self, fn: Callable[..., Any], target: Any, target_host: Any, pass_configs: Any,
+                 execution_backend: str = "auto") -> None:
         functools.update_wrapper(self, fn)
         self.fn = fn
         self.target, self.target_host, self.pass_configs = target, target_host, pass_configs
+        self.execution_backend = execution_backend
         self.source = _Source(fn)
         self.signature = inspect.signature(fn)
         self.cache: OnceCache[Any] = OnceCache()  # each key compiled once, also under concurrent callers
@@ -204,7 +206,8 @@ class EagerFunction:
 
         def build() -> Any:
             func, _, out_idx = self._prim_func(arguments, consts)
-            return compile_kernel(func, out_idx, self.target, self.target_host, self.pass_configs)
+            return compile_kernel(func, out_idx, self.target, self.target_host, self.pass_configs,
+                                  self.execution_backend)
 
         return build() if key is None else self.cache.get(key, build)
 

@@ -83,7 +83,7 @@ class JITKernel:
 
     def save(self, directory: Any) -> Any:
         """Write the backend's artifacts into `directory` (tenstorrent: reader/compute/writer.cpp, main.cpp,
-        CMakeLists.txt, tt.plan.json); returns the directory as a Path."""
+        CMakeLists.txt, tt.plan.json, and run_ttnn.py where ttnn can run the kernel); returns the directory."""
         program = self.artifact.rt_mod
         if not hasattr(program, "save"):
             raise TileLangError(f"backend '{self.target}' has no artifact files to save for kernel '{self.name}' "
@@ -177,15 +177,31 @@ def _lower(func: Any, target: Any, target_host: Any, pass_configs: Any = None) -
     return artifact
 
 
+def _execution_backend(artifact: CompiledArtifact, backend: str) -> CompiledArtifact:
+    """`execution_backend="ttnn"`: the Tenstorrent kernel runs on a device through its run_ttnn.py, or a TileLangError
+    says what is missing (never the emulator instead). "auto" and "emulator" keep the backend's own runner; other
+    values are TileLang's execution backends of other targets, accepted and ignored."""
+    if backend != "ttnn":
+        return artifact
+    from ..tenstorrent.metalium import MetaliumProgram
+    from ..tenstorrent.ttnn_host import ttnn_program
+
+    if not isinstance(artifact.rt_mod, MetaliumProgram):
+        raise TileLangError(f"kernel '{artifact.entry_name}': execution_backend='ttnn' runs Tenstorrent kernels; "
+                            f"this one was compiled for target '{artifact.target}'")
+    artifact.rt_mod = ttnn_program(artifact.rt_mod, artifact.entry_name)
+    return artifact
+
+
 class LazyJITKernel(JITKernel):
     """A `JITKernel` for a prim_func that is lowered and compiled on first use (`@jit` applied to a prim_func)."""
 
     def __init__(self, func: Any, out_idx: OutIdx = None, target: Any = "auto", target_host: Any = None,
-                 pass_configs: Any = None) -> None:
+                 pass_configs: Any = None, execution_backend: str = "auto") -> None:
         self.func = func
         self.out_idx = out_idx
         self.target = _target_name(target)
-        self._pending: tuple[Any, Any, Any] | None = (target, target_host, pass_configs)
+        self._pending: tuple[Any, Any, Any, str] | None = (target, target_host, pass_configs, execution_backend)
         self._compiling = threading.Lock()  # concurrent first calls compile once
 
     @property
@@ -197,34 +213,36 @@ class LazyJITKernel(JITKernel):
             return
         with self._compiling:
             if self._pending is not None:
-                target, target_host, pass_configs = self._pending
-                JITKernel.__init__(self, _lower(self.func, target, target_host, pass_configs), self.out_idx,
-                                   prim_func=self.func)
+                target, target_host, pass_configs, backend = self._pending
+                artifact = _execution_backend(_lower(self.func, target, target_host, pass_configs), backend)
+                JITKernel.__init__(self, artifact, self.out_idx, prim_func=self.func)
                 self._pending = None
 
 
 def compile(  # noqa: A001
     func: Any, out_idx: OutIdx = None, target: Any = "auto", target_host: Any = None, pass_configs: Any = None,
-    **ignored: Any
+    execution_backend: str = "auto", **ignored: Any
 ) -> JITKernel:
     """Lower and compile a prim_func with `tilelang.lower` -> `JITKernel`.
 
     `pass_configs` sets options of our passes for this compilation: `{"tl.<Pass>.<option>": value}` (the options
-    of specs/passes/*.yaml, checked; other keys are TileLang options for other backends and are ignored). TileLang
-    options such as `execution_backend` or `verbose` are accepted and ignored.
+    of specs/passes/*.yaml, checked; other keys are TileLang options for other backends and are ignored).
+    `execution_backend="ttnn"` runs a Tenstorrent kernel on a device through ttnn (the default runs it in the
+    emulator); TileLang's other execution backends and options such as `verbose` are accepted and ignored.
     """
-    return JITKernel(_lower(func, target, target_host, pass_configs), out_idx, prim_func=func)
+    artifact = _lower(func, target, target_host, pass_configs)
+    return JITKernel(_execution_backend(artifact, execution_backend), out_idx, prim_func=func)
 
 
 class KernelFactory:
     """`@jit`-decorated kernel factory: calling it builds the prim_func and compiles it, cached per arguments."""
 
     def __init__(self, factory: Callable[..., Any], out_idx: OutIdx, target: Any, target_host: Any,
-                 pass_configs: Any = None) -> None:
+                 pass_configs: Any = None, execution_backend: str = "auto") -> None:
         functools.update_wrapper(self, factory)
         self.factory = factory
         self.out_idx, self.target, self.target_host = out_idx, target, target_host
-        self.pass_configs = pass_configs
+        self.pass_configs, self.execution_backend = pass_configs, execution_backend
         self.cache: OnceCache[JITKernel] = OnceCache()  # each key compiled once, also under concurrent callers
 
     def __call__(self, *args: Any, **kwargs: Any) -> JITKernel:
@@ -240,12 +258,12 @@ class KernelFactory:
         if not isinstance(func, tirx.PrimFunc):
             raise TileLangError(f"@jit factory '{self.factory.__name__}' must return a prim_func, "
                                 f"got {type(func).__name__}")
-        return compile(func, self.out_idx, self.target, self.target_host, self.pass_configs)
+        return compile(func, self.out_idx, self.target, self.target_host, self.pass_configs, self.execution_backend)
 
 
 def jit(
     func: Any = None, *, out_idx: OutIdx = None, target: Any = "auto", target_host: Any = None,
-    pass_configs: Any = None, **ignored: Any
+    pass_configs: Any = None, execution_backend: str = "auto", **ignored: Any
 ) -> Any:
     """`@jit` / `@jit(out_idx=[-1], target="llvm")`.
 
@@ -257,13 +275,13 @@ def jit(
 
     def wrap(f: Any) -> Any:
         if isinstance(f, tirx.PrimFunc):
-            return LazyJITKernel(f, out_idx, target, target_host, pass_configs)
+            return LazyJITKernel(f, out_idx, target, target_host, pass_configs, execution_backend)
         if callable(f):
             from .eager import EagerFunction, is_eager
 
             if is_eager(f):
-                return EagerFunction(f, target, target_host, pass_configs)
-            return KernelFactory(f, out_idx, target, target_host, pass_configs)
+                return EagerFunction(f, target, target_host, pass_configs, execution_backend)
+            return KernelFactory(f, out_idx, target, target_host, pass_configs, execution_backend)
         raise TileLangError(f"@jit applies to a prim_func or a function returning one, got {type(f).__name__}")
 
     return wrap(func) if func is not None else wrap

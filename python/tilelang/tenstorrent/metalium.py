@@ -2,7 +2,8 @@
 
 `metalium_program(device_mod, params)` turns the role kernels of the pipeline into
 reader.cpp / compute.cpp / writer.cpp (kernel_cpp.py), the plan (tt.plan.json, validated by
-schema/tt_plan.schema.json, shipped as plan_schema.py), main.cpp and CMakeLists.txt (Jinja templates in metalium/).
+schema/tt_plan.schema.json, shipped as plan_schema.py), main.cpp and CMakeLists.txt (Jinja templates in metalium/),
+and run_ttnn.py, the same program through ttnn.generic_op (ttnn_host.py).
 `MetaliumProgram.save(dir)` writes them; calling it with numpy arrays builds (cached) and runs the host program
 against the emulator and returns the counters.
 """
@@ -186,7 +187,8 @@ class MetaliumProgram:
 
 
 def metalium_program(device_mod: tvm.IRModule, params: Sequence[Any], kernel: str = "main") -> MetaliumProgram:
-    """Reader/compute/writer C++, main.cpp, CMakeLists.txt and tt.plan.json of a lowered module."""
+    """Reader/compute/writer C++, main.cpp, CMakeLists.txt, run_ttnn.py (where ttnn can run it) and tt.plan.json of
+    a lowered module."""
     plan = build_plan(device_mod, params, kernel)  # checked against its schema by save() and the tests
     files: dict[str, str] = {}
     by_role = sorted(device_mod.functions.items(),
@@ -196,5 +198,9 @@ def metalium_program(device_mod: tvm.IRModule, params: Sequence[Any], kernel: st
         files[FILES[role]] = kernel_source(func, gvar.name_hint, plan["device"]["profile"]).text
     files["main.cpp"] = render_host(plan, "main.cpp.j2")
     files["CMakeLists.txt"] = render_host(plan, "CMakeLists.txt.j2")
+    from .ttnn_host import SCRIPT, render_ttnn, unsupported  # it builds on this module
+
+    if unsupported(plan) is None:
+        files[SCRIPT] = render_ttnn(plan)
     files["tt.plan.json"] = json.dumps(plan, indent=1) + "\n"
     return MetaliumProgram(plan, files, list(params))

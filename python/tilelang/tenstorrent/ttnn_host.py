@@ -1,0 +1,134 @@
+"""The ttnn host program of a compiled Tenstorrent kernel, and `execution_backend="ttnn"`.
+
+`render_ttnn(plan)` fills metalium/run_ttnn.py.j2 from the plan (tt.plan.json), as main.cpp is filled: a self-contained
+Python script that runs the same reader/compute/writer kernels through `ttnn.generic_op(tensors, ProgramDescriptor)`.
+It is written for API profiles whose ttnn wheel has generic_op (`ttnn_generic_op` in specs/backends/tenstorrent.yaml)
+and kernels whose data formats have a ttnn DataType (`TTNN_DATA_TYPES`, from the spec's data_formats).
+
+`TTNNProgram` runs a compiled kernel on a device through that script; `ttnn_program(program)` refuses, with the
+reason, when the script cannot be written, ttnn is not importable or no device is present. Nothing falls back to
+the emulator.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.util
+import math
+import tempfile
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+import jinja2
+import numpy as np
+
+from ..errors import TileLangError
+from . import device, intrinsics
+from .metalium import HERE, MetaliumProgram
+from .roles import KERNEL_ROLES
+
+SCRIPT = "run_ttnn.py"
+
+
+@lru_cache(maxsize=1)
+def _templates() -> jinja2.Environment:
+    env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(HERE / "metalium")), undefined=jinja2.StrictUndefined,
+                             keep_trailing_newline=True, trim_blocks=True, lstrip_blocks=True, autoescape=False)
+    env.filters["py_arg"] = _py_arg
+    env.filters["tuple_text"] = lambda items: "(" + ", ".join(map(str, items)) + ("," if len(items) == 1 else "") + ")"
+    return env
+
+
+def _py_arg(value: Any) -> str:
+    """One runtime argument in run_ttnn.py: a 32-bit constant, or what only the device knows (`v`: DeviceValues)."""
+    if not isinstance(value, dict):
+        return str(int(value) & 0xFFFFFFFF)
+    if "tensor" in value:
+        return f'v.address("{value["tensor"]}")'
+    if "semaphore" in value:
+        return f'v.semaphore("{value["semaphore"]}")'
+    axis = "x" if "noc_x" in value else "y"
+    x, y = value[f"noc_{axis}"]
+    return f"v.noc_{axis}({x}, {y})"
+
+
+def unsupported(plan: dict[str, Any]) -> str | None:
+    """Why no ttnn host program can be written for this plan, or None."""
+    profile = intrinsics.PROFILES[plan["device"]["profile"]]
+    if not profile.ttnn_generic_op:
+        return (f"API profile {profile.name} has no ttnn host program (its ttnn {profile.ttnn_wheel} wheel has no "
+                "ttnn.generic_op with ProgramDescriptor; ttnn_generic_op in specs/backends/tenstorrent.yaml)")
+    known = device.TTNN_DATA_TYPES
+    lacking = [f"tensor {t['name']}" for t in plan["tensors"] if t["data_format"] not in known]
+    lacking += [f"CB {c['index']} ({c['buffer']})" for c in plan["cbs"] if c["data_format"] not in known]
+    if lacking:
+        formats = sorted({t["data_format"] for t in plan["tensors"] + plan["cbs"]} - set(known))
+        have = ", ".join(f"{f} (ttnn.{d})" for f, d in sorted(known.items()))
+        return f"ttnn has no DataType for {', '.join(formats)} ({', '.join(lacking)}); ttnn has {have}"
+    if len(plan["tensors"]) < 2:
+        return "ttnn.generic_op needs at least one input and one output tensor"
+    return None
+
+
+def render_ttnn(plan: dict[str, Any]) -> str:
+    """run_ttnn.py of a plan for which `unsupported(plan)` is None."""
+    order = {"input": 0, "unused": 1, "output": 2}  # generic_op takes the output tensors last
+    # An N-D tensor is tiled as its (prod(leading dims) * rows, cols) matrix, as in main.cpp (InferTTLayout).
+    tensors = [dict(t, rows=math.prod(t["shape"][:-1]), cols=t["shape"][-1],
+                    ttnn=device.TTNN_DATA_TYPES[t["data_format"]])
+               for t in sorted(plan["tensors"], key=lambda t: order[t["role"]])]
+    cbs = [dict(c, ttnn=device.TTNN_DATA_TYPES[c["data_format"]]) for c in plan["cbs"]]
+    profile = intrinsics.PROFILES[plan["device"]["profile"]]
+    return _templates().get_template("run_ttnn.py.j2").render(
+        plan=dict(plan, cbs=cbs), roles=KERNEL_ROLES, tensors=tensors, version=profile.ttnn_wheel,
+        accessor_args=profile.accessor_compile_time_args,
+        inputs=[t for t in tensors if t["role"] == "input"], outputs=[t for t in tensors if t["role"] == "output"])
+
+
+def load_script(path: Path) -> Any:
+    """The saved run_ttnn.py as a module (it imports ttnn only when asked to)."""
+    name = "tilelang_run_ttnn_" + hashlib.sha256(path.read_bytes()).hexdigest()[:16]
+    spec = importlib.util.spec_from_file_location(name, path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@dataclass
+class TTNNProgram(MetaliumProgram):
+    """A compiled kernel that runs on a Tenstorrent device through its run_ttnn.py (ttnn.generic_op)."""
+
+    device_id: int = 0
+    script: Any = None
+    folder: Any = field(default=None, repr=False)  # the TemporaryDirectory holding the artifacts the script runs
+
+    def run(self, arrays: Sequence[Any], workdir: str | Path | None = None) -> dict[str, Any]:
+        """Run on the device: inputs read from `arrays` (parameter order), outputs written back into them."""
+        inputs = {t["name"]: arrays[t["parameter"]] for t in self.plan["tensors"] if t["role"] == "input"}
+        outputs = self.script.run(inputs, self.device_id)
+        for t in self.plan["tensors"]:
+            if t["role"] == "output":
+                target = arrays[t["parameter"]]
+                target[...] = np.asarray(outputs[t["name"]]).reshape(target.shape).astype(target.dtype)
+        self.last_report = {"status": "ok", "execution_backend": "ttnn"}  # hardware runs have no emulator counters
+        return self.last_report
+
+
+def ttnn_program(program: MetaliumProgram, kernel: str, device_id: int = 0) -> TTNNProgram:
+    """`program` made to run through ttnn on device `device_id`; a TileLangError saying what is missing otherwise."""
+    where = f"kernel '{kernel}': execution_backend='ttnn'"
+    if SCRIPT not in program.files:
+        raise TileLangError(f"{where}: {unsupported(program.plan)}")
+    folder = tempfile.TemporaryDirectory(prefix="tt_ttnn_")
+    runner = TTNNProgram(program.plan, program.files, program.params, device_id=device_id, folder=folder)
+    path = runner.save(folder.name) / SCRIPT
+    runner.script = load_script(path)
+    try:
+        runner.script.require_device(runner.script.import_ttnn(), device_id)
+    except runner.script.Unavailable as exc:
+        raise TileLangError(f"{where}: {exc}") from None
+    return runner
