@@ -15,6 +15,7 @@
 # Spec: specs/intrinsics/multicast.yaml
 # Spec: specs/intrinsics/noc.yaml
 # Spec: specs/intrinsics/pack_copy.yaml
+# Spec: specs/intrinsics/reduce.yaml
 # Spec: specs/intrinsics/sfpu.yaml
 # Spec: specs/intrinsics/sfpu_scalar.yaml
 # Spec: specs/intrinsics/tile_ops.yaml
@@ -1288,6 +1289,128 @@ INTRINSICS: dict[str, Intrinsic] = {
             'ttnn_0_81': Spelling('reconfig_data_format_srca', headers=(('compute', 'api/compute/reconfig_data_format.h'),), form='call', template_args=()),
         },
         doc='Reconfigure only the SrcA unpacker format, from CB `srca_cb` (before a copy_tile from a CB of another format).',
+    ),
+    'reduce_max_init': Intrinsic(
+        name='reduce_max_init',
+        family='reduce',
+        level='concrete',
+        roles=('compute',),
+        args=(
+            Arg('icb', 'uint32', const=False),
+            Arg('icb_scaler', 'uint32', const=False),
+            Arg('ocb', 'uint32', const=False),
+        ),
+        returns='void',
+        effect='Opaque',
+        dtype='void',
+        op_name='tt.reduce_max_init',
+        cpp={
+            'metal_d5f9bc4a': Spelling('reduce_init<PoolType::MAX, ReduceDim::REDUCE_ROW>', headers=(('compute', 'api/compute/reduce.h'),), form='call', template_args=()),
+            'tilelang_tt_2025': Spelling('reduce_init<PoolType::MAX, ReduceDim::REDUCE_ROW>', headers=(('compute', 'compute_kernel_api/reduce.h'),), form='call', template_args=(), defines=(('REDUCE_DIM', 'ReduceDim::REDUCE_ROW'), ('REDUCE_OP', 'PoolType::SUM'))),
+            'ttnn_0_81': Spelling('reduce_init<PoolType::MAX, ReduceDim::REDUCE_ROW>', headers=(('compute', 'api/compute/reduce.h'),), form='call', template_args=()),
+        },
+        doc="Initialise unpack, math and pack for a row maximum of `icb` scaled by `icb_scaler` into `ocb` (sets the packer's column-0 mask).",
+    ),
+    'reduce_max_tile': Intrinsic(
+        name='reduce_max_tile',
+        family='reduce',
+        level='concrete',
+        roles=('compute',),
+        args=(
+            Arg('icb', 'uint32', const=False),
+            Arg('icb_scaler', 'uint32', const=False),
+            Arg('itile', 'uint32', const=False),
+            Arg('itile_scaler', 'uint32', const=False),
+            Arg('idst', 'uint32', const=False),
+        ),
+        returns='void',
+        effect='Opaque',
+        dtype='void',
+        op_name='tt.reduce_max_tile',
+        cpp={
+            'metal_d5f9bc4a': Spelling('reduce_tile<PoolType::MAX, ReduceDim::REDUCE_ROW>', headers=(('compute', 'api/compute/reduce.h'),), form='call', template_args=()),
+            'tilelang_tt_2025': Spelling('reduce_tile<PoolType::MAX, ReduceDim::REDUCE_ROW>', headers=(('compute', 'compute_kernel_api/reduce.h'),), form='call', template_args=(), defines=(('REDUCE_DIM', 'ReduceDim::REDUCE_ROW'), ('REDUCE_OP', 'PoolType::SUM'))),
+            'ttnn_0_81': Spelling('reduce_tile<PoolType::MAX, ReduceDim::REDUCE_ROW>', headers=(('compute', 'api/compute/reduce.h'),), form='call', template_args=()),
+        },
+        doc='DST[idst][r][0] = max(DST[idst][r][0], scaler * max over c of tile `itile` of `icb` [r][c]).',
+    ),
+    'reduce_sum_init': Intrinsic(
+        name='reduce_sum_init',
+        family='reduce',
+        level='concrete',
+        roles=('compute',),
+        args=(
+            Arg('icb', 'uint32', const=False),
+            Arg('icb_scaler', 'uint32', const=False),
+            Arg('ocb', 'uint32', const=False),
+        ),
+        returns='void',
+        effect='Opaque',
+        dtype='void',
+        op_name='tt.reduce_sum_init',
+        cpp={
+            'metal_d5f9bc4a': Spelling('reduce_init<PoolType::SUM, ReduceDim::REDUCE_ROW>', headers=(('compute', 'api/compute/reduce.h'),), form='call', template_args=()),
+            'tilelang_tt_2025': Spelling('reduce_init<PoolType::SUM, ReduceDim::REDUCE_ROW>', headers=(('compute', 'compute_kernel_api/reduce.h'),), form='call', template_args=(), defines=(('REDUCE_DIM', 'ReduceDim::REDUCE_ROW'), ('REDUCE_OP', 'PoolType::SUM'))),
+            'ttnn_0_81': Spelling('reduce_init<PoolType::SUM, ReduceDim::REDUCE_ROW>', headers=(('compute', 'api/compute/reduce.h'),), form='call', template_args=()),
+        },
+        doc="Initialise unpack, math and pack for a row sum of `icb` scaled by `icb_scaler` into `ocb` (sets the packer's column-0 mask).",
+    ),
+    'reduce_sum_tile': Intrinsic(
+        name='reduce_sum_tile',
+        family='reduce',
+        level='concrete',
+        roles=('compute',),
+        args=(
+            Arg('icb', 'uint32', const=False),
+            Arg('icb_scaler', 'uint32', const=False),
+            Arg('itile', 'uint32', const=False),
+            Arg('itile_scaler', 'uint32', const=False),
+            Arg('idst', 'uint32', const=False),
+        ),
+        returns='void',
+        effect='Opaque',
+        dtype='void',
+        op_name='tt.reduce_sum_tile',
+        cpp={
+            'metal_d5f9bc4a': Spelling('reduce_tile<PoolType::SUM, ReduceDim::REDUCE_ROW>', headers=(('compute', 'api/compute/reduce.h'),), form='call', template_args=()),
+            'tilelang_tt_2025': Spelling('reduce_tile<PoolType::SUM, ReduceDim::REDUCE_ROW>', headers=(('compute', 'compute_kernel_api/reduce.h'),), form='call', template_args=(), defines=(('REDUCE_DIM', 'ReduceDim::REDUCE_ROW'), ('REDUCE_OP', 'PoolType::SUM'))),
+            'ttnn_0_81': Spelling('reduce_tile<PoolType::SUM, ReduceDim::REDUCE_ROW>', headers=(('compute', 'api/compute/reduce.h'),), form='call', template_args=()),
+        },
+        doc='DST[idst][r][0] += scaler * sum over c of tile `itile` of `icb` [r][c] (the scaler: tile `itile_scaler` of `icb_scaler`).',
+    ),
+    'reduce_uninit': Intrinsic(
+        name='reduce_uninit',
+        family='reduce',
+        level='concrete',
+        roles=('compute',),
+        args=(
+            Arg('icb', 'uint32', const=False),
+        ),
+        returns='void',
+        effect='Opaque',
+        dtype='void',
+        op_name='tt.reduce_uninit',
+        cpp={
+            'metal_d5f9bc4a': Spelling('reduce_uninit', headers=(('compute', 'api/compute/reduce.h'),), form='call', template_args=()),
+            'ttnn_0_81': Spelling('reduce_uninit', headers=(('compute', 'api/compute/reduce.h'),), form='call', template_args=()),
+        },
+        doc="Clear the packer's reduce mask (and restore the math unit's SrcA format handling) after the reductions.",
+    ),
+    'reduce_uninit_all': Intrinsic(
+        name='reduce_uninit_all',
+        family='reduce',
+        level='concrete',
+        roles=('compute',),
+        args=(
+        ),
+        returns='void',
+        effect='Opaque',
+        dtype='void',
+        op_name='tt.reduce_uninit_all',
+        cpp={
+            'tilelang_tt_2025': Spelling('reduce_uninit', headers=(('compute', 'compute_kernel_api/reduce.h'),), form='call', template_args=(), defines=(('REDUCE_DIM', 'ReduceDim::REDUCE_ROW'), ('REDUCE_OP', 'PoolType::SUM'))),
+        },
+        doc="Clear the packer's reduce mask after the reductions (the 2025 API's reduce_uninit takes no argument).",
     ),
     'relu_tile': Intrinsic(
         name='relu_tile',

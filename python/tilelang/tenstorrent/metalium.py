@@ -193,7 +193,10 @@ def metalium_program(device_mod: tvm.IRModule, params: Sequence[Any], kernel: st
                      key=lambda kv: KERNEL_ROLES.index(get_attr(kv[1], attr_keys.TT_KERNEL_ROLE)))
     for gvar, func in by_role:
         role = get_attr(func, attr_keys.TT_KERNEL_ROLE)
-        files[FILES[role]] = kernel_source(func, gvar.name_hint, plan["device"]["profile"]).text
+        source = kernel_source(func, gvar.name_hint, plan["device"]["profile"])
+        files[FILES[role]] = source.text
+        if source.defines:  # e.g. the 2025 reduce.h's template defaults name REDUCE_OP / REDUCE_DIM
+            plan["kernels"][role]["defines"] = dict(source.defines)
     files["main.cpp"] = render_host(plan, "main.cpp.j2")
     files["CMakeLists.txt"] = render_host(plan, "CMakeLists.txt.j2")
     files["tt.plan.json"] = json.dumps(plan, indent=1) + "\n"
