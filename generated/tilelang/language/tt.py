@@ -326,6 +326,11 @@ def reconfig_data_format_srca(srca_cb) -> Any:
     return call('reconfig_data_format_srca', srca_cb)
 
 
+def reduce_block(in0, scaler, prev, out, rows, cols, pool, wait0, pop0, wait1, pop1, wait2, pop2, init) -> Any:
+    """Row reduction of a block of `rows x cols` tiles of CB `in0` into a column vector of `rows` tiles of CB `out` (column 0 of tile r holds the sums or maxima of the rows of tile row r), scaled by the scaler tile of CB `scaler`; with `prev` >= 0 it starts from the previous value held in CB `prev` (clear=False)."""
+    return call('reduce_block', in0, scaler, prev, out, rows, cols, pool, wait0, pop0, wait1, pop1, wait2, pop2, init)
+
+
 def reduce_max_init(icb, icb_scaler, ocb) -> Any:
     """Initialise unpack, math and pack for a row maximum of `icb` scaled by `icb_scaler` into `ocb` (sets the packer's column-0 mask)."""
     return call('reduce_max_init', icb, icb_scaler, ocb)
