@@ -113,7 +113,8 @@ def _kernel(body: Any) -> Any:
     (lambda a, r: T.reduce_min(a, r, dim=1), r"T\.reduce_min\(A_s, r\) is not supported .* T\.reduce_sum and "
                                              r"T\.reduce_max are"),
     (lambda a, r: T.reduce_absmax(a, r, dim=1), r"T\.reduce_absmax\(A_s, r\) is not supported"),
-    (lambda a, r: T.reduce_sum(a, r, dim=0), r"over dim \(0,\) into \[64\]; .*reduces the rows of a 2-D on-chip buffer"),
+    (lambda a, r: T.reduce_sum(a, r, dim=0),
+     r"over dim \(0,\) into \[64\]; .*reduces the rows of a 2-D on-chip buffer"),
 ], ids=["min", "absmax", "dim0"])
 def test_refused_reductions_name_the_construct(body: Any, message: str) -> None:
     with pytest.raises(TileLangError, match=message):
@@ -165,5 +166,5 @@ def test_sanitizer_rejects_reduce_tile_cbs_other_than_reduce_init() -> None:
         files["compute.cpp"] = compute.replace(call, "reduce_tile<PoolType::SUM, ReduceDim::REDUCE_ROW>(0, 0,")
 
     message = _seeded(other_scaler)
-    assert "reduce_tile<SUM> reads CB 0 with scaler CB 0, but the last reduce_init was <SUM> for CB 0 with scaler CB 1" \
-        in message
+    assert ("reduce_tile<SUM> reads CB 0 with scaler CB 0, but the last reduce_init was <SUM> for CB 0 with "
+            "scaler CB 1") in message

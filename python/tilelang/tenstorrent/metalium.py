@@ -81,14 +81,14 @@ def build_plan(device_mod: tvm.IRModule, params: Sequence[Any], kernel: str) -> 
     accessors = get_attr(funcs["reader"], attr_keys.TT_ACCESSORS, {}) or {}
     for name, info in sorted(plan["buffers"].items(), key=lambda kv: accessors.get(kv[0], {}).get("parameter", 0)):
         role = "output" if name in writers else "input" if name in readers else "unused"
-        entry = {"name": name, "dtype": info["dtype"], "data_format": info["data_format"],
-                 "page_bytes": info["page_bytes"], "pages": info["tile_rows"] * info["tile_cols"], "role": role}
-        if name in constants:
-            shape = [info["tile_rows"] * device.TILE[0], info["tile_cols"] * device.TILE[1]]
-            entry.update(parameter=-1, shape=shape, constant={"value": float(constants[name]["value"]),
-                                                              "rows": [int(r) for r in constants[name]["rows"]]})
-        else:
-            entry.update(parameter=[p.name for p in params].index(name), shape=list(by_name[name].shape))
+        constant = constants.get(name)
+        shape = ([info["tile_rows"] * device.TILE[0], info["tile_cols"] * device.TILE[1]] if constant
+                 else list(by_name[name].shape))
+        entry = {"name": name, "parameter": -1 if constant else [p.name for p in params].index(name), "shape": shape,
+                 "dtype": info["dtype"], "data_format": info["data_format"], "page_bytes": info["page_bytes"],
+                 "pages": info["tile_rows"] * info["tile_cols"], "role": role}
+        if constant:
+            entry["constant"] = {"value": float(constant["value"]), "rows": [int(r) for r in constant["rows"]]}
         tensors.append(entry)
     kernels = {}
     for role in KERNEL_ROLES:
