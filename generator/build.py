@@ -119,6 +119,7 @@ def _intrinsics(spec: SpecFile, diagnostics: Diagnostics) -> list[Intrinsic]:
                     note=entry.get("note", ""),
                     template_args=tuple(entry.get("template_args", [])),
                     form=entry.get("form", "call"),
+                    defines=tuple(sorted(entry.get("defines", {}).items())),
                     location=spec.key_at(where + ("cpp", profile)) if profile in overrides
                     else spec.at(listed + (profiles.index(profile),)),
                 )

@@ -48,6 +48,7 @@ class CppSpelling:
     template_args: tuple[str, ...]
     form: str  # "call", "braces", "cast" or "member"
     location: Location
+    defines: tuple[tuple[str, str], ...] = ()  # (macro, value), sorted: compile defines of a calling kernel
 
     def header_for(self, processor: str) -> str | None:
         return dict(self.headers).get(processor)

@@ -37,6 +37,7 @@ TILE_OP_FIELDS: dict[str, tuple[str, ...]] = {
     "gemm": ("mt", "nt", "kt", "k", "k_count", "transposed", "clear"),
     "transpose": ("rows", "cols"),
     "eltwise": ("binary", "sfpu", "tiles", "scalar_op", "scalar_bits"),
+    "reduce": ("pool", "rows", "cols", "clear"),
 }
 TILE_OP_CONTEXT = ("out", "ins", "waits", "pops", "page_bytes", "partial", "absorbed")
 # What cases keyed by an intrinsic see besides the call's arguments (dst_capacity: DST tiles of one section
@@ -101,6 +102,14 @@ ENGINES: dict[str, dict[str, Param]] = {
         "protocol": Param("name"),
         "families": Param("op_expressions", subjects="intrinsics"),
         "operands": Param("op_expression_maps", subjects="intrinsics"),
+    },
+    "constants": {
+        "tensor": Param("name"),
+        "dtype": Param("name"),
+        "shape": Param("expression"),
+        "value": Param("expression"),
+        "filled": Param("expression", ("row",)),
+        "for_ops": Param("names"),
     },
     "finalize": {"order": Param("names")},
     "verify": {

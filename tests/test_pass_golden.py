@@ -44,7 +44,7 @@ import pytest
 import tvm
 import tvm_ffi
 import yaml
-from tt_kernels import elementwise_add, elementwise_unary, matmul, matmul_bias_relu
+from tt_kernels import elementwise_add, elementwise_unary, matmul, matmul_bias_relu, row_reduce
 from tvm import tirx
 
 import tilelang.language as T  # importing tilelang registers the tt.* ops and the T.tt script namespace
@@ -129,6 +129,11 @@ CASES: dict[str, Case] = {
                               lambda: matmul_bias_relu(64, 64, 64, 32, 32, 32), _tt_target, TT,
                               frozenset({"BuildTTTileDataflow", "LowerTileOpsToTT", "SplitTTKernels", "PlanTTDst",
                                          "InsertTTComputeInit", "LowerTTProtocols"})),
+    "tt_reduce": Case("row_reduce(64, 64, 32, 'sum', accumulate=True): two row sums into a column vector (the scaler "
+                      "constant, clear=False), written to a 1-D tensor through an on-chip transpose",
+                      lambda: row_reduce(64, 64, 32, "sum", accumulate=True), _tt_target, TT,
+                      frozenset({"AddTTConstants", "InferTTLayout", "BuildTTTileDataflow", "LowerTileOpsToTT",
+                                 "InsertTTComputeInit", "LowerTTProtocols"})),
     "cpu_gemm": Case("matmul(64, 64, 64, 32, 32, 32, dtype='float32') for llvm",
                      lambda: matmul(64, 64, 64, 32, 32, 32, dtype="float32"), _cpu_target, CPU),
     "cpu_loops": Case("guarded_rows(60, 40, 16, 8) for llvm: partial blocks, vectorized and unrolled loops",

@@ -166,11 +166,14 @@ def block_across_heads():
     return main
 
 
-def tensor_1d():
+def tensor_1d(length: int = 64):
+    """A 1-D tensor read into a 1-D on-chip buffer (only writing column vectors to 1-D tensors is supported)."""
     @T.prim_func
-    def main(A: T.Tensor((64,), "bfloat16"), C: T.Tensor((64, 64), "bfloat16")):
+    def main(A: T.Tensor((length,), "bfloat16"), C: T.Tensor((64, 64), "bfloat16")):
         with T.Kernel(1, 1, threads=128) as (bx, by):
+            A_s = T.alloc_shared((length,), "bfloat16")
             C_s = T.alloc_shared((64, 64), "bfloat16")
+            T.copy(A[0:length], A_s)
             T.copy(C[0, 0], C_s)
             T.copy(C_s, C[0, 0])
     return main

@@ -11,7 +11,7 @@ import tilelang.language as T
 
 __all__ = ["matmul", "elementwise_add", "elementwise_binary", "elementwise_unary", "matmul_bias_relu",
            "batched_matmul", "attention_pv", "attention_scores", "matmul_transposed", "scalar_kernel", "dram_copy",
-           "GEMMS", "gemm_id", "CORPUS"]
+           "row_reduce", "GEMMS", "gemm_id", "CORPUS"]
 
 
 def elementwise_binary(M, N, block_M, block_N, op, dtype="bfloat16"):
@@ -73,6 +73,32 @@ def scalar_kernel(M, N, block, form, dtype="bfloat16"):
                 else:
                     C_local[i, j] = T.exp(A_shared[i, j] * 1.4426950408889634)
             T.copy(C_local, C[by * block, bx * block])
+    return main
+
+
+def row_reduce(M, N, block_M, kind, accumulate=False, dtype="bfloat16", accum_dtype="float"):
+    """Out[i] = reduce over j of A[i, j] (kind "sum" or "max"), as TileLang writes a row reduction: a block of rows
+    on chip, T.reduce_* into a [block_M] fragment, the fragment copied to the 1-D output. With `accumulate`, the
+    reduction of B's block is added on (clear=False): Out = rowsum(A) + rowsum(B)."""
+
+    @T.prim_func
+    def main(A: T.Tensor((M, N), dtype), B: T.Tensor((M, N), dtype), Out: T.Tensor((M,), accum_dtype)):
+        with T.Kernel(T.ceildiv(M, block_M), threads=128) as bx:
+            A_shared = T.alloc_shared((block_M, N), dtype)
+            B_shared = T.alloc_shared((block_M, N), dtype)
+            row = T.alloc_fragment((block_M,), accum_dtype)
+            T.copy(A[bx * block_M, 0], A_shared)
+            if kind == "sum":
+                T.reduce_sum(A_shared, row, dim=1)
+            else:
+                T.reduce_max(A_shared, row, dim=1)
+            if accumulate:
+                T.copy(B[bx * block_M, 0], B_shared)
+                if kind == "sum":
+                    T.reduce_sum(B_shared, row, dim=1, clear=False)
+                else:
+                    T.reduce_max(B_shared, row, dim=1, clear=False)
+            T.copy(row, Out[bx * block_M:(bx + 1) * block_M])
     return main
 
 
@@ -230,6 +256,8 @@ CORPUS = {
     "attention_scores_bhsd": lambda: attention_scores(2, 2, 64, 64, 32, 32),
     **{f"scalar_{form}": (lambda form=form: scalar_kernel(64, 64, 32, form)) for form in ("mul", "rsub", "exp_scaled")},
     "dram_to_dram_copy": lambda: dram_copy(64, 96, 32, 32),
+    **{f"row_reduce_{kind}": (lambda kind=kind: row_reduce(128, 64, 64, kind, accumulate=kind == "sum"))
+       for kind in ("sum", "max")},
     **{f"gemm_{name}": (lambda ta=ta, tb=tb: matmul_transposed(64, 96, 128, 32, 96, 64, ta, tb))
        for name, ta, tb in (("nt", False, True), ("tn", True, False), ("tt", True, True))},
 }

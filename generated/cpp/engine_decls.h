@@ -78,6 +78,16 @@ struct ComputeInitParams {
 };
 Any compute_init(const std::string& name, const Dict& options, const ComputeInitParams& params);
 
+struct ConstantsParams {
+  Any tensor;
+  Any dtype;
+  Expr shape;
+  Expr value;
+  Expr filled;
+  Any for_ops;
+};
+Any constants(const std::string& name, const Dict& options, const ConstantsParams& params);
+
 struct FinalizeParams {
   Any order;
 };

@@ -9,6 +9,7 @@
 // Spec: specs/intrinsics/multicast.yaml
 // Spec: specs/intrinsics/noc.yaml
 // Spec: specs/intrinsics/pack_copy.yaml
+// Spec: specs/intrinsics/reduce.yaml
 // Spec: specs/intrinsics/sfpu.yaml
 // Spec: specs/intrinsics/sfpu_scalar.yaml
 // Spec: specs/intrinsics/tile_ops.yaml
@@ -82,6 +83,13 @@ static const std::vector<Intrinsic>& records() {
       {"read_block_mcast", "tt.read_block_mcast", "abstract", {"reader"}, {{"cb", "int32"}, {"src", "handle"}, {"first_tile", "int32"}, {"rows", "int32"}, {"cols", "int32"}, {"row_stride", "int32"}, {"page_bytes", "int32"}, {"sender", "int32"}, {"sender_x", "int32"}, {"sender_y", "int32"}, {"first_x", "int32"}, {"first_y", "int32"}, {"last_x", "int32"}, {"last_y", "int32"}, {"receivers", "int32"}, {"sender_sem", "int32"}, {"receiver_sem", "int32"}, {"noc", "int32"}}, "void", "void"},
       {"reconfig_data_format", "tt.reconfig_data_format", "concrete", {"compute"}, {{"srca_cb", "uint32"}, {"srcb_cb", "uint32"}}, "void", "void"},
       {"reconfig_data_format_srca", "tt.reconfig_data_format_srca", "concrete", {"compute"}, {{"srca_cb", "uint32"}}, "void", "void"},
+      {"reduce_block", "tt.reduce_block", "abstract", {"compute"}, {{"in0", "int32"}, {"scaler", "int32"}, {"prev", "int32"}, {"out", "int32"}, {"rows", "int32"}, {"cols", "int32"}, {"pool", "string"}, {"wait0", "int32"}, {"pop0", "int32"}, {"wait1", "int32"}, {"pop1", "int32"}, {"wait2", "int32"}, {"pop2", "int32"}, {"init", "int32"}}, "void", "void"},
+      {"reduce_max_init", "tt.reduce_max_init", "concrete", {"compute"}, {{"icb", "uint32"}, {"icb_scaler", "uint32"}, {"ocb", "uint32"}}, "void", "void"},
+      {"reduce_max_tile", "tt.reduce_max_tile", "concrete", {"compute"}, {{"icb", "uint32"}, {"icb_scaler", "uint32"}, {"itile", "uint32"}, {"itile_scaler", "uint32"}, {"idst", "uint32"}}, "void", "void"},
+      {"reduce_sum_init", "tt.reduce_sum_init", "concrete", {"compute"}, {{"icb", "uint32"}, {"icb_scaler", "uint32"}, {"ocb", "uint32"}}, "void", "void"},
+      {"reduce_sum_tile", "tt.reduce_sum_tile", "concrete", {"compute"}, {{"icb", "uint32"}, {"icb_scaler", "uint32"}, {"itile", "uint32"}, {"itile_scaler", "uint32"}, {"idst", "uint32"}}, "void", "void"},
+      {"reduce_uninit", "tt.reduce_uninit", "concrete", {"compute"}, {{"icb", "uint32"}}, "void", "void"},
+      {"reduce_uninit_all", "tt.reduce_uninit_all", "concrete", {"compute"}, {}, "void", "void"},
       {"relu_tile", "tt.relu_tile", "concrete", {"compute"}, {{"idst", "uint32"}}, "void", "void"},
       {"relu_tile_init", "tt.relu_tile_init", "concrete", {"compute"}, {}, "void", "void"},
       {"rsub_unary_tile", "tt.rsub_unary_tile", "concrete", {"compute"}, {{"idst", "uint32"}, {"param1", "uint32"}}, "void", "void"},

@@ -9,6 +9,7 @@
 // Spec: specs/intrinsics/multicast.yaml
 // Spec: specs/intrinsics/noc.yaml
 // Spec: specs/intrinsics/pack_copy.yaml
+// Spec: specs/intrinsics/reduce.yaml
 // Spec: specs/intrinsics/sfpu.yaml
 // Spec: specs/intrinsics/sfpu_scalar.yaml
 // Spec: specs/intrinsics/tile_ops.yaml

@@ -10,6 +10,7 @@
 // Spec: specs/protocols/read_pages.yaml
 // Spec: specs/protocols/reader_block.yaml
 // Spec: specs/protocols/reader_block_mcast.yaml
+// Spec: specs/protocols/reduce_block.yaml
 // Spec: specs/protocols/sfpu_block.yaml
 // Spec: specs/protocols/tensor_accessor.yaml
 // Spec: specs/protocols/tensor_accessor_chained.yaml
@@ -32,6 +33,7 @@ static tl::Dict pack_tiles(tl::Builder& b, const tl::Ctx& a);
 static tl::Dict read_pages(tl::Builder& b, const tl::Ctx& a);
 static tl::Dict reader_block(tl::Builder& b, const tl::Ctx& a);
 static tl::Dict reader_block_mcast(tl::Builder& b, const tl::Ctx& a);
+static tl::Dict reduce_block(tl::Builder& b, const tl::Ctx& a);
 static tl::Dict sfpu_block(tl::Builder& b, const tl::Ctx& a);
 static tl::Dict tensor_accessor(tl::Builder& b, const tl::Ctx& a);
 static tl::Dict tensor_accessor_chained(tl::Builder& b, const tl::Ctx& a);
@@ -44,7 +46,7 @@ static tl::Dict compute_startup(tl::Builder& b, const tl::Ctx& a) {
   const tl::Any v_in0 = a.get("in0");
   const tl::Any v_in1 = a.get("in1");
   const tl::Any v_out = a.get("out");
-  tl::fn::check_choice("family", v_family, {"matmul", "binary", "sfpu"});
+  tl::fn::check_choice("family", v_family, {"matmul", "binary", "sfpu", "reduce"});
   tl::Dict bound;
   b.when(tl::fn::eq(v_family, tl::str("matmul")), [&] {
     if (b.profile() == "ttnn_0_81" || b.profile() == "metal_d5f9bc4a") {
@@ -57,7 +59,7 @@ static tl::Dict compute_startup(tl::Builder& b, const tl::Ctx& a) {
       b.call(std::string("mm_init"), {v_in0, v_in1, v_out});
     }
   });
-  b.when(tl::fn::eq(v_family, tl::str("binary")), [&] {
+  b.when(tl::fn::or_({tl::fn::eq(v_family, tl::str("binary")), tl::fn::eq(v_family, tl::str("reduce"))}), [&] {
     if (b.profile() == "ttnn_0_81") {
       b.call(std::string("compute_kernel_hw_startup"), {v_in0, v_in1, v_out});
     }
@@ -389,6 +391,76 @@ static tl::Dict reader_block_mcast(tl::Builder& b, const tl::Ctx& a) {
   return bound;
 }
 
+// Row reduction of a block into a column vector, one output tile per tile row r: acquire DST; with a previous value copy its tile r into DST 0 (clear=False), else for max copy the row's first input tile into DST 0 (DST is zero after the acquire and max reduces into what it holds, so a row of negative numbers would give 0); reduce_init and reduce_tile over the row's cols tiles into DST 0; pack DST 0 (the packer's reduce mask keeps column 0) to the output CB; release. reduce_uninit clears the mask after the block. The unpacker is reconfigured for in0 and the scaler before every reduce_init, since the copy of a previous value may use another format. Inputs are whole blocks: waited for by their first reader, freed by their last.
+static tl::Dict reduce_block(tl::Builder& b, const tl::Ctx& a) {
+  const tl::Any v_in0 = a.get("in0");
+  const tl::Any v_scaler = a.get("scaler");
+  const tl::Any v_prev = a.get("prev");
+  const tl::Any v_out = a.get("out");
+  const tl::Any v_rows = a.get("rows");
+  const tl::Any v_cols = a.get("cols");
+  const tl::Any v_pool = a.get("pool");
+  const tl::Any v_wait0 = a.get("wait0");
+  const tl::Any v_pop0 = a.get("pop0");
+  const tl::Any v_wait1 = a.get("wait1");
+  const tl::Any v_pop1 = a.get("pop1");
+  const tl::Any v_wait2 = a.get("wait2");
+  const tl::Any v_pop2 = a.get("pop2");
+  const tl::Any v_init = a.get("init");
+  tl::fn::check_choice("pool", v_pool, {"sum", "max"});
+  tl::Dict bound;
+  b.when(tl::fn::eq(v_init, tl::num(1)), [&] {
+    b.call(std::string("pack_reconfig_data_format"), {v_out});
+  });
+  b.when(tl::fn::eq(v_wait0, tl::num(1)), [&] {
+    b.call(std::string("cb_wait_front"), {v_in0, tl::fn::mul(v_rows, v_cols)});
+  });
+  b.when(tl::fn::eq(v_wait1, tl::num(1)), [&] {
+    b.call(std::string("cb_wait_front"), {v_scaler, tl::num(1)});
+  });
+  b.when(tl::fn::and_({tl::fn::ge(v_prev, tl::num(0)), tl::fn::eq(v_wait2, tl::num(1))}), [&] {
+    b.call(std::string("cb_wait_front"), {v_prev, v_rows});
+  });
+  b.repeat("r", v_rows, [&](const tl::Any& v_r) {
+    b.call(std::string("tile_regs_acquire"), {});
+    b.when(tl::fn::ge(v_prev, tl::num(0)), [&] {
+      b.call(std::string("reconfig_data_format_srca"), {v_prev});
+      b.call(std::string("copy_tile_init"), {v_prev});
+      b.call(std::string("copy_tile"), {v_prev, v_r, tl::num(0)});
+    });
+    b.when(tl::fn::and_({tl::fn::lt(v_prev, tl::num(0)), tl::fn::eq(v_pool, tl::str("max"))}), [&] {
+      b.call(std::string("reconfig_data_format_srca"), {v_in0});
+      b.call(std::string("copy_tile_init"), {v_in0});
+      b.call(std::string("copy_tile"), {v_in0, tl::fn::mul(v_r, v_cols), tl::num(0)});
+    });
+    b.call(std::string("reconfig_data_format"), {v_in0, v_scaler});
+    b.call(std::string("reduce_") + tl::format_value(v_pool) + std::string("_init"), {v_in0, v_scaler, v_out});
+    b.repeat("c", v_cols, [&](const tl::Any& v_c) {
+      b.call(std::string("reduce_") + tl::format_value(v_pool) + std::string("_tile"), {v_in0, v_scaler, tl::fn::add(tl::fn::mul(v_r, v_cols), v_c), tl::num(0), tl::num(0)});
+    });
+    b.call(std::string("tile_regs_commit"), {});
+    b.call(std::string("tile_regs_wait"), {});
+    pack_tiles(b, tl::Ctx{{"cb", v_out}, {"count", tl::num(1)}});
+    b.call(std::string("tile_regs_release"), {});
+  });
+  if (b.profile() == "ttnn_0_81" || b.profile() == "metal_d5f9bc4a") {
+    b.call(std::string("reduce_uninit"), {v_in0});
+  }
+  if (b.profile() == "tilelang_tt_2025") {
+    b.call(std::string("reduce_uninit_all"), {});
+  }
+  b.when(tl::fn::eq(v_pop0, tl::num(1)), [&] {
+    b.call(std::string("cb_pop_front"), {v_in0, tl::fn::mul(v_rows, v_cols)});
+  });
+  b.when(tl::fn::eq(v_pop1, tl::num(1)), [&] {
+    b.call(std::string("cb_pop_front"), {v_scaler, tl::num(1)});
+  });
+  b.when(tl::fn::and_({tl::fn::ge(v_prev, tl::num(0)), tl::fn::eq(v_pop2, tl::num(1))}), [&] {
+    b.call(std::string("cb_pop_front"), {v_prev, v_rows});
+  });
+  return bound;
+}
+
 // SFPU operations over a block, tile by tile: wait for one input tile, copy it into DST tile 0, apply the operation with a constant and then the SFPU function in place (either may be absent, not both), pack it to the output CB, pop the input.
 static tl::Dict sfpu_block(tl::Builder& b, const tl::Ctx& a) {
   const tl::Any v_in0 = a.get("in0");
@@ -585,6 +657,7 @@ Dict run_protocol(const std::string& name, Builder& b, const Ctx& args) {
   if (name == "read_pages") return protocols::read_pages(b, args);
   if (name == "reader_block") return protocols::reader_block(b, args);
   if (name == "reader_block_mcast") return protocols::reader_block_mcast(b, args);
+  if (name == "reduce_block") return protocols::reduce_block(b, args);
   if (name == "sfpu_block") return protocols::sfpu_block(b, args);
   if (name == "tensor_accessor") return protocols::tensor_accessor(b, args);
   if (name == "tensor_accessor_chained") return protocols::tensor_accessor_chained(b, args);

@@ -23,6 +23,7 @@ class Spelling:
     headers: tuple[tuple[str, str], ...] = ()
     form: str = "call"  # "call": callee(args); "braces": callee{args}; "member": first.callee(rest)
     template_args: tuple[str, ...] = ()
+    defines: tuple[tuple[str, str], ...] = ()  # (macro, value): compile defines of a kernel that calls it
 
     def header_for(self, role: str) -> str | None:
         """The header declaring the call for a kernel of `role` (headers are keyed by processor class)."""

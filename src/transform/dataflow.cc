@@ -112,7 +112,7 @@ Any dataflow(const std::string& name, const Dict& options, const DataflowParams&
   const ExprMap& depth = params.depth;
   const std::optional<Expr>& partial = params.partial;
   return prim_func_pass(name, [=](const Any& func) -> Any {
-    std::vector<TileOp> ops = tile_ops(ir::PrimFunc(func).body());
+    std::vector<TileOp> ops = tile_ops(func);
     NeedsPartial needs_partial = [&](const TileOp& gemm, int64_t pages) {
       if (!partial.has_value()) return false;
       bool fp32 = accumulates_fp32(String(gemm.out->dtype));
@@ -138,7 +138,7 @@ Any lower_tiles(const std::string& name, const Dict& options, const LowerTilesPa
     CBs cbs;
     for (const Any& cb : as_list(get_attr(func, keys::kTtCbs))) cbs.by_stream.emplace_back(as_str(attr(cb, "stream")), cb);
     Any body = ir::PrimFunc(func).body();
-    std::vector<TileOp> ops = tile_ops(body);
+    std::vector<TileOp> ops = tile_ops(func);
     // Stream keys only (CB indices and depths come from tt.cbs, and so does which gemm has a partial CB).
     Expr pages = [](const Ctx& c) { return c.get(names::kPages); };
     tl::dataflow(ops, 2, {{"input", pages}, {"output", pages}, {"intermediate", pages}},

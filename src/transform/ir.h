@@ -15,7 +15,8 @@ struct BufferInfo {
   std::string scope;
   int64_t index = -1;  // position among the function's tensor parameters (-1 for on-chip buffers)
   bool on_chip() const { return scope != "global"; }
-  /*! \brief The value spec expressions see as `buffer`: var, name, shape (a tuple), dtype, scope, index. */
+  /*! \brief The value spec expressions see as `buffer`: var, name, shape (a tuple), dtype, scope, index, on_chip,
+   * row_extent (shape[-2]; 0 for 1-D). */
   Dict ns() const;
 };
 

@@ -122,6 +122,10 @@ void op_streams(std::vector<TileOp>& ops, TileOp& op, Streams& streams, const Ne
     op.reads = {streams.read(op.ins[0], roles::kCompute, "T.gemm")};
     int64_t pages = as_int(op.get(names::kRows)) * as_int(op.get(names::kCols));
     op.writes = streams.create(*op.out, op.out->dtype, roles::kCompute, pages);
+  } else if (op.kind == "reduce") {  // source block, scaler tile, and (clear=False) the previous value
+    std::string what = "T.reduce_" + as_str(op.get(names::kPool)) + " into '" + op.out->name + "'";
+    for (const BufferInfo& info : op.ins) op.reads.push_back(streams.read(info, roles::kCompute, what));
+    op.writes = streams.create(*op.out, op.out->dtype, roles::kCompute, as_int(op.get(names::kRows)));
   } else {  // eltwise
     for (const BufferInfo& info : op.ins) {
       op.reads.push_back(streams.read(info, roles::kCompute, "element-wise store to '" + op.out->name + "'"));
@@ -131,21 +135,21 @@ void op_streams(std::vector<TileOp>& ops, TileOp& op, Streams& streams, const Ne
 }
 
 // Every CB is consumed by one kernel; its class follows from who produces and consumes it. A value several
-// element-wise stores read is waited for by the first of them and stays in its CB until the last, which frees
-// it; any other CB has exactly one reader.
+// element-wise stores or reductions read (whole blocks) is waited for by the first of them and stays in its CB until
+// the last, which frees it; any other CB has exactly one reader.
 void classify(std::vector<Stream>& live, std::vector<TileOp>& ops) {
   for (Stream& s : live) {
     if (s.consumers.empty()) {
       fail("on-chip buffer '" + s.buffer.name + "' is written but its value is never used (every CB needs a consumer)");
     }
     bool shared_ok = true;
-    for (size_t op : s.consumer_ops) shared_ok = shared_ok && ops[op].kind == "eltwise";
+    for (size_t op : s.consumer_ops) shared_ok = shared_ok && (ops[op].kind == "eltwise" || ops[op].kind == "reduce");
     if (s.consumers.size() > 1 && !shared_ok) {
       std::string readers;
       for (size_t op : s.consumer_ops) readers += (readers.empty() ? "" : ", ") + ops[op].kind;
       fail("on-chip buffer '" + s.buffer.name + "' is read by " + std::to_string(s.consumers.size()) +
-           " tile operations (" + readers + "); only element-wise stores may share a value, any other reader needs "
-           "its own copy (T.copy it to another buffer first)");
+           " tile operations (" + readers + "); only element-wise stores and reductions may share a value, any "
+           "other reader needs its own copy (T.copy it to another buffer first)");
     }
     s.cls = s.producer == roles::kReader ? "input" : s.consumers[0] == roles::kWriter ? "output" : "intermediate";
     // The first reader waits for the block and the last frees it; readers in between find it in the CB.

@@ -54,6 +54,10 @@ void require_inside(const Region& tensor, const BufferInfo& onchip, size_t d) {
 TileRegion tile_region(const Region& tensor, const BufferInfo& onchip) {
   const std::vector<int64_t>& shape = tensor.info.shape;
   size_t n = shape.size();
+  if (n == 1) {
+    fail("T.copy between 1-D tensor '" + tensor.info.name + "' and " + std::to_string(onchip.shape.size()) +
+         "-D on-chip buffer '" + onchip.name + "': a 1-D tensor is copied to or from a 1-D on-chip buffer only");
+  }
   std::vector<int64_t> spanned;  // dims the block spans (extent > 1)
   for (size_t d = 0; d < n; ++d) {
     if (tensor.extents[d] != 1) spanned.push_back(static_cast<int64_t>(d));
@@ -111,6 +115,31 @@ std::vector<TileOp> dram_copy(const ir::TilePrimitiveCall& stmt, const Region& s
   return {tensor_copy(stmt, src, staging, true), tensor_copy(stmt, dst, staging, false)};
 }
 
+// A 1-D on-chip buffer is a column vector and a 1-D tensor a row vector (row 0 of one tile row, InferTTLayout), so
+// a vector goes out transposed on chip (a column tile transposed is a row tile) and the writer writes row tiles.
+std::vector<TileOp> vector_copy(const ir::TilePrimitiveCall& stmt, const Region& tensor, const BufferInfo& vec, bool in) {
+  if (in || tensor.info.shape.size() != 1 || tensor.extents[0] != vec.shape[0]) {
+    fail("T.copy between tensor '" + tensor.info.name + "' (shape " + ints_str(tensor.info.shape) + ") and 1-D "
+         "on-chip buffer '" + vec.name + "' is not supported; the tenstorrent backend writes a 1-D on-chip buffer "
+         "(a column vector, e.g. a row reduction) to a block of a 1-D tensor of the same length (reading 1-D tensors "
+         "into on-chip buffers is not supported yet)");
+  }
+  require_inside(tensor, vec, 0);
+  auto [rows, cols] = tiles(vec, "on-chip vector");
+  BufferInfo row = vec;
+  row.name = vec.name + "_T";
+  row.shape = {tile_shape().first, vec.shape[0]};
+  TileOp transpose{"transpose", stmt, row, {vec}};
+  transpose.fields = {{names::kRows, Any(rows)}, {names::kCols, Any(cols)}};
+  TileOp out{"copy_out", stmt};
+  out.ins = {row};
+  out.tensor = tensor.info;
+  out.fields = {{names::kTensor, tensor.info.var}, {names::kRow, Any(int64_t(0))}, {names::kCol, tensor.mins[0]},
+                {names::kRows, Any(int64_t(1))}, {names::kCols, Any(rows)},
+                {names::kRowTiles, Any(tensor.info.shape[0] / tile_shape().second)}};
+  return {transpose, out};
+}
+
 std::vector<TileOp> classify_copy(const ir::TilePrimitiveCall& stmt) {
   Region dst = region_of(stmt.args()[0]);
   Region src = region_of(stmt.args()[1]);
@@ -123,6 +152,7 @@ std::vector<TileOp> classify_copy(const ir::TilePrimitiveCall& stmt) {
   }
   const Region& onchip = dst_chip ? dst : src;
   require_full(onchip, "T.copy");
+  if (onchip.info.shape.size() == 1) return vector_copy(stmt, dst_chip ? src : dst, onchip.info, dst_chip);
   return {tensor_copy(stmt, dst_chip ? src : dst, onchip.info, dst_chip)};
 }
 
@@ -229,6 +259,9 @@ std::vector<TileOp> classify_tile(const ir::TilePrimitiveCall& stmt, const std::
   if (name == "tirx.tile.copy") return classify_copy(stmt);
   if (name == "tirx.tile.gemm") return classify_gemm(stmt, loops);
   if (name == "tirx.tile.fill") return {classify_fill(stmt)};
+  if (name == "tirx.tile.sum" || name == "tirx.tile.max" || name == "tirx.tile.min") {
+    return {classify_reduce(stmt, loops)};
+  }
   fail("tile primitive " + name + " has no tenstorrent lowering");
 }
 
@@ -269,9 +302,10 @@ void visit(const Any& stmt, const std::vector<ir::For>& loops, std::vector<TileO
 
 }  // namespace
 
-std::vector<TileOp> tile_ops(const Any& body) {
+std::vector<TileOp> tile_ops(const Any& func) {
   std::vector<TileOp> ops;
-  visit(body, {}, ops);
+  visit(ir::PrimFunc(func).body(), {}, ops);
+  add_reduce_scaler(ops, func);
   return ops;
 }
 

@@ -8,7 +8,7 @@
 namespace tl {
 
 struct TileOp {
-  std::string kind;  // copy_in | copy_out | copy_local | fill | gemm | transpose | eltwise
+  std::string kind;  // copy_in | copy_out | copy_local | fill | gemm | transpose | eltwise | reduce
   Any stmt;          // the statement the op replaces (the ops of one statement replace it in order)
   std::optional<BufferInfo> out;
   std::vector<BufferInfo> ins;
@@ -24,7 +24,7 @@ struct TileOp {
   const Any& get(const char* name) const;
 };
 
-/*! \brief The tile operations of a kernel body, in program order. */
-std::vector<TileOp> tile_ops(const Any& body);
+/*! \brief The tile operations of a kernel's body, in program order. */
+std::vector<TileOp> tile_ops(const Any& func);
 
 }  // namespace tl

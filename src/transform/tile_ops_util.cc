@@ -35,9 +35,9 @@ bool is_const_int(const Any& e, int64_t value) {
 // The tiles of a 2-D on-chip buffer: (rows, cols).
 std::pair<int64_t, int64_t> tiles(const BufferInfo& info, const std::string& what) {
   auto [th, tw] = tile_shape();
-  if (info.shape.size() != 2) {
+  if (info.shape.size() != 2 && !(info.shape.size() == 1 && info.on_chip())) {
     fail(what + " '" + info.name + "' has shape " + ints_str(info.shape) +
-         "; the tenstorrent backend handles 2-D tiles only");
+         "; the tenstorrent backend handles 2-D tiles (and 1-D on-chip buffers as column vectors) only");
   }
   if (!truthy(fn::supported_dtype(String(info.dtype)))) {
     std::string known;
@@ -46,6 +46,13 @@ std::pair<int64_t, int64_t> tiles(const BufferInfo& info, const std::string& wha
     }
     fail(what + " '" + info.name + "' has dtype " + info.dtype + "; the tenstorrent backend computes in " + known +
          " only (for fp32 accumulation write accum_dtype=\"float\")");
+  }
+  if (info.shape.size() == 1) {  // a column vector: the values in column 0 of M/32 tiles
+    if (info.shape[0] % th) {
+      fail(what + " '" + info.name + "' has shape " + ints_str(info.shape) + ", not a multiple of the " +
+           std::to_string(th) + "-row tile");
+    }
+    return {info.shape[0] / th, 1};
   }
   int64_t rows = info.shape[0], cols = info.shape[1];
   if (rows % th || cols % tw) {

@@ -16,7 +16,8 @@ std::pair<int64_t, int64_t> tile_shape();
 Any strip_casts(Any expr);
 bool is_zero(const Any& e);
 bool is_const_int(const Any& e, int64_t value);
-/*! \brief The tiles of a 2-D on-chip buffer (rows, cols); other shapes are refused naming `what` and the buffer. */
+/*! \brief The tiles of a 2-D on-chip buffer (rows, cols), or of a 1-D one [M] held as a column vector (M/32, 1);
+ * other shapes are refused naming `what` and the buffer. */
 std::pair<int64_t, int64_t> tiles(const BufferInfo& info, const std::string& what);
 
 /*! \brief A tile-op operand: its buffer, where the region starts and its (static) extents. */
@@ -33,5 +34,11 @@ void require_full(const Region& r, const std::string& op);
 std::optional<std::pair<std::vector<ir::For>, ir::BufferStore>> eltwise_nest(Any stmt);
 /*! \brief The element-wise op of a T.Parallel store, or a refusal naming the construct. */
 TileOp classify_eltwise(const std::vector<ir::For>& loops, const ir::BufferStore& store);
+
+/*! \brief A row reduction (tile_ops_reduce.cc), or a refusal naming the construct and what is accepted. */
+TileOp classify_reduce(const ir::TilePrimitiveCall& stmt, const std::vector<ir::For>& loops);
+/*! \brief Before the first reduction of `ops`: the read of the scaler tile (the constant tensor of `func`) that
+ * every reduction then reads as its second input. */
+void add_reduce_scaler(std::vector<TileOp>& ops, const Any& func);
 
 }  // namespace tl::tileops

@@ -143,7 +143,9 @@ def write_build_folder(folder: Path, role: str, source: str, plan: dict[str, Any
     """The files the JIT generates next to a kernel: the kernel, its include wrapper(s), defines, descriptors."""
     folder.mkdir(parents=True, exist_ok=True)
     (folder / "kernel.cpp").write_text(source)
-    (folder / "defines_generated.h").write_text("")
+    # The kernel config's defines (the plan's, e.g. REDUCE_OP for the 2025 reduce.h), as the JIT generates them.
+    kernel_defines = plan["kernels"][role].get("defines", {})
+    (folder / "defines_generated.h").write_text("".join(f"#define {k} {v}\n" for k, v in kernel_defines.items()))
     for empty in ("named_args_generated.h", "kernel_args_generated.h", "kernel_bindings_generated.h"):
         (folder / empty).write_text("#pragma once\n")
     if role == "compute":

@@ -16,6 +16,7 @@ static Any make(const Dict& options) {
             {"eltwise_block", [](const tl::Ctx& c) -> tl::Any { return tl::fn::select(tl::fn::eq(c.get("binary"), tl::str("none")), tl::str("sfpu"), tl::str("binary")); }},
             {"fill_block", [](const tl::Ctx& c) -> tl::Any { return tl::str("sfpu"); }},
             {"transpose_block", [](const tl::Ctx& c) -> tl::Any { return tl::str("sfpu"); }},
+            {"reduce_block", [](const tl::Ctx& c) -> tl::Any { return tl::str("reduce"); }},
         }, std::vector<std::pair<std::string, tl::ExprMap>>{
             {"matmul_block", tl::ExprMap{
                 {"in0", [](const tl::Ctx& c) -> tl::Any { return c.get("in0"); }},
@@ -35,6 +36,11 @@ static Any make(const Dict& options) {
             {"transpose_block", tl::ExprMap{
                 {"in0", [](const tl::Ctx& c) -> tl::Any { return c.get("in0"); }},
                 {"in1", [](const tl::Ctx& c) -> tl::Any { return c.get("in0"); }},
+                {"out", [](const tl::Ctx& c) -> tl::Any { return c.get("out"); }},
+            }},
+            {"reduce_block", tl::ExprMap{
+                {"in0", [](const tl::Ctx& c) -> tl::Any { return c.get("in0"); }},
+                {"in1", [](const tl::Ctx& c) -> tl::Any { return c.get("scaler"); }},
                 {"out", [](const tl::Ctx& c) -> tl::Any { return c.get("out"); }},
             }},
         }}),

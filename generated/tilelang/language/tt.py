@@ -9,6 +9,7 @@
 # Spec: specs/intrinsics/multicast.yaml
 # Spec: specs/intrinsics/noc.yaml
 # Spec: specs/intrinsics/pack_copy.yaml
+# Spec: specs/intrinsics/reduce.yaml
 # Spec: specs/intrinsics/sfpu.yaml
 # Spec: specs/intrinsics/sfpu_scalar.yaml
 # Spec: specs/intrinsics/tile_ops.yaml
@@ -323,6 +324,41 @@ def reconfig_data_format(srca_cb, srcb_cb) -> Any:
 def reconfig_data_format_srca(srca_cb) -> Any:
     """Reconfigure only the SrcA unpacker format, from CB `srca_cb` (before a copy_tile from a CB of another format)."""
     return call('reconfig_data_format_srca', srca_cb)
+
+
+def reduce_block(in0, scaler, prev, out, rows, cols, pool, wait0, pop0, wait1, pop1, wait2, pop2, init) -> Any:
+    """Row reduction of a block of `rows x cols` tiles of CB `in0` into a column vector of `rows` tiles of CB `out` (column 0 of tile r holds the sums or maxima of the rows of tile row r), scaled by the scaler tile of CB `scaler`; with `prev` >= 0 it starts from the previous value held in CB `prev` (clear=False)."""
+    return call('reduce_block', in0, scaler, prev, out, rows, cols, pool, wait0, pop0, wait1, pop1, wait2, pop2, init)
+
+
+def reduce_max_init(icb, icb_scaler, ocb) -> Any:
+    """Initialise unpack, math and pack for a row maximum of `icb` scaled by `icb_scaler` into `ocb` (sets the packer's column-0 mask)."""
+    return call('reduce_max_init', icb, icb_scaler, ocb)
+
+
+def reduce_max_tile(icb, icb_scaler, itile, itile_scaler, idst) -> Any:
+    """DST[idst][r][0] = max(DST[idst][r][0], scaler * max over c of tile `itile` of `icb` [r][c])."""
+    return call('reduce_max_tile', icb, icb_scaler, itile, itile_scaler, idst)
+
+
+def reduce_sum_init(icb, icb_scaler, ocb) -> Any:
+    """Initialise unpack, math and pack for a row sum of `icb` scaled by `icb_scaler` into `ocb` (sets the packer's column-0 mask)."""
+    return call('reduce_sum_init', icb, icb_scaler, ocb)
+
+
+def reduce_sum_tile(icb, icb_scaler, itile, itile_scaler, idst) -> Any:
+    """DST[idst][r][0] += scaler * sum over c of tile `itile` of `icb` [r][c] (the scaler: tile `itile_scaler` of `icb_scaler`)."""
+    return call('reduce_sum_tile', icb, icb_scaler, itile, itile_scaler, idst)
+
+
+def reduce_uninit(icb) -> Any:
+    """Clear the packer's reduce mask (and restore the math unit's SrcA format handling) after the reductions."""
+    return call('reduce_uninit', icb)
+
+
+def reduce_uninit_all() -> Any:
+    """Clear the packer's reduce mask after the reductions (the 2025 API's reduce_uninit takes no argument)."""
+    return call('reduce_uninit_all')
 
 
 def relu_tile(idst) -> Any:

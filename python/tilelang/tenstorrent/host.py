@@ -12,7 +12,8 @@ from .lowered import get_attr
 
 # Attributes every role kernel carries; the plan holds each once, under the key's last name ("cbs").
 SHARED_KEYS = (attr_keys.TT_CORE_GRID, attr_keys.TT_GRID_BLOCKS, attr_keys.TT_PARTITION_MODE,
-               attr_keys.TT_WORK_PARTITION, attr_keys.TT_CORE_RANGES, attr_keys.TT_CBS, attr_keys.TT_BUFFERS)
+               attr_keys.TT_WORK_PARTITION, attr_keys.TT_CORE_RANGES, attr_keys.TT_CBS, attr_keys.TT_BUFFERS,
+               attr_keys.TT_CONSTANTS)
 
 
 def host_plan(mod: tvm.IRModule) -> dict[str, Any]:

@@ -60,6 +60,7 @@ class KernelSource:
     text: str
     headers: tuple[str, ...]
     calls: tuple[str, ...]  # intrinsics the kernel calls, sorted
+    defines: tuple[tuple[str, str], ...] = ()  # compile defines its calls need (the kernel config's defines)
 
 
 @dataclass
@@ -69,6 +70,7 @@ class _Printer:
     kernel: str
     lines: list[str] = field(default_factory=list)
     headers: set[str] = field(default_factory=set)
+    defines: set[tuple[str, str]] = field(default_factory=set)
     calls: set[str] = field(default_factory=set)
     used: set[Any] = field(default_factory=set)
     names: dict[Any, str] = field(default_factory=dict)  # Var -> its unique C++ name in this kernel
@@ -188,6 +190,7 @@ class _Printer:
             raise TTCodegenError(f"kernel '{self.kernel}': intrinsic '{record.name}' names no "
                                  f"{PROCESSOR_CLASS[self.role]} header in API profile '{self.profile}'")
         self.headers.add(header)
+        self.defines.update(spelling.defines)
         self.calls.add(record.name)
         named = dict(zip((a.name for a in record.args), node.args, strict=True))
         template = [self.expr(named[name]) for name in spelling.template_args]
@@ -258,4 +261,8 @@ def kernel_source(func: tirx.PrimFunc, kernel: str, profile: str | None = None) 
         text = f"{head}namespace NAMESPACE {{\nvoid MAIN {{\n{body}\n}}\n}}  // namespace NAMESPACE\n"
     else:
         text = f"{head}void kernel_main() {{\n{body}\n}}\n"
-    return KernelSource(role, text, tuple(sorted(printer.headers)), tuple(sorted(printer.calls)))
+    defines = dict(sorted(printer.defines))
+    if len(defines) != len(printer.defines):
+        raise TTCodegenError(f"kernel '{kernel}': its calls need conflicting defines {sorted(printer.defines)}")
+    return KernelSource(role, text, tuple(sorted(printer.headers)), tuple(sorted(printer.calls)),
+                        tuple(defines.items()))

@@ -75,16 +75,22 @@ def build_plan(device_mod: tvm.IRModule, params: Sequence[Any], kernel: str) -> 
         raise TTCodegenError(f"kernel '{kernel}': no {', '.join(missing)} kernel in the lowered module; the "
                              "Metalium code generator needs reader, compute and writer")
     by_name = {p.name: p for p in params}
+    constants = plan.get("constants") or {}  # tensors the passes added (AddTTConstants): the host fills them
     readers = set(get_attr(funcs["reader"], attr_keys.TT_TENSOR_ARGS, {}).values())
     writers = set(get_attr(funcs["writer"], attr_keys.TT_TENSOR_ARGS, {}).values())
     tensors = []
     accessors = get_attr(funcs["reader"], attr_keys.TT_ACCESSORS, {}) or {}
     for name, info in sorted(plan["buffers"].items(), key=lambda kv: accessors.get(kv[0], {}).get("parameter", 0)):
-        param = by_name[name]
         role = "output" if name in writers else "input" if name in readers else "unused"
-        tensors.append({"name": name, "parameter": [p.name for p in params].index(name), "shape": list(param.shape),
-                        "dtype": info["dtype"], "data_format": info["data_format"], "page_bytes": info["page_bytes"],
-                        "pages": info["tile_rows"] * info["tile_cols"], "role": role})
+        constant = constants.get(name)
+        shape = ([info["tile_rows"] * device.TILE[0], info["tile_cols"] * device.TILE[1]] if constant
+                 else list(by_name[name].shape))
+        entry = {"name": name, "parameter": -1 if constant else [p.name for p in params].index(name), "shape": shape,
+                 "dtype": info["dtype"], "data_format": info["data_format"], "page_bytes": info["page_bytes"],
+                 "pages": info["tile_rows"] * info["tile_cols"], "role": role}
+        if constant:
+            entry["constant"] = {"value": float(constant["value"]), "rows": [int(r) for r in constant["rows"]]}
+        tensors.append(entry)
     kernels = {}
     for role in KERNEL_ROLES:
         entry = dict(plan["kernels"][role])
@@ -117,10 +123,26 @@ def validate_plan(plan: dict[str, Any]) -> None:
         raise TTCodegenError(f"tt.plan.json does not match its schema at {where}: {errors[0].message}")
 
 
+def _host_bits(value: float, dtype: str) -> str:
+    """A constant's element as main.cpp's host vector holds it (bf16/fp16 as raw bits, fp32 as a float)."""
+    if dtype == "float32":
+        return f"{value!r}f"
+    return f"0x{int(np.array(value, dtype=_bits_dtype(dtype)).view(np.uint16)):04x}u"
+
+
+def _bits_dtype(dtype: str) -> Any:
+    import ml_dtypes
+
+    return ml_dtypes.bfloat16 if dtype == "bfloat16" else np.float16
+
+
 def render_host(plan: dict[str, Any], template: str) -> str:
-    # An N-D tensor is tilized as its (prod(leading dims) * rows, cols) matrix (InferTTLayout).
-    tensors = [dict(t, ctype=HOST_TYPES[t["page_bytes"] // (plan["device"]["tile"][0] * plan["device"]["tile"][1])],
-                    rows=math.prod(t["shape"][:-1]), cols=t["shape"][-1])
+    # An N-D tensor is tilized as its (prod(leading dims) * rows, cols) matrix, a 1-D one as row 0 of a tile row
+    # whose other rows are zero (InferTTLayout).
+    tile = plan["device"]["tile"]
+    tensors = [dict(t, ctype=HOST_TYPES[t["page_bytes"] // (tile[0] * tile[1])], elems=math.prod(t["shape"]),
+                    rows=math.prod(t["shape"][:-1]) if len(t["shape"]) > 1 else tile[0], cols=t["shape"][-1],
+                    fill=_host_bits(t["constant"]["value"], t["dtype"]) if "constant" in t else "")
                for t in plan["tensors"]]
     noc_coords = any(isinstance(v, dict) and ("noc_x" in v or "noc_y" in v) for k in plan["kernels"].values()
                      for row in k["runtime_arg_values"] for v in row["args"])
@@ -170,7 +192,7 @@ class MetaliumProgram:
             data = kernel_dir / "data"
             data.mkdir(exist_ok=True)
             for t in self.plan["tensors"]:
-                if t["role"] == "input":
+                if t["role"] == "input" and "constant" not in t:  # constants are filled by main.cpp
                     np.ascontiguousarray(arrays[t["parameter"]]).tofile(data / f"{t['name']}.bin")
             profile = self.plan["device"]["profile"]
             exe = emulator.build_host(kernel_dir / "main.cpp", profile)
@@ -195,7 +217,10 @@ def metalium_program(device_mod: tvm.IRModule, params: Sequence[Any], kernel: st
                      key=lambda kv: KERNEL_ROLES.index(get_attr(kv[1], attr_keys.TT_KERNEL_ROLE)))
     for gvar, func in by_role:
         role = get_attr(func, attr_keys.TT_KERNEL_ROLE)
-        files[FILES[role]] = kernel_source(func, gvar.name_hint, plan["device"]["profile"]).text
+        source = kernel_source(func, gvar.name_hint, plan["device"]["profile"])
+        files[FILES[role]] = source.text
+        if source.defines:  # e.g. the 2025 reduce.h's template defaults name REDUCE_OP / REDUCE_DIM
+            plan["kernels"][role]["defines"] = dict(source.defines)
     files["main.cpp"] = render_host(plan, "main.cpp.j2")
     files["CMakeLists.txt"] = render_host(plan, "CMakeLists.txt.j2")
     from .ttnn_host import SCRIPT, render_ttnn, unsupported  # it builds on this module

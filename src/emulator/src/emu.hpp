@@ -227,7 +227,14 @@ struct FormatSlot {
     uint32_t cb = 0;   // the CB whose format it is
     std::string by;    // the call that configured it
 };
-enum class FpuOp { None, Matmul, Add, Sub, Mul, Copy, Transpose };
+enum class FpuOp { None, Matmul, Add, Sub, Mul, Copy, Transpose, Reduce };
+
+// The last reduce_init (kapi_reduce.cpp): its pool and CBs, and whether the packer packs only column 0 (until
+// reduce_uninit clears the mask).
+struct ReduceState {
+    bool max = false, mask = false;
+    uint32_t icb = 0, scaler = 0, ocb = 0;
+};
 
 // Compute-kernel state: hardware start-up, the last FPU and SFPU inits, and the DST register file.
 struct ComputeState {
@@ -245,6 +252,7 @@ struct ComputeState {
     // or pack call has run (after which a full hardware configuration is an error).
     FormatSlot srca, srcb, packer;
     bool computed = false;
+    ReduceState reduce;
 };
 
 enum class ThreadStatus { NotStarted, Running, Blocked, Done, Failed, Aborted };

@@ -19,10 +19,13 @@ const char* init_name(FpuOp op) {
         case FpuOp::Mul: return "mul_tiles_init (or mul_init)";
         case FpuOp::Copy: return "copy_tile_init (or copy_init)";
         case FpuOp::Transpose: return "transpose_init (or transpose_wh_init_short)";
+        case FpuOp::Reduce: return "reduce_init";
         case FpuOp::None: return "none";
     }
     return "?";
 }
+
+}  // namespace
 
 ComputeState& compute_of(Session& s) {
     if (s.t.spec->kind != KernelKind::Compute || !s.core.compute) {
@@ -118,6 +121,8 @@ void init_fpu(Session& s, FpuOp op, uint32_t cb0, uint32_t cb1, bool full) {
     c.fpu_cb[1] = cb1;
 }
 
+namespace {
+
 void binary(const char* name, FpuOp op, uint32_t icb0, uint32_t icb1, uint32_t itile0, uint32_t itile1,
             uint32_t idst) {
     Session s = enter(make_call(name, {icb0, icb1, itile0, itile1, idst}));
@@ -181,8 +186,11 @@ void pack(uint32_t ifrom_dst, uint32_t icb, bool out_of_order, uint32_t output_t
                     std::to_string(cb.reserved) + " pages of CB " + std::to_string(icb) +
                     " are reserved (cb_reserve_back first)");
     }
-    pack_tile_data(&c.tiles[size_t{ifrom_dst} * kTileElems], cb.format,
-                   &s.core.l1[cb.page_addr(cb.wr_page() + pos)]);
+    const float* packed = &c.tiles[size_t{ifrom_dst} * kTileElems];
+    float column[kTileElems] = {};  // reduce_init's edge mask: only column 0 leaves the packer, the rest is zero
+    for (uint32_t r = 0; c.reduce.mask && r < 32; ++r) column[r * 32] = packed[r * 32];
+    if (c.reduce.mask) packed = column;
+    pack_tile_data(packed, cb.format, &s.core.l1[cb.page_addr(cb.wr_page() + pos)]);
     if (!out_of_order) cb.packed += 1;
     s.core.counters[kPackTiles] += 1;
 }

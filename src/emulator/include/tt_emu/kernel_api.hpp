@@ -47,12 +47,17 @@ inline constexpr DataFormat DataFormat::Float32{0}, DataFormat::Float16{1}, Data
     DataFormat::Invalid{255};
 
 enum class SrcOrder { Regular, Reverse };
+// reduce.h's template arguments (tt-metal's ckernel enums; AVG and the column/scalar reductions are not emulated).
+enum class PoolType { SUM, AVG, MAX };
+enum class ReduceDim { REDUCE_ROW, REDUCE_COL, REDUCE_SCALAR };
 
 }  // namespace tt_emu::ktypes
 
 namespace tt_emu::kapi {
 
 using ktypes::DataFormat;
+using ktypes::PoolType;
+using ktypes::ReduceDim;
 using ktypes::SrcOrder;
 
 namespace detail {
@@ -75,6 +80,9 @@ uint64_t dram_noc_addr(uint32_t bank_base_address, uint32_t page_size, uint32_t 
 
 void hw_startup(bool reverse, int operands, uint32_t icb0, uint32_t icb1, uint32_t ocb);
 void pack(uint32_t ifrom_dst, uint32_t icb, bool out_of_order, uint32_t output_tile_index);
+void reduce_init(PoolType pool, ReduceDim dim, uint32_t icb, uint32_t icb_scaler, uint32_t ocb);
+void reduce_tile(PoolType pool, ReduceDim dim, uint32_t icb, uint32_t icb_scaler, uint32_t itile,
+                 uint32_t itile_scaler, uint32_t idst);
 void sfpu_init(int op);
 void sfpu(int op, uint32_t idst, float value);
 
@@ -278,6 +286,18 @@ void copy_tile(uint32_t in_cb_id, uint32_t in_tile_index, uint32_t dst_tile_inde
 void transpose_tile(uint32_t icb, uint32_t itile, uint32_t idst);
 void transpose_wh_tile(uint32_t icb, uint32_t itile, uint32_t idst);
 
+// Row reduction (kapi_reduce.cpp); the trailing template flag (fp32 accumulation) is accepted and ignored.
+template <PoolType pool, ReduceDim dim, bool flag = false>
+void reduce_init(uint32_t icb, uint32_t icb_scaler, uint32_t ocb) {
+    detail::reduce_init(pool, dim, icb, icb_scaler, ocb);
+}
+template <PoolType pool, ReduceDim dim, bool flag = false>
+void reduce_tile(uint32_t icb, uint32_t icb_scaler, uint32_t itile, uint32_t itile_scaler, uint32_t idst) {
+    detail::reduce_tile(pool, dim, icb, icb_scaler, itile, itile_scaler, idst);
+}
+void reduce_uninit(uint32_t icb);
+void reduce_uninit();
+
 template <bool out_of_order_output = false>
 void pack_tile(uint32_t ifrom_dst, uint32_t icb, uint32_t output_tile_index = 0) {
     detail::pack(ifrom_dst, icb, out_of_order_output, output_tile_index);
@@ -317,4 +337,6 @@ inline void rsub_unary_tile(uint32_t idst, uint32_t param1) { detail::sfpu(kSfpu
 
 // Types kernels name unqualified (DataFormat::Float16_b, compute_kernel_hw_startup<SrcOrder::Reverse>).
 using ::tt_emu::ktypes::DataFormat;
+using ::tt_emu::ktypes::PoolType;
+using ::tt_emu::ktypes::ReduceDim;
 using ::tt_emu::ktypes::SrcOrder;

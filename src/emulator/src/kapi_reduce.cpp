@@ -1,0 +1,94 @@
+// Kernel API: row reductions (reduce.h). reduce_tile folds the columns of an input tile into column 0 of a DST
+// tile, scaled by a scaler tile; reduce_init also sets the packer's edge mask (only column 0 is packed) until
+// reduce_uninit clears it. As on hardware, DST holds zero after tile_regs_acquire and a reduction accumulates onto
+// (sum) or takes the maximum with (max) what it holds.
+#include <algorithm>
+#include <string>
+
+#include "compute.hpp"
+#include "tt_emu/kernel_api.hpp"
+
+namespace tt_emu {
+namespace {
+
+using kapi::PoolType;
+using kapi::ReduceDim;
+
+std::string cb_name(uint32_t cb) { return "CB " + std::to_string(cb); }
+
+// tt-metal's scaler tile (generate_reduce_scaler.hpp): the first row of each of the four 16x16 faces holds the
+// scaler, everything else is zero; in row-major terms rows 0 and 16 hold it in every column. Returns the scaler.
+float scaler_of(Session& s, uint32_t cb, uint32_t tile) {
+    float t[kTileElems];
+    unpack_operand(s, cb, tile, t);
+    const float value = t[0];
+    for (uint32_t r = 0; r < 32; ++r) {
+        for (uint32_t col = 0; col < 32; ++col) {
+            const float want = (r == 0 || r == 16) ? value : 0.0f;
+            if (t[r * 32 + col] != want || value == 0.0f) {
+                fail(s, "the scaler tile (tile " + std::to_string(tile) + " of " + cb_name(cb) +
+                            ") does not have tt-metal's scaler layout (rows 0 and 16, the first row of each face, "
+                            "hold one non-zero scaler; every other element is zero): element (" + std::to_string(r) +
+                            ", " + std::to_string(col) + ") is " + std::to_string(t[r * 32 + col]));
+            }
+        }
+    }
+    return value;
+}
+
+}  // namespace
+
+namespace kapi {
+namespace detail {
+
+void reduce_init(PoolType pool, ReduceDim dim, uint32_t icb, uint32_t icb_scaler, uint32_t ocb) {
+    Session s = enter(make_call("reduce_init", {icb, icb_scaler, ocb}));
+    if (dim != ReduceDim::REDUCE_ROW) fail(s, "only ReduceDim::REDUCE_ROW is emulated");
+    if (pool == PoolType::AVG) fail(s, "PoolType::AVG is not emulated (SUM and MAX are)");
+    ComputeState& c = compute_of(s);
+    cb_of(s, ocb);
+    init_fpu(s, FpuOp::Reduce, icb, icb_scaler, false);
+    c.reduce = ReduceState{pool == PoolType::MAX, true, icb, icb_scaler, ocb};
+}
+
+void reduce_tile(PoolType pool, ReduceDim dim, uint32_t icb, uint32_t icb_scaler, uint32_t itile,
+                 uint32_t itile_scaler, uint32_t idst) {
+    Session s = enter(make_call("reduce_tile", {icb, icb_scaler, itile, itile_scaler, idst}));
+    ComputeState& c = compute_of(s);
+    need_fpu(s, c, FpuOp::Reduce, icb, icb_scaler);
+    const bool max = pool == PoolType::MAX;
+    if (dim != ReduceDim::REDUCE_ROW || max != c.reduce.max || icb != c.reduce.icb || icb_scaler != c.reduce.scaler) {
+        fail(s, std::string("reduce_tile<") + (max ? "MAX" : "SUM") + "> reads " + cb_name(icb) + " with scaler " +
+                    cb_name(icb_scaler) + ", but the last reduce_init was <" + (c.reduce.max ? "MAX" : "SUM") +
+                    "> for " + cb_name(c.reduce.icb) + " with scaler " + cb_name(c.reduce.scaler) +
+                    " (call reduce_init for these CBs first)");
+    }
+    need_unpack_formats(s, c, icb, icb_scaler);
+    const float scaler = scaler_of(s, icb_scaler, itile_scaler);
+    float* d = math_dst(s, c, idst);
+    float a[kTileElems];
+    unpack_operand(s, icb, itile, a);
+    for (uint32_t r = 0; r < 32; ++r) {
+        const float* row = &a[r * 32];
+        float folded = row[0];
+        for (uint32_t col = 1; col < 32; ++col) folded = max ? std::max(folded, row[col]) : folded + row[col];
+        d[r * 32] = max ? std::max(d[r * 32], scaler * folded) : d[r * 32] + scaler * folded;
+    }
+    finish_math(c, d);
+    s.core.counters[kEltwiseTiles] += 1;
+}
+
+}  // namespace detail
+
+void reduce_uninit(uint32_t icb) {
+    Session s = enter(make_call("reduce_uninit", {icb}));
+    compute_of(s).reduce.mask = false;
+}
+
+void reduce_uninit() {
+    Session s = enter(make_call("reduce_uninit", {}));
+    compute_of(s).reduce.mask = false;
+}
+
+}  // namespace kapi
+}  // namespace tt_emu

@@ -1,0 +1,86 @@
+// Row reductions (T.reduce_sum / T.reduce_max over the last dim of a 2-D on-chip buffer into a 1-D one, held as a
+// column vector: the values in column 0 of M/32 tiles, what reduce_tile with REDUCE_ROW packs), and the scaler
+// tile every reduction of a block reads (tile_ops_util.h).
+#include <algorithm>
+
+#include "engine_common.h"
+#include "tile_ops_util.h"
+
+namespace tl::tileops {
+
+namespace {
+
+std::string reduce_name(const std::string& kind, bool absolute) {
+  return "T.reduce_" + std::string(absolute ? "abs" : "") + kind;
+}
+
+}  // namespace
+
+TileOp classify_reduce(const ir::TilePrimitiveCall& stmt, const std::vector<ir::For>& loops) {
+  List args = stmt.args();
+  std::string prim = stmt.op().name();
+  std::string kind = prim.substr(prim.rfind('.') + 1);
+  auto config = stmt.config();
+  bool absolute = config.count(String("abs")) && truthy(to_plain(config.at(String("abs"))));
+  Region dst = region_of(args[0]), src = region_of(args[1]);
+  std::string what = reduce_name(kind, absolute) + "(" + src.info.name + ", " + dst.info.name + ")";
+  if ((kind != "sum" && kind != "max") || absolute) {
+    fail(what + " is not supported by the tenstorrent backend; T.reduce_sum and T.reduce_max are (reduce_tile "
+         "pools by sum or max)");
+  }
+  if (!src.info.on_chip() || !dst.info.on_chip()) {
+    fail(what + " reduces a DRAM tensor; copy it to an on-chip buffer first (T.reduce_sum/max reduce on-chip buffers)");
+  }
+  require_full(src, what);
+  require_full(dst, what);
+  List axes = as_list(args[2]);
+  int64_t axis = axes.size() == 1 ? as_int(axes[0]) : -1000;
+  if (axis < 0) axis += static_cast<int64_t>(src.info.shape.size());
+  if (src.info.shape.size() != 2 || dst.info.shape.size() != 1 || axis != 1 || dst.info.shape[0] != src.info.shape[0]) {
+    fail(what + " reduces a " + ints_str(src.info.shape) + " buffer over dim " + format_value(args[2]) + " into " +
+         ints_str(dst.info.shape) + "; the tenstorrent backend reduces the rows of a 2-D on-chip buffer [M, N] "
+         "(dim=1 or -1) into a 1-D buffer [M] (column reductions, dim=0, are not supported yet)");
+  }
+  if (!loops.empty()) {
+    fail(what + " is inside loop '" + format_value(loops.back().loop_var()) + "'; a reduction whose value is carried "
+         "across loop iterations is not supported by the tenstorrent backend yet (reduce once per block, outside "
+         "loops)");
+  }
+  if (src.info.dtype != "bfloat16") {
+    fail(what + " reduces a " + src.info.dtype + " buffer; the tenstorrent backend reduces bfloat16 buffers (the "
+         "format of the bf16 scaler tile that reduce_tile unpacks next to it)");
+  }
+  auto [rows, cols] = tiles(src.info, "reduced buffer");
+  tiles(dst.info, "reduction result");
+  bool clear = !truthy(to_plain(args[3]));
+  TileOp op{"reduce", stmt, dst.info, {src.info}};
+  op.fields = {{names::kPool, Any(String(kind))}, {names::kRows, Any(rows)}, {names::kCols, Any(cols)},
+               {names::kClear, Any(clear)}};
+  if (!clear) op.ins.push_back(dst.info);  // accumulates onto dst's previous value
+  return op;
+}
+
+// The scaler tile: one read of the constant tensor (tt.constants) per block, before the block's first reduction;
+// every reduction reads it as its second input (the first waits for it, the last frees it).
+void add_reduce_scaler(std::vector<TileOp>& ops, const Any& func) {
+  auto first = std::find_if(ops.begin(), ops.end(), [](const TileOp& op) { return op.kind == "reduce"; });
+  if (first == ops.end()) return;
+  std::optional<BufferInfo> tensor;
+  Dict constants = attr_dict(func, keys::kTtConstants);
+  for (const BufferInfo& info : tensor_params(func)) {
+    if (constants.count(String(info.name))) tensor = info;
+  }
+  if (!tensor) internal_error("a reduction but no constant scaler tensor (run AddTTConstants first)");
+  BufferInfo tile{Any(), tensor->name + "_tile", tensor->shape, tensor->dtype, "shared"};
+  auto [rows, cols] = tiles(tile, "scaler tile");
+  TileOp read{"copy_in", first->stmt, tile};
+  read.tensor = *tensor;
+  read.fields = {{names::kTensor, tensor->var}, {names::kRow, Any(int64_t(0))}, {names::kCol, Any(int64_t(0))},
+                 {names::kRows, Any(rows)}, {names::kCols, Any(cols)}, {names::kRowTiles, Any(cols)}};
+  for (TileOp& op : ops) {
+    if (op.kind == "reduce") op.ins.insert(op.ins.begin() + 1, tile);
+  }
+  ops.insert(first, read);
+}
+
+}  // namespace tl::tileops

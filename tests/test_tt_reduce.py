@@ -1,0 +1,170 @@
+"""Row reductions on Tenstorrent: T.reduce_sum / T.reduce_max over the rows of a 2-D on-chip block into a 1-D
+fragment held as a column vector (column 0 of M/32 tiles), written to a 1-D DRAM tensor (a row vector: the column
+vector is transposed on chip). reduce_tile reads tt-metal's scaler tile from a constant DRAM tensor the passes
+add (reduce_scaler) and main.cpp fills.
+
+Numerics: bf16 inputs from U(-2, 2) (U(-2, -0.5) for the all-negative max), fp32 accumulation in DST
+(fp32_dest_acc_en: the result is an fp32 fragment). Sums are compared with numpy's fp32 sum within 1e-5 * N * max|A|
+(a different fp32 summation order); maxima exactly (no rounding is involved).
+"""
+
+from __future__ import annotations
+
+import shutil
+from typing import Any
+
+import ml_dtypes
+import numpy as np
+import pytest
+from tt_kernels import row_reduce
+
+import tilelang
+import tilelang.language as T
+from tilelang.errors import TileLangError
+from tilelang.tenstorrent.emulator import TTEmulatorError
+
+BF16 = ml_dtypes.bfloat16
+pytestmark = pytest.mark.skipif(shutil.which("g++") is None, reason="no C++ compiler")
+
+
+def inputs(m: int, n: int, low: float = -2.0, high: float = 2.0) -> tuple[np.ndarray, np.ndarray]:
+    rng = np.random.default_rng(m * 31 + n)
+    return rng.uniform(low, high, (m, n)).astype(BF16), rng.uniform(low, high, (m, n)).astype(BF16)
+
+
+def reference(kind: str, a: np.ndarray, b: np.ndarray | None = None) -> np.ndarray:
+    fold = np.sum if kind == "sum" else np.max
+    out = fold(a.astype(np.float32), axis=1)
+    if b is not None:
+        other = fold(b.astype(np.float32), axis=1)
+        out = out + other if kind == "sum" else np.maximum(out, other)
+    return out
+
+
+def check(kind: str, got: np.ndarray, ref: np.ndarray, n: int) -> None:
+    if kind == "max":
+        np.testing.assert_array_equal(got, ref)
+    else:
+        assert float(np.abs(got - ref).max()) <= 1e-5 * n * 2.0
+
+
+@pytest.mark.parametrize("kind", ["sum", "max"])
+@pytest.mark.parametrize("shape", [(64, 64, 32), (256, 96, 64)], ids=["2blocks", "4blocks"])
+def test_row_reduction_matches_numpy(kind: str, shape: tuple[int, int, int]) -> None:
+    m, n, bm = shape
+    kernel = tilelang.compile(row_reduce(m, n, bm, kind), out_idx=[-1], target="tenstorrent")
+    a, b = inputs(m, n)
+    out = kernel(a, b)
+    assert out.shape == (m,)
+    check(kind, out, reference(kind, a), n)
+    assert kernel.last_report["status"] == "ok"
+
+
+def test_row_max_of_negative_rows_is_not_zero() -> None:
+    """DST is zero after tile_regs_acquire; max must start from the row's own values, not from 0."""
+    kernel = tilelang.compile(row_reduce(64, 64, 32, "max"), out_idx=[-1], target="tenstorrent")
+    a, b = inputs(64, 64, -2.0, -0.5)
+    out = kernel(a, b)
+    assert float(out.max()) < 0
+    np.testing.assert_array_equal(out, reference("max", a))
+
+
+@pytest.mark.parametrize("kind", ["sum", "max"])
+def test_clear_false_accumulates_onto_the_previous_value(kind: str) -> None:
+    kernel = tilelang.compile(row_reduce(128, 64, 64, kind, accumulate=True), out_idx=[-1], target="tenstorrent")
+    a, b = inputs(128, 64)
+    out = kernel(a, b)
+    check(kind, out, reference(kind, a, b), 2 * 64)
+
+
+def test_several_blocks_per_core() -> None:
+    kernel = tilelang.compile(row_reduce(256, 64, 32, "sum"), out_idx=[-1], target="tenstorrent",
+                              pass_configs={"tl.PartitionTTWork.core_grid": [2, 1]})
+    a, b = inputs(256, 64)
+    out = kernel(a, b)
+    check("sum", out, reference("sum", a), 64)
+    assert kernel.last_report["status"] == "ok"
+
+
+def test_the_scaler_is_a_constant_the_host_fills() -> None:
+    art = tilelang.lower(row_reduce(64, 64, 32, "sum"), target="tenstorrent")
+    plan: dict[str, Any] = art.rt_mod.plan
+    scaler = next(t for t in plan["tensors"] if t["name"] == "reduce_scaler")
+    assert scaler["parameter"] == -1 and scaler["constant"] == {"value": 1.0, "rows": [0, 16]}
+    assert scaler["shape"] == [32, 32] and scaler["dtype"] == "bfloat16"
+    assert [p.name for p in art.params] == ["A", "B", "Out"]  # not a user parameter
+    assert "reduce_init<PoolType::SUM, ReduceDim::REDUCE_ROW>" in art.kernel_source
+    assert "reduce_uninit(" in art.kernel_source
+
+
+def _kernel(body: Any) -> Any:
+    @T.prim_func
+    def main(A: T.Tensor((64, 64), "bfloat16"), Out: T.Tensor((64,), "float")):
+        with T.Kernel(1, threads=128) as _:
+            A_s = T.alloc_shared((64, 64), "bfloat16")
+            r = T.alloc_fragment((64,), "float")
+            T.copy(A[0, 0], A_s)
+            body(A_s, r)
+            T.copy(r, Out[0:64])
+    return main
+
+
+@pytest.mark.parametrize(("body", "message"), [
+    (lambda a, r: T.reduce_min(a, r, dim=1), r"T\.reduce_min\(A_s, r\) is not supported .* T\.reduce_sum and "
+                                             r"T\.reduce_max are"),
+    (lambda a, r: T.reduce_absmax(a, r, dim=1), r"T\.reduce_absmax\(A_s, r\) is not supported"),
+    (lambda a, r: T.reduce_sum(a, r, dim=0),
+     r"over dim \(0,\) into \[64\]; .*reduces the rows of a 2-D on-chip buffer"),
+], ids=["min", "absmax", "dim0"])
+def test_refused_reductions_name_the_construct(body: Any, message: str) -> None:
+    with pytest.raises(TileLangError, match=message):
+        tilelang.lower(_kernel(body), target="tenstorrent")
+
+
+def test_a_reduction_inside_a_loop_is_refused() -> None:
+    @T.prim_func
+    def main(A: T.Tensor((64, 128), "bfloat16"), Out: T.Tensor((64,), "float")):
+        with T.Kernel(1, threads=128) as _:
+            A_s = T.alloc_shared((64, 64), "bfloat16")
+            r = T.alloc_fragment((64,), "float")
+            T.clear(r)
+            for k in T.serial(2):
+                T.copy(A[0, k * 64], A_s)
+                T.reduce_sum(A_s, r, dim=1, clear=False)
+            T.copy(r, Out[0:64])
+
+    with pytest.raises(TileLangError, match=r"T\.reduce_sum\(A_s, r\) is inside loop 'k'; a reduction whose value is "
+                                            r"carried across loop iterations is not supported"):
+        tilelang.lower(main, target="tenstorrent")
+
+
+def _seeded(edit: Any) -> str:
+    program = tilelang.lower(row_reduce(64, 64, 32, "sum"), target="tenstorrent").rt_mod
+    edit(program.files)
+    a, b = inputs(64, 64)
+    with pytest.raises(TTEmulatorError) as err:
+        program(a, b, np.zeros((64,), np.float32))
+    return str(err.value)
+
+
+def test_sanitizer_rejects_an_all_ones_scaler_tile() -> None:
+    def fill_every_row(files: dict[str, str]) -> None:
+        main = files["main.cpp"]
+        assert "for (uint32_t row : {0, 16})" in main
+        files["main.cpp"] = main.replace("for (uint32_t row : {0, 16})", "for (uint32_t row = 0; row < 32; ++row)")
+
+    message = _seeded(fill_every_row)
+    assert "the scaler tile (tile 0 of CB 1) does not have tt-metal's scaler layout" in message
+    assert "element (1, 0) is 1.0" in message
+
+
+def test_sanitizer_rejects_reduce_tile_cbs_other_than_reduce_init() -> None:
+    def other_scaler(files: dict[str, str]) -> None:
+        compute = files["compute.cpp"]
+        call = "reduce_tile<PoolType::SUM, ReduceDim::REDUCE_ROW>(0, 1,"
+        assert call in compute
+        files["compute.cpp"] = compute.replace(call, "reduce_tile<PoolType::SUM, ReduceDim::REDUCE_ROW>(0, 0,")
+
+    message = _seeded(other_scaler)
+    assert ("reduce_tile<SUM> reads CB 0 with scaler CB 0, but the last reduce_init was <SUM> for CB 0 with "
+            "scaler CB 1") in message
