@@ -36,7 +36,7 @@ from tools.check_metal import jit, ttnn_names, wheels  # noqa: E402
 
 TTNN_PYTHON = Path(os.environ.get("TILELANG_TTNN_PYTHON", REPO.parent / ".peers" / "ttnn-venv" / "bin" / "python"))
 KERNELS = ("gemm_bias_relu", "gemm_256x256x256_b64x64x32_bfloat16_float", "attention_pv_bhsd", "dram_to_dram_copy",
-           "unary_relu")
+           "unary_relu", "row_reduce_sum")
 
 
 @pytest.fixture(scope="module")
@@ -189,7 +189,7 @@ def expected_args(values: list[Any], semaphores: list[str]) -> list[int]:
     return [v if isinstance(v, int) else semaphores.index(v["semaphore"]) if "semaphore" in v else 0 for v in values]
 
 
-@pytest.mark.parametrize("name", ["gemm_bias_relu", "attention_pv_bhsd"])
+@pytest.mark.parametrize("name", ["gemm_bias_relu", "attention_pv_bhsd", "row_reduce_sum"])
 def test_dry_run_builds_every_descriptor_with_the_real_ttnn(saved: dict[str, Path], name: str) -> None:
     folder = saved[name]
     done = run_script(folder, "--dry-run")
@@ -223,3 +223,42 @@ def test_without_a_device_the_script_says_so(saved: dict[str, Path]) -> None:
     last = done.stderr.strip().splitlines()[-1]
     assert last == "run_ttnn.py: no Tenstorrent device 0 (No chips detected in the cluster)"
     assert "Traceback" not in done.stderr
+
+
+def test_script_fills_constants_and_pads_1d_tensors(saved: dict[str, Path]) -> None:
+    """The tensors run_ttnn.py uploads for a row reduction: the input as its matrix, the reduce scaler filled from the
+    plan (its rows, zero elsewhere), and the 1-D output read back from row 0 of its padded tile row."""
+    import numpy as np
+
+    script = ttnn_host.load_script(saved["row_reduce_sum"] / ttnn_host.SCRIPT)
+    plan = plan_of(saved["row_reduce_sum"])
+    scaler = next(t for t in plan["tensors"] if "constant" in t)
+    user_inputs = [t for t in plan["tensors"] if t["role"] == "input" and "constant" not in t]
+    output = next(t for t in plan["tensors"] if t["role"] == "output")
+
+    class Tensor:  # what ttnn.Tensor and allocate_tensor_on_device are given
+        def __init__(self, tensor: Any = None, data_type: str = "", **_: Any) -> None:
+            self.data, self.data_type = tensor, data_type
+
+        def buffer_page_size(self) -> int:
+            return 1024 * (4 if self.data_type == "fp32" else 2)
+
+    fake = types.SimpleNamespace(DRAM_MEMORY_CONFIG=None, TILE_LAYOUT=None, Tensor=Tensor, Shape=list,
+                                 bfloat16="bf16", float32="fp32",
+                                 allocate_tensor_on_device=lambda shape, data_type, *_: Tensor(np.zeros(shape),
+                                                                                               data_type))
+    values = {t["name"]: np.arange(np.prod(t["shape"]), dtype=np.float32).reshape(t["shape"]) + i
+              for i, t in enumerate(user_inputs)}
+    tensors = script.device_tensors(fake, None, values)
+    order = [t["name"] for t in plan["tensors"] if t["role"] == "input"] + [output["name"]]
+    assert list(tensors) == order  # generic_op's order: inputs (the constant among them), then outputs
+    for name, array in values.items():
+        np.testing.assert_array_equal(tensors[name].data, array)
+    filled = tensors[scaler["name"]].data
+    expected = np.zeros(filled.shape, np.float32)
+    expected[scaler["constant"]["rows"], :] = scaler["constant"]["value"]
+    np.testing.assert_array_equal(filled, expected)
+    assert len(output["shape"]) == 1 and tensors[output["name"]].data.shape == (32, output["shape"][0])
+    padded = np.zeros((32, output["shape"][0]), np.float32)
+    padded[0] = np.arange(output["shape"][0])
+    np.testing.assert_array_equal(script.logical(output["name"], padded), np.arange(output["shape"][0]))

@@ -61,6 +61,9 @@ def unsupported(plan: dict[str, Any]) -> str | None:
     if not profile.ttnn_generic_op:
         return (f"API profile {profile.name} has no ttnn host program (its ttnn {profile.ttnn_wheel} wheel has no "
                 "ttnn.generic_op with ProgramDescriptor; ttnn_generic_op in specs/backends/tenstorrent.yaml)")
+    with_defines = [role for role, k in plan["kernels"].items() if k.get("defines")]
+    if with_defines:  # only the 2025 profile's reduce.h needs defines, and its wheel has no generic_op
+        return f"the {', '.join(with_defines)} kernel needs compile defines, which run_ttnn.py does not pass yet"
     known = device.TTNN_DATA_TYPES
     lacking = [f"tensor {t['name']}" for t in plan["tensors"] if t["data_format"] not in known]
     lacking += [f"CB {c['index']} ({c['buffer']})" for c in plan["cbs"] if c["data_format"] not in known]
@@ -76,16 +79,19 @@ def unsupported(plan: dict[str, Any]) -> str | None:
 def render_ttnn(plan: dict[str, Any]) -> str:
     """run_ttnn.py of a plan for which `unsupported(plan)` is None."""
     order = {"input": 0, "unused": 1, "output": 2}  # generic_op takes the output tensors last
-    # An N-D tensor is tiled as its (prod(leading dims) * rows, cols) matrix, as in main.cpp (InferTTLayout).
-    tensors = [dict(t, rows=math.prod(t["shape"][:-1]), cols=t["shape"][-1],
-                    ttnn=device.TTNN_DATA_TYPES[t["data_format"]])
+    # An N-D tensor is tiled as its (prod(leading dims) * rows, cols) matrix, a 1-D one as row 0 of a tile row whose
+    # other rows are zero, as in main.cpp (InferTTLayout).
+    tile_rows = plan["device"]["tile"][0]
+    tensors = [dict(t, rows=math.prod(t["shape"][:-1]) if len(t["shape"]) > 1 else tile_rows, cols=t["shape"][-1],
+                    ttnn=device.TTNN_DATA_TYPES[t["data_format"]], constant=t.get("constant"))
                for t in sorted(plan["tensors"], key=lambda t: order[t["role"]])]
     cbs = [dict(c, ttnn=device.TTNN_DATA_TYPES[c["data_format"]]) for c in plan["cbs"]]
     profile = intrinsics.PROFILES[plan["device"]["profile"]]
     return _templates().get_template("run_ttnn.py.j2").render(
         plan=dict(plan, cbs=cbs), roles=KERNEL_ROLES, tensors=tensors, version=profile.ttnn_wheel,
         accessor_args=profile.accessor_compile_time_args,
-        inputs=[t for t in tensors if t["role"] == "input"], outputs=[t for t in tensors if t["role"] == "output"])
+        inputs=[t for t in tensors if t["role"] == "input" and not t["constant"]],
+        outputs=[t for t in tensors if t["role"] == "output"])
 
 
 def load_script(path: Path) -> Any:
@@ -108,7 +114,8 @@ class TTNNProgram(MetaliumProgram):
 
     def run(self, arrays: Sequence[Any], workdir: str | Path | None = None) -> dict[str, Any]:
         """Run on the device: inputs read from `arrays` (parameter order), outputs written back into them."""
-        inputs = {t["name"]: arrays[t["parameter"]] for t in self.plan["tensors"] if t["role"] == "input"}
+        inputs = {t["name"]: arrays[t["parameter"]] for t in self.plan["tensors"]
+                  if t["role"] == "input" and "constant" not in t}  # constants are filled by the script
         outputs = self.script.run(inputs, self.device_id)
         for t in self.plan["tensors"]:
             if t["role"] == "output":
