@@ -13,7 +13,7 @@ static Any make(const Dict& options) {
   return sequential(list({
       engines::compute_init("InsertTTComputeInit", options, tl::engines::ComputeInitParams{tl::str("compute_startup"), std::vector<std::pair<std::string, tl::Expr>>{
             {"matmul_block", [](const tl::Ctx& c) -> tl::Any { return tl::str("matmul"); }},
-            {"eltwise_block", [](const tl::Ctx& c) -> tl::Any { return tl::fn::select(tl::fn::eq(c.get("binary"), tl::str("none")), tl::str("sfpu"), tl::str("binary")); }},
+            {"eltwise_block", [](const tl::Ctx& c) -> tl::Any { return tl::fn::select(tl::fn::ne(c.get("binary"), tl::str("none")), tl::str("binary"), tl::str("sfpu")); }},
             {"fill_block", [](const tl::Ctx& c) -> tl::Any { return tl::str("sfpu"); }},
             {"transpose_block", [](const tl::Ctx& c) -> tl::Any { return tl::str("sfpu"); }},
         }, std::vector<std::pair<std::string, tl::ExprMap>>{

@@ -1,5 +1,5 @@
 // What the compute API's implementation files share beyond emu.hpp: the data-format state of the unpacker and
-// packer (kapi_formats.cpp) and the SFPU operation table (sfpu_math.cpp).
+// packer (kapi_formats.cpp) and the DST access of math calls (kapi_compute.cpp, used by sfpu_math.cpp).
 #pragma once
 
 #include "emu.hpp"
@@ -16,15 +16,11 @@ void need_unpack_formats(Session& s, ComputeState& c, uint32_t srca_cb, int64_t 
 // A pack_tile into `cb`: its format must be the packer's.
 void need_pack_format(Session& s, ComputeState& c, uint32_t cb);
 
-// An SFPU operation: its tile call, the init it needs (a kapi::kSfpu* code), and its math on one element
-// (`v`: the call's scalar) (sfpu_math.cpp).
-struct SfpuMath {
-    int op;
-    const char* call;
-    int init;
-    float (*apply)(float x, float v);
-};
-const SfpuMath& sfpu_math(int op);
-const char* sfpu_init_name(int op);
+// The compute kernel's state (an error from a data-movement kernel); the start-up every compute call needs; DST
+// tile `idst` for a math call (acquired, inside the section; marked written); the rounding a math call ends with.
+ComputeState& compute_of(Session& s);
+void need_startup(Session& s, ComputeState& c);
+float* math_dst(Session& s, ComputeState& c, uint32_t idst);
+void finish_math(const ComputeState& c, float* d);
 
 }  // namespace tt_emu

@@ -1,0 +1,209 @@
+"""The `op_map` spec kind (specs/ops/*.yaml): which TIR expression of an element-wise store becomes which tile op.
+
+Each entry names the TIR form it matches, the unit that runs it and its two intrinsic calls (init, tile). The
+C++ recogniser reads the rendered table (generated/cpp/eltwise_ops.h); protocol parameters declared with `ops:
+<unit>` take the entries of that unit as their choices and call `{param.init}` / `{param.tile}`; the emulator's
+SFPU call codes and the kernel API forwarding of those calls are rendered from the SFPU entries.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from .diagnostics import Diagnostics, Location
+from .expressions import did_you_mean
+from .naming import camel
+
+if TYPE_CHECKING:
+    from .ir_nodes import IrNode
+    from .loader import SpecFile
+    from .model import Intrinsic, SpecSet
+
+
+@dataclass(frozen=True)
+class Unit:
+    """What runs an entry: the argument types its init and tile calls take, the match forms it accepts and how the
+    emulator's kernel API forwards its tile call ("" for FPU calls, which the emulator implements by hand)."""
+
+    init_args: tuple[str, ...]
+    tile_args: tuple[str, ...]
+    forms: tuple[str, ...]
+    emulator: str
+
+
+# Match forms: "call" (T.exp(x)), "binary" (a node of two buffers), "scalar" (a node of a buffer and any constant),
+# "special" (a node of a buffer and one constant value: Max(x, 0), 1 / x), "literal" (a constant store).
+UNITS: dict[str, Unit] = {
+    "fpu_binary": Unit(("uint32", "uint32"), ("uint32",) * 5, ("binary",), ""),
+    "sfpu_binary": Unit((), ("uint32",) * 3, ("binary",), "binary"),
+    "sfpu_unary": Unit((), ("uint32",), ("call", "special"), "unary"),
+    "sfpu_scalar": Unit((), ("uint32", "uint32"), ("scalar",), "scalar_bits"),
+    "fill": Unit((), ("uint32", "float32"), ("literal",), "value"),
+}
+# The arithmetic nodes an entry may match, as kernel authors write them (for messages and the docs).
+NODE_SYMBOLS = {"Add": "+", "Sub": "-", "Mul": "*", "Div": "/", "Max": "T.max", "Min": "T.min"}
+
+
+def unit_enum(unit: str) -> str:
+    """The C++ enumerator of a unit in generated/cpp/eltwise_ops.h (tl::eltwise::Unit)."""
+    return "k" + camel(unit)
+
+
+@dataclass(frozen=True)
+class EltwiseOp:
+    name: str
+    unit: str
+    call: str  # TVM op name of a call form, else ""
+    node: str  # ir view of a node form, else ""
+    constant: str  # "", "left", "right" or "either"
+    value: float | None  # the constant a special form requires
+    literal: bool
+    init: str
+    tile: str
+    doc: str
+    source: str
+    location: Location
+    init_location: Location
+    tile_location: Location
+
+    @property
+    def form(self) -> str:
+        """The match form (a key of the forms of UNITS)."""
+        if self.literal:
+            return "literal"
+        if self.call:
+            return "call"
+        if not self.constant:
+            return "binary"
+        return "scalar" if self.value is None else "special"
+
+    @property
+    def written(self) -> str:
+        """How a kernel author writes it, e.g. T.exp(x), x * c, T.max(x, 0), a + b."""
+        if self.literal:
+            return "a constant"
+        if self.call:
+            return f"T.{self.call.split('.')[-1]}(x)"
+        c = "c" if self.value is None else f"{self.value:g}"
+        left, right = ("a", "b") if not self.constant else (c, "x") if self.constant == "left" else ("x", c)
+        symbol = NODE_SYMBOLS.get(self.node, self.node)
+        return f"{symbol}({left}, {right})" if symbol[0].isalpha() else f"{left} {symbol} {right}"
+
+
+@dataclass(frozen=True)
+class OpMap:
+    name: str
+    doc: str
+    ops: tuple[EltwiseOp, ...]
+    source: str
+    location: Location
+
+
+def build_op_map(spec: SpecFile) -> OpMap:
+    ops = []
+    for index, raw in enumerate(spec.data["ops"]):
+        where = ("ops", index)
+        match: dict[str, Any] = raw["match"]
+        value = match.get("value")
+        ops.append(EltwiseOp(
+            name=raw["name"], unit=raw["unit"], call=match.get("call", ""), node=match.get("node", ""),
+            constant=match.get("constant", ""), value=float(value) if value is not None else None,
+            literal=bool(match.get("literal", False)), init=raw["init"], tile=raw["tile"], doc=raw["doc"],
+            source=spec.path, location=spec.at(where), init_location=spec.at(where + ("init",)),
+            tile_location=spec.at(where + ("tile",)),
+        ))
+    return OpMap(spec.data["name"], spec.data["doc"], tuple(ops), spec.path, spec.at(("name",)))
+
+
+def _match_problem(op: EltwiseOp, nodes: dict[str, IrNode]) -> str | None:
+    """Why the entry's match is malformed for its unit (None when it is fine)."""
+    keys = [k for k, v in (("call", op.call), ("node", op.node), ("literal", op.literal)) if v]
+    if len(keys) != 1:
+        return "a match names exactly one of 'call', 'node' and 'literal'"
+    if op.constant and not op.node or op.value is not None and not op.constant:
+        return "'constant' goes with 'node', and 'value' with 'constant'"
+    if op.form not in UNITS[op.unit].forms:
+        wanted = {"binary": "a node of two buffers ({node: Add})", "call": "a call ({call: tirx.exp})",
+                  "special": "a node with a constant of one value ({node: Max, constant: either, value: 0})",
+                  "scalar": "a node with a constant ({node: Mul, constant: either})",
+                  "literal": "a constant store ({literal: true})"}
+        return f"a {op.unit} op matches {' or '.join(wanted[f] for f in UNITS[op.unit].forms)}"
+    if op.node:
+        if op.node not in NODE_SYMBOLS:
+            return f"node '{op.node}' is not an element-wise arithmetic node (one of: {', '.join(NODE_SYMBOLS)})"
+        fields = {f.name: f.type for f in nodes[op.node].fields} if op.node in nodes else {}
+        if fields.get("a") != "Expr" or fields.get("b") != "Expr":
+            return f"node '{op.node}' needs a view with Expr fields a and b in an ir spec (specs/ir)"
+    return None
+
+
+def _check_call(op: EltwiseOp, which: str, wanted: tuple[str, ...], intrinsics: dict[str, Intrinsic],
+                profiles: tuple[str, ...], diagnostics: Diagnostics) -> None:
+    name, location = (op.init, op.init_location) if which == "init" else (op.tile, op.tile_location)
+    target = intrinsics.get(name)
+    if target is None:
+        diagnostics.error(location, f"{which} call of '{op.name}': unknown intrinsic '{name}'"
+                          f"{did_you_mean(name, intrinsics)}")
+        return
+    types = tuple(a.type for a in target.args)
+    if types != wanted:
+        diagnostics.error(location, f"{which} call '{name}' of {op.unit} op '{op.name}' must take "
+                          f"({', '.join(wanted)}); it takes ({', '.join(types)})")
+    if target.level != "concrete" or "compute" not in target.roles:
+        diagnostics.error(location, f"{which} call '{name}' must be a concrete intrinsic of compute kernels")
+        return
+    missing = [p for p in profiles if target.spelling_in(p) is None]
+    if missing:
+        diagnostics.error(location, f"{which} call '{name}' of '{op.name}' is not offered by API profile "
+                          f"'{missing[0]}' (every element-wise op runs in every profile)")
+
+
+def check_op_maps(model: SpecSet, diagnostics: Diagnostics) -> None:
+    for extra in model.op_maps[1:]:
+        diagnostics.error(extra.location, f"a project has one op_map spec; '{model.op_maps[0].name}' is defined at "
+                          f"{model.op_maps[0].location}")
+    intrinsics = {i.name: i for i in model.intrinsics}
+    nodes = {n.view: n for n in model.ir_nodes}
+    device = model.device_backend
+    profiles = tuple(p.name for p in (device.profiles if device else model.profiles))
+    seen: dict[tuple[str, str], Location] = {}
+    tiles: dict[str, EltwiseOp] = {}
+    for op in model.eltwise_ops:
+        if (op.unit, op.name) in seen:
+            diagnostics.error(op.location, f"{op.unit} op '{op.name}' is defined twice (first at "
+                              f"{seen[(op.unit, op.name)]})")
+        seen.setdefault((op.unit, op.name), op.location)
+        problem = _match_problem(op, nodes)
+        if problem:
+            diagnostics.error(op.location, f"op '{op.name}': {problem}")
+        unit = UNITS[op.unit]
+        _check_call(op, "init", unit.init_args, intrinsics, profiles, diagnostics)
+        _check_call(op, "tile", unit.tile_args, intrinsics, profiles, diagnostics)
+        if op.tile in tiles:
+            diagnostics.error(op.tile_location, f"tile call '{op.tile}' already computes '{tiles[op.tile].name}' "
+                              f"({tiles[op.tile].location}); each op has a tile call of its own")
+        tiles.setdefault(op.tile, op)
+        if op.init in tiles:
+            diagnostics.error(op.init_location, f"'{op.init}' is the tile call of '{tiles[op.init].name}'")
+
+
+@dataclass(frozen=True)
+class SfpuCall:
+    """An SFPU call of the emulator: its code, and for a tile call the init it needs and how it is forwarded."""
+
+    name: str
+    code: int
+    init: str  # "" for an init
+    emulator: str  # "" for an init; a key of UNITS' emulator forms for a tile call
+
+
+def sfpu_calls(model: SpecSet) -> tuple[SfpuCall, ...]:
+    """The SFPU inits and tile calls of the op map, numbered from 1 in name order (0 is no call)."""
+    found: dict[str, tuple[str, str]] = {}
+    for op in model.eltwise_ops:
+        unit = UNITS[op.unit]
+        if unit.emulator:
+            found[op.init] = ("", "")
+            found[op.tile] = (op.init, unit.emulator)
+    return tuple(SfpuCall(name, code, *found[name]) for code, name in enumerate(sorted(found), start=1))
