@@ -18,7 +18,7 @@ from .model import (
     ProtocolStep,
     SpecSet,
 )
-from .op_map import check_op_maps
+from .op_map import EltwiseOp, check_op_maps
 from .pass_checks import check_hooks, check_passes, check_pipelines
 
 __all__ = ["check_hooks", "check_model"]  # check_hooks lives with the pass checks; callers find it here too
@@ -49,12 +49,12 @@ def check_model(model: SpecSet, diagnostics: Diagnostics) -> None:
     _duplicates("backend", model.backends, diagnostics)
     _duplicates("API profile", model.profiles, diagnostics)
     _check_intrinsics(model, diagnostics)
-    _check_protocols(model, diagnostics)
+    bad_ops = check_op_maps(model, diagnostics)
+    _check_protocols(model, bad_ops, diagnostics)
     check_passes(model, diagnostics)
     check_pipelines(model, diagnostics)
     _check_backends(model, diagnostics)
     _check_languages(model, diagnostics)
-    check_op_maps(model, diagnostics)
 
 
 def _check_intrinsics(model: SpecSet, diagnostics: Diagnostics) -> None:
@@ -89,7 +89,7 @@ def _check_intrinsics(model: SpecSet, diagnostics: Diagnostics) -> None:
                                       f"'{spelling.profile}' gives no '{processor}' header")
 
 
-def _check_protocols(model: SpecSet, diagnostics: Diagnostics) -> None:
+def _check_protocols(model: SpecSet, bad_ops: set[EltwiseOp], diagnostics: Diagnostics) -> None:
     intrinsics = {i.name: i for i in model.intrinsics}
     protocols = {p.name: p for p in model.protocols}
     # Protocols run on the device backend, so a step without `profiles` must work in each of its profiles.
@@ -105,7 +105,7 @@ def _check_protocols(model: SpecSet, diagnostics: Diagnostics) -> None:
                 choices[param.name] = param.choices[:-1]
                 for attr in ("init", "tile"):
                     choices[f"{param.name}.{attr}"] = tuple(dict.fromkeys(
-                        getattr(op, attr) for op in model.eltwise_ops if op.unit == param.ops))
+                        getattr(op, attr) for op in model.eltwise_ops if op.unit == param.ops and op not in bad_ops))
         scope = {p.name for p in protocol.params}
         _check_steps(protocol, protocol.steps, scope, choices, intrinsics, protocols, all_profiles, diagnostics)
     _check_protocol_cycles(model, diagnostics)

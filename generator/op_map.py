@@ -128,7 +128,7 @@ def _match_problem(op: EltwiseOp, nodes: dict[str, IrNode]) -> str | None:
                   "special": "a node with a constant of one value ({node: Max, constant: either, value: 0})",
                   "scalar": "a node with a constant ({node: Mul, constant: either})",
                   "literal": "a constant store ({literal: true})"}
-        return f"a {op.unit} op matches {' or '.join(wanted[f] for f in UNITS[op.unit].forms)}"
+        return f"{op.unit} ops match {' or '.join(wanted[f] for f in UNITS[op.unit].forms)}"
     if op.node:
         if op.node not in NODE_SYMBOLS:
             return f"node '{op.node}' is not an element-wise arithmetic node (one of: {', '.join(NODE_SYMBOLS)})"
@@ -138,28 +138,28 @@ def _match_problem(op: EltwiseOp, nodes: dict[str, IrNode]) -> str | None:
     return None
 
 
-def _check_call(op: EltwiseOp, which: str, wanted: tuple[str, ...], intrinsics: dict[str, Intrinsic],
-                profiles: tuple[str, ...], diagnostics: Diagnostics) -> None:
-    name, location = (op.init, op.init_location) if which == "init" else (op.tile, op.tile_location)
+def _call_problem(op: EltwiseOp, which: str, wanted: tuple[str, ...], intrinsics: dict[str, Intrinsic],
+                  profiles: tuple[str, ...]) -> str | None:
+    name = op.init if which == "init" else op.tile
     target = intrinsics.get(name)
     if target is None:
-        diagnostics.error(location, f"{which} call of '{op.name}': unknown intrinsic '{name}'"
-                          f"{did_you_mean(name, intrinsics)}")
-        return
+        return f"{which} call of '{op.name}': unknown intrinsic '{name}'{did_you_mean(name, intrinsics)}"
     types = tuple(a.type for a in target.args)
     if types != wanted:
-        diagnostics.error(location, f"{which} call '{name}' of {op.unit} op '{op.name}' must take "
-                          f"({', '.join(wanted)}); it takes ({', '.join(types)})")
+        return (f"{which} call '{name}' of {op.unit} op '{op.name}' must take ({', '.join(wanted)}); it takes "
+                f"({', '.join(types)})")
     if target.level != "concrete" or "compute" not in target.roles:
-        diagnostics.error(location, f"{which} call '{name}' must be a concrete intrinsic of compute kernels")
-        return
+        return f"{which} call '{name}' must be a concrete intrinsic of compute kernels"
     missing = [p for p in profiles if target.spelling_in(p) is None]
     if missing:
-        diagnostics.error(location, f"{which} call '{name}' of '{op.name}' is not offered by API profile "
-                          f"'{missing[0]}' (every element-wise op runs in every profile)")
+        return (f"{which} call '{name}' of '{op.name}' is not offered by API profile '{missing[0]}' (every "
+                "element-wise op runs in every profile)")
+    return None
 
 
-def check_op_maps(model: SpecSet, diagnostics: Diagnostics) -> None:
+def check_op_maps(model: SpecSet, diagnostics: Diagnostics) -> set[EltwiseOp]:
+    """Check the op map; returns the entries found wrong (protocols skip them rather than report them again)."""
+    bad: set[EltwiseOp] = set()
     for extra in model.op_maps[1:]:
         diagnostics.error(extra.location, f"a project has one op_map spec; '{model.op_maps[0].name}' is defined at "
                           f"{model.op_maps[0].location}")
@@ -178,14 +178,19 @@ def check_op_maps(model: SpecSet, diagnostics: Diagnostics) -> None:
         if problem:
             diagnostics.error(op.location, f"op '{op.name}': {problem}")
         unit = UNITS[op.unit]
-        _check_call(op, "init", unit.init_args, intrinsics, profiles, diagnostics)
-        _check_call(op, "tile", unit.tile_args, intrinsics, profiles, diagnostics)
+        for which, wanted, location in (("init", unit.init_args, op.init_location),
+                                        ("tile", unit.tile_args, op.tile_location)):
+            call_problem = _call_problem(op, which, wanted, intrinsics, profiles)
+            if call_problem:
+                diagnostics.error(location, call_problem)
+                bad.add(op)
         if op.tile in tiles:
             diagnostics.error(op.tile_location, f"tile call '{op.tile}' already computes '{tiles[op.tile].name}' "
                               f"({tiles[op.tile].location}); each op has a tile call of its own")
         tiles.setdefault(op.tile, op)
         if op.init in tiles:
             diagnostics.error(op.init_location, f"'{op.init}' is the tile call of '{tiles[op.init].name}'")
+    return bad
 
 
 @dataclass(frozen=True)

@@ -20,10 +20,10 @@ from collections.abc import Callable
 import ml_dtypes
 import numpy as np
 import pytest
-from projects import REPO
 from tt_kernels import SFPU_FORMS, cast_kernel, fill_max_kernel, sfpu_kernel
 
 import tilelang
+from projects import REPO
 
 BF16 = ml_dtypes.bfloat16
 pytestmark = pytest.mark.skipif(shutil.which("g++") is None, reason="no C++ compiler")
