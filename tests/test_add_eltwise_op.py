@@ -78,7 +78,7 @@ def test_a_new_sfpu_op_takes_the_readme_checklist(tmp_path: Path) -> None:
          "foreach: {op: [exp2, log, sigmoid, tanh, abs]}", count=2)
     with (root / "specs/ops/eltwise.yaml").open("a", encoding="utf-8") as spec:
         spec.write('  - {name: abs, unit: sfpu_unary, match: {call: tirx.fabs}, init: abs_tile_init, tile: abs_tile,\n'
-                   '     doc: "T.abs(x): |x|"}\n')
+                   '     doc: Absolute value.}\n')
     edit(root / "src/emulator/src/sfpu_math.cpp", "constexpr SfpuMath kSfpuTable[] = {\n",
          "constexpr SfpuMath kSfpuTable[] = {\n    {Op::abs_tile, [](float x, float) { return std::fabs(x); }},\n")
     after = sources(root)
