@@ -138,6 +138,20 @@ def _match_problem(op: EltwiseOp, nodes: dict[str, IrNode]) -> str | None:
     return None
 
 
+def _phase(op: EltwiseOp) -> int:
+    """When the recogniser tries an entry: the outer SFPU function first, then an operation with a constant, then
+    one of two buffers (constant stores are recognised before all of them)."""
+    return {"sfpu_unary": 1, "sfpu_scalar": 2, "fill": 0}.get(op.unit, 3)
+
+
+def _shadows(earlier: EltwiseOp, op: EltwiseOp) -> bool:
+    """Whether `earlier` matches everything `op` matches (so the recogniser never reaches `op`)."""
+    if _phase(earlier) != _phase(op) or earlier.form == "call" or op.form == "call":
+        return _phase(earlier) == _phase(op) and (earlier.call, earlier.literal) == (op.call, op.literal)
+    sides = earlier.constant in ("either", op.constant)
+    return earlier.node == op.node and sides and (earlier.value is None or earlier.value == op.value)
+
+
 def _call_problem(op: EltwiseOp, which: str, wanted: tuple[str, ...], intrinsics: dict[str, Intrinsic],
                   profiles: tuple[str, ...]) -> str | None:
     name = op.init if which == "init" else op.tile
@@ -169,12 +183,17 @@ def check_op_maps(model: SpecSet, diagnostics: Diagnostics) -> set[EltwiseOp]:
     profiles = tuple(p.name for p in (device.profiles if device else model.profiles))
     seen: dict[tuple[str, str], Location] = {}
     tiles: dict[str, EltwiseOp] = {}
+    problems = {op: _match_problem(op, nodes) for op in model.eltwise_ops}
     for op in model.eltwise_ops:
         if (op.unit, op.name) in seen:
             diagnostics.error(op.location, f"{op.unit} op '{op.name}' is defined twice (first at "
                               f"{seen[(op.unit, op.name)]})")
         seen.setdefault((op.unit, op.name), op.location)
-        problem = _match_problem(op, nodes)
+        problem = problems[op]
+        earlier = model.eltwise_ops[:model.eltwise_ops.index(op)]
+        shadow = next((e for e in earlier if problems[e] is None and _shadows(e, op)), None)
+        if problem is None and shadow is not None:
+            problem = f"never matches: '{shadow.name}' ({shadow.location}) matches every {op.written} first"
         if problem:
             diagnostics.error(op.location, f"op '{op.name}': {problem}")
         unit = UNITS[op.unit]
