@@ -7,13 +7,13 @@
 set(TILELANG_PASSES_INPUTS
     src/transform/*.h src/transform/*.cc
     generated/cpp/**/*.h generated/cpp/**/*.cc)
-# libtt_emu.so: the emulator runtime, the host/kernel API headers it implements, and the default API profile
-# (rendered from the backend spec). The per-profile kernel headers are not compiled into it: the emulator's kernel
+# libtt_emu.so: the emulator runtime, the host/kernel API headers it implements, the SFPU calls of the op map and
+# the default API profile (both rendered from the specs). The per-profile kernel headers are not compiled into it: the emulator's kernel
 # JIT reads them at run time.
 set(TT_EMU_INPUTS
     src/emulator/src/*.cpp src/emulator/src/*.hpp
     src/emulator/include/**/*.hpp src/emulator/include/**/*.h
-    generated/emulator/profile.cmake)
+    generated/emulator/include/tt_emu/*.hpp generated/emulator/profile.cmake)
 
 # tilelang_glob(<out> <root> <pattern>...): the sorted absolute paths of the files the patterns match.
 function(tilelang_glob out root)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import re
 from typing import Any
@@ -26,6 +27,7 @@ from .model import (
     SpecSet,
     Target,
 )
+from .op_map import OpMap, build_op_map
 
 IDENTIFIER = re.compile(r"^[a-z_][a-z0-9_]*$")
 IDENTIFIER_MAX = 64  # maxLength of defs.schema.json#/$defs/identifier
@@ -169,13 +171,17 @@ def _protocol_steps(spec: SpecFile, steps: list[dict[str, Any]],
     return tuple(out)
 
 
-def _protocol(spec: SpecFile) -> Protocol:
+def _protocol(spec: SpecFile, diagnostics: Diagnostics) -> Protocol:
     data = spec.data
+    for index, param in enumerate(data.get("params", [])):
+        if "ops" in param and "choices" in param:
+            diagnostics.error(spec.key_at(("params", index, "choices")), f"parameter '{param['name']}' has 'ops': its "
+                              "choices are the op map's entries of that unit, so it lists no 'choices'")
     return Protocol(
         name=data["name"],
         doc=data["doc"],
         role=data.get("role", ""),
-        params=tuple(ProtocolParam(p["name"], p["type"], p["doc"], tuple(p.get("choices", [])))
+        params=tuple(ProtocolParam(p["name"], p["type"], p["doc"], tuple(p.get("choices", [])), p.get("ops", ""))
                      for p in data.get("params", [])),
         steps=_protocol_steps(spec, data["steps"], ("steps",)),
         source=spec.path,
@@ -232,19 +238,28 @@ def _backend(spec: SpecFile) -> Backend:
     )
 
 
+def _with_op_choices(protocol: Protocol, op_maps: list[OpMap]) -> Protocol:
+    """A protocol whose `ops` parameters have their choices: the op map's entries of that unit, then "none"."""
+    def choices(param: ProtocolParam) -> tuple[str, ...]:
+        names = dict.fromkeys(op.name for m in op_maps for op in m.ops if op.unit == param.ops)
+        return (*names, "none")
+    params = tuple(dataclasses.replace(p, choices=choices(p)) if p.ops else p for p in protocol.params)
+    return dataclasses.replace(protocol, params=params)
+
+
 def build_model(specs: list[tuple[str, SpecFile]], diagnostics: Diagnostics) -> SpecSet:
     """Build the model from (kind, spec) pairs that passed schema validation."""
     intrinsics: list[Intrinsic] = []
     families: list[tuple[str, str, str]] = []
     protocols, pipelines, backends, languages = [], [], [], []
-    pass_specs = []
+    pass_specs, op_maps = [], []
     nodes, keys = ir_nodes.collect(specs, diagnostics)
     for kind, spec in specs:
         if kind == "intrinsic":
             intrinsics.extend(_intrinsics(spec, diagnostics))
             families.append((spec.data["family"], spec.data["doc"], spec.path))
         elif kind == "protocol":
-            protocols.append(_protocol(spec))
+            protocols.append(_protocol(spec, diagnostics))
         elif kind == "pass":
             pass_specs.append(spec)
         elif kind == "pipeline":
@@ -253,6 +268,9 @@ def build_model(specs: list[tuple[str, SpecFile]], diagnostics: Diagnostics) -> 
             backends.append(_backend(spec))
         elif kind == "language":
             languages.append(build_language(spec))
+        elif kind == "op_map":
+            op_maps.append(build_op_map(spec))
+    protocols = [_with_op_choices(p, op_maps) for p in protocols]
     # Pass rules see the arguments of the intrinsics they name, so passes are built once all intrinsics are.
     by_name = {i.name: i for i in intrinsics}
     passes = [build_pass(spec, by_name, diagnostics) for spec in pass_specs]
@@ -266,6 +284,7 @@ def build_model(specs: list[tuple[str, SpecFile]], diagnostics: Diagnostics) -> 
         families=tuple(sorted(families)),
         ir_nodes=nodes,
         ir_keys=keys,
+        op_maps=tuple(sorted(op_maps, key=lambda m: m.location)),
         files=tuple(sorted(spec.path for _, spec in specs)),
     )
 

@@ -18,6 +18,7 @@ from .model import (
     ProtocolStep,
     SpecSet,
 )
+from .op_map import EltwiseOp, check_op_maps
 from .pass_checks import check_hooks, check_passes, check_pipelines
 
 __all__ = ["check_hooks", "check_model"]  # check_hooks lives with the pass checks; callers find it here too
@@ -48,7 +49,8 @@ def check_model(model: SpecSet, diagnostics: Diagnostics) -> None:
     _duplicates("backend", model.backends, diagnostics)
     _duplicates("API profile", model.profiles, diagnostics)
     _check_intrinsics(model, diagnostics)
-    _check_protocols(model, diagnostics)
+    bad_ops = check_op_maps(model, diagnostics)
+    _check_protocols(model, bad_ops, diagnostics)
     check_passes(model, diagnostics)
     check_pipelines(model, diagnostics)
     _check_backends(model, diagnostics)
@@ -87,7 +89,7 @@ def _check_intrinsics(model: SpecSet, diagnostics: Diagnostics) -> None:
                                       f"'{spelling.profile}' gives no '{processor}' header")
 
 
-def _check_protocols(model: SpecSet, diagnostics: Diagnostics) -> None:
+def _check_protocols(model: SpecSet, bad_ops: set[EltwiseOp], diagnostics: Diagnostics) -> None:
     intrinsics = {i.name: i for i in model.intrinsics}
     protocols = {p.name: p for p in model.protocols}
     # Protocols run on the device backend, so a step without `profiles` must work in each of its profiles.
@@ -95,6 +97,15 @@ def _check_protocols(model: SpecSet, diagnostics: Diagnostics) -> None:
     all_profiles = tuple(p.name for p in device.profiles) if device else tuple(p.name for p in model.profiles)
     for protocol in model.protocols:
         choices = {p.name: p.choices for p in protocol.params if p.choices}
+        for param in protocol.params:
+            if param.ops and len(param.choices) == 1:
+                diagnostics.error(protocol.location, f"parameter '{param.name}' names {param.ops} ops, but the op map "
+                                  "has none")
+            if param.ops:  # {param}, {param.init}, {param.tile}: each entry of the unit ("none" is never called)
+                choices[param.name] = param.choices[:-1]
+                for attr in ("init", "tile"):
+                    choices[f"{param.name}.{attr}"] = tuple(dict.fromkeys(
+                        getattr(op, attr) for op in model.eltwise_ops if op.unit == param.ops and op not in bad_ops))
         scope = {p.name for p in protocol.params}
         _check_steps(protocol, protocol.steps, scope, choices, intrinsics, protocols, all_profiles, diagnostics)
     _check_protocol_cycles(model, diagnostics)
@@ -109,8 +120,9 @@ def _expression(value: Any, scope: set[str], location: Location, diagnostics: Di
 
 def _expansions(name: str, choices: dict[str, tuple[str, ...]]) -> list[str] | None:
     """Every intrinsic name a call with {param} placeholders can produce (None: a placeholder has no choices)."""
-    used = re.findall(r"\{([a-z_][a-z0-9_]*)\}", name)
-    if any(u not in choices for u in used):
+    pattern = r"\{([a-z_][a-z0-9_]*(?:\.(?:init|tile))?)\}"
+    used = re.findall(pattern, name)
+    if any(u not in choices for u in used) or any(c in re.sub(pattern, "", name) for c in "{}."):
         return None
     names = [name]
     for param in dict.fromkeys(used):
@@ -166,7 +178,7 @@ def _check_call(protocol: Protocol, step: ProtocolStep, scope: set[str], choices
     names = _expansions(step.name, choices)
     if names is None:
         diagnostics.error(step.location, f"call '{step.name}' uses a placeholder that is not a string parameter "
-                          "with 'choices'")
+                          "with 'choices' ({param}), or with 'ops' ({param}, {param.init}, {param.tile})")
         return
     for arg in step.args:
         _expression(arg, scope, step.location, diagnostics)

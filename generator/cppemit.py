@@ -14,8 +14,9 @@ from typing import Any
 from . import expressions
 from .expressions import cpp_string
 from .model import Protocol, ProtocolStep
+from .op_map import unit_enum
 
-_PLACEHOLDER = re.compile(r"\{([a-z_][a-z0-9_]*)\}")
+_PLACEHOLDER = re.compile(r"\{([a-z_][a-z0-9_]*)(?:\.(init|tile))?\}")
 
 
 def protocol_declaration(protocol: Protocol) -> str:
@@ -35,20 +36,27 @@ def protocol_function(protocol: Protocol) -> str:
     if binds:
         lines.append(f"  tl::Any {', '.join('v_' + b for b in binds)};")
     lines.append("  tl::Dict bound;")
-    lines += _steps(protocol.steps, 1, top=True)
+    units = {p.name: p.ops for p in protocol.params if p.ops}
+    lines += _steps(protocol.steps, 1, top=True, units=units)
     lines.append("  return bound;")
     lines.append("}")
     return "\n".join(lines) + "\n"
 
 
-def _call_name(name: str) -> str:
-    """The intrinsic name, with {param} placeholders filled from the parameters (Python f-string)."""
+def _call_name(name: str, units: dict[str, str]) -> str:
+    """The intrinsic name, with {param} placeholders filled from the parameters and {param.init} / {param.tile}
+    from the op map's entry the parameter names."""
     parts: list[str] = []
     pos = 0
     for m in _PLACEHOLDER.finditer(name):
         if m.start() > pos:
             parts.append(f"std::string({cpp_string(name[pos:m.start()])})")
-        parts.append(f"tl::format_value(v_{m.group(1)})")
+        param, attr = m.group(1), m.group(2)
+        if attr:
+            unit = f"tl::eltwise::Unit::{unit_enum(units[param])}"
+            parts.append(f"std::string(tl::eltwise::find({unit}, v_{param}).{attr})")
+        else:
+            parts.append(f"tl::format_value(v_{param})")
         pos = m.end()
     if pos < len(name):
         parts.append(f"std::string({cpp_string(name[pos:])})")
@@ -59,7 +67,7 @@ def _args(args: tuple[Any, ...]) -> str:
     return "{" + ", ".join(expressions.to_cpp(a, ctx="") for a in args) + "}"
 
 
-def _steps(steps: tuple[ProtocolStep, ...], depth: int, top: bool) -> list[str]:
+def _steps(steps: tuple[ProtocolStep, ...], depth: int, top: bool, units: dict[str, str]) -> list[str]:
     pad = "  " * depth
     out: list[str] = []
     for step in steps:
@@ -72,7 +80,7 @@ def _steps(steps: tuple[ProtocolStep, ...], depth: int, top: bool) -> list[str]:
             inner_depth += 1
         ipad = "  " * inner_depth
         if step.kind == "call":
-            name = _call_name(step.name)
+            name = _call_name(step.name, units)
             if step.bind:
                 out.append(f"{ipad}v_{step.bind} = b.bind({cpp_string(step.bind)}, {name}, {_args(step.args)});")
                 if top:
@@ -85,15 +93,15 @@ def _steps(steps: tuple[ProtocolStep, ...], depth: int, top: bool) -> list[str]:
         elif step.kind == "repeat":
             count = expressions.to_cpp(step.expr, ctx="")
             out.append(f"{ipad}b.repeat({cpp_string(step.var)}, {count}, [&](const tl::Any& v_{step.var}) {{")
-            out += _steps(step.steps, inner_depth + 1, top=False)
+            out += _steps(step.steps, inner_depth + 1, top=False, units=units)
             out.append(f"{ipad}}});")
         else:
             out.append(f"{ipad}b.when({expressions.to_cpp(step.expr, ctx='')}, [&] {{")
-            out += _steps(step.steps, inner_depth + 1, top=False)
+            out += _steps(step.steps, inner_depth + 1, top=False, units=units)
             out.append(f"{ipad}}});")
             if step.otherwise:
                 out.append(f"{ipad}b.otherwise([&] {{")
-                out += _steps(step.otherwise, inner_depth + 1, top=False)
+                out += _steps(step.otherwise, inner_depth + 1, top=False, units=units)
                 out.append(f"{ipad}}});")
         if step.profiles:
             out.append(f"{pad}}}")

@@ -8,6 +8,7 @@ from typing import Any
 from .diagnostics import Location
 from .ir_nodes import IrKey, IrNode
 from .language import Language
+from .op_map import EltwiseOp, OpMap
 from .params import ParamValue
 
 # Kernel role -> the processor class whose header declares a call (tt-metal compiles reader and
@@ -139,7 +140,8 @@ class ProtocolParam:
     name: str
     type: str
     doc: str
-    choices: tuple[str, ...]
+    choices: tuple[str, ...]  # with `ops`: the names of the op map's entries of that unit, then "none"
+    ops: str = ""  # a unit of the op map (specs/ops) whose entries the parameter names
 
 
 @dataclass(frozen=True)
@@ -293,7 +295,13 @@ class SpecSet:
     families: tuple[tuple[str, str, str], ...] = ()  # (family, doc, spec file)
     ir_nodes: tuple[IrNode, ...] = ()
     ir_keys: tuple[IrKey, ...] = ()
+    op_maps: tuple[OpMap, ...] = ()
     files: tuple[str, ...] = field(default=())
+
+    @property
+    def eltwise_ops(self) -> tuple[EltwiseOp, ...]:
+        """The entries of the op map, in the order the recogniser tries them."""
+        return tuple(op for m in self.op_maps for op in m.ops)
 
     @property
     def context_passes(self) -> frozenset[str]:
@@ -345,5 +353,6 @@ class SpecSet:
             "backend": self.backends,
             "language": self.languages,
             "ir": self.ir_nodes,
+            "op_map": self.op_maps,
         }
         return tuple(sorted({obj.source for kind in kinds for obj in groups[kind]}))

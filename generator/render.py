@@ -12,7 +12,7 @@ from typing import Any
 
 import jinja2
 
-from . import contract, cppemit, expressions, naming, rules
+from . import contract, cppemit, expressions, naming, op_map, rules
 from .diagnostics import Diagnostics, GeneratorError, Location
 from .model import FRONTEND_CONSTRUCTS, Pass, SpecSet
 from .outputs import TEMPLATED_OUTPUTS
@@ -105,7 +105,10 @@ def _environment(project: Project) -> jinja2.Environment:
     }
     env.filters.update(filters)
     env.filters.update(contract.FILTERS)
+    env.filters["unit_enum_name"] = op_map.unit_enum
     env.globals["frontend_constructs"] = list(FRONTEND_CONSTRUCTS)
+    env.globals["op_units"] = list(op_map.UNITS)
+    env.globals["sfpu_calls"] = op_map.sfpu_calls
     return env
 
 

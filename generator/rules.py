@@ -36,7 +36,7 @@ TILE_OP_FIELDS: dict[str, tuple[str, ...]] = {
     "fill": ("value", "tiles"),
     "gemm": ("mt", "nt", "kt", "k", "k_count", "transposed", "clear"),
     "transpose": ("rows", "cols"),
-    "eltwise": ("binary", "sfpu", "tiles", "scalar_op", "scalar_bits"),
+    "eltwise": ("binary", "sfpu_binary", "sfpu", "tiles", "scalar_op", "scalar_bits"),
     "reduce": ("pool", "rows", "cols", "clear"),
 }
 TILE_OP_CONTEXT = ("out", "ins", "waits", "pops", "page_bytes", "partial", "absorbed")

@@ -228,6 +228,23 @@ FAULTS = [
 ]
 
 
+# SFPU calls (forwarded by the rendered kernel API headers with their op-map code): (FAULT_<name>, diagnosis)
+SFPU_FAULTS = [
+    ("MISSING_SFPU_INIT", "compute_exp: exp_tile(0): missing math init: exp_tile needs exp_tile_init since the last "
+                          "SFPU init of another operation (last SFPU init: none)"),
+    ("SFPU_READS_UNWRITTEN_DST", "compute_exp: binary_max_tile(0, 1, 0): binary_max_tile reads DST tile 1, which no "
+                                 "math call wrote since tile_regs_acquire (copy_tile the operand first)"),
+]
+
+
+@pytest.mark.parametrize(("fault", "diagnosis"), SFPU_FAULTS, ids=[f[0] for f in SFPU_FAULTS])
+def test_sfpu_fault_is_reported(host_mesh: Path, tmp_path: Path, fault: str, diagnosis: str) -> None:
+    with pytest.raises(TTEmulatorError) as info:
+        run_case(host_mesh, tmp_path, "exp", 1, 1, 1, fault=("compute", fault, 0))
+    first = str(info.value).splitlines()[0]
+    assert first.startswith("tt_emu: error: core (0,0) ") and diagnosis in first, first
+
+
 def test_a_kernel_spinning_without_api_calls_is_stopped_at_the_users_limit(
         host_mesh: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("TT_EMU_TIMEOUT", "3")  # the message names the limit it stopped at (not the 600 s default)

@@ -39,17 +39,25 @@ CASES: list[tuple[str, Any, str]] = [
     ("unaligned block offset", bad.unaligned_block_offset,
      r"block of 'A' starts at \(by \* 48 \+ 16, 0\), not on a tile"),
     ("two ops in one store", lambda: bad.eltwise("a*b+a"),
-     r"operand A_s\[i, j\] \* B_s\[i, j\] is itself an arithmetic expression; one store holds one binary operation"),
-    ("division", lambda: bad.eltwise("a/b"), r"element-wise store 'C_l\[...\] = A_s\[i, j\] / B_s\[i, j\]'"),
+     r"operand A_s\[i, j\] \* B_s\[i, j\] is itself an operation; one store holds one operation"),
+    ("division", lambda: bad.eltwise("a/b"),
+     r"element-wise store 'C_l\[...\] = A_s\[i, j\] / B_s\[i, j\]': operand A_s\[i, j\] / B_s\[i, j\] has no "
+     r"tenstorrent element-wise lowering \(supported: the functions .*1 / x, .*a \* b, .*x / c of a buffer"),
     ("constant after a two-buffer op", lambda: bad.eltwise("a*b+1"),
-     r"operand A_s\[i, j\] \* B_s\[i, j\] is itself an arithmetic expression; one store holds one binary operation"),
+     r"operand A_s\[i, j\] \* B_s\[i, j\] is itself an operation; one store holds one operation"),
     ("SFPU function not outermost", lambda: bad.eltwise("exp+b"),
-     r"operand T.exp\(A_s\[i, j\]\) applies tirx.exp below another operation; an SFPU function .* must be the "
-     r"outermost operation of the store"),
+     r"operand T.exp\(A_s\[i, j\]\) applies T.exp \(tirx.exp\) below another operation; an SFPU function must be "
+     r"the outermost operation of the store"),
+    ("max with a constant other than 0", lambda: bad.eltwise("max_half"),
+     r"T.max\(A_s\[i, j\], T.bfloat16\(0.5\)\) combines a buffer and a constant in a form that has no tenstorrent "
+     r"element-wise lowering \(with a constant: x \+ c, x - c, c - x, x \* c, x / c; the functions T.max\(x, 0\), "
+     r"1 / x, T.exp\(x\)"),
     ("transposed operand", lambda: bad.eltwise("transpose"),
      r"operand A_s\[j, i\] reads 'A_s' at other indices than the loop variables \(i, j\)"),
-    ("unsupported function", lambda: bad.eltwise("sqrt"),
-     r"operand T.sqrt\(A_s\[i, j\]\) calls tirx.sqrt, which has no tenstorrent element-wise lowering"),
+    ("unsupported function", lambda: bad.eltwise("erf"),  # named, with the op map's forms (sqrt was misreported)
+     r"operand T.erf\(A_s\[i, j\]\) calls T.erf \(tirx.erf\), which has no tenstorrent element-wise lowering "
+     r"\(supported: the functions T.max\(x, 0\), 1 / x, T.exp\(x\), T.exp2\(x\), T.log\(x\), T.sqrt\(x\), .*, "
+     r"outermost, of one of: a \+ b, a - b, a \* b, T.max\(a, b\), T.min\(a, b\) of two buffers; x \+ c, "),
     ("broadcast operand", lambda: bad.eltwise("row"),
      r"operand R_s\[i\] reads 'R_s' of shape \[64\] while the store covers \[64, 64\]; broadcasting"),
     ("float64 accumulator", lambda: matmul(64, 64, 64, 32, 32, 32, "bfloat16", "float64"),

@@ -11,7 +11,7 @@ import tilelang.language as T
 
 __all__ = ["matmul", "elementwise_add", "elementwise_binary", "elementwise_unary", "matmul_bias_relu",
            "batched_matmul", "attention_pv", "attention_scores", "matmul_transposed", "scalar_kernel", "dram_copy",
-           "row_reduce", "GEMMS", "gemm_id", "CORPUS"]
+           "row_reduce", "sfpu_kernel", "cast_kernel", "fill_max_kernel", "SFPU_FORMS", "GEMMS", "gemm_id", "CORPUS"]
 
 
 def elementwise_binary(M, N, block_M, block_N, op, dtype="bfloat16"):
@@ -99,6 +99,92 @@ def row_reduce(M, N, block_M, kind, accumulate=False, dtype="bfloat16", accum_dt
                 else:
                     T.reduce_max(B_shared, row, dim=1, clear=False)
             T.copy(row, Out[bx * block_M:(bx + 1) * block_M])
+    return main
+
+
+# Element-wise forms of the op map (specs/ops/eltwise.yaml) beyond the FPU ops: name -> (operands, the store).
+SFPU_FORMS = {
+    "exp2": (1, lambda a, b: T.exp2(a)),
+    "log": (1, lambda a, b: T.log(a)),
+    "sqrt": (1, lambda a, b: T.sqrt(a)),
+    "rsqrt": (1, lambda a, b: T.rsqrt(a)),
+    "recip": (1, lambda a, b: 1.0 / a),
+    "sigmoid": (1, lambda a, b: T.sigmoid(a)),
+    "tanh": (1, lambda a, b: T.tanh(a)),
+    "max": (2, lambda a, b: T.max(a, b)),
+    "min": (2, lambda a, b: T.min(a, b)),
+    "max_exp": (2, lambda a, b: T.exp(T.max(a, b))),
+    "sqrt_scaled": (1, lambda a, b: T.sqrt(a * 4.0)),
+}
+
+
+def sfpu_kernel(M, N, block, form, dtype="bfloat16"):
+    """C = SFPU_FORMS[form] of A (and B), block by block."""
+    arity, store = SFPU_FORMS[form]
+    if arity == 1:
+
+        @T.prim_func
+        def unary(A: T.Tensor((M, N), dtype), C: T.Tensor((M, N), dtype)):
+            with T.Kernel(T.ceildiv(N, block), T.ceildiv(M, block), threads=128) as (bx, by):
+                A_shared = T.alloc_shared((block, block), dtype)
+                C_local = T.alloc_fragment((block, block), dtype)
+                T.copy(A[by * block, bx * block], A_shared)
+                for i, j in T.Parallel(block, block):
+                    C_local[i, j] = store(A_shared[i, j], None)
+                T.copy(C_local, C[by * block, bx * block])
+        return unary
+
+    @T.prim_func
+    def binary(A: T.Tensor((M, N), dtype), B: T.Tensor((M, N), dtype), C: T.Tensor((M, N), dtype)):
+        with T.Kernel(T.ceildiv(N, block), T.ceildiv(M, block), threads=128) as (bx, by):
+            A_shared = T.alloc_shared((block, block), dtype)
+            B_shared = T.alloc_shared((block, block), dtype)
+            C_local = T.alloc_fragment((block, block), dtype)
+            T.copy(A[by * block, bx * block], A_shared)
+            T.copy(B[by * block, bx * block], B_shared)
+            for i, j in T.Parallel(block, block):
+                C_local[i, j] = store(A_shared[i, j], B_shared[i, j])
+            T.copy(C_local, C[by * block, bx * block])
+    return binary
+
+
+def cast_kernel(M, N, block, dtype, out_dtype, then_exp=False):
+    """C = T.Cast(out_dtype, A) block by block (after exp in A's dtype with then_exp: two ops, two formats)."""
+
+    @T.prim_func
+    def main(A: T.Tensor((M, N), dtype), C: T.Tensor((M, N), out_dtype)):
+        with T.Kernel(T.ceildiv(N, block), T.ceildiv(M, block), threads=128) as (bx, by):
+            A_shared = T.alloc_shared((block, block), dtype)
+            E_local = T.alloc_fragment((block, block), dtype)
+            C_local = T.alloc_fragment((block, block), out_dtype)
+            T.copy(A[by * block, bx * block], A_shared)
+            if then_exp:
+                for i, j in T.Parallel(block, block):
+                    E_local[i, j] = T.exp(A_shared[i, j])
+                for i, j in T.Parallel(block, block):
+                    C_local[i, j] = T.Cast(out_dtype, E_local[i, j])
+            else:
+                for i, j in T.Parallel(block, block):
+                    C_local[i, j] = T.Cast(out_dtype, A_shared[i, j])
+            T.copy(C_local, C[by * block, bx * block])
+    return main
+
+
+def fill_max_kernel(M, N, block, value, dtype="bfloat16"):
+    """C = T.max(A, F) where F[i, j] = value is a constant store (a fill)."""
+
+    @T.prim_func
+    def main(A: T.Tensor((M, N), dtype), C: T.Tensor((M, N), dtype)):
+        with T.Kernel(T.ceildiv(N, block), T.ceildiv(M, block), threads=128) as (bx, by):
+            A_shared = T.alloc_shared((block, block), dtype)
+            F_local = T.alloc_fragment((block, block), dtype)
+            C_local = T.alloc_fragment((block, block), dtype)
+            T.copy(A[by * block, bx * block], A_shared)
+            for i, j in T.Parallel(block, block):
+                F_local[i, j] = value
+            for i, j in T.Parallel(block, block):
+                C_local[i, j] = T.max(A_shared[i, j], F_local[i, j])
+            T.copy(C_local, C[by * block, bx * block])
     return main
 
 
@@ -258,6 +344,12 @@ CORPUS = {
     "dram_to_dram_copy": lambda: dram_copy(64, 96, 32, 32),
     **{f"row_reduce_{kind}": (lambda kind=kind: row_reduce(128, 64, 64, kind, accumulate=kind == "sum"))
        for kind in ("sum", "max")},
+
+
+    **{f"sfpu_{form}": (lambda form=form: sfpu_kernel(64, 64, 32, form)) for form in SFPU_FORMS},
+    "cast_bf16_to_fp32": lambda: cast_kernel(64, 64, 32, "bfloat16", "float32"),
+    "cast_fp32_to_bf16_after_exp": lambda: cast_kernel(64, 64, 32, "float32", "bfloat16", then_exp=True),
+    "fill_then_max": lambda: fill_max_kernel(64, 64, 32, 0.25),
     **{f"gemm_{name}": (lambda ta=ta, tb=tb: matmul_transposed(64, 96, 128, 32, 96, 64, ta, tb))
        for name, ta, tb in (("nt", False, True), ("tn", True, False), ("tt", True, True))},
 }

@@ -56,6 +56,7 @@ inline constexpr const char kRuntimeArgs[] = "runtime_args";  // verify.checks
 inline constexpr const char kScalarBits[] = "scalar_bits";  // lower_tiles eltwise
 inline constexpr const char kScalarOp[] = "scalar_op";  // lower_tiles eltwise
 inline constexpr const char kSfpu[] = "sfpu";  // lower_tiles eltwise
+inline constexpr const char kSfpuBinary[] = "sfpu_binary";  // lower_tiles eltwise
 inline constexpr const char kStages[] = "stages";  // dataflow.depth
 inline constexpr const char kTensor[] = "tensor";  // lower_tiles copy_in, lower_tiles copy_out, accessors.args
 inline constexpr const char kTiles[] = "tiles";  // lower_tiles fill, lower_tiles eltwise

@@ -11,6 +11,7 @@
 // Spec: specs/intrinsics/pack_copy.yaml
 // Spec: specs/intrinsics/reduce.yaml
 // Spec: specs/intrinsics/sfpu.yaml
+// Spec: specs/intrinsics/sfpu_binary.yaml
 // Spec: specs/intrinsics/sfpu_scalar.yaml
 // Spec: specs/intrinsics/tile_ops.yaml
 // Spec: specs/intrinsics/transpose.yaml
@@ -26,6 +27,10 @@ static const std::vector<Intrinsic>& records() {
       {"add_tiles", "tt.add_tiles", "concrete", {"compute"}, {{"icb0", "uint32"}, {"icb1", "uint32"}, {"itile0", "uint32"}, {"itile1", "uint32"}, {"idst", "uint32"}}, "void", "void"},
       {"add_tiles_init", "tt.add_tiles_init", "concrete", {"compute"}, {{"icb0", "uint32"}, {"icb1", "uint32"}}, "void", "void"},
       {"add_unary_tile", "tt.add_unary_tile", "concrete", {"compute"}, {{"idst", "uint32"}, {"param1", "uint32"}}, "void", "void"},
+      {"binary_max_tile", "tt.binary_max_tile", "concrete", {"compute"}, {{"idst0", "uint32"}, {"idst1", "uint32"}, {"odst", "uint32"}}, "void", "void"},
+      {"binary_max_tile_init", "tt.binary_max_tile_init", "concrete", {"compute"}, {}, "void", "void"},
+      {"binary_min_tile", "tt.binary_min_tile", "concrete", {"compute"}, {{"idst0", "uint32"}, {"idst1", "uint32"}, {"odst", "uint32"}}, "void", "void"},
+      {"binary_min_tile_init", "tt.binary_min_tile_init", "concrete", {"compute"}, {}, "void", "void"},
       {"binary_op_init_common", "tt.binary_op_init_common", "concrete", {"compute"}, {{"icb0", "uint32"}, {"icb1", "uint32"}, {"ocb", "uint32"}}, "void", "void"},
       {"binop_with_scalar_tile_init", "tt.binop_with_scalar_tile_init", "concrete", {"compute"}, {}, "void", "void"},
       {"cb_pop_front", "tt.cb_pop_front", "concrete", {"reader", "compute", "writer"}, {{"cb_id", "int32"}, {"num_pages", "int32"}}, "void", "void"},
@@ -38,7 +43,9 @@ static const std::vector<Intrinsic>& records() {
       {"copy_tile", "tt.copy_tile", "concrete", {"compute"}, {{"in_cb_id", "uint32"}, {"in_tile_index", "uint32"}, {"dst_tile_index", "uint32"}}, "void", "void"},
       {"copy_tile_init", "tt.copy_tile_init", "concrete", {"compute"}, {{"cbid", "uint32"}}, "void", "void"},
       {"div_unary_tile", "tt.div_unary_tile", "concrete", {"compute"}, {{"idst", "uint32"}, {"param1", "uint32"}}, "void", "void"},
-      {"eltwise_block", "tt.eltwise_block", "abstract", {"compute"}, {{"in0", "int32"}, {"in1", "int32"}, {"out", "int32"}, {"tiles", "int32"}, {"binary", "string"}, {"sfpu", "string"}, {"scalar_op", "string"}, {"scalar_bits", "uint32"}, {"wait0", "int32"}, {"wait1", "int32"}, {"pop0", "int32"}, {"pop1", "int32"}, {"init", "int32"}}, "void", "void"},
+      {"eltwise_block", "tt.eltwise_block", "abstract", {"compute"}, {{"in0", "int32"}, {"in1", "int32"}, {"out", "int32"}, {"tiles", "int32"}, {"binary", "string"}, {"sfpu_binary", "string"}, {"sfpu", "string"}, {"scalar_op", "string"}, {"scalar_bits", "uint32"}, {"wait0", "int32"}, {"wait1", "int32"}, {"pop0", "int32"}, {"pop1", "int32"}, {"init", "int32"}}, "void", "void"},
+      {"exp2_tile", "tt.exp2_tile", "concrete", {"compute"}, {{"idst", "uint32"}}, "void", "void"},
+      {"exp2_tile_init", "tt.exp2_tile_init", "concrete", {"compute"}, {}, "void", "void"},
       {"exp_tile", "tt.exp_tile", "concrete", {"compute"}, {{"idst", "uint32"}}, "void", "void"},
       {"exp_tile_init", "tt.exp_tile_init", "concrete", {"compute"}, {}, "void", "void"},
       {"fill_block", "tt.fill_block", "abstract", {"compute"}, {{"out", "int32"}, {"tiles", "int32"}, {"value", "float32"}, {"init", "int32"}}, "void", "void"},
@@ -56,6 +63,8 @@ static const std::vector<Intrinsic>& records() {
       {"init_sfpu", "tt.init_sfpu", "concrete", {"compute"}, {{"icb", "uint32"}, {"ocb", "uint32"}}, "void", "void"},
       {"interleaved_addr_gen_fast", "tt.interleaved_addr_gen_fast", "concrete", {"reader", "writer"}, {{"bank_base_address", "uint32"}, {"page_size", "uint32"}, {"data_format", "uint32"}}, "accessor", "handle"},
       {"l1_word_ptr", "tt.l1_word_ptr", "concrete", {"reader", "writer"}, {{"addr", "uint32"}}, "l1_ptr", "handle"},
+      {"log_tile", "tt.log_tile", "concrete", {"compute"}, {{"idst", "uint32"}}, "void", "void"},
+      {"log_tile_init", "tt.log_tile_init", "concrete", {"compute"}, {}, "void", "void"},
       {"matmul_block", "tt.matmul_block", "abstract", {"compute"}, {{"in0", "int32"}, {"in1", "int32"}, {"out", "int32"}, {"partial", "int32"}, {"mt", "int32"}, {"nt", "int32"}, {"kt", "int32"}, {"k", "int32"}, {"k_count", "int32"}, {"dst_tiles", "int32"}, {"init", "int32"}}, "void", "void"},
       {"matmul_init", "tt.matmul_init", "concrete", {"compute"}, {{"in0_cb", "uint32"}, {"in1_cb", "uint32"}}, "void", "void"},
       {"matmul_tiles", "tt.matmul_tiles", "concrete", {"compute"}, {{"in0_cb", "uint32"}, {"in1_cb", "uint32"}, {"in0_tile_index", "uint32"}, {"in1_tile_index", "uint32"}, {"idst", "uint32"}}, "void", "void"},
@@ -81,6 +90,8 @@ static const std::vector<Intrinsic>& records() {
       {"pack_tile", "tt.pack_tile", "concrete", {"compute"}, {{"ifrom_dst", "uint32"}, {"icb", "uint32"}}, "void", "void"},
       {"read_block", "tt.read_block", "abstract", {"reader"}, {{"cb", "int32"}, {"src", "handle"}, {"first_tile", "int32"}, {"rows", "int32"}, {"cols", "int32"}, {"row_stride", "int32"}, {"page_bytes", "int32"}}, "void", "void"},
       {"read_block_mcast", "tt.read_block_mcast", "abstract", {"reader"}, {{"cb", "int32"}, {"src", "handle"}, {"first_tile", "int32"}, {"rows", "int32"}, {"cols", "int32"}, {"row_stride", "int32"}, {"page_bytes", "int32"}, {"sender", "int32"}, {"sender_x", "int32"}, {"sender_y", "int32"}, {"first_x", "int32"}, {"first_y", "int32"}, {"last_x", "int32"}, {"last_y", "int32"}, {"receivers", "int32"}, {"sender_sem", "int32"}, {"receiver_sem", "int32"}, {"noc", "int32"}}, "void", "void"},
+      {"recip_tile", "tt.recip_tile", "concrete", {"compute"}, {{"idst", "uint32"}}, "void", "void"},
+      {"recip_tile_init", "tt.recip_tile_init", "concrete", {"compute"}, {}, "void", "void"},
       {"reconfig_data_format", "tt.reconfig_data_format", "concrete", {"compute"}, {{"srca_cb", "uint32"}, {"srcb_cb", "uint32"}}, "void", "void"},
       {"reconfig_data_format_srca", "tt.reconfig_data_format_srca", "concrete", {"compute"}, {{"srca_cb", "uint32"}}, "void", "void"},
       {"reduce_block", "tt.reduce_block", "abstract", {"compute"}, {{"in0", "int32"}, {"scaler", "int32"}, {"prev", "int32"}, {"out", "int32"}, {"rows", "int32"}, {"cols", "int32"}, {"pool", "string"}, {"wait0", "int32"}, {"pop0", "int32"}, {"wait1", "int32"}, {"pop1", "int32"}, {"wait2", "int32"}, {"pop2", "int32"}, {"init", "int32"}}, "void", "void"},
@@ -92,10 +103,18 @@ static const std::vector<Intrinsic>& records() {
       {"reduce_uninit_all", "tt.reduce_uninit_all", "concrete", {"compute"}, {}, "void", "void"},
       {"relu_tile", "tt.relu_tile", "concrete", {"compute"}, {{"idst", "uint32"}}, "void", "void"},
       {"relu_tile_init", "tt.relu_tile_init", "concrete", {"compute"}, {}, "void", "void"},
+      {"rsqrt_tile", "tt.rsqrt_tile", "concrete", {"compute"}, {{"idst", "uint32"}}, "void", "void"},
+      {"rsqrt_tile_init", "tt.rsqrt_tile_init", "concrete", {"compute"}, {}, "void", "void"},
       {"rsub_unary_tile", "tt.rsub_unary_tile", "concrete", {"compute"}, {{"idst", "uint32"}, {"param1", "uint32"}}, "void", "void"},
+      {"sigmoid_tile", "tt.sigmoid_tile", "concrete", {"compute"}, {{"idst", "uint32"}}, "void", "void"},
+      {"sigmoid_tile_init", "tt.sigmoid_tile_init", "concrete", {"compute"}, {}, "void", "void"},
+      {"sqrt_tile", "tt.sqrt_tile", "concrete", {"compute"}, {{"idst", "uint32"}}, "void", "void"},
+      {"sqrt_tile_init", "tt.sqrt_tile_init", "concrete", {"compute"}, {}, "void", "void"},
       {"sub_tiles", "tt.sub_tiles", "concrete", {"compute"}, {{"icb0", "uint32"}, {"icb1", "uint32"}, {"itile0", "uint32"}, {"itile1", "uint32"}, {"idst", "uint32"}}, "void", "void"},
       {"sub_tiles_init", "tt.sub_tiles_init", "concrete", {"compute"}, {{"icb0", "uint32"}, {"icb1", "uint32"}}, "void", "void"},
       {"sub_unary_tile", "tt.sub_unary_tile", "concrete", {"compute"}, {{"idst", "uint32"}, {"param1", "uint32"}}, "void", "void"},
+      {"tanh_tile", "tt.tanh_tile", "concrete", {"compute"}, {{"idst", "uint32"}}, "void", "void"},
+      {"tanh_tile_init", "tt.tanh_tile_init", "concrete", {"compute"}, {}, "void", "void"},
       {"tensor_accessor", "tt.tensor_accessor", "concrete", {"reader", "writer"}, {{"args", "accessor"}, {"bank_base_address", "uint32"}, {"page_size", "uint32"}}, "accessor", "handle"},
       {"tensor_accessor_args", "tt.tensor_accessor_args", "concrete", {"reader", "writer"}, {{"cta_offset", "uint32"}}, "accessor", "handle"},
       {"tile_regs_acquire", "tt.tile_regs_acquire", "concrete", {"compute"}, {}, "void", "void"},

@@ -11,6 +11,7 @@
 // Spec: specs/intrinsics/pack_copy.yaml
 // Spec: specs/intrinsics/reduce.yaml
 // Spec: specs/intrinsics/sfpu.yaml
+// Spec: specs/intrinsics/sfpu_binary.yaml
 // Spec: specs/intrinsics/sfpu_scalar.yaml
 // Spec: specs/intrinsics/tile_ops.yaml
 // Spec: specs/intrinsics/transpose.yaml

@@ -110,6 +110,7 @@ class FloorDiv;
 class Sub;
 class Mul;
 class Max;
+class Min;
 class TensorLoad;
 class TensorRegion;
 class Range;
@@ -490,6 +491,26 @@ class Max : public Node {
     return matches(value) ? std::optional<Max>(Max(value)) : std::nullopt;
   }
   explicit Max(const Any& value) : Node(value, type_index(), kTypeKey) {}
+  Expr a() const;  // Left operand.
+  Expr b() const;  // Right operand.
+};
+
+/// min(a, b).
+class Min : public Node {
+ public:
+  static constexpr const char* kTypeKey = "prim.Min";
+  static int32_t type_index() {
+    static const int32_t index = detail::type_index(kTypeKey);
+    return index;
+  }
+  /*! \brief Whether `value` is a prim.Min (or of a type derived from it). */
+  static bool matches(const Any& value) { return detail::instance_of(value, type_index()); }
+  /*! \brief Whether `value`'s type is exactly prim.Min. */
+  static bool matches_exactly(const Any& value) { return value.type_index() == type_index(); }
+  static std::optional<Min> from(const Any& value) {
+    return matches(value) ? std::optional<Min>(Min(value)) : std::nullopt;
+  }
+  explicit Min(const Any& value) : Node(value, type_index(), kTypeKey) {}
   Expr a() const;  // Left operand.
   Expr b() const;  // Right operand.
 };
@@ -929,6 +950,16 @@ inline Expr Max::a() const {
 }
 
 inline Expr Max::b() const {
+  static const TVMFFIFieldInfo* info = detail::field_info(type_index(), kTypeKey, "b");
+  return Expr(detail::get(value_, info));
+}
+
+inline Expr Min::a() const {
+  static const TVMFFIFieldInfo* info = detail::field_info(type_index(), kTypeKey, "a");
+  return Expr(detail::get(value_, info));
+}
+
+inline Expr Min::b() const {
   static const TVMFFIFieldInfo* info = detail::field_info(type_index(), kTypeKey, "b");
   return Expr(detail::get(value_, info));
 }

@@ -102,7 +102,8 @@ void Builder::repeat(const std::string& name, const Any& count, const std::funct
 void Builder::when(const Any& cond, const std::function<void()>& body) {
   auto c = fn::const_value(cond);
   frames_.emplace_back();
-  body();
+  // A constant-false branch is not built: its calls may name what does not exist (an op map entry "none").
+  if (!c || truthy(*c)) body();
   std::vector<Any> inner = std::move(frames_.back());
   frames_.pop_back();
   if (!c) {
@@ -124,7 +125,7 @@ void Builder::otherwise(const std::function<void()>& body) {
   Any cond = last_cond_;
   int64_t index = last_index_;
   frames_.emplace_back();
-  body();
+  if (index >= 0 || !truthy(cond)) body();  // not built when the condition folded to true
   std::vector<Any> inner = std::move(frames_.back());
   frames_.pop_back();
   if (index >= 0) {

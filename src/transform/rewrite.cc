@@ -61,7 +61,30 @@ const Expr* family_of(const std::vector<std::pair<std::string, Expr>>& families,
   return nullptr;
 }
 
-// The calls of a family with `init` set, when the kernel mixes families (each must re-initialise its unit).
+const ExprMap& operands_of(const std::vector<std::pair<std::string, ExprMap>>& operands, const std::string& op) {
+  for (const auto& [k, m] : operands) {
+    if (k == op) return m;
+  }
+  internal_error("the rule gives no operands for " + op);
+}
+
+// What the hardware must be configured for to run a call: its family and the data formats of its operand CBs
+// (the unpacker's and packer's formats: a T.Cast store packs into another format than the op before it).
+List configuration(const Any& func, const std::vector<std::pair<std::string, Expr>>& families,
+                   const std::vector<std::pair<std::string, ExprMap>>& operands, const Intrinsic* record,
+                   const Any& call) {
+  Ctx ctx = named_ctx(*record, call);
+  List out{(*family_of(families, record->name))(ctx)};
+  for (const auto& [name, e] : operands_of(operands, record->name)) {
+    int64_t cb = as_int(e(ctx));
+    for (const Any& desc : attr_list(func, keys::kTtCbs)) {
+      if (as_int(item(desc, str("index"))) == cb) out.push_back(item(desc, str("data_format")));
+    }
+  }
+  return out;
+}
+
+// The calls of a family with `init` set, when the kernel mixes configurations (each must re-initialise its unit).
 Any mark_reinit(const Any& body, const std::vector<std::pair<std::string, Expr>>& families) {
   return map_evaluates(body, [&](const ir::Evaluate& ev) -> std::optional<Any> {
     const Intrinsic* rec = intrinsic_of(ev.value());
@@ -114,18 +137,13 @@ Any compute_init(const std::string& name, const Dict& options, const ComputeInit
     if (ops.empty()) return func;
     const auto& [record, first] = ops[0];  // the startup protocol configures the units for the first op
     Ctx ctx = named_ctx(*record, first);
-    const ExprMap* operand_exprs = nullptr;
-    for (const auto& [k, m] : operands) {
-      if (k == record->name) operand_exprs = &m;
-    }
-    if (operand_exprs == nullptr) internal_error("the rule gives no operands for " + record->name);
     Ctx protocol_args;
     protocol_args.set("family", (*family_of(families, record->name))(ctx));  // the startup protocol's parameter
     Builder b(profile());
-    run_protocol(protocol_name, b, eval_args(*operand_exprs, ctx, protocol_args));
-    List kinds;
+    run_protocol(protocol_name, b, eval_args(operands_of(operands, record->name), ctx, protocol_args));
+    List kinds;  // the configurations the ops need: one start-up serves them only if they all need the same
     for (const auto& [r, c] : ops) {
-      Any k = (*family_of(families, r->name))(named_ctx(*r, c));
+      Any k = configuration(func, families, operands, r, c);
       if (!contains(kinds, k)) kinds.push_back(k);
     }
     Any marked = ir::PrimFunc(func).body();

@@ -1,10 +1,12 @@
-// Recognition of element-wise T.Parallel stores (tile_ops_util.h): the store's value must be one FPU binary
-// operation of two same-shape on-chip buffers read at the loop indices, or one operation of such a buffer and a
-// constant (on the SFPU), optionally under one SFPU function, or one SFPU function of such a buffer. Each other
-// form is refused with what it is and what is accepted.
+// Recognition of element-wise T.Parallel stores (tile_ops_util.h) through the op map of specs/ops
+// (generated/cpp/eltwise_ops.h, tried in its order): a store's value is at most one SFPU function (outermost) of
+// one operation below it (an FPU or SFPU operation of two same-shape on-chip buffers read at the loop indices, or
+// an operation of such a buffer and a constant) or of the buffer itself; a T.Cast of it converts data formats on
+// the way. A constant store is a fill. Each other form is refused naming what it is and what the map supports.
 #include <cstring>
-#include <tuple>
+#include <functional>
 
+#include "eltwise_ops.h"
 #include "tile_ops_util.h"
 
 namespace tl::tileops {
@@ -30,35 +32,10 @@ bool same_indices(const List& indices, const std::vector<Any>& lvars) {
   return true;
 }
 
-// The binary operation at the top of an element-wise value: ("add"|"sub"|"mul", a, b).
-std::optional<std::tuple<const char*, Any, Any>> binary_of(const Any& value) {
-  if (auto e = ir::Add::from(value)) return std::make_tuple("add", e->a().any(), e->b().any());
-  if (auto e = ir::Sub::from(value)) return std::make_tuple("sub", e->a().any(), e->b().any());
-  if (auto e = ir::Mul::from(value)) return std::make_tuple("mul", e->a().any(), e->b().any());
-  return std::nullopt;
-}
-
-// The SFPU function applied to the stored value ("relu", "exp" or "none") and its operand.
-std::pair<std::string, Any> sfpu_of(Any value) {
-  if (auto m = ir::Max::from(value)) {
-    if (is_zero(m->b())) return {"relu", m->a().any()};
-  }
-  if (auto c = ir::Call::from(value)) {
-    auto op = ir::Op::from(c->op());
-    if (op && op->name() == "tirx.exp") return {"exp", c->args()[0]};
-  }
-  return {"none", value};
-}
-
 namespace {
 
-// An operation of a buffer and a constant, which the SFPU does in place (binop_with_scalar): x + c, c + x, x - c,
-// c - x (rsub), x * c, c * x, x / c. `bits`: the constant's fp32 bit pattern, as the API takes it.
-struct ScalarOp {
-  const char* op;
-  Any operand;
-  int64_t bits;
-};
+using eltwise::Constant;
+using eltwise::Unit;
 
 std::optional<double> constant_of(const Any& e) {
   Any expr = strip_casts(e);
@@ -67,25 +44,64 @@ std::optional<double> constant_of(const Any& e) {
   return std::nullopt;
 }
 
-ScalarOp scalar_op(const char* op, const Any& operand, double value) {
+// An entry matched by a value of one operand: the operand, and the constant of a node form.
+struct Match {
+  const eltwise::Op* op;
+  Any operand;
+  double constant;
+};
+
+// `value` in `op`'s form of one operand: a call of it, or its node with a constant (equal to the one the form
+// requires, if any) on a side the form allows; x op c is tried before c op x.
+std::optional<Match> match_one(const eltwise::Op& op, const Any& value) {
+  if (*op.call) {
+    auto call = ir::Call::from(value);
+    auto callee = call ? ir::Op::from(call->op()) : std::nullopt;
+    if (!callee || callee->name() != op.call || call->args().size() != 1) return std::nullopt;
+    return Match{&op, call->args()[0], 0.0};
+  }
+  auto operands = op.node && op.constant != Constant::kNone ? op.node(value) : std::nullopt;
+  if (!operands) return std::nullopt;
+  for (bool left : {false, true}) {
+    if (op.constant != Constant::kEither && (op.constant == Constant::kLeft) != left) continue;
+    auto c = constant_of(left ? operands->first : operands->second);
+    if (c && (!op.value || *c == *op.value)) return Match{&op, left ? operands->second : operands->first, *c};
+  }
+  return std::nullopt;
+}
+
+std::optional<Match> first_match(Unit unit, const Any& value) {
+  for (const eltwise::Op& op : eltwise::ops()) {
+    if (op.unit != unit) continue;
+    if (auto m = match_one(op, value)) return m;
+  }
+  return std::nullopt;
+}
+
+// The first binary entry (FPU or SFPU) whose node `value` is, with the node's operands.
+const eltwise::Op* binary_of(const Any& value, std::pair<Any, Any>* operands) {
+  for (const eltwise::Op& op : eltwise::ops()) {
+    if ((op.unit != Unit::kFpuBinary && op.unit != Unit::kSfpuBinary) || !op.node) continue;
+    if (auto ab = op.node(value)) {
+      *operands = *ab;
+      return &op;
+    }
+  }
+  return nullptr;
+}
+
+const eltwise::Op* literal_op() {
+  for (const eltwise::Op& op : eltwise::ops()) {
+    if (op.literal) return &op;
+  }
+  return nullptr;
+}
+
+int64_t fp32_bits(double value) {
   float f = static_cast<float>(value);
   uint32_t bits = 0;
   std::memcpy(&bits, &f, sizeof bits);
-  return {op, operand, static_cast<int64_t>(bits)};
-}
-
-std::optional<ScalarOp> scalar_of(const Any& value) {
-  if (auto d = ir::Div::from(value)) {
-    if (auto c = constant_of(d->b())) return scalar_op("div", d->a().any(), *c);
-    return std::nullopt;
-  }
-  auto bin = binary_of(value);
-  if (!bin) return std::nullopt;
-  auto [name, a, b] = *bin;
-  std::string op = name;
-  if (auto c = constant_of(b)) return scalar_op(op == "add" ? "add" : op == "sub" ? "sub" : "mul", a, *c);
-  if (auto c = constant_of(a)) return scalar_op(op == "add" ? "add" : op == "sub" ? "rsub" : "mul", b, *c);
-  return std::nullopt;
+  return static_cast<int64_t>(bits);
 }
 
 std::string loop_names(const std::vector<Any>& lvars) {
@@ -94,10 +110,20 @@ std::string loop_names(const std::vector<Any>& lvars) {
   return "(" + out + ")";
 }
 
-const char* const kAccepted =
-    " (accepted: one +, - or * of two on-chip buffers of the store's shape read at the loop indices, or one +, -, * "
-    "or / of such a buffer and a constant, optionally under T.exp or T.max(x, 0), e.g. C[i, j] = T.exp(A[i, j] - "
-    "B[i, j]) or C[i, j] = A[i, j] * 0.5)";
+// What the op map accepts, for messages.
+std::string supported() {
+  return " (supported: the functions " + eltwise::written({Unit::kSfpuUnary}) + ", outermost, of one of: " +
+         eltwise::written({Unit::kFpuBinary, Unit::kSfpuBinary}) + " of two buffers; " +
+         eltwise::written({Unit::kSfpuScalar}) + " of a buffer and a constant; a buffer or its T.Cast; where each "
+         "buffer is on-chip, of the store's shape and read at the loop indices; or a constant store)";
+}
+
+std::string op_name(const Any& call) {
+  auto op = ir::Op::from(ir::Call(call).op());
+  std::string name = op ? op->name() : format_value(ir::Call(call).op());
+  size_t dot = name.rfind('.');
+  return (name.rfind("tirx.", 0) == 0 ? "T." + name.substr(dot + 1) + " (" + name + ")" : name);
+}
 
 // Why an operand of an element-wise store is not a tile the FPU/SFPU can read, in the kernel author's terms.
 std::string refusal(const Any& expr, const BufferInfo& out, const std::vector<Any>& lvars) {
@@ -106,35 +132,72 @@ std::string refusal(const Any& expr, const BufferInfo& out, const std::vector<An
     if (!info.on_chip()) return "reads tensor '" + info.name + "' in DRAM directly; T.copy it to an on-chip buffer first";
     if (info.shape != out.shape) {
       return "reads '" + info.name + "' of shape " + ints_str(info.shape) + " while the store covers " +
-             ints_str(out.shape) + "; broadcasting a buffer of another shape is not supported yet" + kAccepted;
+             ints_str(out.shape) + "; broadcasting a buffer of another shape is not supported yet" + supported();
     }
     return "reads '" + info.name + "' at other indices than the loop variables " + loop_names(lvars) +
            "; shifted or transposed element reads are not supported (T.gemm has transpose flags; T.copy can move a "
            "block)";
   }
-  if (ir::IntImm::matches(expr) || ir::FloatImm::matches(expr)) {
-    return "is a constant in a store that also combines two buffers; a constant works with one buffer only "
-           "(C[i, j] = A[i, j] * 0.5)" + std::string(kAccepted);
+  if (constant_of(expr)) {
+    return "is a constant in a store that also combines two buffers; a constant works with one buffer only" +
+           supported();
   }
-  if (ir::Var::matches(expr)) return "is a scalar variable; scalar operands are not supported yet" + std::string(kAccepted);
-  if (auto call = ir::Call::from(expr)) {
-    auto op = ir::Op::from(call->op());
-    std::string name = op ? op->name() : format_value(call->op());
-    if (sfpu_of(expr).first != "none") {
-      return "applies " + name + " below another operation; an SFPU function (T.exp, T.max(x, 0)) must be the "
-             "outermost operation of the store (write the inner result to its own buffer first)";
+  if (ir::Var::matches(expr)) return "is a scalar variable; scalar operands are not supported yet" + supported();
+  if (ir::Call::matches(expr)) {
+    if (first_match(Unit::kSfpuUnary, expr)) {
+      return "applies " + op_name(expr) + " below another operation; an SFPU function must be the outermost "
+             "operation of the store (write the inner result to its own buffer first)";
     }
-    return "calls " + name + ", which has no tenstorrent element-wise lowering (supported: T.exp, and T.max(x, 0) as "
-           "ReLU)";
+    return "calls " + op_name(expr) + ", which has no tenstorrent element-wise lowering" + supported();
   }
-  if (ir::Div::matches(expr) || ir::FloorDiv::matches(expr)) {
-    return "divides; element-wise division is not supported by the tenstorrent backend" + std::string(kAccepted);
+  std::pair<Any, Any> operands;
+  if (first_match(Unit::kSfpuUnary, expr) || first_match(Unit::kSfpuScalar, expr) || binary_of(expr, &operands)) {
+    return "is itself an operation; one store holds one operation (under at most one SFPU function), so split it "
+           "into T.Parallel stores through an intermediate on-chip buffer";
   }
-  if (binary_of(expr)) {
-    return "is itself an arithmetic expression; one store holds one binary operation, so split it into two "
-           "T.Parallel stores through an intermediate on-chip buffer";
+  return "has no tenstorrent element-wise lowering" + supported();
+}
+
+// What an element-wise value lowers to: the op map's entries per tile-op field, and its buffers.
+struct Lowered {
+  std::string binary = "none", sfpu_binary = "none", sfpu = "none", scalar = "none";
+  int64_t bits = 0;
+  std::vector<BufferInfo> leaves;
+};
+
+Lowered lower_value(Any value, const std::string& text, const BufferInfo& out,
+                    const std::function<BufferInfo(const Any&)>& leaf) {
+  Lowered low;
+  if (auto m = first_match(Unit::kSfpuUnary, value)) {
+    low.sfpu = m->op->name;
+    value = strip_casts(m->operand);
   }
-  return "is not a read of an on-chip buffer" + std::string(kAccepted);
+  std::pair<Any, Any> operands;
+  if (auto m = first_match(Unit::kSfpuScalar, value)) {
+    low.scalar = m->op->name;
+    low.bits = fp32_bits(m->constant);
+    low.leaves = {leaf(m->operand)};
+  } else if (const eltwise::Op* op = binary_of(value, &operands)) {
+    if (constant_of(operands.first) || constant_of(operands.second)) {
+      fail("element-wise store '" + text + "': " + format_value(value) + " combines a buffer and a constant in a "
+           "form that has no tenstorrent element-wise lowering (with a constant: " +
+           eltwise::written({Unit::kSfpuScalar}) + "; the functions " + eltwise::written({Unit::kSfpuUnary}) + ")");
+    }
+    (op->unit == Unit::kFpuBinary ? low.binary : low.sfpu_binary) = op->name;
+    BufferInfo lhs = leaf(operands.first);
+    low.leaves = {lhs, leaf(operands.second)};
+    if (op->unit == Unit::kSfpuBinary && lhs.dtype != low.leaves[1].dtype) {
+      fail("element-wise store '" + text + "': " + op->written + " of '" + lhs.name + "' (" + lhs.dtype + ") and '" +
+           low.leaves[1].name + "' (" + low.leaves[1].dtype + ") needs one dtype (both are copied into DST through "
+           "one unpacker format); T.Cast one of them in a store of its own first");
+    }
+  } else {
+    low.leaves = {leaf(value)};
+    if (low.sfpu == "none" && low.leaves[0].dtype == out.dtype) {
+      fail("element-wise store '" + text + "' is a plain copy; use T.copy");
+    }
+  }
+  return low;
 }
 
 }  // namespace
@@ -158,6 +221,14 @@ TileOp classify_eltwise(const std::vector<ir::For>& loops, const ir::BufferStore
     fail("element-wise store '" + text + "' must cover the whole buffer " + ints_str(out.shape) +
          " with the loop variables as indices (T.Parallel over the buffer shape)");
   }
+  Any value = strip_casts(store.value());
+  if (auto c = constant_of(value)) {  // a constant store: the op map's literal entry (a fill)
+    if (literal_op() == nullptr) fail("element-wise store '" + text + "' stores a constant; use T.fill" + supported());
+    auto [rows, cols] = tiles(out, "on-chip buffer");
+    TileOp op{"fill", loops[0], out};
+    op.fields = {{names::kValue, Any(*c)}, {names::kTiles, Any(rows * cols)}};
+    return op;
+  }
   auto leaf = [&](const Any& operand) -> BufferInfo {
     Any expr = strip_casts(operand);
     if (auto load = ir::TensorLoad::from(expr)) {
@@ -166,28 +237,12 @@ TileOp classify_eltwise(const std::vector<ir::For>& loops, const ir::BufferStore
     }
     fail("element-wise store '" + text + "': operand " + format_value(expr) + " " + refusal(expr, out, lvars));
   };
-  auto [sfpu, operand] = sfpu_of(strip_casts(store.value()));
-  Any value = strip_casts(operand);
-  std::string binary = "none";
-  std::vector<BufferInfo> leaves;
-  std::optional<ScalarOp> scalar = scalar_of(value);
-  if (scalar) {
-    leaves = {leaf(scalar->operand)};
-  } else if (auto bin = binary_of(value)) {
-    binary = std::get<0>(*bin);
-    BufferInfo lhs = leaf(std::get<1>(*bin));
-    leaves = {lhs, leaf(std::get<2>(*bin))};
-  } else {
-    leaves = {leaf(value)};
-    if (sfpu == "none") fail("element-wise store '" + text + "' is a plain copy; use T.copy");
-  }
+  Lowered low = lower_value(value, text, out, leaf);
   auto [rows, cols] = tiles(out, "on-chip buffer");
-  TileOp op{"eltwise", loops[0], out, leaves};
-  op.fields = {{names::kBinary, String(binary)},
-               {names::kSfpu, String(sfpu)},
-               {names::kTiles, Any(rows * cols)},
-               {names::kScalarOp, String(scalar ? scalar->op : "none")},
-               {names::kScalarBits, Any(scalar ? scalar->bits : int64_t(0))}};
+  TileOp op{"eltwise", loops[0], out, low.leaves};
+  op.fields = {{names::kBinary, String(low.binary)},   {names::kSfpuBinary, String(low.sfpu_binary)},
+               {names::kSfpu, String(low.sfpu)},       {names::kTiles, Any(rows * cols)},
+               {names::kScalarOp, String(low.scalar)}, {names::kScalarBits, Any(low.bits)}};
   return op;
 }
 

@@ -136,6 +136,7 @@ static Any make(const Dict& options) {
                         {"out", [](const tl::Ctx& c) -> tl::Any { return c.get("out"); }},
                         {"tiles", [](const tl::Ctx& c) -> tl::Any { return c.get("tiles"); }},
                         {"binary", [](const tl::Ctx& c) -> tl::Any { return c.get("binary"); }},
+                        {"sfpu_binary", [](const tl::Ctx& c) -> tl::Any { return c.get("sfpu_binary"); }},
                         {"sfpu", [](const tl::Ctx& c) -> tl::Any { return c.get("sfpu"); }},
                         {"scalar_op", [](const tl::Ctx& c) -> tl::Any { return c.get("scalar_op"); }},
                         {"scalar_bits", [](const tl::Ctx& c) -> tl::Any { return c.get("scalar_bits"); }},

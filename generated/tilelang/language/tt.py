@@ -11,6 +11,7 @@
 # Spec: specs/intrinsics/pack_copy.yaml
 # Spec: specs/intrinsics/reduce.yaml
 # Spec: specs/intrinsics/sfpu.yaml
+# Spec: specs/intrinsics/sfpu_binary.yaml
 # Spec: specs/intrinsics/sfpu_scalar.yaml
 # Spec: specs/intrinsics/tile_ops.yaml
 # Spec: specs/intrinsics/transpose.yaml
@@ -39,6 +40,26 @@ def add_tiles_init(icb0, icb1) -> Any:
 def add_unary_tile(idst, param1) -> Any:
     """DST[idst] = add(DST[idst], scalar) (rsub: scalar - DST[idst]); `param1` holds the fp32 bits of the scalar."""
     return call('add_unary_tile', idst, param1)
+
+
+def binary_max_tile(idst0, idst1, odst) -> Any:
+    """DST[odst] = max(DST[idst0], DST[idst1]), element by element."""
+    return call('binary_max_tile', idst0, idst1, odst)
+
+
+def binary_max_tile_init() -> Any:
+    """Initialise the SFPU for binary_max_tile."""
+    return call('binary_max_tile_init')
+
+
+def binary_min_tile(idst0, idst1, odst) -> Any:
+    """DST[odst] = min(DST[idst0], DST[idst1]), element by element."""
+    return call('binary_min_tile', idst0, idst1, odst)
+
+
+def binary_min_tile_init() -> Any:
+    """Initialise the SFPU for binary_min_tile."""
+    return call('binary_min_tile_init')
 
 
 def binary_op_init_common(icb0, icb1, ocb) -> Any:
@@ -101,9 +122,19 @@ def div_unary_tile(idst, param1) -> Any:
     return call('div_unary_tile', idst, param1)
 
 
-def eltwise_block(in0, in1, out, tiles, binary, sfpu, scalar_op, scalar_bits, wait0, wait1, pop0, pop1, init) -> Any:
-    """Element-wise block: out = sfpu(binary(in0, in1)) tile by tile, where `binary` is add, sub, mul or none (then out = sfpu(scalar_op(in0, constant)), or sfpu(in0)) and `sfpu` is exp, relu or none."""
-    return call('eltwise_block', in0, in1, out, tiles, binary, sfpu, scalar_op, scalar_bits, wait0, wait1, pop0, pop1, init)
+def eltwise_block(in0, in1, out, tiles, binary, sfpu_binary, sfpu, scalar_op, scalar_bits, wait0, wait1, pop0, pop1, init) -> Any:
+    """Element-wise block: out = sfpu(binary(in0, in1)) or sfpu(sfpu_binary(in0, in1)) tile by tile; with neither, out = sfpu(scalar_op(in0, constant)), or sfpu(in0), or in0 converted to out's data format. The values are names of the op map's entries (specs/ops, generated/docs/eltwise_ops.md), or none."""
+    return call('eltwise_block', in0, in1, out, tiles, binary, sfpu_binary, sfpu, scalar_op, scalar_bits, wait0, wait1, pop0, pop1, init)
+
+
+def exp2_tile(idst) -> Any:
+    """DST[idst] = exp2(DST[idst])."""
+    return call('exp2_tile', idst)
+
+
+def exp2_tile_init() -> Any:
+    """Initialise the SFPU for exp2_tile."""
+    return call('exp2_tile_init')
 
 
 def exp_tile(idst) -> Any:
@@ -112,7 +143,7 @@ def exp_tile(idst) -> Any:
 
 
 def exp_tile_init() -> Any:
-    """Initialise the SFPU for exp_tile (template arguments left at their defaults in both profiles)."""
+    """Initialise the SFPU for exp_tile."""
     return call('exp_tile_init')
 
 
@@ -189,6 +220,16 @@ def interleaved_addr_gen_fast(bank_base_address, page_size, data_format) -> Any:
 def l1_word_ptr(addr) -> Any:
     """The 32-bit L1 word at byte address `addr` as the volatile pointer the semaphore calls take."""
     return call('l1_word_ptr', addr)
+
+
+def log_tile(idst) -> Any:
+    """DST[idst] = log(DST[idst])."""
+    return call('log_tile', idst)
+
+
+def log_tile_init() -> Any:
+    """Initialise the SFPU for log_tile."""
+    return call('log_tile_init')
 
 
 def matmul_block(in0, in1, out, partial, mt, nt, kt, k, k_count, dst_tiles, init) -> Any:
@@ -316,6 +357,16 @@ def read_block_mcast(cb, src, first_tile, rows, cols, row_stride, page_bytes, se
     return call('read_block_mcast', cb, src, first_tile, rows, cols, row_stride, page_bytes, sender, sender_x, sender_y, first_x, first_y, last_x, last_y, receivers, sender_sem, receiver_sem, noc)
 
 
+def recip_tile(idst) -> Any:
+    """DST[idst] = recip(DST[idst])."""
+    return call('recip_tile', idst)
+
+
+def recip_tile_init() -> Any:
+    """Initialise the SFPU for recip_tile."""
+    return call('recip_tile_init')
+
+
 def reconfig_data_format(srca_cb, srcb_cb) -> Any:
     """Reconfigure the unpacker source formats (SrcA from `srca_cb`, SrcB from `srcb_cb`) when the next operation reads CBs of other data formats than the last configuration (matmul reads in1 into SrcA, in0 into SrcB)."""
     return call('reconfig_data_format', srca_cb, srcb_cb)
@@ -367,13 +418,43 @@ def relu_tile(idst) -> Any:
 
 
 def relu_tile_init() -> Any:
-    """Initialise the SFPU for relu_tile (template arguments left at their defaults in both profiles)."""
+    """Initialise the SFPU for relu_tile."""
     return call('relu_tile_init')
+
+
+def rsqrt_tile(idst) -> Any:
+    """DST[idst] = rsqrt(DST[idst])."""
+    return call('rsqrt_tile', idst)
+
+
+def rsqrt_tile_init() -> Any:
+    """Initialise the SFPU for rsqrt_tile."""
+    return call('rsqrt_tile_init')
 
 
 def rsub_unary_tile(idst, param1) -> Any:
     """DST[idst] = rsub(DST[idst], scalar) (rsub: scalar - DST[idst]); `param1` holds the fp32 bits of the scalar."""
     return call('rsub_unary_tile', idst, param1)
+
+
+def sigmoid_tile(idst) -> Any:
+    """DST[idst] = sigmoid(DST[idst])."""
+    return call('sigmoid_tile', idst)
+
+
+def sigmoid_tile_init() -> Any:
+    """Initialise the SFPU for sigmoid_tile."""
+    return call('sigmoid_tile_init')
+
+
+def sqrt_tile(idst) -> Any:
+    """DST[idst] = sqrt(DST[idst])."""
+    return call('sqrt_tile', idst)
+
+
+def sqrt_tile_init() -> Any:
+    """Initialise the SFPU for sqrt_tile."""
+    return call('sqrt_tile_init')
 
 
 def sub_tiles(icb0, icb1, itile0, itile1, idst) -> Any:
@@ -389,6 +470,16 @@ def sub_tiles_init(icb0, icb1) -> Any:
 def sub_unary_tile(idst, param1) -> Any:
     """DST[idst] = sub(DST[idst], scalar) (rsub: scalar - DST[idst]); `param1` holds the fp32 bits of the scalar."""
     return call('sub_unary_tile', idst, param1)
+
+
+def tanh_tile(idst) -> Any:
+    """DST[idst] = tanh(DST[idst])."""
+    return call('tanh_tile', idst)
+
+
+def tanh_tile_init() -> Any:
+    """Initialise the SFPU for tanh_tile."""
+    return call('tanh_tile_init')
 
 
 def tensor_accessor(args, bank_base_address, page_size) -> Any:

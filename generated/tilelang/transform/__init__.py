@@ -103,7 +103,7 @@ def InferTTLayout() -> tvm.transform.Pass:
 
 
 def InsertTTComputeInit() -> tvm.transform.Pass:
-    """Compute initialisation: the hardware start-up for the operation family of the first tile op goes at the top of the compute kernel (protocol compute_startup); a kernel that mixes families re-initialises before every op (their init argument)."""
+    """Compute initialisation: the hardware start-up for the operation family of the first tile op goes at the top of the compute kernel (protocol compute_startup); a kernel whose ops need different configurations (families, or the data formats of their operand CBs, as a T.Cast store after an op) re-initialises before every op (their init argument)."""
     return _cpp.make_pass('InsertTTComputeInit', {})
 
 

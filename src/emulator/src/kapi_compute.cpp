@@ -9,6 +9,41 @@
 
 namespace tt_emu {
 
+ComputeState& compute_of(Session& s) {
+    if (s.t.spec->kind != KernelKind::Compute || !s.core.compute) {
+        fail(s, "compute API called from a data-movement kernel");
+    }
+    return *s.core.compute;
+}
+
+void need_startup(Session& s, ComputeState& c) {
+    if (!c.started) {
+        fail(s, "no hardware start-up: call compute_kernel_hw_startup (or a full init: mm_init, "
+                "binary_op_init_common, init_sfpu) before any other compute call");
+    }
+}
+
+// DST tile `idst` for a math operation: the section must be acquired by math and idst inside it.
+float* math_dst(Session& s, ComputeState& c, uint32_t idst) {
+    if (c.dst == DstState::Released) {
+        fail(s, "math without tile_regs_acquire: the DST section is not acquired");
+    }
+    if (c.dst != DstState::Acquired) {
+        fail(s, "math after tile_regs_commit: the DST section belongs to the packer until tile_regs_release");
+    }
+    if (idst >= c.capacity) {
+        fail(s, "DST tile " + std::to_string(idst) + " is beyond the " + std::to_string(c.capacity) +
+                    " tiles of a DST section (" + (c.fp32_acc ? "fp32_dest_acc_en" : "16-bit") + ", half-sync)");
+    }
+    c.written |= 1u << idst;
+    return &c.tiles[size_t{idst} * kTileElems];
+}
+
+void finish_math(const ComputeState& c, float* d) {
+    if (c.fp32_acc) return;
+    for (uint32_t i = 0; i < kTileElems; ++i) d[i] = round_to_bf16(d[i]);
+}
+
 namespace {
 
 const char* init_name(FpuOp op) {
@@ -25,22 +60,6 @@ const char* init_name(FpuOp op) {
     return "?";
 }
 
-}  // namespace
-
-ComputeState& compute_of(Session& s) {
-    if (s.t.spec->kind != KernelKind::Compute || !s.core.compute) {
-        fail(s, "compute API called from a data-movement kernel");
-    }
-    return *s.core.compute;
-}
-
-void need_startup(Session& s, ComputeState& c) {
-    if (!c.started) {
-        fail(s, "no hardware start-up: call compute_kernel_hw_startup (or a full init: mm_init, "
-                "binary_op_init_common, init_sfpu) before any other compute call");
-    }
-}
-
 // A CB the FPU reads or the packer writes: configured, a tile format, one tile per page.
 Cb& tile_cb(Session& s, uint32_t cb_id) {
     Cb& cb = cb_of(s, cb_id);
@@ -55,6 +74,8 @@ Cb& tile_cb(Session& s, uint32_t cb_id) {
     }
     return cb;
 }
+
+}  // namespace
 
 // Tile `tile` (relative to the front) of an input CB, which must be among its waited pages.
 void unpack_operand(Session& s, uint32_t cb_id, uint32_t tile, float* out) {
@@ -84,27 +105,6 @@ void need_fpu(Session& s, ComputeState& c, FpuOp op, uint32_t cb0, uint32_t cb1)
                         format_name(b.format));
         }
     }
-}
-
-// DST tile `idst` for a math operation: the section must be acquired by math and idst inside it.
-float* math_dst(Session& s, ComputeState& c, uint32_t idst) {
-    if (c.dst == DstState::Released) {
-        fail(s, "math without tile_regs_acquire: the DST section is not acquired");
-    }
-    if (c.dst != DstState::Acquired) {
-        fail(s, "math after tile_regs_commit: the DST section belongs to the packer until tile_regs_release");
-    }
-    if (idst >= c.capacity) {
-        fail(s, "DST tile " + std::to_string(idst) + " is beyond the " + std::to_string(c.capacity) +
-                    " tiles of a DST section (" + (c.fp32_acc ? "fp32_dest_acc_en" : "16-bit") + ", half-sync)");
-    }
-    c.written |= 1u << idst;
-    return &c.tiles[size_t{idst} * kTileElems];
-}
-
-void finish_math(const ComputeState& c, float* d) {
-    if (c.fp32_acc) return;
-    for (uint32_t i = 0; i < kTileElems; ++i) d[i] = round_to_bf16(d[i]);
 }
 
 void init_fpu(Session& s, FpuOp op, uint32_t cb0, uint32_t cb1, bool full) {
@@ -193,29 +193,6 @@ void pack(uint32_t ifrom_dst, uint32_t icb, bool out_of_order, uint32_t output_t
     pack_tile_data(packed, cb.format, &s.core.l1[cb.page_addr(cb.wr_page() + pos)]);
     if (!out_of_order) cb.packed += 1;
     s.core.counters[kPackTiles] += 1;
-}
-
-void sfpu_init(int op) {
-    Session s = enter(make_call(sfpu_init_name(op), {}));
-    ComputeState& c = compute_of(s);
-    need_startup(s, c);
-    c.sfpu = op;
-}
-
-void sfpu(int op, uint32_t idst, float value) {
-    const SfpuMath& math = sfpu_math(op);
-    Session s = enter(make_call(math.call, {idst}));
-    ComputeState& c = compute_of(s);
-    need_startup(s, c);
-    if (c.sfpu != math.init) {
-        fail(s, std::string("missing math init: ") + math.call + " needs " + sfpu_init_name(math.init) +
-                    " since the last SFPU init of another operation (last SFPU init: " + sfpu_init_name(c.sfpu) + ")");
-    }
-    float* d = math_dst(s, c, idst);
-    c.computed = true;
-    for (uint32_t i = 0; i < kTileElems; ++i) d[i] = math.apply(d[i], value);
-    finish_math(c, d);
-    s.core.counters[kSfpuTiles] += 1;
 }
 
 }  // namespace detail

@@ -2,6 +2,7 @@
 #include <sstream>
 
 #include "emu.hpp"
+#include "tt_emu/sfpu_ops.hpp"
 
 namespace tt_emu {
 
@@ -40,14 +41,7 @@ const char* fpu_text(FpuOp op) {
     return "?";
 }
 
-const char* sfpu_text(int op) {
-    switch (op) {
-        case 1: return "exp_tile";
-        case 2: return "relu_tile";
-        case 3: return "fill_tile";
-        default: return "none";
-    }
-}
+const char* sfpu_text(int op) { return sfpu::call(static_cast<sfpu::Op>(op)).name; }
 std::string thread_label(const KernelThread* t) { return t ? t->name() : std::string("-"); }
 }  // namespace
 

@@ -53,6 +53,10 @@ enum class ReduceDim { REDUCE_ROW, REDUCE_COL, REDUCE_SCALAR };
 
 }  // namespace tt_emu::ktypes
 
+namespace tt_emu::sfpu {
+enum class Op : int;  // the SFPU calls of the op map (tt_emu/sfpu_ops.hpp, rendered from specs/ops)
+}  // namespace tt_emu::sfpu
+
 namespace tt_emu::kapi {
 
 using ktypes::DataFormat;
@@ -83,8 +87,18 @@ void pack(uint32_t ifrom_dst, uint32_t icb, bool out_of_order, uint32_t output_t
 void reduce_init(PoolType pool, ReduceDim dim, uint32_t icb, uint32_t icb_scaler, uint32_t ocb);
 void reduce_tile(PoolType pool, ReduceDim dim, uint32_t icb, uint32_t icb_scaler, uint32_t itile,
                  uint32_t itile_scaler, uint32_t idst);
-void sfpu_init(int op);
-void sfpu(int op, uint32_t idst, float value);
+// The SFPU: the rendered kernel API headers forward every SFPU call of the op map here with its code. Template
+// flags of the real calls (approximation modes) are not declared: kernels use their defaults, the accurate modes,
+// and the emulator computes in fp32.
+void sfpu_init(sfpu::Op op);
+void sfpu(sfpu::Op op, uint32_t idst, float value);                        // DST[idst] = f(DST[idst], value)
+void sfpu_binary(sfpu::Op op, uint32_t idst0, uint32_t idst1, uint32_t odst);  // DST[odst] = f(DST[idst0], DST[idst1])
+// A scalar the API takes as the bits of an fp32 value (binop_with_scalar.h).
+inline float float_of_bits(uint32_t bits) {
+    float value;
+    std::memcpy(&value, &bits, sizeof value);
+    return value;
+}
 
 }  // namespace detail
 
@@ -302,36 +316,6 @@ template <bool out_of_order_output = false>
 void pack_tile(uint32_t ifrom_dst, uint32_t icb, uint32_t output_tile_index = 0) {
     detail::pack(ifrom_dst, icb, out_of_order_output, output_tile_index);
 }
-
-// SFPU operations work in place on one DST tile; template flags (approximation modes) are accepted and
-// ignored: the emulator computes in fp32.
-enum : int {
-    kSfpuExp = 1, kSfpuRelu = 2, kSfpuFill = 3,
-    kSfpuBinopScalar = 4,  // the one init of the five scalar operations below
-    kSfpuAddScalar = 5, kSfpuSubScalar = 6, kSfpuMulScalar = 7, kSfpuDivScalar = 8, kSfpuRsubScalar = 9,
-};
-
-template <bool approx = false, bool fast_and_approx = false>
-void exp_tile_init() { detail::sfpu_init(kSfpuExp); }
-template <bool approx = false, bool fast_and_approx = false>
-void exp_tile(uint32_t idst) { detail::sfpu(kSfpuExp, idst, 0.0f); }
-inline void relu_tile_init() { detail::sfpu_init(kSfpuRelu); }
-inline void relu_tile(uint32_t idst) { detail::sfpu(kSfpuRelu, idst, 0.0f); }
-inline void fill_tile_init() { detail::sfpu_init(kSfpuFill); }
-inline void fill_tile(uint32_t idst, float value) { detail::sfpu(kSfpuFill, idst, value); }
-
-// DST[idst] op= scalar, the scalar given as the bits of an fp32 value (as tt-metal's binop_with_scalar.h takes it).
-inline float float_of_bits(uint32_t bits) {
-    float value;
-    std::memcpy(&value, &bits, sizeof value);
-    return value;
-}
-inline void binop_with_scalar_tile_init() { detail::sfpu_init(kSfpuBinopScalar); }
-inline void add_unary_tile(uint32_t idst, uint32_t param1) { detail::sfpu(kSfpuAddScalar, idst, float_of_bits(param1)); }
-inline void sub_unary_tile(uint32_t idst, uint32_t param1) { detail::sfpu(kSfpuSubScalar, idst, float_of_bits(param1)); }
-inline void mul_unary_tile(uint32_t idst, uint32_t param1) { detail::sfpu(kSfpuMulScalar, idst, float_of_bits(param1)); }
-inline void div_unary_tile(uint32_t idst, uint32_t param1) { detail::sfpu(kSfpuDivScalar, idst, float_of_bits(param1)); }
-inline void rsub_unary_tile(uint32_t idst, uint32_t param1) { detail::sfpu(kSfpuRsubScalar, idst, float_of_bits(param1)); }
 
 }  // namespace tt_emu::kapi
 

@@ -4,19 +4,20 @@
 #pragma once
 // Emulator version of <api/compute/eltwise_unary/relu.h> in API profile metal_d5f9bc4a (compute kernels).
 #include "tt_emu/kernel_api.hpp"
+#include "tt_emu/sfpu_ops.hpp"
 
 // DST[idst] = relu(DST[idst]).
 #ifndef TT_EMU_DECLARED_relu_tile_1
 #define TT_EMU_DECLARED_relu_tile_1
 inline decltype(auto) relu_tile(uint32_t idst) {
-    return ::tt_emu::kapi::relu_tile(idst);
+    return ::tt_emu::kapi::detail::sfpu(::tt_emu::sfpu::Op::relu_tile, idst, 0.0f);
 }
 #endif
 
-// Initialise the SFPU for relu_tile (template arguments left at their defaults in both profiles).
+// Initialise the SFPU for relu_tile.
 #ifndef TT_EMU_DECLARED_relu_tile_init_0
 #define TT_EMU_DECLARED_relu_tile_init_0
 inline decltype(auto) relu_tile_init() {
-    return ::tt_emu::kapi::relu_tile_init();
+    return ::tt_emu::kapi::detail::sfpu_init(::tt_emu::sfpu::Op::relu_tile_init);
 }
 #endif

@@ -4,12 +4,13 @@
 #pragma once
 // Emulator version of <api/compute/eltwise_unary/binop_with_scalar.h> in API profile ttnn_0_81 (compute kernels).
 #include "tt_emu/kernel_api.hpp"
+#include "tt_emu/sfpu_ops.hpp"
 
 // DST[idst] = add(DST[idst], scalar) (rsub: scalar - DST[idst]); `param1` holds the fp32 bits of the scalar.
 #ifndef TT_EMU_DECLARED_add_unary_tile_2
 #define TT_EMU_DECLARED_add_unary_tile_2
 inline decltype(auto) add_unary_tile(uint32_t idst, uint32_t param1) {
-    return ::tt_emu::kapi::add_unary_tile(idst, param1);
+    return ::tt_emu::kapi::detail::sfpu(::tt_emu::sfpu::Op::add_unary_tile, idst, ::tt_emu::kapi::detail::float_of_bits(param1));
 }
 #endif
 
@@ -17,7 +18,7 @@ inline decltype(auto) add_unary_tile(uint32_t idst, uint32_t param1) {
 #ifndef TT_EMU_DECLARED_binop_with_scalar_tile_init_0
 #define TT_EMU_DECLARED_binop_with_scalar_tile_init_0
 inline decltype(auto) binop_with_scalar_tile_init() {
-    return ::tt_emu::kapi::binop_with_scalar_tile_init();
+    return ::tt_emu::kapi::detail::sfpu_init(::tt_emu::sfpu::Op::binop_with_scalar_tile_init);
 }
 #endif
 
@@ -25,7 +26,7 @@ inline decltype(auto) binop_with_scalar_tile_init() {
 #ifndef TT_EMU_DECLARED_div_unary_tile_2
 #define TT_EMU_DECLARED_div_unary_tile_2
 inline decltype(auto) div_unary_tile(uint32_t idst, uint32_t param1) {
-    return ::tt_emu::kapi::div_unary_tile(idst, param1);
+    return ::tt_emu::kapi::detail::sfpu(::tt_emu::sfpu::Op::div_unary_tile, idst, ::tt_emu::kapi::detail::float_of_bits(param1));
 }
 #endif
 
@@ -33,7 +34,7 @@ inline decltype(auto) div_unary_tile(uint32_t idst, uint32_t param1) {
 #ifndef TT_EMU_DECLARED_mul_unary_tile_2
 #define TT_EMU_DECLARED_mul_unary_tile_2
 inline decltype(auto) mul_unary_tile(uint32_t idst, uint32_t param1) {
-    return ::tt_emu::kapi::mul_unary_tile(idst, param1);
+    return ::tt_emu::kapi::detail::sfpu(::tt_emu::sfpu::Op::mul_unary_tile, idst, ::tt_emu::kapi::detail::float_of_bits(param1));
 }
 #endif
 
@@ -41,7 +42,7 @@ inline decltype(auto) mul_unary_tile(uint32_t idst, uint32_t param1) {
 #ifndef TT_EMU_DECLARED_rsub_unary_tile_2
 #define TT_EMU_DECLARED_rsub_unary_tile_2
 inline decltype(auto) rsub_unary_tile(uint32_t idst, uint32_t param1) {
-    return ::tt_emu::kapi::rsub_unary_tile(idst, param1);
+    return ::tt_emu::kapi::detail::sfpu(::tt_emu::sfpu::Op::rsub_unary_tile, idst, ::tt_emu::kapi::detail::float_of_bits(param1));
 }
 #endif
 
@@ -49,6 +50,6 @@ inline decltype(auto) rsub_unary_tile(uint32_t idst, uint32_t param1) {
 #ifndef TT_EMU_DECLARED_sub_unary_tile_2
 #define TT_EMU_DECLARED_sub_unary_tile_2
 inline decltype(auto) sub_unary_tile(uint32_t idst, uint32_t param1) {
-    return ::tt_emu::kapi::sub_unary_tile(idst, param1);
+    return ::tt_emu::kapi::detail::sfpu(::tt_emu::sfpu::Op::sub_unary_tile, idst, ::tt_emu::kapi::detail::float_of_bits(param1));
 }
 #endif

@@ -4,19 +4,20 @@
 #pragma once
 // Emulator version of <api/compute/eltwise_unary/exp.h> in API profile ttnn_0_81 (compute kernels).
 #include "tt_emu/kernel_api.hpp"
+#include "tt_emu/sfpu_ops.hpp"
 
 // DST[idst] = exp(DST[idst]).
 #ifndef TT_EMU_DECLARED_exp_tile_1
 #define TT_EMU_DECLARED_exp_tile_1
 inline decltype(auto) exp_tile(uint32_t idst) {
-    return ::tt_emu::kapi::exp_tile(idst);
+    return ::tt_emu::kapi::detail::sfpu(::tt_emu::sfpu::Op::exp_tile, idst, 0.0f);
 }
 #endif
 
-// Initialise the SFPU for exp_tile (template arguments left at their defaults in both profiles).
+// Initialise the SFPU for exp_tile.
 #ifndef TT_EMU_DECLARED_exp_tile_init_0
 #define TT_EMU_DECLARED_exp_tile_init_0
 inline decltype(auto) exp_tile_init() {
-    return ::tt_emu::kapi::exp_tile_init();
+    return ::tt_emu::kapi::detail::sfpu_init(::tt_emu::sfpu::Op::exp_tile_init);
 }
 #endif

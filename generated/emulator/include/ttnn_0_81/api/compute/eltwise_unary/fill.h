@@ -4,12 +4,13 @@
 #pragma once
 // Emulator version of <api/compute/eltwise_unary/fill.h> in API profile ttnn_0_81 (compute kernels).
 #include "tt_emu/kernel_api.hpp"
+#include "tt_emu/sfpu_ops.hpp"
 
 // Set every element of DST[idst] to `value`.
 #ifndef TT_EMU_DECLARED_fill_tile_2
 #define TT_EMU_DECLARED_fill_tile_2
 inline decltype(auto) fill_tile(uint32_t idst, float value) {
-    return ::tt_emu::kapi::fill_tile(idst, value);
+    return ::tt_emu::kapi::detail::sfpu(::tt_emu::sfpu::Op::fill_tile, idst, value);
 }
 #endif
 
@@ -17,6 +18,6 @@ inline decltype(auto) fill_tile(uint32_t idst, float value) {
 #ifndef TT_EMU_DECLARED_fill_tile_init_0
 #define TT_EMU_DECLARED_fill_tile_init_0
 inline decltype(auto) fill_tile_init() {
-    return ::tt_emu::kapi::fill_tile_init();
+    return ::tt_emu::kapi::detail::sfpu_init(::tt_emu::sfpu::Op::fill_tile_init);
 }
 #endif
