@@ -9,7 +9,7 @@ matmul for the operands' data format at the compute kernel's math fidelity, S = 
 BW = chip DRAM bytes/s; C_x = cycles per tile of op x as in the peak facts):
 
     per core c:
-      compute_c = matmul_c*M + eltwise_c*C_elt + sfpu_c*C_sfpu + copy_c*C_copy + pack_c*C_pack         [cycles]
+      compute_c = max(matmul_c*M + eltwise_c*C_elt + sfpu_c*C_sfpu + copy_c*C_copy,  pack_c*C_pack)    [cycles]
       noc_c     = dram_read_c/R_dram_read + dram_written_c/R_dram_write + multicast_c/R_multicast
                   + multicast_linked_c/R_multicast_linked + l1_read_c/R_noc_read + l1_written_c/R_noc_write
       core_c    = max(compute_c + fill + drain, noc_c) + semaphore_waits_c*S
@@ -24,7 +24,8 @@ BW = chip DRAM bytes/s; C_x = cycles per tile of op x as in the peak facts):
       tensors of pages * page_bytes (each read or written exactly once); P worker cores, peak clock and DRAM.
 
 Why this shape: reader, compute and writer run on different RISC-V cores and hand blocks over through double-
-buffered CBs, so in steady state a core runs at its slower stream; compute cannot start before the first blocks
+buffered CBs, so in steady state a core runs at its slower stream; inside the compute kernel the packer (TRISC2)
+drains one half of DST while unpack and math (TRISC0/1) fill the other; compute cannot start before the first blocks
 arrive (fill) and the last block is written after it (drain), while a NoC-bound core's stream already includes
 both. A semaphore wait (a multicast handshake) stalls the whole step. All cores share the DRAM banks. A
 multicast is charged once, to its sender. `measured` in specs/backends/tenstorrent.yaml cites or derives every
@@ -182,11 +183,11 @@ def pipeline_cycles(plan: Mapping[str, Any], multicast_rate: float | None, perf:
 def core_cycles(counters: Mapping[str, Any], matmul: float, perf: Mapping[str, Any]) -> tuple[float, float, float]:
     """(compute, NoC, semaphore-wait) cycles of one core's counters; `matmul` is the tile-matmul rate."""
     measured = perf["measured"]
-    compute = (counters.get("matmul_tiles", 0) * matmul
-               + counters.get("eltwise_tiles", 0) * perf["eltwise_tile_cycles"]
-               + counters.get("sfpu_tiles", 0) * perf["sfpu_tile_cycles"]
-               + counters.get("copy_tiles", 0) * perf["copy_tile_cycles"]
-               + counters.get("pack_tiles", 0) * perf["pack_tile_cycles"])
+    math = (counters.get("matmul_tiles", 0) * matmul
+            + counters.get("eltwise_tiles", 0) * perf["eltwise_tile_cycles"]
+            + counters.get("sfpu_tiles", 0) * perf["sfpu_tile_cycles"]
+            + counters.get("copy_tiles", 0) * perf["copy_tile_cycles"])
+    compute = max(math, counters.get("pack_tiles", 0) * perf["pack_tile_cycles"])  # the packer runs alongside
     noc = sum(counters.get(key, 0) / measured[rate] for key, rate in TRANSFERS.items())
     waits = counters.get("semaphore_waits", 0) * measured["semaphore_wait_cycles"]
     return float(compute), float(noc), float(waits)

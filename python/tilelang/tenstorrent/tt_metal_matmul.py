@@ -9,8 +9,8 @@ row 0), both with linked multicasts and a semaphore handshake per block on every
 sharded, else the writer writes each out block to DRAM.
 
 `counters` gives, per core, what the Metalium emulator counts for a kernel (tt.report.json): DRAM bytes, multicast
-bytes, tile matmuls, semaphore waits. Pack tiles are not counted: the measured tile-matmul rate comes from
-tt-metal's device-profiled math-core time of these same kernels, which includes their packing. `estimate` then
+bytes, tile matmuls, pack tiles (with packer L1 accumulation every output tile is packed once per K block),
+semaphore waits. `estimate` then
 models the configuration with tilelang.tenstorrent.perf_model, the formula the generated kernels are modelled
 with. This module states tt-metal's scheme, not the project's; the project's kernels are counted by the emulator.
 """
@@ -89,9 +89,11 @@ def _core_counters(cfg: MatmulConfig, x: int, y: int) -> dict[str, Any]:
     elif x == 0:
         read += cfg.steps * in0_block
         multicast += cfg.steps * in0_block
-    return {"core": [x, y], "matmul_tiles": cfg.per_core_m * cfg.per_core_n * cfg.k_tiles,
+    out_tiles = cfg.per_core_m * cfg.per_core_n
+    return {"core": [x, y], "matmul_tiles": out_tiles * cfg.k_tiles,
+            "pack_tiles": out_tiles * (cfg.k_tiles // cfg.in0_block_w),
             "dram_bytes_read": read, "noc_multicast_linked_bytes": multicast,
-            "dram_bytes_written": 0 if cfg.out_sharded else cfg.per_core_m * cfg.per_core_n * tb,
+            "dram_bytes_written": 0 if cfg.out_sharded else out_tiles * tb,
             "semaphore_waits": 2 * cfg.steps}  # the in0 and in1 handshakes of every step
 
 
