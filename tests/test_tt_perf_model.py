@@ -1,8 +1,11 @@
 """The Tenstorrent performance model (tilelang.tenstorrent.perf_model) on hand-computed cases and on a real run.
 
-The hand-computed cases use the Wormhole n150 facts of specs/backends/tenstorrent.yaml (`device.perf`): 1 GHz,
-64 worker cores, DRAM 288e9 B/s, NoC 32 B/cycle, tile matmul 16/32/48/64 cycles (LoFi/HiFi2/HiFi3/HiFi4),
-element-wise 8, SFPU 32, copy 8 and pack 8 cycles per tile. Every expected number is derived in a comment.
+The hand-computed cases use the Wormhole n150 facts of specs/backends/tenstorrent.yaml (`device.perf`). Roofline
+(peaks): 1 GHz, 64 worker cores, DRAM 288e9 B/s, tile matmul 16/32/48/64 cycles (LoFi/HiFi2/HiFi3/HiFi4),
+element-wise 8, SFPU 32, copy 8 and pack 8 cycles per tile. Modelled time (`measured`): clock 0.906e9 Hz, DRAM
+267e9 B/s, per core DRAM read 22, DRAM write 21, multicast 15 (linked 22), L1 read 28, L1 write 29 B/cycle,
+bf16 tile matmul 44.9 (LoFi, HiFi2) / 54.0 (HiFi3) / 70.0 (HiFi4) cycles, 236 cycles per semaphore wait, 2 us
+program launch, 91 us host dispatch. Every expected number is derived in a comment.
 """
 
 from __future__ import annotations
@@ -18,12 +21,19 @@ import pytest
 from tilelang.tenstorrent import device, perf_model
 
 TILE_BYTES = 2048  # one bf16 32x32 tile
+F = 0.906e9  # measured clock
+LAUNCH = 2e-6
 
 
-def plan(fidelity: str | None, pages: dict[str, int]) -> dict[str, Any]:
+def plan(fidelity: str | None, pages: dict[str, int], cbs: list[dict[str, Any]] | None = None) -> dict[str, Any]:
     compute = {"name": "main_compute"} if fidelity is None else {"name": "main_compute", "math_fidelity": fidelity}
-    return {"device": {"tile": [32, 32]}, "kernels": {"compute": compute},
+    return {"device": {"tile": [32, 32]}, "kernels": {"compute": compute}, "cbs": cbs or [],
             "tensors": [{"name": n, "pages": p, "page_bytes": TILE_BYTES} for n, p in pages.items()]}
+
+
+def cb(producer: str, consumer: str, pages: int, fmt: str = "Float16_b", klass: str = "input") -> dict[str, Any]:
+    return {"producer": producer, "consumer": consumer, "block_pages": pages, "page_bytes": TILE_BYTES,
+            "data_format": fmt, "class": klass}
 
 
 def core(x: int, y: int, **counters: int) -> dict[str, Any]:
@@ -37,106 +47,139 @@ def test_device_perf_facts_come_from_the_spec() -> None:
     assert perf["matmul_tile_cycles"] == {"LoFi": 16, "HiFi2": 32, "HiFi3": 48, "HiFi4": 64}
     # 2*32^3 FLOP / 16 cycles = 4096 FLOP/cycle at LoFi: the matrix engine's 8x16 x 16x16 per cycle.
     assert 2 * 32 ** 3 // perf["matmul_tile_cycles"]["LoFi"] == 8 * 16 * 16 * 2
-    # 1024 elements / 8 cycles = 128 elements/cycle: the FPU's 8x16.
-    assert 1024 // perf["eltwise_tile_cycles"] == 8 * 16
-    assert "section 6" in device.PERF_DOC
+    assert 1024 // perf["eltwise_tile_cycles"] == 8 * 16  # the FPU's 8x16 elements per cycle
+    measured = perf["measured"]
+    assert measured["dram_read_bytes_per_cycle"] == 22 and measured["multicast_bytes_per_cycle"] == 15
+    assert measured["dram_bytes_per_second"] == 267_000_000_000 < perf["dram_bytes_per_second"]
+    assert measured["clock_hz"] < perf["clock_hz"]
+    for fmt, by_fidelity in measured["matmul_tile_cycles"].items():  # sustained rates never beat the engine
+        assert all(cycles >= perf["matmul_tile_cycles"][fid] for fid, cycles in by_fidelity.items()), fmt
+    scalar = [k for k in measured if k != "matmul_tile_cycles"]
+    cited = set(device.PERF_SOURCES)
+    assert set(scalar) <= cited and all("tenstorrent/tt-metal" in device.PERF_SOURCES[k] for k in cited)
+    assert {f"matmul_tile_cycles.Float16_b.{f}" for f in ("LoFi", "HiFi2", "HiFi3", "HiFi4")} <= cited
 
 
 def test_noc_bound_two_cores_hifi2() -> None:
-    p = plan("HiFi2", {"A": 4, "B": 4, "C": 4})  # compulsory: 12 tiles * 2048 = 24576 B
+    p = plan("HiFi2", {"A": 4, "B": 4, "C": 4})  # compulsory: 12 tiles * 2048 = 24576 B; no CBs: no fill/drain
     report = {"cores": [
-        # compute: 8*32 + 4*8 = 288 cycles; NoC: (16384 + 4096) / 32 = 640 cycles
+        # compute: max(math 8*44.9 = 359.2, pack 4*8 = 32) = 359.2 cycles (the packer runs alongside);
+        # NoC: 16384/22 + 4096/21 = 744.73 + 195.05 = 939.77 cycles
         core(0, 0, matmul_tiles=8, pack_tiles=4, dram_bytes_read=16384, dram_bytes_written=4096),
-        # compute: 8*32 + 4*8 (pack) + 4*8 (copy) + 2*8 (eltwise) + 1*32 (sfpu) = 368 cycles; NoC: 640 cycles
+        # compute: max(8*44.9 + 4*8 (copy) + 2*8 (eltwise) + 1*32 (sfpu) = 439.2, 4*8 (pack)); same NoC
         core(1, 0, matmul_tiles=8, pack_tiles=4, copy_tiles=4, eltwise_tiles=2, sfpu_tiles=1,
              dram_bytes_read=16384, dram_bytes_written=4096),
     ]}
     e = perf_model.estimate(p, report)
-    assert e.fidelity == "HiFi2"
-    assert [(c.compute_cycles, c.noc_cycles, c.dram_bytes) for c in e.cores] == [(288, 640, 20480), (368, 640, 20480)]
+    noc = 16384 / 22 + 4096 / 21
+    assert e.fidelity == "HiFi2" and e.data_format == "Float16_b"
+    assert [(c.compute_cycles, c.noc_cycles, c.dram_bytes) for c in e.cores] == [
+        (pytest.approx(359.2), pytest.approx(noc), 20480), (pytest.approx(439.2), pytest.approx(noc), 20480)]
     assert [c.bound for c in e.cores] == ["noc", "noc"]
-    assert e.compute_seconds == pytest.approx(368e-9)
-    assert e.noc_seconds == pytest.approx(640e-9)
-    assert e.core_seconds == pytest.approx(640e-9)
-    # DRAM: 2 * 20480 = 40960 B / 288e9 B/s = 142.2 ns < 640 ns, so the slowest core's NoC stream sets the time.
-    assert e.dram_bytes == 40960
-    assert e.dram_seconds == pytest.approx(40960 / 288e9)
-    assert e.modelled_seconds == pytest.approx(640e-9)
-    assert e.bound == "noc"
+    assert e.compute_seconds == pytest.approx(439.2 / F) and e.noc_seconds == pytest.approx(noc / F)
+    # DRAM: 40960 B / 267e9 B/s = 153.4 ns < 939.77 cycles / 0.906 GHz = 1037.3 ns: the NoC stream, plus launch.
+    assert e.dram_bytes == 40960 and e.dram_seconds == pytest.approx(40960 / 267e9)
+    assert e.modelled_seconds == pytest.approx(noc / F + LAUNCH) and e.bound == "noc"
+    assert e.host_bound_seconds == pytest.approx(91e-6)  # without trace the host's 91 us enqueue is slower
     # FLOPs: 16 tile matmuls * 65536 + (2 eltwise + 1 sfpu) tiles * 1024 = 1048576 + 3072
     assert e.flops == 1_051_648
-    # Roofline compute: (16*32 + 2*8 + 1*32) = 560 cycles over 64 cores at 1 GHz = 8.75 ns;
-    # roofline DRAM: 24576 B / 288e9 = 85.33 ns; roofline = 85.33 ns; ratio = 640 / 85.33 = 7.5.
-    assert e.compulsory_dram_bytes == 24576
+    # Roofline at the peaks: compute (16*32 + 2*8 + 1*32) = 560 cycles / 64 cores / 1 GHz = 8.75 ns;
+    # DRAM 24576 B / 288e9 = 85.33 ns.
     assert e.roofline_compute_seconds == pytest.approx(8.75e-9)
-    assert e.roofline_dram_seconds == pytest.approx(24576 / 288e9)
-    assert e.roofline_seconds == pytest.approx(24576 / 288e9)
-    assert e.roofline_bound == "dram"
-    assert e.ratio == pytest.approx(7.5)
+    assert e.roofline_seconds == pytest.approx(24576 / 288e9) and e.roofline_bound == "dram"
+    assert e.ratio == pytest.approx((noc / F + LAUNCH) / (24576 / 288e9))
 
 
-def test_a_multicast_is_charged_once_to_its_sender() -> None:
+def test_a_multicast_is_charged_once_to_its_sender_at_its_rate() -> None:
     p = plan("HiFi4", {"A": 2, "B": 2, "C": 4})
     report = {"cores": [
-        # sender: reads 2 A tiles (4096 B) and multicasts them (4096 B): NoC (4096 + 4096) / 32 = 256 cycles;
-        # compute 2 matmuls * 64 = 128 cycles, so this core is NoC-bound at 256 cycles.
-        core(0, 0, matmul_tiles=2, dram_bytes_read=4096, noc_multicast_bytes=4096),
-        # receiver: nothing read from DRAM, the multicast is not charged to it: NoC 0, compute 128 cycles.
-        core(1, 0, matmul_tiles=2),
+        # sender: reads 2 A tiles (4096 B / 22) and multicasts them unlinked (4096 B / 15): 186.2 + 273.1 cycles;
+        # compute 2 matmuls * 70.0 = 140 cycles; one semaphore wait (236 cycles) on top of the slower stream.
+        core(0, 0, matmul_tiles=2, dram_bytes_read=4096, noc_multicast_bytes=4096, semaphore_waits=1),
+        # receiver: nothing read, the multicast is not charged to it: NoC 0, compute 140 cycles, one wait.
+        core(1, 0, matmul_tiles=2, semaphore_waits=1),
     ]}
     e = perf_model.estimate(p, report)
-    assert [(c.compute_cycles, c.noc_cycles, c.dram_bytes) for c in e.cores] == [(128, 256, 4096), (128, 0, 0)]
-    assert e.core_seconds == pytest.approx(256e-9) and e.bound == "noc"
+    sender = 4096 / 22 + 4096 / 15
+    assert [(c.compute_cycles, c.noc_cycles, c.wait_cycles) for c in e.cores] == [
+        (140, pytest.approx(sender), 236), (140, 0, 236)]
+    assert e.core_seconds == pytest.approx((sender + 236) / F) and e.bound == "noc"
     assert e.dram_bytes == 4096  # the multicast moves L1 to L1, not DRAM
+    linked = perf_model.estimate(p, {"cores": [core(0, 0, noc_multicast_linked_bytes=4096)]})
+    assert linked.cores[0].noc_cycles == pytest.approx(4096 / 22)  # linked multicasts run at 22 B/cycle
 
 
-def test_dram_bound_eltwise_add_is_at_the_roofline() -> None:
+def test_fill_and_drain_come_from_the_plan_cbs() -> None:
+    # The reader feeds two 8-tile blocks (A and B), the writer drains a 4-tile block. Fill: 16 tiles * 2048 B
+    # / 22 = 1489.5 cycles, plus / 15 = 2184.5 cycles when the kernel multicasts; drain: 8192 B / 21 = 390.1.
+    cbs = [cb("reader", "compute", 8), cb("reader", "compute", 8), cb("compute", "writer", 4, klass="output"),
+           cb("compute", "compute", 4, "Float32", "intermediate")]
+    p = plan("HiFi4", {"A": 16, "B": 16, "C": 4}, cbs)
+    fill, drain = perf_model.pipeline_cycles(p, None, device.PERF)
+    assert fill == pytest.approx(32768 / 22) and drain == pytest.approx(8192 / 21)
+    fill_mc, _ = perf_model.pipeline_cycles(p, 15.0, device.PERF)
+    assert fill_mc == pytest.approx(32768 / 22 + 32768 / 15)
+    # One core, 64 tile matmuls: compute 64*70 = 4480 + fill + drain = 6359.6 cycles > NoC 65536/22 = 2978.9.
+    e = perf_model.estimate(p, {"cores": [core(0, 0, matmul_tiles=64, dram_bytes_read=65536)]})
+    assert e.cores[0].cycles == pytest.approx(4480 + 32768 / 22 + 8192 / 21) and e.bound == "compute"
+    # Two readers feeding the compute kernel run on two RISC-V cores: the slower one sets the fill.
+    split = plan("HiFi4", {}, [cb("reader", "compute", 8), cb("writer", "compute", 4)])
+    assert perf_model.pipeline_cycles(split, None, device.PERF)[0] == pytest.approx(16384 / 22)
+
+
+def test_dram_bound_eltwise_add() -> None:
     # bf16 add 2048x2048: 4096 tiles per tensor; 64 cores * 64 tiles; each core reads 2*64 and writes 64 tiles.
     p = plan(None, {"A": 4096, "B": 4096, "C": 4096})  # compulsory 3 * 4096 * 2048 = 25165824 B
-    one = {"eltwise_tiles": 64, "copy_tiles": 0, "pack_tiles": 64, "dram_bytes_read": 128 * TILE_BYTES,
+    one = {"eltwise_tiles": 64, "pack_tiles": 64, "dram_bytes_read": 128 * TILE_BYTES,
            "dram_bytes_written": 64 * TILE_BYTES}
-    report = {"cores": [core(i % 8, i // 8, **one) for i in range(64)]}
-    e = perf_model.estimate(p, report)
+    e = perf_model.estimate(p, {"cores": [core(i % 8, i // 8, **one) for i in range(64)]})
     assert e.fidelity == "HiFi4"  # no math_fidelity in the plan: the default
-    # per core: compute 64*8 + 64*8 = 1024 cycles; NoC 192 tiles * 2048 / 32 = 12288 cycles = 12.288 us
-    assert e.cores[0].compute_cycles == 1024 and e.cores[0].noc_cycles == 12288
-    # DRAM: 64 * 393216 = 25165824 B / 288e9 = 87.38 us > 12.288 us: DRAM-bound, at the roofline exactly.
-    assert e.dram_bytes == 25_165_824 == e.compulsory_dram_bytes
-    assert e.modelled_seconds == pytest.approx(25_165_824 / 288e9)
-    assert e.bound == "dram" and e.roofline_bound == "dram"
-    # roofline compute: 4096 eltwise tiles * 8 cycles / 64 cores / 1e9 = 0.512 us
-    assert e.roofline_compute_seconds == pytest.approx(0.512e-6)
-    assert e.ratio == pytest.approx(1.0)
+    # per core: compute max(64*8 adds, 64*8 packs) = 512 cycles; NoC 262144/22 + 131072/21 = 18157.0 cycles
+    assert e.cores[0].compute_cycles == 512
+    assert e.cores[0].noc_cycles == pytest.approx(262144 / 22 + 131072 / 21)
+    # DRAM: 25165824 B / 267e9 = 94.25 us > 20.04 us: DRAM-bound, 288/267 = 1.079 of the peak bound (+ launch).
+    assert e.dram_bytes == 25_165_824 == e.compulsory_dram_bytes and e.bound == "dram"
+    assert e.modelled_seconds == pytest.approx(25_165_824 / 267e9 + LAUNCH)
+    assert e.roofline_compute_seconds == pytest.approx(0.512e-6)  # 4096 * 8 cycles / 64 cores / 1 GHz
+    assert e.ratio == pytest.approx((25_165_824 / 267e9 + LAUNCH) / (25_165_824 / 288e9))
     assert e.flops == 4096 * 1024
 
 
-def test_compute_bound_single_core_lofi() -> None:
+def test_compute_bound_single_core_lofi_and_another_fidelity() -> None:
     p = plan("LoFi", {"A": 10, "B": 100, "C": 10})  # compulsory 120 tiles = 245760 B
-    # 1000 tile matmuls * 16 + 10 packs * 8 = 16080 cycles; NoC: (110 + 10) tiles * 2048 / 32 = 7680 cycles
+    # 1000 tile matmuls * 44.9 (bf16 LoFi runs at the bf16 operand bound) = 44900 cycles (10 packs alongside);
+    # NoC: 110 tiles * 2048 / 22 + 10 tiles * 2048 / 21 = 10240 + 975.2 cycles
     report = {"cores": [core(0, 0, matmul_tiles=1000, pack_tiles=10, dram_bytes_read=110 * TILE_BYTES,
                              dram_bytes_written=10 * TILE_BYTES)]}
     e = perf_model.estimate(p, report)
-    assert e.cores[0].compute_cycles == 16080 and e.cores[0].noc_cycles == 7680
-    assert e.modelled_seconds == pytest.approx(16.08e-6)
-    assert e.bound == "compute"
+    assert e.cores[0].compute_cycles == pytest.approx(44900) and e.bound == "compute"
+    assert e.modelled_seconds == pytest.approx(44900 / F + LAUNCH)
     # roofline: max(1000*16 cycles / 64 cores / 1 GHz = 250 ns, 245760 B / 288e9 = 853.3 ns) = 853.3 ns
-    assert e.roofline_compute_seconds == pytest.approx(250e-9)
-    assert e.roofline_seconds == pytest.approx(245760 / 288e9)
-    # 1000 * 65536 FLOP in 16.08 us = 4.0756 TFLOP/s (one core at LoFi peaks at 4.096)
-    assert e.tflops == pytest.approx(1000 * 65536 / 16.08e-6 / 1e12)
+    assert e.roofline_compute_seconds == pytest.approx(250e-9) and e.roofline_seconds == pytest.approx(245760 / 288e9)
+    assert e.tflops == pytest.approx(1000 * 65536 / (44900 / F + LAUNCH) / 1e12)
+    hifi4 = perf_model.estimate(p, report, fidelity="HiFi4")  # the same counters at HiFi4: 1000 * 70.0
+    assert hifi4.fidelity == "HiFi4" and hifi4.cores[0].compute_cycles == pytest.approx(70000)
+    assert hifi4.roofline_compute_seconds == pytest.approx(1e-6)  # 1000 * 64 / 64 / 1 GHz
 
 
-def test_custom_perf_facts_and_bad_fidelity() -> None:
-    perf = {**device.PERF, "clock_hz": 2_000_000_000, "noc_bytes_per_cycle": 64}
+def test_custom_perf_facts_and_errors() -> None:
+    perf = {**device.PERF, "measured": {**device.PERF["measured"], "clock_hz": 2_000_000_000,
+                                        "dram_read_bytes_per_cycle": 64}}
     p = plan("HiFi3", {"A": 1, "B": 1, "C": 1})
     report = {"cores": [core(0, 0, matmul_tiles=2, dram_bytes_read=4096, dram_bytes_written=2048)]}
     e = perf_model.estimate(p, report, perf)
-    # compute 2*48 = 96 cycles at 2 GHz = 48 ns; NoC 6144 / 64 = 96 cycles = 48 ns; DRAM 6144/288e9 = 21.3 ns
-    assert e.compute_seconds == pytest.approx(48e-9) and e.noc_seconds == pytest.approx(48e-9)
-    assert e.modelled_seconds == pytest.approx(48e-9)
+    # compute 2*54.0 = 108 cycles at 2 GHz = 54 ns; NoC 4096/64 + 2048/21 = 161.5 cycles = 80.8 ns
+    assert e.compute_seconds == pytest.approx(54e-9) and e.noc_seconds == pytest.approx((64 + 2048 / 21) / 2e9)
     with pytest.raises(ValueError, match="unknown math fidelity 'HiFi9'"):
         perf_model.estimate(plan("HiFi9", {}), report)
-    assert "roofline" in perf_model.PerfEstimate.formula and "compulsory_bytes" in perf_model.FORMULA
+    bfp8 = plan("HiFi4", {}, [cb("reader", "compute", 1, "Bfp8_b")])
+    with pytest.raises(ValueError, match=r"no measured tile-matmul rate for Bfp8_b operands at HiFi4; measured: \["):
+        perf_model.estimate(bfp8, report)
+    fp16 = plan("HiFi4", {}, [cb("reader", "compute", 1, "Float16")])
+    assert perf_model.estimate(fp16, report).data_format == "Float16_b"  # the same 2-byte operand path
+    assert "roofline" in perf_model.PerfEstimate.formula and "semaphore_waits" in perf_model.FORMULA
+    with pytest.raises(ValueError, match="has not run yet"):
+        perf_model.estimate_kernel(object())
 
 
 @pytest.mark.skipif(shutil.which(os.environ.get("CXX", "g++")) is None, reason="no C++ compiler")
@@ -160,9 +203,11 @@ def test_emulated_gemm_256_invariants() -> None:
     assert len(e.cores) == (size // 64) ** 2
     assert e.modelled_seconds >= e.roofline_seconds > 0
     assert e.modelled_seconds >= e.dram_seconds and e.modelled_seconds >= e.core_seconds
-    assert e.ratio >= 1.0
+    assert e.ratio >= 1.0 and e.data_format == "Float16_b"
     assert e.fidelity == kernel.artifact.rt_mod.plan["kernels"]["compute"].get("math_fidelity", "HiFi4")
-    # Each core's compute cycles at least its share of tile matmuls at the fidelity's rate.
-    mm = device.PERF["matmul_tile_cycles"][e.fidelity]
+    # Each core's compute cycles at least its tile matmuls at the measured rate; multicast cores wait on semaphores.
+    mm = device.PERF["measured"]["matmul_tile_cycles"]["Float16_b"][e.fidelity]
     for c, counters in zip(e.cores, kernel.last_report["cores"], strict=True):
         assert c.compute_cycles >= counters["matmul_tiles"] * mm
+        assert c.wait_cycles == counters["semaphore_waits"] * device.PERF["measured"]["semaphore_wait_cycles"]
+    assert e.cores[0].pipeline_cycles > 0  # the reader's first A and B blocks, the writer's last C block

@@ -1,32 +1,36 @@
-"""Performance model of a Tenstorrent kernel: modelled time on the device next to its roofline bound.
+"""Performance model of a Tenstorrent kernel: modelled time on a Wormhole n150 next to its roofline bound.
 
-Inputs: the kernel's plan (`tt.plan.json`: tensors, compute fidelity), the emulator's report (counters per core)
-and the device's performance facts (`device.PERF`, stated once in specs/backends/tenstorrent.yaml `device.perf`).
+Inputs: the kernel's plan (`tt.plan.json`: tensors, CBs, semaphores, compute fidelity), the emulator's report
+(counters per core) and the device's performance facts (`device.PERF`, stated once in
+specs/backends/tenstorrent.yaml `device.perf`): the peaks for the roofline, `measured` for the modelled time.
 
-Formula (P = worker cores, f = clock in Hz, B_noc = NoC bytes/cycle, BW = DRAM bytes/s, C_x = cycles of one tile
-of op x; C_mm at the compute kernel's math fidelity):
+Formula (measured facts: f = clock under load, R_x = bytes/cycle of transfer x, M = sustained cycles of a tile
+matmul for the operands' data format at the compute kernel's math fidelity, S = cycles per semaphore wait,
+BW = chip DRAM bytes/s; C_x = cycles per tile of op x as in the peak facts):
 
     per core c:
-      compute_c = matmul_c*C_mm + eltwise_c*C_elt + sfpu_c*C_sfpu + copy_c*C_copy + pack_c*C_pack      [cycles]
-      noc_c     = (dram_read_c + dram_written_c + multicast_c) / B_noc                                 [cycles]
-    modelled    = max( max_c max(compute_c, noc_c) / f ,  sum_c (dram_read_c + dram_written_c) / BW )  [s]
+      compute_c = max(matmul_c*M + eltwise_c*C_elt + sfpu_c*C_sfpu + copy_c*C_copy,  pack_c*C_pack)    [cycles]
+      noc_c     = dram_read_c/R_dram_read + dram_written_c/R_dram_write + multicast_c/R_multicast
+                  + multicast_linked_c/R_multicast_linked + l1_read_c/R_noc_read + l1_written_c/R_noc_write
+      core_c    = max(compute_c + fill + drain, noc_c) + semaphore_waits_c*S
+    fill  = max over data-movement kernels of the first block of each CB it feeds the compute kernel with:
+            bytes/R_dram_read (+ bytes/R_multicast when the kernel multicasts)
+    drain = the last block of each CB the writer drains: bytes/R_dram_write
+    device    = max( max_c core_c / f ,  sum_c (dram_read_c + dram_written_c) / BW )                    [s]
+    modelled  = device + program launch;   host_bound = max(modelled, host dispatch)  (ops without trace)
 
-    roofline    = max( (matmul*C_mm + eltwise*C_elt + sfpu*C_sfpu) / (P * f) ,  compulsory_bytes / BW )
-                = max( sum_op FLOPs_op / (P * peak_op FLOP/cycle * f) , compulsory_bytes / BW )
-      FLOPs: 2*32^3 per tile matmul (peak 2*32^3/C_mm per cycle), 1024 per element-wise or SFPU tile;
-      compulsory_bytes = sum over the plan's tensors of pages * page_bytes (each read or written exactly once).
+    roofline  = max( (matmul*C_mm + eltwise*C_elt + sfpu*C_sfpu) / (P * f_peak) ,  compulsory_bytes / BW_peak )
+      FLOPs: 2*32^3 per tile matmul, 1024 per element-wise or SFPU tile; compulsory_bytes = sum over the plan's
+      tensors of pages * page_bytes (each read or written exactly once); P worker cores, peak clock and DRAM.
 
-Why max and not a sum per core: the reader, compute and writer kernels run on different RISC-V cores and talk
-through double-buffered circular buffers, so in steady state a core is limited by its slowest stream. The chip-
-wide DRAM term bounds the whole run from below because every core's traffic shares the same DRAM banks. No
-per-transaction or per-barrier NoC overhead is charged (the hardware facts give none to justify one); the
-per-core NoC term charges reads and writes to one link (Wormhole has two NoCs, so this is conservative by up to
-2x when a core reads and writes equally). A multicast (multicast_c: payload bytes a core sent) is charged once to
-its sender: the NoC replicates it along the path, and the receivers' links carry it while their own core is idle
-on that link. Semaphore messages are 4 bytes and are not charged. The roofline's compute term spreads the work
-over all P worker cores and leaves out copy/pack tiles (data movement inside a core, not work the problem asks
-for); its DRAM term moves each tensor once. Hence modelled >= roofline whenever the kernel does no less work
-than the problem needs.
+Why this shape: reader, compute and writer run on different RISC-V cores and hand blocks over through double-
+buffered CBs, so in steady state a core runs at its slower stream; inside the compute kernel the packer (TRISC2)
+drains one half of DST while unpack and math (TRISC0/1) fill the other; compute cannot start before the first blocks
+arrive (fill) and the last block is written after it (drain), while a NoC-bound core's stream already includes
+both. A semaphore wait (a multicast handshake) stalls the whole step. All cores share the DRAM banks. A
+multicast is charged once, to its sender. `measured` in specs/backends/tenstorrent.yaml cites or derives every
+figure from tt-metal's published measurements; tests/test_tt_perf_calibration.py predicts tt-metal's published
+GEMM and data-movement figures with this formula.
 """
 
 from __future__ import annotations
@@ -37,29 +41,39 @@ from typing import Any, ClassVar
 
 from . import device
 
-FORMULA = "Formula" + __doc__.split("Formula", 1)[1].split("Why max", 1)[0].strip() if __doc__ else ""
+FORMULA = "Formula" + __doc__.split("Formula", 1)[1].split("Why this shape", 1)[0].strip() if __doc__ else ""
 
 DEFAULT_FIDELITY = device.MATH_FIDELITY  # a plan without one ran with the backend default
 COUNTERS = ("dram_bytes_read", "dram_bytes_written", "matmul_tiles", "eltwise_tiles", "sfpu_tiles", "copy_tiles",
             "pack_tiles")
+# Counter of bytes moved -> the measured rate (bytes/cycle) that carries them.
+TRANSFERS = {"dram_bytes_read": "dram_read_bytes_per_cycle", "dram_bytes_written": "dram_write_bytes_per_cycle",
+             "noc_multicast_bytes": "multicast_bytes_per_cycle",
+             "noc_multicast_linked_bytes": "multicast_linked_bytes_per_cycle",
+             "l1_bytes_read": "noc_read_bytes_per_cycle", "l1_bytes_written": "noc_write_bytes_per_cycle"}
+# The measured matmul rate of Float16 operands is that of Float16_b (the same 2-byte operand path; spec doc).
+FORMAT_ALIASES = {"Float16": "Float16_b"}
 
 
 @dataclass(frozen=True)
 class CorePerf:
-    """Modelled figures of one core."""
+    """Modelled cycles of one core: its tile work, its NoC traffic, the pipeline fill and drain it waits for,
+    and its semaphore waits."""
 
     core: tuple[int, int]
     compute_cycles: float
     noc_cycles: float
+    pipeline_cycles: float  # fill + drain
+    wait_cycles: float
     dram_bytes: int
 
     @property
     def cycles(self) -> float:
-        return max(self.compute_cycles, self.noc_cycles)
+        return max(self.compute_cycles + self.pipeline_cycles, self.noc_cycles) + self.wait_cycles
 
     @property
     def bound(self) -> str:
-        return "compute" if self.compute_cycles >= self.noc_cycles else "noc"
+        return "compute" if self.compute_cycles + self.pipeline_cycles >= self.noc_cycles else "noc"
 
 
 @dataclass(frozen=True)
@@ -70,18 +84,27 @@ class PerfEstimate:
 
     cores: tuple[CorePerf, ...]
     fidelity: str
-    clock_hz: float
-    compute_seconds: float  # slowest core's compute stream
+    data_format: str  # of the matmul operands (the measured tile-matmul rate is per format)
+    clock_hz: float  # measured clock under load
+    compute_seconds: float  # slowest core's compute stream, fill and drain included
     noc_seconds: float  # slowest core's NoC stream
-    core_seconds: float  # max over cores of max(compute, noc)
+    wait_seconds: float  # slowest core's semaphore waits
+    core_seconds: float  # max over cores of their modelled cycles
     dram_bytes: int  # bytes the kernel moved to and from DRAM (all cores)
-    dram_seconds: float  # dram_bytes / DRAM bandwidth
-    modelled_seconds: float  # max(core_seconds, dram_seconds)
+    dram_seconds: float  # dram_bytes / measured DRAM bandwidth
+    launch_seconds: float  # device-side launch of the program
+    host_dispatch_seconds: float  # the host's enqueue of one op without trace
+    modelled_seconds: float  # max(core_seconds, dram_seconds) + launch_seconds
     flops: int
     compulsory_dram_bytes: int  # each tensor read or written once
     roofline_compute_seconds: float
     roofline_dram_seconds: float
     roofline_seconds: float
+
+    @property
+    def host_bound_seconds(self) -> float:
+        """Time per op of back-to-back ops without trace: the host's enqueue overlaps the previous op."""
+        return max(self.modelled_seconds, self.host_dispatch_seconds)
 
     @property
     def ratio(self) -> float:
@@ -116,65 +139,123 @@ def _tile_elements(plan: Mapping[str, Any]) -> int:
     return int(tile[0]) * int(tile[1])
 
 
+def operand_format(plan: Mapping[str, Any]) -> str:
+    """Data format of the matmul operands: that of the first input CB the compute kernel consumes."""
+    inputs = [cb for cb in plan.get("cbs", ()) if cb.get("consumer") == "compute" and cb.get("class") == "input"]
+    fmt = str(inputs[0].get("data_format", "Float16_b")) if inputs else "Float16_b"
+    return FORMAT_ALIASES.get(fmt, fmt)
+
+
+def matmul_cycles(fmt: str, fidelity: str, perf: Mapping[str, Any]) -> float:
+    """Measured sustained cycles of one tile matmul with `fmt` operands at `fidelity`."""
+    if fidelity not in perf["matmul_tile_cycles"]:
+        raise ValueError(f"unknown math fidelity {fidelity!r}; the device knows {sorted(perf['matmul_tile_cycles'])}")
+    table = perf["measured"]["matmul_tile_cycles"]
+    if fidelity not in table.get(fmt, {}):
+        known = sorted(f"{f} {fid}" for f, by in table.items() for fid in by)
+        raise ValueError(f"no measured tile-matmul rate for {fmt} operands at {fidelity}; measured: {known}")
+    return float(table[fmt][fidelity])
+
+
 def compulsory_bytes(plan: Mapping[str, Any]) -> int:
     """Bytes that move when every tensor of the plan is read (inputs) or written (outputs) exactly once."""
     return sum(int(t["pages"]) * int(t["page_bytes"]) for t in plan.get("tensors", ()))
 
 
-def core_cycles(counters: Mapping[str, Any], fidelity: str, perf: Mapping[str, Any]) -> tuple[float, float]:
-    """(compute cycles, NoC cycles) of one core's counters."""
-    compute = (counters.get("matmul_tiles", 0) * perf["matmul_tile_cycles"][fidelity]
-               + counters.get("eltwise_tiles", 0) * perf["eltwise_tile_cycles"]
-               + counters.get("sfpu_tiles", 0) * perf["sfpu_tile_cycles"]
-               + counters.get("copy_tiles", 0) * perf["copy_tile_cycles"]
-               + counters.get("pack_tiles", 0) * perf["pack_tile_cycles"])
-    moved = (counters.get("dram_bytes_read", 0) + counters.get("dram_bytes_written", 0)
-             + counters.get("noc_multicast_bytes", 0))
-    return float(compute), moved / perf["noc_bytes_per_cycle"]
+def pipeline_cycles(plan: Mapping[str, Any], multicast_rate: float | None, perf: Mapping[str, Any],
+                    ) -> tuple[float, float]:
+    """(fill, drain) cycles: the first blocks the compute kernel waits for, the last block the writer writes.
+    `multicast_rate` is the bytes/cycle of the kernel's multicasts, None when it multicasts nothing."""
+    measured = perf["measured"]
+    per_byte = 1 / measured["dram_read_bytes_per_cycle"] + (1 / multicast_rate if multicast_rate else 0.0)
+    feeds: dict[str, int] = {}
+    drained = 0
+    for cb in plan.get("cbs", ()):
+        block = int(cb["block_pages"]) * int(cb["page_bytes"])
+        if cb.get("consumer") == "compute" and cb.get("producer") not in ("compute", None):
+            feeds[cb["producer"]] = feeds.get(cb["producer"], 0) + block
+        elif cb.get("consumer") == "writer" and cb.get("producer") == "compute":
+            drained += block
+    fill = max(feeds.values(), default=0) * per_byte
+    return fill, drained / measured["dram_write_bytes_per_cycle"]
 
 
-def estimate(plan: Mapping[str, Any], report: Mapping[str, Any], perf: Mapping[str, Any] | None = None,
-             ) -> PerfEstimate:
-    """Model a kernel run: `plan` is tt.plan.json, `report` the emulator's report (its `cores` counters),
-    `perf` the device's performance facts (default: device.PERF)."""
-    perf = device.PERF if perf is None else perf
-    fidelity = _fidelity(plan)
-    if fidelity not in perf["matmul_tile_cycles"]:
-        raise ValueError(f"unknown math fidelity {fidelity!r}; the device knows {sorted(perf['matmul_tile_cycles'])}")
-    clock = float(perf["clock_hz"])
-    per_core: Sequence[Mapping[str, Any]] = report.get("cores", ())
-    cores = []
-    for entry in per_core:
-        compute, noc = core_cycles(entry, fidelity, perf)
-        moved = int(entry.get("dram_bytes_read", 0)) + int(entry.get("dram_bytes_written", 0))
-        cores.append(CorePerf(tuple(entry.get("core", (0, 0))), compute, noc, moved))  # type: ignore[arg-type]
-    totals = {key: sum(int(e.get(key, 0)) for e in per_core) for key in COUNTERS}
-    dram_bytes = totals["dram_bytes_read"] + totals["dram_bytes_written"]
-    compute_seconds = max((c.compute_cycles for c in cores), default=0.0) / clock
-    noc_seconds = max((c.noc_cycles for c in cores), default=0.0) / clock
-    core_seconds = max((c.cycles for c in cores), default=0.0) / clock
-    dram_seconds = dram_bytes / perf["dram_bytes_per_second"]
+def core_cycles(counters: Mapping[str, Any], matmul: float, perf: Mapping[str, Any]) -> tuple[float, float, float]:
+    """(compute, NoC, semaphore-wait) cycles of one core's counters; `matmul` is the tile-matmul rate."""
+    measured = perf["measured"]
+    math = (counters.get("matmul_tiles", 0) * matmul
+            + counters.get("eltwise_tiles", 0) * perf["eltwise_tile_cycles"]
+            + counters.get("sfpu_tiles", 0) * perf["sfpu_tile_cycles"]
+            + counters.get("copy_tiles", 0) * perf["copy_tile_cycles"])
+    compute = max(math, counters.get("pack_tiles", 0) * perf["pack_tile_cycles"])  # the packer runs alongside
+    noc = sum(counters.get(key, 0) / measured[rate] for key, rate in TRANSFERS.items())
+    waits = counters.get("semaphore_waits", 0) * measured["semaphore_wait_cycles"]
+    return float(compute), float(noc), float(waits)
 
+
+def _multicast_rate(per_core: Sequence[Mapping[str, Any]], perf: Mapping[str, Any]) -> float | None:
+    measured = perf["measured"]
+    if any(e.get("noc_multicast_bytes", 0) for e in per_core):
+        return float(measured["multicast_bytes_per_cycle"])
+    if any(e.get("noc_multicast_linked_bytes", 0) for e in per_core):
+        return float(measured["multicast_linked_bytes_per_cycle"])
+    return None
+
+
+def _roofline(plan: Mapping[str, Any], totals: Mapping[str, int], fidelity: str, perf: Mapping[str, Any],
+              ) -> tuple[int, float, float]:
+    """(FLOPs, compute bound, DRAM bound) at the device's peaks."""
     elements = _tile_elements(plan)
     side = round(elements ** 0.5)
     flops = totals["matmul_tiles"] * 2 * side ** 3 + (totals["eltwise_tiles"] + totals["sfpu_tiles"]) * elements
     ideal_cycles = (totals["matmul_tiles"] * perf["matmul_tile_cycles"][fidelity]
                     + totals["eltwise_tiles"] * perf["eltwise_tile_cycles"]
                     + totals["sfpu_tiles"] * perf["sfpu_tile_cycles"])
-    roof_compute = ideal_cycles / (perf["worker_cores"] * clock)
-    needed = compulsory_bytes(plan)
-    roof_dram = needed / perf["dram_bytes_per_second"]
+    roof_compute = ideal_cycles / (perf["worker_cores"] * float(perf["clock_hz"]))
+    return flops, roof_compute, compulsory_bytes(plan) / perf["dram_bytes_per_second"]
+
+
+def estimate(plan: Mapping[str, Any], report: Mapping[str, Any], perf: Mapping[str, Any] | None = None,
+             fidelity: str | None = None) -> PerfEstimate:
+    """Model a kernel run: `plan` is tt.plan.json, `report` the emulator's report (its `cores` counters), `perf`
+    the device's performance facts (default: device.PERF). `fidelity` models the same counters at another math
+    fidelity than the plan's (the counters do not depend on it, only the tile-matmul rate does)."""
+    perf = device.PERF if perf is None else perf
+    measured = perf["measured"]
+    fidelity = fidelity or _fidelity(plan)
+    fmt = operand_format(plan)
+    per_core: Sequence[Mapping[str, Any]] = report.get("cores", ())
+    totals = {key: sum(int(e.get(key, 0)) for e in per_core) for key in COUNTERS}
+    matmul = matmul_cycles(fmt, fidelity, perf) if totals["matmul_tiles"] else 0.0
+    fill, drain = pipeline_cycles(plan, _multicast_rate(per_core, perf), perf)
+    cores = []
+    for entry in per_core:
+        compute, noc, waits = core_cycles(entry, matmul, perf)
+        moved = int(entry.get("dram_bytes_read", 0)) + int(entry.get("dram_bytes_written", 0))
+        cores.append(CorePerf(tuple(entry.get("core", (0, 0))), compute, noc, fill + drain,  # type: ignore[arg-type]
+                              waits, moved))
+    clock = float(measured["clock_hz"])
+    dram_bytes = totals["dram_bytes_read"] + totals["dram_bytes_written"]
+    core_seconds = max((c.cycles for c in cores), default=0.0) / clock
+    dram_seconds = dram_bytes / measured["dram_bytes_per_second"]
+    launch = float(measured["program_launch_seconds"])
+    flops, roof_compute, roof_dram = _roofline(plan, totals, fidelity, perf)
     return PerfEstimate(
-        cores=tuple(cores), fidelity=fidelity, clock_hz=clock, compute_seconds=compute_seconds,
-        noc_seconds=noc_seconds, core_seconds=core_seconds, dram_bytes=dram_bytes, dram_seconds=dram_seconds,
-        modelled_seconds=max(core_seconds, dram_seconds), flops=flops, compulsory_dram_bytes=needed,
-        roofline_compute_seconds=roof_compute, roofline_dram_seconds=roof_dram,
-        roofline_seconds=max(roof_compute, roof_dram))
+        cores=tuple(cores), fidelity=fidelity, data_format=fmt, clock_hz=clock,
+        compute_seconds=max((c.compute_cycles + c.pipeline_cycles for c in cores), default=0.0) / clock,
+        noc_seconds=max((c.noc_cycles for c in cores), default=0.0) / clock,
+        wait_seconds=max((c.wait_cycles for c in cores), default=0.0) / clock,
+        core_seconds=core_seconds, dram_bytes=dram_bytes, dram_seconds=dram_seconds, launch_seconds=launch,
+        host_dispatch_seconds=float(measured["host_dispatch_seconds"]),
+        modelled_seconds=max(core_seconds, dram_seconds) + launch, flops=flops,
+        compulsory_dram_bytes=compulsory_bytes(plan), roofline_compute_seconds=roof_compute,
+        roofline_dram_seconds=roof_dram, roofline_seconds=max(roof_compute, roof_dram))
 
 
-def estimate_kernel(kernel: Any, perf: Mapping[str, Any] | None = None) -> PerfEstimate:
+def estimate_kernel(kernel: Any, perf: Mapping[str, Any] | None = None, fidelity: str | None = None,
+                    ) -> PerfEstimate:
     """Model the last run of a compiled kernel (`tilelang.compile(..., target="tenstorrent")`, called once)."""
     report = getattr(kernel, "last_report", None)
     if not report:
         raise ValueError("the kernel has not run yet: call it once, then model its `last_report`")
-    return estimate(kernel.artifact.rt_mod.plan, report, perf)
+    return estimate(kernel.artifact.rt_mod.plan, report, perf, fidelity)
