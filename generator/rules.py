@@ -31,6 +31,13 @@ from .params import (
 COMMON_VALUES = {"device": "tl::Any(tl::device())", "options": "tl::Any(options)"}
 COMMON_NAMES = tuple(COMMON_VALUES)
 
+# Options an engine reads itself (src/transform/<kind>.cc, `option(options, "<name>")`), besides what its
+# expressions read: a pass with a rule of the kind must declare each, of this type.
+ENGINE_OPTIONS: dict[str, dict[str, str]] = {
+    "partition": {"core_grid": "int_list", "mode": "string"},
+    "dataflow": {"stages": "int"},
+}
+
 # Fields of each recognised TileLang tile op (src/transform/tile_ops.cc) that lower_tiles cases see.
 TILE_OP_FIELDS: dict[str, tuple[str, ...]] = {
     "copy_in": ("tensor", "row", "col", "rows", "cols", "row_tiles"),
