@@ -5,6 +5,7 @@ generate` plus the baked backends' own tests, and the README's "Add a backend" w
 
 from __future__ import annotations
 
+import itertools
 import json
 import os
 import re
@@ -26,17 +27,31 @@ LEFTOVER = re.compile(r"{{\s*cookiecutter\.|{%|%}|{#")
 README = (REPO / "README.md").read_text("utf-8")
 # What a checkout needs for the baked tests: the standard GEMM lives in test_language_llvm.py.
 TEST_SUPPORT = ("conftest.py", "projects.py", "test_language_llvm.py")
+TAKEN = {b.name for b in load_project(Project.at(REPO)).backends}
+
+
+def fresh(name: str) -> str:
+    """`name`, or `name_2`, `name_3`, ... when the checkout already has a backend of that name: the tests bake
+    backends next to whatever backends the checkout has, so adding one (of any name) keeps them green."""
+    return next(n for n in (name if i == 1 else f"{name}_{i}" for i in itertools.count(1)) if n not in TAKEN)
+
+
+def camel(name: str) -> str:
+    return "".join(part.capitalize() for part in name.split("_"))
+
+
+NIMBUS, CIRRUS, ZEPHYR = fresh("nimbus"), fresh("cirrus"), fresh("zephyr")
 
 # Answer combinations that must bake into specs the generator accepts (ids name them).
 SUPPORTED = {
     "defaults": {},
     "ir-gpu": {"split": "ir"},
     "ir-common-c-two-keys": {"split": "ir", "pipeline": "optimize_common", "target_kind": "c",
-                             "target_keys": "nimbus, accel"},
+                             "target_keys": f"{NIMBUS}, accel"},
     "codegen-cpu-llvm": {"pipeline": "optimize_cpu", "target_kind": "llvm"},
     "codegen-common-opencl": {"pipeline": "optimize_common", "target_kind": "opencl", "author": "A. Person"},
 }
-# (answers, part of the hook's message); the name defaults to "nimbus".
+# (answers, part of the hook's message); the name defaults to NIMBUS.
 UNSUPPORTED = {
     "digit-first": ({"backend_name": "1accel"}, "is not a lower-case identifier"),
     "dash": ({"backend_name": "my-accel"}, "is not a lower-case identifier"),
@@ -55,8 +70,8 @@ UNSUPPORTED = {
     "target-kind-name": ({"backend_name": "ext_dev"}, "is a TVM target kind"),
     "default-key-name": ({"backend_name": "gpu"}, "is a default TVM target key"),
     "engine-module": ({"backend_name": "registry"}, "is a module of tilelang.engine"),
-    "keys-without-name": ({"target_keys": "accel"}, "must include the backend name 'nimbus'"),
-    "bad-key": ({"target_keys": "nimbus, Accel"}, "'Accel' is not a lower-case identifier"),
+    "keys-without-name": ({"target_keys": "accel"}, f"must include the backend name '{NIMBUS}'"),
+    "bad-key": ({"target_keys": f"{NIMBUS}, Accel"}, "'Accel' is not a lower-case identifier"),
     "ir-on-cpu-pipeline": ({"split": "ir", "pipeline": "optimize_cpu"}, "split 'ir' needs block launches"),
     "two-line-author": ({"author": "A\nB"}, "author must be one non-empty line"),
 }
@@ -71,7 +86,7 @@ def cookiecutter_config(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path
     return config
 
 
-def bake(cookies: Any, answers: dict[str, str], name: str = "nimbus") -> Path:
+def bake(cookies: Any, answers: dict[str, str], name: str = NIMBUS) -> Path:
     result = cookies.bake(extra_context={"backend_name": name, **answers}, template=str(TEMPLATE))
     assert result.exit_code == 0, result.exception
     path: Path = result.project_path
@@ -115,25 +130,25 @@ def run_baked_tests(root: Path, *test_files: str) -> None:
 def test_bakes_complete_specs_the_generator_accepts(cookies: Any, answers: dict[str, str], tmp_path: Path) -> None:
     baked = bake(cookies, answers)
     files = baked_files(baked)
-    assert sorted(files) == [".cruft.json", "specs/backends/nimbus.yaml", "specs/passes/nimbus_prepare_codegen.yaml",
-                             "specs/pipelines/nimbus_optimize.yaml", "tests/test_backend_nimbus.py"]
+    assert sorted(files) == [".cruft.json", f"specs/backends/{NIMBUS}.yaml", f"specs/passes/{NIMBUS}_prepare_codegen.yaml",
+                             f"specs/pipelines/{NIMBUS}_optimize.yaml", f"tests/test_backend_{NIMBUS}.py"]
     for path, text in files.items():
         assert not LEFTOVER.search(path) and not LEFTOVER.search(text), path
-    compile(files["tests/test_backend_nimbus.py"], "test_backend_nimbus.py", "exec")
+    compile(files[f"tests/test_backend_{NIMBUS}.py"], f"test_backend_{NIMBUS}.py", "exec")
     root = copy_project(tmp_path / "project")
     overlay(baked, root)
     model = load_project(Project.at(root))  # schema + cross-spec checks, as `make generate` runs them
-    backend = next(b for b in model.backends if b.name == "nimbus")
+    backend = next(b for b in model.backends if b.name == NIMBUS)
     split_in_ir = answers.get("split") == "ir"
-    assert backend.pipeline == "nimbus_optimize" and backend.legalize == "lower_and_legalize"
+    assert backend.pipeline == f"{NIMBUS}_optimize" and backend.legalize == "lower_and_legalize"
     assert (backend.split, backend.codegen, backend.runs_on) == ("none", "tvmscript", "never")
     assert backend.target.kind == answers.get("target_kind", "ext_dev")
     assert backend.target.host == ("llvm" if split_in_ir else "")
-    assert list(backend.target.keys) == [k.strip() for k in answers.get("target_keys", "nimbus").split(",")]
-    pipeline = next(p for p in model.pipelines if p.name == "nimbus_optimize")
+    assert list(backend.target.keys) == [k.strip() for k in answers.get("target_keys", NIMBUS).split(",")]
+    pipeline = next(p for p in model.pipelines if p.name == f"{NIMBUS}_optimize")
     assert [s.pipeline or s.pass_name for s in pipeline.steps] == [answers.get("pipeline", "optimize_gpu"),
-                                                                "NimbusPrepareCodegen"]
-    the_pass = next(p for p in model.passes if p.name == "NimbusPrepareCodegen")
+                                                                f"{camel(NIMBUS)}PrepareCodegen"]
+    the_pass = next(p for p in model.passes if p.name == f"{camel(NIMBUS)}PrepareCodegen")
     transforms = [r.transform for r in the_pass.rules]
     assert transforms == (["AnnotateEntryFunc", "SplitHostDevice"] if split_in_ir else ["AnnotateEntryFunc"])
 
@@ -152,7 +167,7 @@ def test_answers_are_recorded_in_a_cruft_file(cookies: Any) -> None:
     state = json.loads((bake(cookies, answers) / ".cruft.json").read_text("utf-8"))
     assert set(state) == {"template", "commit", "checkout", "context", "directory", "skip"}
     context = state["context"]["cookiecutter"]
-    assert {k: context[k] for k in answers} == answers and context["backend_name"] == "nimbus"
+    assert {k: context[k] for k in answers} == answers and context["backend_name"] == NIMBUS
     assert context["_template"] == state["template"]
     assert not {"_output_dir", "_repo_dir"} & set(context)  # where this run happened is not an answer
     toplevel = subprocess.run(["git", "-C", str(TEMPLATE), "rev-parse", "--show-toplevel"], capture_output=True,
@@ -165,7 +180,7 @@ def test_answers_are_recorded_in_a_cruft_file(cookies: Any) -> None:
 @pytest.mark.parametrize(("answers", "message"), UNSUPPORTED.values(), ids=UNSUPPORTED.keys())
 def test_invalid_answers_are_rejected(cookies: Any, capfd: pytest.CaptureFixture[str], answers: dict[str, str],
                                       message: str) -> None:
-    result = cookies.bake(extra_context={"backend_name": "nimbus", **answers}, template=str(TEMPLATE))
+    result = cookies.bake(extra_context={"backend_name": NIMBUS, **answers}, template=str(TEMPLATE))
     assert result.exit_code != 0 and isinstance(result.exception, FailedHookException)
     assert result.project_path is None or not Path(result.project_path).exists()
     err = capfd.readouterr().err
@@ -183,11 +198,11 @@ def test_plain_cookiecutter_with_a_relative_template_path(tmp_path: Path, cookie
     cli = str(Path(sys.executable).with_name("cookiecutter"))
     env = {**os.environ, "PWD": str(REPO)}  # what a shell sets; subprocess(cwd=...) alone does not
     args = [cli, "--no-input", "-o", str(tmp_path), "templates/backend"]
-    done = subprocess.run([*args, "backend_name=zephyr"], cwd=REPO, env=env, capture_output=True, text=True)
+    done = subprocess.run([*args, f"backend_name={ZEPHYR}"], cwd=REPO, env=env, capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
     assert "Next: copy specs/ and tests/" in done.stdout and "make generate" in done.stdout
-    state = json.loads((tmp_path / "zephyr" / ".cruft.json").read_text("utf-8"))
-    assert state["context"]["cookiecutter"]["backend_name"] == "zephyr"
+    state = json.loads((tmp_path / ZEPHYR / ".cruft.json").read_text("utf-8"))
+    assert state["context"]["cookiecutter"]["backend_name"] == ZEPHYR
     refused = subprocess.run([*args, "backend_name=llvm"], cwd=REPO, env=env, capture_output=True, text=True)
     assert refused.returncode != 0 and "'llvm' is an existing backend" in refused.stderr
 
@@ -198,16 +213,16 @@ def test_plain_cookiecutter_with_a_relative_template_path(tmp_path: Path, cookie
 def test_cli_bakes_the_same_files_as_cookiecutter(cookies: Any, tmp_path: Path, cookiecutter_config: Path,
                                                   capfd: pytest.CaptureFixture[str]) -> None:
     answers = {"split": "ir", "target_kind": "vulkan"}
-    argv = ["new-backend", "nimbus", "--no-input", "--output-dir", str(tmp_path / "out")]
+    argv = ["new-backend", NIMBUS, "--no-input", "--output-dir", str(tmp_path / "out")]
     assert generator_main([*argv, *(f"--set={k}={v}" for k, v in answers.items())]) == 0
-    assert "Backend 'nimbus' scaffolded" in capfd.readouterr().out
-    by_cli, by_cookies = baked_files(tmp_path / "out" / "nimbus"), baked_files(bake(cookies, answers))
+    assert f"Backend '{NIMBUS}' scaffolded" in capfd.readouterr().out
+    by_cli, by_cookies = baked_files(tmp_path / "out" / NIMBUS), baked_files(bake(cookies, answers))
     assert {p: t for p, t in by_cli.items() if p != ".cruft.json"} == \
         {p: t for p, t in by_cookies.items() if p != ".cruft.json"}
     assert generator_main(argv) == 1  # the folder exists now
     assert "already exists; choose another --output-dir or pass --overwrite" in capfd.readouterr().err
     assert generator_main([*argv, "--overwrite", "--set", "pipeline=optimize_cpu"]) == 0  # answers re-recorded
-    state = json.loads((tmp_path / "out" / "nimbus" / ".cruft.json").read_text("utf-8"))
+    state = json.loads((tmp_path / "out" / NIMBUS / ".cruft.json").read_text("utf-8"))
     assert (state["context"]["cookiecutter"]["pipeline"], state["context"]["cookiecutter"]["split"]) == \
         ("optimize_cpu", "codegen")
 
@@ -221,9 +236,9 @@ def test_cli_bakes_the_same_files_as_cookiecutter(cookies: Any, tmp_path: Path, 
 ])
 def test_cli_rejects_bad_answers(argv: list[str], message: str, tmp_path: Path, cookiecutter_config: Path,
                                  capsys: pytest.CaptureFixture[str]) -> None:
-    assert generator_main(["new-backend", "nimbus", "--no-input", "--output-dir", str(tmp_path), *argv]) == 1
+    assert generator_main(["new-backend", NIMBUS, "--no-input", "--output-dir", str(tmp_path), *argv]) == 1
     assert message in capsys.readouterr().err
-    assert not (tmp_path / "nimbus").exists()
+    assert not (tmp_path / NIMBUS).exists()
 
 
 @pytest.mark.parametrize("name", ["../nimbus", "a/b", ".."])
@@ -248,15 +263,15 @@ def test_cli_reports_the_hooks_refusal(tmp_path: Path, cookiecutter_config: Path
 def test_baked_backends_generate_and_pass_their_own_tests(cookies: Any, tmp_path: Path) -> None:
     """Two more combinations side by side in one copy (the README walkthrough covers split=ir on optimize_gpu)."""
     root = checkout_copy(tmp_path / "checkout")
-    overlay(bake(cookies, {}, name="nimbus"), root)
-    overlay(bake(cookies, {"pipeline": "optimize_cpu", "target_kind": "vulkan"}, name="cirrus"), root)
+    overlay(bake(cookies, {}, name=NIMBUS), root)
+    overlay(bake(cookies, {"pipeline": "optimize_cpu", "target_kind": "vulkan"}, name=CIRRUS), root)
     done = subprocess.run([sys.executable, "-m", "generator", "--root", str(root), "generate", "-q"], cwd=root,
                           capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
-    for name in ("nimbus", "cirrus"):
+    for name in (NIMBUS, CIRRUS):
         assert (root / "generated" / "tilelang" / "engine" / name / "lower.py").is_file()
         assert f"'{name}': Backend(" in (root / "generated" / "tilelang" / "engine" / "registry.py").read_text()
-    run_baked_tests(root, "tests/test_backend_nimbus.py", "tests/test_backend_cirrus.py")
+    run_baked_tests(root, f"tests/test_backend_{NIMBUS}.py", f"tests/test_backend_{CIRRUS}.py")
 
 
 def readme_walkthrough() -> str:
