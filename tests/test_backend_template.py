@@ -130,8 +130,9 @@ def run_baked_tests(root: Path, *test_files: str) -> None:
 def test_bakes_complete_specs_the_generator_accepts(cookies: Any, answers: dict[str, str], tmp_path: Path) -> None:
     baked = bake(cookies, answers)
     files = baked_files(baked)
-    assert sorted(files) == [".cruft.json", f"specs/backends/{NIMBUS}.yaml", f"specs/passes/{NIMBUS}_prepare_codegen.yaml",
-                             f"specs/pipelines/{NIMBUS}_optimize.yaml", f"tests/test_backend_{NIMBUS}.py"]
+    assert sorted(files) == [".cruft.json", f"specs/backends/{NIMBUS}.yaml",
+                             f"specs/passes/{NIMBUS}_prepare_codegen.yaml", f"specs/pipelines/{NIMBUS}_optimize.yaml",
+                             f"tests/test_backend_{NIMBUS}.py"]
     for path, text in files.items():
         assert not LEFTOVER.search(path) and not LEFTOVER.search(text), path
     compile(files[f"tests/test_backend_{NIMBUS}.py"], f"test_backend_{NIMBUS}.py", "exec")
