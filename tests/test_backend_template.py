@@ -113,14 +113,15 @@ def checkout_copy(root: Path) -> Path:
     return root
 
 
-def run_baked_tests(root: Path, *test_files: str) -> None:
+def run_tests(root: Path, *args: str) -> str:
     """The copy's C++ passes built (its pass specs differ from the checkout's), then pytest in the copy, importing
-    the copy's `tilelang` (PYTHONPATH precedes the editable install)."""
+    the copy's `tilelang` and `generator` (PYTHONPATH precedes the editable install); returns pytest's output."""
     env = build_checkout(root, "passes")
-    done = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", *test_files], cwd=root,
-                          env=env, capture_output=True, text=True, timeout=300)
+    env["PYTHONPATH"] = os.pathsep.join([env["PYTHONPATH"], str(root)])
+    done = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", *args], cwd=root,
+                          env=env, capture_output=True, text=True, timeout=600)
     assert done.returncode == 0, done.stdout[-4000:] + done.stderr[-2000:]
-    assert f"{7 * len(test_files)} passed" in done.stdout, done.stdout[-2000:]
+    return done.stdout
 
 
 # ------------------------------------------------------------------------------------------ bake + static checks
@@ -260,26 +261,75 @@ def test_cli_reports_the_hooks_refusal(tmp_path: Path, cookiecutter_config: Path
 # ----------------------------------------------------------------- end to end: generate, then the baked tests pass
 
 
-@pytest.mark.slow  # builds the C++ passes of a checkout copy
-def test_baked_backends_generate_and_pass_their_own_tests(cookies: Any, tmp_path: Path) -> None:
-    """Two more combinations side by side in one copy (the README walkthrough covers split=ir on optimize_gpu)."""
-    root = checkout_copy(tmp_path / "checkout")
-    overlay(bake(cookies, {}, name=NIMBUS), root)
-    overlay(bake(cookies, {"pipeline": "optimize_cpu", "target_kind": "vulkan"}, name=CIRRUS), root)
-    done = subprocess.run([sys.executable, "-m", "generator", "--root", str(root), "generate", "-q"], cwd=root,
-                          capture_output=True, text=True)
-    assert done.returncode == 0, done.stderr
-    for name in (NIMBUS, CIRRUS):
-        assert (root / "generated" / "tilelang" / "engine" / name / "lower.py").is_file()
-        assert f"'{name}': Backend(" in (root / "generated" / "tilelang" / "engine" / "registry.py").read_text()
-    run_baked_tests(root, f"tests/test_backend_{NIMBUS}.py", f"tests/test_backend_{CIRRUS}.py")
-
-
-def readme_walkthrough() -> str:
+def readme_walkthrough() -> tuple[str, str]:
+    """The sh block under '## Add a backend', and the backend name it scaffolds."""
     section = README.split("\n## Add a backend\n", 1)[1].split("\n## ", 1)[0]
     block = re.search(r"```sh\n(.*?)```", section, re.S)
     assert block is not None, "README: no sh block under '## Add a backend'"
-    return block.group(1)
+    name = re.search(r"new-backend (\w+)", block.group(1))
+    assert name is not None, "README: the walkthrough runs no `new-backend NAME`"
+    return block.group(1), name.group(1)
+
+
+def walkthrough_here() -> tuple[str, str]:
+    """The README's walkthrough as written, unless this checkout has a backend of its name already (its reader
+    followed the README here): then with a free name in its place."""
+    script, name = readme_walkthrough()
+    free = fresh(name)
+    return re.sub(rf"\b{name}\b", free, script), free
+
+
+def test_the_readme_walkthrough_bakes_a_backend_this_checkout_accepts(tmp_path: Path, cookiecutter_config: Path,
+                                                                      capsys: pytest.CaptureFixture[str]) -> None:
+    _, name = readme_walkthrough()
+    assert name not in {"nimbus", "cirrus", "zephyr"}  # the names the other tests bake
+    script, free = walkthrough_here()
+    argv = re.search(r"new-backend .*", script)
+    assert argv is not None and free not in TAKEN
+    args = argv.group(0).replace("../backends", str(tmp_path / "backends")).split()
+    assert generator_main(args) == 0, capsys.readouterr().err
+    assert (tmp_path / "backends" / free / ".cruft.json").is_file()
+
+
+# The project tests that once pinned the registry (issue 20), run in a copy with baked backends.
+PROJECT_TESTS = (
+    "tests/test_pass_golden.py::test_every_pass_spec_runs_in_a_registered_backend",
+    "tests/test_pass_golden.py::test_every_pass_a_backend_runs_has_a_golden",
+    "tests/test_backends.py::test_registry_holds_every_backend_spec",
+    "tests/test_backends.py::test_each_backend_package_follows_the_contract",
+    "tests/test_backends.py::test_unknown_target_lists_the_registered_ones",
+    "tests/test_backends.py::test_passes_are_tvm_passes_named_from_their_specs",
+    "tests/test_language_surface.py::test_unsupported_names_are_clear_errors_naming_construct_and_backends",
+    "tests/test_backend_template.py",  # its fast tests: they bake backends next to those of the copy
+)
+
+
+@pytest.mark.slow  # builds the C++ passes of a checkout copy
+def test_baked_backends_keep_the_project_tests_green(cookies: Any, tmp_path: Path) -> None:
+    """Three backends baked into a copy of the checkout, as a user would: the README's and two more combinations,
+    named as the tests name their own (which then take other names). Their own tests pass, and so do the project
+    tests that used to pin the registry, run in the copy."""
+    root = checkout_copy(tmp_path / "checkout")
+    shutil.copytree(REPO / "generator", root / "generator", ignore=shutil.ignore_patterns("__pycache__"))
+    for name in ("test_pass_golden.py", "test_backends.py", "test_language_surface.py", "test_backend_template.py",
+                 "tt_kernels.py"):
+        shutil.copy2(REPO / "tests" / name, root / "tests" / name)
+    shutil.copytree(REPO / "tests" / "golden", root / "tests" / "golden")
+    shutil.copy2(REPO / "README.md", root / "README.md")
+    names = (fresh(readme_walkthrough()[1]), NIMBUS, CIRRUS)
+    for name, answers in zip(names, ({"split": "ir"}, {}, {"pipeline": "optimize_cpu", "target_kind": "vulkan"}),
+                             strict=True):
+        overlay(bake(cookies, answers, name=name), root)
+    done = subprocess.run([sys.executable, "-m", "generator", "--root", str(root), "generate", "-q"], cwd=root,
+                          capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    for name in names:
+        assert (root / "generated" / "tilelang" / "engine" / name / "lower.py").is_file()
+        assert f"'{name}': Backend(" in (root / "generated" / "tilelang" / "engine" / "registry.py").read_text()
+    baked = [f"tests/test_backend_{name}.py" for name in names]
+    out = run_tests(root, "-m", "not slow", "-rA", *baked, *PROJECT_TESTS)
+    for test_file in baked:
+        assert out.count(f"PASSED {test_file}::") == 7, out[-3000:]
 
 
 def test_readme_add_a_backend_section_sits_before_the_design_notes() -> None:
@@ -299,11 +349,11 @@ def test_readme_walkthrough_runs_as_written(tmp_path: Path, cookiecutter_config:
     (root / ".venv").symlink_to(REPO / ".venv", target_is_directory=True)
     assert subprocess.run(["make", "-q", ".venv/.installed"], cwd=root).returncode == 0
     env = {**copy_env(root), "PWD": str(root)}
-    script = readme_walkthrough()
+    script, name = walkthrough_here()
     # `make generate` builds both C++ libraries from scratch: as long as build_checkout allows (tests share the cores)
     done = subprocess.run(["bash", "-euxc", script], cwd=root, env=env, capture_output=True, text=True, timeout=900)
     assert done.returncode == 0, done.stdout[-4000:] + done.stderr[-4000:]
-    assert (tmp_path / "backends" / "aurora" / ".cruft.json").is_file()  # ../backends from the checkout
-    assert (root / "generated" / "tilelang" / "engine" / "aurora" / "lower.py").is_file()
+    assert (tmp_path / "backends" / name / ".cruft.json").is_file()  # ../backends from the checkout
+    assert (root / "generated" / "tilelang" / "engine" / name / "lower.py").is_file()
     assert "7 passed" in done.stdout
-    assert not (REPO / "generated" / "tilelang" / "engine" / "aurora").exists()  # the live tree was not touched
+    assert not (REPO / "generated" / "tilelang" / "engine" / name).exists()  # the live tree was not touched
