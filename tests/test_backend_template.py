@@ -312,7 +312,7 @@ def test_baked_backends_keep_the_project_tests_green(cookies: Any, tmp_path: Pat
     root = checkout_copy(tmp_path / "checkout")
     shutil.copytree(REPO / "generator", root / "generator", ignore=shutil.ignore_patterns("__pycache__"))
     for name in ("test_pass_golden.py", "test_backends.py", "test_language_surface.py", "test_backend_template.py",
-                 "tt_kernels.py"):
+                 "tt_kernels.py", "tt_profiles.py"):
         shutil.copy2(REPO / "tests" / name, root / "tests" / name)
     shutil.copytree(REPO / "tests" / "golden", root / "tests" / "golden")
     shutil.copy2(REPO / "README.md", root / "README.md")
