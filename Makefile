@@ -5,7 +5,7 @@ VENV   ?= .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: install generate check test check-metal lint demo bench
+.PHONY: install generate check test test-profiles check-metal lint demo bench
 
 install: $(STAMP)
 
@@ -26,6 +26,22 @@ check: $(STAMP)
 test: $(STAMP)
 	$(PY) -m tilelang.cpp
 	$(PY) -m pytest -q -n auto --dist loadgroup
+
+# The Tenstorrent tests whose expectations depend on the API profile (lowering, codegen, the kernel corpus on the
+# emulator, data formats), once more under each profile of the backend spec other than the one it selects.
+# tests/test_tt_emulator*.py run their hand-written cases under every profile already.
+TT_PROFILE_TESTS := $(addprefix tests/,test_tt_codegen.py test_tt_formats.py test_tt_lowering.py test_tt_pipeline.py \
+	test_tt_transposed_gemm.py test_tt_nd.py test_tt_scalar_ops.py test_tt_shared_values.py test_tt_errors.py)
+
+OTHER_PROFILES := from tilelang.tenstorrent import intrinsics as i; \
+	print(*(p for p in i.PROFILES if p != i.TENSTORRENT_PROFILE))
+
+test-profiles: $(STAMP)
+	$(PY) -m tilelang.cpp
+	set -e; for profile in $$($(PY) -c "$(OTHER_PROFILES)"); do \
+		echo "== TILELANG_TT_API_PROFILE=$$profile"; \
+		TILELANG_TT_API_PROFILE=$$profile $(PY) -m pytest -q -n auto -m 'not slow' $(TT_PROFILE_TESTS); \
+	done
 
 # Every kernel of the test corpus, for every API profile, compiled like tt-metal's JIT against the real headers of
 # the profile's ttnn wheel (downloaded once into ~/.cache/tilelang/ttnn); main.cpp's host calls against its

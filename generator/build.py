@@ -211,7 +211,8 @@ def _backend(spec: SpecFile) -> Backend:
     return Backend(
         name=data["name"],
         doc=data["doc"],
-        target=Target(target["kind"], tuple(target.get("keys", [])), _items(target.get("attrs")),
+        target=Target(target["kind"], tuple(target.get("keys", [])),
+                      tuple((k, tuple(v) if isinstance(v, list) else v) for k, v in _items(target.get("attrs"))),
                       target.get("host", "")),
         pipeline=data.get("pipeline", ""),
         legalize=data.get("legalize", ""),

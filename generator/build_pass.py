@@ -6,11 +6,14 @@ parameter sees (rules.ENGINES); a problem is reported at the YAML node it comes 
 
 from __future__ import annotations
 
+import ast
 import math
+from collections.abc import Iterator
 from typing import Any
 
+from .device import DEVICE_FACT_NAMES
 from .diagnostics import Diagnostics
-from .expressions import ExpressionError, Message, Parsed, parse, parse_message
+from .expressions import ExpressionError, Message, Parsed, did_you_mean, parse, parse_message
 from .loader import JsonPath, SpecFile
 from .model import Attribute, Intrinsic, Option, Pass, Rule
 from .params import (
@@ -85,11 +88,12 @@ def _attributes(spec: SpecFile, key: str) -> tuple[Attribute, ...]:
 def build_pass(spec: SpecFile, intrinsics: dict[str, Intrinsic], diagnostics: Diagnostics) -> Pass:
     data = spec.data
     rules = []
+    fields = {"device": DEVICE_FACT_NAMES, "options": tuple(data.get("options", {}))}
     for i, r in enumerate(data["rules"]):
         params: tuple[tuple[str, ParamValue], ...] = ()
         if r["kind"] in ENGINES:
-            params = _RuleParams(spec, intrinsics, diagnostics).build(r["kind"], r.get("params", {}),
-                                                                      ("rules", i, "params"))
+            params = _RuleParams(spec, intrinsics, diagnostics, fields).build(r["kind"], r.get("params", {}),
+                                                                              ("rules", i, "params"))
         rules.append(Rule(r["kind"], r.get("doc", ""), r.get("transform", ""), r.get("module", ""),
                           tuple(sorted(r.get("args", {}).items())), params, r.get("hook", ""),
                           spec.at(("rules", i))))
@@ -111,13 +115,27 @@ def build_pass(spec: SpecFile, intrinsics: dict[str, Intrinsic], diagnostics: Di
 Names = tuple[str, ...] | None  # the names an expression may use; None: unchecked (its context is unknown)
 
 
+def _common_fields(tree: ast.expr) -> Iterator[tuple[str, str | int]]:
+    """(name, field) of every `device.X`, `options.X` (or `name["X"]`) in an expression."""
+    for node in ast.walk(tree):
+        base = node.value if isinstance(node, (ast.Attribute, ast.Subscript)) else None
+        if isinstance(base, ast.Name) and base.id in COMMON_NAMES:
+            if isinstance(node, ast.Attribute):
+                yield base.id, node.attr
+            elif isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Constant) \
+                    and isinstance(node.slice.value, (str, int)):
+                yield base.id, node.slice.value
+
+
 class _RuleParams:
     """Builds one rule's typed parameters from its schema-valid `params`, reporting at the offending node."""
 
-    def __init__(self, spec: SpecFile, intrinsics: dict[str, Intrinsic], diagnostics: Diagnostics) -> None:
+    def __init__(self, spec: SpecFile, intrinsics: dict[str, Intrinsic], diagnostics: Diagnostics,
+                 fields: dict[str, tuple[str, ...]]) -> None:
         self.spec = spec
         self.intrinsics = intrinsics
         self.diagnostics = diagnostics
+        self.fields = fields  # common name -> the fields it has: the device facts, the pass's options
 
     def build(self, kind: str, raw: dict[str, Any], where: JsonPath) -> tuple[tuple[str, ParamValue], ...]:
         op_args = self._multicast(raw, where) if kind == "multicast" else ()
@@ -180,17 +198,35 @@ class _RuleParams:
 
     def _expression(self, raw: Any, names: Names, at: JsonPath) -> Parsed | None:
         try:
-            return parse(raw, None if names is None else names + COMMON_NAMES)
+            parsed = parse(raw, None if names is None else names + COMMON_NAMES)
         except ExpressionError as exc:
             self._error(at, str(exc))
             return None
+        return parsed if self._fields_known(_common_fields(parsed.tree), f"expression '{parsed.text}'", at) else None
 
     def _message(self, text: str, names: Names, at: JsonPath) -> Message | None:
         try:
-            return parse_message(text, None if names is None else names + COMMON_NAMES)
+            message = parse_message(text, None if names is None else names + COMMON_NAMES)
         except ExpressionError as exc:
             self._error(at, str(exc))
             return None
+        used = ((p.name, p.path[0]) for p in message.pieces if p.name in self.fields and p.path)
+        return message if self._fields_known(used, f"message '{text}'", at) else None
+
+    def _fields_known(self, used: Iterator[tuple[str, str | int]], where: str, at: JsonPath) -> bool:
+        """`device.X` must name a device fact and `options.X` an option of the pass; the first unknown one is
+        reported at the expression's node."""
+        for name, field in used:
+            known = self.fields[name]
+            if field in known:
+                continue
+            what = "device fact" if name == "device" else "option"
+            listed = (f"device facts: {', '.join(known)}" if name == "device" else
+                      f"options of the pass: {', '.join(known)}" if known else "the pass declares no options")
+            hint = did_you_mean(field, known) if isinstance(field, str) else ""
+            self._error(at, f"unknown {what} '{name}.{field}' in {where}{hint}; {listed}")
+            return False
+        return True
 
     def _expression_map(self, raw: dict[str, Any], names: Names, at: JsonPath) -> ExprMap:
         return ExprMap(tuple((key, e) for key, value in raw.items()

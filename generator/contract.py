@@ -64,14 +64,14 @@ class ExpressionName:
 
 
 def expression_names(_model: SpecSet | None = None) -> tuple[ExpressionName, ...]:
-    """Every name an engine offers to spec expressions (generator/rules.py states them), with where."""
+    """Every name an engine offers to spec expressions (generator/rules.py states them), with where; the common
+    names (device, options) are bound where rules are rendered, so no engine sets them."""
     offered: dict[str, list[str]] = {}
 
     def add(names: tuple[str, ...] | list[str], where: str) -> None:
         for name in names:
             offered.setdefault(name, []).append(where)
 
-    add(rules.COMMON_NAMES, "every expression")
     for op, fields in rules.TILE_OP_FIELDS.items():
         add(fields, f"lower_tiles {op}")
     add(rules.TILE_OP_CONTEXT, "lower_tiles")

@@ -26,7 +26,7 @@ import difflib
 import json
 import re
 import string
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 # Function name -> (min args, max args, doc). `tl::fn` (src/transform/expr_runtime.h) implements each one.
@@ -138,11 +138,12 @@ def _split_field(field: str) -> tuple[str, tuple[str | int, ...]]:
     return name, tuple(a if a else (int(b) if b.isdigit() else b) for a, b in steps)
 
 
-def to_cpp(expr: Parsed | str | int | float | bool, ctx: str = "c") -> str:
+def to_cpp(expr: Parsed | str | int | float | bool, ctx: str = "c", bound: Mapping[str, str] | None = None) -> str:
     """C++ source for the expression over the context `ctx` (a tl::Ctx; "" reads names from local variables
-    `v_<name>`), calling the runtime of src/transform/expr_runtime.h. Pass rules hand in the expression they parsed
-    when the model was built; protocol steps still hand in their text."""
-    return _cpp((expr if isinstance(expr, Parsed) else parse(expr)).tree, ctx)
+    `v_<name>`), calling the runtime of src/transform/expr_runtime.h; a name of `bound` is its C++ expression
+    instead (pass rules bind `device` and `options` where they are rendered). Pass rules hand in the expression
+    they parsed when the model was built; protocol steps still hand in their text."""
+    return _cpp((expr if isinstance(expr, Parsed) else parse(expr)).tree, ctx, bound or {})
 
 
 def cpp_literal(value: object) -> str:
@@ -238,31 +239,36 @@ def _check(node: ast.expr, names: set[str]) -> None:
 _CPP_ARITH = {ast.Add: "add", ast.Sub: "sub", ast.Mult: "mul", ast.FloorDiv: "floordiv", ast.Mod: "mod"}
 
 
-def _cpp(node: ast.expr, ctx: str) -> str:
+def _cpp(node: ast.expr, ctx: str, bound: Mapping[str, str]) -> str:
+    def sub(child: ast.expr) -> str:
+        return _cpp(child, ctx, bound)
+
     if isinstance(node, ast.Constant):
         return cpp_literal(node.value)
     if isinstance(node, ast.Name):
         if node.id in _LITERAL_NAMES:
             return cpp_literal(node.id == "true")
+        if node.id in bound:
+            return bound[node.id]
         return f"{ctx}.get({cpp_string(node.id)})" if ctx else f"v_{node.id}"
     if isinstance(node, ast.Attribute):
-        return f"tl::attr({_cpp(node.value, ctx)}, {cpp_string(node.attr)})"
+        return f"tl::attr({sub(node.value)}, {cpp_string(node.attr)})"
     if isinstance(node, ast.Subscript):
         key = ast.literal_eval(node.slice)
-        return f"tl::item({_cpp(node.value, ctx)}, {cpp_literal(key)})"
+        return f"tl::item({sub(node.value)}, {cpp_literal(key)})"
     if isinstance(node, ast.BinOp):
-        return f"tl::fn::{_CPP_ARITH[type(node.op)]}({_cpp(node.left, ctx)}, {_cpp(node.right, ctx)})"
+        return f"tl::fn::{_CPP_ARITH[type(node.op)]}({sub(node.left)}, {sub(node.right)})"
     if isinstance(node, ast.UnaryOp):
         name = "neg" if isinstance(node.op, ast.USub) else "not_"
-        return f"tl::fn::{name}({_cpp(node.operand, ctx)})"
+        return f"tl::fn::{name}({sub(node.operand)})"
     if isinstance(node, ast.BoolOp):
         joiner = "and_" if isinstance(node.op, ast.And) else "or_"
-        return f"tl::fn::{joiner}({{{', '.join(_cpp(v, ctx) for v in node.values)}}})"
+        return f"tl::fn::{joiner}({{{', '.join(sub(v) for v in node.values)}}})"
     if isinstance(node, ast.Compare):
-        return f"tl::fn::{_COMPARE[type(node.ops[0])]}({_cpp(node.left, ctx)}, {_cpp(node.comparators[0], ctx)})"
+        return f"tl::fn::{_COMPARE[type(node.ops[0])]}({sub(node.left)}, {sub(node.comparators[0])})"
     if isinstance(node, ast.IfExp):
-        return f"tl::fn::select({_cpp(node.test, ctx)}, {_cpp(node.body, ctx)}, {_cpp(node.orelse, ctx)})"
+        return f"tl::fn::select({sub(node.test)}, {sub(node.body)}, {sub(node.orelse)})"
     if isinstance(node, ast.Call):
         assert isinstance(node.func, ast.Name)
-        return f"tl::fn::{node.func.id}({', '.join(_cpp(a, ctx) for a in node.args)})"
+        return f"tl::fn::{node.func.id}({', '.join(sub(a) for a in node.args)})"
     raise AssertionError(f"unchecked node {type(node).__name__}")

@@ -11,7 +11,7 @@ from .build_pass import option_value_error
 from .diagnostics import Diagnostics, Location
 from .expressions import did_you_mean
 from .model import CONTEXT_VALUES, Pass, Pipeline, PipelineStep, SpecSet
-from .rules import ENGINES
+from .rules import ENGINE_OPTIONS, ENGINES
 from .schema import show
 
 
@@ -40,6 +40,12 @@ def _check_rules(pass_: Pass, diagnostics: Diagnostics) -> None:
         if rule.kind not in RULE_FIELDS and rule.kind not in ENGINES:
             diagnostics.error(rule.location, f"pass '{pass_.name}': rule kind '{rule.kind}' has no pass engine yet; "
                               f"available: {', '.join(sorted(set(RULE_FIELDS) | set(ENGINES)))}")
+        declared = {o.name: o.type for o in pass_.options}
+        for option, kind in ENGINE_OPTIONS.get(rule.kind, {}).items():
+            if declared.get(option) != kind:
+                what = "does not declare it" if option not in declared else f"declares it as {declared[option]}"
+                diagnostics.error(rule.location, f"a '{rule.kind}' rule reads the option '{option}' ({kind}) of its "
+                                  f"pass; pass '{pass_.name}' {what}")
         for key, value in rule.args:
             if isinstance(value, str) and value.startswith("$") and value not in CONTEXT_VALUES:
                 diagnostics.error(rule.location, f"argument '{key}' names unknown run-time value '{value}'; "

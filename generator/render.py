@@ -12,7 +12,7 @@ from typing import Any
 
 import jinja2
 
-from . import contract, cppemit, expressions, naming, op_map, rules
+from . import contract, cppemit, device, expressions, naming, op_map, rules
 from .diagnostics import Diagnostics, GeneratorError, Location
 from .model import FRONTEND_CONSTRUCTS, Pass, SpecSet
 from .outputs import TEMPLATED_OUTPUTS
@@ -135,6 +135,7 @@ def render_all(project: Project, model: SpecSet) -> list[Output]:
     env.filters["engine_declaration"] = rules.cpp_declaration
     env.filters["engine_params"] = rules.cpp_params_struct
     env.globals["rule_kinds"] = list(rules.ENGINES)
+    env.filters["device_facts"] = device.device_facts
     env.filters["rule_cpp"] = lambda rule: rules.render_rule_cpp(rule.kind, dict(rule.params))
     env.bytecode_cache = _bytecode_cache(sorted(env.filters) + sorted(env.globals))
     outputs: list[Output] = []

@@ -25,8 +25,18 @@ from .params import (
     Value,
 )
 
-# Names every expression may use besides the context of its parameter.
-COMMON_NAMES = ("device", "options")
+# Names every expression and message may use besides the context of its parameter, with their C++ values. They
+# are bound where a rule is rendered (in its pass's `make(options)`), never read from an engine's context, so
+# every engine supplies them.
+COMMON_VALUES = {"device": "tl::Any(tl::device())", "options": "tl::Any(options)"}
+COMMON_NAMES = tuple(COMMON_VALUES)
+
+# Options an engine reads itself (src/transform/<kind>.cc, `option(options, "<name>")`), besides what its
+# expressions read: a pass with a rule of the kind must declare each, of this type.
+ENGINE_OPTIONS: dict[str, dict[str, str]] = {
+    "partition": {"core_grid": "int_list", "mode": "string"},
+    "dataflow": {"stages": "int"},
+}
 
 # Fields of each recognised TileLang tile op (src/transform/tile_ops.cc) that lower_tiles cases see.
 TILE_OP_FIELDS: dict[str, tuple[str, ...]] = {
@@ -165,13 +175,18 @@ _INDENT = "        "
 
 
 def cpp_lambda(expr: Parsed) -> str:
-    return f"[](const tl::Ctx& c) -> tl::Any {{ return {to_cpp(expr)}; }}"
+    capture = "options" if "options" in expr.names else ""
+    return f"[{capture}](const tl::Ctx& c) -> tl::Any {{ return {to_cpp(expr, bound=COMMON_VALUES)}; }}"
 
 
 def cpp_message(message: Message) -> str:
-    """A tl::Message: the literal text and `{name.field[index]}` fields of the message, piece by piece."""
-    pieces = [f"{{{cpp_string(p.literal)}, {cpp_string(p.name)}, {{{', '.join(cpp_literal(s) for s in p.path)}}}}}"
-              for p in message.pieces]
+    """A tl::Message: the literal text and `{name.field[index]}` fields of the message, piece by piece (a field
+    of a common name carries its value)."""
+    pieces = []
+    for p in message.pieces:
+        value = f", {COMMON_VALUES[p.name]}" if p.name in COMMON_VALUES else ""
+        path = ", ".join(cpp_literal(s) for s in p.path)
+        pieces.append(f"{{{cpp_string(p.literal)}, {cpp_string(p.name)}, {{{path}}}{value}}}")
     return "tl::Message{{" + ", ".join(pieces) + "}}"
 
 

@@ -1,4 +1,4 @@
-"""The README's "How to add an element-wise op" checklist, followed in a copy of the repo: a new SFPU function
+"""The README's "How to add … / An element-wise op" checklist, followed in a copy of the repo: a new SFPU function
 (T.abs, abs_tile, which the real headers of every profile have) touches only the intrinsic spec, one op-map entry
 and one line of the emulator's SFPU table; regenerated and rebuilt, it runs end to end in the emulator and
 matches numpy."""
@@ -44,7 +44,7 @@ print("abs ok")
 
 def checklist_files() -> set[str]:
     """The files the README's checklist names (backticked paths under specs/ and src/)."""
-    section = README.split("### How to add an element-wise op", 1)[1].split("\n## ", 1)[0].split("\n### ", 1)[0]
+    section = README.split("### An element-wise op", 1)[1].split("\n## ", 1)[0].split("\n### ", 1)[0]
     items = section.split("\n1. ", 1)[1].split("\n\n", 1)[0]
     return set(re.findall(r"`((?:specs|src)/[\w./]+\.(?:yaml|cpp))`", items))
 

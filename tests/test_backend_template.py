@@ -5,6 +5,7 @@ generate` plus the baked backends' own tests, and the README's "Add a backend" w
 
 from __future__ import annotations
 
+import itertools
 import json
 import os
 import re
@@ -26,17 +27,31 @@ LEFTOVER = re.compile(r"{{\s*cookiecutter\.|{%|%}|{#")
 README = (REPO / "README.md").read_text("utf-8")
 # What a checkout needs for the baked tests: the standard GEMM lives in test_language_llvm.py.
 TEST_SUPPORT = ("conftest.py", "projects.py", "test_language_llvm.py")
+TAKEN = {b.name for b in load_project(Project.at(REPO)).backends}
+
+
+def fresh(name: str) -> str:
+    """`name`, or `name_2`, `name_3`, ... when the checkout already has a backend of that name: the tests bake
+    backends next to whatever backends the checkout has, so adding one (of any name) keeps them green."""
+    return next(n for n in (name if i == 1 else f"{name}_{i}" for i in itertools.count(1)) if n not in TAKEN)
+
+
+def camel(name: str) -> str:
+    return "".join(part.capitalize() for part in name.split("_"))
+
+
+NIMBUS, CIRRUS, ZEPHYR = fresh("nimbus"), fresh("cirrus"), fresh("zephyr")
 
 # Answer combinations that must bake into specs the generator accepts (ids name them).
 SUPPORTED = {
     "defaults": {},
     "ir-gpu": {"split": "ir"},
     "ir-common-c-two-keys": {"split": "ir", "pipeline": "optimize_common", "target_kind": "c",
-                             "target_keys": "nimbus, accel"},
+                             "target_keys": f"{NIMBUS}, accel"},
     "codegen-cpu-llvm": {"pipeline": "optimize_cpu", "target_kind": "llvm"},
     "codegen-common-opencl": {"pipeline": "optimize_common", "target_kind": "opencl", "author": "A. Person"},
 }
-# (answers, part of the hook's message); the name defaults to "nimbus".
+# (answers, part of the hook's message); the name defaults to NIMBUS.
 UNSUPPORTED = {
     "digit-first": ({"backend_name": "1accel"}, "is not a lower-case identifier"),
     "dash": ({"backend_name": "my-accel"}, "is not a lower-case identifier"),
@@ -55,8 +70,8 @@ UNSUPPORTED = {
     "target-kind-name": ({"backend_name": "ext_dev"}, "is a TVM target kind"),
     "default-key-name": ({"backend_name": "gpu"}, "is a default TVM target key"),
     "engine-module": ({"backend_name": "registry"}, "is a module of tilelang.engine"),
-    "keys-without-name": ({"target_keys": "accel"}, "must include the backend name 'nimbus'"),
-    "bad-key": ({"target_keys": "nimbus, Accel"}, "'Accel' is not a lower-case identifier"),
+    "keys-without-name": ({"target_keys": "accel"}, f"must include the backend name '{NIMBUS}'"),
+    "bad-key": ({"target_keys": f"{NIMBUS}, Accel"}, "'Accel' is not a lower-case identifier"),
     "ir-on-cpu-pipeline": ({"split": "ir", "pipeline": "optimize_cpu"}, "split 'ir' needs block launches"),
     "two-line-author": ({"author": "A\nB"}, "author must be one non-empty line"),
 }
@@ -71,7 +86,7 @@ def cookiecutter_config(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path
     return config
 
 
-def bake(cookies: Any, answers: dict[str, str], name: str = "nimbus") -> Path:
+def bake(cookies: Any, answers: dict[str, str], name: str = NIMBUS) -> Path:
     result = cookies.bake(extra_context={"backend_name": name, **answers}, template=str(TEMPLATE))
     assert result.exit_code == 0, result.exception
     path: Path = result.project_path
@@ -98,14 +113,15 @@ def checkout_copy(root: Path) -> Path:
     return root
 
 
-def run_baked_tests(root: Path, *test_files: str) -> None:
+def run_tests(root: Path, *args: str) -> str:
     """The copy's C++ passes built (its pass specs differ from the checkout's), then pytest in the copy, importing
-    the copy's `tilelang` (PYTHONPATH precedes the editable install)."""
+    the copy's `tilelang` and `generator` (PYTHONPATH precedes the editable install); returns pytest's output."""
     env = build_checkout(root, "passes")
-    done = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", *test_files], cwd=root,
-                          env=env, capture_output=True, text=True, timeout=300)
+    env["PYTHONPATH"] = os.pathsep.join([env["PYTHONPATH"], str(root)])
+    done = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", *args], cwd=root,
+                          env=env, capture_output=True, text=True, timeout=600)
     assert done.returncode == 0, done.stdout[-4000:] + done.stderr[-2000:]
-    assert f"{7 * len(test_files)} passed" in done.stdout, done.stdout[-2000:]
+    return done.stdout
 
 
 # ------------------------------------------------------------------------------------------ bake + static checks
@@ -115,25 +131,26 @@ def run_baked_tests(root: Path, *test_files: str) -> None:
 def test_bakes_complete_specs_the_generator_accepts(cookies: Any, answers: dict[str, str], tmp_path: Path) -> None:
     baked = bake(cookies, answers)
     files = baked_files(baked)
-    assert sorted(files) == [".cruft.json", "specs/backends/nimbus.yaml", "specs/passes/nimbus_prepare_codegen.yaml",
-                             "specs/pipelines/nimbus_optimize.yaml", "tests/test_backend_nimbus.py"]
+    assert sorted(files) == [".cruft.json", f"specs/backends/{NIMBUS}.yaml",
+                             f"specs/passes/{NIMBUS}_prepare_codegen.yaml", f"specs/pipelines/{NIMBUS}_optimize.yaml",
+                             f"tests/test_backend_{NIMBUS}.py"]
     for path, text in files.items():
         assert not LEFTOVER.search(path) and not LEFTOVER.search(text), path
-    compile(files["tests/test_backend_nimbus.py"], "test_backend_nimbus.py", "exec")
+    compile(files[f"tests/test_backend_{NIMBUS}.py"], f"test_backend_{NIMBUS}.py", "exec")
     root = copy_project(tmp_path / "project")
     overlay(baked, root)
     model = load_project(Project.at(root))  # schema + cross-spec checks, as `make generate` runs them
-    backend = next(b for b in model.backends if b.name == "nimbus")
+    backend = next(b for b in model.backends if b.name == NIMBUS)
     split_in_ir = answers.get("split") == "ir"
-    assert backend.pipeline == "nimbus_optimize" and backend.legalize == "lower_and_legalize"
+    assert backend.pipeline == f"{NIMBUS}_optimize" and backend.legalize == "lower_and_legalize"
     assert (backend.split, backend.codegen, backend.runs_on) == ("none", "tvmscript", "never")
     assert backend.target.kind == answers.get("target_kind", "ext_dev")
     assert backend.target.host == ("llvm" if split_in_ir else "")
-    assert list(backend.target.keys) == [k.strip() for k in answers.get("target_keys", "nimbus").split(",")]
-    pipeline = next(p for p in model.pipelines if p.name == "nimbus_optimize")
+    assert list(backend.target.keys) == [k.strip() for k in answers.get("target_keys", NIMBUS).split(",")]
+    pipeline = next(p for p in model.pipelines if p.name == f"{NIMBUS}_optimize")
     assert [s.pipeline or s.pass_name for s in pipeline.steps] == [answers.get("pipeline", "optimize_gpu"),
-                                                                "NimbusPrepareCodegen"]
-    the_pass = next(p for p in model.passes if p.name == "NimbusPrepareCodegen")
+                                                                f"{camel(NIMBUS)}PrepareCodegen"]
+    the_pass = next(p for p in model.passes if p.name == f"{camel(NIMBUS)}PrepareCodegen")
     transforms = [r.transform for r in the_pass.rules]
     assert transforms == (["AnnotateEntryFunc", "SplitHostDevice"] if split_in_ir else ["AnnotateEntryFunc"])
 
@@ -152,7 +169,7 @@ def test_answers_are_recorded_in_a_cruft_file(cookies: Any) -> None:
     state = json.loads((bake(cookies, answers) / ".cruft.json").read_text("utf-8"))
     assert set(state) == {"template", "commit", "checkout", "context", "directory", "skip"}
     context = state["context"]["cookiecutter"]
-    assert {k: context[k] for k in answers} == answers and context["backend_name"] == "nimbus"
+    assert {k: context[k] for k in answers} == answers and context["backend_name"] == NIMBUS
     assert context["_template"] == state["template"]
     assert not {"_output_dir", "_repo_dir"} & set(context)  # where this run happened is not an answer
     toplevel = subprocess.run(["git", "-C", str(TEMPLATE), "rev-parse", "--show-toplevel"], capture_output=True,
@@ -165,7 +182,7 @@ def test_answers_are_recorded_in_a_cruft_file(cookies: Any) -> None:
 @pytest.mark.parametrize(("answers", "message"), UNSUPPORTED.values(), ids=UNSUPPORTED.keys())
 def test_invalid_answers_are_rejected(cookies: Any, capfd: pytest.CaptureFixture[str], answers: dict[str, str],
                                       message: str) -> None:
-    result = cookies.bake(extra_context={"backend_name": "nimbus", **answers}, template=str(TEMPLATE))
+    result = cookies.bake(extra_context={"backend_name": NIMBUS, **answers}, template=str(TEMPLATE))
     assert result.exit_code != 0 and isinstance(result.exception, FailedHookException)
     assert result.project_path is None or not Path(result.project_path).exists()
     err = capfd.readouterr().err
@@ -183,11 +200,11 @@ def test_plain_cookiecutter_with_a_relative_template_path(tmp_path: Path, cookie
     cli = str(Path(sys.executable).with_name("cookiecutter"))
     env = {**os.environ, "PWD": str(REPO)}  # what a shell sets; subprocess(cwd=...) alone does not
     args = [cli, "--no-input", "-o", str(tmp_path), "templates/backend"]
-    done = subprocess.run([*args, "backend_name=zephyr"], cwd=REPO, env=env, capture_output=True, text=True)
+    done = subprocess.run([*args, f"backend_name={ZEPHYR}"], cwd=REPO, env=env, capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
     assert "Next: copy specs/ and tests/" in done.stdout and "make generate" in done.stdout
-    state = json.loads((tmp_path / "zephyr" / ".cruft.json").read_text("utf-8"))
-    assert state["context"]["cookiecutter"]["backend_name"] == "zephyr"
+    state = json.loads((tmp_path / ZEPHYR / ".cruft.json").read_text("utf-8"))
+    assert state["context"]["cookiecutter"]["backend_name"] == ZEPHYR
     refused = subprocess.run([*args, "backend_name=llvm"], cwd=REPO, env=env, capture_output=True, text=True)
     assert refused.returncode != 0 and "'llvm' is an existing backend" in refused.stderr
 
@@ -198,16 +215,16 @@ def test_plain_cookiecutter_with_a_relative_template_path(tmp_path: Path, cookie
 def test_cli_bakes_the_same_files_as_cookiecutter(cookies: Any, tmp_path: Path, cookiecutter_config: Path,
                                                   capfd: pytest.CaptureFixture[str]) -> None:
     answers = {"split": "ir", "target_kind": "vulkan"}
-    argv = ["new-backend", "nimbus", "--no-input", "--output-dir", str(tmp_path / "out")]
+    argv = ["new-backend", NIMBUS, "--no-input", "--output-dir", str(tmp_path / "out")]
     assert generator_main([*argv, *(f"--set={k}={v}" for k, v in answers.items())]) == 0
-    assert "Backend 'nimbus' scaffolded" in capfd.readouterr().out
-    by_cli, by_cookies = baked_files(tmp_path / "out" / "nimbus"), baked_files(bake(cookies, answers))
+    assert f"Backend '{NIMBUS}' scaffolded" in capfd.readouterr().out
+    by_cli, by_cookies = baked_files(tmp_path / "out" / NIMBUS), baked_files(bake(cookies, answers))
     assert {p: t for p, t in by_cli.items() if p != ".cruft.json"} == \
         {p: t for p, t in by_cookies.items() if p != ".cruft.json"}
     assert generator_main(argv) == 1  # the folder exists now
     assert "already exists; choose another --output-dir or pass --overwrite" in capfd.readouterr().err
     assert generator_main([*argv, "--overwrite", "--set", "pipeline=optimize_cpu"]) == 0  # answers re-recorded
-    state = json.loads((tmp_path / "out" / "nimbus" / ".cruft.json").read_text("utf-8"))
+    state = json.loads((tmp_path / "out" / NIMBUS / ".cruft.json").read_text("utf-8"))
     assert (state["context"]["cookiecutter"]["pipeline"], state["context"]["cookiecutter"]["split"]) == \
         ("optimize_cpu", "codegen")
 
@@ -221,9 +238,9 @@ def test_cli_bakes_the_same_files_as_cookiecutter(cookies: Any, tmp_path: Path, 
 ])
 def test_cli_rejects_bad_answers(argv: list[str], message: str, tmp_path: Path, cookiecutter_config: Path,
                                  capsys: pytest.CaptureFixture[str]) -> None:
-    assert generator_main(["new-backend", "nimbus", "--no-input", "--output-dir", str(tmp_path), *argv]) == 1
+    assert generator_main(["new-backend", NIMBUS, "--no-input", "--output-dir", str(tmp_path), *argv]) == 1
     assert message in capsys.readouterr().err
-    assert not (tmp_path / "nimbus").exists()
+    assert not (tmp_path / NIMBUS).exists()
 
 
 @pytest.mark.parametrize("name", ["../nimbus", "a/b", ".."])
@@ -244,26 +261,75 @@ def test_cli_reports_the_hooks_refusal(tmp_path: Path, cookiecutter_config: Path
 # ----------------------------------------------------------------- end to end: generate, then the baked tests pass
 
 
-@pytest.mark.slow  # builds the C++ passes of a checkout copy
-def test_baked_backends_generate_and_pass_their_own_tests(cookies: Any, tmp_path: Path) -> None:
-    """Two more combinations side by side in one copy (the README walkthrough covers split=ir on optimize_gpu)."""
-    root = checkout_copy(tmp_path / "checkout")
-    overlay(bake(cookies, {}, name="nimbus"), root)
-    overlay(bake(cookies, {"pipeline": "optimize_cpu", "target_kind": "vulkan"}, name="cirrus"), root)
-    done = subprocess.run([sys.executable, "-m", "generator", "--root", str(root), "generate", "-q"], cwd=root,
-                          capture_output=True, text=True)
-    assert done.returncode == 0, done.stderr
-    for name in ("nimbus", "cirrus"):
-        assert (root / "generated" / "tilelang" / "engine" / name / "lower.py").is_file()
-        assert f"'{name}': Backend(" in (root / "generated" / "tilelang" / "engine" / "registry.py").read_text()
-    run_baked_tests(root, "tests/test_backend_nimbus.py", "tests/test_backend_cirrus.py")
-
-
-def readme_walkthrough() -> str:
+def readme_walkthrough() -> tuple[str, str]:
+    """The sh block under '## Add a backend', and the backend name it scaffolds."""
     section = README.split("\n## Add a backend\n", 1)[1].split("\n## ", 1)[0]
     block = re.search(r"```sh\n(.*?)```", section, re.S)
     assert block is not None, "README: no sh block under '## Add a backend'"
-    return block.group(1)
+    name = re.search(r"new-backend (\w+)", block.group(1))
+    assert name is not None, "README: the walkthrough runs no `new-backend NAME`"
+    return block.group(1), name.group(1)
+
+
+def walkthrough_here() -> tuple[str, str]:
+    """The README's walkthrough as written, unless this checkout has a backend of its name already (its reader
+    followed the README here): then with a free name in its place."""
+    script, name = readme_walkthrough()
+    free = fresh(name)
+    return re.sub(rf"\b{name}\b", free, script), free
+
+
+def test_the_readme_walkthrough_bakes_a_backend_this_checkout_accepts(tmp_path: Path, cookiecutter_config: Path,
+                                                                      capsys: pytest.CaptureFixture[str]) -> None:
+    _, name = readme_walkthrough()
+    assert name not in {"nimbus", "cirrus", "zephyr"}  # the names the other tests bake
+    script, free = walkthrough_here()
+    argv = re.search(r"new-backend .*", script)
+    assert argv is not None and free not in TAKEN
+    args = argv.group(0).replace("../backends", str(tmp_path / "backends")).split()
+    assert generator_main(args) == 0, capsys.readouterr().err
+    assert (tmp_path / "backends" / free / ".cruft.json").is_file()
+
+
+# The project tests that once pinned the registry (issue 20), run in a copy with baked backends.
+PROJECT_TESTS = (
+    "tests/test_pass_golden.py::test_every_pass_spec_runs_in_a_registered_backend",
+    "tests/test_pass_golden.py::test_every_pass_a_backend_runs_has_a_golden",
+    "tests/test_backends.py::test_registry_holds_every_backend_spec",
+    "tests/test_backends.py::test_each_backend_package_follows_the_contract",
+    "tests/test_backends.py::test_unknown_target_lists_the_registered_ones",
+    "tests/test_backends.py::test_passes_are_tvm_passes_named_from_their_specs",
+    "tests/test_language_surface.py::test_unsupported_names_are_clear_errors_naming_construct_and_backends",
+    "tests/test_backend_template.py",  # its fast tests: they bake backends next to those of the copy
+)
+
+
+@pytest.mark.slow  # builds the C++ passes of a checkout copy
+def test_baked_backends_keep_the_project_tests_green(cookies: Any, tmp_path: Path) -> None:
+    """Three backends baked into a copy of the checkout, as a user would: the README's and two more combinations,
+    named as the tests name their own (which then take other names). Their own tests pass, and so do the project
+    tests that used to pin the registry, run in the copy."""
+    root = checkout_copy(tmp_path / "checkout")
+    shutil.copytree(REPO / "generator", root / "generator", ignore=shutil.ignore_patterns("__pycache__"))
+    for name in ("test_pass_golden.py", "test_backends.py", "test_language_surface.py", "test_backend_template.py",
+                 "tt_kernels.py", "tt_profiles.py"):
+        shutil.copy2(REPO / "tests" / name, root / "tests" / name)
+    shutil.copytree(REPO / "tests" / "golden", root / "tests" / "golden")
+    shutil.copy2(REPO / "README.md", root / "README.md")
+    names = (fresh(readme_walkthrough()[1]), NIMBUS, CIRRUS)
+    for name, answers in zip(names, ({"split": "ir"}, {}, {"pipeline": "optimize_cpu", "target_kind": "vulkan"}),
+                             strict=True):
+        overlay(bake(cookies, answers, name=name), root)
+    done = subprocess.run([sys.executable, "-m", "generator", "--root", str(root), "generate", "-q"], cwd=root,
+                          capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    for name in names:
+        assert (root / "generated" / "tilelang" / "engine" / name / "lower.py").is_file()
+        assert f"'{name}': Backend(" in (root / "generated" / "tilelang" / "engine" / "registry.py").read_text()
+    baked = [f"tests/test_backend_{name}.py" for name in names]
+    out = run_tests(root, "-m", "not slow", "-rA", *baked, *PROJECT_TESTS)
+    for test_file in baked:
+        assert out.count(f"PASSED {test_file}::") == 7, out[-3000:]
 
 
 def test_readme_add_a_backend_section_sits_before_the_design_notes() -> None:
@@ -283,11 +349,11 @@ def test_readme_walkthrough_runs_as_written(tmp_path: Path, cookiecutter_config:
     (root / ".venv").symlink_to(REPO / ".venv", target_is_directory=True)
     assert subprocess.run(["make", "-q", ".venv/.installed"], cwd=root).returncode == 0
     env = {**copy_env(root), "PWD": str(root)}
-    script = readme_walkthrough()
+    script, name = walkthrough_here()
     # `make generate` builds both C++ libraries from scratch: as long as build_checkout allows (tests share the cores)
     done = subprocess.run(["bash", "-euxc", script], cwd=root, env=env, capture_output=True, text=True, timeout=900)
     assert done.returncode == 0, done.stdout[-4000:] + done.stderr[-4000:]
-    assert (tmp_path / "backends" / "aurora" / ".cruft.json").is_file()  # ../backends from the checkout
-    assert (root / "generated" / "tilelang" / "engine" / "aurora" / "lower.py").is_file()
+    assert (tmp_path / "backends" / name / ".cruft.json").is_file()  # ../backends from the checkout
+    assert (root / "generated" / "tilelang" / "engine" / name / "lower.py").is_file()
     assert "7 passed" in done.stdout
-    assert not (REPO / "generated" / "tilelang" / "engine" / "aurora").exists()  # the live tree was not touched
+    assert not (REPO / "generated" / "tilelang" / "engine" / name).exists()  # the live tree was not touched

@@ -1,5 +1,5 @@
 """tools/check_metal (make check-metal) can fail: kernels the project emits compile against the real tt-metal
-headers of ttnn 0.81.1 the way the JIT compiles them, and the same kernels with one mutation do not.
+headers of the spec profile's ttnn wheel the way the JIT compiles them, and the same kernels with one mutation do not.
 
 The wheel (about 100 MB) and the ziglang wheel are fetched once into $TILELANG_TTNN_CACHE; without network the
 tests fail, unless TILELANG_CHECK_METAL_OFFLINE_OK=1 says to skip them (as `make check-metal` does)."""
@@ -14,13 +14,18 @@ from typing import Any
 
 import pytest
 from tt_kernels import matmul, matmul_bias_relu
+from tt_profiles import DEFAULT, PROFILE
 
 import tilelang
+from tilelang.tenstorrent import PROFILES
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from tools.check_metal import check, host, jit, wheels  # noqa: E402
 
-VERSION = "0.81.1"  # the default profile's ttnn_wheel
+VERSION = PROFILES[DEFAULT].ttnn_wheel  # the spec's profile's wheel
+# The mutations below are of the spec's profile's kernels; `make check-metal` checks every profile's.
+pytestmark = pytest.mark.skipif(PROFILE != DEFAULT, reason=f"these tests mutate kernels of the spec's API profile "
+                                                           f"({DEFAULT}); this run emits {PROFILE}")
 
 
 @pytest.fixture(scope="module")
@@ -38,7 +43,7 @@ def toolchain(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[str]
 @pytest.fixture(scope="module")
 def program(tmp_path_factory: pytest.TempPathFactory) -> Path:
     kernel = tilelang.compile(matmul_bias_relu(128, 128, 64, 64, 64, 32), target="tenstorrent")
-    assert kernel.artifact.rt_mod.plan["device"]["profile"] == "ttnn_0_81"
+    assert kernel.artifact.rt_mod.plan["device"]["profile"] == DEFAULT
     return kernel.save(tmp_path_factory.mktemp("gemm_bias_relu") / "gemm_bias_relu.default")
 
 

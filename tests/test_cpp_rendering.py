@@ -46,9 +46,21 @@ def test_protocol_expressions_read_locals() -> None:
 
 
 def test_messages_keep_their_fields() -> None:
-    assert rules.cpp_message(expressions.parse_message("'{buffer.shape}' x {device.TILE[1]}!")) == (
+    """A field of a common name carries its value: the engine whose check fails need not provide it."""
+    assert rules.cpp_message(expressions.parse_message("'{buffer.shape}' x {device.TILE[1]} {options.mode}!")) == (
         'tl::Message{{{"\'", "buffer", {tl::str("shape")}}, '
-        '{"\' x ", "device", {tl::str("TILE"), tl::num(1)}}, {"!", "", {}}}}')
+        '{"\' x ", "device", {tl::str("TILE"), tl::num(1)}, tl::Any(tl::device())}, '
+        '{" ", "options", {tl::str("mode")}, tl::Any(options)}, {"!", "", {}}}}')
+
+
+def test_rule_expressions_bind_device_and_options_where_they_are_rendered() -> None:
+    """No engine has to put `device` or `options` into its context: the lambda captures the pass's options."""
+    expr = expressions.parse("cores_x <= device.CORE_GRID[0] and options.enabled")
+    assert rules.cpp_lambda(expr) == (
+        '[options](const tl::Ctx& c) -> tl::Any { return tl::fn::and_({tl::fn::le(c.get("cores_x"), '
+        'tl::item(tl::attr(tl::Any(tl::device()), "CORE_GRID"), tl::num(0))), '
+        'tl::attr(tl::Any(options), "enabled")}); }')
+    assert rules.cpp_lambda(expressions.parse("device.TILE[0]")).startswith("[](const tl::Ctx& c)")
 
 
 def test_every_pass_spec_has_a_registered_cpp_source() -> None:

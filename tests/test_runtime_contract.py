@@ -74,3 +74,28 @@ def test_the_cpp_intrinsic_record_is_a_view_of_the_python_one() -> None:
     struct = header[header.index("struct Intrinsic {"):header.index("};", header.index("struct Intrinsic {"))]
     members = re.findall(r"^  [\w:<>, ]+ (\w+);", struct, re.M)
     assert members and set(members) <= {f.name for f in dataclasses.fields(Intrinsic)}
+
+
+def test_engines_read_exactly_the_options_the_generator_requires() -> None:
+    """generator/rules.py's ENGINE_OPTIONS makes every pass with a partition or dataflow rule declare the options
+    the engine reads itself; the table must name exactly those the engines read."""
+    from generator.rules import ENGINE_OPTIONS, ENGINES
+
+    read: dict[str, set[str]] = {}
+    for path in CPP:
+        for name in re.findall(r'\boption\(options, "([a-z_]+)"\)', path.read_text("utf-8")):
+            read.setdefault(path.stem, set()).add(name)
+    assert read == {kind: set(options) for kind, options in ENGINE_OPTIONS.items()}
+    assert set(ENGINE_OPTIONS) <= set(ENGINES)
+
+
+def test_the_device_facts_of_cpp_and_python_have_the_same_names() -> None:
+    """Pass specs see the facts of generated/cpp/device.cc (generator/device.py's table); the Python module states
+    the same ones (PERF is the performance model's, PROFILE the spec's default there)."""
+    from generator.device import DEVICE_FACT_NAMES
+    from tilelang.tenstorrent import device
+
+    python = {k for k in vars(device) if k.isupper() and k not in ("PERF", "PERF_DOC")}
+    assert python == set(DEVICE_FACT_NAMES) - {"ACCESSOR_CT_ARGS"}
+    header = (REPO / "generated" / "cpp" / "device.cc").read_text("utf-8")
+    assert re.findall(r'\{str\("([A-Z_0-9]+)"\), ', header) == list(DEVICE_FACT_NAMES)

@@ -24,7 +24,9 @@ import jsonschema
 import ml_dtypes
 import numpy as np
 import pytest
+from tt_ir import calls
 from tt_kernels import CORPUS, GEMMS, elementwise_binary, elementwise_unary, gemm_id, matmul, matmul_bias_relu
+from tt_profiles import PROFILE, accessor_args, protocol_calls, spelling
 
 import tilelang
 from projects import REPO, build_checkout, make_checkout
@@ -33,7 +35,6 @@ from tilelang.tenstorrent.kernel_cpp import TTCodegenError, kernel_source
 from tilelang.tenstorrent.metalium import validate_plan
 
 BF16 = ml_dtypes.bfloat16
-PROFILE = intrinsics.TENSTORRENT_PROFILE
 
 def random(shape: tuple[int, ...], dtype: str, seed: int, low: float = -1.0, high: float = 1.0) -> np.ndarray:
     values = np.random.default_rng(seed).uniform(low, high, shape).astype(np.float32)
@@ -111,11 +112,17 @@ def test_kernels_call_only_the_spellings_of_the_profile(gemm_program: Any) -> No
         assert _called_names(text) <= spelled, (name, _called_names(text) - spelled)
         assert set(re.findall(r'#include "([^"]+)"', text)) <= headers
     compute = gemm_program.files["compute.cpp"]
-    assert "compute_kernel_hw_startup<SrcOrder::Reverse>(0, 1, 16);" in compute
+    startup = protocol_calls("compute_startup", branch='family == "matmul"')[0]  # the profile's, from the spec
+    callee, arity = intrinsics.INTRINSICS[startup].cpp[PROFILE].callee, len(intrinsics.INTRINSICS[startup].args)
+    assert f"{callee}({', '.join(['0', '1', '16'][:arity])});" in compute
     reader = gemm_program.files["reader.cpp"]  # offsets chained as tt-metal does, none hard-coded after the first
-    assert "constexpr auto accessor_args = TensorAccessorArgs<0>();" in reader
-    assert ("constexpr auto accessor_args_1 = TensorAccessorArgs<accessor_args.next_compile_time_args_offset()>();"
-            in reader)
+    if accessor_args():
+        assert "constexpr auto accessor_args = TensorAccessorArgs<0>();" in reader
+        assert ("constexpr auto accessor_args_1 = TensorAccessorArgs<accessor_args.next_compile_time_args_offset()>"
+                "();" in reader)
+    else:  # addressed without compile-time arguments
+        assert "TensorAccessorArgs" not in reader
+        assert reader.count(f"{spelling(protocol_calls('tensor_accessor')[-1])}") == 2
 
 
 def test_main_cpp_sets_the_arguments_of_every_core(gemm_program: Any) -> None:
@@ -132,17 +139,21 @@ def test_main_cpp_sets_the_arguments_of_every_core(gemm_program: Any) -> None:
             "static_cast<uint32_t>(noc_core(3, 1).x), static_cast<uint32_t>(noc_core(3, 1).y), "
             "static_cast<uint32_t>(noc_core(3, 3).x), static_cast<uint32_t>(noc_core(3, 3).y), "
             "semaphore_B_sender_sem, semaphore_B_receiver_sem});") in main
-    assert "return mesh->worker_core_from_logical_core(CoreCoord{x, y});" in main
+    host = {"mesh": "mesh", "device": "device"}[intrinsics.PROFILES[PROFILE].host_api]  # main.cpp.j2's handle
+    assert f"return {host}->worker_core_from_logical_core(CoreCoord{{x, y}});" in main
     assert "CircularBufferConfig(8 * 2048, {{CBIndex::c_16, tt::DataFormat::Float16_b}})" in main
-    assert main.count("TensorAccessorArgs(*") == 3
+    assert main.count("TensorAccessorArgs(*") == (3 if accessor_args() else 0)
 
 
 def test_a_call_without_a_spelling_in_the_profile_is_an_error() -> None:
     art = tilelang.lower(matmul(64, 64, 64, 32, 32, 32, dtype="bfloat16"), target="tenstorrent",
                          enable_device_compile=False)
-    with pytest.raises(TTCodegenError, match="intrinsic 'tensor_accessor_args' has no C.. spelling in API profile "
-                                             "'tilelang_tt_2025'"):
-        kernel_source(art.device_mod["main_reader"], "main_reader", "tilelang_tt_2025")
+    # The first call of a kernel that some other profile cannot spell, and that profile.
+    kernel, missing, other = next((k, name, p) for k in ("main_reader", "main_compute", "main_writer")
+                                  for name in calls(art.device_mod[k]) for p in sorted(intrinsics.PROFILES)
+                                  if p not in intrinsics.INTRINSICS[name].cpp)
+    with pytest.raises(TTCodegenError, match=f"intrinsic '{missing}' has no C.. spelling in API profile '{other}'"):
+        kernel_source(art.device_mod[kernel], kernel, other)
 
 
 # ------------------------------------------------------------------------------- compile and run (emulator)
@@ -306,6 +317,7 @@ def test_the_second_api_profile_is_one_line_of_the_backend_spec(emulator: Any, p
     out = tmp_path / "artifacts"
     env = build_checkout(make_checkout(project))  # the profile is compiled into both libraries
     env["PYTHONPATH"] = os.pathsep.join([env["PYTHONPATH"], str(REPO / "tests")])
+    env.pop("TILELANG_TT_API_PROFILE", None)  # the spec line, not a profile this run was given, decides
     done = subprocess.run([sys.executable, "-c", SECOND_PROFILE_RUN, str(out)], capture_output=True, text=True,
                           env=env, timeout=600)
     assert done.returncode == 0, done.stdout + done.stderr

@@ -16,6 +16,7 @@ import ml_dtypes
 import numpy as np
 import pytest
 from tt_kernels import matmul
+from tt_profiles import full_configurations, spelling
 
 import tilelang
 import tilelang.language as T
@@ -95,8 +96,9 @@ def test_fused_kernels_with_several_blocks_per_core_match_numpy(emulator: Any, o
     err = float(np.abs(d.astype(np.float32) - ref).max())
     assert err <= 2.0**-5 * float(np.abs(ref).max()), err
     compute = kernel.artifact.rt_mod.files["compute.cpp"]
-    assert len(re.findall(r"^ +compute_kernel_hw_startup", compute, re.M)) == 1  # the one full configuration
-    assert "binary_op_init_common" not in compute and "reconfig_data_format(1, 0);" in compute
+    full = "|".join(sorted({spelling(c) for c in full_configurations().values()}))  # the profile's, every family
+    assert len(re.findall(rf"^ +({full})\b", compute, re.M)) == 1  # the one full configuration
+    assert "reconfig_data_format(1, 0);" in compute
     assert kernel.last_report["status"] == "ok"
 
 
@@ -143,7 +145,9 @@ def test_the_sanitizer_catches_the_return_to_matmul_without_reconfiguration(emul
 
 
 def test_a_second_full_hardware_configuration_is_an_error(emulator: Any, tmp_path: Path) -> None:
-    """What the kernel emitted before issue 17 did: a full configuration in front of the epilogue."""
+    """What the kernel emitted before issue 17 did: a full configuration in front of the epilogue (the one the
+    profile configures a binary operation with)."""
+    full = spelling(full_configurations()['family == "binary"'])
     message = run_edited(emulator, tmp_path, lambda s: s.replace(
-        "reconfig_data_format(24, 2);", "compute_kernel_hw_startup(24, 2, 16);", 1))
-    assert "full hardware configuration after the first compute call: compute_kernel_hw_startup" in message
+        "reconfig_data_format(24, 2);", f"{full}(24, 2, 16);", 1))
+    assert f"full hardware configuration after the first compute call: {full}" in message

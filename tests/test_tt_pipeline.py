@@ -10,6 +10,7 @@ import tvm
 import tvm_ffi
 from tt_ir import calls, const, gemm, run_until, tt_calls
 from tt_kernels import elementwise_add, matmul, matmul_bias_relu
+from tt_profiles import accessor_args, counterpart, protocol_calls
 from tvm import tirx
 
 from tilelang import transform
@@ -33,7 +34,8 @@ def test_infer_tt_layout_annotates_tensors_only() -> None:
 def test_attach_tt_accessors() -> None:
     after = run_until(matmul(64, 128, 96, 32, 32, 32, dtype="float32"), "AttachTTAccessors")["main"]
     acc = get_attr(after, "tt.accessors")
-    assert acc["B"] == {"stride_mode": "tiled", "page_bytes": 4096, "compile_time_args": 2, "parameter": 1}
+    assert acc["B"] == {"stride_mode": "tiled", "page_bytes": 4096, "compile_time_args": accessor_args(),
+                        "parameter": 1}
     assert [acc[n]["parameter"] for n in "ABC"] == [0, 1, 2]
 
 
@@ -175,9 +177,10 @@ def test_split_keeps_role_legal_calls_per_kernel() -> None:
 def test_bind_accessors_builds_one_accessor_per_tensor() -> None:
     before = run_until(gemm(), "SplitTTKernels")["main_reader"]
     after = run_until(gemm(), "BindTTAccessors")["main_reader"]
-    assert calls(after)[:5] == ["tensor_accessor_args", "tensor_accessor", "next_compile_time_args_offset",
-                                "tensor_accessor_args", "tensor_accessor"]  # B's arguments follow A's
-    assert get_attr(after, "tt.compile_time_args") == [{"tensor": "A", "offset": 0}, {"tensor": "B", "offset": 2}]
+    chained = protocol_calls("tensor_accessor") + protocol_calls("tensor_accessor_chained")  # B's follow A's
+    assert calls(after)[:len(chained)] == chained
+    offsets = [{"tensor": "A", "offset": 0}, {"tensor": "B", "offset": accessor_args()}] if accessor_args() else []
+    assert get_attr(after, "tt.compile_time_args") == offsets
     assert get_attr(after, "tt.tensor_args") == {"A_addr": "A", "B_addr": "B"}
     reads = [c for r, c in tt_calls(after.body) if r.name == "read_block"]
     assert all(not tirx.is_buffer_var(c.args[1]) for c in reads)  # the accessor, not the tensor
@@ -193,7 +196,8 @@ def test_plan_dst_sizes_sub_blocks(accum: str, expected: int) -> None:
 
 def test_compute_init_first_family_and_reinit_when_mixed() -> None:
     comp = run_until(gemm(), "InsertTTComputeInit")["main_compute"]
-    assert calls(comp)[:2] == ["compute_kernel_hw_startup_matmul", "matmul_init"]
+    startup = protocol_calls("compute_startup", branch='family == "matmul"')
+    assert calls(comp)[:len(startup)] == startup
     mixed = run_until(matmul_bias_relu(128, 128, 128, 64, 64, 32), "InsertTTComputeInit")["main_compute"]
     inits = [to_py(c.args[-1]) for r, c in tt_calls(mixed.body) if r.name in ("matmul_block", "eltwise_block")]
     assert inits == [1, 1]
@@ -205,8 +209,8 @@ def test_lower_protocols_reader_sequence() -> None:
     seq = calls(reader)
     assert "read_block" not in seq
     start = seq.index("cb_reserve_back")
-    assert seq[start:start + 5] == ["cb_reserve_back", "get_write_ptr", "noc_async_read_page",
-                                    "noc_async_read_barrier", "cb_push_back"]
+    block = protocol_calls("reader_block")  # a 1x1 block: each call once
+    assert block[:2] == ["cb_reserve_back", "get_write_ptr"] and seq[start:start + len(block)] == block
 
 
 def _if_branches(stmt: Any) -> list[tuple[list[str], list[str]]]:
@@ -239,7 +243,8 @@ def test_multicast_shares_a_rows_and_b_columns_between_cores() -> None:
     assert [s["name"] for s in get_attr(reader, "tt.semaphores")] == [
         "A_sender_sem", "A_receiver_sem", "B_sender_sem", "B_receiver_sem"]
     sender, receiver = _if_branches(reader.body)[0]
-    assert sender == ["noc_async_read_page", "noc_async_read_barrier", "noc_semaphore_wait", "noc_semaphore_set",
+    assert sender == [counterpart("noc_async_read_page"), "noc_async_read_barrier", "noc_semaphore_wait",
+                      "noc_semaphore_set",
                       "get_noc_multicast_addr", "get_noc_multicast_addr", "noc_async_write_multicast",
                       "noc_semaphore_set", "noc_semaphore_set_multicast", "noc_async_write_barrier"]
     assert receiver == ["noc_semaphore_set", "get_noc_addr", "noc_semaphore_inc", "noc_semaphore_wait"]
@@ -261,7 +266,8 @@ def test_lower_protocols_compute_matmul_in_one_dst_section() -> None:
     comp = run_until(matmul(64, 64, 128, 64, 64, 32), "LowerTTProtocols")["main_compute"]
     seq = calls(comp)
     assert "matmul_block" not in seq and "cb_wait_front" in seq
-    acquire, mm, commit = seq.index("tile_regs_acquire"), seq.index("matmul_tiles"), seq.index("tile_regs_commit")
+    acquire, commit = seq.index("tile_regs_acquire"), seq.index("tile_regs_commit")
+    mm = seq.index(counterpart("matmul_tiles"))
     assert acquire < mm < commit
     assert seq.count("tile_regs_acquire") == 1  # the whole 2x2 block accumulates in one section
 

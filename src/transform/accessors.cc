@@ -99,8 +99,7 @@ Any accessors(const std::string& name, const Dict& options, const AccessorsParam
               {names::kPosition, Any(static_cast<int64_t>(position))},
               {names::kAddress, addr},
               {names::kCb, Any(u.cb)},
-              {names::kPrevious, previous},
-              {names::kDevice, device()}};
+              {names::kPrevious, previous}};
       Dict bound = run_protocol(position == 0 ? protocol_name : chain_name, b, eval_args(args, ctx));
       previous = bound.count(str("accessor_args")) ? item(bound, str("accessor_args")) : Any();
       swap.emplace_back(u.tensor, item(bound, str("accessor")));

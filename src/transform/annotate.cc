@@ -16,7 +16,7 @@ Any annotate(const std::string& name, const Dict& options, const AnnotateParams&
     std::string what = tensors ? "tensor" : "on-chip buffer";
     Dict table;
     for (const BufferInfo& info : items) {
-      Ctx ctx{{names::kBuffer, info.ns()}, {names::kDevice, device()}, {names::kOptions, options}};
+      Ctx ctx{{names::kBuffer, info.ns()}};
       check(require, what + " '" + info.name + "'", ctx);
       Dict row;
       for (const auto& [field_name, e] : fields) row.Set(String(field_name), e(ctx));

@@ -26,7 +26,7 @@ Any constants(const std::string& name, const Dict& options, const ConstantsParam
              }()) + "; rename the parameter");
       }
     }
-    Ctx ctx{{names::kDevice, device()}, {names::kOptions, options}};
+    Ctx ctx;
     List extents;
     for (const Any& e : as_list(shape(ctx))) extents.push_back(int_imm(as_int(e)));
     // A global buffer like a TileLang tensor parameter: no strides, offset 0, 64-byte aligned.
@@ -37,7 +37,7 @@ Any constants(const std::string& name, const Dict& options, const ConstantsParam
     func_params.push_back(buffer);
     List rows;  // the filled rows, listed for the host
     for (int64_t r = 0; r < as_int(as_list(shape(ctx))[0]); ++r) {
-      if (truthy(filled(Ctx{{names::kRow, Any(r)}, {names::kDevice, device()}, {names::kOptions, options}}))) {
+      if (truthy(filled(Ctx{{names::kRow, Any(r)}}))) {
         rows.push_back(Any(r));
       }
     }

@@ -58,7 +58,6 @@ struct CBs {
 Ctx op_context(const TileOp& op, const CBs& cbs, bool absorbed) {
   Ctx ctx;
   for (const auto& [k, v] : op.fields) ctx.set(k, v);
-  ctx.set(names::kDevice, device());
   ctx.set(names::kAbsorbed, Any(absorbed));
   ctx.set(names::kOut, cbs.find(op.writes) ? attr(cbs.at(op.writes), "index") : Any(int64_t(-1)));
   List ins;
@@ -119,7 +118,7 @@ Any dataflow(const std::string& name, const Dict& options, const DataflowParams&
       Ctx ctx{{names::kMt, gemm.get(names::kMt)}, {names::kNt, gemm.get(names::kNt)},
               {names::kKCount, gemm.get(names::kKCount)}, {names::kPages, Any(pages)},
               {names::kTransposed, gemm.get(names::kTransposed)},
-              {names::kDstCapacity, Any(dst_capacity(fp32))}, {names::kDevice, device()}, {names::kOptions, options}};
+              {names::kDstCapacity, Any(dst_capacity(fp32))}};
       return truthy((*partial)(ctx));
     };
     std::vector<Stream> streams = tl::dataflow(ops, as_int(option(options, "stages")), depth, needs_partial);

@@ -41,7 +41,7 @@ std::string Message::format(const Ctx& ctx) const {
   for (const Piece& piece : pieces) {
     out += piece.literal;
     if (piece.name.empty()) continue;
-    Any value = ctx.get(piece.name.c_str());
+    Any value = piece.value ? *piece.value : ctx.get(piece.name.c_str());
     for (const Any& step : piece.path) {
       value = is_str(step) ? attr(value, as_str(step).c_str()) : item(value, step);
     }

@@ -6,6 +6,8 @@
 // `//` and `%` round toward negative infinity, as TIR's floordiv/floormod do.
 #pragma once
 
+#include <optional>
+
 #include "ir_build.h"
 
 namespace tl {
@@ -33,6 +35,7 @@ struct Message {
     std::string literal;
     std::string name;       // empty: no field after the literal
     std::vector<Any> path;  // String: attribute, int: index
+    std::optional<Any> value = std::nullopt;  // the name's value where the rule was rendered (device, options)
   };
   std::vector<Piece> pieces;
   std::string format(const Ctx& ctx) const;

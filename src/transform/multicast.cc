@@ -103,8 +103,7 @@ std::optional<Any> Planner::replace(const Any& read, const std::vector<std::stri
   std::set<std::string> step_vars(loops.begin(), loops.end());
   std::string along = shared_along(named.get(index_arg.c_str()), launch, step_vars);
   int64_t receivers = along == "row" ? cores.cores_x - 1 : along == "column" ? cores.cores_y - 1 : 0;
-  Ctx ctx = merge(named, facts, {names::kPartitionMode, names::kUniform, names::kCoresX, names::kCoresY, names::kDevice,
-                           names::kOptions});
+  Ctx ctx = merge(named, facts, {names::kPartitionMode, names::kUniform, names::kCoresX, names::kCoresY});
   ctx.set(names::kAlong, str(along)).set(names::kReceivers, Any(receivers));
   if (!truthy(when(ctx))) return std::nullopt;
   std::string source = ir::Var(named.get(tensor_arg.c_str())).name();
@@ -171,9 +170,7 @@ Any multicast(const std::string& name, const Dict& options, const MulticastParam
     p.facts.set(names::kPartitionMode, get_attr(func, keys::kTtPartitionMode))
         .set(names::kUniform, Any(p.cores.uniform))
         .set(names::kCoresX, Any(p.cores.cores_x))
-        .set(names::kCoresY, Any(p.cores.cores_y))
-        .set(names::kDevice, device())
-        .set(names::kOptions, options);
+        .set(names::kCoresY, Any(p.cores.cores_y));
     for (const Any& v : attr_list(func, keys::kTtWorkValues)) p.values.push_back(as_dict(v));
     std::vector<BlockRead> reads;
     block_reads(ir::PrimFunc(func).body(), op_name, {}, reads);

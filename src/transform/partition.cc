@@ -122,7 +122,7 @@ Any partition(const std::string& name, const Dict& options, const PartitionParam
     Any grid = option(options, "core_grid");
     int64_t cx = as_int(item(grid, Any(int64_t(0)))), cy = as_int(item(grid, Any(int64_t(1))));
     Ctx ctx{{names::kGridX, Any(gx)}, {names::kGridY, Any(gy)}, {names::kCoresX, Any(cx)},
-            {names::kCoresY, Any(cy)}, {names::kDevice, device()}};
+            {names::kCoresY, Any(cy)}};
     check(require, "", ctx);
     std::string mode = as_str(option(options, "mode"));
     if (mode == "auto") mode = auto_shard && truthy((*auto_shard)(ctx)) ? "shard" : "global";

@@ -24,8 +24,7 @@ Ctx kernel_facts(const Any& func) {
   Ctx facts;
   facts.set(names::kFp32Acc, Any(fp32))
       .set(names::kProfile, str(profile()))
-      .set(names::kDstCapacity, Any(dst_capacity(fp32)))
-      .set(names::kDevice, device());
+      .set(names::kDstCapacity, Any(dst_capacity(fp32)));
   return facts;
 }
 
@@ -114,7 +113,7 @@ Any rewrite(const std::string& name, const Dict& options, const RewriteParams& p
       if (op_cases == nullptr) return std::nullopt;
       ir::Call value(ev.value());
       Ctx ctx = merge(named_ctx(*record, value), facts,
-                      {names::kFp32Acc, names::kProfile, names::kDstCapacity, names::kDevice});
+                      {names::kFp32Acc, names::kProfile, names::kDstCapacity});
       const Case* c = choose_case(*op_cases, ctx, record->op_name + ":");
       if (c == nullptr) return std::nullopt;
       return apply_case(*c, *record, value, ctx);

@@ -129,7 +129,6 @@ Any verify(const std::string& name, const Dict& options, const VerifyParams& par
             {names::kL1Bytes, Any(l1)},
             {names::kLargestCb, str(largest)},
             {names::kRuntimeArgs, Any(static_cast<int64_t>(attr_list(func, keys::kTtRuntimeArgs).size()))},
-            {names::kDevice, device()},
             {names::kKernel, str(kernel)}};
     check(checks, kernel + ":", ctx);
     return func;

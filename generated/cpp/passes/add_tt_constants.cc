@@ -11,7 +11,7 @@ namespace tl::passes::AddTTConstants {
 
 static Any make(const Dict& options) {
   return sequential(list({
-      engines::constants("AddTTConstants", options, tl::engines::ConstantsParams{tl::str("reduce_scaler"), tl::str("bfloat16"), [](const tl::Ctx& c) -> tl::Any { return tl::attr(c.get("device"), "TILE"); }, [](const tl::Ctx& c) -> tl::Any { return tl::real(1.0); }, [](const tl::Ctx& c) -> tl::Any { return tl::fn::eq(tl::fn::mod(c.get("row"), tl::fn::floordiv(tl::item(tl::attr(c.get("device"), "TILE"), tl::num(0)), tl::num(2))), tl::num(0)); }, tl::Any(tl::list({tl::str("tirx.tile.sum"), tl::str("tirx.tile.max")}))}),
+      engines::constants("AddTTConstants", options, tl::engines::ConstantsParams{tl::str("reduce_scaler"), tl::str("bfloat16"), [](const tl::Ctx& c) -> tl::Any { return tl::attr(tl::Any(tl::device()), "TILE"); }, [](const tl::Ctx& c) -> tl::Any { return tl::real(1.0); }, [](const tl::Ctx& c) -> tl::Any { return tl::fn::eq(tl::fn::mod(c.get("row"), tl::fn::floordiv(tl::item(tl::attr(tl::Any(tl::device()), "TILE"), tl::num(0)), tl::num(2))), tl::num(0)); }, tl::Any(tl::list({tl::str("tirx.tile.sum"), tl::str("tirx.tile.max")}))}),
   }), "tl.AddTTConstants");
 }
 

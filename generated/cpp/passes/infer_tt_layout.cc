@@ -16,14 +16,14 @@ static Any make(const Dict& options) {
             {"layout", [](const tl::Ctx& c) -> tl::Any { return tl::str("interleaved"); }},
             {"dtype", [](const tl::Ctx& c) -> tl::Any { return tl::attr(c.get("buffer"), "dtype"); }},
             {"data_format", [](const tl::Ctx& c) -> tl::Any { return tl::fn::data_format(tl::attr(c.get("buffer"), "dtype")); }},
-            {"page_bytes", [](const tl::Ctx& c) -> tl::Any { return tl::fn::mul(tl::fn::mul(tl::item(tl::attr(c.get("device"), "TILE"), tl::num(0)), tl::item(tl::attr(c.get("device"), "TILE"), tl::num(1))), tl::fn::dtype_bytes(tl::attr(c.get("buffer"), "dtype"))); }},
-            {"tile_rows", [](const tl::Ctx& c) -> tl::Any { return tl::fn::max(tl::num(1), tl::fn::floordiv(tl::fn::floordiv(tl::fn::prod(tl::attr(c.get("buffer"), "shape")), tl::item(tl::attr(c.get("buffer"), "shape"), tl::num(-1))), tl::item(tl::attr(c.get("device"), "TILE"), tl::num(0)))); }},
-            {"tile_cols", [](const tl::Ctx& c) -> tl::Any { return tl::fn::floordiv(tl::item(tl::attr(c.get("buffer"), "shape"), tl::num(-1)), tl::item(tl::attr(c.get("device"), "TILE"), tl::num(1))); }},
+            {"page_bytes", [](const tl::Ctx& c) -> tl::Any { return tl::fn::mul(tl::fn::mul(tl::item(tl::attr(tl::Any(tl::device()), "TILE"), tl::num(0)), tl::item(tl::attr(tl::Any(tl::device()), "TILE"), tl::num(1))), tl::fn::dtype_bytes(tl::attr(c.get("buffer"), "dtype"))); }},
+            {"tile_rows", [](const tl::Ctx& c) -> tl::Any { return tl::fn::max(tl::num(1), tl::fn::floordiv(tl::fn::floordiv(tl::fn::prod(tl::attr(c.get("buffer"), "shape")), tl::item(tl::attr(c.get("buffer"), "shape"), tl::num(-1))), tl::item(tl::attr(tl::Any(tl::device()), "TILE"), tl::num(0)))); }},
+            {"tile_cols", [](const tl::Ctx& c) -> tl::Any { return tl::fn::floordiv(tl::item(tl::attr(c.get("buffer"), "shape"), tl::num(-1)), tl::item(tl::attr(tl::Any(tl::device()), "TILE"), tl::num(1))); }},
         }, tl::Checks{
             tl::Check{[](const tl::Ctx& c) -> tl::Any { return tl::fn::supported_dtype(tl::attr(c.get("buffer"), "dtype")); },
                       tl::Message{{{"has dtype ", "buffer", {tl::str("dtype")}}, {"; the tenstorrent backend supports bfloat16, float16 and float32", "", {}}}}},
-            tl::Check{[](const tl::Ctx& c) -> tl::Any { return tl::fn::and_({tl::fn::eq(tl::fn::mod(tl::attr(c.get("buffer"), "row_extent"), tl::item(tl::attr(c.get("device"), "TILE"), tl::num(0))), tl::num(0)), tl::fn::eq(tl::fn::mod(tl::item(tl::attr(c.get("buffer"), "shape"), tl::num(-1)), tl::item(tl::attr(c.get("device"), "TILE"), tl::num(1))), tl::num(0))}); },
-                      tl::Message{{{"has shape ", "buffer", {tl::str("shape")}}, {", not a multiple of the ", "device", {tl::str("TILE")}}, {" tile (pad the tensor)", "", {}}}}},
+            tl::Check{[](const tl::Ctx& c) -> tl::Any { return tl::fn::and_({tl::fn::eq(tl::fn::mod(tl::attr(c.get("buffer"), "row_extent"), tl::item(tl::attr(tl::Any(tl::device()), "TILE"), tl::num(0))), tl::num(0)), tl::fn::eq(tl::fn::mod(tl::item(tl::attr(c.get("buffer"), "shape"), tl::num(-1)), tl::item(tl::attr(tl::Any(tl::device()), "TILE"), tl::num(1))), tl::num(0))}); },
+                      tl::Message{{{"has shape ", "buffer", {tl::str("shape")}}, {", not a multiple of the ", "device", {tl::str("TILE")}, tl::Any(tl::device())}, {" tile (pad the tensor)", "", {}}}}},
         }}),
   }), "tl.InferTTLayout");
 }

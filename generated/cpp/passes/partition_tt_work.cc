@@ -12,8 +12,8 @@ namespace tl::passes::PartitionTTWork {
 static Any make(const Dict& options) {
   return sequential(list({
       engines::partition("PartitionTTWork", options, tl::engines::PartitionParams{tl::Checks{
-            tl::Check{[](const tl::Ctx& c) -> tl::Any { return tl::fn::and_({tl::fn::ge(c.get("cores_x"), tl::num(1)), tl::fn::ge(c.get("cores_y"), tl::num(1)), tl::fn::le(c.get("cores_x"), tl::item(tl::attr(c.get("device"), "CORE_GRID"), tl::num(0))), tl::fn::le(c.get("cores_y"), tl::item(tl::attr(c.get("device"), "CORE_GRID"), tl::num(1)))}); },
-                      tl::Message{{{"core_grid [", "cores_x", {}}, {", ", "cores_y", {}}, {"] does not fit the device's ", "device", {tl::str("CORE_GRID")}}, {" worker grid", "", {}}}}},
+            tl::Check{[](const tl::Ctx& c) -> tl::Any { return tl::fn::and_({tl::fn::ge(c.get("cores_x"), tl::num(1)), tl::fn::ge(c.get("cores_y"), tl::num(1)), tl::fn::le(c.get("cores_x"), tl::item(tl::attr(tl::Any(tl::device()), "CORE_GRID"), tl::num(0))), tl::fn::le(c.get("cores_y"), tl::item(tl::attr(tl::Any(tl::device()), "CORE_GRID"), tl::num(1)))}); },
+                      tl::Message{{{"core_grid [", "cores_x", {}}, {", ", "cores_y", {}}, {"] does not fit the device's ", "device", {tl::str("CORE_GRID")}, tl::Any(tl::device())}, {" worker grid", "", {}}}}},
         }, [](const tl::Ctx& c) -> tl::Any { return tl::fn::and_({tl::fn::eq(tl::fn::mod(c.get("grid_x"), tl::fn::min(c.get("grid_x"), c.get("cores_x"))), tl::num(0)), tl::fn::eq(tl::fn::mod(c.get("grid_y"), tl::fn::min(c.get("grid_y"), c.get("cores_y"))), tl::num(0))}); }}),
   }), "tl.PartitionTTWork");
 }

@@ -11,7 +11,7 @@ namespace tl::passes::PlanTTMulticast {
 
 static Any make(const Dict& options) {
   return sequential(list({
-      engines::multicast("PlanTTMulticast", options, tl::engines::MulticastParams{tl::str("read_block"), tl::str("src"), tl::str("first_tile"), tl::str("read_block_mcast"), [](const tl::Ctx& c) -> tl::Any { return tl::fn::and_({tl::attr(c.get("options"), "enabled"), tl::fn::eq(c.get("partition_mode"), tl::str("shard")), c.get("uniform"), tl::fn::gt(c.get("receivers"), tl::num(0))}); }, tl::ExprMap{
+      engines::multicast("PlanTTMulticast", options, tl::engines::MulticastParams{tl::str("read_block"), tl::str("src"), tl::str("first_tile"), tl::str("read_block_mcast"), [options](const tl::Ctx& c) -> tl::Any { return tl::fn::and_({tl::attr(tl::Any(options), "enabled"), tl::fn::eq(c.get("partition_mode"), tl::str("shard")), c.get("uniform"), tl::fn::gt(c.get("receivers"), tl::num(0))}); }, tl::ExprMap{
             {"sender", [](const tl::Ctx& c) -> tl::Any { return tl::fn::select(tl::fn::eq(c.get("along"), tl::str("row")), tl::fn::eq(c.get("x"), tl::num(0)), tl::fn::eq(c.get("y"), tl::num(0))); }},
             {"sender_x", [](const tl::Ctx& c) -> tl::Any { return tl::fn::select(tl::fn::eq(c.get("along"), tl::str("row")), tl::fn::noc_x(tl::num(0), c.get("y")), tl::fn::noc_x(c.get("x"), tl::num(0))); }},
             {"sender_y", [](const tl::Ctx& c) -> tl::Any { return tl::fn::select(tl::fn::eq(c.get("along"), tl::str("row")), tl::fn::noc_y(tl::num(0), c.get("y")), tl::fn::noc_y(c.get("x"), tl::num(0))); }},
@@ -21,7 +21,7 @@ static Any make(const Dict& options) {
             {"last_y", [](const tl::Ctx& c) -> tl::Any { return tl::fn::select(tl::fn::eq(c.get("along"), tl::str("row")), tl::fn::noc_y(tl::fn::sub(c.get("cores_x"), tl::num(1)), c.get("y")), tl::fn::noc_y(c.get("x"), tl::fn::sub(c.get("cores_y"), tl::num(1)))); }},
         }, tl::Any(tl::list({tl::str("sender_sem"), tl::str("receiver_sem")})), tl::ExprMap{
             {"receivers", [](const tl::Ctx& c) -> tl::Any { return c.get("receivers"); }},
-            {"noc", [](const tl::Ctx& c) -> tl::Any { return tl::fn::select(tl::fn::eq(tl::item(tl::attr(c.get("device"), "KERNEL_PROCESSORS"), tl::str("reader")), tl::str("RISCV_1")), tl::num(1), tl::num(0)); }},
+            {"noc", [](const tl::Ctx& c) -> tl::Any { return tl::fn::select(tl::fn::eq(tl::item(tl::attr(tl::Any(tl::device()), "KERNEL_PROCESSORS"), tl::str("reader")), tl::str("RISCV_1")), tl::num(1), tl::num(0)); }},
         }}),
   }), "tl.PlanTTMulticast");
 }

@@ -12,12 +12,12 @@ namespace tl::passes::VerifyTTKernels {
 static Any make(const Dict& options) {
   return sequential(list({
       engines::verify("VerifyTTKernels", options, tl::engines::VerifyParams{tl::Any(tl::list({tl::str("no_abstract_ops"), tl::str("role_legal_calls"), tl::str("cb_balance")})), tl::Any(tl::list({tl::Any(tl::list({tl::str("cb_reserve_back"), tl::str("cb_push_back")})), tl::Any(tl::list({tl::str("cb_wait_front"), tl::str("cb_pop_front")}))})), tl::Checks{
-            tl::Check{[](const tl::Ctx& c) -> tl::Any { return tl::fn::le(c.get("cbs"), tl::attr(c.get("device"), "MAX_CBS")); },
-                      tl::Message{{{"", "cbs", {}}, {" circular buffers, more than the ", "device", {tl::str("MAX_CBS")}}, {" of a core", "", {}}}}},
-            tl::Check{[](const tl::Ctx& c) -> tl::Any { return tl::fn::le(c.get("l1_bytes"), tl::attr(c.get("device"), "L1_BYTES")); },
-                      tl::Message{{{"circular buffers need ", "l1_bytes", {}}, {" B of L1 per core, more than the ", "device", {tl::str("L1_BYTES")}}, {" B available (largest: ", "largest_cb", {}}, {"); use smaller blocks or fewer stages", "", {}}}}},
-            tl::Check{[](const tl::Ctx& c) -> tl::Any { return tl::fn::le(c.get("runtime_args"), tl::attr(c.get("device"), "MAX_RUNTIME_ARGS")); },
-                      tl::Message{{{"", "runtime_args", {}}, {" runtime arguments, more than the ", "device", {tl::str("MAX_RUNTIME_ARGS")}}, {" a kernel may take", "", {}}}}},
+            tl::Check{[](const tl::Ctx& c) -> tl::Any { return tl::fn::le(c.get("cbs"), tl::attr(tl::Any(tl::device()), "MAX_CBS")); },
+                      tl::Message{{{"", "cbs", {}}, {" circular buffers, more than the ", "device", {tl::str("MAX_CBS")}, tl::Any(tl::device())}, {" of a core", "", {}}}}},
+            tl::Check{[](const tl::Ctx& c) -> tl::Any { return tl::fn::le(c.get("l1_bytes"), tl::attr(tl::Any(tl::device()), "L1_BYTES")); },
+                      tl::Message{{{"circular buffers need ", "l1_bytes", {}}, {" B of L1 per core, more than the ", "device", {tl::str("L1_BYTES")}, tl::Any(tl::device())}, {" B available (largest: ", "largest_cb", {}}, {"); use smaller blocks or fewer stages", "", {}}}}},
+            tl::Check{[](const tl::Ctx& c) -> tl::Any { return tl::fn::le(c.get("runtime_args"), tl::attr(tl::Any(tl::device()), "MAX_RUNTIME_ARGS")); },
+                      tl::Message{{{"", "runtime_args", {}}, {" runtime arguments, more than the ", "device", {tl::str("MAX_RUNTIME_ARGS")}, tl::Any(tl::device())}, {" a kernel may take", "", {}}}}},
         }}),
   }), "tl.VerifyTTKernels");
 }

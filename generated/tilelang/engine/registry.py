@@ -27,6 +27,7 @@ BACKENDS: dict[str, Backend] = {
         extern_math=('exp2', 'exp10', 'fabs'),
         unsupported_tile_ops=(),
         lowers=True,
+        pipeline='optimize_cpu',
     ),
     'cuda': Backend(
         name='cuda',
@@ -42,6 +43,7 @@ BACKENDS: dict[str, Backend] = {
         extern_math=(),
         unsupported_tile_ops=(('tl.tile.atomic_add', 'its blocks run in parallel, and the loop lowering of T.atomic_add is a plain read-modify-write, correct only when blocks run one after another (llvm, c); no atomic lowering for this backend yet'),),
         lowers=True,
+        pipeline='optimize_gpu',
     ),
     'hip': Backend(
         name='hip',
@@ -57,6 +59,7 @@ BACKENDS: dict[str, Backend] = {
         extern_math=(),
         unsupported_tile_ops=(('tl.tile.atomic_add', 'its blocks run in parallel, and the loop lowering of T.atomic_add is a plain read-modify-write, correct only when blocks run one after another (llvm, c); no atomic lowering for this backend yet'),),
         lowers=True,
+        pipeline='optimize_gpu',
     ),
     'llvm': Backend(
         name='llvm',
@@ -72,6 +75,7 @@ BACKENDS: dict[str, Backend] = {
         extern_math=(),
         unsupported_tile_ops=(),
         lowers=True,
+        pipeline='optimize_cpu',
     ),
     'tenstorrent': Backend(
         name='tenstorrent',
@@ -87,6 +91,7 @@ BACKENDS: dict[str, Backend] = {
         extern_math=(),
         unsupported_tile_ops=(),
         lowers=True,
+        pipeline='optimize_tenstorrent',
     ),
     'webgpu': Backend(
         name='webgpu',
@@ -102,5 +107,6 @@ BACKENDS: dict[str, Backend] = {
         extern_math=(),
         unsupported_tile_ops=(('tl.tile.atomic_add', 'its blocks run in parallel, and the loop lowering of T.atomic_add is a plain read-modify-write, correct only when blocks run one after another (llvm, c); no atomic lowering for this backend yet'),),
         lowers=True,
+        pipeline='optimize_gpu',
     ),
 }

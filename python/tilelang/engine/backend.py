@@ -31,6 +31,7 @@ class Backend:
     codegen: str = ""  # TVM codegen whose source the backend emits ("" until the backend has one)
     runs_on: str = "never"  # where compiled kernels execute: cpu, cuda, rocm, webgpu, emulator, never
     lowers: bool = True  # False while the backend is registered but has no lowering pipeline yet
+    pipeline: str = ""  # the pipeline OptimizeFor<Backend> runs (specs/pipelines/<pipeline>.yaml), named in errors
     tvm_pipeline: str = "default"  # the TIR pipeline tvm.compile runs (TVM codegens)
     extern_math: tuple[str, ...] = ()  # tirx math ops lowered to C library calls (exp2 -> exp2f / exp2)
     unsupported_tile_ops: tuple[tuple[str, str], ...] = ()  # (tile primitive, why this backend refuses it)
@@ -46,12 +47,16 @@ class Backend:
         config: dict[str, Any] = {"kind": self.target_kind}
         if self.target_keys:
             config["keys"] = list(self.target_keys)
-        for key, value in self.target_attrs:
-            config[key] = _resolve_attr(value)
+        for key, value in self.target_attrs:  # TVM's spellings (opt-level), lists for Array attributes (mattr)
+            config[key] = [_resolve_attr(v) for v in value] if isinstance(value, tuple) else _resolve_attr(value)
         host = host if host is not None else (self.target_host or None)
         if isinstance(host, str) and host == "llvm":
             host = _host_llvm()
-        return tvm.target.Target(config, host=host) if host is not None else tvm.target.Target(config)
+        try:
+            return tvm.target.Target(config, host=host) if host is not None else tvm.target.Target(config)
+        except ValueError as exc:  # an attribute the target kind lacks, or a value of another type
+            reason = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+            raise TargetError(f"backend '{self.name}': TVM rejects the target of {self.spec}: {reason}") from None
 
 
 def _host_llvm() -> tvm.target.Target:

@@ -12,6 +12,7 @@ from typing import Any
 
 import numpy as np
 import tvm
+import tvm_ffi
 from tvm import tirx
 
 CODEGENS = ("llvm", "c", "cuda", "rocm", "webgpu", "tvmscript")  # "metalium" is tilelang.tenstorrent.metalium
@@ -23,8 +24,6 @@ def _as_module(mod: Any) -> Any:
 
 def missing_codegen(codegen: str) -> str:
     """Why TVM cannot generate `codegen` code in this build ("" when it can)."""
-    import tvm_ffi
-
     if codegen in ("llvm", "c", "cuda", "rocm", "webgpu"):  # TVM's codegens; others (tvmscript) are the project's
         if tvm_ffi.get_global_func(f"target.build.{codegen}", allow_missing=True) is None:
             return f"this apache-tvm build has no '{codegen}' code generator (target.build.{codegen})"
@@ -35,6 +34,34 @@ def missing_codegen(codegen: str) -> str:
             rocm.find_rocm_path()
         except RuntimeError as err:
             return str(err)
+    return ""
+
+
+# What each TVM codegen expects of T.Kernel's launches when the backend's pipeline is done: llvm and c compile the
+# blocks as serial loops (the pass BlockIdxToSerial makes them), the GPU codegens compile each launch as a kernel.
+COMPILES_LAUNCHES = {"llvm": False, "c": False, "cuda": True, "rocm": True, "webgpu": True}
+
+
+def launch_mismatch(mod: Any, codegen: str) -> str:
+    """Why `codegen` cannot compile the launches the pipeline left in `mod` ("" when it can, or does not care)."""
+    wanted = COMPILES_LAUNCHES.get(codegen)
+    if wanted is None:
+        return ""
+    tags: set[str] = set()
+
+    def launch(stmt: Any) -> None:
+        if stmt.attr_key == "thread_extent":
+            tags.add(str(stmt.node.thread_tag))
+
+    for func in _as_module(mod).functions.values():
+        if isinstance(func, tirx.PrimFunc):
+            tvm_ffi.structural_walk(func.body, (tirx.AttrStmt, launch), order="pre")
+    if wanted and not tags:
+        return (f"codegen '{codegen}' compiles each block launch (T.Kernel's blockIdx) into a device kernel, but the "
+                "pipeline left none (it turned the blocks into loops, as BlockIdxToSerial does)")
+    if not wanted and tags:
+        return (f"codegen '{codegen}' compiles blocks as serial loops, but the pipeline left the launches "
+                f"{', '.join(sorted(tags))} (a pipeline for {codegen} runs BlockIdxToSerial, as optimize_cpu does)")
     return ""
 
 

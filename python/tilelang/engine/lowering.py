@@ -90,9 +90,10 @@ def lower_phases(backend: Backend, func_or_mod: Any, target: Any, target_host: A
 
 def build(backend: Backend, mod: tvm.IRModule, target: tvm.target.Target, *, params: list[KernelParam] | None = None,
           entry: str = "main") -> tuple[Any, str]:
-    """Run the backend's codegen. A codegen this TVM build lacks is a TargetError; a code-generation failure is a
-    TileLangError naming the backend, the kernel and TVM's reason (never reported as a missing backend)."""
-    from .codegen import build_tvm, missing_codegen
+    """Run the backend's codegen. A codegen this TVM build lacks is a TargetError; a codegen the backend's pipeline
+    did not prepare the module for (block launches left for llvm/c, none left for a GPU codegen) and any other
+    code-generation failure are TileLangErrors naming the backend and what failed (never a missing backend)."""
+    from .codegen import build_tvm, launch_mismatch, missing_codegen
 
     if not backend.codegen:
         raise TargetError(f"backend '{backend.name}' has no code generator yet ({backend.spec})")
@@ -104,6 +105,10 @@ def build(backend: Backend, mod: tvm.IRModule, target: tvm.target.Target, *, par
     missing = missing_codegen(backend.codegen)
     if missing:
         raise TargetError(f"backend '{backend.name}' is not available in this TVM build: {missing}")
+    mismatch = launch_mismatch(mod, backend.codegen)
+    if mismatch:  # the spec pairs a codegen with a pipeline that does not prepare the module for it
+        raise TileLangError(f"backend '{backend.name}': codegen '{backend.codegen}' does not fit its pipeline "
+                            f"'{backend.pipeline}' ({backend.spec}): {mismatch}")
     try:
         rt_mod, source = build_tvm(mod, backend.codegen, target, pipeline=backend.tvm_pipeline,
                                    extern_math=backend.extern_math)

@@ -37,9 +37,8 @@ def host_plan(mod: tvm.IRModule) -> dict[str, Any]:
             shared.setdefault(key.rpartition(".")[2], get_attr(func, key))
         for sem in get_attr(func, attr_keys.TT_SEMAPHORES, []) or []:
             semaphores.setdefault(sem["name"], dict(sem))
-    # The profile the passes lowered with (the backend spec's, or $TILELANG_TT_API_PROFILE's), asked of the library.
-    from .. import cpp
+    from . import api_profile
 
-    profile = str(cpp.call("tl.tt.ApiProfile"))
+    profile = api_profile()  # the one the passes lowered with
     return {"device": {"profile": profile, "tile": list(device.TILE)}, **shared,
             "semaphores": list(semaphores.values()), "kernels": kernels}
