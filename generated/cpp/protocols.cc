@@ -3,6 +3,7 @@
 // Spec: specs/protocols/compute_startup.yaml
 // Spec: specs/protocols/eltwise_tiles.yaml
 // Spec: specs/protocols/fill_block.yaml
+// Spec: specs/protocols/hold_block.yaml
 // Spec: specs/protocols/matmul_block_dst.yaml
 // Spec: specs/protocols/matmul_block_spill.yaml
 // Spec: specs/protocols/matmul_reinit.yaml
@@ -11,6 +12,7 @@
 // Spec: specs/protocols/reader_block.yaml
 // Spec: specs/protocols/reader_block_mcast.yaml
 // Spec: specs/protocols/reduce_block.yaml
+// Spec: specs/protocols/release_block.yaml
 // Spec: specs/protocols/sfpu_block.yaml
 // Spec: specs/protocols/tensor_accessor.yaml
 // Spec: specs/protocols/tensor_accessor_chained.yaml
@@ -26,6 +28,7 @@ namespace tl::protocols {
 static tl::Dict compute_startup(tl::Builder& b, const tl::Ctx& a);
 static tl::Dict eltwise_binary_block(tl::Builder& b, const tl::Ctx& a);
 static tl::Dict fill_block(tl::Builder& b, const tl::Ctx& a);
+static tl::Dict hold_block(tl::Builder& b, const tl::Ctx& a);
 static tl::Dict matmul_block_dst(tl::Builder& b, const tl::Ctx& a);
 static tl::Dict matmul_block_spill(tl::Builder& b, const tl::Ctx& a);
 static tl::Dict matmul_reinit(tl::Builder& b, const tl::Ctx& a);
@@ -34,6 +37,7 @@ static tl::Dict read_pages(tl::Builder& b, const tl::Ctx& a);
 static tl::Dict reader_block(tl::Builder& b, const tl::Ctx& a);
 static tl::Dict reader_block_mcast(tl::Builder& b, const tl::Ctx& a);
 static tl::Dict reduce_block(tl::Builder& b, const tl::Ctx& a);
+static tl::Dict release_block(tl::Builder& b, const tl::Ctx& a);
 static tl::Dict sfpu_block(tl::Builder& b, const tl::Ctx& a);
 static tl::Dict tensor_accessor(tl::Builder& b, const tl::Ctx& a);
 static tl::Dict tensor_accessor_chained(tl::Builder& b, const tl::Ctx& a);
@@ -155,6 +159,15 @@ static tl::Dict fill_block(tl::Builder& b, const tl::Ctx& a) {
     pack_tiles(b, tl::Ctx{{"cb", v_out}, {"count", tl::num(1)}});
     b.call(std::string("tile_regs_release"), {});
   });
+  return bound;
+}
+
+// Wait for a whole block before the loop that reads it in every iteration.
+static tl::Dict hold_block(tl::Builder& b, const tl::Ctx& a) {
+  const tl::Any v_cb = a.get("cb");
+  const tl::Any v_pages = a.get("pages");
+  tl::Dict bound;
+  b.call(std::string("cb_wait_front"), {v_cb, v_pages});
   return bound;
 }
 
@@ -461,6 +474,15 @@ static tl::Dict reduce_block(tl::Builder& b, const tl::Ctx& a) {
   return bound;
 }
 
+// Free a whole block after the loop that read it in every iteration.
+static tl::Dict release_block(tl::Builder& b, const tl::Ctx& a) {
+  const tl::Any v_cb = a.get("cb");
+  const tl::Any v_pages = a.get("pages");
+  tl::Dict bound;
+  b.call(std::string("cb_pop_front"), {v_cb, v_pages});
+  return bound;
+}
+
 // SFPU operations over a block, tile by tile: wait for one input tile, copy it into DST tile 0, apply the operation with a constant and then the SFPU function in place (either may be absent, not both), pack it to the output CB, pop the input.
 static tl::Dict sfpu_block(tl::Builder& b, const tl::Ctx& a) {
   const tl::Any v_in0 = a.get("in0");
@@ -650,6 +672,7 @@ Dict run_protocol(const std::string& name, Builder& b, const Ctx& args) {
   if (name == "compute_startup") return protocols::compute_startup(b, args);
   if (name == "eltwise_binary_block") return protocols::eltwise_binary_block(b, args);
   if (name == "fill_block") return protocols::fill_block(b, args);
+  if (name == "hold_block") return protocols::hold_block(b, args);
   if (name == "matmul_block_dst") return protocols::matmul_block_dst(b, args);
   if (name == "matmul_block_spill") return protocols::matmul_block_spill(b, args);
   if (name == "matmul_reinit") return protocols::matmul_reinit(b, args);
@@ -658,6 +681,7 @@ Dict run_protocol(const std::string& name, Builder& b, const Ctx& args) {
   if (name == "reader_block") return protocols::reader_block(b, args);
   if (name == "reader_block_mcast") return protocols::reader_block_mcast(b, args);
   if (name == "reduce_block") return protocols::reduce_block(b, args);
+  if (name == "release_block") return protocols::release_block(b, args);
   if (name == "sfpu_block") return protocols::sfpu_block(b, args);
   if (name == "tensor_accessor") return protocols::tensor_accessor(b, args);
   if (name == "tensor_accessor_chained") return protocols::tensor_accessor_chained(b, args);

@@ -398,7 +398,7 @@ INTRINSICS: dict[str, Intrinsic] = {
         op_name='tt.eltwise_block',
         cpp={
         },
-        doc='Element-wise block: out = sfpu(binary(in0, in1)) tile by tile, where `binary` is add, sub, mul or none (then out = sfpu(scalar_op(in0, constant)), or sfpu(in0)) and `sfpu` is exp, relu or none.',
+        doc='Element-wise block: out = sfpu(binary(in0, in1)) tile by tile, where `binary` is add, sub, mul or none (then out = sfpu(scalar_op(in0, constant)), or sfpu(in0)) and `sfpu` is exp, relu or none (all three none: a copy, e.g. of a value carried across a loop into the CB the writer reads).',
     ),
     'exp_tile': Intrinsic(
         name='exp_tile',
@@ -670,6 +670,23 @@ INTRINSICS: dict[str, Intrinsic] = {
             'ttnn_0_81': Spelling('get_write_ptr', headers=(('dataflow', 'api/dataflow/dataflow_api.h'),), form='call', template_args=()),
         },
         doc='L1 byte address of the back of the CB; valid only between cb_reserve_back and cb_push_back.',
+    ),
+    'hold_block': Intrinsic(
+        name='hold_block',
+        family='tile_ops',
+        level='abstract',
+        roles=('compute',),
+        args=(
+            Arg('cb', 'int32', const=False),
+            Arg('pages', 'int32', const=False),
+        ),
+        returns='void',
+        effect='Opaque',
+        dtype='void',
+        op_name='tt.hold_block',
+        cpp={
+        },
+        doc='Wait for the block of CB `cb` before a loop whose iterations all read it (a loop-invariant value, or the scaler tile of reductions in a loop): the ops in the loop find it in the CB; release_block frees it after.',
     ),
     'init_sfpu': Intrinsic(
         name='init_sfpu',
@@ -1443,6 +1460,23 @@ INTRINSICS: dict[str, Intrinsic] = {
             'tilelang_tt_2025': Spelling('reduce_uninit', headers=(('compute', 'compute_kernel_api/reduce.h'),), form='call', template_args=(), defines=(('REDUCE_DIM', 'ReduceDim::REDUCE_ROW'), ('REDUCE_OP', 'PoolType::SUM'))),
         },
         doc="Clear the packer's reduce mask after the reductions (the 2025 API's reduce_uninit takes no argument).",
+    ),
+    'release_block': Intrinsic(
+        name='release_block',
+        family='tile_ops',
+        level='abstract',
+        roles=('compute',),
+        args=(
+            Arg('cb', 'int32', const=False),
+            Arg('pages', 'int32', const=False),
+        ),
+        returns='void',
+        effect='Opaque',
+        dtype='void',
+        op_name='tt.release_block',
+        cpp={
+        },
+        doc='Free the block of CB `cb` after the loop whose iterations read it (a loop-invariant value, or a carried value nothing reads after its loop).',
     ),
     'relu_tile': Intrinsic(
         name='relu_tile',
