@@ -73,5 +73,6 @@ def accumulate_blocks(M, N, block_M, block_N, dtype="bfloat16", accum_dtype="flo
 LOOP_CORPUS: dict[str, Any] = {
     "loop_invariant_scale": lambda: invariant_scale(128, 256, 64, 64),
     "loop_row_sum": lambda: row_sum_blocks(128, 256, 64, 64),
+    "loop_row_max": lambda: row_sum_blocks(128, 256, 64, 64, "max"),
     "loop_accumulate": lambda: accumulate_blocks(128, 256, 64, 64),
 }
