@@ -139,18 +139,21 @@ def _refused(case: str) -> Any:
     return main
 
 
-@pytest.mark.parametrize(("case", "message"), [
-    ("read_after_loop", r"on-chip buffer 'acc' is written in every iteration of loop 'k' and read after it by "
-                       r"T\.copy to 'C'; only a value the loop carries"),
-    ("nested_loops", r"on-chip buffer 'acc' is carried across loop 'k' but rewritten in the nested loop 'kk'; a value "
-              r"carried across two nested loops is not supported"),
-    ("starts_in_dram", r"on-chip buffer 'acc' is carried across loop 'k' but starts as a T\.copy from tensor 'C0' \(the "
-                 r"reader kernel\)"),
-    ("gemm_reads_invariant", r"on-chip buffer 'A_s' is made before loop 'k' and read inside it by T\.gemm, which waits for "
-                      r"and frees its operand itself"),
-    ("read_after_rewrite", r"on-chip buffer 'acc' is carried across loop 'k' and read in the loop after it is "
-                          r"rewritten, by an element-wise store to 'B_s'"),
-], ids=["read_after_loop", "nested_loops", "starts_in_dram", "gemm_reads_invariant", "read_after_rewrite"])
+REFUSALS = {
+    "read_after_loop": r"on-chip buffer 'acc' is written in every iteration of loop 'k' and read after it by T\.copy "
+                       r"to 'C'; only a value the loop carries",
+    "nested_loops": r"on-chip buffer 'acc' is carried across loop 'k' but rewritten in the nested loop 'kk'; a value "
+                    r"carried across two nested loops is not supported",
+    "starts_in_dram": r"on-chip buffer 'acc' is carried across loop 'k' but starts as a T\.copy from tensor 'C0' "
+                      r"\(the reader kernel\)",
+    "gemm_reads_invariant": r"on-chip buffer 'A_s' is made before loop 'k' and read inside it by T\.gemm, which "
+                            r"waits for and frees its operand itself",
+    "read_after_rewrite": r"on-chip buffer 'acc' is carried across loop 'k' and read in the loop after it is "
+                          r"rewritten, by an element-wise store to 'B_s'",
+}
+
+
+@pytest.mark.parametrize(("case", "message"), list(REFUSALS.items()), ids=list(REFUSALS))
 def test_refused_loop_values_name_buffer_loop_and_reason(case: str, message: str) -> None:
     with pytest.raises(TileLangError, match=message):
         tilelang.lower(_refused(case), target="tenstorrent")

@@ -35,7 +35,8 @@ void require_block_reader(const TileOp& reader, const Stream& s, const Any& loop
   if (reader.kind == "eltwise" || reader.kind == "reduce") return;
   fail("on-chip buffer '" + s.buffer.name + "' is " + why + " loop " + loop_name(loop) + " and read inside it by " +
        reader_name(reader) + ", which waits for and frees its operand itself; only element-wise stores and "
-       "reductions can read a value that stays in its CB across iterations (copy it to another buffer inside the loop)");
+       "reductions can read a value that stays in its CB across iterations (copy it to another buffer inside the "
+       "loop)");
 }
 
 // The loop of `reader` the stream's producer is not in (nullptr: same level), or a refusal when the producer is in
@@ -230,7 +231,8 @@ void copy_out_carried(std::vector<TileOp>& ops) {
       }
       const Any& loop = op.loops[level.size()];
       for (const TileOp& reader : ops) {
-        bool in_loop = std::any_of(reader.loops.begin(), reader.loops.end(), [&](const Any& l) { return l.same_as(loop); });
+        auto same = [&](const Any& l) { return l.same_as(loop); };
+        bool in_loop = std::any_of(reader.loops.begin(), reader.loops.end(), same);
         for (const BufferInfo& in : reader.ins) carried = carried || (in_loop && in.name == value.name);
       }
     }
