@@ -48,6 +48,8 @@ TILE_OP_FIELDS: dict[str, tuple[str, ...]] = {
     "transpose": ("rows", "cols"),
     "eltwise": ("binary", "sfpu_binary", "sfpu", "tiles", "scalar_op", "scalar_bits"),
     "reduce": ("pool", "rows", "cols", "clear"),
+    "hold": ("pages",),
+    "release": ("pages",),
 }
 TILE_OP_CONTEXT = ("out", "ins", "waits", "pops", "page_bytes", "partial", "absorbed")
 # What cases keyed by an intrinsic see besides the call's arguments (dst_capacity: DST tiles of one section

@@ -47,6 +47,7 @@ import tvm
 import tvm_ffi
 import yaml
 from tt_kernels import elementwise_add, elementwise_unary, matmul, matmul_bias_relu, row_reduce
+from tt_loop_kernels import accumulate_blocks, row_sum_blocks
 from tt_profiles import DEFAULT, PROFILE
 from tvm import tirx
 
@@ -137,9 +138,20 @@ CASES: dict[str, Case] = {
                                          "InsertTTComputeInit", "LowerTTProtocols"})),
     "tt_reduce": Case("row_reduce(64, 64, 32, 'sum', accumulate=True): two row sums into a column vector (the scaler "
                       "constant, clear=False), written to a 1-D tensor through an on-chip transpose",
-                      lambda: row_reduce(64, 64, 32, "sum", accumulate=True), _tt_target, TT,
+                      lambda: row_reduce(64, 64, 32, "sum", accumulate=True), "tenstorrent", _tt_target,
+                      TT,
                       frozenset({"AddTTConstants", "InferTTLayout", "BuildTTTileDataflow", "LowerTileOpsToTT",
                                  "InsertTTComputeInit", "LowerTTProtocols"})),
+    "tt_loop_row_sum": Case("row_sum_blocks(64, 128, 32, 64): a row sum carried across the column-block loop (one "
+                            "CB of two blocks), the scaler tile held before the loop and freed after it",
+                            lambda: row_sum_blocks(64, 128, 32, 64), "tenstorrent", _tt_target,
+                      TT,
+                            frozenset({"BuildTTTileDataflow", "LowerTileOpsToTT", "LowerTTProtocols"})),
+    "tt_loop_accumulate": Case("accumulate_blocks(64, 128, 32, 64): acc = acc + A_s carried across the loop, copied "
+                               "on chip for the writer after it",
+                               lambda: accumulate_blocks(64, 128, 32, 64), "tenstorrent", _tt_target,
+                      TT,
+                               frozenset({"BuildTTTileDataflow", "LowerTileOpsToTT", "LowerTTProtocols"})),
     "cpu_gemm": Case("matmul(64, 64, 64, 32, 32, 32, dtype='float32') for llvm",
                      lambda: matmul(64, 64, 64, 32, 32, 32, dtype="float32"), "llvm", _cpu_target, CPU),
     "cpu_loops": Case("guarded_rows(60, 40, 16, 8) for llvm: partial blocks, vectorized and unrolled loops",

@@ -121,23 +121,6 @@ def test_refused_reductions_name_the_construct(body: Any, message: str) -> None:
         tilelang.lower(_kernel(body), target="tenstorrent")
 
 
-def test_a_reduction_inside_a_loop_is_refused() -> None:
-    @T.prim_func
-    def main(A: T.Tensor((64, 128), "bfloat16"), Out: T.Tensor((64,), "float")):
-        with T.Kernel(1, threads=128) as _:
-            A_s = T.alloc_shared((64, 64), "bfloat16")
-            r = T.alloc_fragment((64,), "float")
-            T.clear(r)
-            for k in T.serial(2):
-                T.copy(A[0, k * 64], A_s)
-                T.reduce_sum(A_s, r, dim=1, clear=False)
-            T.copy(r, Out[0:64])
-
-    with pytest.raises(TileLangError, match=r"T\.reduce_sum\(A_s, r\) is inside loop 'k'; a reduction whose value is "
-                                            r"carried across loop iterations is not supported"):
-        tilelang.lower(main, target="tenstorrent")
-
-
 def _seeded(edit: Any) -> str:
     program = tilelang.lower(row_reduce(64, 64, 32, "sum"), target="tenstorrent").rt_mod
     edit(program.files)

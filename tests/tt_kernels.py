@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from test_language_llvm import elementwise_add, matmul
+from tt_loop_kernels import LOOP_CORPUS
 
 import tilelang.language as T
 
@@ -352,4 +353,5 @@ CORPUS = {
     "fill_then_max": lambda: fill_max_kernel(64, 64, 32, 0.25),
     **{f"gemm_{name}": (lambda ta=ta, tb=tb: matmul_transposed(64, 96, 128, 32, 96, 64, ta, tb))
        for name, ta, tb in (("nt", False, True), ("tn", True, False), ("tt", True, True))},
+    **LOOP_CORPUS,
 }

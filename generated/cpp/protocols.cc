@@ -4,6 +4,7 @@
 // Spec: specs/protocols/compute_startup.yaml
 // Spec: specs/protocols/eltwise_tiles.yaml
 // Spec: specs/protocols/fill_block.yaml
+// Spec: specs/protocols/hold_block.yaml
 // Spec: specs/protocols/matmul_block_dst.yaml
 // Spec: specs/protocols/matmul_block_spill.yaml
 // Spec: specs/protocols/matmul_reinit.yaml
@@ -12,6 +13,7 @@
 // Spec: specs/protocols/reader_block.yaml
 // Spec: specs/protocols/reader_block_mcast.yaml
 // Spec: specs/protocols/reduce_block.yaml
+// Spec: specs/protocols/release_block.yaml
 // Spec: specs/protocols/sfpu_binary_block.yaml
 // Spec: specs/protocols/sfpu_block.yaml
 // Spec: specs/protocols/tensor_accessor.yaml
@@ -30,6 +32,7 @@ namespace tl::protocols {
 static tl::Dict compute_startup(tl::Builder& b, const tl::Ctx& a);
 static tl::Dict eltwise_binary_block(tl::Builder& b, const tl::Ctx& a);
 static tl::Dict fill_block(tl::Builder& b, const tl::Ctx& a);
+static tl::Dict hold_block(tl::Builder& b, const tl::Ctx& a);
 static tl::Dict matmul_block_dst(tl::Builder& b, const tl::Ctx& a);
 static tl::Dict matmul_block_spill(tl::Builder& b, const tl::Ctx& a);
 static tl::Dict matmul_reinit(tl::Builder& b, const tl::Ctx& a);
@@ -38,6 +41,7 @@ static tl::Dict read_pages(tl::Builder& b, const tl::Ctx& a);
 static tl::Dict reader_block(tl::Builder& b, const tl::Ctx& a);
 static tl::Dict reader_block_mcast(tl::Builder& b, const tl::Ctx& a);
 static tl::Dict reduce_block(tl::Builder& b, const tl::Ctx& a);
+static tl::Dict release_block(tl::Builder& b, const tl::Ctx& a);
 static tl::Dict sfpu_binary_block(tl::Builder& b, const tl::Ctx& a);
 static tl::Dict sfpu_block(tl::Builder& b, const tl::Ctx& a);
 static tl::Dict tensor_accessor(tl::Builder& b, const tl::Ctx& a);
@@ -159,6 +163,15 @@ static tl::Dict fill_block(tl::Builder& b, const tl::Ctx& a) {
     pack_tiles(b, tl::Ctx{{"cb", v_out}, {"count", tl::num(1)}});
     b.call(std::string("tile_regs_release"), {});
   });
+  return bound;
+}
+
+// Wait for a whole block before the loop that reads it in every iteration.
+static tl::Dict hold_block(tl::Builder& b, const tl::Ctx& a) {
+  const tl::Any v_cb = a.get("cb");
+  const tl::Any v_pages = a.get("pages");
+  tl::Dict bound;
+  b.call(std::string("cb_wait_front"), {v_cb, v_pages});
   return bound;
 }
 
@@ -465,6 +478,15 @@ static tl::Dict reduce_block(tl::Builder& b, const tl::Ctx& a) {
   return bound;
 }
 
+// Free a whole block after the loop that read it in every iteration.
+static tl::Dict release_block(tl::Builder& b, const tl::Ctx& a) {
+  const tl::Any v_cb = a.get("cb");
+  const tl::Any v_pages = a.get("pages");
+  tl::Dict bound;
+  b.call(std::string("cb_pop_front"), {v_cb, v_pages});
+  return bound;
+}
+
 // Element-wise SFPU operation of two blocks, tile by tile: wait for one tile of each input, copy them into DST tiles 0 and 1 (the SFPU reads DST only), compute into DST tile 0 (optionally followed by an SFPU function in place), pack it to the output CB, pop the inputs. Both inputs have one data format (the recogniser requires it: copy_tile unpacks both through SrcA). With `whole`, the inputs are whole blocks as in eltwise_binary_block.
 static tl::Dict sfpu_binary_block(tl::Builder& b, const tl::Ctx& a) {
   const tl::Any v_in0 = a.get("in0");
@@ -713,6 +735,7 @@ Dict run_protocol(const std::string& name, Builder& b, const Ctx& args) {
   if (name == "compute_startup") return protocols::compute_startup(b, args);
   if (name == "eltwise_binary_block") return protocols::eltwise_binary_block(b, args);
   if (name == "fill_block") return protocols::fill_block(b, args);
+  if (name == "hold_block") return protocols::hold_block(b, args);
   if (name == "matmul_block_dst") return protocols::matmul_block_dst(b, args);
   if (name == "matmul_block_spill") return protocols::matmul_block_spill(b, args);
   if (name == "matmul_reinit") return protocols::matmul_reinit(b, args);
@@ -721,6 +744,7 @@ Dict run_protocol(const std::string& name, Builder& b, const Ctx& args) {
   if (name == "reader_block") return protocols::reader_block(b, args);
   if (name == "reader_block_mcast") return protocols::reader_block_mcast(b, args);
   if (name == "reduce_block") return protocols::reduce_block(b, args);
+  if (name == "release_block") return protocols::release_block(b, args);
   if (name == "sfpu_binary_block") return protocols::sfpu_binary_block(b, args);
   if (name == "sfpu_block") return protocols::sfpu_block(b, args);
   if (name == "tensor_accessor") return protocols::tensor_accessor(b, args);

@@ -140,17 +140,20 @@ Any lower_tiles(const std::string& name, const Dict& options, const LowerTilesPa
     std::vector<TileOp> ops = tile_ops(func);
     // Stream keys only (CB indices and depths come from tt.cbs, and so does which gemm has a partial CB).
     Expr pages = [](const Ctx& c) { return c.get(names::kPages); };
-    tl::dataflow(ops, 2, {{"input", pages}, {"output", pages}, {"intermediate", pages}},
+    tl::dataflow(ops, 2, {{"input", pages}, {"output", pages}, {"intermediate", pages}, {"carried", pages}},
                  [&cbs](const TileOp& gemm, int64_t) { return cbs.find(gemm.out->name + "#partial") != nullptr; });
     std::vector<std::string> absorbed;  // zero fills a gemm accumulates into: they have no CB
     for (const TileOp& op : ops) {
       if (op.kind == "fill" && !cbs.find(op.writes)) absorbed.push_back(op.writes);
     }
     std::vector<std::pair<Any, std::vector<Any>>> replacement;  // statement -> the lowerings of its ops, in order
+    std::vector<std::pair<const TileOp*, Any>> around;             // ops before/after a loop, and their lowerings
     for (const TileOp& op : ops) {
       bool is_absorbed = std::find(absorbed.begin(), absorbed.end(), op.writes) != absorbed.end();
       Any lowered = lower_op(name, op, cases, cbs, is_absorbed);
-      if (!replacement.empty() && replacement.back().first.same_as(op.stmt)) {
+      if (!op.place.empty()) {
+        around.emplace_back(&op, lowered);
+      } else if (!replacement.empty() && replacement.back().first.same_as(op.stmt)) {
         replacement.back().second.push_back(lowered);
       } else {
         replacement.push_back({op.stmt, {lowered}});
@@ -163,6 +166,19 @@ Any lower_tiles(const std::string& name, const Dict& options, const LowerTilesPa
       return stmt;
     };
     Any new_body = map(body, {{ir::TilePrimitiveCall::kTypeKey, swap}, {ir::For::kTypeKey, swap}}, "pre");
+    // Loops keep their variables through the replacement: the ops around a loop are found by its variable.
+    Rewrite wrap = [&](const Any& stmt) -> Any {
+      std::vector<Any> before, after;
+      Any var = ir::For(stmt).loop_var();
+      for (const auto& [op, lowered] : around) {
+        if (ir::For(op->stmt).loop_var().same_as(var)) (op->place == "before" ? before : after).push_back(lowered);
+      }
+      if (before.empty() && after.empty()) return stmt;
+      before.push_back(stmt);
+      before.insert(before.end(), after.begin(), after.end());
+      return seq(before);
+    };
+    if (!around.empty()) new_body = map(new_body, {{ir::For::kTypeKey, wrap}}, "post");
     return with_body(func, strip_onchip_allocs(new_body));
   });
 }

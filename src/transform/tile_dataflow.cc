@@ -45,7 +45,7 @@ class Streams {
     int64_t& version = versions_[info.name];
     ++version;
     std::string key = info.name + "#" + std::to_string(version);
-    put(Stream{key, info, dtype, pages, producer});
+    put(Stream{key, info, dtype, pages, producer, op_index});
     set_current(info.name, key);
     return key;
   }
@@ -89,7 +89,7 @@ void gemm_streams(std::vector<TileOp>& ops, TileOp& op, Streams& streams, const 
   op.writes = streams.create(acc, acc.dtype, roles::kCompute, pages);
   if (needs_partial(op, pages)) {
     std::string key = acc.name + "#partial";
-    Stream partial{key, acc, acc.dtype, pages, roles::kCompute};
+    Stream partial{key, acc, acc.dtype, pages, roles::kCompute, streams.op_index};
     partial.consumers = {roles::kCompute};
     partial.consumer_ops = {streams.op_index};
     streams.put(std::move(partial));
@@ -144,7 +144,7 @@ void classify(std::vector<Stream>& live, std::vector<TileOp>& ops) {
     }
     bool shared_ok = true;
     for (size_t op : s.consumer_ops) shared_ok = shared_ok && (ops[op].kind == "eltwise" || ops[op].kind == "reduce");
-    if (s.consumers.size() > 1 && !shared_ok) {
+    if (s.consumers.size() > 1 && !shared_ok && !s.carried) {  // a carried value's reads: place_waits
       std::string readers;
       for (size_t op : s.consumer_ops) readers += (readers.empty() ? "" : ", ") + ops[op].kind;
       fail("on-chip buffer '" + s.buffer.name + "' is read by " + std::to_string(s.consumers.size()) +
@@ -206,14 +206,17 @@ std::vector<Stream> dataflow(std::vector<TileOp>& ops, int64_t stages, const Exp
   for (const Stream& s : streams.all) {
     if (!s.absorbed) live.push_back(s);
   }
+  carry_streams(ops, live);
   classify(live, ops);
+  place_waits(ops, live);
   assign_indices(live);
   for (Stream& s : live) {
+    std::string cls = s.carried ? "carried" : s.cls;
     const Expr* expr = nullptr;
-    for (const auto& [cls, e] : depth) {
-      if (cls == s.cls) expr = &e;
+    for (const auto& [c, e] : depth) {
+      if (c == cls) expr = &e;
     }
-    if (expr == nullptr) internal_error("the dataflow rule gives no depth for " + s.cls + " CBs");
+    if (expr == nullptr) internal_error("the dataflow rule gives no depth for " + cls + " CBs");
     s.pages_depth = as_int((*expr)(Ctx{{names::kPages, Any(s.pages)}, {names::kStages, Any(stages)}}));
   }
   return live;

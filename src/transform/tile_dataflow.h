@@ -14,9 +14,11 @@ struct Stream {
   std::string dtype;  // dtype of the CB pages
   int64_t pages = 0;  // tiles of one block
   std::string producer;
+  size_t producer_op = 0;               // the op (index in program order) that writes it
   std::vector<std::string> consumers;   // the role of each read
   std::vector<size_t> consumer_ops;     // the op (index in program order) of each read
   bool absorbed = false;  // a zero fill that a gemm's accumulation absorbs (no CB)
+  bool carried = false;   // carried across the iterations of a loop: holds the old block and the new one
   std::string cls;        // input | output | intermediate
   int64_t index = -1;
   int64_t pages_depth = 0;
@@ -29,6 +31,15 @@ using NeedsPartial = std::function<bool(const TileOp& gemm, int64_t pages)>;
  * over `pages` and `stages`); sets the ops' reads/writes/partial. */
 std::vector<Stream> dataflow(std::vector<TileOp>& ops, int64_t stages, const ExprMap& depth,
                              const NeedsPartial& needs_partial);
+
+/*! \brief Values kept across loop iterations (tile_loops.cc): a value written in a loop and read in the next
+ * iteration shares the CB of the value it starts from (`streams` loses the loop's stream); a value read in a loop
+ * it was not made in is refused unless it is loop-invariant or carried. Before the streams are classified. */
+void carry_streams(std::vector<TileOp>& ops, std::vector<Stream>& streams);
+/*! \brief Who waits for and frees each stream's block: a value read inside a loop it was not made in is waited for
+ * before the loop and freed after it (hold/release ops appended to `ops`); a carried value is waited for and freed
+ * in every iteration. After the streams are classified. */
+void place_waits(std::vector<TileOp>& ops, const std::vector<Stream>& streams);
 
 /*! \brief Replace the allocations of on-chip buffers by no-ops (their storage is now the CBs). */
 Any strip_onchip_allocs(const Any& body);

@@ -260,7 +260,7 @@ std::vector<TileOp> classify_tile(const ir::TilePrimitiveCall& stmt, const std::
   if (name == "tirx.tile.gemm") return classify_gemm(stmt, loops);
   if (name == "tirx.tile.fill") return {classify_fill(stmt)};
   if (name == "tirx.tile.sum" || name == "tirx.tile.max" || name == "tirx.tile.min") {
-    return {classify_reduce(stmt, loops)};
+    return {classify_reduce(stmt)};
   }
   fail("tile primitive " + name + " has no tenstorrent lowering");
 }
@@ -270,6 +270,7 @@ std::vector<TileOp> classify_tile(const ir::TilePrimitiveCall& stmt, const std::
 void visit_loop(const ir::For& loop, const std::vector<ir::For>& loops, std::vector<TileOp>& ops) {
   if (auto nest = eltwise_nest(loop)) {
     ops.push_back(classify_eltwise(nest->first, nest->second));
+    for (const ir::For& l : loops) ops.back().loops.push_back(l.any());
   } else if (loop.annotations().count(String(keys::kTtPersistentLoop))) {
     visit(loop.body(), loops, ops);
   } else {
@@ -286,7 +287,10 @@ void visit(const Any& stmt, const std::vector<ir::For>& loops, std::vector<TileO
   if (auto block = ir::SeqStmt::from(stmt)) {
     for (const Any& s : block->seq()) visit(s, loops, ops);
   } else if (auto tile = ir::TilePrimitiveCall::from(stmt)) {
-    for (TileOp& op : classify_tile(*tile, loops)) ops.push_back(std::move(op));
+    for (TileOp& op : classify_tile(*tile, loops)) {
+      for (const ir::For& l : loops) op.loops.push_back(l.any());
+      ops.push_back(std::move(op));
+    }
   } else if (auto loop = ir::For::from(stmt)) {
     visit_loop(*loop, loops, ops);
   } else if (auto cond = ir::IfThenElse::from(stmt)) {
@@ -306,6 +310,7 @@ std::vector<TileOp> tile_ops(const Any& func) {
   std::vector<TileOp> ops;
   visit(ir::PrimFunc(func).body(), {}, ops);
   add_reduce_scaler(ops, func);
+  copy_out_carried(ops);
   return ops;
 }
 

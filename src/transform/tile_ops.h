@@ -8,7 +8,7 @@
 namespace tl {
 
 struct TileOp {
-  std::string kind;  // copy_in | copy_out | copy_local | fill | gemm | transpose | eltwise | reduce
+  std::string kind;  // copy_in | copy_out | copy_local | fill | gemm | transpose | eltwise | reduce | hold | release
   Any stmt;          // the statement the op replaces (the ops of one statement replace it in order)
   std::optional<BufferInfo> out;
   std::vector<BufferInfo> ins;
@@ -20,6 +20,8 @@ struct TileOp {
   std::vector<int64_t> pops;         // per read: 1 when this op frees the CB's block after it (its last reader)
   std::string writes;                // stream key
   std::string partial;               // gemm: stream key of the partial-sum CB, if one is needed
+  std::string place;                 // "": replaces `stmt`; "before"/"after": goes before/after the loop `stmt`
+  std::vector<Any> loops;            // the loops (For) around the op inside the block, outermost first
   /*! \brief A field by name (an internal error if absent). */
   const Any& get(const char* name) const;
 };

@@ -16,7 +16,7 @@ std::string reduce_name(const std::string& kind, bool absolute) {
 
 }  // namespace
 
-TileOp classify_reduce(const ir::TilePrimitiveCall& stmt, const std::vector<ir::For>& loops) {
+TileOp classify_reduce(const ir::TilePrimitiveCall& stmt) {
   List args = stmt.args();
   std::string prim = stmt.op().name();
   std::string kind = prim.substr(prim.rfind('.') + 1);
@@ -41,11 +41,6 @@ TileOp classify_reduce(const ir::TilePrimitiveCall& stmt, const std::vector<ir::
          ints_str(dst.info.shape) + "; the tenstorrent backend reduces the rows of a 2-D on-chip buffer [M, N] "
          "(dim=1 or -1) into a 1-D buffer [M] (column reductions, dim=0, are not supported yet)");
   }
-  if (!loops.empty()) {
-    fail(what + " is inside loop '" + format_value(loops.back().loop_var()) + "'; a reduction whose value is carried "
-         "across loop iterations is not supported by the tenstorrent backend yet (reduce once per block, outside "
-         "loops)");
-  }
   if (src.info.dtype != "bfloat16") {
     fail(what + " reduces a " + src.info.dtype + " buffer; the tenstorrent backend reduces bfloat16 buffers (the "
          "format of the bf16 scaler tile that reduce_tile unpacks next to it)");
@@ -60,8 +55,9 @@ TileOp classify_reduce(const ir::TilePrimitiveCall& stmt, const std::vector<ir::
   return op;
 }
 
-// The scaler tile: one read of the constant tensor (tt.constants) per block, before the block's first reduction;
-// every reduction reads it as its second input (the first waits for it, the last frees it).
+// The scaler tile: one read of the constant tensor (tt.constants) per block, before the block's first reduction
+// (before the outermost loop around it: the tile then stays in its CB for all iterations); every reduction reads it
+// as its second input.
 void add_reduce_scaler(std::vector<TileOp>& ops, const Any& func) {
   auto first = std::find_if(ops.begin(), ops.end(), [](const TileOp& op) { return op.kind == "reduce"; });
   if (first == ops.end()) return;
@@ -74,6 +70,10 @@ void add_reduce_scaler(std::vector<TileOp>& ops, const Any& func) {
   BufferInfo tile{Any(), tensor->name + "_tile", tensor->shape, tensor->dtype, "shared"};
   auto [rows, cols] = tiles(tile, "scaler tile");
   TileOp read{"copy_in", first->stmt, tile};
+  if (!first->loops.empty()) {
+    read.stmt = first->loops.front();
+    read.place = "before";
+  }
   read.tensor = *tensor;
   read.fields = {{names::kTensor, tensor->var}, {names::kRow, Any(int64_t(0))}, {names::kCol, Any(int64_t(0))},
                  {names::kRows, Any(rows)}, {names::kCols, Any(cols)}, {names::kRowTiles, Any(cols)}};

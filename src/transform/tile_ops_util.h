@@ -36,9 +36,12 @@ std::optional<std::pair<std::vector<ir::For>, ir::BufferStore>> eltwise_nest(Any
 TileOp classify_eltwise(const std::vector<ir::For>& loops, const ir::BufferStore& store);
 
 /*! \brief A row reduction (tile_ops_reduce.cc), or a refusal naming the construct and what is accepted. */
-TileOp classify_reduce(const ir::TilePrimitiveCall& stmt, const std::vector<ir::For>& loops);
+TileOp classify_reduce(const ir::TilePrimitiveCall& stmt);
 /*! \brief Before the first reduction of `ops`: the read of the scaler tile (the constant tensor of `func`) that
  * every reduction then reads as its second input. */
 void add_reduce_scaler(std::vector<TileOp>& ops, const Any& func);
+/*! \brief Before every T.copy out of a value carried across a loop (tile_loops.cc): a copy on chip into a buffer of
+ * its own, which the writer reads (the carried CB's reader is the compute kernel). */
+void copy_out_carried(std::vector<TileOp>& ops);
 
 }  // namespace tl::tileops

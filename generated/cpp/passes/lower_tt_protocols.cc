@@ -191,6 +191,26 @@ static Any make(const Dict& options) {
                     },
                     std::nullopt},
             }},
+            {"hold_block", {
+                tl::Case{std::nullopt,
+                    tl::Checks{},
+                    "", "hold_block",
+                    tl::ExprMap{
+                        {"cb", [](const tl::Ctx& c) -> tl::Any { return c.get("cb"); }},
+                        {"pages", [](const tl::Ctx& c) -> tl::Any { return c.get("pages"); }},
+                    },
+                    std::nullopt},
+            }},
+            {"release_block", {
+                tl::Case{std::nullopt,
+                    tl::Checks{},
+                    "", "release_block",
+                    tl::ExprMap{
+                        {"cb", [](const tl::Ctx& c) -> tl::Any { return c.get("cb"); }},
+                        {"pages", [](const tl::Ctx& c) -> tl::Any { return c.get("pages"); }},
+                    },
+                    std::nullopt},
+            }},
             {"fill_block", {
                 tl::Case{std::nullopt,
                     tl::Checks{},

@@ -123,7 +123,7 @@ def div_unary_tile(idst, param1) -> Any:
 
 
 def eltwise_block(in0, in1, out, tiles, binary, sfpu_binary, sfpu, scalar_op, scalar_bits, wait0, wait1, pop0, pop1, init) -> Any:
-    """Element-wise block: out = sfpu(binary(in0, in1)) or sfpu(sfpu_binary(in0, in1)) tile by tile; with neither, out = sfpu(scalar_op(in0, constant)), or sfpu(in0), or in0 converted to out's data format. The values are names of the op map's entries (specs/ops, generated/docs/eltwise_ops.md), or none."""
+    """Element-wise block: out = sfpu(binary(in0, in1)) or sfpu(sfpu_binary(in0, in1)) tile by tile; with neither, out = sfpu(scalar_op(in0, constant)), or sfpu(in0), or in0 converted to out's data format. The values are names of the op map's entries (specs/ops, generated/docs/eltwise_ops.md), or none (all none: a copy, e.g. of a value carried across a loop into the CB the writer reads)."""
     return call('eltwise_block', in0, in1, out, tiles, binary, sfpu_binary, sfpu, scalar_op, scalar_bits, wait0, wait1, pop0, pop1, init)
 
 
@@ -205,6 +205,11 @@ def get_semaphore(semaphore_id) -> Any:
 def get_write_ptr(cb_id) -> Any:
     """L1 byte address of the back of the CB; valid only between cb_reserve_back and cb_push_back."""
     return call('get_write_ptr', cb_id)
+
+
+def hold_block(cb, pages) -> Any:
+    """Wait for the block of CB `cb` before a loop whose iterations all read it (a loop-invariant value, or the scaler tile of reductions in a loop): the ops in the loop find it in the CB; release_block frees it after."""
+    return call('hold_block', cb, pages)
 
 
 def init_sfpu(icb, ocb) -> Any:
@@ -410,6 +415,11 @@ def reduce_uninit(icb) -> Any:
 def reduce_uninit_all() -> Any:
     """Clear the packer's reduce mask after the reductions (the 2025 API's reduce_uninit takes no argument)."""
     return call('reduce_uninit_all')
+
+
+def release_block(cb, pages) -> Any:
+    """Free the block of CB `cb` after the loop whose iterations read it (a loop-invariant value, or a carried value nothing reads after its loop)."""
+    return call('release_block', cb, pages)
 
 
 def relu_tile(idst) -> Any:

@@ -478,7 +478,7 @@ INTRINSICS: dict[str, Intrinsic] = {
         op_name='tt.eltwise_block',
         cpp={
         },
-        doc="Element-wise block: out = sfpu(binary(in0, in1)) or sfpu(sfpu_binary(in0, in1)) tile by tile; with neither, out = sfpu(scalar_op(in0, constant)), or sfpu(in0), or in0 converted to out's data format. The values are names of the op map's entries (specs/ops, generated/docs/eltwise_ops.md), or none.",
+        doc="Element-wise block: out = sfpu(binary(in0, in1)) or sfpu(sfpu_binary(in0, in1)) tile by tile; with neither, out = sfpu(scalar_op(in0, constant)), or sfpu(in0), or in0 converted to out's data format. The values are names of the op map's entries (specs/ops, generated/docs/eltwise_ops.md), or none (all none: a copy, e.g. of a value carried across a loop into the CB the writer reads).",
     ),
     'exp2_tile': Intrinsic(
         name='exp2_tile',
@@ -787,6 +787,23 @@ INTRINSICS: dict[str, Intrinsic] = {
             'ttnn_0_81': Spelling('get_write_ptr', headers=(('dataflow', 'api/dataflow/dataflow_api.h'),), form='call', template_args=()),
         },
         doc='L1 byte address of the back of the CB; valid only between cb_reserve_back and cb_push_back.',
+    ),
+    'hold_block': Intrinsic(
+        name='hold_block',
+        family='tile_ops',
+        level='abstract',
+        roles=('compute',),
+        args=(
+            Arg('cb', 'int32', const=False),
+            Arg('pages', 'int32', const=False),
+        ),
+        returns='void',
+        effect='Opaque',
+        dtype='void',
+        op_name='tt.hold_block',
+        cpp={
+        },
+        doc='Wait for the block of CB `cb` before a loop whose iterations all read it (a loop-invariant value, or the scaler tile of reductions in a loop): the ops in the loop find it in the CB; release_block frees it after.',
     ),
     'init_sfpu': Intrinsic(
         name='init_sfpu',
@@ -1634,6 +1651,23 @@ INTRINSICS: dict[str, Intrinsic] = {
             'tilelang_tt_2025': Spelling('reduce_uninit', headers=(('compute', 'compute_kernel_api/reduce.h'),), form='call', template_args=(), defines=(('REDUCE_DIM', 'ReduceDim::REDUCE_ROW'), ('REDUCE_OP', 'PoolType::SUM'))),
         },
         doc="Clear the packer's reduce mask after the reductions (the 2025 API's reduce_uninit takes no argument).",
+    ),
+    'release_block': Intrinsic(
+        name='release_block',
+        family='tile_ops',
+        level='abstract',
+        roles=('compute',),
+        args=(
+            Arg('cb', 'int32', const=False),
+            Arg('pages', 'int32', const=False),
+        ),
+        returns='void',
+        effect='Opaque',
+        dtype='void',
+        op_name='tt.release_block',
+        cpp={
+        },
+        doc='Free the block of CB `cb` after the loop whose iterations read it (a loop-invariant value, or a carried value nothing reads after its loop).',
     ),
     'relu_tile': Intrinsic(
         name='relu_tile',

@@ -72,7 +72,7 @@ def BlockIdxToSerial() -> tvm.transform.Pass:
 
 
 def BuildTTTileDataflow(stages: int = 2) -> tvm.transform.Pass:
-    """Tile dataflow graph and CB assignment: every value an on-chip buffer takes (a T.copy into it, a gemm accumulation, an element-wise result) is a stream with one producer and one consumer and becomes a circular buffer. Streams filled by the reader are inputs (CBs 0-15), streams drained by the writer are outputs (16-23), the rest are intermediates (24-31); a zero T.clear absorbed by a gemm needs no CB, and a gemm whose block exceeds a DST section gets a partial-sum CB. Depths follow the rules below."""
+    """Tile dataflow graph and CB assignment: every value an on-chip buffer takes (a T.copy into it, a gemm accumulation, an element-wise result) is a stream with one producer and one consumer and becomes a circular buffer. Streams filled by the reader are inputs (CBs 0-15), streams drained by the writer are outputs (16-23), the rest are intermediates (24-31); a zero T.clear absorbed by a gemm needs no CB, and a gemm whose block exceeds a DST section gets a partial-sum CB. A value a loop carries from one iteration to the next (read, then rewritten) is one CB for its start, every iteration's value and the final one. Depths follow the rules below."""
     check_option('BuildTTTileDataflow', 'stages', stages)
     return _cpp.make_pass('BuildTTTileDataflow', {'stages': stages, })
 
@@ -118,7 +118,7 @@ def LowerTileOpsToLoops() -> tvm.transform.Pass:
 
 
 def LowerTileOpsToTT() -> tvm.transform.Pass:
-    """TileLang tile operations -> abstract block intrinsics on CBs: T.copy into an on-chip buffer reads a block, T.copy out of one writes a block, a copy between on-chip buffers is an alias of one CB, T.clear absorbed by a gemm disappears, T.gemm is one K step of a block matmul (after an on-chip transpose of a transposed operand), a T.Parallel element-wise store is an element-wise block, and T.reduce_sum/max is a row reduction into a column vector (after one read of the scaler tile per block; a column vector is written to a 1-D tensor transposed on chip). Tile indices are computed from the copy regions below; the allocations of on-chip buffers are removed (their storage is the CBs)."""
+    """TileLang tile operations -> abstract block intrinsics on CBs: T.copy into an on-chip buffer reads a block, T.copy out of one writes a block, a copy between on-chip buffers is an alias of one CB, T.clear absorbed by a gemm disappears, T.gemm is one K step of a block matmul (after an on-chip transpose of a transposed operand), a T.Parallel element-wise store is an element-wise block, and T.reduce_sum/max is a row reduction into a column vector (after one read of the scaler tile per block; a column vector is written to a 1-D tensor transposed on chip). A value read in every iteration of a loop it was not made in is waited for before the loop and freed after it (hold/release). Tile indices are computed from the copy regions below; the allocations of on-chip buffers are removed (their storage is the CBs)."""
     return _cpp.make_pass('LowerTileOpsToTT', {})
 
 

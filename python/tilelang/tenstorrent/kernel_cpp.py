@@ -10,6 +10,7 @@ division and modulo print as C++ `/` and `%`.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -151,7 +152,10 @@ class _Printer:
                 return "true" if node.value else "false"
             return f"{node.value}u" if dtype.startswith("uint") else str(node.value)
         if isinstance(node, tirx.FloatImm):
-            return f"{float(node.value)!r}f"
+            value = float(node.value)
+            if math.isinf(value):  # T.fill(x, -T.infinity(...)): C++ has no infinity literal
+                return "__builtin_inff()" if value > 0 else "-__builtin_inff()"
+            return f"{value!r}f"
         if isinstance(node, tirx.Cast):
             dtype = _dtype(node)
             if dtype not in C_TYPES:

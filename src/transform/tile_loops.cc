@@ -1,0 +1,254 @@
+// On-chip values kept across the iterations of a loop inside the block (tile_dataflow.h): loop-invariant values
+// (made before a loop, read in every iteration: waited for once before the loop, freed after it) and carried values
+// (a buffer the loop reads and then rewrites: one CB holding the old block and the new one, the old freed in every
+// iteration after its last read). Everything else that crosses a loop boundary is refused, naming buffer and loop.
+#include <algorithm>
+
+#include "tile_dataflow.h"
+#include "tile_ops_util.h"
+
+namespace tl {
+namespace {
+
+using Loops = std::vector<Any>;
+
+bool is_prefix(const Loops& outer, const Loops& inner) {
+  if (outer.size() > inner.size()) return false;
+  for (size_t i = 0; i < outer.size(); ++i) {
+    if (!outer[i].same_as(inner[i])) return false;
+  }
+  return true;
+}
+
+std::string loop_name(const Any& loop) { return "'" + format_value(ir::For(loop).loop_var()) + "'"; }
+
+std::string reader_name(const TileOp& op) {
+  if (op.kind == "copy_out") return "T.copy to '" + op.tensor->name + "'";
+  if (op.kind == "eltwise") return "an element-wise store to '" + op.out->name + "'";
+  if (op.kind == "reduce") return "T.reduce_" + as_str(op.get(names::kPool)) + " into '" + op.out->name + "'";
+  if (op.kind == "transpose") return "an on-chip transpose (of a gemm operand or a 1-D copy)";
+  return "T." + op.kind;
+}
+
+// Only element-wise stores and reductions read a block without freeing it (whole-block reads).
+void require_block_reader(const TileOp& reader, const Stream& s, const Any& loop, const std::string& why) {
+  if (reader.kind == "eltwise" || reader.kind == "reduce") return;
+  fail("on-chip buffer '" + s.buffer.name + "' is " + why + " loop " + loop_name(loop) + " and read inside it by " +
+       reader_name(reader) + ", which waits for and frees its operand itself; only element-wise stores and "
+       "reductions can read a value that stays in its CB across iterations (copy it to another buffer inside the "
+       "loop)");
+}
+
+// The loop of `reader` the stream's producer is not in (nullptr: same level), or a refusal when the producer is in
+// a loop the reader is not (a value written in every iteration and read after the loop), except a gemm's K loop.
+const Any* entered_loop(const std::vector<TileOp>& ops, const Stream& s, size_t reader) {
+  const TileOp& prod = ops[s.producer_op];
+  const Loops& p = prod.loops;
+  const Loops& r = ops[reader].loops;
+  if (is_prefix(p, r)) return p.size() < r.size() ? &r[p.size()] : nullptr;
+  Loops k_loop = r;
+  if (prod.kind == "gemm" && !p.empty()) k_loop.push_back(p.back());
+  if (prod.kind == "gemm" && k_loop.size() == p.size() && is_prefix(k_loop, p)) return nullptr;  // after the K loop
+  const Any& loop = p[std::min(r.size(), p.size() - 1)];
+  fail("on-chip buffer '" + s.buffer.name + "' is written in every iteration of loop " + loop_name(loop) +
+       " and read after it by " + reader_name(ops[reader]) + "; only a value the loop carries (read in the loop "
+       "before it is rewritten, starting from a value made before the loop, e.g. T.clear) or a gemm accumulator "
+       "can be read after the loop");
+}
+
+void rename_reads(std::vector<TileOp>& ops, const std::string& from, const std::string& to) {
+  for (TileOp& op : ops) {
+    for (std::string& k : op.reads) {
+      if (k == from) k = to;
+    }
+    if (op.writes == from) op.writes = to;
+  }
+}
+
+// The last stream of `s`'s buffer written directly in `loop` (the value the next iteration reads), or nullptr.
+Stream* loop_value(std::vector<TileOp>& ops, std::vector<Stream>& streams, const Stream& s, const Any& loop) {
+  Stream* last = nullptr;
+  for (Stream& t : streams) {
+    const TileOp& w = ops[t.producer_op];
+    if (&t == &s || t.buffer.name != s.buffer.name || w.kind == "gemm" || t.key.find("#partial") != std::string::npos) {
+      continue;
+    }
+    auto at = std::find_if(w.loops.begin(), w.loops.end(), [&](const Any& l) { return l.same_as(loop); });
+    if (at == w.loops.end()) continue;
+    if (at + 1 != w.loops.end()) {
+      fail("on-chip buffer '" + s.buffer.name + "' is carried across loop " + loop_name(loop) + " but rewritten in "
+           "the nested loop " + loop_name(*(at + 1)) + "; a value carried across two nested loops is not supported "
+           "by the tenstorrent backend (carry it across one loop)");
+    }
+    last = &t;
+  }
+  return last;
+}
+
+// `s` starts the value `loop` carries and `next` is the loop's new value: one CB (the old block, then the new one).
+void merge_carried(std::vector<TileOp>& ops, Stream& s, const Stream& next, const Any& loop) {
+  const TileOp& init = ops[s.producer_op];
+  if (init.kind == "copy_in") {
+    fail("on-chip buffer '" + s.buffer.name + "' is carried across loop " + loop_name(loop) + " but starts as a T.copy "
+         "from tensor '" + init.tensor->name + "' (the reader kernel) while the loop computes it (the compute kernel); "
+         "a CB has one producer, so start it on chip (T.clear / T.fill) or copy it into another buffer first");
+  }
+  Loops inside = init.loops;
+  inside.push_back(loop);
+  for (size_t r : s.consumer_ops) {
+    if (ops[r].loops.size() != inside.size() || !is_prefix(inside, ops[r].loops)) {
+      fail("on-chip buffer '" + s.buffer.name + "' is carried across loop " + loop_name(loop) + " but also read " +
+           (is_prefix(inside, ops[r].loops) ? "in a nested loop" : "outside it before the loop") + " by " +
+           reader_name(ops[r]) + "; a carried value is read only directly in its loop and after it");
+    }
+    require_block_reader(ops[r], s, loop, "carried across");
+  }
+  for (size_t r : next.consumer_ops) {
+    if (is_prefix(inside, ops[r].loops)) {
+      fail("on-chip buffer '" + s.buffer.name + "' is carried across loop " + loop_name(loop) + " and read in the "
+           "loop after it is rewritten, by " + reader_name(ops[r]) + "; the tenstorrent backend reads a carried "
+           "value in the loop only before the loop rewrites it (write the new value to another buffer first)");
+    }
+    if (ops[r].kind == "copy_out" || ops[r].kind == "gemm") {
+      fail("on-chip buffer '" + s.buffer.name + "' is carried across loop " + loop_name(loop) + " and read after "
+           "it by " + reader_name(ops[r]) + "; a carried value's CB is read by the compute kernel only");
+    }
+  }
+  rename_reads(ops, next.key, s.key);
+  s.consumers.insert(s.consumers.end(), next.consumers.begin(), next.consumers.end());
+  s.consumer_ops.insert(s.consumer_ops.end(), next.consumer_ops.begin(), next.consumer_ops.end());
+  s.carried = true;
+}
+
+void set_flag(TileOp& op, const std::string& key, std::vector<int64_t>& flags, bool first) {
+  for (size_t i = 0; i < op.reads.size(); ++i) {
+    size_t r = first ? i : op.reads.size() - 1 - i;
+    if (op.reads[r] == key) {
+      flags[r] = 1;
+      return;
+    }
+  }
+}
+
+TileOp hold_op(const char* kind, const Any& loop, const Stream& s, const Loops& loops) {
+  TileOp op{kind, loop};
+  op.place = std::string(kind) == "hold" ? "before" : "after";
+  op.loops = loops;
+  op.ins = {s.buffer};
+  op.reads = {s.key};
+  op.waits = {0};
+  op.pops = {0};
+  op.fields = {{names::kPages, Any(s.pages)}};
+  return op;
+}
+
+// One span of reads of a block: the first waits for it and the last frees it, each before/after the loop it is in
+// when that loop is not the producer's (a hold/release op around the loop).
+void place_span(std::vector<TileOp>& ops, std::vector<TileOp>& added, const Stream& s, const std::vector<size_t>& reads,
+                const Loops& level) {
+  const TileOp& first = ops[reads.front()];
+  const TileOp& last = ops[reads.back()];
+  if (first.loops.size() > level.size()) {
+    added.push_back(hold_op("hold", first.loops[level.size()], s, level));
+  } else {
+    set_flag(ops[reads.front()], s.key, ops[reads.front()].waits, true);
+  }
+  if (last.loops.size() > level.size()) {
+    added.push_back(hold_op("release", last.loops[level.size()], s, level));
+  } else {
+    set_flag(ops[reads.back()], s.key, ops[reads.back()].pops, false);
+  }
+  for (size_t r : reads) {
+    if (ops[r].loops.size() > level.size()) require_block_reader(ops[r], s, ops[r].loops[level.size()], "made before");
+    if (s.carried && reads.size() > 1 && ops[r].kind != "eltwise" && ops[r].kind != "reduce") {
+      fail("on-chip buffer '" + s.buffer.name + "' is read by " + std::to_string(reads.size()) + " tile operations, "
+           "one of them " + reader_name(ops[r]) + "; only element-wise stores and reductions may share a value, any "
+           "other reader needs its own copy (T.copy it to another buffer first)");
+    }
+  }
+}
+
+}  // namespace
+
+void carry_streams(std::vector<TileOp>& ops, std::vector<Stream>& streams) {
+  for (size_t i = 0; i < streams.size(); ++i) {
+    Stream& s = streams[i];
+    for (size_t r : s.consumer_ops) {
+      const Any* loop = entered_loop(ops, s, r);
+      if (loop == nullptr || s.carried) continue;
+      Stream* next = loop_value(ops, streams, s, *loop);
+      if (next == nullptr) continue;
+      Stream merged = *next;
+      size_t at = static_cast<size_t>(next - streams.data());
+      Any carried_loop = *loop;
+      streams.erase(streams.begin() + static_cast<std::ptrdiff_t>(at));
+      if (at < i) --i;
+      merge_carried(ops, streams[i], merged, carried_loop);
+      break;
+    }
+  }
+  for (const Stream& s : streams) {
+    for (size_t r : s.consumer_ops) entered_loop(ops, s, r);  // refuses values read after the loop that writes them
+  }
+}
+
+void place_waits(std::vector<TileOp>& ops, const std::vector<Stream>& streams) {
+  std::vector<TileOp> added;
+  for (TileOp& op : ops) {
+    std::fill(op.waits.begin(), op.waits.end(), 0);
+    std::fill(op.pops.begin(), op.pops.end(), 0);
+  }
+  for (const Stream& s : streams) {
+    const Loops& level = ops[s.producer_op].loops;
+    // A carried value's first reads are those in its loop (merge_carried), the rest come after the loop.
+    const Loops& inside = ops[s.consumer_ops.front()].loops;
+    std::vector<size_t> in_loop, after;
+    for (size_t r : s.consumer_ops) (s.carried && is_prefix(inside, ops[r].loops) ? in_loop : after).push_back(r);
+    if (!in_loop.empty()) {
+      place_span(ops, added, s, in_loop, inside);  // every iteration waits for the old block and frees it
+      if (after.empty()) added.push_back(hold_op("release", inside.back(), s, level));
+    }
+    if (!after.empty()) place_span(ops, added, s, after, level);
+  }
+  for (TileOp& op : added) ops.push_back(std::move(op));
+}
+
+}  // namespace tl
+
+namespace tl::tileops {
+
+void copy_out_carried(std::vector<TileOp>& ops) {
+  for (size_t c = 0; c < ops.size(); ++c) {
+    if (ops[c].kind != "copy_out" || ops[c].ins[0].shape.size() != 2) continue;
+    const BufferInfo value = ops[c].ins[0];
+    const std::vector<Any>& level = ops[c].loops;
+    bool carried = false;
+    for (size_t w = 0; w < c; ++w) {
+      const TileOp& op = ops[w];
+      if (!op.out || op.out->name != value.name || op.kind == "gemm" || op.loops.size() <= level.size() ||
+          !is_prefix(level, op.loops)) {
+        continue;
+      }
+      const Any& loop = op.loops[level.size()];
+      for (const TileOp& reader : ops) {
+        auto same = [&](const Any& l) { return l.same_as(loop); };
+        bool in_loop = std::any_of(reader.loops.begin(), reader.loops.end(), same);
+        for (const BufferInfo& in : reader.ins) carried = carried || (in_loop && in.name == value.name);
+      }
+    }
+    if (!carried) continue;
+    auto [rows, cols] = tiles(value, "on-chip buffer");
+    BufferInfo copy = value;
+    copy.name = value.name + "_out";
+    TileOp op{"eltwise", ops[c].stmt, copy, {value}};
+    op.loops = level;
+    op.fields = {{names::kBinary, String("none")}, {names::kSfpuBinary, String("none")},
+                 {names::kSfpu, String("none")}, {names::kTiles, Any(rows * cols)},
+                 {names::kScalarOp, String("none")}, {names::kScalarBits, Any(int64_t(0))}};
+    ops[c].ins[0] = copy;
+    ops.insert(ops.begin() + static_cast<std::ptrdiff_t>(c), op);
+    ++c;
+  }
+}
+
+}  // namespace tl::tileops

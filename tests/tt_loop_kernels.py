@@ -1,0 +1,78 @@
+"""TileLang kernels that keep on-chip values across the iterations of a loop inside the block (Tenstorrent): a
+loop-invariant operand read by every iteration, and values carried from one iteration to the next (a row-sum and
+an element-wise accumulator over the column blocks of a wide matrix)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import tilelang.language as T
+
+__all__ = ["invariant_scale", "row_sum_blocks", "accumulate_blocks", "LOOP_CORPUS"]
+
+
+def invariant_scale(M, N, block_M, block_N, dtype="bfloat16"):
+    """C[:, k-th column block] = X[:, k-th column block] * W: W's block is read once per row block, before the loop,
+    and multiplies every column block of X."""
+
+    @T.prim_func
+    def main(X: T.Tensor((M, N), dtype), W: T.Tensor((M, block_N), dtype), C: T.Tensor((M, N), dtype)):
+        with T.Kernel(T.ceildiv(M, block_M), threads=128) as by:
+            W_s = T.alloc_shared((block_M, block_N), dtype)
+            X_s = T.alloc_shared((block_M, block_N), dtype)
+            C_s = T.alloc_shared((block_M, block_N), dtype)
+            T.copy(W[by * block_M, 0], W_s)
+            for k in T.serial(N // block_N):
+                T.copy(X[by * block_M, k * block_N], X_s)
+                for i, j in T.Parallel(block_M, block_N):
+                    C_s[i, j] = X_s[i, j] * W_s[i, j]
+                T.copy(C_s, C[by * block_M, k * block_N])
+    return main
+
+
+def row_sum_blocks(M, N, block_M, block_N, kind="sum", dtype="bfloat16", accum_dtype="float"):
+    """Out[i] = sum (or max) over j of A[i, j], one column block per iteration (clear=False onto the running row)."""
+
+    @T.prim_func
+    def main(A: T.Tensor((M, N), dtype), Out: T.Tensor((M,), accum_dtype)):
+        with T.Kernel(T.ceildiv(M, block_M), threads=128) as by:
+            A_s = T.alloc_shared((block_M, block_N), dtype)
+            row = T.alloc_fragment((block_M,), accum_dtype)
+            if kind == "sum":
+                T.clear(row)
+            else:
+                T.fill(row, -T.infinity(accum_dtype))
+            for k in T.Pipelined(N // block_N, num_stages=2):
+                T.copy(A[by * block_M, k * block_N], A_s)
+                if kind == "sum":
+                    T.reduce_sum(A_s, row, dim=1, clear=False)
+                else:
+                    T.reduce_max(A_s, row, dim=1, clear=False)
+            T.copy(row, Out[by * block_M:(by + 1) * block_M])
+    return main
+
+
+def accumulate_blocks(M, N, block_M, block_N, dtype="bfloat16", accum_dtype="float"):
+    """C = the sum of the column blocks of A (C[i, j] = sum over k of A[i, k * block_N + j]), accumulated on chip."""
+
+    @T.prim_func
+    def main(A: T.Tensor((M, N), dtype), C: T.Tensor((M, block_N), accum_dtype)):
+        with T.Kernel(T.ceildiv(M, block_M), threads=128) as by:
+            A_s = T.alloc_shared((block_M, block_N), dtype)
+            acc = T.alloc_fragment((block_M, block_N), accum_dtype)
+            T.clear(acc)
+            for k in range(N // block_N):
+                T.copy(A[by * block_M, k * block_N], A_s)
+                for i, j in T.Parallel(block_M, block_N):
+                    acc[i, j] = acc[i, j] + A_s[i, j]
+            T.copy(acc, C[by * block_M, 0])
+    return main
+
+
+# The loop kernels of the codegen corpus (tests/tt_kernels.py CORPUS).
+LOOP_CORPUS: dict[str, Any] = {
+    "loop_invariant_scale": lambda: invariant_scale(128, 256, 64, 64),
+    "loop_row_sum": lambda: row_sum_blocks(128, 256, 64, 64),
+    "loop_row_max": lambda: row_sum_blocks(128, 256, 64, 64, "max"),
+    "loop_accumulate": lambda: accumulate_blocks(128, 256, 64, 64),
+}
