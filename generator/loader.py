@@ -66,7 +66,7 @@ class SpecFile:
         return self.keys.get(path) or self.at(path)
 
 
-def _mark(path: str, mark: yaml.Mark | None) -> Location:
+def _mark(path: str, mark: Any) -> Location:  # a yaml.Mark (or libyaml's), or None
     if mark is None:
         return Location(path)
     return Location(path, mark.line + 1, mark.column + 1)

@@ -10,6 +10,7 @@ result.
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from typing import Any
 
@@ -65,8 +66,9 @@ def _comment_line(prefix: str, line: str) -> str:
 
 
 def md_cell(text: str) -> str:
-    """Text safe inside one Markdown table cell."""
-    return " ".join(str(text).split()).replace("|", "\\|")
+    """Text safe inside one Markdown table cell: one line, every `|` escaped (GitHub's table scanner pairs each
+    backslash with the character after it, so a pipe after an even run of backslashes gets one more)."""
+    return re.sub(r"(?<!\\)((?:\\\\)*)\|", r"\1\\|", " ".join(str(text).split()))
 
 
 def camel(name: str) -> str:
