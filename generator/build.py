@@ -10,6 +10,7 @@ from typing import Any
 from . import ir_nodes
 from .build_pass import build_pass
 from .diagnostics import Diagnostics
+from .expressions import did_you_mean
 from .language import build_language
 from .loader import SpecFile
 from .model import (
@@ -248,6 +249,44 @@ def _with_op_choices(protocol: Protocol, op_maps: list[OpMap]) -> Protocol:
     return dataclasses.replace(protocol, params=params)
 
 
+# The tt::DataFormat enumerators the emulator's tile math implements (src/emulator/src/tile.cpp), with the bytes of
+# one element: a device spec's data formats must be among them, with these sizes, or every kernel using the dtype
+# would be misplanned or fail to build.
+DATA_FORMAT_BYTES = {"Float16": 2, "Float16_b": 2, "Float32": 4}
+
+
+def _check_device(spec: SpecFile, diagnostics: Diagnostics) -> None:
+    """Device facts that JSON Schema cannot relate to each other (all of them feed every Tenstorrent kernel)."""
+    device = spec.data.get("device")
+    if not isinstance(device, dict):
+        return
+    for dtype, entry in device["data_formats"].items():
+        where = ("device", "data_formats", dtype)
+        fmt, size = entry["format"], entry["bytes"]
+        if fmt not in DATA_FORMAT_BYTES:
+            diagnostics.error(spec.at(where + ("format",)), f"data format '{fmt}' of {dtype} is not a tt::DataFormat "
+                              f"the emulator implements{did_you_mean(fmt, DATA_FORMAT_BYTES)} (it implements "
+                              f"{', '.join(DATA_FORMAT_BYTES)})")
+        elif size != DATA_FORMAT_BYTES[fmt]:
+            diagnostics.error(spec.at(where + ("bytes",)), f"{dtype}: a {fmt} element is {DATA_FORMAT_BYTES[fmt]} "
+                              f"bytes, not {size}")
+    taken: dict[int, str] = {}
+    for cls, (first, last) in device["cb_ranges"].items():
+        where = ("device", "cb_ranges", cls)
+        if first > last or last >= device["max_cbs"]:
+            diagnostics.error(spec.at(where), f"CB range {cls} [{first}, {last}] must be ascending and below "
+                              f"max_cbs ({device['max_cbs']})")
+            continue
+        clash = sorted({taken[i] for i in range(first, last + 1) if i in taken})
+        if clash:
+            diagnostics.error(spec.at(where), f"CB range {cls} [{first}, {last}] overlaps the {clash[0]} range")
+        taken.update(dict.fromkeys(range(first, last + 1), cls))
+    kernels = device["kernels"]
+    if kernels["reader_processor"] == kernels["writer_processor"]:
+        diagnostics.error(spec.at(("device", "kernels", "writer_processor")), "the reader and writer kernels run "
+                          f"on the same processor ({kernels['writer_processor']}); a core runs one kernel per RISC-V")
+
+
 def build_model(specs: list[tuple[str, SpecFile]], diagnostics: Diagnostics) -> SpecSet:
     """Build the model from (kind, spec) pairs that passed schema validation."""
     intrinsics: list[Intrinsic] = []
@@ -267,6 +306,7 @@ def build_model(specs: list[tuple[str, SpecFile]], diagnostics: Diagnostics) -> 
             pipelines.append(_pipeline(spec))
         elif kind == "backend":
             backends.append(_backend(spec))
+            _check_device(spec, diagnostics)
         elif kind == "language":
             languages.append(build_language(spec))
         elif kind == "op_map":

@@ -40,8 +40,10 @@ OPTION_TYPES: dict[str, tuple[tuple[type, ...], str]] = {
 }
 
 
-def option_value_error(option_type: str, value: Any) -> str | None:
-    """Why `value` is no value of an option of `option_type` ('is not an int', ...), or None."""
+def option_value_error(option_type: str, value: Any, length: int | None = None,
+                       minimum: float | None = None) -> str | None:
+    """Why `value` is no value of an option of `option_type` ('is not an int', ...) with the spec's `length` and
+    `minimum`, or None."""
     types, name = OPTION_TYPES[option_type]
     # A Python bool is an int too; only a bool option takes one.
     ok = isinstance(value, types) and (option_type == "bool" or not isinstance(value, bool))
@@ -49,7 +51,14 @@ def option_value_error(option_type: str, value: Any) -> str | None:
         return "is not a finite float"
     if ok and option_type == "int_list":
         ok = all(isinstance(v, int) and not isinstance(v, bool) for v in value)
-    return None if ok else f"is not {name}"
+    if not ok:
+        return f"is not {name}"
+    if option_type == "int_list" and length is not None and len(value) != length:
+        return f"has {len(value)} item{'s' if len(value) != 1 else ''}, not {length}"
+    items = value if option_type == "int_list" else [value] if option_type in ("int", "float") else []
+    if minimum is not None and any(v < minimum for v in items):
+        return f"is below the minimum {show(minimum)}"
+    return None
 
 
 def _option(spec: SpecFile, name: str, raw: dict[str, Any], diagnostics: Diagnostics) -> Option:
@@ -60,8 +69,12 @@ def _option(spec: SpecFile, name: str, raw: dict[str, Any], diagnostics: Diagnos
     if "default" in raw:
         checked.append((where + ("default",), default, "default"))
     wrong = set()
+    length, minimum = raw.get("length"), raw.get("minimum")
+    for key, applies in (("length", kind == "int_list"), ("minimum", kind in ("int", "float", "int_list"))):
+        if key in raw and not applies:
+            diagnostics.error(spec.at(where + (key,)), f"option '{name}': '{key}' does not apply to a {kind} option")
     for path, value, what in checked:
-        problem = option_value_error(kind, value)
+        problem = option_value_error(kind, value, length, minimum)
         if problem:
             wrong.add(what)
             diagnostics.error(spec.at(path), f"option '{name}': {what} {show(value)} {problem}")
@@ -71,7 +84,7 @@ def _option(spec: SpecFile, name: str, raw: dict[str, Any], diagnostics: Diagnos
     if kind == "float":  # the engines compute with a double, however the spec wrote the number
         default = _as_float(default)
         choices = [_as_float(c) for c in choices]
-    return Option(name, kind, default, tuple(choices), raw["doc"])
+    return Option(name, kind, default, tuple(choices), raw["doc"], length, minimum)
 
 
 def _as_float(value: Any) -> Any:

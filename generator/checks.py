@@ -19,6 +19,7 @@ from .model import (
     SpecSet,
 )
 from .op_map import EltwiseOp, check_op_maps
+from .params import Value
 from .pass_checks import check_hooks, check_passes, check_pipelines
 
 __all__ = ["check_hooks", "check_model"]  # check_hooks lives with the pass checks; callers find it here too
@@ -109,6 +110,22 @@ def _check_protocols(model: SpecSet, bad_ops: set[EltwiseOp], diagnostics: Diagn
         scope = {p.name for p in protocol.params}
         _check_steps(protocol, protocol.steps, scope, choices, intrinsics, protocols, all_profiles, diagnostics)
     _check_protocol_cycles(model, diagnostics)
+    _check_protocol_references(model, protocols, diagnostics)
+
+
+def _check_protocol_references(model: SpecSet, protocols: dict[str, Protocol], diagnostics: Diagnostics) -> None:
+    """The protocols pass rules insert (rewrite cases, accessors, compute_init) exist: the C++ engines look them up
+    by name when a kernel is lowered."""
+    for pass_ in model.passes:
+        for rule in pass_.rules:
+            named = [case.protocol for _, cases in getattr(dict(rule.params).get("cases"), "items", ())
+                     for case in cases if case.protocol]
+            named += [v.value for key, v in rule.params if key in ("protocol", "chain_protocol")
+                      and isinstance(v, Value) and isinstance(v.value, str)]
+            for name in dict.fromkeys(named):
+                if name not in protocols:
+                    diagnostics.error(rule.location, f"pass '{pass_.name}' inserts unknown protocol '{name}'"
+                                      f"{did_you_mean(name, protocols)}")
 
 
 def _expression(value: Any, scope: set[str], location: Location, diagnostics: Diagnostics) -> None:
@@ -271,6 +288,20 @@ def _check_languages(model: SpecSet, diagnostics: Diagnostics) -> None:
                 elif not param.has_default and any(p.has_default for p in op.params[:index]):
                     diagnostics.error(op.location, f"T.{op.name}: parameter '{param.name}' without a default "
                                       "follows one with a default")
+                elif param.has_default and not _of_type(param.default, param.type):
+                    diagnostics.error(op.location, f"T.{op.name}: the default {param.default!r} of parameter "
+                                      f"'{param.name}' is not a {param.type}")
             for key, _ in op.fixed:
                 if key in names:
                     diagnostics.error(op.location, f"T.{op.name}: '{key}' is both a parameter and fixed")
+
+
+_PARAM_TYPES: dict[str, tuple[type, ...]] = {"bool": (bool,), "int": (int,), "float": (int, float), "string": (str,)}
+
+
+def _of_type(value: Any, kind: str) -> bool:
+    """Whether a language parameter's default is a value of its declared type (any value when it has none); a bool
+    is no int here, so a flag's default of 7 or an int's default of true is an error."""
+    if not kind:
+        return True
+    return isinstance(value, _PARAM_TYPES[kind]) and (kind == "bool" or not isinstance(value, bool))

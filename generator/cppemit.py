@@ -14,6 +14,7 @@ from typing import Any
 from . import expressions
 from .expressions import cpp_string
 from .model import Protocol, ProtocolStep
+from .naming import cpp_comment
 from .op_map import unit_enum
 
 _PLACEHOLDER = re.compile(r"\{([a-z_][a-z0-9_]*)(?:\.(init|tile))?\}")
@@ -24,8 +25,8 @@ def protocol_declaration(protocol: Protocol) -> str:
 
 
 def protocol_function(protocol: Protocol) -> str:
-    doc = " ".join(protocol.doc.split())
-    lines = [f"// {doc}", f"static tl::Dict {protocol.name}(tl::Builder& b, const tl::Ctx& a) {{"]
+    lines = [cpp_comment(" ".join(protocol.doc.split())),
+             f"static tl::Dict {protocol.name}(tl::Builder& b, const tl::Ctx& a) {{"]
     for p in protocol.params:
         lines.append(f"  const tl::Any v_{p.name} = a.get({cpp_string(p.name)});")
     for p in protocol.params:
@@ -73,7 +74,7 @@ def _steps(steps: tuple[ProtocolStep, ...], depth: int, top: bool, units: dict[s
     for step in steps:
         inner_depth = depth
         if step.doc:
-            out.append(f"{pad}// {' '.join(step.doc.split())}")
+            out.append(pad + cpp_comment(" ".join(step.doc.split())))
         if step.profiles:
             test = " || ".join(f"b.profile() == {cpp_string(p)}" for p in step.profiles)
             out.append(f"{pad}if ({test}) {{")

@@ -16,6 +16,7 @@ class TileOpParam:
     name: str
     default: Any
     has_default: bool
+    type: str = ""  # bool, int, float or string for a compile-time value; "" for tensors and expressions
 
 
 @dataclass(frozen=True)
@@ -99,7 +100,7 @@ class Language:
 
 
 def _params(raw: list[dict[str, Any]]) -> tuple[TileOpParam, ...]:
-    return tuple(TileOpParam(p["name"], p.get("default"), "default" in p) for p in raw)
+    return tuple(TileOpParam(p["name"], p.get("default"), "default" in p, p.get("type", "")) for p in raw)
 
 
 def build_language(spec: SpecFile) -> Language:

@@ -25,6 +25,17 @@ JsonPath = tuple[str | int, ...]
 
 MODELINE = re.compile(r"^# yaml-language-server: \$schema=(?P<ref>\S+)\s*$")
 
+# Bounds a spec file must stay within, so that a hostile file fails fast with a location instead of exhausting
+# time, memory or the Python stack: its size, how deep mappings and lists nest, and how many values it holds once
+# its aliases are expanded (a 15-line "billion laughs" file expands to 10^9). The real specs are below 11 KB, nest
+# 10 levels and hold 2,000 values.
+MAX_FILE_BYTES = 1 << 20
+MAX_DEPTH = 64
+MAX_NODES = 100_000
+# Spec text holds tabs and line breaks, but no other control character (an escape such as "\0" or "\e" would
+# carry one into generated code) and no lone surrogate (not text: it cannot be written as UTF-8).
+_BAD_CHARACTER = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\ud800-\udfff]")
+
 # Scalars whose YAML 1.1 types have no JSON equivalent are kept as their source text.
 _TEXT_TAGS = {"tag:yaml.org,2002:timestamp", "tag:yaml.org,2002:binary"}
 _INVALID = object()  # a scalar that could not be constructed (already reported)
@@ -55,7 +66,7 @@ class SpecFile:
         return self.keys.get(path) or self.at(path)
 
 
-def _mark(path: str, mark: yaml.Mark | None) -> Location:
+def _mark(path: str, mark: Any) -> Location:  # a yaml.Mark (or libyaml's), or None
     if mark is None:
         return Location(path)
     return Location(path, mark.line + 1, mark.column + 1)
@@ -100,13 +111,21 @@ class _Builder:
         if node.tag in _TEXT_TAGS:
             return str(node.value)
         try:
-            return self.loader.construct_object(node, deep=True)
+            value = self.loader.construct_object(node, deep=True)
         except (ValueError, KeyError, yaml.constructor.ConstructorError):  # `!!int abc`, `!!bool maybe`, `!!foo x`
             known = node.tag in self.loader.yaml_constructors
             what = f"invalid {node.tag.rsplit(':', 1)[-1]} value {_clip(node.value)}" if known \
                 else f"unsupported YAML tag {node.tag!r}"
             self.diagnostics.error(location, what)
             return _INVALID
+        bad = _BAD_CHARACTER.search(value) if isinstance(value, str) else None
+        if bad is not None:
+            code = f"U+{ord(bad.group()):04X}"
+            self.diagnostics.error(location, f"string holds a lone surrogate {code}, which is not Unicode text"
+                                   if 0xD800 <= ord(bad.group()) <= 0xDFFF else f"string holds control character "
+                                   f"{code}; spec text may hold tabs and line breaks, no other control characters")
+            return _INVALID
+        return value
 
     def _mapping(self, node: yaml.MappingNode, where: JsonPath) -> dict[str, Any]:
         result: dict[str, Any] = {}
@@ -153,6 +172,45 @@ def _problem(exc: yaml.MarkedYAMLError) -> str:
     return problem
 
 
+def _structure_problem(text: str, rel: str) -> tuple[Location, str] | None:
+    """The first place where the document nests deeper than MAX_DEPTH or its aliases expand it beyond MAX_NODES
+    values, measured on the parser's events: no recursion and no expansion, so a hostile file costs one pass. A
+    syntax error ends the scan (the composer reports it)."""
+    sizes: dict[str, tuple[int, int]] = {}  # anchor -> (values, nesting levels) of the anchored node
+    open_nodes: list[list[Any]] = []  # per open collection: [anchor, values before it, deepest level below it]
+    count = 0
+    try:
+        for event in yaml.parse(text, Loader=FAST_LOADER):
+            if not isinstance(event, (yaml.NodeEvent, yaml.CollectionEndEvent)):
+                continue
+            if isinstance(event, yaml.CollectionEndEvent):
+                anchor, before, below = open_nodes.pop()
+                if anchor is not None:
+                    sizes[anchor] = (count - before, below + 1)
+                if open_nodes:
+                    open_nodes[-1][2] = max(open_nodes[-1][2], below + 1)
+                continue
+            size, levels = sizes.get(event.anchor or "", (1, 0)) if isinstance(event, yaml.AliasEvent) else (1, 0)
+            count += size
+            levels += isinstance(event, yaml.CollectionStartEvent)
+            if len(open_nodes) + levels > MAX_DEPTH:
+                return _mark(rel, event.start_mark), f"mappings and lists nest more than {MAX_DEPTH} levels deep"
+            if count > MAX_NODES:
+                return _mark(rel, event.start_mark), (
+                    f"the file holds more than {MAX_NODES} values once its YAML aliases are expanded; write the "
+                    "values out instead of repeating aliases")
+            if isinstance(event, yaml.CollectionStartEvent):
+                open_nodes.append([event.anchor, count - 1, 0])
+            else:
+                if open_nodes:
+                    open_nodes[-1][2] = max(open_nodes[-1][2], levels)
+                if event.anchor is not None and isinstance(event, yaml.ScalarEvent):
+                    sizes[event.anchor] = (1, 0)
+    except yaml.YAMLError:
+        return None
+    return None
+
+
 def _compose(text: str) -> tuple[yaml.SafeLoader, yaml.Node | None]:
     """The document's node tree and the loader that constructs its scalars; a YAML error is raised by the
     pure-Python composer, whose messages (and marks) the diagnostics quote."""
@@ -177,6 +235,11 @@ def _compose(text: str) -> tuple[yaml.SafeLoader, yaml.Node | None]:
 def load_spec(file: Path, rel: str, diagnostics: Diagnostics) -> SpecFile | None:
     """Parse one spec file; problems are added to `diagnostics` and None is returned."""
     try:
+        size = file.stat().st_size
+        if size > MAX_FILE_BYTES:
+            diagnostics.error(Location(rel), f"file is {size} bytes, more than the {MAX_FILE_BYTES} bytes (1 MiB) a "
+                              "spec file may have; split it")
+            return None
         text = file.read_bytes().decode("utf-8")
     except UnicodeDecodeError as exc:
         before = exc.object[: exc.start].decode("utf-8", "replace")  # exc.start counts bytes, columns count characters
@@ -188,6 +251,10 @@ def load_spec(file: Path, rel: str, diagnostics: Diagnostics) -> SpecFile | None
         return None
     first_line = text.split("\n", 1)[0]
     modeline = MODELINE.match(first_line)
+    problem = _structure_problem(text, rel)
+    if problem is not None:
+        diagnostics.error(*problem)
+        return None
     local = Diagnostics()
     loader: yaml.SafeLoader | None = None
     try:

@@ -209,6 +209,8 @@ class Option:
     default: Any
     choices: tuple[Any, ...]
     doc: str
+    length: int | None = None  # int_list: items of every value
+    minimum: int | float | None = None  # int, float, int_list: the smallest value (of each item)
 
 
 @dataclass(frozen=True)

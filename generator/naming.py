@@ -1,13 +1,22 @@
 """Escaping and naming helpers used as Jinja2 filters.
 
-Spec text reaches generated Python, C++ and Markdown only through these functions, so a doc string
-such as `x"); import os; ("` can never escape from the literal or comment it is placed in.
+Spec text reaches generated Python, C++ and Markdown only through these functions, one per language and
+context, so a doc string such as `x"); import os; ("` can never escape from the literal or comment it is
+placed in: Python literals `py_str`/`py_value`, docstrings `py_doc`, comments `py_comment`; C++ string literals
+`cpp_str` (expressions.cpp_string, which the expression translator uses too), comments `cpp_comment`; Markdown
+table cells `md_cell`. tests/test_emitter_fuzz.py renders random text through every template and compiles the
+result.
 """
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from typing import Any
+
+from .expressions import cpp_string
+
+cpp_str = cpp_string  # the one C++ string-literal escaper (JSON escapes are C++ escapes; see its doc)
 
 
 def py_str(text: str) -> str:
@@ -32,20 +41,34 @@ def py_docstring(text: str, indent: str = "    ") -> str:
 
 def cpp_comment(text: str, prefix: str = "// ") -> str:
     """A C++ line comment per line of `text` (no way to break out of it)."""
-    lines = str(text).replace("\r", "").split("\n")
-    # A trailing backslash would continue a C++ line comment onto the next line.
-    return "\n".join(_no_continuation(f"{prefix}{line}".rstrip()) for line in lines)
+    return "\n".join(_comment_line(prefix, line) for line in _lines(text))
 
 
-def _no_continuation(line: str) -> str:
-    # Control characters (NUL, escapes) make compilers warn; they carry nothing in a comment.
-    line = "".join(c if c == "\t" or unicodedata.category(c) != "Cc" else "?" for c in line)
-    return line + "." if line.endswith("\\") else line
+def py_comment(text: str, prefix: str = "# ") -> str:
+    """A Python comment per line of `text`."""
+    return "\n".join(_comment_line(prefix, line) for line in _lines(text))
+
+
+def _lines(text: str) -> list[str]:
+    # \r, \v, \f and NEL end a line for some compilers or editors: every one is a line break here.
+    return str(text).replace("\r\n", "\n").translate(_BREAKS).split("\n")
+
+
+_BREAKS = {ord(c): "\n" for c in "\r\v\f\x1c\x1d\x1e\x85\u2028\u2029"}
+
+
+def _comment_line(prefix: str, line: str) -> str:
+    # Other control characters (NUL, escapes) make compilers warn and carry nothing in a comment.
+    line = "".join(c if c == "\t" or unicodedata.category(c) not in ("Cc", "Cs") else "?" for c in line)
+    line = f"{prefix}{line}".rstrip()
+    # A trailing backslash (or its trigraph ??/) would continue a C++ line comment onto the next line.
+    return line + "." if line.endswith(("\\", "??/")) else line
 
 
 def md_cell(text: str) -> str:
-    """Text safe inside one Markdown table cell."""
-    return " ".join(str(text).split()).replace("|", "\\|")
+    """Text safe inside one Markdown table cell: one line, every `|` escaped (GitHub's table scanner pairs each
+    backslash with the character after it, so a pipe after an even run of backslashes gets one more)."""
+    return re.sub(r"(?<!\\)((?:\\\\)*)\|", r"\1\\|", " ".join(str(text).split()))
 
 
 def camel(name: str) -> str:

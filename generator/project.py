@@ -7,7 +7,7 @@ from pathlib import Path
 
 from .build import build_model
 from .checks import check_hooks, check_model
-from .diagnostics import Diagnostics, GeneratorError
+from .diagnostics import Diagnostics, GeneratorError, Location
 from .loader import SpecFile, load_spec
 from .model import SpecSet
 from .outputs import HOOKS_HEADER
@@ -54,7 +54,14 @@ def load_project(project: Project) -> SpecSet:
     if schemas is None:
         raise GeneratorError(diagnostics)
     valid: list[tuple[str, SpecFile]] = []
-    for file in project.spec_files():
+    files = project.spec_files() if project.specs.is_dir() else []
+    if not files:
+        # Generating from nothing would remove every generated file and leave a package that cannot be imported.
+        what = "holds no spec file (*.yaml)" if project.specs.is_dir() else "does not exist"
+        diagnostics.error(Location(project.rel(project.specs) + "/"), f"the spec folder {what}; there is nothing "
+                          "to generate the package from")
+        raise GeneratorError(diagnostics)
+    for file in files:
         spec = load_spec(file, project.rel(file), diagnostics)
         if spec is None:
             continue

@@ -12,7 +12,7 @@ from typing import Any
 
 import jinja2
 
-from . import contract, cppemit, device, expressions, naming, op_map, rules
+from . import contract, cppemit, device, naming, op_map, rules
 from .diagnostics import Diagnostics, GeneratorError, Location
 from .model import FRONTEND_CONSTRUCTS, Pass, SpecSet
 from .outputs import TEMPLATED_OUTPUTS
@@ -93,6 +93,7 @@ def _environment(project: Project) -> jinja2.Environment:
         "py_doc": naming.py_docstring,
         "py_value": naming.py_value,
         "cpp_comment": naming.cpp_comment,
+        "py_comment": naming.py_comment,
         "md_cell": naming.md_cell,
         "camel": naming.camel,
         "cpp_arg_type": naming.cpp_arg_type,
@@ -100,7 +101,7 @@ def _environment(project: Project) -> jinja2.Environment:
         "tojson": lambda v: json.dumps(v, sort_keys=True),
         "cpp_protocol_function": cppemit.protocol_function,
         "cpp_protocol_declaration": cppemit.protocol_declaration,
-        "cpp_str": expressions.cpp_string,
+        "cpp_str": naming.cpp_str,
         "cpp_arg_value": naming.cpp_arg_value,
     }
     env.filters.update(filters)

@@ -172,6 +172,12 @@ def _constraint(error: ValidationError, schema: dict[str, Any]) -> str:
             return error.message.replace("is a dependency of", "is required together with")
         case "maxProperties":
             return f"expected at most {expected} key(s), got {len(value)}"
+        case "minimum":
+            return f"must be at least {expected}, got {show(value)}"
+        case "maximum":
+            return f"must be at most {expected}, got {show(value)}"
+        case "not":  # the schemas use `not` only to keep keywords out of names ($defs/reserved_word)
+            return f"{show(value)} is a Python or C++ keyword, which cannot be a name in generated code"
         case _:
             return error.message
 

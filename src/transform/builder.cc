@@ -86,6 +86,10 @@ Any Builder::bind(const std::string& name, const std::string& callee, const std:
 
 void Builder::repeat(const std::string& name, const Any& count, const std::function<void(const Any&)>& body) {
   auto c = fn::const_value(count);
+  if (c && as_int(*c) < 0) {  // a loop that runs no iteration would silently drop the protocol's steps
+    fail("a protocol step repeats '" + name + "' " + std::to_string(as_int(*c)) +
+         " times: its count expression must not be negative");
+  }
   bool once = c && as_int(*c) == 1;
   frames_.emplace_back();
   Any v = once ? int_imm(0) : var(name, "int32");

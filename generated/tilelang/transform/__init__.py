@@ -222,7 +222,7 @@ PASSES = {
 }
 
 
-# Options of each pass (type, spec default, allowed values), checked when a pass is constructed and when the user
+# Options of each pass (type, spec default, allowed values, int_list length, minimum), checked when a pass is constructed and when the user
 # sets them in pass_configs.
 PASS_OPTIONS: dict[str, dict[str, dict[str, Any]]] = {
     'AddTTConstants': {},
@@ -230,7 +230,7 @@ PASS_OPTIONS: dict[str, dict[str, dict[str, Any]]] = {
     'BindTTAccessors': {},
     'BindTarget': {},
     'BlockIdxToSerial': {},
-    'BuildTTTileDataflow': {'stages': {"type": 'int', "default": 2, "choices": []}},
+    'BuildTTTileDataflow': {'stages': {"type": 'int', "default": 2, "choices": [], "length": None, "minimum": 1}},
     'FinalizeTTSignature': {},
     'FlattenBuffer': {},
     'GridToPersistentTT': {},
@@ -240,9 +240,9 @@ PASS_OPTIONS: dict[str, dict[str, dict[str, Any]]] = {
     'LowerTTProtocols': {},
     'LowerTileOpsToLoops': {},
     'LowerTileOpsToTT': {},
-    'PartitionTTWork': {'core_grid': {"type": 'int_list', "default": [8, 8], "choices": []}, 'mode': {"type": 'string', "default": 'auto', "choices": ['auto', 'global', 'shard']}},
+    'PartitionTTWork': {'core_grid': {"type": 'int_list', "default": [8, 8], "choices": [], "length": 2, "minimum": 1}, 'mode': {"type": 'string', "default": 'auto', "choices": ['auto', 'global', 'shard'], "length": None, "minimum": None}},
     'PlanTTDst': {},
-    'PlanTTMulticast': {'enabled': {"type": 'bool', "default": True, "choices": []}},
+    'PlanTTMulticast': {'enabled': {"type": 'bool', "default": True, "choices": [], "length": None, "minimum": None}},
     'RemoveNoOp': {},
     'RenormalizeSplitPattern': {},
     'RewriteUnsafeSelect': {},

@@ -34,10 +34,18 @@ def check_option(name: str, option: str, value: Any, key: str | None = None) -> 
                             f"(options: {', '.join(options) or 'none'})")
     spec = options[option]
     kinds = _TYPES[spec["type"]]
-    if not isinstance(value, kinds) or (spec["type"] in ("int", "float") and isinstance(value, bool)):
+    items = list(value) if spec["type"] == "int_list" and isinstance(value, kinds) else [value]
+    numbers = spec["type"] in ("int", "float", "int_list")
+    item_kinds = (int,) if spec["type"] == "int_list" else kinds
+    if not isinstance(value, kinds) or (numbers and any(isinstance(v, bool) or not isinstance(v, item_kinds)
+                                                        for v in items)):
         raise TileLangError(f"{where}: expected a {spec['type']} value, got {value!r}")
     if spec["choices"] and value not in spec["choices"]:
         raise TileLangError(f"{where}: {value!r} is not one of {', '.join(map(repr, spec['choices']))}")
+    if spec["length"] is not None and len(items) != spec["length"]:
+        raise TileLangError(f"{where}: expected {spec['length']} items, got {value!r}")
+    if spec["minimum"] is not None and any(v < spec["minimum"] for v in items):
+        raise TileLangError(f"{where}: every value must be at least {spec['minimum']}, got {value!r}")
 
 
 def _parse(pass_configs: Mapping[str, Any] | None) -> dict[str, dict[str, Any]]:

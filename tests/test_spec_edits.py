@@ -1,0 +1,71 @@
+"""Edits of real specs that once exited 0 and left a broken package (issue 19) are pinned `path:LINE:COL: message`
+errors, and generated/ keeps every byte.
+
+Each case is tests/fixtures/edits/<case>.yaml: either `delete` (a path of the project copy: a spec, a folder, or
+`folder/*` for its contents) or `spec`, `replace` and `with` (one text edit of that spec); its first comment says
+what the edit did before. <case>.expected holds the exact diagnostics. The self-contained bad specs of the same study
+(alias bomb, deep nesting, keyword names, control characters, negative repeat counts, option bounds) are cases of
+tests/fixtures/errors (test_spec_errors.py).
+"""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+import yaml
+from test_spec_errors import COUNT_LINE, run_generate, split_stderr
+
+from generator.cli import main
+from generator.diagnostics import GeneratorError
+from generator.project import Project, load_project
+from projects import snapshot
+
+EDITS = Path(__file__).resolve().parent / "fixtures" / "edits"
+CASES = sorted(p.stem for p in EDITS.glob("*.yaml"))
+
+
+@pytest.fixture(scope="module")
+def generated_project(base_project: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A copy of the project with its generated/ (the state a user's checkout is in)."""
+    root = tmp_path_factory.mktemp("edits") / "project"
+    shutil.copytree(base_project, root)
+    assert main(["--root", str(root), "--out", str(root / "generated"), "generate", "--quiet"]) == 0
+    return root
+
+
+def apply_edit(root: Path, edit: dict[str, str]) -> None:
+    if "delete" in edit:
+        target = root / edit["delete"].removesuffix("/*")
+        for path in (sorted(target.iterdir()) if edit["delete"].endswith("/*") else [target]):
+            shutil.rmtree(path) if path.is_dir() else path.unlink()
+        return
+    spec = root / edit["spec"]
+    text = spec.read_text("utf-8")
+    assert text.count(edit["replace"]) == 1, f"{edit['replace']!r} must occur once in {edit['spec']}"
+    spec.write_text(text.replace(edit["replace"], edit["with"]), "utf-8")
+
+
+def test_cases_are_paired() -> None:
+    assert len(CASES) >= 12
+    assert {p.stem for p in EDITS.glob("*.expected")} == set(CASES)
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_edit_is_a_pinned_error(case: str, generated_project: Path, tmp_path: Path,
+                                capsys: pytest.CaptureFixture[str]) -> None:
+    root = tmp_path / "project"
+    shutil.copytree(generated_project, root)
+    before = snapshot(root / "generated")
+    apply_edit(root, yaml.safe_load((EDITS / f"{case}.yaml").read_text("utf-8")))
+    code, err = run_generate(root, capsys)
+    lines, count = split_stderr(err)
+    want = (EDITS / f"{case}.expected").read_text("utf-8").rstrip("\n").split("\n")
+    assert (code, lines) == (1, want)
+    match = COUNT_LINE.match(count)
+    assert match and int(match.group(1)) == len(want), count
+    assert snapshot(root / "generated") == before  # nothing lost, nothing half-written
+    with pytest.raises(GeneratorError) as raised:
+        load_project(Project.at(root))
+    assert [str(d) for d in raised.value.diagnostics.sorted()] == want
