@@ -245,6 +245,9 @@ def _check_backends(model: SpecSet, diagnostics: Diagnostics) -> None:
 
 
 def _check_languages(model: SpecSet, diagnostics: Diagnostics) -> None:
+    if not model.languages:  # tilelang.language, which every kernel imports, is rendered from it
+        diagnostics.error(Location("specs/"), "no language spec (kind: language): the package's tilelang.language "
+                          "is rendered from it, and `import tilelang` needs it")
     for extra in model.languages[1:]:
         diagnostics.error(extra.location, f"a project has one language spec; '{model.languages[0].name}' is "
                           f"defined at {model.languages[0].location}")
