@@ -136,6 +136,7 @@ def render_all(project: Project, model: SpecSet) -> list[Output]:
     env.filters["rule_cpp"] = lambda rule: rules.render_rule_cpp(rule.kind, dict(rule.params))
     env.bytecode_cache = _bytecode_cache(sorted(env.filters) + sorted(env.globals))
     outputs: list[Output] = []
+    claimed: dict[str, tuple[str, ...]] = {}  # output path -> the specs it was rendered from
     for spec in TEMPLATED_OUTPUTS:
         template_rel = f"templates/{spec.template}"
         subjects: tuple[Any, ...] = (None,)
@@ -178,6 +179,11 @@ def render_all(project: Project, model: SpecSet) -> list[Output]:
             except jinja2.TemplateError as exc:
                 diagnostics.error(Location(template_rel), f"template error while rendering {path}: {exc}")
                 break
+            if path in claimed:  # e.g. two pass specs with one file name in different folders
+                diagnostics.error(Location(sources[0] if sources else template_rel), f"renders {path}, which "
+                                  f"{', '.join(claimed[path]) or 'another spec'} renders too; rename one of them")
+                continue
+            claimed[path] = sources
             outputs.append(Output(path, generated_banner(path, sources, template_rel) + text))
     if diagnostics:
         raise GeneratorError(diagnostics)

@@ -1,11 +1,11 @@
 """Edits of real specs that once exited 0 and left a broken package (issue 19) are pinned `path:LINE:COL: message`
 errors, and generated/ keeps every byte.
 
-Each case is tests/fixtures/edits/<case>.yaml: either `delete` (a path of the project copy: a spec, a folder, or
-`folder/*` for its contents) or `spec`, `replace` and `with` (one text edit of that spec); its first comment says
-what the edit did before. <case>.expected holds the exact diagnostics. The self-contained bad specs of the same study
-(alias bomb, deep nesting, keyword names, control characters, negative repeat counts, option bounds) are cases of
-tests/fixtures/errors (test_spec_errors.py).
+Each case is tests/fixtures/edits/<case>.yaml: `delete` (a path of the project copy: a spec, a folder, or
+`folder/*` for its contents), `add` and `text` (a new spec file), or `spec`, `replace` and `with` (one text edit of
+that spec); its first comment says what the edit did before. <case>.expected holds the exact diagnostics. The
+self-contained bad specs of the same study (alias bomb, deep nesting, keyword names, control characters, negative
+repeat counts, option bounds) are cases of tests/fixtures/errors (test_spec_errors.py).
 """
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ from test_spec_errors import COUNT_LINE, run_generate, split_stderr
 from generator.cli import main
 from generator.diagnostics import GeneratorError
 from generator.project import Project, load_project
+from generator.render import render_all
 from projects import snapshot
 
 EDITS = Path(__file__).resolve().parent / "fixtures" / "edits"
@@ -36,6 +37,10 @@ def generated_project(base_project: Path, tmp_path_factory: pytest.TempPathFacto
 
 
 def apply_edit(root: Path, edit: dict[str, str]) -> None:
+    if "add" in edit:
+        (root / edit["add"]).parent.mkdir(parents=True, exist_ok=True)
+        (root / edit["add"]).write_text(edit["text"], "utf-8")
+        return
     if "delete" in edit:
         target = root / edit["delete"].removesuffix("/*")
         for path in (sorted(target.iterdir()) if edit["delete"].endswith("/*") else [target]):
@@ -66,6 +71,7 @@ def test_edit_is_a_pinned_error(case: str, generated_project: Path, tmp_path: Pa
     match = COUNT_LINE.match(count)
     assert match and int(match.group(1)) == len(want), count
     assert snapshot(root / "generated") == before  # nothing lost, nothing half-written
-    with pytest.raises(GeneratorError) as raised:
-        load_project(Project.at(root))
+    with pytest.raises(GeneratorError) as raised:  # the library reports the same (rendering included)
+        project = Project.at(root)
+        render_all(project, load_project(project))
     assert [str(d) for d in raised.value.diagnostics.sorted()] == want
