@@ -123,6 +123,23 @@ def _pass_signature(p: Pass) -> str:
     return ", ".join(parts)
 
 
+def _clash(project: Project, path: str, claimed: dict[str, tuple[str, ...]]) -> str:
+    """Why output `path` cannot be written next to the outputs claimed so far and the hand-written package that
+    shares its folders (a module and a package of one name shadow each other), or ''."""
+    if path in claimed:
+        return f"which {', '.join(claimed[path]) or 'another spec'} renders too; rename one of them"
+    if not path.endswith(".py"):
+        return ""
+    module = path.removesuffix(".py").removesuffix("/__init__")
+    twins = {f"{module}.py", f"{module}/__init__.py"} - {path}
+    other = next((p for p in sorted(twins) if p in claimed), None)
+    handwritten = project.root / "python" / (f"{module}.py" if path.endswith("/__init__.py") else module)
+    if other is None and not handwritten.exists():
+        return ""
+    return (f"but {other or project.rel(handwritten)} is the module {module.replace('/', '.')} already (a module and "
+            "a package of one name shadow each other); rename the spec's subject")
+
+
 def render_all(project: Project, model: SpecSet) -> list[Output]:
     """Every output file, rendered in memory; raises GeneratorError on any template failure."""
     diagnostics = Diagnostics()
@@ -179,9 +196,9 @@ def render_all(project: Project, model: SpecSet) -> list[Output]:
             except jinja2.TemplateError as exc:
                 diagnostics.error(Location(template_rel), f"template error while rendering {path}: {exc}")
                 break
-            if path in claimed:  # e.g. two pass specs with one file name in different folders
-                diagnostics.error(Location(sources[0] if sources else template_rel), f"renders {path}, which "
-                                  f"{', '.join(claimed[path]) or 'another spec'} renders too; rename one of them")
+            clash = _clash(project, path, claimed)
+            if clash:  # e.g. two pass specs with one file name, or a backend named like a module of tilelang.engine
+                diagnostics.error(Location(sources[0] if sources else template_rel), f"renders {path}, {clash}")
                 continue
             claimed[path] = sources
             outputs.append(Output(path, generated_banner(path, sources, template_rel) + text))
