@@ -10,6 +10,7 @@ repeat counts, option bounds) are cases of tests/fixtures/errors (test_spec_erro
 
 from __future__ import annotations
 
+import re
 import shutil
 from pathlib import Path
 
@@ -75,3 +76,20 @@ def test_edit_is_a_pinned_error(case: str, generated_project: Path, tmp_path: Pa
         project = Project.at(root)
         render_all(project, load_project(project))
     assert [str(d) for d in raised.value.diagnostics.sorted()] == want
+
+
+def test_removing_an_ir_view_the_engines_use_names_each_use(generated_project: Path, tmp_path: Path,
+                                                           capsys: pytest.CaptureFixture[str]) -> None:
+    """Deleting specs/ir once exited 0 with an empty ir_nodes.h (the C++ passes no longer built). The errors point
+    into src/transform, whose lines move, so they are matched by form rather than pinned."""
+    root = tmp_path / "project"
+    shutil.copytree(generated_project, root)
+    before = snapshot(root / "generated")
+    apply_edit(root, {"delete": "specs/ir"})
+    code, err = run_generate(root, capsys)
+    lines, _ = split_stderr(err)
+    assert code == 1 and snapshot(root / "generated") == before
+    form = re.compile(r"^src/transform/\w+\.(cc|h):\d+:\d+: the C\+\+ engines use ir::(\w+), which no ir spec "
+                      r"declares \(specs/ir/\)$")
+    views = {m.group(2) for line in lines if (m := form.match(line))}
+    assert len(views) == len(lines) and {"For", "PrimFunc", "Call", "BufferStore"} <= views, lines
