@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 import yaml
-from test_spec_errors import COUNT_LINE, run_generate, split_stderr
+from test_spec_errors import COUNT_LINE, REPO, run_generate, split_stderr
 
 from generator.cli import main
 from generator.diagnostics import GeneratorError
@@ -93,3 +93,19 @@ def test_removing_an_ir_view_the_engines_use_names_each_use(generated_project: P
                       r"declares \(specs/ir/\)$")
     views = {m.group(2) for line in lines if (m := form.match(line))}
     assert len(views) == len(lines) and {"For", "PrimFunc", "Call", "BufferStore"} <= views, lines
+
+
+def test_a_tile_op_must_match_its_builder(generated_project: Path, tmp_path: Path,
+                                          capsys: pytest.CaptureFixture[str]) -> None:
+    """`primitive: copy` for T.gemm once exited 0, and every GEMM then failed in build_copy with a TypeError. The
+    builders are read from the hand-written frontend engine, which a copy of the specs alone does not have."""
+    root = tmp_path / "project"
+    shutil.copytree(generated_project, root)
+    shutil.copytree(REPO / "python/tilelang/language", root / "python/tilelang/language",
+                    ignore=shutil.ignore_patterns("__pycache__"))
+    apply_edit(root, {"spec": "specs/language/tilelang.yaml", "replace": "    primitive: gemm\n",
+                      "with": "    primitive: copy\n"})
+    code, err = run_generate(root, capsys)
+    assert (code, split_stderr(err)[0]) == (1, [
+        "specs/language/tilelang.yaml:69:11: T.gemm passes 'A', 'B', 'C', 'transpose_A', 'transpose_B', "
+        "'clear_accum', which it does not take (build_copy takes dst, src)"])
