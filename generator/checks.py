@@ -257,6 +257,9 @@ def _check_backends(model: SpecSet, diagnostics: Diagnostics) -> None:
 
 
 def _check_languages(model: SpecSet, diagnostics: Diagnostics) -> None:
+    if not model.languages:  # tilelang.language, which every kernel imports, is rendered from it
+        diagnostics.error(Location("specs/"), "no language spec (kind: language): the package's tilelang.language "
+                          "is rendered from it, and `import tilelang` needs it")
     for extra in model.languages[1:]:
         diagnostics.error(extra.location, f"a project has one language spec; '{model.languages[0].name}' is "
                           f"defined at {model.languages[0].location}")
@@ -289,8 +292,8 @@ def _check_languages(model: SpecSet, diagnostics: Diagnostics) -> None:
                     diagnostics.error(op.location, f"T.{op.name}: parameter '{param.name}' without a default "
                                       "follows one with a default")
                 elif param.has_default and not _of_type(param.default, param.type):
-                    diagnostics.error(op.location, f"T.{op.name}: the default {param.default!r} of parameter "
-                                      f"'{param.name}' is not a {param.type}")
+                    diagnostics.error(param.location or op.location, f"T.{op.name}: the default "
+                                      f"{param.default!r} of parameter '{param.name}' is not a {param.type}")
             for key, _ in op.fixed:
                 if key in names:
                     diagnostics.error(op.location, f"T.{op.name}: '{key}' is both a parameter and fixed")

@@ -7,7 +7,9 @@ rendered to generated/cpp/ir_nodes.h (tests/test_ir_spec.py checks them against 
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from .diagnostics import Diagnostics, Location
@@ -105,3 +107,25 @@ def collect(specs: list[tuple[str, SpecFile]], diagnostics: Diagnostics) -> tupl
             diagnostics.error(k.location, f"key '{k.key}' is already declared at {seen[k.key]}")
         seen[k.key] = k.location
     return tuple(nodes), tuple(sorted(keys, key=lambda k: k.key))
+
+
+ENGINE_VIEW = re.compile(r"\bir::([A-Z][A-Za-z0-9]*)")
+
+
+def check_engine_views(nodes: tuple[IrNode, ...], sources: Path, root: Path, diagnostics: Diagnostics) -> None:
+    """Every typed view the hand-written engines (`sources`, src/transform) use must be declared by an ir spec:
+    generated/cpp/ir_nodes.h would lack it, and the C++ passes would not build."""
+    declared = {n.view for n in nodes}
+    reported: set[str] = set()
+    for path in sorted(sources.glob("*.cc")) + sorted(sources.glob("*.h")):
+        text = path.read_text("utf-8", errors="replace")
+        for match in ENGINE_VIEW.finditer(text):
+            view = match.group(1)
+            if view in declared or view in reported:
+                continue
+            reported.add(view)
+            before = text[: match.start()]
+            where = Location(path.relative_to(root).as_posix(), before.count("\n") + 1,
+                             match.start() - (before.rfind("\n") + 1) + 1)
+            diagnostics.error(where, f"the C++ engines use ir::{view}, which no ir spec declares (specs/ir/)")
+

@@ -172,7 +172,7 @@ def _problem(exc: yaml.MarkedYAMLError) -> str:
     return problem
 
 
-def _structure_problem(text: str, rel: str) -> tuple[Location, str] | None:
+def structure_problem(text: str, rel: str) -> tuple[Location, str] | None:
     """The first place where the document nests deeper than MAX_DEPTH or its aliases expand it beyond MAX_NODES
     values, measured on the parser's events: no recursion and no expansion, so a hostile file costs one pass. A
     syntax error ends the scan (the composer reports it)."""
@@ -251,7 +251,7 @@ def load_spec(file: Path, rel: str, diagnostics: Diagnostics) -> SpecFile | None
         return None
     first_line = text.split("\n", 1)[0]
     modeline = MODELINE.match(first_line)
-    problem = _structure_problem(text, rel)
+    problem = structure_problem(text, rel)
     if problem is not None:
         diagnostics.error(*problem)
         return None

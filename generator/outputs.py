@@ -12,6 +12,8 @@ from dataclasses import dataclass
 HANDWRITTEN_PACKAGE = "python/tilelang"
 # The hand-written C++ hooks a pass spec's `hook` rule may name are declared here.
 HOOKS_HEADER = "src/transform/engines.h"
+# The frontend engine: the T.* tile ops of the language spec call its build_<primitive> functions.
+FRONTEND_PACKAGE = "python/tilelang/language"
 
 MANIFEST = ".manifest"
 

@@ -8,9 +8,11 @@ from pathlib import Path
 from .build import build_model
 from .checks import check_hooks, check_model
 from .diagnostics import Diagnostics, GeneratorError, Location
+from .ir_nodes import check_engine_views
+from .language import check_builders
 from .loader import SpecFile, load_spec
 from .model import SpecSet
-from .outputs import HOOKS_HEADER
+from .outputs import FRONTEND_PACKAGE, HOOKS_HEADER
 from .schema import load_schemas, validate_spec
 
 SPEC_SUFFIXES = (".yaml", ".yml")
@@ -73,6 +75,8 @@ def load_project(project: Project) -> SpecSet:
     if not diagnostics:
         check_model(model, diagnostics)
         check_hooks(model, project.root / HOOKS_HEADER, HOOKS_HEADER, diagnostics)
+        check_engine_views(model.ir_nodes, (project.root / HOOKS_HEADER).parent, project.root, diagnostics)
+        check_builders(model.languages, project.root / FRONTEND_PACKAGE, diagnostics)
     if diagnostics:
         raise GeneratorError(diagnostics)
     return model

@@ -126,6 +126,23 @@ def _pass_signature(p: Pass) -> str:
     return ", ".join(parts)
 
 
+def _clash(project: Project, path: str, claimed: dict[str, tuple[str, ...]]) -> str:
+    """Why output `path` cannot be written next to the outputs claimed so far and the hand-written package that
+    shares its folders (a module and a package of one name shadow each other), or ''."""
+    if path in claimed:
+        return f"which {', '.join(claimed[path]) or 'another spec'} renders too; rename one of them"
+    if not path.endswith(".py"):
+        return ""
+    module = path.removesuffix(".py").removesuffix("/__init__")
+    twins = {f"{module}.py", f"{module}/__init__.py"} - {path}
+    other = next((p for p in sorted(twins) if p in claimed), None)
+    handwritten = project.root / "python" / (f"{module}.py" if path.endswith("/__init__.py") else module)
+    if other is None and not handwritten.exists():
+        return ""
+    return (f"but {other or project.rel(handwritten)} is the module {module.replace('/', '.')} already (a module and "
+            "a package of one name shadow each other); rename the spec's subject")
+
+
 def render_all(project: Project, model: SpecSet) -> list[Output]:
     """Every output file, rendered in memory; raises GeneratorError on any template failure."""
     diagnostics = Diagnostics()
@@ -140,6 +157,7 @@ def render_all(project: Project, model: SpecSet) -> list[Output]:
     env.filters["rule_cpp"] = lambda rule: rules.render_rule_cpp(rule.kind, dict(rule.params))
     env.bytecode_cache = _bytecode_cache(sorted(env.filters) + sorted(env.globals))
     outputs: list[Output] = []
+    claimed: dict[str, tuple[str, ...]] = {}  # output path -> the specs it was rendered from
     for spec in TEMPLATED_OUTPUTS:
         template_rel = f"templates/{spec.template}"
         subjects: tuple[Any, ...] = (None,)
@@ -182,6 +200,11 @@ def render_all(project: Project, model: SpecSet) -> list[Output]:
             except jinja2.TemplateError as exc:
                 diagnostics.error(Location(template_rel), f"template error while rendering {path}: {exc}")
                 break
+            clash = _clash(project, path, claimed)
+            if clash:  # e.g. two pass specs with one file name, or a backend named like a module of tilelang.engine
+                diagnostics.error(Location(sources[0] if sources else template_rel), f"renders {path}, {clash}")
+                continue
+            claimed[path] = sources
             outputs.append(Output(path, generated_banner(path, sources, template_rel) + text))
     if diagnostics:
         raise GeneratorError(diagnostics)

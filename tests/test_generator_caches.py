@@ -48,7 +48,13 @@ def _compose(loader_class: type[yaml.SafeLoader], text: str) -> object:
 @pytest.mark.skipif(loader.FAST_LOADER is yaml.SafeLoader, reason="PyYAML was built without libyaml")
 @pytest.mark.parametrize("file", YAML_FILES, ids=lambda p: p.relative_to(REPO).as_posix())
 def test_libyaml_gives_the_same_marks(file: Path) -> None:
+    if file.stem in ("alias_bomb", "deep_nesting"):  # refused on parser events, before any composer runs
+        assert loader.structure_problem(file.read_text("utf-8"), file.name) is not None
+        return
     text = file.read_bytes().decode("utf-8", "replace")
+    if file.stem == "lone_surrogate":  # libyaml refuses a surrogate escape; the loader then composes with PyYAML
+        assert _compose(loader.FAST_LOADER, text) == "error" != _compose(yaml.SafeLoader, text)
+        return
     assert _compose(loader.FAST_LOADER, text) == _compose(yaml.SafeLoader, text)
 
 

@@ -181,9 +181,12 @@ class MetaliumProgram:
             tmp.replace(target)
         return out
 
-    def run(self, arrays: Sequence[Any], workdir: str | Path | None = None) -> dict[str, Any]:
+    def run(self, arrays: Sequence[Any], workdir: str | Path | None = None,
+            timeout: float | None = None) -> dict[str, Any]:
         """Run in the emulator: inputs are read from `arrays` (in parameter order), outputs written back into
-        them in place. Returns the emulator's report (status, counters per core and in total)."""
+        them in place. Returns the emulator's report (status, counters per core and in total). `timeout`: seconds
+        the run may take (default: $TT_EMU_TIMEOUT, else 600); past it the emulator names the kernels still running
+        (core, role, last API call)."""
         from . import emulator
 
         with tempfile.TemporaryDirectory(prefix="tt_run_") as tmp:
@@ -196,7 +199,8 @@ class MetaliumProgram:
                     np.ascontiguousarray(arrays[t["parameter"]]).tofile(data / f"{t['name']}.bin")
             profile = self.plan["device"]["profile"]
             exe = emulator.build_host(kernel_dir / "main.cpp", profile)
-            report = emulator.run(exe, [str(kernel_dir), str(data)], profile, report=kernel_dir / "tt.report.json")
+            report = emulator.run(exe, [str(kernel_dir), str(data)], profile, report=kernel_dir / "tt.report.json",
+                                  timeout=timeout)
             for t in self.plan["tensors"]:
                 if t["role"] == "output":
                     target = arrays[t["parameter"]]

@@ -37,8 +37,8 @@ DramBuffer::~DramBuffer() {
 }
 
 std::string DramBuffer::describe() const {
-    return "DRAM buffer " + hex(address) + " (" + std::to_string(num_pages) + " pages of " +
-           std::to_string(page_size) + " B)";
+    return "DRAM buffer " + hex(address) + " (" + (tensor.empty() ? "" : "tensor " + tensor + ", ") +
+           std::to_string(num_pages) + " pages of " + std::to_string(page_size) + " B)";
 }
 
 std::shared_ptr<DramBuffer> allocate_dram_buffer(uint64_t size, uint64_t page_size, const char* call) {
@@ -77,6 +77,15 @@ std::shared_ptr<DramBuffer> find_dram_buffer_in_bank(uint32_t bank_addr) {
     --it;
     std::shared_ptr<DramBuffer> buf = it->second.lock();
     return buf && bank_addr < buf->address + buf->bank_bytes ? buf : nullptr;
+}
+
+std::vector<std::shared_ptr<DramBuffer>> dram_buffers() {
+    std::lock_guard<std::mutex> lk(registry().mu);
+    std::vector<std::shared_ptr<DramBuffer>> out;  // addresses grow with allocation order
+    for (auto& [address, weak] : registry().by_address) {
+        if (auto buf = weak.lock()) out.push_back(std::move(buf));
+    }
+    return out;
 }
 
 std::string list_dram_buffers() {

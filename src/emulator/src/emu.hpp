@@ -69,6 +69,7 @@ struct DramBuffer {
     uint32_t num_pages = 0;
     uint32_t bank_bytes = 0;  // bytes reserved in each bank
     std::vector<uint8_t> data;
+    std::string tensor;  // the plan's tensor it holds (sanitize.hpp), empty without a plan
     ~DramBuffer();
     std::string describe() const;
 };
@@ -77,6 +78,7 @@ std::shared_ptr<DramBuffer> allocate_dram_buffer(uint64_t size, uint64_t page_si
 std::shared_ptr<DramBuffer> find_dram_buffer(uint32_t address);           // by base address
 std::shared_ptr<DramBuffer> find_dram_buffer_in_bank(uint32_t bank_addr);  // by any address inside
 std::string list_dram_buffers();
+std::vector<std::shared_ptr<DramBuffer>> dram_buffers();  // the live ones, in allocation order
 std::mutex& dram_mutex();  // DRAM is the only state cores share
 
 // ------------------------------------------------------------------ programs (host side)
@@ -213,6 +215,7 @@ struct Cb {
     Clock pushed;  // join of the producer's clocks at its pushes (acquired by cb_wait_front)
     Clock popped;  // join of the consumer's clocks at its pops (acquired by cb_reserve_back)
     std::vector<uint32_t> reserved_at;  // per page: the producer's own clock entry when it reserved the page
+    std::vector<uint8_t> written;       // per page: written since reserved (sanitize.cpp)
     uint32_t occupied() const { return static_cast<uint32_t>(received - acked); }
     uint32_t wr_page() const { return static_cast<uint32_t>(received % capacity); }
     uint32_t rd_page() const { return static_cast<uint32_t>(acked % capacity); }

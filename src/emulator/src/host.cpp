@@ -6,6 +6,7 @@
 #include <set>
 
 #include "emu.hpp"
+#include "sanitize.hpp"
 #include "tt-metalium/distributed.hpp"
 #include "tt-metalium/tensor_accessor_args.hpp"
 
@@ -95,6 +96,7 @@ void read_buffer(const Buffer& buffer, void* data, std::size_t bytes, const char
 
 void run_program(Program& program, const char* call) {
     if (program.state().kernels.empty()) host_fail(call, "the program has no kernels");
+    tt_emu::check_program_against_plan(program.state(), call);
     tt_emu::run_program(program.state());
 }
 

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "compute.hpp"
+#include "sanitize.hpp"
 #include "tt_emu/kernel_api.hpp"
 
 namespace tt_emu {
@@ -94,6 +95,7 @@ void need_fpu(Session& s, ComputeState& c, FpuOp op, uint32_t cb0, uint32_t cb1)
         fail(s, std::string("missing math init: ") + s.t.call.name + " needs " + init_name(op) +
                     " since the last init of another operation (last FPU init: " + init_name(c.fpu) + ")");
     }
+    need_init_operands(s, c, op, cb0, cb1);
     // An init configures the unpacker for its CBs' data formats; operands in other formats would be misread.
     for (int i = 0; i < 2; ++i) {
         const uint32_t used = i ? cb1 : cb0;
@@ -191,6 +193,7 @@ void pack(uint32_t ifrom_dst, uint32_t icb, bool out_of_order, uint32_t output_t
     for (uint32_t r = 0; c.reduce.mask && r < 32; ++r) column[r * 32] = packed[r * 32];
     if (c.reduce.mask) packed = column;
     pack_tile_data(packed, cb.format, &s.core.l1[cb.page_addr(cb.wr_page() + pos)]);
+    l1_written(s.core, cb.page_addr(cb.wr_page() + pos), cb.page_bytes);
     if (!out_of_order) cb.packed += 1;
     s.core.counters[kPackTiles] += 1;
 }

@@ -3,6 +3,7 @@
 #include <string>
 
 #include "emu.hpp"
+#include "sanitize.hpp"
 #include "tt_emu/kernel_api.hpp"
 
 namespace tt_emu {
@@ -147,7 +148,7 @@ uint32_t runtime_arg(int idx, bool common) {
 }
 
 void noc_page(NocCall which, uint32_t id, uint32_t bank_base_address, uint32_t page_size, uint32_t l1_addr,
-              uint32_t size, uint32_t offset) {
+              uint32_t size, uint32_t offset, int32_t cta_offset) {
     const bool read = which == NocCall::ReadPage || which == NocCall::ReadTile;
     Session s = enter(make_call(noc_call_name(which), {id, bank_base_address, l1_addr}, 0b110));
     std::shared_ptr<DramBuffer> buf = find_dram_buffer(bank_base_address);
@@ -158,6 +159,7 @@ void noc_page(NocCall which, uint32_t id, uint32_t bank_base_address, uint32_t p
         fail(s, "the address generator's page size " + std::to_string(page_size) + " B differs from the " +
                     std::to_string(buf->page_size) + " B pages of " + buf->describe());
     }
+    need_planned_tensor(s, cta_offset, *buf, id);
     issue(s, read, std::move(buf), id, offset, size ? size : page_size - offset, l1_addr);
 }
 
@@ -198,6 +200,7 @@ void noc_async_read_barrier() {
         std::lock_guard<std::mutex> dram(dram_mutex());
         for (const Transfer& x : s.t.reads) {
             std::memcpy(&s.core.l1[x.l1], &x.buffer->data[size_t{x.page} * x.buffer->page_size + x.offset], x.size);
+            l1_written(s.core, x.l1, x.size);
         }
     }
     s.t.reads.clear();
@@ -236,6 +239,7 @@ void cb_reserve_back(int32_t cb_id, int32_t num_pages) {
         // The newly reserved pages remember when: a multicast into them must happen after this (see Clock).
         s.t.tick();
         for (uint32_t p = cb.reserved; p < n; ++p) cb.reserved_at[cb.wr_page() + p] = s.t.clock.v[s.t.index];
+        pages_reserved(s.core, cb, cb.wr_page() + cb.reserved, static_cast<uint32_t>(n) - cb.reserved);
         cb.reserved = static_cast<uint32_t>(n);
     }
 }
@@ -258,6 +262,7 @@ void cb_push_back(int32_t cb_id, int32_t num_pages) {
             }
         }
     }
+    need_written_pages(s, cb, static_cast<uint32_t>(n));
     cb.received += static_cast<uint64_t>(n);
     cb.reserved -= static_cast<uint32_t>(n);
     cb.packed = 0;

@@ -10,6 +10,7 @@
 #include <string>
 
 #include "emu.hpp"
+#include "sanitize.hpp"
 #include "tt_emu/kernel_api.hpp"
 
 namespace tt_emu {
@@ -208,6 +209,7 @@ void land_multicasts(Session& s) {
                 std::string error = check_reserved(c, m);
                 if (!error.empty()) return error + "; it landed at " + at.name;
                 std::memcpy(&c.l1[m.dst], data.data(), m.size);
+                l1_written(c, m.dst, m.size);
                 return std::string();
             });
         }

@@ -8,6 +8,7 @@
 #include <cstdio>
 
 #include "emu.hpp"
+#include "sanitize.hpp"
 
 namespace tt_emu {
 
@@ -177,7 +178,10 @@ void run_program(ProgramState& program) {
         control().report.clear();
     }
     const auto start = std::chrono::steady_clock::now();
-    run_kernels(run, kernel_thread);
+    {
+        Watchdog watchdog;
+        run_kernels(run, kernel_thread);
+    }
     for (auto& core : run.cores) report_add_core(core->coord, core->counters);
     report_program_done(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
     if (!control().report.empty()) exit_with_error(3, control().report);

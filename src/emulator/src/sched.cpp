@@ -17,12 +17,14 @@
 #include <ucontext.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <condition_variable>
 #include <cstdio>
 #include <deque>
 #include <thread>
 
 #include "emu.hpp"
+#include "sanitize.hpp"
 
 namespace tt_emu {
 
@@ -48,6 +50,7 @@ struct Pool {
     std::condition_variable cv;
     std::deque<Fiber*> ready;
     int in_flight = 0;  // fibers being run by a thread of the pool
+    std::vector<Fiber*> running;  // which ones (the watchdog names them)
 };
 Pool* g_pool = nullptr;  // the pool of the run in progress
 
@@ -80,9 +83,11 @@ void work(Pool& pool) {
         Fiber* f = pool.ready.front();
         pool.ready.pop_front();
         ++pool.in_flight;
+        pool.running.push_back(f);
         lk.unlock();
         resume(f);
         lk.lock();
+        pool.running.erase(std::find(pool.running.begin(), pool.running.end(), f));
         if (--pool.in_flight == 0 && pool.ready.empty()) pool.cv.notify_all();
     }
 }
@@ -114,6 +119,14 @@ size_t pool_threads(size_t fibers) {
 }
 
 }  // namespace
+
+std::vector<KernelThread*> kernels_in_flight() {
+    std::vector<KernelThread*> out;
+    if (g_pool == nullptr) return out;
+    std::lock_guard<std::mutex> lk(g_pool->mu);
+    for (Fiber* f : g_pool->running) out.push_back(f->thread);
+    return out;
+}
 
 void switch_out(Session& s) {
     Fiber* f = s.t.fiber;

@@ -78,8 +78,9 @@ using KernelCtArgs = CtArgs<KERNEL_COMPILE_TIME_ARGS>;
 uint32_t runtime_arg(int idx, bool common);
 
 enum class NocCall : uint8_t { ReadPage, WritePage, ReadTile, WriteTile };
+// cta_offset: the TensorAccessorArgs offset of the accessor used (-1: another address generator).
 void noc_page(NocCall call, uint32_t id, uint32_t bank_base_address, uint32_t page_size, uint32_t l1_addr,
-              uint32_t size, uint32_t offset);
+              uint32_t size, uint32_t offset, int32_t cta_offset);
 uint64_t dram_noc_addr(uint32_t bank_base_address, uint32_t page_size, uint32_t id, uint32_t offset);
 
 void hw_startup(bool reverse, int operands, uint32_t icb0, uint32_t icb1, uint32_t ocb);
@@ -166,11 +167,12 @@ struct TensorAccessorArgs {
 struct TensorAccessor {
     uint32_t bank_base_address;
     uint32_t page_size;
+    int32_t cta_offset;  // which TensorAccessorArgs built it: tt.plan.json names the tensor it must reach
 
     template <uint32_t CTA, uint32_t CRTA>
     TensorAccessor(const TensorAccessorArgs<CTA, CRTA>&, uint32_t bank_base_address_in,
                    uint32_t page_size_in = TensorAccessorArgs<CTA, CRTA>::AlignedPageSize)
-        : bank_base_address(bank_base_address_in), page_size(page_size_in) {}
+        : bank_base_address(bank_base_address_in), page_size(page_size_in), cta_offset(int32_t(CTA)) {}
 
     uint64_t get_noc_addr(uint32_t page_id, uint32_t offset = 0) const {
         return kd::dram_noc_addr(bank_base_address, page_size, page_id, offset);
@@ -192,6 +194,12 @@ struct InterleavedAddrGenFast {
 
 }  // namespace tt_emu::ktypes
 
+namespace tt_emu::kapi::detail {
+inline int32_t accessor_cta(const ktypes::TensorAccessor& a) { return a.cta_offset; }
+template <typename AddrGen>
+int32_t accessor_cta(const AddrGen&) { return -1; }
+}  // namespace tt_emu::kapi::detail
+
 namespace tt_emu::kapi {
 
 using ktypes::InterleavedAddrGenFast;
@@ -204,26 +212,26 @@ template <typename AddrGen>
 void noc_async_read_page(uint32_t id, const AddrGen& addrgen, uint32_t dst_local_l1_addr, uint32_t size = 0,
                          uint32_t offset = 0) {
     detail::noc_page(detail::NocCall::ReadPage, id, addrgen.bank_base_address, addrgen.page_size,
-                     dst_local_l1_addr, size, offset);
+                     dst_local_l1_addr, size, offset, detail::accessor_cta(addrgen));
 }
 
 template <typename AddrGen>
 void noc_async_write_page(uint32_t id, const AddrGen& addrgen, uint32_t src_local_l1_addr, uint32_t size = 0,
                           uint32_t offset = 0) {
     detail::noc_page(detail::NocCall::WritePage, id, addrgen.bank_base_address, addrgen.page_size,
-                     src_local_l1_addr, size, offset);
+                     src_local_l1_addr, size, offset, detail::accessor_cta(addrgen));
 }
 
 template <typename AddrGen>
 void noc_async_read_tile(uint32_t id, const AddrGen& addrgen, uint32_t dst_local_l1_addr, uint32_t offset = 0) {
     detail::noc_page(detail::NocCall::ReadTile, id, addrgen.bank_base_address, addrgen.page_size,
-                     dst_local_l1_addr, 0, offset);
+                     dst_local_l1_addr, 0, offset, detail::accessor_cta(addrgen));
 }
 
 template <typename AddrGen>
 void noc_async_write_tile(uint32_t id, const AddrGen& addrgen, uint32_t src_local_l1_addr) {
     detail::noc_page(detail::NocCall::WriteTile, id, addrgen.bank_base_address, addrgen.page_size,
-                     src_local_l1_addr, 0, 0);
+                     src_local_l1_addr, 0, 0, detail::accessor_cta(addrgen));
 }
 
 // Raw forms: a DRAM NoC address from get_noc_addr(); the transfer must stay inside one page.

@@ -1,0 +1,237 @@
+// Sanitizer checks against tt.plan.json, the plan a generated program comes from (see sanitize.hpp). The plan is
+// JSON written by tilelang (json.dumps): a small reader for its values is all it takes.
+#include <cctype>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "sanitize.hpp"
+
+namespace tt_emu {
+
+namespace {
+
+struct Json {
+    enum Kind { Null, Bool, Number, String, Array, Object } kind = Null;
+    double number = 0;
+    std::string text;
+    std::vector<Json> items;
+    std::vector<std::pair<std::string, Json>> members;
+    const Json& operator[](const std::string& key) const {
+        static const Json none;
+        for (const auto& [k, v] : members) {
+            if (k == key) return v;
+        }
+        return none;
+    }
+};
+
+class Reader {
+public:
+    explicit Reader(std::string text) : s_(std::move(text)) {}
+    Json document() {
+        Json v = value();
+        skip();
+        if (i_ != s_.size()) throw std::runtime_error("text after the JSON value");
+        return v;
+    }
+
+private:
+    void skip() {
+        while (i_ < s_.size() && std::isspace(static_cast<unsigned char>(s_[i_]))) ++i_;
+    }
+    char next() {
+        skip();
+        if (i_ >= s_.size()) throw std::runtime_error("unexpected end");
+        return s_[i_];
+    }
+    void expect(char c) {
+        if (next() != c) throw std::runtime_error(std::string("expected '") + c + "' at byte " + std::to_string(i_));
+        ++i_;
+    }
+    std::string string() {
+        expect('"');
+        std::string out;
+        while (i_ < s_.size() && s_[i_] != '"') {
+            char c = s_[i_++];
+            if (c == '\\' && i_ < s_.size()) {
+                c = s_[i_++];
+                if (c == 'u') {  // the plan's names are ASCII; other characters are kept as '?'
+                    out += '?';
+                    i_ += 4;
+                    continue;
+                }
+                c = c == 'n' ? '\n' : c == 't' ? '\t' : c == 'r' ? '\r' : c == 'b' ? '\b' : c == 'f' ? '\f' : c;
+            }
+            out += c;
+        }
+        expect('"');
+        return out;
+    }
+    Json value() {
+        Json v;
+        const char c = next();
+        if (c == '{' || c == '[') {
+            ++i_;
+            v.kind = c == '{' ? Json::Object : Json::Array;
+            for (bool first = true; next() != (c == '{' ? '}' : ']'); first = false) {
+                if (!first) expect(',');
+                if (c == '[') {
+                    v.items.push_back(value());
+                    continue;
+                }
+                std::string key = string();
+                expect(':');
+                v.members.emplace_back(std::move(key), value());
+            }
+            ++i_;
+        } else if (c == '"') {
+            v.kind = Json::String;
+            v.text = string();
+        } else if (s_.compare(i_, 4, "true") == 0 || s_.compare(i_, 5, "false") == 0 || s_.compare(i_, 4, "null") == 0) {
+            v.kind = s_[i_] == 'n' ? Json::Null : Json::Bool;
+            v.number = s_[i_] == 't';
+            i_ += s_[i_] == 'f' ? 5 : 4;
+        } else {
+            char* end = nullptr;
+            v.kind = Json::Number;
+            v.number = std::strtod(s_.c_str() + i_, &end);
+            if (end == s_.c_str() + i_) throw std::runtime_error("unexpected '" + std::string(1, c) + "'");
+            i_ = static_cast<size_t>(end - s_.c_str());
+        }
+        return v;
+    }
+    std::string s_;
+    size_t i_ = 0;
+};
+
+// What the kernels must agree with, from the loaded plan: per kernel (by file stem) its tensor per accessor offset.
+struct PlanFacts {
+    std::string path;
+    std::map<std::string, std::map<int32_t, std::string>> accessors;
+};
+PlanFacts* g_plan = nullptr;  // set before a run, read-only while kernels run
+
+[[noreturn]] void plan_error(const char* call, const std::string& message) {
+    exit_with_error(3, std::string("tt_emu: error: host: ") + call + ": " + message + "\n");
+}
+
+std::string stem(const std::string& path) { return std::filesystem::path(path).stem().string(); }
+
+// The value the host must have passed for one entry of the plan's runtime_arg_values (false: not checkable).
+bool planned_value(const Json& v, const Json& plan, uint32_t& out) {
+    if (v.kind == Json::Number) {
+        out = static_cast<uint32_t>(static_cast<int64_t>(v.number));
+        return true;
+    }
+    if (const Json& t = v["tensor"]; t.kind == Json::String) {
+        for (const auto& buf : dram_buffers()) {
+            if (buf->tensor == t.text) out = buf->address;
+        }
+        return true;
+    }
+    for (const char* axis : {"noc_x", "noc_y"}) {
+        if (const Json& c = v[axis]; c.kind == Json::Array && c.items.size() == 2) {
+            const CoreCoord noc = noc_of_logical(CoreCoord{static_cast<size_t>(c.items[0].number),
+                                                           static_cast<size_t>(c.items[1].number)});
+            out = static_cast<uint32_t>(axis[4] == 'x' ? noc.x : noc.y);
+            return true;
+        }
+    }
+    if (const Json& name = v["semaphore"]; name.kind == Json::String) {
+        const auto& sems = plan["semaphores"].items;
+        for (size_t i = 0; i < sems.size(); ++i) {
+            if (sems[i]["name"].text == name.text) out = static_cast<uint32_t>(i);
+        }
+        return true;
+    }
+    return false;
+}
+
+// Tags the live DRAM buffers with the plan's tensors, in creation order (main.cpp creates them in plan order).
+void tag_buffers(const Json& plan, const char* call) {
+    const auto buffers = dram_buffers();
+    const auto& tensors = plan["tensors"].items;
+    if (buffers.size() != tensors.size()) {
+        plan_error(call, "the program created " + std::to_string(buffers.size()) + " DRAM buffers, but " +
+                             g_plan->path + " lists " + std::to_string(tensors.size()) + " tensors");
+    }
+    for (size_t i = 0; i < buffers.size(); ++i) {
+        const Json& t = tensors[i];
+        if (buffers[i]->num_pages != t["pages"].number || buffers[i]->page_size != t["page_bytes"].number) {
+            plan_error(call, buffers[i]->describe() + " is the program's DRAM buffer " + std::to_string(i) +
+                                 ", but the plan's tensor " + t["name"].text + " has " +
+                                 std::to_string(int64_t(t["pages"].number)) + " pages");
+        }
+        buffers[i]->tensor = t["name"].text;
+    }
+}
+
+void check_runtime_args(const KernelSpec& k, const Json& role, const Json& plan, const char* call) {
+    const auto& names = role["runtime_args"].items;
+    for (const Json& row : role["runtime_arg_values"].items) {
+        const CoreCoord core{static_cast<size_t>(row["core"].items.at(0).number),
+                             static_cast<size_t>(row["core"].items.at(1).number)};
+        auto set = k.runtime_args.find(core);
+        const size_t given = set == k.runtime_args.end() ? 0 : set->second.size();
+        if (given != row["args"].items.size()) {
+            plan_error(call, k.name + " on core " + core_name(core) + " was given " + std::to_string(given) +
+                                 " runtime arguments; " + g_plan->path + " has " +
+                                 std::to_string(row["args"].items.size()));
+        }
+        for (size_t i = 0; i < given; ++i) {
+            uint32_t want = 0;
+            if (!planned_value(row["args"].items[i], plan, want) || set->second[i] == want) continue;
+            const std::string name = i < names.size() ? " (" + names[i].text + ")" : "";
+            plan_error(call, "runtime argument " + std::to_string(i) + name + " of " + k.name + " on core " +
+                                 core_name(core) + " is " + std::to_string(set->second[i]) + ", but " +
+                                 g_plan->path + " says " + std::to_string(want) +
+                                 " (the core's arguments do not follow the plan: swapped between cores or tensors?)");
+        }
+    }
+}
+
+}  // namespace
+
+void check_program_against_plan(const ProgramState& program, const char* call) {
+    delete g_plan;
+    g_plan = nullptr;
+    if (program.kernels.empty()) return;
+    const std::filesystem::path path = std::filesystem::path(program.kernels[0].path).parent_path() / "tt.plan.json";
+    std::ifstream in(path);
+    if (!in) return;  // not a generated program: nothing to hold it to
+    std::stringstream text;
+    text << in.rdbuf();
+    Json plan;
+    try {
+        plan = Reader(text.str()).document();
+    } catch (const std::exception& e) {
+        plan_error(call, "cannot read " + path.string() + ": " + e.what());
+    }
+    g_plan = new PlanFacts{path.string(), {}};
+    tag_buffers(plan, call);
+    for (const auto& [role, entry] : plan["kernels"].members) {
+        auto& offsets = g_plan->accessors[stem(entry["file"].text)];
+        for (const Json& a : entry["compile_time_args"].items) offsets[int32_t(a["offset"].number)] = a["tensor"].text;
+        for (const KernelSpec& k : program.kernels) {
+            if (stem(k.path) == stem(entry["file"].text)) check_runtime_args(k, entry, plan, call);
+        }
+    }
+}
+
+void need_planned_tensor(Session& s, int32_t cta_offset, const DramBuffer& buffer, uint32_t page) {
+    if (g_plan == nullptr || cta_offset < 0) return;
+    auto kernel = g_plan->accessors.find(s.t.name());
+    if (kernel == g_plan->accessors.end()) return;
+    auto planned = kernel->second.find(cta_offset);
+    if (planned == kernel->second.end() || planned->second == buffer.tensor) return;
+    fail(s, "the accessor of TensorAccessorArgs<" + std::to_string(cta_offset) + "> is tensor " + planned->second +
+                "'s in " + g_plan->path + ", but this transfer reaches page " + std::to_string(page) + " of " +
+                buffer.describe() + ": the accessor was built with another tensor's address");
+}
+
+}  // namespace tt_emu

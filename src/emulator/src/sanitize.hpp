@@ -1,0 +1,58 @@
+// Sanitizer checks beyond each call's own contract: what the hardware would silently get wrong (issue 19).
+// - CB pages written since reserve (sanitize.cpp): cb_reserve_back fills the pages it newly reserves with a poison
+//   pattern and clears their marks; a NoC read or multicast landing in a page, or pack_tile, marks it; cb_push_back
+//   of a page that is unmarked and still holds the whole pattern is an error. Stores through get_write_ptr are not
+//   seen one by one, so a page counts as written once any of its bytes differs from the pattern (a kernel that
+//   stores exactly the pattern is the one case taken for "nothing wrote").
+// - Operand CBs of tile math (sanitize.cpp): matmul_tiles and add/sub/mul_tiles read the CBs, in the order, that
+//   the last init of their operation was given.
+// - tt.plan.json (plan.cpp): when the kernels' folder holds the plan the program was generated from, the DRAM
+//   buffers are tagged with the tensors they hold (in creation order), every core's runtime arguments must be the
+//   plan's, and a NoC page transfer through a TensorAccessor must reach the tensor the plan binds to its
+//   TensorAccessorArgs offset.
+#pragma once
+
+#include <condition_variable>
+#include <mutex>
+#include <thread>
+
+#include "emu.hpp"
+
+namespace tt_emu {
+
+// `count` pages of `cb` from ring page `first` were newly reserved (caller holds the core lock).
+void pages_reserved(Core& core, Cb& cb, uint32_t first, uint32_t count);
+// [addr, addr + size) of `core`'s L1 was written by a NoC transfer or pack_tile (caller holds the core lock).
+void l1_written(Core& core, uint32_t addr, uint32_t size);
+// cb_push_back of `count` pages: each must have been written since it was reserved.
+void need_written_pages(Session& s, const Cb& cb, uint32_t count);
+// A tile math call of `op` reading CBs cb0 and cb1: they must be the CBs its init was given.
+void need_init_operands(Session& s, const ComputeState& c, FpuOp op, uint32_t cb0, uint32_t cb1);
+
+// Before a program runs: loads tt.plan.json from its kernels' folder (if there is one), tags the DRAM buffers and
+// checks the runtime arguments; a mismatch is a host error of `call`.
+void check_program_against_plan(const ProgramState& program, const char* call);
+// A NoC page transfer through the accessor of TensorAccessorArgs<cta_offset> (-1: not a TensorAccessor) reaching
+// `buffer`: the plan's tensor for that offset must be the one the buffer holds.
+void need_planned_tensor(Session& s, int32_t cta_offset, const DramBuffer& buffer, uint32_t page);
+
+// The kernels a thread of the scheduler's pool is running right now (sched.cpp): not blocked, not queued.
+std::vector<KernelThread*> kernels_in_flight();
+
+// The time limit of a run (watchdog.cpp): while it exists, at most $TT_EMU_TIMEOUT seconds pass; then the process
+// reports the kernels still running (core, role, last API call) and exits with code 3.
+class Watchdog {
+public:
+    Watchdog();
+    ~Watchdog();
+    Watchdog(const Watchdog&) = delete;
+    Watchdog& operator=(const Watchdog&) = delete;
+
+private:
+    std::mutex mu_;
+    std::condition_variable cv_;
+    bool done_ = false;
+    std::thread thread_;
+};
+
+}  // namespace tt_emu
