@@ -1,9 +1,15 @@
 """Shared fixtures: a pristine copy of the project's inputs, made once per test session (per worker under
 pytest-xdist: `make test` runs the suite on every core, `pytest -n auto --dist loadgroup`). Tests that take a minute
-or more (marked `slow`) are started first, so that the run does not end with one of them alone on one core."""
+or more (marked `slow`) are started first, so that the run does not end with one of them alone on one core.
+
+Each test process gets an address-space limit (TILELANG_TEST_MEMORY_GB, default 8): a test that runs away with
+memory then fails with MemoryError, named, instead of being killed by the kernel, which leaves pytest-xdist
+waiting forever for the dead worker's tests."""
 
 from __future__ import annotations
 
+import os
+import resource
 import shutil
 from pathlib import Path
 
@@ -24,6 +30,13 @@ def project(base_project: Path, tmp_path: Path) -> Path:
     root = tmp_path / "project"
     shutil.copytree(base_project, root)
     return root
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    limit = int(float(os.environ.get("TILELANG_TEST_MEMORY_GB", "8")) * 2**30)
+    _, hard = resource.getrlimit(resource.RLIMIT_AS)
+    if limit > 0 and (hard == resource.RLIM_INFINITY or limit <= hard):
+        resource.setrlimit(resource.RLIMIT_AS, (limit, hard))
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
