@@ -25,7 +25,7 @@ check: $(STAMP)
 
 test: $(STAMP)
 	$(PY) -m tilelang.cpp
-	$(PY) -m pytest -q -n auto --dist loadgroup
+	$(PY) -m pytest -q -n auto --dist loadgroup --durations=12
 
 # The Tenstorrent tests whose expectations depend on the API profile (lowering, codegen, the kernel corpus on the
 # emulator, data formats), once more under each profile of the backend spec other than the one it selects.
