@@ -237,14 +237,11 @@ void copy_out_carried(std::vector<TileOp>& ops) {
       }
     }
     if (!carried) continue;
-    auto [rows, cols] = tiles(value, "on-chip buffer");
     BufferInfo copy = value;
     copy.name = value.name + "_out";
     TileOp op{"eltwise", ops[c].stmt, copy, {value}};
     op.loops = level;
-    op.fields = {{names::kBinary, String("none")}, {names::kSfpuBinary, String("none")},
-                 {names::kSfpu, String("none")}, {names::kTiles, Any(rows * cols)},
-                 {names::kScalarOp, String("none")}, {names::kScalarBits, Any(int64_t(0))}};
+    op.fields = eltwise_fields(copy, {"none", "none", "none", "none", "none"}, 0);
     ops[c].ins[0] = copy;
     ops.insert(ops.begin() + static_cast<std::ptrdiff_t>(c), op);
     ++c;

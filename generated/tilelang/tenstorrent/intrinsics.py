@@ -6,6 +6,7 @@
 # Spec: specs/backends/llvm.yaml
 # Spec: specs/backends/tenstorrent.yaml
 # Spec: specs/backends/webgpu.yaml
+# Spec: specs/intrinsics/bcast.yaml
 # Spec: specs/intrinsics/circular_buffer.yaml
 # Spec: specs/intrinsics/compute_init.yaml
 # Spec: specs/intrinsics/dst_registers.yaml
@@ -73,6 +74,26 @@ PROFILES: dict[str, Profile] = {
 }
 
 INTRINSICS: dict[str, Intrinsic] = {
+    'add_bcast_cols_init': Intrinsic(
+        name='add_bcast_cols_init',
+        family='bcast',
+        level='concrete',
+        roles=('compute',),
+        args=(
+            Arg('icb0', 'uint32', const=False),
+            Arg('icb1', 'uint32', const=False),
+        ),
+        returns='void',
+        effect='Opaque',
+        dtype='void',
+        op_name='tt.add_bcast_cols_init',
+        cpp={
+            'metal_d5f9bc4a': Spelling('add_bcast_cols_init', headers=(('compute', 'api/compute/bcast.h'),), form='call', template_args=()),
+            'tilelang_tt_2025': Spelling('add_bcast_cols_init_short', headers=(('compute', 'compute_kernel_api/bcast.h'),), form='call', template_args=()),
+            'ttnn_0_81': Spelling('add_bcast_cols_init', headers=(('compute', 'api/compute/bcast.h'),), form='call', template_args=()),
+        },
+        doc='Short initialisation for add of tiles of `icb0` and column vectors of `icb1` broadcast across columns.',
+    ),
     'add_tiles': Intrinsic(
         name='add_tiles',
         family='eltwise_binary',
@@ -95,6 +116,29 @@ INTRINSICS: dict[str, Intrinsic] = {
             'ttnn_0_81': Spelling('add_tiles', headers=(('compute', 'api/compute/eltwise_binary.h'),), form='call', template_args=()),
         },
         doc='DST[idst] = add(tile itile0 of icb0, tile itile1 of icb1).',
+    ),
+    'add_tiles_bcast_cols': Intrinsic(
+        name='add_tiles_bcast_cols',
+        family='bcast',
+        level='concrete',
+        roles=('compute',),
+        args=(
+            Arg('icb0', 'uint32', const=False),
+            Arg('icb1', 'uint32', const=False),
+            Arg('itile0', 'uint32', const=False),
+            Arg('itile1', 'uint32', const=False),
+            Arg('idst', 'uint32', const=False),
+        ),
+        returns='void',
+        effect='Opaque',
+        dtype='void',
+        op_name='tt.add_tiles_bcast_cols',
+        cpp={
+            'metal_d5f9bc4a': Spelling('add_tiles_bcast_cols', headers=(('compute', 'api/compute/bcast.h'),), form='call', template_args=()),
+            'tilelang_tt_2025': Spelling('add_tiles_bcast_cols', headers=(('compute', 'compute_kernel_api/bcast.h'),), form='call', template_args=()),
+            'ttnn_0_81': Spelling('add_tiles_bcast_cols', headers=(('compute', 'api/compute/bcast.h'),), form='call', template_args=()),
+        },
+        doc='DST[idst][h, w] = add(tile itile0 of icb0 [h, w], tile itile1 of icb1 [h, 0]).',
     ),
     'add_tiles_init': Intrinsic(
         name='add_tiles_init',
@@ -135,6 +179,33 @@ INTRINSICS: dict[str, Intrinsic] = {
             'ttnn_0_81': Spelling('add_unary_tile', headers=(('compute', 'api/compute/eltwise_unary/binop_with_scalar.h'),), form='call', template_args=()),
         },
         doc='DST[idst] = add(DST[idst], scalar) (rsub: scalar - DST[idst]); `param1` holds the fp32 bits of the scalar.',
+    ),
+    'bcast_block': Intrinsic(
+        name='bcast_block',
+        family='tile_ops',
+        level='abstract',
+        roles=('compute',),
+        args=(
+            Arg('in0', 'int32', const=False),
+            Arg('in1', 'int32', const=False),
+            Arg('out', 'int32', const=False),
+            Arg('rows', 'int32', const=False),
+            Arg('cols', 'int32', const=False),
+            Arg('op', 'string', const=False),
+            Arg('sfpu', 'string', const=False),
+            Arg('wait0', 'int32', const=False),
+            Arg('wait1', 'int32', const=False),
+            Arg('pop0', 'int32', const=False),
+            Arg('pop1', 'int32', const=False),
+            Arg('init', 'int32', const=False),
+        ),
+        returns='void',
+        effect='Opaque',
+        dtype='void',
+        op_name='tt.bcast_block',
+        cpp={
+        },
+        doc="Broadcast element-wise block: out[i, j] = sfpu(op(in0[i, j], in1[i])) with in1 a column vector (rows tiles, column 0 valid) broadcast across the columns of in0's rows x cols tiles; op names an fpu_bcast_cols entry of the op map (add, sub, mul), sfpu an sfpu_unary entry or none.",
     ),
     'binary_max_tile': Intrinsic(
         name='binary_max_tile',
@@ -1027,6 +1098,26 @@ INTRINSICS: dict[str, Intrinsic] = {
         },
         doc='Short matmul re-initialisation (unpack + math) after another operation; mm_init must have run once.',
     ),
+    'mul_bcast_cols_init': Intrinsic(
+        name='mul_bcast_cols_init',
+        family='bcast',
+        level='concrete',
+        roles=('compute',),
+        args=(
+            Arg('icb0', 'uint32', const=False),
+            Arg('icb1', 'uint32', const=False),
+        ),
+        returns='void',
+        effect='Opaque',
+        dtype='void',
+        op_name='tt.mul_bcast_cols_init',
+        cpp={
+            'metal_d5f9bc4a': Spelling('mul_bcast_cols_init', headers=(('compute', 'api/compute/bcast.h'),), form='call', template_args=()),
+            'tilelang_tt_2025': Spelling('mul_bcast_cols_init_short', headers=(('compute', 'compute_kernel_api/bcast.h'),), form='call', template_args=()),
+            'ttnn_0_81': Spelling('mul_bcast_cols_init', headers=(('compute', 'api/compute/bcast.h'),), form='call', template_args=()),
+        },
+        doc='Short initialisation for mul of tiles of `icb0` and column vectors of `icb1` broadcast across columns.',
+    ),
     'mul_tiles': Intrinsic(
         name='mul_tiles',
         family='eltwise_binary',
@@ -1049,6 +1140,29 @@ INTRINSICS: dict[str, Intrinsic] = {
             'ttnn_0_81': Spelling('mul_tiles', headers=(('compute', 'api/compute/eltwise_binary.h'),), form='call', template_args=()),
         },
         doc='DST[idst] = mul(tile itile0 of icb0, tile itile1 of icb1).',
+    ),
+    'mul_tiles_bcast_cols': Intrinsic(
+        name='mul_tiles_bcast_cols',
+        family='bcast',
+        level='concrete',
+        roles=('compute',),
+        args=(
+            Arg('icb0', 'uint32', const=False),
+            Arg('icb1', 'uint32', const=False),
+            Arg('itile0', 'uint32', const=False),
+            Arg('itile1', 'uint32', const=False),
+            Arg('idst', 'uint32', const=False),
+        ),
+        returns='void',
+        effect='Opaque',
+        dtype='void',
+        op_name='tt.mul_tiles_bcast_cols',
+        cpp={
+            'metal_d5f9bc4a': Spelling('mul_tiles_bcast_cols', headers=(('compute', 'api/compute/bcast.h'),), form='call', template_args=()),
+            'tilelang_tt_2025': Spelling('mul_tiles_bcast_cols', headers=(('compute', 'compute_kernel_api/bcast.h'),), form='call', template_args=()),
+            'ttnn_0_81': Spelling('mul_tiles_bcast_cols', headers=(('compute', 'api/compute/bcast.h'),), form='call', template_args=()),
+        },
+        doc='DST[idst][h, w] = mul(tile itile0 of icb0 [h, w], tile itile1 of icb1 [h, 0]).',
     ),
     'mul_tiles_init': Intrinsic(
         name='mul_tiles_init',
@@ -1837,6 +1951,26 @@ INTRINSICS: dict[str, Intrinsic] = {
         },
         doc='Initialise the SFPU for sqrt_tile.',
     ),
+    'sub_bcast_cols_init': Intrinsic(
+        name='sub_bcast_cols_init',
+        family='bcast',
+        level='concrete',
+        roles=('compute',),
+        args=(
+            Arg('icb0', 'uint32', const=False),
+            Arg('icb1', 'uint32', const=False),
+        ),
+        returns='void',
+        effect='Opaque',
+        dtype='void',
+        op_name='tt.sub_bcast_cols_init',
+        cpp={
+            'metal_d5f9bc4a': Spelling('sub_bcast_cols_init', headers=(('compute', 'api/compute/bcast.h'),), form='call', template_args=()),
+            'tilelang_tt_2025': Spelling('sub_bcast_cols_init_short', headers=(('compute', 'compute_kernel_api/bcast.h'),), form='call', template_args=()),
+            'ttnn_0_81': Spelling('sub_bcast_cols_init', headers=(('compute', 'api/compute/bcast.h'),), form='call', template_args=()),
+        },
+        doc='Short initialisation for sub of tiles of `icb0` and column vectors of `icb1` broadcast across columns.',
+    ),
     'sub_tiles': Intrinsic(
         name='sub_tiles',
         family='eltwise_binary',
@@ -1859,6 +1993,29 @@ INTRINSICS: dict[str, Intrinsic] = {
             'ttnn_0_81': Spelling('sub_tiles', headers=(('compute', 'api/compute/eltwise_binary.h'),), form='call', template_args=()),
         },
         doc='DST[idst] = sub(tile itile0 of icb0, tile itile1 of icb1).',
+    ),
+    'sub_tiles_bcast_cols': Intrinsic(
+        name='sub_tiles_bcast_cols',
+        family='bcast',
+        level='concrete',
+        roles=('compute',),
+        args=(
+            Arg('icb0', 'uint32', const=False),
+            Arg('icb1', 'uint32', const=False),
+            Arg('itile0', 'uint32', const=False),
+            Arg('itile1', 'uint32', const=False),
+            Arg('idst', 'uint32', const=False),
+        ),
+        returns='void',
+        effect='Opaque',
+        dtype='void',
+        op_name='tt.sub_tiles_bcast_cols',
+        cpp={
+            'metal_d5f9bc4a': Spelling('sub_tiles_bcast_cols', headers=(('compute', 'api/compute/bcast.h'),), form='call', template_args=()),
+            'tilelang_tt_2025': Spelling('sub_tiles_bcast_cols', headers=(('compute', 'compute_kernel_api/bcast.h'),), form='call', template_args=()),
+            'ttnn_0_81': Spelling('sub_tiles_bcast_cols', headers=(('compute', 'api/compute/bcast.h'),), form='call', template_args=()),
+        },
+        doc='DST[idst][h, w] = sub(tile itile0 of icb0 [h, w], tile itile1 of icb1 [h, 0]).',
     ),
     'sub_tiles_init': Intrinsic(
         name='sub_tiles_init',
