@@ -172,6 +172,7 @@ NESTED = {"mul_add": "a*b+a", "div": "a/b", "exp_add": "exp(a)+b", "sqrt_affine"
 NORM_CORPUS: dict[str, Any] = {
     "softmax": lambda: softmax(64, 128, 32),
     "rms_norm": lambda: rms_norm(64, 128, 32),
+    "online_softmax": lambda: online_softmax(64, 256, 32, 128),
     **{f"nested_{name}": (lambda f=f: nested(64, 64, 32, f)) for name, f in NESTED.items()},
     **{f"row_broadcast_{op}": (lambda op=op: row_broadcast(64, 64, 32, op)) for op in ("add", "sub", "mul", "div")},
 }

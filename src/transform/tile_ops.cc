@@ -312,6 +312,7 @@ std::vector<TileOp> tile_ops(const Any& func) {
   std::vector<TileOp> ops;
   visit(ir::PrimFunc(func).body(), {}, ops);
   add_reduce_scaler(ops, func);
+  defer_carried_writes(ops);
   copy_out_carried(ops);
   return ops;
 }

@@ -79,6 +79,10 @@ TileOp classify_reduce(const ir::TilePrimitiveCall& stmt);
 /*! \brief Before the first reduction of `ops`: the read of the scaler tile (the constant tensor of `func`) that
  * every reduction then reads as its second input. */
 void add_reduce_scaler(std::vector<TileOp>& ops, const Any& func);
+/*! \brief A value a loop carries (reads, then rewrites) and reads again after the rewrite in the same iteration (online
+ * softmax's running maximum): the rewrite makes `<buffer>_next`, which the later reads of the iteration read, and an
+ * on-chip copy at the end of the loop body makes it the carried value (tile_loops.cc). */
+void defer_carried_writes(std::vector<TileOp>& ops);
 /*! \brief Before every T.copy out of a value carried across a loop (tile_loops.cc): a copy on chip into a buffer of
  * its own, which the writer reads (the carried CB's reader is the compute kernel). */
 void copy_out_carried(std::vector<TileOp>& ops);
