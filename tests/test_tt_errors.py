@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 import tt_bad_kernels as bad
 from tt_kernels import elementwise_add, elementwise_unary, matmul
-from tt_norm_kernels import layer_norm
+from tt_norm_kernels import row_tensor
 
 import tilelang
 from tilelang.language import TileLangError
@@ -49,14 +49,17 @@ CASES: list[tuple[str, Any, str]] = [
      r"operand T.erf\(A_s\[i, j\]\) calls T.erf \(tirx.erf\), which has no tenstorrent element-wise lowering "
      r"\(supported: the functions T.max\(x, 0\), 1 / x, T.exp\(x\), T.exp2\(x\), T.log\(x\), T.sqrt\(x\), .*; "
      r"a \+ b, a - b, a \* b, T.max\(a, b\), T.min\(a, b\) and a / b of two buffers, a \+ b, a - b, a \* b also of a "
-     r"block x\[i, j\] and a \[block_M\] column vector v\[i\]; x \+ c, .*; nested in any order"),
+     r"block x\[i, j\] and a \[block_M\] column vector v\[i\], a \+ b, a \* b of a block and a 1-D tensor read whole "
+     r"as w\[j\]; x \+ c, .*; nested in any order"),
     ("column vector minus a block", lambda: bad.eltwise("v-x"),
      r"operand R_s\[i\] - B_s\[i, j\] combines a block and a \[block_M\] column vector by a - b with the vector on "
      r"the left, which has no broadcast form \(broadcasts: a \+ b, a - b, a \* b with the vector as b\)"),
     ("row vector", lambda: bad.eltwise("x*v[j]"),
-     r"operand R_s\[j\] is a row vector \(a 1-D buffer read at the column index\); only \[block_M\] column vectors"),
-    ("1-D tensor read in a store (layer_norm's W[j])", lambda: layer_norm(64, 128, 32),
-     r"x\[...\] = .*W\[j\] \+ Bias\[j\]': operand W\[j\] reads tensor 'W' in DRAM directly; T.copy it to an on-chip"),
+     r"operand R_s\[j\] is a row vector of an on-chip buffer \(a 1-D buffer read at the column index\); only "
+     r"\[block_M\] column vectors read at the row index, and 1-D tensors read whole"),
+    ("1-D tensor subtracted in a store", lambda: row_tensor(64, 96, 32, "sub"),
+     r"operand x\[i, j\] - W\[j\] combines a block and a 1-D tensor's row vector by a - b with the vector on the "
+     r"right, which has no broadcast form \(broadcasts: a \+ b, a \* b with the vector as b\)"),
     ("float64 accumulator", lambda: matmul(64, 64, 64, 32, 32, 32, "bfloat16", "float64"),
      r"on-chip buffer 'C_local' has dtype float64; the tenstorrent backend computes in .*float32 only"),
     ("block_K does not divide K", lambda: matmul(64, 64, 96, 32, 32, 64, "bfloat16", "float"),

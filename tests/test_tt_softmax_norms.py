@@ -14,7 +14,7 @@ import shutil
 import ml_dtypes
 import numpy as np
 import pytest
-from tt_norm_kernels import NESTED, nested, online_softmax, rms_norm, row_broadcast, softmax
+from tt_norm_kernels import NESTED, layer_norm, nested, online_softmax, rms_norm, row_broadcast, row_tensor, softmax
 
 import tilelang
 
@@ -54,6 +54,25 @@ def test_rms_norm_matches_numpy() -> None:
     a = np.random.default_rng(7).standard_normal((128, 128)).astype(np.float32)
     kernel = tilelang.compile(rms_norm(128, 128, 32), out_idx=[-1], target="tenstorrent")
     _close(kernel(a), a / np.sqrt((a * a).mean(1, keepdims=True) + 1e-6))
+
+
+def test_layer_norm_matches_numpy() -> None:
+    """W[j] and Bias[j] are 1-D tensors read in the store: row vectors (mul/add_tiles_bcast_rows)."""
+    rng = np.random.default_rng(11)
+    x = rng.standard_normal((128, 256)).astype(np.float32)
+    w, b = rng.standard_normal(256).astype(np.float32), rng.standard_normal(256).astype(np.float32)
+    kernel = tilelang.compile(layer_norm(128, 256, 32), out_idx=[-1], target="tenstorrent")
+    mean = x.mean(1, keepdims=True)
+    want = (x - mean) / np.sqrt(((x - mean) ** 2).mean(1, keepdims=True) + 1e-5) * w + b
+    np.testing.assert_allclose(kernel(x, w, b), want, rtol=1e-4, atol=1e-5)
+
+
+@pytest.mark.parametrize("form", ["add", "mul"])
+def test_row_vector_of_a_1d_tensor_matches_numpy(form: str) -> None:
+    rng = np.random.default_rng(5)
+    x, w = rng.standard_normal((64, 96)).astype(np.float32), rng.standard_normal(96).astype(np.float32)
+    kernel = tilelang.compile(row_tensor(64, 96, 32, form), out_idx=[-1], target="tenstorrent")
+    _close(kernel(x, w), w + x if form == "add" else x * w * 0.5)
 
 
 def _nested_reference(form: str, a: np.ndarray, b: np.ndarray) -> np.ndarray:

@@ -8,7 +8,8 @@ from typing import Any
 
 import tilelang.language as T
 
-__all__ = ["rms_norm", "layer_norm", "softmax", "online_softmax", "nested", "row_broadcast", "NESTED", "NORM_CORPUS"]
+__all__ = ["rms_norm", "layer_norm", "softmax", "online_softmax", "nested", "row_broadcast", "row_tensor", "NESTED",
+           "NORM_CORPUS"]
 
 
 def rms_norm(M, N, blk_m, eps=1e-6):
@@ -165,6 +166,27 @@ def row_broadcast(M, N, block_M, op, dtype="bfloat16", accum_dtype="float"):
     return main
 
 
+def row_tensor(M, N, block_M, form, dtype="float"):
+    """Y[i, j] = X[i, j] op W[j] with W a 1-D tensor read whole in the store (a row vector): add, mul; sub is refused
+    (no sub_tiles_bcast_rows in every API profile)."""
+
+    @T.prim_func
+    def main(X: T.Tensor((M, N), dtype), W: T.Tensor((N,), dtype), Y: T.Tensor((M, N), dtype)):
+        with T.Kernel(T.ceildiv(M, block_M), threads=128) as bx:
+            x = T.alloc_fragment((block_M, N), dtype)
+            T.copy(X[bx * block_M, 0], x)
+            for i, j in T.Parallel(block_M, N):
+                if form == "add":
+                    x[i, j] = W[j] + x[i, j]
+                elif form == "mul":
+                    x[i, j] = x[i, j] * W[j] * 0.5
+                else:
+                    x[i, j] = x[i, j] - W[j]
+            T.copy(x, Y[bx * block_M, 0])
+
+    return main
+
+
 # The nested forms of `nested`, by corpus name.
 NESTED = {"mul_add": "a*b+a", "div": "a/b", "exp_add": "exp(a)+b", "sqrt_affine": "sqrt"}
 
@@ -173,6 +195,8 @@ NORM_CORPUS: dict[str, Any] = {
     "softmax": lambda: softmax(64, 128, 32),
     "rms_norm": lambda: rms_norm(64, 128, 32),
     "online_softmax": lambda: online_softmax(64, 256, 32, 128),
+    "layer_norm": lambda: layer_norm(64, 128, 32),
+    **{f"row_tensor_{form}": (lambda form=form: row_tensor(64, 96, 32, form)) for form in ("add", "mul")},
     **{f"nested_{name}": (lambda f=f: nested(64, 64, 32, f)) for name, f in NESTED.items()},
     **{f"row_broadcast_{op}": (lambda op=op: row_broadcast(64, 64, 32, op)) for op in ("add", "sub", "mul", "div")},
 }

@@ -50,6 +50,8 @@ const std::vector<Op>& ops() {
       {"add", Unit::kFpuBcastCols, "", node_Add, Constant::kNone, std::nullopt, false, "add_bcast_cols_init", "add_tiles_bcast_cols", "a + b"},
       {"sub", Unit::kFpuBcastCols, "", node_Sub, Constant::kNone, std::nullopt, false, "sub_bcast_cols_init", "sub_tiles_bcast_cols", "a - b"},
       {"mul", Unit::kFpuBcastCols, "", node_Mul, Constant::kNone, std::nullopt, false, "mul_bcast_cols_init", "mul_tiles_bcast_cols", "a * b"},
+      {"add", Unit::kFpuBcastRows, "", node_Add, Constant::kNone, std::nullopt, false, "add_bcast_rows_init", "add_tiles_bcast_rows", "a + b"},
+      {"mul", Unit::kFpuBcastRows, "", node_Mul, Constant::kNone, std::nullopt, false, "mul_bcast_rows_init", "mul_tiles_bcast_rows", "a * b"},
       {"max", Unit::kSfpuBinary, "", node_Max, Constant::kNone, std::nullopt, false, "binary_max_tile_init", "binary_max_tile", "T.max(a, b)"},
       {"min", Unit::kSfpuBinary, "", node_Min, Constant::kNone, std::nullopt, false, "binary_min_tile_init", "binary_min_tile", "T.min(a, b)"},
       {"relu", Unit::kSfpuUnary, "", node_Max, Constant::kEither, std::optional<double>(0.0), false, "relu_tile_init", "relu_tile", "T.max(x, 0)"},

@@ -12,6 +12,7 @@ inline constexpr const char kAbsorbed[] = "absorbed";  // lower_tiles
 inline constexpr const char kAddress[] = "address";  // accessors.args
 inline constexpr const char kAlong[] = "along";  // multicast, multicast.when, multicast.runtime_args, multicast.args
 inline constexpr const char kBcast[] = "bcast";  // lower_tiles eltwise
+inline constexpr const char kBcastDim[] = "bcast_dim";  // lower_tiles eltwise
 inline constexpr const char kBinary[] = "binary";  // lower_tiles eltwise
 inline constexpr const char kBuffer[] = "buffer";  // annotate.fields, annotate.require
 inline constexpr const char kCb[] = "cb";  // accessors.args

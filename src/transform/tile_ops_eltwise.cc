@@ -83,7 +83,8 @@ std::vector<std::pair<std::string, Any>> eltwise_fields(const BufferInfo& out, c
   return {{names::kBinary, String(units.binary)}, {names::kSfpuBinary, String(units.sfpu_binary)},
           {names::kSfpu, String(units.sfpu)},     {names::kTiles, Any(rows * cols)},
           {names::kScalarOp, String(units.scalar)}, {names::kScalarBits, Any(bits)},
-          {names::kBcast, String(units.bcast)},   {names::kRows, Any(rows)},
+          {names::kBcast, String(units.bcast)},   {names::kBcastDim, String(units.bcast_dim)},
+          {names::kRows, Any(rows)},
           {names::kCols, Any(cols)}};
 }
 
@@ -133,7 +134,8 @@ std::string op_name(const Any& call) {
 std::string supported() {
   return " (supported: the functions " + eltwise::written({Unit::kSfpuUnary}) + "; " +
          eltwise::written({Unit::kFpuBinary, Unit::kSfpuBinary}) + " and a / b of two buffers, " +
-         eltwise::written({Unit::kFpuBcastCols}) + " also of a block x[i, j] and a [block_M] column vector v[i]; " +
+         eltwise::written({Unit::kFpuBcastCols}) + " also of a block x[i, j] and a [block_M] column vector v[i], " +
+         eltwise::written({Unit::kFpuBcastRows}) + " of a block and a 1-D tensor read whole as w[j]; " +
          eltwise::written({Unit::kSfpuScalar}) + " of a buffer and a constant; nested in any order; a buffer or its "
          "T.Cast; where each buffer is on-chip, of the store's shape and read at the loop indices; or a constant "
          "store)";

@@ -59,6 +59,7 @@ std::string refusal(const Any& expr, const BufferInfo& out, const std::vector<An
 /*! \brief The names of the op-map entries an element-wise tile op runs ("none" for absent ones). */
 struct EltwiseUnits {
   std::string binary, sfpu_binary, sfpu, scalar, bcast;
+  std::string bcast_dim = "none";  // cols (bcast with a column vector) or rows (with a row vector)
 };
 /*! \brief The fields of an element-wise tile op writing `out` (`bits`: the scalar op's constant as fp32 bits). */
 std::vector<std::pair<std::string, Any>> eltwise_fields(const BufferInfo& out, const EltwiseUnits& units,

@@ -157,6 +157,7 @@ static Any make(const Dict& options) {
                         {"rows", [](const tl::Ctx& c) -> tl::Any { return c.get("rows"); }},
                         {"cols", [](const tl::Ctx& c) -> tl::Any { return c.get("cols"); }},
                         {"op", [](const tl::Ctx& c) -> tl::Any { return c.get("bcast"); }},
+                        {"dim", [](const tl::Ctx& c) -> tl::Any { return c.get("bcast_dim"); }},
                         {"sfpu", [](const tl::Ctx& c) -> tl::Any { return c.get("sfpu"); }},
                         {"wait0", [](const tl::Ctx& c) -> tl::Any { return tl::item(c.get("waits"), tl::num(0)); }},
                         {"wait1", [](const tl::Ctx& c) -> tl::Any { return tl::item(c.get("waits"), tl::num(-1)); }},

@@ -33,6 +33,11 @@ def add_bcast_cols_init(icb0, icb1) -> Any:
     return call('add_bcast_cols_init', icb0, icb1)
 
 
+def add_bcast_rows_init(icb0, icb1) -> Any:
+    """Short initialisation for add of tiles of `icb0` and row vectors of `icb1` broadcast down the rows."""
+    return call('add_bcast_rows_init', icb0, icb1)
+
+
 def add_tiles(icb0, icb1, itile0, itile1, idst) -> Any:
     """DST[idst] = add(tile itile0 of icb0, tile itile1 of icb1)."""
     return call('add_tiles', icb0, icb1, itile0, itile1, idst)
@@ -41,6 +46,11 @@ def add_tiles(icb0, icb1, itile0, itile1, idst) -> Any:
 def add_tiles_bcast_cols(icb0, icb1, itile0, itile1, idst) -> Any:
     """DST[idst][h, w] = add(tile itile0 of icb0 [h, w], tile itile1 of icb1 [h, 0])."""
     return call('add_tiles_bcast_cols', icb0, icb1, itile0, itile1, idst)
+
+
+def add_tiles_bcast_rows(icb0, icb1, itile0, itile1, idst) -> Any:
+    """DST[idst][h, w] = add(tile itile0 of icb0 [h, w], tile itile1 of icb1 [0, w])."""
+    return call('add_tiles_bcast_rows', icb0, icb1, itile0, itile1, idst)
 
 
 def add_tiles_init(icb0, icb1) -> Any:
@@ -53,9 +63,9 @@ def add_unary_tile(idst, param1) -> Any:
     return call('add_unary_tile', idst, param1)
 
 
-def bcast_block(in0, in1, out, rows, cols, op, sfpu, wait0, wait1, pop0, pop1, init) -> Any:
-    """Broadcast element-wise block: out[i, j] = sfpu(op(in0[i, j], in1[i])) with in1 a column vector (rows tiles, column 0 valid) broadcast across the columns of in0's rows x cols tiles; op names an fpu_bcast_cols entry of the op map (add, sub, mul), sfpu an sfpu_unary entry or none."""
-    return call('bcast_block', in0, in1, out, rows, cols, op, sfpu, wait0, wait1, pop0, pop1, init)
+def bcast_block(in0, in1, out, rows, cols, op, dim, sfpu, wait0, wait1, pop0, pop1, init) -> Any:
+    """Broadcast element-wise block: out[i, j] = sfpu(op(in0[i, j], in1[i])) with in1 a column vector (rows tiles, column 0 valid) broadcast across the columns of in0's rows x cols tiles (dim cols), or out[i, j] = sfpu(op(in0[i, j], in1[j])) with in1 a row vector (cols tiles, row 0 valid; dim rows); op names an entry of the op map's fpu_bcast_cols or fpu_bcast_rows unit, sfpu an sfpu_unary entry or none."""
+    return call('bcast_block', in0, in1, out, rows, cols, op, dim, sfpu, wait0, wait1, pop0, pop1, init)
 
 
 def binary_max_tile(idst0, idst1, odst) -> Any:
@@ -288,6 +298,11 @@ def mul_bcast_cols_init(icb0, icb1) -> Any:
     return call('mul_bcast_cols_init', icb0, icb1)
 
 
+def mul_bcast_rows_init(icb0, icb1) -> Any:
+    """Short initialisation for mul of tiles of `icb0` and row vectors of `icb1` broadcast down the rows."""
+    return call('mul_bcast_rows_init', icb0, icb1)
+
+
 def mul_tiles(icb0, icb1, itile0, itile1, idst) -> Any:
     """DST[idst] = mul(tile itile0 of icb0, tile itile1 of icb1)."""
     return call('mul_tiles', icb0, icb1, itile0, itile1, idst)
@@ -296,6 +311,11 @@ def mul_tiles(icb0, icb1, itile0, itile1, idst) -> Any:
 def mul_tiles_bcast_cols(icb0, icb1, itile0, itile1, idst) -> Any:
     """DST[idst][h, w] = mul(tile itile0 of icb0 [h, w], tile itile1 of icb1 [h, 0])."""
     return call('mul_tiles_bcast_cols', icb0, icb1, itile0, itile1, idst)
+
+
+def mul_tiles_bcast_rows(icb0, icb1, itile0, itile1, idst) -> Any:
+    """DST[idst][h, w] = mul(tile itile0 of icb0 [h, w], tile itile1 of icb1 [0, w])."""
+    return call('mul_tiles_bcast_rows', icb0, icb1, itile0, itile1, idst)
 
 
 def mul_tiles_init(icb0, icb1) -> Any:

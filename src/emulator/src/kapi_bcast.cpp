@@ -1,5 +1,6 @@
-// Kernel API: broadcast binary operations (bcast.h, BroadcastType::COL): DST[h, w] = A[h, w] op B[h, 0], the
-// column vector B (column 0 of its tile; the hardware reads nothing else of it) broadcast across A's columns.
+// Kernel API: broadcast binary operations (bcast.h): BroadcastType::COL, DST[h, w] = A[h, w] op B[h, 0] (the column
+// vector B, column 0 of its tile, broadcast across A's columns), and ROW, DST[h, w] = A[h, w] op B[0, w] (row 0
+// broadcast down the rows); the hardware reads nothing else of B.
 #include <string>
 
 #include "compute.hpp"
@@ -14,26 +15,38 @@ void bcast_init(const char* name, FpuOp op, uint32_t icb0, uint32_t icb1) {
     init_fpu(s, op, icb0, icb1, false);
 }
 
-// A vector tile whose column 0 is zero while other elements are not holds its values elsewhere (a row vector,
-// e.g. a 1-D tensor's tile): the hardware would broadcast the zeros.
-void need_column_vector(Session& s, uint32_t cb, uint32_t tile, const float* b) {
-    bool column_zero = true, other = false;
+bool is_rows(FpuOp op) { return op == FpuOp::AddBcastRows || op == FpuOp::MulBcastRows; }
+
+// A vector tile whose broadcast column (row) 0 is zero while other elements are not holds its values elsewhere (a
+// row vector given to a column broadcast, or the reverse): the hardware would broadcast the zeros.
+void need_vector(Session& s, bool rows, uint32_t cb, uint32_t tile, const float* b) {
+    bool line_zero = true, other = false;
     for (uint32_t i = 0; i < kTileElems; ++i) {
-        if (i % 32 == 0) {
-            column_zero = column_zero && b[i] == 0.0f;
+        if (rows ? i < 32 : i % 32 == 0) {
+            line_zero = line_zero && b[i] == 0.0f;
         } else {
             other = other || b[i] != 0.0f;
         }
     }
-    if (column_zero && other) {
-        fail(s, std::string(s.t.call.name) + " broadcasts column 0 of tile " + std::to_string(tile) + " of CB " +
-                    std::to_string(cb) + ", which is zero while other columns hold values: the operand is not a "
-                    "column vector (a row vector needs a row broadcast)");
+    if (line_zero && other) {
+        fail(s, std::string(s.t.call.name) + " broadcasts " + (rows ? "row" : "column") + " 0 of tile " +
+                    std::to_string(tile) + " of CB " + std::to_string(cb) + ", which is zero while other " +
+                    (rows ? "rows" : "columns") + " hold values: the operand is not a " + (rows ? "row" : "column") +
+                    " vector (a " + (rows ? "column" : "row") + " vector needs a " + (rows ? "column" : "row") +
+                    " broadcast)");
     }
 }
 
-void bcast_cols(const char* name, FpuOp op, uint32_t icb0, uint32_t icb1, uint32_t itile0, uint32_t itile1,
-                uint32_t idst) {
+float apply(FpuOp op, float a, float v) {
+    switch (op) {
+        case FpuOp::AddBcastCols:
+        case FpuOp::AddBcastRows: return a + v;
+        case FpuOp::SubBcastCols: return a - v;
+        default: return a * v;
+    }
+}
+
+void bcast(const char* name, FpuOp op, uint32_t icb0, uint32_t icb1, uint32_t itile0, uint32_t itile1, uint32_t idst) {
     Session s = enter(make_call(name, {icb0, icb1, itile0, itile1, idst}));
     ComputeState& c = compute_of(s);
     need_fpu(s, c, op, icb0, icb1);
@@ -42,11 +55,9 @@ void bcast_cols(const char* name, FpuOp op, uint32_t icb0, uint32_t icb1, uint32
     float a[kTileElems], b[kTileElems];
     unpack_operand(s, icb0, itile0, a);
     unpack_operand(s, icb1, itile1, b);
-    need_column_vector(s, icb1, itile1, b);
-    for (uint32_t i = 0; i < kTileElems; ++i) {
-        const float v = b[(i / 32) * 32];
-        d[i] = op == FpuOp::AddBcastCols ? a[i] + v : op == FpuOp::SubBcastCols ? a[i] - v : a[i] * v;
-    }
+    const bool rows = is_rows(op);
+    need_vector(s, rows, icb1, itile1, b);
+    for (uint32_t i = 0; i < kTileElems; ++i) d[i] = apply(op, a[i], rows ? b[i % 32] : b[(i / 32) * 32]);
     finish_math(c, d);
     s.core.counters[kEltwiseTiles] += 1;
 }
@@ -68,13 +79,27 @@ void mul_bcast_cols_init_short(uint32_t a, uint32_t b) {
     bcast_init("mul_bcast_cols_init_short", FpuOp::MulBcastCols, a, b);
 }
 void add_tiles_bcast_cols(uint32_t a, uint32_t b, uint32_t i, uint32_t j, uint32_t d) {
-    bcast_cols("add_tiles_bcast_cols", FpuOp::AddBcastCols, a, b, i, j, d);
+    bcast("add_tiles_bcast_cols", FpuOp::AddBcastCols, a, b, i, j, d);
 }
 void sub_tiles_bcast_cols(uint32_t a, uint32_t b, uint32_t i, uint32_t j, uint32_t d) {
-    bcast_cols("sub_tiles_bcast_cols", FpuOp::SubBcastCols, a, b, i, j, d);
+    bcast("sub_tiles_bcast_cols", FpuOp::SubBcastCols, a, b, i, j, d);
 }
 void mul_tiles_bcast_cols(uint32_t a, uint32_t b, uint32_t i, uint32_t j, uint32_t d) {
-    bcast_cols("mul_tiles_bcast_cols", FpuOp::MulBcastCols, a, b, i, j, d);
+    bcast("mul_tiles_bcast_cols", FpuOp::MulBcastCols, a, b, i, j, d);
+}
+void add_bcast_rows_init(uint32_t a, uint32_t b) { bcast_init("add_bcast_rows_init", FpuOp::AddBcastRows, a, b); }
+void mul_bcast_rows_init(uint32_t a, uint32_t b) { bcast_init("mul_bcast_rows_init", FpuOp::MulBcastRows, a, b); }
+void add_bcast_rows_init_short(uint32_t a, uint32_t b) {
+    bcast_init("add_bcast_rows_init_short", FpuOp::AddBcastRows, a, b);
+}
+void mul_bcast_rows_init_short(uint32_t a, uint32_t b) {
+    bcast_init("mul_bcast_rows_init_short", FpuOp::MulBcastRows, a, b);
+}
+void add_tiles_bcast_rows(uint32_t a, uint32_t b, uint32_t i, uint32_t j, uint32_t d) {
+    bcast("add_tiles_bcast_rows", FpuOp::AddBcastRows, a, b, i, j, d);
+}
+void mul_tiles_bcast_rows(uint32_t a, uint32_t b, uint32_t i, uint32_t j, uint32_t d) {
+    bcast("mul_tiles_bcast_rows", FpuOp::MulBcastRows, a, b, i, j, d);
 }
 
 }  // namespace kapi

@@ -59,6 +59,8 @@ const char* init_name(FpuOp op) {
         case FpuOp::AddBcastCols: return "add_bcast_cols_init (or add_bcast_cols_init_short)";
         case FpuOp::SubBcastCols: return "sub_bcast_cols_init (or sub_bcast_cols_init_short)";
         case FpuOp::MulBcastCols: return "mul_bcast_cols_init (or mul_bcast_cols_init_short)";
+        case FpuOp::AddBcastRows: return "add_bcast_rows_init (or add_bcast_rows_init_short)";
+        case FpuOp::MulBcastRows: return "mul_bcast_rows_init (or mul_bcast_rows_init_short)";
         case FpuOp::None: return "none";
     }
     return "?";

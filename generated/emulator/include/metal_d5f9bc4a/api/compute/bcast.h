@@ -13,11 +13,27 @@ inline decltype(auto) add_bcast_cols_init(uint32_t icb0, uint32_t icb1) {
 }
 #endif
 
+// Short initialisation for add of tiles of `icb0` and row vectors of `icb1` broadcast down the rows.
+#ifndef TT_EMU_DECLARED_add_bcast_rows_init_2
+#define TT_EMU_DECLARED_add_bcast_rows_init_2
+inline decltype(auto) add_bcast_rows_init(uint32_t icb0, uint32_t icb1) {
+    return ::tt_emu::kapi::add_bcast_rows_init(icb0, icb1);
+}
+#endif
+
 // DST[idst][h, w] = add(tile itile0 of icb0 [h, w], tile itile1 of icb1 [h, 0]).
 #ifndef TT_EMU_DECLARED_add_tiles_bcast_cols_5
 #define TT_EMU_DECLARED_add_tiles_bcast_cols_5
 inline decltype(auto) add_tiles_bcast_cols(uint32_t icb0, uint32_t icb1, uint32_t itile0, uint32_t itile1, uint32_t idst) {
     return ::tt_emu::kapi::add_tiles_bcast_cols(icb0, icb1, itile0, itile1, idst);
+}
+#endif
+
+// DST[idst][h, w] = add(tile itile0 of icb0 [h, w], tile itile1 of icb1 [0, w]).
+#ifndef TT_EMU_DECLARED_add_tiles_bcast_rows_5
+#define TT_EMU_DECLARED_add_tiles_bcast_rows_5
+inline decltype(auto) add_tiles_bcast_rows(uint32_t icb0, uint32_t icb1, uint32_t itile0, uint32_t itile1, uint32_t idst) {
+    return ::tt_emu::kapi::add_tiles_bcast_rows(icb0, icb1, itile0, itile1, idst);
 }
 #endif
 
@@ -29,11 +45,27 @@ inline decltype(auto) mul_bcast_cols_init(uint32_t icb0, uint32_t icb1) {
 }
 #endif
 
+// Short initialisation for mul of tiles of `icb0` and row vectors of `icb1` broadcast down the rows.
+#ifndef TT_EMU_DECLARED_mul_bcast_rows_init_2
+#define TT_EMU_DECLARED_mul_bcast_rows_init_2
+inline decltype(auto) mul_bcast_rows_init(uint32_t icb0, uint32_t icb1) {
+    return ::tt_emu::kapi::mul_bcast_rows_init(icb0, icb1);
+}
+#endif
+
 // DST[idst][h, w] = mul(tile itile0 of icb0 [h, w], tile itile1 of icb1 [h, 0]).
 #ifndef TT_EMU_DECLARED_mul_tiles_bcast_cols_5
 #define TT_EMU_DECLARED_mul_tiles_bcast_cols_5
 inline decltype(auto) mul_tiles_bcast_cols(uint32_t icb0, uint32_t icb1, uint32_t itile0, uint32_t itile1, uint32_t idst) {
     return ::tt_emu::kapi::mul_tiles_bcast_cols(icb0, icb1, itile0, itile1, idst);
+}
+#endif
+
+// DST[idst][h, w] = mul(tile itile0 of icb0 [h, w], tile itile1 of icb1 [0, w]).
+#ifndef TT_EMU_DECLARED_mul_tiles_bcast_rows_5
+#define TT_EMU_DECLARED_mul_tiles_bcast_rows_5
+inline decltype(auto) mul_tiles_bcast_rows(uint32_t icb0, uint32_t icb1, uint32_t itile0, uint32_t itile1, uint32_t idst) {
+    return ::tt_emu::kapi::mul_tiles_bcast_rows(icb0, icb1, itile0, itile1, idst);
 }
 #endif
 
