@@ -54,6 +54,8 @@ def eltwise(expr: str, dtype="bfloat16"):
             R_s = T.alloc_fragment((64,), dtype)
             T.copy(A[0, 0], A_s)
             T.copy(B[0, 0], B_s)
+            if expr in ("v-x", "x*v[j]"):
+                T.reduce_max(A_s, R_s, dim=1)
             for (i, j) in T.Parallel(64, 64):
                 if expr == "a*b+a":
                     C_l[i, j] = A_s[i, j] * B_s[i, j] + A_s[i, j]
@@ -67,8 +69,10 @@ def eltwise(expr: str, dtype="bfloat16"):
                     C_l[i, j] = T.erf(A_s[i, j])
                 elif expr == "max_half":
                     C_l[i, j] = T.max(A_s[i, j], T.cast(0.5, dtype))
-                elif expr == "row":
-                    C_l[i, j] = A_s[i, j] - R_s[i]
+                elif expr == "v-x":
+                    C_l[i, j] = R_s[i] - B_s[i, j]
+                elif expr == "x*v[j]":
+                    C_l[i, j] = B_s[i, j] * R_s[j]
                 elif expr == "exp+b":
                     C_l[i, j] = T.exp(A_s[i, j]) + B_s[i, j]
                 else:

@@ -24,7 +24,7 @@ Dict cb_descriptor(const Stream& s, int64_t tile_elems) {
     fail("on-chip buffer '" + s.buffer.name + "' has dtype " + s.dtype + "; the tenstorrent backend supports " +
          supported_formats());
   }
-  return ordered({{"index", s.index},
+  Dict cb = ordered({{"index", s.index},
                   {"stream", String(s.key)},
                   {"buffer", String(s.buffer.name)},
                   {"buffer_dtype", String(s.buffer.dtype)},
@@ -36,6 +36,12 @@ Dict cb_descriptor(const Stream& s, int64_t tile_elems) {
                   {"depth", s.pages_depth},
                   {"producer", String(s.producer)},
                   {"consumer", String(s.consumers[0])}});
+  if (!s.shares.empty()) {
+    List shares;
+    for (const std::string& k : s.shares) shares.push_back(String(k));
+    cb.Set(String("shares"), shares);
+  }
+  return cb;
 }
 
 // The CB descriptors of a kernel by stream key, in tt.cbs order.
@@ -135,7 +141,13 @@ Any lower_tiles(const std::string& name, const Dict& options, const LowerTilesPa
   const Cases& cases = params.cases;
   return prim_func_pass(name, [=](const Any& func) -> Any {
     CBs cbs;
-    for (const Any& cb : as_list(get_attr(func, keys::kTtCbs))) cbs.by_stream.emplace_back(as_str(attr(cb, "stream")), cb);
+    for (const Any& cb : as_list(get_attr(func, keys::kTtCbs))) {
+      cbs.by_stream.emplace_back(as_str(attr(cb, "stream")), cb);
+      Dict desc = as_dict(cb);  // "shares": values that use the CB after an earlier one is dead
+      if (desc.count(String("shares"))) {
+        for (const Any& k : as_list(desc.at(String("shares")))) cbs.by_stream.emplace_back(as_str(k), cb);
+      }
+    }
     Any body = ir::PrimFunc(func).body();
     std::vector<TileOp> ops = tile_ops(func);
     // Stream keys only (CB indices and depths come from tt.cbs, and so does which gemm has a partial CB).

@@ -1,6 +1,7 @@
 // The streams of a kernel's tile operations and their circular buffers (tile_dataflow.h).
 #include "tile_dataflow.h"
 
+#include <algorithm>
 #include <map>
 
 namespace tl {
@@ -170,9 +171,70 @@ void classify(std::vector<Stream>& live, std::vector<TileOp>& ops) {
   }
 }
 
-// CB indices: each class numbers its streams in order from the first index of its device range.
-void assign_indices(std::vector<Stream>& live) {
+// The last op index at which `s`'s block is in its CB: its last read, or the end of the loop a read is in when the
+// producer is not in that loop (a held value stays for all iterations).
+size_t live_until(const std::vector<TileOp>& ops, const Stream& s) {
+  size_t end = s.producer_op;
+  const std::vector<Any>& level = ops[s.producer_op].loops;
+  for (size_t r : s.consumer_ops) {
+    end = std::max(end, r);
+    if (ops[r].loops.size() <= level.size()) continue;
+    const Any& loop = ops[r].loops[level.size()];
+    for (size_t o = r; o < ops.size(); ++o) {
+      for (const Any& l : ops[o].loops) {
+        if (l.same_as(loop)) end = std::max(end, o);
+      }
+    }
+  }
+  return end;
+}
+
+// More intermediate values than CBs (the pieces of split stores): a value whose block is freed before another is
+// made shares that one's CB (greedy in program order; compute-made element-wise values and reductions only, not
+// carried ones, of one data format and block size, as a CB's waits must divide its capacity).
+void share_dead(std::vector<Stream>& live, const std::vector<TileOp>& ops) {
+  struct Group {
+    size_t rep, end;
+  };
+  std::vector<Group> groups;
+  std::vector<bool> merged(live.size(), false);
+  for (size_t i = 0; i < live.size(); ++i) {
+    Stream& s = live[i];
+    const std::string& kind = ops[s.producer_op].kind;
+    bool shareable = s.cls == "intermediate" && !s.carried && (kind == "eltwise" || kind == "reduce");
+    if (!shareable) continue;
+    size_t end = live_until(ops, s);
+    Group* fit = nullptr;
+    for (Group& g : groups) {
+      bool same = live[g.rep].dtype == s.dtype && live[g.rep].pages == s.pages;  // waits must divide the capacity
+      if (g.end < s.producer_op && same) fit = fit ? fit : &g;
+    }
+    if (fit == nullptr) {
+      groups.push_back({i, end});
+      continue;
+    }
+    Stream& rep = live[fit->rep];
+    rep.shares.push_back(s.key);
+    fit->end = end;
+    merged[i] = true;
+  }
+  std::vector<Stream> kept;
+  for (size_t i = 0; i < live.size(); ++i) {
+    if (!merged[i]) kept.push_back(std::move(live[i]));
+  }
+  live = std::move(kept);
+}
+
+// CB indices: each class numbers its streams in order from the first index of its device range; intermediate values
+// beyond the range share the CBs of dead ones, then take the CBs the other classes leave free.
+void assign_indices(std::vector<Stream>& live, const std::vector<TileOp>& ops) {
   Any ranges = attr(device(), "CB_RANGES");
+  Any inter = item(ranges, Any(String("intermediate")));
+  int64_t room = as_int(item(inter, Any(int64_t(1)))) - as_int(item(inter, Any(int64_t(0)))) + 1;
+  if (std::count_if(live.begin(), live.end(), [](const Stream& s) { return s.cls == "intermediate"; }) > room) {
+    share_dead(live, ops);
+  }
+  std::vector<bool> used(static_cast<size_t>(as_int(attr(device(), "MAX_CBS"))), false);
   for (const char* cls : {"input", "output", "intermediate"}) {
     Any range = item(ranges, Any(String(cls)));
     int64_t first = as_int(item(range, Any(int64_t(0)))), last = as_int(item(range, Any(int64_t(1))));
@@ -180,14 +242,25 @@ void assign_indices(std::vector<Stream>& live) {
     for (Stream& s : live) {
       if (s.cls == cls) members.push_back(&s);
     }
-    if (static_cast<int64_t>(members.size()) > last - first + 1) {
+    std::vector<int64_t> free;  // the range, then (for intermediate values) the CBs no other class uses
+    for (int64_t i = first; i <= last; ++i) free.push_back(i);
+    bool spill = std::string(cls) == "intermediate";
+    for (size_t i = 0; spill && i < used.size(); ++i) {
+      if (!used[i] && (static_cast<int64_t>(i) < first || static_cast<int64_t>(i) > last)) free.push_back(i);
+    }
+    if (members.size() > free.size()) {
       std::string listed;
       for (const Stream* s : members) listed += (listed.empty() ? "" : ", ") + s->buffer.name;
       fail(std::string("too many ") + cls + " CBs: " + std::to_string(members.size()) + " on-chip values (" + listed +
            ") but CBs " + std::to_string(first) + "-" + std::to_string(last) + " hold only " +
-           std::to_string(last - first + 1));
+           std::to_string(last - first + 1) + (spill ? " (with the " + std::to_string(free.size() - (last - first + 1)) +
+           " CBs of other ranges the kernel leaves free, " + std::to_string(free.size()) + "; values whose blocks are "
+           "freed before another of their size is made already share a CB)" : ""));
     }
-    for (size_t offset = 0; offset < members.size(); ++offset) members[offset]->index = first + offset;
+    for (size_t offset = 0; offset < members.size(); ++offset) {
+      members[offset]->index = free[offset];
+      used[static_cast<size_t>(free[offset])] = true;
+    }
   }
 }
 
@@ -209,7 +282,7 @@ std::vector<Stream> dataflow(std::vector<TileOp>& ops, int64_t stages, const Exp
   carry_streams(ops, live);
   classify(live, ops);
   place_waits(ops, live);
-  assign_indices(live);
+  assign_indices(live, ops);
   for (Stream& s : live) {
     std::string cls = s.carried ? "carried" : s.cls;
     const Expr* expr = nullptr;

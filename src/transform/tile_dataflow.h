@@ -19,6 +19,7 @@ struct Stream {
   std::vector<size_t> consumer_ops;     // the op (index in program order) of each read
   bool absorbed = false;  // a zero fill that a gemm's accumulation absorbs (no CB)
   bool carried = false;   // carried across the iterations of a loop: holds the old block and the new one
+  std::vector<std::string> shares;  // the keys of other streams in this CB (values dead before the next is made)
   std::string cls;        // input | output | intermediate
   int64_t index = -1;
   int64_t pages_depth = 0;

@@ -237,17 +237,75 @@ void copy_out_carried(std::vector<TileOp>& ops) {
       }
     }
     if (!carried) continue;
-    auto [rows, cols] = tiles(value, "on-chip buffer");
     BufferInfo copy = value;
     copy.name = value.name + "_out";
     TileOp op{"eltwise", ops[c].stmt, copy, {value}};
     op.loops = level;
-    op.fields = {{names::kBinary, String("none")}, {names::kSfpuBinary, String("none")},
-                 {names::kSfpu, String("none")}, {names::kTiles, Any(rows * cols)},
-                 {names::kScalarOp, String("none")}, {names::kScalarBits, Any(int64_t(0))}};
+    op.fields = eltwise_fields(copy, {"none", "none", "none", "none", "none"}, 0);
     ops[c].ins[0] = copy;
     ops.insert(ops.begin() + static_cast<std::ptrdiff_t>(c), op);
     ++c;
+  }
+}
+
+}  // namespace tl::tileops
+
+namespace tl::tileops {
+
+namespace {
+
+bool reads(const TileOp& op, const std::string& name) {
+  return std::any_of(op.ins.begin(), op.ins.end(), [&](const BufferInfo& b) { return b.name == name; });
+}
+
+// The ops of loop nest `level` (their loops start with it) after `from`, up to the next one writing `name`.
+std::vector<size_t> readers_until_rewrite(const std::vector<TileOp>& ops, size_t from, const Loops& level,
+                                          const std::string& name) {
+  std::vector<size_t> found;
+  for (size_t r = from + 1; r < ops.size() && is_prefix(level, ops[r].loops); ++r) {
+    if (reads(ops[r], name)) found.push_back(r);
+    if (ops[r].out && ops[r].out->name == name) break;
+  }
+  return found;
+}
+
+}  // namespace
+
+void defer_carried_writes(std::vector<TileOp>& ops) {
+  for (size_t w = 0; w < ops.size(); ++w) {
+    if (!ops[w].out || ops[w].loops.empty() || ops[w].kind == "gemm" || ops[w].kind == "copy_in") continue;
+    const BufferInfo value = *ops[w].out;
+    const Loops level = ops[w].loops;
+    bool read_before = false;  // the body reads the previous iteration's value (before any write of it)
+    for (size_t r = 0; r <= w && !read_before; ++r) {
+      if (!is_prefix(level, ops[r].loops)) continue;  // not in the body (ops placed before it are not contiguous)
+      read_before = reads(ops[r], value.name);
+      if (r < w && ops[r].out && ops[r].out->name == value.name) break;
+    }
+    std::vector<size_t> after = readers_until_rewrite(ops, w, level, value.name);
+    size_t end = w;  // the loop body's last op
+    while (end + 1 < ops.size() && is_prefix(level, ops[end + 1].loops)) ++end;
+    bool rewritten = false;
+    for (size_t r = w + 1; r <= end; ++r) rewritten = rewritten || (ops[r].out && ops[r].out->name == value.name);
+    if (!read_before || after.empty() || rewritten) continue;
+    BufferInfo next = value;
+    next.var = Any();
+    next.name = value.name + "_next";
+    ops[w].out = next;
+    for (size_t r : after) {
+      for (BufferInfo& in : ops[r].ins) {
+        if (in.name == value.name) in = next;
+      }
+    }
+    TileOp copy{"eltwise", ops[end].stmt, value, {next}};
+    copy.loops = level;
+    copy.place = ops[end].place;
+    if (ops[end].loops.size() > level.size()) {  // the body ends in a nested loop: after it
+      copy.stmt = ops[end].loops[level.size()];
+      copy.place = "after";
+    }
+    copy.fields = eltwise_fields(value, {"none", "none", "none", "none", "none"}, 0);
+    ops.insert(ops.begin() + static_cast<std::ptrdiff_t>(end + 1), copy);
   }
 }
 

@@ -269,8 +269,10 @@ std::vector<TileOp> classify_tile(const ir::TilePrimitiveCall& stmt, const std::
 // extent (it becomes a loop of the kernels) and is the K loop of a gemm directly inside it.
 void visit_loop(const ir::For& loop, const std::vector<ir::For>& loops, std::vector<TileOp>& ops) {
   if (auto nest = eltwise_nest(loop)) {
-    ops.push_back(classify_eltwise(nest->first, nest->second));
-    for (const ir::For& l : loops) ops.back().loops.push_back(l.any());
+    for (TileOp& op : classify_store(nest->first, nest->second, ops.size())) {
+      for (const ir::For& l : loops) op.loops.push_back(l.any());
+      ops.push_back(std::move(op));
+    }
   } else if (loop.annotations().count(String(keys::kTtPersistentLoop))) {
     visit(loop.body(), loops, ops);
   } else {
@@ -310,6 +312,7 @@ std::vector<TileOp> tile_ops(const Any& func) {
   std::vector<TileOp> ops;
   visit(ir::PrimFunc(func).body(), {}, ops);
   add_reduce_scaler(ops, func);
+  defer_carried_writes(ops);
   copy_out_carried(ops);
   return ops;
 }

@@ -32,8 +32,6 @@ bool same_indices(const List& indices, const std::vector<Any>& lvars) {
   return true;
 }
 
-namespace {
-
 using eltwise::Constant;
 using eltwise::Unit;
 
@@ -44,16 +42,9 @@ std::optional<double> constant_of(const Any& e) {
   return std::nullopt;
 }
 
-// An entry matched by a value of one operand: the operand, and the constant of a node form.
-struct Match {
-  const eltwise::Op* op;
-  Any operand;
-  double constant;
-};
-
 // `value` in `op`'s form of one operand: a call of it, or its node with a constant (equal to the one the form
 // requires, if any) on a side the form allows; x op c is tried before c op x.
-std::optional<Match> match_one(const eltwise::Op& op, const Any& value) {
+static std::optional<Match> match_one(const eltwise::Op& op, const Any& value) {
   if (*op.call) {
     auto call = ir::Call::from(value);
     auto callee = call ? ir::Op::from(call->op()) : std::nullopt;
@@ -79,6 +70,24 @@ std::optional<Match> first_match(Unit unit, const Any& value) {
 }
 
 // The first binary entry (FPU or SFPU) whose node `value` is, with the node's operands.
+const eltwise::Op* op_named(Unit unit, const std::string& name) {
+  for (const eltwise::Op& op : eltwise::ops()) {
+    if (op.unit == unit && name == op.name) return &op;
+  }
+  return nullptr;
+}
+
+std::vector<std::pair<std::string, Any>> eltwise_fields(const BufferInfo& out, const EltwiseUnits& units,
+                                                        int64_t bits) {
+  auto [rows, cols] = tiles(out, "on-chip buffer");
+  return {{names::kBinary, String(units.binary)}, {names::kSfpuBinary, String(units.sfpu_binary)},
+          {names::kSfpu, String(units.sfpu)},     {names::kTiles, Any(rows * cols)},
+          {names::kScalarOp, String(units.scalar)}, {names::kScalarBits, Any(bits)},
+          {names::kBcast, String(units.bcast)},   {names::kBcastDim, String(units.bcast_dim)},
+          {names::kRows, Any(rows)},
+          {names::kCols, Any(cols)}};
+}
+
 const eltwise::Op* binary_of(const Any& value, std::pair<Any, Any>* operands) {
   for (const eltwise::Op& op : eltwise::ops()) {
     if ((op.unit != Unit::kFpuBinary && op.unit != Unit::kSfpuBinary) || !op.node) continue;
@@ -90,13 +99,6 @@ const eltwise::Op* binary_of(const Any& value, std::pair<Any, Any>* operands) {
   return nullptr;
 }
 
-const eltwise::Op* literal_op() {
-  for (const eltwise::Op& op : eltwise::ops()) {
-    if (op.literal) return &op;
-  }
-  return nullptr;
-}
-
 int64_t fp32_bits(double value) {
   float f = static_cast<float>(value);
   uint32_t bits = 0;
@@ -104,18 +106,19 @@ int64_t fp32_bits(double value) {
   return static_cast<int64_t>(bits);
 }
 
+namespace {
+
+const eltwise::Op* literal_op() {
+  for (const eltwise::Op& op : eltwise::ops()) {
+    if (op.literal) return &op;
+  }
+  return nullptr;
+}
+
 std::string loop_names(const std::vector<Any>& lvars) {
   std::string out;
   for (const Any& v : lvars) out += (out.empty() ? "" : ", ") + format_value(v);
   return "(" + out + ")";
-}
-
-// What the op map accepts, for messages.
-std::string supported() {
-  return " (supported: the functions " + eltwise::written({Unit::kSfpuUnary}) + ", outermost, of one of: " +
-         eltwise::written({Unit::kFpuBinary, Unit::kSfpuBinary}) + " of two buffers; " +
-         eltwise::written({Unit::kSfpuScalar}) + " of a buffer and a constant; a buffer or its T.Cast; where each "
-         "buffer is on-chip, of the store's shape and read at the loop indices; or a constant store)";
 }
 
 std::string op_name(const Any& call) {
@@ -125,6 +128,24 @@ std::string op_name(const Any& call) {
   return (name.rfind("tirx.", 0) == 0 ? "T." + name.substr(dot + 1) + " (" + name + ")" : name);
 }
 
+}  // namespace
+
+// What the op map accepts, for messages.
+std::string supported() {
+  return " (supported: the functions " + eltwise::written({Unit::kSfpuUnary}) + "; " +
+         eltwise::written({Unit::kFpuBinary, Unit::kSfpuBinary}) + " and a / b of two buffers, " +
+         eltwise::written({Unit::kFpuBcastCols}) + " also of a block x[i, j] and a [block_M] column vector v[i], " +
+         eltwise::written({Unit::kFpuBcastRows}) + " of a block and a 1-D tensor read whole as w[j]; " +
+         eltwise::written({Unit::kSfpuScalar}) + " of a buffer and a constant; nested in any order; a buffer or its "
+         "T.Cast; where each buffer is on-chip, of the store's shape and read at the loop indices; or a constant "
+         "store)";
+}
+
+std::string constant_form_refusal() {
+  return "combines a buffer and a constant in a form that has no tenstorrent element-wise lowering (with a constant: " +
+         eltwise::written({Unit::kSfpuScalar}) + "; the functions " + eltwise::written({Unit::kSfpuUnary}) + ")";
+}
+
 // Why an operand of an element-wise store is not a tile the FPU/SFPU can read, in the kernel author's terms.
 std::string refusal(const Any& expr, const BufferInfo& out, const std::vector<Any>& lvars) {
   if (auto load = ir::TensorLoad::from(expr)) {
@@ -132,7 +153,8 @@ std::string refusal(const Any& expr, const BufferInfo& out, const std::vector<An
     if (!info.on_chip()) return "reads tensor '" + info.name + "' in DRAM directly; T.copy it to an on-chip buffer first";
     if (info.shape != out.shape) {
       return "reads '" + info.name + "' of shape " + ints_str(info.shape) + " while the store covers " +
-             ints_str(out.shape) + "; broadcasting a buffer of another shape is not supported yet" + supported();
+             ints_str(out.shape) + "; of other shapes only a [block_M] column vector read at the row index (v[i] in a "
+             "[block_M, N] store) broadcasts" + supported();
     }
     return "reads '" + info.name + "' at other indices than the loop variables " + loop_names(lvars) +
            "; shifted or transposed element reads are not supported (T.gemm has transpose flags; T.copy can move a "
@@ -144,19 +166,12 @@ std::string refusal(const Any& expr, const BufferInfo& out, const std::vector<An
   }
   if (ir::Var::matches(expr)) return "is a scalar variable; scalar operands are not supported yet" + supported();
   if (ir::Call::matches(expr)) {
-    if (first_match(Unit::kSfpuUnary, expr)) {
-      return "applies " + op_name(expr) + " below another operation; an SFPU function must be the outermost "
-             "operation of the store (write the inner result to its own buffer first)";
-    }
     return "calls " + op_name(expr) + ", which has no tenstorrent element-wise lowering" + supported();
-  }
-  std::pair<Any, Any> operands;
-  if (first_match(Unit::kSfpuUnary, expr) || first_match(Unit::kSfpuScalar, expr) || binary_of(expr, &operands)) {
-    return "is itself an operation; one store holds one operation (under at most one SFPU function), so split it "
-           "into T.Parallel stores through an intermediate on-chip buffer";
   }
   return "has no tenstorrent element-wise lowering" + supported();
 }
+
+namespace {
 
 // What an element-wise value lowers to: the op map's entries per tile-op field, and its buffers.
 struct Lowered {
@@ -179,9 +194,7 @@ Lowered lower_value(Any value, const std::string& text, const BufferInfo& out,
     low.leaves = {leaf(m->operand)};
   } else if (const eltwise::Op* op = binary_of(value, &operands)) {
     if (constant_of(operands.first) || constant_of(operands.second)) {
-      fail("element-wise store '" + text + "': " + format_value(value) + " combines a buffer and a constant in a "
-           "form that has no tenstorrent element-wise lowering (with a constant: " +
-           eltwise::written({Unit::kSfpuScalar}) + "; the functions " + eltwise::written({Unit::kSfpuUnary}) + ")");
+      fail("element-wise store '" + text + "': " + format_value(value) + " " + constant_form_refusal());
     }
     (op->unit == Unit::kFpuBinary ? low.binary : low.sfpu_binary) = op->name;
     BufferInfo lhs = leaf(operands.first);
@@ -238,11 +251,8 @@ TileOp classify_eltwise(const std::vector<ir::For>& loops, const ir::BufferStore
     fail("element-wise store '" + text + "': operand " + format_value(expr) + " " + refusal(expr, out, lvars));
   };
   Lowered low = lower_value(value, text, out, leaf);
-  auto [rows, cols] = tiles(out, "on-chip buffer");
   TileOp op{"eltwise", loops[0], out, low.leaves};
-  op.fields = {{names::kBinary, String(low.binary)},   {names::kSfpuBinary, String(low.sfpu_binary)},
-               {names::kSfpu, String(low.sfpu)},       {names::kTiles, Any(rows * cols)},
-               {names::kScalarOp, String(low.scalar)}, {names::kScalarBits, Any(low.bits)}};
+  op.fields = eltwise_fields(out, {low.binary, low.sfpu_binary, low.sfpu, low.scalar, "none"}, low.bits);
   return op;
 }
 

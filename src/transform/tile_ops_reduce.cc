@@ -41,10 +41,6 @@ TileOp classify_reduce(const ir::TilePrimitiveCall& stmt) {
          ints_str(dst.info.shape) + "; the tenstorrent backend reduces the rows of a 2-D on-chip buffer [M, N] "
          "(dim=1 or -1) into a 1-D buffer [M] (column reductions, dim=0, are not supported yet)");
   }
-  if (src.info.dtype != "bfloat16") {
-    fail(what + " reduces a " + src.info.dtype + " buffer; the tenstorrent backend reduces bfloat16 buffers (the "
-         "format of the bf16 scaler tile that reduce_tile unpacks next to it)");
-  }
   auto [rows, cols] = tiles(src.info, "reduced buffer");
   tiles(dst.info, "reduction result");
   bool clear = !truthy(to_plain(args[3]));

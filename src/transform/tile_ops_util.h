@@ -5,6 +5,7 @@
 #include <optional>
 #include <utility>
 
+#include "eltwise_ops.h"
 #include "tile_ops.h"
 
 namespace tl::tileops {
@@ -30,16 +31,59 @@ Region region_of(const Any& operand);
 /*! \brief CBs hold whole blocks: an on-chip operand must be the whole buffer. */
 void require_full(const Region& r, const std::string& op);
 
+/*! \brief A constant's fp32 bit pattern (the scalar argument of binop_with_scalar tile calls). */
+int64_t fp32_bits(double value);
+/*! \brief A constant operand (looking through casts). */
+std::optional<double> constant_of(const Any& e);
+/*! \brief An op-map entry matched by a value of one operand: the operand, and the constant of a node form. */
+struct Match {
+  const eltwise::Op* op;
+  Any operand;
+  double constant;
+};
+/*! \brief The first entry of `unit` (call or node-with-constant form) that `value` is. */
+std::optional<Match> first_match(eltwise::Unit unit, const Any& value);
+/*! \brief The first binary entry (FPU or SFPU) whose node `value` is, with the node's operands. */
+const eltwise::Op* binary_of(const Any& value, std::pair<Any, Any>* operands);
+/*! \brief The op-map entry of `unit` named `name`, or nullptr. */
+const eltwise::Op* op_named(eltwise::Unit unit, const std::string& name);
+
+/*! \brief What the op map accepts, for messages: " (supported: ...)". */
+std::string supported();
+/*! \brief Why a node of a buffer and a constant that no sfpu_scalar entry matches (T.max(x, 0.5)) is refused. */
+std::string constant_form_refusal();
+/*! \brief Why `expr`, an operand of an element-wise store to `out` over loop variables `lvars`, is not a value the
+ * FPU/SFPU can read, in the kernel author's terms. */
+std::string refusal(const Any& expr, const BufferInfo& out, const std::vector<Any>& lvars);
+
+/*! \brief The names of the op-map entries an element-wise tile op runs ("none" for absent ones). */
+struct EltwiseUnits {
+  std::string binary, sfpu_binary, sfpu, scalar, bcast;
+  std::string bcast_dim = "none";  // cols (bcast with a column vector) or rows (with a row vector)
+};
+/*! \brief The fields of an element-wise tile op writing `out` (`bits`: the scalar op's constant as fp32 bits). */
+std::vector<std::pair<std::string, Any>> eltwise_fields(const BufferInfo& out, const EltwiseUnits& units,
+                                                        int64_t bits);
+
 /*! \brief (loops, store) when `stmt` is a loop nest whose innermost body is one BufferStore. */
 std::optional<std::pair<std::vector<ir::For>, ir::BufferStore>> eltwise_nest(Any stmt);
 /*! \brief The element-wise op of a T.Parallel store, or a refusal naming the construct. */
 TileOp classify_eltwise(const std::vector<ir::For>& loops, const ir::BufferStore& store);
+/*! \brief The tile ops of a T.Parallel store (tile_ops_tree.cc): a value nesting several operations, or combining
+ * a block with a [block_M] column vector, is split into single-operation ops through new on-chip values (named after
+ * the store's buffer and `first`, the index its first op gets), in evaluation order; every other store is the one op
+ * of classify_eltwise. */
+std::vector<TileOp> classify_store(const std::vector<ir::For>& loops, const ir::BufferStore& store, size_t first);
 
 /*! \brief A row reduction (tile_ops_reduce.cc), or a refusal naming the construct and what is accepted. */
 TileOp classify_reduce(const ir::TilePrimitiveCall& stmt);
 /*! \brief Before the first reduction of `ops`: the read of the scaler tile (the constant tensor of `func`) that
  * every reduction then reads as its second input. */
 void add_reduce_scaler(std::vector<TileOp>& ops, const Any& func);
+/*! \brief A value a loop carries (reads, then rewrites) and reads again after the rewrite in the same iteration (online
+ * softmax's running maximum): the rewrite makes `<buffer>_next`, which the later reads of the iteration read, and an
+ * on-chip copy at the end of the loop body makes it the carried value (tile_loops.cc). */
+void defer_carried_writes(std::vector<TileOp>& ops);
 /*! \brief Before every T.copy out of a value carried across a loop (tile_loops.cc): a copy on chip into a buffer of
  * its own, which the writer reads (the carried CB's reader is the compute kernel). */
 void copy_out_carried(std::vector<TileOp>& ops);

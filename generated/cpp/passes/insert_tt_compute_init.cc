@@ -14,6 +14,7 @@ static Any make(const Dict& options) {
       engines::compute_init("InsertTTComputeInit", options, tl::engines::ComputeInitParams{tl::str("compute_startup"), std::vector<std::pair<std::string, tl::Expr>>{
             {"matmul_block", [](const tl::Ctx& c) -> tl::Any { return tl::str("matmul"); }},
             {"eltwise_block", [](const tl::Ctx& c) -> tl::Any { return tl::fn::select(tl::fn::ne(c.get("binary"), tl::str("none")), tl::str("binary"), tl::str("sfpu")); }},
+            {"bcast_block", [](const tl::Ctx& c) -> tl::Any { return tl::str("binary"); }},
             {"fill_block", [](const tl::Ctx& c) -> tl::Any { return tl::str("sfpu"); }},
             {"transpose_block", [](const tl::Ctx& c) -> tl::Any { return tl::str("sfpu"); }},
             {"reduce_block", [](const tl::Ctx& c) -> tl::Any { return tl::str("reduce"); }},
@@ -24,6 +25,11 @@ static Any make(const Dict& options) {
                 {"out", [](const tl::Ctx& c) -> tl::Any { return c.get("out"); }},
             }},
             {"eltwise_block", tl::ExprMap{
+                {"in0", [](const tl::Ctx& c) -> tl::Any { return c.get("in0"); }},
+                {"in1", [](const tl::Ctx& c) -> tl::Any { return c.get("in1"); }},
+                {"out", [](const tl::Ctx& c) -> tl::Any { return c.get("out"); }},
+            }},
+            {"bcast_block", tl::ExprMap{
                 {"in0", [](const tl::Ctx& c) -> tl::Any { return c.get("in0"); }},
                 {"in1", [](const tl::Ctx& c) -> tl::Any { return c.get("in1"); }},
                 {"out", [](const tl::Ctx& c) -> tl::Any { return c.get("out"); }},

@@ -230,7 +230,8 @@ struct FormatSlot {
     uint32_t cb = 0;   // the CB whose format it is
     std::string by;    // the call that configured it
 };
-enum class FpuOp { None, Matmul, Add, Sub, Mul, Copy, Transpose, Reduce };
+enum class FpuOp { None, Matmul, Add, Sub, Mul, Copy, Transpose, Reduce, AddBcastCols, SubBcastCols, MulBcastCols,
+                   AddBcastRows, MulBcastRows };
 
 // The last reduce_init (kapi_reduce.cpp): its pool and CBs, and whether the packer packs only column 0 (until
 // reduce_uninit clears the mask).

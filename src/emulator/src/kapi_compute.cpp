@@ -56,6 +56,11 @@ const char* init_name(FpuOp op) {
         case FpuOp::Copy: return "copy_tile_init (or copy_init)";
         case FpuOp::Transpose: return "transpose_init (or transpose_wh_init_short)";
         case FpuOp::Reduce: return "reduce_init";
+        case FpuOp::AddBcastCols: return "add_bcast_cols_init (or add_bcast_cols_init_short)";
+        case FpuOp::SubBcastCols: return "sub_bcast_cols_init (or sub_bcast_cols_init_short)";
+        case FpuOp::MulBcastCols: return "mul_bcast_cols_init (or mul_bcast_cols_init_short)";
+        case FpuOp::AddBcastRows: return "add_bcast_rows_init (or add_bcast_rows_init_short)";
+        case FpuOp::MulBcastRows: return "mul_bcast_rows_init (or mul_bcast_rows_init_short)";
         case FpuOp::None: return "none";
     }
     return "?";

@@ -19,7 +19,9 @@ bool still_poisoned(const Core& core, const Cb& cb, uint32_t page) {
 }
 
 bool math_with_operands(FpuOp op) {
-    return op == FpuOp::Matmul || op == FpuOp::Add || op == FpuOp::Sub || op == FpuOp::Mul;
+    return op == FpuOp::Matmul || op == FpuOp::Add || op == FpuOp::Sub || op == FpuOp::Mul ||
+           op == FpuOp::AddBcastCols || op == FpuOp::SubBcastCols || op == FpuOp::MulBcastCols ||
+           op == FpuOp::AddBcastRows || op == FpuOp::MulBcastRows;
 }
 
 }  // namespace

@@ -4,8 +4,11 @@
 //   of a page that is unmarked and still holds the whole pattern is an error. Stores through get_write_ptr are not
 //   seen one by one, so a page counts as written once any of its bytes differs from the pattern (a kernel that
 //   stores exactly the pattern is the one case taken for "nothing wrote").
-// - Operand CBs of tile math (sanitize.cpp): matmul_tiles and add/sub/mul_tiles read the CBs, in the order, that
-//   the last init of their operation was given.
+// - Operand CBs of tile math (sanitize.cpp): matmul_tiles, add/sub/mul_tiles and their *_tiles_bcast_cols/rows read
+//   the CBs, in the order, that the last init of their operation was given.
+// - Broadcast operands (kapi_bcast.cpp): a *_tiles_bcast_cols vector tile whose column 0 is zero while other
+//   elements are not is a row vector, and a *_tiles_bcast_rows tile whose row 0 is zero while others are not a
+//   column vector (the hardware reads only that column or row, so the result would silently be x op 0).
 // - tt.plan.json (plan.cpp): when the kernels' folder holds the plan the program was generated from, the DRAM
 //   buffers are tagged with the tensors they hold (in creation order), every core's runtime arguments must be the
 //   plan's, and a NoC page transfer through a TensorAccessor must reach the tensor the plan binds to its

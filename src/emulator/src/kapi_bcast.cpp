@@ -1,0 +1,106 @@
+// Kernel API: broadcast binary operations (bcast.h): BroadcastType::COL, DST[h, w] = A[h, w] op B[h, 0] (the column
+// vector B, column 0 of its tile, broadcast across A's columns), and ROW, DST[h, w] = A[h, w] op B[0, w] (row 0
+// broadcast down the rows); the hardware reads nothing else of B.
+#include <string>
+
+#include "compute.hpp"
+#include "sanitize.hpp"
+#include "tt_emu/kernel_api.hpp"
+
+namespace tt_emu {
+namespace {
+
+void bcast_init(const char* name, FpuOp op, uint32_t icb0, uint32_t icb1) {
+    Session s = enter(make_call(name, {icb0, icb1}));
+    init_fpu(s, op, icb0, icb1, false);
+}
+
+bool is_rows(FpuOp op) { return op == FpuOp::AddBcastRows || op == FpuOp::MulBcastRows; }
+
+// A vector tile whose broadcast column (row) 0 is zero while other elements are not holds its values elsewhere (a
+// row vector given to a column broadcast, or the reverse): the hardware would broadcast the zeros.
+void need_vector(Session& s, bool rows, uint32_t cb, uint32_t tile, const float* b) {
+    bool line_zero = true, other = false;
+    for (uint32_t i = 0; i < kTileElems; ++i) {
+        if (rows ? i < 32 : i % 32 == 0) {
+            line_zero = line_zero && b[i] == 0.0f;
+        } else {
+            other = other || b[i] != 0.0f;
+        }
+    }
+    if (line_zero && other) {
+        fail(s, std::string(s.t.call.name) + " broadcasts " + (rows ? "row" : "column") + " 0 of tile " +
+                    std::to_string(tile) + " of CB " + std::to_string(cb) + ", which is zero while other " +
+                    (rows ? "rows" : "columns") + " hold values: the operand is not a " + (rows ? "row" : "column") +
+                    " vector (a " + (rows ? "column" : "row") + " vector needs a " + (rows ? "column" : "row") +
+                    " broadcast)");
+    }
+}
+
+float apply(FpuOp op, float a, float v) {
+    switch (op) {
+        case FpuOp::AddBcastCols:
+        case FpuOp::AddBcastRows: return a + v;
+        case FpuOp::SubBcastCols: return a - v;
+        default: return a * v;
+    }
+}
+
+void bcast(const char* name, FpuOp op, uint32_t icb0, uint32_t icb1, uint32_t itile0, uint32_t itile1, uint32_t idst) {
+    Session s = enter(make_call(name, {icb0, icb1, itile0, itile1, idst}));
+    ComputeState& c = compute_of(s);
+    need_fpu(s, c, op, icb0, icb1);
+    need_unpack_formats(s, c, icb0, icb1);
+    float* d = math_dst(s, c, idst);
+    float a[kTileElems], b[kTileElems];
+    unpack_operand(s, icb0, itile0, a);
+    unpack_operand(s, icb1, itile1, b);
+    const bool rows = is_rows(op);
+    need_vector(s, rows, icb1, itile1, b);
+    for (uint32_t i = 0; i < kTileElems; ++i) d[i] = apply(op, a[i], rows ? b[i % 32] : b[(i / 32) * 32]);
+    finish_math(c, d);
+    s.core.counters[kEltwiseTiles] += 1;
+}
+
+}  // namespace
+
+namespace kapi {
+
+void add_bcast_cols_init(uint32_t a, uint32_t b) { bcast_init("add_bcast_cols_init", FpuOp::AddBcastCols, a, b); }
+void sub_bcast_cols_init(uint32_t a, uint32_t b) { bcast_init("sub_bcast_cols_init", FpuOp::SubBcastCols, a, b); }
+void mul_bcast_cols_init(uint32_t a, uint32_t b) { bcast_init("mul_bcast_cols_init", FpuOp::MulBcastCols, a, b); }
+void add_bcast_cols_init_short(uint32_t a, uint32_t b) {
+    bcast_init("add_bcast_cols_init_short", FpuOp::AddBcastCols, a, b);
+}
+void sub_bcast_cols_init_short(uint32_t a, uint32_t b) {
+    bcast_init("sub_bcast_cols_init_short", FpuOp::SubBcastCols, a, b);
+}
+void mul_bcast_cols_init_short(uint32_t a, uint32_t b) {
+    bcast_init("mul_bcast_cols_init_short", FpuOp::MulBcastCols, a, b);
+}
+void add_tiles_bcast_cols(uint32_t a, uint32_t b, uint32_t i, uint32_t j, uint32_t d) {
+    bcast("add_tiles_bcast_cols", FpuOp::AddBcastCols, a, b, i, j, d);
+}
+void sub_tiles_bcast_cols(uint32_t a, uint32_t b, uint32_t i, uint32_t j, uint32_t d) {
+    bcast("sub_tiles_bcast_cols", FpuOp::SubBcastCols, a, b, i, j, d);
+}
+void mul_tiles_bcast_cols(uint32_t a, uint32_t b, uint32_t i, uint32_t j, uint32_t d) {
+    bcast("mul_tiles_bcast_cols", FpuOp::MulBcastCols, a, b, i, j, d);
+}
+void add_bcast_rows_init(uint32_t a, uint32_t b) { bcast_init("add_bcast_rows_init", FpuOp::AddBcastRows, a, b); }
+void mul_bcast_rows_init(uint32_t a, uint32_t b) { bcast_init("mul_bcast_rows_init", FpuOp::MulBcastRows, a, b); }
+void add_bcast_rows_init_short(uint32_t a, uint32_t b) {
+    bcast_init("add_bcast_rows_init_short", FpuOp::AddBcastRows, a, b);
+}
+void mul_bcast_rows_init_short(uint32_t a, uint32_t b) {
+    bcast_init("mul_bcast_rows_init_short", FpuOp::MulBcastRows, a, b);
+}
+void add_tiles_bcast_rows(uint32_t a, uint32_t b, uint32_t i, uint32_t j, uint32_t d) {
+    bcast("add_tiles_bcast_rows", FpuOp::AddBcastRows, a, b, i, j, d);
+}
+void mul_tiles_bcast_rows(uint32_t a, uint32_t b, uint32_t i, uint32_t j, uint32_t d) {
+    bcast("mul_tiles_bcast_rows", FpuOp::MulBcastRows, a, b, i, j, d);
+}
+
+}  // namespace kapi
+}  // namespace tt_emu

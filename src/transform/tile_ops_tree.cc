@@ -1,0 +1,245 @@
+// Expression trees and broadcasts of element-wise T.Parallel stores (tile_ops_util.h): a store whose value nests
+// several operations, or combines a block x[i, j] with a [block_M] column vector v[i] (held as column-vector tiles,
+// column 0 valid) or with a 1-D tensor w[j] (read by the reader as a row vector: row 0 of N/32 tiles, as
+// InferTTLayout tiles a 1-D tensor), becomes one tile op per operation, in evaluation order, each writing a new on-chip value that the
+// next reads; the last writes the store's buffer. An SFPU function of the value the previous op just made runs in
+// that op (after its operation, in DST). Division by a buffer is its reciprocal (SFPU) times the dividend.
+// Anything this cannot split (a DRAM read, shifted indices, another function) is refused naming the operand.
+#include "tile_ops_util.h"
+
+namespace tl::tileops {
+
+namespace {
+
+using eltwise::Unit;
+
+// A lowered operand: an on-chip value (a buffer the store reads, or one a previous op made), or a constant.
+enum class Vec { kFull, kColumn, kRow };  // a block; v[i] of a [block_M] buffer; w[j] of a 1-D tensor
+
+struct Value {
+  std::optional<BufferInfo> buf;
+  Vec vec = Vec::kFull;
+  std::optional<double> constant;
+  int piece = -1;  // the op that made it (-1: a buffer of the kernel)
+};
+
+class Tree {
+ public:
+  Tree(const std::vector<ir::For>& loops, const ir::BufferStore& store, size_t first)
+      : out_(buffer_info(store.buffer())), stmt_(loops[0]), first_(first) {
+    for (const ir::For& loop : loops) lvars_.push_back(loop.loop_var());
+  }
+
+  // The ops of `value`, or nullopt when it is not a tree of supported operations on on-chip values.
+  std::optional<std::vector<TileOp>> split(const Any& value) {
+    std::optional<Value> root = lower(value);
+    if (root && root->vec != Vec::kFull) {
+      return reject(value, "is a vector; a store of it into a [block_M, N] buffer (a broadcast copy) is not "
+                    "supported (combine it with a block: x[i, j] * v[i])");
+    }
+    if (!root || root->piece < 0) return std::nullopt;
+    pieces_.back().out = out_;
+    pieces_.back().fields = eltwise_fields(out_, units_.back(), bits_.back());
+    return pieces_;
+  }
+  size_t size() const { return pieces_.size(); }
+  // The operand that stopped the split and why (empty: refusal() says why), if one did.
+  const std::optional<std::pair<Any, std::string>>& bad() const { return bad_; }
+  bool broadcasts() const {
+    for (const EltwiseUnits& u : units_) {
+      if (u.bcast != "none") return true;
+    }
+    return false;
+  }
+
+ private:
+  std::nullopt_t reject(const Any& expr, const std::string& why = "") {
+    if (!bad_) bad_ = std::make_pair(expr, why);
+    return std::nullopt;
+  }
+
+  std::optional<Value> need_buffer(const std::optional<Value>& v, const Any& expr) {
+    if (v && !v->buf) return reject(expr, "is a constant where the operation needs an on-chip value");
+    return v;
+  }
+
+  // A buffer read: the store's shape at the loop indices, or (in a 2-D store) a column vector at the row index.
+  std::optional<Value> leaf(const ir::TensorLoad& load) {
+    BufferInfo info = buffer_info(load.source());
+    List idx = load.indices();
+    if (!info.on_chip()) return tensor_row(load, info);
+    if (info.shape == out_.shape && idx.size() == lvars_.size()) {
+      for (size_t i = 0; i < idx.size(); ++i) {
+        if (!idx[i].same_as(lvars_[i])) return reject(load.any());
+      }
+      return Value{info};
+    }
+    bool one_index = out_.shape.size() == 2 && info.shape.size() == 1 && idx.size() == 1;
+    if (one_index && idx[0].same_as(lvars_[0]) && info.shape[0] == out_.shape[0]) return Value{info, Vec::kColumn};
+    if (one_index && idx[0].same_as(lvars_[1])) {
+      return reject(load.any(), "is a row vector of an on-chip buffer (a 1-D buffer read at the column index); "
+                    "only [block_M] column vectors read at the row index, and 1-D tensors read whole at the column "
+                    "index (w[j]), broadcast");
+    }
+    return reject(load.any());
+  }
+
+  // A 1-D tensor read whole at the column index of a [block_M, N] store (layer_norm's W[j]): the reader reads its
+  // row tiles into a CB of their own before the ops that use it.
+  std::optional<Value> tensor_row(const ir::TensorLoad& load, const BufferInfo& tensor) {
+    List idx = load.indices();
+    bool whole = out_.shape.size() == 2 && tensor.shape.size() == 1 && idx.size() == 1 &&
+                 idx[0].same_as(lvars_[1]) && tensor.shape[0] == out_.shape[1];
+    if (!whole) return reject(load.any());
+    BufferInfo row{Any(), tensor.name + "_row" + std::to_string(first_ + pieces_.size()),
+                   {tile_shape().first, tensor.shape[0]}, tensor.dtype, "shared"};
+    auto [rows, cols] = tiles(row, "row vector");
+    TileOp read{"copy_in", stmt_, row};
+    read.tensor = tensor;
+    read.fields = {{names::kTensor, tensor.var}, {names::kRow, Any(int64_t(0))}, {names::kCol, Any(int64_t(0))},
+                   {names::kRows, Any(rows)}, {names::kCols, Any(cols)}, {names::kRowTiles, Any(cols)}};
+    pieces_.push_back(read);
+    units_.push_back({"none", "none", "none", "none", "none"});
+    bits_.push_back(0);
+    return Value{row, Vec::kRow, std::nullopt, static_cast<int>(pieces_.size()) - 1};
+  }
+
+  // A new op reading `ins` (the first gives the shape of what it makes), with its op-map entries.
+  Value emit(const std::vector<Value>& ins, const EltwiseUnits& units, int64_t bits = 0) {
+    BufferInfo made = *ins[0].buf;
+    made.var = Any();
+    made.name = out_.name + "_t" + std::to_string(first_ + pieces_.size());
+    made.dtype = out_.dtype;
+    made.scope = "local.fragment";
+    TileOp op{"eltwise", stmt_, made};
+    for (const Value& v : ins) op.ins.push_back(*v.buf);
+    op.fields = eltwise_fields(made, units, bits);
+    pieces_.push_back(op);
+    units_.push_back(units);
+    bits_.push_back(bits);
+    return Value{made, ins[0].vec, std::nullopt, static_cast<int>(pieces_.size()) - 1};
+  }
+
+  // An SFPU function: in the op that made its operand when that op has none yet, else an op of its own.
+  Value unary(const eltwise::Op& f, const Value& x) {
+    bool last = x.piece >= 0 && x.piece + 1 == static_cast<int>(pieces_.size());
+    if (last && pieces_.back().kind == "eltwise" && units_.back().sfpu == "none") {
+      units_.back().sfpu = f.name;
+      pieces_.back().fields = eltwise_fields(*x.buf, units_.back(), bits_.back());
+      return x;
+    }
+    return emit({x}, {"none", "none", f.name, "none", "none"});
+  }
+
+  std::optional<Value> binary(const Any& expr, const eltwise::Op& op, Value a, Value b) {
+    if (a.vec != b.vec) {
+      Vec vec = a.vec == Vec::kFull ? b.vec : a.vec;
+      bool rows = vec == Vec::kRow;
+      Unit unit = rows ? Unit::kFpuBcastRows : Unit::kFpuBcastCols;
+      std::string what = rows ? "a 1-D tensor's row vector" : "a [block_M] column vector";
+      if (a.vec != Vec::kFull && b.vec != Vec::kFull) {
+        return reject(expr, "combines a [block_M] column vector and a 1-D tensor's row vector (an outer product), "
+                      "which has no broadcast form");
+      }
+      const eltwise::Op* bc = op_named(unit, op.name);
+      bool commutes = op.name == std::string("add") || op.name == std::string("mul");
+      bool left = a.vec != Vec::kFull;
+      if (op.unit != Unit::kFpuBinary || bc == nullptr || (left && !commutes)) {
+        return reject(expr, "combines a block and " + what + " by " + op.written + " with the vector " +
+                      (left ? "on the left" : "on the right") + ", which has no broadcast form (broadcasts: " +
+                      eltwise::written({unit}) + " with the vector as b)");
+      }
+      if (left) std::swap(a, b);
+      EltwiseUnits units{"none", "none", "none", "none", bc->name};
+      units.bcast_dim = rows ? "rows" : "cols";
+      return emit({a, b}, units);
+    }
+    if (op.unit == Unit::kSfpuBinary && a.buf->dtype != b.buf->dtype) {
+      return reject(expr, std::string("is ") + op.written + " of values of dtypes " + a.buf->dtype + " and " +
+                    b.buf->dtype + ", which needs one dtype (both are copied into DST through one unpacker format); "
+                    "T.Cast one of them in a store of its own first");
+    }
+    bool fpu = op.unit == Unit::kFpuBinary;
+    return emit({a, b}, {fpu ? op.name : "none", fpu ? "none" : op.name, "none", "none", "none"});
+  }
+
+  std::optional<Value> lower(const Any& expr) {
+    // DST computes in fp32 and every value the split makes is packed in the store's dtype, so the precision casts
+    // TVM puts around a bf16 function (T.Cast("float32", ...)) are the packer's and unpacker's conversions.
+    if (auto cast = ir::Cast::from(expr)) return lower(cast->value());
+    if (auto c = constant_of(expr)) return Value{std::nullopt, Vec::kFull, c};
+    if (auto load = ir::TensorLoad::from(expr)) return leaf(*load);
+    if (auto m = first_match(Unit::kSfpuUnary, expr)) {
+      std::optional<Value> x = need_buffer(lower(m->operand), m->operand);
+      if (!x) return std::nullopt;
+      return unary(*m->op, *x);
+    }
+    if (auto m = first_match(Unit::kSfpuScalar, expr)) {
+      std::optional<Value> x = need_buffer(lower(m->operand), m->operand);
+      if (!x) return std::nullopt;
+      return emit({*x}, {"none", "none", "none", m->op->name, "none"}, fp32_bits(m->constant));
+    }
+    if (auto div = ir::Div::from(expr)) return quotient(expr, div->a(), div->b());
+    std::pair<Any, Any> operands;
+    const eltwise::Op* op = binary_of(expr, &operands);
+    if (op == nullptr) return reject(expr);
+    if (constant_of(operands.first) || constant_of(operands.second)) return reject(expr, constant_form_refusal());
+    std::optional<Value> a = need_buffer(lower(operands.first), operands.first);
+    std::optional<Value> b = a ? need_buffer(lower(operands.second), operands.second) : std::nullopt;
+    if (!a || !b) return std::nullopt;
+    return binary(expr, *op, *a, *b);
+  }
+
+  // a / b of two on-chip values: recip(b), then a times it.
+  std::optional<Value> quotient(const Any& expr, const Any& num, const Any& den) {
+    const eltwise::Op* recip = op_named(Unit::kSfpuUnary, "recip");
+    const eltwise::Op* mul = op_named(Unit::kFpuBinary, "mul");
+    if (!recip || !mul) return reject(expr);
+    std::optional<Value> a = need_buffer(lower(num), num);
+    std::optional<Value> b = a ? need_buffer(lower(den), den) : std::nullopt;
+    if (!a || !b) return std::nullopt;
+    if (a->vec != Vec::kFull && b->vec == Vec::kFull) {
+      return reject(expr, "divides a vector by a block (v[i] / x[i, j]), which has no broadcast form (x[i, j] / v[i] "
+                    "has: x times the vector's reciprocal)");
+    }
+    Value r = unary(*recip, *b);
+    return binary(expr, *mul, *a, r);
+  }
+
+  BufferInfo out_;
+  Any stmt_;
+  size_t first_;
+  std::vector<Any> lvars_;
+  std::vector<TileOp> pieces_;
+  std::vector<EltwiseUnits> units_;
+  std::vector<int64_t> bits_;
+  std::optional<std::pair<Any, std::string>> bad_;
+};
+
+}  // namespace
+
+std::vector<TileOp> classify_store(const std::vector<ir::For>& loops, const ir::BufferStore& store, size_t first) {
+  Tree tree(loops, store, first);
+  BufferInfo out = buffer_info(store.buffer());
+  std::vector<int64_t> extents;
+  bool covers = store.indices().size() == loops.size();
+  for (size_t i = 0; covers && i < loops.size(); ++i) {
+    auto extent = ir::IntImm::from(loops[i].extent());
+    covers = store.indices()[i].same_as(loops[i].loop_var()) && extent && i < out.shape.size() &&
+             extent->value() == out.shape[i];
+  }
+  std::optional<std::vector<TileOp>> ops;
+  if (out.on_chip() && covers) ops = tree.split(store.value());
+  // One op without a broadcast is a form the op map has as it stands (the recogniser's own op and messages).
+  if (!ops && tree.bad()) {
+    const auto& [expr, why] = *tree.bad();
+    std::vector<Any> lvars;
+    for (const ir::For& loop : loops) lvars.push_back(loop.loop_var());
+    fail("element-wise store '" + out.name + "[...] = " + format_value(store.value()) + "': operand " +
+         format_value(expr) + " " + (why.empty() ? refusal(expr, out, lvars) : why));
+  }
+  if (!ops || (tree.size() == 1 && !tree.broadcasts())) return {classify_eltwise(loops, store)};
+  return *ops;
+}
+
+}  // namespace tl::tileops
