@@ -48,6 +48,7 @@ import tvm_ffi
 import yaml
 from tt_kernels import elementwise_add, elementwise_unary, matmul, matmul_bias_relu, row_reduce
 from tt_loop_kernels import accumulate_blocks, row_sum_blocks
+from tt_norm_kernels import softmax
 from tt_profiles import DEFAULT, PROFILE
 from tvm import tirx
 
@@ -152,6 +153,10 @@ CASES: dict[str, Case] = {
                                lambda: accumulate_blocks(64, 128, 32, 64), "tenstorrent", _tt_target,
                       TT,
                                frozenset({"BuildTTTileDataflow", "LowerTileOpsToTT", "LowerTTProtocols"})),
+    "tt_softmax": Case("softmax(64, 64, 32), TileLang's own: fp32 row reductions, stores split into one op per "
+                       "operation, broadcasts of [block_M] column vectors (bcast_block)",
+                       lambda: softmax(64, 64, 32), "tenstorrent", _tt_target, TT,
+                       frozenset({"BuildTTTileDataflow", "LowerTileOpsToTT", "LowerTTProtocols"})),
     "cpu_gemm": Case("matmul(64, 64, 64, 32, 32, 32, dtype='float32') for llvm",
                      lambda: matmul(64, 64, 64, 32, 32, 32, dtype="float32"), "llvm", _cpu_target, CPU),
     "cpu_loops": Case("guarded_rows(60, 40, 16, 8) for llvm: partial blocks, vectorized and unrolled loops",

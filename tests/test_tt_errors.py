@@ -80,9 +80,9 @@ CASES: list[tuple[str, Any, str]] = [
 ]
 
 
-def _load_many_inputs(tmp_path: Path, count: int) -> Any:
-    source, _ = bad.many_inputs(count)
-    path = tmp_path / f"many_inputs_{count}.py"
+def _load_many_inputs(tmp_path: Path, count: int, factory: Any = bad.many_inputs) -> Any:
+    source, _ = factory(count)
+    path = tmp_path / f"{factory.__name__}_{count}.py"
     path.write_text(source, "utf-8")
     spec = importlib.util.spec_from_file_location(path.stem, path)
     assert spec and spec.loader
@@ -107,6 +107,18 @@ def test_at_least_twenty_cases() -> None:
 def test_sixteen_inputs_still_fit(tmp_path: Path) -> None:
     art = tilelang.lower(_load_many_inputs(tmp_path, 16), target="tenstorrent")
     assert [c["index"] for c in art.host_mod["cbs"]] == list(range(16))
+
+
+def test_intermediate_values_beyond_every_free_cb_are_refused(tmp_path: Path) -> None:
+    """Row maxima read by one store are live together: with the block, the scaler tile and the output in 3 CBs, 29 are
+    left for them and the store's running sums (27 maxima fit; 30 do not)."""
+    fits = _load_many_inputs(tmp_path, 27, bad.many_vectors)
+    art = tilelang.lower(fits, target="tenstorrent")
+    assert len({c["index"] for c in art.host_mod["cbs"]}) == len(art.host_mod["cbs"]) <= 32
+    with pytest.raises(TileLangError, match=r"too many intermediate CBs: \d+ on-chip values \(V0, V1, .*\) but CBs "
+                       r"24-31 hold only 8 \(with the \d+ CBs of other ranges the kernel leaves free, \d+; values "
+                       r"whose blocks are freed before another of their size is made already share a CB\)"):
+        tilelang.lower(_load_many_inputs(tmp_path, 30, bad.many_vectors), target="tenstorrent")
 
 
 def test_core_grid_larger_than_the_device() -> None:

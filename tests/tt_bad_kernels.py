@@ -196,3 +196,22 @@ def many_inputs(count: int):
               f"def main({params}, C: T.Tensor(({count} * 32, 32), 'bfloat16')):\n"
               f"        with T.Kernel(1, 1, threads=128) as (bx, by):\n{body}\n")
     return source, ns
+
+
+def many_vectors(count: int):
+    """`count` row maxima of one block (each a [32] column vector in a CB of its own), all read by one final store:
+    they are live together, so no intermediate CB can be shared."""
+    allocs = "\n".join(f"            V{n} = T.alloc_fragment((32,), 'float')\n"
+                       f"            T.reduce_max(A_s, V{n}, dim=1)" for n in range(count))
+    total = " + ".join(f"V{n}[i]" for n in range(count))
+    source = ("import tilelang.language as T\n\n\n@T.prim_func\n"
+              "def main(A: T.Tensor((32, 32), 'float'), C: T.Tensor((32, 32), 'float')):\n"
+              "        with T.Kernel(1, 1, threads=128) as (bx, by):\n"
+              "            A_s = T.alloc_shared((32, 32), 'float')\n"
+              "            C_l = T.alloc_fragment((32, 32), 'float')\n"
+              "            T.copy(A[0, 0], A_s)\n"
+              f"{allocs}\n"
+              "            for i, j in T.Parallel(32, 32):\n"
+              f"                C_l[i, j] = A_s[i, j] * ({total})\n"
+              "            T.copy(C_l, C[0, 0])\n")
+    return source, {}

@@ -221,7 +221,6 @@ class Tree {
 std::vector<TileOp> classify_store(const std::vector<ir::For>& loops, const ir::BufferStore& store, size_t first) {
   Tree tree(loops, store, first);
   BufferInfo out = buffer_info(store.buffer());
-  std::vector<int64_t> extents;
   bool covers = store.indices().size() == loops.size();
   for (size_t i = 0; covers && i < loops.size(); ++i) {
     auto extent = ir::IntImm::from(loops[i].extent());
@@ -230,7 +229,6 @@ std::vector<TileOp> classify_store(const std::vector<ir::For>& loops, const ir::
   }
   std::optional<std::vector<TileOp>> ops;
   if (out.on_chip() && covers) ops = tree.split(store.value());
-  // One op without a broadcast is a form the op map has as it stands (the recogniser's own op and messages).
   if (!ops && tree.bad()) {
     const auto& [expr, why] = *tree.bad();
     std::vector<Any> lvars;
@@ -238,6 +236,8 @@ std::vector<TileOp> classify_store(const std::vector<ir::For>& loops, const ir::
     fail("element-wise store '" + out.name + "[...] = " + format_value(store.value()) + "': operand " +
          format_value(expr) + " " + (why.empty() ? refusal(expr, out, lvars) : why));
   }
+  // A store the tree does not split (a copy, a constant, a T.Cast of a buffer, a DRAM store) and one op without a
+  // broadcast are forms the op map has as they stand: the recogniser's own op and messages.
   if (!ops || (tree.size() == 1 && !tree.broadcasts())) return {classify_eltwise(loops, store)};
   return *ops;
 }

@@ -17,23 +17,24 @@ void bcast_init(const char* name, FpuOp op, uint32_t icb0, uint32_t icb1) {
 
 bool is_rows(FpuOp op) { return op == FpuOp::AddBcastRows || op == FpuOp::MulBcastRows; }
 
-// A vector tile whose broadcast column (row) 0 is zero while other elements are not holds its values elsewhere (a
-// row vector given to a column broadcast, or the reverse): the hardware would broadcast the zeros.
+// A tile laid out as the other kind of vector: given to a column broadcast, a row vector (a 1-D tensor's tile: row
+// 0 holds values beyond column 0, every other row is zero); given to a row broadcast, a column vector (a reduction's
+// tile: column 0 holds values below row 0, every other column is zero). The hardware reads only column (row) 0, so it
+// would broadcast one value and zeros.
 void need_vector(Session& s, bool rows, uint32_t cb, uint32_t tile, const float* b) {
-    bool line_zero = true, other = false;
+    bool rest_zero = true, line_values = false;
     for (uint32_t i = 0; i < kTileElems; ++i) {
-        if (rows ? i < 32 : i % 32 == 0) {
-            line_zero = line_zero && b[i] == 0.0f;
-        } else {
-            other = other || b[i] != 0.0f;
-        }
+        const uint32_t r = i / 32, col = i % 32;
+        const bool on_line = rows ? col == 0 : r == 0;  // the line the other kind of vector lies on
+        if (!on_line) rest_zero = rest_zero && b[i] == 0.0f;
+        if (on_line && i != 0) line_values = line_values || b[i] != 0.0f;
     }
-    if (line_zero && other) {
+    if (rest_zero && line_values) {
         fail(s, std::string(s.t.call.name) + " broadcasts " + (rows ? "row" : "column") + " 0 of tile " +
-                    std::to_string(tile) + " of CB " + std::to_string(cb) + ", which is zero while other " +
-                    (rows ? "rows" : "columns") + " hold values: the operand is not a " + (rows ? "row" : "column") +
-                    " vector (a " + (rows ? "column" : "row") + " vector needs a " + (rows ? "column" : "row") +
-                    " broadcast)");
+                    std::to_string(tile) + " of CB " + std::to_string(cb) + ", but the tile is a " +
+                    (rows ? "column" : "row") + " vector (its values lie in " + (rows ? "column" : "row") +
+                    " 0, everything else is zero): a " + (rows ? "column" : "row") + " vector needs a " +
+                    (rows ? "column" : "row") + " broadcast");
     }
 }
 

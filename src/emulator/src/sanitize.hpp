@@ -6,9 +6,9 @@
 //   stores exactly the pattern is the one case taken for "nothing wrote").
 // - Operand CBs of tile math (sanitize.cpp): matmul_tiles, add/sub/mul_tiles and their *_tiles_bcast_cols/rows read
 //   the CBs, in the order, that the last init of their operation was given.
-// - Broadcast operands (kapi_bcast.cpp): a *_tiles_bcast_cols vector tile whose column 0 is zero while other
-//   elements are not is a row vector, and a *_tiles_bcast_rows tile whose row 0 is zero while others are not a
-//   column vector (the hardware reads only that column or row, so the result would silently be x op 0).
+// - Broadcast operands (kapi_bcast.cpp): a *_tiles_bcast_cols operand laid out as a row vector (values in row 0 only)
+//   or a *_tiles_bcast_rows operand laid out as a column vector (values in column 0 only) is an error (the hardware
+//   reads only column or row 0, so the result would silently be x op one value and zeros).
 // - tt.plan.json (plan.cpp): when the kernels' folder holds the plan the program was generated from, the DRAM
 //   buffers are tagged with the tensors they hold (in creation order), every core's runtime arguments must be the
 //   plan's, and a NoC page transfer through a TensorAccessor must reach the tensor the plan binds to its
