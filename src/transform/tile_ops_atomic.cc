@@ -1,0 +1,141 @@
+// T.atomic_add onto a block of a DRAM tensor (split-K GEMM): the block is read in its split-K group's turn, the
+// fragment added to it in fp32, and the sum written back (atomic_in, an element-wise add, atomic_out). The
+// turns themselves are planned later (PartitionTTWork's split mode, PlanTTAtomicOrder).
+#include <set>
+
+#include "engine_common.h"
+#include "tile_ops_util.h"
+
+namespace tl::tileops {
+namespace {
+
+const char kAtomic[] = "T.atomic_add";
+
+std::string dst_text(const Region& dst) {
+  std::string at;
+  for (const Any& m : dst.mins) at += (at.empty() ? "" : ", ") + format_value(m);
+  return dst.info.name + "[" + at + "]";
+}
+
+std::set<std::string> var_names(const Any& expr) {
+  std::set<std::string> names;
+  walk(expr, {ir::visit<ir::Var>([&](const ir::Var& v) { names.insert(v.name()); })});
+  return names;
+}
+
+// Whether `start` is `block_var * extent` (either order): the block of one grid index, disjoint from the others.
+bool is_block_start(const Any& start, int64_t extent) {
+  auto mul = ir::Mul::from(start);
+  if (!mul) return false;
+  Any a = mul->a().any(), b = mul->b().any();
+  return (ir::Var::matches(a) && is_const_int(b, extent)) || (ir::Var::matches(b) && is_const_int(a, extent));
+}
+
+// The three ops of `T.atomic_add(dst block, value)`, `value` the whole on-chip fragment.
+std::vector<TileOp> atomic_ops(const ir::TilePrimitiveCall& call, const Any& stmt, const Region& dst,
+                               const BufferInfo& value) {
+  std::string what = kAtomic + std::string(" into ") + dst_text(dst);
+  if (dst.info.on_chip()) fail(what + ": the target is on chip; T.atomic_add adds onto a DRAM tensor");
+  if (dst.info.dtype != "float32" || value.dtype != "float32") {
+    fail(what + " adds a " + value.dtype + " fragment onto a " + dst.info.dtype + " tensor; the tenstorrent backend "
+         "sums split-K partials in fp32 only (a bf16 target would be rounded at every member's write), so both "
+         "must be float32");
+  }
+  if (dst.info.shape.size() != 2 || value.shape.size() != 2) {
+    fail(what + ": the target and the fragment must be 2-D (a tile-aligned block of a 2-D tensor)");
+  }
+  for (size_t d = 0; d < 2; ++d) {
+    if (!is_block_start(dst.mins[d], value.shape[d]) && !is_zero(dst.mins[d])) {
+      fail(what + ": the block starts at " + format_value(dst.mins[d]) + " in dim " + std::to_string(d) + "; the "
+           "tenstorrent backend orders the atomic adds of one output block's split-K group (its blockIdx.z), so "
+           "the target must be the grid's output block, C[by * " + std::to_string(value.shape[0]) + ", bx * " +
+           std::to_string(value.shape[1]) + "]-style, with the fragment's extents");
+    }
+  }
+  Region block = dst;
+  block.extents = value.shape;
+  TileOp in = tensor_copy(call, block, {Any(), value.name + "_atomic_in", value.shape, "float32", "shared"}, true);
+  in.kind = "atomic_in";
+  in.stmt = stmt;
+  BufferInfo sum{Any(), value.name + "_atomic_sum", value.shape, "float32", "shared"};
+  TileOp add{"eltwise", stmt, sum, {*in.out, value}};
+  auto [rows, cols] = tiles(value, "T.atomic_add fragment");
+  add.fields = {{names::kBinary, String("add")}, {names::kSfpuBinary, String("none")},
+                {names::kSfpu, String("none")},  {names::kTiles, Any(rows * cols)},
+                {names::kScalarOp, String("none")}, {names::kScalarBits, Any(int64_t(0))}};
+  TileOp out = tensor_copy(call, block, sum, false);
+  out.kind = "atomic_out";
+  out.stmt = stmt;
+  return {in, add, out};
+}
+
+}  // namespace
+
+std::vector<TileOp> classify_atomic(const ir::TilePrimitiveCall& stmt) {
+  Region dst = region_of(stmt.args()[0]);
+  if (!ir::TensorRegion::matches(stmt.args()[1])) {
+    fail(std::string(kAtomic) + " into " + dst_text(dst) + " adds the scalar " + format_value(stmt.args()[1]) +
+         "; the tenstorrent backend supports the tile form (a fragment) and the element form of a whole fragment "
+         "in a T.Parallel loop");
+  }
+  Region value = region_of(stmt.args()[1]);
+  require_full(value, kAtomic);
+  return atomic_ops(stmt, stmt.any(), dst, value.info);
+}
+
+std::optional<std::vector<TileOp>> atomic_nest(const ir::For& loop) {
+  std::vector<ir::For> loops;
+  Any body = loop.any();
+  while (auto l = ir::For::from(body)) {
+    loops.push_back(*l);
+    body = l->body();
+  }
+  auto call = ir::TilePrimitiveCall::from(body);
+  if (!call || call->op().name() != "tl.tile.atomic_add") return std::nullopt;
+  Region dst = region_of(call->args()[0]);
+  auto load = ir::TensorLoad::from(call->args()[1]);
+  std::string what = std::string(kAtomic) + " into " + dst_text(dst) + " in a T.Parallel loop";
+  if (!load || loops.size() != 2 || dst.mins.size() != 2) {
+    fail(what + ": the tenstorrent backend supports the element form only as T.Parallel(bm, bn) over a whole 2-D "
+         "fragment, adding frag[i, j] at C[r0 + i, c0 + j]");
+  }
+  BufferInfo value = buffer_info(load->source());
+  List idx = load->indices();
+  Region block = dst;
+  for (size_t d = 0; d < 2; ++d) {
+    Any lv = loops[d].loop_var().any();
+    auto add = ir::Add::from(dst.mins[d]);
+    bool ok = idx[d].same_as(lv) && as_int(loops[d].extent()) == value.shape.at(d) &&
+              (dst.mins[d].same_as(lv) || (add && add->b().any().same_as(lv)));
+    if (!ok) {
+      fail(what + ": index " + format_value(dst.mins[d]) + " of dim " + std::to_string(d) + " is not the block "
+           "start plus the loop variable of a loop over the whole fragment '" + value.name + "'");
+    }
+    block.mins[d] = dst.mins[d].same_as(lv) ? Any(int64_t(0)) : add->a().any();
+  }
+  return atomic_ops(*call, loop.any(), block, value);
+}
+
+void atomic_order(std::vector<TileOp>& ops, const Any& func) {
+  Any step, member(int64_t(0));
+  Any grid = get_attr(func, keys::kTtGridBlocks);
+  int64_t members = is_none(grid) ? 1 : as_int(item(grid, Any(int64_t(2))));
+  std::string z_name;
+  Any z = get(attr_dict(func, keys::kTtLaunchVars), "blockIdx.z");
+  if (!is_none(z)) z_name = as_str(z);
+  walk(ir::PrimFunc(func).body(), {ir::visit<ir::For>([&](const ir::For& loop) {
+                                     if (loop.annotations().count(String(keys::kTtPersistentLoop))) step = loop.loop_var().any();
+                                   }),
+                                   ir::visit<ir::Bind>([&](const ir::Bind& b) {
+                                     if (!z_name.empty() && b.var().name() == z_name) member = b.var().any();
+                                   })});
+  for (TileOp& op : ops) {
+    if (op.kind != "atomic_in" && op.kind != "atomic_out") continue;
+    if (is_none(step)) fail(std::string(kAtomic) + " outside the per-core loop of a T.Kernel grid");
+    op.fields.emplace_back(names::kMember, member);
+    op.fields.emplace_back(op.kind == "atomic_in" ? names::kStep : names::kMembers,
+                           op.kind == "atomic_in" ? step : Any(members));
+  }
+}
+
+}  // namespace tl::tileops
