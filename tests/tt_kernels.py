@@ -7,6 +7,7 @@ from typing import Any
 
 from test_language_llvm import elementwise_add, matmul
 from tt_loop_kernels import LOOP_CORPUS
+from tt_split_k_kernels import SPLIT_K_CORPUS
 
 import tilelang.language as T
 
@@ -354,4 +355,5 @@ CORPUS = {
     **{f"gemm_{name}": (lambda ta=ta, tb=tb: matmul_transposed(64, 96, 128, 32, 96, 64, ta, tb))
        for name, ta, tb in (("nt", False, True), ("tn", True, False), ("tt", True, True))},
     **LOOP_CORPUS,
+    **SPLIT_K_CORPUS,
 }

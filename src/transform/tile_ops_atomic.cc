@@ -1,8 +1,6 @@
 // T.atomic_add onto a block of a DRAM tensor (split-K GEMM): the block is read in its split-K group's turn, the
 // fragment added to it in fp32, and the sum written back (atomic_in, an element-wise add, atomic_out). The
 // turns themselves are planned later (PartitionTTWork's split mode, PlanTTAtomicOrder).
-#include <set>
-
 #include "engine_common.h"
 #include "tile_ops_util.h"
 
@@ -17,18 +15,33 @@ std::string dst_text(const Region& dst) {
   return dst.info.name + "[" + at + "]";
 }
 
-std::set<std::string> var_names(const Any& expr) {
-  std::set<std::string> names;
-  walk(expr, {ir::visit<ir::Var>([&](const ir::Var& v) { names.insert(v.name()); })});
-  return names;
-}
-
-// Whether `start` is `block_var * extent` (either order): the block of one grid index, disjoint from the others.
-bool is_block_start(const Any& start, int64_t extent) {
+// Whether `start` is `block_var * extent` (either order), or 0 on a grid of one block in that dim: the block of
+// one grid index, disjoint from the other blocks' (so only the blockIdx.z members of a group share it).
+bool is_block_start(const Any& start, int64_t extent, const std::string& block_var, int64_t blocks) {
+  if (is_zero(start)) return blocks == 1;
   auto mul = ir::Mul::from(start);
   if (!mul) return false;
   Any a = mul->a().any(), b = mul->b().any();
-  return (ir::Var::matches(a) && is_const_int(b, extent)) || (ir::Var::matches(b) && is_const_int(a, extent));
+  auto named = [&](const Any& v) { return ir::Var::matches(v) && ir::Var(v).name() == block_var; };
+  return (named(a) && is_const_int(b, extent)) || (named(b) && is_const_int(a, extent));
+}
+
+// The target of an atomic op must be the block of (blockIdx.y, blockIdx.x).
+void require_output_block(const TileOp& op, const Dict& launch, const Any& grid) {
+  const char* dims[2][2] = {{names::kRow, "blockIdx.y"}, {names::kCol, "blockIdx.x"}};
+  int64_t extents[2] = {as_int(op.get(names::kRows)) * tile_shape().first,
+                        as_int(op.get(names::kCols)) * tile_shape().second};
+  for (size_t d = 0; d < 2; ++d) {
+    Any var = get(launch, dims[d][1]);
+    std::string name = is_none(var) ? "" : as_str(var);
+    int64_t blocks = as_int(item(grid, Any(int64_t(d == 0 ? 1 : 0))));
+    if (is_block_start(op.get(dims[d][0]), extents[d], name, blocks)) continue;
+    fail(std::string(kAtomic) + " into " + op.tensor->name + "[" + format_value(op.get(names::kRow)) + ", " +
+         format_value(op.get(names::kCol)) + "]: the block starts at " + format_value(op.get(dims[d][0])) +
+         " in dim " + std::to_string(d) + "; the tenstorrent backend orders the atomic adds of one output block's "
+         "split-K group (its blockIdx.z), so the target must be the grid's output block, C[by * " +
+         std::to_string(extents[0]) + ", bx * " + std::to_string(extents[1]) + "] with the fragment's extents");
+  }
 }
 
 // The three ops of `T.atomic_add(dst block, value)`, `value` the whole on-chip fragment.
@@ -43,14 +56,6 @@ std::vector<TileOp> atomic_ops(const ir::TilePrimitiveCall& call, const Any& stm
   }
   if (dst.info.shape.size() != 2 || value.shape.size() != 2) {
     fail(what + ": the target and the fragment must be 2-D (a tile-aligned block of a 2-D tensor)");
-  }
-  for (size_t d = 0; d < 2; ++d) {
-    if (!is_block_start(dst.mins[d], value.shape[d]) && !is_zero(dst.mins[d])) {
-      fail(what + ": the block starts at " + format_value(dst.mins[d]) + " in dim " + std::to_string(d) + "; the "
-           "tenstorrent backend orders the atomic adds of one output block's split-K group (its blockIdx.z), so "
-           "the target must be the grid's output block, C[by * " + std::to_string(value.shape[0]) + ", bx * " +
-           std::to_string(value.shape[1]) + "]-style, with the fragment's extents");
-    }
   }
   Region block = dst;
   block.extents = value.shape;
@@ -121,7 +126,7 @@ void atomic_order(std::vector<TileOp>& ops, const Any& func) {
   Any grid = get_attr(func, keys::kTtGridBlocks);
   int64_t members = is_none(grid) ? 1 : as_int(item(grid, Any(int64_t(2))));
   std::string z_name;
-  Any z = get(attr_dict(func, keys::kTtLaunchVars), "blockIdx.z");
+  Any z = get(attr_dict(func, keys::kTtLaunchVars), "blockIdx.z");  // a 2-D grid: one member per group
   if (!is_none(z)) z_name = as_str(z);
   walk(ir::PrimFunc(func).body(), {ir::visit<ir::For>([&](const ir::For& loop) {
                                      if (loop.annotations().count(String(keys::kTtPersistentLoop))) step = loop.loop_var().any();
@@ -132,6 +137,7 @@ void atomic_order(std::vector<TileOp>& ops, const Any& func) {
   for (TileOp& op : ops) {
     if (op.kind != "atomic_in" && op.kind != "atomic_out") continue;
     if (is_none(step)) fail(std::string(kAtomic) + " outside the per-core loop of a T.Kernel grid");
+    require_output_block(op, attr_dict(func, keys::kTtLaunchVars), grid);
     op.fields.emplace_back(names::kMember, member);
     op.fields.emplace_back(op.kind == "atomic_in" ? names::kStep : names::kMembers,
                            op.kind == "atomic_in" ? step : Any(members));
