@@ -156,13 +156,7 @@ Any partition(const std::string& name, const Dict& options, const PartitionParam
             {names::kCoresY, Any(cy)}};
     check(require, "", ctx);
     std::string mode = as_str(option(options, "mode"));
-    if (has_atomic(func)) {
-      if (mode != "auto") {
-        fail("T.atomic_add needs the split partition (the members of a split-K group on cores of their own), not "
-             "mode '" + mode + "'; leave tl.PartitionTTWork.mode at 'auto'");
-      }
-      mode = "split";
-    }
+    if (has_atomic(func)) mode = "split";  // the members of a split-K group need cores of their own
     if (mode == "auto") mode = auto_shard && truthy((*auto_shard)(ctx)) ? "shard" : "global";
     Assignment a = mode == "split"    ? assign_split(gx, gy / gz, gz, cx, cy)
                    : mode == "global" ? assign_global(gx, gy, cx, cy)
