@@ -81,7 +81,8 @@ def build_plan(device_mod: tvm.IRModule, params: Sequence[Any], kernel: str) -> 
     tensors = []
     accessors = get_attr(funcs["reader"], attr_keys.TT_ACCESSORS, {}) or {}
     for name, info in sorted(plan["buffers"].items(), key=lambda kv: accessors.get(kv[0], {}).get("parameter", 0)):
-        role = ("inout" if name in readers else "output") if name in writers else "input" if name in readers else "unused"
+        role = {(True, True): "inout", (False, True): "output", (True, False): "input"}.get(
+            (name in readers, name in writers), "unused")  # inout: T.atomic_add adds onto what the tensor holds
         constant = constants.get(name)
         shape = ([info["tile_rows"] * device.TILE[0], info["tile_cols"] * device.TILE[1]] if constant
                  else list(by_name[name].shape))
