@@ -62,13 +62,6 @@ const char* format_name(DataFormat format);
 
 // One interleaved buffer: page i lives in bank i % 12 at `address + (i / 12) * page_size`; the host copy
 // keeps the pages in order (page i at byte i * page_size), which is what the tiled host layout expects.
-struct KernelThread;
-// The kernel whose write of a DRAM page landed last in this program, and its own clock entry then (sanitize_dram.cpp).
-struct PageWriter {
-    const KernelThread* thread = nullptr;
-    uint32_t epoch = 0;
-};
-
 struct DramBuffer {
     uint32_t address = 0;
     uint64_t size = 0;
@@ -77,7 +70,6 @@ struct DramBuffer {
     uint32_t bank_bytes = 0;  // bytes reserved in each bank
     std::vector<uint8_t> data;
     std::string tensor;  // the plan's tensor it holds (sanitize.hpp), empty without a plan
-    std::vector<PageWriter> page_writers;  // per page, reset when a program starts
     ~DramBuffer();
     std::string describe() const;
 };
