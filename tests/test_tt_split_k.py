@@ -84,10 +84,15 @@ def test_atomic_add_is_refused_where_the_reduction_is_not_a_split_k_group() -> N
                 acc = T.alloc_fragment((32, 32), dtype)
                 T.copy(A[by * 32, bz * 32], A_s)
                 T.copy(A_s, acc)
-                if dst == "block":
-                    T.atomic_add(C[by * 32, bx * 32], acc)
-                else:
+                if dst == "corner":
                     T.atomic_add(C[0, 0], acc)
+                elif dst == "in_loop":
+                    for _ in T.serial(2):
+                        T.atomic_add(C[by * 32, bx * 32], acc)
+                else:
+                    T.atomic_add(C[by * 32, bx * 32], acc)
+                    if dst == "twice":
+                        T.atomic_add(C[by * 32, bx * 32], acc)
         return main
 
     with pytest.raises(TileLangError, match=r"T.atomic_add into C\[0, 0\]: the block starts at 0 .*must be the "
@@ -96,11 +101,35 @@ def test_atomic_add_is_refused_where_the_reduction_is_not_a_split_k_group() -> N
     assert "Traceback" not in str(e.value)
     with pytest.raises(TileLangError, match=r"adds a bfloat16 fragment onto a bfloat16 tensor; .* fp32 only"):
         tilelang.compile(kernel("block", "bfloat16"), target="tenstorrent")
+    with pytest.raises(TileLangError, match=r"T.atomic_add into 'C' is inside loop '_'; .* one atomic_add per output "
+                                            r"block and tensor"):
+        tilelang.compile(kernel("in_loop"), target="tenstorrent")
+    with pytest.raises(TileLangError, match=r"T.atomic_add into 'C' appears twice in the kernel"):
+        tilelang.compile(kernel("twice"), target="tenstorrent")
     forced = tilelang.compile(kernel("block"), target="tenstorrent", pass_configs={"tl.PartitionTTWork.mode": "shard"})
     assert forced.artifact.rt_mod.plan["partition_mode"] == "split"  # the mode option is for kernels without atomics
     with pytest.raises(TileLangError, match=r"reduces the 4 blocks along blockIdx.z .* has 2 cores"):
         tilelang.compile(splitk_matmul(64, 64, 128, 32, 32, 32, 4, dtype="bfloat16"), target="tenstorrent",
                          pass_configs={"tl.PartitionTTWork.core_grid": [2, 1]})
+
+
+def test_atomic_add_on_a_2d_grid_adds_onto_c() -> None:
+    """Without blockIdx.z each output block is one group of one core: read, add, write, no turns."""
+
+    @T.prim_func
+    def main(A: T.Tensor((64, 96), "float32"), C: T.Tensor((64, 96), "float32")):
+        with T.Kernel(3, 2) as (bx, by):
+            A_s = T.alloc_shared((32, 32), "float32")
+            T.copy(A[by * 32, bx * 32], A_s)
+            T.atomic_add(C[by * 32, bx * 32], A_s)
+
+    rng = np.random.default_rng(2)
+    a, c0 = (rng.uniform(-1, 1, (64, 96)).astype(np.float32) for _ in range(2))
+    kernel = tilelang.compile(main, target="tenstorrent")
+    c = c0.copy()
+    kernel(a, c)
+    np.testing.assert_allclose(c, c0 + a, rtol=2.0**-22, atol=2.0**-22)
+    assert {w["z"] for w in kernel.artifact.rt_mod.plan["work_partition"]} == {0}
 
 
 # ------------------------------------------------------------------------------------------------ sanitizer

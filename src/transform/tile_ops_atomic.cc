@@ -1,6 +1,8 @@
 // T.atomic_add onto a block of a DRAM tensor (split-K GEMM): the block is read in its split-K group's turn, the
 // fragment added to it in fp32, and the sum written back (atomic_in, an element-wise add, atomic_out). The
 // turns themselves are planned later (PartitionTTWork's split mode, PlanTTAtomicOrder).
+#include <algorithm>
+
 #include "engine_common.h"
 #include "tile_ops_util.h"
 
@@ -74,6 +76,23 @@ std::vector<TileOp> atomic_ops(const ir::TilePrimitiveCall& call, const Any& stm
   return {in, add, out};
 }
 
+// A group's turn counter advances once per output block, so each block gets one atomic op per tensor, outside any
+// loop of the block (a second one, or one per loop iteration, would take turns its successor has not yet had).
+void require_once_per_block(const TileOp& op, std::vector<std::string>& targets) {
+  std::string what = std::string(kAtomic) + " into '" + op.tensor->name + "'";
+  if (!op.loops.empty()) {
+    fail(what + " is inside loop '" + format_value(ir::For(op.loops.back()).loop_var()) + "'; the tenstorrent "
+         "backend orders one atomic_add per output block and tensor, after the block's loops (accumulate in the "
+         "fragment and add it once)");
+  }
+  if (op.kind != "atomic_in") return;
+  if (std::find(targets.begin(), targets.end(), op.tensor->name) != targets.end()) {
+    fail(what + " appears twice in the kernel; the tenstorrent backend orders one atomic_add per output block and "
+         "tensor (add the fragments on chip first)");
+  }
+  targets.push_back(op.tensor->name);
+}
+
 }  // namespace
 
 std::vector<TileOp> classify_atomic(const ir::TilePrimitiveCall& stmt) {
@@ -97,6 +116,7 @@ std::optional<std::vector<TileOp>> atomic_nest(const ir::For& loop) {
   }
   auto call = ir::TilePrimitiveCall::from(body);
   if (!call || call->op().name() != "tl.tile.atomic_add") return std::nullopt;
+  if (ir::TensorRegion::matches(call->args()[1])) return std::nullopt;  // the tile form, in a loop of the block
   Region dst = region_of(call->args()[0]);
   auto load = ir::TensorLoad::from(call->args()[1]);
   std::string what = std::string(kAtomic) + " into " + dst_text(dst) + " in a T.Parallel loop";
@@ -134,9 +154,11 @@ void atomic_order(std::vector<TileOp>& ops, const Any& func) {
                                    ir::visit<ir::Bind>([&](const ir::Bind& b) {
                                      if (!z_name.empty() && b.var().name() == z_name) member = b.var().any();
                                    })});
+  std::vector<std::string> targets;
   for (TileOp& op : ops) {
     if (op.kind != "atomic_in" && op.kind != "atomic_out") continue;
     if (is_none(step)) fail(std::string(kAtomic) + " outside the per-core loop of a T.Kernel grid");
+    require_once_per_block(op, targets);
     require_output_block(op, attr_dict(func, keys::kTtLaunchVars), grid);
     op.fields.emplace_back(names::kMember, member);
     op.fields.emplace_back(op.kind == "atomic_in" ? names::kStep : names::kMembers,
