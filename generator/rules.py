@@ -42,6 +42,8 @@ ENGINE_OPTIONS: dict[str, dict[str, str]] = {
 TILE_OP_FIELDS: dict[str, tuple[str, ...]] = {
     "copy_in": ("tensor", "row", "col", "rows", "cols", "row_tiles"),
     "copy_out": ("tensor", "row", "col", "rows", "cols", "row_tiles"),
+    "atomic_in": ("tensor", "row", "col", "rows", "cols", "row_tiles", "member", "step"),
+    "atomic_out": ("tensor", "row", "col", "rows", "cols", "row_tiles", "member", "members"),
     "copy_local": (),
     "fill": ("value", "tiles"),
     "gemm": ("mt", "nt", "kt", "k", "k_count", "transposed", "clear"),
@@ -110,6 +112,7 @@ ENGINES: dict[str, dict[str, Param]] = {
         "runtime_args": Param("expression_map", MULTICAST_FACTS + ("x", "y"), sees_op_args=True),
         "semaphores": Param("names"),
         "args": Param("expression_map", MULTICAST_FACTS, sees_op_args=True),
+        "role": Param("name", required=False),
     },
     "compute_init": {
         "protocol": Param("name"),

@@ -50,6 +50,7 @@ from tt_kernels import elementwise_add, elementwise_unary, matmul, matmul_bias_r
 from tt_loop_kernels import accumulate_blocks, row_sum_blocks
 from tt_norm_kernels import softmax
 from tt_profiles import DEFAULT, PROFILE
+from tt_split_k_kernels import splitk_matmul
 from tvm import tirx
 
 import tilelang.language as T  # importing tilelang registers the tt.* ops and the T.tt script namespace
@@ -157,6 +158,11 @@ CASES: dict[str, Case] = {
                        "operation, broadcasts of [block_M] column vectors (bcast_block)",
                        lambda: softmax(64, 64, 32), "tenstorrent", _tt_target, TT,
                        frozenset({"BuildTTTileDataflow", "LowerTileOpsToTT", "LowerTTProtocols"})),
+    # Before LowerTileOpsToTT the IR holds tl.tile.atomic_add, which TVMScript prints but does not parse back.
+    "tt_split_k": Case("splitk_matmul(64, 64, 128, 32, 32, 32, 2, dtype='bfloat16'): T.atomic_add of a split-K "
+                       "group (turn semaphore)",
+                       lambda: splitk_matmul(64, 64, 128, 32, 32, 32, 2, dtype="bfloat16"), "tenstorrent", _tt_target,
+                       TT, frozenset({"LowerTileOpsToTT", "PlanTTAtomicOrder", "LowerTTProtocols"})),
     "cpu_gemm": Case("matmul(64, 64, 64, 32, 32, 32, dtype='float32') for llvm",
                      lambda: matmul(64, 64, 64, 32, 32, 32, dtype="float32"), "llvm", _cpu_target, CPU),
     "cpu_loops": Case("guarded_rows(60, 40, 16, 8) for llvm: partial blocks, vectorized and unrolled loops",

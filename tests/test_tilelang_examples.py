@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from tt_split_k_kernels import splitk_matmul, splitk_matmul_elementwise_atomic  # noqa: F401  (shared with the TT tests)
 
 import tilelang
 import tilelang.language as T
@@ -142,46 +143,6 @@ def test_softmax_and_online_softmax():
     x = RNG.standard_normal((16, 64)).astype("float32") * 3
     np.testing.assert_allclose(softmax(16, 64, 8)(x), _softmax(x), rtol=1e-4, atol=1e-6)
     np.testing.assert_allclose(online_softmax(16, 64, 8, 16)(x), _softmax(x), rtol=1e-4, atol=1e-6)
-
-
-def splitk_matmul(M, N, K, block_M, block_N, block_K, split_k, dtype="float16", accum_dtype="float"):
-    splitK = K // split_k
-
-    @T.prim_func
-    def main(A: T.Tensor((M, K), dtype), B: T.Tensor((N, K), dtype), C: T.Tensor((M, N), accum_dtype)):
-        with T.Kernel(T.ceildiv(N, block_N), T.ceildiv(M, block_M), split_k, threads=128) as (bx, by, bz):
-            A_shared = T.alloc_shared((block_M, block_K), dtype)
-            B_shared = T.alloc_shared((block_N, block_K), dtype)
-            C_local = T.alloc_fragment((block_M, block_N), accum_dtype)
-            T.use_swizzle(panel_size=10)
-            T.clear(C_local)
-            for ko in T.Pipelined(T.ceildiv(splitK, block_K), num_stages=0):
-                T.copy(A[by * block_M, bz * splitK + ko * block_K], A_shared)
-                T.copy(B[bx * block_N, bz * splitK + ko * block_K], B_shared)
-                T.gemm(A_shared, B_shared, C_local, transpose_B=True)
-            T.atomic_add(C[by * block_M, bx * block_N], C_local)
-
-    return main
-
-
-def splitk_matmul_elementwise_atomic(M, N, K, block_M, block_N, block_K, split_k, dtype="float16"):
-    splitK = K // split_k
-
-    @T.prim_func
-    def main(A: T.Tensor((M, K), dtype), B: T.Tensor((K, N), dtype), C: T.Tensor((M, N), "float")):
-        with T.Kernel(T.ceildiv(N, block_N), T.ceildiv(M, block_M), split_k) as (bx, by, bz):
-            A_shared = T.alloc_shared((block_M, block_K), dtype)
-            B_shared = T.alloc_shared((block_K, block_N), dtype)
-            C_local = T.alloc_fragment((block_M, block_N), "float")
-            T.clear(C_local)
-            for ko in T.Pipelined(T.ceildiv(splitK, block_K), num_stages=2):
-                T.copy(A[by * block_M, bz * splitK + ko * block_K], A_shared)
-                T.copy(B[bz * splitK + ko * block_K, bx * block_N], B_shared)
-                T.gemm(A_shared, B_shared, C_local)
-            for i, j in T.Parallel(block_M, block_N):
-                T.atomic_add(C[by * block_M + i, bx * block_N + j], C_local[i, j])
-
-    return main
 
 
 def test_split_k_gemm_with_tile_and_element_atomics():

@@ -105,6 +105,15 @@ def test_what_has_no_ttnn_host_program_says_why(saved: dict[str, Path]) -> None:
         tilelang.compile(matmul(64, 64, 64, 32, 32, 32, "float16"), target="tenstorrent", execution_backend="ttnn")
 
 
+def test_split_k_atomic_add_has_no_ttnn_host_program() -> None:
+    """T.atomic_add adds onto what C holds, but generic_op's outputs are tensors it allocates: refused, named."""
+    split_k = tilelang.compile(CORPUS["split_k_gemm_tile_atomic"](), target="tenstorrent")
+    assert ttnn_host.SCRIPT not in split_k.artifact.rt_mod.files
+    with pytest.raises(TileLangError, match=r"execution_backend='ttnn': tensor\(s\) C are read and written by the "
+                                            r"kernel \(T.atomic_add adds onto what they hold\)"):
+        tilelang.compile(CORPUS["split_k_gemm_tile_atomic"](), target="tenstorrent", execution_backend="ttnn")
+
+
 def test_execution_backend_ttnn_refuses_what_it_cannot_run(monkeypatch: pytest.MonkeyPatch) -> None:
     func = matmul_bias_relu(64, 64, 64, 32, 32, 32)
     default = tilelang.compile(func, target="tenstorrent")

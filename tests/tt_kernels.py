@@ -8,6 +8,7 @@ from typing import Any
 from test_language_llvm import elementwise_add, matmul
 from tt_loop_kernels import LOOP_CORPUS
 from tt_norm_kernels import NORM_CORPUS
+from tt_split_k_kernels import SPLIT_K_CORPUS
 
 import tilelang.language as T
 
@@ -356,4 +357,5 @@ CORPUS = {
        for name, ta, tb in (("nt", False, True), ("tn", True, False), ("tt", True, True))},
     **LOOP_CORPUS,
     **NORM_CORPUS,
+    **SPLIT_K_CORPUS,
 }

@@ -17,6 +17,7 @@
 // Spec: specs/passes/lower_tile_ops_to_tt.yaml
 // Spec: specs/passes/lower_tt_protocols.yaml
 // Spec: specs/passes/partition_tt_work.yaml
+// Spec: specs/passes/plan_tt_atomic_order.yaml
 // Spec: specs/passes/plan_tt_dst.yaml
 // Spec: specs/passes/plan_tt_multicast.yaml
 // Spec: specs/passes/remove_no_op.yaml
@@ -84,7 +85,7 @@ inline constexpr const char kTtKernelRole[] = "tt.kernel_role";
 // (GridToPersistentTT writes, PlanTTMulticast reads)
 inline constexpr const char kTtLaunchVars[] = "tt.launch_vars";
 
-// tt.partition_mode: global or shard.
+// tt.partition_mode: global, shard or split.
 // (GridToPersistentTT reads, PartitionTTWork writes)
 inline constexpr const char kTtPartitionMode[] = "tt.partition_mode";
 
@@ -101,7 +102,7 @@ inline constexpr const char kTtRuntimeArgValues[] = "tt.runtime_arg_values";
 inline constexpr const char kTtRuntimeArgs[] = "tt.runtime_args";
 
 // tt.semaphores: Semaphores the reader uses: {name, initial_value}.
-// (PlanTTMulticast writes)
+// (PlanTTAtomicOrder writes, PlanTTMulticast writes)
 inline constexpr const char kTtSemaphores[] = "tt.semaphores";
 
 // tt.tensor_args: Address runtime argument name -> tensor name.
@@ -109,15 +110,15 @@ inline constexpr const char kTtSemaphores[] = "tt.semaphores";
 inline constexpr const char kTtTensorArgs[] = "tt.tensor_args";
 
 // tt.work_args: The per-core multicast arguments are appended.
-// (FinalizeTTSignature reads, GridToPersistentTT writes, PlanTTMulticast writes)
+// (FinalizeTTSignature reads, GridToPersistentTT writes, PlanTTAtomicOrder writes, PlanTTMulticast writes)
 inline constexpr const char kTtWorkArgs[] = "tt.work_args";
 
 // tt.work_partition: Per used core: {core: [x, y], ...work fields}.
-// (GridToPersistentTT reads, PartitionTTWork writes, PlanTTMulticast reads)
+// (GridToPersistentTT reads, PartitionTTWork writes, PlanTTAtomicOrder reads, PlanTTMulticast reads)
 inline constexpr const char kTtWorkPartition[] = "tt.work_partition";
 
 // tt.work_values: Their per-core values (NoC coordinates as host-side values).
-// (GridToPersistentTT writes, PlanTTMulticast writes)
+// (GridToPersistentTT writes, PlanTTAtomicOrder writes, PlanTTMulticast writes)
 inline constexpr const char kTtWorkValues[] = "tt.work_values";
 
 }  // namespace tl::keys

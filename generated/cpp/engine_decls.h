@@ -68,6 +68,7 @@ struct MulticastParams {
   ExprMap runtime_args;
   Any semaphores;
   ExprMap args;
+  Any role = Any(nullptr);
 };
 Any multicast(const std::string& name, const Dict& options, const MulticastParams& params);
 

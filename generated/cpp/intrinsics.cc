@@ -97,9 +97,12 @@ static const std::vector<Intrinsic>& records() {
       {"noc_semaphore_set", "tt.noc_semaphore_set", "concrete", {"reader", "writer"}, {{"sem_addr", "l1_ptr"}, {"val", "uint32"}}, "void", "void"},
       {"noc_semaphore_set_multicast", "tt.noc_semaphore_set_multicast", "concrete", {"reader", "writer"}, {{"src_local_l1_addr", "uint32"}, {"dst_noc_addr_multicast", "uint64"}, {"num_dests", "uint32"}}, "void", "void"},
       {"noc_semaphore_wait", "tt.noc_semaphore_wait", "concrete", {"reader", "writer"}, {{"sem_addr", "l1_ptr"}, {"val", "uint32"}}, "void", "void"},
+      {"noc_semaphore_wait_min", "tt.noc_semaphore_wait_min", "concrete", {"reader", "writer"}, {{"sem_addr", "l1_ptr"}, {"val", "uint32"}}, "void", "void"},
       {"pack_reconfig_data_format", "tt.pack_reconfig_data_format", "concrete", {"compute"}, {{"ocb", "uint32"}}, "void", "void"},
       {"pack_tile", "tt.pack_tile", "concrete", {"compute"}, {{"ifrom_dst", "uint32"}, {"icb", "uint32"}}, "void", "void"},
       {"read_block", "tt.read_block", "abstract", {"reader"}, {{"cb", "int32"}, {"src", "handle"}, {"first_tile", "int32"}, {"rows", "int32"}, {"cols", "int32"}, {"row_stride", "int32"}, {"page_bytes", "int32"}}, "void", "void"},
+      {"read_block_after", "tt.read_block_after", "abstract", {"reader"}, {{"cb", "int32"}, {"src", "handle"}, {"first_tile", "int32"}, {"rows", "int32"}, {"cols", "int32"}, {"row_stride", "int32"}, {"page_bytes", "int32"}, {"member", "int32"}, {"step", "int32"}, {"turn_sem", "int32"}}, "void", "void"},
+      {"read_block_atomic", "tt.read_block_atomic", "abstract", {"reader"}, {{"cb", "int32"}, {"src", "handle"}, {"first_tile", "int32"}, {"rows", "int32"}, {"cols", "int32"}, {"row_stride", "int32"}, {"page_bytes", "int32"}, {"member", "int32"}, {"step", "int32"}}, "void", "void"},
       {"read_block_mcast", "tt.read_block_mcast", "abstract", {"reader"}, {{"cb", "int32"}, {"src", "handle"}, {"first_tile", "int32"}, {"rows", "int32"}, {"cols", "int32"}, {"row_stride", "int32"}, {"page_bytes", "int32"}, {"sender", "int32"}, {"sender_x", "int32"}, {"sender_y", "int32"}, {"first_x", "int32"}, {"first_y", "int32"}, {"last_x", "int32"}, {"last_y", "int32"}, {"receivers", "int32"}, {"sender_sem", "int32"}, {"receiver_sem", "int32"}, {"noc", "int32"}}, "void", "void"},
       {"recip_tile", "tt.recip_tile", "concrete", {"compute"}, {{"idst", "uint32"}}, "void", "void"},
       {"recip_tile_init", "tt.recip_tile_init", "concrete", {"compute"}, {}, "void", "void"},
@@ -141,6 +144,8 @@ static const std::vector<Intrinsic>& records() {
       {"transpose_wh_init_short", "tt.transpose_wh_init_short", "concrete", {"compute"}, {{"icb", "uint32"}}, "void", "void"},
       {"transpose_wh_tile", "tt.transpose_wh_tile", "concrete", {"compute"}, {{"icb", "uint32"}, {"itile", "uint32"}, {"idst", "uint32"}}, "void", "void"},
       {"write_block", "tt.write_block", "abstract", {"writer"}, {{"cb", "int32"}, {"dst", "handle"}, {"first_tile", "int32"}, {"rows", "int32"}, {"cols", "int32"}, {"row_stride", "int32"}, {"page_bytes", "int32"}}, "void", "void"},
+      {"write_block_atomic", "tt.write_block_atomic", "abstract", {"writer"}, {{"cb", "int32"}, {"dst", "handle"}, {"first_tile", "int32"}, {"rows", "int32"}, {"cols", "int32"}, {"row_stride", "int32"}, {"page_bytes", "int32"}, {"member", "int32"}, {"members", "int32"}}, "void", "void"},
+      {"write_block_signal", "tt.write_block_signal", "abstract", {"writer"}, {{"cb", "int32"}, {"dst", "handle"}, {"first_tile", "int32"}, {"rows", "int32"}, {"cols", "int32"}, {"row_stride", "int32"}, {"page_bytes", "int32"}, {"member", "int32"}, {"members", "int32"}, {"next_x", "int32"}, {"next_y", "int32"}, {"turn_sem", "int32"}}, "void", "void"},
   };
   return table;
 }

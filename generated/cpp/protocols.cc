@@ -13,6 +13,7 @@
 // Spec: specs/protocols/pack_tiles.yaml
 // Spec: specs/protocols/read_pages.yaml
 // Spec: specs/protocols/reader_block.yaml
+// Spec: specs/protocols/reader_block_after.yaml
 // Spec: specs/protocols/reader_block_mcast.yaml
 // Spec: specs/protocols/reduce_block.yaml
 // Spec: specs/protocols/release_block.yaml
@@ -22,6 +23,7 @@
 // Spec: specs/protocols/tensor_accessor_chained.yaml
 // Spec: specs/protocols/transpose_block.yaml
 // Spec: specs/protocols/writer_block.yaml
+// Spec: specs/protocols/writer_block_signal.yaml
 // CB, NoC and DST protocols of the Tenstorrent backend for the C++ passes, one function per spec in
 // specs/protocols/. Each appends the protocol's intrinsic calls
 // to a tl::Builder; arguments are plain values or TIR expressions. An `ops` parameter names an entry of the
@@ -43,6 +45,7 @@ static tl::Dict matmul_reinit(tl::Builder& b, const tl::Ctx& a);
 static tl::Dict pack_tiles(tl::Builder& b, const tl::Ctx& a);
 static tl::Dict read_pages(tl::Builder& b, const tl::Ctx& a);
 static tl::Dict reader_block(tl::Builder& b, const tl::Ctx& a);
+static tl::Dict reader_block_after(tl::Builder& b, const tl::Ctx& a);
 static tl::Dict reader_block_mcast(tl::Builder& b, const tl::Ctx& a);
 static tl::Dict reduce_block(tl::Builder& b, const tl::Ctx& a);
 static tl::Dict release_block(tl::Builder& b, const tl::Ctx& a);
@@ -52,6 +55,7 @@ static tl::Dict tensor_accessor(tl::Builder& b, const tl::Ctx& a);
 static tl::Dict tensor_accessor_chained(tl::Builder& b, const tl::Ctx& a);
 static tl::Dict transpose_block(tl::Builder& b, const tl::Ctx& a);
 static tl::Dict writer_block(tl::Builder& b, const tl::Ctx& a);
+static tl::Dict writer_block_signal(tl::Builder& b, const tl::Ctx& a);
 
 // Broadcast FPU operation of a block and a column vector (x[i, j] op v[i]): tile (r, c) of the block (rows x cols tiles) is combined with tile r of the vector (column 0 broadcast across the columns) into DST tile 0, optionally followed by an SFPU function in place, and packed to the output CB. Both inputs are whole blocks: waited for by their first reader, freed by their last.
 static tl::Dict bcast_cols_block(tl::Builder& b, const tl::Ctx& a) {
@@ -457,6 +461,30 @@ static tl::Dict reader_block(tl::Builder& b, const tl::Ctx& a) {
   return bound;
 }
 
+// Reader side of the block a T.atomic_add adds onto, in a split-K group: member 0 reads it at once; member m waits until its turn counter (a semaphore the previous member's writer increments once per step, after its write barrier) reaches step + 1, so it reads the sum the previous member wrote. The counter only grows, so a predecessor running steps ahead never hides a turn (noc_semaphore_wait_min, not an equality wait).
+static tl::Dict reader_block_after(tl::Builder& b, const tl::Ctx& a) {
+  const tl::Any v_cb = a.get("cb");
+  const tl::Any v_accessor = a.get("accessor");
+  const tl::Any v_first_tile = a.get("first_tile");
+  const tl::Any v_rows = a.get("rows");
+  const tl::Any v_cols = a.get("cols");
+  const tl::Any v_row_stride = a.get("row_stride");
+  const tl::Any v_page_bytes = a.get("page_bytes");
+  const tl::Any v_member = a.get("member");
+  const tl::Any v_step = a.get("step");
+  const tl::Any v_turn_sem = a.get("turn_sem");
+  tl::Any v_turn_sem_addr, v_turn_sem_ptr;
+  tl::Dict bound;
+  b.when(tl::fn::gt(v_member, tl::num(0)), [&] {
+    v_turn_sem_addr = b.bind("turn_sem_addr", std::string("get_semaphore"), {v_turn_sem});
+    v_turn_sem_ptr = b.bind("turn_sem_ptr", std::string("l1_word_ptr"), {v_turn_sem_addr});
+    // The previous member's sum has landed.
+    b.call(std::string("noc_semaphore_wait_min"), {v_turn_sem_ptr, tl::fn::add(v_step, tl::num(1))});
+  });
+  reader_block(b, tl::Ctx{{"cb", v_cb}, {"accessor", v_accessor}, {"first_tile", v_first_tile}, {"rows", v_rows}, {"cols", v_cols}, {"row_stride", v_row_stride}, {"page_bytes", v_page_bytes}});
+  return bound;
+}
+
 // Reader side of an input CB whose block is shared by a row (or column) of cores, as in tt-metal's matmul_multicore_reuse_mcast readers. Every core reserves the block in its CB (the CBs are at the same L1 address on every core and advance in lock step). A receiver marks its block invalid, tells the sender it is ready (an increment of the sender's semaphore) and waits until the sender marks the block valid. The sender reads the block from DRAM, waits until all receivers are ready, multicasts the block to the same address on the receivers, then multicasts its valid flag (NoC ordering makes the flag land after the data) and waits for the writes to leave before publishing its own copy, so the compute kernel cannot free the pages while they are still being sent.
 static tl::Dict reader_block_mcast(tl::Builder& b, const tl::Ctx& a) {
   const tl::Any v_cb = a.get("cb");
@@ -833,6 +861,32 @@ static tl::Dict writer_block(tl::Builder& b, const tl::Ctx& a) {
   return bound;
 }
 
+// Writer side of a T.atomic_add's sum in a split-K group: write the block (its barrier makes the pages land in DRAM), then, on every member but the last, increment the next member's turn counter over the NoC: it may now read this step's sum.
+static tl::Dict writer_block_signal(tl::Builder& b, const tl::Ctx& a) {
+  const tl::Any v_cb = a.get("cb");
+  const tl::Any v_accessor = a.get("accessor");
+  const tl::Any v_first_tile = a.get("first_tile");
+  const tl::Any v_rows = a.get("rows");
+  const tl::Any v_cols = a.get("cols");
+  const tl::Any v_row_stride = a.get("row_stride");
+  const tl::Any v_page_bytes = a.get("page_bytes");
+  const tl::Any v_member = a.get("member");
+  const tl::Any v_members = a.get("members");
+  const tl::Any v_next_x = a.get("next_x");
+  const tl::Any v_next_y = a.get("next_y");
+  const tl::Any v_turn_sem = a.get("turn_sem");
+  tl::Any v_next_turn_addr, v_turn_sem_addr;
+  tl::Dict bound;
+  writer_block(b, tl::Ctx{{"cb", v_cb}, {"accessor", v_accessor}, {"first_tile", v_first_tile}, {"rows", v_rows}, {"cols", v_cols}, {"row_stride", v_row_stride}, {"page_bytes", v_page_bytes}});
+  b.when(tl::fn::lt(tl::fn::add(v_member, tl::num(1)), v_members), [&] {
+    v_turn_sem_addr = b.bind("turn_sem_addr", std::string("get_semaphore"), {v_turn_sem});
+    v_next_turn_addr = b.bind("next_turn_addr", std::string("get_noc_addr"), {v_next_x, v_next_y, v_turn_sem_addr});
+    // After the write barrier, so the sum has landed.
+    b.call(std::string("noc_semaphore_inc"), {v_next_turn_addr, tl::num(1)});
+  });
+  return bound;
+}
+
 }  // namespace tl::protocols
 
 namespace tl {
@@ -850,6 +904,7 @@ Dict run_protocol(const std::string& name, Builder& b, const Ctx& args) {
   if (name == "pack_tiles") return protocols::pack_tiles(b, args);
   if (name == "read_pages") return protocols::read_pages(b, args);
   if (name == "reader_block") return protocols::reader_block(b, args);
+  if (name == "reader_block_after") return protocols::reader_block_after(b, args);
   if (name == "reader_block_mcast") return protocols::reader_block_mcast(b, args);
   if (name == "reduce_block") return protocols::reduce_block(b, args);
   if (name == "release_block") return protocols::release_block(b, args);
@@ -859,6 +914,7 @@ Dict run_protocol(const std::string& name, Builder& b, const Ctx& args) {
   if (name == "tensor_accessor_chained") return protocols::tensor_accessor_chained(b, args);
   if (name == "transpose_block") return protocols::transpose_block(b, args);
   if (name == "writer_block") return protocols::writer_block(b, args);
+  if (name == "writer_block_signal") return protocols::writer_block_signal(b, args);
   internal_error("unknown protocol '" + name + "'");
 }
 

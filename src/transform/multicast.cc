@@ -1,6 +1,7 @@
 // The multicast engine: a block read every core of a grid row (or column) makes is replaced by a multicast
 // read, one core reading the block once and the NoC delivering it to the others, with the extra runtime
-// arguments and semaphores the rule names.
+// arguments and semaphores the rule names. The same planning (per-core arguments, semaphores, a replaced
+// block op of one kernel) orders the read-modify-writes of a split-K group (PlanTTAtomicOrder).
 #include <algorithm>
 #include <set>
 
@@ -142,7 +143,8 @@ void Planner::add_semaphores(const std::string& source, Ctx& bound) {
     std::string var_name = source + "_" + as_str(sem);
     bound.set(as_str(sem), var(var_name, "int32"));
     new_args.push_back(str(var_name));
-    sems.push_back(dict({{str("name"), str(var_name)}, {str("initial_value"), Any(int64_t(0))}}));
+    bool planned = std::any_of(sems.begin(), sems.end(), [&](const Any& s) { return as_str(item(s, str("name"))) == var_name; });
+    if (!planned) sems.push_back(dict({{str("name"), str(var_name)}, {str("initial_value"), Any(int64_t(0))}}));
     for (Dict& core_values : values) core_values.Set(String(var_name), dict({{str("semaphore"), str(var_name)}}));
   }
 }
@@ -172,6 +174,7 @@ Any multicast(const std::string& name, const Dict& options, const MulticastParam
         .set(names::kCoresX, Any(p.cores.cores_x))
         .set(names::kCoresY, Any(p.cores.cores_y));
     for (const Any& v : attr_list(func, keys::kTtWorkValues)) p.values.push_back(as_dict(v));
+    for (const Any& s : attr_list(func, keys::kTtSemaphores)) p.sems.push_back(s);  // planned by another rule
     std::vector<BlockRead> reads;
     block_reads(ir::PrimFunc(func).body(), op_name, {}, reads);
     std::vector<std::pair<Any, Any>> replaced;  // old call -> new call
@@ -199,7 +202,8 @@ Any multicast(const std::string& name, const Dict& options, const MulticastParam
     return with_attrs(with_body(func, new_body),
                       {{keys::kTtWorkArgs, work_args}, {keys::kTtWorkValues, value_list}, {keys::kTtSemaphores, p.sems}});
   };
-  return role_pass(name, list({str(roles::kReader)}), body);
+  std::string role = is_none(params.role) ? std::string(roles::kReader) : as_str(params.role);
+  return role_pass(name, list({str(role)}), body);
 }
 
 }  // namespace engines

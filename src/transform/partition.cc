@@ -1,5 +1,6 @@
 // The partition engine: the blocks of the TileLang grid assigned to the cores of the device, either in block
-// order ("global": balanced contiguous ranges) or as rectangles of the grid ("shard": balanced rows x columns).
+// order ("global": balanced contiguous ranges), as rectangles of the grid ("shard": balanced rows x columns), or
+// for a kernel with T.atomic_add by split-K groups ("split").
 #include <algorithm>
 #include <array>
 #include <map>
@@ -100,6 +101,36 @@ Assignment assign_shard(int64_t gx, int64_t gy, int64_t cx, int64_t cy) {
   return a;
 }
 
+// Split-K groups (T.atomic_add): the gz members of one output block run on gz consecutive cores (row-major),
+// member k taking blockIdx.z = k; the groups of cores share the gx * gy output blocks in balanced ranges, so
+// every member of a group is at the same step of the same range (their turns never wait on a later step).
+Assignment assign_split(int64_t gx, int64_t gy, int64_t gz, int64_t cx, int64_t cy) {
+  if (gz > cx * cy) {
+    fail("T.atomic_add reduces the " + std::to_string(gz) + " blocks along blockIdx.z of each output block on as "
+         "many cores at once, but core_grid [" + std::to_string(cx) + ", " + std::to_string(cy) + "] has " +
+         std::to_string(cx * cy) + " cores; use a smaller split (grid z extent) or more cores");
+  }
+  Assignment a;
+  auto ranges = balanced(gx * gy, std::min(gx * gy, cx * cy / gz));
+  for (size_t g = 0; g < ranges.size(); ++g) {
+    for (int64_t k = 0; k < gz; ++k) {
+      int64_t core = static_cast<int64_t>(g) * gz + k, x = core % cx, y = core / cx;
+      a.cores.emplace_back(x, y);
+      a.work.push_back(ordered({{"core", list({x, y})}, {"start", ranges[g].first}, {"count", ranges[g].second},
+                                {"z", k}}));
+    }
+  }
+  return a;
+}
+
+bool has_atomic(const Any& func) {
+  bool found = false;
+  walk(ir::PrimFunc(func).body(), {ir::visit<ir::TilePrimitiveCall>([&](const ir::TilePrimitiveCall& call) {
+         found = found || call.op().name() == "tl.tile.atomic_add";
+       })});
+  return found;
+}
+
 }  // namespace
 
 namespace engines {
@@ -125,8 +156,11 @@ Any partition(const std::string& name, const Dict& options, const PartitionParam
             {names::kCoresY, Any(cy)}};
     check(require, "", ctx);
     std::string mode = as_str(option(options, "mode"));
+    if (has_atomic(func)) mode = "split";  // the members of a split-K group need cores of their own
     if (mode == "auto") mode = auto_shard && truthy((*auto_shard)(ctx)) ? "shard" : "global";
-    Assignment a = mode == "global" ? assign_global(gx, gy, cx, cy) : assign_shard(gx, gy, cx, cy);
+    Assignment a = mode == "split"    ? assign_split(gx, gy / gz, gz, cx, cy)
+                   : mode == "global" ? assign_global(gx, gy, cx, cy)
+                                      : assign_shard(gx, gy, cx, cy);
     return with_attrs(func, {{keys::kTtCoreGrid, list({cx, cy})},
                              {keys::kTtGridBlocks, list({gx, gy / gz, gz})},
                              {keys::kTtPartitionMode, String(mode)},

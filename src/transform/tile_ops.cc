@@ -83,8 +83,10 @@ TileRegion tile_region(const Region& tensor, const BufferInfo& onchip) {
   return {row, tensor.mins[n - 1]};
 }
 
+}  // namespace
+
 // A block moved between a tensor and an on-chip buffer: the reader's copy_in or the writer's copy_out.
-TileOp tensor_copy(const ir::TilePrimitiveCall& stmt, const Region& tensor, const BufferInfo& onchip, bool in) {
+TileOp tileops::tensor_copy(const ir::TilePrimitiveCall& stmt, const Region& tensor, const BufferInfo& onchip, bool in) {
   auto [rows, cols] = tiles(onchip, "on-chip buffer");
   TileRegion at = tile_region(tensor, onchip);
   TileOp op{in ? "copy_in" : "copy_out", stmt};
@@ -99,6 +101,8 @@ TileOp tensor_copy(const ir::TilePrimitiveCall& stmt, const Region& tensor, cons
                {names::kRowTiles, Any(tensor.info.shape.back() / tile_shape().second)}};
   return op;
 }
+
+namespace {
 
 // A DRAM-to-DRAM copy goes through a CB of its own: the reader reads the block into it and the writer writes
 // it out (raw pages, so both tensors must have one dtype).
@@ -259,6 +263,7 @@ std::vector<TileOp> classify_tile(const ir::TilePrimitiveCall& stmt, const std::
   if (name == "tirx.tile.copy") return classify_copy(stmt);
   if (name == "tirx.tile.gemm") return classify_gemm(stmt, loops);
   if (name == "tirx.tile.fill") return {classify_fill(stmt)};
+  if (name == "tl.tile.atomic_add") return classify_atomic(stmt);
   if (name == "tirx.tile.sum" || name == "tirx.tile.max" || name == "tirx.tile.min") {
     return {classify_reduce(stmt)};
   }
@@ -268,7 +273,12 @@ std::vector<TileOp> classify_tile(const ir::TilePrimitiveCall& stmt, const std::
 // An element-wise nest is one op; the per-core loop is looked through; any other loop must have a static
 // extent (it becomes a loop of the kernels) and is the K loop of a gemm directly inside it.
 void visit_loop(const ir::For& loop, const std::vector<ir::For>& loops, std::vector<TileOp>& ops) {
-  if (auto nest = eltwise_nest(loop)) {
+  if (auto atomic = atomic_nest(loop)) {
+    for (TileOp& op : *atomic) {
+      for (const ir::For& l : loops) op.loops.push_back(l.any());
+      ops.push_back(std::move(op));
+    }
+  } else if (auto nest = eltwise_nest(loop)) {
     for (TileOp& op : classify_store(nest->first, nest->second, ops.size())) {
       for (const ir::For& l : loops) op.loops.push_back(l.any());
       ops.push_back(std::move(op));
@@ -313,6 +323,7 @@ std::vector<TileOp> tile_ops(const Any& func) {
   visit(ir::PrimFunc(func).body(), {}, ops);
   add_reduce_scaler(ops, func);
   defer_carried_writes(ops);
+  atomic_order(ops, func);
   copy_out_carried(ops);
   return ops;
 }

@@ -8,7 +8,7 @@
 namespace tl {
 
 struct TileOp {
-  std::string kind;  // copy_in | copy_out | copy_local | fill | gemm | transpose | eltwise | reduce | hold | release
+  std::string kind;  // copy_in | copy_out | atomic_in | atomic_out | copy_local | fill | gemm | transpose | eltwise | reduce | hold | release
   Any stmt;          // the statement the op replaces (the ops of one statement replace it in order)
   std::optional<BufferInfo> out;
   std::vector<BufferInfo> ins;

@@ -75,6 +75,14 @@ TileOp classify_eltwise(const std::vector<ir::For>& loops, const ir::BufferStore
  * of classify_eltwise. */
 std::vector<TileOp> classify_store(const std::vector<ir::For>& loops, const ir::BufferStore& store, size_t first);
 
+/*! \brief A block of a tensor moved to (`in`) or from an on-chip buffer: a copy_in or copy_out op. */
+TileOp tensor_copy(const ir::TilePrimitiveCall& stmt, const Region& tensor, const BufferInfo& onchip, bool in);
+/*! \brief T.atomic_add's tile form (tile_ops_atomic.cc): atomic_in, an element-wise add, atomic_out. */
+std::vector<TileOp> classify_atomic(const ir::TilePrimitiveCall& stmt);
+/*! \brief The element form (a T.Parallel nest over a whole fragment) as the same three ops, or nullopt. */
+std::optional<std::vector<TileOp>> atomic_nest(const ir::For& loop);
+/*! \brief The turn fields of the atomic ops: member (blockIdx.z), members (the grid's z extent), step. */
+void atomic_order(std::vector<TileOp>& ops, const Any& func);
 /*! \brief A row reduction (tile_ops_reduce.cc), or a refusal naming the construct and what is accepted. */
 TileOp classify_reduce(const ir::TilePrimitiveCall& stmt);
 /*! \brief Before the first reduction of `ops`: the read of the scaler tile (the constant tensor of `func`) that

@@ -71,6 +71,7 @@ def optimize_tenstorrent(mod: tvm.IRModule, target: tvm.target.Target) -> tvm.IR
     mod = transform.LowerTileOpsToTT()(mod)
     mod = transform.SplitTTKernels()(mod)
     mod = transform.PlanTTMulticast(**pass_options('PlanTTMulticast'))(mod)
+    mod = transform.PlanTTAtomicOrder()(mod)
     mod = transform.BindTTAccessors()(mod)
     mod = transform.PlanTTDst()(mod)
     mod = transform.InsertTTComputeInit()(mod)
@@ -89,5 +90,5 @@ PIPELINE_STEPS: dict[str, tuple[str, ...]] = {
     'optimize_common': ('FlattenBuffer', 'Simplify', 'VectorizeLoop', 'StorageRewrite', 'UnrollLoop', 'RenormalizeSplitPattern', 'Simplify', 'RemoveNoOp', 'RewriteUnsafeSelect', 'HoistIfThenElse', 'VerifyMemory', ),
     'optimize_cpu': ('BlockIdxToSerial', 'FlattenBuffer', 'Simplify', 'VectorizeLoop', 'StorageRewrite', 'UnrollLoop', 'RenormalizeSplitPattern', 'Simplify', 'RemoveNoOp', 'RewriteUnsafeSelect', 'HoistIfThenElse', 'VerifyMemory', ),
     'optimize_gpu': ('FlattenBuffer', 'Simplify', 'VectorizeLoop', 'StorageRewrite', 'UnrollLoop', 'RenormalizeSplitPattern', 'Simplify', 'RemoveNoOp', 'RewriteUnsafeSelect', 'HoistIfThenElse', 'VerifyMemory', ),
-    'optimize_tenstorrent': ('AddTTConstants', 'InferTTLayout', 'AttachTTAccessors', 'PartitionTTWork', 'GridToPersistentTT', 'BuildTTTileDataflow', 'LowerTileOpsToTT', 'SplitTTKernels', 'PlanTTMulticast', 'BindTTAccessors', 'PlanTTDst', 'InsertTTComputeInit', 'LowerTTProtocols', 'Simplify', 'FinalizeTTSignature', 'VerifyTTKernels', ),
+    'optimize_tenstorrent': ('AddTTConstants', 'InferTTLayout', 'AttachTTAccessors', 'PartitionTTWork', 'GridToPersistentTT', 'BuildTTTileDataflow', 'LowerTileOpsToTT', 'SplitTTKernels', 'PlanTTMulticast', 'PlanTTAtomicOrder', 'BindTTAccessors', 'PlanTTDst', 'InsertTTComputeInit', 'LowerTTProtocols', 'Simplify', 'FinalizeTTSignature', 'VerifyTTKernels', ),
 }

@@ -388,6 +388,11 @@ def noc_semaphore_wait(sem_addr, val) -> Any:
     return call('noc_semaphore_wait', sem_addr, val)
 
 
+def noc_semaphore_wait_min(sem_addr, val) -> Any:
+    """Block until this core's semaphore at `sem_addr` is at least `val` (a counter other cores only increment, so a waiter that falls behind still sees its turn; an equality wait could miss it)."""
+    return call('noc_semaphore_wait_min', sem_addr, val)
+
+
 def pack_reconfig_data_format(ocb) -> Any:
     """Reconfigure the packer's destination format for CB `ocb` (before packing into a CB of another format)."""
     return call('pack_reconfig_data_format', ocb)
@@ -401,6 +406,16 @@ def pack_tile(ifrom_dst, icb) -> Any:
 def read_block(cb, src, first_tile, rows, cols, row_stride, page_bytes) -> Any:
     """Read a block of tiles of DRAM tensor `src` into the back of CB `cb` (one reservation and barrier)."""
     return call('read_block', cb, src, first_tile, rows, cols, row_stride, page_bytes)
+
+
+def read_block_after(cb, src, first_tile, rows, cols, row_stride, page_bytes, member, step, turn_sem) -> Any:
+    """read_block_atomic with its turn semaphore: a member after the first waits until its counter reaches step + 1 (its predecessor has written this step's sum), then reads the block."""
+    return call('read_block_after', cb, src, first_tile, rows, cols, row_stride, page_bytes, member, step, turn_sem)
+
+
+def read_block_atomic(cb, src, first_tile, rows, cols, row_stride, page_bytes, member, step) -> Any:
+    """A read_block of the block a T.atomic_add adds onto: the cores of a split-K group (same output block, one per blockIdx.z) read it in turn, member `member` only after member - 1 wrote its sum (PlanTTAtomicOrder adds the semaphore)."""
+    return call('read_block_atomic', cb, src, first_tile, rows, cols, row_stride, page_bytes, member, step)
 
 
 def read_block_mcast(cb, src, first_tile, rows, cols, row_stride, page_bytes, sender, sender_x, sender_y, first_x, first_y, last_x, last_y, receivers, sender_sem, receiver_sem, noc) -> Any:
@@ -606,3 +621,13 @@ def transpose_wh_tile(icb, itile, idst) -> Any:
 def write_block(cb, dst, first_tile, rows, cols, row_stride, page_bytes) -> Any:
     """Write a block of tiles from the front of CB `cb` to DRAM tensor `dst` (one wait and barrier)."""
     return call('write_block', cb, dst, first_tile, rows, cols, row_stride, page_bytes)
+
+
+def write_block_atomic(cb, dst, first_tile, rows, cols, row_stride, page_bytes, member, members) -> Any:
+    """A write_block of a T.atomic_add's sum: once the block has landed, the next member of the split-K group (blockIdx.z + 1) may read it (PlanTTAtomicOrder adds the semaphore and the next core's NoC coordinates)."""
+    return call('write_block_atomic', cb, dst, first_tile, rows, cols, row_stride, page_bytes, member, members)
+
+
+def write_block_signal(cb, dst, first_tile, rows, cols, row_stride, page_bytes, member, members, next_x, next_y, turn_sem) -> Any:
+    """write_block_atomic with its signal: after the write barrier, every member but the last increments the turn semaphore of the next member's core."""
+    return call('write_block_signal', cb, dst, first_tile, rows, cols, row_stride, page_bytes, member, members, next_x, next_y, turn_sem)

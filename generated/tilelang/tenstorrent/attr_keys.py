@@ -17,6 +17,7 @@
 # Spec: specs/passes/lower_tile_ops_to_tt.yaml
 # Spec: specs/passes/lower_tt_protocols.yaml
 # Spec: specs/passes/partition_tt_work.yaml
+# Spec: specs/passes/plan_tt_atomic_order.yaml
 # Spec: specs/passes/plan_tt_dst.yaml
 # Spec: specs/passes/plan_tt_multicast.yaml
 # Spec: specs/passes/remove_no_op.yaml
@@ -72,7 +73,7 @@ TT_LAUNCH_VARS = 'tt.launch_vars'
 """The variable each launch dimension (blockIdx.x/y/z) is bound to. (GridToPersistentTT writes, PlanTTMulticast reads)"""
 
 TT_PARTITION_MODE = 'tt.partition_mode'
-"""global or shard. (GridToPersistentTT reads, PartitionTTWork writes)"""
+"""global, shard or split. (GridToPersistentTT reads, PartitionTTWork writes)"""
 
 TT_PERSISTENT_LOOP = 'tt.persistent_loop'
 """Annotation of the per-core loop GridToPersistentTT wraps a kernel in; tile-op recognition and multicast planning look through it. (For key)"""
@@ -84,16 +85,16 @@ TT_RUNTIME_ARGS = 'tt.runtime_args'
 """Runtime argument names in index order. (FinalizeTTSignature writes, VerifyTTKernels reads)"""
 
 TT_SEMAPHORES = 'tt.semaphores'
-"""Semaphores the reader uses: {name, initial_value}. (PlanTTMulticast writes)"""
+"""Semaphores the reader uses: {name, initial_value}. (PlanTTAtomicOrder writes, PlanTTMulticast writes)"""
 
 TT_TENSOR_ARGS = 'tt.tensor_args'
 """Address runtime argument name -> tensor name. (BindTTAccessors writes, FinalizeTTSignature reads)"""
 
 TT_WORK_ARGS = 'tt.work_args'
-"""The per-core multicast arguments are appended. (FinalizeTTSignature reads, GridToPersistentTT writes, PlanTTMulticast writes)"""
+"""The per-core multicast arguments are appended. (FinalizeTTSignature reads, GridToPersistentTT writes, PlanTTAtomicOrder writes, PlanTTMulticast writes)"""
 
 TT_WORK_PARTITION = 'tt.work_partition'
-"""Per used core: {core: [x, y], ...work fields}. (GridToPersistentTT reads, PartitionTTWork writes, PlanTTMulticast reads)"""
+"""Per used core: {core: [x, y], ...work fields}. (GridToPersistentTT reads, PartitionTTWork writes, PlanTTAtomicOrder reads, PlanTTMulticast reads)"""
 
 TT_WORK_VALUES = 'tt.work_values'
-"""Their per-core values (NoC coordinates as host-side values). (GridToPersistentTT writes, PlanTTMulticast writes)"""
+"""Their per-core values (NoC coordinates as host-side values). (GridToPersistentTT writes, PlanTTAtomicOrder writes, PlanTTMulticast writes)"""

@@ -16,6 +16,7 @@
 # Spec: specs/passes/lower_tile_ops_to_tt.yaml
 # Spec: specs/passes/lower_tt_protocols.yaml
 # Spec: specs/passes/partition_tt_work.yaml
+# Spec: specs/passes/plan_tt_atomic_order.yaml
 # Spec: specs/passes/plan_tt_dst.yaml
 # Spec: specs/passes/plan_tt_multicast.yaml
 # Spec: specs/passes/remove_no_op.yaml
@@ -88,7 +89,7 @@ def FlattenBuffer() -> tvm.transform.Pass:
 
 
 def GridToPersistentTT() -> tvm.transform.Pass:
-    """Replace the blockIdx launches by a persistent per-core loop over the core's work. The loop bounds and the first block are runtime arguments whose per-core values come from the work partition; the block coordinates (the former blockIdx.x/y/z) are bound at the top of each iteration by the formulas below; a 3-D grid is partitioned as rows of (z, y) pairs, y varying fastest."""
+    """Replace the blockIdx launches by a persistent per-core loop over the core's work. The loop bounds and the first block are runtime arguments whose per-core values come from the work partition; the block coordinates (the former blockIdx.x/y/z) are bound at the top of each iteration by the formulas below; a 3-D grid is partitioned as rows of (z, y) pairs, y varying fastest, except in split mode (T.atomic_add), where a core keeps one blockIdx.z and walks a range of the (x, y) output blocks."""
     return _cpp.make_pass('GridToPersistentTT', {})
 
 
@@ -118,15 +119,20 @@ def LowerTileOpsToLoops() -> tvm.transform.Pass:
 
 
 def LowerTileOpsToTT() -> tvm.transform.Pass:
-    """TileLang tile operations -> abstract block intrinsics on CBs: T.copy into an on-chip buffer reads a block, T.copy out of one writes a block, a copy between on-chip buffers is an alias of one CB, T.clear absorbed by a gemm disappears, T.gemm is one K step of a block matmul (after an on-chip transpose of a transposed operand), a T.Parallel element-wise store is an element-wise block (a broadcast block with a [block_M] column vector), and T.reduce_sum/max is a row reduction into a column vector (after one read of the scaler tile per block; a column vector is written to a 1-D tensor transposed on chip). A value read in every iteration of a loop it was not made in is waited for before the loop and freed after it (hold/release). Tile indices are computed from the copy regions below; the allocations of on-chip buffers are removed (their storage is the CBs)."""
+    """TileLang tile operations -> abstract block intrinsics on CBs: T.copy into an on-chip buffer reads a block, T.copy out of one writes a block, a copy between on-chip buffers is an alias of one CB, T.clear absorbed by a gemm disappears, T.gemm is one K step of a block matmul (after an on-chip transpose of a transposed operand), a T.Parallel element-wise store is an element-wise block (a broadcast block with a [block_M] column vector), and T.reduce_sum/max is a row reduction into a column vector (after one read of the scaler tile per block; a column vector is written to a 1-D tensor transposed on chip). T.atomic_add(C block, fragment) (or its element-wise T.Parallel form) reads C's block in its split-K group's turn, adds the fragment in fp32 and writes the sum back (atomic_in, eltwise add, atomic_out). A value read in every iteration of a loop it was not made in is waited for before the loop and freed after it (hold/release). Tile indices are computed from the copy regions below; the allocations of on-chip buffers are removed (their storage is the CBs)."""
     return _cpp.make_pass('LowerTileOpsToTT', {})
 
 
 def PartitionTTWork(core_grid: Sequence[int] = (8, 8), mode: str = 'auto') -> tvm.transform.Pass:
-    """Distribute the blocks of the T.Kernel grid over the worker cores. `global` gives each core a contiguous, balanced range of blocks in row-major order (counts differ by at most one); `shard` gives each core a rectangle of blocks (rows and columns of the block grid split as evenly as possible), which keeps neighbouring blocks on one core and, when the split is even, lets a core row (column) share block rows (columns) at every step, which PlanTTMulticast turns into multicasts. `auto` picks shard exactly then. A 3-D grid is partitioned as the 2-D grid of x and (z, y) rows (grid_y below counts those rows)."""
+    """Distribute the blocks of the T.Kernel grid over the worker cores. `global` gives each core a contiguous, balanced range of blocks in row-major order (counts differ by at most one); `shard` gives each core a rectangle of blocks (rows and columns of the block grid split as evenly as possible), which keeps neighbouring blocks on one core and, when the split is even, lets a core row (column) share block rows (columns) at every step, which PlanTTMulticast turns into multicasts. `auto` picks shard exactly then. A 3-D grid is partitioned as the 2-D grid of x and (z, y) rows (grid_y below counts those rows). A kernel with T.atomic_add is partitioned in `split` mode whatever the mode option says: the blockIdx.z members of each output block (a split-K group) on consecutive cores, each group walking a balanced range of the output blocks in lock step (PlanTTAtomicOrder orders their read-modify-writes)."""
     check_option('PartitionTTWork', 'core_grid', core_grid)
     check_option('PartitionTTWork', 'mode', mode)
     return _cpp.make_pass('PartitionTTWork', {'core_grid': core_grid, 'mode': mode, })
+
+
+def PlanTTAtomicOrder() -> tvm.transform.Pass:
+    """Order of the read-modify-writes of a T.atomic_add (split-K). The split partition gives the blockIdx.z members of one output block consecutive cores (row-major), all at the same step of their work. Member m reads the block only after member m - 1 has written its sum: its reader waits until a turn semaphore, which the previous member's writer increments after each write barrier, reaches step + 1; the last member signals nobody. The sums land in blockIdx.z order, each adding one partial onto what C held, so no update is lost and the result does not depend on timing. Each block op gets the semaphore and the next core's NoC coordinates as runtime arguments."""
+    return _cpp.make_pass('PlanTTAtomicOrder', {})
 
 
 def PlanTTDst() -> tvm.transform.Pass:
@@ -207,6 +213,7 @@ PASSES = {
     'LowerTileOpsToLoops': LowerTileOpsToLoops,
     'LowerTileOpsToTT': LowerTileOpsToTT,
     'PartitionTTWork': PartitionTTWork,
+    'PlanTTAtomicOrder': PlanTTAtomicOrder,
     'PlanTTDst': PlanTTDst,
     'PlanTTMulticast': PlanTTMulticast,
     'RemoveNoOp': RemoveNoOp,
@@ -241,6 +248,7 @@ PASS_OPTIONS: dict[str, dict[str, dict[str, Any]]] = {
     'LowerTileOpsToLoops': {},
     'LowerTileOpsToTT': {},
     'PartitionTTWork': {'core_grid': {"type": 'int_list', "default": [8, 8], "choices": [], "length": 2, "minimum": 1}, 'mode': {"type": 'string', "default": 'auto', "choices": ['auto', 'global', 'shard'], "length": None, "minimum": None}},
+    'PlanTTAtomicOrder': {},
     'PlanTTDst': {},
     'PlanTTMulticast': {'enabled': {"type": 'bool', "default": True, "choices": [], "length": None, "minimum": None}},
     'RemoveNoOp': {},

@@ -81,7 +81,8 @@ def build_plan(device_mod: tvm.IRModule, params: Sequence[Any], kernel: str) -> 
     tensors = []
     accessors = get_attr(funcs["reader"], attr_keys.TT_ACCESSORS, {}) or {}
     for name, info in sorted(plan["buffers"].items(), key=lambda kv: accessors.get(kv[0], {}).get("parameter", 0)):
-        role = "output" if name in writers else "input" if name in readers else "unused"
+        role = {(True, True): "inout", (False, True): "output", (True, False): "input"}.get(
+            (name in readers, name in writers), "unused")  # inout: T.atomic_add adds onto what the tensor holds
         constant = constants.get(name)
         shape = ([info["tile_rows"] * device.TILE[0], info["tile_cols"] * device.TILE[1]] if constant
                  else list(by_name[name].shape))
@@ -148,7 +149,8 @@ def render_host(plan: dict[str, Any], template: str) -> str:
                      for row in k["runtime_arg_values"] for v in row["args"])
     return _templates().get_template(template).render(
         plan=plan, host_api=plan["device"]["host_api"], roles=KERNEL_ROLES, noc_coords=noc_coords,
-        inputs=[t for t in tensors if t["role"] == "input"], outputs=[t for t in tensors if t["role"] == "output"])
+        inputs=[t for t in tensors if t["role"] in ("input", "inout")],
+        outputs=[t for t in tensors if t["role"] in ("output", "inout")])
 
 
 @dataclass
@@ -195,14 +197,14 @@ class MetaliumProgram:
             data = kernel_dir / "data"
             data.mkdir(exist_ok=True)
             for t in self.plan["tensors"]:
-                if t["role"] == "input" and "constant" not in t:  # constants are filled by main.cpp
+                if t["role"] in ("input", "inout") and "constant" not in t:  # constants are filled by main.cpp
                     np.ascontiguousarray(arrays[t["parameter"]]).tofile(data / f"{t['name']}.bin")
             profile = self.plan["device"]["profile"]
             exe = emulator.build_host(kernel_dir / "main.cpp", profile)
             report = emulator.run(exe, [str(kernel_dir), str(data)], profile, report=kernel_dir / "tt.report.json",
                                   timeout=timeout)
             for t in self.plan["tensors"]:
-                if t["role"] == "output":
+                if t["role"] in ("output", "inout"):
                     target = arrays[t["parameter"]]
                     target[...] = np.fromfile(data / f"{t['name']}.bin", dtype=target.dtype).reshape(target.shape)
         self.last_report = report

@@ -71,6 +71,10 @@ def unsupported(plan: dict[str, Any]) -> str | None:
         formats = sorted({t["data_format"] for t in plan["tensors"] + plan["cbs"]} - set(known))
         have = ", ".join(f"{f} (ttnn.{d})" for f, d in sorted(known.items()))
         return f"ttnn has no DataType for {', '.join(formats)} ({', '.join(lacking)}); ttnn has {have}"
+    inout = [t["name"] for t in plan["tensors"] if t["role"] == "inout"]
+    if inout:  # generic_op's outputs are tensors it allocates, so a T.atomic_add target would start from garbage
+        return (f"tensor(s) {', '.join(inout)} are read and written by the kernel (T.atomic_add adds onto what they "
+                "hold), and run_ttnn.py passes only fresh output tensors to ttnn.generic_op")
     if len(plan["tensors"]) < 2:
         return "ttnn.generic_op needs at least one input and one output tensor"
     return None

@@ -20,7 +20,7 @@ bool satisfied(const Core& core, const Wait& w) {
     switch (w.kind) {
         case WaitKind::Reserve: return cb.capacity - cb.occupied() >= w.pages;
         case WaitKind::Front: return cb.occupied() >= w.pages;
-        case WaitKind::Semaphore: return core.sem_value(w.sem) == w.value;
+        case WaitKind::Semaphore: return w.at_least ? core.sem_value(w.sem) >= w.value : core.sem_value(w.sem) == w.value;
         case WaitKind::None: return true;
     }
     return true;

@@ -164,6 +164,7 @@ struct Wait {
     uint32_t pages = 0;  // Reserve, Front
     uint32_t sem = 0;    // Semaphore: its id, and the value waited for
     uint32_t value = 0;
+    bool at_least = false;  // noc_semaphore_wait_min: the semaphore reaches `value` (else: equals it)
 };
 
 // Vector clock over the kernel threads of a program (index = KernelThread::index): the happens-before order

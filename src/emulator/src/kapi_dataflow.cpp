@@ -199,6 +199,7 @@ void noc_async_read_barrier() {
     {
         std::lock_guard<std::mutex> dram(dram_mutex());
         for (const Transfer& x : s.t.reads) {
+            dram_read_landed(s, x);
             std::memcpy(&s.core.l1[x.l1], &x.buffer->data[size_t{x.page} * x.buffer->page_size + x.offset], x.size);
             l1_written(s.core, x.l1, x.size);
         }
@@ -213,6 +214,7 @@ void noc_async_write_barrier() {
     {
         std::lock_guard<std::mutex> dram(dram_mutex());
         for (const Transfer& x : s.t.writes) {
+            dram_write_landed(s, x);
             std::memcpy(&x.buffer->data[size_t{x.page} * x.buffer->page_size + x.offset], &s.core.l1[x.l1], x.size);
         }
     }

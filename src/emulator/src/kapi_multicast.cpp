@@ -257,6 +257,19 @@ void noc_semaphore_wait(volatile uint32_t* sem_addr, uint32_t val) {
     s.t.clock.join(s.core.sems[id].clock);
 }
 
+void noc_semaphore_wait_min(volatile uint32_t* sem_addr, uint32_t val) {
+    Session s = enter(make_call("noc_semaphore_wait_min", {as_arg(reinterpret_cast<uintptr_t>(sem_addr)), val}, 0b01));
+    const uint32_t id = own_semaphore(s, sem_addr);
+    s.core.counters[kSemaphoreWaits] += 1;
+    Wait wait;
+    wait.kind = WaitKind::Semaphore;
+    wait.sem = id;
+    wait.value = val;
+    wait.at_least = true;
+    block_until(s, wait);
+    s.t.clock.join(s.core.sems[id].clock);
+}
+
 void noc_semaphore_set(volatile uint32_t* sem_addr, uint32_t val) {
     Session s = enter(make_call("noc_semaphore_set", {as_arg(reinterpret_cast<uintptr_t>(sem_addr)), val}, 0b01));
     write_semaphore(s.core, own_semaphore(s, sem_addr), val, s.t);

@@ -171,6 +171,10 @@ void run_program(ProgramState& program) {
         }
     }
     run.active = static_cast<int>(run.num_threads);
+    {
+        std::lock_guard<std::mutex> dram(dram_mutex());
+        reset_page_writers();
+    }
 
     {
         std::lock_guard<std::mutex> lk(control().mu);

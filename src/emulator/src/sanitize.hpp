@@ -39,6 +39,13 @@ void check_program_against_plan(const ProgramState& program, const char* call);
 // `buffer`: the plan's tensor for that offset must be the one the buffer holds.
 void need_planned_tensor(Session& s, int32_t cta_offset, const DramBuffer& buffer, uint32_t page);
 
+// DRAM pages shared by kernels (sanitize_dram.cpp): a read or a write landing on a page whose last write is another
+// kernel's must be ordered after that write (the reading/writing thread's vector clock has reached the writer's
+// entry at its landing: a semaphore or CB handshake after the writer's barrier). Callers hold the DRAM lock.
+void reset_page_writers();
+void dram_read_landed(Session& s, const Transfer& x);
+void dram_write_landed(Session& s, const Transfer& x);
+
 // The kernels a thread of the scheduler's pool is running right now (sched.cpp): not blocked, not queued.
 std::vector<KernelThread*> kernels_in_flight();
 

@@ -57,7 +57,7 @@ std::string wait_text(const Core& core, const Wait& w) {
     std::ostringstream os;
     if (w.kind == WaitKind::Semaphore) {
         os << "waits for semaphore " << w.sem << " (L1 " << hex(kSemaphoreBase + w.sem * kSemaphoreStride)
-           << ") to equal " << w.value << " (it is " << core.sem_value(w.sem) << ")";
+           << (w.at_least ? ") to reach " : ") to equal ") << w.value << " (it is " << core.sem_value(w.sem) << ")";
     } else if (w.kind == WaitKind::Reserve) {
         os << "waits for " << w.pages << " free page(s) of CB " << w.cb << " (" << cb.capacity - cb.occupied()
            << " free of " << cb.capacity << ")";

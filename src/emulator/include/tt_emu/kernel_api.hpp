@@ -248,6 +248,7 @@ uint32_t get_semaphore(uint32_t semaphore_id);
 uint64_t get_noc_addr(uint32_t noc_x, uint32_t noc_y, uint32_t addr);
 uint64_t get_noc_multicast_addr(uint32_t x_start, uint32_t y_start, uint32_t x_end, uint32_t y_end, uint32_t addr);
 void noc_semaphore_wait(volatile uint32_t* sem_addr, uint32_t val);
+void noc_semaphore_wait_min(volatile uint32_t* sem_addr, uint32_t val);
 void noc_semaphore_set(volatile uint32_t* sem_addr, uint32_t val);
 void noc_semaphore_inc(uint64_t addr, uint32_t incr);
 void noc_async_write_multicast(uint32_t src_local_l1_addr, uint64_t dst_noc_addr_multicast, uint32_t size,

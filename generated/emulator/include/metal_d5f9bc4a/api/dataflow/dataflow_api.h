@@ -197,6 +197,14 @@ inline decltype(auto) noc_semaphore_wait(volatile uint32_t* sem_addr, uint32_t v
 }
 #endif
 
+// Block until this core's semaphore at `sem_addr` is at least `val` (a counter other cores only increment, so a waiter that falls behind still sees its turn; an equality wait could miss it).
+#ifndef TT_EMU_DECLARED_noc_semaphore_wait_min_2
+#define TT_EMU_DECLARED_noc_semaphore_wait_min_2
+inline decltype(auto) noc_semaphore_wait_min(volatile uint32_t* sem_addr, uint32_t val) {
+    return ::tt_emu::kapi::noc_semaphore_wait_min(sem_addr, val);
+}
+#endif
+
 // Page addressing of a DRAM tensor for noc_async_read_page/noc_async_write_page.
 #ifndef TT_EMU_DECLARED_TensorAccessor_3
 #define TT_EMU_DECLARED_TensorAccessor_3
