@@ -73,7 +73,7 @@ def run(command: list[str], cwd: Path, env: dict[str, str] | None = None, timeou
     return done.stdout
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")  # not "module": xdist may run other modules between these tests
 def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The wheel, built the way a release would be (a fresh build directory) but with this venv's build tools."""
     if importlib.util.find_spec("scikit_build_core") is None:
@@ -87,7 +87,7 @@ def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return found
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")  # not "module": xdist may run other modules between these tests
 def installed(wheel: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A fresh venv with the wheel installed (no dependencies, no index); returns its Python."""
     root = tmp_path_factory.mktemp("venv") / "venv"
