@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from test_language_llvm import elementwise_add, matmul
+from tt_attention_kernels import ATTENTION_CORPUS
 from tt_loop_kernels import LOOP_CORPUS
 from tt_norm_kernels import NORM_CORPUS
 
@@ -356,4 +357,5 @@ CORPUS = {
        for name, ta, tb in (("nt", False, True), ("tn", True, False), ("tt", True, True))},
     **LOOP_CORPUS,
     **NORM_CORPUS,
+    **ATTENTION_CORPUS,
 }
