@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from test_language_llvm import elementwise_add, matmul
+from tt_attention_kernels import ATTENTION_CORPUS
 from tt_loop_kernels import LOOP_CORPUS
 from tt_norm_kernels import NORM_CORPUS
 from tt_split_k_kernels import SPLIT_K_CORPUS
@@ -358,4 +359,5 @@ CORPUS = {
     **LOOP_CORPUS,
     **NORM_CORPUS,
     **SPLIT_K_CORPUS,
+    **ATTENTION_CORPUS,
 }

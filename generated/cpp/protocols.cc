@@ -295,6 +295,10 @@ static tl::Dict matmul_block_dst(tl::Builder& b, const tl::Ctx& a) {
   const tl::Any v_kt = a.get("kt");
   const tl::Any v_k = a.get("k");
   const tl::Any v_k_count = a.get("k_count");
+  const tl::Any v_wait0 = a.get("wait0");
+  const tl::Any v_pop0 = a.get("pop0");
+  const tl::Any v_wait1 = a.get("wait1");
+  const tl::Any v_pop1 = a.get("pop1");
   const tl::Any v_init = a.get("init");
   tl::Dict bound;
   b.when(tl::fn::eq(v_k, tl::num(0)), [&] {
@@ -303,8 +307,12 @@ static tl::Dict matmul_block_dst(tl::Builder& b, const tl::Ctx& a) {
     });
     b.call(std::string("tile_regs_acquire"), {});
   });
-  b.call(std::string("cb_wait_front"), {v_in0, tl::fn::mul(v_mt, v_kt)});
-  b.call(std::string("cb_wait_front"), {v_in1, tl::fn::mul(v_kt, v_nt)});
+  b.when(tl::fn::eq(v_wait0, tl::num(1)), [&] {
+    b.call(std::string("cb_wait_front"), {v_in0, tl::fn::mul(v_mt, v_kt)});
+  });
+  b.when(tl::fn::eq(v_wait1, tl::num(1)), [&] {
+    b.call(std::string("cb_wait_front"), {v_in1, tl::fn::mul(v_kt, v_nt)});
+  });
   b.repeat("i", v_mt, [&](const tl::Any& v_i) {
     b.repeat("j", v_nt, [&](const tl::Any& v_j) {
       b.repeat("kk", v_kt, [&](const tl::Any& v_kk) {
@@ -317,8 +325,12 @@ static tl::Dict matmul_block_dst(tl::Builder& b, const tl::Ctx& a) {
       });
     });
   });
-  b.call(std::string("cb_pop_front"), {v_in0, tl::fn::mul(v_mt, v_kt)});
-  b.call(std::string("cb_pop_front"), {v_in1, tl::fn::mul(v_kt, v_nt)});
+  b.when(tl::fn::eq(v_pop0, tl::num(1)), [&] {
+    b.call(std::string("cb_pop_front"), {v_in0, tl::fn::mul(v_mt, v_kt)});
+  });
+  b.when(tl::fn::eq(v_pop1, tl::num(1)), [&] {
+    b.call(std::string("cb_pop_front"), {v_in1, tl::fn::mul(v_kt, v_nt)});
+  });
   b.when(tl::fn::eq(v_k, tl::fn::sub(v_k_count, tl::num(1))), [&] {
     b.call(std::string("tile_regs_commit"), {});
     b.call(std::string("tile_regs_wait"), {});
@@ -340,13 +352,21 @@ static tl::Dict matmul_block_spill(tl::Builder& b, const tl::Ctx& a) {
   const tl::Any v_k = a.get("k");
   const tl::Any v_k_count = a.get("k_count");
   const tl::Any v_sub = a.get("sub");
+  const tl::Any v_wait0 = a.get("wait0");
+  const tl::Any v_pop0 = a.get("pop0");
+  const tl::Any v_wait1 = a.get("wait1");
+  const tl::Any v_pop1 = a.get("pop1");
   const tl::Any v_init = a.get("init");
   tl::Dict bound;
   b.when(tl::fn::eq(v_init, tl::num(1)), [&] {
     matmul_reinit(b, tl::Ctx{{"in0", v_in0}, {"in1", v_in1}, {"out", v_out}});
   });
-  b.call(std::string("cb_wait_front"), {v_in0, tl::fn::mul(v_mt, v_kt)});
-  b.call(std::string("cb_wait_front"), {v_in1, tl::fn::mul(v_kt, v_nt)});
+  b.when(tl::fn::eq(v_wait0, tl::num(1)), [&] {
+    b.call(std::string("cb_wait_front"), {v_in0, tl::fn::mul(v_mt, v_kt)});
+  });
+  b.when(tl::fn::eq(v_wait1, tl::num(1)), [&] {
+    b.call(std::string("cb_wait_front"), {v_in1, tl::fn::mul(v_kt, v_nt)});
+  });
   b.repeat("s", tl::fn::floordiv(tl::fn::mul(v_mt, v_nt), v_sub), [&](const tl::Any& v_s) {
     b.call(std::string("tile_regs_acquire"), {});
     // Reload this sub-block's partial sums into DST, then switch the unpacker back to matmul.
@@ -382,8 +402,12 @@ static tl::Dict matmul_block_spill(tl::Builder& b, const tl::Ctx& a) {
     });
     b.call(std::string("tile_regs_release"), {});
   });
-  b.call(std::string("cb_pop_front"), {v_in0, tl::fn::mul(v_mt, v_kt)});
-  b.call(std::string("cb_pop_front"), {v_in1, tl::fn::mul(v_kt, v_nt)});
+  b.when(tl::fn::eq(v_pop0, tl::num(1)), [&] {
+    b.call(std::string("cb_pop_front"), {v_in0, tl::fn::mul(v_mt, v_kt)});
+  });
+  b.when(tl::fn::eq(v_pop1, tl::num(1)), [&] {
+    b.call(std::string("cb_pop_front"), {v_in1, tl::fn::mul(v_kt, v_nt)});
+  });
   return bound;
 }
 

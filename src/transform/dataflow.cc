@@ -116,7 +116,8 @@ namespace engines {
 Any dataflow(const std::string& name, const Dict& options, const DataflowParams& params) {
   const ExprMap& depth = params.depth;
   const std::optional<Expr>& partial = params.partial;
-  return prim_func_pass(name, [=](const Any& func) -> Any {
+  return prim_func_pass(name, [=](const Any& unfolded) -> Any {
+    Any func = fold_constant_scalars(unfolded);
     std::vector<TileOp> ops = tile_ops(func);
     NeedsPartial needs_partial = [&](const TileOp& gemm, int64_t pages) {
       if (!partial.has_value()) return false;
@@ -139,7 +140,8 @@ Any dataflow(const std::string& name, const Dict& options, const DataflowParams&
 
 Any lower_tiles(const std::string& name, const Dict& options, const LowerTilesParams& params) {
   const Cases& cases = params.cases;
-  return prim_func_pass(name, [=](const Any& func) -> Any {
+  return prim_func_pass(name, [=](const Any& unfolded) -> Any {
+    Any func = fold_constant_scalars(unfolded);
     CBs cbs;
     for (const Any& cb : as_list(get_attr(func, keys::kTtCbs))) {
       cbs.by_stream.emplace_back(as_str(attr(cb, "stream")), cb);

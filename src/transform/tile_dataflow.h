@@ -42,6 +42,10 @@ void carry_streams(std::vector<TileOp>& ops, std::vector<Stream>& streams);
  * in every iteration. After the streams are classified. */
 void place_waits(std::vector<TileOp>& ops, const std::vector<Stream>& streams);
 
+/*! \brief The function with its scalars written once with a constant (scalars.cc: one-element local buffers, as
+ * TVMScript makes every assignment, e.g. a loop bound) replaced by the constant where read, their writes removed. */
+Any fold_constant_scalars(const Any& func);
+
 /*! \brief Replace the allocations of on-chip buffers by no-ops (their storage is now the CBs). */
 Any strip_onchip_allocs(const Any& body);
 

@@ -30,12 +30,12 @@ std::string reader_name(const TileOp& op) {
   return "T." + op.kind;
 }
 
-// Only element-wise stores and reductions read a block without freeing it (whole-block reads).
+// Element-wise stores, reductions and gemms read a block without freeing it (whole-block reads, wait/pop flags).
 void require_block_reader(const TileOp& reader, const Stream& s, const Any& loop, const std::string& why) {
-  if (reader.kind == "eltwise" || reader.kind == "reduce") return;
+  if (reader.kind == "eltwise" || reader.kind == "reduce" || reader.kind == "gemm") return;
   fail("on-chip buffer '" + s.buffer.name + "' is " + why + " loop " + loop_name(loop) + " and read inside it by " +
-       reader_name(reader) + ", which waits for and frees its operand itself; only element-wise stores and "
-       "reductions can read a value that stays in its CB across iterations (copy it to another buffer inside the "
+       reader_name(reader) + ", which waits for and frees its operand itself; only element-wise stores, "
+       "reductions and gemms can read a value that stays in its CB across iterations (copy it to another buffer inside the "
        "loop)");
 }
 
@@ -206,7 +206,11 @@ void place_waits(std::vector<TileOp>& ops, const std::vector<Stream>& streams) {
     for (size_t r : s.consumer_ops) (s.carried && is_prefix(inside, ops[r].loops) ? in_loop : after).push_back(r);
     if (!in_loop.empty()) {
       place_span(ops, added, s, in_loop, inside);  // every iteration waits for the old block and frees it
-      if (after.empty()) added.push_back(hold_op("release", inside.back(), s, level));
+      if (after.empty()) {  // the last iteration's value, never read: waited for and freed after the loop
+        added.push_back(hold_op("hold", inside.back(), s, level));
+        added.back().place = "after";
+        added.push_back(hold_op("release", inside.back(), s, level));
+      }
     }
     if (!after.empty()) place_span(ops, added, s, after, level);
   }

@@ -309,10 +309,74 @@ void visit(const Any& stmt, const std::vector<ir::For>& loops, std::vector<TileO
     fail("a condition around tile operations (" + format_value(cond->condition()) +
          ") is not supported by the tenstorrent backend");
   } else if (auto store = ir::BufferStore::from(stmt)) {
-    fail("scalar store to '" + store->buffer().name() +
+    BufferInfo info = buffer_info(store->buffer());
+    if (info.scope == "local" && info.shape == std::vector<int64_t>{1}) {  // an assignment (fold_constant_scalars)
+      fail("scalar '" + info.name + "' is assigned " + format_value(store->value().any()) + ", which is not a "
+           "constant; the tenstorrent backend supports scalars assigned a constant once (a value computed from block "
+           "indices, e.g. the causal loop bound T.min(..., T.ceildiv((bx + 1) * block_M, block_N)), is not supported)");
+    }
+    fail("scalar store to '" + info.name +
          "' outside an element-wise loop nest is not supported by the tenstorrent backend");
   } else if (auto attr_stmt = ir::AttrStmt::from(stmt)) {
     visit(attr_stmt->body(), loops, ops);
+  }
+}
+
+
+// ------------------------------------------------------------------------------------ gemm accumulation
+
+void set_field(TileOp& op, const char* name, Any value) {
+  for (auto& [key, v] : op.fields) {
+    if (key == name) v = std::move(value);
+  }
+}
+
+// A conversion T.copy (fp32 scores to a bf16 operand) that a gemm reads is packed on chip: the matmul unpacks an
+// operand in the operand's own format (the writer's pack converts a copy out, so other conversions stay aliases).
+void convert_gemm_operands(std::vector<TileOp>& ops) {
+  for (size_t c = 0; c < ops.size(); ++c) {
+    if (ops[c].kind != "copy_local" || ops[c].out->dtype == ops[c].ins[0].dtype) continue;
+    for (size_t r = c + 1; r < ops.size(); ++r) {
+      bool operand = ops[r].kind == "gemm" && std::any_of(ops[r].ins.begin(), ops[r].ins.end(), [&](const BufferInfo& in) {
+                       return in.name == ops[c].out->name;
+                     });
+      if (!operand) continue;
+      ops[c].kind = "eltwise";
+      ops[c].fields = eltwise_fields(*ops[c].out, {"none", "none", "none", "none", "none"}, 0);
+      break;
+    }
+  }
+}
+
+// A gemm inside a loop is a K step of that loop only when its accumulator was last written outside the loop (a
+// T.clear before the K loop). Written in the same loop body, the gemm is one whole product per iteration: after a
+// zero fill (T.clear in the body, attention's scores) it starts from zero in DST; after any other value made in the
+// body (attention's output rescaled by a column vector) the product goes to a value of its own that an element-wise
+// add then accumulates onto the buffer (a matmul accumulates onto DST, not onto a CB's block).
+void gemm_accumulation(std::vector<TileOp>& ops) {
+  for (size_t g = 0; g < ops.size(); ++g) {
+    if (ops[g].kind != "gemm" || ops[g].loops.empty() || truthy(ops[g].get(names::kClear))) continue;
+    const BufferInfo acc = *ops[g].out;
+    const TileOp* last = nullptr;
+    for (size_t w = 0; w < g; ++w) {
+      if (ops[w].out && ops[w].out->name == acc.name) last = &ops[w];
+    }
+    if (last == nullptr || last->loops.size() != ops[g].loops.size() ||
+        !last->loops.back().same_as(ops[g].loops.back())) {
+      continue;
+    }
+    set_field(ops[g], names::kK, Any(int64_t(0)));
+    set_field(ops[g], names::kKCount, Any(int64_t(1)));
+    if (last->kind == "fill" && as_float(last->get(names::kValue)) == 0.0) continue;
+    BufferInfo product = acc;
+    product.var = Any();
+    product.name = acc.name + "_product";
+    ops[g].out = product;
+    set_field(ops[g], names::kClear, Any(true));
+    TileOp add{"eltwise", ops[g].stmt, acc, {acc, product}};
+    add.loops = ops[g].loops;
+    add.fields = eltwise_fields(acc, {"add", "none", "none", "none", "none"}, 0);
+    ops.insert(ops.begin() + static_cast<std::ptrdiff_t>(g + 1), add);
   }
 }
 
@@ -321,6 +385,8 @@ void visit(const Any& stmt, const std::vector<ir::For>& loops, std::vector<TileO
 std::vector<TileOp> tile_ops(const Any& func) {
   std::vector<TileOp> ops;
   visit(ir::PrimFunc(func).body(), {}, ops);
+  convert_gemm_operands(ops);
+  gemm_accumulation(ops);
   add_reduce_scaler(ops, func);
   defer_carried_writes(ops);
   atomic_order(ops, func);

@@ -263,9 +263,9 @@ def log_tile_init() -> Any:
     return call('log_tile_init')
 
 
-def matmul_block(in0, in1, out, partial, mt, nt, kt, k, k_count, dst_tiles, init) -> Any:
+def matmul_block(in0, in1, out, partial, mt, nt, kt, k, k_count, dst_tiles, wait0, pop0, wait1, pop1, init) -> Any:
     """One K step of a block matmul: out (mt x nt tiles) += in0 (mt x kt) x in1 (kt x nt). Step `k` of `k_count`; the accumulator is packed to `out` after the last step. `dst_tiles` is the DST sub-block (set by PlanTTDst; 0 before); when the block exceeds it, partial sums go through CB `partial`."""
-    return call('matmul_block', in0, in1, out, partial, mt, nt, kt, k, k_count, dst_tiles, init)
+    return call('matmul_block', in0, in1, out, partial, mt, nt, kt, k, k_count, dst_tiles, wait0, pop0, wait1, pop1, init)
 
 
 def matmul_init(in0_cb, in1_cb) -> Any:
