@@ -16,7 +16,7 @@ from typing import Any
 import ml_dtypes
 import numpy as np
 import pytest
-from tt_kernels import row_reduce
+from tt_kernels import col_reduce, row_reduce
 
 import tilelang
 import tilelang.language as T
@@ -113,9 +113,10 @@ def _kernel(body: Any) -> Any:
     (lambda a, r: T.reduce_min(a, r, dim=1), r"T\.reduce_min\(A_s, r\) is not supported .* T\.reduce_sum and "
                                              r"T\.reduce_max are"),
     (lambda a, r: T.reduce_absmax(a, r, dim=1), r"T\.reduce_absmax\(A_s, r\) is not supported"),
-    (lambda a, r: T.reduce_sum(a, r, dim=0),
-     r"over dim \(0,\) into \[64\]; .*reduces the rows of a 2-D on-chip buffer"),
-], ids=["min", "absmax", "dim0"])
+    (lambda a, r: T.reduce_sum(a, T.alloc_fragment((64, 1), "float"), dim=1),
+     r"into \[64, 1\]; .*reduces a 2-D on-chip buffer \[M, N\] over its rows \(dim=1 or -1\) into a 1-D buffer "
+     r"\[M\], or over its columns \(dim=0\) into a 1-D buffer \[N\]"),
+], ids=["min", "absmax", "2d_result"])
 def test_refused_reductions_name_the_construct(body: Any, message: str) -> None:
     with pytest.raises(TileLangError, match=message):
         tilelang.lower(_kernel(body), target="tenstorrent")
@@ -151,3 +152,24 @@ def test_sanitizer_rejects_reduce_tile_cbs_other_than_reduce_init() -> None:
     message = _seeded(other_scaler)
     assert ("reduce_tile<SUM> reads CB 0 with scaler CB 0, but the last reduce_init was <SUM> for CB 0 with "
             "scaler CB 1") in message
+
+
+# ---------------------------------------------------------------------------------------------- column reductions
+
+@pytest.mark.parametrize("kind", ["sum", "max"])
+@pytest.mark.parametrize(("shape", "accumulate"), [((64, 64, 32), False), ((96, 256, 64), False),
+                                                   ((64, 128, 64), True)], ids=["2blocks", "4blocks", "clear_false"])
+def test_column_reduction_matches_numpy(kind: str, shape: tuple[int, int, int], accumulate: bool) -> None:
+    m, n, bn = shape
+    kernel = tilelang.compile(col_reduce(m, n, bn, kind, accumulate), out_idx=[-1], target="tenstorrent")
+    a, b = inputs(m, n)
+    out = kernel(a, b)
+    assert out.shape == (n,)
+    check(kind, out, reference(kind, a.T, b.T if accumulate else None), m * (2 if accumulate else 1))
+    assert kernel.last_report["status"] == "ok"
+
+
+def test_column_reduction_transposes_the_block_then_reduces_its_rows() -> None:
+    source = tilelang.lower(col_reduce(64, 64, 32, "max"), target="tenstorrent").kernel_source
+    assert "transpose_tile(0, r, 0)" in source  # every tile of the block, before the reduction
+    assert "reduce_tile<PoolType::MAX, ReduceDim::REDUCE_ROW>" in source

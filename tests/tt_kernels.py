@@ -15,7 +15,8 @@ import tilelang.language as T
 
 __all__ = ["matmul", "elementwise_add", "elementwise_binary", "elementwise_unary", "matmul_bias_relu",
            "batched_matmul", "attention_pv", "attention_scores", "matmul_transposed", "scalar_kernel", "dram_copy",
-           "row_reduce", "sfpu_kernel", "cast_kernel", "fill_max_kernel", "SFPU_FORMS", "GEMMS", "gemm_id", "CORPUS"]
+           "row_reduce", "col_reduce", "sfpu_kernel", "cast_kernel", "fill_max_kernel", "SFPU_FORMS", "GEMMS",
+           "gemm_id", "CORPUS"]
 
 
 def elementwise_binary(M, N, block_M, block_N, op, dtype="bfloat16"):
@@ -103,6 +104,31 @@ def row_reduce(M, N, block_M, kind, accumulate=False, dtype="bfloat16", accum_dt
                 else:
                     T.reduce_max(B_shared, row, dim=1, clear=False)
             T.copy(row, Out[bx * block_M:(bx + 1) * block_M])
+    return main
+
+
+def col_reduce(M, N, block_N, kind, accumulate=False, dtype="bfloat16", accum_dtype="float"):
+    """Out[j] = reduce over i of A[i, j]: TileLang's column reduction (dim=0) of a block of columns on chip into a
+    [block_N] fragment; with `accumulate`, B's block is reduced onto it (clear=False)."""
+
+    @T.prim_func
+    def main(A: T.Tensor((M, N), dtype), B: T.Tensor((M, N), dtype), Out: T.Tensor((N,), accum_dtype)):
+        with T.Kernel(T.ceildiv(N, block_N), threads=128) as bx:
+            A_shared = T.alloc_shared((M, block_N), dtype)
+            B_shared = T.alloc_shared((M, block_N), dtype)
+            col = T.alloc_fragment((block_N,), accum_dtype)
+            T.copy(A[0, bx * block_N], A_shared)
+            if kind == "sum":
+                T.reduce_sum(A_shared, col, dim=0)
+            else:
+                T.reduce_max(A_shared, col, dim=0)
+            if accumulate:
+                T.copy(B[0, bx * block_N], B_shared)
+                if kind == "sum":
+                    T.reduce_sum(B_shared, col, dim=0, clear=False)
+                else:
+                    T.reduce_max(B_shared, col, dim=0, clear=False)
+            T.copy(col, Out[bx * block_N:(bx + 1) * block_N])
     return main
 
 
@@ -348,8 +374,7 @@ CORPUS = {
     "dram_to_dram_copy": lambda: dram_copy(64, 96, 32, 32),
     **{f"row_reduce_{kind}": (lambda kind=kind: row_reduce(128, 64, 64, kind, accumulate=kind == "sum"))
        for kind in ("sum", "max")},
-
-
+    "col_reduce_max": lambda: col_reduce(64, 128, 64, "max", accumulate=True),
     **{f"sfpu_{form}": (lambda form=form: sfpu_kernel(64, 64, 32, form)) for form in SFPU_FORMS},
     "cast_bf16_to_fp32": lambda: cast_kernel(64, 64, 32, "bfloat16", "float32"),
     "cast_fp32_to_bf16_after_exp": lambda: cast_kernel(64, 64, 32, "float32", "bfloat16", then_exp=True),

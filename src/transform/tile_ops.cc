@@ -265,7 +265,7 @@ std::vector<TileOp> classify_tile(const ir::TilePrimitiveCall& stmt, const std::
   if (name == "tirx.tile.fill") return {classify_fill(stmt)};
   if (name == "tl.tile.atomic_add") return classify_atomic(stmt);
   if (name == "tirx.tile.sum" || name == "tirx.tile.max" || name == "tirx.tile.min") {
-    return {classify_reduce(stmt)};
+    return classify_reduce(stmt);
   }
   fail("tile primitive " + name + " has no tenstorrent lowering");
 }

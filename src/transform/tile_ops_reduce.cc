@@ -1,6 +1,9 @@
-// Row reductions (T.reduce_sum / T.reduce_max over the last dim of a 2-D on-chip buffer into a 1-D one, held as a
-// column vector: the values in column 0 of M/32 tiles, what reduce_tile with REDUCE_ROW packs), and the scaler
-// tile every reduction of a block reads (tile_ops_util.h).
+// Reductions (T.reduce_sum / T.reduce_max of a 2-D on-chip buffer into a 1-D one, held as a column vector: the
+// values in column 0 of M/32 tiles, what reduce_tile with REDUCE_ROW packs), and the scaler tile every reduction
+// of a block reads (tile_ops_util.h). A column reduction (dim=0) transposes the block on chip (transpose_tile
+// of every tile, in transposed tile order) and reduces the rows of that: its result is then a column vector like
+// every other 1-D on-chip value, and accumulation onto a previous value (clear=False) is the row reduction's own.
+// (REDUCE_COL would leave a row vector, which would need the transpose afterwards and a row-vector previous value.)
 #include <algorithm>
 
 #include "engine_common.h"
@@ -16,7 +19,7 @@ std::string reduce_name(const std::string& kind, bool absolute) {
 
 }  // namespace
 
-TileOp classify_reduce(const ir::TilePrimitiveCall& stmt) {
+std::vector<TileOp> classify_reduce(const ir::TilePrimitiveCall& stmt) {
   List args = stmt.args();
   std::string prim = stmt.op().name();
   std::string kind = prim.substr(prim.rfind('.') + 1);
@@ -36,19 +39,33 @@ TileOp classify_reduce(const ir::TilePrimitiveCall& stmt) {
   List axes = as_list(args[2]);
   int64_t axis = axes.size() == 1 ? as_int(axes[0]) : -1000;
   if (axis < 0) axis += static_cast<int64_t>(src.info.shape.size());
-  if (src.info.shape.size() != 2 || dst.info.shape.size() != 1 || axis != 1 || dst.info.shape[0] != src.info.shape[0]) {
+  bool fits = src.info.shape.size() == 2 && dst.info.shape.size() == 1 && (axis == 0 || axis == 1) &&
+              dst.info.shape[0] == src.info.shape[1 - axis];
+  if (!fits) {
     fail(what + " reduces a " + ints_str(src.info.shape) + " buffer over dim " + format_value(args[2]) + " into " +
-         ints_str(dst.info.shape) + "; the tenstorrent backend reduces the rows of a 2-D on-chip buffer [M, N] "
-         "(dim=1 or -1) into a 1-D buffer [M] (column reductions, dim=0, are not supported yet)");
+         ints_str(dst.info.shape) + "; the tenstorrent backend reduces a 2-D on-chip buffer [M, N] over its rows "
+         "(dim=1 or -1) into a 1-D buffer [M], or over its columns (dim=0) into a 1-D buffer [N]");
   }
-  auto [rows, cols] = tiles(src.info, "reduced buffer");
+  tiles(src.info, "reduced buffer");
   tiles(dst.info, "reduction result");
+  std::vector<TileOp> ops;
+  BufferInfo rows_of = src.info;
+  if (axis == 0) {
+    rows_of.name = src.info.name + "_cols";  // not `_T`: a transposed gemm operand of the same buffer has that name
+    rows_of.shape = {src.info.shape[1], src.info.shape[0]};
+    auto [r, c] = tiles(src.info, "reduced buffer");
+    TileOp transpose{"transpose", stmt, rows_of, {src.info}};
+    transpose.fields = {{names::kRows, Any(r)}, {names::kCols, Any(c)}};
+    ops.push_back(transpose);
+  }
+  auto [rows, cols] = tiles(rows_of, "reduced buffer");
   bool clear = !truthy(to_plain(args[3]));
-  TileOp op{"reduce", stmt, dst.info, {src.info}};
+  TileOp op{"reduce", stmt, dst.info, {rows_of}};
   op.fields = {{names::kPool, Any(String(kind))}, {names::kRows, Any(rows)}, {names::kCols, Any(cols)},
                {names::kClear, Any(clear)}};
   if (!clear) op.ins.push_back(dst.info);  // accumulates onto dst's previous value
-  return op;
+  ops.push_back(op);
+  return ops;
 }
 
 // The scaler tile: one read of the constant tensor (tt.constants) per block, before the block's first reduction

@@ -83,8 +83,9 @@ std::vector<TileOp> classify_atomic(const ir::TilePrimitiveCall& stmt);
 std::optional<std::vector<TileOp>> atomic_nest(const ir::For& loop);
 /*! \brief The turn fields of the atomic ops: member (blockIdx.z), members (the grid's z extent), step. */
 void atomic_order(std::vector<TileOp>& ops, const Any& func);
-/*! \brief A row reduction (tile_ops_reduce.cc), or a refusal naming the construct and what is accepted. */
-TileOp classify_reduce(const ir::TilePrimitiveCall& stmt);
+/*! \brief A row reduction (tile_ops_reduce.cc; a column reduction is a transpose, then one), or a refusal naming
+ * the construct and what is accepted. */
+std::vector<TileOp> classify_reduce(const ir::TilePrimitiveCall& stmt);
 /*! \brief Before the first reduction of `ops`: the read of the scaler tile (the constant tensor of `func`) that
  * every reduction then reads as its second input. */
 void add_reduce_scaler(std::vector<TileOp>& ops, const Any& func);
