@@ -13,6 +13,10 @@
 //   core.cpp before the last kernel stopped), and they are resumed one by one to unwind (block_until aborts);
 // - thread-local state (the current kernel) is only read in functions that never span a switch: a fiber may
 //   continue on another thread of the pool.
+//
+// On x86-64 Linux a switch is a few instructions of our own (tt_emu_switch: the callee-saved registers, MXCSR and
+// the x87 control word, then the stack pointer): glibc's swapcontext also saves and restores the signal mask, a
+// system call per switch (half a million in benchmarks/bench_tt_emulate.py's GEMM 2048^3). Elsewhere, ucontext.
 #include <sys/mman.h>
 #include <ucontext.h>
 #include <unistd.h>
@@ -20,6 +24,7 @@
 #include <algorithm>
 #include <condition_variable>
 #include <cstdio>
+#include <cstring>
 #include <deque>
 #include <thread>
 
@@ -28,9 +33,78 @@
 
 namespace tt_emu {
 
+#if defined(__x86_64__) && defined(__linux__)
+#define TT_EMU_OWN_SWITCH 1
+// Saves the callee-saved state on the current stack and its stack pointer in *save, then continues the context
+// whose stack pointer is `load` (saved by this function, or laid out by make_fiber to start in tt_emu_fiber_start).
+extern "C" __attribute__((visibility("hidden"))) void tt_emu_switch(void** save, void* load);
+extern "C" __attribute__((visibility("hidden"))) void tt_emu_fiber_start();
+extern "C" __attribute__((visibility("hidden"))) void tt_emu_fiber_main(void* fiber);
+asm(R"(
+    .text
+    .globl tt_emu_switch
+    .hidden tt_emu_switch
+    .type tt_emu_switch, @function
+tt_emu_switch:
+    .cfi_startproc
+    pushq %rbp
+    pushq %rbx
+    pushq %r12
+    pushq %r13
+    pushq %r14
+    pushq %r15
+    subq $8, %rsp
+    stmxcsr (%rsp)
+    fnstcw 4(%rsp)
+    movq %rsp, (%rdi)
+    movq %rsi, %rsp
+    ldmxcsr (%rsp)
+    fldcw 4(%rsp)
+    addq $8, %rsp
+    popq %r15
+    popq %r14
+    popq %r13
+    popq %r12
+    popq %rbx
+    popq %rbp
+    ret
+    .cfi_endproc
+    .size tt_emu_switch, .-tt_emu_switch
+
+    .globl tt_emu_fiber_start
+    .hidden tt_emu_fiber_start
+    .type tt_emu_fiber_start, @function
+tt_emu_fiber_start:
+    .cfi_startproc
+    .cfi_undefined rip
+    movq %r12, %rdi
+    call tt_emu_fiber_main
+    ud2
+    .cfi_endproc
+    .size tt_emu_fiber_start, .-tt_emu_fiber_start
+)");
+#endif
+
+// A saved context: where a fiber or the thread that resumed it continues.
+struct Context {
+#ifdef TT_EMU_OWN_SWITCH
+    void* sp = nullptr;
+#else
+    ucontext_t uc{};
+#endif
+};
+
+void jump(Context& save, Context& load) {
+#ifdef TT_EMU_OWN_SWITCH
+    tt_emu_switch(&save.sp, load.sp);
+#else
+    swapcontext(&save.uc, &load.uc);
+#endif
+}
+
 struct Fiber {
-    ucontext_t ctx{};
-    ucontext_t* home = nullptr;     // the context of the thread that resumed it, switched back to
+    Context ctx;
+    Context* home = nullptr;        // the context of the thread that resumed it, switched back to
     std::mutex* release = nullptr;  // the core lock its thread releases once it has switched out
     bool waiting = false;           // switched out in block_until, not yet queued again (core lock)
     bool finished = false;
@@ -54,19 +128,22 @@ struct Pool {
 };
 Pool* g_pool = nullptr;  // the pool of the run in progress
 
-void entry(unsigned hi, unsigned lo) {
-    Fiber* f = reinterpret_cast<Fiber*>((static_cast<uintptr_t>(hi) << 32) | lo);
+void run_fiber(Fiber* f) {
     f->body(f->thread);
     f->finished = true;
-    setcontext(f->home);
+    jump(f->ctx, *f->home);  // never resumed again
 }
+
+#ifndef TT_EMU_OWN_SWITCH
+void entry(unsigned hi, unsigned lo) { run_fiber(reinterpret_cast<Fiber*>((static_cast<uintptr_t>(hi) << 32) | lo)); }
+#endif
 
 // Runs `f` on the calling thread until it blocks or finishes.
 void resume(Fiber* f) {
-    ucontext_t home;
+    Context home;
     f->home = &home;
     set_current_thread(f->thread);
-    swapcontext(&home, &f->ctx);
+    jump(home, f->ctx);
     set_current_thread(nullptr);
     if (f->release != nullptr) {
         std::mutex* lock = f->release;
@@ -103,13 +180,28 @@ void make_fiber(Fiber& f, KernelThread& t, void (*body)(KernelThread*)) {
     f.thread = &t;
     f.body = body;
     t.fiber = &f;
-    getcontext(&f.ctx);
-    f.ctx.uc_stack.ss_sp = f.stack + page;
-    f.ctx.uc_stack.ss_size = kStackBytes;
-    f.ctx.uc_link = nullptr;
+#ifdef TT_EMU_OWN_SWITCH
+    // What tt_emu_switch pops, below a 16-byte aligned top: MXCSR and x87 control word (their defaults), r15..r12
+    // (r12: the fiber, for tt_emu_fiber_start), rbx, rbp, and the return address: tt_emu_fiber_start, entered
+    // with the stack 16-byte aligned so that its call is ABI-aligned.
+    auto* top = reinterpret_cast<uint64_t*>(f.stack + f.stack_bytes - 16);
+    uint64_t* sp = top - 8;
+    const uint32_t control[2] = {0x1f80u, 0x037fu};
+    std::memcpy(&sp[0], control, sizeof control);
+    sp[1] = sp[2] = sp[3] = 0;                       // r15, r14, r13
+    sp[4] = reinterpret_cast<uint64_t>(&f);          // r12
+    sp[5] = sp[6] = 0;                               // rbx, rbp
+    sp[7] = reinterpret_cast<uint64_t>(&tt_emu_fiber_start);
+    f.ctx.sp = sp;
+#else
+    getcontext(&f.ctx.uc);
+    f.ctx.uc.uc_stack.ss_sp = f.stack + page;
+    f.ctx.uc.uc_stack.ss_size = kStackBytes;
+    f.ctx.uc.uc_link = nullptr;
     const auto bits = reinterpret_cast<uintptr_t>(&f);
-    makecontext(&f.ctx, reinterpret_cast<void (*)()>(entry), 2, static_cast<unsigned>(bits >> 32),
+    makecontext(&f.ctx.uc, reinterpret_cast<void (*)()>(entry), 2, static_cast<unsigned>(bits >> 32),
                 static_cast<unsigned>(bits & 0xffffffffu));
+#endif
 }
 
 size_t pool_threads(size_t fibers) {
@@ -133,7 +225,7 @@ void switch_out(Session& s) {
     std::mutex* lock = s.lock.release();  // still locked: the thread that ran us unlocks it after the switch
     f->release = lock;
     f->waiting = true;
-    swapcontext(&f->ctx, f->home);
+    jump(f->ctx, *f->home);
     s.lock = std::unique_lock<std::mutex>(*lock);
 }
 
@@ -182,3 +274,7 @@ void run_kernels(Run& run, void (*body)(KernelThread*)) {
 }
 
 }  // namespace tt_emu
+
+#ifdef TT_EMU_OWN_SWITCH
+extern "C" void tt_emu_fiber_main(void* fiber) { tt_emu::run_fiber(static_cast<tt_emu::Fiber*>(fiber)); }
+#endif
