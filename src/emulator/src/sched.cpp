@@ -1,5 +1,9 @@
-// The kernel scheduler: every kernel of every core is a cooperative task (a ucontext fiber with its own stack),
-// and a small pool of threads ($TT_EMU_THREADS, default: the machine's cores) runs the ready ones. A kernel
+// The kernel scheduler: every kernel of every core is a cooperative task (a fiber with its own stack), and a
+// small pool of threads ($TT_EMU_THREADS, default: the machine's cores) runs the ready ones. The kernels of one
+// core go to the queue of one thread of the pool (core ordinal modulo threads), which runs them unless it is busy
+// when another thread is idle, so a core's lock is mostly contended only by the NoC calls of other cores: with any
+// thread running any kernel, the two threads of a 2-core machine spent more CPU time passing core locks and cache
+// lines back and forth than the one thread alone (GEMM 2048^3). A kernel
 // switches out only where it blocks (block_until: CB reserve/wait and semaphore waits); whoever makes its wait
 // satisfiable puts it back on the ready queue (wake_waiters). A wait costs two user-space context switches, not a
 // futex, an OS thread switch and a timed wake-up.
@@ -108,6 +112,7 @@ struct Fiber {
     std::mutex* release = nullptr;  // the core lock its thread releases once it has switched out
     bool waiting = false;           // switched out in block_until, not yet queued again (core lock)
     bool finished = false;
+    size_t worker = 0;              // the thread of the pool that runs it
     KernelThread* thread = nullptr;
     void (*body)(KernelThread*) = nullptr;
     uint8_t* stack = nullptr;
@@ -120,9 +125,11 @@ namespace {
 constexpr size_t kStackBytes = size_t{8} << 20;
 
 struct Pool {
+    explicit Pool(size_t threads) : cvs(threads), ready(threads) {}
     std::mutex mu;
-    std::condition_variable cv;
-    std::deque<Fiber*> ready;
+    std::vector<std::condition_variable> cvs;  // per thread of the pool
+    std::vector<std::deque<Fiber*>> ready;     // per thread of the pool
+    size_t queued = 0;  // in all ready queues
     int in_flight = 0;  // fibers being run by a thread of the pool
     std::vector<Fiber*> running;  // which ones (the watchdog names them)
 };
@@ -152,20 +159,26 @@ void resume(Fiber* f) {
     }
 }
 
-void work(Pool& pool) {
+void work(Pool& pool, size_t w) {
     std::unique_lock<std::mutex> lk(pool.mu);
     for (;;) {
-        pool.cv.wait(lk, [&pool] { return !pool.ready.empty() || pool.in_flight == 0; });
-        if (pool.ready.empty()) break;  // nothing queued and nothing that could queue: the run is over
-        Fiber* f = pool.ready.front();
-        pool.ready.pop_front();
+        pool.cvs[w].wait(lk, [&] { return pool.queued > 0 || pool.in_flight == 0; });
+        if (pool.queued == 0) break;  // nothing queued and nothing that could queue: the run is over
+        // Its own queue first; else another's (when the OS gives the other thread no time, its kernels still run).
+        size_t from = w;
+        while (pool.ready[from].empty()) from = (from + 1) % pool.ready.size();
+        Fiber* f = pool.ready[from].front();
+        pool.ready[from].pop_front();
+        --pool.queued;
         ++pool.in_flight;
         pool.running.push_back(f);
         lk.unlock();
         resume(f);
         lk.lock();
         pool.running.erase(std::find(pool.running.begin(), pool.running.end(), f));
-        if (--pool.in_flight == 0 && pool.ready.empty()) pool.cv.notify_all();
+        if (--pool.in_flight == 0 && pool.queued == 0) {
+            for (auto& cv : pool.cvs) cv.notify_all();
+        }
     }
 }
 
@@ -204,10 +217,10 @@ void make_fiber(Fiber& f, KernelThread& t, void (*body)(KernelThread*)) {
 #endif
 }
 
-size_t pool_threads(size_t fibers) {
+size_t pool_threads(size_t cores) {
     size_t n = std::thread::hardware_concurrency();
     if (const char* env = std::getenv("TT_EMU_THREADS"); env && *env) n = std::strtoul(env, nullptr, 10);
-    return std::max<size_t>(1, std::min(n == 0 ? 1 : n, fibers));
+    return std::max<size_t>(1, std::min(n == 0 ? 1 : n, cores));
 }
 
 }  // namespace
@@ -235,25 +248,30 @@ void schedule_ready(KernelThread& t) {
     f->waiting = false;
     {
         std::lock_guard<std::mutex> lk(g_pool->mu);
-        g_pool->ready.push_back(f);
+        g_pool->ready[f->worker].push_back(f);
+        ++g_pool->queued;
     }
-    g_pool->cv.notify_one();
+    g_pool->cvs[f->worker].notify_one();  // its own thread; an idle other one takes it only when woken otherwise
 }
 
 void run_kernels(Run& run, void (*body)(KernelThread*)) {
     std::vector<Fiber> fibers(run.num_threads);
-    Pool pool;
+    const size_t threads = pool_threads(run.cores.size());  // more than one per core would have nothing to run
+    Pool pool(threads);
     size_t i = 0;
-    for (auto& core : run.cores) {
-        for (auto& t : core->threads) {
-            make_fiber(fibers[i], *t, body);
-            pool.ready.push_back(&fibers[i++]);
+    for (size_t c = 0; c < run.cores.size(); ++c) {
+        for (auto& t : run.cores[c]->threads) {
+            Fiber& f = fibers[i++];
+            make_fiber(f, *t, body);
+            f.worker = c % threads;
+            pool.ready[f.worker].push_back(&f);
+            ++pool.queued;
         }
     }
     g_pool = &pool;
     std::vector<std::thread> helpers;
-    for (size_t n = pool_threads(fibers.size()); n > 1; --n) helpers.emplace_back(work, std::ref(pool));
-    work(pool);
+    for (size_t w = 1; w < threads; ++w) helpers.emplace_back(work, std::ref(pool), w);
+    work(pool, 0);
     for (auto& th : helpers) th.join();
     // Kernels still blocked: the run failed (every failure and deadlock is reported when it happens), so they
     // abort where they wait. One blocked with the run going on would be a scheduler fault; it is reported too.
