@@ -14,6 +14,7 @@ import shutil
 import ml_dtypes
 import numpy as np
 import pytest
+from tt_bad_kernels import eltwise as bad_eltwise
 from tt_norm_kernels import NESTED, layer_norm, nested, online_softmax, rms_norm, row_broadcast, row_tensor, softmax
 
 import tilelang
@@ -73,6 +74,17 @@ def test_row_vector_of_a_1d_tensor_matches_numpy(form: str) -> None:
     x, w = rng.standard_normal((64, 96)).astype(np.float32), rng.standard_normal(96).astype(np.float32)
     kernel = tilelang.compile(row_tensor(64, 96, 32, form), out_idx=[-1], target="tenstorrent")
     _close(kernel(x, w), w + x if form == "add" else x * w * 0.5)
+
+
+def test_on_chip_vector_read_at_the_column_index_broadcasts_along_rows() -> None:
+    """C[i, j] = B[i, j] * R[j] with R = the row maxima of A (a column vector on chip), transposed into row tiles."""
+    rng = np.random.default_rng(8)
+    a, b = (rng.uniform(-1, 1, (64, 64)).astype(BF16) for _ in range(2))
+    kernel = tilelang.compile(bad_eltwise("x*v[j]"), out_idx=[-1], target="tenstorrent")
+    want = b.astype(np.float32) * a.astype(np.float32).max(1)[None, :]
+    got = kernel(a, b).astype(np.float32)
+    assert float(np.abs(got - want).max()) <= 2.0**-8  # one bf16 rounding of a product of magnitude < 1
+    assert "mul_tiles_bcast_rows(" in kernel.artifact.rt_mod.files["compute.cpp"]
 
 
 def _nested_reference(form: str, a: np.ndarray, b: np.ndarray) -> np.ndarray:

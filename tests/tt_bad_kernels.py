@@ -173,7 +173,7 @@ def block_across_heads():
 
 
 def tensor_1d(length: int = 64):
-    """A 1-D tensor read into a 1-D on-chip buffer (only writing column vectors to 1-D tensors is supported)."""
+    """A 1-D tensor read into a 1-D on-chip buffer that nothing reads (of a length not a multiple of 32: refused)."""
     @T.prim_func
     def main(A: T.Tensor((length,), "bfloat16"), C: T.Tensor((64, 64), "bfloat16")):
         with T.Kernel(1, 1, threads=128) as (bx, by):

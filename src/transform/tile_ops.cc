@@ -120,19 +120,31 @@ std::vector<TileOp> dram_copy(const ir::TilePrimitiveCall& stmt, const Region& s
 }
 
 // A 1-D on-chip buffer is a column vector and a 1-D tensor a row vector (row 0 of one tile row, InferTTLayout), so
-// a vector goes out transposed on chip (a column tile transposed is a row tile) and the writer writes row tiles.
+// a vector moves transposed on chip (a column tile transposed is a row tile): the reader reads row tiles, which
+// are transposed into the column vector; a column vector is transposed into row tiles the writer writes.
 std::vector<TileOp> vector_copy(const ir::TilePrimitiveCall& stmt, const Region& tensor, const BufferInfo& vec, bool in) {
-  if (in || tensor.info.shape.size() != 1 || tensor.extents[0] != vec.shape[0]) {
+  if (tensor.info.shape.size() != 1 || tensor.extents[0] != vec.shape[0]) {
     fail("T.copy between tensor '" + tensor.info.name + "' (shape " + ints_str(tensor.info.shape) + ") and 1-D "
-         "on-chip buffer '" + vec.name + "' is not supported; the tenstorrent backend writes a 1-D on-chip buffer "
-         "(a column vector, e.g. a row reduction) to a block of a 1-D tensor of the same length (reading 1-D tensors "
-         "into on-chip buffers is not supported yet)");
+         "on-chip buffer '" + vec.name + "' is not supported; the tenstorrent backend moves a 1-D on-chip buffer "
+         "(a column vector, e.g. a row reduction) from or to a block of a 1-D tensor of the same length");
   }
   require_inside(tensor, vec, 0);
   auto [rows, cols] = tiles(vec, "on-chip vector");
   BufferInfo row = vec;
-  row.name = vec.name + "_T";
+  row.name = vec.name + (in ? "_row" : "_T");
   row.shape = {tile_shape().first, vec.shape[0]};
+  if (in) {
+    row.var = Any();
+    row.scope = "shared";
+    TileOp read{"copy_in", stmt, row};
+    read.tensor = tensor.info;
+    read.fields = {{names::kTensor, tensor.info.var}, {names::kRow, Any(int64_t(0))}, {names::kCol, tensor.mins[0]},
+                   {names::kRows, Any(int64_t(1))}, {names::kCols, Any(rows)},
+                   {names::kRowTiles, Any(tensor.info.shape[0] / tile_shape().second)}};
+    TileOp transpose{"transpose", stmt, vec, {row}};
+    transpose.fields = {{names::kRows, Any(int64_t(1))}, {names::kCols, Any(rows)}};
+    return {read, transpose};
+  }
   TileOp transpose{"transpose", stmt, row, {vec}};
   transpose.fields = {{names::kRows, Any(rows)}, {names::kCols, Any(cols)}};
   TileOp out{"copy_out", stmt};

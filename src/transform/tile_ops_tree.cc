@@ -76,12 +76,29 @@ class Tree {
     }
     bool one_index = out_.shape.size() == 2 && info.shape.size() == 1 && idx.size() == 1;
     if (one_index && idx[0].same_as(lvars_[0]) && info.shape[0] == out_.shape[0]) return Value{info, Vec::kColumn};
+    if (one_index && idx[0].same_as(lvars_[1]) && info.shape[0] == out_.shape[1]) return onchip_row(info);
     if (one_index && idx[0].same_as(lvars_[1])) {
-      return reject(load.any(), "is a row vector of an on-chip buffer (a 1-D buffer read at the column index); "
-                    "only [block_M] column vectors read at the row index, and 1-D tensors read whole at the column "
-                    "index (w[j]), broadcast");
+      return reject(load.any(), "is a 1-D on-chip buffer of length " + std::to_string(info.shape[0]) + " read at the "
+                    "column index of a store " + std::to_string(out_.shape[1]) + " columns wide; vectors broadcast "
+                    "whole (v[i] along rows, v[j] along columns)");
     }
     return reject(load.any());
+  }
+
+  // A 1-D on-chip buffer (a column vector) read at the column index (gemv's a[k]): transposed on chip into row
+  // tiles, the row vector a broadcast along rows reads.
+  Value onchip_row(const BufferInfo& vec) {
+    BufferInfo row = vec;
+    row.var = Any();
+    row.name = vec.name + "_row" + std::to_string(first_ + pieces_.size());
+    row.shape = {tile_shape().first, vec.shape[0]};
+    auto [rows, cols] = tiles(vec, "on-chip vector");
+    TileOp transpose{"transpose", stmt_, row, {vec}};
+    transpose.fields = {{names::kRows, Any(rows)}, {names::kCols, Any(cols)}};
+    pieces_.push_back(transpose);
+    units_.push_back({"none", "none", "none", "none", "none"});
+    bits_.push_back(0);
+    return Value{row, Vec::kRow, std::nullopt, static_cast<int>(pieces_.size()) - 1};
   }
 
   // A 1-D tensor read whole at the column index of a [block_M, N] store (layer_norm's W[j]): the reader reads its
@@ -136,9 +153,9 @@ class Tree {
       Vec vec = a.vec == Vec::kFull ? b.vec : a.vec;
       bool rows = vec == Vec::kRow;
       Unit unit = rows ? Unit::kFpuBcastRows : Unit::kFpuBcastCols;
-      std::string what = rows ? "a 1-D tensor's row vector" : "a [block_M] column vector";
+      std::string what = rows ? "a row vector (v[j])" : "a [block_M] column vector";
       if (a.vec != Vec::kFull && b.vec != Vec::kFull) {
-        return reject(expr, "combines a [block_M] column vector and a 1-D tensor's row vector (an outer product), "
+        return reject(expr, "combines a [block_M] column vector and a row vector v[j] (an outer product), "
                       "which has no broadcast form");
       }
       const eltwise::Op* bc = op_named(unit, op.name);
