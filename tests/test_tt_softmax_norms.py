@@ -103,13 +103,14 @@ def test_nested_store_matches_numpy(form: str) -> None:
     assert float(np.abs(got - want).max()) <= 2.0**-7 * float(np.abs(want).max())
 
 
-@pytest.mark.parametrize("op", ["add", "sub", "mul", "div"])
+@pytest.mark.parametrize("op", ["add", "sub", "mul", "div", "rsub", "rdiv"])
 def test_column_vector_broadcast_matches_numpy(op: str) -> None:
+    """rsub: v - x as -(x - v) (a broadcast difference, then 0 minus it); rdiv: v times recip(x)."""
     a = np.random.default_rng(3).uniform(0.5, 2.0, (64, 96)).astype(BF16)
     kernel = tilelang.compile(row_broadcast(64, 96, 32, op), out_idx=[-1], target="tenstorrent")
     x = a.astype(np.float32)
     r = x.max(1, keepdims=True)
-    want = {"add": x + r * 2.0, "sub": x - r, "mul": r * x, "div": x / r}[op]
+    want = {"add": x + r * 2.0, "sub": x - r, "mul": r * x, "div": x / r, "rsub": r - x, "rdiv": r / x}[op]
     np.testing.assert_allclose(kernel(a), want, rtol=1e-6, atol=1e-6)
 
 

@@ -142,7 +142,8 @@ def nested(M, N, block, form, dtype="bfloat16"):
 
 
 def row_broadcast(M, N, block_M, op, dtype="bfloat16", accum_dtype="float"):
-    """C[i, j] = A[i, j] op R[i] with R = the rows' maxima (a [block_M] column vector) scaled: add, sub, mul, div."""
+    """C[i, j] = A[i, j] op R[i] with R = the rows' maxima (a [block_M] column vector) scaled: add, sub, mul, div;
+    rsub and rdiv with the vector on the left: R[i] - A[i, j], R[i] / A[i, j]."""
 
     @T.prim_func
     def main(A: T.Tensor((M, N), dtype), C: T.Tensor((M, N), accum_dtype)):
@@ -159,6 +160,10 @@ def row_broadcast(M, N, block_M, op, dtype="bfloat16", accum_dtype="float"):
                     C_l[i, j] = A_s[i, j] - R[i]
                 elif op == "mul":
                     C_l[i, j] = R[i] * A_s[i, j]
+                elif op == "rsub":
+                    C_l[i, j] = R[i] - A_s[i, j]
+                elif op == "rdiv":
+                    C_l[i, j] = R[i] / A_s[i, j]
                 else:
                     C_l[i, j] = A_s[i, j] / R[i]
             T.copy(C_l, C[by * block_M, 0])

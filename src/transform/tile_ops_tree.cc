@@ -161,7 +161,10 @@ class Tree {
       const eltwise::Op* bc = op_named(unit, op.name);
       bool commutes = op.name == std::string("add") || op.name == std::string("mul");
       bool left = a.vec != Vec::kFull;
-      if (op.unit != Unit::kFpuBinary || bc == nullptr || (left && !commutes)) {
+      // v - x is -(x - v): the broadcast difference, then 0 - it (exact in fp32, +0 where v == x as v - x gives).
+      const eltwise::Op* rsub = op_named(Unit::kSfpuScalar, "rsub");
+      bool negates = left && op.name == std::string("sub") && rsub != nullptr;
+      if (op.unit != Unit::kFpuBinary || bc == nullptr || (left && !commutes && !negates)) {
         return reject(expr, "combines a block and " + what + " by " + op.written + " with the vector " +
                       (left ? "on the left" : "on the right") + ", which has no broadcast form (broadcasts: " +
                       eltwise::written({unit}) + " with the vector as b)");
@@ -169,7 +172,9 @@ class Tree {
       if (left) std::swap(a, b);
       EltwiseUnits units{"none", "none", "none", "none", bc->name};
       units.bcast_dim = rows ? "rows" : "cols";
-      return emit({a, b}, units);
+      Value made = emit({a, b}, units);
+      if (!negates) return made;
+      return emit({made}, {"none", "none", "none", rsub->name, "none"}, fp32_bits(0.0));
     }
     if (op.unit == Unit::kSfpuBinary && a.buf->dtype != b.buf->dtype) {
       return reject(expr, std::string("is ") + op.written + " of values of dtypes " + a.buf->dtype + " and " +
@@ -215,11 +220,7 @@ class Tree {
     std::optional<Value> a = need_buffer(lower(num), num);
     std::optional<Value> b = a ? need_buffer(lower(den), den) : std::nullopt;
     if (!a || !b) return std::nullopt;
-    if (a->vec != Vec::kFull && b->vec == Vec::kFull) {
-      return reject(expr, "divides a vector by a block (v[i] / x[i, j]), which has no broadcast form (x[i, j] / v[i] "
-                    "has: x times the vector's reciprocal)");
-    }
-    Value r = unary(*recip, *b);
+    Value r = unary(*recip, *b);  // v[i] / x[i, j] too: the vector times the block's reciprocal
     return binary(expr, *mul, *a, r);
   }
 
