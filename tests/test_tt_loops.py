@@ -14,7 +14,7 @@ from typing import Any
 import ml_dtypes
 import numpy as np
 import pytest
-from tt_loop_kernels import accumulate_blocks, invariant_scale, row_sum_blocks
+from tt_loop_kernels import accumulate_blocks, block_prefix_sum, invariant_scale, row_sum_blocks
 
 import tilelang
 import tilelang.language as T
@@ -172,3 +172,36 @@ def test_carried_value_read_after_its_rewrite_in_the_iteration() -> None:
 def test_refused_loop_values_name_buffer_loop_and_reason(case: str, message: str) -> None:
     with pytest.raises(TileLangError, match=message):
         tilelang.lower(_refused(case), target="tenstorrent")
+
+
+# ------------------------------------------------------------------------- loop extents from block indices
+
+@pytest.mark.parametrize("grid", [[1, 1], [3, 1], [4, 1]], ids=["1core", "3cores", "4cores"])
+def test_loop_extent_computed_from_the_block_index(grid: list[int]) -> None:
+    """The scalar T.min(bx + 1, ...) becomes the loop's extent; each kernel computes it from its block's index."""
+    kernel = tilelang.compile(block_prefix_sum(128, 64, 32), out_idx=[-1], target="tenstorrent",
+                              pass_configs={"tl.PartitionTTWork.core_grid": grid})
+    a = np.random.default_rng(9).standard_normal((128, 64)).astype(np.float32)
+    want = np.cumsum(a.reshape(4, 32, 64), axis=0).reshape(128, 64)
+    np.testing.assert_allclose(kernel(a), want, rtol=1e-6, atol=1e-5)
+    compute = kernel.artifact.rt_mod.files["compute.cpp"]
+    assert "k < " in compute and "count" in compute
+
+
+def test_gemm_k_loop_with_a_block_dependent_extent_is_refused() -> None:
+    @T.prim_func
+    def main(A: T.Tensor((64, 128), "bfloat16"), B: T.Tensor((128, 64), "bfloat16"), C: T.Tensor((64, 64), "float")):
+        with T.Kernel(2, threads=128) as bx:
+            A_s = T.alloc_shared((32, 32), "bfloat16")
+            B_s = T.alloc_shared((32, 64), "bfloat16")
+            C_l = T.alloc_fragment((32, 64), "float")
+            T.clear(C_l)
+            for k in T.serial(bx + 1):
+                T.copy(A[bx * 32, k * 32], A_s)
+                T.copy(B[k * 32, 0], B_s)
+                T.gemm(A_s, B_s, C_l)
+            T.copy(C_l, C[bx * 32, 0])
+
+    with pytest.raises(TileLangError, match=r"T.gemm into 'C_l' accumulates over loop 'k', whose extent .* is not a "
+                                            r"constant; the K loop of a gemm needs a static extent"):
+        tilelang.lower(main, target="tenstorrent")

@@ -8,7 +8,7 @@ from typing import Any
 
 import tilelang.language as T
 
-__all__ = ["invariant_scale", "row_sum_blocks", "accumulate_blocks", "LOOP_CORPUS"]
+__all__ = ["invariant_scale", "row_sum_blocks", "accumulate_blocks", "block_prefix_sum", "LOOP_CORPUS"]
 
 
 def invariant_scale(M, N, block_M, block_N, dtype="bfloat16"):
@@ -70,9 +70,29 @@ def accumulate_blocks(M, N, block_M, block_N, dtype="bfloat16", accum_dtype="flo
 
 
 # The loop kernels of the codegen corpus (tests/tt_kernels.py CORPUS).
+def block_prefix_sum(M, N, block_M, dtype="float32"):
+    """C's row block b = the sum of A's row blocks 0..b: a loop whose extent is computed from the block index (as
+    flash attention's causal loop bound is), so each block runs another number of iterations."""
+
+    @T.prim_func
+    def main(A: T.Tensor((M, N), dtype), C: T.Tensor((M, N), dtype)):
+        with T.Kernel(T.ceildiv(M, block_M), threads=128) as bx:
+            A_s = T.alloc_shared((block_M, N), dtype)
+            acc = T.alloc_fragment((block_M, N), dtype)
+            T.fill(acc, 0)
+            loop_range = T.min(bx + 1, T.ceildiv(M, block_M))
+            for k in T.serial(loop_range):
+                T.copy(A[k * block_M, 0], A_s)
+                for i, j in T.Parallel(block_M, N):
+                    acc[i, j] += A_s[i, j]
+            T.copy(acc, C[bx * block_M, 0])
+    return main
+
+
 LOOP_CORPUS: dict[str, Any] = {
     "loop_invariant_scale": lambda: invariant_scale(128, 256, 64, 64),
     "loop_row_sum": lambda: row_sum_blocks(128, 256, 64, 64),
     "loop_row_max": lambda: row_sum_blocks(128, 256, 64, 64, "max"),
     "loop_accumulate": lambda: accumulate_blocks(128, 256, 64, 64),
+    "loop_extent_from_block_index": lambda: block_prefix_sum(128, 64, 32),
 }

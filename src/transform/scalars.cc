@@ -1,5 +1,7 @@
-// Scalars bound to constants (tile_dataflow.h). TVMScript makes every assignment in a kernel body, e.g. TileLang's
-// `loop_range = T.ceildiv(seq_kv, block_N)`, a one-element local buffer written once and read as an element.
+// Scalars bound to constants or to block-index expressions (tile_dataflow.h). TVMScript makes every assignment in a
+// kernel body, e.g. TileLang's `loop_range = T.ceildiv(seq_kv, block_N)` or the causal `T.min(..., T.ceildiv((bx +
+// 1) * block_M, block_N))`, a one-element local buffer written once and read as an element: the reads become the
+// value itself, which every kernel computes from its block's indices.
 #include <algorithm>
 
 #include "tile_dataflow.h"
@@ -36,9 +38,15 @@ Any fold_constant_scalars(const Any& func) {
                   sc->value = s.value().any();
                 }
               })});
-  // Folded: written once, with a constant. Any other scalar stays (and is refused where it is used).
-  scalars.erase(std::remove_if(scalars.begin(), scalars.end(), [](const Scalar& s) {
-                  return s.stores != 1 || !(ir::IntImm::matches(s.value) || ir::FloatImm::matches(s.value));
+  // Folded: written once, with a value that reads no buffer (a constant, or computed from block indices and
+  // constants). Any other scalar stays (and is refused where it is used).
+  auto reads_buffer = [](const Any& value) {
+    bool reads = false;
+    walk(value, {ir::visit<ir::TensorLoad>([&](const ir::TensorLoad&) { reads = true; })});
+    return reads;
+  };
+  scalars.erase(std::remove_if(scalars.begin(), scalars.end(), [&](const Scalar& s) {
+                  return s.stores != 1 || reads_buffer(s.value);
                 }),
                 scalars.end());
   if (scalars.empty()) return func;

@@ -236,7 +236,8 @@ std::vector<TileOp> classify_gemm(const ir::TilePrimitiveCall& stmt, const std::
   int64_t k_count = 1;
   if (!loops.empty() && !clear) {
     k = loops.back().loop_var();
-    k_count = as_int(loops.back().extent());
+    auto extent = ir::IntImm::from(loops.back().extent());
+    k_count = extent ? extent->value() : 0;  // 0: dynamic, refused unless gemm_accumulation finds no K loop
   }
   TileOp op{"gemm", stmt, d.info, {lhs, rhs}};
   op.fields = {{names::kMt, Any(mt)}, {names::kNt, Any(nt)}, {names::kKt, Any(ak)}, {names::kK, k},
@@ -298,8 +299,14 @@ void visit_loop(const ir::For& loop, const std::vector<ir::For>& loops, std::vec
   } else if (loop.annotations().count(String(keys::kTtPersistentLoop))) {
     visit(loop.body(), loops, ops);
   } else {
-    if (!ir::IntImm::matches(loop.extent())) {
-      fail("loop '" + format_value(loop.loop_var()) + "' has a dynamic extent (" + format_value(loop.extent()) + ")");
+    // A static extent, or one computed from block indices (the causal loop bound, folded by fold_constant_scalars):
+    // every kernel computes it from its block's indices. One that reads a buffer is not known to the dataflow kernels.
+    bool reads = false;
+    walk(loop.extent(), {ir::visit<ir::TensorLoad>([&](const ir::TensorLoad&) { reads = true; })});
+    if (reads) {
+      fail("loop '" + format_value(loop.loop_var()) + "' has an extent read from a buffer (" +
+           format_value(loop.extent()) + "); the tenstorrent backend needs loop extents that are constants or "
+           "computed from block indices");
     }
     std::vector<ir::For> inner = loops;
     inner.push_back(loop);
@@ -323,9 +330,9 @@ void visit(const Any& stmt, const std::vector<ir::For>& loops, std::vector<TileO
   } else if (auto store = ir::BufferStore::from(stmt)) {
     BufferInfo info = buffer_info(store->buffer());
     if (info.scope == "local" && info.shape == std::vector<int64_t>{1}) {  // an assignment (fold_constant_scalars)
-      fail("scalar '" + info.name + "' is assigned " + format_value(store->value().any()) + ", which is not a "
-           "constant; the tenstorrent backend supports scalars assigned a constant once (a value computed from block "
-           "indices, e.g. the causal loop bound T.min(..., T.ceildiv((bx + 1) * block_M, block_N)), is not supported)");
+      fail("scalar '" + info.name + "' is assigned " + format_value(store->value().any()) + "; the tenstorrent "
+           "backend supports scalars assigned once a value that reads no buffer (a constant, or computed from block "
+           "indices), not loop-carried scalars or values read from buffers");
     }
     fail("scalar store to '" + info.name +
          "' outside an element-wise loop nest is not supported by the tenstorrent backend");
@@ -399,6 +406,14 @@ std::vector<TileOp> tile_ops(const Any& func) {
   visit(ir::PrimFunc(func).body(), {}, ops);
   convert_gemm_operands(ops);
   gemm_accumulation(ops);
+  for (const TileOp& op : ops) {
+    if (op.kind == "gemm" && as_int(op.get(names::kKCount)) == 0) {
+      ir::For k(op.loops.back());
+      fail("T.gemm into '" + op.out->name + "' accumulates over loop '" + format_value(k.loop_var()) + "', whose "
+           "extent " + format_value(k.extent()) + " is not a constant; the K loop of a gemm needs a static extent "
+           "(its last step packs the result)");
+    }
+  }
   add_reduce_scaler(ops, func);
   defer_carried_writes(ops);
   atomic_order(ops, func);
