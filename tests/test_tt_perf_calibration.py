@@ -214,10 +214,10 @@ def test_the_write_back_rate_derives_from_the_table() -> None:
     same_shape = [rate for rate, (r, _) in zip(rates, write_back_runs(), strict=True) if r["m"] == 3328]
     assert len(same_shape) == 10
     assert all(abs(rate / statistics.mean(same_shape) - 1) < 0.25 for rate in same_shape)
-    # Runs whose C stays in L1 show no such gap: traced, their host time is within 12 % of cycles + launch.
+    # Runs whose C stays in L1 show no such gap: traced, their host time is within 8 % of cycles + launch.
     for r in rows():
         if r["use_trace"] and config(r).out_sharded:
-            assert gap_seconds(r) < 0.12 * r["inference_time_avg_ns"] * 1e-9, key(r)
+            assert gap_seconds(r) < 0.08 * r["inference_time_avg_ns"] * 1e-9, key(r)
 
 
 def test_the_write_back_drains_the_last_block_of_every_core_at_once() -> None:
