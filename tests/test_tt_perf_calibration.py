@@ -55,8 +55,13 @@ def predicted(row: dict[str, Any]) -> float:
     return tt_metal_matmul.tflops(config(row), row["use_trace"])
 
 
+def published(row: dict[str, Any]) -> float:
+    """The published TF/s unrounded: 2*m*k*n / the published time (the table's TF/s column rounds it to 0.01)."""
+    return 2 * row["m"] * row["k"] * row["n"] / row["inference_time_avg_ns"] / 1e3
+
+
 def error(row: dict[str, Any]) -> float:
-    return predicted(row) / row["tflops"] - 1
+    return predicted(row) / published(row) - 1
 
 
 def ideal_cycles(row: dict[str, Any]) -> float:
@@ -73,6 +78,42 @@ def unmatched() -> dict[tuple[Any, ...], str]:
     return {tuple(r): reason for reason, listed in table()["gemm"]["unmatched"].items() for r in listed}
 
 
+def traced(row: dict[str, Any]) -> dict[str, Any]:
+    """The same op measured with trace."""
+    return next(r for r in rows() if key(r) == key(row)[:3] + (True,) + key(row)[4:])
+
+
+def host_noise() -> set[tuple[Any, ...]]:
+    """Runs without trace slower by over 15 % than the same op (shape, dtype, no trace) at a fidelity that does more
+    device work for the same host work: neither the host dispatch nor the device work explains the excess."""
+    return {key(r) for r in rows() for other in rows()
+            if not r["use_trace"] and key(other)[:5] == key(r)[:5]
+            and CYCLES[other["math_fidelity"]] > CYCLES[r["math_fidelity"]]
+            and r["inference_time_avg_ns"] > 1.15 * other["inference_time_avg_ns"]}
+
+
+def host_bound_runs(block_float: bool) -> list[dict[str, Any]]:
+    """Runs without trace that take over twice their traced time (the host sets them), noisy runs left out."""
+    noisy = host_noise()
+    return [r for r in rows() if not r["use_trace"] and key(r) not in noisy
+            and (r["dtype"] != "BFLOAT16") == block_float
+            and r["inference_time_avg_ns"] > 2 * traced(r)["inference_time_avg_ns"]]
+
+
+def write_back_runs() -> Iterator[tuple[dict[str, Any], tt_metal_matmul.MatmulConfig]]:
+    """Runs whose C goes to DRAM in one output block per core: the writer drains all of C after the math ends."""
+    for r in rows():
+        cfg = config(r)
+        if not cfg.out_sharded and (cfg.out_block_h, cfg.out_block_w) == (cfg.per_core_m, cfg.per_core_n):
+            yield r, cfg
+
+
+def gap_seconds(row: dict[str, Any]) -> float:
+    """Host time beyond the device-profiled (TRISC1) cycles and the program launch."""
+    return (row["inference_time_avg_ns"] * 1e-9 - device_cycles(row) / MEASURED["clock_hz"]
+            - MEASURED["program_launch_seconds"])
+
+
 def test_the_table_has_the_n150_gemm_runs() -> None:
     all_rows = list(rows())
     assert len(all_rows) == 156 and len({key(r) for r in all_rows}) == 156
@@ -82,6 +123,7 @@ def test_the_table_has_the_n150_gemm_runs() -> None:
     for r in all_rows:  # TFLOPs (avg) = 2*m*k*n / time, as the benchmark computes it
         assert 2 * r["m"] * r["k"] * r["n"] / r["inference_time_avg_ns"] / 1e3 == pytest.approx(r["tflops"], abs=0.01)
     assert set(unmatched()) <= {key(r) for r in all_rows}
+    assert all(published(r) == pytest.approx(r["tflops"], abs=0.005) for r in all_rows)
 
 
 def test_every_matched_gemm_row_is_predicted_within_15_percent() -> None:
@@ -89,21 +131,23 @@ def test_every_matched_gemm_row_is_predicted_within_15_percent() -> None:
     misses = [f"{key(r)}: published {r['tflops']} TF/s, modelled {predicted(r):.2f} ({error(r):+.0%})"
               for r in rows() if key(r) not in skip and abs(error(r)) > TOLERANCE]
     assert not misses, "\n".join(misses)
-    assert sum(1 for r in rows() if key(r) not in skip) >= 100
+    assert sum(1 for r in rows() if key(r) not in skip) >= 149
 
 
 def test_each_unmatched_row_meets_its_reason() -> None:
     by_key = {key(r): r for r in rows()}
-    for listed, reason in unmatched().items():
-        row = by_key[listed]
-        traced = by_key[listed[:3] + (True,) + listed[4:]]
-        host_over_device = row["inference_time_avg_ns"] / device_cycles(row)  # ns per profiled cycle
-        if reason == "host_bound":  # without trace, the op takes > 1.15x its traced time: the host sets the rate
-            assert not row["use_trace"] and row["inference_time_avg_ns"] > 1.15 * traced["inference_time_avg_ns"]
-        elif reason == "host_device_gap":  # host time > 1.25x the profiled device cycles (others: ~1.1x)
-            assert host_over_device > 1.25, (listed, host_over_device)
+    listed = unmatched()
+    assert {k for k, reason in listed.items() if reason == "host_noise"} == host_noise()
+    for k, reason in listed.items():
+        row = by_key[k]
+        if reason == "host_noise":
+            continue  # checked above: exactly the runs that meet the criterion
+        if reason == "host_device_contention":  # slower than both the device and the host dispatch by > 15 %
+            host = perf_model.host_dispatch_seconds(config(row).data_format, device.PERF)
+            slower = max(traced(row)["inference_time_avg_ns"] * 1e-9, host)
+            assert not row["use_trace"] and row["inference_time_avg_ns"] * 1e-9 > 1.15 * slower, k
         else:
-            assert reason == "model_error" and abs(error(row)) > TOLERANCE, (listed, reason, error(row))
+            assert reason == "model_error" and abs(error(row)) > TOLERANCE, (k, reason, error(row))
 
 
 def test_the_2048_hifi4_figure_of_the_issue() -> None:
@@ -134,9 +178,12 @@ def test_per_call_costs_derive_from_the_table() -> None:
     small = [r for r in rows() if r["m"] == r["k"] == r["n"] == 512 and r["use_trace"]]
     gaps = [r["inference_time_avg_ns"] * 1e-9 - device_cycles(r) / MEASURED["clock_hz"] for r in small]
     assert len(gaps) == 5 and MEASURED["program_launch_seconds"] == pytest.approx(statistics.mean(gaps), abs=1e-7)
-    by_key = {key(r): r for r in rows()}
-    assert by_key[(1024, 1024, 1024, False, "BFLOAT16", "HiFi4")]["inference_time_avg_ns"] == pytest.approx(
-        MEASURED["host_dispatch_seconds"] * 1e9, rel=0.01)
+    # Host dispatch without trace: the mean of the host-bound runs, per operand kind (bf16, block-float).
+    for block_float, fact in ((False, "host_dispatch_seconds"), (True, "host_dispatch_block_float_seconds")):
+        runs = [r["inference_time_avg_ns"] * 1e-9 for r in host_bound_runs(block_float)]
+        assert len(runs) == (16 if block_float else 4)
+        assert MEASURED[fact] == pytest.approx(statistics.mean(runs), rel=1e-3)
+    assert MEASURED["host_dispatch_block_float_seconds"] > 1.3 * MEASURED["host_dispatch_seconds"]
     # Semaphore waits: without them the model misses the profiled cycles of the 45 traced runs up to 2048^3 by
     # 2 * 236 cycles per K-block step on average (two handshakes per step); a least-squares fit that also allows
     # a cost per output sub-block (CB handshakes) gives that one a magnitude below 50 cycles: not charged.
@@ -154,6 +201,37 @@ def test_per_call_costs_derive_from_the_table() -> None:
     assert MEASURED["semaphore_wait_cycles"] == pytest.approx(per_step / 2, abs=1)
     fit = np.linalg.lstsq(np.array([steps, blocks], float).T, np.array(missed), rcond=None)[0]
     assert fit[0] > 0 and abs(fit[1]) < 50
+
+
+def test_the_write_back_rate_derives_from_the_table() -> None:
+    # Where the writer drains all of C to DRAM after the math kernel, the host time exceeds the profiled cycles
+    # and the launch by C's bytes at the write-back rate; the rate is their mean.
+    rates = [cfg.m * cfg.n // 1024 * cfg.tile_bytes / gap_seconds(r) for r, cfg in write_back_runs()]
+    assert len(rates) == 18
+    assert MEASURED["dram_write_back_bytes_per_second"] == pytest.approx(statistics.mean(rates), rel=0.01)
+    # The gap follows C's bytes, not the work: 3328x2560x2560 in bf16, bfp8 and bfp4 (tiles of 2048, 1088 and
+    # 576 bytes) drains at one rate within 25 %.
+    same_shape = [rate for rate, (r, _) in zip(rates, write_back_runs(), strict=True) if r["m"] == 3328]
+    assert len(same_shape) == 10
+    assert all(abs(rate / statistics.mean(same_shape) - 1) < 0.25 for rate in same_shape)
+    # Runs whose C stays in L1 show no such gap: traced, their host time is within 8 % of cycles + launch.
+    for r in rows():
+        if r["use_trace"] and config(r).out_sharded:
+            assert gap_seconds(r) < 0.08 * r["inference_time_avg_ns"] * 1e-9, key(r)
+
+
+def test_the_write_back_drains_the_last_block_of_every_core_at_once() -> None:
+    row = next(r for r in rows() if key(r) == (3328, 2560, 2560, True, "BFLOAT16", "HiFi4"))
+    cfg = config(row)
+    est = tt_metal_matmul.estimate(cfg)
+    # 64 cores each drain their 13x10-tile C block (266240 B): 17.0 MB at 118 GB/s = 144.4 us, not 266240 B / 21
+    # B/cycle per core (14 us); it is charged once, after compute (fill: the reader's first in0 block, the larger
+    # of the two first blocks, read from DRAM and multicast).
+    block = 13 * 10 * 2048
+    drain = 64 * block / MEASURED["dram_write_back_bytes_per_second"] * MEASURED["clock_hz"]
+    fill = block * (1 / 22 + 1 / 22)
+    assert max(c.pipeline_cycles for c in est.cores) == pytest.approx(fill + drain)
+    assert error(row) == pytest.approx(0, abs=0.05)  # +19 % without the chip-wide drain
 
 
 def micro_benchmarks() -> Iterator[dict[str, Any]]:

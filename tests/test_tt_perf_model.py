@@ -5,7 +5,8 @@ The hand-computed cases use the Wormhole n150 facts of specs/backends/tenstorren
 element-wise 8, SFPU 32, copy 8 and pack 8 cycles per tile. Modelled time (`measured`): clock 0.906e9 Hz, DRAM
 267e9 B/s, per core DRAM read 22, DRAM write 21, multicast 15 (linked 22), L1 read 28, L1 write 29 B/cycle,
 bf16 tile matmul 44.9 (LoFi, HiFi2) / 54.0 (HiFi3) / 70.0 (HiFi4) cycles, 236 cycles per semaphore wait, 2 us
-program launch, 91 us host dispatch. Every expected number is derived in a comment.
+program launch, host dispatch 99.4 us (139.9 us with block-float operands), chip DRAM write-back of the writers'
+last blocks 118e9 B/s. Every expected number is derived in a comment.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from tilelang.tenstorrent import device, perf_model
 TILE_BYTES = 2048  # one bf16 32x32 tile
 F = 0.906e9  # measured clock
 LAUNCH = 2e-6
+WRITE_BACK = 118e9  # bytes/s of all writers draining their last block at once
 
 
 def plan(fidelity: str | None, pages: dict[str, int], cbs: list[dict[str, Any]] | None = None) -> dict[str, Any]:
@@ -80,7 +82,7 @@ def test_noc_bound_two_cores_hifi2() -> None:
     # DRAM: 40960 B / 267e9 B/s = 153.4 ns < 939.77 cycles / 0.906 GHz = 1037.3 ns: the NoC stream, plus launch.
     assert e.dram_bytes == 40960 and e.dram_seconds == pytest.approx(40960 / 267e9)
     assert e.modelled_seconds == pytest.approx(noc / F + LAUNCH) and e.bound == "noc"
-    assert e.host_bound_seconds == pytest.approx(91e-6)  # without trace the host's 91 us enqueue is slower
+    assert e.host_bound_seconds == pytest.approx(99.4e-6)  # without trace the host's 99.4 us enqueue is slower
     # FLOPs: 16 tile matmuls * 65536 + (2 eltwise + 1 sfpu) tiles * 1024 = 1048576 + 3072
     assert e.flops == 1_051_648
     # Roofline at the peaks: compute (16*32 + 2*8 + 1*32) = 560 cycles / 64 cores / 1 GHz = 8.75 ns;
@@ -122,9 +124,29 @@ def test_fill_and_drain_come_from_the_plan_cbs() -> None:
     # One core, 64 tile matmuls: compute 64*70 = 4480 + fill + drain = 6359.6 cycles > NoC 65536/22 = 2978.9.
     e = perf_model.estimate(p, {"cores": [core(0, 0, matmul_tiles=64, dram_bytes_read=65536)]})
     assert e.cores[0].cycles == pytest.approx(4480 + 32768 / 22 + 8192 / 21) and e.bound == "compute"
+    # 64 writers drain their last 4-tile block at once through the chip's write-back: 64 * 8192 B / 118e9 B/s
+    # = 4.44 us = 4025.7 cycles, more than one core's 390.1.
+    _, drain64 = perf_model.pipeline_cycles(p, None, device.PERF, writers=64)
+    assert drain64 == pytest.approx(64 * 8192 / WRITE_BACK * F)
+    # With 64 cores writing C, each core's compute stream carries that drain, and so does its NoC stream (its own
+    # writes at 21 B/cycle, the last block's excess over them at the chip's rate): the writes of a NoC-bound core.
+    writing = {"matmul_tiles": 64, "dram_bytes_read": 65536, "dram_bytes_written": 8192 * 8}
+    e64 = perf_model.estimate(p, {"cores": [core(i % 8, i // 8, **writing) for i in range(64)]})
+    assert e64.cores[0].pipeline_cycles == pytest.approx(32768 / 22 + drain64)
+    assert e64.cores[0].noc_cycles == pytest.approx(65536 / 22 + 65536 / 21 + drain64 - 8192 / 21)
     # Two readers feeding the compute kernel run on two RISC-V cores: the slower one sets the fill.
     split = plan("HiFi4", {}, [cb("reader", "compute", 8), cb("writer", "compute", 4)])
     assert perf_model.pipeline_cycles(split, None, device.PERF)[0] == pytest.approx(16384 / 22)
+
+
+def test_host_dispatch_depends_on_the_operand_format() -> None:
+    # Without trace a tiny op is set by the host: 99.4 us per op, 139.9 us when the matmul operands are block-float.
+    report = {"cores": [core(0, 0, matmul_tiles=1)]}
+    bf16 = perf_model.estimate(plan("LoFi", {"A": 1}, [cb("reader", "compute", 1)]), report)
+    bfp8 = perf_model.estimate(plan("LoFi", {"A": 1}, [cb("reader", "compute", 1, "Bfp8_b")]), report)
+    assert (bf16.data_format, bfp8.data_format) == ("Float16_b", "Bfp8_b")
+    assert bf16.host_bound_seconds == pytest.approx(99.4e-6) and bfp8.host_bound_seconds == pytest.approx(139.9e-6)
+    assert bfp8.modelled_seconds < bf16.modelled_seconds  # the device time follows the format's matmul rate
 
 
 def test_dram_bound_eltwise_add() -> None:

@@ -6,18 +6,21 @@ specs/backends/tenstorrent.yaml `device.perf`): the peaks for the roofline, `mea
 
 Formula (measured facts: f = clock under load, R_x = bytes/cycle of transfer x, M = sustained cycles of a tile
 matmul for the operands' data format at the compute kernel's math fidelity, S = cycles per semaphore wait,
-BW = chip DRAM bytes/s; C_x = cycles per tile of op x as in the peak facts):
+BW = chip DRAM bytes/s, WB = chip bytes/s of the writers' final drain, H = host dispatch per op for the operands'
+format; C_x = cycles per tile of op x as in the peak facts):
 
     per core c:
       compute_c = max(matmul_c*M + eltwise_c*C_elt + sfpu_c*C_sfpu + copy_c*C_copy,  pack_c*C_pack)    [cycles]
       noc_c     = dram_read_c/R_dram_read + dram_written_c/R_dram_write + multicast_c/R_multicast
                   + multicast_linked_c/R_multicast_linked + l1_read_c/R_noc_read + l1_written_c/R_noc_write
+                  + (drain - drained/R_dram_write when c writes DRAM: its last block leaves at the chip's rate)
       core_c    = max(compute_c + fill + drain, noc_c) + semaphore_waits_c*S
     fill  = max over data-movement kernels of the first block of each CB it feeds the compute kernel with:
             bytes/R_dram_read (+ bytes/R_multicast when the kernel multicasts)
-    drain = the last block of each CB the writer drains: bytes/R_dram_write
+    drain = the last block of each CB the writer drains, by all W cores that write DRAM at once:
+            max( bytes/R_dram_write ,  W * bytes / WB * f )
     device    = max( max_c core_c / f ,  sum_c (dram_read_c + dram_written_c) / BW )                    [s]
-    modelled  = device + program launch;   host_bound = max(modelled, host dispatch)  (ops without trace)
+    modelled  = device + program launch;   host_bound = max(modelled, H)  (ops without trace)
 
     roofline  = max( (matmul*C_mm + eltwise*C_elt + sfpu*C_sfpu) / (P * f_peak) ,  compulsory_bytes / BW_peak )
       FLOPs: 2*32^3 per tile matmul, 1024 per element-wise or SFPU tile; compulsory_bytes = sum over the plan's
@@ -27,10 +30,13 @@ Why this shape: reader, compute and writer run on different RISC-V cores and han
 buffered CBs, so in steady state a core runs at its slower stream; inside the compute kernel the packer (TRISC2)
 drains one half of DST while unpack and math (TRISC0/1) fill the other; compute cannot start before the first blocks
 arrive (fill) and the last block is written after it (drain), while a NoC-bound core's stream already includes
-both. A semaphore wait (a multicast handshake) stalls the whole step. All cores share the DRAM banks. A
-multicast is charged once, to its sender. `measured` in specs/backends/tenstorrent.yaml cites or derives every
-figure from tt-metal's published measurements; tests/test_tt_perf_calibration.py predicts tt-metal's published
-GEMM and data-movement figures with this formula.
+both at its own rates; all cores drain their last blocks at the same time, through the chip's DRAM write-back
+(tt-metal's runs whose C goes to DRAM show it: tests/test_tt_perf_calibration.py), whichever stream is slower. A
+semaphore wait (a multicast handshake) stalls the whole step. All cores share the DRAM banks. A multicast is
+charged once, to its sender. Without trace the host's enqueue of an op overlaps the previous op on the device;
+it costs more when the matmul operands are block-float (measured, cause not located). `measured` in
+specs/backends/tenstorrent.yaml cites or derives every figure from tt-metal's published measurements;
+tests/test_tt_perf_calibration.py predicts tt-metal's published GEMM and data-movement figures with this formula.
 """
 
 from __future__ import annotations
@@ -93,7 +99,7 @@ class PerfEstimate:
     dram_bytes: int  # bytes the kernel moved to and from DRAM (all cores)
     dram_seconds: float  # dram_bytes / measured DRAM bandwidth
     launch_seconds: float  # device-side launch of the program
-    host_dispatch_seconds: float  # the host's enqueue of one op without trace
+    host_dispatch_seconds: float  # the host's enqueue of one op without trace (by operand format)
     modelled_seconds: float  # max(core_seconds, dram_seconds) + launch_seconds
     flops: int
     compulsory_dram_bytes: int  # each tensor read or written once
@@ -157,15 +163,24 @@ def matmul_cycles(fmt: str, fidelity: str, perf: Mapping[str, Any]) -> float:
     return float(table[fmt][fidelity])
 
 
+def host_dispatch_seconds(fmt: str, perf: Mapping[str, Any]) -> float:
+    """Host time to enqueue one op without trace: measured separately for block-float matmul operands."""
+    measured = perf["measured"]
+    key = "host_dispatch_block_float_seconds" if fmt.startswith("Bfp") else "host_dispatch_seconds"
+    return float(measured[key])
+
+
 def compulsory_bytes(plan: Mapping[str, Any]) -> int:
     """Bytes that move when every tensor of the plan is read (inputs) or written (outputs) exactly once."""
     return sum(int(t["pages"]) * int(t["page_bytes"]) for t in plan.get("tensors", ()))
 
 
 def pipeline_cycles(plan: Mapping[str, Any], multicast_rate: float | None, perf: Mapping[str, Any],
-                    ) -> tuple[float, float]:
+                    writers: int = 1) -> tuple[float, float]:
     """(fill, drain) cycles: the first blocks the compute kernel waits for, the last block the writer writes.
-    `multicast_rate` is the bytes/cycle of the kernel's multicasts, None when it multicasts nothing."""
+    `multicast_rate` is the bytes/cycle of the kernel's multicasts, None when it multicasts nothing; `writers` is
+    the number of cores whose writers drain their last block to DRAM at the same time (they share the chip's
+    write-back rate)."""
     measured = perf["measured"]
     per_byte = 1 / measured["dram_read_bytes_per_cycle"] + (1 / multicast_rate if multicast_rate else 0.0)
     feeds: dict[str, int] = {}
@@ -177,7 +192,8 @@ def pipeline_cycles(plan: Mapping[str, Any], multicast_rate: float | None, perf:
         elif cb.get("consumer") == "writer" and cb.get("producer") == "compute":
             drained += block
     fill = max(feeds.values(), default=0) * per_byte
-    return fill, drained / measured["dram_write_bytes_per_cycle"]
+    chip = writers * drained / measured["dram_write_back_bytes_per_second"] * measured["clock_hz"]
+    return fill, max(drained / measured["dram_write_bytes_per_cycle"], chip)
 
 
 def core_cycles(counters: Mapping[str, Any], matmul: float, perf: Mapping[str, Any]) -> tuple[float, float, float]:
@@ -227,10 +243,15 @@ def estimate(plan: Mapping[str, Any], report: Mapping[str, Any], perf: Mapping[s
     per_core: Sequence[Mapping[str, Any]] = report.get("cores", ())
     totals = {key: sum(int(e.get(key, 0)) for e in per_core) for key in COUNTERS}
     matmul = matmul_cycles(fmt, fidelity, perf) if totals["matmul_tiles"] else 0.0
-    fill, drain = pipeline_cycles(plan, _multicast_rate(per_core, perf), perf)
+    writers = sum(1 for e in per_core if e.get("dram_bytes_written", 0))
+    multicast = _multicast_rate(per_core, perf)
+    fill, drain = pipeline_cycles(plan, multicast, perf, max(writers, 1))
+    write_back = drain - pipeline_cycles(plan, multicast, perf)[1]  # beyond one core's own write rate
     cores = []
     for entry in per_core:
         compute, noc, waits = core_cycles(entry, matmul, perf)
+        if entry.get("dram_bytes_written", 0):
+            noc += write_back
         moved = int(entry.get("dram_bytes_read", 0)) + int(entry.get("dram_bytes_written", 0))
         cores.append(CorePerf(tuple(entry.get("core", (0, 0))), compute, noc, fill + drain,  # type: ignore[arg-type]
                               waits, moved))
@@ -246,7 +267,7 @@ def estimate(plan: Mapping[str, Any], report: Mapping[str, Any], perf: Mapping[s
         noc_seconds=max((c.noc_cycles for c in cores), default=0.0) / clock,
         wait_seconds=max((c.wait_cycles for c in cores), default=0.0) / clock,
         core_seconds=core_seconds, dram_bytes=dram_bytes, dram_seconds=dram_seconds, launch_seconds=launch,
-        host_dispatch_seconds=float(measured["host_dispatch_seconds"]),
+        host_dispatch_seconds=host_dispatch_seconds(fmt, perf),
         modelled_seconds=max(core_seconds, dram_seconds) + launch, flops=flops,
         compulsory_dram_bytes=compulsory_bytes(plan), roofline_compute_seconds=roof_compute,
         roofline_dram_seconds=roof_dram, roofline_seconds=max(roof_compute, roof_dram))
