@@ -75,6 +75,8 @@ TileOp classify_eltwise(const std::vector<ir::For>& loops, const ir::BufferStore
  * of classify_eltwise. */
 std::vector<TileOp> classify_store(const std::vector<ir::For>& loops, const ir::BufferStore& store, size_t first);
 
+/*! \brief The ops of a T.copy (tile_ops_copy.cc), or a refusal naming the construct. */
+std::vector<TileOp> classify_copy(const ir::TilePrimitiveCall& stmt);
 /*! \brief A block of a tensor moved to (`in`) or from an on-chip buffer: a copy_in or copy_out op. */
 TileOp tensor_copy(const ir::TilePrimitiveCall& stmt, const Region& tensor, const BufferInfo& onchip, bool in);
 /*! \brief T.atomic_add's tile form (tile_ops_atomic.cc): atomic_in, an element-wise add, atomic_out. */
