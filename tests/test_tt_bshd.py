@@ -12,8 +12,9 @@ rounding of the result; the tilize and untilize move values unchanged); flash at
 of the fp32 reference, as tests/test_tt_flash_attention.py (P rounded to bf16 before P @ V, the output to bf16).
 
 The emulator's sanitizer rules for the conversion are seeded into the compute kernel of a compiled kernel: an
-operation while the unpacker is still in tilize mode, tilize_block inside a DST section, tilize_block on a CB of
-tiles, tile math on a CB of row-major rows."""
+operation while the unpacker is still in tilize mode, tilize_block inside a DST section, tile math on a CB of
+row-major rows, a second init before the uninit, and (in flash attention) a tilize after fp32 math without the
+unpacker's reconfig to the rows' format."""
 
 from __future__ import annotations
 
@@ -175,3 +176,21 @@ def test_a_second_init_before_the_uninit_is_an_error(emulator: Any, tmp_path: Pa
     error = seeded(emulator, tmp_path, lambda text: re.sub(r"^\s+pack_untilize_uninit\(.*\);\n", "", text, flags=re.M))
     assert re.search(r"tilize_init while the untilize \(pack_untilize_init\) of CBs 25 -> 16 is still set up", error), \
         error
+
+
+def test_a_tilize_after_fp32_math_without_its_reconfig_is_a_format_error(emulator: Any, tmp_path: Path) -> None:
+    """Flash attention's K block is tilized in the loop after fp32 operations: without the unpacker's reconfig to the
+    bf16 rows CB, hardware would misread the rows (kapi_formats.cpp's rule, for tilize_block too)."""
+    rt_mod = tilelang.compile(flashattn_bshd(1, 1, 64, 64, 32, 32), target="tenstorrent").artifact.rt_mod
+    prog = dataclasses.replace(rt_mod, files=dict(rt_mod.files))
+    compute = prog.files["compute.cpp"]
+    tilizes = re.findall(r"^\s+reconfig_data_format_srca\((\d+)\);\n(?=.*\n\s+tilize_init\(\1,)", compute, flags=re.M)
+    assert len(tilizes) >= 2, compute  # Q before the loop, K (and V) in it
+    k_cb = tilizes[1]
+    prog.files["compute.cpp"] = re.sub(rf"^\s+reconfig_data_format_srca\({k_cb}\);\n(?=.*\n\s+tilize_init\({k_cb},)",
+                                       "", compute, count=1, flags=re.M)
+    assert prog.files["compute.cpp"] != compute
+    q, k, v = (uniform((1, 64, 1, 64), seed) for seed in (1, 2, 3))
+    message = rf"data format mismatch: tilize_block uses CB {k_cb} \(Float16_b\) through the unpacker's SrcA, which is "
+    with pytest.raises(emulator.TTEmulatorError, match=message + "configured for Float32"):
+        prog.run([q, k, v, np.zeros((1, 64, 1, 64), BF16)], workdir=tmp_path)
