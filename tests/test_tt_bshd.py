@@ -27,7 +27,7 @@ from typing import Any
 import ml_dtypes
 import numpy as np
 import pytest
-from tt_attention_kernels import bshd_exp, flashattn_bshd
+from tt_attention_kernels import bshd_copy, bshd_exp, flashattn_bshd
 
 import tilelang
 import tilelang.language as T
@@ -70,6 +70,13 @@ def test_a_bshd_elementwise_kernel_matches_numpy(block_M: int) -> None:
     assert flows["O_local_rm"] == ("compute", "writer")
     report = kernel.last_report["total"]
     assert report["dram_bytes_read"] == q.nbytes and report["dram_bytes_written"] == q.nbytes
+
+
+def test_a_bshd_copy_through_an_on_chip_block_is_bit_exact() -> None:
+    """Rows in, tilized, untilized, rows out (bf16 through DST: no rounding), 4 tiles wide, blocks of 64 rows."""
+    kernel = tilelang.compile(bshd_copy(2, 64, 2, 128, 64), out_idx=[-1], target="tenstorrent")
+    q = uniform((2, 64, 2, 128), 9)
+    assert np.array_equal(kernel(q).view(np.uint16), q.view(np.uint16))
 
 
 def test_the_reader_reads_rows_and_the_compute_kernel_tilizes_them() -> None:

@@ -9,7 +9,7 @@ from typing import Any
 
 import tilelang.language as T
 
-__all__ = ["flashattn", "flashattn_bshd", "bshd_exp", "ATTENTION_CORPUS"]
+__all__ = ["flashattn", "flashattn_bshd", "bshd_copy", "bshd_exp", "ATTENTION_CORPUS"]
 
 
 def flashattn(batch, heads, seq_q, seq_kv, dim, is_causal, block_M=32, block_N=32, num_stages=1, threads=128,
@@ -180,11 +180,24 @@ def bshd_exp(batch: int, seq: int, heads: int, dim: int, block_M: int) -> Any:
     return main
 
 
+def bshd_copy(batch: int, seq: int, heads: int, dim: int, block_M: int) -> Any:
+    """Out[b, s, h, :] = Q[b, s, h, :] through an on-chip block: the compute kernel only tilizes and untilizes."""
+
+    @T.prim_func
+    def main(Q: T.Tensor((batch, seq, heads, dim), "bfloat16"), Out: T.Tensor((batch, seq, heads, dim), "bfloat16")):
+        with T.Kernel(T.ceildiv(seq, block_M), heads, batch, threads=128) as (bx, by, bz):
+            Q_shared = T.alloc_shared((block_M, dim), "bfloat16")
+            T.copy(Q[bz, bx * block_M:(bx + 1) * block_M, by, :], Q_shared)
+            T.copy(Q_shared, Out[bz, bx * block_M:(bx + 1) * block_M, by, :])
+    return main
+
+
 # The attention kernels of the codegen corpus (tests/tt_kernels.py CORPUS).
 ATTENTION_CORPUS: dict[str, Any] = {
     **{f"flash_attention_fwd_{block}": (lambda block=block: flashattn(2, 2, 128, 128, 64, False, block, block))
        for block in (32, 64)},
     "bshd_exp": lambda: bshd_exp(2, 64, 2, 64, 32),
+    "bshd_copy": lambda: bshd_copy(2, 64, 2, 128, 64),
     **{f"flash_attention_fwd_bshd_{block}": (lambda block=block: flashattn_bshd(2, 2, 128, 64, block, block))
        for block in (32, 64)},
 }
