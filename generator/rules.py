@@ -42,6 +42,10 @@ ENGINE_OPTIONS: dict[str, dict[str, str]] = {
 TILE_OP_FIELDS: dict[str, tuple[str, ...]] = {
     "copy_in": ("tensor", "row", "col", "rows", "cols", "row_tiles"),
     "copy_out": ("tensor", "row", "col", "rows", "cols", "row_tiles"),
+    "rows_in": ("tensor", "first_page", "page_stride", "row_bytes", "rows", "cols"),
+    "rows_out": ("tensor", "first_page", "page_stride", "row_bytes", "rows", "cols"),
+    "tilize": ("rows", "cols"),
+    "untilize": ("rows", "cols"),
     "atomic_in": ("tensor", "row", "col", "rows", "cols", "row_tiles", "member", "step"),
     "atomic_out": ("tensor", "row", "col", "rows", "cols", "row_tiles", "member", "members"),
     "copy_local": (),

@@ -46,6 +46,7 @@ import pytest
 import tvm
 import tvm_ffi
 import yaml
+from tt_attention_kernels import bshd_exp
 from tt_kernels import elementwise_add, elementwise_unary, matmul, matmul_bias_relu, row_reduce
 from tt_loop_kernels import accumulate_blocks, row_sum_blocks
 from tt_norm_kernels import softmax
@@ -163,6 +164,11 @@ CASES: dict[str, Case] = {
                        "group (turn semaphore)",
                        lambda: splitk_matmul(64, 64, 128, 32, 32, 32, 2, dtype="bfloat16"), "tenstorrent", _tt_target,
                        TT, frozenset({"LowerTileOpsToTT", "PlanTTAtomicOrder", "LowerTTProtocols"})),
+    "tt_bshd": Case("bshd_exp(2, 64, 2, 64, 32): (batch, seq, heads, dim) tensors sliced per head, laid out row-major, "
+                    "read by rows and tilized on chip, untilized and written by rows",
+                    lambda: bshd_exp(2, 64, 2, 64, 32), "tenstorrent", _tt_target, TT,
+                    frozenset({"InferTTLayout", "AttachTTAccessors", "BuildTTTileDataflow", "LowerTileOpsToTT",
+                               "InsertTTComputeInit", "LowerTTProtocols"})),
     "cpu_gemm": Case("matmul(64, 64, 64, 32, 32, 32, dtype='float32') for llvm",
                      lambda: matmul(64, 64, 64, 32, 32, 32, dtype="float32"), "llvm", _cpu_target, CPU),
     "cpu_loops": Case("guarded_rows(60, 40, 16, 8) for llvm: partial blocks, vectorized and unrolled loops",

@@ -70,7 +70,8 @@ CASES: list[tuple[str, Any, str]] = [
     ("conditional tile op", bad.conditional_copy, r"a condition around tile operations \(.*by.*\) is not supported"),
     ("store to DRAM", bad.store_to_dram, r"element-wise store .* writes DRAM tensor 'C' directly"),
     ("block across a non-tiled dim", bad.block_across_heads,
-     r"tensor 'Q' \(shape \[1, 64, 32, 32\]\) and 'Q_s' spans dims \[1, 3\]; tiles are of the tensor's last two dims"),
+     r"tensor 'Q' \(shape \[1, 64, 32, 32\]\) and 'Q_s' spans dims \[1, 2\]; tiles are of the tensor's last two dims "
+     r"\(2, 3\).*row-major instead"),
 ]
 
 

@@ -26,8 +26,8 @@ def test_infer_tt_layout_annotates_tensors_only() -> None:
     after = run_until(gemm(), "InferTTLayout")["main"]
     tvm.ir.assert_structural_equal(before.body, after.body)
     layout = get_attr(after, "tt.buffers")
-    tile = {"memory": "DRAM", "layout": "interleaved", "dtype": "bfloat16", "data_format": "Float16_b",
-            "page_bytes": 2048, "tile_rows": 8, "tile_cols": 8}
+    tile = {"memory": "DRAM", "layout": "interleaved", "page_layout": "tile", "dtype": "bfloat16",
+            "data_format": "Float16_b", "page_bytes": 2048, "pages": 64, "tile_rows": 8, "tile_cols": 8}
     assert layout == {"A": tile, "B": tile, "C": tile}
 
 

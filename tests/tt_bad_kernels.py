@@ -164,13 +164,14 @@ def store_to_dram():
 
 
 def block_across_heads():
-    """A (batch, seq, heads, dim) tensor sliced per head: the block spans seq and dim, not the last two dims."""
+    """A (batch, seq, heads, dim) tensor sliced at one element of dim: the block spans seq and heads, neither the last
+    two dims (tiles) nor whole rows of the last dim (a row-major layout; (B, S, H, D) per head is that)."""
     @T.prim_func
     def main(Q: T.Tensor((1, 64, 32, 32), "bfloat16"), C: T.Tensor((1, 64, 32, 32), "bfloat16")):
         with T.Kernel(2, 32, 1, threads=128) as (bx, by, bz):
             Q_s = T.alloc_shared((32, 32), "bfloat16")
-            T.copy(Q[bz, bx * 32:(bx + 1) * 32, by, :], Q_s)
-            T.copy(Q_s, C[bz, bx * 32:(bx + 1) * 32, by, :])
+            T.copy(Q[bz, bx * 32:(bx + 1) * 32, 0:32, by], Q_s)
+            T.copy(Q_s, C[bz, bx * 32:(bx + 1) * 32, 0:32, by])
     return main
 
 

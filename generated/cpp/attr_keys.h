@@ -49,7 +49,7 @@ inline constexpr const char kThreadExtent[] = "thread_extent";
 // (AttachTTAccessors writes, BindTTAccessors reads)
 inline constexpr const char kTtAccessors[] = "tt.accessors";
 
-// tt.buffers: Tensor name -> {memory, layout, dtype, data_format, page_bytes, tile_rows, tile_cols} (tile_rows of the folded matrix).
+// tt.buffers: Tensor name -> {memory, layout, page_layout, dtype, data_format, page_bytes, pages, tile_rows, tile_cols} (page_layout tile or row_major; tile_rows of the folded matrix).
 // (AttachTTAccessors reads, InferTTLayout writes)
 inline constexpr const char kTtBuffers[] = "tt.buffers";
 

@@ -15,6 +15,7 @@
 // Spec: specs/intrinsics/sfpu_binary.yaml
 // Spec: specs/intrinsics/sfpu_scalar.yaml
 // Spec: specs/intrinsics/tile_ops.yaml
+// Spec: specs/intrinsics/tilize.yaml
 // Spec: specs/intrinsics/transpose.yaml
 // The intrinsic records of specs/intrinsics/*.yaml the C++ passes use (the record: intrinsics.h).
 #include "intrinsics.h"
@@ -100,10 +101,14 @@ static const std::vector<Intrinsic>& records() {
       {"noc_semaphore_wait_min", "tt.noc_semaphore_wait_min", "concrete", {"reader", "writer"}, {{"sem_addr", "l1_ptr"}, {"val", "uint32"}}, "void", "void"},
       {"pack_reconfig_data_format", "tt.pack_reconfig_data_format", "concrete", {"compute"}, {{"ocb", "uint32"}}, "void", "void"},
       {"pack_tile", "tt.pack_tile", "concrete", {"compute"}, {{"ifrom_dst", "uint32"}, {"icb", "uint32"}}, "void", "void"},
+      {"pack_untilize_block", "tt.pack_untilize_block", "concrete", {"compute"}, {{"block_ct_dim", "uint32"}, {"full_ct_dim", "uint32"}, {"icb", "uint32"}, {"block_rt_dim", "uint32"}, {"ocb", "uint32"}}, "void", "void"},
+      {"pack_untilize_init", "tt.pack_untilize_init", "concrete", {"compute"}, {{"block_ct_dim", "uint32"}, {"full_ct_dim", "uint32"}, {"icb", "uint32"}, {"ocb", "uint32"}}, "void", "void"},
+      {"pack_untilize_uninit", "tt.pack_untilize_uninit", "concrete", {"compute"}, {{"ocb", "uint32"}}, "void", "void"},
       {"read_block", "tt.read_block", "abstract", {"reader"}, {{"cb", "int32"}, {"src", "handle"}, {"first_tile", "int32"}, {"rows", "int32"}, {"cols", "int32"}, {"row_stride", "int32"}, {"page_bytes", "int32"}}, "void", "void"},
       {"read_block_after", "tt.read_block_after", "abstract", {"reader"}, {{"cb", "int32"}, {"src", "handle"}, {"first_tile", "int32"}, {"rows", "int32"}, {"cols", "int32"}, {"row_stride", "int32"}, {"page_bytes", "int32"}, {"member", "int32"}, {"step", "int32"}, {"turn_sem", "int32"}}, "void", "void"},
       {"read_block_atomic", "tt.read_block_atomic", "abstract", {"reader"}, {{"cb", "int32"}, {"src", "handle"}, {"first_tile", "int32"}, {"rows", "int32"}, {"cols", "int32"}, {"row_stride", "int32"}, {"page_bytes", "int32"}, {"member", "int32"}, {"step", "int32"}}, "void", "void"},
       {"read_block_mcast", "tt.read_block_mcast", "abstract", {"reader"}, {{"cb", "int32"}, {"src", "handle"}, {"first_tile", "int32"}, {"rows", "int32"}, {"cols", "int32"}, {"row_stride", "int32"}, {"page_bytes", "int32"}, {"sender", "int32"}, {"sender_x", "int32"}, {"sender_y", "int32"}, {"first_x", "int32"}, {"first_y", "int32"}, {"last_x", "int32"}, {"last_y", "int32"}, {"receivers", "int32"}, {"sender_sem", "int32"}, {"receiver_sem", "int32"}, {"noc", "int32"}}, "void", "void"},
+      {"read_rows_block", "tt.read_rows_block", "abstract", {"reader"}, {{"cb", "int32"}, {"src", "handle"}, {"first_page", "int32"}, {"page_stride", "int32"}, {"rows", "int32"}, {"cols", "int32"}, {"row_bytes", "int32"}}, "void", "void"},
       {"recip_tile", "tt.recip_tile", "concrete", {"compute"}, {{"idst", "uint32"}}, "void", "void"},
       {"recip_tile_init", "tt.recip_tile_init", "concrete", {"compute"}, {}, "void", "void"},
       {"reconfig_data_format", "tt.reconfig_data_format", "concrete", {"compute"}, {{"srca_cb", "uint32"}, {"srcb_cb", "uint32"}}, "void", "void"},
@@ -138,14 +143,20 @@ static const std::vector<Intrinsic>& records() {
       {"tile_regs_commit", "tt.tile_regs_commit", "concrete", {"compute"}, {}, "void", "void"},
       {"tile_regs_release", "tt.tile_regs_release", "concrete", {"compute"}, {}, "void", "void"},
       {"tile_regs_wait", "tt.tile_regs_wait", "concrete", {"compute"}, {}, "void", "void"},
+      {"tilize_block", "tt.tilize_block", "concrete", {"compute"}, {{"icb", "uint32"}, {"block", "uint32"}, {"ocb", "uint32"}}, "void", "void"},
+      {"tilize_init", "tt.tilize_init", "concrete", {"compute"}, {{"icb", "uint32"}, {"block", "uint32"}, {"ocb", "uint32"}}, "void", "void"},
+      {"tilize_rows", "tt.tilize_rows", "abstract", {"compute"}, {{"in0", "int32"}, {"out", "int32"}, {"rows", "int32"}, {"cols", "int32"}, {"init", "int32"}}, "void", "void"},
+      {"tilize_uninit", "tt.tilize_uninit", "concrete", {"compute"}, {{"icb", "uint32"}, {"ocb", "uint32"}}, "void", "void"},
       {"transpose_block", "tt.transpose_block", "abstract", {"compute"}, {{"in0", "int32"}, {"out", "int32"}, {"rows", "int32"}, {"cols", "int32"}, {"init", "int32"}}, "void", "void"},
       {"transpose_init", "tt.transpose_init", "concrete", {"compute"}, {{"icb", "uint32"}}, "void", "void"},
       {"transpose_tile", "tt.transpose_tile", "concrete", {"compute"}, {{"icb", "uint32"}, {"itile", "uint32"}, {"idst", "uint32"}}, "void", "void"},
       {"transpose_wh_init_short", "tt.transpose_wh_init_short", "concrete", {"compute"}, {{"icb", "uint32"}}, "void", "void"},
       {"transpose_wh_tile", "tt.transpose_wh_tile", "concrete", {"compute"}, {{"icb", "uint32"}, {"itile", "uint32"}, {"idst", "uint32"}}, "void", "void"},
+      {"untilize_rows", "tt.untilize_rows", "abstract", {"compute"}, {{"in0", "int32"}, {"out", "int32"}, {"rows", "int32"}, {"cols", "int32"}, {"init", "int32"}}, "void", "void"},
       {"write_block", "tt.write_block", "abstract", {"writer"}, {{"cb", "int32"}, {"dst", "handle"}, {"first_tile", "int32"}, {"rows", "int32"}, {"cols", "int32"}, {"row_stride", "int32"}, {"page_bytes", "int32"}}, "void", "void"},
       {"write_block_atomic", "tt.write_block_atomic", "abstract", {"writer"}, {{"cb", "int32"}, {"dst", "handle"}, {"first_tile", "int32"}, {"rows", "int32"}, {"cols", "int32"}, {"row_stride", "int32"}, {"page_bytes", "int32"}, {"member", "int32"}, {"members", "int32"}}, "void", "void"},
       {"write_block_signal", "tt.write_block_signal", "abstract", {"writer"}, {{"cb", "int32"}, {"dst", "handle"}, {"first_tile", "int32"}, {"rows", "int32"}, {"cols", "int32"}, {"row_stride", "int32"}, {"page_bytes", "int32"}, {"member", "int32"}, {"members", "int32"}, {"next_x", "int32"}, {"next_y", "int32"}, {"turn_sem", "int32"}}, "void", "void"},
+      {"write_rows_block", "tt.write_rows_block", "abstract", {"writer"}, {{"cb", "int32"}, {"dst", "handle"}, {"first_page", "int32"}, {"page_stride", "int32"}, {"rows", "int32"}, {"cols", "int32"}, {"row_bytes", "int32"}}, "void", "void"},
   };
   return table;
 }

@@ -15,6 +15,7 @@
 // Spec: specs/intrinsics/sfpu_binary.yaml
 // Spec: specs/intrinsics/sfpu_scalar.yaml
 // Spec: specs/intrinsics/tile_ops.yaml
+// Spec: specs/intrinsics/tilize.yaml
 // Spec: specs/intrinsics/transpose.yaml
 // The record of one `tt.*` op of specs/intrinsics (the C++ passes' view of it; the table is intrinsics.cc).
 #pragma once

@@ -15,15 +15,19 @@
 // Spec: specs/protocols/reader_block.yaml
 // Spec: specs/protocols/reader_block_after.yaml
 // Spec: specs/protocols/reader_block_mcast.yaml
+// Spec: specs/protocols/reader_rows.yaml
 // Spec: specs/protocols/reduce_block.yaml
 // Spec: specs/protocols/release_block.yaml
 // Spec: specs/protocols/sfpu_binary_block.yaml
 // Spec: specs/protocols/sfpu_block.yaml
 // Spec: specs/protocols/tensor_accessor.yaml
 // Spec: specs/protocols/tensor_accessor_chained.yaml
+// Spec: specs/protocols/tilize_rows.yaml
 // Spec: specs/protocols/transpose_block.yaml
+// Spec: specs/protocols/untilize_rows.yaml
 // Spec: specs/protocols/writer_block.yaml
 // Spec: specs/protocols/writer_block_signal.yaml
+// Spec: specs/protocols/writer_rows.yaml
 // CB, NoC and DST protocols of the Tenstorrent backend for the C++ passes, one function per spec in
 // specs/protocols/. Each appends the protocol's intrinsic calls
 // to a tl::Builder; arguments are plain values or TIR expressions. An `ops` parameter names an entry of the
@@ -47,15 +51,19 @@ static tl::Dict read_pages(tl::Builder& b, const tl::Ctx& a);
 static tl::Dict reader_block(tl::Builder& b, const tl::Ctx& a);
 static tl::Dict reader_block_after(tl::Builder& b, const tl::Ctx& a);
 static tl::Dict reader_block_mcast(tl::Builder& b, const tl::Ctx& a);
+static tl::Dict reader_rows(tl::Builder& b, const tl::Ctx& a);
 static tl::Dict reduce_block(tl::Builder& b, const tl::Ctx& a);
 static tl::Dict release_block(tl::Builder& b, const tl::Ctx& a);
 static tl::Dict sfpu_binary_block(tl::Builder& b, const tl::Ctx& a);
 static tl::Dict sfpu_block(tl::Builder& b, const tl::Ctx& a);
 static tl::Dict tensor_accessor(tl::Builder& b, const tl::Ctx& a);
 static tl::Dict tensor_accessor_chained(tl::Builder& b, const tl::Ctx& a);
+static tl::Dict tilize_rows(tl::Builder& b, const tl::Ctx& a);
 static tl::Dict transpose_block(tl::Builder& b, const tl::Ctx& a);
+static tl::Dict untilize_rows(tl::Builder& b, const tl::Ctx& a);
 static tl::Dict writer_block(tl::Builder& b, const tl::Ctx& a);
 static tl::Dict writer_block_signal(tl::Builder& b, const tl::Ctx& a);
+static tl::Dict writer_rows(tl::Builder& b, const tl::Ctx& a);
 
 // Broadcast FPU operation of a block and a column vector (x[i, j] op v[i]): tile (r, c) of the block (rows x cols tiles) is combined with tile r of the vector (column 0 broadcast across the columns) into DST tile 0, optionally followed by an SFPU function in place, and packed to the output CB. Both inputs are whole blocks: waited for by their first reader, freed by their last.
 static tl::Dict bcast_cols_block(tl::Builder& b, const tl::Ctx& a) {
@@ -566,6 +574,35 @@ static tl::Dict reader_block_mcast(tl::Builder& b, const tl::Ctx& a) {
   return bound;
 }
 
+// Reader side of a row-major block: reserve the whole block (rows x cols tile pages), start one NoC read per row (one page of the row-major tensor) into consecutive rows of the reservation, so that every 32 rows fill `cols` tile pages as tilize_block expects, wait for all reads with one barrier, then publish the block.
+static tl::Dict reader_rows(tl::Builder& b, const tl::Ctx& a) {
+  const tl::Any v_cb = a.get("cb");
+  const tl::Any v_accessor = a.get("accessor");
+  const tl::Any v_first_page = a.get("first_page");
+  const tl::Any v_page_stride = a.get("page_stride");
+  const tl::Any v_rows = a.get("rows");
+  const tl::Any v_cols = a.get("cols");
+  const tl::Any v_height = a.get("height");
+  const tl::Any v_row_bytes = a.get("row_bytes");
+  tl::Any v_l1_write_addr;
+  tl::Dict bound;
+  b.call(std::string("cb_reserve_back"), {v_cb, tl::fn::mul(v_rows, v_cols)});
+  v_l1_write_addr = b.bind("l1_write_addr", std::string("get_write_ptr"), {v_cb});
+  bound.Set(tl::String("l1_write_addr"), v_l1_write_addr);
+  b.repeat("r", v_height, [&](const tl::Any& v_r) {
+    if (b.profile() == "ttnn_0_81" || b.profile() == "metal_d5f9bc4a") {
+      b.call(std::string("noc_async_read_page"), {tl::fn::add(v_first_page, tl::fn::mul(v_r, v_page_stride)), v_accessor, tl::fn::add(v_l1_write_addr, tl::fn::mul(v_r, v_row_bytes))});
+    }
+    if (b.profile() == "tilelang_tt_2025") {
+      b.call(std::string("noc_async_read_tile"), {tl::fn::add(v_first_page, tl::fn::mul(v_r, v_page_stride)), v_accessor, tl::fn::add(v_l1_write_addr, tl::fn::mul(v_r, v_row_bytes))});
+    }
+  });
+  // Reads land only at the barrier; the push must come after it.
+  b.call(std::string("noc_async_read_barrier"), {});
+  b.call(std::string("cb_push_back"), {v_cb, tl::fn::mul(v_rows, v_cols)});
+  return bound;
+}
+
 // Row reduction of a block into a column vector, one output tile per tile row r: acquire DST; with a previous value copy its tile r into DST 0 (clear=False), else for max copy the row's first input tile into DST 0 (DST is zero after the acquire and max reduces into what it holds, so a row of negative numbers would give 0); reduce_init and reduce_tile over the row's cols tiles into DST 0; pack DST 0 (the packer's reduce mask keeps column 0) to the output CB; release. reduce_uninit clears the mask after the block. The unpacker is reconfigured for in0 and the scaler before every reduce_init, since the copy of a previous value may use another format. Inputs are whole blocks: waited for by their first reader, freed by their last.
 static tl::Dict reduce_block(tl::Builder& b, const tl::Ctx& a) {
   const tl::Any v_in0 = a.get("in0");
@@ -817,6 +854,30 @@ static tl::Dict tensor_accessor_chained(tl::Builder& b, const tl::Ctx& a) {
   return bound;
 }
 
+// Tilize of a row-major block, as tt-metal's tilize kernels: tilize_init once, then per tile row wait for its `cols` pages of rows, reserve `cols` tiles, tilize_block, publish them and free the rows; tilize_uninit after, before any other unpacking operation.
+static tl::Dict tilize_rows(tl::Builder& b, const tl::Ctx& a) {
+  const tl::Any v_in0 = a.get("in0");
+  const tl::Any v_out = a.get("out");
+  const tl::Any v_rows = a.get("rows");
+  const tl::Any v_cols = a.get("cols");
+  const tl::Any v_init = a.get("init");
+  tl::Dict bound;
+  b.when(tl::fn::eq(v_init, tl::num(1)), [&] {
+    b.call(std::string("reconfig_data_format_srca"), {v_in0});
+    b.call(std::string("pack_reconfig_data_format"), {v_out});
+  });
+  b.call(std::string("tilize_init"), {v_in0, v_cols, v_out});
+  b.repeat("r", v_rows, [&](const tl::Any& v_r) {
+    b.call(std::string("cb_wait_front"), {v_in0, v_cols});
+    b.call(std::string("cb_reserve_back"), {v_out, v_cols});
+    b.call(std::string("tilize_block"), {v_in0, v_cols, v_out});
+    b.call(std::string("cb_push_back"), {v_out, v_cols});
+    b.call(std::string("cb_pop_front"), {v_in0, v_cols});
+  });
+  b.call(std::string("tilize_uninit"), {v_in0, v_out});
+  return bound;
+}
+
 // Transpose of a block of rows x cols tiles: wait for the whole input block, then for every tile of the transposed block (cols x rows, in row-major order) transpose input tile (r, c) into DST tile 0 and pack it to the output CB; pop the input block.
 static tl::Dict transpose_block(tl::Builder& b, const tl::Ctx& a) {
   const tl::Any v_in0 = a.get("in0");
@@ -852,6 +913,30 @@ static tl::Dict transpose_block(tl::Builder& b, const tl::Ctx& a) {
     });
   });
   b.call(std::string("cb_pop_front"), {v_in0, tl::fn::mul(v_rows, v_cols)});
+  return bound;
+}
+
+// Untilize of a block into rows, as tt-metal's pack_untilize kernels: pack_untilize_init for tile rows of `cols` tiles (all in DST at once), then per tile row wait for its tiles, reserve `cols` pages, pack_untilize_block one tile row, publish the rows and free the tiles; pack_untilize_uninit after, before any other pack.
+static tl::Dict untilize_rows(tl::Builder& b, const tl::Ctx& a) {
+  const tl::Any v_in0 = a.get("in0");
+  const tl::Any v_out = a.get("out");
+  const tl::Any v_rows = a.get("rows");
+  const tl::Any v_cols = a.get("cols");
+  const tl::Any v_init = a.get("init");
+  tl::Dict bound;
+  b.when(tl::fn::eq(v_init, tl::num(1)), [&] {
+    b.call(std::string("reconfig_data_format_srca"), {v_in0});
+    b.call(std::string("pack_reconfig_data_format"), {v_out});
+  });
+  b.call(std::string("pack_untilize_init"), {v_cols, v_cols, v_in0, v_out});
+  b.repeat("r", v_rows, [&](const tl::Any& v_r) {
+    b.call(std::string("cb_wait_front"), {v_in0, v_cols});
+    b.call(std::string("cb_reserve_back"), {v_out, v_cols});
+    b.call(std::string("pack_untilize_block"), {v_cols, v_cols, v_in0, tl::num(1), v_out});
+    b.call(std::string("cb_push_back"), {v_out, v_cols});
+    b.call(std::string("cb_pop_front"), {v_in0, v_cols});
+  });
+  b.call(std::string("pack_untilize_uninit"), {v_out});
   return bound;
 }
 
@@ -911,6 +996,35 @@ static tl::Dict writer_block_signal(tl::Builder& b, const tl::Ctx& a) {
   return bound;
 }
 
+// Writer side of a row-major block: wait for the whole block (rows x cols tile pages of untilized rows), start one NoC write per row (one page of the row-major tensor) from consecutive rows at the front, wait for all writes with one barrier, then free the pages.
+static tl::Dict writer_rows(tl::Builder& b, const tl::Ctx& a) {
+  const tl::Any v_cb = a.get("cb");
+  const tl::Any v_accessor = a.get("accessor");
+  const tl::Any v_first_page = a.get("first_page");
+  const tl::Any v_page_stride = a.get("page_stride");
+  const tl::Any v_rows = a.get("rows");
+  const tl::Any v_cols = a.get("cols");
+  const tl::Any v_height = a.get("height");
+  const tl::Any v_row_bytes = a.get("row_bytes");
+  tl::Any v_l1_read_addr;
+  tl::Dict bound;
+  b.call(std::string("cb_wait_front"), {v_cb, tl::fn::mul(v_rows, v_cols)});
+  v_l1_read_addr = b.bind("l1_read_addr", std::string("get_read_ptr"), {v_cb});
+  bound.Set(tl::String("l1_read_addr"), v_l1_read_addr);
+  b.repeat("r", v_height, [&](const tl::Any& v_r) {
+    if (b.profile() == "ttnn_0_81" || b.profile() == "metal_d5f9bc4a") {
+      b.call(std::string("noc_async_write_page"), {tl::fn::add(v_first_page, tl::fn::mul(v_r, v_page_stride)), v_accessor, tl::fn::add(v_l1_read_addr, tl::fn::mul(v_r, v_row_bytes))});
+    }
+    if (b.profile() == "tilelang_tt_2025") {
+      b.call(std::string("noc_async_write_tile"), {tl::fn::add(v_first_page, tl::fn::mul(v_r, v_page_stride)), v_accessor, tl::fn::add(v_l1_read_addr, tl::fn::mul(v_r, v_row_bytes))});
+    }
+  });
+  // The pages may only be freed once the writes have left L1.
+  b.call(std::string("noc_async_write_barrier"), {});
+  b.call(std::string("cb_pop_front"), {v_cb, tl::fn::mul(v_rows, v_cols)});
+  return bound;
+}
+
 }  // namespace tl::protocols
 
 namespace tl {
@@ -930,15 +1044,19 @@ Dict run_protocol(const std::string& name, Builder& b, const Ctx& args) {
   if (name == "reader_block") return protocols::reader_block(b, args);
   if (name == "reader_block_after") return protocols::reader_block_after(b, args);
   if (name == "reader_block_mcast") return protocols::reader_block_mcast(b, args);
+  if (name == "reader_rows") return protocols::reader_rows(b, args);
   if (name == "reduce_block") return protocols::reduce_block(b, args);
   if (name == "release_block") return protocols::release_block(b, args);
   if (name == "sfpu_binary_block") return protocols::sfpu_binary_block(b, args);
   if (name == "sfpu_block") return protocols::sfpu_block(b, args);
   if (name == "tensor_accessor") return protocols::tensor_accessor(b, args);
   if (name == "tensor_accessor_chained") return protocols::tensor_accessor_chained(b, args);
+  if (name == "tilize_rows") return protocols::tilize_rows(b, args);
   if (name == "transpose_block") return protocols::transpose_block(b, args);
+  if (name == "untilize_rows") return protocols::untilize_rows(b, args);
   if (name == "writer_block") return protocols::writer_block(b, args);
   if (name == "writer_block_signal") return protocols::writer_block_signal(b, args);
+  if (name == "writer_rows") return protocols::writer_rows(b, args);
   internal_error("unknown protocol '" + name + "'");
 }
 

@@ -1,6 +1,7 @@
 // The annotate engine: a function attribute holding one row of expression values per tensor parameter or per
 // on-chip buffer (layouts, accessor configurations).
 #include "engine_common.h"
+#include "tile_ops.h"
 
 namespace tl::engines {
 
@@ -13,6 +14,10 @@ Any annotate(const std::string& name, const Dict& options, const AnnotateParams&
   bool tensors = as_str(foreach) == "tensors";
   return prim_func_pass(name, [=](const Any& func) -> Any {
     std::vector<BufferInfo> items = tensors ? tensor_params(func) : onchip_buffers(func);
+    if (tensors) {  // the layout fact expressions read as buffer.row_major
+      std::set<std::string> row_major = row_major_tensors(func);
+      for (BufferInfo& info : items) info.row_major = row_major.count(info.name) > 0;
+    }
     std::string what = tensors ? "tensor" : "on-chip buffer";
     Dict table;
     for (const BufferInfo& info : items) {

@@ -14,7 +14,8 @@ Dict BufferInfo::ns() const {
                {String("index"), Any(index)},
                // The extent tiled as rows: shape[-2], or 0 for a 1-D tensor (a row vector, padded to one tile row).
                {String("row_extent"), Any(shape.size() > 1 ? shape[shape.size() - 2] : int64_t(0))},
-               {String("on_chip"), Any(on_chip())}});
+               {String("on_chip"), Any(on_chip())},
+               {String("row_major"), Any(row_major)}});
 }
 
 static bool is_buffer_var(const Any& p) {

@@ -14,9 +14,10 @@ struct BufferInfo {
   std::string dtype;
   std::string scope;
   int64_t index = -1;  // position among the function's tensor parameters (-1 for on-chip buffers)
+  bool row_major = false;  // a tensor a T.copy block slices across a leading dim (set by the annotate engine)
   bool on_chip() const { return scope != "global"; }
   /*! \brief The value spec expressions see as `buffer`: var, name, shape (a tuple), dtype, scope, index, on_chip,
-   * row_extent (shape[-2]; 0 for 1-D). */
+   * row_extent (shape[-2]; 0 for 1-D), row_major. */
   Dict ns() const;
 };
 

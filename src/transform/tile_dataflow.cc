@@ -99,7 +99,7 @@ void gemm_streams(std::vector<TileOp>& ops, TileOp& op, Streams& streams, const 
 }
 
 void op_streams(std::vector<TileOp>& ops, TileOp& op, Streams& streams, const NeedsPartial& needs_partial) {
-  if (op.kind == "copy_in" || op.kind == "atomic_in") {
+  if (op.kind == "copy_in" || op.kind == "atomic_in" || op.kind == "rows_in") {
     const BufferInfo& tensor = *op.tensor;
     if (tensor.dtype != op.out->dtype) {
       fail("T.copy from '" + tensor.name + "' (" + tensor.dtype + ") to '" + op.out->name + "' (" + op.out->dtype +
@@ -107,7 +107,7 @@ void op_streams(std::vector<TileOp>& ops, TileOp& op, Streams& streams, const Ne
     }
     int64_t pages = as_int(op.get(names::kRows)) * as_int(op.get(names::kCols));
     op.writes = streams.create(*op.out, op.out->dtype, roles::kReader, pages);
-  } else if (op.kind == "copy_out" || op.kind == "atomic_out") {
+  } else if (op.kind == "copy_out" || op.kind == "atomic_out" || op.kind == "rows_out") {
     op.reads = {streams.read(op.ins[0], roles::kWriter, "T.copy to '" + op.tensor->name + "'")};
     streams.find(op.reads[0])->dtype = op.tensor->dtype;  // pages leave as the tensor's format (pack converts)
   } else if (op.kind == "copy_local") {
@@ -119,8 +119,9 @@ void op_streams(std::vector<TileOp>& ops, TileOp& op, Streams& streams, const Ne
     op.writes = streams.create(*op.out, op.out->dtype, roles::kCompute, as_int(op.get(names::kTiles)));
   } else if (op.kind == "gemm") {
     gemm_streams(ops, op, streams, needs_partial);
-  } else if (op.kind == "transpose") {  // a gemm operand's transposed value, made on chip for the matmul
-    op.reads = {streams.read(op.ins[0], roles::kCompute, "T.gemm")};
+  } else if (op.kind == "transpose" || op.kind == "tilize" || op.kind == "untilize") {
+    // a gemm operand's transposed value, or a block of a row-major tensor (un)tilized on chip
+    op.reads = {streams.read(op.ins[0], roles::kCompute, op.kind == "transpose" ? "T.gemm" : "T.copy")};
     int64_t pages = as_int(op.get(names::kRows)) * as_int(op.get(names::kCols));
     op.writes = streams.create(*op.out, op.out->dtype, roles::kCompute, pages);
   } else if (op.kind == "reduce") {  // source block, scaler tile, and (clear=False) the previous value

@@ -248,6 +248,7 @@ void gemm_accumulation(std::vector<TileOp>& ops) {
 }  // namespace
 
 std::vector<TileOp> tile_ops(const Any& func) {
+  RowMajorLayouts layouts(func);  // InferTTLayout's decision, as tt.buffers records it
   std::vector<TileOp> ops;
   visit(ir::PrimFunc(func).body(), {}, ops);
   convert_gemm_operands(ops);

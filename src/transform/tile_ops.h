@@ -3,12 +3,16 @@
 // the buffer or op and the rule it breaks.
 #pragma once
 
+#include <set>
+
 #include "engines.h"
 
 namespace tl {
 
 struct TileOp {
-  std::string kind;  // copy_in | copy_out | atomic_in | atomic_out | copy_local | fill | gemm | transpose | eltwise | reduce | hold | release
+  // copy_in | copy_out | rows_in | rows_out | tilize | untilize | atomic_in | atomic_out | copy_local | fill | gemm |
+  // transpose | eltwise | reduce | hold | release
+  std::string kind;
   Any stmt;          // the statement the op replaces (the ops of one statement replace it in order)
   std::optional<BufferInfo> out;
   std::vector<BufferInfo> ins;
@@ -26,7 +30,11 @@ struct TileOp {
   const Any& get(const char* name) const;
 };
 
-/*! \brief The tile operations of a kernel's body, in program order. */
+/*! \brief The tensors a T.copy block slices across a leading dim while holding the second-to-last dim at one index
+ * ((B, S, H, D) per head): InferTTLayout lays them out row-major (buffer.row_major). */
+std::set<std::string> row_major_tensors(const Any& func);
+/*! \brief The tile operations of a kernel's body, in program order (a tensor tt.buffers lays out row-major is read
+ * and written by rows and tilized / untilized on chip). */
 std::vector<TileOp> tile_ops(const Any& func);
 
 }  // namespace tl

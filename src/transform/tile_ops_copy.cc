@@ -1,7 +1,6 @@
 // T.copy recognition (tile_ops.h): a block between a tensor and an on-chip buffer (the reader's copy_in, the
-// writer's copy_out), on chip, DRAM to DRAM, and 1-D vectors (transposed on chip between row and column tiles).
-#include <algorithm>
-
+// writer's copy_out; of a row-major tensor, tile_ops_rows.cc), on chip, DRAM to DRAM, and 1-D vectors (transposed
+// on chip between row and column tiles).
 #include "tile_ops_util.h"
 
 namespace tl {
@@ -14,31 +13,6 @@ using namespace tileops;  // NOLINT: the recognisers' shared helpers
 struct TileRegion {
   Any row, col;
 };
-
-// A block must lie inside the tensor: at a constant offset it must end inside it; at a moving offset (block
-// indices, loops) the blocks tile the dimension, so its extent must divide it (the last block of a ceildiv grid
-// would otherwise run past the tensor, and on hardware read or write other tiles).
-void require_inside(const Region& tensor, const BufferInfo& onchip, size_t d) {
-  int64_t dim = tensor.info.shape[d], extent = tensor.extents[d];
-  auto start = ir::IntImm::from(tensor.mins[d]);
-  std::string block = "T.copy of a " + ints_str(onchip.shape) + " block " + (onchip.name.empty() ? "" : "('" +
-                      onchip.name + "') ") + "of tensor '" + tensor.info.name + "' (shape " +
-                      ints_str(tensor.info.shape) + "): dim " + std::to_string(d);
-  if (start && start->value() + extent > dim) {
-    fail(block + " runs from " + std::to_string(start->value()) + " to " + std::to_string(start->value() + extent) +
-         ", past the tensor's " + std::to_string(dim));
-  }
-  if (!start && dim % extent != 0) {
-    int64_t tile = d + 1 == tensor.info.shape.size() ? tile_shape().second : tile_shape().first;
-    int64_t fits = 0;
-    for (int64_t b = tile; b <= std::min(extent, dim); b += tile) {
-      if (dim % b == 0) fits = b;
-    }
-    fail(block + " has " + std::to_string(dim) + " elements, not a multiple of the block's " + std::to_string(extent) +
-         ", so the last block would run past the tensor (on hardware it would read or write other tiles); use a "
-         "block that divides it" + (fits ? " (e.g. " + std::to_string(fits) + ")" : "") + " or pad the tensor");
-  }
-}
 
 TileRegion tile_region(const Region& tensor, const BufferInfo& onchip) {
   const std::vector<int64_t>& shape = tensor.info.shape;
@@ -55,9 +29,10 @@ TileRegion tile_region(const Region& tensor, const BufferInfo& onchip) {
   if (leading_spanned) {
     fail("T.copy between tensor '" + tensor.info.name + "' (shape " + ints_str(shape) + ") and '" + onchip.name +
          "' spans dims " + ints_str(spanned) + "; tiles are of the tensor's last two dims (" +
-         std::to_string(n - 2) + ", " + std::to_string(n - 1) + "), so a block may only span those (a layout "
-         "sliced across other dims, e.g. (batch, seq, heads, dim) per head, needs a row-major read and an on-chip "
-         "tilize, which the tenstorrent backend does not support yet)");
+         std::to_string(n - 2) + ", " + std::to_string(n - 1) + "), so a block of a tiled tensor may only span those; "
+         "a tensor is laid out row-major instead (one page per row of its last dim, tilized on chip) when a block "
+         "holds its dim " + std::to_string(n - 2) + " at one index and spans whole rows of its last dim (e.g. "
+         "(batch, seq, heads, dim) sliced per head), which this block does not either");
   }
   std::vector<int64_t> moved;  // the region without its unit dimensions
   for (int64_t d : spanned) moved.push_back(tensor.extents[d]);
@@ -96,6 +71,7 @@ namespace {
 // A DRAM-to-DRAM copy goes through a CB of its own: the reader reads the block into it and the writer writes
 // it out (raw pages, so both tensors must have one dtype).
 std::vector<TileOp> dram_copy(const ir::TilePrimitiveCall& stmt, const Region& src, const Region& dst) {
+  refuse_row_major_dram_copy(src, dst);
   if (src.info.dtype != dst.info.dtype) {
     fail("T.copy from tensor '" + src.info.name + "' (" + src.info.dtype + ") to tensor '" + dst.info.name + "' (" +
          dst.info.dtype + ") converts dtype; a DRAM-to-DRAM copy moves raw tile pages, so copy through an on-chip "
@@ -160,7 +136,9 @@ std::vector<TileOp> tileops::classify_copy(const ir::TilePrimitiveCall& stmt) {
   const Region& onchip = dst_chip ? dst : src;
   require_full(onchip, "T.copy");
   if (onchip.info.shape.size() == 1) return vector_copy(stmt, dst_chip ? src : dst, onchip.info, dst_chip);
-  return {tensor_copy(stmt, dst_chip ? src : dst, onchip.info, dst_chip)};
+  const Region& tensor = dst_chip ? src : dst;
+  if (row_major(tensor.info)) return rows_copy(stmt, tensor, onchip.info, dst_chip);
+  return {tensor_copy(stmt, tensor, onchip.info, dst_chip)};
 }
 
 }  // namespace tl

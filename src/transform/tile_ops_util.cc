@@ -85,4 +85,29 @@ void require_full(const Region& r, const std::string& op) {
   }
 }
 
+// A block must lie inside the tensor: at a constant offset it must end inside it; at a moving offset (block
+// indices, loops) the blocks tile the dimension, so its extent must divide it (the last block of a ceildiv grid
+// would otherwise run past the tensor, and on hardware read or write other tiles).
+void require_inside(const Region& tensor, const BufferInfo& onchip, size_t d) {
+  int64_t dim = tensor.info.shape[d], extent = tensor.extents[d];
+  auto start = ir::IntImm::from(tensor.mins[d]);
+  std::string block = "T.copy of a " + ints_str(onchip.shape) + " block " + (onchip.name.empty() ? "" : "('" +
+                      onchip.name + "') ") + "of tensor '" + tensor.info.name + "' (shape " +
+                      ints_str(tensor.info.shape) + "): dim " + std::to_string(d);
+  if (start && start->value() + extent > dim) {
+    fail(block + " runs from " + std::to_string(start->value()) + " to " + std::to_string(start->value() + extent) +
+         ", past the tensor's " + std::to_string(dim));
+  }
+  if (!start && dim % extent != 0) {
+    int64_t tile = d + 1 == tensor.info.shape.size() ? tile_shape().second : tile_shape().first;
+    int64_t fits = 0;
+    for (int64_t b = tile; b <= std::min(extent, dim); b += tile) {
+      if (dim % b == 0) fits = b;
+    }
+    fail(block + " has " + std::to_string(dim) + " elements, not a multiple of the block's " + std::to_string(extent) +
+         ", so the last block would run past the tensor (on hardware it would read or write other tiles); use a "
+         "block that divides it" + (fits ? " (e.g. " + std::to_string(fits) + ")" : "") + " or pad the tensor");
+  }
+}
+
 }  // namespace tl::tileops

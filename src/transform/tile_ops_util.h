@@ -3,6 +3,7 @@
 #pragma once
 
 #include <optional>
+#include <set>
 #include <utility>
 
 #include "eltwise_ops.h"
@@ -77,6 +78,28 @@ std::vector<TileOp> classify_store(const std::vector<ir::For>& loops, const ir::
 
 /*! \brief The ops of a T.copy (tile_ops_copy.cc), or a refusal naming the construct. */
 std::vector<TileOp> classify_copy(const ir::TilePrimitiveCall& stmt);
+/*! \brief A block of `tensor` copied to or from `onchip` must lie inside dim `d` of the tensor (a moving offset: the
+ * block must divide the dim), else a refusal naming the copy. */
+void require_inside(const Region& tensor, const BufferInfo& onchip, size_t d);
+/*! \brief While it lives, the tensors tt.buffers lays out row-major are what row_major() answers for (tile_ops()). */
+class RowMajorLayouts {
+ public:
+  explicit RowMajorLayouts(const Any& func);
+  ~RowMajorLayouts();
+  RowMajorLayouts(const RowMajorLayouts&) = delete;
+  RowMajorLayouts& operator=(const RowMajorLayouts&) = delete;
+
+ private:
+  std::set<std::string> names_;
+};
+/*! \brief Whether InferTTLayout laid `tensor` out row-major (one DRAM page per row of its last dim). */
+bool row_major(const BufferInfo& tensor);
+/*! \brief A DRAM-to-DRAM copy of a row-major tensor is refused naming the tensor and its layout. */
+void refuse_row_major_dram_copy(const Region& src, const Region& dst);
+/*! \brief A block of a row-major tensor (tile_ops_rows.cc): read by rows and tilized (rows_in, tilize) or untilized
+ * and written by rows (untilize, rows_out). */
+std::vector<TileOp> rows_copy(const ir::TilePrimitiveCall& stmt, const Region& tensor, const BufferInfo& onchip,
+                              bool in);
 /*! \brief A block of a tensor moved to (`in`) or from an on-chip buffer: a copy_in or copy_out op. */
 TileOp tensor_copy(const ir::TilePrimitiveCall& stmt, const Region& tensor, const BufferInfo& onchip, bool in);
 /*! \brief T.atomic_add's tile form (tile_ops_atomic.cc): atomic_in, an element-wise add, atomic_out. */

@@ -17,6 +17,8 @@ static Any make(const Dict& options) {
             {"bcast_block", [](const tl::Ctx& c) -> tl::Any { return tl::str("binary"); }},
             {"fill_block", [](const tl::Ctx& c) -> tl::Any { return tl::str("sfpu"); }},
             {"transpose_block", [](const tl::Ctx& c) -> tl::Any { return tl::str("sfpu"); }},
+            {"tilize_rows", [](const tl::Ctx& c) -> tl::Any { return tl::str("sfpu"); }},
+            {"untilize_rows", [](const tl::Ctx& c) -> tl::Any { return tl::str("sfpu"); }},
             {"reduce_block", [](const tl::Ctx& c) -> tl::Any { return tl::str("reduce"); }},
         }, std::vector<std::pair<std::string, tl::ExprMap>>{
             {"matmul_block", tl::ExprMap{
@@ -40,6 +42,16 @@ static Any make(const Dict& options) {
                 {"out", [](const tl::Ctx& c) -> tl::Any { return c.get("out"); }},
             }},
             {"transpose_block", tl::ExprMap{
+                {"in0", [](const tl::Ctx& c) -> tl::Any { return c.get("in0"); }},
+                {"in1", [](const tl::Ctx& c) -> tl::Any { return c.get("in0"); }},
+                {"out", [](const tl::Ctx& c) -> tl::Any { return c.get("out"); }},
+            }},
+            {"tilize_rows", tl::ExprMap{
+                {"in0", [](const tl::Ctx& c) -> tl::Any { return c.get("in0"); }},
+                {"in1", [](const tl::Ctx& c) -> tl::Any { return c.get("in0"); }},
+                {"out", [](const tl::Ctx& c) -> tl::Any { return c.get("out"); }},
+            }},
+            {"untilize_rows", tl::ExprMap{
                 {"in0", [](const tl::Ctx& c) -> tl::Any { return c.get("in0"); }},
                 {"in1", [](const tl::Ctx& c) -> tl::Any { return c.get("in0"); }},
                 {"out", [](const tl::Ctx& c) -> tl::Any { return c.get("out"); }},

@@ -15,6 +15,7 @@
 # Spec: specs/intrinsics/sfpu_binary.yaml
 # Spec: specs/intrinsics/sfpu_scalar.yaml
 # Spec: specs/intrinsics/tile_ops.yaml
+# Spec: specs/intrinsics/tilize.yaml
 # Spec: specs/intrinsics/transpose.yaml
 """The `T.tt.*` TVMScript namespace: one function per intrinsic of specs/intrinsics/*.yaml.
 
@@ -403,6 +404,21 @@ def pack_tile(ifrom_dst, icb) -> Any:
     return call('pack_tile', ifrom_dst, icb)
 
 
+def pack_untilize_block(block_ct_dim, full_ct_dim, icb, block_rt_dim, ocb) -> Any:
+    """Untilize `block_rt_dim` tile rows of `block_ct_dim` tiles from the front of `icb` into rows at the back of `ocb` (the caller waits, reserves, pushes and pops)."""
+    return call('pack_untilize_block', block_ct_dim, full_ct_dim, icb, block_rt_dim, ocb)
+
+
+def pack_untilize_init(block_ct_dim, full_ct_dim, icb, ocb) -> Any:
+    """Initialise unpack, math and the packer (untilize mode) for pack_untilize_block from `icb` to `ocb`, tile rows `full_ct_dim` tiles wide, `block_ct_dim` of them in DST at once."""
+    return call('pack_untilize_init', block_ct_dim, full_ct_dim, icb, ocb)
+
+
+def pack_untilize_uninit(ocb) -> Any:
+    """Restore the packer after pack_untilize_block (before any other pack)."""
+    return call('pack_untilize_uninit', ocb)
+
+
 def read_block(cb, src, first_tile, rows, cols, row_stride, page_bytes) -> Any:
     """Read a block of tiles of DRAM tensor `src` into the back of CB `cb` (one reservation and barrier)."""
     return call('read_block', cb, src, first_tile, rows, cols, row_stride, page_bytes)
@@ -421,6 +437,11 @@ def read_block_atomic(cb, src, first_tile, rows, cols, row_stride, page_bytes, m
 def read_block_mcast(cb, src, first_tile, rows, cols, row_stride, page_bytes, sender, sender_x, sender_y, first_x, first_y, last_x, last_y, receivers, sender_sem, receiver_sem, noc) -> Any:
     """A read_block whose block is the same on a whole row (or column) of cores at every step: the first core of the row reads it from DRAM and multicasts it into the same CB of the others, which only reserve, signal that they are ready and wait (PlanTTMulticast; the tt-metal matmul_multicore_reuse_mcast scheme)."""
     return call('read_block_mcast', cb, src, first_tile, rows, cols, row_stride, page_bytes, sender, sender_x, sender_y, first_x, first_y, last_x, last_y, receivers, sender_sem, receiver_sem, noc)
+
+
+def read_rows_block(cb, src, first_page, page_stride, rows, cols, row_bytes) -> Any:
+    """Read a block of a row-major tensor `src` (one DRAM page per row of its last dim) into the back of CB `cb` in tilize_block's input format: the block's rows x 32 rows, each one page, row r at r * row_bytes (32 rows of `cols` tiles' width per tile row; the CB's pages are tile-sized), one reservation and barrier."""
+    return call('read_rows_block', cb, src, first_page, page_stride, rows, cols, row_bytes)
 
 
 def recip_tile(idst) -> Any:
@@ -593,6 +614,26 @@ def tile_regs_wait() -> Any:
     return call('tile_regs_wait')
 
 
+def tilize_block(icb, block, ocb) -> Any:
+    """Tilize `block` tiles' width of 32 rows from the front of `icb` (block tile-sized pages) into `block` tiles at the back of `ocb` (the caller waits, reserves, pushes and pops)."""
+    return call('tilize_block', icb, block, ocb)
+
+
+def tilize_init(icb, block, ocb) -> Any:
+    """Initialise unpack (tilize mode), math (datacopy) and pack for tilize_block from `icb` to `ocb`."""
+    return call('tilize_init', icb, block, ocb)
+
+
+def tilize_rows(in0, out, rows, cols, init) -> Any:
+    """Tilize a row-major block of CB `in0` (tilize_block's input format, rows x cols tile pages) into CB `out` (rows x cols tiles), one tile row at a time: the block of a row-major tensor the rest of the kernel reads."""
+    return call('tilize_rows', in0, out, rows, cols, init)
+
+
+def tilize_uninit(icb, ocb) -> Any:
+    """Restore the unpacker after tilize_block (before any other unpacking operation)."""
+    return call('tilize_uninit', icb, ocb)
+
+
 def transpose_block(in0, out, rows, cols, init) -> Any:
     """Transpose a block of `rows x cols` tiles of CB `in0` into CB `out` (`cols x rows` tiles, each tile transposed): a transposed operand of T.gemm, made on chip before the matmul reads it."""
     return call('transpose_block', in0, out, rows, cols, init)
@@ -618,6 +659,11 @@ def transpose_wh_tile(icb, itile, idst) -> Any:
     return call('transpose_wh_tile', icb, itile, idst)
 
 
+def untilize_rows(in0, out, rows, cols, init) -> Any:
+    """Untilize a block of rows x cols tiles of CB `in0` into CB `out` as rows (row r at r * cols * 32 elements, in `out`'s data format), one tile row at a time (pack_untilize): a block written to a row-major tensor."""
+    return call('untilize_rows', in0, out, rows, cols, init)
+
+
 def write_block(cb, dst, first_tile, rows, cols, row_stride, page_bytes) -> Any:
     """Write a block of tiles from the front of CB `cb` to DRAM tensor `dst` (one wait and barrier)."""
     return call('write_block', cb, dst, first_tile, rows, cols, row_stride, page_bytes)
@@ -631,3 +677,8 @@ def write_block_atomic(cb, dst, first_tile, rows, cols, row_stride, page_bytes, 
 def write_block_signal(cb, dst, first_tile, rows, cols, row_stride, page_bytes, member, members, next_x, next_y, turn_sem) -> Any:
     """write_block_atomic with its signal: after the write barrier, every member but the last increments the turn semaphore of the next member's core."""
     return call('write_block_signal', cb, dst, first_tile, rows, cols, row_stride, page_bytes, member, members, next_x, next_y, turn_sem)
+
+
+def write_rows_block(cb, dst, first_page, page_stride, rows, cols, row_bytes) -> Any:
+    """Write a row-major block (untilized on chip, row r at r * row_bytes of the CB's pages) from the front of CB `cb` to row-major tensor `dst`, one page per row (one wait and barrier)."""
+    return call('write_rows_block', cb, dst, first_page, page_stride, rows, cols, row_bytes)

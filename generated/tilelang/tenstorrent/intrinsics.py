@@ -21,6 +21,7 @@
 # Spec: specs/intrinsics/sfpu_binary.yaml
 # Spec: specs/intrinsics/sfpu_scalar.yaml
 # Spec: specs/intrinsics/tile_ops.yaml
+# Spec: specs/intrinsics/tilize.yaml
 # Spec: specs/intrinsics/transpose.yaml
 """Tenstorrent intrinsics: one record per `tt.*` op (abstract IR ops and concrete Metalium calls).
 
@@ -1595,6 +1596,70 @@ INTRINSICS: dict[str, Intrinsic] = {
         },
         doc='Pack DST tile `ifrom_dst` into the next reserved page of CB `icb`.',
     ),
+    'pack_untilize_block': Intrinsic(
+        name='pack_untilize_block',
+        family='tilize',
+        level='concrete',
+        roles=('compute',),
+        args=(
+            Arg('block_ct_dim', 'uint32', const=True),
+            Arg('full_ct_dim', 'uint32', const=True),
+            Arg('icb', 'uint32', const=False),
+            Arg('block_rt_dim', 'uint32', const=False),
+            Arg('ocb', 'uint32', const=False),
+        ),
+        returns='void',
+        effect='Opaque',
+        dtype='void',
+        op_name='tt.pack_untilize_block',
+        cpp={
+            'metal_d5f9bc4a': Spelling('pack_untilize_block', headers=(('compute', 'api/compute/pack_untilize.h'),), form='call', template_args=('block_ct_dim', 'full_ct_dim')),
+            'tilelang_tt_2025': Spelling('pack_untilize_block', headers=(('compute', 'compute_kernel_api/pack_untilize.h'),), form='call', template_args=('block_ct_dim', 'full_ct_dim')),
+            'ttnn_0_81': Spelling('pack_untilize_block', headers=(('compute', 'api/compute/pack_untilize.h'),), form='call', template_args=('block_ct_dim', 'full_ct_dim')),
+        },
+        doc='Untilize `block_rt_dim` tile rows of `block_ct_dim` tiles from the front of `icb` into rows at the back of `ocb` (the caller waits, reserves, pushes and pops).',
+    ),
+    'pack_untilize_init': Intrinsic(
+        name='pack_untilize_init',
+        family='tilize',
+        level='concrete',
+        roles=('compute',),
+        args=(
+            Arg('block_ct_dim', 'uint32', const=True),
+            Arg('full_ct_dim', 'uint32', const=True),
+            Arg('icb', 'uint32', const=False),
+            Arg('ocb', 'uint32', const=False),
+        ),
+        returns='void',
+        effect='Opaque',
+        dtype='void',
+        op_name='tt.pack_untilize_init',
+        cpp={
+            'metal_d5f9bc4a': Spelling('pack_untilize_init', headers=(('compute', 'api/compute/pack_untilize.h'),), form='call', template_args=('block_ct_dim', 'full_ct_dim')),
+            'tilelang_tt_2025': Spelling('pack_untilize_init', headers=(('compute', 'compute_kernel_api/pack_untilize.h'),), form='call', template_args=('block_ct_dim', 'full_ct_dim')),
+            'ttnn_0_81': Spelling('pack_untilize_init', headers=(('compute', 'api/compute/pack_untilize.h'),), form='call', template_args=('block_ct_dim', 'full_ct_dim')),
+        },
+        doc='Initialise unpack, math and the packer (untilize mode) for pack_untilize_block from `icb` to `ocb`, tile rows `full_ct_dim` tiles wide, `block_ct_dim` of them in DST at once.',
+    ),
+    'pack_untilize_uninit': Intrinsic(
+        name='pack_untilize_uninit',
+        family='tilize',
+        level='concrete',
+        roles=('compute',),
+        args=(
+            Arg('ocb', 'uint32', const=False),
+        ),
+        returns='void',
+        effect='Opaque',
+        dtype='void',
+        op_name='tt.pack_untilize_uninit',
+        cpp={
+            'metal_d5f9bc4a': Spelling('pack_untilize_uninit', headers=(('compute', 'api/compute/pack_untilize.h'),), form='call', template_args=()),
+            'tilelang_tt_2025': Spelling('pack_untilize_uninit', headers=(('compute', 'compute_kernel_api/pack_untilize.h'),), form='call', template_args=()),
+            'ttnn_0_81': Spelling('pack_untilize_uninit', headers=(('compute', 'api/compute/pack_untilize.h'),), form='call', template_args=()),
+        },
+        doc='Restore the packer after pack_untilize_block (before any other pack).',
+    ),
     'read_block': Intrinsic(
         name='read_block',
         family='tile_ops',
@@ -1698,6 +1763,28 @@ INTRINSICS: dict[str, Intrinsic] = {
         cpp={
         },
         doc='A read_block whose block is the same on a whole row (or column) of cores at every step: the first core of the row reads it from DRAM and multicasts it into the same CB of the others, which only reserve, signal that they are ready and wait (PlanTTMulticast; the tt-metal matmul_multicore_reuse_mcast scheme).',
+    ),
+    'read_rows_block': Intrinsic(
+        name='read_rows_block',
+        family='tile_ops',
+        level='abstract',
+        roles=('reader',),
+        args=(
+            Arg('cb', 'int32', const=False),
+            Arg('src', 'handle', const=False),
+            Arg('first_page', 'int32', const=False),
+            Arg('page_stride', 'int32', const=False),
+            Arg('rows', 'int32', const=False),
+            Arg('cols', 'int32', const=False),
+            Arg('row_bytes', 'int32', const=False),
+        ),
+        returns='void',
+        effect='Opaque',
+        dtype='void',
+        op_name='tt.read_rows_block',
+        cpp={
+        },
+        doc="Read a block of a row-major tensor `src` (one DRAM page per row of its last dim) into the back of CB `cb` in tilize_block's input format: the block's rows x 32 rows, each one page, row r at r * row_bytes (32 rows of `cols` tiles' width per tile row; the CB's pages are tile-sized), one reservation and barrier.",
     ),
     'recip_tile': Intrinsic(
         name='recip_tile',
@@ -2364,6 +2451,88 @@ INTRINSICS: dict[str, Intrinsic] = {
         },
         doc='Pack thread: wait until the math thread has committed the section.',
     ),
+    'tilize_block': Intrinsic(
+        name='tilize_block',
+        family='tilize',
+        level='concrete',
+        roles=('compute',),
+        args=(
+            Arg('icb', 'uint32', const=False),
+            Arg('block', 'uint32', const=False),
+            Arg('ocb', 'uint32', const=False),
+        ),
+        returns='void',
+        effect='Opaque',
+        dtype='void',
+        op_name='tt.tilize_block',
+        cpp={
+            'metal_d5f9bc4a': Spelling('tilize_block', headers=(('compute', 'api/compute/tilize.h'),), form='call', template_args=()),
+            'tilelang_tt_2025': Spelling('tilize_block', headers=(('compute', 'compute_kernel_api/tilize.h'),), form='call', template_args=()),
+            'ttnn_0_81': Spelling('tilize_block', headers=(('compute', 'api/compute/tilize.h'),), form='call', template_args=()),
+        },
+        doc="Tilize `block` tiles' width of 32 rows from the front of `icb` (block tile-sized pages) into `block` tiles at the back of `ocb` (the caller waits, reserves, pushes and pops).",
+    ),
+    'tilize_init': Intrinsic(
+        name='tilize_init',
+        family='tilize',
+        level='concrete',
+        roles=('compute',),
+        args=(
+            Arg('icb', 'uint32', const=False),
+            Arg('block', 'uint32', const=False),
+            Arg('ocb', 'uint32', const=False),
+        ),
+        returns='void',
+        effect='Opaque',
+        dtype='void',
+        op_name='tt.tilize_init',
+        cpp={
+            'metal_d5f9bc4a': Spelling('tilize_init', headers=(('compute', 'api/compute/tilize.h'),), form='call', template_args=()),
+            'tilelang_tt_2025': Spelling('tilize_init', headers=(('compute', 'compute_kernel_api/tilize.h'),), form='call', template_args=()),
+            'ttnn_0_81': Spelling('tilize_init', headers=(('compute', 'api/compute/tilize.h'),), form='call', template_args=()),
+        },
+        doc='Initialise unpack (tilize mode), math (datacopy) and pack for tilize_block from `icb` to `ocb`.',
+    ),
+    'tilize_rows': Intrinsic(
+        name='tilize_rows',
+        family='tile_ops',
+        level='abstract',
+        roles=('compute',),
+        args=(
+            Arg('in0', 'int32', const=False),
+            Arg('out', 'int32', const=False),
+            Arg('rows', 'int32', const=False),
+            Arg('cols', 'int32', const=False),
+            Arg('init', 'int32', const=False),
+        ),
+        returns='void',
+        effect='Opaque',
+        dtype='void',
+        op_name='tt.tilize_rows',
+        cpp={
+        },
+        doc="Tilize a row-major block of CB `in0` (tilize_block's input format, rows x cols tile pages) into CB `out` (rows x cols tiles), one tile row at a time: the block of a row-major tensor the rest of the kernel reads.",
+    ),
+    'tilize_uninit': Intrinsic(
+        name='tilize_uninit',
+        family='tilize',
+        level='concrete',
+        roles=('compute',),
+        args=(
+            Arg('icb', 'uint32', const=False),
+            Arg('ocb', 'uint32', const=False),
+        ),
+        returns='void',
+        effect='Opaque',
+        dtype='void',
+        op_name='tt.tilize_uninit',
+        cpp={
+            'metal_d5f9bc4a': Spelling('tilize_uninit', headers=(('compute', 'api/compute/tilize.h'),), form='call', template_args=()),
+            'tilelang_tt_2025': Spelling('tilize_uninit', headers=(('compute', 'compute_kernel_api/tilize.h'),), form='call', template_args=()),
+            'ttnn_0_81': Spelling('tilize_uninit', headers=(('compute', 'api/compute/tilize.h'),), form='call', template_args=()),
+        },
+        doc='Restore the unpacker after tilize_block (before any other unpacking operation).',
+    ),
     'transpose_block': Intrinsic(
         name='transpose_block',
         family='tile_ops',
@@ -2458,6 +2627,26 @@ INTRINSICS: dict[str, Intrinsic] = {
         },
         doc='DST[idst] = transpose(tile `itile` of `icb`).',
     ),
+    'untilize_rows': Intrinsic(
+        name='untilize_rows',
+        family='tile_ops',
+        level='abstract',
+        roles=('compute',),
+        args=(
+            Arg('in0', 'int32', const=False),
+            Arg('out', 'int32', const=False),
+            Arg('rows', 'int32', const=False),
+            Arg('cols', 'int32', const=False),
+            Arg('init', 'int32', const=False),
+        ),
+        returns='void',
+        effect='Opaque',
+        dtype='void',
+        op_name='tt.untilize_rows',
+        cpp={
+        },
+        doc="Untilize a block of rows x cols tiles of CB `in0` into CB `out` as rows (row r at r * cols * 32 elements, in `out`'s data format), one tile row at a time (pack_untilize): a block written to a row-major tensor.",
+    ),
     'write_block': Intrinsic(
         name='write_block',
         family='tile_ops',
@@ -2530,5 +2719,27 @@ INTRINSICS: dict[str, Intrinsic] = {
         cpp={
         },
         doc="write_block_atomic with its signal: after the write barrier, every member but the last increments the turn semaphore of the next member's core.",
+    ),
+    'write_rows_block': Intrinsic(
+        name='write_rows_block',
+        family='tile_ops',
+        level='abstract',
+        roles=('writer',),
+        args=(
+            Arg('cb', 'int32', const=False),
+            Arg('dst', 'handle', const=False),
+            Arg('first_page', 'int32', const=False),
+            Arg('page_stride', 'int32', const=False),
+            Arg('rows', 'int32', const=False),
+            Arg('cols', 'int32', const=False),
+            Arg('row_bytes', 'int32', const=False),
+        ),
+        returns='void',
+        effect='Opaque',
+        dtype='void',
+        op_name='tt.write_rows_block',
+        cpp={
+        },
+        doc="Write a row-major block (untilized on chip, row r at r * row_bytes of the CB's pages) from the front of CB `cb` to row-major tensor `dst`, one page per row (one wait and barrier).",
     ),
 }

@@ -53,7 +53,7 @@ def AddTTConstants() -> tvm.transform.Pass:
 
 
 def AttachTTAccessors() -> tvm.transform.Pass:
-    """Tensor accessor of every tensor parameter: tile-page addressing of an interleaved DRAM tensor, its page size and how many compile-time arguments describe it (TensorAccessorArgs of an interleaved tensor: the args-config bits and the aligned page size)."""
+    """Tensor accessor of every tensor parameter: tile-page (or, for a row-major tensor, row-page) addressing of an interleaved DRAM tensor, its page size and how many compile-time arguments describe it (TensorAccessorArgs of an interleaved tensor: the args-config bits and the aligned page size)."""
     return _cpp.make_pass('AttachTTAccessors', {})
 
 
@@ -99,7 +99,7 @@ def HoistIfThenElse() -> tvm.transform.Pass:
 
 
 def InferTTLayout() -> tvm.transform.Pass:
-    """Layout of every tensor parameter: interleaved in DRAM, one 32x32 tile per page, with its data format, page size and tiles per dimension. Tiles are of the last two dimensions; leading dimensions (batch, heads) fold into the rows, so an N-D tensor is laid out as its (prod(leading) * rows, cols) matrix, each matrix's tiles contiguous. A 1-D tensor (M) is a row vector: row 0 of one tile row of M/32 tiles (the other 31 rows are padding the host zeroes). Rejects tensors whose last two dimensions (a 1-D tensor's length) are not tile-aligned, and dtypes the device has no data format for."""
+    """Layout of every tensor parameter: interleaved in DRAM, one 32x32 tile per page, with its data format, page size and tiles per dimension. Tiles are of the last two dimensions; leading dimensions (batch, heads) fold into the rows, so an N-D tensor is laid out as its (prod(leading) * rows, cols) matrix, each matrix's tiles contiguous. A 1-D tensor (M) is a row vector: row 0 of one tile row of M/32 tiles (the other 31 rows are padding the host zeroes). A tensor a T.copy block slices across a leading dimension while holding its second-to-last at one index ((B, S, H, D) sliced per head: block_M rows of D elements, H * D apart) is not a set of tiles: it is laid out row-major as ttnn's ROW_MAJOR interleaved layout, one page per row of its last dimension, which the host uploads and reads as it is; its blocks are read by rows and tilized on chip (and untilized before they are written). Rejects tensors whose last two dimensions (a 1-D tensor's length; a row-major tensor's last) are not tile-aligned, and dtypes the device has no data format for."""
     return _cpp.make_pass('InferTTLayout', {})
 
 
@@ -119,7 +119,7 @@ def LowerTileOpsToLoops() -> tvm.transform.Pass:
 
 
 def LowerTileOpsToTT() -> tvm.transform.Pass:
-    """TileLang tile operations -> abstract block intrinsics on CBs: T.copy into an on-chip buffer reads a block, T.copy out of one writes a block, a copy between on-chip buffers is an alias of one CB, T.clear absorbed by a gemm disappears, T.gemm is one K step of a block matmul (after an on-chip transpose of a transposed operand), a T.Parallel element-wise store is an element-wise block (a broadcast block with a [block_M] column vector), and T.reduce_sum/max is a row reduction into a column vector (after one read of the scaler tile per block; a column vector is written to a 1-D tensor transposed on chip). T.atomic_add(C block, fragment) (or its element-wise T.Parallel form) reads C's block in its split-K group's turn, adds the fragment in fp32 and writes the sum back (atomic_in, eltwise add, atomic_out). A value read in every iteration of a loop it was not made in is waited for before the loop and freed after it (hold/release). Tile indices are computed from the copy regions below; the allocations of on-chip buffers are removed (their storage is the CBs)."""
+    """TileLang tile operations -> abstract block intrinsics on CBs: T.copy into an on-chip buffer reads a block, T.copy out of one writes a block (a block of a row-major tensor is read by rows and tilized on chip, untilized on chip and written by rows), a copy between on-chip buffers is an alias of one CB, T.clear absorbed by a gemm disappears, T.gemm is one K step of a block matmul (after an on-chip transpose of a transposed operand), a T.Parallel element-wise store is an element-wise block (a broadcast block with a [block_M] column vector), and T.reduce_sum/max is a row reduction into a column vector (after one read of the scaler tile per block; a column vector is written to a 1-D tensor transposed on chip). T.atomic_add(C block, fragment) (or its element-wise T.Parallel form) reads C's block in its split-K group's turn, adds the fragment in fp32 and writes the sum back (atomic_in, eltwise add, atomic_out). A value read in every iteration of a loop it was not made in is waited for before the loop and freed after it (hold/release). Tile indices are computed from the copy regions below; the allocations of on-chip buffers are removed (their storage is the CBs)."""
     return _cpp.make_pass('LowerTileOpsToTT', {})
 
 

@@ -88,7 +88,7 @@ def build_plan(device_mod: tvm.IRModule, params: Sequence[Any], kernel: str) -> 
                  else list(by_name[name].shape))
         entry = {"name": name, "parameter": -1 if constant else [p.name for p in params].index(name), "shape": shape,
                  "dtype": info["dtype"], "data_format": info["data_format"], "page_bytes": info["page_bytes"],
-                 "pages": info["tile_rows"] * info["tile_cols"], "role": role}
+                 "pages": info["pages"], "page_layout": info["page_layout"], "role": role}
         if constant:
             entry["constant"] = {"value": float(constant["value"]), "rows": [int(r) for r in constant["rows"]]}
         tensors.append(entry)
@@ -137,11 +137,20 @@ def _bits_dtype(dtype: str) -> Any:
     return ml_dtypes.bfloat16 if dtype == "bfloat16" else np.float16
 
 
+def _padded_elems(tensor: dict[str, Any], tile: Sequence[int]) -> int:
+    """Elements the tensor's DRAM pages hold: a 1-D tiled tensor is padded to one tile row."""
+    shape = tensor["shape"]
+    if tensor["page_layout"] == "row_major" or len(shape) > 1:
+        return math.prod(shape)
+    return tile[0] * shape[0]
+
+
 def render_host(plan: dict[str, Any], template: str) -> str:
     # An N-D tensor is tilized as its (prod(leading dims) * rows, cols) matrix, a 1-D one as row 0 of a tile row
-    # whose other rows are zero (InferTTLayout).
+    # whose other rows are zero (InferTTLayout); a row-major tensor is uploaded and read back as it is.
     tile = plan["device"]["tile"]
-    tensors = [dict(t, ctype=HOST_TYPES[t["page_bytes"] // (tile[0] * tile[1])], elems=math.prod(t["shape"]),
+    tensors = [dict(t, ctype=HOST_TYPES[t["page_bytes"] * t["pages"] // _padded_elems(t, tile)],
+                    elems=math.prod(t["shape"]),
                     rows=math.prod(t["shape"][:-1]) if len(t["shape"]) > 1 else tile[0], cols=t["shape"][-1],
                     fill=_host_bits(t["constant"]["value"], t["dtype"]) if "constant" in t else "")
                for t in plan["tensors"]]

@@ -27,5 +27,13 @@ void need_fpu(Session& s, ComputeState& c, FpuOp op, uint32_t cb0, uint32_t cb1)
 float* math_dst(Session& s, ComputeState& c, uint32_t idst);
 void finish_math(const ComputeState& c, float* d);
 void unpack_operand(Session& s, uint32_t cb_id, uint32_t tile, float* out);
+// A CB of whole-tile pages in a format the tile math supports (kapi_compute.cpp).
+Cb& tile_cb(Session& s, uint32_t cb_id);
+// The set-up of ComputeState::layout (kapi_tilize.cpp): which conversion, its CBs and widths in tiles.
+enum class LayoutMode : uint32_t { None, Tilize, Untilize };
+enum LayoutField : uint32_t { kLayoutMode, kLayoutIcb, kLayoutOcb, kLayoutBlock, kLayoutFull };
+// Unpacking or packing while the other unit is set up for a layout conversion (kapi_tilize.cpp): `unit` "unpack" or
+// "pack" fails when tilize_init (unpack) or pack_untilize_init (pack) has not been undone by its uninit.
+void need_plain_layout(Session& s, const ComputeState& c, const char* unit);
 
 }  // namespace tt_emu

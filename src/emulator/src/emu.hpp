@@ -216,7 +216,7 @@ struct Cb {
     Clock pushed;  // join of the producer's clocks at its pushes (acquired by cb_wait_front)
     Clock popped;  // join of the consumer's clocks at its pops (acquired by cb_reserve_back)
     std::vector<uint32_t> reserved_at;  // per page: the producer's own clock entry when it reserved the page
-    std::vector<uint8_t> written;       // per page: written since reserved (sanitize.cpp)
+    std::vector<uint8_t> written;       // per page: written since reserved: 1 a tile, 2 row-major rows (sanitize.cpp)
     uint32_t occupied() const { return static_cast<uint32_t>(received - acked); }
     uint32_t wr_page() const { return static_cast<uint32_t>(received % capacity); }
     uint32_t rd_page() const { return static_cast<uint32_t>(acked % capacity); }
@@ -224,7 +224,6 @@ struct Cb {
 };
 
 enum class DstState { Released, Acquired, Committed, Waited };
-
 // One configured data format of the unpacker (SrcA, SrcB) or the packer.
 struct FormatSlot {
     DataFormat format = DataFormat::Invalid;
@@ -258,6 +257,7 @@ struct ComputeState {
     FormatSlot srca, srcb, packer;
     bool computed = false;
     ReduceState reduce;
+    uint32_t layout[5] = {};  // tilize / pack_untilize set-up until its uninit: LayoutMode, icb, ocb, block, full
 };
 
 enum class ThreadStatus { NotStarted, Running, Blocked, Done, Failed, Aborted };

@@ -66,6 +66,8 @@ const char* init_name(FpuOp op) {
     return "?";
 }
 
+}  // namespace
+
 // A CB the FPU reads or the packer writes: configured, a tile format, one tile per page.
 Cb& tile_cb(Session& s, uint32_t cb_id) {
     Cb& cb = cb_of(s, cb_id);
@@ -81,8 +83,6 @@ Cb& tile_cb(Session& s, uint32_t cb_id) {
     return cb;
 }
 
-}  // namespace
-
 // Tile `tile` (relative to the front) of an input CB, which must be among its waited pages.
 void unpack_operand(Session& s, uint32_t cb_id, uint32_t tile, float* out) {
     Cb& cb = tile_cb(s, cb_id);
@@ -91,6 +91,7 @@ void unpack_operand(Session& s, uint32_t cb_id, uint32_t tile, float* out) {
         fail(s, "tile " + std::to_string(tile) + " of CB " + std::to_string(cb_id) + " is not among its waited pages (" +
                     std::to_string(cb.waited) + " waited): call cb_wait_front first");
     }
+    need_page_content(s, cb, tile, 1, false);
     unpack_tile(&s.core.l1[cb.page_addr(cb.rd_page() + tile)], cb.format, out);
 }
 
@@ -116,6 +117,7 @@ void need_fpu(Session& s, ComputeState& c, FpuOp op, uint32_t cb0, uint32_t cb1)
 
 void init_fpu(Session& s, FpuOp op, uint32_t cb0, uint32_t cb1, bool full) {
     ComputeState& c = compute_of(s);
+    need_plain_layout(s, c, "unpack");
     cb_of(s, cb0);
     cb_of(s, cb1);
     if (full) {
@@ -184,6 +186,7 @@ void pack(uint32_t ifrom_dst, uint32_t icb, bool out_of_order, uint32_t output_t
         fail(s, "pack_tile packs DST tile " + std::to_string(ifrom_dst) +
                     ", which no math call wrote since tile_regs_acquire (the packer would emit stale data)");
     }
+    need_plain_layout(s, c, "pack");
     Cb& cb = tile_cb(s, icb);
     need_pack_format(s, c, icb);
     claim(s, cb, true);

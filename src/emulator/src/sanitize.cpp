@@ -34,13 +34,28 @@ void pages_reserved(Core& core, Cb& cb, uint32_t first, uint32_t count) {
     }
 }
 
-void l1_written(Core& core, uint32_t addr, uint32_t size) {
+void l1_written(Core& core, uint32_t addr, uint32_t size, uint8_t content) {
     for (Cb& cb : core.cbs) {
         if (!cb.configured || cb.reserved == 0 || cb.written.size() != cb.capacity) continue;
         for (uint32_t p = cb.wr_page(); p < cb.wr_page() + cb.reserved; ++p) {
             const uint32_t start = cb.page_addr(p);
-            if (addr < start + cb.page_bytes && start < addr + size) cb.written[p] = 1;
+            if (addr < start + cb.page_bytes && start < addr + size) {
+                cb.written[p] = content ? content : size < cb.page_bytes ? 2 : 1;
+            }
         }
+    }
+}
+
+void need_page_content(Session& s, const Cb& cb, uint32_t first, uint32_t count, bool rows) {
+    if (cb.written.size() != cb.capacity) return;
+    for (uint32_t i = first; i < first + count; ++i) {
+        const uint8_t held = cb.written[(cb.rd_page() + i) % cb.capacity];
+        if (held == 0 || (held == 2) == rows) continue;
+        fail(s, std::string(s.t.call.name) + " reads page " + std::to_string(i) + " of CB " + std::to_string(cb.index) +
+                    (rows ? ", which holds a tile, not row-major rows: tilize_block's input is 32 rows of the block's "
+                            "width per tile row (read by rows from a row-major tensor)"
+                          : ", which holds row-major rows (read by rows from a row-major tensor, or untilized), not a "
+                            "tile: tilize them first (tilize_block)"));
     }
 }
 

@@ -25,8 +25,12 @@ namespace tt_emu {
 
 // `count` pages of `cb` from ring page `first` were newly reserved (caller holds the core lock).
 void pages_reserved(Core& core, Cb& cb, uint32_t first, uint32_t count);
-// [addr, addr + size) of `core`'s L1 was written by a NoC transfer or pack_tile (caller holds the core lock).
-void l1_written(Core& core, uint32_t addr, uint32_t size);
+// [addr, addr + size) of `core`'s L1 was written by a NoC transfer or pack_tile (caller holds the core lock); what the
+// pages now hold: `content` 1 a tile, 2 row-major rows, 0 inferred (a write smaller than a page is a row of a
+// row-major tensor, a whole page a tile).
+void l1_written(Core& core, uint32_t addr, uint32_t size, uint8_t content = 0);
+// `count` pages at the front of `cb` must hold row-major rows (`rows`: tilize_block's input) or tiles (tile math).
+void need_page_content(Session& s, const Cb& cb, uint32_t first, uint32_t count, bool rows);
 // cb_push_back of `count` pages: each must have been written since it was reserved.
 void need_written_pages(Session& s, const Cb& cb, uint32_t count);
 // A tile math call of `op` reading CBs cb0 and cb1: they must be the CBs its init was given.

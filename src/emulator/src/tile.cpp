@@ -141,4 +141,35 @@ void pack_tile_data(const float* in, DataFormat format, uint8_t* page) {
     }
 }
 
+void unpack_rows(const uint8_t* rows, DataFormat format, uint32_t width, uint32_t col0, float* out) {
+    const uint32_t bytes = format == DataFormat::Float32 ? 4 : 2;
+    for (uint32_t r = 0; r < 32; ++r) {
+        const uint8_t* from = rows + (size_t{r} * width + col0) * bytes;
+        for (uint32_t c = 0; c < 32; ++c) {
+            if (format == DataFormat::Float32) {
+                std::memcpy(&out[r * 32 + c], from + c * 4, 4);
+                continue;
+            }
+            uint16_t h;
+            std::memcpy(&h, from + c * 2, 2);
+            out[r * 32 + c] = format == DataFormat::Float16_b ? from_bf16(h) : from_fp16(h);
+        }
+    }
+}
+
+void pack_rows(const float* in, DataFormat format, uint32_t width, uint32_t col0, uint8_t* rows) {
+    const uint32_t bytes = format == DataFormat::Float32 ? 4 : 2;
+    for (uint32_t r = 0; r < 32; ++r) {
+        uint8_t* to = rows + (size_t{r} * width + col0) * bytes;
+        for (uint32_t c = 0; c < 32; ++c) {
+            if (format == DataFormat::Float32) {
+                std::memcpy(to + c * 4, &in[r * 32 + c], 4);
+                continue;
+            }
+            const uint16_t h = format == DataFormat::Float16_b ? to_bf16(in[r * 32 + c]) : to_fp16(in[r * 32 + c]);
+            std::memcpy(to + c * 2, &h, 2);
+        }
+    }
+}
+
 }  // namespace tt_emu

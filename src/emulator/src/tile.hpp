@@ -23,6 +23,9 @@ inline float round_to_bf16(float value) {
 }
 void unpack_tile(const uint8_t* page, DataFormat format, float* out);  // tiled page -> row-major fp32
 void pack_tile_data(const float* in, DataFormat format, uint8_t* page);  // row-major fp32 -> tiled page
+// Row-major data (32 rows of `width` elements, `format`) <-> a row-major fp32 tile: columns [col0, col0 + 32).
+void unpack_rows(const uint8_t* rows, DataFormat format, uint32_t width, uint32_t col0, float* out);
+void pack_rows(const float* in, DataFormat format, uint32_t width, uint32_t col0, uint8_t* rows);
 // d += a @ b for row-major fp32 tiles (tile_matmul.cpp).
 void tile_matmul_acc(const float* a, const float* b, float* d);
 

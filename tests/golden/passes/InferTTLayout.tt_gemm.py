@@ -10,7 +10,7 @@
 class Module:
     @T.prim_func
     def main(A: T.Buffer((64, 64), "bfloat16"), B: T.Buffer((64, 64), "bfloat16"), C: T.Buffer((64, 64), "bfloat16")):
-        T.func_attr({"target": T.target({"keys": ["tenstorrent"], "kind": "ext_dev", "model": "wormhole_b0", "tag": ""}), "tl.threads": 128, "tt.buffers": {"A": {"data_format": "Float16_b", "dtype": "bfloat16", "layout": "interleaved", "memory": "DRAM", "page_bytes": 2048, "tile_cols": 2, "tile_rows": 2}, "B": {"data_format": "Float16_b", "dtype": "bfloat16", "layout": "interleaved", "memory": "DRAM", "page_bytes": 2048, "tile_cols": 2, "tile_rows": 2}, "C": {"data_format": "Float16_b", "dtype": "bfloat16", "layout": "interleaved", "memory": "DRAM", "page_bytes": 2048, "tile_cols": 2, "tile_rows": 2}}})
+        T.func_attr({"target": T.target({"keys": ["tenstorrent"], "kind": "ext_dev", "model": "wormhole_b0", "tag": ""}), "tl.threads": 128, "tt.buffers": {"A": {"data_format": "Float16_b", "dtype": "bfloat16", "layout": "interleaved", "memory": "DRAM", "page_bytes": 2048, "page_layout": "tile", "pages": 4, "tile_cols": 2, "tile_rows": 2}, "B": {"data_format": "Float16_b", "dtype": "bfloat16", "layout": "interleaved", "memory": "DRAM", "page_bytes": 2048, "page_layout": "tile", "pages": 4, "tile_cols": 2, "tile_rows": 2}, "C": {"data_format": "Float16_b", "dtype": "bfloat16", "layout": "interleaved", "memory": "DRAM", "page_bytes": 2048, "page_layout": "tile", "pages": 4, "tile_cols": 2, "tile_rows": 2}}})
         bx = T.launch_thread("blockIdx.x", 2)
         by = T.launch_thread("blockIdx.y", 2)
         A_shared = T.alloc_shared((32, 32), "bfloat16")

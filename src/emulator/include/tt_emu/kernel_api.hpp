@@ -286,6 +286,26 @@ void sub_init(uint32_t icb0, uint32_t icb1, bool acc_to_dest = false);
 void mul_init(uint32_t icb0, uint32_t icb1);
 void copy_init(uint32_t cbid);
 
+// ---------------------------------------------------------------- compute: tilize / untilize (kapi_tilize.cpp)
+
+void tilize_init(uint32_t icb, uint32_t block, uint32_t ocb);
+void tilize_block(uint32_t icb, uint32_t block, uint32_t ocb);
+void tilize_uninit(uint32_t icb, uint32_t ocb);
+void pack_untilize_uninit(uint32_t ocb);
+namespace detail {
+void pack_untilize_init(uint32_t block_ct_dim, uint32_t full_ct_dim, uint32_t icb, uint32_t ocb);
+void pack_untilize_block(uint32_t block_ct_dim, uint32_t full_ct_dim, uint32_t icb, uint32_t block_rt_dim,
+                         uint32_t ocb);
+}  // namespace detail
+template <uint32_t block_ct_dim = 8, uint32_t full_ct_dim = block_ct_dim>
+void pack_untilize_init(uint32_t icb, uint32_t ocb) {
+    detail::pack_untilize_init(block_ct_dim, full_ct_dim, icb, ocb);
+}
+template <uint32_t block_ct_dim = 8, uint32_t full_ct_dim = block_ct_dim>
+void pack_untilize_block(uint32_t icb, uint32_t block_rt_dim, uint32_t ocb) {
+    detail::pack_untilize_block(block_ct_dim, full_ct_dim, icb, block_rt_dim, ocb);
+}
+
 // ---------------------------------------------------------------- compute: data-format reconfiguration
 
 // SrcA takes `srca_cb`'s format and SrcB `srcb_cb`'s (tt-metal's SrcOrder::Regular argument order).

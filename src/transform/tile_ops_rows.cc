@@ -1,0 +1,119 @@
+// Blocks of row-major tensors (tile_ops_util.h): which tensors are row-major, and the ops that read and write their
+// blocks by rows and tilize / untilize them on chip.
+#include "engine_common.h"
+#include "tile_ops_util.h"
+
+namespace tl {
+
+namespace tileops {
+
+namespace {
+thread_local const std::set<std::string>* row_major_now = nullptr;  // the tensors of the kernel being recognised
+}  // namespace
+
+RowMajorLayouts::RowMajorLayouts(const Any& func) {
+  for (const auto& [name, layout] : attr_dict(func, keys::kTtBuffers)) {
+    if (as_str(attr(layout, "page_layout")) == "row_major") names_.insert(as_str(name));
+  }
+  row_major_now = &names_;
+}
+
+RowMajorLayouts::~RowMajorLayouts() { row_major_now = nullptr; }
+
+bool row_major(const BufferInfo& tensor) { return row_major_now != nullptr && row_major_now->count(tensor.name) > 0; }
+
+void refuse_row_major_dram_copy(const Region& src, const Region& dst) {
+  for (const Region* r : {&src, &dst}) {
+    if (!row_major(r->info)) continue;
+    fail("T.copy from tensor '" + src.info.name + "' to tensor '" + dst.info.name + "': tensor '" + r->info.name +
+         "' (shape " + ints_str(r->info.shape) + ") is laid out row-major (a block of it is sliced across a leading "
+         "dim), and a DRAM-to-DRAM copy of a row-major tensor is not supported; copy through an on-chip buffer");
+  }
+}
+
+// A block of a row-major tensor (InferTTLayout: one DRAM page per row of its last dim): `rows x 32` rows of the whole
+// last dim, each one page. The reader reads the rows into a CB in tilize_block's input format (row r of the block at
+// r * row_bytes: 32 rows of `cols` tiles' width per tile row, CB page = tile size) and the compute kernel tilizes them
+// into the on-chip buffer's CB (rows_in, tilize); out, the compute kernel untilizes the block into a row-major CB in
+// the tensor's format and the writer writes its rows (untilize, rows_out).
+std::vector<TileOp> rows_copy(const ir::TilePrimitiveCall& stmt, const Region& tensor, const BufferInfo& onchip,
+                              bool in) {
+  const std::vector<int64_t>& shape = tensor.info.shape;
+  size_t n = shape.size();
+  std::string what = "T.copy between tensor '" + tensor.info.name + "' (shape " + ints_str(shape) + ", laid out "
+                     "row-major: one DRAM page per row of its last dim) and '" + onchip.name + "'";
+  std::vector<int64_t> spanned;
+  for (size_t d = 0; d < n; ++d) {
+    if (tensor.extents[d] != 1) spanned.push_back(static_cast<int64_t>(d));
+  }
+  bool whole_rows = spanned.size() == 2 && spanned.back() == static_cast<int64_t>(n - 1) &&
+                    is_const_int(tensor.mins[n - 1], 0) && tensor.extents[n - 1] == shape[n - 1];
+  if (!whole_rows) {
+    fail(what + " has region extents " + ints_str(tensor.extents) + " (spans dims " + ints_str(spanned) + "); a "
+         "block of a row-major tensor is rows of its whole last dim (one other dim spanned, the last one whole), "
+         "which the tenstorrent backend tilizes on chip");
+  }
+  size_t k = static_cast<size_t>(spanned.front());
+  if (std::vector<int64_t>{tensor.extents[k], tensor.extents[n - 1]} != onchip.shape) {
+    fail(what + " has region extents " + ints_str(tensor.extents) + ", not the on-chip shape " +
+         ints_str(onchip.shape));
+  }
+  require_inside(tensor, onchip, k);
+  auto [rows, cols] = tiles(onchip, "on-chip buffer");
+  int64_t capacity = dst_capacity(true);
+  if (!in && cols > capacity) {
+    fail(what + ": the block is " + std::to_string(cols) + " tiles wide; pack_untilize holds one tile row of the "
+         "block in DST, at most " + std::to_string(capacity) + " tiles (fp32), so the tenstorrent backend writes "
+         "row-major blocks at most " + std::to_string(capacity * tile_shape().second) + " elements wide");
+  }
+  Any page(int64_t(0));  // the page of the block's first row: rows are numbered row-major over all dims but the last
+  for (size_t d = 0; d + 1 < n; ++d) page = fn::add(fn::mul(page, Any(shape[d])), tensor.mins[d]);
+  int64_t stride = 1;  // pages between consecutive rows of the block
+  for (size_t d = k + 1; d + 1 < n; ++d) stride *= shape[d];
+  BufferInfo rm = onchip;
+  rm.var = Any();
+  rm.name = onchip.name + "_rm";
+  if (!in) rm.dtype = tensor.info.dtype;  // pack_untilize packs in the tensor's format
+  std::vector<std::pair<std::string, Any>> fields = {
+      {names::kTensor, tensor.info.var}, {names::kFirstPage, page}, {names::kPageStride, Any(stride)},
+      {names::kRowBytes, Any(shape[n - 1] * as_int(fn::dtype_bytes(String(tensor.info.dtype))))},
+      {names::kRows, Any(rows)}, {names::kCols, Any(cols)}};
+  std::vector<std::pair<std::string, Any>> block = {{names::kRows, Any(rows)}, {names::kCols, Any(cols)}};
+  if (in) {
+    TileOp read{"rows_in", stmt, rm};
+    read.tensor = tensor.info;
+    read.fields = fields;
+    TileOp tilize{"tilize", stmt, onchip, {rm}};
+    tilize.fields = block;
+    return {read, tilize};
+  }
+  TileOp untilize{"untilize", stmt, rm, {onchip}};
+  untilize.fields = block;
+  TileOp write{"rows_out", stmt};
+  write.ins = {rm};
+  write.tensor = tensor.info;
+  write.fields = fields;
+  return {untilize, write};
+}
+
+}  // namespace tileops
+
+using namespace tileops;  // NOLINT: the recognisers' shared helpers
+
+std::set<std::string> row_major_tensors(const Any& func) {
+  std::set<std::string> found;
+  walk(ir::PrimFunc(func).body(), {ir::visit<ir::TilePrimitiveCall>([&](const ir::TilePrimitiveCall& call) {
+         if (call.op().name() != "tirx.tile.copy") return;
+         for (const Any& operand : {call.args()[0], call.args()[1]}) {
+           Region r = region_of(operand);
+           size_t n = r.info.shape.size();
+           if (r.info.on_chip() || n < 3 || r.extents[n - 2] != 1) continue;
+           for (size_t d = 0; d + 2 < n; ++d) {
+             if (r.extents[d] != 1) found.insert(r.info.name);
+           }
+         }
+       })});
+  return found;
+}
+
+}  // namespace tl
