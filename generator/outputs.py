@@ -28,6 +28,10 @@ class TemplatedOutput:
     # "device_backend": one for the backend with a `device` section, none without; "pass": one per pass spec.
     each: str = ""
     files: tuple[str, ...] = ()  # project files (relative to the root) the template gets as `files[path]` text
+    # The banner names the folders of its specs ("specs/passes/*.yaml"), not each file: for the C++ headers the
+    # hand-written engines include, so that a spec added to a folder (a pass, a baked backend) leaves them
+    # unchanged unless it changes what they declare, and the compiler cache keeps every engine's object.
+    banner_folders: bool = False
 
 
 TEMPLATED_OUTPUTS: tuple[TemplatedOutput, ...] = (
@@ -51,13 +55,13 @@ TEMPLATED_OUTPUTS: tuple[TemplatedOutput, ...] = (
     TemplatedOutput("cpp/passes/{pass}.cc", "cpp/pass.cc.j2", (), each="pass"),
     TemplatedOutput("cpp/protocols.cc", "cpp/protocols.cc.j2", ("protocol", "op_map")),
     TemplatedOutput("cpp/intrinsics.cc", "cpp/intrinsics.cc.j2", ("intrinsic",)),
-    TemplatedOutput("cpp/intrinsics.h", "cpp/intrinsics.h.j2", ("intrinsic",)),
+    TemplatedOutput("cpp/intrinsics.h", "cpp/intrinsics.h.j2", ("intrinsic",), banner_folders=True),
     TemplatedOutput("cpp/device.cc", "cpp/device.cc.j2", ("backend",), each="device_backend"),
-    TemplatedOutput("cpp/eltwise_ops.h", "cpp/eltwise_ops.h.j2", ("op_map",)),
+    TemplatedOutput("cpp/eltwise_ops.h", "cpp/eltwise_ops.h.j2", ("op_map",), banner_folders=True),
     TemplatedOutput("cpp/eltwise_ops.cc", "cpp/eltwise_ops.cc.j2", ("op_map",)),
     TemplatedOutput("emulator/include/tt_emu/sfpu_ops.hpp", "emulator/sfpu_ops.hpp.j2", ("op_map",)),
-    TemplatedOutput("cpp/ir_nodes.h", "cpp/ir_nodes.h.j2", ("ir",)),
-    TemplatedOutput("cpp/attr_keys.h", "cpp/attr_keys.h.j2", ("ir", "pass")),
+    TemplatedOutput("cpp/ir_nodes.h", "cpp/ir_nodes.h.j2", ("ir",), banner_folders=True),
+    TemplatedOutput("cpp/attr_keys.h", "cpp/attr_keys.h.j2", ("ir", "pass"), banner_folders=True),
     TemplatedOutput("cpp/engine_names.h", "cpp/engine_names.h.j2", ()),
     TemplatedOutput("cpp/engine_decls.h", "cpp/engine_decls.h.j2", ()),
     TemplatedOutput("tilelang/tenstorrent/attr_keys.py", "python/attr_keys.py.j2", ("ir", "pass")),

@@ -1,6 +1,6 @@
 """Shared fixtures: a pristine copy of the project's inputs, made once per test session (per worker under
-pytest-xdist: `make test` runs the suite on every core, `pytest -n auto --dist loadgroup`). Tests that take a minute
-or more (marked `slow`) are started first, so that the run does not end with one of them alone on one core.
+pytest-xdist: `make test` runs the suite on every core, `pytest -n auto --dist loadgroup`). Tests that take half a
+minute or more (marked `slow`) are started first, so that the run does not end with one of them alone on one core.
 
 Each test process gets an address-space limit (TILELANG_TEST_MEMORY_GB, default 8): a test that runs away with
 memory then fails with MemoryError, named, instead of being killed by the kernel, which leaves pytest-xdist

@@ -30,8 +30,12 @@ def make_checkout(root: Path) -> Path:
 
 
 def copy_env(root: Path) -> dict[str, str]:
-    """The environment that imports a checkout copy's `tilelang` and builds its C++ libraries unoptimised (-O0:
-    about a third of the build time; a copy only runs small kernels)."""
+    """The environment that imports a checkout copy's `tilelang` and builds its C++ libraries as Quick: the sources
+    rendered from the specs at -O0 (about a third of the build time; a copy only runs small kernels), the
+    hand-written ones as this checkout's Release build (`make test` builds it first), so that every unit the copy's
+    spec edits leave unchanged is a hit in the compiler cache. Copies anywhere on disk share those entries: the
+    generated headers the engines include name their specs' folders, not each spec, and the compile commands name
+    no path outside the tree (CMakeLists.txt)."""
     return {**os.environ, "PYTHONPATH": str(root / "python"), "TILELANG_CPP_BUILD_TYPE": "Quick"}
 
 

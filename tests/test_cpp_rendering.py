@@ -10,9 +10,12 @@ from pathlib import Path
 
 import pytest
 import tvm_ffi
+from test_spec_only_passes import PARTITION_PASS, VERIFY_PASS
 
 import tilelang.cpp as cpp
 from generator import expressions, rules
+from generator.cli import main as generate
+from generator.outputs import TEMPLATED_OUTPUTS
 from projects import REPO
 from tilelang import _layout
 from tilelang.cpp import build
@@ -166,3 +169,42 @@ def test_the_build_directory_is_configured_anew_when_its_tools_are_gone(monkeypa
     assert build._needs_configure(tmp_path) == gone
     cache.write_text(f"CMAKE_COMMAND:INTERNAL={sys.executable}\nCMAKE_HOME_DIRECTORY:INTERNAL={REPO / 'elsewhere'}\n")
     assert build._needs_configure(tmp_path) == f"configured for another source tree ({REPO / 'elsewhere'})"
+
+
+def _code_lines(text: str) -> list[str]:
+    """A C++ file's lines with their `//` comments cut off: what the preprocessor passes on, line for line."""
+    return [line.split("//", 1)[0].rstrip() for line in text.split("\n")]
+
+
+def test_pass_specs_added_leave_the_engine_headers_compiling_alike(project: Path) -> None:
+    """The generated headers every hand-written engine includes (through builder.h) keep their code on the same
+    lines when pass specs that declare no new key are added (as a checkout copy of the tests or a baked backend
+    does): ccache then finds the engines' objects of the checkout's own build (its preprocessed text is the same),
+    and a copy compiles only the rendered pass sources. Their banners name the specs' folders, not each spec."""
+    headers = [out.path for out in TEMPLATED_OUTPUTS if out.banner_folders]
+    assert {"cpp/attr_keys.h", "cpp/intrinsics.h", "cpp/ir_nodes.h", "cpp/eltwise_ops.h"} <= set(headers)
+    out = project / "generated"
+    assert generate(["--root", str(project), "--out", str(out), "generate", "--quiet"]) == 0
+    before = {path: (out / path).read_text("utf-8") for path in headers}
+    assert "// Spec: specs/passes/*.yaml\n" in before["cpp/attr_keys.h"]
+    (project / "specs" / "passes" / "check_tt_kernel_budget.yaml").write_text(VERIFY_PASS, "utf-8")
+    (project / "specs" / "passes" / "partition_tt_work_capped.yaml").write_text(PARTITION_PASS, "utf-8")
+    assert generate(["--root", str(project), "--out", str(out), "generate", "--quiet"]) == 0
+    assert (out / "cpp" / "passes" / "check_tt_kernel_budget.cc").is_file()
+    after = {path: (out / path).read_text("utf-8") for path in headers}
+    assert "CheckTTKernelBudget reads" in after["cpp/attr_keys.h"]  # its comments name the new readers
+    for path in headers:
+        assert _code_lines(after[path]) == _code_lines(before[path]), path
+
+
+def test_the_build_configures_the_compiler_scikit_build_core_picks(monkeypatch: pytest.MonkeyPatch) -> None:
+    """ccache keys an object by the compiler's name: `python -m tilelang.cpp` configures sysconfig's CXX (without
+    its flags) as scikit-build-core does for `make install` and wheels, so all three share the cache."""
+    monkeypatch.delenv("CXX", raising=False)
+    monkeypatch.setattr(build.sysconfig, "get_config_var", lambda name: {"CXX": "ccache g++ -pthread"}.get(name))
+    assert build._configure_env()["CXX"] == "ccache g++"
+    monkeypatch.setenv("CXX", "clang++")
+    assert build._configure_env()["CXX"] == "clang++"
+    monkeypatch.delenv("CXX")
+    monkeypatch.setattr(build.sysconfig, "get_config_var", lambda name: None)
+    assert "CXX" not in build._configure_env()

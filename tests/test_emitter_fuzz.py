@@ -185,6 +185,7 @@ def check_changed(project: EmitProject) -> list[str]:
     return changed
 
 
+@pytest.mark.slow  # 25 renders whose changed C++ files are compiled: ~40 s on 2 cores, so started first
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture,
                                                                  HealthCheck.too_slow, HealthCheck.data_too_large])
 @given(data=st.data())

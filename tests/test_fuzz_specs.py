@@ -255,6 +255,7 @@ def mutate(data: st.DataObject, project: FuzzProject) -> tuple[str, bytes]:
     return target, original[:offset] + chunk + original[offset:]
 
 
+@pytest.mark.slow  # 500 generator runs: about a minute on 2 cores, started first by `make test` (tests/conftest.py)
 @settings(max_examples=500, deadline=None,
           suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow,
                                  HealthCheck.data_too_large])

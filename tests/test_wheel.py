@@ -18,6 +18,7 @@ import shutil
 import subprocess
 import sys
 import sysconfig
+import tempfile
 import time
 import venv
 import zipfile
@@ -80,10 +81,18 @@ def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
     if importlib.util.find_spec("scikit_build_core") is None:
         pytest.fail("scikit-build-core is not installed in this venv: run `make install`")
     out = tmp_path_factory.mktemp("wheel")
-    start = time.perf_counter()
-    run([sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "--no-build-isolation", "--no-index",
-         "-C", f"build-dir={out / 'build'}", "-w", str(out / "dist"), str(REPO)], cwd=out)
-    print(f"wheel built in {time.perf_counter() - start:.1f} s")
+    # A fresh build directory two levels below the checkout, as the checkout's own (build/cpp): its compile
+    # commands are then those of the checkout's build (ccache makes paths below the source tree relative to the
+    # build directory), so the wheel's objects come from the compiler cache that build filled (`make test` runs it).
+    (REPO / "build").mkdir(exist_ok=True)
+    build_dir = Path(tempfile.mkdtemp(prefix="wheel-test-", dir=REPO / "build"))
+    try:
+        start = time.perf_counter()
+        run([sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "--no-build-isolation", "--no-index",
+             "-C", f"build-dir={build_dir}", "-w", str(out / "dist"), str(REPO)], cwd=out)
+        print(f"wheel built in {time.perf_counter() - start:.1f} s")
+    finally:
+        shutil.rmtree(build_dir, ignore_errors=True)
     (found,) = (out / "dist").glob("tilelang_declarative-*.whl")
     return found
 

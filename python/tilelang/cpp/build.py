@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import contextlib
 import fcntl
+import itertools
 import os
+import shlex
 import shutil
 import subprocess
 import sys
@@ -46,8 +48,9 @@ def _cache_entries(build_dir: Path) -> dict[str, str]:
     return entries
 
 
-# Release (-O2) unless $TILELANG_CPP_BUILD_TYPE says otherwise: Quick (-O0) builds in about a third of the time,
-# for throw-away checkout copies that tests build (tests/projects.py).
+# Release (-O2) unless $TILELANG_CPP_BUILD_TYPE says otherwise: Quick, for throw-away checkout copies that tests
+# build (tests/projects.py), compiles the sources rendered from the specs at -O0 (about a third of the time) and the
+# hand-written ones as Release, whose objects the compiler cache then holds from the checkout's own build.
 BUILD_TYPE = os.environ.get("TILELANG_CPP_BUILD_TYPE", "Release")
 
 
@@ -78,10 +81,24 @@ def _locked(build_dir: Path) -> Iterator[None]:
             fcntl.flock(lock, fcntl.LOCK_UN)
 
 
-def _run(command: list[str], what: str) -> None:
+def _run(command: list[str], what: str, env: dict[str, str] | None = None) -> None:
     print("$", " ".join(command), flush=True)
-    if subprocess.run(command).returncode != 0:
+    if subprocess.run(command, env=env).returncode != 0:
         raise CppBuildError(f"{what} failed (its output is above)")
+
+
+def _configure_env() -> dict[str, str]:
+    """The environment of a configuration: the C++ compiler chosen as scikit-build-core chooses it for `make install`
+    and `pip wheel` (the interpreter's sysconfig CXX, without its flags, unless $CXX is set). ccache keys an object
+    by the compiler's name too (`c++` and `g++` are two compilers to it): with one name, the checkout's build, its
+    wheel and the checkout copies the tests build share the cache entries of unchanged sources."""
+    env = dict(os.environ)
+    cxx = sysconfig.get_config_var("CXX")
+    if "CXX" not in env and isinstance(cxx, str):
+        words = list(itertools.takewhile(lambda word: not word.startswith("-"), shlex.split(cxx)))
+        if words:
+            env["CXX"] = " ".join(words)
+    return env
 
 
 def build(parts: tuple[str, ...] = tuple(PARTS), jobs: int | None = None) -> list[Path]:
@@ -106,7 +123,7 @@ def build(parts: tuple[str, ...] = tuple(PARTS), jobs: int | None = None) -> lis
             ninja = tool("ninja")
             if ninja is not None:
                 command += ["-G", "Ninja", f"-DCMAKE_MAKE_PROGRAM={ninja}"]
-            _run(command, "configuring the C++ build")
+            _run(command, "configuring the C++ build", _configure_env())
         targets = [target for part in parts for target in PARTS[part]]
         _run([cmake, "--build", str(build_dir), "--parallel", str(jobs or os.cpu_count() or 2),
               "--target", *targets], "building the C++ libraries")
