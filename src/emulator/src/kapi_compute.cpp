@@ -84,7 +84,7 @@ Cb& tile_cb(Session& s, uint32_t cb_id) {
 }
 
 // Tile `tile` (relative to the front) of an input CB, which must be among its waited pages.
-void unpack_operand(Session& s, uint32_t cb_id, uint32_t tile, float* out) {
+TileBits unpack_operand(Session& s, uint32_t cb_id, uint32_t tile, float* out) {
     Cb& cb = tile_cb(s, cb_id);
     claim(s, cb, false);
     if (tile >= cb.waited) {
@@ -92,7 +92,7 @@ void unpack_operand(Session& s, uint32_t cb_id, uint32_t tile, float* out) {
                     std::to_string(cb.waited) + " waited): call cb_wait_front first");
     }
     need_page_content(s, cb, tile, 1, false);
-    unpack_tile(&s.core.l1[cb.page_addr(cb.rd_page() + tile)], cb.format, out);
+    return unpack_tile(&s.core.l1[cb.page_addr(cb.rd_page() + tile)], cb.format, out);
 }
 
 void need_fpu(Session& s, ComputeState& c, FpuOp op, uint32_t cb0, uint32_t cb1) {
@@ -331,9 +331,9 @@ void matmul_tiles(uint32_t in0_cb_id, uint32_t in1_cb_id, uint32_t in0_tile_inde
     need_unpack_formats(s, c, in1_cb_id, in0_cb_id);  // matmul unpacks in1 into SrcA, in0 into SrcB
     float* d = math_dst(s, c, idst);
     float a[kTileElems], b[kTileElems];
-    unpack_operand(s, in0_cb_id, in0_tile_index, a);
-    unpack_operand(s, in1_cb_id, in1_tile_index, b);
-    tile_matmul_acc(a, b, d);
+    const TileBits seen_a = unpack_operand(s, in0_cb_id, in0_tile_index, a);
+    const TileBits seen_b = unpack_operand(s, in1_cb_id, in1_tile_index, b);
+    tile_matmul_acc(a, b, d, products_exact(seen_a, seen_b));
     finish_math(c, d);
     s.core.counters[kMatmulTiles] += 1;
 }
