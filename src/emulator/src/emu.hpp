@@ -8,7 +8,6 @@
 
 #include <array>
 #include <atomic>
-#include <condition_variable>
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
@@ -20,6 +19,7 @@
 #include <string>
 #include <vector>
 
+#include "core_lock.hpp"  // Core::mu
 #include "tt-metalium/host_api.hpp"
 
 namespace tt_emu {
@@ -311,7 +311,7 @@ struct Core {
     Run* run = nullptr;
     CoreCoord coord;  // logical
     CoreCoord noc;    // NoC coordinates
-    std::mutex mu;
+    CoreLock mu;
     L1Memory l1{kL1TotalBytes};  // CB space, then the semaphore region
     std::array<Cb, kNumCbs> cbs;
     std::array<Semaphore, kNumSemaphores> sems;
@@ -344,7 +344,7 @@ struct Abort {};
 struct Session {
     KernelThread& t;
     Core& core;
-    std::unique_lock<std::mutex> lock;
+    std::unique_lock<CoreLock> lock;
 };
 Session enter(const Call& call);
 Call make_call(const char* name, std::initializer_list<int64_t> args, uint8_t hex_mask = 0);

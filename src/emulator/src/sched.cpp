@@ -109,7 +109,7 @@ void jump(Context& save, Context& load) {
 struct Fiber {
     Context ctx;
     Context* home = nullptr;        // the context of the thread that resumed it, switched back to
-    std::mutex* release = nullptr;  // the core lock its thread releases once it has switched out
+    CoreLock* release = nullptr;    // the core lock its thread releases once it has switched out
     bool waiting = false;           // switched out in block_until, not yet queued again (core lock)
     bool finished = false;
     size_t worker = 0;              // the thread of the pool that runs it
@@ -153,7 +153,7 @@ void resume(Fiber* f) {
     jump(home, f->ctx);
     set_current_thread(nullptr);
     if (f->release != nullptr) {
-        std::mutex* lock = f->release;
+        CoreLock* lock = f->release;
         f->release = nullptr;
         lock->unlock();
     }
@@ -235,11 +235,11 @@ std::vector<KernelThread*> kernels_in_flight() {
 
 void switch_out(Session& s) {
     Fiber* f = s.t.fiber;
-    std::mutex* lock = s.lock.release();  // still locked: the thread that ran us unlocks it after the switch
+    CoreLock* lock = s.lock.release();  // still locked: the thread that ran us unlocks it after the switch
     f->release = lock;
     f->waiting = true;
     jump(f->ctx, *f->home);
-    s.lock = std::unique_lock<std::mutex>(*lock);
+    s.lock = std::unique_lock<CoreLock>(*lock);
 }
 
 void schedule_ready(KernelThread& t) {
