@@ -12,7 +12,9 @@
 namespace tt_emu {
 
 namespace {
-thread_local KernelThread* t_current = nullptr;
+// Read by every API call: the initial-exec model makes it one load instead of a call to __tls_get_addr (the library is
+// linked into the host program, never loaded later with dlopen, so its TLS block is allocated at start-up).
+__attribute__((tls_model("initial-exec"))) thread_local KernelThread* t_current = nullptr;
 
 
 bool satisfied(const Core& core, const Wait& w) {
@@ -57,17 +59,42 @@ std::string Call::str() const {
     return out + ")";
 }
 
-Session enter(const Call& call) {
+namespace {
+
+KernelThread& calling_thread(const char* name) {
     KernelThread* t = t_current;
     if (t == nullptr) {
-        std::fprintf(stderr, "tt_emu: error: %s called outside a kernel thread\n", call.name);
+        std::fprintf(stderr, "tt_emu: error: %s called outside a kernel thread\n", name);
         std::fflush(stderr);
         std::_Exit(3);
     }
-    t->call = call;
-    Session s{*t, *t->core, std::unique_lock<CoreLock>(t->core->mu)};
+    return *t;
+}
+
+Session locked(KernelThread& t) {
+    Session s{t, *t.core, std::unique_lock<CoreLock>(t.core->mu)};
     if (s.core.failed || run_stopped()) throw Abort{};
     return s;
+}
+
+}  // namespace
+
+Session enter(const Call& call) {
+    KernelThread& t = calling_thread(call.name);
+    t.call = call;
+    return locked(t);
+}
+
+// Every kernel API call starts here: the call is recorded straight into the thread (a Call built by the caller and
+// copied as a whole is read back as vectors from its byte and word stores, a store-forwarding stall per call).
+Session enter(const char* name, std::initializer_list<int64_t> args, uint8_t hex_mask) {
+    KernelThread& t = calling_thread(name);
+    t.call.name = name;
+    uint8_t argc = 0;
+    for (int64_t a : args) t.call.args[argc++] = a;
+    t.call.argc = argc;
+    t.call.hex_mask = hex_mask;
+    return locked(t);
 }
 
 void record_failure(Core& core, KernelThread& culprit, const std::string& message, const std::string& extra_dump) {

@@ -337,8 +337,7 @@ struct Run {
     Core* core_at_noc(uint32_t noc_x, uint32_t noc_y) const;  // nullptr: no core of this program there
 };
 
-// Unwinds a kernel thread once its core failed (or another core failed first).
-struct Abort {};
+struct Abort {};  // unwinds a kernel thread once its core failed (or another core failed first)
 
 // One API call of a kernel thread: the current thread, its call recorded, the core lock held.
 struct Session {
@@ -347,6 +346,7 @@ struct Session {
     std::unique_lock<CoreLock> lock;
 };
 Session enter(const Call& call);
+Session enter(const char* name, std::initializer_list<int64_t> args, uint8_t hex_mask = 0);  // the call built in place
 Call make_call(const char* name, std::initializer_list<int64_t> args, uint8_t hex_mask = 0);
 Cb& cb_of(Session& s, int64_t index);                  // a configured CB, else fail
 void claim(Session& s, Cb& cb, bool producer);         // one producer and one consumer thread per CB

@@ -134,7 +134,7 @@ namespace {
 
 void binary(const char* name, FpuOp op, uint32_t icb0, uint32_t icb1, uint32_t itile0, uint32_t itile1,
             uint32_t idst) {
-    Session s = enter(make_call(name, {icb0, icb1, itile0, itile1, idst}));
+    Session s = enter(name, {icb0, icb1, itile0, itile1, idst});
     ComputeState& c = compute_of(s);
     need_fpu(s, c, op, icb0, icb1);
     need_unpack_formats(s, c, icb0, icb1);
@@ -150,7 +150,7 @@ void binary(const char* name, FpuOp op, uint32_t icb0, uint32_t icb1, uint32_t i
 }
 
 void tile_init(const char* name, FpuOp op, uint32_t icb0, uint32_t icb1, bool acc_to_dest) {
-    Session s = enter(make_call(name, {icb0, icb1}));
+    Session s = enter(name, {icb0, icb1});
     if (acc_to_dest) fail(s, "acc_to_dest = true is not emulated");
     init_fpu(s, op, icb0, icb1, false);
 }
@@ -169,7 +169,7 @@ void hw_startup(bool reverse, int operands, uint32_t icb0, uint32_t icb1, uint32
 }
 
 void pack(uint32_t ifrom_dst, uint32_t icb, bool out_of_order, uint32_t output_tile_index) {
-    Session s = enter(make_call("pack_tile", {ifrom_dst, icb}));
+    Session s = enter("pack_tile", {ifrom_dst, icb});
     ComputeState& c = compute_of(s);
     need_startup(s, c);
     if (c.dst == DstState::Released) fail(s, "pack_tile without tile_regs_wait: the DST section is not acquired");
@@ -209,26 +209,26 @@ void pack(uint32_t ifrom_dst, uint32_t icb, bool out_of_order, uint32_t output_t
 }  // namespace detail
 
 void mm_init(uint32_t in0_cb_id, uint32_t in1_cb_id, uint32_t out_cb_id, uint32_t transpose) {
-    Session s = enter(make_call("mm_init", {in0_cb_id, in1_cb_id, out_cb_id}));
+    Session s = enter("mm_init", {in0_cb_id, in1_cb_id, out_cb_id});
     if (transpose) fail(s, "transposed matmul is not emulated");
     configure_formats(s, compute_of(s), true, in1_cb_id, in0_cb_id, out_cb_id);  // in1 -> SrcA, in0 -> SrcB
     init_fpu(s, FpuOp::Matmul, in0_cb_id, in1_cb_id, true);
 }
 
 void mm_init_short(uint32_t in0_cb_id, uint32_t in1_cb_id, uint32_t transpose) {
-    Session s = enter(make_call("mm_init_short", {in0_cb_id, in1_cb_id}));
+    Session s = enter("mm_init_short", {in0_cb_id, in1_cb_id});
     if (transpose) fail(s, "transposed matmul is not emulated");
     init_fpu(s, FpuOp::Matmul, in0_cb_id, in1_cb_id, false);
 }
 
 void matmul_init(uint32_t in0_cb_id, uint32_t in1_cb_id, uint32_t transpose) {
-    Session s = enter(make_call("matmul_init", {in0_cb_id, in1_cb_id}));
+    Session s = enter("matmul_init", {in0_cb_id, in1_cb_id});
     if (transpose) fail(s, "transposed matmul is not emulated");
     init_fpu(s, FpuOp::Matmul, in0_cb_id, in1_cb_id, false);
 }
 
 void binary_op_init_common(uint32_t icb0, uint32_t icb1, uint32_t ocb) {
-    Session s = enter(make_call("binary_op_init_common", {icb0, icb1, ocb}));
+    Session s = enter("binary_op_init_common", {icb0, icb1, ocb});
     ComputeState& c = compute_of(s);
     configure_formats(s, c, true, icb0, icb1, ocb);
     c.started = true;
@@ -242,45 +242,45 @@ void sub_init(uint32_t icb0, uint32_t icb1, bool acc) { tile_init("sub_init", Fp
 void mul_init(uint32_t icb0, uint32_t icb1) { tile_init("mul_init", FpuOp::Mul, icb0, icb1, false); }
 
 void init_sfpu(uint32_t icb, uint32_t ocb) {
-    Session s = enter(make_call("init_sfpu", {icb, ocb}));
+    Session s = enter("init_sfpu", {icb, ocb});
     configure_formats(s, compute_of(s), true, icb, icb, ocb);
     init_fpu(s, FpuOp::Copy, icb, icb, true);
 }
 
 void unary_op_init_common(uint32_t icb, uint32_t ocb) {
-    Session s = enter(make_call("unary_op_init_common", {icb, ocb}));
+    Session s = enter("unary_op_init_common", {icb, ocb});
     configure_formats(s, compute_of(s), true, icb, icb, ocb);
     init_fpu(s, FpuOp::Copy, icb, icb, true);
 }
 
 void copy_tile_init(uint32_t cbid) {
-    Session s = enter(make_call("copy_tile_init", {cbid}));
+    Session s = enter("copy_tile_init", {cbid});
     init_fpu(s, FpuOp::Copy, cbid, cbid, false);
 }
 
 void copy_init(uint32_t cbid) {
-    Session s = enter(make_call("copy_init", {cbid}));
+    Session s = enter("copy_init", {cbid});
     init_fpu(s, FpuOp::Copy, cbid, cbid, false);
 }
 
 void copy_tile_to_dst_init_short(uint32_t cbid, uint32_t transpose) {
-    Session s = enter(make_call("copy_tile_to_dst_init_short", {cbid}));
+    Session s = enter("copy_tile_to_dst_init_short", {cbid});
     if (transpose) fail(s, "transposed copy is not emulated");
     init_fpu(s, FpuOp::Copy, cbid, cbid, false);
 }
 
 void transpose_init(uint32_t icb) {
-    Session s = enter(make_call("transpose_init", {icb}));
+    Session s = enter("transpose_init", {icb});
     init_fpu(s, FpuOp::Transpose, icb, icb, false);
 }
 
 void transpose_wh_init_short(uint32_t icb) {
-    Session s = enter(make_call("transpose_wh_init_short", {icb}));
+    Session s = enter("transpose_wh_init_short", {icb});
     init_fpu(s, FpuOp::Transpose, icb, icb, false);
 }
 
 void tile_regs_acquire() {
-    Session s = enter(make_call("tile_regs_acquire", {}));
+    Session s = enter("tile_regs_acquire", {});
     ComputeState& c = compute_of(s);
     need_startup(s, c);
     if (c.dst != DstState::Released) {
@@ -293,7 +293,7 @@ void tile_regs_acquire() {
 }
 
 void tile_regs_commit() {
-    Session s = enter(make_call("tile_regs_commit", {}));
+    Session s = enter("tile_regs_commit", {});
     ComputeState& c = compute_of(s);
     if (c.dst != DstState::Acquired) {
         fail(s, c.dst == DstState::Released ? "tile_regs_commit without tile_regs_acquire"
@@ -303,7 +303,7 @@ void tile_regs_commit() {
 }
 
 void tile_regs_wait() {
-    Session s = enter(make_call("tile_regs_wait", {}));
+    Session s = enter("tile_regs_wait", {});
     ComputeState& c = compute_of(s);
     if (c.dst != DstState::Committed) {
         fail(s, c.dst == DstState::Waited ? "tile_regs_wait twice"
@@ -313,7 +313,7 @@ void tile_regs_wait() {
 }
 
 void tile_regs_release() {
-    Session s = enter(make_call("tile_regs_release", {}));
+    Session s = enter("tile_regs_release", {});
     ComputeState& c = compute_of(s);
     if (c.dst != DstState::Waited) {
         fail(s, c.dst == DstState::Released ? "tile_regs_release without tile_regs_acquire"
@@ -324,7 +324,7 @@ void tile_regs_release() {
 
 void matmul_tiles(uint32_t in0_cb_id, uint32_t in1_cb_id, uint32_t in0_tile_index, uint32_t in1_tile_index,
                   uint32_t idst, uint32_t transpose) {
-    Session s = enter(make_call("matmul_tiles", {in0_cb_id, in1_cb_id, in0_tile_index, in1_tile_index, idst}));
+    Session s = enter("matmul_tiles", {in0_cb_id, in1_cb_id, in0_tile_index, in1_tile_index, idst});
     if (transpose) fail(s, "transposed matmul is not emulated");
     ComputeState& c = compute_of(s);
     need_fpu(s, c, FpuOp::Matmul, in0_cb_id, in1_cb_id);
@@ -343,7 +343,7 @@ void sub_tiles(uint32_t a, uint32_t b, uint32_t i, uint32_t j, uint32_t d) { bin
 void mul_tiles(uint32_t a, uint32_t b, uint32_t i, uint32_t j, uint32_t d) { binary("mul_tiles", FpuOp::Mul, a, b, i, j, d); }
 
 void copy_tile(uint32_t in_cb_id, uint32_t in_tile_index, uint32_t dst_tile_index) {
-    Session s = enter(make_call("copy_tile", {in_cb_id, in_tile_index, dst_tile_index}));
+    Session s = enter("copy_tile", {in_cb_id, in_tile_index, dst_tile_index});
     ComputeState& c = compute_of(s);
     need_fpu(s, c, FpuOp::Copy, in_cb_id, in_cb_id);
     need_unpack_formats(s, c, in_cb_id, -1);
@@ -357,7 +357,7 @@ namespace {
 
 // DST[idst] = transpose(tile itile of icb) (`name`: the call's spelling in the kernel's API profile).
 void transpose(const char* name, uint32_t icb, uint32_t itile, uint32_t idst) {
-    Session s = enter(make_call(name, {icb, itile, idst}));
+    Session s = enter(name, {icb, itile, idst});
     ComputeState& c = compute_of(s);
     need_fpu(s, c, FpuOp::Transpose, icb, icb);
     need_unpack_formats(s, c, icb, -1);
