@@ -83,8 +83,8 @@ Cb& tile_cb(Session& s, uint32_t cb_id) {
     return cb;
 }
 
-// Tile `tile` (relative to the front) of an input CB, which must be among its waited pages.
-TileBits unpack_operand(Session& s, uint32_t cb_id, uint32_t tile, float* out) {
+// Tile `tile` (relative to the front) of an input CB, which must be among its waited pages: its page in L1.
+const uint8_t* operand_page(Session& s, uint32_t cb_id, uint32_t tile, DataFormat& format) {
     Cb& cb = tile_cb(s, cb_id);
     claim(s, cb, false);
     if (tile >= cb.waited) {
@@ -92,7 +92,14 @@ TileBits unpack_operand(Session& s, uint32_t cb_id, uint32_t tile, float* out) {
                     std::to_string(cb.waited) + " waited): call cb_wait_front first");
     }
     need_page_content(s, cb, tile, 1, false);
-    return unpack_tile(&s.core.l1[cb.page_addr(cb.rd_page() + tile)], cb.format, out);
+    format = cb.format;
+    return &s.core.l1[cb.page_addr(cb.rd_page() + tile)];
+}
+
+TileBits unpack_operand(Session& s, uint32_t cb_id, uint32_t tile, float* out) {
+    DataFormat format;
+    const uint8_t* page = operand_page(s, cb_id, tile, format);
+    return unpack_tile(page, format, out);
 }
 
 void need_fpu(Session& s, ComputeState& c, FpuOp op, uint32_t cb0, uint32_t cb1) {
@@ -330,9 +337,13 @@ void matmul_tiles(uint32_t in0_cb_id, uint32_t in1_cb_id, uint32_t in0_tile_inde
     need_fpu(s, c, FpuOp::Matmul, in0_cb_id, in1_cb_id);
     need_unpack_formats(s, c, in1_cb_id, in0_cb_id);  // matmul unpacks in1 into SrcA, in0 into SrcB
     float* d = math_dst(s, c, idst);
-    float a[kTileElems], b[kTileElems];
-    const TileBits seen_a = unpack_operand(s, in0_cb_id, in0_tile_index, a);
-    const TileBits seen_b = unpack_operand(s, in1_cb_id, in1_tile_index, b);
+    // A block's matmuls read each operand tile once per tile of the other operand: unpacked once (tile.cpp).
+    tt::DataFormat fa, fb;
+    const uint8_t* page_a = operand_page(s, in0_cb_id, in0_tile_index, fa);
+    const uint8_t* page_b = operand_page(s, in1_cb_id, in1_tile_index, fb);
+    TileBits seen_a, seen_b;
+    const float* a = unpack_tile_cached(page_a, fa, seen_a, nullptr);
+    const float* b = unpack_tile_cached(page_b, fb, seen_b, a);
     tile_matmul_acc(a, b, d, products_exact(seen_a, seen_b));
     finish_math(c, d);
     s.core.counters[kMatmulTiles] += 1;

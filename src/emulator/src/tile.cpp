@@ -2,6 +2,7 @@
 // Rounding is round-to-nearest-even everywhere (the packer's default), NaN stays NaN.
 #include <algorithm>
 #include <cstring>
+#include <memory>
 
 #include "tile.hpp"
 
@@ -145,6 +146,40 @@ TileBits unpack_tile(const uint8_t* page, DataFormat format, float* out) {
         seen.min_abs_m1 = std::min(seen.min_abs_m1, min_abs_m1[c]);
     }
     return seen;
+}
+
+namespace {
+
+struct Unpacked {
+    const uint8_t* page = nullptr;  // host address in a core's L1; nullptr: free
+    DataFormat format = DataFormat::Invalid;
+    TileBits seen;
+    alignas(64) uint8_t bytes[4096];  // the page as unpacked
+    alignas(64) float tile[kTileElems];
+};
+constexpr uint32_t kCached = 4;  // a 2x2 block of tile products reads 4 distinct operand tiles
+thread_local std::unique_ptr<Unpacked[]> t_unpacked;
+thread_local uint32_t t_victim = 0;
+
+}  // namespace
+
+const float* unpack_tile_cached(const uint8_t* page, DataFormat format, TileBits& seen, const float* keep) {
+    if (!t_unpacked) t_unpacked = std::make_unique<Unpacked[]>(kCached);
+    const uint32_t bytes = tile_bytes(format);
+    for (uint32_t i = 0; i < kCached; ++i) {
+        Unpacked& u = t_unpacked[i];
+        if (u.page == page && u.format == format && std::memcmp(u.bytes, page, bytes) == 0) {
+            seen = u.seen;
+            return u.tile;
+        }
+    }
+    Unpacked* u = &t_unpacked[t_victim++ % kCached];
+    if (u->tile == keep) u = &t_unpacked[t_victim++ % kCached];
+    u->page = page;
+    u->format = format;
+    std::memcpy(u->bytes, page, bytes);
+    u->seen = seen = unpack_tile(page, format, u->tile);
+    return u->tile;
 }
 
 void pack_tile_data(const float* in, DataFormat format, uint8_t* page) {

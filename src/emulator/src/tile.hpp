@@ -28,6 +28,10 @@ struct TileBits {
     uint32_t any = 0, max_abs = 0, min_abs_m1 = UINT32_MAX;
 };
 TileBits unpack_tile(const uint8_t* page, DataFormat format, float* out);  // tiled page -> row-major fp32
+// The same, into a small cache of the calling OS thread keyed by the page's host address and checked against a
+// copy of its bytes (so exact whatever wrote the page since); returns the cached tile, valid until the next call,
+// which never evicts `keep` (a tile an earlier call returned and the caller still reads).
+const float* unpack_tile_cached(const uint8_t* page, DataFormat format, TileBits& seen, const float* keep);
 void pack_tile_data(const float* in, DataFormat format, uint8_t* page);  // row-major fp32 -> tiled page
 // Row-major data (32 rows of `width` elements, `format`) <-> a row-major fp32 tile: columns [col0, col0 + 32).
 void unpack_rows(const uint8_t* rows, DataFormat format, uint32_t width, uint32_t col0, float* out);
