@@ -113,6 +113,7 @@ struct Fiber {
     bool waiting = false;           // switched out in block_until, not yet queued again (core lock)
     bool finished = false;
     size_t worker = 0;              // the thread of the pool that runs it
+    size_t core = 0;                // its core's ordinal in the run
     KernelThread* thread = nullptr;
     void (*body)(KernelThread*) = nullptr;
     uint8_t* stack = nullptr;
@@ -124,15 +125,63 @@ namespace {
 // As a thread's default stack; pages are committed only when touched. One guard page below it.
 constexpr size_t kStackBytes = size_t{8} << 20;
 
-struct Pool {
-    explicit Pool(size_t threads) : cvs(threads), ready(threads) {}
+// A thread of the pool with nothing to run sleeps here until a fiber is queued for it or the run is over.
+struct Sleeper {
     std::mutex mu;
-    std::vector<std::condition_variable> cvs;  // per thread of the pool
-    std::vector<std::deque<Fiber*>> ready;     // per thread of the pool
+    std::condition_variable cv;
+    bool wake = false;
+};
+
+struct Pool {
+    Pool(size_t threads, size_t cores) : sleepers(threads), asleep(threads), ready(threads), busy(cores) {}
+    // The queues and counters. Held for a few instructions at a time, so a spin lock: with std::mutex the two threads
+    // of a 2-core machine spent 8 % of the GEMM 2048^3 emulation in the futex wake-ups of its contention.
+    CoreLock mu;
+    std::vector<Sleeper> sleepers;          // per thread of the pool
+    std::vector<uint8_t> asleep;            // per thread of the pool: in its Sleeper, to be woken
+    std::vector<std::deque<Fiber*>> ready;  // per thread of the pool
     size_t queued = 0;  // in all ready queues
     int in_flight = 0;  // fibers being run by a thread of the pool
     std::vector<Fiber*> running;  // which ones (the watchdog names them)
+    std::vector<uint32_t> busy;   // per core: its kernels being run
 };
+
+// Wakes thread `w` if it sleeps (pool.mu held by the caller, which calls the returned thread's notify after
+// unlocking: see notify).
+Sleeper* to_wake(Pool& pool, size_t w) {
+    if (!pool.asleep[w]) return nullptr;
+    pool.asleep[w] = 0;
+    return &pool.sleepers[w];
+}
+
+void notify(Sleeper* sleeper) {
+    if (sleeper == nullptr) return;
+    std::lock_guard<std::mutex> lk(sleeper->mu);
+    sleeper->wake = true;
+    sleeper->cv.notify_one();
+}
+
+// The next fiber for thread `w`: from its own queue, the first whose core has no kernel running on another thread
+// (else the first); from another thread's queue only one whose core has none (two threads running kernels of one
+// core would pass its lock back and forth on every API call). nullptr: nothing to take.
+Fiber* pick(Pool& pool, size_t w) {
+    auto take = [&pool](std::deque<Fiber*>& queue, bool any) -> Fiber* {
+        auto it = std::find_if(queue.begin(), queue.end(), [&pool](Fiber* f) { return pool.busy[f->core] == 0; });
+        if (it == queue.end()) {
+            if (!any || queue.empty()) return nullptr;
+            it = queue.begin();
+        }
+        Fiber* f = *it;
+        queue.erase(it);
+        return f;
+    };
+    if (Fiber* f = take(pool.ready[w], true)) return f;
+    for (size_t i = 1; i < pool.ready.size(); ++i) {
+        if (Fiber* f = take(pool.ready[(w + i) % pool.ready.size()], false)) return f;
+    }
+    return nullptr;
+}
+
 Pool* g_pool = nullptr;  // the pool of the run in progress
 
 void run_fiber(Fiber* f) {
@@ -160,24 +209,37 @@ void resume(Fiber* f) {
 }
 
 void work(Pool& pool, size_t w) {
-    std::unique_lock<std::mutex> lk(pool.mu);
+    std::unique_lock<CoreLock> lk(pool.mu);
     for (;;) {
-        pool.cvs[w].wait(lk, [&] { return pool.queued > 0 || pool.in_flight == 0; });
-        if (pool.queued == 0) break;  // nothing queued and nothing that could queue: the run is over
-        // Its own queue first; else another's (when the OS gives the other thread no time, its kernels still run).
-        size_t from = w;
-        while (pool.ready[from].empty()) from = (from + 1) % pool.ready.size();
-        Fiber* f = pool.ready[from].front();
-        pool.ready[from].pop_front();
+        Fiber* f = pick(pool, w);
+        if (f == nullptr) {
+            if (pool.queued == 0 && pool.in_flight == 0) break;  // nothing queued, nothing that could queue: over
+            pool.asleep[w] = 1;
+            lk.unlock();
+            Sleeper& me = pool.sleepers[w];
+            {
+                std::unique_lock<std::mutex> sleep(me.mu);
+                me.cv.wait(sleep, [&me] { return me.wake; });
+                me.wake = false;
+            }
+            lk.lock();
+            continue;
+        }
         --pool.queued;
         ++pool.in_flight;
+        ++pool.busy[f->core];
         pool.running.push_back(f);
         lk.unlock();
         resume(f);
         lk.lock();
+        --pool.busy[f->core];
         pool.running.erase(std::find(pool.running.begin(), pool.running.end(), f));
-        if (--pool.in_flight == 0 && pool.queued == 0) {
-            for (auto& cv : pool.cvs) cv.notify_all();
+        if (--pool.in_flight == 0 && pool.queued == 0) {  // the run is over: every sleeping thread leaves
+            std::vector<Sleeper*> wake;
+            for (size_t i = 0; i < pool.asleep.size(); ++i) wake.push_back(to_wake(pool, i));
+            lk.unlock();
+            for (Sleeper* sleeper : wake) notify(sleeper);
+            lk.lock();
         }
     }
 }
@@ -228,7 +290,7 @@ size_t pool_threads(size_t cores) {
 std::vector<KernelThread*> kernels_in_flight() {
     std::vector<KernelThread*> out;
     if (g_pool == nullptr) return out;
-    std::lock_guard<std::mutex> lk(g_pool->mu);
+    std::lock_guard<CoreLock> lk(g_pool->mu);
     for (Fiber* f : g_pool->running) out.push_back(f->thread);
     return out;
 }
@@ -246,24 +308,27 @@ void schedule_ready(KernelThread& t) {
     Fiber* f = t.fiber;
     if (f == nullptr || !f->waiting) return;  // running (it sees the change itself) or unwinding
     f->waiting = false;
+    Sleeper* sleeper;
     {
-        std::lock_guard<std::mutex> lk(g_pool->mu);
+        std::lock_guard<CoreLock> lk(g_pool->mu);
         g_pool->ready[f->worker].push_back(f);
         ++g_pool->queued;
+        sleeper = to_wake(*g_pool, f->worker);  // its own thread; an idle other one takes it only when woken otherwise
     }
-    g_pool->cvs[f->worker].notify_one();  // its own thread; an idle other one takes it only when woken otherwise
+    notify(sleeper);
 }
 
 void run_kernels(Run& run, void (*body)(KernelThread*)) {
     std::vector<Fiber> fibers(run.num_threads);
     const size_t threads = pool_threads(run.cores.size());  // more than one per core would have nothing to run
-    Pool pool(threads);
+    Pool pool(threads, run.cores.size());
     size_t i = 0;
     for (size_t c = 0; c < run.cores.size(); ++c) {
         for (auto& t : run.cores[c]->threads) {
             Fiber& f = fibers[i++];
             make_fiber(f, *t, body);
             f.worker = c % threads;
+            f.core = c;
             pool.ready[f.worker].push_back(&f);
             ++pool.queued;
         }
