@@ -138,18 +138,18 @@ std::vector<Core*> multicast_dests(Session& s, const NocRange& r, uint32_t num_d
     const uint32_t x0 = std::min(r.x_start, r.x_end), x1 = std::max(r.x_start, r.x_end);
     const uint32_t y0 = std::min(r.y_start, r.y_end), y1 = std::max(r.y_start, r.y_end);
     std::vector<Core*> dests;
-    std::string names;
     for (auto& core : s.core.run->cores) {
         if (core.get() == &s.core || core->noc.x < x0 || core->noc.x > x1 || core->noc.y < y0 || core->noc.y > y1) {
             continue;
         }
         dests.push_back(core.get());
-        names += (names.empty() ? "" : " ") + core_name(core->coord);
     }
     if (dests.empty()) {
         fail(s, "the multicast rectangle " + rect_name(r) + " holds no core of this program other than this one");
     }
     if (num_dests != dests.size()) {
+        std::string names;  // only for the message: a multicast is no place for string building
+        for (const Core* core : dests) names += (names.empty() ? "" : " ") + core_name(core->coord);
         fail(s, "num_dests is " + std::to_string(num_dests) + " but the rectangle " + rect_name(r) + " holds " +
                     std::to_string(dests.size()) + " destination core(s) of this program (this core excluded): " + names);
     }
@@ -294,7 +294,7 @@ void noc_semaphore_inc(uint64_t addr, uint32_t incr) {
 void noc_async_write_multicast(uint32_t src_local_l1_addr, uint64_t dst_noc_addr_multicast, uint32_t size,
                                uint32_t num_dests) {
     Session s = enter("noc_async_write_multicast",
-                                {src_local_l1_addr, as_arg(dst_noc_addr_multicast), size, num_dests}, 0b011);
+                      {src_local_l1_addr, as_arg(dst_noc_addr_multicast), size, num_dests}, 0b011);
     const NocRange r = decode_or_fail(s, dst_noc_addr_multicast, kMulticastTag);
     std::vector<Core*> dests = multicast_dests(s, r, num_dests);
     check_l1_range(s, "source", src_local_l1_addr, size);
@@ -307,7 +307,7 @@ void noc_async_write_multicast(uint32_t src_local_l1_addr, uint64_t dst_noc_addr
 
 void noc_semaphore_set_multicast(uint32_t src_local_l1_addr, uint64_t dst_noc_addr_multicast, uint32_t num_dests) {
     Session s = enter("noc_semaphore_set_multicast",
-                                {src_local_l1_addr, as_arg(dst_noc_addr_multicast), num_dests}, 0b011);
+                      {src_local_l1_addr, as_arg(dst_noc_addr_multicast), num_dests}, 0b011);
     const NocRange r = decode_or_fail(s, dst_noc_addr_multicast, kMulticastTag);
     const std::vector<Core*> dests = multicast_dests(s, r, num_dests);
     check_l1_range(s, "source", src_local_l1_addr, 4);
