@@ -26,7 +26,7 @@ void init_fpu(Session& s, FpuOp op, uint32_t cb0, uint32_t cb1, bool full);
 void need_fpu(Session& s, ComputeState& c, FpuOp op, uint32_t cb0, uint32_t cb1);
 float* math_dst(Session& s, ComputeState& c, uint32_t idst);
 void finish_math(const ComputeState& c, float* d);
-void unpack_operand(Session& s, uint32_t cb_id, uint32_t tile, float* out);
+TileBits unpack_operand(Session& s, uint32_t cb_id, uint32_t tile, float* out);  // what unpack_tile saw
 // A CB of whole-tile pages in a format the tile math supports (kapi_compute.cpp).
 Cb& tile_cb(Session& s, uint32_t cb_id);
 // The set-up of ComputeState::layout (kapi_tilize.cpp): which conversion, its CBs and widths in tiles.

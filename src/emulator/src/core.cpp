@@ -12,7 +12,9 @@
 namespace tt_emu {
 
 namespace {
-thread_local KernelThread* t_current = nullptr;
+// Read by every API call: the initial-exec model makes it one load instead of a call to __tls_get_addr (the library is
+// linked into the host program, never loaded later with dlopen, so its TLS block is allocated at start-up).
+__attribute__((tls_model("initial-exec"))) thread_local KernelThread* t_current = nullptr;
 
 
 bool satisfied(const Core& core, const Wait& w) {
@@ -57,17 +59,42 @@ std::string Call::str() const {
     return out + ")";
 }
 
-Session enter(const Call& call) {
+namespace {
+
+KernelThread& calling_thread(const char* name) {
     KernelThread* t = t_current;
     if (t == nullptr) {
-        std::fprintf(stderr, "tt_emu: error: %s called outside a kernel thread\n", call.name);
+        std::fprintf(stderr, "tt_emu: error: %s called outside a kernel thread\n", name);
         std::fflush(stderr);
         std::_Exit(3);
     }
-    t->call = call;
-    Session s{*t, *t->core, std::unique_lock<std::mutex>(t->core->mu)};
+    return *t;
+}
+
+Session locked(KernelThread& t) {
+    Session s{t, *t.core, std::unique_lock<CoreLock>(t.core->mu)};
     if (s.core.failed || run_stopped()) throw Abort{};
     return s;
+}
+
+}  // namespace
+
+Session enter(const Call& call) {
+    KernelThread& t = calling_thread(call.name);
+    t.call = call;
+    return locked(t);
+}
+
+// Every kernel API call starts here: the call is recorded straight into the thread (a Call built by the caller and
+// copied as a whole is read back as vectors from its byte and word stores, a store-forwarding stall per call).
+Session enter(const char* name, std::initializer_list<int64_t> args, uint8_t hex_mask) {
+    KernelThread& t = calling_thread(name);
+    t.call.name = name;
+    uint8_t argc = 0;
+    for (int64_t a : args) t.call.args[argc++] = a;
+    t.call.argc = argc;
+    t.call.hex_mask = hex_mask;
+    return locked(t);
 }
 
 void record_failure(Core& core, KernelThread& culprit, const std::string& message, const std::string& extra_dump) {
@@ -121,7 +148,7 @@ void program_deadlock(Core& own) {
     // Each other core is read under its own lock, one at a time.
     auto for_each_core = [&own](const std::function<void(Core&)>& fn) {
         for (auto& core : own.run->cores) {
-            std::unique_lock<std::mutex> lk(core->mu, std::defer_lock);
+            std::unique_lock<CoreLock> lk(core->mu, std::defer_lock);
             if (core.get() != &own) lk.lock();
             fn(*core);
         }
@@ -158,7 +185,7 @@ void program_deadlock(Core& own) {
     for (size_t i = 0; i < blocked.size() && i < kMaxListed; ++i) elsewhere += (i ? ", " : "") + blocked[i];
     if (blocked.size() > kMaxListed) elsewhere += ", and " + std::to_string(blocked.size() - kMaxListed) + " more";
     if (dumped > kMaxDumps) dumps += "(" + std::to_string(dumped - kMaxDumps) + " more blocked cores not shown)\n";
-    std::unique_lock<std::mutex> lk(home.mu, std::defer_lock);
+    std::unique_lock<CoreLock> lk(home.mu, std::defer_lock);
     if (&home != &own) lk.lock();
     record_failure(home, *culprit,
                    "deadlock: " + wait_text(home, culprit->wait) +
@@ -219,7 +246,7 @@ void with_core(Session& s, Core& target, const std::function<std::string(Core&)>
     } else {
         s.lock.unlock();
         {
-            std::lock_guard<std::mutex> lk(target.mu);
+            std::lock_guard<CoreLock> lk(target.mu);
             if (!target.failed) error = body(target);
             if (!error.empty()) target_dump = dump_core(target);
         }
@@ -229,6 +256,11 @@ void with_core(Session& s, Core& target, const std::function<std::string(Core&)>
     if (!error.empty()) fail(s, error, target_dump);
 }
 
+// Cloned per x86 ISA: SSE2 has no unsigned 32-bit maximum (five instructions per four entries instead of one per
+// sixteen at AVX-512); every CB push, pop, reserve and wait joins a clock of one entry per kernel of the program.
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+__attribute__((target_clones("avx512f", "avx2", "default")))
+#endif
 void Clock::join(const Clock& other) {
     if (v.size() < other.v.size()) v.resize(other.v.size(), 0);
     for (size_t i = 0; i < other.v.size(); ++i) v[i] = std::max(v[i], other.v[i]);

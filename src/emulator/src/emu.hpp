@@ -8,7 +8,6 @@
 
 #include <array>
 #include <atomic>
-#include <condition_variable>
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
@@ -20,6 +19,7 @@
 #include <string>
 #include <vector>
 
+#include "core_lock.hpp"  // Core::mu
 #include "tt-metalium/host_api.hpp"
 
 namespace tt_emu {
@@ -311,7 +311,7 @@ struct Core {
     Run* run = nullptr;
     CoreCoord coord;  // logical
     CoreCoord noc;    // NoC coordinates
-    std::mutex mu;
+    CoreLock mu;
     L1Memory l1{kL1TotalBytes};  // CB space, then the semaphore region
     std::array<Cb, kNumCbs> cbs;
     std::array<Semaphore, kNumSemaphores> sems;
@@ -337,16 +337,16 @@ struct Run {
     Core* core_at_noc(uint32_t noc_x, uint32_t noc_y) const;  // nullptr: no core of this program there
 };
 
-// Unwinds a kernel thread once its core failed (or another core failed first).
-struct Abort {};
+struct Abort {};  // unwinds a kernel thread once its core failed (or another core failed first)
 
 // One API call of a kernel thread: the current thread, its call recorded, the core lock held.
 struct Session {
     KernelThread& t;
     Core& core;
-    std::unique_lock<std::mutex> lock;
+    std::unique_lock<CoreLock> lock;
 };
 Session enter(const Call& call);
+Session enter(const char* name, std::initializer_list<int64_t> args, uint8_t hex_mask = 0);  // the call built in place
 Call make_call(const char* name, std::initializer_list<int64_t> args, uint8_t hex_mask = 0);
 Cb& cb_of(Session& s, int64_t index);                  // a configured CB, else fail
 void claim(Session& s, Cb& cb, bool producer);         // one producer and one consumer thread per CB

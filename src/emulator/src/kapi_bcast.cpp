@@ -11,7 +11,7 @@ namespace tt_emu {
 namespace {
 
 void bcast_init(const char* name, FpuOp op, uint32_t icb0, uint32_t icb1) {
-    Session s = enter(make_call(name, {icb0, icb1}));
+    Session s = enter(name, {icb0, icb1});
     init_fpu(s, op, icb0, icb1, false);
 }
 
@@ -48,7 +48,7 @@ float apply(FpuOp op, float a, float v) {
 }
 
 void bcast(const char* name, FpuOp op, uint32_t icb0, uint32_t icb1, uint32_t itile0, uint32_t itile1, uint32_t idst) {
-    Session s = enter(make_call(name, {icb0, icb1, itile0, itile1, idst}));
+    Session s = enter(name, {icb0, icb1, itile0, itile1, idst});
     ComputeState& c = compute_of(s);
     need_fpu(s, c, op, icb0, icb1);
     need_unpack_formats(s, c, icb0, icb1);

@@ -83,8 +83,8 @@ Cb& tile_cb(Session& s, uint32_t cb_id) {
     return cb;
 }
 
-// Tile `tile` (relative to the front) of an input CB, which must be among its waited pages.
-void unpack_operand(Session& s, uint32_t cb_id, uint32_t tile, float* out) {
+// Tile `tile` (relative to the front) of an input CB, which must be among its waited pages: its page in L1.
+const uint8_t* operand_page(Session& s, uint32_t cb_id, uint32_t tile, DataFormat& format) {
     Cb& cb = tile_cb(s, cb_id);
     claim(s, cb, false);
     if (tile >= cb.waited) {
@@ -92,7 +92,14 @@ void unpack_operand(Session& s, uint32_t cb_id, uint32_t tile, float* out) {
                     std::to_string(cb.waited) + " waited): call cb_wait_front first");
     }
     need_page_content(s, cb, tile, 1, false);
-    unpack_tile(&s.core.l1[cb.page_addr(cb.rd_page() + tile)], cb.format, out);
+    format = cb.format;
+    return &s.core.l1[cb.page_addr(cb.rd_page() + tile)];
+}
+
+TileBits unpack_operand(Session& s, uint32_t cb_id, uint32_t tile, float* out) {
+    DataFormat format;
+    const uint8_t* page = operand_page(s, cb_id, tile, format);
+    return unpack_tile(page, format, out);
 }
 
 void need_fpu(Session& s, ComputeState& c, FpuOp op, uint32_t cb0, uint32_t cb1) {
@@ -134,7 +141,7 @@ namespace {
 
 void binary(const char* name, FpuOp op, uint32_t icb0, uint32_t icb1, uint32_t itile0, uint32_t itile1,
             uint32_t idst) {
-    Session s = enter(make_call(name, {icb0, icb1, itile0, itile1, idst}));
+    Session s = enter(name, {icb0, icb1, itile0, itile1, idst});
     ComputeState& c = compute_of(s);
     need_fpu(s, c, op, icb0, icb1);
     need_unpack_formats(s, c, icb0, icb1);
@@ -150,7 +157,7 @@ void binary(const char* name, FpuOp op, uint32_t icb0, uint32_t icb1, uint32_t i
 }
 
 void tile_init(const char* name, FpuOp op, uint32_t icb0, uint32_t icb1, bool acc_to_dest) {
-    Session s = enter(make_call(name, {icb0, icb1}));
+    Session s = enter(name, {icb0, icb1});
     if (acc_to_dest) fail(s, "acc_to_dest = true is not emulated");
     init_fpu(s, op, icb0, icb1, false);
 }
@@ -169,7 +176,7 @@ void hw_startup(bool reverse, int operands, uint32_t icb0, uint32_t icb1, uint32
 }
 
 void pack(uint32_t ifrom_dst, uint32_t icb, bool out_of_order, uint32_t output_tile_index) {
-    Session s = enter(make_call("pack_tile", {ifrom_dst, icb}));
+    Session s = enter("pack_tile", {ifrom_dst, icb});
     ComputeState& c = compute_of(s);
     need_startup(s, c);
     if (c.dst == DstState::Released) fail(s, "pack_tile without tile_regs_wait: the DST section is not acquired");
@@ -209,26 +216,26 @@ void pack(uint32_t ifrom_dst, uint32_t icb, bool out_of_order, uint32_t output_t
 }  // namespace detail
 
 void mm_init(uint32_t in0_cb_id, uint32_t in1_cb_id, uint32_t out_cb_id, uint32_t transpose) {
-    Session s = enter(make_call("mm_init", {in0_cb_id, in1_cb_id, out_cb_id}));
+    Session s = enter("mm_init", {in0_cb_id, in1_cb_id, out_cb_id});
     if (transpose) fail(s, "transposed matmul is not emulated");
     configure_formats(s, compute_of(s), true, in1_cb_id, in0_cb_id, out_cb_id);  // in1 -> SrcA, in0 -> SrcB
     init_fpu(s, FpuOp::Matmul, in0_cb_id, in1_cb_id, true);
 }
 
 void mm_init_short(uint32_t in0_cb_id, uint32_t in1_cb_id, uint32_t transpose) {
-    Session s = enter(make_call("mm_init_short", {in0_cb_id, in1_cb_id}));
+    Session s = enter("mm_init_short", {in0_cb_id, in1_cb_id});
     if (transpose) fail(s, "transposed matmul is not emulated");
     init_fpu(s, FpuOp::Matmul, in0_cb_id, in1_cb_id, false);
 }
 
 void matmul_init(uint32_t in0_cb_id, uint32_t in1_cb_id, uint32_t transpose) {
-    Session s = enter(make_call("matmul_init", {in0_cb_id, in1_cb_id}));
+    Session s = enter("matmul_init", {in0_cb_id, in1_cb_id});
     if (transpose) fail(s, "transposed matmul is not emulated");
     init_fpu(s, FpuOp::Matmul, in0_cb_id, in1_cb_id, false);
 }
 
 void binary_op_init_common(uint32_t icb0, uint32_t icb1, uint32_t ocb) {
-    Session s = enter(make_call("binary_op_init_common", {icb0, icb1, ocb}));
+    Session s = enter("binary_op_init_common", {icb0, icb1, ocb});
     ComputeState& c = compute_of(s);
     configure_formats(s, c, true, icb0, icb1, ocb);
     c.started = true;
@@ -242,45 +249,45 @@ void sub_init(uint32_t icb0, uint32_t icb1, bool acc) { tile_init("sub_init", Fp
 void mul_init(uint32_t icb0, uint32_t icb1) { tile_init("mul_init", FpuOp::Mul, icb0, icb1, false); }
 
 void init_sfpu(uint32_t icb, uint32_t ocb) {
-    Session s = enter(make_call("init_sfpu", {icb, ocb}));
+    Session s = enter("init_sfpu", {icb, ocb});
     configure_formats(s, compute_of(s), true, icb, icb, ocb);
     init_fpu(s, FpuOp::Copy, icb, icb, true);
 }
 
 void unary_op_init_common(uint32_t icb, uint32_t ocb) {
-    Session s = enter(make_call("unary_op_init_common", {icb, ocb}));
+    Session s = enter("unary_op_init_common", {icb, ocb});
     configure_formats(s, compute_of(s), true, icb, icb, ocb);
     init_fpu(s, FpuOp::Copy, icb, icb, true);
 }
 
 void copy_tile_init(uint32_t cbid) {
-    Session s = enter(make_call("copy_tile_init", {cbid}));
+    Session s = enter("copy_tile_init", {cbid});
     init_fpu(s, FpuOp::Copy, cbid, cbid, false);
 }
 
 void copy_init(uint32_t cbid) {
-    Session s = enter(make_call("copy_init", {cbid}));
+    Session s = enter("copy_init", {cbid});
     init_fpu(s, FpuOp::Copy, cbid, cbid, false);
 }
 
 void copy_tile_to_dst_init_short(uint32_t cbid, uint32_t transpose) {
-    Session s = enter(make_call("copy_tile_to_dst_init_short", {cbid}));
+    Session s = enter("copy_tile_to_dst_init_short", {cbid});
     if (transpose) fail(s, "transposed copy is not emulated");
     init_fpu(s, FpuOp::Copy, cbid, cbid, false);
 }
 
 void transpose_init(uint32_t icb) {
-    Session s = enter(make_call("transpose_init", {icb}));
+    Session s = enter("transpose_init", {icb});
     init_fpu(s, FpuOp::Transpose, icb, icb, false);
 }
 
 void transpose_wh_init_short(uint32_t icb) {
-    Session s = enter(make_call("transpose_wh_init_short", {icb}));
+    Session s = enter("transpose_wh_init_short", {icb});
     init_fpu(s, FpuOp::Transpose, icb, icb, false);
 }
 
 void tile_regs_acquire() {
-    Session s = enter(make_call("tile_regs_acquire", {}));
+    Session s = enter("tile_regs_acquire", {});
     ComputeState& c = compute_of(s);
     need_startup(s, c);
     if (c.dst != DstState::Released) {
@@ -293,7 +300,7 @@ void tile_regs_acquire() {
 }
 
 void tile_regs_commit() {
-    Session s = enter(make_call("tile_regs_commit", {}));
+    Session s = enter("tile_regs_commit", {});
     ComputeState& c = compute_of(s);
     if (c.dst != DstState::Acquired) {
         fail(s, c.dst == DstState::Released ? "tile_regs_commit without tile_regs_acquire"
@@ -303,7 +310,7 @@ void tile_regs_commit() {
 }
 
 void tile_regs_wait() {
-    Session s = enter(make_call("tile_regs_wait", {}));
+    Session s = enter("tile_regs_wait", {});
     ComputeState& c = compute_of(s);
     if (c.dst != DstState::Committed) {
         fail(s, c.dst == DstState::Waited ? "tile_regs_wait twice"
@@ -313,7 +320,7 @@ void tile_regs_wait() {
 }
 
 void tile_regs_release() {
-    Session s = enter(make_call("tile_regs_release", {}));
+    Session s = enter("tile_regs_release", {});
     ComputeState& c = compute_of(s);
     if (c.dst != DstState::Waited) {
         fail(s, c.dst == DstState::Released ? "tile_regs_release without tile_regs_acquire"
@@ -324,16 +331,20 @@ void tile_regs_release() {
 
 void matmul_tiles(uint32_t in0_cb_id, uint32_t in1_cb_id, uint32_t in0_tile_index, uint32_t in1_tile_index,
                   uint32_t idst, uint32_t transpose) {
-    Session s = enter(make_call("matmul_tiles", {in0_cb_id, in1_cb_id, in0_tile_index, in1_tile_index, idst}));
+    Session s = enter("matmul_tiles", {in0_cb_id, in1_cb_id, in0_tile_index, in1_tile_index, idst});
     if (transpose) fail(s, "transposed matmul is not emulated");
     ComputeState& c = compute_of(s);
     need_fpu(s, c, FpuOp::Matmul, in0_cb_id, in1_cb_id);
     need_unpack_formats(s, c, in1_cb_id, in0_cb_id);  // matmul unpacks in1 into SrcA, in0 into SrcB
     float* d = math_dst(s, c, idst);
-    float a[kTileElems], b[kTileElems];
-    unpack_operand(s, in0_cb_id, in0_tile_index, a);
-    unpack_operand(s, in1_cb_id, in1_tile_index, b);
-    tile_matmul_acc(a, b, d);
+    // A block's matmuls read each operand tile once per tile of the other operand: unpacked once (tile.cpp).
+    tt::DataFormat fa, fb;
+    const uint8_t* page_a = operand_page(s, in0_cb_id, in0_tile_index, fa);
+    const uint8_t* page_b = operand_page(s, in1_cb_id, in1_tile_index, fb);
+    TileBits seen_a, seen_b;
+    const float* a = unpack_tile_cached(page_a, fa, seen_a, nullptr);
+    const float* b = unpack_tile_cached(page_b, fb, seen_b, a);
+    tile_matmul_acc(a, b, d, products_exact(seen_a, seen_b));
     finish_math(c, d);
     s.core.counters[kMatmulTiles] += 1;
 }
@@ -343,7 +354,7 @@ void sub_tiles(uint32_t a, uint32_t b, uint32_t i, uint32_t j, uint32_t d) { bin
 void mul_tiles(uint32_t a, uint32_t b, uint32_t i, uint32_t j, uint32_t d) { binary("mul_tiles", FpuOp::Mul, a, b, i, j, d); }
 
 void copy_tile(uint32_t in_cb_id, uint32_t in_tile_index, uint32_t dst_tile_index) {
-    Session s = enter(make_call("copy_tile", {in_cb_id, in_tile_index, dst_tile_index}));
+    Session s = enter("copy_tile", {in_cb_id, in_tile_index, dst_tile_index});
     ComputeState& c = compute_of(s);
     need_fpu(s, c, FpuOp::Copy, in_cb_id, in_cb_id);
     need_unpack_formats(s, c, in_cb_id, -1);
@@ -357,7 +368,7 @@ namespace {
 
 // DST[idst] = transpose(tile itile of icb) (`name`: the call's spelling in the kernel's API profile).
 void transpose(const char* name, uint32_t icb, uint32_t itile, uint32_t idst) {
-    Session s = enter(make_call(name, {icb, itile, idst}));
+    Session s = enter(name, {icb, itile, idst});
     ComputeState& c = compute_of(s);
     need_fpu(s, c, FpuOp::Transpose, icb, icb);
     need_unpack_formats(s, c, icb, -1);

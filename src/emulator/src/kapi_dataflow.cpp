@@ -131,13 +131,13 @@ namespace kapi {
 namespace detail {
 
 void compile_time_arg_index_out_of_range(uint32_t idx, uint32_t count) {
-    Session s = enter(make_call("get_compile_time_arg_val", {idx}));
+    Session s = enter("get_compile_time_arg_val", {idx});
     fail(s, "compile-time argument " + std::to_string(idx) + " does not exist (the kernel has " +
                 std::to_string(count) + ")");
 }
 
 uint32_t runtime_arg(int idx, bool common) {
-    Session s = enter(make_call(common ? "get_common_arg_val" : "get_arg_val", {idx}));
+    Session s = enter(common ? "get_common_arg_val" : "get_arg_val", {idx});
     const std::vector<uint32_t>& args = common ? *s.t.common_args : *s.t.args;
     if (idx < 0 || static_cast<size_t>(idx) >= args.size()) {
         fail(s, std::string(common ? "common " : "") + "runtime argument " + std::to_string(idx) +
@@ -150,7 +150,7 @@ uint32_t runtime_arg(int idx, bool common) {
 void noc_page(NocCall which, uint32_t id, uint32_t bank_base_address, uint32_t page_size, uint32_t l1_addr,
               uint32_t size, uint32_t offset, int32_t cta_offset) {
     const bool read = which == NocCall::ReadPage || which == NocCall::ReadTile;
-    Session s = enter(make_call(noc_call_name(which), {id, bank_base_address, l1_addr}, 0b110));
+    Session s = enter(noc_call_name(which), {id, bank_base_address, l1_addr}, 0b110);
     std::shared_ptr<DramBuffer> buf = find_dram_buffer(bank_base_address);
     if (!buf) {
         fail(s, "no DRAM buffer at address " + hex(bank_base_address) + " (buffers: " + list_dram_buffers() + ")");
@@ -172,7 +172,7 @@ uint64_t dram_noc_addr(uint32_t bank_base_address, uint32_t page_size, uint32_t 
 }  // namespace detail
 
 void noc_async_read(uint64_t src_noc_addr, uint32_t dst_local_l1_addr, uint32_t size) {
-    Session s = enter(make_call("noc_async_read", {static_cast<int64_t>(src_noc_addr), dst_local_l1_addr, size}, 0b011));
+    Session s = enter("noc_async_read", {static_cast<int64_t>(src_noc_addr), dst_local_l1_addr, size}, 0b011);
     const uint64_t tag = src_noc_addr >> 32;
     const uint32_t addr = static_cast<uint32_t>(src_noc_addr);
     std::shared_ptr<DramBuffer> buf = (tag & ~0xffull) == kBankTag ? find_dram_buffer_in_bank(addr) : nullptr;
@@ -183,7 +183,7 @@ void noc_async_read(uint64_t src_noc_addr, uint32_t dst_local_l1_addr, uint32_t 
 }
 
 void noc_async_write(uint32_t src_local_l1_addr, uint64_t dst_noc_addr, uint32_t size) {
-    Session s = enter(make_call("noc_async_write", {src_local_l1_addr, static_cast<int64_t>(dst_noc_addr), size}, 0b011));
+    Session s = enter("noc_async_write", {src_local_l1_addr, static_cast<int64_t>(dst_noc_addr), size}, 0b011);
     const uint64_t tag = dst_noc_addr >> 32;
     const uint32_t addr = static_cast<uint32_t>(dst_noc_addr);
     std::shared_ptr<DramBuffer> buf = (tag & ~0xffull) == kBankTag ? find_dram_buffer_in_bank(addr) : nullptr;
@@ -195,7 +195,7 @@ void noc_async_write(uint32_t src_local_l1_addr, uint64_t dst_noc_addr, uint32_t
 
 // Reads land in L1 now, copying DRAM as it is at the barrier.
 void noc_async_read_barrier() {
-    Session s = enter(make_call("noc_async_read_barrier", {}));
+    Session s = enter("noc_async_read_barrier", {});
     {
         std::lock_guard<std::mutex> dram(dram_mutex());
         for (const Transfer& x : s.t.reads) {
@@ -210,7 +210,7 @@ void noc_async_read_barrier() {
 
 // Writes land in DRAM now, copying L1 as it is at the barrier; then the multicasts land, in issue order.
 void noc_async_write_barrier() {
-    Session s = enter(make_call("noc_async_write_barrier", {}));
+    Session s = enter("noc_async_write_barrier", {});
     {
         std::lock_guard<std::mutex> dram(dram_mutex());
         for (const Transfer& x : s.t.writes) {
@@ -226,7 +226,7 @@ void noc_async_write_barrier() {
 // ------------------------------------------------------------------ circular buffers
 
 void cb_reserve_back(int32_t cb_id, int32_t num_pages) {
-    Session s = enter(make_call("cb_reserve_back", {cb_id, num_pages}));
+    Session s = enter("cb_reserve_back", {cb_id, num_pages});
     Cb& cb = cb_of(s, cb_id);
     const int64_t n = positive_pages(s, num_pages);
     claim(s, cb, true);
@@ -247,7 +247,7 @@ void cb_reserve_back(int32_t cb_id, int32_t num_pages) {
 }
 
 void cb_push_back(int32_t cb_id, int32_t num_pages) {
-    Session s = enter(make_call("cb_push_back", {cb_id, num_pages}));
+    Session s = enter("cb_push_back", {cb_id, num_pages});
     Cb& cb = cb_of(s, cb_id);
     const int64_t n = positive_pages(s, num_pages);
     claim(s, cb, true);
@@ -276,7 +276,7 @@ void cb_push_back(int32_t cb_id, int32_t num_pages) {
 }
 
 void cb_wait_front(int32_t cb_id, int32_t num_pages) {
-    Session s = enter(make_call("cb_wait_front", {cb_id, num_pages}));
+    Session s = enter("cb_wait_front", {cb_id, num_pages});
     Cb& cb = cb_of(s, cb_id);
     const int64_t n = positive_pages(s, num_pages);
     claim(s, cb, false);
@@ -291,7 +291,7 @@ void cb_wait_front(int32_t cb_id, int32_t num_pages) {
 }
 
 void cb_pop_front(int32_t cb_id, int32_t num_pages) {
-    Session s = enter(make_call("cb_pop_front", {cb_id, num_pages}));
+    Session s = enter("cb_pop_front", {cb_id, num_pages});
     Cb& cb = cb_of(s, cb_id);
     const int64_t n = positive_pages(s, num_pages);
     claim(s, cb, false);
@@ -324,21 +324,21 @@ void cb_pop_front(int32_t cb_id, int32_t num_pages) {
 }
 
 bool cb_pages_reservable_at_back(int32_t cb_id, int32_t num_pages) {
-    Session s = enter(make_call("cb_pages_reservable_at_back", {cb_id, num_pages}));
+    Session s = enter("cb_pages_reservable_at_back", {cb_id, num_pages});
     Cb& cb = cb_of(s, cb_id);
     claim(s, cb, true);
     return static_cast<int64_t>(cb.capacity - cb.occupied()) >= num_pages;
 }
 
 bool cb_pages_available_at_front(int32_t cb_id, int32_t num_pages) {
-    Session s = enter(make_call("cb_pages_available_at_front", {cb_id, num_pages}));
+    Session s = enter("cb_pages_available_at_front", {cb_id, num_pages});
     Cb& cb = cb_of(s, cb_id);
     claim(s, cb, false);
     return static_cast<int64_t>(cb.occupied()) >= num_pages;
 }
 
 uint32_t get_write_ptr(uint32_t cb_id) {
-    Session s = enter(make_call("get_write_ptr", {cb_id}));
+    Session s = enter("get_write_ptr", {cb_id});
     Cb& cb = cb_of(s, cb_id);
     claim(s, cb, true);
     if (cb.reserved == 0) {
@@ -349,7 +349,7 @@ uint32_t get_write_ptr(uint32_t cb_id) {
 }
 
 uint32_t get_read_ptr(uint32_t cb_id) {
-    Session s = enter(make_call("get_read_ptr", {cb_id}));
+    Session s = enter("get_read_ptr", {cb_id});
     Cb& cb = cb_of(s, cb_id);
     claim(s, cb, false);
     if (cb.waited == 0) {
@@ -360,12 +360,12 @@ uint32_t get_read_ptr(uint32_t cb_id) {
 }
 
 ktypes::DataFormat get_dataformat(int32_t cb_id) {
-    Session s = enter(make_call("get_dataformat", {cb_id}));
+    Session s = enter("get_dataformat", {cb_id});
     return ktypes::DataFormat(static_cast<uint32_t>(cb_of(s, cb_id).format));
 }
 
 int32_t get_tile_size(int32_t cb_id) {
-    Session s = enter(make_call("get_tile_size", {cb_id}));
+    Session s = enter("get_tile_size", {cb_id});
     return static_cast<int32_t>(cb_of(s, cb_id).page_bytes);
 }
 

@@ -138,18 +138,18 @@ std::vector<Core*> multicast_dests(Session& s, const NocRange& r, uint32_t num_d
     const uint32_t x0 = std::min(r.x_start, r.x_end), x1 = std::max(r.x_start, r.x_end);
     const uint32_t y0 = std::min(r.y_start, r.y_end), y1 = std::max(r.y_start, r.y_end);
     std::vector<Core*> dests;
-    std::string names;
     for (auto& core : s.core.run->cores) {
         if (core.get() == &s.core || core->noc.x < x0 || core->noc.x > x1 || core->noc.y < y0 || core->noc.y > y1) {
             continue;
         }
         dests.push_back(core.get());
-        names += (names.empty() ? "" : " ") + core_name(core->coord);
     }
     if (dests.empty()) {
         fail(s, "the multicast rectangle " + rect_name(r) + " holds no core of this program other than this one");
     }
     if (num_dests != dests.size()) {
+        std::string names;  // only for the message: a multicast is no place for string building
+        for (const Core* core : dests) names += (names.empty() ? "" : " ") + core_name(core->coord);
         fail(s, "num_dests is " + std::to_string(num_dests) + " but the rectangle " + rect_name(r) + " holds " +
                     std::to_string(dests.size()) + " destination core(s) of this program (this core excluded): " + names);
     }
@@ -221,7 +221,7 @@ void land_multicasts(Session& s) {
 namespace kapi {
 
 uint32_t get_semaphore(uint32_t semaphore_id) {
-    Session s = enter(make_call("get_semaphore", {semaphore_id}));
+    Session s = enter("get_semaphore", {semaphore_id});
     if (semaphore_id >= kNumSemaphores || !s.core.sems[semaphore_id].exists) {
         const size_t created = s.core.run->program->semaphores.size();
         fail(s, "semaphore " + std::to_string(semaphore_id) + " does not exist on this core (the program created " +
@@ -232,13 +232,13 @@ uint32_t get_semaphore(uint32_t semaphore_id) {
 }
 
 uint64_t get_noc_addr(uint32_t noc_x, uint32_t noc_y, uint32_t addr) {
-    Session s = enter(make_call("get_noc_addr", {noc_x, noc_y, addr}, 0b100));
+    Session s = enter("get_noc_addr", {noc_x, noc_y, addr}, 0b100);
     check_node(s, noc_x, noc_y);
     return (kUnicastTag << kTagShift) | node_field(noc_y, 1) | node_field(noc_x, 0) | addr;
 }
 
 uint64_t get_noc_multicast_addr(uint32_t x_start, uint32_t y_start, uint32_t x_end, uint32_t y_end, uint32_t addr) {
-    Session s = enter(make_call("get_noc_multicast_addr", {x_start, y_start, x_end, y_end, addr}, 0b10000));
+    Session s = enter("get_noc_multicast_addr", {x_start, y_start, x_end, y_end, addr}, 0b10000);
     check_node(s, x_start, y_start);
     check_node(s, x_end, y_end);
     return (kMulticastTag << kTagShift) | node_field(y_start, 3) | node_field(x_start, 2) | node_field(y_end, 1) |
@@ -246,7 +246,7 @@ uint64_t get_noc_multicast_addr(uint32_t x_start, uint32_t y_start, uint32_t x_e
 }
 
 void noc_semaphore_wait(volatile uint32_t* sem_addr, uint32_t val) {
-    Session s = enter(make_call("noc_semaphore_wait", {as_arg(reinterpret_cast<uintptr_t>(sem_addr)), val}, 0b01));
+    Session s = enter("noc_semaphore_wait", {as_arg(reinterpret_cast<uintptr_t>(sem_addr)), val}, 0b01);
     const uint32_t id = own_semaphore(s, sem_addr);
     s.core.counters[kSemaphoreWaits] += 1;
     Wait wait;
@@ -258,7 +258,7 @@ void noc_semaphore_wait(volatile uint32_t* sem_addr, uint32_t val) {
 }
 
 void noc_semaphore_wait_min(volatile uint32_t* sem_addr, uint32_t val) {
-    Session s = enter(make_call("noc_semaphore_wait_min", {as_arg(reinterpret_cast<uintptr_t>(sem_addr)), val}, 0b01));
+    Session s = enter("noc_semaphore_wait_min", {as_arg(reinterpret_cast<uintptr_t>(sem_addr)), val}, 0b01);
     const uint32_t id = own_semaphore(s, sem_addr);
     s.core.counters[kSemaphoreWaits] += 1;
     Wait wait;
@@ -271,13 +271,13 @@ void noc_semaphore_wait_min(volatile uint32_t* sem_addr, uint32_t val) {
 }
 
 void noc_semaphore_set(volatile uint32_t* sem_addr, uint32_t val) {
-    Session s = enter(make_call("noc_semaphore_set", {as_arg(reinterpret_cast<uintptr_t>(sem_addr)), val}, 0b01));
+    Session s = enter("noc_semaphore_set", {as_arg(reinterpret_cast<uintptr_t>(sem_addr)), val}, 0b01);
     write_semaphore(s.core, own_semaphore(s, sem_addr), val, s.t);
     s.t.tick();
 }
 
 void noc_semaphore_inc(uint64_t addr, uint32_t incr) {
-    Session s = enter(make_call("noc_semaphore_inc", {as_arg(addr), incr}, 0b01));
+    Session s = enter("noc_semaphore_inc", {as_arg(addr), incr}, 0b01);
     const NocRange r = decode_or_fail(s, addr, kUnicastTag);
     Core& target = core_at(s, r.x_start, r.y_start);
     land_multicasts(s);
@@ -293,8 +293,8 @@ void noc_semaphore_inc(uint64_t addr, uint32_t incr) {
 
 void noc_async_write_multicast(uint32_t src_local_l1_addr, uint64_t dst_noc_addr_multicast, uint32_t size,
                                uint32_t num_dests) {
-    Session s = enter(make_call("noc_async_write_multicast",
-                                {src_local_l1_addr, as_arg(dst_noc_addr_multicast), size, num_dests}, 0b011));
+    Session s = enter("noc_async_write_multicast",
+                      {src_local_l1_addr, as_arg(dst_noc_addr_multicast), size, num_dests}, 0b011);
     const NocRange r = decode_or_fail(s, dst_noc_addr_multicast, kMulticastTag);
     std::vector<Core*> dests = multicast_dests(s, r, num_dests);
     check_l1_range(s, "source", src_local_l1_addr, size);
@@ -306,8 +306,8 @@ void noc_async_write_multicast(uint32_t src_local_l1_addr, uint64_t dst_noc_addr
 }
 
 void noc_semaphore_set_multicast(uint32_t src_local_l1_addr, uint64_t dst_noc_addr_multicast, uint32_t num_dests) {
-    Session s = enter(make_call("noc_semaphore_set_multicast",
-                                {src_local_l1_addr, as_arg(dst_noc_addr_multicast), num_dests}, 0b011));
+    Session s = enter("noc_semaphore_set_multicast",
+                      {src_local_l1_addr, as_arg(dst_noc_addr_multicast), num_dests}, 0b011);
     const NocRange r = decode_or_fail(s, dst_noc_addr_multicast, kMulticastTag);
     const std::vector<Core*> dests = multicast_dests(s, r, num_dests);
     check_l1_range(s, "source", src_local_l1_addr, 4);

@@ -42,7 +42,7 @@ namespace kapi {
 namespace detail {
 
 void reduce_init(PoolType pool, ReduceDim dim, uint32_t icb, uint32_t icb_scaler, uint32_t ocb) {
-    Session s = enter(make_call("reduce_init", {icb, icb_scaler, ocb}));
+    Session s = enter("reduce_init", {icb, icb_scaler, ocb});
     if (dim != ReduceDim::REDUCE_ROW) fail(s, "only ReduceDim::REDUCE_ROW is emulated");
     if (pool == PoolType::AVG) fail(s, "PoolType::AVG is not emulated (SUM and MAX are)");
     ComputeState& c = compute_of(s);
@@ -53,7 +53,7 @@ void reduce_init(PoolType pool, ReduceDim dim, uint32_t icb, uint32_t icb_scaler
 
 void reduce_tile(PoolType pool, ReduceDim dim, uint32_t icb, uint32_t icb_scaler, uint32_t itile,
                  uint32_t itile_scaler, uint32_t idst) {
-    Session s = enter(make_call("reduce_tile", {icb, icb_scaler, itile, itile_scaler, idst}));
+    Session s = enter("reduce_tile", {icb, icb_scaler, itile, itile_scaler, idst});
     ComputeState& c = compute_of(s);
     need_fpu(s, c, FpuOp::Reduce, icb, icb_scaler);
     const bool max = pool == PoolType::MAX;
@@ -81,12 +81,12 @@ void reduce_tile(PoolType pool, ReduceDim dim, uint32_t icb, uint32_t icb_scaler
 }  // namespace detail
 
 void reduce_uninit(uint32_t icb) {
-    Session s = enter(make_call("reduce_uninit", {icb}));
+    Session s = enter("reduce_uninit", {icb});
     compute_of(s).reduce.mask = false;
 }
 
 void reduce_uninit() {
-    Session s = enter(make_call("reduce_uninit", {}));
+    Session s = enter("reduce_uninit", {});
     compute_of(s).reduce.mask = false;
 }
 

@@ -91,14 +91,14 @@ void need_plain_layout(Session& s, const ComputeState& c, const char* unit) {
 namespace kapi {
 
 void tilize_init(uint32_t icb, uint32_t block, uint32_t ocb) {
-    Session s = enter(make_call("tilize_init", {icb, block, ocb}));
+    Session s = enter("tilize_init", {icb, block, ocb});
     ComputeState& c = compute_of(s);
     if (block == 0) fail(s, "tilize_init with a block of 0 tiles");
     start(s, c, LayoutMode::Tilize, icb, ocb, block, block);
 }
 
 void tilize_block(uint32_t icb, uint32_t block, uint32_t ocb) {
-    Session s = enter(make_call("tilize_block", {icb, block, ocb}));
+    Session s = enter("tilize_block", {icb, block, ocb});
     ComputeState& c = compute_of(s);
     need_mode(s, c, LayoutMode::Tilize, icb, ocb, block);
     need_dst_free(s, c);
@@ -133,14 +133,14 @@ void tilize_block(uint32_t icb, uint32_t block, uint32_t ocb) {
 }
 
 void tilize_uninit(uint32_t icb, uint32_t ocb) {
-    Session s = enter(make_call("tilize_uninit", {icb, ocb}));
+    Session s = enter("tilize_uninit", {icb, ocb});
     ComputeState& c = compute_of(s);
     need_mode(s, c, LayoutMode::Tilize, icb, ocb, c.layout[kLayoutBlock]);
     c.layout[kLayoutMode] = static_cast<uint32_t>(LayoutMode::None);
 }
 
 void pack_untilize_uninit(uint32_t ocb) {
-    Session s = enter(make_call("pack_untilize_uninit", {ocb}));
+    Session s = enter("pack_untilize_uninit", {ocb});
     ComputeState& c = compute_of(s);
     need_mode(s, c, LayoutMode::Untilize, c.layout[kLayoutIcb], ocb, c.layout[kLayoutBlock]);
     c.layout[kLayoutMode] = static_cast<uint32_t>(LayoutMode::None);
@@ -149,7 +149,7 @@ void pack_untilize_uninit(uint32_t ocb) {
 namespace detail {
 
 void pack_untilize_init(uint32_t block_ct_dim, uint32_t full_ct_dim, uint32_t icb, uint32_t ocb) {
-    Session s = enter(make_call("pack_untilize_init", {block_ct_dim, full_ct_dim, icb, ocb}));
+    Session s = enter("pack_untilize_init", {block_ct_dim, full_ct_dim, icb, ocb});
     ComputeState& c = compute_of(s);
     if (block_ct_dim == 0 || full_ct_dim % block_ct_dim != 0) {
         fail(s, "pack_untilize_init<" + std::to_string(block_ct_dim) + ", " + std::to_string(full_ct_dim) +
@@ -168,7 +168,7 @@ void pack_untilize_init(uint32_t block_ct_dim, uint32_t full_ct_dim, uint32_t ic
 
 void pack_untilize_block(uint32_t block_ct_dim, uint32_t full_ct_dim, uint32_t icb, uint32_t block_rt_dim,
                          uint32_t ocb) {
-    Session s = enter(make_call("pack_untilize_block", {block_ct_dim, full_ct_dim, icb, block_rt_dim, ocb}));
+    Session s = enter("pack_untilize_block", {block_ct_dim, full_ct_dim, icb, block_rt_dim, ocb});
     ComputeState& c = compute_of(s);
     need_mode(s, c, LayoutMode::Untilize, icb, ocb, block_ct_dim);
     if (full_ct_dim != c.layout[kLayoutFull]) {

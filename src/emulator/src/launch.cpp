@@ -62,7 +62,7 @@ std::string pending_at_end(const KernelThread& t) {
 
 void finish_kernel(KernelThread& t) {
     Core& core = *t.core;
-    std::unique_lock<std::mutex> lk(core.mu);
+    std::unique_lock<CoreLock> lk(core.mu);
     t.call = Call{};
     if (!core.failed && !run_stopped()) {
         const std::string error = pending_at_end(t);
@@ -74,17 +74,17 @@ void finish_kernel(KernelThread& t) {
 // The body of a kernel's task (the scheduler sets the current thread around it).
 void kernel_thread(KernelThread* t) {
     {
-        std::lock_guard<std::mutex> lk(t->core->mu);
+        std::lock_guard<CoreLock> lk(t->core->mu);
         if (t->status == ThreadStatus::NotStarted) t->status = ThreadStatus::Running;
     }
     try {
         t->binary->entry();
         finish_kernel(*t);
     } catch (const Abort&) {
-        std::lock_guard<std::mutex> lk(t->core->mu);
+        std::lock_guard<CoreLock> lk(t->core->mu);
         if (t->status != ThreadStatus::Failed) t->status = ThreadStatus::Aborted;
     } catch (const std::exception& e) {
-        std::lock_guard<std::mutex> lk(t->core->mu);
+        std::lock_guard<CoreLock> lk(t->core->mu);
         record_failure(*t->core, *t, std::string("uncaught exception: ") + e.what());
     }
 }

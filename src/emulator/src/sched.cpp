@@ -1,9 +1,10 @@
 // The kernel scheduler: every kernel of every core is a cooperative task (a fiber with its own stack), and a
 // small pool of threads ($TT_EMU_THREADS, default: the machine's cores) runs the ready ones. The kernels of one
 // core go to the queue of one thread of the pool (core ordinal modulo threads), which runs them unless it is busy
-// when another thread is idle, so a core's lock is mostly contended only by the NoC calls of other cores: with any
-// thread running any kernel, the two threads of a 2-core machine spent more CPU time passing core locks and cache
-// lines back and forth than the one thread alone (GEMM 2048^3). A kernel
+// when another thread is idle (which then takes only a kernel of a core with none running), so a core's lock is
+// mostly contended only by the NoC calls of other cores: with any thread running any kernel, the two threads of a
+// 2-core machine spent more CPU time passing core locks and cache lines back and forth than the one thread alone
+// (GEMM 2048^3). Each thread's queue has a lock of its own. A kernel
 // switches out only where it blocks (block_until: CB reserve/wait and semaphore waits); whoever makes its wait
 // satisfiable puts it back on the ready queue (wake_waiters). A wait costs two user-space context switches, not a
 // futex, an OS thread switch and a timed wake-up.
@@ -12,8 +13,8 @@
 // - a kernel holds its core lock from the moment it decides to block until it has switched out: the worker that
 //   ran it releases the lock after the switch, so a waker (which needs that lock) never resumes a kernel whose
 //   context is not saved yet;
-// - nothing is queued except by a kernel in flight, so an empty queue with no kernel in flight means the run
-//   is over: every kernel finished, or the rest are blocked after a failure or a deadlock (both reported by
+// - nothing is queued except by a kernel in flight, so no kernel queued or in flight (Pool::pending, one counter)
+//   means the run is over: every kernel finished, or the rest are blocked after a failure or a deadlock (both reported by
 //   core.cpp before the last kernel stopped), and they are resumed one by one to unwind (block_until aborts);
 // - thread-local state (the current kernel) is only read in functions that never span a switch: a fiber may
 //   continue on another thread of the pool.
@@ -109,10 +110,11 @@ void jump(Context& save, Context& load) {
 struct Fiber {
     Context ctx;
     Context* home = nullptr;        // the context of the thread that resumed it, switched back to
-    std::mutex* release = nullptr;  // the core lock its thread releases once it has switched out
+    CoreLock* release = nullptr;    // the core lock its thread releases once it has switched out
     bool waiting = false;           // switched out in block_until, not yet queued again (core lock)
     bool finished = false;
     size_t worker = 0;              // the thread of the pool that runs it
+    size_t core = 0;                // its core's ordinal in the run
     KernelThread* thread = nullptr;
     void (*body)(KernelThread*) = nullptr;
     uint8_t* stack = nullptr;
@@ -124,15 +126,77 @@ namespace {
 // As a thread's default stack; pages are committed only when touched. One guard page below it.
 constexpr size_t kStackBytes = size_t{8} << 20;
 
-struct Pool {
-    explicit Pool(size_t threads) : cvs(threads), ready(threads) {}
-    std::mutex mu;
-    std::vector<std::condition_variable> cvs;  // per thread of the pool
-    std::vector<std::deque<Fiber*>> ready;     // per thread of the pool
-    size_t queued = 0;  // in all ready queues
-    int in_flight = 0;  // fibers being run by a thread of the pool
-    std::vector<Fiber*> running;  // which ones (the watchdog names them)
+// One thread of the pool: its queue of ready fibers, under a lock of its own (a spin lock: held for a few
+// instructions; with one std::mutex for all queues the two threads of a 2-core machine spent 8 % of the GEMM 2048^3
+// emulation in the futex wake-ups of its contention, and with one spin lock for all, 10 % passing it back and
+// forth), and where it sleeps when it has nothing to run.
+struct alignas(64) Worker {
+    CoreLock mu;
+    std::deque<Fiber*> ready;
+    bool asleep = false;  // waiting for `wake` (mu)
+    std::mutex sleep_mu;
+    std::condition_variable cv;
+    bool wake = false;  // sleep_mu
+    std::atomic<Fiber*> current{nullptr};  // the fiber it runs (the watchdog names them)
 };
+
+struct Pool {
+    Pool(size_t threads, size_t cores) : workers(threads), busy(cores) {}
+    std::vector<Worker> workers;
+    // Fibers queued or being run: 0 means none can ever be queued again (only a running fiber queues one), so the
+    // run is over. One counter, so that no thread can see a fiber in neither state while it moves between them.
+    std::atomic<int> pending{0};
+    std::vector<std::atomic<uint32_t>> busy;  // per core: its kernels being run (a hint for pick)
+};
+
+// Thread `w`'s sleep ends (its lock held by the caller, which notifies once it has unlocked: see notify).
+bool to_wake(Worker& worker) {
+    if (!worker.asleep) return false;
+    worker.asleep = false;
+    return true;
+}
+
+void notify(Worker& worker) {
+    std::lock_guard<std::mutex> lk(worker.sleep_mu);
+    worker.wake = true;
+    worker.cv.notify_one();
+}
+
+void wake_all(Pool& pool) {
+    for (Worker& worker : pool.workers) {
+        bool wake;
+        {
+            std::lock_guard<CoreLock> lk(worker.mu);
+            wake = to_wake(worker);
+        }
+        if (wake) notify(worker);
+    }
+}
+
+// The next fiber for thread `w`: from its own queue, the first whose core has no kernel running on another thread
+// (else the first); from another thread's queue only one whose core has none (two threads running kernels of one
+// core would pass its lock back and forth on every API call). nullptr: nothing to take.
+Fiber* pick(Pool& pool, size_t w) {
+    auto take = [&pool](Worker& worker, bool any) -> Fiber* {
+        std::lock_guard<CoreLock> lk(worker.mu);
+        std::deque<Fiber*>& queue = worker.ready;
+        auto idle = [&pool](Fiber* f) { return pool.busy[f->core].load(std::memory_order_relaxed) == 0; };
+        auto it = std::find_if(queue.begin(), queue.end(), idle);
+        if (it == queue.end()) {
+            if (!any || queue.empty()) return nullptr;
+            it = queue.begin();
+        }
+        Fiber* f = *it;
+        queue.erase(it);
+        return f;
+    };
+    if (Fiber* f = take(pool.workers[w], true)) return f;
+    for (size_t i = 1; i < pool.workers.size(); ++i) {
+        if (Fiber* f = take(pool.workers[(w + i) % pool.workers.size()], false)) return f;
+    }
+    return nullptr;
+}
+
 Pool* g_pool = nullptr;  // the pool of the run in progress
 
 void run_fiber(Fiber* f) {
@@ -153,32 +217,41 @@ void resume(Fiber* f) {
     jump(home, f->ctx);
     set_current_thread(nullptr);
     if (f->release != nullptr) {
-        std::mutex* lock = f->release;
+        CoreLock* lock = f->release;
         f->release = nullptr;
         lock->unlock();
     }
 }
 
 void work(Pool& pool, size_t w) {
-    std::unique_lock<std::mutex> lk(pool.mu);
+    Worker& me = pool.workers[w];
     for (;;) {
-        pool.cvs[w].wait(lk, [&] { return pool.queued > 0 || pool.in_flight == 0; });
-        if (pool.queued == 0) break;  // nothing queued and nothing that could queue: the run is over
-        // Its own queue first; else another's (when the OS gives the other thread no time, its kernels still run).
-        size_t from = w;
-        while (pool.ready[from].empty()) from = (from + 1) % pool.ready.size();
-        Fiber* f = pool.ready[from].front();
-        pool.ready[from].pop_front();
-        --pool.queued;
-        ++pool.in_flight;
-        pool.running.push_back(f);
-        lk.unlock();
-        resume(f);
-        lk.lock();
-        pool.running.erase(std::find(pool.running.begin(), pool.running.end(), f));
-        if (--pool.in_flight == 0 && pool.queued == 0) {
-            for (auto& cv : pool.cvs) cv.notify_all();
+        Fiber* f = pick(pool, w);
+        if (f == nullptr) {
+            if (pool.pending.load() == 0) break;  // nothing queued, nothing that could queue: the run is over
+            {
+                std::lock_guard<CoreLock> lk(me.mu);
+                if (!me.ready.empty()) continue;
+                me.asleep = true;
+            }
+            // The end of the run wakes only threads marked asleep: whoever ended it after this mark wakes us, and
+            // if it ended before, pending is 0 here.
+            if (pool.pending.load() == 0) {
+                std::lock_guard<CoreLock> lk(me.mu);
+                me.asleep = false;
+                break;
+            }
+            std::unique_lock<std::mutex> sleep(me.sleep_mu);
+            me.cv.wait(sleep, [&me] { return me.wake; });
+            me.wake = false;
+            continue;
         }
+        pool.busy[f->core].fetch_add(1, std::memory_order_relaxed);
+        me.current.store(f);
+        resume(f);
+        me.current.store(nullptr);
+        pool.busy[f->core].fetch_sub(1, std::memory_order_relaxed);
+        if (pool.pending.fetch_sub(1) == 1) wake_all(pool);  // it was the last one: every sleeping thread leaves
     }
 }
 
@@ -228,44 +301,49 @@ size_t pool_threads(size_t cores) {
 std::vector<KernelThread*> kernels_in_flight() {
     std::vector<KernelThread*> out;
     if (g_pool == nullptr) return out;
-    std::lock_guard<std::mutex> lk(g_pool->mu);
-    for (Fiber* f : g_pool->running) out.push_back(f->thread);
+    for (Worker& worker : g_pool->workers) {
+        if (Fiber* f = worker.current.load()) out.push_back(f->thread);
+    }
     return out;
 }
 
 void switch_out(Session& s) {
     Fiber* f = s.t.fiber;
-    std::mutex* lock = s.lock.release();  // still locked: the thread that ran us unlocks it after the switch
+    CoreLock* lock = s.lock.release();  // still locked: the thread that ran us unlocks it after the switch
     f->release = lock;
     f->waiting = true;
     jump(f->ctx, *f->home);
-    s.lock = std::unique_lock<std::mutex>(*lock);
+    s.lock = std::unique_lock<CoreLock>(*lock);
 }
 
 void schedule_ready(KernelThread& t) {
     Fiber* f = t.fiber;
     if (f == nullptr || !f->waiting) return;  // running (it sees the change itself) or unwinding
     f->waiting = false;
+    Worker& worker = g_pool->workers[f->worker];  // its own thread; an idle other one takes it only when woken otherwise
+    g_pool->pending.fetch_add(1);  // before the waker (running, so counted) stops
+    bool wake;
     {
-        std::lock_guard<std::mutex> lk(g_pool->mu);
-        g_pool->ready[f->worker].push_back(f);
-        ++g_pool->queued;
+        std::lock_guard<CoreLock> lk(worker.mu);
+        worker.ready.push_back(f);
+        wake = to_wake(worker);
     }
-    g_pool->cvs[f->worker].notify_one();  // its own thread; an idle other one takes it only when woken otherwise
+    if (wake) notify(worker);
 }
 
 void run_kernels(Run& run, void (*body)(KernelThread*)) {
     std::vector<Fiber> fibers(run.num_threads);
     const size_t threads = pool_threads(run.cores.size());  // more than one per core would have nothing to run
-    Pool pool(threads);
+    Pool pool(threads, run.cores.size());
     size_t i = 0;
     for (size_t c = 0; c < run.cores.size(); ++c) {
         for (auto& t : run.cores[c]->threads) {
             Fiber& f = fibers[i++];
             make_fiber(f, *t, body);
             f.worker = c % threads;
-            pool.ready[f.worker].push_back(&f);
-            ++pool.queued;
+            f.core = c;
+            pool.workers[f.worker].ready.push_back(&f);
+            pool.pending.fetch_add(1);
         }
     }
     g_pool = &pool;

@@ -80,14 +80,14 @@ ComputeState& need_init(Session& s, Op op) {
 namespace kapi::detail {
 
 void sfpu_init(Op op) {
-    Session s = enter(make_call(sfpu::call(op).name, {}));
+    Session s = enter(sfpu::call(op).name, {});
     ComputeState& c = compute_of(s);
     need_startup(s, c);
     c.sfpu = static_cast<int>(op);
 }
 
 void sfpu(Op op, uint32_t idst, float value) {
-    Session s = enter(make_call(sfpu::call(op).name, {idst}));
+    Session s = enter(sfpu::call(op).name, {idst});
     ComputeState& c = need_init(s, op);
     float* d = math_dst(s, c, idst);
     c.computed = true;
@@ -98,7 +98,7 @@ void sfpu(Op op, uint32_t idst, float value) {
 }
 
 void sfpu_binary(Op op, uint32_t idst0, uint32_t idst1, uint32_t odst) {
-    Session s = enter(make_call(sfpu::call(op).name, {idst0, idst1, odst}));
+    Session s = enter(sfpu::call(op).name, {idst0, idst1, odst});
     ComputeState& c = need_init(s, op);
     std::vector<float> operands(2 * kTileElems);
     for (uint32_t k = 0; k < 2; ++k) {

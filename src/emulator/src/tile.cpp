@@ -1,6 +1,8 @@
 // Tile data: the tiled 32x32 / 4-face page layout and conversions between CB data formats and fp32.
 // Rounding is round-to-nearest-even everywhere (the packer's default), NaN stays NaN.
+#include <algorithm>
 #include <cstring>
+#include <memory>
 
 #include "tile.hpp"
 
@@ -105,22 +107,79 @@ bool tile_format_supported(DataFormat format) {
 
 uint32_t tile_bytes(DataFormat format) { return format == DataFormat::Float32 ? 4096u : 2048u; }
 
-void unpack_tile(const uint8_t* page, DataFormat format, float* out) {
-    for (uint32_t n = 0; n < kRuns; ++n) {
-        float* __restrict__ to = out + run_start(n);
-        const uint8_t* __restrict__ from = page + n * kFaceRows * (format == DataFormat::Float32 ? 4 : 2);
-        if (format == DataFormat::Float32) {
-            std::memcpy(to, from, kFaceRows * 4);
-            continue;
+// Cloned per x86 ISA like the tile product: a run of 16 bf16 values is a widening shift and a store at AVX-512.
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+__attribute__((target_clones("avx512f", "avx2", "default")))
+#endif
+TileBits unpack_tile(const uint8_t* page, DataFormat format, float* out) {
+    if (format == DataFormat::Float32) {
+        for (uint32_t n = 0; n < kRuns; ++n) std::memcpy(out + run_start(n), page + n * kFaceRows * 4, kFaceRows * 4);
+        return TileBits{0xffffffffu, 0, UINT32_MAX};
+    }
+    // Per lane of a run, so that the loops stay one vector wide: OR, largest |value|, smallest nonzero |value| - 1.
+    uint32_t any[kFaceRows] = {}, max_abs[kFaceRows] = {}, min_abs_m1[kFaceRows];
+    for (uint32_t c = 0; c < kFaceRows; ++c) min_abs_m1[c] = UINT32_MAX;
+    auto runs = [&](auto bits_of_half) {
+        for (uint32_t n = 0; n < kRuns; ++n) {
+            float* __restrict__ to = out + run_start(n);
+            uint16_t h[kFaceRows];
+            std::memcpy(h, page + n * kFaceRows * 2, sizeof h);
+            for (uint32_t c = 0; c < kFaceRows; ++c) {
+                const uint32_t u = bits_of_half(h[c]);
+                const uint32_t abs = u & 0x7fffffffu;
+                to[c] = float_of(u);
+                any[c] |= u;
+                max_abs[c] = std::max(max_abs[c], abs);
+                min_abs_m1[c] = std::min(min_abs_m1[c], abs - 1u);  // a zero wraps to UINT32_MAX
+            }
         }
-        uint16_t h[kFaceRows];
-        std::memcpy(h, from, sizeof h);
-        if (format == DataFormat::Float16_b) {
-            for (uint32_t c = 0; c < kFaceRows; ++c) to[c] = from_bf16(h[c]);
-        } else {
-            for (uint32_t c = 0; c < kFaceRows; ++c) to[c] = from_fp16(h[c]);
+    };
+    if (format == DataFormat::Float16_b) {
+        runs([](uint16_t h) { return static_cast<uint32_t>(h) << 16; });
+    } else {
+        runs([](uint16_t h) { return bits_of(from_fp16(h)); });
+    }
+    TileBits seen;
+    for (uint32_t c = 0; c < kFaceRows; ++c) {
+        seen.any |= any[c];
+        seen.max_abs = std::max(seen.max_abs, max_abs[c]);
+        seen.min_abs_m1 = std::min(seen.min_abs_m1, min_abs_m1[c]);
+    }
+    return seen;
+}
+
+namespace {
+
+struct Unpacked {
+    const uint8_t* page = nullptr;  // host address in a core's L1; nullptr: free
+    DataFormat format = DataFormat::Invalid;
+    TileBits seen;
+    alignas(64) uint8_t bytes[4096];  // the page as unpacked
+    alignas(64) float tile[kTileElems];
+};
+constexpr uint32_t kCached = 4;  // a 2x2 block of tile products reads 4 distinct operand tiles
+thread_local std::unique_ptr<Unpacked[]> t_unpacked;
+thread_local uint32_t t_victim = 0;
+
+}  // namespace
+
+const float* unpack_tile_cached(const uint8_t* page, DataFormat format, TileBits& seen, const float* keep) {
+    if (!t_unpacked) t_unpacked = std::make_unique<Unpacked[]>(kCached);
+    const uint32_t bytes = tile_bytes(format);
+    for (uint32_t i = 0; i < kCached; ++i) {
+        Unpacked& u = t_unpacked[i];
+        if (u.page == page && u.format == format && std::memcmp(u.bytes, page, bytes) == 0) {
+            seen = u.seen;
+            return u.tile;
         }
     }
+    Unpacked* u = &t_unpacked[t_victim++ % kCached];
+    if (u->tile == keep) u = &t_unpacked[t_victim++ % kCached];
+    u->page = page;
+    u->format = format;
+    std::memcpy(u->bytes, page, bytes);
+    u->seen = seen = unpack_tile(page, format, u->tile);
+    return u->tile;
 }
 
 void pack_tile_data(const float* in, DataFormat format, uint8_t* page) {

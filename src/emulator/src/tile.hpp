@@ -21,12 +21,24 @@ inline float round_to_bf16(float value) {
     std::memcpy(&value, &bits, 4);
     return value;
 }
-void unpack_tile(const uint8_t* page, DataFormat format, float* out);  // tiled page -> row-major fp32
+// What unpack_tile saw of a tile's fp32 values, for the tile product's choice of loop (tile_matmul.cpp): the OR of
+// their bits (low bits set for Float32 tiles, whose values are not looked at), the largest absolute value's bits and
+// the smallest nonzero one's minus one (UINT32_MAX when every value is zero).
+struct TileBits {
+    uint32_t any = 0, max_abs = 0, min_abs_m1 = UINT32_MAX;
+};
+TileBits unpack_tile(const uint8_t* page, DataFormat format, float* out);  // tiled page -> row-major fp32
+// The same, into a small cache of the calling OS thread keyed by the page's host address and checked against a
+// copy of its bytes (so exact whatever wrote the page since); returns the cached tile, valid until the next call,
+// which never evicts `keep` (a tile an earlier call returned and the caller still reads).
+const float* unpack_tile_cached(const uint8_t* page, DataFormat format, TileBits& seen, const float* keep);
 void pack_tile_data(const float* in, DataFormat format, uint8_t* page);  // row-major fp32 -> tiled page
 // Row-major data (32 rows of `width` elements, `format`) <-> a row-major fp32 tile: columns [col0, col0 + 32).
 void unpack_rows(const uint8_t* rows, DataFormat format, uint32_t width, uint32_t col0, float* out);
 void pack_rows(const float* in, DataFormat format, uint32_t width, uint32_t col0, uint8_t* rows);
-// d += a @ b for row-major fp32 tiles (tile_matmul.cpp).
-void tile_matmul_acc(const float* a, const float* b, float* d);
+// Whether every product of a value of tile a and one of tile b is exact in fp32 (tile_matmul.cpp).
+bool products_exact(const TileBits& a, const TileBits& b);
+// d += a @ b for row-major fp32 tiles (tile_matmul.cpp); `exact`: products_exact of the two.
+void tile_matmul_acc(const float* a, const float* b, float* d, bool exact);
 
 }  // namespace tt_emu

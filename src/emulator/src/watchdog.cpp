@@ -14,8 +14,8 @@ namespace tt_emu {
 namespace {
 
 // `core`'s lock, waited for a moment (a kernel holds it only inside an API call), or none.
-std::unique_lock<std::mutex> lock_briefly(Core& core) {
-    std::unique_lock<std::mutex> lk(core.mu, std::try_to_lock);
+std::unique_lock<CoreLock> lock_briefly(Core& core) {
+    std::unique_lock<CoreLock> lk(core.mu, std::try_to_lock);
     for (int i = 0; i < 100 && !lk.owns_lock(); ++i) {
         std::this_thread::sleep_for(std::chrono::milliseconds(10));
         lk.try_lock();
@@ -36,7 +36,7 @@ std::string spinning_report(double limit) {
     });
     std::string first = "the run did not finish within " + seconds(limit) + " s", dumps;
     for (KernelThread* t : spinning) {
-        std::unique_lock<std::mutex> lk = lock_briefly(*t->core);  // a spinning kernel holds no core lock
+        std::unique_lock<CoreLock> lk = lock_briefly(*t->core);  // a spinning kernel holds no core lock
         const std::string text = "core " + core_name(t->core->coord) + " " + t->name() + " [" +
                                  kind_name(t->spec->kind) + "] spins without calling the API: still running after " +
                                  seconds(limit) + " s, its last API call was " + t->call.str();

@@ -3,6 +3,7 @@
 // bottom-right), row-major inside a face.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <stdexcept>
@@ -33,9 +34,9 @@ template <typename T>
 std::vector<T> tilize_nfaces(const std::vector<T>& input, uint32_t rows, uint32_t cols) {
     tt_emu::layout::check_shape(input.size(), rows, cols, "tilize_nfaces");
     std::vector<T> out(input.size());
-    for (uint32_t r = 0; r < rows; ++r) {
-        for (uint32_t c = 0; c < cols; ++c) {
-            out[tt_emu::layout::tiled_index(r, c, cols)] = input[std::size_t{r} * cols + c];
+    for (uint32_t r = 0; r < rows; ++r) {  // a face row (16 elements) is contiguous on both sides
+        for (uint32_t c = 0; c < cols; c += 16) {
+            std::copy_n(&input[std::size_t{r} * cols + c], 16, &out[tt_emu::layout::tiled_index(r, c, cols)]);
         }
     }
     return out;
@@ -46,8 +47,8 @@ std::vector<T> untilize_nfaces(const std::vector<T>& input, uint32_t rows, uint3
     tt_emu::layout::check_shape(input.size(), rows, cols, "untilize_nfaces");
     std::vector<T> out(input.size());
     for (uint32_t r = 0; r < rows; ++r) {
-        for (uint32_t c = 0; c < cols; ++c) {
-            out[std::size_t{r} * cols + c] = input[tt_emu::layout::tiled_index(r, c, cols)];
+        for (uint32_t c = 0; c < cols; c += 16) {
+            std::copy_n(&input[tt_emu::layout::tiled_index(r, c, cols)], 16, &out[std::size_t{r} * cols + c]);
         }
     }
     return out;
