@@ -73,8 +73,9 @@ def main() -> None:
     print(f"  DRAM read {total['dram_bytes_read'] / mib:.2f} MiB, written {total['dram_bytes_written'] / mib:.2f} "
           f"MiB; NoC reads {total['noc_reads']}, writes {total['noc_writes']}; matmul_tiles {total['matmul_tiles']}, "
           f"pack_tile {total['pack_tiles']}")
-    print(f"  multicast: {total['noc_multicast_writes']} blocks, {total['noc_multicast_bytes'] / mib:.2f} MiB sent "
-          f"(A along core rows, B down core columns; semaphores {', '.join(s['name'] for s in plan['semaphores'])})")
+    sent = total["noc_multicast_bytes"] + total["noc_multicast_linked_bytes"]
+    print(f"  multicast: {total['noc_multicast_writes']} blocks, {sent / mib:.2f} MiB sent "
+          f"(linked to their valid flags: {total['noc_multicast_linked_bytes'] / mib:.2f} MiB; A along core rows, B down core columns; semaphores {', '.join(s['name'] for s in plan['semaphores'])})")
     estimate = perf_model.estimate_kernel(kernel)
     print(f"  modelled on Wormhole n150: {estimate.modelled_seconds * 1e6:.1f} us ({estimate.bound}-bound), "
           f"roofline {estimate.roofline_seconds * 1e6:.1f} us, ratio {estimate.ratio:.2f}")

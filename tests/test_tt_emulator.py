@@ -168,6 +168,7 @@ def test_counters_match_hand_computed_values(host_mesh: Path, tmp_path: Path) ->
         "matmul_tiles": 2 * 3, "pack_tiles": 2, "noc_writes": 2, "dram_bytes_written": 2 * 2048,
         "write_barriers": 2, "cb_pushes": 2 * 3 * 2 + 2, "cb_pops": 2 * 3 * 2 + 2, "cb_pages_pushed": 14,
         "eltwise_tiles": 0, "sfpu_tiles": 0, "copy_tiles": 0, "noc_multicast_writes": 0, "noc_multicast_bytes": 0,
+        "noc_multicast_linked_bytes": 0,
         "semaphore_incs": 0, "semaphore_multicasts": 0, "semaphore_waits": 0,
     }
     for core in report["cores"]:

@@ -98,6 +98,10 @@ def test_multicast_single_device_api(host_mcast_device: Path, tmp_path: Path) ->
     check_mcast_counters(report, 2, 2)
 
 
+LINKED = ("a linked multicast to NoC (4,1)..(2,1) (noc_async_write_multicast with linked = true) opened a NoC "
+          "transaction that only multicasts to the same rectangle may continue, and an unlinked one closes (with "
+          "noc_semaphore_set_multicast, as tt-metal's senders do); on hardware any other request of the NIU "
+          "meanwhile stops the NoC (NOC_CMD_VC_LINKED, tt-isa-documentation WormholeB0/NoC/MemoryMap.md)")
 # (role, FAULT_<name>, core index, expected first line after "tt_emu: error: "); row of 4 cores, NoC 1, 2 blocks
 # of 4 tiles. CB 0 sits at L1 0x800 on every core (a scratch CB on the sender is created first).
 MCAST_FAULTS = [
@@ -125,6 +129,9 @@ MCAST_FAULTS = [
     ("reader", "PENDING_MCAST_AT_END", 0,
      "core (0,0) reader_mcast: kernel_main(): returned with 1 NoC multicast(s) pending (missing "
      "noc_async_write_barrier): multicast L1 0x2800 (8192 B) -> L1 0x2800 of (1,0) (2,0) (3,0)"),
+    ("reader", "LINKED_THEN_BARRIER", 0,
+     "core (0,0) reader_mcast: noc_async_write_barrier(): " + LINKED + "; this call comes first"),
+    ("reader", "LINKED_AT_END", 0, "core (0,0) reader_mcast: kernel_main(): returned with " + LINKED),
     ("reader", "INC_NOT_A_SEMAPHORE", 1,
      f"core (1,0) reader_mcast: noc_semaphore_inc({noc_addr(1, 1, SEM0 + 4):#x}, 1): L1 {SEM0 + 4:#x} of core (0,0) is "
      f"not a semaphore (its semaphores: 0 at {SEM0:#x}, 1 at {SEM1:#x})"),

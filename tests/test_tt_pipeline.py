@@ -245,7 +245,7 @@ def test_multicast_shares_a_rows_and_b_columns_between_cores() -> None:
     sender, receiver = _if_branches(reader.body)[0]
     assert sender == [counterpart("noc_async_read_page"), "noc_async_read_barrier", "noc_semaphore_wait",
                       "noc_semaphore_set",
-                      "get_noc_multicast_addr", "get_noc_multicast_addr", "noc_async_write_multicast",
+                      "get_noc_multicast_addr", "get_noc_multicast_addr", "noc_async_write_multicast_linked",
                       "noc_semaphore_set", "noc_semaphore_set_multicast", "noc_async_write_barrier"]
     assert receiver == ["noc_semaphore_set", "get_noc_addr", "noc_semaphore_inc", "noc_semaphore_wait"]
 
@@ -257,9 +257,9 @@ def test_multicast_needs_an_even_shard_partition(options: dict[str, Any]) -> Non
     """3x3 blocks: a global partition, a shard over 2x2 cores (rectangles of unequal size, so cores of a row
     would not be at the same block at the same step) or the option off keep one DRAM read per core."""
     reader = run_until(matmul(96, 96, 64, 32, 32, 32), "LowerTTProtocols", **options)["main_reader"]
-    assert "noc_async_write_multicast" not in calls(reader) and not get_attr(reader, "tt.semaphores")
+    assert not any(c.startswith("noc_async_write_multicast") for c in calls(reader)) and not get_attr(reader, "tt.semaphores")
     even = run_until(matmul(96, 96, 64, 32, 32, 32), "LowerTTProtocols", PartitionTTWork={"core_grid": [3, 3]})
-    assert "noc_async_write_multicast" in calls(even["main_reader"])
+    assert "noc_async_write_multicast_linked" in calls(even["main_reader"])
 
 
 def test_lower_protocols_compute_matmul_in_one_dst_section() -> None:

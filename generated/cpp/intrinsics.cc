@@ -92,6 +92,7 @@ static const std::vector<Intrinsic>& records() {
       {"noc_async_read_tile", "tt.noc_async_read_tile", "concrete", {"reader"}, {{"id", "uint32"}, {"addrgen", "accessor"}, {"dst_local_l1_addr", "uint32"}}, "void", "void"},
       {"noc_async_write_barrier", "tt.noc_async_write_barrier", "concrete", {"reader", "writer"}, {}, "void", "void"},
       {"noc_async_write_multicast", "tt.noc_async_write_multicast", "concrete", {"reader", "writer"}, {{"src_local_l1_addr", "uint32"}, {"dst_noc_addr_multicast", "uint64"}, {"size", "uint32"}, {"num_dests", "uint32"}}, "void", "void"},
+      {"noc_async_write_multicast_linked", "tt.noc_async_write_multicast_linked", "concrete", {"reader", "writer"}, {{"src_local_l1_addr", "uint32"}, {"dst_noc_addr_multicast", "uint64"}, {"size", "uint32"}, {"num_dests", "uint32"}, {"linked", "bool"}}, "void", "void"},
       {"noc_async_write_page", "tt.noc_async_write_page", "concrete", {"writer"}, {{"id", "uint32"}, {"addrgen", "accessor"}, {"src_local_l1_addr", "uint32"}}, "void", "void"},
       {"noc_async_write_tile", "tt.noc_async_write_tile", "concrete", {"writer"}, {{"id", "uint32"}, {"addrgen", "accessor"}, {"src_local_l1_addr", "uint32"}}, "void", "void"},
       {"noc_semaphore_inc", "tt.noc_semaphore_inc", "concrete", {"reader", "writer"}, {{"addr", "uint64"}, {"incr", "uint32"}}, "void", "void"},

@@ -517,7 +517,7 @@ static tl::Dict reader_block_after(tl::Builder& b, const tl::Ctx& a) {
   return bound;
 }
 
-// Reader side of an input CB whose block is shared by a row (or column) of cores, as in tt-metal's matmul_multicore_reuse_mcast readers. Every core reserves the block in its CB (the CBs are at the same L1 address on every core and advance in lock step). A receiver marks its block invalid, tells the sender it is ready (an increment of the sender's semaphore) and waits until the sender marks the block valid. The sender reads the block from DRAM, waits until all receivers are ready, multicasts the block to the same address on the receivers, then multicasts its valid flag (NoC ordering makes the flag land after the data) and waits for the writes to leave before publishing its own copy, so the compute kernel cannot free the pages while they are still being sent.
+// Reader side of an input CB whose block is shared by a row (or column) of cores, as in tt-metal's matmul_multicore_reuse_mcast readers. Every core reserves the block in its CB (the CBs are at the same L1 address on every core and advance in lock step). A receiver marks its block invalid, tells the sender it is ready (an increment of the sender's semaphore) and waits until the sender marks the block valid. The sender reads the block from DRAM, waits until all receivers are ready, multicasts the block to the same address on the receivers in a linked transaction that the flag multicast closes, then multicasts its valid flag (NoC ordering makes the flag land after the data) and waits for the writes to leave before publishing its own copy, so the compute kernel cannot free the pages while they are still being sent.
 static tl::Dict reader_block_mcast(tl::Builder& b, const tl::Ctx& a) {
   const tl::Any v_cb = a.get("cb");
   const tl::Any v_accessor = a.get("accessor");
@@ -558,7 +558,8 @@ static tl::Dict reader_block_mcast(tl::Builder& b, const tl::Ctx& a) {
     b.call(std::string("noc_semaphore_set"), {v_sender_sem_ptr, tl::num(0)});
     v_block_dests = b.bind("block_dests", std::string("get_noc_multicast_addr"), {tl::fn::select(tl::fn::eq(v_noc, tl::num(1)), v_last_x, v_first_x), tl::fn::select(tl::fn::eq(v_noc, tl::num(1)), v_last_y, v_first_y), tl::fn::select(tl::fn::eq(v_noc, tl::num(1)), v_first_x, v_last_x), tl::fn::select(tl::fn::eq(v_noc, tl::num(1)), v_first_y, v_last_y), v_l1_write_addr});
     v_flag_dests = b.bind("flag_dests", std::string("get_noc_multicast_addr"), {tl::fn::select(tl::fn::eq(v_noc, tl::num(1)), v_last_x, v_first_x), tl::fn::select(tl::fn::eq(v_noc, tl::num(1)), v_last_y, v_first_y), tl::fn::select(tl::fn::eq(v_noc, tl::num(1)), v_first_x, v_last_x), tl::fn::select(tl::fn::eq(v_noc, tl::num(1)), v_first_y, v_last_y), v_receiver_sem_addr});
-    b.call(std::string("noc_async_write_multicast"), {v_l1_write_addr, v_block_dests, tl::fn::mul(tl::fn::mul(v_rows, v_cols), v_page_bytes), v_receivers});
+    // Linked to the flag multicast below (same rectangle), as tt-metal's matmul senders do.
+    b.call(std::string("noc_async_write_multicast_linked"), {v_l1_write_addr, v_block_dests, tl::fn::mul(tl::fn::mul(v_rows, v_cols), v_page_bytes), v_receivers, tl::boolean(true)});
     // The valid flag the next call sends.
     b.call(std::string("noc_semaphore_set"), {v_receiver_sem_ptr, tl::num(1)});
     b.call(std::string("noc_semaphore_set_multicast"), {v_receiver_sem_addr, v_flag_dests, v_receivers});

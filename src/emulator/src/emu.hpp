@@ -141,9 +141,9 @@ std::shared_future<std::shared_ptr<KernelBinary>> compile_kernel_async(const Ker
 // ------------------------------------------------------------------ per-core execution state
 
 enum Counter : int {
-    kDramBytesRead, kDramBytesWritten, kNocReads, kNocWrites, kReadBarriers, kWriteBarriers, kMatmulTiles,
-    kEltwiseTiles, kSfpuTiles, kCopyTiles, kPackTiles, kCbPushes, kCbPops, kCbPagesPushed,
-    kNocMulticastWrites, kNocMulticastBytes, kSemaphoreIncs, kSemaphoreMulticasts, kSemaphoreWaits, kNumCounters
+    kDramBytesRead, kDramBytesWritten, kNocReads, kNocWrites, kReadBarriers, kWriteBarriers, kMatmulTiles, kEltwiseTiles,
+    kSfpuTiles, kCopyTiles, kPackTiles, kCbPushes, kCbPops, kCbPagesPushed, kNocMulticastWrites, kNocMulticastBytes,
+    kNocMulticastLinkedBytes, kSemaphoreIncs, kSemaphoreMulticasts, kSemaphoreWaits, kNumCounters
 };
 extern const char* const kCounterNames[kNumCounters];
 using Counters = std::array<uint64_t, kNumCounters>;
@@ -261,7 +261,6 @@ struct ComputeState {
 };
 
 enum class ThreadStatus { NotStarted, Running, Blocked, Done, Failed, Aborted };
-
 struct Fiber;  // sched.cpp
 
 // A kernel of a core, run as a cooperative task (sched.cpp); "thread" is the emulator's word for it.
@@ -280,6 +279,7 @@ struct KernelThread {
     std::vector<Transfer> reads;   // issued, not yet landed (until noc_async_read_barrier)
     std::vector<Transfer> writes;  // issued, not yet landed (until noc_async_write_barrier)
     std::vector<Multicast> mcasts;  // issued, not yet landed
+    uint64_t linked_to = 0;  // NoC rectangle (upper address bits) of an open linked multicast transaction; 0: none
     const std::string& name() const { return spec->name; }
     void tick() { clock.v[index] += 1; }
 };

@@ -95,6 +95,7 @@ const char* noc_call_name(kapi::detail::NocCall c) {
 // Records a transfer between DRAM page `page` of `buf` and L1; it lands at the matching barrier.
 void issue(Session& s, bool read, std::shared_ptr<DramBuffer> buf, uint32_t page, uint32_t offset, uint32_t size,
            uint32_t l1) {
+    noc_request(s, 0);
     if (page >= buf->num_pages) {
         fail(s, "page " + std::to_string(page) + " is out of bounds of " + buf->describe());
     }
@@ -196,6 +197,7 @@ void noc_async_write(uint32_t src_local_l1_addr, uint64_t dst_noc_addr, uint32_t
 // Reads land in L1 now, copying DRAM as it is at the barrier.
 void noc_async_read_barrier() {
     Session s = enter("noc_async_read_barrier", {});
+    noc_request(s, 0);
     {
         std::lock_guard<std::mutex> dram(dram_mutex());
         for (const Transfer& x : s.t.reads) {
@@ -211,6 +213,7 @@ void noc_async_read_barrier() {
 // Writes land in DRAM now, copying L1 as it is at the barrier; then the multicasts land, in issue order.
 void noc_async_write_barrier() {
     Session s = enter("noc_async_write_barrier", {});
+    noc_request(s, 0);
     {
         std::lock_guard<std::mutex> dram(dram_mutex());
         for (const Transfer& x : s.t.writes) {

@@ -218,6 +218,21 @@ void land_multicasts(Session& s) {
     s.t.mcasts.clear();
 }
 
+std::string open_linked_transaction(const KernelThread& t) {
+    NocRange r;
+    if (!t.linked_to || !decode(t.linked_to << 32, kMulticastTag, r)) return "";
+    return "a linked multicast to " + rect_name(r) + " (noc_async_write_multicast with linked = true) opened a NoC "
+           "transaction that only multicasts to the same rectangle may continue, and an unlinked one closes (with "
+           "noc_semaphore_set_multicast, as tt-metal's senders do); on hardware any other request of the NIU "
+           "meanwhile stops the NoC (NOC_CMD_VC_LINKED, tt-isa-documentation WormholeB0/NoC/MemoryMap.md)";
+}
+
+void noc_request(Session& s, uint64_t multicast_dest) {
+    if (s.t.linked_to && (!multicast_dest || multicast_dest >> 32 != s.t.linked_to)) {
+        fail(s, open_linked_transaction(s.t) + "; this call comes first");
+    }
+}
+
 namespace kapi {
 
 uint32_t get_semaphore(uint32_t semaphore_id) {
@@ -278,6 +293,7 @@ void noc_semaphore_set(volatile uint32_t* sem_addr, uint32_t val) {
 
 void noc_semaphore_inc(uint64_t addr, uint32_t incr) {
     Session s = enter("noc_semaphore_inc", {as_arg(addr), incr}, 0b01);
+    noc_request(s, 0);
     const NocRange r = decode_or_fail(s, addr, kUnicastTag);
     Core& target = core_at(s, r.x_start, r.y_start);
     land_multicasts(s);
@@ -292,22 +308,27 @@ void noc_semaphore_inc(uint64_t addr, uint32_t incr) {
 }
 
 void noc_async_write_multicast(uint32_t src_local_l1_addr, uint64_t dst_noc_addr_multicast, uint32_t size,
-                               uint32_t num_dests) {
-    Session s = enter("noc_async_write_multicast",
-                      {src_local_l1_addr, as_arg(dst_noc_addr_multicast), size, num_dests}, 0b011);
+                               uint32_t num_dests, bool linked) {
+    const int64_t dest = as_arg(dst_noc_addr_multicast);  // the call reads as written: `linked` only when true
+    Session s = linked ? enter("noc_async_write_multicast", {src_local_l1_addr, dest, size, num_dests, 1}, 0b011)
+                       : enter("noc_async_write_multicast", {src_local_l1_addr, dest, size, num_dests}, 0b011);
+    noc_request(s, dst_noc_addr_multicast);
     const NocRange r = decode_or_fail(s, dst_noc_addr_multicast, kMulticastTag);
     std::vector<Core*> dests = multicast_dests(s, r, num_dests);
     check_l1_range(s, "source", src_local_l1_addr, size);
     check_l1_range(s, "destination", r.addr, size);
     s.t.mcasts.push_back(Multicast{s.t.call, src_local_l1_addr, r.addr, size, std::move(dests), s.t.clock});
+    s.t.linked_to = linked ? dst_noc_addr_multicast >> 32 : 0;
     s.t.tick();
     s.core.counters[kNocMulticastWrites] += 1;
-    s.core.counters[kNocMulticastBytes] += size;
+    s.core.counters[linked ? kNocMulticastLinkedBytes : kNocMulticastBytes] += size;
 }
 
 void noc_semaphore_set_multicast(uint32_t src_local_l1_addr, uint64_t dst_noc_addr_multicast, uint32_t num_dests) {
     Session s = enter("noc_semaphore_set_multicast",
                       {src_local_l1_addr, as_arg(dst_noc_addr_multicast), num_dests}, 0b011);
+    noc_request(s, dst_noc_addr_multicast);
+    s.t.linked_to = 0;  // an unlinked request closes the transaction
     const NocRange r = decode_or_fail(s, dst_noc_addr_multicast, kMulticastTag);
     const std::vector<Core*> dests = multicast_dests(s, r, num_dests);
     check_l1_range(s, "source", src_local_l1_addr, 4);

@@ -42,6 +42,7 @@ void on_crash(int sig) {
 }
 
 std::string pending_at_end(const KernelThread& t) {
+    if (t.linked_to) return "returned with " + open_linked_transaction(t);
     if (!t.reads.empty()) {
         return "returned with " + std::to_string(t.reads.size()) +
                " NoC read(s) pending (missing noc_async_read_barrier): " + t.reads.front().describe();

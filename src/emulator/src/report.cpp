@@ -14,7 +14,7 @@ const char* const kCounterNames[kNumCounters] = {
     "dram_bytes_read", "dram_bytes_written", "noc_reads",  "noc_writes", "read_barriers",
     "write_barriers",  "matmul_tiles",       "eltwise_tiles", "sfpu_tiles", "copy_tiles",
     "pack_tiles",      "cb_pushes",          "cb_pops",    "cb_pages_pushed", "noc_multicast_writes",
-    "noc_multicast_bytes", "semaphore_incs", "semaphore_multicasts", "semaphore_waits"};
+    "noc_multicast_bytes", "noc_multicast_linked_bytes", "semaphore_incs", "semaphore_multicasts", "semaphore_waits"};
 
 namespace {
 

@@ -13,6 +13,9 @@
 //   buffers are tagged with the tensors they hold (in creation order), every core's runtime arguments must be the
 //   plan's, and a NoC page transfer through a TensorAccessor must reach the tensor the plan binds to its
 //   TensorAccessorArgs offset.
+// - Linked multicasts (kapi_multicast.cpp): noc_async_write_multicast(..., linked = true) opens a NoC transaction
+//   that only multicasts to the same rectangle may continue, and an unlinked one closes; any other NoC request or
+//   barrier of the kernel meanwhile, or returning with it open, is an error (on hardware the NoC stops).
 #pragma once
 
 #include <condition_variable>
@@ -68,5 +71,10 @@ private:
     bool done_ = false;
     std::thread thread_;
 };
+
+// Every NoC request and barrier first checks the kernel's open linked transaction (`multicast_dest`: 0 unless the
+// request multicasts); the text of an open one for reports at kernel end, empty if none (kapi_multicast.cpp).
+void noc_request(Session& s, uint64_t multicast_dest);
+std::string open_linked_transaction(const KernelThread& t);
 
 }  // namespace tt_emu

@@ -80,7 +80,20 @@ void kernel_main() {
                 noc_semaphore_set(sender_sem, 0);
             }
             const uint64_t data_mcast = get_noc_multicast_addr(start_x, start_y, end_x, end_y, l1);
-            noc_async_write_multicast(l1, data_mcast, block_tiles * kTileBytes, mcast_dests);
+            bool linked = false;  // a linked transaction must be closed by the flag multicast below
+#ifdef FAULT_LINKED_THEN_BARRIER
+            linked = linked || core == FAULT_LINKED_THEN_BARRIER;
+#endif
+#ifdef FAULT_LINKED_AT_END
+            linked = linked || (core == FAULT_LINKED_AT_END && last);
+#endif
+            noc_async_write_multicast(l1, data_mcast, block_tiles * kTileBytes, mcast_dests, linked);
+#ifdef FAULT_LINKED_THEN_BARRIER
+            if (core == FAULT_LINKED_THEN_BARRIER) noc_async_write_barrier();  // before the flag closes the link
+#endif
+#ifdef FAULT_LINKED_AT_END
+            if (core == FAULT_LINKED_AT_END && last) return;
+#endif
 #ifdef FAULT_PENDING_MCAST_AT_END
             if (core == FAULT_PENDING_MCAST_AT_END && last) return;  // neither the VALID flag nor a barrier
 #endif

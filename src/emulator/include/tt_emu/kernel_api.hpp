@@ -252,7 +252,7 @@ void noc_semaphore_wait_min(volatile uint32_t* sem_addr, uint32_t val);
 void noc_semaphore_set(volatile uint32_t* sem_addr, uint32_t val);
 void noc_semaphore_inc(uint64_t addr, uint32_t incr);
 void noc_async_write_multicast(uint32_t src_local_l1_addr, uint64_t dst_noc_addr_multicast, uint32_t size,
-                               uint32_t num_dests);
+                               uint32_t num_dests, bool linked = false);
 void noc_semaphore_set_multicast(uint32_t src_local_l1_addr, uint64_t dst_noc_addr_multicast, uint32_t num_dests);
 
 // ---------------------------------------------------------------- compute: start-up and inits

@@ -147,6 +147,14 @@ inline decltype(auto) noc_async_write_multicast(uint32_t src_local_l1_addr, uint
 }
 #endif
 
+// noc_async_write_multicast with its `linked` argument: when true, the write opens a linked NoC transaction (NOC_CMD_VC_LINKED) that keeps the multicast path reserved, so the next request, which must be a multicast to the same rectangle (the senders' valid flag), follows without setting the path up again: tt-metal's data-movement tests measure 22 B/cycle for a multicast to the 64 cores linked, 15 unlinked (ideal_performance.md). On hardware any other request of the kernel's NoC before the closing unlinked multicast stops the NoC (tt-isa-documentation WormholeB0/NoC/MemoryMap.md); the emulator reports it.
+#ifndef TT_EMU_DECLARED_noc_async_write_multicast_5
+#define TT_EMU_DECLARED_noc_async_write_multicast_5
+inline decltype(auto) noc_async_write_multicast(uint32_t src_local_l1_addr, uint64_t dst_noc_addr_multicast, uint32_t size, uint32_t num_dests, bool linked) {
+    return ::tt_emu::kapi::noc_async_write_multicast(src_local_l1_addr, dst_noc_addr_multicast, size, num_dests, linked);
+}
+#endif
+
 // Start writing the page at `src_local_l1_addr` to page `id` of the tensor behind `addrgen`.
 #ifndef TT_EMU_DECLARED_noc_async_write_page_3
 #define TT_EMU_DECLARED_noc_async_write_page_3
