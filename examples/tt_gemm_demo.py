@@ -74,8 +74,10 @@ def main() -> None:
           f"MiB; NoC reads {total['noc_reads']}, writes {total['noc_writes']}; matmul_tiles {total['matmul_tiles']}, "
           f"pack_tile {total['pack_tiles']}")
     sent = total["noc_multicast_bytes"] + total["noc_multicast_linked_bytes"]
-    print(f"  multicast: {total['noc_multicast_writes']} blocks, {sent / mib:.2f} MiB sent "
-          f"(linked to their valid flags: {total['noc_multicast_linked_bytes'] / mib:.2f} MiB; A along core rows, B down core columns; semaphores {', '.join(s['name'] for s in plan['semaphores'])})")
+    semaphores = ", ".join(s["name"] for s in plan["semaphores"])
+    print(f"  multicast: {total['noc_multicast_writes']} blocks, {sent / mib:.2f} MiB sent (linked to their valid "
+          f"flags: {total['noc_multicast_linked_bytes'] / mib:.2f} MiB; A along core rows, B down core columns; "
+          f"semaphores {semaphores})")
     estimate = perf_model.estimate_kernel(kernel)
     print(f"  modelled on Wormhole n150: {estimate.modelled_seconds * 1e6:.1f} us ({estimate.bound}-bound), "
           f"roofline {estimate.roofline_seconds * 1e6:.1f} us, ratio {estimate.ratio:.2f}")

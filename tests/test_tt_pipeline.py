@@ -257,7 +257,8 @@ def test_multicast_needs_an_even_shard_partition(options: dict[str, Any]) -> Non
     """3x3 blocks: a global partition, a shard over 2x2 cores (rectangles of unequal size, so cores of a row
     would not be at the same block at the same step) or the option off keep one DRAM read per core."""
     reader = run_until(matmul(96, 96, 64, 32, 32, 32), "LowerTTProtocols", **options)["main_reader"]
-    assert not any(c.startswith("noc_async_write_multicast") for c in calls(reader)) and not get_attr(reader, "tt.semaphores")
+    assert not any(c.startswith("noc_async_write_multicast") for c in calls(reader))
+    assert not get_attr(reader, "tt.semaphores")
     even = run_until(matmul(96, 96, 64, 32, 32, 32), "LowerTTProtocols", PartitionTTWork={"core_grid": [3, 3]})
     assert "noc_async_write_multicast_linked" in calls(even["main_reader"])
 
