@@ -252,7 +252,7 @@ def _with_op_choices(protocol: Protocol, op_maps: list[OpMap]) -> Protocol:
 # The tt::DataFormat enumerators the emulator's tile math implements (src/emulator/src/tile.cpp), with the bytes of
 # one element: a device spec's data formats must be among them, with these sizes, or every kernel using the dtype
 # would be misplanned or fail to build.
-DATA_FORMAT_BYTES = {"Float16": 2, "Float16_b": 2, "Float32": 4}
+DATA_FORMAT_BYTES = {"Float16": 2, "Float16_b": 2, "Float32": 4, "Int32": 4, "UInt32": 4, "UInt16": 2, "UInt8": 1}
 
 
 def _check_device(spec: SpecFile, diagnostics: Diagnostics) -> None:

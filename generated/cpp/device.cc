@@ -32,8 +32,13 @@ const Dict& device() {
       // TVM dtype -> (tt::DataFormat, bytes per element).
       {str("DATA_FORMATS"), dict({
           {str("bfloat16"), list({str("Float16_b"), num(2)})},
+          {str("bool"), list({str("UInt8"), num(1)})},
           {str("float16"), list({str("Float16"), num(2)})},
           {str("float32"), list({str("Float32"), num(4)})},
+          {str("int32"), list({str("Int32"), num(4)})},
+          {str("uint16"), list({str("UInt16"), num(2)})},
+          {str("uint32"), list({str("UInt32"), num(4)})},
+          {str("uint8"), list({str("UInt8"), num(1)})},
       })},
       {str("KERNEL_PROCESSORS"), dict({{str("reader"), str("RISCV_1")}, {str("writer"), str("RISCV_0")}})},
       {str("MATH_FIDELITY"), str("HiFi4")},

@@ -3,6 +3,7 @@
 // Spec: specs/intrinsics/bcast.yaml
 // Spec: specs/intrinsics/circular_buffer.yaml
 // Spec: specs/intrinsics/compute_init.yaml
+// Spec: specs/intrinsics/cumsum.yaml
 // Spec: specs/intrinsics/dst_registers.yaml
 // Spec: specs/intrinsics/eltwise_binary.yaml
 // Spec: specs/intrinsics/kernel_args.yaml
@@ -49,6 +50,9 @@ static const std::vector<Intrinsic>& records() {
       {"compute_kernel_hw_startup_unary", "tt.compute_kernel_hw_startup_unary", "concrete", {"compute"}, {{"icb", "uint32"}, {"ocb", "uint32"}}, "void", "void"},
       {"copy_tile", "tt.copy_tile", "concrete", {"compute"}, {{"in_cb_id", "uint32"}, {"in_tile_index", "uint32"}, {"dst_tile_index", "uint32"}}, "void", "void"},
       {"copy_tile_init", "tt.copy_tile_init", "concrete", {"compute"}, {{"cbid", "uint32"}}, "void", "void"},
+      {"cumsum_block", "tt.cumsum_block", "abstract", {"compute"}, {{"in0", "int32"}, {"out", "int32"}, {"rows", "int32"}, {"cols", "int32"}, {"init", "int32"}}, "void", "void"},
+      {"cumsum_tile", "tt.cumsum_tile", "concrete", {"compute"}, {{"idst", "uint32"}, {"first", "bool"}}, "void", "void"},
+      {"cumsum_tile_init", "tt.cumsum_tile_init", "concrete", {"compute"}, {}, "void", "void"},
       {"div_unary_tile", "tt.div_unary_tile", "concrete", {"compute"}, {{"idst", "uint32"}, {"param1", "uint32"}}, "void", "void"},
       {"eltwise_block", "tt.eltwise_block", "abstract", {"compute"}, {{"in0", "int32"}, {"in1", "int32"}, {"out", "int32"}, {"tiles", "int32"}, {"binary", "string"}, {"sfpu_binary", "string"}, {"sfpu", "string"}, {"scalar_op", "string"}, {"scalar_bits", "uint32"}, {"wait0", "int32"}, {"wait1", "int32"}, {"pop0", "int32"}, {"pop1", "int32"}, {"init", "int32"}}, "void", "void"},
       {"exp2_tile", "tt.exp2_tile", "concrete", {"compute"}, {{"idst", "uint32"}}, "void", "void"},
@@ -102,6 +106,7 @@ static const std::vector<Intrinsic>& records() {
       {"noc_semaphore_wait_min", "tt.noc_semaphore_wait_min", "concrete", {"reader", "writer"}, {{"sem_addr", "l1_ptr"}, {"val", "uint32"}}, "void", "void"},
       {"pack_reconfig_data_format", "tt.pack_reconfig_data_format", "concrete", {"compute"}, {{"ocb", "uint32"}}, "void", "void"},
       {"pack_tile", "tt.pack_tile", "concrete", {"compute"}, {{"ifrom_dst", "uint32"}, {"icb", "uint32"}}, "void", "void"},
+      {"pack_tile_at", "tt.pack_tile_at", "concrete", {"compute"}, {{"ifrom_dst", "uint32"}, {"icb", "uint32"}, {"output_tile_index", "uint32"}}, "void", "void"},
       {"pack_untilize_block", "tt.pack_untilize_block", "concrete", {"compute"}, {{"block_ct_dim", "uint32"}, {"full_ct_dim", "uint32"}, {"icb", "uint32"}, {"block_rt_dim", "uint32"}, {"ocb", "uint32"}}, "void", "void"},
       {"pack_untilize_init", "tt.pack_untilize_init", "concrete", {"compute"}, {{"block_ct_dim", "uint32"}, {"full_ct_dim", "uint32"}, {"icb", "uint32"}, {"ocb", "uint32"}}, "void", "void"},
       {"pack_untilize_uninit", "tt.pack_untilize_uninit", "concrete", {"compute"}, {{"ocb", "uint32"}}, "void", "void"},

@@ -198,6 +198,19 @@ static Any make(const Dict& options) {
                     },
                     std::nullopt},
             }},
+            {"cumsum", {
+                tl::Case{std::nullopt,
+                    tl::Checks{},
+                    "cumsum_block", "",
+                    tl::ExprMap{
+                        {"in0", [](const tl::Ctx& c) -> tl::Any { return tl::item(c.get("ins"), tl::num(0)); }},
+                        {"out", [](const tl::Ctx& c) -> tl::Any { return c.get("out"); }},
+                        {"rows", [](const tl::Ctx& c) -> tl::Any { return c.get("rows"); }},
+                        {"cols", [](const tl::Ctx& c) -> tl::Any { return c.get("cols"); }},
+                        {"init", [](const tl::Ctx& c) -> tl::Any { return tl::num(0); }},
+                    },
+                    std::nullopt},
+            }},
             {"reduce", {
                 tl::Case{std::nullopt,
                     tl::Checks{},

@@ -3,6 +3,7 @@
 # Spec: specs/intrinsics/bcast.yaml
 # Spec: specs/intrinsics/circular_buffer.yaml
 # Spec: specs/intrinsics/compute_init.yaml
+# Spec: specs/intrinsics/cumsum.yaml
 # Spec: specs/intrinsics/dst_registers.yaml
 # Spec: specs/intrinsics/eltwise_binary.yaml
 # Spec: specs/intrinsics/kernel_args.yaml
@@ -142,6 +143,21 @@ def copy_tile(in_cb_id, in_tile_index, dst_tile_index) -> Any:
 def copy_tile_init(cbid) -> Any:
     """Initialise unpack-to-DST copies from CB `cbid`."""
     return call('copy_tile_init', cbid)
+
+
+def cumsum_block(in0, out, rows, cols, init) -> Any:
+    """Column-wise cumulative sum of a block of `rows x cols` tiles of CB `in0` into CB `out` (same shape): element (i, j) of the result is the sum of elements (0..i, j), in fp32, in row order (T.cumsum along dim 0; along dim 1 it is this between two on-chip transposes)."""
+    return call('cumsum_block', in0, out, rows, cols, init)
+
+
+def cumsum_tile(idst, first) -> Any:
+    """DST[idst] = column-wise cumulative sum of DST[idst] (row i = sum of rows 0..i), starting from zero when `first`, else from the last row of the previous call's result."""
+    return call('cumsum_tile', idst, first)
+
+
+def cumsum_tile_init() -> Any:
+    """Record the SFPU sequence of cumsum_tile (keeps the carried running row)."""
+    return call('cumsum_tile_init')
 
 
 def div_unary_tile(idst, param1) -> Any:
@@ -407,6 +423,11 @@ def pack_reconfig_data_format(ocb) -> Any:
 def pack_tile(ifrom_dst, icb) -> Any:
     """Pack DST tile `ifrom_dst` into the next reserved page of CB `icb`."""
     return call('pack_tile', ifrom_dst, icb)
+
+
+def pack_tile_at(ifrom_dst, icb, output_tile_index) -> Any:
+    """Pack DST tile `ifrom_dst` into page `output_tile_index` of CB `icb`'s reservation (out of order: the reservation's pages are written in any order before one cb_push_back)."""
+    return call('pack_tile_at', ifrom_dst, icb, output_tile_index)
 
 
 def pack_untilize_block(block_ct_dim, full_ct_dim, icb, block_rt_dim, ocb) -> Any:

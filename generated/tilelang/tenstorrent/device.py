@@ -27,13 +27,22 @@ CB_RANGES = {
 # TVM dtype -> (tt::DataFormat, bytes per element).
 DATA_FORMATS = {
     'bfloat16': ('Float16_b', 2),
+    'bool': ('UInt8', 1),
     'float16': ('Float16', 2),
     'float32': ('Float32', 4),
+    'int32': ('Int32', 4),
+    'uint16': ('UInt16', 2),
+    'uint32': ('UInt32', 4),
+    'uint8': ('UInt8', 1),
 }
 # tt::DataFormat -> the ttnn DataType alias (`ttnn.<name>`) of the ttnn host program; formats ttnn lacks are absent.
 TTNN_DATA_TYPES = {
     'Float16_b': 'bfloat16',
     'Float32': 'float32',
+    'Int32': 'int32',
+    'UInt16': 'uint16',
+    'UInt32': 'uint32',
+    'UInt8': 'uint8',
 }
 # Host-side kernel configuration: RISC-V per data-movement role, math fidelity of compute kernels.
 KERNEL_PROCESSORS = {"reader": 'RISCV_1', "writer": 'RISCV_0'}

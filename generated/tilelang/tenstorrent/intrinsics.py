@@ -9,6 +9,7 @@
 # Spec: specs/intrinsics/bcast.yaml
 # Spec: specs/intrinsics/circular_buffer.yaml
 # Spec: specs/intrinsics/compute_init.yaml
+# Spec: specs/intrinsics/cumsum.yaml
 # Spec: specs/intrinsics/dst_registers.yaml
 # Spec: specs/intrinsics/eltwise_binary.yaml
 # Spec: specs/intrinsics/kernel_args.yaml
@@ -546,6 +547,64 @@ INTRINSICS: dict[str, Intrinsic] = {
             'ttnn_0_81': Spelling('copy_init', headers=(('compute', 'api/compute/tile_move_copy.h'),), form='call', template_args=()),
         },
         doc='Initialise unpack-to-DST copies from CB `cbid`.',
+    ),
+    'cumsum_block': Intrinsic(
+        name='cumsum_block',
+        family='tile_ops',
+        level='abstract',
+        roles=('compute',),
+        args=(
+            Arg('in0', 'int32', const=False),
+            Arg('out', 'int32', const=False),
+            Arg('rows', 'int32', const=False),
+            Arg('cols', 'int32', const=False),
+            Arg('init', 'int32', const=False),
+        ),
+        returns='void',
+        effect='Opaque',
+        dtype='void',
+        op_name='tt.cumsum_block',
+        cpp={
+        },
+        doc='Column-wise cumulative sum of a block of `rows x cols` tiles of CB `in0` into CB `out` (same shape): element (i, j) of the result is the sum of elements (0..i, j), in fp32, in row order (T.cumsum along dim 0; along dim 1 it is this between two on-chip transposes).',
+    ),
+    'cumsum_tile': Intrinsic(
+        name='cumsum_tile',
+        family='cumsum',
+        level='concrete',
+        roles=('compute',),
+        args=(
+            Arg('idst', 'uint32', const=False),
+            Arg('first', 'bool', const=False),
+        ),
+        returns='void',
+        effect='Opaque',
+        dtype='void',
+        op_name='tt.cumsum_tile',
+        cpp={
+            'metal_d5f9bc4a': Spelling('cumsum_tile', headers=(('compute', 'api/compute/cumsum.h'),), form='call', template_args=()),
+            'tilelang_tt_2025': Spelling('cumsum_tile', headers=(('compute', 'compute_kernel_api/cumsum.h'),), form='call', template_args=()),
+            'ttnn_0_81': Spelling('cumsum_tile', headers=(('compute', 'api/compute/cumsum.h'),), form='call', template_args=()),
+        },
+        doc="DST[idst] = column-wise cumulative sum of DST[idst] (row i = sum of rows 0..i), starting from zero when `first`, else from the last row of the previous call's result.",
+    ),
+    'cumsum_tile_init': Intrinsic(
+        name='cumsum_tile_init',
+        family='cumsum',
+        level='concrete',
+        roles=('compute',),
+        args=(
+        ),
+        returns='void',
+        effect='Opaque',
+        dtype='void',
+        op_name='tt.cumsum_tile_init',
+        cpp={
+            'metal_d5f9bc4a': Spelling('cumsum_tile_init', headers=(('compute', 'api/compute/cumsum.h'),), form='call', template_args=()),
+            'tilelang_tt_2025': Spelling('cumsum_tile_init', headers=(('compute', 'compute_kernel_api/cumsum.h'),), form='call', template_args=()),
+            'ttnn_0_81': Spelling('cumsum_tile_init', headers=(('compute', 'api/compute/cumsum.h'),), form='call', template_args=()),
+        },
+        doc='Record the SFPU sequence of cumsum_tile (keeps the carried running row).',
     ),
     'div_unary_tile': Intrinsic(
         name='div_unary_tile',
@@ -1618,6 +1677,27 @@ INTRINSICS: dict[str, Intrinsic] = {
             'ttnn_0_81': Spelling('pack_tile', headers=(('compute', 'api/compute/pack.h'),), form='call', template_args=()),
         },
         doc='Pack DST tile `ifrom_dst` into the next reserved page of CB `icb`.',
+    ),
+    'pack_tile_at': Intrinsic(
+        name='pack_tile_at',
+        family='pack_copy',
+        level='concrete',
+        roles=('compute',),
+        args=(
+            Arg('ifrom_dst', 'uint32', const=False),
+            Arg('icb', 'uint32', const=False),
+            Arg('output_tile_index', 'uint32', const=False),
+        ),
+        returns='void',
+        effect='Opaque',
+        dtype='void',
+        op_name='tt.pack_tile_at',
+        cpp={
+            'metal_d5f9bc4a': Spelling('pack_tile<true>', headers=(('compute', 'api/compute/pack.h'),), form='call', template_args=()),
+            'tilelang_tt_2025': Spelling('pack_tile<true>', headers=(('compute', 'compute_kernel_api/pack.h'),), form='call', template_args=()),
+            'ttnn_0_81': Spelling('pack_tile<true>', headers=(('compute', 'api/compute/pack.h'),), form='call', template_args=()),
+        },
+        doc="Pack DST tile `ifrom_dst` into page `output_tile_index` of CB `icb`'s reservation (out of order: the reservation's pages are written in any order before one cb_push_back).",
     ),
     'pack_untilize_block': Intrinsic(
         name='pack_untilize_block',

@@ -257,6 +257,10 @@ struct ComputeState {
     FormatSlot srca, srcb, packer;
     bool computed = false;
     ReduceState reduce;
+    // cumsum_tile (kapi_compute.cpp): whether cumsum_tile_init is the last SFPU init, and the running row the SFPU
+    // carries from one call to the next (LREG 4-7 on the hardware; any other SFPU tile call overwrites it).
+    bool cumsum_init = false, cumsum_carried = false;
+    float cumsum_row[32] = {};
     uint32_t layout[5] = {};  // tilize / pack_untilize set-up until its uninit: LayoutMode, icb, ocb, block, full
 };
 

@@ -387,5 +387,48 @@ void transpose(const char* name, uint32_t icb, uint32_t itile, uint32_t idst) {
 void transpose_tile(uint32_t icb, uint32_t itile, uint32_t idst) { transpose("transpose_tile", icb, itile, idst); }
 void transpose_wh_tile(uint32_t icb, uint32_t itile, uint32_t idst) { transpose("transpose_wh_tile", icb, itile, idst); }
 
+// tt-metal's ckernel_sfpu_cumsum.h: SFPADD (fp32) down the 32 rows of every column, the running row starting at zero
+// when `first`, else at the last row of the previous call's result, which the SFPU keeps in LREG 4-7 (the init only
+// records the sequence, so cumsum_tile_init between the tiles of a column keeps it; another SFPU tile call
+// overwrites it: cumsum_tile(first = false) after one is an error). The result is stored as DST holds it (bf16
+// unless fp32_dest_acc_en); the carried row stays fp32, as in the SFPU's registers.
+void cumsum_tile_init() {
+    Session s = enter("cumsum_tile_init", {});
+    ComputeState& c = compute_of(s);
+    need_startup(s, c);
+    c.sfpu = 0;
+    c.cumsum_init = true;
+}
+
+void cumsum_tile(uint32_t idst, bool first) {
+    Session s = enter("cumsum_tile", {idst, first ? 1u : 0u});
+    ComputeState& c = compute_of(s);
+    need_startup(s, c);
+    if (!c.cumsum_init) {
+        fail(s, "missing math init: cumsum_tile needs cumsum_tile_init since the last SFPU init of another operation");
+    }
+    if (!first && !c.cumsum_carried) {
+        fail(s, "cumsum_tile(first = false) continues a running row no cumsum_tile left in the SFPU registers (call "
+                "it with first = true for the first tile of a column of tiles; another SFPU operation in between "
+                "overwrites the carried row)");
+    }
+    if (idst < c.capacity && !((c.written >> idst) & 1u)) {
+        fail(s, "cumsum_tile reads DST tile " + std::to_string(idst) +
+                    ", which no math call wrote since tile_regs_acquire (copy_tile the operand first)");
+    }
+    float* d = math_dst(s, c, idst);
+    c.computed = true;
+    if (first) std::memset(c.cumsum_row, 0, sizeof c.cumsum_row);
+    for (uint32_t r = 0; r < 32; ++r) {
+        for (uint32_t col = 0; col < 32; ++col) {
+            c.cumsum_row[col] += d[r * 32 + col];
+            d[r * 32 + col] = c.cumsum_row[col];
+        }
+    }
+    c.cumsum_carried = true;
+    finish_math(c, d);
+    s.core.counters[kSfpuTiles] += 1;
+}
+
 }  // namespace kapi
 }  // namespace tt_emu

@@ -345,6 +345,9 @@ void add_tiles_bcast_rows(uint32_t icb0, uint32_t icb1, uint32_t itile0, uint32_
 void mul_tiles_bcast_rows(uint32_t icb0, uint32_t icb1, uint32_t itile0, uint32_t itile1, uint32_t idst);
 void transpose_tile(uint32_t icb, uint32_t itile, uint32_t idst);
 void transpose_wh_tile(uint32_t icb, uint32_t itile, uint32_t idst);
+// SFPU column-wise cumulative sum with the running row carried between calls (kapi_compute.cpp).
+void cumsum_tile_init();
+void cumsum_tile(uint32_t idst, bool first = true);
 
 // Row reduction (kapi_reduce.cpp); the trailing template flag (fp32 accumulation) is accepted and ignored.
 template <PoolType pool, ReduceDim dim, bool flag = false>
