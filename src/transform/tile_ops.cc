@@ -3,6 +3,7 @@
 
 #include <algorithm>
 
+#include "engine_common.h"
 #include "tile_ops_util.h"
 
 namespace tl {
@@ -246,6 +247,29 @@ void gemm_accumulation(std::vector<TileOp>& ops) {
   }
 }
 
+// Integer blocks move (reads, writes, on-chip copies and transposes) exactly; arithmetic, fills and conversions of
+// them would run float math (FPU, SFPU, packer conversions) on integer bits, so they are refused naming the op.
+void refuse_integer_math(const std::vector<TileOp>& ops) {
+  for (const TileOp& op : ops) {
+    bool math = op.kind == "eltwise" || op.kind == "gemm" || op.kind == "reduce" || op.kind == "fill" ||
+                (op.kind == "copy_local" && is_integer_dtype(op.out->dtype) != is_integer_dtype(op.ins[0].dtype));
+    if (!math) continue;
+    std::vector<BufferInfo> operands = op.ins;
+    if (op.out) operands.push_back(*op.out);
+    for (const BufferInfo& b : operands) {
+      if (!is_integer_dtype(b.dtype)) continue;
+      std::string what = op.kind == "eltwise"  ? "element-wise store to '" + op.out->name + "'"
+                         : op.kind == "fill"   ? "T.fill of '" + op.out->name + "'"
+                         : op.kind == "gemm"   ? "T.gemm into '" + op.out->name + "'"
+                         : op.kind == "reduce" ? "reduction into '" + op.out->name + "'"
+                                               : "T.copy from '" + op.ins[0].name + "' to '" + op.out->name + "'";
+      fail(what + " computes on the " + b.dtype + " buffer '" + b.name + "'; the tenstorrent backend moves integer "
+           "and boolean blocks (T.copy between DRAM and on-chip buffers of one dtype) but has no integer arithmetic, "
+           "fill, comparison or conversion yet (Metalium's integer SFPU operations are not in its op map)");
+    }
+  }
+}
+
 }  // namespace
 
 std::vector<TileOp> tile_ops(const Any& func) {
@@ -262,6 +286,7 @@ std::vector<TileOp> tile_ops(const Any& func) {
            "(its last step packs the result)");
     }
   }
+  refuse_integer_math(ops);
   add_reduce_scaler(ops, func);
   defer_carried_writes(ops);
   atomic_order(ops, func);

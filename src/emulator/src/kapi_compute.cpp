@@ -73,7 +73,11 @@ Cb& tile_cb(Session& s, uint32_t cb_id) {
     Cb& cb = cb_of(s, cb_id);
     if (!tile_format_supported(cb.format)) {
         fail(s, "CB " + std::to_string(cb_id) + " has data format " + format_name(cb.format) +
-                    "; the emulator's tile math supports Float32, Float16 and Float16_b");
+                    "; the emulator's tile math supports Float32, Float16, Float16_b, Int32, UInt32, UInt16 and UInt8");
+    }
+    if (integer_format(cb.format) && !compute_of(s).fp32_acc) {
+        fail(s, "CB " + std::to_string(cb_id) + " has integer data format " + format_name(cb.format) +
+                    ", which the emulator holds in 32-bit DST only: the compute kernel needs fp32_dest_acc_en");
     }
     if (cb.page_bytes != tile_bytes(cb.format)) {
         fail(s, "CB " + std::to_string(cb_id) + " pages are " + std::to_string(cb.page_bytes) +

@@ -1,0 +1,87 @@
+"""Integer and boolean tensors on Tenstorrent (issue 28): the data formats Metalium has for them (tt-metal's
+DataFormat Int32, UInt32, UInt16, UInt8; a bool tensor is UInt8 of 0 and 1) through the reader, the compute kernel
+(1-D vectors are transposed on chip, so their tiles pass through DST) and the writer, in the emulator, compared
+exactly with numpy; dtypes without a format and integer ops the backend lacks are refused by name."""
+
+from __future__ import annotations
+
+import shutil
+
+import numpy as np
+import pytest
+
+import tilelang
+import tilelang.language as T
+from tilelang.errors import TileLangError
+
+pytestmark = pytest.mark.skipif(shutil.which("g++") is None, reason="no C++ compiler")
+RNG = np.random.default_rng(28)
+DTYPES = ["int32", "uint32", "uint16", "uint8", "bool"]
+
+
+def _values(dtype: str, shape: tuple[int, ...]) -> np.ndarray:
+    if dtype == "bool":
+        return RNG.integers(0, 2, shape).astype("bool")
+    info = np.iinfo(dtype)
+    return RNG.integers(info.min, info.max, shape, dtype=dtype, endpoint=True)  # the extremes included
+
+
+def block_copy(M: int, N: int, bm: int, bn: int, dtype: str):
+    @T.prim_func
+    def main(A: T.Tensor((M, N), dtype), B: T.Tensor((M, N), dtype)):
+        with T.Kernel(N // bn, M // bm) as (bx, by):
+            s = T.alloc_shared((bm, bn), dtype)
+            T.copy(A[by * bm, bx * bn], s)
+            T.copy(s, B[by * bm, bx * bn])
+
+    return main
+
+
+def vector_copy(M: int, bm: int, dtype: str):
+    @T.prim_func
+    def main(A: T.Tensor((M,), dtype), B: T.Tensor((M,), dtype)):
+        with T.Kernel(M // bm) as bx:
+            v = T.alloc_fragment((bm,), dtype)
+            T.copy(A[bx * bm], v)
+            T.copy(v, B[bx * bm])
+
+    return main
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_integer_block_copy_is_exact(dtype: str) -> None:
+    a = _values(dtype, (64, 128))
+    kernel = tilelang.compile(block_copy(64, 128, 32, 64, dtype), out_idx=[-1], target="tenstorrent")
+    fmt = {"int32": "Int32", "uint32": "UInt32", "uint16": "UInt16", "uint8": "UInt8", "bool": "UInt8"}[dtype]
+    assert f"tt::DataFormat::{fmt}" in kernel.get_kernel_source()
+    np.testing.assert_array_equal(kernel(a), a)
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_integer_vector_through_the_compute_kernel_is_exact(dtype: str) -> None:
+    """A 1-D block is read as row tiles and transposed on chip into a column vector and back: integer tiles in DST."""
+    a = _values(dtype, (128,))
+    kernel = tilelang.compile(vector_copy(128, 64, dtype), out_idx=[-1], target="tenstorrent")
+    source = kernel.get_kernel_source()
+    assert "transpose_tile(" in source and ".fp32_dest_acc_en = true" in source  # integers in 32-bit DST
+    np.testing.assert_array_equal(kernel(a), a)
+
+
+@pytest.mark.parametrize("dtype", ["int8", "int16", "int64", "float64"])
+def test_dtypes_without_a_data_format_are_refused_by_name(dtype: str) -> None:
+    with pytest.raises(TileLangError, match=f"tensor 'A' has dtype {dtype}; the tenstorrent backend supports"):
+        tilelang.lower(block_copy(64, 64, 32, 32, dtype), target="tenstorrent")
+
+
+def test_integer_cumsum_is_refused_naming_the_sfpu() -> None:
+    @T.prim_func
+    def main(A: T.Tensor((32, 32), "int32"), B: T.Tensor((32, 32), "int32")):
+        with T.Kernel(1) as _:
+            s = T.alloc_shared((32, 32), "int32")
+            T.copy(A[0, 0], s)
+            T.cumsum(s, dim=0)
+            T.copy(s, B[0, 0])
+
+    with pytest.raises(TileLangError, match=r"T.cumsum\(s, dim=0\) sums a int32 buffer; Metalium's cumsum_tile adds "
+                                            r"in fp32"):
+        tilelang.lower(main, target="tenstorrent")
