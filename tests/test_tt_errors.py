@@ -59,7 +59,7 @@ CASES: list[tuple[str, Any, str]] = [
      r"operand x\[i, j\] - W\[j\] combines a block and a row vector \(v\[j\]\) by a - b with the vector on the "
      r"right, which has no broadcast form \(broadcasts: a \+ b, a \* b with the vector as b\)"),
     ("float64 accumulator", lambda: matmul(64, 64, 64, 32, 32, 32, "bfloat16", "float64"),
-     r"on-chip buffer 'C_local' has dtype float64; the tenstorrent backend computes in .*float32 only"),
+     r"on-chip buffer 'C_local' has dtype float64; the tenstorrent backend computes in .*float32, .*uint8 only"),
     ("block_K does not divide K", lambda: matmul(64, 64, 96, 32, 32, 64, "bfloat16", "float"),
      r"T.copy of a \[32, 64\] block \('A_shared'\) of tensor 'A' \(shape \[64, 96\]\): dim 1 has 96 elements, not a "
      r"multiple of the block's 64, so the last block would run past the tensor .* \(e.g. 32\)"),
