@@ -65,7 +65,8 @@ def test_emulator_rejects_a_carry_another_sfpu_call_overwrote(tmp_path: Path) ->
     prog = dataclasses.replace(rt_mod, files=dict(rt_mod.files))
     source = prog.files["compute.cpp"]
     prog.files["compute.cpp"] = source.replace(
-        '#include "api/compute/cumsum.h"', '#include "api/compute/cumsum.h"\n#include "api/compute/eltwise_unary/exp.h"'
+        '#include "api/compute/cumsum.h"',
+        '#include "api/compute/cumsum.h"\n#include "api/compute/eltwise_unary/exp.h"'
     ).replace("cumsum_tile_init();\n", "exp_tile_init();\n            exp_tile(0);\n            cumsum_tile_init();\n", 1)
     assert prog.files["compute.cpp"] != source
     arrays = [RNG.standard_normal((64, 32)).astype("float32"), np.zeros((64, 32), "float32")]

@@ -85,3 +85,20 @@ def test_integer_cumsum_is_refused_naming_the_sfpu() -> None:
     with pytest.raises(TileLangError, match=r"T.cumsum\(s, dim=0\) sums a int32 buffer; Metalium's cumsum_tile adds "
                                             r"in fp32"):
         tilelang.lower(main, target="tenstorrent")
+
+
+def test_run_ttnn_moves_integer_tensors_as_integers(tmp_path) -> None:
+    """run_ttnn.py (the ttnn host program) uploads and reads integer tensors in their own dtype: float32 would round
+    int32 values beyond 2**24."""
+    from tilelang.tenstorrent import ttnn_host
+
+    out = tilelang.compile(block_copy(64, 64, 32, 32, "int32"), target="tenstorrent").save(tmp_path / "k")
+    script = ttnn_host.load_script(out / "run_ttnn.py")
+    assert script.TENSORS["A"]["host_dtype"] == "int32" and "ttnn.int32" in (out / "run_ttnn.py").read_text()
+    a = _values("int32", (64, 64))
+    a.tofile(tmp_path / "A.bin")
+    values = script.read_tensor(tmp_path, "A")
+    assert values.dtype == np.int32
+    np.testing.assert_array_equal(values, a)
+    script.write_tensor(tmp_path, "B", values)
+    np.testing.assert_array_equal(np.fromfile(tmp_path / "B.bin", dtype=np.int32).reshape(64, 64), a)

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from test_language_llvm import elementwise_add, matmul
 import test_tilelang_examples as examples
+from test_language_llvm import elementwise_add, matmul
 from tt_attention_kernels import ATTENTION_CORPUS
 from tt_loop_kernels import LOOP_CORPUS
 from tt_norm_kernels import NORM_CORPUS

@@ -151,7 +151,8 @@ def render_host(plan: dict[str, Any], template: str) -> str:
     # An N-D tensor is tilized as its (prod(leading dims) * rows, cols) matrix, a 1-D one as row 0 of a tile row
     # whose other rows are zero (InferTTLayout); a row-major tensor is uploaded and read back as it is.
     tile = plan["device"]["tile"]
-    tensors = [dict(t, ctype=HOST_INT_TYPES.get(t["dtype"]) or HOST_TYPES[t["page_bytes"] * t["pages"] // _padded_elems(t, tile)],
+    tensors = [dict(t, ctype=HOST_INT_TYPES.get(t["dtype"])
+                    or HOST_TYPES[t["page_bytes"] * t["pages"] // _padded_elems(t, tile)],
                     elems=math.prod(t["shape"]),
                     rows=math.prod(t["shape"][:-1]) if len(t["shape"]) > 1 else tile[0], cols=t["shape"][-1],
                     fill=_host_bits(t["constant"]["value"], t["dtype"]) if "constant" in t else "")
