@@ -67,7 +67,8 @@ def test_emulator_rejects_a_carry_another_sfpu_call_overwrote(tmp_path: Path) ->
     prog.files["compute.cpp"] = source.replace(
         '#include "api/compute/cumsum.h"',
         '#include "api/compute/cumsum.h"\n#include "api/compute/eltwise_unary/exp.h"'
-    ).replace("cumsum_tile_init();\n", "exp_tile_init();\n            exp_tile(0);\n            cumsum_tile_init();\n", 1)
+    ).replace("cumsum_tile_init();\n",
+              "exp_tile_init();\n            exp_tile(0);\n            cumsum_tile_init();\n", 1)
     assert prog.files["compute.cpp"] != source
     arrays = [RNG.standard_normal((64, 32)).astype("float32"), np.zeros((64, 32), "float32")]
     with pytest.raises(emulator.TTEmulatorError, match=r"cumsum_tile\(first = false\) continues a running row no "

@@ -19,9 +19,9 @@ from tilelang.language import TileLangError
 CASES: list[tuple[str, Any, str]] = [
     ("tensor not tile-aligned", lambda: matmul(100, 128, 128, 32, 32, 32, "bfloat16"),
      r"tensor 'A' has shape \(100, 128\), not a multiple of the \(32, 32\) tile \(pad the tensor\)"),
-    ("unsupported dtype", lambda: elementwise_unary(64, 64, 32, 32, "exp", "int8"),
-     r"tensor 'A' has dtype int8; the tenstorrent backend supports the dtypes Metalium has a data format for: "
-     r"bfloat16, float16, float32, int32, uint32, uint16, uint8 and bool \(as UInt8\); int8 is not among them"),
+    ("unsupported dtype", lambda: elementwise_unary(64, 64, 32, 32, "exp", "int16"),
+     r"tensor 'A' has dtype int16; the tenstorrent backend supports the dtypes Metalium has a data format for: "
+     r"bfloat16, float16, float32, int32, uint32, uint16, uint8, and int8 and bool as UInt8 bytes"),
     ("integer arithmetic", lambda: elementwise_unary(64, 64, 32, 32, "exp", "int32"),
      r"element-wise store to 'C_local' computes on the int32 buffer 'A_shared'; the tenstorrent backend moves "
      r"integer and boolean blocks"),

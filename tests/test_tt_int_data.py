@@ -1,5 +1,6 @@
 """Integer and boolean tensors on Tenstorrent (issue 28): the data formats Metalium has for them (tt-metal's
-DataFormat Int32, UInt32, UInt16, UInt8; a bool tensor is UInt8 of 0 and 1) through the reader, the compute kernel
+DataFormat Int32, UInt32, UInt16, UInt8; a bool tensor is UInt8 of 0 and 1, an int8 tensor UInt8 of its two's
+complement bytes, as tt-metal's typecast_tile asks of Int8 data) through the reader, the compute kernel
 (1-D vectors are transposed on chip, so their tiles pass through DST) and the writer, in the emulator, compared
 exactly with numpy; dtypes without a format and integer ops the backend lacks are refused by name."""
 
@@ -16,7 +17,7 @@ from tilelang.errors import TileLangError
 
 pytestmark = pytest.mark.skipif(shutil.which("g++") is None, reason="no C++ compiler")
 RNG = np.random.default_rng(28)
-DTYPES = ["int32", "uint32", "uint16", "uint8", "bool"]
+DTYPES = ["int32", "uint32", "uint16", "uint8", "int8", "bool"]
 
 
 def _values(dtype: str, shape: tuple[int, ...]) -> np.ndarray:
@@ -52,7 +53,7 @@ def vector_copy(M: int, bm: int, dtype: str):
 def test_integer_block_copy_is_exact(dtype: str) -> None:
     a = _values(dtype, (64, 128))
     kernel = tilelang.compile(block_copy(64, 128, 32, 64, dtype), out_idx=[-1], target="tenstorrent")
-    fmt = {"int32": "Int32", "uint32": "UInt32", "uint16": "UInt16", "uint8": "UInt8", "bool": "UInt8"}[dtype]
+    fmt = {"int32": "Int32", "uint32": "UInt32", "uint16": "UInt16"}.get(dtype, "UInt8")  # uint8, int8, bool: bytes
     assert f"tt::DataFormat::{fmt}" in kernel.get_kernel_source()
     np.testing.assert_array_equal(kernel(a), a)
 
@@ -67,7 +68,7 @@ def test_integer_vector_through_the_compute_kernel_is_exact(dtype: str) -> None:
     np.testing.assert_array_equal(kernel(a), a)
 
 
-@pytest.mark.parametrize("dtype", ["int8", "int16", "int64", "float64"])
+@pytest.mark.parametrize("dtype", ["int16", "int64", "float64"])
 def test_dtypes_without_a_data_format_are_refused_by_name(dtype: str) -> None:
     with pytest.raises(TileLangError, match=f"tensor 'A' has dtype {dtype}; the tenstorrent backend supports"):
         tilelang.lower(block_copy(64, 64, 32, 32, dtype), target="tenstorrent")
@@ -102,3 +103,16 @@ def test_run_ttnn_moves_integer_tensors_as_integers(tmp_path) -> None:
     np.testing.assert_array_equal(values, a)
     script.write_tensor(tmp_path, "B", values)
     np.testing.assert_array_equal(np.fromfile(tmp_path / "B.bin", dtype=np.int32).reshape(64, 64), a)
+
+
+def test_run_ttnn_moves_int8_as_its_two_s_complement_bytes(tmp_path) -> None:
+    """An int8 tensor is a UInt8 tensor of its bytes (ttnn.uint8): uploaded and read back as those bytes."""
+    from tilelang.tenstorrent import ttnn_host
+
+    out = tilelang.compile(block_copy(32, 32, 32, 32, "int8"), target="tenstorrent").save(tmp_path / "k")
+    script = ttnn_host.load_script(out / "run_ttnn.py")
+    assert script.TENSORS["A"]["host_dtype"] == "uint8" and "ttnn.uint8" in (out / "run_ttnn.py").read_text()
+    a = _values("int8", (32, 32))
+    a.tofile(tmp_path / "A.bin")
+    script.write_tensor(tmp_path, "B", script.read_tensor(tmp_path, "A"))
+    np.testing.assert_array_equal(np.fromfile(tmp_path / "B.bin", dtype=np.int8).reshape(32, 32), a)

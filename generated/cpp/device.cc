@@ -36,6 +36,7 @@ const Dict& device() {
           {str("float16"), list({str("Float16"), num(2)})},
           {str("float32"), list({str("Float32"), num(4)})},
           {str("int32"), list({str("Int32"), num(4)})},
+          {str("int8"), list({str("UInt8"), num(1)})},
           {str("uint16"), list({str("UInt16"), num(2)})},
           {str("uint32"), list({str("UInt32"), num(4)})},
           {str("uint8"), list({str("UInt8"), num(1)})},

@@ -31,6 +31,7 @@ DATA_FORMATS = {
     'float16': ('Float16', 2),
     'float32': ('Float32', 4),
     'int32': ('Int32', 4),
+    'int8': ('UInt8', 1),
     'uint16': ('UInt16', 2),
     'uint32': ('UInt32', 4),
     'uint8': ('UInt8', 1),

@@ -33,7 +33,7 @@ from .roles import KERNEL_ROLES
 FILES = {role: f"{role}.cpp" for role in KERNEL_ROLES}
 HOST_TYPES = {2: "uint16_t", 4: "float"}  # float element bytes -> host vector type (bf16/fp16 travel as raw bits)
 HOST_INT_TYPES = {"int32": "int32_t", "uint32": "uint32_t", "uint16": "uint16_t", "uint8": "uint8_t",
-                  "bool": "uint8_t"}  # integer dtypes: their own C type (bool: numpy's bytes of 0 and 1)
+                  "bool": "uint8_t", "int8": "int8_t"}  # integer dtypes: their own C type (bool: bytes of 0 and 1)
 HERE = Path(__file__).resolve().parent
 
 

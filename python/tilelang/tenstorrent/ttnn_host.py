@@ -82,8 +82,8 @@ def unsupported(plan: dict[str, Any]) -> str | None:
 
 def _host_dtype(dtype: str) -> str:
     """The numpy dtype run_ttnn.py moves a tensor in: float32 for the float formats, an integer tensor's own dtype."""
-    if dtype == "bool":
-        return "uint8"  # its UInt8 format
+    if dtype in ("bool", "int8"):
+        return "uint8"  # their UInt8 format (int8: its two's complement bytes; numpy's astype wraps both ways)
     return dtype if dtype.startswith(("int", "uint")) else "float32"
 
 
