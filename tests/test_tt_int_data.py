@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import shutil
 
+import ml_dtypes
 import numpy as np
 import pytest
 
@@ -72,6 +73,47 @@ def test_integer_vector_through_the_compute_kernel_is_exact(dtype: str) -> None:
 def test_dtypes_without_a_data_format_are_refused_by_name(dtype: str) -> None:
     with pytest.raises(TileLangError, match=f"tensor 'A' has dtype {dtype}; the tenstorrent backend supports"):
         tilelang.lower(block_copy(64, 64, 32, 32, dtype), target="tenstorrent")
+
+
+def cast(M: int, N: int, bm: int, bn: int, src: str, dst: str):
+    @T.prim_func
+    def main(A: T.Tensor((M, N), src), B: T.Tensor((M, N), dst)):
+        with T.Kernel(N // bn, M // bm) as (bx, by):
+            a = T.alloc_shared((bm, bn), src)
+            b = T.alloc_fragment((bm, bn), dst)
+            T.copy(A[by * bm, bx * bn], a)
+            for i, j in T.Parallel(bm, bn):
+                b[i, j] = T.Cast(dst, a[i, j])
+            T.copy(b, B[by * bm, bx * bn])
+
+    return main
+
+
+def test_int32_to_float32_cast_rounds_to_nearest() -> None:
+    """typecast_tile<Int32, Float32>: SFPCAST rounds to nearest even, as numpy's astype does."""
+    a = _values("int32", (64, 64))
+    a[0, :4] = [0, -1, 2**24 + 1, -(2**31)]
+    kernel = tilelang.compile(cast(64, 64, 32, 32, "int32", "float32"), out_idx=[-1], target="tenstorrent")
+    assert "typecast_tile<8, 0>(0)" in kernel.get_kernel_source()
+    np.testing.assert_array_equal(kernel(a), a.astype("float32"))
+
+
+@pytest.mark.parametrize("src", ["float32", "bfloat16"])
+def test_float_to_int32_cast_truncates_toward_zero(src: str) -> None:
+    """typecast_tile<Float32/Float16_b, Int32> shifts the mantissa by the exponent: truncation, as T.Cast (C)."""
+    x = RNG.standard_normal((64, 64)) * 1e6
+    x[0, :6] = [0.5, -0.5, -1.7, 2.9, -0.0, 2.0**30]
+    a = x.astype(ml_dtypes.bfloat16 if src == "bfloat16" else "float32")
+    kernel = tilelang.compile(cast(64, 64, 32, 32, src, "int32"), out_idx=[-1], target="tenstorrent")
+    np.testing.assert_array_equal(kernel(a), np.trunc(a.astype("float32")).astype("int32"))
+
+
+def test_casts_the_backend_does_not_convert_are_refused_by_name() -> None:
+    with pytest.raises(TileLangError, match=r"element-wise store to 'b' converts int32 'a' to bfloat16; the "
+                                            r"tenstorrent backend converts int32 to and from float32, and bfloat16 to"):
+        tilelang.lower(cast(64, 64, 32, 32, "int32", "bfloat16"), target="tenstorrent")
+    with pytest.raises(TileLangError, match=r"converts uint8 'a' to float32"):
+        tilelang.lower(cast(64, 64, 32, 32, "uint8", "float32"), target="tenstorrent")
 
 
 def test_integer_cumsum_is_refused_naming_the_sfpu() -> None:

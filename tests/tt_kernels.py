@@ -410,6 +410,8 @@ CORPUS = {
        for dim in (0, 1)},
     "int32_block_copy": lambda: int_copy(64, 128, 32, 64, "int32"),
     "uint16_vector_copy": lambda: int_vector_copy(128, 64, "uint16"),
+    "cast_int32_to_fp32": lambda: cast_kernel(64, 64, 32, "int32", "float32"),
+    "cast_fp32_to_int32": lambda: cast_kernel(64, 64, 32, "float32", "int32"),
     **LOOP_CORPUS,
     **NORM_CORPUS,
     **SPLIT_K_CORPUS,

@@ -18,6 +18,7 @@
 // Spec: specs/intrinsics/tile_ops.yaml
 // Spec: specs/intrinsics/tilize.yaml
 // Spec: specs/intrinsics/transpose.yaml
+// Spec: specs/intrinsics/typecast.yaml
 // The intrinsic records of specs/intrinsics/*.yaml the C++ passes use (the record: intrinsics.h).
 #include "intrinsics.h"
 
@@ -158,6 +159,9 @@ static const std::vector<Intrinsic>& records() {
       {"transpose_tile", "tt.transpose_tile", "concrete", {"compute"}, {{"icb", "uint32"}, {"itile", "uint32"}, {"idst", "uint32"}}, "void", "void"},
       {"transpose_wh_init_short", "tt.transpose_wh_init_short", "concrete", {"compute"}, {{"icb", "uint32"}}, "void", "void"},
       {"transpose_wh_tile", "tt.transpose_wh_tile", "concrete", {"compute"}, {{"icb", "uint32"}, {"itile", "uint32"}, {"idst", "uint32"}}, "void", "void"},
+      {"typecast_block", "tt.typecast_block", "abstract", {"compute"}, {{"in0", "int32"}, {"out", "int32"}, {"tiles", "int32"}, {"cast_from", "int32"}, {"cast_to", "int32"}, {"init", "int32"}}, "void", "void"},
+      {"typecast_tile", "tt.typecast_tile", "concrete", {"compute"}, {{"in_dtype", "uint32"}, {"out_dtype", "uint32"}, {"idst", "uint32"}}, "void", "void"},
+      {"typecast_tile_init", "tt.typecast_tile_init", "concrete", {"compute"}, {{"in_dtype", "uint32"}, {"out_dtype", "uint32"}}, "void", "void"},
       {"untilize_rows", "tt.untilize_rows", "abstract", {"compute"}, {{"in0", "int32"}, {"out", "int32"}, {"rows", "int32"}, {"cols", "int32"}, {"init", "int32"}}, "void", "void"},
       {"write_block", "tt.write_block", "abstract", {"writer"}, {{"cb", "int32"}, {"dst", "handle"}, {"first_tile", "int32"}, {"rows", "int32"}, {"cols", "int32"}, {"row_stride", "int32"}, {"page_bytes", "int32"}}, "void", "void"},
       {"write_block_atomic", "tt.write_block_atomic", "abstract", {"writer"}, {{"cb", "int32"}, {"dst", "handle"}, {"first_tile", "int32"}, {"rows", "int32"}, {"cols", "int32"}, {"row_stride", "int32"}, {"page_bytes", "int32"}, {"member", "int32"}, {"members", "int32"}}, "void", "void"},

@@ -18,6 +18,7 @@
 # Spec: specs/intrinsics/tile_ops.yaml
 # Spec: specs/intrinsics/tilize.yaml
 # Spec: specs/intrinsics/transpose.yaml
+# Spec: specs/intrinsics/typecast.yaml
 """The `T.tt.*` TVMScript namespace: one function per intrinsic of specs/intrinsics/*.yaml.
 
 Each call builds a `tt.<name>` op call, so kernels print as `T.tt.<name>(...)` and parse back.
@@ -683,6 +684,21 @@ def transpose_wh_init_short(icb) -> Any:
 def transpose_wh_tile(icb, itile, idst) -> Any:
     """DST[idst] = transpose(tile `itile` of `icb`)."""
     return call('transpose_wh_tile', icb, itile, idst)
+
+
+def typecast_block(in0, out, tiles, cast_from, cast_to, init) -> Any:
+    """A block of `tiles` tiles of CB `in0` converted into CB `out` between an integer and a float data format (a T.Cast store, typecast_tile), tile by tile."""
+    return call('typecast_block', in0, out, tiles, cast_from, cast_to, init)
+
+
+def typecast_tile(in_dtype, out_dtype, idst) -> Any:
+    """DST[idst] = DST[idst] converted from format `in_dtype` to `out_dtype`."""
+    return call('typecast_tile', in_dtype, out_dtype, idst)
+
+
+def typecast_tile_init(in_dtype, out_dtype) -> Any:
+    """Initialise the SFPU for typecast_tile from format `in_dtype` to `out_dtype`."""
+    return call('typecast_tile_init', in_dtype, out_dtype)
 
 
 def untilize_rows(in0, out, rows, cols, init) -> Any:

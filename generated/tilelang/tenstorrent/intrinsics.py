@@ -24,6 +24,7 @@
 # Spec: specs/intrinsics/tile_ops.yaml
 # Spec: specs/intrinsics/tilize.yaml
 # Spec: specs/intrinsics/transpose.yaml
+# Spec: specs/intrinsics/typecast.yaml
 """Tenstorrent intrinsics: one record per `tt.*` op (abstract IR ops and concrete Metalium calls).
 
 Every fact here comes from specs/intrinsics/*.yaml and the API profiles of specs/backends/*.yaml.
@@ -2729,6 +2730,68 @@ INTRINSICS: dict[str, Intrinsic] = {
             'tilelang_tt_2025': Spelling('transpose_wh_tile', headers=(('compute', 'compute_kernel_api/transpose_wh.h'),), form='call', template_args=()),
         },
         doc='DST[idst] = transpose(tile `itile` of `icb`).',
+    ),
+    'typecast_block': Intrinsic(
+        name='typecast_block',
+        family='tile_ops',
+        level='abstract',
+        roles=('compute',),
+        args=(
+            Arg('in0', 'int32', const=False),
+            Arg('out', 'int32', const=False),
+            Arg('tiles', 'int32', const=False),
+            Arg('cast_from', 'int32', const=False),
+            Arg('cast_to', 'int32', const=False),
+            Arg('init', 'int32', const=False),
+        ),
+        returns='void',
+        effect='Opaque',
+        dtype='void',
+        op_name='tt.typecast_block',
+        cpp={
+        },
+        doc='A block of `tiles` tiles of CB `in0` converted into CB `out` between an integer and a float data format (a T.Cast store, typecast_tile), tile by tile.',
+    ),
+    'typecast_tile': Intrinsic(
+        name='typecast_tile',
+        family='typecast',
+        level='concrete',
+        roles=('compute',),
+        args=(
+            Arg('in_dtype', 'uint32', const=True),
+            Arg('out_dtype', 'uint32', const=True),
+            Arg('idst', 'uint32', const=False),
+        ),
+        returns='void',
+        effect='Opaque',
+        dtype='void',
+        op_name='tt.typecast_tile',
+        cpp={
+            'metal_d5f9bc4a': Spelling('typecast_tile', headers=(('compute', 'api/compute/eltwise_unary/typecast.h'),), form='call', template_args=('in_dtype', 'out_dtype')),
+            'tilelang_tt_2025': Spelling('typecast_tile', headers=(('compute', 'compute_kernel_api/eltwise_unary/typecast.h'),), form='call', template_args=('in_dtype', 'out_dtype')),
+            'ttnn_0_81': Spelling('typecast_tile', headers=(('compute', 'api/compute/eltwise_unary/typecast.h'),), form='call', template_args=('in_dtype', 'out_dtype')),
+        },
+        doc='DST[idst] = DST[idst] converted from format `in_dtype` to `out_dtype`.',
+    ),
+    'typecast_tile_init': Intrinsic(
+        name='typecast_tile_init',
+        family='typecast',
+        level='concrete',
+        roles=('compute',),
+        args=(
+            Arg('in_dtype', 'uint32', const=True),
+            Arg('out_dtype', 'uint32', const=True),
+        ),
+        returns='void',
+        effect='Opaque',
+        dtype='void',
+        op_name='tt.typecast_tile_init',
+        cpp={
+            'metal_d5f9bc4a': Spelling('typecast_tile_init', headers=(('compute', 'api/compute/eltwise_unary/typecast.h'),), form='call', template_args=('in_dtype', 'out_dtype')),
+            'tilelang_tt_2025': Spelling('typecast_tile_init', headers=(('compute', 'compute_kernel_api/eltwise_unary/typecast.h'),), form='call', template_args=('in_dtype', 'out_dtype')),
+            'ttnn_0_81': Spelling('typecast_tile_init', headers=(('compute', 'api/compute/eltwise_unary/typecast.h'),), form='call', template_args=('in_dtype', 'out_dtype')),
+        },
+        doc='Initialise the SFPU for typecast_tile from format `in_dtype` to `out_dtype`.',
     ),
     'untilize_rows': Intrinsic(
         name='untilize_rows',

@@ -261,6 +261,9 @@ struct ComputeState {
     // carries from one call to the next (LREG 4-7 on the hardware; any other SFPU tile call overwrites it).
     bool cumsum_init = false, cumsum_carried = false;
     float cumsum_row[32] = {};
+    // The formats of the last typecast_tile_init (tt::DataFormat values; typecast_init = false: none since).
+    bool typecast_init = false;
+    uint32_t typecast_from = 0, typecast_to = 0;
     uint32_t layout[5] = {};  // tilize / pack_untilize set-up until its uninit: LayoutMode, icb, ocb, block, full
 };
 

@@ -85,6 +85,7 @@ void sfpu_init(Op op) {
     need_startup(s, c);
     c.sfpu = static_cast<int>(op);
     c.cumsum_init = false;
+    c.typecast_init = false;
 }
 
 void sfpu(Op op, uint32_t idst, float value) {

@@ -348,6 +348,19 @@ void transpose_wh_tile(uint32_t icb, uint32_t itile, uint32_t idst);
 // SFPU column-wise cumulative sum with the running row carried between calls (kapi_compute.cpp).
 void cumsum_tile_init();
 void cumsum_tile(uint32_t idst, bool first = true);
+// SFPU conversion between data formats named by their tt::DataFormat values (kapi_compute.cpp).
+namespace detail {
+void typecast_init(uint32_t in_format, uint32_t out_format);
+void typecast(uint32_t in_format, uint32_t out_format, uint32_t idst);
+}  // namespace detail
+template <uint32_t IN_DTYPE, uint32_t OUT_DTYPE>
+void typecast_tile_init() {
+    detail::typecast_init(IN_DTYPE, OUT_DTYPE);
+}
+template <uint32_t IN_DTYPE, uint32_t OUT_DTYPE, bool fp32_dest_acc = false>
+void typecast_tile(uint32_t idst) {
+    detail::typecast(IN_DTYPE, OUT_DTYPE, idst);
+}
 
 // Row reduction (kapi_reduce.cpp); the trailing template flag (fp32 accumulation) is accepted and ignored.
 template <PoolType pool, ReduceDim dim, bool flag = false>
