@@ -249,7 +249,8 @@ def _norm_cases() -> list[Case]:
             lambda x, g, b: _layernorm(x, g, b),
             lambda kern, x, m=m, n=n: kern(m, n)(*x), atol=5e-2, rtol=5e-2))
         cases.append(Case(
-            f"online_softmax {m}x{n} (the module's M, N)", "examples/online_softmax/online_softmax.py", "softmax_kernel",
+            f"online_softmax {m}x{n} (the module's M, N)", "examples/online_softmax/online_softmax.py",
+            "softmax_kernel",
             lambda m=m, n=n: [_f((m, n), F16, -3, 3)], lambda x: _softmax(x.astype(F32)),
             lambda kern, x: kern(*x, 1, 64), atol=1e-2, rtol=1e-2, module_globals={"M": m, "N": n}))
     return cases
