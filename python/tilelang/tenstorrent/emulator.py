@@ -210,6 +210,8 @@ DEFAULT_TIMEOUT = 600.0  # seconds an emulated program may run; $TT_EMU_TIMEOUT 
 # Beyond the run's own limit (the emulator's watchdog enforces it and names a spinning kernel), the process may take
 # this long to compile its kernels before the run starts; only then is it stopped from outside.
 STARTUP_ALLOWANCE = 300.0
+# A finite limit (a year): the watchdog and subprocess need a number of seconds, not inf.
+MAX_TIMEOUT = 365 * 24 * 3600.0
 
 
 def run_timeout() -> float:
@@ -221,8 +223,8 @@ def run_timeout() -> float:
         value = float(text)
     except ValueError:
         value = 0.0
-    if not value > 0:
-        raise TTEmulatorError(f"TT_EMU_TIMEOUT={text!r} is not a positive number of seconds")
+    if not 0 < value < MAX_TIMEOUT:
+        raise TTEmulatorError(f"TT_EMU_TIMEOUT={text!r} is not a positive number of seconds below {MAX_TIMEOUT:g}")
     return value
 
 
@@ -238,8 +240,8 @@ def run(executable: Path, args: list[str], profile: str = DEFAULT_PROFILE, repor
     from . import cache
 
     timeout = run_timeout() if timeout is None else timeout
-    if not timeout > 0:
-        raise TTEmulatorError(f"timeout={timeout!r} is not a positive number of seconds")
+    if not 0 < timeout < MAX_TIMEOUT:
+        raise TTEmulatorError(f"timeout={timeout!r} is not a positive number of seconds below {MAX_TIMEOUT:g}")
     with tempfile.TemporaryDirectory() as tmp:
         report_path = Path(report) if report is not None else Path(tmp) / "report.json"
         report_path.unlink(missing_ok=True)  # never mistake an earlier run's report for this one's
