@@ -1,0 +1,256 @@
+// Loops that are tile operations written element by element (hook loops_to_tile_ops, pass LowerTTLoopsToTileOps),
+// as TileLang's own lowering treats them:
+// - a T.Parallel / T.grid / T.serial nest whose body copies one element, `dst[...] = src[...]` (through casts), where
+//   one side is a DRAM tensor and each index is affine in the nest's variables, every variable stepping one dim of
+//   each buffer with stride 1 in the same order (a block slice: gemm_schedule's
+//   `B_shared[k, j] = B[ko * 32 + k, bx * 64 + j]`, the CPU tests' `src[i, j] = A[i, j]`), is a T.copy of those
+//   blocks; an outer loop of the nest whose variable only moves the block stays a loop around the copy;
+// - a three-loop nest `C[i, j] += A[i, k] * B[k, j]` over whole on-chip buffers (operands read transposed as
+//   A[k, i] / B[j, k] allowed) is a T.gemm.
+// A copy-shaped nest over a DRAM tensor that is not a block slice (a gather such as an im2col load, a transposed or
+// strided read) and a multiply-add nest that is not a whole-buffer product are refused naming the loop. Other nests
+// are left to the element-wise recognition (tile_ops_eltwise.cc).
+#include <variant>
+
+#include "cpu_loops.h"
+#include "tile_ops_util.h"
+
+namespace tl {
+namespace {
+
+using cpu::op_add;
+using tileops::eltwise_nest;
+using tileops::strip_casts;
+
+std::string loop_names(const std::vector<ir::For>& loops) {
+  std::string out;
+  for (const ir::For& l : loops) out += (out.empty() ? "" : ", ") + format_value(l.loop_var());
+  return out;
+}
+
+std::string nest_text(const std::vector<ir::For>& loops, const ir::BufferStore& store) {
+  std::string idx;
+  for (const Any& i : store.indices()) idx += (idx.empty() ? "" : ", ") + format_value(i);
+  return "loop (" + loop_names(loops) + ") storing " + ir::Var(store.buffer()).name() + "[" + idx +
+         "] = " + format_value(store.value());
+}
+
+// How one buffer access depends on the nest's variables: per dim, the loop (index into the nest) that steps it
+// (-1: none) and the index with the nest's variables at zero.
+struct Placement {
+  std::vector<int> loop_of_dim;
+  std::vector<Any> base;
+};
+
+// The placement of `indices`, or the reason it is not a block slice of the nest's loops.
+std::variant<Placement, std::string> place(const List& indices, const std::vector<ir::For>& loops) {
+  List vars;
+  for (const ir::For& l : loops) vars.push_back(l.loop_var());
+  Placement p;
+  std::vector<int> dims_of_loop(loops.size(), 0);
+  for (const Any& index : indices) {
+    List form = call("sym.DetectLinearEquation", index, vars).cast<List>();
+    if (form.size() != vars.size() + 1) return "index " + format_value(index) + " is not affine in the loop variables";
+    int stepped = -1;
+    for (size_t v = 0; v < vars.size(); ++v) {
+      auto coef = ir::IntImm::from(form[v]);
+      if (!coef) return "index " + format_value(index) + " has a non-constant stride";
+      if (coef->value() == 0) continue;
+      if (coef->value() != 1) {
+        return "index " + format_value(index) + " steps by " + std::to_string(coef->value()) + " with loop '" +
+               format_value(vars[v]) + "' (a block slice steps by 1)";
+      }
+      if (stepped >= 0) return "index " + format_value(index) + " combines two loop variables";
+      stepped = static_cast<int>(v);
+      ++dims_of_loop[v];
+    }
+    p.loop_of_dim.push_back(stepped);
+    p.base.push_back(form[vars.size()]);
+  }
+  for (size_t v = 0; v < loops.size(); ++v) {
+    if (dims_of_loop[v] != 1) {
+      return "loop '" + format_value(vars[v]) + "' indexes " + std::to_string(dims_of_loop[v]) + " dims (a block " +
+             "slice gives each loop one dim)";
+    }
+  }
+  return p;
+}
+
+// The loops in the order of the dims they step.
+std::vector<int> dim_order(const Placement& p) {
+  std::vector<int> out;
+  for (int l : p.loop_of_dim) {
+    if (l >= 0) out.push_back(l);
+  }
+  return out;
+}
+
+Any region(const Any& buffer, const Placement& p, const std::vector<ir::For>& loops) {
+  List ranges;
+  for (size_t d = 0; d < p.base.size(); ++d) {
+    int l = p.loop_of_dim[d];
+    Any min = l < 0 ? p.base[d] : op_add(p.base[d], loops[static_cast<size_t>(l)].min());
+    Any extent = l < 0 ? int_imm(1) : loops[static_cast<size_t>(l)].extent().any();
+    ranges.push_back(call("ir.Range_from_min_extent", min, extent, Any(nullptr)));
+  }
+  return call("tirx.BufferRegion", buffer, ranges);
+}
+
+Any full_region(const Any& buffer) {
+  List ranges;
+  for (const Any& e : ir::BufferType(ir::Var(buffer).ty()).shape()) {
+    ranges.push_back(call("ir.Range_from_min_extent", int_imm(0), e, Any(nullptr)));
+  }
+  return call("tirx.BufferRegion", buffer, ranges);
+}
+
+Any tile_call(const char* op, const List& args) {
+  return call("tirx.TilePrimitiveCall", call("ir.GetOp", String(op)), args, ffi::Map<String, Any>(),
+              ffi::Map<String, Any>(), Any(nullptr), call("tirx.ExecScope", String("thread")));
+}
+
+// The nest with its innermost `inner` loops replaced by `body` (the outer loops kept as they are).
+Any wrap_outer(const std::vector<ir::For>& loops, size_t outer, Any body) {
+  for (size_t l = outer; l-- > 0;) {
+    const ir::For& f = loops[l];
+    body = for_loop(f.loop_var(), f.min(), f.extent(), static_cast<int>(f.kind()), body, f.annotations());
+  }
+  return body;
+}
+
+// `dst[...] = src[...]` over the loops from `outer` on: the copy, or why it is not a block copy.
+std::variant<Any, std::string> as_copy(const std::vector<ir::For>& loops, size_t outer, const ir::BufferStore& store,
+                                       const ir::TensorLoad& load) {
+  std::vector<ir::For> inner(loops.begin() + static_cast<std::ptrdiff_t>(outer), loops.end());
+  for (const ir::For& l : inner) {
+    if (!ir::IntImm::matches(l.extent())) {
+      return "loop '" + format_value(l.loop_var()) + "' has extent " + format_value(l.extent()) +
+             ", not a constant (a block has a static shape)";
+    }
+  }
+  auto d = place(store.indices(), inner);
+  if (auto* why = std::get_if<std::string>(&d)) return ir::Var(store.buffer()).name() + ": " + *why;
+  auto s = place(load.indices(), inner);
+  if (auto* why = std::get_if<std::string>(&s)) return ir::Var(load.source()).name() + ": " + *why;
+  const Placement& dp = std::get<Placement>(d);
+  const Placement& sp = std::get<Placement>(s);
+  if (dim_order(dp) != dim_order(sp)) {
+    return "the loops step the dims of " + ir::Var(load.source()).name() + " and " +
+           ir::Var(store.buffer()).name() + " in another order (a transposed copy)";
+  }
+  Any copy = tile_call("tirx.tile.copy", List{region(store.buffer(), dp, inner), region(load.source(), sp, inner)});
+  return wrap_outer(loops, outer, copy);
+}
+
+Any lower_copy_nest(const std::vector<ir::For>& loops, const ir::BufferStore& store, const ir::TensorLoad& load) {
+  std::string why;
+  for (size_t outer = 0; outer < loops.size(); ++outer) {
+    auto copy = as_copy(loops, outer, store, load);
+    if (auto* stmt = std::get_if<Any>(&copy)) return *stmt;
+    if (why.empty()) why = std::get<std::string>(copy);
+  }
+  fail(nest_text(loops, store) + " moves elements of a DRAM tensor that are not a block slice: " + why + "; the " +
+       "tenstorrent backend reads and writes DRAM by blocks, so such a loop must be a T.copy of a block (each loop "
+       "variable stepping one dim with stride 1, in the same dim order on both sides, from a start computed from "
+       "block indices and outer loops)");
+}
+
+// ------------------------------------------------------------------------------------------------------- gemm
+
+template <typename Node>
+std::optional<std::pair<Any, Any>> operands_of(const Any& value) {
+  auto node = Node::from(strip_casts(value));
+  if (!node) return std::nullopt;
+  return std::make_pair(strip_casts(node->a()), strip_casts(node->b()));
+}
+
+// Whether `load` reads `buffer` at exactly the variables `a`, `b`.
+bool reads_at(const ir::TensorLoad& load, const Any& a, const Any& b) {
+  List idx = load.indices();
+  return idx.size() == 2 && idx[0].same_as(a) && idx[1].same_as(b);
+}
+
+bool whole(const Any& buffer, const Any& x, const Any& y, const std::vector<ir::For>& loops) {
+  auto extent_of = [&](const Any& v) -> int64_t {
+    for (const ir::For& l : loops) {
+      auto e = ir::IntImm::from(l.extent());
+      if (l.loop_var().same_as(v) && e && tileops::is_zero(l.min())) return e->value();
+    }
+    return -1;
+  };
+  BufferInfo info = buffer_info(buffer);
+  return info.shape == std::vector<int64_t>{extent_of(x), extent_of(y)};
+}
+
+// `C[i, j] = C[i, j] + A[.] * B[.]` (in either operand order) over three loops: the gemm, nothing when the store is
+// no multiply-add, a refusal naming the loop when it is one the tenstorrent backend has no product for.
+std::optional<Any> as_gemm(const std::vector<ir::For>& loops, const ir::BufferStore& store) {
+  auto sum = operands_of<ir::Add>(store.value());
+  if (!sum) return std::nullopt;
+  Any acc = sum->first, product = sum->second;
+  auto acc_load = ir::TensorLoad::from(acc);
+  if (!acc_load || !acc_load->source().same_as(store.buffer())) std::swap(acc, product);
+  acc_load = ir::TensorLoad::from(acc);
+  auto mul = operands_of<ir::Mul>(product);
+  if (!acc_load || !acc_load->source().same_as(store.buffer()) || !mul) return std::nullopt;
+  auto a = ir::TensorLoad::from(mul->first), b = ir::TensorLoad::from(mul->second);
+  if (!a || !b) return std::nullopt;
+  auto refuse = [&](const std::string& why) -> Any {
+    fail(nest_text(loops, store) + " is a multiply-add that the tenstorrent backend lowers only as a T.gemm: " + why +
+         " (write T.gemm(A, B, C) for a product of on-chip blocks)");
+  };
+  if (loops.size() != 3) refuse("it needs three loops (i, j, k) over whole on-chip buffers");
+  List out = store.indices();
+  if (out.size() != 2) refuse("the accumulator must be 2-D");
+  Any i = out[0], j = out[1];
+  if (!reads_at(*acc_load, i, j)) refuse("the accumulator is read at other indices than it is written");
+  std::vector<Any> rest;  // the loop variables other than the accumulator's indices: k
+  for (const ir::For& l : loops) {
+    if (!l.loop_var().same_as(i) && !l.loop_var().same_as(j)) rest.push_back(l.loop_var());
+  }
+  if (rest.size() != 1) refuse("the accumulator's indices must be two of the loop variables");
+  Any k = rest[0];
+  // A[i, k] (or A[k, i] transposed) and B[k, j] (or B[j, k]), in either order of the product.
+  auto lhs_of = [&](const ir::TensorLoad& x) { return reads_at(x, i, k) || reads_at(x, k, i); };
+  if (!lhs_of(*a)) std::swap(a, b);
+  if (!lhs_of(*a) || !(reads_at(*b, k, j) || reads_at(*b, j, k))) {
+    refuse("the operands must be read as A[i, k] (or A[k, i]) and B[k, j] (or B[j, k])");
+  }
+  bool ta = reads_at(*a, k, i), tb = reads_at(*b, j, k);
+  for (const Any& buf : {store.buffer().any(), a->source().any(), b->source().any()}) {
+    if (!buffer_info(buf).on_chip()) refuse("'" + ir::Var(buf).name() + "' is a DRAM tensor");
+  }
+  if (!whole(store.buffer(), i, j, loops) || !whole(a->source(), ta ? k : i, ta ? i : k, loops) ||
+      !whole(b->source(), tb ? j : k, tb ? k : j, loops)) {
+    refuse("the loops must run from 0 over the whole buffers");
+  }
+  Any c = full_region(store.buffer());
+  return tile_call("tirx.tile.gemm", List{c, full_region(a->source()), full_region(b->source()), c,
+                                          make_const(Any(ta), "bool"), make_const(Any(tb), "bool"),
+                                          float_imm(1.0), float_imm(1.0)});
+}
+
+Any rewrite_nest(const Any& stmt) {
+  auto nest = eltwise_nest(stmt);
+  if (!nest) return stmt;
+  const auto& [loops, store] = *nest;
+  Any value = strip_casts(store.value());
+  auto load = ir::TensorLoad::from(value);
+  bool dram = !buffer_info(store.buffer()).on_chip() || (load && !buffer_info(load->source()).on_chip());
+  if (load && dram) return lower_copy_nest(loops, store, *load);
+  if (auto gemm = as_gemm(loops, store)) return *gemm;
+  return stmt;
+}
+
+}  // namespace
+
+namespace hooks {
+
+Any loops_to_tile_ops() {
+  return prim_func_pass("LowerTTLoopsToTileOps", [](const Any& func) {
+    return with_body(func, map(ir::PrimFunc(func).body(), {{ir::For::kTypeKey, rewrite_nest}}, "pre"));
+  });
+}
+
+}  // namespace hooks
+}  // namespace tl
