@@ -9,7 +9,9 @@
 //   A[k, i] / B[j, k] allowed) is a T.gemm.
 // A copy-shaped nest over a DRAM tensor that is not a block slice (a gather such as an im2col load, a transposed or
 // strided read) and a multiply-add nest that is not a whole-buffer product are refused naming the loop. Other nests
-// are left to the element-wise recognition (tile_ops_eltwise.cc).
+// are left to the element-wise recognition (tile_ops_eltwise.cc). In a statement sequence, a tile op writing an
+// on-chip block whole that is written whole again before anything reads it is dropped (its CB would have no
+// consumer).
 #include <variant>
 
 #include "cpu_loops.h"
@@ -242,13 +244,68 @@ Any rewrite_nest(const Any& stmt) {
   return stmt;
 }
 
+// ------------------------------------------------------------------------------------------ overwritten blocks
+
+// The on-chip buffer a tile primitive writes whole without reading its old value (a copy into it, a fill, a
+// reduction with clear=True), or nothing.
+std::optional<Any> overwrites(const Any& stmt) {
+  auto tile = ir::TilePrimitiveCall::from(stmt);
+  if (!tile) return std::nullopt;
+  std::string op = tile->op().name();
+  List args = tile->args();
+  bool whole = op == "tirx.tile.copy" || op == "tirx.tile.fill" ||
+               ((op == "tirx.tile.sum" || op == "tirx.tile.max" || op == "tirx.tile.min") && args.size() > 3 &&
+                !truthy(to_plain(args[3])));
+  if (!whole || !ir::TensorRegion::matches(args[0])) return std::nullopt;
+  tileops::Region dst = tileops::region_of(args[0]);
+  if (!dst.info.on_chip()) return std::nullopt;
+  for (const Any& m : dst.mins) {
+    if (!tileops::is_zero(m)) return std::nullopt;
+  }
+  if (dst.extents != dst.info.shape) return std::nullopt;
+  for (size_t a = 1; a < args.size(); ++a) {  // reads its own old value: not an overwrite
+    if (auto r = ir::TensorRegion::from(args[a]); r && r->source().same_as(dst.info.var)) return std::nullopt;
+  }
+  return dst.info.var;
+}
+
+bool mentions(const Any& stmt, const Any& buffer) {
+  bool found = false;
+  walk(stmt, {ir::visit<ir::TensorRegion>([&](const ir::TensorRegion& r) { found |= r.source().same_as(buffer); }),
+              ir::visit<ir::TensorLoad>([&](const ir::TensorLoad& l) { found |= l.source().same_as(buffer); }),
+              ir::visit<ir::BufferStore>([&](const ir::BufferStore& s) { found |= s.buffer().same_as(buffer); })});
+  return found;
+}
+
+// In a statement sequence, a block written whole and written whole again before anything reads it is never read
+// (the CPU tests' `dst[i] = Init[i]` before a clear=True reduction into dst): the first write goes, as every CB
+// needs a consumer.
+Any drop_overwritten(const Any& stmt) {
+  std::vector<Any> seq = flatten(stmt);
+  std::vector<Any> kept;
+  for (size_t s = 0; s < seq.size(); ++s) {
+    auto written = overwrites(seq[s]);
+    bool dead = false;
+    for (size_t n = s + 1; written && n < seq.size(); ++n) {
+      if (auto again = overwrites(seq[n]); again && again->same_as(*written)) {
+        dead = true;
+        break;
+      }
+      if (mentions(seq[n], *written)) break;
+    }
+    if (!dead) kept.push_back(seq[s]);
+  }
+  return kept.size() == seq.size() ? stmt : seq_stmt(cpu::to_list(kept));
+}
+
 }  // namespace
 
 namespace hooks {
 
 Any loops_to_tile_ops() {
   return prim_func_pass("LowerTTLoopsToTileOps", [](const Any& func) {
-    return with_body(func, map(ir::PrimFunc(func).body(), {{ir::For::kTypeKey, rewrite_nest}}, "pre"));
+    Any body = map(ir::PrimFunc(func).body(), {{ir::For::kTypeKey, rewrite_nest}}, "pre");
+    return with_body(func, map(body, {{ir::SeqStmt::kTypeKey, drop_overwritten}}, "post"));
   });
 }
 
