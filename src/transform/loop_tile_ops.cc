@@ -124,6 +124,17 @@ Any wrap_outer(const std::vector<ir::For>& loops, size_t outer, Any body) {
 std::variant<Any, std::string> as_copy(const std::vector<ir::For>& loops, size_t outer, const ir::BufferStore& store,
                                        const ir::TensorLoad& load) {
   std::vector<ir::For> inner(loops.begin() + static_cast<std::ptrdiff_t>(outer), loops.end());
+  // An outer loop kept around the copy may only move the DRAM block: CBs hold whole on-chip blocks.
+  for (const auto& [buffer, indices] : {std::make_pair(store.buffer().any(), store.indices()),
+                                        std::make_pair(load.source().any(), load.indices())}) {
+    if (!buffer_info(buffer).on_chip()) continue;
+    for (size_t l = 0; l < outer; ++l) {
+      bool uses = false;
+      Any v = loops[l].loop_var();
+      for (const Any& index : indices) walk(index, {ir::visit<ir::Var>([&](const ir::Var& x) { uses |= x.same_as(v); })});
+      if (uses) return "loop '" + format_value(v) + "' steps on-chip buffer '" + ir::Var(buffer).name() + "'";
+    }
+  }
   for (const ir::For& l : inner) {
     if (!ir::IntImm::matches(l.extent())) {
       return "loop '" + format_value(l.loop_var()) + "' has extent " + format_value(l.extent()) +
