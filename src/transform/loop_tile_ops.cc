@@ -7,7 +7,8 @@
 //   blocks; an outer loop of the nest whose variable only moves the block stays a loop around the copy;
 // - a three-loop nest `C[i, j] += A[i, k] * B[k, j]` over whole on-chip buffers (operands read transposed as
 //   A[k, i] / B[j, k] allowed) is a T.gemm.
-// A copy-shaped nest over a DRAM tensor that is not a block slice (a gather such as an im2col load, a transposed or
+// Index scalars are folded first (scalars.cc), so a nest that names its indices (`m = by * block_M + i`) is seen
+// through. A copy-shaped nest over a DRAM tensor that is not a block slice (a gather such as an im2col load, a transposed or
 // strided read) and a multiply-add nest that is not a whole-buffer product are refused naming the loop. Other nests
 // are left to the element-wise recognition (tile_ops_eltwise.cc). In a statement sequence, a tile op writing an
 // on-chip block whole that is written whole again before anything reads it is dropped (its CB would have no
@@ -15,6 +16,7 @@
 #include <variant>
 
 #include "cpu_loops.h"
+#include "tile_dataflow.h"
 #include "tile_ops_util.h"
 
 namespace tl {
@@ -315,7 +317,7 @@ namespace hooks {
 
 Any loops_to_tile_ops() {
   return prim_func_pass("LowerTTLoopsToTileOps", [](const Any& func) {
-    Any body = map(ir::PrimFunc(func).body(), {{ir::For::kTypeKey, rewrite_nest}}, "pre");
+    Any body = map(ir::PrimFunc(fold_constant_scalars(func)).body(), {{ir::For::kTypeKey, rewrite_nest}}, "pre");
     return with_body(func, map(body, {{ir::SeqStmt::kTypeKey, drop_overwritten}}, "post"));
   });
 }
