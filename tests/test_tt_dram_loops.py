@@ -81,6 +81,17 @@ def test_cpu_gemm_multiply_add_loop_is_a_gemm() -> None:
                                rtol=1e-2, atol=1e-2)
 
 
+def test_elementwise_expression_over_dram_blocks_stages_them_through_cbs() -> None:
+    m, n = 64, 128
+    kernel = tilelang.compile(K.elementwise_dram(m, n, 32, 64), out_idx=[-1], target="tenstorrent")
+    a, b = (RNG.standard_normal((m, n)).astype("float32") for _ in range(2))
+    ref = np.exp(a + b)
+    np.testing.assert_allclose(kernel(a, b), ref, rtol=1e-5, atol=1e-6 * float(ref.max()))
+    art = tilelang.lower(K.elementwise_dram(m, n, 32, 64), target="tenstorrent")
+    cbs = {cb["buffer"]: cb for cb in art.rt_mod.plan["cbs"]}
+    assert cbs["A_blk0"]["class"] == cbs["B_blk1"]["class"] == "input" and cbs["C_blk2"]["class"] == "output"
+
+
 # ------------------------------------------------------------------------------------------------- refusals
 
 
@@ -122,6 +133,15 @@ REFUSALS = {
     "partial_gemm": r"loop \(i, j, k\) storing acc\[i, j\] = .* is a multiply-add that the tenstorrent backend lowers "
                     r"only as a T.gemm: the loops must run from 0 over the whole buffers",
 }
+
+
+def test_convolution_im2col_gather_is_refused_naming_the_loop() -> None:
+    """examples/convolution's non-Hopper im2col load (3x3, padding 1) gathers single elements under a bounds mask."""
+    func = K.convolution(1, 32, 4, 32, 32, 3, 1, 1, 1, 64, 32, 32, 2, 128)
+    with pytest.raises(TileLangError, match=r"loop \(i, j\) storing data_shared\[i, j\] = T.if_then_else\(.* reads "
+                                            r"DRAM tensor 'data' element by element at data\[.*which is not a block "
+                                            r"of the loop \(index .* is not affine in the loop variables\)"):
+        tilelang.lower(func, target="tenstorrent")
 
 
 @pytest.mark.parametrize("case", list(REFUSALS))

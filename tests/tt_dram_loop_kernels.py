@@ -14,7 +14,7 @@ from typing import Any
 
 import tilelang.language as T
 
-__all__ = ["gemm_schedule", "cpu_reduce_2d", "cpu_reduce_3d", "cpu_gemm", "convolution", "DRAM_LOOP_CORPUS"]
+__all__ = ["gemm_schedule", "cpu_reduce_2d", "cpu_reduce_3d", "cpu_gemm", "convolution", "elementwise_dram", "DRAM_LOOP_CORPUS"]
 
 
 def gemm_schedule(M, N, K, block_M, block_N, block_K, dtype=T.float16, accum_dtype=T.float32):
@@ -199,9 +199,23 @@ def convolution(N, C, H, W, F, K, S, D, P, block_M, block_N, block_K, num_stages
     return main
 
 
+def elementwise_dram(M, N, block_M, block_N, dtype="float32"):
+    """C = exp(A + B) written straight over DRAM blocks in a T.Parallel loop (no T.copy, no on-chip buffer)."""
+
+    @T.prim_func
+    def main(A: T.Tensor((M, N), dtype), B: T.Tensor((M, N), dtype), C: T.Tensor((M, N), dtype)):
+        with T.Kernel(T.ceildiv(N, block_N), T.ceildiv(M, block_M), threads=128) as (bx, by):
+            for i, j in T.Parallel(block_M, block_N):
+                C[by * block_M + i, bx * block_N + j] = T.exp(
+                    A[by * block_M + i, bx * block_N + j] + B[by * block_M + i, bx * block_N + j])
+
+    return main
+
+
 # The kernels of the codegen corpus (tests/tt_kernels.py CORPUS; tools/check_metal compiles them).
 DRAM_LOOP_CORPUS: dict[str, Any] = {
     "dram_loop_gemm_schedule": lambda: gemm_schedule(128, 128, 128, 64, 64, 32),
     "dram_loop_cpu_reduce_sum": lambda: cpu_reduce_2d("sum", 32, 64, 1, "float32", True),
     "dram_loop_cpu_gemm": lambda: cpu_gemm(64, 64, 64, 32, 32, 32),
+    "dram_loop_elementwise": lambda: elementwise_dram(64, 128, 32, 64),
 }

@@ -7,6 +7,8 @@
 //   blocks; an outer loop of the nest whose variable only moves the block stays a loop around the copy;
 // - a three-loop nest `C[i, j] += A[i, k] * B[k, j]` over whole on-chip buffers (operands read transposed as
 //   A[k, i] / B[j, k] allowed) is a T.gemm.
+// - an element-wise store over a nest whose operands (or destination) are DRAM blocks read in loop order stages each
+//   block through an on-chip buffer of the nest's shape: a T.copy in before the loop (out after it).
 // Index scalars are folded first (scalars.cc), so a nest that names its indices (`m = by * block_M + i`) is seen
 // through. A copy-shaped nest over a DRAM tensor that is not a block slice (a gather such as an im2col load, a transposed or
 // strided read) and a multiply-add nest that is not a whole-buffer product are refused naming the loop. Other nests
@@ -245,6 +247,79 @@ std::optional<Any> as_gemm(const std::vector<ir::For>& loops, const ir::BufferSt
                                           float_imm(1.0), float_imm(1.0)});
 }
 
+// ------------------------------------------------------------------------------------- element-wise over DRAM
+
+// An on-chip buffer of `shape` (a block staged through a CB).
+Any staging_buffer(const std::string& name, const std::string& dtype, const std::vector<ir::For>& loops) {
+  List shape;
+  for (const ir::For& l : loops) shape.push_back(l.extent());
+  Any type = call("tirx.BufferType", String("shared"), String(dtype), shape, List(), int_imm(0), -1, 0, Any(nullptr),
+                  List(), Any(nullptr));
+  return call("tirx.BufferVar", String(name), type, Any(nullptr));
+}
+
+// Whether `indices` read a block of the nest in loop order: loop l steps the l-th stepped dim, from a start free of
+// the nest's variables.
+std::optional<Placement> block_in_loop_order(const List& indices, const std::vector<ir::For>& loops) {
+  auto p = place(indices, loops);
+  auto* placement = std::get_if<Placement>(&p);
+  if (placement == nullptr) return std::nullopt;
+  std::vector<int> order = dim_order(*placement);
+  for (size_t l = 0; l < order.size(); ++l) {
+    if (order[l] != static_cast<int>(l)) return std::nullopt;
+  }
+  return *placement;
+}
+
+// An element-wise store over the whole nest whose operands or destination are DRAM blocks read (written) in loop
+// order: each such block is staged through an on-chip buffer of the nest's shape (`<tensor>_blk<n>`: a T.copy in
+// before the loop, or out after it), which the store then reads (writes) at the loop variables. Nothing when no
+// operand is such a block (a 1-D tensor read as w[j] broadcasts as it is).
+std::optional<Any> stage_dram_operands(const std::vector<ir::For>& loops, const ir::BufferStore& store) {
+  for (const ir::For& l : loops) {
+    if (!ir::IntImm::matches(l.extent()) || !tileops::is_zero(l.min())) return std::nullopt;
+  }
+  List lvars;
+  for (const ir::For& l : loops) lvars.push_back(l.loop_var());
+  std::vector<Any> before, allocs;
+  std::vector<std::pair<Any, Any>> staged;  // load -> staging buffer
+  int n = 0;
+  auto stage = [&](const Any& tensor, const Placement& p) {
+    Any buf = staging_buffer(ir::Var(tensor).name() + "_blk" + std::to_string(n++), buffer_info(tensor).dtype, loops);
+    allocs.push_back(call("tirx.AllocBuffer", buf, ffi::Map<String, Any>(), Any(nullptr)));
+    return std::make_pair(buf, region(tensor, p, loops));
+  };
+  Any value = map(store.value(), {ir::rewrite<ir::TensorLoad>([&](const ir::TensorLoad& load) -> Any {
+                    if (buffer_info(load.source()).on_chip()) return load.any();
+                    auto p = block_in_loop_order(load.indices(), loops);
+                    if (!p) return load.any();
+                    auto [buf, src] = stage(load.source(), *p);
+                    before.push_back(tile_call("tirx.tile.copy", List{full_region(buf), src}));
+                    return call("tirx.BufferLoad", buf, lvars, Any(nullptr));
+                  })},
+                  "post");
+  Any out = store.buffer();
+  std::vector<Any> after;
+  if (!buffer_info(out).on_chip()) {
+    auto p = block_in_loop_order(store.indices(), loops);
+    if (!p) return std::nullopt;
+    auto [buf, dst] = stage(out, *p);
+    after.push_back(tile_call("tirx.tile.copy", List{dst, full_region(buf)}));
+    out = buf;
+  }
+  if (allocs.empty()) return std::nullopt;
+  Any body = call("tirx.BufferStore", out, value, lvars, Any(nullptr));
+  for (size_t l = loops.size(); l-- > 0;) {
+    const ir::For& f = loops[l];
+    body = for_loop(f.loop_var(), f.min(), f.extent(), static_cast<int>(f.kind()), body, f.annotations());
+  }
+  std::vector<Any> seq = allocs;
+  seq.insert(seq.end(), before.begin(), before.end());
+  seq.push_back(body);
+  seq.insert(seq.end(), after.begin(), after.end());
+  return seq_stmt(cpu::to_list(seq));
+}
+
 Any rewrite_nest(const Any& stmt) {
   auto nest = eltwise_nest(stmt);
   if (!nest) return stmt;
@@ -254,6 +329,22 @@ Any rewrite_nest(const Any& stmt) {
   bool dram = !buffer_info(store.buffer()).on_chip() || (load && !buffer_info(load->source()).on_chip());
   if (load && dram) return lower_copy_nest(loops, store, *load);
   if (auto gemm = as_gemm(loops, store)) return *gemm;
+  if (auto staged = stage_dram_operands(loops, store)) return *staged;
+  // A DRAM element read that is no block of the nest (the convolution's im2col load under its bounds mask).
+  std::optional<ir::TensorLoad> gather;
+  walk(store.value(), {ir::visit<ir::TensorLoad>([&](const ir::TensorLoad& l) {
+         if (!gather && !buffer_info(l.source()).on_chip() && !block_in_loop_order(l.indices(), loops) &&
+             std::holds_alternative<std::string>(place(l.indices(), loops))) {
+           gather = l;
+         }
+       })});
+  if (gather && gather->indices().size() > 1) {  // a 1-D tensor read as w[j] broadcasts as a row vector
+    std::string why = std::get<std::string>(place(gather->indices(), loops));
+    fail(nest_text(loops, store) + " reads DRAM tensor '" + ir::Var(gather->source()).name() + "' element by element " +
+         "at " + format_value(gather->any()) + ", which is not a block of the loop (" + why + "); the tenstorrent " +
+         "backend reads DRAM by blocks (a T.copy, or a loop whose every index steps one dim with stride 1), and has no "
+         "element gather (an im2col load; T.if_then_else bounds masks are a separate feature)");
+  }
   return stmt;
 }
 
