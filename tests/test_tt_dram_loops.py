@@ -11,6 +11,7 @@ of N(0, 1) data within 1e-5 (another summation order), maxima exactly.
 import shutil
 from typing import Any
 
+import ml_dtypes
 import numpy as np
 import pytest
 import tt_dram_loop_kernels as K
@@ -90,6 +91,22 @@ def test_elementwise_expression_over_dram_blocks_stages_them_through_cbs() -> No
     art = tilelang.lower(K.elementwise_dram(m, n, 32, 64), target="tenstorrent")
     cbs = {cb["buffer"]: cb for cb in art.rt_mod.plan["cbs"]}
     assert cbs["A_blk0"]["class"] == cbs["B_blk1"]["class"] == "input" and cbs["C_blk2"]["class"] == "output"
+
+
+def test_elementwise_store_to_dram_from_an_on_chip_buffer() -> None:
+    """`C[i, j] = T.exp(A_s[i, j])` straight into the DRAM tensor (refused before loops over DRAM were blocks)."""
+
+    @T.prim_func
+    def main(A: T.Tensor((64, 64), "bfloat16"), C: T.Tensor((64, 64), "bfloat16")):
+        with T.Kernel(1, 1, threads=128) as (bx, by):
+            A_s = T.alloc_shared((64, 64), "bfloat16")
+            T.copy(A[0, 0], A_s)
+            for (i, j) in T.Parallel(64, 64):
+                C[i, j] = T.exp(A_s[i, j])
+
+    a = RNG.uniform(-2, 2, (64, 64)).astype("float32").astype(ml_dtypes.bfloat16)
+    out = tilelang.compile(main, out_idx=[-1], target="tenstorrent")(a)
+    np.testing.assert_allclose(out.astype("float32"), np.exp(a.astype("float32")), rtol=2.0**-6)
 
 
 # ------------------------------------------------------------------------------------------------- refusals

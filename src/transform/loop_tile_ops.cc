@@ -216,17 +216,22 @@ std::optional<Any> as_gemm(const std::vector<ir::For>& loops, const ir::BufferSt
     fail(nest_text(loops, store) + " is a multiply-add that the tenstorrent backend lowers only as a T.gemm: " + why +
          " (write T.gemm(A, B, C) for a product of on-chip blocks)");
   };
-  if (loops.size() != 3) refuse("it needs three loops (i, j, k) over whole on-chip buffers");
+  // A reduction over a third loop k (both factors read at k, the accumulator not): anything else is element-wise.
   List out = store.indices();
-  if (out.size() != 2) refuse("the accumulator must be 2-D");
+  if (loops.size() != 3 || out.size() != 2 || !reads_at(*acc_load, out[0], out[1])) return std::nullopt;
   Any i = out[0], j = out[1];
-  if (!reads_at(*acc_load, i, j)) refuse("the accumulator is read at other indices than it is written");
   std::vector<Any> rest;  // the loop variables other than the accumulator's indices: k
   for (const ir::For& l : loops) {
     if (!l.loop_var().same_as(i) && !l.loop_var().same_as(j)) rest.push_back(l.loop_var());
   }
-  if (rest.size() != 1) refuse("the accumulator's indices must be two of the loop variables");
+  if (rest.size() != 1) return std::nullopt;
   Any k = rest[0];
+  auto reads_k = [&](const ir::TensorLoad& x) {
+    bool uses = false;
+    for (const Any& index : x.indices()) uses |= index.same_as(k);
+    return uses;
+  };
+  if (!reads_k(*a) || !reads_k(*b)) return std::nullopt;
   // A[i, k] (or A[k, i] transposed) and B[k, j] (or B[j, k]), in either order of the product.
   auto lhs_of = [&](const ir::TensorLoad& x) { return reads_at(x, i, k) || reads_at(x, k, i); };
   if (!lhs_of(*a)) std::swap(a, b);
@@ -281,6 +286,14 @@ std::optional<Any> stage_dram_operands(const std::vector<ir::For>& loops, const 
   }
   List lvars;
   for (const ir::For& l : loops) lvars.push_back(l.loop_var());
+  // An on-chip destination is written at the loop variables, the whole nest (not an inner loop of a wider nest).
+  if (buffer_info(store.buffer()).on_chip()) {
+    List idx = store.indices();
+    if (idx.size() != lvars.size()) return std::nullopt;
+    for (size_t l = 0; l < idx.size(); ++l) {
+      if (!idx[l].same_as(lvars[l])) return std::nullopt;
+    }
+  }
   std::vector<Any> before, allocs;
   std::vector<std::pair<Any, Any>> staged;  // load -> staging buffer
   int n = 0;
