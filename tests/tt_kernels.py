@@ -7,6 +7,7 @@ from typing import Any
 
 from test_language_llvm import elementwise_add, matmul
 from tt_attention_kernels import ATTENTION_CORPUS
+from tt_dram_loop_kernels import DRAM_LOOP_CORPUS
 from tt_loop_kernels import LOOP_CORPUS
 from tt_norm_kernels import NORM_CORPUS
 from tt_split_k_kernels import SPLIT_K_CORPUS
@@ -382,6 +383,7 @@ CORPUS = {
     **{f"gemm_{name}": (lambda ta=ta, tb=tb: matmul_transposed(64, 96, 128, 32, 96, 64, ta, tb))
        for name, ta, tb in (("nt", False, True), ("tn", True, False), ("tt", True, True))},
     **LOOP_CORPUS,
+    **DRAM_LOOP_CORPUS,
     **NORM_CORPUS,
     **SPLIT_K_CORPUS,
     **ATTENTION_CORPUS,
