@@ -144,12 +144,24 @@ def _refused(case: str) -> Any:
 REFUSALS = {
     "transposed": r"loop \(i, j\) storing A_s\[i, j\] = A\[j, i\] moves elements of a DRAM tensor that are not a "
                   r"block slice: the loops step the dims of A and A_s in another order \(a transposed copy\)",
-    "strided": r"loop \(i, j\) storing A_s\[i, j\] = A\[2 \* i, j\] .* not a block slice: A: index 2 \* i steps by 2 "
+    "strided": r"loop \(i, j\) storing A_s\[i, j\] = A\[2 \* i, j\] .* not a block slice: A: index i \* 2 steps by 2 "
                r"with loop 'i'",
     "gather": r"loop \(i, j\) .* not a block slice: A: index i \* i % 64 is not affine in the loop variables",
     "partial_gemm": r"loop \(i, j, k\) storing acc\[i, j\] = .* is a multiply-add that the tenstorrent backend lowers "
                     r"only as a T.gemm: the loops must run from 0 over the whole buffers",
 }
+
+
+def test_convolution_1x1_im2col_load_reads_blocks_of_the_folded_input() -> None:
+    """examples/convolution unmodified, 1x1 filter without padding: the im2col load's bounds mask is proved true over
+    the loop ranges, its row index folds to `by * block_M + i` of the (N * H * W, C) matrix the input is tiled as,
+    and the `T.Tensor(..., kernel.data)` / `out.data` views are that matrix of the filter and the output."""
+    n, c, h, w, f = 2, 64, 4, 32, 64
+    kernel = tilelang.compile(K.convolution(n, c, h, w, f, 1, 1, 1, 0, 64, 32, 32, 2, 128), out_idx=[2],
+                              target="tenstorrent")
+    data, weight = uniform(n, h, w, c), uniform(1, 1, c, f)
+    ref = np.einsum("nhwc,cf->nhwf", data.astype("float32"), weight[0, 0].astype("float32"))
+    np.testing.assert_allclose(kernel(data, weight).astype("float32"), ref, rtol=1e-2, atol=1e-2)
 
 
 def test_convolution_im2col_gather_is_refused_naming_the_loop() -> None:
@@ -159,6 +171,25 @@ def test_convolution_im2col_gather_is_refused_naming_the_loop() -> None:
                                             r"DRAM tensor 'data' element by element at data\[.*which is not a block "
                                             r"of the loop \(index .* is not affine in the loop variables\)"):
         tilelang.lower(func, target="tenstorrent")
+
+
+STREAMK = {"M": 64, "N": 128, "K": 128, "block_M": 32, "block_N": 32, "block_K": 32, "trans_A": False,
+           "trans_B": True, "dtypeAB": T.float16, "dtypeC": T.float32, "accum_dtype": T.float32, "num_stages": 2,
+           "threads": 64}
+
+
+def test_streamk_runs_on_llvm_and_is_refused_on_tenstorrent_naming_its_loop_carried_scalar() -> None:
+    """Stream-K over 3 programs (8 output tiles of 4 K steps): its work range `start_iter` is a scalar carried across
+    the iterations of a while loop, which the kernels would have to carry in step (not lowered yet)."""
+    fn, streamk_tiles = K.streamk(64, 128, 128, 3, 32, 32, 32)
+    a, b = uniform(64, 128), uniform(128, 128)
+    c = np.zeros((64, 128), "float32")
+    fn.compile(streamk_tiles=streamk_tiles, **STREAMK)(a, b, c)
+    np.testing.assert_allclose(c, a.astype("float32") @ b.astype("float32").T, rtol=1e-3, atol=1e-3)
+    tt = tilelang.jit(target="tenstorrent")(fn.__wrapped__)
+    with pytest.raises(TileLangError, match=r"scalar 'start_iter' is assigned pid \* 7; .* not scalars assigned more "
+                                            r"than once \(loop-carried, as stream-K's work range\)"):
+        tt.compile(streamk_tiles=streamk_tiles, **STREAMK)
 
 
 @pytest.mark.parametrize("case", list(REFUSALS))

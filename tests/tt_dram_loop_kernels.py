@@ -7,14 +7,16 @@
   `_make_kernel_3d` (T.grid loops between the tensors and T.alloc_local buffers around a T.reduce_*);
 - `cpu_gemm`: testing/python/cpu/test_tilelang_cpu_gemm.py's `matmul` (a T.grid multiply-add over local buffers);
 - `convolution`: examples/convolution/example_convolution.py before tile-ai/tilelang b9a5907a2 moved it to
-  T.im2col (the non-Hopper path: an im2col T.Parallel load with a T.if_then_else bounds mask).
+  T.im2col (the non-Hopper path: an im2col T.Parallel load with a T.if_then_else bounds mask);
+- `streamk`: examples/gemm_streamk/example_tilelang_gemm_streamk.py (its module-level schedule and the eager
+  `tl_matmul_streamk`).
 """
 
 from typing import Any
 
 import tilelang.language as T
 
-__all__ = ["gemm_schedule", "cpu_reduce_2d", "cpu_reduce_3d", "cpu_gemm", "convolution", "elementwise_dram", "DRAM_LOOP_CORPUS"]
+__all__ = ["gemm_schedule", "cpu_reduce_2d", "cpu_reduce_3d", "cpu_gemm", "convolution", "elementwise_dram", "streamk", "DRAM_LOOP_CORPUS"]
 
 
 def gemm_schedule(M, N, K, block_M, block_N, block_K, dtype=T.float16, accum_dtype=T.float32):
@@ -218,6 +220,7 @@ DRAM_LOOP_CORPUS: dict[str, Any] = {
     "dram_loop_cpu_reduce_sum": lambda: cpu_reduce_2d("sum", 32, 64, 1, "float32", True),
     "dram_loop_cpu_gemm": lambda: cpu_gemm(64, 64, 64, 32, 32, 32),
     "dram_loop_elementwise": lambda: elementwise_dram(64, 128, 32, 64),
+    "dram_loop_convolution_1x1": lambda: convolution(1, 32, 4, 32, 32, 1, 1, 1, 0, 64, 32, 32, 2, 128),
 }
 
 

@@ -9,6 +9,7 @@
 //   A[k, i] / B[j, k] allowed) is a T.gemm.
 // - an element-wise store over a nest whose operands (or destination) are DRAM blocks read in loop order stages each
 //   block through an on-chip buffer of the nest's shape: a T.copy in before the loop (out after it).
+// - `T.Tensor((rows, cols), dtype, tensor.data)` views that are a tensor's folded matrix become regions of the tensor.
 // Index scalars are folded first (scalars.cc), so a nest that names its indices (`m = by * block_M + i`) is seen
 // through. A copy-shaped nest over a DRAM tensor that is not a block slice (a gather such as an im2col load, a transposed or
 // strided read) and a multiply-add nest that is not a whole-buffer product are refused naming the loop. Other nests
@@ -124,9 +125,95 @@ Any wrap_outer(const std::vector<ir::For>& loops, size_t outer, Any body) {
   return body;
 }
 
+// A block of a buffer that a nest moves: its region, and the loops in the order of the dims they step.
+struct Block {
+  Any region;
+  std::vector<int> order;
+};
+
+Any simplified(const cpu::Analyzer& analyzer, const Any& expr) {
+  return call("sym.AnalyzerSimplify", analyzer.handle, expr, 2);
+}
+
+Any floordiv(const Any& a, int64_t b) { return call("prim._OpFloorDiv", a, int_imm(b), Any(nullptr)); }
+Any floormod(const Any& a, int64_t b) { return call("prim._OpFloorMod", a, int_imm(b), Any(nullptr)); }
+
+// Rows [r0, r0 + rows) and columns [c0, c0 + cols) of a tensor's folded matrix as a region of the tensor, when
+// the rows start and end on whole sub-blocks of the dims they span; or why not.
+std::variant<Any, std::string> rows_region(const Any& buffer, const Any& r0, int64_t rows, const Any& c0, int64_t cols,
+                                           const cpu::Analyzer& analyzer) {
+  BufferInfo info = buffer_info(buffer);
+  size_t n = info.shape.size();
+  std::vector<Any> mins(n), extents(n);
+  int64_t stride = 1, remaining = rows;
+  for (size_t d = n - 1; d-- > 0;) {
+    int64_t dim = info.shape[d];
+    int64_t take = remaining >= dim ? dim : remaining;
+    if ((remaining >= dim && remaining % dim) || (remaining < dim && dim % remaining)) {
+      return std::to_string(rows) + " rows do not split into whole blocks of dim " + std::to_string(d) + " (" +
+             std::to_string(dim) + ")";
+    }
+    if (take > 1 && !analyzer.can_prove(call("prim._OpEQ", floormod(r0, stride * take), int_imm(0), Any(nullptr)))) {
+      return "the block's first row " + format_value(simplified(analyzer, r0)) + " is not a multiple of " +
+             std::to_string(stride * take) + " (the block would wrap dim " + std::to_string(d) + ")";
+    }
+    mins[d] = simplified(analyzer, floormod(floordiv(r0, stride), dim));
+    extents[d] = int_imm(take);
+    remaining /= take;
+    stride *= dim;
+  }
+  mins[n - 1] = c0;
+  extents[n - 1] = int_imm(cols);
+  List ranges;
+  for (size_t d = 0; d < n; ++d) ranges.push_back(call("ir.Range_from_min_extent", mins[d], extents[d], Any(nullptr)));
+  return call("tirx.BufferRegion", buffer, ranges);
+}
+
+// A tensor of more than two dims is tiled as its (prod(leading dims) * rows, cols) matrix (InferTTLayout): a nest
+// whose indices step that matrix's rows as one (the convolution's `data[m // (OH * OW), m % (OH * OW) // OW, m % OW,
+// c]` with m = by * block_M + i) reads a block of consecutive rows, which is a region of the tensor when it starts
+// and ends on whole sub-blocks of the dims it spans (64 rows of (H, W) = (4, 32) starting at a multiple of 64: two
+// whole W rows of H). The region, or why not.
+std::variant<Block, std::string> folded_block(const Any& buffer, const List& indices, const std::vector<ir::For>& loops,
+                                              const cpu::Analyzer& analyzer) {
+  BufferInfo info = buffer_info(buffer);
+  size_t n = info.shape.size();
+  Any row = indices[0];
+  for (size_t d = 1; d + 1 < n; ++d) row = op_add(cpu::op_mul(row, int_imm(info.shape[d])), indices[d]);
+  row = simplified(analyzer, row);
+  auto p = place(List{row, indices[n - 1]}, loops);
+  if (auto* why = std::get_if<std::string>(&p)) return "as rows of its folded matrix, " + *why;
+  const Placement& fp = std::get<Placement>(p);
+  auto start_extent = [&](size_t dim) -> std::pair<Any, int64_t> {
+    int l = fp.loop_of_dim[dim];
+    if (l < 0) return {fp.base[dim], 1};
+    const ir::For& f = loops[static_cast<size_t>(l)];
+    return {op_add(fp.base[dim], f.min()), ir::IntImm(f.extent()).value()};
+  };
+  auto [r0, rows] = start_extent(0);
+  auto [c0, cols] = start_extent(1);
+  auto r = rows_region(buffer, r0, rows, c0, cols, analyzer);
+  if (auto* why = std::get_if<std::string>(&r)) return "as rows of its folded matrix, " + *why;
+  return Block{std::get<Any>(r), dim_order(fp)};
+}
+
+std::variant<Block, std::string> block_of(const Any& buffer, const List& raw, const std::vector<ir::For>& loops,
+                                          const cpu::Analyzer& analyzer) {
+  List indices;
+  for (const Any& index : raw) indices.push_back(simplified(analyzer, index));
+  auto p = place(indices, loops);
+  if (auto* placement = std::get_if<Placement>(&p)) return Block{region(buffer, *placement, loops), dim_order(*placement)};
+  std::string why = ir::Var(buffer).name() + ": " + std::get<std::string>(p);
+  BufferInfo info = buffer_info(buffer);
+  if (info.on_chip() || info.shape.size() <= 2) return why;
+  auto folded = folded_block(buffer, indices, loops, analyzer);
+  if (auto* block = std::get_if<Block>(&folded)) return *block;
+  return why + "; " + std::get<std::string>(folded);
+}
+
 // `dst[...] = src[...]` over the loops from `outer` on: the copy, or why it is not a block copy.
 std::variant<Any, std::string> as_copy(const std::vector<ir::For>& loops, size_t outer, const ir::BufferStore& store,
-                                       const ir::TensorLoad& load) {
+                                       const ir::TensorLoad& load, const cpu::Analyzer& analyzer) {
   std::vector<ir::For> inner(loops.begin() + static_cast<std::ptrdiff_t>(outer), loops.end());
   // An outer loop kept around the copy may only move the DRAM block: CBs hold whole on-chip blocks.
   for (const auto& [buffer, indices] : {std::make_pair(store.buffer().any(), store.indices()),
@@ -145,24 +232,24 @@ std::variant<Any, std::string> as_copy(const std::vector<ir::For>& loops, size_t
              ", not a constant (a block has a static shape)";
     }
   }
-  auto d = place(store.indices(), inner);
-  if (auto* why = std::get_if<std::string>(&d)) return ir::Var(store.buffer()).name() + ": " + *why;
-  auto s = place(load.indices(), inner);
-  if (auto* why = std::get_if<std::string>(&s)) return ir::Var(load.source()).name() + ": " + *why;
-  const Placement& dp = std::get<Placement>(d);
-  const Placement& sp = std::get<Placement>(s);
-  if (dim_order(dp) != dim_order(sp)) {
+  auto d = block_of(store.buffer(), store.indices(), inner, analyzer);
+  if (auto* why = std::get_if<std::string>(&d)) return *why;
+  auto s = block_of(load.source(), load.indices(), inner, analyzer);
+  if (auto* why = std::get_if<std::string>(&s)) return *why;
+  const Block& db = std::get<Block>(d);
+  const Block& sb = std::get<Block>(s);
+  if (db.order != sb.order) {
     return "the loops step the dims of " + ir::Var(load.source()).name() + " and " +
            ir::Var(store.buffer()).name() + " in another order (a transposed copy)";
   }
-  Any copy = tile_call("tirx.tile.copy", List{region(store.buffer(), dp, inner), region(load.source(), sp, inner)});
-  return wrap_outer(loops, outer, copy);
+  return wrap_outer(loops, outer, tile_call("tirx.tile.copy", List{db.region, sb.region}));
 }
 
-Any lower_copy_nest(const std::vector<ir::For>& loops, const ir::BufferStore& store, const ir::TensorLoad& load) {
+Any lower_copy_nest(const std::vector<ir::For>& loops, const ir::BufferStore& store, const ir::TensorLoad& load,
+                    const cpu::Analyzer& analyzer) {
   std::string why;
   for (size_t outer = 0; outer < loops.size(); ++outer) {
-    auto copy = as_copy(loops, outer, store, load);
+    auto copy = as_copy(loops, outer, store, load, analyzer);
     if (auto* stmt = std::get_if<Any>(&copy)) return *stmt;
     if (why.empty()) why = std::get<std::string>(copy);
   }
@@ -333,14 +420,21 @@ std::optional<Any> stage_dram_operands(const std::vector<ir::For>& loops, const 
   return seq_stmt(cpu::to_list(seq));
 }
 
-Any rewrite_nest(const Any& stmt) {
+Any rewrite_nest(const Any& stmt, const cpu::Analyzer& analyzer) {
   auto nest = eltwise_nest(stmt);
   if (!nest) return stmt;
   const auto& [loops, store] = *nest;
+  // A bounds mask the loop ranges prove true (a 1x1 convolution's im2col load) is no mask.
   Any value = strip_casts(store.value());
+  auto callee = ir::Call::from(value) ? ir::Op::from(ir::Call(value).op()) : std::nullopt;
+  if (auto call = ir::Call::from(value); callee && (callee->name() == "prim.if_then_else" ||
+                                                    callee->name() == "tirx.if_then_else")) {
+    Any cond = simplified(analyzer, call->args()[0]);
+    if (auto c = ir::IntImm::from(cond); c && c->value() != 0) value = strip_casts(call->args()[1]);
+  }
   auto load = ir::TensorLoad::from(value);
   bool dram = !buffer_info(store.buffer()).on_chip() || (load && !buffer_info(load->source()).on_chip());
-  if (load && dram) return lower_copy_nest(loops, store, *load);
+  if (load && dram) return lower_copy_nest(loops, store, *load, analyzer);
   if (auto gemm = as_gemm(loops, store)) return *gemm;
   if (auto staged = stage_dram_operands(loops, store)) return *staged;
   // A DRAM element read that is no block of the nest (the convolution's im2col load under its bounds mask).
@@ -359,6 +453,73 @@ Any rewrite_nest(const Any& stmt) {
          "element gather (an im2col load; T.if_then_else bounds masks are a separate feature)");
   }
   return stmt;
+}
+
+// ------------------------------------------------------------------------------------------------------ views
+
+// `T.Tensor((rows, cols), dtype, tensor.data)` over a tensor parameter whose last dim is `cols` is the tensor's
+// folded matrix, which is how InferTTLayout tiles it (the convolution's `kernel_flat` (KH * KW * C, F) of (KH, KW,
+// C, F)): tile ops on the view's blocks are tile ops on the tensor's regions (rows_region), and the view goes.
+Any resolve_views(const Any& func, const Any& body, const cpu::Analyzer& analyzer) {
+  std::vector<std::pair<Any, Any>> views;  // view var -> tensor var
+  std::vector<BufferInfo> params = tensor_params(func);
+  walk(body, {ir::visit<ir::DeclBuffer>([&](const ir::DeclBuffer& decl) {
+         BufferInfo view = buffer_info(decl.buffer());
+         for (const BufferInfo& p : params) {
+           bool over = false;
+           walk(decl.data(), {ir::visit<ir::Var>([&](const ir::Var& v) { over |= v.same_as(p.var); })});
+           if (!over || view.shape.size() != 2 || p.shape.size() < 2 || view.dtype != p.dtype ||
+               view.shape[1] != p.shape.back() || view.shape[0] * view.shape[1] != [&] {
+                 int64_t total = 1;
+                 for (int64_t e : p.shape) total *= e;
+                 return total;
+               }()) {
+             continue;
+           }
+           views.emplace_back(decl.buffer().any(), p.var);
+         }
+       })});
+  if (views.empty()) return body;
+  auto tensor_of = [&](const Any& var) -> std::optional<Any> {
+    for (const auto& [view, tensor] : views) {
+      if (view.same_as(var)) return tensor;
+    }
+    return std::nullopt;
+  };
+  auto rewritten = map(body, {ir::rewrite<ir::TilePrimitiveCall>([&](const ir::TilePrimitiveCall& tile) -> Any {
+                         List args;
+                         bool changed = false;
+                         for (const Any& arg : tile.args()) {
+                           auto r = ir::TensorRegion::from(arg);
+                           auto tensor = r ? tensor_of(r->source()) : std::nullopt;
+                           if (!tensor) {
+                             args.push_back(arg);
+                             continue;
+                           }
+                           List ranges = r->region();
+                           auto rows = ir::IntImm::from(ir::Range(ranges[0]).extent());
+                           auto cols = ir::IntImm::from(ir::Range(ranges[1]).extent());
+                           std::variant<Any, std::string> region = std::string("its extents are not constants");
+                           if (rows && cols) {
+                             region = rows_region(*tensor, ir::Range(ranges[0]).min(), rows->value(),
+                                                  ir::Range(ranges[1]).min(), cols->value(), analyzer);
+                           }
+                           if (auto* why = std::get_if<std::string>(&region)) {
+                             fail("a block of view '" + r->source().name() + "' of tensor '" + ir::Var(*tensor).name() +
+                                  "' is not a block of the tensor's tiles: " + *why);
+                           }
+                           args.push_back(std::get<Any>(region));
+                           changed = true;
+                         }
+                         if (!changed) return tile.any();
+                         return call("tirx.TilePrimitiveCall", tile.op().any(), args, ffi::Map<String, Any>(),
+                                     tile.config(), Any(nullptr), call("tirx.ExecScope", String("thread")));
+                       }),
+                       ir::rewrite<ir::DeclBuffer>([&](const ir::DeclBuffer& decl) -> Any {
+                         return tensor_of(decl.buffer()) ? evaluate(int_imm(0)) : decl.any();
+                       })},
+                       "post");
+  return rewritten;
 }
 
 // ------------------------------------------------------------------------------------------ overwritten blocks
@@ -421,7 +582,11 @@ namespace hooks {
 
 Any loops_to_tile_ops() {
   return prim_func_pass("LowerTTLoopsToTileOps", [](const Any& func) {
-    Any body = map(ir::PrimFunc(fold_constant_scalars(func)).body(), {{ir::For::kTypeKey, rewrite_nest}}, "pre");
+    Any folded = ir::PrimFunc(fold_constant_scalars(func)).body();
+    cpu::Analyzer analyzer = cpu::range_analyzer(folded);  // the ranges of the loops and block indices
+    Any body = map(folded, {{ir::For::kTypeKey, [analyzer](const Any& stmt) { return rewrite_nest(stmt, analyzer); }}},
+                   "pre");
+    body = resolve_views(func, body, analyzer);
     return with_body(func, map(body, {{ir::SeqStmt::kTypeKey, drop_overwritten}}, "post"));
   });
 }
