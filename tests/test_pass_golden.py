@@ -170,8 +170,7 @@ CASES: dict[str, Case] = {
                     lambda: bshd_exp(2, 64, 2, 64, 32), "tenstorrent", _tt_target, TT,
                     frozenset({"InferTTLayout", "AttachTTAccessors", "BuildTTTileDataflow", "LowerTileOpsToTT",
                                "InsertTTComputeInit", "LowerTTProtocols"})),
-    "tt_gemm_schedule": Case("gemm_schedule(64, 64, 64, 32, 32, 32), TileLang's own: B's block read by a T.Parallel "
-                             "element loop (a T.copy)",
+    "tt_gemm_schedule": Case("gemm_schedule(64, 64, 64, 32, 32, 32): B's block read by a T.Parallel loop (a T.copy)",
                              lambda: gemm_schedule(64, 64, 64, 32, 32, 32), "tenstorrent", _tt_target, TT,
                              frozenset({"LowerTTLoopsToTileOps"})),
     "tt_multiply_add": Case("TileLang's CPU-test matmul(64, 64, 64, 32, 32, 32): the multiply-add loop C_local[i, j] "

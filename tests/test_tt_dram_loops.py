@@ -15,6 +15,7 @@ import ml_dtypes
 import numpy as np
 import pytest
 import tt_dram_loop_kernels as K
+import tt_streamk_kernel as streamk
 
 import tilelang
 import tilelang.language as T
@@ -181,7 +182,7 @@ STREAMK = {"M": 64, "N": 128, "K": 128, "block_M": 32, "block_N": 32, "block_K":
 def test_streamk_runs_on_llvm_and_is_refused_on_tenstorrent_naming_its_loop_carried_scalar() -> None:
     """Stream-K over 3 programs (8 output tiles of 4 K steps): its work range `start_iter` is a scalar carried across
     the iterations of a while loop, which the kernels would have to carry in step (not lowered yet)."""
-    fn, streamk_tiles = K.streamk(64, 128, 128, 3, 32, 32, 32)
+    fn, streamk_tiles = streamk.tl_matmul_streamk, streamk.streamk_tiles
     a, b = uniform(64, 128), uniform(128, 128)
     c = np.zeros((64, 128), "float32")
     fn.compile(streamk_tiles=streamk_tiles, **STREAMK)(a, b, c)

@@ -9,112 +9,34 @@
 //   A[k, i] / B[j, k] allowed) is a T.gemm.
 // - an element-wise store over a nest whose operands (or destination) are DRAM blocks read in loop order stages each
 //   block through an on-chip buffer of the nest's shape: a T.copy in before the loop (out after it).
-// - `T.Tensor((rows, cols), dtype, tensor.data)` views that are a tensor's folded matrix become regions of the tensor.
+// - `T.Tensor((rows, cols), dtype, tensor.data)` views that are a tensor's folded matrix become regions of the tensor
+//   (loop_views.cc).
+// Which block a nest moves (a block slice, or consecutive rows of an N-D tensor's folded matrix) is loop_blocks.cc.
 // Index scalars are folded first (scalars.cc), so a nest that names its indices (`m = by * block_M + i`) is seen
-// through. A copy-shaped nest over a DRAM tensor that is not a block slice (a gather such as an im2col load, a transposed or
-// strided read) and a multiply-add nest that is not a whole-buffer product are refused naming the loop. Other nests
+// through. A copy-shaped nest over a DRAM tensor that is not a block slice (a gather such as an im2col load, a
+// transposed or strided read) and a multiply-add nest that is not a whole-buffer product are refused naming the loop. Other nests
 // are left to the element-wise recognition (tile_ops_eltwise.cc). In a statement sequence, a tile op writing an
 // on-chip block whole that is written whole again before anything reads it is dropped (its CB would have no
 // consumer).
-#include <variant>
-
-#include "cpu_loops.h"
+#include "loop_blocks.h"
 #include "tile_dataflow.h"
-#include "tile_ops_util.h"
 
 namespace tl {
 namespace {
 
 using cpu::op_add;
+using loops::Block;
+using loops::Placement;
+using loops::block_of;
+using loops::dim_order;
+using loops::full_region;
+using loops::nest_text;
+using loops::place;
+using loops::region;
+using loops::simplified;
+using loops::tile_call;
 using tileops::eltwise_nest;
 using tileops::strip_casts;
-
-std::string loop_names(const std::vector<ir::For>& loops) {
-  std::string out;
-  for (const ir::For& l : loops) out += (out.empty() ? "" : ", ") + format_value(l.loop_var());
-  return out;
-}
-
-std::string nest_text(const std::vector<ir::For>& loops, const ir::BufferStore& store) {
-  std::string idx;
-  for (const Any& i : store.indices()) idx += (idx.empty() ? "" : ", ") + format_value(i);
-  return "loop (" + loop_names(loops) + ") storing " + ir::Var(store.buffer()).name() + "[" + idx +
-         "] = " + format_value(store.value());
-}
-
-// How one buffer access depends on the nest's variables: per dim, the loop (index into the nest) that steps it
-// (-1: none) and the index with the nest's variables at zero.
-struct Placement {
-  std::vector<int> loop_of_dim;
-  std::vector<Any> base;
-};
-
-// The placement of `indices`, or the reason it is not a block slice of the nest's loops.
-std::variant<Placement, std::string> place(const List& indices, const std::vector<ir::For>& loops) {
-  List vars;
-  for (const ir::For& l : loops) vars.push_back(l.loop_var());
-  Placement p;
-  std::vector<int> dims_of_loop(loops.size(), 0);
-  for (const Any& index : indices) {
-    List form = call("sym.DetectLinearEquation", index, vars).cast<List>();
-    if (form.size() != vars.size() + 1) return "index " + format_value(index) + " is not affine in the loop variables";
-    int stepped = -1;
-    for (size_t v = 0; v < vars.size(); ++v) {
-      auto coef = ir::IntImm::from(form[v]);
-      if (!coef) return "index " + format_value(index) + " has a non-constant stride";
-      if (coef->value() == 0) continue;
-      if (coef->value() != 1) {
-        return "index " + format_value(index) + " steps by " + std::to_string(coef->value()) + " with loop '" +
-               format_value(vars[v]) + "' (a block slice steps by 1)";
-      }
-      if (stepped >= 0) return "index " + format_value(index) + " combines two loop variables";
-      stepped = static_cast<int>(v);
-      ++dims_of_loop[v];
-    }
-    p.loop_of_dim.push_back(stepped);
-    p.base.push_back(form[vars.size()]);
-  }
-  for (size_t v = 0; v < loops.size(); ++v) {
-    if (dims_of_loop[v] != 1) {
-      return "loop '" + format_value(vars[v]) + "' indexes " + std::to_string(dims_of_loop[v]) + " dims (a block " +
-             "slice gives each loop one dim)";
-    }
-  }
-  return p;
-}
-
-// The loops in the order of the dims they step.
-std::vector<int> dim_order(const Placement& p) {
-  std::vector<int> out;
-  for (int l : p.loop_of_dim) {
-    if (l >= 0) out.push_back(l);
-  }
-  return out;
-}
-
-Any region(const Any& buffer, const Placement& p, const std::vector<ir::For>& loops) {
-  List ranges;
-  for (size_t d = 0; d < p.base.size(); ++d) {
-    int l = p.loop_of_dim[d];
-    Any min = l < 0 ? p.base[d] : op_add(p.base[d], loops[static_cast<size_t>(l)].min());
-    Any extent = l < 0 ? int_imm(1) : loops[static_cast<size_t>(l)].extent().any();
-    ranges.push_back(call("ir.Range_from_min_extent", min, extent, Any(nullptr)));
-  }
-  return call("tirx.BufferRegion", buffer, ranges);
-}
-
-Any full_region(const Any& buffer) {
-  List ranges;
-  for (const Any& e : ir::BufferType(ir::Var(buffer).ty()).shape()) {
-    ranges.push_back(call("ir.Range_from_min_extent", int_imm(0), e, Any(nullptr)));
-  }
-  return call("tirx.BufferRegion", buffer, ranges);
-}
-
-Any tile_call(const char* op, const List& args) {
-  return call("tirx.TilePrimitiveCall", call("ir.GetOp", String(op)), args, ffi::Map<String, Any>(),
-              ffi::Map<String, Any>(), Any(nullptr), call("tirx.ExecScope", String("thread")));
-}
 
 // The nest with its innermost `inner` loops replaced by `body` (the outer loops kept as they are).
 Any wrap_outer(const std::vector<ir::For>& loops, size_t outer, Any body) {
@@ -123,92 +45,6 @@ Any wrap_outer(const std::vector<ir::For>& loops, size_t outer, Any body) {
     body = for_loop(f.loop_var(), f.min(), f.extent(), static_cast<int>(f.kind()), body, f.annotations());
   }
   return body;
-}
-
-// A block of a buffer that a nest moves: its region, and the loops in the order of the dims they step.
-struct Block {
-  Any region;
-  std::vector<int> order;
-};
-
-Any simplified(const cpu::Analyzer& analyzer, const Any& expr) {
-  return call("sym.AnalyzerSimplify", analyzer.handle, expr, 2);
-}
-
-Any floordiv(const Any& a, int64_t b) { return call("prim._OpFloorDiv", a, int_imm(b), Any(nullptr)); }
-Any floormod(const Any& a, int64_t b) { return call("prim._OpFloorMod", a, int_imm(b), Any(nullptr)); }
-
-// Rows [r0, r0 + rows) and columns [c0, c0 + cols) of a tensor's folded matrix as a region of the tensor, when
-// the rows start and end on whole sub-blocks of the dims they span; or why not.
-std::variant<Any, std::string> rows_region(const Any& buffer, const Any& r0, int64_t rows, const Any& c0, int64_t cols,
-                                           const cpu::Analyzer& analyzer) {
-  BufferInfo info = buffer_info(buffer);
-  size_t n = info.shape.size();
-  std::vector<Any> mins(n), extents(n);
-  int64_t stride = 1, remaining = rows;
-  for (size_t d = n - 1; d-- > 0;) {
-    int64_t dim = info.shape[d];
-    int64_t take = remaining >= dim ? dim : remaining;
-    if ((remaining >= dim && remaining % dim) || (remaining < dim && dim % remaining)) {
-      return std::to_string(rows) + " rows do not split into whole blocks of dim " + std::to_string(d) + " (" +
-             std::to_string(dim) + ")";
-    }
-    if (take > 1 && !analyzer.can_prove(call("prim._OpEQ", floormod(r0, stride * take), int_imm(0), Any(nullptr)))) {
-      return "the block's first row " + format_value(simplified(analyzer, r0)) + " is not a multiple of " +
-             std::to_string(stride * take) + " (the block would wrap dim " + std::to_string(d) + ")";
-    }
-    mins[d] = simplified(analyzer, floormod(floordiv(r0, stride), dim));
-    extents[d] = int_imm(take);
-    remaining /= take;
-    stride *= dim;
-  }
-  mins[n - 1] = c0;
-  extents[n - 1] = int_imm(cols);
-  List ranges;
-  for (size_t d = 0; d < n; ++d) ranges.push_back(call("ir.Range_from_min_extent", mins[d], extents[d], Any(nullptr)));
-  return call("tirx.BufferRegion", buffer, ranges);
-}
-
-// A tensor of more than two dims is tiled as its (prod(leading dims) * rows, cols) matrix (InferTTLayout): a nest
-// whose indices step that matrix's rows as one (the convolution's `data[m // (OH * OW), m % (OH * OW) // OW, m % OW,
-// c]` with m = by * block_M + i) reads a block of consecutive rows, which is a region of the tensor when it starts
-// and ends on whole sub-blocks of the dims it spans (64 rows of (H, W) = (4, 32) starting at a multiple of 64: two
-// whole W rows of H). The region, or why not.
-std::variant<Block, std::string> folded_block(const Any& buffer, const List& indices, const std::vector<ir::For>& loops,
-                                              const cpu::Analyzer& analyzer) {
-  BufferInfo info = buffer_info(buffer);
-  size_t n = info.shape.size();
-  Any row = indices[0];
-  for (size_t d = 1; d + 1 < n; ++d) row = op_add(cpu::op_mul(row, int_imm(info.shape[d])), indices[d]);
-  row = simplified(analyzer, row);
-  auto p = place(List{row, indices[n - 1]}, loops);
-  if (auto* why = std::get_if<std::string>(&p)) return "as rows of its folded matrix, " + *why;
-  const Placement& fp = std::get<Placement>(p);
-  auto start_extent = [&](size_t dim) -> std::pair<Any, int64_t> {
-    int l = fp.loop_of_dim[dim];
-    if (l < 0) return {fp.base[dim], 1};
-    const ir::For& f = loops[static_cast<size_t>(l)];
-    return {op_add(fp.base[dim], f.min()), ir::IntImm(f.extent()).value()};
-  };
-  auto [r0, rows] = start_extent(0);
-  auto [c0, cols] = start_extent(1);
-  auto r = rows_region(buffer, r0, rows, c0, cols, analyzer);
-  if (auto* why = std::get_if<std::string>(&r)) return "as rows of its folded matrix, " + *why;
-  return Block{std::get<Any>(r), dim_order(fp)};
-}
-
-std::variant<Block, std::string> block_of(const Any& buffer, const List& raw, const std::vector<ir::For>& loops,
-                                          const cpu::Analyzer& analyzer) {
-  List indices;
-  for (const Any& index : raw) indices.push_back(simplified(analyzer, index));
-  auto p = place(indices, loops);
-  if (auto* placement = std::get_if<Placement>(&p)) return Block{region(buffer, *placement, loops), dim_order(*placement)};
-  std::string why = ir::Var(buffer).name() + ": " + std::get<std::string>(p);
-  BufferInfo info = buffer_info(buffer);
-  if (info.on_chip() || info.shape.size() <= 2) return why;
-  auto folded = folded_block(buffer, indices, loops, analyzer);
-  if (auto* block = std::get_if<Block>(&folded)) return *block;
-  return why + "; " + std::get<std::string>(folded);
 }
 
 // `dst[...] = src[...]` over the loops from `outer` on: the copy, or why it is not a block copy.
@@ -455,127 +291,6 @@ Any rewrite_nest(const Any& stmt, const cpu::Analyzer& analyzer) {
   return stmt;
 }
 
-// ------------------------------------------------------------------------------------------------------ views
-
-// `T.Tensor((rows, cols), dtype, tensor.data)` over a tensor parameter whose last dim is `cols` is the tensor's
-// folded matrix, which is how InferTTLayout tiles it (the convolution's `kernel_flat` (KH * KW * C, F) of (KH, KW,
-// C, F)): tile ops on the view's blocks are tile ops on the tensor's regions (rows_region), and the view goes.
-Any resolve_views(const Any& func, const Any& body, const cpu::Analyzer& analyzer) {
-  std::vector<std::pair<Any, Any>> views;  // view var -> tensor var
-  std::vector<BufferInfo> params = tensor_params(func);
-  walk(body, {ir::visit<ir::DeclBuffer>([&](const ir::DeclBuffer& decl) {
-         BufferInfo view = buffer_info(decl.buffer());
-         for (const BufferInfo& p : params) {
-           bool over = false;
-           walk(decl.data(), {ir::visit<ir::Var>([&](const ir::Var& v) { over |= v.same_as(p.var); })});
-           if (!over || view.shape.size() != 2 || p.shape.size() < 2 || view.dtype != p.dtype ||
-               view.shape[1] != p.shape.back() || view.shape[0] * view.shape[1] != [&] {
-                 int64_t total = 1;
-                 for (int64_t e : p.shape) total *= e;
-                 return total;
-               }()) {
-             continue;
-           }
-           views.emplace_back(decl.buffer().any(), p.var);
-         }
-       })});
-  if (views.empty()) return body;
-  auto tensor_of = [&](const Any& var) -> std::optional<Any> {
-    for (const auto& [view, tensor] : views) {
-      if (view.same_as(var)) return tensor;
-    }
-    return std::nullopt;
-  };
-  auto rewritten = map(body, {ir::rewrite<ir::TilePrimitiveCall>([&](const ir::TilePrimitiveCall& tile) -> Any {
-                         List args;
-                         bool changed = false;
-                         for (const Any& arg : tile.args()) {
-                           auto r = ir::TensorRegion::from(arg);
-                           auto tensor = r ? tensor_of(r->source()) : std::nullopt;
-                           if (!tensor) {
-                             args.push_back(arg);
-                             continue;
-                           }
-                           List ranges = r->region();
-                           auto rows = ir::IntImm::from(ir::Range(ranges[0]).extent());
-                           auto cols = ir::IntImm::from(ir::Range(ranges[1]).extent());
-                           std::variant<Any, std::string> region = std::string("its extents are not constants");
-                           if (rows && cols) {
-                             region = rows_region(*tensor, ir::Range(ranges[0]).min(), rows->value(),
-                                                  ir::Range(ranges[1]).min(), cols->value(), analyzer);
-                           }
-                           if (auto* why = std::get_if<std::string>(&region)) {
-                             fail("a block of view '" + r->source().name() + "' of tensor '" + ir::Var(*tensor).name() +
-                                  "' is not a block of the tensor's tiles: " + *why);
-                           }
-                           args.push_back(std::get<Any>(region));
-                           changed = true;
-                         }
-                         if (!changed) return tile.any();
-                         return call("tirx.TilePrimitiveCall", tile.op().any(), args, ffi::Map<String, Any>(),
-                                     tile.config(), Any(nullptr), call("tirx.ExecScope", String("thread")));
-                       }),
-                       ir::rewrite<ir::DeclBuffer>([&](const ir::DeclBuffer& decl) -> Any {
-                         return tensor_of(decl.buffer()) ? evaluate(int_imm(0)) : decl.any();
-                       })},
-                       "post");
-  return rewritten;
-}
-
-// ------------------------------------------------------------------------------------------ overwritten blocks
-
-// The on-chip buffer a tile primitive writes whole without reading its old value (a copy into it, a fill, a
-// reduction with clear=True), or nothing.
-std::optional<Any> overwrites(const Any& stmt) {
-  auto tile = ir::TilePrimitiveCall::from(stmt);
-  if (!tile) return std::nullopt;
-  std::string op = tile->op().name();
-  List args = tile->args();
-  bool whole = op == "tirx.tile.copy" || op == "tirx.tile.fill" ||
-               ((op == "tirx.tile.sum" || op == "tirx.tile.max" || op == "tirx.tile.min") && args.size() > 3 &&
-                !truthy(to_plain(args[3])));
-  if (!whole || !ir::TensorRegion::matches(args[0])) return std::nullopt;
-  tileops::Region dst = tileops::region_of(args[0]);
-  if (!dst.info.on_chip()) return std::nullopt;
-  for (const Any& m : dst.mins) {
-    if (!tileops::is_zero(m)) return std::nullopt;
-  }
-  if (dst.extents != dst.info.shape) return std::nullopt;
-  for (size_t a = 1; a < args.size(); ++a) {  // reads its own old value: not an overwrite
-    if (auto r = ir::TensorRegion::from(args[a]); r && r->source().same_as(dst.info.var)) return std::nullopt;
-  }
-  return dst.info.var;
-}
-
-bool mentions(const Any& stmt, const Any& buffer) {
-  bool found = false;
-  walk(stmt, {ir::visit<ir::TensorRegion>([&](const ir::TensorRegion& r) { found |= r.source().same_as(buffer); }),
-              ir::visit<ir::TensorLoad>([&](const ir::TensorLoad& l) { found |= l.source().same_as(buffer); }),
-              ir::visit<ir::BufferStore>([&](const ir::BufferStore& s) { found |= s.buffer().same_as(buffer); })});
-  return found;
-}
-
-// In a statement sequence, a block written whole and written whole again before anything reads it is never read
-// (the CPU tests' `dst[i] = Init[i]` before a clear=True reduction into dst): the first write goes, as every CB
-// needs a consumer.
-Any drop_overwritten(const Any& stmt) {
-  std::vector<Any> seq = flatten(stmt);
-  std::vector<Any> kept;
-  for (size_t s = 0; s < seq.size(); ++s) {
-    auto written = overwrites(seq[s]);
-    bool dead = false;
-    for (size_t n = s + 1; written && n < seq.size(); ++n) {
-      if (auto again = overwrites(seq[n]); again && again->same_as(*written)) {
-        dead = true;
-        break;
-      }
-      if (mentions(seq[n], *written)) break;
-    }
-    if (!dead) kept.push_back(seq[s]);
-  }
-  return kept.size() == seq.size() ? stmt : seq_stmt(cpu::to_list(kept));
-}
-
 }  // namespace
 
 namespace hooks {
@@ -586,8 +301,8 @@ Any loops_to_tile_ops() {
     cpu::Analyzer analyzer = cpu::range_analyzer(folded);  // the ranges of the loops and block indices
     Any body = map(folded, {{ir::For::kTypeKey, [analyzer](const Any& stmt) { return rewrite_nest(stmt, analyzer); }}},
                    "pre");
-    body = resolve_views(func, body, analyzer);
-    return with_body(func, map(body, {{ir::SeqStmt::kTypeKey, drop_overwritten}}, "post"));
+    body = loops::resolve_views(func, body, analyzer);
+    return with_body(func, map(body, {{ir::SeqStmt::kTypeKey, loops::drop_overwritten}}, "post"));
   });
 }
 

@@ -1,6 +1,6 @@
 # ruff: noqa
 # Golden: the module after LowerTTLoopsToTileOps (lower_and_legalize_tt + optimize_tenstorrent), case tt_gemm_schedule:
-# gemm_schedule(64, 64, 64, 32, 32, 32), TileLang's own: B's block read by a T.Parallel element loop (a T.copy).
+# gemm_schedule(64, 64, 64, 32, 32, 32): B's block read by a T.Parallel loop (a T.copy).
 # Written by `TILELANG_UPDATE_GOLDEN=1 .venv/bin/python -m pytest tests/test_pass_golden.py`; do not edit by hand.
 # from tvm.script import ir as I
 # from tvm.script import tirx as T
