@@ -15,7 +15,8 @@ from typing import Any
 
 import tilelang.language as T
 
-__all__ = ["gemm_schedule", "cpu_reduce_2d", "cpu_reduce_3d", "cpu_gemm", "convolution", "elementwise_dram", "DRAM_LOOP_CORPUS"]
+__all__ = ["gemm_schedule", "cpu_reduce_2d", "cpu_reduce_3d", "cpu_gemm", "convolution", "elementwise_dram",
+           "DRAM_LOOP_CORPUS"]
 
 
 def gemm_schedule(M, N, K, block_M, block_N, block_K, dtype=T.float16, accum_dtype=T.float32):

@@ -1,7 +1,7 @@
 """examples/gemm_streamk/example_tilelang_gemm_streamk.py as upstream tile-ai/tilelang writes it: the schedule at
 module level (here for A (64, 128) and B (128, 128) over 3 programs instead of torch tensors over 108 SMs; no
-`from __future__ import annotations`), and the eager `tl_matmul_streamk`, unchanged but for its blank lines (the project keeps functions under 80
-lines)."""
+`from __future__ import annotations`), and the eager `tl_matmul_streamk`, unchanged but for its blank lines (the
+project keeps functions under 80 lines)."""
 
 import tilelang
 from tilelang import language as T
