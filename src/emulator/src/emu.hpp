@@ -133,6 +133,10 @@ struct ProgramState {
 };
 
 std::vector<CoreCoord> expand_cores(const tt::tt_metal::CoreSpec& spec, const char* call);
+// A kernel source path as tt-metal's CreateKernel finds it (host.cpp): absolute, or the first of the working
+// directory, $TT_METAL_HOME, $TT_METAL_KERNEL_PATH and the system kernel folder that holds it; empty if none does.
+std::string resolve_kernel_path(const std::string& file_name);
+std::string kernel_path_not_found(const std::string& file_name);  // the error naming every folder searched
 
 // ------------------------------------------------------------------ JIT (jit.cpp)
 

@@ -114,11 +114,54 @@ bool CloseDevice(IDevice* device) {
 
 Program CreateProgram() { return Program(); }
 
+}  // namespace tt::tt_metal
+
+namespace tt_emu {
+
+namespace {
+// Where tt-metal looks for a kernel source (tt_metal/impl/kernels/kernel.cpp, source_search_paths): the path as
+// given (absolute, or relative to the working directory), then under $TT_METAL_HOME, under $TT_METAL_KERNEL_PATH,
+// and under the system kernel folder that tt-metal's packages install the examples' kernels into.
+constexpr const char* kSystemKernelDir = "/usr/share/tenstorrent/kernels/";
+
+std::vector<std::filesystem::path> kernel_search_paths(const std::string& file_name) {
+    const std::filesystem::path given(file_name);
+    std::vector<std::filesystem::path> paths{given};
+    if (given.is_absolute()) return paths;
+    for (const char* var : {"TT_METAL_HOME", "TT_METAL_KERNEL_PATH"}) {
+        if (const char* dir = std::getenv(var); dir && *dir) paths.push_back(std::filesystem::path(dir) / given);
+    }
+    paths.push_back(std::filesystem::path(kSystemKernelDir) / given);
+    return paths;
+}
+}  // namespace
+
+std::string resolve_kernel_path(const std::string& file_name) {
+    for (const auto& path : kernel_search_paths(file_name)) {
+        std::error_code ec;
+        if (std::filesystem::is_regular_file(path, ec)) return std::filesystem::absolute(path).lexically_normal().string();
+    }
+    return {};
+}
+
+std::string kernel_path_not_found(const std::string& file_name) {
+    std::string searched;
+    for (const auto& path : kernel_search_paths(file_name)) {
+        searched += (searched.empty() ? "" : ", ") + std::filesystem::absolute(path).lexically_normal().string();
+    }
+    return "kernel source " + file_name + " does not exist (searched, as tt-metal does: " + searched +
+           "; a relative path is read from the working directory, $TT_METAL_HOME or $TT_METAL_KERNEL_PATH)";
+}
+
+}  // namespace tt_emu
+
+namespace tt::tt_metal {
+
 KernelHandle CreateKernel(Program& program, const std::string& file_name, const CoreSpec& core_spec,
                           const std::variant<DataMovementConfig, ComputeConfig>& config) {
     tt_emu::ProgramState& p = program.state();
     tt_emu::KernelSpec k;
-    k.path = std::filesystem::absolute(file_name).lexically_normal().string();
+    k.path = tt_emu::resolve_kernel_path(file_name);
     k.name = std::filesystem::path(file_name).stem().string();
     k.cores = tt_emu::expand_cores(core_spec, "CreateKernel");
     if (auto* dm = std::get_if<DataMovementConfig>(&config)) {
@@ -138,7 +181,7 @@ KernelHandle CreateKernel(Program& program, const std::string& file_name, const 
         k.fp32_dest_acc = cc.fp32_dest_acc_en;
         k.dst_full_sync = cc.dst_full_sync_en;
     }
-    if (!std::filesystem::is_regular_file(k.path)) host_fail("CreateKernel", "kernel source " + k.path + " does not exist");
+    if (k.path.empty()) host_fail("CreateKernel", tt_emu::kernel_path_not_found(file_name));
     for (const auto& other : p.kernels) {
         if (other.kind != k.kind) continue;
         for (const auto& c : k.cores) {

@@ -78,14 +78,30 @@ const std::string& headers_digest(const std::vector<fs::path>& roots) {
     return result;
 }
 
-// $TT_EMU_INCLUDE: the include roots, ':'-separated (a checkout keeps hand-written and generated headers apart).
-std::vector<fs::path> include_roots() {
+std::vector<fs::path> split_roots(const std::string& text, const fs::path& base) {
     std::vector<fs::path> roots;
-    std::stringstream list(env_or("TT_EMU_INCLUDE", ""));
+    std::stringstream list(text);
     for (std::string item; std::getline(list, item, ':');) {
-        if (!item.empty()) roots.emplace_back(item);
+        if (!item.empty()) roots.push_back((base / item).lexically_normal());
     }
     return roots;
+}
+
+// $TT_EMU_INCLUDE: the include roots, ':'-separated (a checkout keeps hand-written and generated headers apart).
+// Unset (a program built with CMake against the emulator's package and run directly): the roots next to this
+// library, where the build put them (TT_EMU_INCLUDE_FROM_LIB: an installed package's emulator/include, else the
+// checkout's two trees, relative to the library's folder; CMakeLists.txt defines both).
+std::vector<fs::path> include_roots() {
+    if (const std::string text = env_or("TT_EMU_INCLUDE", ""); !text.empty()) return split_roots(text, {});
+    Dl_info info{};
+    if (dladdr(reinterpret_cast<void*>(&include_roots), &info) == 0 || info.dli_fname == nullptr) return {};
+    const fs::path lib_dir = fs::absolute(info.dli_fname).parent_path();
+    for (const char* candidate : {TT_EMU_INCLUDE_FROM_LIB_INSTALLED, TT_EMU_INCLUDE_FROM_LIB_BUILD}) {
+        std::vector<fs::path> roots = split_roots(candidate, lib_dir);
+        std::error_code ec;
+        if (!roots.empty() && fs::is_directory(roots.front() / "tt-metalium", ec)) return roots;
+    }
+    return {};
 }
 
 fs::path cache_root() {
@@ -115,7 +131,8 @@ std::shared_ptr<KernelBinary> compile(const std::string& path, const std::vector
     const auto start = std::chrono::steady_clock::now();
     const std::vector<fs::path> roots = include_roots();
     if (roots.empty()) {
-        bin->log = "TT_EMU_INCLUDE is not set (it must list the emulator's include roots, ':'-separated)";
+        bin->log = "TT_EMU_INCLUDE is not set and no include root lies next to the emulator library (set it to the "
+                   "emulator's include roots, ':'-separated: python -m tilelang.tenstorrent.emulator --include)";
         return bin;
     }
     std::string source;
