@@ -135,7 +135,7 @@ def build_host(main_cpp: Path, profile: str = DEFAULT_PROFILE) -> Path:
     # source, the headers next to it (reachable with -I), the host API headers, the library (rebuilt in place in a
     # checkout), the compiler and its flags.
     local = sorted(p for p in main_cpp.parent.iterdir() if p.suffix in (".h", ".hpp"))
-    host_api = _tree_digest(*(INCLUDE_DIRS[0] / part for part in ("tt-metalium", "tt_emu")))
+    host_api = _tree_digest(INCLUDE_DIRS[0])  # tt-metalium/, tt_emu/ and what they include (fmt/, tt_stl/, ...)
     key = _digest(cxx, *HOST_FLAGS, profile, str(lib), lib.read_bytes(), host_api, main_cpp.read_bytes(),
                   *(part for p in local for part in (p.name, p.read_bytes())))
     from . import cache

@@ -284,6 +284,11 @@ struct KernelThread {
     std::vector<Transfer> writes;  // issued, not yet landed (until noc_async_write_barrier)
     std::vector<Multicast> mcasts;  // issued, not yet landed
     uint64_t linked_to = 0;  // NoC rectangle (upper address bits) of an open linked multicast transaction; 0: none
+    // DPRINT (kapi_debug.cpp): the line being built, its format state, and the TRISC a DPRINT_<TRISC> scope names.
+    std::string dprint_line;
+    uint32_t dprint_base = 10, dprint_width = 0, dprint_precision = 6;
+    bool dprint_fixed = false;
+    int dprint_risc = -1;
     const std::string& name() const { return spec->name; }
     void tick() { clock.v[index] += 1; }
 };

@@ -124,8 +124,26 @@ int run_command(const std::string& command, std::string& output) {
     return pclose(pipe);
 }
 
+// What tt-metal's JIT puts around a data-movement kernel: its firmware wrapper (brisck.cc / ncrisck.cc) includes
+// the dataflow API before the kernel source, so a reader or writer may call the API without an #include; and the
+// build defines the processor (COMPILE_FOR_BRISC / COMPILE_FOR_NCRISC), the kernel's NoC and NoC mode
+// (kernel.cpp's process_defines). The API header is the profile's (api/dataflow/dataflow_api.h, or
+// dataflow_api.h in the 2025 layout): whichever the emulator's tree of the profile has.
+std::string data_movement_flags(const std::vector<fs::path>& roots, const std::string& profile, KernelKind kind,
+                                int noc) {
+    std::string flags = kind == KernelKind::Riscv0 ? " -DCOMPILE_FOR_BRISC" : " -DCOMPILE_FOR_NCRISC";
+    flags += " -DNOC_INDEX=" + std::to_string(noc) + " -DNOC_MODE=0";
+    for (const char* header : {"api/dataflow/dataflow_api.h", "dataflow_api.h"}) {
+        for (const fs::path& root : roots) {
+            std::error_code ec;
+            if (fs::is_regular_file(root / profile / header, ec)) return flags + " -include " + header;
+        }
+    }
+    return flags;
+}
+
 std::shared_ptr<KernelBinary> compile(const std::string& path, const std::vector<uint32_t>& compile_args,
-                                      const std::map<std::string, std::string>& defines) {
+                                      const std::map<std::string, std::string>& defines, KernelKind kind, int noc) {
     auto bin = std::make_shared<KernelBinary>();
     bin->path = path;
     const auto start = std::chrono::steady_clock::now();
@@ -148,6 +166,7 @@ std::shared_ptr<KernelBinary> compile(const std::string& path, const std::vector
     for (const fs::path& root : roots) flags += " -I" + shell_quote((root / profile).string());
     for (const fs::path& root : roots) flags += " -I" + shell_quote(root.string());
     flags += " -DKERNEL_COMPILE_TIME_ARGS=" + args;
+    if (kind != KernelKind::Compute) flags += data_movement_flags(roots, profile, kind, noc);
     for (auto& [name, value] : defines) flags += " " + shell_quote("-D" + name + (value.empty() ? "" : "=" + value));
 
     const std::string key = digest(source + '\0' + cxx + ' ' + flags + '\0' + headers_digest(roots));
@@ -197,7 +216,8 @@ std::shared_ptr<KernelBinary> compile(const std::string& path, const std::vector
 }  // namespace
 
 std::shared_future<std::shared_ptr<KernelBinary>> compile_kernel_async(const KernelSpec& spec) {
-    return std::async(std::launch::async, compile, spec.path, spec.compile_args, spec.defines).share();
+    return std::async(std::launch::async, compile, spec.path, spec.compile_args, spec.defines, spec.kind, spec.noc)
+        .share();
 }
 
 }  // namespace tt_emu

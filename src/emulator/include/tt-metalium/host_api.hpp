@@ -6,13 +6,23 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstdlib>
 #include <initializer_list>
+#include <iostream>
 #include <map>
 #include <memory>
 #include <string>
 #include <unordered_map>
 #include <variant>
 #include <vector>
+
+// What tt-metal's host_api.hpp brings in with its own includes, and its programs use without including.
+#include "fmt/format.h"
+#include "tt-logger/tt-logger.hpp"
+#include "tt-metalium/bfloat16.hpp"
+#include "tt-metalium/constants.hpp"
+#include "tt_stl/assert.hpp"
+#include "tt_emu/cb_index.hpp"  // tt::CBIndex
 
 namespace tt_emu {
 struct DramBuffer;
@@ -30,11 +40,6 @@ enum class DataFormat : uint8_t {
     RawUInt16 = 241, RawUInt32 = 242, Invalid = 255
 };
 
-// Wormhole has 32 CBs per core.
-enum CBIndex : uint8_t {
-    c_0, c_1, c_2, c_3, c_4, c_5, c_6, c_7, c_8, c_9, c_10, c_11, c_12, c_13, c_14, c_15,
-    c_16, c_17, c_18, c_19, c_20, c_21, c_22, c_23, c_24, c_25, c_26, c_27, c_28, c_29, c_30, c_31, SIZE
-};
 
 enum class ARCH { WORMHOLE_B0 };
 

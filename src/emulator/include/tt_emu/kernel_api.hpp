@@ -10,6 +10,8 @@
 #include <cstdint>
 #include <cstring>
 
+#include "tt_emu/cb_index.hpp"  // tt::CBIndex, as kernels name CBs
+
 // Legacy compute entry `namespace NAMESPACE { void MAIN { ... } }` (2025 API); the runtime looks up
 // both this symbol (tt_emu_kernel::kernel_main()) and the plain `void kernel_main()`.
 #define NAMESPACE tt_emu_kernel
