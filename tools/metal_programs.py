@@ -36,7 +36,8 @@ if str(ROOT / "python") not in sys.path:  # run as a script from a checkout
 EXAMPLES = Path("tt_metal") / "programming_examples"
 FAILURE = re.compile(r"\b(fail(s|ed|ure)?|mismatch(es)?|does not match|incorrect|wrong result)\b", re.IGNORECASE)
 # What the emulator does not model, found in an example's sources (the reason printed for a skip).
-SFPI = re.compile(r'#include\s*[<"]sfpi\.h[">]|\bvFloat\b|\bdst_reg\b|\bv_if\b')
+# (`dst_reg` alone is also a common variable name in compute kernels: SFPI indexes it, `dst_reg[0]`.)
+SFPI = re.compile(r'#include\s*[<"]sfpi\.h[">]|\bvFloat\b|\bdst_reg\s*\[|\bv_if\s*\(')
 MULTI_DEVICE = re.compile(
     r"\bcreate_unit_meshes\b|MeshShape\s*\{?\s*\(?\s*[2-9]|\bfabric\b|\bMPI_|\bdistributed_context\b")
 
@@ -79,18 +80,26 @@ def _sources(folder: Path) -> str:
 def skip_reason(folder: Path, examples: Path) -> str:
     text = _sources(folder)
     if SFPI.search(text):
-        return "SFPI kernel (sfpi.h / vFloat / dst_reg): the emulator does not model the SFPU's vector programming"
+        return ("SFPI kernel (sfpi.h / vFloat / dst_reg[] / v_if): the emulator does not model the SFPU's vector "
+                "programming")
     rel = folder.relative_to(examples).parts
     if (rel and rel[0] == "distributed" and "1x1" not in folder.name) or MULTI_DEVICE.search(text):
         return "several devices (a mesh, fabric or MPI): the emulator has one device"
     return ""
 
 
+COMPILER_ERROR = re.compile(r"[^\s:]+\.(cpp|cc|h|hpp):\d+:\d+: (fatal )?error: .*")
+
+
 def _last_lines(text: str, count: int = 1) -> str:
+    """The first error (the compiler's own, file:line:col: error: ..., when there is one), else the last line."""
     lines = [line.strip() for line in text.splitlines() if line.strip()]
     errors = [line for line in lines if "error" in line.lower()]
-    picked = (errors[:count] if errors else lines[-count:])
-    return " / ".join(picked)[:300]
+    picked = errors[:count] if errors else lines[-count:]
+    compiler = next((m.group(0) for line in lines if (m := COMPILER_ERROR.search(line))), None)
+    if compiler and compiler not in picked:
+        picked.append(Path(compiler.split(":", 1)[0]).name + ":" + compiler.split(":", 1)[1])
+    return " / ".join(picked)[:400]
 
 
 def _executables(build: Path) -> list[Path]:

@@ -70,6 +70,10 @@ struct DramBuffer {
     uint32_t bank_bytes = 0;  // bytes reserved in each bank
     std::vector<uint8_t> data;
     std::string tensor;  // the plan's tensor it holds (sanitize.hpp), empty without a plan
+    // An interleaved L1 buffer (BufferType::L1): the same address range [address, address + bank_bytes) on every
+    // worker core (one L1 bank each), allocated from the top of L1 down; kernels use it as scratch. It holds no
+    // host data: the emulator's L1 exists only while a program runs.
+    bool l1 = false;
     ~DramBuffer();
     std::string describe() const;
 };
@@ -79,6 +83,10 @@ std::shared_ptr<DramBuffer> find_dram_buffer(uint32_t address);           // by 
 std::shared_ptr<DramBuffer> find_dram_buffer_in_bank(uint32_t bank_addr);  // by any address inside
 std::string list_dram_buffers();
 std::vector<std::shared_ptr<DramBuffer>> dram_buffers();  // the live ones, in allocation order
+std::shared_ptr<DramBuffer> allocate_l1_buffer(uint64_t size, uint64_t page_size, const char* call);
+uint32_t l1_buffers_floor();  // the lowest address of a live L1 buffer (kL1Bytes if none): CBs must end below it
+bool inside_l1_buffer(uint32_t addr, uint32_t size);  // [addr, addr + size) inside one live L1 buffer's bank range
+std::string list_l1_buffers();
 std::mutex& dram_mutex();  // DRAM is the only state cores share
 
 // ------------------------------------------------------------------ programs (host side)

@@ -142,6 +142,28 @@ std::string data_movement_flags(const std::vector<fs::path>& roots, const std::s
     return flags;
 }
 
+// Every compute API header of tt-metal includes api/compute/common.h (compute_kernel_api/common.h in the 2025
+// layout), which includes reg_api.h, pack.h, reconfig_data_format.h, cb_api.h and compute_kernel_hw_startup.h
+// (tt_metal/hw/inc/api/compute/common.h): a compute kernel that includes eltwise_binary.h calls cb_wait_front,
+// tile_regs_acquire and pack_tile without including their headers. The emulator's rendered headers declare only
+// their own calls, so a compute kernel gets those five, of the profile's tree, included before it.
+std::string compute_flags(const std::vector<fs::path>& roots, const std::string& profile) {
+    std::string flags;
+    for (const char* dir : {"api/compute/", "compute_kernel_api/"}) {
+        for (const char* header : {"reg_api.h", "pack.h", "reconfig_data_format.h", "cb_api.h",
+                                   "compute_kernel_hw_startup.h"}) {
+            for (const fs::path& root : roots) {
+                std::error_code ec;
+                if (fs::is_regular_file(root / profile / dir / header, ec)) {
+                    flags += std::string(" -include ") + dir + header;
+                    break;
+                }
+            }
+        }
+    }
+    return flags;
+}
+
 std::shared_ptr<KernelBinary> compile(const std::string& path, const std::vector<uint32_t>& compile_args,
                                       const std::map<std::string, std::string>& defines, KernelKind kind, int noc) {
     auto bin = std::make_shared<KernelBinary>();
@@ -166,7 +188,7 @@ std::shared_ptr<KernelBinary> compile(const std::string& path, const std::vector
     for (const fs::path& root : roots) flags += " -I" + shell_quote((root / profile).string());
     for (const fs::path& root : roots) flags += " -I" + shell_quote(root.string());
     flags += " -DKERNEL_COMPILE_TIME_ARGS=" + args;
-    if (kind != KernelKind::Compute) flags += data_movement_flags(roots, profile, kind, noc);
+    flags += kind == KernelKind::Compute ? compute_flags(roots, profile) : data_movement_flags(roots, profile, kind, noc);
     for (auto& [name, value] : defines) flags += " " + shell_quote("-D" + name + (value.empty() ? "" : "=" + value));
 
     const std::string key = digest(source + '\0' + cxx + ' ' + flags + '\0' + headers_digest(roots));

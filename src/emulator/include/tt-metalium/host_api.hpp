@@ -185,7 +185,7 @@ public:
     DeviceAddr size() const;
     DeviceAddr page_size() const;
     uint32_t num_pages() const;
-    BufferType buffer_type() const { return BufferType::DRAM; }
+    BufferType buffer_type() const;
     IDevice* device() const { return device_; }
     tt_emu::DramBuffer& dram() const { return *impl_; }
 

@@ -143,6 +143,13 @@ uint32_t get_read_ptr(uint32_t cb_id);
 DataFormat get_dataformat(int32_t cb_id);
 int32_t get_tile_size(int32_t cb_id);
 
+// ---------------------------------------------------------------- the core running the kernel
+
+uint8_t get_absolute_logical_x();
+uint8_t get_absolute_logical_y();
+uint8_t get_relative_logical_x();  // one sub-device at the grid's origin: the absolute coordinates
+uint8_t get_relative_logical_y();
+
 }  // namespace tt_emu::kapi
 
 // ---------------------------------------------------------------- tensor addressing
