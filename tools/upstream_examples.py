@@ -44,6 +44,8 @@ def _torch_stub() -> types.ModuleType:
             self._name = name
 
         def __getattr__(self, name: str) -> Any:
+            if name.startswith("__"):
+                raise AttributeError(name)
             return _Any(f"{self._name}.{name}")
 
         def __call__(self, *args: Any, **kwargs: Any) -> Any:
@@ -54,8 +56,13 @@ def _torch_stub() -> types.ModuleType:
         def __repr__(self) -> str:
             return self._name
 
+    def module_getattr(name: str) -> Any:
+        if name.startswith("__"):
+            raise AttributeError(name)  # module protocol (__file__, __wrapped__, ...): absent, as on a plain module
+        return _Any(f"torch.{name}")
+
     stub = types.ModuleType("torch")
-    stub.__getattr__ = lambda name: _Any(f"torch.{name}")  # type: ignore[method-assign]
+    stub.__getattr__ = module_getattr  # type: ignore[method-assign]
     stub.__path__ = []  # a package: `import torch.nn.functional as F` finds the stub's submodules
     return stub
 
@@ -100,9 +107,12 @@ def _cuda_on_cpu(torch: Any) -> None:
 
 def load_example(root: Path, relative: str) -> types.ModuleType:
     """The example module, imported from the TileLang source folder under a private name."""
-    if importlib.util.find_spec("torch") is None:
-        if not any(isinstance(f, _StubFinder) for f in sys.meta_path):
-            sys.meta_path.append(_StubFinder())
+    import tilelang  # noqa: F401  (first: TVM's FFI probes sys.modules for torch as it loads)
+
+    stub = None
+    if "torch" not in sys.modules and importlib.util.find_spec("torch") is None:
+        stub = _StubFinder()  # only while the example imports: other code probing for torch must not find it
+        sys.meta_path.insert(0, stub)
     else:
         import torch
 
@@ -120,6 +130,10 @@ def load_example(root: Path, relative: str) -> types.ModuleType:
         spec.loader.exec_module(module)
     finally:
         sys.path.remove(str(path.parent))
+        if stub is not None:
+            sys.meta_path.remove(stub)
+            for stubbed in [n for n in sys.modules if n == "torch" or n.startswith("torch.")]:
+                del sys.modules[stubbed]
     sys.modules[name] = module
     return module
 
