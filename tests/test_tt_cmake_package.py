@@ -21,6 +21,8 @@ import tilelang
 from tilelang.tenstorrent import emulator
 
 BF16 = ml_dtypes.bfloat16
+# Builds with CMake (each test module's fixture once, on one worker: --dist loadgroup keeps the group together).
+pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("cmake_package")]
 M = N = K = 128
 
 

@@ -13,6 +13,7 @@ from tilelang.tenstorrent import emulator
 PRELUDE = """
 #include <tt-metalium/host_api.hpp>
 #include <tt-metalium/distributed.hpp>
+#include <tt-metalium/work_split.hpp>
 using namespace tt::tt_metal;
 """
 
@@ -76,3 +77,32 @@ def test_tt_fatal_throws_its_formatted_message(tmp_path: Path) -> None:
 def test_fmt_formats_as_fmt_does(tmp_path: Path, fmt_call: str, printed: str) -> None:
     report = _run(tmp_path, f'std::string s = {fmt_call}; std::printf("%s\\n", s.c_str()); return 0;')
     assert report["stdout"] == printed + "\n"
+
+
+@pytest.mark.parametrize(("grid", "units", "row_wise", "expected"), [
+    # 100 units on 64 cores: the first 36 (down the columns) take 2, the other 28 take 1.
+    ("8, 8", 100, "false", "64 [(0,0)-(7,7)] [(0,0)-(3,7) (4,0)-(4,3)] [(4,4)-(4,7) (5,0)-(7,7)] 2 1"),
+    ("8, 8", 100, "true", "64 [(0,0)-(7,7)] [(0,0)-(7,3) (0,4)-(3,4)] [(4,4)-(7,4) (0,5)-(7,7)] 2 1"),
+    ("8, 8", 10, "false", "10 [(0,0)-(0,7) (1,0)-(1,1)] [(0,0)-(0,7) (1,0)-(1,1)] [] 1 0"),
+    ("8, 8", 128, "false", "64 [(0,0)-(7,7)] [(0,0)-(7,7)] [] 2 0"),
+    ("8, 8", 0, "false", "0 [] [] [] 0 0"),
+])
+def test_split_work_to_cores_partitions_as_tt_metal_does(tmp_path: Path, grid: str, units: int, row_wise: str,
+                                                         expected: str) -> None:
+    report = _run(tmp_path, f"""
+    auto show = [](const CoreRangeSet& s) {{
+        std::string out = "[";
+        for (const auto& r : s.ranges())
+            out += fmt::format("{{}}({{}},{{}})-({{}},{{}})", out.size() > 1 ? " " : "", r.start_coord.x,
+                               r.start_coord.y, r.end_coord.x, r.end_coord.y);
+        return out + "]";
+    }};
+    auto [n, all, g1, g2, u1, u2] = split_work_to_cores(CoreCoord{{{grid}}}, {units}, {row_wise});
+    fmt::print("{{}} {{}} {{}} {{}} {{}} {{}}\\n", n, show(all), show(g1), show(g2), u1, u2);
+    auto cores = corerange_to_cores(all, std::nullopt, {row_wise});
+    TT_FATAL(cores.size() == n, "{{}} cores listed, {{}} used", cores.size(), n);
+    for (const auto& c : cores)
+        TT_FATAL(g1.contains(c) != g2.contains(c), "core {{}} in both groups or neither", c.str());
+    return 0;
+""")
+    assert report["stdout"] == expected + "\n"

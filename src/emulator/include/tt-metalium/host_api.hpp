@@ -69,6 +69,10 @@ struct CoreRange {
     CoreRange(const CoreCoord& point) : start_coord(point), end_coord(point) {}
     CoreRange(const CoreCoord& start, const CoreCoord& end) : start_coord(start), end_coord(end) {}
     std::size_t size() const;
+    CoreCoord grid_size() const { return {end_coord.x - start_coord.x + 1, end_coord.y - start_coord.y + 1}; }
+    bool contains(const CoreCoord& c) const {
+        return c.x >= start_coord.x && c.x <= end_coord.x && c.y >= start_coord.y && c.y <= end_coord.y;
+    }
 };
 
 class CoreRangeSet {
@@ -78,6 +82,13 @@ public:
     CoreRangeSet(const std::vector<CoreRange>& ranges) : ranges_(ranges) {}
     const std::vector<CoreRange>& ranges() const { return ranges_; }
     uint32_t num_cores() const;
+    bool contains(const CoreCoord& c) const {
+        for (const CoreRange& r : ranges_) {
+            if (r.contains(c)) return true;
+        }
+        return false;
+    }
+    bool empty() const { return ranges_.empty(); }
 
 private:
     std::vector<CoreRange> ranges_;
