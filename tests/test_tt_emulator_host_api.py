@@ -106,3 +106,13 @@ def test_split_work_to_cores_partitions_as_tt_metal_does(tmp_path: Path, grid: s
     return 0;
 """)
     assert report["stdout"] == expected + "\n"
+
+
+def test_a_core_range_iterates_row_after_row_and_cores_print_as_tt_metal_prints_them(tmp_path: Path) -> None:
+    report = _run(tmp_path, """
+    std::vector<CoreCoord> seen;
+    for (const CoreCoord& core : CoreRange({1, 2}, {2, 3})) seen.push_back(core);
+    fmt::print("{}\\n", fmt::join(seen, " "));
+    return 0;
+""")
+    assert report["stdout"] == "(x=1,y=2) (x=2,y=2) (x=1,y=3) (x=2,y=3)\n"

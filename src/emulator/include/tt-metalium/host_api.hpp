@@ -60,6 +60,8 @@ struct CoreCoord {
         return a.y != b.y ? a.y < b.y : a.x < b.x;
     }
     std::string str() const { return "(x=" + std::to_string(x) + ",y=" + std::to_string(y) + ")"; }
+    // As tt-metal prints a core (its fmt formatter and operator<<): (x=1,y=2).
+    friend std::ostream& operator<<(std::ostream& os, const CoreCoord& c) { return os << c.str(); }
 };
 
 // Inclusive rectangle of cores.
@@ -73,6 +75,28 @@ struct CoreRange {
     bool contains(const CoreCoord& c) const {
         return c.x >= start_coord.x && c.x <= end_coord.x && c.y >= start_coord.y && c.y <= end_coord.y;
     }
+    // `for (const CoreCoord& core : range)`: row after row, x fastest, as tt-metal's CoreRange iterator goes.
+    class iterator {
+    public:
+        iterator(const CoreRange* range, CoreCoord at) : range_(range), at_(at) {}
+        const CoreCoord& operator*() const { return at_; }
+        iterator& operator++() {
+            if (at_.x < range_->end_coord.x) {
+                ++at_.x;
+            } else {
+                at_ = {range_->start_coord.x, at_.y + 1};
+            }
+            return *this;
+        }
+        friend bool operator==(const iterator& a, const iterator& b) { return a.at_ == b.at_; }
+        friend bool operator!=(const iterator& a, const iterator& b) { return !(a == b); }
+
+    private:
+        const CoreRange* range_;
+        CoreCoord at_;
+    };
+    iterator begin() const { return {this, start_coord}; }
+    iterator end() const { return {this, {start_coord.x, end_coord.y + 1}}; }
 };
 
 class CoreRangeSet {
