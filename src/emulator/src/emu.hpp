@@ -89,66 +89,10 @@ bool inside_l1_buffer(uint32_t addr, uint32_t size);  // [addr, addr + size) ins
 std::string list_l1_buffers();
 std::mutex& dram_mutex();  // DRAM is the only state cores share
 
-// ------------------------------------------------------------------ programs (host side)
-
-enum class KernelKind { Riscv0, Riscv1, Compute };
-const char* kind_name(KernelKind kind);
-
-struct KernelBinary {
-    std::string path;     // kernel source
-    std::string so_path;  // compiled object in the cache
-    std::string log;      // compiler output
-    bool ok = false;
-    bool cached = false;
-    double seconds = 0.0;
-    void (*entry)() = nullptr;
-};
-
-struct KernelSpec {
-    std::string path;
-    std::string name;  // file stem: how reports and errors name the kernel
-    KernelKind kind = KernelKind::Riscv0;
-    int noc = 0;  // data-movement kernels: the NoC (0 or 1) their transfers use
-    std::vector<CoreCoord> cores;
-    std::vector<uint32_t> compile_args;
-    std::map<std::string, std::string> defines;
-    bool fp32_dest_acc = false;
-    bool dst_full_sync = false;
-    std::map<CoreCoord, std::vector<uint32_t>> runtime_args;
-    std::vector<uint32_t> common_args;
-    std::shared_future<std::shared_ptr<KernelBinary>> binary;
-};
-
-struct CbSpec {
-    uint8_t index = 0;
-    DataFormat format = DataFormat::Invalid;
-    uint32_t page_size = 0;
-    uint32_t total_size = 0;
-    uint32_t address = 0;  // L1 byte address on its cores
-};
-
-struct SemaphoreSpec {
-    uint32_t id = 0;  // L1 address kSemaphoreBase + id * kSemaphoreStride on each of its cores
-    std::vector<CoreCoord> cores;
-    uint32_t initial_value = 0;
-};
-
-struct ProgramState {
-    std::vector<KernelSpec> kernels;  // KernelHandle = index
-    std::map<CoreCoord, std::vector<CbSpec>> cbs;
-    std::map<CoreCoord, uint32_t> l1_used;
-    std::vector<SemaphoreSpec> semaphores;  // id = index
-};
-
-std::vector<CoreCoord> expand_cores(const tt::tt_metal::CoreSpec& spec, const char* call);
-// A kernel source path as tt-metal's CreateKernel finds it (host.cpp): absolute, or the first of the working
-// directory, $TT_METAL_HOME, $TT_METAL_KERNEL_PATH and the system kernel folder that holds it; empty if none does.
-std::string resolve_kernel_path(const std::string& file_name);
-std::string kernel_path_not_found(const std::string& file_name);  // the error naming every folder searched
-
-// ------------------------------------------------------------------ JIT (jit.cpp)
-
-std::shared_future<std::shared_ptr<KernelBinary>> compile_kernel_async(const KernelSpec& spec);
+// The host side of programs (kernels, CBs, semaphores) and the JIT: program.hpp, which uses the declarations above.
+}  // namespace tt_emu
+#include "program.hpp"  // IWYU pragma: export
+namespace tt_emu {
 
 // ------------------------------------------------------------------ per-core execution state
 
