@@ -72,7 +72,6 @@ CASES: list[tuple[str, Any, str]] = [
     ("read before write", bad.read_before_write, r"reads on-chip buffer 'A_s' before anything writes it"),
     ("converting copy", bad.converting_copy, r"T.copy from 'A' \(bfloat16\) to 'A_s' \(float32\) converts dtype"),
     ("conditional tile op", bad.conditional_copy, r"a condition around tile operations \(.*by.*\) is not supported"),
-    ("store to DRAM", bad.store_to_dram, r"element-wise store .* writes DRAM tensor 'C' directly"),
     ("block across a non-tiled dim", bad.block_across_heads,
      r"tensor 'Q' \(shape \[1, 64, 32, 32\]\) and 'Q_s' spans dims \[1, 2\]; tiles are of the tensor's last two dims "
      r"\(2, 3\).*row-major instead"),

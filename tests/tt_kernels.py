@@ -8,6 +8,7 @@ from typing import Any
 import test_tilelang_examples as examples
 from test_language_llvm import elementwise_add, matmul
 from tt_attention_kernels import ATTENTION_CORPUS
+from tt_dram_loop_kernels import DRAM_LOOP_CORPUS
 from tt_loop_kernels import LOOP_CORPUS
 from tt_norm_kernels import NORM_CORPUS
 from tt_split_k_kernels import SPLIT_K_CORPUS
@@ -413,6 +414,7 @@ CORPUS = {
     "cast_int32_to_fp32": lambda: cast_kernel(64, 64, 32, "int32", "float32"),
     "cast_fp32_to_int32": lambda: cast_kernel(64, 64, 32, "float32", "int32"),
     **LOOP_CORPUS,
+    **DRAM_LOOP_CORPUS,
     **NORM_CORPUS,
     **SPLIT_K_CORPUS,
     **ATTENTION_CORPUS,

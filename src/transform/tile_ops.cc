@@ -179,8 +179,10 @@ void visit(const Any& stmt, const std::vector<ir::For>& loops, std::vector<TileO
     BufferInfo info = buffer_info(store->buffer());
     if (info.scope == "local" && info.shape == std::vector<int64_t>{1}) {  // an assignment (fold_constant_scalars)
       fail("scalar '" + info.name + "' is assigned " + format_value(store->value().any()) + "; the tenstorrent "
-           "backend supports scalars assigned once a value that reads no buffer (a constant, or computed from block "
-           "indices), not loop-carried scalars or values read from buffers");
+           "backend supports index scalars assigned once (once per iteration inside a loop, read only there) a value "
+           "computed from constants, block indices, loop variables and other such scalars, which every kernel "
+           "computes itself; not scalars assigned more than once (loop-carried, as stream-K's work range) or values "
+           "read from buffers");
     }
     fail("scalar store to '" + info.name +
          "' outside an element-wise loop nest is not supported by the tenstorrent backend");

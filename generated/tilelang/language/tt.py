@@ -206,6 +206,16 @@ def fill_tile_init() -> Any:
     return call('fill_tile_init')
 
 
+def get_absolute_logical_x() -> Any:
+    """Logical x coordinate of the core running the kernel, relative to the origin of the worker grid (uint8_t in tt-metal's dataflow_api.h)."""
+    return call('get_absolute_logical_x')
+
+
+def get_absolute_logical_y() -> Any:
+    """Logical y coordinate of the core running the kernel, relative to the origin of the worker grid."""
+    return call('get_absolute_logical_y')
+
+
 def get_arg_val(arg_idx) -> Any:
     """Per-core runtime argument `arg_idx` as a 32-bit unsigned value."""
     return call('get_arg_val', arg_idx)
@@ -241,9 +251,24 @@ def get_read_ptr(cb_id) -> Any:
     return call('get_read_ptr', cb_id)
 
 
+def get_relative_logical_x() -> Any:
+    """Logical x coordinate of the core relative to its sub-device's origin (the emulated device has one sub-device, at the grid's origin, so it equals get_absolute_logical_x)."""
+    return call('get_relative_logical_x')
+
+
+def get_relative_logical_y() -> Any:
+    """Logical y coordinate of the core relative to its sub-device's origin."""
+    return call('get_relative_logical_y')
+
+
 def get_semaphore(semaphore_id) -> Any:
     """L1 byte address of semaphore `semaphore_id` (the id the host's CreateSemaphore returned) on this core."""
     return call('get_semaphore', semaphore_id)
+
+
+def get_tile_size(cb_id) -> Any:
+    """Size in bytes of one page of a CB, as configured by the host (set_page_size); tt-metal's examples feed it to InterleavedAddrGenFast as the page size."""
+    return call('get_tile_size', cb_id)
 
 
 def get_write_ptr(cb_id) -> Any:

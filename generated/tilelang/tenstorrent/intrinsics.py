@@ -787,6 +787,40 @@ INTRINSICS: dict[str, Intrinsic] = {
         },
         doc='Initialise the SFPU for fill_tile.',
     ),
+    'get_absolute_logical_x': Intrinsic(
+        name='get_absolute_logical_x',
+        family='kernel_args',
+        level='concrete',
+        roles=('reader', 'writer'),
+        args=(
+        ),
+        returns='uint32',
+        effect='Pure',
+        dtype='uint32',
+        op_name='tt.get_absolute_logical_x',
+        cpp={
+            'metal_d5f9bc4a': Spelling('get_absolute_logical_x', headers=(('dataflow', 'api/dataflow/dataflow_api.h'),), form='call', template_args=()),
+            'ttnn_0_81': Spelling('get_absolute_logical_x', headers=(('dataflow', 'api/dataflow/dataflow_api.h'),), form='call', template_args=()),
+        },
+        doc="Logical x coordinate of the core running the kernel, relative to the origin of the worker grid (uint8_t in tt-metal's dataflow_api.h).",
+    ),
+    'get_absolute_logical_y': Intrinsic(
+        name='get_absolute_logical_y',
+        family='kernel_args',
+        level='concrete',
+        roles=('reader', 'writer'),
+        args=(
+        ),
+        returns='uint32',
+        effect='Pure',
+        dtype='uint32',
+        op_name='tt.get_absolute_logical_y',
+        cpp={
+            'metal_d5f9bc4a': Spelling('get_absolute_logical_y', headers=(('dataflow', 'api/dataflow/dataflow_api.h'),), form='call', template_args=()),
+            'ttnn_0_81': Spelling('get_absolute_logical_y', headers=(('dataflow', 'api/dataflow/dataflow_api.h'),), form='call', template_args=()),
+        },
+        doc='Logical y coordinate of the core running the kernel, relative to the origin of the worker grid.',
+    ),
     'get_arg_val': Intrinsic(
         name='get_arg_val',
         family='kernel_args',
@@ -926,6 +960,40 @@ INTRINSICS: dict[str, Intrinsic] = {
         },
         doc='L1 byte address of the front of the CB; valid only between cb_wait_front and cb_pop_front.',
     ),
+    'get_relative_logical_x': Intrinsic(
+        name='get_relative_logical_x',
+        family='kernel_args',
+        level='concrete',
+        roles=('reader', 'writer'),
+        args=(
+        ),
+        returns='uint32',
+        effect='Pure',
+        dtype='uint32',
+        op_name='tt.get_relative_logical_x',
+        cpp={
+            'metal_d5f9bc4a': Spelling('get_relative_logical_x', headers=(('dataflow', 'api/dataflow/dataflow_api.h'),), form='call', template_args=()),
+            'ttnn_0_81': Spelling('get_relative_logical_x', headers=(('dataflow', 'api/dataflow/dataflow_api.h'),), form='call', template_args=()),
+        },
+        doc="Logical x coordinate of the core relative to its sub-device's origin (the emulated device has one sub-device, at the grid's origin, so it equals get_absolute_logical_x).",
+    ),
+    'get_relative_logical_y': Intrinsic(
+        name='get_relative_logical_y',
+        family='kernel_args',
+        level='concrete',
+        roles=('reader', 'writer'),
+        args=(
+        ),
+        returns='uint32',
+        effect='Pure',
+        dtype='uint32',
+        op_name='tt.get_relative_logical_y',
+        cpp={
+            'metal_d5f9bc4a': Spelling('get_relative_logical_y', headers=(('dataflow', 'api/dataflow/dataflow_api.h'),), form='call', template_args=()),
+            'ttnn_0_81': Spelling('get_relative_logical_y', headers=(('dataflow', 'api/dataflow/dataflow_api.h'),), form='call', template_args=()),
+        },
+        doc="Logical y coordinate of the core relative to its sub-device's origin.",
+    ),
     'get_semaphore': Intrinsic(
         name='get_semaphore',
         family='multicast',
@@ -944,6 +1012,25 @@ INTRINSICS: dict[str, Intrinsic] = {
             'ttnn_0_81': Spelling('get_semaphore', headers=(('dataflow', 'api/dataflow/dataflow_api.h'),), form='call', template_args=()),
         },
         doc="L1 byte address of semaphore `semaphore_id` (the id the host's CreateSemaphore returned) on this core.",
+    ),
+    'get_tile_size': Intrinsic(
+        name='get_tile_size',
+        family='circular_buffer',
+        level='concrete',
+        roles=('reader', 'writer'),
+        args=(
+            Arg('cb_id', 'int32', const=False),
+        ),
+        returns='uint32',
+        effect='Pure',
+        dtype='uint32',
+        op_name='tt.get_tile_size',
+        cpp={
+            'metal_d5f9bc4a': Spelling('get_tile_size', headers=(('dataflow', 'api/dataflow/dataflow_api.h'),), form='call', template_args=()),
+            'tilelang_tt_2025': Spelling('get_tile_size', headers=(('dataflow', 'dataflow_api.h'),), form='call', template_args=()),
+            'ttnn_0_81': Spelling('get_tile_size', headers=(('dataflow', 'api/dataflow/dataflow_api.h'),), form='call', template_args=()),
+        },
+        doc="Size in bytes of one page of a CB, as configured by the host (set_page_size); tt-metal's examples feed it to InterleavedAddrGenFast as the page size.",
     ),
     'get_write_ptr': Intrinsic(
         name='get_write_ptr',

@@ -10,6 +10,8 @@
 #include <cstdint>
 #include <cstring>
 
+#include "tt_emu/cb_index.hpp"  // tt::CBIndex, as kernels name CBs
+
 // Legacy compute entry `namespace NAMESPACE { void MAIN { ... } }` (2025 API); the runtime looks up
 // both this symbol (tt_emu_kernel::kernel_main()) and the plain `void kernel_main()`.
 #define NAMESPACE tt_emu_kernel
@@ -140,6 +142,13 @@ uint32_t get_write_ptr(uint32_t cb_id);
 uint32_t get_read_ptr(uint32_t cb_id);
 DataFormat get_dataformat(int32_t cb_id);
 int32_t get_tile_size(int32_t cb_id);
+
+// ---------------------------------------------------------------- the core running the kernel
+
+uint8_t get_absolute_logical_x();
+uint8_t get_absolute_logical_y();
+uint8_t get_relative_logical_x();  // one sub-device at the grid's origin: the absolute coordinates
+uint8_t get_relative_logical_y();
 
 }  // namespace tt_emu::kapi
 
