@@ -113,6 +113,8 @@ class Tree {
     auto [rows, cols] = tiles(row, "row vector");
     TileOp read{"copy_in", stmt_, row};
     read.tensor = tensor;
+    read.pad_rows = true;  // rows 1-31 of a 1-D tensor's tiles
+    read.pad_cols = tensor.shape[0] % tile_shape().second != 0;
     read.fields = {{names::kTensor, tensor.var}, {names::kRow, Any(int64_t(0))}, {names::kCol, Any(int64_t(0))},
                    {names::kRows, Any(rows)}, {names::kCols, Any(cols)}, {names::kRowTiles, Any(cols)}};
     pieces_.push_back(read);
