@@ -67,6 +67,20 @@ struct EltwiseUnits {
 std::vector<std::pair<std::string, Any>> eltwise_fields(const BufferInfo& out, const EltwiseUnits& units,
                                                         int64_t bits);
 
+/*! \brief While it lives, is_index() takes 0 for the variable of each of `loops` whose extent is 1 (TVM's Simplify
+ * substitutes it: a [1, N] block's store reads x[0, j]). */
+class UnitLoops {
+ public:
+  explicit UnitLoops(const std::vector<ir::For>& loops);
+  ~UnitLoops();
+  UnitLoops(const UnitLoops&) = delete;
+  UnitLoops& operator=(const UnitLoops&) = delete;
+
+ private:
+  std::vector<Any> vars_;
+};
+/*! \brief Whether `index` is the loop variable `var` (or 0 for a loop of extent 1, under UnitLoops). */
+bool is_index(const Any& index, const Any& var);
 /*! \brief (loops, store) when `stmt` is a loop nest whose innermost body is one BufferStore. */
 std::optional<std::pair<std::vector<ir::For>, ir::BufferStore>> eltwise_nest(Any stmt);
 /*! \brief The element-wise op of a T.Parallel store, or a refusal naming the construct. */

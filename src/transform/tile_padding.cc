@@ -2,6 +2,8 @@
 // records it in tt.buffers; the host programs pad and crop) and block offsets in that layout.
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <limits>
 
@@ -64,6 +66,7 @@ std::map<std::string, PaddedLayout> padded_layouts(const Any& func, const std::s
              "-element tiles are laid out one per run of tiles, so every block of a dim must have one extent");
       }
       int64_t e = *seen.begin();
+      if (e >= dim) continue;  // one block covers the dim: whole tiles of it, padded at the end
       layout.blocks[d] = e;
       layout.padded[d] = (dim + e - 1) / e * round_up(e, tile);
     }
@@ -195,9 +198,14 @@ Pad binary(const std::string& op, Pad a, Pad b) {
   if ((op == "sub" && !left) || (op == "rsub" && left)) return std::isinf(c) ? constant(-c) : Pad{Pad::kFinite};
   if (op == "max") return c == std::numeric_limits<double>::infinity() ? constant(c) : Pad{Pad::kFinite};
   if (op == "min") return c == -std::numeric_limits<double>::infinity() ? constant(c) : Pad{Pad::kFinite};
-  if ((op == "add" || op == "mul") && std::isfinite(c)) return {Pad::kFinite};
+  bool arithmetic = op == "add" || op == "sub" || op == "rsub" || op == "mul" || (op == "div" && !left && c != 0);
+  if (arithmetic && std::isfinite(c)) return {Pad::kFinite};
   return {Pad::kAny};
 }
+
+// An operation of padding and a value that is the same there as elsewhere (a constant, a broadcast vector's data):
+// where there is no padding there is none after it.
+Pad with(const std::string& op, const Pad& a, const Pad& b) { return a.kind == Pad::kNone ? Pad{} : binary(op, a, b); }
 
 Pad unary(const std::string& f, const Pad& x) {
   if (x.kind == Pad::kNone || x.kind == Pad::kAny) return {x.kind};
@@ -226,14 +234,20 @@ class Follow {
   Follow(const std::map<std::string, double>& pads, const std::map<std::string, double>& identities)
       : pads_(pads), identities_(identities) {}
 
-  void run(const std::vector<TileOp>& ops) {
+  void run(const std::vector<TileOp>& all) {
+    std::vector<const TileOp*> ops;  // the ops placed before a loop (the scaler tile's read) go first
+    for (const TileOp& op : all) {
+      if (!op.place.empty()) step(op);
+      if (op.place.empty()) ops.push_back(&op);
+    }
     for (size_t i = 0; i < ops.size();) {
       size_t j = i + 1;  // the ops of one loop run twice: the second time with what the first left carried
-      if (!ops[i].loops.empty()) {
-        while (j < ops.size() && !ops[j].loops.empty() && ops[j].loops.front().same_as(ops[i].loops.front())) ++j;
+      const std::vector<Any>& loops = ops[i]->loops;
+      if (!loops.empty()) {
+        while (j < ops.size() && !ops[j]->loops.empty() && ops[j]->loops.front().same_as(loops.front())) ++j;
       }
-      for (int pass = 0; pass < (ops[i].loops.empty() ? 1 : 2); ++pass) {
-        for (size_t k = i; k < j; ++k) step(ops[k]);
+      for (int pass = 0; pass < (loops.empty() ? 1 : 2); ++pass) {
+        for (size_t k = i; k < j; ++k) step(*ops[k]);
       }
       i = j;
     }
@@ -308,6 +322,10 @@ class Follow {
       }
     }
     values_[op.out->name] = out;
+    if (std::getenv("TL_PAD_DEBUG")) {
+      std::fprintf(stderr, "  op %s -> %s: rows %s, cols %s (loops %zu)\n", k.c_str(), op.out->name.c_str(),
+                   describe(out.rows).c_str(), describe(out.cols).c_str(), op.loops.size());
+    }
   }
 
   Padding eltwise(const TileOp& op) {
@@ -322,9 +340,9 @@ class Follow {
     if (bcast != "none" && op.ins.size() > 1) {
       Padding vec = of(op.ins[1]);
       if (unit(names::kBcastDim) == "cols") {  // v[i]: its rows' padding down the rows, its data across the cols
-        v = {binary(bcast, v.rows, vec.rows), binary(bcast, v.cols, Pad{Pad::kFinite})};
+        v = {binary(bcast, v.rows, vec.rows), with(bcast, v.cols, Pad{Pad::kFinite})};
       } else {  // w[j]: its cols' padding across the cols, its data down the rows
-        v = {binary(bcast, v.rows, Pad{Pad::kFinite}), binary(bcast, v.cols, vec.cols)};
+        v = {with(bcast, v.rows, Pad{Pad::kFinite}), binary(bcast, v.cols, vec.cols)};
       }
     }
     std::string scalar = unit(names::kScalarOp);
@@ -333,7 +351,7 @@ class Follow {
       uint32_t word = static_cast<uint32_t>(bits);
       float c = 0;
       std::memcpy(&c, &word, sizeof c);
-      v = {binary(scalar, v.rows, constant(c)), binary(scalar, v.cols, constant(c))};
+      v = {with(scalar, v.rows, constant(c)), with(scalar, v.cols, constant(c))};
     }
     std::string sfpu = unit(names::kSfpu);
     if (sfpu != "none") v = {unary(sfpu, v.rows), unary(sfpu, v.cols)};
@@ -376,6 +394,11 @@ std::map<std::string, double> pad_values(const std::vector<TileOp>& ops, const A
     }
     Follow follow(trial, identities);
     follow.run(ops);
+    if (std::getenv("TL_PAD_DEBUG")) {
+      for (const auto& [t, v] : trial) std::fprintf(stderr, "pad %s=%g ", t.c_str(), v);
+      for (const std::string& v : follow.violations) std::fprintf(stderr, "\n  %s", v.c_str());
+      std::fprintf(stderr, "\n");
+    }
     if (follow.violations.empty()) return trial;
     if (!fewest || follow.violations.size() < fewest->size()) fewest = follow.violations;
   }
