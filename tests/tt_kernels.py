@@ -8,7 +8,7 @@ from typing import Any
 from test_language_llvm import elementwise_add, matmul
 from tt_attention_kernels import ATTENTION_CORPUS
 from tt_loop_kernels import LOOP_CORPUS
-from tt_norm_kernels import NORM_CORPUS
+from tt_norm_kernels import NORM_CORPUS, rms_norm, softmax
 from tt_split_k_kernels import SPLIT_K_CORPUS
 
 import tilelang.language as T
@@ -381,6 +381,11 @@ CORPUS = {
     "fill_then_max": lambda: fill_max_kernel(64, 64, 32, 0.25),
     **{f"gemm_{name}": (lambda ta=ta, tb=tb: matmul_transposed(64, 96, 128, 32, 96, 64, ta, tb))
        for name, ta, tb in (("nt", False, True), ("tn", True, False), ("tt", True, True))},
+    # Any shape (issue 28): padded tensors, edge blocks, blocks that are not whole tiles.
+    "gemm_ragged_100x200x72": lambda: matmul(100, 200, 72, 64, 64, 32),
+    "gemm_out_64x4": lambda: matmul(64, 4, 64, 64, 4, 32),
+    "softmax_ragged_rows_of_1": lambda: softmax(37, 72, 1),
+    "rms_norm_ragged": lambda: rms_norm(100, 200, 32),
     **LOOP_CORPUS,
     **NORM_CORPUS,
     **SPLIT_K_CORPUS,
