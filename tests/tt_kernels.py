@@ -382,7 +382,7 @@ CORPUS = {
     **{f"gemm_{name}": (lambda ta=ta, tb=tb: matmul_transposed(64, 96, 128, 32, 96, 64, ta, tb))
        for name, ta, tb in (("nt", False, True), ("tn", True, False), ("tt", True, True))},
     # Any shape (issue 28): padded tensors, edge blocks, blocks that are not whole tiles.
-    "gemm_ragged_100x200x72": lambda: matmul(100, 200, 72, 64, 64, 32),
+    "gemm_ragged_100x200x72": lambda: matmul(100, 200, 72, 64, 64, 32, "bfloat16"),
     "gemm_out_64x4": lambda: matmul(64, 4, 64, 64, 4, 32),
     "softmax_ragged_rows_of_1": lambda: softmax(37, 72, 1),
     "rms_norm_ragged": lambda: rms_norm(100, 200, 32),
