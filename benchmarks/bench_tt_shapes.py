@@ -43,7 +43,8 @@ def run(size: int, blocks: tuple[int, int, int]) -> None:
     held = sum(math.prod(t["padded_shape"]) for t in tensors if t.get("constant") is None)
     user = sum(math.prod(t["shape"]) for t in tensors if t.get("constant") is None)
     label = "x".join(map(str, blocks))
-    print(f"  {size:>5}^3 {label:>11} {emulated:>9.3f} {est.modelled_seconds * 1e6:>11.1f} {est.tflops:>7.1f} "
+    tflops = 2 * size ** 3 / est.modelled_seconds / 1e12
+    print(f"  {size:>5}^3 {label:>11} {emulated:>9.3f} {est.modelled_seconds * 1e6:>11.1f} {tflops:>7.1f} "
           f"{est.dram_bytes / 1e6:>9.2f} {held / user - 1:>8.1%} {err:>8.3f}")
 
 

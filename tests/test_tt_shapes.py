@@ -76,7 +76,8 @@ def test_gemm_plan_records_logical_and_padded_shapes(tmp_path) -> None:
     assert (c["shape"], c["padded_shape"], c["blocks"]) == ([100, 200], [128, 256], [0, 0])
     assert c["pages"] == 4 * 8
     main = (tmp_path / "main.cpp").read_text()
-    assert "pad_tensor<uint16_t>(host, 1, 100, 72, 128, 96" in main and "crop_tensor(values, 1, 100, 200, 128, 256" in main
+    assert "pad_tensor<uint16_t>(host, 1, 100, 72, 128, 96" in main
+    assert "crop_tensor(values, 1, 100, 200, 128, 256" in main
 
 
 # ---------------------------------------------------------------------------------------------- element-wise

@@ -89,7 +89,8 @@ def build_plan(device_mod: tvm.IRModule, params: Sequence[Any], kernel: str) -> 
         entry = {"name": name, "parameter": -1 if constant else [p.name for p in params].index(name), "shape": shape,
                  "dtype": info["dtype"], "data_format": info["data_format"], "page_bytes": info["page_bytes"],
                  "pages": info["pages"], "page_layout": info["page_layout"], "role": role,
-                 "padded_shape": list(info.get("padded_shape", shape)), "blocks": list(info.get("blocks", [0] * len(shape))),
+                 "padded_shape": list(info.get("padded_shape", shape)),
+                 "blocks": list(info.get("blocks", [0] * len(shape))),
                  "pad_value": _json_number(float(info.get("pad_value", 0.0)))}
         if constant:
             entry["constant"] = {"value": float(constant["value"]), "rows": [int(r) for r in constant["rows"]]}
