@@ -247,3 +247,19 @@ def test_nd_tensors_of_any_shape(shape: tuple[int, ...], rows: int) -> None:
     a = np.random.default_rng(sum(shape)).standard_normal(shape).astype(np.float32)
     kernel = tilelang.compile(nd_scale(shape, rows), out_idx=[-1], target="tenstorrent")
     _close(kernel(a), np.exp(a))
+
+
+def test_bshd_with_two_heads() -> None:
+    """(1, 128, 2, 64): TileLang's BSHD flash attention with 2 heads (a row-major tensor: rows of whole heads)."""
+    from tt_attention_kernels import flashattn_bshd
+
+    b, h, s, d = 1, 2, 128, 64
+    rng = np.random.default_rng(s)
+    q, k, v = (rng.standard_normal((b, s, h, d)).astype(BF16) for _ in range(3))
+    kernel = tilelang.compile(flashattn_bshd(b, h, s, d, 64, 64), out_idx=[3], target="tenstorrent")
+    got = kernel(q, k, v).astype(np.float32)
+    qf, kf, vf = (x.astype(np.float32) for x in (q, k, v))
+    scores = np.einsum("bqhd,bkhd->bhqk", qf, kf) / np.sqrt(d)
+    want = np.einsum("bhqk,bkhd->bqhd", _softmax(scores), vf)
+    assert got.shape == (b, s, h, d)
+    _close_bf16(got, want)
