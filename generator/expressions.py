@@ -43,6 +43,7 @@ FUNCTIONS: dict[str, tuple[int, int, str]] = {
     "largest_divisor": (2, 2, "the largest divisor of n that is at most cap"),
     "aligned": (2, 2, "whether an index expression is provably a multiple of n"),
     "noc_x": (2, 2, "the NoC x coordinate of logical core (x, y), a runtime argument the host fills in"),
+    "infinity": (0, 0, "positive infinity (a float; -infinity() for the negative one)"),
     "noc_y": (2, 2, "the NoC y coordinate of logical core (x, y), a runtime argument the host fills in"),
 }
 

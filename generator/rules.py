@@ -99,6 +99,7 @@ ENGINES: dict[str, dict[str, Param]] = {
     "dataflow": {
         "depth": Param("expression_map", ("pages", "stages")),
         "partial": Param("expression", ("mt", "nt", "k_count", "pages", "dst_capacity", "transposed"), required=False),
+        "padding": Param("expression_map", (), required=False),
     },
     "lower_tiles": {"cases": Param("cases", subjects="tile_ops")},
     "split": {"roles": Param("names")},

@@ -27,8 +27,20 @@ def test_infer_tt_layout_annotates_tensors_only() -> None:
     tvm.ir.assert_structural_equal(before.body, after.body)
     layout = get_attr(after, "tt.buffers")
     tile = {"memory": "DRAM", "layout": "interleaved", "page_layout": "tile", "dtype": "bfloat16",
-            "data_format": "Float16_b", "page_bytes": 2048, "pages": 64, "tile_rows": 8, "tile_cols": 8}
+            "data_format": "Float16_b", "page_bytes": 2048, "pages": 64, "tile_rows": 8, "tile_cols": 8,
+            "shape": [256, 256], "padded_shape": [256, 256], "blocks": [0, 0]}
     assert layout == {"A": tile, "B": tile, "C": tile}
+
+
+def test_infer_tt_layout_pads_to_whole_tiles_and_blocks() -> None:
+    """M = 100 in blocks of 64 rows: 128 rows (the last block hangs over the end); K = 72 in blocks of 32: 96; a
+    (64, 4) tensor in blocks of 4 columns: each block on a tile of its own (blocks: 4)."""
+    layout = get_attr(run_until(matmul(100, 200, 72, 64, 64, 32, dtype="float32"), "InferTTLayout")["main"],
+                      "tt.buffers")
+    assert (layout["A"]["shape"], layout["A"]["padded_shape"], layout["A"]["pages"]) == ([100, 72], [128, 96], 12)
+    assert layout["C"]["padded_shape"] == [128, 256] and layout["C"]["tile_cols"] == 8
+    narrow = get_attr(run_until(matmul(64, 8, 64, 64, 4, 32, dtype="float32"), "InferTTLayout")["main"], "tt.buffers")
+    assert (narrow["B"]["padded_shape"], narrow["B"]["blocks"]) == ([64, 64], [0, 4])
 
 
 def test_attach_tt_accessors() -> None:

@@ -36,7 +36,7 @@ from tools.check_metal import jit, ttnn_names, wheels  # noqa: E402
 
 TTNN_PYTHON = Path(os.environ.get("TILELANG_TTNN_PYTHON", REPO.parent / ".peers" / "ttnn-venv" / "bin" / "python"))
 KERNELS = ("gemm_bias_relu", "gemm_256x256x256_b64x64x32_bfloat16_float", "attention_pv_bhsd", "dram_to_dram_copy",
-           "unary_relu", "row_reduce_sum", "int32_block_copy")
+           "unary_relu", "row_reduce_sum", "int32_block_copy", "gemm_ragged_100x200x72", "softmax_ragged_rows_of_1")
 
 
 @pytest.fixture(scope="module")
@@ -198,7 +198,7 @@ def expected_args(values: list[Any], semaphores: list[str]) -> list[int]:
     return [v if isinstance(v, int) else semaphores.index(v["semaphore"]) if "semaphore" in v else 0 for v in values]
 
 
-@pytest.mark.parametrize("name", ["gemm_bias_relu", "attention_pv_bhsd", "row_reduce_sum"])
+@pytest.mark.parametrize("name", ["gemm_bias_relu", "attention_pv_bhsd", "row_reduce_sum", "gemm_ragged_100x200x72"])
 def test_dry_run_builds_every_descriptor_with_the_real_ttnn(saved: dict[str, Path], name: str) -> None:
     folder = saved[name]
     done = run_script(folder, "--dry-run")
@@ -271,3 +271,33 @@ def test_script_fills_constants_and_pads_1d_tensors(saved: dict[str, Path]) -> N
     padded = np.zeros((32, output["shape"][0]), np.float32)
     padded[0] = np.arange(output["shape"][0])
     np.testing.assert_array_equal(script.logical(output["name"], padded), np.arange(output["shape"][0]))
+
+
+def test_script_pads_and_crops_ragged_tensors(saved: dict[str, Path]) -> None:
+    """A softmax over 37 x 72 in row blocks of 1 (issue 28): run_ttnn.py uploads X as InferTTLayout pads it (each row
+    on a tile row of its own, 72 columns padded to 96) with its pad_value (-inf, which the row maximum needs) and reads
+    the user's 37 x 72 back out of Y's padded matrix, as main.cpp does."""
+    import numpy as np
+
+    folder = saved["softmax_ragged_rows_of_1"]
+    script = ttnn_host.load_script(folder / ttnn_host.SCRIPT)
+    x = next(t for t in plan_of(folder)["tensors"] if t["name"] == "X")
+    assert (x["shape"], x["padded_shape"], x["blocks"], x["pad_value"]) == ([37, 72], [37 * 32, 96], [1, 0], "-inf")
+
+    class Tensor:
+        def __init__(self, tensor: Any = None, data_type: str = "", **_: Any) -> None:
+            self.data, self.data_type = tensor, data_type
+
+        def buffer_page_size(self) -> int:
+            return 1024 * (4 if self.data_type == "fp32" else 2)
+
+    fake = types.SimpleNamespace(DRAM_MEMORY_CONFIG=None, TILE_LAYOUT=None, Tensor=Tensor, Shape=list,
+                                 bfloat16="bf16", float32="fp32",
+                                 allocate_tensor_on_device=lambda shape, data_type, *_: Tensor(np.zeros(shape),
+                                                                                               data_type))
+    values = np.arange(37 * 72, dtype=np.float32).reshape(37, 72)
+    uploaded = script.device_tensors(fake, None, {"X": values})["X"].data
+    assert uploaded.shape == (37 * 32, 96)
+    np.testing.assert_array_equal(uploaded[::32, :72], values)  # row r at row 32 r, its first 72 columns
+    assert np.isneginf(uploaded[1:32]).all() and np.isneginf(uploaded[:, 72:]).all()
+    np.testing.assert_array_equal(script.logical("X", uploaded), values)

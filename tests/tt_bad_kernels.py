@@ -164,16 +164,34 @@ def block_across_heads():
     return main
 
 
-def tensor_1d(length: int = 64):
-    """A 1-D tensor read into a 1-D on-chip buffer that nothing reads (of a length not a multiple of 32: refused)."""
+def sum_and_max(m: int, n: int):
+    """One block read by a row sum and a row maximum: its padding (N is not whole tiles) cannot be both 0 and -inf."""
     @T.prim_func
-    def main(A: T.Tensor((length,), "bfloat16"), C: T.Tensor((64, 64), "bfloat16")):
-        with T.Kernel(1, 1, threads=128) as (bx, by):
-            A_s = T.alloc_shared((length,), "bfloat16")
-            C_s = T.alloc_shared((64, 64), "bfloat16")
-            T.copy(A[0:length], A_s)
-            T.copy(C[0, 0], C_s)
-            T.copy(C_s, C[0, 0])
+    def main(X: T.Tensor((m, n), "float"), S: T.Tensor((m,), "float"), Mx: T.Tensor((m,), "float")):
+        with T.Kernel(T.ceildiv(m, 32), threads=128) as bx:
+            x = T.alloc_fragment((32, n), "float")
+            s = T.alloc_fragment((32,), "float")
+            mx = T.alloc_fragment((32,), "float")
+            T.copy(X[bx * 32, 0], x)
+            T.reduce_sum(x, s, dim=1)
+            T.reduce_max(x, mx, dim=1)
+            T.copy(s, S[bx * 32:(bx + 1) * 32])
+            T.copy(mx, Mx[bx * 32:(bx + 1) * 32])
+    return main
+
+
+def two_block_extents():
+    """A tensor copied in blocks of 8 rows and of 16 rows: blocks smaller than a tile each get a run of tiles, which
+    needs one extent per dim."""
+    @T.prim_func
+    def main(A: T.Tensor((64, 64), "bfloat16"), C: T.Tensor((64, 64), "bfloat16")):
+        with T.Kernel(4, threads=128) as bx:
+            a = T.alloc_shared((8, 64), "bfloat16")
+            b = T.alloc_shared((16, 64), "bfloat16")
+            T.copy(A[bx * 8, 0], a)
+            T.copy(A[bx * 16, 0], b)
+            T.copy(a, C[bx * 8, 0])
+            T.copy(b, C[bx * 16 + 8, 0])
     return main
 
 

@@ -32,6 +32,7 @@ Any persistent(const std::string& name, const Dict& options, const PersistentPar
 struct DataflowParams {
   ExprMap depth;
   std::optional<Expr> partial = std::nullopt;
+  ExprMap padding = {};
 };
 Any dataflow(const std::string& name, const Dict& options, const DataflowParams& params);
 

@@ -14,9 +14,14 @@ Any annotate(const std::string& name, const Dict& options, const AnnotateParams&
   bool tensors = as_str(foreach) == "tensors";
   return prim_func_pass(name, [=](const Any& func) -> Any {
     std::vector<BufferInfo> items = tensors ? tensor_params(func) : onchip_buffers(func);
-    if (tensors) {  // the layout fact expressions read as buffer.row_major
+    if (tensors) {  // the layout fact expressions read as buffer.row_major, buffer.padded, buffer.blocks
       std::set<std::string> row_major = row_major_tensors(func);
-      for (BufferInfo& info : items) info.row_major = row_major.count(info.name) > 0;
+      std::map<std::string, PaddedLayout> padded = padded_layouts(func, row_major);
+      for (BufferInfo& info : items) {
+        info.row_major = row_major.count(info.name) > 0;
+        info.padded = padded.at(info.name).padded;
+        info.blocks = padded.at(info.name).blocks;
+      }
     }
     std::string what = tensors ? "tensor" : "on-chip buffer";
     Dict table;

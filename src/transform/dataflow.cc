@@ -134,7 +134,18 @@ Any dataflow(const std::string& name, const Dict& options, const DataflowParams&
     int64_t tile_elems = as_int(item(tile, Any(int64_t(0)))) * as_int(item(tile, Any(int64_t(1))));
     List cbs;
     for (const Stream& s : streams) cbs.push_back(cb_descriptor(s, tile_elems));
-    return with_attrs(func, {{keys::kTtCbs, cbs}});
+    if (params.padding.empty()) return with_attrs(func, {{keys::kTtCbs, cbs}});
+    std::map<std::string, double> identities;  // consumer -> the value its operand's padding must hold
+    for (const auto& [consumer, value] : params.padding) identities[consumer] = as_float(value(Ctx{}));
+    std::map<std::string, double> pads = pad_values(ops, func, identities);
+    Dict buffers;  // tt.buffers with each tensor's pad_value, what the host fills its padding with
+    for (const auto& [tensor, layout] : attr_dict(func, keys::kTtBuffers)) {
+      Dict entry(as_dict(layout));
+      auto pad = pads.find(as_str(tensor));
+      entry.Set(String("pad_value"), Any(pad == pads.end() ? 0.0 : pad->second));
+      buffers.Set(String(as_str(tensor)), entry);
+    }
+    return with_attrs(func, {{keys::kTtCbs, cbs}, {keys::kTtBuffers, buffers}});
   });
 }
 

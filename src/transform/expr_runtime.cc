@@ -2,6 +2,7 @@
 #include "expr_runtime.h"
 
 #include <cmath>
+#include <limits>
 
 #include "ir_nodes.h"
 
@@ -263,6 +264,8 @@ Any dtype_bytes(const Any& dtype) { return item(data_format_entry(dtype), Any(in
 Any noc_x(const Any& x, const Any& y) { return dict({{String("noc_x"), list({as_int(x), as_int(y)})}}); }
 
 Any noc_y(const Any& x, const Any& y) { return dict({{String("noc_y"), list({as_int(x), as_int(y)})}}); }
+
+Any infinity() { return Any(std::numeric_limits<double>::infinity()); }
 
 Any runtime_value(const Any& v) { return is_dict(v) ? v : Any(as_int(v)); }
 

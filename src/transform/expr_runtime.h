@@ -90,6 +90,7 @@ Any data_format(const Any& dtype);
 Any dtype_bytes(const Any& dtype);
 Any noc_x(const Any& x, const Any& y);
 Any noc_y(const Any& x, const Any& y);
+Any infinity();
 
 /*! \brief A per-core runtime argument value: a host-side value (a dict such as noc_x's) or an integer. */
 Any runtime_value(const Any& v);

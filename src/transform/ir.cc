@@ -6,6 +6,9 @@ namespace tl {
 Dict BufferInfo::ns() const {
   List dims;
   for (int64_t d : shape) dims.push_back(Any(d));
+  List padded_dims, block_dims;
+  for (int64_t d : padded.empty() ? shape : padded) padded_dims.push_back(Any(d));
+  for (size_t d = 0; d < shape.size(); ++d) block_dims.push_back(Any(blocks.empty() ? int64_t(0) : blocks[d]));
   return dict({{String("var"), var},
                {String("name"), String(name)},
                {String("shape"), dims},
@@ -15,7 +18,9 @@ Dict BufferInfo::ns() const {
                // The extent tiled as rows: shape[-2], or 0 for a 1-D tensor (a row vector, padded to one tile row).
                {String("row_extent"), Any(shape.size() > 1 ? shape[shape.size() - 2] : int64_t(0))},
                {String("on_chip"), Any(on_chip())},
-               {String("row_major"), Any(row_major)}});
+               {String("row_major"), Any(row_major)},
+               {String("padded"), padded_dims},
+               {String("blocks"), block_dims}});
 }
 
 static bool is_buffer_var(const Any& p) {

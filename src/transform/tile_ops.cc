@@ -314,7 +314,8 @@ void refuse_integer_math(const std::vector<TileOp>& ops) {
 }  // namespace
 
 std::vector<TileOp> tile_ops(const Any& func) {
-  RowMajorLayouts layouts(func);  // InferTTLayout's decision, as tt.buffers records it
+  RowMajorLayouts layouts(func);  // InferTTLayout's decisions, as tt.buffers records them
+  PaddedLayouts padded(func);
   std::vector<TileOp> ops;
   visit(ir::PrimFunc(func).body(), {}, ops);
   convert_gemm_operands(ops);

@@ -3,6 +3,7 @@
 // the buffer or op and the rule it breaks.
 #pragma once
 
+#include <map>
 #include <set>
 
 #include "engines.h"
@@ -26,6 +27,9 @@ struct TileOp {
   std::string partial;               // gemm: stream key of the partial-sum CB, if one is needed
   std::string place;                 // "": replaces `stmt`; "before"/"after": goes before/after the loop `stmt`
   std::vector<Any> loops;            // the loops (For) around the op inside the block, outermost first
+  /*! \brief copy_in: whether the block holds tensor padding in its rows / cols (beyond the tensor's end in an edge
+   * block, or the rest of the tiles of a block that is not whole tiles); tile_padding.cc follows it. */
+  bool pad_rows = false, pad_cols = false;
   /*! \brief A field by name (an internal error if absent). */
   const Any& get(const char* name) const;
 };
@@ -33,6 +37,22 @@ struct TileOp {
 /*! \brief The tensors a T.copy block slices across a leading dim while holding the second-to-last dim at one index
  * ((B, S, H, D) per head): InferTTLayout lays them out row-major (buffer.row_major). */
 std::set<std::string> row_major_tensors(const Any& func);
+/*! \brief A tensor's DRAM layout of whole tiles (tile_padding.cc): its shape with the tiled dims (the last two; a
+ * 1-D tensor's one) padded so that every block a T.copy moves lies inside (a block hanging over the end reads and
+ * writes padding), and per dim the extent e of blocks that are not whole tiles (0 otherwise): each such block is
+ * laid out on a run of its own of ceil(e / tile) tiles, element i at (i / e) * roundup(e, tile) + i % e. */
+struct PaddedLayout {
+  std::vector<int64_t> shape, padded, blocks;
+};
+/*! \brief The padded layout of every tensor parameter (`row_major`: the tensors laid out row-major, left as they
+ * are); blocks of one sub-tile dim with different extents are refused naming the tensor. */
+std::map<std::string, PaddedLayout> padded_layouts(const Any& func, const std::set<std::string>& row_major);
+/*! \brief Each tensor's pad_value: what the host fills its padding with, picked among the values of `identities`
+ * (consumer: "sum", "max" (a row reduction's pool), "gemm" (K) -> the value its operand's padding must hold) so that
+ * every reduction and gemm reads its identity across padding; a kernel where no choice does is refused naming the
+ * value, its consumer and what its padding holds (tile_padding.cc). */
+std::map<std::string, double> pad_values(const std::vector<TileOp>& ops, const Any& func,
+                                         const std::map<std::string, double>& identities);
 /*! \brief The tile operations of a kernel's body, in program order (a tensor tt.buffers lays out row-major is read
  * and written by rows and tilized / untilized on chip). */
 std::vector<TileOp> tile_ops(const Any& func);

@@ -9,7 +9,8 @@ namespace {
 using namespace tileops;  // NOLINT: the recognisers' shared helpers
 
 // Where a block of a tensor starts in the tensor's tiled matrix: its leading dimensions fold into the rows
-// (InferTTLayout), so row = (((i0 * d1) + i1) * ...) * rows_of_one_matrix + the block's first row.
+// (InferTTLayout), so row = (((i0 * d1) + i1) * ...) * padded_rows_of_one_matrix + the block's first row (in the
+// padded layout: a block that is not whole tiles starts a run of tiles of its own).
 struct TileRegion {
   Any row, col;
 };
@@ -43,18 +44,32 @@ TileRegion tile_region(const Region& tensor, const BufferInfo& onchip) {
          "holds its dim " + std::to_string(n - 2) + " at one index and spans whole rows of its last dim (e.g. "
          "(batch, seq, heads, dim) sliced per head), which this block does not either");
   }
-  std::vector<int64_t> moved;  // the region without its unit dimensions
+  std::vector<int64_t> moved, onchip_moved;  // the region and the on-chip shape without their unit dimensions
   for (int64_t d : spanned) moved.push_back(tensor.extents[d]);
-  if (folded_rows) moved = onchip.shape;
-  if (moved != onchip.shape) {
+  for (int64_t e : onchip.shape) {
+    if (e != 1) onchip_moved.push_back(e);
+  }
+  if (folded_rows) moved = onchip_moved;
+  bool whole_2d = !folded_rows && onchip.shape.size() == 2;
+  if (moved != onchip_moved || (whole_2d && (tensor.extents[n - 2] != onchip.shape[0] ||
+                                             tensor.extents[n - 1] != onchip.shape[1]))) {
     fail("T.copy between '" + tensor.info.name + "' and '" + onchip.name + "' has region extents " +
          ints_str(tensor.extents) + ", not the on-chip shape " + ints_str(onchip.shape));
   }
   for (int64_t d : spanned) require_inside(tensor, onchip, static_cast<size_t>(d));
+  std::vector<int64_t> padded = padded_layout(tensor.info).padded;  // the rows and cols DRAM holds
+  if (folded_rows && padded[n - 2] != shape[n - 2]) {
+    fail("T.copy between tensor '" + tensor.info.name + "' (shape " + ints_str(shape) + ") and '" + onchip.name +
+         "' folds rows across dim " + std::to_string(n - 3) + ", but dim " + std::to_string(n - 2) + " (" +
+         std::to_string(shape[n - 2]) + " rows) is padded to " + std::to_string(padded[n - 2]) +
+         " in DRAM, so those rows are not consecutive; use a block of whole dim-" + std::to_string(n - 2) +
+         " rows at one index of the dims before it");
+  }
   Any lead(int64_t(0));
   for (size_t d = 0; d + 2 < n; ++d) lead = fn::add(fn::mul(lead, Any(shape[d])), tensor.mins[d]);
-  Any row = n > 2 ? fn::add(fn::mul(lead, Any(shape[n - 2])), tensor.mins[n - 2]) : tensor.mins[n - 2];
-  return {row, tensor.mins[n - 1]};
+  Any first = padded_offset(tensor, n - 2);
+  Any row = n > 2 ? fn::add(fn::mul(lead, Any(padded[n - 2])), first) : first;
+  return {row, padded_offset(tensor, n - 1)};
 }
 
 }  // namespace
@@ -67,12 +82,19 @@ TileOp tileops::tensor_copy(const ir::TilePrimitiveCall& stmt, const Region& ten
   if (in) op.out = onchip;
   if (!in) op.ins = {onchip};
   op.tensor = tensor.info;
+  size_t n = tensor.info.shape.size();  // the block's rows and cols: the tensor's last two dims
+  auto [th, tw] = tile_shape();
+  auto edge = [&](size_t d) {  // a moving block that does not divide its dim: the last one hangs over the end
+    return !ir::IntImm::from(tensor.mins[d]) && tensor.info.shape[d] % tensor.extents[d] != 0;
+  };
+  op.pad_rows = onchip.shape.size() != 2 || onchip.shape[0] % th != 0 || edge(n - 2);
+  op.pad_cols = onchip.shape.back() % tw != 0 || edge(n - 1);
   op.fields = {{names::kTensor, tensor.info.var},
                {names::kRow, at.row},
                {names::kCol, at.col},
                {names::kRows, Any(rows)},
                {names::kCols, Any(cols)},
-               {names::kRowTiles, Any(tensor.info.shape.back() / tile_shape().second)}};
+               {names::kRowTiles, Any(padded_layout(tensor.info).padded.back() / tile_shape().second)}};
   return op;
 }
 
@@ -105,6 +127,8 @@ std::vector<TileOp> vector_copy(const ir::TilePrimitiveCall& stmt, const Region&
   }
   require_inside(tensor, vec, 0);
   auto [rows, cols] = tiles(vec, "on-chip vector");
+  Any col = padded_offset(tensor, 0);
+  int64_t row_tiles = padded_layout(tensor.info).padded[0] / tile_shape().second;
   BufferInfo row = vec;
   row.name = vec.name + (in ? "_row" : "_T");
   row.shape = {tile_shape().first, vec.shape[0]};
@@ -113,9 +137,11 @@ std::vector<TileOp> vector_copy(const ir::TilePrimitiveCall& stmt, const Region&
     row.scope = "shared";
     TileOp read{"copy_in", stmt, row};
     read.tensor = tensor.info;
-    read.fields = {{names::kTensor, tensor.info.var}, {names::kRow, Any(int64_t(0))}, {names::kCol, tensor.mins[0]},
-                   {names::kRows, Any(int64_t(1))}, {names::kCols, Any(rows)},
-                   {names::kRowTiles, Any(tensor.info.shape[0] / tile_shape().second)}};
+    read.pad_rows = true;  // rows 1-31 of a 1-D tensor's tiles
+    read.pad_cols = vec.shape[0] % tile_shape().second != 0 ||
+                    (!ir::IntImm::from(tensor.mins[0]) && tensor.info.shape[0] % tensor.extents[0] != 0);
+    read.fields = {{names::kTensor, tensor.info.var}, {names::kRow, Any(int64_t(0))}, {names::kCol, col},
+                   {names::kRows, Any(int64_t(1))}, {names::kCols, Any(rows)}, {names::kRowTiles, Any(row_tiles)}};
     TileOp transpose{"transpose", stmt, vec, {row}};
     transpose.fields = {{names::kRows, Any(int64_t(1))}, {names::kCols, Any(rows)}};
     return {read, transpose};
@@ -125,9 +151,8 @@ std::vector<TileOp> vector_copy(const ir::TilePrimitiveCall& stmt, const Region&
   TileOp out{"copy_out", stmt};
   out.ins = {row};
   out.tensor = tensor.info;
-  out.fields = {{names::kTensor, tensor.info.var}, {names::kRow, Any(int64_t(0))}, {names::kCol, tensor.mins[0]},
-                {names::kRows, Any(int64_t(1))}, {names::kCols, Any(rows)},
-                {names::kRowTiles, Any(tensor.info.shape[0] / tile_shape().second)}};
+  out.fields = {{names::kTensor, tensor.info.var}, {names::kRow, Any(int64_t(0))}, {names::kCol, col},
+                {names::kRows, Any(int64_t(1))}, {names::kCols, Any(rows)}, {names::kRowTiles, Any(row_tiles)}};
   return {transpose, out};
 }
 

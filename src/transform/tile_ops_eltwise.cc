@@ -27,9 +27,28 @@ std::optional<std::pair<std::vector<ir::For>, ir::BufferStore>> eltwise_nest(Any
 bool same_indices(const List& indices, const std::vector<Any>& lvars) {
   size_t n = std::min(indices.size(), lvars.size());
   for (size_t i = 0; i < n; ++i) {
-    if (!indices[i].same_as(lvars[i])) return false;
+    if (!is_index(indices[i], lvars[i])) return false;
   }
   return true;
+}
+
+namespace {
+thread_local std::vector<Any>* unit_vars = nullptr;  // the variables of the store's loops of extent 1
+}  // namespace
+
+UnitLoops::UnitLoops(const std::vector<ir::For>& loops) {
+  for (const ir::For& loop : loops) {
+    if (is_const_int(loop.extent(), 1)) vars_.push_back(loop.loop_var());
+  }
+  unit_vars = &vars_;
+}
+
+UnitLoops::~UnitLoops() { unit_vars = nullptr; }
+
+bool is_index(const Any& index, const Any& var) {
+  if (index.same_as(var)) return true;
+  if (unit_vars == nullptr || !is_const_int(index, 0)) return false;
+  return std::any_of(unit_vars->begin(), unit_vars->end(), [&](const Any& v) { return v.same_as(var); });
 }
 
 using eltwise::Constant;

@@ -70,14 +70,14 @@ class Tree {
     if (!info.on_chip()) return tensor_row(load, info);
     if (info.shape == out_.shape && idx.size() == lvars_.size()) {
       for (size_t i = 0; i < idx.size(); ++i) {
-        if (!idx[i].same_as(lvars_[i])) return reject(load.any());
+        if (!is_index(idx[i], lvars_[i])) return reject(load.any());
       }
       return Value{info};
     }
     bool one_index = out_.shape.size() == 2 && info.shape.size() == 1 && idx.size() == 1;
-    if (one_index && idx[0].same_as(lvars_[0]) && info.shape[0] == out_.shape[0]) return Value{info, Vec::kColumn};
-    if (one_index && idx[0].same_as(lvars_[1]) && info.shape[0] == out_.shape[1]) return onchip_row(info);
-    if (one_index && idx[0].same_as(lvars_[1])) {
+    if (one_index && is_index(idx[0], lvars_[0]) && info.shape[0] == out_.shape[0]) return Value{info, Vec::kColumn};
+    if (one_index && is_index(idx[0], lvars_[1]) && info.shape[0] == out_.shape[1]) return onchip_row(info);
+    if (one_index && is_index(idx[0], lvars_[1])) {
       return reject(load.any(), "is a 1-D on-chip buffer of length " + std::to_string(info.shape[0]) + " read at the "
                     "column index of a store " + std::to_string(out_.shape[1]) + " columns wide; vectors broadcast "
                     "whole (v[i] along rows, v[j] along columns)");
@@ -106,13 +106,15 @@ class Tree {
   std::optional<Value> tensor_row(const ir::TensorLoad& load, const BufferInfo& tensor) {
     List idx = load.indices();
     bool whole = out_.shape.size() == 2 && tensor.shape.size() == 1 && idx.size() == 1 &&
-                 idx[0].same_as(lvars_[1]) && tensor.shape[0] == out_.shape[1];
+                 is_index(idx[0], lvars_[1]) && tensor.shape[0] == out_.shape[1];
     if (!whole) return reject(load.any());
     BufferInfo row{Any(), tensor.name + "_row" + std::to_string(first_ + pieces_.size()),
                    {tile_shape().first, tensor.shape[0]}, tensor.dtype, "shared"};
     auto [rows, cols] = tiles(row, "row vector");
     TileOp read{"copy_in", stmt_, row};
     read.tensor = tensor;
+    read.pad_rows = true;  // rows 1-31 of a 1-D tensor's tiles
+    read.pad_cols = tensor.shape[0] % tile_shape().second != 0;
     read.fields = {{names::kTensor, tensor.var}, {names::kRow, Any(int64_t(0))}, {names::kCol, Any(int64_t(0))},
                    {names::kRows, Any(rows)}, {names::kCols, Any(cols)}, {names::kRowTiles, Any(cols)}};
     pieces_.push_back(read);
@@ -237,12 +239,13 @@ class Tree {
 }  // namespace
 
 std::vector<TileOp> classify_store(const std::vector<ir::For>& loops, const ir::BufferStore& store, size_t first) {
+  UnitLoops unit(loops);  // TVM's Simplify reads the variable of a loop of extent 1 as 0 (blk_m = 1 row blocks)
   Tree tree(loops, store, first);
   BufferInfo out = buffer_info(store.buffer());
   bool covers = store.indices().size() == loops.size();
   for (size_t i = 0; covers && i < loops.size(); ++i) {
     auto extent = ir::IntImm::from(loops[i].extent());
-    covers = store.indices()[i].same_as(loops[i].loop_var()) && extent && i < out.shape.size() &&
+    covers = is_index(store.indices()[i], loops[i].loop_var()) && extent && i < out.shape.size() &&
              extent->value() == out.shape[i];
   }
   std::optional<std::vector<TileOp>> ops;

@@ -47,19 +47,8 @@ std::pair<int64_t, int64_t> tiles(const BufferInfo& info, const std::string& wha
     fail(what + " '" + info.name + "' has dtype " + info.dtype + "; the tenstorrent backend computes in " + known +
          " only (for fp32 accumulation write accum_dtype=\"float\")");
   }
-  if (info.shape.size() == 1) {  // a column vector: the values in column 0 of M/32 tiles
-    if (info.shape[0] % th) {
-      fail(what + " '" + info.name + "' has shape " + ints_str(info.shape) + ", not a multiple of the " +
-           std::to_string(th) + "-row tile");
-    }
-    return {info.shape[0] / th, 1};
-  }
-  int64_t rows = info.shape[0], cols = info.shape[1];
-  if (rows % th || cols % tw) {
-    fail(what + " '" + info.name + "' has shape " + std::to_string(rows) + "x" + std::to_string(cols) +
-         ", not a multiple of the " + std::to_string(th) + "x" + std::to_string(tw) + " tile");
-  }
-  return {rows / th, cols / tw};
+  if (info.shape.size() == 1) return {(info.shape[0] + th - 1) / th, 1};  // a column vector: column 0 of its tiles
+  return {(info.shape[0] + th - 1) / th, (info.shape[1] + tw - 1) / tw};  // padding the user never sees
 }
 
 Region region_of(const Any& operand) {
@@ -86,8 +75,9 @@ void require_full(const Region& r, const std::string& op) {
 }
 
 // A block must lie inside the tensor: at a constant offset it must end inside it; at a moving offset (block
-// indices, loops) the blocks tile the dimension, so its extent must divide it (the last block of a ceildiv grid
-// would otherwise run past the tensor, and on hardware read or write other tiles).
+// indices, loops) the last block of a ceildiv grid may hang over the end: a tiled tensor is padded in DRAM to whole
+// blocks (tile_padding.cc), but a row-major one is not, so there the extent must divide the dim (on hardware the
+// block would read or write other rows).
 void require_inside(const Region& tensor, const BufferInfo& onchip, size_t d) {
   int64_t dim = tensor.info.shape[d], extent = tensor.extents[d];
   auto start = ir::IntImm::from(tensor.mins[d]);
@@ -98,7 +88,7 @@ void require_inside(const Region& tensor, const BufferInfo& onchip, size_t d) {
     fail(block + " runs from " + std::to_string(start->value()) + " to " + std::to_string(start->value() + extent) +
          ", past the tensor's " + std::to_string(dim));
   }
-  if (!start && dim % extent != 0) {
+  if (!start && dim % extent != 0 && row_major(tensor.info)) {
     int64_t tile = d + 1 == tensor.info.shape.size() ? tile_shape().second : tile_shape().first;
     int64_t fits = 0;
     for (int64_t b = tile; b <= std::min(extent, dim); b += tile) {

@@ -18,8 +18,9 @@ std::pair<int64_t, int64_t> tile_shape();
 Any strip_casts(Any expr);
 bool is_zero(const Any& e);
 bool is_const_int(const Any& e, int64_t value);
-/*! \brief The tiles of a 2-D on-chip buffer (rows, cols), or of a 1-D one [M] held as a column vector (M/32, 1);
- * other shapes are refused naming `what` and the buffer. */
+/*! \brief The tiles of a 2-D on-chip buffer (rows, cols), or of a 1-D one [M] held as a column vector
+ * (ceil(M/32), 1); a shape that is not whole tiles is padded to them. Other ranks are refused naming `what` and the
+ * buffer. */
 std::pair<int64_t, int64_t> tiles(const BufferInfo& info, const std::string& what);
 
 /*! \brief A tile-op operand: its buffer, where the region starts and its (static) extents. */
@@ -66,6 +67,20 @@ struct EltwiseUnits {
 std::vector<std::pair<std::string, Any>> eltwise_fields(const BufferInfo& out, const EltwiseUnits& units,
                                                         int64_t bits);
 
+/*! \brief While it lives, is_index() takes 0 for the variable of each of `loops` whose extent is 1 (TVM's Simplify
+ * substitutes it: a [1, N] block's store reads x[0, j]). */
+class UnitLoops {
+ public:
+  explicit UnitLoops(const std::vector<ir::For>& loops);
+  ~UnitLoops();
+  UnitLoops(const UnitLoops&) = delete;
+  UnitLoops& operator=(const UnitLoops&) = delete;
+
+ private:
+  std::vector<Any> vars_;
+};
+/*! \brief Whether `index` is the loop variable `var` (or 0 for a loop of extent 1, under UnitLoops). */
+bool is_index(const Any& index, const Any& var);
 /*! \brief (loops, store) when `stmt` is a loop nest whose innermost body is one BufferStore. */
 std::optional<std::pair<std::vector<ir::For>, ir::BufferStore>> eltwise_nest(Any stmt);
 /*! \brief The element-wise op of a T.Parallel store, or a refusal naming the construct. */
@@ -78,8 +93,9 @@ std::vector<TileOp> classify_store(const std::vector<ir::For>& loops, const ir::
 
 /*! \brief The ops of a T.copy (tile_ops_copy.cc), or a refusal naming the construct. */
 std::vector<TileOp> classify_copy(const ir::TilePrimitiveCall& stmt);
-/*! \brief A block of `tensor` copied to or from `onchip` must lie inside dim `d` of the tensor (a moving offset: the
- * block must divide the dim), else a refusal naming the copy. */
+/*! \brief A block of `tensor` copied to or from `onchip` at a constant offset must lie inside dim `d` of the tensor;
+ * at a moving offset a block of a row-major tensor must divide the dim (a tiled tensor is padded to whole blocks),
+ * else a refusal naming the copy. */
 void require_inside(const Region& tensor, const BufferInfo& onchip, size_t d);
 /*! \brief While it lives, the tensors tt.buffers lays out row-major are what row_major() answers for (tile_ops()). */
 class RowMajorLayouts {
@@ -92,6 +108,22 @@ class RowMajorLayouts {
  private:
   std::set<std::string> names_;
 };
+/*! \brief While it lives, padded_layout() answers with the padded layouts tt.buffers records (tile_padding.cc). */
+class PaddedLayouts {
+ public:
+  explicit PaddedLayouts(const Any& func);
+  ~PaddedLayouts();
+  PaddedLayouts(const PaddedLayouts&) = delete;
+  PaddedLayouts& operator=(const PaddedLayouts&) = delete;
+
+ private:
+  std::map<std::string, PaddedLayout> layouts_;
+};
+/*! \brief A tensor's padded DRAM layout (InferTTLayout), or its own shape where tt.buffers has none. */
+PaddedLayout padded_layout(const BufferInfo& tensor);
+/*! \brief Where a block of `tensor` starts in dim `d` of its padded layout (a block of e < whole tiles: at
+ * start / e * roundup(e, tile); one that does not start at a multiple of e is refused naming the tensor). */
+Any padded_offset(const Region& tensor, size_t d);
 /*! \brief Whether InferTTLayout laid `tensor` out row-major (one DRAM page per row of its last dim). */
 bool row_major(const BufferInfo& tensor);
 /*! \brief A DRAM-to-DRAM copy of a row-major tensor is refused naming the tensor and its layout. */

@@ -90,7 +90,10 @@ def build_plan(device_mod: tvm.IRModule, params: Sequence[Any], kernel: str) -> 
                  else list(by_name[name].shape))
         entry = {"name": name, "parameter": -1 if constant else [p.name for p in params].index(name), "shape": shape,
                  "dtype": info["dtype"], "data_format": info["data_format"], "page_bytes": info["page_bytes"],
-                 "pages": info["pages"], "page_layout": info["page_layout"], "role": role}
+                 "pages": info["pages"], "page_layout": info["page_layout"], "role": role,
+                 "padded_shape": list(info.get("padded_shape", shape)),
+                 "blocks": list(info.get("blocks", [0] * len(shape))),
+                 "pad_value": _json_number(float(info.get("pad_value", 0.0)))}
         if constant:
             entry["constant"] = {"value": float(constant["value"]), "rows": [int(r) for r in constant["rows"]]}
         tensors.append(entry)
@@ -115,6 +118,11 @@ def build_plan(device_mod: tvm.IRModule, params: Sequence[Any], kernel: str) -> 
     }
 
 
+def _json_number(value: float) -> float | str:
+    """A pad value as tt.plan.json holds it: a number, or "inf" / "-inf" (JSON has no infinities)."""
+    return value if math.isfinite(value) else ("inf" if value > 0 else "-inf")
+
+
 def validate_plan(plan: dict[str, Any]) -> None:
     import jsonschema
 
@@ -126,9 +134,14 @@ def validate_plan(plan: dict[str, Any]) -> None:
         raise TTCodegenError(f"tt.plan.json does not match its schema at {where}: {errors[0].message}")
 
 
-def _host_bits(value: float, dtype: str) -> str:
+def _host_bits(value: float | str, dtype: str) -> str:
     """A constant's element as main.cpp's host vector holds it (bf16/fp16 as raw bits, fp32 as a float)."""
+    value = float(value)
+    if dtype in HOST_INT_TYPES:  # integer data is padded with zeros (no reduction of integers pads otherwise)
+        return str(int(value)) if math.isfinite(value) else "0"
     if dtype == "float32":
+        if math.isinf(value):
+            return f"{'-' if value < 0 else ''}std::numeric_limits<float>::infinity()"
         return f"{value!r}f"
     return f"0x{int(np.array(value, dtype=_bits_dtype(dtype)).view(np.uint16)):04x}u"
 
@@ -139,28 +152,46 @@ def _bits_dtype(dtype: str) -> Any:
     return ml_dtypes.bfloat16 if dtype == "bfloat16" else np.float16
 
 
-def _padded_elems(tensor: dict[str, Any], tile: Sequence[int]) -> int:
-    """Elements the tensor's DRAM pages hold: a 1-D tiled tensor is padded to one tile row."""
-    shape = tensor["shape"]
-    if tensor["page_layout"] == "row_major" or len(shape) > 1:
-        return math.prod(shape)
-    return tile[0] * shape[0]
+def _host_layout(tensor: dict[str, Any], tile: Sequence[int]) -> dict[str, Any]:
+    """How main.cpp and run_ttnn.py place a tensor's row-major values in what DRAM holds: `lead` matrices of `rows` x
+    `cols` (a 1-D tensor: one row) in matrices of `prows` x `pcols` (InferTTLayout's padded_shape: a 1-D tensor is
+    row 0 of a tile row), element (r, c) at row r // er * pr + r % er and col c // ec * pc + c % ec (a dim of blocks
+    that are not whole tiles lays each block out on its own run of tiles; er = pr = 1 elsewhere); the rest holds
+    `fill`, the tensor's pad_value."""
+    shape, padded, blocks = tensor["shape"], tensor.get("padded_shape", tensor["shape"]), tensor.get("blocks")
+    blocks = blocks or [0] * len(shape)
+
+    def run(e: int, t: int) -> tuple[int, int]:
+        return (e, -(-e // t) * t) if e else (1, 1)
+
+    if tensor["page_layout"] == "row_major":
+        lead, rows, cols, prows, pcols = 1, math.prod(shape[:-1]), shape[-1], math.prod(shape[:-1]), shape[-1]
+        (er, pr), (ec, pc) = (1, 1), (1, 1)
+    elif len(shape) == 1:
+        lead, rows, cols, prows, pcols = 1, 1, shape[0], tile[0], padded[0]
+        (er, pr), (ec, pc) = (1, 1), run(blocks[0], tile[1])
+    else:
+        lead, rows, cols, prows, pcols = math.prod(shape[:-2]), shape[-2], shape[-1], padded[-2], padded[-1]
+        (er, pr), (ec, pc) = run(blocks[-2], tile[0]), run(blocks[-1], tile[1])
+    return {"lead": lead, "rows": rows, "cols": cols, "prows": prows, "pcols": pcols, "er": er, "pr": pr, "ec": ec,
+            "pc": pc, "elems": math.prod(shape), "padded_elems": lead * prows * pcols,
+            "padded": (rows, cols) != (prows, pcols)}
 
 
 def render_host(plan: dict[str, Any], template: str) -> str:
-    # An N-D tensor is tilized as its (prod(leading dims) * rows, cols) matrix, a 1-D one as row 0 of a tile row
-    # whose other rows are zero (InferTTLayout); a row-major tensor is uploaded and read back as it is.
+    # An N-D tensor is tilized as its (prod(leading dims) * rows, cols) matrix, a 1-D one as row 0 of a tile row,
+    # each padded as InferTTLayout lays it out (_host_layout); a row-major tensor is uploaded and read back as it is.
     tile = plan["device"]["tile"]
-    tensors = [dict(t, ctype=HOST_INT_TYPES.get(t["dtype"])
-                    or HOST_TYPES[t["page_bytes"] * t["pages"] // _padded_elems(t, tile)],
-                    elems=math.prod(t["shape"]),
-                    rows=math.prod(t["shape"][:-1]) if len(t["shape"]) > 1 else tile[0], cols=t["shape"][-1],
-                    fill=_host_bits(t["constant"]["value"], t["dtype"]) if "constant" in t else "")
-               for t in plan["tensors"]]
+    tensors = []
+    for t in plan["tensors"]:
+        layout = _host_layout(t, tile)
+        ctype = HOST_INT_TYPES.get(t["dtype"]) or HOST_TYPES[t["page_bytes"] * t["pages"] // layout["padded_elems"]]
+        fill = t["constant"]["value"] if "constant" in t else t.get("pad_value", 0.0)
+        tensors.append(dict(t, **layout, ctype=ctype, fill=_host_bits(fill, t["dtype"])))
     noc_coords = any(isinstance(v, dict) and ("noc_x" in v or "noc_y" in v) for k in plan["kernels"].values()
                      for row in k["runtime_arg_values"] for v in row["args"])
     return _templates().get_template(template).render(
-        plan=plan, host_api=plan["device"]["host_api"], roles=KERNEL_ROLES, noc_coords=noc_coords,
+        plan=plan, host_api=plan["device"]["host_api"], roles=KERNEL_ROLES, noc_coords=noc_coords, tensors=tensors,
         inputs=[t for t in tensors if t["role"] in ("input", "inout")],
         outputs=[t for t in tensors if t["role"] in ("output", "inout")])
 

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import hashlib
 import importlib.util
-import math
 import tempfile
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -90,15 +89,21 @@ def _host_dtype(dtype: str) -> str:
 def render_ttnn(plan: dict[str, Any]) -> str:
     """run_ttnn.py of a plan for which `unsupported(plan)` is None."""
     order = {"input": 0, "unused": 1, "output": 2}  # generic_op takes the output tensors last
-    # An N-D tensor is tiled as its (prod(leading dims) * rows, cols) matrix, a 1-D one as row 0 of a tile row whose
-    # other rows are zero, as in main.cpp (InferTTLayout).
-    tile_rows = plan["device"]["tile"][0]
-    # Float tensors travel as float32 arrays (ttnn rounds them to the format); integer ones as their own integers (a
-    # bool tensor as uint8, its format), which float32 would not hold exactly beyond 2**24.
-    tensors = [dict(t, rows=math.prod(t["shape"][:-1]) if len(t["shape"]) > 1 else tile_rows, cols=t["shape"][-1],
-                    ttnn=device.TTNN_DATA_TYPES[t["data_format"]], constant=t.get("constant"),
-                    host_dtype=_host_dtype(t["dtype"]))
-               for t in sorted(plan["tensors"], key=lambda t: order[t["role"]])]
+    # An N-D tensor is tiled as its (prod(leading dims) * rows, cols) matrix, a 1-D one as row 0 of a tile row, each
+    # padded as InferTTLayout lays it out, as in main.cpp (_host_layout). Float tensors travel as float32 arrays (ttnn
+    # rounds them to the format); integer ones as their own integers (a bool tensor as uint8, its format), which
+    # float32 would not hold exactly beyond 2**24.
+    from .metalium import _host_layout
+
+    tensors = []
+    for t in sorted(plan["tensors"], key=lambda t: order[t["role"]]):
+        h = _host_layout(t, plan["device"]["tile"])
+        layout = tuple(h[k] for k in ("lead", "rows", "cols", "prows", "pcols", "er", "pr", "ec", "pc"))
+        pad = t.get("pad_value", 0)
+        tensors.append(dict(t, rows=h["lead"] * h["prows"], cols=h["pcols"], layout=layout,
+                            pad=f'float("{pad}")' if isinstance(pad, str) else repr(float(pad)),
+                            ttnn=device.TTNN_DATA_TYPES[t["data_format"]], constant=t.get("constant"),
+                            host_dtype=_host_dtype(t["dtype"])))
     cbs = [dict(c, ttnn=device.TTNN_DATA_TYPES[c["data_format"]]) for c in plan["cbs"]]
     profile = intrinsics.PROFILES[plan["device"]["profile"]]
     return _templates().get_template("run_ttnn.py.j2").render(

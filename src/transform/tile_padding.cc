@@ -1,0 +1,120 @@
+// Tensors and blocks of any shape (tile_ops.h, tile_ops_util.h): the padded DRAM layout of every tensor (InferTTLayout
+// records it in tt.buffers; the host programs pad and crop) and block offsets in that layout.
+#include <algorithm>
+
+#include "engine_common.h"
+#include "tile_ops_util.h"
+
+namespace tl {
+
+using namespace tileops;  // NOLINT: the recognisers' shared helpers
+
+namespace {
+
+int64_t round_up(int64_t v, int64_t m) { return (v + m - 1) / m * m; }
+
+// The dims of a tensor that are tiled: the last two (rows, cols), a 1-D tensor's one (cols).
+std::vector<size_t> tiled_dims(size_t n) {
+  if (n == 1) return {0};
+  return {n - 2, n - 1};
+}
+
+int64_t tile_of(size_t d, size_t n) { return d + 1 == n ? tile_shape().second : tile_shape().first; }
+
+}  // namespace
+
+std::map<std::string, PaddedLayout> padded_layouts(const Any& func, const std::set<std::string>& row_major) {
+  std::map<std::string, PaddedLayout> out;
+  std::map<std::string, std::vector<std::set<int64_t>>> extents;  // per tensor and dim: the extents of its blocks
+  for (const BufferInfo& t : tensor_params(func)) {
+    PaddedLayout layout{t.shape, t.shape, std::vector<int64_t>(t.shape.size(), 0)};
+    if (!row_major.count(t.name)) {
+      for (size_t d : tiled_dims(t.shape.size())) layout.padded[d] = round_up(t.shape[d], tile_of(d, t.shape.size()));
+    }
+    out[t.name] = layout;
+    extents[t.name].resize(t.shape.size());
+  }
+  walk(ir::PrimFunc(func).body(), {ir::visit<ir::TilePrimitiveCall>([&](const ir::TilePrimitiveCall& call) {
+         if (call.op().name() != "tirx.tile.copy") return;
+         for (const Any& operand : {call.args()[0], call.args()[1]}) {
+           if (!ir::TensorRegion::matches(operand)) continue;
+           Region r = region_of(operand);
+           if (r.info.on_chip() || !out.count(r.info.name) || row_major.count(r.info.name)) continue;
+           for (size_t d : tiled_dims(r.info.shape.size())) extents[r.info.name][d].insert(r.extents[d]);
+         }
+       })});
+  for (auto& [name, layout] : out) {
+    size_t n = layout.shape.size();
+    if (row_major.count(name)) continue;
+    for (size_t d : tiled_dims(n)) {
+      const std::set<int64_t>& seen = extents[name][d];
+      int64_t tile = tile_of(d, n), dim = layout.shape[d];
+      bool whole_tiles = std::all_of(seen.begin(), seen.end(), [&](int64_t e) { return e % tile == 0; });
+      if (whole_tiles) {  // blocks of whole tiles: pad the dim to a whole number of every block
+        for (int64_t e : seen) layout.padded[d] = std::max(layout.padded[d], round_up(dim, e));
+        continue;
+      }
+      if (seen.size() > 1) {
+        std::vector<int64_t> list(seen.begin(), seen.end());
+        fail("tensor '" + name + "' (shape " + ints_str(layout.shape) + ") is copied in blocks of " + ints_str(list) +
+             " elements along dim " + std::to_string(d) + "; blocks that are not whole " + std::to_string(tile) +
+             "-element tiles are laid out one per run of tiles, so every block of a dim must have one extent");
+      }
+      int64_t e = *seen.begin();
+      if (e >= dim) continue;  // one block covers the dim: whole tiles of it, padded at the end
+      layout.blocks[d] = e;
+      layout.padded[d] = (dim + e - 1) / e * round_up(e, tile);
+    }
+  }
+  return out;
+}
+
+namespace tileops {
+
+namespace {
+thread_local const std::map<std::string, PaddedLayout>* padded_now = nullptr;
+}  // namespace
+
+PaddedLayouts::PaddedLayouts(const Any& func) {
+  for (const auto& [name, layout] : attr_dict(func, keys::kTtBuffers)) {
+    Dict entry = as_dict(layout);
+    if (!entry.count(String("padded_shape"))) continue;
+    PaddedLayout p;
+    for (const Any& v : as_list(entry.at(String("shape")))) p.shape.push_back(as_int(v));
+    for (const Any& v : as_list(entry.at(String("padded_shape")))) p.padded.push_back(as_int(v));
+    for (const Any& v : as_list(entry.at(String("blocks")))) p.blocks.push_back(as_int(v));
+    layouts_[as_str(name)] = p;
+  }
+  padded_now = &layouts_;
+}
+
+PaddedLayouts::~PaddedLayouts() { padded_now = nullptr; }
+
+PaddedLayout padded_layout(const BufferInfo& tensor) {
+  if (padded_now != nullptr) {
+    auto it = padded_now->find(tensor.name);
+    if (it != padded_now->end()) return it->second;
+  }
+  return {tensor.shape, tensor.shape, std::vector<int64_t>(tensor.shape.size(), 0)};
+}
+
+Any padded_offset(const Region& tensor, size_t d) {
+  PaddedLayout layout = padded_layout(tensor.info);
+  int64_t e = layout.blocks[d];
+  const Any& start = tensor.mins[d];
+  if (e == 0) return start;
+  if (!truthy(fn::aligned(start, Any(e)))) {
+    fail("block of '" + tensor.info.name + "' starts at " + format_value(start) + " in dim " + std::to_string(d) +
+         ", not a multiple of its extent " + std::to_string(e) + "; a block that is not whole tiles is laid out on "
+         "tiles of its own, so it must start at a multiple of its extent");
+  }
+  int64_t run = round_up(e, tile_of(d, layout.shape.size()));
+  Any offset = fn::mul(fn::floordiv(start, Any(e)), Any(run));
+  if (ir::IntImm::from(offset)) return offset;
+  static const Any& analyzer = *new Any(call("sym.Analyzer"));  // never destroyed: outlives TVM at exit
+  return call("sym.AnalyzerSimplify", analyzer, offset, int64_t(2));
+}
+
+}  // namespace tileops
+}  // namespace tl
+

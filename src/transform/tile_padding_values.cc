@@ -1,0 +1,298 @@
+// What the padding of every on-chip value holds, followed through the tile ops (tile_ops.h: pad_values): the value
+// each input tensor's padding is filled with is picked so that every reduction and gemm reads its identity there.
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <limits>
+
+#include "engine_common.h"
+#include "tile_ops_util.h"
+
+namespace tl {
+
+namespace {
+
+// What a value holds along one axis (its rows, or its cols) beyond its logical extent. `region`: whether it has
+// padding there (a block that is not whole tiles, or an edge block); without, `kind` is what it holds where another
+// operand's padding is (a fill's constant, or data) and no consumer reads padding of it.
+struct Pad {
+  enum Kind { kConst, kFinite, kAny } kind = kFinite;  // a constant; data-dependent finite values; anything
+  double value = 0;
+  bool region = false;
+  std::string origin;  // the tensor whose padding it is, passed on unchanged
+};
+struct Padding {
+  Pad rows, cols;
+};
+
+Pad constant(double v, bool region = false) {
+  if (std::isnan(v)) return {Pad::kAny, 0, region};
+  return {Pad::kConst, v, region};
+}
+
+std::string describe(const Pad& p) {
+  auto num = [](double v) { return std::isinf(v) ? std::string(v < 0 ? "-inf" : "inf") : format_value(Any(v)); };
+  switch (p.kind) {
+    case Pad::kConst: return p.origin.empty() ? num(p.value) : "tensor '" + p.origin + "''s padding, " + num(p.value);
+    case Pad::kFinite: return "values that depend on the data";
+    default: return "values that may be infinite or NaN";
+  }
+}
+
+// The math of the op-map entries on what padding holds (an entry this does not know gives kAny).
+std::optional<double> apply(const std::string& op, double a, double b) {
+  if (op == "add") return a + b;
+  if (op == "sub") return a - b;
+  if (op == "rsub") return b - a;
+  if (op == "mul") return a * b;
+  if (op == "div") return a / b;
+  if (op == "max") return std::max(a, b);
+  if (op == "min") return std::min(a, b);
+  return std::nullopt;
+}
+
+std::optional<double> apply(const std::string& f, double x) {
+  if (f == "exp") return std::exp(x);
+  if (f == "exp2") return std::exp2(x);
+  if (f == "log") return std::log(x);
+  if (f == "sqrt") return std::sqrt(x);
+  if (f == "rsqrt") return 1.0 / std::sqrt(x);
+  if (f == "recip") return 1.0 / x;
+  if (f == "relu") return std::max(x, 0.0);
+  if (f == "sigmoid") return 1.0 / (1.0 + std::exp(-x));
+  if (f == "tanh") return std::tanh(x);
+  return std::nullopt;
+}
+
+Pad content(const std::string& op, const Pad& a, const Pad& b) {
+  if (a.kind == Pad::kAny || b.kind == Pad::kAny) return {Pad::kAny};
+  if (a.kind == Pad::kConst && b.kind == Pad::kConst) {
+    auto v = apply(op, a.value, b.value);
+    return v ? constant(*v) : Pad{Pad::kAny};
+  }
+  if (a.kind == Pad::kFinite && b.kind == Pad::kFinite) {
+    return op == "div" || !apply(op, 1.0, 1.0) ? Pad{Pad::kAny} : Pad{Pad::kFinite};
+  }
+  // A constant and finite data: what the constant decides whatever the data.
+  bool left = a.kind == Pad::kConst;
+  double c = left ? a.value : b.value;
+  if (op == "mul" && c == 0) return constant(0.0);
+  if ((op == "add" || (op == "sub" && left) || (op == "rsub" && !left)) && std::isinf(c)) return constant(c);
+  if ((op == "sub" && !left) || (op == "rsub" && left)) return std::isinf(c) ? constant(-c) : Pad{Pad::kFinite};
+  if (op == "max") return c == std::numeric_limits<double>::infinity() ? constant(c) : Pad{Pad::kFinite};
+  if (op == "min") return c == -std::numeric_limits<double>::infinity() ? constant(c) : Pad{Pad::kFinite};
+  bool arithmetic = op == "add" || op == "sub" || op == "rsub" || op == "mul" || (op == "div" && !left && c != 0);
+  if (arithmetic && std::isfinite(c)) return {Pad::kFinite};
+  return {Pad::kAny};
+}
+
+// An operation of two values: padding where either has it, holding the operation of what both hold there.
+Pad binary(const std::string& op, const Pad& a, const Pad& b) {
+  Pad out = content(op, a, b);
+  out.region = a.region || b.region;
+  return out;
+}
+
+// An operation of a value and one that is the same in its padding as elsewhere (a constant, a broadcast vector's
+// data): padding where the value has it.
+Pad with(const std::string& op, const Pad& a, const Pad& b) {
+  Pad out = content(op, a, b);
+  out.region = a.region;
+  return out;
+}
+
+Pad unary(const std::string& f, const Pad& x) {
+  Pad out{Pad::kAny, 0, x.region};
+  if (x.kind == Pad::kConst) {
+    auto v = apply(f, x.value);
+    if (v) out = constant(*v, x.region);
+  } else if (x.kind == Pad::kFinite) {
+    bool bounded = f == "exp" || f == "exp2" || f == "relu" || f == "sigmoid" || f == "tanh";
+    if (bounded) out.kind = Pad::kFinite;
+  }
+  return out;
+}
+
+// A row reduction's result along the axis it keeps: the pool over the padding of the other axis.
+Pad reduced(const std::string& pool, const Pad& p) {
+  Pad out{p.kind == Pad::kConst ? Pad::kFinite : p.kind, 0, p.region};
+  if (p.kind == Pad::kConst && (pool == "max" || p.value == 0 || std::isinf(p.value))) out = constant(p.value, p.region);
+  return out;
+}
+
+bool holds(const Pad& p, double identity) { return !p.region || (p.kind == Pad::kConst && p.value == identity); }
+bool finite(const Pad& p) { return p.kind == Pad::kFinite || (p.kind == Pad::kConst && std::isfinite(p.value)); }
+
+class Follow {
+ public:
+  Follow(const std::map<std::string, double>& pads, const std::map<std::string, double>& identities)
+      : pads_(pads), identities_(identities) {}
+
+  void run(const std::vector<TileOp>& all) {
+    std::vector<const TileOp*> ops;  // the ops placed before a loop (the scaler tile's read) go first
+    for (const TileOp& op : all) {
+      if (!op.place.empty()) step(op);
+      if (op.place.empty()) ops.push_back(&op);
+    }
+    for (size_t i = 0; i < ops.size();) {
+      size_t j = i + 1;  // the ops of one loop run twice: the second time with what the first left carried
+      const std::vector<Any>& loops = ops[i]->loops;
+      if (!loops.empty()) {
+        while (j < ops.size() && !ops[j]->loops.empty() && ops[j]->loops.front().same_as(loops.front())) ++j;
+      }
+      for (int pass = 0; pass < (loops.empty() ? 1 : 2); ++pass) {
+        for (size_t k = i; k < j; ++k) step(*ops[k]);
+      }
+      i = j;
+    }
+  }
+
+  std::vector<std::string> violations;
+
+ private:
+  Padding of(const BufferInfo& b) {
+    auto it = values_.find(b.name);
+    return it == values_.end() ? Padding{} : it->second;
+  }
+
+  void need(const Pad& p, double identity, const std::string& consumer, const std::string& value,
+            const std::string& axis) {
+    if (holds(p, identity)) return;
+    violations.push_back(consumer + " reads the padding of '" + value + "' (its " + axis + " beyond the logical "
+                         "extent: a tensor or block that is not whole tiles, or a block hanging over its tensor's "
+                         "end), which holds " + describe(p) + ", not the " +
+                         describe(Pad{Pad::kConst, identity}) + " that keeps its result exact");
+  }
+
+  void step(const TileOp& op) {
+    const std::string& k = op.kind;
+    if (!op.out) return;
+    Padding out{{Pad::kAny}, {Pad::kAny}};
+    if (k == "copy_in") {
+      auto it = pads_.find(op.tensor->name);
+      Pad p = it == pads_.end() ? Pad{} : Pad{Pad::kConst, it->second, true, op.tensor->name};
+      out = {op.pad_rows ? p : Pad{}, op.pad_cols ? p : Pad{}};
+    } else if (k == "copy_local" || k == "tilize") {
+      out = of(op.ins[0]);
+    } else if (k == "rows_in" || k == "atomic_in") {
+      out = {};
+    } else if (k == "transpose") {
+      Padding in = of(op.ins[0]);
+      out = {in.cols, in.rows};
+    } else if (k == "fill") {  // padding where the buffer is not whole tiles
+      auto [th, tw] = tileops::tile_shape();
+      const std::vector<int64_t>& shape = op.out->shape;
+      double c = as_float(op.get(names::kValue));
+      out = {constant(c, shape[0] % th != 0), constant(c, shape.size() == 2 && shape[1] % tw != 0)};
+    } else if (k == "eltwise") {
+      out = eltwise(op);
+    } else if (k == "reduce") {
+      std::string pool = as_str(op.get(names::kPool));
+      Padding src = of(op.ins[0]);
+      if (identities_.count(pool)) {
+        need(src.cols, identities_.at(pool), "T.reduce_" + pool + " into '" + op.out->name + "'", op.ins[0].name,
+             "columns");
+      }
+      out = {reduced(pool, src.rows), {Pad::kAny}};
+      if (!truthy(op.get(names::kClear)) && op.ins.size() > 2) {
+        out.rows = binary(pool == "max" ? "max" : "add", out.rows, of(op.ins[2]).rows);
+      }
+    } else if (k == "gemm") {
+      Padding a = of(op.ins[0]), b = of(op.ins[1]);
+      std::string consumer = "T.gemm(" + op.ins[0].name + ", " + op.ins[1].name + ") into '" + op.out->name + "'";
+      if (identities_.count("gemm")) {  // the K padding of one operand holds 0 and the other's is finite
+        double zero = identities_.at("gemm");
+        auto ok_with = [&](const Pad& p) { return !p.region || finite(p); };
+        bool ok = (holds(a.cols, zero) && ok_with(b.rows)) || (holds(b.rows, zero) && ok_with(a.cols));
+        if (!ok) need(holds(a.cols, zero) ? b.rows : a.cols, zero, consumer, holds(a.cols, zero) ? op.ins[1].name
+                      : op.ins[0].name, holds(a.cols, zero) ? "rows (K)" : "columns (K)");
+      }
+      auto product = [](const Pad& p) {  // a padded row of A (or column of B) times finite data
+        if (p.kind == Pad::kConst && p.value == 0) return constant(0.0, p.region);
+        return Pad{finite(p) ? Pad::kFinite : Pad::kAny, 0, p.region};
+      };
+      out = {product(a.rows), product(b.cols)};
+      if (!truthy(op.get(names::kClear)) && values_.count(op.out->name)) {
+        Padding acc = of(*op.out);
+        out = {binary("add", acc.rows, out.rows), binary("add", acc.cols, out.cols)};
+      }
+    }
+    values_[op.out->name] = out;
+  }
+
+  Padding eltwise(const TileOp& op) {
+    auto unit = [&](const char* name) { return as_str(op.get(name)); };
+    Padding v = of(op.ins[0]);
+    std::string binary_op = unit(names::kBinary) != "none" ? unit(names::kBinary) : unit(names::kSfpuBinary);
+    if (binary_op != "none" && op.ins.size() > 1) {
+      Padding b = of(op.ins[1]);
+      v = {binary(binary_op, v.rows, b.rows), binary(binary_op, v.cols, b.cols)};
+    }
+    std::string bcast = unit(names::kBcast);
+    if (bcast != "none" && op.ins.size() > 1) {
+      Padding vec = of(op.ins[1]);
+      if (unit(names::kBcastDim) == "cols") {  // v[i]: its rows' padding down the rows, its data across the cols
+        v = {binary(bcast, v.rows, vec.rows), with(bcast, v.cols, Pad{Pad::kFinite})};
+      } else {  // w[j]: its cols' padding across the cols, its data down the rows
+        v = {with(bcast, v.rows, Pad{Pad::kFinite}), binary(bcast, v.cols, vec.cols)};
+      }
+    }
+    std::string scalar = unit(names::kScalarOp);
+    if (scalar != "none") {
+      int64_t bits = as_int(op.get(names::kScalarBits));
+      uint32_t word = static_cast<uint32_t>(bits);
+      float c = 0;
+      std::memcpy(&c, &word, sizeof c);
+      v = {with(scalar, v.rows, constant(c)), with(scalar, v.cols, constant(c))};
+    }
+    std::string sfpu = unit(names::kSfpu);
+    if (sfpu != "none") v = {unary(sfpu, v.rows), unary(sfpu, v.cols)};
+    return v;
+  }
+
+  const std::map<std::string, double>& pads_;
+  const std::map<std::string, double>& identities_;
+  std::map<std::string, Padding> values_;
+};
+
+}  // namespace
+
+std::map<std::string, double> pad_values(const std::vector<TileOp>& ops, const Any& func,
+                                         const std::map<std::string, double>& identities) {
+  std::vector<std::string> padded;  // the input tensors whose padding some block reads
+  for (const TileOp& op : ops) {
+    if (op.kind == "copy_in" && (op.pad_rows || op.pad_cols) &&
+        std::find(padded.begin(), padded.end(), op.tensor->name) == padded.end()) {
+      padded.push_back(op.tensor->name);
+    }
+  }
+  std::vector<double> choices;  // the identities, in the spec's order, each once (0 first when present)
+  for (const auto& [consumer, value] : identities) {
+    if (std::find(choices.begin(), choices.end(), value) == choices.end()) choices.push_back(value);
+  }
+  std::sort(choices.begin(), choices.end(), [](double a, double b) { return (a == 0) > (b == 0); });
+  if (choices.empty()) choices.push_back(0.0);
+  std::map<std::string, double> pads;
+  for (const BufferInfo& t : tensor_params(func)) pads[t.name] = choices.front();
+  size_t count = 1;
+  for (size_t i = 0; i < padded.size() && count <= 4096; ++i) count *= choices.size();
+  std::optional<std::vector<std::string>> fewest;
+  for (size_t pick = 0; pick < std::min<size_t>(count, 4096); ++pick) {
+    std::map<std::string, double> trial = pads;
+    size_t rest = pick;
+    for (const std::string& name : padded) {
+      trial[name] = choices[rest % choices.size()];
+      rest /= choices.size();
+    }
+    Follow follow(trial, identities);
+    follow.run(ops);
+    if (follow.violations.empty()) return trial;
+    if (!fewest || follow.violations.size() < fewest->size()) fewest = follow.violations;
+  }
+  fail((*fewest)[0] + "; where one tensor's padding feeds consumers that need different values, or a value "
+       "derived from the data is reduced across padding, the compute kernel would have to mask it (index masks, "
+       "issue 28), which the tenstorrent backend does not do yet: use whole tiles and blocks that divide the tensor "
+       "along that dim");
+}
+
+}  // namespace tl
