@@ -41,6 +41,7 @@ ENGINE_OPTIONS: dict[str, dict[str, str]] = {
 # Fields of each recognised TileLang tile op (src/transform/tile_ops.cc) that lower_tiles cases see.
 TILE_OP_FIELDS: dict[str, tuple[str, ...]] = {
     "copy_in": ("tensor", "row", "col", "rows", "cols", "row_tiles"),
+    "mask_in": ("tensor", "origin", "row_step", "col_step", "pages", "rows", "cols"),
     "copy_out": ("tensor", "row", "col", "rows", "cols", "row_tiles"),
     "rows_in": ("tensor", "first_page", "page_stride", "row_bytes", "rows", "cols"),
     "rows_out": ("tensor", "first_page", "page_stride", "row_bytes", "rows", "cols"),
@@ -130,6 +131,11 @@ ENGINES: dict[str, dict[str, Param]] = {
         "value": Param("expression"),
         "filled": Param("expression", ("row",)),
         "for_ops": Param("names"),
+    },
+    "index_masks": {
+        "tensor": Param("name"),
+        "tile": Param("expression"),
+        "max_coefficient": Param("expression"),
     },
     "finalize": {"order": Param("names")},
     "verify": {

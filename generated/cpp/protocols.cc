@@ -15,6 +15,7 @@
 // Spec: specs/protocols/reader_block.yaml
 // Spec: specs/protocols/reader_block_after.yaml
 // Spec: specs/protocols/reader_block_mcast.yaml
+// Spec: specs/protocols/reader_mask_block.yaml
 // Spec: specs/protocols/reader_rows.yaml
 // Spec: specs/protocols/reduce_block.yaml
 // Spec: specs/protocols/release_block.yaml
@@ -51,6 +52,7 @@ static tl::Dict read_pages(tl::Builder& b, const tl::Ctx& a);
 static tl::Dict reader_block(tl::Builder& b, const tl::Ctx& a);
 static tl::Dict reader_block_after(tl::Builder& b, const tl::Ctx& a);
 static tl::Dict reader_block_mcast(tl::Builder& b, const tl::Ctx& a);
+static tl::Dict reader_mask_block(tl::Builder& b, const tl::Ctx& a);
 static tl::Dict reader_rows(tl::Builder& b, const tl::Ctx& a);
 static tl::Dict reduce_block(tl::Builder& b, const tl::Ctx& a);
 static tl::Dict release_block(tl::Builder& b, const tl::Ctx& a);
@@ -575,6 +577,38 @@ static tl::Dict reader_block_mcast(tl::Builder& b, const tl::Ctx& a) {
   return bound;
 }
 
+// Reader side of an index mask's CB: reserve the whole block, start one NoC read per tile of the table page that holds the condition's pattern in that tile (the offset clamped to the table: all false below it, all true above), wait for all reads with one barrier, then publish the block.
+static tl::Dict reader_mask_block(tl::Builder& b, const tl::Ctx& a) {
+  const tl::Any v_cb = a.get("cb");
+  const tl::Any v_accessor = a.get("accessor");
+  const tl::Any v_origin = a.get("origin");
+  const tl::Any v_row_step = a.get("row_step");
+  const tl::Any v_col_step = a.get("col_step");
+  const tl::Any v_pages = a.get("pages");
+  const tl::Any v_rows = a.get("rows");
+  const tl::Any v_cols = a.get("cols");
+  const tl::Any v_page_bytes = a.get("page_bytes");
+  tl::Any v_l1_write_addr;
+  tl::Dict bound;
+  b.call(std::string("cb_reserve_back"), {v_cb, tl::fn::mul(v_rows, v_cols)});
+  v_l1_write_addr = b.bind("l1_write_addr", std::string("get_write_ptr"), {v_cb});
+  bound.Set(tl::String("l1_write_addr"), v_l1_write_addr);
+  b.repeat("r", v_rows, [&](const tl::Any& v_r) {
+    b.repeat("c", v_cols, [&](const tl::Any& v_c) {
+      if (b.profile() == "ttnn_0_81" || b.profile() == "metal_d5f9bc4a") {
+        b.call(std::string("noc_async_read_page"), {tl::fn::min(tl::fn::max(tl::fn::add(tl::fn::add(v_origin, tl::fn::mul(v_r, v_row_step)), tl::fn::mul(v_c, v_col_step)), tl::num(0)), tl::fn::sub(v_pages, tl::num(1))), v_accessor, tl::fn::add(v_l1_write_addr, tl::fn::mul(tl::fn::add(tl::fn::mul(v_r, v_cols), v_c), v_page_bytes))});
+      }
+      if (b.profile() == "tilelang_tt_2025") {
+        b.call(std::string("noc_async_read_tile"), {tl::fn::min(tl::fn::max(tl::fn::add(tl::fn::add(v_origin, tl::fn::mul(v_r, v_row_step)), tl::fn::mul(v_c, v_col_step)), tl::num(0)), tl::fn::sub(v_pages, tl::num(1))), v_accessor, tl::fn::add(v_l1_write_addr, tl::fn::mul(tl::fn::add(tl::fn::mul(v_r, v_cols), v_c), v_page_bytes))});
+      }
+    });
+  });
+  // Reads land only at the barrier; the push must come after it.
+  b.call(std::string("noc_async_read_barrier"), {});
+  b.call(std::string("cb_push_back"), {v_cb, tl::fn::mul(v_rows, v_cols)});
+  return bound;
+}
+
 // Reader side of a row-major block: reserve the whole block (rows x cols tile pages), start one NoC read per row (one page of the row-major tensor) into consecutive rows of the reservation, so that every 32 rows fill `cols` tile pages as tilize_block expects, wait for all reads with one barrier, then publish the block.
 static tl::Dict reader_rows(tl::Builder& b, const tl::Ctx& a) {
   const tl::Any v_cb = a.get("cb");
@@ -1045,6 +1079,7 @@ Dict run_protocol(const std::string& name, Builder& b, const Ctx& args) {
   if (name == "reader_block") return protocols::reader_block(b, args);
   if (name == "reader_block_after") return protocols::reader_block_after(b, args);
   if (name == "reader_block_mcast") return protocols::reader_block_mcast(b, args);
+  if (name == "reader_mask_block") return protocols::reader_mask_block(b, args);
   if (name == "reader_rows") return protocols::reader_rows(b, args);
   if (name == "reduce_block") return protocols::reduce_block(b, args);
   if (name == "release_block") return protocols::release_block(b, args);

@@ -88,7 +88,7 @@ Stream* loop_value(std::vector<TileOp>& ops, std::vector<Stream>& streams, const
 // `s` starts the value `loop` carries and `next` is the loop's new value: one CB (the old block, then the new one).
 void merge_carried(std::vector<TileOp>& ops, Stream& s, const Stream& next, const Any& loop) {
   const TileOp& init = ops[s.producer_op];
-  if (init.kind == "copy_in") {
+  if (init.kind == "copy_in" || init.kind == "mask_in") {
     fail("on-chip buffer '" + s.buffer.name + "' is carried across loop " + loop_name(loop) + " but starts as a T.copy "
          "from tensor '" + init.tensor->name + "' (the reader kernel) while the loop computes it (the compute kernel); "
          "a CB has one producer, so start it on chip (T.clear / T.fill) or copy it into another buffer first");
@@ -277,7 +277,10 @@ std::vector<size_t> readers_until_rewrite(const std::vector<TileOp>& ops, size_t
 
 void defer_carried_writes(std::vector<TileOp>& ops) {
   for (size_t w = 0; w < ops.size(); ++w) {
-    if (!ops[w].out || ops[w].loops.empty() || ops[w].kind == "gemm" || ops[w].kind == "copy_in") continue;
+    if (!ops[w].out || ops[w].loops.empty() || ops[w].kind == "gemm" || ops[w].kind == "copy_in" ||
+        ops[w].kind == "mask_in") {
+      continue;
+    }
     const BufferInfo value = *ops[w].out;
     const Loops level = ops[w].loops;
     bool read_before = false;  // the body reads the previous iteration's value (before any write of it)

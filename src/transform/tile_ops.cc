@@ -3,6 +3,7 @@
 
 #include <algorithm>
 
+#include "index_masks.h"
 #include "tile_ops_util.h"
 
 namespace tl {
@@ -249,6 +250,7 @@ void gemm_accumulation(std::vector<TileOp>& ops) {
 
 std::vector<TileOp> tile_ops(const Any& func) {
   RowMajorLayouts layouts(func);  // InferTTLayout's decision, as tt.buffers records it
+  masks::MaskTables tables(func);  // AddTTConstants' index-mask tables
   std::vector<TileOp> ops;
   visit(ir::PrimFunc(func).body(), {}, ops);
   convert_gemm_operands(ops);

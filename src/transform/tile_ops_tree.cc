@@ -5,6 +5,9 @@
 // next reads; the last writes the store's buffer. An SFPU function of the value the previous op just made runs in
 // that op (after its operation, in DST). Division by a buffer is its reciprocal (SFPU) times the dividend.
 // Anything this cannot split (a DRAM read, shifted indices, another function) is refused naming the operand.
+#include <limits>
+
+#include "index_masks.h"
 #include "tile_ops_util.h"
 
 namespace tl::tileops {
@@ -236,6 +239,53 @@ class Tree {
 
 }  // namespace
 
+namespace {
+
+// An index mask (index_masks.h) the analyzer did not fold: the reader reads, per tile (R, C) of the block, the
+// table's tile clamp(r - first + R * p * TILE[0] + C * q * TILE[1], 0, pages - 1) (mask_in); a buffer selected
+// against +-inf or 0 is then added to or multiplied by that block (an element-wise op).
+std::vector<TileOp> mask_ops(const std::vector<ir::For>& loops, const BufferInfo& out, const masks::IndexMask& mask,
+                             size_t first) {
+  auto [tile_rows, tile_cols] = tile_shape();
+  auto [table_info, table] = masks::table_for(mask, tile_rows, tile_cols);
+  auto [rows, cols] = tiles(out, "on-chip buffer");
+  BufferInfo block = out;
+  if (mask.operand) {
+    block.var = Any();
+    block.name = out.name + "_mask" + std::to_string(first);
+    block.scope = "shared";
+  }
+  TileOp read{"mask_in", loops[0], block};
+  read.tensor = table_info;
+  read.fields = {{names::kTensor, table_info.var},
+                 {names::kOrigin, fn::sub(mask.form.r, Any(table.first))},
+                 {names::kRowStep, Any(mask.form.p * tile_rows)},
+                 {names::kColStep, Any(mask.form.q * tile_cols)},
+                 {names::kPages, Any(table.pages)},
+                 {names::kRows, Any(rows)},
+                 {names::kCols, Any(cols)}};
+  if (!mask.operand) return {read};
+  auto load = ir::TensorLoad(*mask.operand);
+  BufferInfo x = buffer_info(load.source());
+  bool at_indices = x.on_chip() && x.shape == out.shape && load.indices().size() == loops.size();
+  for (size_t i = 0; at_indices && i < loops.size(); ++i) at_indices = load.indices()[i].same_as(loops[i].loop_var());
+  if (!at_indices) {
+    std::vector<Any> lvars;
+    for (const ir::For& loop : loops) lvars.push_back(loop.loop_var());
+    fail("element-wise store '" + mask.text + "': operand " + format_value(*mask.operand) + " " +
+         refusal(*mask.operand, out, lvars));
+  }
+  if (x.dtype != out.dtype) {
+    fail("element-wise store '" + mask.text + "' selects '" + x.name + "' (" + x.dtype + ") into '" + out.name + "' (" +
+         out.dtype + "); the masked value and the store need one dtype (T.Cast it in a store of its own first)");
+  }
+  TileOp combine{"eltwise", loops[0], out, {x, block}};
+  combine.fields = eltwise_fields(out, {mask.combine, "none", "none", "none", "none"}, 0);
+  return {read, combine};
+}
+
+}  // namespace
+
 std::vector<TileOp> classify_store(const std::vector<ir::For>& loops, const ir::BufferStore& store, size_t first) {
   Tree tree(loops, store, first);
   BufferInfo out = buffer_info(store.buffer());
@@ -244,6 +294,16 @@ std::vector<TileOp> classify_store(const std::vector<ir::For>& loops, const ir::
     auto extent = ir::IntImm::from(loops[i].extent());
     covers = store.indices()[i].same_as(loops[i].loop_var()) && extent && i < out.shape.size() &&
              extent->value() == out.shape[i];
+  }
+  std::vector<Any> lvars;
+  for (const ir::For& loop : loops) lvars.push_back(loop.loop_var());
+  // AddTTConstants refused the masks of unsupported forms and folded the constant ones.
+  if (auto mask = masks::index_mask(lvars, store.any(), std::numeric_limits<int64_t>::max())) {
+    if (!out.on_chip() || !covers) {
+      fail("element-wise store '" + mask->text + "' must write an on-chip buffer whole " + ints_str(out.shape) +
+           " with the loop variables as indices (T.Parallel over the buffer shape)");
+    }
+    return mask_ops(loops, out, *mask, first);
   }
   std::optional<std::vector<TileOp>> ops;
   if (out.on_chip() && covers) ops = tree.split(store.value());

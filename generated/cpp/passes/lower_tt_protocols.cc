@@ -27,6 +27,23 @@ static Any make(const Dict& options) {
                     },
                     std::nullopt},
             }},
+            {"read_mask_block", {
+                tl::Case{std::nullopt,
+                    tl::Checks{},
+                    "", "reader_mask_block",
+                    tl::ExprMap{
+                        {"cb", [](const tl::Ctx& c) -> tl::Any { return c.get("cb"); }},
+                        {"accessor", [](const tl::Ctx& c) -> tl::Any { return c.get("src"); }},
+                        {"origin", [](const tl::Ctx& c) -> tl::Any { return c.get("origin"); }},
+                        {"row_step", [](const tl::Ctx& c) -> tl::Any { return c.get("row_step"); }},
+                        {"col_step", [](const tl::Ctx& c) -> tl::Any { return c.get("col_step"); }},
+                        {"pages", [](const tl::Ctx& c) -> tl::Any { return c.get("pages"); }},
+                        {"rows", [](const tl::Ctx& c) -> tl::Any { return c.get("rows"); }},
+                        {"cols", [](const tl::Ctx& c) -> tl::Any { return c.get("cols"); }},
+                        {"page_bytes", [](const tl::Ctx& c) -> tl::Any { return c.get("page_bytes"); }},
+                    },
+                    std::nullopt},
+            }},
             {"read_rows_block", {
                 tl::Case{std::nullopt,
                     tl::Checks{},

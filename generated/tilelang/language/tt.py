@@ -444,6 +444,11 @@ def read_block_mcast(cb, src, first_tile, rows, cols, row_stride, page_bytes, se
     return call('read_block_mcast', cb, src, first_tile, rows, cols, row_stride, page_bytes, sender, sender_x, sender_y, first_x, first_y, last_x, last_y, receivers, sender_sem, receiver_sem, noc)
 
 
+def read_mask_block(cb, src, origin, row_step, col_step, pages, rows, cols, page_bytes) -> Any:
+    """Read the tiles of an index mask's block from its table (AddTTConstants' index_mask_<n>): tile (r, c) of the block is the table's page clamp(origin + r * row_step + c * col_step, 0, pages - 1), the pattern of the condition's offset in that tile (one reservation and barrier)."""
+    return call('read_mask_block', cb, src, origin, row_step, col_step, pages, rows, cols, page_bytes)
+
+
 def read_rows_block(cb, src, first_page, page_stride, rows, cols, row_bytes) -> Any:
     """Read a block of a row-major tensor `src` (one DRAM page per row of its last dim) into the back of CB `cb` in tilize_block's input format: the block's rows x 32 rows, each one page, row r at r * row_bytes (32 rows of `cols` tiles' width per tile row; the CB's pages are tile-sized), one reservation and barrier."""
     return call('read_rows_block', cb, src, first_page, page_stride, rows, cols, row_bytes)

@@ -91,6 +91,10 @@ def build_plan(device_mod: tvm.IRModule, params: Sequence[Any], kernel: str) -> 
                  "pages": info["pages"], "page_layout": info["page_layout"], "role": role}
         if constant:
             entry["constant"] = {"value": float(constant["value"]), "rows": [int(r) for r in constant["rows"]]}
+            if "mask" in constant:  # an index-mask table: the host computes its tiles (main.cpp, run_ttnn.py)
+                m = constant["mask"]
+                entry["constant"]["mask"] = {"p": int(m["p"]), "q": int(m["q"]), "first": int(m["first"]),
+                                             "on_true": float(m["on_true"]), "on_false": float(m["on_false"])}
         tensors.append(entry)
     kernels = {}
     for role in KERNEL_ROLES:
@@ -127,7 +131,7 @@ def validate_plan(plan: dict[str, Any]) -> None:
 def _host_bits(value: float, dtype: str) -> str:
     """A constant's element as main.cpp's host vector holds it (bf16/fp16 as raw bits, fp32 as a float)."""
     if dtype == "float32":
-        return f"{value!r}f"
+        return (("-" if value < 0 else "") + "__builtin_inff()") if math.isinf(value) else f"{value!r}f"
     return f"0x{int(np.array(value, dtype=_bits_dtype(dtype)).view(np.uint16)):04x}u"
 
 
@@ -152,7 +156,10 @@ def render_host(plan: dict[str, Any], template: str) -> str:
     tensors = [dict(t, ctype=HOST_TYPES[t["page_bytes"] * t["pages"] // _padded_elems(t, tile)],
                     elems=math.prod(t["shape"]),
                     rows=math.prod(t["shape"][:-1]) if len(t["shape"]) > 1 else tile[0], cols=t["shape"][-1],
-                    fill=_host_bits(t["constant"]["value"], t["dtype"]) if "constant" in t else "")
+                    fill=_host_bits(t["constant"]["value"], t["dtype"]) if "constant" in t else "",
+                    mask=({**t["constant"]["mask"], "on_true_bits": _host_bits(t["constant"]["mask"]["on_true"], t["dtype"]),
+                           "on_false_bits": _host_bits(t["constant"]["mask"]["on_false"], t["dtype"])}
+                          if "mask" in t.get("constant", {}) else None))
                for t in plan["tensors"]]
     noc_coords = any(isinstance(v, dict) and ("noc_x" in v or "noc_y" in v) for k in plan["kernels"].values()
                      for row in k["runtime_arg_values"] for v in row["args"])
