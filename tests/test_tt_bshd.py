@@ -101,8 +101,8 @@ def test_the_reader_reads_rows_and_the_compute_kernel_tilizes_them() -> None:
 def test_bshd_flash_attention_forward_matches_numpy(block: int) -> None:
     b, h, s, d = 2, 2, 128, 64
     rng = np.random.default_rng(block)
-    q, k, v = (rng.standard_normal((b, s, h, d)).astype(BF16) for _ in range(3))
-    kernel = tilelang.compile(flashattn_bshd(b, h, s, d, block, block), out_idx=[3], target="tenstorrent")
+    q, k, v = (rng.standard_normal((b, s, h, d)).astype(np.float16) for _ in range(3))
+    kernel = tilelang.compile(flashattn_bshd(b, h, s, d, False, block, block), out_idx=[3], target="tenstorrent")
     got = kernel(q, k, v).astype(np.float32)
     qf, kf, vf = (x.astype(np.float32) for x in (q, k, v))
     scores = np.einsum("bqhd,bkhd->bhqk", qf, kf) / np.sqrt(d)
@@ -188,7 +188,7 @@ def test_a_second_init_before_the_uninit_is_an_error(emulator: Any, tmp_path: Pa
 def test_a_tilize_after_fp32_math_without_its_reconfig_is_a_format_error(emulator: Any, tmp_path: Path) -> None:
     """Flash attention's K block is tilized in the loop after fp32 operations: without the unpacker's reconfig to the
     bf16 rows CB, hardware would misread the rows (kapi_formats.cpp's rule, for tilize_block too)."""
-    rt_mod = tilelang.compile(flashattn_bshd(1, 1, 64, 64, 32, 32), target="tenstorrent").artifact.rt_mod
+    rt_mod = tilelang.compile(flashattn_bshd(1, 1, 64, 64, False, 32, 32), target="tenstorrent").artifact.rt_mod
     prog = dataclasses.replace(rt_mod, files=dict(rt_mod.files))
     compute = prog.files["compute.cpp"]
     tilizes = re.findall(r"^\s+reconfig_data_format_srca\((\d+)\);\n(?=.*\n\s+tilize_init\(\1,)", compute, flags=re.M)

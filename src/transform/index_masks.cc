@@ -222,23 +222,23 @@ Any index_masks(const std::string& name, const Dict& options, const IndexMasksPa
       Any loop;
       masks::IndexMask mask;
     };
-    std::vector<Nest> nests;
-    std::vector<Any> inner;  // loops inside a nest already taken
+    // The element-wise nests, outermost loops only (the walk may see an inner loop of a nest first).
+    std::vector<std::pair<Any, std::vector<ir::For>>> found;
     walk(f.body(), {ir::visit<ir::For>([&](const ir::For& loop) {
-           for (const Any& l : inner) {
-             if (l.same_as(loop.any())) return;
-           }
-           auto nest = tileops::eltwise_nest(loop.any());
-           if (!nest) return;
-           std::vector<Any> lvars;
-           for (const ir::For& l : nest->first) {
-             lvars.push_back(l.loop_var());
-             inner.push_back(l.any());
-           }
-           if (auto mask = masks::index_mask(lvars, nest->second.any(), max_coefficient)) {
-             nests.push_back({loop.any(), *mask});
-           }
+           if (auto nest = tileops::eltwise_nest(loop.any())) found.emplace_back(loop.any(), nest->first);
          })});
+    std::vector<Nest> nests;
+    for (const auto& [loop, loops] : found) {
+      bool inner = false;
+      for (const auto& [other, other_loops] : found) {
+        for (size_t d = 1; d < other_loops.size(); ++d) inner = inner || other_loops[d].same_as(loop);
+      }
+      if (inner) continue;
+      auto nest = tileops::eltwise_nest(loop);
+      std::vector<Any> lvars;
+      for (const ir::For& l : nest->first) lvars.push_back(l.loop_var());
+      if (auto mask = masks::index_mask(lvars, nest->second.any(), max_coefficient)) nests.push_back({loop, *mask});
+    }
     if (nests.empty()) return original;
     // What the analyzer knows: the range of every launch index and loop variable, and every bound value.
     // A variable bound twice (one Var object in two loops) stays unbound: its range is not one range.
@@ -269,6 +269,23 @@ Any index_masks(const std::string& name, const Dict& options, const IndexMasksPa
       std::optional<Any> branch;
       if (proves(call("prim._OpGE", m.lin, int_imm(0), Any(nullptr)))) branch = m.then_value;
       else if (proves(call("prim._OpLT", m.lin, int_imm(0), Any(nullptr)))) branch = m.else_value;
+      if (branch && ir::TensorLoad::matches(tileops::strip_casts(*branch))) {
+        // The store copies a buffer: a no-op in place (x[i, j] = x[i, j]), else a copy T.copy states.
+        ir::TensorLoad load(tileops::strip_casts(*branch));
+        auto nest_of = tileops::eltwise_nest(nest.loop);
+        ir::BufferStore store = nest_of->second;
+        bool in_place = load.source().same_as(store.buffer()) && load.indices().size() == store.indices().size();
+        for (size_t d = 0; in_place && d < load.indices().size(); ++d) {
+          in_place = load.indices()[d].same_as(store.indices()[d]);
+        }
+        if (!in_place) {
+          fail("element-wise store '" + m.text + "': condition " + format_value(m.lin) + " >= 0 is " +
+               (branch->same_as(m.then_value) ? "true" : "false") + " everywhere in the block, so the store copies '" +
+               format_value(load.source()) + "'; write it as T.copy");
+        }
+        folded.emplace_back(nest.loop, evaluate(int_imm(0)));
+        continue;
+      }
       if (branch) {  // the T.if_then_else call becomes the branch that always holds
         Any replaced = map(nest.loop, {ir::rewrite<ir::Call>([&](const ir::Call& c) -> Any {
                              auto op = ir::Op::from(c.op());
@@ -283,7 +300,9 @@ Any index_masks(const std::string& name, const Dict& options, const IndexMasksPa
         have = have || masks::is_table_of(as_dict(entry), m, table);
       }
       if (have) continue;
-      std::string tensor = prefix + "_" + std::to_string(constants.size());
+      size_t tables = 0;
+      for (const auto& [key, entry] : constants) tables += get(as_dict(entry), "mask") != nullptr ? 1 : 0;
+      std::string tensor = prefix + "_" + std::to_string(tables);
       for (const BufferInfo& info : tensor_params(func)) {
         if (info.name == tensor) {
           fail("kernel parameter '" + tensor + "' has the name of the index-mask table the tenstorrent backend adds "
