@@ -63,7 +63,6 @@ CASES: list[tuple[str, Any, str]] = [
      r"block \('A_shared'\) of tensor 'A' \(shape \[96, 64\]\): dim 0 has 96 elements, not a multiple of the "
      r"block's 64"),
     ("gemm alpha", bad.gemm_alpha, r"T.gemm into 'C_l' scales the product by T.float32\(2(.0)?\); only 1.0"),
-    ("plain copy loop", lambda: bad.eltwise("copy"), r"element-wise store .* is a plain copy; use T.copy"),
     ("unused input", bad.unused_input, r"on-chip buffer 'B_s' is written but its value is never used"),
     ("read before write", bad.read_before_write, r"reads on-chip buffer 'A_s' before anything writes it"),
     ("converting copy", bad.converting_copy, r"T.copy from 'A' \(bfloat16\) to 'A_s' \(float32\) converts dtype"),

@@ -269,23 +269,6 @@ Any index_masks(const std::string& name, const Dict& options, const IndexMasksPa
       std::optional<Any> branch;
       if (proves(call("prim._OpGE", m.lin, int_imm(0), Any(nullptr)))) branch = m.then_value;
       else if (proves(call("prim._OpLT", m.lin, int_imm(0), Any(nullptr)))) branch = m.else_value;
-      if (branch && ir::TensorLoad::matches(tileops::strip_casts(*branch))) {
-        // The store copies a buffer: a no-op in place (x[i, j] = x[i, j]), else a copy T.copy states.
-        ir::TensorLoad load(tileops::strip_casts(*branch));
-        auto nest_of = tileops::eltwise_nest(nest.loop);
-        ir::BufferStore store = nest_of->second;
-        bool in_place = load.source().same_as(store.buffer()) && load.indices().size() == store.indices().size();
-        for (size_t d = 0; in_place && d < load.indices().size(); ++d) {
-          in_place = load.indices()[d].same_as(store.indices()[d]);
-        }
-        if (!in_place) {
-          fail("element-wise store '" + m.text + "': condition " + format_value(m.lin) + " >= 0 is " +
-               (branch->same_as(m.then_value) ? "true" : "false") + " everywhere in the block, so the store copies '" +
-               format_value(load.source()) + "'; write it as T.copy");
-        }
-        folded.emplace_back(nest.loop, evaluate(int_imm(0)));
-        continue;
-      }
       if (branch) {  // the T.if_then_else call becomes the branch that always holds
         Any replaced = map(nest.loop, {ir::rewrite<ir::Call>([&](const ir::Call& c) -> Any {
                              auto op = ir::Op::from(c.op());

@@ -297,6 +297,16 @@ std::vector<TileOp> classify_store(const std::vector<ir::For>& loops, const ir::
   }
   std::vector<Any> lvars;
   for (const ir::For& loop : loops) lvars.push_back(loop.loop_var());
+  // A copy of an on-chip buffer of the store's shape and dtype at the loop indices (what a mask the analyzer proves
+  // constant over the block leaves, `acc[i, j] = A_s[i, j]`) is T.copy's alias of one CB; in place it is nothing.
+  if (auto load = ir::TensorLoad::from(store.value()); load && out.on_chip() && covers) {
+    BufferInfo src = buffer_info(load->source());
+    if (src.on_chip() && src.shape == out.shape && src.dtype == out.dtype && same_indices(load->indices(), lvars) &&
+        load->indices().size() == lvars.size()) {
+      if (src.var.same_as(out.var)) return {};
+      return {TileOp{"copy_local", loops[0], out, {src}}};
+    }
+  }
   // AddTTConstants refused the masks of unsupported forms and folded the constant ones.
   if (auto mask = masks::index_mask(lvars, store.any(), std::numeric_limits<int64_t>::max())) {
     if (!out.on_chip() || !covers) {

@@ -66,7 +66,10 @@ struct EltwiseUnits {
 std::vector<std::pair<std::string, Any>> eltwise_fields(const BufferInfo& out, const EltwiseUnits& units,
                                                         int64_t bits);
 
-/*! \brief (loops, store) when `stmt` is a loop nest whose innermost body is one BufferStore. */
+/*! \brief Whether the first indices are the loop variables themselves (as many as both have). */
+bool same_indices(const List& indices, const std::vector<Any>& lvars);
+/*! \brief (loops, store) when `stmt` is a loop nest whose innermost body is one BufferStore (after values bound in
+ * the body, which the store reads substituted). */
 std::optional<std::pair<std::vector<ir::For>, ir::BufferStore>> eltwise_nest(Any stmt);
 /*! \brief The element-wise op of a T.Parallel store, or a refusal naming the construct. */
 TileOp classify_eltwise(const std::vector<ir::For>& loops, const ir::BufferStore& store);
