@@ -15,7 +15,11 @@ indices, run in the emulator against numpy.
 Attention tolerance: 2^-7 of the largest magnitude of the reference (fp16 P and output, exp2, fp32 sums in another
 order; tests/test_tt_flash_attention.py)."""
 
+import json
 import shutil
+import types
+from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -25,6 +29,7 @@ from tt_attention_kernels import flashattn, flashattn_bshd
 import tilelang
 import tilelang.language as T
 from tilelang.errors import TileLangError
+from tilelang.tenstorrent import ttnn_host
 
 pytestmark = pytest.mark.skipif(shutil.which("g++") is None, reason="no C++ compiler")
 
@@ -193,3 +198,33 @@ def _masked(expr: str) -> object:
 def test_unsupported_masks_are_refused_naming_the_condition(expr: str, message: str) -> None:
     with pytest.raises(TileLangError, match=r"element-wise store 'acc\[\.\.\.\] = T\.if_then_else\(.*" + message):
         tilelang.lower(_masked(expr), target="tenstorrent")
+
+
+def test_run_ttnn_fills_the_table_main_cpp_fills(tmp_path: Path) -> None:
+    """run_ttnn.py (ttnn.generic_op) uploads the same table main.cpp fills (the emulator runs main.cpp above): for the
+    lower triangle, tile 32 (offset 0) is the triangle with its diagonal, tile 0 all 0, tile 63 all 1."""
+    folder = tilelang.compile(mk.tril_select(64, 32), target="tenstorrent").save(tmp_path / "tril")
+    script = ttnn_host.load_script(folder / ttnn_host.SCRIPT)
+
+    class Tensor:  # what ttnn.Tensor and allocate_tensor_on_device are given
+        def __init__(self, tensor: Any = None, data_type: str = "", **_: Any) -> None:
+            self.data, self.data_type = tensor, data_type
+
+        def buffer_page_size(self) -> int:
+            return 1024 * (4 if self.data_type == "fp32" else 2)
+
+    fake = types.SimpleNamespace(DRAM_MEMORY_CONFIG=None, TILE_LAYOUT=None, ROW_MAJOR_LAYOUT=None, Tensor=Tensor,
+                                 Shape=list, bfloat16="bf16", float32="fp32", float16="fp16",
+                                 allocate_tensor_on_device=lambda shape, data_type, *_: Tensor(np.zeros(shape),
+                                                                                               data_type))
+    plan = json.loads((folder / "tt.plan.json").read_text())
+    values = {t["name"]: np.zeros(t["shape"], np.float32) for t in plan["tensors"]
+              if t["role"] == "input" and "constant" not in t}
+    table = script.device_tensors(fake, None, values)["index_mask_0"].data
+    assert table.shape == (64 * 32, 32)
+    tiles = table.reshape(64, 32, 32)
+    np.testing.assert_array_equal(tiles[32], np.tril(np.ones((32, 32))))
+    assert np.all(tiles[0] == 0.0) and np.all(tiles[63] == 1.0)
+    np.testing.assert_array_equal(tiles[33], np.tril(np.ones((32, 32)), 1))
+    main_cpp = (folder / "main.cpp").read_text()
+    assert "1 * ii + -1 * jj + -32 + tile >= 0 ? 1.0f : 0.0f" in main_cpp

@@ -8,6 +8,7 @@ from typing import Any
 from test_language_llvm import elementwise_add, matmul
 from tt_attention_kernels import ATTENTION_CORPUS
 from tt_loop_kernels import LOOP_CORPUS
+from tt_mask_kernels import MASK_CORPUS
 from tt_norm_kernels import NORM_CORPUS
 from tt_split_k_kernels import SPLIT_K_CORPUS
 
@@ -385,4 +386,5 @@ CORPUS = {
     **NORM_CORPUS,
     **SPLIT_K_CORPUS,
     **ATTENTION_CORPUS,
+    **MASK_CORPUS,
 }
