@@ -206,6 +206,6 @@ ATTENTION_CORPUS: dict[str, Any] = {
        for block in (32, 64)},
     # The causal index mask, with and without past_len (tests/test_tt_masks.py).
     "flash_attention_fwd_causal": lambda: flashattn(1, 2, 128, 128, 64, True, 64, 64),
-    "flash_attention_fwd_causal_past": lambda: flashattn(1, 2, 64, 160, 64, True, 32, 64),
+    "flash_attention_fwd_causal_past": lambda: flashattn(1, 2, 64, 128, 64, True, 32, 64),
     "flash_attention_fwd_bshd_causal": lambda: flashattn_bshd(1, 2, 128, 64, True, 64, 64),
 }
