@@ -41,7 +41,6 @@ ENGINE_OPTIONS: dict[str, dict[str, str]] = {
 # Fields of each recognised TileLang tile op (src/transform/tile_ops.cc) that lower_tiles cases see.
 TILE_OP_FIELDS: dict[str, tuple[str, ...]] = {
     "copy_in": ("tensor", "row", "col", "rows", "cols", "row_tiles"),
-    "mask_in": ("tensor", "origin", "row_step", "col_step", "pages", "rows", "cols"),
     "copy_out": ("tensor", "row", "col", "rows", "cols", "row_tiles"),
     "rows_in": ("tensor", "first_page", "page_stride", "row_bytes", "rows", "cols"),
     "rows_out": ("tensor", "first_page", "page_stride", "row_bytes", "rows", "cols"),
@@ -51,6 +50,7 @@ TILE_OP_FIELDS: dict[str, tuple[str, ...]] = {
     "atomic_out": ("tensor", "row", "col", "rows", "cols", "row_tiles", "member", "members"),
     "copy_local": (),
     "fill": ("value", "tiles"),
+    "mask": ("origin", "row_step", "col_step", "pages", "rows", "cols", "tiles"),
     "gemm": ("mt", "nt", "kt", "k", "k_count", "transposed", "clear"),
     "transpose": ("rows", "cols"),
     "eltwise": ("binary", "sfpu_binary", "sfpu", "tiles", "scalar_op", "scalar_bits", "bcast", "bcast_dim", "rows",

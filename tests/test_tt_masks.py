@@ -4,8 +4,8 @@ indices, run in the emulator against numpy.
 - Upstream's current flash attention (examples/flash_attention/example_mha_fwd_bhsd.py and _bshd.py, bodies
   unmodified in tests/tt_attention_kernels.py): the key bound `k * block_N + j >= seq_kv` is folded by the
   arithmetic analyzer where block_N divides seq_kv (a zero fill the gemm absorbs: no table, no read); the causal
-  `q_idx >= k_idx` (seq_q == seq_kv, and past_len > 0) is read per tile from its 64-tile pattern table and the
-  gemm's product added onto it.
+  `q_idx >= k_idx` (seq_q == seq_kv, and past_len > 0) is copied per tile from its pattern table (read once per
+  kernel block) and the gemm's product added onto it.
 - Mask kernels of each form (tests/tt_mask_kernels.py): column bound mixed inside a tile (a buffer against -inf: an
   added 0/-inf table), lower triangle (a buffer against 0: a multiplied 1/0 table), anti-diagonal constants (the
   table holds the values), row bound with `<=` against +inf, an in-place mask folded away. Masked outputs are
@@ -73,11 +73,12 @@ def test_upstream_bhsd_flash_attention_matches_numpy(seq_q: int, seq_kv: int, ca
     if not causal:
         assert tables == {}  # folded: the store is a zero fill the gemm starts from
         return
-    # q_idx >= k_idx is i - j + (bx * block_M + past_len - k * block_N) >= 0: one table of 64 diagonal patterns
-    assert tables == {"index_mask_0": {"p": 1, "q": -1, "first": -32, "on_true": 0.0, "on_false": -np.inf}}
-    files = kernel.artifact.rt_mod.files
-    assert "index_mask_0" in files["reader.cpp"] or "noc_async_read_page" in files["reader.cpp"]
-    assert "? " in files["reader.cpp"]  # the clamped page index
+    # q_idx >= k_idx is i - j + (bx * block_M + past_len - k * block_N) >= 0; block sizes and past_len are
+    # multiples of 32, so every tile's offset is too: the table holds offsets -32 (all false), 0 and 32 (all true)
+    assert tables == {"index_mask_0": {"p": 1, "q": -1, "first": -32, "step": 32, "on_true": 0.0,
+                                       "on_false": -np.inf}}
+    compute = kernel.artifact.rt_mod.files["compute.cpp"]
+    assert "? " in compute and "copy_tile(" in compute  # the clamped table tile of each block tile
 
 
 @pytest.mark.parametrize("causal", [False, True])
@@ -93,17 +94,18 @@ def test_upstream_bshd_flash_attention_matches_numpy(causal: bool) -> None:
     assert bool(_tables(kernel)) == causal
 
 
-def test_a_causal_block_reads_its_mask_once_per_key_block() -> None:
-    """Each key block of the causal loop reads the acc_s block's 2x2 tiles (fp32) from the table; the loop bound skips
-    the key blocks that are entirely masked: block bx = 0 runs 1 key block, bx = 1 runs 2."""
+def test_a_causal_block_reads_its_mask_table_once() -> None:
+    """The table (3 fp32 tiles) is read once per kernel block and held across the key loop; the compute kernel copies
+    the acc_s block's 2x2 tiles from it per key block. The loop bound skips the key blocks that are entirely masked:
+    block bx = 0 runs 1 key block, bx = 1 runs 2."""
     kernel = tilelang.compile(flashattn(1, 1, 128, 128, 64, True, 64, 64), out_idx=[3], target="tenstorrent")
     rng = np.random.default_rng(3)
     q, k, v = (rng.standard_normal((1, 1, 128, 64)).astype(np.float16) for _ in range(3))
     kernel(q, k, v)
     fp16_tile, fp32_tile, bf16_tile = 32 * 32 * 2, 32 * 32 * 4, 32 * 32 * 2
     cores, key_blocks, tiles = 2, 1 + 2, 4
-    expected = (cores * (tiles * fp16_tile + bf16_tile)  # Q and the reduce scaler tile, once per core
-                + key_blocks * tiles * (2 * fp16_tile + fp32_tile))  # K, V and the mask per key block
+    expected = (cores * (tiles * fp16_tile + bf16_tile + 3 * fp32_tile)  # Q, the reduce scaler and the mask table
+                + key_blocks * tiles * 2 * fp16_tile)  # K and V per key block
     assert kernel.last_report["total"]["dram_bytes_read"] == expected
 
 
@@ -124,7 +126,8 @@ def test_a_lower_triangle_selects_a_buffer_against_zero() -> None:
     kernel = tilelang.compile(mk.tril_select(64, 32), target="tenstorrent")
     kernel(a, out)
     np.testing.assert_array_equal(out, np.tril(a))
-    assert _tables(kernel) == {"index_mask_0": {"p": 1, "q": -1, "first": -32, "on_true": 1.0, "on_false": 0.0}}
+    assert _tables(kernel) == {"index_mask_0": {"p": 1, "q": -1, "first": -32, "step": 32, "on_true": 1.0,
+                                                "on_false": 0.0}}
     assert "mul_tiles(" in kernel.artifact.rt_mod.files["compute.cpp"]
 
 
@@ -134,8 +137,9 @@ def test_an_anti_diagonal_mask_of_two_constants() -> None:
     kernel(out)
     r, c = np.indices((64, 64))
     np.testing.assert_array_equal(out, np.where(r + c < 50, 1.5, -2.0))
-    # -(i + j) + 49 - 32 * (by + bx) >= 0 per block: i + j spans 0..62 in a tile, 64 patterns
-    assert _tables(kernel) == {"index_mask_0": {"p": -1, "q": -1, "first": -1, "on_true": 1.5, "on_false": -2.0}}
+    # -(i + j) + 49 - 32 * (by + bx) >= 0: offsets 17 modulo 32, from -15 (all false) to 81 (all true)
+    assert _tables(kernel) == {"index_mask_0": {"p": -1, "q": -1, "first": -15, "step": 32, "on_true": 1.5,
+                                                "on_false": -2.0}}
 
 
 def test_a_row_bound_against_plus_infinity() -> None:
@@ -202,7 +206,7 @@ def test_unsupported_masks_are_refused_naming_the_condition(expr: str, message: 
 
 def test_run_ttnn_fills_the_table_main_cpp_fills(tmp_path: Path) -> None:
     """run_ttnn.py (ttnn.generic_op) uploads the same table main.cpp fills (the emulator runs main.cpp above): for the
-    lower triangle, tile 32 (offset 0) is the triangle with its diagonal, tile 0 all 0, tile 63 all 1."""
+    lower triangle, tile 1 (offset 0) is the triangle with its diagonal, tile 0 (offset -32) all 0, tile 2 all 1."""
     folder = tilelang.compile(mk.tril_select(64, 32), target="tenstorrent").save(tmp_path / "tril")
     script = ttnn_host.load_script(folder / ttnn_host.SCRIPT)
 
@@ -221,10 +225,9 @@ def test_run_ttnn_fills_the_table_main_cpp_fills(tmp_path: Path) -> None:
     values = {t["name"]: np.zeros(t["shape"], np.float32) for t in plan["tensors"]
               if t["role"] == "input" and "constant" not in t}
     table = script.device_tensors(fake, None, values)["index_mask_0"].data
-    assert table.shape == (64 * 32, 32)
-    tiles = table.reshape(64, 32, 32)
-    np.testing.assert_array_equal(tiles[32], np.tril(np.ones((32, 32))))
-    assert np.all(tiles[0] == 0.0) and np.all(tiles[63] == 1.0)
-    np.testing.assert_array_equal(tiles[33], np.tril(np.ones((32, 32)), 1))
+    assert table.shape == (3 * 32, 32)
+    tiles = table.reshape(3, 32, 32)
+    np.testing.assert_array_equal(tiles[1], np.tril(np.ones((32, 32))))
+    assert np.all(tiles[0] == 0.0) and np.all(tiles[2] == 1.0)
     main_cpp = (folder / "main.cpp").read_text()
-    assert "1 * ii + -1 * jj + -32 + tile >= 0 ? 1.0f : 0.0f" in main_cpp
+    assert "1 * ii + -1 * jj + -32 + 32 * tile >= 0 ? 1.0f : 0.0f" in main_cpp

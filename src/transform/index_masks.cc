@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <numeric>
 
 #include "engine_common.h"
 #include "tile_dataflow.h"
@@ -156,16 +157,20 @@ std::optional<IndexMask> index_mask(const std::vector<Any>& lvars, const Any& st
   return mask;
 }
 
-Table table_of(const Form& form, int64_t tile_rows, int64_t tile_cols) {
+Table table_of(const Form& form, int64_t tile_rows, int64_t tile_cols, int64_t step, int64_t residue) {
   int64_t lo = std::min<int64_t>(form.p, 0) * (tile_rows - 1) + std::min<int64_t>(form.q, 0) * (tile_cols - 1);
   int64_t hi = std::max<int64_t>(form.p, 0) * (tile_rows - 1) + std::max<int64_t>(form.q, 0) * (tile_cols - 1);
-  // o <= -hi - 1: no element holds; o >= -lo: every element holds.
-  return Table{-hi - 1, hi - lo + 2};
+  // o <= -hi - 1: no element holds; o >= -lo: every element holds. The first offset of the residue at or below the
+  // all-false one, then steps until one at or above the all-true one.
+  int64_t none = -hi - 1, all = -lo;
+  int64_t first = none - (((none - residue) % step) + step) % step;
+  int64_t pages = (all - first + step - 1) / step + 1;
+  return Table{first, step, pages};
 }
 
 Dict mask_entry(const IndexMask& mask, const Table& table) {
   return ordered({{"p", Any(mask.form.p)}, {"q", Any(mask.form.q)}, {"first", Any(table.first)},
-                  {"on_true", Any(mask.on_true)}, {"on_false", Any(mask.on_false)}});
+                  {"step", Any(table.step)}, {"on_true", Any(mask.on_true)}, {"on_false", Any(mask.on_false)}});
 }
 
 bool is_table_of(const Dict& constant, const IndexMask& mask, const Table& table) {
@@ -177,8 +182,8 @@ bool is_table_of(const Dict& constant, const IndexMask& mask, const Table& table
     return x == b || (std::isnan(x) && std::isnan(b));
   };
   return as_int(get(m, "p")) == mask.form.p && as_int(get(m, "q")) == mask.form.q &&
-         as_int(get(m, "first")) == table.first && same(get(m, "on_true"), mask.on_true) &&
-         same(get(m, "on_false"), mask.on_false);
+         as_int(get(m, "first")) == table.first && as_int(get(m, "step")) == table.step &&
+         same(get(m, "on_true"), mask.on_true) && same(get(m, "on_false"), mask.on_false);
 }
 
 namespace {
@@ -188,13 +193,18 @@ const Any* tables_now = nullptr;
 MaskTables::MaskTables(const Any& func) : func_(func) { tables_now = &func_; }
 MaskTables::~MaskTables() { tables_now = nullptr; }
 
-std::pair<BufferInfo, Table> table_for(const IndexMask& mask, int64_t tile_rows, int64_t tile_cols) {
+std::pair<BufferInfo, Table> table_for(const IndexMask& mask, const Any& annotation) {
   if (tables_now == nullptr) internal_error("index-mask tables looked up outside tile_ops()");
-  Table table = table_of(mask.form, tile_rows, tile_cols);
   Dict constants = attr_dict(*tables_now, keys::kTtConstants);
-  for (const BufferInfo& info : tensor_params(*tables_now)) {
-    Any entry = get(constants, info.name);
-    if (entry != nullptr && is_table_of(as_dict(entry), mask, table)) return {info, table};
+  if (annotation != nullptr) {
+    for (const BufferInfo& info : tensor_params(*tables_now)) {
+      Any entry = get(constants, info.name);
+      if (info.name != as_str(annotation) || entry == nullptr) continue;
+      Dict m = as_dict(get(as_dict(entry), "mask"));
+      Table table{as_int(get(m, "first")), as_int(get(m, "step")), 0};
+      table.pages = info.shape[0] / tileops::tile_shape().first;
+      return {info, table};
+    }
   }
   internal_error("no index-mask table for '" + mask.text + "' (run AddTTConstants first)");
 }
@@ -264,6 +274,7 @@ Any index_masks(const std::string& name, const Dict& options, const IndexMasksPa
     List func_params = f.params();
     Dict constants = attr_dict(func, keys::kTtConstants);
     std::vector<std::pair<Any, Any>> folded;  // nest -> the nest with the branch that always holds
+    std::vector<std::pair<Any, std::string>> annotated;  // nest -> its table (the loop's tt.index_mask)
     for (const Nest& nest : nests) {
       const masks::IndexMask& m = nest.mask;
       std::optional<Any> branch;
@@ -277,15 +288,29 @@ Any index_masks(const std::string& name, const Dict& options, const IndexMasksPa
         folded.emplace_back(nest.loop, replaced);
         continue;
       }
-      masks::Table table = masks::table_of(m.form, tile_rows, tile_cols);
-      bool have = false;
-      for (const auto& [key, entry] : constants) {
-        have = have || masks::is_table_of(as_dict(entry), m, table);
+      // Every offset r + 32 (p R + q C) of the store is one residue modulo the tile where r % 32 simplifies to a
+      // constant (block sizes and past_len multiples of 32 in causal attention): the table needs those offsets only.
+      int64_t step = std::gcd(tile_rows, tile_cols), residue = 0;
+      Any mod = call("sym.AnalyzerSimplify", analyzer,
+                     call("prim._OpFloorMod", fn::expr(m.form.r), int_imm(step), Any(nullptr)), 2);
+      if (auto c = ir::IntImm::from(mod)) {
+        residue = c->value();
+      } else {
+        step = 1;
       }
-      if (have) continue;
+      masks::Table table = masks::table_of(m.form, tile_rows, tile_cols, step, residue);
+      std::string tensor;
+      for (const auto& [key, entry] : constants) {
+        if (masks::is_table_of(as_dict(entry), m, table)) tensor = as_str(key);
+      }
+      if (!tensor.empty()) {
+        annotated.emplace_back(nest.loop, tensor);
+        continue;
+      }
       size_t tables = 0;
       for (const auto& [key, entry] : constants) tables += get(as_dict(entry), "mask") != nullptr ? 1 : 0;
-      std::string tensor = prefix + "_" + std::to_string(tables);
+      tensor = prefix + "_" + std::to_string(tables);
+      annotated.emplace_back(nest.loop, tensor);
       for (const BufferInfo& info : tensor_params(func)) {
         if (info.name == tensor) {
           fail("kernel parameter '" + tensor + "' has the name of the index-mask table the tenstorrent backend adds "
@@ -299,15 +324,19 @@ Any index_masks(const std::string& name, const Dict& options, const IndexMasksPa
       constants.Set(String(tensor), ordered({{"value", Any(0.0)}, {"rows", List()},
                                              {"mask", masks::mask_entry(m, table)}}));
     }
-    Any body = f.body();
-    if (!folded.empty()) {
-      body = map(body, {ir::rewrite<ir::For>([&](const ir::For& loop) -> Any {
-                   for (const auto& [from, to] : folded) {
-                     if (from.same_as(loop.any())) return to;
-                   }
-                   return loop.any();
-                 })});
+    for (const auto& [loop, tensor] : annotated) {
+      ir::For l(loop);
+      Dict notes = l.annotations();
+      notes.Set(String(keys::kTtIndexMask), String(tensor));
+      folded.emplace_back(loop, for_loop(l.loop_var().any(), l.min().any(), l.extent().any(),
+                                         static_cast<int>(l.kind()), l.body().any(), notes));
     }
+    Any body = map(f.body(), {ir::rewrite<ir::For>([&](const ir::For& loop) -> Any {
+                     for (const auto& [from, to] : folded) {
+                       if (from.same_as(loop.any())) return to;
+                     }
+                     return loop.any();
+                   })});
     Any out = prim_func(func_params, body, f.ret_type(), f.attrs());
     return constants.empty() ? out : with_attrs(out, {{keys::kTtConstants, constants}});
   });

@@ -1,6 +1,6 @@
 // Index masks (index_masks.cc): element-wise stores T.if_then_else(cond, a, b) whose condition is affine in the
 // store's element indices. AddTTConstants folds the ones constant over the block and adds a constant tile table per
-// other one (the index_masks engine); LowerTileOpsToTT reads the table's tile of each block tile (mask_in).
+// other one (the index_masks engine); LowerTileOpsToTT copies the table tile of each block tile on chip (op mask).
 #pragma once
 
 #include <optional>
@@ -34,14 +34,17 @@ struct IndexMask {
  * comparison, or values that are neither constants nor a buffer against +-inf or 0). */
 std::optional<IndexMask> index_mask(const std::vector<Any>& lvars, const Any& store, int64_t max_coefficient);
 
-/*! \brief The table pages of a form: offsets first .. first + pages - 1 of p * ii + q * jj + o >= 0 in a tile of
- * `tile` (rows, cols), from all false to all true. */
+/*! \brief A table: tile t holds the pattern of offset first + step * t (t < pages); tile 0 is all false, the last
+ * all true, so a tile's page is clamp((o - first) / step, 0, pages - 1). step is the tile's side where every offset
+ * of the store is one residue modulo it (the analyzer proves r % 32 constant: causal attention's diagonal needs 3
+ * tiles, not 64), else 1. */
 struct Table {
-  int64_t first = 0, pages = 0;
+  int64_t first = 0, step = 1, pages = 0;
 };
-Table table_of(const Form& form, int64_t tile_rows, int64_t tile_cols);
+/*! \brief The table of `form` whose offsets are `residue` modulo `step` (step 1: every offset). */
+Table table_of(const Form& form, int64_t tile_rows, int64_t tile_cols, int64_t step, int64_t residue);
 
-/*! \brief The tt.constants `mask` entry of a table, and whether an entry is the one of `mask`. */
+/*! \brief The tt.constants `mask` entry of a table, and whether an entry is the one of `mask` and `table`. */
 Dict mask_entry(const IndexMask& mask, const Table& table);
 bool is_table_of(const Dict& constant, const IndexMask& mask, const Table& table);
 
@@ -57,7 +60,8 @@ class MaskTables {
  private:
   Any func_;
 };
-/*! \brief The table tensor AddTTConstants added for `mask` (an internal error when there is none). */
-std::pair<BufferInfo, Table> table_for(const IndexMask& mask, int64_t tile_rows, int64_t tile_cols);
+/*! \brief The table tensor AddTTConstants recorded on a mask's loop (`annotation`: its tt.index_mask), and its
+ * pages (an internal error when there is none). */
+std::pair<BufferInfo, Table> table_for(const IndexMask& mask, const Any& annotation);
 
 }  // namespace tl::masks

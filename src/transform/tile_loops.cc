@@ -30,9 +30,9 @@ std::string reader_name(const TileOp& op) {
   return "T." + op.kind;
 }
 
-// Element-wise stores, reductions and gemms read a block without freeing it (whole-block reads, wait/pop flags).
+// Element-wise stores, reductions, gemms and index masks (their table) read a block without freeing it (whole-block reads, wait/pop flags).
 void require_block_reader(const TileOp& reader, const Stream& s, const Any& loop, const std::string& why) {
-  if (reader.kind == "eltwise" || reader.kind == "reduce" || reader.kind == "gemm") return;
+  if (reader.kind == "eltwise" || reader.kind == "reduce" || reader.kind == "gemm" || reader.kind == "mask") return;
   fail("on-chip buffer '" + s.buffer.name + "' is " + why + " loop " + loop_name(loop) + " and read inside it by " +
        reader_name(reader) + ", which waits for and frees its operand itself; only element-wise stores, "
        "reductions and gemms can read a value that stays in its CB across iterations (copy it to another buffer inside the "
@@ -88,7 +88,7 @@ Stream* loop_value(std::vector<TileOp>& ops, std::vector<Stream>& streams, const
 // `s` starts the value `loop` carries and `next` is the loop's new value: one CB (the old block, then the new one).
 void merge_carried(std::vector<TileOp>& ops, Stream& s, const Stream& next, const Any& loop) {
   const TileOp& init = ops[s.producer_op];
-  if (init.kind == "copy_in" || init.kind == "mask_in") {
+  if (init.kind == "copy_in") {
     fail("on-chip buffer '" + s.buffer.name + "' is carried across loop " + loop_name(loop) + " but starts as a T.copy "
          "from tensor '" + init.tensor->name + "' (the reader kernel) while the loop computes it (the compute kernel); "
          "a CB has one producer, so start it on chip (T.clear / T.fill) or copy it into another buffer first");
@@ -277,10 +277,7 @@ std::vector<size_t> readers_until_rewrite(const std::vector<TileOp>& ops, size_t
 
 void defer_carried_writes(std::vector<TileOp>& ops) {
   for (size_t w = 0; w < ops.size(); ++w) {
-    if (!ops[w].out || ops[w].loops.empty() || ops[w].kind == "gemm" || ops[w].kind == "copy_in" ||
-        ops[w].kind == "mask_in") {
-      continue;
-    }
+    if (!ops[w].out || ops[w].loops.empty() || ops[w].kind == "gemm" || ops[w].kind == "copy_in") continue;
     const BufferInfo value = *ops[w].out;
     const Loops level = ops[w].loops;
     bool read_before = false;  // the body reads the previous iteration's value (before any write of it)

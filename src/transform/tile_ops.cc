@@ -264,6 +264,7 @@ std::vector<TileOp> tile_ops(const Any& func) {
     }
   }
   add_reduce_scaler(ops, func);
+  add_mask_tables(ops);
   defer_carried_writes(ops);
   atomic_order(ops, func);
   copy_out_carried(ops);

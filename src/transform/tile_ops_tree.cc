@@ -5,8 +5,10 @@
 // next reads; the last writes the store's buffer. An SFPU function of the value the previous op just made runs in
 // that op (after its operation, in DST). Division by a buffer is its reciprocal (SFPU) times the dividend.
 // Anything this cannot split (a DRAM read, shifted indices, another function) is refused naming the operand.
+#include <algorithm>
 #include <limits>
 
+#include "engine_common.h"
 #include "index_masks.h"
 #include "tile_ops_util.h"
 
@@ -241,13 +243,15 @@ class Tree {
 
 namespace {
 
-// An index mask (index_masks.h) the analyzer did not fold: the reader reads, per tile (R, C) of the block, the
-// table's tile clamp(r - first + R * p * TILE[0] + C * q * TILE[1], 0, pages - 1) (mask_in); a buffer selected
-// against +-inf or 0 is then added to or multiplied by that block (an element-wise op).
+// An index mask (index_masks.h) the analyzer did not fold: the compute kernel copies, per tile (R, C) of the block,
+// the tile clamp((r - first) / step + R * p * TILE[0] / step + C * q * TILE[1] / step, 0, pages - 1) of its table (a
+// block read once per kernel block, add_mask_tables) into the mask's block (op `mask`); a buffer selected against
+// +-inf or 0 is then added to or multiplied by that block (an element-wise op).
 std::vector<TileOp> mask_ops(const std::vector<ir::For>& loops, const BufferInfo& out, const masks::IndexMask& mask,
                              size_t first) {
   auto [tile_rows, tile_cols] = tile_shape();
-  auto [table_info, table] = masks::table_for(mask, tile_rows, tile_cols);
+  Any annotation = get(loops[0].annotations(), keys::kTtIndexMask);
+  auto [table_info, table] = masks::table_for(mask, annotation);
   auto [rows, cols] = tiles(out, "on-chip buffer");
   BufferInfo block = out;
   if (mask.operand) {
@@ -255,16 +259,17 @@ std::vector<TileOp> mask_ops(const std::vector<ir::For>& loops, const BufferInfo
     block.name = out.name + "_mask" + std::to_string(first);
     block.scope = "shared";
   }
-  TileOp read{"mask_in", loops[0], block};
-  read.tensor = table_info;
-  read.fields = {{names::kTensor, table_info.var},
-                 {names::kOrigin, fn::sub(mask.form.r, Any(table.first))},
-                 {names::kRowStep, Any(mask.form.p * tile_rows)},
-                 {names::kColStep, Any(mask.form.q * tile_cols)},
+  BufferInfo tiles_of{Any(), table_info.name + "_tiles", table_info.shape, table_info.dtype, "shared"};
+  TileOp copy{"mask", loops[0], block, {tiles_of}};
+  copy.tensor = table_info;
+  copy.fields = {{names::kOrigin, fn::floordiv(fn::sub(mask.form.r, Any(table.first)), Any(table.step))},
+                 {names::kRowStep, Any(mask.form.p * tile_rows / table.step)},
+                 {names::kColStep, Any(mask.form.q * tile_cols / table.step)},
                  {names::kPages, Any(table.pages)},
                  {names::kRows, Any(rows)},
-                 {names::kCols, Any(cols)}};
-  if (!mask.operand) return {read};
+                 {names::kCols, Any(cols)},
+                 {names::kTiles, Any(rows * cols)}};
+  if (!mask.operand) return {copy};
   auto load = ir::TensorLoad(*mask.operand);
   BufferInfo x = buffer_info(load.source());
   bool at_indices = x.on_chip() && x.shape == out.shape && load.indices().size() == loops.size();
@@ -281,7 +286,7 @@ std::vector<TileOp> mask_ops(const std::vector<ir::For>& loops, const BufferInfo
   }
   TileOp combine{"eltwise", loops[0], out, {x, block}};
   combine.fields = eltwise_fields(out, {mask.combine, "none", "none", "none", "none"}, 0);
-  return {read, combine};
+  return {copy, combine};
 }
 
 }  // namespace
@@ -328,6 +333,30 @@ std::vector<TileOp> classify_store(const std::vector<ir::For>& loops, const ir::
   // broadcast are forms the op map has as they stand: the recogniser's own op and messages.
   if (!ops || (tree.size() == 1 && !tree.broadcasts())) return {classify_eltwise(loops, store)};
   return *ops;
+}
+
+// Each index mask's table: read once per kernel block, before the outermost loop around its first mask (it then stays
+// in its CB for every iteration, as the reduce scaler tile does).
+void add_mask_tables(std::vector<TileOp>& ops) {
+  std::vector<std::string> done;
+  for (size_t m = 0; m < ops.size(); ++m) {
+    if (ops[m].kind != "mask") continue;
+    const BufferInfo table = ops[m].ins[0];
+    if (std::find(done.begin(), done.end(), table.name) != done.end()) continue;
+    done.push_back(table.name);
+    auto [rows, cols] = tiles(table, "index-mask table");
+    TileOp read{"copy_in", ops[m].stmt, table};
+    if (!ops[m].loops.empty()) {
+      read.stmt = ops[m].loops.front();
+      read.place = "before";
+    }
+    read.tensor = *ops[m].tensor;
+    read.fields = {{names::kTensor, ops[m].tensor->var}, {names::kRow, Any(int64_t(0))},
+                   {names::kCol, Any(int64_t(0))}, {names::kRows, Any(rows)}, {names::kCols, Any(cols)},
+                   {names::kRowTiles, Any(cols)}};
+    ops.insert(ops.begin() + static_cast<std::ptrdiff_t>(m), read);
+    ++m;
+  }
 }
 
 }  // namespace tl::tileops

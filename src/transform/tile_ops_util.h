@@ -117,6 +117,9 @@ std::vector<TileOp> classify_reduce(const ir::TilePrimitiveCall& stmt);
 /*! \brief Before the first reduction of `ops`: the read of the scaler tile (the constant tensor of `func`) that
  * every reduction then reads as its second input. */
 void add_reduce_scaler(std::vector<TileOp>& ops, const Any& func);
+/*! \brief Before the first mask op reading each index-mask table (tile_ops_tree.cc): its read, once per kernel block
+ * (before the outermost loop around that mask). */
+void add_mask_tables(std::vector<TileOp>& ops);
 /*! \brief A value a loop carries (reads, then rewrites) and reads again after the rewrite in the same iteration (online
  * softmax's running maximum): the rewrite makes `<buffer>_next`, which the later reads of the iteration read, and an
  * on-chip copy at the end of the loop body makes it the carried value (tile_loops.cc). */

@@ -264,6 +264,11 @@ def log_tile_init() -> Any:
     return call('log_tile_init')
 
 
+def mask_block(in0, out, origin, row_step, col_step, pages, rows, cols, wait0, pop0, init) -> Any:
+    """An index mask's block from its table (AddTTConstants' index_mask_<n>, held in CB `in0`): tile (r, c) of the block is the table's tile clamp(origin + r * row_step + c * col_step, 0, pages - 1), the condition's pattern in that tile, copied through DST into CB `out`."""
+    return call('mask_block', in0, out, origin, row_step, col_step, pages, rows, cols, wait0, pop0, init)
+
+
 def matmul_block(in0, in1, out, partial, mt, nt, kt, k, k_count, dst_tiles, wait0, pop0, wait1, pop1, init) -> Any:
     """One K step of a block matmul: out (mt x nt tiles) += in0 (mt x kt) x in1 (kt x nt). Step `k` of `k_count`; the accumulator is packed to `out` after the last step. `dst_tiles` is the DST sub-block (set by PlanTTDst; 0 before); when the block exceeds it, partial sums go through CB `partial`."""
     return call('matmul_block', in0, in1, out, partial, mt, nt, kt, k, k_count, dst_tiles, wait0, pop0, wait1, pop1, init)
@@ -442,11 +447,6 @@ def read_block_atomic(cb, src, first_tile, rows, cols, row_stride, page_bytes, m
 def read_block_mcast(cb, src, first_tile, rows, cols, row_stride, page_bytes, sender, sender_x, sender_y, first_x, first_y, last_x, last_y, receivers, sender_sem, receiver_sem, noc) -> Any:
     """A read_block whose block is the same on a whole row (or column) of cores at every step: the first core of the row reads it from DRAM and multicasts it into the same CB of the others, which only reserve, signal that they are ready and wait (PlanTTMulticast; the tt-metal matmul_multicore_reuse_mcast scheme)."""
     return call('read_block_mcast', cb, src, first_tile, rows, cols, row_stride, page_bytes, sender, sender_x, sender_y, first_x, first_y, last_x, last_y, receivers, sender_sem, receiver_sem, noc)
-
-
-def read_mask_block(cb, src, origin, row_step, col_step, pages, rows, cols, page_bytes) -> Any:
-    """Read the tiles of an index mask's block from its table (AddTTConstants' index_mask_<n>): tile (r, c) of the block is the table's page clamp(origin + r * row_step + c * col_step, 0, pages - 1), the pattern of the condition's offset in that tile (one reservation and barrier)."""
-    return call('read_mask_block', cb, src, origin, row_step, col_step, pages, rows, cols, page_bytes)
 
 
 def read_rows_block(cb, src, first_page, page_stride, rows, cols, row_bytes) -> Any:

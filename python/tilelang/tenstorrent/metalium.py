@@ -94,7 +94,8 @@ def build_plan(device_mod: tvm.IRModule, params: Sequence[Any], kernel: str) -> 
             if "mask" in constant:  # an index-mask table: the host computes its tiles (main.cpp, run_ttnn.py)
                 m = constant["mask"]
                 entry["constant"]["mask"] = {"p": int(m["p"]), "q": int(m["q"]), "first": int(m["first"]),
-                                             "on_true": float(m["on_true"]), "on_false": float(m["on_false"])}
+                                             "step": int(m["step"]), "on_true": float(m["on_true"]),
+                                             "on_false": float(m["on_false"])}
         tensors.append(entry)
     kernels = {}
     for role in KERNEL_ROLES:
