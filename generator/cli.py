@@ -119,6 +119,12 @@ def cmd_new_backend(project: Project, args: argparse.Namespace) -> int:
 def main(argv: Sequence[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     project = Project.at(args.root, args.out)
+    missing = [p.name for p in (project.specs, project.schema, project.templates) if not p.is_dir()]
+    if len(missing) == 3:  # one of them missing is a broken checkout: the loader names what is wrong
+        # Installed from the wheel, the generator has no project beside it: it works on a checkout's specs.
+        print(f"error: {project.root} is not a tilelang-declarative checkout (no {', '.join(missing)}/ there); "
+              "run the generator in a checkout of the project, or give its folder with --root", file=sys.stderr)
+        return 2
     try:
         if args.command == "generate":
             return cmd_generate(project, args.dry_run, args.quiet)

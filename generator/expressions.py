@@ -188,13 +188,13 @@ def _check(node: ast.expr, names: set[str]) -> None:
         if node.id not in _LITERAL_NAMES:
             names.add(node.id)
     elif isinstance(node, ast.Attribute):
-        root: ast.expr = node
-        while isinstance(root, (ast.Attribute, ast.Subscript)):
-            root = root.value
-        if not isinstance(root, ast.Name):
-            raise ExpressionError("field access must start from a name", col)
+        if node.attr.startswith("_"):
+            raise ExpressionError(f"field '{node.attr}' is not allowed (spec expressions read the fields of their "
+                                  "namespaces, never Python's own attributes)", col)
+        _check_rooted(node, col)
         _check(node.value, names)
     elif isinstance(node, ast.Subscript):
+        _check_rooted(node, col)
         if not (isinstance(node.slice, ast.Constant) and isinstance(node.slice.value, (int, str))) and not (
                 isinstance(node.slice, ast.UnaryOp) and isinstance(node.slice.op, ast.USub)
                 and isinstance(node.slice.operand, ast.Constant)):
@@ -234,6 +234,15 @@ def _check(node: ast.expr, names: set[str]) -> None:
             _check(arg, names)
     else:
         raise ExpressionError(f"{type(node).__name__} is not allowed in spec expressions", col)
+
+
+def _check_rooted(node: ast.expr, col: int) -> None:
+    """Field access and indexing start from a name (a namespace or a parameter), never from a literal."""
+    root: ast.expr = node
+    while isinstance(root, (ast.Attribute, ast.Subscript)):
+        root = root.value
+    if not isinstance(root, ast.Name):
+        raise ExpressionError("field access and indexing must start from a name", col)
 
 
 _CPP_ARITH = {ast.Add: "add", ast.Sub: "sub", ast.Mult: "mul", ast.FloorDiv: "floordiv", ast.Mod: "mod"}

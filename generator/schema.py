@@ -102,10 +102,31 @@ def validate_spec(spec: SpecFile, schemas: SchemaSet, project_root: Path, diagno
     if spec.schema_ref is not None and spec.schema_ref != expected:
         diagnostics.error(Location(spec.path),
                           f"modeline names schema '{spec.schema_ref}'; a {kind} spec here must use '{expected}'")
+    flagged: set[JsonPath] = set()
     for error in schemas.validators[kind].iter_errors(spec.data):
+        flagged.add(tuple(error.absolute_path))
         for location, message in _explain(error, spec):
             diagnostics.error(location, message)
+    for path, value in _integers(spec.data, ()):
+        if path not in flagged and not INT64_MIN <= value <= INT64_MAX:
+            diagnostics.error(spec.at(path), f"{show(value)} does not fit in 64 bits (the C++ engines and the "
+                                             "emulator hold spec integers in 64 or fewer bits)")
     return kind
+
+
+INT64_MIN, INT64_MAX = -(2**63), 2**63 - 1
+
+
+def _integers(value: Any, path: JsonPath) -> Iterable[tuple[JsonPath, int]]:
+    """Every integer of a spec document with its path (booleans are not integers here)."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        yield path, value
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            yield from _integers(item, (*path, key))
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            yield from _integers(item, (*path, index))
 
 
 def _explain(error: ValidationError, spec: SpecFile) -> Iterable[tuple[Location, str]]:

@@ -94,3 +94,36 @@ def test_autotune_ranks_by_the_perf_model_on_tenstorrent():
     assert result.kind == MODELLED and result.config in configs and result.ref_latency is None
     assert all(isinstance(r, float) and r > 0 for _, r in result.trials)
     assert result.latency == min(r for _, r in result.trials)
+
+
+@tilelang.jit(target="llvm")
+def eager_row_scale(A, blk_m: int = 4, factor: float = 2.0):
+    M, N = T.const("M, N")
+    A: T.Tensor((M, N), T.float32)
+    B = T.empty((M, N), T.float32)
+    with T.Kernel(T.ceildiv(M, blk_m)) as bx:
+        x = T.alloc_fragment((blk_m, N), T.float32)
+        T.copy(A[bx * blk_m, 0], x)
+        for i, j in T.Parallel(blk_m, N):
+            x[i, j] = x[i, j] * factor
+        T.copy(x, B[bx * blk_m, 0])
+    return B
+
+
+def test_autotune_over_an_eager_function_tunes_per_shape_and_dtype_and_runs_the_winner():
+    """Upstream's eager example_topk: `@tilelang.autotune(configs=...)` over `@tilelang.jit def f(tensor, ...)`,
+    called on tensors (even with a tuned argument given explicitly): the call returns the best kernel's outputs."""
+    configs = [{"blk_m": 4}, {"blk_m": 8}, {"blk_m": 16}]
+    tuned = tilelang.autotune(configs=configs, warmup=1, rep=2, ref_prog=lambda a: a * 2, atol=1e-6,
+                              rtol=1e-6)(eager_row_scale)
+    a = np.arange(32 * 24, dtype="float32").reshape(32, 24)
+    np.testing.assert_array_equal(tuned(a, blk_m=4), a * 2)
+    assert len(tuned.cache) == 1
+    np.testing.assert_array_equal(tuned(a + 1, blk_m=4), (a + 1) * 2)  # same shape and dtype: tuned once
+    assert len(tuned.cache) == 1
+    b = np.ones((16, 8), "float32")
+    np.testing.assert_array_equal(tuned(b), b * 2)  # another shape: tuned again
+    assert len(tuned.cache) == 2
+    best = tuned.compile(a, blk_m=4)
+    assert best.config in configs and best.latency > 0
+    np.testing.assert_array_equal(best(a), a * 2)

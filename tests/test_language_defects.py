@@ -3,6 +3,11 @@ code-generation errors reported as a missing backend, and `with tvm.target.Targe
 
 from __future__ import annotations
 
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
 import numpy as np
 import pytest
 import tvm
@@ -85,3 +90,77 @@ def test_atomic_add_is_refused_where_blocks_run_in_parallel() -> None:
                                             r"backend: its blocks run in parallel"):
         tilelang.lower(kernel, target="cuda")
     assert tilelang.lower(kernel, target="c").kernel_source  # sequential blocks: accepted
+
+
+# ---------------------------------------------------------------------------------------------- issue 29, round 2
+
+def _small_gemm(M: int, acc: str = "float32") -> Any:
+    @T.prim_func
+    def main(A: T.Tensor((M, 32), "float16"), B: T.Tensor((32, 32), "float16"), C: T.Tensor((M, 32), acc)):
+        with T.Kernel(1):
+            a = T.alloc_shared((M, 32), "float16")
+            b = T.alloc_shared((32, 32), "float16")
+            c = T.alloc_fragment((M, 32), acc)
+            T.clear(c)
+            T.copy(A[0, 0], a)
+            T.copy(B[0, 0], b)
+            T.gemm(a, b, c)
+            T.copy(c, C[0, 0])
+
+    return main
+
+
+@pytest.mark.parametrize("target", ["llvm", "tenstorrent"])
+def test_a_tensor_with_a_zero_dimension_is_refused_naming_it(target: str) -> None:
+    with pytest.raises(TileLangError, match=r"tensor 'A' has shape \(0, 32\), with a zero-size dimension"):
+        tilelang.lower(_small_gemm(0), target=target)
+
+
+def test_an_unknown_execution_backend_is_refused() -> None:
+    with pytest.raises(TileLangError, match="unknown execution_backend 'tnn' .*'emulator', 'ttnn'"):
+        tilelang.compile(_small_gemm(32), out_idx=[-1], target="llvm", execution_backend="tnn")
+
+
+def test_a_pass_configs_key_naming_a_pass_that_does_not_exist_is_refused() -> None:
+    with pytest.raises(TileLangError, match=r"names pass PlanTTMultcast, which does not exist; did you mean "
+                                            r"tl\.PlanTTMulticast\.enabled\?"):
+        tilelang.compile(_small_gemm(32), out_idx=[-1], target="tenstorrent",
+                         pass_configs={"tl.PlanTTMultcast.enabled": False})
+    # TileLang's own keys (tl.snake_case) are still accepted and ignored
+    tilelang.compile(_small_gemm(32), out_idx=[-1], target="llvm", pass_configs={"tl.disable_tma_lower": True})
+
+
+def test_a_comparison_of_a_bf16_value_with_a_number_parses() -> None:
+    """TVM's script parser gives a Python number the other operand's dtype only for IEEE floats; bf16 failed with
+    "'int' object has no attribute 'expr_ty'"."""
+    import ml_dtypes
+
+    @T.prim_func
+    def relu(A: T.Tensor((32, 32), "bfloat16"), B: T.Tensor((32, 32), "bfloat16")):
+        with T.Kernel(1):
+            a = T.alloc_fragment((32, 32), "bfloat16")
+            T.copy(A[0, 0], a)
+            for i, j in T.Parallel(32, 32):
+                a[i, j] = T.if_then_else(a[i, j] > 0, a[i, j], 0)
+            T.copy(a, B[0, 0])
+
+    x = np.linspace(-1, 1, 1024).reshape(32, 32).astype(ml_dtypes.bfloat16)
+    out = tilelang.compile(relu, out_idx=[-1], target="llvm")(x)
+    np.testing.assert_array_equal(out.astype("float32"), np.maximum(x.astype("float32"), 0))
+
+
+@pytest.mark.parametrize("value", ["inf", "1e300", "-1", "nan"])
+def test_an_infinite_or_invalid_emulator_timeout_is_a_clear_error(value: str,
+                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    from tilelang.tenstorrent import emulator
+
+    monkeypatch.setenv("TT_EMU_TIMEOUT", value)
+    with pytest.raises(emulator.TTEmulatorError, match=f"TT_EMU_TIMEOUT='{value}' is not a positive number"):
+        emulator.run_timeout()
+
+
+def test_the_generator_outside_a_checkout_says_it_needs_one(tmp_path: Path) -> None:
+    done = subprocess.run([sys.executable, "-m", "generator", "--root", str(tmp_path), "list"], capture_output=True,
+                          text=True, cwd=Path(__file__).resolve().parents[1])
+    assert done.returncode == 2
+    assert f"{tmp_path} is not a tilelang-declarative checkout (no specs, schema, templates/ there)" in done.stderr

@@ -327,12 +327,13 @@ def test_kernel_cache_is_keyed_by_source_and_arguments(host_mesh: Path, tmp_path
     assert not any(k["cached"] for k in first["kernels"].values())
     assert all(k["cached"] for k in second["kernels"].values())
     objects = sorted(p.name for p in (tmp_path / "cache" / "kernels").iterdir())
-    assert len(objects) == 3 and all(p.endswith(".so") for p in objects)  # no temporaries left behind
+    # no temporaries left behind: three objects, each with its recorded digest
+    assert len(objects) == 6 and objects[1::2] == [o + ".digest" for o in objects[0::2]], objects
     # A cache hit marks the object used (the bounded cache evicts by last use): back-date them, reuse, compare.
-    for obj in (tmp_path / "cache" / "kernels").iterdir():
+    for obj in (tmp_path / "cache" / "kernels").glob("*.so"):
         os.utime(obj, (1_000_000_000, 1_000_000_000))
     run_case(host_mesh, tmp_path / "3", "add", 1, 1, 1, env=env)
-    assert all(obj.stat().st_mtime > 1_000_000_000 for obj in (tmp_path / "cache" / "kernels").iterdir())
+    assert all(obj.stat().st_mtime > 1_000_000_000 for obj in (tmp_path / "cache" / "kernels").glob("*.so"))
 
 
 def test_tilize_layout_is_four_faces_per_tile(tmp_path: Path) -> None:

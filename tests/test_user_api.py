@@ -98,3 +98,19 @@ def test_testing_helpers():
     tilelang.testing.torch_assert_close(a, b, max_mismatched_ratio=0.01)
     with pytest.raises(AssertionError, match=r"1 of 1000 elements"):
         tilelang.testing.torch_assert_close(a, b, max_mismatched_ratio=0.0)
+
+
+def test_tensor_supply_of_kernel_params_as_tilelang_utils_gives_it():
+    """`from tilelang.utils.tensor import get_tensor_supply, TensorSupplyType` (upstream example_blocksparse_gemm)."""
+    from tilelang.engine.param import KernelParam
+    from tilelang.errors import TileLangError
+    from tilelang.utils.tensor import TensorSupplyType, get_tensor_supply
+
+    ints = get_tensor_supply()(KernelParam("A", "int32", (4, 8)))
+    assert ints.shape == (4, 8) and ints.dtype == np.int32 and ints.min() >= -2 and ints.max() <= 2
+    mask = get_tensor_supply(TensorSupplyType.Auto)(KernelParam("M", "bool", (3,)))
+    assert mask.dtype == np.bool_
+    halves = get_tensor_supply(TensorSupplyType.Uniform)(KernelParam("B", "float16", (2, 2)))
+    assert halves.dtype == np.float16 and np.abs(halves).max() <= 1
+    with pytest.raises(TileLangError, match="needs a static shape"):
+        get_tensor_supply()(KernelParam("s", "int32", ()))

@@ -10,6 +10,8 @@ from ._layout import merged_path
 
 __path__ = merged_path(__path__, __name__)
 
+import tvm  # noqa: E402  (TileLang re-exports it: `from tilelang import tvm as tvm` in its tests and examples)
+
 from . import _ops  # noqa: E402
 from .autotuner import autotune  # noqa: E402
 from .engine.backend import TargetError  # noqa: E402
@@ -29,4 +31,4 @@ _ops.register_intrinsics(_TT_INTRINSICS)
 _ops.register_script_namespace("tt", _tt_namespace)
 
 __all__ = ["CompiledArtifact", "JITKernel", "KernelParam", "PassConfigKey", "TargetError", "TensorSupplyType",
-           "TileLangError", "autotune", "cdiv", "compile", "jit", "lower", "next_power_of_2"]
+           "TileLangError", "autotune", "cdiv", "compile", "jit", "lower", "next_power_of_2", "tvm"]

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..errors import TileLangError
+from ..jit.tensors import is_tensor, tensor_dtype, tensor_shape
 from ..profiler import TensorSupplyType
 
 
@@ -66,7 +67,8 @@ class AutoTuner:
 
         kwargs = {**self.kwargs, **config}
         if isinstance(self.fn, EagerFunction):
-            return self.fn.compile(**kwargs)
+            # Called on tensors: the kernel for their shapes and dtypes; with no tensors, `compile(**consts)`.
+            return self.fn.kernel_for(*self.args, **kwargs)[0] if self.args else self.fn.compile(**kwargs)
         made = self.fn(*self.args, **kwargs)
         if isinstance(made, JITKernel):
             return made
@@ -123,8 +125,10 @@ class _Autotuned:
         self.fn, self.configs, self.settings = fn, configs, settings
         self.cache: dict[Any, AutotuneResult] = {}
 
-    def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        key = (args, tuple(sorted(kwargs.items())))
+    def _tuned(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> AutotuneResult:
+        """The tuning result for these arguments; tensors count by shape and dtype (configs are tuned per input
+        shape and dtype, as TileLang's autotuner keys them)."""
+        key = (_cache_key(args), _cache_key(tuple(sorted(kwargs.items()))))
         if key not in self.cache:
             configs = self.configs(*args, **kwargs) if callable(self.configs) else self.configs
             s = self.settings
@@ -137,7 +141,38 @@ class _Autotuned:
         result = self.cache[key]
         kernel = result.kernel
         kernel.config, kernel.latency, kernel.ref_latency = result.config, result.latency, result.ref_latency
-        return kernel
+        return result
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        """A kernel factory: the best kernel. An eager function called on tensors: the best config's kernel run on
+        them (its outputs returned, as the eager function itself returns them)."""
+        from ..jit.eager import EagerFunction
+
+        result = self._tuned(args, kwargs)
+        if isinstance(self.fn, EagerFunction) and any(is_tensor(a) for a in (*args, *kwargs.values())):
+            kernel, tensors = self.fn.kernel_for(*args, **{**kwargs, **result.config})
+            return kernel(*tensors)
+        return result.kernel
+
+    def compile(self, *args: Any, **kwargs: Any) -> Any:  # noqa: A003
+        """The best kernel for these arguments (tensors or constants), without running it."""
+        return self._tuned(args, kwargs).kernel
+
+
+def _cache_key(value: Any) -> Any:
+    """A hashable stand-in: a tensor by its shape and dtype, containers element-wise, anything else unhashable by
+    its repr."""
+    if is_tensor(value):
+        return ("tensor", tensor_shape(value), tensor_dtype(value))
+    if isinstance(value, (tuple, list)):
+        return tuple(_cache_key(v) for v in value)
+    if isinstance(value, dict):
+        return tuple((k, _cache_key(v)) for k, v in sorted(value.items()))
+    try:
+        hash(value)
+    except TypeError:
+        return ("unhashable", type(value).__name__, repr(value))
+    return value
 
 
 def autotune(fn: Callable[..., Any] | None = None, *, configs: Any = None, warmup: int = 25, rep: int = 100,

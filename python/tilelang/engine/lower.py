@@ -6,6 +6,7 @@ from typing import Any
 
 import tvm
 
+from ..errors import TileLangError
 from .backend import resolve
 from .param import CompiledArtifact
 from .registry import BACKENDS
@@ -23,6 +24,7 @@ def lower(func_or_mod: Any, target: Any = "auto", target_host: Any = None, *, ru
           enable_host_codegen: bool = True, enable_device_compile: bool = True) -> CompiledArtifact:
     """Lower a TileLang kernel for `target` (a registered name or a tvm Target; "auto": the current
     `with tvm.target.Target(...)` scope's, else llvm) and generate its code."""
+    _check_no_empty_buffers(func_or_mod)
     target = resolve_target(target)
     backend = resolve(target, BACKENDS)
     module = backend.load()
@@ -31,3 +33,22 @@ def lower(func_or_mod: Any, target: Any = "auto", target_host: Any = None, *, ru
         runtime_only=runtime_only, enable_host_codegen=enable_host_codegen,
         enable_device_compile=enable_device_compile)
     return result
+
+
+def _check_no_empty_buffers(func_or_mod: Any) -> None:
+    """A tensor with a zero-size dimension holds nothing to compute: refused here, naming it, before a backend
+    divides by its extent."""
+    from .lowering import kernel_params
+
+    funcs = func_or_mod.functions.values() if isinstance(func_or_mod, tvm.IRModule) else [func_or_mod]
+    for func in funcs:
+        if not isinstance(func, tvm.tirx.PrimFunc):
+            continue
+        try:
+            params = kernel_params(func)
+        except TileLangError:
+            continue  # a dynamic shape: the backend says so
+        for param in params:
+            if 0 in param.shape:
+                raise TileLangError(f"tensor '{param.name}' has shape {param.shape}, with a zero-size dimension; "
+                                    "every dimension needs at least one element")

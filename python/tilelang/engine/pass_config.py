@@ -10,6 +10,7 @@ as TileLang's CUDA-specific `tl.disable_tma_lower`, are accepted and ignored so 
 
 from __future__ import annotations
 
+import difflib
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -54,12 +55,22 @@ def _parse(pass_configs: Mapping[str, Any] | None) -> dict[str, dict[str, Any]]:
     chosen: dict[str, dict[str, Any]] = {}
     for key, value in (pass_configs or {}).items():
         parts = str(getattr(key, "value", key)).split(".")
-        if len(parts) != 3 or parts[0] + "." != PREFIX or parts[1] not in PASS_OPTIONS:
-            continue  # not one of our passes: a TileLang option for another backend
+        if len(parts) != 3 or parts[0] + "." != PREFIX or not _names_a_pass(parts[1]):
+            continue  # not one of our passes: a TileLang option for another backend (tl.disable_tma_lower)
+        if parts[1] not in PASS_OPTIONS:
+            close = difflib.get_close_matches(parts[1], PASS_OPTIONS, n=1)
+            hint = f"; did you mean {PREFIX}{close[0]}.{parts[2]}?" if close else ""
+            raise TileLangError(f"pass_configs key '{key}' names pass {parts[1]}, which does not exist{hint} (the "
+                                f"passes are listed in generated/docs/passes.md)")
         name, option = parts[1], parts[2]
         check_option(name, option, value, key)
         chosen.setdefault(name, {})[option] = value
     return chosen
+
+
+def _names_a_pass(part: str) -> bool:
+    """`tl.<Pass>.<option>` keys name a pass in CamelCase (TileLang's own keys are `tl.snake_case`)."""
+    return part[:1].isupper() and part.isidentifier()
 
 
 @contextmanager

@@ -212,7 +212,8 @@ class EagerFunction:
         return build() if key is None else self.cache.get(key, build)
 
     # ---------------------------------------------------------------------------------------------- user API
-    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+    def kernel_for(self, *args: Any, **kwargs: Any) -> tuple[Any, list[Any]]:
+        """The kernel a call with these arguments runs, and the tensors it is given (in parameter order)."""
         arguments = self._arguments(args, kwargs, partial=False)
         consts = self._bind_shapes(arguments)
         dtypes = tuple(tensor_dtype(arguments[n]) for n in self.source.tensor_params)
@@ -220,7 +221,11 @@ class EagerFunction:
         for name, dtype, param in zip(self.source.tensor_params, dtypes, kernel.params, strict=False):
             if normalize_dtype(param.dtype) != dtype:
                 raise TileLangError(f"eager kernel '{self.fn.__name__}': '{name}' must be {param.dtype}, got {dtype}")
-        return kernel(*[arguments[n] for n in self.source.tensor_params])
+        return kernel, [arguments[n] for n in self.source.tensor_params]
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        kernel, tensors = self.kernel_for(*args, **kwargs)
+        return kernel(*tensors)
 
     def _split_consts(self, kwargs: dict[str, Any]) -> tuple[dict[str, Any], dict[str, int]]:
         params = set(self.signature.parameters)

@@ -177,10 +177,19 @@ def _lower(func: Any, target: Any, target_host: Any, pass_configs: Any = None) -
     return artifact
 
 
-def _execution_backend(artifact: CompiledArtifact, backend: str) -> CompiledArtifact:
+# This project's runners, then TileLang's own execution backends (accepted: they name runners of other targets).
+EXECUTION_BACKENDS = ("auto", "emulator", "ttnn", "tvm_ffi", "cython", "nvrtc", "torch", "cutedsl", "ctypes",
+                      "dlpack")
+
+
+def _execution_backend(artifact: CompiledArtifact, backend: str | None) -> CompiledArtifact:
     """`execution_backend="ttnn"`: the Tenstorrent kernel runs on a device through its run_ttnn.py, or a TileLangError
     says what is missing (never the emulator instead). "auto" and "emulator" keep the backend's own runner; other
-    values are TileLang's execution backends of other targets, accepted and ignored."""
+    values are TileLang's execution backends of other targets, accepted and ignored; anything else is an error."""
+    backend = backend or "auto"  # TileLang's default is None
+    if backend not in EXECUTION_BACKENDS:
+        raise TileLangError(f"kernel '{artifact.entry_name}': unknown execution_backend {backend!r} (one of "
+                            f"{', '.join(map(repr, EXECUTION_BACKENDS))})")
     if backend != "ttnn":
         return artifact
     from ..tenstorrent.metalium import MetaliumProgram

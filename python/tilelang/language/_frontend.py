@@ -384,3 +384,43 @@ def build_fill(buffer: object, value: object) -> Any:
 
 
 from ._tile_builders import build_atomic_add, build_cumsum, build_reduce  # noqa: E402, F401  (the other builders)
+
+# ---------------------------------------------------------------------------------------- TVMScript comparisons
+
+def _coerce_literal_comparisons() -> None:
+    """`x > 0` with a bf16 (or another non-IEEE float) `x` fails in TVM 0.27's script parser ("'int' object has no
+    attribute 'expr_ty'"): its operand promotion makes a Python number a FloatImm only for the FLOAT type code, not
+    BFLOAT or the float8/float4 codes. The comparison handlers are wrapped to give the number the other operand's
+    dtype first, as TVM does for float32."""
+    import tvm
+    from tvm.runtime import DataTypeCode
+    from tvm.script.parser._core import doc
+    from tvm.script.parser.core.dispatch import OpVTable
+
+    def floating_non_ieee(expr: Any) -> str | None:
+        ty = getattr(expr, "ty", None) if tvm.ir.is_prim_expr(expr) else None
+        if ty is None or not hasattr(ty, "matches_code") or ty.matches_code(DataTypeCode.FLOAT):
+            return None
+        dtype = str(ty.dtype)
+        return dtype if dtype.startswith(("bfloat", "float")) else None
+
+    def wrap(method: Callable[[Any, Any], Any]) -> Callable[[Any, Any], Any]:
+        def compare(a: Any, b: Any) -> Any:
+            if isinstance(a, (int, float)) and not isinstance(a, bool) and (dtype := floating_non_ieee(b)):
+                a = tirx.FloatImm(dtype, float(a))
+            elif isinstance(b, (int, float)) and not isinstance(b, bool) and (dtype := floating_non_ieee(a)):
+                b = tirx.FloatImm(dtype, float(b))
+            return method(a, b)
+        return compare
+
+    for ty in (tirx.Expr, tirx.IterVar):
+        for op in (doc.Eq, doc.NotEq, doc.Lt, doc.LtE, doc.Gt, doc.GtE):
+            for index in (0, 1):
+                method = OpVTable.get((ty, op, index))
+                if method is not None and not getattr(method, "_tilelang_coerced", False):
+                    wrapped = wrap(method)
+                    wrapped._tilelang_coerced = True  # type: ignore[attr-defined]
+                    OpVTable[(ty, op, index)] = wrapped
+
+
+_coerce_literal_comparisons()

@@ -1,7 +1,9 @@
 """The emulator's build cache (`emulator.cache_dir()`, $TT_EMU_CACHE): host programs (`host/<key>/`) and kernel
 objects (`kernels/*.so`), both keyed by content. It is bounded: after each new host build the least recently used
-entries beyond the limits are removed (a host program is marked used whenever a run reuses it). Entries used in
-the last GRACE_SECONDS stay, so a program another process is about to start is never removed under it.
+entries beyond the limits are removed at once (a host program is marked used whenever a run reuses it). A host
+program being built or run is held by a shared lock (`in_use`, a `flock` on `<entry>/.in_use.lock`), which prune
+respects; a kernel object may go at any time (a running program has it mapped already, and the emulator rebuilds
+one that vanished or does not load). Builds of one key are serialised by `building` (an exclusive `flock`).
 
     python -m tilelang.tenstorrent.cache            # what the cache holds
     python -m tilelang.tenstorrent.cache --prune    # apply the limits now
@@ -11,15 +13,18 @@ the last GRACE_SECONDS stay, so a program another process is about to start is n
 from __future__ import annotations
 
 import argparse
+import contextlib
+import fcntl
 import os
 import shutil
 import sys
-import time
+from collections.abc import Iterator
 from pathlib import Path
 
 # Entries kept per folder; $TT_EMU_CACHE_LIMIT sets both (a positive integer).
 LIMITS = {"host": 128, "kernels": 1024}
-GRACE_SECONDS = 600.0
+IN_USE = ".in_use.lock"
+BUILDING = ".build.lock"
 
 
 def _root(root: Path | None) -> Path:
@@ -66,32 +71,79 @@ def touch(entry: Path) -> None:
         pass  # removed by a concurrent prune: the caller rebuilds it
 
 
-def _remove(entry: Path) -> None:
-    if entry.is_dir():
+@contextlib.contextmanager
+def in_use(entry: Path) -> Iterator[None]:
+    """Hold the host entry (a folder, created if missing) against pruning until the block ends."""
+    while True:
+        entry.mkdir(parents=True, exist_ok=True)
+        try:
+            fd = os.open(entry / IN_USE, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
+        except FileNotFoundError:
+            continue  # pruned between the mkdir and the open
+        try:
+            fcntl.flock(fd, fcntl.LOCK_SH)
+            try:
+                linked = os.stat(entry / IN_USE).st_ino == os.fstat(fd).st_ino
+            except FileNotFoundError:
+                linked = False
+            if linked:  # not a lock file a prune removed while this process waited for it
+                yield
+                return
+        finally:
+            os.close(fd)
+
+
+@contextlib.contextmanager
+def building(entry: Path) -> Iterator[None]:
+    """One builder of the entry at a time, across threads and processes (the caller holds `in_use`)."""
+    fd = os.open(entry / BUILDING, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(fd)
+
+
+def _remove_unused(entry: Path) -> bool:
+    """Remove a host entry unless a run or a build holds it; True when removed."""
+    try:
+        fd = os.open(entry / IN_USE, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
+    except FileNotFoundError:
+        return False  # removed meanwhile by another prune
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        os.close(fd)
+        return False
+    try:
         shutil.rmtree(entry, ignore_errors=True)
-    else:
-        entry.unlink(missing_ok=True)
+    finally:
+        os.close(fd)
+    return True
 
 
-def prune(root: Path | None = None, limits: dict[str, int] | None = None, now: float | None = None) -> int:
-    """Remove the least recently used entries beyond the limits (not those used in the last GRACE_SECONDS)."""
+def _remove(entry: Path) -> bool:
+    if entry.is_dir():
+        return _remove_unused(entry)
+    entry.unlink(missing_ok=True)
+    entry.with_name(entry.name + ".digest").unlink(missing_ok=True)  # the kernel object's recorded digest
+    return True
+
+
+def prune(root: Path | None = None, limits: dict[str, int] | None = None) -> int:
+    """Remove the least recently used entries beyond the limits, at once (host programs being built or run stay)."""
     limits = limits or _limits()
-    now = time.time() if now is None else now
     removed = 0
     for folder, items in _used(root).items():
-        for used, entry in items[limits[folder]:]:
-            if now - used > GRACE_SECONDS:
-                _remove(entry)
-                removed += 1
+        for _, entry in items[limits[folder]:]:
+            removed += _remove(entry)
     return removed
 
 
 def clear(root: Path | None = None) -> int:
     """Remove every host program and kernel object; returns how many."""
     items = [e for group in entries(root).values() for e in group]
-    for entry in items:
-        _remove(entry)
-    return len(items)
+    return sum(_remove(entry) for entry in items)
 
 
 def _size(entry: Path) -> int:

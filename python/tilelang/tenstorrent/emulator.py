@@ -11,6 +11,7 @@ safely. Importing this module compiles nothing.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import os
@@ -18,6 +19,9 @@ import shlex
 import shutil
 import subprocess
 import tempfile
+import threading
+import warnings
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -83,10 +87,46 @@ def _compile(command: list[str], what: str) -> None:
         raise TTEmulatorError(f"compiling {what} failed:\n$ {shlex.join(command)}\n{done.stdout}{done.stderr}")
 
 
+DIGEST_SUFFIX = ".sha256"  # beside each published host program: "<size> <sha256 of its bytes>"
+
+
+def _file_digest(path: Path) -> str:
+    data = path.read_bytes()
+    return f"{len(data)} {hashlib.sha256(data).hexdigest()}"
+
+
 def _publish(built: Path, target: Path) -> Path:
-    """Atomic rename into the cache: concurrent builders of the same key produce the same bytes."""
+    """Into the cache: the executable bit checked and the content digest recorded before the atomic rename, so
+    what appears under `target` is always a complete program with its digest beside it."""
+    mode = built.stat().st_mode
+    if not mode & 0o100:
+        os.chmod(built, mode | 0o755)
+    digest = target.with_name(target.name + DIGEST_SUFFIX)
+    digest_tmp = digest.with_name(f"{digest.name}.{_unique()}")
+    digest_tmp.write_text(_file_digest(built))
+    os.replace(digest_tmp, digest)
     os.replace(built, target)
     return target
+
+
+def _verified(exe: Path) -> str:
+    """'' when the cached program matches its recorded digest, else what is wrong with it."""
+    digest = exe.with_name(exe.name + DIGEST_SUFFIX)
+    try:
+        recorded = digest.read_text().strip()
+        actual = _file_digest(exe)
+    except OSError as err:
+        return f"cannot be read ({err.strerror})"
+    if recorded != actual:
+        return f"does not match its recorded digest ({actual.split()[0]} bytes, {recorded.split()[0]} recorded)"
+    if not os.access(exe, os.X_OK):
+        return "is not executable"
+    return ""
+
+
+def _unique() -> str:
+    """A temporary-file suffix unique per process and thread."""
+    return f"tmp{os.getpid()}.{threading.get_ident()}"
 
 
 def library() -> Path:
@@ -97,13 +137,8 @@ def library() -> Path:
 
 
 
-def build_host(main_cpp: Path, profile: str = DEFAULT_PROFILE) -> Path:
-    """A host program (main.cpp using <tt-metalium/...>) linked against the library; returns the executable.
-
-    The host API is the same for every profile (the profile selects kernel headers at run time); it is part
-    of the cache key so that each profile gets its own executable path.
-    """
-    main_cpp = Path(main_cpp).resolve()
+def _host_entry(main_cpp: Path, profile: str) -> tuple[Path, list[str]]:
+    """Where the host program of `main_cpp` is cached, and the command that builds it (`{out}` for the output)."""
     lib = library()
     cxx = _compiler()
     # Keyed by what is compiled, never by where it lies (every run writes its artifacts to a new folder): the
@@ -113,26 +148,70 @@ def build_host(main_cpp: Path, profile: str = DEFAULT_PROFILE) -> Path:
     host_api = _tree_digest(*(INCLUDE_DIRS[0] / part for part in ("tt-metalium", "tt_emu")))
     key = _digest(cxx, *HOST_FLAGS, profile, str(lib), lib.read_bytes(), host_api, main_cpp.read_bytes(),
                   *(part for p in local for part in (p.name, p.read_bytes())))
+    command = [cxx, *HOST_FLAGS, f"-I{INCLUDE_DIRS[0]}", f"-I{main_cpp.parent}", str(main_cpp), "-o", "{out}",
+               f"-L{lib.parent}", "-ltt_emu", f"-Wl,-rpath,{lib.parent}"]
+    return cache_dir() / "host" / key / main_cpp.stem, command
+
+
+def _ensure_built(exe: Path, command: list[str], what: str) -> None:
+    """The program at `exe`, built unless a verified copy is there (the caller holds `cache.in_use`)."""
     from . import cache
 
-    out_dir = cache_dir() / "host" / key
-    exe = out_dir / main_cpp.stem
-    if exe.exists():
-        cache.touch(out_dir)  # recently used: the bounded cache keeps it
-        return exe
-    out_dir.mkdir(parents=True, exist_ok=True)
-    built = out_dir / f"{main_cpp.stem}.tmp{os.getpid()}"
-    _compile([cxx, *HOST_FLAGS, f"-I{INCLUDE_DIRS[0]}", f"-I{main_cpp.parent}", str(main_cpp), "-o",
-              str(built), f"-L{lib.parent}", "-ltt_emu", f"-Wl,-rpath,{lib.parent}"], str(main_cpp))
-    published = _publish(built, exe)
-    cache.prune()
-    return published
+    built_now = False
+    with cache.building(exe.parent):  # one builder per key, across threads and processes
+        problem = _verified(exe) if exe.exists() else None
+        if problem:
+            warnings.warn(f"tt_emu cache: host program {exe} {problem}; it is rebuilt (the cache is "
+                          f"{cache_dir()}, $TT_EMU_CACHE)", stacklevel=3)
+        if problem is None or problem:
+            built = exe.with_name(f"{exe.name}.{_unique()}")
+            try:
+                _compile([str(built) if part == "{out}" else part for part in command], what)
+                _publish(built, exe)
+            finally:
+                built.unlink(missing_ok=True)
+            built_now = True
+    cache.touch(exe.parent)  # recently used: the bounded cache keeps it
+    if built_now:
+        cache.prune()
+
+
+def build_host(main_cpp: Path, profile: str = DEFAULT_PROFILE) -> Path:
+    """A host program (main.cpp using <tt-metalium/...>) linked against the library; returns the executable.
+
+    The host API is the same for every profile (the profile selects kernel headers at run time); it is part
+    of the cache key so that each profile gets its own executable path. Built once per key under any mix of
+    threads and processes; a cached program that does not match its recorded digest is rebuilt (with a warning
+    naming the cache). `host_program` also keeps it from being pruned while it runs.
+    """
+    from . import cache
+
+    main_cpp = Path(main_cpp).resolve()
+    exe, command = _host_entry(main_cpp, profile)
+    with cache.in_use(exe.parent):
+        _ensure_built(exe, command, str(main_cpp))
+    return exe
+
+
+@contextlib.contextmanager
+def host_program(main_cpp: Path, profile: str = DEFAULT_PROFILE) -> Iterator[Path]:
+    """`with host_program(main_cpp) as exe: run(exe, ...)`: `build_host`, and the cache entry protected from
+    pruning (by other threads and processes) until the block ends."""
+    from . import cache
+
+    main_cpp = Path(main_cpp).resolve()
+    exe, command = _host_entry(main_cpp, profile)
+    with cache.in_use(exe.parent):
+        _ensure_built(exe, command, str(main_cpp))
+        yield exe
 
 
 DEFAULT_TIMEOUT = 600.0  # seconds an emulated program may run; $TT_EMU_TIMEOUT overrides it
 # Beyond the run's own limit (the emulator's watchdog enforces it and names a spinning kernel), the process may take
 # this long to compile its kernels before the run starts; only then is it stopped from outside.
 STARTUP_ALLOWANCE = 300.0
+# A finite limit (a year): the watchdog and subprocess need a number of seconds, not inf.
+MAX_TIMEOUT = 365 * 24 * 3600.0
 
 
 def run_timeout() -> float:
@@ -144,8 +223,8 @@ def run_timeout() -> float:
         value = float(text)
     except ValueError:
         value = 0.0
-    if not value > 0:
-        raise TTEmulatorError(f"TT_EMU_TIMEOUT={text!r} is not a positive number of seconds")
+    if not 0 < value < MAX_TIMEOUT:
+        raise TTEmulatorError(f"TT_EMU_TIMEOUT={text!r} is not a positive number of seconds below {MAX_TIMEOUT:g}")
     return value
 
 
@@ -158,17 +237,22 @@ def run(executable: Path, args: list[str], profile: str = DEFAULT_PROFILE, repor
     than `timeout` seconds, default run_timeout(): the emulator names the kernels still running, with their core
     and last API call).
     """
+    from . import cache
+
     timeout = run_timeout() if timeout is None else timeout
-    if not timeout > 0:
-        raise TTEmulatorError(f"timeout={timeout!r} is not a positive number of seconds")
+    if not 0 < timeout < MAX_TIMEOUT:
+        raise TTEmulatorError(f"timeout={timeout!r} is not a positive number of seconds below {MAX_TIMEOUT:g}")
     with tempfile.TemporaryDirectory() as tmp:
         report_path = Path(report) if report is not None else Path(tmp) / "report.json"
         report_path.unlink(missing_ok=True)  # never mistake an earlier run's report for this one's
         full_env = {**os.environ, **(env or {}), "TT_EMU_INCLUDE": ":".join(map(str, INCLUDE_DIRS)),
                     "TT_EMU_PROFILE": profile, "TT_EMU_REPORT": str(report_path), "TT_EMU_TIMEOUT": f"{timeout:g}"}
         try:
-            done = subprocess.run([str(executable), *args], capture_output=True, text=True,
-                                  timeout=timeout + STARTUP_ALLOWANCE, cwd=cwd, env=full_env)
+            entry = Path(executable).parent
+            cached = entry.parent == cache_dir() / "host"
+            with cache.in_use(entry) if cached else contextlib.nullcontext():  # a prune leaves it alone
+                done = subprocess.run([str(executable), *args], capture_output=True, text=True,
+                                      timeout=timeout + STARTUP_ALLOWANCE, cwd=cwd, env=full_env)
         except subprocess.TimeoutExpired as exc:
             raise TTEmulatorError(f"{executable} did not finish within {timeout + STARTUP_ALLOWANCE:g} s (a run of "
                                   f"{timeout:g} s after {STARTUP_ALLOWANCE:g} s for compiling its kernels) and was "

@@ -217,9 +217,9 @@ class MetaliumProgram:
                 if t["role"] in ("input", "inout") and "constant" not in t:  # constants are filled by main.cpp
                     np.ascontiguousarray(arrays[t["parameter"]]).tofile(data / f"{t['name']}.bin")
             profile = self.plan["device"]["profile"]
-            exe = emulator.build_host(kernel_dir / "main.cpp", profile)
-            report = emulator.run(exe, [str(kernel_dir), str(data)], profile, report=kernel_dir / "tt.report.json",
-                                  timeout=timeout)
+            with emulator.host_program(kernel_dir / "main.cpp", profile) as exe:
+                report = emulator.run(exe, [str(kernel_dir), str(data)], profile,
+                                      report=kernel_dir / "tt.report.json", timeout=timeout)
             for t in self.plan["tensors"]:
                 if t["role"] in ("output", "inout"):
                     target = arrays[t["parameter"]]

@@ -108,6 +108,61 @@ int run_command(const std::string& command, std::string& output) {
     return pclose(pipe);
 }
 
+// Each kernel object has its size and digest beside it (`<object>.digest`), written before the object is renamed
+// into place, so a truncated or overwritten object is found before it is loaded.
+std::string object_digest(const std::string& bytes) { return std::to_string(bytes.size()) + " " + digest(bytes); }
+
+// True when the cached object exists and matches its recorded digest (then marked used: the bounded cache,
+// tilelang.tenstorrent.cache, keeps what was used recently); else `problem` says why ('' when there is none).
+bool cached_object(const fs::path& so, std::string& problem) {
+    std::error_code ec;
+    if (!fs::exists(so, ec)) return false;
+    std::string bytes, recorded;
+    if (!read_file(so, bytes) || !read_file(so.string() + ".digest", recorded)) {
+        problem = "has no readable digest";
+        return false;
+    }
+    if (object_digest(bytes) != recorded) {
+        problem = "does not match its recorded digest (" + std::to_string(bytes.size()) + " bytes)";
+        return false;
+    }
+    fs::last_write_time(so, fs::file_time_type::clock::now(), ec);
+    return true;
+}
+
+// Compile to a name unique per process and thread, record the digest, rename into place (concurrent builders of
+// one key write the same bytes).
+bool build_object(const fs::path& so, const std::string& command_prefix, std::string& log) {
+    std::error_code ec;
+    fs::create_directories(so.parent_path(), ec);
+    const std::string tmp = so.string() + ".tmp." + std::to_string(getpid()) + "." +
+                            std::to_string(std::hash<std::thread::id>{}(std::this_thread::get_id()));
+    const std::string command = command_prefix + shell_quote(tmp);
+    std::string output;
+    if (run_command(command, output) != 0) {
+        log = "$ " + command + "\n" + output;
+        fs::remove(tmp, ec);
+        return false;
+    }
+    std::string bytes;
+    if (!read_file(tmp, bytes)) {
+        log = "cannot read the object just built: " + tmp;
+        return false;
+    }
+    {
+        std::ofstream out(tmp + ".digest", std::ios::binary);
+        out << object_digest(bytes);
+    }
+    fs::rename(tmp + ".digest", so.string() + ".digest", ec);
+    if (!ec) fs::rename(tmp, so, ec);
+    if (ec) {
+        log = "cannot store " + so.string() + ": " + ec.message();
+        fs::remove(tmp, ec);
+        return false;
+    }
+    return true;
+}
+
 std::shared_ptr<KernelBinary> compile(const std::string& path, const std::vector<uint32_t>& compile_args,
                                       const std::map<std::string, std::string>& defines) {
     auto bin = std::make_shared<KernelBinary>();
@@ -137,32 +192,25 @@ std::shared_ptr<KernelBinary> compile(const std::string& path, const std::vector
     const fs::path dir = cache_root() / "kernels";
     const fs::path so = dir / (fs::path(path).stem().string() + "-" + key + ".so");
     bin->so_path = so.string();
-    std::error_code ec;
-    if (fs::exists(so, ec)) {
+    const std::string command_prefix = cxx + " " + flags + " " + shell_quote(path) + " -o ";
+    void* handle = nullptr;
+    std::string problem;  // why a cached object was not used
+    if (cached_object(so, problem)) {
         bin->cached = true;
-        // Used now: the bounded cache (tilelang.tenstorrent.cache) keeps what was used recently.
-        fs::last_write_time(so, fs::file_time_type::clock::now(), ec);
-    } else {
-        fs::create_directories(dir, ec);
-        const std::string tmp = so.string() + ".tmp." + std::to_string(getpid()) + "." +
-                                std::to_string(std::hash<std::thread::id>{}(std::this_thread::get_id()));
-        const std::string command = cxx + " " + flags + " " + shell_quote(path) + " -o " + shell_quote(tmp);
-        std::string output;
-        if (run_command(command, output) != 0) {
-            bin->log = "$ " + command + "\n" + output;
-            fs::remove(tmp, ec);
-            return bin;
-        }
-        fs::rename(tmp, so, ec);
-        if (ec) {
-            bin->log = "cannot store " + so.string() + ": " + ec.message();
-            return bin;
-        }
+        handle = dlopen(so.c_str(), RTLD_NOW | RTLD_LOCAL);
+        if (!handle) problem = std::string("does not load (") + dlerror() + ")";
     }
-    void* handle = dlopen(so.c_str(), RTLD_NOW | RTLD_LOCAL);
     if (!handle) {
-        bin->log = std::string("dlopen failed: ") + dlerror();
-        return bin;
+        if (!problem.empty())  // a corrupt entry (or one pruned meanwhile): say so, then rebuild it
+            std::fprintf(stderr, "tt_emu: cache entry %s %s; it is rebuilt (the cache is %s, $TT_EMU_CACHE)\n",
+                         so.c_str(), problem.c_str(), cache_root().c_str());
+        bin->cached = false;
+        if (!build_object(so, command_prefix, bin->log)) return bin;
+        handle = dlopen(so.c_str(), RTLD_NOW | RTLD_LOCAL);
+        if (!handle) {
+            bin->log = std::string("dlopen failed: ") + dlerror();
+            return bin;
+        }
     }
     // `void kernel_main()`, or `namespace NAMESPACE { void MAIN }` (NAMESPACE = tt_emu_kernel).
     void* entry = dlsym(handle, "_Z11kernel_mainv");

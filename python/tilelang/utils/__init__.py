@@ -1,0 +1,1 @@
+"""TileLang's `tilelang.utils` helpers that examples import (`tilelang.utils.tensor`)."""

@@ -1,0 +1,84 @@
+"""tools/upstream_examples: an example module written as TileLang's are (importing torch, `@tilelang.jit` eager and
+classic kernels) is imported from a source folder, re-targeted and checked against numpy; each outcome is named."""
+
+from __future__ import annotations
+
+import shutil
+import textwrap
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from tools import upstream_examples as tool
+
+EXAMPLE = textwrap.dedent('''
+    import torch
+    import tilelang
+    import tilelang.language as T
+
+
+    @tilelang.jit
+    def add(A, B, block_M, block_N):
+        M, N = T.const("M, N")
+        A: T.Tensor((M, N), T.float32)
+        B: T.Tensor((M, N), T.float32)
+        C = T.empty((M, N), T.float32)
+        with T.Kernel(T.ceildiv(N, block_N), T.ceildiv(M, block_M)) as (bx, by):
+            a = T.alloc_shared((block_M, block_N), T.float32)
+            b = T.alloc_shared((block_M, block_N), T.float32)
+            T.copy(A[by * block_M, bx * block_N], a)
+            T.copy(B[by * block_M, bx * block_N], b)
+            for i, j in T.Parallel(block_M, block_N):
+                a[i, j] = a[i, j] + b[i, j]
+            T.copy(a, C[by * block_M, bx * block_N])
+        return C
+
+
+    @tilelang.jit(out_idx=[-1])
+    def erf(M, N):
+        @T.prim_func
+        def main(A: T.Tensor((M, N), "float32"), B: T.Tensor((M, N), "float32")):
+            with T.Kernel(1) as bx:
+                a = T.alloc_fragment((M, N), "float32")
+                T.copy(A[0, 0], a)
+                for i, j in T.Parallel(M, N):
+                    a[i, j] = T.erf(a[i, j])
+                T.copy(a, B[0, 0])
+        return main
+
+
+    x = torch.zeros(4, device="cuda")  # module-level CUDA code, as the examples have
+''')
+
+
+@pytest.fixture
+def source(tmp_path: Path) -> Path:
+    (tmp_path / "examples" / "demo").mkdir(parents=True)
+    (tmp_path / "examples" / "demo" / "example_demo.py").write_text(EXAMPLE)
+    return tmp_path
+
+
+def _case(name: str, attr: str, ref, run, atol: float = 0.0) -> tool.Case:
+    return tool.Case(name, "examples/demo/example_demo.py", attr, lambda: [np.ones((64, 64), "float32")] * 2,
+                     ref, run, atol=atol, rtol=0.0)
+
+
+@pytest.mark.skipif(shutil.which("g++") is None, reason="no C++ compiler")
+def test_an_example_runs_on_both_targets_and_each_outcome_is_named(source: Path) -> None:
+    ok = _case("add", "add", lambda a, b: a + b, lambda k, x: k(*x, 32, 32))
+    assert tool.run_case(source, ok, "llvm") == "ok"
+    assert tool.run_case(source, ok, "tenstorrent") == "ok"
+    wrong = _case("add wrong ref", "add", lambda a, b: a - b, lambda k, x: k(*x, 32, 32))
+    assert tool.run_case(source, wrong, "llvm") == "wrong: max error 2"
+    refused = _case("erf", "erf", lambda a, b: a, lambda k, x: k(64, 64)(x[0]))
+    assert tool.run_case(source, refused, "tenstorrent").startswith("refused: ")
+    broken = _case("no such kernel", "missing", lambda a, b: a, lambda k, x: k(*x))
+    assert tool.run_case(source, broken, "llvm").startswith("error: AttributeError")
+
+
+def test_the_table_lists_every_case(source: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(tool, "CASES", [_case("no such kernel", "missing", lambda a, b: a, lambda k, x: k(*x))])
+    table = tmp_path / "table.md"
+    assert tool.main([str(source), "--targets", "llvm", "--table", str(table)]) == 0
+    assert table.read_text().splitlines()[2].startswith("| no such kernel | error: AttributeError")

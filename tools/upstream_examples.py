@@ -1,0 +1,435 @@
+"""TileLang's own examples, run unmodified from a tile-ai/tilelang source folder on llvm and on Tenstorrent.
+
+    python -m tools.upstream_examples TILELANG_SRC [--only SUBSTRING] [--targets llvm,tenstorrent] [--table FILE.md]
+
+TILELANG_SRC is a checkout (or an export) of tile-ai/tilelang holding `examples/` and `testing/python/`. Each case
+below imports one example module as upstream wrote it (with `import tilelang` resolving to this project; `torch`,
+which the examples' `main()` uses for CUDA tensors, is replaced by a stub because only the kernels are called),
+takes its `@tilelang.jit` kernel, re-targets it, calls it on numpy inputs at a small shape and compares with a numpy
+reference. Every result is one of:
+
+- `ok`: matches numpy within the case's tolerance;
+- `refused: <first line>`: a TileLangError (what the backend does not lower, or a hardware limit);
+- `wrong: <max error>`: ran but does not match (a bug);
+- `error: <exception>`: anything else (a bug).
+
+Nothing of TileLang is committed here: the folder is read at run time. The README (Tenstorrent pipeline) gives the
+commit this table was measured at.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import sys
+import traceback
+import types
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import ml_dtypes
+import numpy as np
+
+RNG = np.random.default_rng(28)
+F16, BF16, F32 = np.float16, ml_dtypes.bfloat16, np.float32
+
+
+def _torch_stub() -> types.ModuleType:
+    """Enough of `torch` for the examples' module level (dtype names, decorators, seeding) to import."""
+
+    class _Any:
+        def __init__(self, name: str = "torch") -> None:
+            self._name = name
+
+        def __getattr__(self, name: str) -> Any:
+            if name.startswith("__"):
+                raise AttributeError(name)
+            return _Any(f"{self._name}.{name}")
+
+        def __call__(self, *args: Any, **kwargs: Any) -> Any:
+            if len(args) == 1 and callable(args[0]) and not kwargs:
+                return args[0]  # used as a decorator (torch.no_grad(), torch.compile)
+            return _Any(self._name + "()")
+
+        def __repr__(self) -> str:
+            return self._name
+
+    def module_getattr(name: str) -> Any:
+        if name.startswith("__"):
+            raise AttributeError(name)  # module protocol (__file__, __wrapped__, ...): absent, as on a plain module
+        return _Any(f"torch.{name}")
+
+    stub = types.ModuleType("torch")
+    stub.__getattr__ = module_getattr  # type: ignore[method-assign]
+    stub.__path__ = []  # a package: `import torch.nn.functional as F` finds the stub's submodules
+    return stub
+
+
+class _StubFinder:
+    """Serves `torch` and `torch.*` from the stub (only when torch is not installed)."""
+
+    def find_spec(self, name: str, path: Any = None, target: Any = None) -> Any:
+        if name == "torch" or name.startswith("torch."):
+            return importlib.util.spec_from_loader(name, self)
+        return None
+
+    def create_module(self, spec: Any) -> types.ModuleType:
+        return _torch_stub()
+
+    def exec_module(self, module: types.ModuleType) -> None:
+        pass
+
+
+_FACTORIES = ("rand", "randn", "randint", "zeros", "ones", "empty", "full", "tensor", "arange", "zeros_like",
+              "ones_like", "empty_like", "randn_like", "rand_like")
+
+
+def _cuda_on_cpu(torch: Any) -> None:
+    """Real torch without a GPU: the examples' module-level `torch.rand(..., device="cuda")` and `.cuda()` make CPU
+    tensors (stream-K computes its work split from such tensors' shapes at import)."""
+    if getattr(torch, "_tilelang_cuda_on_cpu", False) or torch.cuda.is_available():
+        return
+
+    def wrap(fn: Callable[..., Any]) -> Callable[..., Any]:
+        def call(*args: Any, **kwargs: Any) -> Any:
+            if str(kwargs.get("device", "")).startswith("cuda"):
+                kwargs["device"] = "cpu"
+            return fn(*args, **kwargs)
+        return call
+
+    for name in _FACTORIES:
+        setattr(torch, name, wrap(getattr(torch, name)))
+    torch.Tensor.cuda = lambda self, *a, **k: self
+    torch._tilelang_cuda_on_cpu = True
+
+
+def load_example(root: Path, relative: str) -> types.ModuleType:
+    """The example module, imported from the TileLang source folder under a private name."""
+    import tilelang  # noqa: F401  (first: TVM's FFI probes sys.modules for torch as it loads)
+
+    stub = None
+    if "torch" not in sys.modules and importlib.util.find_spec("torch") is None:
+        stub = _StubFinder()  # only while the example imports: other code probing for torch must not find it
+        sys.meta_path.insert(0, stub)
+    else:
+        import torch
+
+        _cuda_on_cpu(torch)
+    path = root / relative
+    name = "upstream_" + relative.replace("/", "_").removesuffix(".py")
+    if name in sys.modules:
+        return sys.modules[name]
+    spec = importlib.util.spec_from_file_location(name, path)
+    if spec is None or spec.loader is None:
+        raise FileNotFoundError(path)
+    module = importlib.util.module_from_spec(spec)
+    sys.path.insert(0, str(path.parent))
+    try:
+        spec.loader.exec_module(module)
+    finally:
+        sys.path.remove(str(path.parent))
+        if stub is not None:
+            sys.meta_path.remove(stub)
+            for stubbed in [n for n in sys.modules if n == "torch" or n.startswith("torch.")]:
+                del sys.modules[stubbed]
+    sys.modules[name] = module
+    return module
+
+
+def retarget(kernel: Any, target: str, out_idx: Any = None) -> Any:
+    """The same `@tilelang.jit` kernel (factory, eager function, or one under `@autotune`) compiled for `target`;
+    a plain prim_func factory (the tests' style) is jit-compiled with `out_idx`."""
+    from tilelang.autotuner import _Autotuned
+    from tilelang.jit.eager import EagerFunction
+    from tilelang.jit.kernel import KernelFactory
+
+    if out_idx is not None:
+        return KernelFactory(kernel, out_idx, target, None)
+
+    while isinstance(kernel, _Autotuned):
+        kernel = kernel.fn
+    if isinstance(kernel, EagerFunction):
+        return EagerFunction(kernel.fn, target, kernel.target_host, kernel.pass_configs)
+    if isinstance(kernel, KernelFactory):
+        return KernelFactory(kernel.factory, kernel.out_idx, target, kernel.target_host, kernel.pass_configs)
+    raise TypeError(f"not a @tilelang.jit kernel: {kernel!r}")
+
+
+@dataclass
+class Case:
+    """One example kernel at one shape. `run(kernel, inputs)` returns the outputs to compare (for a kernel writing
+    an input in place, that input); `inputs()` makes numpy arrays; `ref(*inputs)` the expected outputs."""
+
+    name: str
+    file: str
+    attr: str
+    inputs: Callable[[], list[np.ndarray]]
+    ref: Callable[..., Any]
+    run: Callable[[Any, list[np.ndarray]], Any]
+    atol: float = 1e-2
+    rtol: float = 1e-2
+    module_globals: dict[str, Any] = field(default_factory=dict)  # set on the module first (its M, N, ...)
+    out_idx: Any = None  # a plain prim_func factory (testing/python style): compiled with these outputs
+
+
+def _f(shape: Sequence[int], dtype: Any = F32, lo: float = -1.0, hi: float = 1.0) -> np.ndarray:
+    return RNG.uniform(lo, hi, shape).astype(dtype)
+
+
+def _softmax(x: np.ndarray) -> np.ndarray:
+    e = np.exp(x - x.max(-1, keepdims=True))
+    return e / e.sum(-1, keepdims=True)
+
+
+def _attention(q: np.ndarray, k: np.ndarray, v: np.ndarray, causal: bool, layout: str = "bhsd") -> np.ndarray:
+    """softmax(q k^T / sqrt(d)) v in float32; bshd tensors are (batch, seq, heads, dim)."""
+    q, k, v = (x.astype(F32) for x in (q, k, v))
+    if layout == "bshd":
+        q, k, v = (x.transpose(0, 2, 1, 3) for x in (q, k, v))
+    scores = np.einsum("bhqd,bhkd->bhqk", q, k) / np.sqrt(q.shape[-1])
+    if causal:
+        sq, sk = scores.shape[-2:]
+        mask = np.tril(np.ones((sq, sk), bool), sk - sq)
+        scores = np.where(mask, scores, -np.inf)
+    out = np.einsum("bhqk,bhkd->bhqd", _softmax(scores), v)
+    return out.transpose(0, 2, 1, 3) if layout == "bshd" else out
+
+
+def _gemm_cases() -> list[Case]:
+    cases = []
+    for m, n, k in ((128, 128, 64), (100, 200, 72)):
+        cases.append(Case(
+            f"gemm {m}x{n}x{k}", "examples/gemm/example_gemm.py", "matmul",
+            lambda m=m, n=n, k=k: [_f((m, k), F16), _f((k, n), F16)],
+            lambda a, b: a.astype(F32) @ b.astype(F32),
+            lambda kern, x: kern(*x, 64, 64, 32)))
+    for m, n, k in ((128, 128, 64), (100, 200, 128)):  # the split-K examples need K % (split_k * block_K) == 0
+        cases.append(Case(
+            f"gemm_splitk (element atomic_add) {m}x{n}x{k}", "examples/gemm_splitk/example_tilelang_gemm_splitk.py",
+            "matmul", lambda m=m, n=n, k=k: [_f((m, k), F16), _f((k, n), F16), np.zeros((m, n), F32)],
+            lambda a, b, c: a.astype(F32) @ b.astype(F32),
+            lambda kern, x: (kern(*x, 32, 32, 32, 2), x[2])[1]))
+        cases.append(Case(
+            f"gemm_splitk (tile atomic_add) {m}x{n}x{k}",
+            "examples/gemm_splitk/example_tilelang_gemm_splitk_vectorize_atomicadd.py", "matmul",
+            lambda m=m, n=n, k=k: [_f((m, k), F16), _f((k, n), F16), np.zeros((m, n), F32)],
+            lambda a, b, c: a.astype(F32) @ b.astype(F32),
+            lambda kern, x: (kern(*x, 32, 32, 32, 2), x[2])[1]))
+    cases.append(Case(
+        "gemm_streamk 256x1024x512 (the module's shape)", "examples/gemm_streamk/example_tilelang_gemm_streamk.py",
+        "tl_matmul_streamk", lambda: [_f((256, 512), F16), _f((1024, 512), F16), np.zeros((256, 1024), F32)],
+        lambda a, b, c: a.astype(F32) @ b.astype(F32).T,
+        lambda kern, x: (kern(*x, _streamk_tiles(), 16, 128, 32, False, True, "float16", "float32", "float32", 2,
+                              64), x[2])[1]))
+    cases.append(Case(
+        "blocksparse_gemm 128^3 (bool block mask)", "examples/blocksparse_gemm/example_blocksparse_gemm.py",
+        "blocksparse_matmul",
+        lambda: [_f((128, 128), F16), _f((128, 128), F16), RNG.random((2, 2, 4)) > 0.4],
+        lambda a, b, mask: np.einsum("mkn->mn", np.stack([
+            (a.astype(F32)[:, kk * 32:(kk + 1) * 32] @ b.astype(F32)[kk * 32:(kk + 1) * 32, :])
+            * np.kron(mask[:, :, kk], np.ones((64, 64))) for kk in range(4)], axis=1)),
+        lambda kern, x: kern(*x, 64, 64, 32, 1, 128, False)))
+    for n, k in ((128, 256), (100, 200)):
+        cases.append(Case(
+            f"gemv naive N={n} K={k}", "examples/gemv/example_gemv.py", "naive_gemv",
+            lambda n=n, k=k: [_f((k,), F16), _f((n, k), F16)],
+            lambda a, b: b.astype(F32) @ a.astype(F32),
+            lambda kern, x: kern(*x, 32, 32)))
+    return cases
+
+
+def _streamk_tiles() -> int:
+    """The example module's own `streamk_tiles` (computed at its import from its shapes)."""
+    return int(sys.modules["upstream_examples_gemm_streamk_example_tilelang_gemm_streamk"].streamk_tiles)
+
+
+def _norm_cases() -> list[Case]:
+    cases = []
+    for m, n in ((64, 128), (100, 200)):
+        cases.append(Case(
+            f"rms_norm {m}x{n}", "examples/norm/rms_norm.py", "rms_norm", lambda m=m, n=n: [_f((m, n))],
+            lambda a: a / np.sqrt((a * a).mean(1, keepdims=True) + 1e-12), lambda kern, x: kern(*x, 32),
+            atol=1e-4, rtol=1e-4))
+        cases.append(Case(
+            f"rms_norm_splitk {m}x{n}", "examples/norm/rms_norm.py", "rms_norm_splitk",
+            lambda m=m, n=n: [_f((m, n))],
+            lambda a: a / np.sqrt((a * a).mean(1, keepdims=True) + 1e-12), lambda kern, x: kern(*x, 32, 32),
+            atol=1e-4, rtol=1e-4))
+        cases.append(Case(
+            f"layernorm fwd {m}x{n} (blk_m=1)", "examples/norm/layernorm.py", "_layernorm_fwd",
+            lambda m=m, n=n: [_f((m, n), BF16), _f((n,), BF16), _f((n,), BF16)],
+            lambda x, g, b: _layernorm(x, g, b),
+            lambda kern, x, m=m, n=n: kern(m, n)(*x), atol=5e-2, rtol=5e-2))
+        cases.append(Case(
+            f"online_softmax {m}x{n} (the module's M, N)", "examples/online_softmax/online_softmax.py",
+            "softmax_kernel",
+            lambda m=m, n=n: [_f((m, n), F16, -3, 3)], lambda x: _softmax(x.astype(F32)),
+            lambda kern, x: kern(*x, 1, 64), atol=1e-2, rtol=1e-2, module_globals={"M": m, "N": n}))
+    return cases
+
+
+def _layernorm(x: np.ndarray, g: np.ndarray, b: np.ndarray) -> list[np.ndarray]:
+    x32 = x.astype(F32)
+    mean = x32.mean(1)
+    rstd = 1 / np.sqrt(x32.var(1) + 1e-5)
+    y = (x32 - mean[:, None]) * rstd[:, None] * g.astype(F32) + b.astype(F32)
+    return [y, mean, rstd]
+
+
+def _attention_cases() -> list[Case]:
+    cases = []
+    for causal in (False, True):
+        for s in (128, 200):
+            tag = "causal" if causal else "non-causal"
+            cases.append(Case(
+                f"mha_fwd_bhsd {tag} S={s}", "examples/flash_attention/example_mha_fwd_bhsd.py", "flashattn",
+                lambda s=s: [_f((1, 2, s, 64), F16) for _ in range(3)],
+                lambda q, k, v, causal=causal: _attention(q, k, v, causal),
+                lambda kern, x, s=s, causal=causal: kern(1, 2, s, s, 64, causal, 64, 64, 1, 128)(*x)))
+            cases.append(Case(
+                f"mha_fwd_bshd {tag} S={s}", "examples/flash_attention/example_mha_fwd_bshd.py", "flashattn",
+                lambda s=s: [_f((1, s, 2, 64), F16) for _ in range(3)],
+                lambda q, k, v, causal=causal: _attention(q, k, v, causal, "bshd"),
+                lambda kern, x, s=s, causal=causal: kern(1, 2, s, 64, causal, 64, 64, 1, 128)(*x)))
+    return cases
+
+
+def _misc_cases() -> list[Case]:
+    def topk_ref(x: np.ndarray, k: int = 4) -> list[np.ndarray]:
+        idx = np.argsort(-x, axis=1, kind="stable")[:, :k].astype(np.int32)
+        return [np.take_along_axis(x, idx, 1), idx]
+
+    def conv_ref(a: np.ndarray, b: np.ndarray, s: int = 1, p: int = 1) -> np.ndarray:
+        n, h, w, c = a.shape
+        kh, kw, _, f = b.shape
+        padded = np.zeros((n, h + 2 * p, w + 2 * p, c), F32)
+        padded[:, p:p + h, p:p + w] = a.astype(F32)
+        oh, ow = (h + 2 * p - kh) // s + 1, (w + 2 * p - kw) // s + 1
+        out = np.zeros((n, oh, ow, f), F32)
+        for i in range(kh):
+            for j in range(kw):
+                out += np.einsum("nhwc,cf->nhwf", padded[:, i:i + oh * s:s, j:j + ow * s:s], b[i, j].astype(F32))
+        return out
+
+    return [
+        Case("elementwise_add 128x128", "examples/elementwise/example_elementwise_add.py", "elementwise_add",
+             lambda: [_f((128, 128)), _f((128, 128))], lambda a, b: a + b,
+             lambda kern, x: kern(*x, 32, 32, "float32", "float32", 128), atol=0, rtol=0),
+        Case("elementwise_add 100x200", "examples/elementwise/example_elementwise_add.py", "elementwise_add",
+             lambda: [_f((100, 200)), _f((100, 200))], lambda a, b: a + b,
+             lambda kern, x: kern(*x, 32, 32, "float32", "float32", 128), atol=0, rtol=0),
+        Case("topk M=64 N=32 k=4 (int32 indices)", "examples/topk/example_topk.py", "tl_topk",
+             lambda: [RNG.permutation(64 * 32).reshape(64, 32).astype(F32) / 2048],
+             lambda x: topk_ref(x), lambda kern, x: kern(*x, 4, 64), atol=0, rtol=0),
+        Case("convolution N=1 H=W=8 C=32 F=32 K=3", "examples/convolution/example_convolution.py", "convolution",
+             lambda: [_f((1, 8, 8, 32), F16), _f((3, 3, 32, 32), F16)], conv_ref,
+             lambda kern, x: kern(*x, 1, 1, 1, 64, 32, 32, 1, 128), atol=2e-2, rtol=2e-2),
+    ]
+
+
+def _testing_cases() -> list[Case]:
+    """Kernels of TileLang's testing/python (prim_func factories compiled by the tests with out_idx)."""
+    cases = []
+    for op, fn in (("sum", np.sum), ("max", np.max)):
+        for dim in (0, 1):
+            cases.append(Case(
+                f"cpu reduce_{op} dim={dim} 64x64 (loops over DRAM)", "testing/python/cpu/test_tilelang_cpu_reduce.py",
+                "_make_kernel_2d", lambda dim=dim: [_f((64, 64)), _f((64,))],
+                lambda a, init, fn=fn, dim=dim: fn(a, axis=dim),
+                lambda kern, x, op=op, dim=dim: kern(op, 64, 64, dim, "float32", True)(*x), atol=1e-4, rtol=1e-4,
+                out_idx=[2]))
+    cases.append(Case(
+        "cpu gemm 64x64x64 (multiply-add loops)", "testing/python/cpu/test_tilelang_cpu_gemm.py", "matmul",
+        lambda: [_f((64, 64), F16), _f((64, 64), F16)], lambda a, b: a.astype(F32) @ b.astype(F32),
+        lambda kern, x: kern(64, 64, 64, 32, 32, 32)(*x), atol=2e-2, out_idx=[2]))
+    for dim in (0, 1):
+        for reverse in (False, True):
+            cases.append(Case(
+                f"cumsum dim={dim} reverse={reverse} 64x64", "testing/python/language/test_tilelang_language_scan.py",
+                "cumsum_smem_test", lambda: [_f((64, 64))],
+                lambda a, dim=dim, reverse=reverse: _cumsum(a, 32, dim, reverse),
+                lambda kern, x, dim=dim, reverse=reverse: kern(64, 64, 32, 32, dim, reverse)(*x), atol=1e-4,
+                rtol=1e-4, out_idx=[1]))
+    return cases
+
+
+def _cumsum(a: np.ndarray, block: int, dim: int, reverse: bool) -> np.ndarray:
+    """Cumulative sums within each block x block tile (TileLang's block-local T.cumsum)."""
+    out = np.empty_like(a)
+    for r in range(0, a.shape[0], block):
+        for c in range(0, a.shape[1], block):
+            t = a[r:r + block, c:c + block]
+            t = np.flip(t, dim) if reverse else t
+            s = np.cumsum(t, axis=dim)
+            out[r:r + block, c:c + block] = np.flip(s, dim) if reverse else s
+    return out
+
+
+CASES: list[Case] = [*_misc_cases(), *_gemm_cases(), *_norm_cases(), *_attention_cases(), *_testing_cases()]
+
+
+def _compare(got: Any, want: Any, case: Case) -> str:
+    got_list = list(got) if isinstance(got, (list, tuple)) else [got]
+    want_list = list(want) if isinstance(want, (list, tuple)) else [want]
+    if len(got_list) != len(want_list):
+        return f"wrong: {len(got_list)} outputs, expected {len(want_list)}"
+    worst = 0.0
+    for g, w in zip(got_list, want_list, strict=True):
+        g, w = np.asarray(g).astype(F32), np.asarray(w).astype(F32)
+        if g.shape != w.shape:
+            return f"wrong: shape {g.shape}, expected {w.shape}"
+        if not np.allclose(g, w, atol=case.atol, rtol=case.rtol):
+            return f"wrong: max error {float(np.nanmax(np.abs(g - w))):.3g}"
+        worst = max(worst, float(np.max(np.abs(g - w))) if g.size else 0.0)
+    return "ok"
+
+
+def run_case(root: Path, case: Case, target: str) -> str:
+    from tilelang.errors import TileLangError
+
+    try:
+        module = load_example(root, case.file)
+        for name, value in case.module_globals.items():
+            setattr(module, name, value)
+        kernel = retarget(getattr(module, case.attr), target, case.out_idx)
+        inputs = case.inputs()
+        want = case.ref(*[x.copy() for x in inputs])
+        got = case.run(kernel, inputs)
+    except TileLangError as err:
+        return "refused: " + str(err).strip().splitlines()[0]
+    except Exception as err:  # noqa: BLE001 - the table records every failure
+        last = traceback.extract_tb(err.__traceback__)[-1]
+        return f"error: {type(err).__name__}: {str(err).strip().splitlines()[0] if str(err).strip() else ''} " \
+               f"({Path(last.filename).name}:{last.lineno})"
+    return _compare(got, want, case)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("root", type=Path, help="a tile-ai/tilelang source folder (examples/, testing/python/)")
+    parser.add_argument("--only", default="", help="run the cases whose name contains this")
+    parser.add_argument("--targets", default="llvm,tenstorrent")
+    parser.add_argument("--table", type=Path, help="also write the table as Markdown to this file")
+    args = parser.parse_args(argv)
+    targets = args.targets.split(",")
+    rows = []
+    for case in CASES:
+        if args.only not in case.name:
+            continue
+        results = [run_case(args.root, case, t) for t in targets]
+        rows.append((case.name, results))
+        print(f"{case.name:48s} " + " | ".join(f"{t}: {r[:110]}" for t, r in zip(targets, results, strict=True)),
+              flush=True)
+    counts = {t: sum(r[i] == "ok" for _, r in rows) for i, t in enumerate(targets)}
+    print("ok: " + ", ".join(f"{t} {counts[t]}/{len(rows)}" for t in targets))
+    if args.table:
+        lines = ["| example | " + " | ".join(targets) + " |", "|---|" + "---|" * len(targets)]
+        lines += [f"| {name} | " + " | ".join(r.replace("|", "\\|") for r in res) + " |" for name, res in rows]
+        args.table.write_text("\n".join(lines) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
