@@ -167,7 +167,7 @@ def test_an_in_place_mask_constant_over_the_block_is_folded_away() -> None:
 def _masked(expr: str) -> object:
     @T.prim_func
     def main(A: T.Tensor((64, 64), "float32"), B: T.Tensor((64, 64), "float32"), Out: T.Tensor((64, 64), "float32")):
-        with T.Kernel(1, threads=128) as bx:
+        with T.Kernel(1, threads=128):
             A_s = T.alloc_shared((64, 64), "float32")
             B_s = T.alloc_shared((64, 64), "float32")
             acc = T.alloc_fragment((64, 64), "float32")

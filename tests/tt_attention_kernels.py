@@ -128,7 +128,7 @@ def flashattn_bshd(batch, heads, seq_len, dim, is_causal, block_M=64, block_N=64
             T.fill(scores_max, -T.infinity(accum_dtype))
 
             loop_range = (
-                T.min(T.ceildiv(seq_len, block_N), T.ceildiv((bx + 1) * block_M, block_N)) if is_causal else T.ceildiv(seq_len, block_N)
+                T.min(T.ceildiv(seq_len, block_N), T.ceildiv((bx + 1) * block_M, block_N)) if is_causal else T.ceildiv(seq_len, block_N)  # noqa: E501 (upstream's line)
             )
 
             for k in T.Pipelined(loop_range, num_stages=num_stages):

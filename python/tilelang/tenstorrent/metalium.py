@@ -136,6 +136,15 @@ def _host_bits(value: float, dtype: str) -> str:
     return f"0x{int(np.array(value, dtype=_bits_dtype(dtype)).view(np.uint16)):04x}u"
 
 
+def _mask_fill(tensor: dict[str, Any]) -> dict[str, Any] | None:
+    """An index-mask table's entry with its two values as main.cpp's host vector holds them, or None."""
+    mask = tensor.get("constant", {}).get("mask")
+    if mask is None:
+        return None
+    return {**mask, "on_true_bits": _host_bits(mask["on_true"], tensor["dtype"]),
+            "on_false_bits": _host_bits(mask["on_false"], tensor["dtype"])}
+
+
 def _bits_dtype(dtype: str) -> Any:
     import ml_dtypes
 
@@ -158,9 +167,7 @@ def render_host(plan: dict[str, Any], template: str) -> str:
                     elems=math.prod(t["shape"]),
                     rows=math.prod(t["shape"][:-1]) if len(t["shape"]) > 1 else tile[0], cols=t["shape"][-1],
                     fill=_host_bits(t["constant"]["value"], t["dtype"]) if "constant" in t else "",
-                    mask=({**t["constant"]["mask"], "on_true_bits": _host_bits(t["constant"]["mask"]["on_true"], t["dtype"]),
-                           "on_false_bits": _host_bits(t["constant"]["mask"]["on_false"], t["dtype"])}
-                          if "mask" in t.get("constant", {}) else None))
+                    mask=_mask_fill(t))
                for t in plan["tensors"]]
     noc_coords = any(isinstance(v, dict) and ("noc_x" in v or "noc_y" in v) for k in plan["kernels"].values()
                      for row in k["runtime_arg_values"] for v in row["args"])
