@@ -231,3 +231,23 @@ def test_run_ttnn_fills_the_table_main_cpp_fills(tmp_path: Path) -> None:
     assert np.all(tiles[0] == 0.0) and np.all(tiles[2] == 1.0)
     main_cpp = (folder / "main.cpp").read_text()
     assert "1 * ii + -1 * jj + -32 + 32 * tile >= 0 ? 1.0f : 0.0f" in main_cpp
+
+
+def test_causal_blocks_are_paired_x_and_last_minus_x_on_a_core() -> None:
+    """Causal attention's key loop runs bx + 1 blocks: auto partitions it zigzag (x and gx - 1 - x on one core, equal
+    work per core) where it would shard; block x is where the persistent loop's binding unfolds it."""
+    b, h, s, d = 1, 1, 128, 64
+    rng = np.random.default_rng(11)
+    q, k, v = (rng.standard_normal((b, h, s, d)).astype(np.float16) for _ in range(3))
+    configs = {"tl.PartitionTTWork.core_grid": [2, 1]}
+    kernel = tilelang.compile(flashattn(b, h, s, s, d, True, 32, 32), out_idx=[3], target="tenstorrent",
+                              pass_configs=configs)
+    got = kernel(q, k, v).astype(np.float32)
+    want = _attention(q, k, v, True)
+    assert float(np.abs(got - want).max()) <= 2.0**-7 * float(np.abs(want).max())
+    plan = kernel.artifact.rt_mod.plan
+    assert plan["partition_mode"] == "zigzag"
+    assert [(w["col0"], w["cols"]) for w in plan["work_partition"]] == [(0, 2), (2, 2)]  # x = (0, 3) and (1, 2)
+    full = tilelang.compile(flashattn(b, h, s, s, d, False, 32, 32), out_idx=[3], target="tenstorrent",
+                            pass_configs=configs)
+    assert full.artifact.rt_mod.plan["partition_mode"] == "shard"

@@ -61,7 +61,7 @@ inline constexpr const char kTtKernelRole[] = "tt.kernel_role";
 // (GridToPersistentTT writes, PlanTTMulticast reads)
 inline constexpr const char kTtLaunchVars[] = "tt.launch_vars";
 
-// tt.partition_mode: global, shard or split.
+// tt.partition_mode: global, shard, zigzag or split.
 // (GridToPersistentTT reads, PartitionTTWork writes)
 inline constexpr const char kTtPartitionMode[] = "tt.partition_mode";
 

@@ -259,7 +259,9 @@ Any index_masks(const std::string& name, const Dict& options, const IndexMasksPa
                                                                         stmt.value().any(), Any(nullptr)));
                       }
                     }),
-                    ir::visit<ir::Bind>([&](const ir::Bind& b) { bindings.emplace_back(b.var().any(), b.value().any()); }),
+                    ir::visit<ir::Bind>([&](const ir::Bind& b) {
+                      bindings.emplace_back(b.var().any(), b.value().any());
+                    }),
                     ir::visit<ir::For>([&](const ir::For& loop) {
                       bindings.emplace_back(loop.loop_var().any(), call("ir.Range_from_min_extent", loop.min().any(),
                                                                         loop.extent().any(), Any(nullptr)));

@@ -30,7 +30,8 @@ std::string reader_name(const TileOp& op) {
   return "T." + op.kind;
 }
 
-// Element-wise stores, reductions, gemms and index masks (their table) read a block without freeing it (whole-block reads, wait/pop flags).
+// Element-wise stores, reductions, gemms and index masks (their table) read a block without freeing it (whole-block
+// reads, wait/pop flags).
 void require_block_reader(const TileOp& reader, const Stream& s, const Any& loop, const std::string& why) {
   if (reader.kind == "eltwise" || reader.kind == "reduce" || reader.kind == "gemm" || reader.kind == "mask") return;
   fail("on-chip buffer '" + s.buffer.name + "' is " + why + " loop " + loop_name(loop) + " and read inside it by " +

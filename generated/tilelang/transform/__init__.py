@@ -124,7 +124,7 @@ def LowerTileOpsToTT() -> tvm.transform.Pass:
 
 
 def PartitionTTWork(core_grid: Sequence[int] = (8, 8), mode: str = 'auto') -> tvm.transform.Pass:
-    """Distribute the blocks of the T.Kernel grid over the worker cores. `global` gives each core a contiguous, balanced range of blocks in row-major order (counts differ by at most one); `shard` gives each core a rectangle of blocks (rows and columns of the block grid split as evenly as possible), which keeps neighbouring blocks on one core and, when the split is even, lets a core row (column) share block rows (columns) at every step, which PlanTTMulticast turns into multicasts. `auto` picks shard exactly then. A 3-D grid is partitioned as the 2-D grid of x and (z, y) rows (grid_y below counts those rows). A kernel with T.atomic_add is partitioned in `split` mode whatever the mode option says: the blockIdx.z members of each output block (a split-K group) on consecutive cores, each group walking a balanced range of the output blocks in lock step (PlanTTAtomicOrder orders their read-modify-writes)."""
+    """Distribute the blocks of the T.Kernel grid over the worker cores. `global` gives each core a contiguous, balanced range of blocks in row-major order (counts differ by at most one); `shard` gives each core a rectangle of blocks (rows and columns of the block grid split as evenly as possible), which keeps neighbouring blocks on one core and, when the split is even, lets a core row (column) share block rows (columns) at every step, which PlanTTMulticast turns into multicasts. `auto` picks shard exactly then. `zigzag` (what auto picks instead of shard when a loop's extent depends on blockIdx.x) is shard over the x positions folded as 0, gx - 1, 1, gx - 2, ...: a core with an even count of columns gets blocks x and gx - 1 - x together, which balances a kernel whose work grows with blockIdx.x (causal attention's key loop runs bx + 1 blocks: every pair sums to the same work, as tt-metal's SDPA pairs query chunks). A 3-D grid is partitioned as the 2-D grid of x and (z, y) rows (grid_y below counts those rows). A kernel with T.atomic_add is partitioned in `split` mode whatever the mode option says: the blockIdx.z members of each output block (a split-K group) on consecutive cores, each group walking a balanced range of the output blocks in lock step (PlanTTAtomicOrder orders their read-modify-writes)."""
     check_option('PartitionTTWork', 'core_grid', core_grid)
     check_option('PartitionTTWork', 'mode', mode)
     return _cpp.make_pass('PartitionTTWork', {'core_grid': core_grid, 'mode': mode, })
@@ -247,7 +247,7 @@ PASS_OPTIONS: dict[str, dict[str, dict[str, Any]]] = {
     'LowerTTProtocols': {},
     'LowerTileOpsToLoops': {},
     'LowerTileOpsToTT': {},
-    'PartitionTTWork': {'core_grid': {"type": 'int_list', "default": [8, 8], "choices": [], "length": 2, "minimum": 1}, 'mode': {"type": 'string', "default": 'auto', "choices": ['auto', 'global', 'shard'], "length": None, "minimum": None}},
+    'PartitionTTWork': {'core_grid': {"type": 'int_list', "default": [8, 8], "choices": [], "length": 2, "minimum": 1}, 'mode': {"type": 'string', "default": 'auto', "choices": ['auto', 'global', 'shard', 'zigzag'], "length": None, "minimum": None}},
     'PlanTTAtomicOrder': {},
     'PlanTTDst': {},
     'PlanTTMulticast': {'enabled': {"type": 'bool', "default": True, "choices": [], "length": None, "minimum": None}},
