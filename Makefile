@@ -5,7 +5,7 @@ VENV   ?= .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: install generate check test test-profiles check-metal lint demo bench
+.PHONY: install generate check test test-profiles check-metal metal-programs lint demo bench
 
 install: $(STAMP)
 
@@ -49,6 +49,13 @@ test-profiles: $(STAMP)
 check-metal: $(STAMP)
 	$(PY) -m tilelang.cpp
 	$(PY) -m tools.check_metal
+
+# tt-metal's programming examples, built unmodified against the emulator's CMake package and run, with a pass/fail
+# table: TT_METAL_SRC=<a tt-metal source folder> (README, "The emulator as TT-Metalium"). Not part of `make test`.
+metal-programs: $(STAMP)
+	$(PY) -m tilelang.cpp
+	@test -n "$(TT_METAL_SRC)" || { echo "metal-programs: set TT_METAL_SRC to a tt-metal source folder (see the README)"; exit 2; }
+	$(PY) tools/metal_programs.py "$(TT_METAL_SRC)" $(METAL_PROGRAMS_ARGS)
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check generator python tests benchmarks examples tools cmake

@@ -252,7 +252,9 @@ def _with_op_choices(protocol: Protocol, op_maps: list[OpMap]) -> Protocol:
 # The tt::DataFormat enumerators the emulator's tile math implements (src/emulator/src/tile.cpp), with the bytes of
 # one element: a device spec's data formats must be among them, with these sizes, or every kernel using the dtype
 # would be misplanned or fail to build.
-DATA_FORMAT_BYTES = {"Float16": 2, "Float16_b": 2, "Float32": 4}
+DATA_FORMAT_BYTES = {"Float16": 2, "Float16_b": 2, "Float32": 4, "Int32": 4, "UInt32": 4, "UInt16": 2, "UInt8": 1}
+# tt::DataFormat values (tt_metal/api/tt-metalium/tt_backend_api_types.hpp) of the formats the emulator implements.
+DATA_FORMAT_CODES = {"Float32": 0, "Float16": 1, "Float16_b": 5, "Int32": 8, "UInt16": 9, "UInt32": 24, "UInt8": 30}
 
 
 def _check_device(spec: SpecFile, diagnostics: Diagnostics) -> None:
@@ -270,6 +272,9 @@ def _check_device(spec: SpecFile, diagnostics: Diagnostics) -> None:
         elif size != DATA_FORMAT_BYTES[fmt]:
             diagnostics.error(spec.at(where + ("bytes",)), f"{dtype}: a {fmt} element is {DATA_FORMAT_BYTES[fmt]} "
                               f"bytes, not {size}")
+        elif entry["code"] != DATA_FORMAT_CODES[fmt]:
+            diagnostics.error(spec.at(where + ("code",)), f"{dtype}: tt::DataFormat::{fmt} is "
+                              f"{DATA_FORMAT_CODES[fmt]}, not {entry['code']}")
     taken: dict[int, str] = {}
     for cls, (first, last) in device["cb_ranges"].items():
         where = ("device", "cb_ranges", cls)

@@ -30,7 +30,8 @@ def _cb_ranges(b: Backend) -> str:
 
 def _data_formats(b: Backend) -> str:
     rows = "".join(f"          {{str({cpp_string(dtype)}), list({{str({cpp_string(f['format'])}), "
-                   f"{_num(f['bytes'])}}})}},\n" for dtype, f in sorted(b.device["data_formats"].items()))
+                   f"{_num(f['bytes'])}, {_num(f['code'])}}})}},\n"
+                   for dtype, f in sorted(b.device["data_formats"].items()))
     return "dict({\n" + rows + "      })"
 
 
@@ -57,7 +58,7 @@ DEVICE_FACTS: dict[str, tuple[Callable[[Backend], str], str]] = {
     "MAX_RUNTIME_ARGS": (lambda b: _num(b.device["max_runtime_args"]), ""),
     "DST_TILES": (_dst_tiles, "DST tiles of one section by accumulation width in bits."),
     "CB_RANGES": (_cb_ranges, "CB index ranges (first, last) by class."),
-    "DATA_FORMATS": (_data_formats, "TVM dtype -> (tt::DataFormat, bytes per element)."),
+    "DATA_FORMATS": (_data_formats, "TVM dtype -> (tt::DataFormat, bytes per element, tt::DataFormat value)."),
     "KERNEL_PROCESSORS": (_processors, ""),
     "MATH_FIDELITY": (lambda b: f"str({cpp_string(b.device['kernels']['math_fidelity'])})", ""),
 }

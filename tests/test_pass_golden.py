@@ -47,6 +47,7 @@ import tvm
 import tvm_ffi
 import yaml
 from tt_attention_kernels import bshd_exp
+from tt_dram_loop_kernels import cpu_gemm, gemm_schedule
 from tt_kernels import elementwise_add, elementwise_unary, matmul, matmul_bias_relu, row_reduce
 from tt_loop_kernels import accumulate_blocks, row_sum_blocks
 from tt_norm_kernels import softmax
@@ -169,6 +170,13 @@ CASES: dict[str, Case] = {
                     lambda: bshd_exp(2, 64, 2, 64, 32), "tenstorrent", _tt_target, TT,
                     frozenset({"InferTTLayout", "AttachTTAccessors", "BuildTTTileDataflow", "LowerTileOpsToTT",
                                "InsertTTComputeInit", "LowerTTProtocols"})),
+    "tt_gemm_schedule": Case("gemm_schedule(64, 64, 64, 32, 32, 32): B's block read by a T.Parallel loop (a T.copy)",
+                             lambda: gemm_schedule(64, 64, 64, 32, 32, 32), "tenstorrent", _tt_target, TT,
+                             frozenset({"LowerTTLoopsToTileOps"})),
+    "tt_multiply_add": Case("TileLang's CPU-test matmul(64, 64, 64, 32, 32, 32): the multiply-add loop C_local[i, j] "
+                            "+= A_local[i, k] * B_local[k, j] (a T.gemm)",
+                            lambda: cpu_gemm(64, 64, 64, 32, 32, 32), "tenstorrent", _tt_target, TT,
+                            frozenset({"LowerTTLoopsToTileOps"})),
     "cpu_gemm": Case("matmul(64, 64, 64, 32, 32, 32, dtype='float32') for llvm",
                      lambda: matmul(64, 64, 64, 32, 32, 32, dtype="float32"), "llvm", _cpu_target, CPU),
     "cpu_loops": Case("guarded_rows(60, 40, 16, 8) for llvm: partial blocks, vectorized and unrolled loops",

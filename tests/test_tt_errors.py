@@ -19,8 +19,12 @@ from tilelang.language import TileLangError
 CASES: list[tuple[str, Any, str]] = [
     ("tensor not tile-aligned", lambda: matmul(100, 128, 128, 32, 32, 32, "bfloat16"),
      r"tensor 'A' has shape \(100, 128\), not a multiple of the \(32, 32\) tile \(pad the tensor\)"),
-    ("unsupported dtype", lambda: elementwise_unary(64, 64, 32, 32, "exp", "int8"),
-     r"tensor 'A' has dtype int8; the tenstorrent backend supports bfloat16, float16 and float32"),
+    ("unsupported dtype", lambda: elementwise_unary(64, 64, 32, 32, "exp", "int16"),
+     r"tensor 'A' has dtype int16; the tenstorrent backend supports the dtypes Metalium has a data format for: "
+     r"bfloat16, float16, float32, int32, uint32, uint16, uint8, and int8 and bool as UInt8 bytes"),
+    ("integer arithmetic", lambda: elementwise_unary(64, 64, 32, 32, "exp", "int32"),
+     r"element-wise store to 'C_local' computes on the int32 buffer 'A_shared'; the tenstorrent backend moves "
+     r"integer and boolean blocks"),
     ("float64", lambda: elementwise_add(64, 64, 32, 32, "float64", "float64"), r"tensor 'A' has dtype float64"),
     ("1-D tensor not tile-aligned", lambda: bad.tensor_1d(48),
      r"tensor 'A' has shape \(48,\), not a multiple of the \(32, 32\) tile"),
@@ -55,7 +59,7 @@ CASES: list[tuple[str, Any, str]] = [
      r"operand x\[i, j\] - W\[j\] combines a block and a row vector \(v\[j\]\) by a - b with the vector on the "
      r"right, which has no broadcast form \(broadcasts: a \+ b, a \* b with the vector as b\)"),
     ("float64 accumulator", lambda: matmul(64, 64, 64, 32, 32, 32, "bfloat16", "float64"),
-     r"on-chip buffer 'C_local' has dtype float64; the tenstorrent backend computes in .*float32 only"),
+     r"on-chip buffer 'C_local' has dtype float64; the tenstorrent backend computes in .*float32, .*uint8 only"),
     ("block_K does not divide K", lambda: matmul(64, 64, 96, 32, 32, 64, "bfloat16", "float"),
      r"T.copy of a \[32, 64\] block \('A_shared'\) of tensor 'A' \(shape \[64, 96\]\): dim 1 has 96 elements, not a "
      r"multiple of the block's 64, so the last block would run past the tensor .* \(e.g. 32\)"),
@@ -67,7 +71,6 @@ CASES: list[tuple[str, Any, str]] = [
     ("read before write", bad.read_before_write, r"reads on-chip buffer 'A_s' before anything writes it"),
     ("converting copy", bad.converting_copy, r"T.copy from 'A' \(bfloat16\) to 'A_s' \(float32\) converts dtype"),
     ("conditional tile op", bad.conditional_copy, r"a condition around tile operations \(.*by.*\) is not supported"),
-    ("store to DRAM", bad.store_to_dram, r"element-wise store .* writes DRAM tensor 'C' directly"),
     ("block across a non-tiled dim", bad.block_across_heads,
      r"tensor 'Q' \(shape \[1, 64, 32, 32\]\) and 'Q_s' spans dims \[1, 2\]; tiles are of the tensor's last two dims "
      r"\(2, 3\).*row-major instead"),

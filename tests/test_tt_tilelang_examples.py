@@ -95,6 +95,14 @@ def gemv() -> None:
     np.testing.assert_allclose(out, b.astype("float32") @ a.astype("float32"), rtol=1e-5, atol=1e-5)
 
 
+def cumsum(dim: int) -> None:
+    """Bit-exact: cumsum_tile adds in fp32 in row order, numpy's order (tests/test_tt_cumsum.py)."""
+    a = RNG.standard_normal((64, 64)).astype("float32")
+    tiles = a.reshape(2, 32, 2, 32).transpose(0, 2, 1, 3)
+    ref = np.cumsum(tiles, 2 + dim).transpose(0, 2, 1, 3).reshape(64, 64)
+    np.testing.assert_array_equal(_tt(examples.cumsum_kernel, 64, 64, 32, 32, dim, False)(a), ref)
+
+
 def eager_rms_norm() -> None:
     kernel = tilelang.jit(target="tenstorrent")(examples.eager_rms_norm.__wrapped__)
     a = RNG.standard_normal((64, 64)).astype("float32")
@@ -112,15 +120,20 @@ RUNS: dict[str, Callable[[], None]] = {
     "examples/flash_attention mha_fwd_bhsd is_causal": causal_flash_attention,
     "eager-style rms_norm (T.const, T.empty)": eager_rms_norm,
     "gemv with a 1-D operand on chip (accumulating row reductions)": gemv,
+    "examples/cumsum dim=0": lambda: cumsum(0),
+    "examples/cumsum dim=1": lambda: cumsum(1),
 }
 
 REFUSED: dict[str, tuple[Callable[[], Any], str]] = {
-    "examples/cumsum": (lambda: examples.cumsum_kernel.__wrapped__(64, 64, 32, 32, 0, False),
-                        r"tile primitive tl\.tile\.cumsum has no tenstorrent lowering"),
-    "examples/quantize per-row absmax int8": (lambda: examples.per_row_int8_quant.__wrapped__(64, 64, 32),
-                                              r"tensor 'Q' has dtype int8; the tenstorrent backend supports"),
-    "argmax with T.alloc_var": (lambda: examples.row_argmax.__wrapped__(64, 64),
-                                r"tensor 'Idx' has dtype int32; the tenstorrent backend supports"),
+    "examples/cumsum reverse=True": (lambda: examples.cumsum_kernel.__wrapped__(64, 64, 32, 32, 1, True),
+                                     r"reverse=True is not supported by the tenstorrent backend: Metalium's "
+                                     r"cumsum_tile scans each column of a tile top to bottom"),
+    "examples/quantize per-row absmax int8 (int8 now has a format; absmax does not reduce)": (
+        lambda: examples.per_row_int8_quant.__wrapped__(64, 64, 32),
+        r"T.reduce_absmax\(x, amax\) is not supported by the tenstorrent backend"),
+    "argmax with T.alloc_var (int32 output now has a format; the loop-carried scalars do not lower)": (
+        lambda: examples.row_argmax.__wrapped__(64, 64),
+        r"scalar 'best' is assigned .*not loop-carried scalars"),
 }
 
 

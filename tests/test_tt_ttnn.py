@@ -36,7 +36,7 @@ from tools.check_metal import jit, ttnn_names, wheels  # noqa: E402
 
 TTNN_PYTHON = Path(os.environ.get("TILELANG_TTNN_PYTHON", REPO.parent / ".peers" / "ttnn-venv" / "bin" / "python"))
 KERNELS = ("gemm_bias_relu", "gemm_256x256x256_b64x64x32_bfloat16_float", "attention_pv_bhsd", "dram_to_dram_copy",
-           "unary_relu", "row_reduce_sum")
+           "unary_relu", "row_reduce_sum", "int32_block_copy")
 
 
 @pytest.fixture(scope="module")

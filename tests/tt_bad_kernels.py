@@ -152,17 +152,6 @@ def conditional_copy():
     return main
 
 
-def store_to_dram():
-    @T.prim_func
-    def main(A: T.Tensor((64, 64), "bfloat16"), C: T.Tensor((64, 64), "bfloat16")):
-        with T.Kernel(1, 1, threads=128) as (bx, by):
-            A_s = T.alloc_shared((64, 64), "bfloat16")
-            T.copy(A[0, 0], A_s)
-            for (i, j) in T.Parallel(64, 64):
-                C[i, j] = T.exp(A_s[i, j])
-    return main
-
-
 def block_across_heads():
     """A (batch, seq, heads, dim) tensor sliced at one element of dim: the block spans seq and heads, neither the last
     two dims (tiles) nor whole rows of the last dim (a row-major layout; (B, S, H, D) per head is that)."""

@@ -5,8 +5,10 @@ from __future__ import annotations
 
 from typing import Any
 
+import test_tilelang_examples as examples
 from test_language_llvm import elementwise_add, matmul
 from tt_attention_kernels import ATTENTION_CORPUS
+from tt_dram_loop_kernels import DRAM_LOOP_CORPUS
 from tt_loop_kernels import LOOP_CORPUS
 from tt_mask_kernels import MASK_CORPUS
 from tt_norm_kernels import NORM_CORPUS
@@ -17,7 +19,7 @@ import tilelang.language as T
 __all__ = ["matmul", "elementwise_add", "elementwise_binary", "elementwise_unary", "matmul_bias_relu",
            "batched_matmul", "attention_pv", "attention_scores", "matmul_transposed", "scalar_kernel", "dram_copy",
            "row_reduce", "col_reduce", "sfpu_kernel", "cast_kernel", "fill_max_kernel", "SFPU_FORMS", "GEMMS",
-           "gemm_id", "CORPUS"]
+           "gemm_id", "int_copy", "int_vector_copy", "CORPUS"]
 
 
 def elementwise_binary(M, N, block_M, block_N, op, dtype="bfloat16"):
@@ -362,6 +364,28 @@ def gemm_id(shape: tuple[Any, ...]) -> str:
 
 
 # The kernels the codegen tests compile and run (tools/artifacts_digest.py records their artifacts).
+def int_copy(M, N, block_M, block_N, dtype):
+    """An integer block copied DRAM -> on-chip -> DRAM (no compute: the reader's and writer's raw pages)."""
+    @T.prim_func
+    def main(A: T.Tensor((M, N), dtype), B: T.Tensor((M, N), dtype)):
+        with T.Kernel(N // block_N, M // block_M) as (bx, by):
+            s = T.alloc_shared((block_M, block_N), dtype)
+            T.copy(A[by * block_M, bx * block_N], s)
+            T.copy(s, B[by * block_M, bx * block_N])
+    return main
+
+
+def int_vector_copy(M, block_M, dtype):
+    """A 1-D integer block: read as row tiles, transposed on chip into a column vector and back (integer DST)."""
+    @T.prim_func
+    def main(A: T.Tensor((M,), dtype), B: T.Tensor((M,), dtype)):
+        with T.Kernel(M // block_M) as bx:
+            v = T.alloc_fragment((block_M,), dtype)
+            T.copy(A[bx * block_M], v)
+            T.copy(v, B[bx * block_M])
+    return main
+
+
 CORPUS = {
     **{f"gemm_{gemm_id(s)}": (lambda s=s: matmul(*s)) for s in GEMMS},
     **{f"eltwise_{op}": (lambda op=op: elementwise_binary(64, 128, 32, 64, op)) for op in ("add", "sub", "mul")},
@@ -382,7 +406,16 @@ CORPUS = {
     "fill_then_max": lambda: fill_max_kernel(64, 64, 32, 0.25),
     **{f"gemm_{name}": (lambda ta=ta, tb=tb: matmul_transposed(64, 96, 128, 32, 96, 64, ta, tb))
        for name, ta, tb in (("nt", False, True), ("tn", True, False), ("tt", True, True))},
+    # Issue 28: T.cumsum (TileLang's block cumsum; cumsum_tile, out-of-order packs, on-chip transposes for dim 1) and
+    # integer data (an int32 block copied through DRAM, and a uint16 vector through the compute kernel's transposes).
+    **{f"cumsum_dim{dim}": (lambda dim=dim: examples.cumsum_kernel.__wrapped__(64, 128, 32, 64, dim, False))
+       for dim in (0, 1)},
+    "int32_block_copy": lambda: int_copy(64, 128, 32, 64, "int32"),
+    "uint16_vector_copy": lambda: int_vector_copy(128, 64, "uint16"),
+    "cast_int32_to_fp32": lambda: cast_kernel(64, 64, 32, "int32", "float32"),
+    "cast_fp32_to_int32": lambda: cast_kernel(64, 64, 32, "float32", "int32"),
     **LOOP_CORPUS,
+    **DRAM_LOOP_CORPUS,
     **NORM_CORPUS,
     **SPLIT_K_CORPUS,
     **ATTENTION_CORPUS,

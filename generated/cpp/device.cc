@@ -29,11 +29,17 @@ const Dict& device() {
           {str("output"), list({num(16), num(23)})},
           {str("intermediate"), list({num(24), num(31)})},
       })},
-      // TVM dtype -> (tt::DataFormat, bytes per element).
+      // TVM dtype -> (tt::DataFormat, bytes per element, tt::DataFormat value).
       {str("DATA_FORMATS"), dict({
-          {str("bfloat16"), list({str("Float16_b"), num(2)})},
-          {str("float16"), list({str("Float16"), num(2)})},
-          {str("float32"), list({str("Float32"), num(4)})},
+          {str("bfloat16"), list({str("Float16_b"), num(2), num(5)})},
+          {str("bool"), list({str("UInt8"), num(1), num(30)})},
+          {str("float16"), list({str("Float16"), num(2), num(1)})},
+          {str("float32"), list({str("Float32"), num(4), num(0)})},
+          {str("int32"), list({str("Int32"), num(4), num(8)})},
+          {str("int8"), list({str("UInt8"), num(1), num(30)})},
+          {str("uint16"), list({str("UInt16"), num(2), num(9)})},
+          {str("uint32"), list({str("UInt32"), num(4), num(24)})},
+          {str("uint8"), list({str("UInt8"), num(1), num(30)})},
       })},
       {str("KERNEL_PROCESSORS"), dict({{str("reader"), str("RISCV_1")}, {str("writer"), str("RISCV_0")}})},
       {str("MATH_FIDELITY"), str("HiFi4")},

@@ -3,6 +3,7 @@
 // Spec: specs/intrinsics/bcast.yaml
 // Spec: specs/intrinsics/circular_buffer.yaml
 // Spec: specs/intrinsics/compute_init.yaml
+// Spec: specs/intrinsics/cumsum.yaml
 // Spec: specs/intrinsics/dst_registers.yaml
 // Spec: specs/intrinsics/eltwise_binary.yaml
 // Spec: specs/intrinsics/kernel_args.yaml
@@ -17,6 +18,7 @@
 // Spec: specs/intrinsics/tile_ops.yaml
 // Spec: specs/intrinsics/tilize.yaml
 // Spec: specs/intrinsics/transpose.yaml
+// Spec: specs/intrinsics/typecast.yaml
 // The intrinsic records of specs/intrinsics/*.yaml the C++ passes use (the record: intrinsics.h).
 #include "intrinsics.h"
 
@@ -49,6 +51,9 @@ static const std::vector<Intrinsic>& records() {
       {"compute_kernel_hw_startup_unary", "tt.compute_kernel_hw_startup_unary", "concrete", {"compute"}, {{"icb", "uint32"}, {"ocb", "uint32"}}, "void", "void"},
       {"copy_tile", "tt.copy_tile", "concrete", {"compute"}, {{"in_cb_id", "uint32"}, {"in_tile_index", "uint32"}, {"dst_tile_index", "uint32"}}, "void", "void"},
       {"copy_tile_init", "tt.copy_tile_init", "concrete", {"compute"}, {{"cbid", "uint32"}}, "void", "void"},
+      {"cumsum_block", "tt.cumsum_block", "abstract", {"compute"}, {{"in0", "int32"}, {"out", "int32"}, {"rows", "int32"}, {"cols", "int32"}, {"init", "int32"}}, "void", "void"},
+      {"cumsum_tile", "tt.cumsum_tile", "concrete", {"compute"}, {{"idst", "uint32"}, {"first", "bool"}}, "void", "void"},
+      {"cumsum_tile_init", "tt.cumsum_tile_init", "concrete", {"compute"}, {}, "void", "void"},
       {"div_unary_tile", "tt.div_unary_tile", "concrete", {"compute"}, {{"idst", "uint32"}, {"param1", "uint32"}}, "void", "void"},
       {"eltwise_block", "tt.eltwise_block", "abstract", {"compute"}, {{"in0", "int32"}, {"in1", "int32"}, {"out", "int32"}, {"tiles", "int32"}, {"binary", "string"}, {"sfpu_binary", "string"}, {"sfpu", "string"}, {"scalar_op", "string"}, {"scalar_bits", "uint32"}, {"wait0", "int32"}, {"wait1", "int32"}, {"pop0", "int32"}, {"pop1", "int32"}, {"init", "int32"}}, "void", "void"},
       {"exp2_tile", "tt.exp2_tile", "concrete", {"compute"}, {{"idst", "uint32"}}, "void", "void"},
@@ -58,6 +63,8 @@ static const std::vector<Intrinsic>& records() {
       {"fill_block", "tt.fill_block", "abstract", {"compute"}, {{"out", "int32"}, {"tiles", "int32"}, {"value", "float32"}, {"init", "int32"}}, "void", "void"},
       {"fill_tile", "tt.fill_tile", "concrete", {"compute"}, {{"idst", "uint32"}, {"value", "float32"}}, "void", "void"},
       {"fill_tile_init", "tt.fill_tile_init", "concrete", {"compute"}, {}, "void", "void"},
+      {"get_absolute_logical_x", "tt.get_absolute_logical_x", "concrete", {"reader", "writer"}, {}, "uint32", "uint32"},
+      {"get_absolute_logical_y", "tt.get_absolute_logical_y", "concrete", {"reader", "writer"}, {}, "uint32", "uint32"},
       {"get_arg_val", "tt.get_arg_val", "concrete", {"reader", "compute", "writer"}, {{"arg_idx", "int32"}}, "uint32", "uint32"},
       {"get_common_arg_val", "tt.get_common_arg_val", "concrete", {"reader", "compute", "writer"}, {{"arg_idx", "int32"}}, "uint32", "uint32"},
       {"get_compile_time_arg_val", "tt.get_compile_time_arg_val", "concrete", {"reader", "compute", "writer"}, {{"arg_idx", "uint32"}}, "uint32", "uint32"},
@@ -65,7 +72,10 @@ static const std::vector<Intrinsic>& records() {
       {"get_noc_addr", "tt.get_noc_addr", "concrete", {"reader", "writer"}, {{"noc_x", "uint32"}, {"noc_y", "uint32"}, {"addr", "uint32"}}, "uint64", "uint64"},
       {"get_noc_multicast_addr", "tt.get_noc_multicast_addr", "concrete", {"reader", "writer"}, {{"x_start", "uint32"}, {"y_start", "uint32"}, {"x_end", "uint32"}, {"y_end", "uint32"}, {"addr", "uint32"}}, "uint64", "uint64"},
       {"get_read_ptr", "tt.get_read_ptr", "concrete", {"reader", "writer"}, {{"cb_id", "uint32"}}, "uint32", "uint32"},
+      {"get_relative_logical_x", "tt.get_relative_logical_x", "concrete", {"reader", "writer"}, {}, "uint32", "uint32"},
+      {"get_relative_logical_y", "tt.get_relative_logical_y", "concrete", {"reader", "writer"}, {}, "uint32", "uint32"},
       {"get_semaphore", "tt.get_semaphore", "concrete", {"reader", "writer"}, {{"semaphore_id", "uint32"}}, "uint32", "uint32"},
+      {"get_tile_size", "tt.get_tile_size", "concrete", {"reader", "writer"}, {{"cb_id", "int32"}}, "uint32", "uint32"},
       {"get_write_ptr", "tt.get_write_ptr", "concrete", {"reader", "writer"}, {{"cb_id", "uint32"}}, "uint32", "uint32"},
       {"hold_block", "tt.hold_block", "abstract", {"compute"}, {{"cb", "int32"}, {"pages", "int32"}}, "void", "void"},
       {"init_sfpu", "tt.init_sfpu", "concrete", {"compute"}, {{"icb", "uint32"}, {"ocb", "uint32"}}, "void", "void"},
@@ -103,6 +113,7 @@ static const std::vector<Intrinsic>& records() {
       {"noc_semaphore_wait_min", "tt.noc_semaphore_wait_min", "concrete", {"reader", "writer"}, {{"sem_addr", "l1_ptr"}, {"val", "uint32"}}, "void", "void"},
       {"pack_reconfig_data_format", "tt.pack_reconfig_data_format", "concrete", {"compute"}, {{"ocb", "uint32"}}, "void", "void"},
       {"pack_tile", "tt.pack_tile", "concrete", {"compute"}, {{"ifrom_dst", "uint32"}, {"icb", "uint32"}}, "void", "void"},
+      {"pack_tile_at", "tt.pack_tile_at", "concrete", {"compute"}, {{"ifrom_dst", "uint32"}, {"icb", "uint32"}, {"output_tile_index", "uint32"}}, "void", "void"},
       {"pack_untilize_block", "tt.pack_untilize_block", "concrete", {"compute"}, {{"block_ct_dim", "uint32"}, {"full_ct_dim", "uint32"}, {"icb", "uint32"}, {"block_rt_dim", "uint32"}, {"ocb", "uint32"}}, "void", "void"},
       {"pack_untilize_init", "tt.pack_untilize_init", "concrete", {"compute"}, {{"block_ct_dim", "uint32"}, {"full_ct_dim", "uint32"}, {"icb", "uint32"}, {"ocb", "uint32"}}, "void", "void"},
       {"pack_untilize_uninit", "tt.pack_untilize_uninit", "concrete", {"compute"}, {{"ocb", "uint32"}}, "void", "void"},
@@ -154,6 +165,9 @@ static const std::vector<Intrinsic>& records() {
       {"transpose_tile", "tt.transpose_tile", "concrete", {"compute"}, {{"icb", "uint32"}, {"itile", "uint32"}, {"idst", "uint32"}}, "void", "void"},
       {"transpose_wh_init_short", "tt.transpose_wh_init_short", "concrete", {"compute"}, {{"icb", "uint32"}}, "void", "void"},
       {"transpose_wh_tile", "tt.transpose_wh_tile", "concrete", {"compute"}, {{"icb", "uint32"}, {"itile", "uint32"}, {"idst", "uint32"}}, "void", "void"},
+      {"typecast_block", "tt.typecast_block", "abstract", {"compute"}, {{"in0", "int32"}, {"out", "int32"}, {"tiles", "int32"}, {"cast_from", "int32"}, {"cast_to", "int32"}, {"init", "int32"}}, "void", "void"},
+      {"typecast_tile", "tt.typecast_tile", "concrete", {"compute"}, {{"in_dtype", "uint32"}, {"out_dtype", "uint32"}, {"idst", "uint32"}}, "void", "void"},
+      {"typecast_tile_init", "tt.typecast_tile_init", "concrete", {"compute"}, {{"in_dtype", "uint32"}, {"out_dtype", "uint32"}}, "void", "void"},
       {"untilize_rows", "tt.untilize_rows", "abstract", {"compute"}, {{"in0", "int32"}, {"out", "int32"}, {"rows", "int32"}, {"cols", "int32"}, {"init", "int32"}}, "void", "void"},
       {"write_block", "tt.write_block", "abstract", {"writer"}, {{"cb", "int32"}, {"dst", "handle"}, {"first_tile", "int32"}, {"rows", "int32"}, {"cols", "int32"}, {"row_stride", "int32"}, {"page_bytes", "int32"}}, "void", "void"},
       {"write_block_atomic", "tt.write_block_atomic", "abstract", {"writer"}, {{"cb", "int32"}, {"dst", "handle"}, {"first_tile", "int32"}, {"rows", "int32"}, {"cols", "int32"}, {"row_stride", "int32"}, {"page_bytes", "int32"}, {"member", "int32"}, {"members", "int32"}}, "void", "void"},

@@ -125,6 +125,7 @@ class Evaluate;
 class Bind;
 class AttrStmt;
 class AllocBuffer;
+class DeclBuffer;
 class BufferStore;
 class TilePrimitiveCall;
 class IterVar;
@@ -803,6 +804,26 @@ class AllocBuffer : public Node {
   Var buffer() const;  // The buffer variable.
 };
 
+/// A buffer declared over existing storage (T.Tensor(shape, dtype, tensor.data), a view of a tensor).
+class DeclBuffer : public Node {
+ public:
+  static constexpr const char* kTypeKey = "tirx.DeclBuffer";
+  static int32_t type_index() {
+    static const int32_t index = detail::type_index(kTypeKey);
+    return index;
+  }
+  /*! \brief Whether `value` is a tirx.DeclBuffer (or of a type derived from it). */
+  static bool matches(const Any& value) { return detail::instance_of(value, type_index()); }
+  /*! \brief Whether `value`'s type is exactly tirx.DeclBuffer. */
+  static bool matches_exactly(const Any& value) { return value.type_index() == type_index(); }
+  static std::optional<DeclBuffer> from(const Any& value) {
+    return matches(value) ? std::optional<DeclBuffer>(DeclBuffer(value)) : std::nullopt;
+  }
+  explicit DeclBuffer(const Any& value) : Node(value, type_index(), kTypeKey) {}
+  Var buffer() const;  // The declared buffer variable.
+  Expr data() const;  // The storage it views (the data of another buffer).
+};
+
 /// An element write of a buffer.
 class BufferStore : public Node {
  public:
@@ -1206,6 +1227,16 @@ inline Stmt AttrStmt::body() const {
 inline Var AllocBuffer::buffer() const {
   static const TVMFFIFieldInfo* info = detail::field_info(type_index(), kTypeKey, "buffer");
   return Var(detail::get(value_, info));
+}
+
+inline Var DeclBuffer::buffer() const {
+  static const TVMFFIFieldInfo* info = detail::field_info(type_index(), kTypeKey, "buffer");
+  return Var(detail::get(value_, info));
+}
+
+inline Expr DeclBuffer::data() const {
+  static const TVMFFIFieldInfo* info = detail::field_info(type_index(), kTypeKey, "data");
+  return Expr(detail::get(value_, info));
 }
 
 inline Var BufferStore::buffer() const {

@@ -4,6 +4,7 @@
 // Spec: specs/protocols/bcast_cols_block.yaml
 // Spec: specs/protocols/bcast_rows_block.yaml
 // Spec: specs/protocols/compute_startup.yaml
+// Spec: specs/protocols/cumsum_block.yaml
 // Spec: specs/protocols/eltwise_tiles.yaml
 // Spec: specs/protocols/fill_block.yaml
 // Spec: specs/protocols/hold_block.yaml
@@ -25,6 +26,7 @@
 // Spec: specs/protocols/tensor_accessor_chained.yaml
 // Spec: specs/protocols/tilize_rows.yaml
 // Spec: specs/protocols/transpose_block.yaml
+// Spec: specs/protocols/typecast_block.yaml
 // Spec: specs/protocols/untilize_rows.yaml
 // Spec: specs/protocols/writer_block.yaml
 // Spec: specs/protocols/writer_block_signal.yaml
@@ -41,6 +43,7 @@ namespace tl::protocols {
 static tl::Dict bcast_cols_block(tl::Builder& b, const tl::Ctx& a);
 static tl::Dict bcast_rows_block(tl::Builder& b, const tl::Ctx& a);
 static tl::Dict compute_startup(tl::Builder& b, const tl::Ctx& a);
+static tl::Dict cumsum_block(tl::Builder& b, const tl::Ctx& a);
 static tl::Dict eltwise_binary_block(tl::Builder& b, const tl::Ctx& a);
 static tl::Dict fill_block(tl::Builder& b, const tl::Ctx& a);
 static tl::Dict hold_block(tl::Builder& b, const tl::Ctx& a);
@@ -62,6 +65,7 @@ static tl::Dict tensor_accessor(tl::Builder& b, const tl::Ctx& a);
 static tl::Dict tensor_accessor_chained(tl::Builder& b, const tl::Ctx& a);
 static tl::Dict tilize_rows(tl::Builder& b, const tl::Ctx& a);
 static tl::Dict transpose_block(tl::Builder& b, const tl::Ctx& a);
+static tl::Dict typecast_block(tl::Builder& b, const tl::Ctx& a);
 static tl::Dict untilize_rows(tl::Builder& b, const tl::Ctx& a);
 static tl::Dict writer_block(tl::Builder& b, const tl::Ctx& a);
 static tl::Dict writer_block_signal(tl::Builder& b, const tl::Ctx& a);
@@ -204,6 +208,38 @@ static tl::Dict compute_startup(tl::Builder& b, const tl::Ctx& a) {
       b.call(std::string("init_sfpu"), {v_in0, v_out});
     }
   });
+  return bound;
+}
+
+// Column-wise cumulative sum of a block of rows x cols tiles (tt-metal's cumsum_tile scheme): wait for the whole input block and reserve the whole output block; for every column of tiles, top to bottom, copy tile (r, c) into DST tile 0, run cumsum_tile (first for r = 0: the SFPU carries the running row of the tile above), and pack it out of order into page (r, c) of the reservation; then publish the output block and pop the input.
+static tl::Dict cumsum_block(tl::Builder& b, const tl::Ctx& a) {
+  const tl::Any v_in0 = a.get("in0");
+  const tl::Any v_out = a.get("out");
+  const tl::Any v_rows = a.get("rows");
+  const tl::Any v_cols = a.get("cols");
+  const tl::Any v_init = a.get("init");
+  tl::Dict bound;
+  b.when(tl::fn::eq(v_init, tl::num(1)), [&] {
+    b.call(std::string("reconfig_data_format_srca"), {v_in0});
+    b.call(std::string("pack_reconfig_data_format"), {v_out});
+  });
+  b.call(std::string("cb_wait_front"), {v_in0, tl::fn::mul(v_rows, v_cols)});
+  b.call(std::string("cb_reserve_back"), {v_out, tl::fn::mul(v_rows, v_cols)});
+  b.repeat("c", v_cols, [&](const tl::Any& v_c) {
+    b.repeat("r", v_rows, [&](const tl::Any& v_r) {
+      b.call(std::string("tile_regs_acquire"), {});
+      b.call(std::string("copy_tile_init"), {v_in0});
+      b.call(std::string("copy_tile"), {v_in0, tl::fn::add(tl::fn::mul(v_r, v_cols), v_c), tl::num(0)});
+      b.call(std::string("cumsum_tile_init"), {});
+      b.call(std::string("cumsum_tile"), {tl::num(0), tl::fn::eq(v_r, tl::num(0))});
+      b.call(std::string("tile_regs_commit"), {});
+      b.call(std::string("tile_regs_wait"), {});
+      b.call(std::string("pack_tile_at"), {tl::num(0), v_out, tl::fn::add(tl::fn::mul(v_r, v_cols), v_c)});
+      b.call(std::string("tile_regs_release"), {});
+    });
+  });
+  b.call(std::string("cb_push_back"), {v_out, tl::fn::mul(v_rows, v_cols)});
+  b.call(std::string("cb_pop_front"), {v_in0, tl::fn::mul(v_rows, v_cols)});
   return bound;
 }
 
@@ -957,6 +993,35 @@ static tl::Dict transpose_block(tl::Builder& b, const tl::Ctx& a) {
   return bound;
 }
 
+// A block converted between an integer and a float data format, tile by tile: wait for one input tile, copy it into DST tile 0 (unpacked in its own format), typecast_tile it from the input's format to the output's, pack it to the output CB, pop the input.
+static tl::Dict typecast_block(tl::Builder& b, const tl::Ctx& a) {
+  const tl::Any v_in0 = a.get("in0");
+  const tl::Any v_out = a.get("out");
+  const tl::Any v_tiles = a.get("tiles");
+  const tl::Any v_cast_from = a.get("cast_from");
+  const tl::Any v_cast_to = a.get("cast_to");
+  const tl::Any v_init = a.get("init");
+  tl::Dict bound;
+  b.when(tl::fn::eq(v_init, tl::num(1)), [&] {
+    b.call(std::string("reconfig_data_format_srca"), {v_in0});
+    b.call(std::string("pack_reconfig_data_format"), {v_out});
+  });
+  b.repeat("t", v_tiles, [&](const tl::Any& v_t) {
+    b.call(std::string("cb_wait_front"), {v_in0, tl::num(1)});
+    b.call(std::string("tile_regs_acquire"), {});
+    b.call(std::string("copy_tile_init"), {v_in0});
+    b.call(std::string("copy_tile"), {v_in0, tl::num(0), tl::num(0)});
+    b.call(std::string("typecast_tile_init"), {v_cast_from, v_cast_to});
+    b.call(std::string("typecast_tile"), {v_cast_from, v_cast_to, tl::num(0)});
+    b.call(std::string("tile_regs_commit"), {});
+    b.call(std::string("tile_regs_wait"), {});
+    pack_tiles(b, tl::Ctx{{"cb", v_out}, {"count", tl::num(1)}});
+    b.call(std::string("tile_regs_release"), {});
+    b.call(std::string("cb_pop_front"), {v_in0, tl::num(1)});
+  });
+  return bound;
+}
+
 // Untilize of a block into rows, as tt-metal's pack_untilize kernels: pack_untilize_init for tile rows of `cols` tiles (all in DST at once), then per tile row wait for its tiles, reserve `cols` pages, pack_untilize_block one tile row, publish the rows and free the tiles; pack_untilize_uninit after, before any other pack.
 static tl::Dict untilize_rows(tl::Builder& b, const tl::Ctx& a) {
   const tl::Any v_in0 = a.get("in0");
@@ -1074,6 +1139,7 @@ Dict run_protocol(const std::string& name, Builder& b, const Ctx& args) {
   if (name == "bcast_cols_block") return protocols::bcast_cols_block(b, args);
   if (name == "bcast_rows_block") return protocols::bcast_rows_block(b, args);
   if (name == "compute_startup") return protocols::compute_startup(b, args);
+  if (name == "cumsum_block") return protocols::cumsum_block(b, args);
   if (name == "eltwise_binary_block") return protocols::eltwise_binary_block(b, args);
   if (name == "fill_block") return protocols::fill_block(b, args);
   if (name == "hold_block") return protocols::hold_block(b, args);
@@ -1095,6 +1161,7 @@ Dict run_protocol(const std::string& name, Builder& b, const Ctx& args) {
   if (name == "tensor_accessor_chained") return protocols::tensor_accessor_chained(b, args);
   if (name == "tilize_rows") return protocols::tilize_rows(b, args);
   if (name == "transpose_block") return protocols::transpose_block(b, args);
+  if (name == "typecast_block") return protocols::typecast_block(b, args);
   if (name == "untilize_rows") return protocols::untilize_rows(b, args);
   if (name == "writer_block") return protocols::writer_block(b, args);
   if (name == "writer_block_signal") return protocols::writer_block_signal(b, args);

@@ -48,6 +48,10 @@ static Any attr_value(const Any& value) {
   return value;
 }
 
+bool is_integer_dtype(const std::string& dtype) {
+  return dtype.rfind("int", 0) == 0 || dtype.rfind("uint", 0) == 0 || dtype == "bool";
+}
+
 bool accumulates_fp32(const Any& dtype) {
   return truthy(fn::supported_dtype(dtype)) && as_int(fn::dtype_bytes(dtype)) == 4;
 }

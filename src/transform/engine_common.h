@@ -20,6 +20,8 @@ Ctx eval_args(const ExprMap& exprs, const Ctx& ctx, Ctx out = Ctx());
 Any option(const Dict& options, const char* key);
 /*! \brief Whether values of `dtype` accumulate in fp32 (a supported 4-byte dtype): what sizes a DST section. */
 bool accumulates_fp32(const Any& dtype);
+// A TVM integer or boolean dtype (int*, uint*, bool).
+bool is_integer_dtype(const std::string& dtype);
 
 /*! \brief Set each (key, value) in order; tuples are stored as Arrays like lists, recursively. */
 Any with_attrs(Any func, const std::vector<std::pair<std::string, Any>>& values);

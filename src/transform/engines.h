@@ -8,9 +8,11 @@
 namespace tl {
 
 namespace hooks {
-// The hand-written passes pass specs name in `hook` rules (cpu_lowering.cc).
+// The hand-written passes pass specs name in `hook` rules (cpu_lowering.cc, loop_tile_ops.cc).
 Any blockidx_to_serial();
 Any lower_tile_primitives();
+// Loops that are tile operations written element by element (loop_tile_ops.cc).
+Any loops_to_tile_ops();
 }  // namespace hooks
 
 }  // namespace tl

@@ -11,13 +11,19 @@ namespace {
 // tiles one DST section holds then.
 Ctx kernel_facts(const Any& func) {
   List acc_dtypes;
+  bool fp32 = false;
   for (const Any& cb : attr_list(func, keys::kTtCbs)) {
-    if (as_str(item(cb, str("class"))) != "input" && as_str(item(cb, str("producer"))) == roles::kCompute) {
+    bool computed = as_str(item(cb, str("producer"))) == roles::kCompute;
+    if (as_str(item(cb, str("class"))) != "input" && computed) {
       Any d = item(cb, str("buffer_dtype"));
       if (!contains(acc_dtypes, d)) acc_dtypes.push_back(d);
     }
+    // Integer tiles the compute kernel unpacks or packs travel through 32-bit DST (tt-metal's Int32/UInt32 need
+    // fp32_dest_acc_en; the narrower unsigned formats are held there the same way).
+    if (computed || as_str(item(cb, str("consumer"))) == roles::kCompute) {
+      if (is_integer_dtype(as_str(item(cb, str("dtype"))))) fp32 = true;
+    }
   }
-  bool fp32 = false;
   for (const Any& d : acc_dtypes) {
     if (accumulates_fp32(d)) fp32 = true;
   }

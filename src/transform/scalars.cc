@@ -1,8 +1,11 @@
-// Scalars bound to constants or to block-index expressions (tile_dataflow.h). TVMScript makes every assignment in a
+// Scalars bound to constants or to index arithmetic (tile_dataflow.h). TVMScript makes every assignment in a
 // kernel body, e.g. TileLang's `loop_range = T.ceildiv(seq_kv, block_N)` or the causal `T.min(..., T.ceildiv((bx +
 // 1) * block_M, block_N))`, a one-element local buffer written once and read as an element: the reads become the
-// value itself, which every kernel computes from its block's indices.
+// value itself, which every kernel computes from its block's indices. Inside a loop (the convolution's
+// `m = by * block_M + i`, `access_h = m % (OH * OW) // OW * S + ...`) a scalar written once per iteration from loop
+// variables and other such scalars folds the same way where every read of it is inside that loop.
 #include <algorithm>
+#include <functional>
 
 #include "tile_dataflow.h"
 #include "tile_ops_util.h"
@@ -14,6 +17,7 @@ struct Scalar {
   Any var;
   Any value;
   int stores = 0;
+  Any scope;  // the innermost loop around its store (None at the kernel's top level)
 };
 
 bool is_scalar(const BufferInfo& info) { return info.scope == "local" && info.shape == std::vector<int64_t>{1}; }
@@ -31,37 +35,70 @@ Any fold_constant_scalars(const Any& func) {
   };
   walk(body, {ir::visit<ir::AllocBuffer>([&](const ir::AllocBuffer& a) {
                 if (is_scalar(buffer_info(a.buffer()))) scalars.push_back({a.buffer().any(), Any(), 0});
-              }),
-              ir::visit<ir::BufferStore>([&](const ir::BufferStore& s) {
-                if (Scalar* sc = find(s.buffer().any())) {
+              })});
+  // Each scalar's stores, and the innermost loop around its store (the scope of the loop variables it may use).
+  walk(body, {ir::visit<ir::BufferStore>([&](const ir::BufferStore& st) {
+                if (Scalar* sc = find(st.buffer().any())) {
                   ++sc->stores;
-                  sc->value = s.value().any();
+                  sc->value = st.value().any();
                 }
               })});
-  // Folded: written once, with a value that reads no buffer (a constant, or computed from block indices and
-  // constants). Any other scalar stays (and is refused where it is used).
-  auto reads_buffer = [](const Any& value) {
-    bool reads = false;
-    walk(value, {ir::visit<ir::TensorLoad>([&](const ir::TensorLoad&) { reads = true; })});
-    return reads;
+  walk(body, {ir::visit<ir::For>([&](const ir::For& f) {
+                walk(f.body(), {ir::visit<ir::BufferStore>([&](const ir::BufferStore& st) {
+                                  if (Scalar* sc = find(st.buffer().any())) sc->scope = f.any();  // pre-order: innermost last
+                                })});
+              })});
+  // Folded: written once, with a value that reads no buffer other than scalars folded themselves (a constant, or
+  // index arithmetic on block indices, loop variables and such scalars), and read only inside the loop it is
+  // written in (where its loop variables have their values). Any other scalar stays (and is refused where used).
+  auto reads_in = [&](const Any& root, const Any& var) {
+    int64_t n = 0;
+    walk(root, {ir::visit<ir::TensorLoad>([&](const ir::TensorLoad& l) { n += l.source().same_as(var); })});
+    return n;
   };
-  scalars.erase(std::remove_if(scalars.begin(), scalars.end(), [&](const Scalar& s) {
-                  return s.stores != 1 || reads_buffer(s.value);
-                }),
-                scalars.end());
-  if (scalars.empty()) return func;
-  Any folded = map(body, {ir::rewrite<ir::TensorLoad>([&](const ir::TensorLoad& load) -> Any {
-                            Scalar* s = find(load.source().any());
-                            return s ? s->value : load.any();
+  std::vector<Scalar> folded;
+  auto is_folded = [&](const Any& var) {
+    return std::any_of(folded.begin(), folded.end(), [&](const Scalar& f) { return f.var.same_as(var); });
+  };
+  for (bool grew = true; grew;) {
+    grew = false;
+    for (const Scalar& s : scalars) {
+      if (s.stores != 1 || is_folded(s.var)) continue;
+      bool pure = true;
+      walk(s.value, {ir::visit<ir::TensorLoad>([&](const ir::TensorLoad& l) { pure = pure && is_folded(l.source()); })});
+      if (!pure) continue;
+      if (!is_none(s.scope) && reads_in(ir::For(s.scope).body(), s.var) != reads_in(body, s.var)) continue;
+      folded.push_back(s);
+      grew = true;
+    }
+  }
+  if (folded.empty()) return func;
+  auto find_folded = [&](const Any& var) -> const Scalar* {
+    for (const Scalar& s : folded) {
+      if (s.var.same_as(var)) return &s;
+    }
+    return nullptr;
+  };
+  // A value may read scalars folded after it: substitute until no folded scalar is read.
+  std::function<Any(const Any&)> substitute = [&](const Any& root) -> Any {
+    return map(root, {ir::rewrite<ir::TensorLoad>([&](const ir::TensorLoad& load) -> Any {
+                 const Scalar* s = find_folded(load.source().any());
+                 return s ? substitute(s->value) : load.any();
+               })},
+               "post");
+  };
+  Any result = map(body, {ir::rewrite<ir::TensorLoad>([&](const ir::TensorLoad& load) -> Any {
+                            const Scalar* s = find_folded(load.source().any());
+                            return s ? substitute(s->value) : load.any();
                           }),
                           ir::rewrite<ir::BufferStore>([&](const ir::BufferStore& store) -> Any {
-                            return find(store.buffer().any()) ? evaluate(int_imm(0)) : store.any();
+                            return find_folded(store.buffer().any()) ? evaluate(int_imm(0)) : store.any();
                           }),
                           ir::rewrite<ir::AllocBuffer>([&](const ir::AllocBuffer& a) -> Any {
-                            return find(a.buffer().any()) ? evaluate(int_imm(0)) : a.any();
+                            return find_folded(a.buffer().any()) ? evaluate(int_imm(0)) : a.any();
                           })},
                   "post");
-  return with_body(func, folded);
+  return with_body(func, result);
 }
 
 }  // namespace tl

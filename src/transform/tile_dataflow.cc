@@ -119,10 +119,17 @@ void op_streams(std::vector<TileOp>& ops, TileOp& op, Streams& streams, const Ne
     op.writes = streams.create(*op.out, op.out->dtype, roles::kCompute, as_int(op.get(names::kTiles)));
   } else if (op.kind == "gemm") {
     gemm_streams(ops, op, streams, needs_partial);
-  } else if (op.kind == "transpose" || op.kind == "tilize" || op.kind == "untilize") {
-    // a gemm operand's transposed value, or a block of a row-major tensor (un)tilized on chip
-    op.reads = {streams.read(op.ins[0], roles::kCompute, op.kind == "transpose" ? "T.gemm" : "T.copy")};
-    int64_t pages = as_int(op.get(names::kRows)) * as_int(op.get(names::kCols));
+  } else if (op.kind == "transpose" || op.kind == "tilize" || op.kind == "untilize" || op.kind == "cumsum" ||
+             op.kind == "typecast") {
+    // a gemm operand's transposed value, a block of a row-major tensor (un)tilized on chip, a cumulative sum, or an
+    // integer block converted to or from a float one
+    const char* reader = op.kind == "transpose" ? "T.gemm"
+                         : op.kind == "cumsum"  ? "T.cumsum"
+                         : op.kind == "typecast" ? "a T.Cast store"
+                                                 : "T.copy";
+    op.reads = {streams.read(op.ins[0], roles::kCompute, reader)};
+    int64_t pages = op.kind == "typecast" ? as_int(op.get(names::kTiles))
+                                          : as_int(op.get(names::kRows)) * as_int(op.get(names::kCols));
     op.writes = streams.create(*op.out, op.out->dtype, roles::kCompute, pages);
   } else if (op.kind == "reduce") {  // source block, scaler tile, and (clear=False) the previous value
     std::string what = "T.reduce_" + as_str(op.get(names::kPool)) + " into '" + op.out->name + "'";

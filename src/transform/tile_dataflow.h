@@ -42,8 +42,9 @@ void carry_streams(std::vector<TileOp>& ops, std::vector<Stream>& streams);
  * in every iteration. After the streams are classified. */
 void place_waits(std::vector<TileOp>& ops, const std::vector<Stream>& streams);
 
-/*! \brief The function with its scalars written once with a constant (scalars.cc: one-element local buffers, as
- * TVMScript makes every assignment, e.g. a loop bound) replaced by the constant where read, their writes removed. */
+/*! \brief The function with its scalars written once with index arithmetic (scalars.cc: one-element local buffers,
+ * as TVMScript makes every assignment, e.g. a loop bound, or an index named inside a loop and read only there)
+ * replaced by the value where read, their writes removed. */
 Any fold_constant_scalars(const Any& func);
 
 /*! \brief Replace the allocations of on-chip buffers by no-ops (their storage is now the CBs). */

@@ -27,6 +27,8 @@ std::string reader_name(const TileOp& op) {
   if (op.kind == "eltwise") return "an element-wise store to '" + op.out->name + "'";
   if (op.kind == "reduce") return "T.reduce_" + as_str(op.get(names::kPool)) + " into '" + op.out->name + "'";
   if (op.kind == "transpose") return "an on-chip transpose (of a gemm operand or a 1-D copy)";
+  if (op.kind == "cumsum") return "T.cumsum into '" + op.out->name + "'";
+  if (op.kind == "typecast") return "a T.Cast store to '" + op.out->name + "'";
   return "T." + op.kind;
 }
 

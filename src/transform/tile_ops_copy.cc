@@ -26,7 +26,16 @@ TileRegion tile_region(const Region& tensor, const BufferInfo& onchip) {
     if (tensor.extents[d] != 1) spanned.push_back(static_cast<int64_t>(d));
   }
   bool leading_spanned = !spanned.empty() && spanned.front() < static_cast<int64_t>(n) - 2;
-  if (leading_spanned) {
+  // Consecutive rows of the folded matrix: the dims after the first spanned one (up to the rows) are whole, so
+  // the block is rows [row, row + the product of the row extents) (a convolution's output pixels over (H, W)).
+  bool folded_rows = leading_spanned && onchip.shape.size() == 2;
+  int64_t folded = 1;
+  for (size_t d = 0; folded_rows && d + 1 < n; ++d) {
+    folded *= tensor.extents[d];
+    if (static_cast<int64_t>(d) > spanned.front() && tensor.extents[d] != shape[d]) folded_rows = false;
+  }
+  folded_rows = folded_rows && folded == onchip.shape[0] && tensor.extents[n - 1] == onchip.shape[1];
+  if (leading_spanned && !folded_rows) {
     fail("T.copy between tensor '" + tensor.info.name + "' (shape " + ints_str(shape) + ") and '" + onchip.name +
          "' spans dims " + ints_str(spanned) + "; tiles are of the tensor's last two dims (" +
          std::to_string(n - 2) + ", " + std::to_string(n - 1) + "), so a block of a tiled tensor may only span those; "
@@ -36,6 +45,7 @@ TileRegion tile_region(const Region& tensor, const BufferInfo& onchip) {
   }
   std::vector<int64_t> moved;  // the region without its unit dimensions
   for (int64_t d : spanned) moved.push_back(tensor.extents[d]);
+  if (folded_rows) moved = onchip.shape;
   if (moved != onchip.shape) {
     fail("T.copy between '" + tensor.info.name + "' and '" + onchip.name + "' has region extents " +
          ints_str(tensor.extents) + ", not the on-chip shape " + ints_str(onchip.shape));

@@ -68,6 +68,65 @@ std::vector<TileOp> classify_reduce(const ir::TilePrimitiveCall& stmt) {
   return ops;
 }
 
+// T.cumsum(src, dst, dim, reverse) of a 2-D on-chip block, tl.tile.cumsum(dst, src, dim, reverse): along dim 0
+// (down the rows, every column) it is cumsum_block, tt-metal's SFPU cumsum_tile over every column of tiles top to
+// bottom with the running row carried from one tile to the next (fp32 adds in row order, numpy's order). Along dim
+// 1 the block is transposed on chip, summed down its rows and transposed back (as ttnn's cumsum scans a width).
+// cumsum_tile adds as float: an integer block has no cumsum on the SFPU and is refused, and so is reverse=True
+// (cumsum_tile scans top to bottom only; reversing the rows of a tile has no tile op).
+std::vector<TileOp> classify_cumsum(const ir::TilePrimitiveCall& stmt) {
+  List args = stmt.args();
+  Region dst = region_of(args[0]), src = region_of(args[1]);
+  int64_t axis = as_int(args[2]);
+  bool reverse = as_int(args[3]) != 0;
+  std::string what = "T.cumsum(" + src.info.name + (dst.info.name == src.info.name ? "" : ", " + dst.info.name) +
+                     ", dim=" + std::to_string(axis) + (reverse ? ", reverse=True" : "") + ")";
+  if (!src.info.on_chip() || !dst.info.on_chip()) {
+    fail(what + " reads or writes a DRAM tensor; the tenstorrent backend sums an on-chip buffer (T.copy the block "
+         "into an on-chip buffer first)");
+  }
+  require_full(src, what);
+  require_full(dst, what);
+  if (src.info.shape.size() != 2 || dst.info.shape != src.info.shape) {
+    fail(what + " sums a " + ints_str(src.info.shape) + " buffer into " + ints_str(dst.info.shape) +
+         "; the tenstorrent backend sums a 2-D on-chip buffer into one of its shape");
+  }
+  if (axis < 0) axis += 2;
+  if (axis != 0 && axis != 1) fail(what + ": dim must be 0 or 1 (-2 or -1) for a 2-D buffer");
+  std::string dtype = src.info.dtype;
+  if (dtype != "float32" && dtype != "bfloat16" && dtype != "float16") {
+    fail(what + " sums a " + dtype + " buffer; Metalium's cumsum_tile adds in fp32 on the SFPU (float32, bfloat16 "
+         "and float16 blocks), it has no integer cumulative sum");
+  }
+  if (dst.info.dtype != dtype) {
+    fail(what + " sums a " + dtype + " buffer into a " + dst.info.dtype + " one; the tenstorrent backend needs one "
+         "dtype (T.copy converts)");
+  }
+  if (reverse) {
+    fail(what + ": reverse=True is not supported by the tenstorrent backend: Metalium's cumsum_tile scans each "
+         "column of a tile top to bottom, and no tile operation reverses the rows of a tile");
+  }
+  auto [rows, cols] = tiles(src.info, "summed buffer");
+  tiles(dst.info, "cumulative sum");
+  std::vector<TileOp> ops;
+  if (axis == 0) {
+    TileOp op{"cumsum", stmt, dst.info, {src.info}};
+    op.fields = {{names::kRows, Any(rows)}, {names::kCols, Any(cols)}};
+    return {op};
+  }
+  BufferInfo cols_of = src.info;  // the transposed block: its rows are the columns of the source
+  cols_of.var = Any();
+  cols_of.name = src.info.name + "_scan";
+  cols_of.shape = {src.info.shape[1], src.info.shape[0]};
+  TileOp there{"transpose", stmt, cols_of, {src.info}};
+  there.fields = {{names::kRows, Any(rows)}, {names::kCols, Any(cols)}};
+  TileOp sum{"cumsum", stmt, cols_of, {cols_of}};
+  sum.fields = {{names::kRows, Any(cols)}, {names::kCols, Any(rows)}};
+  TileOp back{"transpose", stmt, dst.info, {cols_of}};
+  back.fields = {{names::kRows, Any(cols)}, {names::kCols, Any(rows)}};
+  return {there, sum, back};
+}
+
 // The scaler tile: one read of the constant tensor (tt.constants) per block, before the block's first reduction
 // (before the outermost loop around it: the tile then stays in its CB for all iterations); every reduction reads it
 // as its second input.

@@ -114,6 +114,8 @@ void atomic_order(std::vector<TileOp>& ops, const Any& func);
 /*! \brief A row reduction (tile_ops_reduce.cc; a column reduction is a transpose, then one), or a refusal naming
  * the construct and what is accepted. */
 std::vector<TileOp> classify_reduce(const ir::TilePrimitiveCall& stmt);
+// T.cumsum of a 2-D on-chip block along dim 0 (cumsum_block) or dim 1 (between two on-chip transposes).
+std::vector<TileOp> classify_cumsum(const ir::TilePrimitiveCall& stmt);
 /*! \brief Before the first reduction of `ops`: the read of the scaler tile (the constant tensor of `func`) that
  * every reduction then reads as its second input. */
 void add_reduce_scaler(std::vector<TileOp>& ops, const Any& func);

@@ -23,7 +23,7 @@ static Any make(const Dict& options) {
             {"tile_cols", [](const tl::Ctx& c) -> tl::Any { return tl::fn::floordiv(tl::item(tl::attr(c.get("buffer"), "shape"), tl::num(-1)), tl::item(tl::attr(tl::Any(tl::device()), "TILE"), tl::num(1))); }},
         }, tl::Checks{
             tl::Check{[](const tl::Ctx& c) -> tl::Any { return tl::fn::supported_dtype(tl::attr(c.get("buffer"), "dtype")); },
-                      tl::Message{{{"has dtype ", "buffer", {tl::str("dtype")}}, {"; the tenstorrent backend supports bfloat16, float16 and float32", "", {}}}}},
+                      tl::Message{{{"has dtype ", "buffer", {tl::str("dtype")}}, {"; the tenstorrent backend supports the dtypes Metalium has a data format for: bfloat16, float16, float32, int32, uint32, uint16, uint8, and int8 and bool as UInt8 bytes", "", {}}}}},
             tl::Check{[](const tl::Ctx& c) -> tl::Any { return tl::fn::and_({tl::fn::or_({tl::attr(c.get("buffer"), "row_major"), tl::fn::eq(tl::fn::mod(tl::attr(c.get("buffer"), "row_extent"), tl::item(tl::attr(tl::Any(tl::device()), "TILE"), tl::num(0))), tl::num(0))}), tl::fn::eq(tl::fn::mod(tl::item(tl::attr(c.get("buffer"), "shape"), tl::num(-1)), tl::item(tl::attr(tl::Any(tl::device()), "TILE"), tl::num(1))), tl::num(0))}); },
                       tl::Message{{{"has shape ", "buffer", {tl::str("shape")}}, {", not a multiple of the ", "device", {tl::str("TILE")}, tl::Any(tl::device())}, {" tile (pad the tensor)", "", {}}}}},
         }}),

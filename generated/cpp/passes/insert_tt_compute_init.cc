@@ -18,6 +18,8 @@ static Any make(const Dict& options) {
             {"fill_block", [](const tl::Ctx& c) -> tl::Any { return tl::str("sfpu"); }},
             {"mask_block", [](const tl::Ctx& c) -> tl::Any { return tl::str("sfpu"); }},
             {"transpose_block", [](const tl::Ctx& c) -> tl::Any { return tl::str("sfpu"); }},
+            {"cumsum_block", [](const tl::Ctx& c) -> tl::Any { return tl::str("sfpu"); }},
+            {"typecast_block", [](const tl::Ctx& c) -> tl::Any { return tl::str("sfpu"); }},
             {"tilize_rows", [](const tl::Ctx& c) -> tl::Any { return tl::str("sfpu"); }},
             {"untilize_rows", [](const tl::Ctx& c) -> tl::Any { return tl::str("sfpu"); }},
             {"reduce_block", [](const tl::Ctx& c) -> tl::Any { return tl::str("reduce"); }},
@@ -48,6 +50,16 @@ static Any make(const Dict& options) {
                 {"out", [](const tl::Ctx& c) -> tl::Any { return c.get("out"); }},
             }},
             {"transpose_block", tl::ExprMap{
+                {"in0", [](const tl::Ctx& c) -> tl::Any { return c.get("in0"); }},
+                {"in1", [](const tl::Ctx& c) -> tl::Any { return c.get("in0"); }},
+                {"out", [](const tl::Ctx& c) -> tl::Any { return c.get("out"); }},
+            }},
+            {"cumsum_block", tl::ExprMap{
+                {"in0", [](const tl::Ctx& c) -> tl::Any { return c.get("in0"); }},
+                {"in1", [](const tl::Ctx& c) -> tl::Any { return c.get("in0"); }},
+                {"out", [](const tl::Ctx& c) -> tl::Any { return c.get("out"); }},
+            }},
+            {"typecast_block", tl::ExprMap{
                 {"in0", [](const tl::Ctx& c) -> tl::Any { return c.get("in0"); }},
                 {"in1", [](const tl::Ctx& c) -> tl::Any { return c.get("in0"); }},
                 {"out", [](const tl::Ctx& c) -> tl::Any { return c.get("out"); }},

@@ -217,6 +217,33 @@ static Any make(const Dict& options) {
                     },
                     std::nullopt},
             }},
+            {"typecast", {
+                tl::Case{std::nullopt,
+                    tl::Checks{},
+                    "typecast_block", "",
+                    tl::ExprMap{
+                        {"in0", [](const tl::Ctx& c) -> tl::Any { return tl::item(c.get("ins"), tl::num(0)); }},
+                        {"out", [](const tl::Ctx& c) -> tl::Any { return c.get("out"); }},
+                        {"tiles", [](const tl::Ctx& c) -> tl::Any { return c.get("tiles"); }},
+                        {"cast_from", [](const tl::Ctx& c) -> tl::Any { return c.get("cast_from"); }},
+                        {"cast_to", [](const tl::Ctx& c) -> tl::Any { return c.get("cast_to"); }},
+                        {"init", [](const tl::Ctx& c) -> tl::Any { return tl::num(0); }},
+                    },
+                    std::nullopt},
+            }},
+            {"cumsum", {
+                tl::Case{std::nullopt,
+                    tl::Checks{},
+                    "cumsum_block", "",
+                    tl::ExprMap{
+                        {"in0", [](const tl::Ctx& c) -> tl::Any { return tl::item(c.get("ins"), tl::num(0)); }},
+                        {"out", [](const tl::Ctx& c) -> tl::Any { return c.get("out"); }},
+                        {"rows", [](const tl::Ctx& c) -> tl::Any { return c.get("rows"); }},
+                        {"cols", [](const tl::Ctx& c) -> tl::Any { return c.get("cols"); }},
+                        {"init", [](const tl::Ctx& c) -> tl::Any { return tl::num(0); }},
+                    },
+                    std::nullopt},
+            }},
             {"reduce", {
                 tl::Case{std::nullopt,
                     tl::Checks{},

@@ -311,6 +311,33 @@ static Any make(const Dict& options) {
                     },
                     std::nullopt},
             }},
+            {"typecast_block", {
+                tl::Case{std::nullopt,
+                    tl::Checks{},
+                    "", "typecast_block",
+                    tl::ExprMap{
+                        {"in0", [](const tl::Ctx& c) -> tl::Any { return c.get("in0"); }},
+                        {"out", [](const tl::Ctx& c) -> tl::Any { return c.get("out"); }},
+                        {"tiles", [](const tl::Ctx& c) -> tl::Any { return c.get("tiles"); }},
+                        {"cast_from", [](const tl::Ctx& c) -> tl::Any { return c.get("cast_from"); }},
+                        {"cast_to", [](const tl::Ctx& c) -> tl::Any { return c.get("cast_to"); }},
+                        {"init", [](const tl::Ctx& c) -> tl::Any { return c.get("init"); }},
+                    },
+                    std::nullopt},
+            }},
+            {"cumsum_block", {
+                tl::Case{std::nullopt,
+                    tl::Checks{},
+                    "", "cumsum_block",
+                    tl::ExprMap{
+                        {"in0", [](const tl::Ctx& c) -> tl::Any { return c.get("in0"); }},
+                        {"out", [](const tl::Ctx& c) -> tl::Any { return c.get("out"); }},
+                        {"rows", [](const tl::Ctx& c) -> tl::Any { return c.get("rows"); }},
+                        {"cols", [](const tl::Ctx& c) -> tl::Any { return c.get("cols"); }},
+                        {"init", [](const tl::Ctx& c) -> tl::Any { return c.get("init"); }},
+                    },
+                    std::nullopt},
+            }},
             {"reduce_block", {
                 tl::Case{std::nullopt,
                     tl::Checks{},

@@ -27,6 +27,7 @@ def lower_and_legalize(mod: tvm.IRModule, target: tvm.target.Target) -> tvm.IRMo
 def lower_and_legalize_tt(mod: tvm.IRModule, target: tvm.target.Target) -> tvm.IRModule:
     """Frontend lowering for Tenstorrent: TileLang's LowerAndLegalize without LowerTileOp, so that T.copy, T.gemm and T.fill reach the Tenstorrent passes as tile operations (they become CB protocols, not loops)."""
     mod = transform.BindTarget(target)(mod)
+    mod = transform.LowerTTLoopsToTileOps()(mod)
     mod = transform.Simplify()(mod)
     return mod
 
@@ -86,7 +87,7 @@ def optimize_tenstorrent(mod: tvm.IRModule, target: tvm.target.Target) -> tvm.IR
 # Passes each pipeline runs, in order (nested pipelines expanded), for tools that step through a pipeline.
 PIPELINE_STEPS: dict[str, tuple[str, ...]] = {
     'lower_and_legalize': ('BindTarget', 'LowerTileOpsToLoops', 'Simplify', ),
-    'lower_and_legalize_tt': ('BindTarget', 'Simplify', ),
+    'lower_and_legalize_tt': ('BindTarget', 'LowerTTLoopsToTileOps', 'Simplify', ),
     'optimize_common': ('FlattenBuffer', 'Simplify', 'VectorizeLoop', 'StorageRewrite', 'UnrollLoop', 'RenormalizeSplitPattern', 'Simplify', 'RemoveNoOp', 'RewriteUnsafeSelect', 'HoistIfThenElse', 'VerifyMemory', ),
     'optimize_cpu': ('BlockIdxToSerial', 'FlattenBuffer', 'Simplify', 'VectorizeLoop', 'StorageRewrite', 'UnrollLoop', 'RenormalizeSplitPattern', 'Simplify', 'RemoveNoOp', 'RewriteUnsafeSelect', 'HoistIfThenElse', 'VerifyMemory', ),
     'optimize_gpu': ('FlattenBuffer', 'Simplify', 'VectorizeLoop', 'StorageRewrite', 'UnrollLoop', 'RenormalizeSplitPattern', 'Simplify', 'RemoveNoOp', 'RewriteUnsafeSelect', 'HoistIfThenElse', 'VerifyMemory', ),

@@ -3,6 +3,7 @@
 # Spec: specs/intrinsics/bcast.yaml
 # Spec: specs/intrinsics/circular_buffer.yaml
 # Spec: specs/intrinsics/compute_init.yaml
+# Spec: specs/intrinsics/cumsum.yaml
 # Spec: specs/intrinsics/dst_registers.yaml
 # Spec: specs/intrinsics/eltwise_binary.yaml
 # Spec: specs/intrinsics/kernel_args.yaml
@@ -17,6 +18,7 @@
 # Spec: specs/intrinsics/tile_ops.yaml
 # Spec: specs/intrinsics/tilize.yaml
 # Spec: specs/intrinsics/transpose.yaml
+# Spec: specs/intrinsics/typecast.yaml
 """The `T.tt.*` TVMScript namespace: one function per intrinsic of specs/intrinsics/*.yaml.
 
 Each call builds a `tt.<name>` op call, so kernels print as `T.tt.<name>(...)` and parse back.
@@ -144,6 +146,21 @@ def copy_tile_init(cbid) -> Any:
     return call('copy_tile_init', cbid)
 
 
+def cumsum_block(in0, out, rows, cols, init) -> Any:
+    """Column-wise cumulative sum of a block of `rows x cols` tiles of CB `in0` into CB `out` (same shape): element (i, j) of the result is the sum of elements (0..i, j), in fp32, in row order (T.cumsum along dim 0; along dim 1 it is this between two on-chip transposes)."""
+    return call('cumsum_block', in0, out, rows, cols, init)
+
+
+def cumsum_tile(idst, first) -> Any:
+    """DST[idst] = column-wise cumulative sum of DST[idst] (row i = sum of rows 0..i), starting from zero when `first`, else from the last row of the previous call's result."""
+    return call('cumsum_tile', idst, first)
+
+
+def cumsum_tile_init() -> Any:
+    """Record the SFPU sequence of cumsum_tile (keeps the carried running row)."""
+    return call('cumsum_tile_init')
+
+
 def div_unary_tile(idst, param1) -> Any:
     """DST[idst] = div(DST[idst], scalar) (rsub: scalar - DST[idst]); `param1` holds the fp32 bits of the scalar."""
     return call('div_unary_tile', idst, param1)
@@ -189,6 +206,16 @@ def fill_tile_init() -> Any:
     return call('fill_tile_init')
 
 
+def get_absolute_logical_x() -> Any:
+    """Logical x coordinate of the core running the kernel, relative to the origin of the worker grid (uint8_t in tt-metal's dataflow_api.h)."""
+    return call('get_absolute_logical_x')
+
+
+def get_absolute_logical_y() -> Any:
+    """Logical y coordinate of the core running the kernel, relative to the origin of the worker grid."""
+    return call('get_absolute_logical_y')
+
+
 def get_arg_val(arg_idx) -> Any:
     """Per-core runtime argument `arg_idx` as a 32-bit unsigned value."""
     return call('get_arg_val', arg_idx)
@@ -224,9 +251,24 @@ def get_read_ptr(cb_id) -> Any:
     return call('get_read_ptr', cb_id)
 
 
+def get_relative_logical_x() -> Any:
+    """Logical x coordinate of the core relative to its sub-device's origin (the emulated device has one sub-device, at the grid's origin, so it equals get_absolute_logical_x)."""
+    return call('get_relative_logical_x')
+
+
+def get_relative_logical_y() -> Any:
+    """Logical y coordinate of the core relative to its sub-device's origin."""
+    return call('get_relative_logical_y')
+
+
 def get_semaphore(semaphore_id) -> Any:
     """L1 byte address of semaphore `semaphore_id` (the id the host's CreateSemaphore returned) on this core."""
     return call('get_semaphore', semaphore_id)
+
+
+def get_tile_size(cb_id) -> Any:
+    """Size in bytes of one page of a CB, as configured by the host (set_page_size); tt-metal's examples feed it to InterleavedAddrGenFast as the page size."""
+    return call('get_tile_size', cb_id)
 
 
 def get_write_ptr(cb_id) -> Any:
@@ -412,6 +454,11 @@ def pack_reconfig_data_format(ocb) -> Any:
 def pack_tile(ifrom_dst, icb) -> Any:
     """Pack DST tile `ifrom_dst` into the next reserved page of CB `icb`."""
     return call('pack_tile', ifrom_dst, icb)
+
+
+def pack_tile_at(ifrom_dst, icb, output_tile_index) -> Any:
+    """Pack DST tile `ifrom_dst` into page `output_tile_index` of CB `icb`'s reservation (out of order: the reservation's pages are written in any order before one cb_push_back)."""
+    return call('pack_tile_at', ifrom_dst, icb, output_tile_index)
 
 
 def pack_untilize_block(block_ct_dim, full_ct_dim, icb, block_rt_dim, ocb) -> Any:
@@ -667,6 +714,21 @@ def transpose_wh_init_short(icb) -> Any:
 def transpose_wh_tile(icb, itile, idst) -> Any:
     """DST[idst] = transpose(tile `itile` of `icb`)."""
     return call('transpose_wh_tile', icb, itile, idst)
+
+
+def typecast_block(in0, out, tiles, cast_from, cast_to, init) -> Any:
+    """A block of `tiles` tiles of CB `in0` converted into CB `out` between an integer and a float data format (a T.Cast store, typecast_tile), tile by tile."""
+    return call('typecast_block', in0, out, tiles, cast_from, cast_to, init)
+
+
+def typecast_tile(in_dtype, out_dtype, idst) -> Any:
+    """DST[idst] = DST[idst] converted from format `in_dtype` to `out_dtype`."""
+    return call('typecast_tile', in_dtype, out_dtype, idst)
+
+
+def typecast_tile_init(in_dtype, out_dtype) -> Any:
+    """Initialise the SFPU for typecast_tile from format `in_dtype` to `out_dtype`."""
+    return call('typecast_tile_init', in_dtype, out_dtype)
 
 
 def untilize_rows(in0, out, rows, cols, init) -> Any:

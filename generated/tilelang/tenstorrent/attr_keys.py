@@ -15,6 +15,7 @@
 # Spec: specs/passes/insert_tt_compute_init.yaml
 # Spec: specs/passes/lower_tile_ops_to_loops.yaml
 # Spec: specs/passes/lower_tile_ops_to_tt.yaml
+# Spec: specs/passes/lower_tt_loops_to_tile_ops.yaml
 # Spec: specs/passes/lower_tt_protocols.yaml
 # Spec: specs/passes/partition_tt_work.yaml
 # Spec: specs/passes/plan_tt_atomic_order.yaml

@@ -24,16 +24,26 @@ CB_RANGES = {
     'output': (16, 23),
     'intermediate': (24, 31),
 }
-# TVM dtype -> (tt::DataFormat, bytes per element).
+# TVM dtype -> (tt::DataFormat, bytes per element, tt::DataFormat value).
 DATA_FORMATS = {
-    'bfloat16': ('Float16_b', 2),
-    'float16': ('Float16', 2),
-    'float32': ('Float32', 4),
+    'bfloat16': ('Float16_b', 2, 5),
+    'bool': ('UInt8', 1, 30),
+    'float16': ('Float16', 2, 1),
+    'float32': ('Float32', 4, 0),
+    'int32': ('Int32', 4, 8),
+    'int8': ('UInt8', 1, 30),
+    'uint16': ('UInt16', 2, 9),
+    'uint32': ('UInt32', 4, 24),
+    'uint8': ('UInt8', 1, 30),
 }
 # tt::DataFormat -> the ttnn DataType alias (`ttnn.<name>`) of the ttnn host program; formats ttnn lacks are absent.
 TTNN_DATA_TYPES = {
     'Float16_b': 'bfloat16',
     'Float32': 'float32',
+    'Int32': 'int32',
+    'UInt16': 'uint16',
+    'UInt32': 'uint32',
+    'UInt8': 'uint8',
 }
 # Host-side kernel configuration: RISC-V per data-movement role, math fidelity of compute kernels.
 KERNEL_PROCESSORS = {"reader": 'RISCV_1', "writer": 'RISCV_0'}

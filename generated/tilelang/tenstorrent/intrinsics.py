@@ -9,6 +9,7 @@
 # Spec: specs/intrinsics/bcast.yaml
 # Spec: specs/intrinsics/circular_buffer.yaml
 # Spec: specs/intrinsics/compute_init.yaml
+# Spec: specs/intrinsics/cumsum.yaml
 # Spec: specs/intrinsics/dst_registers.yaml
 # Spec: specs/intrinsics/eltwise_binary.yaml
 # Spec: specs/intrinsics/kernel_args.yaml
@@ -23,6 +24,7 @@
 # Spec: specs/intrinsics/tile_ops.yaml
 # Spec: specs/intrinsics/tilize.yaml
 # Spec: specs/intrinsics/transpose.yaml
+# Spec: specs/intrinsics/typecast.yaml
 """Tenstorrent intrinsics: one record per `tt.*` op (abstract IR ops and concrete Metalium calls).
 
 Every fact here comes from specs/intrinsics/*.yaml and the API profiles of specs/backends/*.yaml.
@@ -547,6 +549,64 @@ INTRINSICS: dict[str, Intrinsic] = {
         },
         doc='Initialise unpack-to-DST copies from CB `cbid`.',
     ),
+    'cumsum_block': Intrinsic(
+        name='cumsum_block',
+        family='tile_ops',
+        level='abstract',
+        roles=('compute',),
+        args=(
+            Arg('in0', 'int32', const=False),
+            Arg('out', 'int32', const=False),
+            Arg('rows', 'int32', const=False),
+            Arg('cols', 'int32', const=False),
+            Arg('init', 'int32', const=False),
+        ),
+        returns='void',
+        effect='Opaque',
+        dtype='void',
+        op_name='tt.cumsum_block',
+        cpp={
+        },
+        doc='Column-wise cumulative sum of a block of `rows x cols` tiles of CB `in0` into CB `out` (same shape): element (i, j) of the result is the sum of elements (0..i, j), in fp32, in row order (T.cumsum along dim 0; along dim 1 it is this between two on-chip transposes).',
+    ),
+    'cumsum_tile': Intrinsic(
+        name='cumsum_tile',
+        family='cumsum',
+        level='concrete',
+        roles=('compute',),
+        args=(
+            Arg('idst', 'uint32', const=False),
+            Arg('first', 'bool', const=False),
+        ),
+        returns='void',
+        effect='Opaque',
+        dtype='void',
+        op_name='tt.cumsum_tile',
+        cpp={
+            'metal_d5f9bc4a': Spelling('cumsum_tile', headers=(('compute', 'api/compute/cumsum.h'),), form='call', template_args=()),
+            'tilelang_tt_2025': Spelling('cumsum_tile', headers=(('compute', 'compute_kernel_api/cumsum.h'),), form='call', template_args=()),
+            'ttnn_0_81': Spelling('cumsum_tile', headers=(('compute', 'api/compute/cumsum.h'),), form='call', template_args=()),
+        },
+        doc="DST[idst] = column-wise cumulative sum of DST[idst] (row i = sum of rows 0..i), starting from zero when `first`, else from the last row of the previous call's result.",
+    ),
+    'cumsum_tile_init': Intrinsic(
+        name='cumsum_tile_init',
+        family='cumsum',
+        level='concrete',
+        roles=('compute',),
+        args=(
+        ),
+        returns='void',
+        effect='Opaque',
+        dtype='void',
+        op_name='tt.cumsum_tile_init',
+        cpp={
+            'metal_d5f9bc4a': Spelling('cumsum_tile_init', headers=(('compute', 'api/compute/cumsum.h'),), form='call', template_args=()),
+            'tilelang_tt_2025': Spelling('cumsum_tile_init', headers=(('compute', 'compute_kernel_api/cumsum.h'),), form='call', template_args=()),
+            'ttnn_0_81': Spelling('cumsum_tile_init', headers=(('compute', 'api/compute/cumsum.h'),), form='call', template_args=()),
+        },
+        doc='Record the SFPU sequence of cumsum_tile (keeps the carried running row).',
+    ),
     'div_unary_tile': Intrinsic(
         name='div_unary_tile',
         family='sfpu_scalar',
@@ -727,6 +787,40 @@ INTRINSICS: dict[str, Intrinsic] = {
         },
         doc='Initialise the SFPU for fill_tile.',
     ),
+    'get_absolute_logical_x': Intrinsic(
+        name='get_absolute_logical_x',
+        family='kernel_args',
+        level='concrete',
+        roles=('reader', 'writer'),
+        args=(
+        ),
+        returns='uint32',
+        effect='Pure',
+        dtype='uint32',
+        op_name='tt.get_absolute_logical_x',
+        cpp={
+            'metal_d5f9bc4a': Spelling('get_absolute_logical_x', headers=(('dataflow', 'api/dataflow/dataflow_api.h'),), form='call', template_args=()),
+            'ttnn_0_81': Spelling('get_absolute_logical_x', headers=(('dataflow', 'api/dataflow/dataflow_api.h'),), form='call', template_args=()),
+        },
+        doc="Logical x coordinate of the core running the kernel, relative to the origin of the worker grid (uint8_t in tt-metal's dataflow_api.h).",
+    ),
+    'get_absolute_logical_y': Intrinsic(
+        name='get_absolute_logical_y',
+        family='kernel_args',
+        level='concrete',
+        roles=('reader', 'writer'),
+        args=(
+        ),
+        returns='uint32',
+        effect='Pure',
+        dtype='uint32',
+        op_name='tt.get_absolute_logical_y',
+        cpp={
+            'metal_d5f9bc4a': Spelling('get_absolute_logical_y', headers=(('dataflow', 'api/dataflow/dataflow_api.h'),), form='call', template_args=()),
+            'ttnn_0_81': Spelling('get_absolute_logical_y', headers=(('dataflow', 'api/dataflow/dataflow_api.h'),), form='call', template_args=()),
+        },
+        doc='Logical y coordinate of the core running the kernel, relative to the origin of the worker grid.',
+    ),
     'get_arg_val': Intrinsic(
         name='get_arg_val',
         family='kernel_args',
@@ -866,6 +960,40 @@ INTRINSICS: dict[str, Intrinsic] = {
         },
         doc='L1 byte address of the front of the CB; valid only between cb_wait_front and cb_pop_front.',
     ),
+    'get_relative_logical_x': Intrinsic(
+        name='get_relative_logical_x',
+        family='kernel_args',
+        level='concrete',
+        roles=('reader', 'writer'),
+        args=(
+        ),
+        returns='uint32',
+        effect='Pure',
+        dtype='uint32',
+        op_name='tt.get_relative_logical_x',
+        cpp={
+            'metal_d5f9bc4a': Spelling('get_relative_logical_x', headers=(('dataflow', 'api/dataflow/dataflow_api.h'),), form='call', template_args=()),
+            'ttnn_0_81': Spelling('get_relative_logical_x', headers=(('dataflow', 'api/dataflow/dataflow_api.h'),), form='call', template_args=()),
+        },
+        doc="Logical x coordinate of the core relative to its sub-device's origin (the emulated device has one sub-device, at the grid's origin, so it equals get_absolute_logical_x).",
+    ),
+    'get_relative_logical_y': Intrinsic(
+        name='get_relative_logical_y',
+        family='kernel_args',
+        level='concrete',
+        roles=('reader', 'writer'),
+        args=(
+        ),
+        returns='uint32',
+        effect='Pure',
+        dtype='uint32',
+        op_name='tt.get_relative_logical_y',
+        cpp={
+            'metal_d5f9bc4a': Spelling('get_relative_logical_y', headers=(('dataflow', 'api/dataflow/dataflow_api.h'),), form='call', template_args=()),
+            'ttnn_0_81': Spelling('get_relative_logical_y', headers=(('dataflow', 'api/dataflow/dataflow_api.h'),), form='call', template_args=()),
+        },
+        doc="Logical y coordinate of the core relative to its sub-device's origin.",
+    ),
     'get_semaphore': Intrinsic(
         name='get_semaphore',
         family='multicast',
@@ -884,6 +1012,25 @@ INTRINSICS: dict[str, Intrinsic] = {
             'ttnn_0_81': Spelling('get_semaphore', headers=(('dataflow', 'api/dataflow/dataflow_api.h'),), form='call', template_args=()),
         },
         doc="L1 byte address of semaphore `semaphore_id` (the id the host's CreateSemaphore returned) on this core.",
+    ),
+    'get_tile_size': Intrinsic(
+        name='get_tile_size',
+        family='circular_buffer',
+        level='concrete',
+        roles=('reader', 'writer'),
+        args=(
+            Arg('cb_id', 'int32', const=False),
+        ),
+        returns='uint32',
+        effect='Pure',
+        dtype='uint32',
+        op_name='tt.get_tile_size',
+        cpp={
+            'metal_d5f9bc4a': Spelling('get_tile_size', headers=(('dataflow', 'api/dataflow/dataflow_api.h'),), form='call', template_args=()),
+            'tilelang_tt_2025': Spelling('get_tile_size', headers=(('dataflow', 'dataflow_api.h'),), form='call', template_args=()),
+            'ttnn_0_81': Spelling('get_tile_size', headers=(('dataflow', 'api/dataflow/dataflow_api.h'),), form='call', template_args=()),
+        },
+        doc="Size in bytes of one page of a CB, as configured by the host (set_page_size); tt-metal's examples feed it to InterleavedAddrGenFast as the page size.",
     ),
     'get_write_ptr': Intrinsic(
         name='get_write_ptr',
@@ -1644,6 +1791,27 @@ INTRINSICS: dict[str, Intrinsic] = {
             'ttnn_0_81': Spelling('pack_tile', headers=(('compute', 'api/compute/pack.h'),), form='call', template_args=()),
         },
         doc='Pack DST tile `ifrom_dst` into the next reserved page of CB `icb`.',
+    ),
+    'pack_tile_at': Intrinsic(
+        name='pack_tile_at',
+        family='pack_copy',
+        level='concrete',
+        roles=('compute',),
+        args=(
+            Arg('ifrom_dst', 'uint32', const=False),
+            Arg('icb', 'uint32', const=False),
+            Arg('output_tile_index', 'uint32', const=False),
+        ),
+        returns='void',
+        effect='Opaque',
+        dtype='void',
+        op_name='tt.pack_tile_at',
+        cpp={
+            'metal_d5f9bc4a': Spelling('pack_tile<true>', headers=(('compute', 'api/compute/pack.h'),), form='call', template_args=()),
+            'tilelang_tt_2025': Spelling('pack_tile<true>', headers=(('compute', 'compute_kernel_api/pack.h'),), form='call', template_args=()),
+            'ttnn_0_81': Spelling('pack_tile<true>', headers=(('compute', 'api/compute/pack.h'),), form='call', template_args=()),
+        },
+        doc="Pack DST tile `ifrom_dst` into page `output_tile_index` of CB `icb`'s reservation (out of order: the reservation's pages are written in any order before one cb_push_back).",
     ),
     'pack_untilize_block': Intrinsic(
         name='pack_untilize_block',
@@ -2675,6 +2843,68 @@ INTRINSICS: dict[str, Intrinsic] = {
             'tilelang_tt_2025': Spelling('transpose_wh_tile', headers=(('compute', 'compute_kernel_api/transpose_wh.h'),), form='call', template_args=()),
         },
         doc='DST[idst] = transpose(tile `itile` of `icb`).',
+    ),
+    'typecast_block': Intrinsic(
+        name='typecast_block',
+        family='tile_ops',
+        level='abstract',
+        roles=('compute',),
+        args=(
+            Arg('in0', 'int32', const=False),
+            Arg('out', 'int32', const=False),
+            Arg('tiles', 'int32', const=False),
+            Arg('cast_from', 'int32', const=False),
+            Arg('cast_to', 'int32', const=False),
+            Arg('init', 'int32', const=False),
+        ),
+        returns='void',
+        effect='Opaque',
+        dtype='void',
+        op_name='tt.typecast_block',
+        cpp={
+        },
+        doc='A block of `tiles` tiles of CB `in0` converted into CB `out` between an integer and a float data format (a T.Cast store, typecast_tile), tile by tile.',
+    ),
+    'typecast_tile': Intrinsic(
+        name='typecast_tile',
+        family='typecast',
+        level='concrete',
+        roles=('compute',),
+        args=(
+            Arg('in_dtype', 'uint32', const=True),
+            Arg('out_dtype', 'uint32', const=True),
+            Arg('idst', 'uint32', const=False),
+        ),
+        returns='void',
+        effect='Opaque',
+        dtype='void',
+        op_name='tt.typecast_tile',
+        cpp={
+            'metal_d5f9bc4a': Spelling('typecast_tile', headers=(('compute', 'api/compute/eltwise_unary/typecast.h'),), form='call', template_args=('in_dtype', 'out_dtype')),
+            'tilelang_tt_2025': Spelling('typecast_tile', headers=(('compute', 'compute_kernel_api/eltwise_unary/typecast.h'),), form='call', template_args=('in_dtype', 'out_dtype')),
+            'ttnn_0_81': Spelling('typecast_tile', headers=(('compute', 'api/compute/eltwise_unary/typecast.h'),), form='call', template_args=('in_dtype', 'out_dtype')),
+        },
+        doc='DST[idst] = DST[idst] converted from format `in_dtype` to `out_dtype`.',
+    ),
+    'typecast_tile_init': Intrinsic(
+        name='typecast_tile_init',
+        family='typecast',
+        level='concrete',
+        roles=('compute',),
+        args=(
+            Arg('in_dtype', 'uint32', const=True),
+            Arg('out_dtype', 'uint32', const=True),
+        ),
+        returns='void',
+        effect='Opaque',
+        dtype='void',
+        op_name='tt.typecast_tile_init',
+        cpp={
+            'metal_d5f9bc4a': Spelling('typecast_tile_init', headers=(('compute', 'api/compute/eltwise_unary/typecast.h'),), form='call', template_args=('in_dtype', 'out_dtype')),
+            'tilelang_tt_2025': Spelling('typecast_tile_init', headers=(('compute', 'compute_kernel_api/eltwise_unary/typecast.h'),), form='call', template_args=('in_dtype', 'out_dtype')),
+            'ttnn_0_81': Spelling('typecast_tile_init', headers=(('compute', 'api/compute/eltwise_unary/typecast.h'),), form='call', template_args=('in_dtype', 'out_dtype')),
+        },
+        doc='Initialise the SFPU for typecast_tile from format `in_dtype` to `out_dtype`.',
     ),
     'untilize_rows': Intrinsic(
         name='untilize_rows',

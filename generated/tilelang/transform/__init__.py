@@ -14,6 +14,7 @@
 # Spec: specs/passes/insert_tt_compute_init.yaml
 # Spec: specs/passes/lower_tile_ops_to_loops.yaml
 # Spec: specs/passes/lower_tile_ops_to_tt.yaml
+# Spec: specs/passes/lower_tt_loops_to_tile_ops.yaml
 # Spec: specs/passes/lower_tt_protocols.yaml
 # Spec: specs/passes/partition_tt_work.yaml
 # Spec: specs/passes/plan_tt_atomic_order.yaml
@@ -106,6 +107,11 @@ def InferTTLayout() -> tvm.transform.Pass:
 def InsertTTComputeInit() -> tvm.transform.Pass:
     """Compute initialisation: the hardware start-up for the operation family of the first tile op goes at the top of the compute kernel (protocol compute_startup); a kernel whose ops need different configurations (families, or the data formats of their operand CBs, as a T.Cast store after an op) re-initialises before every op (their init argument)."""
     return _cpp.make_pass('InsertTTComputeInit', {})
+
+
+def LowerTTLoopsToTileOps() -> tvm.transform.Pass:
+    """Loops that are tile operations written element by element, as TileLang's own lowering treats them: a T.Parallel, T.grid or T.serial nest copying one element (dst[...] = src[...], through casts) between a DRAM tensor and a buffer, every index affine in the nest's variables with each variable stepping one dim of each side by 1 in the same dim order (gemm_schedule's B_shared[k, j] = B[ko * 32 + k, bx * 64 + j]), becomes a T.copy of the two blocks (outer loops that only move the block stay around it); a three-loop multiply-add C[i, j] += A[i, k] * B[k, j] over whole on-chip buffers (A[k, i] or B[j, k] read transposed) becomes a T.gemm. A copy nest over a DRAM tensor that is not a block slice (a gather, a transposed or strided read) and a multiply-add that is not a whole-buffer product are refused naming the loop."""
+    return _cpp.make_pass('LowerTTLoopsToTileOps', {})
 
 
 def LowerTTProtocols() -> tvm.transform.Pass:
@@ -209,6 +215,7 @@ PASSES = {
     'HoistIfThenElse': HoistIfThenElse,
     'InferTTLayout': InferTTLayout,
     'InsertTTComputeInit': InsertTTComputeInit,
+    'LowerTTLoopsToTileOps': LowerTTLoopsToTileOps,
     'LowerTTProtocols': LowerTTProtocols,
     'LowerTileOpsToLoops': LowerTileOpsToLoops,
     'LowerTileOpsToTT': LowerTileOpsToTT,
@@ -244,6 +251,7 @@ PASS_OPTIONS: dict[str, dict[str, dict[str, Any]]] = {
     'HoistIfThenElse': {},
     'InferTTLayout': {},
     'InsertTTComputeInit': {},
+    'LowerTTLoopsToTileOps': {},
     'LowerTTProtocols': {},
     'LowerTileOpsToLoops': {},
     'LowerTileOpsToTT': {},

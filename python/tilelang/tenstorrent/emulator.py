@@ -135,6 +135,31 @@ def library() -> Path:
     return cpp.library(cpp.EMULATOR)
 
 
+CMAKE_PACKAGE = "TT-Metalium"  # find_package(TT-Metalium), as tt-metal's programs and the saved CMakeLists.txt ask
+
+
+def cmake_prefix() -> Path:
+    """A CMake prefix whose `lib/cmake/TT-Metalium/` package makes `find_package(TT-Metalium)` and `TT::Metalium`
+    resolve to this emulator: the library, and the include root of the host API (`tt-metalium/*.hpp`, `tt_stl`).
+    Written under `cache_dir()/cmake/<key>` (keyed by the library's and the headers' paths and the profile), only
+    when its files change; returns the prefix."""
+    from .metalium import _templates
+
+    lib = library()
+    profile = intrinsics.PROFILES[DEFAULT_PROFILE]
+    values = {"package": str(Path(__file__).resolve().parents[1]), "library": str(lib), "library_name": lib.name,
+              "include": str(INCLUDE_DIRS[0]), "profile": DEFAULT_PROFILE, "version": profile.ttnn_wheel}
+    prefix = cache_dir() / "cmake" / _digest(*(f"{k}={v}" for k, v in sorted(values.items())))
+    folder = prefix / "lib" / "cmake" / CMAKE_PACKAGE
+    folder.mkdir(parents=True, exist_ok=True)
+    for name in (f"{CMAKE_PACKAGE}Config.cmake", f"{CMAKE_PACKAGE}ConfigVersion.cmake"):
+        text = _templates().get_template(f"{name}.j2").render(**values)
+        target = folder / name
+        if not target.exists() or target.read_text() != text:
+            tmp = folder / f"{name}.tmp{os.getpid()}"
+            tmp.write_text(text)
+            os.replace(tmp, target)
+    return prefix
 
 
 def _host_entry(main_cpp: Path, profile: str) -> tuple[Path, list[str]]:
@@ -145,7 +170,7 @@ def _host_entry(main_cpp: Path, profile: str) -> tuple[Path, list[str]]:
     # source, the headers next to it (reachable with -I), the host API headers, the library (rebuilt in place in a
     # checkout), the compiler and its flags.
     local = sorted(p for p in main_cpp.parent.iterdir() if p.suffix in (".h", ".hpp"))
-    host_api = _tree_digest(*(INCLUDE_DIRS[0] / part for part in ("tt-metalium", "tt_emu")))
+    host_api = _tree_digest(INCLUDE_DIRS[0])  # tt-metalium/, tt_emu/ and what they include (fmt/, tt_stl/, ...)
     key = _digest(cxx, *HOST_FLAGS, profile, str(lib), lib.read_bytes(), host_api, main_cpp.read_bytes(),
                   *(part for p in local for part in (p.name, p.read_bytes())))
     command = [cxx, *HOST_FLAGS, f"-I{INCLUDE_DIRS[0]}", f"-I{main_cpp.parent}", str(main_cpp), "-o", "{out}",
@@ -263,3 +288,63 @@ def run(executable: Path, args: list[str], profile: str = DEFAULT_PROFILE, repor
             raise TTEmulatorError(message, done.returncode, parsed or None)
         parsed["stdout"] = done.stdout
         return parsed
+
+
+USAGE = """\
+Run any TT-Metalium host program on the emulator, without a device.
+
+Build it with CMake against the emulator's package (find_package(TT-Metalium) and TT::Metalium resolve to it):
+
+  cmake -B build -DCMAKE_PREFIX_PATH="$(python -m tilelang.tenstorrent.emulator --cmake-prefix)"
+  cmake --build build
+  ./build/<program> [its arguments]
+
+or by hand: g++ -std=c++20 -I"$(python -m tilelang.tenstorrent.emulator --include)" main.cpp -L<dir of
+libtt_emu.so> -ltt_emu -pthread (python -m tilelang.tenstorrent.emulator --library prints the library).
+
+The program runs as on a Wormhole n150 (one device, an 8x8 worker grid, 12 DRAM banks). Kernels are compiled with
+the host compiler ($CXX, default g++, -Wall -Werror) when the program creates them, like tt-metal's JIT, and run on
+emulated cores; a kernel path is read as tt-metal reads it: absolute, else relative to the program's kernel prefix,
+$TT_METAL_HOME or the working directory. Misuse of the API or of a circular buffer, a deadlock, or what the
+sanitizer reports stops the program with `tt_emu: error: core (x,y) <kernel>: <call>: <what>` and a state dump on
+stderr; the exit code is 2 when a kernel does not compile, 3 for any other error.
+
+Environment:
+  TT_EMU_PROFILE   the kernel API profile ({profiles}; default {default})
+  TT_EMU_THREADS   threads running the emulated cores (default: the machine's cores)
+  TT_EMU_TIMEOUT   seconds a run may take before its watchdog stops it (default 600)
+  TT_EMU_REPORT    a file to write the run's JSON report to (DRAM bytes, NoC transactions, tile operations per core)
+  TT_EMU_CACHE     where compiled kernels are kept (default ~/.cache/tilelang/tt_emu)
+  TT_EMU_INCLUDE   the kernel include roots, ':'-separated (default: those next to the library)
+  TT_METAL_HOME    the root relative kernel paths are read from (tt-metal's source tree for its examples)
+"""
+
+
+def main(argv: list[str] | None = None) -> int:
+    import argparse
+    import sys
+
+    parser = argparse.ArgumentParser(
+        prog="python -m tilelang.tenstorrent.emulator", formatter_class=argparse.RawDescriptionHelpFormatter,
+        description=USAGE.format(profiles=", ".join(intrinsics.PROFILES), default=DEFAULT_PROFILE))
+    what = parser.add_mutually_exclusive_group(required=True)
+    what.add_argument("--cmake-prefix", action="store_true",
+                      help="print a folder to pass as -DCMAKE_PREFIX_PATH (find_package(TT-Metalium))")
+    what.add_argument("--include", action="store_true", help="print the include root of the host API headers")
+    what.add_argument("--library", action="store_true", help="print the path of libtt_emu.so")
+    args = parser.parse_args(argv)
+    try:
+        if args.cmake_prefix:
+            print(cmake_prefix())
+        elif args.include:
+            print(INCLUDE_DIRS[0])
+        else:
+            print(library())
+    except (TTEmulatorError, cpp.CppLibraryError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -31,7 +31,9 @@ from .lowered import get_attr
 from .roles import KERNEL_ROLES
 
 FILES = {role: f"{role}.cpp" for role in KERNEL_ROLES}
-HOST_TYPES = {2: "uint16_t", 4: "float"}  # element bytes -> host vector type (bf16/fp16 travel as raw bits)
+HOST_TYPES = {2: "uint16_t", 4: "float"}  # float element bytes -> host vector type (bf16/fp16 travel as raw bits)
+HOST_INT_TYPES = {"int32": "int32_t", "uint32": "uint32_t", "uint16": "uint16_t", "uint8": "uint8_t",
+                  "bool": "uint8_t", "int8": "int8_t"}  # integer dtypes: their own C type (bool: bytes of 0 and 1)
 HERE = Path(__file__).resolve().parent
 
 
@@ -163,7 +165,8 @@ def render_host(plan: dict[str, Any], template: str) -> str:
     # An N-D tensor is tilized as its (prod(leading dims) * rows, cols) matrix, a 1-D one as row 0 of a tile row
     # whose other rows are zero (InferTTLayout); a row-major tensor is uploaded and read back as it is.
     tile = plan["device"]["tile"]
-    tensors = [dict(t, ctype=HOST_TYPES[t["page_bytes"] * t["pages"] // _padded_elems(t, tile)],
+    tensors = [dict(t, ctype=HOST_INT_TYPES.get(t["dtype"])
+                    or HOST_TYPES[t["page_bytes"] * t["pages"] // _padded_elems(t, tile)],
                     elems=math.prod(t["shape"]),
                     rows=math.prod(t["shape"][:-1]) if len(t["shape"]) > 1 else tile[0], cols=t["shape"][-1],
                     fill=_host_bits(t["constant"]["value"], t["dtype"]) if "constant" in t else "",

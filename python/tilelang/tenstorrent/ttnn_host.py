@@ -92,14 +92,24 @@ def _py_literal(value: Any) -> str:
     return repr(value)
 
 
+def _host_dtype(dtype: str) -> str:
+    """The numpy dtype run_ttnn.py moves a tensor in: float32 for the float formats, an integer tensor's own dtype."""
+    if dtype in ("bool", "int8"):
+        return "uint8"  # their UInt8 format (int8: its two's complement bytes; numpy's astype wraps both ways)
+    return dtype if dtype.startswith(("int", "uint")) else "float32"
+
+
 def render_ttnn(plan: dict[str, Any]) -> str:
     """run_ttnn.py of a plan for which `unsupported(plan)` is None."""
     order = {"input": 0, "unused": 1, "output": 2}  # generic_op takes the output tensors last
     # An N-D tensor is tiled as its (prod(leading dims) * rows, cols) matrix, a 1-D one as row 0 of a tile row whose
     # other rows are zero, as in main.cpp (InferTTLayout).
     tile_rows = plan["device"]["tile"][0]
+    # Float tensors travel as float32 arrays (ttnn rounds them to the format); integer ones as their own integers (a
+    # bool tensor as uint8, its format), which float32 would not hold exactly beyond 2**24.
     tensors = [dict(t, rows=math.prod(t["shape"][:-1]) if len(t["shape"]) > 1 else tile_rows, cols=t["shape"][-1],
-                    ttnn=device.TTNN_DATA_TYPES[t["data_format"]], constant=t.get("constant"))
+                    ttnn=device.TTNN_DATA_TYPES[t["data_format"]], constant=t.get("constant"),
+                    host_dtype=_host_dtype(t["dtype"]))
                for t in sorted(plan["tensors"], key=lambda t: order[t["role"]])]
     cbs = [dict(c, ttnn=device.TTNN_DATA_TYPES[c["data_format"]]) for c in plan["cbs"]]
     profile = intrinsics.PROFILES[plan["device"]["profile"]]

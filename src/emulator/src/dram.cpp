@@ -14,6 +14,7 @@ constexpr uint32_t kDramBase = 0x100000;  // first usable bank address (below: r
 struct DramRegistry {
     std::mutex mu;
     std::map<uint32_t, std::weak_ptr<DramBuffer>> by_address;
+    std::map<uint32_t, std::weak_ptr<DramBuffer>> l1_by_address;  // L1 buffers (bank addresses, every core)
     uint32_t next = kDramBase;
 };
 DramRegistry& registry() {
@@ -33,12 +34,75 @@ std::mutex& dram_mutex() {
 
 DramBuffer::~DramBuffer() {
     std::lock_guard<std::mutex> lk(registry().mu);
-    registry().by_address.erase(address);
+    (l1 ? registry().l1_by_address : registry().by_address).erase(address);
 }
 
 std::string DramBuffer::describe() const {
-    return "DRAM buffer " + hex(address) + " (" + (tensor.empty() ? "" : "tensor " + tensor + ", ") +
-           std::to_string(num_pages) + " pages of " + std::to_string(page_size) + " B)";
+    return std::string(l1 ? "L1" : "DRAM") + " buffer " + hex(address) + " (" +
+           (tensor.empty() ? "" : "tensor " + tensor + ", ") + std::to_string(num_pages) + " pages of " +
+           std::to_string(page_size) + " B)";
+}
+
+// ------------------------------------------------------------------ L1 buffers
+
+namespace {
+constexpr uint32_t kL1Banks = kGridX * kGridY;  // one L1 bank per worker core
+constexpr uint32_t kL1Alignment = 16;
+
+uint32_t l1_floor_locked() {
+    uint32_t floor = kL1Bytes;
+    for (auto& [address, weak] : registry().l1_by_address) {
+        if (!weak.expired()) floor = std::min(floor, address);
+    }
+    return floor;
+}
+}  // namespace
+
+std::shared_ptr<DramBuffer> allocate_l1_buffer(uint64_t size, uint64_t page_size, const char* call) {
+    if (page_size == 0 || page_size > size) {
+        host_fail(call, "page size " + std::to_string(page_size) + " B is invalid for an L1 buffer of " +
+                            std::to_string(size) + " B");
+    }
+    auto buf = std::make_shared<DramBuffer>();
+    buf->l1 = true;
+    buf->size = size;
+    buf->page_size = static_cast<uint32_t>(page_size);
+    buf->num_pages = static_cast<uint32_t>((size + page_size - 1) / page_size);
+    const uint64_t per_bank = (buf->num_pages + kL1Banks - 1) / kL1Banks * page_size;
+    const uint64_t bank_bytes = (per_bank + kL1Alignment - 1) / kL1Alignment * kL1Alignment;
+    std::lock_guard<std::mutex> lk(registry().mu);
+    const uint32_t floor = l1_floor_locked();
+    if (bank_bytes > floor) {
+        host_fail(call, "out of L1: " + std::to_string(bank_bytes) + " B per core requested, " +
+                            std::to_string(floor) + " B left below the L1 buffers");
+    }
+    buf->bank_bytes = static_cast<uint32_t>(bank_bytes);
+    buf->address = (floor - buf->bank_bytes) / kL1Alignment * kL1Alignment;
+    registry().l1_by_address[buf->address] = buf;
+    return buf;
+}
+
+uint32_t l1_buffers_floor() {
+    std::lock_guard<std::mutex> lk(registry().mu);
+    return l1_floor_locked();
+}
+
+bool inside_l1_buffer(uint32_t addr, uint32_t size) {
+    std::lock_guard<std::mutex> lk(registry().mu);
+    auto it = registry().l1_by_address.upper_bound(addr);
+    if (it == registry().l1_by_address.begin()) return false;
+    --it;
+    std::shared_ptr<DramBuffer> buf = it->second.lock();
+    return buf && uint64_t{addr} + size <= uint64_t{buf->address} + buf->bank_bytes;
+}
+
+std::string list_l1_buffers() {
+    std::lock_guard<std::mutex> lk(registry().mu);
+    std::string out;
+    for (auto& [address, weak] : registry().l1_by_address) {
+        if (auto buf = weak.lock()) out += (out.empty() ? "" : ", ") + hex(address) + ".." + hex(address + buf->bank_bytes);
+    }
+    return out.empty() ? "none" : out;
 }
 
 std::shared_ptr<DramBuffer> allocate_dram_buffer(uint64_t size, uint64_t page_size, const char* call) {

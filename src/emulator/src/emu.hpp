@@ -70,6 +70,10 @@ struct DramBuffer {
     uint32_t bank_bytes = 0;  // bytes reserved in each bank
     std::vector<uint8_t> data;
     std::string tensor;  // the plan's tensor it holds (sanitize.hpp), empty without a plan
+    // An interleaved L1 buffer (BufferType::L1): the same address range [address, address + bank_bytes) on every
+    // worker core (one L1 bank each), allocated from the top of L1 down; kernels use it as scratch. It holds no
+    // host data: the emulator's L1 exists only while a program runs.
+    bool l1 = false;
     ~DramBuffer();
     std::string describe() const;
 };
@@ -79,6 +83,10 @@ std::shared_ptr<DramBuffer> find_dram_buffer(uint32_t address);           // by 
 std::shared_ptr<DramBuffer> find_dram_buffer_in_bank(uint32_t bank_addr);  // by any address inside
 std::string list_dram_buffers();
 std::vector<std::shared_ptr<DramBuffer>> dram_buffers();  // the live ones, in allocation order
+std::shared_ptr<DramBuffer> allocate_l1_buffer(uint64_t size, uint64_t page_size, const char* call);
+uint32_t l1_buffers_floor();  // the lowest address of a live L1 buffer (kL1Bytes if none): CBs must end below it
+bool inside_l1_buffer(uint32_t addr, uint32_t size);  // [addr, addr + size) inside one live L1 buffer's bank range
+std::string list_l1_buffers();
 std::mutex& dram_mutex();  // DRAM is the only state cores share
 
 // ------------------------------------------------------------------ programs (host side)
@@ -133,6 +141,10 @@ struct ProgramState {
 };
 
 std::vector<CoreCoord> expand_cores(const tt::tt_metal::CoreSpec& spec, const char* call);
+// A kernel source path as tt-metal's CreateKernel finds it (host.cpp): absolute, or the first of the working
+// directory, $TT_METAL_HOME, $TT_METAL_KERNEL_PATH and the system kernel folder that holds it; empty if none does.
+std::string resolve_kernel_path(const std::string& file_name);
+std::string kernel_path_not_found(const std::string& file_name);  // the error naming every folder searched
 
 // ------------------------------------------------------------------ JIT (jit.cpp)
 
@@ -257,6 +269,13 @@ struct ComputeState {
     FormatSlot srca, srcb, packer;
     bool computed = false;
     ReduceState reduce;
+    // cumsum_tile (kapi_compute.cpp): whether cumsum_tile_init is the last SFPU init, and the running row the SFPU
+    // carries from one call to the next (LREG 4-7 on the hardware; any other SFPU tile call overwrites it).
+    bool cumsum_init = false, cumsum_carried = false;
+    float cumsum_row[32] = {};
+    // The formats of the last typecast_tile_init (tt::DataFormat values; typecast_init = false: none since).
+    bool typecast_init = false;
+    uint32_t typecast_from = 0, typecast_to = 0;
     uint32_t layout[5] = {};  // tilize / pack_untilize set-up until its uninit: LayoutMode, icb, ocb, block, full
 };
 
@@ -280,6 +299,11 @@ struct KernelThread {
     std::vector<Transfer> writes;  // issued, not yet landed (until noc_async_write_barrier)
     std::vector<Multicast> mcasts;  // issued, not yet landed
     uint64_t linked_to = 0;  // NoC rectangle (upper address bits) of an open linked multicast transaction; 0: none
+    // DPRINT (kapi_debug.cpp): the line being built, its format state, and the TRISC a DPRINT_<TRISC> scope names.
+    std::string dprint_line;
+    uint32_t dprint_base = 10, dprint_width = 0, dprint_precision = 6;
+    bool dprint_fixed = false;
+    int dprint_risc = -1;
     const std::string& name() const { return spec->name; }
     void tick() { clock.v[index] += 1; }
 };

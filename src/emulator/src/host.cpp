@@ -65,6 +65,7 @@ uint32_t Buffer::address() const { return impl_->address; }
 DeviceAddr Buffer::size() const { return impl_->size; }
 DeviceAddr Buffer::page_size() const { return impl_->page_size; }
 uint32_t Buffer::num_pages() const { return impl_->num_pages; }
+BufferType Buffer::buffer_type() const { return impl_->l1 ? BufferType::L1 : BufferType::DRAM; }
 
 CommandQueue& IDevice::command_queue(std::size_t cq_id) {
     if (cq_id != 0) host_fail("command_queue", "the emulated device has one command queue");
@@ -77,8 +78,18 @@ void host_error(const char* call, const std::string& message) {
     tt_emu::exit_with_error(3, std::string("tt_emu: error: host: ") + call + ": " + message + "\n");
 }
 
+namespace {
+void check_host_access(const tt_emu::DramBuffer& d, const char* call) {
+    if (d.l1) {
+        host_fail(call, d.describe() + ": the emulator models L1 buffers as kernel scratch only (a core's L1 exists "
+                                       "while a program runs), so the host cannot write or read them; use a DRAM buffer");
+    }
+}
+}  // namespace
+
 void write_buffer(const Buffer& buffer, const void* data, std::size_t bytes, const char* call) {
     tt_emu::DramBuffer& d = buffer.dram();
+    check_host_access(d, call);
     if (bytes > d.size) {
         host_fail(call, "writing " + std::to_string(bytes) + " B into " + d.describe() + " of " +
                             std::to_string(d.size) + " B");
@@ -89,6 +100,7 @@ void write_buffer(const Buffer& buffer, const void* data, std::size_t bytes, con
 
 void read_buffer(const Buffer& buffer, void* data, std::size_t bytes, const char* call) {
     tt_emu::DramBuffer& d = buffer.dram();
+    check_host_access(d, call);
     if (bytes > d.size) host_fail(call, "reading " + std::to_string(bytes) + " B from " + d.describe());
     std::lock_guard<std::mutex> lk(tt_emu::dram_mutex());
     std::memcpy(data, d.data.data(), bytes);
@@ -96,6 +108,13 @@ void read_buffer(const Buffer& buffer, void* data, std::size_t bytes, const char
 
 void run_program(Program& program, const char* call) {
     if (program.state().kernels.empty()) host_fail(call, "the program has no kernels");
+    const uint32_t floor = tt_emu::l1_buffers_floor();
+    for (const auto& [core, used] : program.state().l1_used) {
+        if (used > floor) {
+            host_fail(call, "the CBs of core " + tt_emu::core_name(core) + " use L1 up to " + std::to_string(used) +
+                                " B, which overlaps the L1 buffers (" + tt_emu::list_l1_buffers() + ")");
+        }
+    }
     tt_emu::check_program_against_plan(program.state(), call);
     tt_emu::run_program(program.state());
 }
@@ -114,11 +133,54 @@ bool CloseDevice(IDevice* device) {
 
 Program CreateProgram() { return Program(); }
 
+}  // namespace tt::tt_metal
+
+namespace tt_emu {
+
+namespace {
+// Where tt-metal looks for a kernel source (tt_metal/impl/kernels/kernel.cpp, source_search_paths): the path as
+// given (absolute, or relative to the working directory), then under $TT_METAL_HOME, under $TT_METAL_KERNEL_PATH,
+// and under the system kernel folder that tt-metal's packages install the examples' kernels into.
+constexpr const char* kSystemKernelDir = "/usr/share/tenstorrent/kernels/";
+
+std::vector<std::filesystem::path> kernel_search_paths(const std::string& file_name) {
+    const std::filesystem::path given(file_name);
+    std::vector<std::filesystem::path> paths{given};
+    if (given.is_absolute()) return paths;
+    for (const char* var : {"TT_METAL_HOME", "TT_METAL_KERNEL_PATH"}) {
+        if (const char* dir = std::getenv(var); dir && *dir) paths.push_back(std::filesystem::path(dir) / given);
+    }
+    paths.push_back(std::filesystem::path(kSystemKernelDir) / given);
+    return paths;
+}
+}  // namespace
+
+std::string resolve_kernel_path(const std::string& file_name) {
+    for (const auto& path : kernel_search_paths(file_name)) {
+        std::error_code ec;
+        if (std::filesystem::is_regular_file(path, ec)) return std::filesystem::absolute(path).lexically_normal().string();
+    }
+    return {};
+}
+
+std::string kernel_path_not_found(const std::string& file_name) {
+    std::string searched;
+    for (const auto& path : kernel_search_paths(file_name)) {
+        searched += (searched.empty() ? "" : ", ") + std::filesystem::absolute(path).lexically_normal().string();
+    }
+    return "kernel source " + file_name + " does not exist (searched, as tt-metal does: " + searched +
+           "; a relative path is read from the working directory, $TT_METAL_HOME or $TT_METAL_KERNEL_PATH)";
+}
+
+}  // namespace tt_emu
+
+namespace tt::tt_metal {
+
 KernelHandle CreateKernel(Program& program, const std::string& file_name, const CoreSpec& core_spec,
                           const std::variant<DataMovementConfig, ComputeConfig>& config) {
     tt_emu::ProgramState& p = program.state();
     tt_emu::KernelSpec k;
-    k.path = std::filesystem::absolute(file_name).lexically_normal().string();
+    k.path = tt_emu::resolve_kernel_path(file_name);
     k.name = std::filesystem::path(file_name).stem().string();
     k.cores = tt_emu::expand_cores(core_spec, "CreateKernel");
     if (auto* dm = std::get_if<DataMovementConfig>(&config)) {
@@ -138,7 +200,7 @@ KernelHandle CreateKernel(Program& program, const std::string& file_name, const 
         k.fp32_dest_acc = cc.fp32_dest_acc_en;
         k.dst_full_sync = cc.dst_full_sync_en;
     }
-    if (!std::filesystem::is_regular_file(k.path)) host_fail("CreateKernel", "kernel source " + k.path + " does not exist");
+    if (k.path.empty()) host_fail("CreateKernel", tt_emu::kernel_path_not_found(file_name));
     for (const auto& other : p.kernels) {
         if (other.kind != k.kind) continue;
         for (const auto& c : k.cores) {
@@ -181,11 +243,13 @@ CBHandle CreateCircularBuffer(Program& program, const CoreSpec& core_spec, const
         if (p.l1_used[c] > p.l1_used[fullest]) fullest = c;
     }
     const uint32_t address = (p.l1_used[fullest] + 31u) / 32u * 32u;
-    if (uint64_t{address} + config.total_size() > tt_emu::kL1Bytes) {
+    const uint32_t l1_limit = tt_emu::l1_buffers_floor();  // below the L1 buffers (all of L1 without any)
+    if (uint64_t{address} + config.total_size() > l1_limit) {
         host_fail(call, "CB c_" + std::to_string(specs.front().index) + " (" + std::to_string(config.total_size()) +
                             " B) does not fit in the L1 of core " + tt_emu::core_name(fullest) + ": " +
                             std::to_string(address) + " B are already used by CBs and the limit is " +
-                            std::to_string(tt_emu::kL1Bytes) + " B (1464 KiB)");
+                            std::to_string(l1_limit) + " B (1464 KiB" +
+                            (l1_limit < tt_emu::kL1Bytes ? " less the L1 buffers)" : ")"));
     }
     for (const CoreCoord& c : cores) {
         auto& on_core = p.cbs[c];
@@ -281,9 +345,14 @@ void SetCommonRuntimeArgs(const Program& program, KernelHandle kernel, std::init
 }
 
 std::shared_ptr<Buffer> CreateBuffer(const InterleavedBufferConfig& config) {
-    if (config.buffer_type != BufferType::DRAM || config.buffer_layout != TensorMemoryLayout::INTERLEAVED) {
-        host_fail("CreateBuffer", "only interleaved DRAM buffers are emulated");
+    if (config.buffer_layout != TensorMemoryLayout::INTERLEAVED) {
+        host_fail("CreateBuffer", "only interleaved buffers are emulated (sharded layouts are not)");
     }
+    if (config.buffer_type == BufferType::L1) {
+        return std::make_shared<Buffer>(tt_emu::allocate_l1_buffer(config.size, config.page_size, "CreateBuffer"),
+                                        config.device);
+    }
+    if (config.buffer_type != BufferType::DRAM) host_fail("CreateBuffer", "only DRAM and L1 buffers are emulated");
     return std::make_shared<Buffer>(tt_emu::allocate_dram_buffer(config.size, config.page_size, "CreateBuffer"),
                                     config.device);
 }
@@ -325,9 +394,13 @@ bool MeshDevice::close() {
 
 std::shared_ptr<MeshBuffer> MeshBuffer::create(const ReplicatedBufferConfig& config, const DeviceLocalBufferConfig& local,
                                                MeshDevice* device) {
-    if (local.buffer_type != BufferType::DRAM) host_fail("MeshBuffer::create", "only DRAM buffers are emulated");
+    if (local.buffer_type != BufferType::DRAM && local.buffer_type != BufferType::L1) {
+        host_fail("MeshBuffer::create", "only DRAM and L1 buffers are emulated");
+    }
     if (device == nullptr || device->is_closed()) host_fail("MeshBuffer::create", "no open mesh device");
-    auto dram = tt_emu::allocate_dram_buffer(config.size, local.page_size, "MeshBuffer::create");
+    auto dram = local.buffer_type == BufferType::L1
+                    ? tt_emu::allocate_l1_buffer(config.size, local.page_size, "MeshBuffer::create")
+                    : tt_emu::allocate_dram_buffer(config.size, local.page_size, "MeshBuffer::create");
     return std::make_shared<MeshBuffer>(std::make_shared<Buffer>(std::move(dram), device->get_device(0)), device);
 }
 

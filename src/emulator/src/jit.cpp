@@ -78,14 +78,30 @@ const std::string& headers_digest(const std::vector<fs::path>& roots) {
     return result;
 }
 
-// $TT_EMU_INCLUDE: the include roots, ':'-separated (a checkout keeps hand-written and generated headers apart).
-std::vector<fs::path> include_roots() {
+std::vector<fs::path> split_roots(const std::string& text, const fs::path& base) {
     std::vector<fs::path> roots;
-    std::stringstream list(env_or("TT_EMU_INCLUDE", ""));
+    std::stringstream list(text);
     for (std::string item; std::getline(list, item, ':');) {
-        if (!item.empty()) roots.emplace_back(item);
+        if (!item.empty()) roots.push_back((base / item).lexically_normal());
     }
     return roots;
+}
+
+// $TT_EMU_INCLUDE: the include roots, ':'-separated (a checkout keeps hand-written and generated headers apart).
+// Unset (a program built with CMake against the emulator's package and run directly): the roots next to this
+// library, where the build put them (TT_EMU_INCLUDE_FROM_LIB: an installed package's emulator/include, else the
+// checkout's two trees, relative to the library's folder; CMakeLists.txt defines both).
+std::vector<fs::path> include_roots() {
+    if (const std::string text = env_or("TT_EMU_INCLUDE", ""); !text.empty()) return split_roots(text, {});
+    Dl_info info{};
+    if (dladdr(reinterpret_cast<void*>(&include_roots), &info) == 0 || info.dli_fname == nullptr) return {};
+    const fs::path lib_dir = fs::absolute(info.dli_fname).parent_path();
+    for (const char* candidate : {TT_EMU_INCLUDE_FROM_LIB_INSTALLED, TT_EMU_INCLUDE_FROM_LIB_BUILD}) {
+        std::vector<fs::path> roots = split_roots(candidate, lib_dir);
+        std::error_code ec;
+        if (!roots.empty() && fs::is_directory(roots.front() / "tt-metalium", ec)) return roots;
+    }
+    return {};
 }
 
 fs::path cache_root() {
@@ -106,6 +122,46 @@ int run_command(const std::string& command, std::string& output) {
     size_t n;
     while ((n = fread(buf, 1, sizeof buf, pipe)) > 0) output.append(buf, n);
     return pclose(pipe);
+}
+
+// What tt-metal's JIT puts around a data-movement kernel: its firmware wrapper (brisck.cc / ncrisck.cc) includes
+// the dataflow API before the kernel source, so a reader or writer may call the API without an #include; and the
+// build defines the processor (COMPILE_FOR_BRISC / COMPILE_FOR_NCRISC), the kernel's NoC and NoC mode
+// (kernel.cpp's process_defines). The API header is the profile's (api/dataflow/dataflow_api.h, or
+// dataflow_api.h in the 2025 layout): whichever the emulator's tree of the profile has.
+std::string data_movement_flags(const std::vector<fs::path>& roots, const std::string& profile, KernelKind kind,
+                                int noc) {
+    std::string flags = kind == KernelKind::Riscv0 ? " -DCOMPILE_FOR_BRISC" : " -DCOMPILE_FOR_NCRISC";
+    flags += " -DNOC_INDEX=" + std::to_string(noc) + " -DNOC_MODE=0";
+    for (const char* header : {"api/dataflow/dataflow_api.h", "dataflow_api.h"}) {
+        for (const fs::path& root : roots) {
+            std::error_code ec;
+            if (fs::is_regular_file(root / profile / header, ec)) return flags + " -include " + header;
+        }
+    }
+    return flags;
+}
+
+// Every compute API header of tt-metal includes api/compute/common.h (compute_kernel_api/common.h in the 2025
+// layout), which includes reg_api.h, pack.h, reconfig_data_format.h, cb_api.h and compute_kernel_hw_startup.h
+// (tt_metal/hw/inc/api/compute/common.h): a compute kernel that includes eltwise_binary.h calls cb_wait_front,
+// tile_regs_acquire and pack_tile without including their headers. The emulator's rendered headers declare only
+// their own calls, so a compute kernel gets those five, of the profile's tree, included before it.
+std::string compute_flags(const std::vector<fs::path>& roots, const std::string& profile) {
+    std::string flags;
+    for (const char* dir : {"api/compute/", "compute_kernel_api/"}) {
+        for (const char* header : {"reg_api.h", "pack.h", "reconfig_data_format.h", "cb_api.h",
+                                   "compute_kernel_hw_startup.h"}) {
+            for (const fs::path& root : roots) {
+                std::error_code ec;
+                if (fs::is_regular_file(root / profile / dir / header, ec)) {
+                    flags += std::string(" -include ") + dir + header;
+                    break;
+                }
+            }
+        }
+    }
+    return flags;
 }
 
 // Each kernel object has its size and digest beside it (`<object>.digest`), written before the object is renamed
@@ -164,13 +220,14 @@ bool build_object(const fs::path& so, const std::string& command_prefix, std::st
 }
 
 std::shared_ptr<KernelBinary> compile(const std::string& path, const std::vector<uint32_t>& compile_args,
-                                      const std::map<std::string, std::string>& defines) {
+                                      const std::map<std::string, std::string>& defines, KernelKind kind, int noc) {
     auto bin = std::make_shared<KernelBinary>();
     bin->path = path;
     const auto start = std::chrono::steady_clock::now();
     const std::vector<fs::path> roots = include_roots();
     if (roots.empty()) {
-        bin->log = "TT_EMU_INCLUDE is not set (it must list the emulator's include roots, ':'-separated)";
+        bin->log = "TT_EMU_INCLUDE is not set and no include root lies next to the emulator library (set it to the "
+                   "emulator's include roots, ':'-separated: python -m tilelang.tenstorrent.emulator --include)";
         return bin;
     }
     std::string source;
@@ -186,6 +243,7 @@ std::shared_ptr<KernelBinary> compile(const std::string& path, const std::vector
     for (const fs::path& root : roots) flags += " -I" + shell_quote((root / profile).string());
     for (const fs::path& root : roots) flags += " -I" + shell_quote(root.string());
     flags += " -DKERNEL_COMPILE_TIME_ARGS=" + args;
+    flags += kind == KernelKind::Compute ? compute_flags(roots, profile) : data_movement_flags(roots, profile, kind, noc);
     for (auto& [name, value] : defines) flags += " " + shell_quote("-D" + name + (value.empty() ? "" : "=" + value));
 
     const std::string key = digest(source + '\0' + cxx + ' ' + flags + '\0' + headers_digest(roots));
@@ -228,7 +286,8 @@ std::shared_ptr<KernelBinary> compile(const std::string& path, const std::vector
 }  // namespace
 
 std::shared_future<std::shared_ptr<KernelBinary>> compile_kernel_async(const KernelSpec& spec) {
-    return std::async(std::launch::async, compile, spec.path, spec.compile_args, spec.defines).share();
+    return std::async(std::launch::async, compile, spec.path, spec.compile_args, spec.defines, spec.kind, spec.noc)
+        .share();
 }
 
 }  // namespace tt_emu

@@ -103,10 +103,11 @@ void issue(Session& s, bool read, std::shared_ptr<DramBuffer> buf, uint32_t page
         fail(s, "transfer of " + std::to_string(size) + " B at offset " + std::to_string(offset) +
                     " does not fit in a page of " + buf->describe());
     }
-    if (!inside_window(s.core, l1, size, read)) {
+    if (!inside_window(s.core, l1, size, read) && !inside_l1_buffer(l1, size)) {
         fail(s, std::string("L1 ") + (read ? "destination " : "source ") + hex(l1) + ".." + hex(l1 + size) +
                     " is outside the " + (read ? "reserved" : "waited") + " pages of every CB (" +
-                    (read ? "reserved: " : "waited: ") + windows(s.core, read) + ")");
+                    (read ? "reserved: " : "waited: ") + windows(s.core, read) + ") and every L1 buffer (" +
+                    list_l1_buffers() + ")");
     }
     Transfer x{read, std::move(buf), page, offset, size, l1};
     (read ? s.t.reads : s.t.writes).push_back(std::move(x));
@@ -338,6 +339,26 @@ bool cb_pages_available_at_front(int32_t cb_id, int32_t num_pages) {
     Cb& cb = cb_of(s, cb_id);
     claim(s, cb, false);
     return static_cast<int64_t>(cb.occupied()) >= num_pages;
+}
+
+uint8_t get_absolute_logical_x() {
+    Session s = enter("get_absolute_logical_x", {});
+    return static_cast<uint8_t>(s.core.coord.x);
+}
+
+uint8_t get_absolute_logical_y() {
+    Session s = enter("get_absolute_logical_y", {});
+    return static_cast<uint8_t>(s.core.coord.y);
+}
+
+uint8_t get_relative_logical_x() {
+    Session s = enter("get_relative_logical_x", {});
+    return static_cast<uint8_t>(s.core.coord.x);
+}
+
+uint8_t get_relative_logical_y() {
+    Session s = enter("get_relative_logical_y", {});
+    return static_cast<uint8_t>(s.core.coord.y);
 }
 
 uint32_t get_write_ptr(uint32_t cb_id) {

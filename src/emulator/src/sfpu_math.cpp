@@ -84,6 +84,8 @@ void sfpu_init(Op op) {
     ComputeState& c = compute_of(s);
     need_startup(s, c);
     c.sfpu = static_cast<int>(op);
+    c.cumsum_init = false;
+    c.typecast_init = false;
 }
 
 void sfpu(Op op, uint32_t idst, float value) {
@@ -91,6 +93,7 @@ void sfpu(Op op, uint32_t idst, float value) {
     ComputeState& c = need_init(s, op);
     float* d = math_dst(s, c, idst);
     c.computed = true;
+    c.cumsum_carried = false;  // the SFPU's registers now hold this call's values
     const SfpuMath& math = math_of(op);
     for (uint32_t i = 0; i < kTileElems; ++i) d[i] = math.apply(d[i], value);
     finish_math(c, d);
@@ -112,6 +115,7 @@ void sfpu_binary(Op op, uint32_t idst0, uint32_t idst1, uint32_t odst) {
     }
     float* d = math_dst(s, c, odst);
     c.computed = true;
+    c.cumsum_carried = false;
     const SfpuMath& math = math_of(op);
     for (uint32_t i = 0; i < kTileElems; ++i) d[i] = math.apply(operands[i], operands[kTileElems + i]);
     finish_math(c, d);

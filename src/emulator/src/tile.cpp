@@ -102,16 +102,55 @@ const char* format_name(DataFormat format) {
 }
 
 bool tile_format_supported(DataFormat format) {
-    return format == DataFormat::Float32 || format == DataFormat::Float16 || format == DataFormat::Float16_b;
+    return format == DataFormat::Float32 || format == DataFormat::Float16 || format == DataFormat::Float16_b ||
+           integer_format(format);
 }
 
-uint32_t tile_bytes(DataFormat format) { return format == DataFormat::Float32 ? 4096u : 2048u; }
+bool integer_format(DataFormat format) {
+    return format == DataFormat::Int32 || format == DataFormat::UInt32 || format == DataFormat::UInt16 ||
+           format == DataFormat::UInt8;
+}
+
+uint32_t datum_bytes(DataFormat format) {
+    switch (format) {
+        case DataFormat::Float32:
+        case DataFormat::Int32:
+        case DataFormat::UInt32: return 4;
+        case DataFormat::UInt8: return 1;
+        default: return 2;
+    }
+}
+
+uint32_t tile_bytes(DataFormat format) { return kTileElems * datum_bytes(format); }
+
+namespace {
+
+// An integer element as DST holds it (32-bit DST): its bits, an unsigned narrower element zero-extended; and back.
+inline float int_to_dst(const uint8_t* from, uint32_t bytes) {
+    uint32_t u = 0;
+    std::memcpy(&u, from, bytes);  // little-endian, as the device's L1
+    return float_of(u);
+}
+
+inline void dst_to_int(float value, uint32_t bytes, uint8_t* to) {
+    const uint32_t u = bits_of(value);
+    std::memcpy(to, &u, bytes);  // the low bytes
+}
+
+}  // namespace
 
 // Cloned per x86 ISA like the tile product: a run of 16 bf16 values is a widening shift and a store at AVX-512.
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
 __attribute__((target_clones("avx512f", "avx2", "default")))
 #endif
 TileBits unpack_tile(const uint8_t* page, DataFormat format, float* out) {
+    if (integer_format(format)) {
+        const uint32_t bytes = datum_bytes(format);
+        for (uint32_t n = 0; n < kRuns; ++n) {
+            for (uint32_t c = 0; c < kFaceRows; ++c) out[run_start(n) + c] = int_to_dst(page + (n * kFaceRows + c) * bytes, bytes);
+        }
+        return TileBits{0xffffffffu, 0, UINT32_MAX};
+    }
     if (format == DataFormat::Float32) {
         for (uint32_t n = 0; n < kRuns; ++n) std::memcpy(out + run_start(n), page + n * kFaceRows * 4, kFaceRows * 4);
         return TileBits{0xffffffffu, 0, UINT32_MAX};
@@ -183,6 +222,13 @@ const float* unpack_tile_cached(const uint8_t* page, DataFormat format, TileBits
 }
 
 void pack_tile_data(const float* in, DataFormat format, uint8_t* page) {
+    if (integer_format(format)) {
+        const uint32_t bytes = datum_bytes(format);
+        for (uint32_t n = 0; n < kRuns; ++n) {
+            for (uint32_t c = 0; c < kFaceRows; ++c) dst_to_int(in[run_start(n) + c], bytes, page + (n * kFaceRows + c) * bytes);
+        }
+        return;
+    }
     for (uint32_t n = 0; n < kRuns; ++n) {
         const float* __restrict__ from = in + run_start(n);
         uint8_t* __restrict__ to = page + n * kFaceRows * (format == DataFormat::Float32 ? 4 : 2);
@@ -201,10 +247,14 @@ void pack_tile_data(const float* in, DataFormat format, uint8_t* page) {
 }
 
 void unpack_rows(const uint8_t* rows, DataFormat format, uint32_t width, uint32_t col0, float* out) {
-    const uint32_t bytes = format == DataFormat::Float32 ? 4 : 2;
+    const uint32_t bytes = datum_bytes(format);
     for (uint32_t r = 0; r < 32; ++r) {
         const uint8_t* from = rows + (size_t{r} * width + col0) * bytes;
         for (uint32_t c = 0; c < 32; ++c) {
+            if (integer_format(format)) {
+                out[r * 32 + c] = int_to_dst(from + c * bytes, bytes);
+                continue;
+            }
             if (format == DataFormat::Float32) {
                 std::memcpy(&out[r * 32 + c], from + c * 4, 4);
                 continue;
@@ -217,10 +267,14 @@ void unpack_rows(const uint8_t* rows, DataFormat format, uint32_t width, uint32_
 }
 
 void pack_rows(const float* in, DataFormat format, uint32_t width, uint32_t col0, uint8_t* rows) {
-    const uint32_t bytes = format == DataFormat::Float32 ? 4 : 2;
+    const uint32_t bytes = datum_bytes(format);
     for (uint32_t r = 0; r < 32; ++r) {
         uint8_t* to = rows + (size_t{r} * width + col0) * bytes;
         for (uint32_t c = 0; c < 32; ++c) {
+            if (integer_format(format)) {
+                dst_to_int(in[r * 32 + c], bytes, to + c * bytes);
+                continue;
+            }
             if (format == DataFormat::Float32) {
                 std::memcpy(to + c * 4, &in[r * 32 + c], 4);
                 continue;

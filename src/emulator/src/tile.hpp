@@ -9,6 +9,10 @@
 namespace tt_emu {
 
 bool tile_format_supported(DataFormat format);
+// Int32, UInt32, UInt16, UInt8: DST holds an element's bits (an unsigned narrower one zero-extended) in 32-bit DST,
+// which copies, transposes and packs move unchanged; the packer writes the low bytes.
+bool integer_format(DataFormat format);
+uint32_t datum_bytes(DataFormat format);
 uint32_t tile_bytes(DataFormat format);
 // Round-to-nearest-even to bf16 (a NaN stays a quiet NaN), as packing to Float16_b and reading back would; branch-free
 // and inline so that the loops over a tile that call it vectorise.

@@ -94,6 +94,14 @@ inline decltype(auto) get_semaphore(uint32_t semaphore_id) {
 }
 #endif
 
+// Size in bytes of one page of a CB, as configured by the host (set_page_size); tt-metal's examples feed it to InterleavedAddrGenFast as the page size.
+#ifndef TT_EMU_DECLARED_get_tile_size_1
+#define TT_EMU_DECLARED_get_tile_size_1
+inline decltype(auto) get_tile_size(int32_t cb_id) {
+    return ::tt_emu::kapi::get_tile_size(cb_id);
+}
+#endif
+
 // L1 byte address of the back of the CB; valid only between cb_reserve_back and cb_push_back.
 #ifndef TT_EMU_DECLARED_get_write_ptr_1
 #define TT_EMU_DECLARED_get_write_ptr_1

@@ -78,6 +78,7 @@ public:
     DeviceAddr page_size() const { return buffer_->page_size(); }
     MeshDevice* device() const { return device_; }
     Buffer* get_reference_buffer() const { return buffer_.get(); }
+    Buffer* get_backing_buffer() const { return buffer_.get(); }
 
 private:
     std::shared_ptr<Buffer> buffer_;

@@ -6,13 +6,23 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstdlib>
 #include <initializer_list>
+#include <iostream>
 #include <map>
 #include <memory>
 #include <string>
 #include <unordered_map>
 #include <variant>
 #include <vector>
+
+// What tt-metal's host_api.hpp brings in with its own includes, and its programs use without including.
+#include "fmt/format.h"
+#include "tt-logger/tt-logger.hpp"
+#include "tt-metalium/bfloat16.hpp"
+#include "tt-metalium/constants.hpp"
+#include "tt_stl/assert.hpp"
+#include "tt_emu/cb_index.hpp"  // tt::CBIndex
 
 namespace tt_emu {
 struct DramBuffer;
@@ -30,11 +40,6 @@ enum class DataFormat : uint8_t {
     RawUInt16 = 241, RawUInt32 = 242, Invalid = 255
 };
 
-// Wormhole has 32 CBs per core.
-enum CBIndex : uint8_t {
-    c_0, c_1, c_2, c_3, c_4, c_5, c_6, c_7, c_8, c_9, c_10, c_11, c_12, c_13, c_14, c_15,
-    c_16, c_17, c_18, c_19, c_20, c_21, c_22, c_23, c_24, c_25, c_26, c_27, c_28, c_29, c_30, c_31, SIZE
-};
 
 enum class ARCH { WORMHOLE_B0 };
 
@@ -55,6 +60,8 @@ struct CoreCoord {
         return a.y != b.y ? a.y < b.y : a.x < b.x;
     }
     std::string str() const { return "(x=" + std::to_string(x) + ",y=" + std::to_string(y) + ")"; }
+    // As tt-metal prints a core (its fmt formatter and operator<<): (x=1,y=2).
+    friend std::ostream& operator<<(std::ostream& os, const CoreCoord& c) { return os << c.str(); }
 };
 
 // Inclusive rectangle of cores.
@@ -64,6 +71,32 @@ struct CoreRange {
     CoreRange(const CoreCoord& point) : start_coord(point), end_coord(point) {}
     CoreRange(const CoreCoord& start, const CoreCoord& end) : start_coord(start), end_coord(end) {}
     std::size_t size() const;
+    CoreCoord grid_size() const { return {end_coord.x - start_coord.x + 1, end_coord.y - start_coord.y + 1}; }
+    bool contains(const CoreCoord& c) const {
+        return c.x >= start_coord.x && c.x <= end_coord.x && c.y >= start_coord.y && c.y <= end_coord.y;
+    }
+    // `for (const CoreCoord& core : range)`: row after row, x fastest, as tt-metal's CoreRange iterator goes.
+    class iterator {
+    public:
+        iterator(const CoreRange* range, CoreCoord at) : range_(range), at_(at) {}
+        const CoreCoord& operator*() const { return at_; }
+        iterator& operator++() {
+            if (at_.x < range_->end_coord.x) {
+                ++at_.x;
+            } else {
+                at_ = {range_->start_coord.x, at_.y + 1};
+            }
+            return *this;
+        }
+        friend bool operator==(const iterator& a, const iterator& b) { return a.at_ == b.at_; }
+        friend bool operator!=(const iterator& a, const iterator& b) { return !(a == b); }
+
+    private:
+        const CoreRange* range_;
+        CoreCoord at_;
+    };
+    iterator begin() const { return {this, start_coord}; }
+    iterator end() const { return {this, {start_coord.x, end_coord.y + 1}}; }
 };
 
 class CoreRangeSet {
@@ -73,6 +106,13 @@ public:
     CoreRangeSet(const std::vector<CoreRange>& ranges) : ranges_(ranges) {}
     const std::vector<CoreRange>& ranges() const { return ranges_; }
     uint32_t num_cores() const;
+    bool contains(const CoreCoord& c) const {
+        for (const CoreRange& r : ranges_) {
+            if (r.contains(c)) return true;
+        }
+        return false;
+    }
+    bool empty() const { return ranges_.empty(); }
 
 private:
     std::vector<CoreRange> ranges_;
@@ -180,7 +220,7 @@ public:
     DeviceAddr size() const;
     DeviceAddr page_size() const;
     uint32_t num_pages() const;
-    BufferType buffer_type() const { return BufferType::DRAM; }
+    BufferType buffer_type() const;
     IDevice* device() const { return device_; }
     tt_emu::DramBuffer& dram() const { return *impl_; }
 

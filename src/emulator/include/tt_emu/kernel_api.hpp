@@ -10,6 +10,8 @@
 #include <cstdint>
 #include <cstring>
 
+#include "tt_emu/cb_index.hpp"  // tt::CBIndex, as kernels name CBs
+
 // Legacy compute entry `namespace NAMESPACE { void MAIN { ... } }` (2025 API); the runtime looks up
 // both this symbol (tt_emu_kernel::kernel_main()) and the plain `void kernel_main()`.
 #define NAMESPACE tt_emu_kernel
@@ -140,6 +142,13 @@ uint32_t get_write_ptr(uint32_t cb_id);
 uint32_t get_read_ptr(uint32_t cb_id);
 DataFormat get_dataformat(int32_t cb_id);
 int32_t get_tile_size(int32_t cb_id);
+
+// ---------------------------------------------------------------- the core running the kernel
+
+uint8_t get_absolute_logical_x();
+uint8_t get_absolute_logical_y();
+uint8_t get_relative_logical_x();  // one sub-device at the grid's origin: the absolute coordinates
+uint8_t get_relative_logical_y();
 
 }  // namespace tt_emu::kapi
 
@@ -345,6 +354,22 @@ void add_tiles_bcast_rows(uint32_t icb0, uint32_t icb1, uint32_t itile0, uint32_
 void mul_tiles_bcast_rows(uint32_t icb0, uint32_t icb1, uint32_t itile0, uint32_t itile1, uint32_t idst);
 void transpose_tile(uint32_t icb, uint32_t itile, uint32_t idst);
 void transpose_wh_tile(uint32_t icb, uint32_t itile, uint32_t idst);
+// SFPU column-wise cumulative sum with the running row carried between calls (kapi_compute.cpp).
+void cumsum_tile_init();
+void cumsum_tile(uint32_t idst, bool first = true);
+// SFPU conversion between data formats named by their tt::DataFormat values (kapi_compute.cpp).
+namespace detail {
+void typecast_init(uint32_t in_format, uint32_t out_format);
+void typecast(uint32_t in_format, uint32_t out_format, uint32_t idst);
+}  // namespace detail
+template <uint32_t IN_DTYPE, uint32_t OUT_DTYPE>
+void typecast_tile_init() {
+    detail::typecast_init(IN_DTYPE, OUT_DTYPE);
+}
+template <uint32_t IN_DTYPE, uint32_t OUT_DTYPE, bool fp32_dest_acc = false>
+void typecast_tile(uint32_t idst) {
+    detail::typecast(IN_DTYPE, OUT_DTYPE, idst);
+}
 
 // Row reduction (kapi_reduce.cpp); the trailing template flag (fp32 accumulation) is accepted and ignored.
 template <PoolType pool, ReduceDim dim, bool flag = false>

@@ -12,3 +12,6 @@ inline decltype(auto) pack_tile(uint32_t ifrom_dst, uint32_t icb) {
     return ::tt_emu::kapi::pack_tile(ifrom_dst, icb);
 }
 #endif
+
+// Pack DST tile `ifrom_dst` into page `output_tile_index` of CB `icb`'s reservation (out of order: the reservation's pages are written in any order before one cb_push_back).
+using ::tt_emu::kapi::pack_tile;

@@ -40,6 +40,22 @@ inline decltype(auto) cb_wait_front(int32_t cb_id, int32_t num_pages) {
 }
 #endif
 
+// Logical x coordinate of the core running the kernel, relative to the origin of the worker grid (uint8_t in tt-metal's dataflow_api.h).
+#ifndef TT_EMU_DECLARED_get_absolute_logical_x_0
+#define TT_EMU_DECLARED_get_absolute_logical_x_0
+inline decltype(auto) get_absolute_logical_x() {
+    return ::tt_emu::kapi::get_absolute_logical_x();
+}
+#endif
+
+// Logical y coordinate of the core running the kernel, relative to the origin of the worker grid.
+#ifndef TT_EMU_DECLARED_get_absolute_logical_y_0
+#define TT_EMU_DECLARED_get_absolute_logical_y_0
+inline decltype(auto) get_absolute_logical_y() {
+    return ::tt_emu::kapi::get_absolute_logical_y();
+}
+#endif
+
 // Per-core runtime argument `arg_idx` as a 32-bit unsigned value.
 using ::tt_emu::kapi::get_arg_val;
 
@@ -86,11 +102,35 @@ inline decltype(auto) get_read_ptr(uint32_t cb_id) {
 }
 #endif
 
+// Logical x coordinate of the core relative to its sub-device's origin (the emulated device has one sub-device, at the grid's origin, so it equals get_absolute_logical_x).
+#ifndef TT_EMU_DECLARED_get_relative_logical_x_0
+#define TT_EMU_DECLARED_get_relative_logical_x_0
+inline decltype(auto) get_relative_logical_x() {
+    return ::tt_emu::kapi::get_relative_logical_x();
+}
+#endif
+
+// Logical y coordinate of the core relative to its sub-device's origin.
+#ifndef TT_EMU_DECLARED_get_relative_logical_y_0
+#define TT_EMU_DECLARED_get_relative_logical_y_0
+inline decltype(auto) get_relative_logical_y() {
+    return ::tt_emu::kapi::get_relative_logical_y();
+}
+#endif
+
 // L1 byte address of semaphore `semaphore_id` (the id the host's CreateSemaphore returned) on this core.
 #ifndef TT_EMU_DECLARED_get_semaphore_1
 #define TT_EMU_DECLARED_get_semaphore_1
 inline decltype(auto) get_semaphore(uint32_t semaphore_id) {
     return ::tt_emu::kapi::get_semaphore(semaphore_id);
+}
+#endif
+
+// Size in bytes of one page of a CB, as configured by the host (set_page_size); tt-metal's examples feed it to InterleavedAddrGenFast as the page size.
+#ifndef TT_EMU_DECLARED_get_tile_size_1
+#define TT_EMU_DECLARED_get_tile_size_1
+inline decltype(auto) get_tile_size(int32_t cb_id) {
+    return ::tt_emu::kapi::get_tile_size(cb_id);
 }
 #endif
 

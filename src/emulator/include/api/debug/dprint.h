@@ -1,0 +1,120 @@
+// tt_emu: tt-metal's kernel debug print (api/debug/dprint.h): `DPRINT << "x = " << x << ENDL();` in any kernel,
+// DPRINT_MATH / DPRINT_UNPACK / DPRINT_PACK(...) in compute kernels, DPRINT_DATA0 / DPRINT_DATA1(...) in
+// data-movement kernels. As with tt-metal, nothing is printed unless TT_METAL_DPRINT_CORES names the core
+// ("x,y" pairs, "(x,y),(x,y)", or "all"); a line then goes to the program's stdout as
+// "<device>:(x=<x>,y=<y>):<RISC>: <text>" (RISC: BR, NC, TR0, TR1, TR2; a plain DPRINT in a compute kernel, which
+// the emulator runs once rather than on three TRISCs, is tagged TR). Values: strings, characters, integers,
+// floats; manipulators ENDL(), HEX(), DEC(), OCT(), SETW(n), SETPRECISION(n), FIXED(), DEFAULTFLOAT().
+// Tile slices (TSLICE) are not printed.
+#pragma once
+
+#include <cstdint>
+#include <type_traits>
+
+namespace tt_emu::kapi::detail {
+void dprint_text(const char* text);
+void dprint_char(char c);
+void dprint_int(int64_t value);
+void dprint_uint(uint64_t value);
+void dprint_float(double value);
+void dprint_format(int what, uint32_t value);  // 0: base (8, 10, 16), 1: width, 2: precision, 3: fixed (0 or 1)
+void dprint_end();
+bool dprint_on(int risc);  // whether the calling kernel runs on that RISC (0 BR, 1 NC, 2..4 TR0..TR2)
+struct DprintRisc {        // tags the lines of its scope with one TRISC of a compute kernel
+    explicit DprintRisc(int risc);
+    ~DprintRisc();
+    DprintRisc(const DprintRisc&) = delete;
+    DprintRisc& operator=(const DprintRisc&) = delete;
+};
+}  // namespace tt_emu::kapi::detail
+
+struct ENDL {};
+struct HEX {};
+struct DEC {};
+struct OCT {};
+struct FIXED {};
+struct DEFAULTFLOAT {};
+struct SETW {
+    explicit SETW(uint32_t w) : width(w) {}
+    uint32_t width;
+};
+struct SETPRECISION {
+    explicit SETPRECISION(uint32_t p) : precision(p) {}
+    uint32_t precision;
+};
+
+namespace tt_emu::kapi::detail {
+struct DebugPrinter {
+    const DebugPrinter& operator<<(const char* text) const {
+        dprint_text(text);
+        return *this;
+    }
+    const DebugPrinter& operator<<(ENDL) const {
+        dprint_end();
+        return *this;
+    }
+    const DebugPrinter& operator<<(HEX) const {
+        dprint_format(0, 16);
+        return *this;
+    }
+    const DebugPrinter& operator<<(DEC) const {
+        dprint_format(0, 10);
+        return *this;
+    }
+    const DebugPrinter& operator<<(OCT) const {
+        dprint_format(0, 8);
+        return *this;
+    }
+    const DebugPrinter& operator<<(SETW w) const {
+        dprint_format(1, w.width);
+        return *this;
+    }
+    const DebugPrinter& operator<<(SETPRECISION p) const {
+        dprint_format(2, p.precision);
+        return *this;
+    }
+    const DebugPrinter& operator<<(FIXED) const {
+        dprint_format(3, 1);
+        return *this;
+    }
+    const DebugPrinter& operator<<(DEFAULTFLOAT) const {
+        dprint_format(3, 0);
+        return *this;
+    }
+    template <typename T, std::enable_if_t<std::is_arithmetic_v<T> || std::is_enum_v<T>, int> = 0>
+    const DebugPrinter& operator<<(T value) const {
+        if constexpr (std::is_same_v<T, char>) {
+            dprint_char(value);
+        } else if constexpr (std::is_floating_point_v<T>) {
+            dprint_float(value);
+        } else if constexpr (std::is_enum_v<T>) {
+            dprint_int(static_cast<int64_t>(value));
+        } else if constexpr (std::is_signed_v<T>) {
+            dprint_int(value);
+        } else {
+            dprint_uint(value);
+        }
+        return *this;
+    }
+};
+}  // namespace tt_emu::kapi::detail
+
+#define DPRINT (::tt_emu::kapi::detail::DebugPrinter{})
+#define TT_EMU_DPRINT_TRISC_(risc, x)                                        \
+    do {                                                                     \
+        if (::tt_emu::kapi::detail::dprint_on(risc)) {                       \
+            ::tt_emu::kapi::detail::DprintRisc tt_emu_dprint_risc_{risc};   \
+            x;                                                               \
+        }                                                                    \
+    } while (0)
+#define DPRINT_UNPACK(x) TT_EMU_DPRINT_TRISC_(2, x)
+#define DPRINT_MATH(x) TT_EMU_DPRINT_TRISC_(3, x)
+#define DPRINT_PACK(x) TT_EMU_DPRINT_TRISC_(4, x)
+#define DPRINT_DATA0(x)                                       \
+    do {                                                      \
+        if (::tt_emu::kapi::detail::dprint_on(0)) { x; }      \
+    } while (0)
+#define DPRINT_DATA1(x)                                       \
+    do {                                                      \
+        if (::tt_emu::kapi::detail::dprint_on(1)) { x; }      \
+    } while (0)

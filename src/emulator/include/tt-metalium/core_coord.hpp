@@ -1,0 +1,4 @@
+// tt_emu: tt-metal's <tt-metalium/core_coord.hpp>; its declarations are in the emulator's host_api.hpp.
+#pragma once
+
+#include "tt-metalium/host_api.hpp"

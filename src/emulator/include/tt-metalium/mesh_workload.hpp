@@ -1,0 +1,4 @@
+// tt_emu: tt-metal's <tt-metalium/mesh_workload.hpp>; its declarations are in the emulator's distributed.hpp.
+#pragma once
+
+#include "tt-metalium/distributed.hpp"

@@ -1,0 +1,4 @@
+// tt_emu: tt-metal's <tt-metalium/program.hpp>; its declarations are in the emulator's host_api.hpp.
+#pragma once
+
+#include "tt-metalium/host_api.hpp"

@@ -1,0 +1,54 @@
+// What the loop recognisers of LowerTTLoopsToTileOps share (loop_tile_ops.cc: copies, gemms, staged element-wise
+// stores; loop_blocks.cc: which block of a buffer a loop nest moves; loop_views.cc: tensor views and overwritten
+// blocks).
+#pragma once
+
+#include <variant>
+
+#include "cpu_loops.h"
+#include "tile_ops_util.h"
+
+namespace tl::loops {
+
+/*! \brief "loop (i, j) storing dst[i, j] = value", for messages. */
+std::string nest_text(const std::vector<ir::For>& loops, const ir::BufferStore& store);
+
+/*! \brief How one buffer access depends on a nest's variables: per dim, the loop (index into the nest) that steps it
+ * (-1: none) and the index with the nest's variables at zero. */
+struct Placement {
+  std::vector<int> loop_of_dim;
+  std::vector<Any> base;
+};
+/*! \brief The placement of `indices` (each affine, every loop stepping one dim with stride 1), or why not. */
+std::variant<Placement, std::string> place(const List& indices, const std::vector<ir::For>& loops);
+/*! \brief The loops in the order of the dims they step. */
+std::vector<int> dim_order(const Placement& p);
+/*! \brief The region of `buffer` a placement covers over the loops' ranges. */
+Any region(const Any& buffer, const Placement& p, const std::vector<ir::For>& loops);
+Any full_region(const Any& buffer);
+/*! \brief A tile primitive call (tirx.tile.copy, tirx.tile.gemm) of `args`. */
+Any tile_call(const char* op, const List& args);
+
+/*! \brief A block of a buffer that a nest moves: its region, and the loops in the order of the dims they step. */
+struct Block {
+  Any region;
+  std::vector<int> order;
+};
+Any simplified(const cpu::Analyzer& analyzer, const Any& expr);
+/*! \brief Rows [r0, r0 + rows) and columns [c0, c0 + cols) of a tensor's folded matrix as a region of the tensor,
+ * when the rows start and end on whole sub-blocks of the dims they span; or why not. */
+std::variant<Any, std::string> rows_region(const Any& buffer, const Any& r0, int64_t rows, const Any& c0, int64_t cols,
+                                           const cpu::Analyzer& analyzer);
+/*! \brief The block of `buffer` that `indices` (simplified over the loop ranges) read over the nest: a block slice,
+ * or a block of consecutive rows of an N-D tensor's folded matrix; or why not. */
+std::variant<Block, std::string> block_of(const Any& buffer, const List& indices, const std::vector<ir::For>& loops,
+                                          const cpu::Analyzer& analyzer);
+
+/*! \brief Tile ops on blocks of `T.Tensor((rows, cols), dtype, tensor.data)` views that are a tensor's folded matrix
+ * become tile ops on the tensor's regions; the views go. */
+Any resolve_views(const Any& func, const Any& body, const cpu::Analyzer& analyzer);
+/*! \brief In a statement sequence, a tile op writing an on-chip block whole that is written whole again before
+ * anything reads it is dropped (its CB would have no consumer). */
+Any drop_overwritten(const Any& stmt);
+
+}  // namespace tl::loops

@@ -1,0 +1,3 @@
+#include "sfpi.h"
+
+void kernel_main() {}

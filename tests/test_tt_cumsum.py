@@ -1,0 +1,76 @@
+"""T.cumsum on Tenstorrent (issue 28): TileLang's block cumsum (tests/test_tilelang_examples.py cumsum_kernel, the
+tile primitive of upstream's examples/cumsum), lowered to tt-metal's SFPU cumsum_tile (fp32 adds down every column of
+a tile, the running row carried in SFPU registers from one tile of a column of tiles to the next); along dim 1 the
+block is transposed on chip, summed and transposed back. The adds run in row order in fp32, numpy's order, so fp32
+results are bit-exact; reverse=True and integer blocks are refused naming why."""
+
+from __future__ import annotations
+
+import dataclasses
+import shutil
+from pathlib import Path
+
+import ml_dtypes
+import numpy as np
+import pytest
+import test_tilelang_examples as examples
+
+import tilelang
+from tilelang.errors import TileLangError
+
+pytestmark = pytest.mark.skipif(shutil.which("g++") is None, reason="no C++ compiler")
+RNG = np.random.default_rng(281)
+
+
+def _block_cumsum(a: np.ndarray, bm: int, bn: int, dim: int) -> np.ndarray:
+    m, n = a.shape
+    tiles = a.reshape(m // bm, bm, n // bn, bn).transpose(0, 2, 1, 3)
+    return np.cumsum(tiles, 2 + dim).transpose(0, 2, 1, 3).reshape(m, n)
+
+
+@pytest.mark.parametrize("dim", [0, 1])
+@pytest.mark.parametrize("shape", [(64, 128, 32, 64), (128, 64, 64, 32)])
+def test_block_cumsum_fp32_is_bit_exact(dim: int, shape: tuple[int, int, int, int]) -> None:
+    m, n, bm, bn = shape
+    a = RNG.standard_normal((m, n)).astype("float32")
+    kernel = tilelang.compile(examples.cumsum_kernel.__wrapped__(m, n, bm, bn, dim, False), out_idx=[-1],
+                              target="tenstorrent")
+    source = kernel.get_kernel_source()
+    assert "cumsum_tile(0, " in source and "pack_tile<true>(" in source
+    assert ("transpose_tile(" in source) == (dim == 1)
+    np.testing.assert_array_equal(kernel(a), _block_cumsum(a, bm, bn, dim))
+
+
+def test_block_cumsum_bf16_carries_fp32_and_rounds_each_result() -> None:
+    """16-bit DST: each sum is stored rounded to bf16, the running row the SFPU carries stays fp32."""
+    a = RNG.standard_normal((64, 64)).astype(ml_dtypes.bfloat16)
+    kernel = tilelang.compile(examples.cumsum_kernel.__wrapped__(64, 64, 64, 32, 0, False, "bfloat16"),
+                              out_idx=[-1], target="tenstorrent")
+    ref = _block_cumsum(a.astype("float32"), 64, 32, 0).astype(ml_dtypes.bfloat16)
+    np.testing.assert_array_equal(kernel(a).astype("float32"), ref.astype("float32"))
+
+
+def test_reverse_cumsum_is_refused_naming_the_scan_direction() -> None:
+    with pytest.raises(TileLangError, match=r"T.cumsum\(A_shared, dim=1, reverse=True\): reverse=True is not "
+                                            r"supported by the tenstorrent backend: Metalium's cumsum_tile scans"):
+        tilelang.lower(examples.cumsum_kernel.__wrapped__(64, 64, 32, 32, 1, True), target="tenstorrent")
+
+
+def test_emulator_rejects_a_carry_another_sfpu_call_overwrote(tmp_path: Path) -> None:
+    """cumsum_tile(first = false) after another SFPU tile call: the running row is gone from the SFPU registers."""
+    from tilelang.tenstorrent import emulator
+
+    rt_mod = tilelang.compile(examples.cumsum_kernel.__wrapped__(64, 32, 64, 32, 0, False),
+                              target="tenstorrent").artifact.rt_mod
+    prog = dataclasses.replace(rt_mod, files=dict(rt_mod.files))
+    source = prog.files["compute.cpp"]
+    prog.files["compute.cpp"] = source.replace(
+        '#include "api/compute/cumsum.h"',
+        '#include "api/compute/cumsum.h"\n#include "api/compute/eltwise_unary/exp.h"'
+    ).replace("cumsum_tile_init();\n",
+              "exp_tile_init();\n            exp_tile(0);\n            cumsum_tile_init();\n", 1)
+    assert prog.files["compute.cpp"] != source
+    arrays = [RNG.standard_normal((64, 32)).astype("float32"), np.zeros((64, 32), "float32")]
+    with pytest.raises(emulator.TTEmulatorError, match=r"cumsum_tile\(first = false\) continues a running row no "
+                                                        r"cumsum_tile left"):
+        prog.run(arrays, workdir=tmp_path)
