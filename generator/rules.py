@@ -50,6 +50,7 @@ TILE_OP_FIELDS: dict[str, tuple[str, ...]] = {
     "atomic_out": ("tensor", "row", "col", "rows", "cols", "row_tiles", "member", "members"),
     "copy_local": (),
     "fill": ("value", "tiles"),
+    "mask": ("origin", "row_step", "col_step", "pages", "rows", "cols", "tiles"),
     "gemm": ("mt", "nt", "kt", "k", "k_count", "transposed", "clear"),
     "transpose": ("rows", "cols"),
     "cumsum": ("rows", "cols"),
@@ -133,6 +134,11 @@ ENGINES: dict[str, dict[str, Param]] = {
         "value": Param("expression"),
         "filled": Param("expression", ("row",)),
         "for_ops": Param("names"),
+    },
+    "index_masks": {
+        "tensor": Param("name"),
+        "tile": Param("expression"),
+        "max_coefficient": Param("expression"),
     },
     "finalize": {"order": Param("names")},
     "verify": {

@@ -101,8 +101,8 @@ def test_the_reader_reads_rows_and_the_compute_kernel_tilizes_them() -> None:
 def test_bshd_flash_attention_forward_matches_numpy(block: int) -> None:
     b, h, s, d = 2, 2, 128, 64
     rng = np.random.default_rng(block)
-    q, k, v = (rng.standard_normal((b, s, h, d)).astype(BF16) for _ in range(3))
-    kernel = tilelang.compile(flashattn_bshd(b, h, s, d, block, block), out_idx=[3], target="tenstorrent")
+    q, k, v = (rng.standard_normal((b, s, h, d)).astype(np.float16) for _ in range(3))
+    kernel = tilelang.compile(flashattn_bshd(b, h, s, d, False, block, block), out_idx=[3], target="tenstorrent")
     got = kernel(q, k, v).astype(np.float32)
     qf, kf, vf = (x.astype(np.float32) for x in (q, k, v))
     scores = np.einsum("bqhd,bkhd->bhqk", qf, kf) / np.sqrt(d)
@@ -187,8 +187,9 @@ def test_a_second_init_before_the_uninit_is_an_error(emulator: Any, tmp_path: Pa
 
 def test_a_tilize_after_fp32_math_without_its_reconfig_is_a_format_error(emulator: Any, tmp_path: Path) -> None:
     """Flash attention's K block is tilized in the loop after fp32 operations: without the unpacker's reconfig to the
-    bf16 rows CB, hardware would misread the rows (kapi_formats.cpp's rule, for tilize_block too)."""
-    rt_mod = tilelang.compile(flashattn_bshd(1, 1, 64, 64, 32, 32), target="tenstorrent").artifact.rt_mod
+    fp16 rows CB (upstream's kernel is fp16), hardware would misread the rows (kapi_formats.cpp's rule, for
+    tilize_block too)."""
+    rt_mod = tilelang.compile(flashattn_bshd(1, 1, 64, 64, False, 32, 32), target="tenstorrent").artifact.rt_mod
     prog = dataclasses.replace(rt_mod, files=dict(rt_mod.files))
     compute = prog.files["compute.cpp"]
     tilizes = re.findall(r"^\s+reconfig_data_format_srca\((\d+)\);\n(?=.*\n\s+tilize_init\(\1,)", compute, flags=re.M)
@@ -197,7 +198,7 @@ def test_a_tilize_after_fp32_math_without_its_reconfig_is_a_format_error(emulato
     prog.files["compute.cpp"] = re.sub(rf"^\s+reconfig_data_format_srca\({k_cb}\);\n(?=.*\n\s+tilize_init\({k_cb},)",
                                        "", compute, count=1, flags=re.M)
     assert prog.files["compute.cpp"] != compute
-    q, k, v = (uniform((1, 64, 1, 64), seed) for seed in (1, 2, 3))
-    message = rf"data format mismatch: tilize_block uses CB {k_cb} \(Float16_b\) through the unpacker's SrcA, which is "
+    q, k, v = (uniform((1, 64, 1, 64), seed).astype(np.float16) for seed in (1, 2, 3))
+    message = rf"data format mismatch: tilize_block uses CB {k_cb} \(Float16\) through the unpacker's SrcA, which is "
     with pytest.raises(emulator.TTEmulatorError, match=message + "configured for Float32"):
-        prog.run([q, k, v, np.zeros((1, 64, 1, 64), BF16)], workdir=tmp_path)
+        prog.run([q, k, v, np.zeros((1, 64, 1, 64), np.float16)], workdir=tmp_path)

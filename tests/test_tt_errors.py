@@ -64,7 +64,6 @@ CASES: list[tuple[str, Any, str]] = [
     ("float64 accumulator", lambda: matmul(64, 64, 64, 32, 32, 32, "bfloat16", "float64"),
      r"on-chip buffer 'C_local' has dtype float64; the tenstorrent backend computes in .*float32, .*uint8 only"),
     ("gemm alpha", bad.gemm_alpha, r"T.gemm into 'C_l' scales the product by T.float32\(2(.0)?\); only 1.0"),
-    ("plain copy loop", lambda: bad.eltwise("copy"), r"element-wise store .* is a plain copy; use T.copy"),
     ("unused input", bad.unused_input, r"on-chip buffer 'B_s' is written but its value is never used"),
     ("read before write", bad.read_before_write, r"reads on-chip buffer 'A_s' before anything writes it"),
     ("converting copy", bad.converting_copy, r"T.copy from 'A' \(bfloat16\) to 'A_s' \(float32\) converts dtype"),

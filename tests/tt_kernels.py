@@ -1,5 +1,5 @@
-"""TileLang kernels the Tenstorrent tests lower: the two standard kernels (verbatim, from
-test_language_llvm) plus element-wise and GEMM-epilogue kernels written in the same style."""
+"""TileLang kernels the Tenstorrent tests lower: the two standard kernels (verbatim, from test_language_llvm) plus
+element-wise and GEMM-epilogue kernels written in the same style."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ from tt_attention_kernels import ATTENTION_CORPUS
 from tt_data_kernels import DATA_CORPUS
 from tt_dram_loop_kernels import DRAM_LOOP_CORPUS
 from tt_loop_kernels import LOOP_CORPUS
+from tt_mask_kernels import MASK_CORPUS
 from tt_norm_kernels import NORM_CORPUS, rms_norm, softmax
 from tt_split_k_kernels import SPLIT_K_CORPUS
 
@@ -396,4 +397,5 @@ CORPUS = {
     **NORM_CORPUS,
     **SPLIT_K_CORPUS,
     **ATTENTION_CORPUS,
+    **MASK_CORPUS,
 }

@@ -33,7 +33,7 @@ inline constexpr const char kTtCbs[] = "tt.cbs";
 // (BindTTAccessors writes)
 inline constexpr const char kTtCompileTimeArgs[] = "tt.compile_time_args";
 
-// tt.constants: Constant tensor name -> {value, rows}: the rows of its row-major matrix that hold the value in every column (the rest is zero).
+// tt.constants: Constant tensor name -> {value, rows}: the rows of its row-major matrix that hold the value in every column (the rest is zero); an index-mask table also has mask: {p, q, first, step, on_true, on_false}: element (ii, jj) of its tile t is on_true where p * ii + q * jj + first + step * t >= 0, else on_false.
 // (AddTTConstants writes)
 inline constexpr const char kTtConstants[] = "tt.constants";
 
@@ -49,6 +49,10 @@ inline constexpr const char kTtCoreRanges[] = "tt.core_ranges";
 // (GridToPersistentTT reads, PartitionTTWork writes)
 inline constexpr const char kTtGridBlocks[] = "tt.grid_blocks";
 
+// tt.index_mask: On the outer loop of an index mask's T.Parallel nest: the name of its table (a kernel parameter, tt.constants).
+// (AddTTConstants writes)
+inline constexpr const char kTtIndexMask[] = "tt.index_mask";
+
 // tt.kernel_role: reader, compute or writer.
 // (SplitTTKernels writes)
 inline constexpr const char kTtKernelRole[] = "tt.kernel_role";
@@ -57,7 +61,7 @@ inline constexpr const char kTtKernelRole[] = "tt.kernel_role";
 // (GridToPersistentTT writes, PlanTTMulticast reads)
 inline constexpr const char kTtLaunchVars[] = "tt.launch_vars";
 
-// tt.partition_mode: global, shard or split.
+// tt.partition_mode: global, shard, zigzag or split.
 // (GridToPersistentTT reads, PartitionTTWork writes)
 inline constexpr const char kTtPartitionMode[] = "tt.partition_mode";
 

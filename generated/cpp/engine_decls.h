@@ -90,6 +90,13 @@ struct ConstantsParams {
 };
 Any constants(const std::string& name, const Dict& options, const ConstantsParams& params);
 
+struct IndexMasksParams {
+  Any tensor;
+  Expr tile;
+  Expr max_coefficient;
+};
+Any index_masks(const std::string& name, const Dict& options, const IndexMasksParams& params);
+
 struct FinalizeParams {
   Any order;
 };

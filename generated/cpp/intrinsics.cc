@@ -83,6 +83,7 @@ static const std::vector<Intrinsic>& records() {
       {"l1_word_ptr", "tt.l1_word_ptr", "concrete", {"reader", "writer"}, {{"addr", "uint32"}}, "l1_ptr", "handle"},
       {"log_tile", "tt.log_tile", "concrete", {"compute"}, {{"idst", "uint32"}}, "void", "void"},
       {"log_tile_init", "tt.log_tile_init", "concrete", {"compute"}, {}, "void", "void"},
+      {"mask_block", "tt.mask_block", "abstract", {"compute"}, {{"in0", "int32"}, {"out", "int32"}, {"origin", "int32"}, {"row_step", "int32"}, {"col_step", "int32"}, {"pages", "int32"}, {"rows", "int32"}, {"cols", "int32"}, {"wait0", "int32"}, {"pop0", "int32"}, {"init", "int32"}}, "void", "void"},
       {"matmul_block", "tt.matmul_block", "abstract", {"compute"}, {{"in0", "int32"}, {"in1", "int32"}, {"out", "int32"}, {"partial", "int32"}, {"mt", "int32"}, {"nt", "int32"}, {"kt", "int32"}, {"k", "int32"}, {"k_count", "int32"}, {"dst_tiles", "int32"}, {"wait0", "int32"}, {"pop0", "int32"}, {"wait1", "int32"}, {"pop1", "int32"}, {"init", "int32"}}, "void", "void"},
       {"matmul_init", "tt.matmul_init", "concrete", {"compute"}, {{"in0_cb", "uint32"}, {"in1_cb", "uint32"}}, "void", "void"},
       {"matmul_tiles", "tt.matmul_tiles", "concrete", {"compute"}, {{"in0_cb", "uint32"}, {"in1_cb", "uint32"}, {"in0_tile_index", "uint32"}, {"in1_tile_index", "uint32"}, {"idst", "uint32"}}, "void", "void"},

@@ -111,6 +111,10 @@ class Sub;
 class Mul;
 class Max;
 class Min;
+class LT;
+class LE;
+class GT;
+class GE;
 class TensorLoad;
 class TensorRegion;
 class Range;
@@ -512,6 +516,86 @@ class Min : public Node {
     return matches(value) ? std::optional<Min>(Min(value)) : std::nullopt;
   }
   explicit Min(const Any& value) : Node(value, type_index(), kTypeKey) {}
+  Expr a() const;  // Left operand.
+  Expr b() const;  // Right operand.
+};
+
+/// a < b.
+class LT : public Node {
+ public:
+  static constexpr const char* kTypeKey = "prim.LT";
+  static int32_t type_index() {
+    static const int32_t index = detail::type_index(kTypeKey);
+    return index;
+  }
+  /*! \brief Whether `value` is a prim.LT (or of a type derived from it). */
+  static bool matches(const Any& value) { return detail::instance_of(value, type_index()); }
+  /*! \brief Whether `value`'s type is exactly prim.LT. */
+  static bool matches_exactly(const Any& value) { return value.type_index() == type_index(); }
+  static std::optional<LT> from(const Any& value) {
+    return matches(value) ? std::optional<LT>(LT(value)) : std::nullopt;
+  }
+  explicit LT(const Any& value) : Node(value, type_index(), kTypeKey) {}
+  Expr a() const;  // Left operand.
+  Expr b() const;  // Right operand.
+};
+
+/// a <= b.
+class LE : public Node {
+ public:
+  static constexpr const char* kTypeKey = "prim.LE";
+  static int32_t type_index() {
+    static const int32_t index = detail::type_index(kTypeKey);
+    return index;
+  }
+  /*! \brief Whether `value` is a prim.LE (or of a type derived from it). */
+  static bool matches(const Any& value) { return detail::instance_of(value, type_index()); }
+  /*! \brief Whether `value`'s type is exactly prim.LE. */
+  static bool matches_exactly(const Any& value) { return value.type_index() == type_index(); }
+  static std::optional<LE> from(const Any& value) {
+    return matches(value) ? std::optional<LE>(LE(value)) : std::nullopt;
+  }
+  explicit LE(const Any& value) : Node(value, type_index(), kTypeKey) {}
+  Expr a() const;  // Left operand.
+  Expr b() const;  // Right operand.
+};
+
+/// a > b.
+class GT : public Node {
+ public:
+  static constexpr const char* kTypeKey = "prim.GT";
+  static int32_t type_index() {
+    static const int32_t index = detail::type_index(kTypeKey);
+    return index;
+  }
+  /*! \brief Whether `value` is a prim.GT (or of a type derived from it). */
+  static bool matches(const Any& value) { return detail::instance_of(value, type_index()); }
+  /*! \brief Whether `value`'s type is exactly prim.GT. */
+  static bool matches_exactly(const Any& value) { return value.type_index() == type_index(); }
+  static std::optional<GT> from(const Any& value) {
+    return matches(value) ? std::optional<GT>(GT(value)) : std::nullopt;
+  }
+  explicit GT(const Any& value) : Node(value, type_index(), kTypeKey) {}
+  Expr a() const;  // Left operand.
+  Expr b() const;  // Right operand.
+};
+
+/// a >= b.
+class GE : public Node {
+ public:
+  static constexpr const char* kTypeKey = "prim.GE";
+  static int32_t type_index() {
+    static const int32_t index = detail::type_index(kTypeKey);
+    return index;
+  }
+  /*! \brief Whether `value` is a prim.GE (or of a type derived from it). */
+  static bool matches(const Any& value) { return detail::instance_of(value, type_index()); }
+  /*! \brief Whether `value`'s type is exactly prim.GE. */
+  static bool matches_exactly(const Any& value) { return value.type_index() == type_index(); }
+  static std::optional<GE> from(const Any& value) {
+    return matches(value) ? std::optional<GE>(GE(value)) : std::nullopt;
+  }
+  explicit GE(const Any& value) : Node(value, type_index(), kTypeKey) {}
   Expr a() const;  // Left operand.
   Expr b() const;  // Right operand.
 };
@@ -981,6 +1065,46 @@ inline Expr Min::a() const {
 }
 
 inline Expr Min::b() const {
+  static const TVMFFIFieldInfo* info = detail::field_info(type_index(), kTypeKey, "b");
+  return Expr(detail::get(value_, info));
+}
+
+inline Expr LT::a() const {
+  static const TVMFFIFieldInfo* info = detail::field_info(type_index(), kTypeKey, "a");
+  return Expr(detail::get(value_, info));
+}
+
+inline Expr LT::b() const {
+  static const TVMFFIFieldInfo* info = detail::field_info(type_index(), kTypeKey, "b");
+  return Expr(detail::get(value_, info));
+}
+
+inline Expr LE::a() const {
+  static const TVMFFIFieldInfo* info = detail::field_info(type_index(), kTypeKey, "a");
+  return Expr(detail::get(value_, info));
+}
+
+inline Expr LE::b() const {
+  static const TVMFFIFieldInfo* info = detail::field_info(type_index(), kTypeKey, "b");
+  return Expr(detail::get(value_, info));
+}
+
+inline Expr GT::a() const {
+  static const TVMFFIFieldInfo* info = detail::field_info(type_index(), kTypeKey, "a");
+  return Expr(detail::get(value_, info));
+}
+
+inline Expr GT::b() const {
+  static const TVMFFIFieldInfo* info = detail::field_info(type_index(), kTypeKey, "b");
+  return Expr(detail::get(value_, info));
+}
+
+inline Expr GE::a() const {
+  static const TVMFFIFieldInfo* info = detail::field_info(type_index(), kTypeKey, "a");
+  return Expr(detail::get(value_, info));
+}
+
+inline Expr GE::b() const {
   static const TVMFFIFieldInfo* info = detail::field_info(type_index(), kTypeKey, "b");
   return Expr(detail::get(value_, info));
 }

@@ -8,6 +8,7 @@
 // Spec: specs/protocols/eltwise_tiles.yaml
 // Spec: specs/protocols/fill_block.yaml
 // Spec: specs/protocols/hold_block.yaml
+// Spec: specs/protocols/mask_block.yaml
 // Spec: specs/protocols/matmul_block_dst.yaml
 // Spec: specs/protocols/matmul_block_spill.yaml
 // Spec: specs/protocols/matmul_reinit.yaml
@@ -46,6 +47,7 @@ static tl::Dict cumsum_block(tl::Builder& b, const tl::Ctx& a);
 static tl::Dict eltwise_binary_block(tl::Builder& b, const tl::Ctx& a);
 static tl::Dict fill_block(tl::Builder& b, const tl::Ctx& a);
 static tl::Dict hold_block(tl::Builder& b, const tl::Ctx& a);
+static tl::Dict mask_block(tl::Builder& b, const tl::Ctx& a);
 static tl::Dict matmul_block_dst(tl::Builder& b, const tl::Ctx& a);
 static tl::Dict matmul_block_spill(tl::Builder& b, const tl::Ctx& a);
 static tl::Dict matmul_reinit(tl::Builder& b, const tl::Ctx& a);
@@ -326,6 +328,44 @@ static tl::Dict hold_block(tl::Builder& b, const tl::Ctx& a) {
   const tl::Any v_pages = a.get("pages");
   tl::Dict bound;
   b.call(std::string("cb_wait_front"), {v_cb, v_pages});
+  return bound;
+}
+
+// An index mask's block: for each tile of the block, copy the table tile that holds the condition's pattern in it (the offset clamped to the table: all false below it, all true above) from the table's CB into DST tile 0 and pack it to the output CB. The table is waited for by its first reader and stays in its CB (read at any tile).
+static tl::Dict mask_block(tl::Builder& b, const tl::Ctx& a) {
+  const tl::Any v_in0 = a.get("in0");
+  const tl::Any v_out = a.get("out");
+  const tl::Any v_origin = a.get("origin");
+  const tl::Any v_row_step = a.get("row_step");
+  const tl::Any v_col_step = a.get("col_step");
+  const tl::Any v_pages = a.get("pages");
+  const tl::Any v_rows = a.get("rows");
+  const tl::Any v_cols = a.get("cols");
+  const tl::Any v_wait0 = a.get("wait0");
+  const tl::Any v_pop0 = a.get("pop0");
+  const tl::Any v_init = a.get("init");
+  tl::Dict bound;
+  b.when(tl::fn::eq(v_init, tl::num(1)), [&] {
+    b.call(std::string("reconfig_data_format_srca"), {v_in0});
+    b.call(std::string("pack_reconfig_data_format"), {v_out});
+  });
+  b.when(tl::fn::eq(v_wait0, tl::num(1)), [&] {
+    b.call(std::string("cb_wait_front"), {v_in0, v_pages});
+  });
+  b.repeat("r", v_rows, [&](const tl::Any& v_r) {
+    b.repeat("c", v_cols, [&](const tl::Any& v_c) {
+      b.call(std::string("tile_regs_acquire"), {});
+      b.call(std::string("copy_tile_init"), {v_in0});
+      b.call(std::string("copy_tile"), {v_in0, tl::fn::min(tl::fn::max(tl::fn::add(tl::fn::add(v_origin, tl::fn::mul(v_r, v_row_step)), tl::fn::mul(v_c, v_col_step)), tl::num(0)), tl::fn::sub(v_pages, tl::num(1))), tl::num(0)});
+      b.call(std::string("tile_regs_commit"), {});
+      b.call(std::string("tile_regs_wait"), {});
+      pack_tiles(b, tl::Ctx{{"cb", v_out}, {"count", tl::num(1)}});
+      b.call(std::string("tile_regs_release"), {});
+    });
+  });
+  b.when(tl::fn::eq(v_pop0, tl::num(1)), [&] {
+    b.call(std::string("cb_pop_front"), {v_in0, v_pages});
+  });
   return bound;
 }
 
@@ -1103,6 +1143,7 @@ Dict run_protocol(const std::string& name, Builder& b, const Ctx& args) {
   if (name == "eltwise_binary_block") return protocols::eltwise_binary_block(b, args);
   if (name == "fill_block") return protocols::fill_block(b, args);
   if (name == "hold_block") return protocols::hold_block(b, args);
+  if (name == "mask_block") return protocols::mask_block(b, args);
   if (name == "matmul_block_dst") return protocols::matmul_block_dst(b, args);
   if (name == "matmul_block_spill") return protocols::matmul_block_spill(b, args);
   if (name == "matmul_reinit") return protocols::matmul_reinit(b, args);

@@ -1,11 +1,15 @@
 // The partition engine: the blocks of the TileLang grid assigned to the cores of the device, either in block
 // order ("global": balanced contiguous ranges), as rectangles of the grid ("shard": balanced rows x columns), or
-// for a kernel with T.atomic_add by split-K groups ("split").
+// for a kernel with T.atomic_add by split-K groups ("split"); "zigzag" is shard over the folded x positions that
+// GridToPersistentTT's binding unfolds (0, gx - 1, 1, gx - 2, ...).
 #include <algorithm>
 #include <array>
 #include <map>
 
+#include <functional>
+
 #include "engine_common.h"
+#include "tile_dataflow.h"
 
 namespace tl {
 namespace {
@@ -131,6 +135,37 @@ bool has_atomic(const Any& func) {
   return found;
 }
 
+// Whether a loop's extent depends on blockIdx.x (through values bound to it, as TileLang's causal `loop_range`): the
+// work of a block then grows or shrinks with x, and pairing x with gx - 1 - x on a core balances it.
+bool work_varies_with_x(const Any& func) {
+  Any x;
+  std::vector<std::pair<Any, Any>> lets;
+  walk(ir::PrimFunc(func).body(), {ir::visit<ir::AttrStmt>([&](const ir::AttrStmt& stmt) {
+                                     auto launch = launch_of(stmt);
+                                     if (launch && launch->thread_tag() == "blockIdx.x") x = launch->var().any();
+                                   }),
+                                   ir::visit<ir::Bind>([&](const ir::Bind& b) {
+                                     lets.emplace_back(b.var().any(), b.value().any());
+                                   })});
+  if (x == nullptr) return false;
+  std::function<bool(const Any&, int)> uses_x = [&](const Any& expr, int depth) {
+    bool found = false;
+    walk(expr, {ir::visit<ir::Var>([&](const ir::Var& v) {
+           if (found || depth > 8) return;
+           if (v.same_as(x)) found = true;
+           for (const auto& [var, value] : lets) {
+             if (v.same_as(var) && uses_x(value, depth + 1)) found = true;
+           }
+         })});
+    return found;
+  };
+  bool varies = false;
+  walk(ir::PrimFunc(func).body(), {ir::visit<ir::For>([&](const ir::For& loop) {
+         varies = varies || uses_x(loop.extent().any(), 0);
+       })});
+  return varies;
+}
+
 }  // namespace
 
 namespace engines {
@@ -158,9 +193,12 @@ Any partition(const std::string& name, const Dict& options, const PartitionParam
     std::string mode = as_str(option(options, "mode"));
     if (has_atomic(func)) mode = "split";  // the members of a split-K group need cores of their own
     if (mode == "auto") mode = auto_shard && truthy((*auto_shard)(ctx)) ? "shard" : "global";
+    // Where auto shards a kernel whose blocks' work varies with x (a loop bound computed from blockIdx.x), fold x.
+    bool chosen = as_str(option(options, "mode")) == "auto";
+    if (mode == "shard" && chosen && work_varies_with_x(fold_constant_scalars(func))) mode = "zigzag";
     Assignment a = mode == "split"    ? assign_split(gx, gy / gz, gz, cx, cy)
                    : mode == "global" ? assign_global(gx, gy, cx, cy)
-                                      : assign_shard(gx, gy, cx, cy);
+                                      : assign_shard(gx, gy, cx, cy);  // shard and zigzag (folded x positions)
     return with_attrs(func, {{keys::kTtCoreGrid, list({cx, cy})},
                              {keys::kTtGridBlocks, list({gx, gy / gz, gz})},
                              {keys::kTtPartitionMode, String(mode)},

@@ -32,9 +32,10 @@ std::string reader_name(const TileOp& op) {
   return "T." + op.kind;
 }
 
-// Element-wise stores, reductions and gemms read a block without freeing it (whole-block reads, wait/pop flags).
+// Element-wise stores, reductions, gemms and index masks (their table) read a block without freeing it (whole-block
+// reads, wait/pop flags).
 void require_block_reader(const TileOp& reader, const Stream& s, const Any& loop, const std::string& why) {
-  if (reader.kind == "eltwise" || reader.kind == "reduce" || reader.kind == "gemm") return;
+  if (reader.kind == "eltwise" || reader.kind == "reduce" || reader.kind == "gemm" || reader.kind == "mask") return;
   fail("on-chip buffer '" + s.buffer.name + "' is " + why + " loop " + loop_name(loop) + " and read inside it by " +
        reader_name(reader) + ", which waits for and frees its operand itself; only element-wise stores, "
        "reductions and gemms can read a value that stays in its CB across iterations (copy it to another buffer inside the "

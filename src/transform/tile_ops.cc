@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "engine_common.h"
+#include "index_masks.h"
 #include "tile_ops_util.h"
 
 namespace tl {
@@ -316,6 +317,7 @@ void refuse_integer_math(const std::vector<TileOp>& ops) {
 std::vector<TileOp> tile_ops(const Any& func) {
   RowMajorLayouts layouts(func);  // InferTTLayout's decisions, as tt.buffers records them
   PaddedLayouts padded(func);
+  masks::MaskTables tables(func);  // AddTTConstants' index-mask tables
   std::vector<TileOp> ops;
   visit(ir::PrimFunc(func).body(), {}, ops);
   convert_gemm_operands(ops);
@@ -331,6 +333,7 @@ std::vector<TileOp> tile_ops(const Any& func) {
   integer_casts(ops);
   refuse_integer_math(ops);
   add_reduce_scaler(ops, func);
+  add_mask_tables(ops);
   defer_carried_writes(ops);
   atomic_order(ops, func);
   copy_out_carried(ops);

@@ -11,16 +11,37 @@
 
 namespace tl::tileops {
 
-// (loops, store) when `stmt` is a loop nest whose innermost body is one BufferStore.
+// (loops, store) when `stmt` is a loop nest whose innermost body is one BufferStore, after values bound in the
+// body (`q_idx = bx * block_M + i` in TileLang's causal attention), which the returned store reads substituted.
 std::optional<std::pair<std::vector<ir::For>, ir::BufferStore>> eltwise_nest(Any stmt) {
   std::vector<ir::For> loops;
   while (auto loop = ir::For::from(stmt)) {
     loops.push_back(*loop);
     stmt = loop->body();
   }
+  std::vector<std::pair<Any, Any>> lets;
+  if (auto seq = ir::SeqStmt::from(stmt)) {
+    List items = seq->seq();
+    for (size_t n = 0; n + 1 < items.size(); ++n) {
+      auto bind = ir::Bind::from(items[n]);
+      if (!bind) return std::nullopt;
+      lets.emplace_back(bind->var().any(), bind->value().any());
+    }
+    if (items.size() > 0) stmt = items[items.size() - 1];
+  }
   auto store = ir::BufferStore::from(stmt);
   if (loops.empty() || !store) return std::nullopt;
-  return std::make_pair(loops, *store);
+  if (lets.empty()) return std::make_pair(loops, *store);
+  auto substitute = [&](const Any& node, size_t count) {
+    return map(node, {ir::rewrite<ir::Var>([&](const ir::Var& v) -> Any {
+                 for (size_t n = 0; n < count; ++n) {
+                   if (v.same_as(lets[n].first)) return lets[n].second;
+                 }
+                 return v.any();
+               })});
+  };
+  for (size_t n = 1; n < lets.size(); ++n) lets[n].second = substitute(lets[n].second, n);
+  return std::make_pair(loops, ir::BufferStore(substitute(store->any(), lets.size())));
 }
 
 // Whether the first indices are the loop variables themselves (as many as both have).

@@ -136,7 +136,10 @@ void add_reduce_scaler(std::vector<TileOp>& ops, const Any& func) {
   std::optional<BufferInfo> tensor;
   Dict constants = attr_dict(func, keys::kTtConstants);
   for (const BufferInfo& info : tensor_params(func)) {
-    if (constants.count(String(info.name))) tensor = info;
+    // the constant tensor that is not an index-mask table (AddTTConstants' index_masks)
+    if (constants.count(String(info.name)) && get(as_dict(constants[String(info.name)]), "mask") == nullptr) {
+      tensor = info;
+    }
   }
   if (!tensor) internal_error("a reduction but no constant scaler tensor (run AddTTConstants first)");
   BufferInfo tile{Any(), tensor->name + "_tile", tensor->shape, tensor->dtype, "shared"};

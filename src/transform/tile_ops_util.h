@@ -81,7 +81,10 @@ class UnitLoops {
 };
 /*! \brief Whether `index` is the loop variable `var` (or 0 for a loop of extent 1, under UnitLoops). */
 bool is_index(const Any& index, const Any& var);
-/*! \brief (loops, store) when `stmt` is a loop nest whose innermost body is one BufferStore. */
+/*! \brief Whether the first indices are the loop variables themselves (as many as both have; is_index). */
+bool same_indices(const List& indices, const std::vector<Any>& lvars);
+/*! \brief (loops, store) when `stmt` is a loop nest whose innermost body is one BufferStore (after values bound in
+ * the body, which the store reads substituted). */
 std::optional<std::pair<std::vector<ir::For>, ir::BufferStore>> eltwise_nest(Any stmt);
 /*! \brief The element-wise op of a T.Parallel store, or a refusal naming the construct. */
 TileOp classify_eltwise(const std::vector<ir::For>& loops, const ir::BufferStore& store);
@@ -148,6 +151,9 @@ std::vector<TileOp> classify_cumsum(const ir::TilePrimitiveCall& stmt);
 /*! \brief Before the first reduction of `ops`: the read of the scaler tile (the constant tensor of `func`) that
  * every reduction then reads as its second input. */
 void add_reduce_scaler(std::vector<TileOp>& ops, const Any& func);
+/*! \brief Before the first mask op reading each index-mask table (tile_ops_tree.cc): its read, once per kernel block
+ * (before the outermost loop around that mask). */
+void add_mask_tables(std::vector<TileOp>& ops);
 /*! \brief A value a loop carries (reads, then rewrites) and reads again after the rewrite in the same iteration (online
  * softmax's running maximum): the rewrite makes `<buffer>_next`, which the later reads of the iteration read, and an
  * on-chip copy at the end of the loop body makes it the carried value (tile_loops.cc). */

@@ -38,6 +38,20 @@ static Any make(const Dict& options) {
                     {"blockIdx.z", [](const tl::Ctx& c) -> tl::Any { return tl::fn::floordiv(tl::fn::add(c.get("row0"), tl::fn::floordiv(c.get("i"), c.get("cols"))), c.get("grid_y")); }},
                 },
             }},
+            {"zigzag", tl::Mode{
+                tl::ExprMap{
+                    {"row0", [](const tl::Ctx& c) -> tl::Any { return tl::attr(c.get("work"), "row0"); }},
+                    {"col0", [](const tl::Ctx& c) -> tl::Any { return tl::attr(c.get("work"), "col0"); }},
+                    {"cols", [](const tl::Ctx& c) -> tl::Any { return tl::attr(c.get("work"), "cols"); }},
+                    {"count", [](const tl::Ctx& c) -> tl::Any { return tl::attr(c.get("work"), "count"); }},
+                },
+                [](const tl::Ctx& c) -> tl::Any { return c.get("count"); },
+                tl::ExprMap{
+                    {"blockIdx.x", [](const tl::Ctx& c) -> tl::Any { return tl::fn::select(tl::fn::eq(tl::fn::mod(tl::fn::add(c.get("col0"), tl::fn::mod(c.get("i"), c.get("cols"))), tl::num(2)), tl::num(0)), tl::fn::floordiv(tl::fn::add(c.get("col0"), tl::fn::mod(c.get("i"), c.get("cols"))), tl::num(2)), tl::fn::sub(tl::fn::sub(c.get("grid_x"), tl::num(1)), tl::fn::floordiv(tl::fn::add(c.get("col0"), tl::fn::mod(c.get("i"), c.get("cols"))), tl::num(2)))); }},
+                    {"blockIdx.y", [](const tl::Ctx& c) -> tl::Any { return tl::fn::select(tl::fn::gt(c.get("grid_z"), tl::num(1)), tl::fn::mod(tl::fn::add(c.get("row0"), tl::fn::floordiv(c.get("i"), c.get("cols"))), c.get("grid_y")), tl::fn::add(c.get("row0"), tl::fn::floordiv(c.get("i"), c.get("cols")))); }},
+                    {"blockIdx.z", [](const tl::Ctx& c) -> tl::Any { return tl::fn::floordiv(tl::fn::add(c.get("row0"), tl::fn::floordiv(c.get("i"), c.get("cols"))), c.get("grid_y")); }},
+                },
+            }},
             {"split", tl::Mode{
                 tl::ExprMap{
                     {"start", [](const tl::Ctx& c) -> tl::Any { return tl::attr(c.get("work"), "start"); }},

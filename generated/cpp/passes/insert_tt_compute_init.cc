@@ -16,6 +16,7 @@ static Any make(const Dict& options) {
             {"eltwise_block", [](const tl::Ctx& c) -> tl::Any { return tl::fn::select(tl::fn::ne(c.get("binary"), tl::str("none")), tl::str("binary"), tl::str("sfpu")); }},
             {"bcast_block", [](const tl::Ctx& c) -> tl::Any { return tl::str("binary"); }},
             {"fill_block", [](const tl::Ctx& c) -> tl::Any { return tl::str("sfpu"); }},
+            {"mask_block", [](const tl::Ctx& c) -> tl::Any { return tl::str("sfpu"); }},
             {"transpose_block", [](const tl::Ctx& c) -> tl::Any { return tl::str("sfpu"); }},
             {"cumsum_block", [](const tl::Ctx& c) -> tl::Any { return tl::str("sfpu"); }},
             {"typecast_block", [](const tl::Ctx& c) -> tl::Any { return tl::str("sfpu"); }},
@@ -41,6 +42,11 @@ static Any make(const Dict& options) {
             {"fill_block", tl::ExprMap{
                 {"in0", [](const tl::Ctx& c) -> tl::Any { return c.get("out"); }},
                 {"in1", [](const tl::Ctx& c) -> tl::Any { return c.get("out"); }},
+                {"out", [](const tl::Ctx& c) -> tl::Any { return c.get("out"); }},
+            }},
+            {"mask_block", tl::ExprMap{
+                {"in0", [](const tl::Ctx& c) -> tl::Any { return c.get("in0"); }},
+                {"in1", [](const tl::Ctx& c) -> tl::Any { return c.get("in0"); }},
                 {"out", [](const tl::Ctx& c) -> tl::Any { return c.get("out"); }},
             }},
             {"transpose_block", tl::ExprMap{

@@ -306,6 +306,11 @@ def log_tile_init() -> Any:
     return call('log_tile_init')
 
 
+def mask_block(in0, out, origin, row_step, col_step, pages, rows, cols, wait0, pop0, init) -> Any:
+    """An index mask's block from its table (AddTTConstants' index_mask_<n>, held in CB `in0`): tile (r, c) of the block is the table's tile clamp(origin + r * row_step + c * col_step, 0, pages - 1), the condition's pattern in that tile, copied through DST into CB `out`."""
+    return call('mask_block', in0, out, origin, row_step, col_step, pages, rows, cols, wait0, pop0, init)
+
+
 def matmul_block(in0, in1, out, partial, mt, nt, kt, k, k_count, dst_tiles, wait0, pop0, wait1, pop1, init) -> Any:
     """One K step of a block matmul: out (mt x nt tiles) += in0 (mt x kt) x in1 (kt x nt). Step `k` of `k_count`; the accumulator is packed to `out` after the last step. `dst_tiles` is the DST sub-block (set by PlanTTDst; 0 before); when the block exceeds it, partial sums go through CB `partial`."""
     return call('matmul_block', in0, in1, out, partial, mt, nt, kt, k, k_count, dst_tiles, wait0, pop0, wait1, pop1, init)

@@ -56,7 +56,7 @@ TT_COMPILE_TIME_ARGS = 'tt.compile_time_args'
 """Per tensor the kernel moves: {tensor, offset} of its compile-time arguments. (BindTTAccessors writes)"""
 
 TT_CONSTANTS = 'tt.constants'
-"""Constant tensor name -> {value, rows}: the rows of its row-major matrix that hold the value in every column (the rest is zero). (AddTTConstants writes)"""
+"""Constant tensor name -> {value, rows}: the rows of its row-major matrix that hold the value in every column (the rest is zero); an index-mask table also has mask: {p, q, first, step, on_true, on_false}: element (ii, jj) of its tile t is on_true where p * ii + q * jj + first + step * t >= 0, else on_false. (AddTTConstants writes)"""
 
 TT_CORE_GRID = 'tt.core_grid'
 """Core grid [x, y]. (PartitionTTWork writes)"""
@@ -67,6 +67,9 @@ TT_CORE_RANGES = 'tt.core_ranges'
 TT_GRID_BLOCKS = 'tt.grid_blocks'
 """Block grid of the kernel [x, y, z] (T.Kernel extents, 1 where not launched). (GridToPersistentTT reads, PartitionTTWork writes)"""
 
+TT_INDEX_MASK = 'tt.index_mask'
+"""On the outer loop of an index mask's T.Parallel nest: the name of its table (a kernel parameter, tt.constants). (AddTTConstants writes)"""
+
 TT_KERNEL_ROLE = 'tt.kernel_role'
 """reader, compute or writer. (SplitTTKernels writes)"""
 
@@ -74,7 +77,7 @@ TT_LAUNCH_VARS = 'tt.launch_vars'
 """The variable each launch dimension (blockIdx.x/y/z) is bound to. (GridToPersistentTT writes, PlanTTMulticast reads)"""
 
 TT_PARTITION_MODE = 'tt.partition_mode'
-"""global, shard or split. (GridToPersistentTT reads, PartitionTTWork writes)"""
+"""global, shard, zigzag or split. (GridToPersistentTT reads, PartitionTTWork writes)"""
 
 TT_PERSISTENT_LOOP = 'tt.persistent_loop'
 """Annotation of the per-core loop GridToPersistentTT wraps a kernel in; tile-op recognition and multicast planning look through it. (For key)"""

@@ -167,9 +167,10 @@ class _Printer:
             right = self.expr(node.b, prec + 1)  # left-associative: a right operand of equal rank needs parens
             text = f"{left} {op} {right}"
             return f"({text})" if prec < parent else text
-        if isinstance(node, (tirx.Min, tirx.Max)):
-            raise TTCodegenError(f"kernel '{self.kernel}': {type(node).__name__} in an index expression has no "
-                                 "Metalium spelling")
+        if isinstance(node, (tirx.Min, tirx.Max)):  # a clamped page index (an index mask's table page)
+            a, b = self.expr(node.a, 10), self.expr(node.b, 10)
+            text = f"{a} {'<' if isinstance(node, tirx.Min) else '>'} {b} ? {a} : {b}"
+            return f"({text})" if parent > 2 else text
         if isinstance(node, tirx.Not):
             return f"!{self.expr(node.a, 14)}"
         if isinstance(node, tirx.Select):

@@ -96,6 +96,11 @@ def build_plan(device_mod: tvm.IRModule, params: Sequence[Any], kernel: str) -> 
                  "pad_value": _json_number(float(info.get("pad_value", 0.0)))}
         if constant:
             entry["constant"] = {"value": float(constant["value"]), "rows": [int(r) for r in constant["rows"]]}
+            if "mask" in constant:  # an index-mask table: the host computes its tiles (main.cpp, run_ttnn.py)
+                m = constant["mask"]
+                entry["constant"]["mask"] = {"p": int(m["p"]), "q": int(m["q"]), "first": int(m["first"]),
+                                             "step": int(m["step"]), "on_true": float(m["on_true"]),
+                                             "on_false": float(m["on_false"])}
         tensors.append(entry)
     kernels = {}
     for role in KERNEL_ROLES:
@@ -146,6 +151,15 @@ def _host_bits(value: float | str, dtype: str) -> str:
     return f"0x{int(np.array(value, dtype=_bits_dtype(dtype)).view(np.uint16)):04x}u"
 
 
+def _mask_fill(tensor: dict[str, Any]) -> dict[str, Any] | None:
+    """An index-mask table's entry with its two values as main.cpp's host vector holds them, or None."""
+    mask = tensor.get("constant", {}).get("mask")
+    if mask is None:
+        return None
+    return {**mask, "on_true_bits": _host_bits(mask["on_true"], tensor["dtype"]),
+            "on_false_bits": _host_bits(mask["on_false"], tensor["dtype"])}
+
+
 def _bits_dtype(dtype: str) -> Any:
     import ml_dtypes
 
@@ -187,7 +201,7 @@ def render_host(plan: dict[str, Any], template: str) -> str:
         layout = _host_layout(t, tile)
         ctype = HOST_INT_TYPES.get(t["dtype"]) or HOST_TYPES[t["page_bytes"] * t["pages"] // layout["padded_elems"]]
         fill = t["constant"]["value"] if "constant" in t else t.get("pad_value", 0.0)
-        tensors.append(dict(t, **layout, ctype=ctype, fill=_host_bits(fill, t["dtype"])))
+        tensors.append(dict(t, **layout, ctype=ctype, fill=_host_bits(fill, t["dtype"]), mask=_mask_fill(t)))
     noc_coords = any(isinstance(v, dict) and ("noc_x" in v or "noc_y" in v) for k in plan["kernels"].values()
                      for row in k["runtime_arg_values"] for v in row["args"])
     return _templates().get_template(template).render(

@@ -37,6 +37,7 @@ def _templates() -> jinja2.Environment:
     env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(HERE / "metalium")), undefined=jinja2.StrictUndefined,
                              keep_trailing_newline=True, trim_blocks=True, lstrip_blocks=True, autoescape=False)
     env.filters["py_arg"] = _py_arg
+    env.filters["py_literal"] = _py_literal
     env.filters["tuple_text"] = lambda items: "(" + ", ".join(map(str, items)) + ("," if len(items) == 1 else "") + ")"
     return env
 
@@ -77,6 +78,17 @@ def unsupported(plan: dict[str, Any]) -> str | None:
     if len(plan["tensors"]) < 2:
         return "ttnn.generic_op needs at least one input and one output tensor"
     return None
+
+
+def _py_literal(value: Any) -> str:
+    """A plan value as Python source (an index-mask table's -inf is float("-inf"), which repr cannot spell)."""
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{k!r}: {_py_literal(v)}" for k, v in value.items()) + "}"
+    if isinstance(value, list):
+        return "[" + ", ".join(_py_literal(v) for v in value) + "]"
+    if isinstance(value, float) and not math.isfinite(value):
+        return f'float("{value}")'
+    return repr(value)
 
 
 def _host_dtype(dtype: str) -> str:

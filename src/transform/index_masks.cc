@@ -1,0 +1,347 @@
+// Index masks (index_masks.h): the condition of a T.if_then_else store as p * i + q * j + r >= 0 over its element
+// indices, its tile table, and the index_masks engine of AddTTConstants (fold what the analyzer proves constant over
+// the block, add a table for the rest).
+#include "index_masks.h"
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+
+#include "engine_common.h"
+#include "tile_dataflow.h"
+#include "tile_ops_util.h"
+
+namespace tl::masks {
+
+namespace {
+
+using tileops::constant_of;
+using tileops::strip_casts;
+
+std::string cond_text(const Any& cond) { return "condition " + format_value(cond); }
+
+// An integer expression as ci * i + cj * j + rest, where rest does not use i or j; nullopt when it is not affine in
+// them (a product of two of them, i // 2, T.min(i, ...)).
+struct Affine {
+  int64_t ci = 0, cj = 0;
+  Any rest = Any(int64_t(0));
+};
+
+bool uses(const Any& expr, const std::vector<Any>& vars) {
+  bool found = false;
+  walk(expr, {ir::visit<ir::Var>([&](const ir::Var& v) {
+         for (const Any& x : vars) found = found || v.same_as(x);
+       })});
+  return found;
+}
+
+std::optional<Affine> affine(const Any& e, const Any& i, const Any& j) {
+  Any expr = strip_casts(e);
+  if (i != nullptr && expr.same_as(i)) return Affine{1, 0, Any(int64_t(0))};
+  if (j != nullptr && expr.same_as(j)) return Affine{0, 1, Any(int64_t(0))};
+  std::vector<Any> ij;
+  if (i != nullptr) ij.push_back(i);
+  if (j != nullptr) ij.push_back(j);
+  if (!uses(expr, ij)) {
+    auto c = ir::IntImm::from(expr);
+    return Affine{0, 0, c ? Any(c->value()) : expr};
+  }
+  auto combine = [&](const Any& a, const Any& b, int64_t sign) -> std::optional<Affine> {
+    auto x = affine(a, i, j), y = affine(b, i, j);
+    if (!x || !y) return std::nullopt;
+    return Affine{x->ci + sign * y->ci, x->cj + sign * y->cj,
+                  sign > 0 ? fn::add(x->rest, y->rest) : fn::sub(x->rest, y->rest)};
+  };
+  if (auto add = ir::Add::from(expr)) return combine(add->a(), add->b(), 1);
+  if (auto sub = ir::Sub::from(expr)) return combine(sub->a(), sub->b(), -1);
+  if (auto mul = ir::Mul::from(expr)) {
+    for (bool left : {true, false}) {
+      auto c = ir::IntImm::from(strip_casts(left ? mul->a() : mul->b()));
+      if (!c) continue;
+      auto x = affine(left ? mul->b() : mul->a(), i, j);
+      if (!x) return std::nullopt;
+      int64_t k = c->value();
+      return Affine{k * x->ci, k * x->cj, fn::mul(x->rest, Any(k))};
+    }
+  }
+  return std::nullopt;
+}
+
+// A table value: a constant (+-inf included).
+std::optional<double> value_of(const Any& e) { return constant_of(e); }
+
+}  // namespace
+
+std::optional<IndexMask> index_mask(const std::vector<Any>& lvars, const Any& store_any, int64_t max_coefficient) {
+  ir::BufferStore store(store_any);
+  Any value = strip_casts(store.value());
+  auto ite = ir::Call::from(value);
+  auto callee = ite ? ir::Op::from(ite->op()) : std::nullopt;
+  if (!callee || callee->name() != "prim.if_then_else") return std::nullopt;
+  BufferInfo out = buffer_info(store.buffer());
+  IndexMask mask;
+  mask.text = out.name + "[...] = " + format_value(store.value());
+  mask.dtype = out.dtype;
+  Any cond = ite->args()[0];
+  mask.then_value = ite->args()[1];
+  mask.else_value = ite->args()[2];
+  auto refuse = [&](const std::string& why) {
+    fail("element-wise store '" + mask.text + "': " + cond_text(cond) + " " + why);
+  };
+  // lhs - rhs >= shift
+  Any lhs, rhs;
+  int64_t shift = 0;
+  bool flip = false;
+  if (auto c = ir::GE::from(cond)) {
+    lhs = c->a(), rhs = c->b();
+  } else if (auto c = ir::GT::from(cond)) {
+    lhs = c->a(), rhs = c->b(), shift = 1;
+  } else if (auto c = ir::LE::from(cond)) {
+    lhs = c->a(), rhs = c->b(), flip = true;
+  } else if (auto c = ir::LT::from(cond)) {
+    lhs = c->a(), rhs = c->b(), flip = true, shift = 1;
+  } else {
+    refuse("is not a comparison (>=, >, <=, <) of index expressions; the tenstorrent backend lowers index masks "
+           "p * i + q * j + r >= 0 (or >, <, <=) in the store's element indices (i, j)");
+  }
+  if (flip) std::swap(lhs, rhs);
+  Any i = lvars.empty() ? Any(nullptr) : lvars[0];
+  Any j = lvars.size() > 1 ? lvars[1] : Any(nullptr);
+  auto a = affine(lhs, i, j), b = affine(rhs, i, j);
+  if (!a || !b) {
+    refuse("is not affine in the element indices " + format_value(i) + (j != nullptr ? ", " + format_value(j) : "") +
+           " (the tenstorrent backend lowers index masks p * i + q * j + r >= 0, with r computed from block "
+           "indices, loop variables and constants)");
+  }
+  Form form{a->ci - b->ci, a->cj - b->cj, fn::sub(fn::sub(a->rest, b->rest), Any(shift))};
+  if (std::abs(form.p) > max_coefficient || std::abs(form.q) > max_coefficient) {
+    refuse("has coefficient " + std::to_string(std::abs(form.p) > max_coefficient ? form.p : form.q) +
+           " on an element index; the tenstorrent backend's mask tables cover coefficients of magnitude up to " +
+           std::to_string(max_coefficient) + " (rows, columns, diagonals)");
+  }
+  bool reads = false;
+  walk(form.r, {ir::visit<ir::TensorLoad>([&](const ir::TensorLoad&) { reads = true; })});
+  if (reads) refuse("reads a buffer; an index mask's condition may use block indices, loop variables and constants");
+  mask.form = form;
+  Any lin = fn::add(fn::add(i != nullptr ? fn::mul(i, Any(form.p)) : Any(int64_t(0)),
+                            j != nullptr ? fn::mul(j, Any(form.q)) : Any(int64_t(0))),
+                    form.r);
+  mask.lin = fn::expr(lin);
+  // The values: two constants, or a buffer against +-inf (an added 0/inf table) or 0 (a multiplied 1/0 table).
+  auto t = value_of(mask.then_value), e = value_of(mask.else_value);
+  if (t && e) {
+    mask.on_true = *t, mask.on_false = *e;
+    return mask;
+  }
+  if (!t && !e) {
+    refuse("selects between two buffer values; the tenstorrent backend lowers a mask between two constants, or "
+           "between a buffer value and -inf, +inf or 0");
+  }
+  double c = t ? *t : *e;
+  Any operand = strip_casts(t ? mask.else_value : mask.then_value);
+  if (!ir::TensorLoad::matches(operand)) {
+    refuse("selects " + format_value(operand) + ", which is neither a constant nor a buffer value");
+  }
+  mask.operand = operand;
+  if (std::isinf(c)) {
+    mask.combine = "add";
+    mask.on_true = t ? c : 0.0, mask.on_false = t ? 0.0 : c;
+  } else if (c == 0.0) {
+    mask.combine = "mul";
+    mask.on_true = t ? 0.0 : 1.0, mask.on_false = t ? 1.0 : 0.0;
+  } else {
+    refuse("selects a buffer value against the constant " + format_value(t ? mask.then_value : mask.else_value) +
+           "; against a buffer value the tenstorrent backend lowers -inf, +inf (an added 0/inf tile) and 0 (a "
+           "multiplied 1/0 tile)");
+  }
+  return mask;
+}
+
+Table table_of(const Form& form, int64_t tile_rows, int64_t tile_cols, int64_t step, int64_t residue) {
+  int64_t lo = std::min<int64_t>(form.p, 0) * (tile_rows - 1) + std::min<int64_t>(form.q, 0) * (tile_cols - 1);
+  int64_t hi = std::max<int64_t>(form.p, 0) * (tile_rows - 1) + std::max<int64_t>(form.q, 0) * (tile_cols - 1);
+  // o <= -hi - 1: no element holds; o >= -lo: every element holds. The first offset of the residue at or below the
+  // all-false one, then steps until one at or above the all-true one.
+  int64_t none = -hi - 1, all = -lo;
+  int64_t first = none - (((none - residue) % step) + step) % step;
+  int64_t pages = (all - first + step - 1) / step + 1;
+  return Table{first, step, pages};
+}
+
+Dict mask_entry(const IndexMask& mask, const Table& table) {
+  return ordered({{"p", Any(mask.form.p)}, {"q", Any(mask.form.q)}, {"first", Any(table.first)},
+                  {"step", Any(table.step)}, {"on_true", Any(mask.on_true)}, {"on_false", Any(mask.on_false)}});
+}
+
+bool is_table_of(const Dict& constant, const IndexMask& mask, const Table& table) {
+  Any entry = get(constant, "mask");
+  if (entry == nullptr) return false;
+  Dict m = as_dict(entry);
+  auto same = [](const Any& a, double b) {
+    double x = as_float(a);
+    return x == b || (std::isnan(x) && std::isnan(b));
+  };
+  return as_int(get(m, "p")) == mask.form.p && as_int(get(m, "q")) == mask.form.q &&
+         as_int(get(m, "first")) == table.first && as_int(get(m, "step")) == table.step &&
+         same(get(m, "on_true"), mask.on_true) && same(get(m, "on_false"), mask.on_false);
+}
+
+namespace {
+const Any* tables_now = nullptr;
+}  // namespace
+
+MaskTables::MaskTables(const Any& func) : func_(func) { tables_now = &func_; }
+MaskTables::~MaskTables() { tables_now = nullptr; }
+
+std::pair<BufferInfo, Table> table_for(const IndexMask& mask, const Any& annotation) {
+  if (tables_now == nullptr) internal_error("index-mask tables looked up outside tile_ops()");
+  Dict constants = attr_dict(*tables_now, keys::kTtConstants);
+  if (annotation != nullptr) {
+    for (const BufferInfo& info : tensor_params(*tables_now)) {
+      Any entry = get(constants, info.name);
+      if (info.name != as_str(annotation) || entry == nullptr) continue;
+      Dict m = as_dict(get(as_dict(entry), "mask"));
+      Table table{as_int(get(m, "first")), as_int(get(m, "step")), 0};
+      table.pages = info.shape[0] / tileops::tile_shape().first;
+      return {info, table};
+    }
+  }
+  internal_error("no index-mask table for '" + mask.text + "' (run AddTTConstants first)");
+}
+
+}  // namespace tl::masks
+
+namespace tl::engines {
+
+// AddTTConstants' index masks: fold a store the analyzer proves constant over the block (every block index, loop
+// variable and element index in its range) into the branch that always holds; add one constant table per other
+// (form, values, dtype), a parameter the host fills from its tt.constants `mask` entry.
+Any index_masks(const std::string& name, const Dict& options, const IndexMasksParams& params) {
+  std::string prefix = as_str(params.tensor);
+  const Expr &tile_expr = params.tile, &max_expr = params.max_coefficient;
+  return prim_func_pass(name, [=](const Any& original) -> Any {
+    // Scalars a T.Parallel body assigns from indices (TileLang's `q_idx = bx * block_M + i + past_len`) read as
+    // their values, as the tile-op recognisers see them.
+    Any func = fold_constant_scalars(original);
+    ir::PrimFunc f(func);
+    Ctx ctx;
+    List tile = as_list(tile_expr(ctx));
+    int64_t tile_rows = as_int(tile[0]), tile_cols = as_int(tile[1]);
+    int64_t max_coefficient = as_int(max_expr(ctx));
+    struct Nest {
+      Any loop;
+      masks::IndexMask mask;
+    };
+    // The element-wise nests, outermost loops only (the walk may see an inner loop of a nest first).
+    std::vector<std::pair<Any, std::vector<ir::For>>> found;
+    walk(f.body(), {ir::visit<ir::For>([&](const ir::For& loop) {
+           if (auto nest = tileops::eltwise_nest(loop.any())) found.emplace_back(loop.any(), nest->first);
+         })});
+    std::vector<Nest> nests;
+    for (const auto& [loop, loops] : found) {
+      bool inner = false;
+      for (const auto& [other, other_loops] : found) {
+        for (size_t d = 1; d < other_loops.size(); ++d) inner = inner || other_loops[d].same_as(loop);
+      }
+      if (inner) continue;
+      auto nest = tileops::eltwise_nest(loop);
+      std::vector<Any> lvars;
+      for (const ir::For& l : nest->first) lvars.push_back(l.loop_var());
+      if (auto mask = masks::index_mask(lvars, nest->second.any(), max_coefficient)) nests.push_back({loop, *mask});
+    }
+    if (nests.empty()) return original;
+    // What the analyzer knows: the range of every launch index and loop variable, and every bound value.
+    // A variable bound twice (one Var object in two loops) stays unbound: its range is not one range.
+    std::vector<std::pair<Any, Any>> launches, bindings;
+    walk(f.body(), {ir::visit<ir::AttrStmt>([&](const ir::AttrStmt& stmt) {
+                      if (auto launch = launch_of(stmt)) {
+                        launches.emplace_back(launch->var().any(), call("ir.Range_from_min_extent", int_imm(0),
+                                                                        stmt.value().any(), Any(nullptr)));
+                      }
+                    }),
+                    ir::visit<ir::Bind>([&](const ir::Bind& b) {
+                      bindings.emplace_back(b.var().any(), b.value().any());
+                    }),
+                    ir::visit<ir::For>([&](const ir::For& loop) {
+                      bindings.emplace_back(loop.loop_var().any(), call("ir.Range_from_min_extent", loop.min().any(),
+                                                                        loop.extent().any(), Any(nullptr)));
+                    })});
+    Any analyzer = call("sym.Analyzer");
+    launches.insert(launches.end(), bindings.begin(), bindings.end());
+    for (const auto& [v, range] : launches) {
+      size_t n = std::count_if(launches.begin(), launches.end(), [&](const auto& b) { return b.first.same_as(v); });
+      if (n == 1) call("sym.AnalyzerBind", analyzer, v, range, false);
+    }
+    auto proves = [&](const Any& e) { return truthy(call("sym.AnalyzerCanProve", analyzer, e, 0)); };
+    List func_params = f.params();
+    Dict constants = attr_dict(func, keys::kTtConstants);
+    std::vector<std::pair<Any, Any>> folded;  // nest -> the nest with the branch that always holds
+    std::vector<std::pair<Any, std::string>> annotated;  // nest -> its table (the loop's tt.index_mask)
+    for (const Nest& nest : nests) {
+      const masks::IndexMask& m = nest.mask;
+      std::optional<Any> branch;
+      if (proves(call("prim._OpGE", m.lin, int_imm(0), Any(nullptr)))) branch = m.then_value;
+      else if (proves(call("prim._OpLT", m.lin, int_imm(0), Any(nullptr)))) branch = m.else_value;
+      if (branch) {  // the T.if_then_else call becomes the branch that always holds
+        Any replaced = map(nest.loop, {ir::rewrite<ir::Call>([&](const ir::Call& c) -> Any {
+                             auto op = ir::Op::from(c.op());
+                             return op && op->name() == "prim.if_then_else" ? *branch : c.any();
+                           })});
+        folded.emplace_back(nest.loop, replaced);
+        continue;
+      }
+      // Every offset r + 32 (p R + q C) of the store is one residue modulo the tile where r % 32 simplifies to a
+      // constant (block sizes and past_len multiples of 32 in causal attention): the table needs those offsets only.
+      int64_t step = std::gcd(tile_rows, tile_cols), residue = 0;
+      Any mod = call("sym.AnalyzerSimplify", analyzer,
+                     call("prim._OpFloorMod", fn::expr(m.form.r), int_imm(step), Any(nullptr)), 2);
+      if (auto c = ir::IntImm::from(mod)) {
+        residue = c->value();
+      } else {
+        step = 1;
+      }
+      masks::Table table = masks::table_of(m.form, tile_rows, tile_cols, step, residue);
+      std::string tensor;
+      for (const auto& [key, entry] : constants) {
+        if (masks::is_table_of(as_dict(entry), m, table)) tensor = as_str(key);
+      }
+      if (!tensor.empty()) {
+        annotated.emplace_back(nest.loop, tensor);
+        continue;
+      }
+      size_t tables = 0;
+      for (const auto& [key, entry] : constants) tables += get(as_dict(entry), "mask") != nullptr ? 1 : 0;
+      tensor = prefix + "_" + std::to_string(tables);
+      annotated.emplace_back(nest.loop, tensor);
+      for (const BufferInfo& info : tensor_params(func)) {
+        if (info.name == tensor) {
+          fail("kernel parameter '" + tensor + "' has the name of the index-mask table the tenstorrent backend adds "
+               "for '" + m.text + "'; rename the parameter");
+        }
+      }
+      List extents = {int_imm(table.pages * tile_rows), int_imm(tile_cols)};
+      Any type = call("tirx.BufferType", String("global"), String(m.dtype), extents, List(), int_imm(0), int64_t(64),
+                      int64_t(1), Any(nullptr), List(), Any(nullptr));
+      func_params.push_back(call("tirx.BufferVar", String(tensor), type, Any(nullptr)));
+      constants.Set(String(tensor), ordered({{"value", Any(0.0)}, {"rows", List()},
+                                             {"mask", masks::mask_entry(m, table)}}));
+    }
+    for (const auto& [loop, tensor] : annotated) {
+      ir::For l(loop);
+      Dict notes = l.annotations();
+      notes.Set(String(keys::kTtIndexMask), String(tensor));
+      folded.emplace_back(loop, for_loop(l.loop_var().any(), l.min().any(), l.extent().any(),
+                                         static_cast<int>(l.kind()), l.body().any(), notes));
+    }
+    Any body = map(f.body(), {ir::rewrite<ir::For>([&](const ir::For& loop) -> Any {
+                     for (const auto& [from, to] : folded) {
+                       if (from.same_as(loop.any())) return to;
+                     }
+                     return loop.any();
+                   })});
+    Any out = prim_func(func_params, body, f.ret_type(), f.attrs());
+    return constants.empty() ? out : with_attrs(out, {{keys::kTtConstants, constants}});
+  });
+}
+
+}  // namespace tl::engines

@@ -1,0 +1,67 @@
+// Index masks (index_masks.cc): element-wise stores T.if_then_else(cond, a, b) whose condition is affine in the
+// store's element indices. AddTTConstants folds the ones constant over the block and adds a constant tile table per
+// other one (the index_masks engine); LowerTileOpsToTT copies the table tile of each block tile on chip (op mask).
+#pragma once
+
+#include <optional>
+
+#include "ir.h"
+
+namespace tl::masks {
+
+/*! \brief A condition p * i + q * j + r >= 0 over the element indices (i, j) of a 2-D store (j absent: q = 0). */
+struct Form {
+  int64_t p = 0, q = 0;
+  Any r;  // a plain int or an expression of block indices, loop variables and constants
+};
+
+/*! \brief What a masked store is: out = table (constants a, b), or out = x + table / x * table (a buffer x selected
+ * against +-inf or 0), where the table holds on_true where the condition holds and on_false elsewhere. */
+struct IndexMask {
+  Form form;
+  double on_true = 0.0, on_false = 0.0;
+  std::optional<Any> operand;  // the buffer value x (a TensorLoad), when one branch is one
+  std::string combine;         // "add" or "mul" when operand
+  std::string dtype;           // the store's dtype, the table's
+  Any then_value, else_value;  // the T.if_then_else branches (what a folded store becomes)
+  Any lin;                     // p * i + q * j + r as an expression (the condition is lin >= 0)
+  std::string text;            // "acc_s[...] = T.if_then_else(...)" for messages
+};
+
+/*! \brief The index mask of an element-wise store (loops outermost first, the store's indices their variables), or
+ * nullopt when its value is not a T.if_then_else. A T.if_then_else of another form is refused naming the condition
+ * and why (not affine in the element indices, a coefficient larger than `max_coefficient`, an unsupported
+ * comparison, or values that are neither constants nor a buffer against +-inf or 0). */
+std::optional<IndexMask> index_mask(const std::vector<Any>& lvars, const Any& store, int64_t max_coefficient);
+
+/*! \brief A table: tile t holds the pattern of offset first + step * t (t < pages); tile 0 is all false, the last
+ * all true, so a tile's page is clamp((o - first) / step, 0, pages - 1). step is the tile's side where every offset
+ * of the store is one residue modulo it (the analyzer proves r % 32 constant: causal attention's diagonal needs 3
+ * tiles, not 64), else 1. */
+struct Table {
+  int64_t first = 0, step = 1, pages = 0;
+};
+/*! \brief The table of `form` whose offsets are `residue` modulo `step` (step 1: every offset). */
+Table table_of(const Form& form, int64_t tile_rows, int64_t tile_cols, int64_t step, int64_t residue);
+
+/*! \brief The tt.constants `mask` entry of a table, and whether an entry is the one of `mask` and `table`. */
+Dict mask_entry(const IndexMask& mask, const Table& table);
+bool is_table_of(const Dict& constant, const IndexMask& mask, const Table& table);
+
+/*! \brief While it lives, the index-mask tables of `func` (its tt.constants `mask` entries and their parameters) are
+ * what table_for() finds (tile_ops()). */
+class MaskTables {
+ public:
+  explicit MaskTables(const Any& func);
+  ~MaskTables();
+  MaskTables(const MaskTables&) = delete;
+  MaskTables& operator=(const MaskTables&) = delete;
+
+ private:
+  Any func_;
+};
+/*! \brief The table tensor AddTTConstants recorded on a mask's loop (`annotation`: its tt.index_mask), and its
+ * pages (an internal error when there is none). */
+std::pair<BufferInfo, Table> table_for(const IndexMask& mask, const Any& annotation);
+
+}  // namespace tl::masks

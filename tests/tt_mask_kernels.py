@@ -1,0 +1,99 @@
+"""Index-mask kernels for the Tenstorrent backend (tests/test_tt_masks.py, the codegen corpus): T.if_then_else stores
+whose condition is affine in the element indices, of the forms AddTTConstants lowers (column bound, row bound,
+diagonals) with constant values or a buffer selected against -inf or 0."""
+
+from typing import Any
+
+import tilelang.language as T
+
+__all__ = ["bound_select", "tril_select", "antidiagonal_constants", "row_bound", "in_place_bound", "MASK_CORPUS"]
+
+
+def bound_select(M: int, N: int, block_N: int, bound: int) -> Any:
+    """Out = A where the global column is below `bound`, else -inf (upstream attention's key bound on a buffer)."""
+
+    @T.prim_func
+    def main(A: T.Tensor((M, N), "float32"), Out: T.Tensor((M, N), "float32")):
+        with T.Kernel(T.ceildiv(N, block_N), threads=128) as bx:
+            A_s = T.alloc_shared((M, block_N), "float32")
+            acc = T.alloc_fragment((M, block_N), "float32")
+            T.copy(A[0, bx * block_N], A_s)
+            for i, j in T.Parallel(M, block_N):
+                acc[i, j] = T.if_then_else(bx * block_N + j >= bound, -T.infinity("float32"), A_s[i, j])
+            T.copy(acc, Out[0, bx * block_N])
+
+    return main
+
+
+def tril_select(N: int, block: int) -> Any:
+    """Out = A on and below the diagonal, 0 above it (a buffer against 0: a 1/0 table multiplied in)."""
+
+    @T.prim_func
+    def main(A: T.Tensor((N, N), "float32"), Out: T.Tensor((N, N), "float32")):
+        with T.Kernel(T.ceildiv(N, block), T.ceildiv(N, block), threads=128) as (bx, by):
+            A_s = T.alloc_shared((block, block), "float32")
+            acc = T.alloc_fragment((block, block), "float32")
+            T.copy(A[by * block, bx * block], A_s)
+            for i, j in T.Parallel(block, block):
+                acc[i, j] = T.if_then_else(by * block + i >= bx * block + j, A_s[i, j], 0)
+            T.copy(acc, Out[by * block, bx * block])
+
+    return main
+
+
+def antidiagonal_constants(N: int, block: int, limit: int) -> Any:
+    """Out = 1.5 where row + column < limit, else -2 (p = q = -1: two constants, the table's own values)."""
+
+    @T.prim_func
+    def main(Out: T.Tensor((N, N), "float32")):
+        with T.Kernel(T.ceildiv(N, block), T.ceildiv(N, block), threads=128) as (bx, by):
+            acc = T.alloc_fragment((block, block), "float32")
+            for i, j in T.Parallel(block, block):
+                acc[i, j] = T.if_then_else(by * block + i + bx * block + j < limit, 1.5, -2.0)
+            T.copy(acc, Out[by * block, bx * block])
+
+    return main
+
+
+def row_bound(M: int, N: int, block_M: int, bound: int) -> Any:
+    """Out = A + (0 where the global row is at most `bound`, else +inf): a row bound (q = 0), `<=`."""
+
+    @T.prim_func
+    def main(A: T.Tensor((M, N), "float32"), Out: T.Tensor((M, N), "float32")):
+        with T.Kernel(T.ceildiv(M, block_M), threads=128) as bx:
+            A_s = T.alloc_shared((block_M, N), "float32")
+            acc = T.alloc_fragment((block_M, N), "float32")
+            T.copy(A[bx * block_M, 0], A_s)
+            for i, j in T.Parallel(block_M, N):
+                acc[i, j] = T.if_then_else(bx * block_M + i <= bound, A_s[i, j], T.infinity("float32"))
+            T.copy(acc, Out[bx * block_M, 0])
+
+    return main
+
+
+def in_place_bound(M: int, N: int, block_N: int, bound: int) -> Any:
+    """acc masked in place after it is computed: acc = if_then_else(col < bound, acc, -inf) (folded away where
+    every block lies below the bound)."""
+
+    @T.prim_func
+    def main(A: T.Tensor((M, N), "float32"), Out: T.Tensor((M, N), "float32")):
+        with T.Kernel(T.ceildiv(N, block_N), threads=128) as bx:
+            A_s = T.alloc_shared((M, block_N), "float32")
+            acc = T.alloc_fragment((M, block_N), "float32")
+            T.copy(A[0, bx * block_N], A_s)
+            for i, j in T.Parallel(M, block_N):
+                acc[i, j] = T.exp(A_s[i, j])
+            for i, j in T.Parallel(M, block_N):
+                acc[i, j] = T.if_then_else(bx * block_N + j < bound, acc[i, j], -T.infinity("float32"))
+            T.copy(acc, Out[0, bx * block_N])
+
+    return main
+
+
+# The mask kernels of the codegen corpus (tests/tt_kernels.py CORPUS).
+MASK_CORPUS: dict[str, Any] = {
+    "mask_bound_select": lambda: bound_select(64, 128, 64, 80),
+    "mask_tril_select": lambda: tril_select(64, 32),
+    "mask_antidiagonal_constants": lambda: antidiagonal_constants(64, 32, 50),
+    "mask_row_bound": lambda: row_bound(128, 64, 64, 70),
+}
