@@ -11,7 +11,8 @@ from tt_data_kernels import DATA_CORPUS
 from tt_dram_loop_kernels import DRAM_LOOP_CORPUS
 from tt_loop_kernels import LOOP_CORPUS
 from tt_mask_kernels import MASK_CORPUS
-from tt_norm_kernels import NORM_CORPUS, rms_norm, softmax
+from tt_norm_kernels import NORM_CORPUS
+from tt_shape_kernels import SHAPE_CORPUS
 from tt_split_k_kernels import SPLIT_K_CORPUS
 
 import tilelang.language as T
@@ -387,11 +388,7 @@ CORPUS = {
     "cast_int32_to_fp32": lambda: cast_kernel(64, 64, 32, "int32", "float32"),
     "cast_fp32_to_int32": lambda: cast_kernel(64, 64, 32, "float32", "int32"),
     **DATA_CORPUS,
-    # Any shape (issue 28): padded tensors, edge blocks, blocks that are not whole tiles.
-    "gemm_ragged_100x200x72": lambda: matmul(100, 200, 72, 64, 64, 32, "bfloat16"),
-    "gemm_out_64x4": lambda: matmul(64, 4, 64, 64, 4, 32),
-    "softmax_ragged_rows_of_1": lambda: softmax(37, 72, 1),
-    "rms_norm_ragged": lambda: rms_norm(100, 200, 32),
+    **SHAPE_CORPUS,
     **LOOP_CORPUS,
     **DRAM_LOOP_CORPUS,
     **NORM_CORPUS,

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <numeric>
 
 #include "engine_common.h"
@@ -72,66 +73,41 @@ std::optional<double> value_of(const Any& e) { return constant_of(e); }
 
 }  // namespace
 
-std::optional<IndexMask> index_mask(const std::vector<Any>& lvars, const Any& store_any, int64_t max_coefficient) {
-  ir::BufferStore store(store_any);
-  Any value = strip_casts(store.value());
-  auto ite = ir::Call::from(value);
-  auto callee = ite ? ir::Op::from(ite->op()) : std::nullopt;
-  if (!callee || callee->name() != "prim.if_then_else") return std::nullopt;
-  BufferInfo out = buffer_info(store.buffer());
-  IndexMask mask;
-  mask.text = out.name + "[...] = " + format_value(store.value());
-  mask.dtype = out.dtype;
-  Any cond = ite->args()[0];
-  mask.then_value = ite->args()[1];
-  mask.else_value = ite->args()[2];
-  auto refuse = [&](const std::string& why) {
-    fail("element-wise store '" + mask.text + "': " + cond_text(cond) + " " + why);
-  };
-  // lhs - rhs >= shift
+namespace {
+
+using Refuse = std::function<void(const std::string&)>;
+
+// `cond` as lhs - rhs >= shift: the comparison's sides ordered so that it reads `>=` (or `>`, shift 1).
+struct Comparison {
   Any lhs, rhs;
   int64_t shift = 0;
+};
+
+Comparison comparison_of(const Any& cond, const Refuse& refuse) {
+  Comparison cmp;
   bool flip = false;
   if (auto c = ir::GE::from(cond)) {
-    lhs = c->a(), rhs = c->b();
+    cmp.lhs = c->a(), cmp.rhs = c->b();
   } else if (auto c = ir::GT::from(cond)) {
-    lhs = c->a(), rhs = c->b(), shift = 1;
+    cmp.lhs = c->a(), cmp.rhs = c->b(), cmp.shift = 1;
   } else if (auto c = ir::LE::from(cond)) {
-    lhs = c->a(), rhs = c->b(), flip = true;
+    cmp.lhs = c->a(), cmp.rhs = c->b(), flip = true;
   } else if (auto c = ir::LT::from(cond)) {
-    lhs = c->a(), rhs = c->b(), flip = true, shift = 1;
+    cmp.lhs = c->a(), cmp.rhs = c->b(), flip = true, cmp.shift = 1;
   } else {
     refuse("is not a comparison (>=, >, <=, <) of index expressions; the tenstorrent backend lowers index masks "
            "p * i + q * j + r >= 0 (or >, <, <=) in the store's element indices (i, j)");
   }
-  if (flip) std::swap(lhs, rhs);
-  Any i = lvars.empty() ? Any(nullptr) : lvars[0];
-  Any j = lvars.size() > 1 ? lvars[1] : Any(nullptr);
-  auto a = affine(lhs, i, j), b = affine(rhs, i, j);
-  if (!a || !b) {
-    refuse("is not affine in the element indices " + format_value(i) + (j != nullptr ? ", " + format_value(j) : "") +
-           " (the tenstorrent backend lowers index masks p * i + q * j + r >= 0, with r computed from block "
-           "indices, loop variables and constants)");
-  }
-  Form form{a->ci - b->ci, a->cj - b->cj, fn::sub(fn::sub(a->rest, b->rest), Any(shift))};
-  if (std::abs(form.p) > max_coefficient || std::abs(form.q) > max_coefficient) {
-    refuse("has coefficient " + std::to_string(std::abs(form.p) > max_coefficient ? form.p : form.q) +
-           " on an element index; the tenstorrent backend's mask tables cover coefficients of magnitude up to " +
-           std::to_string(max_coefficient) + " (rows, columns, diagonals)");
-  }
-  bool reads = false;
-  walk(form.r, {ir::visit<ir::TensorLoad>([&](const ir::TensorLoad&) { reads = true; })});
-  if (reads) refuse("reads a buffer; an index mask's condition may use block indices, loop variables and constants");
-  mask.form = form;
-  Any lin = fn::add(fn::add(i != nullptr ? fn::mul(i, Any(form.p)) : Any(int64_t(0)),
-                            j != nullptr ? fn::mul(j, Any(form.q)) : Any(int64_t(0))),
-                    form.r);
-  mask.lin = fn::expr(lin);
-  // The values: two constants, or a buffer against +-inf (an added 0/inf table) or 0 (a multiplied 1/0 table).
+  if (flip) std::swap(cmp.lhs, cmp.rhs);
+  return cmp;
+}
+
+// The values: two constants, or a buffer against +-inf (an added 0/inf table) or 0 (a multiplied 1/0 table).
+void mask_values(IndexMask& mask, const Refuse& refuse) {
   auto t = value_of(mask.then_value), e = value_of(mask.else_value);
   if (t && e) {
     mask.on_true = *t, mask.on_false = *e;
-    return mask;
+    return;
   }
   if (!t && !e) {
     refuse("selects between two buffer values; the tenstorrent backend lowers a mask between two constants, or "
@@ -154,6 +130,50 @@ std::optional<IndexMask> index_mask(const std::vector<Any>& lvars, const Any& st
            "; against a buffer value the tenstorrent backend lowers -inf, +inf (an added 0/inf tile) and 0 (a "
            "multiplied 1/0 tile)");
   }
+}
+
+}  // namespace
+
+std::optional<IndexMask> index_mask(const std::vector<Any>& lvars, const Any& store_any, int64_t max_coefficient) {
+  ir::BufferStore store(store_any);
+  Any value = strip_casts(store.value());
+  auto ite = ir::Call::from(value);
+  auto callee = ite ? ir::Op::from(ite->op()) : std::nullopt;
+  if (!callee || callee->name() != "prim.if_then_else") return std::nullopt;
+  BufferInfo out = buffer_info(store.buffer());
+  IndexMask mask;
+  mask.text = out.name + "[...] = " + format_value(store.value());
+  mask.dtype = out.dtype;
+  Any cond = ite->args()[0];
+  mask.then_value = ite->args()[1];
+  mask.else_value = ite->args()[2];
+  Refuse refuse = [&](const std::string& why) {
+    fail("element-wise store '" + mask.text + "': " + cond_text(cond) + " " + why);
+  };
+  Comparison cmp = comparison_of(cond, refuse);  // lhs - rhs >= shift
+  Any i = lvars.empty() ? Any(nullptr) : lvars[0];
+  Any j = lvars.size() > 1 ? lvars[1] : Any(nullptr);
+  auto a = affine(cmp.lhs, i, j), b = affine(cmp.rhs, i, j);
+  if (!a || !b) {
+    refuse("is not affine in the element indices " + format_value(i) + (j != nullptr ? ", " + format_value(j) : "") +
+           " (the tenstorrent backend lowers index masks p * i + q * j + r >= 0, with r computed from block "
+           "indices, loop variables and constants)");
+  }
+  Form form{a->ci - b->ci, a->cj - b->cj, fn::sub(fn::sub(a->rest, b->rest), Any(cmp.shift))};
+  if (std::abs(form.p) > max_coefficient || std::abs(form.q) > max_coefficient) {
+    refuse("has coefficient " + std::to_string(std::abs(form.p) > max_coefficient ? form.p : form.q) +
+           " on an element index; the tenstorrent backend's mask tables cover coefficients of magnitude up to " +
+           std::to_string(max_coefficient) + " (rows, columns, diagonals)");
+  }
+  bool reads = false;
+  walk(form.r, {ir::visit<ir::TensorLoad>([&](const ir::TensorLoad&) { reads = true; })});
+  if (reads) refuse("reads a buffer; an index mask's condition may use block indices, loop variables and constants");
+  mask.form = form;
+  Any lin = fn::add(fn::add(i != nullptr ? fn::mul(i, Any(form.p)) : Any(int64_t(0)),
+                            j != nullptr ? fn::mul(j, Any(form.q)) : Any(int64_t(0))),
+                    form.r);
+  mask.lin = fn::expr(lin);
+  mask_values(mask, refuse);
   return mask;
 }
 
@@ -213,6 +233,112 @@ std::pair<BufferInfo, Table> table_for(const IndexMask& mask, const Any& annotat
 
 namespace tl::engines {
 
+namespace {
+
+struct Nest {
+  Any loop;
+  masks::IndexMask mask;
+};
+
+// The element-wise nests with an index mask, outermost loops only (the walk may see an inner loop of a nest first).
+std::vector<Nest> masked_nests(const ir::PrimFunc& f, int64_t max_coefficient) {
+  std::vector<std::pair<Any, std::vector<ir::For>>> found;
+  walk(f.body(), {ir::visit<ir::For>([&](const ir::For& loop) {
+         if (auto nest = tileops::eltwise_nest(loop.any())) found.emplace_back(loop.any(), nest->first);
+       })});
+  std::vector<Nest> nests;
+  for (const auto& [loop, loops] : found) {
+    bool inner = false;
+    for (const auto& [other, other_loops] : found) {
+      for (size_t d = 1; d < other_loops.size(); ++d) inner = inner || other_loops[d].same_as(loop);
+    }
+    if (inner) continue;
+    auto nest = tileops::eltwise_nest(loop);
+    std::vector<Any> lvars;
+    for (const ir::For& l : nest->first) lvars.push_back(l.loop_var());
+    if (auto mask = masks::index_mask(lvars, nest->second.any(), max_coefficient)) nests.push_back({loop, *mask});
+  }
+  return nests;
+}
+
+// What the analyzer knows: the range of every launch index and loop variable, and every bound value. A variable
+// bound twice (one Var object in two loops) stays unbound: its range is not one range.
+Any bound_analyzer(const ir::PrimFunc& f) {
+  std::vector<std::pair<Any, Any>> launches, bindings;
+  walk(f.body(), {ir::visit<ir::AttrStmt>([&](const ir::AttrStmt& stmt) {
+                    if (auto launch = launch_of(stmt)) {
+                      launches.emplace_back(launch->var().any(), call("ir.Range_from_min_extent", int_imm(0),
+                                                                      stmt.value().any(), Any(nullptr)));
+                    }
+                  }),
+                  ir::visit<ir::Bind>([&](const ir::Bind& b) {
+                    bindings.emplace_back(b.var().any(), b.value().any());
+                  }),
+                  ir::visit<ir::For>([&](const ir::For& loop) {
+                    bindings.emplace_back(loop.loop_var().any(), call("ir.Range_from_min_extent", loop.min().any(),
+                                                                      loop.extent().any(), Any(nullptr)));
+                  })});
+  Any analyzer = call("sym.Analyzer");
+  launches.insert(launches.end(), bindings.begin(), bindings.end());
+  for (const auto& [v, range] : launches) {
+    size_t n = std::count_if(launches.begin(), launches.end(), [&](const auto& b) { return b.first.same_as(v); });
+    if (n == 1) call("sym.AnalyzerBind", analyzer, v, range, false);
+  }
+  return analyzer;
+}
+
+// The nest with its T.if_then_else replaced by the branch the analyzer proves always holds, if one does.
+std::optional<Any> folded_nest(const Nest& nest, const Any& analyzer) {
+  const masks::IndexMask& m = nest.mask;
+  auto proves = [&](const Any& e) { return truthy(call("sym.AnalyzerCanProve", analyzer, e, 0)); };
+  std::optional<Any> branch;
+  if (proves(call("prim._OpGE", m.lin, int_imm(0), Any(nullptr)))) branch = m.then_value;
+  else if (proves(call("prim._OpLT", m.lin, int_imm(0), Any(nullptr)))) branch = m.else_value;
+  if (!branch) return std::nullopt;
+  return map(nest.loop, {ir::rewrite<ir::Call>([&](const ir::Call& c) -> Any {
+               auto op = ir::Op::from(c.op());
+               return op && op->name() == "prim.if_then_else" ? *branch : c.any();
+             })});
+}
+
+// The table a mask reads: an existing one of the same (form, values, dtype), else a new parameter `<prefix>_<n>`
+// whose tt.constants entry the host fills.
+std::string table_for(const masks::IndexMask& m, const Any& analyzer, int64_t tile_rows, int64_t tile_cols,
+                      const std::string& prefix, const Any& func, List& func_params, Dict& constants) {
+  // Every offset r + 32 (p R + q C) of the store is one residue modulo the tile where r % 32 simplifies to a
+  // constant (block sizes and past_len multiples of 32 in causal attention): the table needs those offsets only.
+  int64_t step = std::gcd(tile_rows, tile_cols), residue = 0;
+  Any mod = call("sym.AnalyzerSimplify", analyzer,
+                 call("prim._OpFloorMod", fn::expr(m.form.r), int_imm(step), Any(nullptr)), 2);
+  if (auto c = ir::IntImm::from(mod)) {
+    residue = c->value();
+  } else {
+    step = 1;
+  }
+  masks::Table table = masks::table_of(m.form, tile_rows, tile_cols, step, residue);
+  for (const auto& [key, entry] : constants) {
+    if (masks::is_table_of(as_dict(entry), m, table)) return as_str(key);
+  }
+  size_t tables = 0;
+  for (const auto& [key, entry] : constants) tables += get(as_dict(entry), "mask") != nullptr ? 1 : 0;
+  std::string tensor = prefix + "_" + std::to_string(tables);
+  for (const BufferInfo& info : tensor_params(func)) {
+    if (info.name == tensor) {
+      fail("kernel parameter '" + tensor + "' has the name of the index-mask table the tenstorrent backend adds "
+           "for '" + m.text + "'; rename the parameter");
+    }
+  }
+  List extents = {int_imm(table.pages * tile_rows), int_imm(tile_cols)};
+  Any type = call("tirx.BufferType", String("global"), String(m.dtype), extents, List(), int_imm(0), int64_t(64),
+                  int64_t(1), Any(nullptr), List(), Any(nullptr));
+  func_params.push_back(call("tirx.BufferVar", String(tensor), type, Any(nullptr)));
+  constants.Set(String(tensor),
+                ordered({{"value", Any(0.0)}, {"rows", List()}, {"mask", masks::mask_entry(m, table)}}));
+  return tensor;
+}
+
+}  // namespace
+
 // AddTTConstants' index masks: fold a store the analyzer proves constant over the block (every block index, loop
 // variable and element index in its range) into the branch that always holds; add one constant table per other
 // (form, values, dtype), a parameter the host fills from its tt.constants `mask` entry.
@@ -227,104 +353,20 @@ Any index_masks(const std::string& name, const Dict& options, const IndexMasksPa
     Ctx ctx;
     List tile = as_list(tile_expr(ctx));
     int64_t tile_rows = as_int(tile[0]), tile_cols = as_int(tile[1]);
-    int64_t max_coefficient = as_int(max_expr(ctx));
-    struct Nest {
-      Any loop;
-      masks::IndexMask mask;
-    };
-    // The element-wise nests, outermost loops only (the walk may see an inner loop of a nest first).
-    std::vector<std::pair<Any, std::vector<ir::For>>> found;
-    walk(f.body(), {ir::visit<ir::For>([&](const ir::For& loop) {
-           if (auto nest = tileops::eltwise_nest(loop.any())) found.emplace_back(loop.any(), nest->first);
-         })});
-    std::vector<Nest> nests;
-    for (const auto& [loop, loops] : found) {
-      bool inner = false;
-      for (const auto& [other, other_loops] : found) {
-        for (size_t d = 1; d < other_loops.size(); ++d) inner = inner || other_loops[d].same_as(loop);
-      }
-      if (inner) continue;
-      auto nest = tileops::eltwise_nest(loop);
-      std::vector<Any> lvars;
-      for (const ir::For& l : nest->first) lvars.push_back(l.loop_var());
-      if (auto mask = masks::index_mask(lvars, nest->second.any(), max_coefficient)) nests.push_back({loop, *mask});
-    }
+    std::vector<Nest> nests = masked_nests(f, as_int(max_expr(ctx)));
     if (nests.empty()) return original;
-    // What the analyzer knows: the range of every launch index and loop variable, and every bound value.
-    // A variable bound twice (one Var object in two loops) stays unbound: its range is not one range.
-    std::vector<std::pair<Any, Any>> launches, bindings;
-    walk(f.body(), {ir::visit<ir::AttrStmt>([&](const ir::AttrStmt& stmt) {
-                      if (auto launch = launch_of(stmt)) {
-                        launches.emplace_back(launch->var().any(), call("ir.Range_from_min_extent", int_imm(0),
-                                                                        stmt.value().any(), Any(nullptr)));
-                      }
-                    }),
-                    ir::visit<ir::Bind>([&](const ir::Bind& b) {
-                      bindings.emplace_back(b.var().any(), b.value().any());
-                    }),
-                    ir::visit<ir::For>([&](const ir::For& loop) {
-                      bindings.emplace_back(loop.loop_var().any(), call("ir.Range_from_min_extent", loop.min().any(),
-                                                                        loop.extent().any(), Any(nullptr)));
-                    })});
-    Any analyzer = call("sym.Analyzer");
-    launches.insert(launches.end(), bindings.begin(), bindings.end());
-    for (const auto& [v, range] : launches) {
-      size_t n = std::count_if(launches.begin(), launches.end(), [&](const auto& b) { return b.first.same_as(v); });
-      if (n == 1) call("sym.AnalyzerBind", analyzer, v, range, false);
-    }
-    auto proves = [&](const Any& e) { return truthy(call("sym.AnalyzerCanProve", analyzer, e, 0)); };
+    Any analyzer = bound_analyzer(f);
     List func_params = f.params();
     Dict constants = attr_dict(func, keys::kTtConstants);
     std::vector<std::pair<Any, Any>> folded;  // nest -> the nest with the branch that always holds
     std::vector<std::pair<Any, std::string>> annotated;  // nest -> its table (the loop's tt.index_mask)
     for (const Nest& nest : nests) {
-      const masks::IndexMask& m = nest.mask;
-      std::optional<Any> branch;
-      if (proves(call("prim._OpGE", m.lin, int_imm(0), Any(nullptr)))) branch = m.then_value;
-      else if (proves(call("prim._OpLT", m.lin, int_imm(0), Any(nullptr)))) branch = m.else_value;
-      if (branch) {  // the T.if_then_else call becomes the branch that always holds
-        Any replaced = map(nest.loop, {ir::rewrite<ir::Call>([&](const ir::Call& c) -> Any {
-                             auto op = ir::Op::from(c.op());
-                             return op && op->name() == "prim.if_then_else" ? *branch : c.any();
-                           })});
-        folded.emplace_back(nest.loop, replaced);
-        continue;
-      }
-      // Every offset r + 32 (p R + q C) of the store is one residue modulo the tile where r % 32 simplifies to a
-      // constant (block sizes and past_len multiples of 32 in causal attention): the table needs those offsets only.
-      int64_t step = std::gcd(tile_rows, tile_cols), residue = 0;
-      Any mod = call("sym.AnalyzerSimplify", analyzer,
-                     call("prim._OpFloorMod", fn::expr(m.form.r), int_imm(step), Any(nullptr)), 2);
-      if (auto c = ir::IntImm::from(mod)) {
-        residue = c->value();
+      if (auto replaced = folded_nest(nest, analyzer)) {
+        folded.emplace_back(nest.loop, *replaced);
       } else {
-        step = 1;
+        annotated.emplace_back(nest.loop, table_for(nest.mask, analyzer, tile_rows, tile_cols, prefix, func,
+                                                    func_params, constants));
       }
-      masks::Table table = masks::table_of(m.form, tile_rows, tile_cols, step, residue);
-      std::string tensor;
-      for (const auto& [key, entry] : constants) {
-        if (masks::is_table_of(as_dict(entry), m, table)) tensor = as_str(key);
-      }
-      if (!tensor.empty()) {
-        annotated.emplace_back(nest.loop, tensor);
-        continue;
-      }
-      size_t tables = 0;
-      for (const auto& [key, entry] : constants) tables += get(as_dict(entry), "mask") != nullptr ? 1 : 0;
-      tensor = prefix + "_" + std::to_string(tables);
-      annotated.emplace_back(nest.loop, tensor);
-      for (const BufferInfo& info : tensor_params(func)) {
-        if (info.name == tensor) {
-          fail("kernel parameter '" + tensor + "' has the name of the index-mask table the tenstorrent backend adds "
-               "for '" + m.text + "'; rename the parameter");
-        }
-      }
-      List extents = {int_imm(table.pages * tile_rows), int_imm(tile_cols)};
-      Any type = call("tirx.BufferType", String("global"), String(m.dtype), extents, List(), int_imm(0), int64_t(64),
-                      int64_t(1), Any(nullptr), List(), Any(nullptr));
-      func_params.push_back(call("tirx.BufferVar", String(tensor), type, Any(nullptr)));
-      constants.Set(String(tensor), ordered({{"value", Any(0.0)}, {"rows", List()},
-                                             {"mask", masks::mask_entry(m, table)}}));
     }
     for (const auto& [loop, tensor] : annotated) {
       ir::For l(loop);

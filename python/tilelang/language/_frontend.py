@@ -383,6 +383,5 @@ def build_fill(buffer: object, value: object) -> Any:
     return _T.tile.fill(region, expr)
 
 
-from ._tile_builders import build_atomic_add, build_cumsum, build_reduce  # noqa: E402, F401  (the other builders)
-
 from . import _script_fixes  # noqa: E402, F401  (TVMScript parser fixes, applied on import)
+from ._tile_builders import build_atomic_add, build_cumsum, build_reduce  # noqa: E402, F401  (the other builders)

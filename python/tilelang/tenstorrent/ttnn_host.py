@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import hashlib
 import importlib.util
+import math
 import tempfile
 from collections.abc import Sequence
 from dataclasses import dataclass, field
