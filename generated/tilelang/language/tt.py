@@ -96,6 +96,11 @@ def binary_op_init_common(icb0, icb1, ocb) -> Any:
     return call('binary_op_init_common', icb0, icb1, ocb)
 
 
+def binary_tiles_init(full_init, eltwise_binary_type, icb0, icb1) -> Any:
+    """Initialisation for the FPU element-wise operation `eltwise_binary_type` (EltwiseBinaryType::ELWADD, ELWSUB or ELWMUL in the emulator) of tiles from `icb0` and `icb1`; `full_init` also initialises the unpacker. ttnn's eltwise binary kernel calls it with the type its program factory defines (ELTWISE_OP_TYPE)."""
+    return call('binary_tiles_init', full_init, eltwise_binary_type, icb0, icb1)
+
+
 def binop_with_scalar_tile_init() -> Any:
     """Initialise the SFPU for the scalar operations ({add,sub,mul,div,rsub}_unary_tile)."""
     return call('binop_with_scalar_tile_init')
@@ -421,6 +426,11 @@ def noc_async_write_tile(id, addrgen, src_local_l1_addr) -> Any:
     return call('noc_async_write_tile', id, addrgen, src_local_l1_addr)
 
 
+def noc_async_writes_flushed() -> Any:
+    """Wait until every write issued so far has left L1 (its source may be reused); acknowledged or not. The emulator lands the writes here (ttnn 0.81.1 wheel, api/dataflow/dataflow_api.h; 0.77.0 and 0.65.0 the same)."""
+    return call('noc_async_writes_flushed')
+
+
 def noc_semaphore_inc(addr, incr) -> Any:
     """Atomically add `incr` to the semaphore at NoC address `addr` (another core's semaphore, from get_noc_addr)."""
     return call('noc_semaphore_inc', addr, incr)
@@ -644,6 +654,11 @@ def tanh_tile_init() -> Any:
 def tensor_accessor(args, bank_base_address, page_size) -> Any:
     """Page addressing of a DRAM tensor for noc_async_read_page/noc_async_write_page."""
     return call('tensor_accessor', args, bank_base_address, page_size)
+
+
+def tensor_accessor_aligned(args, bank_base_address) -> Any:
+    """tensor_accessor with the page size left to its default, the aligned page size of the tensor's TensorAccessorArgs (ttnn 0.81.1 wheel, api/tensor/tensor_accessor.h: `page_size_in = TensorAccessorArgs<CTA_OFFSET, CRTA_OFFSET>::AlignedPageSize`); ttnn's readers and writers call it so."""
+    return call('tensor_accessor_aligned', args, bank_base_address)
 
 
 def tensor_accessor_args(cta_offset) -> Any:

@@ -142,15 +142,32 @@ std::string data_movement_flags(const std::vector<fs::path>& roots, const std::s
     return flags;
 }
 
+// Under $TT_METAL_HOME (a tt-metal source tree, or the ttnn wheel's package folder), kernels include their own
+// helpers by paths from the tree's root, from ttnn/ and from ttnn/cpp/ (`ttnn/cpp/ttnn/kernel_lib/...`,
+// `ttnn/operations/...`), as tt-metal's JIT lets them. These roots come after the emulator's: a kernel API header
+// the emulator lacks is a compile error naming it, never tt-metal's hardware header of the same name.
+std::string source_tree_flags() {
+    const std::string home = env_or("TT_METAL_HOME", "");
+    if (home.empty()) return "";
+    std::string flags;
+    for (const char* sub : {"", "ttnn", "ttnn/cpp"}) {
+        std::error_code ec;
+        const fs::path dir = fs::path(home) / sub;
+        if (fs::is_directory(dir, ec)) flags += " -I" + shell_quote(dir.lexically_normal().string());
+    }
+    return flags;
+}
+
 // Every compute API header of tt-metal includes api/compute/common.h (compute_kernel_api/common.h in the 2025
-// layout), which includes reg_api.h, pack.h, reconfig_data_format.h, cb_api.h and compute_kernel_hw_startup.h
-// (tt_metal/hw/inc/api/compute/common.h): a compute kernel that includes eltwise_binary.h calls cb_wait_front,
-// tile_regs_acquire and pack_tile without including their headers. The emulator's rendered headers declare only
-// their own calls, so a compute kernel gets those five, of the profile's tree, included before it.
+// layout), which declares get_arg_val and includes reg_api.h, pack.h, reconfig_data_format.h, cb_api.h and
+// compute_kernel_hw_startup.h (tt_metal/hw/inc/api/compute/common.h): a compute kernel that includes
+// eltwise_binary.h calls get_arg_val, cb_wait_front, tile_regs_acquire and pack_tile without including their
+// headers. The emulator's rendered headers declare only their own calls, so a compute kernel gets those six, of
+// the profile's tree, included before it.
 std::string compute_flags(const std::vector<fs::path>& roots, const std::string& profile) {
     std::string flags;
     for (const char* dir : {"api/compute/", "compute_kernel_api/"}) {
-        for (const char* header : {"reg_api.h", "pack.h", "reconfig_data_format.h", "cb_api.h",
+        for (const char* header : {"common.h", "reg_api.h", "pack.h", "reconfig_data_format.h", "cb_api.h",
                                    "compute_kernel_hw_startup.h"}) {
             for (const fs::path& root : roots) {
                 std::error_code ec;
@@ -242,6 +259,7 @@ std::shared_ptr<KernelBinary> compile(const std::string& path, const std::vector
     std::string flags = "-std=c++17 -O2 -fPIC -shared -Wall -Werror";
     for (const fs::path& root : roots) flags += " -I" + shell_quote((root / profile).string());
     for (const fs::path& root : roots) flags += " -I" + shell_quote(root.string());
+    flags += source_tree_flags();
     flags += " -DKERNEL_COMPILE_TIME_ARGS=" + args;
     flags += kind == KernelKind::Compute ? compute_flags(roots, profile) : data_movement_flags(roots, profile, kind, noc);
     for (auto& [name, value] : defines) flags += " " + shell_quote("-D" + name + (value.empty() ? "" : "=" + value));

@@ -1,0 +1,80 @@
+"""Tenstorrent's production kernels on the emulator: the `ttnn` wheel of the spec's default API profile ships
+ttnn's kernels as source (`ttnn/cpp/ttnn/operations/**/device/kernels/**.cpp`, compiled by the JIT at run time);
+these tests run them, unmodified, from the wheel (unzipped into $TILELANG_TTNN_CACHE, as `make check-metal` fetches
+it), with host programs of the project's own (tests/ttnn_kernels/) that follow the program factories' CBs,
+compile-time and runtime arguments, and compare the results with numpy. Any report of the emulator's checks fails
+the run (a report on Tenstorrent's code is a bug of the emulator).
+
+Without network the wheel cannot be fetched: the tests fail saying so, unless TILELANG_CHECK_METAL_OFFLINE_OK=1
+says to skip them (as `make check-metal` does)."""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from tilelang.tenstorrent import PROFILES, emulator
+from tilelang.tenstorrent.emulator import DEFAULT_PROFILE
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from tools.check_metal import wheels  # noqa: E402
+
+VERSION = PROFILES[DEFAULT_PROFILE].ttnn_wheel
+HOST = Path(__file__).resolve().parent / "ttnn_kernels" / "main.cpp"
+
+
+@pytest.fixture(scope="module")
+def ttnn_home() -> Path:
+    """The wheel's package folder: tt-metal's root to the kernels' paths (TT_METAL_HOME)."""
+    try:
+        return wheels.ttnn_kernels(VERSION)
+    except wheels.Offline as exc:
+        if os.environ.get("TILELANG_CHECK_METAL_OFFLINE_OK") == "1":
+            pytest.skip(f"offline: {exc}")
+        pytest.fail(f"the ttnn {VERSION} wheel is needed for ttnn's kernels and cannot be fetched ({exc}); set "
+                    "TILELANG_CHECK_METAL_OFFLINE_OK=1 to skip these tests without network")
+
+
+@pytest.fixture(scope="module")
+def host() -> Path:
+    return emulator.build_host(HOST)
+
+
+def bf16(x: np.ndarray) -> np.ndarray:
+    """float32 -> bf16 bits, rounded to nearest even (as the host's bfloat16 is)."""
+    bits = np.ascontiguousarray(x, dtype=np.float32).view(np.uint32)
+    return ((bits + 0x7FFF + ((bits >> 16) & 1)) >> 16).astype(np.uint16)
+
+
+def f32(bits: np.ndarray) -> np.ndarray:
+    return (bits.astype(np.uint32) << 16).view(np.float32)
+
+
+def run_case(host: Path, home: Path, tmp_path: Path, family: str, variant: str, inputs: dict[str, np.ndarray],
+             out_shape: tuple[int, int], *extra: str) -> np.ndarray:
+    """Writes the inputs as bf16, runs the family's program and returns its output (float32 of the bf16 result)."""
+    rows, cols = next(iter(inputs.values())).shape
+    for name, value in inputs.items():
+        bf16(value).tofile(tmp_path / f"{name}.bin")
+    report = emulator.run(host, [family, variant, str(rows), str(cols), str(tmp_path), *extra],
+                          env={"TT_METAL_HOME": str(home)})
+    assert "done:" in report["stdout"]
+    return f32(np.fromfile(tmp_path / "out.bin", dtype=np.uint16)).reshape(out_shape)
+
+
+def rounded(x: np.ndarray) -> np.ndarray:
+    return f32(bf16(x))
+
+
+@pytest.mark.parametrize(("op", "fn"), [("add", np.add), ("sub", np.subtract), ("mul", np.multiply)])
+def test_eltwise_binary(host: Path, ttnn_home: Path, tmp_path: Path, op: str, fn: object) -> None:
+    """eltwise_binary_kernel.cpp with reader_binary_interleaved_start_id.cpp and writer_unary_interleaved_start_id.cpp
+    on 6 tiles (6 cores of the grid, split_work_to_cores): bf16 in, bf16 out, as numpy of the rounded inputs."""
+    rng = np.random.default_rng(1)
+    a, b = (rounded(rng.uniform(-2, 2, (64, 96)).astype(np.float32)) for _ in range(2))
+    out = run_case(host, ttnn_home, tmp_path, "eltwise_binary", op, {"a": a, "b": b}, a.shape)
+    np.testing.assert_allclose(out, rounded(fn(a, b)), rtol=1e-2, atol=1e-2)
