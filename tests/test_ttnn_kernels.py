@@ -78,3 +78,19 @@ def test_eltwise_binary(host: Path, ttnn_home: Path, tmp_path: Path, op: str, fn
     a, b = (rounded(rng.uniform(-2, 2, (64, 96)).astype(np.float32)) for _ in range(2))
     out = run_case(host, ttnn_home, tmp_path, "eltwise_binary", op, {"a": a, "b": b}, a.shape)
     np.testing.assert_allclose(out, rounded(fn(a, b)), rtol=1e-2, atol=1e-2)
+
+
+@pytest.mark.parametrize(("op", "fn", "low"), [
+    ("div", np.divide, 0.5),  # a * recip(b): the recip SFPU op on the second input (c_4)
+    ("logaddexp", np.logaddexp, -2.0),  # exp on both inputs (c_3, c_4), add, then log in DST
+])
+def test_eltwise_binary_with_sfpu_ops(host: Path, ttnn_home: Path, tmp_path: Path, op: str, fn: object,
+                                      low: float) -> None:
+    """The same kernel with ttnn's SFPU pre- and post-processing defines (SFPU_OP_INIT/FUNC_PRE_IN0_0, _PRE_IN1_0,
+    _0 and the SFPU_OP_*_INCLUDE families, spelled as ttnn spells them: `exp_tile<0u>(i)`, `recip_tile<false>(i)`):
+    the pre-processed inputs go through the interim CBs and back, as on hardware."""
+    rng = np.random.default_rng(2)
+    a, b = (rounded(rng.uniform(low, 2, (32, 64)).astype(np.float32)) for _ in range(2))
+    out = run_case(host, ttnn_home, tmp_path, "eltwise_binary", op, {"a": a, "b": b}, a.shape)
+    # Each pre-processed input is packed to bf16 before the FPU op; the result is packed once more.
+    np.testing.assert_allclose(out, fn(a, b), rtol=3e-2, atol=3e-2)

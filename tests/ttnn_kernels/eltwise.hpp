@@ -12,12 +12,33 @@ namespace ttnn_case {
 // RT: src0, src1, tiles, start, block height, block width, cores y), eltwise_binary_kernel (ELTWISE_OP and
 // ELTWISE_OP_TYPE from the op; RT: blocks, block size 1), writer_unary_interleaved_start_id (CT: output CB c_2, its
 // accessor args; RT: dst, tiles, start). CBs c_0, c_1, c_2 of two tiles each.
+// The defines ttnn's binary_op_utils get_defines gives each op (ELTWISE_OP, ELTWISE_OP_TYPE, and the SFPU pre- and
+// post-processing of unary_op_utils get_defines: SFPU_OP_INIT/FUNC_<id> with the op's SFPU_OP_*_INCLUDE family).
+inline std::map<std::string, std::string> binary_defines(const std::string& op) {
+    using Defines = std::map<std::string, std::string>;
+    const Defines add = {{"ELTWISE_OP", "add_tiles"}, {"ELTWISE_OP_TYPE", "EltwiseBinaryType::ELWADD"}};
+    const Defines mul = {{"ELTWISE_OP", "mul_tiles"}, {"ELTWISE_OP_TYPE", "EltwiseBinaryType::ELWMUL"}};
+    if (op == "add") return add;
+    if (op == "mul") return mul;
+    if (op == "sub") return {{"ELTWISE_OP", "sub_tiles"}, {"ELTWISE_OP_TYPE", "EltwiseBinaryType::ELWSUB"}};
+    Defines d = op == "div" ? mul : add;
+    if (op == "div") {  // a * recip(b): RECIP on the second input (PRE_IN1_0)
+        d.insert({{"SFPU_OP_INIT_PRE_IN1_0", "recip_tile_init<false>();"},
+                  {"SFPU_OP_FUNC_PRE_IN1_0", "recip_tile<false>(i);"}, {"SFPU_OP_RECIP_INCLUDE", "1"}});
+    } else if (op == "logaddexp") {  // log(exp(a) + exp(b)): EXP on both inputs, LOG after the add
+        d.insert({{"SFPU_OP_INIT_PRE_IN0_0", "exp_tile_init<0u>();"}, {"SFPU_OP_FUNC_PRE_IN0_0", "exp_tile<0u>(i);"},
+                  {"SFPU_OP_INIT_PRE_IN1_0", "exp_tile_init<0u>();"}, {"SFPU_OP_FUNC_PRE_IN1_0", "exp_tile<0u>(i);"},
+                  {"SFPU_OP_EXP_INCLUDE", "1"}, {"SFPU_OP_INIT_0", "log_tile_init();"},
+                  {"SFPU_OP_FUNC_0", "log_tile(i);"}, {"SFPU_OP_COMPUTE_KERNEL_API_INCLUDE", "1"}});
+    } else {
+        std::fprintf(stderr, "unknown binary op %s\n", op.c_str());
+        std::exit(64);
+    }
+    return d;
+}
+
 inline void eltwise_binary(IDevice* device, const Args& a) {
-    static const std::map<std::string, std::pair<std::string, std::string>> ops = {
-        {"add", {"add_tiles", "EltwiseBinaryType::ELWADD"}},
-        {"sub", {"sub_tiles", "EltwiseBinaryType::ELWSUB"}},
-        {"mul", {"mul_tiles", "EltwiseBinaryType::ELWMUL"}}};
-    const auto& op = ops.at(a.variant);
+    const std::map<std::string, std::string> defines = binary_defines(a.variant);
     const uint32_t bytes = a.rows * a.cols * 2, tiles = bytes / kTileBytes;
     auto A = dram(device, bytes), B = dram(device, bytes), C = dram(device, bytes);
     upload(device, A, a, "a", a.rows, a.cols);
@@ -26,6 +47,9 @@ inline void eltwise_binary(IDevice* device, const Args& a) {
     const CoreCoord grid = device->compute_with_storage_grid_size();
     auto [ncores, all, group1, group2, per1, per2] = split_work_to_cores(grid, tiles);
     for (uint8_t index : {CBIndex::c_0, CBIndex::c_1, CBIndex::c_2}) cb(program, all, index, 2);
+    // The interim CBs of pre-processed inputs (c_3, c_4), one block of one tile, when their defines are present.
+    if (defines.count("SFPU_OP_INIT_PRE_IN0_0")) cb(program, all, CBIndex::c_3, 1);
+    if (defines.count("SFPU_OP_INIT_PRE_IN1_0")) cb(program, all, CBIndex::c_4, 1);
     KernelHandle reader = CreateKernel(
         program, kernel("eltwise/binary/device/kernels/dataflow/reader_binary_interleaved_start_id.cpp"), all,
         reader_config(accessor_args(B, accessor_args(A, {0}))));
@@ -34,7 +58,7 @@ inline void eltwise_binary(IDevice* device, const Args& a) {
         writer_config(accessor_args(C, {CBIndex::c_2})));
     KernelHandle compute = CreateKernel(
         program, kernel("eltwise/binary/device/kernels/compute/eltwise_binary_kernel.cpp"), all,
-        ComputeConfig{.defines = {{"ELTWISE_OP", op.first}, {"ELTWISE_OP_TYPE", op.second}}});
+        ComputeConfig{.defines = defines});
     uint32_t start = 0;
     for (const CoreCoord& core : corerange_to_cores(all, ncores, false)) {
         const uint32_t n = group1.contains(core) ? per1 : per2;

@@ -461,6 +461,11 @@ def pack_reconfig_data_format(ocb) -> Any:
     return call('pack_reconfig_data_format', ocb)
 
 
+def pack_reconfig_data_format_if_changed(old_ocb, ocb) -> Any:
+    """Reconfigure the packer's format for CB `ocb` only when its format differs from CB `old_ocb`'s (ttnn 0.81.1 wheel, api/compute/reconfig_data_format.h, the (old, new) overload)."""
+    return call('pack_reconfig_data_format_if_changed', old_ocb, ocb)
+
+
 def pack_tile(ifrom_dst, icb) -> Any:
     """Pack DST tile `ifrom_dst` into the next reserved page of CB `icb`."""
     return call('pack_tile', ifrom_dst, icb)
@@ -529,6 +534,11 @@ def reconfig_data_format(srca_cb, srcb_cb) -> Any:
 def reconfig_data_format_srca(srca_cb) -> Any:
     """Reconfigure only the SrcA unpacker format, from CB `srca_cb` (before a copy_tile from a CB of another format)."""
     return call('reconfig_data_format_srca', srca_cb)
+
+
+def reconfig_data_format_srca_if_changed(old_srca_cb, srca_cb) -> Any:
+    """Reconfigure the SrcA unpacker format from CB `srca_cb` only when its format differs from CB `old_srca_cb`'s (ttnn 0.81.1 wheel, api/compute/reconfig_data_format.h, the (old, new) overload); equal formats leave the configuration as it is."""
+    return call('reconfig_data_format_srca_if_changed', old_srca_cb, srca_cb)
 
 
 def reduce_block(in0, scaler, prev, out, rows, cols, pool, wait0, pop0, wait1, pop1, wait2, pop2, init) -> Any:

@@ -1810,6 +1810,24 @@ INTRINSICS: dict[str, Intrinsic] = {
         },
         doc="Reconfigure the packer's destination format for CB `ocb` (before packing into a CB of another format).",
     ),
+    'pack_reconfig_data_format_if_changed': Intrinsic(
+        name='pack_reconfig_data_format_if_changed',
+        family='compute_init',
+        level='concrete',
+        roles=('compute',),
+        args=(
+            Arg('old_ocb', 'uint32', const=False),
+            Arg('ocb', 'uint32', const=False),
+        ),
+        returns='void',
+        effect='Opaque',
+        dtype='void',
+        op_name='tt.pack_reconfig_data_format_if_changed',
+        cpp={
+            'ttnn_0_81': Spelling('pack_reconfig_data_format', headers=(('compute', 'api/compute/reconfig_data_format.h'),), form='call', template_args=()),
+        },
+        doc="Reconfigure the packer's format for CB `ocb` only when its format differs from CB `old_ocb`'s (ttnn 0.81.1 wheel, api/compute/reconfig_data_format.h, the (old, new) overload).",
+    ),
     'pack_tile': Intrinsic(
         name='pack_tile',
         family='pack_copy',
@@ -2116,6 +2134,24 @@ INTRINSICS: dict[str, Intrinsic] = {
             'ttnn_0_81': Spelling('reconfig_data_format_srca', headers=(('compute', 'api/compute/reconfig_data_format.h'),), form='call', template_args=()),
         },
         doc='Reconfigure only the SrcA unpacker format, from CB `srca_cb` (before a copy_tile from a CB of another format).',
+    ),
+    'reconfig_data_format_srca_if_changed': Intrinsic(
+        name='reconfig_data_format_srca_if_changed',
+        family='compute_init',
+        level='concrete',
+        roles=('compute',),
+        args=(
+            Arg('old_srca_cb', 'uint32', const=False),
+            Arg('srca_cb', 'uint32', const=False),
+        ),
+        returns='void',
+        effect='Opaque',
+        dtype='void',
+        op_name='tt.reconfig_data_format_srca_if_changed',
+        cpp={
+            'ttnn_0_81': Spelling('reconfig_data_format_srca', headers=(('compute', 'api/compute/reconfig_data_format.h'),), form='call', template_args=()),
+        },
+        doc="Reconfigure the SrcA unpacker format from CB `srca_cb` only when its format differs from CB `old_srca_cb`'s (ttnn 0.81.1 wheel, api/compute/reconfig_data_format.h, the (old, new) overload); equal formats leave the configuration as it is.",
     ),
     'reduce_block': Intrinsic(
         name='reduce_block',

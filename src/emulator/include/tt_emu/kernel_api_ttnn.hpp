@@ -1,6 +1,7 @@
-// Compute calls of ttnn 0.81.1's kernel API that the emulator declares as templates (rendered headers bring them in
-// with `using`): binary_tiles_init<full_init, EltwiseBinaryType>, the init that ttnn's eltwise binary kernel calls
-// with the op type its program factory defines (ELTWISE_OP_TYPE). Included by kernel_api.hpp.
+// Compute calls of ttnn 0.81.1's kernel API beyond the generated kernels' subset: binary_tiles_init<full_init,
+// EltwiseBinaryType> (a template: rendered headers bring it in with `using`), the init that ttnn's eltwise binary
+// kernel calls with the op type its program factory defines (ELTWISE_OP_TYPE), and the conditional `(old, new)`
+// data-format reconfigurations. Included by kernel_api.hpp.
 #pragma once
 
 #include <cstdint>
@@ -13,6 +14,11 @@ enum class EltwiseBinaryType : std::uint8_t { ELWMUL, ELWDIV, ELWADD, ELWSUB, EL
 }  // namespace tt_emu::ktypes
 
 namespace tt_emu::kapi {
+
+// The conditional reconfigurations of ttnn 0.81.1's api/compute/reconfig_data_format.h: SrcA (the packer) takes the
+// new CB's format only when it differs from the old CB's; equal formats leave the configuration as it is.
+void reconfig_data_format_srca(uint32_t old_srca_cb, uint32_t srca_cb);
+void pack_reconfig_data_format(uint32_t old_ocb, uint32_t ocb);
 
 // The FPU binary init of api/compute/eltwise_binary.h; `full_init` also configures the unpacker (the emulator's
 // inits always do). ELWDIV and ELWLESS have no emulated tile call: they do not compile.
