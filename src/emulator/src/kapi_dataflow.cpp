@@ -215,7 +215,7 @@ void noc_async_read_barrier() {
         for (const Transfer& x : s.t.reads) {
             dram_read_landed(s, x);
             std::memcpy(&s.core.l1[x.l1], &x.buffer->data[size_t{x.page} * x.buffer->page_size + x.offset], x.size);
-            l1_written(s.core, x.l1, x.size);
+            l1_written(s.core, x.l1, x.size, 0, x.buffer->page_size);
         }
     }
     s.t.reads.clear();
@@ -318,7 +318,8 @@ void cb_pop_front(int32_t cb_id, int32_t num_pages) {
         for (const Transfer& x : t->writes) {
             if (overlaps(x.l1, x.size, start, bytes)) {
                 fail(s, "missing write barrier: " + t->name() + "'s NoC " + x.describe() +
-                            " still reads these pages (call noc_async_write_barrier before cb_pop_front)");
+                            " still reads these pages (call noc_async_write_barrier, or noc_async_writes_flushed, "
+                            "before cb_pop_front)");
             }
         }
         for (const Multicast& m : t->mcasts) {
