@@ -94,3 +94,11 @@ def test_eltwise_binary_with_sfpu_ops(host: Path, ttnn_home: Path, tmp_path: Pat
     out = run_case(host, ttnn_home, tmp_path, "eltwise_binary", op, {"a": a, "b": b}, a.shape)
     # Each pre-processed input is packed to bf16 before the FPU op; the result is packed once more.
     np.testing.assert_allclose(out, fn(a, b), rtol=3e-2, atol=3e-2)
+
+
+def test_transpose_wh(host: Path, ttnn_home: Path, tmp_path: Path) -> None:
+    """transpose_wh.cpp with reader_unary_transpose_wh_interleaved.cpp (tiles in W-major order) and
+    writer_unary_interleaved_start_id.cpp: a 64 x 96 matrix transposed, exactly (bf16 moves, no arithmetic)."""
+    a = rounded(np.random.default_rng(3).uniform(-2, 2, (64, 96)).astype(np.float32))
+    out = run_case(host, ttnn_home, tmp_path, "transpose", "wh", {"a": a}, (96, 64))
+    np.testing.assert_array_equal(out, a.T)
