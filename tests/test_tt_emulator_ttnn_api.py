@@ -71,9 +71,9 @@ def test_kernel_helpers_are_found_under_tt_metal_home(host: Path, tmp_path: Path
 def test_popping_a_page_whose_write_was_neither_flushed_nor_landed_is_reported(host: Path, tmp_path: Path) -> None:
     """noc.async_writes_flushed before the pop lets the writer free the page (the data has left L1); without it the
     next tile overwrites the page while its write is in flight."""
-    with pytest.raises(emulator.TTEmulatorError, match=r"writer: cb_pop_front\(2, 1\): missing write barrier: .* \(call "
-                                                       r"noc_async_write_barrier, or noc_async_writes_flushed, before "
-                                                       r"cb_pop_front\)"):
+    with pytest.raises(emulator.TTEmulatorError,
+                       match=r"writer: cb_pop_front\(2, 1\): missing write barrier: .* \(call noc_async_write_barrier, "
+                             r"or noc_async_writes_flushed, before cb_pop_front\)"):
         run(host, tmp_path, "writer", "NO_FLUSH")
 
 
