@@ -49,6 +49,8 @@ def test_noc_dataflow_buffer_and_binary_tiles_init_compute_a_difference(host: Pa
     ("reader", "TXN_ID", "Noc::async_read: NocOptions (transaction ids, virtual channels) are not emulated"),
     ("compute", "ELWDIV", "binary_tiles_init: only ELWADD, ELWSUB and ELWMUL are emulated"),
     ("compute", "GELU", "an SFPU_OP_*_INCLUDE family the emulator does not have"),
+    ("compute", "SIN", "sin_tile_init (api/compute/eltwise_unary/trigonometry.h) is not emulated: the emulator has no "
+                       "such SFPU operation"),
     ("reader", "HOME_HELPER", "emu_home_helper.hpp: No such file"),  # no TT_METAL_HOME: not found
 ])
 def test_what_is_not_emulated_does_not_compile(host: Path, tmp_path: Path, role: str, fault: str,

@@ -102,3 +102,21 @@ def test_transpose_wh(host: Path, ttnn_home: Path, tmp_path: Path) -> None:
     a = rounded(np.random.default_rng(3).uniform(-2, 2, (64, 96)).astype(np.float32))
     out = run_case(host, ttnn_home, tmp_path, "transpose", "wh", {"a": a}, (96, 64))
     np.testing.assert_array_equal(out, a.T)
+
+
+def _sigmoid(x: np.ndarray) -> np.ndarray:
+    return 1 / (1 + np.exp(-x))
+
+
+@pytest.mark.parametrize(("op", "fn", "low"), [
+    ("exp", np.exp, -2.0), ("log", np.log, 0.25), ("recip", np.reciprocal, 0.5), ("tanh", np.tanh, -2.0),
+    ("sigmoid", _sigmoid, -4.0), ("relu", lambda x: np.maximum(x, 0), -2.0),
+])
+def test_eltwise_unary_sfpu(host: Path, ttnn_home: Path, tmp_path: Path, op: str, fn: object, low: float) -> None:
+    """eltwise_sfpu.cpp with reader_unary_interleaved_start_id.cpp and writer_unary_interleaved_start_id.cpp, the op
+    as ttnn's SFPU_OP_CHAIN_0 (`exp_tile<0u>(0)`, `recip_tile<false>(0)`, ...): 5 tiles over 5 cores. The kernel also
+    includes trigonometry.h, mul_int_sfpu.h, rpow.h and rdiv.h, whose operations the emulator lacks (declared, refused
+    where called)."""
+    a = rounded(np.random.default_rng(4).uniform(low, 2, (32, 160)).astype(np.float32))
+    out = run_case(host, ttnn_home, tmp_path, "eltwise_unary", op, {"a": a}, a.shape)
+    np.testing.assert_allclose(out, fn(a), rtol=2e-2, atol=1e-2)

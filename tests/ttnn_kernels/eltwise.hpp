@@ -4,6 +4,8 @@
 // each core's reader and writer take (address, tiles, first tile) and its compute kernel the tile count.
 #pragma once
 
+#include <array>
+
 #include "ttnn_host.hpp"
 
 namespace ttnn_case {
@@ -64,6 +66,50 @@ inline void eltwise_binary(IDevice* device, const Args& a) {
         const uint32_t n = group1.contains(core) ? per1 : per2;
         SetRuntimeArgs(program, reader, core, {A->address(), B->address(), n, start, 0, 0, 0});
         SetRuntimeArgs(program, compute, core, {n, 1});
+        SetRuntimeArgs(program, writer, core, {C->address(), n, start});
+        start += n;
+    }
+    EnqueueProgram(device->command_queue(), program, false);
+    download(device, C, a, a.rows, a.cols);
+}
+
+// Unary: the SFPU chain as unary_op_utils get_block_defines spells it for one op at DST 0 (SFPU_OP_CHAIN_0 names
+// SFPU_OP_CHAIN_0_INIT_0 and SFPU_OP_CHAIN_0_FUNC_0; the op's SFPU_OP_*_INCLUDE family selects its header).
+inline std::map<std::string, std::string> unary_defines(const std::string& op) {
+    static const std::map<std::string, std::array<std::string, 3>> ops = {
+        {"exp", {"exp_tile_init<0u>();", "exp_tile<0u>(0);", "SFPU_OP_EXP_INCLUDE"}},
+        {"log", {"log_tile_init();", "log_tile(0);", "SFPU_OP_COMPUTE_KERNEL_API_INCLUDE"}},
+        {"recip", {"recip_tile_init<false>();", "recip_tile<false>(0);", "SFPU_OP_RECIP_INCLUDE"}},
+        {"tanh", {"tanh_tile_init();", "tanh_tile(0);", "SFPU_OP_COMPUTE_KERNEL_API_INCLUDE"}},
+        {"sigmoid", {"sigmoid_tile_init();", "sigmoid_tile(0);", "SFPU_OP_COMPUTE_KERNEL_API_INCLUDE"}},
+        {"relu", {"relu_tile_init();", "relu_tile(0);", "SFPU_OP_RELU_FAMILY_INCLUDE"}}};
+    const auto& [init, func, family] = ops.at(op);
+    return {{"SFPU_OP_CHAIN_0", "SFPU_OP_CHAIN_0_INIT_0 SFPU_OP_CHAIN_0_FUNC_0 "},
+            {"SFPU_OP_CHAIN_0_INIT_0", init}, {"SFPU_OP_CHAIN_0_FUNC_0", func}, {family, "1"}};
+}
+
+// eltwise_sfpu.cpp (RT: tiles) between reader_unary_interleaved_start_id (CT: the input's accessor args; RT: src,
+// pages, first page) and writer_unary_interleaved_start_id; CBs c_0 and c_2 of two tiles.
+inline void eltwise_unary(IDevice* device, const Args& a) {
+    const uint32_t bytes = a.rows * a.cols * 2, tiles = bytes / kTileBytes;
+    auto A = dram(device, bytes), C = dram(device, bytes);
+    upload(device, A, a, "a", a.rows, a.cols);
+    Program program = CreateProgram();
+    auto [ncores, all, group1, group2, per1, per2] = split_work_to_cores(device->compute_with_storage_grid_size(), tiles);
+    for (uint8_t index : {CBIndex::c_0, CBIndex::c_2}) cb(program, all, index, 2);
+    KernelHandle reader = CreateKernel(
+        program, kernel("eltwise/unary/device/kernels/dataflow/reader_unary_interleaved_start_id.cpp"), all,
+        reader_config(accessor_args(A)));
+    KernelHandle writer = CreateKernel(
+        program, kernel("eltwise/unary/device/kernels/dataflow/writer_unary_interleaved_start_id.cpp"), all,
+        writer_config(accessor_args(C, {CBIndex::c_2})));
+    KernelHandle compute = CreateKernel(program, kernel("eltwise/unary/device/kernels/compute/eltwise_sfpu.cpp"), all,
+                                        ComputeConfig{.defines = unary_defines(a.variant)});
+    uint32_t start = 0;
+    for (const CoreCoord& core : corerange_to_cores(all, ncores, false)) {
+        const uint32_t n = group1.contains(core) ? per1 : per2;
+        SetRuntimeArgs(program, reader, core, {A->address(), n, start});
+        SetRuntimeArgs(program, compute, core, {n});
         SetRuntimeArgs(program, writer, core, {C->address(), n, start});
         start += n;
     }

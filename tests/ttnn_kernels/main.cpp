@@ -9,6 +9,8 @@ int main(int argc, char** argv) {
     IDevice* device = CreateDevice(0);
     if (a.family == "eltwise_binary") {
         eltwise_binary(device, a);
+    } else if (a.family == "eltwise_unary") {
+        eltwise_unary(device, a);
     } else if (a.family == "transpose") {
         transpose_wh(device, a);
     } else {

@@ -287,7 +287,7 @@ def hold_block(cb, pages) -> Any:
 
 
 def init_sfpu(icb, ocb) -> Any:
-    """Full hardware configuration for SFPU unary operations (copy a tile to DST, operate in place, pack); deprecated in ttnn 0.78/0.81 for compute_kernel_hw_startup(icb, ocb) + copy_init."""
+    """Full hardware configuration for SFPU unary operations (copy a tile to DST, operate in place, pack); deprecated in ttnn 0.78/0.81 for compute_kernel_hw_startup(icb, ocb) + copy_init (the compute_startup protocol emits those under ttnn_0_81; ttnn's own eltwise_sfpu.cpp includes its header)."""
     return call('init_sfpu', icb, ocb)
 
 

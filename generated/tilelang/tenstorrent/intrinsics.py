@@ -1104,8 +1104,9 @@ INTRINSICS: dict[str, Intrinsic] = {
         cpp={
             'metal_d5f9bc4a': Spelling('init_sfpu', headers=(('compute', 'api/compute/eltwise_unary/eltwise_unary.h'),), form='call', template_args=()),
             'tilelang_tt_2025': Spelling('init_sfpu', headers=(('compute', 'compute_kernel_api/eltwise_unary/eltwise_unary.h'),), form='call', template_args=()),
+            'ttnn_0_81': Spelling('init_sfpu', headers=(('compute', 'api/compute/eltwise_unary/eltwise_unary.h'),), form='call', template_args=()),
         },
-        doc='Full hardware configuration for SFPU unary operations (copy a tile to DST, operate in place, pack); deprecated in ttnn 0.78/0.81 for compute_kernel_hw_startup(icb, ocb) + copy_init.',
+        doc="Full hardware configuration for SFPU unary operations (copy a tile to DST, operate in place, pack); deprecated in ttnn 0.78/0.81 for compute_kernel_hw_startup(icb, ocb) + copy_init (the compute_startup protocol emits those under ttnn_0_81; ttnn's own eltwise_sfpu.cpp includes its header).",
     ),
     'interleaved_addr_gen_fast': Intrinsic(
         name='interleaved_addr_gen_fast',

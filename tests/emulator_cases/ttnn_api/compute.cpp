@@ -2,6 +2,7 @@
 // and the SFPU reciprocal spelled as ttnn's SFPU chains spell it (`recip_tile<false>(0)`), the CBs as DataflowBuffers.
 // The conditional reconfigurations switch SrcA to the Float32 CB c_3 and back. FAULT_STALE_RECONFIG switches back
 // from a CB of SrcA's old format (bf16), which the hardware skips: SrcA stays Float32 and sub_tiles misreads c_0.
+// FAULT_SIN calls sin_tile, which the emulator declares but does not have (a compile error naming it).
 // FAULT_ELWDIV asks for an FPU division (not emulated: a compile error); FAULT_GELU includes an SFPU family the
 // emulator lacks through sfpu_split_includes.h (a compile error).
 #ifdef FAULT_GELU
@@ -12,6 +13,11 @@
 #define SFPU_OP_RECIP_INCLUDE 1
 #include "api/compute/eltwise_unary/sfpu_split_includes.h"
 #include "api/dataflow/dataflow_buffer.h"
+// Headers whose operations the emulator lacks: including them compiles, calling one (FAULT_SIN) does not.
+#include "api/compute/eltwise_unary/trigonometry.h"
+#include "api/compute/mul_int_sfpu.h"
+#include "api/compute/eltwise_unary/rpow.h"
+#include "api/compute/eltwise_unary/rdiv.h"
 
 void kernel_main() {
     const uint32_t tiles = get_arg_val<uint32_t>(0);
@@ -35,6 +41,10 @@ void kernel_main() {
         out.reserve_back(1);
         tile_regs_acquire();
         sub_tiles(in0.get_id(), in1.get_id(), 0, 0, 0);
+#ifdef FAULT_SIN
+        sin_tile_init();
+        sin_tile(0);
+#endif
         for (int twice = 0; twice < 2; ++twice) {
             recip_tile_init<false>();
             recip_tile<false>(0);
