@@ -51,7 +51,7 @@ static const std::vector<Intrinsic>& records() {
       {"compute_kernel_hw_startup_unary", "tt.compute_kernel_hw_startup_unary", "concrete", {"compute"}, {{"icb", "uint32"}, {"ocb", "uint32"}}, "void", "void"},
       {"copy_tile", "tt.copy_tile", "concrete", {"compute"}, {{"in_cb_id", "uint32"}, {"in_tile_index", "uint32"}, {"dst_tile_index", "uint32"}}, "void", "void"},
       {"copy_tile_init", "tt.copy_tile_init", "concrete", {"compute"}, {{"cbid", "uint32"}}, "void", "void"},
-      {"cumsum_block", "tt.cumsum_block", "abstract", {"compute"}, {{"in0", "int32"}, {"out", "int32"}, {"rows", "int32"}, {"cols", "int32"}, {"init", "int32"}}, "void", "void"},
+      {"cumsum_block", "tt.cumsum_block", "abstract", {"compute"}, {{"in0", "int32"}, {"in1", "int32"}, {"out", "int32"}, {"rows", "int32"}, {"cols", "int32"}, {"reverse", "int32"}, {"wait0", "int32"}, {"pop0", "int32"}, {"init", "int32"}}, "void", "void"},
       {"cumsum_tile", "tt.cumsum_tile", "concrete", {"compute"}, {{"idst", "uint32"}, {"first", "bool"}}, "void", "void"},
       {"cumsum_tile_init", "tt.cumsum_tile_init", "concrete", {"compute"}, {}, "void", "void"},
       {"div_unary_tile", "tt.div_unary_tile", "concrete", {"compute"}, {{"idst", "uint32"}, {"param1", "uint32"}}, "void", "void"},

@@ -146,9 +146,9 @@ def copy_tile_init(cbid) -> Any:
     return call('copy_tile_init', cbid)
 
 
-def cumsum_block(in0, out, rows, cols, init) -> Any:
-    """Column-wise cumulative sum of a block of `rows x cols` tiles of CB `in0` into CB `out` (same shape): element (i, j) of the result is the sum of elements (0..i, j), in fp32, in row order (T.cumsum along dim 0; along dim 1 it is this between two on-chip transposes)."""
-    return call('cumsum_block', in0, out, rows, cols, init)
+def cumsum_block(in0, in1, out, rows, cols, reverse, wait0, pop0, init) -> Any:
+    """Column-wise cumulative sum of a block of `rows x cols` tiles of CB `in0` into CB `out` (same shape): element (i, j) of the result is the sum of elements (0..i, j), in fp32, in row order (T.cumsum along dim 0; along dim 1 it is this between two on-chip transposes). With `reverse`, `in1` holds -x and the result is T - (sum of elements 0..i), T the column's total: the reverse cumulative sum less x (T.cumsum's reverse=True adds x after)."""
+    return call('cumsum_block', in0, in1, out, rows, cols, reverse, wait0, pop0, init)
 
 
 def cumsum_tile(idst, first) -> Any:

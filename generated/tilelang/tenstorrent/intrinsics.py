@@ -556,9 +556,13 @@ INTRINSICS: dict[str, Intrinsic] = {
         roles=('compute',),
         args=(
             Arg('in0', 'int32', const=False),
+            Arg('in1', 'int32', const=False),
             Arg('out', 'int32', const=False),
             Arg('rows', 'int32', const=False),
             Arg('cols', 'int32', const=False),
+            Arg('reverse', 'int32', const=False),
+            Arg('wait0', 'int32', const=False),
+            Arg('pop0', 'int32', const=False),
             Arg('init', 'int32', const=False),
         ),
         returns='void',
@@ -567,7 +571,7 @@ INTRINSICS: dict[str, Intrinsic] = {
         op_name='tt.cumsum_block',
         cpp={
         },
-        doc='Column-wise cumulative sum of a block of `rows x cols` tiles of CB `in0` into CB `out` (same shape): element (i, j) of the result is the sum of elements (0..i, j), in fp32, in row order (T.cumsum along dim 0; along dim 1 it is this between two on-chip transposes).',
+        doc="Column-wise cumulative sum of a block of `rows x cols` tiles of CB `in0` into CB `out` (same shape): element (i, j) of the result is the sum of elements (0..i, j), in fp32, in row order (T.cumsum along dim 0; along dim 1 it is this between two on-chip transposes). With `reverse`, `in1` holds -x and the result is T - (sum of elements 0..i), T the column's total: the reverse cumulative sum less x (T.cumsum's reverse=True adds x after).",
     ),
     'cumsum_tile': Intrinsic(
         name='cumsum_tile',
