@@ -14,6 +14,7 @@
 // Spec: specs/intrinsics/reduce.yaml
 // Spec: specs/intrinsics/sfpu.yaml
 // Spec: specs/intrinsics/sfpu_binary.yaml
+// Spec: specs/intrinsics/sfpu_binary_arith.yaml
 // Spec: specs/intrinsics/sfpu_scalar.yaml
 // Spec: specs/intrinsics/tile_ops.yaml
 // Spec: specs/intrinsics/tilize.yaml
@@ -30,6 +31,8 @@ static const std::vector<Intrinsic>& records() {
   static const auto& table = *new std::vector<Intrinsic>{
       {"add_bcast_cols_init", "tt.add_bcast_cols_init", "concrete", {"compute"}, {{"icb0", "uint32"}, {"icb1", "uint32"}}, "void", "void"},
       {"add_bcast_rows_init", "tt.add_bcast_rows_init", "concrete", {"compute"}, {{"icb0", "uint32"}, {"icb1", "uint32"}}, "void", "void"},
+      {"add_binary_tile", "tt.add_binary_tile", "concrete", {"compute"}, {{"idst0", "uint32"}, {"idst1", "uint32"}, {"odst", "uint32"}}, "void", "void"},
+      {"add_binary_tile_init", "tt.add_binary_tile_init", "concrete", {"compute"}, {}, "void", "void"},
       {"add_tiles", "tt.add_tiles", "concrete", {"compute"}, {{"icb0", "uint32"}, {"icb1", "uint32"}, {"itile0", "uint32"}, {"itile1", "uint32"}, {"idst", "uint32"}}, "void", "void"},
       {"add_tiles_bcast_cols", "tt.add_tiles_bcast_cols", "concrete", {"compute"}, {{"icb0", "uint32"}, {"icb1", "uint32"}, {"itile0", "uint32"}, {"itile1", "uint32"}, {"idst", "uint32"}}, "void", "void"},
       {"add_tiles_bcast_rows", "tt.add_tiles_bcast_rows", "concrete", {"compute"}, {{"icb0", "uint32"}, {"icb1", "uint32"}, {"itile0", "uint32"}, {"itile1", "uint32"}, {"idst", "uint32"}}, "void", "void"},

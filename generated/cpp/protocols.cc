@@ -799,7 +799,7 @@ static tl::Dict sfpu_binary_block(tl::Builder& b, const tl::Ctx& a) {
   const tl::Any v_pop0 = a.get("pop0");
   const tl::Any v_pop1 = a.get("pop1");
   const tl::Any v_init = a.get("init");
-  tl::fn::check_choice("op", v_op, {"max", "min", "none"});
+  tl::fn::check_choice("op", v_op, {"max", "min", "add", "none"});
   tl::fn::check_choice("sfpu", v_sfpu, {"relu", "recip", "exp", "exp2", "log", "sqrt", "rsqrt", "sigmoid", "tanh", "none"});
   tl::Dict bound;
   b.when(tl::fn::eq(v_init, tl::num(1)), [&] {

@@ -95,7 +95,10 @@ std::vector<TileOp> reverse_scan(const ir::TilePrimitiveCall& stmt, const Buffer
   TileOp sum{"cumsum", stmt, scan, {x, neg}};
   sum.fields = {{names::kRows, Any(rows)}, {names::kCols, Any(cols)}, {names::kReverse, Any(int64_t(1))}};
   TileOp add{"eltwise", stmt, out, {scan, x}};
-  add.fields = eltwise_fields(out, {"add", "none", "none", "none", "none"}, 0);
+  // fp32 on the SFPU (add_binary_tile keeps every bit, the FPU's SrcA 19); 16-bit data is exact in SrcA, and the
+  // SFPU would narrow the sum to bf16 by truncation where the FPU's packer rounds
+  bool fp32 = x.dtype == "float32";
+  add.fields = eltwise_fields(out, {fp32 ? "none" : "add", fp32 ? "add" : "none", "none", "none", "none"}, 0);
   return {negate, sum, add};
 }
 

@@ -14,6 +14,7 @@
 # Spec: specs/intrinsics/reduce.yaml
 # Spec: specs/intrinsics/sfpu.yaml
 # Spec: specs/intrinsics/sfpu_binary.yaml
+# Spec: specs/intrinsics/sfpu_binary_arith.yaml
 # Spec: specs/intrinsics/sfpu_scalar.yaml
 # Spec: specs/intrinsics/tile_ops.yaml
 # Spec: specs/intrinsics/tilize.yaml
@@ -39,6 +40,16 @@ def add_bcast_cols_init(icb0, icb1) -> Any:
 def add_bcast_rows_init(icb0, icb1) -> Any:
     """Short initialisation for add of tiles of `icb0` and row vectors of `icb1` broadcast down the rows."""
     return call('add_bcast_rows_init', icb0, icb1)
+
+
+def add_binary_tile(idst0, idst1, odst) -> Any:
+    """DST[odst] = DST[idst0] + DST[idst1], element by element, in fp32."""
+    return call('add_binary_tile', idst0, idst1, odst)
+
+
+def add_binary_tile_init() -> Any:
+    """Initialise the SFPU for add_binary_tile."""
+    return call('add_binary_tile_init')
 
 
 def add_tiles(icb0, icb1, itile0, itile1, idst) -> Any:
