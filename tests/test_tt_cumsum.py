@@ -83,15 +83,16 @@ def test_reverse_block_cumsum_of_integers_is_exact() -> None:
     np.testing.assert_array_equal(kernel(a), _reverse_block_cumsum(a, 64, 32, 0))
 
 
-def test_reverse_block_cumsum_ragged_rows_sum_zero_padding() -> None:
-    """A 100x72 tensor in 32x32 blocks: the last block row hangs over the end; its padded rows are summed into the
-    column totals, so the reverse scan needs them 0 (the padding engine picks it)."""
+@pytest.mark.parametrize("dim", [0, 1])
+def test_reverse_block_cumsum_ragged_sums_zero_padding(dim: int) -> None:
+    """A 100x72 tensor in 32x32 blocks: the last blocks hang over the end; their padded rows (dim 0) or columns (dim
+    1) are summed into the totals, so the reverse scan needs them 0 (the padding engine picks it)."""
     a = RNG.integers(-50, 50, (100, 72)).astype("float32")
-    kernel = tilelang.compile(examples.cumsum_kernel.__wrapped__(100, 72, 32, 32, 0, True), out_idx=[-1],
+    kernel = tilelang.compile(examples.cumsum_kernel.__wrapped__(100, 72, 32, 32, dim, True), out_idx=[-1],
                               target="tenstorrent")
     padded = np.zeros((128, 96), "float32")
     padded[:100, :72] = a
-    np.testing.assert_array_equal(kernel(a), _reverse_block_cumsum(padded, 32, 32, 0)[:100, :72])
+    np.testing.assert_array_equal(kernel(a), _reverse_block_cumsum(padded, 32, 32, dim)[:100, :72])
 
 
 def test_emulator_rejects_a_carry_another_sfpu_call_overwrote(tmp_path: Path) -> None:
@@ -112,3 +113,24 @@ def test_emulator_rejects_a_carry_another_sfpu_call_overwrote(tmp_path: Path) ->
     with pytest.raises(emulator.TTEmulatorError, match=r"cumsum_tile\(first = false\) continues a running row no "
                                                         r"cumsum_tile left"):
         prog.run(arrays, workdir=tmp_path)
+
+
+def test_reverse_cumsum_and_row_max_of_one_ragged_block_are_refused() -> None:
+    """The reverse scan needs the block's padding 0 (the engine picks it), a row maximum needs it -inf: no pad value
+    serves both (without the scan's need the kernel would lower, with -inf summed into the totals)."""
+    import tilelang.language as T
+
+    @T.prim_func
+    def main(A: T.Tensor((100, 72), "float32"), B: T.Tensor((100, 72), "float32"), M: T.Tensor((100,), "float32")):
+        with T.Kernel(3, 4, threads=128) as (bx, by):
+            A_s = T.alloc_shared((32, 32), "float32")
+            row = T.alloc_fragment((32,), "float32")
+            T.copy(A[by * 32, bx * 32], A_s)
+            T.reduce_max(A_s, row, dim=1)
+            T.copy(row, M[by * 32])
+            T.cumsum(src=A_s, dim=0, reverse=True)
+            T.copy(A_s, B[by * 32, bx * 32])
+
+    with pytest.raises(TileLangError, match=r"T.reduce_max into 'row' reads the padding of 'A_s' .* which holds "
+                                            r"tensor 'A''s padding, 0, not the -inf"):
+        tilelang.lower(main, target="tenstorrent")
