@@ -116,7 +116,8 @@ def build_op_map(spec: SpecFile) -> OpMap:
         ops.append(EltwiseOp(
             name=raw["name"], unit=raw["unit"], call=match.get("call", ""), node=match.get("node", ""),
             constant=match.get("constant", ""), value=float(value) if value is not None else None,
-            literal=bool(match.get("literal", False)), by_name=bool(match.get("by_name", False)), init=raw["init"], tile=raw["tile"], doc=raw["doc"],
+            literal=bool(match.get("literal", False)), by_name=bool(match.get("by_name", False)), init=raw["init"],
+            tile=raw["tile"], doc=raw["doc"],
             source=spec.path, location=spec.at(where), init_location=spec.at(where + ("init",)),
             tile_location=spec.at(where + ("tile",)),
         ))
