@@ -3,10 +3,11 @@ llvm against numpy, and the frontend's checks of T.im2col's operands."""
 
 import numpy as np
 import pytest
+from tt_conv_kernels import conv_reference, convolution
+
 import tilelang
 import tilelang.language as T
 from tilelang.errors import TileLangError
-from tt_conv_kernels import conv_reference, convolution
 
 RNG = np.random.default_rng(28)
 
