@@ -7,6 +7,7 @@ from typing import Any
 
 from test_language_llvm import elementwise_add, matmul
 from tt_attention_kernels import ATTENTION_CORPUS
+from tt_conv_kernels import CONV_CORPUS
 from tt_data_kernels import DATA_CORPUS
 from tt_dram_loop_kernels import DRAM_LOOP_CORPUS
 from tt_loop_kernels import LOOP_CORPUS
@@ -395,4 +396,5 @@ CORPUS = {
     **SPLIT_K_CORPUS,
     **ATTENTION_CORPUS,
     **MASK_CORPUS,
+    **CONV_CORPUS,
 }

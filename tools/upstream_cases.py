@@ -184,6 +184,10 @@ def _misc_cases() -> list[Case]:
         Case("convolution N=1 H=W=8 C=32 F=32 K=3", "examples/convolution/example_convolution.py", "convolution",
              lambda: [_f((1, 8, 8, 32), F16), _f((3, 3, 32, 32), F16)], conv_ref,
              lambda kern, x: kern(*x, 1, 1, 1, 64, 32, 32, 1, 128), atol=2e-2, rtol=2e-2),
+        Case("convolution N=2 H=7 W=9 C=32 F=64 K=3 stride 2 (ragged)", "examples/convolution/example_convolution.py",
+             "convolution", lambda: [_f((2, 7, 9, 32), F16), _f((3, 3, 32, 64), F16)],
+             lambda a, b: conv_ref(a, b, 2, 1), lambda kern, x: kern(*x, 2, 1, 1, 32, 32, 64, 1, 128),
+             atol=2e-2, rtol=2e-2),
     ]
 
 

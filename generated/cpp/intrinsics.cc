@@ -29,6 +29,7 @@ namespace tl {
 
 static const std::vector<Intrinsic>& records() {
   static const auto& table = *new std::vector<Intrinsic>{
+      {"accessor_noc_addr", "tt.accessor_noc_addr", "concrete", {"reader", "writer"}, {{"addrgen", "accessor"}, {"page_id", "uint32"}, {"offset", "uint32"}}, "uint64", "uint64"},
       {"add_bcast_cols_init", "tt.add_bcast_cols_init", "concrete", {"compute"}, {{"icb0", "uint32"}, {"icb1", "uint32"}}, "void", "void"},
       {"add_bcast_rows_init", "tt.add_bcast_rows_init", "concrete", {"compute"}, {{"icb0", "uint32"}, {"icb1", "uint32"}}, "void", "void"},
       {"add_binary_tile", "tt.add_binary_tile", "concrete", {"compute"}, {{"idst0", "uint32"}, {"idst1", "uint32"}, {"odst", "uint32"}}, "void", "void"},
@@ -102,6 +103,7 @@ static const std::vector<Intrinsic>& records() {
       {"mul_tiles_init", "tt.mul_tiles_init", "concrete", {"compute"}, {{"icb0", "uint32"}, {"icb1", "uint32"}}, "void", "void"},
       {"mul_unary_tile", "tt.mul_unary_tile", "concrete", {"compute"}, {{"idst", "uint32"}, {"param1", "uint32"}}, "void", "void"},
       {"next_compile_time_args_offset", "tt.next_compile_time_args_offset", "concrete", {"reader", "writer"}, {{"args", "accessor"}}, "int32", "int32"},
+      {"noc_async_read", "tt.noc_async_read", "concrete", {"reader"}, {{"src_noc_addr", "uint64"}, {"dst_local_l1_addr", "uint32"}, {"size", "uint32"}}, "void", "void"},
       {"noc_async_read_barrier", "tt.noc_async_read_barrier", "concrete", {"reader"}, {}, "void", "void"},
       {"noc_async_read_page", "tt.noc_async_read_page", "concrete", {"reader"}, {{"id", "uint32"}, {"addrgen", "accessor"}, {"dst_local_l1_addr", "uint32"}}, "void", "void"},
       {"noc_async_read_tile", "tt.noc_async_read_tile", "concrete", {"reader"}, {{"id", "uint32"}, {"addrgen", "accessor"}, {"dst_local_l1_addr", "uint32"}}, "void", "void"},
@@ -127,6 +129,7 @@ static const std::vector<Intrinsic>& records() {
       {"read_block_after", "tt.read_block_after", "abstract", {"reader"}, {{"cb", "int32"}, {"src", "handle"}, {"first_tile", "int32"}, {"rows", "int32"}, {"cols", "int32"}, {"row_stride", "int32"}, {"page_bytes", "int32"}, {"member", "int32"}, {"step", "int32"}, {"turn_sem", "int32"}}, "void", "void"},
       {"read_block_atomic", "tt.read_block_atomic", "abstract", {"reader"}, {{"cb", "int32"}, {"src", "handle"}, {"first_tile", "int32"}, {"rows", "int32"}, {"cols", "int32"}, {"row_stride", "int32"}, {"page_bytes", "int32"}, {"member", "int32"}, {"step", "int32"}}, "void", "void"},
       {"read_block_mcast", "tt.read_block_mcast", "abstract", {"reader"}, {{"cb", "int32"}, {"src", "handle"}, {"first_tile", "int32"}, {"rows", "int32"}, {"cols", "int32"}, {"row_stride", "int32"}, {"page_bytes", "int32"}, {"sender", "int32"}, {"sender_x", "int32"}, {"sender_y", "int32"}, {"first_x", "int32"}, {"first_y", "int32"}, {"last_x", "int32"}, {"last_y", "int32"}, {"receivers", "int32"}, {"sender_sem", "int32"}, {"receiver_sem", "int32"}, {"noc", "int32"}}, "void", "void"},
+      {"read_im2col_block", "tt.read_im2col_block", "abstract", {"reader"}, {{"cb", "int32"}, {"src", "handle"}, {"zeros", "handle"}, {"first_row", "int32"}, {"first_col", "int32"}, {"rows", "int32"}, {"cols", "int32"}, {"row_bytes", "int32"}, {"seg", "int32"}, {"seg_bytes", "int32"}, {"elem_bytes", "int32"}, {"img_n", "int32"}, {"img_h", "int32"}, {"img_w", "int32"}, {"img_c", "int32"}, {"out_h", "int32"}, {"out_w", "int32"}, {"filter", "int32"}, {"conv_stride", "int32"}, {"dilation", "int32"}, {"conv_pad", "int32"}}, "void", "void"},
       {"read_rows_block", "tt.read_rows_block", "abstract", {"reader"}, {{"cb", "int32"}, {"src", "handle"}, {"first_page", "int32"}, {"page_stride", "int32"}, {"rows", "int32"}, {"cols", "int32"}, {"row_bytes", "int32"}}, "void", "void"},
       {"recip_tile", "tt.recip_tile", "concrete", {"compute"}, {{"idst", "uint32"}}, "void", "void"},
       {"recip_tile_init", "tt.recip_tile_init", "concrete", {"compute"}, {}, "void", "void"},

@@ -17,6 +17,7 @@
 // Spec: specs/protocols/reader_block.yaml
 // Spec: specs/protocols/reader_block_after.yaml
 // Spec: specs/protocols/reader_block_mcast.yaml
+// Spec: specs/protocols/reader_im2col.yaml
 // Spec: specs/protocols/reader_rows.yaml
 // Spec: specs/protocols/reduce_block.yaml
 // Spec: specs/protocols/release_block.yaml
@@ -56,6 +57,7 @@ static tl::Dict read_pages(tl::Builder& b, const tl::Ctx& a);
 static tl::Dict reader_block(tl::Builder& b, const tl::Ctx& a);
 static tl::Dict reader_block_after(tl::Builder& b, const tl::Ctx& a);
 static tl::Dict reader_block_mcast(tl::Builder& b, const tl::Ctx& a);
+static tl::Dict reader_im2col(tl::Builder& b, const tl::Ctx& a);
 static tl::Dict reader_rows(tl::Builder& b, const tl::Ctx& a);
 static tl::Dict reduce_block(tl::Builder& b, const tl::Ctx& a);
 static tl::Dict release_block(tl::Builder& b, const tl::Ctx& a);
@@ -677,6 +679,54 @@ static tl::Dict reader_block_mcast(tl::Builder& b, const tl::Ctx& a) {
   return bound;
 }
 
+// Reader side of an im2col block (T.im2col): reserve the whole block (rows x cols tile pages), and for each of its `height` rows (output pixel m = first_row + r: image n = m // (out_h * out_w), oh = m % (out_h * out_w) // out_w, ow = m % out_w) and each run of `seg` columns (im2col column k = first_col + s * seg: filter tap kh = k // (filter * img_c), kw = k // img_c % filter, channel k % img_c) start one NoC read of the run's channels of input pixel (oh * conv_stride + kh * dilation - conv_pad, ow * conv_stride + kw * dilation - conv_pad) of image n, a part of its page at the channel's byte offset, into row r of the reservation (so that every 32 rows fill `cols` tile pages as tilize_block expects); a run whose pixel lies in the zero padding (or past the last image, or whose column is past the filter) reads zeros from the constant tensor instead. Positions are compared before the padding is subtracted, so no value is negative. One barrier, then the block is published.
+static tl::Dict reader_im2col(tl::Builder& b, const tl::Ctx& a) {
+  const tl::Any v_cb = a.get("cb");
+  const tl::Any v_accessor = a.get("accessor");
+  const tl::Any v_zeros = a.get("zeros");
+  const tl::Any v_first_row = a.get("first_row");
+  const tl::Any v_first_col = a.get("first_col");
+  const tl::Any v_rows = a.get("rows");
+  const tl::Any v_cols = a.get("cols");
+  const tl::Any v_height = a.get("height");
+  const tl::Any v_runs = a.get("runs");
+  const tl::Any v_row_bytes = a.get("row_bytes");
+  const tl::Any v_seg = a.get("seg");
+  const tl::Any v_seg_bytes = a.get("seg_bytes");
+  const tl::Any v_elem_bytes = a.get("elem_bytes");
+  const tl::Any v_img_n = a.get("img_n");
+  const tl::Any v_img_h = a.get("img_h");
+  const tl::Any v_img_w = a.get("img_w");
+  const tl::Any v_img_c = a.get("img_c");
+  const tl::Any v_out_h = a.get("out_h");
+  const tl::Any v_out_w = a.get("out_w");
+  const tl::Any v_filter = a.get("filter");
+  const tl::Any v_conv_stride = a.get("conv_stride");
+  const tl::Any v_dilation = a.get("dilation");
+  const tl::Any v_conv_pad = a.get("conv_pad");
+  tl::Any v_l1_write_addr, v_pixel_addr, v_zeros_addr;
+  tl::Dict bound;
+  b.call(std::string("cb_reserve_back"), {v_cb, tl::fn::mul(v_rows, v_cols)});
+  v_l1_write_addr = b.bind("l1_write_addr", std::string("get_write_ptr"), {v_cb});
+  bound.Set(tl::String("l1_write_addr"), v_l1_write_addr);
+  b.repeat("r", v_height, [&](const tl::Any& v_r) {
+    b.repeat("s", v_runs, [&](const tl::Any& v_s) {
+      b.when(tl::fn::and_({tl::fn::lt(tl::fn::floordiv(tl::fn::add(v_first_row, v_r), tl::fn::mul(v_out_h, v_out_w)), v_img_n), tl::fn::lt(tl::fn::floordiv(tl::fn::add(v_first_col, tl::fn::mul(v_s, v_seg)), tl::fn::mul(v_filter, v_img_c)), v_filter), tl::fn::ge(tl::fn::add(tl::fn::mul(tl::fn::floordiv(tl::fn::mod(tl::fn::add(v_first_row, v_r), tl::fn::mul(v_out_h, v_out_w)), v_out_w), v_conv_stride), tl::fn::mul(tl::fn::floordiv(tl::fn::add(v_first_col, tl::fn::mul(v_s, v_seg)), tl::fn::mul(v_filter, v_img_c)), v_dilation)), v_conv_pad), tl::fn::lt(tl::fn::add(tl::fn::mul(tl::fn::floordiv(tl::fn::mod(tl::fn::add(v_first_row, v_r), tl::fn::mul(v_out_h, v_out_w)), v_out_w), v_conv_stride), tl::fn::mul(tl::fn::floordiv(tl::fn::add(v_first_col, tl::fn::mul(v_s, v_seg)), tl::fn::mul(v_filter, v_img_c)), v_dilation)), tl::fn::add(v_img_h, v_conv_pad)), tl::fn::ge(tl::fn::add(tl::fn::mul(tl::fn::mod(tl::fn::add(v_first_row, v_r), v_out_w), v_conv_stride), tl::fn::mul(tl::fn::mod(tl::fn::floordiv(tl::fn::add(v_first_col, tl::fn::mul(v_s, v_seg)), v_img_c), v_filter), v_dilation)), v_conv_pad), tl::fn::lt(tl::fn::add(tl::fn::mul(tl::fn::mod(tl::fn::add(v_first_row, v_r), v_out_w), v_conv_stride), tl::fn::mul(tl::fn::mod(tl::fn::floordiv(tl::fn::add(v_first_col, tl::fn::mul(v_s, v_seg)), v_img_c), v_filter), v_dilation)), tl::fn::add(v_img_w, v_conv_pad))}), [&] {
+        v_pixel_addr = b.bind("pixel_addr", std::string("accessor_noc_addr"), {v_accessor, tl::fn::sub(tl::fn::add(tl::fn::add(tl::fn::mul(tl::fn::sub(tl::fn::add(tl::fn::add(tl::fn::mul(tl::fn::floordiv(tl::fn::add(v_first_row, v_r), tl::fn::mul(v_out_h, v_out_w)), v_img_h), tl::fn::mul(tl::fn::floordiv(tl::fn::mod(tl::fn::add(v_first_row, v_r), tl::fn::mul(v_out_h, v_out_w)), v_out_w), v_conv_stride)), tl::fn::mul(tl::fn::floordiv(tl::fn::add(v_first_col, tl::fn::mul(v_s, v_seg)), tl::fn::mul(v_filter, v_img_c)), v_dilation)), v_conv_pad), v_img_w), tl::fn::mul(tl::fn::mod(tl::fn::add(v_first_row, v_r), v_out_w), v_conv_stride)), tl::fn::mul(tl::fn::mod(tl::fn::floordiv(tl::fn::add(v_first_col, tl::fn::mul(v_s, v_seg)), v_img_c), v_filter), v_dilation)), v_conv_pad), tl::fn::mul(tl::fn::mod(tl::fn::add(v_first_col, tl::fn::mul(v_s, v_seg)), v_img_c), v_elem_bytes)});
+        b.call(std::string("noc_async_read"), {v_pixel_addr, tl::fn::add(tl::fn::add(v_l1_write_addr, tl::fn::mul(v_r, v_row_bytes)), tl::fn::mul(v_s, v_seg_bytes)), v_seg_bytes});
+      });
+      b.otherwise([&] {
+        v_zeros_addr = b.bind("zeros_addr", std::string("accessor_noc_addr"), {v_zeros, tl::num(0), tl::num(0)});
+        b.call(std::string("noc_async_read"), {v_zeros_addr, tl::fn::add(tl::fn::add(v_l1_write_addr, tl::fn::mul(v_r, v_row_bytes)), tl::fn::mul(v_s, v_seg_bytes)), v_seg_bytes});
+      });
+    });
+  });
+  // Reads land only at the barrier; the push must come after it.
+  b.call(std::string("noc_async_read_barrier"), {});
+  b.call(std::string("cb_push_back"), {v_cb, tl::fn::mul(v_rows, v_cols)});
+  return bound;
+}
+
 // Reader side of a row-major block: reserve the whole block (rows x cols tile pages), start one NoC read per row (one page of the row-major tensor) into consecutive rows of the reservation, so that every 32 rows fill `cols` tile pages as tilize_block expects, wait for all reads with one barrier, then publish the block.
 static tl::Dict reader_rows(tl::Builder& b, const tl::Ctx& a) {
   const tl::Any v_cb = a.get("cb");
@@ -1178,6 +1228,7 @@ Dict run_protocol(const std::string& name, Builder& b, const Ctx& args) {
   if (name == "reader_block") return protocols::reader_block(b, args);
   if (name == "reader_block_after") return protocols::reader_block_after(b, args);
   if (name == "reader_block_mcast") return protocols::reader_block_mcast(b, args);
+  if (name == "reader_im2col") return protocols::reader_im2col(b, args);
   if (name == "reader_rows") return protocols::reader_rows(b, args);
   if (name == "reduce_block") return protocols::reduce_block(b, args);
   if (name == "release_block") return protocols::release_block(b, args);

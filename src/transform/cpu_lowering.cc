@@ -1,5 +1,5 @@
-// The CPU lowering hooks: "tl.LowerTileOpsToLoops" (tile.copy / tile.fill / tile.gemm here, the reductions, cumsum
-// and atomic_add in cpu_tile_ops.cc -> loop nests, guarded
+// The CPU lowering hooks: "tl.LowerTileOpsToLoops" (tile.copy / tile.fill / tile.gemm here, the reductions, cumsum,
+// atomic_add and im2col in cpu_tile_ops.cc -> loop nests, guarded
 // where an access may leave its buffer) and "tl.BlockIdxToSerial" (thread launches -> serial loops), the passes
 // the CPU backends run instead of TileLang's GPU lowering.
 //
@@ -105,8 +105,9 @@ Any lower_tile_call(const ir::TilePrimitiveCall& tile_call, const Analyzer& anal
   if (op == "tirx.tile.sum" || op == "tirx.tile.max" || op == "tirx.tile.min") return lower_reduce(tile_call, analyzer);
   if (op == "tl.tile.cumsum") return lower_cumsum(tile_call, analyzer);
   if (op == "tl.tile.atomic_add") return lower_atomic_add(tile_call, analyzer);
-  fail_tilelang("no loop lowering for tile primitive " + op +
-                "; supported: tirx.tile.copy, fill, gemm, sum, max, min, tl.tile.cumsum, tl.tile.atomic_add");
+  if (op == "tl.tile.im2col") return lower_im2col(tile_call, analyzer);
+  fail_tilelang("no loop lowering for tile primitive " + op + "; supported: tirx.tile.copy, fill, gemm, sum, max, "
+                "min, tl.tile.cumsum, tl.tile.atomic_add, tl.tile.im2col");
 }
 
 /*! \brief A blockIdx / threadIdx launch -> `for var in range(extent)` reusing the launch variable. */

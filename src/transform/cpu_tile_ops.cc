@@ -1,6 +1,6 @@
 // Loop lowering of the tile primitives beyond copy/fill/gemm (the pass LowerTileOpsToLoops, cpu_lowering.cc,
 // dispatches here): the reductions TVM 0.27 names tirx.tile.sum/max/min (TileLang's T.reduce_*), and the project's
-// tl.tile.cumsum and tl.tile.atomic_add (python/tilelang/language/_tile_builders.py builds all of them).
+// tl.tile.cumsum, tl.tile.atomic_add and tl.tile.im2col (python/tilelang/language/_tile_builders.py builds them).
 #include <limits>
 
 #include "cpu_loops.h"
@@ -132,6 +132,57 @@ Any lower_atomic_add(const ir::TilePrimitiveCall& tile_call, const Analyzer& ana
   }
   Access d(dst, 0, analyzer);
   return d.store({}, op_add(d.load({}, dtype), cast_to(args[1], dtype)));
+}
+
+namespace {
+
+Any op_floordiv(const Any& a, const Any& b) { return call("prim._OpFloorDiv", a, b, Any(nullptr)); }
+Any op_floormod(const Any& a, const Any& b) { return call("prim._OpFloorMod", a, b, Any(nullptr)); }
+Any op_ge(const Any& a, const Any& b) { return call("prim._OpGE", a, b, Any(nullptr)); }
+
+int64_t static_dim(const Any& extent, const std::string& what) {
+  if (!ir::IntImm::matches(extent)) fail_tilelang("CPU lowering: T.im2col needs a constant " + what);
+  return as_int(extent);
+}
+
+}  // namespace
+
+/*! \brief tl.tile.im2col(col, img, nhw_step, c_step, kernel, stride, dilation, pad): for i, j over the
+ * [block_M, block_K] tile, col[i, j] = img[n, h, w, c] of output pixel m = nhw_step * block_M + i and im2col column
+ * k = c_step * block_K + j (specs/language/tilelang.yaml states the indices), 0 where (n, h, w) lies outside img or
+ * k past kernel * kernel * C: every index is bounds-checked before the load. */
+Any lower_im2col(const ir::TilePrimitiveCall& tile_call, const Analyzer&) {
+  List args = tile_call.args();
+  ir::TensorRegion col(args[0]), img(args[1]);
+  std::vector<Any> shape = to_vector(ir::BufferType(ir::Var(img.source()).ty()).shape());
+  std::vector<int64_t> dims;  // N, H, W, C
+  for (size_t d = 0; d < shape.size(); ++d) dims.push_back(static_dim(shape[d], "img shape"));
+  int64_t kernel = as_int(args[4]), stride = as_int(args[5]), dilation = as_int(args[6]), pad = as_int(args[7]);
+  int64_t oh = (dims[1] + 2 * pad - dilation * (kernel - 1) - 1) / stride + 1;
+  int64_t ow = (dims[2] + 2 * pad - dilation * (kernel - 1) - 1) / stride + 1;
+  List ranges = col.region();
+  size_t nd = ranges.size();
+  Any block_m = ir::Range(ranges[nd - 2]).extent(), block_k = ir::Range(ranges[nd - 1]).extent();
+  std::string dtype = buffer_dtype(col.source()), idx = dtype_of(block_m);
+  auto c = [&](int64_t v) { return int_imm(v, idx.c_str()); };
+  return loop_nest({block_m, block_k}, [&](const std::vector<Any>& ij) {
+    Any m = op_add(op_mul(cast_to(args[2], idx), block_m), ij[0]);
+    Any k = op_add(op_mul(cast_to(args[3], idx), block_k), ij[1]);
+    Any n = op_floordiv(m, c(oh * ow)), kh = op_floordiv(k, c(kernel * dims[3]));
+    Any h = op_sub(op_add(op_mul(op_floordiv(op_floormod(m, c(oh * ow)), c(ow)), c(stride)),
+                          op_mul(kh, c(dilation))), c(pad));
+    Any w = op_sub(op_add(op_mul(op_floormod(m, c(ow)), c(stride)),
+                          op_mul(op_floormod(op_floordiv(k, c(dims[3])), c(kernel)), c(dilation))), c(pad));
+    Any inside = all_of({op_lt(n, c(dims[0])), op_lt(kh, c(kernel)), op_ge(h, c(0)), op_lt(h, c(dims[1])),
+                         op_ge(w, c(0)), op_lt(w, c(dims[2]))});
+    Any load = call("tirx.BufferLoad", img.source().any(), to_list({n, h, w, op_floormod(k, c(dims[3]))}), Any(nullptr));
+    Any value = call("prim._OpIfThenElse", inside, cast_to(load, dtype), zero(dtype), Any(nullptr));
+    std::vector<Any> at;
+    for (size_t d = 0; d < nd; ++d) at.push_back(ir::Range(ranges[d]).min());
+    at[nd - 2] = op_add(at[nd - 2], ij[0]);
+    at[nd - 1] = op_add(at[nd - 1], ij[1]);
+    return call("tirx.BufferStore", col.source().any(), value, to_list(at), Any(nullptr));
+  });
 }
 
 }  // namespace cpu

@@ -124,7 +124,7 @@ Any dataflow(const std::string& name, const Dict& options, const DataflowParams&
       bool fp32 = accumulates_fp32(String(gemm.out->dtype));
       Ctx ctx{{names::kMt, gemm.get(names::kMt)}, {names::kNt, gemm.get(names::kNt)},
               {names::kKCount, gemm.get(names::kKCount)}, {names::kPages, Any(pages)},
-              {names::kTransposed, gemm.get(names::kTransposed)},
+              {names::kTransposed, gemm.get(names::kTransposed)}, {names::kTilized, gemm.get(names::kTilized)},
               {names::kDstCapacity, Any(dst_capacity(fp32))}};
       return truthy((*partial)(ctx));
     };

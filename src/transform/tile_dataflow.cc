@@ -99,7 +99,7 @@ void gemm_streams(std::vector<TileOp>& ops, TileOp& op, Streams& streams, const 
 }
 
 void op_streams(std::vector<TileOp>& ops, TileOp& op, Streams& streams, const NeedsPartial& needs_partial) {
-  if (op.kind == "copy_in" || op.kind == "atomic_in" || op.kind == "rows_in") {
+  if (op.kind == "copy_in" || op.kind == "atomic_in" || op.kind == "rows_in" || op.kind == "im2col_in") {
     const BufferInfo& tensor = *op.tensor;
     if (tensor.dtype != op.out->dtype) {
       fail("T.copy from '" + tensor.name + "' (" + tensor.dtype + ") to '" + op.out->name + "' (" + op.out->dtype +

@@ -90,7 +90,7 @@ std::vector<TileOp> classify_gemm(const ir::TilePrimitiveCall& stmt, const std::
   TileOp op{"gemm", stmt, d.info, {lhs, rhs}};
   op.fields = {{names::kMt, Any(mt)}, {names::kNt, Any(nt)}, {names::kKt, Any(ak)}, {names::kK, k},
                {names::kKCount, Any(k_count)}, {names::kTransposed, Any(transpose_a || transpose_b)},
-               {names::kClear, Any(clear)}};
+               {names::kTilized, Any(false)}, {names::kClear, Any(clear)}};
   ops.push_back(op);
   return ops;
 }
@@ -126,6 +126,7 @@ std::vector<TileOp> classify_tile(const ir::TilePrimitiveCall& stmt, const std::
   if (name == "tirx.tile.fill") return {classify_fill(stmt)};
   if (name == "tl.tile.atomic_add") return classify_atomic(stmt);
   if (name == "tl.tile.cumsum") return classify_cumsum(stmt);
+  if (name == "tl.tile.im2col") return classify_im2col(stmt);
   if (name == "tirx.tile.sum" || name == "tirx.tile.max" || name == "tirx.tile.min") {
     return classify_reduce(stmt);
   }
@@ -314,6 +315,20 @@ void refuse_integer_math(const std::vector<TileOp>& ops) {
 
 }  // namespace
 
+// A gemm reading a block tilized on chip (T.im2col's rows, a row-major tensor's block) in its K loop: the tilize
+// needs DST between the K steps, so the gemm accumulates through a partial-sum CB (BuildTTTileDataflow's `partial`).
+void mark_tilized_operands(std::vector<TileOp>& ops) {
+  std::set<std::string> tilized;
+  for (TileOp& op : ops) {
+    if (op.kind == "tilize") tilized.insert(op.out->name);
+    if (op.kind != "gemm") continue;
+    bool reads = std::any_of(op.ins.begin(), op.ins.end(), [&](const BufferInfo& b) { return tilized.count(b.name); });
+    for (auto& [key, value] : op.fields) {
+      if (key == names::kTilized) value = Any(reads);
+    }
+  }
+}
+
 std::vector<TileOp> tile_ops(const Any& func) {
   RowMajorLayouts layouts(func);  // InferTTLayout's decisions, as tt.buffers records them
   PaddedLayouts padded(func);
@@ -322,6 +337,7 @@ std::vector<TileOp> tile_ops(const Any& func) {
   visit(ir::PrimFunc(func).body(), {}, ops);
   convert_gemm_operands(ops);
   gemm_accumulation(ops);
+  mark_tilized_operands(ops);
   for (const TileOp& op : ops) {
     if (op.kind == "gemm" && as_int(op.get(names::kKCount)) == 0) {
       ir::For k(op.loops.back());
@@ -333,6 +349,7 @@ std::vector<TileOp> tile_ops(const Any& func) {
   integer_casts(ops);
   refuse_integer_math(ops);
   add_reduce_scaler(ops, func);
+  add_im2col_zeros(ops, func);
   add_mask_tables(ops);
   defer_carried_writes(ops);
   atomic_order(ops, func);

@@ -171,8 +171,10 @@ void add_reduce_scaler(std::vector<TileOp>& ops, const Any& func) {
   std::optional<BufferInfo> tensor;
   Dict constants = attr_dict(func, keys::kTtConstants);
   for (const BufferInfo& info : tensor_params(func)) {
-    // the constant tensor that is not an index-mask table (AddTTConstants' index_masks)
-    if (constants.count(String(info.name)) && get(as_dict(constants[String(info.name)]), "mask") == nullptr) {
+    // the constant tensor that is not an index-mask table (AddTTConstants' index_masks) and holds a value in some
+    // rows (not T.im2col's tile of zeros)
+    if (constants.count(String(info.name)) && get(as_dict(constants[String(info.name)]), "mask") == nullptr &&
+        !as_list(get(as_dict(constants[String(info.name)]), "rows")).empty()) {
       tensor = info;
     }
   }

@@ -1,5 +1,5 @@
 // Blocks of row-major tensors (tile_ops_util.h): which tensors are row-major, and the ops that read and write their
-// blocks by rows and tilize / untilize them on chip.
+// blocks by rows (T.copy, T.im2col) and tilize / untilize them on chip.
 #include "engine_common.h"
 #include "tile_ops_util.h"
 
@@ -96,6 +96,75 @@ std::vector<TileOp> rows_copy(const ir::TilePrimitiveCall& stmt, const Region& t
   return {untilize, write};
 }
 
+// T.im2col(img, col, nhw_step, c_step, kernel, stride, dilation, pad), tl.tile.im2col(col, img, ...): the
+// [block_M, block_K] tile of the im2col matrix of NHWC tensor img (laid out row-major: one page per pixel, its C
+// channels) is read by rows (output pixels) in runs of min(C, block_K) channels of one pixel, each a part of a page
+// (im2col_in; a run in the zero padding reads the constant tile of zeros, add_im2col_zeros), and tilized on chip
+// into col's CB. A run never crosses a filter tap, so C and block_K must divide one another.
+std::vector<TileOp> classify_im2col(const ir::TilePrimitiveCall& stmt) {
+  List args = stmt.args();
+  Region col = region_of(args[0]), img = region_of(args[1]);
+  std::string what = "T.im2col(" + img.info.name + ", " + col.info.name + ")";
+  if (!col.info.on_chip() || img.info.on_chip() || img.info.shape.size() != 4 || col.info.shape.size() != 2) {
+    fail(what + ": the tenstorrent backend loads the im2col tile of a 4-D (N, H, W, C) DRAM tensor into a 2-D "
+         "on-chip buffer");
+  }
+  require_full(col, what);
+  auto [rows, cols] = tiles(col.info, "on-chip buffer");
+  const std::vector<int64_t>& dims = img.info.shape;
+  int64_t block_m = col.info.shape[0], block_k = col.info.shape[1], c = dims[3];
+  if (c % block_k != 0 && block_k % c != 0) {
+    fail(what + ": C = " + std::to_string(c) + " and block_K = " + std::to_string(block_k) + " do not divide one "
+         "another; the tenstorrent reader reads each row of the tile as runs of channels of one pixel (one filter "
+         "tap), min(C, block_K) channels each, so one must be a multiple of the other");
+  }
+  int64_t kernel = as_int(args[4]), stride = as_int(args[5]), dilation = as_int(args[6]), pad = as_int(args[7]);
+  int64_t out_h = (dims[1] + 2 * pad - dilation * (kernel - 1) - 1) / stride + 1;
+  int64_t out_w = (dims[2] + 2 * pad - dilation * (kernel - 1) - 1) / stride + 1;
+  int64_t elem = as_int(fn::dtype_bytes(String(img.info.dtype))), seg = std::min(c, block_k);
+  auto [th, tw] = tile_shape();
+  if (seg * elem > th * tw * 2) {
+    fail(what + ": a run of " + std::to_string(seg) + " channels is " + std::to_string(seg * elem) + " bytes, more "
+         "than the zero tile's page (" + std::to_string(th * tw * 2) + " bytes) the reader copies padding from");
+  }
+  BufferInfo rm = col.info;
+  rm.var = Any();
+  rm.name = col.info.name + "_rm";
+  TileOp read{"im2col_in", stmt, rm};
+  read.tensor = img.info;
+  read.fields = {{names::kTensor, img.info.var}, {names::kZeros, Any(nullptr)},
+                 {names::kFirstRow, fn::mul(args[2], Any(block_m))}, {names::kFirstCol, fn::mul(args[3], Any(block_k))},
+                 {names::kRows, Any(rows)}, {names::kCols, Any(cols)}, {names::kRowBytes, Any(block_k * elem)},
+                 {names::kSeg, Any(seg)}, {names::kSegBytes, Any(seg * elem)}, {names::kElemBytes, Any(elem)},
+                 {names::kImgN, Any(dims[0])}, {names::kImgH, Any(dims[1])}, {names::kImgW, Any(dims[2])},
+                 {names::kImgC, Any(c)}, {names::kOutH, Any(out_h)}, {names::kOutW, Any(out_w)},
+                 {names::kFilter, Any(kernel)}, {names::kConvStride, Any(stride)}, {names::kDilation, Any(dilation)},
+                 {names::kConvPad, Any(pad)}};
+  TileOp tilize{"tilize", stmt, col.info, {rm}};
+  tilize.fields = {{names::kRows, Any(rows)}, {names::kCols, Any(cols)}};
+  return {read, tilize};
+}
+
+// The constant tile of zeros (AddTTConstants: the constant tensor no row of which is filled) that every im2col read
+// copies its padding from.
+void add_im2col_zeros(std::vector<TileOp>& ops, const Any& func) {
+  Dict constants = attr_dict(func, keys::kTtConstants);
+  for (TileOp& op : ops) {
+    if (op.kind != "im2col_in") continue;
+    for (const BufferInfo& info : tensor_params(func)) {
+      auto it = constants.find(String(info.name));
+      if (it == constants.end()) continue;
+      Dict entry = as_dict((*it).second);
+      if (get(entry, "mask") == nullptr && as_list(get(entry, "rows")).empty()) {
+        for (auto& [key, value] : op.fields) {
+          if (key == names::kZeros) value = info.var;
+        }
+      }
+    }
+    if (op.get(names::kZeros) == nullptr) internal_error("T.im2col but no constant zero tile (run AddTTConstants)");
+  }
+}
+
 }  // namespace tileops
 
 using namespace tileops;  // NOLINT: the recognisers' shared helpers
@@ -103,6 +172,7 @@ using namespace tileops;  // NOLINT: the recognisers' shared helpers
 std::set<std::string> row_major_tensors(const Any& func) {
   std::set<std::string> found;
   walk(ir::PrimFunc(func).body(), {ir::visit<ir::TilePrimitiveCall>([&](const ir::TilePrimitiveCall& call) {
+         if (call.op().name() == "tl.tile.im2col") found.insert(region_of(call.args()[1]).info.name);
          if (call.op().name() != "tirx.tile.copy") return;
          for (const Any& operand : {call.args()[0], call.args()[1]}) {
            Region r = region_of(operand);

@@ -135,6 +135,10 @@ void refuse_row_major_dram_copy(const Region& src, const Region& dst);
  * and written by rows (untilize, rows_out). */
 std::vector<TileOp> rows_copy(const ir::TilePrimitiveCall& stmt, const Region& tensor, const BufferInfo& onchip,
                               bool in);
+/*! \brief T.im2col (tile_ops_rows.cc): the im2col rows read from the row-major NHWC tensor (im2col_in), tilized. */
+std::vector<TileOp> classify_im2col(const ir::TilePrimitiveCall& stmt);
+/*! \brief Points every im2col_in op at the constant tile of zeros AddTTConstants added. */
+void add_im2col_zeros(std::vector<TileOp>& ops, const Any& func);
 /*! \brief A block of a tensor moved to (`in`) or from an on-chip buffer: a copy_in or copy_out op. */
 TileOp tensor_copy(const ir::TilePrimitiveCall& stmt, const Region& tensor, const BufferInfo& onchip, bool in);
 /*! \brief T.atomic_add's tile form (tile_ops_atomic.cc): atomic_in, an element-wise add, atomic_out. */

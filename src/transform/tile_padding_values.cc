@@ -174,7 +174,7 @@ class Follow {
       out = {op.pad_rows ? p : Pad{}, op.pad_cols ? p : Pad{}};
     } else if (k == "copy_local" || k == "tilize") {
       out = of(op.ins[0]);
-    } else if (k == "rows_in" || k == "atomic_in") {
+    } else if (k == "rows_in" || k == "atomic_in" || k == "im2col_in") {
       out = {};
     } else if (k == "transpose") {
       Padding in = of(op.ins[0]);

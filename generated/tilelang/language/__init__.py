@@ -185,6 +185,16 @@ def cumsum(src: Any, dst: Any = None, dim: Any = 0, reverse: Any = False, **igno
     return _frontend.build_cumsum(src=src, dst=dst, dim=dim, reverse=reverse)
 
 
+def im2col(img: Any, col: Any, nhw_step: Any, c_step: Any, kernel: Any, stride: Any, dilation: Any, pad: Any, eviction_policy: Any = None, annotations: Any = None, **ignored: Any) -> Any:  # noqa: N803
+    """The im2col load of a 2-D convolution (tile-ai/tilelang's `T.im2col`, tilelang/language/copy_op.py): fills the [block_M, block_K] tile col with rows nhw_step * block_M .. of the im2col matrix of the NHWC tensor img (square kernel `kernel`, stride, dilation, zero padding `pad`): col[i, j] = img[n, h, w, c] for output pixel m = nhw_step * block_M + i (n = m // (OH * OW), oh = m % (OH * OW) // OW, ow = m % OW) and column k = c_step * block_K + j (kh = k // (kernel * C), kw = k // C % kernel, c = k % C), at h = oh * stride + kh * dilation - pad, w = ow * stride + kw * dilation - pad; zero where (n, h, w) is outside img or k past kernel * kernel * C. eviction_policy and annotations (GPU cache hints) are accepted and ignored. Becomes the project's tile primitive `tl.tile.im2col(col, img, nhw_step, c_step, kernel, stride, dilation, pad)`."""
+    return _frontend.build_im2col(img=img, col=col, nhw_step=nhw_step, c_step=c_step, kernel=kernel, stride=stride, dilation=dilation, pad=pad, eviction_policy=eviction_policy, annotations=annotations)
+
+
+def c2d_im2col(img: Any, col: Any, nhw_step: Any, c_step: Any, kernel: Any, stride: Any, dilation: Any, pad: Any, eviction_policy: Any = None, annotations: Any = None, **ignored: Any) -> Any:  # noqa: N803
+    """TileLang's deprecated name of T.im2col (same arguments)."""
+    return _frontend.build_im2col(img=img, col=col, nhw_step=nhw_step, c_step=c_step, kernel=kernel, stride=stride, dilation=dilation, pad=pad, eviction_policy=eviction_policy, annotations=annotations)
+
+
 def atomic_add(dst: Any, value: Any, memory_order: Any = None, return_prev: Any = False, use_tma: Any = False, **ignored: Any) -> Any:  # noqa: N803
     """dst += value, atomically across blocks. Element form `T.atomic_add(C[i, j], x)`; tile form `T.atomic_add(C[by * bm, bx * bn], C_local)` (a region or element access placing a tile, and a tile of the same shape). Becomes the project's tile primitive `tl.tile.atomic_add(dst_region, value_or_region)`. The CPU backends run blocks one after another, so the update is a plain read-modify-write; memory_order and use_tma are accepted and ignored; return_prev=True is an error."""
     return _frontend.build_atomic_add(dst=dst, value=value, memory_order=memory_order, return_prev=return_prev, use_tma=use_tma)
@@ -319,6 +329,7 @@ __all__ = [
     'bitwise_xor',
     'bool',
     'Buffer',
+    'c2d_im2col',
     'call_extern',
     'cast',
     'Cast',
@@ -359,6 +370,7 @@ __all__ = [
     'grid',
     'half',
     'if_then_else',
+    'im2col',
     'infinity',
     'int',
     'int16',

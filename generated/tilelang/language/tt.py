@@ -32,6 +32,11 @@ from typing import Any
 from .._ops import call
 
 
+def accessor_noc_addr(addrgen, page_id, offset) -> Any:
+    """NoC address of byte `offset` of page `page_id` of the tensor behind `addrgen` (a member of TensorAccessor and InterleavedAddrGenFast): where a raw noc_async_read of part of a page starts."""
+    return call('accessor_noc_addr', addrgen, page_id, offset)
+
+
 def add_bcast_cols_init(icb0, icb1) -> Any:
     """Short initialisation for add of tiles of `icb0` and column vectors of `icb1` broadcast across columns."""
     return call('add_bcast_cols_init', icb0, icb1)
@@ -397,6 +402,11 @@ def next_compile_time_args_offset(args) -> Any:
     return call('next_compile_time_args_offset', args)
 
 
+def noc_async_read(src_noc_addr, dst_local_l1_addr, size) -> Any:
+    """Start reading `size` bytes at NoC address `src_noc_addr` (from accessor_noc_addr; the bytes must lie in one page) into L1 at `dst_local_l1_addr`."""
+    return call('noc_async_read', src_noc_addr, dst_local_l1_addr, size)
+
+
 def noc_async_read_barrier() -> Any:
     """Wait until every read issued so far has landed in L1."""
     return call('noc_async_read_barrier')
@@ -520,6 +530,11 @@ def read_block_atomic(cb, src, first_tile, rows, cols, row_stride, page_bytes, m
 def read_block_mcast(cb, src, first_tile, rows, cols, row_stride, page_bytes, sender, sender_x, sender_y, first_x, first_y, last_x, last_y, receivers, sender_sem, receiver_sem, noc) -> Any:
     """A read_block whose block is the same on a whole row (or column) of cores at every step: the first core of the row reads it from DRAM and multicasts it into the same CB of the others, which only reserve, signal that they are ready and wait (PlanTTMulticast; the tt-metal matmul_multicore_reuse_mcast scheme)."""
     return call('read_block_mcast', cb, src, first_tile, rows, cols, row_stride, page_bytes, sender, sender_x, sender_y, first_x, first_y, last_x, last_y, receivers, sender_sem, receiver_sem, noc)
+
+
+def read_im2col_block(cb, src, zeros, first_row, first_col, rows, cols, row_bytes, seg, seg_bytes, elem_bytes, img_n, img_h, img_w, img_c, out_h, out_w, filter, conv_stride, dilation, conv_pad) -> Any:
+    """Read a block of the im2col matrix of the row-major NHWC tensor `src` (one DRAM page per pixel, its C channels) into the back of CB `cb` in tilize_block's input format (row r at r * row_bytes): row r is output pixel first_row + r, its columns first_col .. im2col columns (filter tap, channel), read as runs of `seg` channels of one pixel; a run outside the image (padding), past the last pixel or past the filter reads zeros from the constant tensor `zeros`. One reservation and barrier."""
+    return call('read_im2col_block', cb, src, zeros, first_row, first_col, rows, cols, row_bytes, seg, seg_bytes, elem_bytes, img_n, img_h, img_w, img_c, out_h, out_w, filter, conv_stride, dilation, conv_pad)
 
 
 def read_rows_block(cb, src, first_page, page_stride, rows, cols, row_bytes) -> Any:

@@ -78,6 +78,27 @@ PROFILES: dict[str, Profile] = {
 }
 
 INTRINSICS: dict[str, Intrinsic] = {
+    'accessor_noc_addr': Intrinsic(
+        name='accessor_noc_addr',
+        family='noc',
+        level='concrete',
+        roles=('reader', 'writer'),
+        args=(
+            Arg('addrgen', 'accessor', const=False),
+            Arg('page_id', 'uint32', const=False),
+            Arg('offset', 'uint32', const=False),
+        ),
+        returns='uint64',
+        effect='Pure',
+        dtype='uint64',
+        op_name='tt.accessor_noc_addr',
+        cpp={
+            'metal_d5f9bc4a': Spelling('get_noc_addr', headers=(('dataflow', 'api/dataflow/dataflow_api.h'),), form='member', template_args=()),
+            'tilelang_tt_2025': Spelling('get_noc_addr', headers=(('dataflow', 'dataflow_api.h'),), form='member', template_args=()),
+            'ttnn_0_81': Spelling('get_noc_addr', headers=(('dataflow', 'api/dataflow/dataflow_api.h'),), form='member', template_args=()),
+        },
+        doc='NoC address of byte `offset` of page `page_id` of the tensor behind `addrgen` (a member of TensorAccessor and InterleavedAddrGenFast): where a raw noc_async_read of part of a page starts.',
+    ),
     'add_bcast_cols_init': Intrinsic(
         name='add_bcast_cols_init',
         family='bcast',
@@ -1552,6 +1573,27 @@ INTRINSICS: dict[str, Intrinsic] = {
         },
         doc="The compile-time argument after those of `args` (a constexpr member of TensorAccessorArgs): where the next tensor's TensorAccessorArgs start.",
     ),
+    'noc_async_read': Intrinsic(
+        name='noc_async_read',
+        family='noc',
+        level='concrete',
+        roles=('reader',),
+        args=(
+            Arg('src_noc_addr', 'uint64', const=False),
+            Arg('dst_local_l1_addr', 'uint32', const=False),
+            Arg('size', 'uint32', const=False),
+        ),
+        returns='void',
+        effect='Opaque',
+        dtype='void',
+        op_name='tt.noc_async_read',
+        cpp={
+            'metal_d5f9bc4a': Spelling('noc_async_read', headers=(('dataflow', 'api/dataflow/dataflow_api.h'),), form='call', template_args=()),
+            'tilelang_tt_2025': Spelling('noc_async_read', headers=(('dataflow', 'dataflow_api.h'),), form='call', template_args=()),
+            'ttnn_0_81': Spelling('noc_async_read', headers=(('dataflow', 'api/dataflow/dataflow_api.h'),), form='call', template_args=()),
+        },
+        doc='Start reading `size` bytes at NoC address `src_noc_addr` (from accessor_noc_addr; the bytes must lie in one page) into L1 at `dst_local_l1_addr`.',
+    ),
     'noc_async_read_barrier': Intrinsic(
         name='noc_async_read_barrier',
         family='noc',
@@ -2081,6 +2123,42 @@ INTRINSICS: dict[str, Intrinsic] = {
         cpp={
         },
         doc='A read_block whose block is the same on a whole row (or column) of cores at every step: the first core of the row reads it from DRAM and multicasts it into the same CB of the others, which only reserve, signal that they are ready and wait (PlanTTMulticast; the tt-metal matmul_multicore_reuse_mcast scheme).',
+    ),
+    'read_im2col_block': Intrinsic(
+        name='read_im2col_block',
+        family='tile_ops',
+        level='abstract',
+        roles=('reader',),
+        args=(
+            Arg('cb', 'int32', const=False),
+            Arg('src', 'handle', const=False),
+            Arg('zeros', 'handle', const=False),
+            Arg('first_row', 'int32', const=False),
+            Arg('first_col', 'int32', const=False),
+            Arg('rows', 'int32', const=False),
+            Arg('cols', 'int32', const=False),
+            Arg('row_bytes', 'int32', const=False),
+            Arg('seg', 'int32', const=False),
+            Arg('seg_bytes', 'int32', const=False),
+            Arg('elem_bytes', 'int32', const=False),
+            Arg('img_n', 'int32', const=False),
+            Arg('img_h', 'int32', const=False),
+            Arg('img_w', 'int32', const=False),
+            Arg('img_c', 'int32', const=False),
+            Arg('out_h', 'int32', const=False),
+            Arg('out_w', 'int32', const=False),
+            Arg('filter', 'int32', const=False),
+            Arg('conv_stride', 'int32', const=False),
+            Arg('dilation', 'int32', const=False),
+            Arg('conv_pad', 'int32', const=False),
+        ),
+        returns='void',
+        effect='Opaque',
+        dtype='void',
+        op_name='tt.read_im2col_block',
+        cpp={
+        },
+        doc="Read a block of the im2col matrix of the row-major NHWC tensor `src` (one DRAM page per pixel, its C channels) into the back of CB `cb` in tilize_block's input format (row r at r * row_bytes): row r is output pixel first_row + r, its columns first_col .. im2col columns (filter tap, channel), read as runs of `seg` channels of one pixel; a run outside the image (padding), past the last pixel or past the filter reads zeros from the constant tensor `zeros`. One reservation and barrier.",
     ),
     'read_rows_block': Intrinsic(
         name='read_rows_block',

@@ -384,4 +384,4 @@ def build_fill(buffer: object, value: object) -> Any:
 
 
 from . import _script_fixes  # noqa: E402, F401  (TVMScript parser fixes, applied on import)
-from ._tile_builders import build_atomic_add, build_cumsum, build_reduce  # noqa: E402, F401  (the other builders)
+from ._tile_builders import build_atomic_add, build_cumsum, build_im2col, build_reduce  # noqa: E402, F401

@@ -1,9 +1,9 @@
-"""Builders of the tile operations beyond copy/fill/gemm: reductions, cumsum and atomic_add.
+"""Builders of the tile operations beyond copy/fill/gemm: reductions, cumsum, atomic_add and im2col.
 
 Reductions become TVM 0.27's own tile primitives (`T.tile.sum/max/min(dst, src, axes, accum)`, `abs=True` in the
-primitive's config for reduce_abssum/absmax), so every backend's engine recognises the same IR. cumsum and
-atomic_add have no TVM primitive: they become the project's tile primitives `tl.tile.cumsum` and
-`tl.tile.atomic_add`, registered here as TVM ops of the tile-primitive category. The loop lowering of all of them is
+primitive's config for reduce_abssum/absmax), so every backend's engine recognises the same IR. cumsum, atomic_add
+and im2col have no TVM primitive: they become the project's tile primitives `tl.tile.cumsum`, `tl.tile.atomic_add`
+and `tl.tile.im2col`, registered here as TVM ops of the tile-primitive category. The loop lowering of all of them is
 the C++ pass LowerTileOpsToLoops (src/transform/cpu_lowering.cc).
 """
 
@@ -22,7 +22,8 @@ from tvm.tirx.script.builder.tirx import f_insert
 from ..errors import TileLangError
 from ._frontend import _check_in_bounds, _const, _element_region, _extents, _fmt, _full_region, _kind_error, _name
 
-TILE_PRIMITIVES = {"cumsum": "tl.tile.cumsum", "atomic_add": "tl.tile.atomic_add"}
+TILE_PRIMITIVES = {"cumsum": "tl.tile.cumsum", "atomic_add": "tl.tile.atomic_add", "im2col": "tl.tile.im2col"}
+EVICTION_POLICIES = (None, "evict_normal", "evict_first", "evict_last")  # T.im2col's GPU cache hints
 
 
 def tile_primitive(kind: str) -> Op:
@@ -140,3 +141,36 @@ def build_atomic_add(dst: object, value: object, memory_order: object = None, re
         raise _kind_error(op, "dst", dst, "an element access (C[i, j]) for a scalar value, or a buffer, slice or "
                           "element access for a tile value")
     return f_insert(tirx.TilePrimitiveCall(*args, op=tile_primitive("atomic_add")))
+
+
+def build_im2col(img: object, col: object, nhw_step: object, c_step: object, kernel: object, stride: object,
+                 dilation: object, pad: object, eviction_policy: object = None, annotations: object = None) -> Any:
+    """`T.im2col(img, col, nhw_step, c_step, kernel, stride, dilation, pad)` ->
+    `tl.tile.im2col(col, img, nhw_step, c_step, kernel, stride, dilation, pad)` (specs/language/tilelang.yaml states
+    the element it loads). img is a whole 4-D (N, H, W, C) tensor, col a [block_M, block_K] tile of img's dtype."""
+    op = "T.im2col"
+    img_r, col_r = _region(op, "img", img), _region(op, "col", col)
+    img_ext, col_ext = _extents(img_r), _extents(col_r)
+    whole = all(_same(e, s) is not False for e, s in zip(img_ext, _extents(img_r.source), strict=False))
+    if len(img_ext) != 4 or not whole:
+        raise TileLangError(f"{op}: img {_name(img_r)} {_fmt(img_ext)} must be a whole 4-D (N, H, W, C) tensor")
+    if len(col_ext) < 2 or any(_same(e, 1) is False for e in col_ext[:-2]):
+        raise TileLangError(f"{op}: col {_name(col_r)} {_fmt(col_ext)} must be a 2-D [block_M, block_K] tile")
+    img_dtype, col_dtype = str(img_r.source.dtype), str(col_r.source.dtype)
+    if img_dtype != col_dtype:
+        raise TileLangError(f"{op}: img {_name(img_r)} is {img_dtype} and col {_name(col_r)} "
+                            f"{col_dtype}; im2col copies without a cast, the dtypes must match")
+    consts = {what: _static_int(op, what, value) for what, value in
+              (("kernel", kernel), ("stride", stride), ("dilation", dilation), ("pad", pad))}
+    for what, least in (("kernel", 1), ("stride", 1), ("dilation", 1), ("pad", 0)):
+        if consts[what] < least:
+            raise TileLangError(f"{op}: {what} is {consts[what]}; it must be at least {least}")
+    if eviction_policy not in EVICTION_POLICIES:
+        raise TileLangError(f"{op}: eviction_policy {eviction_policy!r} is none of {EVICTION_POLICIES[1:]}")
+    if annotations is not None and not isinstance(annotations, dict):
+        raise _kind_error(op, "annotations", annotations, "a dict or None")
+    steps = [tirx.const(s, "int32") if isinstance(s, int) else s for s in (nhw_step, c_step)]
+    if any(not hasattr(s, "ty") for s in steps):
+        raise _kind_error(op, "nhw_step / c_step", (nhw_step, c_step), "integer expressions (block index, loop var)")
+    call = tirx.TilePrimitiveCall(col_r, img_r, *steps, *consts.values(), op=tile_primitive("im2col"))
+    return f_insert(call)

@@ -145,6 +145,14 @@ inline decltype(auto) get_write_ptr(uint32_t cb_id) {
 // Interleaved DRAM tile addressing (aggregate of bank base address, page size and data format).
 using ::tt_emu::kapi::InterleavedAddrGenFast;
 
+// Start reading `size` bytes at NoC address `src_noc_addr` (from accessor_noc_addr; the bytes must lie in one page) into L1 at `dst_local_l1_addr`.
+#ifndef TT_EMU_DECLARED_noc_async_read_3
+#define TT_EMU_DECLARED_noc_async_read_3
+inline decltype(auto) noc_async_read(uint64_t src_noc_addr, uint32_t dst_local_l1_addr, uint32_t size) {
+    return ::tt_emu::kapi::noc_async_read(src_noc_addr, dst_local_l1_addr, size);
+}
+#endif
+
 // Wait until every read issued so far has landed in L1.
 #ifndef TT_EMU_DECLARED_noc_async_read_barrier_0
 #define TT_EMU_DECLARED_noc_async_read_barrier_0

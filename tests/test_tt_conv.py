@@ -1,0 +1,81 @@
+"""T.im2col on Tenstorrent: TileLang's examples/convolution as upstream writes it (tests/tt_conv_kernels.py) in the
+emulator against numpy. The NHWC input is laid out row-major (one DRAM page per pixel); the reader reads each row of
+the im2col tile (an output pixel) as runs of min(C, block_K) channels of one input pixel, part of a page at the
+channel's byte offset, and copies zeros from the constant tile `im2col_zeros` where a run falls in the padding, past
+the last pixel or past the filter; the compute kernel tilizes the rows and the gemm runs as usual (accumulating
+through a partial-sum CB: the tilize needs DST between the K steps)."""
+
+import ml_dtypes
+import numpy as np
+import pytest
+from tt_conv_kernels import conv_prim_func, conv_reference, convolution, im2col_matrix, im2col_reference
+
+import tilelang
+from tilelang.errors import TileLangError
+
+RNG = np.random.default_rng(28)
+
+
+def uniform(*shape: int) -> np.ndarray:
+    return RNG.uniform(-1.0, 1.0, shape).astype("float16")
+
+
+def _id(s: tuple[int, ...]) -> str:
+    return "N{}_H{}_W{}_C{}_F{}_K{}_S{}_D{}_P{}_bm{}_bn{}_bk{}".format(*s)
+
+
+# (N, H, W, C, F, K, S, D, P, block_M, block_N, block_K). The example's filter and output are T.Tensor views
+# ((K * K * C, F) and (N * OH * OW, F)) of the 4-D tensors, whose rows are consecutive in DRAM only where OW and C
+# are whole tiles: 3x3 with padding 1; stride 2; dilation 2 with C = 2 * block_K (runs at a byte offset).
+SHAPES = [
+    (1, 32, 32, 32, 32, 3, 1, 1, 1, 64, 32, 32),
+    (1, 4, 64, 32, 32, 3, 2, 1, 1, 64, 32, 32),
+    (1, 3, 32, 64, 32, 3, 1, 2, 2, 32, 32, 32),
+]
+
+
+@pytest.mark.parametrize("shape", SHAPES, ids=_id)
+def test_upstream_convolution_matches_numpy_on_tenstorrent(shape: tuple[int, ...]) -> None:
+    n, h, w, c, f, k, s, d, p, bm, bn, bk = shape
+    data, weight = uniform(n, h, w, c), uniform(k, k, c, f)
+    kern = tilelang.jit(target="tenstorrent")(convolution)
+    out = kern(data, weight, s, d, p, bm, bn, bk, 1, 128)
+    np.testing.assert_allclose(out.astype("float32"), conv_reference(data, weight, s, p, d), rtol=2e-2, atol=2e-2)
+
+
+# (N, H, W, C, K, S, D, P, block_M, block_K): a ragged image (N * OH * OW = 2 * 4 * 5 = 40 rows) with stride 2 and
+# block_K = 2 * C (two filter taps per row; K * K * C = 288 columns, the last 32 past the filter); the upstream
+# case's 8x8 image.
+IM2COL_SHAPES = [(2, 7, 9, 32, 3, 2, 1, 1, 32, 64), (1, 8, 8, 32, 3, 1, 1, 1, 64, 32)]
+
+
+@pytest.mark.parametrize("shape", IM2COL_SHAPES, ids=lambda s: "N{}_H{}_W{}_C{}_K{}_S{}_D{}_P{}_bm{}_bk{}".format(*s))
+def test_im2col_tiles_are_bit_exact(shape: tuple[int, ...]) -> None:
+    """Every tile of the im2col matrix, zeros included, moves without rounding (bf16 through tilize; the emulator's
+    unpacker takes fp16 at bf16's precision)."""
+    n, h, w, c, k, s, d, p, bm, bk = shape
+    func = im2col_matrix(*shape, dtype="bfloat16")
+    rows, cols = (int(x) for x in func.params[1].ty.shape)
+    data = uniform(n, h, w, c).astype(ml_dtypes.bfloat16)
+    got = tilelang.compile(func, out_idx=[1], target="tenstorrent")(data)
+    assert np.array_equal(got.view(np.uint16), im2col_reference(data, k, s, p, d, rows, cols).view(np.uint16))
+
+
+def test_im2col_reader_reads_pixel_runs_and_zeros_from_the_constant_tile() -> None:
+    """The reader kernel: part-page reads of the input at the channel offset, zeros from im2col_zeros otherwise; the
+    compute kernel tilizes the rows before the gemm."""
+    files = tilelang.lower(conv_prim_func(*SHAPES[2]), target="tenstorrent").rt_mod.files
+    reader, compute = files["reader.cpp"], files["compute.cpp"]
+    assert reader.count("noc_async_read(") == 2 and ".get_noc_addr(" in reader
+    assert "tilize_block(" in compute and "matmul_tiles(" in compute
+
+
+@pytest.mark.parametrize(("shape", "message"), [
+    ((1, 8, 8, 16, 3, 1, 1, 1, 64, 32),
+     r"tensor 'data' has shape \(1, 8, 8, 16\) and is laid out row-major .* its last dim must be a multiple of"),
+    ((1, 8, 8, 64, 3, 1, 1, 1, 64, 96),
+     r"T.im2col\(data, tile\): C = 64 and block_K = 96 do not divide one another"),
+])
+def test_im2col_limits_are_named(shape: tuple[int, ...], message: str) -> None:
+    with pytest.raises(TileLangError, match=message):
+        tilelang.lower(im2col_matrix(*shape), target="tenstorrent")
