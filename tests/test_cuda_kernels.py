@@ -1,0 +1,126 @@
+"""The cuda backend's kernels outside a GPU (issue 32): benchmarks/bench_cuda.py's emit phase (sources, launches and
+argument order of the issue's kernels), its run phase where no GPU is, and nvcc compiling every emitted kernel for
+sm_80 and sm_90 (nvcc from $CUDA_HOME, PATH, /usr/local/cuda or pip's nvidia-cuda-nvcc; bench_cuda.find_nvcc)."""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import pytest
+import tvm
+from tvm.script import tirx as S
+
+from tilelang.engine.codegen import launch_extents
+from tilelang.errors import TileLangError
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "benchmarks"))
+import bench_cuda  # noqa: E402
+
+ARCHS = ("sm_80", "sm_90")
+
+
+@S.prim_func
+def TWO_LAUNCHES_OK(A: S.Buffer((256,), "float32")):  # noqa: N802
+    with S.launch_thread("blockIdx.x", 8) as bx:
+        with S.launch_thread("threadIdx.x", 32) as tx:
+            A[bx * 32 + tx] = S.float32(1)
+
+
+@pytest.fixture(scope="module")
+def emitted(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict]:
+    folder = tmp_path_factory.mktemp("bench_cuda")
+    assert bench_cuda.main(["--emit", str(folder), "--small"]) == 0
+    return folder, json.loads((folder / bench_cuda.MANIFEST).read_text())
+
+
+def test_emit_writes_each_kernel_with_its_launch_and_argument_order(emitted: tuple[Path, dict]) -> None:
+    folder, manifest = emitted
+    kernels = {k["name"]: k for k in manifest["kernels"]}
+    assert list(kernels) == list(bench_cuda.TABLE)
+    assert manifest["arch"] == "sm_90" and manifest["small"] is True
+    for name, k in kernels.items():
+        source = (folder / k["source"]).read_text()
+        signature = re.search(r'__global__ void \w+\(([^)]*)\) \{', source)
+        assert signature is not None, name
+        assert [a.split()[-1].removesuffix("_ptr") for a in signature.group(1).split(",")] == k["launch_args"]
+        assert sorted(k["launch_args"]) == sorted(p["name"] for p in k["params"])
+        assert set(k["outputs"]) <= set(k["launch_args"])
+    # grids from the kernels' blockIdx launches at the small sizes (256x256 GEMM in 128x128 blocks, ...)
+    assert kernels["gemm"]["grid"] == [2, 2, 1]
+    assert kernels["flash_fwd"]["grid"] == [2, 2, 1] and kernels["flash_fwd"]["launch_args"] == ["K", "Output", "Q",
+                                                                                                 "V"]
+    assert kernels["add"]["grid"] == [8, 8, 1]
+    assert kernels["rms_norm"]["grid"] == [64, 1, 1]
+    assert kernels["layer_norm"]["params"][0] == {"name": "X", "dtype": "bfloat16", "shape": [64, 512]}
+
+
+def test_run_phase_without_a_gpu_says_so_and_exits_0(emitted: tuple[Path, dict]) -> None:
+    folder, _ = emitted
+    done = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "bench_cuda.py"), "--run", str(folder)],
+                          capture_output=True, text=True, timeout=300)
+    if tvm.cuda(0).exist:
+        pytest.skip("a CUDA device is here: the run phase measures instead")
+    assert done.returncode == 0, done.stderr
+    assert re.search(r"bench_cuda --run: no (torch here|CUDA device here)", done.stdout), done.stdout
+
+
+def test_run_phase_without_an_emitted_folder_says_what_to_do(tmp_path: Path) -> None:
+    done = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "bench_cuda.py"), "--run", str(tmp_path)],
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode in (0, 2)
+    if done.returncode == 2:
+        assert "manifest.json does not exist: run --emit" in done.stdout
+
+
+def test_emit_refuses_an_unknown_kernel(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        bench_cuda.main(["--emit", "/nonexistent", "--only", "gemv"])
+    assert "unknown kernel(s) gemv" in capsys.readouterr().err
+
+
+def test_launch_extents_refuses_two_kernels_in_one_function() -> None:
+    @S.prim_func
+    def main(A: S.Buffer((64,), "float32")):
+        with S.launch_thread("blockIdx.x", 2) as bx:
+            A[bx] = S.float32(1)
+        with S.launch_thread("blockIdx.x", 4) as bx:
+            A[bx] = S.float32(2)
+
+    assert launch_extents(tvm.IRModule({"one": TWO_LAUNCHES_OK})) == {"one": {"blockIdx.x": 8, "threadIdx.x": 32}}
+    with pytest.raises(TileLangError, match=r"kernel 'main' launches blockIdx.x with two extents \(2 and 4\)"):
+        launch_extents(main)
+
+
+@pytest.mark.slow
+def test_every_emitted_kernel_compiles_for_sm80_and_sm90(emitted: tuple[Path, dict], tmp_path: Path) -> None:
+    nvcc = bench_cuda.find_nvcc()
+    if nvcc is None:
+        pytest.skip("no nvcc ($CUDA_HOME/bin, PATH, /usr/local/cuda/bin, pip's nvidia-cuda-nvcc)")
+    folder, manifest = emitted
+
+    def compile_one(job: tuple[dict, str]) -> Path:
+        kernel, arch = job
+        out = tmp_path / f"{kernel['name']}.{arch}.cubin"
+        bench_cuda.nvcc_compile(nvcc, folder / kernel["source"], arch, out)
+        return out
+
+    jobs = [(k, arch) for k in manifest["kernels"] for arch in ARCHS]
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        cubins = list(pool.map(compile_one, jobs))
+    assert all(c.stat().st_size > 0 for c in cubins)
+
+
+def test_nvcc_failure_names_the_source_and_arch(tmp_path: Path) -> None:
+    nvcc = bench_cuda.find_nvcc()
+    if nvcc is None:
+        pytest.skip("no nvcc")
+    bad = tmp_path / "bad.cu"
+    bad.write_text('extern "C" __global__ void k(float* a) { a[0] = undefined_name; }\n')
+    with pytest.raises(RuntimeError, match=r"nvcc failed on bad.cu for sm_80: .*undefined_name"):
+        bench_cuda.nvcc_compile(nvcc, bad, "sm_80", tmp_path / "bad.cubin", kind="ptx")
