@@ -15,12 +15,20 @@ import pytest
 import tvm
 from tvm.script import tirx as S
 
+import tilelang
+import tilelang.language as T
 from tilelang.engine.codegen import launch_extents
 from tilelang.errors import TileLangError
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "benchmarks"))
 import bench_cuda  # noqa: E402
+
+sys.path.insert(0, str(ROOT / "tests"))
+from test_language_llvm import elementwise_add, matmul  # noqa: E402
+from tt_norm_kernels import rms_norm  # noqa: E402
+
+SM90 = tvm.target.Target({"kind": "cuda", "arch": "sm_90"})
 
 ARCHS = ("sm_80", "sm_90")
 
@@ -46,7 +54,7 @@ def test_emit_writes_each_kernel_with_its_launch_and_argument_order(emitted: tup
     assert manifest["arch"] == "sm_90" and manifest["small"] is True
     for name, k in kernels.items():
         source = (folder / k["source"]).read_text()
-        signature = re.search(r'__global__ void \w+\(([^)]*)\) \{', source)
+        signature = re.search(r'__global__ void (?:__launch_bounds__\(\d+\) )?\w+\(([^)]*)\) \{', source)
         assert signature is not None, name
         assert [a.split()[-1].removesuffix("_ptr") for a in signature.group(1).split(",")] == k["launch_args"]
         assert sorted(k["launch_args"]) == sorted(p["name"] for p in k["params"])
@@ -55,7 +63,8 @@ def test_emit_writes_each_kernel_with_its_launch_and_argument_order(emitted: tup
     assert kernels["gemm"]["grid"] == [2, 2, 1]
     assert kernels["flash_fwd"]["grid"] == [2, 2, 1] and kernels["flash_fwd"]["launch_args"] == ["K", "Output", "Q",
                                                                                                  "V"]
-    assert kernels["add"]["grid"] == [8, 8, 1]
+    assert kernels["add"]["grid"] == [8, 8, 1] and kernels["add"]["block"] == [128, 1, 1]  # BindCudaThreads
+    assert kernels["gemm"]["block"] == [1, 1, 1]  # a GEMM block keeps one thread (not bound yet)
     assert kernels["rms_norm"]["grid"] == [64, 1, 1]
     assert kernels["layer_norm"]["params"][0] == {"name": "X", "dtype": "bfloat16", "shape": [64, 512]}
 
@@ -124,3 +133,88 @@ def test_nvcc_failure_names_the_source_and_arch(tmp_path: Path) -> None:
     bad.write_text('extern "C" __global__ void k(float* a) { a[0] = undefined_name; }\n')
     with pytest.raises(RuntimeError, match=r"nvcc failed on bad.cu for sm_80: .*undefined_name"):
         bench_cuda.nvcc_compile(nvcc, bad, "sm_80", tmp_path / "bad.cubin", kind="ptx")
+
+
+# ------------------------------------------------------------------------------------------- BindCudaThreads
+
+
+def _lower(func):
+    artifact = tilelang.lower(func, target=SM90)
+    return artifact.kernel_source, next(iter(launch_extents(artifact.device_mod).values()))
+
+
+def test_element_wise_block_runs_on_its_threads() -> None:
+    source, launch = _lower(elementwise_add(64, 64, 32, 32, "bfloat16", "bfloat16"))
+    assert launch == {"blockIdx.x": 2, "blockIdx.y": 2, "threadIdx.x": 128}
+    assert "__launch_bounds__(128)" in source
+    assert "alignas(64) nv_bfloat16 C_local_ptr[8];" in source  # 32x32 fragment: 8 elements on each of 128 threads
+    assert source.count("__syncthreads();") == 4  # between the nests that touch shared memory
+    assert "(((int)threadIdx.x) & 31)" in source  # consecutive threads take consecutive columns (coalesced)
+
+
+def test_a_nest_threads_do_not_divide_is_guarded() -> None:
+    @T.prim_func
+    def main(A: T.Tensor((48, 40), "float32"), B: T.Tensor((48, 40), "float32")):
+        with T.Kernel(2, threads=128) as bx:
+            for i, j in T.Parallel(24, 40):
+                B[bx * 24 + i, j] = A[bx * 24 + i, j] * 2.0
+
+    source, launch = _lower(main)
+    assert launch["threadIdx.x"] == 128
+    assert "for (int it = 0; it < 8; ++it)" in source  # ceil(960 / 128)
+    assert "if (((it * 2) + (((int)threadIdx.x) >> 6)) < 15)" in source  # element it * 128 + tx < 960, simplified
+
+
+def _scan(n: int):
+    @T.prim_func
+    def main(A: T.Tensor((n,), "float32"), B: T.Tensor((n,), "float32")):
+        with T.Kernel(1, threads=128):
+            S_ = T.alloc_shared((n,), "float32")
+            T.copy(A, S_)
+            for i in T.serial(n - 1):
+                S_[i + 1] = S_[i + 1] + S_[i]
+            T.copy(S_, B)
+
+    return main
+
+
+def _row_broadcast(n: int):
+    @T.prim_func
+    def main(A: T.Tensor((4, n), "float32"), B: T.Tensor((4, n), "float32")):
+        with T.Kernel(1, threads=128):
+            x = T.alloc_fragment((4, n), "float32")
+            s = T.alloc_fragment((4,), "float32")
+            T.copy(A, x)
+            for i in T.Parallel(4):
+                s[i] = x[i, 0]
+            for i, j in T.Parallel(4, n):
+                x[i, j] = x[i, j] - s[i]
+            T.copy(x, B)
+
+    return main
+
+
+@pytest.mark.parametrize("case", ["rms_norm", "gemm", "scan", "row_broadcast", "one_thread", "global_read_back"])
+def test_blocks_keep_one_thread_where_threads_would_be_wrong(case: str) -> None:
+    """A reduction (rms_norm), a GEMM, a carried dependence (a scan over shared memory), a fragment read at another
+    nest's element (row_broadcast), threads=1, and a global tensor written then read back all keep one thread."""
+
+    @T.prim_func
+    def one_thread(A: T.Tensor((32,), "float32"), B: T.Tensor((32,), "float32")):
+        with T.Kernel(1, threads=1):
+            for i in T.Parallel(32):
+                B[i] = A[i]
+
+    @T.prim_func
+    def global_read_back(A: T.Tensor((32,), "float32"), B: T.Tensor((32,), "float32")):
+        with T.Kernel(1, threads=32):
+            for i in T.Parallel(32):
+                B[i] = A[i]
+            for i in T.Parallel(32):
+                B[i] = B[31 - i] + 1.0
+
+    func = {"rms_norm": lambda: rms_norm(8, 256, 1), "gemm": lambda: matmul(128, 128, 64, 64, 64, 32),
+            "scan": lambda: _scan(64), "row_broadcast": lambda: _row_broadcast(64), "one_thread": lambda: one_thread,
+            "global_read_back": lambda: global_read_back}[case]()
+    source, launch = _lower(func)
+    assert "threadIdx.x" not in launch and "threadIdx" not in source
