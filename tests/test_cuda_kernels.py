@@ -194,15 +194,23 @@ def _row_broadcast(n: int):
     return main
 
 
-@pytest.mark.parametrize("case", ["rms_norm", "gemm", "scan", "row_broadcast", "one_thread", "global_read_back"])
+@pytest.mark.parametrize("case", ["rms_norm", "gemm", "scan", "row_broadcast", "one_thread", "too_many",
+                                  "global_read_back"])
 def test_blocks_keep_one_thread_where_threads_would_be_wrong(case: str) -> None:
     """A reduction (rms_norm), a GEMM, a carried dependence (a scan over shared memory), a fragment read at another
-    nest's element (row_broadcast), threads=1, and a global tensor written then read back all keep one thread."""
+    nest's element (row_broadcast), threads=1, threads=2048 (over CUDA's 1024 a block), and a global tensor written
+    then read back all keep one thread."""
 
     @T.prim_func
     def one_thread(A: T.Tensor((32,), "float32"), B: T.Tensor((32,), "float32")):
         with T.Kernel(1, threads=1):
             for i in T.Parallel(32):
+                B[i] = A[i]
+
+    @T.prim_func
+    def too_many(A: T.Tensor((4096,), "float32"), B: T.Tensor((4096,), "float32")):
+        with T.Kernel(1, threads=2048):
+            for i in T.Parallel(4096):
                 B[i] = A[i]
 
     @T.prim_func
@@ -215,6 +223,7 @@ def test_blocks_keep_one_thread_where_threads_would_be_wrong(case: str) -> None:
 
     func = {"rms_norm": lambda: rms_norm(8, 256, 1), "gemm": lambda: matmul(128, 128, 64, 64, 64, 32),
             "scan": lambda: _scan(64), "row_broadcast": lambda: _row_broadcast(64), "one_thread": lambda: one_thread,
+            "too_many": lambda: too_many,
             "global_read_back": lambda: global_read_back}[case]()
     source, launch = _lower(func)
     assert "threadIdx.x" not in launch and "threadIdx" not in source

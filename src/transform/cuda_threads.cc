@@ -271,7 +271,8 @@ namespace hooks {
 Any bind_cuda_threads() {
   return prim_func_pass("BindCudaThreads", [](const Any& func) {
     Any threads = get_attr(func, keys::kTlThreads);
-    if (!is_int(threads) || threads.cast<int64_t>() <= 1) return func;
+    // 1024: the most threads a CUDA block has on every architecture; more could not launch, so it keeps one
+    if (!is_int(threads) || threads.cast<int64_t>() <= 1 || threads.cast<int64_t>() > 1024) return func;
     Any body = ir::PrimFunc(func).body();
     Any bound = bind_launches(body, threads.cast<int64_t>());
     return bound.same_as(body) ? func : with_body(func, bound);
