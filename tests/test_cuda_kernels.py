@@ -147,9 +147,11 @@ def test_element_wise_block_runs_on_its_threads() -> None:
     source, launch = _lower(elementwise_add(64, 64, 32, 32, "bfloat16", "bfloat16"))
     assert launch == {"blockIdx.x": 2, "blockIdx.y": 2, "threadIdx.x": 128}
     assert "__launch_bounds__(128)" in source
-    assert "alignas(64) nv_bfloat16 C_local_ptr[8];" in source  # 32x32 fragment: 8 elements on each of 128 threads
+    # the 32x32 fragment: 8 elements on each of 128 threads, one 16-byte vector (uint4) after VectorizeLoop
+    assert "alignas(64) uint4 C_local_ptr[1];" in source
     assert source.count("__syncthreads();") == 4  # between the nests that touch shared memory
-    assert "(((int)threadIdx.x) & 31)" in source  # consecutive threads take consecutive columns (coalesced)
+    # each thread reads 8 consecutive bf16 of a row with one 16-byte load; 4 threads cover a row of 32 (coalesced)
+    assert "*(uint4*)(A_ptr + ((((((int)blockIdx.y) * 2048) + ((((int)threadIdx.x) >> 2) * 64)) + " in source
 
 
 def test_a_nest_threads_do_not_divide_is_guarded() -> None:
@@ -163,6 +165,23 @@ def test_a_nest_threads_do_not_divide_is_guarded() -> None:
     assert launch["threadIdx.x"] == 128
     assert "for (int it = 0; it < 8; ++it)" in source  # ceil(960 / 128)
     assert "if (((it * 2) + (((int)threadIdx.x) >> 6)) < 15)" in source  # element it * 128 + tx < 960, simplified
+
+
+@pytest.mark.parametrize(("cols", "shift", "vector"), [(32, 0, True), (36, 4, True), (33, 1, False)])
+def test_threads_access_16_bytes_at_a_time_only_where_aligned(cols: int, shift: int, vector: bool) -> None:
+    """B[i, j] = A[i, j + shift]: 4 floats a thread with float4 accesses where every access of a run starts 16-byte
+    aligned (a misaligned vector access faults); A's rows of 33 floats read from column 1 are read one float a time."""
+
+    @T.prim_func
+    def main(A: T.Tensor((64, cols), "float32"), B: T.Tensor((64, 32), "float32")):
+        with T.Kernel(1, threads=128):
+            for i, j in T.Parallel(64, 32):
+                B[i, j] = A[i, j + shift]
+
+    source, launch = _lower(main)
+    assert launch["threadIdx.x"] == 128
+    assert ("*(float4*)(A_ptr + " in source) is vector
+    assert f"for (int it = 0; it < {4 if vector else 16}; ++it)" in source
 
 
 def _scan(n: int):

@@ -147,22 +147,25 @@ std::optional<Parts> partition_fragments(const std::vector<Nest>& nests,
   return parts;
 }
 
-/*! \brief The nest strided over the threads: `for it in range(ceil(E / N))`, element e = it * N + tx (guarded when
- * N does not divide E), the loop variables recovered from e, fragment accesses at [it]. */
-Any strided_nest(const Nest& nest, const Parts& parts, const Any& tx, int64_t threads) {
-  Any it = var("it", "int32");
+/*! \brief The nest strided over the threads in runs of `width` elements: `for it in range(ceil(E / (N * width)))`,
+ * `for v in vectorized(width)`, element e = (it * N + tx) * width + v (guarded when N does not divide E, width 1
+ * then), the loop variables recovered from e, fragment accesses at [it * width + v]. */
+Any strided_nest(const Nest& nest, const Parts& parts, const Any& tx, int64_t threads, int64_t width) {
+  Any it = var("it", "int32"), v = var("v", "int32");
+  Any slot = width == 1 ? it : op_add(op_mul(it, int_imm(width)), v);
   Any body = map(nest.inner, {ir::rewrite<ir::TensorLoad>([&](const ir::TensorLoad& load) -> Any {
                                 Any part = part_of(parts, load.source());
                                 if (is_none(part)) return load.any();
-                                return call("tirx.BufferLoad", part, List{it}, Any(nullptr));
+                                return call("tirx.BufferLoad", part, List{slot}, Any(nullptr));
                               }),
                               ir::rewrite<ir::BufferStore>([&](const ir::BufferStore& store) -> Any {
                                 Any part = part_of(parts, store.buffer());
                                 if (is_none(part)) return store.any();
-                                return call("tirx.BufferStore", part, Any(store.value()), List{it}, Any(nullptr));
+                                return call("tirx.BufferStore", part, Any(store.value()), List{slot}, Any(nullptr));
                               })},
                  "post");
   Any element = op_add(op_mul(it, int_imm(threads)), tx);
+  if (width > 1) element = op_add(op_mul(element, int_imm(width)), v);
   int64_t stride = 1;
   std::vector<std::pair<Any, Any>> values;  // loop variable -> its value from the element
   for (size_t l = nest.loops.size(); l-- > 0;) {
@@ -172,15 +175,74 @@ Any strided_nest(const Nest& nest, const Parts& parts, const Any& tx, int64_t th
     values.emplace_back(Any(nest.loops[l].loop_var()), value);
     stride *= extent;
   }
-  body = map(body, {ir::rewrite<ir::Var>([&values](const ir::Var& v) -> Any {
+  body = map(body, {ir::rewrite<ir::Var>([&values](const ir::Var& var) -> Any {
                for (const auto& [loop_var, value] : values) {
-                 if (v.same_as(loop_var)) return value;
+                 if (var.same_as(loop_var)) return value;
                }
-               return v.any();
+               return var.any();
              })},
              "post");
   if (nest.elements % threads != 0) body = if_then_else(op_lt(element, int_imm(nest.elements)), body);
-  return for_loop(it, int_imm(0), int_imm((nest.elements + threads - 1) / threads), 0, body);
+  if (width > 1) body = for_loop(v, int_imm(0), int_imm(width), 2, body);  // kind 2: vectorized (VectorizeLoop)
+  int64_t runs = threads * width;
+  return for_loop(it, int_imm(0), int_imm((nest.elements + runs - 1) / runs), 0, body);
+}
+
+int64_t dtype_bytes(const std::string& dtype) {
+  std::string digits;
+  for (char c : dtype) {
+    if (c >= '0' && c <= '9') digits += c;
+  }
+  return digits.empty() ? 1 : std::max<int64_t>(1, std::stoll(digits) / 8);
+}
+
+/*! \brief Whether every global or shared access of the nest starts `width`-aligned when its innermost loop variable
+ * is: its flattened offset with that variable at 0 is provably a multiple of `width` (a vector access at a
+ * misaligned address faults). */
+bool aligned(const Nest& nest, const Parts& parts, int64_t width) {
+  cpu::Analyzer analyzer;
+  Any j = nest.loops.back().loop_var();
+  bool ok = true;
+  auto check = [&](const Any& buffer, const List& indices) {
+    if (!is_none(part_of(parts, buffer))) return;  // a partitioned fragment: local, aligned by construction
+    std::vector<int64_t> shape = buffer_info(buffer).shape;
+    Any offset = int_imm(0);
+    for (size_t d = 0; d < indices.size(); ++d) {
+      int64_t stride = 1;
+      for (size_t e = d + 1; e < shape.size(); ++e) stride *= shape[e];
+      offset = op_add(offset, op_mul(indices[d], int_imm(stride)));
+    }
+    offset = map(offset, {ir::rewrite<ir::Var>([&j](const ir::Var& x) -> Any {
+                   return x.same_as(j) ? int_imm(0, cpu::dtype_of(x).c_str()) : x.any();
+                 })},
+                 "post");
+    Any rem = call("prim._OpFloorMod", offset, int_imm(width), Any(nullptr));
+    ok = ok && analyzer.can_prove(call("prim._OpEQ", rem, int_imm(0), Any(nullptr)));
+  };
+  walk(nest.inner, {ir::visit<ir::TensorLoad>([&](const ir::TensorLoad& l) { check(l.source(), l.indices()); }),
+                    ir::visit<ir::BufferStore>([&](const ir::BufferStore& st) { check(st.buffer(), st.indices()); })});
+  return ok;
+}
+
+/*! \brief Elements a thread takes at a time (one vector access of at most 16 bytes of the widest dtype the block
+ * touches): the widest power of two that divides every nest's innermost extent and its elements into whole runs of
+ * N threads, with every access aligned (one width for the block, so every nest partitions a fragment alike), else
+ * 1. */
+int64_t vector_width(const std::vector<Nest>& nests, const Parts& parts, int64_t threads) {
+  int64_t widest = 1;
+  for (const Nest& n : nests) {
+    for (const VarSet* set : {&n.reads, &n.writes}) {
+      for (const Any& b : set->items) widest = std::max(widest, dtype_bytes(buffer_info(b).dtype));
+    }
+  }
+  for (int64_t width = std::max<int64_t>(1, 16 / widest); width > 1; width /= 2) {
+    bool fits = std::all_of(nests.begin(), nests.end(), [&](const Nest& n) {
+      return n.elements % (threads * width) == 0 && const_int(n.loops.back().extent()) % width == 0 &&
+             aligned(n, parts, width);
+    });
+    if (fits) return width;
+  }
+  return 1;
 }
 
 Any barrier() {
@@ -223,6 +285,7 @@ std::optional<Any> bind_block(const Any& body, int64_t threads) {
   auto parts = partition_fragments(nests, allocs, threads);
   if (!parts) return std::nullopt;
   Any tx = var("tx", "int32");
+  int64_t width = vector_width(nests, *parts, threads);
   std::vector<Any> out;
   // All shared memory counts as one buffer: StorageRewrite (optimize_common) may later give two shared buffers
   // the same memory, so a barrier separates every two nests that touch shared memory unless both only read it.
@@ -243,7 +306,7 @@ std::optional<Any> bind_block(const Any& body, int64_t threads) {
     }
     wrote = wrote || writes;
     touched = touched || reads || writes;
-    out.push_back(strided_nest(n, *parts, tx, threads));
+    out.push_back(strided_nest(n, *parts, tx, threads, width));
   }
   Any iter_var = call("tirx.IterVar", call("ir.Range_from_min_extent", int_imm(0), int_imm(threads), Any(nullptr)),
                       tx, 1, String("threadIdx.x"), Any(nullptr));

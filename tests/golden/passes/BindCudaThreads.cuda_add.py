@@ -18,17 +18,22 @@ class Module:
         B_shared = T.alloc_shared((32, 32), "bfloat16")
         C_local = T.alloc_local((8,), "bfloat16", layout=None)
         C_shared = T.alloc_shared((32, 32), "bfloat16")
-        for it in range(8):
-            A_shared[(it * 128 + tx) // 32, (it * 128 + tx) % 32] = A[by * 32 + (it * 128 + tx) // 32, bx * 32 + (it * 128 + tx) % 32]
+        for it in range(1):
+            for v in T.vectorized(8):
+                A_shared[((it * 128 + tx) * 8 + v) // 32, ((it * 128 + tx) * 8 + v) % 32] = A[by * 32 + ((it * 128 + tx) * 8 + v) // 32, bx * 32 + ((it * 128 + tx) * 8 + v) % 32]
         T.tvm_storage_sync("shared", T.bool(False), -1)
-        for it in range(8):
-            B_shared[(it * 128 + tx) // 32, (it * 128 + tx) % 32] = B[by * 32 + (it * 128 + tx) // 32, bx * 32 + (it * 128 + tx) % 32]
+        for it in range(1):
+            for v in T.vectorized(8):
+                B_shared[((it * 128 + tx) * 8 + v) // 32, ((it * 128 + tx) * 8 + v) % 32] = B[by * 32 + ((it * 128 + tx) * 8 + v) // 32, bx * 32 + ((it * 128 + tx) * 8 + v) % 32]
         T.tvm_storage_sync("shared", T.bool(False), -1)
-        for it in range(8):
-            C_local[it] = A_shared[(it * 128 + tx) // 32, (it * 128 + tx) % 32] + B_shared[(it * 128 + tx) // 32, (it * 128 + tx) % 32]
+        for it in range(1):
+            for v in T.vectorized(8):
+                C_local[it * 8 + v] = A_shared[((it * 128 + tx) * 8 + v) // 32, ((it * 128 + tx) * 8 + v) % 32] + B_shared[((it * 128 + tx) * 8 + v) // 32, ((it * 128 + tx) * 8 + v) % 32]
         T.tvm_storage_sync("shared", T.bool(False), -1)
-        for it in range(8):
-            C_shared[(it * 128 + tx) // 32, (it * 128 + tx) % 32] = C_local[it]
+        for it in range(1):
+            for v in T.vectorized(8):
+                C_shared[((it * 128 + tx) * 8 + v) // 32, ((it * 128 + tx) * 8 + v) % 32] = C_local[it * 8 + v]
         T.tvm_storage_sync("shared", T.bool(False), -1)
-        for it in range(8):
-            C[by * 32 + (it * 128 + tx) // 32, bx * 32 + (it * 128 + tx) % 32] = C_shared[(it * 128 + tx) // 32, (it * 128 + tx) % 32]
+        for it in range(1):
+            for v in T.vectorized(8):
+                C[by * 32 + ((it * 128 + tx) * 8 + v) // 32, bx * 32 + ((it * 128 + tx) * 8 + v) % 32] = C_shared[((it * 128 + tx) * 8 + v) // 32, ((it * 128 + tx) * 8 + v) % 32]
