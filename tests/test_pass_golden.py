@@ -107,7 +107,7 @@ def guarded_rows(M, N, block_M, block_N):  # noqa: N803
 
 
 TT = ("lower_and_legalize_tt", "optimize_tenstorrent")
-CPU = ("lower_and_legalize", "optimize_cpu")
+CPU, CUDA = ("lower_and_legalize", "optimize_cpu"), ("lower_and_legalize", "optimize_cuda")
 
 
 @dataclass(frozen=True)
@@ -142,19 +142,16 @@ CASES: dict[str, Case] = {
                                          "InsertTTComputeInit", "LowerTTProtocols"})),
     "tt_reduce": Case("row_reduce(64, 64, 32, 'sum', accumulate=True): two row sums into a column vector (the scaler "
                       "constant, clear=False), written to a 1-D tensor through an on-chip transpose",
-                      lambda: row_reduce(64, 64, 32, "sum", accumulate=True), "tenstorrent", _tt_target,
-                      TT,
+                      lambda: row_reduce(64, 64, 32, "sum", accumulate=True), "tenstorrent", _tt_target, TT,
                       frozenset({"AddTTConstants", "InferTTLayout", "BuildTTTileDataflow", "LowerTileOpsToTT",
                                  "InsertTTComputeInit", "LowerTTProtocols"})),
     "tt_loop_row_sum": Case("row_sum_blocks(64, 128, 32, 64): a row sum carried across the column-block loop (one "
                             "CB of two blocks), the scaler tile held before the loop and freed after it",
-                            lambda: row_sum_blocks(64, 128, 32, 64), "tenstorrent", _tt_target,
-                      TT,
+                            lambda: row_sum_blocks(64, 128, 32, 64), "tenstorrent", _tt_target, TT,
                             frozenset({"BuildTTTileDataflow", "LowerTileOpsToTT", "LowerTTProtocols"})),
     "tt_loop_accumulate": Case("accumulate_blocks(64, 128, 32, 64): acc = acc + A_s carried across the loop, copied "
                                "on chip for the writer after it",
-                               lambda: accumulate_blocks(64, 128, 32, 64), "tenstorrent", _tt_target,
-                      TT,
+                               lambda: accumulate_blocks(64, 128, 32, 64), "tenstorrent", _tt_target, TT,
                                frozenset({"BuildTTTileDataflow", "LowerTileOpsToTT", "LowerTTProtocols"})),
     "tt_softmax": Case("softmax(64, 64, 32), TileLang's own: fp32 row reductions, stores split into one op per "
                        "operation, broadcasts of [block_M] column vectors (bcast_block)",
@@ -177,6 +174,9 @@ CASES: dict[str, Case] = {
                             "+= A_local[i, k] * B_local[k, j] (a T.gemm)",
                             lambda: cpu_gemm(64, 64, 64, 32, 32, 32), "tenstorrent", _tt_target, TT,
                             frozenset({"LowerTTLoopsToTileOps"})),
+    "cuda_add": Case("elementwise_add(64, 64, 32, 32, 'bfloat16', 'bfloat16') for cuda, on 128 threads",
+                     lambda: elementwise_add(64, 64, 32, 32, "bfloat16", "bfloat16"), "cuda", lambda: tvm.target.Target(
+                         {"kind": "cuda", "arch": "sm_90"}), CUDA, frozenset({"BindCudaThreads"})),
     "cpu_gemm": Case("matmul(64, 64, 64, 32, 32, 32, dtype='float32') for llvm",
                      lambda: matmul(64, 64, 64, 32, 32, 32, dtype="float32"), "llvm", _cpu_target, CPU),
     "cpu_loops": Case("guarded_rows(60, 40, 16, 8) for llvm: partial blocks, vectorized and unrolled loops",

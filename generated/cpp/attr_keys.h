@@ -17,6 +17,10 @@ inline constexpr const char kGlobalSymbol[] = "global_symbol";
 // (AttrStmt key)
 inline constexpr const char kThreadExtent[] = "thread_extent";
 
+// tl.threads: T.Kernel's threads= (the frontend records it; BindCudaThreads launches that many threads where it can).
+// (PrimFunc key)
+inline constexpr const char kTlThreads[] = "tl.threads";
+
 // tt.accessors: Tensor name -> {stride_mode, page_bytes, compile_time_args, parameter}.
 // (AttachTTAccessors writes, BindTTAccessors reads)
 inline constexpr const char kTtAccessors[] = "tt.accessors";

@@ -11,6 +11,8 @@ namespace hooks {
 // The hand-written passes pass specs name in `hook` rules (cpu_lowering.cc, loop_tile_ops.cc).
 Any blockidx_to_serial();
 Any lower_tile_primitives();
+// A CUDA block on T.Kernel's threads (cuda_threads.cc).
+Any bind_cuda_threads();
 // Loops that are tile operations written element by element (loop_tile_ops.cc).
 Any loops_to_tile_ops();
 }  // namespace hooks

@@ -4,6 +4,7 @@
 # Spec: specs/pipelines/lower_and_legalize_tt.yaml
 # Spec: specs/pipelines/optimize_common.yaml
 # Spec: specs/pipelines/optimize_cpu.yaml
+# Spec: specs/pipelines/optimize_cuda.yaml
 # Spec: specs/pipelines/optimize_gpu.yaml
 # Spec: specs/pipelines/optimize_tenstorrent.yaml
 """Pass pipelines from specs/pipelines/*.yaml: each runs its steps in order on (module, target)."""
@@ -55,6 +56,13 @@ def optimize_cpu(mod: tvm.IRModule, target: tvm.target.Target) -> tvm.IRModule:
     return mod
 
 
+def optimize_cuda(mod: tvm.IRModule, target: tvm.target.Target) -> tvm.IRModule:
+    """CUDA keeps its block launches and binds the block's threads where that is correct by construction (BindCudaThreads), then the common optimizations."""
+    mod = transform.BindCudaThreads()(mod)
+    mod = optimize_common(mod, target)
+    return mod
+
+
 def optimize_gpu(mod: tvm.IRModule, target: tvm.target.Target) -> tvm.IRModule:
     """GPU targets keep their block launches; the common optimizations run unchanged."""
     mod = optimize_common(mod, target)
@@ -90,6 +98,7 @@ PIPELINE_STEPS: dict[str, tuple[str, ...]] = {
     'lower_and_legalize_tt': ('BindTarget', 'LowerTTLoopsToTileOps', 'Simplify', ),
     'optimize_common': ('FlattenBuffer', 'Simplify', 'VectorizeLoop', 'StorageRewrite', 'UnrollLoop', 'RenormalizeSplitPattern', 'Simplify', 'RemoveNoOp', 'RewriteUnsafeSelect', 'HoistIfThenElse', 'VerifyMemory', ),
     'optimize_cpu': ('BlockIdxToSerial', 'FlattenBuffer', 'Simplify', 'VectorizeLoop', 'StorageRewrite', 'UnrollLoop', 'RenormalizeSplitPattern', 'Simplify', 'RemoveNoOp', 'RewriteUnsafeSelect', 'HoistIfThenElse', 'VerifyMemory', ),
+    'optimize_cuda': ('BindCudaThreads', 'FlattenBuffer', 'Simplify', 'VectorizeLoop', 'StorageRewrite', 'UnrollLoop', 'RenormalizeSplitPattern', 'Simplify', 'RemoveNoOp', 'RewriteUnsafeSelect', 'HoistIfThenElse', 'VerifyMemory', ),
     'optimize_gpu': ('FlattenBuffer', 'Simplify', 'VectorizeLoop', 'StorageRewrite', 'UnrollLoop', 'RenormalizeSplitPattern', 'Simplify', 'RemoveNoOp', 'RewriteUnsafeSelect', 'HoistIfThenElse', 'VerifyMemory', ),
     'optimize_tenstorrent': ('AddTTConstants', 'InferTTLayout', 'AttachTTAccessors', 'PartitionTTWork', 'GridToPersistentTT', 'BuildTTTileDataflow', 'LowerTileOpsToTT', 'SplitTTKernels', 'PlanTTMulticast', 'PlanTTAtomicOrder', 'BindTTAccessors', 'PlanTTDst', 'InsertTTComputeInit', 'LowerTTProtocols', 'Simplify', 'FinalizeTTSignature', 'VerifyTTKernels', ),
 }

@@ -3,6 +3,7 @@
 # Spec: specs/ir/tirx.yaml
 # Spec: specs/passes/add_tt_constants.yaml
 # Spec: specs/passes/attach_tt_accessors.yaml
+# Spec: specs/passes/bind_cuda_threads.yaml
 # Spec: specs/passes/bind_target.yaml
 # Spec: specs/passes/bind_tt_accessors.yaml
 # Spec: specs/passes/block_idx_to_serial.yaml
@@ -42,6 +43,9 @@ GLOBAL_SYMBOL = 'global_symbol'
 
 THREAD_EXTENT = 'thread_extent'
 """The attr_key of a thread launch (blockIdx / threadIdx). (AttrStmt key)"""
+
+TL_THREADS = 'tl.threads'
+"""T.Kernel's threads= (the frontend records it; BindCudaThreads launches that many threads where it can). (PrimFunc key)"""
 
 TT_ACCESSORS = 'tt.accessors'
 """Tensor name -> {stride_mode, page_bytes, compile_time_args, parameter}. (AttachTTAccessors writes, BindTTAccessors reads)"""

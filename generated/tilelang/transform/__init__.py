@@ -2,6 +2,7 @@
 # Edit the spec(s) or the template and run `make generate`. Template: templates/python/transform.py.j2
 # Spec: specs/passes/add_tt_constants.yaml
 # Spec: specs/passes/attach_tt_accessors.yaml
+# Spec: specs/passes/bind_cuda_threads.yaml
 # Spec: specs/passes/bind_target.yaml
 # Spec: specs/passes/bind_tt_accessors.yaml
 # Spec: specs/passes/block_idx_to_serial.yaml
@@ -56,6 +57,11 @@ def AddTTConstants() -> tvm.transform.Pass:
 def AttachTTAccessors() -> tvm.transform.Pass:
     """Tensor accessor of every tensor parameter: tile-page (or, for a row-major tensor, row-page) addressing of an interleaved DRAM tensor, its page size and how many compile-time arguments describe it (TensorAccessorArgs of an interleaved tensor: the args-config bits and the aligned page size)."""
     return _cpp.make_pass('AttachTTAccessors', {})
+
+
+def BindCudaThreads() -> tvm.transform.Pass:
+    """Run a CUDA block on `T.Kernel(..., threads=N)`'s N threads (threadIdx.x) instead of one: every element loop nest of the block (T.Parallel loops and the copies LowerTileOpsToLoops made) is fused and strided over the threads (element e of a nest of E elements on thread e % N, iteration e / N; consecutive threads take consecutive elements, so global accesses coalesce), each fragment (local.fragment) is partitioned the same way (thread t keeps elements t, t + N, ... in a local array of ceil(E / N)); a thread takes runs of up to 16 bytes as one vectorized loop where every nest divides into whole runs and every global or shared access of a run is provably aligned (element e = (it * N + t) * width + v); shared buffers are shared by the threads with a barrier (__syncthreads) wherever a nest reads or overwrites what an earlier nest of the block wrote or read, and the threadIdx.x launch is added inside the block launches. A block applies only when that is correct by construction: its statements are allocations and element nests (serial loops from 0 over constant extents around one store, guarded or not), every access to a fragment is at its own nest's element (the nest's non-unit loops index the fragment's non-unit dims in order, over the same extents), and no global tensor is both written and read. Any other block (a reduction, a GEMM, a serial loop around nests, T.Pipelined) keeps one thread, as before, with the launch unchanged; so does a kernel asking for more than 1024 threads (CUDA's most per block), which could not launch."""
+    return _cpp.make_pass('BindCudaThreads', {})
 
 
 def BindTTAccessors() -> tvm.transform.Pass:
@@ -205,6 +211,7 @@ def VerifyTTKernels() -> tvm.transform.Pass:
 PASSES = {
     'AddTTConstants': AddTTConstants,
     'AttachTTAccessors': AttachTTAccessors,
+    'BindCudaThreads': BindCudaThreads,
     'BindTTAccessors': BindTTAccessors,
     'BindTarget': BindTarget,
     'BlockIdxToSerial': BlockIdxToSerial,
@@ -241,6 +248,7 @@ PASSES = {
 PASS_OPTIONS: dict[str, dict[str, dict[str, Any]]] = {
     'AddTTConstants': {},
     'AttachTTAccessors': {},
+    'BindCudaThreads': {},
     'BindTTAccessors': {},
     'BindTarget': {},
     'BlockIdxToSerial': {},

@@ -65,6 +65,36 @@ def launch_mismatch(mod: Any, codegen: str) -> str:
     return ""
 
 
+def launch_extents(mod: Any) -> dict[str, dict[str, int]]:
+    """The launch of each device kernel of `mod` after the pipeline: {function: {thread tag: extent}} from its
+    thread_extent attributes (blockIdx.x/y/z and threadIdx.x/y/z; a tag absent is extent 1), as TVM records them as
+    the kernel's launch parameters. A launch whose extent is not a constant, or a function that launches one tag with
+    two extents (two T.Kernel in one function), is a TileLangError naming the function."""
+    from ..errors import TileLangError
+
+    launches: dict[str, dict[str, int]] = {}
+    for gvar, func in _as_module(mod).functions.items():
+        if not isinstance(func, tirx.PrimFunc):
+            continue
+        name, tags = gvar.name_hint, {}
+
+        def launch(stmt: Any, name: str = name, tags: dict[str, int] = tags) -> None:
+            if stmt.attr_key != "thread_extent":
+                return
+            tag = str(stmt.node.thread_tag)
+            if not isinstance(stmt.value, tirx.IntImm):
+                raise TileLangError(f"kernel '{name}': the launch extent of {tag} is not a constant ({stmt.value})")
+            extent = int(stmt.value.value)
+            if tags.setdefault(tag, extent) != extent:
+                raise TileLangError(f"kernel '{name}' launches {tag} with two extents ({tags[tag]} and {extent}): "
+                                    "one T.Kernel per function")
+
+        tvm_ffi.structural_walk(func.body, (tirx.AttrStmt, launch), order="pre")
+        if tags:
+            launches[name] = tags
+    return launches
+
+
 _EXTERN_LOWERED: set[tuple[str, str]] = set()
 
 

@@ -1,0 +1,248 @@
+"""The cuda backend's kernels outside a GPU (issue 32): benchmarks/bench_cuda.py's emit phase (sources, launches and
+argument order of the issue's kernels), its run phase where no GPU is, and nvcc compiling every emitted kernel for
+sm_80 and sm_90 (nvcc from $CUDA_HOME, PATH, /usr/local/cuda or pip's nvidia-cuda-nvcc; bench_cuda.find_nvcc)."""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import pytest
+import tvm
+from tvm.script import tirx as S
+
+import tilelang
+import tilelang.language as T
+from tilelang.engine.codegen import launch_extents
+from tilelang.errors import TileLangError
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "benchmarks"))
+import bench_cuda  # noqa: E402
+
+sys.path.insert(0, str(ROOT / "tests"))
+from test_language_llvm import elementwise_add, matmul  # noqa: E402
+from tt_norm_kernels import rms_norm  # noqa: E402
+
+SM90 = tvm.target.Target({"kind": "cuda", "arch": "sm_90"})
+
+ARCHS = ("sm_80", "sm_90")
+
+
+@S.prim_func
+def TWO_LAUNCHES_OK(A: S.Buffer((256,), "float32")):  # noqa: N802
+    with S.launch_thread("blockIdx.x", 8) as bx:
+        with S.launch_thread("threadIdx.x", 32) as tx:
+            A[bx * 32 + tx] = S.float32(1)
+
+
+@pytest.fixture(scope="module")
+def emitted(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict]:
+    folder = tmp_path_factory.mktemp("bench_cuda")
+    assert bench_cuda.main(["--emit", str(folder), "--small"]) == 0
+    return folder, json.loads((folder / bench_cuda.MANIFEST).read_text())
+
+
+def test_emit_writes_each_kernel_with_its_launch_and_argument_order(emitted: tuple[Path, dict]) -> None:
+    folder, manifest = emitted
+    kernels = {k["name"]: k for k in manifest["kernels"]}
+    assert list(kernels) == list(bench_cuda.TABLE)
+    assert manifest["arch"] == "sm_90" and manifest["small"] is True
+    for name, k in kernels.items():
+        source = (folder / k["source"]).read_text()
+        signature = re.search(r'__global__ void (?:__launch_bounds__\(\d+\) )?\w+\(([^)]*)\) \{', source)
+        assert signature is not None, name
+        assert [a.split()[-1].removesuffix("_ptr") for a in signature.group(1).split(",")] == k["launch_args"]
+        assert sorted(k["launch_args"]) == sorted(p["name"] for p in k["params"])
+        assert set(k["outputs"]) <= set(k["launch_args"])
+    # grids from the kernels' blockIdx launches at the small sizes (256x256 GEMM in 128x128 blocks, ...)
+    assert kernels["gemm"]["grid"] == [2, 2, 1]
+    assert kernels["flash_fwd"]["grid"] == [2, 2, 1] and kernels["flash_fwd"]["launch_args"] == ["K", "Output", "Q",
+                                                                                                 "V"]
+    assert kernels["add"]["grid"] == [8, 8, 1] and kernels["add"]["block"] == [128, 1, 1]  # BindCudaThreads
+    assert kernels["gemm"]["block"] == [1, 1, 1]  # a GEMM block keeps one thread (not bound yet)
+    assert kernels["rms_norm"]["grid"] == [64, 1, 1]
+    assert kernels["layer_norm"]["params"][0] == {"name": "X", "dtype": "bfloat16", "shape": [64, 512]}
+
+
+def test_run_phase_without_a_gpu_says_so_and_exits_0(emitted: tuple[Path, dict]) -> None:
+    folder, _ = emitted
+    done = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "bench_cuda.py"), "--run", str(folder)],
+                          capture_output=True, text=True, timeout=300)
+    if tvm.cuda(0).exist:
+        pytest.skip("a CUDA device is here: the run phase measures instead")
+    assert done.returncode == 0, done.stderr
+    assert re.search(r"bench_cuda --run: no (torch here|CUDA device here)", done.stdout), done.stdout
+
+
+def test_run_phase_without_an_emitted_folder_says_what_to_do(tmp_path: Path) -> None:
+    done = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "bench_cuda.py"), "--run", str(tmp_path)],
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode in (0, 2)
+    if done.returncode == 2:
+        assert "manifest.json does not exist: run --emit" in done.stdout
+
+
+def test_emit_refuses_an_unknown_kernel(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        bench_cuda.main(["--emit", "/nonexistent", "--only", "gemv"])
+    assert "unknown kernel(s) gemv" in capsys.readouterr().err
+
+
+def test_launch_extents_refuses_two_kernels_in_one_function() -> None:
+    @S.prim_func
+    def main(A: S.Buffer((64,), "float32")):
+        with S.launch_thread("blockIdx.x", 2) as bx:
+            A[bx] = S.float32(1)
+        with S.launch_thread("blockIdx.x", 4) as bx:
+            A[bx] = S.float32(2)
+
+    assert launch_extents(tvm.IRModule({"one": TWO_LAUNCHES_OK})) == {"one": {"blockIdx.x": 8, "threadIdx.x": 32}}
+    with pytest.raises(TileLangError, match=r"kernel 'main' launches blockIdx.x with two extents \(2 and 4\)"):
+        launch_extents(main)
+
+
+@pytest.mark.slow
+def test_every_emitted_kernel_compiles_for_sm80_and_sm90(emitted: tuple[Path, dict], tmp_path: Path) -> None:
+    nvcc = bench_cuda.find_nvcc()
+    if nvcc is None:
+        pytest.skip("no nvcc ($CUDA_HOME/bin, PATH, /usr/local/cuda/bin, pip's nvidia-cuda-nvcc)")
+    folder, manifest = emitted
+
+    def compile_one(job: tuple[dict, str]) -> Path:
+        kernel, arch = job
+        out = tmp_path / f"{kernel['name']}.{arch}.cubin"
+        bench_cuda.nvcc_compile(nvcc, folder / kernel["source"], arch, out)
+        return out
+
+    jobs = [(k, arch) for k in manifest["kernels"] for arch in ARCHS]
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        cubins = list(pool.map(compile_one, jobs))
+    assert all(c.stat().st_size > 0 for c in cubins)
+
+
+def test_nvcc_failure_names_the_source_and_arch(tmp_path: Path) -> None:
+    nvcc = bench_cuda.find_nvcc()
+    if nvcc is None:
+        pytest.skip("no nvcc")
+    bad = tmp_path / "bad.cu"
+    bad.write_text('extern "C" __global__ void k(float* a) { a[0] = undefined_name; }\n')
+    with pytest.raises(RuntimeError, match=r"nvcc failed on bad.cu for sm_80: .*undefined_name"):
+        bench_cuda.nvcc_compile(nvcc, bad, "sm_80", tmp_path / "bad.cubin", kind="ptx")
+
+
+# ------------------------------------------------------------------------------------------- BindCudaThreads
+
+
+def _lower(func):
+    artifact = tilelang.lower(func, target=SM90)
+    return artifact.kernel_source, next(iter(launch_extents(artifact.device_mod).values()))
+
+
+def test_element_wise_block_runs_on_its_threads() -> None:
+    source, launch = _lower(elementwise_add(64, 64, 32, 32, "bfloat16", "bfloat16"))
+    assert launch == {"blockIdx.x": 2, "blockIdx.y": 2, "threadIdx.x": 128}
+    assert "__launch_bounds__(128)" in source
+    # the 32x32 fragment: 8 elements on each of 128 threads, one 16-byte vector (uint4) after VectorizeLoop
+    assert "alignas(64) uint4 C_local_ptr[1];" in source
+    assert source.count("__syncthreads();") == 4  # between the nests that touch shared memory
+    # each thread reads 8 consecutive bf16 of a row with one 16-byte load; 4 threads cover a row of 32 (coalesced)
+    assert "*(uint4*)(A_ptr + ((((((int)blockIdx.y) * 2048) + ((((int)threadIdx.x) >> 2) * 64)) + " in source
+
+
+def test_a_nest_threads_do_not_divide_is_guarded() -> None:
+    @T.prim_func
+    def main(A: T.Tensor((48, 40), "float32"), B: T.Tensor((48, 40), "float32")):
+        with T.Kernel(2, threads=128) as bx:
+            for i, j in T.Parallel(24, 40):
+                B[bx * 24 + i, j] = A[bx * 24 + i, j] * 2.0
+
+    source, launch = _lower(main)
+    assert launch["threadIdx.x"] == 128
+    assert "for (int it = 0; it < 8; ++it)" in source  # ceil(960 / 128)
+    assert "if (((it * 2) + (((int)threadIdx.x) >> 6)) < 15)" in source  # element it * 128 + tx < 960, simplified
+
+
+@pytest.mark.parametrize(("cols", "shift", "vector"), [(32, 0, True), (36, 4, True), (33, 1, False)])
+def test_threads_access_16_bytes_at_a_time_only_where_aligned(cols: int, shift: int, vector: bool) -> None:
+    """B[i, j] = A[i, j + shift]: 4 floats a thread with float4 accesses where every access of a run starts 16-byte
+    aligned (a misaligned vector access faults); A's rows of 33 floats read from column 1 are read one float a time."""
+
+    @T.prim_func
+    def main(A: T.Tensor((64, cols), "float32"), B: T.Tensor((64, 32), "float32")):
+        with T.Kernel(1, threads=128):
+            for i, j in T.Parallel(64, 32):
+                B[i, j] = A[i, j + shift]
+
+    source, launch = _lower(main)
+    assert launch["threadIdx.x"] == 128
+    assert ("*(float4*)(A_ptr + " in source) is vector
+    assert f"for (int it = 0; it < {4 if vector else 16}; ++it)" in source
+
+
+def _scan(n: int):
+    @T.prim_func
+    def main(A: T.Tensor((n,), "float32"), B: T.Tensor((n,), "float32")):
+        with T.Kernel(1, threads=128):
+            S_ = T.alloc_shared((n,), "float32")
+            T.copy(A, S_)
+            for i in T.serial(n - 1):
+                S_[i + 1] = S_[i + 1] + S_[i]
+            T.copy(S_, B)
+
+    return main
+
+
+def _row_broadcast(n: int):
+    @T.prim_func
+    def main(A: T.Tensor((4, n), "float32"), B: T.Tensor((4, n), "float32")):
+        with T.Kernel(1, threads=128):
+            x = T.alloc_fragment((4, n), "float32")
+            s = T.alloc_fragment((4,), "float32")
+            T.copy(A, x)
+            for i in T.Parallel(4):
+                s[i] = x[i, 0]
+            for i, j in T.Parallel(4, n):
+                x[i, j] = x[i, j] - s[i]
+            T.copy(x, B)
+
+    return main
+
+
+@pytest.mark.parametrize("case", ["rms_norm", "gemm", "scan", "row_broadcast", "one_thread", "too_many",
+                                  "global_read_back"])
+def test_blocks_keep_one_thread_where_threads_would_be_wrong(case: str) -> None:
+    """A reduction (rms_norm), a GEMM, a carried dependence (a scan over shared memory), a fragment read at another
+    nest's element (row_broadcast), threads=1, threads=2048 (over CUDA's 1024 a block), and a global tensor written
+    then read back all keep one thread."""
+
+    @T.prim_func
+    def one_thread(A: T.Tensor((32,), "float32"), B: T.Tensor((32,), "float32")):
+        with T.Kernel(1, threads=1):
+            for i in T.Parallel(32):
+                B[i] = A[i]
+
+    @T.prim_func
+    def too_many(A: T.Tensor((4096,), "float32"), B: T.Tensor((4096,), "float32")):
+        with T.Kernel(1, threads=2048):
+            for i in T.Parallel(4096):
+                B[i] = A[i]
+
+    @T.prim_func
+    def global_read_back(A: T.Tensor((32,), "float32"), B: T.Tensor((32,), "float32")):
+        with T.Kernel(1, threads=32):
+            for i in T.Parallel(32):
+                B[i] = A[i]
+            for i in T.Parallel(32):
+                B[i] = B[31 - i] + 1.0
+
+    func = {"rms_norm": lambda: rms_norm(8, 256, 1), "gemm": lambda: matmul(128, 128, 64, 64, 64, 32),
+            "scan": lambda: _scan(64), "row_broadcast": lambda: _row_broadcast(64), "one_thread": lambda: one_thread,
+            "too_many": lambda: too_many,
+            "global_read_back": lambda: global_read_back}[case]()
+    source, launch = _lower(func)
+    assert "threadIdx.x" not in launch and "threadIdx" not in source
