@@ -26,7 +26,7 @@ void need_startup(Session& s, ComputeState& c) {
 }
 
 // DST tile `idst` for a math operation: the section must be acquired by math and idst inside it.
-float* math_dst(Session& s, ComputeState& c, uint32_t idst) {
+float* math_dst(Session& s, ComputeState& c, uint32_t idst, bool fpu) {
     if (c.dst == DstState::Released) {
         fail(s, "math without tile_regs_acquire: the DST section is not acquired");
     }
@@ -38,12 +38,8 @@ float* math_dst(Session& s, ComputeState& c, uint32_t idst) {
                     " tiles of a DST section (" + (c.fp32_acc ? "fp32_dest_acc_en" : "16-bit") + ", half-sync)");
     }
     c.written |= 1u << idst;
+    if (fpu) c.reduced &= ~(1u << idst);
     return &c.tiles[size_t{idst} * kTileElems];
-}
-
-void finish_math(const ComputeState& c, float* d) {
-    if (c.fp32_acc) return;
-    for (uint32_t i = 0; i < kTileElems; ++i) d[i] = round_to_bf16(d[i]);
 }
 
 namespace {
@@ -199,6 +195,7 @@ void pack(uint32_t ifrom_dst, uint32_t icb, bool out_of_order, uint32_t output_t
                     ", which no math call wrote since tile_regs_acquire (the packer would emit stale data)");
     }
     need_plain_layout(s, c, "pack");
+    need_pack_mode(s, c, ifrom_dst);
     Cb& cb = tile_cb(s, icb);
     need_pack_format(s, c, icb);
     claim(s, cb, true);
@@ -300,7 +297,7 @@ void tile_regs_acquire() {
                 "tile_regs_release must come first)");
     }
     std::memset(c.tiles.data(), 0, sizeof(float) * kTileElems * c.capacity);
-    c.written = 0;
+    c.written = c.reduced = 0;
     c.dst = DstState::Acquired;
 }
 

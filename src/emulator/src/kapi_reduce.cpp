@@ -38,6 +38,13 @@ float scaler_of(Session& s, uint32_t cb, uint32_t tile) {
 
 }  // namespace
 
+void need_pack_mode(Session& s, const ComputeState& c, uint32_t idst) {
+    if (!c.reduce.mask || ((c.reduced >> idst) & 1u)) return;
+    fail(s, "pack_tile packs DST tile " + std::to_string(idst) + ", which no reduce_tile wrote, while the packer is "
+            "still in reduce mode: reduce_init's edge mask (only column 0 of each row is packed) stays set until "
+            "reduce_uninit, which tt-metal's reduce.h requires before the next operation (missing reduce_uninit)");
+}
+
 namespace kapi {
 namespace detail {
 
@@ -66,6 +73,7 @@ void reduce_tile(PoolType pool, ReduceDim dim, uint32_t icb, uint32_t icb_scaler
     need_unpack_formats(s, c, icb, icb_scaler);
     const float scaler = scaler_of(s, icb_scaler, itile_scaler);
     float* d = math_dst(s, c, idst);
+    c.reduced |= 1u << idst;
     float a[kTileElems];
     unpack_operand(s, icb, itile, a);
     for (uint32_t r = 0; r < 32; ++r) {

@@ -25,6 +25,10 @@ inline float round_to_bf16(float value) {
     std::memcpy(&value, &bits, 4);
     return value;
 }
+// Round-to-nearest-even to IEEE fp16 (subnormals kept, overflow to infinity), as a 16-bit DST in FP16 mode holds a
+// math result (tt-isa-documentation WormholeB0 ELWADD/MVMUL functional model: Dst16b = RoundToFP16(Result) when
+// SrcA is FP16-style; tt-metal jit_build/data_format.cpp unpacks a Float16 CB to a Float16 DST).
+float round_to_fp16(float value);
 // What unpack_tile saw of a tile's fp32 values, for the tile product's choice of loop (tile_matmul.cpp): the OR of
 // their bits (low bits set for Float32 tiles, whose values are not looked at), the largest absolute value's bits and
 // the smallest nonzero one's minus one (UINT32_MAX when every value is zero).
