@@ -199,6 +199,7 @@ struct ReduceState {
 // Compute-kernel state: hardware start-up, the last FPU and SFPU inits, and the DST register file.
 struct ComputeState {
     bool fp32_acc = false;
+    int fidelity = 4;       // ComputeConfig math_fidelity (MathFidelity value; fidelity.cpp)
     uint32_t capacity = 8;  // DST tiles per acquire
     bool started = false;
     FpuOp fpu = FpuOp::None;

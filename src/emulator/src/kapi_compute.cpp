@@ -151,7 +151,7 @@ void binary(const char* name, FpuOp op, uint32_t icb0, uint32_t icb1, uint32_t i
     unpack_operand(s, icb0, itile0, a);
     unpack_operand(s, icb1, itile1, b);
     for (uint32_t i = 0; i < kTileElems; ++i) {
-        d[i] = op == FpuOp::Add ? a[i] + b[i] : op == FpuOp::Sub ? a[i] - b[i] : a[i] * b[i];
+        d[i] = op == FpuOp::Add ? a[i] + b[i] : op == FpuOp::Sub ? a[i] - b[i] : fidelity_product(a[i], b[i], c.fidelity);
     }
     finish_math(c, d);
     s.core.counters[kEltwiseTiles] += 1;
@@ -346,7 +346,11 @@ void matmul_tiles(uint32_t in0_cb_id, uint32_t in1_cb_id, uint32_t in0_tile_inde
     TileBits seen_a, seen_b;
     const float* a = unpack_tile_cached(page_a, fa, seen_a, nullptr);
     const float* b = unpack_tile_cached(page_b, fb, seen_b, a);
-    tile_matmul_acc(a, b, d, products_exact(seen_a, seen_b));
+    if (c.fidelity < 4) {
+        fidelity_matmul_acc(a, b, d, c.fidelity);  // in0 is SrcB, in1 SrcA
+    } else {
+        tile_matmul_acc(a, b, d, products_exact(seen_a, seen_b));
+    }
     finish_math(c, d);
     s.core.counters[kMatmulTiles] += 1;
 }

@@ -80,6 +80,12 @@ void reduce_tile(PoolType pool, ReduceDim dim, uint32_t icb, uint32_t icb_scaler
         const float* row = &a[r * 32];
         float folded = row[0];
         for (uint32_t col = 1; col < 32; ++col) folded = max ? std::max(folded, row[col]) : folded + row[col];
+        if (!max && c.fidelity < 4) {  // a sum multiplies each input (SrcA) by the scaler (SrcB) at the fidelity
+            folded = 0.0f;
+            for (uint32_t col = 0; col < 32; ++col) folded += fidelity_product(row[col], scaler, c.fidelity);
+            d[r * 32] += folded;
+            continue;
+        }
         d[r * 32] = max ? std::max(d[r * 32], scaler * folded) : d[r * 32] + scaler * folded;
     }
     finish_math(c, d);

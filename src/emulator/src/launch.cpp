@@ -152,6 +152,7 @@ std::unique_ptr<Core> make_core(Run& run, const CoreCoord& coord, const std::vec
         if (k->kind == KernelKind::Compute) {
             core->compute = std::make_unique<ComputeState>();
             core->compute->fp32_acc = k->fp32_dest_acc;
+            core->compute->fidelity = k->math_fidelity;
             core->compute->capacity = (k->dst_full_sync ? 16u : 8u) / (k->fp32_dest_acc ? 2u : 1u);
         }
         core->threads.push_back(std::move(t));
