@@ -65,8 +65,9 @@ def _check_option_bounds(model: SpecSet, pass_: Pass, diagnostics: Diagnostics) 
             continue
         limit, default = (fact if isinstance(fact, list) else [fact]), option.default
         values = default if isinstance(default, list) else [default]
-        over = len(values) != len(limit) or any(v > m for v, m in zip(values, limit, strict=True))
-        if default is not None and over:
+        if default is None:
+            continue
+        if len(values) != len(limit) or any(v > m for v, m in zip(values, limit, strict=True)):
             diagnostics.error(option.location, f"option '{option.name}': default {show(default)} exceeds the "
                               f"device's {option.at_most} {show(fact)} ({device.source}: device.{option.at_most}); "
                               f"lower the default or correct the device record")
