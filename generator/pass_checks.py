@@ -67,7 +67,11 @@ def _check_option_bounds(model: SpecSet, pass_: Pass, diagnostics: Diagnostics) 
         values = default if isinstance(default, list) else [default]
         if default is None:
             continue
-        if len(values) != len(limit) or any(v > m for v, m in zip(values, limit, strict=True)):
+        if len(values) != len(limit):
+            diagnostics.error(option.location, f"option '{option.name}': at_most names '{option.at_most}', "
+                              f"{show(fact)} in {device.source}, which does not have the default's {len(values)} "
+                              f"item(s)")
+        elif any(v > m for v, m in zip(values, limit, strict=True)):
             diagnostics.error(option.location, f"option '{option.name}': default {show(default)} exceeds the "
                               f"device's {option.at_most} {show(fact)} ({device.source}: device.{option.at_most}); "
                               f"lower the default or correct the device record")
