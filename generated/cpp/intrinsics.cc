@@ -14,6 +14,7 @@
 // Spec: specs/intrinsics/reduce.yaml
 // Spec: specs/intrinsics/sfpu.yaml
 // Spec: specs/intrinsics/sfpu_binary.yaml
+// Spec: specs/intrinsics/sfpu_binary_arith.yaml
 // Spec: specs/intrinsics/sfpu_scalar.yaml
 // Spec: specs/intrinsics/tile_ops.yaml
 // Spec: specs/intrinsics/tilize.yaml
@@ -30,6 +31,8 @@ static const std::vector<Intrinsic>& records() {
   static const auto& table = *new std::vector<Intrinsic>{
       {"add_bcast_cols_init", "tt.add_bcast_cols_init", "concrete", {"compute"}, {{"icb0", "uint32"}, {"icb1", "uint32"}}, "void", "void"},
       {"add_bcast_rows_init", "tt.add_bcast_rows_init", "concrete", {"compute"}, {{"icb0", "uint32"}, {"icb1", "uint32"}}, "void", "void"},
+      {"add_binary_tile", "tt.add_binary_tile", "concrete", {"compute"}, {{"idst0", "uint32"}, {"idst1", "uint32"}, {"odst", "uint32"}}, "void", "void"},
+      {"add_binary_tile_init", "tt.add_binary_tile_init", "concrete", {"compute"}, {}, "void", "void"},
       {"add_tiles", "tt.add_tiles", "concrete", {"compute"}, {{"icb0", "uint32"}, {"icb1", "uint32"}, {"itile0", "uint32"}, {"itile1", "uint32"}, {"idst", "uint32"}}, "void", "void"},
       {"add_tiles_bcast_cols", "tt.add_tiles_bcast_cols", "concrete", {"compute"}, {{"icb0", "uint32"}, {"icb1", "uint32"}, {"itile0", "uint32"}, {"itile1", "uint32"}, {"idst", "uint32"}}, "void", "void"},
       {"add_tiles_bcast_rows", "tt.add_tiles_bcast_rows", "concrete", {"compute"}, {{"icb0", "uint32"}, {"icb1", "uint32"}, {"itile0", "uint32"}, {"itile1", "uint32"}, {"idst", "uint32"}}, "void", "void"},
@@ -41,6 +44,7 @@ static const std::vector<Intrinsic>& records() {
       {"binary_min_tile", "tt.binary_min_tile", "concrete", {"compute"}, {{"idst0", "uint32"}, {"idst1", "uint32"}, {"odst", "uint32"}}, "void", "void"},
       {"binary_min_tile_init", "tt.binary_min_tile_init", "concrete", {"compute"}, {}, "void", "void"},
       {"binary_op_init_common", "tt.binary_op_init_common", "concrete", {"compute"}, {{"icb0", "uint32"}, {"icb1", "uint32"}, {"ocb", "uint32"}}, "void", "void"},
+      {"binary_tiles_init", "tt.binary_tiles_init", "concrete", {"compute"}, {{"full_init", "bool"}, {"eltwise_binary_type", "uint32"}, {"icb0", "uint32"}, {"icb1", "uint32"}}, "void", "void"},
       {"binop_with_scalar_tile_init", "tt.binop_with_scalar_tile_init", "concrete", {"compute"}, {}, "void", "void"},
       {"cb_pop_front", "tt.cb_pop_front", "concrete", {"reader", "compute", "writer"}, {{"cb_id", "int32"}, {"num_pages", "int32"}}, "void", "void"},
       {"cb_push_back", "tt.cb_push_back", "concrete", {"reader", "compute", "writer"}, {{"cb_id", "int32"}, {"num_pages", "int32"}}, "void", "void"},
@@ -51,7 +55,7 @@ static const std::vector<Intrinsic>& records() {
       {"compute_kernel_hw_startup_unary", "tt.compute_kernel_hw_startup_unary", "concrete", {"compute"}, {{"icb", "uint32"}, {"ocb", "uint32"}}, "void", "void"},
       {"copy_tile", "tt.copy_tile", "concrete", {"compute"}, {{"in_cb_id", "uint32"}, {"in_tile_index", "uint32"}, {"dst_tile_index", "uint32"}}, "void", "void"},
       {"copy_tile_init", "tt.copy_tile_init", "concrete", {"compute"}, {{"cbid", "uint32"}}, "void", "void"},
-      {"cumsum_block", "tt.cumsum_block", "abstract", {"compute"}, {{"in0", "int32"}, {"out", "int32"}, {"rows", "int32"}, {"cols", "int32"}, {"init", "int32"}}, "void", "void"},
+      {"cumsum_block", "tt.cumsum_block", "abstract", {"compute"}, {{"in0", "int32"}, {"in1", "int32"}, {"out", "int32"}, {"rows", "int32"}, {"cols", "int32"}, {"reverse", "int32"}, {"wait0", "int32"}, {"pop0", "int32"}, {"init", "int32"}}, "void", "void"},
       {"cumsum_tile", "tt.cumsum_tile", "concrete", {"compute"}, {{"idst", "uint32"}, {"first", "bool"}}, "void", "void"},
       {"cumsum_tile_init", "tt.cumsum_tile_init", "concrete", {"compute"}, {}, "void", "void"},
       {"div_unary_tile", "tt.div_unary_tile", "concrete", {"compute"}, {{"idst", "uint32"}, {"param1", "uint32"}}, "void", "void"},
@@ -106,12 +110,14 @@ static const std::vector<Intrinsic>& records() {
       {"noc_async_write_multicast_linked", "tt.noc_async_write_multicast_linked", "concrete", {"reader", "writer"}, {{"src_local_l1_addr", "uint32"}, {"dst_noc_addr_multicast", "uint64"}, {"size", "uint32"}, {"num_dests", "uint32"}, {"linked", "bool"}}, "void", "void"},
       {"noc_async_write_page", "tt.noc_async_write_page", "concrete", {"writer"}, {{"id", "uint32"}, {"addrgen", "accessor"}, {"src_local_l1_addr", "uint32"}}, "void", "void"},
       {"noc_async_write_tile", "tt.noc_async_write_tile", "concrete", {"writer"}, {{"id", "uint32"}, {"addrgen", "accessor"}, {"src_local_l1_addr", "uint32"}}, "void", "void"},
+      {"noc_async_writes_flushed", "tt.noc_async_writes_flushed", "concrete", {"reader", "writer"}, {}, "void", "void"},
       {"noc_semaphore_inc", "tt.noc_semaphore_inc", "concrete", {"reader", "writer"}, {{"addr", "uint64"}, {"incr", "uint32"}}, "void", "void"},
       {"noc_semaphore_set", "tt.noc_semaphore_set", "concrete", {"reader", "writer"}, {{"sem_addr", "l1_ptr"}, {"val", "uint32"}}, "void", "void"},
       {"noc_semaphore_set_multicast", "tt.noc_semaphore_set_multicast", "concrete", {"reader", "writer"}, {{"src_local_l1_addr", "uint32"}, {"dst_noc_addr_multicast", "uint64"}, {"num_dests", "uint32"}}, "void", "void"},
       {"noc_semaphore_wait", "tt.noc_semaphore_wait", "concrete", {"reader", "writer"}, {{"sem_addr", "l1_ptr"}, {"val", "uint32"}}, "void", "void"},
       {"noc_semaphore_wait_min", "tt.noc_semaphore_wait_min", "concrete", {"reader", "writer"}, {{"sem_addr", "l1_ptr"}, {"val", "uint32"}}, "void", "void"},
       {"pack_reconfig_data_format", "tt.pack_reconfig_data_format", "concrete", {"compute"}, {{"ocb", "uint32"}}, "void", "void"},
+      {"pack_reconfig_data_format_if_changed", "tt.pack_reconfig_data_format_if_changed", "concrete", {"compute"}, {{"old_ocb", "uint32"}, {"ocb", "uint32"}}, "void", "void"},
       {"pack_tile", "tt.pack_tile", "concrete", {"compute"}, {{"ifrom_dst", "uint32"}, {"icb", "uint32"}}, "void", "void"},
       {"pack_tile_at", "tt.pack_tile_at", "concrete", {"compute"}, {{"ifrom_dst", "uint32"}, {"icb", "uint32"}, {"output_tile_index", "uint32"}}, "void", "void"},
       {"pack_untilize_block", "tt.pack_untilize_block", "concrete", {"compute"}, {{"block_ct_dim", "uint32"}, {"full_ct_dim", "uint32"}, {"icb", "uint32"}, {"block_rt_dim", "uint32"}, {"ocb", "uint32"}}, "void", "void"},
@@ -126,6 +132,7 @@ static const std::vector<Intrinsic>& records() {
       {"recip_tile_init", "tt.recip_tile_init", "concrete", {"compute"}, {}, "void", "void"},
       {"reconfig_data_format", "tt.reconfig_data_format", "concrete", {"compute"}, {{"srca_cb", "uint32"}, {"srcb_cb", "uint32"}}, "void", "void"},
       {"reconfig_data_format_srca", "tt.reconfig_data_format_srca", "concrete", {"compute"}, {{"srca_cb", "uint32"}}, "void", "void"},
+      {"reconfig_data_format_srca_if_changed", "tt.reconfig_data_format_srca_if_changed", "concrete", {"compute"}, {{"old_srca_cb", "uint32"}, {"srca_cb", "uint32"}}, "void", "void"},
       {"reduce_block", "tt.reduce_block", "abstract", {"compute"}, {{"in0", "int32"}, {"scaler", "int32"}, {"prev", "int32"}, {"out", "int32"}, {"rows", "int32"}, {"cols", "int32"}, {"pool", "string"}, {"wait0", "int32"}, {"pop0", "int32"}, {"wait1", "int32"}, {"pop1", "int32"}, {"wait2", "int32"}, {"pop2", "int32"}, {"init", "int32"}}, "void", "void"},
       {"reduce_max_init", "tt.reduce_max_init", "concrete", {"compute"}, {{"icb", "uint32"}, {"icb_scaler", "uint32"}, {"ocb", "uint32"}}, "void", "void"},
       {"reduce_max_tile", "tt.reduce_max_tile", "concrete", {"compute"}, {{"icb", "uint32"}, {"icb_scaler", "uint32"}, {"itile", "uint32"}, {"itile_scaler", "uint32"}, {"idst", "uint32"}}, "void", "void"},
@@ -151,6 +158,7 @@ static const std::vector<Intrinsic>& records() {
       {"tanh_tile", "tt.tanh_tile", "concrete", {"compute"}, {{"idst", "uint32"}}, "void", "void"},
       {"tanh_tile_init", "tt.tanh_tile_init", "concrete", {"compute"}, {}, "void", "void"},
       {"tensor_accessor", "tt.tensor_accessor", "concrete", {"reader", "writer"}, {{"args", "accessor"}, {"bank_base_address", "uint32"}, {"page_size", "uint32"}}, "accessor", "handle"},
+      {"tensor_accessor_aligned", "tt.tensor_accessor_aligned", "concrete", {"reader", "writer"}, {{"args", "accessor"}, {"bank_base_address", "uint32"}}, "accessor", "handle"},
       {"tensor_accessor_args", "tt.tensor_accessor_args", "concrete", {"reader", "writer"}, {{"cta_offset", "uint32"}}, "accessor", "handle"},
       {"tile_regs_acquire", "tt.tile_regs_acquire", "concrete", {"compute"}, {}, "void", "void"},
       {"tile_regs_commit", "tt.tile_regs_commit", "concrete", {"compute"}, {}, "void", "void"},
