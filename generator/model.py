@@ -211,6 +211,8 @@ class Option:
     doc: str
     length: int | None = None  # int_list: items of every value
     minimum: int | float | None = None  # int, float, int_list: the smallest value (of each item)
+    at_most: str | None = None  # int, int_list: the device fact no value exceeds (item by item)
+    location: Location | None = None  # of the option's default (or its name): where a default error points
 
 
 @dataclass(frozen=True)

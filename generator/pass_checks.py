@@ -52,8 +52,35 @@ def _check_rules(pass_: Pass, diagnostics: Diagnostics) -> None:
                                   f"known: {', '.join(CONTEXT_VALUES)}")
 
 
+def _check_option_bounds(model: SpecSet, pass_: Pass, diagnostics: Diagnostics) -> None:
+    """An option's default within the device fact its `at_most` names (a default grid larger than the device's)."""
+    device = model.device_backend
+    for option in pass_.options:
+        if option.at_most is None or device is None or option.location is None:
+            continue
+        fact = device.device.get(option.at_most)
+        if not isinstance(fact, (int, list)) or isinstance(fact, bool):
+            diagnostics.error(option.location, f"option '{option.name}': at_most names '{option.at_most}', which is "
+                              f"not an integer or integer-list fact of the device section of {device.source}")
+            continue
+        limit, default = (fact if isinstance(fact, list) else [fact]), option.default
+        values = default if isinstance(default, list) else [default]
+        if default is None:
+            continue
+        if len(values) != len(limit):
+            diagnostics.error(option.location, f"option '{option.name}': at_most names '{option.at_most}', "
+                              f"{show(fact)} in {device.source}, which does not have the default's {len(values)} "
+                              f"item(s)")
+        elif any(v > m for v, m in zip(values, limit, strict=True)):
+            diagnostics.error(option.location, f"option '{option.name}': default {show(default)} exceeds the "
+                              f"device's {option.at_most} {show(fact)} ({device.source}: device.{option.at_most}); "
+                              f"lower the default or correct the device record")
+
+
 def check_passes(model: SpecSet, diagnostics: Diagnostics) -> None:
     _check_device_facts(model, diagnostics)
+    for pass_ in model.passes:
+        _check_option_bounds(model, pass_, diagnostics)
     passes = {p.name: p for p in model.passes}
     for pass_ in model.passes:
         _check_rules(pass_, diagnostics)

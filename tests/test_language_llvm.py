@@ -311,6 +311,14 @@ def test_gemm_shape_mismatch(shapes, flags, message):
     assert "test_language_llvm.py" in str(info.value)  # the parser's source location is kept
 
 
+@pytest.mark.parametrize("accum", ["int32", "uint8"])
+def test_float_gemm_into_an_integer_accumulator_is_refused(accum):
+    """Issue 29: llvm ran an fp16 GEMM into an int32 accumulator and returned zeros (each product truncated)."""
+    with pytest.raises(TileLangError, match=rf"T.gemm: floating-point operands \(A=A_shared float16, B=B_shared "
+                                            rf"float16\) need a floating-point accumulator, but C=C_local is {accum}"):
+        matmul(64, 64, 64, 32, 32, 32, dtype="float16", accum_dtype=accum)
+
+
 def test_unknown_dtype():
     with pytest.raises(TileLangError, match=r"unknown dtype 'float17'; supported dtypes: float16, bfloat16, float32"):
         matmul(64, 64, 64, 32, 32, 32, dtype="float17")

@@ -357,6 +357,11 @@ def build_gemm(A: object, B: object, C: object, transpose_A: object = False, tra
         if xc is not None and yc is not None and xc != yc:
             raise TileLangError(f"T.gemm: {dim} mismatch: {describe(r1, reg1, f1)} gives {dim}={xc} but "
                                 f"{describe(r2, reg2, f2)} gives {dim}={yc}")
+    kinds = {role: str(r.source.dtype) for role, r in (("A", a), ("B", b), ("C", c))}
+    if any(kinds[r].startswith(("float", "bfloat")) for r in "AB") and not kinds["C"].startswith(("float", "bfloat")):
+        raise TileLangError(f"T.gemm: floating-point operands (A={_name(a)} {kinds['A']}, B={_name(b)} {kinds['B']}) "
+                            f"need a floating-point accumulator, but C={_name(c)} is {kinds['C']} (each product "
+                            "would be truncated to an integer); accumulate in float32 and cast the result")
     beta = 0.0 if _as_flag(clear_accum, "clear_accum") else 1.0
     return _T.tile.gemm(c, a, b, c, ta, tb, 1.0, beta)
 

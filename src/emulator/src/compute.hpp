@@ -24,7 +24,7 @@ ComputeState& compute_of(Session& s);
 void need_startup(Session& s, ComputeState& c);
 void init_fpu(Session& s, FpuOp op, uint32_t cb0, uint32_t cb1, bool full);
 void need_fpu(Session& s, ComputeState& c, FpuOp op, uint32_t cb0, uint32_t cb1);
-float* math_dst(Session& s, ComputeState& c, uint32_t idst);
+float* math_dst(Session& s, ComputeState& c, uint32_t idst, bool fpu = true);  // fpu: clears the reduced bit
 void finish_math(const ComputeState& c, float* d);
 TileBits unpack_operand(Session& s, uint32_t cb_id, uint32_t tile, float* out);  // what unpack_tile saw
 // A CB of whole-tile pages in a format the tile math supports (kapi_compute.cpp).
@@ -35,5 +35,8 @@ enum LayoutField : uint32_t { kLayoutMode, kLayoutIcb, kLayoutOcb, kLayoutBlock,
 // Unpacking or packing while the other unit is set up for a layout conversion (kapi_tilize.cpp): `unit` "unpack" or
 // "pack" fails when tilize_init (unpack) or pack_untilize_init (pack) has not been undone by its uninit.
 void need_plain_layout(Session& s, const ComputeState& c, const char* unit);
+// pack_tile of DST tile `idst` while reduce_init's packer edge mask is set: the tile must hold a reduction
+// (kapi_reduce.cpp; tt-metal's reduce.h: reduce_uninit must come before the next operation's packing).
+void need_pack_mode(Session& s, const ComputeState& c, uint32_t idst);
 
 }  // namespace tt_emu

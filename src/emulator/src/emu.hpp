@@ -199,6 +199,7 @@ struct ReduceState {
 // Compute-kernel state: hardware start-up, the last FPU and SFPU inits, and the DST register file.
 struct ComputeState {
     bool fp32_acc = false;
+    int fidelity = 4;       // ComputeConfig math_fidelity (MathFidelity value; fidelity.cpp)
     uint32_t capacity = 8;  // DST tiles per acquire
     bool started = false;
     FpuOp fpu = FpuOp::None;
@@ -206,6 +207,7 @@ struct ComputeState {
     int sfpu = 0;
     DstState dst = DstState::Released;
     uint32_t written = 0;  // bit i: DST tile i written since acquire
+    uint32_t reduced = 0;  // bit i: DST tile i holds a reduce_tile result (SFPU math on it keeps the bit)
     std::vector<float> tiles = std::vector<float>(kDstTiles * kTileElems);  // row-major 32x32 each
     // What the hardware holds between calls (kapi_formats.cpp): the unpacker's SrcA/SrcB source formats and the
     // packer's destination format, each with the CB and the call that configured it, and whether a tile math
@@ -255,6 +257,7 @@ struct KernelThread {
 struct Semaphore {
     bool exists = false;  // created on this core
     Clock clock;          // join of the clocks of every write (acquired by noc_semaphore_wait)
+    Clock last_set;       // the writer's clock at the last overwrite (sanitize.cpp: semaphore races)
 };
 
 // Zero-initialised L1 from calloc: the pages a program never touches cost neither time nor memory.

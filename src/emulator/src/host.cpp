@@ -159,6 +159,8 @@ KernelHandle CreateKernel(Program& program, const std::string& file_name, const 
         k.compile_args = cc.compile_args;
         k.defines = cc.defines;
         k.fp32_dest_acc = cc.fp32_dest_acc_en;
+        k.math_fidelity = static_cast<int>(cc.math_fidelity);
+        for (UnpackToDestMode m : cc.unpack_to_dest_mode) k.unpack_to_dest.push_back(static_cast<uint8_t>(m));
         k.dst_full_sync = cc.dst_full_sync_en;
     }
     if (k.path.empty()) host_fail("CreateKernel", tt_emu::kernel_path_not_found(file_name));

@@ -26,7 +26,7 @@ void need_startup(Session& s, ComputeState& c) {
 }
 
 // DST tile `idst` for a math operation: the section must be acquired by math and idst inside it.
-float* math_dst(Session& s, ComputeState& c, uint32_t idst) {
+float* math_dst(Session& s, ComputeState& c, uint32_t idst, bool fpu) {
     if (c.dst == DstState::Released) {
         fail(s, "math without tile_regs_acquire: the DST section is not acquired");
     }
@@ -38,12 +38,8 @@ float* math_dst(Session& s, ComputeState& c, uint32_t idst) {
                     " tiles of a DST section (" + (c.fp32_acc ? "fp32_dest_acc_en" : "16-bit") + ", half-sync)");
     }
     c.written |= 1u << idst;
+    if (fpu) c.reduced &= ~(1u << idst);
     return &c.tiles[size_t{idst} * kTileElems];
-}
-
-void finish_math(const ComputeState& c, float* d) {
-    if (c.fp32_acc) return;
-    for (uint32_t i = 0; i < kTileElems; ++i) d[i] = round_to_bf16(d[i]);
 }
 
 namespace {
@@ -155,7 +151,7 @@ void binary(const char* name, FpuOp op, uint32_t icb0, uint32_t icb1, uint32_t i
     unpack_operand(s, icb0, itile0, a);
     unpack_operand(s, icb1, itile1, b);
     for (uint32_t i = 0; i < kTileElems; ++i) {
-        d[i] = op == FpuOp::Add ? a[i] + b[i] : op == FpuOp::Sub ? a[i] - b[i] : a[i] * b[i];
+        d[i] = op == FpuOp::Add ? a[i] + b[i] : op == FpuOp::Sub ? a[i] - b[i] : fidelity_product(a[i], b[i], c.fidelity);
     }
     finish_math(c, d);
     s.core.counters[kEltwiseTiles] += 1;
@@ -199,6 +195,7 @@ void pack(uint32_t ifrom_dst, uint32_t icb, bool out_of_order, uint32_t output_t
                     ", which no math call wrote since tile_regs_acquire (the packer would emit stale data)");
     }
     need_plain_layout(s, c, "pack");
+    need_pack_mode(s, c, ifrom_dst);
     Cb& cb = tile_cb(s, icb);
     need_pack_format(s, c, icb);
     claim(s, cb, true);
@@ -300,7 +297,7 @@ void tile_regs_acquire() {
                 "tile_regs_release must come first)");
     }
     std::memset(c.tiles.data(), 0, sizeof(float) * kTileElems * c.capacity);
-    c.written = 0;
+    c.written = c.reduced = 0;
     c.dst = DstState::Acquired;
 }
 
@@ -349,7 +346,11 @@ void matmul_tiles(uint32_t in0_cb_id, uint32_t in1_cb_id, uint32_t in0_tile_inde
     TileBits seen_a, seen_b;
     const float* a = unpack_tile_cached(page_a, fa, seen_a, nullptr);
     const float* b = unpack_tile_cached(page_b, fb, seen_b, a);
-    tile_matmul_acc(a, b, d, products_exact(seen_a, seen_b));
+    if (c.fidelity < 4) {
+        fidelity_matmul_acc(a, b, d, c.fidelity);  // in0 is SrcB, in1 SrcA
+    } else {
+        tile_matmul_acc(a, b, d, products_exact(seen_a, seen_b));
+    }
     finish_math(c, d);
     s.core.counters[kMatmulTiles] += 1;
 }

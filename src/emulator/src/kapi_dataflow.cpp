@@ -120,6 +120,7 @@ void issue(Session& s, bool read, std::shared_ptr<DramBuffer> buf, uint32_t page
                     (read ? "reserved: " : "waited: ") + windows(s.core, read) + ") and every L1 buffer (" +
                     list_l1_buffers() + ")");
     }
+    need_noc_alignment(s, true, read, l1, offset);  // pages start aligned in DRAM (sanitize.hpp)
     Transfer x{read, std::move(buf), page, offset, size, l1};
     (read ? s.t.reads : s.t.writes).push_back(std::move(x));
     s.core.counters[read ? kNocReads : kNocWrites] += 1;

@@ -77,6 +77,16 @@ void need_pack_format(Session& s, ComputeState& c, uint32_t cb) {
     c.computed = true;
 }
 
+// The rounding a math result takes in a 16-bit DST: the DST format follows SrcA's (data_format.cpp of tt-metal).
+void finish_math(const ComputeState& c, float* d) {
+    if (c.fp32_acc) return;
+    if (c.srca.format == DataFormat::Float16) {  // FP16-style SrcA: a 16-bit DST holds fp16, not bf16
+        for (uint32_t i = 0; i < kTileElems; ++i) d[i] = round_to_fp16(d[i]);
+        return;
+    }
+    for (uint32_t i = 0; i < kTileElems; ++i) d[i] = round_to_bf16(d[i]);
+}
+
 namespace kapi {
 
 void reconfig_data_format(uint32_t srca_cb, uint32_t srcb_cb) {

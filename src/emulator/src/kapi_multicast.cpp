@@ -92,11 +92,15 @@ uint32_t own_semaphore(Session& s, const volatile uint32_t* ptr) {
     return static_cast<uint32_t>(id);
 }
 
-// A semaphore write: the value, the writer's history (acquired by waiters), and the waiters it releases.
-void write_semaphore(Core& core, uint32_t id, uint32_t value, const KernelThread& writer) {
+// A semaphore write: the value, the writer's history (acquired by waiters), and the waiters it releases; the
+// diagnosis of a race with an earlier write it is not ordered after (sanitize.cpp), else empty.
+std::string write_semaphore(Core& core, uint32_t id, uint32_t value, const KernelThread& writer, bool overwrite) {
+    std::string race = semaphore_write_race(core, id, writer, overwrite);
+    if (!race.empty()) return race;
     core.set_sem_value(id, value);
     core.sems[id].clock.join(writer.clock);
     wake_waiters(core);
+    return race;
 }
 
 std::string not_a_semaphore(const Core& core, uint32_t addr) {
@@ -287,7 +291,8 @@ void noc_semaphore_wait_min(volatile uint32_t* sem_addr, uint32_t val) {
 
 void noc_semaphore_set(volatile uint32_t* sem_addr, uint32_t val) {
     Session s = enter("noc_semaphore_set", {as_arg(reinterpret_cast<uintptr_t>(sem_addr)), val}, 0b01);
-    write_semaphore(s.core, own_semaphore(s, sem_addr), val, s.t);
+    const std::string race = write_semaphore(s.core, own_semaphore(s, sem_addr), val, s.t, true);
+    if (!race.empty()) fail(s, race);
     s.t.tick();
 }
 
@@ -300,8 +305,7 @@ void noc_semaphore_inc(uint64_t addr, uint32_t incr) {
     with_core(s, target, [&](Core& c) {
         const int id = semaphore_at(c, r.addr);
         if (id < 0) return not_a_semaphore(c, r.addr);
-        write_semaphore(c, static_cast<uint32_t>(id), c.sem_value(static_cast<uint32_t>(id)) + incr, s.t);
-        return std::string();
+        return write_semaphore(c, static_cast<uint32_t>(id), c.sem_value(static_cast<uint32_t>(id)) + incr, s.t, false);
     });
     s.t.tick();
     s.core.counters[kSemaphoreIncs] += 1;
@@ -317,6 +321,7 @@ void noc_async_write_multicast(uint32_t src_local_l1_addr, uint64_t dst_noc_addr
     std::vector<Core*> dests = multicast_dests(s, r, num_dests);
     check_l1_range(s, "source", src_local_l1_addr, size);
     check_l1_range(s, "destination", r.addr, size);
+    need_noc_alignment(s, false, false, src_local_l1_addr, r.addr);
     s.t.mcasts.push_back(Multicast{s.t.call, src_local_l1_addr, r.addr, size, std::move(dests), s.t.clock});
     s.t.linked_to = linked ? dst_noc_addr_multicast >> 32 : 0;
     s.t.tick();
@@ -339,8 +344,7 @@ void noc_semaphore_set_multicast(uint32_t src_local_l1_addr, uint64_t dst_noc_ad
         with_core(s, *dest, [&](Core& c) {
             const int id = semaphore_at(c, r.addr);
             if (id < 0) return not_a_semaphore(c, r.addr);
-            write_semaphore(c, static_cast<uint32_t>(id), value, s.t);
-            return std::string();
+            return write_semaphore(c, static_cast<uint32_t>(id), value, s.t, true);
         });
     }
     s.t.tick();

@@ -38,6 +38,13 @@ float scaler_of(Session& s, uint32_t cb, uint32_t tile) {
 
 }  // namespace
 
+void need_pack_mode(Session& s, const ComputeState& c, uint32_t idst) {
+    if (!c.reduce.mask || ((c.reduced >> idst) & 1u)) return;
+    fail(s, "pack_tile packs DST tile " + std::to_string(idst) + ", which no reduce_tile wrote, while the packer is "
+            "still in reduce mode: reduce_init's edge mask (only column 0 of each row is packed) stays set until "
+            "reduce_uninit, which tt-metal's reduce.h requires before the next operation (missing reduce_uninit)");
+}
+
 namespace kapi {
 namespace detail {
 
@@ -66,12 +73,19 @@ void reduce_tile(PoolType pool, ReduceDim dim, uint32_t icb, uint32_t icb_scaler
     need_unpack_formats(s, c, icb, icb_scaler);
     const float scaler = scaler_of(s, icb_scaler, itile_scaler);
     float* d = math_dst(s, c, idst);
+    c.reduced |= 1u << idst;
     float a[kTileElems];
     unpack_operand(s, icb, itile, a);
     for (uint32_t r = 0; r < 32; ++r) {
         const float* row = &a[r * 32];
         float folded = row[0];
         for (uint32_t col = 1; col < 32; ++col) folded = max ? std::max(folded, row[col]) : folded + row[col];
+        if (!max && c.fidelity < 4) {  // a sum multiplies each input (SrcA) by the scaler (SrcB) at the fidelity
+            folded = 0.0f;
+            for (uint32_t col = 0; col < 32; ++col) folded += fidelity_product(row[col], scaler, c.fidelity);
+            d[r * 32] += folded;
+            continue;
+        }
         d[r * 32] = max ? std::max(d[r * 32], scaler * folded) : d[r * 32] + scaler * folded;
     }
     finish_math(c, d);

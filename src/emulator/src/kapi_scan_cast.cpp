@@ -41,7 +41,7 @@ void cumsum_tile(uint32_t idst, bool first) {
         fail(s, "cumsum_tile reads DST tile " + std::to_string(idst) +
                     ", which no math call wrote since tile_regs_acquire (copy_tile the operand first)");
     }
-    float* d = math_dst(s, c, idst);
+    float* d = math_dst(s, c, idst, false);
     c.computed = true;
     if (first) std::memset(c.cumsum_row, 0, sizeof c.cumsum_row);
     for (uint32_t r = 0; r < 32; ++r) {
@@ -93,7 +93,7 @@ void typecast(uint32_t in_format, uint32_t out_format, uint32_t idst) {
         fail(s, "typecast_tile reads DST tile " + std::to_string(idst) +
                     ", which no math call wrote since tile_regs_acquire (copy_tile the operand first)");
     }
-    float* d = math_dst(s, c, idst);
+    float* d = math_dst(s, c, idst, false);
     c.computed = true;
     c.cumsum_carried = false;
     for (uint32_t i = 0; i < kTileElems; ++i) {

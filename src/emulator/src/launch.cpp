@@ -26,11 +26,38 @@ RunControl& control() {
 
 const std::vector<uint32_t> kNoArgs;
 
-// A kernel that dereferences a bad pointer would otherwise take the process down silently.
-void on_crash(int sig) {
-    char buf[512];
+// Where emulated L1 address `addr` of `core` lies: a CB's reserved or waited pages, elsewhere in a CB, a semaphore.
+void l1_place(const Core& core, uintptr_t addr, char* out, size_t n) {
+    std::snprintf(out, n, "outside every CB and semaphore");
+    for (const Cb& cb : core.cbs) {
+        if (!cb.configured || addr < cb.base || addr >= cb.base + uint64_t{cb.capacity} * cb.page_bytes) continue;
+        const uint64_t wr = cb.page_addr(cb.wr_page()), rd = cb.page_addr(cb.rd_page());
+        const char* part = addr >= wr && addr < wr + uint64_t{cb.reserved} * cb.page_bytes ? "reserved pages"
+                           : addr >= rd && addr < rd + uint64_t{cb.waited} * cb.page_bytes ? "waited pages"
+                                                                                            : "pages it does not hold";
+        std::snprintf(out, n, "in CB %u (%s)", unsigned{cb.index}, part);
+    }
+    if (addr >= kSemaphoreBase && addr < kL1TotalBytes) {
+        std::snprintf(out, n, "at semaphore %u", unsigned((addr - kSemaphoreBase) / kSemaphoreStride));
+    }
+}
+
+// A kernel that dereferences a bad pointer would otherwise take the process down silently. A fault inside the
+// emulated L1 address range is a load or store through an L1 address held as an integer (get_write_ptr,
+// get_read_ptr, get_semaphore): the emulator keeps each core's L1 in host memory, so it names the address.
+void on_crash(int sig, siginfo_t* info, void*) {
+    char buf[768];
     KernelThread* t = current_thread();
-    if (t) {
+    const uintptr_t addr = info ? reinterpret_cast<uintptr_t>(info->si_addr) : ~uintptr_t{0};
+    if (t && sig == SIGSEGV && addr < kL1TotalBytes) {
+        char place[128];
+        l1_place(*t->core, addr, place, sizeof place);
+        std::snprintf(buf, sizeof buf,
+                      "tt_emu: error: core (%zu,%zu) %s: a load or store through L1 address 0x%zx (%s) held as an "
+                      "integer, in or after %s: emulated L1 is not addressable by raw pointers; move data with the "
+                      "NoC calls, pack_tile or the CB API\n",
+                      t->core->coord.x, t->core->coord.y, t->name().c_str(), size_t{addr}, place, t->call.name);
+    } else if (t) {
         std::snprintf(buf, sizeof buf, "tt_emu: error: core (%zu,%zu) %s: crashed with signal %d in or after %s\n",
                       t->core->coord.x, t->core->coord.y, t->name().c_str(), sig, t->call.name);
     } else {
@@ -125,6 +152,7 @@ std::unique_ptr<Core> make_core(Run& run, const CoreCoord& coord, const std::vec
         if (k->kind == KernelKind::Compute) {
             core->compute = std::make_unique<ComputeState>();
             core->compute->fp32_acc = k->fp32_dest_acc;
+            core->compute->fidelity = k->math_fidelity;
             core->compute->capacity = (k->dst_full_sync ? 16u : 8u) / (k->fp32_dest_acc ? 2u : 1u);
         }
         core->threads.push_back(std::move(t));
@@ -145,9 +173,10 @@ void run_failed(const std::string& report) {
 void run_program(ProgramState& program) {
     static std::once_flag handlers;
     std::call_once(handlers, [] {
-        std::signal(SIGSEGV, on_crash);
-        std::signal(SIGBUS, on_crash);
-        std::signal(SIGFPE, on_crash);
+        struct sigaction action = {};
+        action.sa_sigaction = on_crash;
+        action.sa_flags = SA_SIGINFO;
+        for (int sig : {SIGSEGV, SIGBUS, SIGFPE}) sigaction(sig, &action, nullptr);
     });
     // Kernel binaries (compiled in the background since CreateKernel).
     for (const KernelSpec& k : program.kernels) {

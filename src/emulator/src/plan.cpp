@@ -195,6 +195,51 @@ void check_runtime_args(const KernelSpec& k, const Json& role, const Json& plan,
     }
 }
 
+// Every CB the host program creates must be the plan's: same index, data format and page size.
+void check_cbs(const ProgramState& program, const Json& plan, const char* call) {
+    for (const auto& [core, cbs] : program.cbs) {
+        for (const CbSpec& cb : cbs) {
+            const Json* planned = nullptr;
+            for (const Json& p : plan["cbs"].items) {
+                if (p["index"].number == cb.index) planned = &p;
+            }
+            const std::string name = "CB c_" + std::to_string(cb.index) + " on core " + core_name(core);
+            if (!planned) plan_error(call, name + " is not in " + g_plan->path + " (the host program creates a CB "
+                                                  "the kernels were not planned with)");
+            const std::string what = name + " (" + (*planned)["buffer"].text + ")";
+            if ((*planned)["data_format"].text != format_name(cb.format)) {
+                plan_error(call, what + " has data format " + format_name(cb.format) + " in the host program, but " +
+                                     (*planned)["data_format"].text + " in " + g_plan->path);
+            }
+            if ((*planned)["page_bytes"].number != cb.page_size) {
+                plan_error(call, what + " has pages of " + std::to_string(cb.page_size) + " B in the host program, but " +
+                                     std::to_string(int64_t((*planned)["page_bytes"].number)) + " B in " + g_plan->path);
+            }
+        }
+    }
+}
+
+const char* fidelity_name(int f) { return f == 0 ? "LoFi" : f == 2 ? "HiFi2" : f == 3 ? "HiFi3" : f == 4 ? "HiFi4" : "?"; }
+
+// The compute kernel's ComputeConfig must be the plan's: math fidelity, fp32_dest_acc_en, and no unpack-to-dest mode
+// (the plan's kernels unpack every CB to the source registers: UnpackToDestMode::Default).
+void check_compute_config(const KernelSpec& k, const Json& role, const char* call) {
+    const std::string where = "ComputeConfig of " + k.name + ": ";
+    if (role["math_fidelity"].kind == Json::String && role["math_fidelity"].text != fidelity_name(k.math_fidelity)) {
+        plan_error(call, where + "math_fidelity is MathFidelity::" + fidelity_name(k.math_fidelity) + ", but " +
+                             g_plan->path + " says " + role["math_fidelity"].text);
+    }
+    if (role["fp32_dest_acc"].kind == Json::Bool && role["fp32_dest_acc"].number != double(k.fp32_dest_acc)) {
+        plan_error(call, where + "fp32_dest_acc_en is " + (k.fp32_dest_acc ? "true" : "false") + ", but " +
+                             g_plan->path + " says " + (k.fp32_dest_acc ? "false" : "true"));
+    }
+    for (size_t cb = 0; cb < k.unpack_to_dest.size(); ++cb) {
+        if (k.unpack_to_dest[cb] == 0) continue;
+        plan_error(call, where + "unpack_to_dest_mode[" + std::to_string(cb) + "] is UnpackToDestFp32, but " +
+                             g_plan->path + " plans every CB with UnpackToDestMode::Default");
+    }
+}
+
 }  // namespace
 
 void check_program_against_plan(const ProgramState& program, const char* call) {
@@ -214,11 +259,14 @@ void check_program_against_plan(const ProgramState& program, const char* call) {
     }
     g_plan = new PlanFacts{path.string(), {}};
     tag_buffers(plan, call);
+    check_cbs(program, plan, call);
     for (const auto& [role, entry] : plan["kernels"].members) {
         auto& offsets = g_plan->accessors[stem(entry["file"].text)];
         for (const Json& a : entry["compile_time_args"].items) offsets[int32_t(a["offset"].number)] = a["tensor"].text;
         for (const KernelSpec& k : program.kernels) {
-            if (stem(k.path) == stem(entry["file"].text)) check_runtime_args(k, entry, plan, call);
+            if (stem(k.path) != stem(entry["file"].text)) continue;
+            check_runtime_args(k, entry, plan, call);
+            if (k.kind == KernelKind::Compute) check_compute_config(k, entry, call);
         }
     }
 }

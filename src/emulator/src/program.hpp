@@ -28,6 +28,8 @@ struct KernelSpec {
     std::vector<uint32_t> compile_args;
     std::map<std::string, std::string> defines;
     bool fp32_dest_acc = false;
+    int math_fidelity = 4;              // MathFidelity value
+    std::vector<uint8_t> unpack_to_dest;  // ComputeConfig unpack_to_dest_mode, per CB (UnpackToDestMode values)
     bool dst_full_sync = false;
     std::map<CoreCoord, std::vector<uint32_t>> runtime_args;
     std::vector<uint32_t> common_args;

@@ -4,6 +4,7 @@
 #include <string>
 
 #include "sanitize.hpp"
+#include "tt_emu/device_facts.hpp"
 
 namespace tt_emu {
 
@@ -24,7 +25,44 @@ bool math_with_operands(FpuOp op) {
            op == FpuOp::AddBcastRows || op == FpuOp::MulBcastRows;
 }
 
+// a happened before b: every entry of a is at most b's.
+bool ordered(const Clock& a, const Clock& b) {
+    for (size_t i = 0; i < a.v.size(); ++i) {
+        if (a.v[i] > (i < b.v.size() ? b.v[i] : 0)) return false;
+    }
+    return true;
+}
+
 }  // namespace
+
+void need_noc_alignment(Session& s, bool dram, bool read, uint32_t l1, uint64_t remote) {
+    const uint32_t align = dram ? (read ? device::kNocDramReadAlignment : device::kNocDramWriteAlignment)
+                                : (read ? device::kNocL1ReadAlignment : device::kNocL1WriteAlignment);
+    if ((l1 & (align - 1)) == (remote & (align - 1))) return;
+    const std::string where = dram ? std::string("DRAM ") + (read ? "source" : "destination") + " (offset " +
+                                         hex(remote) + " in its page)"
+                                   : std::string("remote L1 ") + (read ? "source " : "destination ") + hex(remote);
+    fail(s, std::string("NoC alignment: the L1 ") + (read ? "destination " : "source ") + hex(l1) + " and the " +
+                where + " differ modulo " + std::to_string(align) + " B (a NoC " + (read ? "read from " : "write to ") +
+                (dram ? "DRAM" : "L1") + " needs both addresses equal modulo " + std::to_string(align) +
+                " B; tt-metal's watcher stops the kernel, the hardware moves misaligned data)");
+}
+
+std::string semaphore_write_race(Core& core, uint32_t id, const KernelThread& writer, bool overwrite) {
+    Semaphore& sem = core.sems[id];
+    const Clock& earlier = overwrite ? sem.clock : sem.last_set;
+    std::string error;
+    if (!ordered(earlier, writer.clock)) {
+        error = std::string(overwrite ? "noc_semaphore_set" : "noc_semaphore_inc") + " of semaphore " +
+                std::to_string(id) + " of core " + core_name(core.coord) + " races with " +
+                (overwrite ? "an earlier write (an increment or set)" : "its last set") +
+                " by a kernel this one has not synchronised with (no semaphore wait or CB handshake orders them): "
+                "the schedule decides whether " + (overwrite ? "this set" : "the set") +
+                " overwrites an increment (a lost increment: the waiter hangs or goes early)";
+    }
+    if (overwrite) sem.last_set = writer.clock;
+    return error;
+}
 
 void pages_reserved(Core& core, Cb& cb, uint32_t first, uint32_t count) {
     if (cb.written.size() != cb.capacity) cb.written.assign(cb.capacity, 0);

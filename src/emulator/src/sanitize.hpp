@@ -16,6 +16,17 @@
 // - Linked multicasts (kapi_multicast.cpp): noc_async_write_multicast(..., linked = true) opens a NoC transaction
 //   that only multicasts to the same rectangle may continue, and an unlinked one closes; any other NoC request or
 //   barrier of the kernel meanwhile, or returning with it open, is an error (on hardware the NoC stops).
+// - NoC alignment (sanitize.cpp, issue 29): as tt-metal's watcher NoC sanitizer (hw/inc/debug/sanitize_noc.h), a
+//   transfer's local L1 address and its remote address must agree modulo the remote endpoint's alignment for the
+//   direction (the device record's noc_alignment, generated into tt_emu/device_facts.hpp). DRAM pages start aligned
+//   (tt-metal's allocator rounds pages up to the DRAM alignment), so a page transfer compares the offset in the page.
+// - Reduce mode left on (kapi_reduce.cpp): reduce_init sets the packer's edge mask until reduce_uninit (tt-metal
+//   api/compute/reduce.h); packing a DST tile no reduce_tile wrote while the mask is set is an error.
+// - Semaphore races (sanitize.cpp): an overwrite (noc_semaphore_set, a multicast set) must be ordered after every
+//   earlier write of the semaphore, and an increment after its last overwrite (the writer's vector clock has reached
+//   theirs); otherwise the schedule decides whether an increment is lost.
+// - L1 through raw pointers (launch.cpp): a load or store through an L1 address held as an integer faults on the
+//   host; the fault is reported with the address and the CB window or semaphore it falls in.
 #pragma once
 
 #include <condition_variable>
@@ -39,6 +50,12 @@ void need_page_content(Session& s, const Cb& cb, uint32_t first, uint32_t count,
 void need_written_pages(Session& s, const Cb& cb, uint32_t count);
 // A tile math call of `op` reading CBs cb0 and cb1: they must be the CBs its init was given.
 void need_init_operands(Session& s, const ComputeState& c, FpuOp op, uint32_t cb0, uint32_t cb1);
+
+// A NoC transfer between L1 `l1` and `remote` (an address in DRAM, or in another core's L1 when !dram).
+void need_noc_alignment(Session& s, bool dram, bool read, uint32_t l1, uint64_t remote);
+// A write of semaphore `id` of `core` by `writer`: empty if ordered as above, else the diagnosis. `overwrite`: a set
+// (else an increment). Records the write.
+std::string semaphore_write_race(Core& core, uint32_t id, const KernelThread& writer, bool overwrite);
 
 // Before a program runs: loads tt.plan.json from its kernels' folder (if there is one), tags the DRAM buffers and
 // checks the runtime arguments; a mismatch is a host error of `call`.

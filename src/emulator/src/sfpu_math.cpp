@@ -92,7 +92,7 @@ void sfpu_init(Op op) {
 void sfpu(Op op, uint32_t idst, float value) {
     Session s = enter(sfpu::call(op).name, {idst});
     ComputeState& c = need_init(s, op);
-    float* d = math_dst(s, c, idst);
+    float* d = math_dst(s, c, idst, false);
     c.computed = true;
     c.cumsum_carried = false;  // the SFPU's registers now hold this call's values
     const SfpuMath& math = math_of(op);
@@ -111,10 +111,10 @@ void sfpu_binary(Op op, uint32_t idst0, uint32_t idst1, uint32_t odst) {
             fail(s, std::string(sfpu::call(op).name) + " reads DST tile " + std::to_string(idst) +
                         ", which no math call wrote since tile_regs_acquire (copy_tile the operand first)");
         }
-        const float* src = math_dst(s, c, idst);
+        const float* src = math_dst(s, c, idst, false);
         std::copy(src, src + kTileElems, operands.begin() + k * kTileElems);
     }
-    float* d = math_dst(s, c, odst);
+    float* d = math_dst(s, c, odst, false);
     c.computed = true;
     c.cumsum_carried = false;
     const SfpuMath& math = math_of(op);

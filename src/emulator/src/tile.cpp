@@ -82,6 +82,8 @@ float from_fp16(uint16_t h) {
 
 }  // namespace
 
+float round_to_fp16(float value) { return from_fp16(to_fp16(value)); }
+
 const char* format_name(DataFormat format) {
     switch (format) {
         case DataFormat::Float32: return "Float32";

@@ -25,6 +25,10 @@ inline float round_to_bf16(float value) {
     std::memcpy(&value, &bits, 4);
     return value;
 }
+// Round-to-nearest-even to IEEE fp16 (subnormals kept, overflow to infinity), as a 16-bit DST in FP16 mode holds a
+// math result (tt-isa-documentation WormholeB0 ELWADD/MVMUL functional model: Dst16b = RoundToFP16(Result) when
+// SrcA is FP16-style; tt-metal jit_build/data_format.cpp unpacks a Float16 CB to a Float16 DST).
+float round_to_fp16(float value);
 // What unpack_tile saw of a tile's fp32 values, for the tile product's choice of loop (tile_matmul.cpp): the OR of
 // their bits (low bits set for Float32 tiles, whose values are not looked at), the largest absolute value's bits and
 // the smallest nonzero one's minus one (UINT32_MAX when every value is zero).
@@ -40,6 +44,10 @@ void pack_tile_data(const float* in, DataFormat format, uint8_t* page);  // row-
 // Row-major data (32 rows of `width` elements, `format`) <-> a row-major fp32 tile: columns [col0, col0 + 32).
 void unpack_rows(const uint8_t* rows, DataFormat format, uint32_t width, uint32_t col0, float* out);
 void pack_rows(const float* in, DataFormat format, uint32_t width, uint32_t col0, uint8_t* rows);
+// Math fidelity (fidelity.cpp; MathFidelity values LoFi 0, HiFi2 2, HiFi3 3, HiFi4 4): a product of a SrcA and a
+// SrcB value as the fidelity's phases sum it, and d += srcb @ srca of row-major tiles so (below HiFi4 only).
+float fidelity_product(float srca, float srcb, int fidelity);
+void fidelity_matmul_acc(const float* srcb, const float* srca, float* d, int fidelity);
 // Whether every product of a value of tile a and one of tile b is exact in fp32 (tile_matmul.cpp).
 bool products_exact(const TileBits& a, const TileBits& b);
 // d += a @ b for row-major fp32 tiles (tile_matmul.cpp); `exact`: products_exact of the two.
