@@ -2,8 +2,6 @@
 bodies copied unmodified, without the CPU jit decorator) for the Tenstorrent backend: row reductions, broadcast
 arithmetic of [block_M] column vectors, element-wise math on column vectors and nested expressions."""
 
-from __future__ import annotations
-
 from typing import Any
 
 import tilelang.language as T
