@@ -240,6 +240,7 @@ NORM_CORPUS: dict[str, Any] = {
     "softmax": lambda: softmax(64, 128, 32),
     "rms_norm": lambda: rms_norm(64, 128, 32),
     "online_softmax": lambda: online_softmax(64, 256, 32, 128),
+    "online_softmax_log2_ragged": lambda: softmax_kernel(100, 200, 1, 64),  # upstream's current body: T.log2
     "layer_norm": lambda: layer_norm(64, 128, 32),
     **{f"row_tensor_{form}": (lambda form=form: row_tensor(64, 96, 32, form)) for form in ("add", "mul")},
     **{f"nested_{name}": (lambda f=f: nested(64, 64, 32, f)) for name, f in NESTED.items()},
