@@ -69,6 +69,7 @@ class EltwiseOp:
     location: Location
     init_location: Location
     tile_location: Location
+    scale: float | None = None  # the function is the tile call's result times this (another entry's calls)
 
     @property
     def form(self) -> str:
@@ -119,7 +120,7 @@ def build_op_map(spec: SpecFile) -> OpMap:
             literal=bool(match.get("literal", False)), by_name=bool(match.get("by_name", False)), init=raw["init"],
             tile=raw["tile"], doc=raw["doc"],
             source=spec.path, location=spec.at(where), init_location=spec.at(where + ("init",)),
-            tile_location=spec.at(where + ("tile",)),
+            tile_location=spec.at(where + ("tile",)), scale=float(raw["scale"]) if "scale" in raw else None,
         ))
     return OpMap(spec.data["name"], spec.data["doc"], tuple(ops), spec.path, spec.at(("name",)))
 
@@ -134,6 +135,8 @@ def _match_problem(op: EltwiseOp, nodes: dict[str, IrNode]) -> str | None:
         return None  # any unit: its calls are checked as the unit's
     if op.constant and not op.node or op.value is not None and not op.constant:
         return "'constant' goes with 'node', and 'value' with 'constant'"
+    if op.scale is not None and (op.unit != "sfpu_unary" or op.form != "call"):
+        return "'scale' goes with an sfpu_unary call form"
     if op.form not in UNITS[op.unit].forms:
         wanted = {"binary": "a node of two buffers ({node: Add})", "call": "a call ({call: tirx.exp})",
                   "special": "a node with a constant of one value ({node: Max, constant: either, value: 0})",
@@ -216,6 +219,12 @@ def check_op_maps(model: SpecSet, diagnostics: Diagnostics) -> set[EltwiseOp]:
             if call_problem:
                 diagnostics.error(location, call_problem)
                 bad.add(op)
+        if op.scale is not None:  # another entry's calls, then a product with the constant
+            base = tiles.get(op.tile)
+            if base is None or base.scale is not None or base.unit != op.unit or base.init != op.init:
+                diagnostics.error(op.tile_location, f"'{op.name}' has a scale, so its tile call '{op.tile}' must be "
+                                  "the tile call of an earlier entry of its unit without one, with the same init")
+            continue
         if op.tile in tiles:
             diagnostics.error(op.tile_location, f"tile call '{op.tile}' already computes '{tiles[op.tile].name}' "
                               f"({tiles[op.tile].location}); each op has a tile call of its own")

@@ -1,8 +1,6 @@
 """Kernels written the way TileLang's examples write them (examples/norm, online_softmax, flash_attention,
 gemm_splitk, cumsum, ...), small sizes, run on llvm against numpy."""
 
-from __future__ import annotations
-
 import numpy as np
 import pytest
 from tt_split_k_kernels import splitk_matmul, splitk_matmul_elementwise_atomic  # noqa: F401  (shared with the TT tests)

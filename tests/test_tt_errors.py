@@ -51,7 +51,8 @@ CASES: list[tuple[str, Any, str]] = [
      r"operand A_s\[j, i\] reads 'A_s' at other indices than the loop variables \(i, j\)"),
     ("unsupported function", lambda: bad.eltwise("erf"),  # named, with the op map's forms (sqrt was misreported)
      r"operand T.erf\(A_s\[i, j\]\) calls T.erf \(tirx.erf\), which has no tenstorrent element-wise lowering "
-     r"\(supported: the functions T.max\(x, 0\), 1 / x, T.exp\(x\), T.exp2\(x\), T.log\(x\), T.sqrt\(x\), .*; "
+     r"\(supported: the functions T.max\(x, 0\), 1 / x, T.exp\(x\), T.exp2\(x\), T.log\(x\), T.log2\(x\), "
+     r"T.sqrt\(x\), .*; "
      r"a \+ b, a - b, a \* b, T.max\(a, b\), T.min\(a, b\) and a / b of two buffers, a \+ b, a - b, a \* b also of a "
      r"block x\[i, j\] and a \[block_M\] column vector v\[i\], a \+ b, a \* b of a block and a 1-D tensor read whole "
      r"as w\[j\]; x \+ c, .*; nested in any order"),

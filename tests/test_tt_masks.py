@@ -94,6 +94,32 @@ def test_upstream_bshd_flash_attention_matches_numpy(causal: bool) -> None:
     assert bool(_tables(kernel)) == causal
 
 
+@pytest.mark.parametrize("layout", ["bhsd", "bshd"])
+@pytest.mark.parametrize("causal", [False, True])
+def test_upstream_flash_attention_at_a_ragged_sequence_matches_numpy(layout: str, causal: bool) -> None:
+    """S = 200 with blocks of 64: the last query and key blocks hang over the sequence's end. Upstream's key bound
+    `k * block_N + j >= seq_kv` is not constant over the last key block, so it gets a table; it is -inf on exactly the
+    columns K's padding puts into acc_s, which is what the reductions need there (the padding engine reads the mask
+    over the padding: masks::over_box). Causal, the diagonal is -inf there in every row that is not padding. BSHD
+    tensors (row-major) are padded in their sequence dim to 256 rows per head and cropped by the host."""
+    b, h, s, d = 1, 2, 200, 64
+    rng = np.random.default_rng(200 + causal)
+    shape = (b, h, s, d) if layout == "bhsd" else (b, s, h, d)
+    q, k, v = (rng.standard_normal(shape).astype(np.float16) for _ in range(3))
+    f = flashattn(b, h, s, s, d, causal, 64, 64) if layout == "bhsd" else flashattn_bshd(b, h, s, d, causal, 64, 64)
+    kernel = tilelang.compile(f, out_idx=[3], target="tenstorrent")
+    got = kernel(q, k, v).astype(np.float32)
+    to_bhsd = (0, 1, 2, 3) if layout == "bhsd" else (0, 2, 1, 3)
+    want = _attention(*(x.transpose(to_bhsd) for x in (q, k, v)), causal).transpose(to_bhsd)
+    assert got.shape == shape
+    assert float(np.abs(got - want).max()) <= 2.0**-7 * float(np.abs(want).max())
+    plan = {t["name"]: t for t in kernel.artifact.rt_mod.plan["tensors"]}
+    assert plan["Q"]["padded_shape"] == ([b, h, 256, d] if layout == "bhsd" else [b, 256, h, d])
+    assert plan["K"]["pad_value"] == 0.0  # its padded rows give 0 scores, onto which the mask adds -inf
+    # the key bound j + 64 k - 200 >= 0: offsets 24 modulo 32 (not folded); causal, the diagonal instead
+    assert list(_tables(kernel).values())[0]["p"] == (1 if causal else 0)
+
+
 def test_a_causal_block_reads_its_mask_table_once() -> None:
     """The table (3 fp32 tiles) is read once per kernel block and held across the key loop; the compute kernel copies
     the acc_s block's 2x2 tiles from it per key block. The loop bound skips the key blocks that are entirely masked:

@@ -19,7 +19,7 @@ import numpy as np
 import pytest
 from test_language_llvm import elementwise_add
 from tt_kernels import matmul
-from tt_norm_kernels import layer_norm, online_softmax, rms_norm, softmax
+from tt_norm_kernels import layer_norm, online_softmax, rms_norm, softmax, softmax_kernel
 
 import tilelang
 import tilelang.language as T
@@ -113,6 +113,20 @@ def test_online_softmax_of_any_shape(m: int, n: int, blk_m: int, blk_n: int) -> 
     x = np.random.default_rng(m * n).standard_normal((m, n)).astype(np.float32) * 3
     kernel = tilelang.compile(online_softmax(m, n, blk_m, blk_n), out_idx=[-1], target="tenstorrent")
     _close(kernel(x), _softmax(x))
+
+
+@pytest.mark.parametrize("m,n,blk_m,blk_n", [(100, 200, 1, 64), (64, 128, 1, 64)])
+def test_upstream_online_softmax_in_base_2_matches_numpy(m: int, n: int, blk_m: int, blk_n: int) -> None:
+    """Upstream's current online_softmax.py (fp16, rows of 1, BLOCK_N = 64, 200 columns: the last column block hangs
+    over): its log-sum-exp `max * log2e + T.log2(T.exp2(lse - max * log2e) + sum)` runs on [1] column vectors, T.log2
+    as log_tile then the product with 1 / ln 2 (the op map's scaled log2 entry)."""
+    x = np.random.default_rng(m + n).uniform(-3, 3, (m, n)).astype(np.float16)
+    kernel = tilelang.compile(softmax_kernel(m, n, blk_m, blk_n), out_idx=[-1], target="tenstorrent")
+    got = kernel(x).astype(np.float32)
+    np.testing.assert_allclose(got, _softmax(x.astype(np.float32)), atol=1e-2, rtol=1e-2)
+    assert _tensors(kernel)["X"]["pad_value"] == ("-inf" if n % blk_n else 0)  # the row maximum's identity
+    compute = kernel.artifact.rt_mod.files["compute.cpp"]
+    assert "log_tile(" in compute and "mul_unary_tile(" in compute
 
 
 @pytest.mark.parametrize("m,n,blk_m", [(100, 200, 32), (37, 72, 1)])

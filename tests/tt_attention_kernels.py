@@ -208,4 +208,7 @@ ATTENTION_CORPUS: dict[str, Any] = {
     "flash_attention_fwd_causal": lambda: flashattn(1, 2, 128, 128, 64, True, 64, 64),
     "flash_attention_fwd_causal_past": lambda: flashattn(1, 2, 64, 128, 64, True, 32, 64),
     "flash_attention_fwd_bshd_causal": lambda: flashattn_bshd(1, 2, 128, 64, True, 64, 64),
+    # S = 200 (issue 28): the key bound's table defines acc_s's padding; BSHD padded in its sequence dim.
+    "flash_attention_fwd_ragged": lambda: flashattn(1, 2, 200, 200, 64, False, 64, 64),
+    "flash_attention_fwd_bshd_causal_ragged": lambda: flashattn_bshd(1, 2, 200, 64, True, 64, 64),
 }

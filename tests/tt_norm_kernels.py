@@ -2,14 +2,12 @@
 bodies copied unmodified, without the CPU jit decorator) for the Tenstorrent backend: row reductions, broadcast
 arithmetic of [block_M] column vectors, element-wise math on column vectors and nested expressions."""
 
-from __future__ import annotations
-
 from typing import Any
 
 import tilelang.language as T
 
-__all__ = ["rms_norm", "layer_norm", "softmax", "online_softmax", "nested", "row_broadcast", "row_tensor", "NESTED",
-           "NORM_CORPUS"]
+__all__ = ["rms_norm", "layer_norm", "softmax", "online_softmax", "softmax_kernel", "nested", "row_broadcast",
+           "row_tensor", "NESTED", "NORM_CORPUS"]
 
 
 def rms_norm(M, N, blk_m, eps=1e-6):
@@ -116,6 +114,48 @@ def online_softmax(M, N, blk_m, blk_n):
     return main
 
 
+def softmax_kernel(M, N, BLOCK_M=1, BLOCK_N=8192, dtype=T.float16):
+    """The current upstream examples/online_softmax/online_softmax.py (tile-ai/tilelang a35008a): the body unmodified,
+    its eager signature (`X: T.Tensor([M, N], dtype)` in the body, `Y = T.empty(...)` returned, M and N module
+    globals) written as a prim_func of X and Y. The log-sum-exp runs in base 2: T.log2 of a [BLOCK_M] vector."""
+    accum_dtype = T.float32
+
+    scale = 1.44269504  # log2(e)
+
+    @T.prim_func
+    def main(X: T.Tensor([M, N], dtype), Y: T.Tensor([M, N], dtype)):
+        with T.Kernel(T.ceildiv(M, BLOCK_M), threads=128) as (i_m):
+            x = T.alloc_fragment([BLOCK_M, BLOCK_N], dtype)
+            y = T.alloc_fragment([BLOCK_M, BLOCK_N], dtype)
+            lse = T.alloc_fragment([BLOCK_M], accum_dtype)
+            max_x = T.alloc_fragment([BLOCK_M], dtype)
+            exp_x = T.alloc_fragment([BLOCK_M, BLOCK_N], accum_dtype)
+            sum_exp_x = T.alloc_fragment([BLOCK_M], accum_dtype)
+            T.fill(lse, -T.infinity(accum_dtype))
+
+            for i_n in T.Pipelined(T.ceildiv(N, BLOCK_N)):
+                T.copy(X[i_m * BLOCK_M, i_n * BLOCK_N], x)
+                T.reduce_max(x, max_x, dim=1, clear=True)
+
+                for i, j in T.Parallel(BLOCK_M, BLOCK_N):
+                    exp_x[i, j] = T.exp2(x[i, j] * scale - max_x[i] * scale)
+
+                T.reduce_sum(exp_x, sum_exp_x, dim=1, clear=True)
+
+                for i in T.Parallel(BLOCK_M):
+                    lse[i] = max_x[i] * scale + T.log2(T.exp2(lse[i] - max_x[i] * scale) + sum_exp_x[i])
+
+            for i_n in T.Pipelined(T.ceildiv(N, BLOCK_N)):
+                T.copy(X[i_m * BLOCK_M, i_n * BLOCK_N], x)
+
+                for i, j in T.Parallel(BLOCK_M, BLOCK_N):
+                    y[i, j] = T.exp2(x[i, j] * scale - lse[i])
+
+                T.copy(y, Y[i_m * BLOCK_M, i_n * BLOCK_N])
+
+    return main
+
+
 def nested(M, N, block, form, dtype="bfloat16"):
     """C = a store nesting several operations of A's and B's blocks (split into one tile op per operation)."""
 
@@ -200,6 +240,7 @@ NORM_CORPUS: dict[str, Any] = {
     "softmax": lambda: softmax(64, 128, 32),
     "rms_norm": lambda: rms_norm(64, 128, 32),
     "online_softmax": lambda: online_softmax(64, 256, 32, 128),
+    "online_softmax_log2_ragged": lambda: softmax_kernel(100, 200, 1, 64),  # upstream's current body: T.log2
     "layer_norm": lambda: layer_norm(64, 128, 32),
     **{f"row_tensor_{form}": (lambda form=form: row_tensor(64, 96, 32, form)) for form in ("add", "mul")},
     **{f"nested_{name}": (lambda f=f: nested(64, 64, 32, f)) for name, f in NESTED.items()},

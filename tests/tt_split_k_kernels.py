@@ -2,8 +2,6 @@
 blockIdx.z splits K, each block adding its partial product onto C with T.atomic_add, in the tile form and in the
 element-wise T.Parallel form. test_tilelang_examples runs them on llvm, test_tt_split_k on Tenstorrent."""
 
-from __future__ import annotations
-
 from typing import Any
 
 import tilelang.language as T

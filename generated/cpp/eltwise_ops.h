@@ -31,6 +31,9 @@ struct Op {
   const char* init;             // intrinsic initialising the unit for it
   const char* tile;             // intrinsic computing one tile
   const char* written;          // how a kernel author writes it (messages)
+  /*! \brief The function is the tile call's result times this (the entry of the same tile call without a scale,
+   * then an sfpu_scalar mul). */
+  std::optional<double> scale;
 };
 
 /*! \brief The entries, in the order the recogniser tries them. */

@@ -88,7 +88,7 @@ static tl::Dict bcast_cols_block(tl::Builder& b, const tl::Ctx& a) {
   const tl::Any v_pop1 = a.get("pop1");
   const tl::Any v_init = a.get("init");
   tl::fn::check_choice("op", v_op, {"add", "sub", "mul", "none"});
-  tl::fn::check_choice("sfpu", v_sfpu, {"relu", "recip", "exp", "exp2", "log", "sqrt", "rsqrt", "sigmoid", "tanh", "none"});
+  tl::fn::check_choice("sfpu", v_sfpu, {"relu", "recip", "exp", "exp2", "log", "log2", "sqrt", "rsqrt", "sigmoid", "tanh", "none"});
   tl::Dict bound;
   b.when(tl::fn::eq(v_init, tl::num(1)), [&] {
     b.call(std::string("reconfig_data_format"), {v_in0, v_in1});
@@ -139,7 +139,7 @@ static tl::Dict bcast_rows_block(tl::Builder& b, const tl::Ctx& a) {
   const tl::Any v_pop1 = a.get("pop1");
   const tl::Any v_init = a.get("init");
   tl::fn::check_choice("op", v_op, {"add", "mul", "none"});
-  tl::fn::check_choice("sfpu", v_sfpu, {"relu", "recip", "exp", "exp2", "log", "sqrt", "rsqrt", "sigmoid", "tanh", "none"});
+  tl::fn::check_choice("sfpu", v_sfpu, {"relu", "recip", "exp", "exp2", "log", "log2", "sqrt", "rsqrt", "sigmoid", "tanh", "none"});
   tl::Dict bound;
   b.when(tl::fn::eq(v_init, tl::num(1)), [&] {
     b.call(std::string("reconfig_data_format"), {v_in0, v_in1});
@@ -286,7 +286,7 @@ static tl::Dict eltwise_binary_block(tl::Builder& b, const tl::Ctx& a) {
   const tl::Any v_pop1 = a.get("pop1");
   const tl::Any v_init = a.get("init");
   tl::fn::check_choice("op", v_op, {"add", "sub", "mul", "none"});
-  tl::fn::check_choice("sfpu", v_sfpu, {"relu", "recip", "exp", "exp2", "log", "sqrt", "rsqrt", "sigmoid", "tanh", "none"});
+  tl::fn::check_choice("sfpu", v_sfpu, {"relu", "recip", "exp", "exp2", "log", "log2", "sqrt", "rsqrt", "sigmoid", "tanh", "none"});
   tl::Dict bound;
   b.when(tl::fn::eq(v_init, tl::num(1)), [&] {
     b.call(std::string("reconfig_data_format"), {v_in0, v_in1});
@@ -850,7 +850,7 @@ static tl::Dict sfpu_binary_block(tl::Builder& b, const tl::Ctx& a) {
   const tl::Any v_pop1 = a.get("pop1");
   const tl::Any v_init = a.get("init");
   tl::fn::check_choice("op", v_op, {"max", "min", "add", "none"});
-  tl::fn::check_choice("sfpu", v_sfpu, {"relu", "recip", "exp", "exp2", "log", "sqrt", "rsqrt", "sigmoid", "tanh", "none"});
+  tl::fn::check_choice("sfpu", v_sfpu, {"relu", "recip", "exp", "exp2", "log", "log2", "sqrt", "rsqrt", "sigmoid", "tanh", "none"});
   tl::Dict bound;
   b.when(tl::fn::eq(v_init, tl::num(1)), [&] {
     b.call(std::string("reconfig_data_format_srca"), {v_in0});
@@ -908,7 +908,7 @@ static tl::Dict sfpu_block(tl::Builder& b, const tl::Ctx& a) {
   const tl::Any v_wait0 = a.get("wait0");
   const tl::Any v_pop0 = a.get("pop0");
   const tl::Any v_init = a.get("init");
-  tl::fn::check_choice("sfpu", v_sfpu, {"relu", "recip", "exp", "exp2", "log", "sqrt", "rsqrt", "sigmoid", "tanh", "none"});
+  tl::fn::check_choice("sfpu", v_sfpu, {"relu", "recip", "exp", "exp2", "log", "log2", "sqrt", "rsqrt", "sigmoid", "tanh", "none"});
   tl::fn::check_choice("scalar_op", v_scalar_op, {"add", "sub", "rsub", "mul", "div", "none"});
   tl::Dict bound;
   b.when(tl::fn::eq(v_init, tl::num(1)), [&] {

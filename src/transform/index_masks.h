@@ -34,6 +34,11 @@ struct IndexMask {
  * comparison, or values that are neither constants nor a buffer against +-inf or 0). */
 std::optional<IndexMask> index_mask(const std::vector<Any>& lvars, const Any& store, int64_t max_coefficient);
 
+/*! \brief Whether the condition of `form` holds at every element (i, j) of [i_lo, i_hi) x [j_lo, j_hi) (true), at
+ * none (false), or the arithmetic analyzer cannot tell (nullopt) (index_masks_region.cc): what a mask holds over a
+ * region of its block, such as the padding of a block hanging over its tensor's end (tile_padding_values.cc). */
+std::optional<bool> over_box(const Form& form, const Any& i_lo, const Any& i_hi, const Any& j_lo, const Any& j_hi);
+
 /*! \brief A table: tile t holds the pattern of offset first + step * t (t < pages); tile 0 is all false, the last
  * all true, so a tile's page is clamp((o - first) / step, 0, pages - 1). step is the tile's side where every offset
  * of the store is one residue modulo it (the analyzer proves r % 32 constant: causal attention's diagonal needs 3

@@ -30,6 +30,9 @@ struct TileOp {
   /*! \brief copy_in: whether the block holds tensor padding in its rows / cols (beyond the tensor's end in an edge
    * block, or the rest of the tiles of a block that is not whole tiles); tile_padding.cc follows it. */
   bool pad_rows = false, pad_cols = false;
+  /*! \brief copy_in: the first row / col of the block that is padding (an expression of block indices and loop
+   * variables, past the block's end where it does not hang over), or null where unknown. */
+  Any pad_row_start, pad_col_start;
   /*! \brief A field by name (an internal error if absent). */
   const Any& get(const char* name) const;
 };

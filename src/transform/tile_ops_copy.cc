@@ -89,6 +89,14 @@ TileOp tileops::tensor_copy(const ir::TilePrimitiveCall& stmt, const Region& ten
   };
   op.pad_rows = onchip.shape.size() != 2 || onchip.shape[0] % th != 0 || edge(n - 2);
   op.pad_cols = onchip.shape.back() % tw != 0 || edge(n - 1);
+  auto start = [&](size_t d, size_t axis) {  // the tensor's end in block coordinates, or the block's sub-tile end
+    if (onchip.shape.size() != 2 || tensor.extents[d] != onchip.shape[axis]) return Any();
+    if (edge(d)) return onchip.shape[axis] % (axis == 0 ? th : tw) == 0 ? fn::sub(Any(tensor.info.shape[d]),
+                                                                                  tensor.mins[d]) : Any();
+    return Any(onchip.shape[axis]);
+  };
+  if (n >= 2) op.pad_row_start = start(n - 2, 0);
+  op.pad_col_start = start(n - 1, onchip.shape.size() - 1);
   op.fields = {{names::kTensor, tensor.info.var},
                {names::kRow, at.row},
                {names::kCol, at.col},

@@ -224,6 +224,10 @@ Lowered lower_value(Any value, const std::string& text, const BufferInfo& out,
                     const std::function<BufferInfo(const Any&)>& leaf) {
   Lowered low;
   if (auto m = first_match(Unit::kSfpuUnary, value)) {
+    if (m->op->scale) {  // the split (tile_ops_tree.cc) runs it as two ops; here it has no on-chip operand
+      fail("element-wise store '" + text + "': " + m->op->written + " is two tile ops (the function, then a product "
+           "with a constant), so its operand must be an on-chip value");
+    }
     low.sfpu = m->op->name;
     value = strip_casts(m->operand);
   }

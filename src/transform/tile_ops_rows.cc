@@ -66,10 +66,13 @@ std::vector<TileOp> rows_copy(const ir::TilePrimitiveCall& stmt, const Region& t
          "block in DST, at most " + std::to_string(capacity) + " tiles (fp32), so the tenstorrent backend writes "
          "row-major blocks at most " + std::to_string(capacity * tile_shape().second) + " elements wide");
   }
-  Any page(int64_t(0));  // the page of the block's first row: rows are numbered row-major over all dims but the last
-  for (size_t d = 0; d + 1 < n; ++d) page = fn::add(fn::mul(page, Any(shape[d])), tensor.mins[d]);
+  // The page of the block's first row: rows are numbered row-major over all dims but the last, of the padded shape
+  // (tile_padding.cc: the dim blocks span is padded to whole blocks).
+  const std::vector<int64_t> padded = padded_layout(tensor.info).padded;
+  Any page(int64_t(0));
+  for (size_t d = 0; d + 1 < n; ++d) page = fn::add(fn::mul(page, Any(padded[d])), tensor.mins[d]);
   int64_t stride = 1;  // pages between consecutive rows of the block
-  for (size_t d = k + 1; d + 1 < n; ++d) stride *= shape[d];
+  for (size_t d = k + 1; d + 1 < n; ++d) stride *= padded[d];
   BufferInfo rm = onchip;
   rm.var = Any();
   rm.name = onchip.name + "_rm";
@@ -83,6 +86,10 @@ std::vector<TileOp> rows_copy(const ir::TilePrimitiveCall& stmt, const Region& t
     TileOp read{"rows_in", stmt, rm};
     read.tensor = tensor.info;
     read.fields = fields;
+    if (padded[k] != shape[k]) {  // the last block's rows past the tensor's end are padding rows (tile_padding.cc)
+      read.pad_rows = true;
+      read.pad_row_start = fn::sub(Any(shape[k]), tensor.mins[k]);
+    }
     TileOp tilize{"tilize", stmt, onchip, {rm}};
     tilize.fields = block;
     return {read, tilize};

@@ -201,7 +201,15 @@ class Tree {
     if (auto m = first_match(Unit::kSfpuUnary, expr)) {
       std::optional<Value> x = need_buffer(lower(m->operand), m->operand);
       if (!x) return std::nullopt;
-      return unary(*m->op, *x);
+      if (!m->op->scale) return unary(*m->op, *x);
+      // A scaled function (log2 = ln / ln 2): the entry of its tile call, then the product with the constant.
+      const eltwise::Op* base = nullptr;
+      for (const eltwise::Op& op : eltwise::ops()) {
+        if (base == nullptr && op.unit == Unit::kSfpuUnary && !op.scale && std::string(op.tile) == m->op->tile) base = &op;
+      }
+      const eltwise::Op* mul = op_named(Unit::kSfpuScalar, "mul");
+      if (base == nullptr || mul == nullptr) return reject(expr);
+      return emit({unary(*base, *x)}, {"none", "none", "none", mul->name, "none"}, fp32_bits(*m->op->scale));
     }
     if (auto m = first_match(Unit::kSfpuScalar, expr)) {
       std::optional<Value> x = need_buffer(lower(m->operand), m->operand);

@@ -88,7 +88,7 @@ void require_inside(const Region& tensor, const BufferInfo& onchip, size_t d) {
     fail(block + " runs from " + std::to_string(start->value()) + " to " + std::to_string(start->value() + extent) +
          ", past the tensor's " + std::to_string(dim));
   }
-  if (!start && dim % extent != 0 && row_major(tensor.info)) {
+  if (!start && padded_layout(tensor.info).padded[d] % extent != 0 && row_major(tensor.info)) {
     int64_t tile = d + 1 == tensor.info.shape.size() ? tile_shape().second : tile_shape().first;
     int64_t fits = 0;
     for (int64_t b = tile; b <= std::min(extent, dim); b += tile) {

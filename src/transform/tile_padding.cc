@@ -21,6 +21,23 @@ std::vector<size_t> tiled_dims(size_t n) {
 
 int64_t tile_of(size_t d, size_t n) { return d + 1 == n ? tile_shape().second : tile_shape().first; }
 
+// A row-major tensor (one DRAM page per row of its last dim; a block is rows of one dim, (B, S, H, D)'s S) is padded
+// in the dim its blocks span to a whole number of every block, so the last block's rows are pages of the tensor
+// (the host uploads the rows with padding rows after each run of S). The host places it as the matrices of the dims
+// from that one on, so blocks may span one dim only.
+void row_major_padding(const std::string& name, PaddedLayout& layout, const std::vector<std::set<int64_t>>& seen) {
+  std::vector<int64_t> padded_dims;
+  for (size_t d = 0; d + 1 < layout.shape.size(); ++d) {
+    for (int64_t e : seen[d]) layout.padded[d] = std::max(layout.padded[d], round_up(layout.shape[d], e));
+    if (layout.padded[d] != layout.shape[d]) padded_dims.push_back(static_cast<int64_t>(d));
+  }
+  if (padded_dims.size() > 1) {
+    fail("tensor '" + name + "' (shape " + ints_str(layout.shape) + ", laid out row-major) is copied in blocks that "
+         "do not divide dims " + ints_str(padded_dims) + "; a row-major tensor is padded in one dim only (the "
+         "sequence of a (batch, seq, heads, dim) tensor): use blocks that divide the others");
+  }
+}
+
 }  // namespace
 
 std::map<std::string, PaddedLayout> padded_layouts(const Any& func, const std::set<std::string>& row_major) {
@@ -39,13 +56,22 @@ std::map<std::string, PaddedLayout> padded_layouts(const Any& func, const std::s
          for (const Any& operand : {call.args()[0], call.args()[1]}) {
            if (!ir::TensorRegion::matches(operand)) continue;
            Region r = region_of(operand);
-           if (r.info.on_chip() || !out.count(r.info.name) || row_major.count(r.info.name)) continue;
+           if (r.info.on_chip() || !out.count(r.info.name)) continue;
+           if (row_major.count(r.info.name)) {  // the dims a block of rows spans (the last is whole rows)
+             for (size_t d = 0; d + 1 < r.info.shape.size(); ++d) {
+               if (r.extents[d] != 1) extents[r.info.name][d].insert(r.extents[d]);
+             }
+             continue;
+           }
            for (size_t d : tiled_dims(r.info.shape.size())) extents[r.info.name][d].insert(r.extents[d]);
          }
        })});
   for (auto& [name, layout] : out) {
     size_t n = layout.shape.size();
-    if (row_major.count(name)) continue;
+    if (row_major.count(name)) {
+      row_major_padding(name, layout, extents[name]);
+      continue;
+    }
     for (size_t d : tiled_dims(n)) {
       const std::set<int64_t>& seen = extents[name][d];
       int64_t tile = tile_of(d, n), dim = layout.shape[d];

@@ -6,6 +6,7 @@
 #include <limits>
 
 #include "engine_common.h"
+#include "index_masks.h"
 #include "tile_ops_util.h"
 
 namespace tl {
@@ -20,9 +21,16 @@ struct Pad {
   double value = 0;
   bool region = false;
   std::string origin;  // the tensor whose padding it is, passed on unchanged
+  Any start;           // the first index of the padding (block indices, loop variables), or null where unknown
 };
+// A value's padding along its rows and its cols. `corner`: whether the padded rows' padded cols hold what both axes
+// say (a mask resolved on one axis says what it holds in the other's logical extent only). `mask`: the value is an
+// index mask's block (index_masks.h), which holds what its condition says wherever it meets another value's padding.
 struct Padding {
   Pad rows, cols;
+  bool corner = true;
+  std::optional<masks::IndexMask> mask;
+  int64_t mask_rows = 0, mask_cols = 0;
 };
 
 Pad constant(double v, bool region = false) {
@@ -86,10 +94,42 @@ Pad content(const std::string& op, const Pad& a, const Pad& b) {
   return {Pad::kAny};
 }
 
+// The padding of both of two values starts at one index when both say where and the analyzer proves them equal.
+Any same_start(const Any& a, const Any& b) {
+  if (a == nullptr || b == nullptr) return Any();
+  if (a.same_as(b)) return a;
+  static const Any& analyzer = *new Any(call("sym.Analyzer"));  // never destroyed: outlives TVM at exit
+  return truthy(call("sym.AnalyzerCanProve", analyzer, fn::expr(fn::eq(a, b)), 0)) ? a : Any();
+}
+
 // An operation of two values: padding where either has it, holding the operation of what both hold there.
 Pad binary(const std::string& op, const Pad& a, const Pad& b) {
   Pad out = content(op, a, b);
   out.region = a.region || b.region;
+  out.start = a.region && b.region ? same_start(a.start, b.start) : a.region ? a.start : b.start;
+  return out;
+}
+
+// What an index mask's block holds where it meets the padding of `other`: its condition over the padded cols of
+// other's logical rows, and over the padded rows of its logical cols (index_masks.h over_box), a constant where the
+// condition is one truth value there. The corner where both pad is not looked at.
+Padding resolve(const Padding& m, const Padding& other) {
+  Padding out = m;
+  out.mask.reset();
+  auto value = [&](std::optional<bool> holds) {
+    return holds ? constant(*holds ? m.mask->on_true : m.mask->on_false) : Pad{Pad::kAny};
+  };
+  auto known = [](const Pad& p) { return p.region && p.start != nullptr; };
+  Any zero(int64_t(0)), rows(m.mask_rows), cols(m.mask_cols);
+  if (known(other.cols)) {
+    out.cols = value(masks::over_box(m.mask->form, zero, known(other.rows) ? other.rows.start : rows,
+                                     other.cols.start, cols));
+  }
+  if (known(other.rows)) {
+    out.rows = value(masks::over_box(m.mask->form, other.rows.start, rows, zero,
+                                     known(other.cols) ? other.cols.start : cols));
+  }
+  out.corner = !(other.rows.region && other.cols.region);
   return out;
 }
 
@@ -98,14 +138,16 @@ Pad binary(const std::string& op, const Pad& a, const Pad& b) {
 Pad with(const std::string& op, const Pad& a, const Pad& b) {
   Pad out = content(op, a, b);
   out.region = a.region;
+  out.start = a.start;
   return out;
 }
 
 Pad unary(const std::string& f, const Pad& x) {
-  Pad out{Pad::kAny, 0, x.region};
+  Pad out{Pad::kAny, 0, x.region, "", x.start};
   if (x.kind == Pad::kConst) {
     auto v = apply(f, x.value);
     if (v) out = constant(*v, x.region);
+    out.start = x.start;
   } else if (x.kind == Pad::kFinite) {
     bool bounded = f == "exp" || f == "exp2" || f == "relu" || f == "sigmoid" || f == "tanh";
     if (bounded) out.kind = Pad::kFinite;
@@ -117,6 +159,7 @@ Pad unary(const std::string& f, const Pad& x) {
 Pad reduced(const std::string& pool, const Pad& p) {
   Pad out{p.kind == Pad::kConst ? Pad::kFinite : p.kind, 0, p.region};
   if (p.kind == Pad::kConst && (pool == "max" || p.value == 0 || std::isinf(p.value))) out = constant(p.value, p.region);
+  out.start = p.start;
   return out;
 }
 
@@ -168,22 +211,33 @@ class Follow {
     const std::string& k = op.kind;
     if (!op.out) return;
     Padding out{{Pad::kAny}, {Pad::kAny}};
-    if (k == "copy_in") {
+    if (k == "copy_in" || k == "rows_in") {
       auto it = pads_.find(op.tensor->name);
       Pad p = it == pads_.end() ? Pad{} : Pad{Pad::kConst, it->second, true, op.tensor->name};
-      out = {op.pad_rows ? p : Pad{}, op.pad_cols ? p : Pad{}};
+      Pad rows = p, cols = p;
+      rows.start = op.pad_row_start, cols.start = op.pad_col_start;
+      out = {op.pad_rows ? rows : Pad{}, op.pad_cols ? cols : Pad{}};
     } else if (k == "copy_local" || k == "tilize") {
       out = of(op.ins[0]);
-    } else if (k == "rows_in" || k == "atomic_in" || k == "im2col_in") {
+    } else if (k == "atomic_in" || k == "im2col_in") {
       out = {};
     } else if (k == "transpose") {
       Padding in = of(op.ins[0]);
-      out = {in.cols, in.rows};
+      out = {in.cols, in.rows, in.corner};
     } else if (k == "fill") {  // padding where the buffer is not whole tiles
       auto [th, tw] = tileops::tile_shape();
       const std::vector<int64_t>& shape = op.out->shape;
       double c = as_float(op.get(names::kValue));
       out = {constant(c, shape[0] % th != 0), constant(c, shape.size() == 2 && shape[1] % tw != 0)};
+      out.rows.start = Any(shape[0]);
+      if (shape.size() == 2) out.cols.start = Any(shape[1]);
+    } else if (k == "mask") {  // an index mask's block: what it holds is resolved where it meets padding
+      auto nest = tileops::eltwise_nest(op.stmt);
+      std::vector<Any> lvars;
+      for (const ir::For& loop : nest->first) lvars.push_back(loop.loop_var());
+      out.mask = masks::index_mask(lvars, nest->second.any(), std::numeric_limits<int64_t>::max());
+      out.mask_rows = op.out->shape[0];
+      out.mask_cols = op.out->shape.size() == 2 ? op.out->shape[1] : 1;
     } else if (k == "eltwise") {
       out = eltwise(op);
     } else if (k == "reduce") {
@@ -194,6 +248,7 @@ class Follow {
              "columns");
       }
       out = {reduced(pool, src.rows), {Pad::kAny}};
+      if (!src.corner && src.cols.region) out.rows.kind = Pad::kAny;  // its padded rows pool the corner
       if (!truthy(op.get(names::kClear)) && op.ins.size() > 2) {
         out.rows = binary(pool == "max" ? "max" : "add", out.rows, of(op.ins[2]).rows);
       }
@@ -213,10 +268,14 @@ class Follow {
                       : op.ins[0].name, holds(a.cols, zero) ? "rows (K)" : "columns (K)");
       }
       auto product = [](const Pad& p) {  // a padded row of A (or column of B) times finite data
-        if (p.kind == Pad::kConst && p.value == 0) return constant(0.0, p.region);
-        return Pad{finite(p) ? Pad::kFinite : Pad::kAny, 0, p.region};
+        Pad out = p.kind == Pad::kConst && p.value == 0 ? constant(0.0, p.region)
+                                                        : Pad{finite(p) ? Pad::kFinite : Pad::kAny, 0, p.region};
+        out.start = p.start;
+        return out;
       };
-      out = {product(a.rows), product(b.cols)};
+      out = {product(a.rows), product(b.cols), a.corner && b.corner};
+      if (!a.corner) out.rows.kind = Pad::kAny;  // A's padded rows times B's K rows pass A's corner
+      if (!b.corner) out.cols.kind = Pad::kAny;
       if (!truthy(op.get(names::kClear)) && values_.count(op.out->name)) {
         Padding acc = of(*op.out);
         out = {binary("add", acc.rows, out.rows), binary("add", acc.cols, out.cols)};
@@ -231,15 +290,17 @@ class Follow {
     std::string binary_op = unit(names::kBinary) != "none" ? unit(names::kBinary) : unit(names::kSfpuBinary);
     if (binary_op != "none" && op.ins.size() > 1) {
       Padding b = of(op.ins[1]);
-      v = {binary(binary_op, v.rows, b.rows), binary(binary_op, v.cols, b.cols)};
+      if (v.mask && !b.mask) v = resolve(v, b);
+      if (b.mask && !v.mask) b = resolve(b, v);
+      v = {binary(binary_op, v.rows, b.rows), binary(binary_op, v.cols, b.cols), v.corner && b.corner};
     }
     std::string bcast = unit(names::kBcast);
     if (bcast != "none" && op.ins.size() > 1) {
       Padding vec = of(op.ins[1]);
       if (unit(names::kBcastDim) == "cols") {  // v[i]: its rows' padding down the rows, its data across the cols
-        v = {binary(bcast, v.rows, vec.rows), with(bcast, v.cols, Pad{Pad::kFinite})};
+        v = {binary(bcast, v.rows, vec.rows), with(bcast, v.cols, Pad{Pad::kFinite}), v.corner};
       } else {  // w[j]: its cols' padding across the cols, its data down the rows
-        v = {with(bcast, v.rows, Pad{Pad::kFinite}), binary(bcast, v.cols, vec.cols)};
+        v = {with(bcast, v.rows, Pad{Pad::kFinite}), binary(bcast, v.cols, vec.cols), v.corner};
       }
     }
     std::string scalar = unit(names::kScalarOp);
@@ -248,10 +309,10 @@ class Follow {
       uint32_t word = static_cast<uint32_t>(bits);
       float c = 0;
       std::memcpy(&c, &word, sizeof c);
-      v = {with(scalar, v.rows, constant(c)), with(scalar, v.cols, constant(c))};
+      v = {with(scalar, v.rows, constant(c)), with(scalar, v.cols, constant(c)), v.corner};
     }
     std::string sfpu = unit(names::kSfpu);
-    if (sfpu != "none") v = {unary(sfpu, v.rows), unary(sfpu, v.cols)};
+    if (sfpu != "none") v = {unary(sfpu, v.rows), unary(sfpu, v.cols), v.corner};
     return v;
   }
 
@@ -266,7 +327,7 @@ std::map<std::string, double> pad_values(const std::vector<TileOp>& ops, const A
                                          const std::map<std::string, double>& identities) {
   std::vector<std::string> padded;  // the input tensors whose padding some block reads
   for (const TileOp& op : ops) {
-    if (op.kind == "copy_in" && (op.pad_rows || op.pad_cols) &&
+    if ((op.kind == "copy_in" || op.kind == "rows_in") && (op.pad_rows || op.pad_cols) &&
         std::find(padded.begin(), padded.end(), op.tensor->name) == padded.end()) {
       padded.push_back(op.tensor->name);
     }

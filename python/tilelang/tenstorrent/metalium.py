@@ -178,8 +178,10 @@ def _host_layout(tensor: dict[str, Any], tile: Sequence[int]) -> dict[str, Any]:
     def run(e: int, t: int) -> tuple[int, int]:
         return (e, -(-e // t) * t) if e else (1, 1)
 
-    if tensor["page_layout"] == "row_major":
-        lead, rows, cols, prows, pcols = 1, math.prod(shape[:-1]), shape[-1], math.prod(shape[:-1]), shape[-1]
+    if tensor["page_layout"] == "row_major":  # rows of the last dim; padded in one dim k (tile_padding.cc):
+        k = next((d for d in range(len(shape) - 1) if padded[d] != shape[d]), 0)  # matrices of the dims from k on
+        lead, rows, cols = math.prod(shape[:k]), math.prod(shape[k:-1]), shape[-1]
+        prows, pcols = math.prod(padded[k:-1]), shape[-1]
         (er, pr), (ec, pc) = (1, 1), (1, 1)
     elif len(shape) == 1:
         lead, rows, cols, prows, pcols = 1, 1, shape[0], tile[0], padded[0]
