@@ -185,6 +185,14 @@ void visit(const Any& stmt, const std::vector<ir::For>& loops, std::vector<TileO
            "computes itself; not scalars assigned more than once (loop-carried, as stream-K's work range) or values "
            "read from buffers");
     }
+    if (!loops.empty()) {
+      std::string vars, idx;
+      for (const ir::For& l : loops) vars += (vars.empty() ? "" : ", ") + format_value(l.loop_var());
+      for (const Any& i : store->indices()) idx += (idx.empty() ? "" : ", ") + format_value(i);
+      fail("store " + info.name + "[" + idx + "] = " + format_value(store->value()) + " in loop (" + vars + ") is one "
+           "of several statements that the tenstorrent backend cannot split into element-wise nests: each buffer "
+           "such a body writes must be written and read there at one index naming each iteration's own element");
+    }
     fail("scalar store to '" + info.name +
          "' outside an element-wise loop nest is not supported by the tenstorrent backend");
   } else if (auto attr_stmt = ir::AttrStmt::from(stmt)) {
@@ -312,6 +320,33 @@ void refuse_integer_math(const std::vector<TileOp>& ops) {
   }
 }
 
+// A transpose frees its operand, so a value a transpose reads and other ops read too (layernorm's `mean_row`, written
+// to the 1-D tensor `Mean` and read by the normalisation) is copied first (an element-wise copy, which shares the
+// value like any element-wise read) and the transpose reads the copy.
+void copy_shared_transposes(std::vector<TileOp>& ops) {
+  for (size_t t = 0; t < ops.size(); ++t) {
+    if (ops[t].kind != "transpose") continue;
+    const BufferInfo value = ops[t].ins[0];
+    auto writes = [&](size_t o) { return ops[o].out && ops[o].out->name == value.name; };
+    size_t from = t, to = t + 1;
+    while (from > 0 && !writes(from - 1)) --from;
+    while (to < ops.size() && !writes(to)) ++to;
+    bool shared = false;
+    for (size_t o = from; o < to; ++o) {
+      for (const BufferInfo& in : ops[o].ins) shared = shared || (o != t && in.name == value.name);
+    }
+    if (!shared) continue;
+    BufferInfo copy = value;
+    copy.name = value.name + "_copy";
+    TileOp op{"eltwise", ops[t].stmt, copy, {value}};
+    op.loops = ops[t].loops;
+    op.fields = eltwise_fields(copy, {"none", "none", "none", "none", "none"}, 0);
+    ops[t].ins[0] = copy;
+    ops.insert(ops.begin() + static_cast<std::ptrdiff_t>(t), op);
+    ++t;
+  }
+}
+
 }  // namespace
 
 std::vector<TileOp> tile_ops(const Any& func) {
@@ -337,6 +372,7 @@ std::vector<TileOp> tile_ops(const Any& func) {
   defer_carried_writes(ops);
   atomic_order(ops, func);
   copy_out_carried(ops);
+  copy_shared_transposes(ops);
   return ops;
 }
 
