@@ -91,3 +91,35 @@ def test_a_named_value_whose_operand_is_rewritten_before_its_read_is_not_folded(
     read, so it is no temporary (refused as a scalar assigned a value read from a buffer)."""
     with pytest.raises(TileLangError, match=r"scalar 'old' is assigned a\[i, j\]"):
         tilelang.lower(_clobbered(), target="tenstorrent")
+
+
+def _carried_rows(m: int, n: int, bm: int, steps: int):
+    """Each block copies `steps` row blocks from A to B, walking them with a loop-carried index scalar."""
+
+    @T.prim_func
+    def main(A: T.Tensor((m, n), "float32"), B: T.Tensor((m, n), "float32")):
+        with T.Kernel(T.ceildiv(m, bm * steps), threads=128) as bx:
+            a = T.alloc_shared((bm, n), "float32")
+            b = T.alloc_fragment((bm, n), "float32")
+            row = T.alloc_var("int32")
+            row = bx * steps
+            for _ in T.serial(steps):
+                T.copy(A[row * bm, 0], a)
+                for i, j in T.Parallel(bm, n):
+                    b[i, j] = a[i, j] * 2.0
+                T.copy(b, B[row * bm, 0])
+                row = row + 1
+
+    return main
+
+
+@pytest.mark.parametrize("m,n", [(128, 64), (100, 72)])
+def test_a_loop_carried_index_scalar_is_computed_by_every_kernel(m: int, n: int) -> None:
+    """`row = bx * steps` then `row = row + 1` in the loop: an integer scalar assigned again and again (stream-K's
+    kind of work range), which the reader, compute and writer kernels each keep as a variable of their own."""
+    a = np.random.default_rng(m + n).standard_normal((m, n)).astype(np.float32)
+    kernel = tilelang.compile(_carried_rows(m, n, 32, 2), out_idx=[-1], target="tenstorrent")
+    np.testing.assert_allclose(kernel(a), a * 2, rtol=1e-6, atol=1e-6)
+    files = kernel.artifact.rt_mod.files
+    for role in ("reader", "writer"):
+        assert "row = row + 1;" in files[f"{role}.cpp"]
