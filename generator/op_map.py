@@ -61,6 +61,7 @@ class EltwiseOp:
     constant: str  # "", "left", "right" or "either"
     value: float | None  # the constant a special form requires
     literal: bool
+    by_name: bool  # never matched by a store: tile ops name it
     init: str
     tile: str
     doc: str
@@ -72,6 +73,8 @@ class EltwiseOp:
     @property
     def form(self) -> str:
         """The match form (a key of the forms of UNITS)."""
+        if self.by_name:
+            return "by_name"
         if self.literal:
             return "literal"
         if self.call:
@@ -82,7 +85,9 @@ class EltwiseOp:
 
     @property
     def written(self) -> str:
-        """How a kernel author writes it, e.g. T.exp(x), x * c, T.max(x, 0), a + b."""
+        """How a kernel author writes it, e.g. T.exp(x), x * c, T.max(x, 0), a + b ("" for a by_name entry)."""
+        if self.by_name:
+            return ""
         if self.literal:
             return "a constant"
         if self.call:
@@ -111,7 +116,8 @@ def build_op_map(spec: SpecFile) -> OpMap:
         ops.append(EltwiseOp(
             name=raw["name"], unit=raw["unit"], call=match.get("call", ""), node=match.get("node", ""),
             constant=match.get("constant", ""), value=float(value) if value is not None else None,
-            literal=bool(match.get("literal", False)), init=raw["init"], tile=raw["tile"], doc=raw["doc"],
+            literal=bool(match.get("literal", False)), by_name=bool(match.get("by_name", False)), init=raw["init"],
+            tile=raw["tile"], doc=raw["doc"],
             source=spec.path, location=spec.at(where), init_location=spec.at(where + ("init",)),
             tile_location=spec.at(where + ("tile",)),
         ))
@@ -120,9 +126,12 @@ def build_op_map(spec: SpecFile) -> OpMap:
 
 def _match_problem(op: EltwiseOp, nodes: dict[str, IrNode]) -> str | None:
     """Why the entry's match is malformed for its unit (None when it is fine)."""
-    keys = [k for k, v in (("call", op.call), ("node", op.node), ("literal", op.literal)) if v]
+    keys = [k for k, v in (("call", op.call), ("node", op.node), ("literal", op.literal), ("by_name", op.by_name))
+            if v]
     if len(keys) != 1:
-        return "a match names exactly one of 'call', 'node' and 'literal'"
+        return "a match names exactly one of 'call', 'node', 'literal' and 'by_name'"
+    if op.by_name:
+        return None  # any unit: its calls are checked as the unit's
     if op.constant and not op.node or op.value is not None and not op.constant:
         return "'constant' goes with 'node', and 'value' with 'constant'"
     if op.form not in UNITS[op.unit].forms:
@@ -148,6 +157,8 @@ def _phase(op: EltwiseOp) -> int:
 
 def _shadows(earlier: EltwiseOp, op: EltwiseOp) -> bool:
     """Whether `earlier` matches everything `op` matches (so the recogniser never reaches `op`)."""
+    if earlier.by_name or op.by_name:
+        return False
     if _phase(earlier) != _phase(op) or earlier.form == "call" or op.form == "call":
         return _phase(earlier) == _phase(op) and (earlier.call, earlier.literal) == (op.call, op.literal)
     sides = earlier.constant in ("either", op.constant)

@@ -53,7 +53,7 @@ TILE_OP_FIELDS: dict[str, tuple[str, ...]] = {
     "mask": ("origin", "row_step", "col_step", "pages", "rows", "cols", "tiles"),
     "gemm": ("mt", "nt", "kt", "k", "k_count", "transposed", "clear"),
     "transpose": ("rows", "cols"),
-    "cumsum": ("rows", "cols"),
+    "cumsum": ("rows", "cols", "reverse"),
     "typecast": ("tiles", "cast_from", "cast_to"),
     "eltwise": ("binary", "sfpu_binary", "sfpu", "tiles", "scalar_op", "scalar_bits", "bcast", "bcast_dim", "rows",
                 "cols"),

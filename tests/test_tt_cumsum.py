@@ -2,7 +2,8 @@
 tile primitive of upstream's examples/cumsum), lowered to tt-metal's SFPU cumsum_tile (fp32 adds down every column of
 a tile, the running row carried in SFPU registers from one tile of a column of tiles to the next); along dim 1 the
 block is transposed on chip, summed and transposed back. The adds run in row order in fp32, numpy's order, so fp32
-results are bit-exact; reverse=True and integer blocks are refused naming why."""
+results are bit-exact; reverse=True is the column total less the inclusive sum plus x (exact in integers, fp32
+within rounding); integer blocks are refused naming why."""
 
 from __future__ import annotations
 
@@ -50,10 +51,48 @@ def test_block_cumsum_bf16_carries_fp32_and_rounds_each_result() -> None:
     np.testing.assert_array_equal(kernel(a).astype("float32"), ref.astype("float32"))
 
 
-def test_reverse_cumsum_is_refused_naming_the_scan_direction() -> None:
-    with pytest.raises(TileLangError, match=r"T.cumsum\(A_shared, dim=1, reverse=True\): reverse=True is not "
-                                            r"supported by the tenstorrent backend: Metalium's cumsum_tile scans"):
-        tilelang.lower(examples.cumsum_kernel.__wrapped__(64, 64, 32, 32, 1, True), target="tenstorrent")
+def _reverse_block_cumsum(a: np.ndarray, bm: int, bn: int, dim: int) -> np.ndarray:
+    flip = 1 + 2 * dim  # the axis of the block rows (dim 0) or columns (dim 1) in the tiled view
+    m, n = a.shape
+    tiles = a.reshape(m // bm, bm, n // bn, bn)
+    return np.flip(np.cumsum(np.flip(tiles, flip), flip), flip).reshape(m, n)
+
+
+@pytest.mark.parametrize("dim", [0, 1])
+@pytest.mark.parametrize("shape", [(64, 96, 64, 32), (128, 64, 32, 64)])
+def test_reverse_block_cumsum_fp32(dim: int, shape: tuple[int, int, int, int]) -> None:
+    """reverse=True is T - inclusive + x (T the column's total, carried by cumsum_tile over a first pass): exact in
+    integers, in fp32 within rounding of the column's magnitude (not numpy's bottom-up order)."""
+    m, n, bm, bn = shape
+    a = RNG.standard_normal((m, n)).astype("float32")
+    kernel = tilelang.compile(examples.cumsum_kernel.__wrapped__(m, n, bm, bn, dim, True), out_idx=[-1],
+                              target="tenstorrent")
+    source = kernel.get_kernel_source()
+    # a first pass without a pack (the carry ends as the column total), then the negated block continuing from it
+    assert source.count("cumsum_tile(0, ") == 2 and "cumsum_tile(0, 0)" in source and "mul_unary_tile(" in source
+    out, ref = kernel(a), _reverse_block_cumsum(a, bm, bn, dim)
+    magnitude = np.abs(_reverse_block_cumsum(np.abs(a), bm, bn, dim)).max()  # the largest column total
+    np.testing.assert_allclose(out, ref, rtol=0, atol=max(bm, bn) * np.finfo(np.float32).eps * magnitude)
+
+
+def test_reverse_block_cumsum_of_integers_is_exact() -> None:
+    """Integer-valued fp32 data: every partial sum is exact, so the reverse scan equals numpy's bit for bit."""
+    a = RNG.integers(-50, 50, (64, 64)).astype("float32")
+    kernel = tilelang.compile(examples.cumsum_kernel.__wrapped__(64, 64, 64, 32, 0, True), out_idx=[-1],
+                              target="tenstorrent")
+    np.testing.assert_array_equal(kernel(a), _reverse_block_cumsum(a, 64, 32, 0))
+
+
+@pytest.mark.parametrize("dim", [0, 1])
+def test_reverse_block_cumsum_ragged_sums_zero_padding(dim: int) -> None:
+    """A 100x72 tensor in 32x32 blocks: the last blocks hang over the end; their padded rows (dim 0) or columns (dim
+    1) are summed into the totals, so the reverse scan needs them 0 (the padding engine picks it)."""
+    a = RNG.integers(-50, 50, (100, 72)).astype("float32")
+    kernel = tilelang.compile(examples.cumsum_kernel.__wrapped__(100, 72, 32, 32, dim, True), out_idx=[-1],
+                              target="tenstorrent")
+    padded = np.zeros((128, 96), "float32")
+    padded[:100, :72] = a
+    np.testing.assert_array_equal(kernel(a), _reverse_block_cumsum(padded, 32, 32, dim)[:100, :72])
 
 
 def test_emulator_rejects_a_carry_another_sfpu_call_overwrote(tmp_path: Path) -> None:
@@ -74,3 +113,24 @@ def test_emulator_rejects_a_carry_another_sfpu_call_overwrote(tmp_path: Path) ->
     with pytest.raises(emulator.TTEmulatorError, match=r"cumsum_tile\(first = false\) continues a running row no "
                                                         r"cumsum_tile left"):
         prog.run(arrays, workdir=tmp_path)
+
+
+def test_reverse_cumsum_and_row_max_of_one_ragged_block_are_refused() -> None:
+    """The reverse scan needs the block's padding 0 (the engine picks it), a row maximum needs it -inf: no pad value
+    serves both (without the scan's need the kernel would lower, with -inf summed into the totals)."""
+    import tilelang.language as T
+
+    @T.prim_func
+    def main(A: T.Tensor((100, 72), "float32"), B: T.Tensor((100, 72), "float32"), M: T.Tensor((100,), "float32")):
+        with T.Kernel(3, 4, threads=128) as (bx, by):
+            A_s = T.alloc_shared((32, 32), "float32")
+            row = T.alloc_fragment((32,), "float32")
+            T.copy(A[by * 32, bx * 32], A_s)
+            T.reduce_max(A_s, row, dim=1)
+            T.copy(row, M[by * 32])
+            T.cumsum(src=A_s, dim=0, reverse=True)
+            T.copy(A_s, B[by * 32, bx * 32])
+
+    with pytest.raises(TileLangError, match=r"T.reduce_max into 'row' reads the padding of 'A_s' .* which holds "
+                                            r"tensor 'A''s padding, 0, not the -inf"):
+        tilelang.lower(main, target="tenstorrent")

@@ -34,6 +34,8 @@ def int_vector_copy(M, block_M, dtype):
 DATA_CORPUS = {
     **{f"cumsum_dim{dim}": (lambda dim=dim: examples.cumsum_kernel.__wrapped__(64, 128, 32, 64, dim, False))
        for dim in (0, 1)},
+    **{f"cumsum_reverse_dim{dim}": (lambda dim=dim: examples.cumsum_kernel.__wrapped__(64, 128, 64, 32, dim, True))
+       for dim in (0, 1)},
     "int32_block_copy": lambda: int_copy(64, 128, 32, 64, "int32"),
     "uint16_vector_copy": lambda: int_vector_copy(128, 64, "uint16"),
 }

@@ -54,6 +54,7 @@ const std::vector<Op>& ops() {
       {"mul", Unit::kFpuBcastRows, "", node_Mul, Constant::kNone, std::nullopt, false, "mul_bcast_rows_init", "mul_tiles_bcast_rows", "a * b"},
       {"max", Unit::kSfpuBinary, "", node_Max, Constant::kNone, std::nullopt, false, "binary_max_tile_init", "binary_max_tile", "T.max(a, b)"},
       {"min", Unit::kSfpuBinary, "", node_Min, Constant::kNone, std::nullopt, false, "binary_min_tile_init", "binary_min_tile", "T.min(a, b)"},
+      {"add", Unit::kSfpuBinary, "", nullptr, Constant::kNone, std::nullopt, false, "add_binary_tile_init", "add_binary_tile", ""},
       {"relu", Unit::kSfpuUnary, "", node_Max, Constant::kEither, std::optional<double>(0.0), false, "relu_tile_init", "relu_tile", "T.max(x, 0)"},
       {"recip", Unit::kSfpuUnary, "", node_Div, Constant::kLeft, std::optional<double>(1.0), false, "recip_tile_init", "recip_tile", "1 / x"},
       {"exp", Unit::kSfpuUnary, "tirx.exp", nullptr, Constant::kNone, std::nullopt, false, "exp_tile_init", "exp_tile", "T.exp(x)"},
@@ -86,7 +87,7 @@ std::string written(std::initializer_list<Unit> units) {
   for (const Op& op : ops()) {
     bool wanted = false;
     for (Unit u : units) wanted = wanted || op.unit == u;
-    if (wanted) out += (out.empty() ? "" : ", ") + std::string(op.written);
+    if (wanted && *op.written) out += (out.empty() ? "" : ", ") + std::string(op.written);  // not by_name ones
   }
   return out;
 }

@@ -57,6 +57,7 @@ inline constexpr const char kPosition[] = "position";  // accessors.args
 inline constexpr const char kPrevious[] = "previous";  // accessors.args
 inline constexpr const char kProfile[] = "profile";  // rewrite
 inline constexpr const char kReceivers[] = "receivers";  // multicast, multicast.when, multicast.runtime_args, multicast.args
+inline constexpr const char kReverse[] = "reverse";  // lower_tiles cumsum
 inline constexpr const char kRow[] = "row";  // lower_tiles copy_in, lower_tiles copy_out, lower_tiles atomic_in, lower_tiles atomic_out, constants.filled
 inline constexpr const char kRowBytes[] = "row_bytes";  // lower_tiles rows_in, lower_tiles rows_out
 inline constexpr const char kRowStep[] = "row_step";  // lower_tiles mask

@@ -211,27 +211,48 @@ static tl::Dict compute_startup(tl::Builder& b, const tl::Ctx& a) {
   return bound;
 }
 
-// Column-wise cumulative sum of a block of rows x cols tiles (tt-metal's cumsum_tile scheme): wait for the whole input block and reserve the whole output block; for every column of tiles, top to bottom, copy tile (r, c) into DST tile 0, run cumsum_tile (first for r = 0: the SFPU carries the running row of the tile above), and pack it out of order into page (r, c) of the reservation; then publish the output block and pop the input.
+// Column-wise cumulative sum of a block of rows x cols tiles (tt-metal's cumsum_tile scheme): wait for the whole input block and reserve the whole output block; for every column of tiles, top to bottom, copy tile (r, c) into DST tile 0, run cumsum_tile (first for r = 0: the SFPU carries the running row of the tile above), and pack it out of order into page (r, c) of the reservation; then publish the output block and pop the input. With `reverse`, every column of tiles is scanned twice: first in0 (x) without packing, which leaves the column's total T as the carried row, then in1 (-x) continuing from that carry, packed: row i of the result is T - (x[0] + ... + x[i]), the reverse sum of the rows after i (the caller adds x to it). No other SFPU call runs between the two passes of a column, so the carry survives (copy_tile and pack are not SFPU calls).
 static tl::Dict cumsum_block(tl::Builder& b, const tl::Ctx& a) {
   const tl::Any v_in0 = a.get("in0");
+  const tl::Any v_in1 = a.get("in1");
   const tl::Any v_out = a.get("out");
   const tl::Any v_rows = a.get("rows");
   const tl::Any v_cols = a.get("cols");
+  const tl::Any v_reverse = a.get("reverse");
+  const tl::Any v_wait0 = a.get("wait0");
+  const tl::Any v_pop0 = a.get("pop0");
   const tl::Any v_init = a.get("init");
   tl::Dict bound;
   b.when(tl::fn::eq(v_init, tl::num(1)), [&] {
     b.call(std::string("reconfig_data_format_srca"), {v_in0});
     b.call(std::string("pack_reconfig_data_format"), {v_out});
   });
-  b.call(std::string("cb_wait_front"), {v_in0, tl::fn::mul(v_rows, v_cols)});
+  b.when(tl::fn::eq(v_wait0, tl::num(1)), [&] {
+    b.call(std::string("cb_wait_front"), {v_in0, tl::fn::mul(v_rows, v_cols)});
+  });
+  b.when(tl::fn::eq(v_reverse, tl::num(1)), [&] {
+    b.call(std::string("cb_wait_front"), {v_in1, tl::fn::mul(v_rows, v_cols)});
+  });
   b.call(std::string("cb_reserve_back"), {v_out, tl::fn::mul(v_rows, v_cols)});
   b.repeat("c", v_cols, [&](const tl::Any& v_c) {
+    b.when(tl::fn::eq(v_reverse, tl::num(1)), [&] {
+      b.repeat("r", v_rows, [&](const tl::Any& v_r) {
+        b.call(std::string("tile_regs_acquire"), {});
+        b.call(std::string("copy_tile_init"), {v_in0});
+        b.call(std::string("copy_tile"), {v_in0, tl::fn::add(tl::fn::mul(v_r, v_cols), v_c), tl::num(0)});
+        b.call(std::string("cumsum_tile_init"), {});
+        b.call(std::string("cumsum_tile"), {tl::num(0), tl::fn::eq(v_r, tl::num(0))});
+        b.call(std::string("tile_regs_commit"), {});
+        b.call(std::string("tile_regs_wait"), {});
+        b.call(std::string("tile_regs_release"), {});
+      });
+    });
     b.repeat("r", v_rows, [&](const tl::Any& v_r) {
       b.call(std::string("tile_regs_acquire"), {});
-      b.call(std::string("copy_tile_init"), {v_in0});
-      b.call(std::string("copy_tile"), {v_in0, tl::fn::add(tl::fn::mul(v_r, v_cols), v_c), tl::num(0)});
+      b.call(std::string("copy_tile_init"), {tl::fn::select(tl::fn::eq(v_reverse, tl::num(1)), v_in1, v_in0)});
+      b.call(std::string("copy_tile"), {tl::fn::select(tl::fn::eq(v_reverse, tl::num(1)), v_in1, v_in0), tl::fn::add(tl::fn::mul(v_r, v_cols), v_c), tl::num(0)});
       b.call(std::string("cumsum_tile_init"), {});
-      b.call(std::string("cumsum_tile"), {tl::num(0), tl::fn::eq(v_r, tl::num(0))});
+      b.call(std::string("cumsum_tile"), {tl::num(0), tl::fn::and_({tl::fn::eq(v_r, tl::num(0)), tl::fn::eq(v_reverse, tl::num(0))})});
       b.call(std::string("tile_regs_commit"), {});
       b.call(std::string("tile_regs_wait"), {});
       b.call(std::string("pack_tile_at"), {tl::num(0), v_out, tl::fn::add(tl::fn::mul(v_r, v_cols), v_c)});
@@ -239,7 +260,12 @@ static tl::Dict cumsum_block(tl::Builder& b, const tl::Ctx& a) {
     });
   });
   b.call(std::string("cb_push_back"), {v_out, tl::fn::mul(v_rows, v_cols)});
-  b.call(std::string("cb_pop_front"), {v_in0, tl::fn::mul(v_rows, v_cols)});
+  b.when(tl::fn::eq(v_pop0, tl::num(1)), [&] {
+    b.call(std::string("cb_pop_front"), {v_in0, tl::fn::mul(v_rows, v_cols)});
+  });
+  b.when(tl::fn::eq(v_reverse, tl::num(1)), [&] {
+    b.call(std::string("cb_pop_front"), {v_in1, tl::fn::mul(v_rows, v_cols)});
+  });
   return bound;
 }
 
@@ -773,7 +799,7 @@ static tl::Dict sfpu_binary_block(tl::Builder& b, const tl::Ctx& a) {
   const tl::Any v_pop0 = a.get("pop0");
   const tl::Any v_pop1 = a.get("pop1");
   const tl::Any v_init = a.get("init");
-  tl::fn::check_choice("op", v_op, {"max", "min", "none"});
+  tl::fn::check_choice("op", v_op, {"max", "min", "add", "none"});
   tl::fn::check_choice("sfpu", v_sfpu, {"relu", "recip", "exp", "exp2", "log", "sqrt", "rsqrt", "sigmoid", "tanh", "none"});
   tl::Dict bound;
   b.when(tl::fn::eq(v_init, tl::num(1)), [&] {

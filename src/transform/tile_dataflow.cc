@@ -127,7 +127,8 @@ void op_streams(std::vector<TileOp>& ops, TileOp& op, Streams& streams, const Ne
                          : op.kind == "cumsum"  ? "T.cumsum"
                          : op.kind == "typecast" ? "a T.Cast store"
                                                  : "T.copy";
-    op.reads = {streams.read(op.ins[0], roles::kCompute, reader)};
+    op.reads.clear();  // a reverse cumsum reads the block and its negation
+    for (const BufferInfo& info : op.ins) op.reads.push_back(streams.read(info, roles::kCompute, reader));
     int64_t pages = op.kind == "typecast" ? as_int(op.get(names::kTiles))
                                           : as_int(op.get(names::kRows)) * as_int(op.get(names::kCols));
     op.writes = streams.create(*op.out, op.out->dtype, roles::kCompute, pages);
@@ -152,12 +153,15 @@ void classify(std::vector<Stream>& live, std::vector<TileOp>& ops) {
       fail("on-chip buffer '" + s.buffer.name + "' is written but its value is never used (every CB needs a consumer)");
     }
     bool shared_ok = true;
-    for (size_t op : s.consumer_ops) shared_ok = shared_ok && (ops[op].kind == "eltwise" || ops[op].kind == "reduce");
+    for (size_t op : s.consumer_ops) {
+    const std::string& k = ops[op].kind;
+    shared_ok = shared_ok && (k == "eltwise" || k == "reduce" || k == "cumsum");  // cumsum_block: wait0/pop0
+  }
     if (s.consumers.size() > 1 && !shared_ok && !s.carried) {  // a carried value's reads: place_waits
       std::string readers;
       for (size_t op : s.consumer_ops) readers += (readers.empty() ? "" : ", ") + ops[op].kind;
       fail("on-chip buffer '" + s.buffer.name + "' is read by " + std::to_string(s.consumers.size()) +
-           " tile operations (" + readers + "); only element-wise stores and reductions may share a value, any "
+           " tile operations (" + readers + "); only element-wise stores, reductions and T.cumsum may share a value, any "
            "other reader needs its own copy (T.copy it to another buffer first)");
     }
     s.cls = s.producer == roles::kReader ? "input" : s.consumers[0] == roles::kWriter ? "output" : "intermediate";

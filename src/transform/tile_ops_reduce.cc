@@ -72,8 +72,38 @@ std::vector<TileOp> classify_reduce(const ir::TilePrimitiveCall& stmt) {
 // (down the rows, every column) it is cumsum_block, tt-metal's SFPU cumsum_tile over every column of tiles top to
 // bottom with the running row carried from one tile to the next (fp32 adds in row order, numpy's order). Along dim
 // 1 the block is transposed on chip, summed down its rows and transposed back (as ttnn's cumsum scans a width).
-// cumsum_tile adds as float: an integer block has no cumsum on the SFPU and is refused, and so is reverse=True
-// (cumsum_tile scans top to bottom only; reversing the rows of a tile has no tile op).
+// cumsum_tile adds as float: an integer block has no cumsum on the SFPU and is refused.
+//
+// reverse=True: cumsum_tile scans a tile top to bottom only, and no tile operation reverses the rows of a tile (a
+// product with an anti-identity would pass fp32 through the FPU's 19-bit SrcA). So the reverse sum is computed as
+// T - (x[0] + ... + x[i]) + x[i], T the column's total: `x_neg` = x * -1 (SFPU binop_with_scalar, exact), then
+// cumsum_block's reverse form scans x without packing (the carried row ends as T) and continues over x_neg
+// (T - inclusive sum, fp32 adds in row order), then an element-wise add of x. Exact in integer arithmetic; in
+// floats each result differs from numpy's bottom-up sum by rounding of the order of eps32 * |T| (not bit-identical
+// as the forward scan is: the tests compare within 1e-5 relative to the column's magnitude).
+namespace {
+
+std::vector<TileOp> reverse_scan(const ir::TilePrimitiveCall& stmt, const BufferInfo& x, const BufferInfo& out,
+                                 int64_t rows, int64_t cols) {
+  BufferInfo neg = x;
+  neg.var = Any();
+  neg.name = x.name + "_neg";
+  TileOp negate{"eltwise", stmt, neg, {x}};
+  negate.fields = eltwise_fields(neg, {"none", "none", "none", "mul", "none"}, fp32_bits(-1.0));
+  BufferInfo scan = neg;
+  scan.name = x.name + "_rscan";
+  TileOp sum{"cumsum", stmt, scan, {x, neg}};
+  sum.fields = {{names::kRows, Any(rows)}, {names::kCols, Any(cols)}, {names::kReverse, Any(int64_t(1))}};
+  TileOp add{"eltwise", stmt, out, {scan, x}};
+  // fp32 on the SFPU (add_binary_tile keeps every bit, the FPU's SrcA 19); 16-bit data is exact in SrcA, and the
+  // SFPU would narrow the sum to bf16 by truncation where the FPU's packer rounds
+  bool fp32 = x.dtype == "float32";
+  add.fields = eltwise_fields(out, {fp32 ? "none" : "add", fp32 ? "add" : "none", "none", "none", "none"}, 0);
+  return {negate, sum, add};
+}
+
+}  // namespace
+
 std::vector<TileOp> classify_cumsum(const ir::TilePrimitiveCall& stmt) {
   List args = stmt.args();
   Region dst = region_of(args[0]), src = region_of(args[1]);
@@ -102,16 +132,12 @@ std::vector<TileOp> classify_cumsum(const ir::TilePrimitiveCall& stmt) {
     fail(what + " sums a " + dtype + " buffer into a " + dst.info.dtype + " one; the tenstorrent backend needs one "
          "dtype (T.copy converts)");
   }
-  if (reverse) {
-    fail(what + ": reverse=True is not supported by the tenstorrent backend: Metalium's cumsum_tile scans each "
-         "column of a tile top to bottom, and no tile operation reverses the rows of a tile");
-  }
   auto [rows, cols] = tiles(src.info, "summed buffer");
   tiles(dst.info, "cumulative sum");
-  std::vector<TileOp> ops;
   if (axis == 0) {
+    if (reverse) return reverse_scan(stmt, src.info, dst.info, rows, cols);
     TileOp op{"cumsum", stmt, dst.info, {src.info}};
-    op.fields = {{names::kRows, Any(rows)}, {names::kCols, Any(cols)}};
+    op.fields = {{names::kRows, Any(rows)}, {names::kCols, Any(cols)}, {names::kReverse, Any(int64_t(0))}};
     return {op};
   }
   BufferInfo cols_of = src.info;  // the transposed block: its rows are the columns of the source
@@ -120,11 +146,20 @@ std::vector<TileOp> classify_cumsum(const ir::TilePrimitiveCall& stmt) {
   cols_of.shape = {src.info.shape[1], src.info.shape[0]};
   TileOp there{"transpose", stmt, cols_of, {src.info}};
   there.fields = {{names::kRows, Any(rows)}, {names::kCols, Any(cols)}};
-  TileOp sum{"cumsum", stmt, cols_of, {cols_of}};
-  sum.fields = {{names::kRows, Any(cols)}, {names::kCols, Any(rows)}};
-  TileOp back{"transpose", stmt, dst.info, {cols_of}};
+  BufferInfo summed = cols_of;
+  std::vector<TileOp> ops{there};
+  if (reverse) {
+    summed.name = src.info.name + "_rsum";
+    for (TileOp& op : reverse_scan(stmt, cols_of, summed, cols, rows)) ops.push_back(op);
+  } else {
+    TileOp sum{"cumsum", stmt, cols_of, {cols_of}};
+    sum.fields = {{names::kRows, Any(cols)}, {names::kCols, Any(rows)}, {names::kReverse, Any(int64_t(0))}};
+    ops.push_back(sum);
+  }
+  TileOp back{"transpose", stmt, dst.info, {summed}};
   back.fields = {{names::kRows, Any(cols)}, {names::kCols, Any(rows)}};
-  return {there, sum, back};
+  ops.push_back(back);
+  return ops;
 }
 
 // The scaler tile: one read of the constant tensor (tt.constants) per block, before the block's first reduction

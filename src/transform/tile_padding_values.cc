@@ -197,6 +197,11 @@ class Follow {
       if (!truthy(op.get(names::kClear)) && op.ins.size() > 2) {
         out.rows = binary(pool == "max" ? "max" : "add", out.rows, of(op.ins[2]).rows);
       }
+    } else if (k == "cumsum") {  // a reverse scan adds the rows below each row, padding included, into it
+      if (as_int(op.get(names::kReverse)) != 0 && identities_.count("sum")) {
+        need(of(op.ins[0]).rows, identities_.at("sum"), "T.cumsum(reverse=True) into '" + op.out->name + "'",
+             op.ins[0].name, "rows");
+      }
     } else if (k == "gemm") {
       Padding a = of(op.ins[0]), b = of(op.ins[1]);
       std::string consumer = "T.gemm(" + op.ins[0].name + ", " + op.ins[1].name + ") into '" + op.out->name + "'";

@@ -237,9 +237,13 @@ static Any make(const Dict& options) {
                     "cumsum_block", "",
                     tl::ExprMap{
                         {"in0", [](const tl::Ctx& c) -> tl::Any { return tl::item(c.get("ins"), tl::num(0)); }},
+                        {"in1", [](const tl::Ctx& c) -> tl::Any { return tl::item(c.get("ins"), tl::num(-1)); }},
                         {"out", [](const tl::Ctx& c) -> tl::Any { return c.get("out"); }},
                         {"rows", [](const tl::Ctx& c) -> tl::Any { return c.get("rows"); }},
                         {"cols", [](const tl::Ctx& c) -> tl::Any { return c.get("cols"); }},
+                        {"reverse", [](const tl::Ctx& c) -> tl::Any { return c.get("reverse"); }},
+                        {"wait0", [](const tl::Ctx& c) -> tl::Any { return tl::item(c.get("waits"), tl::num(0)); }},
+                        {"pop0", [](const tl::Ctx& c) -> tl::Any { return tl::item(c.get("pops"), tl::num(0)); }},
                         {"init", [](const tl::Ctx& c) -> tl::Any { return tl::num(0); }},
                     },
                     std::nullopt},

@@ -331,9 +331,13 @@ static Any make(const Dict& options) {
                     "", "cumsum_block",
                     tl::ExprMap{
                         {"in0", [](const tl::Ctx& c) -> tl::Any { return c.get("in0"); }},
+                        {"in1", [](const tl::Ctx& c) -> tl::Any { return c.get("in1"); }},
                         {"out", [](const tl::Ctx& c) -> tl::Any { return c.get("out"); }},
                         {"rows", [](const tl::Ctx& c) -> tl::Any { return c.get("rows"); }},
                         {"cols", [](const tl::Ctx& c) -> tl::Any { return c.get("cols"); }},
+                        {"reverse", [](const tl::Ctx& c) -> tl::Any { return c.get("reverse"); }},
+                        {"wait0", [](const tl::Ctx& c) -> tl::Any { return c.get("wait0"); }},
+                        {"pop0", [](const tl::Ctx& c) -> tl::Any { return c.get("pop0"); }},
                         {"init", [](const tl::Ctx& c) -> tl::Any { return c.get("init"); }},
                     },
                     std::nullopt},

@@ -14,6 +14,7 @@
 # Spec: specs/intrinsics/reduce.yaml
 # Spec: specs/intrinsics/sfpu.yaml
 # Spec: specs/intrinsics/sfpu_binary.yaml
+# Spec: specs/intrinsics/sfpu_binary_arith.yaml
 # Spec: specs/intrinsics/sfpu_scalar.yaml
 # Spec: specs/intrinsics/tile_ops.yaml
 # Spec: specs/intrinsics/tilize.yaml
@@ -39,6 +40,16 @@ def add_bcast_cols_init(icb0, icb1) -> Any:
 def add_bcast_rows_init(icb0, icb1) -> Any:
     """Short initialisation for add of tiles of `icb0` and row vectors of `icb1` broadcast down the rows."""
     return call('add_bcast_rows_init', icb0, icb1)
+
+
+def add_binary_tile(idst0, idst1, odst) -> Any:
+    """DST[odst] = DST[idst0] + DST[idst1], element by element, in fp32."""
+    return call('add_binary_tile', idst0, idst1, odst)
+
+
+def add_binary_tile_init() -> Any:
+    """Initialise the SFPU for add_binary_tile."""
+    return call('add_binary_tile_init')
 
 
 def add_tiles(icb0, icb1, itile0, itile1, idst) -> Any:
@@ -146,9 +157,9 @@ def copy_tile_init(cbid) -> Any:
     return call('copy_tile_init', cbid)
 
 
-def cumsum_block(in0, out, rows, cols, init) -> Any:
-    """Column-wise cumulative sum of a block of `rows x cols` tiles of CB `in0` into CB `out` (same shape): element (i, j) of the result is the sum of elements (0..i, j), in fp32, in row order (T.cumsum along dim 0; along dim 1 it is this between two on-chip transposes)."""
-    return call('cumsum_block', in0, out, rows, cols, init)
+def cumsum_block(in0, in1, out, rows, cols, reverse, wait0, pop0, init) -> Any:
+    """Column-wise cumulative sum of a block of `rows x cols` tiles of CB `in0` into CB `out` (same shape): element (i, j) of the result is the sum of elements (0..i, j), in fp32, in row order (T.cumsum along dim 0; along dim 1 it is this between two on-chip transposes). With `reverse`, `in1` holds -x and the result is T - (sum of elements 0..i), T the column's total: the reverse cumulative sum less x (T.cumsum's reverse=True adds x after)."""
+    return call('cumsum_block', in0, in1, out, rows, cols, reverse, wait0, pop0, init)
 
 
 def cumsum_tile(idst, first) -> Any:

@@ -20,6 +20,7 @@
 # Spec: specs/intrinsics/reduce.yaml
 # Spec: specs/intrinsics/sfpu.yaml
 # Spec: specs/intrinsics/sfpu_binary.yaml
+# Spec: specs/intrinsics/sfpu_binary_arith.yaml
 # Spec: specs/intrinsics/sfpu_scalar.yaml
 # Spec: specs/intrinsics/tile_ops.yaml
 # Spec: specs/intrinsics/tilize.yaml
@@ -116,6 +117,45 @@ INTRINSICS: dict[str, Intrinsic] = {
             'ttnn_0_81': Spelling('add_bcast_rows_init', headers=(('compute', 'api/compute/bcast.h'),), form='call', template_args=()),
         },
         doc='Short initialisation for add of tiles of `icb0` and row vectors of `icb1` broadcast down the rows.',
+    ),
+    'add_binary_tile': Intrinsic(
+        name='add_binary_tile',
+        family='sfpu_binary_arith',
+        level='concrete',
+        roles=('compute',),
+        args=(
+            Arg('idst0', 'uint32', const=False),
+            Arg('idst1', 'uint32', const=False),
+            Arg('odst', 'uint32', const=False),
+        ),
+        returns='void',
+        effect='Opaque',
+        dtype='void',
+        op_name='tt.add_binary_tile',
+        cpp={
+            'metal_d5f9bc4a': Spelling('add_binary_tile', headers=(('compute', 'api/compute/eltwise_binary_sfpu.h'),), form='call', template_args=()),
+            'tilelang_tt_2025': Spelling('add_binary_tile', headers=(('compute', 'compute_kernel_api/eltwise_binary_sfpu.h'),), form='call', template_args=()),
+            'ttnn_0_81': Spelling('add_binary_tile', headers=(('compute', 'api/compute/eltwise_binary_sfpu.h'),), form='call', template_args=()),
+        },
+        doc='DST[odst] = DST[idst0] + DST[idst1], element by element, in fp32.',
+    ),
+    'add_binary_tile_init': Intrinsic(
+        name='add_binary_tile_init',
+        family='sfpu_binary_arith',
+        level='concrete',
+        roles=('compute',),
+        args=(
+        ),
+        returns='void',
+        effect='Opaque',
+        dtype='void',
+        op_name='tt.add_binary_tile_init',
+        cpp={
+            'metal_d5f9bc4a': Spelling('add_binary_tile_init', headers=(('compute', 'api/compute/eltwise_binary_sfpu.h'),), form='call', template_args=()),
+            'tilelang_tt_2025': Spelling('add_binary_tile_init', headers=(('compute', 'compute_kernel_api/eltwise_binary_sfpu.h'),), form='call', template_args=()),
+            'ttnn_0_81': Spelling('add_binary_tile_init', headers=(('compute', 'api/compute/eltwise_binary_sfpu.h'),), form='call', template_args=()),
+        },
+        doc='Initialise the SFPU for add_binary_tile.',
     ),
     'add_tiles': Intrinsic(
         name='add_tiles',
@@ -556,9 +596,13 @@ INTRINSICS: dict[str, Intrinsic] = {
         roles=('compute',),
         args=(
             Arg('in0', 'int32', const=False),
+            Arg('in1', 'int32', const=False),
             Arg('out', 'int32', const=False),
             Arg('rows', 'int32', const=False),
             Arg('cols', 'int32', const=False),
+            Arg('reverse', 'int32', const=False),
+            Arg('wait0', 'int32', const=False),
+            Arg('pop0', 'int32', const=False),
             Arg('init', 'int32', const=False),
         ),
         returns='void',
@@ -567,7 +611,7 @@ INTRINSICS: dict[str, Intrinsic] = {
         op_name='tt.cumsum_block',
         cpp={
         },
-        doc='Column-wise cumulative sum of a block of `rows x cols` tiles of CB `in0` into CB `out` (same shape): element (i, j) of the result is the sum of elements (0..i, j), in fp32, in row order (T.cumsum along dim 0; along dim 1 it is this between two on-chip transposes).',
+        doc="Column-wise cumulative sum of a block of `rows x cols` tiles of CB `in0` into CB `out` (same shape): element (i, j) of the result is the sum of elements (0..i, j), in fp32, in row order (T.cumsum along dim 0; along dim 1 it is this between two on-chip transposes). With `reverse`, `in1` holds -x and the result is T - (sum of elements 0..i), T the column's total: the reverse cumulative sum less x (T.cumsum's reverse=True adds x after).",
     ),
     'cumsum_tile': Intrinsic(
         name='cumsum_tile',

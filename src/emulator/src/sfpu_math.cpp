@@ -41,6 +41,7 @@ constexpr SfpuMath kSfpuTable[] = {
     {Op::rsub_unary_tile, [](float x, float v) { return v - x; }},
     {Op::binary_max_tile, [](float a, float b) { return std::fmax(a, b); }},
     {Op::binary_min_tile, [](float a, float b) { return std::fmin(a, b); }},
+    {Op::add_binary_tile, [](float a, float b) { return a + b; }},
 };
 
 // The code of the first tile call of the op map without math here (0: none); a failing static_assert below names
