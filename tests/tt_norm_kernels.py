@@ -6,8 +6,8 @@ from typing import Any
 
 import tilelang.language as T
 
-__all__ = ["rms_norm", "layer_norm", "softmax", "online_softmax", "softmax_kernel", "nested", "row_broadcast",
-           "row_tensor", "NESTED", "NORM_CORPUS"]
+__all__ = ["rms_norm", "layer_norm", "layer_norm_stats", "softmax", "online_softmax", "softmax_kernel", "nested",
+           "row_broadcast", "row_tensor", "NESTED", "NORM_CORPUS"]
 
 
 def rms_norm(M, N, blk_m, eps=1e-6):
@@ -232,6 +232,46 @@ def row_tensor(M, N, block_M, form, dtype="float"):
     return main
 
 
+def layer_norm_stats(M, N, blk_m, eps=1e-5):
+    """Layer norm of bf16 rows (fp32 math) that also writes each row's mean and 1 / std to DRAM, in the style of
+    TileLang's current examples/norm/layernorm.py: T.Parallel bodies of several stores (the statistics computed and
+    written out in one body over the block's rows), a value named per element (`centred`), and blk_m = 1 row blocks."""
+    acc = "float32"
+
+    @T.prim_func
+    def main(X: T.Tensor((M, N), "bfloat16"), W: T.Tensor((N,), "bfloat16"), Bias: T.Tensor((N,), "bfloat16"),
+             Y: T.Tensor((M, N), "bfloat16"), Mean: T.Tensor((M,), acc), Rstd: T.Tensor((M,), acc)):
+        with T.Kernel(T.ceildiv(M, blk_m), threads=128) as bx:
+            x_in = T.alloc_shared((blk_m, N), "bfloat16")
+            w = T.alloc_shared((N,), "bfloat16")
+            b = T.alloc_shared((N,), "bfloat16")
+            x = T.alloc_fragment((blk_m, N), acc)
+            sq = T.alloc_fragment((blk_m, N), acc)
+            total = T.alloc_fragment((blk_m,), acc)
+            total_sq = T.alloc_fragment((blk_m,), acc)
+            mu = T.alloc_fragment((blk_m,), acc)
+            r = T.alloc_fragment((blk_m,), acc)
+            T.copy(X[bx * blk_m, 0], x_in)
+            T.copy(W, w)
+            T.copy(Bias, b)
+            for i, j in T.Parallel(blk_m, N):
+                x[i, j] = T.Cast(acc, x_in[i, j])
+                sq[i, j] = x[i, j] * x[i, j]
+            T.reduce_sum(x, total, dim=1)
+            T.reduce_sum(sq, total_sq, dim=1)
+            for i in T.Parallel(blk_m):
+                mu[i] = total[i] * (1.0 / N)
+                Mean[bx * blk_m + i] = mu[i]
+                r[i] = T.rsqrt(total_sq[i] * (1.0 / N) - mu[i] * mu[i] + eps)
+                Rstd[bx * blk_m + i] = r[i]
+            for i, j in T.Parallel(blk_m, N):
+                centred = x[i, j] - mu[i]
+                x_in[i, j] = T.Cast("bfloat16", centred * r[i] * T.Cast(acc, w[j]) + T.Cast(acc, b[j]))
+            T.copy(x_in, Y[bx * blk_m, 0])
+
+    return main
+
+
 # The nested forms of `nested`, by corpus name.
 NESTED = {"mul_add": "a*b+a", "div": "a/b", "exp_add": "exp(a)+b", "sqrt_affine": "sqrt"}
 
@@ -242,6 +282,7 @@ NORM_CORPUS: dict[str, Any] = {
     "online_softmax": lambda: online_softmax(64, 256, 32, 128),
     "online_softmax_log2_ragged": lambda: softmax_kernel(100, 200, 1, 64),  # upstream's current body: T.log2
     "layer_norm": lambda: layer_norm(64, 128, 32),
+    "layer_norm_stats": lambda: layer_norm_stats(100, 200, 1),
     **{f"row_tensor_{form}": (lambda form=form: row_tensor(64, 96, 32, form)) for form in ("add", "mul")},
     **{f"nested_{name}": (lambda f=f: nested(64, 64, 32, f)) for name, f in NESTED.items()},
     **{f"row_broadcast_{op}": (lambda op=op: row_broadcast(64, 64, 32, op)) for op in ("add", "sub", "mul", "div")},

@@ -121,6 +121,7 @@ class Range;
 class SeqStmt;
 class For;
 class IfThenElse;
+class While;
 class Evaluate;
 class Bind;
 class AttrStmt;
@@ -724,6 +725,26 @@ class IfThenElse : public Node {
   Any else_case() const;  // Statement run otherwise, or None.
 };
 
+/// A loop run while its condition holds (stream-K's work range).
+class While : public Node {
+ public:
+  static constexpr const char* kTypeKey = "tirx.While";
+  static int32_t type_index() {
+    static const int32_t index = detail::type_index(kTypeKey);
+    return index;
+  }
+  /*! \brief Whether `value` is a tirx.While (or of a type derived from it). */
+  static bool matches(const Any& value) { return detail::instance_of(value, type_index()); }
+  /*! \brief Whether `value`'s type is exactly tirx.While. */
+  static bool matches_exactly(const Any& value) { return value.type_index() == type_index(); }
+  static std::optional<While> from(const Any& value) {
+    return matches(value) ? std::optional<While>(While(value)) : std::nullopt;
+  }
+  explicit While(const Any& value) : Node(value, type_index(), kTypeKey) {}
+  Expr condition() const;  // The condition, evaluated before each iteration.
+  Stmt body() const;  // Loop body.
+};
+
 /// An expression evaluated for its effect (intrinsic calls).
 class Evaluate : public Node {
  public:
@@ -1187,6 +1208,16 @@ inline Stmt IfThenElse::then_case() const {
 inline Any IfThenElse::else_case() const {
   static const TVMFFIFieldInfo* info = detail::field_info(type_index(), kTypeKey, "else_case");
   return detail::get(value_, info);
+}
+
+inline Expr While::condition() const {
+  static const TVMFFIFieldInfo* info = detail::field_info(type_index(), kTypeKey, "condition");
+  return Expr(detail::get(value_, info));
+}
+
+inline Stmt While::body() const {
+  static const TVMFFIFieldInfo* info = detail::field_info(type_index(), kTypeKey, "body");
+  return Stmt(detail::get(value_, info));
 }
 
 inline Expr Evaluate::value() const {

@@ -19,6 +19,11 @@ struct BufferInfo {
    * the blocks laid out one per tile run (0: none; set by the annotate engine, tile_padding.cc). */
   std::vector<int64_t> padded, blocks;
   bool on_chip() const { return scope != "global"; }
+  /*! \brief An integer scalar (a one-element local buffer, as TVMScript makes an assignment) that every kernel keeps
+   * as a variable of its own: a loop-carried index (scalars.cc). */
+  bool index_scalar() const {
+    return scope == "local" && shape == std::vector<int64_t>{1} && (dtype.rfind("int", 0) == 0 || dtype.rfind("uint", 0) == 0);
+  }
   /*! \brief The value spec expressions see as `buffer`: var, name, shape (a tuple), dtype, scope, index, on_chip,
    * row_extent (shape[-2]; 0 for 1-D), row_major, padded (the shape when not set), blocks. */
   Dict ns() const;

@@ -45,7 +45,8 @@ std::variant<Placement, std::string> place(const List& indices, const std::vecto
     p.loop_of_dim.push_back(stepped);
     p.base.push_back(form[vars.size()]);
   }
-  for (size_t v = 0; v < loops.size(); ++v) {
+  for (size_t v = 0; v < loops.size(); ++v) {  // a loop of one iteration may index nothing (`mean_row[0]`, blk_m = 1)
+    if (dims_of_loop[v] == 0 && tileops::is_const_int(loops[v].extent(), 1)) continue;
     if (dims_of_loop[v] != 1) {
       return "loop '" + format_value(vars[v]) + "' indexes " + std::to_string(dims_of_loop[v]) + " dims (a block " +
              "slice gives each loop one dim)";

@@ -50,5 +50,9 @@ Any resolve_views(const Any& func, const Any& body, const cpu::Analyzer& analyze
 /*! \brief In a statement sequence, a tile op writing an on-chip block whole that is written whole again before
  * anything reads it is dropped (its CB would have no consumer). */
 Any drop_overwritten(const Any& stmt);
+/*! \brief A nest whose body is several stores (after bound values), each store a nest of its own in body order, when
+ * every buffer the body writes is accessed there at one index naming each iteration's own element (loop_fission.cc);
+ * otherwise the nest unchanged. */
+Any split_nest(const Any& stmt);
 
 }  // namespace tl::loops

@@ -74,7 +74,13 @@ std::variant<Any, std::string> as_copy(const std::vector<ir::For>& loops, size_t
   if (auto* why = std::get_if<std::string>(&s)) return *why;
   const Block& db = std::get<Block>(d);
   const Block& sb = std::get<Block>(s);
-  if (db.order != sb.order) {
+  auto stepping = [&](std::vector<int> order) {  // a loop of one iteration moves nothing, in any order
+    order.erase(std::remove_if(order.begin(), order.end(), [&](int l) {
+                  return tileops::is_const_int(inner[static_cast<size_t>(l)].extent(), 1);
+                }), order.end());
+    return order;
+  };
+  if (stepping(db.order) != stepping(sb.order)) {
     return "the loops step the dims of " + ir::Var(load.source()).name() + " and " +
            ir::Var(store.buffer()).name() + " in another order (a transposed copy)";
   }
@@ -298,6 +304,7 @@ namespace hooks {
 Any loops_to_tile_ops() {
   return prim_func_pass("LowerTTLoopsToTileOps", [](const Any& func) {
     Any folded = ir::PrimFunc(fold_constant_scalars(func)).body();
+    folded = map(folded, {{ir::For::kTypeKey, loops::split_nest}}, "pre");
     cpu::Analyzer analyzer = cpu::range_analyzer(folded);  // the ranges of the loops and block indices
     Any body = map(folded, {{ir::For::kTypeKey, [analyzer](const Any& stmt) { return rewrite_nest(stmt, analyzer); }}},
                    "pre");

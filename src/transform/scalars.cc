@@ -18,9 +18,49 @@ struct Scalar {
   Any value;
   int stores = 0;
   Any scope;  // the innermost loop around its store (None at the kernel's top level)
+  Any store;  // its (last) store
 };
 
 bool is_scalar(const BufferInfo& info) { return info.scope == "local" && info.shape == std::vector<int64_t>{1}; }
+
+int64_t reads_of(const Any& root, const Any& var) {
+  int64_t n = 0;
+  walk(root, {ir::visit<ir::TensorLoad>([&](const ir::TensorLoad& l) { n += l.source().same_as(var); })});
+  return n;
+}
+
+// An element-wise temporary (layernorm's `norm = (X_local[i, j] - mean_row[i]) * rstd_row[i]` in its T.Parallel
+// body): a scalar stored once in a statement sequence and read only by the statements after it, none of which writes
+// a buffer its value reads before the last read (that read's own store writes after reading), so the value may stand
+// in for the scalar where it is read.
+bool temporary(const Any& body, const Scalar& s) {
+  std::optional<ir::SeqStmt> seq;
+  walk(body, {ir::visit<ir::SeqStmt>([&](const ir::SeqStmt& q) {
+         for (const Any& item : q.seq()) {
+           if (item.same_as(s.store)) seq = q;
+         }
+       })});
+  if (!seq) return false;
+  List items = seq->seq();
+  size_t at = 0, last = 0;
+  for (size_t n = 0; n < items.size(); ++n) {
+    if (items[n].same_as(s.store)) at = n;
+    if (reads_of(items[n], s.var) > 0) last = n;
+  }
+  int64_t later = 0;
+  for (size_t n = at + 1; n < items.size(); ++n) later += reads_of(items[n], s.var);
+  if (later == 0 || later != reads_of(body, s.var)) return false;
+  std::vector<Any> read;
+  walk(s.value, {ir::visit<ir::TensorLoad>([&](const ir::TensorLoad& l) { read.push_back(l.source().any()); })});
+  bool clobbered = false;
+  for (size_t n = at + 1; n <= last; ++n) {
+    if (n == last && ir::BufferStore::matches(items[n])) break;
+    walk(items[n], {ir::visit<ir::BufferStore>([&](const ir::BufferStore& st) {
+           for (const Any& b : read) clobbered = clobbered || st.buffer().same_as(b);
+         })});
+  }
+  return !clobbered;
+}
 
 }  // namespace
 
@@ -41,6 +81,7 @@ Any fold_constant_scalars(const Any& func) {
                 if (Scalar* sc = find(st.buffer().any())) {
                   ++sc->stores;
                   sc->value = st.value().any();
+                  sc->store = st.any();
                 }
               })});
   walk(body, {ir::visit<ir::For>([&](const ir::For& f) {
@@ -49,8 +90,9 @@ Any fold_constant_scalars(const Any& func) {
                                 })});
               })});
   // Folded: written once, with a value that reads no buffer other than scalars folded themselves (a constant, or
-  // index arithmetic on block indices, loop variables and such scalars), and read only inside the loop it is
-  // written in (where its loop variables have their values). Any other scalar stays (and is refused where used).
+  // index arithmetic on block indices, loop variables and such scalars), or an element-wise temporary (below), and
+  // read only inside the loop it is written in (where its loop variables have their values). Any other scalar stays
+  // (and is refused where used).
   auto reads_in = [&](const Any& root, const Any& var) {
     int64_t n = 0;
     walk(root, {ir::visit<ir::TensorLoad>([&](const ir::TensorLoad& l) { n += l.source().same_as(var); })});
@@ -66,7 +108,7 @@ Any fold_constant_scalars(const Any& func) {
       if (s.stores != 1 || is_folded(s.var)) continue;
       bool pure = true;
       walk(s.value, {ir::visit<ir::TensorLoad>([&](const ir::TensorLoad& l) { pure = pure && is_folded(l.source()); })});
-      if (!pure) continue;
+      if (!pure && (is_none(s.scope) || !temporary(body, s))) continue;
       if (!is_none(s.scope) && reads_in(ir::For(s.scope).body(), s.var) != reads_in(body, s.var)) continue;
       folded.push_back(s);
       grew = true;

@@ -52,6 +52,9 @@ std::optional<Any> keep(const Any& stmt, const std::string& role) {
     return if_then_else(branch->condition(), then ? *then : evaluate(int_imm(0)), other ? *other : Any(nullptr));
   }
   if (ir::Bind::matches(stmt)) return stmt;
+  // Index scalars (loop-carried work ranges): every kernel computes them itself, so each keeps their statements.
+  if (auto a = ir::AllocBuffer::from(stmt); a && buffer_info(a->buffer()).index_scalar()) return stmt;
+  if (auto st = ir::BufferStore::from(stmt); st && buffer_info(st->buffer()).index_scalar()) return stmt;
   if (auto ev = ir::Evaluate::from(stmt)) {
     ir::Expr value = ev->value();
     if (const Intrinsic* record = intrinsic_of(value)) {

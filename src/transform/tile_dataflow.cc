@@ -309,7 +309,8 @@ std::vector<Stream> dataflow(std::vector<TileOp>& ops, int64_t stages, const Exp
 
 Any strip_onchip_allocs(const Any& body) {
   return map(body, {ir::rewrite<ir::AllocBuffer>([](const ir::AllocBuffer& stmt) -> Any {
-               return buffer_info(stmt.buffer()).on_chip() ? evaluate(int_imm(0)) : stmt.any();
+               BufferInfo info = buffer_info(stmt.buffer());  // index scalars stay: every kernel keeps its own
+               return info.on_chip() && !info.index_scalar() ? evaluate(int_imm(0)) : stmt.any();
              })},
              "post");
 }

@@ -118,6 +118,16 @@ TileOp classify_fill(const ir::TilePrimitiveCall& stmt) {
 
 void visit(const Any& stmt, const std::vector<ir::For>& loops, std::vector<TileOp>& ops);
 
+// The first buffer other than an index scalar that `expr` reads ("" when none).
+std::string buffer_read(const Any& expr) {
+  std::string read;
+  walk(expr, {ir::visit<ir::TensorLoad>([&](const ir::TensorLoad& l) {
+         BufferInfo b = buffer_info(l.source());
+         if (read.empty() && !b.index_scalar()) read = b.name;
+       })});
+  return read;
+}
+
 // The tile ops of one tile primitive (a transposed gemm is two or three).
 std::vector<TileOp> classify_tile(const ir::TilePrimitiveCall& stmt, const std::vector<ir::For>& loops) {
   std::string name = stmt.op().name();
@@ -150,13 +160,12 @@ void visit_loop(const ir::For& loop, const std::vector<ir::For>& loops, std::vec
     visit(loop.body(), loops, ops);
   } else {
     // A static extent, or one computed from block indices (the causal loop bound, folded by fold_constant_scalars):
-    // every kernel computes it from its block's indices. One that reads a buffer is not known to the dataflow kernels.
-    bool reads = false;
-    walk(loop.extent(), {ir::visit<ir::TensorLoad>([&](const ir::TensorLoad&) { reads = true; })});
-    if (reads) {
+    // every kernel computes it from its block's indices and index scalars. One that reads a buffer is not known to
+    // the dataflow kernels.
+    if (!buffer_read(loop.extent()).empty()) {
       fail("loop '" + format_value(loop.loop_var()) + "' has an extent read from a buffer (" +
            format_value(loop.extent()) + "); the tenstorrent backend needs loop extents that are constants or "
-           "computed from block indices");
+           "computed from block indices and index scalars");
     }
     std::vector<ir::For> inner = loops;
     inner.push_back(loop);
@@ -177,14 +186,27 @@ void visit(const Any& stmt, const std::vector<ir::For>& loops, std::vector<TileO
   } else if (auto cond = ir::IfThenElse::from(stmt)) {
     fail("a condition around tile operations (" + format_value(cond->condition()) +
          ") is not supported by the tenstorrent backend");
+  } else if (auto w = ir::While::from(stmt)) {
+    fail("a while loop (while " + format_value(w->condition()) + ") is not supported by the tenstorrent backend "
+         "(its kernels run loops of a known extent: T.serial / T.Pipelined / range)");
   } else if (auto store = ir::BufferStore::from(stmt)) {
     BufferInfo info = buffer_info(store->buffer());
     if (info.scope == "local" && info.shape == std::vector<int64_t>{1}) {  // an assignment (fold_constant_scalars)
+      std::string read = buffer_read(store->value());
+      if (info.index_scalar() && read.empty()) return;  // every kernel keeps it and computes it (scalars.cc)
       fail("scalar '" + info.name + "' is assigned " + format_value(store->value().any()) + "; the tenstorrent "
-           "backend supports index scalars assigned once (once per iteration inside a loop, read only there) a value "
-           "computed from constants, block indices, loop variables and other such scalars, which every kernel "
-           "computes itself; not scalars assigned more than once (loop-carried, as stream-K's work range) or values "
-           "read from buffers");
+           "backend supports index scalars, integer scalars assigned (once, or again and again in loops) values "
+           "computed from constants, block indices, loop variables and other index scalars, which every kernel "
+           "computes itself, and other scalars assigned once such a value; not " +
+           (read.empty() ? "a " + info.dtype + " scalar assigned more than once" : "values read from '" + read + "'"));
+    }
+    if (!loops.empty()) {
+      std::string vars, idx;
+      for (const ir::For& l : loops) vars += (vars.empty() ? "" : ", ") + format_value(l.loop_var());
+      for (const Any& i : store->indices()) idx += (idx.empty() ? "" : ", ") + format_value(i);
+      fail("store " + info.name + "[" + idx + "] = " + format_value(store->value()) + " in loop (" + vars + ") is one "
+           "of several statements that the tenstorrent backend cannot split into element-wise nests: each buffer "
+           "such a body writes must be written and read there at one index naming each iteration's own element");
     }
     fail("scalar store to '" + info.name +
          "' outside an element-wise loop nest is not supported by the tenstorrent backend");
@@ -313,6 +335,33 @@ void refuse_integer_math(const std::vector<TileOp>& ops) {
   }
 }
 
+// A transpose frees its operand, so a value a transpose reads and other ops read too (layernorm's `mean_row`, written
+// to the 1-D tensor `Mean` and read by the normalisation) is copied first (an element-wise copy, which shares the
+// value like any element-wise read) and the transpose reads the copy.
+void copy_shared_transposes(std::vector<TileOp>& ops) {
+  for (size_t t = 0; t < ops.size(); ++t) {
+    if (ops[t].kind != "transpose") continue;
+    const BufferInfo value = ops[t].ins[0];
+    auto writes = [&](size_t o) { return ops[o].out && ops[o].out->name == value.name; };
+    size_t from = t, to = t + 1;
+    while (from > 0 && !writes(from - 1)) --from;
+    while (to < ops.size() && !writes(to)) ++to;
+    bool shared = false;
+    for (size_t o = from; o < to; ++o) {
+      for (const BufferInfo& in : ops[o].ins) shared = shared || (o != t && in.name == value.name);
+    }
+    if (!shared) continue;
+    BufferInfo copy = value;
+    copy.name = value.name + "_copy";
+    TileOp op{"eltwise", ops[t].stmt, copy, {value}};
+    op.loops = ops[t].loops;
+    op.fields = eltwise_fields(copy, {"none", "none", "none", "none", "none"}, 0);
+    ops[t].ins[0] = copy;
+    ops.insert(ops.begin() + static_cast<std::ptrdiff_t>(t), op);
+    ++t;
+  }
+}
+
 }  // namespace
 
 // A gemm reading a block tilized on chip (T.im2col's rows, a row-major tensor's block) in its K loop: the tilize
@@ -354,6 +403,7 @@ std::vector<TileOp> tile_ops(const Any& func) {
   defer_carried_writes(ops);
   atomic_order(ops, func);
   copy_out_carried(ops);
+  copy_shared_transposes(ops);
   return ops;
 }
 

@@ -122,6 +122,11 @@ class _Printer:
             if isinstance(node.value, tirx.IntImm):  # no-op
                 return
             self.lines.append(f"{pad}{self.expr(node.value)};")
+        elif isinstance(node, tirx.AllocBuffer) and _index_scalar(node.buffer):  # a loop-carried index
+            ctype = C_TYPES[str(node.buffer.ty.dtype)]
+            self.lines.append(f"{pad}{ctype} {self.name(node.buffer)} = 0;")
+        elif isinstance(node, tirx.BufferStore) and _index_scalar(node.buffer):
+            self.lines.append(f"{pad}{self.expr(node.buffer)} = {self.expr(node.value)};")
         else:
             raise TTCodegenError(f"kernel '{self.kernel}': cannot print {type(node).__name__} statements as "
                                  "Metalium C++ (the Tenstorrent pipeline should have lowered them)")
@@ -177,6 +182,8 @@ class _Printer:
             cond, yes, no = (self.expr(e, 3) for e in (node.condition, node.true_value, node.false_value))
             text = f"{cond} ? {yes} : {no}"
             return f"({text})" if parent > 2 else text
+        if isinstance(node, tvm.ir.TensorLoad) and _index_scalar(node.source):
+            return self.expr(node.source)
         if isinstance(node, tvm.ir.Call):
             return self.call(node)
         raise TTCodegenError(f"kernel '{self.kernel}': cannot print {type(node).__name__} expressions as Metalium C++")
@@ -205,6 +212,13 @@ class _Printer:
             callee, args = f"{args[0]}.{callee}", args[1:]
         open_, close = ("{", "}") if spelling.form == "braces" else ("(", ")")
         return f"{callee}{open_}{', '.join(args)}{close}"
+
+
+def _index_scalar(buffer: Any) -> bool:
+    """An integer one-element local buffer: an index scalar each kernel keeps as a variable (src/transform/ir.h)."""
+    ty = buffer.ty
+    dims = [int(d) for d in ty.shape] if all(isinstance(d, tirx.IntImm) for d in ty.shape) else []
+    return str(ty.storage_scope) == "local" and dims == [1] and str(ty.dtype).startswith(("int", "uint"))
 
 
 def _is_zero(expr: Any) -> bool:

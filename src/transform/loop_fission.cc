@@ -1,0 +1,112 @@
+// Element-wise nests of several stores (loop_blocks.h). TileLang's layernorm computes its row statistics in one
+// T.Parallel(blk_m) body: `mean_row[i] = sum_row[i] * inv_D; rstd_row[i] = T.rsqrt(...mean_row[i]...);
+// Mean[bx * blk_m + i] = mean_row[i]; Rstd[bx * blk_m + i] = rstd_row[i]`. Each store becomes a nest of its own, in
+// body order, where that keeps the body's meaning: every buffer the body writes is written and read there at one
+// index, which names each iteration's own element (every loop of more than one iteration steps some dim alone), so
+// no iteration touches another's elements and running each store over all iterations before the next computes what
+// the body did. Values the body binds (`norm = ...`) are substituted into the stores that read them. Each piece is
+// then a copy, an element-wise store or a staged store like any one-store nest; a body that breaks the rule is left
+// whole (and refused where it is recognised, naming the loop).
+#include "loop_blocks.h"
+
+namespace tl::loops {
+namespace {
+
+bool same(const Any& a, const Any& b) { return call("ffi.StructuralEqual", a, b, false, false).cast<bool>(); }
+
+// Whether distinct iterations of `loops` reach distinct elements at `indices`: every loop of more than one iteration
+// is the only loop variable of some index, with a constant non-zero stride there.
+bool own_element(const List& indices, const std::vector<ir::For>& loops) {
+  List vars;
+  for (const ir::For& l : loops) vars.push_back(l.loop_var());
+  std::vector<List> forms;
+  for (const Any& index : indices) {
+    List form = call("sym.DetectLinearEquation", index, vars).cast<List>();
+    if (form.size() != vars.size() + 1) return false;
+    forms.push_back(form);
+  }
+  for (size_t v = 0; v < loops.size(); ++v) {
+    if (tileops::is_const_int(loops[v].extent(), 1)) continue;
+    bool alone = false;
+    for (const List& form : forms) {
+      bool only_v = true;
+      for (size_t w = 0; w < vars.size(); ++w) {
+        auto coef = ir::IntImm::from(form[w]);
+        only_v = only_v && coef && ((w == v) == (coef->value() != 0));
+      }
+      alone = alone || only_v;
+    }
+    if (!alone) return false;
+  }
+  return true;
+}
+
+// Whether every store and load of `buffer` among `stores` is at `indices`.
+bool one_index(const Any& buffer, const List& indices, const std::vector<ir::BufferStore>& stores) {
+  bool ok = true;
+  for (const ir::BufferStore& st : stores) {
+    if (st.buffer().same_as(buffer)) ok = ok && same(st.indices(), indices);
+    walk(st.value(), {ir::visit<ir::TensorLoad>([&](const ir::TensorLoad& l) {
+           if (l.source().same_as(buffer)) ok = ok && same(l.indices(), indices);
+         })});
+  }
+  return ok;
+}
+
+// `node` with the variables of `from` replaced by the values of `to`.
+Any substitute(const Any& node, const std::vector<Any>& from, const std::vector<Any>& to) {
+  return map(node, {ir::rewrite<ir::Var>([&](const ir::Var& v) -> Any {
+               for (size_t n = 0; n < from.size(); ++n) {
+                 if (v.same_as(from[n])) return to[n];
+               }
+               return v.any();
+             })});
+}
+
+}  // namespace
+
+Any split_nest(const Any& stmt) {
+  std::vector<ir::For> loops;
+  Any body = stmt;
+  while (auto loop = ir::For::from(body)) {
+    loops.push_back(*loop);
+    body = loop->body();
+  }
+  auto seq = ir::SeqStmt::from(body);
+  if (loops.empty() || !seq) return stmt;
+  std::vector<Any> let_vars, let_values;
+  std::vector<ir::BufferStore> stores;
+  for (const Any& item : seq->seq()) {
+    if (auto b = ir::Bind::from(item)) {
+      let_vars.push_back(b->var().any());
+      let_values.push_back(substitute(b->value().any(), let_vars, let_values));
+    } else if (ir::BufferStore::matches(item)) {
+      stores.emplace_back(substitute(item, let_vars, let_values));
+    } else {
+      return stmt;
+    }
+  }
+  if (stores.size() < 2) return stmt;
+  for (const ir::BufferStore& st : stores) {
+    if (!own_element(st.indices(), loops) || !one_index(st.buffer().any(), st.indices(), stores)) return stmt;
+  }
+  std::vector<Any> nests;
+  for (size_t s = 0; s < stores.size(); ++s) {
+    std::vector<Any> old_vars, new_vars;  // the first nest keeps the loop variables, the others get their own
+    for (const ir::For& l : loops) {
+      old_vars.push_back(l.loop_var().any());
+      Any v = l.loop_var().any();
+      if (s > 0) v = call("ir.Var", String(ir::Var(v).name()), ir::Var(v).ty().any(), Any(nullptr));
+      new_vars.push_back(v);
+    }
+    Any nest = substitute(stores[s].any(), old_vars, new_vars);
+    for (size_t l = loops.size(); l-- > 0;) {
+      const ir::For& f = loops[l];
+      nest = for_loop(new_vars[l], f.min(), f.extent(), static_cast<int>(f.kind()), nest, f.annotations());
+    }
+    nests.push_back(nest);
+  }
+  return seq_stmt(cpu::to_list(nests));
+}
+
+}  // namespace tl::loops
