@@ -30,6 +30,7 @@ class SchemaSet:
 
     root: Path  # the schema/ folder
     validators: dict[str, jsonschema.Draft202012Validator]
+    digest: str = ""  # of the schema texts: with a spec's data, the key of a validation already passed
 
     def modeline_for(self, kind: str, spec_rel: str, project_root: Path) -> str:
         schema_rel = (self.root / f"{kind}.schema.json").relative_to(project_root).as_posix()
@@ -64,11 +65,13 @@ def _jsonschema_version() -> str:
 def load_schemas(schema_dir: Path, project_root: Path, diagnostics: Diagnostics) -> SchemaSet | None:
     resources: list[tuple[str, Resource[Any]]] = []
     documents: dict[str, dict[str, Any]] = {}
+    texts = hashlib.sha256()
     for name in SHARED_SCHEMAS + KINDS:
         file = schema_dir / f"{name}.schema.json"
         rel = file.relative_to(project_root).as_posix() if file.is_relative_to(project_root) else str(file)
         try:
             text = file.read_text("utf-8")
+            texts.update(f"{name}\0{text}\0".encode())
             document = json.loads(text)
             _check_schema(document, text)
         except OSError as exc:
@@ -86,7 +89,14 @@ def load_schemas(schema_dir: Path, project_root: Path, diagnostics: Diagnostics)
         return None
     registry: Registry[Any] = Registry().with_resources(resources)
     validators = {kind: jsonschema.Draft202012Validator(documents[kind], registry=registry) for kind in KINDS}
-    return SchemaSet(schema_dir, validators)
+    return SchemaSet(schema_dir, validators, texts.hexdigest())
+
+
+# Validations that passed in this process, by (schema digest, kind, repr of the spec's data): a process that loads
+# a project many times (the tests, an editor integration) validates each unchanged spec once. Only passes are kept:
+# a spec with errors is validated again to report them.
+_PASSED: set[tuple[str, str, str]] = set()
+_PASSED_LIMIT = 4096
 
 
 def validate_spec(spec: SpecFile, schemas: SchemaSet, project_root: Path, diagnostics: Diagnostics) -> str | None:
@@ -103,10 +113,16 @@ def validate_spec(spec: SpecFile, schemas: SchemaSet, project_root: Path, diagno
         diagnostics.error(Location(spec.path),
                           f"modeline names schema '{spec.schema_ref}'; a {kind} spec here must use '{expected}'")
     flagged: set[JsonPath] = set()
-    for error in schemas.validators[kind].iter_errors(spec.data):
-        flagged.add(tuple(error.absolute_path))
-        for location, message in _explain(error, spec):
-            diagnostics.error(location, message)
+    key = (schemas.digest, kind, repr(spec.data))
+    if key not in _PASSED:
+        for error in schemas.validators[kind].iter_errors(spec.data):
+            flagged.add(tuple(error.absolute_path))
+            for location, message in _explain(error, spec):
+                diagnostics.error(location, message)
+        if not flagged and schemas.digest:
+            if len(_PASSED) >= _PASSED_LIMIT:
+                _PASSED.clear()
+            _PASSED.add(key)
     for path, value in _integers(spec.data, ()):
         if path not in flagged and not INT64_MIN <= value <= INT64_MAX:
             diagnostics.error(spec.at(path), f"{show(value)} does not fit in 64 bits (the C++ engines and the "

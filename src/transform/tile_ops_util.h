@@ -152,6 +152,10 @@ void atomic_order(std::vector<TileOp>& ops, const Any& func);
 std::vector<TileOp> classify_reduce(const ir::TilePrimitiveCall& stmt);
 // T.cumsum of a 2-D on-chip block along dim 0 (cumsum_block) or dim 1 (between two on-chip transposes).
 std::vector<TileOp> classify_cumsum(const ir::TilePrimitiveCall& stmt);
+/*! \brief int32 <-> float T.Cast stores as typecast_tile ops (tile_ops_integers.cc); other conversions refused. */
+void integer_casts(std::vector<TileOp>& ops);
+/*! \brief Refuses arithmetic, fills and gemms on integer blocks, naming the op and the buffer. */
+void refuse_integer_math(const std::vector<TileOp>& ops);
 /*! \brief Before the first reduction of `ops`: the read of the scaler tile (the constant tensor of `func`) that
  * every reduction then reads as its second input. */
 void add_reduce_scaler(std::vector<TileOp>& ops, const Any& func);

@@ -32,13 +32,19 @@ def profiles() -> dict:
     return PROFILES
 
 
-def lower_corpus(profile: str, out: Path) -> None:
+def start_lowering(profile: str, out: Path) -> subprocess.Popen:
+    """Lower the corpus of one profile in a process of its own (the pass library reads the profile once per
+    process); every profile's lowering starts at once, so later profiles lower while earlier ones compile."""
     env = {**os.environ, "TILELANG_TT_API_PROFILE": profile,
            "PYTHONPATH": os.pathsep.join([str(REPO / "python"), str(REPO), os.environ.get("PYTHONPATH", "")])}
-    done = subprocess.run([sys.executable, "-m", "tools.check_metal.corpus", str(out)], cwd=REPO, env=env,
-                          capture_output=True, text=True)
-    if done.returncode != 0:
-        raise RuntimeError(f"lowering the corpus for profile {profile} failed:\n{done.stderr[-3000:]}")
+    return subprocess.Popen([sys.executable, "-m", "tools.check_metal.corpus", str(out)], cwd=REPO, env=env,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+
+def finish_lowering(profile: str, lowering: subprocess.Popen) -> None:
+    _, stderr = lowering.communicate()
+    if lowering.returncode != 0:
+        raise RuntimeError(f"lowering the corpus for profile {profile} failed:\n{stderr[-3000:]}")
 
 
 def report(profile: str, version: str, units: list[check.Unit], table: list[str]) -> int:
@@ -65,10 +71,10 @@ def report(profile: str, version: str, units: list[check.Unit], table: list[str]
 
 
 def check_profile(name: str, version: str, exact: bool, sfpi: Path | None, jobs: int, scratch: Path,
-                  table: list[str]) -> int:
+                  table: list[str], lowering: subprocess.Popen) -> int:
     headers = wheels.ttnn_headers(version)
     corpus = scratch / name / "corpus"
-    lower_corpus(name, corpus)
+    finish_lowering(name, lowering)
     units = check.units_of(corpus, sfpi)
     check.compile_units(units, headers, jit.frontend(wheels.clang(), scratch), scratch / name / "build", sfpi, jobs)
     errors = report(name, version, units, table)
@@ -126,13 +132,21 @@ def main() -> int:
     start, errors, table = time.monotonic(), 0, ["| kernel | role | profile (ttnn) | cores |", "|---|---|---|---|"]
     try:
         with tempfile.TemporaryDirectory(prefix="check_metal_") as tmp:
-            for name in chosen:
-                profile = known[name]
-                if not profile.ttnn_wheel:
-                    print(f"check-metal: profile {name} names no ttnn_wheel (specs/backends/tenstorrent.yaml)")
-                    return 2
-                errors += check_profile(name, profile.ttnn_wheel, profile.ttnn_wheel_exact, sfpi, args.jobs,
-                                        Path(tmp), table)
+            unnamed = [name for name in chosen if not known[name].ttnn_wheel]
+            if unnamed:
+                print(f"check-metal: profile {unnamed[0]} names no ttnn_wheel (specs/backends/tenstorrent.yaml)")
+                return 2
+            lowerings = {name: start_lowering(name, Path(tmp) / name / "corpus") for name in chosen}
+            try:
+                for name in chosen:
+                    profile = known[name]
+                    errors += check_profile(name, profile.ttnn_wheel, profile.ttnn_wheel_exact, sfpi, args.jobs,
+                                            Path(tmp), table, lowerings[name])
+            finally:
+                for lowering in lowerings.values():
+                    if lowering.poll() is None:
+                        lowering.kill()
+                        lowering.wait()
     except wheels.Offline as exc:
         skip = os.environ.get("TILELANG_CHECK_METAL_OFFLINE_OK") == "1"
         outcome = ("skipped ($TILELANG_CHECK_METAL_OFFLINE_OK=1)" if skip else

@@ -216,7 +216,7 @@ void noc_async_read_barrier() {
         for (const Transfer& x : s.t.reads) {
             dram_read_landed(s, x);
             std::memcpy(&s.core.l1[x.l1], &x.buffer->data[size_t{x.page} * x.buffer->page_size + x.offset], x.size);
-            l1_written(s.core, x.l1, x.size, 0, x.buffer->page_size);
+            l1_written(s.core, x.l1, x.size, 0, x.buffer->page_size, x.offset);
         }
     }
     s.t.reads.clear();

@@ -72,13 +72,20 @@ void pages_reserved(Core& core, Cb& cb, uint32_t first, uint32_t count) {
     }
 }
 
-void l1_written(Core& core, uint32_t addr, uint32_t size, uint8_t content, uint32_t source_page_bytes) {
+void l1_written(Core& core, uint32_t addr, uint32_t size, uint8_t content, uint32_t source_page_bytes,
+                uint32_t source_offset) {
     for (Cb& cb : core.cbs) {
         if (!cb.configured || cb.reserved == 0 || cb.written.size() != cb.capacity) continue;
         for (uint32_t p = cb.wr_page(); p < cb.wr_page() + cb.reserved; ++p) {
             const uint32_t start = cb.page_addr(p);
             if (addr < start + cb.page_bytes && start < addr + size) {
-                const bool rows = size < cb.page_bytes && source_page_bytes < cb.page_bytes;
+                // A part-page write is a run of row-major rows when its source page is smaller than the CB's, or
+                // when it lands elsewhere in the page than it lay in its source (T.im2col's zero runs, taken from a
+                // constant tile); a tile read in pieces lands each piece where it lay. A page once given rows stays
+                // rows; a page written whole holds a tile.
+                const bool part = size < cb.page_bytes;
+                const bool moved = addr < start || addr - start != source_offset;
+                const bool rows = part && (source_page_bytes < cb.page_bytes || moved || cb.written[p] == 2);
                 cb.written[p] = content ? content : rows ? 2 : 1;
             }
         }
