@@ -13,6 +13,7 @@
 # Spec: specs/passes/hoist_if_then_else.yaml
 # Spec: specs/passes/infer_tt_layout.yaml
 # Spec: specs/passes/insert_tt_compute_init.yaml
+# Spec: specs/passes/lower_thread_allreduce.yaml
 # Spec: specs/passes/lower_tile_ops_to_loops.yaml
 # Spec: specs/passes/lower_tile_ops_to_tt.yaml
 # Spec: specs/passes/lower_tt_loops_to_tile_ops.yaml
@@ -125,6 +126,11 @@ def LowerTTProtocols() -> tvm.transform.Pass:
     return _cpp.make_pass('LowerTTProtocols', {})
 
 
+def LowerThreadAllreduce() -> tvm.transform.Pass:
+    """Lower tvm_thread_allreduce (a value combined across a block's threads under a reduce_scope comm_reducer, as BindCudaThreads emits for T.reduce_*) into warp shuffles and, across warps, shared memory with barriers; every thread gets the result. In s_tir in apache-tvm 0.27; needs the function's target (its warp size)."""
+    return _cpp.make_pass('LowerThreadAllreduce', {})
+
+
 def LowerTileOpsToLoops() -> tvm.transform.Pass:
     """Lower the tile primitives (T.copy, T.gemm, T.fill/T.clear) to loop nests, adding bounds guards on global accesses that may leave a partial tile. Plays the role of TileLang's LowerTileOp and LegalizeSafeMemoryAccess for loop-based targets (CPU and the GPU loop fallback); the in-tree 0.27 tile dispatch has no CPU variants and its CUDA variants reject shared-memory GEMM operands."""
     return _cpp.make_pass('LowerTileOpsToLoops', {})
@@ -224,6 +230,7 @@ PASSES = {
     'InsertTTComputeInit': InsertTTComputeInit,
     'LowerTTLoopsToTileOps': LowerTTLoopsToTileOps,
     'LowerTTProtocols': LowerTTProtocols,
+    'LowerThreadAllreduce': LowerThreadAllreduce,
     'LowerTileOpsToLoops': LowerTileOpsToLoops,
     'LowerTileOpsToTT': LowerTileOpsToTT,
     'PartitionTTWork': PartitionTTWork,
@@ -261,6 +268,7 @@ PASS_OPTIONS: dict[str, dict[str, dict[str, Any]]] = {
     'InsertTTComputeInit': {},
     'LowerTTLoopsToTileOps': {},
     'LowerTTProtocols': {},
+    'LowerThreadAllreduce': {},
     'LowerTileOpsToLoops': {},
     'LowerTileOpsToTT': {},
     'PartitionTTWork': {'core_grid': {"type": 'int_list', "default": [8, 8], "choices": [], "length": 2, "minimum": 1}, 'mode': {"type": 'string', "default": 'auto', "choices": ['auto', 'global', 'shard', 'zigzag'], "length": None, "minimum": None}},
