@@ -375,9 +375,9 @@ std::vector<Any> thread_reduction(const Nest& nest, const Reduction& red, const 
   Any x = var("x", dtype), y = var("y", dtype);
   Any reducer = call("te.CommReducer", List{x}, List{y}, List{combine(red.kind, x, y)},
                      List{identity_of(red.kind, dtype)}, Any(nullptr));
-  Any handle = call("ir.PointerType", call("ir.PrimType", String("void")), String(""));
+  Any handle = call("ir.PointerType", call("ir.PrimType", String("void")), String("global"));  // T.handle().ty
   Any scope = call("tirx.reinterpret", handle, make_const(Any(int64_t(0)), "uint64"), Any(nullptr));
-  Any allreduce = call_intrin("handle", "tirx.tvm_thread_allreduce",
+  Any allreduce = call_intrin("void", "tirx.tvm_thread_allreduce",
                               List{make_const(Any(int64_t(1)), "uint32"), load0(acc),
                                    make_const(Any(true), "bool"), load0(result), tx});
   out.push_back(call("tirx.AttrStmt", reducer, String("reduce_scope"), scope, evaluate(allreduce), Any(nullptr)));
@@ -450,10 +450,20 @@ std::optional<Any> bind_block(const Any& body, int64_t threads) {
   // All shared memory counts as one buffer: StorageRewrite (optimize_common) may later give two shared buffers
   // the same memory, so a barrier separates every two nests that touch shared memory unless both only read it.
   bool wrote = false, touched = false;  // shared memory since the last barrier
+  Parts copies;  // replicated fragment -> its local copy
   for (size_t i = 0; i < stmts.size(); ++i) {
     if (roles[i] == kAlloc) {
       Any buf = ir::AllocBuffer(stmts[i]).buffer();
       Any part = part_of(*parts, buf);
+      if (replicated.has(buf)) {  // a whole copy per thread: a local buffer of the fragment's shape
+        BufferInfo info = buffer_info(buf);
+        List shape;
+        for (int64_t e : info.shape) shape.push_back(int_imm(e));
+        Any type = call("tirx.BufferType", String("local"), String(info.dtype), shape, List(), int_imm(0), -1, 0,
+                        Any(nullptr), List(), Any(nullptr));
+        part = call("tirx.BufferVar", String(info.name), type, Any(nullptr));
+        copies.emplace_back(buf, part);
+      }
       out.push_back(is_none(part) ? stmts[i] : call("tirx.AllocBuffer", part, ffi::Map<String, Any>(), Any(nullptr)));
       continue;
     }
@@ -484,7 +494,19 @@ std::optional<Any> bind_block(const Any& body, int64_t threads) {
   }
   Any iter_var = call("tirx.IterVar", call("ir.Range_from_min_extent", int_imm(0), int_imm(threads), Any(nullptr)),
                       tx, 1, String("threadIdx.x"), Any(nullptr));
-  return call("tirx.AttrStmt", iter_var, String(keys::kThreadExtent), int_imm(threads), seq(out), Any(nullptr));
+  Any bound = map(seq(out), {ir::rewrite<ir::TensorLoad>([&](const ir::TensorLoad& load) -> Any {
+                                Any copy = part_of(copies, load.source());
+                                if (is_none(copy)) return load.any();
+                                return call("tirx.BufferLoad", copy, Any(load.indices()), Any(nullptr));
+                              }),
+                              ir::rewrite<ir::BufferStore>([&](const ir::BufferStore& store) -> Any {
+                                Any copy = part_of(copies, store.buffer());
+                                if (is_none(copy)) return store.any();
+                                return call("tirx.BufferStore", copy, Any(store.value()), Any(store.indices()),
+                                            Any(nullptr));
+                              })},
+                  "post");
+  return call("tirx.AttrStmt", iter_var, String(keys::kThreadExtent), int_imm(threads), bound, Any(nullptr));
 }
 
 /*! \brief Descend the block launches (blockIdx thread_extent attributes) and bind the innermost body. */
