@@ -217,9 +217,10 @@ def _row_broadcast(n: int):
 @pytest.mark.parametrize("case", ["rms_norm_two_rows", "gemm", "scan", "row_broadcast", "one_thread", "too_many",
                                   "global_read_back"])
 def test_blocks_keep_one_thread_where_threads_would_be_wrong(case: str) -> None:
-    """A reduction into a fragment of two rows (rms_norm with blk_m=2), a GEMM, a carried dependence (a scan over shared memory), a fragment read at another
-    nest's element (row_broadcast), threads=1, threads=2048 (over CUDA's 1024 a block), and a global tensor written
-    then read back all keep one thread."""
+    """A reduction into a fragment of two rows (rms_norm with blk_m=2: only one-element results are reduced across
+    the threads), a GEMM, a carried dependence (a scan over shared memory), a fragment read at another nest's element
+    (row_broadcast), threads=1, threads=2048 (over CUDA's 1024 a block), and a global tensor written then read back
+    all keep one thread."""
 
     @T.prim_func
     def one_thread(A: T.Tensor((32,), "float32"), B: T.Tensor((32,), "float32")):
