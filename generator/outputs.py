@@ -60,6 +60,7 @@ TEMPLATED_OUTPUTS: tuple[TemplatedOutput, ...] = (
     TemplatedOutput("cpp/eltwise_ops.h", "cpp/eltwise_ops.h.j2", ("op_map",), banner_folders=True),
     TemplatedOutput("cpp/eltwise_ops.cc", "cpp/eltwise_ops.cc.j2", ("op_map",)),
     TemplatedOutput("emulator/include/tt_emu/sfpu_ops.hpp", "emulator/sfpu_ops.hpp.j2", ("op_map",)),
+    TemplatedOutput("emulator/include/tt_emu/preludes.hpp", "emulator/preludes.hpp.j2", ("intrinsic",)),
     TemplatedOutput("cpp/ir_nodes.h", "cpp/ir_nodes.h.j2", ("ir",), banner_folders=True),
     TemplatedOutput("cpp/attr_keys.h", "cpp/attr_keys.h.j2", ("ir", "pass"), banner_folders=True),
     TemplatedOutput("cpp/engine_names.h", "cpp/engine_names.h.j2", ()),

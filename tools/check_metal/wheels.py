@@ -93,6 +93,14 @@ def ttnn_binding(version: str) -> Path:
     return _unzip(wheel, cache_root() / f"{version}-python", ("ttnn/__init__.py", "ttnn/_ttnn.")) / "ttnn"
 
 
+def ttnn_kernels(version: str) -> Path:
+    """The folder that stands for $TT_METAL_HOME to ttnn `version`'s production kernels: it holds
+    `ttnn/cpp/ttnn/operations/**/device/kernels/` and the helpers they include (`ttnn/cpp/ttnn/kernel_lib/`,
+    `ttnn/cpp/ttnn/kernel/`), unzipped as the wheel ships them (its package folder `ttnn/` is tt-metal's root)."""
+    wheel = _download("ttnn", version)
+    return _unzip(wheel, cache_root() / f"{version}-kernels", ("ttnn/ttnn/cpp/",)) / "ttnn"
+
+
 def clang_compat_note(version: str) -> str:
     marker = cache_root() / version / ".clang_compat2"
     return marker.read_text().strip() if marker.exists() else ""

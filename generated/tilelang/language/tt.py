@@ -107,6 +107,11 @@ def binary_op_init_common(icb0, icb1, ocb) -> Any:
     return call('binary_op_init_common', icb0, icb1, ocb)
 
 
+def binary_tiles_init(full_init, eltwise_binary_type, icb0, icb1) -> Any:
+    """Initialisation for the FPU element-wise operation `eltwise_binary_type` (EltwiseBinaryType::ELWADD, ELWSUB or ELWMUL in the emulator) of tiles from `icb0` and `icb1`; `full_init` also initialises the unpacker. ttnn's eltwise binary kernel calls it with the type its program factory defines (ELTWISE_OP_TYPE)."""
+    return call('binary_tiles_init', full_init, eltwise_binary_type, icb0, icb1)
+
+
 def binop_with_scalar_tile_init() -> Any:
     """Initialise the SFPU for the scalar operations ({add,sub,mul,div,rsub}_unary_tile)."""
     return call('binop_with_scalar_tile_init')
@@ -293,7 +298,7 @@ def hold_block(cb, pages) -> Any:
 
 
 def init_sfpu(icb, ocb) -> Any:
-    """Full hardware configuration for SFPU unary operations (copy a tile to DST, operate in place, pack); deprecated in ttnn 0.78/0.81 for compute_kernel_hw_startup(icb, ocb) + copy_init."""
+    """Full hardware configuration for SFPU unary operations (copy a tile to DST, operate in place, pack); deprecated in ttnn 0.78/0.81 for compute_kernel_hw_startup(icb, ocb) + copy_init (the compute_startup protocol emits those under ttnn_0_81; ttnn's own eltwise_sfpu.cpp includes its header)."""
     return call('init_sfpu', icb, ocb)
 
 
@@ -432,6 +437,11 @@ def noc_async_write_tile(id, addrgen, src_local_l1_addr) -> Any:
     return call('noc_async_write_tile', id, addrgen, src_local_l1_addr)
 
 
+def noc_async_writes_flushed() -> Any:
+    """Wait until every write issued so far has left L1 (its source may be reused); acknowledged or not. The emulator lands the writes here (ttnn 0.81.1 wheel, api/dataflow/dataflow_api.h; 0.77.0 and 0.65.0 the same)."""
+    return call('noc_async_writes_flushed')
+
+
 def noc_semaphore_inc(addr, incr) -> Any:
     """Atomically add `incr` to the semaphore at NoC address `addr` (another core's semaphore, from get_noc_addr)."""
     return call('noc_semaphore_inc', addr, incr)
@@ -460,6 +470,11 @@ def noc_semaphore_wait_min(sem_addr, val) -> Any:
 def pack_reconfig_data_format(ocb) -> Any:
     """Reconfigure the packer's destination format for CB `ocb` (before packing into a CB of another format)."""
     return call('pack_reconfig_data_format', ocb)
+
+
+def pack_reconfig_data_format_if_changed(old_ocb, ocb) -> Any:
+    """Reconfigure the packer's format for CB `ocb` only when its format differs from CB `old_ocb`'s (ttnn 0.81.1 wheel, api/compute/reconfig_data_format.h, the (old, new) overload)."""
+    return call('pack_reconfig_data_format_if_changed', old_ocb, ocb)
 
 
 def pack_tile(ifrom_dst, icb) -> Any:
@@ -530,6 +545,11 @@ def reconfig_data_format(srca_cb, srcb_cb) -> Any:
 def reconfig_data_format_srca(srca_cb) -> Any:
     """Reconfigure only the SrcA unpacker format, from CB `srca_cb` (before a copy_tile from a CB of another format)."""
     return call('reconfig_data_format_srca', srca_cb)
+
+
+def reconfig_data_format_srca_if_changed(old_srca_cb, srca_cb) -> Any:
+    """Reconfigure the SrcA unpacker format from CB `srca_cb` only when its format differs from CB `old_srca_cb`'s (ttnn 0.81.1 wheel, api/compute/reconfig_data_format.h, the (old, new) overload); equal formats leave the configuration as it is."""
+    return call('reconfig_data_format_srca_if_changed', old_srca_cb, srca_cb)
 
 
 def reduce_block(in0, scaler, prev, out, rows, cols, pool, wait0, pop0, wait1, pop1, wait2, pop2, init) -> Any:
@@ -655,6 +675,11 @@ def tanh_tile_init() -> Any:
 def tensor_accessor(args, bank_base_address, page_size) -> Any:
     """Page addressing of a DRAM tensor for noc_async_read_page/noc_async_write_page."""
     return call('tensor_accessor', args, bank_base_address, page_size)
+
+
+def tensor_accessor_aligned(args, bank_base_address) -> Any:
+    """tensor_accessor with the page size left to its default, the aligned page size of the tensor's TensorAccessorArgs (ttnn 0.81.1 wheel, api/tensor/tensor_accessor.h: `page_size_in = TensorAccessorArgs<CTA_OFFSET, CRTA_OFFSET>::AlignedPageSize`); ttnn's readers and writers call it so."""
+    return call('tensor_accessor_aligned', args, bank_base_address)
 
 
 def tensor_accessor_args(cta_offset) -> Any:

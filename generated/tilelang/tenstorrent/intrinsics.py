@@ -392,6 +392,26 @@ INTRINSICS: dict[str, Intrinsic] = {
         },
         doc='Full hardware configuration for element-wise binary FPU operations (removed in ttnn 0.81).',
     ),
+    'binary_tiles_init': Intrinsic(
+        name='binary_tiles_init',
+        family='eltwise_binary',
+        level='concrete',
+        roles=('compute',),
+        args=(
+            Arg('full_init', 'bool', const=True),
+            Arg('eltwise_binary_type', 'uint32', const=True),
+            Arg('icb0', 'uint32', const=False),
+            Arg('icb1', 'uint32', const=False),
+        ),
+        returns='void',
+        effect='Opaque',
+        dtype='void',
+        op_name='tt.binary_tiles_init',
+        cpp={
+            'ttnn_0_81': Spelling('binary_tiles_init', headers=(('compute', 'api/compute/eltwise_binary.h'),), form='call', template_args=('full_init', 'eltwise_binary_type')),
+        },
+        doc="Initialisation for the FPU element-wise operation `eltwise_binary_type` (EltwiseBinaryType::ELWADD, ELWSUB or ELWMUL in the emulator) of tiles from `icb0` and `icb1`; `full_init` also initialises the unpacker. ttnn's eltwise binary kernel calls it with the type its program factory defines (ELTWISE_OP_TYPE).",
+    ),
     'binop_with_scalar_tile_init': Intrinsic(
         name='binop_with_scalar_tile_init',
         family='sfpu_scalar',
@@ -1128,8 +1148,9 @@ INTRINSICS: dict[str, Intrinsic] = {
         cpp={
             'metal_d5f9bc4a': Spelling('init_sfpu', headers=(('compute', 'api/compute/eltwise_unary/eltwise_unary.h'),), form='call', template_args=()),
             'tilelang_tt_2025': Spelling('init_sfpu', headers=(('compute', 'compute_kernel_api/eltwise_unary/eltwise_unary.h'),), form='call', template_args=()),
+            'ttnn_0_81': Spelling('init_sfpu', headers=(('compute', 'api/compute/eltwise_unary/eltwise_unary.h'),), form='call', template_args=()),
         },
-        doc='Full hardware configuration for SFPU unary operations (copy a tile to DST, operate in place, pack); deprecated in ttnn 0.78/0.81 for compute_kernel_hw_startup(icb, ocb) + copy_init.',
+        doc="Full hardware configuration for SFPU unary operations (copy a tile to DST, operate in place, pack); deprecated in ttnn 0.78/0.81 for compute_kernel_hw_startup(icb, ocb) + copy_init (the compute_startup protocol emits those under ttnn_0_81; ttnn's own eltwise_sfpu.cpp includes its header).",
     ),
     'interleaved_addr_gen_fast': Intrinsic(
         name='interleaved_addr_gen_fast',
@@ -1696,6 +1717,24 @@ INTRINSICS: dict[str, Intrinsic] = {
         },
         doc='Tile-granular write through an InterleavedAddrGenFast (the 2025 spelling of noc_async_write_page).',
     ),
+    'noc_async_writes_flushed': Intrinsic(
+        name='noc_async_writes_flushed',
+        family='noc',
+        level='concrete',
+        roles=('reader', 'writer'),
+        args=(
+        ),
+        returns='void',
+        effect='Opaque',
+        dtype='void',
+        op_name='tt.noc_async_writes_flushed',
+        cpp={
+            'metal_d5f9bc4a': Spelling('noc_async_writes_flushed', headers=(('dataflow', 'api/dataflow/dataflow_api.h'),), form='call', template_args=()),
+            'tilelang_tt_2025': Spelling('noc_async_writes_flushed', headers=(('dataflow', 'dataflow_api.h'),), form='call', template_args=()),
+            'ttnn_0_81': Spelling('noc_async_writes_flushed', headers=(('dataflow', 'api/dataflow/dataflow_api.h'),), form='call', template_args=()),
+        },
+        doc='Wait until every write issued so far has left L1 (its source may be reused); acknowledged or not. The emulator lands the writes here (ttnn 0.81.1 wheel, api/dataflow/dataflow_api.h; 0.77.0 and 0.65.0 the same).',
+    ),
     'noc_semaphore_inc': Intrinsic(
         name='noc_semaphore_inc',
         family='multicast',
@@ -1815,6 +1854,24 @@ INTRINSICS: dict[str, Intrinsic] = {
             'ttnn_0_81': Spelling('pack_reconfig_data_format', headers=(('compute', 'api/compute/reconfig_data_format.h'),), form='call', template_args=()),
         },
         doc="Reconfigure the packer's destination format for CB `ocb` (before packing into a CB of another format).",
+    ),
+    'pack_reconfig_data_format_if_changed': Intrinsic(
+        name='pack_reconfig_data_format_if_changed',
+        family='compute_init',
+        level='concrete',
+        roles=('compute',),
+        args=(
+            Arg('old_ocb', 'uint32', const=False),
+            Arg('ocb', 'uint32', const=False),
+        ),
+        returns='void',
+        effect='Opaque',
+        dtype='void',
+        op_name='tt.pack_reconfig_data_format_if_changed',
+        cpp={
+            'ttnn_0_81': Spelling('pack_reconfig_data_format', headers=(('compute', 'api/compute/reconfig_data_format.h'),), form='call', template_args=()),
+        },
+        doc="Reconfigure the packer's format for CB `ocb` only when its format differs from CB `old_ocb`'s (ttnn 0.81.1 wheel, api/compute/reconfig_data_format.h, the (old, new) overload).",
     ),
     'pack_tile': Intrinsic(
         name='pack_tile',
@@ -2122,6 +2179,24 @@ INTRINSICS: dict[str, Intrinsic] = {
             'ttnn_0_81': Spelling('reconfig_data_format_srca', headers=(('compute', 'api/compute/reconfig_data_format.h'),), form='call', template_args=()),
         },
         doc='Reconfigure only the SrcA unpacker format, from CB `srca_cb` (before a copy_tile from a CB of another format).',
+    ),
+    'reconfig_data_format_srca_if_changed': Intrinsic(
+        name='reconfig_data_format_srca_if_changed',
+        family='compute_init',
+        level='concrete',
+        roles=('compute',),
+        args=(
+            Arg('old_srca_cb', 'uint32', const=False),
+            Arg('srca_cb', 'uint32', const=False),
+        ),
+        returns='void',
+        effect='Opaque',
+        dtype='void',
+        op_name='tt.reconfig_data_format_srca_if_changed',
+        cpp={
+            'ttnn_0_81': Spelling('reconfig_data_format_srca', headers=(('compute', 'api/compute/reconfig_data_format.h'),), form='call', template_args=()),
+        },
+        doc="Reconfigure the SrcA unpacker format from CB `srca_cb` only when its format differs from CB `old_srca_cb`'s (ttnn 0.81.1 wheel, api/compute/reconfig_data_format.h, the (old, new) overload); equal formats leave the configuration as it is.",
     ),
     'reduce_block': Intrinsic(
         name='reduce_block',
@@ -2621,6 +2696,25 @@ INTRINSICS: dict[str, Intrinsic] = {
             'ttnn_0_81': Spelling('TensorAccessor', headers=(('dataflow', 'api/dataflow/dataflow_api.h'),), form='call', template_args=()),
         },
         doc='Page addressing of a DRAM tensor for noc_async_read_page/noc_async_write_page.',
+    ),
+    'tensor_accessor_aligned': Intrinsic(
+        name='tensor_accessor_aligned',
+        family='kernel_args',
+        level='concrete',
+        roles=('reader', 'writer'),
+        args=(
+            Arg('args', 'accessor', const=False),
+            Arg('bank_base_address', 'uint32', const=False),
+        ),
+        returns='accessor',
+        effect='Pure',
+        dtype='handle',
+        op_name='tt.tensor_accessor_aligned',
+        cpp={
+            'metal_d5f9bc4a': Spelling('TensorAccessor', headers=(('dataflow', 'api/dataflow/dataflow_api.h'),), form='call', template_args=()),
+            'ttnn_0_81': Spelling('TensorAccessor', headers=(('dataflow', 'api/dataflow/dataflow_api.h'),), form='call', template_args=()),
+        },
+        doc="tensor_accessor with the page size left to its default, the aligned page size of the tensor's TensorAccessorArgs (ttnn 0.81.1 wheel, api/tensor/tensor_accessor.h: `page_size_in = TensorAccessorArgs<CTA_OFFSET, CRTA_OFFSET>::AlignedPageSize`); ttnn's readers and writers call it so.",
     ),
     'tensor_accessor_args': Intrinsic(
         name='tensor_accessor_args',

@@ -14,6 +14,7 @@
 #include <thread>
 
 #include "emu.hpp"
+#include "tt_emu/preludes.hpp"
 
 namespace fs = std::filesystem;
 
@@ -124,41 +125,49 @@ int run_command(const std::string& command, std::string& output) {
     return pclose(pipe);
 }
 
-// What tt-metal's JIT puts around a data-movement kernel: its firmware wrapper (brisck.cc / ncrisck.cc) includes
-// the dataflow API before the kernel source, so a reader or writer may call the API without an #include; and the
-// build defines the processor (COMPILE_FOR_BRISC / COMPILE_FOR_NCRISC), the kernel's NoC and NoC mode
-// (kernel.cpp's process_defines). The API header is the profile's (api/dataflow/dataflow_api.h, or
-// dataflow_api.h in the 2025 layout): whichever the emulator's tree of the profile has.
-std::string data_movement_flags(const std::vector<fs::path>& roots, const std::string& profile, KernelKind kind,
-                                int noc) {
-    std::string flags = kind == KernelKind::Riscv0 ? " -DCOMPILE_FOR_BRISC" : " -DCOMPILE_FOR_NCRISC";
-    flags += " -DNOC_INDEX=" + std::to_string(noc) + " -DNOC_MODE=0";
-    for (const char* header : {"api/dataflow/dataflow_api.h", "dataflow_api.h"}) {
-        for (const fs::path& root : roots) {
-            std::error_code ec;
-            if (fs::is_regular_file(root / profile / header, ec)) return flags + " -include " + header;
-        }
+// What tt-metal's JIT puts around a kernel: its firmware wrapper (brisck.cc / ncrisck.cc) includes the dataflow API
+// before a reader or writer, so that it may call the API without an #include, and the build defines the processor
+// (COMPILE_FOR_BRISC / COMPILE_FOR_NCRISC), the kernel's NoC and NoC mode (kernel.cpp's process_defines). Every
+// compute API header includes api/compute/common.h, which declares get_arg_val and includes reg_api.h, pack.h,
+// reconfig_data_format.h, cb_api.h and compute_kernel_hw_startup.h, so a compute kernel that includes only
+// eltwise_binary.h calls cb_wait_front and pack_tile; the emulator's rendered headers declare only their own calls,
+// so a compute kernel gets those headers included before it. Which headers, per profile, is rendered from the
+// intrinsic specs (tt_emu/preludes.hpp).
+// Under $TT_METAL_HOME (a tt-metal source tree, or the ttnn wheel's package folder), kernels include their own
+// helpers by paths from the tree's root, from ttnn/ and from ttnn/cpp/ (`ttnn/cpp/ttnn/kernel_lib/...`,
+// `ttnn/operations/...`), as tt-metal's JIT lets them. These roots come after the emulator's: a kernel API header
+// the emulator lacks is a compile error naming it, never tt-metal's hardware header of the same name.
+std::string source_tree_flags() {
+    const std::string home = env_or("TT_METAL_HOME", "");
+    if (home.empty()) return "";
+    std::string flags;
+    for (const char* sub : {"", "ttnn", "ttnn/cpp"}) {
+        std::error_code ec;
+        const fs::path dir = fs::path(home) / sub;
+        if (fs::is_directory(dir, ec)) flags += " -I" + shell_quote(dir.lexically_normal().string());
     }
     return flags;
 }
 
-// Every compute API header of tt-metal includes api/compute/common.h (compute_kernel_api/common.h in the 2025
-// layout), which includes reg_api.h, pack.h, reconfig_data_format.h, cb_api.h and compute_kernel_hw_startup.h
-// (tt_metal/hw/inc/api/compute/common.h): a compute kernel that includes eltwise_binary.h calls cb_wait_front,
-// tile_regs_acquire and pack_tile without including their headers. The emulator's rendered headers declare only
-// their own calls, so a compute kernel gets those five, of the profile's tree, included before it.
-std::string compute_flags(const std::vector<fs::path>& roots, const std::string& profile) {
+const Prelude* prelude_of(const std::string& profile) {
+    for (const Prelude& p : kPreludes) {
+        if (profile == p.profile) return &p;
+    }
+    return nullptr;
+}
+
+std::string data_movement_flags(const std::string& profile, KernelKind kind, int noc) {
+    std::string flags = kind == KernelKind::Riscv0 ? " -DCOMPILE_FOR_BRISC" : " -DCOMPILE_FOR_NCRISC";
+    flags += " -DNOC_INDEX=" + std::to_string(noc) + " -DNOC_MODE=0";
+    const Prelude* p = prelude_of(profile);
+    return p && *p->dataflow ? flags + " -include " + p->dataflow : flags;
+}
+
+std::string compute_flags(const std::string& profile) {
     std::string flags;
-    for (const char* dir : {"api/compute/", "compute_kernel_api/"}) {
-        for (const char* header : {"reg_api.h", "pack.h", "reconfig_data_format.h", "cb_api.h",
-                                   "compute_kernel_hw_startup.h"}) {
-            for (const fs::path& root : roots) {
-                std::error_code ec;
-                if (fs::is_regular_file(root / profile / dir / header, ec)) {
-                    flags += std::string(" -include ") + dir + header;
-                    break;
-                }
-            }
+    if (const Prelude* p = prelude_of(profile)) {
+        for (const char* header : p->compute) {
+            if (header != nullptr) flags += std::string(" -include ") + header;
         }
     }
     return flags;
@@ -242,8 +251,9 @@ std::shared_ptr<KernelBinary> compile(const std::string& path, const std::vector
     std::string flags = "-std=c++17 -O2 -fPIC -shared -Wall -Werror";
     for (const fs::path& root : roots) flags += " -I" + shell_quote((root / profile).string());
     for (const fs::path& root : roots) flags += " -I" + shell_quote(root.string());
+    flags += source_tree_flags();
     flags += " -DKERNEL_COMPILE_TIME_ARGS=" + args;
-    flags += kind == KernelKind::Compute ? compute_flags(roots, profile) : data_movement_flags(roots, profile, kind, noc);
+    flags += kind == KernelKind::Compute ? compute_flags(profile) : data_movement_flags(profile, kind, noc);
     for (auto& [name, value] : defines) flags += " " + shell_quote("-D" + name + (value.empty() ? "" : "=" + value));
 
     const std::string key = digest(source + '\0' + cxx + ' ' + flags + '\0' + headers_digest(roots));

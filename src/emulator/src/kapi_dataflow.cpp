@@ -16,6 +16,17 @@ Call make_call(const char* name, std::initializer_list<int64_t> args, uint8_t he
     return c;
 }
 
+// The kernel's unicast writes land in DRAM, copying L1 as it is now.
+static void land_writes(Session& s) {
+    noc_request(s, 0);
+    std::lock_guard<std::mutex> dram(dram_mutex());
+    for (const Transfer& x : s.t.writes) {
+        dram_write_landed(s, x);
+        std::memcpy(&x.buffer->data[size_t{x.page} * x.buffer->page_size + x.offset], &s.core.l1[x.l1], x.size);
+    }
+    s.t.writes.clear();
+}
+
 Cb& cb_of(Session& s, int64_t index) {
     if (index < 0 || index >= static_cast<int64_t>(kNumCbs)) {
         fail(s, "CB index " + std::to_string(index) + " is out of range (0.." + std::to_string(kNumCbs - 1) + ")");
@@ -204,7 +215,7 @@ void noc_async_read_barrier() {
         for (const Transfer& x : s.t.reads) {
             dram_read_landed(s, x);
             std::memcpy(&s.core.l1[x.l1], &x.buffer->data[size_t{x.page} * x.buffer->page_size + x.offset], x.size);
-            l1_written(s.core, x.l1, x.size);
+            l1_written(s.core, x.l1, x.size, 0, x.buffer->page_size);
         }
     }
     s.t.reads.clear();
@@ -214,17 +225,15 @@ void noc_async_read_barrier() {
 // Writes land in DRAM now, copying L1 as it is at the barrier; then the multicasts land, in issue order.
 void noc_async_write_barrier() {
     Session s = enter("noc_async_write_barrier", {});
-    noc_request(s, 0);
-    {
-        std::lock_guard<std::mutex> dram(dram_mutex());
-        for (const Transfer& x : s.t.writes) {
-            dram_write_landed(s, x);
-            std::memcpy(&x.buffer->data[size_t{x.page} * x.buffer->page_size + x.offset], &s.core.l1[x.l1], x.size);
-        }
-    }
-    s.t.writes.clear();
+    land_writes(s);
     land_multicasts(s);
     s.core.counters[kWriteBarriers] += 1;
+}
+
+// The writes have left L1 (on hardware, not yet acknowledged): the emulator lands them, as at a barrier.
+void noc_async_writes_flushed() {
+    Session s = enter("noc_async_writes_flushed", {});
+    land_writes(s);
 }
 
 // ------------------------------------------------------------------ circular buffers
@@ -309,7 +318,8 @@ void cb_pop_front(int32_t cb_id, int32_t num_pages) {
         for (const Transfer& x : t->writes) {
             if (overlaps(x.l1, x.size, start, bytes)) {
                 fail(s, "missing write barrier: " + t->name() + "'s NoC " + x.describe() +
-                            " still reads these pages (call noc_async_write_barrier before cb_pop_front)");
+                            " still reads these pages (call noc_async_write_barrier, or noc_async_writes_flushed, "
+                            "before cb_pop_front)");
             }
         }
         for (const Multicast& m : t->mcasts) {
@@ -381,16 +391,6 @@ uint32_t get_read_ptr(uint32_t cb_id) {
                     " are waited: the read pointer is only valid between cb_wait_front and cb_pop_front");
     }
     return cb.page_addr(cb.rd_page());
-}
-
-ktypes::DataFormat get_dataformat(int32_t cb_id) {
-    Session s = enter("get_dataformat", {cb_id});
-    return ktypes::DataFormat(static_cast<uint32_t>(cb_of(s, cb_id).format));
-}
-
-int32_t get_tile_size(int32_t cb_id) {
-    Session s = enter("get_tile_size", {cb_id});
-    return static_cast<int32_t>(cb_of(s, cb_id).page_bytes);
 }
 
 }  // namespace kapi

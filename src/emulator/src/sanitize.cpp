@@ -34,13 +34,14 @@ void pages_reserved(Core& core, Cb& cb, uint32_t first, uint32_t count) {
     }
 }
 
-void l1_written(Core& core, uint32_t addr, uint32_t size, uint8_t content) {
+void l1_written(Core& core, uint32_t addr, uint32_t size, uint8_t content, uint32_t source_page_bytes) {
     for (Cb& cb : core.cbs) {
         if (!cb.configured || cb.reserved == 0 || cb.written.size() != cb.capacity) continue;
         for (uint32_t p = cb.wr_page(); p < cb.wr_page() + cb.reserved; ++p) {
             const uint32_t start = cb.page_addr(p);
             if (addr < start + cb.page_bytes && start < addr + size) {
-                cb.written[p] = content ? content : size < cb.page_bytes ? 2 : 1;
+                const bool rows = size < cb.page_bytes && source_page_bytes < cb.page_bytes;
+                cb.written[p] = content ? content : rows ? 2 : 1;
             }
         }
     }

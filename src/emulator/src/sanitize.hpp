@@ -30,8 +30,9 @@ namespace tt_emu {
 void pages_reserved(Core& core, Cb& cb, uint32_t first, uint32_t count);
 // [addr, addr + size) of `core`'s L1 was written by a NoC transfer or pack_tile (caller holds the core lock); what the
 // pages now hold: `content` 1 a tile, 2 row-major rows, 0 inferred (a write smaller than a page is a row of a
-// row-major tensor, a whole page a tile).
-void l1_written(Core& core, uint32_t addr, uint32_t size, uint8_t content = 0);
+// row-major tensor, unless it comes from a DRAM page as large as the CB's page, `source_page_bytes`: part of a tile,
+// as when a reader fetches a tile in pieces; a whole page a tile).
+void l1_written(Core& core, uint32_t addr, uint32_t size, uint8_t content = 0, uint32_t source_page_bytes = 0);
 // `count` pages at the front of `cb` must hold row-major rows (`rows`: tilize_block's input) or tiles (tile math).
 void need_page_content(Session& s, const Cb& cb, uint32_t first, uint32_t count, bool rows);
 // cb_push_back of `count` pages: each must have been written since it was reserved.

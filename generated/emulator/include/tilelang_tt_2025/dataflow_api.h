@@ -181,6 +181,14 @@ inline decltype(auto) noc_async_write_tile(uint32_t id, const Accessor& addrgen,
 }
 #endif
 
+// Wait until every write issued so far has left L1 (its source may be reused); acknowledged or not. The emulator lands the writes here (ttnn 0.81.1 wheel, api/dataflow/dataflow_api.h; 0.77.0 and 0.65.0 the same).
+#ifndef TT_EMU_DECLARED_noc_async_writes_flushed_0
+#define TT_EMU_DECLARED_noc_async_writes_flushed_0
+inline decltype(auto) noc_async_writes_flushed() {
+    return ::tt_emu::kapi::noc_async_writes_flushed();
+}
+#endif
+
 // Atomically add `incr` to the semaphore at NoC address `addr` (another core's semaphore, from get_noc_addr).
 #ifndef TT_EMU_DECLARED_noc_semaphore_inc_2
 #define TT_EMU_DECLARED_noc_semaphore_inc_2

@@ -248,6 +248,7 @@ void noc_async_read(uint64_t src_noc_addr, uint32_t dst_local_l1_addr, uint32_t 
 void noc_async_write(uint32_t src_local_l1_addr, uint64_t dst_noc_addr, uint32_t size);
 void noc_async_read_barrier();
 void noc_async_write_barrier();  // also lands the kernel's multicasts
+void noc_async_writes_flushed();  // the writes have left L1: the emulator lands them (not the multicasts)
 
 // ---------------------------------------------------------------- semaphores and multicast
 
@@ -395,3 +396,5 @@ using ::tt_emu::ktypes::DataFormat;
 using ::tt_emu::ktypes::PoolType;
 using ::tt_emu::ktypes::ReduceDim;
 using ::tt_emu::ktypes::SrcOrder;
+
+#include "tt_emu/kernel_api_ttnn.hpp"  // binary_tiles_init, EltwiseBinaryType

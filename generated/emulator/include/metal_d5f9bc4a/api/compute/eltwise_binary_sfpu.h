@@ -9,6 +9,7 @@
 // DST[odst] = DST[idst0] + DST[idst1], element by element, in fp32.
 #ifndef TT_EMU_DECLARED_add_binary_tile_3
 #define TT_EMU_DECLARED_add_binary_tile_3
+template <auto... flags>  // the real call's template flags (approximation modes, fp32 DST): accepted, computed in fp32
 inline decltype(auto) add_binary_tile(uint32_t idst0, uint32_t idst1, uint32_t odst) {
     return ::tt_emu::kapi::detail::sfpu_binary(::tt_emu::sfpu::Op::add_binary_tile, idst0, idst1, odst);
 }
@@ -17,6 +18,7 @@ inline decltype(auto) add_binary_tile(uint32_t idst0, uint32_t idst1, uint32_t o
 // Initialise the SFPU for add_binary_tile.
 #ifndef TT_EMU_DECLARED_add_binary_tile_init_0
 #define TT_EMU_DECLARED_add_binary_tile_init_0
+template <auto... flags>  // the real call's template flags (approximation modes, fp32 DST): accepted, computed in fp32
 inline decltype(auto) add_binary_tile_init() {
     return ::tt_emu::kapi::detail::sfpu_init(::tt_emu::sfpu::Op::add_binary_tile_init);
 }

@@ -9,6 +9,7 @@
 // DST[idst] = add(DST[idst], scalar) (rsub: scalar - DST[idst]); `param1` holds the fp32 bits of the scalar.
 #ifndef TT_EMU_DECLARED_add_unary_tile_2
 #define TT_EMU_DECLARED_add_unary_tile_2
+template <auto... flags>  // the real call's template flags (approximation modes, fp32 DST): accepted, computed in fp32
 inline decltype(auto) add_unary_tile(uint32_t idst, uint32_t param1) {
     return ::tt_emu::kapi::detail::sfpu(::tt_emu::sfpu::Op::add_unary_tile, idst, ::tt_emu::kapi::detail::float_of_bits(param1));
 }
@@ -17,6 +18,7 @@ inline decltype(auto) add_unary_tile(uint32_t idst, uint32_t param1) {
 // Initialise the SFPU for the scalar operations ({add,sub,mul,div,rsub}_unary_tile).
 #ifndef TT_EMU_DECLARED_binop_with_scalar_tile_init_0
 #define TT_EMU_DECLARED_binop_with_scalar_tile_init_0
+template <auto... flags>  // the real call's template flags (approximation modes, fp32 DST): accepted, computed in fp32
 inline decltype(auto) binop_with_scalar_tile_init() {
     return ::tt_emu::kapi::detail::sfpu_init(::tt_emu::sfpu::Op::binop_with_scalar_tile_init);
 }
@@ -25,6 +27,7 @@ inline decltype(auto) binop_with_scalar_tile_init() {
 // DST[idst] = div(DST[idst], scalar) (rsub: scalar - DST[idst]); `param1` holds the fp32 bits of the scalar.
 #ifndef TT_EMU_DECLARED_div_unary_tile_2
 #define TT_EMU_DECLARED_div_unary_tile_2
+template <auto... flags>  // the real call's template flags (approximation modes, fp32 DST): accepted, computed in fp32
 inline decltype(auto) div_unary_tile(uint32_t idst, uint32_t param1) {
     return ::tt_emu::kapi::detail::sfpu(::tt_emu::sfpu::Op::div_unary_tile, idst, ::tt_emu::kapi::detail::float_of_bits(param1));
 }
@@ -33,6 +36,7 @@ inline decltype(auto) div_unary_tile(uint32_t idst, uint32_t param1) {
 // DST[idst] = mul(DST[idst], scalar) (rsub: scalar - DST[idst]); `param1` holds the fp32 bits of the scalar.
 #ifndef TT_EMU_DECLARED_mul_unary_tile_2
 #define TT_EMU_DECLARED_mul_unary_tile_2
+template <auto... flags>  // the real call's template flags (approximation modes, fp32 DST): accepted, computed in fp32
 inline decltype(auto) mul_unary_tile(uint32_t idst, uint32_t param1) {
     return ::tt_emu::kapi::detail::sfpu(::tt_emu::sfpu::Op::mul_unary_tile, idst, ::tt_emu::kapi::detail::float_of_bits(param1));
 }
@@ -41,6 +45,7 @@ inline decltype(auto) mul_unary_tile(uint32_t idst, uint32_t param1) {
 // DST[idst] = rsub(DST[idst], scalar) (rsub: scalar - DST[idst]); `param1` holds the fp32 bits of the scalar.
 #ifndef TT_EMU_DECLARED_rsub_unary_tile_2
 #define TT_EMU_DECLARED_rsub_unary_tile_2
+template <auto... flags>  // the real call's template flags (approximation modes, fp32 DST): accepted, computed in fp32
 inline decltype(auto) rsub_unary_tile(uint32_t idst, uint32_t param1) {
     return ::tt_emu::kapi::detail::sfpu(::tt_emu::sfpu::Op::rsub_unary_tile, idst, ::tt_emu::kapi::detail::float_of_bits(param1));
 }
@@ -49,6 +54,7 @@ inline decltype(auto) rsub_unary_tile(uint32_t idst, uint32_t param1) {
 // DST[idst] = sub(DST[idst], scalar) (rsub: scalar - DST[idst]); `param1` holds the fp32 bits of the scalar.
 #ifndef TT_EMU_DECLARED_sub_unary_tile_2
 #define TT_EMU_DECLARED_sub_unary_tile_2
+template <auto... flags>  // the real call's template flags (approximation modes, fp32 DST): accepted, computed in fp32
 inline decltype(auto) sub_unary_tile(uint32_t idst, uint32_t param1) {
     return ::tt_emu::kapi::detail::sfpu(::tt_emu::sfpu::Op::sub_unary_tile, idst, ::tt_emu::kapi::detail::float_of_bits(param1));
 }

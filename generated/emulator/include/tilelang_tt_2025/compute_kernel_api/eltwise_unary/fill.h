@@ -9,6 +9,7 @@
 // Set every element of DST[idst] to `value`.
 #ifndef TT_EMU_DECLARED_fill_tile_2
 #define TT_EMU_DECLARED_fill_tile_2
+template <auto... flags>  // the real call's template flags (approximation modes, fp32 DST): accepted, computed in fp32
 inline decltype(auto) fill_tile(uint32_t idst, float value) {
     return ::tt_emu::kapi::detail::sfpu(::tt_emu::sfpu::Op::fill_tile, idst, value);
 }
@@ -17,6 +18,7 @@ inline decltype(auto) fill_tile(uint32_t idst, float value) {
 // Initialise the SFPU for fill_tile.
 #ifndef TT_EMU_DECLARED_fill_tile_init_0
 #define TT_EMU_DECLARED_fill_tile_init_0
+template <auto... flags>  // the real call's template flags (approximation modes, fp32 DST): accepted, computed in fp32
 inline decltype(auto) fill_tile_init() {
     return ::tt_emu::kapi::detail::sfpu_init(::tt_emu::sfpu::Op::fill_tile_init);
 }

@@ -9,6 +9,7 @@
 // DST[idst] = recip(DST[idst]).
 #ifndef TT_EMU_DECLARED_recip_tile_1
 #define TT_EMU_DECLARED_recip_tile_1
+template <auto... flags>  // the real call's template flags (approximation modes, fp32 DST): accepted, computed in fp32
 inline decltype(auto) recip_tile(uint32_t idst) {
     return ::tt_emu::kapi::detail::sfpu(::tt_emu::sfpu::Op::recip_tile, idst, 0.0f);
 }
@@ -17,6 +18,7 @@ inline decltype(auto) recip_tile(uint32_t idst) {
 // Initialise the SFPU for recip_tile.
 #ifndef TT_EMU_DECLARED_recip_tile_init_0
 #define TT_EMU_DECLARED_recip_tile_init_0
+template <auto... flags>  // the real call's template flags (approximation modes, fp32 DST): accepted, computed in fp32
 inline decltype(auto) recip_tile_init() {
     return ::tt_emu::kapi::detail::sfpu_init(::tt_emu::sfpu::Op::recip_tile_init);
 }

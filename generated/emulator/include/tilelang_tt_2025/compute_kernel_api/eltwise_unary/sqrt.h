@@ -9,6 +9,7 @@
 // DST[idst] = sqrt(DST[idst]).
 #ifndef TT_EMU_DECLARED_sqrt_tile_1
 #define TT_EMU_DECLARED_sqrt_tile_1
+template <auto... flags>  // the real call's template flags (approximation modes, fp32 DST): accepted, computed in fp32
 inline decltype(auto) sqrt_tile(uint32_t idst) {
     return ::tt_emu::kapi::detail::sfpu(::tt_emu::sfpu::Op::sqrt_tile, idst, 0.0f);
 }
@@ -17,6 +18,7 @@ inline decltype(auto) sqrt_tile(uint32_t idst) {
 // Initialise the SFPU for sqrt_tile.
 #ifndef TT_EMU_DECLARED_sqrt_tile_init_0
 #define TT_EMU_DECLARED_sqrt_tile_init_0
+template <auto... flags>  // the real call's template flags (approximation modes, fp32 DST): accepted, computed in fp32
 inline decltype(auto) sqrt_tile_init() {
     return ::tt_emu::kapi::detail::sfpu_init(::tt_emu::sfpu::Op::sqrt_tile_init);
 }

@@ -9,6 +9,7 @@
 // DST[odst] = max(DST[idst0], DST[idst1]), element by element.
 #ifndef TT_EMU_DECLARED_binary_max_tile_3
 #define TT_EMU_DECLARED_binary_max_tile_3
+template <auto... flags>  // the real call's template flags (approximation modes, fp32 DST): accepted, computed in fp32
 inline decltype(auto) binary_max_tile(uint32_t idst0, uint32_t idst1, uint32_t odst) {
     return ::tt_emu::kapi::detail::sfpu_binary(::tt_emu::sfpu::Op::binary_max_tile, idst0, idst1, odst);
 }
@@ -17,6 +18,7 @@ inline decltype(auto) binary_max_tile(uint32_t idst0, uint32_t idst1, uint32_t o
 // Initialise the SFPU for binary_max_tile.
 #ifndef TT_EMU_DECLARED_binary_max_tile_init_0
 #define TT_EMU_DECLARED_binary_max_tile_init_0
+template <auto... flags>  // the real call's template flags (approximation modes, fp32 DST): accepted, computed in fp32
 inline decltype(auto) binary_max_tile_init() {
     return ::tt_emu::kapi::detail::sfpu_init(::tt_emu::sfpu::Op::binary_max_tile_init);
 }
@@ -25,6 +27,7 @@ inline decltype(auto) binary_max_tile_init() {
 // DST[odst] = min(DST[idst0], DST[idst1]), element by element.
 #ifndef TT_EMU_DECLARED_binary_min_tile_3
 #define TT_EMU_DECLARED_binary_min_tile_3
+template <auto... flags>  // the real call's template flags (approximation modes, fp32 DST): accepted, computed in fp32
 inline decltype(auto) binary_min_tile(uint32_t idst0, uint32_t idst1, uint32_t odst) {
     return ::tt_emu::kapi::detail::sfpu_binary(::tt_emu::sfpu::Op::binary_min_tile, idst0, idst1, odst);
 }
@@ -33,6 +36,7 @@ inline decltype(auto) binary_min_tile(uint32_t idst0, uint32_t idst1, uint32_t o
 // Initialise the SFPU for binary_min_tile.
 #ifndef TT_EMU_DECLARED_binary_min_tile_init_0
 #define TT_EMU_DECLARED_binary_min_tile_init_0
+template <auto... flags>  // the real call's template flags (approximation modes, fp32 DST): accepted, computed in fp32
 inline decltype(auto) binary_min_tile_init() {
     return ::tt_emu::kapi::detail::sfpu_init(::tt_emu::sfpu::Op::binary_min_tile_init);
 }

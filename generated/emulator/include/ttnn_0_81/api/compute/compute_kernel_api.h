@@ -9,6 +9,7 @@
 // DST[idst] = exp2(DST[idst]).
 #ifndef TT_EMU_DECLARED_exp2_tile_1
 #define TT_EMU_DECLARED_exp2_tile_1
+template <auto... flags>  // the real call's template flags (approximation modes, fp32 DST): accepted, computed in fp32
 inline decltype(auto) exp2_tile(uint32_t idst) {
     return ::tt_emu::kapi::detail::sfpu(::tt_emu::sfpu::Op::exp2_tile, idst, 0.0f);
 }
@@ -17,6 +18,7 @@ inline decltype(auto) exp2_tile(uint32_t idst) {
 // Initialise the SFPU for exp2_tile.
 #ifndef TT_EMU_DECLARED_exp2_tile_init_0
 #define TT_EMU_DECLARED_exp2_tile_init_0
+template <auto... flags>  // the real call's template flags (approximation modes, fp32 DST): accepted, computed in fp32
 inline decltype(auto) exp2_tile_init() {
     return ::tt_emu::kapi::detail::sfpu_init(::tt_emu::sfpu::Op::exp2_tile_init);
 }
@@ -25,6 +27,7 @@ inline decltype(auto) exp2_tile_init() {
 // DST[idst] = log(DST[idst]).
 #ifndef TT_EMU_DECLARED_log_tile_1
 #define TT_EMU_DECLARED_log_tile_1
+template <auto... flags>  // the real call's template flags (approximation modes, fp32 DST): accepted, computed in fp32
 inline decltype(auto) log_tile(uint32_t idst) {
     return ::tt_emu::kapi::detail::sfpu(::tt_emu::sfpu::Op::log_tile, idst, 0.0f);
 }
@@ -33,6 +36,7 @@ inline decltype(auto) log_tile(uint32_t idst) {
 // Initialise the SFPU for log_tile.
 #ifndef TT_EMU_DECLARED_log_tile_init_0
 #define TT_EMU_DECLARED_log_tile_init_0
+template <auto... flags>  // the real call's template flags (approximation modes, fp32 DST): accepted, computed in fp32
 inline decltype(auto) log_tile_init() {
     return ::tt_emu::kapi::detail::sfpu_init(::tt_emu::sfpu::Op::log_tile_init);
 }
@@ -41,6 +45,7 @@ inline decltype(auto) log_tile_init() {
 // DST[idst] = sigmoid(DST[idst]).
 #ifndef TT_EMU_DECLARED_sigmoid_tile_1
 #define TT_EMU_DECLARED_sigmoid_tile_1
+template <auto... flags>  // the real call's template flags (approximation modes, fp32 DST): accepted, computed in fp32
 inline decltype(auto) sigmoid_tile(uint32_t idst) {
     return ::tt_emu::kapi::detail::sfpu(::tt_emu::sfpu::Op::sigmoid_tile, idst, 0.0f);
 }
@@ -49,6 +54,7 @@ inline decltype(auto) sigmoid_tile(uint32_t idst) {
 // Initialise the SFPU for sigmoid_tile.
 #ifndef TT_EMU_DECLARED_sigmoid_tile_init_0
 #define TT_EMU_DECLARED_sigmoid_tile_init_0
+template <auto... flags>  // the real call's template flags (approximation modes, fp32 DST): accepted, computed in fp32
 inline decltype(auto) sigmoid_tile_init() {
     return ::tt_emu::kapi::detail::sfpu_init(::tt_emu::sfpu::Op::sigmoid_tile_init);
 }
@@ -57,6 +63,7 @@ inline decltype(auto) sigmoid_tile_init() {
 // DST[idst] = tanh(DST[idst]).
 #ifndef TT_EMU_DECLARED_tanh_tile_1
 #define TT_EMU_DECLARED_tanh_tile_1
+template <auto... flags>  // the real call's template flags (approximation modes, fp32 DST): accepted, computed in fp32
 inline decltype(auto) tanh_tile(uint32_t idst) {
     return ::tt_emu::kapi::detail::sfpu(::tt_emu::sfpu::Op::tanh_tile, idst, 0.0f);
 }
@@ -65,6 +72,7 @@ inline decltype(auto) tanh_tile(uint32_t idst) {
 // Initialise the SFPU for tanh_tile.
 #ifndef TT_EMU_DECLARED_tanh_tile_init_0
 #define TT_EMU_DECLARED_tanh_tile_init_0
+template <auto... flags>  // the real call's template flags (approximation modes, fp32 DST): accepted, computed in fp32
 inline decltype(auto) tanh_tile_init() {
     return ::tt_emu::kapi::detail::sfpu_init(::tt_emu::sfpu::Op::tanh_tile_init);
 }

@@ -21,6 +21,9 @@ inline decltype(auto) add_init(uint32_t icb0, uint32_t icb1) {
 }
 #endif
 
+// Initialisation for the FPU element-wise operation `eltwise_binary_type` (EltwiseBinaryType::ELWADD, ELWSUB or ELWMUL in the emulator) of tiles from `icb0` and `icb1`; `full_init` also initialises the unpacker. ttnn's eltwise binary kernel calls it with the type its program factory defines (ELTWISE_OP_TYPE).
+using ::tt_emu::kapi::binary_tiles_init;
+
 // DST[idst] = mul(tile itile0 of icb0, tile itile1 of icb1).
 #ifndef TT_EMU_DECLARED_mul_tiles_5
 #define TT_EMU_DECLARED_mul_tiles_5

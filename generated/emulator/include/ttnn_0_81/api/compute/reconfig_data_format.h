@@ -13,6 +13,14 @@ inline decltype(auto) pack_reconfig_data_format(uint32_t ocb) {
 }
 #endif
 
+// Reconfigure the packer's format for CB `ocb` only when its format differs from CB `old_ocb`'s (ttnn 0.81.1 wheel, api/compute/reconfig_data_format.h, the (old, new) overload).
+#ifndef TT_EMU_DECLARED_pack_reconfig_data_format_2
+#define TT_EMU_DECLARED_pack_reconfig_data_format_2
+inline decltype(auto) pack_reconfig_data_format(uint32_t old_ocb, uint32_t ocb) {
+    return ::tt_emu::kapi::pack_reconfig_data_format(old_ocb, ocb);
+}
+#endif
+
 // Reconfigure the unpacker source formats (SrcA from `srca_cb`, SrcB from `srcb_cb`) when the next operation reads CBs of other data formats than the last configuration (matmul reads in1 into SrcA, in0 into SrcB).
 #ifndef TT_EMU_DECLARED_reconfig_data_format_2
 #define TT_EMU_DECLARED_reconfig_data_format_2
@@ -26,5 +34,13 @@ inline decltype(auto) reconfig_data_format(uint32_t srca_cb, uint32_t srcb_cb) {
 #define TT_EMU_DECLARED_reconfig_data_format_srca_1
 inline decltype(auto) reconfig_data_format_srca(uint32_t srca_cb) {
     return ::tt_emu::kapi::reconfig_data_format_srca(srca_cb);
+}
+#endif
+
+// Reconfigure the SrcA unpacker format from CB `srca_cb` only when its format differs from CB `old_srca_cb`'s (ttnn 0.81.1 wheel, api/compute/reconfig_data_format.h, the (old, new) overload); equal formats leave the configuration as it is.
+#ifndef TT_EMU_DECLARED_reconfig_data_format_srca_2
+#define TT_EMU_DECLARED_reconfig_data_format_srca_2
+inline decltype(auto) reconfig_data_format_srca(uint32_t old_srca_cb, uint32_t srca_cb) {
+    return ::tt_emu::kapi::reconfig_data_format_srca(old_srca_cb, srca_cb);
 }
 #endif

@@ -213,6 +213,14 @@ inline decltype(auto) noc_async_write_tile(uint32_t id, const Accessor& addrgen,
 }
 #endif
 
+// Wait until every write issued so far has left L1 (its source may be reused); acknowledged or not. The emulator lands the writes here (ttnn 0.81.1 wheel, api/dataflow/dataflow_api.h; 0.77.0 and 0.65.0 the same).
+#ifndef TT_EMU_DECLARED_noc_async_writes_flushed_0
+#define TT_EMU_DECLARED_noc_async_writes_flushed_0
+inline decltype(auto) noc_async_writes_flushed() {
+    return ::tt_emu::kapi::noc_async_writes_flushed();
+}
+#endif
+
 // Atomically add `incr` to the semaphore at NoC address `addr` (another core's semaphore, from get_noc_addr).
 #ifndef TT_EMU_DECLARED_noc_semaphore_inc_2
 #define TT_EMU_DECLARED_noc_semaphore_inc_2
@@ -259,6 +267,15 @@ inline decltype(auto) noc_semaphore_wait_min(volatile uint32_t* sem_addr, uint32
 template <typename Accessor>
 inline decltype(auto) TensorAccessor(const Accessor& args, uint32_t bank_base_address, uint32_t page_size) {
     return ::tt_emu::kapi::TensorAccessor(args, bank_base_address, page_size);
+}
+#endif
+
+// tensor_accessor with the page size left to its default, the aligned page size of the tensor's TensorAccessorArgs (ttnn 0.81.1 wheel, api/tensor/tensor_accessor.h: `page_size_in = TensorAccessorArgs<CTA_OFFSET, CRTA_OFFSET>::AlignedPageSize`); ttnn's readers and writers call it so.
+#ifndef TT_EMU_DECLARED_TensorAccessor_2
+#define TT_EMU_DECLARED_TensorAccessor_2
+template <typename Accessor>
+inline decltype(auto) TensorAccessor(const Accessor& args, uint32_t bank_base_address) {
+    return ::tt_emu::kapi::TensorAccessor(args, bank_base_address);
 }
 #endif
 

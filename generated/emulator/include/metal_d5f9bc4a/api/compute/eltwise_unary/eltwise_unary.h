@@ -5,7 +5,7 @@
 // Emulator version of <api/compute/eltwise_unary/eltwise_unary.h> in API profile metal_d5f9bc4a (compute kernels).
 #include "tt_emu/kernel_api.hpp"
 
-// Full hardware configuration for SFPU unary operations (copy a tile to DST, operate in place, pack); deprecated in ttnn 0.78/0.81 for compute_kernel_hw_startup(icb, ocb) + copy_init.
+// Full hardware configuration for SFPU unary operations (copy a tile to DST, operate in place, pack); deprecated in ttnn 0.78/0.81 for compute_kernel_hw_startup(icb, ocb) + copy_init (the compute_startup protocol emits those under ttnn_0_81; ttnn's own eltwise_sfpu.cpp includes its header).
 #ifndef TT_EMU_DECLARED_init_sfpu_2
 #define TT_EMU_DECLARED_init_sfpu_2
 inline decltype(auto) init_sfpu(uint32_t icb, uint32_t ocb) {

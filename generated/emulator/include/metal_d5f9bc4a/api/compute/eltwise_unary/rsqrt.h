@@ -9,6 +9,7 @@
 // DST[idst] = rsqrt(DST[idst]).
 #ifndef TT_EMU_DECLARED_rsqrt_tile_1
 #define TT_EMU_DECLARED_rsqrt_tile_1
+template <auto... flags>  // the real call's template flags (approximation modes, fp32 DST): accepted, computed in fp32
 inline decltype(auto) rsqrt_tile(uint32_t idst) {
     return ::tt_emu::kapi::detail::sfpu(::tt_emu::sfpu::Op::rsqrt_tile, idst, 0.0f);
 }
@@ -17,6 +18,7 @@ inline decltype(auto) rsqrt_tile(uint32_t idst) {
 // Initialise the SFPU for rsqrt_tile.
 #ifndef TT_EMU_DECLARED_rsqrt_tile_init_0
 #define TT_EMU_DECLARED_rsqrt_tile_init_0
+template <auto... flags>  // the real call's template flags (approximation modes, fp32 DST): accepted, computed in fp32
 inline decltype(auto) rsqrt_tile_init() {
     return ::tt_emu::kapi::detail::sfpu_init(::tt_emu::sfpu::Op::rsqrt_tile_init);
 }

@@ -1,0 +1,39 @@
+// Compute calls of ttnn 0.81.1's kernel API beyond the generated kernels' subset: binary_tiles_init<full_init,
+// EltwiseBinaryType> (a template: rendered headers bring it in with `using`), the init that ttnn's eltwise binary
+// kernel calls with the op type its program factory defines (ELTWISE_OP_TYPE), and the conditional `(old, new)`
+// data-format reconfigurations. Included by kernel_api.hpp.
+#pragma once
+
+#include <cstdint>
+
+#include "tt_emu/kernel_api.hpp"
+
+namespace tt_emu::ktypes {
+// tt-llk's llk_defs.h (wormhole_b0 and blackhole): the FPU's element-wise operations.
+enum class EltwiseBinaryType : std::uint8_t { ELWMUL, ELWDIV, ELWADD, ELWSUB, ELWLESS };
+}  // namespace tt_emu::ktypes
+
+namespace tt_emu::kapi {
+
+// The conditional reconfigurations of ttnn 0.81.1's api/compute/reconfig_data_format.h: SrcA (the packer) takes the
+// new CB's format only when it differs from the old CB's; equal formats leave the configuration as it is.
+void reconfig_data_format_srca(uint32_t old_srca_cb, uint32_t srca_cb);
+void pack_reconfig_data_format(uint32_t old_ocb, uint32_t ocb);
+
+// The FPU binary init of api/compute/eltwise_binary.h; `full_init` also configures the unpacker (the emulator's
+// inits always do). ELWDIV and ELWLESS have no emulated tile call: they do not compile.
+template <bool full_init, ktypes::EltwiseBinaryType eltwise_binary_type>
+void binary_tiles_init(uint32_t icb0, uint32_t icb1, bool acc_to_dest = false, uint32_t call_line = __builtin_LINE()) {
+    using T = ktypes::EltwiseBinaryType;
+    static_assert(eltwise_binary_type == T::ELWADD || eltwise_binary_type == T::ELWSUB ||
+                      eltwise_binary_type == T::ELWMUL,
+                  "binary_tiles_init: only ELWADD, ELWSUB and ELWMUL are emulated");
+    (void)call_line;
+    if constexpr (eltwise_binary_type == T::ELWADD) add_init(icb0, icb1, acc_to_dest);
+    if constexpr (eltwise_binary_type == T::ELWSUB) sub_init(icb0, icb1, acc_to_dest);
+    if constexpr (eltwise_binary_type == T::ELWMUL) mul_init(icb0, icb1);
+}
+
+}  // namespace tt_emu::kapi
+
+using ::tt_emu::ktypes::EltwiseBinaryType;

@@ -1,0 +1,122 @@
+"""Tenstorrent's production kernels on the emulator: the `ttnn` wheel of the spec's default API profile ships
+ttnn's kernels as source (`ttnn/cpp/ttnn/operations/**/device/kernels/**.cpp`, compiled by the JIT at run time);
+these tests run them, unmodified, from the wheel (unzipped into $TILELANG_TTNN_CACHE, as `make check-metal` fetches
+it), with host programs of the project's own (tests/ttnn_kernels/) that follow the program factories' CBs,
+compile-time and runtime arguments, and compare the results with numpy. Any report of the emulator's checks fails
+the run (a report on Tenstorrent's code is a bug of the emulator).
+
+Without network the wheel cannot be fetched: the tests fail saying so, unless TILELANG_CHECK_METAL_OFFLINE_OK=1
+says to skip them (as `make check-metal` does)."""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from tilelang.tenstorrent import PROFILES, emulator
+from tilelang.tenstorrent.emulator import DEFAULT_PROFILE
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from tools.check_metal import wheels  # noqa: E402
+
+VERSION = PROFILES[DEFAULT_PROFILE].ttnn_wheel
+HOST = Path(__file__).resolve().parent / "ttnn_kernels" / "main.cpp"
+
+
+@pytest.fixture(scope="module")
+def ttnn_home() -> Path:
+    """The wheel's package folder: tt-metal's root to the kernels' paths (TT_METAL_HOME)."""
+    try:
+        return wheels.ttnn_kernels(VERSION)
+    except wheels.Offline as exc:
+        if os.environ.get("TILELANG_CHECK_METAL_OFFLINE_OK") == "1":
+            pytest.skip(f"offline: {exc}")
+        pytest.fail(f"the ttnn {VERSION} wheel is needed for ttnn's kernels and cannot be fetched ({exc}); set "
+                    "TILELANG_CHECK_METAL_OFFLINE_OK=1 to skip these tests without network")
+
+
+@pytest.fixture(scope="module")
+def host() -> Path:
+    return emulator.build_host(HOST)
+
+
+def bf16(x: np.ndarray) -> np.ndarray:
+    """float32 -> bf16 bits, rounded to nearest even (as the host's bfloat16 is)."""
+    bits = np.ascontiguousarray(x, dtype=np.float32).view(np.uint32)
+    return ((bits + 0x7FFF + ((bits >> 16) & 1)) >> 16).astype(np.uint16)
+
+
+def f32(bits: np.ndarray) -> np.ndarray:
+    return (bits.astype(np.uint32) << 16).view(np.float32)
+
+
+def run_case(host: Path, home: Path, tmp_path: Path, family: str, variant: str, inputs: dict[str, np.ndarray],
+             out_shape: tuple[int, int], *extra: str) -> np.ndarray:
+    """Writes the inputs as bf16, runs the family's program and returns its output (float32 of the bf16 result)."""
+    rows, cols = next(iter(inputs.values())).shape
+    for name, value in inputs.items():
+        bf16(value).tofile(tmp_path / f"{name}.bin")
+    report = emulator.run(host, [family, variant, str(rows), str(cols), str(tmp_path), *extra],
+                          env={"TT_METAL_HOME": str(home)})
+    assert "done:" in report["stdout"]
+    return f32(np.fromfile(tmp_path / "out.bin", dtype=np.uint16)).reshape(out_shape)
+
+
+def rounded(x: np.ndarray) -> np.ndarray:
+    return f32(bf16(x))
+
+
+@pytest.mark.parametrize(("op", "fn"), [("add", np.add), ("sub", np.subtract), ("mul", np.multiply)])
+def test_eltwise_binary(host: Path, ttnn_home: Path, tmp_path: Path, op: str, fn: object) -> None:
+    """eltwise_binary_kernel.cpp with reader_binary_interleaved_start_id.cpp and writer_unary_interleaved_start_id.cpp
+    on 6 tiles (6 cores of the grid, split_work_to_cores): bf16 in, bf16 out, as numpy of the rounded inputs."""
+    rng = np.random.default_rng(1)
+    a, b = (rounded(rng.uniform(-2, 2, (64, 96)).astype(np.float32)) for _ in range(2))
+    out = run_case(host, ttnn_home, tmp_path, "eltwise_binary", op, {"a": a, "b": b}, a.shape)
+    np.testing.assert_allclose(out, rounded(fn(a, b)), rtol=1e-2, atol=1e-2)
+
+
+@pytest.mark.parametrize(("op", "fn", "low"), [
+    ("div", np.divide, 0.5),  # a * recip(b): the recip SFPU op on the second input (c_4)
+    ("logaddexp", np.logaddexp, -2.0),  # exp on both inputs (c_3, c_4), add, then log in DST
+])
+def test_eltwise_binary_with_sfpu_ops(host: Path, ttnn_home: Path, tmp_path: Path, op: str, fn: object,
+                                      low: float) -> None:
+    """The same kernel with ttnn's SFPU pre- and post-processing defines (SFPU_OP_INIT/FUNC_PRE_IN0_0, _PRE_IN1_0,
+    _0 and the SFPU_OP_*_INCLUDE families, spelled as ttnn spells them: `exp_tile<0u>(i)`, `recip_tile<false>(i)`):
+    the pre-processed inputs go through the interim CBs and back, as on hardware."""
+    rng = np.random.default_rng(2)
+    a, b = (rounded(rng.uniform(low, 2, (32, 64)).astype(np.float32)) for _ in range(2))
+    out = run_case(host, ttnn_home, tmp_path, "eltwise_binary", op, {"a": a, "b": b}, a.shape)
+    # Each pre-processed input is packed to bf16 before the FPU op; the result is packed once more.
+    np.testing.assert_allclose(out, fn(a, b), rtol=3e-2, atol=3e-2)
+
+
+def test_transpose_wh(host: Path, ttnn_home: Path, tmp_path: Path) -> None:
+    """transpose_wh.cpp with reader_unary_transpose_wh_interleaved.cpp (tiles in W-major order) and
+    writer_unary_interleaved_start_id.cpp: a 64 x 96 matrix transposed, exactly (bf16 moves, no arithmetic)."""
+    a = rounded(np.random.default_rng(3).uniform(-2, 2, (64, 96)).astype(np.float32))
+    out = run_case(host, ttnn_home, tmp_path, "transpose", "wh", {"a": a}, (96, 64))
+    np.testing.assert_array_equal(out, a.T)
+
+
+def _sigmoid(x: np.ndarray) -> np.ndarray:
+    return 1 / (1 + np.exp(-x))
+
+
+@pytest.mark.parametrize(("op", "fn", "low"), [
+    ("exp", np.exp, -2.0), ("log", np.log, 0.25), ("recip", np.reciprocal, 0.5), ("tanh", np.tanh, -2.0),
+    ("sigmoid", _sigmoid, -4.0), ("relu", lambda x: np.maximum(x, 0), -2.0),
+])
+def test_eltwise_unary_sfpu(host: Path, ttnn_home: Path, tmp_path: Path, op: str, fn: object, low: float) -> None:
+    """eltwise_sfpu.cpp with reader_unary_interleaved_start_id.cpp and writer_unary_interleaved_start_id.cpp, the op
+    as ttnn's SFPU_OP_CHAIN_0 (`exp_tile<0u>(0)`, `recip_tile<false>(0)`, ...): 5 tiles over 5 cores. The kernel also
+    includes trigonometry.h, mul_int_sfpu.h, rpow.h and rdiv.h, whose operations the emulator lacks (declared, refused
+    where called)."""
+    a = rounded(np.random.default_rng(4).uniform(low, 2, (32, 160)).astype(np.float32))
+    out = run_case(host, ttnn_home, tmp_path, "eltwise_unary", op, {"a": a}, a.shape)
+    np.testing.assert_allclose(out, fn(a), rtol=2e-2, atol=1e-2)
