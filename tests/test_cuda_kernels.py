@@ -26,7 +26,7 @@ import bench_cuda  # noqa: E402
 
 sys.path.insert(0, str(ROOT / "tests"))
 from test_language_llvm import elementwise_add, matmul  # noqa: E402
-from tt_norm_kernels import rms_norm  # noqa: E402
+from tt_norm_kernels import rms_norm, softmax  # noqa: E402
 
 SM90 = tvm.target.Target({"kind": "cuda", "arch": "sm_90"})
 
@@ -66,6 +66,7 @@ def test_emit_writes_each_kernel_with_its_launch_and_argument_order(emitted: tup
     assert kernels["add"]["grid"] == [8, 8, 1] and kernels["add"]["block"] == [128, 1, 1]  # BindCudaThreads
     assert kernels["gemm"]["block"] == [1, 1, 1]  # a GEMM block keeps one thread (not bound yet)
     assert kernels["rms_norm"]["grid"] == [64, 1, 1]
+    assert kernels["rms_norm"]["block"] == kernels["layer_norm"]["block"] == [128, 1, 1]  # cross-thread reductions
     assert kernels["layer_norm"]["params"][0] == {"name": "X", "dtype": "bfloat16", "shape": [64, 512]}
 
 
@@ -213,12 +214,13 @@ def _row_broadcast(n: int):
     return main
 
 
-@pytest.mark.parametrize("case", ["rms_norm", "gemm", "scan", "row_broadcast", "one_thread", "too_many",
+@pytest.mark.parametrize("case", ["rms_norm_two_rows", "gemm", "scan", "row_broadcast", "one_thread", "too_many",
                                   "global_read_back"])
 def test_blocks_keep_one_thread_where_threads_would_be_wrong(case: str) -> None:
-    """A reduction (rms_norm), a GEMM, a carried dependence (a scan over shared memory), a fragment read at another
-    nest's element (row_broadcast), threads=1, threads=2048 (over CUDA's 1024 a block), and a global tensor written
-    then read back all keep one thread."""
+    """A reduction into a fragment of two rows (rms_norm with blk_m=2: only one-element results are reduced across
+    the threads), a GEMM, a carried dependence (a scan over shared memory), a fragment read at another nest's element
+    (row_broadcast), threads=1, threads=2048 (over CUDA's 1024 a block), and a global tensor written then read back
+    all keep one thread."""
 
     @T.prim_func
     def one_thread(A: T.Tensor((32,), "float32"), B: T.Tensor((32,), "float32")):
@@ -240,9 +242,38 @@ def test_blocks_keep_one_thread_where_threads_would_be_wrong(case: str) -> None:
             for i in T.Parallel(32):
                 B[i] = B[31 - i] + 1.0
 
-    func = {"rms_norm": lambda: rms_norm(8, 256, 1), "gemm": lambda: matmul(128, 128, 64, 64, 64, 32),
+    func = {"rms_norm_two_rows": lambda: rms_norm(8, 256, 2), "gemm": lambda: matmul(128, 128, 64, 64, 64, 32),
             "scan": lambda: _scan(64), "row_broadcast": lambda: _row_broadcast(64), "one_thread": lambda: one_thread,
             "too_many": lambda: too_many,
             "global_read_back": lambda: global_read_back}[case]()
     source, launch = _lower(func)
     assert "threadIdx.x" not in launch and "threadIdx" not in source
+
+
+# ------------------------------------------------------------------------------ reductions across the threads
+
+
+def test_row_reduction_runs_on_the_threads_with_tvm_thread_allreduce() -> None:
+    """rms_norm, one row of 256 floats a block: each thread squares and sums its own 2 elements, TVM's lowered
+    tvm_thread_allreduce combines the 128 partial sums (warp shuffles, then 4 warps through shared memory), every
+    thread scales its elements by the shared rsqrt."""
+    source, launch = _lower(rms_norm(8, 256, 1))
+    assert launch == {"blockIdx.x": 8, "threadIdx.x": 128}
+    assert "alignas(64) float2 A_local_ptr[1];" in source  # 256 / 128 floats a thread
+    assert source.count("= __shfl_down_sync(") == 7  # 5 within a warp (offsets 16..1), 2 across the 4 warps
+    assert "__shared__ alignas(64) float red_buf_staging_ptr[4];" in source
+    assert "A_powsum_ptr[0] = (A_powsum_ptr[0] + ((volatile float*)red_result_ptr)[0]);" in source
+    assert "*(float2*)(B_ptr + ((((int)blockIdx.x) * 256) + (((int)threadIdx.x) * 2))) = A_local_ptr[0];" in source
+
+
+def test_max_and_sum_reductions_of_softmax_run_on_the_threads() -> None:
+    source, launch = _lower(softmax(4, 1024, 1))
+    assert launch["threadIdx.x"] == 128
+    assert "max(acc_ptr[0], " in source and source.count("= __shfl_down_sync(") == 14  # reduce_max, then reduce_sum
+
+
+def test_layer_norm_reductions_run_on_the_threads() -> None:
+    source, launch = _lower(bench_cuda.layer_norm_bf16(8, 512, 1))
+    assert launch["threadIdx.x"] == 128
+    assert source.count("= __shfl_down_sync(") == 14  # mean, then variance
+    assert "*(nv_bfloat164*)(Y_ptr + " in source  # 4 bf16 a thread at a time (16 bytes of the float fragment)

@@ -14,6 +14,7 @@
 # Spec: specs/passes/hoist_if_then_else.yaml
 # Spec: specs/passes/infer_tt_layout.yaml
 # Spec: specs/passes/insert_tt_compute_init.yaml
+# Spec: specs/passes/lower_thread_allreduce.yaml
 # Spec: specs/passes/lower_tile_ops_to_loops.yaml
 # Spec: specs/passes/lower_tile_ops_to_tt.yaml
 # Spec: specs/passes/lower_tt_loops_to_tile_ops.yaml

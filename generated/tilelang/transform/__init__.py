@@ -13,6 +13,7 @@
 # Spec: specs/passes/hoist_if_then_else.yaml
 # Spec: specs/passes/infer_tt_layout.yaml
 # Spec: specs/passes/insert_tt_compute_init.yaml
+# Spec: specs/passes/lower_thread_allreduce.yaml
 # Spec: specs/passes/lower_tile_ops_to_loops.yaml
 # Spec: specs/passes/lower_tile_ops_to_tt.yaml
 # Spec: specs/passes/lower_tt_loops_to_tile_ops.yaml
@@ -60,7 +61,7 @@ def AttachTTAccessors() -> tvm.transform.Pass:
 
 
 def BindCudaThreads() -> tvm.transform.Pass:
-    """Run a CUDA block on `T.Kernel(..., threads=N)`'s N threads (threadIdx.x) instead of one: every element loop nest of the block (T.Parallel loops and the copies LowerTileOpsToLoops made) is fused and strided over the threads (element e of a nest of E elements on thread e % N, iteration e / N; consecutive threads take consecutive elements, so global accesses coalesce), each fragment (local.fragment) is partitioned the same way (thread t keeps elements t, t + N, ... in a local array of ceil(E / N)); a thread takes runs of up to 16 bytes as one vectorized loop where every nest divides into whole runs and every global or shared access of a run is provably aligned (element e = (it * N + t) * width + v); shared buffers are shared by the threads with a barrier (__syncthreads) wherever a nest reads or overwrites what an earlier nest of the block wrote or read, and the threadIdx.x launch is added inside the block launches. A block applies only when that is correct by construction: its statements are allocations and element nests (serial loops from 0 over constant extents around one store, guarded or not), every access to a fragment is at its own nest's element (the nest's non-unit loops index the fragment's non-unit dims in order, over the same extents), and no global tensor is both written and read. Any other block (a reduction, a GEMM, a serial loop around nests, T.Pipelined) keeps one thread, as before, with the launch unchanged; so does a kernel asking for more than 1024 threads (CUDA's most per block), which could not launch."""
+    """Run a CUDA block on `T.Kernel(..., threads=N)`'s N threads (threadIdx.x) instead of one: every element loop nest of the block (T.Parallel loops and the copies LowerTileOpsToLoops made) is fused and strided over the threads (element e of a nest of E elements on thread e % N, iteration e / N; consecutive threads take consecutive elements, so global accesses coalesce), each fragment (local.fragment) is partitioned the same way (thread t keeps elements t, t + N, ... in a local array of ceil(E / N)); a thread takes runs of up to 16 bytes as one vectorized loop where every nest divides into whole runs and every global or shared access of a run is provably aligned (element e = (it * N + t) * width + v); shared buffers are shared by the threads with a barrier (__syncthreads) wherever a nest reads or overwrites what an earlier nest of the block wrote or read, and the threadIdx.x launch is added inside the block launches. A block applies only when that is correct by construction: its statements are allocations and element nests (serial loops from 0 over constant extents around one store, guarded or not), every access to a fragment is at its own nest's element (the nest's non-unit loops index the fragment's non-unit dims in order, over the same extents), and no global tensor is both written and read. A row reduction T.reduce_sum/max/min lowered into a one-element fragment (`for r: dst[0] = dst[0] + value`, a row a block) runs on the threads too: each thread combines the elements of the row it holds (the nest strided as an element nest, into a local accumulator), TVM's tvm_thread_allreduce (under a reduce_scope comm_reducer; LowerThreadAllreduce lowers it to warp shuffles and shared memory) combines the threads' accumulators, and every thread combines the result into its own copy of the fragment (such fragments become per-thread local buffers; statements that write them read only such fragments and run on every thread alike; a barrier precedes the allreduce wherever shared memory was touched since the last one). Any other block (a reduction into a fragment of several elements, a GEMM, a serial loop around nests, T.Pipelined) keeps one thread, as before, with the launch unchanged; so does a kernel asking for more than 1024 threads (CUDA's most per block), which could not launch."""
     return _cpp.make_pass('BindCudaThreads', {})
 
 
@@ -123,6 +124,11 @@ def LowerTTLoopsToTileOps() -> tvm.transform.Pass:
 def LowerTTProtocols() -> tvm.transform.Pass:
     """Protocol insertion: every abstract block op becomes the CB/NoC/DST protocol that implements it, with the op's arguments (reader and writer blocks; block matmul with the whole block in DST, or in sub-blocks with partial sums; element-wise FPU, SFPU and fill blocks)."""
     return _cpp.make_pass('LowerTTProtocols', {})
+
+
+def LowerThreadAllreduce() -> tvm.transform.Pass:
+    """Lower tvm_thread_allreduce (a value combined across a block's threads under a reduce_scope comm_reducer, as BindCudaThreads emits for T.reduce_*) into warp shuffles and, across warps, shared memory with barriers; every thread gets the result. In s_tir in apache-tvm 0.27; needs the function's target (its warp size)."""
+    return _cpp.make_pass('LowerThreadAllreduce', {})
 
 
 def LowerTileOpsToLoops() -> tvm.transform.Pass:
@@ -224,6 +230,7 @@ PASSES = {
     'InsertTTComputeInit': InsertTTComputeInit,
     'LowerTTLoopsToTileOps': LowerTTLoopsToTileOps,
     'LowerTTProtocols': LowerTTProtocols,
+    'LowerThreadAllreduce': LowerThreadAllreduce,
     'LowerTileOpsToLoops': LowerTileOpsToLoops,
     'LowerTileOpsToTT': LowerTileOpsToTT,
     'PartitionTTWork': PartitionTTWork,
@@ -261,6 +268,7 @@ PASS_OPTIONS: dict[str, dict[str, dict[str, Any]]] = {
     'InsertTTComputeInit': {},
     'LowerTTLoopsToTileOps': {},
     'LowerTTProtocols': {},
+    'LowerThreadAllreduce': {},
     'LowerTileOpsToLoops': {},
     'LowerTileOpsToTT': {},
     'PartitionTTWork': {'core_grid': {"type": 'int_list', "default": [8, 8], "choices": [], "length": 2, "minimum": 1}, 'mode': {"type": 'string', "default": 'auto', "choices": ['auto', 'global', 'shard', 'zigzag'], "length": None, "minimum": None}},
