@@ -49,13 +49,13 @@ import yaml
 from tt_attention_kernels import bshd_exp
 from tt_dram_loop_kernels import cpu_gemm, gemm_schedule
 from tt_kernels import elementwise_add, elementwise_unary, matmul, matmul_bias_relu, row_reduce
-from tt_loop_kernels import accumulate_blocks, row_sum_blocks
+from tt_loop_kernels import accumulate_blocks, guarded_rows, row_sum_blocks
 from tt_norm_kernels import rms_norm, softmax
 from tt_profiles import DEFAULT, PROFILE
 from tt_split_k_kernels import splitk_matmul
 from tvm import tirx
 
-import tilelang.language as T  # importing tilelang registers the tt.* ops and the T.tt script namespace
+import tilelang.language  # noqa: F401  (importing tilelang registers the tt.* ops and the T.tt script namespace)
 from generator import Project, load_project
 from tilelang import transform
 from tilelang.engine import pipelines
@@ -76,34 +76,6 @@ def _cpu_target() -> tvm.target.Target:
     # The llvm backend's target names this machine's CPU (mcpu=$host_cpu); a pinned CPU and triple keep the goldens
     # the same on every machine.
     return tvm.target.Target({"kind": "llvm", "mtriple": "x86_64-unknown-linux-gnu", "mcpu": "x86-64"})
-
-
-def guarded_rows(M, N, block_M, block_N):  # noqa: N803
-    """A CPU kernel on which the tvm-rule passes have work (the GEMM's loops leave most of them nothing to do):
-    copies of partial blocks (guarded loads and stores), a T.vectorized loop (VectorizeLoop), a T.unroll loop
-    (UnrollLoop), blocks whose buffers StorageRewrite hoists, a store guard invariant in the inner loop
-    (HoistIfThenElse), a guard RenormalizeSplitPattern rewrites, and a self-assignment that Simplify turns into a
-    no-op loop which RemoveNoOp deletes. (RewriteUnsafeSelect has no Select to rewrite: the language cannot write
-    one; `a if c else b` and T.if_then_else are the safe builtin if_then_else.)"""
-
-    @T.prim_func
-    def main(A: T.Tensor((M, N), "float32"), B: T.Tensor((M, N), "float32")):
-        with T.Kernel(T.ceildiv(N, block_N), T.ceildiv(M, block_M), threads=128) as (bx, by):
-            A_s = T.alloc_shared((block_M, block_N), "float32")
-            R = T.alloc_local((block_M,), "float32")
-            T.copy(A[by * block_M, bx * block_N], A_s)
-            for i in T.serial(block_M):
-                for j in T.vectorized(block_N):
-                    A_s[i, j] = T.max(A_s[i, j], T.float32(0))
-            for i in T.unroll(block_M):
-                R[i] = A_s[i, 0]
-            for i in T.serial(block_M):
-                R[i] = R[i]
-            for i, j in T.Parallel(block_M, block_N):
-                A_s[i, j] = T.if_then_else(bx > 0, A_s[i, j] - R[i], A_s[i, j])
-            T.copy(A_s, B[by * block_M, bx * block_N])
-
-    return main
 
 
 TT = ("lower_and_legalize_tt", "optimize_tenstorrent")

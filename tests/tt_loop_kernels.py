@@ -8,7 +8,7 @@ from typing import Any
 
 import tilelang.language as T
 
-__all__ = ["invariant_scale", "row_sum_blocks", "accumulate_blocks", "block_prefix_sum", "LOOP_CORPUS"]
+__all__ = ["invariant_scale", "row_sum_blocks", "accumulate_blocks", "block_prefix_sum", "guarded_rows", "LOOP_CORPUS"]
 
 
 def invariant_scale(M, N, block_M, block_N, dtype="bfloat16"):
@@ -96,3 +96,31 @@ LOOP_CORPUS: dict[str, Any] = {
     "loop_accumulate": lambda: accumulate_blocks(128, 256, 64, 64),
     "loop_extent_from_block_index": lambda: block_prefix_sum(128, 64, 32),
 }
+
+
+def guarded_rows(M, N, block_M, block_N):  # noqa: N803
+    """A CPU kernel on which the tvm-rule passes have work (the GEMM's loops leave most of them nothing to do):
+    copies of partial blocks (guarded loads and stores), a T.vectorized loop (VectorizeLoop), a T.unroll loop
+    (UnrollLoop), blocks whose buffers StorageRewrite hoists, a store guard invariant in the inner loop
+    (HoistIfThenElse), a guard RenormalizeSplitPattern rewrites, and a self-assignment that Simplify turns into a
+    no-op loop which RemoveNoOp deletes. (RewriteUnsafeSelect has no Select to rewrite: the language cannot write
+    one; `a if c else b` and T.if_then_else are the safe builtin if_then_else.)"""
+
+    @T.prim_func
+    def main(A: T.Tensor((M, N), "float32"), B: T.Tensor((M, N), "float32")):
+        with T.Kernel(T.ceildiv(N, block_N), T.ceildiv(M, block_M), threads=128) as (bx, by):
+            A_s = T.alloc_shared((block_M, block_N), "float32")
+            R = T.alloc_local((block_M,), "float32")
+            T.copy(A[by * block_M, bx * block_N], A_s)
+            for i in T.serial(block_M):
+                for j in T.vectorized(block_N):
+                    A_s[i, j] = T.max(A_s[i, j], T.float32(0))
+            for i in T.unroll(block_M):
+                R[i] = A_s[i, 0]
+            for i in T.serial(block_M):
+                R[i] = R[i]
+            for i, j in T.Parallel(block_M, block_N):
+                A_s[i, j] = T.if_then_else(bx > 0, A_s[i, j] - R[i], A_s[i, j])
+            T.copy(A_s, B[by * block_M, bx * block_N])
+
+    return main
