@@ -192,18 +192,19 @@ Any lower_tiles(const std::string& name, const Dict& options, const LowerTilesPa
     };
     Any new_body = map(body, {{ir::TilePrimitiveCall::kTypeKey, swap}, {ir::For::kTypeKey, swap}}, "pre");
     // Loops keep their variables through the replacement: the ops around a loop are found by its variable.
+    // (A while loop keeps its condition.)
     Rewrite wrap = [&](const Any& stmt) -> Any {
       std::vector<Any> before, after;
-      Any var = ir::For(stmt).loop_var();
+      Any key = loop_key(stmt);
       for (const auto& [op, lowered] : around) {
-        if (ir::For(op->stmt).loop_var().same_as(var)) (op->place == "before" ? before : after).push_back(lowered);
+        if (loop_key(op->stmt).same_as(key)) (op->place == "before" ? before : after).push_back(lowered);
       }
       if (before.empty() && after.empty()) return stmt;
       before.push_back(stmt);
       before.insert(before.end(), after.begin(), after.end());
       return seq(before);
     };
-    if (!around.empty()) new_body = map(new_body, {{ir::For::kTypeKey, wrap}}, "post");
+    if (!around.empty()) new_body = map(new_body, {{ir::For::kTypeKey, wrap}, {ir::While::kTypeKey, wrap}}, "post");
     return with_body(func, strip_onchip_allocs(new_body));
   });
 }

@@ -63,6 +63,8 @@ Any if_then_else(const Any& cond, const Any& then_case, const Any& else_case) {
   return call("tirx.IfThenElse", cond, then_case, else_case, Any(nullptr));
 }
 
+Any while_loop(const Any& cond, const Any& body) { return call("tirx.While", cond, body, Any(nullptr)); }
+
 Any prim_func(const List& params, const Any& body, const Any& ret_type, const Any& attrs) {
   return call("tirx.PrimFunc", params, body, ret_type, attrs, Any(nullptr));
 }

@@ -29,6 +29,8 @@ Any bind(const Any& v, const Any& value);
 Any for_loop(const Any& loop_var, const Any& min, const Any& extent, int kind, const Any& body,
              const Any& annotations = Any(nullptr), const Any& thread_binding = Any(nullptr));
 Any if_then_else(const Any& cond, const Any& then_case, const Any& else_case = Any(nullptr));
+/*! \brief While(cond, body). */
+Any while_loop(const Any& cond, const Any& body);
 
 Any prim_func(const List& params, const Any& body, const Any& ret_type, const Any& attrs);
 /*! \brief The function with another body (same parameters, result type and attributes). */

@@ -44,6 +44,11 @@ std::optional<Any> keep(const Any& stmt, const std::string& role) {
     return for_loop(loop->loop_var(), loop->min(), loop->extent(), static_cast<int>(loop->kind()), *inner,
                     loop->annotations());
   }
+  if (auto w = ir::While::from(stmt)) {  // a work range walked by index scalars: every kernel runs it alike
+    auto inner = keep(w->body(), role);
+    if (!inner) return std::nullopt;
+    return while_loop(w->condition(), *inner);
+  }
   if (auto branch = ir::IfThenElse::from(stmt)) {
     Any else_case = branch->else_case();
     auto then = keep(branch->then_case(), role);

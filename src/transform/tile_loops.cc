@@ -20,7 +20,7 @@ bool is_prefix(const Loops& outer, const Loops& inner) {
   return true;
 }
 
-std::string loop_name(const Any& loop) { return "'" + format_value(ir::For(loop).loop_var()) + "'"; }
+std::string loop_name(const Any& loop) { return loop_label(loop); }
 
 std::string reader_name(const TileOp& op) {
   if (op.kind == "copy_out") return "T.copy to '" + op.tensor->name + "'";

@@ -16,6 +16,16 @@ const Any& TileOp::get(const char* name) const {
   internal_error(kind + " tile op has no field '" + name + "'");
 }
 
+std::string loop_label(const Any& loop) {
+  if (auto w = ir::While::from(loop)) return "the while loop (while " + format_value(w->condition()) + ")";
+  return "'" + format_value(ir::For(loop).loop_var()) + "'";
+}
+
+Any loop_key(const Any& loop) {
+  if (auto w = ir::While::from(loop)) return w->condition().any();
+  return ir::For(loop).loop_var().any();
+}
+
 namespace {
 
 using namespace tileops;  // NOLINT: the recognisers' shared helpers
@@ -40,7 +50,7 @@ TileOp transpose_op(const ir::TilePrimitiveCall& stmt, const BufferInfo& operand
 
 // `loops`: the loops around the gemm, the innermost being its K loop (unless clear_accum makes it one product).
 // A transposed operand adds a transpose op before the gemm, which then reads the transposed value.
-std::vector<TileOp> classify_gemm(const ir::TilePrimitiveCall& stmt, const std::vector<ir::For>& loops) {
+std::vector<TileOp> classify_gemm(const ir::TilePrimitiveCall& stmt, const std::vector<Any>& loops) {
   List args = stmt.args();
   Region d = region_of(args[0]), a = region_of(args[1]), b = region_of(args[2]), c = region_of(args[3]);
   for (const Region* r : {&d, &a, &b, &c}) {
@@ -83,8 +93,9 @@ std::vector<TileOp> classify_gemm(const ir::TilePrimitiveCall& stmt, const std::
   Any k(int64_t(0));
   int64_t k_count = 1;
   if (!loops.empty() && !clear) {
-    k = loops.back().loop_var();
-    auto extent = ir::IntImm::from(loops.back().extent());
+    auto k_loop = ir::For::from(loops.back());  // none: a while loop, whose trip count is known at run time only
+    if (k_loop) k = k_loop->loop_var();
+    auto extent = k_loop ? ir::IntImm::from(k_loop->extent()) : std::nullopt;
     k_count = extent ? extent->value() : 0;  // 0: dynamic, refused unless gemm_accumulation finds no K loop
   }
   TileOp op{"gemm", stmt, d.info, {lhs, rhs}};
@@ -116,7 +127,7 @@ TileOp classify_fill(const ir::TilePrimitiveCall& stmt) {
 
 // ------------------------------------------------------------------------------------------------ walk
 
-void visit(const Any& stmt, const std::vector<ir::For>& loops, std::vector<TileOp>& ops);
+void visit(const Any& stmt, const std::vector<Any>& loops, std::vector<TileOp>& ops);
 
 // The first buffer other than an index scalar that `expr` reads ("" when none).
 std::string buffer_read(const Any& expr) {
@@ -129,7 +140,7 @@ std::string buffer_read(const Any& expr) {
 }
 
 // The tile ops of one tile primitive (a transposed gemm is two or three).
-std::vector<TileOp> classify_tile(const ir::TilePrimitiveCall& stmt, const std::vector<ir::For>& loops) {
+std::vector<TileOp> classify_tile(const ir::TilePrimitiveCall& stmt, const std::vector<Any>& loops) {
   std::string name = stmt.op().name();
   if (name == "tirx.tile.copy") return classify_copy(stmt);
   if (name == "tirx.tile.gemm") return classify_gemm(stmt, loops);
@@ -145,15 +156,15 @@ std::vector<TileOp> classify_tile(const ir::TilePrimitiveCall& stmt, const std::
 
 // An element-wise nest is one op; the per-core loop is looked through; any other loop must have a static
 // extent (it becomes a loop of the kernels) and is the K loop of a gemm directly inside it.
-void visit_loop(const ir::For& loop, const std::vector<ir::For>& loops, std::vector<TileOp>& ops) {
+void visit_loop(const ir::For& loop, const std::vector<Any>& loops, std::vector<TileOp>& ops) {
   if (auto atomic = atomic_nest(loop)) {
     for (TileOp& op : *atomic) {
-      for (const ir::For& l : loops) op.loops.push_back(l.any());
+      op.loops.insert(op.loops.end(), loops.begin(), loops.end());
       ops.push_back(std::move(op));
     }
   } else if (auto nest = eltwise_nest(loop)) {
     for (TileOp& op : classify_store(nest->first, nest->second, ops.size())) {
-      for (const ir::For& l : loops) op.loops.push_back(l.any());
+      op.loops.insert(op.loops.end(), loops.begin(), loops.end());
       ops.push_back(std::move(op));
     }
   } else if (loop.annotations().count(String(keys::kTtPersistentLoop))) {
@@ -167,18 +178,18 @@ void visit_loop(const ir::For& loop, const std::vector<ir::For>& loops, std::vec
            format_value(loop.extent()) + "); the tenstorrent backend needs loop extents that are constants or "
            "computed from block indices and index scalars");
     }
-    std::vector<ir::For> inner = loops;
-    inner.push_back(loop);
+    std::vector<Any> inner = loops;
+    inner.push_back(loop.any());
     visit(loop.body(), inner, ops);
   }
 }
 
-void visit(const Any& stmt, const std::vector<ir::For>& loops, std::vector<TileOp>& ops) {
+void visit(const Any& stmt, const std::vector<Any>& loops, std::vector<TileOp>& ops) {
   if (auto block = ir::SeqStmt::from(stmt)) {
     for (const Any& s : block->seq()) visit(s, loops, ops);
   } else if (auto tile = ir::TilePrimitiveCall::from(stmt)) {
     for (TileOp& op : classify_tile(*tile, loops)) {
-      for (const ir::For& l : loops) op.loops.push_back(l.any());
+      op.loops.insert(op.loops.end(), loops.begin(), loops.end());
       ops.push_back(std::move(op));
     }
   } else if (auto loop = ir::For::from(stmt)) {
@@ -187,8 +198,17 @@ void visit(const Any& stmt, const std::vector<ir::For>& loops, std::vector<TileO
     fail("a condition around tile operations (" + format_value(cond->condition()) +
          ") is not supported by the tenstorrent backend");
   } else if (auto w = ir::While::from(stmt)) {
-    fail("a while loop (while " + format_value(w->condition()) + ") is not supported by the tenstorrent backend "
-         "(its kernels run loops of a known extent: T.serial / T.Pipelined / range)");
+    // A work range walked by index scalars (stream-K's `while start_iter < last_iter`): every kernel keeps the
+    // scalars and evaluates the condition itself, so the reader, compute and writer run the body equally often.
+    std::string read = buffer_read(w->condition());
+    if (!read.empty()) {
+      fail("a while loop (while " + format_value(w->condition()) + ") has a condition read from '" + read + "'; "
+           "the tenstorrent backend needs while conditions computed from constants, block indices, loop variables "
+           "and index scalars (the reader and writer kernels do not see on-chip data)");
+    }
+    std::vector<Any> inner = loops;
+    inner.push_back(w->any());
+    visit(w->body(), inner, ops);
   } else if (auto store = ir::BufferStore::from(stmt)) {
     BufferInfo info = buffer_info(store->buffer());
     if (info.scope == "local" && info.shape == std::vector<int64_t>{1}) {  // an assignment (fold_constant_scalars)
@@ -202,7 +222,9 @@ void visit(const Any& stmt, const std::vector<ir::For>& loops, std::vector<TileO
     }
     if (!loops.empty()) {
       std::string vars, idx;
-      for (const ir::For& l : loops) vars += (vars.empty() ? "" : ", ") + format_value(l.loop_var());
+      for (const Any& l : loops) {
+        vars += (vars.empty() ? "" : ", ") + (ir::For::matches(l) ? format_value(ir::For(l).loop_var()) : loop_label(l));
+      }
       for (const Any& i : store->indices()) idx += (idx.empty() ? "" : ", ") + format_value(i);
       fail("store " + info.name + "[" + idx + "] = " + format_value(store->value()) + " in loop (" + vars + ") is one "
            "of several statements that the tenstorrent backend cannot split into element-wise nests: each buffer "
@@ -327,10 +349,10 @@ std::vector<TileOp> tile_ops(const Any& func) {
   mark_tilized_operands(ops);
   for (const TileOp& op : ops) {
     if (op.kind == "gemm" && as_int(op.get(names::kKCount)) == 0) {
-      ir::For k(op.loops.back());
-      fail("T.gemm into '" + op.out->name + "' accumulates over loop '" + format_value(k.loop_var()) + "', whose "
-           "extent " + format_value(k.extent()) + " is not a constant; the K loop of a gemm needs a static extent "
-           "(its last step packs the result)");
+      const Any& k = op.loops.back();
+      std::string extent = ir::For::matches(k) ? "extent " + format_value(ir::For(k).extent()) : "trip count";
+      fail("T.gemm into '" + op.out->name + "' accumulates over loop " + loop_label(k) + ", whose " + extent +
+           " is not a constant; the K loop of a gemm needs a static extent (its last step packs the result)");
     }
   }
   integer_casts(ops);

@@ -37,6 +37,13 @@ struct TileOp {
   const Any& get(const char* name) const;
 };
 
+/*! \brief A loop of TileOp::loops in messages: "'k'" (a For), or "the while loop (while cond)" (a While: a work
+ * range walked by index scalars, whose trip count every kernel finds at run time). */
+std::string loop_label(const Any& loop);
+/*! \brief What identifies a loop of TileOp::loops through rewrites of its body: a For's variable, a While's
+ * condition. */
+Any loop_key(const Any& loop);
+
 /*! \brief The tensors a T.copy block slices across a leading dim while holding the second-to-last dim at one index
  * ((B, S, H, D) per head): InferTTLayout lays them out row-major (buffer.row_major). */
 std::set<std::string> row_major_tensors(const Any& func);

@@ -79,7 +79,7 @@ std::vector<TileOp> atomic_ops(const ir::TilePrimitiveCall& call, const Any& stm
 void require_once_per_block(const TileOp& op, std::vector<std::string>& targets) {
   std::string what = std::string(kAtomic) + " into '" + op.tensor->name + "'";
   if (!op.loops.empty()) {
-    fail(what + " is inside loop '" + format_value(ir::For(op.loops.back()).loop_var()) + "'; the tenstorrent "
+    fail(what + " is inside loop " + loop_label(op.loops.back()) + "; the tenstorrent "
          "backend orders one atomic_add per output block and tensor, after the block's loops (accumulate in the "
          "fragment and add it once)");
   }

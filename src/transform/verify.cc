@@ -63,6 +63,10 @@ void count_pages(const Any& stmt, int64_t scale, Totals& totals, const List& pai
     if (auto extent = ir::IntImm::from(loop->extent())) {
       for (const auto& [key, value] : inner) totals[key] += value * extent->value() * scale;
     }
+  } else if (auto w = ir::While::from(stmt)) {  // a run-time trip count: its body is checked on its own
+    Totals inner;
+    count_pages(w->body(), 1, inner, pairs, kernel);
+    balanced_or_raise(inner, pairs, kernel + ": while loop (while " + format_value(w->condition()) + ")");
   } else if (auto branch = ir::IfThenElse::from(stmt)) {
     count_pages(branch->then_case(), scale, totals, pairs, kernel);
     Any other = branch->else_case();

@@ -111,6 +111,10 @@ class _Printer:
             self.lines.append(f"{pad}for ({ctype} {name} = {start}; {name} < {stop}; ++{name}) {{")
             self.stmt(node.body, depth + 1)
             self.lines.append(f"{pad}}}")
+        elif isinstance(node, tirx.While):  # a work range walked by index scalars (every kernel runs it alike)
+            self.lines.append(f"{pad}while ({self.expr(node.condition)}) {{")
+            self.stmt(node.body, depth + 1)
+            self.lines.append(f"{pad}}}")
         elif isinstance(node, tirx.IfThenElse):
             self.lines.append(f"{pad}if ({self.expr(node.condition)}) {{")
             self.stmt(node.then_case, depth + 1)

@@ -1,0 +1,70 @@
+"""While loops on Tenstorrent (issue 28): a `while` over index scalars (stream-K's `while start_iter[0] < last_iter`)
+is a loop of every kernel: the reader, compute and writer keep the scalars (tests/test_tt_scalars.py) and each
+evaluates the condition itself, so all three run the body equally often and agree on every tile they push and pop.
+Run in the emulator against numpy at a tile multiple and a ragged shape whose blocks walk ranges of different
+lengths; a condition read from a buffer is refused naming it."""
+
+import shutil
+
+import numpy as np
+import pytest
+
+import tilelang
+import tilelang.language as T
+from tilelang.errors import TileLangError
+
+pytestmark = pytest.mark.skipif(shutil.which("g++") is None, reason="no C++ compiler")
+
+
+def _while_rows(m: int, n: int, bm: int, steps: int):
+    """Each block doubles row blocks [bx * steps, min((bx + 1) * steps, ceil(m / bm))) of A into B, walking them with
+    a while loop over a loop-carried index scalar: the last block's range is shorter when `steps` does not divide."""
+
+    @T.prim_func
+    def main(A: T.Tensor((m, n), "float32"), B: T.Tensor((m, n), "float32")):
+        with T.Kernel(T.ceildiv(T.ceildiv(m, bm), steps), threads=128) as bx:
+            a = T.alloc_shared((bm, n), "float32")
+            b = T.alloc_fragment((bm, n), "float32")
+            row = T.alloc_var("int32")
+            row = bx * steps
+            end = T.min((bx + 1) * steps, T.ceildiv(m, bm))
+            while row < end:
+                T.copy(A[row * bm, 0], a)
+                for i, j in T.Parallel(bm, n):
+                    b[i, j] = a[i, j] * 2.0
+                T.copy(b, B[row * bm, 0])
+                row = row + 1
+
+    return main
+
+
+@pytest.mark.parametrize("m,n,steps", [(128, 64, 2), (100, 72, 3)])
+def test_a_while_loop_over_an_index_scalar_runs_in_every_kernel(m: int, n: int, steps: int) -> None:
+    """(100, 72) in row blocks of 32 over ranges of 3: block 0 walks rows 0-2, block 1 row 3 only."""
+    a = np.random.default_rng(m + n).standard_normal((m, n)).astype(np.float32)
+    kernel = tilelang.compile(_while_rows(m, n, 32, steps), out_idx=[-1], target="tenstorrent")
+    np.testing.assert_allclose(kernel(a), a * 2, rtol=1e-6, atol=1e-6)
+    files = kernel.artifact.rt_mod.files
+    for role in ("reader", "compute", "writer"):
+        assert "while (row < " in files[f"{role}.cpp"], role
+
+
+def _while_on_data(n: int = 64):
+    @T.prim_func
+    def main(A: T.Tensor((32, n), "float32"), B: T.Tensor((32, n), "float32")):
+        with T.Kernel(1, threads=128):
+            a = T.alloc_fragment((32, n), "float32")
+            T.copy(A, a)
+            while a[0, 0] < 10.0:
+                for i, j in T.Parallel(32, n):
+                    a[i, j] = a[i, j] * 2.0
+            T.copy(a, B)
+
+    return main
+
+
+def test_a_while_loop_on_data_is_refused_naming_the_buffer() -> None:
+    """The reader and writer kernels never see on-chip values, so they could not run such a loop in step."""
+    with pytest.raises(TileLangError, match=r"a while loop \(while a\[0, 0\] < T.float32\(10.0\)\) has a condition "
+                                            r"read from 'a'"):
+        tilelang.lower(_while_on_data(), target="tenstorrent")
