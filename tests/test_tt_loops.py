@@ -14,7 +14,7 @@ from typing import Any
 import ml_dtypes
 import numpy as np
 import pytest
-from tt_loop_kernels import accumulate_blocks, block_prefix_sum, invariant_scale, row_sum_blocks
+from tt_loop_kernels import accumulate_blocks, block_prefix_sum, invariant_scale, lower_block_gemm, row_sum_blocks
 
 import tilelang
 import tilelang.language as T
@@ -188,20 +188,13 @@ def test_loop_extent_computed_from_the_block_index(grid: list[int]) -> None:
     assert "k < " in compute and "count" in compute
 
 
-def test_gemm_k_loop_with_a_block_dependent_extent_is_refused() -> None:
-    @T.prim_func
-    def main(A: T.Tensor((64, 128), "bfloat16"), B: T.Tensor((128, 64), "bfloat16"), C: T.Tensor((64, 64), "float")):
-        with T.Kernel(2, threads=128) as bx:
-            A_s = T.alloc_shared((32, 32), "bfloat16")
-            B_s = T.alloc_shared((32, 64), "bfloat16")
-            C_l = T.alloc_fragment((32, 64), "float")
-            T.clear(C_l)
-            for k in T.serial(bx + 1):
-                T.copy(A[bx * 32, k * 32], A_s)
-                T.copy(B[k * 32, 0], B_s)
-                T.gemm(A_s, B_s, C_l)
-            T.copy(C_l, C[bx * 32, 0])
-
-    with pytest.raises(TileLangError, match=r"T.gemm into 'C_l' accumulates over loop 'k', whose extent .* is not a "
-                                            r"constant; the K loop of a gemm needs a static extent"):
-        tilelang.lower(main, target="tenstorrent")
+def test_gemm_k_loop_with_a_block_dependent_extent_runs() -> None:
+    """Block row bx accumulates K blocks 0..bx (a block-lower-triangular A times B): the K loop's extent bx + 1 is
+    computed by every kernel from its block's index, and the compute kernel packs at the step k == bx (stream-K's
+    K loops have such run-time extents)."""
+    kernel = tilelang.compile(lower_block_gemm(128, 64, 32, 64), out_idx=[-1], target="tenstorrent",
+                              pass_configs={"tl.PartitionTTWork.core_grid": [2, 1]})
+    a, b = uniform(128, 128), uniform(128, 64)
+    lower = np.kron(np.tril(np.ones((4, 4), np.float32)), np.ones((32, 32), np.float32))
+    want = (a.astype(np.float32) * lower) @ b.astype(np.float32)
+    np.testing.assert_allclose(kernel(a, b), want, rtol=1e-5, atol=1e-4)

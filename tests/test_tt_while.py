@@ -8,6 +8,7 @@ import shutil
 
 import numpy as np
 import pytest
+from tt_loop_kernels import while_rows
 
 import tilelang
 import tilelang.language as T
@@ -16,33 +17,11 @@ from tilelang.errors import TileLangError
 pytestmark = pytest.mark.skipif(shutil.which("g++") is None, reason="no C++ compiler")
 
 
-def _while_rows(m: int, n: int, bm: int, steps: int):
-    """Each block doubles row blocks [bx * steps, min((bx + 1) * steps, ceil(m / bm))) of A into B, walking them with
-    a while loop over a loop-carried index scalar: the last block's range is shorter when `steps` does not divide."""
-
-    @T.prim_func
-    def main(A: T.Tensor((m, n), "float32"), B: T.Tensor((m, n), "float32")):
-        with T.Kernel(T.ceildiv(T.ceildiv(m, bm), steps), threads=128) as bx:
-            a = T.alloc_shared((bm, n), "float32")
-            b = T.alloc_fragment((bm, n), "float32")
-            row = T.alloc_var("int32")
-            row = bx * steps
-            end = T.min((bx + 1) * steps, T.ceildiv(m, bm))
-            while row < end:
-                T.copy(A[row * bm, 0], a)
-                for i, j in T.Parallel(bm, n):
-                    b[i, j] = a[i, j] * 2.0
-                T.copy(b, B[row * bm, 0])
-                row = row + 1
-
-    return main
-
-
 @pytest.mark.parametrize("m,n,steps", [(128, 64, 2), (100, 72, 3)])
 def test_a_while_loop_over_an_index_scalar_runs_in_every_kernel(m: int, n: int, steps: int) -> None:
     """(100, 72) in row blocks of 32 over ranges of 3: block 0 walks rows 0-2, block 1 row 3 only."""
     a = np.random.default_rng(m + n).standard_normal((m, n)).astype(np.float32)
-    kernel = tilelang.compile(_while_rows(m, n, 32, steps), out_idx=[-1], target="tenstorrent")
+    kernel = tilelang.compile(while_rows(m, n, 32, steps), out_idx=[-1], target="tenstorrent")
     np.testing.assert_allclose(kernel(a), a * 2, rtol=1e-6, atol=1e-6)
     files = kernel.artifact.rt_mod.files
     for role in ("reader", "compute", "writer"):
@@ -68,3 +47,30 @@ def test_a_while_loop_on_data_is_refused_naming_the_buffer() -> None:
     with pytest.raises(TileLangError, match=r"a while loop \(while a\[0, 0\] < T.float32\(10.0\)\) has a condition "
                                             r"read from 'a'"):
         tilelang.lower(_while_on_data(), target="tenstorrent")
+
+
+def _gemm_over_while():
+    @T.prim_func
+    def main(A: T.Tensor((32, 128), "bfloat16"), B: T.Tensor((128, 32), "bfloat16"), C: T.Tensor((32, 32), "float")):
+        with T.Kernel(1, threads=128):
+            A_s = T.alloc_shared((32, 32), "bfloat16")
+            B_s = T.alloc_shared((32, 32), "bfloat16")
+            C_l = T.alloc_fragment((32, 32), "float")
+            k = T.alloc_var("int32")
+            k = 0
+            T.clear(C_l)
+            while k < 4:
+                T.copy(A[0, k * 32], A_s)
+                T.copy(B[k * 32, 0], B_s)
+                T.gemm(A_s, B_s, C_l)
+                k = k + 1
+            T.copy(C_l, C[0, 0])
+
+    return main
+
+
+def test_a_gemm_accumulating_over_a_while_loop_is_refused() -> None:
+    """Its last step packs the result, and no kernel knows which step of a while loop is the last before it ends."""
+    with pytest.raises(TileLangError, match=r"T.gemm into 'C_l' accumulates over the while loop \(while k < 4\), "
+                                            r"whose trip count is known only as it ends"):
+        tilelang.lower(_gemm_over_while(), target="tenstorrent")

@@ -8,7 +8,8 @@ from typing import Any
 
 import tilelang.language as T
 
-__all__ = ["invariant_scale", "row_sum_blocks", "accumulate_blocks", "block_prefix_sum", "guarded_rows", "LOOP_CORPUS"]
+__all__ = ["invariant_scale", "row_sum_blocks", "accumulate_blocks", "block_prefix_sum", "lower_block_gemm",
+           "while_rows", "guarded_rows", "LOOP_CORPUS"]
 
 
 def invariant_scale(M, N, block_M, block_N, dtype="bfloat16"):
@@ -89,12 +90,58 @@ def block_prefix_sum(M, N, block_M, dtype="float32"):
     return main
 
 
+def lower_block_gemm(M, N, block_M, block_N, dtype="bfloat16", accum_dtype="float"):
+    """Block row bx accumulates K blocks 0..bx (a block-lower-triangular A (M, M) times B (M, N), K blocks of
+    block_M): a gemm whose K loop's extent bx + 1 every kernel computes from its block's index, as stream-K's K
+    loops have run-time extents."""
+
+    @T.prim_func
+    def main(A: T.Tensor((M, M), dtype), B: T.Tensor((M, N), dtype), C: T.Tensor((M, N), accum_dtype)):
+        with T.Kernel(T.ceildiv(M, block_M), threads=128) as bx:
+            A_s = T.alloc_shared((block_M, block_M), dtype)
+            B_s = T.alloc_shared((block_M, block_N), dtype)
+            C_l = T.alloc_fragment((block_M, block_N), accum_dtype)
+            T.clear(C_l)
+            for k in T.serial(bx + 1):
+                T.copy(A[bx * block_M, k * block_M], A_s)
+                T.copy(B[k * block_M, 0], B_s)
+                T.gemm(A_s, B_s, C_l)
+            T.copy(C_l, C[bx * block_M, 0])
+
+    return main
+
+
+def while_rows(M, N, block_M, steps, dtype="float32"):
+    """Each block doubles row blocks [bx * steps, min((bx + 1) * steps, ceil(M / block_M))) of A into B, walking them
+    with a while loop over a loop-carried index scalar (stream-K's `while start_iter[0] < last_iter`): the last
+    block's range is shorter when `steps` does not divide the row blocks."""
+
+    @T.prim_func
+    def main(A: T.Tensor((M, N), dtype), B: T.Tensor((M, N), dtype)):
+        with T.Kernel(T.ceildiv(T.ceildiv(M, block_M), steps), threads=128) as bx:
+            a = T.alloc_shared((block_M, N), dtype)
+            b = T.alloc_fragment((block_M, N), dtype)
+            row = T.alloc_var("int32")
+            row = bx * steps
+            end = T.min((bx + 1) * steps, T.ceildiv(M, block_M))
+            while row < end:
+                T.copy(A[row * block_M, 0], a)
+                for i, j in T.Parallel(block_M, N):
+                    b[i, j] = a[i, j] * 2.0
+                T.copy(b, B[row * block_M, 0])
+                row = row + 1
+
+    return main
+
+
 LOOP_CORPUS: dict[str, Any] = {
     "loop_invariant_scale": lambda: invariant_scale(128, 256, 64, 64),
     "loop_row_sum": lambda: row_sum_blocks(128, 256, 64, 64),
     "loop_row_max": lambda: row_sum_blocks(128, 256, 64, 64, "max"),
     "loop_accumulate": lambda: accumulate_blocks(128, 256, 64, 64),
     "loop_extent_from_block_index": lambda: block_prefix_sum(128, 64, 32),
+    "loop_gemm_k_extent_from_block_index": lambda: lower_block_gemm(128, 64, 32, 64),
+    "loop_while_index_scalar": lambda: while_rows(100, 72, 32, 3),
 }
 
 

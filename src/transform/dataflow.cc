@@ -122,8 +122,10 @@ Any dataflow(const std::string& name, const Dict& options, const DataflowParams&
     NeedsPartial needs_partial = [&](const TileOp& gemm, int64_t pages) {
       if (!partial.has_value()) return false;
       bool fp32 = accumulates_fp32(String(gemm.out->dtype));
+      // A K loop of run-time extent may take several steps: the CBs are planned for that.
+      Any k_count = is_int(gemm.get(names::kKCount)) ? gemm.get(names::kKCount) : Any(int64_t(2));
       Ctx ctx{{names::kMt, gemm.get(names::kMt)}, {names::kNt, gemm.get(names::kNt)},
-              {names::kKCount, gemm.get(names::kKCount)}, {names::kPages, Any(pages)},
+              {names::kKCount, k_count}, {names::kPages, Any(pages)},
               {names::kTransposed, gemm.get(names::kTransposed)}, {names::kTilized, gemm.get(names::kTilized)},
               {names::kDstCapacity, Any(dst_capacity(fp32))}};
       return truthy((*partial)(ctx));

@@ -91,16 +91,20 @@ std::vector<TileOp> classify_gemm(const ir::TilePrimitiveCall& stmt, const std::
          (transpose_b ? " (transposed)" : "") + " -> " + d.info.name + " " + ints_str(d.info.shape));
   }
   Any k(int64_t(0));
-  int64_t k_count = 1;
+  Any k_count(int64_t(1));
   if (!loops.empty() && !clear) {
-    auto k_loop = ir::For::from(loops.back());  // none: a while loop, whose trip count is known at run time only
+    // A K loop of run-time extent (stream-K's `T.Pipelined(end_iter[0] - start_iter[0])`, computed from block
+    // indices and index scalars): k_count is that expression, which every kernel computes alike, and the last step
+    // (`k == k_count - 1`) packs at run time. A while loop has no step count: 0, refused unless gemm_accumulation
+    // finds it is no K loop.
+    auto k_loop = ir::For::from(loops.back());
     if (k_loop) k = k_loop->loop_var();
     auto extent = k_loop ? ir::IntImm::from(k_loop->extent()) : std::nullopt;
-    k_count = extent ? extent->value() : 0;  // 0: dynamic, refused unless gemm_accumulation finds no K loop
+    k_count = extent ? Any(extent->value()) : k_loop ? k_loop->extent().any() : Any(int64_t(0));
   }
   TileOp op{"gemm", stmt, d.info, {lhs, rhs}};
   op.fields = {{names::kMt, Any(mt)}, {names::kNt, Any(nt)}, {names::kKt, Any(ak)}, {names::kK, k},
-               {names::kKCount, Any(k_count)}, {names::kTransposed, Any(transpose_a || transpose_b)},
+               {names::kKCount, k_count}, {names::kTransposed, Any(transpose_a || transpose_b)},
                {names::kTilized, Any(false)}, {names::kClear, Any(clear)}};
   ops.push_back(op);
   return ops;
@@ -348,11 +352,11 @@ std::vector<TileOp> tile_ops(const Any& func) {
   gemm_accumulation(ops);
   mark_tilized_operands(ops);
   for (const TileOp& op : ops) {
-    if (op.kind == "gemm" && as_int(op.get(names::kKCount)) == 0) {
-      const Any& k = op.loops.back();
-      std::string extent = ir::For::matches(k) ? "extent " + format_value(ir::For(k).extent()) : "trip count";
-      fail("T.gemm into '" + op.out->name + "' accumulates over loop " + loop_label(k) + ", whose " + extent +
-           " is not a constant; the K loop of a gemm needs a static extent (its last step packs the result)");
+    const Any& k_count = op.kind == "gemm" ? op.get(names::kKCount) : Any();
+    if (op.kind == "gemm" && is_int(k_count) && as_int(k_count) == 0) {
+      fail("T.gemm into '" + op.out->name + "' accumulates over " + loop_label(op.loops.back()) + ", whose trip "
+           "count is known only as it ends; the K loop of a gemm needs an extent its last step can be told by "
+           "(a T.serial / T.Pipelined loop)");
     }
   }
   integer_casts(ops);
