@@ -6,9 +6,10 @@ lengths; a condition read from a buffer is refused naming it."""
 
 import shutil
 
+import ml_dtypes
 import numpy as np
 import pytest
-from tt_loop_kernels import while_rows
+from tt_loop_kernels import streamk_whole_tiles, while_rows
 
 import tilelang
 import tilelang.language as T
@@ -26,6 +27,21 @@ def test_a_while_loop_over_an_index_scalar_runs_in_every_kernel(m: int, n: int, 
     files = kernel.artifact.rt_mod.files
     for role in ("reader", "compute", "writer"):
         assert "while (row < " in files[f"{role}.cpp"], role
+
+
+def test_streamk_walk_of_whole_tiles_matches_numpy() -> None:
+    """Stream-K's while loop, tiles and K ranges from `start_iter`, and its K loop of run-time extent `end_iter -
+    start_iter` (B transposed), where every program's range is whole tiles (no fix-up): ragged 100x72x80 in 32-blocks
+    (12 tiles of 3 K steps) over 5 programs of 3 tiles (the last one empty) on 3 cores (two programs on a core walk
+    one after the other)."""
+    m, n, k = 100, 72, 80
+    rng = np.random.default_rng(5)
+    a = rng.uniform(-1, 1, (m, k)).astype(ml_dtypes.bfloat16)
+    b = rng.uniform(-1, 1, (n, k)).astype(ml_dtypes.bfloat16)
+    kernel = tilelang.compile(streamk_whole_tiles(m, n, k, 32, 32, 32, 5), out_idx=[-1], target="tenstorrent",
+                              pass_configs={"tl.PartitionTTWork.core_grid": [3, 1]})
+    want = a.astype(np.float32) @ b.astype(np.float32).T
+    np.testing.assert_allclose(kernel(a, b), want, rtol=1e-5, atol=1e-5)
 
 
 def _while_on_data(n: int = 64):

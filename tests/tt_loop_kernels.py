@@ -9,7 +9,7 @@ from typing import Any
 import tilelang.language as T
 
 __all__ = ["invariant_scale", "row_sum_blocks", "accumulate_blocks", "block_prefix_sum", "lower_block_gemm",
-           "while_rows", "guarded_rows", "LOOP_CORPUS"]
+           "while_rows", "streamk_whole_tiles", "guarded_rows", "LOOP_CORPUS"]
 
 
 def invariant_scale(M, N, block_M, block_N, dtype="bfloat16"):
@@ -134,6 +134,41 @@ def while_rows(M, N, block_M, steps, dtype="float32"):
     return main
 
 
+def streamk_whole_tiles(M, N, K, block_M, block_N, block_K, programs, dtype="bfloat16", accum_dtype="float"):
+    """Stream-K's walk (examples/gemm_streamk) when every program's range of K steps is whole output tiles, so no
+    tile is shared and no fix-up is needed: a while loop over the loop-carried `start_iter`, the tile and the K range
+    of each work unit computed from it, and a K loop of run-time extent `end_iter - start_iter` (B transposed, as
+    upstream calls it). A program whose range is empty runs no unit."""
+    iters = (K + block_K - 1) // block_K
+    tiles = ((M + block_M - 1) // block_M) * ((N + block_N - 1) // block_N)
+    per = (tiles + programs - 1) // programs * iters
+
+    @T.prim_func
+    def main(A: T.Tensor((M, K), dtype), B: T.Tensor((N, K), dtype), C: T.Tensor((M, N), accum_dtype)):
+        with T.Kernel(programs, threads=128) as pid:
+            A_s = T.alloc_shared((block_M, block_K), dtype)
+            B_s = T.alloc_shared((block_N, block_K), dtype)
+            C_l = T.alloc_fragment((block_M, block_N), accum_dtype)
+            start_iter = T.alloc_var("int32")
+            end_iter = T.alloc_var("int32")
+            start_iter = pid * per
+            last_iter = T.min((pid + 1) * per, tiles * iters)
+            while start_iter < last_iter:
+                end_iter = T.min(start_iter + (iters - start_iter % iters), last_iter)
+                tile_id = start_iter // iters
+                pid_m = tile_id // T.ceildiv(N, block_N)
+                pid_n = tile_id % T.ceildiv(N, block_N)
+                T.clear(C_l)
+                for k in T.Pipelined(end_iter - start_iter, num_stages=2):
+                    T.copy(A[pid_m * block_M, (k + start_iter % iters) * block_K], A_s)
+                    T.copy(B[pid_n * block_N, (k + start_iter % iters) * block_K], B_s)
+                    T.gemm(A_s, B_s, C_l, transpose_B=True)
+                T.copy(C_l, C[pid_m * block_M, pid_n * block_N])
+                start_iter = end_iter
+
+    return main
+
+
 LOOP_CORPUS: dict[str, Any] = {
     "loop_invariant_scale": lambda: invariant_scale(128, 256, 64, 64),
     "loop_row_sum": lambda: row_sum_blocks(128, 256, 64, 64),
@@ -142,6 +177,7 @@ LOOP_CORPUS: dict[str, Any] = {
     "loop_extent_from_block_index": lambda: block_prefix_sum(128, 64, 32),
     "loop_gemm_k_extent_from_block_index": lambda: lower_block_gemm(128, 64, 32, 64),
     "loop_while_index_scalar": lambda: while_rows(100, 72, 32, 3),
+    "loop_streamk_whole_tiles": lambda: streamk_whole_tiles(100, 72, 80, 32, 32, 32, 5),
 }
 
 
