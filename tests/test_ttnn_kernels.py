@@ -120,3 +120,13 @@ def test_eltwise_unary_sfpu(host: Path, ttnn_home: Path, tmp_path: Path, op: str
     a = rounded(np.random.default_rng(4).uniform(low, 2, (32, 160)).astype(np.float32))
     out = run_case(host, ttnn_home, tmp_path, "eltwise_unary", op, {"a": a}, a.shape)
     np.testing.assert_allclose(out, fn(a), rtol=2e-2, atol=1e-2)
+
+
+def test_tilize_metal2(host: Path, ttnn_home: Path, tmp_path: Path) -> None:
+    """ttnn 0.81.1's Metal 2.0 tilize (tilize_multi_core_default's ProgramSpec): reader_unary_stick_layout_split_rows_
+    multicore.cpp reads row-major sticks through `dfb::in` and `tensor::src`, kernel/compute/tilize_metal2.cpp
+    (kernel_lib's tilize, in its fast mode) tilizes, writer_unary_interleaved_start_id_metal2.cpp writes the tiles; 3
+    tile rows over 2 cores (a full core of 2 blocks and a cliff of 1, one compute KernelSpec each). Exact."""
+    a = rounded(np.random.default_rng(5).uniform(-2, 2, (96, 64)).astype(np.float32))
+    out = run_case(host, ttnn_home, tmp_path, "tilize", "default", {"a": a}, a.shape)
+    np.testing.assert_array_equal(out, a)
