@@ -130,3 +130,13 @@ def test_tilize_metal2(host: Path, ttnn_home: Path, tmp_path: Path) -> None:
     a = rounded(np.random.default_rng(5).uniform(-2, 2, (96, 64)).astype(np.float32))
     out = run_case(host, ttnn_home, tmp_path, "tilize", "default", {"a": a}, a.shape)
     np.testing.assert_array_equal(out, a)
+
+
+def test_untilize_metal2(host: Path, ttnn_home: Path, tmp_path: Path) -> None:
+    """ttnn 0.81.1's Metal 2.0 untilize for interleaved tensors (untilize_multi_core's ProgramSpec):
+    reader_unary_start_id_metal2.cpp, untilize_variable_num_blocks_metal2.cpp (kernel_lib's untilize: pack_untilize
+    of a tile row) and writer_unary_stick_layout_split_rows_multi_core.cpp writing row-major sticks; 3 tile rows over
+    2 cores (full and cliff compute KernelSpecs). Exact."""
+    a = rounded(np.random.default_rng(6).uniform(-2, 2, (96, 64)).astype(np.float32))
+    out = run_case(host, ttnn_home, tmp_path, "untilize", "multi_core", {"a": a}, a.shape)
+    np.testing.assert_array_equal(out, a)

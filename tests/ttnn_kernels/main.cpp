@@ -5,6 +5,7 @@
 #include "eltwise.hpp"
 #include "tilize.hpp"
 #include "transpose.hpp"
+#include "untilize.hpp"
 
 int main(int argc, char** argv) {
     using namespace ttnn_case;
@@ -19,6 +20,8 @@ int main(int argc, char** argv) {
         transpose_wh(device, a);
     } else if (a.family == "tilize") {
         tilize(*mesh, a);
+    } else if (a.family == "untilize") {
+        untilize(*mesh, a);
     } else {
         std::fprintf(stderr, "unknown family %s\n", a.family.c_str());
         return 64;

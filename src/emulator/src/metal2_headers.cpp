@@ -90,7 +90,8 @@ std::string descriptors(const Layout& l) {
         o << "\nenum DstSync { SyncHalf = 0, SyncFull = 1 };\nconstexpr bool DST_ACCUM_MODE = "
           << (l.fp32_dest_acc ? "true" : "false") << ";\n#define DST_SYNC_MODE DstSync::"
           << (l.dst_full_sync ? "SyncFull" : "SyncHalf") << "\n#define ENABLE_FP32_DEST_ACC " << int(l.fp32_dest_acc)
-          << "\n#include \"api/compute/common_globals.h\"\n#include \"api/debug/assert.h\"\n";
+          << "\n#include \"api/compute/common_globals.h\"\n#include \"api/debug/assert.h\"\n"
+             "#include \"internal/circular_buffer_interface.h\"\n";
     }
     return o.str();
 }
