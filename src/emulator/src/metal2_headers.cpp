@@ -1,7 +1,8 @@
 // The Metal 2.0 headers of a kernel (metal2.hpp), as tt-metal's genfiles writes them: DFB tokens sorted by name, tensor
 // tokens in binding order, named RTAs and CRTAs at their byte offsets in schema order (the implicit tensor addresses
-// advance the CRTA offset but are not exposed in `args::`), named CTAs sorted by name, and get_vararg /
-// get_common_vararg past the named ones.
+// advance the CRTA offset but are not exposed in `args::`) and named CTAs sorted by name. tt-metal also emits
+// get_vararg / get_common_vararg for arguments past the named ones; the emulator's run arguments are all named, so it
+// does not.
 #include <algorithm>
 #include <cctype>
 #include <set>
@@ -63,10 +64,7 @@ std::string args(const Layout& l) {
     std::vector<std::pair<std::string, uint32_t>> ctas = l.ctas;
     std::sort(ctas.begin(), ctas.end());
     for (const auto& [name, value] : ctas) o << "constexpr experimental::CtaVal<uint32_t> " << name << "{" << value << "u};\n";
-    o << "}  // namespace args\n\n";
-    o << "inline uint32_t get_vararg(uint32_t idx) { return get_arg_val<uint32_t>(" << l.rtas.size() << " + idx); }\n";
-    o << "inline uint32_t get_common_vararg(uint32_t idx) { return get_common_arg_val<uint32_t>(" << l.crtas.size()
-      << " + idx); }\n";
+    o << "}  // namespace args\n";
     return o.str();
 }
 

@@ -77,8 +77,6 @@ using KernelCtArgs = CtArgs<KERNEL_COMPILE_TIME_ARGS>;
 
 // Not constexpr on purpose: reaching it in a constant expression is a compile error naming it.
 [[noreturn]] void compile_time_arg_index_out_of_range(uint32_t idx, uint32_t count);
-// A kernel's ASSERT (api/debug/assert.h) that does not hold: a report naming the condition and where it is.
-[[noreturn]] void kernel_assert_failed(const char* condition, const char* file, int line);
 uint32_t runtime_arg(int idx, bool common);
 
 enum class NocCall : uint8_t { ReadPage, WritePage, ReadTile, WriteTile };
@@ -156,11 +154,6 @@ uint8_t get_relative_logical_y();
 
 // ---------------------------------------------------------------- tensor addressing
 
-namespace tensor_accessor {
-template <uint32_t CTA_OFFSET, uint32_t ADDR_CRTA_OFFSET>
-struct TensorBindingToken;  // api/tensor/tensor_binding_token.h: a Metal 2.0 kernel's tensor binding
-}  // namespace tensor_accessor
-
 namespace tt_emu::ktypes {
 
 namespace kd = ::tt_emu::kapi::detail;
@@ -189,12 +182,6 @@ struct TensorAccessor {
     TensorAccessor(const TensorAccessorArgs<CTA, CRTA>&, uint32_t bank_base_address_in,
                    uint32_t page_size_in = TensorAccessorArgs<CTA, CRTA>::AlignedPageSize)
         : bank_base_address(bank_base_address_in), page_size(page_size_in), cta_offset(int32_t(CTA)) {}
-
-    // A Metal 2.0 tensor binding (`TensorAccessor(tensor::src)`): the args at the token's CTA offset, the base address
-    // from the common runtime argument at its byte offset.
-    template <uint32_t CTA, uint32_t ADDR>
-    TensorAccessor(::tensor_accessor::TensorBindingToken<CTA, ADDR>)
-        : TensorAccessor(TensorAccessorArgs<CTA, ADDR / 4 + 1>{}, kapi::get_common_arg_val<uint32_t>(int(ADDR / 4))) {}
 
     uint64_t get_noc_addr(uint32_t page_id, uint32_t offset = 0) const {
         return kd::dram_noc_addr(bank_base_address, page_size, page_id, offset);
@@ -314,11 +301,6 @@ void copy_init(uint32_t cbid);
 void tilize_init(uint32_t icb, uint32_t block, uint32_t ocb);
 void tilize_block(uint32_t icb, uint32_t block, uint32_t ocb);
 void tilize_uninit(uint32_t icb, uint32_t ocb);
-// ttnn 0.81.1's fast tilize (api/compute/tilize.h): on Wormhole the unpacker's fast mode makes the tiles tilize makes,
-// so the emulator's are its tilize calls (reported by those names).
-inline void fast_tilize_init(uint32_t icb, uint32_t full_dim, uint32_t ocb) { tilize_init(icb, full_dim, ocb); }
-inline void fast_tilize_block(uint32_t icb, uint32_t block, uint32_t ocb) { tilize_block(icb, block, ocb); }
-inline void fast_tilize_uninit(uint32_t icb, uint32_t ocb, uint32_t) { tilize_uninit(icb, ocb); }
 void pack_untilize_uninit(uint32_t ocb);
 namespace detail {
 void pack_untilize_init(uint32_t block_ct_dim, uint32_t full_ct_dim, uint32_t icb, uint32_t ocb);
@@ -329,7 +311,6 @@ template <uint32_t block_ct_dim = 8, uint32_t full_ct_dim = block_ct_dim>
 void pack_untilize_init(uint32_t icb, uint32_t ocb) {
     detail::pack_untilize_init(block_ct_dim, full_ct_dim, icb, ocb);
 }
-// block_c_index (ttnn 0.81.1): which block of `block_ct_dim` tiles of the `full_ct_dim`-tile row this call packs.
 template <uint32_t block_ct_dim = 8, uint32_t full_ct_dim = block_ct_dim>
 void pack_untilize_block(uint32_t icb, uint32_t block_rt_dim, uint32_t ocb, uint32_t block_c_index = 0) {
     detail::pack_untilize_block(block_ct_dim, full_ct_dim, icb, block_rt_dim, ocb, block_c_index);

@@ -17,6 +17,11 @@ struct TensorBindingToken {
     using args_t = ::tt_emu::ktypes::TensorAccessorArgs<CTA_OFFSET, ADDR_CRTA_OFFSET / sizeof(uint32_t) + 1>;
     static constexpr uint32_t addr_crta_offset = ADDR_CRTA_OFFSET;  // in bytes
     constexpr TensorBindingToken() noexcept = default;
+    // `TensorAccessor(tensor::src)`: the args at CTA_OFFSET, the base address from the common runtime argument.
+    operator ::tt_emu::ktypes::TensorAccessor() const {
+        return ::tt_emu::ktypes::TensorAccessor(
+            args_t{}, ::tt_emu::kapi::get_common_arg_val<uint32_t>(static_cast<int>(ADDR_CRTA_OFFSET / sizeof(uint32_t))));
+    }
 };
 
 }  // namespace tensor_accessor
