@@ -96,11 +96,14 @@ def test_eltwise_binary_with_sfpu_ops(host: Path, ttnn_home: Path, tmp_path: Pat
     np.testing.assert_allclose(out, fn(a, b), rtol=3e-2, atol=3e-2)
 
 
-def test_transpose_wh(host: Path, ttnn_home: Path, tmp_path: Path) -> None:
-    """transpose_wh.cpp with reader_unary_transpose_wh_interleaved.cpp (tiles in W-major order) and
-    writer_unary_interleaved_start_id.cpp: a 64 x 96 matrix transposed, exactly (bf16 moves, no arithmetic)."""
+@pytest.mark.parametrize("variant", ["wh", "metal2"])
+def test_transpose_wh(host: Path, ttnn_home: Path, tmp_path: Path, variant: str) -> None:
+    """wh: transpose_wh.cpp with reader_unary_transpose_wh_interleaved.cpp (tiles in W-major order) and
+    writer_unary_interleaved_start_id.cpp on one core; metal2: ttnn 0.81.1's own transpose_wh ProgramSpec
+    (reader_unary_transpose_wh_interleaved_start_id.cpp, transpose's transpose_wh_metal2.cpp,
+    writer_unary_interleaved_start_id_metal2.cpp; 6 tiles over 6 cores). A 64 x 96 matrix transposed, exactly."""
     a = rounded(np.random.default_rng(3).uniform(-2, 2, (64, 96)).astype(np.float32))
-    out = run_case(host, ttnn_home, tmp_path, "transpose", "wh", {"a": a}, (96, 64))
+    out = run_case(host, ttnn_home, tmp_path, "transpose", variant, {"a": a}, (96, 64))
     np.testing.assert_array_equal(out, a.T)
 
 

@@ -17,7 +17,11 @@ int main(int argc, char** argv) {
     } else if (a.family == "eltwise_unary") {
         eltwise_unary(device, a);
     } else if (a.family == "transpose") {
-        transpose_wh(device, a);
+        if (a.variant == "metal2") {
+            transpose_wh_metal2(*mesh, a);
+        } else {
+            transpose_wh(device, a);
+        }
     } else if (a.family == "tilize") {
         tilize(*mesh, a);
     } else if (a.family == "untilize") {

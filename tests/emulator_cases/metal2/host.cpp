@@ -71,7 +71,7 @@ int main(int argc, char** argv) {
                                            {.kernel = "compute"},
                                            {.kernel = "writer", .common_runtime_arg_values = {{"page_offset", 1}}}},
                        .tensor_args = {{"input", A}, {"output", C}}};
-    if (fault == "NO_TENSOR") run.tensor_args.pop_back();
+    if (fault == "NO_TENSOR") run.tensor_args.erase("output");
     for (uint32_t core = 0; core < 2; ++core) {
         const uint32_t first = core * kTiles / 2;
         if (fault == "MISSING_ARG") {

@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <initializer_list>
+#include <map>
 #include <memory>
 #include <string>
 #include <utility>
@@ -23,7 +24,7 @@ struct ProgramRunArgs {
         NamedArgs common_runtime_arg_values;
     };
     std::vector<KernelRunArgs> kernel_run_args;
-    std::vector<std::pair<TensorParamName, std::shared_ptr<Buffer>>> tensor_args;
+    std::map<TensorParamName, std::shared_ptr<Buffer>> tensor_args;
 };
 using KernelRunArgs = ProgramRunArgs::KernelRunArgs;
 
