@@ -17,7 +17,8 @@ namespace {
 
 bool identifier(const std::string& s) {
     if (s.empty() || std::isdigit(static_cast<unsigned char>(s[0]))) return false;
-    return std::all_of(s.begin(), s.end(), [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; });
+    return std::all_of(s.begin(), s.end(),
+        [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; });
 }
 
 bool implicit(const std::string& crta) { return crta.rfind(kTensorAddrPrefix, 0) == 0; }
@@ -57,13 +58,18 @@ std::string args(const Layout& l) {
     std::ostringstream o;
     o << "// AUTO-GENERATED (tt_emu, as tt-metal's genfiles) - do not edit.\n#pragma once\n\n";
     o << "#include \"experimental/kernel_args.h\"\n\nnamespace args {\n";
-    for (size_t i = 0; i < l.rtas.size(); ++i) o << "constexpr experimental::RtaArg<uint32_t> " << l.rtas[i] << "{" << i * 4 << "};\n";
+    for (size_t i = 0; i < l.rtas.size(); ++i) {
+        o << "constexpr experimental::RtaArg<uint32_t> " << l.rtas[i] << "{" << i * 4 << "};\n";
+    }
     for (size_t i = 0; i < l.crtas.size(); ++i) {
-        if (!implicit(l.crtas[i])) o << "constexpr experimental::CrtaArg<uint32_t> " << l.crtas[i] << "{" << i * 4 << "};\n";
+        if (implicit(l.crtas[i])) continue;
+        o << "constexpr experimental::CrtaArg<uint32_t> " << l.crtas[i] << "{" << i * 4 << "};\n";
     }
     std::vector<std::pair<std::string, uint32_t>> ctas = l.ctas;
     std::sort(ctas.begin(), ctas.end());
-    for (const auto& [name, value] : ctas) o << "constexpr experimental::CtaVal<uint32_t> " << name << "{" << value << "u};\n";
+    for (const auto& [name, value] : ctas) {
+        o << "constexpr experimental::CtaVal<uint32_t> " << name << "{" << value << "u};\n";
+    }
     o << "}  // namespace args\n";
     return o.str();
 }
@@ -81,10 +87,13 @@ std::string descriptors(const Layout& l) {
     };
     auto format = [](tt::DataFormat f) { return static_cast<uint32_t>(f); };
     auto dim = [](tt::DataFormat f) { return f == tt::DataFormat::Invalid ? 0u : 32u; };
-    for (const char* name : {"unpack_src_format", "unpack_dst_format", "pack_src_format", "pack_dst_format"}) array(name, format);
-    for (const char* name : {"unpack_tile_r_dim", "unpack_tile_c_dim", "pack_tile_r_dim", "pack_tile_c_dim"}) array(name, dim);
+    for (const char* name : {"unpack_src_format", "unpack_dst_format", "pack_src_format",
+        "pack_dst_format"}) array(name, format);
+    for (const char* name : {"unpack_tile_r_dim", "unpack_tile_c_dim", "pack_tile_r_dim",
+        "pack_tile_c_dim"}) array(name, dim);
     for (const char* name : {"unpack_tile_size", "pack_tile_size"}) array(name, tile_bytes);
-    if (l.compute) {  // chlkc_dst_accum_mode.h, the DST sync mode of the JIT's defines, and what api/compute/common.h brings in
+    // chlkc_dst_accum_mode.h, the DST sync mode of the JIT's defines, and what api/compute/common.h brings in.
+    if (l.compute) {
         o << "\nenum DstSync { SyncHalf = 0, SyncFull = 1 };\nconstexpr bool DST_ACCUM_MODE = "
           << (l.fp32_dest_acc ? "true" : "false") << ";\n#define DST_SYNC_MODE DstSync::"
           << (l.dst_full_sync ? "SyncFull" : "SyncHalf") << "\n#define ENABLE_FP32_DEST_ACC " << int(l.fp32_dest_acc)
@@ -113,7 +122,8 @@ std::string check_names(const Layout& l) {
     for (const auto& [name, value] : l.ctas) all.push_back(name);
     for (const std::string& name : all) {
         if (!identifier(name)) return "argument name '" + name + "' is not a C++ identifier";
-        if (!arg_names.insert(name).second) return "argument '" + name + "' is named twice (runtime, common and compile-time arguments share `args::`)";
+        if (!arg_names.insert(name).second) return "argument '" + name
+            + "' is named twice (runtime, common and compile-time arguments share `args::`)";
     }
     return "";
 }

@@ -35,7 +35,8 @@ template <typename T>
 void check_unique(const ProgramSpec& spec, const std::vector<T>& items, const char* what) {
     std::set<std::string> seen;
     for (const T& item : items) {
-        if (!seen.insert(item.unique_id).second) fail(kMake, spec.name, std::string(what) + " '" + item.unique_id + "' is declared twice");
+        if (!seen.insert(item.unique_id).second) fail(kMake, spec.name, std::string(what) + " '" + item.unique_id
+            + "' is declared twice");
     }
 }
 
@@ -45,7 +46,8 @@ std::vector<CoreRangeSet> kernel_cores(const ProgramSpec& spec) {
     for (const WorkUnitSpec& wu : spec.work_units) {
         for (const KernelSpecName& name : wu.kernels) {
             const size_t k = index_of(spec.kernels, name);
-            if (k == spec.kernels.size()) fail(kMake, spec.name, "work unit '" + wu.name + "' names kernel '" + name + "', which the spec does not declare");
+            if (k == spec.kernels.size()) fail(kMake, spec.name, "work unit '" + wu.name + "' names kernel '" + name
+                + "', which the spec does not declare");
             for (const CoreRange& r : wu.target_nodes.ranges()) ranges[k].push_back(r);
         }
     }
@@ -64,19 +66,24 @@ void check_dfb_bindings(const ProgramSpec& spec, const std::vector<CoreRangeSet>
         const KernelSpec& ks = spec.kernels[k];
         for (const DFBBinding& b : ks.dfb_bindings) {
             const size_t d = index_of(spec.dataflow_buffers, b.dfb_spec_name);
-            if (d == spec.dataflow_buffers.size()) fail(kMake, spec.name, "kernel '" + ks.unique_id + "' binds DFB '" + b.dfb_spec_name + "', which the spec does not declare");
-            if (b.endpoint_type == DFBEndpointType::RELAY) fail(kMake, spec.name, "kernel '" + ks.unique_id + "': relay DFB bindings are not emulated");
+            if (d == spec.dataflow_buffers.size()) fail(kMake, spec.name, "kernel '" + ks.unique_id + "' binds DFB '"
+                + b.dfb_spec_name + "', which the spec does not declare");
+            if (b.endpoint_type == DFBEndpointType::RELAY) fail(kMake, spec.name, "kernel '" + ks.unique_id
+                + "': relay DFB bindings are not emulated");
             for (const CoreCoord& c : tt_emu::expand_cores(cores[k], kMake)) {
                 auto& [producers, consumers] = ends[{d, c}];
                 (b.endpoint_type == DFBEndpointType::PRODUCER ? producers : consumers) += 1;
                 if (producers > 1 || consumers > 1) {
-                    fail(kMake, spec.name, "DFB '" + b.dfb_spec_name + "' has more than one " + (producers > 1 ? "producer" : "consumer") + " on core " + tt_emu::core_name(c) + " (kernel '" + ks.unique_id + "')");
+                    fail(kMake, spec.name, "DFB '" + b.dfb_spec_name + "' has more than one " + (producers > 1
+                        ? "producer" : "consumer") + " on core " + tt_emu::core_name(c) + " (kernel '" + ks.unique_id
+                            + "')");
                 }
             }
         }
         for (const TensorBinding& t : ks.tensor_bindings) {
             if (index_of(spec.tensor_parameters, t.tensor_parameter_name) == spec.tensor_parameters.size()) {
-                fail(kMake, spec.name, "kernel '" + ks.unique_id + "' binds tensor '" + t.tensor_parameter_name + "', which the spec does not declare");
+                fail(kMake, spec.name, "kernel '" + ks.unique_id + "' binds tensor '" + t.tensor_parameter_name
+                    + "', which the spec does not declare");
             }
         }
     }
@@ -95,9 +102,12 @@ void create_dfbs(Program& program, const ProgramSpec& spec, const std::vector<Co
             }
         }
         if (on.empty()) fail(kMake, spec.name, "DFB '" + dfb.unique_id + "' is bound to no kernel");
-        if (dfb.entry_size == 0 || dfb.num_entries == 0) fail(kMake, spec.name, "DFB '" + dfb.unique_id + "' has no entries (entry_size and num_entries must be positive)");
-        std::sort(on.begin(), on.end(), [](const CoreRange& a, const CoreRange& b) { return a.start_coord < b.start_coord; });
-        on.erase(std::unique(on.begin(), on.end(), [](const CoreRange& a, const CoreRange& b) { return a.start_coord == b.start_coord; }), on.end());
+        if (dfb.entry_size == 0 || dfb.num_entries == 0) fail(kMake, spec.name, "DFB '" + dfb.unique_id
+            + "' has no entries (entry_size and num_entries must be positive)");
+        std::sort(on.begin(), on.end(), [](const CoreRange& a,
+            const CoreRange& b) { return a.start_coord < b.start_coord; });
+        on.erase(std::unique(on.begin(), on.end(), [](const CoreRange& a,
+            const CoreRange& b) { return a.start_coord == b.start_coord; }), on.end());
         const auto index = static_cast<uint8_t>(d);
         CreateCircularBuffer(program, CoreRangeSet(on),
                              CircularBufferConfig(dfb.entry_size * dfb.num_entries, {{index, dfb.data_format_metadata}})
@@ -113,7 +123,8 @@ std::variant<DataMovementConfig, ComputeConfig> kernel_config(const ProgramSpec&
         if (dm->role == DataMovementRoleHint::READER) c = ReaderDataMovementConfig();
         if (dm->role == DataMovementRoleHint::WRITER) c = WriterDataMovementConfig();
         if (dm->role == DataMovementRoleHint::UNSPECIFIED) {
-            if (!dm->gen1_config) fail(kMake, spec.name, "kernel '" + ks.unique_id + "': a data-movement kernel needs a READER or WRITER role or a gen1_config");
+            if (!dm->gen1_config) fail(kMake, spec.name, "kernel '" + ks.unique_id
+                + "': a data-movement kernel needs a READER or WRITER role or a gen1_config");
             c.processor = dm->gen1_config->processor;
             c.noc = dm->gen1_config->noc;
             c.noc_mode = dm->gen1_config->noc_mode;
@@ -127,9 +138,11 @@ std::variant<DataMovementConfig, ComputeConfig> kernel_config(const ProgramSpec&
                     .dst_full_sync_en = !hw.double_buffer_dest};
     for (const auto& [name, mode] : hw.unpack_modes) {
         const size_t d = index_of(spec.dataflow_buffers, name);
-        if (d == spec.dataflow_buffers.size()) fail(kMake, spec.name, "kernel '" + ks.unique_id + "' sets the unpack mode of DFB '" + name + "', which the spec does not declare");
+        if (d == spec.dataflow_buffers.size()) fail(kMake, spec.name, "kernel '" + ks.unique_id
+            + "' sets the unpack mode of DFB '" + name + "', which the spec does not declare");
         if (c.unpack_to_dest_mode.size() <= d) c.unpack_to_dest_mode.resize(d + 1, UnpackToDestMode::Default);
-        c.unpack_to_dest_mode[d] = mode == UnpackMode::UnpackToDest ? UnpackToDestMode::UnpackToDestFp32 : UnpackToDestMode::Default;
+        c.unpack_to_dest_mode[d] = mode == UnpackMode::UnpackToDest
+            ? UnpackToDestMode::UnpackToDestFp32 : UnpackToDestMode::Default;
     }
     c.compile_args = std::move(ctas);
     c.defines = std::move(defines);
@@ -154,8 +167,10 @@ Program MakeProgramFromSpec(distributed::MeshDevice&, const ProgramSpec& spec, b
         tt_emu::metal2::Layout layout;
         std::vector<uint32_t> ctas;
         for (const TensorBinding& t : ks.tensor_bindings) {
-            const TensorParameter& param = spec.tensor_parameters[index_of(spec.tensor_parameters, t.tensor_parameter_name)];
-            layout.tensors.push_back({t.accessor_name, uint32_t(ctas.size()), uint32_t(m.common_runtime_arg_names.size() * 4)});
+            const TensorParameter& param = spec.tensor_parameters[index_of(spec.tensor_parameters,
+                t.tensor_parameter_name)];
+            layout.tensors.push_back({t.accessor_name, uint32_t(ctas.size()),
+                uint32_t(m.common_runtime_arg_names.size() * 4)});
             m.common_runtime_arg_names.push_back(std::string(tt_emu::metal2::kTensorAddrPrefix) + t.accessor_name);
             m.tensor_parameters.push_back(t.tensor_parameter_name);
             const std::vector<uint32_t>& args = param.spec.accessor_compile_time_args();
@@ -200,7 +215,8 @@ std::vector<uint32_t> in_order(const std::vector<std::string>& names, const Prog
                                const std::string& where) {
     std::map<std::string, uint32_t> by_name;
     for (const auto& [name, value] : given) {
-        if (std::find(names.begin(), names.end(), name) == names.end()) detail::host_error(kRun, where + ": '" + name + "' is not in the kernel's runtime argument schema");
+        if (std::find(names.begin(), names.end(), name) == names.end()) detail::host_error(kRun, where + ": '" + name
+            + "' is not in the kernel's runtime argument schema");
         if (!by_name.emplace(name, value).second) detail::host_error(kRun, where + ": '" + name + "' is given twice");
     }
     std::vector<uint32_t> out;
@@ -218,23 +234,28 @@ void SetProgramRunArgs(Program& program, const ProgramRunArgs& run_args, bool) {
     auto& kernels = program.state().metal2_kernels;
     std::map<std::string, const KernelRunArgs*> by_kernel;
     for (const KernelRunArgs& ka : run_args.kernel_run_args) {
-        if (!kernels.count(ka.kernel)) detail::host_error(kRun, "run arguments for kernel '" + ka.kernel + "', which the program does not have");
+        if (!kernels.count(ka.kernel)) detail::host_error(kRun, "run arguments for kernel '" + ka.kernel
+            + "', which the program does not have");
         by_kernel[ka.kernel] = &ka;
     }
     std::map<std::string, uint32_t> addresses;
     for (const auto& [name, buffer] : run_args.tensor_args) addresses[name] = buffer->address();
     for (auto& [name, m] : kernels) {
         const KernelRunArgs* ka = by_kernel.count(name) ? by_kernel[name] : nullptr;
-        const std::vector<std::string> named_crtas(m.common_runtime_arg_names.begin(), m.common_runtime_arg_names.end() - m.tensor_parameters.size());
-        std::vector<uint32_t> common = in_order(named_crtas, ka ? ka->common_runtime_arg_values : ProgramRunArgs::NamedArgs{}, "kernel '" + name + "' common arguments");
+        const std::vector<std::string> named_crtas(m.common_runtime_arg_names.begin(),
+            m.common_runtime_arg_names.end() - m.tensor_parameters.size());
+        std::vector<uint32_t> common = in_order(named_crtas, ka
+            ? ka->common_runtime_arg_values : ProgramRunArgs::NamedArgs{}, "kernel '" + name + "' common arguments");
         for (const std::string& param : m.tensor_parameters) {
-            if (!addresses.count(param)) detail::host_error(kRun, "kernel '" + name + "' binds tensor '" + param + "', but the run arguments give no tensor for it");
+            if (!addresses.count(param)) detail::host_error(kRun, "kernel '" + name + "' binds tensor '" + param
+                + "', but the run arguments give no tensor for it");
             common.push_back(addresses[param]);
         }
         SetCommonRuntimeArgs(program, m.handle, common);
         if (!ka) continue;
         for (const auto& [core, named] : ka->runtime_arg_values) {
-            SetRuntimeArgs(program, m.handle, core, in_order(m.runtime_arg_names, named, "kernel '" + name + "' on core " + tt_emu::core_name(core)));
+            SetRuntimeArgs(program, m.handle, core, in_order(m.runtime_arg_names, named, "kernel '" + name
+                + "' on core " + tt_emu::core_name(core)));
         }
     }
 }
