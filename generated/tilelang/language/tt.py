@@ -212,6 +212,21 @@ def exp_tile_init() -> Any:
     return call('exp_tile_init')
 
 
+def fast_tilize_block(icb, block, ocb) -> Any:
+    """tilize_block in the unpacker's fast mode (the same tiles)."""
+    return call('fast_tilize_block', icb, block, ocb)
+
+
+def fast_tilize_init(icb, full_dim, ocb) -> Any:
+    """tilize_init for fast_tilize_block (ttnn 0.81.1's kernel_lib tilize picks the fast mode for bf16 and fp32 rows into 32x32 tiles under half-sync DST): on Wormhole the unpacker's fast mode makes the tiles tilize makes."""
+    return call('fast_tilize_init', icb, full_dim, ocb)
+
+
+def fast_tilize_uninit(icb, ocb, full_dim) -> Any:
+    """tilize_uninit after fast_tilize_block."""
+    return call('fast_tilize_uninit', icb, ocb, full_dim)
+
+
 def fill_block(out, tiles, value, init) -> Any:
     """Produce a block of `tiles` tiles of `value` into CB `out` (T.fill / T.clear not absorbed by a matmul)."""
     return call('fill_block', out, tiles, value, init)
@@ -700,6 +715,11 @@ def tensor_accessor_aligned(args, bank_base_address) -> Any:
 def tensor_accessor_args(cta_offset) -> Any:
     """Compile-time description of a tensor whose fields start at compile-time argument `cta_offset` (an interleaved tensor uses two: the args-config bits and the aligned page size)."""
     return call('tensor_accessor_args', cta_offset)
+
+
+def tensor_accessor_binding(binding) -> Any:
+    """tensor_accessor of a Metal 2.0 kernel's tensor binding (`TensorAccessor(tensor::src)`, ttnn 0.81.1 wheel, api/tensor/tensor_accessor.h): the binding token names where the tensor's TensorAccessorArgs start among the compile-time arguments and which common runtime argument holds its address (kernel_bindings_generated.h, written by the JIT for a kernel made from a ProgramSpec)."""
+    return call('tensor_accessor_binding', binding)
 
 
 def tile_regs_acquire() -> Any:

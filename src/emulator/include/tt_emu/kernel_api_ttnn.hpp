@@ -34,6 +34,17 @@ void binary_tiles_init(uint32_t icb0, uint32_t icb1, bool acc_to_dest = false, u
     if constexpr (eltwise_binary_type == T::ELWMUL) mul_init(icb0, icb1);
 }
 
+// ttnn 0.81.1's fast tilize (api/compute/tilize.h): on Wormhole the unpacker's fast mode makes the tiles tilize makes,
+// so the emulator's are its tilize calls (reported by those names).
+inline void fast_tilize_init(uint32_t icb, uint32_t full_dim, uint32_t ocb) { tilize_init(icb, full_dim, ocb); }
+inline void fast_tilize_block(uint32_t icb, uint32_t block, uint32_t ocb) { tilize_block(icb, block, ocb); }
+inline void fast_tilize_uninit(uint32_t icb, uint32_t ocb, uint32_t) { tilize_uninit(icb, ocb); }
+
+namespace detail {
+// A kernel's ASSERT (api/debug/assert.h) that does not hold: a report naming the condition and where it is.
+[[noreturn]] void kernel_assert_failed(const char* condition, const char* file, int line);
+}  // namespace detail
+
 }  // namespace tt_emu::kapi
 
 using ::tt_emu::ktypes::EltwiseBinaryType;
