@@ -1,8 +1,9 @@
 """TSLICE (api/debug/dprint_tile.h), as tt-metal's programming examples print tiles: a slice of a CB's tile,
 read at the pointer the kernel names, printed as tt-metal's debug print server prints a TileSlice (the values of a
 row separated by spaces, a line per row, truncated after the slice's 64 bytes with tt-metal's message). The
-kernels compile under tt-metal's JIT warning flags (an unused variable is no error) and the host includes
-<fmt/base.h>, as tt-metal's newer examples do."""
+kernels compile under tt-metal's JIT warning flags (an unused variable is no error), the reader names its CB by a
+named compile-time argument (get_named_compile_time_arg_val, as tt-metal's vecadd_multi_core does) and the host
+includes <fmt/base.h>, as tt-metal's newer examples do."""
 
 from __future__ import annotations
 
@@ -32,7 +33,8 @@ int main(int argc, char** argv) {
     TensorAccessorArgs(*src).append_to(args);
     auto reader = CreateKernel(program, dir + "/reader.cpp", CoreCoord{0, 0},
                                DataMovementConfig{.processor = DataMovementProcessor::RISCV_1,
-                                                  .noc = NOC::RISCV_1_default, .compile_args = args});
+                                                  .noc = NOC::RISCV_1_default, .compile_args = args,
+                                                  .named_compile_args = {{"cb_in", 0}, {"unused", 7}}});
     auto writer = CreateKernel(program, dir + "/writer.cpp", CoreCoord{0, 0},
                                DataMovementConfig{.processor = DataMovementProcessor::RISCV_0,
                                                   .noc = NOC::RISCV_0_default});
@@ -52,13 +54,15 @@ READER = """
 #include "api/debug/dprint_tile.h"
 void kernel_main() {
     uint32_t unused_as_in_tt_metal_examples = 0;  // tt-metal's JIT: -Wno-unused-variable
+    constexpr uint32_t cb = get_named_compile_time_arg_val("cb_in");
+    static_assert(get_named_compile_time_arg_val("unused") == 7);
     constexpr auto args = TensorAccessorArgs<0>();
-    const auto src = TensorAccessor(args, get_arg_val<uint32_t>(0), get_tile_size(0));
-    cb_reserve_back(0, 1);
-    noc_async_read_tile(0, src, get_write_ptr(0));
+    const auto src = TensorAccessor(args, get_arg_val<uint32_t>(0), get_tile_size(cb));
+    cb_reserve_back(cb, 1);
+    noc_async_read_tile(0, src, get_write_ptr(cb));
     noc_async_read_barrier();
-    DPRINT << TSLICE(0, 0, SliceRange::h0_w0_32(), TSLICE_OUTPUT_CB) << ENDL();  // NCRISC: the write pointer
-    cb_push_back(0, 1);
+    DPRINT << TSLICE(cb, 0, SliceRange::h0_w0_32(), TSLICE_OUTPUT_CB) << ENDL();  // NCRISC: the write pointer
+    cb_push_back(cb, 1);
 }
 """
 

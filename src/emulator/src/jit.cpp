@@ -259,6 +259,7 @@ std::shared_ptr<KernelBinary> compile(const std::string& path, const std::vector
     flags += " -DKERNEL_COMPILE_TIME_ARGS=" + args;
     flags += kind == KernelKind::Compute ? compute_flags(profile) : data_movement_flags(profile, kind, noc);
     for (auto& [name, value] : defines) flags += " " + shell_quote("-D" + name + (value.empty() ? "" : "=" + value));
+    if (defines.count("KERNEL_COMPILE_TIME_ARG_MAP")) flags += " -include tt_emu/named_compile_time_args.hpp";
 
     const std::string key = digest(source + '\0' + cxx + ' ' + flags + '\0' + headers_digest(roots));
     const fs::path dir = cache_root() / "kernels";
