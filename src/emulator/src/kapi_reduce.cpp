@@ -1,7 +1,9 @@
 // Kernel API: row reductions (reduce.h). reduce_tile folds the columns of an input tile into column 0 of a DST
 // tile, scaled by a scaler tile; reduce_init also sets the packer's edge mask (only column 0 is packed) until
-// reduce_uninit clears it. As on hardware, DST holds zero after tile_regs_acquire and a reduction accumulates onto
-// (sum) or takes the maximum with (max) what it holds.
+// reduce_uninit clears it. As on hardware, DST holds zero after tile_regs_acquire and a sum accumulates onto what it
+// holds; a max takes the maximum with what a math call wrote to the DST tile since tile_regs_acquire, else starts
+// from its own values: tt-metal's production reduce (ttnn kernel_lib reduce_helpers_compute.inl: tile_regs_acquire,
+// then reduce_tile<MAX>, no fill) and its reduce_max example (rows of U(-10, -1)) take the maxima of negative rows.
 #include <algorithm>
 #include <string>
 
@@ -74,6 +76,7 @@ void reduce_tile(PoolType pool, ReduceDim dim, uint32_t icb, uint32_t icb_scaler
     }
     need_unpack_formats(s, c, icb, icb_scaler);
     const float scaler = scaler_of(s, icb_scaler, itile_scaler, max);
+    const bool fresh = !((c.written >> idst) & 1u);  // no math wrote this DST tile since tile_regs_acquire
     float* d = math_dst(s, c, idst);
     c.reduced |= 1u << idst;
     float a[kTileElems];
@@ -88,7 +91,11 @@ void reduce_tile(PoolType pool, ReduceDim dim, uint32_t icb, uint32_t icb_scaler
             d[r * 32] += folded;
             continue;
         }
-        d[r * 32] = max ? std::max(d[r * 32], scaler * folded) : d[r * 32] + scaler * folded;
+        if (max) {
+            d[r * 32] = fresh ? scaler * folded : std::max(d[r * 32], scaler * folded);
+        } else {
+            d[r * 32] += scaler * folded;
+        }
     }
     finish_math(c, d);
     s.core.counters[kEltwiseTiles] += 1;
