@@ -613,7 +613,7 @@ def reduce_uninit(icb) -> Any:
 
 
 def reduce_uninit_all() -> Any:
-    """Clear the packer's reduce mask after the reductions (the 2025 API's reduce_uninit takes no argument)."""
+    """Clear the packer's reduce mask after the reductions: reduce_uninit with no argument (the 2025 API's takes none; ttnn 0.81.1 and 0.77.0 default icb to 0, and tt-metal's softmax example calls it so)."""
     return call('reduce_uninit_all')
 
 

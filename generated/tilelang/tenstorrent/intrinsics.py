@@ -2480,9 +2480,11 @@ INTRINSICS: dict[str, Intrinsic] = {
         dtype='void',
         op_name='tt.reduce_uninit_all',
         cpp={
+            'metal_d5f9bc4a': Spelling('reduce_uninit', headers=(('compute', 'api/compute/reduce.h'),), form='call', template_args=()),
             'tilelang_tt_2025': Spelling('reduce_uninit', headers=(('compute', 'compute_kernel_api/reduce.h'),), form='call', template_args=(), defines=(('REDUCE_DIM', 'ReduceDim::REDUCE_ROW'), ('REDUCE_OP', 'PoolType::SUM'))),
+            'ttnn_0_81': Spelling('reduce_uninit', headers=(('compute', 'api/compute/reduce.h'),), form='call', template_args=()),
         },
-        doc="Clear the packer's reduce mask after the reductions (the 2025 API's reduce_uninit takes no argument).",
+        doc="Clear the packer's reduce mask after the reductions: reduce_uninit with no argument (the 2025 API's takes none; ttnn 0.81.1 and 0.77.0 default icb to 0, and tt-metal's softmax example calls it so).",
     ),
     'release_block': Intrinsic(
         name='release_block',

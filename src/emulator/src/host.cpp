@@ -133,6 +133,15 @@ bool CloseDevice(IDevice* device) {
 
 Program CreateProgram() { return Program(); }
 
+// Named compile-time arguments reach the kernel as tt-metal's JIT passes them: KERNEL_COMPILE_TIME_ARG_MAP.
+static void named_args_define(tt_emu::KernelSpec& k, const std::unordered_map<std::string, uint32_t>& named) {
+    std::string map;
+    for (const auto& [name, value] : std::map<std::string, uint32_t>(named.begin(), named.end())) {
+        map += (map.empty() ? "{\"" : ",{\"") + name + "\"," + std::to_string(value) + "}";
+    }
+    if (!map.empty()) k.defines["KERNEL_COMPILE_TIME_ARG_MAP"] = map;
+}
+
 KernelHandle CreateKernel(Program& program, const std::string& file_name, const CoreSpec& core_spec,
                           const std::variant<DataMovementConfig, ComputeConfig>& config) {
     return tt_emu::create_kernel(program, file_name, core_spec, config, {});
@@ -161,11 +170,13 @@ KernelHandle create_kernel(Program& program, const std::string& file_name, const
         }
         k.compile_args = dm->compile_args;
         k.defines = dm->defines;
+        named_args_define(k, dm->named_compile_args);
     } else {
         const auto& cc = std::get<ComputeConfig>(config);
         k.kind = tt_emu::KernelKind::Compute;
         k.compile_args = cc.compile_args;
         k.defines = cc.defines;
+        named_args_define(k, cc.named_compile_args);
         k.fp32_dest_acc = cc.fp32_dest_acc_en;
         k.math_fidelity = static_cast<int>(cc.math_fidelity);
         for (UnpackToDestMode m : cc.unpack_to_dest_mode) k.unpack_to_dest.push_back(static_cast<uint8_t>(m));

@@ -276,7 +276,12 @@ std::shared_ptr<KernelBinary> compile(const std::string& path, const std::vector
     for (size_t i = 0; i < compile_args.size(); ++i) args += (i ? "," : "") + std::to_string(compile_args[i]);
     // A kernel made from a ProgramSpec is C++20: ttnn 0.81.1's kernel_lib takes DataFormat template arguments, which
     // tt-metal's compiler accepts in C++17 with its -ftt-nttp (the emulator's DataFormat is a literal class).
-    std::string flags = std::string(generated.empty() ? "-std=c++17" : "-std=c++20") + " -O2 -fPIC -shared -Wall -Werror";
+    // tt-metal's warning flags for kernels (jit_build/build.cpp): -Werror, but an unused variable or function, an
+    // unused-but-set variable, a deprecated call, parentheses and multi-statement macros are no error.
+    std::string flags = std::string(generated.empty() ? "-std=c++17" : "-std=c++20") +
+                        " -O2 -fPIC -shared -Wall -Werror -Wno-unknown-pragmas -Wno-deprecated-declarations"
+                        " -Wno-error=multistatement-macros -Wno-error=parentheses"
+                        " -Wno-error=unused-but-set-variable -Wno-unused-variable -Wno-unused-function";
     for (const fs::path& root : roots) flags += " -I" + shell_quote((root / profile).string());
     for (const fs::path& root : roots) flags += " -I" + shell_quote(root.string());
     flags += source_tree_flags();
@@ -286,6 +291,7 @@ std::shared_ptr<KernelBinary> compile(const std::string& path, const std::vector
     flags += generated_header_flags(generated, false, bin->log);
     if (!bin->log.empty()) return bin;
     for (auto& [name, value] : defines) flags += " " + shell_quote("-D" + name + (value.empty() ? "" : "=" + value));
+    if (defines.count("KERNEL_COMPILE_TIME_ARG_MAP")) flags += " -include tt_emu/named_compile_time_args.hpp";
 
     const std::string key = digest(source + '\0' + cxx + ' ' + flags + '\0' + headers_digest(roots));
     const fs::path dir = cache_root() / "kernels";
