@@ -133,15 +133,6 @@ bool CloseDevice(IDevice* device) {
 
 Program CreateProgram() { return Program(); }
 
-// Named compile-time arguments reach the kernel as tt-metal's JIT passes them: KERNEL_COMPILE_TIME_ARG_MAP.
-static void named_args_define(tt_emu::KernelSpec& k, const std::unordered_map<std::string, uint32_t>& named) {
-    std::string map;
-    for (const auto& [name, value] : std::map<std::string, uint32_t>(named.begin(), named.end())) {
-        map += (map.empty() ? "{\"" : ",{\"") + name + "\"," + std::to_string(value) + "}";
-    }
-    if (!map.empty()) k.defines["KERNEL_COMPILE_TIME_ARG_MAP"] = map;
-}
-
 KernelHandle CreateKernel(Program& program, const std::string& file_name, const CoreSpec& core_spec,
                           const std::variant<DataMovementConfig, ComputeConfig>& config) {
     return tt_emu::create_kernel(program, file_name, core_spec, config, {});

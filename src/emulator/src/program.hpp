@@ -81,6 +81,8 @@ std::vector<CoreCoord> expand_cores(const tt::tt_metal::CoreSpec& spec, const ch
 std::string resolve_kernel_path(const std::string& file_name);
 std::string kernel_path_not_found(const std::string& file_name);  // the error naming every folder searched
 
+// CreateKernel's named_compile_args as the define tt-metal's JIT passes (kapi_named_args.cpp).
+void named_args_define(KernelSpec& k, const std::unordered_map<std::string, uint32_t>& named);
 // CreateKernel with the headers the JIT writes for the kernel (a Metal 2.0 kernel's, metal2_host.cpp).
 tt::tt_metal::KernelHandle create_kernel(tt::tt_metal::Program& program, const std::string& file_name,
                                          const tt::tt_metal::CoreSpec& core_spec,
