@@ -125,6 +125,7 @@ ENGINES: dict[str, dict[str, Param]] = {
         "semaphores": Param("names"),
         "args": Param("expression_map", MULTICAST_FACTS, sees_op_args=True),
         "role": Param("name", required=False),
+        "prefix": Param("expression", MULTICAST_FACTS, required=False, sees_op_args=True),
     },
     "compute_init": {
         "protocol": Param("name"),

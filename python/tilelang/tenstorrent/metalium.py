@@ -76,7 +76,6 @@ def build_plan(device_mod: tvm.IRModule, params: Sequence[Any], kernel: str) -> 
     if missing:
         raise TTCodegenError(f"kernel '{kernel}': no {', '.join(missing)} kernel in the lowered module; the "
                              "Metalium code generator needs reader, compute and writer")
-    by_name = {p.name: p for p in params}
     constants = plan.get("constants") or {}  # tensors the passes added (AddTTConstants): the host fills them
     readers = set(get_attr(funcs["reader"], attr_keys.TT_TENSOR_ARGS, {}).values())
     writers = set(get_attr(funcs["writer"], attr_keys.TT_TENSOR_ARGS, {}).values())
@@ -86,8 +85,10 @@ def build_plan(device_mod: tvm.IRModule, params: Sequence[Any], kernel: str) -> 
         role = {(True, True): "inout", (False, True): "output", (True, False): "input"}.get(
             (name in readers, name in writers), "unused")  # inout: T.atomic_add adds onto what the tensor holds
         constant = constants.get(name)
+        # The kernel's shape (tt.buffers): the user's, or the 2-D matrix of a tensor the kernel accesses only through
+        # T.Tensor views of its folded matrix (the same C-order bytes; loop_views.cc).
         shape = ([info["tile_rows"] * device.TILE[0], info["tile_cols"] * device.TILE[1]] if constant
-                 else list(by_name[name].shape))
+                 else [int(e) for e in info["shape"]])
         entry = {"name": name, "parameter": -1 if constant else [p.name for p in params].index(name), "shape": shape,
                  "dtype": info["dtype"], "data_format": info["data_format"], "page_bytes": info["page_bytes"],
                  "pages": info["pages"], "page_layout": info["page_layout"], "role": role,
