@@ -59,7 +59,7 @@ TILE_OP_FIELDS: dict[str, tuple[str, ...]] = {
     "cumsum": ("rows", "cols", "reverse"),
     "typecast": ("tiles", "cast_from", "cast_to"),
     "eltwise": ("binary", "sfpu_binary", "sfpu", "tiles", "scalar_op", "scalar_bits", "bcast", "bcast_dim", "rows",
-                "cols"),
+                "cols", "where", "where_value"),
     "reduce": ("pool", "rows", "cols", "clear"),
     "hold": ("pages",),
     "release": ("pages",),

@@ -210,8 +210,6 @@ def _masked(expr: str) -> object:
                     acc[i, j] = T.if_then_else(i >= j, A_s[i, j], B_s[i, j])
                 elif expr == "constant":
                     acc[i, j] = T.if_then_else(i >= j, A_s[i, j], 0.5)
-                elif expr == "buffer_cond":
-                    acc[i, j] = T.if_then_else(A_s[i, j] > 0, A_s[i, j], 0)
             T.copy(acc, Out[0, 0])
 
     return main
@@ -223,7 +221,6 @@ def _masked(expr: str) -> object:
     ("equal", r"condition .* is not a comparison \(>=, >, <=, <\) of index expressions"),
     ("two_buffers", r"selects between two buffer values; .*between a buffer value and -inf, \+inf or 0"),
     ("constant", r"selects a buffer value against the constant .*0\.5"),
-    ("buffer_cond", r"is not affine in the element indices|reads a buffer"),
 ])
 def test_unsupported_masks_are_refused_naming_the_condition(expr: str, message: str) -> None:
     with pytest.raises(TileLangError, match=r"element-wise store 'acc\[\.\.\.\] = T\.if_then_else\(.*" + message):

@@ -20,6 +20,7 @@
 // Spec: specs/intrinsics/tilize.yaml
 // Spec: specs/intrinsics/transpose.yaml
 // Spec: specs/intrinsics/typecast.yaml
+// Spec: specs/intrinsics/where.yaml
 // The intrinsic records of specs/intrinsics/*.yaml the C++ passes use (the record: intrinsics.h).
 #include "intrinsics.h"
 
@@ -60,7 +61,9 @@ static const std::vector<Intrinsic>& records() {
       {"cumsum_tile", "tt.cumsum_tile", "concrete", {"compute"}, {{"idst", "uint32"}, {"first", "bool"}}, "void", "void"},
       {"cumsum_tile_init", "tt.cumsum_tile_init", "concrete", {"compute"}, {}, "void", "void"},
       {"div_unary_tile", "tt.div_unary_tile", "concrete", {"compute"}, {{"idst", "uint32"}, {"param1", "uint32"}}, "void", "void"},
-      {"eltwise_block", "tt.eltwise_block", "abstract", {"compute"}, {{"in0", "int32"}, {"in1", "int32"}, {"out", "int32"}, {"tiles", "int32"}, {"binary", "string"}, {"sfpu_binary", "string"}, {"sfpu", "string"}, {"scalar_op", "string"}, {"scalar_bits", "uint32"}, {"wait0", "int32"}, {"wait1", "int32"}, {"pop0", "int32"}, {"pop1", "int32"}, {"init", "int32"}}, "void", "void"},
+      {"eltwise_block", "tt.eltwise_block", "abstract", {"compute"}, {{"in0", "int32"}, {"in1", "int32"}, {"out", "int32"}, {"tiles", "int32"}, {"binary", "string"}, {"sfpu_binary", "string"}, {"sfpu", "string"}, {"scalar_op", "string"}, {"scalar_bits", "uint32"}, {"where", "string"}, {"where_value", "float32"}, {"wait0", "int32"}, {"wait1", "int32"}, {"pop0", "int32"}, {"pop1", "int32"}, {"init", "int32"}}, "void", "void"},
+      {"eqz_tile", "tt.eqz_tile", "concrete", {"compute"}, {{"idst", "uint32"}}, "void", "void"},
+      {"eqz_tile_init", "tt.eqz_tile_init", "concrete", {"compute"}, {}, "void", "void"},
       {"exp2_tile", "tt.exp2_tile", "concrete", {"compute"}, {{"idst", "uint32"}}, "void", "void"},
       {"exp2_tile_init", "tt.exp2_tile_init", "concrete", {"compute"}, {}, "void", "void"},
       {"exp_tile", "tt.exp_tile", "concrete", {"compute"}, {{"idst", "uint32"}}, "void", "void"},
@@ -85,12 +88,20 @@ static const std::vector<Intrinsic>& records() {
       {"get_semaphore", "tt.get_semaphore", "concrete", {"reader", "writer"}, {{"semaphore_id", "uint32"}}, "uint32", "uint32"},
       {"get_tile_size", "tt.get_tile_size", "concrete", {"reader", "writer"}, {{"cb_id", "int32"}}, "uint32", "uint32"},
       {"get_write_ptr", "tt.get_write_ptr", "concrete", {"reader", "writer"}, {{"cb_id", "uint32"}}, "uint32", "uint32"},
+      {"gez_tile", "tt.gez_tile", "concrete", {"compute"}, {{"idst", "uint32"}}, "void", "void"},
+      {"gez_tile_init", "tt.gez_tile_init", "concrete", {"compute"}, {}, "void", "void"},
+      {"gtz_tile", "tt.gtz_tile", "concrete", {"compute"}, {{"idst", "uint32"}}, "void", "void"},
+      {"gtz_tile_init", "tt.gtz_tile_init", "concrete", {"compute"}, {}, "void", "void"},
       {"hold_block", "tt.hold_block", "abstract", {"compute"}, {{"cb", "int32"}, {"pages", "int32"}}, "void", "void"},
       {"init_sfpu", "tt.init_sfpu", "concrete", {"compute"}, {{"icb", "uint32"}, {"ocb", "uint32"}}, "void", "void"},
       {"interleaved_addr_gen_fast", "tt.interleaved_addr_gen_fast", "concrete", {"reader", "writer"}, {{"bank_base_address", "uint32"}, {"page_size", "uint32"}, {"data_format", "uint32"}}, "accessor", "handle"},
       {"l1_word_ptr", "tt.l1_word_ptr", "concrete", {"reader", "writer"}, {{"addr", "uint32"}}, "l1_ptr", "handle"},
+      {"lez_tile", "tt.lez_tile", "concrete", {"compute"}, {{"idst", "uint32"}}, "void", "void"},
+      {"lez_tile_init", "tt.lez_tile_init", "concrete", {"compute"}, {}, "void", "void"},
       {"log_tile", "tt.log_tile", "concrete", {"compute"}, {{"idst", "uint32"}}, "void", "void"},
       {"log_tile_init", "tt.log_tile_init", "concrete", {"compute"}, {}, "void", "void"},
+      {"ltz_tile", "tt.ltz_tile", "concrete", {"compute"}, {{"idst", "uint32"}}, "void", "void"},
+      {"ltz_tile_init", "tt.ltz_tile_init", "concrete", {"compute"}, {}, "void", "void"},
       {"mask_block", "tt.mask_block", "abstract", {"compute"}, {{"in0", "int32"}, {"out", "int32"}, {"origin", "int32"}, {"row_step", "int32"}, {"col_step", "int32"}, {"pages", "int32"}, {"rows", "int32"}, {"cols", "int32"}, {"wait0", "int32"}, {"pop0", "int32"}, {"init", "int32"}}, "void", "void"},
       {"matmul_block", "tt.matmul_block", "abstract", {"compute"}, {{"in0", "int32"}, {"in1", "int32"}, {"out", "int32"}, {"partial", "int32"}, {"mt", "int32"}, {"nt", "int32"}, {"kt", "int32"}, {"k", "int32"}, {"k_count", "int32"}, {"dst_tiles", "int32"}, {"wait0", "int32"}, {"pop0", "int32"}, {"wait1", "int32"}, {"pop1", "int32"}, {"init", "int32"}}, "void", "void"},
       {"matmul_init", "tt.matmul_init", "concrete", {"compute"}, {{"in0_cb", "uint32"}, {"in1_cb", "uint32"}}, "void", "void"},
@@ -106,6 +117,8 @@ static const std::vector<Intrinsic>& records() {
       {"mul_tiles_init", "tt.mul_tiles_init", "concrete", {"compute"}, {{"icb0", "uint32"}, {"icb1", "uint32"}}, "void", "void"},
       {"mul_unary_tile", "tt.mul_unary_tile", "concrete", {"compute"}, {{"idst", "uint32"}, {"param1", "uint32"}}, "void", "void"},
       {"next_compile_time_args_offset", "tt.next_compile_time_args_offset", "concrete", {"reader", "writer"}, {{"args", "accessor"}}, "int32", "int32"},
+      {"nez_tile", "tt.nez_tile", "concrete", {"compute"}, {{"idst", "uint32"}}, "void", "void"},
+      {"nez_tile_init", "tt.nez_tile_init", "concrete", {"compute"}, {}, "void", "void"},
       {"noc_async_read", "tt.noc_async_read", "concrete", {"reader"}, {{"src_noc_addr", "uint64"}, {"dst_local_l1_addr", "uint32"}, {"size", "uint32"}}, "void", "void"},
       {"noc_async_read_barrier", "tt.noc_async_read_barrier", "concrete", {"reader"}, {}, "void", "void"},
       {"noc_async_read_page", "tt.noc_async_read_page", "concrete", {"reader"}, {{"id", "uint32"}, {"addrgen", "accessor"}, {"dst_local_l1_addr", "uint32"}}, "void", "void"},
@@ -184,6 +197,8 @@ static const std::vector<Intrinsic>& records() {
       {"typecast_tile", "tt.typecast_tile", "concrete", {"compute"}, {{"in_dtype", "uint32"}, {"out_dtype", "uint32"}, {"idst", "uint32"}}, "void", "void"},
       {"typecast_tile_init", "tt.typecast_tile_init", "concrete", {"compute"}, {{"in_dtype", "uint32"}, {"out_dtype", "uint32"}}, "void", "void"},
       {"untilize_rows", "tt.untilize_rows", "abstract", {"compute"}, {{"in0", "int32"}, {"out", "int32"}, {"rows", "int32"}, {"cols", "int32"}, {"init", "int32"}}, "void", "void"},
+      {"where_fp32_tile", "tt.where_fp32_tile", "concrete", {"compute"}, {{"idst0", "uint32"}, {"idst1", "uint32"}, {"idst2", "uint32"}, {"odst", "uint32"}}, "void", "void"},
+      {"where_tile_init", "tt.where_tile_init", "concrete", {"compute"}, {}, "void", "void"},
       {"write_block", "tt.write_block", "abstract", {"writer"}, {{"cb", "int32"}, {"dst", "handle"}, {"first_tile", "int32"}, {"rows", "int32"}, {"cols", "int32"}, {"row_stride", "int32"}, {"page_bytes", "int32"}}, "void", "void"},
       {"write_block_atomic", "tt.write_block_atomic", "abstract", {"writer"}, {{"cb", "int32"}, {"dst", "handle"}, {"first_tile", "int32"}, {"rows", "int32"}, {"cols", "int32"}, {"row_stride", "int32"}, {"page_bytes", "int32"}, {"member", "int32"}, {"members", "int32"}}, "void", "void"},
       {"write_block_signal", "tt.write_block_signal", "abstract", {"writer"}, {{"cb", "int32"}, {"dst", "handle"}, {"first_tile", "int32"}, {"rows", "int32"}, {"cols", "int32"}, {"row_stride", "int32"}, {"page_bytes", "int32"}, {"member", "int32"}, {"members", "int32"}, {"next_x", "int32"}, {"next_y", "int32"}, {"turn_sem", "int32"}}, "void", "void"},

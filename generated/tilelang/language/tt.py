@@ -20,6 +20,7 @@
 # Spec: specs/intrinsics/tilize.yaml
 # Spec: specs/intrinsics/transpose.yaml
 # Spec: specs/intrinsics/typecast.yaml
+# Spec: specs/intrinsics/where.yaml
 """The `T.tt.*` TVMScript namespace: one function per intrinsic of specs/intrinsics/*.yaml.
 
 Each call builds a `tt.<name>` op call, so kernels print as `T.tt.<name>(...)` and parse back.
@@ -187,9 +188,19 @@ def div_unary_tile(idst, param1) -> Any:
     return call('div_unary_tile', idst, param1)
 
 
-def eltwise_block(in0, in1, out, tiles, binary, sfpu_binary, sfpu, scalar_op, scalar_bits, wait0, wait1, pop0, pop1, init) -> Any:
+def eltwise_block(in0, in1, out, tiles, binary, sfpu_binary, sfpu, scalar_op, scalar_bits, where, where_value, wait0, wait1, pop0, pop1, init) -> Any:
     """Element-wise block: out = sfpu(binary(in0, in1)) or sfpu(sfpu_binary(in0, in1)) tile by tile; with neither, out = sfpu(scalar_op(in0, constant)), or sfpu(in0), or in0 converted to out's data format. The values are names of the op map's entries (specs/ops, generated/docs/eltwise_ops.md), or none (all none: a copy, e.g. of a value carried across a loop into the CB the writer reads)."""
-    return call('eltwise_block', in0, in1, out, tiles, binary, sfpu_binary, sfpu, scalar_op, scalar_bits, wait0, wait1, pop0, pop1, init)
+    return call('eltwise_block', in0, in1, out, tiles, binary, sfpu_binary, sfpu, scalar_op, scalar_bits, where, where_value, wait0, wait1, pop0, pop1, init)
+
+
+def eqz_tile(idst) -> Any:
+    """DST[idst] = 1.0 where DST[idst] compares with zero as eqz says (eqz ==, nez !=, gtz >, gez >=, ltz <, lez <=), else 0.0 (float data; the _int32 variants are other calls)."""
+    return call('eqz_tile', idst)
+
+
+def eqz_tile_init() -> Any:
+    """Initialise the SFPU for eqz_tile."""
+    return call('eqz_tile_init')
 
 
 def exp2_tile(idst) -> Any:
@@ -312,6 +323,26 @@ def get_write_ptr(cb_id) -> Any:
     return call('get_write_ptr', cb_id)
 
 
+def gez_tile(idst) -> Any:
+    """DST[idst] = 1.0 where DST[idst] compares with zero as gez says (eqz ==, nez !=, gtz >, gez >=, ltz <, lez <=), else 0.0 (float data; the _int32 variants are other calls)."""
+    return call('gez_tile', idst)
+
+
+def gez_tile_init() -> Any:
+    """Initialise the SFPU for gez_tile."""
+    return call('gez_tile_init')
+
+
+def gtz_tile(idst) -> Any:
+    """DST[idst] = 1.0 where DST[idst] compares with zero as gtz says (eqz ==, nez !=, gtz >, gez >=, ltz <, lez <=), else 0.0 (float data; the _int32 variants are other calls)."""
+    return call('gtz_tile', idst)
+
+
+def gtz_tile_init() -> Any:
+    """Initialise the SFPU for gtz_tile."""
+    return call('gtz_tile_init')
+
+
 def hold_block(cb, pages) -> Any:
     """Wait for the block of CB `cb` before a loop whose iterations all read it (a loop-invariant value, or the scaler tile of reductions in a loop): the ops in the loop find it in the CB; release_block frees it after."""
     return call('hold_block', cb, pages)
@@ -332,6 +363,16 @@ def l1_word_ptr(addr) -> Any:
     return call('l1_word_ptr', addr)
 
 
+def lez_tile(idst) -> Any:
+    """DST[idst] = 1.0 where DST[idst] compares with zero as lez says (eqz ==, nez !=, gtz >, gez >=, ltz <, lez <=), else 0.0 (float data; the _int32 variants are other calls)."""
+    return call('lez_tile', idst)
+
+
+def lez_tile_init() -> Any:
+    """Initialise the SFPU for lez_tile."""
+    return call('lez_tile_init')
+
+
 def log_tile(idst) -> Any:
     """DST[idst] = log(DST[idst])."""
     return call('log_tile', idst)
@@ -340,6 +381,16 @@ def log_tile(idst) -> Any:
 def log_tile_init() -> Any:
     """Initialise the SFPU for log_tile."""
     return call('log_tile_init')
+
+
+def ltz_tile(idst) -> Any:
+    """DST[idst] = 1.0 where DST[idst] compares with zero as ltz says (eqz ==, nez !=, gtz >, gez >=, ltz <, lez <=), else 0.0 (float data; the _int32 variants are other calls)."""
+    return call('ltz_tile', idst)
+
+
+def ltz_tile_init() -> Any:
+    """Initialise the SFPU for ltz_tile."""
+    return call('ltz_tile_init')
 
 
 def mask_block(in0, out, origin, row_step, col_step, pages, rows, cols, wait0, pop0, init) -> Any:
@@ -415,6 +466,16 @@ def mul_unary_tile(idst, param1) -> Any:
 def next_compile_time_args_offset(args) -> Any:
     """The compile-time argument after those of `args` (a constexpr member of TensorAccessorArgs): where the next tensor's TensorAccessorArgs start."""
     return call('next_compile_time_args_offset', args)
+
+
+def nez_tile(idst) -> Any:
+    """DST[idst] = 1.0 where DST[idst] compares with zero as nez says (eqz ==, nez !=, gtz >, gez >=, ltz <, lez <=), else 0.0 (float data; the _int32 variants are other calls)."""
+    return call('nez_tile', idst)
+
+
+def nez_tile_init() -> Any:
+    """Initialise the SFPU for nez_tile."""
+    return call('nez_tile_init')
 
 
 def noc_async_read(src_noc_addr, dst_local_l1_addr, size) -> Any:
@@ -805,6 +866,16 @@ def typecast_tile_init(in_dtype, out_dtype) -> Any:
 def untilize_rows(in0, out, rows, cols, init) -> Any:
     """Untilize a block of rows x cols tiles of CB `in0` into CB `out` as rows (row r at r * cols * 32 elements, in `out`'s data format), one tile row at a time (pack_untilize): a block written to a row-major tensor."""
     return call('untilize_rows', in0, out, rows, cols, init)
+
+
+def where_fp32_tile(idst0, idst1, idst2, odst) -> Any:
+    """DST[odst] = DST[idst1] where DST[idst0] != 0, else DST[idst2] (fp32 values in 32-bit DST)."""
+    return call('where_fp32_tile', idst0, idst1, idst2, odst)
+
+
+def where_tile_init() -> Any:
+    """Initialise the SFPU for where_fp32_tile."""
+    return call('where_tile_init')
 
 
 def write_block(cb, dst, first_tile, rows, cols, row_stride, page_bytes) -> Any:

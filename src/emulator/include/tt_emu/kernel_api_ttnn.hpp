@@ -45,6 +45,19 @@ namespace detail {
 [[noreturn]] void kernel_assert_failed(const char* condition, const char* file, int line);
 }  // namespace detail
 
+// The SFPU selection of api/compute/eltwise_unary/where.h (kapi_select.cpp): DST[odst] = DST[idst1] where
+// DST[idst0] is not zero, else DST[idst2]; ttnn 0.77+ name the DST format as a template argument, ttnn 0.65 as
+// where_fp32_tile. Only Float32 (32-bit DST) is emulated.
+namespace detail {
+void where(uint32_t format, uint32_t idst0, uint32_t idst1, uint32_t idst2, uint32_t odst);
+}  // namespace detail
+void where_tile_init();
+template <uint32_t format>
+void where_tile(uint32_t idst0, uint32_t idst1, uint32_t idst2, uint32_t odst) {
+    detail::where(format, idst0, idst1, idst2, odst);
+}
+void where_fp32_tile(uint32_t idst0, uint32_t idst1, uint32_t idst2, uint32_t odst);
+
 }  // namespace tt_emu::kapi
 
 using ::tt_emu::ktypes::EltwiseBinaryType;
