@@ -76,7 +76,7 @@ def launch_extents(mod: Any) -> dict[str, dict[str, int]]:
     for gvar, func in _as_module(mod).functions.items():
         if not isinstance(func, tirx.PrimFunc):
             continue
-        name, tags = gvar.name_hint, {}
+        name, tags = gvar.name_hint, dict[str, int]()
 
         def launch(stmt: Any, name: str = name, tags: dict[str, int] = tags) -> None:
             if stmt.attr_key != "thread_extent":

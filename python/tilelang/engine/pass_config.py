@@ -35,7 +35,7 @@ def check_option(name: str, option: str, value: Any, key: str | None = None) -> 
                             f"(options: {', '.join(options) or 'none'})")
     spec = options[option]
     kinds = _TYPES[spec["type"]]
-    items = list(value) if spec["type"] == "int_list" and isinstance(value, kinds) else [value]
+    items = list(value) if spec["type"] == "int_list" and isinstance(value, (list, tuple)) else [value]
     numbers = spec["type"] in ("int", "float", "int_list")
     item_kinds = (int,) if spec["type"] == "int_list" else kinds
     if not isinstance(value, kinds) or (numbers and any(isinstance(v, bool) or not isinstance(v, item_kinds)

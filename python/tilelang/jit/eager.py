@@ -69,7 +69,7 @@ class _Source:
             elts = value.elts if isinstance(value, ast.Tuple) else [value] if value is not None else []
             if not all(isinstance(e, ast.Name) for e in elts):
                 raise TileLangError(f"eager kernel '{func.name}' must return the names of its T.empty outputs")
-            self.returns = [e.id for e in elts]  # type: ignore[union-attr]
+            self.returns = [e.id for e in elts if isinstance(e, ast.Name)]
             rest = rest[:-1]
         self.kernel = rest
         self.tensor_params = [s.target.id for s in self.prelude if isinstance(s, ast.AnnAssign) and s.value is None
@@ -197,7 +197,7 @@ class EagerFunction:
 
     def _kernel(self, arguments: dict[str, Any], consts: dict[str, int], dtypes: tuple[str, ...]) -> Any:
         scalars = tuple((k, v) for k, v in arguments.items() if k not in self.source.tensor_params)
-        key = (tuple(sorted(consts.items())), dtypes, scalars)
+        key: tuple[Any, ...] | None = (tuple(sorted(consts.items())), dtypes, scalars)
         try:
             hash(key)
         except TypeError:

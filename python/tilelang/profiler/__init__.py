@@ -32,11 +32,13 @@ class TensorSupplyType(enum.Enum):
     Auto = 7
 
 
-def supply(shape: Sequence[int], dtype: np.dtype[Any], kind: TensorSupplyType, rng: np.random.Generator) -> Any:
+def supply(shape: Sequence[int], dtype: np.dtype[Any], kind: TensorSupplyType,
+           rng: np.random.Generator) -> np.ndarray[Any, np.dtype[Any]]:
     """One input array of `shape` and `dtype` filled as `kind` says (Auto: integers for int dtypes, else normal)."""
     is_int = np.issubdtype(dtype, np.integer) or dtype == np.bool_
     if kind == TensorSupplyType.Auto:
         kind = TensorSupplyType.Integer if is_int else TensorSupplyType.Normal
+    values: np.ndarray[Any, np.dtype[Any]]
     if kind == TensorSupplyType.Zero:
         values = np.zeros(shape)
     elif kind == TensorSupplyType.One:

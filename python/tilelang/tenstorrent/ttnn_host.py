@@ -144,8 +144,10 @@ class TTNNProgram(MetaliumProgram):
     script: Any = None
     folder: Any = field(default=None, repr=False)  # the TemporaryDirectory holding the artifacts the script runs
 
-    def run(self, arrays: Sequence[Any], workdir: str | Path | None = None) -> dict[str, Any]:
-        """Run on the device: inputs read from `arrays` (parameter order), outputs written back into them."""
+    def run(self, arrays: Sequence[Any], workdir: str | Path | None = None,
+            timeout: float | None = None) -> dict[str, Any]:
+        """Run on the device: inputs read from `arrays` (parameter order), outputs written back into them.
+        `workdir` and `timeout` are the emulator's (MetaliumProgram.run); a device run takes neither."""
         inputs = {t["name"]: arrays[t["parameter"]] for t in self.plan["tensors"]
                   if t["role"] == "input" and "constant" not in t}  # constants are filled by the script
         outputs = self.script.run(inputs, self.device_id)

@@ -14,8 +14,8 @@ def _numpy(x: Any) -> np.ndarray:
         return x
     if hasattr(x, "detach"):  # torch
         x = x.detach().cpu()
-        return x.float().numpy() if str(x.dtype) == "torch.bfloat16" else x.numpy()
-    return np.asarray(x.numpy()) if hasattr(x, "numpy") else np.asarray(x)
+        return np.asarray(x.float().numpy() if str(x.dtype) == "torch.bfloat16" else x.numpy())
+    return np.asarray(x.numpy() if hasattr(x, "numpy") else x)
 
 
 def _float(x: Any) -> np.ndarray:
