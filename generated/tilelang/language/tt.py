@@ -22,14 +22,17 @@
 # Spec: specs/intrinsics/typecast.yaml
 """The `T.tt.*` TVMScript namespace: one function per intrinsic of specs/intrinsics/*.yaml.
 
-Each call builds a `tt.<name>` op call, so kernels print as `T.tt.<name>(...)` and parse back.
+Each call builds a `tt.<name>` op call, so kernels print as `T.tt.<name>(...)` and parse back. Importing this module
+registers the ops (the C++ passes build calls of them too) and the namespace.
 """
 
 from __future__ import annotations
 
+import sys
 from typing import Any
 
-from .._ops import call
+from .._ops import call, register_intrinsics, register_script_namespace
+from ..tenstorrent.intrinsics import INTRINSICS
 
 
 def accessor_noc_addr(addrgen: Any, page_id: Any, offset: Any) -> Any:
@@ -805,3 +808,7 @@ def write_block_signal(cb: Any, dst: Any, first_tile: Any, rows: Any, cols: Any,
 def write_rows_block(cb: Any, dst: Any, first_page: Any, page_stride: Any, rows: Any, cols: Any, row_bytes: Any) -> Any:
     """Write a row-major block (untilized on chip, row r at r * row_bytes of the CB's pages) from the front of CB `cb` to row-major tensor `dst`, one page per row (one wait and barrier)."""
     return call('write_rows_block', cb, dst, first_page, page_stride, rows, cols, row_bytes)
+
+
+register_intrinsics(INTRINSICS)
+register_script_namespace("tt", sys.modules[__name__])

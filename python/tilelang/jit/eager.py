@@ -28,10 +28,14 @@ import textwrap
 from collections.abc import Callable
 from typing import Any
 
+from tvm.script.parser.core.entry import parse
+
+from .. import language as T
 from ..errors import TileLangError
 from ..language import _eager
 from ..language._eager import TensorSpec
 from ..language._frontend import normalize_dtype, parse_guarded
+from .kernel import compile as compile_kernel
 from .once import OnceCache
 from .tensors import tensor_dtype, tensor_shape
 
@@ -173,10 +177,6 @@ class EagerFunction:
         body = self.source.kernel_text()
         first = self.source.kernel[0].lineno + self.source.first_line - 1
         text = "\n" * max(first - 3, 0) + f"@{ANNOTATE}_T.prim_func\ndef {self.fn.__name__}({params}):\n" + body
-        from tvm.script.parser.core.entry import parse
-
-        import tilelang.language as T
-
         extra = {**self.fn.__globals__, **_closure(self.fn)}
         extra.update({k: v for k, v in values.items() if k not in names and not isinstance(v, TensorSpec)})
         extra[f"{ANNOTATE}_T"] = T
@@ -202,8 +202,6 @@ class EagerFunction:
             hash(key)
         except TypeError:
             key = None
-        from .kernel import compile as compile_kernel
-
         def build() -> Any:
             func, _, out_idx = self._prim_func(arguments, consts)
             return compile_kernel(func, out_idx, self.target, self.target_host, self.pass_configs,

@@ -55,7 +55,7 @@ def set_random_seed(seed: int = 42) -> None:
 
 def main() -> None:
     """Run the calling module's tests with pytest (TileLang's `tilelang.testing.main()`)."""
-    import pytest
+    import pytest  # a development dependency (the `dev` extra): only this entry point runs it
 
     module = sys.modules.get("__main__")
     path = getattr(module, "__file__", None)
