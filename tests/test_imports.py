@@ -20,6 +20,7 @@ from pathlib import Path
 
 import pytest
 
+from tilelang.engine.interface import BackendRuntime, runtime_of
 from tilelang.engine.registry import BACKENDS
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -203,3 +204,16 @@ def test_no_import_of_tilelang_inside_the_package_and_function_level_imports_say
             if in_function and "#" not in lines[node.lineno - 1] and "#" not in lines[node.lineno - 2]:
                 unexplained.append(f"{path.relative_to(ROOT)}:{node.lineno}")
     assert not unexplained, "function-level imports without a comment saying why: " + ", ".join(unexplained)
+
+
+def test_every_backend_names_a_runtime_that_implements_the_interface() -> None:
+    """Each backend spec's `runtime` module has a RUNTIME with every member of the interface, and the split_<kind>
+    its generated lower.py imports; the backend-neutral modules find it through the registry."""
+    members = [m for m in vars(BackendRuntime) if not m.startswith("_")] + ["execution_backends"]
+    assert {"build", "runner", "run", "save", "report", "profile"} <= set(members)
+    for backend in BACKENDS.values():
+        runtime = runtime_of(backend)
+        missing = [m for m in members if not hasattr(runtime, m)]
+        assert not missing, f"{backend.runtime} (backend {backend.name}): RUNTIME lacks {missing}"
+        assert callable(backend.load().lower)  # imports split_<kind> from the runtime module
+    assert runtime_of(BACKENDS["tenstorrent"]).execution_backends == ("emulator", "ttnn")
