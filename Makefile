@@ -22,6 +22,7 @@ generate: $(STAMP)
 
 check: $(STAMP)
 	$(PY) -m generator check
+	$(VENV)/bin/mypy --strict python/tilelang
 
 test: $(STAMP)
 	$(PY) -m tilelang.cpp

@@ -48,6 +48,7 @@ import tvm
 
 from .. import cpp as _cpp
 from ..engine.pass_config import check_option
+from ..engine.pass_options import PASS_OPTIONS  # noqa: F401  (tilelang.transform.PASS_OPTIONS)
 
 
 def AddTTConstants() -> tvm.transform.Pass:
@@ -249,40 +250,3 @@ PASSES = {
     'VerifyTTKernels': VerifyTTKernels,
 }
 
-
-# Options of each pass (type, spec default, allowed values, int_list length, minimum), checked when a pass is constructed and when the user
-# sets them in pass_configs.
-PASS_OPTIONS: dict[str, dict[str, dict[str, Any]]] = {
-    'AddTTConstants': {},
-    'AttachTTAccessors': {},
-    'BindCudaThreads': {},
-    'BindTTAccessors': {},
-    'BindTarget': {},
-    'BlockIdxToSerial': {},
-    'BuildTTTileDataflow': {'stages': {"type": 'int', "default": 2, "choices": [], "length": None, "minimum": 1}},
-    'FinalizeTTSignature': {},
-    'FlattenBuffer': {},
-    'GridToPersistentTT': {},
-    'HoistIfThenElse': {},
-    'InferTTLayout': {},
-    'InsertTTComputeInit': {},
-    'LowerTTLoopsToTileOps': {},
-    'LowerTTProtocols': {},
-    'LowerThreadAllreduce': {},
-    'LowerTileOpsToLoops': {},
-    'LowerTileOpsToTT': {},
-    'PartitionTTWork': {'core_grid': {"type": 'int_list', "default": [8, 8], "choices": [], "length": 2, "minimum": 1}, 'mode': {"type": 'string', "default": 'auto', "choices": ['auto', 'global', 'shard', 'zigzag'], "length": None, "minimum": None}},
-    'PlanTTAtomicOrder': {},
-    'PlanTTDst': {},
-    'PlanTTMulticast': {'enabled': {"type": 'bool', "default": True, "choices": [], "length": None, "minimum": None}},
-    'RemoveNoOp': {},
-    'RenormalizeSplitPattern': {},
-    'RewriteUnsafeSelect': {},
-    'Simplify': {},
-    'SplitTTKernels': {},
-    'StorageRewrite': {},
-    'UnrollLoop': {},
-    'VectorizeLoop': {},
-    'VerifyMemory': {},
-    'VerifyTTKernels': {},
-}
