@@ -43,11 +43,17 @@ class TrackedSpecSet(SpecSet):
         object.__setattr__(tracked, "_read", set())
         return tracked
 
+
     def take_reads(self) -> list[str]:
         read: set[str] = object.__getattribute__(self, "_read")
         names = sorted(read)
         read.clear()
         return names
+
+
+# Named as the model in messages ("'generator.model.SpecSet object' has no attribute ..."): a template error reads the
+# same from an incremental run as from a full one.
+TrackedSpecSet.__module__, TrackedSpecSet.__name__ = SpecSet.__module__, SpecSet.__name__
 
 
 def _feed(digest: Any, value: Any, seen: dict[int, tuple[Any, bytes]]) -> None:
