@@ -47,7 +47,9 @@ def cmd_generate(project: Project, dry_run: bool, quiet: bool, last: incremental
             incremental.save_state(project, incremental.State(digest, hashes, cache.renders,
                                                               sorted(validations.passed)))
     if not quiet:
-        print(f"  rendered {cache.rendered} of {len(outputs)} outputs (the others' inputs are unchanged)")
+        kept = len(outputs) - cache.rendered
+        print(f"  rendered {cache.rendered} of {len(outputs)} outputs"
+              + (f" ({kept} read back: their inputs are those of the last run)" if kept else ""))
         for line in _describe(project, the_plan):
             print(line)
     print(incremental.summary(project, dry_run, len(the_plan.writes), len(the_plan.deletes), the_plan.unchanged))

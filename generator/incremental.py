@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from .engine_table import PASS_SCHEMA
 from .layout import Project
 from .outputs import FRONTEND_PACKAGE, HANDWRITTEN_PACKAGE, HOOKS_HEADER
 
@@ -46,10 +47,13 @@ def _tree(folder: Path, suffixes: tuple[str, ...] = ()) -> list[Path]:
 
 
 def code_digest() -> str:
-    """The generator's code, the libraries it loads and renders with, and the Python that runs them."""
+    """The generator's code (with the schema its engine table is read from), the libraries it loads and renders
+    with, and the Python that runs them."""
     digest = hashlib.sha256(f"{FORMAT}\0{sys.version}\0".encode())
     for path in sorted(CODE.glob("*.py")):
         _update(digest, path.name, path.read_bytes())
+    if PASS_SCHEMA.is_file():  # the engine table is read from it (in a copy with --root, the project's may differ)
+        _update(digest, "engine table", PASS_SCHEMA.read_bytes())
     for name in LIBRARIES:
         spec = importlib.util.find_spec(name)  # locates without importing
         origin = spec.origin if spec is not None and spec.origin else ""
