@@ -29,7 +29,9 @@ def _parser() -> argparse.ArgumentParser:
     gen.add_argument("--dry-run", action="store_true", help="show what would change, write nothing")
     gen.add_argument("-q", "--quiet", action="store_true", help="print only the summary line")
     sub.add_parser("check", help="fail when generated/ differs from what specs and templates produce")
-    sub.add_parser("list", help="list specs, intrinsics, passes, pipelines and backends")
+    listing = sub.add_parser("list", help="what the specs define: a count per kind and the backends")
+    listing.add_argument("--all", action="store_true",
+                         help="list every backend, pipeline, pass, protocol and intrinsic (one line each)")
     sub.add_parser("docs", help="print the generated intrinsic reference (Markdown)")
     new = sub.add_parser("new-backend", help="scaffold a backend (specs + tests) from templates/backend (cookiecutter)")
     new.add_argument("name", help="backend name: the target users pass to tilelang.lower(target=...)")

@@ -70,8 +70,22 @@ def cmd_check(project: Project) -> int:
     return 1
 
 
-def cmd_list(project: Project) -> int:
+def _summary(model: SpecSet) -> list[str]:
+    """One screen: how many of each kind, and the backends (what `tilelang.lower(target=...)` takes)."""
+    counts = [(len(model.backends), "backends"), (len(model.pipelines), "pipelines"), (len(model.passes), "passes"),
+              (len(model.protocols), "protocols"), (len(model.intrinsics), "intrinsics"),
+              (len(model.families), "intrinsic families"), (len(model.eltwise_ops), "element-wise ops"),
+              (len(model.ir_nodes), "IR views"), (sum(len(lang.tile_ops) for lang in model.languages), "T.* tile ops")]
+    return [f"{len(model.files)} spec files: " + ", ".join(f"{n} {what}" for n, what in counts),
+            "backends: " + ", ".join(f"{b.name} ({b.target.kind})" for b in model.backends),
+            "every spec: python -m generator list --all"]
+
+
+def cmd_list(project: Project, everything: bool) -> int:
     model = load_project(project)
+    if not everything:
+        print("\n".join(_summary(model)))
+        return 0
     print(f"{len(model.files)} spec files")
     for backend in model.backends:
         print(f"backend  {backend.name:<14} target={backend.target.kind} pipeline={backend.pipeline or '-'}"
@@ -111,7 +125,7 @@ def run(project: Project, args: argparse.Namespace, last: incremental.State, dig
         if args.command == "check":
             return cmd_check(project)
         if args.command == "list":
-            return cmd_list(project)
+            return cmd_list(project, args.all)
         if args.command == "new-backend":
             return cmd_new_backend(project, args)
         return cmd_docs(project)
