@@ -195,7 +195,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--markdown", action="store_true", help="print the table as Markdown")
     args = parser.parse_args(argv)
     if not args.dir.is_dir():
-        parser.error(f"{args.dir} is not a folder (give a tt-metal source folder; see docs/emulator.md, "The emulator as TT-Metalium")")
+        parser.error(f"{args.dir} is not a folder (give a tt-metal source folder; see docs/emulator.md)")
     examples, home = examples_root(args.dir)
     found = find_examples(examples)
     if args.only:
