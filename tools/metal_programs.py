@@ -243,7 +243,7 @@ def main(argv: list[str] | None = None) -> int:
                              "(default: the backend spec's default profile, then the others)")
     args = parser.parse_args(argv)
     if not args.dir.is_dir():
-        parser.error(f"{args.dir} is not a folder (give a tt-metal source folder; see the README's emulator section)")
+        parser.error(f"{args.dir} is not a folder (give a tt-metal source folder; see docs/emulator.md)")
     examples, home = examples_root(args.dir)
     found = find_examples(examples)
     if args.only:
