@@ -19,9 +19,9 @@ from generator import cli
 from generator.cli import main
 from generator.diagnostics import GeneratorError
 from generator.project import Project, load_project
+from projects import REPO, TESTS
 
-FIXTURES = Path(__file__).resolve().parent / "fixtures" / "errors"
-REPO = Path(__file__).resolve().parent.parent
+FIXTURES = TESTS / "fixtures" / "errors"
 CASES = sorted(p.stem if p.is_file() else p.name for p in FIXTURES.iterdir() if p.suffix == ".yaml" or p.is_dir())
 COUNT_LINE = re.compile(r"^(\d+) errors?; nothing was written\.$")
 
