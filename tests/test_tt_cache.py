@@ -111,10 +111,8 @@ def test_eight_threads_running_one_kernel_on_a_cold_cache(tmp_path: Path, monkey
     [host] = cache.entries(tmp_path)["host"]
     assert os.access(host / "main", os.X_OK) and (host / "main.sha256").exists()
     assert not [p.name for p in host.iterdir() if ".tmp" in p.name]
-    [pch] = cache.entries(tmp_path)["pch"]  # main.cpp's leading includes, precompiled once (host_pch)
-    header = (pch / host_pch.HEADER).read_text()
-    assert header.splitlines() == list(host_pch.leading_includes(kernel.artifact.rt_mod.files["main.cpp"]))
-    assert "#include <tt-metalium/host_api.hpp>" in header and (pch / f"{host_pch.HEADER}.gch").stat().st_size
+    [pch] = cache.entries(tmp_path)["pch"]  # main.cpp's leading includes, asked for by its one build (host_pch)
+    assert (pch / host_pch.USES).read_bytes() == b"." and not (pch / f"{host_pch.HEADER}.gch").exists()
     again = subprocess.run([sys.executable, "-c", "import sys; sys.path.insert(0, 'tests'); import numpy as np; "
                             "from test_tt_cache import _add_kernel; "
                             "print(_add_kernel()(np.ones((32, 32), 'float32'), np.ones((32, 32), 'float32'))[0, 0])"],
@@ -151,3 +149,24 @@ def test_only_a_host_programs_leading_system_includes_are_precompiled() -> None:
     assert host_pch.leading_includes(source) == ("#include <cstdint>", "#include <tt-metalium/host_api.hpp>")
     assert host_pch.leading_includes('#include "local.h"\n#include <vector>\n') == ()
     assert host_pch.header_for(Path(__file__), ["g++"], "key", Path("pch")) is None  # a Python file: none
+
+
+@needs_cxx
+def test_a_block_of_includes_is_precompiled_at_its_third_build(tmp_path: Path) -> None:
+    """The first two builds that start with a block get no PCH; the third builds it and gets a forced include that
+    g++ reads from it (-Winvalid-pch -Werror: a PCH g++ cannot use fails), as do the builds after it."""
+    source = tmp_path / "main.cpp"
+    source.write_text("#include <vector>\nint main() { return static_cast<int>(std::vector<int>(3).size()) - 3; }\n")
+    command = ["g++", "-std=c++20", "-O1"]
+    header = host_pch.header_for(source, command, "key", tmp_path / "pch")
+    assert header is not None and header.lines == ("#include <vector>",)
+    forced = []
+    for _ in range(4):
+        with host_pch.flags(header) as flags:
+            forced.append(flags)
+    include = ["-include", str(header.entry / host_pch.HEADER)]
+    assert forced == [[], [], include, include]
+    assert (header.entry / host_pch.USES).read_bytes() == b"..."  # counted until the PCH exists
+    done = subprocess.run([*command, "-Winvalid-pch", "-Werror", "-H", *include, str(source), "-o",
+                           str(tmp_path / "main")], capture_output=True, text=True)
+    assert done.returncode == 0 and f"! {header.entry / host_pch.HEADER}.gch" in done.stderr, done.stderr
