@@ -8,7 +8,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parent.parent  # the checkout; tests name paths from here, not from their own file
+TESTS = REPO / "tests"  # the tests' shared data (fixtures/, golden/, emulator_cases/, ...) and helper modules
 PROJECT_PARTS = ("specs", "schema", "templates", "src")
 
 

@@ -17,9 +17,10 @@ from tt_kernels import matmul, matmul_bias_relu
 from tt_profiles import DEFAULT, PROFILE
 
 import tilelang
+from projects import REPO
 from tilelang.tenstorrent import PROFILES
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(REPO))
 from tools.check_metal import check, host, jit, wheels  # noqa: E402
 
 VERSION = PROFILES[DEFAULT].ttnn_wheel  # the spec's profile's wheel

@@ -17,14 +17,15 @@ from tvm.script import tirx as S
 
 import tilelang
 import tilelang.language as T
+from projects import REPO, TESTS
 from tilelang.engine.codegen import launch_extents
 from tilelang.errors import TileLangError
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = REPO
 sys.path.insert(0, str(ROOT / "benchmarks"))
 import bench_cuda  # noqa: E402
 
-sys.path.insert(0, str(ROOT / "tests"))
+sys.path.insert(0, str(TESTS))
 from test_language_llvm import elementwise_add, matmul  # noqa: E402
 from tt_norm_kernels import rms_norm, softmax  # noqa: E402
 

@@ -26,7 +26,8 @@ from typing import Any
 import pytest
 import tvm_ffi.libinfo
 import yaml
-from hypothesis import HealthCheck, given, settings
+from fuzzing import campaign
+from hypothesis import given
 from hypothesis import strategies as st
 from test_fuzz_specs import restore, run_generate, snapshot
 
@@ -47,13 +48,11 @@ DOC_TARGETS = ("specs/protocols/matmul_block_spill.yaml", "specs/protocols/reade
                "specs/intrinsics/tile_ops.yaml", "specs/ir/tirx.yaml", "specs/backends/tenstorrent.yaml",
                "specs/language/tilelang.yaml")
 STRING = re.compile(r'"(?:\\.|[^"\\\n])*"')
-SETTINGS = settings(deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow,
-                                                          HealthCheck.data_too_large])
 
 
 # ----------------------------------------------------------------------------------------- 1. the escapers
 
-@SETTINGS
+@campaign(default=100, full=2000)
 @given(text=ANY_TEXT)
 def test_python_escapers_round_trip(text: str) -> None:
     assert ast.literal_eval(naming.py_str(text)) == text
@@ -65,7 +64,7 @@ def test_python_escapers_round_trip(text: str) -> None:
     assert ast.get_docstring(module.body[0], clean=False) is not None  # type: ignore[arg-type]
 
 
-@SETTINGS
+@campaign(default=100, full=2000)
 @given(text=ANY_TEXT)
 def test_comments_cannot_be_left(text: str) -> None:
     for escape, prefix in ((naming.cpp_comment, "//"), (naming.py_comment, "#")):
@@ -81,7 +80,7 @@ def test_comments_cannot_be_left(text: str) -> None:
     assert "\n" not in cell and not re.search(r"(?<!\\)(?:\\\\)*\|", cell)  # every | escaped by an odd run of \\
 
 
-@settings(max_examples=3, deadline=None)
+@campaign(default=3, full=20)  # one g++ build each
 @given(texts=st.lists(st.text(st.characters(exclude_categories=("Cs",))), min_size=20, max_size=40))
 def test_cpp_string_literals_hold_the_text(texts: list[str], tmp_path_factory: pytest.TempPathFactory) -> None:
     """g++ compiles every literal, and the program prints back each text's UTF-8 bytes."""
@@ -185,9 +184,7 @@ def check_changed(project: EmitProject) -> list[str]:
     return changed
 
 
-@pytest.mark.slow  # 25 renders whose changed C++ files are compiled: ~40 s on 2 cores, so started first
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture,
-                                                                 HealthCheck.too_slow, HealthCheck.data_too_large])
+@campaign(default=5, full=50)  # a render and g++ on its changed C++ files: ~4 CPU-s each
 @given(data=st.data())
 def test_random_docs_keep_every_output_parsing_and_its_statements(emit_project: EmitProject,
                                                                    data: st.DataObject) -> None:
@@ -235,8 +232,7 @@ NAMES = st.one_of(st.sampled_from(sorted(set(keyword.kwlist) - {"False", "None",
                   st.from_regex(r"[a-z_][a-z0-9_]{0,20}", fullmatch=True))
 
 
-@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture,
-                                                                HealthCheck.too_slow])
+@campaign(default=4, full=40)
 @given(name=NAMES, arg=NAMES, doc=TEXT)
 def test_random_names_are_refused_or_render(emit_project: EmitProject, name: str, arg: str, doc: str) -> None:
     spec = emit_project.root / "specs/intrinsics/tile_ops.yaml"

@@ -22,7 +22,8 @@ from typing import Any
 
 import pytest
 import yaml
-from hypothesis import HealthCheck, given, settings
+from fuzzing import campaign
+from hypothesis import given
 from hypothesis import strategies as st
 
 from generator.cli import main
@@ -255,10 +256,7 @@ def mutate(data: st.DataObject, project: FuzzProject) -> tuple[str, bytes]:
     return target, original[:offset] + chunk + original[offset:]
 
 
-@pytest.mark.slow  # 500 generator runs: about a minute on 2 cores, started first by `make test` (tests/conftest.py)
-@settings(max_examples=500, deadline=None,
-          suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow,
-                                 HealthCheck.data_too_large])
+@campaign(default=40, full=500)  # a generator run each: ~0.35 CPU-s
 @given(data=st.data())
 def test_mutated_spec_never_crashes_or_half_writes(fuzz_project: FuzzProject, data: st.DataObject) -> None:
     target, mutated = mutate(data, fuzz_project)

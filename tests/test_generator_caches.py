@@ -12,8 +12,8 @@ from generator import loader
 from generator.diagnostics import Diagnostics
 from generator.project import Project, load_project
 from generator.render import render_all
+from projects import REPO
 
-REPO = Path(__file__).resolve().parent.parent
 YAML_FILES = sorted(p for part in ("specs", "tests/fixtures") for p in (REPO / part).rglob("*.yaml"))
 
 

@@ -14,6 +14,7 @@ import tvm
 
 import tilelang
 import tilelang.language as T
+from projects import REPO
 from tilelang import TargetError
 from tilelang.engine import codegen
 from tilelang.language import TileLangError
@@ -161,6 +162,6 @@ def test_an_infinite_or_invalid_emulator_timeout_is_a_clear_error(value: str,
 
 def test_the_generator_outside_a_checkout_says_it_needs_one(tmp_path: Path) -> None:
     done = subprocess.run([sys.executable, "-m", "generator", "--root", str(tmp_path), "list"], capture_output=True,
-                          text=True, cwd=Path(__file__).resolve().parents[1])
+                          text=True, cwd=REPO)
     assert done.returncode == 2
     assert f"{tmp_path} is not a tilelang-declarative checkout (no specs, schema, templates/ there)" in done.stderr

@@ -12,10 +12,11 @@ from pathlib import Path
 
 import pytest
 
-REPO = Path(__file__).resolve().parents[1]
+from projects import REPO, TESTS
+
 # Builds with CMake (each test module's fixture once, on one worker: --dist loadgroup keeps the group together).
 pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("metal_programs")]
-EXAMPLES = Path(__file__).resolve().parent / "metal_programs"
+EXAMPLES = TESTS / "metal_programs"
 
 
 @pytest.fixture(scope="module")

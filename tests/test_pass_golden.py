@@ -57,12 +57,13 @@ from tvm import tirx
 
 import tilelang.language  # noqa: F401  (importing tilelang registers the tt.* ops and the T.tt script namespace)
 from generator import Project, load_project
+from projects import REPO, TESTS
 from tilelang import transform
 from tilelang.engine import pipelines
 from tilelang.engine.registry import BACKENDS
 
-ROOT = Path(__file__).resolve().parent.parent
-GOLDEN_DIR = Path(__file__).resolve().parent / "golden" / "passes"
+ROOT = REPO
+GOLDEN_DIR = TESTS / "golden" / "passes"
 UPDATE = os.environ.get("TILELANG_UPDATE_GOLDEN", "") not in ("", "0")
 UPDATE_COMMAND = "TILELANG_UPDATE_GOLDEN=1 .venv/bin/python -m pytest tests/test_pass_golden.py"
 MODEL = load_project(Project.at(ROOT))

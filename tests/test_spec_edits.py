@@ -23,9 +23,9 @@ from generator.cli import main
 from generator.diagnostics import GeneratorError
 from generator.project import Project, load_project
 from generator.render import render_all
-from projects import snapshot
+from projects import TESTS, snapshot
 
-EDITS = Path(__file__).resolve().parent / "fixtures" / "edits"
+EDITS = TESTS / "fixtures" / "edits"
 CASES = sorted(p.stem for p in EDITS.glob("*.yaml"))
 
 

@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from tilelang.tenstorrent import cache
+from tilelang.tenstorrent import cache, host_pch
 
 
 def fill(root: Path, hosts: int, kernels: int, age: float) -> None:
@@ -64,7 +64,7 @@ def test_the_cache_is_listed_and_cleared_from_the_shell(tmp_path: Path, monkeypa
     cleared = subprocess.run([sys.executable, "-m", "tilelang.tenstorrent.cache", "--clear"], env=env,
                              capture_output=True, text=True, check=True).stdout
     assert "removed 5 entries" in cleared
-    assert cache.entries(tmp_path) == {"host": [], "kernels": []}
+    assert cache.entries(tmp_path) == {"host": [], "kernels": [], "pch": []}
 
 
 def test_an_entry_removed_meanwhile_is_skipped(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -111,6 +111,8 @@ def test_eight_threads_running_one_kernel_on_a_cold_cache(tmp_path: Path, monkey
     [host] = cache.entries(tmp_path)["host"]
     assert os.access(host / "main", os.X_OK) and (host / "main.sha256").exists()
     assert not [p.name for p in host.iterdir() if ".tmp" in p.name]
+    [pch] = cache.entries(tmp_path)["pch"]  # main.cpp's leading includes, asked for by its one build (host_pch)
+    assert (pch / host_pch.USES).read_bytes() == b"." and not (pch / f"{host_pch.HEADER}.gch").exists()
     again = subprocess.run([sys.executable, "-c", "import sys; sys.path.insert(0, 'tests'); import numpy as np; "
                             "from test_tt_cache import _add_kernel; "
                             "print(_add_kernel()(np.ones((32, 32), 'float32'), np.ones((32, 32), 'float32'))[0, 0])"],
@@ -138,3 +140,33 @@ def test_truncated_entries_are_rebuilt_with_a_message_naming_the_cache(tmp_path:
     (host / "main").chmod(0o644)  # published without its execute bit (the old race): found and rebuilt too
     with pytest.warns(UserWarning, match="is not executable"):
         np.testing.assert_array_equal(kernel(a, b), a + b)
+
+
+def test_only_a_host_programs_leading_system_includes_are_precompiled() -> None:
+    """A forced include of exactly the lines main.cpp starts with changes nothing: they stop at its first other line
+    (a macro defined before an include may change what it means) and at a quoted (folder-relative) include."""
+    source = "// host\n#include <cstdint>\n\n#include <tt-metalium/host_api.hpp>\n#define X 1\n#include <vector>\n"
+    assert host_pch.leading_includes(source) == ("#include <cstdint>", "#include <tt-metalium/host_api.hpp>")
+    assert host_pch.leading_includes('#include "local.h"\n#include <vector>\n') == ()
+    assert host_pch.header_for(Path(__file__), ["g++"], "key", Path("pch")) is None  # a Python file: none
+
+
+@needs_cxx
+def test_a_block_of_includes_is_precompiled_at_its_third_build(tmp_path: Path) -> None:
+    """The first two builds that start with a block get no PCH; the third builds it and gets a forced include that
+    g++ reads from it (-Winvalid-pch -Werror: a PCH g++ cannot use fails), as do the builds after it."""
+    source = tmp_path / "main.cpp"
+    source.write_text("#include <vector>\nint main() { return static_cast<int>(std::vector<int>(3).size()) - 3; }\n")
+    command = ["g++", "-std=c++20", "-O1"]
+    header = host_pch.header_for(source, command, "key", tmp_path / "pch")
+    assert header is not None and header.lines == ("#include <vector>",)
+    forced = []
+    for _ in range(4):
+        with host_pch.flags(header) as flags:
+            forced.append(flags)
+    include = ["-include", str(header.entry / host_pch.HEADER)]
+    assert forced == [[], [], include, include]
+    assert (header.entry / host_pch.USES).read_bytes() == b"..."  # counted until the PCH exists
+    done = subprocess.run([*command, "-Winvalid-pch", "-Werror", "-H", *include, str(source), "-o",
+                           str(tmp_path / "main")], capture_output=True, text=True)
+    assert done.returncode == 0 and f"! {header.entry / host_pch.HEADER}.gch" in done.stderr, done.stderr

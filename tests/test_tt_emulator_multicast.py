@@ -12,10 +12,11 @@ from typing import Any
 import numpy as np
 import pytest
 
+from projects import TESTS
 from tilelang.tenstorrent import emulator
 from tilelang.tenstorrent.emulator import TTEmulatorError
 
-CASES = Path(__file__).resolve().parent / "emulator_cases"
+CASES = TESTS / "emulator_cases"
 METAL = "metal_d5f9bc4a"
 TT2025 = "tilelang_tt_2025"
 

@@ -13,9 +13,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from projects import TESTS
 from tilelang.tenstorrent import emulator
 
-CASES = Path(__file__).resolve().parent / "emulator_cases" / "ttnn_api"
+CASES = TESTS / "emulator_cases" / "ttnn_api"
 TILES = 3
 
 

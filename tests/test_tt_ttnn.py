@@ -26,11 +26,11 @@ import pytest
 from tt_kernels import CORPUS, matmul, matmul_bias_relu
 
 import tilelang
+from projects import REPO
 from tilelang.errors import TileLangError
 from tilelang.tenstorrent import PROFILES, ttnn_host
 from tilelang.tenstorrent.metalium import MetaliumProgram
 
-REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 from tools.check_metal import jit, ttnn_names, wheels  # noqa: E402
 

@@ -17,14 +17,15 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from projects import REPO, TESTS
 from tilelang.tenstorrent import PROFILES, emulator
 from tilelang.tenstorrent.emulator import DEFAULT_PROFILE
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(REPO))
 from tools.check_metal import wheels  # noqa: E402
 
 VERSION = PROFILES[DEFAULT_PROFILE].ttnn_wheel
-HOST = Path(__file__).resolve().parent / "ttnn_kernels" / "main.cpp"
+HOST = TESTS / "ttnn_kernels" / "main.cpp"
 
 
 @pytest.fixture(scope="module")

@@ -10,6 +10,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from projects import TESTS
 from tools import upstream_examples as tool
 
 EXAMPLE = textwrap.dedent('''
@@ -95,7 +96,7 @@ UPSTREAM_BODIES = ["tt_attention_kernels.py", "tt_norm_kernels.py", "tt_split_k_
 def test_modules_with_upstream_kernel_bodies_keep_annotations_objects(name: str) -> None:
     import ast
 
-    tree = ast.parse((Path(__file__).parent / name).read_text())
+    tree = ast.parse((TESTS / name).read_text())
     futures = [a.name for node in tree.body if isinstance(node, ast.ImportFrom) and node.module == "__future__"
                for a in node.names]
     assert "annotations" not in futures

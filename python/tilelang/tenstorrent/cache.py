@@ -1,5 +1,6 @@
-"""The emulator's build cache (`cache_dir()`, $TT_EMU_CACHE): host programs (`host/<key>/`) and kernel
-objects (`kernels/*.so`), both keyed by content. It is bounded: after each new host build the least recently used
+"""The emulator's build cache (`cache_dir()`, $TT_EMU_CACHE): host programs (`host/<key>/`), kernel
+objects (`kernels/*.so`) and the host programs' precompiled headers (`pch/<key>/`, tilelang.tenstorrent.host_pch),
+all keyed by content. It is bounded: after each new host build the least recently used
 entries beyond the limits are removed at once (a host program is marked used whenever a run reuses it). A host
 program being built or run is held by a shared lock (`in_use`, a `flock` on `<entry>/.in_use.lock`), which prune
 respects; a kernel object may go at any time (a running program has it mapped already, and the emulator rebuilds
@@ -22,7 +23,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 # Entries kept per folder; $TT_EMU_CACHE_LIMIT sets both (a positive integer).
-LIMITS = {"host": 128, "kernels": 1024}
+LIMITS = {"host": 128, "kernels": 1024, "pch": 8}
 IN_USE = ".in_use.lock"
 BUILDING = ".build.lock"
 
@@ -139,7 +140,7 @@ def _remove(entry: Path) -> bool:
 
 def prune(root: Path | None = None, limits: dict[str, int] | None = None) -> int:
     """Remove the least recently used entries beyond the limits, at once (host programs being built or run stay)."""
-    limits = limits or _limits()
+    limits = {**_limits(), **(limits or {})}
     removed = 0
     for folder, items in _used(root).items():
         for _, entry in items[limits[folder]:]:
@@ -148,7 +149,7 @@ def prune(root: Path | None = None, limits: dict[str, int] | None = None) -> int
 
 
 def clear(root: Path | None = None) -> int:
-    """Remove every host program and kernel object; returns how many."""
+    """Remove every host program, kernel object and precompiled header; returns how many."""
     items = [e for group in entries(root).values() for e in group]
     return sum(_remove(entry) for entry in items)
 
@@ -163,7 +164,8 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m tilelang.tenstorrent.cache", description=__doc__.split("\n")[0])
     action = parser.add_mutually_exclusive_group()
     action.add_argument("--prune", action="store_true", help="apply the limits now")
-    action.add_argument("--clear", action="store_true", help="remove every host program and kernel object")
+    action.add_argument("--clear", action="store_true",
+                        help="remove every host program, kernel object and precompiled header")
     args = parser.parse_args(argv)
     base = _root(None)
     if args.clear:

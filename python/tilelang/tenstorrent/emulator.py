@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from .. import _layout, cpp
-from . import cache, intrinsics
+from . import cache, host_pch, intrinsics
 from .cache import cache_dir
 from .templates import templates
 
@@ -155,8 +155,9 @@ def cmake_prefix() -> Path:
     return prefix
 
 
-def _host_entry(main_cpp: Path, profile: str) -> tuple[Path, list[str]]:
-    """Where the host program of `main_cpp` is cached, and the command that builds it (`{out}` for the output)."""
+def _host_entry(main_cpp: Path, profile: str) -> tuple[Path, list[str], host_pch.Header | None]:
+    """Where the host program of `main_cpp` is cached, the command that builds it (`{out}` for the output) and the
+    PCH of its leading includes."""
     lib = library()
     cxx = _compiler()
     # Keyed by what is compiled, never by where it lies (every run writes its artifacts to a new folder): the
@@ -168,11 +169,14 @@ def _host_entry(main_cpp: Path, profile: str) -> tuple[Path, list[str]]:
                   *(part for p in local for part in (p.name, p.read_bytes())))
     command = [cxx, *HOST_FLAGS, f"-I{INCLUDE_DIRS[0]}", f"-I{main_cpp.parent}", str(main_cpp), "-o", "{out}",
                f"-L{lib.parent}", "-ltt_emu", f"-Wl,-rpath,{lib.parent}"]
-    return cache_dir() / "host" / key / main_cpp.stem, command
+    pch = host_pch.header_for(main_cpp, [cxx, *HOST_FLAGS, f"-I{INCLUDE_DIRS[0]}"],
+                              _digest(cxx, *HOST_FLAGS, host_api), cache_dir() / "pch")
+    return cache_dir() / "host" / key / main_cpp.stem, command, pch
 
 
-def _ensure_built(exe: Path, command: list[str], what: str) -> None:
-    """The program at `exe`, built unless a verified copy is there (the caller holds `cache.in_use`)."""
+def _ensure_built(exe: Path, command: list[str], what: str, pch: host_pch.Header | None = None) -> None:
+    """The program at `exe`, built unless a verified copy is there (the caller holds `cache.in_use`), reading its
+    leading includes from `pch` when given (host_pch)."""
     built_now = False
     with cache.building(exe.parent):  # one builder per key, across threads and processes
         problem = _verified(exe) if exe.exists() else None
@@ -182,7 +186,8 @@ def _ensure_built(exe: Path, command: list[str], what: str) -> None:
         if problem is None or problem:
             built = exe.with_name(f"{exe.name}.{_unique()}")
             try:
-                _compile([str(built) if part == "{out}" else part for part in command], what)
+                with host_pch.flags(pch) as forced:  # g++ applies -include wherever it stands
+                    _compile([*(str(built) if part == "{out}" else part for part in command), *forced], what)
                 _publish(built, exe)
             finally:
                 built.unlink(missing_ok=True)
@@ -201,9 +206,9 @@ def build_host(main_cpp: Path, profile: str = DEFAULT_PROFILE) -> Path:
     naming the cache). `host_program` also keeps it from being pruned while it runs.
     """
     main_cpp = Path(main_cpp).resolve()
-    exe, command = _host_entry(main_cpp, profile)
+    exe, command, pch = _host_entry(main_cpp, profile)
     with cache.in_use(exe.parent):
-        _ensure_built(exe, command, str(main_cpp))
+        _ensure_built(exe, command, str(main_cpp), pch)
     return exe
 
 
@@ -212,9 +217,9 @@ def host_program(main_cpp: Path, profile: str = DEFAULT_PROFILE) -> Iterator[Pat
     """`with host_program(main_cpp) as exe: run(exe, ...)`: `build_host`, and the cache entry protected from
     pruning (by other threads and processes) until the block ends."""
     main_cpp = Path(main_cpp).resolve()
-    exe, command = _host_entry(main_cpp, profile)
+    exe, command, pch = _host_entry(main_cpp, profile)
     with cache.in_use(exe.parent):
-        _ensure_built(exe, command, str(main_cpp))
+        _ensure_built(exe, command, str(main_cpp), pch)
         yield exe
 
 
