@@ -1,0 +1,113 @@
+"""Tile operations inside an if/else on Tenstorrent (issue 28): a condition computed from block indices, loop
+variables and index scalars (stream-K's `if start_iter % iters_per_tile == 0 and ...`) is evaluated by the reader,
+compute and writer alike, so all three take the same branch; each branch makes the values it reads and balances its
+CBs on its own. Run in the emulator against numpy at a ragged shape where neighbouring blocks take different branches;
+a value crossing the branch boundary and a condition read from a buffer are refused naming them."""
+
+import shutil
+
+import numpy as np
+import pytest
+
+import tilelang
+import tilelang.language as T
+from tilelang.errors import TileLangError
+
+pytestmark = pytest.mark.skipif(shutil.which("g++") is None, reason="no C++ compiler")
+
+
+def _branch_blocks(m: int, n: int, bm: int):
+    """Even row blocks double their rows, odd ones add 1 (an eltwise op each), block 3 only copies (no else)."""
+    @T.prim_func
+    def main(A: T.Tensor((m, n), "float32"), B: T.Tensor((m, n), "float32")):
+        with T.Kernel(T.ceildiv(m, bm), threads=128) as bx:
+            a = T.alloc_shared((bm, n), "float32")
+            b = T.alloc_fragment((bm, n), "float32")
+            if bx % 2 == 0:
+                T.copy(A[bx * bm, 0], a)
+                for i, j in T.Parallel(bm, n):
+                    b[i, j] = a[i, j] * 2.0
+                T.copy(b, B[bx * bm, 0])
+            elif bx < 3:
+                T.copy(A[bx * bm, 0], a)
+                for i, j in T.Parallel(bm, n):
+                    b[i, j] = a[i, j] + 1.0
+                T.copy(b, B[bx * bm, 0])
+            else:
+                T.copy(A[bx * bm, 0], a)
+                T.copy(a, B[bx * bm, 0])
+
+    return main
+
+
+def _branch_on_scalar(m: int, n: int, steps: int):
+    """Stream-K's shape of control: a while loop over an index scalar, and in it a branch on that scalar."""
+    @T.prim_func
+    def main(A: T.Tensor((m, n), "float32"), B: T.Tensor((m, n), "float32")):
+        with T.Kernel(T.ceildiv(T.ceildiv(m, 32), steps), threads=128) as bx:
+            a = T.alloc_shared((32, n), "float32")
+            b = T.alloc_fragment((32, n), "float32")
+            row = T.alloc_var("int32")
+            row = bx * steps
+            while row < T.min(bx * steps + steps, T.ceildiv(m, 32)):
+                T.copy(A[row * 32, 0], a)
+                if row % 3 == 0:
+                    T.copy(a, B[row * 32, 0])
+                else:
+                    for i, j in T.Parallel(32, n):
+                        b[i, j] = a[i, j] * 3.0
+                    T.copy(b, B[row * 32, 0])
+                row = row + 1
+
+    return main
+
+
+def _branch_on_scalar_made_in_branches(m: int, n: int, steps: int):
+    @T.prim_func
+    def main(A: T.Tensor((m, n), "float32"), B: T.Tensor((m, n), "float32")):
+        with T.Kernel(T.ceildiv(T.ceildiv(m, 32), steps), threads=128) as bx:
+            a = T.alloc_shared((32, n), "float32")
+            b = T.alloc_fragment((32, n), "float32")
+            row = T.alloc_var("int32")
+            row = bx * steps
+            while row < T.min(bx * steps + steps, T.ceildiv(m, 32)):
+                if row % 3 == 0:
+                    T.copy(A[row * 32, 0], a)
+                    T.copy(a, B[row * 32, 0])
+                else:
+                    T.copy(A[row * 32, 0], a)
+                    for i, j in T.Parallel(32, n):
+                        b[i, j] = a[i, j] * 3.0
+                    T.copy(b, B[row * 32, 0])
+                row = row + 1
+
+    return main
+
+
+def test_blocks_take_different_branches_of_an_if_elif_else() -> None:
+    """Ragged (100, 72) in row blocks of 32: blocks 0 and 2 double, block 1 adds 1, block 3 (4 rows) copies."""
+    m, n = 100, 72
+    a = np.random.default_rng(1).standard_normal((m, n)).astype(np.float32)
+    kernel = tilelang.compile(_branch_blocks(m, n, 32), out_idx=[-1], target="tenstorrent")
+    want = a.copy()
+    want[0:32] *= 2
+    want[64:96] *= 2
+    want[32:64] += 1
+    np.testing.assert_allclose(kernel(a), want, rtol=1e-6, atol=1e-6)
+    for role in ("reader", "compute", "writer"):
+        assert "if (" in kernel.artifact.rt_mod.files[f"{role}.cpp"], role
+
+
+def test_a_branch_on_an_index_scalar_inside_a_while_loop() -> None:
+    """Ragged (100, 40) in ranges of 3 row blocks: rows 0 and 3 are copied, rows 1 and 2 tripled; the value `a` made
+    before the if is read in both branches, so it is refused unless made in each; here each branch copies it anew."""
+    m, n = 100, 40
+    a = np.random.default_rng(2).standard_normal((m, n)).astype(np.float32)
+    with pytest.raises(TileLangError, match=r"on-chip buffer 'a' is written outside the if/else by the copy_in op "
+                                            r"writing 'a' and read in the then branch of \(if row\[0\] % 3 == 0\)"):
+        tilelang.lower(_branch_on_scalar(m, n, 3), target="tenstorrent")
+    kernel = tilelang.compile(_branch_on_scalar_made_in_branches(m, n, 3), out_idx=[-1], target="tenstorrent")
+    want = a * 3
+    want[0:32] = a[0:32]
+    want[96:] = a[96:]
+    np.testing.assert_allclose(kernel(a), want, rtol=1e-6, atol=1e-6)
