@@ -103,8 +103,8 @@ def test_a_branch_on_an_index_scalar_inside_a_while_loop() -> None:
     before the if is read in both branches, so it is refused unless made in each; here each branch copies it anew."""
     m, n = 100, 40
     a = np.random.default_rng(2).standard_normal((m, n)).astype(np.float32)
-    with pytest.raises(TileLangError, match=r"on-chip buffer 'a' is written outside the if/else by the copy_in op "
-                                            r"writing 'a' and read in the then branch of \(if row\[0\] % 3 == 0\)"):
+    with pytest.raises(TileLangError, match=r"on-chip buffer 'a' is written outside the if/else by T.copy from 'A' "
+                                            r"and read in the then branch of \(if row % 3 == 0\) by T.copy to 'B'"):
         tilelang.lower(_branch_on_scalar(m, n, 3), target="tenstorrent")
     kernel = tilelang.compile(_branch_on_scalar_made_in_branches(m, n, 3), out_idx=[-1], target="tenstorrent")
     want = a * 3

@@ -26,6 +26,7 @@ std::string branch_text(const std::vector<Branch>& branches) {
 
 std::string op_text(const TileOp& op) {
   if (op.kind == "copy_out" || op.kind == "atomic_out") return "T.copy to '" + op.tensor->name + "'";
+  if (op.kind == "copy_in" || op.kind == "atomic_in") return "T.copy from '" + op.tensor->name + "'";
   if (op.out) return "the " + op.kind + " op writing '" + op.out->name + "'";
   return "the " + op.kind + " op";
 }
