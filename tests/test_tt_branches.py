@@ -111,3 +111,22 @@ def test_a_branch_on_an_index_scalar_inside_a_while_loop() -> None:
     want[0:32] = a[0:32]
     want[96:] = a[96:]
     np.testing.assert_allclose(kernel(a), want, rtol=1e-6, atol=1e-6)
+
+
+def _branch_on_data(n: int = 64):
+    @T.prim_func
+    def main(A: T.Tensor((32, n), "float32"), B: T.Tensor((32, n), "float32")):
+        with T.Kernel(1, threads=128):
+            a = T.alloc_fragment((32, n), "float32")
+            T.copy(A, a)
+            if a[0, 0] < 10.0:
+                T.copy(a, B)
+
+    return main
+
+
+def test_a_condition_read_from_on_chip_data_is_refused_naming_the_buffer() -> None:
+    """The reader and writer kernels never see on-chip values, so they could not take the compute kernel's branch."""
+    with pytest.raises(TileLangError, match=r"a condition around tile operations \(a\[0, 0\] < T.float32\(10.0\)\) "
+                                            r"reads 'a'"):
+        tilelang.lower(_branch_on_data(), target="tenstorrent")
