@@ -8,36 +8,13 @@ import shutil
 
 import numpy as np
 import pytest
+from tt_loop_kernels import branch_blocks, branch_on_index_scalar
 
 import tilelang
 import tilelang.language as T
 from tilelang.errors import TileLangError
 
 pytestmark = pytest.mark.skipif(shutil.which("g++") is None, reason="no C++ compiler")
-
-
-def _branch_blocks(m: int, n: int, bm: int):
-    """Even row blocks double their rows, odd ones add 1 (an eltwise op each), block 3 only copies (no else)."""
-    @T.prim_func
-    def main(A: T.Tensor((m, n), "float32"), B: T.Tensor((m, n), "float32")):
-        with T.Kernel(T.ceildiv(m, bm), threads=128) as bx:
-            a = T.alloc_shared((bm, n), "float32")
-            b = T.alloc_fragment((bm, n), "float32")
-            if bx % 2 == 0:
-                T.copy(A[bx * bm, 0], a)
-                for i, j in T.Parallel(bm, n):
-                    b[i, j] = a[i, j] * 2.0
-                T.copy(b, B[bx * bm, 0])
-            elif bx < 3:
-                T.copy(A[bx * bm, 0], a)
-                for i, j in T.Parallel(bm, n):
-                    b[i, j] = a[i, j] + 1.0
-                T.copy(b, B[bx * bm, 0])
-            else:
-                T.copy(A[bx * bm, 0], a)
-                T.copy(a, B[bx * bm, 0])
-
-    return main
 
 
 def _branch_on_scalar(m: int, n: int, steps: int):
@@ -62,33 +39,11 @@ def _branch_on_scalar(m: int, n: int, steps: int):
     return main
 
 
-def _branch_on_scalar_made_in_branches(m: int, n: int, steps: int):
-    @T.prim_func
-    def main(A: T.Tensor((m, n), "float32"), B: T.Tensor((m, n), "float32")):
-        with T.Kernel(T.ceildiv(T.ceildiv(m, 32), steps), threads=128) as bx:
-            a = T.alloc_shared((32, n), "float32")
-            b = T.alloc_fragment((32, n), "float32")
-            row = T.alloc_var("int32")
-            row = bx * steps
-            while row < T.min(bx * steps + steps, T.ceildiv(m, 32)):
-                if row % 3 == 0:
-                    T.copy(A[row * 32, 0], a)
-                    T.copy(a, B[row * 32, 0])
-                else:
-                    T.copy(A[row * 32, 0], a)
-                    for i, j in T.Parallel(32, n):
-                        b[i, j] = a[i, j] * 3.0
-                    T.copy(b, B[row * 32, 0])
-                row = row + 1
-
-    return main
-
-
 def test_blocks_take_different_branches_of_an_if_elif_else() -> None:
     """Ragged (100, 72) in row blocks of 32: blocks 0 and 2 double, block 1 adds 1, block 3 (4 rows) copies."""
     m, n = 100, 72
     a = np.random.default_rng(1).standard_normal((m, n)).astype(np.float32)
-    kernel = tilelang.compile(_branch_blocks(m, n, 32), out_idx=[-1], target="tenstorrent")
+    kernel = tilelang.compile(branch_blocks(m, n, 32), out_idx=[-1], target="tenstorrent")
     want = a.copy()
     want[0:32] *= 2
     want[64:96] *= 2
@@ -106,7 +61,7 @@ def test_a_branch_on_an_index_scalar_inside_a_while_loop() -> None:
     with pytest.raises(TileLangError, match=r"on-chip buffer 'a' is written outside the if/else by T.copy from 'A' "
                                             r"and read in the then branch of \(if row % 3 == 0\) by T.copy to 'B'"):
         tilelang.lower(_branch_on_scalar(m, n, 3), target="tenstorrent")
-    kernel = tilelang.compile(_branch_on_scalar_made_in_branches(m, n, 3), out_idx=[-1], target="tenstorrent")
+    kernel = tilelang.compile(branch_on_index_scalar(m, n, 3), out_idx=[-1], target="tenstorrent")
     want = a * 3
     want[0:32] = a[0:32]
     want[96:] = a[96:]
