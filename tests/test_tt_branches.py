@@ -5,13 +5,19 @@ CBs on its own. Run in the emulator against numpy at a ragged shape where neighb
 a value crossing the branch boundary and a condition read from a buffer are refused naming them."""
 
 import shutil
+from typing import Any
 
 import numpy as np
 import pytest
+import tvm
+import tvm_ffi
+from tt_ir import run_until
 from tt_loop_kernels import branch_blocks, branch_on_index_scalar
+from tvm import tirx
 
 import tilelang
 import tilelang.language as T
+from tilelang import transform
 from tilelang.errors import TileLangError
 
 pytestmark = pytest.mark.skipif(shutil.which("g++") is None, reason="no C++ compiler")
@@ -85,3 +91,34 @@ def test_a_condition_read_from_on_chip_data_is_refused_naming_the_buffer() -> No
     with pytest.raises(TileLangError, match=r"a condition around tile operations \(a\[0, 0\] < T.float32\(10.0\)\) "
                                             r"reads 'a'"):
         tilelang.lower(_branch_on_data(), target="tenstorrent")
+
+
+def test_verify_balances_each_arm_of_a_branch_on_its_own() -> None:
+    """The writer's pop moved from the then arm to the else arm: the kernel's totals still balance, each arm does not
+    (a block taking the then arm would leave its page in the CB)."""
+    mod = run_until(branch_blocks(100, 72, 32), "VerifyTTKernels")
+    writer = mod["main_writer"]
+    pops = []
+
+    def is_pop(stmt: Any) -> bool:
+        return isinstance(stmt, tirx.Evaluate) and "cb_pop_front" in str(stmt)
+
+    def without_pop(stmt: Any) -> Any:
+        if is_pop(stmt):
+            pops.append(stmt)
+            return tirx.Evaluate(tirx.const(0, "int32"))
+        return stmt
+
+    def move_pop(branch: Any) -> Any:
+        if pops or branch.else_case is None or "cb_pop_front" not in str(branch.then_case):
+            return branch
+        then = tvm_ffi.structural_map(branch.then_case, (tirx.Evaluate, without_pop), order="post")
+        return tirx.IfThenElse(branch.condition, then, tirx.SeqStmt([branch.else_case, pops[0]]))
+
+    broken = writer.with_body(tvm_ffi.structural_map(writer.body, (tirx.IfThenElse, move_pop), order="post"))
+    assert len(pops) == 1
+    transform.VerifyTTKernels()(tvm.IRModule({"main_writer": writer}))
+    with pytest.raises(TileLangError, match=r"main_writer: branch of \(if .*\): CB \d+ is unbalanced per iteration: "
+                                            r"cb_wait_front \d+ page\(s\), cb_pop_front 0"):
+        transform.VerifyTTKernels()(tvm.IRModule({"main_writer": broken}))
+
