@@ -7,6 +7,7 @@ a value crossing the branch boundary and a condition read from a buffer are refu
 import shutil
 from typing import Any
 
+import ml_dtypes
 import numpy as np
 import pytest
 import tvm
@@ -41,6 +42,28 @@ def _branch_on_scalar(m: int, n: int, steps: int):
                         b[i, j] = a[i, j] * 3.0
                     T.copy(b, B[row * 32, 0])
                 row = row + 1
+
+    return main
+
+
+def _gemm_or_zero(m: int, n: int, k: int):
+    """Block columns of C: even ones the product over a K loop (its CBs planned in the branch), odd ones zero."""
+    @T.prim_func
+    def main(A: T.Tensor((m, k), "bfloat16"), B: T.Tensor((k, n), "bfloat16"), C: T.Tensor((m, n), "float")):
+        with T.Kernel(T.ceildiv(n, 32), T.ceildiv(m, 32), threads=128) as (bx, by):
+            A_s = T.alloc_shared((32, 32), "bfloat16")
+            B_s = T.alloc_shared((32, 32), "bfloat16")
+            C_l = T.alloc_fragment((32, 32), "float")
+            if bx % 2 == 0:
+                T.clear(C_l)
+                for ko in T.Pipelined(T.ceildiv(k, 32), num_stages=2):
+                    T.copy(A[by * 32, ko * 32], A_s)
+                    T.copy(B[ko * 32, bx * 32], B_s)
+                    T.gemm(A_s, B_s, C_l)
+                T.copy(C_l, C[by * 32, bx * 32])
+            else:
+                T.clear(C_l)
+                T.copy(C_l, C[by * 32, bx * 32])
 
     return main
 
@@ -122,3 +145,17 @@ def test_verify_balances_each_arm_of_a_branch_on_its_own() -> None:
                                             r"cb_wait_front \d+ page\(s\), cb_pop_front 0"):
         transform.VerifyTTKernels()(tvm.IRModule({"main_writer": broken}))
 
+
+
+def test_a_gemm_with_its_k_loop_inside_a_branch() -> None:
+    """Ragged 40x100x72 (two block rows, four block columns, three K steps): columns 0 and 2 the product, 1 and 3
+    zero."""
+    m, n, k = 40, 100, 72
+    rng = np.random.default_rng(3)
+    a = rng.uniform(-1, 1, (m, k)).astype(ml_dtypes.bfloat16)
+    b = rng.uniform(-1, 1, (k, n)).astype(ml_dtypes.bfloat16)
+    kernel = tilelang.compile(_gemm_or_zero(m, n, k), out_idx=[-1], target="tenstorrent")
+    want = a.astype(np.float32) @ b.astype(np.float32)
+    for col in (32, 96):
+        want[:, col:col + 32] = 0
+    np.testing.assert_allclose(kernel(a, b), want, rtol=1e-5, atol=1e-5)
