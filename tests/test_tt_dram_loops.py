@@ -190,7 +190,7 @@ def test_streamk_runs_on_llvm_and_is_refused_on_tenstorrent_naming_its_fixup_con
     fn.compile(streamk_tiles=streamk_tiles, **STREAMK)(a, b, c)
     np.testing.assert_allclose(c, a.astype("float32") @ b.astype("float32").T, rtol=1e-3, atol=1e-3)
     tt = tilelang.jit(target="tenstorrent")(fn.__wrapped__)
-    with pytest.raises(TileLangError, match=r"T.atomic_add into 'C' is inside loop the while loop \(while start_iter < "
+    with pytest.raises(TileLangError, match=r"T.atomic_add into 'C' is inside the while loop \(while start_iter < "
                                             r".*\); the tenstorrent backend orders one atomic_add per output block"):
         tt.compile(streamk_tiles=streamk_tiles, **STREAMK)
 
