@@ -20,8 +20,12 @@ generate: $(STAMP)
 	$(PY) -m generator generate
 	$(PY) -m tilelang.cpp
 
+# generated/ as the specs produce it, and the reference in docs/ built by MkDocs, where a warning (a broken link, a
+# page missing from mkdocs.yml's navigation) fails the build; the site goes to build/site.
 check: $(STAMP)
 	$(PY) -m generator check
+	$(VENV)/bin/mypy --strict python/tilelang
+	$(VENV)/bin/mkdocs build --strict --quiet
 
 test: $(STAMP)
 	$(PY) -m tilelang.cpp
@@ -51,10 +55,10 @@ check-metal: $(STAMP)
 	$(PY) -m tools.check_metal
 
 # tt-metal's programming examples, built unmodified against the emulator's CMake package and run, with a pass/fail
-# table: TT_METAL_SRC=<a tt-metal source folder> (README, "The emulator as TT-Metalium"). Not part of `make test`.
+# table: TT_METAL_SRC=<a tt-metal source folder> (docs/emulator.md, "The emulator as TT-Metalium"). Not part of `make test`.
 metal-programs: $(STAMP)
 	$(PY) -m tilelang.cpp
-	@test -n "$(TT_METAL_SRC)" || { echo "metal-programs: set TT_METAL_SRC to a tt-metal source folder (see the README)"; exit 2; }
+	@test -n "$(TT_METAL_SRC)" || { echo "metal-programs: set TT_METAL_SRC to a tt-metal source folder (see docs/emulator.md)"; exit 2; }
 	$(PY) tools/metal_programs.py "$(TT_METAL_SRC)" $(METAL_PROGRAMS_ARGS)
 
 lint: $(STAMP)

@@ -10,7 +10,7 @@ compulsory bytes of the plan's tensors; a causal kernel also reads its mask tabl
 causal, the loop bound skips the key blocks above the diagonal and every key block reads its acc_s tiles from the
 mask table, so causal costs about half plus the mask's reads and adds. Every Q block reads all of its head's K and V
 blocks (causal: those up to the diagonal); cores working on one head share them by multicast where the partition
-puts them together and their loops agree (PlanTTMulticast).
+puts them together (PlanTTMulticast; causal, the key blocks every core of the row runs, the rest read per core).
 
 Run: .venv/bin/python benchmarks/bench_tt_attention.py [--size B,H,S,D]
 """

@@ -2,7 +2,7 @@
 
 Each kernel is compiled with `tilelang.compile(..., target="tenstorrent")`, run once in the Metalium emulator,
 and its counters go through the calibrated `tilelang.tenstorrent.perf_model` (measured rates and per-call costs
-of specs/backends/tenstorrent.yaml `device.perf.measured`; formula in that module and in the README). Nothing
+of specs/backends/tenstorrent.yaml `device.perf.measured`; formula in that module and in docs/emulator.md). Nothing
 here ran on hardware; tt-metal's figures are measured on an n150 and quoted from tests/data/tt_metal_published.yaml
 (GEMM_FLOPS.md). Printed in this one run:
 
@@ -188,7 +188,7 @@ def versus_published(tuned: dict[int, dict[Config, Any]]) -> list[tuple[int, str
     size, fidelity, goal = GOAL
     ratio = next(o / p for s, f, o, p in results if (s, f) == (size, fidelity))
     print(f"  {size}^3 {fidelity}: {ratio:.2f}x tt-metal's published figure ({'meets' if ratio >= goal else 'MISSES'} "
-          f"the {goal:.1f}x goal; what limits it: README, Performance model)")
+          f"the {goal:.1f}x goal; what limits it: docs/emulator.md, Performance model)")
     return results
 
 

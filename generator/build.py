@@ -14,6 +14,7 @@ from .expressions import did_you_mean
 from .language import build_language
 from .loader import SpecFile
 from .model import (
+    DEFAULT_RUNTIME,
     PROCESSOR_CLASS,
     Arg,
     Backend,
@@ -237,6 +238,7 @@ def _backend(spec: SpecFile) -> Backend:
         tvm_pipeline=data.get("tvm_pipeline", "default"),
         extern_math=tuple(data.get("extern_math", [])),
         unsupported_tile_ops=tuple(sorted(data.get("unsupported_tile_ops", {}).items())),
+        runtime=data.get("runtime", DEFAULT_RUNTIME),
     )
 
 

@@ -13,6 +13,7 @@ from typing import Any
 
 from .device import DEVICE_FACT_NAMES
 from .diagnostics import Diagnostics
+from .engine_table import Param
 from .expressions import ExpressionError, Message, Parsed, did_you_mean, parse, parse_message
 from .loader import JsonPath, SpecFile
 from .model import Attribute, Intrinsic, Option, Pass, Rule
@@ -29,7 +30,7 @@ from .params import (
     ParamValue,
     Value,
 )
-from .rules import COMMON_NAMES, ENGINES, KERNEL_FACTS, MODE_LOOP, MODE_WORK, TILE_OP_CONTEXT, TILE_OP_FIELDS, Param
+from .rules import COMMON_NAMES, ENGINES, KERNEL_FACTS, MODE_LOOP, MODE_WORK, TILE_OP_CONTEXT, TILE_OP_FIELDS
 from .schema import show
 
 # Option type -> (Python types of its values, how a message names it). A float option takes an int as well,
@@ -154,6 +155,11 @@ class _RuleParams:
 
     def build(self, kind: str, raw: dict[str, Any], where: JsonPath) -> tuple[tuple[str, ParamValue], ...]:
         op_args = self._multicast(raw, where) if kind == "multicast" else ()
+        for key in raw:
+            if key not in ENGINES[kind]:  # a project schema that allows more than this checkout's engines take
+                self.diagnostics.error(self.spec.key_at(where + (key,)),
+                                       f"'{kind}' rules take no parameter '{key}': the engine's parameters are "
+                                       f"{', '.join(ENGINES[kind])} (schema/pass.schema.json beside the generator)")
         out: list[tuple[str, ParamValue]] = []
         for key, param in ENGINES[kind].items():
             if key in raw:

@@ -11,6 +11,7 @@ from . import expressions
 from .diagnostics import Diagnostics, Location
 from .expressions import did_you_mean
 from .model import (
+    DEFAULT_RUNTIME,
     FRONTEND_CONSTRUCTS,
     PROCESSOR_CLASS,
     Intrinsic,
@@ -254,6 +255,10 @@ def _check_backends(model: SpecSet, diagnostics: Diagnostics) -> None:
         if own and not backend.profile:
             diagnostics.error(backend.location, f"backend '{backend.name}' declares api_profiles but selects none "
                               "with 'api_profile'")
+        if backend.split not in ("", "none") and backend.runtime == DEFAULT_RUNTIME:
+            diagnostics.error(backend.location, f"backend '{backend.name}' splits its kernels by '{backend.split}', "
+                              f"which {DEFAULT_RUNTIME} does not do: name the module that defines "
+                              f"split_{backend.split} in 'runtime'")
 
 
 def _check_languages(model: SpecSet, diagnostics: Diagnostics) -> None:

@@ -1,4 +1,9 @@
-"""Command line: `python -m generator generate|check|list|docs|new-backend`."""
+"""Command line: `python -m generator generate|check|list|docs|new-backend`.
+
+This module imports the standard library and the generator's record of its last run only: a `generate` with nothing
+to do (inputs and outputs as the last run left them, generator/incremental.py) answers here, in the time of a Python
+start, without importing the validating and rendering phases (generator/commands.py: jsonschema, jinja2).
+"""
 
 from __future__ import annotations
 
@@ -7,12 +12,8 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from . import writer
-from .diagnostics import GeneratorError
-from .model import SpecSet
-from .new_backend import NewBackendError, new_backend, parse_answers, template_dir, template_variables
-from .project import Project, load_project
-from .render import Output, render_all
+from . import incremental
+from .layout import Project
 
 DEFAULT_ROOT = Path(__file__).resolve().parent.parent
 
@@ -28,7 +29,9 @@ def _parser() -> argparse.ArgumentParser:
     gen.add_argument("--dry-run", action="store_true", help="show what would change, write nothing")
     gen.add_argument("-q", "--quiet", action="store_true", help="print only the summary line")
     sub.add_parser("check", help="fail when generated/ differs from what specs and templates produce")
-    sub.add_parser("list", help="list specs, intrinsics, passes, pipelines and backends")
+    listing = sub.add_parser("list", help="what the specs define: a count per kind and the backends")
+    listing.add_argument("--all", action="store_true",
+                         help="list every backend, pipeline, pass, protocol and intrinsic (one line each)")
     sub.add_parser("docs", help="print the generated intrinsic reference (Markdown)")
     new = sub.add_parser("new-backend", help="scaffold a backend (specs + tests) from templates/backend (cookiecutter)")
     new.add_argument("name", help="backend name: the target users pass to tilelang.lower(target=...)")
@@ -40,80 +43,17 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _render(project: Project) -> tuple[SpecSet, list[Output]]:
-    model = load_project(project)
-    return model, render_all(project, model)
-
-
-def _describe(project: Project, the_plan: writer.Plan) -> list[str]:
-    out = project.rel(project.out)
-    lines = []
-    for output in the_plan.writes:
-        mark = "A" if output.path in the_plan.added else "M"
-        lines.append(f"  {mark} {out}/{output.path}")
-    lines += [f"  D {out}/{path}" for path in the_plan.deletes]
-    return lines
-
-
-def cmd_generate(project: Project, dry_run: bool, quiet: bool) -> int:
-    _, outputs = _render(project)
-    the_plan = writer.plan(project.out, outputs)
-    if not dry_run:
-        writer.apply(project.out, the_plan)
-    if not quiet:
-        for line in _describe(project, the_plan):
-            print(line)
-    verb = "would write" if dry_run else "wrote"
-    print(f"{project.rel(project.out)}/: {verb} {len(the_plan.writes)}, removed {len(the_plan.deletes)}, "
-          f"unchanged {the_plan.unchanged}")
-    return 0
-
-
-def cmd_check(project: Project) -> int:
-    _, outputs = _render(project)
-    the_plan = writer.plan(project.out, outputs)
-    if the_plan.empty:
-        print(f"{project.rel(project.out)}/ is up to date ({the_plan.unchanged} files)")
-        return 0
-    print(f"{project.rel(project.out)}/ differs from what specs/ and templates/ produce:", file=sys.stderr)
-    for line in _describe(project, the_plan):
-        print(line, file=sys.stderr)
-    print("Run `make generate` and commit the result (never edit generated/ by hand).", file=sys.stderr)
-    return 1
-
-
-def cmd_list(project: Project) -> int:
-    model = load_project(project)
-    print(f"{len(model.files)} spec files")
-    for backend in model.backends:
-        print(f"backend  {backend.name:<14} target={backend.target.kind} pipeline={backend.pipeline or '-'}"
-              f" profile={backend.profile or '-'}")
-    for pipeline in model.pipelines:
-        print(f"pipeline {pipeline.name:<14} {len(pipeline.steps)} steps")
-    for pass_ in model.passes:
-        print(f"pass     {pass_.name:<14} stage={pass_.stage}")
-    for protocol in model.protocols:
-        print(f"protocol {protocol.name:<14} {len(protocol.steps)} steps")
-    for intrinsic in model.intrinsics:
-        profiles = ",".join(c.profile for c in intrinsic.cpp) or "-"
-        print(f"intrinsic tt.{intrinsic.name:<28} {intrinsic.level:<8} roles={','.join(intrinsic.roles)}"
-              f" profiles={profiles}")
-    return 0
-
-
-def cmd_docs(project: Project) -> int:
-    _, outputs = _render(project)
-    for output in outputs:
-        if output.path.startswith("docs/"):
-            sys.stdout.write(output.content)
-    return 0
-
-
-def cmd_new_backend(project: Project, args: argparse.Namespace) -> int:
-    answers = parse_answers(args.answers, template_variables(template_dir(project)))
-    new_backend(project, args.name, output_dir=args.output_dir, answers=answers, no_input=args.no_input,
-                overwrite=args.overwrite)
-    return 0
+def _up_to_date(project: Project, args: argparse.Namespace) -> tuple[incremental.State, str, bool]:
+    """The last run's record, the inputs' digest ('' when an input cannot be read: the full run reports it), and
+    whether a `generate` has nothing to do."""
+    if args.command != "generate":
+        return incremental.State(), "", False
+    last = incremental.load_state(project)
+    try:
+        digest = incremental.input_digest(project)
+    except OSError:
+        return last, "", False
+    return last, digest, incremental.up_to_date(project, last, digest)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -125,27 +65,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"error: {project.root} is not a tilelang-declarative checkout (no {', '.join(missing)}/ there); "
               "run the generator in a checkout of the project, or give its folder with --root", file=sys.stderr)
         return 2
-    try:
-        if args.command == "generate":
-            return cmd_generate(project, args.dry_run, args.quiet)
-        if args.command == "check":
-            return cmd_check(project)
-        if args.command == "list":
-            return cmd_list(project)
-        if args.command == "new-backend":
-            return cmd_new_backend(project, args)
-        return cmd_docs(project)
-    except GeneratorError as exc:
-        print(exc.diagnostics.render(), file=sys.stderr)
-        count = len(exc.diagnostics)
-        print(f"{count} error{'s' if count != 1 else ''}; nothing was written.", file=sys.stderr)
-        return 1
-    except NewBackendError as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 1
-    except OSError as exc:
-        print(f"error: {exc}; generated/ was left as it was.", file=sys.stderr)
-        return 1
+    last, digest, nothing_to_do = _up_to_date(project, args)
+    if nothing_to_do:
+        print(incremental.summary(project, args.dry_run, 0, 0, len(last.outputs)))
+        return 0
+    # Imported here, not above: a no-op `generate` (answered above) must not pay for jsonschema and jinja2.
+    from . import commands
+    return commands.run(project, args, last, digest)
 
 
 if __name__ == "__main__":

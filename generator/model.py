@@ -263,6 +263,10 @@ class Target:
     host: str
 
 
+# The runtime of a backend spec without `runtime`: the one shared by TVM's code generators.
+DEFAULT_RUNTIME = "tilelang.engine.tvm_runtime"
+
+
 @dataclass(frozen=True)
 class Backend:
     name: str
@@ -284,6 +288,7 @@ class Backend:
     tvm_pipeline: str = "default"
     extern_math: tuple[str, ...] = ()
     unsupported_tile_ops: tuple[tuple[str, str], ...] = ()  # (tile primitive, why the backend refuses it)
+    runtime: str = DEFAULT_RUNTIME  # the module implementing the runtime backend interface
 
 
 @dataclass(frozen=True)

@@ -44,7 +44,8 @@ UNITS: dict[str, Unit] = {
     "fill": Unit((), ("uint32", "float32"), ("literal",), "value"),
 }
 # The arithmetic nodes an entry may match, as kernel authors write them (for messages and the docs).
-NODE_SYMBOLS = {"Add": "+", "Sub": "-", "Mul": "*", "Div": "/", "Max": "T.max", "Min": "T.min"}
+NODE_SYMBOLS = {"Add": "+", "Sub": "-", "Mul": "*", "Div": "/", "Max": "T.max", "Min": "T.min", "EQ": "==", "NE": "!=",
+                "GT": ">", "GE": ">=", "LT": "<", "LE": "<="}
 
 
 def unit_enum(unit: str) -> str:

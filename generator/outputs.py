@@ -43,6 +43,7 @@ TEMPLATED_OUTPUTS: tuple[TemplatedOutput, ...] = (
                     each="language"),
     TemplatedOutput("tilelang/tenstorrent/device.py", "python/device.py.j2", ("backend",), each="device_backend"),
     TemplatedOutput("tilelang/transform/__init__.py", "python/transform.py.j2", ("pass",)),
+    TemplatedOutput("tilelang/engine/pass_options.py", "python/pass_options.py.j2", ("pass",)),
     TemplatedOutput("tilelang/engine/pipelines.py", "python/pipelines.py.j2", ("pipeline",)),
     TemplatedOutput("tilelang/engine/registry.py", "python/registry.py.j2", ("backend",)),
     TemplatedOutput("tilelang/engine/{backend}/__init__.py", "python/backend_init.py.j2", (), each="backend"),

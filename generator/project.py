@@ -2,55 +2,23 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from pathlib import Path
-
 from .build import build_model
 from .checks import check_hooks, check_model
 from .diagnostics import Diagnostics, GeneratorError, Location
 from .ir_nodes import check_engine_views
 from .language import check_builders
+from .layout import SPEC_SUFFIXES, Project
 from .loader import SpecFile, load_spec
 from .model import SpecSet
 from .outputs import FRONTEND_PACKAGE, HOOKS_HEADER
-from .schema import load_schemas, validate_spec
+from .schema import Validations, load_schemas, validate_spec
 
-SPEC_SUFFIXES = (".yaml", ".yml")
-
-
-@dataclass(frozen=True)
-class Project:
-    """Where a project's inputs and outputs live (tests and benchmarks point it at copies)."""
-
-    root: Path
-    out: Path
-
-    @classmethod
-    def at(cls, root: Path, out: Path | None = None) -> Project:
-        root = root.resolve()
-        return cls(root, (out or root / "generated").resolve())
-
-    @property
-    def specs(self) -> Path:
-        return self.root / "specs"
-
-    @property
-    def schema(self) -> Path:
-        return self.root / "schema"
-
-    @property
-    def templates(self) -> Path:
-        return self.root / "templates"
-
-    def rel(self, path: Path) -> str:
-        return path.relative_to(self.root).as_posix() if path.is_relative_to(self.root) else path.as_posix()
-
-    def spec_files(self) -> list[Path]:
-        return sorted(p for p in self.specs.rglob("*") if p.is_file() and p.suffix in SPEC_SUFFIXES)
+__all__ = ["SPEC_SUFFIXES", "Project", "load_project"]
 
 
-def load_project(project: Project) -> SpecSet:
-    """Load and check every spec; raises GeneratorError carrying all diagnostics of the run."""
+def load_project(project: Project, validations: Validations | None = None) -> SpecSet:
+    """Load and check every spec; raises GeneratorError carrying all diagnostics of the run. `validations`: schema
+    validations passed before, which are not repeated (and collects this run's)."""
     diagnostics = Diagnostics()
     schemas = load_schemas(project.schema, project.root, diagnostics)
     if schemas is None:
@@ -68,7 +36,7 @@ def load_project(project: Project) -> SpecSet:
         if spec is None:
             continue
         before = len(diagnostics)
-        kind = validate_spec(spec, schemas, project.root, diagnostics)
+        kind = validate_spec(spec, schemas, project.root, diagnostics, validations)
         if kind is not None and len(diagnostics) == before:
             valid.append((kind, spec))
     model = build_model(valid, diagnostics)

@@ -11,12 +11,14 @@ from pathlib import Path
 from typing import Any
 
 import jinja2
+import jinja2.meta
 
 from . import contract, cppemit, device, naming, op_map, rules
 from .diagnostics import Diagnostics, GeneratorError, Location
+from .layout import Project
 from .model import FRONTEND_CONSTRUCTS, Pass, SpecSet
-from .outputs import TEMPLATED_OUTPUTS
-from .project import Project
+from .outputs import TEMPLATED_OUTPUTS, TemplatedOutput
+from .render_cache import RenderCache
 
 GENERATOR = "python -m generator"
 
@@ -146,8 +148,51 @@ def _clash(project: Project, path: str, claimed: dict[str, tuple[str, ...]]) -> 
             "a package of one name shadow each other); rename the spec's subject")
 
 
-def render_all(project: Project, model: SpecSet) -> list[Output]:
-    """Every output file, rendered in memory; raises GeneratorError on any template failure."""
+def _subjects(spec: TemplatedOutput, model: SpecSet) -> tuple[Any, ...]:
+    if spec.each == "backend":
+        return model.lowering_backends
+    if spec.each == "language":
+        return model.languages
+    if spec.each == "api_header":
+        return model.api_headers
+    if spec.each == "device_backend":
+        return (model.device_backend,) if model.device_backend else ()
+    if spec.each == "pass":
+        return model.passes
+    return (None,)
+
+
+def _path_and_sources(spec: TemplatedOutput, subject: Any, model: SpecSet) -> tuple[str, tuple[str, ...]]:
+    path = spec.path
+    if spec.each == "backend":
+        path = spec.path.format(backend=subject.name)
+    elif spec.each == "api_header":
+        path = spec.path.format(profile=subject.profile, header=subject.path)
+    elif spec.each == "pass":
+        path = spec.path.format(**{"pass": Path(subject.source).stem})
+    if spec.each == "api_header":
+        return path, tuple(sorted({intrinsic.source for intrinsic, _ in subject.entries}))
+    return path, (subject.source,) if subject is not None else model.sources(*spec.kinds)
+
+
+def _template_digest(env: jinja2.Environment, name: str, memo: dict[str, str]) -> str:
+    """The hash of a template's text and of every template it imports or includes (all of them when it names one
+    by an expression); raises TemplateSyntaxError as rendering it would."""
+    if name in memo:
+        return memo[name]
+    memo[name] = ""  # a template importing itself, however indirectly, adds nothing more
+    assert env.loader is not None
+    source = env.loader.get_source(env, name)[0]
+    named = list(jinja2.meta.find_referenced_templates(env.parse(source)))
+    others = env.list_templates() if None in named else [n for n in named if n is not None]
+    parts = sorted(_template_digest(env, other, memo) for other in set(others) - {name})
+    memo[name] = hashlib.sha256("\0".join([name, source, *parts]).encode()).hexdigest()
+    return memo[name]
+
+
+def render_all(project: Project, model: SpecSet, cache: RenderCache | None = None) -> list[Output]:
+    """Every output file, rendered in memory; raises GeneratorError on any template failure. With a cache, an
+    output whose inputs are those of the last run is read back from the output folder instead."""
     diagnostics = Diagnostics()
     env = _environment(project)
     env.filters["pass_signature"] = _pass_signature
@@ -159,33 +204,14 @@ def render_all(project: Project, model: SpecSet) -> list[Output]:
     env.filters["device_facts"] = device.device_facts
     env.filters["rule_cpp"] = lambda rule: rules.render_rule_cpp(rule.kind, dict(rule.params))
     env.bytecode_cache = _bytecode_cache(sorted(env.filters) + sorted(env.globals))
+    seen_model: SpecSet = cache.tracked if cache is not None else model
+    templates: dict[str, str] = {}
     outputs: list[Output] = []
     claimed: dict[str, tuple[str, ...]] = {}  # output path -> the specs it was rendered from
     for spec in TEMPLATED_OUTPUTS:
         template_rel = f"templates/{spec.template}"
-        subjects: tuple[Any, ...] = (None,)
-        if spec.each == "backend":
-            subjects = model.lowering_backends
-        elif spec.each == "language":
-            subjects = model.languages
-        elif spec.each == "api_header":
-            subjects = model.api_headers
-        elif spec.each == "device_backend":
-            subjects = (model.device_backend,) if model.device_backend else ()
-        elif spec.each == "pass":
-            subjects = model.passes
-        for subject in subjects:
-            path = spec.path
-            if spec.each == "backend":
-                path = spec.path.format(backend=subject.name)
-            elif spec.each == "api_header":
-                path = spec.path.format(profile=subject.profile, header=subject.path)
-            elif spec.each == "pass":
-                path = spec.path.format(**{"pass": Path(subject.source).stem})
-            if spec.each == "api_header":
-                sources = tuple(sorted({intrinsic.source for intrinsic, _ in subject.entries}))
-            else:
-                sources = (subject.source,) if subject is not None else model.sources(*spec.kinds)
+        for subject in _subjects(spec, model):
+            path, sources = _path_and_sources(spec, subject, model)
             key = "pass_spec" if spec.each == "pass" else spec.each
             context: dict[str, Any] = {key: subject} if spec.each else {}
             if spec.files:
@@ -195,8 +221,18 @@ def render_all(project: Project, model: SpecSet) -> list[Output]:
                     diagnostics.error(Location(spec.files[0]), f"cannot read a file the template needs: {exc}")
                     break
                 sources = sources + spec.files
+            base: list[str] = []
             try:
-                text = env.get_template(spec.template).render(model=model, output=path, **context)
+                content = None
+                if cache is not None:
+                    base = [path, template_rel, repr(sources), repr(spec.banner_folders),
+                            _template_digest(env, spec.template, templates), *context.get("files", {}).values()]
+                    content = cache.lookup(path, base, subject)
+                if content is None:
+                    text = env.get_template(spec.template).render(model=seen_model, output=path, **context)
+                    content = generated_banner(path, sources, template_rel, spec.banner_folders) + text
+                    if cache is not None:
+                        cache.record(path, base, subject)
             except jinja2.TemplateSyntaxError as exc:
                 diagnostics.error(Location(template_rel, exc.lineno or 1), f"template syntax error: {exc.message}")
                 break
@@ -208,7 +244,7 @@ def render_all(project: Project, model: SpecSet) -> list[Output]:
                 diagnostics.error(Location(sources[0] if sources else template_rel), f"renders {path}, {clash}")
                 continue
             claimed[path] = sources
-            outputs.append(Output(path, generated_banner(path, sources, template_rel, spec.banner_folders) + text))
+            outputs.append(Output(path, content))
     if diagnostics:
         raise GeneratorError(diagnostics)
     return outputs

@@ -3,16 +3,17 @@
 A rule `{kind: K, params: {...}}` of a pass spec becomes a call `engines::K(<pass name>, options, <params>)`
 in the pass's generated C++ source. Each parameter has a shape: a name or list of names, an expression
 (rendered as a lambda over a tl::Ctx), a map of expressions, a list of checks, rewrite cases, or persistent
-modes. The table below is the one statement of which parameters each engine takes, in the engine's argument
-order; schema/pass.schema.json describes the same parameters for editors (tests/test_schemas.py checks that
-the two agree). The build (build_pass.py) turns a rule's params into the typed values of params.py, with every
-expression parsed and checked once; this module only renders them.
+modes. Which parameters each engine takes, in the engine's argument order, is stated once, by
+schema/pass.schema.json (for editors and the validation too); ENGINES below is read from it
+(generator/engine_table.py). The build (build_pass.py) turns a rule's params into the typed values of params.py,
+with every expression parsed and checked once; this module only renders them.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
+from .engine_table import MULTICAST_FACTS as MULTICAST_FACTS  # re-exported: the names the engines' context offers
+from .engine_table import SHAPES as SHAPES
+from .engine_table import Param, load_engine_table
 from .expressions import Message, Parsed, cpp_literal, cpp_string, to_cpp
 from .params import (
     Cases,
@@ -59,7 +60,7 @@ TILE_OP_FIELDS: dict[str, tuple[str, ...]] = {
     "cumsum": ("rows", "cols", "reverse"),
     "typecast": ("tiles", "cast_from", "cast_to"),
     "eltwise": ("binary", "sfpu_binary", "sfpu", "tiles", "scalar_op", "scalar_bits", "bcast", "bcast_dim", "rows",
-                "cols"),
+                "cols", "where", "where_value"),
     "reduce": ("pool", "rows", "cols", "clear"),
     "hold": ("pages",),
     "release": ("pages",),
@@ -68,89 +69,12 @@ TILE_OP_CONTEXT = ("out", "ins", "waits", "pops", "page_bytes", "partial", "abso
 # What cases keyed by an intrinsic see besides the call's arguments (dst_capacity: DST tiles of one section
 # with the kernel's accumulation width).
 KERNEL_FACTS = ("fp32_acc", "profile", "dst_capacity")
-# What a multicast rule sees of a block read besides its arguments: the partition and the sharing direction.
-MULTICAST_FACTS = ("partition_mode", "uniform", "cores_x", "cores_y", "along", "receivers")
 # Names a persistent mode's expressions see: its args see the core's work, its bindings the loop.
 MODE_WORK = ("work",)
 MODE_LOOP = ("i", "grid_x", "grid_y", "grid_z")
 
-# Parameter shapes; each is one definition of schema/pass.schema.json (#/$defs/<shape>).
-SHAPES = ("name", "names", "name_pairs", "expression", "expression_map", "checks", "cases", "op_expressions",
-          "op_expression_maps", "modes")
-
-
-@dataclass(frozen=True)
-class Param:
-    shape: str  # one of SHAPES
-    names: tuple[str, ...] = ()  # names the expressions of expression/expression_map/checks see
-    required: bool = True
-    subjects: str = ""  # cases, op_*: what their keys name, "tile_ops" or "intrinsics" (whose arguments they see)
-    sees_op_args: bool = False  # multicast: expressions also see the arguments of the op the rule replaces
-
-
-ENGINES: dict[str, dict[str, Param]] = {
-    "annotate": {
-        "attr": Param("name"),
-        "foreach": Param("name"),
-        "fields": Param("expression_map", ("buffer",)),
-        "require": Param("checks", ("buffer",), required=False),
-    },
-    "partition": {
-        "require": Param("checks", ("grid_x", "grid_y", "cores_x", "cores_y"), required=False),
-        "auto_shard": Param("expression", ("grid_x", "grid_y", "cores_x", "cores_y"), required=False),
-    },
-    "persistent": {"modes": Param("modes")},
-    "dataflow": {
-        "depth": Param("expression_map", ("pages", "stages")),
-        "partial": Param("expression", ("mt", "nt", "k_count", "pages", "dst_capacity", "transposed", "tilized"),
-                         required=False),
-        "padding": Param("expression_map", (), required=False),
-    },
-    "lower_tiles": {"cases": Param("cases", subjects="tile_ops")},
-    "split": {"roles": Param("names")},
-    "accessors": {
-        "protocol": Param("name"),
-        "chain_protocol": Param("name", required=False),
-        "args": Param("expression_map", ("tensor", "position", "address", "cb", "previous")),
-        "address_arg": Param("expression", ("name",)),
-    },
-    "rewrite": {"cases": Param("cases", subjects="intrinsics"), "roles": Param("names", required=False)},
-    "multicast": {
-        "op": Param("name"),
-        "tensor": Param("name"),
-        "index": Param("name"),
-        "emit": Param("name"),
-        "when": Param("expression", MULTICAST_FACTS, sees_op_args=True),
-        "runtime_args": Param("expression_map", MULTICAST_FACTS + ("x", "y"), sees_op_args=True),
-        "semaphores": Param("names"),
-        "args": Param("expression_map", MULTICAST_FACTS, sees_op_args=True),
-        "role": Param("name", required=False),
-    },
-    "compute_init": {
-        "protocol": Param("name"),
-        "families": Param("op_expressions", subjects="intrinsics"),
-        "operands": Param("op_expression_maps", subjects="intrinsics"),
-    },
-    "constants": {
-        "tensor": Param("name"),
-        "dtype": Param("name"),
-        "shape": Param("expression"),
-        "value": Param("expression"),
-        "filled": Param("expression", ("row",)),
-        "for_ops": Param("names"),
-    },
-    "index_masks": {
-        "tensor": Param("name"),
-        "tile": Param("expression"),
-        "max_coefficient": Param("expression"),
-    },
-    "finalize": {"order": Param("names")},
-    "verify": {
-        "structural": Param("names"),
-        "balance": Param("name_pairs", required=False),
-        "checks": Param("checks", ("cbs", "l1_bytes", "largest_cb", "runtime_args", "kernel"), required=False),
-    },
-}
+# The engines and their parameters: stated by schema/pass.schema.json, read from it (generator/engine_table.py).
+ENGINES: dict[str, dict[str, Param]] = load_engine_table()
 
 # ------------------------------------------------------------------------------------ C++ engine declarations
 # Each engine takes the pass name, its options and one struct of the rule's parameters (generated/cpp/

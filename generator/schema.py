@@ -8,7 +8,7 @@ import json
 import os
 import posixpath
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -92,14 +92,30 @@ def load_schemas(schema_dir: Path, project_root: Path, diagnostics: Diagnostics)
     return SchemaSet(schema_dir, validators, texts.hexdigest())
 
 
-# Validations that passed in this process, by (schema digest, kind, repr of the spec's data): a process that loads
-# a project many times (the tests, an editor integration) validates each unchanged spec once. Only passes are kept:
-# a spec with errors is validated again to report them.
-_PASSED: set[tuple[str, str, str]] = set()
+# Validations that passed in this process, by key (`validation_key`): a process that loads a project many times (the
+# tests, an editor integration) validates each unchanged spec once. Only passes are kept: a spec with errors is
+# validated again to report them.
+_PASSED: set[str] = set()
 _PASSED_LIMIT = 4096
 
 
-def validate_spec(spec: SpecFile, schemas: SchemaSet, project_root: Path, diagnostics: Diagnostics) -> str | None:
+@dataclass
+class Validations:
+    """Validations that passed in an earlier run (`known`, generator/incremental.py keeps them under build/) and
+    the keys of this run's specs that passed (`passed`, for the next run)."""
+
+    known: set[str] = field(default_factory=set)
+    passed: set[str] = field(default_factory=set)
+
+
+def validation_key(schemas: SchemaSet, kind: str, data: Any) -> str:
+    """What a spec's validation depends on: the jsonschema version, the schema texts and the spec's data."""
+    text = f"{_jsonschema_version()}\0{schemas.digest}\0{kind}\0{data!r}"
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def validate_spec(spec: SpecFile, schemas: SchemaSet, project_root: Path, diagnostics: Diagnostics,
+                  validations: Validations | None = None) -> str | None:
     """Validate one spec against the schema of its kind; returns the kind when it is known."""
     kind = spec.data.get("kind")
     if "kind" not in spec.data:
@@ -113,16 +129,18 @@ def validate_spec(spec: SpecFile, schemas: SchemaSet, project_root: Path, diagno
         diagnostics.error(Location(spec.path),
                           f"modeline names schema '{spec.schema_ref}'; a {kind} spec here must use '{expected}'")
     flagged: set[JsonPath] = set()
-    key = (schemas.digest, kind, repr(spec.data))
-    if key not in _PASSED:
+    key = validation_key(schemas, kind, spec.data) if schemas.digest else ""
+    if key not in _PASSED and (validations is None or key not in validations.known):
         for error in schemas.validators[kind].iter_errors(spec.data):
             flagged.add(tuple(error.absolute_path))
             for location, message in _explain(error, spec):
                 diagnostics.error(location, message)
-        if not flagged and schemas.digest:
+        if not flagged and key:
             if len(_PASSED) >= _PASSED_LIMIT:
                 _PASSED.clear()
             _PASSED.add(key)
+    if not flagged and key and validations is not None:
+        validations.passed.add(key)
     for path, value in _integers(spec.data, ()):
         if path not in flagged and not INT64_MIN <= value <= INT64_MAX:
             diagnostics.error(spec.at(path), f"{show(value)} does not fit in 64 bits (the C++ engines and the "

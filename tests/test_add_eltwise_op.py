@@ -1,4 +1,4 @@
-"""The README's "How to add … / An element-wise op" checklist, followed in a copy of the repo: a new SFPU function
+"""docs/how-to-add.md's "An element-wise op" checklist, followed in a copy of the repo: a new SFPU function
 (T.abs, abs_tile, which the real headers of every profile have) touches only the intrinsic spec, one op-map entry
 and one line of the emulator's SFPU table; regenerated and rebuilt, it runs end to end in the emulator and
 matches numpy."""
@@ -16,7 +16,7 @@ import tilelang
 from projects import REPO, build_checkout, copy_project, make_checkout, snapshot
 from tilelang.language import TileLangError
 
-README = (REPO / "README.md").read_text("utf-8")
+HOW_TO_ADD = (REPO / "docs" / "how-to-add.md").read_text("utf-8")
 ABS_KERNEL = '''
 import ml_dtypes, numpy as np, tilelang
 import tilelang.language as T
@@ -43,8 +43,8 @@ print("abs ok")
 
 
 def checklist_files() -> set[str]:
-    """The files the README's checklist names (backticked paths under specs/ and src/)."""
-    section = README.split("### An element-wise op", 1)[1].split("\n## ", 1)[0].split("\n### ", 1)[0]
+    """The files the checklist of docs/how-to-add.md names (backticked paths under specs/ and src/)."""
+    section = HOW_TO_ADD.split("### An element-wise op", 1)[1].split("\n## ", 1)[0].split("\n### ", 1)[0]
     items = section.split("\n1. ", 1)[1].split("\n\n", 1)[0]
     return set(re.findall(r"`((?:specs|src)/[\w./]+\.(?:yaml|cpp))`", items))
 

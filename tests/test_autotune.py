@@ -13,7 +13,8 @@ import pytest
 import tilelang
 import tilelang.language as T
 from tilelang.autotuner import AutoTuner
-from tilelang.profiler import MEASURED, MODELLED
+from tilelang.profiler import MEASURED
+from tilelang.tenstorrent.runtime import MODELLED
 
 
 def matmul(M, N, K, block_M=None, block_N=None, block_K=None, wrong=False, accum="float32"):

@@ -1,6 +1,6 @@
 """The backend template (templates/backend): baked with pytest-cookies for several answer combinations, invalid
 answers rejected, baked specs loaded by the generator, and - in copies of the project - `python -m generator
-generate` plus the baked backends' own tests, and the README's "Add a backend" walkthrough as written.
+generate` plus the baked backends' own tests, and the "Add a backend" walkthrough of docs/add-backend.md as written.
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ from projects import REPO, build_checkout, copy_env, copy_project, make_checkout
 
 TEMPLATE = REPO / "templates" / "backend"
 LEFTOVER = re.compile(r"{{\s*cookiecutter\.|{%|%}|{#")
-README = (REPO / "README.md").read_text("utf-8")
+ADD_A_BACKEND = "\n" + (REPO / "docs" / "add-backend.md").read_text("utf-8")  # the walkthrough's page
 # What a checkout needs for the baked tests: the standard GEMM lives in test_language_llvm.py.
 TEST_SUPPORT = ("conftest.py", "projects.py", "test_language_llvm.py")
 TAKEN = {b.name for b in load_project(Project.at(REPO)).backends}
@@ -98,7 +98,7 @@ def baked_files(baked: Path) -> dict[str, str]:
 
 
 def overlay(baked: Path, root: Path) -> None:
-    """Copy a baked backend's specs/ and tests/ onto a project tree (the README's `cp -R`)."""
+    """Copy a baked backend's specs/ and tests/ onto a project tree (docs/add-backend.md's `cp -R`)."""
     for part in ("specs", "tests"):
         shutil.copytree(baked / part, root / part, dirs_exist_ok=True)
 
@@ -263,17 +263,17 @@ def test_cli_reports_the_hooks_refusal(tmp_path: Path, cookiecutter_config: Path
 
 def readme_walkthrough() -> tuple[str, str]:
     """The sh block under '## Add a backend', and the backend name it scaffolds."""
-    section = README.split("\n## Add a backend\n", 1)[1].split("\n## ", 1)[0]
+    section = ADD_A_BACKEND.split("\n## Add a backend\n", 1)[1].split("\n## ", 1)[0]
     block = re.search(r"```sh\n(.*?)```", section, re.S)
-    assert block is not None, "README: no sh block under '## Add a backend'"
+    assert block is not None, "docs/add-backend.md: no sh block under '## Add a backend'"
     name = re.search(r"new-backend (\w+)", block.group(1))
-    assert name is not None, "README: the walkthrough runs no `new-backend NAME`"
+    assert name is not None, "docs/add-backend.md: the walkthrough runs no `new-backend NAME`"
     return block.group(1), name.group(1)
 
 
 def walkthrough_here() -> tuple[str, str]:
-    """The README's walkthrough as written, unless this checkout has a backend of its name already (its reader
-    followed the README here): then with a free name in its place."""
+    """The walkthrough (docs/add-backend.md) as written, unless this checkout has a backend of its name already
+    (its reader followed it here): then with a free name in its place."""
     script, name = readme_walkthrough()
     free = fresh(name)
     return re.sub(rf"\b{name}\b", free, script), free
@@ -306,7 +306,7 @@ PROJECT_TESTS = (
 
 @pytest.mark.slow  # builds the C++ passes of a checkout copy
 def test_baked_backends_keep_the_project_tests_green(cookies: Any, tmp_path: Path) -> None:
-    """Three backends baked into a copy of the checkout, as a user would: the README's and two more combinations,
+    """Three backends baked into a copy of the checkout, as a user would: the walkthrough's and two more combinations,
     named as the tests name their own (which then take other names). Their own tests pass, and so do the project
     tests that used to pin the registry, run in the copy."""
     root = checkout_copy(tmp_path / "checkout")
@@ -317,6 +317,7 @@ def test_baked_backends_keep_the_project_tests_green(cookies: Any, tmp_path: Pat
         shutil.copy2(REPO / "tests" / name, root / "tests" / name)
     shutil.copytree(REPO / "tests" / "golden", root / "tests" / "golden")
     shutil.copy2(REPO / "README.md", root / "README.md")
+    shutil.copytree(REPO / "docs", root / "docs")
     names = (fresh(readme_walkthrough()[1]), NIMBUS, CIRRUS)
     for name, answers in zip(names, ({"split": "ir"}, {}, {"pipeline": "optimize_cpu", "target_kind": "vulkan"}),
                              strict=True):
@@ -334,14 +335,14 @@ def test_baked_backends_keep_the_project_tests_green(cookies: Any, tmp_path: Pat
 
 
 def test_readme_add_a_backend_section_sits_before_the_design_notes() -> None:
-    headings = re.findall(r"^## (.+)$", README, re.M)
-    assert headings[headings.index("Add a backend") + 1] == "Design notes"
-    assert ".cruft.json" in README.split("\n## Add a backend\n", 1)[1].split("\n## ", 1)[0]
+    pages = re.findall(r"^  - [^:]+: (\S+\.md)$", (REPO / "mkdocs.yml").read_text("utf-8"), re.M)
+    assert pages[pages.index("add-backend.md") + 1] == "design.md"
+    assert ".cruft.json" in ADD_A_BACKEND.split("\n## Add a backend\n", 1)[1].split("\n## ", 1)[0]
 
 
 @pytest.mark.slow  # `make generate` builds the C++ libraries of a checkout copy
 def test_readme_walkthrough_runs_as_written(tmp_path: Path, cookiecutter_config: Path) -> None:
-    """The README's commands, verbatim, in a checkout copy whose .venv is this one (its editable install is
+    """The walkthrough's commands, verbatim, in a checkout copy whose .venv is this one (its editable install is
     replaced by PYTHONPATH so that the copy's generated `tilelang` is imported)."""
     root = checkout_copy(tmp_path / "checkout")
     shutil.copytree(REPO / "generator", root / "generator", ignore=shutil.ignore_patterns("__pycache__"))

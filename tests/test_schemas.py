@@ -4,10 +4,15 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
 
+from generator.build_pass import build_pass
+from generator.diagnostics import Diagnostics
+from generator.engine_table import EngineTableError, Param, engine_table
+from generator.loader import load_spec
 from generator.rules import ENGINES, KERNEL_FACTS, SHAPES, TILE_OP_CONTEXT
 from generator.schema import KINDS
 from projects import REPO
@@ -88,3 +93,50 @@ def test_rule_params_follow_the_engine_table() -> None:
             seen = param.names + SUBJECT_NAMES.get(param.subjects, ())
             missing = [name for name in seen if name not in described["description"]]
             assert not missing, f"{kind}.{key}: the description does not mention {missing}"
+
+
+def _pass_schema() -> dict[str, Any]:
+    return json.loads((REPO / "schema" / "pass.schema.json").read_text("utf-8"))
+
+
+def test_a_parameter_added_to_the_schema_reaches_the_engine_table() -> None:
+    """The engines' parameters are read from the schema (generator/engine_table.py), never listed a second time:
+    a key the schema adds is in the table (with its shape, whether it is required, its place) and so in the C++
+    parameter struct and the rendered engine call; one it removes is gone."""
+    schema = _pass_schema()
+    split = schema["$defs"]["split_params"]
+    split["properties"]["limit"] = {"$ref": "#/$defs/expression", "description": "A new parameter."}
+    split["required"].append("limit")
+    del schema["$defs"]["finalize_params"]["properties"]["order"]
+    table = engine_table(schema)
+    assert list(table["split"]) == [*ENGINES["split"], "limit"]
+    assert table["split"]["limit"] == Param("expression", required=True)
+    assert "order" not in table["finalize"]
+    assert table == {**ENGINES, "split": table["split"], "finalize": table["finalize"]}
+
+
+def test_an_annotation_of_a_parameter_the_schema_lacks_is_an_error() -> None:
+    schema = _pass_schema()
+    del schema["$defs"]["multicast_params"]["properties"]["when"]
+    with pytest.raises(EngineTableError, match="parameter 'when' of rule kind 'multicast', which pass.schema.json "
+                                               "does not declare"):
+        engine_table(schema)
+    schema = _pass_schema()
+    schema["$defs"]["split_params"]["properties"]["roles"]["$ref"] = "#/$defs/identifier"
+    with pytest.raises(EngineTableError, match="split_params/roles is no parameter shape"):
+        engine_table(schema)
+
+
+def test_a_parameter_the_engine_does_not_take_is_reported_not_dropped(tmp_path: Path) -> None:
+    """A project whose schema allows a parameter the generator's engine table lacks gets an error at the key."""
+    spec_file = tmp_path / "split.yaml"
+    spec_file.write_text("# yaml-language-server: $schema=../../schema/pass.schema.json\nkind: pass\nname: Split\n"
+                         "stage: tenstorrent\ndoc: A split.\nrules:\n  - kind: split\n    params:\n"
+                         "      roles: [reader, compute, writer]\n      extra: [a]\n", "utf-8")
+    diagnostics = Diagnostics()
+    spec = load_spec(spec_file, "specs/passes/split.yaml", diagnostics)
+    assert spec is not None and not diagnostics
+    build_pass(spec, {}, diagnostics)
+    assert [str(d) for d in diagnostics.items] == [
+        "specs/passes/split.yaml:10:7: 'split' rules take no parameter 'extra': the engine's parameters are roles "
+        "(schema/pass.schema.json beside the generator)"]

@@ -11,6 +11,7 @@ import pytest
 from tt_conv_kernels import conv_prim_func, conv_reference, convolution, im2col_matrix, im2col_reference
 
 import tilelang
+import tilelang.language as T
 from tilelang.errors import TileLangError
 
 RNG = np.random.default_rng(28)
@@ -25,11 +26,14 @@ def _id(s: tuple[int, ...]) -> str:
 
 
 # (N, H, W, C, F, K, S, D, P, block_M, block_N, block_K). The example's filter and output are T.Tensor views
-# ((K * K * C, F) and (N * OH * OW, F)) of the 4-D tensors, whose rows are consecutive in DRAM only where OW and C
-# are whole tiles: 3x3 with padding 1; stride 2; dilation 2 with C = 2 * block_K (runs at a byte offset).
+# ((K * K * C, F) and (N * OH * OW, F)) of the 4-D tensors, which the kernel accesses only through them, so each is
+# laid out as that 2-D matrix (loop_views.cc): upstream's 8x8 image (OW = 8, one 64-row block of output pixels); a
+# ragged 2x7x9 image with stride 2 (N * OH * OW = 40 rows in blocks of 32; block_K = 2 * C, so a 64-row filter block
+# crosses a KW row and the last one hangs 32 rows past the 288-row filter); dilation 2 with C = 2 * block_K (runs at
+# a byte offset).
 SHAPES = [
-    (1, 32, 32, 32, 32, 3, 1, 1, 1, 64, 32, 32),
-    (1, 4, 64, 32, 32, 3, 2, 1, 1, 64, 32, 32),
+    (1, 8, 8, 32, 32, 3, 1, 1, 1, 64, 32, 32),
+    (2, 7, 9, 32, 64, 3, 2, 1, 1, 32, 32, 64),
     (1, 3, 32, 64, 32, 3, 1, 2, 2, 32, 32, 32),
 ]
 
@@ -79,3 +83,35 @@ def test_im2col_reader_reads_pixel_runs_and_zeros_from_the_constant_tile() -> No
 def test_im2col_limits_are_named(shape: tuple[int, ...], message: str) -> None:
     with pytest.raises(TileLangError, match=message):
         tilelang.lower(im2col_matrix(*shape), target="tenstorrent")
+
+
+def test_tensors_used_only_through_views_are_their_matrices() -> None:
+    """The ragged case's filter (3, 3, 32, 64) and output (2, 4, 5, 64) are laid out as their views' matrices, padded
+    as 2-D tensors to whole blocks (the filter's 288 rows to 320 for its 64-row blocks, the output's 40 to 64): the
+    host moves the same C-order bytes."""
+    plan = tilelang.lower(conv_prim_func(*SHAPES[1]), target="tenstorrent").rt_mod.plan
+    tensors = {t["name"]: t for t in plan["tensors"]}
+    assert (tensors["kernel"]["shape"], tensors["kernel"]["padded_shape"]) == ([288, 64], [320, 64])
+    assert (tensors["out"]["shape"], tensors["out"]["padded_shape"]) == ([40, 64], [64, 64])
+    assert tensors["data"]["shape"] == [2, 7, 9, 32]
+
+
+def test_a_view_block_of_a_tensor_also_accessed_directly_must_be_a_block_of_its_tiles() -> None:
+    """A tensor read through a view and directly keeps its own tiling, where a 64-row block of its (288, 64) view
+    crosses a KW row of (3, 3, 32, 64)."""
+
+    @T.prim_func
+    def main(kernel: T.Tensor((3, 3, 32, 64), "float16"), out: T.Tensor((64, 64), "float16")):
+        with T.Kernel(1, 4, threads=128) as (bx, by):
+            block = T.alloc_shared((64, 64), "float16")
+            tap = T.alloc_shared((32, 64), "float16")
+            flat = T.Tensor((288, 64), "float16", kernel.data)
+            T.copy(flat[by * 64, 0], block)
+            T.copy(kernel[0, 0, 0:32, 0:64], tap)
+            T.copy(block, out[0:64, 0:64])
+            T.copy(tap, out[0:32, 0:64])
+
+    with pytest.raises(TileLangError, match=r"a block of view 'flat' of tensor 'kernel' is not a block of the "
+                                            r"tensor's tiles: 64 rows do not split into whole blocks of dim 1 \(3\) "
+                                            r"\(the tensor is also accessed other than through views of one shape"):
+        tilelang.lower(main, target="tenstorrent")

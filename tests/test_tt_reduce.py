@@ -142,6 +142,19 @@ def test_sanitizer_rejects_an_all_ones_scaler_tile() -> None:
     assert "element (1, 0) is 1.0" in message
 
 
+def test_a_max_reduction_is_held_to_the_scaler_rows_it_reads() -> None:
+    """tt-metal's reduce_max programming example feeds reduce_tile<MAX> an all-ones scaler tile: only rows 0 and 16
+    (the first row of each face) must hold the scaler for a MAX reduction; a sum still needs the zeros."""
+    program = tilelang.lower(row_reduce(64, 64, 32, "max"), target="tenstorrent").rt_mod
+    main = program.files["main.cpp"]
+    assert "for (uint32_t row : {0, 16})" in main
+    program.files["main.cpp"] = main.replace("for (uint32_t row : {0, 16})", "for (uint32_t row = 0; row < 32; ++row)")
+    a, b = inputs(64, 64)
+    out = np.zeros((64,), np.float32)
+    program(a, b, out)
+    check("max", out, reference("max", a), 64)
+
+
 def test_sanitizer_rejects_reduce_tile_cbs_other_than_reduce_init() -> None:
     def other_scaler(files: dict[str, str]) -> None:
         compute = files["compute.cpp"]

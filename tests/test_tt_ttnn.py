@@ -137,8 +137,8 @@ def test_execution_backend_ttnn_refuses_what_it_cannot_run(monkeypatch: pytest.M
     with pytest.raises(TileLangError, match=r"execution_backend='ttnn': no Tenstorrent device 0 \(No chips detected "
                                             r"in the cluster\)$"):
         tilelang.compile(func, target="tenstorrent", execution_backend="ttnn")
-    with pytest.raises(TileLangError, match="execution_backend='ttnn' runs Tenstorrent kernels; this one was "
-                                            "compiled for target 'llvm'"):
+    with pytest.raises(TileLangError, match="execution_backend='ttnn' runs kernels of backend 'tenstorrent'; this one "
+                                            "was compiled for target 'llvm'"):
         tilelang.compile(matmul(64, 64, 64, 32, 32, 32), target="llvm", execution_backend="ttnn")
 
 

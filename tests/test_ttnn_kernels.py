@@ -96,11 +96,14 @@ def test_eltwise_binary_with_sfpu_ops(host: Path, ttnn_home: Path, tmp_path: Pat
     np.testing.assert_allclose(out, fn(a, b), rtol=3e-2, atol=3e-2)
 
 
-def test_transpose_wh(host: Path, ttnn_home: Path, tmp_path: Path) -> None:
-    """transpose_wh.cpp with reader_unary_transpose_wh_interleaved.cpp (tiles in W-major order) and
-    writer_unary_interleaved_start_id.cpp: a 64 x 96 matrix transposed, exactly (bf16 moves, no arithmetic)."""
+@pytest.mark.parametrize("variant", ["wh", "metal2"])
+def test_transpose_wh(host: Path, ttnn_home: Path, tmp_path: Path, variant: str) -> None:
+    """wh: transpose_wh.cpp with reader_unary_transpose_wh_interleaved.cpp (tiles in W-major order) and
+    writer_unary_interleaved_start_id.cpp on one core; metal2: ttnn 0.81.1's own transpose_wh ProgramSpec
+    (reader_unary_transpose_wh_interleaved_start_id.cpp, transpose's transpose_wh_metal2.cpp,
+    writer_unary_interleaved_start_id_metal2.cpp; 6 tiles over 6 cores). A 64 x 96 matrix transposed, exactly."""
     a = rounded(np.random.default_rng(3).uniform(-2, 2, (64, 96)).astype(np.float32))
-    out = run_case(host, ttnn_home, tmp_path, "transpose", "wh", {"a": a}, (96, 64))
+    out = run_case(host, ttnn_home, tmp_path, "transpose", variant, {"a": a}, (96, 64))
     np.testing.assert_array_equal(out, a.T)
 
 
@@ -120,3 +123,23 @@ def test_eltwise_unary_sfpu(host: Path, ttnn_home: Path, tmp_path: Path, op: str
     a = rounded(np.random.default_rng(4).uniform(low, 2, (32, 160)).astype(np.float32))
     out = run_case(host, ttnn_home, tmp_path, "eltwise_unary", op, {"a": a}, a.shape)
     np.testing.assert_allclose(out, fn(a), rtol=2e-2, atol=1e-2)
+
+
+def test_tilize_metal2(host: Path, ttnn_home: Path, tmp_path: Path) -> None:
+    """ttnn 0.81.1's Metal 2.0 tilize (tilize_multi_core_default's ProgramSpec): reader_unary_stick_layout_split_rows_
+    multicore.cpp reads row-major sticks through `dfb::in` and `tensor::src`, kernel/compute/tilize_metal2.cpp
+    (kernel_lib's tilize, in its fast mode) tilizes, writer_unary_interleaved_start_id_metal2.cpp writes the tiles; 3
+    tile rows over 2 cores (a full core of 2 blocks and a cliff of 1, one compute KernelSpec each). Exact."""
+    a = rounded(np.random.default_rng(5).uniform(-2, 2, (96, 64)).astype(np.float32))
+    out = run_case(host, ttnn_home, tmp_path, "tilize", "default", {"a": a}, a.shape)
+    np.testing.assert_array_equal(out, a)
+
+
+def test_untilize_metal2(host: Path, ttnn_home: Path, tmp_path: Path) -> None:
+    """ttnn 0.81.1's Metal 2.0 untilize for interleaved tensors (untilize_multi_core's ProgramSpec):
+    reader_unary_start_id_metal2.cpp, untilize_variable_num_blocks_metal2.cpp (kernel_lib's untilize: pack_untilize
+    of a tile row) and writer_unary_stick_layout_split_rows_multi_core.cpp writing row-major sticks; 3 tile rows over
+    2 cores (full and cliff compute KernelSpecs). Exact."""
+    a = rounded(np.random.default_rng(6).uniform(-2, 2, (96, 64)).astype(np.float32))
+    out = run_case(host, ttnn_home, tmp_path, "untilize", "multi_core", {"a": a}, a.shape)
+    np.testing.assert_array_equal(out, a)

@@ -13,7 +13,8 @@ import pytest
 import tilelang
 import tilelang.language as T
 import tilelang.testing
-from tilelang.profiler import MEASURED, MODELLED, TensorSupplyType, do_bench, supply
+from tilelang.profiler import MEASURED, TensorSupplyType, do_bench, supply
+from tilelang.tenstorrent.runtime import MODELLED
 
 
 def scale_add(M, N, block, dtype="float32"):

@@ -104,7 +104,7 @@ def conv_prim_func(n, h, w, c, f, k, s, d, p, block_M, block_N, block_K):
 
 # The kernels of the codegen corpus (tests/tt_kernels.py CORPUS; tools/check_metal compiles them).
 CONV_CORPUS = {
-    "conv2d_im2col_3x3": lambda: conv_prim_func(1, 32, 32, 32, 32, 3, 1, 1, 1, 64, 32, 32),
-    "conv2d_im2col_stride2": lambda: conv_prim_func(1, 4, 64, 32, 32, 3, 2, 1, 1, 64, 32, 32),
+    "conv2d_im2col_3x3": lambda: conv_prim_func(1, 8, 8, 32, 32, 3, 1, 1, 1, 64, 32, 32),
+    "conv2d_im2col_ragged_stride2": lambda: conv_prim_func(2, 7, 9, 32, 64, 3, 2, 1, 1, 32, 32, 64),
     "im2col_two_taps_per_row": lambda: im2col_matrix(2, 7, 9, 32, 3, 2, 1, 1, 32, 64),
 }

@@ -1,12 +1,15 @@
 """Index-mask kernels for the Tenstorrent backend (tests/test_tt_masks.py, the codegen corpus): T.if_then_else stores
 whose condition is affine in the element indices, of the forms AddTTConstants lowers (column bound, row bound,
-diagonals) with constant values or a buffer selected against -inf or 0."""
+diagonals) with constant values or a buffer selected against -inf or 0; and value selections (tests/test_tt_select.py),
+whose condition compares on-chip values (a comparison with zero of their difference, then where_tile), as TileLang's
+top-k example writes them."""
 
 from typing import Any
 
 import tilelang.language as T
 
-__all__ = ["bound_select", "tril_select", "antidiagonal_constants", "row_bound", "in_place_bound", "MASK_CORPUS"]
+__all__ = ["bound_select", "tril_select", "antidiagonal_constants", "row_bound", "in_place_bound", "drop_row_max",
+           "threshold", "compare_blocks", "MASK_CORPUS"]
 
 
 def bound_select(M: int, N: int, block_N: int, bound: int) -> Any:
@@ -91,9 +94,63 @@ def in_place_bound(M: int, N: int, block_N: int, bound: int) -> Any:
 
 
 # The mask kernels of the codegen corpus (tests/tt_kernels.py CORPUS).
+def drop_row_max(M: int, N: int, blk_m: int) -> Any:
+    """Out = X with each row's maximum replaced by -10000 (one step of upstream's example_topk.py: the row maximum,
+    then `logits_frag[i, j] = T.if_then_else(max_val[i] == logits_frag[i, j], -10000.0, logits_frag[i, j])`)."""
+
+    @T.prim_func
+    def main(X: T.Tensor((M, N), "float32"), Out: T.Tensor((M, N), "float32")):
+        with T.Kernel(T.ceildiv(M, blk_m), threads=128) as bx:
+            x = T.alloc_fragment((blk_m, N), "float32")
+            max_val = T.alloc_fragment((blk_m,), "float32")
+            T.copy(X[bx * blk_m, 0], x)
+            T.reduce_max(x, max_val, dim=1, clear=True)
+            for i, j in T.Parallel(blk_m, N):
+                x[i, j] = T.if_then_else(max_val[i] == x[i, j], -10000.0, x[i, j])
+            T.copy(x, Out[bx * blk_m, 0])
+
+    return main
+
+
+def threshold(M: int, N: int, block: int, limit: float) -> Any:
+    """Out = X where X > limit, else 0 (a block against a constant: x - limit on the SFPU, then gtz)."""
+
+    @T.prim_func
+    def main(X: T.Tensor((M, N), "float32"), Out: T.Tensor((M, N), "float32")):
+        with T.Kernel(T.ceildiv(N, block), T.ceildiv(M, block), threads=128) as (bx, by):
+            x = T.alloc_shared((block, block), "float32")
+            y = T.alloc_fragment((block, block), "float32")
+            T.copy(X[by * block, bx * block], x)
+            for i, j in T.Parallel(block, block):
+                y[i, j] = T.if_then_else(x[i, j] > limit, x[i, j], 0.0)
+            T.copy(y, Out[by * block, bx * block])
+
+    return main
+
+
+def compare_blocks(M: int, N: int, block: int) -> Any:
+    """Out = A where A <= B, else 2.5 (two blocks: their difference on the FPU, then lez)."""
+
+    @T.prim_func
+    def main(A: T.Tensor((M, N), "float32"), B: T.Tensor((M, N), "float32"), Out: T.Tensor((M, N), "float32")):
+        with T.Kernel(T.ceildiv(N, block), T.ceildiv(M, block), threads=128) as (bx, by):
+            a = T.alloc_shared((block, block), "float32")
+            b = T.alloc_shared((block, block), "float32")
+            y = T.alloc_fragment((block, block), "float32")
+            T.copy(A[by * block, bx * block], a)
+            T.copy(B[by * block, bx * block], b)
+            for i, j in T.Parallel(block, block):
+                y[i, j] = T.if_then_else(a[i, j] <= b[i, j], a[i, j], 2.5)
+            T.copy(y, Out[by * block, bx * block])
+
+    return main
+
+
 MASK_CORPUS: dict[str, Any] = {
     "mask_bound_select": lambda: bound_select(64, 128, 64, 80),
     "mask_tril_select": lambda: tril_select(64, 32),
     "mask_antidiagonal_constants": lambda: antidiagonal_constants(64, 32, 50),
     "mask_row_bound": lambda: row_bound(128, 64, 64, 70),
+    "select_drop_row_max": lambda: drop_row_max(64, 64, 32),
+    "select_compare_blocks": lambda: compare_blocks(64, 64, 32),
 }

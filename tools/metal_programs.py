@@ -1,6 +1,7 @@
 """Build and run tt-metal's programming examples against the emulator's CMake package, and print a table.
 
-    python tools/metal_programs.py DIR [--only NAME ...] [--timeout S] [--jobs N] [--build-dir B] [--markdown]
+    python tools/metal_programs.py DIR [--only NAME ...] [--profile P ...] [--timeout S] [--jobs N] [--build-dir B]
+                                   [--markdown]
 
 DIR is a tt-metal source folder (or its `tt_metal/programming_examples/`). Every folder below it whose
 CMakeLists.txt links `TT::Metalium` is one example: it is configured and built unmodified with
@@ -8,7 +9,11 @@ CMakeLists.txt links `TT::Metalium` is one example: it is configured and built u
 run from the programming-examples folder with TT_METAL_HOME set to the tt-metal root (kernel paths resolve as
 tt-metal resolves them: the examples name them relative to either, by OVERRIDE_KERNEL_PREFIX). An example passes
 when it exits with 0 and prints none of the failure words of its own checks ("fail", "mismatch", "does not
-match", ...). Examples that need what the emulator does not model are listed as skipped, with the reason: kernels
+match", ...). Each executable runs under the kernel API profile of the backend spec's default (the ttnn release
+the emulator's kernel headers follow); an example written for an older tt-metal, whose kernels call what that
+release removed, fails to compile there (the JIT names the call) and is run under the next profile (--profile
+names them, in order): the table says which profile it ran under and what the ones before it reported. Examples
+that need what the emulator does not model are listed as skipped, with the reason: kernels
 written in SFPI (`sfpi.h`, `vFloat`, `dst_reg`) and programs for several devices. Nothing of tt-metal is kept here:
 the table is printed, and the builds go to a temporary folder (or --build-dir).
 
@@ -35,6 +40,8 @@ if str(ROOT / "python") not in sys.path:  # run as a script from a checkout
 
 EXAMPLES = Path("tt_metal") / "programming_examples"
 FAILURE = re.compile(r"\b(fail(s|ed|ure)?|mismatch(es)?|does not match|incorrect|wrong result)\b", re.IGNORECASE)
+# A count of none is no failure ("Number of mismatches: 0 / 640", "0 mismatches").
+NO_FAILURE = re.compile(r"\b(0|no)\s+mismatch|\bmismatch(es)?\s*[:=]\s*0\b", re.IGNORECASE)
 # What the emulator does not model, found in an example's sources (the reason printed for a skip).
 # (`dst_reg` alone is also a common variable name in compute kernels: SFPI indexes it, `dst_reg[0]`.)
 SFPI = re.compile(r'#include\s*[<"]sfpi\.h[">]|\bvFloat\b|\bdst_reg\s*\[|\bv_if\s*\(')
@@ -50,6 +57,7 @@ class Result:
     reason: str = ""
     seconds: float = 0.0
     executables: list[str] = field(default_factory=list)
+    profile: str = ""  # the kernel API profile it ran under
 
 
 def examples_root(folder: Path) -> tuple[Path, Path]:
@@ -88,6 +96,7 @@ def skip_reason(folder: Path, examples: Path) -> str:
     return ""
 
 
+KERNEL_COMPILE = "kernel compilation failed"  # what the emulator's JIT says when a kernel does not compile
 COMPILER_ERROR = re.compile(r"[^\s:]+\.(cpp|cc|h|hpp):\d+:\d+: (fatal )?error: .*")
 
 
@@ -112,8 +121,59 @@ def _executables(build: Path) -> list[Path]:
     return found
 
 
+PROJECT = re.compile(r"^\s*project\s*\(", re.MULTILINE | re.IGNORECASE)
+
+
+def _project_source(folder: Path, build: Path) -> Path:
+    """The folder CMake configures: the example's own, or, where its CMakeLists.txt is a subdirectory of tt-metal's
+    build (no project(): tt-metal's tree adds it with add_subdirectory, as reduce_max/ and softmax/ are), a
+    top-level project beside the build that adds it the same way."""
+    if PROJECT.search((folder / "CMakeLists.txt").read_text(errors="replace")):
+        return folder
+    top = build.parent / (build.name + ".project")
+    top.mkdir(parents=True, exist_ok=True)
+    (top / "CMakeLists.txt").write_text(
+        "cmake_minimum_required(VERSION 3.22...4.2)\n"
+        f"project({build.name} CXX)\n"
+        f'add_subdirectory("{folder.as_posix()}" example)\n')
+    return top
+
+
+def _run_executable(exe: Path, examples: Path, env: dict[str, str], timeout: float, profiles: list[str],
+                    result: Result) -> bool:
+    """Run one executable under the first kernel API profile whose headers compile its kernels (a kernel
+    written for an older tt-metal calls what the default profile's release removed: the emulator's JIT names
+    the call and the next profile is tried). False, with the result's stage and reason, when it failed."""
+    tried = []
+    for profile in profiles:
+        result.stage, result.profile = "run", profile
+        try:
+            done = subprocess.run([str(exe)], capture_output=True, text=True, cwd=examples,
+                                  env={**env, "TT_EMU_PROFILE": profile}, timeout=timeout)
+        except subprocess.TimeoutExpired:
+            result.reason = f"{exe.name}: still running after {timeout:g} s"
+            return False
+        output = done.stdout + done.stderr
+        if done.returncode != 0 and KERNEL_COMPILE in output and profile != profiles[-1]:
+            tried.append(f"{profile}: {_last_lines(output)}")
+            continue
+        before = f" (after {'; '.join(tried)})" if tried else ""
+        if done.returncode != 0:
+            result.reason = f"{exe.name}: exit code {done.returncode}: {_last_lines(output)}{before}"[:900]
+            return False
+        result.stage = "check"
+        line = next((ln for ln in output.splitlines() if FAILURE.search(ln) and not NO_FAILURE.search(ln)), None)
+        if line is not None:
+            result.reason = f"{exe.name}: its check printed: {line.strip()[:200]}{before}"[:900]
+            return False
+        if tried:
+            result.reason = f"under {profile}{before}"[:900]
+        return True
+    return False
+
+
 def run_example(folder: Path, examples: Path, home: Path, prefix: Path, build_root: Path, timeout: float,
-                env: dict[str, str]) -> Result:
+                env: dict[str, str], profiles: list[str]) -> Result:
     name = folder.relative_to(examples).as_posix()
     result = Result(name)
     start = time.monotonic()
@@ -125,8 +185,8 @@ def run_example(folder: Path, examples: Path, home: Path, prefix: Path, build_ro
         build = build_root / name.replace("/", "__")
         shutil.rmtree(build, ignore_errors=True)
         result.stage = "configure"
-        done = subprocess.run(["cmake", "-S", str(folder), "-B", str(build), f"-DCMAKE_PREFIX_PATH={prefix}"],
-                              capture_output=True, text=True, env=env)
+        done = subprocess.run(["cmake", "-S", str(_project_source(folder, build)), "-B", str(build),
+                               f"-DCMAKE_PREFIX_PATH={prefix}"], capture_output=True, text=True, env=env)
         if done.returncode != 0:
             result.reason = _last_lines(done.stdout + done.stderr)
             return result
@@ -141,22 +201,7 @@ def run_example(folder: Path, examples: Path, home: Path, prefix: Path, build_ro
             return result
         for exe in exes:
             result.executables.append(exe.name)
-            result.stage = "run"
-            try:
-                done = subprocess.run([str(exe)], capture_output=True, text=True, cwd=examples, env=env,
-                                      timeout=timeout)
-            except subprocess.TimeoutExpired:
-                result.reason = f"{exe.name}: still running after {timeout:g} s"
-                return result
-            output = done.stdout + done.stderr
-            if done.returncode != 0:
-                result.reason = f"{exe.name}: exit code {done.returncode}: {_last_lines(output)}"
-                return result
-            result.stage = "check"
-            bad = FAILURE.search(output)
-            if bad:
-                line = next(ln for ln in output.splitlines() if FAILURE.search(ln))
-                result.reason = f"{exe.name}: its check printed: {line.strip()[:200]}"
+            if not _run_executable(exe, examples, env, timeout, profiles, result):
                 return result
         result.status, result.stage = "PASS", ""
         return result
@@ -165,16 +210,16 @@ def run_example(folder: Path, examples: Path, home: Path, prefix: Path, build_ro
 
 
 def table(results: list[Result], markdown: bool) -> str:
-    rows = [(r.name, r.status if r.status != "FAIL" else f"FAIL ({r.stage})", f"{r.seconds:.1f}", r.reason)
-            for r in results]
-    head = ("example", "result", "s", "reason")
+    rows = [(r.name, r.status if r.status != "FAIL" else f"FAIL ({r.stage})", r.profile or "-", f"{r.seconds:.1f}",
+             r.reason) for r in results]
+    head = ("example", "result", "profile", "s", "reason")
     if markdown:
         lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
         lines += ["| " + " | ".join(c.replace("|", "\\|") for c in row) + " |" for row in rows]
     else:
-        widths = [max(len(head[i]), *(len(row[i]) for row in rows)) if rows else len(head[i]) for i in range(3)]
-        lines = ["  ".join(h.ljust(w) for h, w in zip(head[:3], widths, strict=True)) + "  " + head[3]]
-        lines += ["  ".join(c.ljust(w) for c, w in zip(row[:3], widths, strict=True)) + "  " + row[3] for row in rows]
+        widths = [max(len(head[i]), *(len(row[i]) for row in rows)) if rows else len(head[i]) for i in range(4)]
+        lines = ["  ".join(h.ljust(w) for h, w in zip(head[:4], widths, strict=True)) + "  " + head[4]]
+        lines += ["  ".join(c.ljust(w) for c, w in zip(row[:4], widths, strict=True)) + "  " + row[4] for row in rows]
     passed = sum(r.status == "PASS" for r in results)
     skipped = sum(r.status == "SKIP" for r in results)
     lines.append(f"\n{passed} passed, {len(results) - passed - skipped} failed, {skipped} skipped, "
@@ -193,9 +238,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--build-dir", type=Path, default=None,
                         help="keep the builds here (default: a temporary folder)")
     parser.add_argument("--markdown", action="store_true", help="print the table as Markdown")
+    parser.add_argument("--profile", nargs="*", default=None, metavar="PROFILE",
+                        help="kernel API profiles to try, in order, until one compiles an example's kernels "
+                             "(default: the backend spec's default profile, then the others)")
     args = parser.parse_args(argv)
     if not args.dir.is_dir():
-        parser.error(f"{args.dir} is not a folder (give a tt-metal source folder; see the README's emulator section)")
+        parser.error(f"{args.dir} is not a folder (give a tt-metal source folder; see docs/emulator.md)")
     examples, home = examples_root(args.dir)
     found = find_examples(examples)
     if args.only:
@@ -207,7 +255,14 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(f"no example under {examples}: no CMakeLists.txt there links TT::Metalium")
 
     from tilelang.cpp import CppLibraryError
-    from tilelang.tenstorrent import emulator
+    from tilelang.tenstorrent import emulator, intrinsics
+
+    profiles = args.profile or [emulator.DEFAULT_PROFILE] + [p for p in intrinsics.PROFILES
+                                                           if p != emulator.DEFAULT_PROFILE]
+    unknown_profiles = [p for p in profiles if p not in intrinsics.PROFILES]
+    if unknown_profiles:
+        parser.error(f"no API profile named {', '.join(unknown_profiles)} (the backend spec has "
+                     f"{', '.join(intrinsics.PROFILES)})")
 
     try:
         prefix = emulator.cmake_prefix()
@@ -220,7 +275,8 @@ def main(argv: list[str] | None = None) -> int:
         build_root = args.build_dir.resolve() if args.build_dir else Path(tmp)
         build_root.mkdir(parents=True, exist_ok=True)
         with ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
-            results = list(pool.map(lambda f: run_example(f, examples, home, prefix, build_root, args.timeout, env),
+            results = list(pool.map(lambda f: run_example(f, examples, home, prefix, build_root, args.timeout, env,
+                                                      profiles),
                                     found))
     print(table(results, args.markdown))
     return 0 if all(r.status != "FAIL" for r in results) else 1

@@ -13,7 +13,7 @@ reference. Every result is one of:
 - `wrong: <max error>`: ran but does not match (a bug);
 - `error: <exception>`: anything else (a bug).
 
-Nothing of TileLang is committed here: the folder is read at run time. The README (Tenstorrent pipeline) gives the
+Nothing of TileLang is committed here: the folder is read at run time. docs/tenstorrent.md gives the
 commit this table was measured at.
 """
 

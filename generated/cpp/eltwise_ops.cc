@@ -20,6 +20,31 @@ std::optional<std::pair<Any, Any>> node_Div(const Any& e) {
   return std::nullopt;
 }
 
+std::optional<std::pair<Any, Any>> node_EQ(const Any& e) {
+  if (auto n = ir::EQ::from(e)) return std::make_pair(n->a().any(), n->b().any());
+  return std::nullopt;
+}
+
+std::optional<std::pair<Any, Any>> node_GE(const Any& e) {
+  if (auto n = ir::GE::from(e)) return std::make_pair(n->a().any(), n->b().any());
+  return std::nullopt;
+}
+
+std::optional<std::pair<Any, Any>> node_GT(const Any& e) {
+  if (auto n = ir::GT::from(e)) return std::make_pair(n->a().any(), n->b().any());
+  return std::nullopt;
+}
+
+std::optional<std::pair<Any, Any>> node_LE(const Any& e) {
+  if (auto n = ir::LE::from(e)) return std::make_pair(n->a().any(), n->b().any());
+  return std::nullopt;
+}
+
+std::optional<std::pair<Any, Any>> node_LT(const Any& e) {
+  if (auto n = ir::LT::from(e)) return std::make_pair(n->a().any(), n->b().any());
+  return std::nullopt;
+}
+
 std::optional<std::pair<Any, Any>> node_Max(const Any& e) {
   if (auto n = ir::Max::from(e)) return std::make_pair(n->a().any(), n->b().any());
   return std::nullopt;
@@ -32,6 +57,11 @@ std::optional<std::pair<Any, Any>> node_Min(const Any& e) {
 
 std::optional<std::pair<Any, Any>> node_Mul(const Any& e) {
   if (auto n = ir::Mul::from(e)) return std::make_pair(n->a().any(), n->b().any());
+  return std::nullopt;
+}
+
+std::optional<std::pair<Any, Any>> node_NE(const Any& e) {
+  if (auto n = ir::NE::from(e)) return std::make_pair(n->a().any(), n->b().any());
   return std::nullopt;
 }
 
@@ -65,6 +95,12 @@ const std::vector<Op>& ops() {
       {"rsqrt", Unit::kSfpuUnary, "tirx.rsqrt", nullptr, Constant::kNone, std::nullopt, false, "rsqrt_tile_init", "rsqrt_tile", "T.rsqrt(x)", std::nullopt},
       {"sigmoid", Unit::kSfpuUnary, "tirx.sigmoid", nullptr, Constant::kNone, std::nullopt, false, "sigmoid_tile_init", "sigmoid_tile", "T.sigmoid(x)", std::nullopt},
       {"tanh", Unit::kSfpuUnary, "tirx.tanh", nullptr, Constant::kNone, std::nullopt, false, "tanh_tile_init", "tanh_tile", "T.tanh(x)", std::nullopt},
+      {"eqz", Unit::kSfpuUnary, "", node_EQ, Constant::kRight, std::optional<double>(0.0), false, "eqz_tile_init", "eqz_tile", "x == 0", std::nullopt},
+      {"nez", Unit::kSfpuUnary, "", node_NE, Constant::kRight, std::optional<double>(0.0), false, "nez_tile_init", "nez_tile", "x != 0", std::nullopt},
+      {"gtz", Unit::kSfpuUnary, "", node_GT, Constant::kRight, std::optional<double>(0.0), false, "gtz_tile_init", "gtz_tile", "x > 0", std::nullopt},
+      {"gez", Unit::kSfpuUnary, "", node_GE, Constant::kRight, std::optional<double>(0.0), false, "gez_tile_init", "gez_tile", "x >= 0", std::nullopt},
+      {"ltz", Unit::kSfpuUnary, "", node_LT, Constant::kRight, std::optional<double>(0.0), false, "ltz_tile_init", "ltz_tile", "x < 0", std::nullopt},
+      {"lez", Unit::kSfpuUnary, "", node_LE, Constant::kRight, std::optional<double>(0.0), false, "lez_tile_init", "lez_tile", "x <= 0", std::nullopt},
       {"add", Unit::kSfpuScalar, "", node_Add, Constant::kEither, std::nullopt, false, "binop_with_scalar_tile_init", "add_unary_tile", "x + c", std::nullopt},
       {"sub", Unit::kSfpuScalar, "", node_Sub, Constant::kRight, std::nullopt, false, "binop_with_scalar_tile_init", "sub_unary_tile", "x - c", std::nullopt},
       {"rsub", Unit::kSfpuScalar, "", node_Sub, Constant::kLeft, std::nullopt, false, "binop_with_scalar_tile_init", "rsub_unary_tile", "c - x", std::nullopt},

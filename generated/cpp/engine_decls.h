@@ -70,6 +70,7 @@ struct MulticastParams {
   Any semaphores;
   ExprMap args;
   Any role = Any(nullptr);
+  std::optional<Expr> prefix = std::nullopt;
 };
 Any multicast(const std::string& name, const Dict& options, const MulticastParams& params);
 

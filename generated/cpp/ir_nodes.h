@@ -115,6 +115,8 @@ class LT;
 class LE;
 class GT;
 class GE;
+class EQ;
+class NE;
 class TensorLoad;
 class TensorRegion;
 class Range;
@@ -597,6 +599,46 @@ class GE : public Node {
     return matches(value) ? std::optional<GE>(GE(value)) : std::nullopt;
   }
   explicit GE(const Any& value) : Node(value, type_index(), kTypeKey) {}
+  Expr a() const;  // Left operand.
+  Expr b() const;  // Right operand.
+};
+
+/// a == b.
+class EQ : public Node {
+ public:
+  static constexpr const char* kTypeKey = "prim.EQ";
+  static int32_t type_index() {
+    static const int32_t index = detail::type_index(kTypeKey);
+    return index;
+  }
+  /*! \brief Whether `value` is a prim.EQ (or of a type derived from it). */
+  static bool matches(const Any& value) { return detail::instance_of(value, type_index()); }
+  /*! \brief Whether `value`'s type is exactly prim.EQ. */
+  static bool matches_exactly(const Any& value) { return value.type_index() == type_index(); }
+  static std::optional<EQ> from(const Any& value) {
+    return matches(value) ? std::optional<EQ>(EQ(value)) : std::nullopt;
+  }
+  explicit EQ(const Any& value) : Node(value, type_index(), kTypeKey) {}
+  Expr a() const;  // Left operand.
+  Expr b() const;  // Right operand.
+};
+
+/// a != b.
+class NE : public Node {
+ public:
+  static constexpr const char* kTypeKey = "prim.NE";
+  static int32_t type_index() {
+    static const int32_t index = detail::type_index(kTypeKey);
+    return index;
+  }
+  /*! \brief Whether `value` is a prim.NE (or of a type derived from it). */
+  static bool matches(const Any& value) { return detail::instance_of(value, type_index()); }
+  /*! \brief Whether `value`'s type is exactly prim.NE. */
+  static bool matches_exactly(const Any& value) { return value.type_index() == type_index(); }
+  static std::optional<NE> from(const Any& value) {
+    return matches(value) ? std::optional<NE>(NE(value)) : std::nullopt;
+  }
+  explicit NE(const Any& value) : Node(value, type_index(), kTypeKey) {}
   Expr a() const;  // Left operand.
   Expr b() const;  // Right operand.
 };
@@ -1126,6 +1168,26 @@ inline Expr GE::a() const {
 }
 
 inline Expr GE::b() const {
+  static const TVMFFIFieldInfo* info = detail::field_info(type_index(), kTypeKey, "b");
+  return Expr(detail::get(value_, info));
+}
+
+inline Expr EQ::a() const {
+  static const TVMFFIFieldInfo* info = detail::field_info(type_index(), kTypeKey, "a");
+  return Expr(detail::get(value_, info));
+}
+
+inline Expr EQ::b() const {
+  static const TVMFFIFieldInfo* info = detail::field_info(type_index(), kTypeKey, "b");
+  return Expr(detail::get(value_, info));
+}
+
+inline Expr NE::a() const {
+  static const TVMFFIFieldInfo* info = detail::field_info(type_index(), kTypeKey, "a");
+  return Expr(detail::get(value_, info));
+}
+
+inline Expr NE::b() const {
   static const TVMFFIFieldInfo* info = detail::field_info(type_index(), kTypeKey, "b");
   return Expr(detail::get(value_, info));
 }

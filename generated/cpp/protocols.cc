@@ -23,6 +23,7 @@
 // Spec: specs/protocols/release_block.yaml
 // Spec: specs/protocols/sfpu_binary_block.yaml
 // Spec: specs/protocols/sfpu_block.yaml
+// Spec: specs/protocols/sfpu_where_block.yaml
 // Spec: specs/protocols/tensor_accessor.yaml
 // Spec: specs/protocols/tensor_accessor_chained.yaml
 // Spec: specs/protocols/tilize_rows.yaml
@@ -63,6 +64,7 @@ static tl::Dict reduce_block(tl::Builder& b, const tl::Ctx& a);
 static tl::Dict release_block(tl::Builder& b, const tl::Ctx& a);
 static tl::Dict sfpu_binary_block(tl::Builder& b, const tl::Ctx& a);
 static tl::Dict sfpu_block(tl::Builder& b, const tl::Ctx& a);
+static tl::Dict sfpu_where_block(tl::Builder& b, const tl::Ctx& a);
 static tl::Dict tensor_accessor(tl::Builder& b, const tl::Ctx& a);
 static tl::Dict tensor_accessor_chained(tl::Builder& b, const tl::Ctx& a);
 static tl::Dict tilize_rows(tl::Builder& b, const tl::Ctx& a);
@@ -88,7 +90,7 @@ static tl::Dict bcast_cols_block(tl::Builder& b, const tl::Ctx& a) {
   const tl::Any v_pop1 = a.get("pop1");
   const tl::Any v_init = a.get("init");
   tl::fn::check_choice("op", v_op, {"add", "sub", "mul", "none"});
-  tl::fn::check_choice("sfpu", v_sfpu, {"relu", "recip", "exp", "exp2", "log", "log2", "sqrt", "rsqrt", "sigmoid", "tanh", "none"});
+  tl::fn::check_choice("sfpu", v_sfpu, {"relu", "recip", "exp", "exp2", "log", "log2", "sqrt", "rsqrt", "sigmoid", "tanh", "eqz", "nez", "gtz", "gez", "ltz", "lez", "none"});
   tl::Dict bound;
   b.when(tl::fn::eq(v_init, tl::num(1)), [&] {
     b.call(std::string("reconfig_data_format"), {v_in0, v_in1});
@@ -139,7 +141,7 @@ static tl::Dict bcast_rows_block(tl::Builder& b, const tl::Ctx& a) {
   const tl::Any v_pop1 = a.get("pop1");
   const tl::Any v_init = a.get("init");
   tl::fn::check_choice("op", v_op, {"add", "mul", "none"});
-  tl::fn::check_choice("sfpu", v_sfpu, {"relu", "recip", "exp", "exp2", "log", "log2", "sqrt", "rsqrt", "sigmoid", "tanh", "none"});
+  tl::fn::check_choice("sfpu", v_sfpu, {"relu", "recip", "exp", "exp2", "log", "log2", "sqrt", "rsqrt", "sigmoid", "tanh", "eqz", "nez", "gtz", "gez", "ltz", "lez", "none"});
   tl::Dict bound;
   b.when(tl::fn::eq(v_init, tl::num(1)), [&] {
     b.call(std::string("reconfig_data_format"), {v_in0, v_in1});
@@ -286,7 +288,7 @@ static tl::Dict eltwise_binary_block(tl::Builder& b, const tl::Ctx& a) {
   const tl::Any v_pop1 = a.get("pop1");
   const tl::Any v_init = a.get("init");
   tl::fn::check_choice("op", v_op, {"add", "sub", "mul", "none"});
-  tl::fn::check_choice("sfpu", v_sfpu, {"relu", "recip", "exp", "exp2", "log", "log2", "sqrt", "rsqrt", "sigmoid", "tanh", "none"});
+  tl::fn::check_choice("sfpu", v_sfpu, {"relu", "recip", "exp", "exp2", "log", "log2", "sqrt", "rsqrt", "sigmoid", "tanh", "eqz", "nez", "gtz", "gez", "ltz", "lez", "none"});
   tl::Dict bound;
   b.when(tl::fn::eq(v_init, tl::num(1)), [&] {
     b.call(std::string("reconfig_data_format"), {v_in0, v_in1});
@@ -850,7 +852,7 @@ static tl::Dict sfpu_binary_block(tl::Builder& b, const tl::Ctx& a) {
   const tl::Any v_pop1 = a.get("pop1");
   const tl::Any v_init = a.get("init");
   tl::fn::check_choice("op", v_op, {"max", "min", "add", "none"});
-  tl::fn::check_choice("sfpu", v_sfpu, {"relu", "recip", "exp", "exp2", "log", "log2", "sqrt", "rsqrt", "sigmoid", "tanh", "none"});
+  tl::fn::check_choice("sfpu", v_sfpu, {"relu", "recip", "exp", "exp2", "log", "log2", "sqrt", "rsqrt", "sigmoid", "tanh", "eqz", "nez", "gtz", "gez", "ltz", "lez", "none"});
   tl::Dict bound;
   b.when(tl::fn::eq(v_init, tl::num(1)), [&] {
     b.call(std::string("reconfig_data_format_srca"), {v_in0});
@@ -908,7 +910,7 @@ static tl::Dict sfpu_block(tl::Builder& b, const tl::Ctx& a) {
   const tl::Any v_wait0 = a.get("wait0");
   const tl::Any v_pop0 = a.get("pop0");
   const tl::Any v_init = a.get("init");
-  tl::fn::check_choice("sfpu", v_sfpu, {"relu", "recip", "exp", "exp2", "log", "log2", "sqrt", "rsqrt", "sigmoid", "tanh", "none"});
+  tl::fn::check_choice("sfpu", v_sfpu, {"relu", "recip", "exp", "exp2", "log", "log2", "sqrt", "rsqrt", "sigmoid", "tanh", "eqz", "nez", "gtz", "gez", "ltz", "lez", "none"});
   tl::fn::check_choice("scalar_op", v_scalar_op, {"add", "sub", "rsub", "mul", "div", "none"});
   tl::Dict bound;
   b.when(tl::fn::eq(v_init, tl::num(1)), [&] {
@@ -943,6 +945,68 @@ static tl::Dict sfpu_block(tl::Builder& b, const tl::Ctx& a) {
   });
   b.when(tl::fn::and_({v_whole, tl::fn::eq(v_pop0, tl::num(1))}), [&] {
     b.call(std::string("cb_pop_front"), {v_in0, v_tiles});
+  });
+  return bound;
+}
+
+// Element-wise selection of a block, tile by tile: out = where(cond, a, b) with cond a block of 1.0/0.0 (a comparison the op before made) and one of a, b a block and the other a constant. The condition is copied into DST tile 0, the block into DST tile 1, the constant filled into DST tile 2 (fill_tile), and where_tile writes DST tile 0: the block where the condition is not zero and the constant elsewhere (`side` then), or the other way round (`side` else). fp32 values in 32-bit DST. With `whole`, the inputs are whole blocks as in eltwise_binary_block.
+static tl::Dict sfpu_where_block(tl::Builder& b, const tl::Ctx& a) {
+  const tl::Any v_in0 = a.get("in0");
+  const tl::Any v_in1 = a.get("in1");
+  const tl::Any v_out = a.get("out");
+  const tl::Any v_tiles = a.get("tiles");
+  const tl::Any v_side = a.get("side");
+  const tl::Any v_value = a.get("value");
+  const tl::Any v_whole = a.get("whole");
+  const tl::Any v_wait0 = a.get("wait0");
+  const tl::Any v_wait1 = a.get("wait1");
+  const tl::Any v_pop0 = a.get("pop0");
+  const tl::Any v_pop1 = a.get("pop1");
+  const tl::Any v_init = a.get("init");
+  tl::Dict bound;
+  b.when(tl::fn::eq(v_init, tl::num(1)), [&] {
+    b.call(std::string("reconfig_data_format_srca"), {v_in0});
+    b.call(std::string("pack_reconfig_data_format"), {v_out});
+  });
+  b.when(tl::fn::and_({v_whole, tl::fn::eq(v_wait0, tl::num(1))}), [&] {
+    b.call(std::string("cb_wait_front"), {v_in0, v_tiles});
+  });
+  b.when(tl::fn::and_({v_whole, tl::fn::eq(v_wait1, tl::num(1))}), [&] {
+    b.call(std::string("cb_wait_front"), {v_in1, v_tiles});
+  });
+  b.repeat("t", v_tiles, [&](const tl::Any& v_t) {
+    b.when(tl::fn::not_(v_whole), [&] {
+      b.call(std::string("cb_wait_front"), {v_in0, tl::num(1)});
+      b.call(std::string("cb_wait_front"), {v_in1, tl::num(1)});
+    });
+    b.call(std::string("tile_regs_acquire"), {});
+    b.call(std::string("copy_tile_init"), {v_in0});
+    b.call(std::string("copy_tile"), {v_in0, tl::fn::select(v_whole, v_t, tl::num(0)), tl::num(0)});
+    b.call(std::string("copy_tile_init"), {v_in1});
+    b.call(std::string("copy_tile"), {v_in1, tl::fn::select(v_whole, v_t, tl::num(0)), tl::num(1)});
+    b.call(std::string("fill_tile_init"), {});
+    b.call(std::string("fill_tile"), {tl::num(2), v_value});
+    b.call(std::string("where_tile_init"), {});
+    b.when(tl::fn::eq(v_side, tl::str("then")), [&] {
+      b.call(std::string("where_fp32_tile"), {tl::num(0), tl::num(1), tl::num(2), tl::num(0)});
+    });
+    b.when(tl::fn::ne(v_side, tl::str("then")), [&] {
+      b.call(std::string("where_fp32_tile"), {tl::num(0), tl::num(2), tl::num(1), tl::num(0)});
+    });
+    b.call(std::string("tile_regs_commit"), {});
+    b.call(std::string("tile_regs_wait"), {});
+    pack_tiles(b, tl::Ctx{{"cb", v_out}, {"count", tl::num(1)}});
+    b.call(std::string("tile_regs_release"), {});
+    b.when(tl::fn::not_(v_whole), [&] {
+      b.call(std::string("cb_pop_front"), {v_in0, tl::num(1)});
+      b.call(std::string("cb_pop_front"), {v_in1, tl::num(1)});
+    });
+  });
+  b.when(tl::fn::and_({v_whole, tl::fn::eq(v_pop0, tl::num(1))}), [&] {
+    b.call(std::string("cb_pop_front"), {v_in0, v_tiles});
+  });
+  b.when(tl::fn::and_({v_whole, tl::fn::eq(v_pop1, tl::num(1))}), [&] {
+    b.call(std::string("cb_pop_front"), {v_in1, v_tiles});
   });
   return bound;
 }
@@ -1234,6 +1298,7 @@ Dict run_protocol(const std::string& name, Builder& b, const Ctx& args) {
   if (name == "release_block") return protocols::release_block(b, args);
   if (name == "sfpu_binary_block") return protocols::sfpu_binary_block(b, args);
   if (name == "sfpu_block") return protocols::sfpu_block(b, args);
+  if (name == "sfpu_where_block") return protocols::sfpu_where_block(b, args);
   if (name == "tensor_accessor") return protocols::tensor_accessor(b, args);
   if (name == "tensor_accessor_chained") return protocols::tensor_accessor_chained(b, args);
   if (name == "tilize_rows") return protocols::tilize_rows(b, args);

@@ -27,6 +27,7 @@ class Spelling:
 
     def header_for(self, role: str) -> str | None:
         """The header declaring the call for a kernel of `role` (headers are keyed by processor class)."""
+        # On use: tilelang.tenstorrent's __init__ imports this module's records (through intrinsics.py).
         from .tenstorrent.roles import PROCESSOR_CLASS
 
         return dict(self.headers).get(PROCESSOR_CLASS[role])

@@ -14,6 +14,7 @@ import tvm
 import tvm_ffi
 from tvm import tirx
 from tvm.ir import Op
+from tvm.tirx.script.builder.ir import register_script_namespace as _register
 
 from ._intrinsic_table import Intrinsic
 
@@ -59,6 +60,4 @@ def call(name: str, *args: Any) -> Any:
 
 def register_script_namespace(prefix: str, namespace: ModuleType) -> None:
     """Expose `namespace` as `T.<prefix>` in TVMScript (printing and parsing)."""
-    from tvm.tirx.script.builder.ir import register_script_namespace as _register
-
     _register(prefix, namespace)

@@ -145,6 +145,15 @@ std::optional<IndexMask> index_mask(const std::vector<Any>& lvars, const Any& st
   mask.text = out.name + "[...] = " + format_value(store.value());
   mask.dtype = out.dtype;
   Any cond = ite->args()[0];
+  // A condition reading on-chip blocks compares values (tile_ops_tree.cc selects by it), not indices.
+  bool values = false;
+  walk(cond, {ir::visit<ir::TensorLoad>([&](const ir::TensorLoad& load) {
+         BufferInfo info = buffer_info(load.source());
+         int64_t elems = 1;
+         for (int64_t e : info.shape) elems *= e;
+         values = values || (info.on_chip() && elems > 1);
+       })});
+  if (values) return std::nullopt;
   mask.then_value = ite->args()[1];
   mask.else_value = ite->args()[2];
   Refuse refuse = [&](const std::string& why) {

@@ -44,8 +44,9 @@ std::variant<Any, std::string> rows_region(const Any& buffer, const Any& r0, int
 std::variant<Block, std::string> block_of(const Any& buffer, const List& indices, const std::vector<ir::For>& loops,
                                           const cpu::Analyzer& analyzer);
 
-/*! \brief Tile ops on blocks of `T.Tensor((rows, cols), dtype, tensor.data)` views that are a tensor's folded matrix
- * become tile ops on the tensor's regions; the views go. */
+/*! \brief `func` with `body`, where tile ops on blocks of `T.Tensor((rows, cols), dtype, tensor.data)` views that are
+ * a tensor's folded matrix become tile ops on the matrix (a tensor accessed only through views of one shape becomes
+ * that 2-D tensor) or on the tensor's regions; the views go. */
 Any resolve_views(const Any& func, const Any& body, const cpu::Analyzer& analyzer);
 /*! \brief In a statement sequence, a tile op writing an on-chip block whole that is written whole again before
  * anything reads it is dropped (its CB would have no consumer). */

@@ -9,8 +9,8 @@
 //   A[k, i] / B[j, k] allowed) is a T.gemm.
 // - an element-wise store over a nest whose operands (or destination) are DRAM blocks read in loop order stages each
 //   block through an on-chip buffer of the nest's shape: a T.copy in before the loop (out after it).
-// - `T.Tensor((rows, cols), dtype, tensor.data)` views that are a tensor's folded matrix become regions of the tensor
-//   (loop_views.cc).
+// - `T.Tensor((rows, cols), dtype, tensor.data)` views that are a tensor's folded matrix become that 2-D tensor
+//   where the tensor is accessed only through them, else regions of the tensor (loop_views.cc).
 // Which block a nest moves (a block slice, or consecutive rows of an N-D tensor's folded matrix) is loop_blocks.cc.
 // Index scalars are folded first (scalars.cc), so a nest that names its indices (`m = by * block_M + i`) is seen
 // through. A copy-shaped nest over a DRAM tensor that is not a block slice (a gather such as an im2col load, a
@@ -308,8 +308,9 @@ Any loops_to_tile_ops() {
     cpu::Analyzer analyzer = cpu::range_analyzer(folded);  // the ranges of the loops and block indices
     Any body = map(folded, {{ir::For::kTypeKey, [analyzer](const Any& stmt) { return rewrite_nest(stmt, analyzer); }}},
                    "pre");
-    body = loops::resolve_views(func, body, analyzer);
-    return with_body(func, map(body, {{ir::SeqStmt::kTypeKey, loops::drop_overwritten}}, "post"));
+    Any resolved = loops::resolve_views(func, body, analyzer);
+    return with_body(resolved, map(ir::PrimFunc(resolved).body(), {{ir::SeqStmt::kTypeKey, loops::drop_overwritten}},
+                                   "post"));
   });
 }
 

@@ -5,43 +5,93 @@ namespace tl::loops {
 
 // ------------------------------------------------------------------------------------------------------ views
 
-// `T.Tensor((rows, cols), dtype, tensor.data)` over a tensor parameter whose last dim is `cols` is the tensor's
-// folded matrix, which is how InferTTLayout tiles it (the convolution's `kernel_flat` (KH * KW * C, F) of (KH, KW,
-// C, F)): tile ops on the view's blocks are tile ops on the tensor's regions (rows_region), and the view goes.
-Any resolve_views(const Any& func, const Any& body, const cpu::Analyzer& analyzer) {
-  std::vector<std::pair<Any, Any>> views;  // view var -> tensor var
+namespace {
+
+int64_t product(const std::vector<int64_t>& shape) {
+  int64_t total = 1;
+  for (int64_t e : shape) total *= e;
+  return total;
+}
+
+// The `T.Tensor((rows, cols), dtype, tensor.data)` declarations over tensor parameters whose last dim is `cols` and
+// whose elements they all cover: the tensor's folded matrix (view var -> tensor var).
+std::vector<std::pair<Any, Any>> folded_views(const Any& func, const Any& body) {
+  std::vector<std::pair<Any, Any>> views;
   std::vector<BufferInfo> params = tensor_params(func);
   walk(body, {ir::visit<ir::DeclBuffer>([&](const ir::DeclBuffer& decl) {
          BufferInfo view = buffer_info(decl.buffer());
          for (const BufferInfo& p : params) {
            bool over = false;
            walk(decl.data(), {ir::visit<ir::Var>([&](const ir::Var& v) { over |= v.same_as(p.var); })});
-           if (!over || view.shape.size() != 2 || p.shape.size() < 2 || view.dtype != p.dtype ||
-               view.shape[1] != p.shape.back() || view.shape[0] * view.shape[1] != [&] {
-                 int64_t total = 1;
-                 for (int64_t e : p.shape) total *= e;
-                 return total;
-               }()) {
-             continue;
+           if (over && view.shape.size() == 2 && p.shape.size() >= 2 && view.dtype == p.dtype &&
+               view.scope == p.scope && view.shape[1] == p.shape.back() && product(view.shape) == product(p.shape)) {
+             views.emplace_back(decl.buffer().any(), p.var);
            }
-           views.emplace_back(decl.buffer().any(), p.var);
          }
        })});
-  if (views.empty()) return body;
-  auto tensor_of = [&](const Any& var) -> std::optional<Any> {
-    for (const auto& [view, tensor] : views) {
-      if (view.same_as(var)) return tensor;
+  return views;
+}
+
+// Whether the body reads or writes `buffer` other than through tile-op regions (an element load or store).
+bool accessed_by_element(const Any& body, const Any& buffer) {
+  bool found = false;
+  walk(body, {ir::visit<ir::TensorLoad>([&](const ir::TensorLoad& l) { found |= l.source().same_as(buffer); }),
+              ir::visit<ir::BufferStore>([&](const ir::BufferStore& s) { found |= s.buffer().same_as(buffer); })});
+  return found;
+}
+
+// The tensors the body accesses only through folded views of one shape: each becomes that matrix (a parameter of
+// the view's 2-D type under the tensor's name), so it is laid out, padded and addressed as a 2-D tensor. The bytes
+// the host moves are the same (a C-order tensor is its folded matrix), and no block of the view has to be a block
+// of the N-D tensor's tiles (a filter block of 64 rows over (KH, KW, C) = (3, 3, 32) crosses a KW row; a 40-row
+// output of (N, OH, OW) = (2, 4, 5) would be padded per 5-row matrix). Tensor var -> its matrix's var.
+std::vector<std::pair<Any, Any>> matrices(const Any& body, const std::vector<std::pair<Any, Any>>& views) {
+  std::vector<std::pair<Any, Any>> out;
+  for (const auto& [view, tensor] : views) {
+    bool seen = false;
+    for (const auto& done : out) seen |= done.first.same_as(tensor);
+    if (seen) continue;
+    bool sole = !accessed_by_element(body, tensor);
+    for (const auto& [other, of] : views) {
+      if (!of.same_as(tensor)) continue;
+      sole = sole && !accessed_by_element(body, other) && buffer_info(other).shape == buffer_info(view).shape;
     }
-    return std::nullopt;
-  };
+    walk(body, {ir::visit<ir::TensorRegion>([&](const ir::TensorRegion& r) { sole &= !r.source().same_as(tensor); })});
+    if (sole) out.emplace_back(tensor, call("ir.Var", String(ir::Var(tensor).name()), ir::Var(view).ty().any(), Any(nullptr)));
+  }
+  return out;
+}
+
+std::optional<Any> lookup(const std::vector<std::pair<Any, Any>>& pairs, const Any& key) {
+  for (const auto& [k, v] : pairs) {
+    if (k.same_as(key)) return v;
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+// `T.Tensor((rows, cols), dtype, tensor.data)` over a tensor parameter whose last dim is `cols` is the tensor's
+// folded matrix (the convolution's `kernel_flat` (KH * KW * C, F) of (KH, KW, C, F)). A tensor accessed only
+// through such views becomes the matrix (matrices()); otherwise tile ops on the view's blocks are tile ops on the
+// tensor's regions (rows_region), which must be blocks of its tiles. The views go.
+Any resolve_views(const Any& func, const Any& body, const cpu::Analyzer& analyzer) {
+  std::vector<std::pair<Any, Any>> views = folded_views(func, body);
+  if (views.empty()) return with_body(func, body);
+  std::vector<std::pair<Any, Any>> retyped = matrices(body, views);
   auto rewritten = map(body, {ir::rewrite<ir::TilePrimitiveCall>([&](const ir::TilePrimitiveCall& tile) -> Any {
                          List args;
                          bool changed = false;
                          for (const Any& arg : tile.args()) {
                            auto r = ir::TensorRegion::from(arg);
-                           auto tensor = r ? tensor_of(r->source()) : std::nullopt;
+                           auto tensor = r ? lookup(views, r->source()) : std::nullopt;
                            if (!tensor) {
                              args.push_back(arg);
+                             continue;
+                           }
+                           changed = true;
+                           if (auto matrix = lookup(retyped, *tensor)) {
+                             args.push_back(call("tirx.BufferRegion", *matrix, r->region()));
                              continue;
                            }
                            List ranges = r->region();
@@ -54,20 +104,23 @@ Any resolve_views(const Any& func, const Any& body, const cpu::Analyzer& analyze
                            }
                            if (auto* why = std::get_if<std::string>(&region)) {
                              fail("a block of view '" + r->source().name() + "' of tensor '" + ir::Var(*tensor).name() +
-                                  "' is not a block of the tensor's tiles: " + *why);
+                                  "' is not a block of the tensor's tiles: " + *why + " (the tensor is also accessed "
+                                  "other than through views of one shape, so it keeps its own tiling)");
                            }
                            args.push_back(std::get<Any>(region));
-                           changed = true;
                          }
                          if (!changed) return tile.any();
                          return call("tirx.TilePrimitiveCall", tile.op().any(), args, ffi::Map<String, Any>(),
                                      tile.config(), Any(nullptr), call("tirx.ExecScope", String("thread")));
                        }),
                        ir::rewrite<ir::DeclBuffer>([&](const ir::DeclBuffer& decl) -> Any {
-                         return tensor_of(decl.buffer()) ? evaluate(int_imm(0)) : decl.any();
+                         return lookup(views, decl.buffer()) ? evaluate(int_imm(0)) : decl.any();
                        })},
                        "post");
-  return rewritten;
+  ir::PrimFunc f(func);
+  List params;
+  for (const Any& p : f.params()) params.push_back(lookup(retyped, p).value_or(p));
+  return prim_func(params, rewritten, f.ret_type(), f.attrs());
 }
 
 // ------------------------------------------------------------------------------------------ overwritten blocks

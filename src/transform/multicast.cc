@@ -3,11 +3,11 @@
 // arguments and semaphores the rule names. The same planning (per-core arguments, semaphores, a replaced
 // block op of one kernel) orders the read-modify-writes of a split-K group (PlanTTAtomicOrder).
 #include <algorithm>
-#include <set>
 
-#include "engine_common.h"
+#include "multicast.h"
 
 namespace tl {
+namespace mcast {
 namespace {
 
 // 'row' / 'column' when the block index depends on one launch variable (and step loops) only.
@@ -27,9 +27,8 @@ std::string shared_along(const Any& expr, const Dict& launch, const std::set<std
   return "none";
 }
 
-using BlockRead = std::pair<Any, std::vector<std::string>>;  // call, enclosing step loop names
+}  // namespace
 
-// The calls of `op` with the constant-extent loops around them (the per-core loop is looked through).
 void block_reads(const Any& stmt, const std::string& op, const std::vector<std::string>& loops,
                  std::vector<BlockRead>& out) {
   if (auto s = ir::SeqStmt::from(stmt)) {
@@ -47,12 +46,6 @@ void block_reads(const Any& stmt, const std::string& op, const std::vector<std::
     if (record != nullptr && record->name == op) out.emplace_back(ev->value(), loops);
   }
 }
-
-struct CoreFacts {
-  List cores;  // (x, y) per work item
-  int64_t cores_x = 0, cores_y = 0;
-  bool uniform = false;  // every core has as many blocks, and the cores fill a rectangle from (0, 0)
-};
 
 CoreFacts core_facts(const List& work) {
   CoreFacts f;
@@ -77,35 +70,23 @@ CoreFacts core_facts(const List& work) {
   return f;
 }
 
-// A rule of the multicast engine, and what it adds to the kernel while it rewrites the reads.
-struct Planner {
-  std::string pass, tensor_arg, index_arg, emit;
-  Expr when;
-  ExprMap runtime_args;
-  ExprMap args;
-  List sem_names;
-  CoreFacts cores;
-  Dict launch;
-  Ctx facts;
-  List new_args, sems;      // runtime argument names and semaphores added
-  std::vector<Dict> values;  // per core: runtime argument values
+std::string Planner::along(const Any& read, const std::vector<std::string>& loops) const {
+  const Ctx named = named_ctx(*intrinsic_of(read), read);
+  return shared_along(named.get(index_arg.c_str()), launch, std::set<std::string>(loops.begin(), loops.end()));
+}
 
-  // The multicast call replacing one block read, or nullopt when the rule's `when` does not hold.
-  std::optional<Any> replace(const Any& read, const std::vector<std::string>& loops);
-
- private:
-  void add_runtime_args(const Ctx& ctx, const std::string& source, Ctx& bound);
-  void add_semaphores(const std::string& source, Ctx& bound);
-};
+Ctx Planner::context(const Any& read, const std::vector<std::string>& loops) const {
+  std::string dir = along(read, loops);
+  int64_t receivers = dir == "row" ? cores.cores_x - 1 : dir == "column" ? cores.cores_y - 1 : 0;
+  Ctx ctx = merge(named_ctx(*intrinsic_of(read), read), facts,
+                  {names::kPartitionMode, names::kUniform, names::kCoresX, names::kCoresY});
+  ctx.set(names::kAlong, str(dir)).set(names::kReceivers, Any(receivers));
+  return ctx;
+}
 
 std::optional<Any> Planner::replace(const Any& read, const std::vector<std::string>& loops) {
-  const Intrinsic& record = *intrinsic_of(read);
-  const Ctx named = named_ctx(record, read);
-  std::set<std::string> step_vars(loops.begin(), loops.end());
-  std::string along = shared_along(named.get(index_arg.c_str()), launch, step_vars);
-  int64_t receivers = along == "row" ? cores.cores_x - 1 : along == "column" ? cores.cores_y - 1 : 0;
-  Ctx ctx = merge(named, facts, {names::kPartitionMode, names::kUniform, names::kCoresX, names::kCoresY});
-  ctx.set(names::kAlong, str(along)).set(names::kReceivers, Any(receivers));
+  const Ctx named = named_ctx(*intrinsic_of(read), read);
+  Ctx ctx = context(read, loops);
   if (!truthy(when(ctx))) return std::nullopt;
   std::string source = ir::Var(named.get(tensor_arg.c_str())).name();
   Ctx bound;  // the emitted call's arguments the rule provides
@@ -127,7 +108,7 @@ void Planner::add_runtime_args(const Ctx& ctx, const std::string& source, Ctx& b
   for (const auto& [arg, e] : runtime_args) {
     std::string var_name = source + "_" + arg;
     bound.set(arg, var(var_name, "int32"));
-    new_args.push_back(str(var_name));
+    if (!contains(new_args, str(var_name))) new_args.push_back(str(var_name));
     strict_zip(values.size(), cores.cores.size());
     for (size_t i = 0; i < values.size(); ++i) {
       List core = as_list(cores.cores[i]);
@@ -142,14 +123,24 @@ void Planner::add_semaphores(const std::string& source, Ctx& bound) {
   for (const Any& sem : sem_names) {
     std::string var_name = source + "_" + as_str(sem);
     bound.set(as_str(sem), var(var_name, "int32"));
-    new_args.push_back(str(var_name));
+    if (!contains(new_args, str(var_name))) new_args.push_back(str(var_name));
     bool planned = std::any_of(sems.begin(), sems.end(), [&](const Any& s) { return as_str(item(s, str("name"))) == var_name; });
     if (!planned) sems.push_back(dict({{str("name"), str(var_name)}, {str("initial_value"), Any(int64_t(0))}}));
     for (Dict& core_values : values) core_values.Set(String(var_name), dict({{str("semaphore"), str(var_name)}}));
   }
 }
 
-}  // namespace
+List one_block_deep(const List& cbs, const std::set<int64_t>& single) {
+  List out;
+  for (const Any& cb : cbs) {
+    Dict d = as_dict(cb);
+    if (single.count(as_int(item(cb, str("index"))))) d.Set(String("depth"), item(cb, str("block_pages")));
+    out.push_back(d);
+  }
+  return out;
+}
+
+}  // namespace mcast
 
 namespace engines {
 
@@ -163,11 +154,12 @@ Any multicast(const std::string& name, const Dict& options, const MulticastParam
   const Any& semaphores = params.semaphores;
   const ExprMap& args = params.args;
   std::string op_name = as_str(op);
-  Planner rule{name, as_str(tensor), as_str(index), as_str(emit), when, runtime_args, args, as_list(semaphores)};
+  mcast::Planner rule{name, as_str(tensor), as_str(index), as_str(emit), when, runtime_args, args, as_list(semaphores),
+                      params.prefix};
   intrinsic(rule.emit);  // an unknown intrinsic fails when the pass is made
-  auto body = [=](const Any& func) -> Any {
-    Planner p = rule;
-    p.cores = core_facts(attr_list(func, keys::kTtWorkPartition));
+  auto body = [=](const Any& func, std::set<int64_t>& single) -> Any {
+    mcast::Planner p = rule;
+    p.cores = mcast::core_facts(attr_list(func, keys::kTtWorkPartition));
     p.launch = attr_dict(func, keys::kTtLaunchVars);
     p.facts.set(names::kPartitionMode, get_attr(func, keys::kTtPartitionMode))
         .set(names::kUniform, Any(p.cores.uniform))
@@ -175,8 +167,9 @@ Any multicast(const std::string& name, const Dict& options, const MulticastParam
         .set(names::kCoresY, Any(p.cores.cores_y));
     for (const Any& v : attr_list(func, keys::kTtWorkValues)) p.values.push_back(as_dict(v));
     for (const Any& s : attr_list(func, keys::kTtSemaphores)) p.sems.push_back(s);  // planned by another rule
-    std::vector<BlockRead> reads;
-    block_reads(ir::PrimFunc(func).body(), op_name, {}, reads);
+    Any old_body = ir::PrimFunc(func).body();
+    std::vector<mcast::BlockRead> reads;
+    mcast::block_reads(old_body, op_name, {}, reads);
     std::vector<std::pair<Any, Any>> replaced;  // old call -> new call
     for (const auto& [read, loops] : reads) {
       auto repl = p.replace(read, loops);
@@ -188,13 +181,14 @@ Any multicast(const std::string& name, const Dict& options, const MulticastParam
         it->second = *repl;
       }
     }
-    if (replaced.empty()) return func;
-    Any new_body = map_evaluates(ir::PrimFunc(func).body(), [&](const ir::Evaluate& ev) -> std::optional<Any> {
+    Any new_body = replaced.empty() ? old_body : map_evaluates(old_body, [&](const ir::Evaluate& ev) -> std::optional<Any> {
       for (const auto& [old, repl] : replaced) {
         if (ev.value().same_as(old)) return evaluate(repl);
       }
       return std::nullopt;
     });
+    if (p.prefix) new_body = mcast::split_prefix_loops(new_body, p, op_name, attr_list(func, keys::kTtWorkArgs), single);
+    if (new_body.same_as(old_body)) return func;
     List work_args = attr_list(func, keys::kTtWorkArgs);
     for (const Any& a : p.new_args) work_args.push_back(a);
     List value_list;
@@ -202,8 +196,27 @@ Any multicast(const std::string& name, const Dict& options, const MulticastParam
     return with_attrs(with_body(func, new_body),
                       {{keys::kTtWorkArgs, work_args}, {keys::kTtWorkValues, value_list}, {keys::kTtSemaphores, p.sems}});
   };
-  std::string role = is_none(params.role) ? std::string(roles::kReader) : as_str(params.role);
-  return role_pass(name, list({str(role)}), body);
+  Any role = str(is_none(params.role) ? std::string(roles::kReader) : as_str(params.role));
+  // A module pass: the CBs of split loops are one block deep in every kernel's tt.cbs (multicast.h).
+  return module_pass(name, [=](const Any& mod) -> Any {
+    std::set<int64_t> single;
+    std::vector<std::pair<Any, Any>> funcs;  // global var -> function
+    bool changed = false;
+    for (const auto& [gvar, func] : ir::IRModule(mod).functions()) {
+      bool mine = ir::PrimFunc::matches(func) && values_equal(get_attr(func, keys::kTtKernelRole), role);
+      funcs.emplace_back(gvar, mine ? body(func, single) : func);
+      changed = changed || !funcs.back().second.same_as(func);
+    }
+    if (!changed) return mod;
+    Dict functions;
+    for (auto& [gvar, func] : funcs) {
+      if (!single.empty() && ir::PrimFunc::matches(func) && !is_none(get_attr(func, keys::kTtCbs))) {
+        func = with_attrs(func, {{keys::kTtCbs, mcast::one_block_deep(attr_list(func, keys::kTtCbs), single)}});
+      }
+      functions.Set(gvar, func);
+    }
+    return call("ir.IRModule", functions, Any(nullptr), Dict());
+  });
 }
 
 }  // namespace engines

@@ -125,7 +125,8 @@ std::vector<std::pair<std::string, Any>> eltwise_fields(const BufferInfo& out, c
           {names::kScalarOp, String(units.scalar)}, {names::kScalarBits, Any(bits)},
           {names::kBcast, String(units.bcast)},   {names::kBcastDim, String(units.bcast_dim)},
           {names::kRows, Any(rows)},
-          {names::kCols, Any(cols)}};
+          {names::kCols, Any(cols)},
+          {names::kWhere, String(units.where)},   {names::kWhereValue, Any(units.where_value)}};
 }
 
 const eltwise::Op* binary_of(const Any& value, std::pair<Any, Any>* operands) {

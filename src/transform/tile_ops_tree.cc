@@ -217,6 +217,10 @@ class Tree {
       return emit({*x}, {"none", "none", "none", m->op->name, "none"}, fp32_bits(m->constant));
     }
     if (auto div = ir::Div::from(expr)) return quotient(expr, div->a(), div->b());
+    if (auto ite = ir::Call::from(expr)) {
+      auto callee = ir::Op::from(ite->op());
+      if (callee && callee->name() == "prim.if_then_else") return select(expr, ite->args());
+    }
     std::pair<Any, Any> operands;
     const eltwise::Op* op = binary_of(expr, &operands);
     if (op == nullptr) return reject(expr);
@@ -225,6 +229,57 @@ class Tree {
     std::optional<Value> b = a ? need_buffer(lower(operands.second), operands.second) : std::nullopt;
     if (!a || !b) return std::nullopt;
     return binary(expr, *op, *a, *b);
+  }
+
+  // T.if_then_else(a CMP b, x, c) of a value comparison (index_masks.h takes the conditions of indices only): the
+  // comparison as (a - b) CMP 0, the difference as the sub entries make it and then the op map's comparison with
+  // zero (1.0 / 0.0), then where_tile choosing between the block x and the constant c.
+  std::optional<Value> select(const Any& expr, const List& args) {
+    Any cond = strip_casts(args[0]);
+    const eltwise::Op* cmp = nullptr;
+    std::pair<Any, Any> sides;
+    for (const eltwise::Op& op : eltwise::ops()) {
+      if (cmp != nullptr || op.unit != Unit::kSfpuUnary || !op.node || op.value != std::optional<double>(0.0)) continue;
+      if (auto ab = op.node(cond)) cmp = &op, sides = *ab;
+    }
+    if (cmp == nullptr) {
+      return reject(expr, "selects by " + format_value(cond) + ", which is not a comparison the op map has (" +
+                    eltwise::written({Unit::kSfpuUnary}) + "; a - b is compared as (a - b) with 0)");
+    }
+    auto zero = constant_of(sides.second);
+    Any diff = zero && *zero == 0.0 ? sides.first : fn::sub(sides.first, sides.second);
+    std::optional<Value> d = need_buffer(lower(diff), diff);
+    if (!d) return std::nullopt;
+    Value holds = unary(*cmp, *d);
+    auto then_c = constant_of(args[1]), else_c = constant_of(args[2]);
+    for (const Any& v : {args[1], args[2]}) {
+      for (const Any& index : lvars_) {
+        if (strip_casts(v).same_as(index)) {
+          return reject(expr, "selects the element index " + format_value(index) + " as a value, which needs a tile "
+                        "of indices the tenstorrent backend does not make yet");
+        }
+      }
+    }
+    if (then_c.has_value() == else_c.has_value()) {
+      return reject(expr, std::string("selects between two ") + (then_c ? "constants" : "on-chip values") +
+                    "; the tenstorrent backend selects between an on-chip block and a constant (where_tile with the "
+                    "constant filled into DST)");
+    }
+    Any branch = then_c ? args[2] : args[1];
+    std::optional<Value> x = need_buffer(lower(branch), branch);
+    if (!x) return std::nullopt;
+    if (x->vec != Vec::kFull || holds.vec != Vec::kFull) {
+      return reject(expr, "selects with a [block_M] or row vector; the selection's condition and value must be "
+                    "blocks of the store's shape");
+    }
+    if (out_.dtype != "float32" || x->buf->dtype != out_.dtype) {
+      return reject(expr, "selects " + x->buf->dtype + " values into a " + out_.dtype + " store; the tenstorrent "
+                    "backend selects float32 values (where_tile on fp32 DST, both operands in one data format)");
+    }
+    EltwiseUnits units{"none", "none", "none", "none", "none"};
+    units.where = then_c ? "else" : "then";
+    units.where_value = then_c ? *then_c : *else_c;
+    return emit({holds, *x}, units);
   }
 
   // a / b of two on-chip values: recip(b), then a times it.
@@ -251,55 +306,6 @@ class Tree {
 
 }  // namespace
 
-namespace {
-
-// An index mask (index_masks.h) the analyzer did not fold: the compute kernel copies, per tile (R, C) of the block,
-// the tile clamp((r - first) / step + R * p * TILE[0] / step + C * q * TILE[1] / step, 0, pages - 1) of its table (a
-// block read once per kernel block, add_mask_tables) into the mask's block (op `mask`); a buffer selected against
-// +-inf or 0 is then added to or multiplied by that block (an element-wise op).
-std::vector<TileOp> mask_ops(const std::vector<ir::For>& loops, const BufferInfo& out, const masks::IndexMask& mask,
-                             size_t first) {
-  auto [tile_rows, tile_cols] = tile_shape();
-  Any annotation = get(loops[0].annotations(), keys::kTtIndexMask);
-  auto [table_info, table] = masks::table_for(mask, annotation);
-  auto [rows, cols] = tiles(out, "on-chip buffer");
-  BufferInfo block = out;
-  if (mask.operand) {
-    block.var = Any();
-    block.name = out.name + "_mask" + std::to_string(first);
-    block.scope = "shared";
-  }
-  BufferInfo tiles_of{Any(), table_info.name + "_tiles", table_info.shape, table_info.dtype, "shared"};
-  TileOp copy{"mask", loops[0], block, {tiles_of}};
-  copy.tensor = table_info;
-  copy.fields = {{names::kOrigin, fn::floordiv(fn::sub(mask.form.r, Any(table.first)), Any(table.step))},
-                 {names::kRowStep, Any(mask.form.p * tile_rows / table.step)},
-                 {names::kColStep, Any(mask.form.q * tile_cols / table.step)},
-                 {names::kPages, Any(table.pages)},
-                 {names::kRows, Any(rows)},
-                 {names::kCols, Any(cols)},
-                 {names::kTiles, Any(rows * cols)}};
-  if (!mask.operand) return {copy};
-  auto load = ir::TensorLoad(*mask.operand);
-  BufferInfo x = buffer_info(load.source());
-  bool at_indices = x.on_chip() && x.shape == out.shape && load.indices().size() == loops.size();
-  for (size_t i = 0; at_indices && i < loops.size(); ++i) at_indices = load.indices()[i].same_as(loops[i].loop_var());
-  if (!at_indices) {
-    std::vector<Any> lvars;
-    for (const ir::For& loop : loops) lvars.push_back(loop.loop_var());
-    fail("element-wise store '" + mask.text + "': operand " + format_value(*mask.operand) + " " +
-         refusal(*mask.operand, out, lvars));
-  }
-  if (x.dtype != out.dtype) {
-    fail("element-wise store '" + mask.text + "' selects '" + x.name + "' (" + x.dtype + ") into '" + out.name + "' (" +
-         out.dtype + "); the masked value and the store need one dtype (T.Cast it in a store of its own first)");
-  }
-  TileOp combine{"eltwise", loops[0], out, {x, block}};
-  combine.fields = eltwise_fields(out, {mask.combine, "none", "none", "none", "none"}, 0);
-  return {copy, combine};
-}
-
-}  // namespace
 
 std::vector<TileOp> classify_store(const std::vector<ir::For>& loops, const ir::BufferStore& store, size_t first) {
   UnitLoops unit(loops);  // TVM's Simplify reads the variable of a loop of extent 1 as 0 (blk_m = 1 row blocks)
@@ -344,30 +350,6 @@ std::vector<TileOp> classify_store(const std::vector<ir::For>& loops, const ir::
   // broadcast are forms the op map has as they stand: the recogniser's own op and messages.
   if (!ops || (tree.size() == 1 && !tree.broadcasts())) return {classify_eltwise(loops, store)};
   return *ops;
-}
-
-// Each index mask's table: read once per kernel block, before the outermost loop around its first mask (it then stays
-// in its CB for every iteration, as the reduce scaler tile does).
-void add_mask_tables(std::vector<TileOp>& ops) {
-  std::vector<std::string> done;
-  for (size_t m = 0; m < ops.size(); ++m) {
-    if (ops[m].kind != "mask") continue;
-    const BufferInfo table = ops[m].ins[0];
-    if (std::find(done.begin(), done.end(), table.name) != done.end()) continue;
-    done.push_back(table.name);
-    auto [rows, cols] = tiles(table, "index-mask table");
-    TileOp read{"copy_in", ops[m].stmt, table};
-    if (!ops[m].loops.empty()) {
-      read.stmt = ops[m].loops.front();
-      read.place = "before";
-    }
-    read.tensor = *ops[m].tensor;
-    read.fields = {{names::kTensor, ops[m].tensor->var}, {names::kRow, Any(int64_t(0))},
-                   {names::kCol, Any(int64_t(0))}, {names::kRows, Any(rows)}, {names::kCols, Any(cols)},
-                   {names::kRowTiles, Any(cols)}};
-    ops.insert(ops.begin() + static_cast<std::ptrdiff_t>(m), read);
-    ++m;
-  }
 }
 
 }  // namespace tl::tileops

@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "eltwise_ops.h"
+#include "index_masks.h"
 #include "tile_ops.h"
 
 namespace tl::tileops {
@@ -62,6 +63,8 @@ std::string refusal(const Any& expr, const BufferInfo& out, const std::vector<An
 struct EltwiseUnits {
   std::string binary, sfpu_binary, sfpu, scalar, bcast;
   std::string bcast_dim = "none";  // cols (bcast with a column vector) or rows (with a row vector)
+  std::string where = "none";      // a selection: then / else (which branch the second input is)
+  double where_value = 0.0;        // the constant of the other branch
 };
 /*! \brief The fields of an element-wise tile op writing `out` (`bits`: the scalar op's constant as fp32 bits). */
 std::vector<std::pair<std::string, Any>> eltwise_fields(const BufferInfo& out, const EltwiseUnits& units,
@@ -159,6 +162,10 @@ void refuse_integer_math(const std::vector<TileOp>& ops);
 /*! \brief Before the first reduction of `ops`: the read of the scaler tile (the constant tensor of `func`) that
  * every reduction then reads as its second input. */
 void add_reduce_scaler(std::vector<TileOp>& ops, const Any& func);
+/*! \brief The ops of an index mask the analyzer did not fold (tile_ops_masks.cc): its table's tiles copied on chip
+ * into the mask's block, and a buffer selected against +-inf or 0 added to or multiplied by that block. */
+std::vector<TileOp> mask_ops(const std::vector<ir::For>& loops, const BufferInfo& out, const masks::IndexMask& mask,
+                             size_t first);
 /*! \brief Before the first mask op reading each index-mask table (tile_ops_tree.cc): its read, once per kernel block
  * (before the outermost loop around that mask). */
 void add_mask_tables(std::vector<TileOp>& ops);

@@ -69,6 +69,11 @@ std::optional<double> apply(const std::string& f, double x) {
   if (f == "relu") return std::max(x, 0.0);
   if (f == "sigmoid") return 1.0 / (1.0 + std::exp(-x));
   if (f == "tanh") return std::tanh(x);
+  if (f == "eqz" || f == "nez" || f == "gtz" || f == "gez" || f == "ltz" || f == "lez") {  // 1.0 / 0.0
+    bool holds = f == "eqz" ? x == 0 : f == "nez" ? x != 0 : f == "gtz" ? x > 0 : f == "gez" ? x >= 0 : f == "ltz" ? x < 0
+                                                                                                      : x <= 0;
+    return holds ? 1.0 : 0.0;
+  }
   return std::nullopt;
 }
 
@@ -287,6 +292,7 @@ class Follow {
   Padding eltwise(const TileOp& op) {
     auto unit = [&](const char* name) { return as_str(op.get(name)); };
     Padding v = of(op.ins[0]);
+    if (unit(names::kWhere) != "none") return where(op, v, of(op.ins[1]));
     std::string binary_op = unit(names::kBinary) != "none" ? unit(names::kBinary) : unit(names::kSfpuBinary);
     if (binary_op != "none" && op.ins.size() > 1) {
       Padding b = of(op.ins[1]);
@@ -314,6 +320,20 @@ class Follow {
     std::string sfpu = unit(names::kSfpu);
     if (sfpu != "none") v = {unary(sfpu, v.rows), unary(sfpu, v.cols), v.corner};
     return v;
+  }
+
+  // A selection (where_tile): the block where the condition's padding is a constant that picks it, the constant
+  // where it picks that, anything where the condition is data (the comparison of padding values it read).
+  Padding where(const TileOp& op, const Padding& cond, const Padding& block) {
+    bool then = as_str(op.get(names::kWhere)) == "then";
+    Pad value = constant(as_float(op.get(names::kWhereValue)));
+    auto pick = [&](const Pad& c, const Pad& b) {
+      Pad out = c.kind != Pad::kConst ? Pad{Pad::kAny} : (c.value != 0) == then ? b : value;
+      out.region = c.region || b.region;
+      out.start = c.region ? c.start : b.start;
+      return out;
+    };
+    return {pick(cond.rows, block.rows), pick(cond.cols, block.cols), cond.corner && block.corner};
   }
 
   const std::map<std::string, double>& pads_;

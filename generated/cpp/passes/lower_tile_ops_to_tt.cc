@@ -352,6 +352,8 @@ static Any make(const Dict& options) {
                         {"sfpu", [](const tl::Ctx& c) -> tl::Any { return c.get("sfpu"); }},
                         {"scalar_op", [](const tl::Ctx& c) -> tl::Any { return c.get("scalar_op"); }},
                         {"scalar_bits", [](const tl::Ctx& c) -> tl::Any { return c.get("scalar_bits"); }},
+                        {"where", [](const tl::Ctx& c) -> tl::Any { return c.get("where"); }},
+                        {"where_value", [](const tl::Ctx& c) -> tl::Any { return c.get("where_value"); }},
                         {"wait0", [](const tl::Ctx& c) -> tl::Any { return tl::item(c.get("waits"), tl::num(0)); }},
                         {"wait1", [](const tl::Ctx& c) -> tl::Any { return tl::item(c.get("waits"), tl::num(-1)); }},
                         {"pop0", [](const tl::Ctx& c) -> tl::Any { return tl::item(c.get("pops"), tl::num(0)); }},

@@ -28,6 +28,7 @@ BACKENDS: dict[str, Backend] = {
         unsupported_tile_ops=(),
         lowers=True,
         pipeline='optimize_cpu',
+        runtime='tilelang.engine.tvm_runtime',
     ),
     'cuda': Backend(
         name='cuda',
@@ -44,6 +45,7 @@ BACKENDS: dict[str, Backend] = {
         unsupported_tile_ops=(('tl.tile.atomic_add', 'its blocks run in parallel, and the loop lowering of T.atomic_add is a plain read-modify-write, correct only when blocks run one after another (llvm, c); no atomic lowering for this backend yet'),),
         lowers=True,
         pipeline='optimize_cuda',
+        runtime='tilelang.engine.tvm_runtime',
     ),
     'hip': Backend(
         name='hip',
@@ -60,6 +62,7 @@ BACKENDS: dict[str, Backend] = {
         unsupported_tile_ops=(('tl.tile.atomic_add', 'its blocks run in parallel, and the loop lowering of T.atomic_add is a plain read-modify-write, correct only when blocks run one after another (llvm, c); no atomic lowering for this backend yet'),),
         lowers=True,
         pipeline='optimize_gpu',
+        runtime='tilelang.engine.tvm_runtime',
     ),
     'llvm': Backend(
         name='llvm',
@@ -76,6 +79,7 @@ BACKENDS: dict[str, Backend] = {
         unsupported_tile_ops=(),
         lowers=True,
         pipeline='optimize_cpu',
+        runtime='tilelang.engine.tvm_runtime',
     ),
     'tenstorrent': Backend(
         name='tenstorrent',
@@ -92,6 +96,7 @@ BACKENDS: dict[str, Backend] = {
         unsupported_tile_ops=(),
         lowers=True,
         pipeline='optimize_tenstorrent',
+        runtime='tilelang.tenstorrent.runtime',
     ),
     'webgpu': Backend(
         name='webgpu',
@@ -108,5 +113,6 @@ BACKENDS: dict[str, Backend] = {
         unsupported_tile_ops=(('tl.tile.atomic_add', 'its blocks run in parallel, and the loop lowering of T.atomic_add is a plain read-modify-write, correct only when blocks run one after another (llvm, c); no atomic lowering for this backend yet'),),
         lowers=True,
         pipeline='optimize_gpu',
+        runtime='tilelang.engine.tvm_runtime',
     ),
 }

@@ -20,34 +20,38 @@
 # Spec: specs/intrinsics/tilize.yaml
 # Spec: specs/intrinsics/transpose.yaml
 # Spec: specs/intrinsics/typecast.yaml
+# Spec: specs/intrinsics/where.yaml
 """The `T.tt.*` TVMScript namespace: one function per intrinsic of specs/intrinsics/*.yaml.
 
-Each call builds a `tt.<name>` op call, so kernels print as `T.tt.<name>(...)` and parse back.
+Each call builds a `tt.<name>` op call, so kernels print as `T.tt.<name>(...)` and parse back. Importing this module
+registers the ops (the C++ passes build calls of them too) and the namespace.
 """
 
 from __future__ import annotations
 
+import sys
 from typing import Any
 
-from .._ops import call
+from .._ops import call, register_intrinsics, register_script_namespace
+from ..tenstorrent.intrinsics import INTRINSICS
 
 
-def accessor_noc_addr(addrgen, page_id, offset) -> Any:
+def accessor_noc_addr(addrgen: Any, page_id: Any, offset: Any) -> Any:
     """NoC address of byte `offset` of page `page_id` of the tensor behind `addrgen` (a member of TensorAccessor and InterleavedAddrGenFast): where a raw noc_async_read of part of a page starts."""
     return call('accessor_noc_addr', addrgen, page_id, offset)
 
 
-def add_bcast_cols_init(icb0, icb1) -> Any:
+def add_bcast_cols_init(icb0: Any, icb1: Any) -> Any:
     """Short initialisation for add of tiles of `icb0` and column vectors of `icb1` broadcast across columns."""
     return call('add_bcast_cols_init', icb0, icb1)
 
 
-def add_bcast_rows_init(icb0, icb1) -> Any:
+def add_bcast_rows_init(icb0: Any, icb1: Any) -> Any:
     """Short initialisation for add of tiles of `icb0` and row vectors of `icb1` broadcast down the rows."""
     return call('add_bcast_rows_init', icb0, icb1)
 
 
-def add_binary_tile(idst0, idst1, odst) -> Any:
+def add_binary_tile(idst0: Any, idst1: Any, odst: Any) -> Any:
     """DST[odst] = DST[idst0] + DST[idst1], element by element, in fp32."""
     return call('add_binary_tile', idst0, idst1, odst)
 
@@ -57,37 +61,37 @@ def add_binary_tile_init() -> Any:
     return call('add_binary_tile_init')
 
 
-def add_tiles(icb0, icb1, itile0, itile1, idst) -> Any:
+def add_tiles(icb0: Any, icb1: Any, itile0: Any, itile1: Any, idst: Any) -> Any:
     """DST[idst] = add(tile itile0 of icb0, tile itile1 of icb1)."""
     return call('add_tiles', icb0, icb1, itile0, itile1, idst)
 
 
-def add_tiles_bcast_cols(icb0, icb1, itile0, itile1, idst) -> Any:
+def add_tiles_bcast_cols(icb0: Any, icb1: Any, itile0: Any, itile1: Any, idst: Any) -> Any:
     """DST[idst][h, w] = add(tile itile0 of icb0 [h, w], tile itile1 of icb1 [h, 0])."""
     return call('add_tiles_bcast_cols', icb0, icb1, itile0, itile1, idst)
 
 
-def add_tiles_bcast_rows(icb0, icb1, itile0, itile1, idst) -> Any:
+def add_tiles_bcast_rows(icb0: Any, icb1: Any, itile0: Any, itile1: Any, idst: Any) -> Any:
     """DST[idst][h, w] = add(tile itile0 of icb0 [h, w], tile itile1 of icb1 [0, w])."""
     return call('add_tiles_bcast_rows', icb0, icb1, itile0, itile1, idst)
 
 
-def add_tiles_init(icb0, icb1) -> Any:
+def add_tiles_init(icb0: Any, icb1: Any) -> Any:
     """Short initialisation for element-wise add of tiles from `icb0` and `icb1`."""
     return call('add_tiles_init', icb0, icb1)
 
 
-def add_unary_tile(idst, param1) -> Any:
+def add_unary_tile(idst: Any, param1: Any) -> Any:
     """DST[idst] = add(DST[idst], scalar) (rsub: scalar - DST[idst]); `param1` holds the fp32 bits of the scalar."""
     return call('add_unary_tile', idst, param1)
 
 
-def bcast_block(in0, in1, out, rows, cols, op, dim, sfpu, wait0, wait1, pop0, pop1, init) -> Any:
+def bcast_block(in0: Any, in1: Any, out: Any, rows: Any, cols: Any, op: Any, dim: Any, sfpu: Any, wait0: Any, wait1: Any, pop0: Any, pop1: Any, init: Any) -> Any:
     """Broadcast element-wise block: out[i, j] = sfpu(op(in0[i, j], in1[i])) with in1 a column vector (rows tiles, column 0 valid) broadcast across the columns of in0's rows x cols tiles (dim cols), or out[i, j] = sfpu(op(in0[i, j], in1[j])) with in1 a row vector (cols tiles, row 0 valid; dim rows); op names an entry of the op map's fpu_bcast_cols or fpu_bcast_rows unit, sfpu an sfpu_unary entry or none."""
     return call('bcast_block', in0, in1, out, rows, cols, op, dim, sfpu, wait0, wait1, pop0, pop1, init)
 
 
-def binary_max_tile(idst0, idst1, odst) -> Any:
+def binary_max_tile(idst0: Any, idst1: Any, odst: Any) -> Any:
     """DST[odst] = max(DST[idst0], DST[idst1]), element by element."""
     return call('binary_max_tile', idst0, idst1, odst)
 
@@ -97,7 +101,7 @@ def binary_max_tile_init() -> Any:
     return call('binary_max_tile_init')
 
 
-def binary_min_tile(idst0, idst1, odst) -> Any:
+def binary_min_tile(idst0: Any, idst1: Any, odst: Any) -> Any:
     """DST[odst] = min(DST[idst0], DST[idst1]), element by element."""
     return call('binary_min_tile', idst0, idst1, odst)
 
@@ -107,12 +111,12 @@ def binary_min_tile_init() -> Any:
     return call('binary_min_tile_init')
 
 
-def binary_op_init_common(icb0, icb1, ocb) -> Any:
+def binary_op_init_common(icb0: Any, icb1: Any, ocb: Any) -> Any:
     """Full hardware configuration for element-wise binary FPU operations (removed in ttnn 0.81)."""
     return call('binary_op_init_common', icb0, icb1, ocb)
 
 
-def binary_tiles_init(full_init, eltwise_binary_type, icb0, icb1) -> Any:
+def binary_tiles_init(full_init: Any, eltwise_binary_type: Any, icb0: Any, icb1: Any) -> Any:
     """Initialisation for the FPU element-wise operation `eltwise_binary_type` (EltwiseBinaryType::ELWADD, ELWSUB or ELWMUL in the emulator) of tiles from `icb0` and `icb1`; `full_init` also initialises the unpacker. ttnn's eltwise binary kernel calls it with the type its program factory defines (ELTWISE_OP_TYPE)."""
     return call('binary_tiles_init', full_init, eltwise_binary_type, icb0, icb1)
 
@@ -122,57 +126,57 @@ def binop_with_scalar_tile_init() -> Any:
     return call('binop_with_scalar_tile_init')
 
 
-def cb_pop_front(cb_id, num_pages) -> Any:
+def cb_pop_front(cb_id: Any, num_pages: Any) -> Any:
     """Free `num_pages` pages at the front and advance the read pointer."""
     return call('cb_pop_front', cb_id, num_pages)
 
 
-def cb_push_back(cb_id, num_pages) -> Any:
+def cb_push_back(cb_id: Any, num_pages: Any) -> Any:
     """Publish `num_pages` reserved pages to the consumer and advance the write pointer."""
     return call('cb_push_back', cb_id, num_pages)
 
 
-def cb_reserve_back(cb_id, num_pages) -> Any:
+def cb_reserve_back(cb_id: Any, num_pages: Any) -> Any:
     """Block until `num_pages` pages are free at the back of the CB (producer side). Moves no pointer."""
     return call('cb_reserve_back', cb_id, num_pages)
 
 
-def cb_wait_front(cb_id, num_pages) -> Any:
+def cb_wait_front(cb_id: Any, num_pages: Any) -> Any:
     """Block until `num_pages` pages are visible at the front (consumer side). Cumulative until the next pop."""
     return call('cb_wait_front', cb_id, num_pages)
 
 
-def compute_kernel_hw_startup(icb0, icb1, ocb) -> Any:
+def compute_kernel_hw_startup(icb0: Any, icb1: Any, ocb: Any) -> Any:
     """Configure unpack, math and pack for inputs `icb0`, `icb1` and output `ocb`; once, first in the kernel."""
     return call('compute_kernel_hw_startup', icb0, icb1, ocb)
 
 
-def compute_kernel_hw_startup_matmul(in0_cb, in1_cb, out_cb) -> Any:
+def compute_kernel_hw_startup_matmul(in0_cb: Any, in1_cb: Any, out_cb: Any) -> Any:
     """Hardware start-up for matmul: source order reversed (in0 feeds SrcB, in1 feeds SrcA), as matmul_init requires."""
     return call('compute_kernel_hw_startup_matmul', in0_cb, in1_cb, out_cb)
 
 
-def compute_kernel_hw_startup_unary(icb, ocb) -> Any:
+def compute_kernel_hw_startup_unary(icb: Any, ocb: Any) -> Any:
     """Configure unpack, math and pack for one input `icb` and output `ocb`; once, first in the kernel."""
     return call('compute_kernel_hw_startup_unary', icb, ocb)
 
 
-def copy_tile(in_cb_id, in_tile_index, dst_tile_index) -> Any:
+def copy_tile(in_cb_id: Any, in_tile_index: Any, dst_tile_index: Any) -> Any:
     """Copy tile `in_tile_index` of CB `in_cb_id` into DST tile `dst_tile_index`."""
     return call('copy_tile', in_cb_id, in_tile_index, dst_tile_index)
 
 
-def copy_tile_init(cbid) -> Any:
+def copy_tile_init(cbid: Any) -> Any:
     """Initialise unpack-to-DST copies from CB `cbid`."""
     return call('copy_tile_init', cbid)
 
 
-def cumsum_block(in0, in1, out, rows, cols, reverse, wait0, pop0, init) -> Any:
+def cumsum_block(in0: Any, in1: Any, out: Any, rows: Any, cols: Any, reverse: Any, wait0: Any, pop0: Any, init: Any) -> Any:
     """Column-wise cumulative sum of a block of `rows x cols` tiles of CB `in0` into CB `out` (same shape): element (i, j) of the result is the sum of elements (0..i, j), in fp32, in row order (T.cumsum along dim 0; along dim 1 it is this between two on-chip transposes). With `reverse`, `in1` holds -x and the result is T - (sum of elements 0..i), T the column's total: the reverse cumulative sum less x (T.cumsum's reverse=True adds x after)."""
     return call('cumsum_block', in0, in1, out, rows, cols, reverse, wait0, pop0, init)
 
 
-def cumsum_tile(idst, first) -> Any:
+def cumsum_tile(idst: Any, first: Any) -> Any:
     """DST[idst] = column-wise cumulative sum of DST[idst] (row i = sum of rows 0..i), starting from zero when `first`, else from the last row of the previous call's result."""
     return call('cumsum_tile', idst, first)
 
@@ -182,17 +186,27 @@ def cumsum_tile_init() -> Any:
     return call('cumsum_tile_init')
 
 
-def div_unary_tile(idst, param1) -> Any:
+def div_unary_tile(idst: Any, param1: Any) -> Any:
     """DST[idst] = div(DST[idst], scalar) (rsub: scalar - DST[idst]); `param1` holds the fp32 bits of the scalar."""
     return call('div_unary_tile', idst, param1)
 
 
-def eltwise_block(in0, in1, out, tiles, binary, sfpu_binary, sfpu, scalar_op, scalar_bits, wait0, wait1, pop0, pop1, init) -> Any:
+def eltwise_block(in0: Any, in1: Any, out: Any, tiles: Any, binary: Any, sfpu_binary: Any, sfpu: Any, scalar_op: Any, scalar_bits: Any, where: Any, where_value: Any, wait0: Any, wait1: Any, pop0: Any, pop1: Any, init: Any) -> Any:
     """Element-wise block: out = sfpu(binary(in0, in1)) or sfpu(sfpu_binary(in0, in1)) tile by tile; with neither, out = sfpu(scalar_op(in0, constant)), or sfpu(in0), or in0 converted to out's data format. The values are names of the op map's entries (specs/ops, generated/docs/eltwise_ops.md), or none (all none: a copy, e.g. of a value carried across a loop into the CB the writer reads)."""
-    return call('eltwise_block', in0, in1, out, tiles, binary, sfpu_binary, sfpu, scalar_op, scalar_bits, wait0, wait1, pop0, pop1, init)
+    return call('eltwise_block', in0, in1, out, tiles, binary, sfpu_binary, sfpu, scalar_op, scalar_bits, where, where_value, wait0, wait1, pop0, pop1, init)
 
 
-def exp2_tile(idst) -> Any:
+def eqz_tile(idst: Any) -> Any:
+    """DST[idst] = 1.0 where DST[idst] compares with zero as eqz says (eqz ==, nez !=, gtz >, gez >=, ltz <, lez <=), else 0.0 (float data; the _int32 variants are other calls)."""
+    return call('eqz_tile', idst)
+
+
+def eqz_tile_init() -> Any:
+    """Initialise the SFPU for eqz_tile."""
+    return call('eqz_tile_init')
+
+
+def exp2_tile(idst: Any) -> Any:
     """DST[idst] = exp2(DST[idst])."""
     return call('exp2_tile', idst)
 
@@ -202,7 +216,7 @@ def exp2_tile_init() -> Any:
     return call('exp2_tile_init')
 
 
-def exp_tile(idst) -> Any:
+def exp_tile(idst: Any) -> Any:
     """DST[idst] = exp(DST[idst])."""
     return call('exp_tile', idst)
 
@@ -212,12 +226,27 @@ def exp_tile_init() -> Any:
     return call('exp_tile_init')
 
 
-def fill_block(out, tiles, value, init) -> Any:
+def fast_tilize_block(icb: Any, block: Any, ocb: Any) -> Any:
+    """tilize_block in the unpacker's fast mode (the same tiles)."""
+    return call('fast_tilize_block', icb, block, ocb)
+
+
+def fast_tilize_init(icb: Any, full_dim: Any, ocb: Any) -> Any:
+    """tilize_init for fast_tilize_block (ttnn 0.81.1's kernel_lib tilize picks the fast mode for bf16 and fp32 rows into 32x32 tiles under half-sync DST): on Wormhole the unpacker's fast mode makes the tiles tilize makes."""
+    return call('fast_tilize_init', icb, full_dim, ocb)
+
+
+def fast_tilize_uninit(icb: Any, ocb: Any, full_dim: Any) -> Any:
+    """tilize_uninit after fast_tilize_block."""
+    return call('fast_tilize_uninit', icb, ocb, full_dim)
+
+
+def fill_block(out: Any, tiles: Any, value: Any, init: Any) -> Any:
     """Produce a block of `tiles` tiles of `value` into CB `out` (T.fill / T.clear not absorbed by a matmul)."""
     return call('fill_block', out, tiles, value, init)
 
 
-def fill_tile(idst, value) -> Any:
+def fill_tile(idst: Any, value: Any) -> Any:
     """Set every element of DST[idst] to `value`."""
     return call('fill_tile', idst, value)
 
@@ -237,37 +266,37 @@ def get_absolute_logical_y() -> Any:
     return call('get_absolute_logical_y')
 
 
-def get_arg_val(arg_idx) -> Any:
+def get_arg_val(arg_idx: Any) -> Any:
     """Per-core runtime argument `arg_idx` as a 32-bit unsigned value."""
     return call('get_arg_val', arg_idx)
 
 
-def get_common_arg_val(arg_idx) -> Any:
+def get_common_arg_val(arg_idx: Any) -> Any:
     """Common runtime argument `arg_idx` (the same value on every core of the kernel)."""
     return call('get_common_arg_val', arg_idx)
 
 
-def get_compile_time_arg_val(arg_idx) -> Any:
+def get_compile_time_arg_val(arg_idx: Any) -> Any:
     """Compile-time argument `arg_idx` (a macro over get_ct_arg<arg_idx>(); the index must be a constant)."""
     return call('get_compile_time_arg_val', arg_idx)
 
 
-def get_dataformat(cb_id) -> Any:
+def get_dataformat(cb_id: Any) -> Any:
     """Data format of a CB's pages (tt::DataFormat), as configured by the host; feeds InterleavedAddrGenFast."""
     return call('get_dataformat', cb_id)
 
 
-def get_noc_addr(noc_x, noc_y, addr) -> Any:
+def get_noc_addr(noc_x: Any, noc_y: Any, addr: Any) -> Any:
     """NoC address of L1 byte address `addr` on the core at NoC coordinates (`noc_x`, `noc_y`)."""
     return call('get_noc_addr', noc_x, noc_y, addr)
 
 
-def get_noc_multicast_addr(x_start, y_start, x_end, y_end, addr) -> Any:
+def get_noc_multicast_addr(x_start: Any, y_start: Any, x_end: Any, y_end: Any, addr: Any) -> Any:
     """Multicast NoC address of L1 byte address `addr` on every core of the NoC rectangle from (`x_start`, `y_start`) to (`x_end`, `y_end`); on NoC 0 the start is the smaller corner, on NoC 1 the larger."""
     return call('get_noc_multicast_addr', x_start, y_start, x_end, y_end, addr)
 
 
-def get_read_ptr(cb_id) -> Any:
+def get_read_ptr(cb_id: Any) -> Any:
     """L1 byte address of the front of the CB; valid only between cb_wait_front and cb_pop_front."""
     return call('get_read_ptr', cb_id)
 
@@ -282,42 +311,72 @@ def get_relative_logical_y() -> Any:
     return call('get_relative_logical_y')
 
 
-def get_semaphore(semaphore_id) -> Any:
+def get_semaphore(semaphore_id: Any) -> Any:
     """L1 byte address of semaphore `semaphore_id` (the id the host's CreateSemaphore returned) on this core."""
     return call('get_semaphore', semaphore_id)
 
 
-def get_tile_size(cb_id) -> Any:
+def get_tile_size(cb_id: Any) -> Any:
     """Size in bytes of one page of a CB, as configured by the host (set_page_size); tt-metal's examples feed it to InterleavedAddrGenFast as the page size."""
     return call('get_tile_size', cb_id)
 
 
-def get_write_ptr(cb_id) -> Any:
+def get_write_ptr(cb_id: Any) -> Any:
     """L1 byte address of the back of the CB; valid only between cb_reserve_back and cb_push_back."""
     return call('get_write_ptr', cb_id)
 
 
-def hold_block(cb, pages) -> Any:
+def gez_tile(idst: Any) -> Any:
+    """DST[idst] = 1.0 where DST[idst] compares with zero as gez says (eqz ==, nez !=, gtz >, gez >=, ltz <, lez <=), else 0.0 (float data; the _int32 variants are other calls)."""
+    return call('gez_tile', idst)
+
+
+def gez_tile_init() -> Any:
+    """Initialise the SFPU for gez_tile."""
+    return call('gez_tile_init')
+
+
+def gtz_tile(idst: Any) -> Any:
+    """DST[idst] = 1.0 where DST[idst] compares with zero as gtz says (eqz ==, nez !=, gtz >, gez >=, ltz <, lez <=), else 0.0 (float data; the _int32 variants are other calls)."""
+    return call('gtz_tile', idst)
+
+
+def gtz_tile_init() -> Any:
+    """Initialise the SFPU for gtz_tile."""
+    return call('gtz_tile_init')
+
+
+def hold_block(cb: Any, pages: Any) -> Any:
     """Wait for the block of CB `cb` before a loop whose iterations all read it (a loop-invariant value, or the scaler tile of reductions in a loop): the ops in the loop find it in the CB; release_block frees it after."""
     return call('hold_block', cb, pages)
 
 
-def init_sfpu(icb, ocb) -> Any:
+def init_sfpu(icb: Any, ocb: Any) -> Any:
     """Full hardware configuration for SFPU unary operations (copy a tile to DST, operate in place, pack); deprecated in ttnn 0.78/0.81 for compute_kernel_hw_startup(icb, ocb) + copy_init (the compute_startup protocol emits those under ttnn_0_81; ttnn's own eltwise_sfpu.cpp includes its header)."""
     return call('init_sfpu', icb, ocb)
 
 
-def interleaved_addr_gen_fast(bank_base_address, page_size, data_format) -> Any:
+def interleaved_addr_gen_fast(bank_base_address: Any, page_size: Any, data_format: Any) -> Any:
     """Interleaved DRAM tile addressing (aggregate of bank base address, page size and data format)."""
     return call('interleaved_addr_gen_fast', bank_base_address, page_size, data_format)
 
 
-def l1_word_ptr(addr) -> Any:
+def l1_word_ptr(addr: Any) -> Any:
     """The 32-bit L1 word at byte address `addr` as the volatile pointer the semaphore calls take."""
     return call('l1_word_ptr', addr)
 
 
-def log_tile(idst) -> Any:
+def lez_tile(idst: Any) -> Any:
+    """DST[idst] = 1.0 where DST[idst] compares with zero as lez says (eqz ==, nez !=, gtz >, gez >=, ltz <, lez <=), else 0.0 (float data; the _int32 variants are other calls)."""
+    return call('lez_tile', idst)
+
+
+def lez_tile_init() -> Any:
+    """Initialise the SFPU for lez_tile."""
+    return call('lez_tile_init')
+
+
+def log_tile(idst: Any) -> Any:
     """DST[idst] = log(DST[idst])."""
     return call('log_tile', idst)
 
@@ -327,82 +386,102 @@ def log_tile_init() -> Any:
     return call('log_tile_init')
 
 
-def mask_block(in0, out, origin, row_step, col_step, pages, rows, cols, wait0, pop0, init) -> Any:
+def ltz_tile(idst: Any) -> Any:
+    """DST[idst] = 1.0 where DST[idst] compares with zero as ltz says (eqz ==, nez !=, gtz >, gez >=, ltz <, lez <=), else 0.0 (float data; the _int32 variants are other calls)."""
+    return call('ltz_tile', idst)
+
+
+def ltz_tile_init() -> Any:
+    """Initialise the SFPU for ltz_tile."""
+    return call('ltz_tile_init')
+
+
+def mask_block(in0: Any, out: Any, origin: Any, row_step: Any, col_step: Any, pages: Any, rows: Any, cols: Any, wait0: Any, pop0: Any, init: Any) -> Any:
     """An index mask's block from its table (AddTTConstants' index_mask_<n>, held in CB `in0`): tile (r, c) of the block is the table's tile clamp(origin + r * row_step + c * col_step, 0, pages - 1), the condition's pattern in that tile, copied through DST into CB `out`."""
     return call('mask_block', in0, out, origin, row_step, col_step, pages, rows, cols, wait0, pop0, init)
 
 
-def matmul_block(in0, in1, out, partial, mt, nt, kt, k, k_count, dst_tiles, wait0, pop0, wait1, pop1, init) -> Any:
+def matmul_block(in0: Any, in1: Any, out: Any, partial: Any, mt: Any, nt: Any, kt: Any, k: Any, k_count: Any, dst_tiles: Any, wait0: Any, pop0: Any, wait1: Any, pop1: Any, init: Any) -> Any:
     """One K step of a block matmul: out (mt x nt tiles) += in0 (mt x kt) x in1 (kt x nt). Step `k` of `k_count`; the accumulator is packed to `out` after the last step. `dst_tiles` is the DST sub-block (set by PlanTTDst; 0 before); when the block exceeds it, partial sums go through CB `partial`."""
     return call('matmul_block', in0, in1, out, partial, mt, nt, kt, k, k_count, dst_tiles, wait0, pop0, wait1, pop1, init)
 
 
-def matmul_init(in0_cb, in1_cb) -> Any:
+def matmul_init(in0_cb: Any, in1_cb: Any) -> Any:
     """Short matmul initialisation (unpack + math); follows compute_kernel_hw_startup_matmul."""
     return call('matmul_init', in0_cb, in1_cb)
 
 
-def matmul_tiles(in0_cb, in1_cb, in0_tile_index, in1_tile_index, idst) -> Any:
+def matmul_tiles(in0_cb: Any, in1_cb: Any, in0_tile_index: Any, in1_tile_index: Any, idst: Any) -> Any:
     """DST[idst] += A x B for tile `in0_tile_index` of `in0_cb` and tile `in1_tile_index` of `in1_cb`."""
     return call('matmul_tiles', in0_cb, in1_cb, in0_tile_index, in1_tile_index, idst)
 
 
-def matmul_tiles_transposable(in0_cb, in1_cb, in0_tile_index, in1_tile_index, idst, transpose) -> Any:
+def matmul_tiles_transposable(in0_cb: Any, in1_cb: Any, in0_tile_index: Any, in1_tile_index: Any, idst: Any, transpose: Any) -> Any:
     """The 2025 matmul_tiles: DST[idst] += A x B, with B's tile transposed first when `transpose` is non-zero."""
     return call('matmul_tiles_transposable', in0_cb, in1_cb, in0_tile_index, in1_tile_index, idst, transpose)
 
 
-def mm_init(in0_cb, in1_cb, out_cb) -> Any:
+def mm_init(in0_cb: Any, in1_cb: Any, out_cb: Any) -> Any:
     """Full hardware configuration plus matmul initialisation (removed from tt-metal in 2026-07)."""
     return call('mm_init', in0_cb, in1_cb, out_cb)
 
 
-def mm_init_short(in0_cb, in1_cb) -> Any:
+def mm_init_short(in0_cb: Any, in1_cb: Any) -> Any:
     """Short matmul re-initialisation (unpack + math) after another operation; mm_init must have run once."""
     return call('mm_init_short', in0_cb, in1_cb)
 
 
-def mul_bcast_cols_init(icb0, icb1) -> Any:
+def mul_bcast_cols_init(icb0: Any, icb1: Any) -> Any:
     """Short initialisation for mul of tiles of `icb0` and column vectors of `icb1` broadcast across columns."""
     return call('mul_bcast_cols_init', icb0, icb1)
 
 
-def mul_bcast_rows_init(icb0, icb1) -> Any:
+def mul_bcast_rows_init(icb0: Any, icb1: Any) -> Any:
     """Short initialisation for mul of tiles of `icb0` and row vectors of `icb1` broadcast down the rows."""
     return call('mul_bcast_rows_init', icb0, icb1)
 
 
-def mul_tiles(icb0, icb1, itile0, itile1, idst) -> Any:
+def mul_tiles(icb0: Any, icb1: Any, itile0: Any, itile1: Any, idst: Any) -> Any:
     """DST[idst] = mul(tile itile0 of icb0, tile itile1 of icb1)."""
     return call('mul_tiles', icb0, icb1, itile0, itile1, idst)
 
 
-def mul_tiles_bcast_cols(icb0, icb1, itile0, itile1, idst) -> Any:
+def mul_tiles_bcast_cols(icb0: Any, icb1: Any, itile0: Any, itile1: Any, idst: Any) -> Any:
     """DST[idst][h, w] = mul(tile itile0 of icb0 [h, w], tile itile1 of icb1 [h, 0])."""
     return call('mul_tiles_bcast_cols', icb0, icb1, itile0, itile1, idst)
 
 
-def mul_tiles_bcast_rows(icb0, icb1, itile0, itile1, idst) -> Any:
+def mul_tiles_bcast_rows(icb0: Any, icb1: Any, itile0: Any, itile1: Any, idst: Any) -> Any:
     """DST[idst][h, w] = mul(tile itile0 of icb0 [h, w], tile itile1 of icb1 [0, w])."""
     return call('mul_tiles_bcast_rows', icb0, icb1, itile0, itile1, idst)
 
 
-def mul_tiles_init(icb0, icb1) -> Any:
+def mul_tiles_init(icb0: Any, icb1: Any) -> Any:
     """Short initialisation for element-wise mul of tiles from `icb0` and `icb1`."""
     return call('mul_tiles_init', icb0, icb1)
 
 
-def mul_unary_tile(idst, param1) -> Any:
+def mul_unary_tile(idst: Any, param1: Any) -> Any:
     """DST[idst] = mul(DST[idst], scalar) (rsub: scalar - DST[idst]); `param1` holds the fp32 bits of the scalar."""
     return call('mul_unary_tile', idst, param1)
 
 
-def next_compile_time_args_offset(args) -> Any:
+def next_compile_time_args_offset(args: Any) -> Any:
     """The compile-time argument after those of `args` (a constexpr member of TensorAccessorArgs): where the next tensor's TensorAccessorArgs start."""
     return call('next_compile_time_args_offset', args)
 
 
-def noc_async_read(src_noc_addr, dst_local_l1_addr, size) -> Any:
+def nez_tile(idst: Any) -> Any:
+    """DST[idst] = 1.0 where DST[idst] compares with zero as nez says (eqz ==, nez !=, gtz >, gez >=, ltz <, lez <=), else 0.0 (float data; the _int32 variants are other calls)."""
+    return call('nez_tile', idst)
+
+
+def nez_tile_init() -> Any:
+    """Initialise the SFPU for nez_tile."""
+    return call('nez_tile_init')
+
+
+def noc_async_read(src_noc_addr: Any, dst_local_l1_addr: Any, size: Any) -> Any:
     """Start reading `size` bytes at NoC address `src_noc_addr` (from accessor_noc_addr; the bytes must lie in one page) into L1 at `dst_local_l1_addr`."""
     return call('noc_async_read', src_noc_addr, dst_local_l1_addr, size)
 
@@ -412,12 +491,12 @@ def noc_async_read_barrier() -> Any:
     return call('noc_async_read_barrier')
 
 
-def noc_async_read_page(id, addrgen, dst_local_l1_addr) -> Any:
+def noc_async_read_page(id: Any, addrgen: Any, dst_local_l1_addr: Any) -> Any:
     """Start reading page `id` of the tensor behind `addrgen` into L1 at `dst_local_l1_addr`."""
     return call('noc_async_read_page', id, addrgen, dst_local_l1_addr)
 
 
-def noc_async_read_tile(id, addrgen, dst_local_l1_addr) -> Any:
+def noc_async_read_tile(id: Any, addrgen: Any, dst_local_l1_addr: Any) -> Any:
     """Tile-granular read through an InterleavedAddrGenFast (the 2025 spelling of noc_async_read_page)."""
     return call('noc_async_read_tile', id, addrgen, dst_local_l1_addr)
 
@@ -427,22 +506,22 @@ def noc_async_write_barrier() -> Any:
     return call('noc_async_write_barrier')
 
 
-def noc_async_write_multicast(src_local_l1_addr, dst_noc_addr_multicast, size, num_dests) -> Any:
+def noc_async_write_multicast(src_local_l1_addr: Any, dst_noc_addr_multicast: Any, size: Any, num_dests: Any) -> Any:
     """Start writing `size` bytes of this core's L1 at `src_local_l1_addr` to every core of a multicast address; `num_dests` is the number of destination cores. Lands at the write barrier (or before a later semaphore write of the same kernel)."""
     return call('noc_async_write_multicast', src_local_l1_addr, dst_noc_addr_multicast, size, num_dests)
 
 
-def noc_async_write_multicast_linked(src_local_l1_addr, dst_noc_addr_multicast, size, num_dests, linked) -> Any:
+def noc_async_write_multicast_linked(src_local_l1_addr: Any, dst_noc_addr_multicast: Any, size: Any, num_dests: Any, linked: Any) -> Any:
     """noc_async_write_multicast with its `linked` argument: when true, the write opens a linked NoC transaction (NOC_CMD_VC_LINKED) that keeps the multicast path reserved, so the next request, which must be a multicast to the same rectangle (the senders' valid flag), follows without setting the path up again: tt-metal's data-movement tests measure 22 B/cycle for a multicast to the 64 cores linked, 15 unlinked (ideal_performance.md). On hardware any other request of the kernel's NoC before the closing unlinked multicast stops the NoC (tt-isa-documentation WormholeB0/NoC/MemoryMap.md); the emulator reports it."""
     return call('noc_async_write_multicast_linked', src_local_l1_addr, dst_noc_addr_multicast, size, num_dests, linked)
 
 
-def noc_async_write_page(id, addrgen, src_local_l1_addr) -> Any:
+def noc_async_write_page(id: Any, addrgen: Any, src_local_l1_addr: Any) -> Any:
     """Start writing the page at `src_local_l1_addr` to page `id` of the tensor behind `addrgen`."""
     return call('noc_async_write_page', id, addrgen, src_local_l1_addr)
 
 
-def noc_async_write_tile(id, addrgen, src_local_l1_addr) -> Any:
+def noc_async_write_tile(id: Any, addrgen: Any, src_local_l1_addr: Any) -> Any:
     """Tile-granular write through an InterleavedAddrGenFast (the 2025 spelling of noc_async_write_page)."""
     return call('noc_async_write_tile', id, addrgen, src_local_l1_addr)
 
@@ -452,97 +531,97 @@ def noc_async_writes_flushed() -> Any:
     return call('noc_async_writes_flushed')
 
 
-def noc_semaphore_inc(addr, incr) -> Any:
+def noc_semaphore_inc(addr: Any, incr: Any) -> Any:
     """Atomically add `incr` to the semaphore at NoC address `addr` (another core's semaphore, from get_noc_addr)."""
     return call('noc_semaphore_inc', addr, incr)
 
 
-def noc_semaphore_set(sem_addr, val) -> Any:
+def noc_semaphore_set(sem_addr: Any, val: Any) -> Any:
     """Set this core's semaphore at `sem_addr` to `val`."""
     return call('noc_semaphore_set', sem_addr, val)
 
 
-def noc_semaphore_set_multicast(src_local_l1_addr, dst_noc_addr_multicast, num_dests) -> Any:
+def noc_semaphore_set_multicast(src_local_l1_addr: Any, dst_noc_addr_multicast: Any, num_dests: Any) -> Any:
     """Write this core's semaphore word at `src_local_l1_addr` to the semaphore of every core of a multicast address."""
     return call('noc_semaphore_set_multicast', src_local_l1_addr, dst_noc_addr_multicast, num_dests)
 
 
-def noc_semaphore_wait(sem_addr, val) -> Any:
+def noc_semaphore_wait(sem_addr: Any, val: Any) -> Any:
     """Block until this core's semaphore at `sem_addr` equals `val`."""
     return call('noc_semaphore_wait', sem_addr, val)
 
 
-def noc_semaphore_wait_min(sem_addr, val) -> Any:
+def noc_semaphore_wait_min(sem_addr: Any, val: Any) -> Any:
     """Block until this core's semaphore at `sem_addr` is at least `val` (a counter other cores only increment, so a waiter that falls behind still sees its turn; an equality wait could miss it)."""
     return call('noc_semaphore_wait_min', sem_addr, val)
 
 
-def pack_reconfig_data_format(ocb) -> Any:
+def pack_reconfig_data_format(ocb: Any) -> Any:
     """Reconfigure the packer's destination format for CB `ocb` (before packing into a CB of another format)."""
     return call('pack_reconfig_data_format', ocb)
 
 
-def pack_reconfig_data_format_if_changed(old_ocb, ocb) -> Any:
+def pack_reconfig_data_format_if_changed(old_ocb: Any, ocb: Any) -> Any:
     """Reconfigure the packer's format for CB `ocb` only when its format differs from CB `old_ocb`'s (ttnn 0.81.1 wheel, api/compute/reconfig_data_format.h, the (old, new) overload)."""
     return call('pack_reconfig_data_format_if_changed', old_ocb, ocb)
 
 
-def pack_tile(ifrom_dst, icb) -> Any:
+def pack_tile(ifrom_dst: Any, icb: Any) -> Any:
     """Pack DST tile `ifrom_dst` into the next reserved page of CB `icb`."""
     return call('pack_tile', ifrom_dst, icb)
 
 
-def pack_tile_at(ifrom_dst, icb, output_tile_index) -> Any:
+def pack_tile_at(ifrom_dst: Any, icb: Any, output_tile_index: Any) -> Any:
     """Pack DST tile `ifrom_dst` into page `output_tile_index` of CB `icb`'s reservation (out of order: the reservation's pages are written in any order before one cb_push_back)."""
     return call('pack_tile_at', ifrom_dst, icb, output_tile_index)
 
 
-def pack_untilize_block(block_ct_dim, full_ct_dim, icb, block_rt_dim, ocb) -> Any:
+def pack_untilize_block(block_ct_dim: Any, full_ct_dim: Any, icb: Any, block_rt_dim: Any, ocb: Any) -> Any:
     """Untilize `block_rt_dim` tile rows of `block_ct_dim` tiles from the front of `icb` into rows at the back of `ocb` (the caller waits, reserves, pushes and pops)."""
     return call('pack_untilize_block', block_ct_dim, full_ct_dim, icb, block_rt_dim, ocb)
 
 
-def pack_untilize_init(block_ct_dim, full_ct_dim, icb, ocb) -> Any:
+def pack_untilize_init(block_ct_dim: Any, full_ct_dim: Any, icb: Any, ocb: Any) -> Any:
     """Initialise unpack, math and the packer (untilize mode) for pack_untilize_block from `icb` to `ocb`, tile rows `full_ct_dim` tiles wide, `block_ct_dim` of them in DST at once."""
     return call('pack_untilize_init', block_ct_dim, full_ct_dim, icb, ocb)
 
 
-def pack_untilize_uninit(ocb) -> Any:
+def pack_untilize_uninit(ocb: Any) -> Any:
     """Restore the packer after pack_untilize_block (before any other pack)."""
     return call('pack_untilize_uninit', ocb)
 
 
-def read_block(cb, src, first_tile, rows, cols, row_stride, page_bytes) -> Any:
+def read_block(cb: Any, src: Any, first_tile: Any, rows: Any, cols: Any, row_stride: Any, page_bytes: Any) -> Any:
     """Read a block of tiles of DRAM tensor `src` into the back of CB `cb` (one reservation and barrier)."""
     return call('read_block', cb, src, first_tile, rows, cols, row_stride, page_bytes)
 
 
-def read_block_after(cb, src, first_tile, rows, cols, row_stride, page_bytes, member, step, turn_sem) -> Any:
+def read_block_after(cb: Any, src: Any, first_tile: Any, rows: Any, cols: Any, row_stride: Any, page_bytes: Any, member: Any, step: Any, turn_sem: Any) -> Any:
     """read_block_atomic with its turn semaphore: a member after the first waits until its counter reaches step + 1 (its predecessor has written this step's sum), then reads the block."""
     return call('read_block_after', cb, src, first_tile, rows, cols, row_stride, page_bytes, member, step, turn_sem)
 
 
-def read_block_atomic(cb, src, first_tile, rows, cols, row_stride, page_bytes, member, step) -> Any:
+def read_block_atomic(cb: Any, src: Any, first_tile: Any, rows: Any, cols: Any, row_stride: Any, page_bytes: Any, member: Any, step: Any) -> Any:
     """A read_block of the block a T.atomic_add adds onto: the cores of a split-K group (same output block, one per blockIdx.z) read it in turn, member `member` only after member - 1 wrote its sum (PlanTTAtomicOrder adds the semaphore)."""
     return call('read_block_atomic', cb, src, first_tile, rows, cols, row_stride, page_bytes, member, step)
 
 
-def read_block_mcast(cb, src, first_tile, rows, cols, row_stride, page_bytes, sender, sender_x, sender_y, first_x, first_y, last_x, last_y, receivers, sender_sem, receiver_sem, noc) -> Any:
+def read_block_mcast(cb: Any, src: Any, first_tile: Any, rows: Any, cols: Any, row_stride: Any, page_bytes: Any, sender: Any, sender_x: Any, sender_y: Any, first_x: Any, first_y: Any, last_x: Any, last_y: Any, receivers: Any, sender_sem: Any, receiver_sem: Any, noc: Any) -> Any:
     """A read_block whose block is the same on a whole row (or column) of cores at every step: the first core of the row reads it from DRAM and multicasts it into the same CB of the others, which only reserve, signal that they are ready and wait (PlanTTMulticast; the tt-metal matmul_multicore_reuse_mcast scheme)."""
     return call('read_block_mcast', cb, src, first_tile, rows, cols, row_stride, page_bytes, sender, sender_x, sender_y, first_x, first_y, last_x, last_y, receivers, sender_sem, receiver_sem, noc)
 
 
-def read_im2col_block(cb, src, zeros, first_row, first_col, rows, cols, row_bytes, seg, seg_bytes, elem_bytes, img_n, img_h, img_w, img_c, out_h, out_w, filter, conv_stride, dilation, conv_pad) -> Any:
+def read_im2col_block(cb: Any, src: Any, zeros: Any, first_row: Any, first_col: Any, rows: Any, cols: Any, row_bytes: Any, seg: Any, seg_bytes: Any, elem_bytes: Any, img_n: Any, img_h: Any, img_w: Any, img_c: Any, out_h: Any, out_w: Any, filter: Any, conv_stride: Any, dilation: Any, conv_pad: Any) -> Any:
     """Read a block of the im2col matrix of the row-major NHWC tensor `src` (one DRAM page per pixel, its C channels) into the back of CB `cb` in tilize_block's input format (row r at r * row_bytes): row r is output pixel first_row + r, its columns first_col .. im2col columns (filter tap, channel), read as runs of `seg` channels of one pixel; a run outside the image (padding), past the last pixel or past the filter reads zeros from the constant tensor `zeros`. One reservation and barrier."""
     return call('read_im2col_block', cb, src, zeros, first_row, first_col, rows, cols, row_bytes, seg, seg_bytes, elem_bytes, img_n, img_h, img_w, img_c, out_h, out_w, filter, conv_stride, dilation, conv_pad)
 
 
-def read_rows_block(cb, src, first_page, page_stride, rows, cols, row_bytes) -> Any:
+def read_rows_block(cb: Any, src: Any, first_page: Any, page_stride: Any, rows: Any, cols: Any, row_bytes: Any) -> Any:
     """Read a block of a row-major tensor `src` (one DRAM page per row of its last dim) into the back of CB `cb` in tilize_block's input format: the block's rows x 32 rows, each one page, row r at r * row_bytes (32 rows of `cols` tiles' width per tile row; the CB's pages are tile-sized), one reservation and barrier."""
     return call('read_rows_block', cb, src, first_page, page_stride, rows, cols, row_bytes)
 
 
-def recip_tile(idst) -> Any:
+def recip_tile(idst: Any) -> Any:
     """DST[idst] = recip(DST[idst])."""
     return call('recip_tile', idst)
 
@@ -552,62 +631,62 @@ def recip_tile_init() -> Any:
     return call('recip_tile_init')
 
 
-def reconfig_data_format(srca_cb, srcb_cb) -> Any:
+def reconfig_data_format(srca_cb: Any, srcb_cb: Any) -> Any:
     """Reconfigure the unpacker source formats (SrcA from `srca_cb`, SrcB from `srcb_cb`) when the next operation reads CBs of other data formats than the last configuration (matmul reads in1 into SrcA, in0 into SrcB)."""
     return call('reconfig_data_format', srca_cb, srcb_cb)
 
 
-def reconfig_data_format_srca(srca_cb) -> Any:
+def reconfig_data_format_srca(srca_cb: Any) -> Any:
     """Reconfigure only the SrcA unpacker format, from CB `srca_cb` (before a copy_tile from a CB of another format)."""
     return call('reconfig_data_format_srca', srca_cb)
 
 
-def reconfig_data_format_srca_if_changed(old_srca_cb, srca_cb) -> Any:
+def reconfig_data_format_srca_if_changed(old_srca_cb: Any, srca_cb: Any) -> Any:
     """Reconfigure the SrcA unpacker format from CB `srca_cb` only when its format differs from CB `old_srca_cb`'s (ttnn 0.81.1 wheel, api/compute/reconfig_data_format.h, the (old, new) overload); equal formats leave the configuration as it is."""
     return call('reconfig_data_format_srca_if_changed', old_srca_cb, srca_cb)
 
 
-def reduce_block(in0, scaler, prev, out, rows, cols, pool, wait0, pop0, wait1, pop1, wait2, pop2, init) -> Any:
+def reduce_block(in0: Any, scaler: Any, prev: Any, out: Any, rows: Any, cols: Any, pool: Any, wait0: Any, pop0: Any, wait1: Any, pop1: Any, wait2: Any, pop2: Any, init: Any) -> Any:
     """Row reduction of a block of `rows x cols` tiles of CB `in0` into a column vector of `rows` tiles of CB `out` (column 0 of tile r holds the sums or maxima of the rows of tile row r), scaled by the scaler tile of CB `scaler`; with `prev` >= 0 it starts from the previous value held in CB `prev` (clear=False)."""
     return call('reduce_block', in0, scaler, prev, out, rows, cols, pool, wait0, pop0, wait1, pop1, wait2, pop2, init)
 
 
-def reduce_max_init(icb, icb_scaler, ocb) -> Any:
+def reduce_max_init(icb: Any, icb_scaler: Any, ocb: Any) -> Any:
     """Initialise unpack, math and pack for a row maximum of `icb` scaled by `icb_scaler` into `ocb` (sets the packer's column-0 mask)."""
     return call('reduce_max_init', icb, icb_scaler, ocb)
 
 
-def reduce_max_tile(icb, icb_scaler, itile, itile_scaler, idst) -> Any:
+def reduce_max_tile(icb: Any, icb_scaler: Any, itile: Any, itile_scaler: Any, idst: Any) -> Any:
     """DST[idst][r][0] = max(DST[idst][r][0], scaler * max over c of tile `itile` of `icb` [r][c])."""
     return call('reduce_max_tile', icb, icb_scaler, itile, itile_scaler, idst)
 
 
-def reduce_sum_init(icb, icb_scaler, ocb) -> Any:
+def reduce_sum_init(icb: Any, icb_scaler: Any, ocb: Any) -> Any:
     """Initialise unpack, math and pack for a row sum of `icb` scaled by `icb_scaler` into `ocb` (sets the packer's column-0 mask)."""
     return call('reduce_sum_init', icb, icb_scaler, ocb)
 
 
-def reduce_sum_tile(icb, icb_scaler, itile, itile_scaler, idst) -> Any:
+def reduce_sum_tile(icb: Any, icb_scaler: Any, itile: Any, itile_scaler: Any, idst: Any) -> Any:
     """DST[idst][r][0] += scaler * sum over c of tile `itile` of `icb` [r][c] (the scaler: tile `itile_scaler` of `icb_scaler`)."""
     return call('reduce_sum_tile', icb, icb_scaler, itile, itile_scaler, idst)
 
 
-def reduce_uninit(icb) -> Any:
+def reduce_uninit(icb: Any) -> Any:
     """Clear the packer's reduce mask (and restore the math unit's SrcA format handling) after the reductions."""
     return call('reduce_uninit', icb)
 
 
 def reduce_uninit_all() -> Any:
-    """Clear the packer's reduce mask after the reductions (the 2025 API's reduce_uninit takes no argument)."""
+    """Clear the packer's reduce mask after the reductions: reduce_uninit with no argument (the 2025 API's takes none; ttnn 0.81.1 and 0.77.0 default icb to 0, and tt-metal's softmax example calls it so)."""
     return call('reduce_uninit_all')
 
 
-def release_block(cb, pages) -> Any:
+def release_block(cb: Any, pages: Any) -> Any:
     """Free the block of CB `cb` after the loop whose iterations read it (a loop-invariant value, or a carried value nothing reads after its loop)."""
     return call('release_block', cb, pages)
 
 
-def relu_tile(idst) -> Any:
+def relu_tile(idst: Any) -> Any:
     """DST[idst] = relu(DST[idst])."""
     return call('relu_tile', idst)
 
@@ -617,7 +696,7 @@ def relu_tile_init() -> Any:
     return call('relu_tile_init')
 
 
-def rsqrt_tile(idst) -> Any:
+def rsqrt_tile(idst: Any) -> Any:
     """DST[idst] = rsqrt(DST[idst])."""
     return call('rsqrt_tile', idst)
 
@@ -627,12 +706,12 @@ def rsqrt_tile_init() -> Any:
     return call('rsqrt_tile_init')
 
 
-def rsub_unary_tile(idst, param1) -> Any:
+def rsub_unary_tile(idst: Any, param1: Any) -> Any:
     """DST[idst] = rsub(DST[idst], scalar) (rsub: scalar - DST[idst]); `param1` holds the fp32 bits of the scalar."""
     return call('rsub_unary_tile', idst, param1)
 
 
-def sigmoid_tile(idst) -> Any:
+def sigmoid_tile(idst: Any) -> Any:
     """DST[idst] = sigmoid(DST[idst])."""
     return call('sigmoid_tile', idst)
 
@@ -642,7 +721,7 @@ def sigmoid_tile_init() -> Any:
     return call('sigmoid_tile_init')
 
 
-def sqrt_tile(idst) -> Any:
+def sqrt_tile(idst: Any) -> Any:
     """DST[idst] = sqrt(DST[idst])."""
     return call('sqrt_tile', idst)
 
@@ -652,32 +731,32 @@ def sqrt_tile_init() -> Any:
     return call('sqrt_tile_init')
 
 
-def sub_bcast_cols_init(icb0, icb1) -> Any:
+def sub_bcast_cols_init(icb0: Any, icb1: Any) -> Any:
     """Short initialisation for sub of tiles of `icb0` and column vectors of `icb1` broadcast across columns."""
     return call('sub_bcast_cols_init', icb0, icb1)
 
 
-def sub_tiles(icb0, icb1, itile0, itile1, idst) -> Any:
+def sub_tiles(icb0: Any, icb1: Any, itile0: Any, itile1: Any, idst: Any) -> Any:
     """DST[idst] = sub(tile itile0 of icb0, tile itile1 of icb1)."""
     return call('sub_tiles', icb0, icb1, itile0, itile1, idst)
 
 
-def sub_tiles_bcast_cols(icb0, icb1, itile0, itile1, idst) -> Any:
+def sub_tiles_bcast_cols(icb0: Any, icb1: Any, itile0: Any, itile1: Any, idst: Any) -> Any:
     """DST[idst][h, w] = sub(tile itile0 of icb0 [h, w], tile itile1 of icb1 [h, 0])."""
     return call('sub_tiles_bcast_cols', icb0, icb1, itile0, itile1, idst)
 
 
-def sub_tiles_init(icb0, icb1) -> Any:
+def sub_tiles_init(icb0: Any, icb1: Any) -> Any:
     """Short initialisation for element-wise sub of tiles from `icb0` and `icb1`."""
     return call('sub_tiles_init', icb0, icb1)
 
 
-def sub_unary_tile(idst, param1) -> Any:
+def sub_unary_tile(idst: Any, param1: Any) -> Any:
     """DST[idst] = sub(DST[idst], scalar) (rsub: scalar - DST[idst]); `param1` holds the fp32 bits of the scalar."""
     return call('sub_unary_tile', idst, param1)
 
 
-def tanh_tile(idst) -> Any:
+def tanh_tile(idst: Any) -> Any:
     """DST[idst] = tanh(DST[idst])."""
     return call('tanh_tile', idst)
 
@@ -687,19 +766,24 @@ def tanh_tile_init() -> Any:
     return call('tanh_tile_init')
 
 
-def tensor_accessor(args, bank_base_address, page_size) -> Any:
+def tensor_accessor(args: Any, bank_base_address: Any, page_size: Any) -> Any:
     """Page addressing of a DRAM tensor for noc_async_read_page/noc_async_write_page."""
     return call('tensor_accessor', args, bank_base_address, page_size)
 
 
-def tensor_accessor_aligned(args, bank_base_address) -> Any:
+def tensor_accessor_aligned(args: Any, bank_base_address: Any) -> Any:
     """tensor_accessor with the page size left to its default, the aligned page size of the tensor's TensorAccessorArgs (ttnn 0.81.1 wheel, api/tensor/tensor_accessor.h: `page_size_in = TensorAccessorArgs<CTA_OFFSET, CRTA_OFFSET>::AlignedPageSize`); ttnn's readers and writers call it so."""
     return call('tensor_accessor_aligned', args, bank_base_address)
 
 
-def tensor_accessor_args(cta_offset) -> Any:
+def tensor_accessor_args(cta_offset: Any) -> Any:
     """Compile-time description of a tensor whose fields start at compile-time argument `cta_offset` (an interleaved tensor uses two: the args-config bits and the aligned page size)."""
     return call('tensor_accessor_args', cta_offset)
+
+
+def tensor_accessor_binding(binding: Any) -> Any:
+    """tensor_accessor of a Metal 2.0 kernel's tensor binding (`TensorAccessor(tensor::src)`, ttnn 0.81.1 wheel, api/tensor/tensor_accessor.h): the binding token names where the tensor's TensorAccessorArgs start among the compile-time arguments and which common runtime argument holds its address (kernel_bindings_generated.h, written by the JIT for a kernel made from a ProgramSpec)."""
+    return call('tensor_accessor_binding', binding)
 
 
 def tile_regs_acquire() -> Any:
@@ -722,86 +806,100 @@ def tile_regs_wait() -> Any:
     return call('tile_regs_wait')
 
 
-def tilize_block(icb, block, ocb) -> Any:
+def tilize_block(icb: Any, block: Any, ocb: Any) -> Any:
     """Tilize `block` tiles' width of 32 rows from the front of `icb` (block tile-sized pages) into `block` tiles at the back of `ocb` (the caller waits, reserves, pushes and pops)."""
     return call('tilize_block', icb, block, ocb)
 
 
-def tilize_init(icb, block, ocb) -> Any:
+def tilize_init(icb: Any, block: Any, ocb: Any) -> Any:
     """Initialise unpack (tilize mode), math (datacopy) and pack for tilize_block from `icb` to `ocb`."""
     return call('tilize_init', icb, block, ocb)
 
 
-def tilize_rows(in0, out, rows, cols, init) -> Any:
+def tilize_rows(in0: Any, out: Any, rows: Any, cols: Any, init: Any) -> Any:
     """Tilize a row-major block of CB `in0` (tilize_block's input format, rows x cols tile pages) into CB `out` (rows x cols tiles), one tile row at a time: the block of a row-major tensor the rest of the kernel reads."""
     return call('tilize_rows', in0, out, rows, cols, init)
 
 
-def tilize_uninit(icb, ocb) -> Any:
+def tilize_uninit(icb: Any, ocb: Any) -> Any:
     """Restore the unpacker after tilize_block (before any other unpacking operation)."""
     return call('tilize_uninit', icb, ocb)
 
 
-def transpose_block(in0, out, rows, cols, init) -> Any:
+def transpose_block(in0: Any, out: Any, rows: Any, cols: Any, init: Any) -> Any:
     """Transpose a block of `rows x cols` tiles of CB `in0` into CB `out` (`cols x rows` tiles, each tile transposed): a transposed operand of T.gemm, made on chip before the matmul reads it."""
     return call('transpose_block', in0, out, rows, cols, init)
 
 
-def transpose_init(icb) -> Any:
+def transpose_init(icb: Any) -> Any:
     """Short initialisation of unpack and math for transpose_tile (after the kernel's hardware start-up)."""
     return call('transpose_init', icb)
 
 
-def transpose_tile(icb, itile, idst) -> Any:
+def transpose_tile(icb: Any, itile: Any, idst: Any) -> Any:
     """DST[idst] = transpose(tile `itile` of `icb`)."""
     return call('transpose_tile', icb, itile, idst)
 
 
-def transpose_wh_init_short(icb) -> Any:
+def transpose_wh_init_short(icb: Any) -> Any:
     """Short initialisation of unpack and math for transpose_wh_tile."""
     return call('transpose_wh_init_short', icb)
 
 
-def transpose_wh_tile(icb, itile, idst) -> Any:
+def transpose_wh_tile(icb: Any, itile: Any, idst: Any) -> Any:
     """DST[idst] = transpose(tile `itile` of `icb`)."""
     return call('transpose_wh_tile', icb, itile, idst)
 
 
-def typecast_block(in0, out, tiles, cast_from, cast_to, init) -> Any:
+def typecast_block(in0: Any, out: Any, tiles: Any, cast_from: Any, cast_to: Any, init: Any) -> Any:
     """A block of `tiles` tiles of CB `in0` converted into CB `out` between an integer and a float data format (a T.Cast store, typecast_tile), tile by tile."""
     return call('typecast_block', in0, out, tiles, cast_from, cast_to, init)
 
 
-def typecast_tile(in_dtype, out_dtype, idst) -> Any:
+def typecast_tile(in_dtype: Any, out_dtype: Any, idst: Any) -> Any:
     """DST[idst] = DST[idst] converted from format `in_dtype` to `out_dtype`."""
     return call('typecast_tile', in_dtype, out_dtype, idst)
 
 
-def typecast_tile_init(in_dtype, out_dtype) -> Any:
+def typecast_tile_init(in_dtype: Any, out_dtype: Any) -> Any:
     """Initialise the SFPU for typecast_tile from format `in_dtype` to `out_dtype`."""
     return call('typecast_tile_init', in_dtype, out_dtype)
 
 
-def untilize_rows(in0, out, rows, cols, init) -> Any:
+def untilize_rows(in0: Any, out: Any, rows: Any, cols: Any, init: Any) -> Any:
     """Untilize a block of rows x cols tiles of CB `in0` into CB `out` as rows (row r at r * cols * 32 elements, in `out`'s data format), one tile row at a time (pack_untilize): a block written to a row-major tensor."""
     return call('untilize_rows', in0, out, rows, cols, init)
 
 
-def write_block(cb, dst, first_tile, rows, cols, row_stride, page_bytes) -> Any:
+def where_fp32_tile(idst0: Any, idst1: Any, idst2: Any, odst: Any) -> Any:
+    """DST[odst] = DST[idst1] where DST[idst0] != 0, else DST[idst2] (fp32 values in 32-bit DST)."""
+    return call('where_fp32_tile', idst0, idst1, idst2, odst)
+
+
+def where_tile_init() -> Any:
+    """Initialise the SFPU for where_fp32_tile."""
+    return call('where_tile_init')
+
+
+def write_block(cb: Any, dst: Any, first_tile: Any, rows: Any, cols: Any, row_stride: Any, page_bytes: Any) -> Any:
     """Write a block of tiles from the front of CB `cb` to DRAM tensor `dst` (one wait and barrier)."""
     return call('write_block', cb, dst, first_tile, rows, cols, row_stride, page_bytes)
 
 
-def write_block_atomic(cb, dst, first_tile, rows, cols, row_stride, page_bytes, member, members) -> Any:
+def write_block_atomic(cb: Any, dst: Any, first_tile: Any, rows: Any, cols: Any, row_stride: Any, page_bytes: Any, member: Any, members: Any) -> Any:
     """A write_block of a T.atomic_add's sum: once the block has landed, the next member of the split-K group (blockIdx.z + 1) may read it (PlanTTAtomicOrder adds the semaphore and the next core's NoC coordinates)."""
     return call('write_block_atomic', cb, dst, first_tile, rows, cols, row_stride, page_bytes, member, members)
 
 
-def write_block_signal(cb, dst, first_tile, rows, cols, row_stride, page_bytes, member, members, next_x, next_y, turn_sem) -> Any:
+def write_block_signal(cb: Any, dst: Any, first_tile: Any, rows: Any, cols: Any, row_stride: Any, page_bytes: Any, member: Any, members: Any, next_x: Any, next_y: Any, turn_sem: Any) -> Any:
     """write_block_atomic with its signal: after the write barrier, every member but the last increments the turn semaphore of the next member's core."""
     return call('write_block_signal', cb, dst, first_tile, rows, cols, row_stride, page_bytes, member, members, next_x, next_y, turn_sem)
 
 
-def write_rows_block(cb, dst, first_page, page_stride, rows, cols, row_bytes) -> Any:
+def write_rows_block(cb: Any, dst: Any, first_page: Any, page_stride: Any, rows: Any, cols: Any, row_bytes: Any) -> Any:
     """Write a row-major block (untilized on chip, row r at r * row_bytes of the CB's pages) from the front of CB `cb` to row-major tensor `dst`, one page per row (one wait and barrier)."""
     return call('write_rows_block', cb, dst, first_page, page_stride, rows, cols, row_bytes)
+
+
+register_intrinsics(INTRINSICS)
+register_script_namespace("tt", sys.modules[__name__])

@@ -26,6 +26,7 @@
 # Spec: specs/intrinsics/tilize.yaml
 # Spec: specs/intrinsics/transpose.yaml
 # Spec: specs/intrinsics/typecast.yaml
+# Spec: specs/intrinsics/where.yaml
 """Tenstorrent intrinsics: one record per `tt.*` op (abstract IR ops and concrete Metalium calls).
 
 Every fact here comes from specs/intrinsics/*.yaml and the API profiles of specs/backends/*.yaml.
@@ -727,6 +728,8 @@ INTRINSICS: dict[str, Intrinsic] = {
             Arg('sfpu', 'string', const=False),
             Arg('scalar_op', 'string', const=False),
             Arg('scalar_bits', 'uint32', const=False),
+            Arg('where', 'string', const=False),
+            Arg('where_value', 'float32', const=False),
             Arg('wait0', 'int32', const=False),
             Arg('wait1', 'int32', const=False),
             Arg('pop0', 'int32', const=False),
@@ -740,6 +743,43 @@ INTRINSICS: dict[str, Intrinsic] = {
         cpp={
         },
         doc="Element-wise block: out = sfpu(binary(in0, in1)) or sfpu(sfpu_binary(in0, in1)) tile by tile; with neither, out = sfpu(scalar_op(in0, constant)), or sfpu(in0), or in0 converted to out's data format. The values are names of the op map's entries (specs/ops, generated/docs/eltwise_ops.md), or none (all none: a copy, e.g. of a value carried across a loop into the CB the writer reads).",
+    ),
+    'eqz_tile': Intrinsic(
+        name='eqz_tile',
+        family='sfpu',
+        level='concrete',
+        roles=('compute',),
+        args=(
+            Arg('idst', 'uint32', const=False),
+        ),
+        returns='void',
+        effect='Opaque',
+        dtype='void',
+        op_name='tt.eqz_tile',
+        cpp={
+            'metal_d5f9bc4a': Spelling('eqz_tile', headers=(('compute', 'api/compute/eltwise_unary/comp.h'),), form='call', template_args=()),
+            'tilelang_tt_2025': Spelling('eqz_tile', headers=(('compute', 'compute_kernel_api/eltwise_unary/comp.h'),), form='call', template_args=()),
+            'ttnn_0_81': Spelling('eqz_tile', headers=(('compute', 'api/compute/eltwise_unary/comp.h'),), form='call', template_args=()),
+        },
+        doc='DST[idst] = 1.0 where DST[idst] compares with zero as eqz says (eqz ==, nez !=, gtz >, gez >=, ltz <, lez <=), else 0.0 (float data; the _int32 variants are other calls).',
+    ),
+    'eqz_tile_init': Intrinsic(
+        name='eqz_tile_init',
+        family='sfpu',
+        level='concrete',
+        roles=('compute',),
+        args=(
+        ),
+        returns='void',
+        effect='Opaque',
+        dtype='void',
+        op_name='tt.eqz_tile_init',
+        cpp={
+            'metal_d5f9bc4a': Spelling('eqz_tile_init', headers=(('compute', 'api/compute/eltwise_unary/comp.h'),), form='call', template_args=()),
+            'tilelang_tt_2025': Spelling('eqz_tile_init', headers=(('compute', 'compute_kernel_api/eltwise_unary/comp.h'),), form='call', template_args=()),
+            'ttnn_0_81': Spelling('eqz_tile_init', headers=(('compute', 'api/compute/eltwise_unary/comp.h'),), form='call', template_args=()),
+        },
+        doc='Initialise the SFPU for eqz_tile.',
     ),
     'exp2_tile': Intrinsic(
         name='exp2_tile',
@@ -814,6 +854,63 @@ INTRINSICS: dict[str, Intrinsic] = {
             'ttnn_0_81': Spelling('exp_tile_init', headers=(('compute', 'api/compute/eltwise_unary/exp.h'),), form='call', template_args=()),
         },
         doc='Initialise the SFPU for exp_tile.',
+    ),
+    'fast_tilize_block': Intrinsic(
+        name='fast_tilize_block',
+        family='tilize',
+        level='concrete',
+        roles=('compute',),
+        args=(
+            Arg('icb', 'uint32', const=False),
+            Arg('block', 'uint32', const=False),
+            Arg('ocb', 'uint32', const=False),
+        ),
+        returns='void',
+        effect='Opaque',
+        dtype='void',
+        op_name='tt.fast_tilize_block',
+        cpp={
+            'ttnn_0_81': Spelling('fast_tilize_block', headers=(('compute', 'api/compute/tilize.h'),), form='call', template_args=()),
+        },
+        doc="tilize_block in the unpacker's fast mode (the same tiles).",
+    ),
+    'fast_tilize_init': Intrinsic(
+        name='fast_tilize_init',
+        family='tilize',
+        level='concrete',
+        roles=('compute',),
+        args=(
+            Arg('icb', 'uint32', const=False),
+            Arg('full_dim', 'uint32', const=False),
+            Arg('ocb', 'uint32', const=False),
+        ),
+        returns='void',
+        effect='Opaque',
+        dtype='void',
+        op_name='tt.fast_tilize_init',
+        cpp={
+            'ttnn_0_81': Spelling('fast_tilize_init', headers=(('compute', 'api/compute/tilize.h'),), form='call', template_args=()),
+        },
+        doc="tilize_init for fast_tilize_block (ttnn 0.81.1's kernel_lib tilize picks the fast mode for bf16 and fp32 rows into 32x32 tiles under half-sync DST): on Wormhole the unpacker's fast mode makes the tiles tilize makes.",
+    ),
+    'fast_tilize_uninit': Intrinsic(
+        name='fast_tilize_uninit',
+        family='tilize',
+        level='concrete',
+        roles=('compute',),
+        args=(
+            Arg('icb', 'uint32', const=False),
+            Arg('ocb', 'uint32', const=False),
+            Arg('full_dim', 'uint32', const=False),
+        ),
+        returns='void',
+        effect='Opaque',
+        dtype='void',
+        op_name='tt.fast_tilize_uninit',
+        cpp={
+            'ttnn_0_81': Spelling('fast_tilize_uninit', headers=(('compute', 'api/compute/tilize.h'),), form='call', template_args=()),
+        },
+        doc='tilize_uninit after fast_tilize_block.',
     ),
     'fill_block': Intrinsic(
         name='fill_block',
@@ -1136,6 +1233,80 @@ INTRINSICS: dict[str, Intrinsic] = {
         },
         doc='L1 byte address of the back of the CB; valid only between cb_reserve_back and cb_push_back.',
     ),
+    'gez_tile': Intrinsic(
+        name='gez_tile',
+        family='sfpu',
+        level='concrete',
+        roles=('compute',),
+        args=(
+            Arg('idst', 'uint32', const=False),
+        ),
+        returns='void',
+        effect='Opaque',
+        dtype='void',
+        op_name='tt.gez_tile',
+        cpp={
+            'metal_d5f9bc4a': Spelling('gez_tile', headers=(('compute', 'api/compute/eltwise_unary/comp.h'),), form='call', template_args=()),
+            'tilelang_tt_2025': Spelling('gez_tile', headers=(('compute', 'compute_kernel_api/eltwise_unary/comp.h'),), form='call', template_args=()),
+            'ttnn_0_81': Spelling('gez_tile', headers=(('compute', 'api/compute/eltwise_unary/comp.h'),), form='call', template_args=()),
+        },
+        doc='DST[idst] = 1.0 where DST[idst] compares with zero as gez says (eqz ==, nez !=, gtz >, gez >=, ltz <, lez <=), else 0.0 (float data; the _int32 variants are other calls).',
+    ),
+    'gez_tile_init': Intrinsic(
+        name='gez_tile_init',
+        family='sfpu',
+        level='concrete',
+        roles=('compute',),
+        args=(
+        ),
+        returns='void',
+        effect='Opaque',
+        dtype='void',
+        op_name='tt.gez_tile_init',
+        cpp={
+            'metal_d5f9bc4a': Spelling('gez_tile_init', headers=(('compute', 'api/compute/eltwise_unary/comp.h'),), form='call', template_args=()),
+            'tilelang_tt_2025': Spelling('gez_tile_init', headers=(('compute', 'compute_kernel_api/eltwise_unary/comp.h'),), form='call', template_args=()),
+            'ttnn_0_81': Spelling('gez_tile_init', headers=(('compute', 'api/compute/eltwise_unary/comp.h'),), form='call', template_args=()),
+        },
+        doc='Initialise the SFPU for gez_tile.',
+    ),
+    'gtz_tile': Intrinsic(
+        name='gtz_tile',
+        family='sfpu',
+        level='concrete',
+        roles=('compute',),
+        args=(
+            Arg('idst', 'uint32', const=False),
+        ),
+        returns='void',
+        effect='Opaque',
+        dtype='void',
+        op_name='tt.gtz_tile',
+        cpp={
+            'metal_d5f9bc4a': Spelling('gtz_tile', headers=(('compute', 'api/compute/eltwise_unary/comp.h'),), form='call', template_args=()),
+            'tilelang_tt_2025': Spelling('gtz_tile', headers=(('compute', 'compute_kernel_api/eltwise_unary/comp.h'),), form='call', template_args=()),
+            'ttnn_0_81': Spelling('gtz_tile', headers=(('compute', 'api/compute/eltwise_unary/comp.h'),), form='call', template_args=()),
+        },
+        doc='DST[idst] = 1.0 where DST[idst] compares with zero as gtz says (eqz ==, nez !=, gtz >, gez >=, ltz <, lez <=), else 0.0 (float data; the _int32 variants are other calls).',
+    ),
+    'gtz_tile_init': Intrinsic(
+        name='gtz_tile_init',
+        family='sfpu',
+        level='concrete',
+        roles=('compute',),
+        args=(
+        ),
+        returns='void',
+        effect='Opaque',
+        dtype='void',
+        op_name='tt.gtz_tile_init',
+        cpp={
+            'metal_d5f9bc4a': Spelling('gtz_tile_init', headers=(('compute', 'api/compute/eltwise_unary/comp.h'),), form='call', template_args=()),
+            'tilelang_tt_2025': Spelling('gtz_tile_init', headers=(('compute', 'compute_kernel_api/eltwise_unary/comp.h'),), form='call', template_args=()),
+            'ttnn_0_81': Spelling('gtz_tile_init', headers=(('compute', 'api/compute/eltwise_unary/comp.h'),), form='call', template_args=()),
+        },
+        doc='Initialise the SFPU for gtz_tile.',
+    ),
     'hold_block': Intrinsic(
         name='hold_block',
         family='tile_ops',
@@ -1213,6 +1384,43 @@ INTRINSICS: dict[str, Intrinsic] = {
         },
         doc='The 32-bit L1 word at byte address `addr` as the volatile pointer the semaphore calls take.',
     ),
+    'lez_tile': Intrinsic(
+        name='lez_tile',
+        family='sfpu',
+        level='concrete',
+        roles=('compute',),
+        args=(
+            Arg('idst', 'uint32', const=False),
+        ),
+        returns='void',
+        effect='Opaque',
+        dtype='void',
+        op_name='tt.lez_tile',
+        cpp={
+            'metal_d5f9bc4a': Spelling('lez_tile', headers=(('compute', 'api/compute/eltwise_unary/comp.h'),), form='call', template_args=()),
+            'tilelang_tt_2025': Spelling('lez_tile', headers=(('compute', 'compute_kernel_api/eltwise_unary/comp.h'),), form='call', template_args=()),
+            'ttnn_0_81': Spelling('lez_tile', headers=(('compute', 'api/compute/eltwise_unary/comp.h'),), form='call', template_args=()),
+        },
+        doc='DST[idst] = 1.0 where DST[idst] compares with zero as lez says (eqz ==, nez !=, gtz >, gez >=, ltz <, lez <=), else 0.0 (float data; the _int32 variants are other calls).',
+    ),
+    'lez_tile_init': Intrinsic(
+        name='lez_tile_init',
+        family='sfpu',
+        level='concrete',
+        roles=('compute',),
+        args=(
+        ),
+        returns='void',
+        effect='Opaque',
+        dtype='void',
+        op_name='tt.lez_tile_init',
+        cpp={
+            'metal_d5f9bc4a': Spelling('lez_tile_init', headers=(('compute', 'api/compute/eltwise_unary/comp.h'),), form='call', template_args=()),
+            'tilelang_tt_2025': Spelling('lez_tile_init', headers=(('compute', 'compute_kernel_api/eltwise_unary/comp.h'),), form='call', template_args=()),
+            'ttnn_0_81': Spelling('lez_tile_init', headers=(('compute', 'api/compute/eltwise_unary/comp.h'),), form='call', template_args=()),
+        },
+        doc='Initialise the SFPU for lez_tile.',
+    ),
     'log_tile': Intrinsic(
         name='log_tile',
         family='sfpu',
@@ -1249,6 +1457,43 @@ INTRINSICS: dict[str, Intrinsic] = {
             'ttnn_0_81': Spelling('log_tile_init', headers=(('compute', 'api/compute/compute_kernel_api.h'),), form='call', template_args=()),
         },
         doc='Initialise the SFPU for log_tile.',
+    ),
+    'ltz_tile': Intrinsic(
+        name='ltz_tile',
+        family='sfpu',
+        level='concrete',
+        roles=('compute',),
+        args=(
+            Arg('idst', 'uint32', const=False),
+        ),
+        returns='void',
+        effect='Opaque',
+        dtype='void',
+        op_name='tt.ltz_tile',
+        cpp={
+            'metal_d5f9bc4a': Spelling('ltz_tile', headers=(('compute', 'api/compute/eltwise_unary/comp.h'),), form='call', template_args=()),
+            'tilelang_tt_2025': Spelling('ltz_tile', headers=(('compute', 'compute_kernel_api/eltwise_unary/comp.h'),), form='call', template_args=()),
+            'ttnn_0_81': Spelling('ltz_tile', headers=(('compute', 'api/compute/eltwise_unary/comp.h'),), form='call', template_args=()),
+        },
+        doc='DST[idst] = 1.0 where DST[idst] compares with zero as ltz says (eqz ==, nez !=, gtz >, gez >=, ltz <, lez <=), else 0.0 (float data; the _int32 variants are other calls).',
+    ),
+    'ltz_tile_init': Intrinsic(
+        name='ltz_tile_init',
+        family='sfpu',
+        level='concrete',
+        roles=('compute',),
+        args=(
+        ),
+        returns='void',
+        effect='Opaque',
+        dtype='void',
+        op_name='tt.ltz_tile_init',
+        cpp={
+            'metal_d5f9bc4a': Spelling('ltz_tile_init', headers=(('compute', 'api/compute/eltwise_unary/comp.h'),), form='call', template_args=()),
+            'tilelang_tt_2025': Spelling('ltz_tile_init', headers=(('compute', 'compute_kernel_api/eltwise_unary/comp.h'),), form='call', template_args=()),
+            'ttnn_0_81': Spelling('ltz_tile_init', headers=(('compute', 'api/compute/eltwise_unary/comp.h'),), form='call', template_args=()),
+        },
+        doc='Initialise the SFPU for ltz_tile.',
     ),
     'mask_block': Intrinsic(
         name='mask_block',
@@ -1572,6 +1817,43 @@ INTRINSICS: dict[str, Intrinsic] = {
             'ttnn_0_81': Spelling('next_compile_time_args_offset', headers=(('dataflow', 'api/dataflow/dataflow_api.h'),), form='member', template_args=()),
         },
         doc="The compile-time argument after those of `args` (a constexpr member of TensorAccessorArgs): where the next tensor's TensorAccessorArgs start.",
+    ),
+    'nez_tile': Intrinsic(
+        name='nez_tile',
+        family='sfpu',
+        level='concrete',
+        roles=('compute',),
+        args=(
+            Arg('idst', 'uint32', const=False),
+        ),
+        returns='void',
+        effect='Opaque',
+        dtype='void',
+        op_name='tt.nez_tile',
+        cpp={
+            'metal_d5f9bc4a': Spelling('nez_tile', headers=(('compute', 'api/compute/eltwise_unary/comp.h'),), form='call', template_args=()),
+            'tilelang_tt_2025': Spelling('nez_tile', headers=(('compute', 'compute_kernel_api/eltwise_unary/comp.h'),), form='call', template_args=()),
+            'ttnn_0_81': Spelling('nez_tile', headers=(('compute', 'api/compute/eltwise_unary/comp.h'),), form='call', template_args=()),
+        },
+        doc='DST[idst] = 1.0 where DST[idst] compares with zero as nez says (eqz ==, nez !=, gtz >, gez >=, ltz <, lez <=), else 0.0 (float data; the _int32 variants are other calls).',
+    ),
+    'nez_tile_init': Intrinsic(
+        name='nez_tile_init',
+        family='sfpu',
+        level='concrete',
+        roles=('compute',),
+        args=(
+        ),
+        returns='void',
+        effect='Opaque',
+        dtype='void',
+        op_name='tt.nez_tile_init',
+        cpp={
+            'metal_d5f9bc4a': Spelling('nez_tile_init', headers=(('compute', 'api/compute/eltwise_unary/comp.h'),), form='call', template_args=()),
+            'tilelang_tt_2025': Spelling('nez_tile_init', headers=(('compute', 'compute_kernel_api/eltwise_unary/comp.h'),), form='call', template_args=()),
+            'ttnn_0_81': Spelling('nez_tile_init', headers=(('compute', 'api/compute/eltwise_unary/comp.h'),), form='call', template_args=()),
+        },
+        doc='Initialise the SFPU for nez_tile.',
     ),
     'noc_async_read': Intrinsic(
         name='noc_async_read',
@@ -2423,9 +2705,11 @@ INTRINSICS: dict[str, Intrinsic] = {
         dtype='void',
         op_name='tt.reduce_uninit_all',
         cpp={
+            'metal_d5f9bc4a': Spelling('reduce_uninit', headers=(('compute', 'api/compute/reduce.h'),), form='call', template_args=()),
             'tilelang_tt_2025': Spelling('reduce_uninit', headers=(('compute', 'compute_kernel_api/reduce.h'),), form='call', template_args=(), defines=(('REDUCE_DIM', 'ReduceDim::REDUCE_ROW'), ('REDUCE_OP', 'PoolType::SUM'))),
+            'ttnn_0_81': Spelling('reduce_uninit', headers=(('compute', 'api/compute/reduce.h'),), form='call', template_args=()),
         },
-        doc="Clear the packer's reduce mask after the reductions (the 2025 API's reduce_uninit takes no argument).",
+        doc="Clear the packer's reduce mask after the reductions: reduce_uninit with no argument (the 2025 API's takes none; ttnn 0.81.1 and 0.77.0 default icb to 0, and tt-metal's softmax example calls it so).",
     ),
     'release_block': Intrinsic(
         name='release_block',
@@ -2812,6 +3096,23 @@ INTRINSICS: dict[str, Intrinsic] = {
         },
         doc='Compile-time description of a tensor whose fields start at compile-time argument `cta_offset` (an interleaved tensor uses two: the args-config bits and the aligned page size).',
     ),
+    'tensor_accessor_binding': Intrinsic(
+        name='tensor_accessor_binding',
+        family='kernel_args',
+        level='concrete',
+        roles=('reader', 'writer'),
+        args=(
+            Arg('binding', 'accessor', const=False),
+        ),
+        returns='accessor',
+        effect='Pure',
+        dtype='handle',
+        op_name='tt.tensor_accessor_binding',
+        cpp={
+            'ttnn_0_81': Spelling('TensorAccessor', headers=(('dataflow', 'api/dataflow/dataflow_api.h'),), form='call', template_args=()),
+        },
+        doc="tensor_accessor of a Metal 2.0 kernel's tensor binding (`TensorAccessor(tensor::src)`, ttnn 0.81.1 wheel, api/tensor/tensor_accessor.h): the binding token names where the tensor's TensorAccessorArgs start among the compile-time arguments and which common runtime argument holds its address (kernel_bindings_generated.h, written by the JIT for a kernel made from a ProgramSpec).",
+    ),
     'tile_regs_acquire': Intrinsic(
         name='tile_regs_acquire',
         family='dst_registers',
@@ -3141,6 +3442,46 @@ INTRINSICS: dict[str, Intrinsic] = {
         cpp={
         },
         doc="Untilize a block of rows x cols tiles of CB `in0` into CB `out` as rows (row r at r * cols * 32 elements, in `out`'s data format), one tile row at a time (pack_untilize): a block written to a row-major tensor.",
+    ),
+    'where_fp32_tile': Intrinsic(
+        name='where_fp32_tile',
+        family='sfpu_ternary',
+        level='concrete',
+        roles=('compute',),
+        args=(
+            Arg('idst0', 'uint32', const=False),
+            Arg('idst1', 'uint32', const=False),
+            Arg('idst2', 'uint32', const=False),
+            Arg('odst', 'uint32', const=False),
+        ),
+        returns='void',
+        effect='Opaque',
+        dtype='void',
+        op_name='tt.where_fp32_tile',
+        cpp={
+            'metal_d5f9bc4a': Spelling('where_tile<DataFormat::Float32>', headers=(('compute', 'api/compute/eltwise_unary/where.h'),), form='call', template_args=()),
+            'tilelang_tt_2025': Spelling('where_fp32_tile', headers=(('compute', 'compute_kernel_api/eltwise_unary/where.h'),), form='call', template_args=()),
+            'ttnn_0_81': Spelling('where_tile<DataFormat::Float32>', headers=(('compute', 'api/compute/eltwise_unary/where.h'),), form='call', template_args=()),
+        },
+        doc='DST[odst] = DST[idst1] where DST[idst0] != 0, else DST[idst2] (fp32 values in 32-bit DST).',
+    ),
+    'where_tile_init': Intrinsic(
+        name='where_tile_init',
+        family='sfpu_ternary',
+        level='concrete',
+        roles=('compute',),
+        args=(
+        ),
+        returns='void',
+        effect='Opaque',
+        dtype='void',
+        op_name='tt.where_tile_init',
+        cpp={
+            'metal_d5f9bc4a': Spelling('where_tile_init', headers=(('compute', 'api/compute/eltwise_unary/where.h'),), form='call', template_args=()),
+            'tilelang_tt_2025': Spelling('where_tile_init', headers=(('compute', 'compute_kernel_api/eltwise_unary/where.h'),), form='call', template_args=()),
+            'ttnn_0_81': Spelling('where_tile_init', headers=(('compute', 'api/compute/eltwise_unary/where.h'),), form='call', template_args=()),
+        },
+        doc='Initialise the SFPU for where_fp32_tile.',
     ),
     'write_block': Intrinsic(
         name='write_block',

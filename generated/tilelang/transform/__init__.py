@@ -48,6 +48,7 @@ import tvm
 
 from .. import cpp as _cpp
 from ..engine.pass_config import check_option
+from ..engine.pass_options import PASS_OPTIONS  # noqa: F401  (tilelang.transform.PASS_OPTIONS)
 
 
 def AddTTConstants() -> tvm.transform.Pass:
@@ -159,7 +160,7 @@ def PlanTTDst() -> tvm.transform.Pass:
 
 
 def PlanTTMulticast(enabled: bool = True) -> tvm.transform.Pass:
-    """Reuse of input blocks across cores (tt-metal's matmul_multicore_reuse_mcast scheme). With a uniform shard partition, every core of a core row processes the same block row at every step, and every core of a core column the same block column. A block read whose tile index depends only on blockIdx.y (and the step loops) is therefore the same on the whole core row: the row's first core reads it from DRAM and multicasts it to the others; one that depends only on blockIdx.x is multicast down the core column. Each such read becomes read_block_mcast, with per-core runtime arguments (sender flag, NoC coordinates of the sender and of the receivers) and two semaphores per tensor. DRAM traffic of A and B drops from one copy per core to one copy per core row or column."""
+    """Reuse of input blocks across cores (tt-metal's matmul_multicore_reuse_mcast scheme). With a uniform shard partition, every core of a core row processes the same block row at every step, and every core of a core column the same block column. A block read whose tile index depends only on blockIdx.y (and the step loops) is therefore the same on the whole core row: the row's first core reads it from DRAM and multicasts it to the others; one that depends only on blockIdx.x is multicast down the core column. Each such read becomes read_block_mcast, with per-core runtime arguments (sender flag, NoC coordinates of the sender and of the receivers) and two semaphores per tensor. DRAM traffic of A and B drops from one copy per core to one copy per core row or column. The zigzag partition is shard over permuted block columns, so its core rows and columns share blocks alike. A loop whose trip count differs across the cores of the row (causal attention's key loop runs bx + 1 blocks) is split in two: its first iterations, as many as every core of the row runs (the least trip count over the row, computed in the kernel from the row's work arguments, which the partition makes affine in the core's position), multicast; the rest read per core."""
     check_option('PlanTTMulticast', 'enabled', enabled)
     return _cpp.make_pass('PlanTTMulticast', {'enabled': enabled, })
 
@@ -249,40 +250,3 @@ PASSES = {
     'VerifyTTKernels': VerifyTTKernels,
 }
 
-
-# Options of each pass (type, spec default, allowed values, int_list length, minimum), checked when a pass is constructed and when the user
-# sets them in pass_configs.
-PASS_OPTIONS: dict[str, dict[str, dict[str, Any]]] = {
-    'AddTTConstants': {},
-    'AttachTTAccessors': {},
-    'BindCudaThreads': {},
-    'BindTTAccessors': {},
-    'BindTarget': {},
-    'BlockIdxToSerial': {},
-    'BuildTTTileDataflow': {'stages': {"type": 'int', "default": 2, "choices": [], "length": None, "minimum": 1}},
-    'FinalizeTTSignature': {},
-    'FlattenBuffer': {},
-    'GridToPersistentTT': {},
-    'HoistIfThenElse': {},
-    'InferTTLayout': {},
-    'InsertTTComputeInit': {},
-    'LowerTTLoopsToTileOps': {},
-    'LowerTTProtocols': {},
-    'LowerThreadAllreduce': {},
-    'LowerTileOpsToLoops': {},
-    'LowerTileOpsToTT': {},
-    'PartitionTTWork': {'core_grid': {"type": 'int_list', "default": [8, 8], "choices": [], "length": 2, "minimum": 1}, 'mode': {"type": 'string', "default": 'auto', "choices": ['auto', 'global', 'shard', 'zigzag'], "length": None, "minimum": None}},
-    'PlanTTAtomicOrder': {},
-    'PlanTTDst': {},
-    'PlanTTMulticast': {'enabled': {"type": 'bool', "default": True, "choices": [], "length": None, "minimum": None}},
-    'RemoveNoOp': {},
-    'RenormalizeSplitPattern': {},
-    'RewriteUnsafeSelect': {},
-    'Simplify': {},
-    'SplitTTKernels': {},
-    'StorageRewrite': {},
-    'UnrollLoop': {},
-    'VectorizeLoop': {},
-    'VerifyMemory': {},
-    'VerifyTTKernels': {},
-}

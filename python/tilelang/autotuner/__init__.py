@@ -14,8 +14,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..errors import TileLangError
+from ..jit.eager import EagerFunction
+from ..jit.kernel import JITKernel, KernelFactory, compile
 from ..jit.tensors import is_tensor, tensor_dtype, tensor_shape
-from ..profiler import TensorSupplyType
+from ..profiler import MEASURED, TensorSupplyType
 
 
 @dataclass
@@ -62,9 +64,6 @@ class AutoTuner:
         return self
 
     def _compile(self, config: Mapping[str, Any]) -> Any:
-        from ..jit.eager import EagerFunction
-        from ..jit.kernel import JITKernel, KernelFactory, compile
-
         kwargs = {**self.kwargs, **config}
         if isinstance(self.fn, EagerFunction):
             # Called on tensors: the kernel for their shapes and dtypes; with no tensors, `compile(**consts)`.
@@ -110,7 +109,7 @@ class AutoTuner:
                 continue
             ref = self.profile_args["ref_prog"]
             ref_latency = (kernel.get_profiler().do_bench(ref, warmup=1, rep=max(rep // 10, 1))
-                           if ref is not None and kernel.target != "tenstorrent" else None)
+                           if ref is not None and kind == MEASURED else None)
             return AutotuneResult(latency, self.configs[index], kernel, kind, ref_latency, trials)
         reasons = "; ".join(f"{c}: {r}" for c, r in trials if isinstance(r, str))
         raise TileLangError(f"autotune: no config compiled and verified ({reasons})")
@@ -146,8 +145,6 @@ class _Autotuned:
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         """A kernel factory: the best kernel. An eager function called on tensors: the best config's kernel run on
         them (its outputs returned, as the eager function itself returns them)."""
-        from ..jit.eager import EagerFunction
-
         result = self._tuned(args, kwargs)
         if isinstance(self.fn, EagerFunction) and any(is_tensor(a) for a in (*args, *kwargs.values())):
             kernel, tensors = self.fn.kernel_for(*args, **{**kwargs, **result.config})

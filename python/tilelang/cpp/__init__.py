@@ -23,7 +23,7 @@ from typing import Any
 
 import tvm_ffi
 
-from .. import _layout
+from .. import _layout, language  # noqa: F401  (language registers the intrinsic ops the passes build calls of)
 from ..errors import TileLangError
 
 PASSES = "libtilelang_passes.so"
@@ -126,8 +126,6 @@ def load() -> Path:
     global _loaded
     with _lock:
         if _loaded is None:
-            from .. import tenstorrent  # noqa: F401  (registers the tt.* ops the passes build calls of)
-
             path = passes_library()
             try:
                 ctypes.CDLL(str(path), mode=ctypes.RTLD_GLOBAL)

@@ -13,6 +13,9 @@ from types import ModuleType
 from typing import Any
 
 import tvm
+from tvm.target import codegen as tvm_codegen
+
+from .codegen import host_llvm_target
 
 
 class TargetError(ValueError):
@@ -35,6 +38,7 @@ class Backend:
     tvm_pipeline: str = "default"  # the TIR pipeline tvm.compile runs (TVM codegens)
     extern_math: tuple[str, ...] = ()  # tirx math ops lowered to C library calls (exp2 -> exp2f / exp2)
     unsupported_tile_ops: tuple[tuple[str, str], ...] = ()  # (tile primitive, why this backend refuses it)
+    runtime: str = ""  # the module whose RUNTIME implements the runtime backend interface (engine/interface.py)
 
     @property
     def module_name(self) -> str:
@@ -42,6 +46,10 @@ class Backend:
 
     def load(self) -> ModuleType:
         return importlib.import_module(self.module_name)
+
+    def load_runtime(self) -> Any:
+        """The backend's implementation of the runtime interface (`RUNTIME` of its spec's `runtime` module)."""
+        return importlib.import_module(self.runtime).RUNTIME
 
     def make_target(self, host: Any = None) -> tvm.target.Target:
         config: dict[str, Any] = {"kind": self.target_kind}
@@ -60,17 +68,13 @@ class Backend:
 
 
 def _host_llvm() -> tvm.target.Target:
-    from .codegen import host_llvm_target
-
     return host_llvm_target()
 
 
 def _resolve_attr(value: Any) -> Any:
     """Spec attribute values may name facts of this machine: `$host_cpu` is the CPU LLVM detects."""
     if value == "$host_cpu":
-        from tvm.target import codegen
-
-        return str(codegen.llvm_get_system_cpu())
+        return str(tvm_codegen.llvm_get_system_cpu())
     return value
 
 

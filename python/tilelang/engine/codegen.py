@@ -14,6 +14,9 @@ import numpy as np
 import tvm
 import tvm_ffi
 from tvm import tirx
+from tvm.target import codegen as tvm_codegen
+
+from ..errors import TileLangError
 
 CODEGENS = ("llvm", "c", "cuda", "rocm", "webgpu", "tvmscript")  # "metalium" is tilelang.tenstorrent.metalium
 
@@ -70,13 +73,11 @@ def launch_extents(mod: Any) -> dict[str, dict[str, int]]:
     thread_extent attributes (blockIdx.x/y/z and threadIdx.x/y/z; a tag absent is extent 1), as TVM records them as
     the kernel's launch parameters. A launch whose extent is not a constant, or a function that launches one tag with
     two extents (two T.Kernel in one function), is a TileLangError naming the function."""
-    from ..errors import TileLangError
-
     launches: dict[str, dict[str, int]] = {}
     for gvar, func in _as_module(mod).functions.items():
         if not isinstance(func, tirx.PrimFunc):
             continue
-        name, tags = gvar.name_hint, {}
+        name, tags = gvar.name_hint, dict[str, int]()
 
         def launch(stmt: Any, name: str = name, tags: dict[str, int] = tags) -> None:
             if stmt.attr_key != "thread_extent":
@@ -176,6 +177,4 @@ def run_packed(rt_mod: Any, func_name: str, arrays: Sequence[Any], device: Any =
 @functools.lru_cache(maxsize=1)
 def host_llvm_target() -> Any:
     """llvm target for this CPU; `mcpu="native"` is silently replaced by generic with this wheel, so ask LLVM."""
-    from tvm.target import codegen
-
-    return tvm.target.Target({"kind": "llvm", "mcpu": codegen.llvm_get_system_cpu()})
+    return tvm.target.Target({"kind": "llvm", "mcpu": tvm_codegen.llvm_get_system_cpu()})

@@ -8,6 +8,7 @@ import tvm
 
 from ..errors import TileLangError
 from .backend import resolve
+from .lowering import kernel_params
 from .param import CompiledArtifact
 from .registry import BACKENDS
 
@@ -38,8 +39,6 @@ def lower(func_or_mod: Any, target: Any = "auto", target_host: Any = None, *, ru
 def _check_no_empty_buffers(func_or_mod: Any) -> None:
     """A tensor with a zero-size dimension holds nothing to compute: refused here, naming it, before a backend
     divides by its extent."""
-    from .lowering import kernel_params
-
     funcs = func_or_mod.functions.values() if isinstance(func_or_mod, tvm.IRModule) else [func_or_mod]
     for func in funcs:
         if not isinstance(func, tvm.tirx.PrimFunc):

@@ -16,6 +16,7 @@ from tvm.tirx import is_buffer_var
 
 from ..errors import TileLangError
 from .backend import Backend, TargetError
+from .interface import runtime_of
 from .param import CompiledArtifact, KernelParam
 
 Phase = Callable[[tvm.IRModule, tvm.target.Target], tvm.IRModule]
@@ -90,46 +91,7 @@ def lower_phases(backend: Backend, func_or_mod: Any, target: Any, target_host: A
 
 def build(backend: Backend, mod: tvm.IRModule, target: tvm.target.Target, *, params: list[KernelParam] | None = None,
           entry: str = "main") -> tuple[Any, str]:
-    """Run the backend's codegen. A codegen this TVM build lacks is a TargetError; a codegen the backend's pipeline
-    did not prepare the module for (block launches left for llvm/c, none left for a GPU codegen) and any other
-    code-generation failure are TileLangErrors naming the backend and what failed (never a missing backend)."""
-    from .codegen import build_tvm, launch_mismatch, missing_codegen
-
+    """Run the backend's code generator (its runtime's `build`); a backend without one is a TargetError."""
     if not backend.codegen:
         raise TargetError(f"backend '{backend.name}' has no code generator yet ({backend.spec})")
-    if backend.codegen == "metalium":  # the project's own code generator, not TVM's
-        from ..tenstorrent.metalium import metalium_program
-
-        program = metalium_program(mod, params or [], entry)
-        return (None if backend.runs_on == "never" else program), program.source
-    missing = missing_codegen(backend.codegen)
-    if missing:
-        raise TargetError(f"backend '{backend.name}' is not available in this TVM build: {missing}")
-    mismatch = launch_mismatch(mod, backend.codegen)
-    if mismatch:  # the spec pairs a codegen with a pipeline that does not prepare the module for it
-        raise TileLangError(f"backend '{backend.name}': codegen '{backend.codegen}' does not fit its pipeline "
-                            f"'{backend.pipeline}' ({backend.spec}): {mismatch}")
-    try:
-        rt_mod, source = build_tvm(mod, backend.codegen, target, pipeline=backend.tvm_pipeline,
-                                   extern_math=backend.extern_math)
-    except TileLangError:
-        raise
-    except Exception as exc:  # TVM raises generic errors; keep its reason, name what failed
-        reason = str(exc).strip().splitlines()[-1] if str(exc).strip() else type(exc).__name__
-        raise TileLangError(f"backend '{backend.name}' could not generate code for kernel '{entry}': {reason}") from exc
-    if backend.runs_on == "never":
-        rt_mod = None
-    return rt_mod, source
-
-
-def split_roles(mod: tvm.IRModule) -> tuple[tvm.IRModule, Any]:
-    """The pipeline already split the kernel by roles: the device module holds the role kernels, and the
-    host side is their metadata (core grid, work, CBs, runtime arguments) gathered from their attributes."""
-    from ..tenstorrent.host import host_plan
-
-    return mod, host_plan(mod)
-
-
-def split_none(mod: tvm.IRModule) -> tuple[tvm.IRModule, Any]:
-    """No host/device split: the whole module is the device module (TVM splits inside its own compile)."""
-    return mod, None
+    return runtime_of(backend).build(backend, mod, target, params or [], entry)

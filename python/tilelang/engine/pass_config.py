@@ -17,6 +17,7 @@ from contextvars import ContextVar
 from typing import Any
 
 from ..errors import TileLangError
+from .pass_options import PASS_OPTIONS
 
 PREFIX = "tl."
 _CONFIGS: ContextVar[Mapping[str, Mapping[str, Any]] | None] = ContextVar("tilelang_pass_configs", default=None)
@@ -26,8 +27,6 @@ _TYPES: dict[str, tuple[type, ...]] = {"bool": (bool,), "int": (int,), "float": 
 
 def check_option(name: str, option: str, value: Any, key: str | None = None) -> None:
     """Raise TileLangError unless `value` suits option `option` of pass `name` (its spec's type and choices)."""
-    from ..transform import PASS_OPTIONS
-
     where = f"pass_configs key '{key}'" if key else f"{name}({option}=...)"
     options = PASS_OPTIONS[name]
     if option not in options:
@@ -35,7 +34,7 @@ def check_option(name: str, option: str, value: Any, key: str | None = None) -> 
                             f"(options: {', '.join(options) or 'none'})")
     spec = options[option]
     kinds = _TYPES[spec["type"]]
-    items = list(value) if spec["type"] == "int_list" and isinstance(value, kinds) else [value]
+    items = list(value) if spec["type"] == "int_list" and isinstance(value, (list, tuple)) else [value]
     numbers = spec["type"] in ("int", "float", "int_list")
     item_kinds = (int,) if spec["type"] == "int_list" else kinds
     if not isinstance(value, kinds) or (numbers and any(isinstance(v, bool) or not isinstance(v, item_kinds)
@@ -50,8 +49,6 @@ def check_option(name: str, option: str, value: Any, key: str | None = None) -> 
 
 
 def _parse(pass_configs: Mapping[str, Any] | None) -> dict[str, dict[str, Any]]:
-    from ..transform import PASS_OPTIONS
-
     chosen: dict[str, dict[str, Any]] = {}
     for key, value in (pass_configs or {}).items():
         parts = str(getattr(key, "value", key)).split(".")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
-from .kernel import JITKernel, KernelFactory, LazyJITKernel, compile, jit
+from .decorator import jit
+from .kernel import JITKernel, KernelFactory, LazyJITKernel, compile
 
 __all__ = ["JITKernel", "KernelFactory", "LazyJITKernel", "compile", "jit"]

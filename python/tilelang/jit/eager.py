@@ -28,10 +28,14 @@ import textwrap
 from collections.abc import Callable
 from typing import Any
 
+from tvm.script.parser.core.entry import parse
+
+from .. import language as T
 from ..errors import TileLangError
 from ..language import _eager
 from ..language._eager import TensorSpec
 from ..language._frontend import normalize_dtype, parse_guarded
+from .kernel import compile as compile_kernel
 from .once import OnceCache
 from .tensors import tensor_dtype, tensor_shape
 
@@ -69,7 +73,7 @@ class _Source:
             elts = value.elts if isinstance(value, ast.Tuple) else [value] if value is not None else []
             if not all(isinstance(e, ast.Name) for e in elts):
                 raise TileLangError(f"eager kernel '{func.name}' must return the names of its T.empty outputs")
-            self.returns = [e.id for e in elts]  # type: ignore[union-attr]
+            self.returns = [e.id for e in elts if isinstance(e, ast.Name)]
             rest = rest[:-1]
         self.kernel = rest
         self.tensor_params = [s.target.id for s in self.prelude if isinstance(s, ast.AnnAssign) and s.value is None
@@ -173,10 +177,6 @@ class EagerFunction:
         body = self.source.kernel_text()
         first = self.source.kernel[0].lineno + self.source.first_line - 1
         text = "\n" * max(first - 3, 0) + f"@{ANNOTATE}_T.prim_func\ndef {self.fn.__name__}({params}):\n" + body
-        from tvm.script.parser.core.entry import parse
-
-        import tilelang.language as T
-
         extra = {**self.fn.__globals__, **_closure(self.fn)}
         extra.update({k: v for k, v in values.items() if k not in names and not isinstance(v, TensorSpec)})
         extra[f"{ANNOTATE}_T"] = T
@@ -197,13 +197,11 @@ class EagerFunction:
 
     def _kernel(self, arguments: dict[str, Any], consts: dict[str, int], dtypes: tuple[str, ...]) -> Any:
         scalars = tuple((k, v) for k, v in arguments.items() if k not in self.source.tensor_params)
-        key = (tuple(sorted(consts.items())), dtypes, scalars)
+        key: tuple[Any, ...] | None = (tuple(sorted(consts.items())), dtypes, scalars)
         try:
             hash(key)
         except TypeError:
             key = None
-        from .kernel import compile as compile_kernel
-
         def build() -> Any:
             func, _, out_idx = self._prim_func(arguments, consts)
             return compile_kernel(func, out_idx, self.target, self.target_host, self.pass_configs,

@@ -18,10 +18,14 @@ from typing import Any
 import numpy as np
 from tvm import tirx
 
-from ..engine.codegen import run_packed
+from ..engine.backend import Backend, resolve
+from ..engine.interface import BackendRuntime, runtime_of
+from ..engine.lower import lower
 from ..engine.param import CompiledArtifact, KernelParam
 from ..engine.pass_config import configured
+from ..engine.registry import BACKENDS
 from ..errors import TileLangError
+from ..profiler import Profiler, TensorSupplyType
 from .once import OnceCache
 from .tensors import as_kind, is_tensor, output_kind, tensor_dtype, tensor_shape, to_tvm
 
@@ -81,20 +85,36 @@ class JITKernel:
     def name(self) -> str:
         return self.artifact.entry_name
 
+    @property
+    def output_positions(self) -> list[int]:
+        """The parameters the kernel allocates and returns (out_idx), in order."""
+        self._ready()
+        return list(self._outputs or [])
+
+    @property
+    def backend(self) -> Backend:
+        return resolve(self.artifact.target or self.target, BACKENDS)
+
+    @property
+    def runtime(self) -> BackendRuntime:
+        """The backend's runtime (tilelang.engine.interface): build, run, save, report, profile."""
+        return runtime_of(self.backend)
+
     def save(self, directory: Any) -> Any:
-        """Write the backend's artifacts into `directory` (tenstorrent: reader/compute/writer.cpp, main.cpp,
-        CMakeLists.txt, tt.plan.json, and run_ttnn.py where ttnn can run the kernel); returns the directory."""
-        program = self.artifact.rt_mod
-        if not hasattr(program, "save"):
+        """Write the backend's artifacts into `directory` (its runtime's `save`; tenstorrent: reader/compute/
+        writer.cpp, main.cpp, CMakeLists.txt, tt.plan.json, and run_ttnn.py where ttnn can run the kernel); returns
+        the directory."""
+        saved = self.runtime.save(self.artifact, directory)
+        if saved is None:
             raise TileLangError(f"backend '{self.target}' has no artifact files to save for kernel '{self.name}' "
                                 "(use get_kernel_source())")
-        return program.save(directory)
+        return saved
 
     @property
     def last_report(self) -> dict[str, Any]:
-        """The emulator's report of the last call (status, counters per core and total); {} before a call or on
-        backends without one."""
-        return dict(getattr(self.artifact.rt_mod, "last_report", {}) or {})
+        """The report of the last call (the emulator's: status, counters per core and total); {} before a call or
+        on backends without one."""
+        return self.runtime.report(self.artifact)
 
     def get_kernel_source(self) -> str:
         """The source text the backend produced (LLVM IR, C, CUDA ...)."""
@@ -107,8 +127,6 @@ class JITKernel:
 
     def get_profiler(self, tensor_supply_type: Any = None, **ignored: Any) -> Any:
         """A `tilelang.profiler.Profiler` of this kernel (`do_bench`, `assert_allclose`, `run_once`)."""
-        from ..profiler import Profiler, TensorSupplyType
-
         return Profiler(self, tensor_supply_type or TensorSupplyType.Auto)
 
     def _check(self, param: KernelParam, value: Any) -> Any:
@@ -145,12 +163,7 @@ class JITKernel:
             values[i] = self._check(params[i], arg)
         for i in outputs:
             values[i] = np.zeros(params[i].shape, dtype=params[i].numpy_dtype())
-        device = None
-        if self.target == "cuda":
-            import tvm
-
-            device = tvm.cuda(0)
-        run_packed(artifact.rt_mod, artifact.entry_name, values, device)
+        self.runtime.run(self.backend, artifact, values)
         if self._outputs is None:
             return None
         kind = output_kind(args)
@@ -165,11 +178,6 @@ class JITKernel:
 def _lower(func: Any, target: Any, target_host: Any, pass_configs: Any = None) -> CompiledArtifact:
     if not isinstance(func, tirx.PrimFunc):
         raise TileLangError(f"can only compile a prim_func (a @T.prim_func kernel), got {type(func).__name__}")
-    import tilelang
-
-    lower = getattr(tilelang, "lower", None)
-    if lower is None:
-        raise TileLangError("tilelang.lower is not available in this build of tilelang")
     with configured(pass_configs):
         artifact: CompiledArtifact = lower(func, target=target, target_host=target_host)
     if not artifact.target:
@@ -177,29 +185,37 @@ def _lower(func: Any, target: Any, target_host: Any, pass_configs: Any = None) -
     return artifact
 
 
-# This project's runners, then TileLang's own execution backends (accepted: they name runners of other targets).
-EXECUTION_BACKENDS = ("auto", "emulator", "ttnn", "tvm_ffi", "cython", "nvrtc", "torch", "cutedsl", "ctypes",
-                      "dlpack")
+# TileLang's own execution backends (accepted: they name runners of other targets) besides "auto" and the runners of
+# this project's backends (their runtimes' `execution_backends`).
+TILELANG_EXECUTION_BACKENDS = ("tvm_ffi", "cython", "nvrtc", "torch", "cutedsl", "ctypes", "dlpack")
+
+
+def _runners() -> dict[str, str]:
+    """Each runner of this project's backends -> the backend whose runtime has it."""
+    runners: dict[str, str] = {}
+    for name in sorted(BACKENDS):
+        for runner in runtime_of(BACKENDS[name]).execution_backends:
+            runners.setdefault(runner, name)
+    return runners
 
 
 def _execution_backend(artifact: CompiledArtifact, backend: str | None) -> CompiledArtifact:
-    """`execution_backend="ttnn"`: the Tenstorrent kernel runs on a device through its run_ttnn.py, or a TileLangError
-    says what is missing (never the emulator instead). "auto" and "emulator" keep the backend's own runner; other
-    values are TileLang's execution backends of other targets, accepted and ignored; anything else is an error."""
-    backend = backend or "auto"  # TileLang's default is None
-    if backend not in EXECUTION_BACKENDS:
-        raise TileLangError(f"kernel '{artifact.entry_name}': unknown execution_backend {backend!r} (one of "
-                            f"{', '.join(map(repr, EXECUTION_BACKENDS))})")
-    if backend != "ttnn":
+    """`execution_backend`: "auto" (TileLang's default None) runs the kernel with its backend's own runner; a runner
+    of the backend's runtime (tenstorrent: "emulator", "ttnn") is set up by it, or a TileLangError says what is
+    missing; TileLang's execution backends of other targets are accepted and ignored; anything else is an error."""
+    backend = backend or "auto"
+    if backend == "auto" or backend in TILELANG_EXECUTION_BACKENDS:
         return artifact
-    from ..tenstorrent.metalium import MetaliumProgram
-    from ..tenstorrent.ttnn_host import ttnn_program
-
-    if not isinstance(artifact.rt_mod, MetaliumProgram):
-        raise TileLangError(f"kernel '{artifact.entry_name}': execution_backend='ttnn' runs Tenstorrent kernels; "
-                            f"this one was compiled for target '{artifact.target}'")
-    artifact.rt_mod = ttnn_program(artifact.rt_mod, artifact.entry_name)
-    return artifact
+    runtime = runtime_of(resolve(artifact.target, BACKENDS))
+    if backend in runtime.execution_backends:
+        return runtime.runner(artifact, backend)
+    runners = _runners()
+    if backend in runners:
+        raise TileLangError(f"kernel '{artifact.entry_name}': execution_backend={backend!r} runs kernels of backend "
+                            f"'{runners[backend]}'; this one was compiled for target '{artifact.target}'")
+    known = ("auto", *runners, *TILELANG_EXECUTION_BACKENDS)
+    raise TileLangError(f"kernel '{artifact.entry_name}': unknown execution_backend {backend!r} (one of "
+                        f"{', '.join(map(repr, known))})")
 
 
 class LazyJITKernel(JITKernel):
@@ -268,29 +284,3 @@ class KernelFactory:
             raise TileLangError(f"@jit factory '{self.factory.__name__}' must return a prim_func, "
                                 f"got {type(func).__name__}")
         return compile(func, self.out_idx, self.target, self.target_host, self.pass_configs, self.execution_backend)
-
-
-def jit(
-    func: Any = None, *, out_idx: OutIdx = None, target: Any = "auto", target_host: Any = None,
-    pass_configs: Any = None, execution_backend: str = "auto", **ignored: Any
-) -> Any:
-    """`@jit` / `@jit(out_idx=[-1], target="llvm")`.
-
-    On a kernel factory (`def matmul(M, N, K, ...): return prim_func`) calling the result returns the compiled
-    `JITKernel`, cached per (args, sorted kwargs). On a prim_func it returns a `LazyJITKernel` (compiled on first use).
-    On an eager function (a `with T.Kernel` block in its body, `T.const`/`T.empty` declarations) it returns an
-    `EagerFunction` (tilelang.jit.eager): call it on tensors, or `.compile(M=..., ...)`.
-    """
-
-    def wrap(f: Any) -> Any:
-        if isinstance(f, tirx.PrimFunc):
-            return LazyJITKernel(f, out_idx, target, target_host, pass_configs, execution_backend)
-        if callable(f):
-            from .eager import EagerFunction, is_eager
-
-            if is_eager(f):
-                return EagerFunction(f, target, target_host, pass_configs, execution_backend)
-            return KernelFactory(f, out_idx, target, target_host, pass_configs, execution_backend)
-        raise TileLangError(f"@jit applies to a prim_func or a function returning one, got {type(f).__name__}")
-
-    return wrap(func) if func is not None else wrap

@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
+import tvm
 
 from ..language._frontend import normalize_dtype
 
@@ -39,8 +40,6 @@ def tensor_dtype(value: Any) -> str:
 
 def to_tvm(value: Any) -> Any:
     """A DLPack tensor as a tvm tensor sharing its memory (the kernel's writes land in the caller's tensor)."""
-    import tvm
-
     return tvm.runtime.from_dlpack(value)
 
 
@@ -56,8 +55,6 @@ def as_kind(array: np.ndarray, kind: Any) -> Any:
     """An output array as the caller's kind of tensor."""
     if kind is None:
         return array
-    import tvm
-
     tensor = tvm.runtime.tensor(array)
     from_dlpack = getattr(kind, "from_dlpack", None)
     return tensor if from_dlpack is None or kind is tvm else from_dlpack(tensor)

@@ -11,6 +11,7 @@ import numpy as np
 from tvm import tirx
 from tvm.script import tirx as _T
 
+from ..engine.registry import BACKENDS
 from ..errors import TileLangError
 from . import _eager
 from ._frontend import normalize_dtype, tensor
@@ -86,7 +87,5 @@ class UnsupportedName(TileLangError, AttributeError):
 
 
 def unsupported(name: str) -> UnsupportedName:
-    from ..engine.registry import BACKENDS
-
     return UnsupportedName(f"T.{name} is not supported by this project's backends ({', '.join(sorted(BACKENDS))}); "
                            "the supported T.* names are listed in generated/docs/language.md")

@@ -5,7 +5,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+import tvm
 from tvm import tirx
+from tvm.runtime import DataTypeCode
+from tvm.script.parser._core import doc
+from tvm.script.parser.core.dispatch import OpVTable
 
 
 def _coerce_literal_comparisons() -> None:
@@ -13,11 +17,6 @@ def _coerce_literal_comparisons() -> None:
     attribute 'expr_ty'"): its operand promotion makes a Python number a FloatImm only for the FLOAT type code, not
     BFLOAT or the float8/float4 codes. The comparison handlers are wrapped to give the number the other operand's
     dtype first, as TVM does for float32."""
-    import tvm
-    from tvm.runtime import DataTypeCode
-    from tvm.script.parser._core import doc
-    from tvm.script.parser.core.dispatch import OpVTable
-
     def floating_non_ieee(expr: Any) -> str | None:
         ty = getattr(expr, "ty", None) if tvm.ir.is_prim_expr(expr) else None
         if ty is None or not hasattr(ty, "matches_code") or ty.matches_code(DataTypeCode.FLOAT):

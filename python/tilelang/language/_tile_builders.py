@@ -20,7 +20,7 @@ from tvm.tirx import is_buffer_var
 from tvm.tirx.script.builder.tirx import f_insert
 
 from ..errors import TileLangError
-from ._frontend import _check_in_bounds, _const, _element_region, _extents, _fmt, _full_region, _kind_error, _name
+from ._operands import _check_in_bounds, _const, _element_region, _extents, _fmt, _full_region, _kind_error, _name
 
 TILE_PRIMITIVES = {"cumsum": "tl.tile.cumsum", "atomic_add": "tl.tile.atomic_add", "im2col": "tl.tile.im2col"}
 EVICTION_POLICIES = (None, "evict_normal", "evict_first", "evict_last")  # T.im2col's GPU cache hints

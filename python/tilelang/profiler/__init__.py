@@ -15,9 +15,9 @@ from typing import Any
 import numpy as np
 
 from ..errors import TileLangError
+from ..testing import assert_close_ratio
 
 MEASURED = "measured: wall time of the compiled kernel on this CPU"
-MODELLED = "modelled: tilelang.tenstorrent.perf_model's time on a Wormhole n150, after one run in the emulator"
 
 
 class TensorSupplyType(enum.Enum):
@@ -32,11 +32,13 @@ class TensorSupplyType(enum.Enum):
     Auto = 7
 
 
-def supply(shape: Sequence[int], dtype: np.dtype[Any], kind: TensorSupplyType, rng: np.random.Generator) -> Any:
+def supply(shape: Sequence[int], dtype: np.dtype[Any], kind: TensorSupplyType,
+           rng: np.random.Generator) -> np.ndarray[Any, np.dtype[Any]]:
     """One input array of `shape` and `dtype` filled as `kind` says (Auto: integers for int dtypes, else normal)."""
     is_int = np.issubdtype(dtype, np.integer) or dtype == np.bool_
     if kind == TensorSupplyType.Auto:
         kind = TensorSupplyType.Integer if is_int else TensorSupplyType.Normal
+    values: np.ndarray[Any, np.dtype[Any]]
     if kind == TensorSupplyType.Zero:
         values = np.zeros(shape)
     elif kind == TensorSupplyType.One:
@@ -58,12 +60,9 @@ class Profiler:
         self.rng = np.random.default_rng(seed)
         self.last_bench = ""
 
-    def _outputs(self) -> list[int]:
-        return list(self.kernel._outputs or [])
-
     def inputs(self) -> list[Any]:
         """Arrays for the parameters the caller passes (all of them without out_idx)."""
-        outputs = self._outputs()
+        outputs = self.kernel.output_positions
         return [supply(p.shape, p.numpy_dtype(), self.supply_type, self.rng)
                 for i, p in enumerate(self.kernel.params) if i not in outputs]
 
@@ -74,8 +73,6 @@ class Profiler:
                         atol: float = 1e-2, rtol: float = 1e-2, max_mismatched_ratio: float = 0.01) -> None:
         """Run the kernel and `reference_program` on the same inputs; at most `max_mismatched_ratio` of the elements
         of each output may differ by more than atol + rtol * |reference|."""
-        from ..testing import assert_close_ratio
-
         inputs = list(input_tensors) if input_tensors is not None else self.inputs()
         outs = self.kernel(*[np.array(a, copy=True) for a in inputs])
         refs = reference_program(*inputs)
@@ -88,37 +85,14 @@ class Profiler:
 
     def do_bench(self, func: Callable[..., Any] | None = None, warmup: int = 25, rep: int = 100,
                  input_tensors: Sequence[Any] | None = None, **ignored: Any) -> float:
-        """Milliseconds per run: measured on the CPU backends, modelled on Tenstorrent (see `last_bench`)."""
+        """Milliseconds per run: `func` timed on the inputs, else the kernel's backend runtime's `profile` (measured
+        on TVM's backends, modelled on Tenstorrent); `last_bench` says which."""
         inputs = list(input_tensors) if input_tensors is not None else self.inputs()
-        if func is None and self.kernel.target == "tenstorrent":
-            from ..tenstorrent.perf_model import estimate_kernel
-
-            self.kernel(*inputs)
-            self.last_bench = MODELLED
-            return float(estimate_kernel(self.kernel).modelled_seconds * 1e3)
-        run = func if func is not None else self._tvm_runner(inputs)
-        args = inputs if func is not None else []
-        for _ in range(max(warmup, 1)):
-            run(*args)
-        start = time.perf_counter()
-        for _ in range(max(rep, 1)):
-            run(*args)
+        if func is None:
+            latency, self.last_bench = self.kernel.runtime.profile(self.kernel, inputs, warmup, rep)
+            return float(latency)
         self.last_bench = MEASURED
-        return (time.perf_counter() - start) * 1e3 / max(rep, 1)
-
-    def _tvm_runner(self, inputs: Sequence[Any]) -> Callable[..., Any]:
-        """The compiled function bound to tvm tensors made once (no per-call copies in the timing)."""
-        import tvm
-
-        artifact = self.kernel.artifact
-        if artifact.rt_mod is None or not hasattr(artifact.rt_mod, "__getitem__"):
-            raise TileLangError(f"backend '{self.kernel.target}' cannot run kernel '{self.kernel.name}' here")
-        outputs, values, supplied = self._outputs(), [], iter(inputs)
-        for i, p in enumerate(self.kernel.params):
-            value = np.zeros(p.shape, p.numpy_dtype()) if i in outputs else next(supplied)
-            values.append(tvm.runtime.tensor(np.ascontiguousarray(value)) if isinstance(value, np.ndarray) else value)
-        function = artifact.rt_mod[artifact.entry_name]
-        return lambda: function(*values)
+        return do_bench(lambda: func(*inputs), warmup, rep)
 
 
 def do_bench(fn: Callable[[], Any], warmup: int = 25, rep: int = 100, **ignored: Any) -> float:
@@ -131,4 +105,4 @@ def do_bench(fn: Callable[[], Any], warmup: int = 25, rep: int = 100, **ignored:
     return (time.perf_counter() - start) * 1e3 / max(rep, 1)
 
 
-__all__ = ["MEASURED", "MODELLED", "Profiler", "TensorSupplyType", "do_bench", "supply"]
+__all__ = ["MEASURED", "Profiler", "TensorSupplyType", "do_bench", "supply"]

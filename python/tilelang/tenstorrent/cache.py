@@ -1,4 +1,4 @@
-"""The emulator's build cache (`emulator.cache_dir()`, $TT_EMU_CACHE): host programs (`host/<key>/`) and kernel
+"""The emulator's build cache (`cache_dir()`, $TT_EMU_CACHE): host programs (`host/<key>/`) and kernel
 objects (`kernels/*.so`), both keyed by content. It is bounded: after each new host build the least recently used
 entries beyond the limits are removed at once (a host program is marked used whenever a run reuses it). A host
 program being built or run is held by a shared lock (`in_use`, a `flock` on `<entry>/.in_use.lock`), which prune
@@ -27,9 +27,16 @@ IN_USE = ".in_use.lock"
 BUILDING = ".build.lock"
 
 
-def _root(root: Path | None) -> Path:
-    from .emulator import cache_dir
+def cache_dir() -> Path:
+    """$TT_EMU_CACHE, else $XDG_CACHE_HOME (or ~/.cache) + /tilelang/tt_emu: where host programs and kernels are
+    kept."""
+    if os.environ.get("TT_EMU_CACHE"):
+        return Path(os.environ["TT_EMU_CACHE"])
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "tilelang" / "tt_emu"
 
+
+def _root(root: Path | None) -> Path:
     return Path(root) if root is not None else cache_dir()
 
 

@@ -11,6 +11,7 @@ safely. Importing this module compiles nothing.
 
 from __future__ import annotations
 
+import argparse
 import contextlib
 import hashlib
 import json
@@ -18,6 +19,7 @@ import os
 import shlex
 import shutil
 import subprocess
+import sys
 import tempfile
 import threading
 import warnings
@@ -26,7 +28,9 @@ from pathlib import Path
 from typing import Any
 
 from .. import _layout, cpp
-from . import intrinsics
+from . import cache, intrinsics
+from .cache import cache_dir
+from .templates import templates
 
 INCLUDE_DIRS = _layout.emulator_include_dirs()
 # The API profile of the backend spec (the library has it compiled in as the default of $TT_EMU_PROFILE, from the
@@ -46,15 +50,6 @@ class TTEmulatorError(RuntimeError):
         super().__init__(message)
         self.returncode = returncode
         self.report = report
-
-
-def cache_dir() -> Path:
-    """$TT_EMU_CACHE, else $XDG_CACHE_HOME (or ~/.cache) + /tilelang/tt_emu: where host programs and kernels are
-    kept."""
-    if os.environ.get("TT_EMU_CACHE"):
-        return Path(os.environ["TT_EMU_CACHE"])
-    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-    return Path(base) / "tilelang" / "tt_emu"
 
 
 def _compiler() -> str:
@@ -143,8 +138,6 @@ def cmake_prefix() -> Path:
     resolve to this emulator: the library, and the include root of the host API (`tt-metalium/*.hpp`, `tt_stl`).
     Written under `cache_dir()/cmake/<key>` (keyed by the library's and the headers' paths and the profile), only
     when its files change; returns the prefix."""
-    from .metalium import _templates
-
     lib = library()
     profile = intrinsics.PROFILES[DEFAULT_PROFILE]
     values = {"package": str(Path(__file__).resolve().parents[1]), "library": str(lib), "library_name": lib.name,
@@ -153,7 +146,7 @@ def cmake_prefix() -> Path:
     folder = prefix / "lib" / "cmake" / CMAKE_PACKAGE
     folder.mkdir(parents=True, exist_ok=True)
     for name in (f"{CMAKE_PACKAGE}Config.cmake", f"{CMAKE_PACKAGE}ConfigVersion.cmake"):
-        text = _templates().get_template(f"{name}.j2").render(**values)
+        text = templates().get_template(f"{name}.j2").render(**values)
         target = folder / name
         if not target.exists() or target.read_text() != text:
             tmp = folder / f"{name}.tmp{os.getpid()}"
@@ -180,8 +173,6 @@ def _host_entry(main_cpp: Path, profile: str) -> tuple[Path, list[str]]:
 
 def _ensure_built(exe: Path, command: list[str], what: str) -> None:
     """The program at `exe`, built unless a verified copy is there (the caller holds `cache.in_use`)."""
-    from . import cache
-
     built_now = False
     with cache.building(exe.parent):  # one builder per key, across threads and processes
         problem = _verified(exe) if exe.exists() else None
@@ -209,8 +200,6 @@ def build_host(main_cpp: Path, profile: str = DEFAULT_PROFILE) -> Path:
     threads and processes; a cached program that does not match its recorded digest is rebuilt (with a warning
     naming the cache). `host_program` also keeps it from being pruned while it runs.
     """
-    from . import cache
-
     main_cpp = Path(main_cpp).resolve()
     exe, command = _host_entry(main_cpp, profile)
     with cache.in_use(exe.parent):
@@ -222,8 +211,6 @@ def build_host(main_cpp: Path, profile: str = DEFAULT_PROFILE) -> Path:
 def host_program(main_cpp: Path, profile: str = DEFAULT_PROFILE) -> Iterator[Path]:
     """`with host_program(main_cpp) as exe: run(exe, ...)`: `build_host`, and the cache entry protected from
     pruning (by other threads and processes) until the block ends."""
-    from . import cache
-
     main_cpp = Path(main_cpp).resolve()
     exe, command = _host_entry(main_cpp, profile)
     with cache.in_use(exe.parent):
@@ -262,8 +249,6 @@ def run(executable: Path, args: list[str], profile: str = DEFAULT_PROFILE, repor
     than `timeout` seconds, default run_timeout(): the emulator names the kernels still running, with their core
     and last API call).
     """
-    from . import cache
-
     timeout = run_timeout() if timeout is None else timeout
     if not 0 < timeout < MAX_TIMEOUT:
         raise TTEmulatorError(f"timeout={timeout!r} is not a positive number of seconds below {MAX_TIMEOUT:g}")
@@ -321,9 +306,6 @@ Environment:
 
 
 def main(argv: list[str] | None = None) -> int:
-    import argparse
-    import sys
-
     parser = argparse.ArgumentParser(
         prog="python -m tilelang.tenstorrent.emulator", formatter_class=argparse.RawDescriptionHelpFormatter,
         description=USAGE.format(profiles=", ".join(intrinsics.PROFILES), default=DEFAULT_PROFILE))

@@ -8,6 +8,7 @@ import tvm
 import tvm_ffi
 from tvm import tirx
 
+from .._intrinsic_table import Intrinsic
 from . import intrinsics
 
 # Intrinsic records by the TVM op their calls invoke.
@@ -38,7 +39,7 @@ def get_attr(func: tirx.PrimFunc, key: str, default: Any = None) -> Any:
     return to_py(attrs[key])
 
 
-def intrinsic_of(expr: Any) -> intrinsics.Intrinsic | None:
+def intrinsic_of(expr: Any) -> Intrinsic | None:
     """The intrinsic record a call expression invokes, or None for any other expression."""
     if isinstance(expr, tvm.ir.Call) and isinstance(expr.op, tvm.ir.Op):
         return _BY_OP.get(str(expr.op.name))

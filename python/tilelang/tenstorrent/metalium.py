@@ -15,54 +15,29 @@ import math
 import tempfile
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-import jinja2
 import numpy as np
 import tvm
 from tvm import tirx
 
-from . import attr_keys, device, intrinsics
-from .host import host_plan
+from .. import cpp
+from . import attr_keys, device, emulator, intrinsics
+from .host import host_layout, host_plan
 from .kernel_cpp import TTCodegenError, kernel_source
 from .lowered import get_attr
+from .plan_schema import PLAN_SCHEMA
 from .roles import KERNEL_ROLES
+from .templates import templates
+from .ttnn_host import SCRIPT, render_ttnn, unsupported
 
 FILES = {role: f"{role}.cpp" for role in KERNEL_ROLES}
 HOST_TYPES = {2: "uint16_t", 4: "float"}  # float element bytes -> host vector type (bf16/fp16 travel as raw bits)
 HOST_INT_TYPES = {"int32": "int32_t", "uint32": "uint32_t", "uint16": "uint16_t", "uint8": "uint8_t",
                   "bool": "uint8_t", "int8": "int8_t"}  # integer dtypes: their own C type (bool: bytes of 0 and 1)
-HERE = Path(__file__).resolve().parent
-
-
-@lru_cache(maxsize=1)
-def _templates() -> jinja2.Environment:
-    env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(HERE / "metalium")), undefined=jinja2.StrictUndefined,
-                             keep_trailing_newline=True, trim_blocks=True, lstrip_blocks=True, autoescape=False)
-    env.filters["cpp_arg"] = _cpp_arg
-    return env
-
-
-def _cpp_arg(value: Any) -> str:
-    """One runtime argument in main.cpp: a 32-bit constant, or what the host knows at run time (a tensor's DRAM
-    address, a core's NoC coordinate, a semaphore id)."""
-    if not isinstance(value, dict):
-        return f"{int(value) & 0xFFFFFFFF}u"
-    if "tensor" in value:
-        return f"static_cast<uint32_t>({value['tensor']}->address())"
-    if "semaphore" in value:
-        return f"semaphore_{value['semaphore']}"
-    axis = "x" if "noc_x" in value else "y"
-    x, y = value[f"noc_{axis}"]
-    return f"static_cast<uint32_t>(noc_core({x}, {y}).{axis})"
-
-
 def _fp32_dest_acc(compute: tirx.PrimFunc) -> bool:
     """Whether the compute kernel accumulates in fp32 (the C++ engines' kernel facts decide it once)."""
-    from .. import cpp
-
     return bool(cpp.call("tl.tt.KernelAccumulatesFp32", compute))
 
 
@@ -76,7 +51,6 @@ def build_plan(device_mod: tvm.IRModule, params: Sequence[Any], kernel: str) -> 
     if missing:
         raise TTCodegenError(f"kernel '{kernel}': no {', '.join(missing)} kernel in the lowered module; the "
                              "Metalium code generator needs reader, compute and writer")
-    by_name = {p.name: p for p in params}
     constants = plan.get("constants") or {}  # tensors the passes added (AddTTConstants): the host fills them
     readers = set(get_attr(funcs["reader"], attr_keys.TT_TENSOR_ARGS, {}).values())
     writers = set(get_attr(funcs["writer"], attr_keys.TT_TENSOR_ARGS, {}).values())
@@ -86,8 +60,10 @@ def build_plan(device_mod: tvm.IRModule, params: Sequence[Any], kernel: str) -> 
         role = {(True, True): "inout", (False, True): "output", (True, False): "input"}.get(
             (name in readers, name in writers), "unused")  # inout: T.atomic_add adds onto what the tensor holds
         constant = constants.get(name)
+        # The kernel's shape (tt.buffers): the user's, or the 2-D matrix of a tensor the kernel accesses only through
+        # T.Tensor views of its folded matrix (the same C-order bytes; loop_views.cc).
         shape = ([info["tile_rows"] * device.TILE[0], info["tile_cols"] * device.TILE[1]] if constant
-                 else list(by_name[name].shape))
+                 else [int(e) for e in info["shape"]])
         entry = {"name": name, "parameter": -1 if constant else [p.name for p in params].index(name), "shape": shape,
                  "dtype": info["dtype"], "data_format": info["data_format"], "page_bytes": info["page_bytes"],
                  "pages": info["pages"], "page_layout": info["page_layout"], "role": role,
@@ -129,9 +105,7 @@ def _json_number(value: float) -> float | str:
 
 
 def validate_plan(plan: dict[str, Any]) -> None:
-    import jsonschema
-
-    from .plan_schema import PLAN_SCHEMA
+    import jsonschema  # heavy (its format checkers): imported when a plan is validated (save(), the tests)
 
     errors = sorted(jsonschema.Draft202012Validator(PLAN_SCHEMA).iter_errors(plan), key=lambda e: list(e.path))
     if errors:
@@ -161,52 +135,24 @@ def _mask_fill(tensor: dict[str, Any]) -> dict[str, Any] | None:
 
 
 def _bits_dtype(dtype: str) -> Any:
-    import ml_dtypes
+    import ml_dtypes  # numpy's bfloat16, as KernelParam.numpy_dtype imports it: only for bf16/fp16 constants
 
     return ml_dtypes.bfloat16 if dtype == "bfloat16" else np.float16
 
 
-def _host_layout(tensor: dict[str, Any], tile: Sequence[int]) -> dict[str, Any]:
-    """How main.cpp and run_ttnn.py place a tensor's row-major values in what DRAM holds: `lead` matrices of `rows` x
-    `cols` (a 1-D tensor: one row) in matrices of `prows` x `pcols` (InferTTLayout's padded_shape: a 1-D tensor is
-    row 0 of a tile row), element (r, c) at row r // er * pr + r % er and col c // ec * pc + c % ec (a dim of blocks
-    that are not whole tiles lays each block out on its own run of tiles; er = pr = 1 elsewhere); the rest holds
-    `fill`, the tensor's pad_value."""
-    shape, padded, blocks = tensor["shape"], tensor.get("padded_shape", tensor["shape"]), tensor.get("blocks")
-    blocks = blocks or [0] * len(shape)
-
-    def run(e: int, t: int) -> tuple[int, int]:
-        return (e, -(-e // t) * t) if e else (1, 1)
-
-    if tensor["page_layout"] == "row_major":  # rows of the last dim; padded in one dim k (tile_padding.cc):
-        k = next((d for d in range(len(shape) - 1) if padded[d] != shape[d]), 0)  # matrices of the dims from k on
-        lead, rows, cols = math.prod(shape[:k]), math.prod(shape[k:-1]), shape[-1]
-        prows, pcols = math.prod(padded[k:-1]), shape[-1]
-        (er, pr), (ec, pc) = (1, 1), (1, 1)
-    elif len(shape) == 1:
-        lead, rows, cols, prows, pcols = 1, 1, shape[0], tile[0], padded[0]
-        (er, pr), (ec, pc) = (1, 1), run(blocks[0], tile[1])
-    else:
-        lead, rows, cols, prows, pcols = math.prod(shape[:-2]), shape[-2], shape[-1], padded[-2], padded[-1]
-        (er, pr), (ec, pc) = run(blocks[-2], tile[0]), run(blocks[-1], tile[1])
-    return {"lead": lead, "rows": rows, "cols": cols, "prows": prows, "pcols": pcols, "er": er, "pr": pr, "ec": ec,
-            "pc": pc, "elems": math.prod(shape), "padded_elems": lead * prows * pcols,
-            "padded": (rows, cols) != (prows, pcols)}
-
-
 def render_host(plan: dict[str, Any], template: str) -> str:
     # An N-D tensor is tilized as its (prod(leading dims) * rows, cols) matrix, a 1-D one as row 0 of a tile row,
-    # each padded as InferTTLayout lays it out (_host_layout); a row-major tensor is uploaded and read back as it is.
+    # each padded as InferTTLayout lays it out (host_layout); a row-major tensor is uploaded and read back as it is.
     tile = plan["device"]["tile"]
     tensors = []
     for t in plan["tensors"]:
-        layout = _host_layout(t, tile)
+        layout = host_layout(t, tile)
         ctype = HOST_INT_TYPES.get(t["dtype"]) or HOST_TYPES[t["page_bytes"] * t["pages"] // layout["padded_elems"]]
         fill = t["constant"]["value"] if "constant" in t else t.get("pad_value", 0.0)
         tensors.append(dict(t, **layout, ctype=ctype, fill=_host_bits(fill, t["dtype"]), mask=_mask_fill(t)))
     noc_coords = any(isinstance(v, dict) and ("noc_x" in v or "noc_y" in v) for k in plan["kernels"].values()
                      for row in k["runtime_arg_values"] for v in row["args"])
-    return _templates().get_template(template).render(
+    return templates().get_template(template).render(
         plan=plan, host_api=plan["device"]["host_api"], roles=KERNEL_ROLES, noc_coords=noc_coords, tensors=tensors,
         inputs=[t for t in tensors if t["role"] in ("input", "inout")],
         outputs=[t for t in tensors if t["role"] in ("output", "inout")])
@@ -248,8 +194,6 @@ class MetaliumProgram:
         them in place. Returns the emulator's report (status, counters per core and in total). `timeout`: seconds
         the run may take (default: $TT_EMU_TIMEOUT, else 600); past it the emulator names the kernels still running
         (core, role, last API call)."""
-        from . import emulator
-
         with tempfile.TemporaryDirectory(prefix="tt_run_") as tmp:
             root = Path(workdir) if workdir is not None else Path(tmp)
             kernel_dir = self._write(root)  # the hot path: the plan's schema is checked by tests and save()
@@ -288,8 +232,6 @@ def metalium_program(device_mod: tvm.IRModule, params: Sequence[Any], kernel: st
             plan["kernels"][role]["defines"] = dict(source.defines)
     files["main.cpp"] = render_host(plan, "main.cpp.j2")
     files["CMakeLists.txt"] = render_host(plan, "CMakeLists.txt.j2")
-    from .ttnn_host import SCRIPT, render_ttnn, unsupported  # it builds on this module
-
     if unsupported(plan) is None:
         files[SCRIPT] = render_ttnn(plan)
     files["tt.plan.json"] = json.dumps(plan, indent=1) + "\n"

@@ -236,7 +236,8 @@ def estimate(plan: Mapping[str, Any], report: Mapping[str, Any], perf: Mapping[s
     """Model a kernel run: `plan` is tt.plan.json, `report` the emulator's report (its `cores` counters), `perf`
     the device's performance facts (default: device.PERF). `fidelity` models the same counters at another math
     fidelity than the plan's (the counters do not depend on it, only the tile-matmul rate does)."""
-    perf = device.PERF if perf is None else perf
+    default: Mapping[str, Any] = device.PERF
+    perf = perf if perf is not None else default
     measured = perf["measured"]
     fidelity = fidelity or _fidelity(plan)
     fmt = operand_format(plan)
@@ -253,7 +254,7 @@ def estimate(plan: Mapping[str, Any], report: Mapping[str, Any], perf: Mapping[s
         if entry.get("dram_bytes_written", 0):
             noc += write_back
         moved = int(entry.get("dram_bytes_read", 0)) + int(entry.get("dram_bytes_written", 0))
-        cores.append(CorePerf(tuple(entry.get("core", (0, 0))), compute, noc, fill + drain,  # type: ignore[arg-type]
+        cores.append(CorePerf(tuple(entry.get("core", (0, 0))), compute, noc, fill + drain,
                               waits, moved))
     clock = float(measured["clock_hz"])
     dram_bytes = totals["dram_bytes_read"] + totals["dram_bytes_written"]

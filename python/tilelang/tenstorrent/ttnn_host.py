@@ -1,11 +1,11 @@
-"""The ttnn host program of a compiled Tenstorrent kernel, and `execution_backend="ttnn"`.
+"""The ttnn host program of a compiled Tenstorrent kernel (run by `execution_backend="ttnn"`, ttnn_runner.py).
 
 `render_ttnn(plan)` fills metalium/run_ttnn.py.j2 from the plan (tt.plan.json), as main.cpp is filled: a self-contained
 Python script that runs the same reader/compute/writer kernels through `ttnn.generic_op(tensors, ProgramDescriptor)`.
 It is written for API profiles whose ttnn wheel has generic_op (`ttnn_generic_op` in specs/backends/tenstorrent.yaml)
 and kernels whose data formats have a ttnn DataType (`TTNN_DATA_TYPES`, from the spec's data_formats).
 
-`TTNNProgram` runs a compiled kernel on a device through that script; `ttnn_program(program)` refuses, with the
+`ttnn_runner.TTNNProgram` runs a compiled kernel on a device through that script; `ttnn_program` refuses, with the
 reason, when the script cannot be written, ttnn is not importable or no device is present. Nothing falls back to
 the emulator.
 """
@@ -15,20 +15,16 @@ from __future__ import annotations
 import hashlib
 import importlib.util
 import math
-import tempfile
-from collections.abc import Sequence
-from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
 import jinja2
-import numpy as np
 
-from ..errors import TileLangError
 from . import device, intrinsics
-from .metalium import HERE, MetaliumProgram
+from .host import host_layout
 from .roles import KERNEL_ROLES
+from .templates import HERE
 
 SCRIPT = "run_ttnn.py"
 
@@ -103,14 +99,12 @@ def render_ttnn(plan: dict[str, Any]) -> str:
     """run_ttnn.py of a plan for which `unsupported(plan)` is None."""
     order = {"input": 0, "unused": 1, "output": 2}  # generic_op takes the output tensors last
     # An N-D tensor is tiled as its (prod(leading dims) * rows, cols) matrix, a 1-D one as row 0 of a tile row, each
-    # padded as InferTTLayout lays it out, as in main.cpp (_host_layout). Float tensors travel as float32 arrays (ttnn
+    # padded as InferTTLayout lays it out, as in main.cpp (host_layout). Float tensors travel as float32 arrays (ttnn
     # rounds them to the format); integer ones as their own integers (a bool tensor as uint8, its format), which
     # float32 would not hold exactly beyond 2**24.
-    from .metalium import _host_layout
-
     tensors = []
     for t in sorted(plan["tensors"], key=lambda t: order[t["role"]]):
-        h = _host_layout(t, plan["device"]["tile"])
+        h = host_layout(t, plan["device"]["tile"])
         layout = tuple(h[k] for k in ("lead", "rows", "cols", "prows", "pcols", "er", "pr", "ec", "pc"))
         pad = t.get("pad_value", 0)
         tensors.append(dict(t, rows=h["lead"] * h["prows"], cols=h["pcols"], layout=layout,
@@ -134,40 +128,3 @@ def load_script(path: Path) -> Any:
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
-
-
-@dataclass
-class TTNNProgram(MetaliumProgram):
-    """A compiled kernel that runs on a Tenstorrent device through its run_ttnn.py (ttnn.generic_op)."""
-
-    device_id: int = 0
-    script: Any = None
-    folder: Any = field(default=None, repr=False)  # the TemporaryDirectory holding the artifacts the script runs
-
-    def run(self, arrays: Sequence[Any], workdir: str | Path | None = None) -> dict[str, Any]:
-        """Run on the device: inputs read from `arrays` (parameter order), outputs written back into them."""
-        inputs = {t["name"]: arrays[t["parameter"]] for t in self.plan["tensors"]
-                  if t["role"] == "input" and "constant" not in t}  # constants are filled by the script
-        outputs = self.script.run(inputs, self.device_id)
-        for t in self.plan["tensors"]:
-            if t["role"] == "output":
-                target = arrays[t["parameter"]]
-                target[...] = np.asarray(outputs[t["name"]]).reshape(target.shape).astype(target.dtype)
-        self.last_report = {"status": "ok", "execution_backend": "ttnn"}  # hardware runs have no emulator counters
-        return self.last_report
-
-
-def ttnn_program(program: MetaliumProgram, kernel: str, device_id: int = 0) -> TTNNProgram:
-    """`program` made to run through ttnn on device `device_id`; a TileLangError saying what is missing otherwise."""
-    where = f"kernel '{kernel}': execution_backend='ttnn'"
-    if SCRIPT not in program.files:
-        raise TileLangError(f"{where}: {unsupported(program.plan)}")
-    folder = tempfile.TemporaryDirectory(prefix="tt_ttnn_")
-    runner = TTNNProgram(program.plan, program.files, program.params, device_id=device_id, folder=folder)
-    path = runner.save(folder.name) / SCRIPT
-    runner.script = load_script(path)
-    try:
-        runner.script.require_device(runner.script.import_ttnn(), device_id)
-    except runner.script.Unavailable as exc:
-        raise TileLangError(f"{where}: {exc}") from None
-    return runner

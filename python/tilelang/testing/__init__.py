@@ -14,8 +14,8 @@ def _numpy(x: Any) -> np.ndarray:
         return x
     if hasattr(x, "detach"):  # torch
         x = x.detach().cpu()
-        return x.float().numpy() if str(x.dtype) == "torch.bfloat16" else x.numpy()
-    return np.asarray(x.numpy()) if hasattr(x, "numpy") else np.asarray(x)
+        return np.asarray(x.float().numpy() if str(x.dtype) == "torch.bfloat16" else x.numpy())
+    return np.asarray(x.numpy() if hasattr(x, "numpy") else x)
 
 
 def _float(x: Any) -> np.ndarray:
@@ -55,7 +55,7 @@ def set_random_seed(seed: int = 42) -> None:
 
 def main() -> None:
     """Run the calling module's tests with pytest (TileLang's `tilelang.testing.main()`)."""
-    import pytest
+    import pytest  # a development dependency (the `dev` extra): only this entry point runs it
 
     module = sys.modules.get("__main__")
     path = getattr(module, "__file__", None)

@@ -222,6 +222,7 @@ struct ComputeState {
     // The formats of the last typecast_tile_init (tt::DataFormat values; typecast_init = false: none since).
     bool typecast_init = false;
     uint32_t typecast_from = 0, typecast_to = 0;
+    bool where_init = false;  // where_tile_init is the last SFPU init (kapi_select.cpp)
     uint32_t layout[5] = {};  // tilize / pack_untilize set-up until its uninit: LayoutMode, icb, ocb, block, full
 };
 

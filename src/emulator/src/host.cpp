@@ -133,14 +133,22 @@ bool CloseDevice(IDevice* device) {
 
 Program CreateProgram() { return Program(); }
 
-}  // namespace tt::tt_metal
-
-namespace tt::tt_metal {
-
 KernelHandle CreateKernel(Program& program, const std::string& file_name, const CoreSpec& core_spec,
                           const std::variant<DataMovementConfig, ComputeConfig>& config) {
+    return tt_emu::create_kernel(program, file_name, core_spec, config, {});
+}
+
+}  // namespace tt::tt_metal
+
+namespace tt_emu {
+using namespace tt::tt_metal;
+
+KernelHandle create_kernel(Program& program, const std::string& file_name, const CoreSpec& core_spec,
+                           const std::variant<DataMovementConfig, ComputeConfig>& config,
+                           std::vector<GeneratedHeader> generated_headers) {
     tt_emu::ProgramState& p = program.state();
     tt_emu::KernelSpec k;
+    k.generated_headers = std::move(generated_headers);
     k.path = tt_emu::resolve_kernel_path(file_name);
     k.name = std::filesystem::path(file_name).stem().string();
     k.cores = tt_emu::expand_cores(core_spec, "CreateKernel");
@@ -153,11 +161,13 @@ KernelHandle CreateKernel(Program& program, const std::string& file_name, const 
         }
         k.compile_args = dm->compile_args;
         k.defines = dm->defines;
+        named_args_define(k, dm->named_compile_args);
     } else {
         const auto& cc = std::get<ComputeConfig>(config);
         k.kind = tt_emu::KernelKind::Compute;
         k.compile_args = cc.compile_args;
         k.defines = cc.defines;
+        named_args_define(k, cc.named_compile_args);
         k.fp32_dest_acc = cc.fp32_dest_acc_en;
         k.math_fidelity = static_cast<int>(cc.math_fidelity);
         for (UnpackToDestMode m : cc.unpack_to_dest_mode) k.unpack_to_dest.push_back(static_cast<uint8_t>(m));
@@ -178,6 +188,10 @@ KernelHandle CreateKernel(Program& program, const std::string& file_name, const 
     p.kernels.push_back(std::move(k));
     return static_cast<KernelHandle>(p.kernels.size() - 1);
 }
+
+}  // namespace tt_emu
+
+namespace tt::tt_metal {
 
 CBHandle CreateCircularBuffer(Program& program, const CoreSpec& core_spec, const CircularBufferConfig& config) {
     static CBHandle next_handle = 1;

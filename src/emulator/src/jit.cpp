@@ -228,8 +228,34 @@ bool build_object(const fs::path& so, const std::string& command_prefix, std::st
     return true;
 }
 
+// Writes a kernel's generated headers into a folder named by their digest (so a cached object's key, which holds
+// the folder in its flags, covers their text) and returns the flags that include them, in order.
+std::string generated_header_flags(const std::vector<GeneratedHeader>& headers, bool before_prelude,
+                                   std::string& log) {
+    if (headers.empty()) return "";
+    std::string all;
+    for (const GeneratedHeader& h : headers) all += h.name + '\0' + h.text + '\0';
+    const fs::path dir = cache_root() / "generated" / digest(all);
+    std::string flags;
+    std::error_code ec;
+    fs::create_directories(dir, ec);
+    for (const GeneratedHeader& h : headers) {
+        const fs::path file = dir / h.name;
+        std::string existing;
+        if (!read_file(file, existing) || existing != h.text) {
+            const std::string tmp = file.string() + ".tmp." + std::to_string(getpid());
+            std::ofstream(tmp, std::ios::binary) << h.text;
+            fs::rename(tmp, file, ec);
+            if (ec) log = "cannot write the generated header " + file.string() + ": " + ec.message();
+        }
+        if (h.before_prelude == before_prelude) flags += " -include " + shell_quote(file.string());
+    }
+    return flags;
+}
+
 std::shared_ptr<KernelBinary> compile(const std::string& path, const std::vector<uint32_t>& compile_args,
-                                      const std::map<std::string, std::string>& defines, KernelKind kind, int noc) {
+                                      const std::map<std::string, std::string>& defines, KernelKind kind, int noc,
+                                      const std::vector<GeneratedHeader>& generated) {
     auto bin = std::make_shared<KernelBinary>();
     bin->path = path;
     const auto start = std::chrono::steady_clock::now();
@@ -248,13 +274,24 @@ std::shared_ptr<KernelBinary> compile(const std::string& path, const std::vector
     const std::string cxx = env_or("CXX", "g++");
     std::string args;
     for (size_t i = 0; i < compile_args.size(); ++i) args += (i ? "," : "") + std::to_string(compile_args[i]);
-    std::string flags = "-std=c++17 -O2 -fPIC -shared -Wall -Werror";
+    // A kernel made from a ProgramSpec is C++20: ttnn 0.81.1's kernel_lib takes DataFormat template arguments, which
+    // tt-metal's compiler accepts in C++17 with its -ftt-nttp (the emulator's DataFormat is a literal class).
+    // tt-metal's warning flags for kernels (jit_build/build.cpp): -Werror, but an unused variable or function, an
+    // unused-but-set variable, a deprecated call, parentheses and multi-statement macros are no error.
+    std::string flags = std::string(generated.empty() ? "-std=c++17" : "-std=c++20") +
+                        " -O2 -fPIC -shared -Wall -Werror -Wno-unknown-pragmas -Wno-deprecated-declarations"
+                        " -Wno-error=multistatement-macros -Wno-error=parentheses"
+                        " -Wno-error=unused-but-set-variable -Wno-unused-variable -Wno-unused-function";
     for (const fs::path& root : roots) flags += " -I" + shell_quote((root / profile).string());
     for (const fs::path& root : roots) flags += " -I" + shell_quote(root.string());
     flags += source_tree_flags();
     flags += " -DKERNEL_COMPILE_TIME_ARGS=" + args;
+    flags += generated_header_flags(generated, true, bin->log);
     flags += kind == KernelKind::Compute ? compute_flags(profile) : data_movement_flags(profile, kind, noc);
+    flags += generated_header_flags(generated, false, bin->log);
+    if (!bin->log.empty()) return bin;
     for (auto& [name, value] : defines) flags += " " + shell_quote("-D" + name + (value.empty() ? "" : "=" + value));
+    if (defines.count("KERNEL_COMPILE_TIME_ARG_MAP")) flags += " -include tt_emu/named_compile_time_args.hpp";
 
     const std::string key = digest(source + '\0' + cxx + ' ' + flags + '\0' + headers_digest(roots));
     const fs::path dir = cache_root() / "kernels";
@@ -296,7 +333,8 @@ std::shared_ptr<KernelBinary> compile(const std::string& path, const std::vector
 }  // namespace
 
 std::shared_future<std::shared_ptr<KernelBinary>> compile_kernel_async(const KernelSpec& spec) {
-    return std::async(std::launch::async, compile, spec.path, spec.compile_args, spec.defines, spec.kind, spec.noc)
+    return std::async(std::launch::async, compile, spec.path, spec.compile_args, spec.defines, spec.kind, spec.noc,
+                      spec.generated_headers)
         .share();
 }
 

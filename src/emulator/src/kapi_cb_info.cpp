@@ -1,5 +1,9 @@
 // Kernel API: what a kernel reads about its CBs (data format, page size, the CB interface of tt-metal's
 // internal/circular_buffer_interface.h that ttnn's kernels read the page size from).
+#include <map>
+#include <mutex>
+
+#include "../include/ttnn_0_81/internal/circular_buffer_interface.h"
 #include "emu.hpp"
 #include "tt_emu/kernel_api.hpp"
 
@@ -20,17 +24,26 @@ namespace detail {
 
 // fifo_size, fifo_limit, fifo_page_size, fifo_num_pages, fifo_rd_ptr, fifo_wr_ptr of tt-metal's LocalCBInterface
 // (the limit is the ring's end, its start plus its size, as tt-metal's CB set-up writes it; the pointers are where
-// the next read and write begin).
-void cb_interface(uint32_t cb_id, uint32_t out[6]) {
+// the next read and write begin), in the calling kernel's snapshot of the CB (one per kernel thread and CB; a map's
+// values stay where they are).
+const LocalCBInterface& cb_interface(uint32_t cb_id) {
+    static std::mutex mutex;
+    static std::map<std::pair<const KernelThread*, uint32_t>, LocalCBInterface> snapshots;
     Session s = enter("get_local_cb_interface", {cb_id});
     const Cb& cb = cb_of(s, cb_id);
     const uint32_t size = cb.capacity * cb.page_bytes;
-    out[0] = size;
-    out[1] = cb.base + size;
-    out[2] = cb.page_bytes;
-    out[3] = cb.capacity;
-    out[4] = cb.page_addr(cb.rd_page());
-    out[5] = cb.page_addr(cb.wr_page());
+    const LocalCBInterface now{size, cb.base + size, cb.page_bytes, cb.capacity, cb.page_addr(cb.rd_page()),
+                               cb.page_addr(cb.wr_page())};
+    std::lock_guard<std::mutex> guard(mutex);
+    LocalCBInterface& slot = snapshots[{&s.t, cb_id}];
+    slot = now;
+    return slot;
+}
+
+// ASSERT in a kernel: tt-metal checks it under its watcher; the emulator always does.
+void kernel_assert_failed(const char* condition, const char* file, int line) {
+    Session s = enter("ASSERT", {});
+    fail(s, std::string("ASSERT(") + condition + ") failed at " + file + ":" + std::to_string(line));
 }
 
 }  // namespace detail

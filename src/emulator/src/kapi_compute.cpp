@@ -5,6 +5,7 @@
 #include <cstring>
 #include <string>
 
+#include "cb_fresh.hpp"
 #include "compute.hpp"
 #include "sanitize.hpp"
 #include "tt_emu/kernel_api.hpp"
@@ -200,7 +201,7 @@ void pack(uint32_t ifrom_dst, uint32_t icb, bool out_of_order, uint32_t output_t
     need_pack_format(s, c, icb);
     claim(s, cb, true);
     const uint32_t pos = out_of_order ? output_tile_index : cb.packed;
-    if (pos >= cb.reserved) {
+    if (pos >= cb.reserved && !reserve_fresh_pages(s, cb, pos + 1)) {
         fail(s, "pack_tile writes page " + std::to_string(pos) + " of the reservation, but only " +
                     std::to_string(cb.reserved) + " pages of CB " + std::to_string(icb) +
                     " are reserved (cb_reserve_back first)");

@@ -1,7 +1,9 @@
 // Kernel API: row reductions (reduce.h). reduce_tile folds the columns of an input tile into column 0 of a DST
 // tile, scaled by a scaler tile; reduce_init also sets the packer's edge mask (only column 0 is packed) until
-// reduce_uninit clears it. As on hardware, DST holds zero after tile_regs_acquire and a reduction accumulates onto
-// (sum) or takes the maximum with (max) what it holds.
+// reduce_uninit clears it. As on hardware, DST holds zero after tile_regs_acquire and a sum accumulates onto what it
+// holds; a max takes the maximum with what a math call wrote to the DST tile since tile_regs_acquire, else starts
+// from its own values: tt-metal's production reduce (ttnn kernel_lib reduce_helpers_compute.inl: tile_regs_acquire,
+// then reduce_tile<MAX>, no fill) and its reduce_max example (rows of U(-10, -1)) take the maxima of negative rows.
 #include <algorithm>
 #include <string>
 
@@ -18,14 +20,16 @@ std::string cb_name(uint32_t cb) { return "CB " + std::to_string(cb); }
 
 // tt-metal's scaler tile (generate_reduce_scaler.hpp): the first row of each of the four 16x16 faces holds the
 // scaler, everything else is zero; in row-major terms rows 0 and 16 hold it in every column. Returns the scaler.
-float scaler_of(Session& s, uint32_t cb, uint32_t tile) {
+// A MAX reduction (GMPOOL) is only held to rows 0 and 16: tt-metal's own reduce_max programming example feeds it
+// an all-ones tile.
+float scaler_of(Session& s, uint32_t cb, uint32_t tile, bool max) {
     float t[kTileElems];
     unpack_operand(s, cb, tile, t);
     const float value = t[0];
     for (uint32_t r = 0; r < 32; ++r) {
         for (uint32_t col = 0; col < 32; ++col) {
             const float want = (r == 0 || r == 16) ? value : 0.0f;
-            if (t[r * 32 + col] != want || value == 0.0f) {
+            if ((t[r * 32 + col] != want && (!max || r == 0 || r == 16)) || value == 0.0f) {
                 fail(s, "the scaler tile (tile " + std::to_string(tile) + " of " + cb_name(cb) +
                             ") does not have tt-metal's scaler layout (rows 0 and 16, the first row of each face, "
                             "hold one non-zero scaler; every other element is zero): element (" + std::to_string(r) +
@@ -71,7 +75,8 @@ void reduce_tile(PoolType pool, ReduceDim dim, uint32_t icb, uint32_t icb_scaler
                     " (call reduce_init for these CBs first)");
     }
     need_unpack_formats(s, c, icb, icb_scaler);
-    const float scaler = scaler_of(s, icb_scaler, itile_scaler);
+    const float scaler = scaler_of(s, icb_scaler, itile_scaler, max);
+    const bool fresh = !((c.written >> idst) & 1u);  // no math wrote this DST tile since tile_regs_acquire
     float* d = math_dst(s, c, idst);
     c.reduced |= 1u << idst;
     float a[kTileElems];
@@ -86,7 +91,11 @@ void reduce_tile(PoolType pool, ReduceDim dim, uint32_t icb, uint32_t icb_scaler
             d[r * 32] += folded;
             continue;
         }
-        d[r * 32] = max ? std::max(d[r * 32], scaler * folded) : d[r * 32] + scaler * folded;
+        if (max) {
+            d[r * 32] = fresh ? scaler * folded : std::max(d[r * 32], scaler * folded);
+        } else {
+            d[r * 32] += scaler * folded;
+        }
     }
     finish_math(c, d);
     s.core.counters[kEltwiseTiles] += 1;

@@ -23,6 +23,7 @@ void cumsum_tile_init() {
     c.sfpu = 0;
     c.cumsum_init = true;
     c.typecast_init = false;
+    c.where_init = false;
 }
 
 void cumsum_tile(uint32_t idst, bool first) {
@@ -68,6 +69,7 @@ void typecast_init(uint32_t in_format, uint32_t out_format) {
     c.sfpu = 0;
     c.cumsum_init = false;
     c.typecast_init = true;
+    c.where_init = false;
     c.typecast_from = in_format;
     c.typecast_to = out_format;
 }

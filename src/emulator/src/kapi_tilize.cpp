@@ -167,8 +167,10 @@ void pack_untilize_init(uint32_t block_ct_dim, uint32_t full_ct_dim, uint32_t ic
 }
 
 void pack_untilize_block(uint32_t block_ct_dim, uint32_t full_ct_dim, uint32_t icb, uint32_t block_rt_dim,
-                         uint32_t ocb) {
-    Session s = enter("pack_untilize_block", {block_ct_dim, full_ct_dim, icb, block_rt_dim, ocb});
+                         uint32_t ocb, uint32_t block_c_index) {
+    Session s = enter("pack_untilize_block", {block_ct_dim, full_ct_dim, icb, block_rt_dim, ocb, block_c_index});
+    // The emulator's tile rows are one DST block (pack_untilize_init refuses block_ct_dim != full_ct_dim): block 0.
+    if (block_c_index != 0) fail(s, "pack_untilize_block of block " + std::to_string(block_c_index) + " of a tile row of one block");
     ComputeState& c = compute_of(s);
     need_mode(s, c, LayoutMode::Untilize, icb, ocb, block_ct_dim);
     if (full_ct_dim != c.layout[kLayoutFull]) {

@@ -19,6 +19,14 @@ struct KernelBinary {
     void (*entry)() = nullptr;
 };
 
+// A header the JIT writes for one kernel and includes before it (tt-metal's genfiles: a Metal 2.0 kernel's
+// kernel_bindings_generated.h and kernel_args_generated.h, and the CB descriptors of chlkc_descriptors.h).
+struct GeneratedHeader {
+    std::string name;
+    std::string text;
+    bool before_prelude = false;  // included before the profile's prelude headers (the descriptors)
+};
+
 struct KernelSpec {
     std::string path;
     std::string name;  // file stem: how reports and errors name the kernel
@@ -33,6 +41,7 @@ struct KernelSpec {
     bool dst_full_sync = false;
     std::map<CoreCoord, std::vector<uint32_t>> runtime_args;
     std::vector<uint32_t> common_args;
+    std::vector<GeneratedHeader> generated_headers;  // Metal 2.0 kernels (metal2_host.cpp)
     std::shared_future<std::shared_ptr<KernelBinary>> binary;
 };
 
@@ -50,7 +59,16 @@ struct SemaphoreSpec {
     uint32_t initial_value = 0;
 };
 
+// A kernel made from a ProgramSpec (metal2_host.cpp): its handle and what its run arguments are named.
+struct Metal2Kernel {
+    uint32_t handle = 0;
+    std::vector<std::string> runtime_arg_names;         // per core, in order
+    std::vector<std::string> common_runtime_arg_names;  // the named ones, then one address per tensor binding
+    std::vector<std::string> tensor_parameters;         // of the tensor bindings, in order
+};
+
 struct ProgramState {
+    std::map<std::string, Metal2Kernel> metal2_kernels;  // by KernelSpec unique_id
     std::vector<KernelSpec> kernels;  // KernelHandle = index
     std::map<CoreCoord, std::vector<CbSpec>> cbs;
     std::map<CoreCoord, uint32_t> l1_used;
@@ -62,6 +80,15 @@ std::vector<CoreCoord> expand_cores(const tt::tt_metal::CoreSpec& spec, const ch
 // directory, $TT_METAL_HOME, $TT_METAL_KERNEL_PATH and the system kernel folder that holds it; empty if none does.
 std::string resolve_kernel_path(const std::string& file_name);
 std::string kernel_path_not_found(const std::string& file_name);  // the error naming every folder searched
+
+// CreateKernel's named_compile_args as the define tt-metal's JIT passes (kapi_named_args.cpp).
+void named_args_define(KernelSpec& k, const std::unordered_map<std::string, uint32_t>& named);
+// CreateKernel with the headers the JIT writes for the kernel (a Metal 2.0 kernel's, metal2_host.cpp).
+tt::tt_metal::KernelHandle create_kernel(tt::tt_metal::Program& program, const std::string& file_name,
+                                         const tt::tt_metal::CoreSpec& core_spec,
+                                         const std::variant<tt::tt_metal::DataMovementConfig,
+                                                            tt::tt_metal::ComputeConfig>& config,
+                                         std::vector<GeneratedHeader> generated_headers);
 
 // ------------------------------------------------------------------ JIT (jit.cpp)
 

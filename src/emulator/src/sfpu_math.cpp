@@ -42,6 +42,13 @@ constexpr SfpuMath kSfpuTable[] = {
     {Op::binary_max_tile, [](float a, float b) { return std::fmax(a, b); }},
     {Op::binary_min_tile, [](float a, float b) { return std::fmin(a, b); }},
     {Op::add_binary_tile, [](float a, float b) { return a + b; }},
+    // comp.h: 1.0 where the comparison with zero holds, 0.0 elsewhere (ckernel_sfpu_comp.h apply_zero_comp).
+    {Op::eqz_tile, [](float x, float) { return x == 0.0f ? 1.0f : 0.0f; }},
+    {Op::nez_tile, [](float x, float) { return x != 0.0f ? 1.0f : 0.0f; }},
+    {Op::gtz_tile, [](float x, float) { return x > 0.0f ? 1.0f : 0.0f; }},
+    {Op::gez_tile, [](float x, float) { return x >= 0.0f ? 1.0f : 0.0f; }},
+    {Op::ltz_tile, [](float x, float) { return x < 0.0f ? 1.0f : 0.0f; }},
+    {Op::lez_tile, [](float x, float) { return x <= 0.0f ? 1.0f : 0.0f; }},
 };
 
 // The code of the first tile call of the op map without math here (0: none); a failing static_assert below names
@@ -87,6 +94,7 @@ void sfpu_init(Op op) {
     c.sfpu = static_cast<int>(op);
     c.cumsum_init = false;
     c.typecast_init = false;
+    c.where_init = false;
 }
 
 void sfpu(Op op, uint32_t idst, float value) {

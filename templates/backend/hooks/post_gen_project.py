@@ -71,8 +71,8 @@ def main() -> None:
     print("  make generate")
     print(f"  .venv/bin/pytest -q tests/test_backend_{name}.py")
     print(f"Answers are recorded in {record} (cruft check / cruft update in {here} pull template changes).")
-    print("The copies on the checkout are the ones to edit; the README's 'Add a backend' says how to take template "
-          "changes into them (and what to do with a .rej file).")
+    print("The copies on the checkout are the ones to edit; docs/add-backend.md ('Add a backend') says how to take "
+          "template changes into them (and what to do with a .rej file).")
 
 
 if __name__ == "__main__":

@@ -23,7 +23,8 @@ SPLITS = ("codegen", "ir")
 # Default keys TVM gives targets; a backend named like one would capture tvm.target.Target objects by key.
 TVM_DEFAULT_KEYS = ("cpu", "gpu")
 # Modules of tilelang/engine that are not backends (a backend package tilelang/engine/<name>/ must not shadow them).
-ENGINE_MODULES = ("backend", "codegen", "cpu_lowering", "lower", "lowering", "param", "pipelines", "registry")
+ENGINE_MODULES = ("backend", "codegen", "cpu_lowering", "interface", "lower", "lowering", "param", "pass_config",
+                  "pass_options", "pipelines", "registry", "tvm_runtime")
 
 
 def template_dir() -> Path | None:

@@ -20,6 +20,7 @@
 // Spec: specs/intrinsics/tilize.yaml
 // Spec: specs/intrinsics/transpose.yaml
 // Spec: specs/intrinsics/typecast.yaml
+// Spec: specs/intrinsics/where.yaml
 // The headers the JIT (src/emulator/src/jit.cpp) includes before a kernel, per API profile, as the intrinsic specs
 // place the calls: for a data-movement kernel the header of get_arg_val; for a compute kernel, in this
 // order, the headers of the calls tt-metal's api/compute/common.h brings in:

@@ -13,8 +13,10 @@ from typing import Any
 
 import tvm
 
+from tilelang.engine.tvm_runtime import split_none
+
 from .. import pipelines
-from ..lowering import lower_phases, split_none
+from ..lowering import lower_phases
 from ..param import CompiledArtifact
 from ..registry import BACKENDS
 

@@ -13,8 +13,10 @@ from typing import Any
 
 import tvm
 
+from tilelang.tenstorrent.runtime import split_roles
+
 from .. import pipelines
-from ..lowering import lower_phases, split_roles
+from ..lowering import lower_phases
 from ..param import CompiledArtifact
 from ..registry import BACKENDS
 

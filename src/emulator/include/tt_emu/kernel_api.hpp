@@ -305,15 +305,15 @@ void pack_untilize_uninit(uint32_t ocb);
 namespace detail {
 void pack_untilize_init(uint32_t block_ct_dim, uint32_t full_ct_dim, uint32_t icb, uint32_t ocb);
 void pack_untilize_block(uint32_t block_ct_dim, uint32_t full_ct_dim, uint32_t icb, uint32_t block_rt_dim,
-                         uint32_t ocb);
+                         uint32_t ocb, uint32_t block_c_index);
 }  // namespace detail
 template <uint32_t block_ct_dim = 8, uint32_t full_ct_dim = block_ct_dim>
 void pack_untilize_init(uint32_t icb, uint32_t ocb) {
     detail::pack_untilize_init(block_ct_dim, full_ct_dim, icb, ocb);
 }
 template <uint32_t block_ct_dim = 8, uint32_t full_ct_dim = block_ct_dim>
-void pack_untilize_block(uint32_t icb, uint32_t block_rt_dim, uint32_t ocb) {
-    detail::pack_untilize_block(block_ct_dim, full_ct_dim, icb, block_rt_dim, ocb);
+void pack_untilize_block(uint32_t icb, uint32_t block_rt_dim, uint32_t ocb, uint32_t block_c_index = 0) {
+    detail::pack_untilize_block(block_ct_dim, full_ct_dim, icb, block_rt_dim, ocb, block_c_index);
 }
 
 // ---------------------------------------------------------------- compute: data-format reconfiguration

@@ -34,6 +34,30 @@ void binary_tiles_init(uint32_t icb0, uint32_t icb1, bool acc_to_dest = false, u
     if constexpr (eltwise_binary_type == T::ELWMUL) mul_init(icb0, icb1);
 }
 
+// ttnn 0.81.1's fast tilize (api/compute/tilize.h): on Wormhole the unpacker's fast mode makes the tiles tilize makes,
+// so the emulator's are its tilize calls (reported by those names).
+inline void fast_tilize_init(uint32_t icb, uint32_t full_dim, uint32_t ocb) { tilize_init(icb, full_dim, ocb); }
+inline void fast_tilize_block(uint32_t icb, uint32_t block, uint32_t ocb) { tilize_block(icb, block, ocb); }
+inline void fast_tilize_uninit(uint32_t icb, uint32_t ocb, uint32_t) { tilize_uninit(icb, ocb); }
+
+namespace detail {
+// A kernel's ASSERT (api/debug/assert.h) that does not hold: a report naming the condition and where it is.
+[[noreturn]] void kernel_assert_failed(const char* condition, const char* file, int line);
+}  // namespace detail
+
+// The SFPU selection of api/compute/eltwise_unary/where.h (kapi_select.cpp): DST[odst] = DST[idst1] where
+// DST[idst0] is not zero, else DST[idst2]; ttnn 0.77+ name the DST format as a template argument, ttnn 0.65 as
+// where_fp32_tile. Only Float32 (32-bit DST) is emulated.
+namespace detail {
+void where(uint32_t format, uint32_t idst0, uint32_t idst1, uint32_t idst2, uint32_t odst);
+}  // namespace detail
+void where_tile_init();
+template <uint32_t format>
+void where_tile(uint32_t idst0, uint32_t idst1, uint32_t idst2, uint32_t odst) {
+    detail::where(format, idst0, idst1, idst2, odst);
+}
+void where_fp32_tile(uint32_t idst0, uint32_t idst1, uint32_t idst2, uint32_t odst);
+
 }  // namespace tt_emu::kapi
 
 using ::tt_emu::ktypes::EltwiseBinaryType;

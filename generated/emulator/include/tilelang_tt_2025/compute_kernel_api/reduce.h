@@ -17,7 +17,7 @@ using ::tt_emu::kapi::reduce_init;
 // DST[idst][r][0] += scaler * sum over c of tile `itile` of `icb` [r][c] (the scaler: tile `itile_scaler` of `icb_scaler`).
 using ::tt_emu::kapi::reduce_tile;
 
-// Clear the packer's reduce mask after the reductions (the 2025 API's reduce_uninit takes no argument).
+// Clear the packer's reduce mask after the reductions: reduce_uninit with no argument (the 2025 API's takes none; ttnn 0.81.1 and 0.77.0 default icb to 0, and tt-metal's softmax example calls it so).
 #ifndef TT_EMU_DECLARED_reduce_uninit_0
 #define TT_EMU_DECLARED_reduce_uninit_0
 inline decltype(auto) reduce_uninit() {

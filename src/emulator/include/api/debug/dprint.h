@@ -5,7 +5,7 @@
 // "<device>:(x=<x>,y=<y>):<RISC>: <text>" (RISC: BR, NC, TR0, TR1, TR2; a plain DPRINT in a compute kernel, which
 // the emulator runs once rather than on three TRISCs, is tagged TR). Values: strings, characters, integers,
 // floats; manipulators ENDL(), HEX(), DEC(), OCT(), SETW(n), SETPRECISION(n), FIXED(), DEFAULTFLOAT().
-// Tile slices (TSLICE) are not printed.
+// Tile slices: api/debug/dprint_tile.h (TSLICE).
 #pragma once
 
 #include <cstdint>

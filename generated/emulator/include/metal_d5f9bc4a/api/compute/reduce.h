@@ -24,3 +24,11 @@ inline decltype(auto) reduce_uninit(uint32_t icb) {
     return ::tt_emu::kapi::reduce_uninit(icb);
 }
 #endif
+
+// Clear the packer's reduce mask after the reductions: reduce_uninit with no argument (the 2025 API's takes none; ttnn 0.81.1 and 0.77.0 default icb to 0, and tt-metal's softmax example calls it so).
+#ifndef TT_EMU_DECLARED_reduce_uninit_0
+#define TT_EMU_DECLARED_reduce_uninit_0
+inline decltype(auto) reduce_uninit() {
+    return ::tt_emu::kapi::reduce_uninit();
+}
+#endif

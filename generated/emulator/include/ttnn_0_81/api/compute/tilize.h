@@ -5,6 +5,30 @@
 // Emulator version of <api/compute/tilize.h> in API profile ttnn_0_81 (compute kernels).
 #include "tt_emu/kernel_api.hpp"
 
+// tilize_block in the unpacker's fast mode (the same tiles).
+#ifndef TT_EMU_DECLARED_fast_tilize_block_3
+#define TT_EMU_DECLARED_fast_tilize_block_3
+inline decltype(auto) fast_tilize_block(uint32_t icb, uint32_t block, uint32_t ocb) {
+    return ::tt_emu::kapi::fast_tilize_block(icb, block, ocb);
+}
+#endif
+
+// tilize_init for fast_tilize_block (ttnn 0.81.1's kernel_lib tilize picks the fast mode for bf16 and fp32 rows into 32x32 tiles under half-sync DST): on Wormhole the unpacker's fast mode makes the tiles tilize makes.
+#ifndef TT_EMU_DECLARED_fast_tilize_init_3
+#define TT_EMU_DECLARED_fast_tilize_init_3
+inline decltype(auto) fast_tilize_init(uint32_t icb, uint32_t full_dim, uint32_t ocb) {
+    return ::tt_emu::kapi::fast_tilize_init(icb, full_dim, ocb);
+}
+#endif
+
+// tilize_uninit after fast_tilize_block.
+#ifndef TT_EMU_DECLARED_fast_tilize_uninit_3
+#define TT_EMU_DECLARED_fast_tilize_uninit_3
+inline decltype(auto) fast_tilize_uninit(uint32_t icb, uint32_t ocb, uint32_t full_dim) {
+    return ::tt_emu::kapi::fast_tilize_uninit(icb, ocb, full_dim);
+}
+#endif
+
 // Tilize `block` tiles' width of 32 rows from the front of `icb` (block tile-sized pages) into `block` tiles at the back of `ocb` (the caller waits, reserves, pushes and pops).
 #ifndef TT_EMU_DECLARED_tilize_block_3
 #define TT_EMU_DECLARED_tilize_block_3

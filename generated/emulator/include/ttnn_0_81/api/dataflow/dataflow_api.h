@@ -289,3 +289,12 @@ inline decltype(auto) TensorAccessor(const Accessor& args, uint32_t bank_base_ad
 
 // Compile-time description of a tensor whose fields start at compile-time argument `cta_offset` (an interleaved tensor uses two: the args-config bits and the aligned page size).
 using ::tt_emu::kapi::TensorAccessorArgs;
+
+// tensor_accessor of a Metal 2.0 kernel's tensor binding (`TensorAccessor(tensor::src)`, ttnn 0.81.1 wheel, api/tensor/tensor_accessor.h): the binding token names where the tensor's TensorAccessorArgs start among the compile-time arguments and which common runtime argument holds its address (kernel_bindings_generated.h, written by the JIT for a kernel made from a ProgramSpec).
+#ifndef TT_EMU_DECLARED_TensorAccessor_1
+#define TT_EMU_DECLARED_TensorAccessor_1
+template <typename Accessor>
+inline decltype(auto) TensorAccessor(const Accessor& binding) {
+    return ::tt_emu::kapi::TensorAccessor(binding);
+}
+#endif

@@ -6,12 +6,17 @@
 // DataflowBuffer's NoC traits, as the real header does outside TRISC builds.
 #pragma once
 
+#include "api/dataflow/dfb_binding_token.h"
 #include "internal/circular_buffer_interface.h"
 #include "tt_emu/kernel_api.hpp"
 
 class DataflowBuffer {
 public:
     using DFBInterface = LocalCBInterface;
+
+    // A Metal 2.0 kernel's binding (`DataflowBuffer dfb(dfb::in)`, kernel_bindings_generated.h).
+    template <dfb::AccessPattern TokPap, dfb::AccessPattern TokCap>
+    DataflowBuffer(DFBBindingToken<TokPap, TokCap> token) : DataflowBuffer(static_cast<uint16_t>(token)) {}
 
     DataflowBuffer(uint16_t logical_dfb_id) : logical_dfb_id_(logical_dfb_id) {}
 
@@ -44,6 +49,13 @@ public:
 
     // Deprecated no-op on tt-1xx (the real header's words).
     void finish() {}
+
+#ifdef DFB_DESCRIPTORS_DEFINED
+    // The JIT's descriptor values of the DFB (chlkc_descriptors.h, for kernels made from a ProgramSpec).
+    uint32_t get_tile_size() const { return unpack_tile_size[logical_dfb_id_]; }
+    uint32_t get_tile_r_dim() const { return unpack_tile_r_dim[logical_dfb_id_]; }
+    uint32_t get_tile_c_dim() const { return unpack_tile_c_dim[logical_dfb_id_]; }
+#endif
 
     uint32_t get_write_ptr() const { return ::tt_emu::kapi::get_write_ptr(logical_dfb_id_); }
     uint32_t get_read_ptr() const { return ::tt_emu::kapi::get_read_ptr(logical_dfb_id_); }

@@ -7,6 +7,10 @@
 // posted writes are not modelled: the flags are refused at compile time, naming the flag.
 #pragma once
 
+// tt-metal's dataflow API brings in <algorithm> (api/debug/kernel_profiler.hpp -> internal/profiler/
+// event_metadata.hpp), and ttnn's writers call std::min without including it.
+#include <algorithm>
+
 #include "api/dataflow/dataflow_buffer.h"
 #include "tt_emu/kernel_api.hpp"
 

@@ -1,0 +1,17 @@
+// Emulator version of tt-metal's <api/compute/common_globals.h> (ttnn 0.81.1): ALWI, and the MATH / PACK / UNPACK
+// wrappers that keep a statement on one of the three TRISCs. The emulator runs a compute kernel once, as the three
+// TRISCs together, so each wrapper keeps its statement.
+#pragma once
+
+#ifndef ALWI
+#define ALWI inline __attribute__((always_inline))
+#endif
+#ifndef MATH
+#define MATH(...) __VA_ARGS__
+#endif
+#ifndef PACK
+#define PACK(...) __VA_ARGS__
+#endif
+#ifndef UNPACK
+#define UNPACK(...) __VA_ARGS__
+#endif

@@ -1,0 +1,73 @@
+// Emulator version of tt-metal's <api/core_local_mem.h> (ttnn 0.81.1): CoreLocalMem<T>, an address in the core's L1
+// with pointer arithmetic in elements of T, and an end of a Noc transfer (`{.offset_bytes}`): the emulated L1 is not
+// the host's memory, so the address is the L1 byte address the kernel's calls use; dereferencing it (`*`, `[]`,
+// `->`) is not emulated and does not compile, naming itself.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <type_traits>
+
+#if defined(COMPILE_FOR_BRISC) || defined(COMPILE_FOR_NCRISC)
+#include "api/dataflow/noc.h"
+#endif
+
+template <typename T, typename AddressType = uintptr_t>
+class CoreLocalMem {
+    using difference_type = std::ptrdiff_t;
+    static_assert(std::is_integral<AddressType>::value && std::is_unsigned<AddressType>::value,
+                  "AddressType must be an unsigned integral type");
+
+public:
+    CoreLocalMem(AddressType address) : address_(address) {}
+    CoreLocalMem(const CoreLocalMem&) = default;
+    CoreLocalMem& operator=(const CoreLocalMem&) = default;
+
+    AddressType get_address() const { return address_; }
+
+    template <typename U = T>
+    U& operator*() const {
+        static_assert(sizeof(U) == 0, "CoreLocalMem: dereferencing L1 memory is not emulated (use NoC transfers)");
+    }
+    template <typename U = T>
+    U& operator[](uint32_t) const {
+        static_assert(sizeof(U) == 0, "CoreLocalMem: dereferencing L1 memory is not emulated (use NoC transfers)");
+    }
+
+    CoreLocalMem& operator+=(difference_type offset) {
+        address_ += offset * sizeof(T);
+        return *this;
+    }
+    CoreLocalMem& operator-=(difference_type offset) {
+        address_ -= offset * sizeof(T);
+        return *this;
+    }
+    CoreLocalMem& operator++() { return *this += 1; }
+    CoreLocalMem& operator--() { return *this -= 1; }
+    CoreLocalMem operator+(difference_type offset) const { return CoreLocalMem(address_ + offset * sizeof(T)); }
+    CoreLocalMem operator-(difference_type offset) const { return CoreLocalMem(address_ - offset * sizeof(T)); }
+    difference_type operator-(const CoreLocalMem& other) const {
+        return (static_cast<difference_type>(address_) - static_cast<difference_type>(other.address_)) /
+               static_cast<difference_type>(sizeof(T));
+    }
+
+private:
+    AddressType address_;
+};
+
+#if defined(COMPILE_FOR_BRISC) || defined(COMPILE_FOR_NCRISC)
+// An L1 end of a Noc transfer: its address plus `offset_bytes`.
+template <typename T, typename AddressType>
+struct noc_traits_t<CoreLocalMem<T, AddressType>> {
+    struct src_args_type {
+        AddressType offset_bytes = 0;
+    };
+    struct dst_args_type {
+        AddressType offset_bytes = 0;
+    };
+    template <typename Args>
+    static uint32_t l1_addr(const CoreLocalMem<T, AddressType>& mem, const Args& args, bool) {
+        return static_cast<uint32_t>(mem.get_address() + args.offset_bytes);
+    }
+};
+#endif

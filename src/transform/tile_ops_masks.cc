@@ -1,0 +1,82 @@
+// Index masks as tile ops (index_masks.h): the table tile of each block tile copied on chip (op mask), a buffer
+// selected against +-inf or 0 combined with it, and the reads of the tables.
+#include <algorithm>
+
+#include "engine_common.h"
+#include "index_masks.h"
+#include "tile_ops_util.h"
+
+namespace tl::tileops {
+
+// An index mask (index_masks.h) the analyzer did not fold: the compute kernel copies, per tile (R, C) of the block,
+// the tile clamp((r - first) / step + R * p * TILE[0] / step + C * q * TILE[1] / step, 0, pages - 1) of its table (a
+// block read once per kernel block, add_mask_tables) into the mask's block (op `mask`); a buffer selected against
+// +-inf or 0 is then added to or multiplied by that block (an element-wise op).
+std::vector<TileOp> mask_ops(const std::vector<ir::For>& loops, const BufferInfo& out, const masks::IndexMask& mask,
+                             size_t first) {
+  auto [tile_rows, tile_cols] = tile_shape();
+  Any annotation = get(loops[0].annotations(), keys::kTtIndexMask);
+  auto [table_info, table] = masks::table_for(mask, annotation);
+  auto [rows, cols] = tiles(out, "on-chip buffer");
+  BufferInfo block = out;
+  if (mask.operand) {
+    block.var = Any();
+    block.name = out.name + "_mask" + std::to_string(first);
+    block.scope = "shared";
+  }
+  BufferInfo tiles_of{Any(), table_info.name + "_tiles", table_info.shape, table_info.dtype, "shared"};
+  TileOp copy{"mask", loops[0], block, {tiles_of}};
+  copy.tensor = table_info;
+  copy.fields = {{names::kOrigin, fn::floordiv(fn::sub(mask.form.r, Any(table.first)), Any(table.step))},
+                 {names::kRowStep, Any(mask.form.p * tile_rows / table.step)},
+                 {names::kColStep, Any(mask.form.q * tile_cols / table.step)},
+                 {names::kPages, Any(table.pages)},
+                 {names::kRows, Any(rows)},
+                 {names::kCols, Any(cols)},
+                 {names::kTiles, Any(rows * cols)}};
+  if (!mask.operand) return {copy};
+  auto load = ir::TensorLoad(*mask.operand);
+  BufferInfo x = buffer_info(load.source());
+  bool at_indices = x.on_chip() && x.shape == out.shape && load.indices().size() == loops.size();
+  for (size_t i = 0; at_indices && i < loops.size(); ++i) at_indices = load.indices()[i].same_as(loops[i].loop_var());
+  if (!at_indices) {
+    std::vector<Any> lvars;
+    for (const ir::For& loop : loops) lvars.push_back(loop.loop_var());
+    fail("element-wise store '" + mask.text + "': operand " + format_value(*mask.operand) + " " +
+         refusal(*mask.operand, out, lvars));
+  }
+  if (x.dtype != out.dtype) {
+    fail("element-wise store '" + mask.text + "' selects '" + x.name + "' (" + x.dtype + ") into '" + out.name + "' (" +
+         out.dtype + "); the masked value and the store need one dtype (T.Cast it in a store of its own first)");
+  }
+  TileOp combine{"eltwise", loops[0], out, {x, block}};
+  combine.fields = eltwise_fields(out, {mask.combine, "none", "none", "none", "none"}, 0);
+  return {copy, combine};
+}
+
+
+// Each index mask's table: read once per kernel block, before the outermost loop around its first mask (it then stays
+// in its CB for every iteration, as the reduce scaler tile does).
+void add_mask_tables(std::vector<TileOp>& ops) {
+  std::vector<std::string> done;
+  for (size_t m = 0; m < ops.size(); ++m) {
+    if (ops[m].kind != "mask") continue;
+    const BufferInfo table = ops[m].ins[0];
+    if (std::find(done.begin(), done.end(), table.name) != done.end()) continue;
+    done.push_back(table.name);
+    auto [rows, cols] = tiles(table, "index-mask table");
+    TileOp read{"copy_in", ops[m].stmt, table};
+    if (!ops[m].loops.empty()) {
+      read.stmt = ops[m].loops.front();
+      read.place = "before";
+    }
+    read.tensor = *ops[m].tensor;
+    read.fields = {{names::kTensor, ops[m].tensor->var}, {names::kRow, Any(int64_t(0))},
+                   {names::kCol, Any(int64_t(0))}, {names::kRows, Any(rows)}, {names::kCols, Any(cols)},
+                   {names::kRowTiles, Any(cols)}};
+    ops.insert(ops.begin() + static_cast<std::ptrdiff_t>(m), read);
+    ++m;
+  }
+}
+
+}  // namespace tl::tileops

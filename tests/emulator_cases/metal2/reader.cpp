@@ -1,0 +1,31 @@
+// Reads this core's tiles of `tensor::src` into `dfb::in` through a CoreLocalMem destination (the DFB's write pointer
+// plus an offset, in elements), with a named CTA (constexpr), two named RTAs and a named CRTA.
+#include <cstdint>
+#include "api/core_local_mem.h"
+#include "api/dataflow/dataflow_buffer.h"
+#include "api/tensor/noc_traits.h"
+#include "experimental/kernel_args.h"
+
+void kernel_main() {
+    constexpr uint32_t tile_bytes = get_arg(args::tile_bytes);  // a CTA is a constant expression
+    static_assert(tile_bytes == 2048, "the named CTA");
+    const uint32_t tiles = get_arg(args::tiles), first = get_arg(args::first);
+    const uint32_t halves = get_arg(args::halves);  // a CRTA: each tile in this many reads
+    const auto src = TensorAccessor(tensor::src);
+    Noc noc;
+    DataflowBuffer in(dfb::in);
+    for (uint32_t i = 0; i < tiles; ++i) {
+        in.reserve_back(1);
+        CoreLocalMem<uint16_t> dst(in.get_write_ptr());
+#ifdef FAULT_DEREF
+        *dst = 0;  // L1 through a pointer: not emulated (a compile error naming it)
+#endif
+        const uint32_t part = tile_bytes / halves;
+        for (uint32_t h = 0; h < halves; ++h) {
+            noc.async_read(src, dst + h * (part / 2), part, {.page_id = first + i, .offset_bytes = h * part},
+                           {.offset_bytes = 0});
+        }
+        noc.async_read_barrier();
+        in.push_back(1);
+    }
+}

@@ -1,0 +1,55 @@
+"""tt-metal's Metal 2.0 host API (ttnn 0.81.1's program factories build ProgramSpecs) on kernels of the project's own
+(tests/emulator_cases/metal2/): MakeProgramFromSpec makes a CB per DFB and the kernels of each work unit, the JIT
+writes each kernel's `dfb::`/`tensor::` bindings, `args::` (named CTAs, RTAs and CRTAs) and CB descriptors, and
+SetProgramRunArgs orders the named values by the schema and passes each bound tensor's address. What the kernels use
+with them: `get_arg`, DFBBindingToken as a CB index and a template argument, `TensorAccessor(tensor::name)`,
+CoreLocalMem and CircularBuffer as Noc ends, ASSERT. A bad spec or run is a host error naming it; what is not emulated
+does not compile, naming itself."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from tilelang.tenstorrent import emulator
+
+CASES = Path(__file__).resolve().parent / "emulator_cases" / "metal2"
+
+
+@pytest.fixture(scope="module")
+def host() -> Path:
+    return emulator.build_host(CASES / "host.cpp")
+
+
+def run(host: Path, tmp_path: Path, fault: str = "") -> tuple[np.ndarray, np.ndarray]:
+    a = np.random.default_rng(7).integers(0, 1 << 16, 4 * 1024, dtype=np.uint16)
+    a[(a & 0x7F80) == 0x7F80] = 0  # no NaN or infinity: the copy goes through DST
+    a.tofile(tmp_path / "a.bin")
+    emulator.run(host, [str(CASES), str(tmp_path), *([fault] if fault else [])])
+    return a, np.fromfile(tmp_path / "c.bin", dtype=np.uint16)
+
+
+def test_a_program_from_a_spec_copies_with_named_arguments_and_bindings(host: Path, tmp_path: Path) -> None:
+    """4 tiles over 2 cores, each read in two halves (the CRTA `halves`) into a CoreLocalMem, copied through DST,
+    written one page on (the writer's CRTA `page_offset`): page 0 stays zero, pages 1-4 are the input."""
+    a, c = run(host, tmp_path)
+    assert not c[:1024].any()
+    np.testing.assert_array_equal(c[1024:], a)
+
+
+@pytest.mark.parametrize(("fault", "message"), [
+    ("ASSERT", "ASSERT(tiles > 2) failed at"),
+    ("DEREF", "CoreLocalMem: dereferencing L1 memory is not emulated"),
+    ("UNKNOWN_DFB", "ProgramSpec 'metal2_copy': kernel 'reader' binds DFB 'nope', which the spec does not declare"),
+    ("BAD_NAME", "kernel 'reader': DFB accessor name 'in-0' is not a C++ identifier"),
+    ("TWO_PRODUCERS", "DFB 'out' has more than one consumer on core (0,0) (kernel 'writer')"),
+    ("MISSING_ARG", "kernel 'reader' on core (0,0): no value for 'first'"),
+    ("UNKNOWN_ARG", "kernel 'compute' on core (0,0): 'bogus' is not in the kernel's runtime argument schema"),
+    ("NO_TENSOR", "kernel 'writer' binds tensor 'output', but the run arguments give no tensor for it"),
+])
+def test_what_is_wrong_is_named(host: Path, tmp_path: Path, fault: str, message: str) -> None:
+    with pytest.raises(emulator.TTEmulatorError, match=re.escape(message)):
+        run(host, tmp_path, fault)
