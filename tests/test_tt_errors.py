@@ -68,7 +68,9 @@ CASES: list[tuple[str, Any, str]] = [
     ("unused input", bad.unused_input, r"on-chip buffer 'B_s' is written but its value is never used"),
     ("read before write", bad.read_before_write, r"reads on-chip buffer 'A_s' before anything writes it"),
     ("converting copy", bad.converting_copy, r"T.copy from 'A' \(bfloat16\) to 'A_s' \(float32\) converts dtype"),
-    ("conditional tile op", bad.conditional_copy, r"a condition around tile operations \(.*by.*\) is not supported"),
+    ("conditional tile op", bad.conditional_copy,
+     r"on-chip buffer 'A_s' is written in the then branch of \(if 0 < by\) by T.copy from 'A' and read outside the "
+     r"if/else by T.copy to 'C'"),
     ("block across a non-tiled dim", bad.block_across_heads,
      r"tensor 'Q' \(shape \[1, 64, 32, 32\]\) and 'Q_s' spans dims \[1, 2\]; tiles are of the tensor's last two dims "
      r"\(2, 3\).*row-major instead"),

@@ -89,6 +89,9 @@ def test_atomic_add_is_refused_where_the_reduction_is_not_a_split_k_group() -> N
                 elif dst == "in_loop":
                     for _ in T.serial(2):
                         T.atomic_add(C[by * 32, bx * 32], acc)
+                elif dst == "in_branch":
+                    if bz == 0:
+                        T.atomic_add(C[by * 32, bx * 32], acc)
                 else:
                     T.atomic_add(C[by * 32, bx * 32], acc)
                     if dst == "twice":
@@ -104,6 +107,9 @@ def test_atomic_add_is_refused_where_the_reduction_is_not_a_split_k_group() -> N
     with pytest.raises(TileLangError, match=r"T.atomic_add into 'C' is inside loop '_'; .* one atomic_add per output "
                                             r"block and tensor"):
         tilelang.compile(kernel("in_loop"), target="tenstorrent")
+    with pytest.raises(TileLangError, match=r"T.atomic_add into 'C' is inside a branch of \(if bz == 0\); .* each "
+                                            r"member adds once, unconditionally"):
+        tilelang.compile(kernel("in_branch"), target="tenstorrent")
     with pytest.raises(TileLangError, match=r"T.atomic_add into 'C' appears twice in the kernel"):
         tilelang.compile(kernel("twice"), target="tenstorrent")
     forced = tilelang.compile(kernel("block"), target="tenstorrent", pass_configs={"tl.PartitionTTWork.mode": "shard"})

@@ -9,7 +9,8 @@ from typing import Any
 import tilelang.language as T
 
 __all__ = ["invariant_scale", "row_sum_blocks", "accumulate_blocks", "block_prefix_sum", "lower_block_gemm",
-           "while_rows", "streamk_whole_tiles", "guarded_rows", "LOOP_CORPUS"]
+           "while_rows", "streamk_whole_tiles", "guarded_rows", "branch_blocks",
+           "branch_on_index_scalar", "LOOP_CORPUS"]
 
 
 def invariant_scale(M, N, block_M, block_N, dtype="bfloat16"):
@@ -169,6 +170,55 @@ def streamk_whole_tiles(M, N, K, block_M, block_N, block_K, programs, dtype="bfl
     return main
 
 
+def branch_blocks(m, n, bm):
+    """An if/elif/else on the block index: even row blocks double their rows, block 1 adds 1 (an element-wise op
+    each), block 3 only copies (the else branch: no compute ops)."""
+    @T.prim_func
+    def main(A: T.Tensor((m, n), "float32"), B: T.Tensor((m, n), "float32")):
+        with T.Kernel(T.ceildiv(m, bm), threads=128) as bx:
+            a = T.alloc_shared((bm, n), "float32")
+            b = T.alloc_fragment((bm, n), "float32")
+            if bx % 2 == 0:
+                T.copy(A[bx * bm, 0], a)
+                for i, j in T.Parallel(bm, n):
+                    b[i, j] = a[i, j] * 2.0
+                T.copy(b, B[bx * bm, 0])
+            elif bx < 3:
+                T.copy(A[bx * bm, 0], a)
+                for i, j in T.Parallel(bm, n):
+                    b[i, j] = a[i, j] + 1.0
+                T.copy(b, B[bx * bm, 0])
+            else:
+                T.copy(A[bx * bm, 0], a)
+                T.copy(a, B[bx * bm, 0])
+
+    return main
+
+
+def branch_on_index_scalar(m, n, steps):
+    """Stream-K's shape of control: a while loop over an index scalar, and in it an if/else on that scalar (rows
+    whose index is a multiple of 3 are copied, the others tripled), each branch reading A itself."""
+    @T.prim_func
+    def main(A: T.Tensor((m, n), "float32"), B: T.Tensor((m, n), "float32")):
+        with T.Kernel(T.ceildiv(T.ceildiv(m, 32), steps), threads=128) as bx:
+            a = T.alloc_shared((32, n), "float32")
+            b = T.alloc_fragment((32, n), "float32")
+            row = T.alloc_var("int32")
+            row = bx * steps
+            while row < T.min(bx * steps + steps, T.ceildiv(m, 32)):
+                if row % 3 == 0:
+                    T.copy(A[row * 32, 0], a)
+                    T.copy(a, B[row * 32, 0])
+                else:
+                    T.copy(A[row * 32, 0], a)
+                    for i, j in T.Parallel(32, n):
+                        b[i, j] = a[i, j] * 3.0
+                    T.copy(b, B[row * 32, 0])
+                row = row + 1
+
+    return main
+
+
 LOOP_CORPUS: dict[str, Any] = {
     "loop_invariant_scale": lambda: invariant_scale(128, 256, 64, 64),
     "loop_row_sum": lambda: row_sum_blocks(128, 256, 64, 64),
@@ -178,6 +228,8 @@ LOOP_CORPUS: dict[str, Any] = {
     "loop_gemm_k_extent_from_block_index": lambda: lower_block_gemm(128, 64, 32, 64),
     "loop_while_index_scalar": lambda: while_rows(100, 72, 32, 3),
     "loop_streamk_whole_tiles": lambda: streamk_whole_tiles(100, 72, 80, 32, 32, 32, 5),
+    "loop_branch_blocks": lambda: branch_blocks(100, 72, 32),
+    "loop_branch_on_index_scalar": lambda: branch_on_index_scalar(100, 40, 3),
 }
 
 

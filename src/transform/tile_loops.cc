@@ -248,6 +248,7 @@ void copy_out_carried(std::vector<TileOp>& ops) {
     copy.name = value.name + "_out";
     TileOp op{"eltwise", ops[c].stmt, copy, {value}};
     op.loops = level;
+    op.branches = ops[c].branches;
     op.fields = eltwise_fields(copy, {"none", "none", "none", "none", "none"}, 0);
     ops[c].ins[0] = copy;
     ops.insert(ops.begin() + static_cast<std::ptrdiff_t>(c), op);
@@ -306,6 +307,7 @@ void defer_carried_writes(std::vector<TileOp>& ops) {
     }
     TileOp copy{"eltwise", ops[end].stmt, value, {next}};
     copy.loops = level;
+    copy.branches = ops[w].branches;
     copy.place = ops[end].place;
     if (ops[end].loops.size() > level.size()) {  // the body ends in a nested loop: after it
       copy.stmt = ops[end].loops[level.size()];

@@ -199,8 +199,20 @@ void visit(const Any& stmt, const std::vector<Any>& loops, std::vector<TileOp>& 
   } else if (auto loop = ir::For::from(stmt)) {
     visit_loop(*loop, loops, ops);
   } else if (auto cond = ir::IfThenElse::from(stmt)) {
-    fail("a condition around tile operations (" + format_value(cond->condition()) +
-         ") is not supported by the tenstorrent backend");
+    // Every kernel evaluates the condition from its own scalars and block indices and takes the same branch; each
+    // branch balances its CBs on its own (balance_branches).
+    if (std::string read = buffer_read(cond->condition()); !read.empty()) {
+      fail("a condition around tile operations (" + format_value(cond->condition()) + ") reads '" + read + "'; the "
+           "tenstorrent backend needs conditions computed from constants, block indices, loop variables and index "
+           "scalars (the reader and writer kernels do not see on-chip data)");
+    }
+    for (bool then : {true, false}) {
+      Any body = then ? cond->then_case() : cond->else_case();
+      if (is_none(body)) continue;
+      size_t first = ops.size();
+      visit(body, loops, ops);
+      for (size_t i = first; i < ops.size(); ++i) ops[i].branches.insert(ops[i].branches.begin(), {body, cond->condition(), then});
+    }
   } else if (auto w = ir::While::from(stmt)) {
     // A work range walked by index scalars (stream-K's `while start_iter < last_iter`): every kernel keeps the
     // scalars and evaluates the condition itself, so the reader, compute and writer run the body equally often.
@@ -294,6 +306,7 @@ void gemm_accumulation(std::vector<TileOp>& ops) {
     set_field(ops[g], names::kClear, Any(true));
     TileOp add{"eltwise", ops[g].stmt, acc, {acc, product}};
     add.loops = ops[g].loops;
+    add.branches = ops[g].branches;
     add.fields = eltwise_fields(acc, {"add", "none", "none", "none", "none"}, 0);
     ops.insert(ops.begin() + static_cast<std::ptrdiff_t>(g + 1), add);
   }
@@ -319,6 +332,7 @@ void copy_shared_transposes(std::vector<TileOp>& ops) {
     copy.name = value.name + "_copy";
     TileOp op{"eltwise", ops[t].stmt, copy, {value}};
     op.loops = ops[t].loops;
+    op.branches = ops[t].branches;
     op.fields = eltwise_fields(copy, {"none", "none", "none", "none", "none"}, 0);
     ops[t].ins[0] = copy;
     ops.insert(ops.begin() + static_cast<std::ptrdiff_t>(t), op);
@@ -368,6 +382,7 @@ std::vector<TileOp> tile_ops(const Any& func) {
   atomic_order(ops, func);
   copy_out_carried(ops);
   copy_shared_transposes(ops);
+  balance_branches(ops);
   return ops;
 }
 

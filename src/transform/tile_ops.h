@@ -10,6 +10,13 @@
 
 namespace tl {
 
+/*! \brief One branch of an if/else around a tile op (its condition computed from index scalars, block indices and
+ * loop variables, which every kernel evaluates itself): `body` is the then or else statement. */
+struct Branch {
+  Any body, condition;
+  bool then = true;
+};
+
 struct TileOp {
   // copy_in | copy_out | rows_in | rows_out | im2col_in | tilize | untilize | atomic_in | atomic_out | copy_local | fill |
   // mask | gemm | transpose | eltwise | reduce | hold | release
@@ -27,6 +34,7 @@ struct TileOp {
   std::string partial;               // gemm: stream key of the partial-sum CB, if one is needed
   std::string place;                 // "": replaces `stmt`; "before"/"after": goes before/after the loop `stmt`
   std::vector<Any> loops;            // the loops (For) around the op inside the block, outermost first
+  std::vector<Branch> branches;      // the if/else branches around the op, outermost first (tile_ops_branches.cc)
   /*! \brief copy_in: whether the block holds tensor padding in its rows / cols (beyond the tensor's end in an edge
    * block, or the rest of the tiles of a block that is not whole tiles); tile_padding.cc follows it. */
   bool pad_rows = false, pad_cols = false;

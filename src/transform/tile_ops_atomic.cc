@@ -79,9 +79,15 @@ std::vector<TileOp> atomic_ops(const ir::TilePrimitiveCall& call, const Any& stm
 void require_once_per_block(const TileOp& op, std::vector<std::string>& targets) {
   std::string what = std::string(kAtomic) + " into '" + op.tensor->name + "'";
   if (!op.loops.empty()) {
-    fail(what + " is inside loop " + loop_label(op.loops.back()) + "; the tenstorrent "
+    fail(what + " is inside " + (ir::For::matches(op.loops.back()) ? "loop " : "") + loop_label(op.loops.back()) +
+         "; the tenstorrent "
          "backend orders one atomic_add per output block and tensor, after the block's loops (accumulate in the "
          "fragment and add it once)");
+  }
+  if (!op.branches.empty()) {
+    fail(what + " is inside a branch of (if " + format_value(op.branches.back().condition) + "); the tenstorrent "
+         "backend orders the atomic adds of a split-K group in turns that every member takes, so each member adds "
+         "once, unconditionally (add a zero fragment instead of skipping)");
   }
   if (op.kind != "atomic_in") return;
   if (std::find(targets.begin(), targets.end(), op.tensor->name) != targets.end()) {

@@ -176,5 +176,8 @@ void defer_carried_writes(std::vector<TileOp>& ops);
 /*! \brief Before every T.copy out of a value carried across a loop (tile_loops.cc): a copy on chip into a buffer of
  * its own, which the writer reads (the carried CB's reader is the compute kernel). */
 void copy_out_carried(std::vector<TileOp>& ops);
+/*! \brief Refuses an on-chip value read in an if/else branch it was not made in, or after the if/else that makes it
+ * (tile_ops_branches.cc): each branch pushes and frees its own CB pages. */
+void balance_branches(const std::vector<TileOp>& ops);
 
 }  // namespace tl::tileops

@@ -67,10 +67,13 @@ void count_pages(const Any& stmt, int64_t scale, Totals& totals, const List& pai
     Totals inner;
     count_pages(w->body(), 1, inner, pairs, kernel);
     balanced_or_raise(inner, pairs, kernel + ": while loop (while " + format_value(w->condition()) + ")");
-  } else if (auto branch = ir::IfThenElse::from(stmt)) {
-    count_pages(branch->then_case(), scale, totals, pairs, kernel);
-    Any other = branch->else_case();
-    if (!is_none(other)) count_pages(other, scale, totals, pairs, kernel);
+  } else if (auto branch = ir::IfThenElse::from(stmt)) {  // every kernel takes the same arm: each balances alone
+    for (const Any& arm : {branch->then_case().any(), branch->else_case()}) {
+      if (is_none(arm)) continue;
+      Totals inner;
+      count_pages(arm, 1, inner, pairs, kernel);
+      balanced_or_raise(inner, pairs, kernel + ": branch of (if " + format_value(branch->condition()) + ")");
+    }
   } else if (auto ev = ir::Evaluate::from(stmt)) {
     count_call(ev->value(), scale, totals, pairs);
   }
