@@ -16,8 +16,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-# The schema of this checkout: the one its C++ engines (src/transform) are written against.
-PASS_SCHEMA = Path(__file__).resolve().parent.parent / "schema" / "pass.schema.json"
+# The schema of this checkout: the one its C++ engines (src/transform) are written against. An installed wheel has
+# no checkout around it and carries that schema in the package (CMakeLists.txt installs it there).
+_CHECKOUT_SCHEMA = Path(__file__).resolve().parent.parent / "schema" / "pass.schema.json"
+PASS_SCHEMA = _CHECKOUT_SCHEMA if _CHECKOUT_SCHEMA.is_file() else Path(__file__).resolve().parent / "pass.schema.json"
 
 # Parameter shapes; each is one definition of schema/pass.schema.json (#/$defs/<shape>).
 SHAPES = ("name", "names", "name_pairs", "expression", "expression_map", "checks", "cases", "op_expressions",

@@ -318,6 +318,7 @@ def test_baked_backends_keep_the_project_tests_green(cookies: Any, tmp_path: Pat
     shutil.copytree(REPO / "tests" / "golden", root / "tests" / "golden")
     shutil.copy2(REPO / "README.md", root / "README.md")
     shutil.copytree(REPO / "docs", root / "docs")
+    shutil.copy2(REPO / "mkdocs.yml", root / "mkdocs.yml")
     names = (fresh(readme_walkthrough()[1]), NIMBUS, CIRRUS)
     for name, answers in zip(names, ({"split": "ir"}, {}, {"pipeline": "optimize_cpu", "target_kind": "vulkan"}),
                              strict=True):
