@@ -621,6 +621,11 @@ def read_rows_block(cb: Any, src: Any, first_page: Any, page_stride: Any, rows: 
     return call('read_rows_block', cb, src, first_page, page_stride, rows, cols, row_bytes)
 
 
+def read_tile_value(cb_id: Any, tile_index: Any, element_offset: Any) -> Any:
+    """The 32-bit word `element_offset` (in uint32 units) of page `tile_index` counted from the front of a CB, read by the unpack thread at fifo_rd_ptr + fifo_page_size * tile_index and passed to the math and pack threads by mailbox, so all three take the same branch on it; the page must be among the waited ones. How a compute kernel sees a value a dataflow kernel read from DRAM (a flag, an index)."""
+    return call('read_tile_value', cb_id, tile_index, element_offset)
+
+
 def recip_tile(idst: Any) -> Any:
     """DST[idst] = recip(DST[idst])."""
     return call('recip_tile', idst)

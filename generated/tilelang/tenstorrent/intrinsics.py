@@ -2464,6 +2464,26 @@ INTRINSICS: dict[str, Intrinsic] = {
         },
         doc="Read a block of a row-major tensor `src` (one DRAM page per row of its last dim) into the back of CB `cb` in tilize_block's input format: the block's rows x 32 rows, each one page, row r at r * row_bytes (32 rows of `cols` tiles' width per tile row; the CB's pages are tile-sized), one reservation and barrier.",
     ),
+    'read_tile_value': Intrinsic(
+        name='read_tile_value',
+        family='circular_buffer',
+        level='concrete',
+        roles=('compute',),
+        args=(
+            Arg('cb_id', 'uint32', const=False),
+            Arg('tile_index', 'uint32', const=False),
+            Arg('element_offset', 'uint32', const=False),
+        ),
+        returns='uint32',
+        effect='ReadState',
+        dtype='uint32',
+        op_name='tt.read_tile_value',
+        cpp={
+            'metal_d5f9bc4a': Spelling('read_tile_value', headers=(('compute', 'api/compute/cb_api.h'),), form='call', template_args=()),
+            'ttnn_0_81': Spelling('read_tile_value', headers=(('compute', 'api/compute/cb_api.h'),), form='call', template_args=()),
+        },
+        doc='The 32-bit word `element_offset` (in uint32 units) of page `tile_index` counted from the front of a CB, read by the unpack thread at fifo_rd_ptr + fifo_page_size * tile_index and passed to the math and pack threads by mailbox, so all three take the same branch on it; the page must be among the waited ones. How a compute kernel sees a value a dataflow kernel read from DRAM (a flag, an index).',
+    ),
     'recip_tile': Intrinsic(
         name='recip_tile',
         family='sfpu',

@@ -36,3 +36,11 @@ inline decltype(auto) cb_wait_front(int32_t cb_id, int32_t num_pages) {
     return ::tt_emu::kapi::cb_wait_front(cb_id, num_pages);
 }
 #endif
+
+// The 32-bit word `element_offset` (in uint32 units) of page `tile_index` counted from the front of a CB, read by the unpack thread at fifo_rd_ptr + fifo_page_size * tile_index and passed to the math and pack threads by mailbox, so all three take the same branch on it; the page must be among the waited ones. How a compute kernel sees a value a dataflow kernel read from DRAM (a flag, an index).
+#ifndef TT_EMU_DECLARED_read_tile_value_3
+#define TT_EMU_DECLARED_read_tile_value_3
+inline decltype(auto) read_tile_value(uint32_t cb_id, uint32_t tile_index, uint32_t element_offset) {
+    return ::tt_emu::kapi::read_tile_value(cb_id, tile_index, element_offset);
+}
+#endif
