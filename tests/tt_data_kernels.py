@@ -1,6 +1,7 @@
 """Integer data and T.cumsum kernels of the Tenstorrent corpus (issue 28): TileLang's block cumsum (cumsum_tile,
 out-of-order packs, on-chip transposes for dim 1) and integer blocks (an int32 block copied through DRAM, a uint16
-vector through the compute kernel's transposes)."""
+vector through the compute kernel's transposes), and TileLang's block-sparse GEMM (gemm K steps under a bool mask
+read from DRAM)."""
 
 from __future__ import annotations
 
@@ -31,6 +32,31 @@ def int_vector_copy(M, block_M, dtype):
     return main
 
 
+def blocksparse(M: int, N: int, K: int, bm: int, bn: int, bk: int, mask_dtype: str = "bool", test=None):
+    """Upstream's kernel body (fp16 in, fp32 accumulation, fp16 out); `test` builds the condition from the value."""
+    shape = (-(-M // bm), -(-N // bn), -(-K // bk))
+    test = test or (lambda v: v)
+
+    @T.prim_func
+    def main(A: T.Tensor((M, K), "float16"), B: T.Tensor((K, N), "float16"), BlockMask: T.Tensor(shape, mask_dtype),
+             C: T.Tensor((M, N), "float16")):
+        with T.Kernel(T.ceildiv(N, bn), T.ceildiv(M, bm), threads=128) as (bx, by):
+            A_shared = T.alloc_shared((bm, bk), "float16")
+            B_shared = T.alloc_shared((bk, bn), "float16")
+            C_local = T.alloc_fragment((bm, bn), "float32")
+            C_shared = T.alloc_shared((bm, bn), "float16")
+            T.clear(C_local)
+            for k in T.Pipelined(T.ceildiv(K, bk), num_stages=2):
+                if test(BlockMask[by, bx, k]):
+                    T.copy(A[by * bm, k * bk], A_shared)
+                    T.copy(B[k * bk, bx * bn], B_shared)
+                    T.gemm(A_shared, B_shared, C_local)
+            T.copy(C_local, C_shared)
+            T.copy(C_shared, C[by * bm, bx * bn])
+
+    return main
+
+
 DATA_CORPUS = {
     **{f"cumsum_dim{dim}": (lambda dim=dim: examples.cumsum_kernel.__wrapped__(64, 128, 32, 64, dim, False))
        for dim in (0, 1)},
@@ -38,4 +64,5 @@ DATA_CORPUS = {
        for dim in (0, 1)},
     "int32_block_copy": lambda: int_copy(64, 128, 32, 64, "int32"),
     "uint16_vector_copy": lambda: int_vector_copy(128, 64, "uint16"),
+    "blocksparse_gemm": lambda: blocksparse(128, 128, 128, 64, 64, 32),
 }

@@ -12,6 +12,8 @@
 // Spec: specs/protocols/matmul_block_dst.yaml
 // Spec: specs/protocols/matmul_block_spill.yaml
 // Spec: specs/protocols/matmul_reinit.yaml
+// Spec: specs/protocols/matmul_step_if.yaml
+// Spec: specs/protocols/matmul_tiles_step.yaml
 // Spec: specs/protocols/pack_tiles.yaml
 // Spec: specs/protocols/read_pages.yaml
 // Spec: specs/protocols/reader_block.yaml
@@ -53,6 +55,8 @@ static tl::Dict mask_block(tl::Builder& b, const tl::Ctx& a);
 static tl::Dict matmul_block_dst(tl::Builder& b, const tl::Ctx& a);
 static tl::Dict matmul_block_spill(tl::Builder& b, const tl::Ctx& a);
 static tl::Dict matmul_reinit(tl::Builder& b, const tl::Ctx& a);
+static tl::Dict matmul_step_if(tl::Builder& b, const tl::Ctx& a);
+static tl::Dict matmul_tiles_step(tl::Builder& b, const tl::Ctx& a);
 static tl::Dict pack_tiles(tl::Builder& b, const tl::Ctx& a);
 static tl::Dict read_pages(tl::Builder& b, const tl::Ctx& a);
 static tl::Dict reader_block(tl::Builder& b, const tl::Ctx& a);
@@ -399,7 +403,7 @@ static tl::Dict mask_block(tl::Builder& b, const tl::Ctx& a) {
   return bound;
 }
 
-// Block matmul whose whole output block fits in one DST section: the section is acquired at the first K step and held while K accumulates (wait in0/in1, matmul every tile, pop), then committed, packed to the output CB and released after the last step.
+// Block matmul whose whole output block fits in one DST section: the section is acquired at the first K step and held while K accumulates (wait in0/in1, matmul every tile, pop), then committed, packed to the output CB and released after the last step. A K step under a condition read from a DRAM tensor (a block-sparse GEMM's `if BlockMask[by, bx, k]`) has a flag CB: the reader pushed the tensor's tile holding the value, and the step reads the value's 32-bit word with read_tile_value and runs its tile products only where the condition holds; it waits for and frees its operands either way (the reader read them), and the first and last steps acquire and pack either way, so every kernel moves the same pages whatever the value.
 static tl::Dict matmul_block_dst(tl::Builder& b, const tl::Ctx& a) {
   const tl::Any v_in0 = a.get("in0");
   const tl::Any v_in1 = a.get("in1");
@@ -414,12 +418,29 @@ static tl::Dict matmul_block_dst(tl::Builder& b, const tl::Ctx& a) {
   const tl::Any v_wait1 = a.get("wait1");
   const tl::Any v_pop1 = a.get("pop1");
   const tl::Any v_init = a.get("init");
+  const tl::Any v_flag = a.get("flag");
+  const tl::Any v_wait2 = a.get("wait2");
+  const tl::Any v_pop2 = a.get("pop2");
+  const tl::Any v_word = a.get("word");
+  const tl::Any v_scale = a.get("scale");
+  const tl::Any v_modulus = a.get("modulus");
+  const tl::Any v_lo = a.get("lo");
+  const tl::Any v_hi = a.get("hi");
+  const tl::Any v_inside = a.get("inside");
+  tl::Any v_flag_word;
   tl::Dict bound;
   b.when(tl::fn::eq(v_k, tl::num(0)), [&] {
     b.when(tl::fn::eq(v_init, tl::num(1)), [&] {
       matmul_reinit(b, tl::Ctx{{"in0", v_in0}, {"in1", v_in1}, {"out", v_out}});
     });
     b.call(std::string("tile_regs_acquire"), {});
+    b.when(tl::fn::ge(v_flag, tl::num(0)), [&] {
+      b.call(std::string("fill_tile_init"), {});
+      b.repeat("t", tl::fn::mul(v_mt, v_nt), [&](const tl::Any& v_t) {
+        b.call(std::string("fill_tile"), {v_t, tl::real(0.0)});
+      });
+      matmul_reinit(b, tl::Ctx{{"in0", v_in0}, {"in1", v_in1}, {"out", v_out}});
+    });
   });
   b.when(tl::fn::eq(v_wait0, tl::num(1)), [&] {
     b.call(std::string("cb_wait_front"), {v_in0, tl::fn::mul(v_mt, v_kt)});
@@ -427,23 +448,33 @@ static tl::Dict matmul_block_dst(tl::Builder& b, const tl::Ctx& a) {
   b.when(tl::fn::eq(v_wait1, tl::num(1)), [&] {
     b.call(std::string("cb_wait_front"), {v_in1, tl::fn::mul(v_kt, v_nt)});
   });
-  b.repeat("i", v_mt, [&](const tl::Any& v_i) {
-    b.repeat("j", v_nt, [&](const tl::Any& v_j) {
-      b.repeat("kk", v_kt, [&](const tl::Any& v_kk) {
-        if (b.profile() == "ttnn_0_81" || b.profile() == "metal_d5f9bc4a") {
-          b.call(std::string("matmul_tiles"), {v_in0, v_in1, tl::fn::add(tl::fn::mul(v_i, v_kt), v_kk), tl::fn::add(tl::fn::mul(v_kk, v_nt), v_j), tl::fn::add(tl::fn::mul(v_i, v_nt), v_j)});
-        }
-        if (b.profile() == "tilelang_tt_2025") {
-          b.call(std::string("matmul_tiles_transposable"), {v_in0, v_in1, tl::fn::add(tl::fn::mul(v_i, v_kt), v_kk), tl::fn::add(tl::fn::mul(v_kk, v_nt), v_j), tl::fn::add(tl::fn::mul(v_i, v_nt), v_j), tl::num(0)});
-        }
+  b.when(tl::fn::and_({tl::fn::ge(v_flag, tl::num(0)), tl::fn::eq(v_wait2, tl::num(1))}), [&] {
+    b.call(std::string("cb_wait_front"), {v_flag, tl::num(1)});
+  });
+  b.when(tl::fn::lt(v_flag, tl::num(0)), [&] {
+    matmul_tiles_step(b, tl::Ctx{{"in0", v_in0}, {"in1", v_in1}, {"mt", v_mt}, {"nt", v_nt}, {"kt", v_kt}});
+  });
+  b.otherwise([&] {
+    if (b.profile() == "ttnn_0_81" || b.profile() == "metal_d5f9bc4a") {
+      v_flag_word = b.bind("flag_word", std::string("read_tile_value"), {v_flag, tl::num(0), v_word});
+    }
+    if (b.profile() == "ttnn_0_81" || b.profile() == "metal_d5f9bc4a") {
+      b.when(tl::fn::eq(v_modulus, tl::num(0)), [&] {
+        matmul_step_if(b, tl::Ctx{{"value", v_flag_word}, {"in0", v_in0}, {"in1", v_in1}, {"mt", v_mt}, {"nt", v_nt}, {"kt", v_kt}, {"lo", v_lo}, {"hi", v_hi}, {"inside", v_inside}});
       });
-    });
+      b.otherwise([&] {
+        matmul_step_if(b, tl::Ctx{{"value", tl::fn::mod(tl::fn::floordiv(v_flag_word, v_scale), v_modulus)}, {"in0", v_in0}, {"in1", v_in1}, {"mt", v_mt}, {"nt", v_nt}, {"kt", v_kt}, {"lo", v_lo}, {"hi", v_hi}, {"inside", v_inside}});
+      });
+    }
   });
   b.when(tl::fn::eq(v_pop0, tl::num(1)), [&] {
     b.call(std::string("cb_pop_front"), {v_in0, tl::fn::mul(v_mt, v_kt)});
   });
   b.when(tl::fn::eq(v_pop1, tl::num(1)), [&] {
     b.call(std::string("cb_pop_front"), {v_in1, tl::fn::mul(v_kt, v_nt)});
+  });
+  b.when(tl::fn::and_({tl::fn::ge(v_flag, tl::num(0)), tl::fn::eq(v_pop2, tl::num(1))}), [&] {
+    b.call(std::string("cb_pop_front"), {v_flag, tl::num(1)});
   });
   b.when(tl::fn::eq(v_k, tl::fn::sub(v_k_count, tl::num(1))), [&] {
     b.call(std::string("tile_regs_commit"), {});
@@ -539,6 +570,64 @@ static tl::Dict matmul_reinit(tl::Builder& b, const tl::Ctx& a) {
   if (b.profile() == "tilelang_tt_2025") {
     b.call(std::string("mm_init_short"), {v_in0, v_in1});
   }
+  return bound;
+}
+
+// The tile products of one K step (matmul_tiles_step) where a value read at run time lies in the range [lo, hi] (inside = 1) or outside it (inside = 0): a condition `x == c`, `x != c`, `x < c`, ... on a value x read from a DRAM tensor, as matmul_block_dst's flag states it.
+static tl::Dict matmul_step_if(tl::Builder& b, const tl::Ctx& a) {
+  const tl::Any v_value = a.get("value");
+  const tl::Any v_in0 = a.get("in0");
+  const tl::Any v_in1 = a.get("in1");
+  const tl::Any v_mt = a.get("mt");
+  const tl::Any v_nt = a.get("nt");
+  const tl::Any v_kt = a.get("kt");
+  const tl::Any v_lo = a.get("lo");
+  const tl::Any v_hi = a.get("hi");
+  const tl::Any v_inside = a.get("inside");
+  tl::Dict bound;
+  b.when(tl::fn::and_({tl::fn::eq(v_inside, tl::num(1)), tl::fn::eq(v_lo, v_hi)}), [&] {
+    b.when(tl::fn::eq(v_value, v_lo), [&] {
+      matmul_tiles_step(b, tl::Ctx{{"in0", v_in0}, {"in1", v_in1}, {"mt", v_mt}, {"nt", v_nt}, {"kt", v_kt}});
+    });
+  });
+  b.when(tl::fn::and_({tl::fn::eq(v_inside, tl::num(1)), tl::fn::ne(v_lo, v_hi)}), [&] {
+    b.when(tl::fn::and_({tl::fn::ge(v_value, v_lo), tl::fn::le(v_value, v_hi)}), [&] {
+      matmul_tiles_step(b, tl::Ctx{{"in0", v_in0}, {"in1", v_in1}, {"mt", v_mt}, {"nt", v_nt}, {"kt", v_kt}});
+    });
+  });
+  b.when(tl::fn::and_({tl::fn::eq(v_inside, tl::num(0)), tl::fn::eq(v_lo, v_hi)}), [&] {
+    b.when(tl::fn::ne(v_value, v_lo), [&] {
+      matmul_tiles_step(b, tl::Ctx{{"in0", v_in0}, {"in1", v_in1}, {"mt", v_mt}, {"nt", v_nt}, {"kt", v_kt}});
+    });
+  });
+  b.when(tl::fn::and_({tl::fn::eq(v_inside, tl::num(0)), tl::fn::ne(v_lo, v_hi)}), [&] {
+    b.when(tl::fn::or_({tl::fn::lt(v_value, v_lo), tl::fn::gt(v_value, v_hi)}), [&] {
+      matmul_tiles_step(b, tl::Ctx{{"in0", v_in0}, {"in1", v_in1}, {"mt", v_mt}, {"nt", v_nt}, {"kt", v_kt}});
+    });
+  });
+  return bound;
+}
+
+// The tile products of one K step of a block matmul whose whole output block is in DST: DST tile (i, j) += in0 tile (i, kk) x in1 tile (kk, j) for every kk of the step (the operands are waited for by the caller).
+static tl::Dict matmul_tiles_step(tl::Builder& b, const tl::Ctx& a) {
+  const tl::Any v_in0 = a.get("in0");
+  const tl::Any v_in1 = a.get("in1");
+  const tl::Any v_mt = a.get("mt");
+  const tl::Any v_nt = a.get("nt");
+  const tl::Any v_kt = a.get("kt");
+  tl::Dict bound;
+  b.repeat("i", v_mt, [&](const tl::Any& v_i) {
+    b.repeat("j", v_nt, [&](const tl::Any& v_j) {
+      b.repeat("kk", v_kt, [&](const tl::Any& v_kk) {
+        if (b.profile() == "ttnn_0_81" || b.profile() == "metal_d5f9bc4a") {
+          b.call(std::string("matmul_tiles"), {v_in0, v_in1, tl::fn::add(tl::fn::mul(v_i, v_kt), v_kk), tl::fn::add(tl::fn::mul(v_kk, v_nt), v_j), tl::fn::add(tl::fn::mul(v_i, v_nt), v_j)});
+        }
+        if (b.profile() == "tilelang_tt_2025") {
+          b.call(std::string("matmul_tiles_transposable"), {v_in0, v_in1, tl::fn::add(tl::fn::mul(v_i, v_kt), v_kk), tl::fn::add(tl::fn::mul(v_kk, v_nt), v_j), tl::fn::add(tl::fn::mul(v_i, v_nt), v_j), tl::num(0)});
+        }
+      });
+    });
+  });
   return bound;
 }
 
@@ -1287,6 +1376,8 @@ Dict run_protocol(const std::string& name, Builder& b, const Ctx& args) {
   if (name == "matmul_block_dst") return protocols::matmul_block_dst(b, args);
   if (name == "matmul_block_spill") return protocols::matmul_block_spill(b, args);
   if (name == "matmul_reinit") return protocols::matmul_reinit(b, args);
+  if (name == "matmul_step_if") return protocols::matmul_step_if(b, args);
+  if (name == "matmul_tiles_step") return protocols::matmul_tiles_step(b, args);
   if (name == "pack_tiles") return protocols::pack_tiles(b, args);
   if (name == "read_pages") return protocols::read_pages(b, args);
   if (name == "reader_block") return protocols::reader_block(b, args);

@@ -192,7 +192,9 @@ Any lower_tiles(const std::string& name, const Dict& options, const LowerTilesPa
       }
       return stmt;
     };
-    Any new_body = map(body, {{ir::TilePrimitiveCall::kTypeKey, swap}, {ir::For::kTypeKey, swap}}, "pre");
+    // (An if replaced by its ops: a condition read from a tensor around gemm K steps, tile_ops_flag.cc.)
+    Any new_body = map(body, {{ir::TilePrimitiveCall::kTypeKey, swap}, {ir::For::kTypeKey, swap},
+                              {ir::IfThenElse::kTypeKey, swap}}, "pre");
     // Loops keep their variables through the replacement: the ops around a loop are found by its variable.
     // (A while loop keeps its condition.)
     Rewrite wrap = [&](const Any& stmt) -> Any {

@@ -77,6 +77,7 @@ bool is_zero_fill(const std::vector<TileOp>& ops, const std::string& key) {
 void gemm_streams(std::vector<TileOp>& ops, TileOp& op, Streams& streams, const NeedsPartial& needs_partial) {
   const BufferInfo& acc = *op.out;
   op.reads = {streams.read(op.ins[0], roles::kCompute, "T.gemm"), streams.read(op.ins[1], roles::kCompute, "T.gemm")};
+  if (op.ins.size() > 2) op.reads.push_back(streams.read(op.ins[2], roles::kCompute, "T.gemm's condition"));  // flag
   const std::string* init = streams.current_of(acc.name);
   Stream* init_stream = init ? streams.find(*init) : nullptr;
   bool zero_start = init_stream != nullptr && init_stream->producer == roles::kCompute &&

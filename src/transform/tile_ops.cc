@@ -106,6 +106,7 @@ std::vector<TileOp> classify_gemm(const ir::TilePrimitiveCall& stmt, const std::
   op.fields = {{names::kMt, Any(mt)}, {names::kNt, Any(nt)}, {names::kKt, Any(ak)}, {names::kK, k},
                {names::kKCount, k_count}, {names::kTransposed, Any(transpose_a || transpose_b)},
                {names::kTilized, Any(false)}, {names::kClear, Any(clear)}};
+  set_flag_fields(op, nullptr);  // no condition read from a tensor (tile_ops_flag.cc)
   ops.push_back(op);
   return ops;
 }
@@ -202,6 +203,8 @@ void visit(const Any& stmt, const std::vector<Any>& loops, std::vector<TileOp>& 
     // Every kernel evaluates the condition from its own scalars and block indices and takes the same branch; each
     // branch balances its CBs on its own (balance_branches).
     if (std::string read = buffer_read(cond->condition()); !read.empty()) {
+      if (flag_branch(*cond, loops, ops, [&](const Any& body, std::vector<TileOp>& into) { visit(body, loops, into); }))
+        return;
       fail("a condition around tile operations (" + format_value(cond->condition()) + ") reads '" + read + "'; the "
            "tenstorrent backend needs conditions computed from constants, block indices, loop variables and index "
            "scalars (the reader and writer kernels do not see on-chip data)");

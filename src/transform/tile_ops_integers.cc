@@ -54,6 +54,7 @@ void refuse_integer_math(const std::vector<TileOp>& ops) {
                 (op.kind == "copy_local" && is_integer_dtype(op.out->dtype) != is_integer_dtype(op.ins[0].dtype));
     if (!math) continue;
     std::vector<BufferInfo> operands = op.ins;
+    if (op.kind == "gemm") operands.resize(2);  // a third input is the flag tile of its condition (tile_ops_flag.cc)
     if (op.out) operands.push_back(*op.out);
     for (const BufferInfo& b : operands) {
       if (!is_integer_dtype(b.dtype)) continue;

@@ -2,6 +2,7 @@
 // element-wise stores).
 #pragma once
 
+#include <functional>
 #include <optional>
 #include <set>
 #include <utility>
@@ -157,6 +158,16 @@ std::vector<TileOp> classify_reduce(const ir::TilePrimitiveCall& stmt);
 std::vector<TileOp> classify_cumsum(const ir::TilePrimitiveCall& stmt);
 /*! \brief int32 <-> float T.Cast stores as typecast_tile ops (tile_ops_integers.cc); other conversions refused. */
 void integer_casts(std::vector<TileOp>& ops);
+/*! \brief A gemm's fields of a condition read from a tensor (tile_ops_flag.cc); `flag` null: none. */
+void set_flag_fields(TileOp& gemm, const BufferInfo* flag, Any word = Any(int64_t(0)), Any scale = Any(int64_t(1)),
+                     int64_t modulus = 0, int64_t lo = 0, int64_t hi = 0, bool inside = true);
+/*! \brief An if whose condition reads a value of a DRAM tensor at an index of block indices, loop variables and
+ * index scalars, around the loads and K steps of gemms (a block-sparse GEMM's `if BlockMask[by, bx, k]`): the
+ * reader reads the tile holding the value and the gemms run their products only where it holds (tile_ops_flag.cc).
+ * False when the condition reads no tensor value that way; a refusal naming the construct when the rest breaks a
+ * rule. */
+bool flag_branch(const ir::IfThenElse& cond, const std::vector<Any>& loops, std::vector<TileOp>& ops,
+                 const std::function<void(const Any&, std::vector<TileOp>&)>& visit);
 /*! \brief Refuses arithmetic, fills and gemms on integer blocks, naming the op and the buffer. */
 void refuse_integer_math(const std::vector<TileOp>& ops);
 /*! \brief Before the first reduction of `ops`: the read of the scaler tile (the constant tensor of `func`) that

@@ -17,6 +17,10 @@ static Any make(const Dict& options) {
                     tl::Checks{
                         tl::Check{[](const tl::Ctx& c) -> tl::Any { return tl::fn::or_({tl::fn::eq(c.get("k_count"), tl::num(1)), tl::fn::ge(c.get("partial"), tl::num(0)), tl::fn::le(tl::fn::mul(c.get("mt"), c.get("nt")), c.get("dst_capacity"))}); },
                                   tl::Message{{{"a ", "mt", {}}, {"x", "nt", {}}, {"-tile block accumulates over ", "k_count", {}}, {" K steps but has no partial-sum CB", "", {}}}}},
+                        tl::Check{[](const tl::Ctx& c) -> tl::Any { return tl::fn::or_({tl::fn::lt(c.get("flag"), tl::num(0)), tl::fn::and_({tl::fn::lt(c.get("partial"), tl::num(0)), tl::fn::le(tl::fn::mul(c.get("mt"), c.get("nt")), c.get("dst_capacity"))})}); },
+                                  tl::Message{{{"a K step under a condition read from a tensor runs its tile products only where the condition holds, which needs the whole ", "mt", {}}, {"x", "nt", {}}, {"-tile output block in one DST section (", "dst_capacity", {}}, {" tiles with this accumulation width) across the K loop; use a smaller block", "", {}}}}},
+                        tl::Check{[](const tl::Ctx& c) -> tl::Any { return tl::fn::or_({tl::fn::lt(c.get("flag"), tl::num(0)), tl::fn::ne(c.get("profile"), tl::str("tilelang_tt_2025"))}); },
+                                  tl::Message{{{"a K step under a condition read from a tensor reads the value in the compute kernel with read_tile_value, which API profile ", "profile", {}}, {" does not have (its compute cb_api.h offers only cb_get_tile, which hands out an L1 pointer)", "", {}}}}},
                     },
                     "", "",
                     std::nullopt,

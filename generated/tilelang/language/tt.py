@@ -401,9 +401,9 @@ def mask_block(in0: Any, out: Any, origin: Any, row_step: Any, col_step: Any, pa
     return call('mask_block', in0, out, origin, row_step, col_step, pages, rows, cols, wait0, pop0, init)
 
 
-def matmul_block(in0: Any, in1: Any, out: Any, partial: Any, mt: Any, nt: Any, kt: Any, k: Any, k_count: Any, dst_tiles: Any, wait0: Any, pop0: Any, wait1: Any, pop1: Any, init: Any) -> Any:
+def matmul_block(in0: Any, in1: Any, out: Any, partial: Any, mt: Any, nt: Any, kt: Any, k: Any, k_count: Any, dst_tiles: Any, wait0: Any, pop0: Any, wait1: Any, pop1: Any, init: Any, flag: Any, wait2: Any, pop2: Any, word: Any, scale: Any, modulus: Any, lo: Any, hi: Any, inside: Any) -> Any:
     """One K step of a block matmul: out (mt x nt tiles) += in0 (mt x kt) x in1 (kt x nt). Step `k` of `k_count`; the accumulator is packed to `out` after the last step. `dst_tiles` is the DST sub-block (set by PlanTTDst; 0 before); when the block exceeds it, partial sums go through CB `partial`."""
-    return call('matmul_block', in0, in1, out, partial, mt, nt, kt, k, k_count, dst_tiles, wait0, pop0, wait1, pop1, init)
+    return call('matmul_block', in0, in1, out, partial, mt, nt, kt, k, k_count, dst_tiles, wait0, pop0, wait1, pop1, init, flag, wait2, pop2, word, scale, modulus, lo, hi, inside)
 
 
 def matmul_init(in0_cb: Any, in1_cb: Any) -> Any:

@@ -1,0 +1,67 @@
+"""Gemm K steps under a condition read from a DRAM tensor on Tenstorrent (issue 28; src/transform/tile_ops_flag.cc):
+TileLang's block-sparse GEMM (`if BlockMask[by, bx, k]:` around the loads and the gemm of a K step, the body of
+upstream's examples/blocksparse_gemm/example_blocksparse_gemm.py). The reader reads the mask's tile holding the value
+and the operands, and the compute kernel reads the value (read_tile_value) and runs the step's tile products only
+where the condition holds. Run in the emulator against numpy at 128^3 and at a ragged shape; an int32 tensor tested
+by a comparison; the forms the backend does not test are refused by name."""
+
+from __future__ import annotations
+
+import shutil
+
+import numpy as np
+import pytest
+from tt_data_kernels import blocksparse
+
+import tilelang
+from tilelang.errors import TileLangError
+
+pytestmark = pytest.mark.skipif(shutil.which("g++") is None, reason="no C++ compiler")
+RNG = np.random.default_rng(28)
+
+
+def reference(a: np.ndarray, b: np.ndarray, run: np.ndarray, bm: int, bn: int, bk: int) -> np.ndarray:
+    c = np.zeros((a.shape[0], b.shape[1]), np.float32)
+    for i, j, k in zip(*np.nonzero(run), strict=True):
+        rows, cols, ks = slice(i * bm, (i + 1) * bm), slice(j * bn, (j + 1) * bn), slice(k * bk, (k + 1) * bk)
+        c[rows, cols] += a[rows, ks].astype(np.float32) @ b[ks, cols].astype(np.float32)
+    return c
+
+
+@pytest.mark.parametrize("M, N, K, bm, bn, bk", [(128, 128, 128, 64, 64, 32), (100, 72, 80, 32, 32, 32)])
+def test_blocksparse_gemm_skips_the_masked_steps(M: int, N: int, K: int, bm: int, bn: int, bk: int) -> None:
+    """128^3 as upstream's test shape (blocks 64x64x32, a (2, 2, 4) mask); ragged 100x72x80 with a (4, 3, 3) one."""
+    a = RNG.standard_normal((M, K)).astype(np.float16)
+    b = RNG.standard_normal((K, N)).astype(np.float16)
+    mask = RNG.random((-(-M // bm), -(-N // bn), -(-K // bk))) > 0.4
+    kernel = tilelang.compile(blocksparse(M, N, K, bm, bn, bk), out_idx=[-1], target="tenstorrent")
+    assert "read_tile_value(" in kernel.get_kernel_source()
+    np.testing.assert_allclose(kernel(a, b, mask).astype(np.float32), reference(a, b, mask, bm, bn, bk),
+                               rtol=1e-2, atol=1e-2)
+
+
+def test_an_int32_value_compared_with_a_constant() -> None:
+    """A signed comparison of the whole word: steps whose value is above 0 run (-1 and 0 do not)."""
+    M = N = K = 64
+    a = RNG.standard_normal((M, K)).astype(np.float16)
+    b = RNG.standard_normal((K, N)).astype(np.float16)
+    sel = RNG.integers(-1, 3, (2, 2, 2)).astype(np.int32)
+    kernel = tilelang.compile(blocksparse(M, N, K, 32, 32, 32, "int32", lambda v: v > 0), out_idx=[-1],
+                              target="tenstorrent")
+    np.testing.assert_allclose(kernel(a, b, sel).astype(np.float32), reference(a, b, sel > 0, 32, 32, 32),
+                               rtol=1e-2, atol=1e-2)
+
+
+@pytest.mark.parametrize("dtype, test, message", [
+    ("uint8", None, r"reads uint8 tensor 'BlockMask'; the tenstorrent backend tests bool and int32 values"),
+    ("int32", lambda v: v % 3 == 1, r"is not a comparison of the value of 'BlockMask' with an integer constant"),
+])
+def test_conditions_the_backend_does_not_test_are_refused_by_name(dtype: str, test, message: str) -> None:
+    with pytest.raises(TileLangError, match=message):
+        tilelang.lower(blocksparse(64, 64, 64, 32, 32, 32, dtype, test), target="tenstorrent")
+
+
+def test_a_block_larger_than_dst_is_refused_naming_dst() -> None:
+    """Upstream's default 128x128 fp32 block is 16 tiles; one DST section holds 4 fp32 tiles."""
+    with pytest.raises(TileLangError, match=r"needs the whole 4x4-tile output block in one DST section \(4 tiles"):
+        tilelang.lower(blocksparse(128, 128, 64, 128, 128, 32), target="tenstorrent")
