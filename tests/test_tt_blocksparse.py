@@ -7,7 +7,11 @@ by a comparison; the forms the backend does not test are refused by name."""
 
 from __future__ import annotations
 
+import os
 import shutil
+import subprocess
+import sys
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -15,8 +19,13 @@ from tt_data_kernels import blocksparse
 
 import tilelang
 from tilelang.errors import TileLangError
+from tilelang.tenstorrent import INTRINSICS, api_profile
 
-pytestmark = pytest.mark.skipif(shutil.which("g++") is None, reason="no C++ compiler")
+REPO = Path(__file__).resolve().parents[1]
+
+pytestmark = [pytest.mark.skipif(shutil.which("g++") is None, reason="no C++ compiler"),
+              pytest.mark.skipif(api_profile() not in INTRINSICS["read_tile_value"].cpp,
+                                 reason="the API profile has no read_tile_value (the 2025 test below)")]
 RNG = np.random.default_rng(28)
 
 
@@ -65,3 +74,25 @@ def test_a_block_larger_than_dst_is_refused_naming_dst() -> None:
     """Upstream's default 128x128 fp32 block is 16 tiles; one DST section holds 4 fp32 tiles."""
     with pytest.raises(TileLangError, match=r"needs the whole 4x4-tile output block in one DST section \(4 tiles"):
         tilelang.lower(blocksparse(128, 128, 64, 128, 128, 32), target="tenstorrent")
+
+
+PROFILE_RUN = """
+import tilelang
+from tilelang.errors import TileLangError
+from tt_data_kernels import blocksparse
+try:
+    tilelang.lower(blocksparse(64, 64, 64, 32, 32, 32), target="tenstorrent")
+except TileLangError as e:
+    assert "read_tile_value, which API profile tilelang_tt_2025 does not have" in str(e), str(e)
+else:
+    raise AssertionError("lowered")
+"""
+
+
+def test_the_2025_profile_without_read_tile_value_refuses_it_by_name() -> None:
+    """ttnn 0.65's compute cb_api.h has only cb_get_tile (an L1 pointer); one process, as the pass library reads
+    $TILELANG_TT_API_PROFILE once."""
+    env = {**os.environ, "TILELANG_TT_API_PROFILE": "tilelang_tt_2025",
+           "PYTHONPATH": os.pathsep.join([str(REPO / "python"), str(REPO), str(REPO / "tests")])}
+    done = subprocess.run([sys.executable, "-c", PROFILE_RUN], capture_output=True, text=True, env=env, timeout=900)
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]

@@ -77,6 +77,23 @@ std::pair<Any, Any> element_at(const BufferInfo& tensor, const ffi::Array<Any>& 
   return {row, indices[n - 1]};
 }
 
+// Under the condition: loads from DRAM and K steps of gemms (the reader reads the loads anyway).
+void require_steps(const std::vector<TileOp>& inner, const std::string& text, const std::string& tensor) {
+  bool gemm = false;
+  for (const TileOp& op : inner) {
+    bool step = op.kind == "gemm" && !truthy(op.get(names::kClear)) && !truthy(op.get(names::kTransposed));
+    if (op.kind != "copy_in" && !step) {
+      std::string what = op.out ? "the " + op.kind + " op writing '" + op.out->name + "'" : "the " + op.kind + " op";
+      fail(text + " reads '" + tensor + "' and holds " + what + "; the tenstorrent backend runs only T.copy "
+           "loads from DRAM and the K steps of gemms (not transposed, accumulating) under a condition read from a "
+           "tensor: the reader reads the loads anyway and the compute kernel skips the steps' products");
+    }
+    gemm = gemm || step;
+  }
+  if (!gemm) fail(text + " reads '" + tensor + "' but holds no gemm K step; the tenstorrent backend runs the "
+                  "K steps of gemms under a condition read from a tensor");
+}
+
 }  // namespace
 
 void set_flag_fields(TileOp& gemm, const BufferInfo* flag, Any word, Any scale, int64_t modulus, int64_t lo,
@@ -134,19 +151,7 @@ bool flag_branch(const ir::IfThenElse& cond, const std::vector<Any>& loops, std:
   }
   std::vector<TileOp> inner;
   visit(cond.then_case().any(), inner);
-  bool gemm = false;
-  for (const TileOp& op : inner) {
-    bool step = op.kind == "gemm" && !truthy(op.get(names::kClear)) && !truthy(op.get(names::kTransposed));
-    if (op.kind != "copy_in" && !step) {
-      std::string what = op.out ? "the " + op.kind + " op writing '" + op.out->name + "'" : "the " + op.kind + " op";
-      fail(text + " reads '" + tensor.name + "' and holds " + what + "; the tenstorrent backend runs only T.copy "
-           "loads from DRAM and the K steps of gemms (not transposed, accumulating) under a condition read from a "
-           "tensor: the reader reads the loads anyway and the compute kernel skips the steps' products");
-    }
-    gemm = gemm || step;
-  }
-  if (!gemm) fail(text + " reads '" + tensor.name + "' but holds no gemm K step; the tenstorrent backend runs the "
-                  "K steps of gemms under a condition read from a tensor");
+  require_steps(inner, text, tensor.name);
   auto [th, tw] = tile_shape();
   auto [row, col] = element_at(tensor, loads[0].indices());
   BufferInfo flag = tensor;

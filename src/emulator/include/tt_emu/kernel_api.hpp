@@ -142,7 +142,6 @@ uint32_t get_write_ptr(uint32_t cb_id);
 uint32_t get_read_ptr(uint32_t cb_id);
 DataFormat get_dataformat(int32_t cb_id);
 int32_t get_tile_size(int32_t cb_id);
-uint32_t read_tile_value(uint32_t cb_id, uint32_t tile_index, uint32_t element_offset);  // compute kernels
 
 // ---------------------------------------------------------------- the core running the kernel
 

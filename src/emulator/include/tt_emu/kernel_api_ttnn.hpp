@@ -14,6 +14,8 @@ enum class EltwiseBinaryType : std::uint8_t { ELWMUL, ELWDIV, ELWADD, ELWSUB, EL
 }  // namespace tt_emu::ktypes
 
 namespace tt_emu::kapi {
+// A word of a waited CB page, as the compute kernel reads it (api/compute/cb_api.h, ttnn 0.77 and 0.81).
+uint32_t read_tile_value(uint32_t cb_id, uint32_t tile_index, uint32_t element_offset);
 
 // The conditional reconfigurations of ttnn 0.81.1's api/compute/reconfig_data_format.h: SrcA (the packer) takes the
 // new CB's format only when it differs from the old CB's; equal formats leave the configuration as it is.
