@@ -21,5 +21,5 @@ class Module:
             for k in T.serial(2, annotations={"num_stages": 3}):
                 T.tt.read_block(0, A, k * 32 // 32, 2, 1, 2, 2048)
                 T.tt.read_block(1, B, k * 32 // 32 * 4, 1, 4, 4, 2048)
-                T.tt.matmul_block(0, 1, 16, 24, 2, 4, 1, k, 2, 0, 1, 1, 1, 1, 0)
+                T.tt.matmul_block(0, 1, 16, 24, 2, 4, 1, k, 2, 0, 1, 1, 1, 1, 0, -1, 0, 0, 0, 1, 0, 0, 0, 1)
             T.tt.write_block(16, C, 0, 2, 4, 4, 2048)

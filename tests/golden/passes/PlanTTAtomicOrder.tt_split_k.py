@@ -15,7 +15,7 @@ class Module:
         for i in T.serial(count, annotations={"tt.persistent_loop": 1}):
             for ko in range(2):
                 T.tt.transpose_block(1, 24, 1, 1, 0)
-                T.tt.matmul_block(0, 24, 25, 26, 1, 1, 1, ko, 2, 0, 1, 1, 1, 1, 0)
+                T.tt.matmul_block(0, 24, 25, 26, 1, 1, 1, ko, 2, 0, 1, 1, 1, 1, 0, -1, 0, 0, 0, 1, 0, 0, 0, 1)
             T.tt.eltwise_block(2, 25, 16, 1, "add", "none", "none", "none", 0, "none", T.float32(0.0), 1, 1, 1, 1, 0)
 
     @T.prim_func

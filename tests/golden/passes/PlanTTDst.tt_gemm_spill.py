@@ -14,7 +14,7 @@ class Module:
         count = T.int32()
         for i in T.serial(count, annotations={"tt.persistent_loop": 1}):
             for k in T.serial(2, annotations={"num_stages": 3}):
-                T.tt.matmul_block(0, 1, 16, 24, 2, 4, 1, k, 2, 4, 1, 1, 1, 1, 0)
+                T.tt.matmul_block(0, 1, 16, 24, 2, 4, 1, k, 2, 4, 1, 1, 1, 1, 0, -1, 0, 0, 0, 1, 0, 0, 0, 1)
 
     @T.prim_func
     def main_reader(A: T.Buffer((64, 64), "bfloat16"), B: T.Buffer((64, 128), "bfloat16"), C: T.Buffer((64, 128), "bfloat16")):
