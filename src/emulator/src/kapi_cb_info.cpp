@@ -32,8 +32,9 @@ const LocalCBInterface& cb_interface(uint32_t cb_id) {
     Session s = enter("get_local_cb_interface", {cb_id});
     const Cb& cb = cb_of(s, cb_id);
     const uint32_t size = cb.capacity * cb.page_bytes;
-    const LocalCBInterface now{size, cb.base + size, cb.page_bytes, cb.capacity, cb.page_addr(cb.rd_page()),
-                               cb.page_addr(cb.wr_page())};
+    const LocalCBInterface now{size, l1_address(s.core, cb.base + size), cb.page_bytes, cb.capacity,
+                               l1_address(s.core, cb.page_addr(cb.rd_page())),
+                               l1_address(s.core, cb.page_addr(cb.wr_page()))};
     std::lock_guard<std::mutex> guard(mutex);
     LocalCBInterface& slot = snapshots[{&s.t, cb_id}];
     slot = now;

@@ -165,6 +165,7 @@ void noc_page(NocCall which, uint32_t id, uint32_t bank_base_address, uint32_t p
               uint32_t size, uint32_t offset, int32_t cta_offset) {
     const bool read = which == NocCall::ReadPage || which == NocCall::ReadTile;
     Session s = enter(noc_call_name(which), {id, bank_base_address, l1_addr}, 0b110);
+    l1_addr = l1_offset(s, l1_addr, 2);
     std::shared_ptr<DramBuffer> buf = find_dram_buffer(bank_base_address);
     if (!buf) {
         fail(s, "no DRAM buffer at address " + hex(bank_base_address) + " (buffers: " + list_dram_buffers() + ")");
@@ -187,6 +188,7 @@ uint64_t dram_noc_addr(uint32_t bank_base_address, uint32_t page_size, uint32_t 
 
 void noc_async_read(uint64_t src_noc_addr, uint32_t dst_local_l1_addr, uint32_t size) {
     Session s = enter("noc_async_read", {static_cast<int64_t>(src_noc_addr), dst_local_l1_addr, size}, 0b011);
+    dst_local_l1_addr = l1_offset(s, dst_local_l1_addr, 1);
     const uint64_t tag = src_noc_addr >> 32;
     const uint32_t addr = static_cast<uint32_t>(src_noc_addr);
     std::shared_ptr<DramBuffer> buf = (tag & ~0xffull) == kBankTag ? find_dram_buffer_in_bank(addr) : nullptr;
@@ -198,6 +200,7 @@ void noc_async_read(uint64_t src_noc_addr, uint32_t dst_local_l1_addr, uint32_t 
 
 void noc_async_write(uint32_t src_local_l1_addr, uint64_t dst_noc_addr, uint32_t size) {
     Session s = enter("noc_async_write", {src_local_l1_addr, static_cast<int64_t>(dst_noc_addr), size}, 0b011);
+    src_local_l1_addr = l1_offset(s, src_local_l1_addr, 0);
     const uint64_t tag = dst_noc_addr >> 32;
     const uint32_t addr = static_cast<uint32_t>(dst_noc_addr);
     std::shared_ptr<DramBuffer> buf = (tag & ~0xffull) == kBankTag ? find_dram_buffer_in_bank(addr) : nullptr;
@@ -380,7 +383,7 @@ uint32_t get_write_ptr(uint32_t cb_id) {
         fail(s, "no pages of CB " + std::to_string(cb_id) +
                     " are reserved: the write pointer is only valid between cb_reserve_back and cb_push_back");
     }
-    return cb.page_addr(cb.wr_page());
+    return l1_address(s.core, cb.page_addr(cb.wr_page()));
 }
 
 uint32_t get_read_ptr(uint32_t cb_id) {
@@ -391,7 +394,7 @@ uint32_t get_read_ptr(uint32_t cb_id) {
         fail(s, "no pages of CB " + std::to_string(cb_id) +
                     " are waited: the read pointer is only valid between cb_wait_front and cb_pop_front");
     }
-    return cb.page_addr(cb.rd_page());
+    return l1_address(s.core, cb.page_addr(cb.rd_page()));
 }
 
 }  // namespace kapi

@@ -1,0 +1,52 @@
+"""L1 as memory kernels dereference (issue 33): tt-metal's kernels read and write L1 through the addresses
+get_write_ptr, get_read_ptr and get_semaphore give (`reinterpret_cast<volatile tt_l1_ptr uint32_t*>(addr)`,
+CoreLocalMem). Each core's L1 is a window of its own in the kernels' address space: 4 cores store different data at
+the same L1 address at once (tests/emulator_cases/l1_ptr/), the NoC calls take the pointers' addresses back to L1
+offsets, and an L1 offset dereferenced as a pointer is named."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from projects import TESTS
+from tilelang.tenstorrent import emulator
+
+CASES = TESTS / "emulator_cases" / "l1_ptr"
+
+
+@pytest.fixture(scope="module")
+def host() -> Path:
+    return emulator.build_host(CASES / "host.cpp")
+
+
+def run(host: Path, tmp_path: Path, *fault: str) -> np.ndarray:
+    emulator.run(host, [str(CASES), str(tmp_path), *fault])
+    return np.fromfile(tmp_path / "out.bin", dtype=np.uint32).reshape(4, 512)
+
+
+def test_each_core_reads_and_writes_its_own_l1_through_pointers(host: Path, tmp_path: Path) -> None:
+    pages = run(host, tmp_path)
+    for core in range(4):
+        expected = (core << 16) | np.arange(512, dtype=np.uint32)
+        expected[1], expected[2] = 0xA000 + core, 0xB000 + core  # CoreLocalMem's [] and * stores
+        expected[0] = 40 + core  # the semaphore the drain kernel set, read back through get_semaphore's pointer
+        expected[511] = np.arange(3, 511).sum()  # the sum of the low halves the drain kernel read through the pointer
+        np.testing.assert_array_equal(pages[core], expected, err_msg=f"core {core}")
+
+
+def test_an_l1_offset_dereferenced_as_a_pointer_is_named(host: Path, tmp_path: Path) -> None:
+    with pytest.raises(emulator.TTEmulatorError) as err:
+        run(host, tmp_path, "fill", "OFFSET")
+    assert re.search(r"fill.*: a load or store through L1 address 0x[0-9a-f]+ \(in CB 0 \(reserved pages\)\) held as "
+                     r"an integer, in or after get_write_ptr: it is an L1 offset, not an address of this core's L1",
+                     str(err.value)), str(err.value)
+
+
+def test_the_cb_contract_still_holds_for_pointer_writes(host: Path, tmp_path: Path) -> None:
+    with pytest.raises(emulator.TTEmulatorError,
+                       match=re.escape("cb_push_back(0, 1): pushing 1 page but only 0 reserved on CB 0")):
+        run(host, tmp_path, "fill", "UNWRITTEN")
