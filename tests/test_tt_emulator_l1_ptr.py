@@ -2,7 +2,8 @@
 get_write_ptr, get_read_ptr and get_semaphore give (`reinterpret_cast<volatile tt_l1_ptr uint32_t*>(addr)`,
 CoreLocalMem). Each core's L1 is a window of its own in the kernels' address space: 4 cores store different data at
 the same L1 address at once (tests/emulator_cases/l1_ptr/), the NoC calls take the pointers' addresses back to L1
-offsets, and an L1 offset dereferenced as a pointer is named."""
+offsets, an L1 buffer's address given as a runtime argument reaches each kernel as its core's address, and an L1
+offset dereferenced as a pointer is named."""
 
 from __future__ import annotations
 
@@ -34,7 +35,8 @@ def test_each_core_reads_and_writes_its_own_l1_through_pointers(host: Path, tmp_
         expected = (core << 16) | np.arange(512, dtype=np.uint32)
         expected[1], expected[2] = 0xA000 + core, 0xB000 + core  # CoreLocalMem's [] and * stores
         expected[0] = 40 + core  # the semaphore the drain kernel set, read back through get_semaphore's pointer
-        expected[511] = np.arange(3, 511).sum()  # the sum of the low halves the drain kernel read through the pointer
+        expected[510] = 0xC000 + core  # the word the fill kernel stored at the L1 buffer's address (a runtime argument)
+        expected[511] = np.arange(3, 510).sum()  # the sum of the low halves the drain kernel read through the pointer
         np.testing.assert_array_equal(pages[core], expected, err_msg=f"core {core}")
 
 

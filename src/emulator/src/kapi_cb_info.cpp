@@ -1,5 +1,5 @@
-// Kernel API: what a kernel reads about its CBs (data format, page size, the CB interface of tt-metal's
-// internal/circular_buffer_interface.h that ttnn's kernels read the page size from).
+// Kernel API: what a kernel reads about its core (its logical coordinates) and its CBs (data format, page size, the CB
+// interface of tt-metal's internal/circular_buffer_interface.h that ttnn's kernels read the page size from).
 #include <map>
 #include <mutex>
 
@@ -18,6 +18,26 @@ ktypes::DataFormat get_dataformat(int32_t cb_id) {
 int32_t get_tile_size(int32_t cb_id) {
     Session s = enter("get_tile_size", {cb_id});
     return static_cast<int32_t>(cb_of(s, cb_id).page_bytes);
+}
+
+uint8_t get_absolute_logical_x() {
+    Session s = enter("get_absolute_logical_x", {});
+    return static_cast<uint8_t>(s.core.coord.x);
+}
+
+uint8_t get_absolute_logical_y() {
+    Session s = enter("get_absolute_logical_y", {});
+    return static_cast<uint8_t>(s.core.coord.y);
+}
+
+uint8_t get_relative_logical_x() {
+    Session s = enter("get_relative_logical_x", {});
+    return static_cast<uint8_t>(s.core.coord.x);
+}
+
+uint8_t get_relative_logical_y() {
+    Session s = enter("get_relative_logical_y", {});
+    return static_cast<uint8_t>(s.core.coord.y);
 }
 
 namespace detail {

@@ -131,6 +131,15 @@ void issue(Session& s, bool read, std::shared_ptr<DramBuffer> buf, uint32_t page
 // carries the bank in its upper half, like a (noc x, noc y) pair does on hardware.
 constexpr uint64_t kBankTag = 0x100;
 
+// A runtime argument holding an address in a live L1 buffer (the host's `buffer->address()`, an L1 offset, as
+// tt-metal's add_2_integers_in_riscv and loopback pass it) reaches the kernel as its core's address of that L1, so
+// the kernel can dereference it as on hardware. A value that is also inside a DRAM buffer's bank range is ambiguous
+// and stays as it is (the NoC calls take either form; a load through it is reported, launch.cpp).
+uint32_t l1_buffer_argument(Session& s, uint32_t value) {
+    if (value >= kL1Bytes || !inside_l1_buffer(value, 1) || find_dram_buffer_in_bank(value)) return value;
+    return l1_address(s.core, value);
+}
+
 }  // namespace
 
 std::string Transfer::describe() const {
@@ -158,7 +167,7 @@ uint32_t runtime_arg(int idx, bool common) {
                     " is not set (the host set " + std::to_string(args.size()) +
                     (common ? " common arguments" : " for this core") + ")");
     }
-    return args[static_cast<size_t>(idx)];
+    return l1_buffer_argument(s, args[static_cast<size_t>(idx)]);
 }
 
 void noc_page(NocCall which, uint32_t id, uint32_t bank_base_address, uint32_t page_size, uint32_t l1_addr,
@@ -353,26 +362,6 @@ bool cb_pages_available_at_front(int32_t cb_id, int32_t num_pages) {
     Cb& cb = cb_of(s, cb_id);
     claim(s, cb, false);
     return static_cast<int64_t>(cb.occupied()) >= num_pages;
-}
-
-uint8_t get_absolute_logical_x() {
-    Session s = enter("get_absolute_logical_x", {});
-    return static_cast<uint8_t>(s.core.coord.x);
-}
-
-uint8_t get_absolute_logical_y() {
-    Session s = enter("get_absolute_logical_y", {});
-    return static_cast<uint8_t>(s.core.coord.y);
-}
-
-uint8_t get_relative_logical_x() {
-    Session s = enter("get_relative_logical_x", {});
-    return static_cast<uint8_t>(s.core.coord.x);
-}
-
-uint8_t get_relative_logical_y() {
-    Session s = enter("get_relative_logical_y", {});
-    return static_cast<uint8_t>(s.core.coord.y);
 }
 
 uint32_t get_write_ptr(uint32_t cb_id) {

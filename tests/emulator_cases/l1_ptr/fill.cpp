@@ -1,4 +1,5 @@
-// Fills CB c_0's reserved page through pointers: word i = (core id << 16) | i, words 1 and 2 through CoreLocalMem.
+// Fills CB c_0's reserved page through pointers: word i = (core id << 16) | i, words 1 and 2 through CoreLocalMem;
+// and word 0 of the L1 buffer at the address of runtime argument 1.
 #include <cstdint>
 
 #include "api/core_local_mem.h"
@@ -18,6 +19,7 @@ void kernel_main() {
     CoreLocalMem<uint32_t> mem(addr);
     mem[1] = 0xa000u + id;
     *(mem + 2) = 0xb000u + id;
+    *reinterpret_cast<volatile tt_l1_ptr uint32_t*>(get_arg_val<uint32_t>(1)) = 0xc000u + id;
 #ifndef FAULT_UNWRITTEN
     cb_push_back(tt::CBIndex::c_0, 1);
 #else

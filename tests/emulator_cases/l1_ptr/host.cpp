@@ -1,8 +1,9 @@
 // Host program of tests/test_tt_emulator_l1_ptr.py: kernels that read and write L1 through pointers, as
 // tt-metal's kernels do, on 4 cores at once (each core's L1 is its own: the same L1 address holds each core's data).
-// CB c_0 holds one 2048 B page. fill.cpp (BRISC) stores a page through get_write_ptr's address and pushes it;
-// drain.cpp (NCRISC) reads it through get_read_ptr's address, stores a semaphore it set back into the page, and
-// writes the page to DRAM page <core id>.
+// CB c_0 holds one 2048 B page. fill.cpp (BRISC) stores a page through get_write_ptr's address and pushes it, and a
+// word through the address of an L1 buffer (a runtime argument, as tt-metal's add_2_integers_in_riscv passes it);
+// drain.cpp (NCRISC) reads the page through get_read_ptr's address, stores into it a semaphore it set and the L1
+// buffer's word, and writes the page to DRAM page <core id>.
 //
 // Usage: host <kernel_dir> <data_dir> [<role> <FAULT>]: writes out.bin (4 pages of 512 words); the optional fault
 // defines FAULT_<FAULT> when compiling the <role> kernel ("fill" or "drain").
@@ -29,6 +30,7 @@ int main(int argc, char** argv) {
     };
     IDevice* device = CreateDevice(0);
     auto out = CreateBuffer(InterleavedBufferConfig{device, 4 * 2048, 2048, BufferType::DRAM});
+    auto scratch = CreateBuffer(InterleavedBufferConfig{device, 32, 32, BufferType::L1});
     Program program = CreateProgram();
     const CoreRange cores({0, 0}, {1, 1});
     CreateCircularBuffer(program, cores, CircularBufferConfig(2048, {{CBIndex::c_0, DataFormat::Float16_b}})
@@ -40,8 +42,8 @@ int main(int argc, char** argv) {
     auto drain = CreateKernel(program, dir + "/drain.cpp", cores, ReaderDataMovementConfig(drain_ct, defines("drain")));
     for (uint32_t id = 0; id < 4; ++id) {
         const CoreCoord c{id % 2, id / 2};
-        SetRuntimeArgs(program, fill, c, {id});
-        SetRuntimeArgs(program, drain, c, {id, out->address(), sem});
+        SetRuntimeArgs(program, fill, c, {id, scratch->address()});
+        SetRuntimeArgs(program, drain, c, {id, out->address(), sem, scratch->address()});
     }
     CommandQueue& cq = device->command_queue();
     EnqueueProgram(cq, program, false);

@@ -17,8 +17,9 @@
 #define NAMESPACE tt_emu_kernel
 #define MAIN kernel_main()
 
-// tt-metal marks pointers into L1 with tt_l1_ptr (a section attribute on hardware). Semaphore pointers hold
-// the emulated L1 byte address (from get_semaphore) and are never dereferenced by kernels.
+// tt-metal marks pointers into L1 with tt_l1_ptr (a section attribute on hardware). The L1 addresses the API gives
+// (get_write_ptr, get_read_ptr, get_semaphore) are the calling core's addresses of its L1 window (l1_window.cpp), so
+// kernels dereference them as on hardware.
 #ifndef tt_l1_ptr
 #define tt_l1_ptr
 #endif
