@@ -332,7 +332,7 @@ Session enter(const char* name, std::initializer_list<int64_t> args, uint8_t hex
 Call make_call(const char* name, std::initializer_list<int64_t> args, uint8_t hex_mask = 0);
 Cb& cb_of(Session& s, int64_t index);
 // An L1 address a kernel passed as argument `arg` of its call: in its core's window (what get_write_ptr and friends
-// return), an L1 offset (an L1 buffer's address from the host), or else left as it is for the call's own checks;
+// return; another core's window names the same offset), an L1 offset, or else left as it is for the call's checks;
 // returns the L1 offset and records it as the call's argument, so reports name L1 offsets as hardware does.
 uint32_t l1_offset(Session& s, uint64_t addr, int arg);
 inline uint32_t l1_address(const Core& core, uint32_t offset);  // the kernel's address of an L1 offset of `core`                  // a configured CB, else fail
