@@ -40,6 +40,20 @@ uint8_t get_relative_logical_y() {
     return static_cast<uint8_t>(s.core.coord.y);
 }
 
+bool cb_pages_reservable_at_back(int32_t cb_id, int32_t num_pages) {
+    Session s = enter("cb_pages_reservable_at_back", {cb_id, num_pages});
+    Cb& cb = cb_of(s, cb_id);
+    claim(s, cb, true);
+    return static_cast<int64_t>(cb.capacity - cb.occupied()) >= num_pages;
+}
+
+bool cb_pages_available_at_front(int32_t cb_id, int32_t num_pages) {
+    Session s = enter("cb_pages_available_at_front", {cb_id, num_pages});
+    Cb& cb = cb_of(s, cb_id);
+    claim(s, cb, false);
+    return static_cast<int64_t>(cb.occupied()) >= num_pages;
+}
+
 namespace detail {
 
 // fifo_size, fifo_limit, fifo_page_size, fifo_num_pages, fifo_rd_ptr, fifo_wr_ptr of tt-metal's LocalCBInterface

@@ -67,4 +67,6 @@ struct noc_traits_t<CoreLocalMem<T, AddressType>> {
         return static_cast<uint32_t>(mem.get_address() + args.offset_bytes);
     }
 };
+template <typename T, typename AddressType>
+inline constexpr bool noc_zero_l1_endpoint_v<CoreLocalMem<T, AddressType>> = true;
 #endif
