@@ -2,8 +2,8 @@
 get_write_ptr, get_read_ptr and get_semaphore give (`reinterpret_cast<volatile tt_l1_ptr uint32_t*>(addr)`,
 CoreLocalMem). Each core's L1 is a window of its own in the kernels' address space: 4 cores store different data at
 the same L1 address at once (tests/emulator_cases/l1_ptr/), the NoC calls take the pointers' addresses back to L1
-offsets, Noc::async_write_zeros zeroes L1 at its barrier, an L1 buffer's address given as a runtime argument reaches each kernel as its core's address, and an L1
-offset dereferenced as a pointer is named."""
+offsets, Noc::async_write_zeros zeroes L1 at its barrier, an L1 buffer's address given as a runtime argument reaches
+each kernel as its core's address, and an L1 offset dereferenced as a pointer is named."""
 
 from __future__ import annotations
 
@@ -45,7 +45,8 @@ def test_an_l1_offset_dereferenced_as_a_pointer_is_named(host: Path, tmp_path: P
     with pytest.raises(emulator.TTEmulatorError) as err:
         run(host, tmp_path, "fill", "OFFSET")
     assert re.search(r"fill.*: a load or store through L1 address 0x[0-9a-f]+ \(in CB 0 \(reserved pages\)\) held as "
-                     r"an integer, in or after noc_async_read_barrier: it is an L1 offset, not an address of this core's L1",
+                     r"an integer, in or after noc_async_read_barrier: it is an L1 offset, not an address of this "
+                     r"core's L1",
                      str(err.value)), str(err.value)
 
 
