@@ -90,6 +90,7 @@ void route_branch_values(std::vector<TileOp>& ops) {
     const BufferInfo value = ops[c].ins[0];
     auto w = writer_of(ops, c, value.name);
     if (!w || !is_prefix(ops[*w].branches, ops[c].branches)) continue;
+    if (!crossing_refusal(ops, *w, c, value.name).empty()) continue;  // balance_branches names the T.copy
     // The writer would read the value in this arm, the compute kernel in another: a CB has one consumer kernel,
     // so the compute kernel copies it here (on chip) and the writer reads the copy.
     BufferInfo copy = value;
