@@ -155,6 +155,21 @@ def test_units_sharing_a_precompiled_header_keep_their_own_verdicts(toolchain: A
         assert unit.status == "error" and name in unit.detail and "kernel.cpp:" in unit.detail, unit.detail
 
 
+def test_profiles_with_one_host_api_must_emit_one_main_cpp(tmp_path: Path) -> None:
+    """check-metal fails when two profiles with the same host API emit different host programs for a corpus
+    program (tests/test_tt_codegen.py checks main.cpp under the spec's profile only, relying on it)."""
+    texts = {"ttnn_a": "// ttnn_a\nint main() { return 0; }\n", "ttnn_b": "// ttnn_b\nint main() { return 0; }\n",
+             "ttnn_c": "// ttnn_c\nint main() { return 1; }\n"}
+    corpora = {}
+    for name, text in texts.items():
+        (tmp_path / name / "gemm.default").mkdir(parents=True)
+        (tmp_path / name / "gemm.default" / "main.cpp").write_text(text)
+        corpora[name] = tmp_path / name
+    assert host.same_host_program(corpora, {"ttnn_a": "mesh", "ttnn_b": "mesh", "ttnn_c": "device"}) == []
+    assert host.same_host_program(corpora, {"ttnn_a": "mesh", "ttnn_b": "mesh", "ttnn_c": "mesh"}) == [
+        "ttnn_a vs ttnn_c: gemm.default", "ttnn_b vs ttnn_c: gemm.default"]
+
+
 def test_a_wheel_that_cannot_be_downloaded_is_reported(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """No such version on the index (as when offline): the error names the package and version."""
     monkeypatch.setenv("TILELANG_TTNN_CACHE", str(tmp_path))
