@@ -6,8 +6,6 @@ numpy; CUDA keeps the threads. TileLang's own gemv examples run through tools/up
 Numerics: fp16 operands from U(-1, 1), fp32 accumulation of K <= 256 products (rtol/atol 1e-2, as upstream's own
 checks; an fp16 output rounds to 2^-11 relative); the reversal moves values exactly."""
 
-import shutil
-
 import numpy as np
 import pytest
 import tt_thread_kernels as K
@@ -17,8 +15,7 @@ import tilelang.language as T
 from tilelang.errors import TileLangError
 
 RNG = np.random.default_rng(28)
-TARGETS = ["llvm", pytest.param("tenstorrent", marks=pytest.mark.skipif(shutil.which("g++") is None,
-                                                                          reason="no C++ compiler"))]
+TARGETS = ["llvm"]
 
 
 def uniform(*shape: int) -> np.ndarray:
@@ -71,6 +68,19 @@ def test_thread_binding_inside_a_loop_is_refused() -> None:
             with T.Kernel(1, threads=4) as _:
                 for i in T.serial(2):
                     A[T.get_thread_binding()] = i
+
+
+@pytest.mark.parametrize(("kernel", "message"), [
+    (K.gemv_row_per_thread(128, 96, 32), r"T.copy between tensor 'B' \(shape \[128, 96\]\) and 1-D on-chip buffer"),
+    (K.gemv_split_k(100, 200, 4, 2, 4), r"loop \(tk, tn\) storing a_local\[tk, tn, j\] = A\[ko \* 8 \+ tk \* 4 \+ j\] "
+                                        r"moves elements of a DRAM tensor that are not a block slice"),
+    (K.reverse_through_shared(64, 32), r"operand s\[31 - t\] reads 's' at other indices than the loop variables"),
+], ids=["row_per_thread", "split_k", "reverse"])
+def test_tenstorrent_refuses_the_thread_loops_it_cannot_read_as_blocks(kernel, message: str) -> None:
+    """The thread loops reach LowerTTLoopsToTileOps as element loops over the thread indices; these ones move DRAM
+    elements in column slices or strided runs, or read shared memory shifted, which it refuses naming the loop."""
+    with pytest.raises(TileLangError, match=message):
+        tilelang.lower(kernel, target="tenstorrent")
 
 
 def test_thread_dependent_tile_op_is_refused_on_tenstorrent() -> None:
