@@ -285,7 +285,7 @@ def no_set_max_nreg(*args: Any, **kwargs: Any) -> None:
 
 
 def sync_threads(*args: Any, **kwargs: Any) -> None:
-    """A block-wide barrier on GPUs; a block's body runs as one sequence here. No effect here."""
+    """A block-wide barrier on GPUs. No effect here: a block's body runs as one sequence, and a per-thread body (T.get_thread_binding) as loops with a barrier at every statement (SerializeThreads)."""
 
 
 class GemmWarpPolicy(enum.IntEnum):

@@ -202,7 +202,8 @@ class Kernel:
         t = list(self.threads) if isinstance(self.threads, (list, tuple)) else [self.threads]
         extents = [int(e) for e in t] + [1] * (3 - len(t))  # type: ignore[call-overload]
         if len(extents) != 3 or min(extents) < 1:
-            raise TileLangError(f"T.Kernel: threads must be a positive int or up to 3 positive ints, got {self.threads!r}")
+            raise TileLangError(f"T.Kernel: threads must be a positive int or up to 3 positive ints, "
+                                f"got {self.threads!r}")
         return extents
 
     def thread_vars(self, what: str) -> list[Any]:
