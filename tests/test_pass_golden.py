@@ -148,10 +148,9 @@ CASES: dict[str, Case] = {
                             "+= A_local[i, k] * B_local[k, j] (a T.gemm)",
                             lambda: cpu_gemm(64, 64, 64, 32, 32, 32), "tenstorrent", _tt_target, TT,
                             frozenset({"LowerTTLoopsToTileOps"})),
-    "cuda_add": Case("elementwise_add(64, 64, 32, 32, 'bfloat16', 'bfloat16') for cuda, on 128 threads (ThreadSync "
-                     "adds nothing to its barriers; its own barriers: tests/test_thread_bindings.py)",
+    "cuda_add": Case("elementwise_add(64, 64, 32, 32, 'bfloat16', 'bfloat16') for cuda, on 128 threads",
                      lambda: elementwise_add(64, 64, 32, 32, "bfloat16", "bfloat16"), "cuda", lambda: tvm.target.Target(
-                         {"kind": "cuda", "arch": "sm_90"}), CUDA, frozenset({"BindCudaThreads", "ThreadSync"})),
+                         {"kind": "cuda", "arch": "sm_90"}), CUDA, frozenset({"BindCudaThreads"})),
     "cuda_rms_norm": Case("rms_norm(8, 256, 1) for cuda: a row sum across 128 threads (per-thread partial sums, "
                           "tvm_thread_allreduce lowered to warp shuffles and shared memory)",
                           lambda: rms_norm(8, 256, 1), "cuda", lambda: tvm.target.Target(

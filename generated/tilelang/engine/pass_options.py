@@ -29,7 +29,6 @@
 # Spec: specs/passes/simplify.yaml
 # Spec: specs/passes/split_tt_kernels.yaml
 # Spec: specs/passes/storage_rewrite.yaml
-# Spec: specs/passes/thread_sync.yaml
 # Spec: specs/passes/unroll_loop.yaml
 # Spec: specs/passes/vectorize_loop.yaml
 # Spec: specs/passes/verify_memory.yaml
@@ -74,7 +73,6 @@ PASS_OPTIONS: dict[str, dict[str, dict[str, Any]]] = {
     'Simplify': {},
     'SplitTTKernels': {},
     'StorageRewrite': {},
-    'ThreadSync': {},
     'UnrollLoop': {},
     'VectorizeLoop': {},
     'VerifyMemory': {},

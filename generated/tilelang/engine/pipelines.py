@@ -59,10 +59,9 @@ def optimize_cpu(mod: tvm.IRModule, target: tvm.target.Target) -> tvm.IRModule:
 
 
 def optimize_cuda(mod: tvm.IRModule, target: tvm.target.Target) -> tvm.IRModule:
-    """CUDA keeps its block launches and binds the block's threads where that is correct by construction (BindCudaThreads), lowers its cross-thread reductions (LowerThreadAllreduce), places the barriers a per-thread kernel (T.get_thread_binding) needs (ThreadSync), then the common optimizations."""
+    """CUDA keeps its block launches and binds the block's threads where that is correct by construction (BindCudaThreads), lowers its cross-thread reductions (LowerThreadAllreduce), then the common optimizations."""
     mod = transform.BindCudaThreads()(mod)
     mod = transform.LowerThreadAllreduce()(mod)
-    mod = transform.ThreadSync()(mod)
     mod = optimize_common(mod, target)
     return mod
 
@@ -102,7 +101,7 @@ PIPELINE_STEPS: dict[str, tuple[str, ...]] = {
     'lower_and_legalize_tt': ('BindTarget', 'SerializeThreads', 'LowerTTLoopsToTileOps', 'Simplify', ),
     'optimize_common': ('FlattenBuffer', 'Simplify', 'VectorizeLoop', 'StorageRewrite', 'UnrollLoop', 'RenormalizeSplitPattern', 'Simplify', 'RemoveNoOp', 'RewriteUnsafeSelect', 'HoistIfThenElse', 'VerifyMemory', ),
     'optimize_cpu': ('SerializeThreads', 'BlockIdxToSerial', 'FlattenBuffer', 'Simplify', 'VectorizeLoop', 'StorageRewrite', 'UnrollLoop', 'RenormalizeSplitPattern', 'Simplify', 'RemoveNoOp', 'RewriteUnsafeSelect', 'HoistIfThenElse', 'VerifyMemory', ),
-    'optimize_cuda': ('BindCudaThreads', 'LowerThreadAllreduce', 'ThreadSync', 'FlattenBuffer', 'Simplify', 'VectorizeLoop', 'StorageRewrite', 'UnrollLoop', 'RenormalizeSplitPattern', 'Simplify', 'RemoveNoOp', 'RewriteUnsafeSelect', 'HoistIfThenElse', 'VerifyMemory', ),
+    'optimize_cuda': ('BindCudaThreads', 'LowerThreadAllreduce', 'FlattenBuffer', 'Simplify', 'VectorizeLoop', 'StorageRewrite', 'UnrollLoop', 'RenormalizeSplitPattern', 'Simplify', 'RemoveNoOp', 'RewriteUnsafeSelect', 'HoistIfThenElse', 'VerifyMemory', ),
     'optimize_gpu': ('FlattenBuffer', 'Simplify', 'VectorizeLoop', 'StorageRewrite', 'UnrollLoop', 'RenormalizeSplitPattern', 'Simplify', 'RemoveNoOp', 'RewriteUnsafeSelect', 'HoistIfThenElse', 'VerifyMemory', ),
     'optimize_tenstorrent': ('AddTTConstants', 'InferTTLayout', 'AttachTTAccessors', 'PartitionTTWork', 'GridToPersistentTT', 'BuildTTTileDataflow', 'LowerTileOpsToTT', 'SplitTTKernels', 'PlanTTMulticast', 'PlanTTAtomicOrder', 'BindTTAccessors', 'PlanTTDst', 'InsertTTComputeInit', 'LowerTTProtocols', 'Simplify', 'FinalizeTTSignature', 'VerifyTTKernels', ),
 }

@@ -29,7 +29,6 @@
 # Spec: specs/passes/simplify.yaml
 # Spec: specs/passes/split_tt_kernels.yaml
 # Spec: specs/passes/storage_rewrite.yaml
-# Spec: specs/passes/thread_sync.yaml
 # Spec: specs/passes/unroll_loop.yaml
 # Spec: specs/passes/vectorize_loop.yaml
 # Spec: specs/passes/verify_memory.yaml
@@ -202,11 +201,6 @@ def StorageRewrite() -> tvm.transform.Pass:
     return _cpp.make_pass('StorageRewrite', {})
 
 
-def ThreadSync() -> tvm.transform.Pass:
-    """Insert a barrier (__syncthreads) wherever threads of a block may read or overwrite shared memory another thread wrote or read since the last barrier, as TileLang's ThreadSync("shared") does: what a per-thread kernel (T.get_thread_binding) needs on a GPU, whose own barriers TileLang does not make the user write. TVM's s_tir ThreadSync of apache-tvm 0.27; it adds nothing to the blocks BindCudaThreads binds (their barriers are already placed) nor to blocks of one thread."""
-    return _cpp.make_pass('ThreadSync', {})
-
-
 def UnrollLoop() -> tvm.transform.Pass:
     """Unroll loops marked for unrolling."""
     return _cpp.make_pass('UnrollLoop', {})
@@ -257,7 +251,6 @@ PASSES = {
     'Simplify': Simplify,
     'SplitTTKernels': SplitTTKernels,
     'StorageRewrite': StorageRewrite,
-    'ThreadSync': ThreadSync,
     'UnrollLoop': UnrollLoop,
     'VectorizeLoop': VectorizeLoop,
     'VerifyMemory': VerifyMemory,

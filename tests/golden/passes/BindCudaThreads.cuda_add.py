@@ -1,6 +1,6 @@
 # ruff: noqa
 # Golden: the module after BindCudaThreads (lower_and_legalize + optimize_cuda), case cuda_add:
-# elementwise_add(64, 64, 32, 32, 'bfloat16', 'bfloat16') for cuda, on 128 threads (ThreadSync adds nothing to its barriers; its own barriers: tests/test_thread_bindings.py).
+# elementwise_add(64, 64, 32, 32, 'bfloat16', 'bfloat16') for cuda, on 128 threads.
 # Written by `TILELANG_UPDATE_GOLDEN=1 .venv/bin/python -m pytest tests/test_pass_golden.py`; do not edit by hand.
 # from tvm.script import ir as I
 # from tvm.script import tirx as T
