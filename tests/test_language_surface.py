@@ -225,15 +225,15 @@ def test_tenstorrent_refuses_the_new_tile_ops_with_a_clear_error(body):
 
 
 def test_unsupported_names_are_clear_errors_naming_construct_and_backends():
-    assert not hasattr(T, "get_thread_binding")
+    assert not hasattr(T, "shfl_xor")  # TileLang's warp shuffle (tilelang/language/builtin.py)
     backends = re.escape(", ".join(sorted(BACKENDS)))  # the registry, whatever backends were added to it
-    with pytest.raises(TileLangError, match=rf"T.get_thread_binding is not supported by this project's backends "
+    with pytest.raises(TileLangError, match=rf"T.shfl_xor is not supported by this project's backends "
                                             rf"\({backends}\)") as err:
         @T.prim_func
         def main(A: T.Tensor((4,), T.float32)):
             with T.Kernel(1) as _:
-                A[T.get_thread_binding()] = 1.0
-    assert "A[T.get_thread_binding()]" in str(err.value)  # the source location
+                A[0] = T.shfl_xor(A[0], 1)
+    assert "A[0] = T.shfl_xor(A[0], 1)" in str(err.value)  # the source location
 
 
 def test_tensor_subscript_annotation():

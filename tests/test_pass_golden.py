@@ -53,6 +53,7 @@ from tt_loop_kernels import accumulate_blocks, guarded_rows, row_sum_blocks
 from tt_norm_kernels import rms_norm, softmax
 from tt_profiles import DEFAULT, PROFILE
 from tt_split_k_kernels import splitk_matmul
+from tt_thread_kernels import gemv_split_k
 from tvm import tirx
 
 import tilelang.language  # noqa: F401  (importing tilelang registers the tt.* ops and the T.tt script namespace)
@@ -155,6 +156,10 @@ CASES: dict[str, Case] = {
                           lambda: rms_norm(8, 256, 1), "cuda", lambda: tvm.target.Target(
                               {"kind": "cuda", "arch": "sm_90"}), CUDA,
                           frozenset({"BindCudaThreads", "LowerThreadAllreduce"})),
+    "cpu_thread_gemv": Case("gemv_split_k(8, 16, 4, 2, 4) for llvm: T.get_thread_binding's threads (4, 2) as loops "
+                            "around each thread-dependent statement, per-thread arrays, the shared atomic as an add",
+                            lambda: gemv_split_k(8, 16, 4, 2, 4), "llvm", _cpu_target, CPU,
+                            frozenset({"SerializeThreads"})),
     "cpu_gemm": Case("matmul(64, 64, 64, 32, 32, 32, dtype='float32') for llvm",
                      lambda: matmul(64, 64, 64, 32, 32, 32, dtype="float32"), "llvm", _cpu_target, CPU),
     "cpu_loops": Case("guarded_rows(60, 40, 16, 8) for llvm: partial blocks, vectorized and unrolled loops",

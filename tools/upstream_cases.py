@@ -89,12 +89,27 @@ def _gemm_cases() -> list[Case]:
             (a.astype(F32)[:, kk * 32:(kk + 1) * 32] @ b.astype(F32)[kk * 32:(kk + 1) * 32, :])
             * np.kron(mask[:, :, kk], np.ones((64, 64))) for kk in range(4)], axis=1)),
         lambda kern, x: kern(*x, 64, 64, 32, 1, 128, False)))
-    for n, k in ((128, 256), (100, 200)):
-        cases.append(Case(
-            f"gemv naive N={n} K={k}", "examples/gemv/example_gemv.py", "naive_gemv",
-            lambda n=n, k=k: [_f((k,), F16), _f((n, k), F16)],
-            lambda a, b: b.astype(F32) @ a.astype(F32),
-            lambda kern, x: kern(*x, 32, 32)))
+    return cases + _gemv_cases()
+
+
+def _gemv_cases() -> list[Case]:
+    """The SIMT gemv examples (T.get_thread_binding; threads run as loops on llvm and Tenstorrent). naive_gemv runs
+    on T.Kernel's default 128 threads, one a row, so its BLOCK_N is 128 (upstream's main); the others take
+    threads=(BLOCK_N, BLOCK_K or reduce_threads), blocks that divide N and K (the examples guard no global access)."""
+    cases = []
+
+    def gemv(name: str, attr: str, n: int, k: int, args: tuple[Any, ...]) -> Case:
+        return Case(f"gemv {name} N={n} K={k}", "examples/gemv/example_gemv.py", attr,
+                    lambda: [_f((k,), F16), _f((n, k), F16)], lambda a, b: b.astype(F32) @ a.astype(F32),
+                    lambda kern, x: kern(*x, *args))
+
+    cases.append(gemv("naive", "naive_gemv", 128, 256, (128, 32)))
+    cases.append(gemv("naive", "naive_gemv", 128, 200, (128, 40)))
+    for n, k in ((64, 128), (100, 200)):
+        cases.append(gemv("naive_splitk (atomic_add into shared)", "naive_splitk_gemv", n, k, (4, 8)))
+        cases.append(gemv("splitk", "splitk_gemv", n, k, (4, 40, 4) if k == 200 else (4, 32, 4)))
+    cases.append(gemv("splitk_vectorized", "splitk_gemv_vectorized", 64, 128, (2, 8)))
+    cases.append(gemv("splitk_vectorized", "splitk_gemv_vectorized", 100, 192, (4, 8)))
     return cases
 
 

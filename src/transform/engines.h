@@ -13,6 +13,8 @@ Any blockidx_to_serial();
 Any lower_tile_primitives();
 // A CUDA block on T.Kernel's threads (cuda_threads.cc).
 Any bind_cuda_threads();
+// A block's per-thread body as loops over the thread indices, for targets without threads (thread_loops.cc).
+Any serialize_threads();
 // Loops that are tile operations written element by element (loop_tile_ops.cc).
 Any loops_to_tile_ops();
 }  // namespace hooks

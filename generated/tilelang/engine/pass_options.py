@@ -25,6 +25,7 @@
 # Spec: specs/passes/remove_no_op.yaml
 # Spec: specs/passes/renormalize_split_pattern.yaml
 # Spec: specs/passes/rewrite_unsafe_select.yaml
+# Spec: specs/passes/serialize_threads.yaml
 # Spec: specs/passes/simplify.yaml
 # Spec: specs/passes/split_tt_kernels.yaml
 # Spec: specs/passes/storage_rewrite.yaml
@@ -68,6 +69,7 @@ PASS_OPTIONS: dict[str, dict[str, dict[str, Any]]] = {
     'RemoveNoOp': {},
     'RenormalizeSplitPattern': {},
     'RewriteUnsafeSelect': {},
+    'SerializeThreads': {},
     'Simplify': {},
     'SplitTTKernels': {},
     'StorageRewrite': {},

@@ -26,8 +26,9 @@ def lower_and_legalize(mod: tvm.IRModule, target: tvm.target.Target) -> tvm.IRMo
 
 
 def lower_and_legalize_tt(mod: tvm.IRModule, target: tvm.target.Target) -> tvm.IRModule:
-    """Frontend lowering for Tenstorrent: TileLang's LowerAndLegalize without LowerTileOp, so that T.copy, T.gemm and T.fill reach the Tenstorrent passes as tile operations (they become CB protocols, not loops)."""
+    """Frontend lowering for Tenstorrent: TileLang's LowerAndLegalize without LowerTileOp, so that T.copy, T.gemm and T.fill reach the Tenstorrent passes as tile operations (they become CB protocols, not loops). A block's threads (T.get_thread_binding) become loops over the thread indices (SerializeThreads), element-wise data that LowerTTLoopsToTileOps then reads as blocks."""
     mod = transform.BindTarget(target)(mod)
+    mod = transform.SerializeThreads()(mod)
     mod = transform.LowerTTLoopsToTileOps()(mod)
     mod = transform.Simplify()(mod)
     return mod
@@ -50,7 +51,8 @@ def optimize_common(mod: tvm.IRModule, target: tvm.target.Target) -> tvm.IRModul
 
 
 def optimize_cpu(mod: tvm.IRModule, target: tvm.target.Target) -> tvm.IRModule:
-    """CPU targets run blocks as serial loops, then the common optimizations."""
+    """CPU targets run a block's threads (T.get_thread_binding) as loops over the thread indices, blocks as serial loops, then the common optimizations."""
+    mod = transform.SerializeThreads()(mod)
     mod = transform.BlockIdxToSerial()(mod)
     mod = optimize_common(mod, target)
     return mod
@@ -96,9 +98,9 @@ def optimize_tenstorrent(mod: tvm.IRModule, target: tvm.target.Target) -> tvm.IR
 # Passes each pipeline runs, in order (nested pipelines expanded), for tools that step through a pipeline.
 PIPELINE_STEPS: dict[str, tuple[str, ...]] = {
     'lower_and_legalize': ('BindTarget', 'LowerTileOpsToLoops', 'Simplify', ),
-    'lower_and_legalize_tt': ('BindTarget', 'LowerTTLoopsToTileOps', 'Simplify', ),
+    'lower_and_legalize_tt': ('BindTarget', 'SerializeThreads', 'LowerTTLoopsToTileOps', 'Simplify', ),
     'optimize_common': ('FlattenBuffer', 'Simplify', 'VectorizeLoop', 'StorageRewrite', 'UnrollLoop', 'RenormalizeSplitPattern', 'Simplify', 'RemoveNoOp', 'RewriteUnsafeSelect', 'HoistIfThenElse', 'VerifyMemory', ),
-    'optimize_cpu': ('BlockIdxToSerial', 'FlattenBuffer', 'Simplify', 'VectorizeLoop', 'StorageRewrite', 'UnrollLoop', 'RenormalizeSplitPattern', 'Simplify', 'RemoveNoOp', 'RewriteUnsafeSelect', 'HoistIfThenElse', 'VerifyMemory', ),
+    'optimize_cpu': ('SerializeThreads', 'BlockIdxToSerial', 'FlattenBuffer', 'Simplify', 'VectorizeLoop', 'StorageRewrite', 'UnrollLoop', 'RenormalizeSplitPattern', 'Simplify', 'RemoveNoOp', 'RewriteUnsafeSelect', 'HoistIfThenElse', 'VerifyMemory', ),
     'optimize_cuda': ('BindCudaThreads', 'LowerThreadAllreduce', 'FlattenBuffer', 'Simplify', 'VectorizeLoop', 'StorageRewrite', 'UnrollLoop', 'RenormalizeSplitPattern', 'Simplify', 'RemoveNoOp', 'RewriteUnsafeSelect', 'HoistIfThenElse', 'VerifyMemory', ),
     'optimize_gpu': ('FlattenBuffer', 'Simplify', 'VectorizeLoop', 'StorageRewrite', 'UnrollLoop', 'RenormalizeSplitPattern', 'Simplify', 'RemoveNoOp', 'RewriteUnsafeSelect', 'HoistIfThenElse', 'VerifyMemory', ),
     'optimize_tenstorrent': ('AddTTConstants', 'InferTTLayout', 'AttachTTAccessors', 'PartitionTTWork', 'GridToPersistentTT', 'BuildTTTileDataflow', 'LowerTileOpsToTT', 'SplitTTKernels', 'PlanTTMulticast', 'PlanTTAtomicOrder', 'BindTTAccessors', 'PlanTTDst', 'InsertTTComputeInit', 'LowerTTProtocols', 'Simplify', 'FinalizeTTSignature', 'VerifyTTKernels', ),

@@ -205,6 +205,16 @@ def alloc_var(dtype: Any, init: Any = None, scope: Any = 'local.var') -> Any:  #
     return _functions.alloc_var(dtype, init, scope)
 
 
+def get_thread_binding(dim: Any = 0) -> Any:  # noqa: N802
+    """threadIdx.x, y or z (dim 0, 1, 2) of the block, whose extents are T.Kernel's `threads` (an int is x; missing dims are 1, and their index is the constant 0). The first call (directly in the T.Kernel body) launches the threads around the rest of the body, which then runs per thread as in TileLang: `T.alloc_local` buffers are per thread, shared buffers are the block's. CUDA runs it on real threads; llvm, c and Tenstorrent run it as loops over the thread indices (pass SerializeThreads)."""
+    return _functions.get_thread_binding(dim)
+
+
+def get_thread_bindings() -> Any:  # noqa: N802
+    """[threadIdx.x, threadIdx.y, threadIdx.z] of the block (as T.get_thread_binding)."""
+    return _functions.get_thread_bindings()
+
+
 def clamp(value: Any, lo: Any, hi: Any) -> Any:  # noqa: N802
     """`T.min(T.max(value, lo), hi)`, with lo and hi cast to value's dtype."""
     return _functions.clamp(value, lo, hi)
@@ -275,7 +285,7 @@ def no_set_max_nreg(*args: Any, **kwargs: Any) -> None:
 
 
 def sync_threads(*args: Any, **kwargs: Any) -> None:
-    """A block-wide barrier on GPUs; a block's body runs as one sequence here. No effect here."""
+    """A block-wide barrier on GPUs. No effect here: a block's body runs as one sequence, and a per-thread body (T.get_thread_binding) as loops with a barrier at every statement (SerializeThreads)."""
 
 
 class GemmWarpPolicy(enum.IntEnum):
@@ -367,6 +377,8 @@ __all__ = [
     'FragmentBuffer',
     'gemm',
     'GemmWarpPolicy',
+    'get_thread_binding',
+    'get_thread_bindings',
     'grid',
     'half',
     'if_then_else',

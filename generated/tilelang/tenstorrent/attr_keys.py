@@ -26,6 +26,7 @@
 # Spec: specs/passes/remove_no_op.yaml
 # Spec: specs/passes/renormalize_split_pattern.yaml
 # Spec: specs/passes/rewrite_unsafe_select.yaml
+# Spec: specs/passes/serialize_threads.yaml
 # Spec: specs/passes/simplify.yaml
 # Spec: specs/passes/split_tt_kernels.yaml
 # Spec: specs/passes/storage_rewrite.yaml

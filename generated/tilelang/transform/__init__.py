@@ -25,6 +25,7 @@
 # Spec: specs/passes/remove_no_op.yaml
 # Spec: specs/passes/renormalize_split_pattern.yaml
 # Spec: specs/passes/rewrite_unsafe_select.yaml
+# Spec: specs/passes/serialize_threads.yaml
 # Spec: specs/passes/simplify.yaml
 # Spec: specs/passes/split_tt_kernels.yaml
 # Spec: specs/passes/storage_rewrite.yaml
@@ -180,6 +181,11 @@ def RewriteUnsafeSelect() -> tvm.transform.Pass:
     return _cpp.make_pass('RewriteUnsafeSelect', {})
 
 
+def SerializeThreads() -> tvm.transform.Pass:
+    """Run a block whose body is per thread (T.get_thread_binding launched threadIdx.x/y/z, TileLang's SIMT style, as in its gemv examples) on a target without threads. Every statement that depends on the thread index (reads it, or a per-thread local holding a thread-dependent value) gets its own loops over the thread indices (z, y, x, x innermost) around it, the loops sunk through the block-uniform loops and branches around it; a statement that does not depend on the thread runs once (every thread would do the same). A statement boundary is thus a barrier: TileLang's ThreadSync may put one between any two statements that share memory, and a race-free kernel with block-uniform control flow (as CUDA's __syncthreads requires) cannot tell these from its own, so T.sync_threads needs nothing more. A loop whose bounds, a branch whose condition, or a vectorized or unrolled loop whose body depends on the thread is run per thread as a whole. T.alloc_local buffers (and T.alloc_var scalars) that hold thread-dependent values become block arrays (local.fragment) of one element per thread, shape (threads z, y, x) followed by their own shape unless it is one element, indexed by the thread indices; T.atomic_add into on-chip memory is a plain add (the threads run one after another); a T.fill / T.clear of per-thread locals fills every thread's element at once. Refused, naming the statement: any other tile operation on per-thread values or under a thread-dependent condition, and a view or scalar bound from per-thread values. Only in the pipelines of targets without threads (optimize_cpu, lower_and_legalize_tt); CUDA runs the threads."""
+    return _cpp.make_pass('SerializeThreads', {})
+
+
 def Simplify() -> tvm.transform.Pass:
     """Arithmetic and statement simplification. TileLang's Simplify; apache-tvm 0.27 names it StmtSimplify."""
     return _cpp.make_pass('Simplify', {})
@@ -241,6 +247,7 @@ PASSES = {
     'RemoveNoOp': RemoveNoOp,
     'RenormalizeSplitPattern': RenormalizeSplitPattern,
     'RewriteUnsafeSelect': RewriteUnsafeSelect,
+    'SerializeThreads': SerializeThreads,
     'Simplify': Simplify,
     'SplitTTKernels': SplitTTKernels,
     'StorageRewrite': StorageRewrite,

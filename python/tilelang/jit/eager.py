@@ -193,6 +193,9 @@ class EagerFunction:
         arguments = dict(bound.arguments)
         for p in self.signature.parameters.values():
             arguments.setdefault(p.name, None)
+        for name, value in arguments.items():  # `dtype: T.dtype = T.float16`: the name, which `.astype(dtype)` and
+            if isinstance(getattr(value, "_dtype_str", None), str):  # tvm.DataType(dtype) take, as TileLang's do
+                arguments[name] = normalize_dtype(value)
         return arguments
 
     def _kernel(self, arguments: dict[str, Any], consts: dict[str, int], dtypes: tuple[str, ...]) -> Any:

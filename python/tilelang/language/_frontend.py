@@ -21,6 +21,7 @@ from tvm import tirx
 from tvm.error import DiagnosticError
 from tvm.ir import TensorLoad, TensorRegion
 from tvm.script import tirx as _T
+from tvm.script.ir_builder import IRBuilder
 from tvm.tirx import is_buffer_var
 
 from ..errors import TileLangError
@@ -167,12 +168,15 @@ class Kernel:
     Other TileLang keywords (`prelude`, `is_cpu`, ...) are accepted and ignored.
     """
 
+    _open: list[Kernel] = []  # the T.Kernel frames being parsed, innermost last (T.get_thread_binding reads it)
+
     def __init__(self, *grid: object, threads: int | Sequence[int] = 128, **ignored: object) -> None:
         if not 1 <= len(grid) <= 3:
             raise TileLangError(f"T.Kernel takes 1 to 3 grid extents, got {len(grid)}")
         self.grid = grid
         self.threads = threads
         self._stack = contextlib.ExitStack()
+        self._thread_vars: list[Any] | None = None
 
     def __enter__(self) -> Any:
         threads: int | list[int] = (
@@ -184,10 +188,45 @@ class Kernel:
             raise TileLangError(f"only one T.Kernel per prim_func is supported ({err})") from err
         tags = BLOCK_TAGS[: len(self.grid)]
         block_vars = [self._stack.enter_context(_T.launch_thread(t, e)) for t, e in zip(tags, self.grid, strict=True)]
+        self._frames = len(IRBuilder.current().frames)
+        Kernel._open.append(self)
         return block_vars[0] if len(block_vars) == 1 else tuple(block_vars)
 
     def __exit__(self, exc_type: Any, exc: Any, tb: Any) -> bool:
+        if Kernel._open and Kernel._open[-1] is self:
+            Kernel._open.pop()
         return bool(self._stack.__exit__(exc_type, exc, tb))
+
+    def thread_extents(self) -> list[int]:
+        """blockDim (x, y, z) as TileLang normalises `threads` (an int is x; missing dims are 1)."""
+        t = list(self.threads) if isinstance(self.threads, (list, tuple)) else [self.threads]
+        extents = [int(e) for e in t] + [1] * (3 - len(t))  # type: ignore[call-overload]
+        if len(extents) != 3 or min(extents) < 1:
+            raise TileLangError(f"T.Kernel: threads must be a positive int or up to 3 positive ints, "
+                                f"got {self.threads!r}")
+        return extents
+
+    def thread_vars(self, what: str) -> list[Any]:
+        """threadIdx.x/y/z of this block: launched (`T.launch_thread`) at the first T.get_thread_binding, around the
+        rest of the kernel body; a dim of extent 1 is the constant 0. The block's body is then per thread, as in
+        TileLang; backends without threads run it as loops over the thread indices (pass SerializeThreads)."""
+        if self._thread_vars is None:
+            if len(IRBuilder.current().frames) != self._frames:
+                raise TileLangError(f"{what} must be called directly in the T.Kernel body (not inside a loop, a branch "
+                                    "or another scope), so that the rest of the body runs on the block's threads")
+            self._thread_vars = []
+            for tag, extent in zip(("threadIdx.x", "threadIdx.y", "threadIdx.z"), self.thread_extents(), strict=True):
+                launched = extent > 1 or tag == "threadIdx.x"
+                self._thread_vars.append(self._stack.enter_context(_T.launch_thread(tag, extent)) if launched
+                                         else tirx.const(0, "int32"))
+        return self._thread_vars
+
+
+def thread_bindings(what: str) -> list[Any]:
+    """The current T.Kernel's threadIdx.x/y/z (launched at the first call)."""
+    if not Kernel._open:
+        raise TileLangError(f"{what} is only valid inside a T.Kernel body")
+    return Kernel._open[-1].thread_vars(what)
 
 
 def pipelined(extent: object, num_stages: int = 0, *, stop: object = None, **ignored: object) -> Any:

@@ -14,7 +14,7 @@ from tvm.script import tirx as _T
 from ..engine.registry import BACKENDS
 from ..errors import TileLangError
 from . import _eager
-from ._frontend import normalize_dtype, tensor
+from ._frontend import normalize_dtype, tensor, thread_bindings
 
 
 def alloc_var(dtype: Any, init: Any = None, scope: Any = "local.var") -> Any:
@@ -30,6 +30,16 @@ def _as_expr(value: Any, dtype: str) -> Any:
     if hasattr(value, "ty"):
         return value if str(value.ty.dtype) == dtype else _T.cast(value, dtype)
     return tirx.const(value, dtype)
+
+
+def get_thread_binding(dim: Any = 0) -> Any:
+    if not isinstance(dim, (int, np.integer)) or not 0 <= int(dim) <= 2:
+        raise TileLangError(f"T.get_thread_binding(dim): dim must be 0, 1 or 2 (threadIdx.x, y, z), got {dim!r}")
+    return thread_bindings("T.get_thread_binding")[int(dim)]
+
+
+def get_thread_bindings() -> Any:
+    return list(thread_bindings("T.get_thread_bindings"))
 
 
 def clamp(value: Any, lo: Any, hi: Any) -> Any:

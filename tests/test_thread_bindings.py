@@ -1,0 +1,97 @@
+"""T.get_thread_binding kernels (TileLang's SIMT style, tests/tt_thread_kernels.py) on the targets without threads:
+llvm and Tenstorrent run the block's threads as loops over the thread indices (pass SerializeThreads) and match
+numpy; CUDA keeps the threads. TileLang's own gemv examples run through tools/upstream_examples.py
+(tools/upstream_cases.py, "gemv").
+
+Numerics: fp16 operands from U(-1, 1), fp32 accumulation of K <= 256 products (rtol/atol 1e-2, as upstream's own
+checks; an fp16 output rounds to 2^-11 relative); the reversal moves values exactly."""
+
+import numpy as np
+import pytest
+import tt_thread_kernels as K
+
+import tilelang
+import tilelang.language as T
+from tilelang.errors import TileLangError
+
+RNG = np.random.default_rng(28)
+TARGETS = ["llvm"]
+
+
+def uniform(*shape: int) -> np.ndarray:
+    return RNG.uniform(-1.0, 1.0, shape).astype("float16")
+
+
+def gemv_ref(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    return b.astype("float32") @ a.astype("float32")
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_row_per_thread_gemv(target: str) -> None:
+    n, k = 128, 96  # K not a tile multiple
+    kernel = tilelang.compile(K.gemv_row_per_thread(n, k, 32), out_idx=[-1], target=target)
+    a, b = uniform(k), uniform(n, k)
+    np.testing.assert_allclose(kernel(a, b), gemv_ref(a, b), rtol=1e-2, atol=1e-2)
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_split_k_gemv_with_atomic_add_into_shared_memory(target: str) -> None:
+    n, k = 100, 200  # blocks of 4 rows, 2 x 4 x 25 columns: neither a tile multiple
+    kernel = tilelang.compile(K.gemv_split_k(n, k, 4, 2, 4), out_idx=[-1], target=target)
+    a, b = uniform(k), uniform(n, k)
+    np.testing.assert_allclose(kernel(a, b).astype("float32"), gemv_ref(a, b), rtol=1e-2, atol=1e-2)
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_a_statement_boundary_is_a_barrier(target: str) -> None:
+    """Thread t reads what thread threads - 1 - t wrote: run whole per thread, the body would read stale data."""
+    n, threads = 64, 32
+    kernel = tilelang.compile(K.reverse_through_shared(n, threads), out_idx=[-1], target=target)
+    a = RNG.standard_normal(n).astype("float32")
+    np.testing.assert_array_equal(kernel(a), 2 * a.reshape(-1, threads)[:, ::-1].reshape(-1))
+
+
+def test_llvm_loops_over_threads_and_keeps_per_thread_arrays() -> None:
+    art = tilelang.lower(K.gemv_split_k(64, 64, 4, 2, 4), target="llvm")
+    assert "threadIdx" not in art.device_mod.script()
+
+
+def test_cuda_keeps_the_threads() -> None:
+    source = tilelang.lower(K.gemv_row_per_thread(128, 64, 32), target="cuda").kernel_source
+    assert "threadIdx.x" in source and "__launch_bounds__(128)" in source
+
+
+def test_thread_binding_inside_a_loop_is_refused() -> None:
+    with pytest.raises(TileLangError, match=r"T.get_thread_binding must be called directly in the T.Kernel body"):
+        @T.prim_func
+        def main(A: T.Tensor((4,), T.float32)):
+            with T.Kernel(1, threads=4) as _:
+                for i in T.serial(2):
+                    A[T.get_thread_binding()] = i
+
+
+@pytest.mark.parametrize(("kernel", "message"), [
+    (K.gemv_row_per_thread(128, 96, 32), r"T.copy between tensor 'B' \(shape \[128, 96\]\) and 1-D on-chip buffer"),
+    (K.gemv_split_k(100, 200, 4, 2, 4), r"loop \(tk, tn\) storing a_local\[tk, tn, j\] = A\[ko \* 8 \+ tk \* 4 \+ j\] "
+                                        r"moves elements of a DRAM tensor that are not a block slice"),
+    (K.reverse_through_shared(64, 32), r"operand s\[31 - t\] reads 's' at other indices than the loop variables"),
+], ids=["row_per_thread", "split_k", "reverse"])
+def test_tenstorrent_refuses_the_thread_loops_it_cannot_read_as_blocks(kernel, message: str) -> None:
+    """The thread loops reach LowerTTLoopsToTileOps as element loops over the thread indices; these ones move DRAM
+    elements in column slices or strided runs, or read shared memory shifted, which it refuses naming the loop."""
+    with pytest.raises(TileLangError, match=message):
+        tilelang.lower(kernel, target="tenstorrent")
+
+
+def test_thread_dependent_tile_op_is_refused_on_tenstorrent() -> None:
+    @T.prim_func
+    def main(A: T.Tensor((32, 32), T.float32), B: T.Tensor((32, 32), T.float32)):
+        with T.Kernel(1, threads=2) as _:
+            t = T.get_thread_binding()
+            s = T.alloc_shared((32, 32), T.float32)
+            if t == 0:
+                T.copy(A, s)
+            T.copy(s, B)
+
+    with pytest.raises(TileLangError, match=r"SerializeThreads: tirx.tile.copy in per-thread code"):
+        tilelang.lower(main, target="tenstorrent")
