@@ -6,6 +6,7 @@
 // Spec: specs/intrinsics/cumsum.yaml
 // Spec: specs/intrinsics/dst_registers.yaml
 // Spec: specs/intrinsics/eltwise_binary.yaml
+// Spec: specs/intrinsics/int32_sfpu.yaml
 // Spec: specs/intrinsics/kernel_args.yaml
 // Spec: specs/intrinsics/matmul.yaml
 // Spec: specs/intrinsics/multicast.yaml
@@ -72,6 +73,7 @@ static const std::vector<Intrinsic>& records() {
       {"fast_tilize_init", "tt.fast_tilize_init", "concrete", {"compute"}, {{"icb", "uint32"}, {"full_dim", "uint32"}, {"ocb", "uint32"}}, "void", "void"},
       {"fast_tilize_uninit", "tt.fast_tilize_uninit", "concrete", {"compute"}, {{"icb", "uint32"}, {"ocb", "uint32"}, {"full_dim", "uint32"}}, "void", "void"},
       {"fill_block", "tt.fill_block", "abstract", {"compute"}, {{"out", "int32"}, {"tiles", "int32"}, {"value", "float32"}, {"init", "int32"}}, "void", "void"},
+      {"fill_int32_tile", "tt.fill_int32_tile", "concrete", {"compute"}, {{"idst", "uint32"}, {"bits", "uint32"}}, "void", "void"},
       {"fill_tile", "tt.fill_tile", "concrete", {"compute"}, {{"idst", "uint32"}, {"value", "float32"}}, "void", "void"},
       {"fill_tile_init", "tt.fill_tile_init", "concrete", {"compute"}, {}, "void", "void"},
       {"get_absolute_logical_x", "tt.get_absolute_logical_x", "concrete", {"reader", "writer"}, {}, "uint32", "uint32"},
@@ -165,6 +167,8 @@ static const std::vector<Intrinsic>& records() {
       {"rsqrt_tile", "tt.rsqrt_tile", "concrete", {"compute"}, {{"idst", "uint32"}}, "void", "void"},
       {"rsqrt_tile_init", "tt.rsqrt_tile_init", "concrete", {"compute"}, {}, "void", "void"},
       {"rsub_unary_tile", "tt.rsub_unary_tile", "concrete", {"compute"}, {{"idst", "uint32"}, {"param1", "uint32"}}, "void", "void"},
+      {"sfpu_reduce_max_int32_init", "tt.sfpu_reduce_max_int32_init", "concrete", {"compute"}, {}, "void", "void"},
+      {"sfpu_reduce_max_int32_rows", "tt.sfpu_reduce_max_int32_rows", "concrete", {"compute"}, {{"idst", "uint32"}, {"ct_dim", "uint32"}, {"rt_dim", "uint32"}}, "void", "void"},
       {"sigmoid_tile", "tt.sigmoid_tile", "concrete", {"compute"}, {{"idst", "uint32"}}, "void", "void"},
       {"sigmoid_tile_init", "tt.sigmoid_tile_init", "concrete", {"compute"}, {}, "void", "void"},
       {"sqrt_tile", "tt.sqrt_tile", "concrete", {"compute"}, {{"idst", "uint32"}}, "void", "void"},
@@ -198,6 +202,7 @@ static const std::vector<Intrinsic>& records() {
       {"typecast_tile_init", "tt.typecast_tile_init", "concrete", {"compute"}, {{"in_dtype", "uint32"}, {"out_dtype", "uint32"}}, "void", "void"},
       {"untilize_rows", "tt.untilize_rows", "abstract", {"compute"}, {{"in0", "int32"}, {"out", "int32"}, {"rows", "int32"}, {"cols", "int32"}, {"init", "int32"}}, "void", "void"},
       {"where_fp32_tile", "tt.where_fp32_tile", "concrete", {"compute"}, {{"idst0", "uint32"}, {"idst1", "uint32"}, {"idst2", "uint32"}, {"odst", "uint32"}}, "void", "void"},
+      {"where_int32_tile", "tt.where_int32_tile", "concrete", {"compute"}, {{"idst0", "uint32"}, {"idst1", "uint32"}, {"idst2", "uint32"}, {"odst", "uint32"}}, "void", "void"},
       {"where_tile_init", "tt.where_tile_init", "concrete", {"compute"}, {}, "void", "void"},
       {"write_block", "tt.write_block", "abstract", {"writer"}, {{"cb", "int32"}, {"dst", "handle"}, {"first_tile", "int32"}, {"rows", "int32"}, {"cols", "int32"}, {"row_stride", "int32"}, {"page_bytes", "int32"}}, "void", "void"},
       {"write_block_atomic", "tt.write_block_atomic", "abstract", {"writer"}, {{"cb", "int32"}, {"dst", "handle"}, {"first_tile", "int32"}, {"rows", "int32"}, {"cols", "int32"}, {"row_stride", "int32"}, {"page_bytes", "int32"}, {"member", "int32"}, {"members", "int32"}}, "void", "void"},

@@ -12,6 +12,7 @@
 # Spec: specs/intrinsics/cumsum.yaml
 # Spec: specs/intrinsics/dst_registers.yaml
 # Spec: specs/intrinsics/eltwise_binary.yaml
+# Spec: specs/intrinsics/int32_sfpu.yaml
 # Spec: specs/intrinsics/kernel_args.yaml
 # Spec: specs/intrinsics/matmul.yaml
 # Spec: specs/intrinsics/multicast.yaml
@@ -930,6 +931,26 @@ INTRINSICS: dict[str, Intrinsic] = {
         cpp={
         },
         doc='Produce a block of `tiles` tiles of `value` into CB `out` (T.fill / T.clear not absorbed by a matmul).',
+    ),
+    'fill_int32_tile': Intrinsic(
+        name='fill_int32_tile',
+        family='sfpu_int32',
+        level='concrete',
+        roles=('compute',),
+        args=(
+            Arg('idst', 'uint32', const=False),
+            Arg('bits', 'uint32', const=False),
+        ),
+        returns='void',
+        effect='Opaque',
+        dtype='void',
+        op_name='tt.fill_int32_tile',
+        cpp={
+            'metal_d5f9bc4a': Spelling('fill_tile_int<DataFormat::Int32>', headers=(('compute', 'api/compute/eltwise_unary/fill.h'),), form='call', template_args=()),
+            'tilelang_tt_2025': Spelling('fill_tile_int', headers=(('compute', 'compute_kernel_api/eltwise_unary/fill.h'),), form='call', template_args=()),
+            'ttnn_0_81': Spelling('fill_tile_int<DataFormat::Int32>', headers=(('compute', 'api/compute/eltwise_unary/fill.h'),), form='call', template_args=()),
+        },
+        doc="Set every element of DST[idst] to the int32 whose two's-complement bits are `bits` (after fill_tile_init).",
     ),
     'fill_tile': Intrinsic(
         name='fill_tile',
@@ -2822,6 +2843,43 @@ INTRINSICS: dict[str, Intrinsic] = {
         },
         doc='DST[idst] = rsub(DST[idst], scalar) (rsub: scalar - DST[idst]); `param1` holds the fp32 bits of the scalar.',
     ),
+    'sfpu_reduce_max_int32_init': Intrinsic(
+        name='sfpu_reduce_max_int32_init',
+        family='sfpu_int32',
+        level='concrete',
+        roles=('compute',),
+        args=(
+        ),
+        returns='void',
+        effect='Opaque',
+        dtype='void',
+        op_name='tt.sfpu_reduce_max_int32_init',
+        cpp={
+            'metal_d5f9bc4a': Spelling('sfpu_reduce_init<PoolType::MAX, DataFormat::Int32>', headers=(('compute', 'api/compute/compute_kernel_api.h'),), form='call', template_args=()),
+            'ttnn_0_81': Spelling('sfpu_reduce_init<PoolType::MAX, DataFormat::Int32>', headers=(('compute', 'api/compute/compute_kernel_api.h'),), form='call', template_args=()),
+        },
+        doc='Initialise the SFPU for sfpu_reduce_max_int32_rows.',
+    ),
+    'sfpu_reduce_max_int32_rows': Intrinsic(
+        name='sfpu_reduce_max_int32_rows',
+        family='sfpu_int32',
+        level='concrete',
+        roles=('compute',),
+        args=(
+            Arg('idst', 'uint32', const=False),
+            Arg('ct_dim', 'uint32', const=False),
+            Arg('rt_dim', 'uint32', const=False),
+        ),
+        returns='void',
+        effect='Opaque',
+        dtype='void',
+        op_name='tt.sfpu_reduce_max_int32_rows',
+        cpp={
+            'metal_d5f9bc4a': Spelling('sfpu_reduce<PoolType::MAX, DataFormat::Int32, ReduceDim::REDUCE_ROW>', headers=(('compute', 'api/compute/compute_kernel_api.h'),), form='call', template_args=()),
+            'ttnn_0_81': Spelling('sfpu_reduce<PoolType::MAX, DataFormat::Int32, ReduceDim::REDUCE_ROW>', headers=(('compute', 'api/compute/compute_kernel_api.h'),), form='call', template_args=()),
+        },
+        doc='The signed maximum of every row of a block of Int32 tiles in DST (ct_dim tiles a tile row, rt_dim tile rows, from DST tile idst on): row r of tile row i lands in column 0 of DST tile idst + i * ct_dim; the other elements of the block are left as the compare-and-swaps leave them.',
+    ),
     'sigmoid_tile': Intrinsic(
         name='sigmoid_tile',
         family='sfpu',
@@ -3464,6 +3522,28 @@ INTRINSICS: dict[str, Intrinsic] = {
             'ttnn_0_81': Spelling('where_tile<DataFormat::Float32>', headers=(('compute', 'api/compute/eltwise_unary/where.h'),), form='call', template_args=()),
         },
         doc='DST[odst] = DST[idst1] where DST[idst0] != 0, else DST[idst2] (fp32 values in 32-bit DST).',
+    ),
+    'where_int32_tile': Intrinsic(
+        name='where_int32_tile',
+        family='sfpu_int32',
+        level='concrete',
+        roles=('compute',),
+        args=(
+            Arg('idst0', 'uint32', const=False),
+            Arg('idst1', 'uint32', const=False),
+            Arg('idst2', 'uint32', const=False),
+            Arg('odst', 'uint32', const=False),
+        ),
+        returns='void',
+        effect='Opaque',
+        dtype='void',
+        op_name='tt.where_int32_tile',
+        cpp={
+            'metal_d5f9bc4a': Spelling('where_tile<DataFormat::Int32>', headers=(('compute', 'api/compute/eltwise_unary/where.h'),), form='call', template_args=()),
+            'tilelang_tt_2025': Spelling('where_int32_tile', headers=(('compute', 'compute_kernel_api/eltwise_unary/where.h'),), form='call', template_args=()),
+            'ttnn_0_81': Spelling('where_tile<DataFormat::Int32>', headers=(('compute', 'api/compute/eltwise_unary/where.h'),), form='call', template_args=()),
+        },
+        doc='DST[odst] = DST[idst1] where the 32 bits of DST[idst0] are not all zero, else DST[idst2] (Int32 in 32-bit DST).',
     ),
     'where_tile_init': Intrinsic(
         name='where_tile_init',
