@@ -71,7 +71,8 @@ int main(int argc, char** argv) {
     std::vector<int32_t> out;
     EnqueueReadBuffer(device->command_queue(), dst, out, true);
     for (int t = 0; t < 2; ++t) {
-        std::vector<int32_t> m = untilize_nfaces(std::vector<int32_t>(out.begin() + t * 1024, out.begin() + (t + 1) * 1024), 32, 32);
+        std::vector<int32_t> one(out.begin() + t * 1024, out.begin() + (t + 1) * 1024);
+        std::vector<int32_t> m = untilize_nfaces(one, 32, 32);
         for (int32_t v : m) fmt::print("{}\n", v);
     }
     CloseDevice(device);
