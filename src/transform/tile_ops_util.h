@@ -159,6 +159,8 @@ std::vector<TileOp> classify_cumsum(const ir::TilePrimitiveCall& stmt);
 void integer_casts(std::vector<TileOp>& ops);
 /*! \brief Refuses arithmetic, fills and gemms on integer blocks, naming the op and the buffer. */
 void refuse_integer_math(const std::vector<TileOp>& ops);
+// The row maxima of int32 blocks (the SFPU's signed row reduction, tile_ops_int_reduce.cc): field sfpu_int32 = 1.
+void integer_reductions(std::vector<TileOp>& ops);
 /*! \brief Before the first reduction of `ops`: the read of the scaler tile (the constant tensor of `func`) that
  * every reduction then reads as its second input. */
 void add_reduce_scaler(std::vector<TileOp>& ops, const Any& func);

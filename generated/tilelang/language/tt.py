@@ -652,9 +652,9 @@ def reconfig_data_format_srca_if_changed(old_srca_cb: Any, srca_cb: Any) -> Any:
     return call('reconfig_data_format_srca_if_changed', old_srca_cb, srca_cb)
 
 
-def reduce_block(in0: Any, scaler: Any, prev: Any, out: Any, rows: Any, cols: Any, pool: Any, wait0: Any, pop0: Any, wait1: Any, pop1: Any, wait2: Any, pop2: Any, init: Any) -> Any:
+def reduce_block(in0: Any, scaler: Any, prev: Any, out: Any, rows: Any, cols: Any, pool: Any, sfpu_int32: Any, wait0: Any, pop0: Any, wait1: Any, pop1: Any, wait2: Any, pop2: Any, init: Any) -> Any:
     """Row reduction of a block of `rows x cols` tiles of CB `in0` into a column vector of `rows` tiles of CB `out` (column 0 of tile r holds the sums or maxima of the rows of tile row r), scaled by the scaler tile of CB `scaler`; with `prev` >= 0 it starts from the previous value held in CB `prev` (clear=False)."""
-    return call('reduce_block', in0, scaler, prev, out, rows, cols, pool, wait0, pop0, wait1, pop1, wait2, pop2, init)
+    return call('reduce_block', in0, scaler, prev, out, rows, cols, pool, sfpu_int32, wait0, pop0, wait1, pop1, wait2, pop2, init)
 
 
 def reduce_max_init(icb: Any, icb_scaler: Any, ocb: Any) -> Any:
