@@ -74,6 +74,11 @@ class Intrinsic:
         return f"tt.{self.name}"
 
     @property
+    def profiles(self) -> tuple[str, ...]:
+        """The API profiles that offer the call (those it has a spelling in)."""
+        return tuple(c.profile for c in self.cpp)
+
+    @property
     def tvm_effect(self) -> str:
         return TVM_EFFECT[self.effect]
 

@@ -62,7 +62,7 @@ TILE_OP_FIELDS: dict[str, tuple[str, ...]] = {
     "typecast": ("tiles", "cast_from", "cast_to"),
     "eltwise": ("binary", "sfpu_binary", "sfpu", "tiles", "scalar_op", "scalar_bits", "bcast", "bcast_dim", "rows",
                 "cols", "where", "where_value"),
-    "reduce": ("pool", "rows", "cols", "clear"),
+    "reduce": ("pool", "rows", "cols", "clear", "sfpu_int32"),
     "hold": ("pages",),
     "release": ("pages",),
     "turn_pass": ("tensor", "member", "step", "members"),

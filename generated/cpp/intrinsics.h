@@ -18,6 +18,7 @@ struct Intrinsic {
   std::vector<std::pair<std::string, std::string>> args;  // (name, spec value type)
   std::string returns;  // spec value type of the result
   std::string dtype;  // TVM dtype of a call's result
+  std::vector<std::string> profiles;  // API profiles that offer the call (those of its spellings)
   bool has_role(const std::string& role) const;
 };
 

@@ -849,7 +849,7 @@ static tl::Dict reader_rows(tl::Builder& b, const tl::Ctx& a) {
   return bound;
 }
 
-// Row reduction of a block into a column vector, one output tile per tile row r: acquire DST; with a previous value copy its tile r into DST 0 (clear=False), else for max copy the row's first input tile into DST 0 (DST is zero after the acquire and max reduces into what it holds, so a row of negative numbers would give 0); reduce_init and reduce_tile over the row's cols tiles into DST 0; pack DST 0 (the packer's reduce mask keeps column 0) to the output CB; release. reduce_uninit clears the mask after the block. The unpacker is reconfigured for in0 and the scaler before every reduce_init, since the copy of a previous value may use another format. Inputs are whole blocks: waited for by their first reader, freed by their last.
+// Row reduction of a block into a column vector, one output tile per tile row r: acquire DST; with a previous value copy its tile r into DST 0 (clear=False), else for max copy the row's first input tile into DST 0 (DST is zero after the acquire and max reduces into what it holds, so a row of negative numbers would give 0); reduce_init and reduce_tile over the row's cols tiles into DST 0; pack DST 0 (the packer's reduce mask keeps column 0) to the output CB; release. reduce_uninit clears the mask after the block. The unpacker is reconfigured for in0 and the scaler before every reduce_init, since the copy of a previous value may use another format. Inputs are whole blocks: waited for by their first reader, freed by their last. The row maximum of an Int32 block (sfpu_int32: the FPU's SrcA and SrcB cannot hold Int32) copies the row's cols tiles into DST 0..cols-1 (32-bit DST) and takes the SFPU's signed row maximum of them (sfpu_reduce, ttnn 0.77 and later), which leaves each row's maximum in column 0 of DST 0; the scaler tile is waited for and freed but not read.
 static tl::Dict reduce_block(tl::Builder& b, const tl::Ctx& a) {
   const tl::Any v_in0 = a.get("in0");
   const tl::Any v_scaler = a.get("scaler");
@@ -858,6 +858,7 @@ static tl::Dict reduce_block(tl::Builder& b, const tl::Ctx& a) {
   const tl::Any v_rows = a.get("rows");
   const tl::Any v_cols = a.get("cols");
   const tl::Any v_pool = a.get("pool");
+  const tl::Any v_sfpu_int32 = a.get("sfpu_int32");
   const tl::Any v_wait0 = a.get("wait0");
   const tl::Any v_pop0 = a.get("pop0");
   const tl::Any v_wait1 = a.get("wait1");
@@ -886,27 +887,44 @@ static tl::Dict reduce_block(tl::Builder& b, const tl::Ctx& a) {
       b.call(std::string("copy_tile_init"), {v_prev});
       b.call(std::string("copy_tile"), {v_prev, v_r, tl::num(0)});
     });
-    b.when(tl::fn::and_({tl::fn::lt(v_prev, tl::num(0)), tl::fn::eq(v_pool, tl::str("max"))}), [&] {
+    b.when(tl::fn::and_({tl::fn::lt(v_prev, tl::num(0)), tl::fn::eq(v_pool, tl::str("max")), tl::fn::eq(v_sfpu_int32, tl::num(0))}), [&] {
       b.call(std::string("reconfig_data_format_srca"), {v_in0});
       b.call(std::string("copy_tile_init"), {v_in0});
       b.call(std::string("copy_tile"), {v_in0, tl::fn::mul(v_r, v_cols), tl::num(0)});
     });
-    b.call(std::string("reconfig_data_format"), {v_in0, v_scaler});
-    b.call(std::string("reduce_") + tl::format_value(v_pool) + std::string("_init"), {v_in0, v_scaler, v_out});
-    b.repeat("c", v_cols, [&](const tl::Any& v_c) {
-      b.call(std::string("reduce_") + tl::format_value(v_pool) + std::string("_tile"), {v_in0, v_scaler, tl::fn::add(tl::fn::mul(v_r, v_cols), v_c), tl::num(0), tl::num(0)});
+    b.when(tl::fn::eq(v_sfpu_int32, tl::num(0)), [&] {
+      b.call(std::string("reconfig_data_format"), {v_in0, v_scaler});
+      b.call(std::string("reduce_") + tl::format_value(v_pool) + std::string("_init"), {v_in0, v_scaler, v_out});
+      b.repeat("c", v_cols, [&](const tl::Any& v_c) {
+        b.call(std::string("reduce_") + tl::format_value(v_pool) + std::string("_tile"), {v_in0, v_scaler, tl::fn::add(tl::fn::mul(v_r, v_cols), v_c), tl::num(0), tl::num(0)});
+      });
+    });
+    b.when(tl::fn::eq(v_sfpu_int32, tl::num(1)), [&] {
+      b.call(std::string("reconfig_data_format_srca"), {v_in0});
+      b.call(std::string("copy_tile_init"), {v_in0});
+      b.repeat("c", v_cols, [&](const tl::Any& v_c) {
+        b.call(std::string("copy_tile"), {v_in0, tl::fn::add(tl::fn::mul(v_r, v_cols), v_c), v_c});
+      });
+      if (b.profile() == "ttnn_0_81" || b.profile() == "metal_d5f9bc4a") {
+        b.call(std::string("sfpu_reduce_max_int32_init"), {});
+      }
+      if (b.profile() == "ttnn_0_81" || b.profile() == "metal_d5f9bc4a") {
+        b.call(std::string("sfpu_reduce_max_int32_rows"), {tl::num(0), v_cols, tl::num(1)});
+      }
     });
     b.call(std::string("tile_regs_commit"), {});
     b.call(std::string("tile_regs_wait"), {});
     pack_tiles(b, tl::Ctx{{"cb", v_out}, {"count", tl::num(1)}});
     b.call(std::string("tile_regs_release"), {});
   });
-  if (b.profile() == "ttnn_0_81" || b.profile() == "metal_d5f9bc4a") {
-    b.call(std::string("reduce_uninit"), {v_in0});
-  }
-  if (b.profile() == "tilelang_tt_2025") {
-    b.call(std::string("reduce_uninit_all"), {});
-  }
+  b.when(tl::fn::eq(v_sfpu_int32, tl::num(0)), [&] {
+    if (b.profile() == "ttnn_0_81" || b.profile() == "metal_d5f9bc4a") {
+      b.call(std::string("reduce_uninit"), {v_in0});
+    }
+    if (b.profile() == "tilelang_tt_2025") {
+      b.call(std::string("reduce_uninit_all"), {});
+    }
+  });
   b.when(tl::fn::eq(v_pop0, tl::num(1)), [&] {
     b.call(std::string("cb_pop_front"), {v_in0, tl::fn::mul(v_rows, v_cols)});
   });

@@ -59,4 +59,5 @@ class Intrinsic:
     effect: str  # tvm.tirx.CallEffectKind member name
     dtype: str  # TVM dtype of a call's result
     cpp: dict[str, Spelling] = field(default_factory=dict)  # how each API profile writes the call
+    profiles: tuple[str, ...] = ()  # API profiles that offer the call (those of its spellings)
     doc: str = ""  # what it does

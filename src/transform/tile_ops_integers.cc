@@ -50,7 +50,9 @@ void integer_casts(std::vector<TileOp>& ops) {
 // they are refused naming the op.
 void refuse_integer_math(const std::vector<TileOp>& ops) {
   for (const TileOp& op : ops) {
-    bool math = op.kind == "eltwise" || op.kind == "gemm" || op.kind == "reduce" || op.kind == "fill" ||
+    bool sfpu_reduce = op.kind == "reduce" && as_int(op.get(names::kSfpuInt32)) == 1;  // integer_reductions
+    bool math = op.kind == "eltwise" || op.kind == "gemm" || (op.kind == "reduce" && !sfpu_reduce) ||
+                op.kind == "fill" ||
                 (op.kind == "copy_local" && is_integer_dtype(op.out->dtype) != is_integer_dtype(op.ins[0].dtype));
     if (!math) continue;
     std::vector<BufferInfo> operands = op.ins;

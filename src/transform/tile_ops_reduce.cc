@@ -62,7 +62,7 @@ std::vector<TileOp> classify_reduce(const ir::TilePrimitiveCall& stmt) {
   bool clear = !truthy(to_plain(args[3]));
   TileOp op{"reduce", stmt, dst.info, {rows_of}};
   op.fields = {{names::kPool, Any(String(kind))}, {names::kRows, Any(rows)}, {names::kCols, Any(cols)},
-               {names::kClear, Any(clear)}};
+               {names::kClear, Any(clear)}, {names::kSfpuInt32, Any(int64_t(0))}};  // integer_reductions sets it
   if (!clear) op.ins.push_back(dst.info);  // accumulates onto dst's previous value
   ops.push_back(op);
   return ops;

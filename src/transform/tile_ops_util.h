@@ -174,6 +174,8 @@ bool flag_branch(const ir::IfThenElse& cond, const std::vector<Any>& loops, std:
                  const std::function<void(const Any&, std::vector<TileOp>&)>& visit);
 /*! \brief Refuses arithmetic, fills and gemms on integer blocks, naming the op and the buffer. */
 void refuse_integer_math(const std::vector<TileOp>& ops);
+// The row maxima of int32 blocks (the SFPU's signed row reduction, tile_ops_int_reduce.cc): field sfpu_int32 = 1.
+void integer_reductions(std::vector<TileOp>& ops);
 /*! \brief Before the first reduction of `ops`: the read of the scaler tile (the constant tensor of `func`) that
  * every reduction then reads as its second input. */
 void add_reduce_scaler(std::vector<TileOp>& ops, const Any& func);

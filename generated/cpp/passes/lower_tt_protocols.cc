@@ -426,6 +426,7 @@ static Any make(const Dict& options) {
                         {"rows", [](const tl::Ctx& c) -> tl::Any { return c.get("rows"); }},
                         {"cols", [](const tl::Ctx& c) -> tl::Any { return c.get("cols"); }},
                         {"pool", [](const tl::Ctx& c) -> tl::Any { return c.get("pool"); }},
+                        {"sfpu_int32", [](const tl::Ctx& c) -> tl::Any { return c.get("sfpu_int32"); }},
                         {"wait0", [](const tl::Ctx& c) -> tl::Any { return c.get("wait0"); }},
                         {"pop0", [](const tl::Ctx& c) -> tl::Any { return c.get("pop0"); }},
                         {"wait1", [](const tl::Ctx& c) -> tl::Any { return c.get("wait1"); }},

@@ -6,6 +6,7 @@
 # Spec: specs/intrinsics/cumsum.yaml
 # Spec: specs/intrinsics/dst_registers.yaml
 # Spec: specs/intrinsics/eltwise_binary.yaml
+# Spec: specs/intrinsics/int32_sfpu.yaml
 # Spec: specs/intrinsics/kernel_args.yaml
 # Spec: specs/intrinsics/matmul.yaml
 # Spec: specs/intrinsics/multicast.yaml
@@ -244,6 +245,11 @@ def fast_tilize_uninit(icb: Any, ocb: Any, full_dim: Any) -> Any:
 def fill_block(out: Any, tiles: Any, value: Any, init: Any) -> Any:
     """Produce a block of `tiles` tiles of `value` into CB `out` (T.fill / T.clear not absorbed by a matmul)."""
     return call('fill_block', out, tiles, value, init)
+
+
+def fill_int32_tile(idst: Any, bits: Any) -> Any:
+    """Set every element of DST[idst] to the int32 whose two's-complement bits are `bits` (after fill_tile_init)."""
+    return call('fill_int32_tile', idst, bits)
 
 
 def fill_tile(idst: Any, value: Any) -> Any:
@@ -661,9 +667,9 @@ def reconfig_data_format_srca_if_changed(old_srca_cb: Any, srca_cb: Any) -> Any:
     return call('reconfig_data_format_srca_if_changed', old_srca_cb, srca_cb)
 
 
-def reduce_block(in0: Any, scaler: Any, prev: Any, out: Any, rows: Any, cols: Any, pool: Any, wait0: Any, pop0: Any, wait1: Any, pop1: Any, wait2: Any, pop2: Any, init: Any) -> Any:
+def reduce_block(in0: Any, scaler: Any, prev: Any, out: Any, rows: Any, cols: Any, pool: Any, sfpu_int32: Any, wait0: Any, pop0: Any, wait1: Any, pop1: Any, wait2: Any, pop2: Any, init: Any) -> Any:
     """Row reduction of a block of `rows x cols` tiles of CB `in0` into a column vector of `rows` tiles of CB `out` (column 0 of tile r holds the sums or maxima of the rows of tile row r), scaled by the scaler tile of CB `scaler`; with `prev` >= 0 it starts from the previous value held in CB `prev` (clear=False)."""
-    return call('reduce_block', in0, scaler, prev, out, rows, cols, pool, wait0, pop0, wait1, pop1, wait2, pop2, init)
+    return call('reduce_block', in0, scaler, prev, out, rows, cols, pool, sfpu_int32, wait0, pop0, wait1, pop1, wait2, pop2, init)
 
 
 def reduce_max_init(icb: Any, icb_scaler: Any, ocb: Any) -> Any:
@@ -724,6 +730,16 @@ def rsqrt_tile_init() -> Any:
 def rsub_unary_tile(idst: Any, param1: Any) -> Any:
     """DST[idst] = rsub(DST[idst], scalar) (rsub: scalar - DST[idst]); `param1` holds the fp32 bits of the scalar."""
     return call('rsub_unary_tile', idst, param1)
+
+
+def sfpu_reduce_max_int32_init() -> Any:
+    """Initialise the SFPU for sfpu_reduce_max_int32_rows."""
+    return call('sfpu_reduce_max_int32_init')
+
+
+def sfpu_reduce_max_int32_rows(idst: Any, ct_dim: Any, rt_dim: Any) -> Any:
+    """The signed maximum of every row of a block of Int32 tiles in DST (ct_dim tiles a tile row, rt_dim tile rows, from DST tile idst on): row r of tile row i lands in column 0 of DST tile idst + i * ct_dim; the other elements of the block are left as the compare-and-swaps leave them."""
+    return call('sfpu_reduce_max_int32_rows', idst, ct_dim, rt_dim)
 
 
 def sigmoid_tile(idst: Any) -> Any:
@@ -889,6 +905,11 @@ def untilize_rows(in0: Any, out: Any, rows: Any, cols: Any, init: Any) -> Any:
 def where_fp32_tile(idst0: Any, idst1: Any, idst2: Any, odst: Any) -> Any:
     """DST[odst] = DST[idst1] where DST[idst0] != 0, else DST[idst2] (fp32 values in 32-bit DST)."""
     return call('where_fp32_tile', idst0, idst1, idst2, odst)
+
+
+def where_int32_tile(idst0: Any, idst1: Any, idst2: Any, odst: Any) -> Any:
+    """DST[odst] = DST[idst1] where the 32 bits of DST[idst0] are not all zero, else DST[idst2] (Int32 in 32-bit DST)."""
+    return call('where_int32_tile', idst0, idst1, idst2, odst)
 
 
 def where_tile_init() -> Any:

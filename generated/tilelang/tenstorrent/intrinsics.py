@@ -12,6 +12,7 @@
 # Spec: specs/intrinsics/cumsum.yaml
 # Spec: specs/intrinsics/dst_registers.yaml
 # Spec: specs/intrinsics/eltwise_binary.yaml
+# Spec: specs/intrinsics/int32_sfpu.yaml
 # Spec: specs/intrinsics/kernel_args.yaml
 # Spec: specs/intrinsics/matmul.yaml
 # Spec: specs/intrinsics/multicast.yaml
@@ -98,6 +99,7 @@ INTRINSICS: dict[str, Intrinsic] = {
             'tilelang_tt_2025': Spelling('get_noc_addr', headers=(('dataflow', 'dataflow_api.h'),), form='member', template_args=()),
             'ttnn_0_81': Spelling('get_noc_addr', headers=(('dataflow', 'api/dataflow/dataflow_api.h'),), form='member', template_args=()),
         },
+        profiles=('metal_d5f9bc4a', 'tilelang_tt_2025', 'ttnn_0_81'),
         doc='NoC address of byte `offset` of page `page_id` of the tensor behind `addrgen` (a member of TensorAccessor and InterleavedAddrGenFast): where a raw noc_async_read of part of a page starts.',
     ),
     'add_bcast_cols_init': Intrinsic(
@@ -118,6 +120,7 @@ INTRINSICS: dict[str, Intrinsic] = {
             'tilelang_tt_2025': Spelling('add_bcast_cols_init_short', headers=(('compute', 'compute_kernel_api/bcast.h'),), form='call', template_args=()),
             'ttnn_0_81': Spelling('add_bcast_cols_init', headers=(('compute', 'api/compute/bcast.h'),), form='call', template_args=()),
         },
+        profiles=('metal_d5f9bc4a', 'tilelang_tt_2025', 'ttnn_0_81'),
         doc='Short initialisation for add of tiles of `icb0` and column vectors of `icb1` broadcast across columns.',
     ),
     'add_bcast_rows_init': Intrinsic(
@@ -138,6 +141,7 @@ INTRINSICS: dict[str, Intrinsic] = {
             'tilelang_tt_2025': Spelling('add_bcast_rows_init_short', headers=(('compute', 'compute_kernel_api/bcast.h'),), form='call', template_args=()),
             'ttnn_0_81': Spelling('add_bcast_rows_init', headers=(('compute', 'api/compute/bcast.h'),), form='call', template_args=()),
         },
+        profiles=('metal_d5f9bc4a', 'tilelang_tt_2025', 'ttnn_0_81'),
         doc='Short initialisation for add of tiles of `icb0` and row vectors of `icb1` broadcast down the rows.',
     ),
     'add_binary_tile': Intrinsic(
@@ -159,6 +163,7 @@ INTRINSICS: dict[str, Intrinsic] = {
             'tilelang_tt_2025': Spelling('add_binary_tile', headers=(('compute', 'compute_kernel_api/eltwise_binary_sfpu.h'),), form='call', template_args=()),
             'ttnn_0_81': Spelling('add_binary_tile', headers=(('compute', 'api/compute/eltwise_binary_sfpu.h'),), form='call', template_args=()),
         },
+        profiles=('metal_d5f9bc4a', 'tilelang_tt_2025', 'ttnn_0_81'),
         doc='DST[odst] = DST[idst0] + DST[idst1], element by element, in fp32.',
     ),
     'add_binary_tile_init': Intrinsic(
@@ -177,6 +182,7 @@ INTRINSICS: dict[str, Intrinsic] = {
             'tilelang_tt_2025': Spelling('add_binary_tile_init', headers=(('compute', 'compute_kernel_api/eltwise_binary_sfpu.h'),), form='call', template_args=()),
             'ttnn_0_81': Spelling('add_binary_tile_init', headers=(('compute', 'api/compute/eltwise_binary_sfpu.h'),), form='call', template_args=()),
         },
+        profiles=('metal_d5f9bc4a', 'tilelang_tt_2025', 'ttnn_0_81'),
         doc='Initialise the SFPU for add_binary_tile.',
     ),
     'add_tiles': Intrinsic(
@@ -200,6 +206,7 @@ INTRINSICS: dict[str, Intrinsic] = {
             'tilelang_tt_2025': Spelling('add_tiles', headers=(('compute', 'compute_kernel_api/eltwise_binary.h'),), form='call', template_args=()),
             'ttnn_0_81': Spelling('add_tiles', headers=(('compute', 'api/compute/eltwise_binary.h'),), form='call', template_args=()),
         },
+        profiles=('metal_d5f9bc4a', 'tilelang_tt_2025', 'ttnn_0_81'),
         doc='DST[idst] = add(tile itile0 of icb0, tile itile1 of icb1).',
     ),
     'add_tiles_bcast_cols': Intrinsic(
@@ -223,6 +230,7 @@ INTRINSICS: dict[str, Intrinsic] = {
             'tilelang_tt_2025': Spelling('add_tiles_bcast_cols', headers=(('compute', 'compute_kernel_api/bcast.h'),), form='call', template_args=()),
             'ttnn_0_81': Spelling('add_tiles_bcast_cols', headers=(('compute', 'api/compute/bcast.h'),), form='call', template_args=()),
         },
+        profiles=('metal_d5f9bc4a', 'tilelang_tt_2025', 'ttnn_0_81'),
         doc='DST[idst][h, w] = add(tile itile0 of icb0 [h, w], tile itile1 of icb1 [h, 0]).',
     ),
     'add_tiles_bcast_rows': Intrinsic(
@@ -246,6 +254,7 @@ INTRINSICS: dict[str, Intrinsic] = {
             'tilelang_tt_2025': Spelling('add_tiles_bcast_rows', headers=(('compute', 'compute_kernel_api/bcast.h'),), form='call', template_args=()),
             'ttnn_0_81': Spelling('add_tiles_bcast_rows', headers=(('compute', 'api/compute/bcast.h'),), form='call', template_args=()),
         },
+        profiles=('metal_d5f9bc4a', 'tilelang_tt_2025', 'ttnn_0_81'),
         doc='DST[idst][h, w] = add(tile itile0 of icb0 [h, w], tile itile1 of icb1 [0, w]).',
     ),
     'add_tiles_init': Intrinsic(
@@ -266,6 +275,7 @@ INTRINSICS: dict[str, Intrinsic] = {
             'tilelang_tt_2025': Spelling('add_tiles_init', headers=(('compute', 'compute_kernel_api/eltwise_binary.h'),), form='call', template_args=()),
             'ttnn_0_81': Spelling('add_init', headers=(('compute', 'api/compute/eltwise_binary.h'),), form='call', template_args=()),
         },
+        profiles=('metal_d5f9bc4a', 'tilelang_tt_2025', 'ttnn_0_81'),
         doc='Short initialisation for element-wise add of tiles from `icb0` and `icb1`.',
     ),
     'add_unary_tile': Intrinsic(
@@ -286,6 +296,7 @@ INTRINSICS: dict[str, Intrinsic] = {
             'tilelang_tt_2025': Spelling('add_unary_tile', headers=(('compute', 'compute_kernel_api/eltwise_unary/binop_with_scalar.h'),), form='call', template_args=()),
             'ttnn_0_81': Spelling('add_unary_tile', headers=(('compute', 'api/compute/eltwise_unary/binop_with_scalar.h'),), form='call', template_args=()),
         },
+        profiles=('metal_d5f9bc4a', 'tilelang_tt_2025', 'ttnn_0_81'),
         doc='DST[idst] = add(DST[idst], scalar) (rsub: scalar - DST[idst]); `param1` holds the fp32 bits of the scalar.',
     ),
     'bcast_block': Intrinsic(
@@ -314,6 +325,7 @@ INTRINSICS: dict[str, Intrinsic] = {
         op_name='tt.bcast_block',
         cpp={
         },
+        profiles=(),
         doc="Broadcast element-wise block: out[i, j] = sfpu(op(in0[i, j], in1[i])) with in1 a column vector (rows tiles, column 0 valid) broadcast across the columns of in0's rows x cols tiles (dim cols), or out[i, j] = sfpu(op(in0[i, j], in1[j])) with in1 a row vector (cols tiles, row 0 valid; dim rows); op names an entry of the op map's fpu_bcast_cols or fpu_bcast_rows unit, sfpu an sfpu_unary entry or none.",
     ),
     'binary_max_tile': Intrinsic(
@@ -335,6 +347,7 @@ INTRINSICS: dict[str, Intrinsic] = {
             'tilelang_tt_2025': Spelling('binary_max_tile', headers=(('compute', 'compute_kernel_api/binary_max_min.h'),), form='call', template_args=()),
             'ttnn_0_81': Spelling('binary_max_tile', headers=(('compute', 'api/compute/binary_max_min.h'),), form='call', template_args=()),
         },
+        profiles=('metal_d5f9bc4a', 'tilelang_tt_2025', 'ttnn_0_81'),
         doc='DST[odst] = max(DST[idst0], DST[idst1]), element by element.',
     ),
     'binary_max_tile_init': Intrinsic(
@@ -353,6 +366,7 @@ INTRINSICS: dict[str, Intrinsic] = {
             'tilelang_tt_2025': Spelling('binary_max_tile_init', headers=(('compute', 'compute_kernel_api/binary_max_min.h'),), form='call', template_args=()),
             'ttnn_0_81': Spelling('binary_max_tile_init', headers=(('compute', 'api/compute/binary_max_min.h'),), form='call', template_args=()),
         },
+        profiles=('metal_d5f9bc4a', 'tilelang_tt_2025', 'ttnn_0_81'),
         doc='Initialise the SFPU for binary_max_tile.',
     ),
     'binary_min_tile': Intrinsic(
@@ -374,6 +388,7 @@ INTRINSICS: dict[str, Intrinsic] = {
             'tilelang_tt_2025': Spelling('binary_min_tile', headers=(('compute', 'compute_kernel_api/binary_max_min.h'),), form='call', template_args=()),
             'ttnn_0_81': Spelling('binary_min_tile', headers=(('compute', 'api/compute/binary_max_min.h'),), form='call', template_args=()),
         },
+        profiles=('metal_d5f9bc4a', 'tilelang_tt_2025', 'ttnn_0_81'),
         doc='DST[odst] = min(DST[idst0], DST[idst1]), element by element.',
     ),
     'binary_min_tile_init': Intrinsic(
@@ -392,6 +407,7 @@ INTRINSICS: dict[str, Intrinsic] = {
             'tilelang_tt_2025': Spelling('binary_min_tile_init', headers=(('compute', 'compute_kernel_api/binary_max_min.h'),), form='call', template_args=()),
             'ttnn_0_81': Spelling('binary_min_tile_init', headers=(('compute', 'api/compute/binary_max_min.h'),), form='call', template_args=()),
         },
+        profiles=('metal_d5f9bc4a', 'tilelang_tt_2025', 'ttnn_0_81'),
         doc='Initialise the SFPU for binary_min_tile.',
     ),
     'binary_op_init_common': Intrinsic(
@@ -412,6 +428,7 @@ INTRINSICS: dict[str, Intrinsic] = {
             'metal_d5f9bc4a': Spelling('binary_op_init_common', headers=(('compute', 'api/compute/eltwise_binary.h'),), form='call', template_args=()),
             'tilelang_tt_2025': Spelling('binary_op_init_common', headers=(('compute', 'compute_kernel_api/eltwise_binary.h'),), form='call', template_args=()),
         },
+        profiles=('metal_d5f9bc4a', 'tilelang_tt_2025'),
         doc='Full hardware configuration for element-wise binary FPU operations (removed in ttnn 0.81).',
     ),
     'binary_tiles_init': Intrinsic(
@@ -432,6 +449,7 @@ INTRINSICS: dict[str, Intrinsic] = {
         cpp={
             'ttnn_0_81': Spelling('binary_tiles_init', headers=(('compute', 'api/compute/eltwise_binary.h'),), form='call', template_args=('full_init', 'eltwise_binary_type')),
         },
+        profiles=('ttnn_0_81',),
         doc="Initialisation for the FPU element-wise operation `eltwise_binary_type` (EltwiseBinaryType::ELWADD, ELWSUB or ELWMUL in the emulator) of tiles from `icb0` and `icb1`; `full_init` also initialises the unpacker. ttnn's eltwise binary kernel calls it with the type its program factory defines (ELTWISE_OP_TYPE).",
     ),
     'binop_with_scalar_tile_init': Intrinsic(
@@ -450,6 +468,7 @@ INTRINSICS: dict[str, Intrinsic] = {
             'tilelang_tt_2025': Spelling('binop_with_scalar_tile_init', headers=(('compute', 'compute_kernel_api/eltwise_unary/binop_with_scalar.h'),), form='call', template_args=()),
             'ttnn_0_81': Spelling('binop_with_scalar_tile_init', headers=(('compute', 'api/compute/eltwise_unary/binop_with_scalar.h'),), form='call', template_args=()),
         },
+        profiles=('metal_d5f9bc4a', 'tilelang_tt_2025', 'ttnn_0_81'),
         doc='Initialise the SFPU for the scalar operations ({add,sub,mul,div,rsub}_unary_tile).',
     ),
     'cb_pop_front': Intrinsic(
@@ -470,6 +489,7 @@ INTRINSICS: dict[str, Intrinsic] = {
             'tilelang_tt_2025': Spelling('cb_pop_front', headers=(('compute', 'compute_kernel_api/cb_api.h'), ('dataflow', 'dataflow_api.h')), form='call', template_args=()),
             'ttnn_0_81': Spelling('cb_pop_front', headers=(('compute', 'api/compute/cb_api.h'), ('dataflow', 'api/dataflow/dataflow_api.h')), form='call', template_args=()),
         },
+        profiles=('metal_d5f9bc4a', 'tilelang_tt_2025', 'ttnn_0_81'),
         doc='Free `num_pages` pages at the front and advance the read pointer.',
     ),
     'cb_push_back': Intrinsic(
@@ -490,6 +510,7 @@ INTRINSICS: dict[str, Intrinsic] = {
             'tilelang_tt_2025': Spelling('cb_push_back', headers=(('compute', 'compute_kernel_api/cb_api.h'), ('dataflow', 'dataflow_api.h')), form='call', template_args=()),
             'ttnn_0_81': Spelling('cb_push_back', headers=(('compute', 'api/compute/cb_api.h'), ('dataflow', 'api/dataflow/dataflow_api.h')), form='call', template_args=()),
         },
+        profiles=('metal_d5f9bc4a', 'tilelang_tt_2025', 'ttnn_0_81'),
         doc='Publish `num_pages` reserved pages to the consumer and advance the write pointer.',
     ),
     'cb_reserve_back': Intrinsic(
@@ -510,6 +531,7 @@ INTRINSICS: dict[str, Intrinsic] = {
             'tilelang_tt_2025': Spelling('cb_reserve_back', headers=(('compute', 'compute_kernel_api/cb_api.h'), ('dataflow', 'dataflow_api.h')), form='call', template_args=()),
             'ttnn_0_81': Spelling('cb_reserve_back', headers=(('compute', 'api/compute/cb_api.h'), ('dataflow', 'api/dataflow/dataflow_api.h')), form='call', template_args=()),
         },
+        profiles=('metal_d5f9bc4a', 'tilelang_tt_2025', 'ttnn_0_81'),
         doc='Block until `num_pages` pages are free at the back of the CB (producer side). Moves no pointer.',
     ),
     'cb_wait_front': Intrinsic(
@@ -530,6 +552,7 @@ INTRINSICS: dict[str, Intrinsic] = {
             'tilelang_tt_2025': Spelling('cb_wait_front', headers=(('compute', 'compute_kernel_api/cb_api.h'), ('dataflow', 'dataflow_api.h')), form='call', template_args=()),
             'ttnn_0_81': Spelling('cb_wait_front', headers=(('compute', 'api/compute/cb_api.h'), ('dataflow', 'api/dataflow/dataflow_api.h')), form='call', template_args=()),
         },
+        profiles=('metal_d5f9bc4a', 'tilelang_tt_2025', 'ttnn_0_81'),
         doc='Block until `num_pages` pages are visible at the front (consumer side). Cumulative until the next pop.',
     ),
     'compute_kernel_hw_startup': Intrinsic(
@@ -551,6 +574,7 @@ INTRINSICS: dict[str, Intrinsic] = {
             'tilelang_tt_2025': Spelling('compute_kernel_hw_startup', headers=(('compute', 'compute_kernel_api/compute_kernel_hw_startup.h'),), form='call', template_args=()),
             'ttnn_0_81': Spelling('compute_kernel_hw_startup', headers=(('compute', 'api/compute/compute_kernel_hw_startup.h'),), form='call', template_args=()),
         },
+        profiles=('metal_d5f9bc4a', 'tilelang_tt_2025', 'ttnn_0_81'),
         doc='Configure unpack, math and pack for inputs `icb0`, `icb1` and output `ocb`; once, first in the kernel.',
     ),
     'compute_kernel_hw_startup_matmul': Intrinsic(
@@ -571,6 +595,7 @@ INTRINSICS: dict[str, Intrinsic] = {
             'metal_d5f9bc4a': Spelling('compute_kernel_hw_startup<SrcOrder::Reverse>', headers=(('compute', 'api/compute/compute_kernel_hw_startup.h'),), form='call', template_args=()),
             'ttnn_0_81': Spelling('compute_kernel_hw_startup<SrcOrder::Reverse>', headers=(('compute', 'api/compute/compute_kernel_hw_startup.h'),), form='call', template_args=()),
         },
+        profiles=('metal_d5f9bc4a', 'ttnn_0_81'),
         doc='Hardware start-up for matmul: source order reversed (in0 feeds SrcB, in1 feeds SrcA), as matmul_init requires.',
     ),
     'compute_kernel_hw_startup_unary': Intrinsic(
@@ -589,6 +614,7 @@ INTRINSICS: dict[str, Intrinsic] = {
         cpp={
             'ttnn_0_81': Spelling('compute_kernel_hw_startup', headers=(('compute', 'api/compute/compute_kernel_hw_startup.h'),), form='call', template_args=()),
         },
+        profiles=('ttnn_0_81',),
         doc='Configure unpack, math and pack for one input `icb` and output `ocb`; once, first in the kernel.',
     ),
     'copy_tile': Intrinsic(
@@ -610,6 +636,7 @@ INTRINSICS: dict[str, Intrinsic] = {
             'tilelang_tt_2025': Spelling('copy_tile', headers=(('compute', 'compute_kernel_api/tile_move_copy.h'),), form='call', template_args=()),
             'ttnn_0_81': Spelling('copy_tile', headers=(('compute', 'api/compute/tile_move_copy.h'),), form='call', template_args=()),
         },
+        profiles=('metal_d5f9bc4a', 'tilelang_tt_2025', 'ttnn_0_81'),
         doc='Copy tile `in_tile_index` of CB `in_cb_id` into DST tile `dst_tile_index`.',
     ),
     'copy_tile_init': Intrinsic(
@@ -629,6 +656,7 @@ INTRINSICS: dict[str, Intrinsic] = {
             'tilelang_tt_2025': Spelling('copy_tile_init', headers=(('compute', 'compute_kernel_api/tile_move_copy.h'),), form='call', template_args=()),
             'ttnn_0_81': Spelling('copy_init', headers=(('compute', 'api/compute/tile_move_copy.h'),), form='call', template_args=()),
         },
+        profiles=('metal_d5f9bc4a', 'tilelang_tt_2025', 'ttnn_0_81'),
         doc='Initialise unpack-to-DST copies from CB `cbid`.',
     ),
     'cumsum_block': Intrinsic(
@@ -653,6 +681,7 @@ INTRINSICS: dict[str, Intrinsic] = {
         op_name='tt.cumsum_block',
         cpp={
         },
+        profiles=(),
         doc="Column-wise cumulative sum of a block of `rows x cols` tiles of CB `in0` into CB `out` (same shape): element (i, j) of the result is the sum of elements (0..i, j), in fp32, in row order (T.cumsum along dim 0; along dim 1 it is this between two on-chip transposes). With `reverse`, `in1` holds -x and the result is T - (sum of elements 0..i), T the column's total: the reverse cumulative sum less x (T.cumsum's reverse=True adds x after).",
     ),
     'cumsum_tile': Intrinsic(
@@ -673,6 +702,7 @@ INTRINSICS: dict[str, Intrinsic] = {
             'tilelang_tt_2025': Spelling('cumsum_tile', headers=(('compute', 'compute_kernel_api/cumsum.h'),), form='call', template_args=()),
             'ttnn_0_81': Spelling('cumsum_tile', headers=(('compute', 'api/compute/cumsum.h'),), form='call', template_args=()),
         },
+        profiles=('metal_d5f9bc4a', 'tilelang_tt_2025', 'ttnn_0_81'),
         doc="DST[idst] = column-wise cumulative sum of DST[idst] (row i = sum of rows 0..i), starting from zero when `first`, else from the last row of the previous call's result.",
     ),
     'cumsum_tile_init': Intrinsic(
@@ -691,6 +721,7 @@ INTRINSICS: dict[str, Intrinsic] = {
             'tilelang_tt_2025': Spelling('cumsum_tile_init', headers=(('compute', 'compute_kernel_api/cumsum.h'),), form='call', template_args=()),
             'ttnn_0_81': Spelling('cumsum_tile_init', headers=(('compute', 'api/compute/cumsum.h'),), form='call', template_args=()),
         },
+        profiles=('metal_d5f9bc4a', 'tilelang_tt_2025', 'ttnn_0_81'),
         doc='Record the SFPU sequence of cumsum_tile (keeps the carried running row).',
     ),
     'div_unary_tile': Intrinsic(
@@ -711,6 +742,7 @@ INTRINSICS: dict[str, Intrinsic] = {
             'tilelang_tt_2025': Spelling('div_unary_tile', headers=(('compute', 'compute_kernel_api/eltwise_unary/binop_with_scalar.h'),), form='call', template_args=()),
             'ttnn_0_81': Spelling('div_unary_tile', headers=(('compute', 'api/compute/eltwise_unary/binop_with_scalar.h'),), form='call', template_args=()),
         },
+        profiles=('metal_d5f9bc4a', 'tilelang_tt_2025', 'ttnn_0_81'),
         doc='DST[idst] = div(DST[idst], scalar) (rsub: scalar - DST[idst]); `param1` holds the fp32 bits of the scalar.',
     ),
     'eltwise_block': Intrinsic(
@@ -742,6 +774,7 @@ INTRINSICS: dict[str, Intrinsic] = {
         op_name='tt.eltwise_block',
         cpp={
         },
+        profiles=(),
         doc="Element-wise block: out = sfpu(binary(in0, in1)) or sfpu(sfpu_binary(in0, in1)) tile by tile; with neither, out = sfpu(scalar_op(in0, constant)), or sfpu(in0), or in0 converted to out's data format. The values are names of the op map's entries (specs/ops, generated/docs/eltwise_ops.md), or none (all none: a copy, e.g. of a value carried across a loop into the CB the writer reads).",
     ),
     'eqz_tile': Intrinsic(
@@ -761,6 +794,7 @@ INTRINSICS: dict[str, Intrinsic] = {
             'tilelang_tt_2025': Spelling('eqz_tile', headers=(('compute', 'compute_kernel_api/eltwise_unary/comp.h'),), form='call', template_args=()),
             'ttnn_0_81': Spelling('eqz_tile', headers=(('compute', 'api/compute/eltwise_unary/comp.h'),), form='call', template_args=()),
         },
+        profiles=('metal_d5f9bc4a', 'tilelang_tt_2025', 'ttnn_0_81'),
         doc='DST[idst] = 1.0 where DST[idst] compares with zero as eqz says (eqz ==, nez !=, gtz >, gez >=, ltz <, lez <=), else 0.0 (float data; the _int32 variants are other calls).',
     ),
     'eqz_tile_init': Intrinsic(
@@ -779,6 +813,7 @@ INTRINSICS: dict[str, Intrinsic] = {
             'tilelang_tt_2025': Spelling('eqz_tile_init', headers=(('compute', 'compute_kernel_api/eltwise_unary/comp.h'),), form='call', template_args=()),
             'ttnn_0_81': Spelling('eqz_tile_init', headers=(('compute', 'api/compute/eltwise_unary/comp.h'),), form='call', template_args=()),
         },
+        profiles=('metal_d5f9bc4a', 'tilelang_tt_2025', 'ttnn_0_81'),
         doc='Initialise the SFPU for eqz_tile.',
     ),
     'exp2_tile': Intrinsic(
@@ -798,6 +833,7 @@ INTRINSICS: dict[str, Intrinsic] = {
             'tilelang_tt_2025': Spelling('exp2_tile', headers=(('compute', 'compute_kernel_api.h'),), form='call', template_args=()),
             'ttnn_0_81': Spelling('exp2_tile', headers=(('compute', 'api/compute/compute_kernel_api.h'),), form='call', template_args=()),
         },
+        profiles=('metal_d5f9bc4a', 'tilelang_tt_2025', 'ttnn_0_81'),
         doc='DST[idst] = exp2(DST[idst]).',
     ),
     'exp2_tile_init': Intrinsic(
@@ -816,6 +852,7 @@ INTRINSICS: dict[str, Intrinsic] = {
             'tilelang_tt_2025': Spelling('exp2_tile_init', headers=(('compute', 'compute_kernel_api.h'),), form='call', template_args=()),
             'ttnn_0_81': Spelling('exp2_tile_init', headers=(('compute', 'api/compute/compute_kernel_api.h'),), form='call', template_args=()),
         },
+        profiles=('metal_d5f9bc4a', 'tilelang_tt_2025', 'ttnn_0_81'),
         doc='Initialise the SFPU for exp2_tile.',
     ),
     'exp_tile': Intrinsic(
@@ -835,6 +872,7 @@ INTRINSICS: dict[str, Intrinsic] = {
             'tilelang_tt_2025': Spelling('exp_tile', headers=(('compute', 'compute_kernel_api/eltwise_unary/exp.h'),), form='call', template_args=()),
             'ttnn_0_81': Spelling('exp_tile', headers=(('compute', 'api/compute/eltwise_unary/exp.h'),), form='call', template_args=()),
         },
+        profiles=('metal_d5f9bc4a', 'tilelang_tt_2025', 'ttnn_0_81'),
         doc='DST[idst] = exp(DST[idst]).',
     ),
     'exp_tile_init': Intrinsic(
@@ -853,6 +891,7 @@ INTRINSICS: dict[str, Intrinsic] = {
             'tilelang_tt_2025': Spelling('exp_tile_init', headers=(('compute', 'compute_kernel_api/eltwise_unary/exp.h'),), form='call', template_args=()),
             'ttnn_0_81': Spelling('exp_tile_init', headers=(('compute', 'api/compute/eltwise_unary/exp.h'),), form='call', template_args=()),
         },
+        profiles=('metal_d5f9bc4a', 'tilelang_tt_2025', 'ttnn_0_81'),
         doc='Initialise the SFPU for exp_tile.',
     ),
     'fast_tilize_block': Intrinsic(
@@ -872,6 +911,7 @@ INTRINSICS: dict[str, Intrinsic] = {
         cpp={
             'ttnn_0_81': Spelling('fast_tilize_block', headers=(('compute', 'api/compute/tilize.h'),), form='call', template_args=()),
         },
+        profiles=('ttnn_0_81',),
         doc="tilize_block in the unpacker's fast mode (the same tiles).",
     ),
     'fast_tilize_init': Intrinsic(
@@ -891,6 +931,7 @@ INTRINSICS: dict[str, Intrinsic] = {
         cpp={
             'ttnn_0_81': Spelling('fast_tilize_init', headers=(('compute', 'api/compute/tilize.h'),), form='call', template_args=()),
         },
+        profiles=('ttnn_0_81',),
         doc="tilize_init for fast_tilize_block (ttnn 0.81.1's kernel_lib tilize picks the fast mode for bf16 and fp32 rows into 32x32 tiles under half-sync DST): on Wormhole the unpacker's fast mode makes the tiles tilize makes.",
     ),
     'fast_tilize_uninit': Intrinsic(
@@ -910,6 +951,7 @@ INTRINSICS: dict[str, Intrinsic] = {
         cpp={
             'ttnn_0_81': Spelling('fast_tilize_uninit', headers=(('compute', 'api/compute/tilize.h'),), form='call', template_args=()),
         },
+        profiles=('ttnn_0_81',),
         doc='tilize_uninit after fast_tilize_block.',
     ),
     'fill_block': Intrinsic(
@@ -929,7 +971,29 @@ INTRINSICS: dict[str, Intrinsic] = {
         op_name='tt.fill_block',
         cpp={
         },
+        profiles=(),
         doc='Produce a block of `tiles` tiles of `value` into CB `out` (T.fill / T.clear not absorbed by a matmul).',
+    ),
+    'fill_int32_tile': Intrinsic(
+        name='fill_int32_tile',
+        family='sfpu_int32',
+        level='concrete',
+        roles=('compute',),
+        args=(
+            Arg('idst', 'uint32', const=False),
+            Arg('bits', 'uint32', const=False),
+        ),
+        returns='void',
+        effect='Opaque',
+        dtype='void',
+        op_name='tt.fill_int32_tile',
+        cpp={
+            'metal_d5f9bc4a': Spelling('fill_tile_int<DataFormat::Int32>', headers=(('compute', 'api/compute/eltwise_unary/fill.h'),), form='call', template_args=()),
+            'tilelang_tt_2025': Spelling('fill_tile_int', headers=(('compute', 'compute_kernel_api/eltwise_unary/fill.h'),), form='call', template_args=()),
+            'ttnn_0_81': Spelling('fill_tile_int<DataFormat::Int32>', headers=(('compute', 'api/compute/eltwise_unary/fill.h'),), form='call', template_args=()),
+        },
+        profiles=('metal_d5f9bc4a', 'tilelang_tt_2025', 'ttnn_0_81'),
+        doc="Set every element of DST[idst] to the int32 whose two's-complement bits are `bits` (after fill_tile_init).",
     ),
     'fill_tile': Intrinsic(
         name='fill_tile',
@@ -949,6 +1013,7 @@ INTRINSICS: dict[str, Intrinsic] = {
             'tilelang_tt_2025': Spelling('fill_tile', headers=(('compute', 'compute_kernel_api/eltwise_unary/fill.h'),), form='call', template_args=()),
             'ttnn_0_81': Spelling('fill_tile', headers=(('compute', 'api/compute/eltwise_unary/fill.h'),), form='call', template_args=()),
         },
+        profiles=('metal_d5f9bc4a', 'tilelang_tt_2025', 'ttnn_0_81'),
         doc='Set every element of DST[idst] to `value`.',
     ),
     'fill_tile_init': Intrinsic(
@@ -967,6 +1032,7 @@ INTRINSICS: dict[str, Intrinsic] = {
             'tilelang_tt_2025': Spelling('fill_tile_init', headers=(('compute', 'compute_kernel_api/eltwise_unary/fill.h'),), form='call', template_args=()),
             'ttnn_0_81': Spelling('fill_tile_init', headers=(('compute', 'api/compute/eltwise_unary/fill.h'),), form='call', template_args=()),
         },
+        profiles=('metal_d5f9bc4a', 'tilelang_tt_2025', 'ttnn_0_81'),
         doc='Initialise the SFPU for fill_tile.',
     ),
     'get_absolute_logical_x': Intrinsic(
@@ -984,6 +1050,7 @@ INTRINSICS: dict[str, Intrinsic] = {
             'metal_d5f9bc4a': Spelling('get_absolute_logical_x', headers=(('dataflow', 'api/dataflow/dataflow_api.h'),), form='call', template_args=()),
             'ttnn_0_81': Spelling('get_absolute_logical_x', headers=(('dataflow', 'api/dataflow/dataflow_api.h'),), form='call', template_args=()),
         },
+        profiles=('metal_d5f9bc4a', 'ttnn_0_81'),
         doc="Logical x coordinate of the core running the kernel, relative to the origin of the worker grid (uint8_t in tt-metal's dataflow_api.h).",
     ),
     'get_absolute_logical_y': Intrinsic(
@@ -1001,6 +1068,7 @@ INTRINSICS: dict[str, Intrinsic] = {
             'metal_d5f9bc4a': Spelling('get_absolute_logical_y', headers=(('dataflow', 'api/dataflow/dataflow_api.h'),), form='call', template_args=()),
             'ttnn_0_81': Spelling('get_absolute_logical_y', headers=(('dataflow', 'api/dataflow/dataflow_api.h'),), form='call', template_args=()),
         },
+        profiles=('metal_d5f9bc4a', 'ttnn_0_81'),
         doc='Logical y coordinate of the core running the kernel, relative to the origin of the worker grid.',
     ),
     'get_arg_val': Intrinsic(
@@ -1020,6 +1088,7 @@ INTRINSICS: dict[str, Intrinsic] = {
             'tilelang_tt_2025': Spelling('get_arg_val<uint32_t>', headers=(('compute', 'compute_kernel_api/common.h'), ('dataflow', 'dataflow_api.h')), form='call', template_args=()),
             'ttnn_0_81': Spelling('get_arg_val<uint32_t>', headers=(('compute', 'api/compute/common.h'), ('dataflow', 'api/dataflow/dataflow_api.h')), form='call', template_args=()),
         },
+        profiles=('metal_d5f9bc4a', 'tilelang_tt_2025', 'ttnn_0_81'),
         doc='Per-core runtime argument `arg_idx` as a 32-bit unsigned value.',
     ),
     'get_common_arg_val': Intrinsic(
@@ -1039,6 +1108,7 @@ INTRINSICS: dict[str, Intrinsic] = {
             'tilelang_tt_2025': Spelling('get_common_arg_val<uint32_t>', headers=(('compute', 'compute_kernel_api/common.h'), ('dataflow', 'dataflow_api.h')), form='call', template_args=()),
             'ttnn_0_81': Spelling('get_common_arg_val<uint32_t>', headers=(('compute', 'api/compute/common.h'), ('dataflow', 'api/dataflow/dataflow_api.h')), form='call', template_args=()),
         },
+        profiles=('metal_d5f9bc4a', 'tilelang_tt_2025', 'ttnn_0_81'),
         doc='Common runtime argument `arg_idx` (the same value on every core of the kernel).',
     ),
     'get_compile_time_arg_val': Intrinsic(
@@ -1058,6 +1128,7 @@ INTRINSICS: dict[str, Intrinsic] = {
             'tilelang_tt_2025': Spelling('get_compile_time_arg_val', headers=(('compute', 'compute_kernel_api/common.h'), ('dataflow', 'dataflow_api.h')), form='call', template_args=()),
             'ttnn_0_81': Spelling('get_compile_time_arg_val', headers=(('compute', 'api/compute/common.h'), ('dataflow', 'api/dataflow/dataflow_api.h')), form='call', template_args=()),
         },
+        profiles=('metal_d5f9bc4a', 'tilelang_tt_2025', 'ttnn_0_81'),
         doc='Compile-time argument `arg_idx` (a macro over get_ct_arg<arg_idx>(); the index must be a constant).',
     ),
     'get_dataformat': Intrinsic(
@@ -1077,6 +1148,7 @@ INTRINSICS: dict[str, Intrinsic] = {
             'tilelang_tt_2025': Spelling('get_dataformat', headers=(('dataflow', 'dataflow_api.h'),), form='call', template_args=()),
             'ttnn_0_81': Spelling('get_dataformat', headers=(('dataflow', 'api/dataflow/dataflow_api.h'),), form='call', template_args=()),
         },
+        profiles=('metal_d5f9bc4a', 'tilelang_tt_2025', 'ttnn_0_81'),
         doc="Data format of a CB's pages (tt::DataFormat), as configured by the host; feeds InterleavedAddrGenFast.",
     ),
     'get_noc_addr': Intrinsic(
@@ -1098,6 +1170,7 @@ INTRINSICS: dict[str, Intrinsic] = {
             'tilelang_tt_2025': Spelling('get_noc_addr', headers=(('dataflow', 'dataflow_api.h'),), form='call', template_args=()),
             'ttnn_0_81': Spelling('get_noc_addr', headers=(('dataflow', 'api/dataflow/dataflow_api.h'),), form='call', template_args=()),
         },
+        profiles=('metal_d5f9bc4a', 'tilelang_tt_2025', 'ttnn_0_81'),
         doc='NoC address of L1 byte address `addr` on the core at NoC coordinates (`noc_x`, `noc_y`).',
     ),
     'get_noc_multicast_addr': Intrinsic(
@@ -1121,6 +1194,7 @@ INTRINSICS: dict[str, Intrinsic] = {
             'tilelang_tt_2025': Spelling('get_noc_multicast_addr', headers=(('dataflow', 'dataflow_api.h'),), form='call', template_args=()),
             'ttnn_0_81': Spelling('get_noc_multicast_addr', headers=(('dataflow', 'api/dataflow/dataflow_api.h'),), form='call', template_args=()),
         },
+        profiles=('metal_d5f9bc4a', 'tilelang_tt_2025', 'ttnn_0_81'),
         doc='Multicast NoC address of L1 byte address `addr` on every core of the NoC rectangle from (`x_start`, `y_start`) to (`x_end`, `y_end`); on NoC 0 the start is the smaller corner, on NoC 1 the larger.',
     ),
     'get_read_ptr': Intrinsic(
@@ -1140,6 +1214,7 @@ INTRINSICS: dict[str, Intrinsic] = {
             'tilelang_tt_2025': Spelling('get_read_ptr', headers=(('dataflow', 'dataflow_api.h'),), form='call', template_args=()),
             'ttnn_0_81': Spelling('get_read_ptr', headers=(('dataflow', 'api/dataflow/dataflow_api.h'),), form='call', template_args=()),
         },
+        profiles=('metal_d5f9bc4a', 'tilelang_tt_2025', 'ttnn_0_81'),
         doc='L1 byte address of the front of the CB; valid only between cb_wait_front and cb_pop_front.',
     ),
     'get_relative_logical_x': Intrinsic(
@@ -1157,6 +1232,7 @@ INTRINSICS: dict[str, Intrinsic] = {
             'metal_d5f9bc4a': Spelling('get_relative_logical_x', headers=(('dataflow', 'api/dataflow/dataflow_api.h'),), form='call', template_args=()),
             'ttnn_0_81': Spelling('get_relative_logical_x', headers=(('dataflow', 'api/dataflow/dataflow_api.h'),), form='call', template_args=()),
         },
+        profiles=('metal_d5f9bc4a', 'ttnn_0_81'),
         doc="Logical x coordinate of the core relative to its sub-device's origin (the emulated device has one sub-device, at the grid's origin, so it equals get_absolute_logical_x).",
     ),
     'get_relative_logical_y': Intrinsic(
@@ -1174,6 +1250,7 @@ INTRINSICS: dict[str, Intrinsic] = {
             'metal_d5f9bc4a': Spelling('get_relative_logical_y', headers=(('dataflow', 'api/dataflow/dataflow_api.h'),), form='call', template_args=()),
             'ttnn_0_81': Spelling('get_relative_logical_y', headers=(('dataflow', 'api/dataflow/dataflow_api.h'),), form='call', template_args=()),
         },
+        profiles=('metal_d5f9bc4a', 'ttnn_0_81'),
         doc="Logical y coordinate of the core relative to its sub-device's origin.",
     ),
     'get_semaphore': Intrinsic(
@@ -1193,6 +1270,7 @@ INTRINSICS: dict[str, Intrinsic] = {
             'tilelang_tt_2025': Spelling('get_semaphore', headers=(('dataflow', 'dataflow_api.h'),), form='call', template_args=()),
             'ttnn_0_81': Spelling('get_semaphore', headers=(('dataflow', 'api/dataflow/dataflow_api.h'),), form='call', template_args=()),
         },
+        profiles=('metal_d5f9bc4a', 'tilelang_tt_2025', 'ttnn_0_81'),
         doc="L1 byte address of semaphore `semaphore_id` (the id the host's CreateSemaphore returned) on this core.",
     ),
     'get_tile_size': Intrinsic(
@@ -1212,6 +1290,7 @@ INTRINSICS: dict[str, Intrinsic] = {
             'tilelang_tt_2025': Spelling('get_tile_size', headers=(('dataflow', 'dataflow_api.h'),), form='call', template_args=()),
             'ttnn_0_81': Spelling('get_tile_size', headers=(('dataflow', 'api/dataflow/dataflow_api.h'),), form='call', template_args=()),
         },
+        profiles=('metal_d5f9bc4a', 'tilelang_tt_2025', 'ttnn_0_81'),
         doc="Size in bytes of one page of a CB, as configured by the host (set_page_size); tt-metal's examples feed it to InterleavedAddrGenFast as the page size.",
     ),
     'get_write_ptr': Intrinsic(
@@ -1231,6 +1310,7 @@ INTRINSICS: dict[str, Intrinsic] = {
             'tilelang_tt_2025': Spelling('get_write_ptr', headers=(('dataflow', 'dataflow_api.h'),), form='call', template_args=()),
             'ttnn_0_81': Spelling('get_write_ptr', headers=(('dataflow', 'api/dataflow/dataflow_api.h'),), form='call', template_args=()),
         },
+        profiles=('metal_d5f9bc4a', 'tilelang_tt_2025', 'ttnn_0_81'),
         doc='L1 byte address of the back of the CB; valid only between cb_reserve_back and cb_push_back.',
     ),
     'gez_tile': Intrinsic(
@@ -1250,6 +1330,7 @@ INTRINSICS: dict[str, Intrinsic] = {
             'tilelang_tt_2025': Spelling('gez_tile', headers=(('compute', 'compute_kernel_api/eltwise_unary/comp.h'),), form='call', template_args=()),
             'ttnn_0_81': Spelling('gez_tile', headers=(('compute', 'api/compute/eltwise_unary/comp.h'),), form='call', template_args=()),
         },
+        profiles=('metal_d5f9bc4a', 'tilelang_tt_2025', 'ttnn_0_81'),
         doc='DST[idst] = 1.0 where DST[idst] compares with zero as gez says (eqz ==, nez !=, gtz >, gez >=, ltz <, lez <=), else 0.0 (float data; the _int32 variants are other calls).',
     ),
     'gez_tile_init': Intrinsic(
@@ -1268,6 +1349,7 @@ INTRINSICS: dict[str, Intrinsic] = {
             'tilelang_tt_2025': Spelling('gez_tile_init', headers=(('compute', 'compute_kernel_api/eltwise_unary/comp.h'),), form='call', template_args=()),
             'ttnn_0_81': Spelling('gez_tile_init', headers=(('compute', 'api/compute/eltwise_unary/comp.h'),), form='call', template_args=()),
         },
+        profiles=('metal_d5f9bc4a', 'tilelang_tt_2025', 'ttnn_0_81'),
         doc='Initialise the SFPU for gez_tile.',
     ),
     'gtz_tile': Intrinsic(
@@ -1287,6 +1369,7 @@ INTRINSICS: dict[str, Intrinsic] = {
             'tilelang_tt_2025': Spelling('gtz_tile', headers=(('compute', 'compute_kernel_api/eltwise_unary/comp.h'),), form='call', template_args=()),
             'ttnn_0_81': Spelling('gtz_tile', headers=(('compute', 'api/compute/eltwise_unary/comp.h'),), form='call', template_args=()),
         },
+        profiles=('metal_d5f9bc4a', 'tilelang_tt_2025', 'ttnn_0_81'),
         doc='DST[idst] = 1.0 where DST[idst] compares with zero as gtz says (eqz ==, nez !=, gtz >, gez >=, ltz <, lez <=), else 0.0 (float data; the _int32 variants are other calls).',
     ),
     'gtz_tile_init': Intrinsic(
@@ -1305,6 +1388,7 @@ INTRINSICS: dict[str, Intrinsic] = {
             'tilelang_tt_2025': Spelling('gtz_tile_init', headers=(('compute', 'compute_kernel_api/eltwise_unary/comp.h'),), form='call', template_args=()),
             'ttnn_0_81': Spelling('gtz_tile_init', headers=(('compute', 'api/compute/eltwise_unary/comp.h'),), form='call', template_args=()),
         },
+        profiles=('metal_d5f9bc4a', 'tilelang_tt_2025', 'ttnn_0_81'),
         doc='Initialise the SFPU for gtz_tile.',
     ),
     'hold_block': Intrinsic(
@@ -1322,6 +1406,7 @@ INTRINSICS: dict[str, Intrinsic] = {
         op_name='tt.hold_block',
         cpp={
         },
+        profiles=(),
         doc='Wait for the block of CB `cb` before a loop whose iterations all read it (a loop-invariant value, or the scaler tile of reductions in a loop): the ops in the loop find it in the CB; release_block frees it after.',
     ),
     'init_sfpu': Intrinsic(
@@ -1342,6 +1427,7 @@ INTRINSICS: dict[str, Intrinsic] = {
             'tilelang_tt_2025': Spelling('init_sfpu', headers=(('compute', 'compute_kernel_api/eltwise_unary/eltwise_unary.h'),), form='call', template_args=()),
             'ttnn_0_81': Spelling('init_sfpu', headers=(('compute', 'api/compute/eltwise_unary/eltwise_unary.h'),), form='call', template_args=()),
         },
+        profiles=('metal_d5f9bc4a', 'tilelang_tt_2025', 'ttnn_0_81'),
         doc="Full hardware configuration for SFPU unary operations (copy a tile to DST, operate in place, pack); deprecated in ttnn 0.78/0.81 for compute_kernel_hw_startup(icb, ocb) + copy_init (the compute_startup protocol emits those under ttnn_0_81; ttnn's own eltwise_sfpu.cpp includes its header).",
     ),
     'interleaved_addr_gen_fast': Intrinsic(
@@ -1363,6 +1449,7 @@ INTRINSICS: dict[str, Intrinsic] = {
             'tilelang_tt_2025': Spelling('InterleavedAddrGenFast<true>', headers=(('dataflow', 'dataflow_api.h'),), form='braces', template_args=()),
             'ttnn_0_81': Spelling('InterleavedAddrGenFast<true>', headers=(('dataflow', 'api/dataflow/dataflow_api.h'),), form='braces', template_args=()),
         },
+        profiles=('metal_d5f9bc4a', 'tilelang_tt_2025', 'ttnn_0_81'),
         doc='Interleaved DRAM tile addressing (aggregate of bank base address, page size and data format).',
     ),
     'l1_word_ptr': Intrinsic(
@@ -1382,6 +1469,7 @@ INTRINSICS: dict[str, Intrinsic] = {
             'tilelang_tt_2025': Spelling('reinterpret_cast<volatile tt_l1_ptr uint32_t*>', headers=(('dataflow', 'dataflow_api.h'),), form='cast', template_args=()),
             'ttnn_0_81': Spelling('reinterpret_cast<volatile tt_l1_ptr uint32_t*>', headers=(('dataflow', 'api/dataflow/dataflow_api.h'),), form='cast', template_args=()),
         },
+        profiles=('metal_d5f9bc4a', 'tilelang_tt_2025', 'ttnn_0_81'),
         doc='The 32-bit L1 word at byte address `addr` as the volatile pointer the semaphore calls take.',
     ),
     'lez_tile': Intrinsic(
@@ -1401,6 +1489,7 @@ INTRINSICS: dict[str, Intrinsic] = {
             'tilelang_tt_2025': Spelling('lez_tile', headers=(('compute', 'compute_kernel_api/eltwise_unary/comp.h'),), form='call', template_args=()),
             'ttnn_0_81': Spelling('lez_tile', headers=(('compute', 'api/compute/eltwise_unary/comp.h'),), form='call', template_args=()),
         },
+        profiles=('metal_d5f9bc4a', 'tilelang_tt_2025', 'ttnn_0_81'),
         doc='DST[idst] = 1.0 where DST[idst] compares with zero as lez says (eqz ==, nez !=, gtz >, gez >=, ltz <, lez <=), else 0.0 (float data; the _int32 variants are other calls).',
     ),
     'lez_tile_init': Intrinsic(
@@ -1419,6 +1508,7 @@ INTRINSICS: dict[str, Intrinsic] = {
             'tilelang_tt_2025': Spelling('lez_tile_init', headers=(('compute', 'compute_kernel_api/eltwise_unary/comp.h'),), form='call', template_args=()),
             'ttnn_0_81': Spelling('lez_tile_init', headers=(('compute', 'api/compute/eltwise_unary/comp.h'),), form='call', template_args=()),
         },
+        profiles=('metal_d5f9bc4a', 'tilelang_tt_2025', 'ttnn_0_81'),
         doc='Initialise the SFPU for lez_tile.',
     ),
     'log_tile': Intrinsic(
@@ -1438,6 +1528,7 @@ INTRINSICS: dict[str, Intrinsic] = {
             'tilelang_tt_2025': Spelling('log_tile', headers=(('compute', 'compute_kernel_api.h'),), form='call', template_args=()),
             'ttnn_0_81': Spelling('log_tile', headers=(('compute', 'api/compute/compute_kernel_api.h'),), form='call', template_args=()),
         },
+        profiles=('metal_d5f9bc4a', 'tilelang_tt_2025', 'ttnn_0_81'),
         doc='DST[idst] = log(DST[idst]).',
     ),
     'log_tile_init': Intrinsic(
@@ -1456,6 +1547,7 @@ INTRINSICS: dict[str, Intrinsic] = {
             'tilelang_tt_2025': Spelling('log_tile_init', headers=(('compute', 'compute_kernel_api.h'),), form='call', template_args=()),
             'ttnn_0_81': Spelling('log_tile_init', headers=(('compute', 'api/compute/compute_kernel_api.h'),), form='call', template_args=()),
         },
+        profiles=('metal_d5f9bc4a', 'tilelang_tt_2025', 'ttnn_0_81'),
         doc='Initialise the SFPU for log_tile.',
     ),
     'ltz_tile': Intrinsic(
@@ -1475,6 +1567,7 @@ INTRINSICS: dict[str, Intrinsic] = {
             'tilelang_tt_2025': Spelling('ltz_tile', headers=(('compute', 'compute_kernel_api/eltwise_unary/comp.h'),), form='call', template_args=()),
             'ttnn_0_81': Spelling('ltz_tile', headers=(('compute', 'api/compute/eltwise_unary/comp.h'),), form='call', template_args=()),
         },
+        profiles=('metal_d5f9bc4a', 'tilelang_tt_2025', 'ttnn_0_81'),
         doc='DST[idst] = 1.0 where DST[idst] compares with zero as ltz says (eqz ==, nez !=, gtz >, gez >=, ltz <, lez <=), else 0.0 (float data; the _int32 variants are other calls).',
     ),
     'ltz_tile_init': Intrinsic(
@@ -1493,6 +1586,7 @@ INTRINSICS: dict[str, Intrinsic] = {
             'tilelang_tt_2025': Spelling('ltz_tile_init', headers=(('compute', 'compute_kernel_api/eltwise_unary/comp.h'),), form='call', template_args=()),
             'ttnn_0_81': Spelling('ltz_tile_init', headers=(('compute', 'api/compute/eltwise_unary/comp.h'),), form='call', template_args=()),
         },
+        profiles=('metal_d5f9bc4a', 'tilelang_tt_2025', 'ttnn_0_81'),
         doc='Initialise the SFPU for ltz_tile.',
     ),
     'mask_block': Intrinsic(
@@ -1519,6 +1613,7 @@ INTRINSICS: dict[str, Intrinsic] = {
         op_name='tt.mask_block',
         cpp={
         },
+        profiles=(),
         doc="An index mask's block from its table (AddTTConstants' index_mask_<n>, held in CB `in0`): tile (r, c) of the block is the table's tile clamp(origin + r * row_step + c * col_step, 0, pages - 1), the condition's pattern in that tile, copied through DST into CB `out`.",
     ),
     'matmul_block': Intrinsic(
@@ -1558,6 +1653,7 @@ INTRINSICS: dict[str, Intrinsic] = {
         op_name='tt.matmul_block',
         cpp={
         },
+        profiles=(),
         doc='One K step of a block matmul: out (mt x nt tiles) += in0 (mt x kt) x in1 (kt x nt). Step `k` of `k_count`; the accumulator is packed to `out` after the last step. `dst_tiles` is the DST sub-block (set by PlanTTDst; 0 before); when the block exceeds it, partial sums go through CB `partial`.',
     ),
     'matmul_init': Intrinsic(
@@ -1577,6 +1673,7 @@ INTRINSICS: dict[str, Intrinsic] = {
             'metal_d5f9bc4a': Spelling('matmul_init', headers=(('compute', 'api/compute/matmul.h'),), form='call', template_args=()),
             'ttnn_0_81': Spelling('matmul_init', headers=(('compute', 'api/compute/matmul.h'),), form='call', template_args=()),
         },
+        profiles=('metal_d5f9bc4a', 'ttnn_0_81'),
         doc='Short matmul initialisation (unpack + math); follows compute_kernel_hw_startup_matmul.',
     ),
     'matmul_tiles': Intrinsic(
@@ -1599,6 +1696,7 @@ INTRINSICS: dict[str, Intrinsic] = {
             'metal_d5f9bc4a': Spelling('matmul_tiles', headers=(('compute', 'api/compute/matmul.h'),), form='call', template_args=()),
             'ttnn_0_81': Spelling('matmul_tiles', headers=(('compute', 'api/compute/matmul.h'),), form='call', template_args=()),
         },
+        profiles=('metal_d5f9bc4a', 'ttnn_0_81'),
         doc='DST[idst] += A x B for tile `in0_tile_index` of `in0_cb` and tile `in1_tile_index` of `in1_cb`.',
     ),
     'matmul_tiles_transposable': Intrinsic(
@@ -1621,6 +1719,7 @@ INTRINSICS: dict[str, Intrinsic] = {
         cpp={
             'tilelang_tt_2025': Spelling('matmul_tiles', headers=(('compute', 'compute_kernel_api/matmul.h'),), form='call', template_args=()),
         },
+        profiles=('tilelang_tt_2025',),
         doc="The 2025 matmul_tiles: DST[idst] += A x B, with B's tile transposed first when `transpose` is non-zero.",
     ),
     'mm_init': Intrinsic(
@@ -1640,6 +1739,7 @@ INTRINSICS: dict[str, Intrinsic] = {
         cpp={
             'tilelang_tt_2025': Spelling('mm_init', headers=(('compute', 'compute_kernel_api/matmul.h'),), form='call', template_args=()),
         },
+        profiles=('tilelang_tt_2025',),
         doc='Full hardware configuration plus matmul initialisation (removed from tt-metal in 2026-07).',
     ),
     'mm_init_short': Intrinsic(
@@ -1658,6 +1758,7 @@ INTRINSICS: dict[str, Intrinsic] = {
         cpp={
             'tilelang_tt_2025': Spelling('mm_init_short', headers=(('compute', 'compute_kernel_api/matmul.h'),), form='call', template_args=()),
         },
+        profiles=('tilelang_tt_2025',),
         doc='Short matmul re-initialisation (unpack + math) after another operation; mm_init must have run once.',
     ),
     'mul_bcast_cols_init': Intrinsic(
@@ -1678,6 +1779,7 @@ INTRINSICS: dict[str, Intrinsic] = {
             'tilelang_tt_2025': Spelling('mul_bcast_cols_init_short', headers=(('compute', 'compute_kernel_api/bcast.h'),), form='call', template_args=()),
             'ttnn_0_81': Spelling('mul_bcast_cols_init', headers=(('compute', 'api/compute/bcast.h'),), form='call', template_args=()),
         },
+        profiles=('metal_d5f9bc4a', 'tilelang_tt_2025', 'ttnn_0_81'),
         doc='Short initialisation for mul of tiles of `icb0` and column vectors of `icb1` broadcast across columns.',
     ),
     'mul_bcast_rows_init': Intrinsic(
@@ -1698,6 +1800,7 @@ INTRINSICS: dict[str, Intrinsic] = {
             'tilelang_tt_2025': Spelling('mul_bcast_rows_init_short', headers=(('compute', 'compute_kernel_api/bcast.h'),), form='call', template_args=()),
             'ttnn_0_81': Spelling('mul_bcast_rows_init', headers=(('compute', 'api/compute/bcast.h'),), form='call', template_args=()),
         },
+        profiles=('metal_d5f9bc4a', 'tilelang_tt_2025', 'ttnn_0_81'),
         doc='Short initialisation for mul of tiles of `icb0` and row vectors of `icb1` broadcast down the rows.',
     ),
     'mul_tiles': Intrinsic(
@@ -1721,6 +1824,7 @@ INTRINSICS: dict[str, Intrinsic] = {
             'tilelang_tt_2025': Spelling('mul_tiles', headers=(('compute', 'compute_kernel_api/eltwise_binary.h'),), form='call', template_args=()),
             'ttnn_0_81': Spelling('mul_tiles', headers=(('compute', 'api/compute/eltwise_binary.h'),), form='call', template_args=()),
         },
+        profiles=('metal_d5f9bc4a', 'tilelang_tt_2025', 'ttnn_0_81'),
         doc='DST[idst] = mul(tile itile0 of icb0, tile itile1 of icb1).',
     ),
     'mul_tiles_bcast_cols': Intrinsic(
@@ -1744,6 +1848,7 @@ INTRINSICS: dict[str, Intrinsic] = {
             'tilelang_tt_2025': Spelling('mul_tiles_bcast_cols', headers=(('compute', 'compute_kernel_api/bcast.h'),), form='call', template_args=()),
             'ttnn_0_81': Spelling('mul_tiles_bcast_cols', headers=(('compute', 'api/compute/bcast.h'),), form='call', template_args=()),
         },
+        profiles=('metal_d5f9bc4a', 'tilelang_tt_2025', 'ttnn_0_81'),
         doc='DST[idst][h, w] = mul(tile itile0 of icb0 [h, w], tile itile1 of icb1 [h, 0]).',
     ),
     'mul_tiles_bcast_rows': Intrinsic(
@@ -1767,6 +1872,7 @@ INTRINSICS: dict[str, Intrinsic] = {
             'tilelang_tt_2025': Spelling('mul_tiles_bcast_rows', headers=(('compute', 'compute_kernel_api/bcast.h'),), form='call', template_args=()),
             'ttnn_0_81': Spelling('mul_tiles_bcast_rows', headers=(('compute', 'api/compute/bcast.h'),), form='call', template_args=()),
         },
+        profiles=('metal_d5f9bc4a', 'tilelang_tt_2025', 'ttnn_0_81'),
         doc='DST[idst][h, w] = mul(tile itile0 of icb0 [h, w], tile itile1 of icb1 [0, w]).',
     ),
     'mul_tiles_init': Intrinsic(
@@ -1787,6 +1893,7 @@ INTRINSICS: dict[str, Intrinsic] = {
             'tilelang_tt_2025': Spelling('mul_tiles_init', headers=(('compute', 'compute_kernel_api/eltwise_binary.h'),), form='call', template_args=()),
             'ttnn_0_81': Spelling('mul_init', headers=(('compute', 'api/compute/eltwise_binary.h'),), form='call', template_args=()),
         },
+        profiles=('metal_d5f9bc4a', 'tilelang_tt_2025', 'ttnn_0_81'),
         doc='Short initialisation for element-wise mul of tiles from `icb0` and `icb1`.',
     ),
     'mul_unary_tile': Intrinsic(
@@ -1807,6 +1914,7 @@ INTRINSICS: dict[str, Intrinsic] = {
             'tilelang_tt_2025': Spelling('mul_unary_tile', headers=(('compute', 'compute_kernel_api/eltwise_unary/binop_with_scalar.h'),), form='call', template_args=()),
             'ttnn_0_81': Spelling('mul_unary_tile', headers=(('compute', 'api/compute/eltwise_unary/binop_with_scalar.h'),), form='call', template_args=()),
         },
+        profiles=('metal_d5f9bc4a', 'tilelang_tt_2025', 'ttnn_0_81'),
         doc='DST[idst] = mul(DST[idst], scalar) (rsub: scalar - DST[idst]); `param1` holds the fp32 bits of the scalar.',
     ),
     'next_compile_time_args_offset': Intrinsic(
@@ -1825,6 +1933,7 @@ INTRINSICS: dict[str, Intrinsic] = {
             'metal_d5f9bc4a': Spelling('next_compile_time_args_offset', headers=(('dataflow', 'api/dataflow/dataflow_api.h'),), form='member', template_args=()),
             'ttnn_0_81': Spelling('next_compile_time_args_offset', headers=(('dataflow', 'api/dataflow/dataflow_api.h'),), form='member', template_args=()),
         },
+        profiles=('metal_d5f9bc4a', 'ttnn_0_81'),
         doc="The compile-time argument after those of `args` (a constexpr member of TensorAccessorArgs): where the next tensor's TensorAccessorArgs start.",
     ),
     'nez_tile': Intrinsic(
@@ -1844,6 +1953,7 @@ INTRINSICS: dict[str, Intrinsic] = {
             'tilelang_tt_2025': Spelling('nez_tile', headers=(('compute', 'compute_kernel_api/eltwise_unary/comp.h'),), form='call', template_args=()),
             'ttnn_0_81': Spelling('nez_tile', headers=(('compute', 'api/compute/eltwise_unary/comp.h'),), form='call', template_args=()),
         },
+        profiles=('metal_d5f9bc4a', 'tilelang_tt_2025', 'ttnn_0_81'),
         doc='DST[idst] = 1.0 where DST[idst] compares with zero as nez says (eqz ==, nez !=, gtz >, gez >=, ltz <, lez <=), else 0.0 (float data; the _int32 variants are other calls).',
     ),
     'nez_tile_init': Intrinsic(
@@ -1862,6 +1972,7 @@ INTRINSICS: dict[str, Intrinsic] = {
             'tilelang_tt_2025': Spelling('nez_tile_init', headers=(('compute', 'compute_kernel_api/eltwise_unary/comp.h'),), form='call', template_args=()),
             'ttnn_0_81': Spelling('nez_tile_init', headers=(('compute', 'api/compute/eltwise_unary/comp.h'),), form='call', template_args=()),
         },
+        profiles=('metal_d5f9bc4a', 'tilelang_tt_2025', 'ttnn_0_81'),
         doc='Initialise the SFPU for nez_tile.',
     ),
     'noc_async_read': Intrinsic(
@@ -1883,6 +1994,7 @@ INTRINSICS: dict[str, Intrinsic] = {
             'tilelang_tt_2025': Spelling('noc_async_read', headers=(('dataflow', 'dataflow_api.h'),), form='call', template_args=()),
             'ttnn_0_81': Spelling('noc_async_read', headers=(('dataflow', 'api/dataflow/dataflow_api.h'),), form='call', template_args=()),
         },
+        profiles=('metal_d5f9bc4a', 'tilelang_tt_2025', 'ttnn_0_81'),
         doc='Start reading `size` bytes at NoC address `src_noc_addr` (from accessor_noc_addr; the bytes must lie in one page) into L1 at `dst_local_l1_addr`.',
     ),
     'noc_async_read_barrier': Intrinsic(
@@ -1901,6 +2013,7 @@ INTRINSICS: dict[str, Intrinsic] = {
             'tilelang_tt_2025': Spelling('noc_async_read_barrier', headers=(('dataflow', 'dataflow_api.h'),), form='call', template_args=()),
             'ttnn_0_81': Spelling('noc_async_read_barrier', headers=(('dataflow', 'api/dataflow/dataflow_api.h'),), form='call', template_args=()),
         },
+        profiles=('metal_d5f9bc4a', 'tilelang_tt_2025', 'ttnn_0_81'),
         doc='Wait until every read issued so far has landed in L1.',
     ),
     'noc_async_read_page': Intrinsic(
@@ -1922,6 +2035,7 @@ INTRINSICS: dict[str, Intrinsic] = {
             'tilelang_tt_2025': Spelling('noc_async_read_page', headers=(('dataflow', 'dataflow_api.h'),), form='call', template_args=()),
             'ttnn_0_81': Spelling('noc_async_read_page', headers=(('dataflow', 'api/dataflow/dataflow_api.h'),), form='call', template_args=()),
         },
+        profiles=('metal_d5f9bc4a', 'tilelang_tt_2025', 'ttnn_0_81'),
         doc='Start reading page `id` of the tensor behind `addrgen` into L1 at `dst_local_l1_addr`.',
     ),
     'noc_async_read_tile': Intrinsic(
@@ -1943,6 +2057,7 @@ INTRINSICS: dict[str, Intrinsic] = {
             'tilelang_tt_2025': Spelling('noc_async_read_tile', headers=(('dataflow', 'dataflow_api.h'),), form='call', template_args=()),
             'ttnn_0_81': Spelling('noc_async_read_tile', headers=(('dataflow', 'api/dataflow/dataflow_api.h'),), form='call', template_args=()),
         },
+        profiles=('metal_d5f9bc4a', 'tilelang_tt_2025', 'ttnn_0_81'),
         doc='Tile-granular read through an InterleavedAddrGenFast (the 2025 spelling of noc_async_read_page).',
     ),
     'noc_async_write_barrier': Intrinsic(
@@ -1961,6 +2076,7 @@ INTRINSICS: dict[str, Intrinsic] = {
             'tilelang_tt_2025': Spelling('noc_async_write_barrier', headers=(('dataflow', 'dataflow_api.h'),), form='call', template_args=()),
             'ttnn_0_81': Spelling('noc_async_write_barrier', headers=(('dataflow', 'api/dataflow/dataflow_api.h'),), form='call', template_args=()),
         },
+        profiles=('metal_d5f9bc4a', 'tilelang_tt_2025', 'ttnn_0_81'),
         doc='Wait until every write issued so far has been acknowledged (in a reader, its multicasts).',
     ),
     'noc_async_write_multicast': Intrinsic(
@@ -1983,6 +2099,7 @@ INTRINSICS: dict[str, Intrinsic] = {
             'tilelang_tt_2025': Spelling('noc_async_write_multicast', headers=(('dataflow', 'dataflow_api.h'),), form='call', template_args=()),
             'ttnn_0_81': Spelling('noc_async_write_multicast', headers=(('dataflow', 'api/dataflow/dataflow_api.h'),), form='call', template_args=()),
         },
+        profiles=('metal_d5f9bc4a', 'tilelang_tt_2025', 'ttnn_0_81'),
         doc="Start writing `size` bytes of this core's L1 at `src_local_l1_addr` to every core of a multicast address; `num_dests` is the number of destination cores. Lands at the write barrier (or before a later semaphore write of the same kernel).",
     ),
     'noc_async_write_multicast_linked': Intrinsic(
@@ -2006,6 +2123,7 @@ INTRINSICS: dict[str, Intrinsic] = {
             'tilelang_tt_2025': Spelling('noc_async_write_multicast', headers=(('dataflow', 'dataflow_api.h'),), form='call', template_args=()),
             'ttnn_0_81': Spelling('noc_async_write_multicast', headers=(('dataflow', 'api/dataflow/dataflow_api.h'),), form='call', template_args=()),
         },
+        profiles=('metal_d5f9bc4a', 'tilelang_tt_2025', 'ttnn_0_81'),
         doc="noc_async_write_multicast with its `linked` argument: when true, the write opens a linked NoC transaction (NOC_CMD_VC_LINKED) that keeps the multicast path reserved, so the next request, which must be a multicast to the same rectangle (the senders' valid flag), follows without setting the path up again: tt-metal's data-movement tests measure 22 B/cycle for a multicast to the 64 cores linked, 15 unlinked (ideal_performance.md). On hardware any other request of the kernel's NoC before the closing unlinked multicast stops the NoC (tt-isa-documentation WormholeB0/NoC/MemoryMap.md); the emulator reports it.",
     ),
     'noc_async_write_page': Intrinsic(
@@ -2027,6 +2145,7 @@ INTRINSICS: dict[str, Intrinsic] = {
             'tilelang_tt_2025': Spelling('noc_async_write_page', headers=(('dataflow', 'dataflow_api.h'),), form='call', template_args=()),
             'ttnn_0_81': Spelling('noc_async_write_page', headers=(('dataflow', 'api/dataflow/dataflow_api.h'),), form='call', template_args=()),
         },
+        profiles=('metal_d5f9bc4a', 'tilelang_tt_2025', 'ttnn_0_81'),
         doc='Start writing the page at `src_local_l1_addr` to page `id` of the tensor behind `addrgen`.',
     ),
     'noc_async_write_tile': Intrinsic(
@@ -2048,6 +2167,7 @@ INTRINSICS: dict[str, Intrinsic] = {
             'tilelang_tt_2025': Spelling('noc_async_write_tile', headers=(('dataflow', 'dataflow_api.h'),), form='call', template_args=()),
             'ttnn_0_81': Spelling('noc_async_write_tile', headers=(('dataflow', 'api/dataflow/dataflow_api.h'),), form='call', template_args=()),
         },
+        profiles=('metal_d5f9bc4a', 'tilelang_tt_2025', 'ttnn_0_81'),
         doc='Tile-granular write through an InterleavedAddrGenFast (the 2025 spelling of noc_async_write_page).',
     ),
     'noc_async_writes_flushed': Intrinsic(
@@ -2066,6 +2186,7 @@ INTRINSICS: dict[str, Intrinsic] = {
             'tilelang_tt_2025': Spelling('noc_async_writes_flushed', headers=(('dataflow', 'dataflow_api.h'),), form='call', template_args=()),
             'ttnn_0_81': Spelling('noc_async_writes_flushed', headers=(('dataflow', 'api/dataflow/dataflow_api.h'),), form='call', template_args=()),
         },
+        profiles=('metal_d5f9bc4a', 'tilelang_tt_2025', 'ttnn_0_81'),
         doc='Wait until every write issued so far has left L1 (its source may be reused); acknowledged or not. The emulator lands the writes here (ttnn 0.81.1 wheel, api/dataflow/dataflow_api.h; 0.77.0 and 0.65.0 the same).',
     ),
     'noc_semaphore_inc': Intrinsic(
@@ -2086,6 +2207,7 @@ INTRINSICS: dict[str, Intrinsic] = {
             'tilelang_tt_2025': Spelling('noc_semaphore_inc', headers=(('dataflow', 'dataflow_api.h'),), form='call', template_args=()),
             'ttnn_0_81': Spelling('noc_semaphore_inc', headers=(('dataflow', 'api/dataflow/dataflow_api.h'),), form='call', template_args=()),
         },
+        profiles=('metal_d5f9bc4a', 'tilelang_tt_2025', 'ttnn_0_81'),
         doc="Atomically add `incr` to the semaphore at NoC address `addr` (another core's semaphore, from get_noc_addr).",
     ),
     'noc_semaphore_set': Intrinsic(
@@ -2106,6 +2228,7 @@ INTRINSICS: dict[str, Intrinsic] = {
             'tilelang_tt_2025': Spelling('noc_semaphore_set', headers=(('dataflow', 'dataflow_api.h'),), form='call', template_args=()),
             'ttnn_0_81': Spelling('noc_semaphore_set', headers=(('dataflow', 'api/dataflow/dataflow_api.h'),), form='call', template_args=()),
         },
+        profiles=('metal_d5f9bc4a', 'tilelang_tt_2025', 'ttnn_0_81'),
         doc="Set this core's semaphore at `sem_addr` to `val`.",
     ),
     'noc_semaphore_set_multicast': Intrinsic(
@@ -2127,6 +2250,7 @@ INTRINSICS: dict[str, Intrinsic] = {
             'tilelang_tt_2025': Spelling('noc_semaphore_set_multicast', headers=(('dataflow', 'dataflow_api.h'),), form='call', template_args=()),
             'ttnn_0_81': Spelling('noc_semaphore_set_multicast', headers=(('dataflow', 'api/dataflow/dataflow_api.h'),), form='call', template_args=()),
         },
+        profiles=('metal_d5f9bc4a', 'tilelang_tt_2025', 'ttnn_0_81'),
         doc="Write this core's semaphore word at `src_local_l1_addr` to the semaphore of every core of a multicast address.",
     ),
     'noc_semaphore_wait': Intrinsic(
@@ -2147,6 +2271,7 @@ INTRINSICS: dict[str, Intrinsic] = {
             'tilelang_tt_2025': Spelling('noc_semaphore_wait', headers=(('dataflow', 'dataflow_api.h'),), form='call', template_args=()),
             'ttnn_0_81': Spelling('noc_semaphore_wait', headers=(('dataflow', 'api/dataflow/dataflow_api.h'),), form='call', template_args=()),
         },
+        profiles=('metal_d5f9bc4a', 'tilelang_tt_2025', 'ttnn_0_81'),
         doc="Block until this core's semaphore at `sem_addr` equals `val`.",
     ),
     'noc_semaphore_wait_min': Intrinsic(
@@ -2167,6 +2292,7 @@ INTRINSICS: dict[str, Intrinsic] = {
             'tilelang_tt_2025': Spelling('noc_semaphore_wait_min', headers=(('dataflow', 'dataflow_api.h'),), form='call', template_args=()),
             'ttnn_0_81': Spelling('noc_semaphore_wait_min', headers=(('dataflow', 'api/dataflow/dataflow_api.h'),), form='call', template_args=()),
         },
+        profiles=('metal_d5f9bc4a', 'tilelang_tt_2025', 'ttnn_0_81'),
         doc="Block until this core's semaphore at `sem_addr` is at least `val` (a counter other cores only increment, so a waiter that falls behind still sees its turn; an equality wait could miss it).",
     ),
     'pack_reconfig_data_format': Intrinsic(
@@ -2186,6 +2312,7 @@ INTRINSICS: dict[str, Intrinsic] = {
             'tilelang_tt_2025': Spelling('pack_reconfig_data_format', headers=(('compute', 'compute_kernel_api/pack.h'),), form='call', template_args=()),
             'ttnn_0_81': Spelling('pack_reconfig_data_format', headers=(('compute', 'api/compute/reconfig_data_format.h'),), form='call', template_args=()),
         },
+        profiles=('metal_d5f9bc4a', 'tilelang_tt_2025', 'ttnn_0_81'),
         doc="Reconfigure the packer's destination format for CB `ocb` (before packing into a CB of another format).",
     ),
     'pack_reconfig_data_format_if_changed': Intrinsic(
@@ -2204,6 +2331,7 @@ INTRINSICS: dict[str, Intrinsic] = {
         cpp={
             'ttnn_0_81': Spelling('pack_reconfig_data_format', headers=(('compute', 'api/compute/reconfig_data_format.h'),), form='call', template_args=()),
         },
+        profiles=('ttnn_0_81',),
         doc="Reconfigure the packer's format for CB `ocb` only when its format differs from CB `old_ocb`'s (ttnn 0.81.1 wheel, api/compute/reconfig_data_format.h, the (old, new) overload).",
     ),
     'pack_tile': Intrinsic(
@@ -2224,6 +2352,7 @@ INTRINSICS: dict[str, Intrinsic] = {
             'tilelang_tt_2025': Spelling('pack_tile', headers=(('compute', 'compute_kernel_api/pack.h'),), form='call', template_args=()),
             'ttnn_0_81': Spelling('pack_tile', headers=(('compute', 'api/compute/pack.h'),), form='call', template_args=()),
         },
+        profiles=('metal_d5f9bc4a', 'tilelang_tt_2025', 'ttnn_0_81'),
         doc='Pack DST tile `ifrom_dst` into the next reserved page of CB `icb`.',
     ),
     'pack_tile_at': Intrinsic(
@@ -2245,6 +2374,7 @@ INTRINSICS: dict[str, Intrinsic] = {
             'tilelang_tt_2025': Spelling('pack_tile<true>', headers=(('compute', 'compute_kernel_api/pack.h'),), form='call', template_args=()),
             'ttnn_0_81': Spelling('pack_tile<true>', headers=(('compute', 'api/compute/pack.h'),), form='call', template_args=()),
         },
+        profiles=('metal_d5f9bc4a', 'tilelang_tt_2025', 'ttnn_0_81'),
         doc="Pack DST tile `ifrom_dst` into page `output_tile_index` of CB `icb`'s reservation (out of order: the reservation's pages are written in any order before one cb_push_back).",
     ),
     'pack_untilize_block': Intrinsic(
@@ -2268,6 +2398,7 @@ INTRINSICS: dict[str, Intrinsic] = {
             'tilelang_tt_2025': Spelling('pack_untilize_block', headers=(('compute', 'compute_kernel_api/pack_untilize.h'),), form='call', template_args=('block_ct_dim', 'full_ct_dim')),
             'ttnn_0_81': Spelling('pack_untilize_block', headers=(('compute', 'api/compute/pack_untilize.h'),), form='call', template_args=('block_ct_dim', 'full_ct_dim')),
         },
+        profiles=('metal_d5f9bc4a', 'tilelang_tt_2025', 'ttnn_0_81'),
         doc='Untilize `block_rt_dim` tile rows of `block_ct_dim` tiles from the front of `icb` into rows at the back of `ocb` (the caller waits, reserves, pushes and pops).',
     ),
     'pack_untilize_init': Intrinsic(
@@ -2290,6 +2421,7 @@ INTRINSICS: dict[str, Intrinsic] = {
             'tilelang_tt_2025': Spelling('pack_untilize_init', headers=(('compute', 'compute_kernel_api/pack_untilize.h'),), form='call', template_args=('block_ct_dim', 'full_ct_dim')),
             'ttnn_0_81': Spelling('pack_untilize_init', headers=(('compute', 'api/compute/pack_untilize.h'),), form='call', template_args=('block_ct_dim', 'full_ct_dim')),
         },
+        profiles=('metal_d5f9bc4a', 'tilelang_tt_2025', 'ttnn_0_81'),
         doc='Initialise unpack, math and the packer (untilize mode) for pack_untilize_block from `icb` to `ocb`, tile rows `full_ct_dim` tiles wide, `block_ct_dim` of them in DST at once.',
     ),
     'pack_untilize_uninit': Intrinsic(
@@ -2309,6 +2441,7 @@ INTRINSICS: dict[str, Intrinsic] = {
             'tilelang_tt_2025': Spelling('pack_untilize_uninit', headers=(('compute', 'compute_kernel_api/pack_untilize.h'),), form='call', template_args=()),
             'ttnn_0_81': Spelling('pack_untilize_uninit', headers=(('compute', 'api/compute/pack_untilize.h'),), form='call', template_args=()),
         },
+        profiles=('metal_d5f9bc4a', 'tilelang_tt_2025', 'ttnn_0_81'),
         doc='Restore the packer after pack_untilize_block (before any other pack).',
     ),
     'pass_turn': Intrinsic(
@@ -2331,6 +2464,7 @@ INTRINSICS: dict[str, Intrinsic] = {
         op_name='tt.pass_turn',
         cpp={
         },
+        profiles=(),
         doc="pass_turn_atomic with its semaphore: after the wait (its counter reaches step + 1, the predecessor's adds have landed) it increments the turn semaphore of the core running the next program.",
     ),
     'pass_turn_atomic': Intrinsic(
@@ -2350,6 +2484,7 @@ INTRINSICS: dict[str, Intrinsic] = {
         op_name='tt.pass_turn_atomic',
         cpp={
         },
+        profiles=(),
         doc="The end of a program's T.atomic_adds in program order (stream-K: adds inside a while loop or a branch, onto blocks chosen at run time): the program waits until its predecessor (program - 1) has passed the turn, then passes it to its successor (PlanTTAtomicOrder adds the semaphore and the next core's NoC coordinates). Every program passes the turn once, whether it added or not, so the adds of all programs land in program order.",
     ),
     'read_block': Intrinsic(
@@ -2372,6 +2507,7 @@ INTRINSICS: dict[str, Intrinsic] = {
         op_name='tt.read_block',
         cpp={
         },
+        profiles=(),
         doc='Read a block of tiles of DRAM tensor `src` into the back of CB `cb` (one reservation and barrier).',
     ),
     'read_block_after': Intrinsic(
@@ -2397,6 +2533,7 @@ INTRINSICS: dict[str, Intrinsic] = {
         op_name='tt.read_block_after',
         cpp={
         },
+        profiles=(),
         doc="read_block_atomic with its turn semaphore: a member after the first waits until its counter reaches step + 1 (its predecessor has written this step's sum), then reads the block.",
     ),
     'read_block_atomic': Intrinsic(
@@ -2421,6 +2558,7 @@ INTRINSICS: dict[str, Intrinsic] = {
         op_name='tt.read_block_atomic',
         cpp={
         },
+        profiles=(),
         doc='A read_block of the block a T.atomic_add adds onto: the cores of a split-K group (same output block, one per blockIdx.z) read it in turn, member `member` only after member - 1 wrote its sum (PlanTTAtomicOrder adds the semaphore).',
     ),
     'read_block_mcast': Intrinsic(
@@ -2454,6 +2592,7 @@ INTRINSICS: dict[str, Intrinsic] = {
         op_name='tt.read_block_mcast',
         cpp={
         },
+        profiles=(),
         doc='A read_block whose block is the same on a whole row (or column) of cores at every step: the first core of the row reads it from DRAM and multicasts it into the same CB of the others, which only reserve, signal that they are ready and wait (PlanTTMulticast; the tt-metal matmul_multicore_reuse_mcast scheme).',
     ),
     'read_im2col_block': Intrinsic(
@@ -2490,6 +2629,7 @@ INTRINSICS: dict[str, Intrinsic] = {
         op_name='tt.read_im2col_block',
         cpp={
         },
+        profiles=(),
         doc="Read a block of the im2col matrix of the row-major NHWC tensor `src` (one DRAM page per pixel, its C channels) into the back of CB `cb` in tilize_block's input format (row r at r * row_bytes): row r is output pixel first_row + r, its columns first_col .. im2col columns (filter tap, channel), read as runs of `seg` channels of one pixel; a run outside the image (padding), past the last pixel or past the filter reads zeros from the constant tensor `zeros`. One reservation and barrier.",
     ),
     'read_rows_block': Intrinsic(
@@ -2512,6 +2652,7 @@ INTRINSICS: dict[str, Intrinsic] = {
         op_name='tt.read_rows_block',
         cpp={
         },
+        profiles=(),
         doc="Read a block of a row-major tensor `src` (one DRAM page per row of its last dim) into the back of CB `cb` in tilize_block's input format: the block's rows x 32 rows, each one page, row r at r * row_bytes (32 rows of `cols` tiles' width per tile row; the CB's pages are tile-sized), one reservation and barrier.",
     ),
     'read_tile_value': Intrinsic(
@@ -2532,6 +2673,7 @@ INTRINSICS: dict[str, Intrinsic] = {
             'metal_d5f9bc4a': Spelling('read_tile_value', headers=(('compute', 'api/compute/cb_api.h'),), form='call', template_args=()),
             'ttnn_0_81': Spelling('read_tile_value', headers=(('compute', 'api/compute/cb_api.h'),), form='call', template_args=()),
         },
+        profiles=('metal_d5f9bc4a', 'ttnn_0_81'),
         doc='The 32-bit word `element_offset` (in uint32 units) of page `tile_index` counted from the front of a CB, read by the unpack thread at fifo_rd_ptr + fifo_page_size * tile_index and passed to the math and pack threads by mailbox, so all three take the same branch on it; the page must be among the waited ones. How a compute kernel sees a value a dataflow kernel read from DRAM (a flag, an index).',
     ),
     'recip_tile': Intrinsic(
@@ -2551,6 +2693,7 @@ INTRINSICS: dict[str, Intrinsic] = {
             'tilelang_tt_2025': Spelling('recip_tile', headers=(('compute', 'compute_kernel_api/eltwise_unary/recip.h'),), form='call', template_args=()),
             'ttnn_0_81': Spelling('recip_tile', headers=(('compute', 'api/compute/eltwise_unary/recip.h'),), form='call', template_args=()),
         },
+        profiles=('metal_d5f9bc4a', 'tilelang_tt_2025', 'ttnn_0_81'),
         doc='DST[idst] = recip(DST[idst]).',
     ),
     'recip_tile_init': Intrinsic(
@@ -2569,6 +2712,7 @@ INTRINSICS: dict[str, Intrinsic] = {
             'tilelang_tt_2025': Spelling('recip_tile_init', headers=(('compute', 'compute_kernel_api/eltwise_unary/recip.h'),), form='call', template_args=()),
             'ttnn_0_81': Spelling('recip_tile_init', headers=(('compute', 'api/compute/eltwise_unary/recip.h'),), form='call', template_args=()),
         },
+        profiles=('metal_d5f9bc4a', 'tilelang_tt_2025', 'ttnn_0_81'),
         doc='Initialise the SFPU for recip_tile.',
     ),
     'reconfig_data_format': Intrinsic(
@@ -2589,6 +2733,7 @@ INTRINSICS: dict[str, Intrinsic] = {
             'tilelang_tt_2025': Spelling('reconfig_data_format', headers=(('compute', 'compute_kernel_api/reconfig_data_format.h'),), form='call', template_args=()),
             'ttnn_0_81': Spelling('reconfig_data_format', headers=(('compute', 'api/compute/reconfig_data_format.h'),), form='call', template_args=()),
         },
+        profiles=('metal_d5f9bc4a', 'tilelang_tt_2025', 'ttnn_0_81'),
         doc='Reconfigure the unpacker source formats (SrcA from `srca_cb`, SrcB from `srcb_cb`) when the next operation reads CBs of other data formats than the last configuration (matmul reads in1 into SrcA, in0 into SrcB).',
     ),
     'reconfig_data_format_srca': Intrinsic(
@@ -2608,6 +2753,7 @@ INTRINSICS: dict[str, Intrinsic] = {
             'tilelang_tt_2025': Spelling('reconfig_data_format_srca', headers=(('compute', 'compute_kernel_api/reconfig_data_format.h'),), form='call', template_args=()),
             'ttnn_0_81': Spelling('reconfig_data_format_srca', headers=(('compute', 'api/compute/reconfig_data_format.h'),), form='call', template_args=()),
         },
+        profiles=('metal_d5f9bc4a', 'tilelang_tt_2025', 'ttnn_0_81'),
         doc='Reconfigure only the SrcA unpacker format, from CB `srca_cb` (before a copy_tile from a CB of another format).',
     ),
     'reconfig_data_format_srca_if_changed': Intrinsic(
@@ -2626,6 +2772,7 @@ INTRINSICS: dict[str, Intrinsic] = {
         cpp={
             'ttnn_0_81': Spelling('reconfig_data_format_srca', headers=(('compute', 'api/compute/reconfig_data_format.h'),), form='call', template_args=()),
         },
+        profiles=('ttnn_0_81',),
         doc="Reconfigure the SrcA unpacker format from CB `srca_cb` only when its format differs from CB `old_srca_cb`'s (ttnn 0.81.1 wheel, api/compute/reconfig_data_format.h, the (old, new) overload); equal formats leave the configuration as it is.",
     ),
     'reduce_block': Intrinsic(
@@ -2641,6 +2788,7 @@ INTRINSICS: dict[str, Intrinsic] = {
             Arg('rows', 'int32', const=False),
             Arg('cols', 'int32', const=False),
             Arg('pool', 'string', const=False),
+            Arg('sfpu_int32', 'int32', const=False),
             Arg('wait0', 'int32', const=False),
             Arg('pop0', 'int32', const=False),
             Arg('wait1', 'int32', const=False),
@@ -2655,6 +2803,7 @@ INTRINSICS: dict[str, Intrinsic] = {
         op_name='tt.reduce_block',
         cpp={
         },
+        profiles=(),
         doc='Row reduction of a block of `rows x cols` tiles of CB `in0` into a column vector of `rows` tiles of CB `out` (column 0 of tile r holds the sums or maxima of the rows of tile row r), scaled by the scaler tile of CB `scaler`; with `prev` >= 0 it starts from the previous value held in CB `prev` (clear=False).',
     ),
     'reduce_max_init': Intrinsic(
@@ -2676,6 +2825,7 @@ INTRINSICS: dict[str, Intrinsic] = {
             'tilelang_tt_2025': Spelling('reduce_init<PoolType::MAX, ReduceDim::REDUCE_ROW>', headers=(('compute', 'compute_kernel_api/reduce.h'),), form='call', template_args=(), defines=(('REDUCE_DIM', 'ReduceDim::REDUCE_ROW'), ('REDUCE_OP', 'PoolType::SUM'))),
             'ttnn_0_81': Spelling('reduce_init<PoolType::MAX, ReduceDim::REDUCE_ROW>', headers=(('compute', 'api/compute/reduce.h'),), form='call', template_args=()),
         },
+        profiles=('metal_d5f9bc4a', 'tilelang_tt_2025', 'ttnn_0_81'),
         doc="Initialise unpack, math and pack for a row maximum of `icb` scaled by `icb_scaler` into `ocb` (sets the packer's column-0 mask).",
     ),
     'reduce_max_tile': Intrinsic(
@@ -2699,6 +2849,7 @@ INTRINSICS: dict[str, Intrinsic] = {
             'tilelang_tt_2025': Spelling('reduce_tile<PoolType::MAX, ReduceDim::REDUCE_ROW>', headers=(('compute', 'compute_kernel_api/reduce.h'),), form='call', template_args=(), defines=(('REDUCE_DIM', 'ReduceDim::REDUCE_ROW'), ('REDUCE_OP', 'PoolType::SUM'))),
             'ttnn_0_81': Spelling('reduce_tile<PoolType::MAX, ReduceDim::REDUCE_ROW>', headers=(('compute', 'api/compute/reduce.h'),), form='call', template_args=()),
         },
+        profiles=('metal_d5f9bc4a', 'tilelang_tt_2025', 'ttnn_0_81'),
         doc='DST[idst][r][0] = max(DST[idst][r][0], scaler * max over c of tile `itile` of `icb` [r][c]).',
     ),
     'reduce_sum_init': Intrinsic(
@@ -2720,6 +2871,7 @@ INTRINSICS: dict[str, Intrinsic] = {
             'tilelang_tt_2025': Spelling('reduce_init<PoolType::SUM, ReduceDim::REDUCE_ROW>', headers=(('compute', 'compute_kernel_api/reduce.h'),), form='call', template_args=(), defines=(('REDUCE_DIM', 'ReduceDim::REDUCE_ROW'), ('REDUCE_OP', 'PoolType::SUM'))),
             'ttnn_0_81': Spelling('reduce_init<PoolType::SUM, ReduceDim::REDUCE_ROW>', headers=(('compute', 'api/compute/reduce.h'),), form='call', template_args=()),
         },
+        profiles=('metal_d5f9bc4a', 'tilelang_tt_2025', 'ttnn_0_81'),
         doc="Initialise unpack, math and pack for a row sum of `icb` scaled by `icb_scaler` into `ocb` (sets the packer's column-0 mask).",
     ),
     'reduce_sum_tile': Intrinsic(
@@ -2743,6 +2895,7 @@ INTRINSICS: dict[str, Intrinsic] = {
             'tilelang_tt_2025': Spelling('reduce_tile<PoolType::SUM, ReduceDim::REDUCE_ROW>', headers=(('compute', 'compute_kernel_api/reduce.h'),), form='call', template_args=(), defines=(('REDUCE_DIM', 'ReduceDim::REDUCE_ROW'), ('REDUCE_OP', 'PoolType::SUM'))),
             'ttnn_0_81': Spelling('reduce_tile<PoolType::SUM, ReduceDim::REDUCE_ROW>', headers=(('compute', 'api/compute/reduce.h'),), form='call', template_args=()),
         },
+        profiles=('metal_d5f9bc4a', 'tilelang_tt_2025', 'ttnn_0_81'),
         doc='DST[idst][r][0] += scaler * sum over c of tile `itile` of `icb` [r][c] (the scaler: tile `itile_scaler` of `icb_scaler`).',
     ),
     'reduce_uninit': Intrinsic(
@@ -2761,6 +2914,7 @@ INTRINSICS: dict[str, Intrinsic] = {
             'metal_d5f9bc4a': Spelling('reduce_uninit', headers=(('compute', 'api/compute/reduce.h'),), form='call', template_args=()),
             'ttnn_0_81': Spelling('reduce_uninit', headers=(('compute', 'api/compute/reduce.h'),), form='call', template_args=()),
         },
+        profiles=('metal_d5f9bc4a', 'ttnn_0_81'),
         doc="Clear the packer's reduce mask (and restore the math unit's SrcA format handling) after the reductions.",
     ),
     'reduce_uninit_all': Intrinsic(
@@ -2779,6 +2933,7 @@ INTRINSICS: dict[str, Intrinsic] = {
             'tilelang_tt_2025': Spelling('reduce_uninit', headers=(('compute', 'compute_kernel_api/reduce.h'),), form='call', template_args=(), defines=(('REDUCE_DIM', 'ReduceDim::REDUCE_ROW'), ('REDUCE_OP', 'PoolType::SUM'))),
             'ttnn_0_81': Spelling('reduce_uninit', headers=(('compute', 'api/compute/reduce.h'),), form='call', template_args=()),
         },
+        profiles=('metal_d5f9bc4a', 'tilelang_tt_2025', 'ttnn_0_81'),
         doc="Clear the packer's reduce mask after the reductions: reduce_uninit with no argument (the 2025 API's takes none; ttnn 0.81.1 and 0.77.0 default icb to 0, and tt-metal's softmax example calls it so).",
     ),
     'release_block': Intrinsic(
@@ -2796,6 +2951,7 @@ INTRINSICS: dict[str, Intrinsic] = {
         op_name='tt.release_block',
         cpp={
         },
+        profiles=(),
         doc='Free the block of CB `cb` after the loop whose iterations read it (a loop-invariant value, or a carried value nothing reads after its loop).',
     ),
     'relu_tile': Intrinsic(
@@ -2815,6 +2971,7 @@ INTRINSICS: dict[str, Intrinsic] = {
             'tilelang_tt_2025': Spelling('relu_tile', headers=(('compute', 'compute_kernel_api/eltwise_unary/relu.h'),), form='call', template_args=()),
             'ttnn_0_81': Spelling('relu_tile', headers=(('compute', 'api/compute/eltwise_unary/relu.h'),), form='call', template_args=()),
         },
+        profiles=('metal_d5f9bc4a', 'tilelang_tt_2025', 'ttnn_0_81'),
         doc='DST[idst] = relu(DST[idst]).',
     ),
     'relu_tile_init': Intrinsic(
@@ -2833,6 +2990,7 @@ INTRINSICS: dict[str, Intrinsic] = {
             'tilelang_tt_2025': Spelling('relu_tile_init', headers=(('compute', 'compute_kernel_api/eltwise_unary/relu.h'),), form='call', template_args=()),
             'ttnn_0_81': Spelling('relu_tile_init', headers=(('compute', 'api/compute/eltwise_unary/relu.h'),), form='call', template_args=()),
         },
+        profiles=('metal_d5f9bc4a', 'tilelang_tt_2025', 'ttnn_0_81'),
         doc='Initialise the SFPU for relu_tile.',
     ),
     'rsqrt_tile': Intrinsic(
@@ -2852,6 +3010,7 @@ INTRINSICS: dict[str, Intrinsic] = {
             'tilelang_tt_2025': Spelling('rsqrt_tile', headers=(('compute', 'compute_kernel_api/eltwise_unary/rsqrt.h'),), form='call', template_args=()),
             'ttnn_0_81': Spelling('rsqrt_tile', headers=(('compute', 'api/compute/eltwise_unary/rsqrt.h'),), form='call', template_args=()),
         },
+        profiles=('metal_d5f9bc4a', 'tilelang_tt_2025', 'ttnn_0_81'),
         doc='DST[idst] = rsqrt(DST[idst]).',
     ),
     'rsqrt_tile_init': Intrinsic(
@@ -2870,6 +3029,7 @@ INTRINSICS: dict[str, Intrinsic] = {
             'tilelang_tt_2025': Spelling('rsqrt_tile_init', headers=(('compute', 'compute_kernel_api/eltwise_unary/rsqrt.h'),), form='call', template_args=()),
             'ttnn_0_81': Spelling('rsqrt_tile_init', headers=(('compute', 'api/compute/eltwise_unary/rsqrt.h'),), form='call', template_args=()),
         },
+        profiles=('metal_d5f9bc4a', 'tilelang_tt_2025', 'ttnn_0_81'),
         doc='Initialise the SFPU for rsqrt_tile.',
     ),
     'rsub_unary_tile': Intrinsic(
@@ -2890,7 +3050,47 @@ INTRINSICS: dict[str, Intrinsic] = {
             'tilelang_tt_2025': Spelling('rsub_unary_tile', headers=(('compute', 'compute_kernel_api/eltwise_unary/binop_with_scalar.h'),), form='call', template_args=()),
             'ttnn_0_81': Spelling('rsub_unary_tile', headers=(('compute', 'api/compute/eltwise_unary/binop_with_scalar.h'),), form='call', template_args=()),
         },
+        profiles=('metal_d5f9bc4a', 'tilelang_tt_2025', 'ttnn_0_81'),
         doc='DST[idst] = rsub(DST[idst], scalar) (rsub: scalar - DST[idst]); `param1` holds the fp32 bits of the scalar.',
+    ),
+    'sfpu_reduce_max_int32_init': Intrinsic(
+        name='sfpu_reduce_max_int32_init',
+        family='sfpu_int32',
+        level='concrete',
+        roles=('compute',),
+        args=(
+        ),
+        returns='void',
+        effect='Opaque',
+        dtype='void',
+        op_name='tt.sfpu_reduce_max_int32_init',
+        cpp={
+            'metal_d5f9bc4a': Spelling('sfpu_reduce_init<PoolType::MAX, DataFormat::Int32>', headers=(('compute', 'api/compute/compute_kernel_api.h'),), form='call', template_args=()),
+            'ttnn_0_81': Spelling('sfpu_reduce_init<PoolType::MAX, DataFormat::Int32>', headers=(('compute', 'api/compute/compute_kernel_api.h'),), form='call', template_args=()),
+        },
+        profiles=('metal_d5f9bc4a', 'ttnn_0_81'),
+        doc='Initialise the SFPU for sfpu_reduce_max_int32_rows.',
+    ),
+    'sfpu_reduce_max_int32_rows': Intrinsic(
+        name='sfpu_reduce_max_int32_rows',
+        family='sfpu_int32',
+        level='concrete',
+        roles=('compute',),
+        args=(
+            Arg('idst', 'uint32', const=False),
+            Arg('ct_dim', 'uint32', const=False),
+            Arg('rt_dim', 'uint32', const=False),
+        ),
+        returns='void',
+        effect='Opaque',
+        dtype='void',
+        op_name='tt.sfpu_reduce_max_int32_rows',
+        cpp={
+            'metal_d5f9bc4a': Spelling('sfpu_reduce<PoolType::MAX, DataFormat::Int32, ReduceDim::REDUCE_ROW>', headers=(('compute', 'api/compute/compute_kernel_api.h'),), form='call', template_args=()),
+            'ttnn_0_81': Spelling('sfpu_reduce<PoolType::MAX, DataFormat::Int32, ReduceDim::REDUCE_ROW>', headers=(('compute', 'api/compute/compute_kernel_api.h'),), form='call', template_args=()),
+        },
+        profiles=('metal_d5f9bc4a', 'ttnn_0_81'),
+        doc='The signed maximum of every row of a block of Int32 tiles in DST (ct_dim tiles a tile row, rt_dim tile rows, from DST tile idst on): row r of tile row i lands in column 0 of DST tile idst + i * ct_dim; the other elements of the block are left as the compare-and-swaps leave them.',
     ),
     'sigmoid_tile': Intrinsic(
         name='sigmoid_tile',
@@ -2909,6 +3109,7 @@ INTRINSICS: dict[str, Intrinsic] = {
             'tilelang_tt_2025': Spelling('sigmoid_tile', headers=(('compute', 'compute_kernel_api.h'),), form='call', template_args=()),
             'ttnn_0_81': Spelling('sigmoid_tile', headers=(('compute', 'api/compute/compute_kernel_api.h'),), form='call', template_args=()),
         },
+        profiles=('metal_d5f9bc4a', 'tilelang_tt_2025', 'ttnn_0_81'),
         doc='DST[idst] = sigmoid(DST[idst]).',
     ),
     'sigmoid_tile_init': Intrinsic(
@@ -2927,6 +3128,7 @@ INTRINSICS: dict[str, Intrinsic] = {
             'tilelang_tt_2025': Spelling('sigmoid_tile_init', headers=(('compute', 'compute_kernel_api.h'),), form='call', template_args=()),
             'ttnn_0_81': Spelling('sigmoid_tile_init', headers=(('compute', 'api/compute/compute_kernel_api.h'),), form='call', template_args=()),
         },
+        profiles=('metal_d5f9bc4a', 'tilelang_tt_2025', 'ttnn_0_81'),
         doc='Initialise the SFPU for sigmoid_tile.',
     ),
     'sqrt_tile': Intrinsic(
@@ -2946,6 +3148,7 @@ INTRINSICS: dict[str, Intrinsic] = {
             'tilelang_tt_2025': Spelling('sqrt_tile', headers=(('compute', 'compute_kernel_api/eltwise_unary/sqrt.h'),), form='call', template_args=()),
             'ttnn_0_81': Spelling('sqrt_tile', headers=(('compute', 'api/compute/eltwise_unary/sqrt.h'),), form='call', template_args=()),
         },
+        profiles=('metal_d5f9bc4a', 'tilelang_tt_2025', 'ttnn_0_81'),
         doc='DST[idst] = sqrt(DST[idst]).',
     ),
     'sqrt_tile_init': Intrinsic(
@@ -2964,6 +3167,7 @@ INTRINSICS: dict[str, Intrinsic] = {
             'tilelang_tt_2025': Spelling('sqrt_tile_init', headers=(('compute', 'compute_kernel_api/eltwise_unary/sqrt.h'),), form='call', template_args=()),
             'ttnn_0_81': Spelling('sqrt_tile_init', headers=(('compute', 'api/compute/eltwise_unary/sqrt.h'),), form='call', template_args=()),
         },
+        profiles=('metal_d5f9bc4a', 'tilelang_tt_2025', 'ttnn_0_81'),
         doc='Initialise the SFPU for sqrt_tile.',
     ),
     'sub_bcast_cols_init': Intrinsic(
@@ -2984,6 +3188,7 @@ INTRINSICS: dict[str, Intrinsic] = {
             'tilelang_tt_2025': Spelling('sub_bcast_cols_init_short', headers=(('compute', 'compute_kernel_api/bcast.h'),), form='call', template_args=()),
             'ttnn_0_81': Spelling('sub_bcast_cols_init', headers=(('compute', 'api/compute/bcast.h'),), form='call', template_args=()),
         },
+        profiles=('metal_d5f9bc4a', 'tilelang_tt_2025', 'ttnn_0_81'),
         doc='Short initialisation for sub of tiles of `icb0` and column vectors of `icb1` broadcast across columns.',
     ),
     'sub_tiles': Intrinsic(
@@ -3007,6 +3212,7 @@ INTRINSICS: dict[str, Intrinsic] = {
             'tilelang_tt_2025': Spelling('sub_tiles', headers=(('compute', 'compute_kernel_api/eltwise_binary.h'),), form='call', template_args=()),
             'ttnn_0_81': Spelling('sub_tiles', headers=(('compute', 'api/compute/eltwise_binary.h'),), form='call', template_args=()),
         },
+        profiles=('metal_d5f9bc4a', 'tilelang_tt_2025', 'ttnn_0_81'),
         doc='DST[idst] = sub(tile itile0 of icb0, tile itile1 of icb1).',
     ),
     'sub_tiles_bcast_cols': Intrinsic(
@@ -3030,6 +3236,7 @@ INTRINSICS: dict[str, Intrinsic] = {
             'tilelang_tt_2025': Spelling('sub_tiles_bcast_cols', headers=(('compute', 'compute_kernel_api/bcast.h'),), form='call', template_args=()),
             'ttnn_0_81': Spelling('sub_tiles_bcast_cols', headers=(('compute', 'api/compute/bcast.h'),), form='call', template_args=()),
         },
+        profiles=('metal_d5f9bc4a', 'tilelang_tt_2025', 'ttnn_0_81'),
         doc='DST[idst][h, w] = sub(tile itile0 of icb0 [h, w], tile itile1 of icb1 [h, 0]).',
     ),
     'sub_tiles_init': Intrinsic(
@@ -3050,6 +3257,7 @@ INTRINSICS: dict[str, Intrinsic] = {
             'tilelang_tt_2025': Spelling('sub_tiles_init', headers=(('compute', 'compute_kernel_api/eltwise_binary.h'),), form='call', template_args=()),
             'ttnn_0_81': Spelling('sub_init', headers=(('compute', 'api/compute/eltwise_binary.h'),), form='call', template_args=()),
         },
+        profiles=('metal_d5f9bc4a', 'tilelang_tt_2025', 'ttnn_0_81'),
         doc='Short initialisation for element-wise sub of tiles from `icb0` and `icb1`.',
     ),
     'sub_unary_tile': Intrinsic(
@@ -3070,6 +3278,7 @@ INTRINSICS: dict[str, Intrinsic] = {
             'tilelang_tt_2025': Spelling('sub_unary_tile', headers=(('compute', 'compute_kernel_api/eltwise_unary/binop_with_scalar.h'),), form='call', template_args=()),
             'ttnn_0_81': Spelling('sub_unary_tile', headers=(('compute', 'api/compute/eltwise_unary/binop_with_scalar.h'),), form='call', template_args=()),
         },
+        profiles=('metal_d5f9bc4a', 'tilelang_tt_2025', 'ttnn_0_81'),
         doc='DST[idst] = sub(DST[idst], scalar) (rsub: scalar - DST[idst]); `param1` holds the fp32 bits of the scalar.',
     ),
     'tanh_tile': Intrinsic(
@@ -3089,6 +3298,7 @@ INTRINSICS: dict[str, Intrinsic] = {
             'tilelang_tt_2025': Spelling('tanh_tile', headers=(('compute', 'compute_kernel_api.h'),), form='call', template_args=()),
             'ttnn_0_81': Spelling('tanh_tile', headers=(('compute', 'api/compute/compute_kernel_api.h'),), form='call', template_args=()),
         },
+        profiles=('metal_d5f9bc4a', 'tilelang_tt_2025', 'ttnn_0_81'),
         doc='DST[idst] = tanh(DST[idst]).',
     ),
     'tanh_tile_init': Intrinsic(
@@ -3107,6 +3317,7 @@ INTRINSICS: dict[str, Intrinsic] = {
             'tilelang_tt_2025': Spelling('tanh_tile_init', headers=(('compute', 'compute_kernel_api.h'),), form='call', template_args=()),
             'ttnn_0_81': Spelling('tanh_tile_init', headers=(('compute', 'api/compute/compute_kernel_api.h'),), form='call', template_args=()),
         },
+        profiles=('metal_d5f9bc4a', 'tilelang_tt_2025', 'ttnn_0_81'),
         doc='Initialise the SFPU for tanh_tile.',
     ),
     'tensor_accessor': Intrinsic(
@@ -3127,6 +3338,7 @@ INTRINSICS: dict[str, Intrinsic] = {
             'metal_d5f9bc4a': Spelling('TensorAccessor', headers=(('dataflow', 'api/dataflow/dataflow_api.h'),), form='call', template_args=()),
             'ttnn_0_81': Spelling('TensorAccessor', headers=(('dataflow', 'api/dataflow/dataflow_api.h'),), form='call', template_args=()),
         },
+        profiles=('metal_d5f9bc4a', 'ttnn_0_81'),
         doc='Page addressing of a DRAM tensor for noc_async_read_page/noc_async_write_page.',
     ),
     'tensor_accessor_aligned': Intrinsic(
@@ -3146,6 +3358,7 @@ INTRINSICS: dict[str, Intrinsic] = {
             'metal_d5f9bc4a': Spelling('TensorAccessor', headers=(('dataflow', 'api/dataflow/dataflow_api.h'),), form='call', template_args=()),
             'ttnn_0_81': Spelling('TensorAccessor', headers=(('dataflow', 'api/dataflow/dataflow_api.h'),), form='call', template_args=()),
         },
+        profiles=('metal_d5f9bc4a', 'ttnn_0_81'),
         doc="tensor_accessor with the page size left to its default, the aligned page size of the tensor's TensorAccessorArgs (ttnn 0.81.1 wheel, api/tensor/tensor_accessor.h: `page_size_in = TensorAccessorArgs<CTA_OFFSET, CRTA_OFFSET>::AlignedPageSize`); ttnn's readers and writers call it so.",
     ),
     'tensor_accessor_args': Intrinsic(
@@ -3164,6 +3377,7 @@ INTRINSICS: dict[str, Intrinsic] = {
             'metal_d5f9bc4a': Spelling('TensorAccessorArgs', headers=(('dataflow', 'api/dataflow/dataflow_api.h'),), form='call', template_args=('cta_offset',)),
             'ttnn_0_81': Spelling('TensorAccessorArgs', headers=(('dataflow', 'api/dataflow/dataflow_api.h'),), form='call', template_args=('cta_offset',)),
         },
+        profiles=('metal_d5f9bc4a', 'ttnn_0_81'),
         doc='Compile-time description of a tensor whose fields start at compile-time argument `cta_offset` (an interleaved tensor uses two: the args-config bits and the aligned page size).',
     ),
     'tensor_accessor_binding': Intrinsic(
@@ -3181,6 +3395,7 @@ INTRINSICS: dict[str, Intrinsic] = {
         cpp={
             'ttnn_0_81': Spelling('TensorAccessor', headers=(('dataflow', 'api/dataflow/dataflow_api.h'),), form='call', template_args=()),
         },
+        profiles=('ttnn_0_81',),
         doc="tensor_accessor of a Metal 2.0 kernel's tensor binding (`TensorAccessor(tensor::src)`, ttnn 0.81.1 wheel, api/tensor/tensor_accessor.h): the binding token names where the tensor's TensorAccessorArgs start among the compile-time arguments and which common runtime argument holds its address (kernel_bindings_generated.h, written by the JIT for a kernel made from a ProgramSpec).",
     ),
     'tile_regs_acquire': Intrinsic(
@@ -3199,6 +3414,7 @@ INTRINSICS: dict[str, Intrinsic] = {
             'tilelang_tt_2025': Spelling('tile_regs_acquire', headers=(('compute', 'compute_kernel_api/reg_api.h'),), form='call', template_args=()),
             'ttnn_0_81': Spelling('tile_regs_acquire', headers=(('compute', 'api/compute/reg_api.h'),), form='call', template_args=()),
         },
+        profiles=('metal_d5f9bc4a', 'tilelang_tt_2025', 'ttnn_0_81'),
         doc='Math thread: wait for a free DST section and take it.',
     ),
     'tile_regs_commit': Intrinsic(
@@ -3217,6 +3433,7 @@ INTRINSICS: dict[str, Intrinsic] = {
             'tilelang_tt_2025': Spelling('tile_regs_commit', headers=(('compute', 'compute_kernel_api/reg_api.h'),), form='call', template_args=()),
             'ttnn_0_81': Spelling('tile_regs_commit', headers=(('compute', 'api/compute/reg_api.h'),), form='call', template_args=()),
         },
+        profiles=('metal_d5f9bc4a', 'tilelang_tt_2025', 'ttnn_0_81'),
         doc='Math thread: hand the computed DST section to the pack thread.',
     ),
     'tile_regs_release': Intrinsic(
@@ -3235,6 +3452,7 @@ INTRINSICS: dict[str, Intrinsic] = {
             'tilelang_tt_2025': Spelling('tile_regs_release', headers=(('compute', 'compute_kernel_api/reg_api.h'),), form='call', template_args=()),
             'ttnn_0_81': Spelling('tile_regs_release', headers=(('compute', 'api/compute/reg_api.h'),), form='call', template_args=()),
         },
+        profiles=('metal_d5f9bc4a', 'tilelang_tt_2025', 'ttnn_0_81'),
         doc='Pack thread: free the DST section for the next acquire.',
     ),
     'tile_regs_wait': Intrinsic(
@@ -3253,6 +3471,7 @@ INTRINSICS: dict[str, Intrinsic] = {
             'tilelang_tt_2025': Spelling('tile_regs_wait', headers=(('compute', 'compute_kernel_api/reg_api.h'),), form='call', template_args=()),
             'ttnn_0_81': Spelling('tile_regs_wait', headers=(('compute', 'api/compute/reg_api.h'),), form='call', template_args=()),
         },
+        profiles=('metal_d5f9bc4a', 'tilelang_tt_2025', 'ttnn_0_81'),
         doc='Pack thread: wait until the math thread has committed the section.',
     ),
     'tilize_block': Intrinsic(
@@ -3274,6 +3493,7 @@ INTRINSICS: dict[str, Intrinsic] = {
             'tilelang_tt_2025': Spelling('tilize_block', headers=(('compute', 'compute_kernel_api/tilize.h'),), form='call', template_args=()),
             'ttnn_0_81': Spelling('tilize_block', headers=(('compute', 'api/compute/tilize.h'),), form='call', template_args=()),
         },
+        profiles=('metal_d5f9bc4a', 'tilelang_tt_2025', 'ttnn_0_81'),
         doc="Tilize `block` tiles' width of 32 rows from the front of `icb` (block tile-sized pages) into `block` tiles at the back of `ocb` (the caller waits, reserves, pushes and pops).",
     ),
     'tilize_init': Intrinsic(
@@ -3295,6 +3515,7 @@ INTRINSICS: dict[str, Intrinsic] = {
             'tilelang_tt_2025': Spelling('tilize_init', headers=(('compute', 'compute_kernel_api/tilize.h'),), form='call', template_args=()),
             'ttnn_0_81': Spelling('tilize_init', headers=(('compute', 'api/compute/tilize.h'),), form='call', template_args=()),
         },
+        profiles=('metal_d5f9bc4a', 'tilelang_tt_2025', 'ttnn_0_81'),
         doc='Initialise unpack (tilize mode), math (datacopy) and pack for tilize_block from `icb` to `ocb`.',
     ),
     'tilize_rows': Intrinsic(
@@ -3315,6 +3536,7 @@ INTRINSICS: dict[str, Intrinsic] = {
         op_name='tt.tilize_rows',
         cpp={
         },
+        profiles=(),
         doc="Tilize a row-major block of CB `in0` (tilize_block's input format, rows x cols tile pages) into CB `out` (rows x cols tiles), one tile row at a time: the block of a row-major tensor the rest of the kernel reads.",
     ),
     'tilize_uninit': Intrinsic(
@@ -3335,6 +3557,7 @@ INTRINSICS: dict[str, Intrinsic] = {
             'tilelang_tt_2025': Spelling('tilize_uninit', headers=(('compute', 'compute_kernel_api/tilize.h'),), form='call', template_args=()),
             'ttnn_0_81': Spelling('tilize_uninit', headers=(('compute', 'api/compute/tilize.h'),), form='call', template_args=()),
         },
+        profiles=('metal_d5f9bc4a', 'tilelang_tt_2025', 'ttnn_0_81'),
         doc='Restore the unpacker after tilize_block (before any other unpacking operation).',
     ),
     'transpose_block': Intrinsic(
@@ -3355,6 +3578,7 @@ INTRINSICS: dict[str, Intrinsic] = {
         op_name='tt.transpose_block',
         cpp={
         },
+        profiles=(),
         doc='Transpose a block of `rows x cols` tiles of CB `in0` into CB `out` (`cols x rows` tiles, each tile transposed): a transposed operand of T.gemm, made on chip before the matmul reads it.',
     ),
     'transpose_init': Intrinsic(
@@ -3373,6 +3597,7 @@ INTRINSICS: dict[str, Intrinsic] = {
             'metal_d5f9bc4a': Spelling('transpose_init', headers=(('compute', 'api/compute/transpose.h'),), form='call', template_args=()),
             'ttnn_0_81': Spelling('transpose_init', headers=(('compute', 'api/compute/transpose.h'),), form='call', template_args=()),
         },
+        profiles=('metal_d5f9bc4a', 'ttnn_0_81'),
         doc="Short initialisation of unpack and math for transpose_tile (after the kernel's hardware start-up).",
     ),
     'transpose_tile': Intrinsic(
@@ -3393,6 +3618,7 @@ INTRINSICS: dict[str, Intrinsic] = {
             'metal_d5f9bc4a': Spelling('transpose_tile', headers=(('compute', 'api/compute/transpose.h'),), form='call', template_args=()),
             'ttnn_0_81': Spelling('transpose_tile', headers=(('compute', 'api/compute/transpose.h'),), form='call', template_args=()),
         },
+        profiles=('metal_d5f9bc4a', 'ttnn_0_81'),
         doc='DST[idst] = transpose(tile `itile` of `icb`).',
     ),
     'transpose_wh_init_short': Intrinsic(
@@ -3410,6 +3636,7 @@ INTRINSICS: dict[str, Intrinsic] = {
         cpp={
             'tilelang_tt_2025': Spelling('transpose_wh_init_short', headers=(('compute', 'compute_kernel_api/transpose_wh.h'),), form='call', template_args=()),
         },
+        profiles=('tilelang_tt_2025',),
         doc='Short initialisation of unpack and math for transpose_wh_tile.',
     ),
     'transpose_wh_tile': Intrinsic(
@@ -3429,6 +3656,7 @@ INTRINSICS: dict[str, Intrinsic] = {
         cpp={
             'tilelang_tt_2025': Spelling('transpose_wh_tile', headers=(('compute', 'compute_kernel_api/transpose_wh.h'),), form='call', template_args=()),
         },
+        profiles=('tilelang_tt_2025',),
         doc='DST[idst] = transpose(tile `itile` of `icb`).',
     ),
     'typecast_block': Intrinsic(
@@ -3450,6 +3678,7 @@ INTRINSICS: dict[str, Intrinsic] = {
         op_name='tt.typecast_block',
         cpp={
         },
+        profiles=(),
         doc='A block of `tiles` tiles of CB `in0` converted into CB `out` between an integer and a float data format (a T.Cast store, typecast_tile), tile by tile.',
     ),
     'typecast_tile': Intrinsic(
@@ -3471,6 +3700,7 @@ INTRINSICS: dict[str, Intrinsic] = {
             'tilelang_tt_2025': Spelling('typecast_tile', headers=(('compute', 'compute_kernel_api/eltwise_unary/typecast.h'),), form='call', template_args=('in_dtype', 'out_dtype')),
             'ttnn_0_81': Spelling('typecast_tile', headers=(('compute', 'api/compute/eltwise_unary/typecast.h'),), form='call', template_args=('in_dtype', 'out_dtype')),
         },
+        profiles=('metal_d5f9bc4a', 'tilelang_tt_2025', 'ttnn_0_81'),
         doc='DST[idst] = DST[idst] converted from format `in_dtype` to `out_dtype`.',
     ),
     'typecast_tile_init': Intrinsic(
@@ -3491,6 +3721,7 @@ INTRINSICS: dict[str, Intrinsic] = {
             'tilelang_tt_2025': Spelling('typecast_tile_init', headers=(('compute', 'compute_kernel_api/eltwise_unary/typecast.h'),), form='call', template_args=('in_dtype', 'out_dtype')),
             'ttnn_0_81': Spelling('typecast_tile_init', headers=(('compute', 'api/compute/eltwise_unary/typecast.h'),), form='call', template_args=('in_dtype', 'out_dtype')),
         },
+        profiles=('metal_d5f9bc4a', 'tilelang_tt_2025', 'ttnn_0_81'),
         doc='Initialise the SFPU for typecast_tile from format `in_dtype` to `out_dtype`.',
     ),
     'untilize_rows': Intrinsic(
@@ -3511,6 +3742,7 @@ INTRINSICS: dict[str, Intrinsic] = {
         op_name='tt.untilize_rows',
         cpp={
         },
+        profiles=(),
         doc="Untilize a block of rows x cols tiles of CB `in0` into CB `out` as rows (row r at r * cols * 32 elements, in `out`'s data format), one tile row at a time (pack_untilize): a block written to a row-major tensor.",
     ),
     'where_fp32_tile': Intrinsic(
@@ -3533,7 +3765,31 @@ INTRINSICS: dict[str, Intrinsic] = {
             'tilelang_tt_2025': Spelling('where_fp32_tile', headers=(('compute', 'compute_kernel_api/eltwise_unary/where.h'),), form='call', template_args=()),
             'ttnn_0_81': Spelling('where_tile<DataFormat::Float32>', headers=(('compute', 'api/compute/eltwise_unary/where.h'),), form='call', template_args=()),
         },
+        profiles=('metal_d5f9bc4a', 'tilelang_tt_2025', 'ttnn_0_81'),
         doc='DST[odst] = DST[idst1] where DST[idst0] != 0, else DST[idst2] (fp32 values in 32-bit DST).',
+    ),
+    'where_int32_tile': Intrinsic(
+        name='where_int32_tile',
+        family='sfpu_int32',
+        level='concrete',
+        roles=('compute',),
+        args=(
+            Arg('idst0', 'uint32', const=False),
+            Arg('idst1', 'uint32', const=False),
+            Arg('idst2', 'uint32', const=False),
+            Arg('odst', 'uint32', const=False),
+        ),
+        returns='void',
+        effect='Opaque',
+        dtype='void',
+        op_name='tt.where_int32_tile',
+        cpp={
+            'metal_d5f9bc4a': Spelling('where_tile<DataFormat::Int32>', headers=(('compute', 'api/compute/eltwise_unary/where.h'),), form='call', template_args=()),
+            'tilelang_tt_2025': Spelling('where_int32_tile', headers=(('compute', 'compute_kernel_api/eltwise_unary/where.h'),), form='call', template_args=()),
+            'ttnn_0_81': Spelling('where_tile<DataFormat::Int32>', headers=(('compute', 'api/compute/eltwise_unary/where.h'),), form='call', template_args=()),
+        },
+        profiles=('metal_d5f9bc4a', 'tilelang_tt_2025', 'ttnn_0_81'),
+        doc='DST[odst] = DST[idst1] where the 32 bits of DST[idst0] are not all zero, else DST[idst2] (Int32 in 32-bit DST).',
     ),
     'where_tile_init': Intrinsic(
         name='where_tile_init',
@@ -3551,6 +3807,7 @@ INTRINSICS: dict[str, Intrinsic] = {
             'tilelang_tt_2025': Spelling('where_tile_init', headers=(('compute', 'compute_kernel_api/eltwise_unary/where.h'),), form='call', template_args=()),
             'ttnn_0_81': Spelling('where_tile_init', headers=(('compute', 'api/compute/eltwise_unary/where.h'),), form='call', template_args=()),
         },
+        profiles=('metal_d5f9bc4a', 'tilelang_tt_2025', 'ttnn_0_81'),
         doc='Initialise the SFPU for where_fp32_tile.',
     ),
     'write_block': Intrinsic(
@@ -3573,6 +3830,7 @@ INTRINSICS: dict[str, Intrinsic] = {
         op_name='tt.write_block',
         cpp={
         },
+        profiles=(),
         doc='Write a block of tiles from the front of CB `cb` to DRAM tensor `dst` (one wait and barrier).',
     ),
     'write_block_atomic': Intrinsic(
@@ -3597,6 +3855,7 @@ INTRINSICS: dict[str, Intrinsic] = {
         op_name='tt.write_block_atomic',
         cpp={
         },
+        profiles=(),
         doc="A write_block of a T.atomic_add's sum: once the block has landed, the next member of the split-K group (blockIdx.z + 1) may read it (PlanTTAtomicOrder adds the semaphore and the next core's NoC coordinates).",
     ),
     'write_block_signal': Intrinsic(
@@ -3624,6 +3883,7 @@ INTRINSICS: dict[str, Intrinsic] = {
         op_name='tt.write_block_signal',
         cpp={
         },
+        profiles=(),
         doc="write_block_atomic with its signal: after the write barrier, every member but the last increments the turn semaphore of the next member's core.",
     ),
     'write_rows_block': Intrinsic(
@@ -3646,6 +3906,7 @@ INTRINSICS: dict[str, Intrinsic] = {
         op_name='tt.write_rows_block',
         cpp={
         },
+        profiles=(),
         doc="Write a row-major block (untilized on chip, row r at r * row_bytes of the CB's pages) from the front of CB `cb` to row-major tensor `dst`, one page per row (one wait and barrier).",
     ),
 }

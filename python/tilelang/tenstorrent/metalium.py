@@ -116,8 +116,10 @@ def validate_plan(plan: dict[str, Any]) -> None:
 def _host_bits(value: float | str, dtype: str) -> str:
     """A constant's element as main.cpp's host vector holds it (bf16/fp16 as raw bits, fp32 as a float)."""
     value = float(value)
-    if dtype in HOST_INT_TYPES:  # integer data is padded with zeros (no reduction of integers pads otherwise)
-        return str(int(value)) if math.isfinite(value) else "0"
+    if dtype in HOST_INT_TYPES:  # -inf / +inf (a maximum's / minimum's identity) are the dtype's least / greatest
+        info = np.iinfo(np.uint8 if dtype == "bool" else np.dtype(dtype))
+        v = int(min(max(value, float(info.min)), float(info.max)))
+        return f"({v + 1} - 1)" if v < -2**31 + 1 else str(v)  # -2147483648 is not an int literal in C++
     if dtype == "float32":
         if math.isinf(value):
             return f"{'-' if value < 0 else ''}std::numeric_limits<float>::infinity()"

@@ -14,8 +14,8 @@ class Module:
         count = T.int32()
         T.tt.compute_kernel_hw_startup(0, 1, 24)
         for i in T.serial(count, annotations={"tt.persistent_loop": 1}):
-            T.tt.reduce_block(0, 1, -1, 24, 1, 2, "sum", 1, 1, 1, 0, 0, 0, 1)
-            T.tt.reduce_block(2, 1, 24, 25, 1, 2, "sum", 1, 1, 0, 1, 1, 1, 1)
+            T.tt.reduce_block(0, 1, -1, 24, 1, 2, "sum", 0, 1, 1, 1, 0, 0, 0, 1)
+            T.tt.reduce_block(2, 1, 24, 25, 1, 2, "sum", 0, 1, 1, 0, 1, 1, 1, 1)
             T.tt.transpose_block(25, 16, 1, 1, 1)
 
     @T.prim_func

@@ -21,7 +21,7 @@ class Module:
             T.tt.hold_block(1, 1)
             for k in T.serial(2, annotations={"num_stages": 2}):
                 T.tt.read_block(0, A, by * 32 // 32 * 4 + k * 64 // 32, 1, 2, 4, 2048)
-                T.tt.reduce_block(0, 1, 24, 24, 1, 2, "sum", 1, 1, 0, 0, 1, 1, 0)
+                T.tt.reduce_block(0, 1, 24, 24, 1, 2, "sum", 0, 1, 1, 0, 0, 1, 1, 0)
             T.tt.release_block(1, 1)
             T.tt.transpose_block(24, 16, 1, 1, 0)
             T.tt.write_block(16, Out, by * 32 // 32, 1, 1, 2, 4096)

@@ -18,8 +18,8 @@ class Module:
             bx: T.let[T.int32] = col0 + i % cols
             T.tt.read_block(0, A, bx * 32 // 32 * 2, 1, 2, 2, 2048)
             T.tt.read_block(1, reduce_scaler, 0, 1, 1, 1, 2048)
-            T.tt.reduce_block(0, 1, -1, 24, 1, 2, "sum", 1, 1, 1, 0, 0, 0, 0)
+            T.tt.reduce_block(0, 1, -1, 24, 1, 2, "sum", 0, 1, 1, 1, 0, 0, 0, 0)
             T.tt.read_block(2, B, bx * 32 // 32 * 2, 1, 2, 2, 2048)
-            T.tt.reduce_block(2, 1, 24, 25, 1, 2, "sum", 1, 1, 0, 1, 1, 1, 0)
+            T.tt.reduce_block(2, 1, 24, 25, 1, 2, "sum", 0, 1, 1, 0, 1, 1, 1, 0)
             T.tt.transpose_block(25, 16, 1, 1, 0)
             T.tt.write_block(16, Out, bx * 32 // 32, 1, 1, 2, 4096)

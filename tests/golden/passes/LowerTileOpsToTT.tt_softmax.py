@@ -18,11 +18,11 @@ class Module:
             bx: T.let[T.int32] = col0 + i % cols
             T.tt.read_block(0, X, bx * 32 // 32 * 2, 1, 2, 2, 4096)
             T.tt.read_block(1, reduce_scaler, 0, 1, 1, 1, 2048)
-            T.tt.reduce_block(0, 1, -1, 24, 1, 2, "max", 1, 0, 1, 0, 0, 0, 0)
+            T.tt.reduce_block(0, 1, -1, 24, 1, 2, "max", 0, 1, 0, 1, 0, 0, 0, 0)
             T.tt.eltwise_block(0, 0, 25, 2, "none", "none", "none", "mul", 1069066811, "none", T.float32(0.0), 0, 0, 1, 1, 0)
             T.tt.eltwise_block(24, 24, 26, 1, "none", "none", "none", "mul", 1069066811, "none", T.float32(0.0), 1, 1, 1, 1, 0)
             T.tt.bcast_block(25, 26, 27, 1, 2, "sub", "cols", "exp2", 1, 1, 1, 1, 0)
-            T.tt.reduce_block(27, 1, -1, 28, 1, 2, "sum", 1, 0, 0, 1, 0, 0, 0)
+            T.tt.reduce_block(27, 1, -1, 28, 1, 2, "sum", 0, 1, 0, 0, 1, 0, 0, 0)
             T.tt.eltwise_block(28, 28, 29, 1, "none", "none", "recip", "none", 0, "none", T.float32(0.0), 1, 1, 1, 1, 0)
             T.tt.bcast_block(27, 29, 16, 1, 2, "mul", "cols", "none", 0, 1, 1, 1, 0)
             T.tt.write_block(16, Y, bx * 32 // 32 * 2, 1, 2, 2, 4096)

@@ -6,6 +6,7 @@
 // Spec: specs/intrinsics/cumsum.yaml
 // Spec: specs/intrinsics/dst_registers.yaml
 // Spec: specs/intrinsics/eltwise_binary.yaml
+// Spec: specs/intrinsics/int32_sfpu.yaml
 // Spec: specs/intrinsics/kernel_args.yaml
 // Spec: specs/intrinsics/matmul.yaml
 // Spec: specs/intrinsics/multicast.yaml

@@ -49,7 +49,7 @@ namespace detail {
 
 // The SFPU selection of api/compute/eltwise_unary/where.h (kapi_select.cpp): DST[odst] = DST[idst1] where
 // DST[idst0] is not zero, else DST[idst2]; ttnn 0.77+ name the DST format as a template argument, ttnn 0.65 as
-// where_fp32_tile. Only Float32 (32-bit DST) is emulated.
+// where_fp32_tile / where_int32_tile. Float32 and Int32 (32-bit DST) are emulated.
 namespace detail {
 void where(uint32_t format, uint32_t idst0, uint32_t idst1, uint32_t idst2, uint32_t odst);
 }  // namespace detail
@@ -59,6 +59,31 @@ void where_tile(uint32_t idst0, uint32_t idst1, uint32_t idst2, uint32_t odst) {
     detail::where(format, idst0, idst1, idst2, odst);
 }
 void where_fp32_tile(uint32_t idst0, uint32_t idst1, uint32_t idst2, uint32_t odst);
+void where_int32_tile(uint32_t idst0, uint32_t idst1, uint32_t idst2, uint32_t odst);
+
+// Int32 SFPU calls (kapi_int32.cpp): fill_tile_int of eltwise_unary/fill.h (ttnn 0.77+ name the format as a template
+// argument, ttnn 0.65 fills Int32 bits without one) and the SFPU reduction of compute_kernel_api.h (ttnn 0.77+; the
+// signed row maximum of Int32 tiles is emulated). The trailing template flag (fp32 accumulation) is ignored.
+namespace detail {
+void fill_int(uint32_t format, uint32_t idst, uint32_t bits);
+void sfpu_reduce_init(ktypes::PoolType pool, uint32_t format);
+void sfpu_reduce(ktypes::PoolType pool, uint32_t format, ktypes::ReduceDim dim, uint32_t idst, uint32_t ct_dim,
+                 uint32_t rt_dim);
+}  // namespace detail
+template <uint32_t format>
+void fill_tile_int(uint32_t idst, uint32_t bits) {
+    detail::fill_int(format, idst, bits);
+}
+void fill_tile_int(uint32_t idst, uint32_t bits);
+template <ktypes::PoolType pool, uint32_t format, bool flag = false>
+void sfpu_reduce_init() {
+    detail::sfpu_reduce_init(pool, format);
+}
+template <ktypes::PoolType pool, uint32_t format, ktypes::ReduceDim dim = ktypes::ReduceDim::REDUCE_COL,
+          bool flag = false>
+void sfpu_reduce(uint32_t idst, uint32_t ct_dim = 1, uint32_t rt_dim = 1) {
+    detail::sfpu_reduce(pool, format, dim, idst, ct_dim, rt_dim);
+}
 
 }  // namespace tt_emu::kapi
 
