@@ -155,3 +155,21 @@ def test_requires_marks_skip_what_this_machine_lacks():
         assert [(m.name, m.args[0]) for m in mark(case).pytestmark] == [("skipif", skipped)]
     with pytest.raises(ValueError, match="mode 'xx'"):
         tilelang.testing.requires_cuda_compute_version(8, 0, "xx")
+
+
+def test_reshape_views_a_tensor_with_another_shape_of_the_same_size():
+    @T.prim_func
+    def main(A: T.Tensor((200,), "float32"), B: T.Tensor((10, 20), "float32")):  # noqa: N803
+        with T.Kernel(1) as _:
+            T.copy(T.reshape(A, [10, 20]), B)
+
+    a, b = np.arange(200, dtype="float32"), np.zeros((10, 20), "float32")
+    tilelang.compile(main, target="llvm")(a, b)
+    np.testing.assert_array_equal(b, a.reshape(10, 20))
+
+    with pytest.raises(TileLangError, match=r"buffer 'A' of shape \[200\] \(200 elements\) cannot be viewed as shape "
+                                            r"\[10, 21\]"):
+        @T.prim_func
+        def bad(A: T.Tensor((200,), "float32"), B: T.Tensor((10, 21), "float32")):  # noqa: N803
+            with T.Kernel(1) as _:
+                T.copy(T.reshape(A, [10, 21]), B)

@@ -53,6 +53,19 @@ def dynamic(name: Any, dtype: Any = "int32") -> Any:
                         "dimension a static value (a Python int, or T.const bound at compile time)")
 
 
+def reshape(src: Any, shape: Any) -> Any:
+    from ._frontend import is_buffer_var
+
+    if not is_buffer_var(src):
+        raise TileLangError(f"T.reshape: src must be a buffer, got {src!r}")
+    old = [int(d) for d in src.ty.shape]
+    new = [int(d) for d in (shape if isinstance(shape, (list, tuple)) else [shape])]
+    if int(np.prod(old)) != int(np.prod(new)):
+        raise TileLangError(f"T.reshape: buffer '{src.name}' of shape {old} ({int(np.prod(old))} elements) cannot be "
+                            f"viewed as shape {new} ({int(np.prod(new))} elements)")
+    return tensor(new, str(src.ty.dtype), src.data)
+
+
 def const(names: Any, dtype: Any = "int32") -> Any:
     return _eager.declare_consts(names, normalize_dtype(dtype))
 
