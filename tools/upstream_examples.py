@@ -30,7 +30,11 @@ from typing import Any
 
 import numpy as np
 
-from .upstream_cases import CASES, F32, Case
+from .upstream_cases import CASES as _BASE_CASES
+from .upstream_cases import F32, Case
+from .upstream_cases_more import MORE_CASES
+
+CASES = [*_BASE_CASES, *MORE_CASES]
 
 __all__ = ["CASES", "Case", "load_example", "main", "retarget", "run_case"]
 

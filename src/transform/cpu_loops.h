@@ -193,5 +193,9 @@ Any lower_cumsum(const ir::TilePrimitiveCall& call, const Analyzer& analyzer);
 Any lower_atomic_add(const ir::TilePrimitiveCall& call, const Analyzer& analyzer);
 Any lower_im2col(const ir::TilePrimitiveCall& call, const Analyzer& analyzer);
 
+/*! \brief The element accesses `body` makes itself on `func`'s global tensors, guarded where the analyzer cannot
+ * prove them in bounds (cpu_safe_access.cc: TileLang's LegalizeSafeMemoryAccess). */
+Any guard_global_accesses(const Any& func, const Any& body, const Analyzer& analyzer);
+
 }  // namespace cpu
 }  // namespace tl

@@ -134,6 +134,7 @@ Any lower_tile_primitives() {
   return prim_func_pass("LowerTileOpsToLoops", [](const Any& func) {
     Any body = ir::PrimFunc(func).body();
     Analyzer analyzer = range_analyzer(body);
+    body = guard_global_accesses(func, body, analyzer);
     auto lower = [analyzer](const ir::TilePrimitiveCall& tile_call) { return lower_tile_call(tile_call, analyzer); };
     return with_body(func, map(body, {ir::rewrite<ir::TilePrimitiveCall>(lower)}, "post"));
   });

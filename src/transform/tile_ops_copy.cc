@@ -124,19 +124,43 @@ std::vector<TileOp> dram_copy(const ir::TilePrimitiveCall& stmt, const Region& s
   return {tensor_copy(stmt, src, staging, true), tensor_copy(stmt, dst, staging, false)};
 }
 
+// The padded matrix row of a one-row slice of an N-D tensor: the leading dims fold into the rows as in tile_region,
+// and dim n-2 must put every index on a tile row of its own (blocks of one row, or a dim of one), so the slice is
+// row 0 of its tile row, as a 1-D tensor is.
+Any vector_row(const Region& tensor, const BufferInfo& vec) {
+  size_t n = tensor.info.shape.size();
+  PaddedLayout layout = padded_layout(tensor.info);
+  if (layout.blocks[n - 2] != 1 && layout.shape[n - 2] != 1) {
+    fail("T.copy between tensor '" + tensor.info.name + "' (shape " + ints_str(tensor.info.shape) + ") and 1-D "
+         "on-chip buffer '" + vec.name + "' moves one row of dim " + std::to_string(n - 2) + ", but other copies "
+         "move that dim in blocks of several rows; a row slice is laid out on a tile row of its own, so every copy "
+         "of this tensor must move one row of dim " + std::to_string(n - 2));
+  }
+  Any lead(int64_t(0));
+  for (size_t d = 0; d + 2 < n; ++d) lead = fn::add(fn::mul(lead, Any(tensor.info.shape[d])), tensor.mins[d]);
+  return fn::add(fn::mul(lead, Any(layout.padded[n - 2])), padded_offset(tensor, n - 2));
+}
+
 // A 1-D on-chip buffer is a column vector and a 1-D tensor a row vector (row 0 of one tile row, InferTTLayout), so
 // a vector moves transposed on chip (a column tile transposed is a row tile): the reader reads row tiles, which
-// are transposed into the column vector; a column vector is transposed into row tiles the writer writes.
+// are transposed into the column vector; a column vector is transposed into row tiles the writer writes. A slice of
+// one row of an N-D tensor (`lse[bz, by, rows]`) is such a row too: a block of one row in dim n-2 lays each row on
+// a tile row of its own (tile_padding.cc), so the vector is row 0 of the tile row at `row` (vector_row).
 std::vector<TileOp> vector_copy(const ir::TilePrimitiveCall& stmt, const Region& tensor, const BufferInfo& vec, bool in) {
-  if (tensor.info.shape.size() != 1 || tensor.extents[0] != vec.shape[0]) {
-    fail("T.copy between tensor '" + tensor.info.name + "' (shape " + ints_str(tensor.info.shape) + ") and 1-D "
-         "on-chip buffer '" + vec.name + "' is not supported; the tenstorrent backend moves a 1-D on-chip buffer "
-         "(a column vector, e.g. a row reduction) from or to a block of a 1-D tensor of the same length");
+  size_t n = tensor.info.shape.size();
+  bool one_row = tensor.extents[n - 1] == vec.shape[0];
+  for (size_t d = 0; d + 1 < n; ++d) one_row = one_row && tensor.extents[d] == 1;
+  if (!one_row) {
+    fail("T.copy between tensor '" + tensor.info.name + "' (shape " + ints_str(tensor.info.shape) + ", region " +
+         ints_str(tensor.extents) + ") and 1-D on-chip buffer '" + vec.name + "' is not supported; the tenstorrent "
+         "backend moves a 1-D on-chip buffer (a column vector, e.g. a row reduction) from or to a block of a 1-D "
+         "tensor of the same length, or a slice of one row of an N-D tensor's last dim (lse[b, h, rows])");
   }
-  require_inside(tensor, vec, 0);
+  require_inside(tensor, vec, n - 1);
+  Any row_at = n == 1 ? Any(int64_t(0)) : vector_row(tensor, vec);
   auto [rows, cols] = tiles(vec, "on-chip vector");
-  Any col = padded_offset(tensor, 0);
-  int64_t row_tiles = padded_layout(tensor.info).padded[0] / tile_shape().second;
+  Any col = padded_offset(tensor, n - 1);
+  int64_t row_tiles = padded_layout(tensor.info).padded.back() / tile_shape().second;
   BufferInfo row = vec;
   row.name = vec.name + (in ? "_row" : "_T");
   row.shape = {tile_shape().first, vec.shape[0]};
@@ -147,8 +171,8 @@ std::vector<TileOp> vector_copy(const ir::TilePrimitiveCall& stmt, const Region&
     read.tensor = tensor.info;
     read.pad_rows = true;  // rows 1-31 of a 1-D tensor's tiles
     read.pad_cols = vec.shape[0] % tile_shape().second != 0 ||
-                    (!ir::IntImm::from(tensor.mins[0]) && tensor.info.shape[0] % tensor.extents[0] != 0);
-    read.fields = {{names::kTensor, tensor.info.var}, {names::kRow, Any(int64_t(0))}, {names::kCol, col},
+                    (!ir::IntImm::from(tensor.mins[n - 1]) && tensor.info.shape[n - 1] % tensor.extents[n - 1] != 0);
+    read.fields = {{names::kTensor, tensor.info.var}, {names::kRow, row_at}, {names::kCol, col},
                    {names::kRows, Any(int64_t(1))}, {names::kCols, Any(rows)}, {names::kRowTiles, Any(row_tiles)}};
     TileOp transpose{"transpose", stmt, vec, {row}};
     transpose.fields = {{names::kRows, Any(int64_t(1))}, {names::kCols, Any(rows)}};
@@ -159,7 +183,7 @@ std::vector<TileOp> vector_copy(const ir::TilePrimitiveCall& stmt, const Region&
   TileOp out{"copy_out", stmt};
   out.ins = {row};
   out.tensor = tensor.info;
-  out.fields = {{names::kTensor, tensor.info.var}, {names::kRow, Any(int64_t(0))}, {names::kCol, col},
+  out.fields = {{names::kTensor, tensor.info.var}, {names::kRow, row_at}, {names::kCol, col},
                 {names::kRows, Any(int64_t(1))}, {names::kCols, Any(rows)}, {names::kRowTiles, Any(row_tiles)}};
   return {transpose, out};
 }

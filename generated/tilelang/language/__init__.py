@@ -226,8 +226,13 @@ def dtype(value: Any) -> Any:  # noqa: N802
 
 
 def dynamic(name: Any, dtype: Any = 'int32') -> Any:  # noqa: N802
-    """TileLang's symbolic (dynamic) dimension. Dynamic shapes are not supported by these backends: calling it is a TileLangError saying so."""
+    """TileLang's symbolic (dynamic) dimension. In an eager `@tilelang.jit` function it is bound like T.const from the shapes of the tensors each call passes (the kernel is compiled per distinct shape and cached); elsewhere (a symbolic prim_func) it is a TileLangError saying dynamic shapes are not supported."""
     return _functions.dynamic(name, dtype)
+
+
+def reshape(src: Any, shape: Any) -> Any:  # noqa: N802
+    """A view of buffer `src` with another shape of the same element count, on the same storage (`T.Tensor(shape, src.dtype, src.data)`); a different element count is a TileLangError naming both shapes."""
+    return _functions.reshape(src, shape)
 
 
 def const(names: Any, dtype: Any = 'int32') -> Any:  # noqa: N802
@@ -416,6 +421,7 @@ __all__ = [
     'reduce_min',
     'reduce_sum',
     'reinterpret',
+    'reshape',
     'round',
     'rsqrt',
     'Select',

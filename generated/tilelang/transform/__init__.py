@@ -134,7 +134,7 @@ def LowerThreadAllreduce() -> tvm.transform.Pass:
 
 
 def LowerTileOpsToLoops() -> tvm.transform.Pass:
-    """Lower the tile primitives (T.copy, T.gemm, T.fill/T.clear) to loop nests, adding bounds guards on global accesses that may leave a partial tile. Plays the role of TileLang's LowerTileOp and LegalizeSafeMemoryAccess for loop-based targets (CPU and the GPU loop fallback); the in-tree 0.27 tile dispatch has no CPU variants and its CUDA variants reject shared-memory GEMM operands."""
+    """Lower the tile primitives (T.copy, T.gemm, T.fill/T.clear) to loop nests, adding bounds guards on global accesses that may leave a partial tile, and guard the element accesses the kernel writes itself on global tensors where the range analyzer cannot prove them in bounds (a grid overhanging a ragged tensor: stores skipped, loads read 0; cpu_safe_access.cc). Plays the role of TileLang's LowerTileOp and LegalizeSafeMemoryAccess for loop-based targets (CPU and the GPU loop fallback); the in-tree 0.27 tile dispatch has no CPU variants and its CUDA variants reject shared-memory GEMM operands."""
     return _cpp.make_pass('LowerTileOpsToLoops', {})
 
 

@@ -271,8 +271,13 @@ def build_copy(src: object, dst: object) -> Any:
     """`T.copy(src, dst)`: emit `T.tile.copy(dst_region, src_region)`.
 
     Operands are buffers, slices or element accesses (the start of a tile sized like the other operand). Unit dims
-    are ignored when matching the two regions' shapes, so `A[bz, y, x]` -> a 2-D tile works.
+    are ignored when matching the two regions' shapes, so `A[bz, y, x]` -> a 2-D tile works. Two element accesses
+    copy one element (a store, as TileLang lowers them).
     """
+    if all(isinstance(x, TensorLoad) and is_buffer_var(x.source) for x in (src, dst)):
+        # TileLang's copy(a[i], b[j]) of two element accesses: one element, a store `b[j] = a[i]`
+        value = src if str(src.ty.dtype) == str(dst.ty.dtype) else _T.cast(src, str(dst.ty.dtype))
+        return _T.buffer_store(dst.source, value, list(dst.indices))
     src_r = _copy_region(src, "src", dst)
     dst_r = _copy_region(dst, "dst", src_r)
     s_ext, d_ext = _non_unit(_extents(src_r)), _non_unit(_extents(dst_r))

@@ -54,8 +54,26 @@ def dtype(value: Any) -> str:
 
 
 def dynamic(name: Any, dtype: Any = "int32") -> Any:
-    raise TileLangError(f"T.dynamic({name!r}): dynamic shapes are not supported by the backends of this project; "
-                        "give the dimension a static value (a Python int, or T.const bound at compile time)")
+    """In an eager kernel a dynamic dimension is bound, like T.const, from the shapes of the tensors each call passes
+    (the kernel is compiled per distinct shape and cached); elsewhere (a symbolic prim_func) it is refused."""
+    if _eager.current() is not None and isinstance(name, str) and name.strip().isidentifier():
+        return _eager.declare_consts(name.strip(), normalize_dtype(dtype))
+    raise TileLangError(f"T.dynamic({name!r}): dynamic shapes are not supported by the backends of this project "
+                        "outside an eager @tilelang.jit function (where each call's shapes bind it); give the "
+                        "dimension a static value (a Python int, or T.const bound at compile time)")
+
+
+def reshape(src: Any, shape: Any) -> Any:
+    from ._frontend import is_buffer_var
+
+    if not is_buffer_var(src):
+        raise TileLangError(f"T.reshape: src must be a buffer, got {src!r}")
+    old = [int(d) for d in src.ty.shape]
+    new = [int(d) for d in (shape if isinstance(shape, (list, tuple)) else [shape])]
+    if int(np.prod(old)) != int(np.prod(new)):
+        raise TileLangError(f"T.reshape: buffer '{src.name}' of shape {old} ({int(np.prod(old))} elements) cannot be "
+                            f"viewed as shape {new} ({int(np.prod(new))} elements)")
+    return tensor(new, str(src.ty.dtype), src.data)
 
 
 def const(names: Any, dtype: Any = "int32") -> Any:

@@ -8,6 +8,19 @@ from typing import Any
 
 import numpy as np
 
+from ._requires import (
+    requires_cuda,
+    requires_cuda_compute_version,
+    requires_cuda_compute_version_eq,
+    requires_cuda_compute_version_ge,
+    requires_cuda_compute_version_gt,
+    requires_cuda_compute_version_le,
+    requires_cuda_compute_version_lt,
+    requires_gfx950,
+    requires_metal,
+    requires_package,
+)
+
 
 def _numpy(x: Any) -> np.ndarray:
     if isinstance(x, np.ndarray):
@@ -62,4 +75,7 @@ def main() -> None:
     sys.exit(pytest.main([path] if path else []))
 
 
-__all__ = ["assert_close_ratio", "main", "set_random_seed", "torch_assert_close"]
+__all__ = ["assert_close_ratio", "main", "requires_cuda", "requires_cuda_compute_version",
+           "requires_cuda_compute_version_eq", "requires_cuda_compute_version_ge", "requires_cuda_compute_version_gt",
+           "requires_cuda_compute_version_le", "requires_cuda_compute_version_lt", "requires_gfx950", "requires_metal",
+           "requires_package", "set_random_seed", "torch_assert_close"]

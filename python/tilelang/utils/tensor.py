@@ -14,8 +14,9 @@ import numpy as np
 from ..engine.param import KernelParam
 from ..errors import TileLangError
 from ..profiler import TensorSupplyType, supply
+from ..testing import torch_assert_close
 
-__all__ = ["TensorSupplyType", "get_tensor_supply"]
+__all__ = ["TensorSupplyType", "get_tensor_supply", "torch_assert_close"]
 
 
 def get_tensor_supply(supply_type: TensorSupplyType = TensorSupplyType.Integer,
