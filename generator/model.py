@@ -9,6 +9,7 @@ from .diagnostics import Location
 from .ir_nodes import IrKey, IrNode
 from .language import Language
 from .op_map import EltwiseOp, OpMap
+from .records import RecordSet
 from .params import ParamValue
 
 # Kernel role -> the processor class whose header declares a call (tt-metal compiles reader and
@@ -305,6 +306,7 @@ class SpecSet:
     ir_nodes: tuple[IrNode, ...] = ()
     ir_keys: tuple[IrKey, ...] = ()
     op_maps: tuple[OpMap, ...] = ()
+    record_sets: tuple[RecordSet, ...] = ()  # documents that cross a language boundary (tt.plan.json)
     files: tuple[str, ...] = field(default=())
 
     @property
@@ -363,5 +365,6 @@ class SpecSet:
             "language": self.languages,
             "ir": self.ir_nodes,
             "op_map": self.op_maps,
+            "record": self.record_sets,
         }
         return tuple(sorted({obj.source for kind in kinds for obj in groups[kind]}))

@@ -16,7 +16,7 @@ std::string supported_formats() {
   return join(formats);
 }
 
-// The CB descriptor of one stream (schema/tt_plan.schema.json, `cbs`).
+// The CB descriptor of one stream (the `cb` record of specs/records/tt_plan.yaml).
 Dict cb_descriptor(const Stream& s, int64_t tile_elems) {
   Any dtype = String(s.dtype);
   int64_t page = truthy(fn::supported_dtype(dtype)) ? tile_elems * as_int(fn::dtype_bytes(dtype)) : 0;

@@ -2,7 +2,7 @@
 
 `metalium_program(device_mod, params)` turns the role kernels of the pipeline into
 reader.cpp / compute.cpp / writer.cpp (kernel_cpp.py), the plan (tt.plan.json, validated by
-schema/tt_plan.schema.json, shipped as plan_schema.py), main.cpp and CMakeLists.txt (Jinja templates in metalium/),
+the JSON Schema of specs/records/tt_plan.yaml, shipped as plan_schema.py), main.cpp and CMakeLists.txt (Jinja templates in metalium/),
 and run_ttnn.py, the same program through ttnn.generic_op (ttnn_host.py).
 `MetaliumProgram.save(dir)` writes them; calling it with numpy arrays builds (cached) and runs the host program
 against the emulator and returns the counters.
@@ -27,7 +27,7 @@ from . import attr_keys, device, emulator, intrinsics
 from .host import host_layout, host_plan
 from .kernel_cpp import TTCodegenError, kernel_source
 from .lowered import get_attr
-from .plan_schema import PLAN_SCHEMA
+from .plan_schema import SCHEMAS
 from .roles import KERNEL_ROLES
 from .templates import templates
 from .ttnn_host import SCRIPT, render_ttnn, unsupported
@@ -107,7 +107,7 @@ def _json_number(value: float) -> float | str:
 def validate_plan(plan: dict[str, Any]) -> None:
     import jsonschema  # heavy (its format checkers): imported when a plan is validated (save(), the tests)
 
-    errors = sorted(jsonschema.Draft202012Validator(PLAN_SCHEMA).iter_errors(plan), key=lambda e: list(e.path))
+    errors = sorted(jsonschema.Draft202012Validator(SCHEMAS["tt_plan"]).iter_errors(plan), key=lambda e: list(e.path))
     if errors:
         where = "/".join(str(p) for p in errors[0].path) or "(root)"
         raise TTCodegenError(f"tt.plan.json does not match its schema at {where}: {errors[0].message}")
