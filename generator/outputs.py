@@ -54,7 +54,7 @@ TEMPLATED_OUTPUTS: tuple[TemplatedOutput, ...] = (
     TemplatedOutput("tilelang/tenstorrent/plan_schema.py", "python/plan_schema.py.j2", ("record",)),
     TemplatedOutput("tilelang/tenstorrent/records.py", "python/records.py.j2", ("record",)),
     TemplatedOutput("cpp/records.h", "cpp/records.h.j2", ("record",), banner_folders=True),
-    TemplatedOutput("emulator/include/tt_emu/records.hpp", "cpp/records.h.j2", ("record",), banner_folders=True),
+    TemplatedOutput("emulator/include/tt_emu/records.hpp", "emulator/records.hpp.j2", ("record",), banner_folders=True),
     TemplatedOutput("cpp/passes/{pass}.cc", "cpp/pass.cc.j2", (), each="pass"),
     TemplatedOutput("cpp/protocols.cc", "cpp/protocols.cc.j2", ("protocol", "op_map")),
     TemplatedOutput("cpp/intrinsics.cc", "cpp/intrinsics.cc.j2", ("intrinsic",)),

@@ -21,10 +21,10 @@ from .naming import camel
 if TYPE_CHECKING:
     from .loader import JsonPath, SpecFile
 
-BUILTINS = ("int", "number", "bool", "str", "list", "map")
-_JSON_TYPES = {"int": "integer", "number": "number", "bool": "boolean", "str": "string", "list": "array",
-               "map": "object"}
-_PY_TYPES = {"int": "int", "number": "float", "bool": "bool", "str": "str"}
+BUILTINS = ("int", "number", "bool", "str", "null", "list", "map")
+_JSON_TYPES = {"int": "integer", "number": "number", "bool": "boolean", "str": "string", "null": "null",
+               "list": "array", "map": "object"}
+_PY_TYPES = {"int": "int", "number": "float", "bool": "bool", "str": "str", "null": "None"}
 _BOUNDS = (("min", "minimum"), ("max", "maximum"), ("min_items", "minItems"), ("max_items", "maxItems"),
            ("pattern", "pattern"))
 
@@ -62,6 +62,7 @@ class Record:
     one_of: tuple[TypeNode, ...] = ()
     extends: str = ""
     abstract: bool = False
+    cpp_enum: str = ""  # the emulator's enum of the fields (counters indexed by it)
     written_by: tuple[str, ...] = ()
     read_by: tuple[str, ...] = ()
 
@@ -227,7 +228,7 @@ def build_records(spec: SpecFile, diagnostics: Diagnostics) -> RecordSet:
         records.append(Record(r["name"], r["doc"], tuple(fields),
                               tuple((v["doc"], tuple(v["required"])) for v in r.get("variants", ())),
                               tuple(_type(t) for t in r.get("one_of", ())), base, bool(r.get("abstract")),
-                              tuple(r.get("written_by", ())), tuple(r.get("read_by", ()))))
+                              r.get("cpp_enum", ""), tuple(r.get("written_by", ())), tuple(r.get("read_by", ()))))
     result = RecordSet(spec.data["name"], spec.data["title"], spec.data["doc"], spec.data["root"], tuple(records),
                        spec.path, spec.at(()))
     _check(result, spec, diagnostics)

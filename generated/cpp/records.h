@@ -175,4 +175,183 @@ namespace semaphore_id {
 inline constexpr const char kSemaphore[] = "semaphore";
 }  // namespace semaphore_id
 
+// buffer (tt.plan.json): The layout of one DRAM tensor as the tt.buffers attribute of the lowered kernels holds it (not a part of the plan: build_plan turns it into the plan's tensor record).
+namespace buffer {
+inline constexpr const char kMemory[] = "memory";
+inline constexpr const char kLayout[] = "layout";
+inline constexpr const char kPageLayout[] = "page_layout";
+inline constexpr const char kDtype[] = "dtype";
+inline constexpr const char kDataFormat[] = "data_format";
+inline constexpr const char kPageBytes[] = "page_bytes";
+inline constexpr const char kPages[] = "pages";
+inline constexpr const char kTileRows[] = "tile_rows";
+inline constexpr const char kTileCols[] = "tile_cols";
+inline constexpr const char kShape[] = "shape";
+inline constexpr const char kPaddedShape[] = "padded_shape";
+inline constexpr const char kBlocks[] = "blocks";
+inline constexpr const char kPadValue[] = "pad_value";
+}  // namespace buffer
+
+// accessor (tt.plan.json): The tensor accessor of one DRAM tensor as the tt.accessors attribute of the lowered kernels holds it (not a part of the plan: the kernels' compile_time_args come from it).
+namespace accessor {
+inline constexpr const char kStrideMode[] = "stride_mode";
+inline constexpr const char kPageBytes[] = "page_bytes";
+inline constexpr const char kCompileTimeArgs[] = "compile_time_args";
+inline constexpr const char kParameter[] = "parameter";
+}  // namespace accessor
+
+// host_tensor (tt.plan.json): A plan tensor as main.cpp.j2 sees it (tilelang.tenstorrent.metalium.render_host): where its row-major values go in what DRAM holds (host_layout: `lead` matrices of rows x cols in matrices of prows x pcols, element (r, c) at row r // er * pr + r % er and col c // ec * pc + c % ec) and how the host vector holds its values.
+namespace host_tensor {
+inline constexpr const char kName[] = "name";
+inline constexpr const char kParameter[] = "parameter";
+inline constexpr const char kShape[] = "shape";
+inline constexpr const char kPaddedShape[] = "padded_shape";
+inline constexpr const char kBlocks[] = "blocks";
+inline constexpr const char kPadValue[] = "pad_value";
+inline constexpr const char kDtype[] = "dtype";
+inline constexpr const char kDataFormat[] = "data_format";
+inline constexpr const char kPageBytes[] = "page_bytes";
+inline constexpr const char kPages[] = "pages";
+inline constexpr const char kPageLayout[] = "page_layout";
+inline constexpr const char kRole[] = "role";
+inline constexpr const char kConstant[] = "constant";
+inline constexpr const char kLead[] = "lead";
+inline constexpr const char kRows[] = "rows";
+inline constexpr const char kCols[] = "cols";
+inline constexpr const char kProws[] = "prows";
+inline constexpr const char kPcols[] = "pcols";
+inline constexpr const char kEr[] = "er";
+inline constexpr const char kPr[] = "pr";
+inline constexpr const char kEc[] = "ec";
+inline constexpr const char kPc[] = "pc";
+inline constexpr const char kElems[] = "elems";
+inline constexpr const char kPaddedElems[] = "padded_elems";
+inline constexpr const char kPadded[] = "padded";
+inline constexpr const char kCtype[] = "ctype";
+inline constexpr const char kFill[] = "fill";
+inline constexpr const char kMask[] = "mask";
+}  // namespace host_tensor
+
+// host_mask (tt.plan.json): An index mask as main.cpp.j2 fills it.
+namespace host_mask {
+inline constexpr const char kP[] = "p";
+inline constexpr const char kQ[] = "q";
+inline constexpr const char kFirst[] = "first";
+inline constexpr const char kStep[] = "step";
+inline constexpr const char kOnTrue[] = "on_true";
+inline constexpr const char kOnFalse[] = "on_false";
+inline constexpr const char kOnTrueBits[] = "on_true_bits";
+inline constexpr const char kOnFalseBits[] = "on_false_bits";
+}  // namespace host_mask
+
+// ttnn_tensor (tt.plan.json): A plan tensor as run_ttnn.py.j2 sees it (tilelang.tenstorrent.ttnn_host.render_ttnn).
+namespace ttnn_tensor {
+inline constexpr const char kName[] = "name";
+inline constexpr const char kParameter[] = "parameter";
+inline constexpr const char kShape[] = "shape";
+inline constexpr const char kPaddedShape[] = "padded_shape";
+inline constexpr const char kBlocks[] = "blocks";
+inline constexpr const char kPadValue[] = "pad_value";
+inline constexpr const char kDtype[] = "dtype";
+inline constexpr const char kDataFormat[] = "data_format";
+inline constexpr const char kPageBytes[] = "page_bytes";
+inline constexpr const char kPages[] = "pages";
+inline constexpr const char kPageLayout[] = "page_layout";
+inline constexpr const char kRole[] = "role";
+inline constexpr const char kConstant[] = "constant";
+inline constexpr const char kRows[] = "rows";
+inline constexpr const char kCols[] = "cols";
+inline constexpr const char kLayout[] = "layout";
+inline constexpr const char kPad[] = "pad";
+inline constexpr const char kTtnn[] = "ttnn";
+inline constexpr const char kHostDtype[] = "host_dtype";
+}  // namespace ttnn_tensor
+
+// ttnn_cb (tt.plan.json): A plan CB as run_ttnn.py.j2 sees it.
+namespace ttnn_cb {
+inline constexpr const char kIndex[] = "index";
+inline constexpr const char kStream[] = "stream";
+inline constexpr const char kShares[] = "shares";
+inline constexpr const char kBuffer[] = "buffer";
+inline constexpr const char kBufferDtype[] = "buffer_dtype";
+inline constexpr const char kClass[] = "class";
+inline constexpr const char kDtype[] = "dtype";
+inline constexpr const char kDataFormat[] = "data_format";
+inline constexpr const char kPageBytes[] = "page_bytes";
+inline constexpr const char kBlockPages[] = "block_pages";
+inline constexpr const char kDepth[] = "depth";
+inline constexpr const char kProducer[] = "producer";
+inline constexpr const char kConsumer[] = "consumer";
+inline constexpr const char kTtnn[] = "ttnn";
+}  // namespace ttnn_cb
+
+// report (tt.report.json): The whole report of one emulator process.
+namespace report {
+inline constexpr const char kStatus[] = "status";
+inline constexpr const char kError[] = "error";
+inline constexpr const char kDump[] = "dump";
+inline constexpr const char kProfile[] = "profile";
+inline constexpr const char kPrograms[] = "programs";
+inline constexpr const char kRunSeconds[] = "run_seconds";
+inline constexpr const char kCores[] = "cores";
+inline constexpr const char kTotal[] = "total";
+inline constexpr const char kKernels[] = "kernels";
+}  // namespace report
+
+// counters (tt.report.json): What one core did (or all of them, summed); every counter counts from zero.
+namespace counters {
+inline constexpr const char kDramBytesRead[] = "dram_bytes_read";
+inline constexpr const char kDramBytesWritten[] = "dram_bytes_written";
+inline constexpr const char kNocReads[] = "noc_reads";
+inline constexpr const char kNocWrites[] = "noc_writes";
+inline constexpr const char kReadBarriers[] = "read_barriers";
+inline constexpr const char kWriteBarriers[] = "write_barriers";
+inline constexpr const char kMatmulTiles[] = "matmul_tiles";
+inline constexpr const char kEltwiseTiles[] = "eltwise_tiles";
+inline constexpr const char kSfpuTiles[] = "sfpu_tiles";
+inline constexpr const char kCopyTiles[] = "copy_tiles";
+inline constexpr const char kPackTiles[] = "pack_tiles";
+inline constexpr const char kCbPushes[] = "cb_pushes";
+inline constexpr const char kCbPops[] = "cb_pops";
+inline constexpr const char kCbPagesPushed[] = "cb_pages_pushed";
+inline constexpr const char kNocMulticastWrites[] = "noc_multicast_writes";
+inline constexpr const char kNocMulticastBytes[] = "noc_multicast_bytes";
+inline constexpr const char kNocMulticastLinkedBytes[] = "noc_multicast_linked_bytes";
+inline constexpr const char kSemaphoreIncs[] = "semaphore_incs";
+inline constexpr const char kSemaphoreMulticasts[] = "semaphore_multicasts";
+inline constexpr const char kSemaphoreWaits[] = "semaphore_waits";
+}  // namespace counters
+
+// core_counters (tt.report.json): The counters of one core.
+namespace core_counters {
+inline constexpr const char kDramBytesRead[] = "dram_bytes_read";
+inline constexpr const char kDramBytesWritten[] = "dram_bytes_written";
+inline constexpr const char kNocReads[] = "noc_reads";
+inline constexpr const char kNocWrites[] = "noc_writes";
+inline constexpr const char kReadBarriers[] = "read_barriers";
+inline constexpr const char kWriteBarriers[] = "write_barriers";
+inline constexpr const char kMatmulTiles[] = "matmul_tiles";
+inline constexpr const char kEltwiseTiles[] = "eltwise_tiles";
+inline constexpr const char kSfpuTiles[] = "sfpu_tiles";
+inline constexpr const char kCopyTiles[] = "copy_tiles";
+inline constexpr const char kPackTiles[] = "pack_tiles";
+inline constexpr const char kCbPushes[] = "cb_pushes";
+inline constexpr const char kCbPops[] = "cb_pops";
+inline constexpr const char kCbPagesPushed[] = "cb_pages_pushed";
+inline constexpr const char kNocMulticastWrites[] = "noc_multicast_writes";
+inline constexpr const char kNocMulticastBytes[] = "noc_multicast_bytes";
+inline constexpr const char kNocMulticastLinkedBytes[] = "noc_multicast_linked_bytes";
+inline constexpr const char kSemaphoreIncs[] = "semaphore_incs";
+inline constexpr const char kSemaphoreMulticasts[] = "semaphore_multicasts";
+inline constexpr const char kSemaphoreWaits[] = "semaphore_waits";
+inline constexpr const char kCore[] = "core";
+}  // namespace core_counters
+
+// kernel_build (tt.report.json): How one kernel was built.
+namespace kernel_build {
+inline constexpr const char kPath[] = "path";
+inline constexpr const char kCompileSeconds[] = "compile_seconds";
+inline constexpr const char kCached[] = "cached";
+}  // namespace kernel_build
+
 }  // namespace tl::records

@@ -5,6 +5,7 @@
 
 #include "engine_common.h"
 #include "tile_dataflow.h"
+#include "records.h"
 
 namespace tl {
 namespace {
@@ -24,22 +25,22 @@ Dict cb_descriptor(const Stream& s, int64_t tile_elems) {
     fail("on-chip buffer '" + s.buffer.name + "' has dtype " + s.dtype + "; the tenstorrent backend supports " +
          supported_formats());
   }
-  Dict cb = ordered({{"index", s.index},
-                  {"stream", String(s.key)},
-                  {"buffer", String(s.buffer.name)},
-                  {"buffer_dtype", String(s.buffer.dtype)},
-                  {"class", String(s.cls)},
-                  {"dtype", dtype},
-                  {"data_format", fn::data_format(dtype)},
-                  {"page_bytes", page},
-                  {"block_pages", s.pages},
-                  {"depth", s.pages_depth},
-                  {"producer", String(s.producer)},
-                  {"consumer", String(s.consumers[0])}});
+  Dict cb = ordered({{records::cb::kIndex, s.index},
+                  {records::cb::kStream, String(s.key)},
+                  {records::cb::kBuffer, String(s.buffer.name)},
+                  {records::cb::kBufferDtype, String(s.buffer.dtype)},
+                  {records::cb::kClass, String(s.cls)},
+                  {records::cb::kDtype, dtype},
+                  {records::cb::kDataFormat, fn::data_format(dtype)},
+                  {records::cb::kPageBytes, page},
+                  {records::cb::kBlockPages, s.pages},
+                  {records::cb::kDepth, s.pages_depth},
+                  {records::cb::kProducer, String(s.producer)},
+                  {records::cb::kConsumer, String(s.consumers[0])}});
   if (!s.shares.empty()) {
     List shares;
     for (const std::string& k : s.shares) shares.push_back(String(k));
-    cb.Set(String("shares"), shares);
+    cb.Set(String(records::cb::kShares), shares);
   }
   return cb;
 }
@@ -65,9 +66,9 @@ Ctx op_context(const TileOp& op, const CBs& cbs, bool absorbed) {
   Ctx ctx;
   for (const auto& [k, v] : op.fields) ctx.set(k, v);
   ctx.set(names::kAbsorbed, Any(absorbed));
-  ctx.set(names::kOut, cbs.find(op.writes) ? attr(cbs.at(op.writes), "index") : Any(int64_t(-1)));
+  ctx.set(names::kOut, cbs.find(op.writes) ? attr(cbs.at(op.writes), records::cb::kIndex) : Any(int64_t(-1)));
   List ins;
-  for (const std::string& k : op.reads) ins.push_back(attr(cbs.at(k), "index"));
+  for (const std::string& k : op.reads) ins.push_back(attr(cbs.at(k), records::cb::kIndex));
   ctx.set(names::kIns, ins);
   List waits, pops;
   for (int64_t wait : op.waits) waits.push_back(Any(wait));
@@ -84,7 +85,7 @@ Ctx op_context(const TileOp& op, const CBs& cbs, bool absorbed) {
     }
   }
   ctx.set(names::kPageBytes, page_bytes);
-  ctx.set(names::kPartial, op.partial.empty() ? Any(int64_t(-1)) : attr(cbs.at(op.partial), "index"));
+  ctx.set(names::kPartial, op.partial.empty() ? Any(int64_t(-1)) : attr(cbs.at(op.partial), records::cb::kIndex));
   return ctx;
 }
 
