@@ -80,7 +80,7 @@ Ctx op_context(const TileOp& op, const CBs& cbs, bool absorbed) {
   keys.insert(keys.end(), op.reads.begin(), op.reads.end());
   for (const std::string& k : keys) {
     if (const Any* cb = cbs.find(k)) {
-      page_bytes = attr(*cb, "page_bytes");
+      page_bytes = attr(*cb, records::cb::kPageBytes);
       break;
     }
   }
@@ -145,7 +145,7 @@ Any dataflow(const std::string& name, const Dict& options, const DataflowParams&
     for (const auto& [tensor, layout] : attr_dict(func, keys::kTtBuffers)) {
       Dict entry(as_dict(layout));
       auto pad = pads.find(as_str(tensor));
-      entry.Set(String("pad_value"), Any(pad == pads.end() ? 0.0 : pad->second));
+      entry.Set(String(records::buffer::kPadValue), Any(pad == pads.end() ? 0.0 : pad->second));
       buffers.Set(String(as_str(tensor)), entry);
     }
     return with_attrs(func, {{keys::kTtCbs, cbs}, {keys::kTtBuffers, buffers}});
@@ -158,10 +158,10 @@ Any lower_tiles(const std::string& name, const Dict& options, const LowerTilesPa
     Any func = fold_constant_scalars(unfolded);
     CBs cbs;
     for (const Any& cb : as_list(get_attr(func, keys::kTtCbs))) {
-      cbs.by_stream.emplace_back(as_str(attr(cb, "stream")), cb);
+      cbs.by_stream.emplace_back(as_str(attr(cb, records::cb::kStream)), cb);
       Dict desc = as_dict(cb);  // "shares": values that use the CB after an earlier one is dead
-      if (desc.count(String("shares"))) {
-        for (const Any& k : as_list(desc.at(String("shares")))) cbs.by_stream.emplace_back(as_str(k), cb);
+      if (desc.count(String(records::cb::kShares))) {
+        for (const Any& k : as_list(desc.at(String(records::cb::kShares)))) cbs.by_stream.emplace_back(as_str(k), cb);
       }
     }
     Any body = ir::PrimFunc(func).body();

@@ -70,7 +70,7 @@ List argument_values(const Any& func, const std::vector<std::string>& names, con
     List values;
     for (const std::string& a : names) {
       auto t = tensor_args.Get(String(a));
-      values.push_back(t.has_value() ? Any(dict({{str("tensor"), *t}})) : item(work, str(a)));
+      values.push_back(t.has_value() ? Any(dict({{str(records::tensor_address::kTensor), *t}})) : item(work, str(a)));
     }
     per_core.push_back(values);
   }
