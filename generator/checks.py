@@ -20,6 +20,7 @@ from .model import (
     SpecSet,
 )
 from .op_map import EltwiseOp, check_op_maps
+from .records import check_attribute_records
 from .params import Value
 from .pass_checks import check_hooks, check_passes, check_pipelines
 
@@ -55,6 +56,7 @@ def check_model(model: SpecSet, diagnostics: Diagnostics) -> None:
     _check_protocols(model, bad_ops, diagnostics)
     check_passes(model, diagnostics)
     check_pipelines(model, diagnostics)
+    check_attribute_records(model, diagnostics)
     _check_backends(model, diagnostics)
     _check_languages(model, diagnostics)
 

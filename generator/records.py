@@ -20,6 +20,7 @@ from .naming import camel
 
 if TYPE_CHECKING:
     from .loader import JsonPath, SpecFile
+    from .model import SpecSet
 
 BUILTINS = ("int", "number", "bool", "str", "null", "list", "map")
 _JSON_TYPES = {"int": "integer", "number": "number", "bool": "boolean", "str": "string", "null": "null",
@@ -63,6 +64,7 @@ class Record:
     extends: str = ""
     abstract: bool = False
     cpp_enum: str = ""  # the emulator's enum of the fields (counters indexed by it)
+    attribute: str = ""  # the IR attribute (name -> record) an annotate rule writes
     written_by: tuple[str, ...] = ()
     read_by: tuple[str, ...] = ()
 
@@ -228,7 +230,8 @@ def build_records(spec: SpecFile, diagnostics: Diagnostics) -> RecordSet:
         records.append(Record(r["name"], r["doc"], tuple(fields),
                               tuple((v["doc"], tuple(v["required"])) for v in r.get("variants", ())),
                               tuple(_type(t) for t in r.get("one_of", ())), base, bool(r.get("abstract")),
-                              r.get("cpp_enum", ""), tuple(r.get("written_by", ())), tuple(r.get("read_by", ()))))
+                              r.get("cpp_enum", ""), r.get("attribute", ""), tuple(r.get("written_by", ())),
+                              tuple(r.get("read_by", ()))))
     result = RecordSet(spec.data["name"], spec.data["title"], spec.data["doc"], spec.data["root"], tuple(records),
                        spec.path, spec.at(()))
     _check(result, spec, diagnostics)
@@ -297,3 +300,31 @@ def _check_cycles(records: RecordSet, spec: SpecFile, diagnostics: Diagnostics) 
     for name in graph:
         if name not in state:
             visit(name, [name])
+
+
+def check_attribute_records(model: SpecSet, diagnostics: Diagnostics) -> None:
+    """An annotate rule that writes the attribute of a record (`attribute: tt.buffers`) sets the record's required
+    fields and no others: the record and the rule state one set of keys."""
+    records = {r.attribute: r for rs in model.record_sets for r in rs.records if r.attribute}
+    for p in model.passes:
+        for rule in p.rules:
+            params = dict(rule.params)
+            attr = getattr(params.get("attr"), "value", None)
+            if rule.kind != "annotate" or attr not in records or "fields" not in params:
+                continue
+            record = records[attr]
+            names = [name for name, _ in getattr(params["fields"], "items", ())]
+            declared = {f.name for f in record.fields}
+            extra = [n for n in names if n not in declared]
+            missing = [f.name for f in record.fields if not f.optional and f.name not in names]
+            if extra or missing:
+                what = "; ".join(part for part in (
+                    f"sets {', '.join(extra)}, which record '{record.name}' does not declare" if extra else "",
+                    f"does not set {', '.join(missing)}, which record '{record.name}' requires" if missing else "")
+                    if part)
+                diagnostics.error(rule.location, f"pass {p.name} writes {attr} (record '{record.name}' of "
+                                  f"{record_source(model, record)}) but {what}")
+
+
+def record_source(model: SpecSet, record: Record) -> str:
+    return next(rs.source for rs in model.record_sets if record in rs.records)

@@ -225,6 +225,7 @@ def test_gemm_matches_numpy(emulator: Any, shape: tuple[Any, ...]) -> None:
     err = float(np.abs(f32(c) - ref).max())
     assert err <= bound, f"max error {err} > {bound}"
     report = kernel.last_report
+    jsonschema.Draft202012Validator(SCHEMAS["tt_report"]).validate(report)  # specs/records/tt_report.yaml
     assert report["status"] == "ok"
     assert report["total"]["matmul_tiles"] == (m // 32) * (n // 32) * (k // 32)
 
