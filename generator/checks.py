@@ -20,9 +20,9 @@ from .model import (
     SpecSet,
 )
 from .op_map import EltwiseOp, check_op_maps
-from .records import check_attribute_records
 from .params import Value
 from .pass_checks import check_hooks, check_passes, check_pipelines
+from .records import check_attribute_records
 
 __all__ = ["check_hooks", "check_model"]  # check_hooks lives with the pass checks; callers find it here too
 

@@ -9,8 +9,8 @@ from .diagnostics import Location
 from .ir_nodes import IrKey, IrNode
 from .language import Language
 from .op_map import EltwiseOp, OpMap
-from .records import RecordSet
 from .params import ParamValue
+from .records import RecordSet
 
 # Kernel role -> the processor class whose header declares a call (tt-metal compiles reader and
 # writer kernels for the data-movement RISC-Vs and compute kernels for the three TRISCs).

@@ -1,7 +1,7 @@
 """Metalium artifacts of lowered Tenstorrent kernels.
 
-Static checks (the plan against the schema of specs/records/tt_plan.yaml, kernels calling only the spellings of the selected
-API profile, the host program's per-core arguments), then every generated kernel and host program compiled with
+Static checks (the plan against the schema of specs/records/tt_plan.yaml, kernels calling only the spellings of the
+selected API profile, the host program's per-core arguments), then every generated kernel and host program compiled with
 `-Wall -Werror` against the emulator headers, then run in the emulator and compared with numpy.
 
 Tolerances (bf16 results of inputs drawn from U(-1, 1)): with fp32 accumulation, |got - ref| <= 2^-7 * max|ref|

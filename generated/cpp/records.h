@@ -296,6 +296,8 @@ inline constexpr const char kRunSeconds[] = "run_seconds";
 inline constexpr const char kCores[] = "cores";
 inline constexpr const char kTotal[] = "total";
 inline constexpr const char kKernels[] = "kernels";
+inline constexpr const char kStdout[] = "stdout";
+inline constexpr const char kExecutionBackend[] = "execution_backend";
 }  // namespace report
 
 // counters (tt.report.json): What one core did (or all of them, summed); every counter counts from zero.

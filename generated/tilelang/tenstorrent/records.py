@@ -661,6 +661,8 @@ Report = TypedDict('Report', {
     'cores': list[CoreCounters],
     'total': Counters,
     'kernels': dict[str, KernelBuild],
+    'stdout': NotRequired[str],
+    'execution_backend': NotRequired[Literal['ttnn']],
 })
 
 
@@ -676,6 +678,8 @@ class REPORT:
     CORES: Final = 'cores'
     TOTAL: Final = 'total'
     KERNELS: Final = 'kernels'
+    STDOUT: Final = 'stdout'
+    EXECUTION_BACKEND: Final = 'execution_backend'
 
 
 class COUNTERS:
@@ -763,7 +767,7 @@ RECORD_FIELDS: dict[str, tuple[str, ...]] = {
     'host_mask': ('p', 'q', 'first', 'step', 'on_true', 'on_false', 'on_true_bits', 'on_false_bits', ),
     'ttnn_tensor': ('name', 'parameter', 'shape', 'padded_shape', 'blocks', 'pad_value', 'dtype', 'data_format', 'page_bytes', 'pages', 'page_layout', 'role', 'constant', 'rows', 'cols', 'layout', 'pad', 'ttnn', 'host_dtype', ),
     'ttnn_cb': ('index', 'stream', 'shares', 'buffer', 'buffer_dtype', 'class', 'dtype', 'data_format', 'page_bytes', 'block_pages', 'depth', 'producer', 'consumer', 'ttnn', ),
-    'report': ('status', 'error', 'dump', 'profile', 'programs', 'run_seconds', 'cores', 'total', 'kernels', ),
+    'report': ('status', 'error', 'dump', 'profile', 'programs', 'run_seconds', 'cores', 'total', 'kernels', 'stdout', 'execution_backend', ),
     'counters': ('dram_bytes_read', 'dram_bytes_written', 'noc_reads', 'noc_writes', 'read_barriers', 'write_barriers', 'matmul_tiles', 'eltwise_tiles', 'sfpu_tiles', 'copy_tiles', 'pack_tiles', 'cb_pushes', 'cb_pops', 'cb_pages_pushed', 'noc_multicast_writes', 'noc_multicast_bytes', 'noc_multicast_linked_bytes', 'semaphore_incs', 'semaphore_multicasts', 'semaphore_waits', ),
     'core_counters': ('dram_bytes_read', 'dram_bytes_written', 'noc_reads', 'noc_writes', 'read_barriers', 'write_barriers', 'matmul_tiles', 'eltwise_tiles', 'sfpu_tiles', 'copy_tiles', 'pack_tiles', 'cb_pushes', 'cb_pops', 'cb_pages_pushed', 'noc_multicast_writes', 'noc_multicast_bytes', 'noc_multicast_linked_bytes', 'semaphore_incs', 'semaphore_multicasts', 'semaphore_waits', 'core', ),
     'kernel_build': ('path', 'compile_seconds', 'cached', ),

@@ -93,8 +93,8 @@ def build_plan(device_mod: tvm.IRModule, params: Sequence[Any], kernel: str) -> 
     return {PLAN.KERNEL: kernel, PLAN.DEVICE: facts, PLAN.CORE_GRID: plan[PLAN.CORE_GRID],
             PLAN.GRID_BLOCKS: plan[PLAN.GRID_BLOCKS], PLAN.PARTITION_MODE: plan[PLAN.PARTITION_MODE],
             PLAN.CORE_RANGES: plan[PLAN.CORE_RANGES], PLAN.WORK_PARTITION: plan[PLAN.WORK_PARTITION],
-            PLAN.TENSORS: tensors, PLAN.CBS: plan[PLAN.CBS], PLAN.KERNELS: kernels,  # type: ignore[typeddict-item]
-            PLAN.SEMAPHORES: plan[PLAN.SEMAPHORES]}
+            PLAN.TENSORS: tensors, PLAN.CBS: plan[PLAN.CBS], PLAN.SEMAPHORES: plan[PLAN.SEMAPHORES],
+            PLAN.KERNELS: kernels}  # type: ignore[typeddict-item]
 
 
 def _tensors(plan: dict[str, Any], funcs: dict[str, tirx.PrimFunc], params: list[str]) -> list[Tensor]:

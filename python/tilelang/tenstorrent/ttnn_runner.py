@@ -37,7 +37,7 @@ class TTNNProgram(MetaliumProgram):
                 target = arrays[t[TENSOR.PARAMETER]]
                 target[...] = np.asarray(outputs[t[TENSOR.NAME]]).reshape(target.shape).astype(target.dtype)
         # a hardware run has no emulator counters: only the status of the report record, and where it ran
-        self.last_report = {REPORT.STATUS: "ok", "execution_backend": "ttnn"}
+        self.last_report = {REPORT.STATUS: "ok", REPORT.EXECUTION_BACKEND: "ttnn"}
         return self.last_report
 
 

@@ -21,7 +21,7 @@
 
 #include "core_lock.hpp"  // Core::mu
 #include "tt-metalium/host_api.hpp"
-#include "tt_emu/records.hpp"  // enum Counter, kCounterNames
+#include "tt_emu/counters.hpp"  // enum Counter, kCounterNames
 
 namespace tt_emu {
 
@@ -97,7 +97,7 @@ namespace tt_emu {
 
 // ------------------------------------------------------------------ per-core execution state
 
-// enum Counter (kDramBytesRead, ..., kNumCounters) and kCounterNames: tt_emu/records.hpp, from the counters record of
+// enum Counter (kDramBytesRead, ..., kNumCounters) and kCounterNames: tt_emu/counters.hpp, from the counters record of
 // specs/records/tt_report.yaml.
 using Counters = std::array<uint64_t, kNumCounters>;
 

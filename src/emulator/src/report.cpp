@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "emu.hpp"
+#include "tt_emu/records.hpp"
 
 namespace tt_emu {
 
