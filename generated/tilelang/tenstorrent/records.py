@@ -665,6 +665,12 @@ Report = TypedDict('Report', {
     'execution_backend': NotRequired[Literal['ttnn']],
 })
 
+# modelled_counters: Counters the performance model reads that the emulator does not count (L1-to-L1 NoC traffic): reports of tt-metal's data-movement micro-benchmarks (tests/data/tt_metal_published.yaml) carry them.
+ModelledCounters = TypedDict('ModelledCounters', {
+    'l1_bytes_read': int,
+    'l1_bytes_written': int,
+})
+
 
 class REPORT:
     """The keys of a report record: The whole report of one emulator process."""
@@ -741,6 +747,13 @@ class KERNEL_BUILD:
     CACHED: Final = 'cached'
 
 
+class MODELLED_COUNTERS:
+    """The keys of a modelled_counters record: Counters the performance model reads that the emulator does not count (L1-to-L1 NoC traffic): reports of tt-metal's data-movement micro-benchmarks (tests/data/tt_metal_published.yaml) carry them."""
+
+    L1_BYTES_READ: Final = 'l1_bytes_read'
+    L1_BYTES_WRITTEN: Final = 'l1_bytes_written'
+
+
 # Record name -> its field names, in document order (for checks that read other sources).
 RECORD_FIELDS: dict[str, tuple[str, ...]] = {
     'plan': ('kernel', 'device', 'core_grid', 'grid_blocks', 'partition_mode', 'core_ranges', 'work_partition', 'tensors', 'cbs', 'kernels', 'semaphores', ),
@@ -771,4 +784,5 @@ RECORD_FIELDS: dict[str, tuple[str, ...]] = {
     'counters': ('dram_bytes_read', 'dram_bytes_written', 'noc_reads', 'noc_writes', 'read_barriers', 'write_barriers', 'matmul_tiles', 'eltwise_tiles', 'sfpu_tiles', 'copy_tiles', 'pack_tiles', 'cb_pushes', 'cb_pops', 'cb_pages_pushed', 'noc_multicast_writes', 'noc_multicast_bytes', 'noc_multicast_linked_bytes', 'semaphore_incs', 'semaphore_multicasts', 'semaphore_waits', ),
     'core_counters': ('dram_bytes_read', 'dram_bytes_written', 'noc_reads', 'noc_writes', 'read_barriers', 'write_barriers', 'matmul_tiles', 'eltwise_tiles', 'sfpu_tiles', 'copy_tiles', 'pack_tiles', 'cb_pushes', 'cb_pops', 'cb_pages_pushed', 'noc_multicast_writes', 'noc_multicast_bytes', 'noc_multicast_linked_bytes', 'semaphore_incs', 'semaphore_multicasts', 'semaphore_waits', 'core', ),
     'kernel_build': ('path', 'compile_seconds', 'cached', ),
+    'modelled_counters': ('l1_bytes_read', 'l1_bytes_written', ),
 }

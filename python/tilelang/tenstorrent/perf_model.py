@@ -46,7 +46,18 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from . import device
-from .records import CB, COMPUTE_KERNEL, CORE_COUNTERS, COUNTERS, DEVICE, KERNELS, PLAN, REPORT, TENSOR
+from .records import (
+    CB,
+    COMPUTE_KERNEL,
+    CORE_COUNTERS,
+    COUNTERS,
+    DEVICE,
+    KERNELS,
+    MODELLED_COUNTERS,
+    PLAN,
+    REPORT,
+    TENSOR,
+)
 
 FORMULA = "Formula" + __doc__.split("Formula", 1)[1].split("Why this shape", 1)[0].strip() if __doc__ else ""
 
@@ -57,7 +68,9 @@ SUMMED = (COUNTERS.DRAM_BYTES_READ, COUNTERS.DRAM_BYTES_WRITTEN, COUNTERS.MATMUL
 TRANSFERS = {COUNTERS.DRAM_BYTES_READ: "dram_read_bytes_per_cycle",
              COUNTERS.DRAM_BYTES_WRITTEN: "dram_write_bytes_per_cycle",
              COUNTERS.NOC_MULTICAST_BYTES: "multicast_bytes_per_cycle",
-             COUNTERS.NOC_MULTICAST_LINKED_BYTES: "multicast_linked_bytes_per_cycle"}
+             COUNTERS.NOC_MULTICAST_LINKED_BYTES: "multicast_linked_bytes_per_cycle",
+             MODELLED_COUNTERS.L1_BYTES_READ: "noc_read_bytes_per_cycle",
+             MODELLED_COUNTERS.L1_BYTES_WRITTEN: "noc_write_bytes_per_cycle"}
 # The measured matmul rate of Float16 operands is that of Float16_b (the same 2-byte operand path; spec doc).
 FORMAT_ALIASES = {"Float16": "Float16_b"}
 

@@ -356,4 +356,10 @@ inline constexpr const char kCompileSeconds[] = "compile_seconds";
 inline constexpr const char kCached[] = "cached";
 }  // namespace kernel_build
 
+// modelled_counters (tt.report.json): Counters the performance model reads that the emulator does not count (L1-to-L1 NoC traffic): reports of tt-metal's data-movement micro-benchmarks (tests/data/tt_metal_published.yaml) carry them.
+namespace modelled_counters {
+inline constexpr const char kL1BytesRead[] = "l1_bytes_read";
+inline constexpr const char kL1BytesWritten[] = "l1_bytes_written";
+}  // namespace modelled_counters
+
 }  // namespace tl::records
