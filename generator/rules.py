@@ -64,6 +64,7 @@ TILE_OP_FIELDS: dict[str, tuple[str, ...]] = {
     "reduce": ("pool", "rows", "cols", "clear"),
     "hold": ("pages",),
     "release": ("pages",),
+    "turn_pass": ("tensor", "member", "step", "members"),
 }
 TILE_OP_CONTEXT = ("out", "ins", "waits", "pops", "page_bytes", "partial", "absorbed")
 # What cases keyed by an intrinsic see besides the call's arguments (dst_capacity: DST tiles of one section

@@ -42,7 +42,6 @@ def test_a_program_from_a_spec_copies_with_named_arguments_and_bindings(host: Pa
 
 @pytest.mark.parametrize(("fault", "message"), [
     ("ASSERT", "ASSERT(tiles > 2) failed at"),
-    ("DEREF", "CoreLocalMem: dereferencing L1 memory is not emulated"),
     ("UNKNOWN_DFB", "ProgramSpec 'metal2_copy': kernel 'reader' binds DFB 'nope', which the spec does not declare"),
     ("BAD_NAME", "kernel 'reader': DFB accessor name 'in-0' is not a C++ identifier"),
     ("TWO_PRODUCERS", "DFB 'out' has more than one consumer on core (0,0) (kernel 'writer')"),

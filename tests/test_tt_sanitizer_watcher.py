@@ -6,7 +6,8 @@ signal 11:
    device record's alignments: specs/backends/tenstorrent.yaml noc_alignment);
 2. a non-reduce pack while the packer still has reduce_init's edge mask (a missing reduce_uninit);
 3. a semaphore reset before its wait (the sender's set races with the receivers' increments: vector clocks);
-4. a store through an L1 address held as an integer (named, not a bare crash).
+4. a store through an L1 offset held as an integer (named, not a bare crash; stores through the addresses the API
+   gives are emulated since issue 33: tests/test_tt_emulator_l1_ptr.py).
 """
 
 from __future__ import annotations
@@ -103,9 +104,10 @@ def test_a_semaphore_reset_before_its_wait(emulator: Any, tmp_path: Path) -> Non
                      message), message
 
 
-def test_a_store_through_an_l1_address_held_as_an_integer(emulator: Any, tmp_path: Path) -> None:
+def test_a_store_through_an_l1_offset_held_as_an_integer(emulator: Any, tmp_path: Path) -> None:
+    """The L1 offset of get_write_ptr's address (its core's window is 2 MiB aligned), as a host would print it."""
     store = sub(r"^( *)(int32_t l1_write_addr = .*\n)",
-                r"\1\2\1*reinterpret_cast<volatile uint32_t*>(l1_write_addr) = 0;\n")
+                r"\1\2\1*reinterpret_cast<volatile uint32_t*>(l1_write_addr & 0x1fffff) = 0;\n")
     message = seeded(emulator, tmp_path, program(SUB), "reader.cpp", store, gemm_arrays())
     assert re.search(r"reader.*: a load or store through L1 address 0x[0-9a-f]+ \(in CB 0 \(reserved pages\)\) held "
-                     r"as an integer, in or after get_write_ptr", message), message
+                     r"as an integer, in or after get_write_ptr: it is an L1 offset", message), message

@@ -230,7 +230,18 @@ LOOP_CORPUS: dict[str, Any] = {
     "loop_streamk_whole_tiles": lambda: streamk_whole_tiles(100, 72, 80, 32, 32, 32, 5),
     "loop_branch_blocks": lambda: branch_blocks(100, 72, 32),
     "loop_branch_on_index_scalar": lambda: branch_on_index_scalar(100, 40, 3),
+    "loop_streamk_upstream": lambda: streamk_upstream(),
 }
+
+
+def streamk_upstream():
+    """Upstream's stream-K kernel (tests/tt_streamk_kernel.py, 64x128x128 over 3 programs): the atomic adds in the
+    while loop and its branch, in program order (tests/test_tt_streamk.py)."""
+    import tt_streamk_kernel as streamk
+
+    return streamk.tl_matmul_streamk.get_tir(
+        streamk_tiles=streamk.streamk_tiles, M=64, N=128, K=128, block_M=32, block_N=32, block_K=32, trans_A=False,
+        trans_B=True, dtypeAB=T.float16, dtypeC=T.float32, accum_dtype=T.float32, num_stages=2, threads=64)
 
 
 def guarded_rows(M, N, block_M, block_N):  # noqa: N803

@@ -65,7 +65,7 @@ inline constexpr const char kTtKernelRole[] = "tt.kernel_role";
 // (GridToPersistentTT writes, PlanTTMulticast reads)
 inline constexpr const char kTtLaunchVars[] = "tt.launch_vars";
 
-// tt.partition_mode: global, shard, zigzag or split.
+// tt.partition_mode: global, shard, zigzag, split or streamk.
 // (GridToPersistentTT reads, PartitionTTWork writes)
 inline constexpr const char kTtPartitionMode[] = "tt.partition_mode";
 

@@ -32,6 +32,7 @@
 // Spec: specs/protocols/untilize_rows.yaml
 // Spec: specs/protocols/writer_block.yaml
 // Spec: specs/protocols/writer_block_signal.yaml
+// Spec: specs/protocols/writer_pass_turn.yaml
 // Spec: specs/protocols/writer_rows.yaml
 // CB, NoC and DST protocols of the Tenstorrent backend for the C++ passes, one function per spec in
 // specs/protocols/. Each appends the protocol's intrinsic calls
@@ -73,6 +74,7 @@ static tl::Dict typecast_block(tl::Builder& b, const tl::Ctx& a);
 static tl::Dict untilize_rows(tl::Builder& b, const tl::Ctx& a);
 static tl::Dict writer_block(tl::Builder& b, const tl::Ctx& a);
 static tl::Dict writer_block_signal(tl::Builder& b, const tl::Ctx& a);
+static tl::Dict writer_pass_turn(tl::Builder& b, const tl::Ctx& a);
 static tl::Dict writer_rows(tl::Builder& b, const tl::Ctx& a);
 
 // Broadcast FPU operation of a block and a column vector (x[i, j] op v[i]): tile (r, c) of the block (rows x cols tiles) is combined with tile r of the vector (column 0 broadcast across the columns) into DST tile 0, optionally followed by an SFPU function in place, and packed to the output CB. Both inputs are whole blocks: waited for by their first reader, freed by their last.
@@ -1242,6 +1244,31 @@ static tl::Dict writer_block_signal(tl::Builder& b, const tl::Ctx& a) {
   return bound;
 }
 
+// The turn of T.atomic_adds in program order (stream-K), once per program after its adds: wait until the predecessor program has passed the turn (this core's counter reaches step + 1; the counter only grows, and only the core running the previous programs increments it, in their order), then increment the counter of the core running the next program. The writer's block writes end in a barrier, so every sum of this program has landed when the turn is passed; a program without adds passes the turn only after its predecessor did, so the order holds across programs that add nothing.
+static tl::Dict writer_pass_turn(tl::Builder& b, const tl::Ctx& a) {
+  const tl::Any v_member = a.get("member");
+  const tl::Any v_step = a.get("step");
+  const tl::Any v_members = a.get("members");
+  const tl::Any v_next_x = a.get("next_x");
+  const tl::Any v_next_y = a.get("next_y");
+  const tl::Any v_turn_sem = a.get("turn_sem");
+  tl::Any v_next_sem_addr, v_next_turn_addr, v_turn_sem_addr, v_turn_sem_ptr;
+  tl::Dict bound;
+  b.when(tl::fn::gt(v_member, tl::num(0)), [&] {
+    v_turn_sem_addr = b.bind("turn_sem_addr", std::string("get_semaphore"), {v_turn_sem});
+    v_turn_sem_ptr = b.bind("turn_sem_ptr", std::string("l1_word_ptr"), {v_turn_sem_addr});
+    // The previous program's sums have landed.
+    b.call(std::string("noc_semaphore_wait_min"), {v_turn_sem_ptr, tl::fn::add(v_step, tl::num(1))});
+  });
+  b.when(tl::fn::lt(tl::fn::add(v_member, tl::num(1)), v_members), [&] {
+    v_next_sem_addr = b.bind("next_sem_addr", std::string("get_semaphore"), {v_turn_sem});
+    v_next_turn_addr = b.bind("next_turn_addr", std::string("get_noc_addr"), {v_next_x, v_next_y, v_next_sem_addr});
+    // After this program's write barriers.
+    b.call(std::string("noc_semaphore_inc"), {v_next_turn_addr, tl::num(1)});
+  });
+  return bound;
+}
+
 // Writer side of a row-major block: wait for the whole block (rows x cols tile pages of untilized rows), start one NoC write per row (one page of the row-major tensor) from consecutive rows at the front, wait for all writes with one barrier, then free the pages.
 static tl::Dict writer_rows(tl::Builder& b, const tl::Ctx& a) {
   const tl::Any v_cb = a.get("cb");
@@ -1307,6 +1334,7 @@ Dict run_protocol(const std::string& name, Builder& b, const Ctx& args) {
   if (name == "untilize_rows") return protocols::untilize_rows(b, args);
   if (name == "writer_block") return protocols::writer_block(b, args);
   if (name == "writer_block_signal") return protocols::writer_block_signal(b, args);
+  if (name == "writer_pass_turn") return protocols::writer_pass_turn(b, args);
   if (name == "writer_rows") return protocols::writer_rows(b, args);
   internal_error("unknown protocol '" + name + "'");
 }

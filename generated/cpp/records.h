@@ -39,6 +39,7 @@ namespace work_item {
 inline constexpr const char kCore[] = "core";
 inline constexpr const char kStart[] = "start";
 inline constexpr const char kCount[] = "count";
+inline constexpr const char kStride[] = "stride";
 inline constexpr const char kZ[] = "z";
 inline constexpr const char kRow0[] = "row0";
 inline constexpr const char kCol0[] = "col0";

@@ -30,6 +30,9 @@ std::string shared_along(const Any& expr, const Dict& launch, const std::set<std
 
 }  // namespace
 
+// The loop name block_reads records for a loop of run-time trip count, a while loop or a branch.
+const char kIrregular[] = "<irregular>";
+
 void block_reads(const Any& stmt, const std::string& op, const std::vector<std::string>& loops,
                  std::vector<BlockRead>& out) {
   if (auto s = ir::SeqStmt::from(stmt)) {
@@ -37,11 +40,20 @@ void block_reads(const Any& stmt, const std::string& op, const std::vector<std::
   } else if (auto loop = ir::For::from(stmt)) {
     if (loop->annotations().count(String(keys::kTtPersistentLoop))) {
       block_reads(loop->body(), op, loops, out);
-    } else if (ir::IntImm::matches(loop->extent())) {
+    } else {
       std::vector<std::string> inner = loops;
-      inner.push_back(loop->loop_var().name());
+      inner.push_back(ir::IntImm::matches(loop->extent()) ? loop->loop_var().name() : kIrregular);
       block_reads(loop->body(), op, inner, out);
     }
+  } else if (auto w = ir::While::from(stmt)) {  // reads of a while loop or a branch: never shared along a row
+    std::vector<std::string> inner = loops;
+    inner.push_back(kIrregular);
+    block_reads(w->body(), op, inner, out);
+  } else if (auto branch = ir::IfThenElse::from(stmt)) {
+    std::vector<std::string> inner = loops;
+    inner.push_back(kIrregular);
+    block_reads(branch->then_case(), op, inner, out);
+    if (!is_none(branch->else_case())) block_reads(branch->else_case(), op, inner, out);
   } else if (auto ev = ir::Evaluate::from(stmt)) {
     const Intrinsic* record = intrinsic_of(ev->value());
     if (record != nullptr && record->name == op) out.emplace_back(ev->value(), loops);
@@ -72,6 +84,7 @@ CoreFacts core_facts(const List& work) {
 }
 
 std::string Planner::along(const Any& read, const std::vector<std::string>& loops) const {
+  if (std::find(loops.begin(), loops.end(), kIrregular) != loops.end()) return "none";  // trip counts may differ
   const Ctx named = named_ctx(*intrinsic_of(read), read);
   return shared_along(named.get(index_arg.c_str()), launch, std::set<std::string>(loops.begin(), loops.end()));
 }
@@ -194,7 +207,9 @@ Any multicast(const std::string& name, const Dict& options, const MulticastParam
     if (p.prefix) new_body = mcast::split_prefix_loops(new_body, p, op_name, attr_list(func, keys::kTtWorkArgs), single);
     if (new_body.same_as(old_body)) return func;
     List work_args = attr_list(func, keys::kTtWorkArgs);
-    for (const Any& a : p.new_args) work_args.push_back(a);
+    for (const Any& a : p.new_args) {
+      if (!contains(work_args, a)) work_args.push_back(a);  // another rule of the pass may have added it
+    }
     List value_list;
     for (const Dict& v : p.values) value_list.push_back(v);
     return with_attrs(with_body(func, new_body),

@@ -131,6 +131,36 @@ Assignment assign_split(int64_t gx, int64_t gy, int64_t gz, int64_t cx, int64_t 
   return a;
 }
 
+// Programs in turn order (T.atomic_add in program order, stream-K): program p on core p % cores, so every core's
+// programs follow those of the core before it one for one (PlanTTAtomicOrder's turn: each core's counter is only
+// incremented by the previous core, in the order it runs its programs).
+Assignment assign_round_robin(int64_t total, int64_t cx, int64_t cy) {
+  Assignment a;
+  int64_t cores = std::min(total, cx * cy);
+  for (int64_t c = 0; c < cores; ++c) {
+    int64_t x = c % cx, y = c / cx;
+    a.cores.emplace_back(x, y);
+    a.work.push_back(ordered({{wi::kCore, list({x, y})}, {wi::kStart, c}, {wi::kCount, (total - c + cores - 1) / cores},
+                              {wi::kStride, cores}}));
+  }
+  return a;
+}
+
+// Whether a T.atomic_add sits inside a while loop or a branch (stream-K's fix-up): its targets are chosen at run
+// time, so the adds are ordered by program (tile_ops_atomic.cc) rather than by split-K group.
+bool has_ordered_atomic(const Any& body, bool inside) {
+  bool found = false;
+  walk(body, {ir::visit<ir::TilePrimitiveCall>([&](const ir::TilePrimitiveCall& call) {
+         found = found || (inside && call.op().name() == "tl.tile.atomic_add");
+       }),
+              ir::visit<ir::While>([&](const ir::While& w) { found = found || has_ordered_atomic(w.body(), true); }),
+              ir::visit<ir::IfThenElse>([&](const ir::IfThenElse& b) {
+                found = found || has_ordered_atomic(b.then_case(), true) ||
+                        (!is_none(b.else_case()) && has_ordered_atomic(b.else_case(), true));
+              })});
+  return found;
+}
+
 bool has_atomic(const Any& func) {
   bool found = false;
   walk(ir::PrimFunc(func).body(), {ir::visit<ir::TilePrimitiveCall>([&](const ir::TilePrimitiveCall& call) {
@@ -196,11 +226,13 @@ Any partition(const std::string& name, const Dict& options, const PartitionParam
     check(require, "", ctx);
     std::string mode = as_str(option(options, "mode"));
     if (has_atomic(func)) mode = "split";  // the members of a split-K group need cores of their own
+    if (mode == "split" && gz == 1 && has_ordered_atomic(ir::PrimFunc(func).body(), false)) mode = "streamk";
     if (mode == "auto") mode = auto_shard && truthy((*auto_shard)(ctx)) ? "shard" : "global";
     // Where auto shards a kernel whose blocks' work varies with x (a loop bound computed from blockIdx.x), fold x.
     bool chosen = as_str(option(options, "mode")) == "auto";
     if (mode == "shard" && chosen && work_varies_with_x(fold_constant_scalars(func))) mode = "zigzag";
-    Assignment a = mode == "split"    ? assign_split(gx, gy / gz, gz, cx, cy)
+    Assignment a = mode == "streamk"  ? assign_round_robin(gx * gy, cx, cy)
+                   : mode == "split"  ? assign_split(gx, gy / gz, gz, cx, cy)
                    : mode == "global" ? assign_global(gx, gy, cx, cy)
                                       : assign_shard(gx, gy, cx, cy);  // shard and zigzag (folded x positions)
     return with_attrs(func, {{keys::kTtCoreGrid, list({cx, cy})},

@@ -110,6 +110,7 @@ void op_streams(std::vector<TileOp>& ops, TileOp& op, Streams& streams, const Ne
   } else if (op.kind == "copy_out" || op.kind == "atomic_out" || op.kind == "rows_out") {
     op.reads = {streams.read(op.ins[0], roles::kWriter, "T.copy to '" + op.tensor->name + "'")};
     streams.find(op.reads[0])->dtype = op.tensor->dtype;  // pages leave as the tensor's format (pack converts)
+  } else if (op.kind == "turn_pass") {  // the writer's turn of program-ordered atomic adds: no CB
   } else if (op.kind == "copy_local") {
     const std::string* key = streams.current_of(op.ins[0].name);
     if (key == nullptr) fail("T.copy reads on-chip buffer '" + op.ins[0].name + "' before anything writes it");

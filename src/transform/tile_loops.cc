@@ -171,6 +171,27 @@ void place_span(std::vector<TileOp>& ops, std::vector<TileOp>& added, const Stre
   }
 }
 
+// The reads of a value made before an if/else, per branch of it (tile_ops_branches.cc lets a value cross into the
+// branches only when every branch reads it and nothing after the if does): each branch waits for the block and
+// frees it on its own, as the kernels take one branch. Reads at the producer's level form one span.
+std::vector<std::vector<size_t>> arm_spans(const std::vector<TileOp>& ops, const Stream& s,
+                                           const std::vector<size_t>& reads) {
+  size_t depth = ops[s.producer_op].branches.size();
+  std::vector<std::pair<Any, std::vector<size_t>>> spans;
+  for (size_t r : reads) {
+    Any arm = ops[r].branches.size() > depth ? ops[r].branches[depth].body : Any();
+    auto it = std::find_if(spans.begin(), spans.end(), [&](const auto& p) { return p.first.same_as(arm); });
+    if (it == spans.end()) {
+      spans.push_back({arm, {r}});
+    } else {
+      it->second.push_back(r);
+    }
+  }
+  std::vector<std::vector<size_t>> out;
+  for (auto& [arm, span] : spans) out.push_back(std::move(span));
+  return out;
+}
+
 }  // namespace
 
 void carry_streams(std::vector<TileOp>& ops, std::vector<Stream>& streams) {
@@ -215,7 +236,7 @@ void place_waits(std::vector<TileOp>& ops, const std::vector<Stream>& streams) {
         added.push_back(hold_op("release", inside.back(), s, level));
       }
     }
-    if (!after.empty()) place_span(ops, added, s, after, level);
+    for (const std::vector<size_t>& span : arm_spans(ops, s, after)) place_span(ops, added, s, span, level);
   }
   for (TileOp& op : added) ops.push_back(std::move(op));
 }

@@ -382,6 +382,7 @@ std::vector<TileOp> tile_ops(const Any& func) {
   atomic_order(ops, func);
   copy_out_carried(ops);
   copy_shared_transposes(ops);
+  route_branch_values(ops);
   balance_branches(ops);
   return ops;
 }

@@ -19,7 +19,7 @@ struct Branch {
 
 struct TileOp {
   // copy_in | copy_out | rows_in | rows_out | im2col_in | tilize | untilize | atomic_in | atomic_out | copy_local | fill |
-  // mask | gemm | transpose | eltwise | reduce | hold | release
+  // mask | gemm | transpose | eltwise | reduce | hold | release | turn_pass
   std::string kind;
   Any stmt;          // the statement the op replaces (the ops of one statement replace it in order)
   std::optional<BufferInfo> out;

@@ -146,6 +146,7 @@ std::optional<std::vector<TileOp>> atomic_nest(const ir::For& loop) {
 }
 
 void atomic_order(std::vector<TileOp>& ops, const Any& func) {
+  if (program_order(ops, func)) return;
   Any step, member(int64_t(0));
   Any grid = get_attr(func, keys::kTtGridBlocks);
   int64_t members = is_none(grid) ? 1 : as_int(item(grid, Any(int64_t(2))));

@@ -2,8 +2,10 @@
 // variables (stream-K's `if start_iter % iters_per_tile == 0 and ...`): the reader, compute and writer evaluate it
 // alike and take the same branch, so each branch must balance its CBs on its own. Here: every on-chip value a branch
 // reads is made in that branch (then the dataflow of each branch is a straight line of its own, and the values of the
-// branch not taken are never pushed nor waited for); a value crossing the branch boundary is refused naming it.
+// branch not taken are never pushed nor waited for), or made before the if and read by every branch and nothing after
+// it (each branch waits for it and frees it: place_waits); any other value crossing a branch boundary is refused.
 #include <algorithm>
+#include <optional>
 
 #include "engine_common.h"
 #include "tile_ops_util.h"
@@ -39,20 +41,87 @@ std::vector<std::string> values_read(const TileOp& op) {
   return names;
 }
 
+bool reads_value(const TileOp& op, const std::string& name) {
+  auto names = values_read(op);
+  return std::find(names.begin(), names.end(), name) != names.end();
+}
+
+// The index of the last op before `r` writing `name`, or nullopt (a DRAM block, or never written on chip).
+std::optional<size_t> writer_of(const std::vector<TileOp>& ops, size_t r, const std::string& name) {
+  for (size_t w = r; w > 0; --w) {
+    if (ops[w - 1].out && ops[w - 1].out->name == name) return w - 1;
+  }
+  return std::nullopt;
+}
+
+// Whether `op` is in an arm (then or else) of the if whose arm `branch` is, at depth `depth`.
+bool in_if(const TileOp& op, size_t depth, const Branch& branch) {
+  return op.branches.size() > depth && op.branches[depth].condition.same_as(branch.condition);
+}
+
+bool is_prefix(const std::vector<Branch>& outer, const std::vector<Branch>& inner) {
+  return outer.size() < inner.size() && same_branches(outer, std::vector<Branch>(inner.begin(), inner.begin() +
+                                                                                     static_cast<std::ptrdiff_t>(outer.size())));
+}
+
+// A value made before an if and read in its arms is waited for and freed in each arm (place_waits): every arm must
+// read it and nothing after the if (each arm frees it), or the arm not reading it would leave it in its CB. Empty
+// when it may cross, else why not.
+std::string crossing_refusal(const std::vector<TileOp>& ops, size_t w, size_t r, const std::string& name) {
+  size_t depth = ops[w].branches.size();
+  const Branch& arm = ops[r].branches[depth];
+  bool arms[2] = {false, false};
+  for (size_t o = w + 1; o < ops.size(); ++o) {
+    if (ops[o].out && ops[o].out->name == name && !in_if(ops[o], depth, arm)) break;
+    if (!reads_value(ops[o], name)) continue;
+    if (!in_if(ops[o], depth, arm)) return "it is also read after the if/else, and each arm frees it";
+    arms[ops[o].branches[depth].then ? 0 : 1] = true;
+  }
+  if (!arms[0] || !arms[1]) return std::string("the ") + (arms[0] ? "else" : "then") + " branch does not read it, "
+                                   "and each branch frees it";
+  return "";
+}
+
 }  // namespace
+
+void route_branch_values(std::vector<TileOp>& ops) {
+  for (size_t c = 0; c < ops.size(); ++c) {
+    if (ops[c].kind != "copy_out" && ops[c].kind != "atomic_out") continue;
+    const BufferInfo value = ops[c].ins[0];
+    auto w = writer_of(ops, c, value.name);
+    if (!w || !is_prefix(ops[*w].branches, ops[c].branches)) continue;
+    if (!crossing_refusal(ops, *w, c, value.name).empty()) continue;  // balance_branches names the T.copy
+    // The writer would read the value in this arm, the compute kernel in another: a CB has one consumer kernel,
+    // so the compute kernel copies it here (on chip) and the writer reads the copy.
+    BufferInfo copy = value;
+    copy.var = Any();
+    copy.name = value.name + (ops[c].branches[ops[*w].branches.size()].then ? "_then" : "_else");
+    TileOp op{"eltwise", ops[c].stmt, copy, {value}};
+    op.loops = ops[c].loops;
+    op.branches = ops[c].branches;
+    op.place = ops[c].place;
+    op.fields = eltwise_fields(copy, {"none", "none", "none", "none", "none"}, 0);
+    ops[c].ins[0] = copy;
+    ops.insert(ops.begin() + static_cast<std::ptrdiff_t>(c), op);
+    ++c;
+  }
+}
 
 void balance_branches(const std::vector<TileOp>& ops) {
   for (size_t r = 0; r < ops.size(); ++r) {
     for (const std::string& name : values_read(ops[r])) {
-      size_t w = r;
-      while (w > 0 && !(ops[w - 1].out && ops[w - 1].out->name == name)) --w;
-      if (w == 0) continue;  // a DRAM tensor's block (read by a copy op of its own), or never written on chip
-      const TileOp& writer = ops[w - 1];
+      auto w = writer_of(ops, r, name);
+      if (!w) continue;  // a DRAM tensor's block (read by a copy op of its own), or never written on chip
+      const TileOp& writer = ops[*w];
       if (same_branches(writer.branches, ops[r].branches)) continue;
+      std::string why = is_prefix(writer.branches, ops[r].branches) ? crossing_refusal(ops, *w, r, name)
+                                                                     : "it is made in a branch and read outside it";
+      if (why.empty()) continue;
       fail("on-chip buffer '" + name + "' is written " + branch_text(writer.branches) + " by " + op_text(writer) +
-           " and read " + branch_text(ops[r].branches) + " by " + op_text(ops[r]) + "; the tenstorrent backend "
-           "needs every value a branch reads made in that branch (each branch pushes and frees its own CB pages, "
-           "so the branch not taken leaves nothing behind): make the value inside each branch that reads it");
+           " and read " + branch_text(ops[r].branches) + " by " + op_text(ops[r]) + "; " + why + " (the tenstorrent "
+           "backend needs a value a branch reads made in that branch, or made before the if/else and read by "
+           "every branch and nothing after it, so that the branch not taken leaves nothing behind): make the "
+           "value inside each branch that reads it");
     }
   }
 }

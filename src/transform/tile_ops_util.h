@@ -150,6 +150,10 @@ std::vector<TileOp> classify_atomic(const ir::TilePrimitiveCall& stmt);
 std::optional<std::vector<TileOp>> atomic_nest(const ir::For& loop);
 /*! \brief The turn fields of the atomic ops: member (blockIdx.z), members (the grid's z extent), step. */
 void atomic_order(std::vector<TileOp>& ops, const Any& func);
+/*! \brief In PartitionTTWork's streamk mode (T.atomic_add in a while loop or a branch, no blockIdx.z): the turn fields
+ * of the atomic ops in program order and the writer's turn_pass after their loop (tile_ops_turns.cc); false in any
+ * other mode. */
+bool program_order(std::vector<TileOp>& ops, const Any& func);
 /*! \brief A row reduction (tile_ops_reduce.cc; a column reduction is a transpose, then one), or a refusal naming
  * the construct and what is accepted. */
 std::vector<TileOp> classify_reduce(const ir::TilePrimitiveCall& stmt);
@@ -179,5 +183,8 @@ void copy_out_carried(std::vector<TileOp>& ops);
 /*! \brief Refuses an on-chip value read in an if/else branch it was not made in, or after the if/else that makes it
  * (tile_ops_branches.cc): each branch pushes and frees its own CB pages. */
 void balance_branches(const std::vector<TileOp>& ops);
+/*! \brief A value made before an if/else and written to DRAM in a branch is copied on chip there first (the compute
+ * kernel reads it in every branch: a CB has one consumer kernel; tile_ops_branches.cc). */
+void route_branch_values(std::vector<TileOp>& ops);
 
 }  // namespace tl::tileops

@@ -52,6 +52,39 @@ void count_call(const Any& value, int64_t scale, Totals& totals, const List& pai
   }
 }
 
+void count_pages(const Any& stmt, int64_t scale, Totals& totals, const List& pairs, const std::string& kernel);
+
+// (give - take) pages per CB and pair.
+std::map<std::pair<int64_t, std::string>, int64_t> net(const Totals& totals, const List& pairs) {
+  std::map<std::pair<int64_t, std::string>, int64_t> out;
+  for (const auto& [key, pages] : totals) {
+    for (const Any& pair : pairs) {
+      List p = as_list(pair);
+      if (key.second == as_str(p[0])) out[{key.first, as_str(p[0])}] += pages;
+      if (key.second == as_str(p[1])) out[{key.first, as_str(p[0])}] -= pages;
+    }
+  }
+  for (auto it = out.begin(); it != out.end();) it = it->second == 0 ? out.erase(it) : std::next(it);
+  return out;
+}
+
+// Each arm of an if balances its CBs on its own, or all arms leave the same pages behind (a value made before the
+// if, freed in every arm): then they count as one arm in the statement around the if.
+void count_branches(const ir::IfThenElse& branch, int64_t scale, Totals& totals, const List& pairs,
+                    const std::string& kernel) {
+  std::vector<Totals> arms(2);
+  Any cases[2] = {branch.then_case().any(), branch.else_case()};
+  for (size_t a = 0; a < 2; ++a) {
+    if (!is_none(cases[a])) count_pages(cases[a], 1, arms[a], pairs, kernel);
+  }
+  std::string where = kernel + ": branch of (if " + format_value(branch.condition()) + ")";
+  if (net(arms[0], pairs) != net(arms[1], pairs) || net(arms[0], pairs).empty()) {
+    for (const Totals& arm : arms) balanced_or_raise(arm, pairs, where);
+    return;
+  }
+  for (const auto& [key, value] : arms[0]) totals[key] += value * scale;
+}
+
 // Pages per CB and op of `stmt`; every loop body is checked on its own (the kernel as a whole runs once).
 void count_pages(const Any& stmt, int64_t scale, Totals& totals, const List& pairs, const std::string& kernel) {
   if (auto s = ir::SeqStmt::from(stmt)) {
@@ -67,13 +100,8 @@ void count_pages(const Any& stmt, int64_t scale, Totals& totals, const List& pai
     Totals inner;
     count_pages(w->body(), 1, inner, pairs, kernel);
     balanced_or_raise(inner, pairs, kernel + ": while loop (while " + format_value(w->condition()) + ")");
-  } else if (auto branch = ir::IfThenElse::from(stmt)) {  // every kernel takes the same arm: each balances alone
-    for (const Any& arm : {branch->then_case().any(), branch->else_case()}) {
-      if (is_none(arm)) continue;
-      Totals inner;
-      count_pages(arm, 1, inner, pairs, kernel);
-      balanced_or_raise(inner, pairs, kernel + ": branch of (if " + format_value(branch->condition()) + ")");
-    }
+  } else if (auto branch = ir::IfThenElse::from(stmt)) {  // every kernel takes the same arm
+    count_branches(*branch, scale, totals, pairs, kernel);
   } else if (auto ev = ir::Evaluate::from(stmt)) {
     count_call(ev->value(), scale, totals, pairs);
   }

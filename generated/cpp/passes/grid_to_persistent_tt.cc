@@ -52,6 +52,19 @@ static Any make(const Dict& options) {
                     {"blockIdx.z", [](const tl::Ctx& c) -> tl::Any { return tl::fn::floordiv(tl::fn::add(c.get("row0"), tl::fn::floordiv(c.get("i"), c.get("cols"))), c.get("grid_y")); }},
                 },
             }},
+            {"streamk", tl::Mode{
+                tl::ExprMap{
+                    {"start", [](const tl::Ctx& c) -> tl::Any { return tl::attr(c.get("work"), "start"); }},
+                    {"count", [](const tl::Ctx& c) -> tl::Any { return tl::attr(c.get("work"), "count"); }},
+                    {"stride", [](const tl::Ctx& c) -> tl::Any { return tl::attr(c.get("work"), "stride"); }},
+                },
+                [](const tl::Ctx& c) -> tl::Any { return c.get("count"); },
+                tl::ExprMap{
+                    {"blockIdx.x", [](const tl::Ctx& c) -> tl::Any { return tl::fn::mod(tl::fn::add(c.get("start"), tl::fn::mul(c.get("i"), c.get("stride"))), c.get("grid_x")); }},
+                    {"blockIdx.y", [](const tl::Ctx& c) -> tl::Any { return tl::fn::floordiv(tl::fn::add(c.get("start"), tl::fn::mul(c.get("i"), c.get("stride"))), c.get("grid_x")); }},
+                    {"blockIdx.z", [](const tl::Ctx& c) -> tl::Any { return tl::num(0); }},
+                },
+            }},
             {"split", tl::Mode{
                 tl::ExprMap{
                     {"start", [](const tl::Ctx& c) -> tl::Any { return tl::attr(c.get("work"), "start"); }},

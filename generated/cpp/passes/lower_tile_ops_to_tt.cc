@@ -167,6 +167,18 @@ static Any make(const Dict& options) {
                     },
                     std::nullopt},
             }},
+            {"turn_pass", {
+                tl::Case{std::nullopt,
+                    tl::Checks{},
+                    "pass_turn_atomic", "",
+                    tl::ExprMap{
+                        {"dst", [](const tl::Ctx& c) -> tl::Any { return c.get("tensor"); }},
+                        {"member", [](const tl::Ctx& c) -> tl::Any { return c.get("member"); }},
+                        {"step", [](const tl::Ctx& c) -> tl::Any { return c.get("step"); }},
+                        {"members", [](const tl::Ctx& c) -> tl::Any { return c.get("members"); }},
+                    },
+                    std::nullopt},
+            }},
             {"copy_local", {
                 tl::Case{std::nullopt,
                     tl::Checks{},

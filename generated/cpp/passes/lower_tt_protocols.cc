@@ -195,6 +195,20 @@ static Any make(const Dict& options) {
                     },
                     std::nullopt},
             }},
+            {"pass_turn", {
+                tl::Case{std::nullopt,
+                    tl::Checks{},
+                    "", "writer_pass_turn",
+                    tl::ExprMap{
+                        {"member", [](const tl::Ctx& c) -> tl::Any { return c.get("member"); }},
+                        {"step", [](const tl::Ctx& c) -> tl::Any { return c.get("step"); }},
+                        {"members", [](const tl::Ctx& c) -> tl::Any { return c.get("members"); }},
+                        {"next_x", [](const tl::Ctx& c) -> tl::Any { return c.get("next_x"); }},
+                        {"next_y", [](const tl::Ctx& c) -> tl::Any { return c.get("next_y"); }},
+                        {"turn_sem", [](const tl::Ctx& c) -> tl::Any { return c.get("turn_sem"); }},
+                    },
+                    std::nullopt},
+            }},
             {"matmul_block", {
                 tl::Case{[](const tl::Ctx& c) -> tl::Any { return tl::fn::and_({tl::fn::eq(c.get("dst_tiles"), tl::fn::mul(c.get("mt"), c.get("nt"))), tl::fn::lt(c.get("partial"), tl::num(0))}); },
                     tl::Checks{},

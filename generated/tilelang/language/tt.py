@@ -591,6 +591,16 @@ def pack_untilize_uninit(ocb: Any) -> Any:
     return call('pack_untilize_uninit', ocb)
 
 
+def pass_turn(dst: Any, member: Any, step: Any, members: Any, next_x: Any, next_y: Any, turn_sem: Any) -> Any:
+    """pass_turn_atomic with its semaphore: after the wait (its counter reaches step + 1, the predecessor's adds have landed) it increments the turn semaphore of the core running the next program."""
+    return call('pass_turn', dst, member, step, members, next_x, next_y, turn_sem)
+
+
+def pass_turn_atomic(dst: Any, member: Any, step: Any, members: Any) -> Any:
+    """The end of a program's T.atomic_adds in program order (stream-K: adds inside a while loop or a branch, onto blocks chosen at run time): the program waits until its predecessor (program - 1) has passed the turn, then passes it to its successor (PlanTTAtomicOrder adds the semaphore and the next core's NoC coordinates). Every program passes the turn once, whether it added or not, so the adds of all programs land in program order."""
+    return call('pass_turn_atomic', dst, member, step, members)
+
+
 def read_block(cb: Any, src: Any, first_tile: Any, rows: Any, cols: Any, row_stride: Any, page_bytes: Any) -> Any:
     """Read a block of tiles of DRAM tensor `src` into the back of CB `cb` (one reservation and barrier)."""
     return call('read_block', cb, src, first_tile, rows, cols, row_stride, page_bytes)

@@ -82,7 +82,7 @@ TT_LAUNCH_VARS = 'tt.launch_vars'
 """The variable each launch dimension (blockIdx.x/y/z) is bound to. (GridToPersistentTT writes, PlanTTMulticast reads)"""
 
 TT_PARTITION_MODE = 'tt.partition_mode'
-"""global, shard, zigzag or split. (GridToPersistentTT reads, PartitionTTWork writes)"""
+"""global, shard, zigzag, split or streamk. (GridToPersistentTT reads, PartitionTTWork writes)"""
 
 TT_PERSISTENT_LOOP = 'tt.persistent_loop'
 """Annotation of the per-core loop GridToPersistentTT wraps a kernel in; tile-op recognition and multicast planning look through it. (For key)"""

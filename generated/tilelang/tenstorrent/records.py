@@ -28,6 +28,7 @@ WorkItem = TypedDict('WorkItem', {
     'core': list[int],
     'start': NotRequired[int],
     'count': int,
+    'stride': NotRequired[int],
     'z': NotRequired[int],
     'row0': NotRequired[int],
     'col0': NotRequired[int],
@@ -163,7 +164,7 @@ Plan = TypedDict('Plan', {
     'device': Device,
     'core_grid': list[int],
     'grid_blocks': list[int],
-    'partition_mode': Literal['global', 'shard', 'zigzag', 'split'],
+    'partition_mode': Literal['global', 'shard', 'zigzag', 'split', 'streamk'],
     'core_ranges': list[list[int]],
     'work_partition': list[WorkItem],
     'tensors': list[Tensor],
@@ -327,6 +328,7 @@ class WORK_ITEM:
     CORE: Final = 'core'
     START: Final = 'start'
     COUNT: Final = 'count'
+    STRIDE: Final = 'stride'
     Z: Final = 'z'
     ROW0: Final = 'row0'
     COL0: Final = 'col0'
@@ -758,7 +760,7 @@ class MODELLED_COUNTERS:
 RECORD_FIELDS: dict[str, tuple[str, ...]] = {
     'plan': ('kernel', 'device', 'core_grid', 'grid_blocks', 'partition_mode', 'core_ranges', 'work_partition', 'tensors', 'cbs', 'kernels', 'semaphores', ),
     'device': ('profile', 'host_api', 'tile', 'core_grid', 'l1_bytes', 'max_cbs', 'max_runtime_args', ),
-    'work_item': ('core', 'start', 'count', 'z', 'row0', 'col0', 'rows', 'cols', ),
+    'work_item': ('core', 'start', 'count', 'stride', 'z', 'row0', 'col0', 'rows', 'cols', ),
     'tensor': ('name', 'parameter', 'shape', 'padded_shape', 'blocks', 'pad_value', 'dtype', 'data_format', 'page_bytes', 'pages', 'page_layout', 'role', 'constant', ),
     'tensor_constant': ('value', 'rows', 'mask', ),
     'index_mask': ('p', 'q', 'first', 'step', 'on_true', 'on_false', ),

@@ -258,21 +258,29 @@ struct Semaphore {
     Clock last_set;       // the writer's clock at the last overwrite (sanitize.cpp: semaphore races)
 };
 
-// Zero-initialised L1 from calloc: the pages a program never touches cost neither time nor memory.
+// A core's L1: a window of the process's address space of its own (l1_window.cpp), below 2 GiB so that the
+// 32-bit L1 addresses kernels hold (uint32_t, and int32_t in generated code) are host pointers into it. The
+// addresses get_write_ptr, get_read_ptr, get_semaphore and the CB interface give a kernel are its core's window
+// address of the L1 byte (the window's base plus the L1 offset); the API normalises an address back to the offset
+// (l1_offset), and everything inside the emulator, and every report, speaks in L1 offsets as hardware does. Claimed
+// zeroed when the core's run starts, inaccessible (PROT_NONE) once it ends.
 class L1Memory {
 public:
-    explicit L1Memory(size_t bytes) : bytes_(static_cast<uint8_t*>(std::calloc(bytes, 1))) {
-        if (!bytes_) throw std::bad_alloc();
-    }
-    uint8_t& operator[](size_t i) { return bytes_.get()[i]; }
-    const uint8_t& operator[](size_t i) const { return bytes_.get()[i]; }
+    L1Memory() = default;
+    L1Memory(const L1Memory&) = delete;
+    L1Memory& operator=(const L1Memory&) = delete;
+    ~L1Memory();
+    void claim(const CoreCoord& logical);  // the window of that core (logical x < 8, y < 8), zeroed and writable
+    uint8_t& operator[](size_t i) { return bytes_[i]; }
+    const uint8_t& operator[](size_t i) const { return bytes_[i]; }
+    uint32_t base() const { return static_cast<uint32_t>(reinterpret_cast<uintptr_t>(bytes_)); }
 
 private:
-    struct Free {
-        void operator()(uint8_t* p) const { std::free(p); }
-    };
-    std::unique_ptr<uint8_t, Free> bytes_;
+    uint8_t* bytes_ = nullptr;
 };
+// The L1 offset of `addr` if it lies in the window of `core`, of another core (`owner` set), or is an offset already
+// (below kL1TotalBytes); false otherwise.
+bool l1_window_offset(const CoreCoord& core, uint64_t addr, uint32_t& offset, CoreCoord* owner = nullptr);
 
 struct Run;
 
@@ -281,7 +289,7 @@ struct Core {
     CoreCoord coord;  // logical
     CoreCoord noc;    // NoC coordinates
     CoreLock mu;
-    L1Memory l1{kL1TotalBytes};  // CB space, then the semaphore region
+    L1Memory l1;  // CB space, then the semaphore region (claimed by launch.cpp)
     std::array<Cb, kNumCbs> cbs;
     std::array<Semaphore, kNumSemaphores> sems;
     std::vector<std::unique_ptr<KernelThread>> threads;
@@ -291,6 +299,8 @@ struct Core {
     uint32_t sem_value(uint32_t id) const;
     void set_sem_value(uint32_t id, uint32_t value);
 };
+
+inline uint32_t l1_address(const Core& core, uint32_t offset) { return core.l1.base() + offset; }
 
 // The cores of the program being run. Each core has its own lock; code never holds two core locks while
 // waiting for a lock (cross-core calls release their own core first), so cores cannot deadlock on locks. A kernel
@@ -317,7 +327,12 @@ struct Session {
 Session enter(const Call& call);
 Session enter(const char* name, std::initializer_list<int64_t> args, uint8_t hex_mask = 0);  // the call built in place
 Call make_call(const char* name, std::initializer_list<int64_t> args, uint8_t hex_mask = 0);
-Cb& cb_of(Session& s, int64_t index);                  // a configured CB, else fail
+Cb& cb_of(Session& s, int64_t index);
+// An L1 address a kernel passed as argument `arg` of its call: in its core's window (what get_write_ptr and friends
+// return; another core's window names the same offset), an L1 offset, or else left as it is for the call's checks;
+// returns the L1 offset and records it as the call's argument, so reports name L1 offsets as hardware does.
+uint32_t l1_offset(Session& s, uint64_t addr, int arg);
+inline uint32_t l1_address(const Core& core, uint32_t offset);  // the kernel's address of an L1 offset of `core`                  // a configured CB, else fail
 void claim(Session& s, Cb& cb, bool producer);         // one producer and one consumer thread per CB
 [[noreturn]] void fail(Session& s, const std::string& message, const std::string& extra_dump = "");
 // Marks the core failed naming `culprit`, records the report (the core's dump, then `extra_dump`), wakes

@@ -1,5 +1,5 @@
-// Kernel API: what a kernel reads about its CBs (data format, page size, the CB interface of tt-metal's
-// internal/circular_buffer_interface.h that ttnn's kernels read the page size from).
+// Kernel API: what a kernel reads about its core (its logical coordinates) and its CBs (data format, page size, the CB
+// interface of tt-metal's internal/circular_buffer_interface.h that ttnn's kernels read the page size from).
 #include <map>
 #include <mutex>
 
@@ -20,6 +20,40 @@ int32_t get_tile_size(int32_t cb_id) {
     return static_cast<int32_t>(cb_of(s, cb_id).page_bytes);
 }
 
+uint8_t get_absolute_logical_x() {
+    Session s = enter("get_absolute_logical_x", {});
+    return static_cast<uint8_t>(s.core.coord.x);
+}
+
+uint8_t get_absolute_logical_y() {
+    Session s = enter("get_absolute_logical_y", {});
+    return static_cast<uint8_t>(s.core.coord.y);
+}
+
+uint8_t get_relative_logical_x() {
+    Session s = enter("get_relative_logical_x", {});
+    return static_cast<uint8_t>(s.core.coord.x);
+}
+
+uint8_t get_relative_logical_y() {
+    Session s = enter("get_relative_logical_y", {});
+    return static_cast<uint8_t>(s.core.coord.y);
+}
+
+bool cb_pages_reservable_at_back(int32_t cb_id, int32_t num_pages) {
+    Session s = enter("cb_pages_reservable_at_back", {cb_id, num_pages});
+    Cb& cb = cb_of(s, cb_id);
+    claim(s, cb, true);
+    return static_cast<int64_t>(cb.capacity - cb.occupied()) >= num_pages;
+}
+
+bool cb_pages_available_at_front(int32_t cb_id, int32_t num_pages) {
+    Session s = enter("cb_pages_available_at_front", {cb_id, num_pages});
+    Cb& cb = cb_of(s, cb_id);
+    claim(s, cb, false);
+    return static_cast<int64_t>(cb.occupied()) >= num_pages;
+}
+
 namespace detail {
 
 // fifo_size, fifo_limit, fifo_page_size, fifo_num_pages, fifo_rd_ptr, fifo_wr_ptr of tt-metal's LocalCBInterface
@@ -32,8 +66,9 @@ const LocalCBInterface& cb_interface(uint32_t cb_id) {
     Session s = enter("get_local_cb_interface", {cb_id});
     const Cb& cb = cb_of(s, cb_id);
     const uint32_t size = cb.capacity * cb.page_bytes;
-    const LocalCBInterface now{size, cb.base + size, cb.page_bytes, cb.capacity, cb.page_addr(cb.rd_page()),
-                               cb.page_addr(cb.wr_page())};
+    const LocalCBInterface now{size, l1_address(s.core, cb.base + size), cb.page_bytes, cb.capacity,
+                               l1_address(s.core, cb.page_addr(cb.rd_page())),
+                               l1_address(s.core, cb.page_addr(cb.wr_page()))};
     std::lock_guard<std::mutex> guard(mutex);
     LocalCBInterface& slot = snapshots[{&s.t, cb_id}];
     slot = now;

@@ -103,16 +103,17 @@ const char* noc_call_name(kapi::detail::NocCall c) {
     return "?";
 }
 
-// Records a transfer between DRAM page `page` of `buf` and L1; it lands at the matching barrier.
+// Records a transfer between DRAM page `page` of `buf` and L1; it lands at the matching barrier. A read without a
+// buffer reads zeros (Noc::async_write_zeros: on Wormhole a NoC read of the core's zero region).
 void issue(Session& s, bool read, std::shared_ptr<DramBuffer> buf, uint32_t page, uint32_t offset, uint32_t size,
            uint32_t l1) {
     noc_request(s, 0);
-    if (page >= buf->num_pages) {
+    if (buf && page >= buf->num_pages) {
         fail(s, "page " + std::to_string(page) + " is out of bounds of " + buf->describe());
     }
-    if (size == 0 || offset + size > buf->page_size) {
+    if (size == 0 || (buf && offset + size > buf->page_size)) {
         fail(s, "transfer of " + std::to_string(size) + " B at offset " + std::to_string(offset) +
-                    " does not fit in a page of " + buf->describe());
+                    (buf ? " does not fit in a page of " + buf->describe() : std::string(" is empty")));
     }
     if (!inside_window(s.core, l1, size, read) && !inside_l1_buffer(l1, size)) {
         fail(s, std::string("L1 ") + (read ? "destination " : "source ") + hex(l1) + ".." + hex(l1 + size) +
@@ -120,20 +121,31 @@ void issue(Session& s, bool read, std::shared_ptr<DramBuffer> buf, uint32_t page
                     (read ? "reserved: " : "waited: ") + windows(s.core, read) + ") and every L1 buffer (" +
                     list_l1_buffers() + ")");
     }
-    need_noc_alignment(s, true, read, l1, offset);  // pages start aligned in DRAM (sanitize.hpp)
+    need_noc_alignment(s, buf != nullptr, read, l1, offset);  // pages start aligned in DRAM; zeros at L1 0
+    const bool dram = buf != nullptr;
     Transfer x{read, std::move(buf), page, offset, size, l1};
     (read ? s.t.reads : s.t.writes).push_back(std::move(x));
     s.core.counters[read ? kNocReads : kNocWrites] += 1;
-    s.core.counters[read ? kDramBytesRead : kDramBytesWritten] += size;
+    if (dram) s.core.counters[read ? kDramBytesRead : kDramBytesWritten] += size;
 }
 
 // Interleaved layout: bank = page % 12, bank address = base + (page / 12) * page_size. The NoC address
 // carries the bank in its upper half, like a (noc x, noc y) pair does on hardware.
 constexpr uint64_t kBankTag = 0x100;
 
+// A runtime argument holding an address in a live L1 buffer (the host's `buffer->address()`, an L1 offset, as
+// tt-metal's add_2_integers_in_riscv and loopback pass it) reaches the kernel as its core's address of that L1, so
+// the kernel can dereference it as on hardware. A value that is also inside a DRAM buffer's bank range is ambiguous
+// and stays as it is (the NoC calls take either form; a load through it is reported, launch.cpp).
+uint32_t l1_buffer_argument(Session& s, uint32_t value) {
+    if (value >= kL1Bytes || !inside_l1_buffer(value, 1) || find_dram_buffer_in_bank(value)) return value;
+    return l1_address(s.core, value);
+}
+
 }  // namespace
 
 std::string Transfer::describe() const {
+    if (!buffer) return "read of zeros -> L1 " + hex(l1) + " (" + std::to_string(size) + " B)";
     std::string dram = "page " + std::to_string(page) + (offset ? " +" + std::to_string(offset) : "") + " of " +
                        buffer->describe();
     std::string l1s = "L1 " + hex(l1) + " (" + std::to_string(size) + " B)";
@@ -158,13 +170,14 @@ uint32_t runtime_arg(int idx, bool common) {
                     " is not set (the host set " + std::to_string(args.size()) +
                     (common ? " common arguments" : " for this core") + ")");
     }
-    return args[static_cast<size_t>(idx)];
+    return l1_buffer_argument(s, args[static_cast<size_t>(idx)]);
 }
 
 void noc_page(NocCall which, uint32_t id, uint32_t bank_base_address, uint32_t page_size, uint32_t l1_addr,
               uint32_t size, uint32_t offset, int32_t cta_offset) {
     const bool read = which == NocCall::ReadPage || which == NocCall::ReadTile;
     Session s = enter(noc_call_name(which), {id, bank_base_address, l1_addr}, 0b110);
+    l1_addr = l1_offset(s, l1_addr, 2);
     std::shared_ptr<DramBuffer> buf = find_dram_buffer(bank_base_address);
     if (!buf) {
         fail(s, "no DRAM buffer at address " + hex(bank_base_address) + " (buffers: " + list_dram_buffers() + ")");
@@ -177,6 +190,11 @@ void noc_page(NocCall which, uint32_t id, uint32_t bank_base_address, uint32_t p
     issue(s, read, std::move(buf), id, offset, size ? size : page_size - offset, l1_addr);
 }
 
+void noc_write_zeros(uint32_t l1_addr, uint32_t size) {
+    Session s = enter("Noc::async_write_zeros", {l1_addr, size}, 0b01);
+    issue(s, true, nullptr, 0, 0, size, l1_offset(s, l1_addr, 0));
+}
+
 uint64_t dram_noc_addr(uint32_t bank_base_address, uint32_t page_size, uint32_t id, uint32_t offset) {
     const uint64_t bank = id % kDramBanks;
     const uint64_t addr = bank_base_address + static_cast<uint64_t>(id / kDramBanks) * page_size + offset;
@@ -187,6 +205,7 @@ uint64_t dram_noc_addr(uint32_t bank_base_address, uint32_t page_size, uint32_t 
 
 void noc_async_read(uint64_t src_noc_addr, uint32_t dst_local_l1_addr, uint32_t size) {
     Session s = enter("noc_async_read", {static_cast<int64_t>(src_noc_addr), dst_local_l1_addr, size}, 0b011);
+    dst_local_l1_addr = l1_offset(s, dst_local_l1_addr, 1);
     const uint64_t tag = src_noc_addr >> 32;
     const uint32_t addr = static_cast<uint32_t>(src_noc_addr);
     std::shared_ptr<DramBuffer> buf = (tag & ~0xffull) == kBankTag ? find_dram_buffer_in_bank(addr) : nullptr;
@@ -198,6 +217,7 @@ void noc_async_read(uint64_t src_noc_addr, uint32_t dst_local_l1_addr, uint32_t 
 
 void noc_async_write(uint32_t src_local_l1_addr, uint64_t dst_noc_addr, uint32_t size) {
     Session s = enter("noc_async_write", {src_local_l1_addr, static_cast<int64_t>(dst_noc_addr), size}, 0b011);
+    src_local_l1_addr = l1_offset(s, src_local_l1_addr, 0);
     const uint64_t tag = dst_noc_addr >> 32;
     const uint32_t addr = static_cast<uint32_t>(dst_noc_addr);
     std::shared_ptr<DramBuffer> buf = (tag & ~0xffull) == kBankTag ? find_dram_buffer_in_bank(addr) : nullptr;
@@ -214,6 +234,11 @@ void noc_async_read_barrier() {
     {
         std::lock_guard<std::mutex> dram(dram_mutex());
         for (const Transfer& x : s.t.reads) {
+            if (!x.buffer) {
+                std::memset(&s.core.l1[x.l1], 0, x.size);
+                l1_written(s.core, x.l1, x.size);
+                continue;
+            }
             dram_read_landed(s, x);
             std::memcpy(&s.core.l1[x.l1], &x.buffer->data[size_t{x.page} * x.buffer->page_size + x.offset], x.size);
             l1_written(s.core, x.l1, x.size, 0, x.buffer->page_size, x.offset);
@@ -338,40 +363,6 @@ void cb_pop_front(int32_t cb_id, int32_t num_pages) {
     wake_waiters(s.core);
 }
 
-bool cb_pages_reservable_at_back(int32_t cb_id, int32_t num_pages) {
-    Session s = enter("cb_pages_reservable_at_back", {cb_id, num_pages});
-    Cb& cb = cb_of(s, cb_id);
-    claim(s, cb, true);
-    return static_cast<int64_t>(cb.capacity - cb.occupied()) >= num_pages;
-}
-
-bool cb_pages_available_at_front(int32_t cb_id, int32_t num_pages) {
-    Session s = enter("cb_pages_available_at_front", {cb_id, num_pages});
-    Cb& cb = cb_of(s, cb_id);
-    claim(s, cb, false);
-    return static_cast<int64_t>(cb.occupied()) >= num_pages;
-}
-
-uint8_t get_absolute_logical_x() {
-    Session s = enter("get_absolute_logical_x", {});
-    return static_cast<uint8_t>(s.core.coord.x);
-}
-
-uint8_t get_absolute_logical_y() {
-    Session s = enter("get_absolute_logical_y", {});
-    return static_cast<uint8_t>(s.core.coord.y);
-}
-
-uint8_t get_relative_logical_x() {
-    Session s = enter("get_relative_logical_x", {});
-    return static_cast<uint8_t>(s.core.coord.x);
-}
-
-uint8_t get_relative_logical_y() {
-    Session s = enter("get_relative_logical_y", {});
-    return static_cast<uint8_t>(s.core.coord.y);
-}
-
 uint32_t get_write_ptr(uint32_t cb_id) {
     Session s = enter("get_write_ptr", {cb_id});
     Cb& cb = cb_of(s, cb_id);
@@ -380,7 +371,7 @@ uint32_t get_write_ptr(uint32_t cb_id) {
         fail(s, "no pages of CB " + std::to_string(cb_id) +
                     " are reserved: the write pointer is only valid between cb_reserve_back and cb_push_back");
     }
-    return cb.page_addr(cb.wr_page());
+    return l1_address(s.core, cb.page_addr(cb.wr_page()));
 }
 
 uint32_t get_read_ptr(uint32_t cb_id) {
@@ -391,7 +382,7 @@ uint32_t get_read_ptr(uint32_t cb_id) {
         fail(s, "no pages of CB " + std::to_string(cb_id) +
                     " are waited: the read pointer is only valid between cb_wait_front and cb_pop_front");
     }
-    return cb.page_addr(cb.rd_page());
+    return l1_address(s.core, cb.page_addr(cb.rd_page()));
 }
 
 }  // namespace kapi

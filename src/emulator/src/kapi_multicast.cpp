@@ -83,7 +83,7 @@ std::string semaphores_text(const Core& core) {
 
 // This core's semaphore behind a pointer from get_semaphore.
 uint32_t own_semaphore(Session& s, const volatile uint32_t* ptr) {
-    const uintptr_t addr = reinterpret_cast<uintptr_t>(ptr);
+    const uint32_t addr = l1_offset(s, reinterpret_cast<uintptr_t>(ptr), 0);
     const int id = semaphore_at(s.core, addr);
     if (id < 0) {
         fail(s, hex(addr) + " is not a semaphore of this core (" + semaphores_text(s.core) +
@@ -247,17 +247,19 @@ uint32_t get_semaphore(uint32_t semaphore_id) {
                     (created ? "ids 0.." + std::to_string(created - 1) : std::string("none")) + " with CreateSemaphore; " +
                     semaphores_text(s.core) + ")");
     }
-    return semaphore_address(semaphore_id);
+    return l1_address(s.core, semaphore_address(semaphore_id));
 }
 
 uint64_t get_noc_addr(uint32_t noc_x, uint32_t noc_y, uint32_t addr) {
     Session s = enter("get_noc_addr", {noc_x, noc_y, addr}, 0b100);
+    addr = l1_offset(s, addr, 2);
     check_node(s, noc_x, noc_y);
     return (kUnicastTag << kTagShift) | node_field(noc_y, 1) | node_field(noc_x, 0) | addr;
 }
 
 uint64_t get_noc_multicast_addr(uint32_t x_start, uint32_t y_start, uint32_t x_end, uint32_t y_end, uint32_t addr) {
     Session s = enter("get_noc_multicast_addr", {x_start, y_start, x_end, y_end, addr}, 0b10000);
+    addr = l1_offset(s, addr, 4);
     check_node(s, x_start, y_start);
     check_node(s, x_end, y_end);
     return (kMulticastTag << kTagShift) | node_field(y_start, 3) | node_field(x_start, 2) | node_field(y_end, 1) |
@@ -316,6 +318,7 @@ void noc_async_write_multicast(uint32_t src_local_l1_addr, uint64_t dst_noc_addr
     const int64_t dest = as_arg(dst_noc_addr_multicast);  // the call reads as written: `linked` only when true
     Session s = linked ? enter("noc_async_write_multicast", {src_local_l1_addr, dest, size, num_dests, 1}, 0b011)
                        : enter("noc_async_write_multicast", {src_local_l1_addr, dest, size, num_dests}, 0b011);
+    src_local_l1_addr = l1_offset(s, src_local_l1_addr, 0);
     noc_request(s, dst_noc_addr_multicast);
     const NocRange r = decode_or_fail(s, dst_noc_addr_multicast, kMulticastTag);
     std::vector<Core*> dests = multicast_dests(s, r, num_dests);
@@ -332,6 +335,7 @@ void noc_async_write_multicast(uint32_t src_local_l1_addr, uint64_t dst_noc_addr
 void noc_semaphore_set_multicast(uint32_t src_local_l1_addr, uint64_t dst_noc_addr_multicast, uint32_t num_dests) {
     Session s = enter("noc_semaphore_set_multicast",
                       {src_local_l1_addr, as_arg(dst_noc_addr_multicast), num_dests}, 0b011);
+    src_local_l1_addr = l1_offset(s, src_local_l1_addr, 0);
     noc_request(s, dst_noc_addr_multicast);
     s.t.linked_to = 0;  // an unlinked request closes the transaction
     const NocRange r = decode_or_fail(s, dst_noc_addr_multicast, kMulticastTag);

@@ -42,21 +42,34 @@ void l1_place(const Core& core, uintptr_t addr, char* out, size_t n) {
     }
 }
 
-// A kernel that dereferences a bad pointer would otherwise take the process down silently. A fault inside the
-// emulated L1 address range is a load or store through an L1 address held as an integer (get_write_ptr,
-// get_read_ptr, get_semaphore): the emulator keeps each core's L1 in host memory, so it names the address.
+// A kernel that dereferences a bad pointer would otherwise take the process down silently. Each core's L1 is a
+// window of the address space (l1_window.cpp): a fault below kL1TotalBytes is a load or store through an L1 offset
+// held as an integer (not an address of the core's window), one in another window is L1 of a core this program does
+// not run (windows are inaccessible outside their core's run); the report names the address and what it holds.
 void on_crash(int sig, siginfo_t* info, void*) {
     char buf[768];
     KernelThread* t = current_thread();
     const uintptr_t addr = info ? reinterpret_cast<uintptr_t>(info->si_addr) : ~uintptr_t{0};
-    if (t && sig == SIGSEGV && addr < kL1TotalBytes) {
+    uint32_t offset = 0;
+    CoreCoord owner;
+    const bool l1 = t && sig == SIGSEGV && l1_window_offset(t->core->coord, addr, offset, &owner);
+    if (l1 && addr < kL1TotalBytes) {
         char place[128];
-        l1_place(*t->core, addr, place, sizeof place);
+        l1_place(*t->core, offset, place, sizeof place);
         std::snprintf(buf, sizeof buf,
                       "tt_emu: error: core (%zu,%zu) %s: a load or store through L1 address 0x%zx (%s) held as an "
-                      "integer, in or after %s: emulated L1 is not addressable by raw pointers; move data with the "
-                      "NoC calls, pack_tile or the CB API\n",
-                      t->core->coord.x, t->core->coord.y, t->name().c_str(), size_t{addr}, place, t->call.name);
+                      "integer, in or after %s: it is an L1 offset, not an address of this core's L1 (at 0x%x + "
+                      "offset): dereference the addresses get_write_ptr, get_read_ptr, get_semaphore and the runtime "
+                      "arguments give\n",
+                      t->core->coord.x, t->core->coord.y, t->name().c_str(), size_t{addr}, place, t->call.name,
+                      unsigned{t->core->l1.base()});
+    } else if (l1) {
+        std::snprintf(buf, sizeof buf,
+                      "tt_emu: error: core (%zu,%zu) %s: a load or store through 0x%zx, L1 0x%x of core (%zu,%zu), "
+                      "which runs no kernel of this program, in or after %s: a kernel reaches another core's L1 "
+                      "only through the NoC\n",
+                      t->core->coord.x, t->core->coord.y, t->name().c_str(), size_t{addr}, unsigned{offset}, owner.x,
+                      owner.y, t->call.name);
     } else if (t) {
         std::snprintf(buf, sizeof buf, "tt_emu: error: core (%zu,%zu) %s: crashed with signal %d in or after %s\n",
                       t->core->coord.x, t->core->coord.y, t->name().c_str(), sig, t->call.name);
@@ -123,6 +136,7 @@ std::unique_ptr<Core> make_core(Run& run, const CoreCoord& coord, const std::vec
     core->run = &run;
     core->coord = coord;
     core->noc = noc_of_logical(coord);
+    core->l1.claim(coord);
     if (auto it = run.program->cbs.find(coord); it != run.program->cbs.end()) {
         for (const CbSpec& spec : it->second) {
             Cb& cb = core->cbs[spec.index];

@@ -25,8 +25,9 @@
 // - Semaphore races (sanitize.cpp): an overwrite (noc_semaphore_set, a multicast set) must be ordered after every
 //   earlier write of the semaphore, and an increment after its last overwrite (the writer's vector clock has reached
 //   theirs); otherwise the schedule decides whether an increment is lost.
-// - L1 through raw pointers (launch.cpp): a load or store through an L1 address held as an integer faults on the
-//   host; the fault is reported with the address and the CB window or semaphore it falls in.
+// - L1 through pointers (l1_window.cpp, launch.cpp): kernels load and store through their core's window addresses; a
+//   load or store through an L1 offset held as an integer, or into a core the program does not run, faults and is
+//   reported with the address and the CB window or semaphore it falls in.
 #pragma once
 
 #include <condition_variable>

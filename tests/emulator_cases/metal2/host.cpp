@@ -2,7 +2,7 @@
 // through two DFBs on 2 cores by the project's kernels here (reader.cpp, compute.cpp, writer.cpp), with named
 // compile-time, runtime and common runtime arguments and tensor bindings. Reads data_dir/a.bin, writes data_dir/c.bin
 // (5 pages: the copy lands one page on, the writer's common page_offset). The optional FAULT breaks one thing: a
-// kernel define (ASSERT: compute, DEREF: reader) or the spec or run arguments (the others), each a clear error.
+// kernel define (ASSERT: compute) or the spec or run arguments (the others), each a clear error.
 #include <cstdio>
 #include <fstream>
 #include <string>
@@ -40,7 +40,7 @@ int main(int argc, char** argv) {
                                 .data_format_metadata = tt::DataFormat::Float16_b};
     DataflowBufferSpec out = in;
     out.unique_id = "out";
-    KernelSpec reader{.unique_id = "reader", .source = dir + "/reader.cpp", .compiler_options = defines("DEREF"),
+    KernelSpec reader{.unique_id = "reader", .source = dir + "/reader.cpp",
                       .dfb_bindings = {{fault == "UNKNOWN_DFB" ? "nope" : "in", fault == "BAD_NAME" ? "in-0" : "in",
                                         DFBEndpointType::PRODUCER}},
                       .tensor_bindings = {{"input", "src"}},

@@ -17,9 +17,6 @@ void kernel_main() {
     for (uint32_t i = 0; i < tiles; ++i) {
         in.reserve_back(1);
         CoreLocalMem<uint16_t> dst(in.get_write_ptr());
-#ifdef FAULT_DEREF
-        *dst = 0;  // L1 through a pointer: not emulated (a compile error naming it)
-#endif
         const uint32_t part = tile_bytes / halves;
         for (uint32_t h = 0; h < halves; ++h) {
             noc.async_read(src, dst + h * (part / 2), part, {.page_id = first + i, .offset_bytes = h * part},

@@ -17,8 +17,8 @@
 #define NAMESPACE tt_emu_kernel
 #define MAIN kernel_main()
 
-// tt-metal marks pointers into L1 with tt_l1_ptr (a section attribute on hardware). Semaphore pointers hold
-// the emulated L1 byte address (from get_semaphore) and are never dereferenced by kernels.
+// tt-metal marks pointers into L1 with tt_l1_ptr (a section attribute on hardware). The API's L1 addresses are the
+// calling core's addresses in its L1 window (l1_window.cpp): kernels dereference them as on hardware.
 #ifndef tt_l1_ptr
 #define tt_l1_ptr
 #endif
@@ -78,12 +78,12 @@ using KernelCtArgs = CtArgs<KERNEL_COMPILE_TIME_ARGS>;
 // Not constexpr on purpose: reaching it in a constant expression is a compile error naming it.
 [[noreturn]] void compile_time_arg_index_out_of_range(uint32_t idx, uint32_t count);
 uint32_t runtime_arg(int idx, bool common);
-
 enum class NocCall : uint8_t { ReadPage, WritePage, ReadTile, WriteTile };
 // cta_offset: the TensorAccessorArgs offset of the accessor used (-1: another address generator).
 void noc_page(NocCall call, uint32_t id, uint32_t bank_base_address, uint32_t page_size, uint32_t l1_addr,
               uint32_t size, uint32_t offset, int32_t cta_offset);
 uint64_t dram_noc_addr(uint32_t bank_base_address, uint32_t page_size, uint32_t id, uint32_t offset);
+void noc_write_zeros(uint32_t l1_addr, uint32_t size);  // Noc::async_write_zeros: zeros landing at the read barrier
 
 void hw_startup(bool reverse, int operands, uint32_t icb0, uint32_t icb1, uint32_t ocb);
 void pack(uint32_t ifrom_dst, uint32_t icb, bool out_of_order, uint32_t output_tile_index);

@@ -1,7 +1,7 @@
 // Emulator version of tt-metal's <api/core_local_mem.h> (ttnn 0.81.1): CoreLocalMem<T>, an address in the core's L1
-// with pointer arithmetic in elements of T, and an end of a Noc transfer (`{.offset_bytes}`): the emulated L1 is not
-// the host's memory, so the address is the L1 byte address the kernel's calls use; dereferencing it (`*`, `[]`,
-// `->`) is not emulated and does not compile, naming itself.
+// with pointer arithmetic in elements of T, dereferenceable (`*`, `[]`, `->`: each core's L1 is a window of the
+// kernel's address space, and the address is the core's own, as get_write_ptr gives it), and an end of a Noc
+// transfer (`{.offset_bytes}`).
 #pragma once
 
 #include <cstddef>
@@ -20,19 +20,16 @@ class CoreLocalMem {
 
 public:
     CoreLocalMem(AddressType address) : address_(address) {}
+    CoreLocalMem(T* ptr) : address_(reinterpret_cast<AddressType>(ptr)) {}
     CoreLocalMem(const CoreLocalMem&) = default;
     CoreLocalMem& operator=(const CoreLocalMem&) = default;
 
     AddressType get_address() const { return address_; }
 
-    template <typename U = T>
-    U& operator*() const {
-        static_assert(sizeof(U) == 0, "CoreLocalMem: dereferencing L1 memory is not emulated (use NoC transfers)");
-    }
-    template <typename U = T>
-    U& operator[](uint32_t) const {
-        static_assert(sizeof(U) == 0, "CoreLocalMem: dereferencing L1 memory is not emulated (use NoC transfers)");
-    }
+    T& operator*() const { return *get_unsafe_ptr(); }
+    T* operator->() const { return get_unsafe_ptr(); }
+    T& operator[](uint32_t index) const { return get_unsafe_ptr()[index]; }
+    T* get_unsafe_ptr() const { return reinterpret_cast<T*>(static_cast<uintptr_t>(address_)); }
 
     CoreLocalMem& operator+=(difference_type offset) {
         address_ += offset * sizeof(T);
@@ -70,4 +67,6 @@ struct noc_traits_t<CoreLocalMem<T, AddressType>> {
         return static_cast<uint32_t>(mem.get_address() + args.offset_bytes);
     }
 };
+template <typename T, typename AddressType>
+inline constexpr bool noc_zero_l1_endpoint_v<CoreLocalMem<T, AddressType>> = true;
 #endif

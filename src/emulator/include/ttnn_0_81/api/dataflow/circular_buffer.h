@@ -50,4 +50,6 @@ struct noc_traits_t<CircularBuffer> {
         return (destination ? cb.get_write_ptr() : cb.get_read_ptr()) + args.offset_bytes;
     }
 };
+template <>
+inline constexpr bool noc_zero_l1_endpoint_v<CircularBuffer> = true;
 #endif

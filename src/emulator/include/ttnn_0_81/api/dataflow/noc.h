@@ -24,6 +24,10 @@ struct noc_traits_t {
     static_assert(sizeof(T) == 0, "NoC transactions are not supported for this type");
 };
 
+// May T be a local-L1 end of noc.async_write_zeros? (as noc.h declares it; set by each such end's header)
+template <typename T>
+inline constexpr bool noc_zero_l1_endpoint_v = false;
+
 enum class NocOptions : uint32_t {
     DEFAULT = 0,
     TXN_ID = 1u << 0,
@@ -80,6 +84,19 @@ public:
         noc_traits_t<Dst>::write(noc_traits_t<Src>::l1_addr(src, src_args, false), dst, dst_args, size_bytes);
     }
 
+    // Zeroes `size_bytes` of a local-L1 end (a DataflowBuffer's or CircularBuffer's write pointer, a CoreLocalMem): on
+    // Wormhole a NoC read from the core's zero region (tt-1xx noc_zero_l1.inl), so the bytes are undefined until
+    // write_zeros_l1_barrier, which is a read barrier.
+    template <typename Dst>
+    void async_write_zeros(const Dst& dst, uint32_t size_bytes,
+                           const typename noc_traits_t<Dst>::dst_args_type& args = {}) const {
+        static_assert(noc_zero_l1_endpoint_v<Dst>, "noc.async_write_zeros: unsupported local-L1 destination "
+                                                   "(the emulator zeroes a DataflowBuffer, CircularBuffer or "
+                                                   "CoreLocalMem; the DRAM overload is not emulated)");
+        ::tt_emu::kapi::detail::noc_write_zeros(noc_traits_t<Dst>::l1_addr(dst, args, true), size_bytes);
+    }
+    void write_zeros_l1_barrier() const { ::tt_emu::kapi::noc_async_read_barrier(); }
+
     template <NocOptions opts = NocOptions::DEFAULT>
     void async_read_barrier(const NocOptVals& = {}) const {
         static_assert(opts == NocOptions::DEFAULT, "Noc::async_read_barrier: transaction ids are not emulated");
@@ -111,3 +128,5 @@ struct noc_traits_t<DataflowBuffer> {
         return (destination ? dfb.get_write_ptr() : dfb.get_read_ptr()) + args.offset_bytes;
     }
 };
+template <>
+inline constexpr bool noc_zero_l1_endpoint_v<DataflowBuffer> = true;

@@ -1,0 +1,95 @@
+// T.atomic_add in program order (stream-K's fix-up: adds inside a while loop or a branch, onto output blocks
+// chosen at run time). PartitionTTWork's `streamk` mode runs program p on core p % C (C cores), so the programs of
+// core c follow those of core c - 1 one for one. Every program passes a turn once, after its adds (the writer's
+// pass_turn, placed after the outermost loop around its last atomic op): it waits until its predecessor passed the
+// turn to it, then increments the turn counter of the core running program p + 1. The reader waits for the same
+// count before every read of a block it adds onto. So all adds of program p land after all adds of programs < p,
+// whatever blocks they target (specs/protocols/writer_pass_turn.yaml). The counter of core c counts the turns the
+// programs of core c - 1 passed: program p waits until it reaches (p + C - 1) / C.
+#include "engine_common.h"
+#include "tile_ops_util.h"
+
+namespace tl::tileops {
+namespace {
+
+const char kAtomic[] = "T.atomic_add";
+
+// The program's linear block index, blockIdx.y * grid_x + blockIdx.x, from the variables the persistent loop binds.
+Any program_index(const Any& func, int64_t gx) {
+  Dict launch = attr_dict(func, keys::kTtLaunchVars);
+  Any bx(int64_t(0)), by(int64_t(0));
+  walk(ir::PrimFunc(func).body(), {ir::visit<ir::Bind>([&](const ir::Bind& b) {
+         for (const char* tag : {"blockIdx.x", "blockIdx.y"}) {
+           Any name = get(launch, tag);
+           if (!is_none(name) && b.var().name() == as_str(name)) (tag[9] == 'x' ? bx : by) = b.var().any();
+         }
+       })});
+  return fn::add(fn::mul(by, Any(gx)), bx);
+}
+
+bool contains_body(const Any& root, const Any& body) {
+  bool found = false;
+  walk(root, {ir::visit<ir::IfThenElse>([&](const ir::IfThenElse& b) {
+         found = found || b.then_case().same_as(body) || b.else_case().same_as(body);
+       })});
+  return found;
+}
+
+// Every program passes the turn exactly once: the loop it is placed after must not sit in a branch.
+void require_unconditional(const TileOp& op) {
+  const Any& loop = op.loops.front();
+  for (const Branch& b : op.branches) {
+    Any body = ir::For::matches(loop) ? ir::For(loop).body().any() : ir::While(loop).body().any();
+    if (contains_body(body, b.body)) continue;
+    fail(std::string(kAtomic) + " into '" + op.tensor->name + "' is inside " + loop_label(loop) + ", which is "
+         "inside a branch of (if " + format_value(b.condition) + "); the tenstorrent backend orders such adds by "
+         "program, and every program passes its turn after that loop, so the loop must run unconditionally");
+  }
+}
+
+void set(TileOp& op, const char* name, const Any& value) {
+  for (auto& [key, v] : op.fields) {
+    if (key == name) v = value;
+  }
+}
+
+}  // namespace
+
+bool program_order(std::vector<TileOp>& ops, const Any& func) {
+  if (format_value(get_attr(func, keys::kTtPartitionMode)) != "streamk") return false;
+  Any grid = get_attr(func, keys::kTtGridBlocks);
+  int64_t gx = as_int(item(grid, Any(int64_t(0)))), gy = as_int(item(grid, Any(int64_t(1))));
+  int64_t cores = static_cast<int64_t>(attr_list(func, keys::kTtWorkPartition).size());
+  Any program = program_index(func, gx);
+  Any step = fn::sub(fn::floordiv(fn::add(program, Any(cores - 1)), Any(cores)), Any(int64_t(1)));
+  std::optional<size_t> last;
+  for (size_t i = 0; i < ops.size(); ++i) {
+    TileOp& op = ops[i];
+    if (op.kind != "atomic_in" && op.kind != "atomic_out") continue;
+    if (last && ops[*last].tensor->name != op.tensor->name) {
+      fail(std::string(kAtomic) + " into '" + op.tensor->name + "' and into '" + ops[*last].tensor->name + "': the "
+           "tenstorrent backend orders the adds of a stream-K kernel by program for one target tensor");
+    }
+    if (op.loops.empty()) {
+      fail(std::string(kAtomic) + " into '" + op.tensor->name + "' is in a branch of (if " +
+           format_value(op.branches.back().condition) + ") outside any loop; the tenstorrent backend orders the adds "
+           "of a grid without blockIdx.z by program, passing the turn after the loop around them");
+    }
+    require_unconditional(op);
+    op.fields.emplace_back(names::kMember, op.kind == "atomic_in" ? program : Any(int64_t(0)));
+    op.fields.emplace_back(op.kind == "atomic_in" ? names::kStep : names::kMembers,
+                           op.kind == "atomic_in" ? step : Any(int64_t(0)));  // the writes signal nobody
+    last = i;
+  }
+  if (!last) return true;
+  const TileOp& op = ops[*last];
+  TileOp pass{"turn_pass", op.loops.front()};
+  pass.place = "after";
+  pass.tensor = op.tensor;
+  pass.fields = {{names::kTensor, op.get(names::kTensor)}, {names::kMember, program}, {names::kStep, step},
+                 {names::kMembers, Any(gx * gy)}};
+  ops.push_back(pass);
+  return true;
+}
+
+}  // namespace tl::tileops
