@@ -30,6 +30,7 @@ from .model import (
     Target,
 )
 from .op_map import OpMap, build_op_map
+from .records import build_records
 
 IDENTIFIER = re.compile(r"^[a-z_][a-z0-9_]*$")
 IDENTIFIER_MAX = 64  # maxLength of defs.schema.json#/$defs/identifier
@@ -299,7 +300,7 @@ def build_model(specs: list[tuple[str, SpecFile]], diagnostics: Diagnostics) -> 
     intrinsics: list[Intrinsic] = []
     families: list[tuple[str, str, str]] = []
     protocols, pipelines, backends, languages = [], [], [], []
-    pass_specs, op_maps = [], []
+    pass_specs, op_maps, record_sets = [], [], []
     nodes, keys = ir_nodes.collect(specs, diagnostics)
     for kind, spec in specs:
         if kind == "intrinsic":
@@ -318,6 +319,8 @@ def build_model(specs: list[tuple[str, SpecFile]], diagnostics: Diagnostics) -> 
             languages.append(build_language(spec))
         elif kind == "op_map":
             op_maps.append(build_op_map(spec))
+        elif kind == "record":
+            record_sets.append(build_records(spec, diagnostics))
     protocols = [_with_op_choices(p, op_maps) for p in protocols]
     # Pass rules see the arguments of the intrinsics they name, so passes are built once all intrinsics are.
     by_name = {i.name: i for i in intrinsics}
@@ -333,6 +336,7 @@ def build_model(specs: list[tuple[str, SpecFile]], diagnostics: Diagnostics) -> 
         ir_nodes=nodes,
         ir_keys=keys,
         op_maps=tuple(sorted(op_maps, key=lambda m: m.location)),
+        record_sets=tuple(sorted(record_sets, key=lambda r: (r.name, r.location))),
         files=tuple(sorted(spec.path for _, spec in specs)),
     )
 

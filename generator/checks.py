@@ -22,6 +22,7 @@ from .model import (
 from .op_map import EltwiseOp, check_op_maps
 from .params import Value
 from .pass_checks import check_hooks, check_passes, check_pipelines
+from .records import check_attribute_records
 
 __all__ = ["check_hooks", "check_model"]  # check_hooks lives with the pass checks; callers find it here too
 
@@ -55,6 +56,7 @@ def check_model(model: SpecSet, diagnostics: Diagnostics) -> None:
     _check_protocols(model, bad_ops, diagnostics)
     check_passes(model, diagnostics)
     check_pipelines(model, diagnostics)
+    check_attribute_records(model, diagnostics)
     _check_backends(model, diagnostics)
     _check_languages(model, diagnostics)
 

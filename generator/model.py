@@ -10,6 +10,7 @@ from .ir_nodes import IrKey, IrNode
 from .language import Language
 from .op_map import EltwiseOp, OpMap
 from .params import ParamValue
+from .records import RecordSet
 
 # Kernel role -> the processor class whose header declares a call (tt-metal compiles reader and
 # writer kernels for the data-movement RISC-Vs and compute kernels for the three TRISCs).
@@ -310,6 +311,7 @@ class SpecSet:
     ir_nodes: tuple[IrNode, ...] = ()
     ir_keys: tuple[IrKey, ...] = ()
     op_maps: tuple[OpMap, ...] = ()
+    record_sets: tuple[RecordSet, ...] = ()  # documents that cross a language boundary (tt.plan.json)
     files: tuple[str, ...] = field(default=())
 
     @property
@@ -368,5 +370,6 @@ class SpecSet:
             "language": self.languages,
             "ir": self.ir_nodes,
             "op_map": self.op_maps,
+            "record": self.record_sets,
         }
         return tuple(sorted({obj.source for kind in kinds for obj in groups[kind]}))

@@ -20,7 +20,7 @@ from referencing.jsonschema import DRAFT202012
 from .diagnostics import Diagnostics, Location
 from .loader import JsonPath, SpecFile
 
-KINDS = ("backend", "intrinsic", "ir", "language", "op_map", "pass", "pipeline", "protocol")
+KINDS = ("backend", "intrinsic", "ir", "language", "op_map", "pass", "pipeline", "protocol", "record")
 SHARED_SCHEMAS = ("defs",)
 
 

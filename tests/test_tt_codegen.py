@@ -1,7 +1,7 @@
 """Metalium artifacts of lowered Tenstorrent kernels.
 
-Static checks (the plan against schema/tt_plan.schema.json, kernels calling only the spellings of the selected
-API profile, the host program's per-core arguments), then every generated kernel and host program compiled with
+Static checks (the plan against the schema of specs/records/tt_plan.yaml, kernels calling only the spellings of the
+selected API profile, the host program's per-core arguments), then every generated kernel and host program compiled with
 `-Wall -Werror` against the emulator headers, then run in the emulator and compared with numpy.
 
 Tolerances (bf16 results of inputs drawn from U(-1, 1)): with fp32 accumulation, |got - ref| <= 2^-7 * max|ref|
@@ -33,6 +33,7 @@ from projects import REPO, build_checkout, make_checkout
 from tilelang.tenstorrent import intrinsics
 from tilelang.tenstorrent.kernel_cpp import TTCodegenError, kernel_source
 from tilelang.tenstorrent.metalium import validate_plan
+from tilelang.tenstorrent.plan_schema import SCHEMAS
 
 BF16 = ml_dtypes.bfloat16
 
@@ -62,8 +63,8 @@ def test_artifacts_are_the_seven_files(gemm_program: Any, tmp_path: Path) -> Non
     assert "find_package(TT-Metalium REQUIRED)" in (out / "CMakeLists.txt").read_text()
 
 
-def test_plan_matches_the_schema_in_schema_dir(gemm_program: Any) -> None:
-    schema = json.loads((REPO / "schema" / "tt_plan.schema.json").read_text("utf-8"))
+def test_plan_matches_the_schema_of_its_record_spec(gemm_program: Any) -> None:
+    schema = SCHEMAS["tt_plan"]  # rendered from specs/records/tt_plan.yaml
     plan = json.loads(gemm_program.files["tt.plan.json"])
     jsonschema.Draft202012Validator(schema).validate(plan)
     assert {t["name"]: t["role"] for t in plan["tensors"]} == {"A": "input", "B": "input", "C": "output"}
@@ -237,6 +238,7 @@ def test_gemm_matches_numpy(emulator: Any, shape: tuple[Any, ...]) -> None:
     err = float(np.abs(f32(c) - ref).max())
     assert err <= bound, f"max error {err} > {bound}"
     report = kernel.last_report
+    jsonschema.Draft202012Validator(SCHEMAS["tt_report"]).validate(report)  # specs/records/tt_report.yaml
     assert report["status"] == "ok"
     assert report["total"]["matmul_tiles"] == (m // 32) * (n // 32) * (k // 32)
 

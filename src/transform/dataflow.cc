@@ -5,6 +5,7 @@
 
 #include "engine_common.h"
 #include "tile_dataflow.h"
+#include "records.h"
 
 namespace tl {
 namespace {
@@ -16,7 +17,7 @@ std::string supported_formats() {
   return join(formats);
 }
 
-// The CB descriptor of one stream (schema/tt_plan.schema.json, `cbs`).
+// The CB descriptor of one stream (the `cb` record of specs/records/tt_plan.yaml).
 Dict cb_descriptor(const Stream& s, int64_t tile_elems) {
   Any dtype = String(s.dtype);
   int64_t page = truthy(fn::supported_dtype(dtype)) ? tile_elems * as_int(fn::dtype_bytes(dtype)) : 0;
@@ -24,22 +25,22 @@ Dict cb_descriptor(const Stream& s, int64_t tile_elems) {
     fail("on-chip buffer '" + s.buffer.name + "' has dtype " + s.dtype + "; the tenstorrent backend supports " +
          supported_formats());
   }
-  Dict cb = ordered({{"index", s.index},
-                  {"stream", String(s.key)},
-                  {"buffer", String(s.buffer.name)},
-                  {"buffer_dtype", String(s.buffer.dtype)},
-                  {"class", String(s.cls)},
-                  {"dtype", dtype},
-                  {"data_format", fn::data_format(dtype)},
-                  {"page_bytes", page},
-                  {"block_pages", s.pages},
-                  {"depth", s.pages_depth},
-                  {"producer", String(s.producer)},
-                  {"consumer", String(s.consumers[0])}});
+  Dict cb = ordered({{records::cb::kIndex, s.index},
+                  {records::cb::kStream, String(s.key)},
+                  {records::cb::kBuffer, String(s.buffer.name)},
+                  {records::cb::kBufferDtype, String(s.buffer.dtype)},
+                  {records::cb::kClass, String(s.cls)},
+                  {records::cb::kDtype, dtype},
+                  {records::cb::kDataFormat, fn::data_format(dtype)},
+                  {records::cb::kPageBytes, page},
+                  {records::cb::kBlockPages, s.pages},
+                  {records::cb::kDepth, s.pages_depth},
+                  {records::cb::kProducer, String(s.producer)},
+                  {records::cb::kConsumer, String(s.consumers[0])}});
   if (!s.shares.empty()) {
     List shares;
     for (const std::string& k : s.shares) shares.push_back(String(k));
-    cb.Set(String("shares"), shares);
+    cb.Set(String(records::cb::kShares), shares);
   }
   return cb;
 }
@@ -65,9 +66,9 @@ Ctx op_context(const TileOp& op, const CBs& cbs, bool absorbed) {
   Ctx ctx;
   for (const auto& [k, v] : op.fields) ctx.set(k, v);
   ctx.set(names::kAbsorbed, Any(absorbed));
-  ctx.set(names::kOut, cbs.find(op.writes) ? attr(cbs.at(op.writes), "index") : Any(int64_t(-1)));
+  ctx.set(names::kOut, cbs.find(op.writes) ? attr(cbs.at(op.writes), records::cb::kIndex) : Any(int64_t(-1)));
   List ins;
-  for (const std::string& k : op.reads) ins.push_back(attr(cbs.at(k), "index"));
+  for (const std::string& k : op.reads) ins.push_back(attr(cbs.at(k), records::cb::kIndex));
   ctx.set(names::kIns, ins);
   List waits, pops;
   for (int64_t wait : op.waits) waits.push_back(Any(wait));
@@ -79,12 +80,12 @@ Ctx op_context(const TileOp& op, const CBs& cbs, bool absorbed) {
   keys.insert(keys.end(), op.reads.begin(), op.reads.end());
   for (const std::string& k : keys) {
     if (const Any* cb = cbs.find(k)) {
-      page_bytes = attr(*cb, "page_bytes");
+      page_bytes = attr(*cb, records::cb::kPageBytes);
       break;
     }
   }
   ctx.set(names::kPageBytes, page_bytes);
-  ctx.set(names::kPartial, op.partial.empty() ? Any(int64_t(-1)) : attr(cbs.at(op.partial), "index"));
+  ctx.set(names::kPartial, op.partial.empty() ? Any(int64_t(-1)) : attr(cbs.at(op.partial), records::cb::kIndex));
   return ctx;
 }
 
@@ -144,7 +145,7 @@ Any dataflow(const std::string& name, const Dict& options, const DataflowParams&
     for (const auto& [tensor, layout] : attr_dict(func, keys::kTtBuffers)) {
       Dict entry(as_dict(layout));
       auto pad = pads.find(as_str(tensor));
-      entry.Set(String("pad_value"), Any(pad == pads.end() ? 0.0 : pad->second));
+      entry.Set(String(records::buffer::kPadValue), Any(pad == pads.end() ? 0.0 : pad->second));
       buffers.Set(String(as_str(tensor)), entry);
     }
     return with_attrs(func, {{keys::kTtCbs, cbs}, {keys::kTtBuffers, buffers}});
@@ -157,10 +158,10 @@ Any lower_tiles(const std::string& name, const Dict& options, const LowerTilesPa
     Any func = fold_constant_scalars(unfolded);
     CBs cbs;
     for (const Any& cb : as_list(get_attr(func, keys::kTtCbs))) {
-      cbs.by_stream.emplace_back(as_str(attr(cb, "stream")), cb);
+      cbs.by_stream.emplace_back(as_str(attr(cb, records::cb::kStream)), cb);
       Dict desc = as_dict(cb);  // "shares": values that use the CB after an earlier one is dead
-      if (desc.count(String("shares"))) {
-        for (const Any& k : as_list(desc.at(String("shares")))) cbs.by_stream.emplace_back(as_str(k), cb);
+      if (desc.count(String(records::cb::kShares))) {
+        for (const Any& k : as_list(desc.at(String(records::cb::kShares)))) cbs.by_stream.emplace_back(as_str(k), cb);
       }
     }
     Any body = ir::PrimFunc(func).body();

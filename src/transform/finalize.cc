@@ -5,6 +5,7 @@
 #include <set>
 
 #include "engine_common.h"
+#include "records.h"
 
 namespace tl {
 namespace {
@@ -69,15 +70,16 @@ List argument_values(const Any& func, const std::vector<std::string>& names, con
     List values;
     for (const std::string& a : names) {
       auto t = tensor_args.Get(String(a));
-      values.push_back(t.has_value() ? Any(dict({{str("tensor"), *t}})) : item(work, str(a)));
+      values.push_back(t.has_value() ? Any(dict({{str(records::tensor_address::kTensor), *t}})) : item(work, str(a)));
     }
     per_core.push_back(values);
   }
   List cores;
-  for (const Any& w : attr_list(func, keys::kTtWorkPartition)) cores.push_back(item(w, str("core")));
+  for (const Any& w : attr_list(func, keys::kTtWorkPartition)) cores.push_back(item(w, str(records::work_item::kCore)));
   strict_zip(cores.size(), per_core.size());
   List out;
-  for (size_t i = 0; i < cores.size(); ++i) out.push_back(dict({{str("core"), cores[i]}, {str("args"), per_core[i]}}));
+  for (size_t i = 0; i < cores.size(); ++i) out.push_back(dict({{str(records::core_args::kCore), cores[i]},
+                                                                      {str(records::core_args::kArgs), per_core[i]}}));
   return out;
 }
 

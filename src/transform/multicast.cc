@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "multicast.h"
+#include "records.h"
 
 namespace tl {
 namespace mcast {
@@ -64,11 +65,11 @@ CoreFacts core_facts(const List& work) {
   std::set<int64_t> xs, ys, counts;
   std::vector<std::pair<int64_t, int64_t>> sorted_cores;
   for (const Any& w : work) {
-    List core = as_list(item(w, str("core")));
+    List core = as_list(item(w, str(records::work_item::kCore)));
     f.cores.push_back(core);
     xs.insert(as_int(core[0]));
     ys.insert(as_int(core[1]));
-    counts.insert(as_int(item(w, str("count"))));
+    counts.insert(as_int(item(w, str(records::work_item::kCount))));
     sorted_cores.emplace_back(as_int(core[0]), as_int(core[1]));
   }
   f.cores_x = static_cast<int64_t>(xs.size());
@@ -137,9 +138,10 @@ void Planner::add_semaphores(const std::string& source, Ctx& bound) {
     std::string var_name = source + "_" + as_str(sem);
     bound.set(as_str(sem), var(var_name, "int32"));
     if (!contains(new_args, str(var_name))) new_args.push_back(str(var_name));
-    bool planned = std::any_of(sems.begin(), sems.end(), [&](const Any& s) { return as_str(item(s, str("name"))) == var_name; });
-    if (!planned) sems.push_back(dict({{str("name"), str(var_name)}, {str("initial_value"), Any(int64_t(0))}}));
-    for (Dict& core_values : values) core_values.Set(String(var_name), dict({{str("semaphore"), str(var_name)}}));
+    bool planned = std::any_of(sems.begin(), sems.end(), [&](const Any& s) { return as_str(item(s, str(records::semaphore::kName))) == var_name; });
+    if (!planned) sems.push_back(dict({{str(records::semaphore::kName), str(var_name)},
+                                            {str(records::semaphore::kInitialValue), Any(int64_t(0))}}));
+    for (Dict& core_values : values) core_values.Set(String(var_name), dict({{str(records::semaphore_id::kSemaphore), str(var_name)}}));
   }
 }
 
@@ -147,7 +149,9 @@ List one_block_deep(const List& cbs, const std::set<int64_t>& single) {
   List out;
   for (const Any& cb : cbs) {
     Dict d = as_dict(cb);
-    if (single.count(as_int(item(cb, str("index"))))) d.Set(String("depth"), item(cb, str("block_pages")));
+    if (single.count(as_int(item(cb, str(records::cb::kIndex))))) {
+      d.Set(String(records::cb::kDepth), item(cb, str(records::cb::kBlockPages)));
+    }
     out.push_back(d);
   }
   return out;

@@ -10,9 +10,12 @@
 
 #include "engine_common.h"
 #include "tile_dataflow.h"
+#include "records.h"
 
 namespace tl {
 namespace {
+
+namespace wi = records::work_item;  // the keys of a work_partition entry
 
 // divmod-balanced (start, size) ranges of `total` items over `parts`.
 std::vector<std::pair<int64_t, int64_t>> balanced(int64_t total, int64_t parts) {
@@ -84,7 +87,8 @@ Assignment assign_global(int64_t gx, int64_t gy, int64_t cx, int64_t cy) {
   for (size_t i = 0; i < ranges.size(); ++i) {
     int64_t x = static_cast<int64_t>(i) % cx, y = static_cast<int64_t>(i) / cx;
     a.cores.emplace_back(x, y);
-    a.work.push_back(ordered({{"core", list({x, y})}, {"start", ranges[i].first}, {"count", ranges[i].second}}));
+    a.work.push_back(ordered({{wi::kCore, list({x, y})}, {wi::kStart, ranges[i].first},
+                              {wi::kCount, ranges[i].second}}));
   }
   return a;
 }
@@ -98,8 +102,8 @@ Assignment assign_shard(int64_t gx, int64_t gy, int64_t cx, int64_t cy) {
       auto [row0, nrows] = rows[y];
       auto [col0, ncols] = cols[x];
       a.cores.emplace_back(x, y);
-      a.work.push_back(ordered({{"core", list({int64_t(x), int64_t(y)})}, {"row0", row0}, {"col0", col0},
-                                {"rows", nrows}, {"cols", ncols}, {"count", nrows * ncols}}));
+      a.work.push_back(ordered({{wi::kCore, list({int64_t(x), int64_t(y)})}, {wi::kRow0, row0}, {wi::kCol0, col0},
+                                {wi::kRows, nrows}, {wi::kCols, ncols}, {wi::kCount, nrows * ncols}}));
     }
   }
   return a;
@@ -120,8 +124,8 @@ Assignment assign_split(int64_t gx, int64_t gy, int64_t gz, int64_t cx, int64_t 
     for (int64_t k = 0; k < gz; ++k) {
       int64_t core = static_cast<int64_t>(g) * gz + k, x = core % cx, y = core / cx;
       a.cores.emplace_back(x, y);
-      a.work.push_back(ordered({{"core", list({x, y})}, {"start", ranges[g].first}, {"count", ranges[g].second},
-                                {"z", k}}));
+      a.work.push_back(ordered({{wi::kCore, list({x, y})}, {wi::kStart, ranges[g].first}, {wi::kCount, ranges[g].second},
+                                {wi::kZ, k}}));
     }
   }
   return a;
@@ -136,8 +140,8 @@ Assignment assign_round_robin(int64_t total, int64_t cx, int64_t cy) {
   for (int64_t c = 0; c < cores; ++c) {
     int64_t x = c % cx, y = c / cx;
     a.cores.emplace_back(x, y);
-    a.work.push_back(ordered({{"core", list({x, y})}, {"start", c}, {"count", (total - c + cores - 1) / cores},
-                              {"stride", cores}}));
+    a.work.push_back(ordered({{wi::kCore, list({x, y})}, {wi::kStart, c}, {wi::kCount, (total - c + cores - 1) / cores},
+                              {wi::kStride, cores}}));
   }
   return a;
 }

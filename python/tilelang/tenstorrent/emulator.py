@@ -30,6 +30,7 @@ from typing import Any
 from .. import _layout, cpp
 from . import cache, host_pch, intrinsics
 from .cache import cache_dir
+from .records import REPORT
 from .templates import templates
 
 INCLUDE_DIRS = _layout.emulator_include_dirs()
@@ -276,7 +277,7 @@ def run(executable: Path, args: list[str], profile: str = DEFAULT_PROFILE, repor
         if done.returncode != 0:
             message = done.stderr.strip() or f"{executable} exited with code {done.returncode}"
             raise TTEmulatorError(message, done.returncode, parsed or None)
-        parsed["stdout"] = done.stdout
+        parsed[REPORT.STDOUT] = done.stdout
         return parsed
 
 

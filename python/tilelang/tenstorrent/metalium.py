@@ -2,8 +2,8 @@
 
 `metalium_program(device_mod, params)` turns the role kernels of the pipeline into
 reader.cpp / compute.cpp / writer.cpp (kernel_cpp.py), the plan (tt.plan.json, validated by
-schema/tt_plan.schema.json, shipped as plan_schema.py), main.cpp and CMakeLists.txt (Jinja templates in metalium/),
-and run_ttnn.py, the same program through ttnn.generic_op (ttnn_host.py).
+the JSON Schema of specs/records/tt_plan.yaml, shipped as plan_schema.py), main.cpp and CMakeLists.txt (Jinja
+templates in metalium/), and run_ttnn.py, the same program through ttnn.generic_op (ttnn_host.py).
 `MetaliumProgram.save(dir)` writes them; calling it with numpy arrays builds (cached) and runs the host program
 against the emulator and returns the counters.
 """
@@ -16,7 +16,7 @@ import tempfile
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 import tvm
@@ -24,10 +24,33 @@ from tvm import tirx
 
 from .. import cpp
 from . import attr_keys, device, emulator, intrinsics
-from .host import host_layout, host_plan
+from .host import host_layout, host_plan, plan_key, role_kernels
 from .kernel_cpp import TTCodegenError, kernel_source
 from .lowered import get_attr
-from .plan_schema import PLAN_SCHEMA
+from .plan_schema import SCHEMAS
+from .records import (
+    ACCESSOR,
+    BUFFER,
+    COMPUTE_KERNEL,
+    CORE_ARGS,
+    DEVICE,
+    DM_KERNEL,
+    HOST_MASK,
+    HOST_TENSOR,
+    INDEX_MASK,
+    KERNEL,
+    KERNELS,
+    NOC_X,
+    NOC_Y,
+    PLAN,
+    TENSOR,
+    TENSOR_CONSTANT,
+    Device,
+    HostMask,
+    Plan,
+    Tensor,
+    TensorConstant,
+)
 from .roles import KERNEL_ROLES
 from .templates import templates
 from .ttnn_host import SCRIPT, render_ttnn, unsupported
@@ -41,7 +64,7 @@ def _fp32_dest_acc(compute: tirx.PrimFunc) -> bool:
     return bool(cpp.call("tl.tt.KernelAccumulatesFp32", compute))
 
 
-def build_plan(device_mod: tvm.IRModule, params: Sequence[Any], kernel: str) -> dict[str, Any]:
+def build_plan(device_mod: tvm.IRModule, params: Sequence[Any], kernel: str) -> Plan:
     """The plan (tt.plan.json): the host plan of the role kernels plus tensor shapes, roles, files and kernel
     configs."""
     plan = host_plan(device_mod)
@@ -51,52 +74,71 @@ def build_plan(device_mod: tvm.IRModule, params: Sequence[Any], kernel: str) -> 
     if missing:
         raise TTCodegenError(f"kernel '{kernel}': no {', '.join(missing)} kernel in the lowered module; the "
                              "Metalium code generator needs reader, compute and writer")
-    constants = plan.get("constants") or {}  # tensors the passes added (AddTTConstants): the host fills them
-    readers = set(get_attr(funcs["reader"], attr_keys.TT_TENSOR_ARGS, {}).values())
-    writers = set(get_attr(funcs["writer"], attr_keys.TT_TENSOR_ARGS, {}).values())
-    tensors = []
-    accessors = get_attr(funcs["reader"], attr_keys.TT_ACCESSORS, {}) or {}
-    for name, info in sorted(plan["buffers"].items(), key=lambda kv: accessors.get(kv[0], {}).get("parameter", 0)):
+    tensors = _tensors(plan, funcs, [p.name for p in params])
+    kernels: dict[str, Any] = {}
+    for role in KERNEL_ROLES:
+        entry: dict[str, Any] = dict(plan[PLAN.KERNELS][role])
+        entry[KERNEL.FILE] = FILES[role]
+        if role == "compute":
+            entry[COMPUTE_KERNEL.MATH_FIDELITY] = device.MATH_FIDELITY
+            entry[COMPUTE_KERNEL.FP32_DEST_ACC] = _fp32_dest_acc(funcs[role])
+        else:
+            entry[DM_KERNEL.PROCESSOR] = device.KERNEL_PROCESSORS[role]
+        kernels[role] = entry
+    profile = plan[PLAN.DEVICE][DEVICE.PROFILE]
+    facts = cast(Device, {  # host_api: the profile's, one of the record's enum (cast: a str to the checker)
+        DEVICE.PROFILE: profile, DEVICE.HOST_API: intrinsics.PROFILES[profile].host_api,
+        DEVICE.TILE: list(device.TILE), DEVICE.CORE_GRID: list(device.CORE_GRID), DEVICE.L1_BYTES: device.L1_BYTES,
+        DEVICE.MAX_CBS: device.MAX_CBS, DEVICE.MAX_RUNTIME_ARGS: device.MAX_RUNTIME_ARGS})
+    return {PLAN.KERNEL: kernel, PLAN.DEVICE: facts, PLAN.CORE_GRID: plan[PLAN.CORE_GRID],
+            PLAN.GRID_BLOCKS: plan[PLAN.GRID_BLOCKS], PLAN.PARTITION_MODE: plan[PLAN.PARTITION_MODE],
+            PLAN.CORE_RANGES: plan[PLAN.CORE_RANGES], PLAN.WORK_PARTITION: plan[PLAN.WORK_PARTITION],
+            PLAN.TENSORS: tensors, PLAN.CBS: plan[PLAN.CBS], PLAN.SEMAPHORES: plan[PLAN.SEMAPHORES],
+            PLAN.KERNELS: kernels}  # type: ignore[typeddict-item]
+
+
+def _tensors(plan: dict[str, Any], funcs: dict[str, tirx.PrimFunc], params: list[str]) -> list[Tensor]:
+    """The plan's tensor records, in parameter order: from tt.buffers, the kernels' tensor arguments (the role) and
+    tt.constants (the tensors the passes added, AddTTConstants: the host fills them)."""
+    constants = plan.get(plan_key(attr_keys.TT_CONSTANTS)) or {}
+    readers = set(get_attr(funcs[KERNELS.READER], attr_keys.TT_TENSOR_ARGS, {}).values())
+    writers = set(get_attr(funcs[KERNELS.WRITER], attr_keys.TT_TENSOR_ARGS, {}).values())
+    accessors = get_attr(funcs[KERNELS.READER], attr_keys.TT_ACCESSORS, {}) or {}
+    tensors: list[Tensor] = []
+    for name, info in sorted(plan[plan_key(attr_keys.TT_BUFFERS)].items(),
+                             key=lambda kv: accessors.get(kv[0], {}).get(ACCESSOR.PARAMETER, 0)):
         role = {(True, True): "inout", (False, True): "output", (True, False): "input"}.get(
             (name in readers, name in writers), "unused")  # inout: T.atomic_add adds onto what the tensor holds
         constant = constants.get(name)
         # The kernel's shape (tt.buffers): the user's, or the 2-D matrix of a tensor the kernel accesses only through
         # T.Tensor views of its folded matrix (the same C-order bytes; loop_views.cc).
-        shape = ([info["tile_rows"] * device.TILE[0], info["tile_cols"] * device.TILE[1]] if constant
-                 else [int(e) for e in info["shape"]])
-        entry = {"name": name, "parameter": -1 if constant else [p.name for p in params].index(name), "shape": shape,
-                 "dtype": info["dtype"], "data_format": info["data_format"], "page_bytes": info["page_bytes"],
-                 "pages": info["pages"], "page_layout": info["page_layout"], "role": role,
-                 "padded_shape": list(info.get("padded_shape", shape)),
-                 "blocks": list(info.get("blocks", [0] * len(shape))),
-                 "pad_value": _json_number(float(info.get("pad_value", 0.0)))}
+        shape = ([info[BUFFER.TILE_ROWS] * device.TILE[0], info[BUFFER.TILE_COLS] * device.TILE[1]] if constant
+                 else [int(e) for e in info[BUFFER.SHAPE]])
+        entry = cast(Tensor, {  # role and pad_value: values of the record's enums (cast: built as str)
+            TENSOR.NAME: name, TENSOR.PARAMETER: -1 if constant else params.index(name), TENSOR.SHAPE: shape,
+            TENSOR.DTYPE: info[BUFFER.DTYPE], TENSOR.DATA_FORMAT: info[BUFFER.DATA_FORMAT],
+            TENSOR.PAGE_BYTES: info[BUFFER.PAGE_BYTES], TENSOR.PAGES: info[BUFFER.PAGES],
+            TENSOR.PAGE_LAYOUT: info[BUFFER.PAGE_LAYOUT], TENSOR.ROLE: role,
+            TENSOR.PADDED_SHAPE: list(info.get(BUFFER.PADDED_SHAPE, shape)),
+            TENSOR.BLOCKS: list(info.get(BUFFER.BLOCKS, [0] * len(shape))),
+            TENSOR.PAD_VALUE: _json_number(float(info.get(BUFFER.PAD_VALUE, 0.0)))})
         if constant:
-            entry["constant"] = {"value": float(constant["value"]), "rows": [int(r) for r in constant["rows"]]}
-            if "mask" in constant:  # an index-mask table: the host computes its tiles (main.cpp, run_ttnn.py)
-                m = constant["mask"]
-                entry["constant"]["mask"] = {"p": int(m["p"]), "q": int(m["q"]), "first": int(m["first"]),
-                                             "step": int(m["step"]), "on_true": float(m["on_true"]),
-                                             "on_false": float(m["on_false"])}
+            entry[TENSOR.CONSTANT] = _constant(constant)
         tensors.append(entry)
-    kernels = {}
-    for role in KERNEL_ROLES:
-        entry = dict(plan["kernels"][role])
-        entry["file"] = FILES[role]
-        if role == "compute":
-            entry.update(math_fidelity=device.MATH_FIDELITY, fp32_dest_acc=_fp32_dest_acc(funcs[role]))
-        else:
-            entry["processor"] = device.KERNEL_PROCESSORS[role]
-        kernels[role] = entry
-    profile = plan["device"]["profile"]
-    return {
-        "kernel": kernel,
-        "device": {"profile": profile, "host_api": intrinsics.PROFILES[profile].host_api, "tile": list(device.TILE),
-                   "core_grid": list(device.CORE_GRID), "l1_bytes": device.L1_BYTES, "max_cbs": device.MAX_CBS,
-                   "max_runtime_args": device.MAX_RUNTIME_ARGS},
-        "core_grid": plan["core_grid"], "grid_blocks": plan["grid_blocks"], "partition_mode": plan["partition_mode"],
-        "core_ranges": plan["core_ranges"], "work_partition": plan["work_partition"], "tensors": tensors,
-        "cbs": plan["cbs"], "semaphores": plan["semaphores"], "kernels": kernels,
-    }
+    return tensors
+
+
+def _constant(constant: Any) -> TensorConstant:
+    """A tt.constants entry as the plan's tensor_constant record."""
+    out: TensorConstant = {TENSOR_CONSTANT.VALUE: float(constant[TENSOR_CONSTANT.VALUE]),
+                           TENSOR_CONSTANT.ROWS: [int(r) for r in constant[TENSOR_CONSTANT.ROWS]]}
+    if TENSOR_CONSTANT.MASK in constant:  # an index-mask table: the host computes its tiles (main.cpp, run_ttnn.py)
+        m = constant[TENSOR_CONSTANT.MASK]
+        out[TENSOR_CONSTANT.MASK] = {
+            INDEX_MASK.P: int(m[INDEX_MASK.P]), INDEX_MASK.Q: int(m[INDEX_MASK.Q]),
+            INDEX_MASK.FIRST: int(m[INDEX_MASK.FIRST]), INDEX_MASK.STEP: int(m[INDEX_MASK.STEP]),
+            INDEX_MASK.ON_TRUE: float(m[INDEX_MASK.ON_TRUE]), INDEX_MASK.ON_FALSE: float(m[INDEX_MASK.ON_FALSE])}
+    return out
 
 
 def _json_number(value: float) -> float | str:
@@ -104,10 +146,11 @@ def _json_number(value: float) -> float | str:
     return value if math.isfinite(value) else ("inf" if value > 0 else "-inf")
 
 
-def validate_plan(plan: dict[str, Any]) -> None:
+def validate_plan(plan: Plan) -> None:
     import jsonschema  # heavy (its format checkers): imported when a plan is validated (save(), the tests)
 
-    errors = sorted(jsonschema.Draft202012Validator(PLAN_SCHEMA).iter_errors(plan), key=lambda e: list(e.path))
+    validator = jsonschema.Draft202012Validator(SCHEMAS["tt_plan"])  # specs/records/tt_plan.yaml
+    errors = sorted(validator.iter_errors(plan), key=lambda e: list(e.path))
     if errors:
         where = "/".join(str(p) for p in errors[0].path) or "(root)"
         raise TTCodegenError(f"tt.plan.json does not match its schema at {where}: {errors[0].message}")
@@ -127,13 +170,13 @@ def _host_bits(value: float | str, dtype: str) -> str:
     return f"0x{int(np.array(value, dtype=_bits_dtype(dtype)).view(np.uint16)):04x}u"
 
 
-def _mask_fill(tensor: dict[str, Any]) -> dict[str, Any] | None:
+def _mask_fill(tensor: Tensor) -> HostMask | None:
     """An index-mask table's entry with its two values as main.cpp's host vector holds them, or None."""
-    mask = tensor.get("constant", {}).get("mask")
+    mask = tensor.get(TENSOR.CONSTANT, {}).get(TENSOR_CONSTANT.MASK)
     if mask is None:
         return None
-    return {**mask, "on_true_bits": _host_bits(mask["on_true"], tensor["dtype"]),
-            "on_false_bits": _host_bits(mask["on_false"], tensor["dtype"])}
+    return {**mask, HOST_MASK.ON_TRUE_BITS: _host_bits(mask[INDEX_MASK.ON_TRUE], tensor[TENSOR.DTYPE]),
+            HOST_MASK.ON_FALSE_BITS: _host_bits(mask[INDEX_MASK.ON_FALSE], tensor[TENSOR.DTYPE])}
 
 
 def _bits_dtype(dtype: str) -> Any:
@@ -142,29 +185,32 @@ def _bits_dtype(dtype: str) -> Any:
     return ml_dtypes.bfloat16 if dtype == "bfloat16" else np.float16
 
 
-def render_host(plan: dict[str, Any], template: str) -> str:
+def render_host(plan: Plan, template: str) -> str:
     # An N-D tensor is tilized as its (prod(leading dims) * rows, cols) matrix, a 1-D one as row 0 of a tile row,
     # each padded as InferTTLayout lays it out (host_layout); a row-major tensor is uploaded and read back as it is.
-    tile = plan["device"]["tile"]
+    tile = plan[PLAN.DEVICE][DEVICE.TILE]
     tensors = []
-    for t in plan["tensors"]:
+    for t in plan[PLAN.TENSORS]:
         layout = host_layout(t, tile)
-        ctype = HOST_INT_TYPES.get(t["dtype"]) or HOST_TYPES[t["page_bytes"] * t["pages"] // layout["padded_elems"]]
-        fill = t["constant"]["value"] if "constant" in t else t.get("pad_value", 0.0)
-        tensors.append(dict(t, **layout, ctype=ctype, fill=_host_bits(fill, t["dtype"]), mask=_mask_fill(t)))
-    noc_coords = any(isinstance(v, dict) and ("noc_x" in v or "noc_y" in v) for k in plan["kernels"].values()
-                     for row in k["runtime_arg_values"] for v in row["args"])
+        ctype = (HOST_INT_TYPES.get(t[TENSOR.DTYPE])
+                 or HOST_TYPES[t[TENSOR.PAGE_BYTES] * t[TENSOR.PAGES] // layout[HOST_TENSOR.PADDED_ELEMS]])
+        fill = t[TENSOR.CONSTANT][TENSOR_CONSTANT.VALUE] if TENSOR.CONSTANT in t else t.get(TENSOR.PAD_VALUE, 0.0)
+        tensors.append({**t, **layout, HOST_TENSOR.CTYPE: ctype, HOST_TENSOR.FILL: _host_bits(fill, t[TENSOR.DTYPE]),
+                        HOST_TENSOR.MASK: _mask_fill(t)})
+    noc_coords = any(isinstance(v, dict) and (NOC_X.NOC_X in v or NOC_Y.NOC_Y in v)
+                     for k in role_kernels(plan).values()
+                     for row in k[KERNEL.RUNTIME_ARG_VALUES] for v in row[CORE_ARGS.ARGS])
     return templates().get_template(template).render(
-        plan=plan, host_api=plan["device"]["host_api"], roles=KERNEL_ROLES, noc_coords=noc_coords, tensors=tensors,
-        inputs=[t for t in tensors if t["role"] in ("input", "inout")],
-        outputs=[t for t in tensors if t["role"] in ("output", "inout")])
+        plan=plan, host_api=plan[PLAN.DEVICE][DEVICE.HOST_API], roles=KERNEL_ROLES, noc_coords=noc_coords,
+        tensors=tensors, inputs=[t for t in tensors if t[TENSOR.ROLE] in ("input", "inout")],
+        outputs=[t for t in tensors if t[TENSOR.ROLE] in ("output", "inout")])
 
 
 @dataclass
 class MetaliumProgram:
     """The artifacts of one kernel (file name -> text) and its plan; runnable in the emulator."""
 
-    plan: dict[str, Any]
+    plan: Plan
     files: dict[str, str]
     params: list[Any]
     last_report: dict[str, Any] = field(default_factory=dict)
@@ -201,17 +247,17 @@ class MetaliumProgram:
             kernel_dir = self._write(root)  # the hot path: the plan's schema is checked by tests and save()
             data = kernel_dir / "data"
             data.mkdir(exist_ok=True)
-            for t in self.plan["tensors"]:
-                if t["role"] in ("input", "inout") and "constant" not in t:  # constants are filled by main.cpp
-                    np.ascontiguousarray(arrays[t["parameter"]]).tofile(data / f"{t['name']}.bin")
-            profile = self.plan["device"]["profile"]
+            for t in self.plan[PLAN.TENSORS]:
+                if t[TENSOR.ROLE] in ("input", "inout") and TENSOR.CONSTANT not in t:  # main.cpp fills constants
+                    np.ascontiguousarray(arrays[t[TENSOR.PARAMETER]]).tofile(data / f"{t[TENSOR.NAME]}.bin")
+            profile = self.plan[PLAN.DEVICE][DEVICE.PROFILE]
             with emulator.host_program(kernel_dir / "main.cpp", profile) as exe:
                 report = emulator.run(exe, [str(kernel_dir), str(data)], profile,
                                       report=kernel_dir / "tt.report.json", timeout=timeout)
-            for t in self.plan["tensors"]:
-                if t["role"] in ("output", "inout"):
-                    target = arrays[t["parameter"]]
-                    target[...] = np.fromfile(data / f"{t['name']}.bin", dtype=target.dtype).reshape(target.shape)
+            for t in self.plan[PLAN.TENSORS]:
+                if t[TENSOR.ROLE] in ("output", "inout"):
+                    target = arrays[t[TENSOR.PARAMETER]]
+                    target[...] = np.fromfile(data / f"{t[TENSOR.NAME]}.bin", dtype=target.dtype).reshape(target.shape)
         self.last_report = report
         return report
 
@@ -228,10 +274,10 @@ def metalium_program(device_mod: tvm.IRModule, params: Sequence[Any], kernel: st
                      key=lambda kv: KERNEL_ROLES.index(get_attr(kv[1], attr_keys.TT_KERNEL_ROLE)))
     for gvar, func in by_role:
         role = get_attr(func, attr_keys.TT_KERNEL_ROLE)
-        source = kernel_source(func, gvar.name_hint, plan["device"]["profile"])
+        source = kernel_source(func, gvar.name_hint, plan[PLAN.DEVICE][DEVICE.PROFILE])
         files[FILES[role]] = source.text
         if source.defines:  # e.g. the 2025 reduce.h's template defaults name REDUCE_OP / REDUCE_DIM
-            plan["kernels"][role]["defines"] = dict(source.defines)
+            plan[PLAN.KERNELS][role][KERNEL.DEFINES] = dict(source.defines)  # type: ignore[literal-required]
     files["main.cpp"] = render_host(plan, "main.cpp.j2")
     files["CMakeLists.txt"] = render_host(plan, "CMakeLists.txt.j2")
     if unsupported(plan) is None:

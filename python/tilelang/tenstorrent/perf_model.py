@@ -46,17 +46,31 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from . import device
+from .records import (
+    CB,
+    COMPUTE_KERNEL,
+    CORE_COUNTERS,
+    COUNTERS,
+    DEVICE,
+    KERNELS,
+    MODELLED_COUNTERS,
+    PLAN,
+    REPORT,
+    TENSOR,
+)
 
 FORMULA = "Formula" + __doc__.split("Formula", 1)[1].split("Why this shape", 1)[0].strip() if __doc__ else ""
 
 DEFAULT_FIDELITY = device.MATH_FIDELITY  # a plan without one ran with the backend default
-COUNTERS = ("dram_bytes_read", "dram_bytes_written", "matmul_tiles", "eltwise_tiles", "sfpu_tiles", "copy_tiles",
-            "pack_tiles")
+SUMMED = (COUNTERS.DRAM_BYTES_READ, COUNTERS.DRAM_BYTES_WRITTEN, COUNTERS.MATMUL_TILES, COUNTERS.ELTWISE_TILES,
+          COUNTERS.SFPU_TILES, COUNTERS.COPY_TILES, COUNTERS.PACK_TILES)
 # Counter of bytes moved -> the measured rate (bytes/cycle) that carries them.
-TRANSFERS = {"dram_bytes_read": "dram_read_bytes_per_cycle", "dram_bytes_written": "dram_write_bytes_per_cycle",
-             "noc_multicast_bytes": "multicast_bytes_per_cycle",
-             "noc_multicast_linked_bytes": "multicast_linked_bytes_per_cycle",
-             "l1_bytes_read": "noc_read_bytes_per_cycle", "l1_bytes_written": "noc_write_bytes_per_cycle"}
+TRANSFERS = {COUNTERS.DRAM_BYTES_READ: "dram_read_bytes_per_cycle",
+             COUNTERS.DRAM_BYTES_WRITTEN: "dram_write_bytes_per_cycle",
+             COUNTERS.NOC_MULTICAST_BYTES: "multicast_bytes_per_cycle",
+             COUNTERS.NOC_MULTICAST_LINKED_BYTES: "multicast_linked_bytes_per_cycle",
+             MODELLED_COUNTERS.L1_BYTES_READ: "noc_read_bytes_per_cycle",
+             MODELLED_COUNTERS.L1_BYTES_WRITTEN: "noc_write_bytes_per_cycle"}
 # The measured matmul rate of Float16 operands is that of Float16_b (the same 2-byte operand path; spec doc).
 FORMAT_ALIASES = {"Float16": "Float16_b"}
 
@@ -136,19 +150,19 @@ class PerfEstimate:
 
 
 def _fidelity(plan: Mapping[str, Any]) -> str:
-    compute = plan.get("kernels", {}).get("compute", {})
-    return str(compute.get("math_fidelity") or DEFAULT_FIDELITY)
+    compute = plan.get(PLAN.KERNELS, {}).get(KERNELS.COMPUTE, {})
+    return str(compute.get(COMPUTE_KERNEL.MATH_FIDELITY) or DEFAULT_FIDELITY)
 
 
 def _tile_elements(plan: Mapping[str, Any]) -> int:
-    tile = plan.get("device", {}).get("tile") or device.TILE
+    tile = plan.get(PLAN.DEVICE, {}).get(DEVICE.TILE) or device.TILE
     return int(tile[0]) * int(tile[1])
 
 
 def operand_format(plan: Mapping[str, Any]) -> str:
     """Data format of the matmul operands: that of the first input CB the compute kernel consumes."""
-    inputs = [cb for cb in plan.get("cbs", ()) if cb.get("consumer") == "compute" and cb.get("class") == "input"]
-    fmt = str(inputs[0].get("data_format", "Float16_b")) if inputs else "Float16_b"
+    inputs = [cb for cb in plan.get(PLAN.CBS, ()) if cb.get(CB.CONSUMER) == "compute" and cb.get(CB.CLASS) == "input"]
+    fmt = str(inputs[0].get(CB.DATA_FORMAT, "Float16_b")) if inputs else "Float16_b"
     return FORMAT_ALIASES.get(fmt, fmt)
 
 
@@ -172,7 +186,7 @@ def host_dispatch_seconds(fmt: str, perf: Mapping[str, Any]) -> float:
 
 def compulsory_bytes(plan: Mapping[str, Any]) -> int:
     """Bytes that move when every tensor of the plan is read (inputs) or written (outputs) exactly once."""
-    return sum(int(t["pages"]) * int(t["page_bytes"]) for t in plan.get("tensors", ()))
+    return sum(int(t[TENSOR.PAGES]) * int(t[TENSOR.PAGE_BYTES]) for t in plan.get(PLAN.TENSORS, ()))
 
 
 def pipeline_cycles(plan: Mapping[str, Any], multicast_rate: float | None, perf: Mapping[str, Any],
@@ -185,11 +199,11 @@ def pipeline_cycles(plan: Mapping[str, Any], multicast_rate: float | None, perf:
     per_byte = 1 / measured["dram_read_bytes_per_cycle"] + (1 / multicast_rate if multicast_rate else 0.0)
     feeds: dict[str, int] = {}
     drained = 0
-    for cb in plan.get("cbs", ()):
-        block = int(cb["block_pages"]) * int(cb["page_bytes"])
-        if cb.get("consumer") == "compute" and cb.get("producer") not in ("compute", None):
-            feeds[cb["producer"]] = feeds.get(cb["producer"], 0) + block
-        elif cb.get("consumer") == "writer" and cb.get("producer") == "compute":
+    for cb in plan.get(PLAN.CBS, ()):
+        block = int(cb[CB.BLOCK_PAGES]) * int(cb[CB.PAGE_BYTES])
+        if cb.get(CB.CONSUMER) == "compute" and cb.get(CB.PRODUCER) not in ("compute", None):
+            feeds[cb[CB.PRODUCER]] = feeds.get(cb[CB.PRODUCER], 0) + block
+        elif cb.get(CB.CONSUMER) == "writer" and cb.get(CB.PRODUCER) == "compute":
             drained += block
     fill = max(feeds.values(), default=0) * per_byte
     chip = writers * drained / measured["dram_write_back_bytes_per_second"] * measured["clock_hz"]
@@ -199,21 +213,21 @@ def pipeline_cycles(plan: Mapping[str, Any], multicast_rate: float | None, perf:
 def core_cycles(counters: Mapping[str, Any], matmul: float, perf: Mapping[str, Any]) -> tuple[float, float, float]:
     """(compute, NoC, semaphore-wait) cycles of one core's counters; `matmul` is the tile-matmul rate."""
     measured = perf["measured"]
-    math = (counters.get("matmul_tiles", 0) * matmul
-            + counters.get("eltwise_tiles", 0) * perf["eltwise_tile_cycles"]
-            + counters.get("sfpu_tiles", 0) * perf["sfpu_tile_cycles"]
-            + counters.get("copy_tiles", 0) * perf["copy_tile_cycles"])
-    compute = max(math, counters.get("pack_tiles", 0) * perf["pack_tile_cycles"])  # the packer runs alongside
+    math = (counters.get(COUNTERS.MATMUL_TILES, 0) * matmul
+            + counters.get(COUNTERS.ELTWISE_TILES, 0) * perf["eltwise_tile_cycles"]
+            + counters.get(COUNTERS.SFPU_TILES, 0) * perf["sfpu_tile_cycles"]
+            + counters.get(COUNTERS.COPY_TILES, 0) * perf["copy_tile_cycles"])
+    compute = max(math, counters.get(COUNTERS.PACK_TILES, 0) * perf["pack_tile_cycles"])  # the packer runs alongside
     noc = sum(counters.get(key, 0) / measured[rate] for key, rate in TRANSFERS.items())
-    waits = counters.get("semaphore_waits", 0) * measured["semaphore_wait_cycles"]
+    waits = counters.get(COUNTERS.SEMAPHORE_WAITS, 0) * measured["semaphore_wait_cycles"]
     return float(compute), float(noc), float(waits)
 
 
 def _multicast_rate(per_core: Sequence[Mapping[str, Any]], perf: Mapping[str, Any]) -> float | None:
     measured = perf["measured"]
-    if any(e.get("noc_multicast_bytes", 0) for e in per_core):
+    if any(e.get(COUNTERS.NOC_MULTICAST_BYTES, 0) for e in per_core):
         return float(measured["multicast_bytes_per_cycle"])
-    if any(e.get("noc_multicast_linked_bytes", 0) for e in per_core):
+    if any(e.get(COUNTERS.NOC_MULTICAST_LINKED_BYTES, 0) for e in per_core):
         return float(measured["multicast_linked_bytes_per_cycle"])
     return None
 
@@ -223,10 +237,11 @@ def _roofline(plan: Mapping[str, Any], totals: Mapping[str, int], fidelity: str,
     """(FLOPs, compute bound, DRAM bound) at the device's peaks."""
     elements = _tile_elements(plan)
     side = round(elements ** 0.5)
-    flops = totals["matmul_tiles"] * 2 * side ** 3 + (totals["eltwise_tiles"] + totals["sfpu_tiles"]) * elements
-    ideal_cycles = (totals["matmul_tiles"] * perf["matmul_tile_cycles"][fidelity]
-                    + totals["eltwise_tiles"] * perf["eltwise_tile_cycles"]
-                    + totals["sfpu_tiles"] * perf["sfpu_tile_cycles"])
+    flops = (totals[COUNTERS.MATMUL_TILES] * 2 * side ** 3
+             + (totals[COUNTERS.ELTWISE_TILES] + totals[COUNTERS.SFPU_TILES]) * elements)
+    ideal_cycles = (totals[COUNTERS.MATMUL_TILES] * perf["matmul_tile_cycles"][fidelity]
+                    + totals[COUNTERS.ELTWISE_TILES] * perf["eltwise_tile_cycles"]
+                    + totals[COUNTERS.SFPU_TILES] * perf["sfpu_tile_cycles"])
     roof_compute = ideal_cycles / (perf["worker_cores"] * float(perf["clock_hz"]))
     return flops, roof_compute, compulsory_bytes(plan) / perf["dram_bytes_per_second"]
 
@@ -241,23 +256,23 @@ def estimate(plan: Mapping[str, Any], report: Mapping[str, Any], perf: Mapping[s
     measured = perf["measured"]
     fidelity = fidelity or _fidelity(plan)
     fmt = operand_format(plan)
-    per_core: Sequence[Mapping[str, Any]] = report.get("cores", ())
-    totals = {key: sum(int(e.get(key, 0)) for e in per_core) for key in COUNTERS}
-    matmul = matmul_cycles(fmt, fidelity, perf) if totals["matmul_tiles"] else 0.0
-    writers = sum(1 for e in per_core if e.get("dram_bytes_written", 0))
+    per_core: Sequence[Mapping[str, Any]] = report.get(REPORT.CORES, ())
+    totals = {key: sum(int(e.get(key, 0)) for e in per_core) for key in SUMMED}
+    matmul = matmul_cycles(fmt, fidelity, perf) if totals[COUNTERS.MATMUL_TILES] else 0.0
+    writers = sum(1 for e in per_core if e.get(COUNTERS.DRAM_BYTES_WRITTEN, 0))
     multicast = _multicast_rate(per_core, perf)
     fill, drain = pipeline_cycles(plan, multicast, perf, max(writers, 1))
     write_back = drain - pipeline_cycles(plan, multicast, perf)[1]  # beyond one core's own write rate
     cores = []
     for entry in per_core:
         compute, noc, waits = core_cycles(entry, matmul, perf)
-        if entry.get("dram_bytes_written", 0):
+        if entry.get(COUNTERS.DRAM_BYTES_WRITTEN, 0):
             noc += write_back
-        moved = int(entry.get("dram_bytes_read", 0)) + int(entry.get("dram_bytes_written", 0))
-        cores.append(CorePerf(tuple(entry.get("core", (0, 0))), compute, noc, fill + drain,
+        moved = int(entry.get(COUNTERS.DRAM_BYTES_READ, 0)) + int(entry.get(COUNTERS.DRAM_BYTES_WRITTEN, 0))
+        cores.append(CorePerf(tuple(entry.get(CORE_COUNTERS.CORE, (0, 0))), compute, noc, fill + drain,
                               waits, moved))
     clock = float(measured["clock_hz"])
-    dram_bytes = totals["dram_bytes_read"] + totals["dram_bytes_written"]
+    dram_bytes = totals[COUNTERS.DRAM_BYTES_READ] + totals[COUNTERS.DRAM_BYTES_WRITTEN]
     core_seconds = max((c.cycles for c in cores), default=0.0) / clock
     dram_seconds = dram_bytes / measured["dram_bytes_per_second"]
     launch = float(measured["program_launch_seconds"])

@@ -9,6 +9,8 @@ from typing import Any
 
 import jinja2
 
+from .records import NOC_X, NOC_Y, SEMAPHORE_ID, TENSOR_ADDRESS
+
 HERE = Path(__file__).resolve().parent
 
 
@@ -25,10 +27,9 @@ def _cpp_arg(value: Any) -> str:
     address, a core's NoC coordinate, a semaphore id)."""
     if not isinstance(value, dict):
         return f"{int(value) & 0xFFFFFFFF}u"
-    if "tensor" in value:
-        return f"static_cast<uint32_t>({value['tensor']}->address())"
-    if "semaphore" in value:
-        return f"semaphore_{value['semaphore']}"
-    axis = "x" if "noc_x" in value else "y"
-    x, y = value[f"noc_{axis}"]
+    if TENSOR_ADDRESS.TENSOR in value:
+        return f"static_cast<uint32_t>({value[TENSOR_ADDRESS.TENSOR]}->address())"
+    if SEMAPHORE_ID.SEMAPHORE in value:
+        return f"semaphore_{value[SEMAPHORE_ID.SEMAPHORE]}"
+    axis, (x, y) = ("x", value[NOC_X.NOC_X]) if NOC_X.NOC_X in value else ("y", value[NOC_Y.NOC_Y])
     return f"static_cast<uint32_t>(noc_core({x}, {y}).{axis})"

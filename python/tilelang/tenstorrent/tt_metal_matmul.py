@@ -22,6 +22,19 @@ from dataclasses import dataclass
 from typing import Any
 
 from . import device, perf_model
+from .records import (
+    CB,
+    COMPUTE_KERNEL,
+    CORE_COUNTERS,
+    COUNTERS,
+    DEVICE,
+    KERNEL,
+    KERNELS,
+    PLAN,
+    REPORT,
+    SEMAPHORE,
+    TENSOR,
+)
 
 
 @dataclass(frozen=True)
@@ -90,17 +103,17 @@ def _core_counters(cfg: MatmulConfig, x: int, y: int) -> dict[str, Any]:
         read += cfg.steps * in0_block
         multicast += cfg.steps * in0_block
     out_tiles = cfg.per_core_m * cfg.per_core_n
-    return {"core": [x, y], "matmul_tiles": out_tiles * cfg.k_tiles,
-            "pack_tiles": out_tiles * (cfg.k_tiles // cfg.in0_block_w),
-            "dram_bytes_read": read, "noc_multicast_linked_bytes": multicast,
-            "dram_bytes_written": 0 if cfg.out_sharded else out_tiles * tb,
-            "semaphore_waits": 2 * cfg.steps}  # the in0 and in1 handshakes of every step
+    return {CORE_COUNTERS.CORE: [x, y], COUNTERS.MATMUL_TILES: out_tiles * cfg.k_tiles,
+            COUNTERS.PACK_TILES: out_tiles * (cfg.k_tiles // cfg.in0_block_w),
+            COUNTERS.DRAM_BYTES_READ: read, COUNTERS.NOC_MULTICAST_LINKED_BYTES: multicast,
+            COUNTERS.DRAM_BYTES_WRITTEN: 0 if cfg.out_sharded else out_tiles * tb,
+            COUNTERS.SEMAPHORE_WAITS: 2 * cfg.steps}  # the in0 and in1 handshakes of every step
 
 
 def counters(cfg: MatmulConfig) -> dict[str, Any]:
     """The emulator-style report of the configuration: {"cores": [per-core counters]}."""
     gx, gy = cfg.grid
-    return {"cores": [_core_counters(cfg, x, y) for y in range(gy) for x in range(gx)]}
+    return {REPORT.CORES: [_core_counters(cfg, x, y) for y in range(gy) for x in range(gx)]}
 
 
 def plan(cfg: MatmulConfig) -> dict[str, Any]:
@@ -111,20 +124,21 @@ def plan(cfg: MatmulConfig) -> dict[str, Any]:
     side = device.TILE[0] * device.TILE[1]
 
     def cb(index: int, producer: str, consumer: str, klass: str, pages: int) -> dict[str, Any]:
-        return {"index": index, "producer": producer, "consumer": consumer, "class": klass, "block_pages": pages,
-                "page_bytes": tb, "data_format": fmt}
+        return {CB.INDEX: index, CB.PRODUCER: producer, CB.CONSUMER: consumer, CB.CLASS: klass, CB.BLOCK_PAGES: pages,
+                CB.PAGE_BYTES: tb, CB.DATA_FORMAT: fmt}
 
     return {
-        "kernel": f"tt_metal_matmul_{cfg.m}x{cfg.k}x{cfg.n}", "device": {"tile": list(device.TILE)},
-        "tensors": [{"name": name, "pages": count // side, "page_bytes": tb} for name, count in tiles.items()],
-        "cbs": [cb(0, "reader", "compute", "input", cfg.out_block_h * cfg.in0_block_w),
+        PLAN.KERNEL: f"tt_metal_matmul_{cfg.m}x{cfg.k}x{cfg.n}", PLAN.DEVICE: {DEVICE.TILE: list(device.TILE)},
+        PLAN.TENSORS: [{TENSOR.NAME: name, TENSOR.PAGES: count // side, TENSOR.PAGE_BYTES: tb}
+                       for name, count in tiles.items()],
+        PLAN.CBS: [cb(0, "reader", "compute", "input", cfg.out_block_h * cfg.in0_block_w),
                 cb(1, "writer", "compute", "input", cfg.in0_block_w * cfg.out_block_w),
                 cb(16, "compute", "l1" if cfg.out_sharded else "writer", "output",
                    cfg.out_block_h * cfg.out_block_w)],
-        "semaphores": [{"name": f"{t}_{role}_sem", "initial_value": 0} for t in ("in0", "in1")
-                       for role in ("sender", "receiver")],
-        "kernels": {"compute": {"name": "bmm_large_block_zm_fused_bias_activation",
-                                "math_fidelity": cfg.math_fidelity}},
+        PLAN.SEMAPHORES: [{SEMAPHORE.NAME: f"{t}_{role}_sem", SEMAPHORE.INITIAL_VALUE: 0} for t in ("in0", "in1")
+                          for role in ("sender", "receiver")],
+        PLAN.KERNELS: {KERNELS.COMPUTE: {KERNEL.NAME: "bmm_large_block_zm_fused_bias_activation",
+                                         COMPUTE_KERNEL.MATH_FIDELITY: cfg.math_fidelity}},
     }
 
 

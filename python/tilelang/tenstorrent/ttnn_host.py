@@ -22,7 +22,22 @@ from typing import Any
 import jinja2
 
 from . import device, intrinsics
-from .host import host_layout
+from .host import host_layout, role_kernels
+from .records import (
+    CB,
+    DEVICE,
+    HOST_TENSOR,
+    KERNEL,
+    NOC_X,
+    NOC_Y,
+    PLAN,
+    SEMAPHORE_ID,
+    TENSOR,
+    TENSOR_ADDRESS,
+    TTNN_CB,
+    TTNN_TENSOR,
+    Plan,
+)
 from .roles import KERNEL_ROLES
 from .templates import HERE
 
@@ -43,36 +58,36 @@ def _py_arg(value: Any) -> str:
     """One runtime argument in run_ttnn.py: a 32-bit constant, or what only the device knows (`v`: DeviceValues)."""
     if not isinstance(value, dict):
         return str(int(value) & 0xFFFFFFFF)
-    if "tensor" in value:
-        return f'v.address("{value["tensor"]}")'
-    if "semaphore" in value:
-        return f'v.semaphore("{value["semaphore"]}")'
-    axis = "x" if "noc_x" in value else "y"
-    x, y = value[f"noc_{axis}"]
+    if TENSOR_ADDRESS.TENSOR in value:
+        return f'v.address("{value[TENSOR_ADDRESS.TENSOR]}")'
+    if SEMAPHORE_ID.SEMAPHORE in value:
+        return f'v.semaphore("{value[SEMAPHORE_ID.SEMAPHORE]}")'
+    axis, (x, y) = ("x", value[NOC_X.NOC_X]) if NOC_X.NOC_X in value else ("y", value[NOC_Y.NOC_Y])
     return f"v.noc_{axis}({x}, {y})"
 
 
-def unsupported(plan: dict[str, Any]) -> str | None:
+def unsupported(plan: Plan) -> str | None:
     """Why no ttnn host program can be written for this plan, or None."""
-    profile = intrinsics.PROFILES[plan["device"]["profile"]]
+    profile = intrinsics.PROFILES[plan[PLAN.DEVICE][DEVICE.PROFILE]]
     if not profile.ttnn_generic_op:
         return (f"API profile {profile.name} has no ttnn host program (its ttnn {profile.ttnn_wheel} wheel has no "
                 "ttnn.generic_op with ProgramDescriptor; ttnn_generic_op in specs/backends/tenstorrent.yaml)")
-    with_defines = [role for role, k in plan["kernels"].items() if k.get("defines")]
+    with_defines = [role for role, k in role_kernels(plan).items() if k.get(KERNEL.DEFINES)]
     if with_defines:  # only the 2025 profile's reduce.h needs defines, and its wheel has no generic_op
         return f"the {', '.join(with_defines)} kernel needs compile defines, which run_ttnn.py does not pass yet"
     known = device.TTNN_DATA_TYPES
-    lacking = [f"tensor {t['name']}" for t in plan["tensors"] if t["data_format"] not in known]
-    lacking += [f"CB {c['index']} ({c['buffer']})" for c in plan["cbs"] if c["data_format"] not in known]
+    lacking = [f"tensor {t[TENSOR.NAME]}" for t in plan[PLAN.TENSORS] if t[TENSOR.DATA_FORMAT] not in known]
+    lacking += [f"CB {c[CB.INDEX]} ({c[CB.BUFFER]})" for c in plan[PLAN.CBS] if c[CB.DATA_FORMAT] not in known]
     if lacking:
-        formats = sorted({t["data_format"] for t in plan["tensors"] + plan["cbs"]} - set(known))
+        formats = sorted(({t[TENSOR.DATA_FORMAT] for t in plan[PLAN.TENSORS]}
+                          | {c[CB.DATA_FORMAT] for c in plan[PLAN.CBS]}) - set(known))
         have = ", ".join(f"{f} (ttnn.{d})" for f, d in sorted(known.items()))
         return f"ttnn has no DataType for {', '.join(formats)} ({', '.join(lacking)}); ttnn has {have}"
-    inout = [t["name"] for t in plan["tensors"] if t["role"] == "inout"]
+    inout = [t[TENSOR.NAME] for t in plan[PLAN.TENSORS] if t[TENSOR.ROLE] == "inout"]
     if inout:  # generic_op's outputs are tensors it allocates, so a T.atomic_add target would start from garbage
         return (f"tensor(s) {', '.join(inout)} are read and written by the kernel (T.atomic_add adds onto what they "
                 "hold), and run_ttnn.py passes only fresh output tensors to ttnn.generic_op")
-    if len(plan["tensors"]) < 2:
+    if len(plan[PLAN.TENSORS]) < 2:
         return "ttnn.generic_op needs at least one input and one output tensor"
     return None
 
@@ -95,7 +110,7 @@ def _host_dtype(dtype: str) -> str:
     return dtype if dtype.startswith(("int", "uint")) else "float32"
 
 
-def render_ttnn(plan: dict[str, Any]) -> str:
+def render_ttnn(plan: Plan) -> str:
     """run_ttnn.py of a plan for which `unsupported(plan)` is None."""
     order = {"input": 0, "unused": 1, "output": 2}  # generic_op takes the output tensors last
     # An N-D tensor is tiled as its (prod(leading dims) * rows, cols) matrix, a 1-D one as row 0 of a tile row, each
@@ -103,21 +118,23 @@ def render_ttnn(plan: dict[str, Any]) -> str:
     # rounds them to the format); integer ones as their own integers (a bool tensor as uint8, its format), which
     # float32 would not hold exactly beyond 2**24.
     tensors = []
-    for t in sorted(plan["tensors"], key=lambda t: order[t["role"]]):
-        h = host_layout(t, plan["device"]["tile"])
-        layout = tuple(h[k] for k in ("lead", "rows", "cols", "prows", "pcols", "er", "pr", "ec", "pc"))
-        pad = t.get("pad_value", 0)
-        tensors.append(dict(t, rows=h["lead"] * h["prows"], cols=h["pcols"], layout=layout,
-                            pad=f'float("{pad}")' if isinstance(pad, str) else repr(float(pad)),
-                            ttnn=device.TTNN_DATA_TYPES[t["data_format"]], constant=t.get("constant"),
-                            host_dtype=_host_dtype(t["dtype"])))
-    cbs = [dict(c, ttnn=device.TTNN_DATA_TYPES[c["data_format"]]) for c in plan["cbs"]]
-    profile = intrinsics.PROFILES[plan["device"]["profile"]]
+    h, tt = HOST_TENSOR, TTNN_TENSOR
+    for t in sorted(plan[PLAN.TENSORS], key=lambda t: order[t[TENSOR.ROLE]]):
+        lay = host_layout(t, plan[PLAN.DEVICE][DEVICE.TILE])
+        pad = t.get(TENSOR.PAD_VALUE, 0)
+        tensors.append({**t, tt.ROWS: lay[h.LEAD] * lay[h.PROWS], tt.COLS: lay[h.PCOLS],
+                        tt.LAYOUT: tuple(lay[k] for k in (h.LEAD, h.ROWS, h.COLS, h.PROWS, h.PCOLS, h.ER, h.PR, h.EC,
+                                                           h.PC)),
+                        tt.PAD: f'float("{pad}")' if isinstance(pad, str) else repr(float(pad)),
+                        tt.TTNN: device.TTNN_DATA_TYPES[t[TENSOR.DATA_FORMAT]],
+                        TENSOR.CONSTANT: t.get(TENSOR.CONSTANT), tt.HOST_DTYPE: _host_dtype(t[TENSOR.DTYPE])})
+    cbs = [{**c, TTNN_CB.TTNN: device.TTNN_DATA_TYPES[c[CB.DATA_FORMAT]]} for c in plan[PLAN.CBS]]
+    profile = intrinsics.PROFILES[plan[PLAN.DEVICE][DEVICE.PROFILE]]
     return _templates().get_template("run_ttnn.py.j2").render(
-        plan=dict(plan, cbs=cbs), roles=KERNEL_ROLES, tensors=tensors, version=profile.ttnn_wheel,
+        plan={**plan, PLAN.CBS: cbs}, roles=KERNEL_ROLES, tensors=tensors, version=profile.ttnn_wheel,
         accessor_args=profile.accessor_compile_time_args,
-        inputs=[t for t in tensors if t["role"] == "input" and not t["constant"]],
-        outputs=[t for t in tensors if t["role"] == "output"])
+        inputs=[t for t in tensors if t[TENSOR.ROLE] == "input" and not t[TENSOR.CONSTANT]],
+        outputs=[t for t in tensors if t[TENSOR.ROLE] == "output"])
 
 
 def load_script(path: Path) -> Any:

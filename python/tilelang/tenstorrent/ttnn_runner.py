@@ -13,6 +13,7 @@ import numpy as np
 
 from ..errors import TileLangError
 from .metalium import MetaliumProgram
+from .records import PLAN, REPORT, TENSOR
 from .ttnn_host import SCRIPT, load_script, unsupported
 
 
@@ -28,14 +29,15 @@ class TTNNProgram(MetaliumProgram):
             timeout: float | None = None) -> dict[str, Any]:
         """Run on the device: inputs read from `arrays` (parameter order), outputs written back into them.
         `workdir` and `timeout` are the emulator's (MetaliumProgram.run); a device run takes neither."""
-        inputs = {t["name"]: arrays[t["parameter"]] for t in self.plan["tensors"]
-                  if t["role"] == "input" and "constant" not in t}  # constants are filled by the script
+        inputs = {t[TENSOR.NAME]: arrays[t[TENSOR.PARAMETER]] for t in self.plan[PLAN.TENSORS]
+                  if t[TENSOR.ROLE] == "input" and TENSOR.CONSTANT not in t}  # constants are filled by the script
         outputs = self.script.run(inputs, self.device_id)
-        for t in self.plan["tensors"]:
-            if t["role"] == "output":
-                target = arrays[t["parameter"]]
-                target[...] = np.asarray(outputs[t["name"]]).reshape(target.shape).astype(target.dtype)
-        self.last_report = {"status": "ok", "execution_backend": "ttnn"}  # hardware runs have no emulator counters
+        for t in self.plan[PLAN.TENSORS]:
+            if t[TENSOR.ROLE] == "output":
+                target = arrays[t[TENSOR.PARAMETER]]
+                target[...] = np.asarray(outputs[t[TENSOR.NAME]]).reshape(target.shape).astype(target.dtype)
+        # a hardware run has no emulator counters: only the status of the report record, and where it ran
+        self.last_report = {REPORT.STATUS: "ok", REPORT.EXECUTION_BACKEND: "ttnn"}
         return self.last_report
 
 

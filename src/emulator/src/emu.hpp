@@ -21,6 +21,7 @@
 
 #include "core_lock.hpp"  // Core::mu
 #include "tt-metalium/host_api.hpp"
+#include "tt_emu/counters.hpp"  // enum Counter, kCounterNames
 
 namespace tt_emu {
 
@@ -96,12 +97,8 @@ namespace tt_emu {
 
 // ------------------------------------------------------------------ per-core execution state
 
-enum Counter : int {
-    kDramBytesRead, kDramBytesWritten, kNocReads, kNocWrites, kReadBarriers, kWriteBarriers, kMatmulTiles, kEltwiseTiles,
-    kSfpuTiles, kCopyTiles, kPackTiles, kCbPushes, kCbPops, kCbPagesPushed, kNocMulticastWrites, kNocMulticastBytes,
-    kNocMulticastLinkedBytes, kSemaphoreIncs, kSemaphoreMulticasts, kSemaphoreWaits, kNumCounters
-};
-extern const char* const kCounterNames[kNumCounters];
+// enum Counter (kDramBytesRead, ..., kNumCounters) and kCounterNames: tt_emu/counters.hpp, from the counters record of
+// specs/records/tt_report.yaml.
 using Counters = std::array<uint64_t, kNumCounters>;
 
 // The call a kernel thread is in, kept as numbers and formatted only for reports.

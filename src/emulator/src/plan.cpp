@@ -10,10 +10,13 @@
 #include <vector>
 
 #include "sanitize.hpp"
+#include "tt_emu/records.hpp"
 
 namespace tt_emu {
 
 namespace {
+
+namespace rec = tl::records;  // the plan's keys (specs/records/tt_plan.yaml)
 
 struct Json {
     enum Kind { Null, Bool, Number, String, Array, Object } kind = Null;
@@ -128,13 +131,13 @@ bool planned_value(const Json& v, const Json& plan, uint32_t& out) {
         out = static_cast<uint32_t>(static_cast<int64_t>(v.number));
         return true;
     }
-    if (const Json& t = v["tensor"]; t.kind == Json::String) {
+    if (const Json& t = v[rec::tensor_address::kTensor]; t.kind == Json::String) {
         for (const auto& buf : dram_buffers()) {
             if (buf->tensor == t.text) out = buf->address;
         }
         return true;
     }
-    for (const char* axis : {"noc_x", "noc_y"}) {
+    for (const char* axis : {rec::noc_x::kNocX, rec::noc_y::kNocY}) {
         if (const Json& c = v[axis]; c.kind == Json::Array && c.items.size() == 2) {
             const CoreCoord noc = noc_of_logical(CoreCoord{static_cast<size_t>(c.items[0].number),
                                                            static_cast<size_t>(c.items[1].number)});
@@ -142,10 +145,10 @@ bool planned_value(const Json& v, const Json& plan, uint32_t& out) {
             return true;
         }
     }
-    if (const Json& name = v["semaphore"]; name.kind == Json::String) {
-        const auto& sems = plan["semaphores"].items;
+    if (const Json& name = v[rec::semaphore_id::kSemaphore]; name.kind == Json::String) {
+        const auto& sems = plan[rec::plan::kSemaphores].items;
         for (size_t i = 0; i < sems.size(); ++i) {
-            if (sems[i]["name"].text == name.text) out = static_cast<uint32_t>(i);
+            if (sems[i][rec::semaphore::kName].text == name.text) out = static_cast<uint32_t>(i);
         }
         return true;
     }
@@ -155,37 +158,38 @@ bool planned_value(const Json& v, const Json& plan, uint32_t& out) {
 // Tags the live DRAM buffers with the plan's tensors, in creation order (main.cpp creates them in plan order).
 void tag_buffers(const Json& plan, const char* call) {
     const auto buffers = dram_buffers();
-    const auto& tensors = plan["tensors"].items;
+    const auto& tensors = plan[rec::plan::kTensors].items;
     if (buffers.size() != tensors.size()) {
         plan_error(call, "the program created " + std::to_string(buffers.size()) + " DRAM buffers, but " +
                              g_plan->path + " lists " + std::to_string(tensors.size()) + " tensors");
     }
     for (size_t i = 0; i < buffers.size(); ++i) {
         const Json& t = tensors[i];
-        if (buffers[i]->num_pages != t["pages"].number || buffers[i]->page_size != t["page_bytes"].number) {
+        if (buffers[i]->num_pages != t[rec::tensor::kPages].number ||
+            buffers[i]->page_size != t[rec::tensor::kPageBytes].number) {
             plan_error(call, buffers[i]->describe() + " is the program's DRAM buffer " + std::to_string(i) +
-                                 ", but the plan's tensor " + t["name"].text + " has " +
-                                 std::to_string(int64_t(t["pages"].number)) + " pages");
+                                 ", but the plan's tensor " + t[rec::tensor::kName].text + " has " +
+                                 std::to_string(int64_t(t[rec::tensor::kPages].number)) + " pages");
         }
-        buffers[i]->tensor = t["name"].text;
+        buffers[i]->tensor = t[rec::tensor::kName].text;
     }
 }
 
 void check_runtime_args(const KernelSpec& k, const Json& role, const Json& plan, const char* call) {
-    const auto& names = role["runtime_args"].items;
-    for (const Json& row : role["runtime_arg_values"].items) {
-        const CoreCoord core{static_cast<size_t>(row["core"].items.at(0).number),
-                             static_cast<size_t>(row["core"].items.at(1).number)};
+    const auto& names = role[rec::kernel::kRuntimeArgs].items;
+    for (const Json& row : role[rec::kernel::kRuntimeArgValues].items) {
+        const CoreCoord core{static_cast<size_t>(row[rec::core_args::kCore].items.at(0).number),
+                             static_cast<size_t>(row[rec::core_args::kCore].items.at(1).number)};
         auto set = k.runtime_args.find(core);
         const size_t given = set == k.runtime_args.end() ? 0 : set->second.size();
-        if (given != row["args"].items.size()) {
+        if (given != row[rec::core_args::kArgs].items.size()) {
             plan_error(call, k.name + " on core " + core_name(core) + " was given " + std::to_string(given) +
                                  " runtime arguments; " + g_plan->path + " has " +
-                                 std::to_string(row["args"].items.size()));
+                                 std::to_string(row[rec::core_args::kArgs].items.size()));
         }
         for (size_t i = 0; i < given; ++i) {
             uint32_t want = 0;
-            if (!planned_value(row["args"].items[i], plan, want) || set->second[i] == want) continue;
+            if (!planned_value(row[rec::core_args::kArgs].items[i], plan, want) || set->second[i] == want) continue;
             const std::string name = i < names.size() ? " (" + names[i].text + ")" : "";
             plan_error(call, "runtime argument " + std::to_string(i) + name + " of " + k.name + " on core " +
                                  core_name(core) + " is " + std::to_string(set->second[i]) + ", but " +
@@ -200,20 +204,20 @@ void check_cbs(const ProgramState& program, const Json& plan, const char* call) 
     for (const auto& [core, cbs] : program.cbs) {
         for (const CbSpec& cb : cbs) {
             const Json* planned = nullptr;
-            for (const Json& p : plan["cbs"].items) {
-                if (p["index"].number == cb.index) planned = &p;
+            for (const Json& p : plan[rec::plan::kCbs].items) {
+                if (p[rec::cb::kIndex].number == cb.index) planned = &p;
             }
             const std::string name = "CB c_" + std::to_string(cb.index) + " on core " + core_name(core);
             if (!planned) plan_error(call, name + " is not in " + g_plan->path + " (the host program creates a CB "
                                                   "the kernels were not planned with)");
-            const std::string what = name + " (" + (*planned)["buffer"].text + ")";
-            if ((*planned)["data_format"].text != format_name(cb.format)) {
+            const std::string what = name + " (" + (*planned)[rec::cb::kBuffer].text + ")";
+            if ((*planned)[rec::cb::kDataFormat].text != format_name(cb.format)) {
                 plan_error(call, what + " has data format " + format_name(cb.format) + " in the host program, but " +
-                                     (*planned)["data_format"].text + " in " + g_plan->path);
+                                     (*planned)[rec::cb::kDataFormat].text + " in " + g_plan->path);
             }
-            if ((*planned)["page_bytes"].number != cb.page_size) {
+            if ((*planned)[rec::cb::kPageBytes].number != cb.page_size) {
                 plan_error(call, what + " has pages of " + std::to_string(cb.page_size) + " B in the host program, but " +
-                                     std::to_string(int64_t((*planned)["page_bytes"].number)) + " B in " + g_plan->path);
+                                     std::to_string(int64_t((*planned)[rec::cb::kPageBytes].number)) + " B in " + g_plan->path);
             }
         }
     }
@@ -225,11 +229,13 @@ const char* fidelity_name(int f) { return f == 0 ? "LoFi" : f == 2 ? "HiFi2" : f
 // (the plan's kernels unpack every CB to the source registers: UnpackToDestMode::Default).
 void check_compute_config(const KernelSpec& k, const Json& role, const char* call) {
     const std::string where = "ComputeConfig of " + k.name + ": ";
-    if (role["math_fidelity"].kind == Json::String && role["math_fidelity"].text != fidelity_name(k.math_fidelity)) {
+    const Json& fidelity = role[rec::compute_kernel::kMathFidelity];
+    if (fidelity.kind == Json::String && fidelity.text != fidelity_name(k.math_fidelity)) {
         plan_error(call, where + "math_fidelity is MathFidelity::" + fidelity_name(k.math_fidelity) + ", but " +
-                             g_plan->path + " says " + role["math_fidelity"].text);
+                             g_plan->path + " says " + fidelity.text);
     }
-    if (role["fp32_dest_acc"].kind == Json::Bool && role["fp32_dest_acc"].number != double(k.fp32_dest_acc)) {
+    const Json& fp32 = role[rec::compute_kernel::kFp32DestAcc];
+    if (fp32.kind == Json::Bool && fp32.number != double(k.fp32_dest_acc)) {
         plan_error(call, where + "fp32_dest_acc_en is " + (k.fp32_dest_acc ? "true" : "false") + ", but " +
                              g_plan->path + " says " + (k.fp32_dest_acc ? "false" : "true"));
     }
@@ -260,11 +266,13 @@ void check_program_against_plan(const ProgramState& program, const char* call) {
     g_plan = new PlanFacts{path.string(), {}};
     tag_buffers(plan, call);
     check_cbs(program, plan, call);
-    for (const auto& [role, entry] : plan["kernels"].members) {
-        auto& offsets = g_plan->accessors[stem(entry["file"].text)];
-        for (const Json& a : entry["compile_time_args"].items) offsets[int32_t(a["offset"].number)] = a["tensor"].text;
+    for (const auto& [role, entry] : plan[rec::plan::kKernels].members) {
+        auto& offsets = g_plan->accessors[stem(entry[rec::kernel::kFile].text)];
+        for (const Json& a : entry[rec::kernel::kCompileTimeArgs].items) {
+            offsets[int32_t(a[rec::accessor_args::kOffset].number)] = a[rec::accessor_args::kTensor].text;
+        }
         for (const KernelSpec& k : program.kernels) {
-            if (stem(k.path) != stem(entry["file"].text)) continue;
+            if (stem(k.path) != stem(entry[rec::kernel::kFile].text)) continue;
             check_runtime_args(k, entry, plan, call);
             if (k.kind == KernelKind::Compute) check_compute_config(k, entry, call);
         }

@@ -7,14 +7,9 @@
 #include <sstream>
 
 #include "emu.hpp"
+#include "tt_emu/records.hpp"
 
 namespace tt_emu {
-
-const char* const kCounterNames[kNumCounters] = {
-    "dram_bytes_read", "dram_bytes_written", "noc_reads",  "noc_writes", "read_barriers",
-    "write_barriers",  "matmul_tiles",       "eltwise_tiles", "sfpu_tiles", "copy_tiles",
-    "pack_tiles",      "cb_pushes",          "cb_pops",    "cb_pages_pushed", "noc_multicast_writes",
-    "noc_multicast_bytes", "noc_multicast_linked_bytes", "semaphore_incs", "semaphore_multicasts", "semaphore_waits"};
 
 namespace {
 
@@ -58,6 +53,11 @@ std::string json_string(const std::string& s) {
     return out + "\"";
 }
 
+namespace rec = tl::records;  // the report's keys (specs/records/tt_report.yaml)
+
+// `"key": ` of a JSON object member.
+std::string key(const char* name) { return std::string("\"") + name + "\": "; }
+
 void counters_json(std::ostream& os, const Counters& c) {
     for (int i = 0; i < kNumCounters; ++i) os << (i ? ", " : "") << '"' << kCounterNames[i] << "\": " << c[i];
 }
@@ -97,28 +97,30 @@ void write_report(const std::string* error) {
         line = error->substr(0, nl);
         dump = nl == std::string::npos ? "" : error->substr(nl + 1);
     }
-    os << "{\n  \"status\": \"" << (error ? "error" : "ok") << "\",\n  \"error\": "
-       << (error ? json_string(line) : "null") << ",\n  \"dump\": " << (dump.empty() ? "null" : json_string(dump))
-       << ",\n  \"profile\": "
+    os << "{\n  " << key(rec::report::kStatus) << '"' << (error ? "error" : "ok") << "\",\n  "
+       << key(rec::report::kError) << (error ? json_string(line) : "null") << ",\n  " << key(rec::report::kDump)
+       << (dump.empty() ? "null" : json_string(dump)) << ",\n  " << key(rec::report::kProfile)
        << json_string(std::getenv("TT_EMU_PROFILE") ? std::getenv("TT_EMU_PROFILE") : TT_EMU_DEFAULT_PROFILE)
-       << ",\n  \"programs\": " << state().programs << ",\n  \"run_seconds\": " << state().seconds
-       << ",\n  \"cores\": [";
+       << ",\n  " << key(rec::report::kPrograms) << state().programs << ",\n  " << key(rec::report::kRunSeconds)
+       << state().seconds << ",\n  " << key(rec::report::kCores) << "[";
     Counters total{};
     bool first = true;
     for (auto& [core, c] : state().cores) {
-        os << (first ? "\n" : ",\n") << "    {\"core\": [" << core.x << ", " << core.y << "], ";
+        os << (first ? "\n" : ",\n") << "    {" << key(rec::core_counters::kCore) << "[" << core.x << ", " << core.y
+           << "], ";
         counters_json(os, c);
         os << "}";
         for (int i = 0; i < kNumCounters; ++i) total[i] += c[i];
         first = false;
     }
-    os << "\n  ],\n  \"total\": {";
+    os << "\n  ],\n  " << key(rec::report::kTotal) << "{";
     counters_json(os, total);
-    os << "},\n  \"kernels\": {";
+    os << "},\n  " << key(rec::report::kKernels) << "{";
     first = true;
     for (auto& [name, k] : state().kernels) {
-        os << (first ? "\n" : ",\n") << "    " << json_string(name) << ": {\"path\": " << json_string(k.path)
-           << ", \"compile_seconds\": " << k.seconds << ", \"cached\": " << (k.cached ? "true" : "false") << "}";
+        os << (first ? "\n" : ",\n") << "    " << json_string(name) << ": {" << key(rec::kernel_build::kPath)
+           << json_string(k.path) << ", " << key(rec::kernel_build::kCompileSeconds) << k.seconds << ", "
+           << key(rec::kernel_build::kCached) << (k.cached ? "true" : "false") << "}";
         first = false;
     }
     os << "\n  }\n}\n";
