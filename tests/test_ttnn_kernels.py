@@ -144,3 +144,19 @@ def test_untilize_metal2(host: Path, ttnn_home: Path, tmp_path: Path) -> None:
     a = rounded(np.random.default_rng(6).uniform(-2, 2, (96, 64)).astype(np.float32))
     out = run_case(host, ttnn_home, tmp_path, "untilize", "multi_core", {"a": a}, a.shape)
     np.testing.assert_array_equal(out, a)
+
+
+@pytest.mark.parametrize("variant", ["sum_w", "max_w"])
+def test_reduce_w_metal2(host: Path, ttnn_home: Path, tmp_path: Path, variant: str) -> None:
+    """ttnn 0.81.1's Metal 2.0 reduce over W (reduction/generic): reader_unary_reduce_universal_start_id.cpp builds the
+    scaler tile with kernel_lib's prepare_reduce_scaler (async_write_zeros, then row 0 of each face stored through an
+    L1 pointer; its format and tile size constexpr from the DFB descriptors) and streams the tiles, compute/reduce.cpp
+    runs kernel_lib's reduce<REDUCE_OP, REDUCE_ROW> (its CB-interface page-size ASSERT reads 16-byte units, as a
+    TRISC's interface holds them), writer_unary_interleaved_start_id_metal2.cpp writes column 0 of each output tile; 2
+    tile rows of 3 tiles over 2 cores. SUM accumulates in bf16 DST; MAX is exact."""
+    a = rounded(np.random.default_rng(8).uniform(-2, 2, (64, 96)).astype(np.float32))
+    out = run_case(host, ttnn_home, tmp_path, "reduce", variant, {"a": a}, (64, 32))[:, 0]
+    if variant == "max_w":
+        np.testing.assert_array_equal(out, a.max(axis=1))
+    else:
+        np.testing.assert_allclose(out, a.sum(axis=1), rtol=2e-2, atol=0.15)

@@ -55,7 +55,7 @@ namespace detail {
 void reduce_init(PoolType pool, ReduceDim dim, uint32_t icb, uint32_t icb_scaler, uint32_t ocb) {
     Session s = enter("reduce_init", {icb, icb_scaler, ocb});
     if (dim != ReduceDim::REDUCE_ROW) fail(s, "only ReduceDim::REDUCE_ROW is emulated");
-    if (pool == PoolType::AVG) fail(s, "PoolType::AVG is not emulated (SUM and MAX are)");
+    if (pool == PoolType::AVG || pool == PoolType::MIN) fail(s, "PoolType::AVG and MIN are not emulated (SUM and MAX are)");
     ComputeState& c = compute_of(s);
     cb_of(s, ocb);
     init_fpu(s, FpuOp::Reduce, icb, icb_scaler, false);
