@@ -26,7 +26,11 @@ int main(int argc, char** argv) {
     } else if (a.family == "tilize") {
         tilize(*mesh, a);
     } else if (a.family == "reduce") {
-        reduce_w(*mesh, a);
+        if (a.variant.ends_with("_h")) {
+            reduce_h(*mesh, a);
+        } else {
+            reduce_w(*mesh, a);
+        }
     } else if (a.family == "untilize") {
         untilize(*mesh, a);
     } else {
