@@ -129,6 +129,47 @@ def test_the_pack_core_checks_a_gemm_compute_kernel(toolchain: Any, tmp_path: Pa
     assert trisc2.status == "error" and "pack_reconfig_data_format" in trisc2.detail, trisc2.detail
 
 
+def test_units_sharing_a_precompiled_header_keep_their_own_verdicts(toolchain: Any, tmp_path: Path) -> None:
+    """Two copies of a GEMM, one with a dropped argument in its reader and its compute kernel: each core's two
+    units share a PCH of the wrapper's leading includes (same core, compile-time arguments and descriptors), and
+    with it the good copy compiles while the mutated one fails at its kernel line (tools/check_metal/pch.py)."""
+    headers, frontend = toolchain
+    kernel = tilelang.compile(matmul(128, 256, 128, 128, 128, 32, dtype="bfloat16"), target="tenstorrent")
+    good = kernel.save(tmp_path / "corpus" / "gemm.good")
+    bad = tmp_path / "corpus" / "gemm.bad"
+    bad.mkdir()
+    edits = {"reader.cpp": ("cb_reserve_back(0, ", "cb_reserve_back("),
+             "compute.cpp": ("pack_reconfig_data_format(16);", "pack_reconfig_data_format();")}
+    for f in good.iterdir():
+        old, new = edits.get(f.name, ("", ""))
+        assert old in f.read_text(), (f.name, old)
+        bad.joinpath(f.name).write_text(f.read_text().replace(old, new, 1))
+    units = [u for u in check.units_of(tmp_path / "corpus", None) if u.role in ("reader", "compute") and not u.status]
+    assert sorted(u.core.name for u in units) == ["NCRISC", "NCRISC", "TRISC2", "TRISC2"]
+    check.compile_units(units, headers, frontend, tmp_path / "build", None, 2)
+    assert len(list((tmp_path / "build").glob("pch*/prefix.pch"))) == 2
+    verdicts = {(u.users[0].split(".")[1], u.core.name): u for u in units}
+    assert verdicts["good", "NCRISC"].status == verdicts["good", "TRISC2"].status == "ok", [u.detail for u in units]
+    for core, name in (("NCRISC", "cb_reserve_back"), ("TRISC2", "pack_reconfig_data_format")):
+        unit = verdicts["bad", core]
+        assert unit.status == "error" and name in unit.detail and "kernel.cpp:" in unit.detail, unit.detail
+
+
+def test_profiles_with_one_host_api_must_emit_one_main_cpp(tmp_path: Path) -> None:
+    """check-metal fails when two profiles with the same host API emit different host programs for a corpus
+    program (tests/test_tt_codegen.py checks main.cpp under the spec's profile only, relying on it)."""
+    texts = {"ttnn_a": "// ttnn_a\nint main() { return 0; }\n", "ttnn_b": "// ttnn_b\nint main() { return 0; }\n",
+             "ttnn_c": "// ttnn_c\nint main() { return 1; }\n"}
+    corpora = {}
+    for name, text in texts.items():
+        (tmp_path / name / "gemm.default").mkdir(parents=True)
+        (tmp_path / name / "gemm.default" / "main.cpp").write_text(text)
+        corpora[name] = tmp_path / name
+    assert host.same_host_program(corpora, {"ttnn_a": "mesh", "ttnn_b": "mesh", "ttnn_c": "device"}) == []
+    assert host.same_host_program(corpora, {"ttnn_a": "mesh", "ttnn_b": "mesh", "ttnn_c": "mesh"}) == [
+        "ttnn_a vs ttnn_c: gemm.default", "ttnn_b vs ttnn_c: gemm.default"]
+
+
 def test_a_wheel_that_cannot_be_downloaded_is_reported(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """No such version on the index (as when offline): the error names the package and version."""
     monkeypatch.setenv("TILELANG_TTNN_CACHE", str(tmp_path))

@@ -142,6 +142,11 @@ def main() -> int:
                     profile = known[name]
                     errors += check_profile(name, profile.ttnn_wheel, profile.ttnn_wheel_exact, sfpi, args.jobs,
                                             Path(tmp), table, lowerings[name])
+                differ = host.same_host_program({n: Path(tmp) / n / "corpus" for n in chosen},
+                                                {n: known[n].host_api for n in chosen})
+                for line in differ:
+                    print(f"ERROR: main.cpp differs between profiles with the same host API: {line}")
+                errors += len(differ)
             finally:
                 for lowering in lowerings.values():
                     if lowering.poll() is None:

@@ -7,7 +7,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from . import jit
+from . import jit, pch
 
 ROLES = ("reader", "compute", "writer")
 
@@ -54,14 +54,48 @@ def first_errors(diagnostics: str, limit: int = 12) -> str:
     return "\n".join(lines[start:start + limit])
 
 
+def precompile(units: list[Unit], todo: list[int], headers: Path, frontend: list[str], scratch: Path,
+               sfpi: Path | None, jobs: int) -> dict[int, tuple[Path, Path]]:
+    """The PCH of every group of two or more undecided units that see the same headers (tools/check_metal/pch.py):
+    unit index -> (the group's folder of shared generated files, its PCH)."""
+    groups: dict[tuple, list[int]] = {}
+    for i in todo:
+        key = pch.key(units[i].role, units[i].core, units[i].ct_args, units[i].plan)
+        if key is not None:
+            groups.setdefault(key, []).append(i)
+    shared = [members for members in groups.values() if len(members) > 1]
+
+    def build(n: int) -> tuple[Path, Path] | None:
+        first = units[shared[n][0]]
+        folder = scratch / f"pch{n}"
+        jit.write_shared_files(folder, first.plan)
+        unit_command = jit.command(frontend, headers, folder, first.core, first.ct_args, sfpi)
+        wrapper = Path(unit_command[-1])
+        header = pch.prefix(wrapper)
+        if header is None:
+            return None
+        (folder / "prefix.h").write_text(header)
+        ok, _ = jit.run(pch.build_command(unit_command, folder / "prefix.h", folder / "prefix.pch"))
+        return (folder, folder / "prefix.pch") if ok else None
+
+    with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
+        built = list(pool.map(build, range(len(shared))))
+    return {i: found for members, found in zip(shared, built, strict=True) if found for i in members}
+
+
 def compile_units(units: list[Unit], headers: Path, frontend: list[str], scratch: Path, sfpi: Path | None,
                   jobs: int) -> None:
     """Compile every unit not yet decided, `jobs` at a time; set status and detail."""
+    todo = [i for i, u in enumerate(units) if not u.status]
+    precompiled = precompile(units, todo, headers, frontend, scratch, sfpi, jobs)
+
     def one(index: int) -> None:
         unit = units[index]
         folder = scratch / f"u{index}"
-        jit.write_build_folder(folder, unit.role, unit.source, unit.plan)
-        ok, diagnostics = jit.run(jit.command(frontend, headers, folder, unit.core, unit.ct_args, sfpi))
+        shared, header = precompiled.get(index, (None, None))
+        jit.write_build_folder(folder, unit.role, unit.source, unit.plan, shared=shared is not None)
+        command = jit.command(frontend, headers, folder, unit.core, unit.ct_args, sfpi, shared)
+        ok, diagnostics = jit.run(pch.use_command(command, header) if header is not None else command)
         missing = None if ok else jit.missing_sfpi(diagnostics)
         if ok:
             unit.status = "ok"
@@ -70,6 +104,5 @@ def compile_units(units: list[Unit], headers: Path, frontend: list[str], scratch
         else:
             unit.status, unit.detail = "error", first_errors(diagnostics)
 
-    todo = [i for i, u in enumerate(units) if not u.status]
     with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
         list(pool.map(one, todo))

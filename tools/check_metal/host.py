@@ -45,3 +45,21 @@ def missing(main_cpp: str, library: Path) -> list[str]:
         if not any(w in symbols for w in wanted):
             absent.append(name)
     return absent
+
+
+def same_host_program(corpora: dict[str, Path], host_apis: dict[str, str]) -> list[str]:
+    """Profiles with the same host API must emit the same main.cpp for every program of the corpus (up to the
+    profile's own name): tests/test_tt_codegen.py checks main.cpp's syntax under the spec's profile only and
+    relies on it for the others. The programs whose main.cpp differs, as '<profile> vs <profile>: <program>'."""
+    differ = []
+    names = sorted(corpora)
+    for i, first in enumerate(names):
+        for second in names[i + 1:]:
+            if host_apis[first] != host_apis[second]:
+                continue
+            for program in sorted(p for p in corpora[first].iterdir() if (p / "main.cpp").exists()):
+                other = corpora[second] / program.name / "main.cpp"
+                one = (program / "main.cpp").read_text().replace(first, "<profile>")
+                if not other.exists() or other.read_text().replace(second, "<profile>") != one:
+                    differ.append(f"{first} vs {second}: {program.name}")
+    return differ

@@ -143,15 +143,23 @@ def descriptors(plan: dict[str, Any]) -> str:
     return "".join(text for _, text in sorted(descriptor_files(plan).items()))
 
 
-def write_build_folder(folder: Path, role: str, source: str, plan: dict[str, Any]) -> None:
-    """The files the JIT generates next to a kernel: the kernel, its include wrapper(s), defines, descriptors."""
+def write_shared_files(folder: Path, plan: dict[str, Any]) -> None:
+    """The generated files that do not depend on the kernel's text or role: descriptors, empty headers."""
+    folder.mkdir(parents=True, exist_ok=True)
+    for empty in ("named_args_generated.h", "kernel_args_generated.h", "kernel_bindings_generated.h"):
+        (folder / empty).write_text("#pragma once\n")
+    for name, text in descriptor_files(plan).items():  # the JIT writes them for every kernel
+        (folder / name).write_text(text)
+
+
+def write_build_folder(folder: Path, role: str, source: str, plan: dict[str, Any], shared: bool = False) -> None:
+    """The files the JIT generates next to a kernel: the kernel, its include wrapper(s), defines, descriptors
+    (with `shared`, the descriptors and empty headers are left to a folder of their own: write_shared_files)."""
     folder.mkdir(parents=True, exist_ok=True)
     (folder / "kernel.cpp").write_text(source)
     # The kernel config's defines (the plan's, e.g. REDUCE_OP for the 2025 reduce.h), as the JIT generates them.
     kernel_defines = plan["kernels"][role].get("defines", {})
     (folder / "defines_generated.h").write_text("".join(f"#define {k} {v}\n" for k, v in kernel_defines.items()))
-    for empty in ("named_args_generated.h", "kernel_args_generated.h", "kernel_bindings_generated.h"):
-        (folder / empty).write_text("#pragma once\n")
     if role == "compute":
         for part in ("unpack", "math", "pack", "isolate_sfpu"):
             define = f"TRISC_{part.upper()}"
@@ -159,8 +167,8 @@ def write_build_folder(folder: Path, role: str, source: str, plan: dict[str, Any
                                                       '#include "kernel.cpp"\n')
     else:
         (folder / "kernel_includes.hpp").write_text('#include "kernel.cpp"\n')
-    for name, text in descriptor_files(plan).items():  # the JIT writes them for every kernel
-        (folder / name).write_text(text)
+    if not shared:
+        write_shared_files(folder, plan)
 
 
 def frontend(compiler: list[str], scratch: Path) -> list[str]:
@@ -182,15 +190,16 @@ def frontend(compiler: list[str], scratch: Path) -> list[str]:
 
 
 def command(frontend_args: list[str], headers: Path, folder: Path, core: Core, ct_args: list[int],
-            sfpi: Path | None) -> list[str]:
-    """The syntax-check command of one kernel for one core."""
+            sfpi: Path | None, shared: Path | None = None) -> list[str]:
+    """The syntax-check command of one kernel for one core (`shared`: the folder of write_shared_files, when not
+    `folder` itself)."""
     wrapper = headers / "tt_metal" / "hw" / "firmware" / "src" / "tt-1xx" / core.wrapper
     defines = {**DEVICE, **dict(core.defines), "KERNEL_COMPILE_TIME_ARGS": ",".join(map(str, ct_args))}
     # The wheel's headers are system headers here: clang warns about things in them that tt-metal's GCC does not
     # (empty loop bodies, ...), while -Werror applies in full to the kernel and its generated files.
     system = [headers / d for d in INCLUDES if (headers / d).is_dir()] + ([sfpi] if sfpi is not None else [])
     return [*frontend_args, *(f"-D{k}={v}" for k, v in defines.items()), f"-I{folder}",
-            *(f"-isystem{d}" for d in system), str(wrapper)]
+            *([f"-I{shared}"] if shared is not None else []), *(f"-isystem{d}" for d in system), str(wrapper)]
 
 
 SFPI_HEADERS = ("sfpi.h", "lltt.h", "tensix_builtins.def")
