@@ -18,7 +18,7 @@ using kapi::PoolType;
 using kapi::ReduceDim;
 
 std::string cb_name(uint32_t cb) { return "CB " + std::to_string(cb); }
-const char* dim_name(bool col) { return col ? "REDUCE_COL" : "REDUCE_ROW"; }
+std::string op_name(bool max, bool col) { return std::string(max ? "MAX" : "SUM") + (col ? ", REDUCE_COL" : ""); }
 
 // tt-metal's scaler tile (generate_reduce_scaler.hpp): the first row of each of the four 16x16 faces holds the
 // scaler, everything else is zero; in row-major terms rows 0 and 16 hold it in every column. Returns the scaler.
@@ -57,7 +57,8 @@ namespace detail {
 void reduce_init(PoolType pool, ReduceDim dim, uint32_t icb, uint32_t icb_scaler, uint32_t ocb) {
     Session s = enter("reduce_init", {icb, icb_scaler, ocb});
     if (dim == ReduceDim::REDUCE_SCALAR) fail(s, "ReduceDim::REDUCE_SCALAR is not emulated (REDUCE_ROW and COL are)");
-    if (pool == PoolType::AVG || pool == PoolType::MIN) fail(s, "PoolType::AVG and MIN are not emulated (SUM, MAX are)");
+    if (pool == PoolType::AVG || pool == PoolType::MIN)
+        fail(s, "PoolType::AVG and MIN are not emulated (SUM and MAX are)");
     ComputeState& c = compute_of(s);
     cb_of(s, ocb);
     init_fpu(s, FpuOp::Reduce, icb, icb_scaler, false);
@@ -71,10 +72,10 @@ void reduce_tile(PoolType pool, ReduceDim dim, uint32_t icb, uint32_t icb_scaler
     need_fpu(s, c, FpuOp::Reduce, icb, icb_scaler);
     const bool max = pool == PoolType::MAX, col = dim == ReduceDim::REDUCE_COL;
     if (col != c.reduce.col || max != c.reduce.max || icb != c.reduce.icb || icb_scaler != c.reduce.scaler) {
-        fail(s, std::string("reduce_tile<") + (max ? "MAX" : "SUM") + ", " + dim_name(col) + "> reads " +
-                    cb_name(icb) + " with scaler " + cb_name(icb_scaler) + ", but the last reduce_init was <" +
-                    (c.reduce.max ? "MAX" : "SUM") + ", " + dim_name(c.reduce.col) + "> for " + cb_name(c.reduce.icb) +
-                    " with scaler " + cb_name(c.reduce.scaler) + " (call reduce_init for these CBs first)");
+        fail(s, "reduce_tile<" + op_name(max, col) + "> reads " + cb_name(icb) + " with scaler " + cb_name(icb_scaler) +
+                    ", but the last reduce_init was <" + op_name(c.reduce.max, c.reduce.col) + "> for " +
+                    cb_name(c.reduce.icb) + " with scaler " + cb_name(c.reduce.scaler) +
+                    " (call reduce_init for these CBs first)");
     }
     need_unpack_formats(s, c, icb, icb_scaler);
     const float scaler = scaler_of(s, icb_scaler, itile_scaler, max);
