@@ -48,6 +48,7 @@ def test_a_program_from_a_spec_copies_with_named_arguments_and_bindings(host: Pa
     ("MISSING_ARG", "kernel 'reader' on core (0,0): no value for 'first'"),
     ("UNKNOWN_ARG", "kernel 'compute' on core (0,0): 'bogus' is not in the kernel's runtime argument schema"),
     ("NO_TENSOR", "kernel 'writer' binds tensor 'output', but the run arguments give no tensor for it"),
+    ("NOT_EMULATED", "add_int_tile (api/compute/add_int_sfpu.h) is not emulated"),
 ])
 def test_what_is_wrong_is_named(host: Path, tmp_path: Path, fault: str, message: str) -> None:
     with pytest.raises(emulator.TTEmulatorError, match=re.escape(message)):

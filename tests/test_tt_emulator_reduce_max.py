@@ -1,7 +1,8 @@
 """reduce_tile<MAX, REDUCE_ROW> on a DST tile no math call wrote since tile_regs_acquire starts from the rows' own
 values, as tt-metal's code relies on: ttnn's production reduce (kernel_lib reduce_helpers_compute.inl:
 tile_regs_acquire, then reduce_tile<MAX>, no fill) and tt-metal's reduce_max programming example take the maxima of
-all-negative rows. Later reduce_tiles into the same DST tile take the maximum with it (two tiles here)."""
+all-negative rows. Later reduce_tiles into the same DST tile take the maximum with it (two tiles here). The column
+reduction (REDUCE_COL, ttnn's reduce over H) folds each column into row 0, and the packer keeps only row 0."""
 
 from __future__ import annotations
 
@@ -61,7 +62,8 @@ int main(int argc, char** argv) {
     std::vector<bfloat16> out;
     EnqueueReadBuffer(device->command_queue(), dst, out, true);
     out = untilize_nfaces(out, 32, 32);
-    for (int r = 0; r < 32; ++r) fmt::print("{}\n", static_cast<float>(out[r * 32]));
+    for (int r = 0; r < 32; ++r) fmt::print("{}\n", static_cast<float>(out[r * 32]));  // column 0
+    for (int c = 0; c < 32; ++c) fmt::print("{}\n", static_cast<float>(out[c]));       // row 0
     CloseDevice(device);
     return 0;
 }
@@ -102,12 +104,12 @@ COMPUTE = """
 #include "api/compute/reduce.h"
 void kernel_main() {
     compute_kernel_hw_startup(0, 1, 16);
-    reduce_init<PoolType::MAX, ReduceDim::REDUCE_ROW>(0, 1, 16);
+    reduce_init<PoolType::MAX, ReduceDim::DIM>(0, 1, 16);
     cb_wait_front(1, 1);
     tile_regs_acquire();
     for (uint32_t t = 0; t < 2; ++t) {
         cb_wait_front(0, 1);
-        reduce_tile<PoolType::MAX, ReduceDim::REDUCE_ROW>(0, 1, 0, 0, 0);
+        reduce_tile<PoolType::MAX, ReduceDim::DIM>(0, 1, 0, 0, 0);
         cb_pop_front(0, 1);
     }
     tile_regs_commit();
@@ -122,10 +124,16 @@ void kernel_main() {
 """
 
 
-def test_the_max_of_negative_rows_needs_no_fill(tmp_path_factory: pytest.TempPathFactory) -> None:
+@pytest.mark.parametrize("dim", ["REDUCE_ROW", "REDUCE_COL"])
+def test_the_max_of_negative_rows_needs_no_fill(tmp_path_factory: pytest.TempPathFactory, dim: str) -> None:
     kernels = tmp_path_factory.mktemp("reduce_max")
-    for name, text in (("reader", READER), ("writer", WRITER), ("compute", COMPUTE), ("main", MAIN)):
+    compute = COMPUTE.replace("ReduceDim::DIM", f"ReduceDim::{dim}")
+    for name, text in (("reader", READER), ("writer", WRITER), ("compute", compute), ("main", MAIN)):
         (kernels / f"{name}.cpp").write_text(text)
     report = emulator.run(emulator.build_host(kernels / "main.cpp"), [str(kernels)])
-    maxima = [float(line) for line in report["stdout"].split()]
-    assert maxima == [-(r + 1.0) for r in range(32)]  # the first tile's column 0 beats the second's
+    values = [float(line) for line in report["stdout"].split()]
+    column0, row0 = values[:32], values[32:]
+    if dim == "REDUCE_ROW":  # the first tile's column 0 beats the second's; the rest of row 0 is masked
+        assert column0 == [-(r + 1.0) for r in range(32)] and row0 == [-1.0] + [0.0] * 31
+    else:  # each column's maximum is its row 0 in the first tile; the rest of column 0 is masked
+        assert row0 == [-1.0 - c / 8 for c in range(32)] and column0 == [-1.0] + [0.0] * 31

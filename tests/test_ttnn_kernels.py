@@ -144,3 +144,25 @@ def test_untilize_metal2(host: Path, ttnn_home: Path, tmp_path: Path) -> None:
     a = rounded(np.random.default_rng(6).uniform(-2, 2, (96, 64)).astype(np.float32))
     out = run_case(host, ttnn_home, tmp_path, "untilize", "multi_core", {"a": a}, a.shape)
     np.testing.assert_array_equal(out, a)
+
+
+@pytest.mark.parametrize("variant", ["sum_w", "max_w", "sum_h", "max_h"])
+def test_reduce_metal2(host: Path, ttnn_home: Path, tmp_path: Path, variant: str) -> None:
+    """ttnn 0.81.1's Metal 2.0 reduce (reduction/generic) over W and H, SUM and MAX. W: reader_unary_reduce_universal_
+    start_id.cpp builds the scaler tile with kernel_lib's prepare_reduce_scaler (async_write_zeros, then row 0 of each
+    face stored through an L1 pointer; its format and tile size constexpr from the DFB descriptors) and streams the
+    tiles; H: reader_unary_transpose_wh_universal_input_cols_partitioned.cpp reads tile columns in DEST_AUTO_LIMIT
+    chunks. compute/reduce.cpp runs kernel_lib's reduce<REDUCE_OP, REDUCE_ROW or REDUCE_COL> (its CB-interface page-size
+    ASSERT reads 16-byte units, as a TRISC's interface holds them) and writer_unary_interleaved_start_id_metal2.cpp
+    writes the output tiles, whose column 0 (W) or row 0 (H) the packer's edge mask keeps, the rest zero. A 64 x 96
+    matrix over 2 cores. SUM accumulates in bf16 DST; MAX is exact."""
+    a = rounded(np.random.default_rng(8).uniform(-2, 2, (64, 96)).astype(np.float32))
+    axis = 1 if variant.endswith("_w") else 0
+    shape = (64, 32) if axis == 1 else (32, 96)
+    tiles = run_case(host, ttnn_home, tmp_path, "reduce", variant, {"a": a}, shape)
+    out, rest = (tiles[:, 0], tiles[:, 1:]) if axis == 1 else (tiles[0], tiles[1:])
+    np.testing.assert_array_equal(rest, 0)
+    if variant.startswith("max"):
+        np.testing.assert_array_equal(out, a.max(axis=axis))
+    else:
+        np.testing.assert_allclose(out, a.sum(axis=axis), rtol=2e-2, atol=0.15)

@@ -3,6 +3,7 @@
 #include <tt-metalium/distributed.hpp>
 
 #include "eltwise.hpp"
+#include "reduce.hpp"
 #include "tilize.hpp"
 #include "transpose.hpp"
 #include "untilize.hpp"
@@ -24,6 +25,12 @@ int main(int argc, char** argv) {
         }
     } else if (a.family == "tilize") {
         tilize(*mesh, a);
+    } else if (a.family == "reduce") {
+        if (a.variant.ends_with("_h")) {
+            reduce_h(*mesh, a);
+        } else {
+            reduce_w(*mesh, a);
+        }
     } else if (a.family == "untilize") {
         untilize(*mesh, a);
     } else {

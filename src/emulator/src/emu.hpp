@@ -186,10 +186,10 @@ struct FormatSlot {
 enum class FpuOp { None, Matmul, Add, Sub, Mul, Copy, Transpose, Reduce, AddBcastCols, SubBcastCols, MulBcastCols,
                    AddBcastRows, MulBcastRows };
 
-// The last reduce_init (kapi_reduce.cpp): its pool and CBs, and whether the packer packs only column 0 (until
-// reduce_uninit clears the mask).
+// The last reduce_init (kapi_reduce.cpp): its pool, dimension and CBs, and whether the packer packs only column 0
+// (a row reduction) or row 0 (a column reduction) until reduce_uninit clears the mask.
 struct ReduceState {
-    bool max = false, mask = false;
+    bool max = false, mask = false, col = false;
     uint32_t icb = 0, scaler = 0, ocb = 0;
 };
 

@@ -20,6 +20,14 @@ int32_t get_tile_size(int32_t cb_id) {
     return static_cast<int32_t>(cb_of(s, cb_id).page_bytes);
 }
 
+namespace detail {
+uint8_t my_noc_coord(bool y, uint32_t noc) {
+    Session s = enter(y ? "my_y" : "my_x", {noc});
+    if (noc > 1) fail(s, "NoC index " + std::to_string(noc) + " (a Wormhole core has NoCs 0 and 1)");
+    return static_cast<uint8_t>(y ? s.core.noc.y : s.core.noc.x);
+}
+}  // namespace detail
+
 uint8_t get_absolute_logical_x() {
     Session s = enter("get_absolute_logical_x", {});
     return static_cast<uint8_t>(s.core.coord.x);
@@ -66,9 +74,12 @@ const LocalCBInterface& cb_interface(uint32_t cb_id) {
     Session s = enter("get_local_cb_interface", {cb_id});
     const Cb& cb = cb_of(s, cb_id);
     const uint32_t size = cb.capacity * cb.page_bytes;
-    const LocalCBInterface now{size, l1_address(s.core, cb.base + size), cb.page_bytes, cb.capacity,
-                               l1_address(s.core, cb.page_addr(cb.rd_page())),
-                               l1_address(s.core, cb.page_addr(cb.wr_page()))};
+    // A compute kernel's (TRISC's) interface holds sizes and addresses in 16-byte units (cb_addr_shift, 4 on tt-1xx);
+    // a data-movement kernel's in bytes.
+    const uint32_t shift = s.t.spec->kind == KernelKind::Compute ? kCbComputeAddrShift : 0;
+    const LocalCBInterface now{size >> shift, l1_address(s.core, cb.base + size) >> shift, cb.page_bytes >> shift,
+                               cb.capacity, l1_address(s.core, cb.page_addr(cb.rd_page())) >> shift,
+                               l1_address(s.core, cb.page_addr(cb.wr_page())) >> shift};
     std::lock_guard<std::mutex> guard(mutex);
     LocalCBInterface& slot = snapshots[{&s.t, cb_id}];
     slot = now;

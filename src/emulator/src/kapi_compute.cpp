@@ -207,9 +207,9 @@ void pack(uint32_t ifrom_dst, uint32_t icb, bool out_of_order, uint32_t output_t
                     " are reserved (cb_reserve_back first)");
     }
     const float* packed = &c.tiles[size_t{ifrom_dst} * kTileElems];
-    float column[kTileElems] = {};  // reduce_init's edge mask: only column 0 leaves the packer, the rest is zero
-    for (uint32_t r = 0; c.reduce.mask && r < 32; ++r) column[r * 32] = packed[r * 32];
-    if (c.reduce.mask) packed = column;
+    float edge[kTileElems] = {};  // reduce_init's edge mask: only column 0 (row 0 for REDUCE_COL) leaves the packer
+    for (uint32_t i = 0, at = 0; c.reduce.mask && i < 32; ++i) at = c.reduce.col ? i : i * 32, edge[at] = packed[at];
+    if (c.reduce.mask) packed = edge;
     pack_tile_data(packed, cb.format, &s.core.l1[cb.page_addr(cb.wr_page() + pos)]);
     l1_written(s.core, cb.page_addr(cb.wr_page() + pos), cb.page_bytes);
     if (!out_of_order) cb.packed += 1;

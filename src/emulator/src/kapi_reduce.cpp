@@ -1,5 +1,6 @@
-// Kernel API: row reductions (reduce.h). reduce_tile folds the columns of an input tile into column 0 of a DST
-// tile, scaled by a scaler tile; reduce_init also sets the packer's edge mask (only column 0 is packed) until
+// Kernel API: row and column reductions (reduce.h). reduce_tile folds the columns of an input tile into column 0 of
+// a DST tile (REDUCE_ROW), or its rows into row 0 (REDUCE_COL), scaled by a scaler tile; reduce_init also sets the
+// packer's edge mask (only column 0, or row 0, is packed: tt-llk's _llk_pack_reduce_mask_config_) until
 // reduce_uninit clears it. As on hardware, DST holds zero after tile_regs_acquire and a sum accumulates onto what it
 // holds; a max takes the maximum with what a math call wrote to the DST tile since tile_regs_acquire, else starts
 // from its own values: tt-metal's production reduce (ttnn kernel_lib reduce_helpers_compute.inl: tile_regs_acquire,
@@ -17,6 +18,7 @@ using kapi::PoolType;
 using kapi::ReduceDim;
 
 std::string cb_name(uint32_t cb) { return "CB " + std::to_string(cb); }
+std::string op_name(bool max, bool col) { return std::string(max ? "MAX" : "SUM") + (col ? ", REDUCE_COL" : ""); }
 
 // tt-metal's scaler tile (generate_reduce_scaler.hpp): the first row of each of the four 16x16 faces holds the
 // scaler, everything else is zero; in row-major terms rows 0 and 16 hold it in every column. Returns the scaler.
@@ -54,12 +56,13 @@ namespace detail {
 
 void reduce_init(PoolType pool, ReduceDim dim, uint32_t icb, uint32_t icb_scaler, uint32_t ocb) {
     Session s = enter("reduce_init", {icb, icb_scaler, ocb});
-    if (dim != ReduceDim::REDUCE_ROW) fail(s, "only ReduceDim::REDUCE_ROW is emulated");
-    if (pool == PoolType::AVG) fail(s, "PoolType::AVG is not emulated (SUM and MAX are)");
+    if (dim == ReduceDim::REDUCE_SCALAR) fail(s, "ReduceDim::REDUCE_SCALAR is not emulated (REDUCE_ROW and COL are)");
+    if (pool == PoolType::AVG || pool == PoolType::MIN)
+        fail(s, "PoolType::AVG and MIN are not emulated (SUM and MAX are)");
     ComputeState& c = compute_of(s);
     cb_of(s, ocb);
     init_fpu(s, FpuOp::Reduce, icb, icb_scaler, false);
-    c.reduce = ReduceState{pool == PoolType::MAX, true, icb, icb_scaler, ocb};
+    c.reduce = ReduceState{pool == PoolType::MAX, true, dim == ReduceDim::REDUCE_COL, icb, icb_scaler, ocb};
 }
 
 void reduce_tile(PoolType pool, ReduceDim dim, uint32_t icb, uint32_t icb_scaler, uint32_t itile,
@@ -67,11 +70,11 @@ void reduce_tile(PoolType pool, ReduceDim dim, uint32_t icb, uint32_t icb_scaler
     Session s = enter("reduce_tile", {icb, icb_scaler, itile, itile_scaler, idst});
     ComputeState& c = compute_of(s);
     need_fpu(s, c, FpuOp::Reduce, icb, icb_scaler);
-    const bool max = pool == PoolType::MAX;
-    if (dim != ReduceDim::REDUCE_ROW || max != c.reduce.max || icb != c.reduce.icb || icb_scaler != c.reduce.scaler) {
-        fail(s, std::string("reduce_tile<") + (max ? "MAX" : "SUM") + "> reads " + cb_name(icb) + " with scaler " +
-                    cb_name(icb_scaler) + ", but the last reduce_init was <" + (c.reduce.max ? "MAX" : "SUM") +
-                    "> for " + cb_name(c.reduce.icb) + " with scaler " + cb_name(c.reduce.scaler) +
+    const bool max = pool == PoolType::MAX, col = dim == ReduceDim::REDUCE_COL;
+    if (col != c.reduce.col || max != c.reduce.max || icb != c.reduce.icb || icb_scaler != c.reduce.scaler) {
+        fail(s, "reduce_tile<" + op_name(max, col) + "> reads " + cb_name(icb) + " with scaler " + cb_name(icb_scaler) +
+                    ", but the last reduce_init was <" + op_name(c.reduce.max, c.reduce.col) + "> for " +
+                    cb_name(c.reduce.icb) + " with scaler " + cb_name(c.reduce.scaler) +
                     " (call reduce_init for these CBs first)");
     }
     need_unpack_formats(s, c, icb, icb_scaler);
@@ -81,20 +84,25 @@ void reduce_tile(PoolType pool, ReduceDim dim, uint32_t icb, uint32_t icb_scaler
     c.reduced |= 1u << idst;
     float a[kTileElems];
     unpack_operand(s, icb, itile, a);
-    for (uint32_t r = 0; r < 32; ++r) {
-        const float* row = &a[r * 32];
-        float folded = row[0];
-        for (uint32_t col = 1; col < 32; ++col) folded = max ? std::max(folded, row[col]) : folded + row[col];
+    // Line i (a row for REDUCE_ROW, a column for REDUCE_COL) folds into element i of column 0 (or of row 0).
+    const uint32_t along = col ? 32 : 1, across = col ? 1 : 32;
+    for (uint32_t i = 0; i < 32; ++i) {
+        const float* line = &a[i * across];
+        float& out = d[i * across];
         if (!max && c.fidelity < 4) {  // a sum multiplies each input (SrcA) by the scaler (SrcB) at the fidelity
-            folded = 0.0f;
-            for (uint32_t col = 0; col < 32; ++col) folded += fidelity_product(row[col], scaler, c.fidelity);
-            d[r * 32] += folded;
+            float folded = 0.0f;
+            for (uint32_t k = 0; k < 32; ++k) folded += fidelity_product(line[k * along], scaler, c.fidelity);
+            out += folded;
             continue;
         }
+        float folded = line[0];
+        for (uint32_t k = 1; k < 32; ++k) {
+            folded = max ? std::max(folded, line[k * along]) : folded + line[k * along];
+        }
         if (max) {
-            d[r * 32] = fresh ? scaler * folded : std::max(d[r * 32], scaler * folded);
+            out = fresh ? scaler * folded : std::max(out, scaler * folded);
         } else {
-            d[r * 32] += scaler * folded;
+            out += scaler * folded;
         }
     }
     finish_math(c, d);

@@ -32,6 +32,7 @@ struct Layout {
     bool compute = false;                                    // a compute kernel: its DST modes follow
     bool fp32_dest_acc = false;
     bool dst_full_sync = false;
+    uint32_t math_fidelity = 4;  // ckernel::MathFidelity (HiFi4)
 };
 
 // Why the names cannot be emitted (not C++ identifiers, or one name twice in a namespace); empty when they can.

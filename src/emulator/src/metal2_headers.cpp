@@ -92,11 +92,23 @@ std::string descriptors(const Layout& l) {
     for (const char* name : {"unpack_tile_r_dim", "unpack_tile_c_dim", "pack_tile_r_dim",
         "pack_tile_c_dim"}) array(name, dim);
     for (const char* name : {"unpack_tile_size", "pack_tile_size"}) array(name, tile_bytes);
+    // tt-metal's dataflow_api.h reads these descriptors in constexpr get_dataformat / get_tile_size (kernel_lib's
+    // prepare_reduce_scaler takes a DFB's format as a template argument); they replace the run-time calls the
+    // rendered dataflow_api.h declares for kernels without descriptors (its declaration guards).
+    if (!l.compute) {
+        o << "\n#include \"tt_emu/kernel_api.hpp\"\n#define TT_EMU_DECLARED_get_dataformat_1\n"
+             "#define TT_EMU_DECLARED_get_tile_size_1\nconstexpr inline DataFormat get_dataformat(const std::int32_t "
+             "operand) { return DataFormat(unpack_src_format[operand]); }\nconstexpr inline std::int32_t "
+             "get_tile_size(const std::int32_t operand) { return static_cast<std::int32_t>(unpack_tile_size[operand]); "
+             "}\n";
+    }
     // chlkc_dst_accum_mode.h, the DST sync mode of the JIT's defines, and what api/compute/common.h brings in.
     if (l.compute) {
         o << "\nenum DstSync { SyncHalf = 0, SyncFull = 1 };\nconstexpr bool DST_ACCUM_MODE = "
           << (l.fp32_dest_acc ? "true" : "false") << ";\n#define DST_SYNC_MODE DstSync::"
           << (l.dst_full_sync ? "SyncFull" : "SyncHalf") << "\n#define ENABLE_FP32_DEST_ACC " << int(l.fp32_dest_acc)
+          << "\n#include \"llk_defs.h\"\nconstexpr ckernel::MathFidelity MATH_FIDELITY = "
+             "static_cast<ckernel::MathFidelity>(" << l.math_fidelity << ");"
           << "\n#include \"api/compute/common_globals.h\"\n#include \"api/debug/assert.h\"\n"
              "#include \"internal/circular_buffer_interface.h\"\n";
     }

@@ -187,6 +187,7 @@ Program MakeProgramFromSpec(distributed::MeshDevice&, const ProgramSpec& spec, b
             layout.compute = true;
             layout.fp32_dest_acc = hw->enable_32_bit_dest;
             layout.dst_full_sync = !hw->double_buffer_dest;
+            layout.math_fidelity = static_cast<uint32_t>(hw->fpu_math_fidelity);
         }
         const std::string problem = tt_emu::metal2::check_names(layout);
         if (!problem.empty()) fail(kMake, spec.name, "kernel '" + ks.unique_id + "': " + problem);

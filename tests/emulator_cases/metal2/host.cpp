@@ -48,7 +48,7 @@ int main(int argc, char** argv) {
                       .runtime_arg_schema = {.runtime_arg_names = {"tiles", "first"},
                                              .common_runtime_arg_names = {"halves"}},
                       .hw_config = DataMovementHardwareConfig{.role = DataMovementRoleHint::READER}};
-    KernelSpec compute{.unique_id = "compute", .source = dir + "/compute.cpp", .compiler_options = defines("ASSERT"),
+    KernelSpec compute{.unique_id = "compute", .source = dir + "/compute.cpp", .compiler_options = defines(fault == "NOT_EMULATED" ? "NOT_EMULATED" : "ASSERT"),
                        .dfb_bindings = {{"in", "in", DFBEndpointType::CONSUMER},
                                         {"out", "out", fault == "TWO_PRODUCERS" ? DFBEndpointType::CONSUMER
                                                                                 : DFBEndpointType::PRODUCER}},

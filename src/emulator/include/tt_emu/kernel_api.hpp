@@ -49,9 +49,9 @@ inline constexpr DataFormat DataFormat::Float32{0}, DataFormat::Float16{1}, Data
     DataFormat::Invalid{255};
 
 enum class SrcOrder { Regular, Reverse };
-// reduce.h's template arguments (tt-metal's ckernel enums; AVG and the column/scalar reductions are not emulated).
-enum class PoolType { SUM, AVG, MAX };
-enum class ReduceDim { REDUCE_ROW, REDUCE_COL, REDUCE_SCALAR };
+// reduce.h's template arguments (tt-llk's llk_defs.h ckernel enums; AVG, MIN and scalar reductions are not emulated).
+enum class PoolType : uint8_t { SUM, AVG, MAX, MIN };
+enum class ReduceDim : uint8_t { REDUCE_ROW, REDUCE_COL, REDUCE_SCALAR };
 
 }  // namespace tt_emu::ktypes
 

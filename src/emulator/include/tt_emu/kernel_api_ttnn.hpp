@@ -7,6 +7,7 @@
 #include <cstdint>
 
 #include "tt_emu/kernel_api.hpp"
+#include "tt_emu/kernel_api_dm.hpp"  // FORCE_INLINE, noc_index, my_x/my_y
 
 namespace tt_emu::ktypes {
 // tt-llk's llk_defs.h (wormhole_b0 and blackhole): the FPU's element-wise operations.

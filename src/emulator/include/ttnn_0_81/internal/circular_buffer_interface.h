@@ -2,7 +2,8 @@
 // CB's local interface that kernels read (`get_local_cb_interface(cb).fifo_page_size`, `auto& cb =
 // get_local_cb_interface(id)` in ttnn's kernel_lib). The emulator's CBs live in libtt_emu: the reference is to a
 // snapshot of the CB, per kernel and CB, taken at each call (the real one is the core's live CB table); it is const,
-// so what only writes to it would do does not compile.
+// so what only writes to it would do does not compile. In a compute kernel the sizes and addresses are in 16-byte
+// units, as on Wormhole (below).
 #pragma once
 
 #include "tt_emu/kernel_api.hpp"
@@ -15,6 +16,15 @@ struct LocalCBInterface {
     uint32_t fifo_rd_ptr;
     uint32_t fifo_wr_ptr;
 };
+
+// tt-1xx keeps a compute kernel's (TRISC's) CB sizes and addresses in 16-byte units (CIRCULAR_BUFFER_COMPUTE_ADDR_SHIFT)
+// and a data-movement kernel's in bytes: `fifo_page_size << cb_addr_shift` is bytes in either.
+constexpr uint32_t kCbComputeAddrShift = 4;
+#if defined(COMPILE_FOR_BRISC) || defined(COMPILE_FOR_NCRISC)
+constexpr uint32_t cb_addr_shift = 0;
+#else
+constexpr uint32_t cb_addr_shift = kCbComputeAddrShift;
+#endif
 
 namespace tt_emu::kapi::detail {
 // The CB's size, limit, page size, page count and current read and write pointers (kapi_cb_info.cpp).

@@ -3,6 +3,8 @@
 // TRISCs together, so each wrapper keeps its statement.
 #pragma once
 
+#include "tt_emu/llk_api.hpp"  // the LLK calls kernel_lib names (declared, refused where called)
+
 #ifndef ALWI
 #define ALWI inline __attribute__((always_inline))
 #endif

@@ -22,10 +22,11 @@ public:
 
     uint16_t get_id() const { return logical_dfb_id_; }
 
-    uint32_t get_entry_size() const { return iface().fifo_page_size; }
-    uint32_t get_stride_size() const { return iface().fifo_page_size; }
+    // Bytes, in every kernel (tt-1xx dataflow_buffer.inl: the interface's units << cb_addr_shift).
+    uint32_t get_entry_size() const { return iface().fifo_page_size << cb_addr_shift; }
+    uint32_t get_stride_size() const { return iface().fifo_page_size << cb_addr_shift; }
     uint32_t get_total_num_entries() const { return iface().fifo_num_pages; }
-    uint32_t get_total_size_bytes() const { return iface().fifo_size; }
+    uint32_t get_total_size_bytes() const { return iface().fifo_size << cb_addr_shift; }
     uint32_t get_local_num_entries() const { return get_total_num_entries(); }
     uint32_t get_local_size_bytes() const { return get_total_size_bytes(); }
     uint32_t get_ring_span_bytes() const { return get_total_size_bytes(); }

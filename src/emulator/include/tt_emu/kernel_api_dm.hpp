@@ -1,0 +1,30 @@
+// What tt-metal's data-movement kernels get from the firmware headers that dataflow_api.h brings in, beyond the API
+// calls: risc_attribs.h's FORCE_INLINE, dataflow_api_common.h's `noc_index` (the kernel's NoC, constexpr in a kernel
+// build: NOC_INDEX) and risc_common.h's `my_x[NUM_NOCS]` / `my_y[NUM_NOCS]` (the calling core's NoC coordinates).
+// Included by kernel_api_ttnn.hpp.
+#pragma once
+
+#include <cstdint>
+
+#ifndef FORCE_INLINE
+#define FORCE_INLINE inline __attribute__((always_inline))
+#endif
+
+namespace tt_emu::kapi::detail {
+uint8_t my_noc_coord(bool y, uint32_t noc);  // kapi_cb_info.cpp
+}  // namespace tt_emu::kapi::detail
+
+namespace tt_emu::ktypes {
+// `my_x[noc]`: one kernel object serves many cores, so the coordinates are the calling core's, read at the call.
+// The emulator's two NoCs share one coordinate system (the translated coordinates Wormhole's workers use).
+struct MyNocCoord {
+    bool y;
+    uint8_t operator[](uint32_t noc) const { return kapi::detail::my_noc_coord(y, noc); }
+};
+}  // namespace tt_emu::ktypes
+
+#ifdef NOC_INDEX
+constexpr uint8_t noc_index = NOC_INDEX;
+inline constexpr ::tt_emu::ktypes::MyNocCoord my_x{false};
+inline constexpr ::tt_emu::ktypes::MyNocCoord my_y{true};
+#endif
