@@ -14,7 +14,7 @@ from tvm.script import tirx as _T
 from ..engine.registry import BACKENDS
 from ..errors import TileLangError
 from . import _eager
-from ._frontend import normalize_dtype, tensor, thread_bindings
+from ._frontend import is_buffer_var, normalize_dtype, tensor, thread_bindings
 
 
 def alloc_var(dtype: Any, init: Any = None, scope: Any = "local.var") -> Any:
@@ -64,8 +64,6 @@ def dynamic(name: Any, dtype: Any = "int32") -> Any:
 
 
 def reshape(src: Any, shape: Any) -> Any:
-    from ._frontend import is_buffer_var
-
     if not is_buffer_var(src):
         raise TileLangError(f"T.reshape: src must be a buffer, got {src!r}")
     old = [int(d) for d in src.ty.shape]

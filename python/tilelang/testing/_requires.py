@@ -16,7 +16,7 @@ def _cuda_capability() -> tuple[int, int] | None:
     """The compute capability of the first CUDA device torch sees, or None (no torch, or no CUDA device)."""
     torch = sys.modules.get("torch")
     if torch is None and importlib.util.find_spec("torch") is not None:
-        import torch
+        import torch  # optional: imported only where installed, and only when a test asks for a device
     try:
         if torch is None or not torch.cuda.is_available():
             return None
@@ -31,7 +31,7 @@ def _skip_unless(condition: bool, reason: str) -> Callable[[Any], Any]:
     def mark(func: Any) -> Any:
         if importlib.util.find_spec("pytest") is None:
             return func
-        import pytest
+        import pytest  # a development dependency, absent from an installed wheel's environment
 
         return pytest.mark.skipif(not condition, reason=reason)(func)
     return mark
