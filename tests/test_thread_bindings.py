@@ -71,7 +71,8 @@ def test_thread_binding_inside_a_loop_is_refused() -> None:
 
 
 @pytest.mark.parametrize(("kernel", "message"), [
-    (K.gemv_row_per_thread(128, 96, 32), r"T.copy between tensor 'B' \(shape \[128, 96\]\) and 1-D on-chip buffer"),
+    (K.gemv_row_per_thread(128, 96, 32),
+     r"T.copy between tensor 'B' \(shape \[128, 96\], region \[128, 1\]\) and 1-D on-chip buffer"),
     (K.gemv_split_k(100, 200, 4, 2, 4), r"loop \(tk, tn\) storing a_local\[tk, tn, j\] = A\[ko \* 8 \+ tk \* 4 \+ j\] "
                                         r"moves elements of a DRAM tensor that are not a block slice"),
     (K.reverse_through_shared(64, 32), r"operand s\[31 - t\] reads 's' at other indices than the loop variables"),
