@@ -1,15 +1,19 @@
-"""Every program of the kernel corpus (tests/tt_kernels.py CORPUS) compiles with -Wall -Werror against the
-emulator's headers: its three kernels (one compiler process each, as tt-metal's JIT compiles them) and its host
-program main.cpp (all main.cpp in one compiler process: host_programs_in_one_unit). Under a profile whose host
-program is the spec's profile's, main.cpp is checked in the run under the spec's profile only
-(host_program_checked_elsewhere). `make check-metal` compiles the same corpus against tt-metal's own headers.
+"""The kernel corpus (tests/tt_kernels.py CORPUS), compiled once (corpus_saved) for every test here: each
+program compiles with -Wall -Werror against the emulator's headers, its three kernels (one compiler process each,
+as tt-metal's JIT compiles them) and its host program main.cpp (all main.cpp in one compiler process:
+host_programs_in_one_unit; under a profile whose host program is the spec's profile's, in the run under the spec's
+profile only: host_program_checked_elsewhere), and its Metalium artifacts are byte-identical to the recorded ones
+(tests/golden/tt_artifacts.sha256; `python tools/artifacts_digest.py --write ...` records an intended change).
+`make check-metal` compiles the same corpus against tt-metal's own headers.
 """
 
 from __future__ import annotations
 
+import json
 import re
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -17,8 +21,17 @@ import pytest
 from tt_kernels import CORPUS
 from tt_profiles import DEFAULT, PROFILE
 
-import tilelang
+from projects import REPO
 from tilelang.tenstorrent import intrinsics
+
+sys.path.insert(0, str(REPO / "tools"))
+
+import artifacts_digest  # noqa: E402
+
+# One worker runs this file, so that the corpus is compiled once (by corpus_saved) and the host headers' PCH
+# built once.
+pytestmark = pytest.mark.xdist_group("corpus")
+RECORDED = REPO / "tests" / "golden" / "tt_artifacts.sha256"
 
 
 @pytest.fixture(scope="session")
@@ -31,16 +44,22 @@ def emulator() -> Any:
     return emu
 
 
+@pytest.fixture(scope="module")
+def corpus_saved(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    """Every corpus program compiled under the default pass options, its artifacts saved: name -> folder."""
+    out = tmp_path_factory.mktemp("corpus")
+    return {name: artifacts_digest.save(name, "default", out) for name in sorted(CORPUS)}
+
+
 HOST_CHECK = ["g++", "-std=c++20", "-fsyntax-only", "-Wall", "-Werror", "-Winvalid-pch"]
 
 
-@pytest.fixture(scope="session")
-def host_headers(emulator: Any, tmp_path_factory: pytest.TempPathFactory) -> list[str]:
+@pytest.fixture(scope="module")
+def host_headers(emulator: Any, corpus_saved: dict[str, Path], tmp_path_factory: pytest.TempPathFactory) -> list[str]:
     """The headers every main.cpp of this profile includes first, precompiled once (most of a main.cpp's syntax
     check is parsing them): flags that make g++ read them from the PCH (-Winvalid-pch with -Werror: a PCH g++
     cannot use fails the check instead of slowing it down)."""
-    program = tilelang.lower(CORPUS[sorted(CORPUS)[0]](), target="tenstorrent").rt_mod
-    main = program.save(tmp_path_factory.mktemp("host_main")).joinpath("main.cpp").read_text()
+    main = (corpus_saved[sorted(CORPUS)[0]] / "main.cpp").read_text()
     includes = [line for line in main.splitlines() if line.startswith("#include <")]
     folder = tmp_path_factory.mktemp("host_pch")
     header = folder / "host_headers.hpp"
@@ -54,10 +73,10 @@ def host_headers(emulator: Any, tmp_path_factory: pytest.TempPathFactory) -> lis
 
 
 @pytest.mark.parametrize("name", sorted(CORPUS))
-def test_every_generated_kernel_compiles_with_wall_werror(emulator: Any, name: str, tmp_path: Path) -> None:
-    program = tilelang.lower(CORPUS[name](), target="tenstorrent").rt_mod
-    out = program.save(tmp_path)
-    plan = program.plan
+def test_every_generated_kernel_compiles_with_wall_werror(emulator: Any, corpus_saved: dict[str, Path],
+                                                          name: str) -> None:
+    out = corpus_saved[name]
+    plan = json.loads((out / "tt.plan.json").read_text())
     include = [f"-I{d / PROFILE}" for d in emulator.INCLUDE_DIRS] + [f"-I{d}" for d in emulator.INCLUDE_DIRS]
     for role in ("reader", "compute", "writer"):
         ct = [2, plan["tensors"][0]["page_bytes"]] * len(plan["kernels"][role]["compile_time_args"])
@@ -87,15 +106,13 @@ def host_programs_in_one_unit(mains: dict[str, str]) -> str:
     return "\n".join(unit) + "\n"
 
 
-@pytest.mark.xdist_group("corpus_host_programs")  # the host headers' PCH built once
-def test_every_generated_host_program_compiles_with_wall_werror(emulator: Any, request: pytest.FixtureRequest,
-                                                                tmp_path: Path) -> None:
+def test_every_generated_host_program_compiles_with_wall_werror(emulator: Any, corpus_saved: dict[str, Path],
+                                                                request: pytest.FixtureRequest, tmp_path: Path) -> None:
     """Every corpus program's main.cpp with -Wall -Werror, all in one compiler process (host_programs_in_one_unit):
     loading the host headers' PCH is most of a main.cpp's check, paid once instead of once per program."""
     if host_program_checked_elsewhere(emulator):
         pytest.skip(f"main.cpp under {PROFILE} is {DEFAULT}'s, checked in the run under {DEFAULT}")
-    mains = {name: tilelang.lower(make(), target="tenstorrent").rt_mod.files["main.cpp"]
-             for name, make in sorted(CORPUS.items())}
+    mains = {name: (folder / "main.cpp").read_text() for name, folder in corpus_saved.items()}
     unit = tmp_path / "host_programs.cpp"
     unit.write_text(host_programs_in_one_unit(mains))
     host_headers = request.getfixturevalue("host_headers")
@@ -103,13 +120,13 @@ def test_every_generated_host_program_compiles_with_wall_werror(emulator: Any, r
     assert result.returncode == 0, f"main.cpp of the corpus programs named below:\n{result.stderr}"
 
 
-@pytest.mark.xdist_group("corpus_host_programs")
-def test_one_unit_of_host_programs_names_the_program_of_a_diagnostic(emulator: Any, request: pytest.FixtureRequest,
+def test_one_unit_of_host_programs_names_the_program_of_a_diagnostic(emulator: Any, corpus_saved: dict[str, Path],
+                                                                    request: pytest.FixtureRequest,
                                                                     tmp_path: Path) -> None:
     """A warning in one program of the unit fails the check naming that program and its line."""
     if host_program_checked_elsewhere(emulator):
         pytest.skip(f"main.cpp under {PROFILE} is {DEFAULT}'s, checked in the run under {DEFAULT}")
-    main = tilelang.lower(CORPUS[sorted(CORPUS)[0]](), target="tenstorrent").rt_mod.files["main.cpp"]
+    main = (corpus_saved[sorted(CORPUS)[0]] / "main.cpp").read_text()
     start = next(line for line in main.splitlines() if line.startswith("int main("))
     bad = main.replace(start, f"{start}\n    int unused_local = 0;", 1)
     unit = tmp_path / "host_programs.cpp"
@@ -131,3 +148,10 @@ def host_program_checked_elsewhere(emulator: Any) -> bool:
         and not own_headers
 
 
+@pytest.mark.skipif(PROFILE != DEFAULT, reason=f"the digests are of the spec's API profile ({DEFAULT}); this run "
+                                               f"emits {PROFILE}")
+def test_every_artifact_of_the_corpus_is_as_recorded(corpus_saved: dict[str, Path], tmp_path: Path) -> None:
+    found = artifacts_digest.digests(tmp_path, {f"{name}.default": folder for name, folder in corpus_saved.items()})
+    recorded = artifacts_digest.read(RECORDED)
+    assert sorted(found) == sorted(recorded)
+    assert [name for name in found if found[name] != recorded[name]] == []
