@@ -39,6 +39,21 @@ def pytest_configure(config: pytest.Config) -> None:
         resource.setrlimit(resource.RLIMIT_AS, (limit, hard))
 
 
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Slow tests first (a stable sort: the order among the others stays as collected)."""
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Slow tests first (a stable sort: the order among the others stays as collected); under `--dist loadgroup`
+    each test marked `xdist_group` gets its group in its node id."""
     items.sort(key=lambda item: item.get_closest_marker("slow") is None)
+    if getattr(config.option, "loadgroup", False):
+        for item in items:
+            _group_node_id(item)
+
+
+def _group_node_id(item: pytest.Item) -> None:
+    """'<node id>@<group>', which pytest-xdist's loadgroup scheduler sends to one worker. pytest-xdist (3.8) writes
+    it into `item._nodeid`, which pytest 9 no longer reads (the node id is `item._id`), so every test of a group
+    went to any worker: a group's shared build or fixture was made once per worker."""
+    groups = sorted({str(mark.args[0] if mark.args else mark.kwargs.get("name", "default"))
+                     for mark in item.iter_markers("xdist_group")})
+    node_id = getattr(item, "_id", None)
+    if groups and node_id is not None and "@" not in item.nodeid:
+        item._id = type(node_id).parse(f"{item.nodeid}@{'_'.join(groups)}")

@@ -1,8 +1,8 @@
 """Metalium artifacts of lowered Tenstorrent kernels.
 
 Static checks (the plan against the schema of specs/records/tt_plan.yaml, kernels calling only the spellings of the
-selected API profile, the host program's per-core arguments), then every generated kernel and host program compiled with
-`-Wall -Werror` against the emulator headers, then run in the emulator and compared with numpy.
+selected API profile, the host program's per-core arguments), then run in the emulator and compared with numpy (every
+corpus program compiled with `-Wall -Werror`: tests/test_tt_corpus_compiles.py).
 
 Tolerances (bf16 results of inputs drawn from U(-1, 1)): with fp32 accumulation, |got - ref| <= 2^-7 * max|ref|
 (the final rounding to bf16 plus fp32 sums in a different order); with bf16 accumulation in DST every one of the
@@ -25,8 +25,8 @@ import ml_dtypes
 import numpy as np
 import pytest
 from tt_ir import calls
-from tt_kernels import CORPUS, GEMMS, elementwise_binary, elementwise_unary, gemm_id, matmul, matmul_bias_relu
-from tt_profiles import DEFAULT, PROFILE, accessor_args, protocol_calls, spelling
+from tt_kernels import GEMMS, elementwise_binary, elementwise_unary, gemm_id, matmul, matmul_bias_relu
+from tt_profiles import PROFILE, accessor_args, protocol_calls, spelling
 
 import tilelang
 from projects import REPO, build_checkout, make_checkout
@@ -169,60 +169,6 @@ def emulator() -> Any:
         pytest.fail("g++ is required: the README lists a C++ compiler as a requirement")
     emu.library()
     return emu
-
-
-
-
-HOST_CHECK = ["g++", "-std=c++20", "-fsyntax-only", "-Wall", "-Werror", "-Winvalid-pch"]
-
-
-@pytest.fixture(scope="session")
-def host_headers(emulator: Any, tmp_path_factory: pytest.TempPathFactory) -> list[str]:
-    """The headers every main.cpp of this profile includes first, precompiled once (most of a main.cpp's syntax
-    check is parsing them): flags that make g++ read them from the PCH (-Winvalid-pch with -Werror: a PCH g++
-    cannot use fails the check instead of slowing it down)."""
-    program = tilelang.lower(CORPUS[sorted(CORPUS)[0]](), target="tenstorrent").rt_mod
-    main = program.save(tmp_path_factory.mktemp("host_main")).joinpath("main.cpp").read_text()
-    includes = [line for line in main.splitlines() if line.startswith("#include <")]
-    folder = tmp_path_factory.mktemp("host_pch")
-    header = folder / "host_headers.hpp"
-    header.write_text("\n".join(includes) + "\n")
-    include = [f"-I{d / PROFILE}" for d in emulator.INCLUDE_DIRS] + [f"-I{d}" for d in emulator.INCLUDE_DIRS]
-    flags = [flag for flag in HOST_CHECK if flag != "-fsyntax-only"] + include
-    done = subprocess.run([*flags, "-x", "c++-header", str(header), "-o", f"{header}.gch"], capture_output=True,
-                          text=True)
-    assert done.returncode == 0, done.stderr
-    return [*include, "-include", str(header)]
-
-
-@pytest.mark.parametrize("name", sorted(CORPUS))
-def test_every_generated_kernel_compiles_with_wall_werror(emulator: Any, request: pytest.FixtureRequest, name: str,
-                                                          tmp_path: Path) -> None:
-    program = tilelang.lower(CORPUS[name](), target="tenstorrent").rt_mod
-    out = program.save(tmp_path)
-    plan = program.plan
-    include = [f"-I{d / PROFILE}" for d in emulator.INCLUDE_DIRS] + [f"-I{d}" for d in emulator.INCLUDE_DIRS]
-    for role in ("reader", "compute", "writer"):
-        ct = [2, plan["tensors"][0]["page_bytes"]] * len(plan["kernels"][role]["compile_time_args"])
-        cmd = ["g++", "-std=c++17", "-fsyntax-only", "-Wall", "-Wextra", "-Werror", *include,
-               f"-DKERNEL_COMPILE_TIME_ARGS={','.join(map(str, ct))}", str(out / f"{role}.cpp")]
-        result = subprocess.run(cmd, capture_output=True, text=True)
-        assert result.returncode == 0, f"{role}.cpp:\n{result.stderr}"
-    if host_program_checked_elsewhere(emulator):
-        return
-    host_headers = request.getfixturevalue("host_headers")  # precompiled only where main.cpp is checked here
-    result = subprocess.run([*HOST_CHECK, *host_headers, str(out / "main.cpp")], capture_output=True, text=True)
-    assert result.returncode == 0, f"main.cpp:\n{result.stderr}"
-
-
-def host_program_checked_elsewhere(emulator: Any) -> bool:
-    """Under a profile other than the spec's with the spec's host API and no host headers of its own, main.cpp is
-    the spec's profile's main.cpp (`make check-metal` fails when a corpus program's main.cpp differs between two
-    profiles with the same host API: tools/check_metal/host.py same_host_program) checked against the same
-    headers, which the run under the spec's profile does (most of this test's cost is main.cpp's syntax check)."""
-    own_headers = any((d / PROFILE / "tt-metalium").exists() for d in emulator.INCLUDE_DIRS)
-    return PROFILE != DEFAULT and intrinsics.PROFILES[PROFILE].host_api == intrinsics.PROFILES[DEFAULT].host_api \
-        and not own_headers
 
 
 @pytest.mark.parametrize("shape", GEMMS, ids=gemm_id)

@@ -26,17 +26,28 @@ VARIANTS = {
 }
 
 
-def digests(out: Path) -> dict[str, str]:
+def save(name: str, variant: str, out: Path) -> Path:
+    """Compile corpus program `name` under pass-option variant `variant` and save its artifacts into
+    `out/<name>.<variant>`; returns that folder."""
     sys.path.insert(0, str(REPO / "tests"))
     from tt_kernels import CORPUS
 
     import tilelang
 
+    kernel = tilelang.compile(CORPUS[name](), target="tenstorrent", pass_configs=VARIANTS[variant])
+    return Path(kernel.save(out / f"{name}.{variant}"))
+
+
+def digests(out: Path, saved: dict[str, Path] | None = None) -> dict[str, str]:
+    """Every artifact's digest ('<name>.<variant>/<file>' -> sha256), compiled into `out`, except the programs
+    `saved` holds already ('<name>.<variant>' -> their folder, as `save` writes it)."""
+    sys.path.insert(0, str(REPO / "tests"))
+    from tt_kernels import CORPUS
+
     result: dict[str, str] = {}
-    for name, factory in sorted(CORPUS.items()):
-        for variant, configs in VARIANTS.items():
-            kernel = tilelang.compile(factory(), target="tenstorrent", pass_configs=configs)
-            folder = kernel.save(out / f"{name}.{variant}")
+    for name in sorted(CORPUS):
+        for variant in VARIANTS:
+            folder = (saved or {}).get(f"{name}.{variant}") or save(name, variant, out)
             for file in sorted(folder.iterdir()):
                 result[f"{name}.{variant}/{file.name}"] = hashlib.sha256(file.read_bytes()).hexdigest()
     return result
