@@ -199,8 +199,8 @@ class Kernel:
 
     def thread_extents(self) -> list[int]:
         """blockDim (x, y, z) as TileLang normalises `threads` (an int is x; missing dims are 1)."""
-        t = list(self.threads) if isinstance(self.threads, (list, tuple)) else [self.threads]
-        extents = [int(e) for e in t] + [1] * (3 - len(t))  # type: ignore[call-overload]
+        t: list[Any] = list(self.threads) if isinstance(self.threads, (list, tuple)) else [self.threads]
+        extents = [int(e) for e in t] + [1] * (3 - len(t))
         if len(extents) != 3 or min(extents) < 1:
             raise TileLangError(f"T.Kernel: threads must be a positive int or up to 3 positive ints, "
                                 f"got {self.threads!r}")
@@ -274,7 +274,8 @@ def build_copy(src: object, dst: object) -> Any:
     are ignored when matching the two regions' shapes, so `A[bz, y, x]` -> a 2-D tile works. Two element accesses
     copy one element (a store, as TileLang lowers them).
     """
-    if all(isinstance(x, TensorLoad) and is_buffer_var(x.source) for x in (src, dst)):
+    if (isinstance(src, TensorLoad) and isinstance(dst, TensorLoad) and is_buffer_var(src.source)
+            and is_buffer_var(dst.source)):
         # TileLang's copy(a[i], b[j]) of two element accesses: one element, a store `b[j] = a[i]`
         value = src if str(src.ty.dtype) == str(dst.ty.dtype) else _T.cast(src, str(dst.ty.dtype))
         return _T.buffer_store(dst.source, value, list(dst.indices))

@@ -9,12 +9,13 @@ from typing import Any
 
 import numpy as np
 from tvm import tirx
+from tvm.tirx import is_buffer_var
 from tvm.script import tirx as _T
 
 from ..engine.registry import BACKENDS
 from ..errors import TileLangError
 from . import _eager
-from ._frontend import is_buffer_var, normalize_dtype, tensor, thread_bindings
+from ._frontend import normalize_dtype, tensor, thread_bindings
 
 
 def alloc_var(dtype: Any, init: Any = None, scope: Any = "local.var") -> Any:

@@ -16,7 +16,7 @@ def _cuda_capability() -> tuple[int, int] | None:
     """The compute capability of the first CUDA device torch sees, or None (no torch, or no CUDA device)."""
     torch = sys.modules.get("torch")
     if torch is None and importlib.util.find_spec("torch") is not None:
-        import torch  # optional: imported only where installed, and only when a test asks for a device
+        torch = importlib.import_module("torch")  # optional: only where installed, when a test asks for a device
     try:
         if torch is None or not torch.cuda.is_available():
             return None
