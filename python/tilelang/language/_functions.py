@@ -9,8 +9,8 @@ from typing import Any
 
 import numpy as np
 from tvm import tirx
-from tvm.tirx import is_buffer_var
 from tvm.script import tirx as _T
+from tvm.tirx import is_buffer_var
 
 from ..engine.registry import BACKENDS
 from ..errors import TileLangError
