@@ -12,7 +12,8 @@
 // in0_tensor_next_block_stride, in0_block_w/h, in0_block_num_tiles, last_ktile_w/h, num_blocks, bcast_B, MtKt, and
 // the reader/writer's in1 and out strides and subblock counts, KtNt, MtNt. The names 0.81.1's kernels read beyond that
 // factory's version (m_blocks_per_batch, in0_m_block_stride, out_m_block_stride, the RTA start_m_block) follow the
-// kernels' walk: a core's blocks are consecutive M blocks of one N column, so blocks are numbered M-fastest.
+// kernels' walk: a core's blocks are consecutive M blocks (the kernels move to the next batch after a batch's
+// last M block), numbered M-fastest; here per_core_N = N, one N block, and one batch.
 // fp32_dest_acc_en is set (compute config enable_32_bit_dest, define FP32_DEST_ACC_EN): intermed0 is then Float32 and
 // a DFB of its own; with out and intermed0 in one format the factory aliases them (shared L1), which the emulator's
 // ProgramSpec does not model.
