@@ -13,7 +13,8 @@
 // the reader/writer's in1 and out strides and subblock counts, KtNt, MtNt. The names 0.81.1's kernels read beyond that
 // factory's version (m_blocks_per_batch, in0_m_block_stride, out_m_block_stride, the RTA start_m_block) follow the
 // kernels' walk: a core's blocks are consecutive M blocks (the kernels move to the next batch after a batch's
-// last M block), numbered M-fastest; here per_core_N = N, one N block, and one batch.
+// last M block), numbered M-fastest, then by batch; here per_core_N = N, one N block. An optional second extra
+// argument is the batch count (A batches x M x K, B batches x K x N, bcast_B 0).
 // fp32_dest_acc_en is set (compute config enable_32_bit_dest, define FP32_DEST_ACC_EN): intermed0 is then Float32 and
 // a DFB of its own; with out and intermed0 in one format the factory aliases them (shared L1), which the emulator's
 // ProgramSpec does not model.
@@ -25,13 +26,13 @@ namespace ttnn_case {
 
 // MatmulMultiCoreReuseProgramConfig: in0_block_w 2, out_subblock 1 x 2, per_core_M 1, per_core_N N (a 3 x 1 grid).
 struct MatmulReuse {
-    uint32_t M, K, N;  // tiles
+    uint32_t batches, M, K, N;  // M, K, N in tiles, per batch (A is batches x M x K, B batches x K x N)
     uint32_t in0_block_w = 2, out_subblock_h = 1, out_subblock_w = 2, per_core_M = 1, per_core_N = N;
     uint32_t num_blocks = K / in0_block_w;
     uint32_t in0_block_num_tiles = per_core_M * in0_block_w, in1_block_num_tiles = per_core_N * in0_block_w;
     uint32_t out_block_tiles = per_core_M * per_core_N;
     uint32_t in0_num_subblocks = per_core_M / out_subblock_h, in1_num_subblocks = per_core_N / out_subblock_w;
-    uint32_t m_blocks_per_batch = M / per_core_M, blocks = m_blocks_per_batch * (N / per_core_N);
+    uint32_t m_blocks_per_batch = M / per_core_M, blocks = batches * m_blocks_per_batch * (N / per_core_N);
 };
 
 inline KernelSpec matmul_compute(const MatmulReuse& m, const std::string& id, uint32_t core_blocks) {
@@ -96,11 +97,13 @@ inline KernelSpec matmul_reader_writer(const MatmulReuse& m) {
 
 inline void matmul_reuse(MeshDevice& mesh, const Args& a) {
     IDevice* device = mesh.get_device(0);
-    const MatmulReuse m{.M = a.rows / 32, .K = a.cols / 32, .N = uint32_t(std::stoul(a.extra.at(0)) / 32)};
-    auto A = dram(device, m.M * m.K * kTileBytes), B = dram(device, m.K * m.N * kTileBytes);
-    auto C = dram(device, m.M * m.N * kTileBytes);
-    upload(device, A, a, "a", a.rows, a.cols);
-    upload(device, B, a, "b", a.cols, m.N * 32);
+    const uint32_t batches = a.extra.size() > 1 ? uint32_t(std::stoul(a.extra[1])) : 1;
+    const MatmulReuse m{.batches = batches, .M = a.rows / 32 / batches, .K = a.cols / 32,
+                        .N = uint32_t(std::stoul(a.extra.at(0)) / 32)};
+    auto A = dram(device, batches * m.M * m.K * kTileBytes), B = dram(device, batches * m.K * m.N * kTileBytes);
+    auto C = dram(device, batches * m.M * m.N * kTileBytes);
+    upload(device, A, a, "a", a.rows, a.cols);  // the batches' matrices one below the other: tiles batch-major
+    upload(device, B, a, "b", batches * a.cols, m.N * 32);
     auto [ncores, all, group1, group2, per1, per2] = split_work_to_cores(CoreCoord{3, 1}, m.blocks);
     ProgramSpec spec{
         .name = "matmul_multicore_reuse_optimized",
@@ -120,18 +123,21 @@ inline void matmul_reuse(MeshDevice& mesh, const Args& a) {
     const std::vector<CoreCoord> cores = corerange_to_cores(all, ncores);
     for (uint32_t i = 0, done = 0; i < cores.size(); ++i) {
         const uint32_t core_blocks = i < group1.num_cores() ? per1 : per2;
-        const uint32_t m_block = done % m.m_blocks_per_batch, n_block = done / m.m_blocks_per_batch;
+        // Blocks M-fastest, then batch, then N block (one N block here).
+        const uint32_t m_block = done % m.m_blocks_per_batch, batch = done / m.m_blocks_per_batch % batches;
+        const uint32_t n_block = done / m.m_blocks_per_batch / batches;
         AddRuntimeArgsForNode(run.kernel_run_args[0].runtime_arg_values, cores[i],
-                              {{"in0_tensor_start_tile_id", m_block * m.per_core_M * m.K}, {"batch", core_blocks},
-                               {"start_m_block", m_block}});
+                              {{"in0_tensor_start_tile_id", batch * m.M * m.K + m_block * m.per_core_M * m.K},
+                               {"batch", core_blocks}, {"start_m_block", m_block}});
         AddRuntimeArgsForNode(run.kernel_run_args[1].runtime_arg_values, cores[i],
-                              {{"in1_tensor_start_tile_id", n_block * m.per_core_N}, {"batch", core_blocks},
-                               {"start_m_block", m_block},
-                               {"out_tensor_start_tile_id", m_block * m.per_core_M * m.N + n_block * m.per_core_N}});
+                              {{"in1_tensor_start_tile_id", batch * m.K * m.N + n_block * m.per_core_N},
+                               {"batch", core_blocks}, {"start_m_block", m_block},
+                               {"out_tensor_start_tile_id",
+                                batch * m.M * m.N + m_block * m.per_core_M * m.N + n_block * m.per_core_N}});
         done += core_blocks;
     }
     run_spec(mesh, spec, run);
-    download(device, C, a, a.rows, m.N * 32);
+    download(device, C, a, a.rows, m.N * 32);  // batch-major, as A
 }
 
 }  // namespace ttnn_case
