@@ -113,7 +113,7 @@ def test_every_shape_of_a_kernel_shares_one_host_program(gemm_program: Any) -> N
     (lambda text: text.replace("core_ranges ", "core_range "), r"tt.host_args has no line 'core_ranges'"),
     (lambda text: text.replace("cb16.depth 8", "cb16.depth 8 8"), r"'cb16.depth' is not one value in the range"),
     (lambda text: text.replace("cb16.depth 8", "cb16.depth eight"), r"'cb16.depth' holds a value that is no integer"),
-])
+], ids=["a-line-missing", "two-values-for-one", "not-an-integer"])
 def test_host_arguments_that_do_not_fit_main_cpp_are_named(emulator: Any, gemm_program: Any, tmp_path: Path,
                                                            edit: Any, message: str) -> None:
     """A tt.host_args that does not fit the main.cpp reading it stops the program with a message naming the file and
