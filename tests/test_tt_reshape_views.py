@@ -46,7 +46,8 @@ def test_views_that_are_not_lowered_are_refused_naming_view_and_tensor():
         with T.Kernel(1) as _:
             T.copy(T.reshape(A, [2, 32, 32]), B)
 
-    view = r"a view \(shape \[{}\], float32\) of tensor 'A' \(shape \[2048\], float32\), a T.reshape .* is not lowered: "
+    view = (r"a view \(shape \[{}\], float32\) of tensor 'A' \(shape \[2048\], float32\), a T.reshape .* is not "
+            r"lowered: ")
     with pytest.raises(TTLoweringError, match=view.format("32, 64") + "a view whose last dim is not the tensor's"):
         tilelang.compile(also_whole, target="tenstorrent")
     with pytest.raises(TTLoweringError, match=view.format("2, 32, 32") + "only 2-D views are lowered"):

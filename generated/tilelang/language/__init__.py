@@ -86,6 +86,8 @@ uint16 = _tirx.uint16
 uint32 = _tirx.uint32
 uint64 = _tirx.uint64
 bool = _tirx.bool
+float8_e4m3fn = _tirx.float8_e4m3fn
+float8_e5m2 = _tirx.float8_e5m2
 
 # TileLang's dtype spellings as constructors (T.float(1.0) is T.float32(1.0)).
 bf16 = _tirx.bfloat16
@@ -373,6 +375,8 @@ __all__ = [
     'float16',
     'float32',
     'float64',
+    'float8_e4m3fn',
+    'float8_e5m2',
     'floor',
     'floordiv',
     'floormod',
