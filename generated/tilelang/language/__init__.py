@@ -187,6 +187,11 @@ def cumsum(src: Any, dst: Any = None, dim: Any = 0, reverse: Any = False, **igno
     return _frontend.build_cumsum(src=src, dst=dst, dim=dim, reverse=reverse)
 
 
+def transpose(src: Any, dst: Any, annotations: Any = None, **ignored: Any) -> Any:  # noqa: N803
+    """dst[j, i] = src[i, j] for a 2-D src of shape (M, N) and dst of shape (N, M) (tile-ai/tilelang's `T.transpose`, tilelang/language/copy_op.py; annotations are accepted and ignored). Becomes the project's tile primitive `tl.tile.transpose(dst, src)`; on Tenstorrent an on-chip block transposed tile by tile (`transpose_block`)."""
+    return _frontend.build_transpose(src=src, dst=dst, annotations=annotations)
+
+
 def im2col(img: Any, col: Any, nhw_step: Any, c_step: Any, kernel: Any, stride: Any, dilation: Any, pad: Any, eviction_policy: Any = None, annotations: Any = None, **ignored: Any) -> Any:  # noqa: N803
     """The im2col load of a 2-D convolution (tile-ai/tilelang's `T.im2col`, tilelang/language/copy_op.py): fills the [block_M, block_K] tile col with rows nhw_step * block_M .. of the im2col matrix of the NHWC tensor img (square kernel `kernel`, stride, dilation, zero padding `pad`): col[i, j] = img[n, h, w, c] for output pixel m = nhw_step * block_M + i (n = m // (OH * OW), oh = m % (OH * OW) // OW, ow = m % OW) and column k = c_step * block_K + j (kh = k // (kernel * C), kw = k // C % kernel, c = k % C), at h = oh * stride + kh * dilation - pad, w = ow * stride + kw * dilation - pad; zero where (n, h, w) is outside img or k past kernel * kernel * C. eviction_policy and annotations (GPU cache hints) are accepted and ignored. Becomes the project's tile primitive `tl.tile.im2col(col, img, nhw_step, c_step, kernel, stride, dilation, pad)`."""
     return _frontend.build_im2col(img=img, col=col, nhw_step=nhw_step, c_step=c_step, kernel=kernel, stride=stride, dilation=dilation, pad=pad, eviction_policy=eviction_policy, annotations=annotations)
@@ -441,6 +446,7 @@ __all__ = [
     'tanh',
     'Tensor',
     'TileLangError',
+    'transpose',
     'trunc',
     'truncdiv',
     'truncmod',
