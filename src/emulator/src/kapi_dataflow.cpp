@@ -211,8 +211,8 @@ void noc_async_read(uint64_t src_noc_addr, uint32_t dst_local_l1_addr, uint32_t 
     std::shared_ptr<DramBuffer> buf = (tag & ~0xffull) == kBankTag ? find_dram_buffer_in_bank(addr) : nullptr;
     if (!buf || (tag & 0xff) >= kDramBanks) fail(s, "the source is not a DRAM bank address of any buffer");
     const uint32_t rel = addr - buf->address;
-    issue(s, true, buf, (rel / buf->page_size) * kDramBanks + static_cast<uint32_t>(tag & 0xff),
-          rel % buf->page_size, size, dst_local_l1_addr);
+    issue(s, true, buf, (rel / buf->page_stride()) * kDramBanks + static_cast<uint32_t>(tag & 0xff),
+          rel % buf->page_stride(), size, dst_local_l1_addr);
 }
 
 void noc_async_write(uint32_t src_local_l1_addr, uint64_t dst_noc_addr, uint32_t size) {
@@ -223,8 +223,8 @@ void noc_async_write(uint32_t src_local_l1_addr, uint64_t dst_noc_addr, uint32_t
     std::shared_ptr<DramBuffer> buf = (tag & ~0xffull) == kBankTag ? find_dram_buffer_in_bank(addr) : nullptr;
     if (!buf || (tag & 0xff) >= kDramBanks) fail(s, "the destination is not a DRAM bank address of any buffer");
     const uint32_t rel = addr - buf->address;
-    issue(s, false, buf, (rel / buf->page_size) * kDramBanks + static_cast<uint32_t>(tag & 0xff),
-          rel % buf->page_size, size, src_local_l1_addr);
+    issue(s, false, buf, (rel / buf->page_stride()) * kDramBanks + static_cast<uint32_t>(tag & 0xff),
+          rel % buf->page_stride(), size, src_local_l1_addr);
 }
 
 // Reads land in L1 now, copying DRAM as it is at the barrier.
