@@ -1,7 +1,9 @@
 """InterleavedAddrGen<true> and get_noc_addr(page, addrgen) (issue 33; tt-metal's add_2_integers_in_riscv): pages of
 a size below the DRAM allocator's alignment lie in their banks at the aligned page size (the device record's
 dram_alignment), as tt-metal's allocator and InterleavedAddrGen's aligned_page_size lay them; a transfer past its page
-and L1-interleaved generators are refused by name (tests/emulator_cases/addrgen/)."""
+and L1-interleaved generators are refused by name. get_noc_addr(x, y, addr) at a DRAM bank's NoC endpoint (the device
+record's noc_endpoints, from tt-metal's Wormhole soc descriptor) reaches that bank; an Ethernet core is named
+(tests/emulator_cases/addrgen/)."""
 
 from __future__ import annotations
 
@@ -45,3 +47,16 @@ def test_an_l1_interleaved_generator_does_not_compile(host: Path, tmp_path: Path
     with pytest.raises(emulator.TTEmulatorError, match=r"InterleavedAddrGen<false> \(L1-interleaved tensors\) is not "
                                                        r"emulated"):
         run(host, tmp_path, "L1")
+
+
+def test_a_dram_bank_is_reached_at_its_noc_endpoints(host: Path, tmp_path: Path) -> None:
+    pages, out = run(host, tmp_path, "ENDPOINTS")
+    np.testing.assert_array_equal(out, pages[::-1])
+
+
+def test_an_ethernet_core_is_no_dram_endpoint(host: Path, tmp_path: Path) -> None:
+    expected = (r"get_noc_addr\(1, 0, .*\): NoC \(1,0\) is an Ethernet core \(the emulator does not model Ethernet "
+                r"cores' L1\), not a DRAM endpoint \(DRAM endpoints of the device: bank 0: \(0,0\) \(0,1\) \(0,11\) "
+                r"from 0x0, bank 1: \(0,0\) \(0,1\) \(0,11\) from 0x40000000, ")
+    with pytest.raises(emulator.TTEmulatorError, match=expected):
+        run(host, tmp_path, "ETH")

@@ -3,7 +3,7 @@
 // reverse.cpp through InterleavedAddrGen<true> and get_noc_addr(page, addrgen): pages 12..29 sit in their banks at the
 // aligned page size (32 B), as tt-metal's allocator lays them.
 //
-// Usage: host <kernel_dir> <data_dir> [FAULT]: reads in.bin, writes out.bin (600 B each); FAULT defines FAULT_<FAULT>
+// Usage: host <kernel_dir> <data_dir> [CASE]: reads in.bin, writes out.bin (600 B each); CASE defines CASE_<CASE>
 // when compiling reverse.cpp.
 #include <cstdio>
 #include <cstring>
@@ -20,12 +20,12 @@ using namespace tt::tt_metal;
 
 int main(int argc, char** argv) {
     if (argc != 3 && argc != 4) {
-        std::fprintf(stderr, "usage: %s kernel_dir data_dir [FAULT]\n", argv[0]);
+        std::fprintf(stderr, "usage: %s kernel_dir data_dir [CASE]\n", argv[0]);
         return 64;
     }
     const std::string dir = argv[1], data = argv[2];
     std::map<std::string, std::string> defines;
-    if (argc == 4) defines[std::string("FAULT_") + argv[3]] = "1";
+    if (argc == 4) defines[std::string("CASE_") + argv[3]] = "1";
     constexpr uint32_t kPage = 20, kPages = 30;
     std::ifstream in_file(data + "/in.bin", std::ios::binary);
     std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(in_file)), std::istreambuf_iterator<char>());
