@@ -36,6 +36,15 @@ def test_pages_below_the_dram_alignment_are_addressed_at_the_aligned_stride(host
     np.testing.assert_array_equal(out, pages[::-1])
 
 
+def test_dprint_comes_with_the_dataflow_api_and_prints_typed_values(host: Path, tmp_path: Path) -> None:
+    """tt-metal's dataflow_api.h includes the print header (its sanitizer's include); F32, U32 and BF16 of the 2025
+    print API; tt::CB, the CB names older kernels use (ttnn 0.81.1 kernel_structs.h still has them)."""
+    data = np.zeros(PAGE * PAGES // 4, dtype=np.uint32)
+    data.tofile(tmp_path / "in.bin")
+    done = emulator.run(host, [str(CASES), str(tmp_path)], env={"TT_METAL_DPRINT_CORES": "0,0"})
+    assert "0:(x=0,y=0):BR: CB 16 1.5 7 1.5" in done["stdout"].splitlines(), done["stdout"]
+
+
 def test_a_read_past_its_page_is_named(host: Path, tmp_path: Path) -> None:
     expected = (r"noc_async_read\(.*, 24\): transfer of 24 B at offset 0 does not fit in a page of DRAM buffer "
                 r"0x[0-9a-f]+ \(30 pages of 20 B\)")

@@ -36,4 +36,7 @@ void kernel_main() {
         noc_async_write(l1, get_noc_addr(pages - 1 - i, dst), page_size);
         noc_async_write_barrier();
     }
+    // DPRINT without an #include (dataflow_api.h brings it), with the 2025 typed values and the older CB names.
+    DPRINT << "CB " << static_cast<uint32_t>(tt::CB::c_out0) << " " << F32(1.5f) << " " << U32(7) << " "
+           << BF16(0x3fc0) << ENDL();
 }
