@@ -2,8 +2,11 @@
 (tests/emulator_cases/ttnn_api/): the Metal 2.0 Noc class and its per-end arguments (noc_traits of a TensorAccessor
 page and of a DataflowBuffer), DataflowBuffer, get_local_cb_interface, TensorAccessor with its default page size,
 noc_async_writes_flushed, binary_tiles_init<full_init, EltwiseBinaryType>, the conditional (old, new)
-reconfigurations, sfpu_split_includes.h, SFPU calls with template flags, and kernel helpers found under
-$TT_METAL_HOME as tt-metal's JIT finds them. What is not emulated does not compile, naming itself."""
+reconfigurations, sfpu_split_includes.h, SFPU calls with template flags (recip.h's ReciprocalDestAcc and
+ReciprocalApproxMode), the headers kernel_lib's eltwise chain and softmax.cpp include (llk_defs.h's
+EltwiseBinaryReuseDestType, BroadcastType and ReluConfig, rsqrt.h's RsqrtMode, softmax.h, the refused SFPU
+families), and kernel helpers found under $TT_METAL_HOME as tt-metal's JIT finds them. What is not emulated does
+not compile, naming itself."""
 
 from __future__ import annotations
 
@@ -38,7 +41,8 @@ def run(host: Path, tmp_path: Path, *fault: str, env: dict[str, str] | None = No
 
 
 def test_noc_dataflow_buffer_and_binary_tiles_init_compute_a_difference(host: Path, tmp_path: Path) -> None:
-    """C = 1 / (1 / (A - B)): the difference, the reciprocal twice (`recip_tile<false>`), each packed to bf16."""
+    """C = 1 / (1 / (A - B)): the difference, the reciprocal twice (`recip_tile<false>`, then softmax.cpp's
+    `recip_tile<ReciprocalDestAcc::FP32, ReciprocalApproxMode::Precise>`), each packed to bf16."""
     report, error = run(host, tmp_path)
     assert np.abs(error).max() <= 0.02  # relative to the difference (at least 1): a few bf16 roundings
     # get_local_cb_interface: the page size and count of c_0, its size, and its limit the ring's end (start + size).
@@ -52,6 +56,7 @@ def test_noc_dataflow_buffer_and_binary_tiles_init_compute_a_difference(host: Pa
     ("compute", "GELU", "an SFPU_OP_*_INCLUDE family the emulator does not have"),
     ("compute", "SIN", "sin_tile_init (api/compute/eltwise_unary/trigonometry.h) is not emulated: the emulator has no "
                        "such SFPU operation"),
+    ("compute", "MASK", "mask_tile (api/compute/mask.h) is not emulated"),
     ("reader", "HOME_HELPER", "emu_home_helper.hpp: No such file"),  # no TT_METAL_HOME: not found
 ])
 def test_what_is_not_emulated_does_not_compile(host: Path, tmp_path: Path, role: str, fault: str,

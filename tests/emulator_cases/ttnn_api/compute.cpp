@@ -1,8 +1,10 @@
 // C = 1 / (1 / (A - B)) with binary_tiles_init<true, EltwiseBinaryType::ELWSUB> (ttnn 0.81.1's eltwise_binary.h)
-// and the SFPU reciprocal spelled as ttnn's SFPU chains spell it (`recip_tile<false>(0)`), the CBs as DataflowBuffers.
+// and the SFPU reciprocal spelled as ttnn's SFPU chains spell it (`recip_tile<false>(0)`), then as softmax.cpp spells
+// it (`recip_tile<ReciprocalDestAcc::FP32, ReciprocalApproxMode::Precise>(0)`), the CBs as DataflowBuffers.
 // The conditional reconfigurations switch SrcA to the Float32 CB c_3 and back. FAULT_STALE_RECONFIG switches back
 // from a CB of SrcA's old format (bf16), which the hardware skips: SrcA stays Float32 and sub_tiles misreads c_0.
-// FAULT_SIN calls sin_tile, which the emulator declares but does not have (a compile error naming it).
+// FAULT_SIN calls sin_tile, which the emulator declares but does not have (a compile error naming it); so does
+// FAULT_MASK with mask_tile (mask.h, which kernel_lib's eltwise chain includes).
 // FAULT_ELWDIV asks for an FPU division (not emulated: a compile error); FAULT_GELU includes an SFPU family the
 // emulator lacks through sfpu_split_includes.h (a compile error).
 #ifdef FAULT_GELU
@@ -18,6 +20,22 @@
 #include "api/compute/mul_int_sfpu.h"
 #include "api/compute/eltwise_unary/rpow.h"
 #include "api/compute/eltwise_unary/rdiv.h"
+// What kernel_lib's eltwise chain and softmax.cpp include: softmax.h (exp.h and recip.h), the refused SFPU families.
+#include "api/compute/softmax.h"
+#include "api/compute/mask.h"
+#include "api/compute/copy_dest_values.h"
+#include "api/compute/eltwise_unary/cbrt.h"
+#include "api/compute/eltwise_unary/identity.h"
+#include "api/compute/eltwise_unary/log1p.h"
+#include "api/compute/eltwise_unary/negative.h"
+#include "api/compute/eltwise_unary/rsqrt.h"
+
+// tt-llk's llk_defs.h types as the chain names them (with and without `ckernel::`), and rsqrt.h's mode.
+static_assert(static_cast<int>(ckernel::EltwiseBinaryReuseDestType::DEST_TO_SRCB) == 2, "llk_defs.h");
+static_assert(static_cast<int>(BroadcastType::COL) == 1 && static_cast<int>(BroadcastType::SCALAR) == 3, "llk_defs.h");
+static_assert(ReluConfig::from_packed(0x00402u).get_mode() == ReluType::MIN_THRESHOLD_RELU, "RELU_MODE, bits 0-1");
+static_assert(ReluConfig::from_packed(0x3F800002u).get_threshold() == 0x3F80, "the threshold, bits 16-31");
+static_assert(ReluConfig::none().get_mode() == ReluType::NO_RELU && ckernel::RsqrtMode::Fast != RsqrtMode::Default);
 
 void kernel_main() {
     const uint32_t tiles = get_arg_val<uint32_t>(0);
@@ -45,10 +63,13 @@ void kernel_main() {
         sin_tile_init();
         sin_tile(0);
 #endif
-        for (int twice = 0; twice < 2; ++twice) {
-            recip_tile_init<false>();
-            recip_tile<false>(0);
-        }
+#ifdef FAULT_MASK
+        mask_tile(0, 1);
+#endif
+        recip_tile_init<false>();
+        recip_tile<false>(0);
+        recip_tile_init<ReciprocalDestAcc::FP32, ReciprocalApproxMode::Precise>();
+        recip_tile<ReciprocalDestAcc::FP32, ReciprocalApproxMode::Precise>(0);
         tile_regs_commit();
         tile_regs_wait();
         pack_tile(0, out.get_id());
