@@ -57,6 +57,7 @@ def test_noc_dataflow_buffer_and_binary_tiles_init_compute_a_difference(host: Pa
     ("compute", "SIN", "sin_tile_init (api/compute/eltwise_unary/trigonometry.h) is not emulated: the emulator has no "
                        "such SFPU operation"),
     ("compute", "MASK", "mask_tile (api/compute/mask.h) is not emulated"),
+    ("compute", "BCAST_SCALAR", "sub_tiles_bcast: only BroadcastType::COL is emulated"),
     ("reader", "HOME_HELPER", "emu_home_helper.hpp: No such file"),  # no TT_METAL_HOME: not found
 ])
 def test_what_is_not_emulated_does_not_compile(host: Path, tmp_path: Path, role: str, fault: str,
@@ -92,3 +93,12 @@ def test_a_conditional_reconfiguration_between_equal_formats_changes_nothing(hos
             "sub_tiles uses CB 0 (Float16_b) through the unpacker's SrcA, which is configured for Float32 (CB 3, by "
             "reconfig_data_format_srca(1, 3))")):
         run(host, tmp_path, "compute", "STALE_RECONFIG")
+
+
+def test_a_conditional_reconfiguration_of_both_sources_decides_per_source(host: Path, tmp_path: Path) -> None:
+    """reconfig_data_format(old_a, new_a, old_b, new_b) reconfigures each source only when its formats differ: after
+    reconfig_data_format_srcb switched SrcB to Float32, a bf16 -> bf16 "switch back" leaves it Float32."""
+    with pytest.raises(emulator.TTEmulatorError, match=re.escape(
+            "sub_tiles uses CB 1 (Float16_b) through the unpacker's SrcB, which is configured for Float32 (CB 3, by "
+            "reconfig_data_format_srcb(3))")):
+        run(host, tmp_path, "compute", "STALE_RECONFIG_B")

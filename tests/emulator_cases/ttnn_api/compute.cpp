@@ -4,13 +4,16 @@
 // The conditional reconfigurations switch SrcA to the Float32 CB c_3 and back. FAULT_STALE_RECONFIG switches back
 // from a CB of SrcA's old format (bf16), which the hardware skips: SrcA stays Float32 and sub_tiles misreads c_0.
 // FAULT_SIN calls sin_tile, which the emulator declares but does not have (a compile error naming it); so does
-// FAULT_MASK with mask_tile (mask.h, which kernel_lib's eltwise chain includes).
+// FAULT_MASK with mask_tile (mask.h, which kernel_lib's eltwise chain includes), and FAULT_BCAST_SCALAR with a
+// scalar broadcast. SrcB goes to Float32 and back by reconfig_data_format_srcb and the conditional
+// reconfig_data_format(old_a, new_a, old_b, new_b); FAULT_STALE_RECONFIG_B switches back from a bf16 CB (skipped).
 // FAULT_ELWDIV asks for an FPU division (not emulated: a compile error); FAULT_GELU includes an SFPU family the
 // emulator lacks through sfpu_split_includes.h (a compile error).
 #ifdef FAULT_GELU
 #define SFPU_OP_GELU_INCLUDE 1
 #endif
 #include <cstdint>
+#include "api/compute/bcast.h"
 #include "api/compute/eltwise_binary.h"
 #define SFPU_OP_RECIP_INCLUDE 1
 #include "api/compute/eltwise_unary/sfpu_split_includes.h"
@@ -53,6 +56,20 @@ void kernel_main() {
     reconfig_data_format_srca(tt::CBIndex::c_3, in0.get_id());  // Float32 -> bf16: SrcA takes bf16 again
 #endif
     pack_reconfig_data_format(in0.get_id(), out.get_id());  // bf16 -> bf16: nothing to change
+    // SrcB alone, then both sources conditionally, as kernel_lib's eltwise chain reconfigures them.
+    reconfig_data_format_srcb(tt::CBIndex::c_3);  // SrcB takes Float32
+#ifdef FAULT_STALE_RECONFIG_B
+    reconfig_data_format(in0.get_id(), in0.get_id(), in1.get_id(), in1.get_id());  // bf16 -> bf16: SrcB stays Float32
+#else
+    reconfig_data_format(in0.get_id(), in0.get_id(), tt::CBIndex::c_3, in1.get_id());  // SrcB takes bf16 again
+#endif
+    reconfig_data_format_srcb(in1.get_id(), in1.get_id());  // bf16 -> bf16: nothing to change
+    // The inits' full forms (acc_to_dest, the caller's line); sub_tiles below runs with the last one.
+    mul_init(in0.get_id(), in1.get_id(), true, __builtin_LINE());  // multiplication takes no accumulation
+    sub_init(in0.get_id(), in1.get_id(), false);
+#ifdef FAULT_BCAST_SCALAR
+    sub_tiles_bcast<BroadcastType::SCALAR>(in0.get_id(), in1.get_id(), 0, 0, 0);
+#endif
     for (uint32_t i = 0; i < tiles; ++i) {
         in0.wait_front(1);
         in1.wait_front(1);
