@@ -64,9 +64,13 @@ void kernel_main() {
     reconfig_data_format(in0.get_id(), in0.get_id(), tt::CBIndex::c_3, in1.get_id());  // SrcB takes bf16 again
 #endif
     reconfig_data_format_srcb(in1.get_id(), in1.get_id());  // bf16 -> bf16: nothing to change
-    // The inits' full forms (acc_to_dest, the caller's line); sub_tiles below runs with the last one.
-    mul_init(in0.get_id(), in1.get_id(), true, __builtin_LINE());  // multiplication takes no accumulation
+    // The inits' full forms (acc_to_dest, the caller's line), then the subtraction's init as kernel_lib's eltwise
+    // chain makes it, by its LLK halves; sub_tiles below runs with it.
     sub_init(in0.get_id(), in1.get_id(), false);
+    mul_init(in0.get_id(), in1.get_id(), true, __builtin_LINE());  // multiplication takes no accumulation
+    llk_math_eltwise_binary_init<EltwiseBinaryType::ELWSUB, BroadcastType::NONE, MathFidelity::LoFi>(
+        in0.get_id(), in1.get_id());
+    llk_unpack_AB_init<BroadcastType::NONE>(in0.get_id(), in1.get_id());
 #ifdef FAULT_BCAST_SCALAR
     sub_tiles_bcast<BroadcastType::SCALAR>(in0.get_id(), in1.get_id(), 0, 0, 0);
 #endif
