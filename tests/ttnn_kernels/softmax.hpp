@@ -15,6 +15,28 @@
 
 namespace ttnn_case {
 
+// The factory's DFBs (no mask, no padding, the small kernel) and the compute kernel's bindings of them.
+inline std::vector<DataflowBufferSpec> softmax_dfbs(bool stable, uint32_t blk, uint32_t in0_t, uint32_t rounded,
+                                                    std::vector<DFBBinding>& compute_dfbs) {
+    compute_dfbs = {
+        {"in0", "in0", DFBEndpointType::CONSUMER}, {"max_scaler", "max_scaler", DFBEndpointType::CONSUMER},
+        {"sum_scaler", "sum_scaler", DFBEndpointType::CONSUMER},
+        {"mask_padded", "mask_padded", DFBEndpointType::CONSUMER}, {"out0", "out0", DFBEndpointType::PRODUCER},
+        {"exps", "exps", DFBEndpointType::PRODUCER}, {"exps", "exps", DFBEndpointType::CONSUMER},
+        {"recip_sum_exps", "recip_sum_exps", DFBEndpointType::PRODUCER},
+        {"recip_sum_exps", "recip_sum_exps", DFBEndpointType::CONSUMER}};
+    std::vector<DataflowBufferSpec> dfbs = {bf16_dfb("in0", in0_t), bf16_dfb("out0", blk * 2),
+                                            bf16_dfb("recip_sum_exps", 1), bf16_dfb("max_scaler", 1),
+                                            bf16_dfb("sum_scaler", 1), bf16_dfb("exps", rounded),
+                                            bf16_dfb("mask_padded", 1)};
+    if (stable) {
+        compute_dfbs.push_back({"max", "max", DFBEndpointType::PRODUCER});
+        compute_dfbs.push_back({"max", "max", DFBEndpointType::CONSUMER});
+        dfbs.push_back(bf16_dfb("max", 1));
+    }
+    return dfbs;
+}
+
 inline void softmax(MeshDevice& mesh, const Args& a) {
     IDevice* device = mesh.get_device(0);
     const uint32_t Wt = a.cols / 32, Ht = a.rows / 32;
@@ -35,22 +57,8 @@ inline void softmax(MeshDevice& mesh, const Args& a) {
     KernelSpec::CompilerOptions::Defines compute_defines = defines;
     compute_defines.push_back({"EXP_APPROX", "0"});
     compute_defines.push_back({"ENABLE_FP32_DEST_ACC", "0"});
-    std::vector<DFBBinding> compute_dfbs = {
-        {"in0", "in0", DFBEndpointType::CONSUMER}, {"max_scaler", "max_scaler", DFBEndpointType::CONSUMER},
-        {"sum_scaler", "sum_scaler", DFBEndpointType::CONSUMER},
-        {"mask_padded", "mask_padded", DFBEndpointType::CONSUMER}, {"out0", "out0", DFBEndpointType::PRODUCER},
-        {"exps", "exps", DFBEndpointType::PRODUCER}, {"exps", "exps", DFBEndpointType::CONSUMER},
-        {"recip_sum_exps", "recip_sum_exps", DFBEndpointType::PRODUCER},
-        {"recip_sum_exps", "recip_sum_exps", DFBEndpointType::CONSUMER}};
-    std::vector<DataflowBufferSpec> dfbs = {bf16_dfb("in0", in0_t), bf16_dfb("out0", blk * 2),
-                                            bf16_dfb("recip_sum_exps", 1), bf16_dfb("max_scaler", 1),
-                                            bf16_dfb("sum_scaler", 1), bf16_dfb("exps", rounded),
-                                            bf16_dfb("mask_padded", 1)};
-    if (stable) {
-        compute_dfbs.push_back({"max", "max", DFBEndpointType::PRODUCER});
-        compute_dfbs.push_back({"max", "max", DFBEndpointType::CONSUMER});
-        dfbs.push_back(bf16_dfb("max", 1));
-    }
+    std::vector<DFBBinding> compute_dfbs;
+    const std::vector<DataflowBufferSpec> dfbs = softmax_dfbs(stable, blk, in0_t, rounded, compute_dfbs);
     const std::string dir = "normalization/softmax/device/kernels/attention/";
     ProgramSpec spec{
         .name = "softmax_attention_optimized",
