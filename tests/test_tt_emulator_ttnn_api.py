@@ -2,8 +2,11 @@
 (tests/emulator_cases/ttnn_api/): the Metal 2.0 Noc class and its per-end arguments (noc_traits of a TensorAccessor
 page and of a DataflowBuffer), DataflowBuffer, get_local_cb_interface, TensorAccessor with its default page size,
 noc_async_writes_flushed, binary_tiles_init<full_init, EltwiseBinaryType>, the conditional (old, new)
-reconfigurations, sfpu_split_includes.h, SFPU calls with template flags, and kernel helpers found under
-$TT_METAL_HOME as tt-metal's JIT finds them. What is not emulated does not compile, naming itself."""
+reconfigurations, sfpu_split_includes.h, SFPU calls with template flags (recip.h's ReciprocalDestAcc and
+ReciprocalApproxMode), the headers kernel_lib's eltwise chain and softmax.cpp include (llk_defs.h's
+EltwiseBinaryReuseDestType, BroadcastType and ReluConfig, rsqrt.h's RsqrtMode, softmax.h, the refused SFPU
+families), and kernel helpers found under $TT_METAL_HOME as tt-metal's JIT finds them. What is not emulated does
+not compile, naming itself."""
 
 from __future__ import annotations
 
@@ -38,7 +41,8 @@ def run(host: Path, tmp_path: Path, *fault: str, env: dict[str, str] | None = No
 
 
 def test_noc_dataflow_buffer_and_binary_tiles_init_compute_a_difference(host: Path, tmp_path: Path) -> None:
-    """C = 1 / (1 / (A - B)): the difference, the reciprocal twice (`recip_tile<false>`), each packed to bf16."""
+    """C = 1 / (1 / (A - B)): the difference, the reciprocal twice (`recip_tile<false>`, then softmax.cpp's
+    `recip_tile<ReciprocalDestAcc::FP32, ReciprocalApproxMode::Precise>`), each packed to bf16."""
     report, error = run(host, tmp_path)
     assert np.abs(error).max() <= 0.02  # relative to the difference (at least 1): a few bf16 roundings
     # get_local_cb_interface: the page size and count of c_0, its size, and its limit the ring's end (start + size).
@@ -52,6 +56,8 @@ def test_noc_dataflow_buffer_and_binary_tiles_init_compute_a_difference(host: Pa
     ("compute", "GELU", "an SFPU_OP_*_INCLUDE family the emulator does not have"),
     ("compute", "SIN", "sin_tile_init (api/compute/eltwise_unary/trigonometry.h) is not emulated: the emulator has no "
                        "such SFPU operation"),
+    ("compute", "MASK", "mask_tile (api/compute/mask.h) is not emulated"),
+    ("compute", "BCAST_SCALAR", "sub_tiles_bcast: only BroadcastType::COL is emulated"),
     ("reader", "HOME_HELPER", "emu_home_helper.hpp: No such file"),  # no TT_METAL_HOME: not found
 ])
 def test_what_is_not_emulated_does_not_compile(host: Path, tmp_path: Path, role: str, fault: str,
@@ -87,3 +93,12 @@ def test_a_conditional_reconfiguration_between_equal_formats_changes_nothing(hos
             "sub_tiles uses CB 0 (Float16_b) through the unpacker's SrcA, which is configured for Float32 (CB 3, by "
             "reconfig_data_format_srca(1, 3))")):
         run(host, tmp_path, "compute", "STALE_RECONFIG")
+
+
+def test_a_conditional_reconfiguration_of_both_sources_decides_per_source(host: Path, tmp_path: Path) -> None:
+    """reconfig_data_format(old_a, new_a, old_b, new_b) reconfigures each source only when its formats differ: after
+    reconfig_data_format_srcb switched SrcB to Float32, a bf16 -> bf16 "switch back" leaves it Float32."""
+    with pytest.raises(emulator.TTEmulatorError, match=re.escape(
+            "sub_tiles uses CB 1 (Float16_b) through the unpacker's SrcB, which is configured for Float32 (CB 3, by "
+            "reconfig_data_format_srcb(3))")):
+        run(host, tmp_path, "compute", "STALE_RECONFIG_B")

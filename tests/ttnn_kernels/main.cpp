@@ -5,6 +5,7 @@
 #include "eltwise.hpp"
 #include "matmul.hpp"
 #include "reduce.hpp"
+#include "softmax.hpp"
 #include "tilize.hpp"
 #include "transpose.hpp"
 #include "untilize.hpp"
@@ -34,6 +35,8 @@ int main(int argc, char** argv) {
         }
     } else if (a.family == "matmul") {
         matmul_reuse(*mesh, a);
+    } else if (a.family == "softmax") {
+        softmax(*mesh, a);
     } else if (a.family == "untilize") {
         untilize(*mesh, a);
     } else {

@@ -692,6 +692,11 @@ def reconfig_data_format(srca_cb: Any, srcb_cb: Any) -> Any:
     return call('reconfig_data_format', srca_cb, srcb_cb)
 
 
+def reconfig_data_format_if_changed(old_srca_cb: Any, srca_cb: Any, old_srcb_cb: Any, srcb_cb: Any) -> Any:
+    """Reconfigure SrcA from CB `srca_cb` and SrcB from CB `srcb_cb`, each only when its format differs from its old CB's (ttnn 0.81.1 wheel, api/compute/reconfig_data_format.h, the (old, new, old, new) overload)."""
+    return call('reconfig_data_format_if_changed', old_srca_cb, srca_cb, old_srcb_cb, srcb_cb)
+
+
 def reconfig_data_format_srca(srca_cb: Any) -> Any:
     """Reconfigure only the SrcA unpacker format, from CB `srca_cb` (before a copy_tile from a CB of another format)."""
     return call('reconfig_data_format_srca', srca_cb)
@@ -700,6 +705,16 @@ def reconfig_data_format_srca(srca_cb: Any) -> Any:
 def reconfig_data_format_srca_if_changed(old_srca_cb: Any, srca_cb: Any) -> Any:
     """Reconfigure the SrcA unpacker format from CB `srca_cb` only when its format differs from CB `old_srca_cb`'s (ttnn 0.81.1 wheel, api/compute/reconfig_data_format.h, the (old, new) overload); equal formats leave the configuration as it is."""
     return call('reconfig_data_format_srca_if_changed', old_srca_cb, srca_cb)
+
+
+def reconfig_data_format_srcb(srcb_cb: Any) -> Any:
+    """Reconfigure only the SrcB unpacker format, from CB `srcb_cb` (before a binary operation whose second operand is a CB of another format; ttnn's kernel_lib reconfigures the sources one at a time)."""
+    return call('reconfig_data_format_srcb', srcb_cb)
+
+
+def reconfig_data_format_srcb_if_changed(old_srcb_cb: Any, srcb_cb: Any) -> Any:
+    """Reconfigure the SrcB unpacker format from CB `srcb_cb` only when its format differs from CB `old_srcb_cb`'s (ttnn 0.81.1 wheel, api/compute/reconfig_data_format.h, the (old, new) overload)."""
+    return call('reconfig_data_format_srcb_if_changed', old_srcb_cb, srcb_cb)
 
 
 def reduce_block(in0: Any, scaler: Any, prev: Any, out: Any, rows: Any, cols: Any, pool: Any, sfpu_int32: Any, wait0: Any, pop0: Any, wait1: Any, pop1: Any, wait2: Any, pop2: Any, init: Any) -> Any:

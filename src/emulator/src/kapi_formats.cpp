@@ -37,17 +37,23 @@ void check_slot(Session& s, const FormatSlot& slot, const char* unit, uint32_t c
                 " first");
 }
 
-// `old_cb` >= 0: the conditional form (ttnn 0.81.1's `(old, new)` overloads), which reconfigures only when the old
-// operand's format differs from the new one's; when they are equal the hardware keeps its configuration, so a
-// configuration that was not the old operand's stays wrong, and the next use of the unit reports it.
-void reconfigure(const Call& call, int64_t srca_cb, int64_t srcb_cb, int64_t pack_cb, int64_t old_cb = -1) {
+// The conditional forms (ttnn 0.81.1's `(old, new)` overloads) name each unit's old CB (`old_*` >= 0): the unit is
+// reconfigured only when the old operand's format differs from the new one's; when they are equal the hardware keeps
+// its configuration, so a configuration that was not the old operand's stays wrong, and the next use of the unit
+// reports it. Each unit decides alone (tt-llk's llk_unpack_reconfig_data_format(old_a, new_a, old_b, new_b)).
+void reconfigure(const Call& call, int64_t srca_cb, int64_t srcb_cb, int64_t pack_cb, int64_t old_srca = -1,
+                 int64_t old_srcb = -1, int64_t old_pack = -1) {
     Session s = enter(call);
     ComputeState& c = compute_state(s);
     if (!c.started) {
         fail(s, std::string(call.name) + " before the hardware start-up (compute_kernel_hw_startup or a full init)");
     }
-    const int64_t new_cb = srca_cb >= 0 ? srca_cb : pack_cb;
-    if (old_cb >= 0 && cb_of(s, old_cb).format == cb_of(s, new_cb).format) return;
+    auto unchanged = [&](int64_t old_cb, int64_t new_cb) {
+        return old_cb >= 0 && new_cb >= 0 && cb_of(s, old_cb).format == cb_of(s, new_cb).format;
+    };
+    if (unchanged(old_srca, srca_cb)) srca_cb = -1;
+    if (unchanged(old_srcb, srcb_cb)) srcb_cb = -1;
+    if (unchanged(old_pack, pack_cb)) pack_cb = -1;
     configure_formats(s, c, false, srca_cb, srcb_cb, pack_cb);
 }
 
@@ -104,7 +110,20 @@ void reconfig_data_format_srca(uint32_t old_srca_cb, uint32_t srca_cb) {
 }
 
 void pack_reconfig_data_format(uint32_t old_ocb, uint32_t ocb) {
-    reconfigure(make_call("pack_reconfig_data_format", {old_ocb, ocb}), -1, -1, ocb, old_ocb);
+    reconfigure(make_call("pack_reconfig_data_format", {old_ocb, ocb}), -1, -1, ocb, -1, -1, old_ocb);
+}
+
+void reconfig_data_format_srcb(uint32_t srcb_cb) {
+    reconfigure(make_call("reconfig_data_format_srcb", {srcb_cb}), -1, srcb_cb, -1);
+}
+
+void reconfig_data_format_srcb(uint32_t old_srcb_cb, uint32_t srcb_cb) {
+    reconfigure(make_call("reconfig_data_format_srcb", {old_srcb_cb, srcb_cb}), -1, srcb_cb, -1, -1, old_srcb_cb);
+}
+
+void reconfig_data_format(uint32_t old_srca_cb, uint32_t srca_cb, uint32_t old_srcb_cb, uint32_t srcb_cb) {
+    reconfigure(make_call("reconfig_data_format", {old_srca_cb, srca_cb, old_srcb_cb, srcb_cb}), srca_cb, srcb_cb, -1,
+                old_srca_cb, old_srcb_cb);
 }
 
 }  // namespace kapi

@@ -23,6 +23,11 @@ uint32_t read_tile_value(uint32_t cb_id, uint32_t tile_index, uint32_t element_o
 // new CB's format only when it differs from the old CB's; equal formats leave the configuration as it is.
 void reconfig_data_format_srca(uint32_t old_srca_cb, uint32_t srca_cb);
 void pack_reconfig_data_format(uint32_t old_ocb, uint32_t ocb);
+// SrcB alone (ttnn's kernel_lib eltwise chain reconfigures the sources one by one), unconditionally and conditionally.
+void reconfig_data_format_srcb(uint32_t srcb_cb);
+void reconfig_data_format_srcb(uint32_t old_srcb_cb, uint32_t srcb_cb);
+// Both sources, each reconfigured only when its old and new CBs' formats differ.
+void reconfig_data_format(uint32_t old_srca_cb, uint32_t srca_cb, uint32_t old_srcb_cb, uint32_t srcb_cb);
 
 // The FPU binary init of api/compute/eltwise_binary.h; `full_init` also configures the unpacker (the emulator's
 // inits always do). ELWDIV and ELWLESS have no emulated tile call: they do not compile.

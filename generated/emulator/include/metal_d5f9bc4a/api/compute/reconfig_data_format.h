@@ -28,3 +28,11 @@ inline decltype(auto) reconfig_data_format_srca(uint32_t srca_cb) {
     return ::tt_emu::kapi::reconfig_data_format_srca(srca_cb);
 }
 #endif
+
+// Reconfigure only the SrcB unpacker format, from CB `srcb_cb` (before a binary operation whose second operand is a CB of another format; ttnn's kernel_lib reconfigures the sources one at a time).
+#ifndef TT_EMU_DECLARED_reconfig_data_format_srcb_1
+#define TT_EMU_DECLARED_reconfig_data_format_srcb_1
+inline decltype(auto) reconfig_data_format_srcb(uint32_t srcb_cb) {
+    return ::tt_emu::kapi::reconfig_data_format_srcb(srcb_cb);
+}
+#endif

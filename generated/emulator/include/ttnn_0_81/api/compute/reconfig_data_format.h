@@ -29,6 +29,14 @@ inline decltype(auto) reconfig_data_format(uint32_t srca_cb, uint32_t srcb_cb) {
 }
 #endif
 
+// Reconfigure SrcA from CB `srca_cb` and SrcB from CB `srcb_cb`, each only when its format differs from its old CB's (ttnn 0.81.1 wheel, api/compute/reconfig_data_format.h, the (old, new, old, new) overload).
+#ifndef TT_EMU_DECLARED_reconfig_data_format_4
+#define TT_EMU_DECLARED_reconfig_data_format_4
+inline decltype(auto) reconfig_data_format(uint32_t old_srca_cb, uint32_t srca_cb, uint32_t old_srcb_cb, uint32_t srcb_cb) {
+    return ::tt_emu::kapi::reconfig_data_format(old_srca_cb, srca_cb, old_srcb_cb, srcb_cb);
+}
+#endif
+
 // Reconfigure only the SrcA unpacker format, from CB `srca_cb` (before a copy_tile from a CB of another format).
 #ifndef TT_EMU_DECLARED_reconfig_data_format_srca_1
 #define TT_EMU_DECLARED_reconfig_data_format_srca_1
@@ -42,5 +50,21 @@ inline decltype(auto) reconfig_data_format_srca(uint32_t srca_cb) {
 #define TT_EMU_DECLARED_reconfig_data_format_srca_2
 inline decltype(auto) reconfig_data_format_srca(uint32_t old_srca_cb, uint32_t srca_cb) {
     return ::tt_emu::kapi::reconfig_data_format_srca(old_srca_cb, srca_cb);
+}
+#endif
+
+// Reconfigure only the SrcB unpacker format, from CB `srcb_cb` (before a binary operation whose second operand is a CB of another format; ttnn's kernel_lib reconfigures the sources one at a time).
+#ifndef TT_EMU_DECLARED_reconfig_data_format_srcb_1
+#define TT_EMU_DECLARED_reconfig_data_format_srcb_1
+inline decltype(auto) reconfig_data_format_srcb(uint32_t srcb_cb) {
+    return ::tt_emu::kapi::reconfig_data_format_srcb(srcb_cb);
+}
+#endif
+
+// Reconfigure the SrcB unpacker format from CB `srcb_cb` only when its format differs from CB `old_srcb_cb`'s (ttnn 0.81.1 wheel, api/compute/reconfig_data_format.h, the (old, new) overload).
+#ifndef TT_EMU_DECLARED_reconfig_data_format_srcb_2
+#define TT_EMU_DECLARED_reconfig_data_format_srcb_2
+inline decltype(auto) reconfig_data_format_srcb(uint32_t old_srcb_cb, uint32_t srcb_cb) {
+    return ::tt_emu::kapi::reconfig_data_format_srcb(old_srcb_cb, srcb_cb);
 }
 #endif
