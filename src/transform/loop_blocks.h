@@ -55,5 +55,8 @@ Any drop_overwritten(const Any& stmt);
  * every buffer the body writes is accessed there at one index naming each iteration's own element (loop_fission.cc);
  * otherwise the nest unchanged. */
 Any split_nest(const Any& stmt);
+/*! \brief Refuses a nest (of more than one iteration) whose stored value reads one element of a DRAM tensor that is
+ * the same in every iteration (`sinks[i] = Sinks[by]`), naming it (loop_dram_element.cc); returns otherwise. */
+void refuse_dram_element(const std::vector<ir::For>& nest, const ir::BufferStore& store);
 
 }  // namespace tl::loops

@@ -274,6 +274,7 @@ Any rewrite_nest(const Any& stmt, const cpu::Analyzer& analyzer) {
     Any cond = simplified(analyzer, call->args()[0]);
     if (auto c = ir::IntImm::from(cond); c && c->value() != 0) value = strip_casts(call->args()[1]);
   }
+  loops::refuse_dram_element(loops, store);
   auto load = ir::TensorLoad::from(value);
   bool dram = !buffer_info(store.buffer()).on_chip() || (load && !buffer_info(load->source()).on_chip());
   if (load && dram) return lower_copy_nest(loops, store, *load, analyzer);
