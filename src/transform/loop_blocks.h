@@ -26,6 +26,8 @@ std::vector<int> dim_order(const Placement& p);
 /*! \brief The region of `buffer` a placement covers over the loops' ranges. */
 Any region(const Any& buffer, const Placement& p, const std::vector<ir::For>& loops);
 Any full_region(const Any& buffer);
+/*! \brief A new on-chip buffer (`scope` shared or local.fragment). */
+Any onchip_buffer(const std::string& name, const std::string& dtype, const List& shape, const char* scope);
 /*! \brief A tile primitive call (tirx.tile.copy, tirx.tile.gemm) of `args`. */
 Any tile_call(const char* op, const List& args);
 
@@ -55,5 +57,10 @@ Any drop_overwritten(const Any& stmt);
  * every buffer the body writes is accessed there at one index naming each iteration's own element (loop_fission.cc);
  * otherwise the nest unchanged. */
 Any split_nest(const Any& stmt);
+
+/*! \brief `acc[i] = acc[i] + term` over a nest of two loops, i and k (a 1-D on-chip accumulator reduced over k:
+ * gemv's per-thread dot product after SerializeThreads): the terms stored into a new [I, K] on-chip buffer, then
+ * T.reduce_sum of its rows onto acc (loop_reductions.cc); nothing for any other nest. */
+std::optional<Any> as_row_sum(const std::vector<ir::For>& loops, const ir::BufferStore& store);
 
 }  // namespace tl::loops

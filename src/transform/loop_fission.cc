@@ -6,7 +6,10 @@
 // no iteration touches another's elements and running each store over all iterations before the next computes what
 // the body did. Values the body binds (`norm = ...`) are substituted into the stores that read them. Each piece is
 // then a copy, an element-wise store or a staged store like any one-store nest; a body that breaks the rule is left
-// whole (and refused where it is recognised, naming the loop).
+// whole (and refused where it is recognised, naming the loop). A body item may itself be a nest of loops around one
+// store (SerializeThreads sinks a thread loop to the store that reads the thread index: gemv's `for tk: A_shared[tk]
+// = A[...]; for tn: B_shared[tn, tk] = B[...]`): its store's loops are then the outer ones and its own, for the rule
+// and for the nest it becomes.
 #include "loop_blocks.h"
 
 namespace tl::loops {
@@ -76,19 +79,29 @@ Any split_nest(const Any& stmt) {
   if (loops.empty() || !seq) return stmt;
   std::vector<Any> let_vars, let_values;
   std::vector<ir::BufferStore> stores;
+  std::vector<std::vector<ir::For>> inner_loops;  // per store, the loops of its own around it
   for (const Any& item : seq->seq()) {
     if (auto b = ir::Bind::from(item)) {
       let_vars.push_back(b->var().any());
       let_values.push_back(substitute(b->value().any(), let_vars, let_values));
-    } else if (ir::BufferStore::matches(item)) {
-      stores.emplace_back(substitute(item, let_vars, let_values));
-    } else {
-      return stmt;
+      continue;
     }
+    std::vector<ir::For> own;
+    Any inner = item;
+    while (auto loop = ir::For::from(inner)) {
+      own.push_back(*loop);
+      inner = loop->body();
+    }
+    if (!ir::BufferStore::matches(inner)) return stmt;
+    stores.emplace_back(substitute(inner, let_vars, let_values));
+    inner_loops.push_back(own);
   }
   if (stores.size() < 2) return stmt;
-  for (const ir::BufferStore& st : stores) {
-    if (!own_element(st.indices(), loops) || !one_index(st.buffer().any(), st.indices(), stores)) return stmt;
+  for (size_t s = 0; s < stores.size(); ++s) {
+    std::vector<ir::For> all = loops;
+    all.insert(all.end(), inner_loops[s].begin(), inner_loops[s].end());
+    const ir::BufferStore& st = stores[s];
+    if (!own_element(st.indices(), all) || !one_index(st.buffer().any(), st.indices(), stores)) return stmt;
   }
   std::vector<Any> nests;
   for (size_t s = 0; s < stores.size(); ++s) {
@@ -100,6 +113,11 @@ Any split_nest(const Any& stmt) {
       new_vars.push_back(v);
     }
     Any nest = substitute(stores[s].any(), old_vars, new_vars);
+    for (size_t l = inner_loops[s].size(); l-- > 0;) {
+      const ir::For& f = inner_loops[s][l];
+      nest = for_loop(f.loop_var(), substitute(f.min(), old_vars, new_vars), substitute(f.extent(), old_vars, new_vars),
+                      static_cast<int>(f.kind()), nest, f.annotations());
+    }
     for (size_t l = loops.size(); l-- > 0;) {
       const ir::For& f = loops[l];
       nest = for_loop(new_vars[l], f.min(), f.extent(), static_cast<int>(f.kind()), nest, f.annotations());
