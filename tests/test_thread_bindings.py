@@ -45,6 +45,17 @@ def test_staged_gemv(target: str) -> None:
     np.testing.assert_allclose(kernel(a, b).astype("float32"), gemv_ref(a, b), rtol=1e-2, atol=1e-2)
 
 
+@pytest.mark.parametrize("target", [*TARGETS, "tenstorrent"])
+def test_split_k_gemv_one_element_per_thread(target: str) -> None:
+    """TileLang's naive_splitk_gemv. On Tenstorrent: the `tk == 0` clear is one fill, the A slice every thread tn
+    loads alike is one 1-D array, the [tk, tn] arrays are transposed to B's [tn, tk] order, the per-thread products
+    an element-wise block and the shared atomic adds a row sum."""
+    n, k = 40, 72
+    kernel = tilelang.compile(K.gemv_split_k_per_element(n, k, 4, 8), out_idx=[-1], target=target)
+    a, b = uniform(k), uniform(n, k)
+    np.testing.assert_allclose(kernel(a, b).astype("float32"), gemv_ref(a, b), rtol=1e-2, atol=1e-2)
+
+
 @pytest.mark.parametrize("target", TARGETS)
 def test_split_k_gemv_with_atomic_add_into_shared_memory(target: str) -> None:
     n, k = 100, 200  # blocks of 4 rows, 2 x 4 x 25 columns: neither a tile multiple
@@ -82,7 +93,7 @@ def test_thread_binding_inside_a_loop_is_refused() -> None:
 
 
 @pytest.mark.parametrize(("kernel", "message"), [
-    (K.gemv_split_k(100, 200, 4, 2, 4), r"loop \(j, tk, tn\) storing a_local\[tk, tn, j\] = A\[ko \* 8 \+ tk \* 4 \+ j\] "
+    (K.gemv_split_k(100, 200, 4, 2, 4), r"loop \(j, tk\) storing a_local\[tk, j\] = A\[ko \* 8 \+ tk \* 4 \+ j\] "
                                         r"moves elements of a DRAM tensor that are not a block slice"),
     (K.reverse_through_shared(64, 32), r"operand s\[31 - t\] reads 's' at other indices than the loop variables"),
 ], ids=["split_k", "reverse"])

@@ -48,6 +48,32 @@ def gemv_staged_per_thread(n: int, k: int, block_n: int, block_k: int):
     return main
 
 
+def gemv_split_k_per_element(n: int, k: int, block_n: int, block_k: int):
+    """TileLang's naive_splitk_gemv: thread (tn, tk) adds one product per K block, then its sum into the block's
+    shared row sums with T.atomic_add (cleared by thread tk == 0)."""
+
+    @T.prim_func
+    def main(A: T.Tensor((k,), T.float16), B: T.Tensor((n, k), T.float16), C: T.Tensor((n,), T.float16)):
+        with T.Kernel(T.ceildiv(n, block_n), threads=(block_n, block_k)) as bn:
+            tn = T.get_thread_binding(0)
+            tk = T.get_thread_binding(1)
+            a_local = T.alloc_local((1,), T.float16)
+            b_local = T.alloc_local((1,), T.float16)
+            acc = T.alloc_local((1,), T.float32)
+            sums = T.alloc_shared((block_n,), T.float32)
+            if tk == 0:
+                sums[tn] = 0
+            T.clear(acc)
+            for ko in T.serial(T.ceildiv(k, block_k)):
+                a_local[0] = A[ko * block_k + tk]
+                b_local[0] = B[bn * block_n + tn, ko * block_k + tk]
+                acc[0] += a_local[0].astype("float32") * b_local[0].astype("float32")
+            T.atomic_add(sums[tn], acc[0])
+            C[bn * block_n + tn] = sums[tn]
+
+    return main
+
+
 def gemv_split_k(n: int, k: int, block_n: int, split: int, tile_k: int):
     """C = B @ A on threads (block_n, split): thread (tn, tk) sums tile_k-element runs of row tn in a per-thread
     array, then adds its sum into the block's shared row sums with T.atomic_add, which thread tk == 0 cleared."""

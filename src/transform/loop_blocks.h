@@ -63,4 +63,11 @@ Any split_nest(const Any& stmt);
  * T.reduce_sum of its rows onto acc (loop_reductions.cc); nothing for any other nest. */
 std::optional<Any> as_row_sum(const std::vector<ir::For>& loops, const ir::BufferStore& store);
 
+/*! \brief Per-thread arrays and their loops as the block recognisers read them (loop_thread_arrays.cc): a loop that
+ * runs its body at one iteration (`if tk == 0`) is that iteration, a loop around one store that does not name it
+ * runs once, and (loop_array_shapes.cc) local arrays lose the dims every store fills alike and 2-D ones that a DRAM
+ * copy fills in the other dim order are transposed, with the arrays stored together with them. */
+Any normalize_thread_arrays(const Any& body);
+Any reshape_thread_arrays(const Any& body);
+
 }  // namespace tl::loops
