@@ -82,8 +82,9 @@ std::vector<ir::For> all_loops(const Any& body) {
   return out;
 }
 
-// Whether every store of `buffer` fills dim `d` whole with a value that does not depend on it: index d is a loop's
-// variable (from 0 over the dim) that no other index and not the value names, and the loop reads nothing of buffer.
+// Whether every store of `buffer` fills dim `d` whole with a value loaded from DRAM that does not depend on it (every
+// thread loading the same element): index d is a loop's variable (from 0 over the dim) that no other index and not
+// the value names, and the loop reads nothing of buffer. (A constant store is a fill, which keeps its shape.)
 bool replicated(const Any& body, const Any& buffer, size_t d, const std::vector<ir::For>& loops) {
   int64_t extent = buffer_info(buffer).shape[d];
   bool any = false, ok = true;
@@ -93,7 +94,11 @@ bool replicated(const Any& body, const Any& buffer, size_t d, const std::vector<
          List idx = s.indices();
          auto loop = std::find_if(loops.begin(), loops.end(), [&](const ir::For& f) { return f.loop_var().same_as(idx[d]); });
          auto e = loop == loops.end() ? std::nullopt : ir::IntImm::from(loop->extent());
-         ok = ok && e && e->value() == extent && tileops::is_zero(loop->min()) && !names(s.value(), idx[d]) &&
+         bool loads = false;
+         walk(s.value(), {ir::visit<ir::TensorLoad>([&](const ir::TensorLoad& l) {
+                loads |= !buffer_info(l.source()).on_chip();
+              })});
+         ok = ok && loads && e && e->value() == extent && tileops::is_zero(loop->min()) && !names(s.value(), idx[d]) &&
               !reads(loop->body(), buffer);
          for (size_t o = 0; ok && o < idx.size(); ++o) ok = o == d || !names(idx[o], idx[d]);
        })});
