@@ -117,3 +117,19 @@ def reverse_through_shared(n: int, threads: int):
             B[bx * threads + t] = x[0]
 
     return main
+
+
+def strided_runs(threads: int):
+    """Thread t copies A[4t], A[4t + 1] (runs of 2, 4 apart: no block of A) and writes them doubled to B[2t + j]."""
+
+    @T.prim_func
+    def main(A: T.Tensor((4 * threads,), T.float32), B: T.Tensor((2 * threads,), T.float32)):
+        with T.Kernel(1, threads=threads) as _:
+            t = T.get_thread_binding()
+            x = T.alloc_local((2,), T.float32)
+            for j in T.serial(2):
+                x[j] = A[t * 4 + j]
+            for j in T.serial(2):
+                B[t * 2 + j] = x[j] * 2
+
+    return main

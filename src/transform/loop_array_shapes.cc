@@ -76,6 +76,11 @@ Any with_shape(const Any& buffer, const List& shape) {
   return onchip_buffer(info.name, info.dtype, shape, info.scope.c_str());
 }
 
+// The loop of `loops` whose variable is `v`, or end.
+std::vector<ir::For>::const_iterator loop_of(const std::vector<ir::For>& loops, const Any& v) {
+  return std::find_if(loops.begin(), loops.end(), [&](const ir::For& f) { return f.loop_var().same_as(v); });
+}
+
 std::vector<ir::For> all_loops(const Any& body) {
   std::vector<ir::For> out;
   walk(body, {ir::visit<ir::For>([&](const ir::For& f) { out.push_back(f); })});
@@ -92,7 +97,7 @@ bool replicated(const Any& body, const Any& buffer, size_t d, const std::vector<
          if (!s.buffer().same_as(buffer)) return;
          any = true;
          List idx = s.indices();
-         auto loop = std::find_if(loops.begin(), loops.end(), [&](const ir::For& f) { return f.loop_var().same_as(idx[d]); });
+         auto loop = loop_of(loops, idx[d]);
          auto e = loop == loops.end() ? std::nullopt : ir::IntImm::from(loop->extent());
          bool loads = false;
          walk(s.value(), {ir::visit<ir::TensorLoad>([&](const ir::TensorLoad& l) {
@@ -139,7 +144,7 @@ bool copied_transposed(const Any& body, const Any& buffer, const std::vector<ir:
          if (!s.buffer().same_as(buffer) || !load || buffer_info(load->source()).on_chip()) return;
          std::vector<ir::For> nest;
          for (const Any& index : s.indices()) {
-           auto loop = std::find_if(loops.begin(), loops.end(), [&](const ir::For& f) { return f.loop_var().same_as(index); });
+           auto loop = loop_of(loops, index);
            if (loop == loops.end()) return;
            nest.push_back(*loop);
          }
@@ -163,7 +168,10 @@ Any transpose_copied(Any body) {
   };
   std::vector<int> group(candidates.size());
   for (size_t n = 0; n < group.size(); ++n) group[n] = static_cast<int>(n);
-  std::function<int(int)> root = [&](int n) { return group[static_cast<size_t>(n)] == n ? n : root(group[static_cast<size_t>(n)]); };
+  std::function<int(int)> root = [&](int n) {
+    int up = group[static_cast<size_t>(n)];
+    return up == n ? n : root(up);
+  };
   std::vector<bool> mixed(candidates.size(), false);  // an array read by another at swapped indices: left as it is
   walk(body, {ir::visit<ir::BufferStore>([&](const ir::BufferStore& s) {
          int y = at(s.buffer());
@@ -195,8 +203,141 @@ Any transpose_copied(Any body) {
   return body;
 }
 
+// The dim of `buffer` that every reader sums (`Y[J] = Y[J] + X[I]` in a nest with the loop of I[d]'s variable, which
+// J and no other index name), when X is cleared to 0 and only accumulated into (`X[I] = X[I] + term`); -1 if none.
+// `summed` gets the readers' loops over that dim.
+int summed_dim(const Any& body, const Any& buffer, const std::vector<ir::For>& loops, std::vector<Any>* summed) {
+  bool ok = true;
+  int dim = -1;
+  walk(body, {ir::visit<ir::TilePrimitiveCall>([&](const ir::TilePrimitiveCall& t) {
+                auto r = ir::TensorRegion::from(t.args()[0]);
+                auto v = t.args().size() > 1 ? cpu::const_value(t.args()[1]) : std::nullopt;
+                if (r && r->source().same_as(buffer)) ok = ok && v && *v == 0.0;
+              }),
+              ir::visit<ir::BufferStore>([&](const ir::BufferStore& s) {
+                auto add = ir::Add::from(s.value());
+                auto acc = add ? ir::TensorLoad::from(add->a()) : std::nullopt;
+                bool accumulates = acc && acc->source().same_as(s.buffer()) && same(acc->indices(), s.indices()) &&
+                                   !reads(add->b(), s.buffer());
+                if (s.buffer().same_as(buffer)) {
+                  ok = ok && accumulates;
+                  return;
+                }
+                if (!reads(s.value(), buffer)) return;
+                auto x = accumulates ? ir::TensorLoad::from(add->b()) : std::nullopt;
+                if (!x || !x->source().same_as(buffer)) {
+                  ok = false;
+                  return;
+                }
+                List idx = x->indices();
+                int d = -1;
+                for (size_t i = 0; i < idx.size(); ++i) {
+                  auto loop = loop_of(loops, idx[i]);
+                  Any inner = loop == loops.end() ? Any() : Any(loop->body());
+                  while (auto f = ir::For::from(inner)) inner = f->body();
+                  if (loop == loops.end() || names(s.indices(), idx[i]) || !inner.same_as(s.any()) ||
+                      !tileops::is_zero(loop->min()) ||
+                      !tileops::is_const_int(loop->extent(), buffer_info(buffer).shape[i])) {
+                    continue;
+                  }
+                  d = static_cast<int>(i);
+                  summed->push_back(idx[i]);
+                }
+                ok = ok && d >= 0 && (dim < 0 || dim == d);
+                dim = d;
+              })});
+  return ok ? dim : -1;
+}
+
+// Partial sums summed whole (loop_merge.cc's first rule).
+Any collapse_partial_sums(Any body) {
+  for (const Any& buffer : arrays(body, 2)) {
+    std::vector<Any> summed;
+    int d = summed_dim(body, buffer, all_loops(body), &summed);
+    if (d < 0) continue;
+    body = map(body, {ir::rewrite<ir::For>([&](const ir::For& f) -> Any {
+                 bool drop = std::any_of(summed.begin(), summed.end(),
+                                         [&](const Any& v) { return f.loop_var().same_as(v); });
+                 return drop ? Any(f.body()) : f.any();
+               })});
+    List shape;
+    std::vector<int64_t> old = buffer_info(buffer).shape;
+    for (size_t o = 0; o < old.size(); ++o) {
+      if (static_cast<int>(o) != d) shape.push_back(int_imm(old[o]));
+    }
+    auto dd = static_cast<size_t>(d);
+    body = remap(body, buffer, with_shape(buffer, shape), [dd](const List& idx) {
+      List out;
+      for (size_t o = 0; o < idx.size(); ++o) {
+        if (o != dd) out.push_back(idx[o]);
+      }
+      return out;
+    });
+  }
+  return body;
+}
+
+// Dims (a, b) of `buffer` that its DRAM copy reads as one run, `u * extent_b + w` with u, w its indices there.
+std::optional<std::pair<size_t, size_t>> run_dims(const Any& body, const Any& buffer) {
+  std::optional<std::pair<size_t, size_t>> found;
+  std::vector<int64_t> shape = buffer_info(buffer).shape;
+  walk(body, {ir::visit<ir::BufferStore>([&](const ir::BufferStore& s) {
+         auto load = ir::TensorLoad::from(tileops::strip_casts(s.value()));
+         if (found || !s.buffer().same_as(buffer) || !load || buffer_info(load->source()).on_chip()) return;
+         List idx = s.indices();
+         for (size_t a = 0; a < idx.size(); ++a) {
+           for (size_t b = a + 1; b < idx.size(); ++b) {
+             if (!ir::Var::matches(idx[a]) || !ir::Var::matches(idx[b])) continue;
+             for (const Any& index : load->indices()) {
+               List form = call("sym.DetectLinearEquation", index, List{idx[a], idx[b]}).cast<List>();
+               if (form.size() != 3) continue;
+               auto cu = ir::IntImm::from(form[0]), cw = ir::IntImm::from(form[1]);
+               if (!found && cu && cw && cu->value() == shape[b] && cw->value() == 1) found = std::make_pair(a, b);
+             }
+           }
+         }
+       })});
+  return found;
+}
+
+Any fuse_runs(Any body) {
+  for (const Any& start : arrays(body, 2)) {
+    Any buffer = start;
+    while (auto dims = run_dims(body, buffer)) {
+      auto [a, b] = *dims;
+      std::vector<int64_t> old = buffer_info(buffer).shape;
+      List shape;
+      for (size_t o = 0; o < old.size(); ++o) {
+        if (o != b) shape.push_back(int_imm(o == a ? old[a] * old[b] : old[o]));
+      }
+      Any fused = with_shape(buffer, shape);
+      int64_t eb = old[b];
+      body = remap(body, buffer, fused, [a, b, eb](const List& idx) {
+        List out;
+        for (size_t o = 0; o < idx.size(); ++o) {
+          bool region = ir::Range::matches(idx[o]);
+          if (o == b) continue;
+          if (o != a) {
+            out.push_back(idx[o]);
+          } else if (region) {  // a whole fill: the fused dim whole
+            ir::Range ra(idx[a]), rb(idx[b]);
+            Any extent = cpu::op_mul(ra.extent(), rb.extent());
+            out.push_back(call("ir.Range_from_min_extent", int_imm(0), extent, Any(nullptr)));
+          } else {
+            out.push_back(cpu::op_add(cpu::op_mul(idx[a], int_imm(eb)), idx[b]));
+          }
+        }
+        return out;
+      });
+      buffer = fused;
+    }
+  }
+  return body;
+}
+
 }  // namespace
 
-Any reshape_thread_arrays(const Any& body) { return transpose_copied(drop_replicated(body)); }
+Any reshape_thread_arrays(const Any& body) { return fuse_runs(collapse_partial_sums(drop_replicated(body))); }
+Any transpose_thread_arrays(const Any& body) { return transpose_copied(body); }
 
 }  // namespace tl::loops

@@ -69,5 +69,10 @@ std::optional<Any> as_row_sum(const std::vector<ir::For>& loops, const ir::Buffe
  * copy fills in the other dim order are transposed, with the arrays stored together with them. */
 Any normalize_thread_arrays(const Any& body);
 Any reshape_thread_arrays(const Any& body);
+/*! \brief After loop fission: runs merged into one loop (loop_merge.cc), copied arrays transposed, idle loops dropped,
+ * loops ordered as the stores' dims. */
+Any settle_thread_arrays(const Any& body);
+Any transpose_thread_arrays(const Any& body);
+Any merge_runs(const Any& body);
 
 }  // namespace tl::loops

@@ -1,6 +1,8 @@
-// Per-thread arrays read as blocks (LowerTTLoopsToTileOps, before loop fission): SerializeThreads leaves TileLang's
+// Per-thread arrays read as blocks (LowerTTLoopsToTileOps, around loop fission): SerializeThreads leaves TileLang's
 // split-K gemv (examples/gemv naive_splitk_gemv) as element loops over the thread indices (tk, tn) with per-thread
-// locals widened to [tk, tn] arrays. These rewrites, each exact,, make them the nests the recognisers read as blocks:
+// locals widened to [tk, tn] arrays. These rewrites, each exact, make them the nests the recognisers read as blocks
+// (loop_array_shapes.cc and loop_merge.cc add the partial sums and the per-thread runs of splitk_gemv;
+// normalize_thread_arrays runs before fission, settle_thread_arrays after):
 // - a loop whose body runs only at one iteration, `for tk: for tn: if tk == 0: S` (the `if tk == 0: C_shared[tn] =
 //   0` of every thread), is that iteration: `for tn: S[tk := 0]`;
 // - a loop around one store that neither its indices nor its value name, storing a value that does not read the
@@ -64,7 +66,7 @@ Any pin_guarded(const Any& stmt) {
   return out;
 }
 
-// `for v: <loops>: X[...] = value` with v named nowhere in the store and value not reading X -> `<loops>: X[...] = ...`.
+// `for v: <loops>: X[...] = value` with v named nowhere in the store, value not reading X -> `<loops>: X[...] = ...`.
 Any drop_idle(const Any& stmt) {
   ir::For loop(stmt);
   auto extent = ir::IntImm::from(loop.extent());
@@ -112,7 +114,9 @@ Any order_loops(const Any& stmt) {
        })});
   for (size_t l = 0; l < loops.size(); ++l) {
     moved |= !ordered[l].same_as(loops[l]);
-    for (const ir::For& f : loops) own = own && !names(f.extent(), loops[l].loop_var()) && !names(f.min(), loops[l].loop_var());
+    for (const ir::For& f : loops) {
+      own = own && !names(f.extent(), loops[l].loop_var()) && !names(f.min(), loops[l].loop_var());
+    }
   }
   if (!own || !moved) return stmt;
   Any out = body;
@@ -124,7 +128,11 @@ Any order_loops(const Any& stmt) {
 
 Any normalize_thread_arrays(const Any& body) {
   Any out = map(body, {{ir::For::kTypeKey, pin_guarded}}, "post");
-  out = reshape_thread_arrays(out);
+  return map(reshape_thread_arrays(out), {{ir::For::kTypeKey, drop_idle}}, "post");
+}
+
+Any settle_thread_arrays(const Any& body) {
+  Any out = transpose_thread_arrays(merge_runs(body));
   out = map(out, {{ir::For::kTypeKey, drop_idle}}, "post");
   return map(out, {{ir::For::kTypeKey, order_loops}}, "pre");
 }

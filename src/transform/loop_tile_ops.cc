@@ -304,6 +304,7 @@ Any loops_to_tile_ops() {
   return prim_func_pass("LowerTTLoopsToTileOps", [](const Any& func) {
     Any folded = ir::PrimFunc(fold_constant_scalars(func)).body();
     folded = map(loops::normalize_thread_arrays(folded), {{ir::For::kTypeKey, loops::split_nest}}, "pre");
+    folded = loops::settle_thread_arrays(folded);
     cpu::Analyzer analyzer = cpu::range_analyzer(folded);  // the ranges of the loops and block indices
     Any body = map(folded, {{ir::For::kTypeKey, [analyzer](const Any& stmt) { return rewrite_nest(stmt, analyzer); }}},
                    "pre");
