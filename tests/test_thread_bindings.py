@@ -26,16 +26,40 @@ def gemv_ref(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     return b.astype("float32") @ a.astype("float32")
 
 
-@pytest.mark.parametrize("target", TARGETS)
+@pytest.mark.parametrize("target", [*TARGETS, "tenstorrent"])
 def test_row_per_thread_gemv(target: str) -> None:
+    """On Tenstorrent the per-thread sum over kk is an element-wise block of terms reduced by rows (reduce_sum)."""
     n, k = 128, 96  # K not a tile multiple
     kernel = tilelang.compile(K.gemv_row_per_thread(n, k, 32), out_idx=[-1], target=target)
     a, b = uniform(k), uniform(n, k)
     np.testing.assert_allclose(kernel(a, b), gemv_ref(a, b), rtol=1e-2, atol=1e-2)
 
 
-@pytest.mark.parametrize("target", TARGETS)
+@pytest.mark.parametrize("target", [*TARGETS, "tenstorrent"])
+def test_staged_gemv(target: str) -> None:
+    """TileLang's naive_gemv: the two staging stores that share the kk loop are split into two block copies on
+    Tenstorrent (A's slice, B's (block_n, block_k) block) before the row sums; N and K not tile multiples."""
+    n, k = 40, 72
+    kernel = tilelang.compile(K.gemv_staged_per_thread(n, k, 20, 24), out_idx=[-1], target=target)
+    a, b = uniform(k), uniform(n, k)
+    np.testing.assert_allclose(kernel(a, b).astype("float32"), gemv_ref(a, b), rtol=1e-2, atol=1e-2)
+
+
+@pytest.mark.parametrize("target", [*TARGETS, "tenstorrent"])
+def test_split_k_gemv_one_element_per_thread(target: str) -> None:
+    """TileLang's naive_splitk_gemv. On Tenstorrent: the `tk == 0` clear is one fill, the A slice every thread tn
+    loads alike is one 1-D array, the [tk, tn] arrays are transposed to B's [tn, tk] order, the per-thread products
+    an element-wise block and the shared atomic adds a row sum."""
+    n, k = 40, 72
+    kernel = tilelang.compile(K.gemv_split_k_per_element(n, k, 4, 8), out_idx=[-1], target=target)
+    a, b = uniform(k), uniform(n, k)
+    np.testing.assert_allclose(kernel(a, b).astype("float32"), gemv_ref(a, b), rtol=1e-2, atol=1e-2)
+
+
+@pytest.mark.parametrize("target", [*TARGETS, "tenstorrent"])
 def test_split_k_gemv_with_atomic_add_into_shared_memory(target: str) -> None:
+    """TileLang's splitk_gemv. On Tenstorrent: the per-thread sums summed whole into the row sums, A's and B's
+    (tk, j) runs fused and their loops merged into one contiguous range, B's block transposed to its DRAM order."""
     n, k = 100, 200  # blocks of 4 rows, 2 x 4 x 25 columns: neither a tile multiple
     kernel = tilelang.compile(K.gemv_split_k(n, k, 4, 2, 4), out_idx=[-1], target=target)
     a, b = uniform(k), uniform(n, k)
@@ -71,12 +95,10 @@ def test_thread_binding_inside_a_loop_is_refused() -> None:
 
 
 @pytest.mark.parametrize(("kernel", "message"), [
-    (K.gemv_row_per_thread(128, 96, 32),
-     r"T.copy between tensor 'B' \(shape \[128, 96\], region \[128, 1\]\) and 1-D on-chip buffer"),
-    (K.gemv_split_k(100, 200, 4, 2, 4), r"loop \(tk, tn\) storing a_local\[tk, tn, j\] = A\[ko \* 8 \+ tk \* 4 \+ j\] "
-                                        r"moves elements of a DRAM tensor that are not a block slice"),
+    (K.strided_runs(16), r"storing x\[t, j\] = A\[t \* 4 \+ j\] moves elements of a DRAM tensor that are not a block "
+                         r"slice"),
     (K.reverse_through_shared(64, 32), r"operand s\[31 - t\] reads 's' at other indices than the loop variables"),
-], ids=["row_per_thread", "split_k", "reverse"])
+], ids=["strided_runs", "reverse"])
 def test_tenstorrent_refuses_the_thread_loops_it_cannot_read_as_blocks(kernel, message: str) -> None:
     """The thread loops reach LowerTTLoopsToTileOps as element loops over the thread indices; these ones move DRAM
     elements in column slices or strided runs, or read shared memory shifted, which it refuses naming the loop."""

@@ -25,6 +25,55 @@ def gemv_row_per_thread(n: int, k: int, block_k: int, threads: int = 128):
     return main
 
 
+def gemv_staged_per_thread(n: int, k: int, block_n: int, block_k: int):
+    """TileLang's naive_gemv: thread tn of block bn stages its row's block_k columns of B (and the block's slice of A)
+    in shared memory, then sums their products (after SerializeThreads, the two staging stores share the tk loop)."""
+
+    @T.prim_func
+    def main(A: T.Tensor((k,), T.float16), B: T.Tensor((n, k), T.float16), C: T.Tensor((n,), T.float16)):
+        with T.Kernel(T.ceildiv(n, block_n), threads=block_n) as bn:
+            tn = T.get_thread_binding(0)
+            a_shared = T.alloc_shared((block_k,), T.float16)
+            b_shared = T.alloc_shared((block_n, block_k), T.float16)
+            acc = T.alloc_local((1,), T.float32)
+            T.clear(acc)
+            for ko in T.serial(T.ceildiv(k, block_k)):
+                for kk in T.serial(block_k):
+                    a_shared[kk] = A[ko * block_k + kk]
+                    b_shared[tn, kk] = B[bn * block_n + tn, ko * block_k + kk]
+                for kk in T.serial(block_k):
+                    acc[0] += a_shared[kk].astype("float32") * b_shared[tn, kk].astype("float32")
+            C[bn * block_n + tn] = acc[0]
+
+    return main
+
+
+def gemv_split_k_per_element(n: int, k: int, block_n: int, block_k: int):
+    """TileLang's naive_splitk_gemv: thread (tn, tk) adds one product per K block, then its sum into the block's
+    shared row sums with T.atomic_add (cleared by thread tk == 0)."""
+
+    @T.prim_func
+    def main(A: T.Tensor((k,), T.float16), B: T.Tensor((n, k), T.float16), C: T.Tensor((n,), T.float16)):
+        with T.Kernel(T.ceildiv(n, block_n), threads=(block_n, block_k)) as bn:
+            tn = T.get_thread_binding(0)
+            tk = T.get_thread_binding(1)
+            a_local = T.alloc_local((1,), T.float16)
+            b_local = T.alloc_local((1,), T.float16)
+            acc = T.alloc_local((1,), T.float32)
+            sums = T.alloc_shared((block_n,), T.float32)
+            if tk == 0:
+                sums[tn] = 0
+            T.clear(acc)
+            for ko in T.serial(T.ceildiv(k, block_k)):
+                a_local[0] = A[ko * block_k + tk]
+                b_local[0] = B[bn * block_n + tn, ko * block_k + tk]
+                acc[0] += a_local[0].astype("float32") * b_local[0].astype("float32")
+            T.atomic_add(sums[tn], acc[0])
+            C[bn * block_n + tn] = sums[tn]
+
+    return main
+
+
 def gemv_split_k(n: int, k: int, block_n: int, split: int, tile_k: int):
     """C = B @ A on threads (block_n, split): thread (tn, tk) sums tile_k-element runs of row tn in a per-thread
     array, then adds its sum into the block's shared row sums with T.atomic_add, which thread tk == 0 cleared."""
@@ -66,5 +115,21 @@ def reverse_through_shared(n: int, threads: int):
             s[t] = A[bx * threads + t]
             x[0] = s[threads - 1 - t] * 2
             B[bx * threads + t] = x[0]
+
+    return main
+
+
+def strided_runs(threads: int):
+    """Thread t copies A[4t], A[4t + 1] (runs of 2, 4 apart: no block of A) and writes them doubled to B[2t + j]."""
+
+    @T.prim_func
+    def main(A: T.Tensor((4 * threads,), T.float32), B: T.Tensor((2 * threads,), T.float32)):
+        with T.Kernel(1, threads=threads) as _:
+            t = T.get_thread_binding()
+            x = T.alloc_local((2,), T.float32)
+            for j in T.serial(2):
+                x[j] = A[t * 4 + j]
+            for j in T.serial(2):
+                B[t * 2 + j] = x[j] * 2
 
     return main

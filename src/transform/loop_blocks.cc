@@ -83,6 +83,12 @@ Any full_region(const Any& buffer) {
   return call("tirx.BufferRegion", buffer, ranges);
 }
 
+Any onchip_buffer(const std::string& name, const std::string& dtype, const List& shape, const char* scope) {
+  Any type = call("tirx.BufferType", String(scope), String(dtype), shape, List(), int_imm(0), -1, 0, Any(nullptr),
+                  List(), Any(nullptr));
+  return call("tirx.BufferVar", String(name), type, Any(nullptr));
+}
+
 Any tile_call(const char* op, const List& args) {
   return call("tirx.TilePrimitiveCall", call("ir.GetOp", String(op)), args, ffi::Map<String, Any>(),
               ffi::Map<String, Any>(), Any(nullptr), call("tirx.ExecScope", String("thread")));

@@ -26,6 +26,8 @@ std::vector<int> dim_order(const Placement& p);
 /*! \brief The region of `buffer` a placement covers over the loops' ranges. */
 Any region(const Any& buffer, const Placement& p, const std::vector<ir::For>& loops);
 Any full_region(const Any& buffer);
+/*! \brief A new on-chip buffer (`scope` shared or local.fragment). */
+Any onchip_buffer(const std::string& name, const std::string& dtype, const List& shape, const char* scope);
 /*! \brief A tile primitive call (tirx.tile.copy, tirx.tile.gemm) of `args`. */
 Any tile_call(const char* op, const List& args);
 
@@ -58,5 +60,22 @@ Any split_nest(const Any& stmt);
 /*! \brief Refuses a nest (of more than one iteration) whose stored value reads one element of a DRAM tensor that is
  * the same in every iteration (`sinks[i] = Sinks[by]`), naming it (loop_dram_element.cc); returns otherwise. */
 void refuse_dram_element(const std::vector<ir::For>& nest, const ir::BufferStore& store);
+
+/*! \brief `acc[i] = acc[i] + term` over a nest of two loops, i and k (a 1-D on-chip accumulator reduced over k:
+ * gemv's per-thread dot product after SerializeThreads): the terms stored into a new [I, K] on-chip buffer, then
+ * T.reduce_sum of its rows onto acc (loop_reductions.cc); nothing for any other nest. */
+std::optional<Any> as_row_sum(const std::vector<ir::For>& loops, const ir::BufferStore& store);
+
+/*! \brief Per-thread arrays and their loops as the block recognisers read them (loop_thread_arrays.cc): a loop that
+ * runs its body at one iteration (`if tk == 0`) is that iteration, a loop around one store that does not name it
+ * runs once, and (loop_array_shapes.cc) local arrays lose the dims every store fills alike and 2-D ones that a DRAM
+ * copy fills in the other dim order are transposed, with the arrays stored together with them. */
+Any normalize_thread_arrays(const Any& body);
+Any reshape_thread_arrays(const Any& body);
+/*! \brief After loop fission: runs merged into one loop (loop_merge.cc), copied arrays transposed, idle loops dropped,
+ * loops ordered as the stores' dims. */
+Any settle_thread_arrays(const Any& body);
+Any transpose_thread_arrays(const Any& body);
+Any merge_runs(const Any& body);
 
 }  // namespace tl::loops

@@ -6,7 +6,12 @@
 // no iteration touches another's elements and running each store over all iterations before the next computes what
 // the body did. Values the body binds (`norm = ...`) are substituted into the stores that read them. Each piece is
 // then a copy, an element-wise store or a staged store like any one-store nest; a body that breaks the rule is left
-// whole (and refused where it is recognised, naming the loop).
+// whole (and refused where it is recognised, naming the loop). A body item may itself be a nest of loops around one
+// store (SerializeThreads sinks a thread loop to the store that reads the thread index: gemv's `for tk: A_shared[tk]
+// = A[...]; for tn: B_shared[tn, tk] = B[...]`): its store's loops are then the outer ones and its own, for the rule
+// and for the nest it becomes.
+#include <functional>
+
 #include "loop_blocks.h"
 
 namespace tl::loops {
@@ -15,28 +20,48 @@ namespace {
 bool same(const Any& a, const Any& b) { return call("ffi.StructuralEqual", a, b, false, false).cast<bool>(); }
 
 // Whether distinct iterations of `loops` reach distinct elements at `indices`: every loop of more than one iteration
-// is the only loop variable of some index, with a constant non-zero stride there.
-bool own_element(const List& indices, const std::vector<ir::For>& loops) {
+// steps exactly one index, with a constant stride, and the loops of each index step it injectively (mixed radix:
+// sorted by stride, each stride exceeds the span of the smaller ones, as `tk * 10 + k` with k < 10); or, with
+// `repeats`, names no index (the store repeats the same element and value; drop_idle later runs it once).
+bool own_element(const List& indices, const std::vector<ir::For>& loops,
+                 const std::function<bool(const Any&)>& repeats) {
   List vars;
   for (const ir::For& l : loops) vars.push_back(l.loop_var());
-  std::vector<List> forms;
+  std::vector<std::vector<int64_t>> coefs;
   for (const Any& index : indices) {
     List form = call("sym.DetectLinearEquation", index, vars).cast<List>();
     if (form.size() != vars.size() + 1) return false;
-    forms.push_back(form);
-  }
-  for (size_t v = 0; v < loops.size(); ++v) {
-    if (tileops::is_const_int(loops[v].extent(), 1)) continue;
-    bool alone = false;
-    for (const List& form : forms) {
-      bool only_v = true;
-      for (size_t w = 0; w < vars.size(); ++w) {
-        auto coef = ir::IntImm::from(form[w]);
-        only_v = only_v && coef && ((w == v) == (coef->value() != 0));
-      }
-      alone = alone || only_v;
+    std::vector<int64_t> c;
+    for (size_t w = 0; w < vars.size(); ++w) {
+      auto coef = ir::IntImm::from(form[w]);
+      if (!coef) return false;
+      c.push_back(coef->value() < 0 ? -coef->value() : coef->value());
     }
-    if (!alone) return false;
+    coefs.push_back(c);
+  }
+  auto extent = [&](size_t v) {
+    auto e = ir::IntImm::from(loops[v].extent());
+    return e ? e->value() : -1;
+  };
+  for (size_t v = 0; v < loops.size(); ++v) {
+    if (extent(v) == 1) continue;
+    if (extent(v) < 1) return false;
+    size_t steps = 0;
+    for (const auto& c : coefs) steps += c[v] != 0 ? 1 : 0;
+    if (steps == 0 && !repeats(vars[v])) return false;
+    if (steps > 1) return false;
+  }
+  for (const auto& c : coefs) {  // mixed radix per index
+    std::vector<size_t> order;
+    for (size_t v = 0; v < c.size(); ++v) {
+      if (c[v] != 0 && extent(v) > 1) order.push_back(v);
+    }
+    std::sort(order.begin(), order.end(), [&](size_t x, size_t y) { return c[x] < c[y]; });
+    int64_t span = 0;
+    for (size_t v : order) {
+      if (c[v] <= span) return false;
+      span += c[v] * (extent(v) - 1);
+    }
   }
   return true;
 }
@@ -76,19 +101,37 @@ Any split_nest(const Any& stmt) {
   if (loops.empty() || !seq) return stmt;
   std::vector<Any> let_vars, let_values;
   std::vector<ir::BufferStore> stores;
+  std::vector<std::vector<ir::For>> inner_loops;  // per store, the loops of its own around it
   for (const Any& item : seq->seq()) {
     if (auto b = ir::Bind::from(item)) {
       let_vars.push_back(b->var().any());
       let_values.push_back(substitute(b->value().any(), let_vars, let_values));
-    } else if (ir::BufferStore::matches(item)) {
-      stores.emplace_back(substitute(item, let_vars, let_values));
-    } else {
-      return stmt;
+      continue;
     }
+    std::vector<ir::For> own;
+    Any inner = item;
+    while (auto loop = ir::For::from(inner)) {
+      own.push_back(*loop);
+      inner = loop->body();
+    }
+    if (!ir::BufferStore::matches(inner)) return stmt;
+    stores.emplace_back(substitute(inner, let_vars, let_values));
+    inner_loops.push_back(own);
   }
   if (stores.size() < 2) return stmt;
-  for (const ir::BufferStore& st : stores) {
-    if (!own_element(st.indices(), loops) || !one_index(st.buffer().any(), st.indices(), stores)) return stmt;
+  for (size_t s = 0; s < stores.size(); ++s) {
+    std::vector<ir::For> all = loops;
+    all.insert(all.end(), inner_loops[s].begin(), inner_loops[s].end());
+    const ir::BufferStore& st = stores[s];
+    auto repeats = [&](const Any& v) {  // the store's value neither names the loop nor reads what the body writes
+      bool ok = true;
+      walk(st.value(), {ir::visit<ir::Var>([&](const ir::Var& x) { ok = ok && !x.same_as(v); }),
+                        ir::visit<ir::TensorLoad>([&](const ir::TensorLoad& l) {
+                          for (const ir::BufferStore& w : stores) ok = ok && !w.buffer().same_as(l.source());
+                        })});
+      return ok;
+    };
+    if (!own_element(st.indices(), all, repeats) || !one_index(st.buffer().any(), st.indices(), stores)) return stmt;
   }
   std::vector<Any> nests;
   for (size_t s = 0; s < stores.size(); ++s) {
@@ -100,6 +143,11 @@ Any split_nest(const Any& stmt) {
       new_vars.push_back(v);
     }
     Any nest = substitute(stores[s].any(), old_vars, new_vars);
+    for (size_t l = inner_loops[s].size(); l-- > 0;) {
+      const ir::For& f = inner_loops[s][l];
+      nest = for_loop(f.loop_var(), substitute(f.min(), old_vars, new_vars), substitute(f.extent(), old_vars, new_vars),
+                      static_cast<int>(f.kind()), nest, f.annotations());
+    }
     for (size_t l = loops.size(); l-- > 0;) {
       const ir::For& f = loops[l];
       nest = for_loop(new_vars[l], f.min(), f.extent(), static_cast<int>(f.kind()), nest, f.annotations());

@@ -183,13 +183,11 @@ std::optional<Any> as_gemm(const std::vector<ir::For>& loops, const ir::BufferSt
 
 // ------------------------------------------------------------------------------------- element-wise over DRAM
 
-// An on-chip buffer of `shape` (a block staged through a CB).
+// An on-chip buffer of the nest's shape (a block staged through a CB).
 Any staging_buffer(const std::string& name, const std::string& dtype, const std::vector<ir::For>& loops) {
   List shape;
   for (const ir::For& l : loops) shape.push_back(l.extent());
-  Any type = call("tirx.BufferType", String("shared"), String(dtype), shape, List(), int_imm(0), -1, 0, Any(nullptr),
-                  List(), Any(nullptr));
-  return call("tirx.BufferVar", String(name), type, Any(nullptr));
+  return loops::onchip_buffer(name, dtype, shape, "shared");
 }
 
 // Whether `indices` read a block of the nest in loop order: loop l steps the l-th stepped dim, from a start free of
@@ -279,6 +277,7 @@ Any rewrite_nest(const Any& stmt, const cpu::Analyzer& analyzer) {
   bool dram = !buffer_info(store.buffer()).on_chip() || (load && !buffer_info(load->source()).on_chip());
   if (load && dram) return lower_copy_nest(loops, store, *load, analyzer);
   if (auto gemm = as_gemm(loops, store)) return *gemm;
+  if (auto sum = loops::as_row_sum(loops, store)) return *sum;
   if (auto staged = stage_dram_operands(loops, store)) return *staged;
   // A DRAM element read that is no block of the nest (the convolution's im2col load under its bounds mask).
   std::optional<ir::TensorLoad> gather;
@@ -305,7 +304,8 @@ namespace hooks {
 Any loops_to_tile_ops() {
   return prim_func_pass("LowerTTLoopsToTileOps", [](const Any& func) {
     Any folded = ir::PrimFunc(fold_constant_scalars(func)).body();
-    folded = map(folded, {{ir::For::kTypeKey, loops::split_nest}}, "pre");
+    folded = map(loops::normalize_thread_arrays(folded), {{ir::For::kTypeKey, loops::split_nest}}, "pre");
+    folded = loops::settle_thread_arrays(folded);
     cpu::Analyzer analyzer = cpu::range_analyzer(folded);  // the ranges of the loops and block indices
     Any body = map(folded, {{ir::For::kTypeKey, [analyzer](const Any& stmt) { return rewrite_nest(stmt, analyzer); }}},
                    "pre");
