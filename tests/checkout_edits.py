@@ -164,7 +164,7 @@ ADD_A_BACKEND = "\n" + (REPO / "docs" / "add-backend.md").read_text("utf-8")  # 
 TEST_SUPPORT = ("conftest.py", "projects.py", "checkout_edits.py", "test_language_llvm.py")
 # The project tests the baked test runs in the copy, and what they import (the corpora take TileLang's examples
 # from the last).
-PROJECT_TEST_FILES = ("test_pass_golden.py", "test_backends.py", "test_language_surface.py",
+PROJECT_TEST_FILES = ("test_pass_golden.py", "pass_goldens.py", "test_backends.py", "test_language_surface.py",
                       "test_backend_template.py", "test_tilelang_examples.py")
 
 
