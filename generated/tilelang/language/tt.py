@@ -87,6 +87,11 @@ def add_unary_tile(idst: Any, param1: Any) -> Any:
     return call('add_unary_tile', idst, param1)
 
 
+def addrgen_page_noc_addr(id: Any, addrgen: Any) -> Any:
+    """NoC address of page `id` of the tensor behind `addrgen` (any address generator: InterleavedAddrGen, InterleavedAddrGenFast, TensorAccessor), the free function form of accessor_noc_addr: ttnn 0.81.1 internal/dataflow/dataflow_api_addrgen.h `template <typename AddrGen> get_noc_addr(id, addrgen, offset = 0, noc = noc_index)` (the InterleavedAddrGen overloads are deprecated there but compile), as tt-metal's add_2_integers_in_riscv calls it (`get_noc_addr(0, src0)`)."""
+    return call('addrgen_page_noc_addr', id, addrgen)
+
+
 def bcast_block(in0: Any, in1: Any, out: Any, rows: Any, cols: Any, op: Any, dim: Any, sfpu: Any, wait0: Any, wait1: Any, pop0: Any, pop1: Any, init: Any) -> Any:
     """Broadcast element-wise block: out[i, j] = sfpu(op(in0[i, j], in1[i])) with in1 a column vector (rows tiles, column 0 valid) broadcast across the columns of in0's rows x cols tiles (dim cols), or out[i, j] = sfpu(op(in0[i, j], in1[j])) with in1 a row vector (cols tiles, row 0 valid; dim rows); op names an entry of the op map's fpu_bcast_cols or fpu_bcast_rows unit, sfpu an sfpu_unary entry or none."""
     return call('bcast_block', in0, in1, out, rows, cols, op, dim, sfpu, wait0, wait1, pop0, pop1, init)
@@ -160,6 +165,11 @@ def compute_kernel_hw_startup_matmul(in0_cb: Any, in1_cb: Any, out_cb: Any) -> A
 def compute_kernel_hw_startup_unary(icb: Any, ocb: Any) -> Any:
     """Configure unpack, math and pack for one input `icb` and output `ocb`; once, first in the kernel."""
     return call('compute_kernel_hw_startup_unary', icb, ocb)
+
+
+def copy_block(in_cb_id: Any, start_in_tile_index: Any, start_dst_tile_index: Any, ntiles: Any) -> Any:
+    """Copy `ntiles` consecutive tiles of CB `in_cb_id` from `start_in_tile_index` into consecutive DST tiles from `start_dst_tile_index` (ttnn's matmul reloads its partial sums with it; the emulator runs copy_tile per tile)."""
+    return call('copy_block', in_cb_id, start_in_tile_index, start_dst_tile_index, ntiles)
 
 
 def copy_tile(in_cb_id: Any, in_tile_index: Any, dst_tile_index: Any) -> Any:
@@ -362,6 +372,11 @@ def init_sfpu(icb: Any, ocb: Any) -> Any:
     return call('init_sfpu', icb, ocb)
 
 
+def interleaved_addr_gen(bank_base_address: Any, page_size: Any) -> Any:
+    """Interleaved DRAM page addressing by a page size of any number of bytes (aggregate of bank base address and page size; tt-metal's programming examples write `InterleavedAddrGen<true> g = {.bank_base_address = a, .page_size = n}`): pages lie in their bank at the page size aligned up to the DRAM allocator's alignment (`aligned_page_size`; ttnn 0.81.1 internal/dataflow/dataflow_api_addrgen.h, 0.77.0 the same, 0.65.0 dataflow_api_addrgen.h). `InterleavedAddrGen<false>` (L1-interleaved tensors) is not emulated."""
+    return call('interleaved_addr_gen', bank_base_address, page_size)
+
+
 def interleaved_addr_gen_fast(bank_base_address: Any, page_size: Any, data_format: Any) -> Any:
     """Interleaved DRAM tile addressing (aggregate of bank base address, page size and data format)."""
     return call('interleaved_addr_gen_fast', bank_base_address, page_size, data_format)
@@ -410,6 +425,16 @@ def mask_block(in0: Any, out: Any, origin: Any, row_step: Any, col_step: Any, pa
 def matmul_block(in0: Any, in1: Any, out: Any, partial: Any, mt: Any, nt: Any, kt: Any, k: Any, k_count: Any, dst_tiles: Any, wait0: Any, pop0: Any, wait1: Any, pop1: Any, init: Any, flag: Any, wait2: Any, pop2: Any, word: Any, scale: Any, modulus: Any, lo: Any, hi: Any, inside: Any) -> Any:
     """One K step of a block matmul: out (mt x nt tiles) += in0 (mt x kt) x in1 (kt x nt). Step `k` of `k_count`; the accumulator is packed to `out` after the last step. `dst_tiles` is the DST sub-block (set by PlanTTDst; 0 before); when the block exceeds it, partial sums go through CB `partial`."""
     return call('matmul_block', in0, in1, out, partial, mt, nt, kt, k, k_count, dst_tiles, wait0, pop0, wait1, pop1, init, flag, wait2, pop2, word, scale, modulus, lo, hi, inside)
+
+
+def matmul_block_init(in0_cb: Any, in1_cb: Any, transpose: Any, ct_dim: Any, rt_dim: Any, kt_dim: Any) -> Any:
+    """Short initialisation for matmul_block (unpack + math) of blocks of `in0_cb` and `in1_cb`, after compute_kernel_hw_startup_matmul; the block shape (ct_dim x rt_dim tiles, kt_dim inner) configures the unpacker's loop on hardware (each matmul_block call gives its own in the emulator)."""
+    return call('matmul_block_init', in0_cb, in1_cb, transpose, ct_dim, rt_dim, kt_dim)
+
+
+def matmul_block_tiles(in0_cb: Any, in1_cb: Any, in0_tile_index: Any, in1_tile_index: Any, idst: Any, transpose: Any, ct_dim: Any, rt_dim: Any, kt_dim: Any) -> Any:
+    """DST[idst + r * ct_dim + c] += A x B for r < rt_dim, c < ct_dim: tile `in0_tile_index + r * kt_dim` of `in0_cb` by tile `in1_tile_index + c` of `in1_cb` (one inner step of an rt_dim x ct_dim output block)."""
+    return call('matmul_block_tiles', in0_cb, in1_cb, in0_tile_index, in1_tile_index, idst, transpose, ct_dim, rt_dim, kt_dim)
 
 
 def matmul_init(in0_cb: Any, in1_cb: Any) -> Any:
@@ -507,6 +532,11 @@ def noc_async_read_tile(id: Any, addrgen: Any, dst_local_l1_addr: Any) -> Any:
     return call('noc_async_read_tile', id, addrgen, dst_local_l1_addr)
 
 
+def noc_async_write(src_local_l1_addr: Any, dst_noc_addr: Any, size: Any) -> Any:
+    """Start writing `size` bytes of L1 at `src_local_l1_addr` to NoC address `dst_noc_addr` (from get_noc_addr of an address generator; the bytes must lie in one page). ttnn 0.81.1 api/dataflow/dataflow_api.h `noc_async_write(src_local_l1_addr, dst_noc_addr, size, noc, vc)`; tt-metal's add_2_integers_in_riscv writes its result so."""
+    return call('noc_async_write', src_local_l1_addr, dst_noc_addr, size)
+
+
 def noc_async_write_barrier() -> Any:
     """Wait until every write issued so far has been acknowledged (in a reader, its multicasts)."""
     return call('noc_async_write_barrier')
@@ -560,6 +590,11 @@ def noc_semaphore_wait(sem_addr: Any, val: Any) -> Any:
 def noc_semaphore_wait_min(sem_addr: Any, val: Any) -> Any:
     """Block until this core's semaphore at `sem_addr` is at least `val` (a counter other cores only increment, so a waiter that falls behind still sees its turn; an equality wait could miss it)."""
     return call('noc_semaphore_wait_min', sem_addr, val)
+
+
+def pack_block(ifrom_dst: Any, icb: Any, ntiles: Any) -> Any:
+    """Pack `ntiles` DST tiles from `ifrom_dst` into the next reserved pages of CB `icb`, in order (ttnn's matmul packs an output subblock with it; the emulator runs pack_tile per tile)."""
+    return call('pack_block', ifrom_dst, icb, ntiles)
 
 
 def pack_reconfig_data_format(ocb: Any) -> Any:

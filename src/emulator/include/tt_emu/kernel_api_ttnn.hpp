@@ -7,6 +7,7 @@
 #include <cstdint>
 
 #include "tt_emu/kernel_api.hpp"
+#include "tt_emu/kernel_api_addrgen.hpp"  // InterleavedAddrGen<true>, get_noc_addr(id, addrgen)
 #include "tt_emu/kernel_api_dm.hpp"  // FORCE_INLINE, noc_index, my_x/my_y
 
 namespace tt_emu::ktypes {
@@ -89,3 +90,5 @@ void sfpu_reduce(uint32_t idst, uint32_t ct_dim = 1, uint32_t rt_dim = 1) {
 }  // namespace tt_emu::kapi
 
 using ::tt_emu::ktypes::EltwiseBinaryType;
+
+#include "tt_emu/kernel_api_block.hpp"  // matmul_block, copy_block, pack_block
