@@ -14,6 +14,8 @@ import shutil
 from pathlib import Path
 
 import pytest
+from checkout_edits import TenstorrentEdits
+from checkout_edits import tenstorrent_edits as make_tenstorrent_edits
 
 from projects import copy_project
 
@@ -30,6 +32,13 @@ def project(base_project: Path, tmp_path: Path) -> Path:
     root = tmp_path / "project"
     shutil.copytree(base_project, root)
     return root
+
+
+@pytest.fixture(scope="session")
+def tenstorrent_edits(tmp_path_factory: pytest.TempPathFactory) -> TenstorrentEdits:
+    """A checkout copy with a new SFPU op, two spec-only passes and the second API profile, built once for the tests
+    of each (tests/checkout_edits.py; they share an xdist_group)."""
+    return make_tenstorrent_edits(tmp_path_factory.mktemp("tenstorrent_edits"))
 
 
 def pytest_configure(config: pytest.Config) -> None:

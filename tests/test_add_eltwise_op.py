@@ -6,14 +6,13 @@ matches numpy."""
 from __future__ import annotations
 
 import re
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from checkout_edits import TenstorrentEdits, run_in
 
 import tilelang
-from projects import REPO, build_checkout, copy_project, make_checkout, snapshot
+from projects import REPO
 from tilelang.language import TileLangError
 
 HOW_TO_ADD = (REPO / "docs" / "how-to-add.md").read_text("utf-8")
@@ -49,12 +48,6 @@ def checklist_files() -> set[str]:
     return set(re.findall(r"`((?:specs|src)/[\w./]+\.(?:yaml|cpp))`", items))
 
 
-def edit(path: Path, old: str, new: str, count: int = 1) -> None:
-    text = path.read_text("utf-8")
-    assert text.count(old) == count, (path, old)
-    path.write_text(text.replace(old, new), "utf-8")
-
-
 def test_abs_is_refused_before_it_is_added(tmp_path: Path) -> None:
     script = tmp_path / "abs_kernel.py"  # TVMScript reads the kernel's source from a file
     script.write_text(ABS_KERNEL, "utf-8")
@@ -65,34 +58,13 @@ def test_abs_is_refused_before_it_is_added(tmp_path: Path) -> None:
         tilelang.lower(namespace["main"], target="tenstorrent")
 
 
-def sources(root: Path) -> dict[str, bytes]:
-    """The hand-edited inputs of a copy: specs/ and src/ (relative to the root)."""
-    return {f"{part}/{name}": data for part in ("specs", "src") for name, data in snapshot(root / part).items()}
-
-
-@pytest.mark.slow  # builds both C++ libraries of a checkout copy
-def test_a_new_sfpu_op_takes_the_readme_checklist(tmp_path: Path) -> None:
-    root = make_checkout(copy_project(tmp_path / "project"))
-    before = sources(root)
-    edit(root / "specs/intrinsics/sfpu.yaml", "foreach: {op: [exp2, log, sigmoid, tanh]}",
-         "foreach: {op: [exp2, log, sigmoid, tanh, abs]}", count=2)
-    with (root / "specs/ops/eltwise.yaml").open("a", encoding="utf-8") as spec:
-        spec.write('  - {name: abs, unit: sfpu_unary, match: {call: tirx.fabs}, init: abs_tile_init, tile: abs_tile,\n'
-                   '     doc: Absolute value.}\n')
-    edit(root / "src/emulator/src/sfpu_math.cpp", "constexpr SfpuMath kSfpuTable[] = {\n",
-         "constexpr SfpuMath kSfpuTable[] = {\n    {Op::abs_tile, [](float x, float) { return std::fabs(x); }},\n")
-    after = sources(root)
-    changed = {name for name in after.keys() | before.keys() if after.get(name) != before.get(name)}
-    assert changed == checklist_files() == {"specs/intrinsics/sfpu.yaml", "specs/ops/eltwise.yaml",
-                                            "src/emulator/src/sfpu_math.cpp"}
-    generate = subprocess.run([sys.executable, "-m", "generator", "--root", str(root), "--out",
-                               str(root / "generated"), "generate", "--quiet"], cwd=REPO, capture_output=True,
-                              text=True, timeout=300)
-    assert generate.returncode == 0, generate.stderr
+@pytest.mark.slow  # builds both C++ libraries of a checkout copy (shared: tests/checkout_edits.py)
+@pytest.mark.xdist_group("tenstorrent_edits")
+def test_a_new_sfpu_op_takes_the_readme_checklist(tenstorrent_edits: TenstorrentEdits) -> None:
+    root = tenstorrent_edits.root
+    assert tenstorrent_edits.abs_changed == checklist_files() == {"specs/intrinsics/sfpu.yaml",
+                                                                  "specs/ops/eltwise.yaml",
+                                                                  "src/emulator/src/sfpu_math.cpp"}
     assert "abs_tile" in (root / "generated/emulator/include/tt_emu/sfpu_ops.hpp").read_text("utf-8")
-    env = build_checkout(root)
-    script = tmp_path / "run_abs.py"
-    script.write_text(RUN, "utf-8")
-    done = subprocess.run([sys.executable, str(script)], cwd=tmp_path, env=env, capture_output=True, text=True,
-                          timeout=600)
+    done = run_in(tenstorrent_edits, "run_abs", RUN)
     assert done.returncode == 0 and "abs ok" in done.stdout, done.stdout[-3000:] + done.stderr[-3000:]

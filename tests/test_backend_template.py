@@ -16,17 +16,15 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from checkout_edits import ADD_A_BACKEND, BakedBackends, baked_backends, readme_walkthrough
 from cookiecutter.exceptions import FailedHookException
 
 from generator import Project, load_project
 from generator.cli import main as generator_main
-from projects import REPO, build_checkout, copy_env, copy_project, make_checkout
+from projects import REPO, copy_env, copy_project
 
 TEMPLATE = REPO / "templates" / "backend"
 LEFTOVER = re.compile(r"{{\s*cookiecutter\.|{%|%}|{#")
-ADD_A_BACKEND = "\n" + (REPO / "docs" / "add-backend.md").read_text("utf-8")  # the walkthrough's page
-# What a checkout needs for the baked tests: the standard GEMM lives in test_language_llvm.py.
-TEST_SUPPORT = ("conftest.py", "projects.py", "test_language_llvm.py")
 TAKEN = {b.name for b in load_project(Project.at(REPO)).backends}
 
 
@@ -101,27 +99,6 @@ def overlay(baked: Path, root: Path) -> None:
     """Copy a baked backend's specs/ and tests/ onto a project tree (docs/add-backend.md's `cp -R`)."""
     for part in ("specs", "tests"):
         shutil.copytree(baked / part, root / part, dirs_exist_ok=True)
-
-
-def checkout_copy(root: Path) -> Path:
-    """A checkout the baked backend is generated into, with pytest's configuration and the tests the baked tests
-    import."""
-    make_checkout(copy_project(root))
-    (root / "tests").mkdir()
-    for name in TEST_SUPPORT:
-        shutil.copy2(REPO / "tests" / name, root / "tests" / name)
-    return root
-
-
-def run_tests(root: Path, *args: str) -> str:
-    """The copy's C++ passes built (its pass specs differ from the checkout's), then pytest in the copy, importing
-    the copy's `tilelang` and `generator` (PYTHONPATH precedes the editable install); returns pytest's output."""
-    env = build_checkout(root, "passes")
-    env["PYTHONPATH"] = os.pathsep.join([env["PYTHONPATH"], str(root)])
-    done = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", *args], cwd=root,
-                          env=env, capture_output=True, text=True, timeout=600)
-    assert done.returncode == 0, done.stdout[-4000:] + done.stderr[-2000:]
-    return done.stdout
 
 
 # ------------------------------------------------------------------------------------------ bake + static checks
@@ -261,16 +238,6 @@ def test_cli_reports_the_hooks_refusal(tmp_path: Path, cookiecutter_config: Path
 # ----------------------------------------------------------------- end to end: generate, then the baked tests pass
 
 
-def readme_walkthrough() -> tuple[str, str]:
-    """The sh block under '## Add a backend', and the backend name it scaffolds."""
-    section = ADD_A_BACKEND.split("\n## Add a backend\n", 1)[1].split("\n## ", 1)[0]
-    block = re.search(r"```sh\n(.*?)```", section, re.S)
-    assert block is not None, "docs/add-backend.md: no sh block under '## Add a backend'"
-    name = re.search(r"new-backend (\w+)", block.group(1))
-    assert name is not None, "docs/add-backend.md: the walkthrough runs no `new-backend NAME`"
-    return block.group(1), name.group(1)
-
-
 def walkthrough_here() -> tuple[str, str]:
     """The walkthrough (docs/add-backend.md) as written, unless this checkout has a backend of its name already
     (its reader followed it here): then with a free name in its place."""
@@ -304,60 +271,52 @@ PROJECT_TESTS = (
 )
 
 
-@pytest.mark.slow  # builds the C++ passes of a checkout copy
-def test_baked_backends_keep_the_project_tests_green(cookies: Any, tmp_path: Path) -> None:
-    """Three backends baked into a copy of the checkout, as a user would: the walkthrough's and two more combinations,
-    named as the tests name their own (which then take other names). Their own tests pass, and so do the project
-    tests that used to pin the registry, run in the copy."""
-    root = checkout_copy(tmp_path / "checkout")
-    shutil.copytree(REPO / "generator", root / "generator", ignore=shutil.ignore_patterns("__pycache__"))
-    helpers = [path.name for path in (REPO / "tests").glob("tt_*.py")]  # the kernel corpora the tests import
-    # the corpora take TileLang's examples from the last
-    for name in ("test_pass_golden.py", "pass_goldens.py", "test_backends.py", "test_language_surface.py",
-                 "test_backend_template.py", "test_tilelang_examples.py", *helpers):
-        shutil.copy2(REPO / "tests" / name, root / "tests" / name)
-    shutil.copytree(REPO / "tests" / "golden", root / "tests" / "golden")
-    shutil.copy2(REPO / "README.md", root / "README.md")
-    shutil.copytree(REPO / "docs", root / "docs")
-    shutil.copy2(REPO / "mkdocs.yml", root / "mkdocs.yml")
-    names = (fresh(readme_walkthrough()[1]), NIMBUS, CIRRUS)
-    for name, answers in zip(names, ({"split": "ir"}, {}, {"pipeline": "optimize_cpu", "target_kind": "vulkan"}),
-                             strict=True):
-        overlay(bake(cookies, answers, name=name), root)
-    done = subprocess.run([sys.executable, "-m", "generator", "--root", str(root), "generate", "-q"], cwd=root,
-                          capture_output=True, text=True)
-    assert done.returncode == 0, done.stderr
+@pytest.fixture(scope="session")
+def baked_copy(tmp_path_factory: pytest.TempPathFactory) -> BakedBackends:
+    """One checkout copy for the two tests below (one generate, one C++ build): two backends baked onto it, named
+    as the tests name their own (which then take other names), then the walkthrough run there as written, which
+    bakes the third."""
+    script, name = walkthrough_here()
+    return baked_backends(tmp_path_factory.mktemp("baked"), {NIMBUS: {}, CIRRUS: {"pipeline": "optimize_cpu",
+                                                                                 "target_kind": "vulkan"}},
+                          script, name)
+
+
+@pytest.mark.slow  # the walkthrough's `make generate` builds the C++ libraries of a checkout copy
+@pytest.mark.xdist_group("baked_copy")
+def test_readme_walkthrough_runs_as_written(baked_copy: BakedBackends) -> None:
+    """The walkthrough's commands, verbatim, in a checkout copy (with two more baked backends) whose .venv is this
+    one (its editable install is replaced by PYTHONPATH so that the copy's generated `tilelang` is imported)."""
+    assert baked_copy.installed  # make would not reinstall
+    done, name = baked_copy.done, baked_copy.walkthrough
+    assert done.returncode == 0, done.stdout[-4000:] + done.stderr[-4000:]
+    assert (baked_copy.backends / name / ".cruft.json").is_file()  # ../backends from the checkout
+    assert (baked_copy.root / "generated" / "tilelang" / "engine" / name / "lower.py").is_file()
+    assert "7 passed" in done.stdout
+    assert not (REPO / "generated" / "tilelang" / "engine" / name).exists()  # the live tree was not touched
+
+
+@pytest.mark.slow  # runs project tests in the checkout copy the walkthrough built
+@pytest.mark.xdist_group("baked_copy")
+def test_baked_backends_keep_the_project_tests_green(baked_copy: BakedBackends) -> None:
+    """Three backends baked into a copy of the checkout, as a user would: the walkthrough's and two more combinations.
+    Their own tests pass, and so do the project tests that used to pin the registry, run in the copy."""
+    root, names = baked_copy.root, (baked_copy.walkthrough, *baked_copy.baked)
+    assert baked_copy.done.returncode == 0, baked_copy.done.stderr[-4000:]  # generated and built
     for name in names:
         assert (root / "generated" / "tilelang" / "engine" / name / "lower.py").is_file()
         assert f"'{name}': Backend(" in (root / "generated" / "tilelang" / "engine" / "registry.py").read_text()
     baked = [f"tests/test_backend_{name}.py" for name in names]
-    out = run_tests(root, "-m", "not slow", "-rA", *baked, *PROJECT_TESTS)
+    env = copy_env(root)
+    env["PYTHONPATH"] = os.pathsep.join([env["PYTHONPATH"], str(root)])
+    done = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-m", "not slow", "-rA",
+                           *baked, *PROJECT_TESTS], cwd=root, env=env, capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stdout[-4000:] + done.stderr[-2000:]
     for test_file in baked:
-        assert out.count(f"PASSED {test_file}::") == 7, out[-3000:]
+        assert done.stdout.count(f"PASSED {test_file}::") == 7, done.stdout[-3000:]
 
 
 def test_readme_add_a_backend_section_sits_before_the_design_notes() -> None:
     pages = re.findall(r"^  - [^:]+: (\S+\.md)$", (REPO / "mkdocs.yml").read_text("utf-8"), re.M)
     assert pages[pages.index("add-backend.md") + 1] == "design.md"
     assert ".cruft.json" in ADD_A_BACKEND.split("\n## Add a backend\n", 1)[1].split("\n## ", 1)[0]
-
-
-@pytest.mark.slow  # `make generate` builds the C++ libraries of a checkout copy
-def test_readme_walkthrough_runs_as_written(tmp_path: Path, cookiecutter_config: Path) -> None:
-    """The walkthrough's commands, verbatim, in a checkout copy whose .venv is this one (its editable install is
-    replaced by PYTHONPATH so that the copy's generated `tilelang` is imported)."""
-    root = checkout_copy(tmp_path / "checkout")
-    shutil.copytree(REPO / "generator", root / "generator", ignore=shutil.ignore_patterns("__pycache__"))
-    shutil.copy2(REPO / "Makefile", root / "Makefile")
-    os.utime(root / "pyproject.toml", (0, 0))  # never older than the venv's install stamp: make must not reinstall
-    (root / ".venv").symlink_to(REPO / ".venv", target_is_directory=True)
-    assert subprocess.run(["make", "-q", ".venv/.installed"], cwd=root).returncode == 0
-    env = {**copy_env(root), "PWD": str(root)}
-    script, name = walkthrough_here()
-    # `make generate` builds both C++ libraries from scratch: as long as build_checkout allows (tests share the cores)
-    done = subprocess.run(["bash", "-euxc", script], cwd=root, env=env, capture_output=True, text=True, timeout=900)
-    assert done.returncode == 0, done.stdout[-4000:] + done.stderr[-4000:]
-    assert (tmp_path / "backends" / name / ".cruft.json").is_file()  # ../backends from the checkout
-    assert (root / "generated" / "tilelang" / "engine" / name / "lower.py").is_file()
-    assert "7 passed" in done.stdout
-    assert not (REPO / "generated" / "tilelang" / "engine" / name).exists()  # the live tree was not touched

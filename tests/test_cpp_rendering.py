@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 import tvm_ffi
-from test_spec_only_passes import PARTITION_PASS, VERIFY_PASS
+from checkout_edits import PARTITION_PASS, VERIFY_PASS
 
 import tilelang.cpp as cpp
 from generator import expressions, rules

@@ -16,7 +16,6 @@ import copy
 import json
 import re
 import shutil
-import subprocess
 from pathlib import Path
 from typing import Any
 
@@ -24,12 +23,12 @@ import jsonschema
 import ml_dtypes
 import numpy as np
 import pytest
+from checkout_edits import PROFILE_SPEC, SECOND_PROFILE_LINE, TenstorrentEdits, run_in
 from tt_ir import calls
 from tt_kernels import GEMMS, elementwise_binary, elementwise_unary, gemm_id, matmul, matmul_bias_relu
 from tt_profiles import PROFILE, accessor_args, protocol_calls, spelling
 
 import tilelang
-from projects import REPO, build_checkout, make_checkout
 from tilelang.tenstorrent import host_args, intrinsics
 from tilelang.tenstorrent.kernel_cpp import TTCodegenError, kernel_source
 from tilelang.tenstorrent.metalium import validate_plan
@@ -315,26 +314,15 @@ gemm.save(sys.argv[1])
 """
 
 
-@pytest.mark.slow  # builds both C++ libraries of a checkout copy
-def test_the_second_api_profile_is_one_line_of_the_backend_spec(emulator: Any, project: Path, tmp_path: Path) -> None:
+@pytest.mark.slow  # builds both C++ libraries of a checkout copy (shared: tests/checkout_edits.py)
+@pytest.mark.xdist_group("tenstorrent_edits")
+def test_the_second_api_profile_is_one_line_of_the_backend_spec(tenstorrent_edits: TenstorrentEdits,
+                                                                 tmp_path: Path) -> None:
     """Switch specs/backends/tenstorrent.yaml's `api_profile` line, regenerate, and the same kernels compile
     to the 2025 API (namespace MAIN, mm_init, InterleavedAddrGenFast, the single-device host API) and run."""
-    import os
-    import sys
-
-    from generator.cli import main as generate
-
-    spec = project / "specs" / "backends" / "tenstorrent.yaml"
-    text = spec.read_text("utf-8")
-    assert text.count("api_profile: ttnn_0_81\n") == 1
-    spec.write_text(text.replace("api_profile: ttnn_0_81\n", "api_profile: tilelang_tt_2025\n"), "utf-8")
-    assert generate(["--root", str(project), "--out", str(project / "generated"), "generate", "--quiet"]) == 0
+    assert (tenstorrent_edits.root / PROFILE_SPEC).read_text("utf-8").count(SECOND_PROFILE_LINE) == 1
     out = tmp_path / "artifacts"
-    env = build_checkout(make_checkout(project))  # the profile is compiled into both libraries
-    env["PYTHONPATH"] = os.pathsep.join([env["PYTHONPATH"], str(REPO / "tests")])
-    env.pop("TILELANG_TT_API_PROFILE", None)  # the spec line, not a profile this run was given, decides
-    done = subprocess.run([sys.executable, "-c", SECOND_PROFILE_RUN, str(out)], capture_output=True, text=True,
-                          env=env, timeout=600)
+    done = run_in(tenstorrent_edits, "second_profile", SECOND_PROFILE_RUN, str(out))
     assert done.returncode == 0, done.stdout + done.stderr
     compute, reader = (out / "compute.cpp").read_text(), (out / "reader.cpp").read_text()
     assert "namespace NAMESPACE {\nvoid MAIN {" in compute and "mm_init(0, 1, 16);" in compute
