@@ -14,6 +14,7 @@
 #include "records.h"
 
 namespace tl::masks {
+namespace im = records::index_mask;
 
 namespace {
 
@@ -199,7 +200,6 @@ Table table_of(const Form& form, int64_t tile_rows, int64_t tile_cols, int64_t s
 }
 
 Dict mask_entry(const IndexMask& mask, const Table& table) {
-  namespace im = records::index_mask;
   return ordered({{im::kP, Any(mask.form.p)}, {im::kQ, Any(mask.form.q)}, {im::kFirst, Any(table.first)},
                   {im::kStep, Any(table.step)}, {im::kOnTrue, Any(mask.on_true)}, {im::kOnFalse, Any(mask.on_false)}});
 }
@@ -212,7 +212,6 @@ bool is_table_of(const Dict& constant, const IndexMask& mask, const Table& table
     double x = as_float(a);
     return x == b || (std::isnan(x) && std::isnan(b));
   };
-  namespace im = records::index_mask;
   return as_int(get(m, im::kP)) == mask.form.p && as_int(get(m, im::kQ)) == mask.form.q &&
          as_int(get(m, im::kFirst)) == table.first && as_int(get(m, im::kStep)) == table.step &&
          same(get(m, im::kOnTrue), mask.on_true) && same(get(m, im::kOnFalse), mask.on_false);
@@ -233,7 +232,7 @@ std::pair<BufferInfo, Table> table_for(const IndexMask& mask, const Any& annotat
       Any entry = get(constants, info.name);
       if (info.name != as_str(annotation) || entry == nullptr) continue;
       Dict m = as_dict(get(as_dict(entry), records::tensor_constant::kMask));
-      Table table{as_int(get(m, records::index_mask::kFirst)), as_int(get(m, records::index_mask::kStep)), 0};
+      Table table{as_int(get(m, im::kFirst)), as_int(get(m, im::kStep)), 0};
       table.pages = info.shape[0] / tileops::tile_shape().first;
       return {info, table};
     }
@@ -244,6 +243,7 @@ std::pair<BufferInfo, Table> table_for(const IndexMask& mask, const Any& annotat
 }  // namespace tl::masks
 
 namespace tl::engines {
+namespace tc = records::tensor_constant;
 
 namespace {
 
@@ -332,9 +332,7 @@ std::string table_for(const masks::IndexMask& m, const Any& analyzer, int64_t ti
     if (masks::is_table_of(as_dict(entry), m, table)) return as_str(key);
   }
   size_t tables = 0;
-  for (const auto& [key, entry] : constants) {
-    tables += get(as_dict(entry), records::tensor_constant::kMask) != nullptr ? 1 : 0;
-  }
+  for (const auto& [key, entry] : constants) tables += get(as_dict(entry), tc::kMask) != nullptr ? 1 : 0;
   std::string tensor = prefix + "_" + std::to_string(tables);
   for (const BufferInfo& info : tensor_params(func)) {
     if (info.name == tensor) {
@@ -346,9 +344,7 @@ std::string table_for(const masks::IndexMask& m, const Any& analyzer, int64_t ti
   Any type = call("tirx.BufferType", String("global"), String(m.dtype), extents, List(), int_imm(0), int64_t(64),
                   int64_t(1), Any(nullptr), List(), Any(nullptr));
   func_params.push_back(call("tirx.BufferVar", String(tensor), type, Any(nullptr)));
-  namespace tc = records::tensor_constant;
-  constants.Set(String(tensor),
-                ordered({{tc::kValue, Any(0.0)}, {tc::kRows, List()}, {tc::kMask, masks::mask_entry(m, table)}}));
+  constants.Set(String(tensor), ordered({{tc::kValue, Any(0.0)}, {tc::kRows, List()}, {tc::kMask, masks::mask_entry(m, table)}}));
   return tensor;
 }
 
