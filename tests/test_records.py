@@ -54,7 +54,8 @@ PACKAGE = REPO / "python" / "tilelang"
 # Every hand-written module: the ones that write or read the records name every field through the rendered key
 # constants (tilelang/tenstorrent/records.py). A string that is a field name but no record's key, with why.
 PY_NOT_KEYS = {("tenstorrent/cache.py", "kernels"): "a folder of the cache (LIMITS)",
-               ("tenstorrent/emulator.py", "profile"): "a variable of the CMake package templates"}
+               ("tenstorrent/emulator.py", "profile"): "a variable of the CMake package templates",
+               ("tenstorrent/host_args.py", "constant"): "the kind of a plain-number runtime argument (ARG_KINDS)"}
 # All C++ of the engines and the emulator: records through generated/cpp/records.h and tt_emu/records.hpp.
 CPP_SOURCES = sorted(str(p.relative_to(REPO)) for folder, pattern in (("src/transform", "*.[ch]*"),
                                                                        ("src/emulator/src", "*.[ch]pp"))
