@@ -324,7 +324,8 @@ def build_model(specs: list[tuple[str, SpecFile]], diagnostics: Diagnostics) -> 
     protocols = [_with_op_choices(p, op_maps) for p in protocols]
     # Pass rules see the arguments of the intrinsics they name, so passes are built once all intrinsics are.
     by_name = {i.name: i for i in intrinsics}
-    passes = [build_pass(spec, by_name, diagnostics) for spec in pass_specs]
+    kinds = {rs.name: rs for rs in record_sets if rs.in_memory}  # the tile ops (specs/records/tile_ops.yaml)
+    passes = [build_pass(spec, by_name, diagnostics, kinds) for spec in pass_specs]
     return SpecSet(
         intrinsics=tuple(sorted(intrinsics, key=lambda i: (i.name, i.location))),
         protocols=tuple(sorted(protocols, key=lambda p: (p.name, p.location))),

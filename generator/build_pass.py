@@ -30,7 +30,8 @@ from .params import (
     ParamValue,
     Value,
 )
-from .rules import COMMON_NAMES, ENGINES, KERNEL_FACTS, MODE_LOOP, MODE_WORK, TILE_OP_CONTEXT, TILE_OP_FIELDS
+from .records import RecordSet
+from .rules import COMMON_NAMES, ENGINES, KERNEL_FACTS, MODE_LOOP, MODE_WORK
 from .schema import show
 
 # Option type -> (Python types of its values, how a message names it). A float option takes an int as well,
@@ -101,15 +102,18 @@ def _attributes(spec: SpecFile, key: str) -> tuple[Attribute, ...]:
     )
 
 
-def build_pass(spec: SpecFile, intrinsics: dict[str, Intrinsic], diagnostics: Diagnostics) -> Pass:
+def build_pass(spec: SpecFile, intrinsics: dict[str, Intrinsic], diagnostics: Diagnostics,
+               kinds: dict[str, RecordSet] | None = None) -> Pass:
+    """A pass spec's model; `kinds`: the in-memory record documents (name -> records) whose kinds the keys of a
+    cases-like parameter name (subjects: tile_ops)."""
     data = spec.data
     rules = []
     fields = {"device": DEVICE_FACT_NAMES, "options": tuple(data.get("options", {}))}
     for i, r in enumerate(data["rules"]):
         params: tuple[tuple[str, ParamValue], ...] = ()
         if r["kind"] in ENGINES:
-            params = _RuleParams(spec, intrinsics, diagnostics, fields).build(r["kind"], r.get("params", {}),
-                                                                              ("rules", i, "params"))
+            builder = _RuleParams(spec, intrinsics, diagnostics, fields, kinds or {})
+            params = builder.build(r["kind"], r.get("params", {}), ("rules", i, "params"))
         rules.append(Rule(r["kind"], r.get("doc", ""), r.get("transform", ""), r.get("module", ""),
                           tuple(sorted(r.get("args", {}).items())), params, r.get("hook", ""),
                           spec.at(("rules", i))))
@@ -147,9 +151,10 @@ class _RuleParams:
     """Builds one rule's typed parameters from its schema-valid `params`, reporting at the offending node."""
 
     def __init__(self, spec: SpecFile, intrinsics: dict[str, Intrinsic], diagnostics: Diagnostics,
-                 fields: dict[str, tuple[str, ...]]) -> None:
+                 fields: dict[str, tuple[str, ...]], kinds: dict[str, RecordSet]) -> None:
         self.spec = spec
         self.intrinsics = intrinsics
+        self.kinds = kinds  # in-memory record documents by name (the tile ops)
         self.diagnostics = diagnostics
         self.fields = fields  # common name -> the fields it has: the device facts, the pass's options
 
@@ -279,9 +284,13 @@ class _RuleParams:
         out: list[tuple[str, Any, Names]] = []
         for subject, value in raw.items():
             names: Names
-            if param.subjects == "tile_ops":
-                names = TILE_OP_FIELDS[subject] + TILE_OP_CONTEXT if subject in TILE_OP_FIELDS else None
-                problem = f"unknown tile op '{subject}' (tile ops: {', '.join(TILE_OP_FIELDS)})"
+            if param.subjects != "intrinsics":
+                document = self.kinds.get(param.subjects)
+                table = document.kind_fields() if document else {}
+                names = table[subject] + document.context if document and subject in table else None
+                problem = (f"unknown tile op '{subject}' (tile ops: {', '.join(table)})" if document else
+                           f"no in-memory record spec declares the {param.subjects} '{key}' names (specs/records/"
+                           f"{param.subjects}.yaml)")
             else:
                 record = self.intrinsics.get(subject)
                 names = tuple(a.name for a in record.args) + KERNEL_FACTS if record else None

@@ -63,18 +63,24 @@ class ExpressionName:
         return _camel(self.name)
 
 
-def expression_names(_model: SpecSet | None = None) -> tuple[ExpressionName, ...]:
-    """Every name an engine offers to spec expressions (generator/rules.py states them), with where; the common
-    names (device, options) are bound where rules are rendered, so no engine sets them."""
+def expression_names(model: SpecSet | None = None) -> tuple[ExpressionName, ...]:
+    """Every name an engine offers to spec expressions (generator/rules.py and the in-memory record specs state
+    them), with where; the common names (device, options) are bound where rules are rendered, so no engine sets
+    them."""
     offered: dict[str, list[str]] = {}
 
     def add(names: tuple[str, ...] | list[str], where: str) -> None:
         for name in names:
             offered.setdefault(name, []).append(where)
 
-    for op, fields in rules.TILE_OP_FIELDS.items():
-        add(fields, f"lower_tiles {op}")
-    add(rules.TILE_OP_CONTEXT, "lower_tiles")
+    for document in model.record_sets if model is not None else ():
+        # the fields of each kind of an in-memory document (the tile ops), seen by the engines whose cases it keys
+        engines = [e for e, params in rules.ENGINES.items()
+                   if any(p.subjects == document.name for p in params.values())]
+        for engine in engines:
+            for kind, fields in document.kind_fields().items():
+                add(fields, f"{engine} {kind}")
+            add(document.context, engine)
     add(rules.KERNEL_FACTS, "rewrite")
     add(rules.MULTICAST_FACTS, "multicast")
     add(rules.MODE_WORK, "persistent mode args")

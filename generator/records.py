@@ -23,9 +23,11 @@ if TYPE_CHECKING:
     from .model import SpecSet
 
 BUILTINS = ("int", "number", "bool", "str", "null", "list", "map")
+# A TIR value (an int, an expression, a buffer variable): a field type of the in-memory records only.
+IN_MEMORY_TYPES = ("tir",)
 _JSON_TYPES = {"int": "integer", "number": "number", "bool": "boolean", "str": "string", "null": "null",
                "list": "array", "map": "object"}
-_PY_TYPES = {"int": "int", "number": "float", "bool": "bool", "str": "str", "null": "None"}
+_PY_TYPES = {"int": "int", "number": "float", "bool": "bool", "str": "str", "null": "None", "tir": "Any"}
 _BOUNDS = (("min", "minimum"), ("max", "maximum"), ("min_items", "minItems"), ("max_items", "maxItems"),
            ("pattern", "pattern"))
 
@@ -95,6 +97,7 @@ class RecordSet:
     records: tuple[Record, ...]
     source: str
     location: Location
+    in_memory: bool = False  # values of the C++ engines, not a JSON document: its kinds extend the root
 
     def record(self, name: str) -> Record:
         return next(r for r in self.records if r.name == name)
@@ -103,6 +106,26 @@ class RecordSet:
     def keyed(self) -> tuple[Record, ...]:
         """Records with keys of their own (not unions)."""
         return tuple(r for r in self.records if not r.one_of)
+
+    @property
+    def kinds(self) -> tuple[Record, ...]:
+        """In an in-memory document, the kinds of its root: the records that extend it, in spec order."""
+        return tuple(r for r in self.records if self.in_memory and r.extends == self.root)
+
+    @property
+    def keyed_values(self) -> tuple[Record, ...]:
+        """Records whose keys C++ names through constants: those with keys of their own, an in-memory document's
+        root and kinds left out (the kinds are constants of their own, their fields the engines' names)."""
+        return tuple(r for r in self.keyed if not (self.in_memory and (r.name == self.root or r in self.kinds)))
+
+    @property
+    def context(self) -> tuple[str, ...]:
+        """The root's field names: what every kind has besides its own fields."""
+        return tuple(f.name for f in self.record(self.root).fields)
+
+    def kind_fields(self) -> dict[str, tuple[str, ...]]:
+        """Kind -> its own field names (the root's left out), in spec order."""
+        return {r.name: tuple(f.name for f in r.fields if f.name not in self.context) for r in self.kinds}
 
     def json_schema(self) -> dict[str, Any]:
         """The document's JSON Schema (draft 2020-12): records inline, unions under $defs."""
@@ -182,7 +205,7 @@ def _named(record: Record) -> list[str]:
     def walk(node: TypeNode | None) -> None:
         if node is None:
             return
-        if node.type not in BUILTINS and node.type not in ("enum", "one_of"):
+        if node.type not in BUILTINS + IN_MEMORY_TYPES and node.type not in ("enum", "one_of"):
             out.append(node.type)
         for child in (*node.one_of, node.items, node.values):
             walk(child)
@@ -233,7 +256,7 @@ def build_records(spec: SpecFile, diagnostics: Diagnostics) -> RecordSet:
                               r.get("cpp_enum", ""), r.get("attribute", ""), tuple(r.get("written_by", ())),
                               tuple(r.get("read_by", ()))))
     result = RecordSet(spec.data["name"], spec.data["title"], spec.data["doc"], spec.data["root"], tuple(records),
-                       spec.path, spec.at(()))
+                       spec.path, spec.at(()), bool(spec.data.get("in_memory")))
     _check(result, spec, diagnostics)
     return result
 
@@ -243,6 +266,9 @@ def _check(records: RecordSet, spec: SpecFile, diagnostics: Diagnostics) -> None
     if records.root not in names:
         diagnostics.error(spec.at(("root",)),
                           f"root record '{records.root}' is not declared{did_you_mean(records.root, names)}")
+    elif records.in_memory and not (names[records.root].abstract and records.kinds):
+        diagnostics.error(spec.at(("root",)), f"the root '{records.root}' of an in-memory document is abstract and "
+                          "extended by its kinds")
     for index, record in enumerate(spec.data["records"]):
         where: JsonPath = ("records", index)
         built = names[record["name"]]
@@ -268,10 +294,11 @@ def _check_type(data: dict[str, Any], names: dict[str, Record], spec: SpecFile, 
         diagnostics.error(spec.at(where), "a type has exactly one of type, enum and one_of")
         return
     kind = data.get("type")
-    if kind is not None and kind not in BUILTINS and kind not in names:
-        diagnostics.error(spec.at((*where, "type")), f"unknown type '{kind}' (a builtin: {', '.join(BUILTINS)}; or a "
+    builtins = BUILTINS + (IN_MEMORY_TYPES if spec.data.get("in_memory") else ())
+    if kind is not None and kind not in builtins and kind not in names:
+        diagnostics.error(spec.at((*where, "type")), f"unknown type '{kind}' (a builtin: {', '.join(builtins)}; or a "
                           f"record of this spec){did_you_mean(kind, names)}")
-    if field and not data.get("doc") and (kind is None or kind in BUILTINS):
+    if field and not data.get("doc") and (kind is None or kind in builtins):
         diagnostics.error(spec.at(where), "a field of a builtin type needs a doc (only a record-typed field may "
                           "take its record's)")
     if (kind == "list") != ("items" in data) or (kind == "map") != ("values" in data):

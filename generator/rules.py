@@ -39,35 +39,9 @@ ENGINE_OPTIONS: dict[str, dict[str, str]] = {
     "dataflow": {"stages": "int"},
 }
 
-# Fields of each recognised TileLang tile op (src/transform/tile_ops.cc) that lower_tiles cases see.
-TILE_OP_FIELDS: dict[str, tuple[str, ...]] = {
-    "copy_in": ("tensor", "row", "col", "rows", "cols", "row_tiles"),
-    "copy_out": ("tensor", "row", "col", "rows", "cols", "row_tiles"),
-    "rows_in": ("tensor", "first_page", "page_stride", "row_bytes", "rows", "cols"),
-    "rows_out": ("tensor", "first_page", "page_stride", "row_bytes", "rows", "cols"),
-    "im2col_in": ("tensor", "zeros", "first_row", "first_col", "rows", "cols", "row_bytes", "seg", "seg_bytes",
-                  "elem_bytes", "img_n", "img_h", "img_w", "img_c", "out_h", "out_w", "filter", "conv_stride",
-                  "dilation", "conv_pad"),
-    "tilize": ("rows", "cols"),
-    "untilize": ("rows", "cols"),
-    "atomic_in": ("tensor", "row", "col", "rows", "cols", "row_tiles", "member", "step"),
-    "atomic_out": ("tensor", "row", "col", "rows", "cols", "row_tiles", "member", "members"),
-    "copy_local": (),
-    "fill": ("value", "tiles"),
-    "mask": ("origin", "row_step", "col_step", "pages", "rows", "cols", "tiles"),
-    "gemm": ("mt", "nt", "kt", "k", "k_count", "transposed", "tilized", "clear", "flag", "flag_word", "flag_scale",
-             "flag_modulus", "flag_lo", "flag_hi", "flag_inside"),
-    "transpose": ("rows", "cols"),
-    "cumsum": ("rows", "cols", "reverse"),
-    "typecast": ("tiles", "cast_from", "cast_to"),
-    "eltwise": ("binary", "sfpu_binary", "sfpu", "tiles", "scalar_op", "scalar_bits", "bcast", "bcast_dim", "rows",
-                "cols", "where", "where_value"),
-    "reduce": ("pool", "rows", "cols", "clear", "sfpu_int32"),
-    "hold": ("pages",),
-    "release": ("pages",),
-    "turn_pass": ("tensor", "member", "step", "members"),
-}
-TILE_OP_CONTEXT = ("out", "ins", "waits", "pops", "page_bytes", "partial", "absorbed")
+# The recognised TileLang tile ops (src/transform/tile_ops.cc), their fields and what every lower_tiles case sees
+# besides are declared by specs/records/tile_ops.yaml (an in-memory record document; RecordSet.kind_fields).
+
 # What cases keyed by an intrinsic see besides the call's arguments (dst_capacity: DST tiles of one section
 # with the kernel's accumulation width).
 KERNEL_FACTS = ("fp32_acc", "profile", "dst_capacity")

@@ -32,6 +32,7 @@ from tt_attention_kernels import bshd_copy, bshd_exp, flashattn_bshd
 import tilelang
 import tilelang.language as T
 from tilelang.errors import TileLangError
+from tilelang.tenstorrent.records import COUNTERS
 
 BF16 = ml_dtypes.bfloat16
 pytestmark = pytest.mark.skipif(shutil.which("g++") is None, reason="no C++ compiler")
@@ -69,7 +70,7 @@ def test_a_bshd_elementwise_kernel_matches_numpy(block_M: int) -> None:
     assert flows["Q_shared_rm"] == ("reader", "compute") and flows["Q_shared"] == ("compute", "compute")
     assert flows["O_local_rm"] == ("compute", "writer")
     report = kernel.last_report["total"]
-    assert report["dram_bytes_read"] == q.nbytes and report["dram_bytes_written"] == q.nbytes
+    assert report[COUNTERS.DRAM_BYTES_READ] == q.nbytes and report[COUNTERS.DRAM_BYTES_WRITTEN] == q.nbytes
 
 
 def test_a_bshd_copy_through_an_on_chip_block_is_bit_exact() -> None:

@@ -33,6 +33,7 @@ from tilelang.tenstorrent import host_args, intrinsics
 from tilelang.tenstorrent.kernel_cpp import TTCodegenError, kernel_source
 from tilelang.tenstorrent.metalium import validate_plan
 from tilelang.tenstorrent.plan_schema import SCHEMAS
+from tilelang.tenstorrent.records import COUNTERS
 from tilelang.tenstorrent.roles import KERNEL_ROLES
 
 BF16 = ml_dtypes.bfloat16
@@ -213,7 +214,7 @@ def test_gemm_matches_numpy(emulator: Any, shape: tuple[Any, ...]) -> None:
     report = kernel.last_report
     jsonschema.Draft202012Validator(SCHEMAS["tt_report"]).validate(report)  # specs/records/tt_report.yaml
     assert report["status"] == "ok"
-    assert report["total"]["matmul_tiles"] == (m // 32) * (n // 32) * (k // 32)
+    assert report["total"][COUNTERS.MATMUL_TILES] == (m // 32) * (n // 32) * (k // 32)
 
 
 def test_multicast_gemm_reads_each_input_tile_once_and_equals_the_unicast_run(emulator: Any) -> None:
@@ -233,10 +234,11 @@ def test_multicast_gemm_reads_each_input_tile_once_and_equals_the_unicast_run(em
     assert plan["partition_mode"] == "shard" and len(plan["work_partition"]) == (m // bm) * (n // bn)
     assert [s["name"] for s in plan["semaphores"]] == ["A_sender_sem", "A_receiver_sem", "B_sender_sem",
                                                        "B_receiver_sem"]
-    assert total["dram_bytes_read"] == a.nbytes + b.nbytes
-    assert unicast.last_report["total"]["dram_bytes_read"] == a.nbytes * (n // bn) + b.nbytes * (m // bm)
+    assert total[COUNTERS.DRAM_BYTES_READ] == a.nbytes + b.nbytes
+    assert unicast.last_report["total"][COUNTERS.DRAM_BYTES_READ] == a.nbytes * (n // bn) + b.nbytes * (m // bm)
     # every tile sent once, to its whole row/column, in a linked transaction the valid flag closes
-    assert total["noc_multicast_linked_bytes"] == a.nbytes + b.nbytes and total["noc_multicast_bytes"] == 0
+    assert total[COUNTERS.NOC_MULTICAST_LINKED_BYTES] == a.nbytes + b.nbytes
+    assert total[COUNTERS.NOC_MULTICAST_BYTES] == 0
     main = shared.artifact.rt_mod.files["main.cpp"]
     assert main.count("CreateSemaphore(program, cores, 0)") == 4 and "worker_core_from_logical_core" in main
 

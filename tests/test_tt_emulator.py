@@ -26,6 +26,7 @@ import pytest
 from projects import TESTS
 from tilelang.tenstorrent import emulator
 from tilelang.tenstorrent.emulator import TTEmulatorError
+from tilelang.tenstorrent.records import COUNTERS
 
 CASES = TESTS / "emulator_cases"
 METAL = "metal_d5f9bc4a"
@@ -109,7 +110,7 @@ def test_matmul_several_cores(host_mesh: Path, tmp_path: Path) -> None:
     assert ulps(c, matmul_model(a, b, False)) <= 1
     assert [core["core"] for core in report["cores"]] == [[0, 0], [1, 0], [2, 0], [3, 0]]
     # 15 output tiles split 4/4/4/3.
-    assert [core["pack_tiles"] for core in report["cores"]] == [4, 4, 4, 3]
+    assert [core[COUNTERS.PACK_TILES] for core in report["cores"]] == [4, 4, 4, 3]
 
 
 @pytest.mark.parametrize("fault", [None, ("writer", "DEADLOCK", 1), ("reader", "READ_OUTSIDE_RESERVATION", 2)])
@@ -133,7 +134,7 @@ def test_matmul_512_on_64_cores_is_fast(host_mesh: Path, tmp_path: Path) -> None
     start = time.perf_counter()
     report, a, b, c = run_case(host_mesh, tmp_path, "matmul", 16, 16, 16, ncores=64)
     elapsed = time.perf_counter() - start
-    assert len(report["cores"]) == 64 and report["total"]["matmul_tiles"] == 16**3
+    assert len(report["cores"]) == 64 and report["total"][COUNTERS.MATMUL_TILES] == 16**3
     assert ulps(c, matmul_model(a, b, False)) <= 1
     assert elapsed < 10, f"512x512x512 took {elapsed:.1f} s"
 
@@ -142,13 +143,13 @@ def test_eltwise_add(host_mesh: Path, tmp_path: Path) -> None:
     report, a, b, c = run_case(host_mesh, tmp_path, "add", 2, 1, 3, ncores=2)
     expected = (a.astype(np.float32) + b.astype(np.float32)).astype(BF16)
     assert np.array_equal(c.view(np.uint16), expected.view(np.uint16))
-    assert report["total"]["eltwise_tiles"] == 6
+    assert report["total"][COUNTERS.ELTWISE_TILES] == 6
 
 
 def test_eltwise_exp(host_mesh: Path, tmp_path: Path) -> None:
     report, a, _, c = run_case(host_mesh, tmp_path, "exp", 1, 1, 2)
     assert ulps(c, np.exp(a.astype(np.float32))) <= 1
-    assert report["total"]["sfpu_tiles"] == 2 and report["total"]["copy_tiles"] == 2
+    assert report["total"][COUNTERS.SFPU_TILES] == 2 and report["total"][COUNTERS.COPY_TILES] == 2
 
 
 def test_profile_2025_device_api(host_device: Path, tmp_path: Path) -> None:
@@ -164,13 +165,14 @@ def test_profile_2025_device_api(host_device: Path, tmp_path: Path) -> None:
 def test_counters_match_hand_computed_values(host_mesh: Path, tmp_path: Path) -> None:
     """Mt=2, Kt=3, Nt=2 on 2 cores: each core computes 2 output tiles, each from 3 (A, B) tile pairs."""
     report, *_ = run_case(host_mesh, tmp_path, "matmul", 2, 3, 2, ncores=2)
+    c = COUNTERS
     per_core = {
-        "noc_reads": 2 * 3 * 2, "dram_bytes_read": 2 * 3 * 2 * 2048, "read_barriers": 2 * 3,
-        "matmul_tiles": 2 * 3, "pack_tiles": 2, "noc_writes": 2, "dram_bytes_written": 2 * 2048,
-        "write_barriers": 2, "cb_pushes": 2 * 3 * 2 + 2, "cb_pops": 2 * 3 * 2 + 2, "cb_pages_pushed": 14,
-        "eltwise_tiles": 0, "sfpu_tiles": 0, "copy_tiles": 0, "noc_multicast_writes": 0, "noc_multicast_bytes": 0,
-        "noc_multicast_linked_bytes": 0,
-        "semaphore_incs": 0, "semaphore_multicasts": 0, "semaphore_waits": 0,
+        c.NOC_READS: 2 * 3 * 2, c.DRAM_BYTES_READ: 2 * 3 * 2 * 2048, c.READ_BARRIERS: 2 * 3,
+        c.MATMUL_TILES: 2 * 3, c.PACK_TILES: 2, c.NOC_WRITES: 2, c.DRAM_BYTES_WRITTEN: 2 * 2048,
+        c.WRITE_BARRIERS: 2, c.CB_PUSHES: 2 * 3 * 2 + 2, c.CB_POPS: 2 * 3 * 2 + 2, c.CB_PAGES_PUSHED: 14,
+        c.ELTWISE_TILES: 0, c.SFPU_TILES: 0, c.COPY_TILES: 0, c.NOC_MULTICAST_WRITES: 0, c.NOC_MULTICAST_BYTES: 0,
+        c.NOC_MULTICAST_LINKED_BYTES: 0,
+        c.SEMAPHORE_INCS: 0, c.SEMAPHORE_MULTICASTS: 0, c.SEMAPHORE_WAITS: 0,
     }
     for core in report["cores"]:
         assert {k: core[k] for k in per_core} == per_core

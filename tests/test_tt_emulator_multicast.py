@@ -15,6 +15,7 @@ import pytest
 from projects import TESTS
 from tilelang.tenstorrent import emulator
 from tilelang.tenstorrent.emulator import TTEmulatorError
+from tilelang.tenstorrent.records import COUNTERS
 
 CASES = TESTS / "emulator_cases"
 METAL = "metal_d5f9bc4a"
@@ -64,18 +65,19 @@ def run_mcast(exe: Path, data: Path, shape: str = "row", noc: int = 1, blocks: i
 def check_mcast_counters(report: dict[str, Any], blocks: int, block_tiles: int) -> None:
     """Only the sender (core (0,0)) reads DRAM; it multicasts each block once; each receiver signals once."""
     block = block_tiles * 2048
-    sender = {"dram_bytes_read": blocks * block, "noc_reads": blocks * block_tiles, "noc_multicast_writes": blocks,
-              "noc_multicast_bytes": blocks * block, "semaphore_multicasts": blocks, "semaphore_incs": 0,
-              "semaphore_waits": blocks, "dram_bytes_written": blocks * block}
-    receiver = {"dram_bytes_read": 0, "noc_reads": 0, "noc_multicast_writes": 0, "noc_multicast_bytes": 0,
-                "semaphore_multicasts": 0, "semaphore_incs": blocks, "semaphore_waits": blocks,
-                "dram_bytes_written": blocks * block}
+    c = COUNTERS
+    sender = {c.DRAM_BYTES_READ: blocks * block, c.NOC_READS: blocks * block_tiles, c.NOC_MULTICAST_WRITES: blocks,
+              c.NOC_MULTICAST_BYTES: blocks * block, c.SEMAPHORE_MULTICASTS: blocks, c.SEMAPHORE_INCS: 0,
+              c.SEMAPHORE_WAITS: blocks, c.DRAM_BYTES_WRITTEN: blocks * block}
+    receiver = {c.DRAM_BYTES_READ: 0, c.NOC_READS: 0, c.NOC_MULTICAST_WRITES: 0, c.NOC_MULTICAST_BYTES: 0,
+                c.SEMAPHORE_MULTICASTS: 0, c.SEMAPHORE_INCS: blocks, c.SEMAPHORE_WAITS: blocks,
+                c.DRAM_BYTES_WRITTEN: blocks * block}
     cores = report["cores"]
     assert {k: cores[0][k] for k in sender} == sender
     for core in cores[1:]:
         assert {k: core[k] for k in receiver} == receiver
-    assert report["total"]["noc_multicast_bytes"] == blocks * block  # once per transfer, not per destination
-    assert report["total"]["semaphore_incs"] == 3 * blocks
+    assert report["total"][COUNTERS.NOC_MULTICAST_BYTES] == blocks * block  # once per transfer, not per destination
+    assert report["total"][COUNTERS.SEMAPHORE_INCS] == 3 * blocks
 
 
 @pytest.mark.parametrize(("shape", "noc"), [("row", 1), ("row", 0), ("square", 0), ("square", 1)])

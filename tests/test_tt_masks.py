@@ -30,6 +30,7 @@ import tilelang
 import tilelang.language as T
 from tilelang.errors import TileLangError
 from tilelang.tenstorrent import ttnn_host
+from tilelang.tenstorrent.records import COUNTERS
 
 pytestmark = pytest.mark.skipif(shutil.which("g++") is None, reason="no C++ compiler")
 
@@ -132,7 +133,7 @@ def test_a_causal_block_reads_its_mask_table_once() -> None:
     cores, key_blocks, tiles = 2, 1 + 2, 4
     expected = (cores * (tiles * fp16_tile + bf16_tile + 3 * fp32_tile)  # Q, the reduce scaler and the mask table
                 + key_blocks * tiles * 2 * fp16_tile)  # K and V per key block
-    assert kernel.last_report["total"]["dram_bytes_read"] == expected
+    assert kernel.last_report["total"][COUNTERS.DRAM_BYTES_READ] == expected
 
 
 @pytest.mark.parametrize("bound", [80, 96, 128])
@@ -300,4 +301,4 @@ def test_causal_key_blocks_every_core_of_a_row_runs_are_multicast() -> None:
     work, tiles = 4 * 2, 2  # 4 cores x 2 query blocks; 1 x 2 tiles a block
     key_reads = h * ((1 + 3) + (0 + 1) + (1 + 0))  # per head: shared blocks once, the rest per core
     expected = work * (tiles * fp16_tile + bf16_tile + 3 * fp32_tile) + key_reads * tiles * 2 * fp16_tile
-    assert kernel.last_report["total"]["dram_bytes_read"] == expected
+    assert kernel.last_report["total"][COUNTERS.DRAM_BYTES_READ] == expected

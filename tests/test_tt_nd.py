@@ -18,6 +18,7 @@ from tt_kernels import attention_pv, attention_scores, batched_matmul
 import tilelang
 import tilelang.language as T
 from tilelang.errors import TileLangError
+from tilelang.tenstorrent.records import COUNTERS
 
 BF16 = ml_dtypes.bfloat16
 pytestmark = pytest.mark.skipif(shutil.which("g++") is None, reason="no C++ compiler")
@@ -43,7 +44,7 @@ def test_batched_gemm_on_a_3d_grid(mode: str) -> None:
     check(c, np.matmul(a.astype(np.float32), b.astype(np.float32)))
     plan = kernel.artifact.rt_mod.plan
     assert plan["grid_blocks"] == [2, 2, 3]
-    assert kernel.last_report["total"]["matmul_tiles"] == batch * (m // 32) * (n // 32) * (k // 32)
+    assert kernel.last_report["total"][COUNTERS.MATMUL_TILES] == batch * (m // 32) * (n // 32) * (k // 32)
 
 
 def test_attention_pv_in_the_bhsd_layout() -> None:
@@ -64,7 +65,7 @@ def test_attention_scores_with_clear_accum_and_transposed_keys() -> None:
     s = kernel(q, k)
     check(s, np.matmul(q.astype(np.float32), np.swapaxes(k.astype(np.float32), -1, -2)))
     blocks = batch * heads * (seq // 32) * (seq // 32)
-    assert kernel.last_report["total"]["matmul_tiles"] == blocks * (dim // 32)
+    assert kernel.last_report["total"][COUNTERS.MATMUL_TILES] == blocks * (dim // 32)
 
 
 def dram_copy(batch: int, M: int, N: int, block_M: int, block_N: int) -> object:

@@ -20,6 +20,7 @@ import numpy as np
 import pytest
 
 from tilelang.tenstorrent import device, perf_model
+from tilelang.tenstorrent.records import COUNTERS
 
 TILE_BYTES = 2048  # one bf16 32x32 tile
 F = 0.906e9  # measured clock
@@ -130,7 +131,7 @@ def test_fill_and_drain_come_from_the_plan_cbs() -> None:
     assert drain64 == pytest.approx(64 * 8192 / WRITE_BACK * F)
     # With 64 cores writing C, each core's compute stream carries that drain, and so does its NoC stream (its own
     # writes at 21 B/cycle, the last block's excess over them at the chip's rate): the writes of a NoC-bound core.
-    writing = {"matmul_tiles": 64, "dram_bytes_read": 65536, "dram_bytes_written": 8192 * 8}
+    writing = {COUNTERS.MATMUL_TILES: 64, COUNTERS.DRAM_BYTES_READ: 65536, COUNTERS.DRAM_BYTES_WRITTEN: 8192 * 8}
     e64 = perf_model.estimate(p, {"cores": [core(i % 8, i // 8, **writing) for i in range(64)]})
     assert e64.cores[0].pipeline_cycles == pytest.approx(32768 / 22 + drain64)
     assert e64.cores[0].noc_cycles == pytest.approx(65536 / 22 + 65536 / 21 + drain64 - 8192 / 21)
@@ -152,8 +153,8 @@ def test_host_dispatch_depends_on_the_operand_format() -> None:
 def test_dram_bound_eltwise_add() -> None:
     # bf16 add 2048x2048: 4096 tiles per tensor; 64 cores * 64 tiles; each core reads 2*64 and writes 64 tiles.
     p = plan(None, {"A": 4096, "B": 4096, "C": 4096})  # compulsory 3 * 4096 * 2048 = 25165824 B
-    one = {"eltwise_tiles": 64, "pack_tiles": 64, "dram_bytes_read": 128 * TILE_BYTES,
-           "dram_bytes_written": 64 * TILE_BYTES}
+    one = {COUNTERS.ELTWISE_TILES: 64, COUNTERS.PACK_TILES: 64, COUNTERS.DRAM_BYTES_READ: 128 * TILE_BYTES,
+           COUNTERS.DRAM_BYTES_WRITTEN: 64 * TILE_BYTES}
     e = perf_model.estimate(p, {"cores": [core(i % 8, i // 8, **one) for i in range(64)]})
     assert e.fidelity == "HiFi4"  # no math_fidelity in the plan: the default
     # per core: compute max(64*8 adds, 64*8 packs) = 512 cycles; NoC 262144/22 + 131072/21 = 18157.0 cycles
@@ -221,7 +222,8 @@ def test_emulated_gemm_256_invariants() -> None:
     total = kernel.last_report["total"]
     assert e.flops == 2 * size ** 3
     assert e.compulsory_dram_bytes == 3 * size * size * 2
-    assert e.dram_bytes == total["dram_bytes_read"] + total["dram_bytes_written"] >= e.compulsory_dram_bytes
+    dram_bytes = total[COUNTERS.DRAM_BYTES_READ] + total[COUNTERS.DRAM_BYTES_WRITTEN]
+    assert e.dram_bytes == dram_bytes >= e.compulsory_dram_bytes
     assert len(e.cores) == (size // 64) ** 2
     assert e.modelled_seconds >= e.roofline_seconds > 0
     assert e.modelled_seconds >= e.dram_seconds and e.modelled_seconds >= e.core_seconds
@@ -230,6 +232,6 @@ def test_emulated_gemm_256_invariants() -> None:
     # Each core's compute cycles at least its tile matmuls at the measured rate; multicast cores wait on semaphores.
     mm = device.PERF["measured"]["matmul_tile_cycles"]["Float16_b"][e.fidelity]
     for c, counters in zip(e.cores, kernel.last_report["cores"], strict=True):
-        assert c.compute_cycles >= counters["matmul_tiles"] * mm
-        assert c.wait_cycles == counters["semaphore_waits"] * device.PERF["measured"]["semaphore_wait_cycles"]
+        assert c.compute_cycles >= counters[COUNTERS.MATMUL_TILES] * mm
+        assert c.wait_cycles == counters[COUNTERS.SEMAPHORE_WAITS] * device.PERF["measured"]["semaphore_wait_cycles"]
     assert e.cores[0].pipeline_cycles > 0  # the reader's first A and B blocks, the writer's last C block

@@ -14,6 +14,7 @@ import pytest
 from tt_kernels import scalar_kernel
 
 import tilelang
+from tilelang.tenstorrent.records import COUNTERS
 
 BF16 = ml_dtypes.bfloat16
 pytestmark = pytest.mark.skipif(shutil.which("g++") is None, reason="no C++ compiler")
@@ -37,7 +38,7 @@ def test_an_operation_with_a_constant_matches_numpy(form: str) -> None:
     got = kernel(a).astype(np.float32)
     bound = 2.0**-7 if form == "exp_scaled" else 2.0**-8
     assert np.all(np.abs(got - ref) <= bound * np.abs(ref) + 1e-6), float(np.abs(got - ref).max())
-    assert kernel.last_report["total"]["sfpu_tiles"] == 4 * (2 if form == "exp_scaled" else 1)
+    assert kernel.last_report["total"][COUNTERS.SFPU_TILES] == 4 * (2 if form == "exp_scaled" else 1)
 
 
 def test_the_constant_is_passed_as_its_fp32_bits() -> None:

@@ -24,6 +24,7 @@ from tt_kernels import SFPU_FORMS, cast_kernel, fill_max_kernel, sfpu_kernel
 
 import tilelang
 from projects import REPO
+from tilelang.tenstorrent.records import COUNTERS
 
 BF16 = ml_dtypes.bfloat16
 pytestmark = pytest.mark.skipif(shutil.which("g++") is None, reason="no C++ compiler")
@@ -63,7 +64,7 @@ def test_an_sfpu_op_matches_numpy(form: str) -> None:
     bound = 2.0**-7 if form in TWICE_ROUNDED else 2.0**-8
     assert np.all(np.abs(got - ref) <= bound * np.abs(ref) + 1e-6), float(np.abs(got - ref).max())
     functions = 1 + (form in TWICE_ROUNDED)
-    assert kernel.last_report["total"]["sfpu_tiles"] == 4 * functions
+    assert kernel.last_report["total"][COUNTERS.SFPU_TILES] == 4 * functions
 
 
 def test_a_bf16_to_fp32_cast_store_converts_exactly() -> None:
@@ -71,7 +72,7 @@ def test_a_bf16_to_fp32_cast_store_converts_exactly() -> None:
     a = np.random.default_rng(3).uniform(-100, 100, (64, 64)).astype(BF16)
     got = kernel(a)
     assert got.dtype == np.float32 and np.array_equal(got, a.astype(np.float32))
-    assert kernel.last_report["total"]["sfpu_tiles"] == 0  # copy_tile into DST, pack_tile into the Float32 CB
+    assert kernel.last_report["total"][COUNTERS.SFPU_TILES] == 0  # copy_tile into DST, pack_tile into the Float32 CB
 
 
 def test_an_fp32_to_bf16_cast_after_an_op_reconfigures_the_packer() -> None:

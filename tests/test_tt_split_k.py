@@ -25,6 +25,7 @@ from tt_split_k_kernels import splitk_matmul, splitk_matmul_elementwise_atomic
 import tilelang
 import tilelang.language as T
 from tilelang.errors import TileLangError
+from tilelang.tenstorrent.records import COUNTERS
 
 BF16 = ml_dtypes.bfloat16
 pytestmark = pytest.mark.skipif(shutil.which("g++") is None, reason="no C++ compiler")
@@ -72,7 +73,7 @@ def test_split_k_gemm_adds_onto_c(form: str, m: int, n: int, k: int, split_k: in
     assert sum(w["count"] for w in plan["work_partition"]) == blocks * split_k
     assert [s["name"] for s in plan["semaphores"]] == ["C_turn_sem"]
     assert {t["name"]: t["role"] for t in plan["tensors"]}["C"] == "inout"
-    assert kernel.last_report["total"]["matmul_tiles"] == blocks * (k // 32)
+    assert kernel.last_report["total"][COUNTERS.MATMUL_TILES] == blocks * (k // 32)
 
 
 def test_atomic_add_is_refused_where_the_reduction_is_not_a_split_k_group() -> None:

@@ -18,6 +18,7 @@ from tt_kernels import matmul_transposed
 from tt_profiles import counterpart, spelling
 
 import tilelang
+from tilelang.tenstorrent.records import COUNTERS
 
 BF16 = ml_dtypes.bfloat16
 pytestmark = pytest.mark.skipif(shutil.which("g++") is None, reason="no C++ compiler")
@@ -48,12 +49,12 @@ def test_transposed_gemm_matches_numpy(shape: tuple[int, ...], trans: tuple[bool
     assert err <= 2.0**-7 * float(np.abs(ref).max()), err
     report = kernel.last_report
     assert report["status"] == "ok"
-    assert report["total"]["matmul_tiles"] == (m // 32) * (n // 32) * (k // 32)
+    assert report["total"][COUNTERS.MATMUL_TILES] == (m // 32) * (n // 32) * (k // 32)
     # copy_tiles counts the unpacker's copies: every operand tile transposed once per block that uses it, plus the
     # partial sums reloaded at every K step after the first (a transposed gemm accumulates through a partial CB).
     transposed = (m // 32) * (k // 32) * (n // bn) * ta + (k // 32) * (n // 32) * (m // bm) * tb
     reloads = (m // 32) * (n // 32) * (k // bk - 1)
-    assert report["total"]["copy_tiles"] == transposed + reloads
+    assert report["total"][COUNTERS.COPY_TILES] == transposed + reloads
 
 
 def test_the_transposed_operand_gets_its_own_cb_and_transpose_calls() -> None:

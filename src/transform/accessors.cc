@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "engine_common.h"
+#include "records.h"
 
 namespace tl {
 namespace {
@@ -103,9 +104,10 @@ Any accessors(const std::string& name, const Dict& options, const AccessorsParam
       Dict bound = run_protocol(position == 0 ? protocol_name : chain_name, b, eval_args(args, ctx));
       previous = bound.count(str("accessor_args")) ? item(bound, str("accessor_args")) : Any();
       swap.emplace_back(u.tensor, item(bound, str("accessor")));
-      if (truthy(item(layout, str("compile_time_args")))) {
-        compile_args.push_back(dict({{str("tensor"), str(u.tensor)},
-                                     {str("offset"), Any(as_int(expr_of(args, "cta_offset")(ctx)))}}));
+      if (truthy(item(layout, str(records::accessor::kCompileTimeArgs)))) {
+        Any offset(as_int(expr_of(args, "cta_offset")(ctx)));
+        namespace aa = records::accessor_args;
+        compile_args.push_back(dict({{str(aa::kTensor), str(u.tensor)}, {str(aa::kOffset), offset}}));
       }
       tensor_args.Set(String(ir::Var(addr).name()), str(u.tensor));
     }

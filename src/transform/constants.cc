@@ -2,6 +2,7 @@
 // when its body uses a tile primitive that needs it. Later passes treat it as any input tensor (layout, accessor,
 // runtime argument); the host fills it from tt.constants instead of reading a user array.
 #include "engine_common.h"
+#include "records.h"
 
 namespace tl::engines {
 
@@ -41,7 +42,8 @@ Any constants(const std::string& name, const Dict& options, const ConstantsParam
         rows.push_back(Any(r));
       }
     }
-    Dict constant = ordered({{"value", value(ctx)}, {"rows", rows}});
+    namespace tc = records::tensor_constant;
+    Dict constant = ordered({{tc::kValue, value(ctx)}, {tc::kRows, rows}});
     Dict table = attr_dict(func, keys::kTtConstants);
     table.Set(String(tensor), constant);
     Any added = prim_func(func_params, f.body(), f.ret_type(), f.attrs());

@@ -172,7 +172,7 @@ Any lower_tiles(const std::string& name, const Dict& options, const LowerTilesPa
                  [&cbs](const TileOp& gemm, int64_t) { return cbs.find(gemm.out->name + "#partial") != nullptr; });
     std::vector<std::string> absorbed;  // zero fills a gemm accumulates into: they have no CB
     for (const TileOp& op : ops) {
-      if (op.kind == "fill" && !cbs.find(op.writes)) absorbed.push_back(op.writes);
+      if (op.kind == tile_op::kFill && !cbs.find(op.writes)) absorbed.push_back(op.writes);
     }
     std::vector<std::pair<Any, std::vector<Any>>> replacement;  // statement -> the lowerings of its ops, in order
     std::vector<std::pair<const TileOp*, Any>> around;             // ops before/after a loop, and their lowerings

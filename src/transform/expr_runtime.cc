@@ -5,6 +5,7 @@
 #include <limits>
 
 #include "ir_nodes.h"
+#include "records.h"
 
 namespace tl {
 
@@ -261,9 +262,9 @@ Any data_format(const Any& dtype) { return item(data_format_entry(dtype), Any(in
 
 Any dtype_bytes(const Any& dtype) { return item(data_format_entry(dtype), Any(int64_t(1))); }
 
-Any noc_x(const Any& x, const Any& y) { return dict({{String("noc_x"), list({as_int(x), as_int(y)})}}); }
+Any noc_x(const Any& x, const Any& y) { return dict({{String(records::noc_x::kNocX), list({as_int(x), as_int(y)})}}); }
 
-Any noc_y(const Any& x, const Any& y) { return dict({{String("noc_y"), list({as_int(x), as_int(y)})}}); }
+Any noc_y(const Any& x, const Any& y) { return dict({{String(records::noc_y::kNocY), list({as_int(x), as_int(y)})}}); }
 
 Any infinity() { return Any(std::numeric_limits<double>::infinity()); }
 

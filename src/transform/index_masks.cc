@@ -11,8 +11,10 @@
 #include "engine_common.h"
 #include "tile_dataflow.h"
 #include "tile_ops_util.h"
+#include "records.h"
 
 namespace tl::masks {
+namespace im = records::index_mask;
 
 namespace {
 
@@ -198,21 +200,21 @@ Table table_of(const Form& form, int64_t tile_rows, int64_t tile_cols, int64_t s
 }
 
 Dict mask_entry(const IndexMask& mask, const Table& table) {
-  return ordered({{"p", Any(mask.form.p)}, {"q", Any(mask.form.q)}, {"first", Any(table.first)},
-                  {"step", Any(table.step)}, {"on_true", Any(mask.on_true)}, {"on_false", Any(mask.on_false)}});
+  return ordered({{im::kP, Any(mask.form.p)}, {im::kQ, Any(mask.form.q)}, {im::kFirst, Any(table.first)},
+                  {im::kStep, Any(table.step)}, {im::kOnTrue, Any(mask.on_true)}, {im::kOnFalse, Any(mask.on_false)}});
 }
 
 bool is_table_of(const Dict& constant, const IndexMask& mask, const Table& table) {
-  Any entry = get(constant, "mask");
+  Any entry = get(constant, records::tensor_constant::kMask);
   if (entry == nullptr) return false;
   Dict m = as_dict(entry);
   auto same = [](const Any& a, double b) {
     double x = as_float(a);
     return x == b || (std::isnan(x) && std::isnan(b));
   };
-  return as_int(get(m, "p")) == mask.form.p && as_int(get(m, "q")) == mask.form.q &&
-         as_int(get(m, "first")) == table.first && as_int(get(m, "step")) == table.step &&
-         same(get(m, "on_true"), mask.on_true) && same(get(m, "on_false"), mask.on_false);
+  return as_int(get(m, im::kP)) == mask.form.p && as_int(get(m, im::kQ)) == mask.form.q &&
+         as_int(get(m, im::kFirst)) == table.first && as_int(get(m, im::kStep)) == table.step &&
+         same(get(m, im::kOnTrue), mask.on_true) && same(get(m, im::kOnFalse), mask.on_false);
 }
 
 namespace {
@@ -229,8 +231,8 @@ std::pair<BufferInfo, Table> table_for(const IndexMask& mask, const Any& annotat
     for (const BufferInfo& info : tensor_params(*tables_now)) {
       Any entry = get(constants, info.name);
       if (info.name != as_str(annotation) || entry == nullptr) continue;
-      Dict m = as_dict(get(as_dict(entry), "mask"));
-      Table table{as_int(get(m, "first")), as_int(get(m, "step")), 0};
+      Dict m = as_dict(get(as_dict(entry), records::tensor_constant::kMask));
+      Table table{as_int(get(m, im::kFirst)), as_int(get(m, im::kStep)), 0};
       table.pages = info.shape[0] / tileops::tile_shape().first;
       return {info, table};
     }
@@ -241,6 +243,7 @@ std::pair<BufferInfo, Table> table_for(const IndexMask& mask, const Any& annotat
 }  // namespace tl::masks
 
 namespace tl::engines {
+namespace tc = records::tensor_constant;
 
 namespace {
 
@@ -329,7 +332,7 @@ std::string table_for(const masks::IndexMask& m, const Any& analyzer, int64_t ti
     if (masks::is_table_of(as_dict(entry), m, table)) return as_str(key);
   }
   size_t tables = 0;
-  for (const auto& [key, entry] : constants) tables += get(as_dict(entry), "mask") != nullptr ? 1 : 0;
+  for (const auto& [key, entry] : constants) tables += get(as_dict(entry), tc::kMask) != nullptr ? 1 : 0;
   std::string tensor = prefix + "_" + std::to_string(tables);
   for (const BufferInfo& info : tensor_params(func)) {
     if (info.name == tensor) {
@@ -341,8 +344,7 @@ std::string table_for(const masks::IndexMask& m, const Any& analyzer, int64_t ti
   Any type = call("tirx.BufferType", String("global"), String(m.dtype), extents, List(), int_imm(0), int64_t(64),
                   int64_t(1), Any(nullptr), List(), Any(nullptr));
   func_params.push_back(call("tirx.BufferVar", String(tensor), type, Any(nullptr)));
-  constants.Set(String(tensor),
-                ordered({{"value", Any(0.0)}, {"rows", List()}, {"mask", masks::mask_entry(m, table)}}));
+  constants.Set(String(tensor), ordered({{tc::kValue, Any(0.0)}, {tc::kRows, List()}, {tc::kMask, masks::mask_entry(m, table)}}));
   return tensor;
 }
 

@@ -1,6 +1,8 @@
 // What the engines read of a PrimFunc (ir.h).
 #include "ir.h"
 
+#include "records.h"
+
 namespace tl {
 
 Dict BufferInfo::ns() const {
@@ -9,18 +11,19 @@ Dict BufferInfo::ns() const {
   List padded_dims, block_dims;
   for (int64_t d : padded.empty() ? shape : padded) padded_dims.push_back(Any(d));
   for (size_t d = 0; d < shape.size(); ++d) block_dims.push_back(Any(blocks.empty() ? int64_t(0) : blocks[d]));
-  return dict({{String("var"), var},
-               {String("name"), String(name)},
-               {String("shape"), dims},
-               {String("dtype"), String(dtype)},
-               {String("scope"), String(scope)},
-               {String("index"), Any(index)},
+  namespace b = records::buffer_info;
+  return dict({{String(b::kVar), var},
+               {String(b::kName), String(name)},
+               {String(b::kShape), dims},
+               {String(b::kDtype), String(dtype)},
+               {String(b::kScope), String(scope)},
+               {String(b::kIndex), Any(index)},
                // The extent tiled as rows: shape[-2], or 0 for a 1-D tensor (a row vector, padded to one tile row).
-               {String("row_extent"), Any(shape.size() > 1 ? shape[shape.size() - 2] : int64_t(0))},
-               {String("on_chip"), Any(on_chip())},
-               {String("row_major"), Any(row_major)},
-               {String("padded"), padded_dims},
-               {String("blocks"), block_dims}});
+               {String(b::kRowExtent), Any(shape.size() > 1 ? shape[shape.size() - 2] : int64_t(0))},
+               {String(b::kOnChip), Any(on_chip())},
+               {String(b::kRowMajor), Any(row_major)},
+               {String(b::kPadded), padded_dims},
+               {String(b::kBlocks), block_dims}});
 }
 
 static bool is_buffer_var(const Any& p) {

@@ -2,6 +2,7 @@
 // rule emits (another call, the same call with arguments set, or a protocol's statements); `compute_init`
 // puts the compute kernel's startup protocol in front and marks the calls that must re-initialise their unit.
 #include "engine_common.h"
+#include "records.h"
 
 namespace tl {
 namespace {
@@ -13,15 +14,15 @@ Ctx kernel_facts(const Any& func) {
   List acc_dtypes;
   bool fp32 = false;
   for (const Any& cb : attr_list(func, keys::kTtCbs)) {
-    bool computed = as_str(item(cb, str("producer"))) == roles::kCompute;
-    if (as_str(item(cb, str("class"))) != "input" && computed) {
-      Any d = item(cb, str("buffer_dtype"));
+    bool computed = as_str(item(cb, str(records::cb::kProducer))) == roles::kCompute;
+    if (as_str(item(cb, str(records::cb::kClass))) != "input" && computed) {
+      Any d = item(cb, str(records::cb::kBufferDtype));
       if (!contains(acc_dtypes, d)) acc_dtypes.push_back(d);
     }
     // Integer tiles the compute kernel unpacks or packs travel through 32-bit DST (tt-metal's Int32/UInt32 need
     // fp32_dest_acc_en; the narrower unsigned formats are held there the same way).
-    if (computed || as_str(item(cb, str("consumer"))) == roles::kCompute) {
-      if (is_integer_dtype(as_str(item(cb, str("dtype"))))) fp32 = true;
+    if (computed || as_str(item(cb, str(records::cb::kConsumer))) == roles::kCompute) {
+      if (is_integer_dtype(as_str(item(cb, str(records::cb::kDtype))))) fp32 = true;
     }
   }
   for (const Any& d : acc_dtypes) {
@@ -83,7 +84,7 @@ List configuration(const Any& func, const std::vector<std::pair<std::string, Exp
   for (const auto& [name, e] : operands_of(operands, record->name)) {
     int64_t cb = as_int(e(ctx));
     for (const Any& desc : attr_list(func, keys::kTtCbs)) {
-      if (as_int(item(desc, str("index"))) == cb) out.push_back(item(desc, str("data_format")));
+      if (as_int(item(desc, str(records::cb::kIndex))) == cb) out.push_back(item(desc, str(records::cb::kDataFormat)));
     }
   }
   return out;

@@ -67,7 +67,7 @@ class Streams {
 
 bool is_zero_fill(const std::vector<TileOp>& ops, const std::string& key) {
   for (const TileOp& op : ops) {
-    if (op.kind == "fill" && op.writes == key && as_float(op.get(names::kValue)) == 0.0) return true;
+    if (op.kind == tile_op::kFill && op.writes == key && as_float(op.get(names::kValue)) == 0.0) return true;
   }
   return false;
 }
@@ -100,7 +100,8 @@ void gemm_streams(std::vector<TileOp>& ops, TileOp& op, Streams& streams, const 
 }
 
 void op_streams(std::vector<TileOp>& ops, TileOp& op, Streams& streams, const NeedsPartial& needs_partial) {
-  if (op.kind == "copy_in" || op.kind == "atomic_in" || op.kind == "rows_in" || op.kind == "im2col_in") {
+  if (op.kind == tile_op::kCopyIn || op.kind == tile_op::kAtomicIn || op.kind == tile_op::kRowsIn ||
+      op.kind == tile_op::kIm2colIn) {
     const BufferInfo& tensor = *op.tensor;
     if (tensor.dtype != op.out->dtype) {
       fail("T.copy from '" + tensor.name + "' (" + tensor.dtype + ") to '" + op.out->name + "' (" + op.out->dtype +
@@ -108,33 +109,33 @@ void op_streams(std::vector<TileOp>& ops, TileOp& op, Streams& streams, const Ne
     }
     int64_t pages = as_int(op.get(names::kRows)) * as_int(op.get(names::kCols));
     op.writes = streams.create(*op.out, op.out->dtype, roles::kReader, pages);
-  } else if (op.kind == "copy_out" || op.kind == "atomic_out" || op.kind == "rows_out") {
+  } else if (op.kind == tile_op::kCopyOut || op.kind == tile_op::kAtomicOut || op.kind == tile_op::kRowsOut) {
     op.reads = {streams.read(op.ins[0], roles::kWriter, "T.copy to '" + op.tensor->name + "'")};
     streams.find(op.reads[0])->dtype = op.tensor->dtype;  // pages leave as the tensor's format (pack converts)
-  } else if (op.kind == "turn_pass") {  // the writer's turn of program-ordered atomic adds: no CB
-  } else if (op.kind == "copy_local") {
+  } else if (op.kind == tile_op::kTurnPass) {  // the writer's turn of program-ordered atomic adds: no CB
+  } else if (op.kind == tile_op::kCopyLocal) {
     const std::string* key = streams.current_of(op.ins[0].name);
     if (key == nullptr) fail("T.copy reads on-chip buffer '" + op.ins[0].name + "' before anything writes it");
     std::string shared = *key;
     streams.set_current(op.out->name, shared);  // the same CB now also holds the destination's value
-  } else if (op.kind == "fill") {
+  } else if (op.kind == tile_op::kFill) {
     op.writes = streams.create(*op.out, op.out->dtype, roles::kCompute, as_int(op.get(names::kTiles)));
-  } else if (op.kind == "gemm") {
+  } else if (op.kind == tile_op::kGemm) {
     gemm_streams(ops, op, streams, needs_partial);
-  } else if (op.kind == "transpose" || op.kind == "tilize" || op.kind == "untilize" || op.kind == "cumsum" ||
-             op.kind == "typecast") {
+  } else if (op.kind == tile_op::kTranspose || op.kind == tile_op::kTilize || op.kind == tile_op::kUntilize ||
+             op.kind == tile_op::kCumsum || op.kind == tile_op::kTypecast) {
     // a gemm operand's transposed value, a block of a row-major tensor (un)tilized on chip, a cumulative sum, or an
     // integer block converted to or from a float one
-    const char* reader = op.kind == "transpose" ? "T.gemm"
-                         : op.kind == "cumsum"  ? "T.cumsum"
-                         : op.kind == "typecast" ? "a T.Cast store"
+    const char* reader = op.kind == tile_op::kTranspose ? "T.gemm"
+                         : op.kind == tile_op::kCumsum  ? "T.cumsum"
+                         : op.kind == tile_op::kTypecast ? "a T.Cast store"
                                                  : "T.copy";
     op.reads.clear();  // a reverse cumsum reads the block and its negation
     for (const BufferInfo& info : op.ins) op.reads.push_back(streams.read(info, roles::kCompute, reader));
-    int64_t pages = op.kind == "typecast" ? as_int(op.get(names::kTiles))
+    int64_t pages = op.kind == tile_op::kTypecast ? as_int(op.get(names::kTiles))
                                           : as_int(op.get(names::kRows)) * as_int(op.get(names::kCols));
     op.writes = streams.create(*op.out, op.out->dtype, roles::kCompute, pages);
-  } else if (op.kind == "reduce") {  // source block, scaler tile, and (clear=False) the previous value
+  } else if (op.kind == tile_op::kReduce) {  // source block, scaler tile, and (clear=False) the previous value
     std::string what = "T.reduce_" + as_str(op.get(names::kPool)) + " into '" + op.out->name + "'";
     for (const BufferInfo& info : op.ins) op.reads.push_back(streams.read(info, roles::kCompute, what));
     op.writes = streams.create(*op.out, op.out->dtype, roles::kCompute, as_int(op.get(names::kRows)));
@@ -157,7 +158,8 @@ void classify(std::vector<Stream>& live, std::vector<TileOp>& ops) {
     bool shared_ok = true;
     for (size_t op : s.consumer_ops) {
     const std::string& k = ops[op].kind;
-    shared_ok = shared_ok && (k == "eltwise" || k == "reduce" || k == "cumsum");  // cumsum_block: wait0/pop0
+    // cumsum_block: wait0/pop0
+    shared_ok = shared_ok && (k == tile_op::kEltwise || k == tile_op::kReduce || k == tile_op::kCumsum);
   }
     if (s.consumers.size() > 1 && !shared_ok && !s.carried) {  // a carried value's reads: place_waits
       std::string readers;
@@ -215,7 +217,7 @@ void share_dead(std::vector<Stream>& live, const std::vector<TileOp>& ops) {
   for (size_t i = 0; i < live.size(); ++i) {
     Stream& s = live[i];
     const std::string& kind = ops[s.producer_op].kind;
-    bool shareable = s.cls == "intermediate" && !s.carried && (kind == "eltwise" || kind == "reduce");
+    bool shareable = s.cls == "intermediate" && !s.carried && (kind == tile_op::kEltwise || kind == tile_op::kReduce);
     if (!shareable) continue;
     size_t end = live_until(ops, s);
     Group* fit = nullptr;

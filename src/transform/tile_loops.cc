@@ -23,19 +23,20 @@ bool is_prefix(const Loops& outer, const Loops& inner) {
 std::string loop_name(const Any& loop) { return loop_label(loop); }
 
 std::string reader_name(const TileOp& op) {
-  if (op.kind == "copy_out") return "T.copy to '" + op.tensor->name + "'";
-  if (op.kind == "eltwise") return "an element-wise store to '" + op.out->name + "'";
-  if (op.kind == "reduce") return "T.reduce_" + as_str(op.get(names::kPool)) + " into '" + op.out->name + "'";
-  if (op.kind == "transpose") return "an on-chip transpose (of a gemm operand or a 1-D copy)";
-  if (op.kind == "cumsum") return "T.cumsum into '" + op.out->name + "'";
-  if (op.kind == "typecast") return "a T.Cast store to '" + op.out->name + "'";
+  if (op.kind == tile_op::kCopyOut) return "T.copy to '" + op.tensor->name + "'";
+  if (op.kind == tile_op::kEltwise) return "an element-wise store to '" + op.out->name + "'";
+  if (op.kind == tile_op::kReduce) return "T.reduce_" + as_str(op.get(names::kPool)) + " into '" + op.out->name + "'";
+  if (op.kind == tile_op::kTranspose) return "an on-chip transpose (of a gemm operand or a 1-D copy)";
+  if (op.kind == tile_op::kCumsum) return "T.cumsum into '" + op.out->name + "'";
+  if (op.kind == tile_op::kTypecast) return "a T.Cast store to '" + op.out->name + "'";
   return "T." + op.kind;
 }
 
 // Element-wise stores, reductions, gemms and index masks (their table) read a block without freeing it (whole-block
 // reads, wait/pop flags).
 void require_block_reader(const TileOp& reader, const Stream& s, const Any& loop, const std::string& why) {
-  if (reader.kind == "eltwise" || reader.kind == "reduce" || reader.kind == "gemm" || reader.kind == "mask") return;
+  const std::string& k = reader.kind;
+  if (k == tile_op::kEltwise || k == tile_op::kReduce || k == tile_op::kGemm || k == tile_op::kMask) return;
   fail("on-chip buffer '" + s.buffer.name + "' is " + why + " loop " + loop_name(loop) + " and read inside it by " +
        reader_name(reader) + ", which waits for and frees its operand itself; only element-wise stores, "
        "reductions and gemms can read a value that stays in its CB across iterations (copy it to another buffer inside the "
@@ -50,8 +51,9 @@ const Any* entered_loop(const std::vector<TileOp>& ops, const Stream& s, size_t 
   const Loops& r = ops[reader].loops;
   if (is_prefix(p, r)) return p.size() < r.size() ? &r[p.size()] : nullptr;
   Loops k_loop = r;
-  if (prod.kind == "gemm" && !p.empty()) k_loop.push_back(p.back());
-  if (prod.kind == "gemm" && k_loop.size() == p.size() && is_prefix(k_loop, p)) return nullptr;  // after the K loop
+  if (prod.kind == tile_op::kGemm && !p.empty()) k_loop.push_back(p.back());
+  // after the K loop
+  if (prod.kind == tile_op::kGemm && k_loop.size() == p.size() && is_prefix(k_loop, p)) return nullptr;
   const Any& loop = p[std::min(r.size(), p.size() - 1)];
   fail("on-chip buffer '" + s.buffer.name + "' is written in every iteration of loop " + loop_name(loop) +
        " and read after it by " + reader_name(ops[reader]) + "; only a value the loop carries (read in the loop "
@@ -73,7 +75,8 @@ Stream* loop_value(std::vector<TileOp>& ops, std::vector<Stream>& streams, const
   Stream* last = nullptr;
   for (Stream& t : streams) {
     const TileOp& w = ops[t.producer_op];
-    if (&t == &s || t.buffer.name != s.buffer.name || w.kind == "gemm" || t.key.find("#partial") != std::string::npos) {
+    if (&t == &s || t.buffer.name != s.buffer.name || w.kind == tile_op::kGemm ||
+        t.key.find("#partial") != std::string::npos) {
       continue;
     }
     auto at = std::find_if(w.loops.begin(), w.loops.end(), [&](const Any& l) { return l.same_as(loop); });
@@ -91,7 +94,7 @@ Stream* loop_value(std::vector<TileOp>& ops, std::vector<Stream>& streams, const
 // `s` starts the value `loop` carries and `next` is the loop's new value: one CB (the old block, then the new one).
 void merge_carried(std::vector<TileOp>& ops, Stream& s, const Stream& next, const Any& loop) {
   const TileOp& init = ops[s.producer_op];
-  if (init.kind == "copy_in") {
+  if (init.kind == tile_op::kCopyIn) {
     fail("on-chip buffer '" + s.buffer.name + "' is carried across loop " + loop_name(loop) + " but starts as a T.copy "
          "from tensor '" + init.tensor->name + "' (the reader kernel) while the loop computes it (the compute kernel); "
          "a CB has one producer, so start it on chip (T.clear / T.fill) or copy it into another buffer first");
@@ -112,7 +115,7 @@ void merge_carried(std::vector<TileOp>& ops, Stream& s, const Stream& next, cons
            "loop after it is rewritten, by " + reader_name(ops[r]) + "; the tenstorrent backend reads a carried "
            "value in the loop only before the loop rewrites it (write the new value to another buffer first)");
     }
-    if (ops[r].kind == "copy_out" || ops[r].kind == "gemm") {
+    if (ops[r].kind == tile_op::kCopyOut || ops[r].kind == tile_op::kGemm) {
       fail("on-chip buffer '" + s.buffer.name + "' is carried across loop " + loop_name(loop) + " and read after "
            "it by " + reader_name(ops[r]) + "; a carried value's CB is read by the compute kernel only");
     }
@@ -135,7 +138,7 @@ void set_flag(TileOp& op, const std::string& key, std::vector<int64_t>& flags, b
 
 TileOp hold_op(const char* kind, const Any& loop, const Stream& s, const Loops& loops) {
   TileOp op{kind, loop};
-  op.place = std::string(kind) == "hold" ? "before" : "after";
+  op.place = std::string(kind) == tile_op::kHold ? "before" : "after";
   op.loops = loops;
   op.ins = {s.buffer};
   op.reads = {s.key};
@@ -152,18 +155,18 @@ void place_span(std::vector<TileOp>& ops, std::vector<TileOp>& added, const Stre
   const TileOp& first = ops[reads.front()];
   const TileOp& last = ops[reads.back()];
   if (first.loops.size() > level.size()) {
-    added.push_back(hold_op("hold", first.loops[level.size()], s, level));
+    added.push_back(hold_op(tile_op::kHold, first.loops[level.size()], s, level));
   } else {
     set_flag(ops[reads.front()], s.key, ops[reads.front()].waits, true);
   }
   if (last.loops.size() > level.size()) {
-    added.push_back(hold_op("release", last.loops[level.size()], s, level));
+    added.push_back(hold_op(tile_op::kRelease, last.loops[level.size()], s, level));
   } else {
     set_flag(ops[reads.back()], s.key, ops[reads.back()].pops, false);
   }
   for (size_t r : reads) {
     if (ops[r].loops.size() > level.size()) require_block_reader(ops[r], s, ops[r].loops[level.size()], "made before");
-    if (s.carried && reads.size() > 1 && ops[r].kind != "eltwise" && ops[r].kind != "reduce") {
+    if (s.carried && reads.size() > 1 && ops[r].kind != tile_op::kEltwise && ops[r].kind != tile_op::kReduce) {
       fail("on-chip buffer '" + s.buffer.name + "' is read by " + std::to_string(reads.size()) + " tile operations, "
            "one of them " + reader_name(ops[r]) + "; only element-wise stores and reductions may share a value, any "
            "other reader needs its own copy (T.copy it to another buffer first)");
@@ -231,9 +234,9 @@ void place_waits(std::vector<TileOp>& ops, const std::vector<Stream>& streams) {
     if (!in_loop.empty()) {
       place_span(ops, added, s, in_loop, inside);  // every iteration waits for the old block and frees it
       if (after.empty()) {  // the last iteration's value, never read: waited for and freed after the loop
-        added.push_back(hold_op("hold", inside.back(), s, level));
+        added.push_back(hold_op(tile_op::kHold, inside.back(), s, level));
         added.back().place = "after";
-        added.push_back(hold_op("release", inside.back(), s, level));
+        added.push_back(hold_op(tile_op::kRelease, inside.back(), s, level));
       }
     }
     for (const std::vector<size_t>& span : arm_spans(ops, s, after)) place_span(ops, added, s, span, level);
@@ -247,13 +250,13 @@ namespace tl::tileops {
 
 void copy_out_carried(std::vector<TileOp>& ops) {
   for (size_t c = 0; c < ops.size(); ++c) {
-    if (ops[c].kind != "copy_out" || ops[c].ins[0].shape.size() != 2) continue;
+    if (ops[c].kind != tile_op::kCopyOut || ops[c].ins[0].shape.size() != 2) continue;
     const BufferInfo value = ops[c].ins[0];
     const std::vector<Any>& level = ops[c].loops;
     bool carried = false;
     for (size_t w = 0; w < c; ++w) {
       const TileOp& op = ops[w];
-      if (!op.out || op.out->name != value.name || op.kind == "gemm" || op.loops.size() <= level.size() ||
+      if (!op.out || op.out->name != value.name || op.kind == tile_op::kGemm || op.loops.size() <= level.size() ||
           !is_prefix(level, op.loops)) {
         continue;
       }
@@ -267,7 +270,7 @@ void copy_out_carried(std::vector<TileOp>& ops) {
     if (!carried) continue;
     BufferInfo copy = value;
     copy.name = value.name + "_out";
-    TileOp op{"eltwise", ops[c].stmt, copy, {value}};
+    TileOp op{tile_op::kEltwise, ops[c].stmt, copy, {value}};
     op.loops = level;
     op.branches = ops[c].branches;
     op.fields = eltwise_fields(copy, {"none", "none", "none", "none", "none"}, 0);
@@ -302,7 +305,8 @@ std::vector<size_t> readers_until_rewrite(const std::vector<TileOp>& ops, size_t
 
 void defer_carried_writes(std::vector<TileOp>& ops) {
   for (size_t w = 0; w < ops.size(); ++w) {
-    if (!ops[w].out || ops[w].loops.empty() || ops[w].kind == "gemm" || ops[w].kind == "copy_in") continue;
+    const std::string& k = ops[w].kind;
+    if (!ops[w].out || ops[w].loops.empty() || k == tile_op::kGemm || k == tile_op::kCopyIn) continue;
     const BufferInfo value = *ops[w].out;
     const Loops level = ops[w].loops;
     bool read_before = false;  // the body reads the previous iteration's value (before any write of it)
@@ -326,7 +330,7 @@ void defer_carried_writes(std::vector<TileOp>& ops) {
         if (in.name == value.name) in = next;
       }
     }
-    TileOp copy{"eltwise", ops[end].stmt, value, {next}};
+    TileOp copy{tile_op::kEltwise, ops[end].stmt, value, {next}};
     copy.loops = level;
     copy.branches = ops[w].branches;
     copy.place = ops[end].place;

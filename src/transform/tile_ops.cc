@@ -43,7 +43,7 @@ BufferInfo transposed(const BufferInfo& operand) {
 
 TileOp transpose_op(const ir::TilePrimitiveCall& stmt, const BufferInfo& operand) {
   auto [rows, cols] = tiles(operand, "gemm operand");
-  TileOp op{"transpose", stmt, transposed(operand), {operand}};
+  TileOp op{tile_op::kTranspose, stmt, transposed(operand), {operand}};
   op.fields = {{names::kRows, Any(rows)}, {names::kCols, Any(cols)}};
   return op;
 }
@@ -102,7 +102,7 @@ std::vector<TileOp> classify_gemm(const ir::TilePrimitiveCall& stmt, const std::
     auto extent = k_loop ? ir::IntImm::from(k_loop->extent()) : std::nullopt;
     k_count = extent ? Any(extent->value()) : k_loop ? k_loop->extent().any() : Any(int64_t(0));
   }
-  TileOp op{"gemm", stmt, d.info, {lhs, rhs}};
+  TileOp op{tile_op::kGemm, stmt, d.info, {lhs, rhs}};
   op.fields = {{names::kMt, Any(mt)}, {names::kNt, Any(nt)}, {names::kKt, Any(ak)}, {names::kK, k},
                {names::kKCount, k_count}, {names::kTransposed, Any(transpose_a || transpose_b)},
                {names::kTilized, Any(false)}, {names::kClear, Any(clear)}};
@@ -125,7 +125,7 @@ TileOp classify_fill(const ir::TilePrimitiveCall& stmt) {
   if (!ir::FloatImm::matches(value) && !ir::IntImm::matches(value)) {
     fail("T.fill of '" + dst.info.name + "' with a non-constant value (" + format_value(value) + ")");
   }
-  TileOp op{"fill", stmt, dst.info};
+  TileOp op{tile_op::kFill, stmt, dst.info};
   op.fields = {{names::kValue, Any(as_float(value))}, {names::kTiles, Any(rows * cols)}};
   return op;
 }
@@ -270,13 +270,13 @@ void set_field(TileOp& op, const char* name, Any value) {
 // operand in the operand's own format (the writer's pack converts a copy out, so other conversions stay aliases).
 void convert_gemm_operands(std::vector<TileOp>& ops) {
   for (size_t c = 0; c < ops.size(); ++c) {
-    if (ops[c].kind != "copy_local" || ops[c].out->dtype == ops[c].ins[0].dtype) continue;
+    if (ops[c].kind != tile_op::kCopyLocal || ops[c].out->dtype == ops[c].ins[0].dtype) continue;
     for (size_t r = c + 1; r < ops.size(); ++r) {
-      bool operand = ops[r].kind == "gemm" && std::any_of(ops[r].ins.begin(), ops[r].ins.end(), [&](const BufferInfo& in) {
+      bool operand = ops[r].kind == tile_op::kGemm && std::any_of(ops[r].ins.begin(), ops[r].ins.end(), [&](const BufferInfo& in) {
                        return in.name == ops[c].out->name;
                      });
       if (!operand) continue;
-      ops[c].kind = "eltwise";
+      ops[c].kind = tile_op::kEltwise;
       ops[c].fields = eltwise_fields(*ops[c].out, {"none", "none", "none", "none", "none"}, 0);
       break;
     }
@@ -290,7 +290,7 @@ void convert_gemm_operands(std::vector<TileOp>& ops) {
 // add then accumulates onto the buffer (a matmul accumulates onto DST, not onto a CB's block).
 void gemm_accumulation(std::vector<TileOp>& ops) {
   for (size_t g = 0; g < ops.size(); ++g) {
-    if (ops[g].kind != "gemm" || ops[g].loops.empty() || truthy(ops[g].get(names::kClear))) continue;
+    if (ops[g].kind != tile_op::kGemm || ops[g].loops.empty() || truthy(ops[g].get(names::kClear))) continue;
     const BufferInfo acc = *ops[g].out;
     const TileOp* last = nullptr;
     for (size_t w = 0; w < g; ++w) {
@@ -302,13 +302,13 @@ void gemm_accumulation(std::vector<TileOp>& ops) {
     }
     set_field(ops[g], names::kK, Any(int64_t(0)));
     set_field(ops[g], names::kKCount, Any(int64_t(1)));
-    if (last->kind == "fill" && as_float(last->get(names::kValue)) == 0.0) continue;
+    if (last->kind == tile_op::kFill && as_float(last->get(names::kValue)) == 0.0) continue;
     BufferInfo product = acc;
     product.var = Any();
     product.name = acc.name + "_product";
     ops[g].out = product;
     set_field(ops[g], names::kClear, Any(true));
-    TileOp add{"eltwise", ops[g].stmt, acc, {acc, product}};
+    TileOp add{tile_op::kEltwise, ops[g].stmt, acc, {acc, product}};
     add.loops = ops[g].loops;
     add.branches = ops[g].branches;
     add.fields = eltwise_fields(acc, {"add", "none", "none", "none", "none"}, 0);
@@ -321,7 +321,7 @@ void gemm_accumulation(std::vector<TileOp>& ops) {
 // value like any element-wise read) and the transpose reads the copy.
 void copy_shared_transposes(std::vector<TileOp>& ops) {
   for (size_t t = 0; t < ops.size(); ++t) {
-    if (ops[t].kind != "transpose") continue;
+    if (ops[t].kind != tile_op::kTranspose) continue;
     const BufferInfo value = ops[t].ins[0];
     auto writes = [&](size_t o) { return ops[o].out && ops[o].out->name == value.name; };
     size_t from = t, to = t + 1;
@@ -334,7 +334,7 @@ void copy_shared_transposes(std::vector<TileOp>& ops) {
     if (!shared) continue;
     BufferInfo copy = value;
     copy.name = value.name + "_copy";
-    TileOp op{"eltwise", ops[t].stmt, copy, {value}};
+    TileOp op{tile_op::kEltwise, ops[t].stmt, copy, {value}};
     op.loops = ops[t].loops;
     op.branches = ops[t].branches;
     op.fields = eltwise_fields(copy, {"none", "none", "none", "none", "none"}, 0);
@@ -351,8 +351,8 @@ void copy_shared_transposes(std::vector<TileOp>& ops) {
 void mark_tilized_operands(std::vector<TileOp>& ops) {
   std::set<std::string> tilized;
   for (TileOp& op : ops) {
-    if (op.kind == "tilize") tilized.insert(op.out->name);
-    if (op.kind != "gemm") continue;
+    if (op.kind == tile_op::kTilize) tilized.insert(op.out->name);
+    if (op.kind != tile_op::kGemm) continue;
     bool reads = std::any_of(op.ins.begin(), op.ins.end(), [&](const BufferInfo& b) { return tilized.count(b.name); });
     for (auto& [key, value] : op.fields) {
       if (key == names::kTilized) value = Any(reads);
@@ -370,8 +370,8 @@ std::vector<TileOp> tile_ops(const Any& func) {
   gemm_accumulation(ops);
   mark_tilized_operands(ops);
   for (const TileOp& op : ops) {
-    const Any& k_count = op.kind == "gemm" ? op.get(names::kKCount) : Any();
-    if (op.kind == "gemm" && is_int(k_count) && as_int(k_count) == 0) {
+    const Any& k_count = op.kind == tile_op::kGemm ? op.get(names::kKCount) : Any();
+    if (op.kind == tile_op::kGemm && is_int(k_count) && as_int(k_count) == 0) {
       fail("T.gemm into '" + op.out->name + "' accumulates over " + loop_label(op.loops.back()) + ", whose trip "
            "count is known only as it ends; the K loop of a gemm needs an extent its last step can be told by "
            "(a T.serial / T.Pipelined loop)");

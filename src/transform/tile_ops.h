@@ -7,6 +7,7 @@
 #include <set>
 
 #include "engines.h"
+#include "records.h"
 
 namespace tl {
 
@@ -18,13 +19,13 @@ struct Branch {
 };
 
 struct TileOp {
-  // copy_in | copy_out | rows_in | rows_out | im2col_in | tilize | untilize | atomic_in | atomic_out | copy_local | fill |
-  // mask | gemm | transpose | eltwise | reduce | hold | release | turn_pass
+  // one of tile_op::k* (records.h): the kinds and their fields are declared by specs/records/tile_ops.yaml
   std::string kind;
   Any stmt;          // the statement the op replaces (the ops of one statement replace it in order)
   std::optional<BufferInfo> out;
   std::vector<BufferInfo> ins;
-  /*! \brief What lower_tiles cases see of the op (names:: constants; generator/rules.py TILE_OP_FIELDS). */
+  /*! \brief What lower_tiles cases see of the op (names:: constants; the fields of its kind in
+   * specs/records/tile_ops.yaml). */
   std::vector<std::pair<std::string, Any>> fields;
   std::optional<BufferInfo> tensor;  // copy_in/copy_out: the DRAM tensor
   std::vector<std::string> reads;    // stream keys (set by dataflow)

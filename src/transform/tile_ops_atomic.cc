@@ -62,14 +62,14 @@ std::vector<TileOp> atomic_ops(const ir::TilePrimitiveCall& call, const Any& stm
   Region block = dst;
   block.extents = value.shape;
   TileOp in = tensor_copy(call, block, {Any(), value.name + "_atomic_in", value.shape, "float32", "shared"}, true);
-  in.kind = "atomic_in";
+  in.kind = tile_op::kAtomicIn;
   in.stmt = stmt;
   BufferInfo sum{Any(), value.name + "_atomic_sum", value.shape, "float32", "shared"};
-  TileOp add{"eltwise", stmt, sum, {*in.out, value}};
+  TileOp add{tile_op::kEltwise, stmt, sum, {*in.out, value}};
   tiles(value, "T.atomic_add fragment");  // refuses a fragment that is not whole tiles
   add.fields = eltwise_fields(sum, EltwiseUnits{"add", "none", "none", "none", "none"}, 0);
   TileOp out = tensor_copy(call, block, sum, false);
-  out.kind = "atomic_out";
+  out.kind = tile_op::kAtomicOut;
   out.stmt = stmt;
   return {in, add, out};
 }
@@ -89,7 +89,7 @@ void require_once_per_block(const TileOp& op, std::vector<std::string>& targets)
          "backend orders the atomic adds of a split-K group in turns that every member takes, so each member adds "
          "once, unconditionally (add a zero fragment instead of skipping)");
   }
-  if (op.kind != "atomic_in") return;
+  if (op.kind != tile_op::kAtomicIn) return;
   if (std::find(targets.begin(), targets.end(), op.tensor->name) != targets.end()) {
     fail(what + " appears twice in the kernel; the tenstorrent backend orders one atomic_add per output block and "
          "tensor (add the fragments on chip first)");
@@ -161,13 +161,13 @@ void atomic_order(std::vector<TileOp>& ops, const Any& func) {
                                    })});
   std::vector<std::string> targets;
   for (TileOp& op : ops) {
-    if (op.kind != "atomic_in" && op.kind != "atomic_out") continue;
+    if (op.kind != tile_op::kAtomicIn && op.kind != tile_op::kAtomicOut) continue;
     if (is_none(step)) fail(std::string(kAtomic) + " outside the per-core loop of a T.Kernel grid");
     require_once_per_block(op, targets);
     require_output_block(op, attr_dict(func, keys::kTtLaunchVars), grid);
     op.fields.emplace_back(names::kMember, member);
-    op.fields.emplace_back(op.kind == "atomic_in" ? names::kStep : names::kMembers,
-                           op.kind == "atomic_in" ? step : Any(members));
+    op.fields.emplace_back(op.kind == tile_op::kAtomicIn ? names::kStep : names::kMembers,
+                           op.kind == tile_op::kAtomicIn ? step : Any(members));
   }
 }
 

@@ -27,8 +27,8 @@ std::string branch_text(const std::vector<Branch>& branches) {
 }
 
 std::string op_text(const TileOp& op) {
-  if (op.kind == "copy_out" || op.kind == "atomic_out") return "T.copy to '" + op.tensor->name + "'";
-  if (op.kind == "copy_in" || op.kind == "atomic_in") return "T.copy from '" + op.tensor->name + "'";
+  if (op.kind == tile_op::kCopyOut || op.kind == tile_op::kAtomicOut) return "T.copy to '" + op.tensor->name + "'";
+  if (op.kind == tile_op::kCopyIn || op.kind == tile_op::kAtomicIn) return "T.copy from '" + op.tensor->name + "'";
   if (op.out) return "the " + op.kind + " op writing '" + op.out->name + "'";
   return "the " + op.kind + " op";
 }
@@ -37,7 +37,7 @@ std::string op_text(const TileOp& op) {
 std::vector<std::string> values_read(const TileOp& op) {
   std::vector<std::string> names;
   for (const BufferInfo& in : op.ins) names.push_back(in.name);
-  if (op.kind == "gemm" && !truthy(op.get(names::kClear))) names.push_back(op.out->name);
+  if (op.kind == tile_op::kGemm && !truthy(op.get(names::kClear))) names.push_back(op.out->name);
   return names;
 }
 
@@ -86,7 +86,7 @@ std::string crossing_refusal(const std::vector<TileOp>& ops, size_t w, size_t r,
 
 void route_branch_values(std::vector<TileOp>& ops) {
   for (size_t c = 0; c < ops.size(); ++c) {
-    if (ops[c].kind != "copy_out" && ops[c].kind != "atomic_out") continue;
+    if (ops[c].kind != tile_op::kCopyOut && ops[c].kind != tile_op::kAtomicOut) continue;
     const BufferInfo value = ops[c].ins[0];
     auto w = writer_of(ops, c, value.name);
     if (!w || !is_prefix(ops[*w].branches, ops[c].branches)) continue;
@@ -96,7 +96,7 @@ void route_branch_values(std::vector<TileOp>& ops) {
     BufferInfo copy = value;
     copy.var = Any();
     copy.name = value.name + (ops[c].branches[ops[*w].branches.size()].then ? "_then" : "_else");
-    TileOp op{"eltwise", ops[c].stmt, copy, {value}};
+    TileOp op{tile_op::kEltwise, ops[c].stmt, copy, {value}};
     op.loops = ops[c].loops;
     op.branches = ops[c].branches;
     op.place = ops[c].place;

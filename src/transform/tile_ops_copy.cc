@@ -78,7 +78,7 @@ TileRegion tile_region(const Region& tensor, const BufferInfo& onchip) {
 TileOp tileops::tensor_copy(const ir::TilePrimitiveCall& stmt, const Region& tensor, const BufferInfo& onchip, bool in) {
   auto [rows, cols] = tiles(onchip, "on-chip buffer");
   TileRegion at = tile_region(tensor, onchip);
-  TileOp op{in ? "copy_in" : "copy_out", stmt};
+  TileOp op{in ? tile_op::kCopyIn : tile_op::kCopyOut, stmt};
   if (in) op.out = onchip;
   if (!in) op.ins = {onchip};
   op.tensor = tensor.info;
@@ -167,20 +167,20 @@ std::vector<TileOp> vector_copy(const ir::TilePrimitiveCall& stmt, const Region&
   if (in) {
     row.var = Any();
     row.scope = "shared";
-    TileOp read{"copy_in", stmt, row};
+    TileOp read{tile_op::kCopyIn, stmt, row};
     read.tensor = tensor.info;
     read.pad_rows = true;  // rows 1-31 of a 1-D tensor's tiles
     read.pad_cols = vec.shape[0] % tile_shape().second != 0 ||
                     (!ir::IntImm::from(tensor.mins[n - 1]) && tensor.info.shape[n - 1] % tensor.extents[n - 1] != 0);
     read.fields = {{names::kTensor, tensor.info.var}, {names::kRow, row_at}, {names::kCol, col},
                    {names::kRows, Any(int64_t(1))}, {names::kCols, Any(rows)}, {names::kRowTiles, Any(row_tiles)}};
-    TileOp transpose{"transpose", stmt, vec, {row}};
+    TileOp transpose{tile_op::kTranspose, stmt, vec, {row}};
     transpose.fields = {{names::kRows, Any(int64_t(1))}, {names::kCols, Any(rows)}};
     return {read, transpose};
   }
-  TileOp transpose{"transpose", stmt, row, {vec}};
+  TileOp transpose{tile_op::kTranspose, stmt, row, {vec}};
   transpose.fields = {{names::kRows, Any(rows)}, {names::kCols, Any(cols)}};
-  TileOp out{"copy_out", stmt};
+  TileOp out{tile_op::kCopyOut, stmt};
   out.ins = {row};
   out.tensor = tensor.info;
   out.fields = {{names::kTensor, tensor.info.var}, {names::kRow, row_at}, {names::kCol, col},
@@ -198,7 +198,7 @@ std::vector<TileOp> tileops::classify_copy(const ir::TilePrimitiveCall& stmt) {
   if (dst_chip && src_chip) {
     require_full(dst, "T.copy");
     require_full(src, "T.copy");
-    return {TileOp{"copy_local", stmt, dst.info, {src.info}}};
+    return {TileOp{tile_op::kCopyLocal, stmt, dst.info, {src.info}}};
   }
   const Region& onchip = dst_chip ? dst : src;
   require_full(onchip, "T.copy");

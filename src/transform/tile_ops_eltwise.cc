@@ -283,7 +283,7 @@ TileOp classify_eltwise(const std::vector<ir::For>& loops, const ir::BufferStore
   if (auto c = constant_of(value)) {  // a constant store: the op map's literal entry (a fill)
     if (literal_op() == nullptr) fail("element-wise store '" + text + "' stores a constant; use T.fill" + supported());
     auto [rows, cols] = tiles(out, "on-chip buffer");
-    TileOp op{"fill", loops[0], out};
+    TileOp op{tile_op::kFill, loops[0], out};
     op.fields = {{names::kValue, Any(*c)}, {names::kTiles, Any(rows * cols)}};
     return op;
   }
@@ -296,7 +296,7 @@ TileOp classify_eltwise(const std::vector<ir::For>& loops, const ir::BufferStore
     fail("element-wise store '" + text + "': operand " + format_value(expr) + " " + refusal(expr, out, lvars));
   };
   Lowered low = lower_value(value, text, out, leaf);
-  TileOp op{"eltwise", loops[0], out, low.leaves};
+  TileOp op{tile_op::kEltwise, loops[0], out, low.leaves};
   op.fields = eltwise_fields(out, {low.binary, low.sfpu_binary, low.sfpu, low.scalar, "none"}, low.bits);
   return op;
 }

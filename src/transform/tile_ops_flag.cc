@@ -81,8 +81,8 @@ std::pair<Any, Any> element_at(const BufferInfo& tensor, const ffi::Array<Any>& 
 void require_steps(const std::vector<TileOp>& inner, const std::string& text, const std::string& tensor) {
   bool gemm = false;
   for (const TileOp& op : inner) {
-    bool step = op.kind == "gemm" && !truthy(op.get(names::kClear)) && !truthy(op.get(names::kTransposed));
-    if (op.kind != "copy_in" && !step) {
+    bool step = op.kind == tile_op::kGemm && !truthy(op.get(names::kClear)) && !truthy(op.get(names::kTransposed));
+    if (op.kind != tile_op::kCopyIn && !step) {
       std::string what = op.out ? "the " + op.kind + " op writing '" + op.out->name + "'" : "the " + op.kind + " op";
       fail(text + " reads '" + tensor + "' and holds " + what + "; the tenstorrent backend runs only T.copy "
            "loads from DRAM and the K steps of gemms (not transposed, accumulating) under a condition read from a "
@@ -160,7 +160,7 @@ bool flag_branch(const ir::IfThenElse& cond, const std::vector<Any>& loops, std:
   flag.var = Any();
   flag.scope = "shared";
   flag.index = -1;
-  TileOp read{"copy_in", cond.any(), flag};
+  TileOp read{tile_op::kCopyIn, cond.any(), flag};
   read.tensor = tensor;
   read.loops = loops;
   read.fields = {{names::kTensor, tensor.var}, {names::kRow, fn::mul(fn::floordiv(row, Any(th)), Any(th))},
@@ -181,7 +181,7 @@ bool flag_branch(const ir::IfThenElse& cond, const std::vector<Any>& loops, std:
   ops.push_back(read);
   for (TileOp& op : inner) {
     op.stmt = cond.any();  // the if is replaced by its ops: every kernel runs them (the gemm tests the value)
-    if (op.kind == "gemm") {
+    if (op.kind == tile_op::kGemm) {
       set_flag_fields(op, &flag, fn::floordiv(byte, Any(int64_t(4))), scale, bytes == 4 ? 0 : 256, range->lo,
                       range->hi, range->inside);
     }

@@ -28,7 +28,7 @@ int64_t dst_tiles_32bit() {
 
 void integer_reductions(std::vector<TileOp>& ops) {
   for (TileOp& op : ops) {
-    if (op.kind != "reduce" || !is_integer_dtype(op.ins[0].dtype)) continue;
+    if (op.kind != tile_op::kReduce || !is_integer_dtype(op.ins[0].dtype)) continue;
     const BufferInfo& src = op.ins[0];
     std::string what = "T.reduce_" + as_str(op.get(names::kPool)) + "(" + src.name + ", " + op.out->name + ")";
     if (src.dtype != "int32" || op.out->dtype != "int32") {

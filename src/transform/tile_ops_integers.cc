@@ -24,7 +24,7 @@ bool pure_copy(const TileOp& op) {
 // from float32 or bfloat16, the conversions of Metalium's typecast whose results the emulator reproduces exactly.
 void integer_casts(std::vector<TileOp>& ops) {
   for (TileOp& op : ops) {
-    if (op.kind != "eltwise" || !pure_copy(op)) continue;
+    if (op.kind != tile_op::kEltwise || !pure_copy(op)) continue;
     const std::string& from = op.ins[0].dtype;
     const std::string& to = op.out->dtype;
     if (is_integer_dtype(from) == is_integer_dtype(to)) continue;
@@ -39,7 +39,7 @@ void integer_casts(std::vector<TileOp>& ops) {
     }
     int64_t tiles = as_int(op.get(names::kTiles));
     op.ins.resize(1);
-    op.kind = "typecast";
+    op.kind = tile_op::kTypecast;
     op.fields = {{names::kTiles, Any(tiles)}, {names::kCastFrom, Any(format_code(from))},
                  {names::kCastTo, Any(format_code(to))}};
   }
@@ -50,20 +50,22 @@ void integer_casts(std::vector<TileOp>& ops) {
 // they are refused naming the op.
 void refuse_integer_math(const std::vector<TileOp>& ops) {
   for (const TileOp& op : ops) {
-    bool sfpu_reduce = op.kind == "reduce" && as_int(op.get(names::kSfpuInt32)) == 1;  // integer_reductions
-    bool math = op.kind == "eltwise" || op.kind == "gemm" || (op.kind == "reduce" && !sfpu_reduce) ||
-                op.kind == "fill" ||
-                (op.kind == "copy_local" && is_integer_dtype(op.out->dtype) != is_integer_dtype(op.ins[0].dtype));
+    bool sfpu_reduce = op.kind == tile_op::kReduce && as_int(op.get(names::kSfpuInt32)) == 1;  // integer_reductions
+    const std::string& k = op.kind;
+    bool math = k == tile_op::kEltwise || k == tile_op::kGemm || (k == tile_op::kReduce && !sfpu_reduce) ||
+                k == tile_op::kFill ||
+                (k == tile_op::kCopyLocal && is_integer_dtype(op.out->dtype) != is_integer_dtype(op.ins[0].dtype));
     if (!math) continue;
     std::vector<BufferInfo> operands = op.ins;
-    if (op.kind == "gemm") operands.resize(2);  // a third input is the flag tile of its condition (tile_ops_flag.cc)
+    // a third input is the flag tile of its condition (tile_ops_flag.cc)
+    if (op.kind == tile_op::kGemm) operands.resize(2);
     if (op.out) operands.push_back(*op.out);
     for (const BufferInfo& b : operands) {
       if (!is_integer_dtype(b.dtype)) continue;
-      std::string what = op.kind == "eltwise"  ? "element-wise store to '" + op.out->name + "'"
-                         : op.kind == "fill"   ? "T.fill of '" + op.out->name + "'"
-                         : op.kind == "gemm"   ? "T.gemm into '" + op.out->name + "'"
-                         : op.kind == "reduce" ? "reduction into '" + op.out->name + "'"
+      std::string what = op.kind == tile_op::kEltwise  ? "element-wise store to '" + op.out->name + "'"
+                         : op.kind == tile_op::kFill   ? "T.fill of '" + op.out->name + "'"
+                         : op.kind == tile_op::kGemm   ? "T.gemm into '" + op.out->name + "'"
+                         : op.kind == tile_op::kReduce ? "reduction into '" + op.out->name + "'"
                                                : "T.copy from '" + op.ins[0].name + "' to '" + op.out->name + "'";
       fail(what + " computes on the " + b.dtype + " buffer '" + b.name + "'; the tenstorrent backend moves integer "
            "and boolean blocks (T.copy between DRAM and on-chip buffers of one dtype) and converts int32 to and from "

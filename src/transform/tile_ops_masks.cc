@@ -25,7 +25,7 @@ std::vector<TileOp> mask_ops(const std::vector<ir::For>& loops, const BufferInfo
     block.scope = "shared";
   }
   BufferInfo tiles_of{Any(), table_info.name + "_tiles", table_info.shape, table_info.dtype, "shared"};
-  TileOp copy{"mask", loops[0], block, {tiles_of}};
+  TileOp copy{tile_op::kMask, loops[0], block, {tiles_of}};
   copy.tensor = table_info;
   copy.fields = {{names::kOrigin, fn::floordiv(fn::sub(mask.form.r, Any(table.first)), Any(table.step))},
                  {names::kRowStep, Any(mask.form.p * tile_rows / table.step)},
@@ -49,7 +49,7 @@ std::vector<TileOp> mask_ops(const std::vector<ir::For>& loops, const BufferInfo
     fail("element-wise store '" + mask.text + "' selects '" + x.name + "' (" + x.dtype + ") into '" + out.name + "' (" +
          out.dtype + "); the masked value and the store need one dtype (T.Cast it in a store of its own first)");
   }
-  TileOp combine{"eltwise", loops[0], out, {x, block}};
+  TileOp combine{tile_op::kEltwise, loops[0], out, {x, block}};
   combine.fields = eltwise_fields(out, {mask.combine, "none", "none", "none", "none"}, 0);
   return {copy, combine};
 }
@@ -60,12 +60,12 @@ std::vector<TileOp> mask_ops(const std::vector<ir::For>& loops, const BufferInfo
 void add_mask_tables(std::vector<TileOp>& ops) {
   std::vector<std::string> done;
   for (size_t m = 0; m < ops.size(); ++m) {
-    if (ops[m].kind != "mask") continue;
+    if (ops[m].kind != tile_op::kMask) continue;
     const BufferInfo table = ops[m].ins[0];
     if (std::find(done.begin(), done.end(), table.name) != done.end()) continue;
     done.push_back(table.name);
     auto [rows, cols] = tiles(table, "index-mask table");
-    TileOp read{"copy_in", ops[m].stmt, table};
+    TileOp read{tile_op::kCopyIn, ops[m].stmt, table};
     if (!ops[m].loops.empty()) {
       read.stmt = ops[m].loops.front();
       read.place = "before";

@@ -8,6 +8,7 @@
 
 #include "engine_common.h"
 #include "tile_ops_util.h"
+#include "records.h"
 
 namespace tl::tileops {
 
@@ -54,13 +55,13 @@ std::vector<TileOp> classify_reduce(const ir::TilePrimitiveCall& stmt) {
     rows_of.name = src.info.name + "_cols";  // not `_T`: a transposed gemm operand of the same buffer has that name
     rows_of.shape = {src.info.shape[1], src.info.shape[0]};
     auto [r, c] = tiles(src.info, "reduced buffer");
-    TileOp transpose{"transpose", stmt, rows_of, {src.info}};
+    TileOp transpose{tile_op::kTranspose, stmt, rows_of, {src.info}};
     transpose.fields = {{names::kRows, Any(r)}, {names::kCols, Any(c)}};
     ops.push_back(transpose);
   }
   auto [rows, cols] = tiles(rows_of, "reduced buffer");
   bool clear = !truthy(to_plain(args[3]));
-  TileOp op{"reduce", stmt, dst.info, {rows_of}};
+  TileOp op{tile_op::kReduce, stmt, dst.info, {rows_of}};
   op.fields = {{names::kPool, Any(String(kind))}, {names::kRows, Any(rows)}, {names::kCols, Any(cols)},
                {names::kClear, Any(clear)}, {names::kSfpuInt32, Any(int64_t(0))}};  // integer_reductions sets it
   if (!clear) op.ins.push_back(dst.info);  // accumulates onto dst's previous value
@@ -88,13 +89,13 @@ std::vector<TileOp> reverse_scan(const ir::TilePrimitiveCall& stmt, const Buffer
   BufferInfo neg = x;
   neg.var = Any();
   neg.name = x.name + "_neg";
-  TileOp negate{"eltwise", stmt, neg, {x}};
+  TileOp negate{tile_op::kEltwise, stmt, neg, {x}};
   negate.fields = eltwise_fields(neg, {"none", "none", "none", "mul", "none"}, fp32_bits(-1.0));
   BufferInfo scan = neg;
   scan.name = x.name + "_rscan";
-  TileOp sum{"cumsum", stmt, scan, {x, neg}};
+  TileOp sum{tile_op::kCumsum, stmt, scan, {x, neg}};
   sum.fields = {{names::kRows, Any(rows)}, {names::kCols, Any(cols)}, {names::kReverse, Any(int64_t(1))}};
-  TileOp add{"eltwise", stmt, out, {scan, x}};
+  TileOp add{tile_op::kEltwise, stmt, out, {scan, x}};
   // fp32 on the SFPU (add_binary_tile keeps every bit, the FPU's SrcA 19); 16-bit data is exact in SrcA, and the
   // SFPU would narrow the sum to bf16 by truncation where the FPU's packer rounds
   bool fp32 = x.dtype == "float32";
@@ -136,7 +137,7 @@ std::vector<TileOp> classify_cumsum(const ir::TilePrimitiveCall& stmt) {
   tiles(dst.info, "cumulative sum");
   if (axis == 0) {
     if (reverse) return reverse_scan(stmt, src.info, dst.info, rows, cols);
-    TileOp op{"cumsum", stmt, dst.info, {src.info}};
+    TileOp op{tile_op::kCumsum, stmt, dst.info, {src.info}};
     op.fields = {{names::kRows, Any(rows)}, {names::kCols, Any(cols)}, {names::kReverse, Any(int64_t(0))}};
     return {op};
   }
@@ -144,7 +145,7 @@ std::vector<TileOp> classify_cumsum(const ir::TilePrimitiveCall& stmt) {
   cols_of.var = Any();
   cols_of.name = src.info.name + "_scan";
   cols_of.shape = {src.info.shape[1], src.info.shape[0]};
-  TileOp there{"transpose", stmt, cols_of, {src.info}};
+  TileOp there{tile_op::kTranspose, stmt, cols_of, {src.info}};
   there.fields = {{names::kRows, Any(rows)}, {names::kCols, Any(cols)}};
   BufferInfo summed = cols_of;
   std::vector<TileOp> ops{there};
@@ -152,11 +153,11 @@ std::vector<TileOp> classify_cumsum(const ir::TilePrimitiveCall& stmt) {
     summed.name = src.info.name + "_rsum";
     for (TileOp& op : reverse_scan(stmt, cols_of, summed, cols, rows)) ops.push_back(op);
   } else {
-    TileOp sum{"cumsum", stmt, cols_of, {cols_of}};
+    TileOp sum{tile_op::kCumsum, stmt, cols_of, {cols_of}};
     sum.fields = {{names::kRows, Any(cols)}, {names::kCols, Any(rows)}, {names::kReverse, Any(int64_t(0))}};
     ops.push_back(sum);
   }
-  TileOp back{"transpose", stmt, dst.info, {summed}};
+  TileOp back{tile_op::kTranspose, stmt, dst.info, {summed}};
   back.fields = {{names::kRows, Any(cols)}, {names::kCols, Any(rows)}};
   ops.push_back(back);
   return ops;
@@ -166,22 +167,23 @@ std::vector<TileOp> classify_cumsum(const ir::TilePrimitiveCall& stmt) {
 // (before the outermost loop around it: the tile then stays in its CB for all iterations); every reduction reads it
 // as its second input.
 void add_reduce_scaler(std::vector<TileOp>& ops, const Any& func) {
-  auto first = std::find_if(ops.begin(), ops.end(), [](const TileOp& op) { return op.kind == "reduce"; });
+  auto first = std::find_if(ops.begin(), ops.end(), [](const TileOp& op) { return op.kind == tile_op::kReduce; });
   if (first == ops.end()) return;
   std::optional<BufferInfo> tensor;
   Dict constants = attr_dict(func, keys::kTtConstants);
   for (const BufferInfo& info : tensor_params(func)) {
     // the constant tensor that is not an index-mask table (AddTTConstants' index_masks) and holds a value in some
     // rows (not T.im2col's tile of zeros)
-    if (constants.count(String(info.name)) && get(as_dict(constants[String(info.name)]), "mask") == nullptr &&
-        !as_list(get(as_dict(constants[String(info.name)]), "rows")).empty()) {
+    namespace tc = records::tensor_constant;
+    if (constants.count(String(info.name)) && get(as_dict(constants[String(info.name)]), tc::kMask) == nullptr &&
+        !as_list(get(as_dict(constants[String(info.name)]), tc::kRows)).empty()) {
       tensor = info;
     }
   }
   if (!tensor) internal_error("a reduction but no constant scaler tensor (run AddTTConstants first)");
   BufferInfo tile{Any(), tensor->name + "_tile", tensor->shape, tensor->dtype, "shared"};
   auto [rows, cols] = tiles(tile, "scaler tile");
-  TileOp read{"copy_in", first->stmt, tile};
+  TileOp read{tile_op::kCopyIn, first->stmt, tile};
   if (!first->loops.empty()) {
     read.stmt = first->loops.front();
     read.place = "before";
@@ -190,7 +192,7 @@ void add_reduce_scaler(std::vector<TileOp>& ops, const Any& func) {
   read.fields = {{names::kTensor, tensor->var}, {names::kRow, Any(int64_t(0))}, {names::kCol, Any(int64_t(0))},
                  {names::kRows, Any(rows)}, {names::kCols, Any(cols)}, {names::kRowTiles, Any(cols)}};
   for (TileOp& op : ops) {
-    if (op.kind == "reduce") op.ins.insert(op.ins.begin() + 1, tile);
+    if (op.kind == tile_op::kReduce) op.ins.insert(op.ins.begin() + 1, tile);
   }
   ops.insert(first, read);
 }

@@ -2,6 +2,7 @@
 // blocks by rows (T.copy, T.im2col) and tilize / untilize them on chip.
 #include "engine_common.h"
 #include "tile_ops_util.h"
+#include "records.h"
 
 namespace tl {
 
@@ -13,7 +14,7 @@ thread_local const std::set<std::string>* row_major_now = nullptr;  // the tenso
 
 RowMajorLayouts::RowMajorLayouts(const Any& func) {
   for (const auto& [name, layout] : attr_dict(func, keys::kTtBuffers)) {
-    if (as_str(attr(layout, "page_layout")) == "row_major") names_.insert(as_str(name));
+    if (as_str(attr(layout, records::buffer::kPageLayout)) == "row_major") names_.insert(as_str(name));
   }
   row_major_now = &names_;
 }
@@ -83,20 +84,20 @@ std::vector<TileOp> rows_copy(const ir::TilePrimitiveCall& stmt, const Region& t
       {names::kRows, Any(rows)}, {names::kCols, Any(cols)}};
   std::vector<std::pair<std::string, Any>> block = {{names::kRows, Any(rows)}, {names::kCols, Any(cols)}};
   if (in) {
-    TileOp read{"rows_in", stmt, rm};
+    TileOp read{tile_op::kRowsIn, stmt, rm};
     read.tensor = tensor.info;
     read.fields = fields;
     if (padded[k] != shape[k]) {  // the last block's rows past the tensor's end are padding rows (tile_padding.cc)
       read.pad_rows = true;
       read.pad_row_start = fn::sub(Any(shape[k]), tensor.mins[k]);
     }
-    TileOp tilize{"tilize", stmt, onchip, {rm}};
+    TileOp tilize{tile_op::kTilize, stmt, onchip, {rm}};
     tilize.fields = block;
     return {read, tilize};
   }
-  TileOp untilize{"untilize", stmt, rm, {onchip}};
+  TileOp untilize{tile_op::kUntilize, stmt, rm, {onchip}};
   untilize.fields = block;
-  TileOp write{"rows_out", stmt};
+  TileOp write{tile_op::kRowsOut, stmt};
   write.ins = {rm};
   write.tensor = tensor.info;
   write.fields = fields;
@@ -137,7 +138,7 @@ std::vector<TileOp> classify_im2col(const ir::TilePrimitiveCall& stmt) {
   BufferInfo rm = col.info;
   rm.var = Any();
   rm.name = col.info.name + "_rm";
-  TileOp read{"im2col_in", stmt, rm};
+  TileOp read{tile_op::kIm2colIn, stmt, rm};
   read.tensor = img.info;
   read.fields = {{names::kTensor, img.info.var}, {names::kZeros, Any(nullptr)},
                  {names::kFirstRow, fn::mul(args[2], Any(block_m))}, {names::kFirstCol, fn::mul(args[3], Any(block_k))},
@@ -147,7 +148,7 @@ std::vector<TileOp> classify_im2col(const ir::TilePrimitiveCall& stmt) {
                  {names::kImgC, Any(c)}, {names::kOutH, Any(out_h)}, {names::kOutW, Any(out_w)},
                  {names::kFilter, Any(kernel)}, {names::kConvStride, Any(stride)}, {names::kDilation, Any(dilation)},
                  {names::kConvPad, Any(pad)}};
-  TileOp tilize{"tilize", stmt, col.info, {rm}};
+  TileOp tilize{tile_op::kTilize, stmt, col.info, {rm}};
   tilize.fields = {{names::kRows, Any(rows)}, {names::kCols, Any(cols)}};
   return {read, tilize};
 }
@@ -157,12 +158,13 @@ std::vector<TileOp> classify_im2col(const ir::TilePrimitiveCall& stmt) {
 void add_im2col_zeros(std::vector<TileOp>& ops, const Any& func) {
   Dict constants = attr_dict(func, keys::kTtConstants);
   for (TileOp& op : ops) {
-    if (op.kind != "im2col_in") continue;
+    if (op.kind != tile_op::kIm2colIn) continue;
     for (const BufferInfo& info : tensor_params(func)) {
       auto it = constants.find(String(info.name));
       if (it == constants.end()) continue;
       Dict entry = as_dict((*it).second);
-      if (get(entry, "mask") == nullptr && as_list(get(entry, "rows")).empty()) {
+      namespace tc = records::tensor_constant;
+      if (get(entry, tc::kMask) == nullptr && as_list(get(entry, tc::kRows)).empty()) {
         for (auto& [key, value] : op.fields) {
           if (key == names::kZeros) value = info.var;
         }

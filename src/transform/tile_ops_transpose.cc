@@ -26,8 +26,8 @@ std::vector<TileOp> classify_transpose(const ir::TilePrimitiveCall& stmt) {
          "backend needs one dtype (T.copy converts)");
   }
   auto [rows, cols] = tiles(src.info, "transposed buffer");
-  tiles(dst.info, "transpose");
-  TileOp op{"transpose", stmt, dst.info, {src.info}};
+  tiles(dst.info, "transpose output");
+  TileOp op{tile_op::kTranspose, stmt, dst.info, {src.info}};
   op.fields = {{names::kRows, Any(rows)}, {names::kCols, Any(cols)}};
   return {op};
 }

@@ -98,7 +98,7 @@ class Tree {
     row.name = vec.name + "_row" + std::to_string(first_ + pieces_.size());
     row.shape = {tile_shape().first, vec.shape[0]};
     auto [rows, cols] = tiles(vec, "on-chip vector");
-    TileOp transpose{"transpose", stmt_, row, {vec}};
+    TileOp transpose{tile_op::kTranspose, stmt_, row, {vec}};
     transpose.fields = {{names::kRows, Any(rows)}, {names::kCols, Any(cols)}};
     pieces_.push_back(transpose);
     units_.push_back({"none", "none", "none", "none", "none"});
@@ -116,7 +116,7 @@ class Tree {
     BufferInfo row{Any(), tensor.name + "_row" + std::to_string(first_ + pieces_.size()),
                    {tile_shape().first, tensor.shape[0]}, tensor.dtype, "shared"};
     auto [rows, cols] = tiles(row, "row vector");
-    TileOp read{"copy_in", stmt_, row};
+    TileOp read{tile_op::kCopyIn, stmt_, row};
     read.tensor = tensor;
     read.pad_rows = true;  // rows 1-31 of a 1-D tensor's tiles
     read.pad_cols = tensor.shape[0] % tile_shape().second != 0;
@@ -135,7 +135,7 @@ class Tree {
     made.name = out_.name + "_t" + std::to_string(first_ + pieces_.size());
     made.dtype = out_.dtype;
     made.scope = "local.fragment";
-    TileOp op{"eltwise", stmt_, made};
+    TileOp op{tile_op::kEltwise, stmt_, made};
     for (const Value& v : ins) op.ins.push_back(*v.buf);
     op.fields = eltwise_fields(made, units, bits);
     pieces_.push_back(op);
@@ -147,7 +147,7 @@ class Tree {
   // An SFPU function: in the op that made its operand when that op has none yet, else an op of its own.
   Value unary(const eltwise::Op& f, const Value& x) {
     bool last = x.piece >= 0 && x.piece + 1 == static_cast<int>(pieces_.size());
-    if (last && pieces_.back().kind == "eltwise" && units_.back().sfpu == "none") {
+    if (last && pieces_.back().kind == tile_op::kEltwise && units_.back().sfpu == "none") {
       units_.back().sfpu = f.name;
       pieces_.back().fields = eltwise_fields(*x.buf, units_.back(), bits_.back());
       return x;
@@ -326,7 +326,7 @@ std::vector<TileOp> classify_store(const std::vector<ir::For>& loops, const ir::
     if (src.on_chip() && src.shape == out.shape && src.dtype == out.dtype && same_indices(load->indices(), lvars) &&
         load->indices().size() == lvars.size()) {
       if (src.var.same_as(out.var)) return {};
-      return {TileOp{"copy_local", loops[0], out, {src}}};
+      return {TileOp{tile_op::kCopyLocal, loops[0], out, {src}}};
     }
   }
   // AddTTConstants refused the masks of unsupported forms and folded the constant ones.

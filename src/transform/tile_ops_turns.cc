@@ -65,7 +65,7 @@ bool program_order(std::vector<TileOp>& ops, const Any& func) {
   std::optional<size_t> last;
   for (size_t i = 0; i < ops.size(); ++i) {
     TileOp& op = ops[i];
-    if (op.kind != "atomic_in" && op.kind != "atomic_out") continue;
+    if (op.kind != tile_op::kAtomicIn && op.kind != tile_op::kAtomicOut) continue;
     if (last && ops[*last].tensor->name != op.tensor->name) {
       fail(std::string(kAtomic) + " into '" + op.tensor->name + "' and into '" + ops[*last].tensor->name + "': the "
            "tenstorrent backend orders the adds of a stream-K kernel by program for one target tensor");
@@ -76,14 +76,14 @@ bool program_order(std::vector<TileOp>& ops, const Any& func) {
            "of a grid without blockIdx.z by program, passing the turn after the loop around them");
     }
     require_unconditional(op);
-    op.fields.emplace_back(names::kMember, op.kind == "atomic_in" ? program : Any(int64_t(0)));
-    op.fields.emplace_back(op.kind == "atomic_in" ? names::kStep : names::kMembers,
-                           op.kind == "atomic_in" ? step : Any(int64_t(0)));  // the writes signal nobody
+    op.fields.emplace_back(names::kMember, op.kind == tile_op::kAtomicIn ? program : Any(int64_t(0)));
+    op.fields.emplace_back(op.kind == tile_op::kAtomicIn ? names::kStep : names::kMembers,
+                           op.kind == tile_op::kAtomicIn ? step : Any(int64_t(0)));  // the writes signal nobody
     last = i;
   }
   if (!last) return true;
   const TileOp& op = ops[*last];
-  TileOp pass{"turn_pass", op.loops.front()};
+  TileOp pass{tile_op::kTurnPass, op.loops.front()};
   pass.place = "after";
   pass.tensor = op.tensor;
   pass.fields = {{names::kTensor, op.get(names::kTensor)}, {names::kMember, program}, {names::kStep, step},

@@ -4,6 +4,7 @@
 
 #include "engine_common.h"
 #include "tile_ops_util.h"
+#include "records.h"
 
 namespace tl {
 
@@ -104,11 +105,11 @@ thread_local const std::map<std::string, PaddedLayout>* padded_now = nullptr;
 PaddedLayouts::PaddedLayouts(const Any& func) {
   for (const auto& [name, layout] : attr_dict(func, keys::kTtBuffers)) {
     Dict entry = as_dict(layout);
-    if (!entry.count(String("padded_shape"))) continue;
+    if (!entry.count(String(records::buffer::kPaddedShape))) continue;
     PaddedLayout p;
-    for (const Any& v : as_list(entry.at(String("shape")))) p.shape.push_back(as_int(v));
-    for (const Any& v : as_list(entry.at(String("padded_shape")))) p.padded.push_back(as_int(v));
-    for (const Any& v : as_list(entry.at(String("blocks")))) p.blocks.push_back(as_int(v));
+    for (const Any& v : as_list(entry.at(String(records::buffer::kShape)))) p.shape.push_back(as_int(v));
+    for (const Any& v : as_list(entry.at(String(records::buffer::kPaddedShape)))) p.padded.push_back(as_int(v));
+    for (const Any& v : as_list(entry.at(String(records::buffer::kBlocks)))) p.blocks.push_back(as_int(v));
     layouts_[as_str(name)] = p;
   }
   padded_now = &layouts_;

@@ -216,36 +216,36 @@ class Follow {
     const std::string& k = op.kind;
     if (!op.out) return;
     Padding out{{Pad::kAny}, {Pad::kAny}};
-    if (k == "copy_in" || k == "rows_in") {
+    if (k == tile_op::kCopyIn || k == tile_op::kRowsIn) {
       auto it = pads_.find(op.tensor->name);
       Pad p = it == pads_.end() ? Pad{} : Pad{Pad::kConst, it->second, true, op.tensor->name};
       Pad rows = p, cols = p;
       rows.start = op.pad_row_start, cols.start = op.pad_col_start;
       out = {op.pad_rows ? rows : Pad{}, op.pad_cols ? cols : Pad{}};
-    } else if (k == "copy_local" || k == "tilize") {
+    } else if (k == tile_op::kCopyLocal || k == tile_op::kTilize) {
       out = of(op.ins[0]);
-    } else if (k == "atomic_in" || k == "im2col_in") {
+    } else if (k == tile_op::kAtomicIn || k == tile_op::kIm2colIn) {
       out = {};
-    } else if (k == "transpose") {
+    } else if (k == tile_op::kTranspose) {
       Padding in = of(op.ins[0]);
       out = {in.cols, in.rows, in.corner};
-    } else if (k == "fill") {  // padding where the buffer is not whole tiles
+    } else if (k == tile_op::kFill) {  // padding where the buffer is not whole tiles
       auto [th, tw] = tileops::tile_shape();
       const std::vector<int64_t>& shape = op.out->shape;
       double c = as_float(op.get(names::kValue));
       out = {constant(c, shape[0] % th != 0), constant(c, shape.size() == 2 && shape[1] % tw != 0)};
       out.rows.start = Any(shape[0]);
       if (shape.size() == 2) out.cols.start = Any(shape[1]);
-    } else if (k == "mask") {  // an index mask's block: what it holds is resolved where it meets padding
+    } else if (k == tile_op::kMask) {  // an index mask's block: what it holds is resolved where it meets padding
       auto nest = tileops::eltwise_nest(op.stmt);
       std::vector<Any> lvars;
       for (const ir::For& loop : nest->first) lvars.push_back(loop.loop_var());
       out.mask = masks::index_mask(lvars, nest->second.any(), std::numeric_limits<int64_t>::max());
       out.mask_rows = op.out->shape[0];
       out.mask_cols = op.out->shape.size() == 2 ? op.out->shape[1] : 1;
-    } else if (k == "eltwise") {
+    } else if (k == tile_op::kEltwise) {
       out = eltwise(op);
-    } else if (k == "reduce") {
+    } else if (k == tile_op::kReduce) {
       std::string pool = as_str(op.get(names::kPool));
       Padding src = of(op.ins[0]);
       if (identities_.count(pool)) {
@@ -257,12 +257,12 @@ class Follow {
       if (!truthy(op.get(names::kClear)) && op.ins.size() > 2) {
         out.rows = binary(pool == "max" ? "max" : "add", out.rows, of(op.ins[2]).rows);
       }
-    } else if (k == "cumsum") {  // a reverse scan adds the rows below each row, padding included, into it
+    } else if (k == tile_op::kCumsum) {  // a reverse scan adds the rows below each row, padding included, into it
       if (as_int(op.get(names::kReverse)) != 0 && identities_.count("sum")) {
         need(of(op.ins[0]).rows, identities_.at("sum"), "T.cumsum(reverse=True) into '" + op.out->name + "'",
              op.ins[0].name, "rows");
       }
-    } else if (k == "gemm") {
+    } else if (k == tile_op::kGemm) {
       Padding a = of(op.ins[0]), b = of(op.ins[1]);
       std::string consumer = "T.gemm(" + op.ins[0].name + ", " + op.ins[1].name + ") into '" + op.out->name + "'";
       if (identities_.count("gemm")) {  // the K padding of one operand holds 0 and the other's is finite
@@ -347,7 +347,7 @@ std::map<std::string, double> pad_values(const std::vector<TileOp>& ops, const A
                                          const std::map<std::string, double>& identities) {
   std::vector<std::string> padded;  // the input tensors whose padding some block reads
   for (const TileOp& op : ops) {
-    if ((op.kind == "copy_in" || op.kind == "rows_in") && (op.pad_rows || op.pad_cols) &&
+    if ((op.kind == tile_op::kCopyIn || op.kind == tile_op::kRowsIn) && (op.pad_rows || op.pad_cols) &&
         std::find(padded.begin(), padded.end(), op.tensor->name) == padded.end()) {
       padded.push_back(op.tensor->name);
     }

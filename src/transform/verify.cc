@@ -4,6 +4,7 @@
 #include <set>
 
 #include "engine_common.h"
+#include "records.h"
 
 namespace tl {
 namespace {
@@ -112,7 +113,7 @@ std::string largest_cb(const List& cbs, int64_t* l1) {
   int64_t best = 0;
   Any biggest(nullptr);
   for (const Any& cb : cbs) {
-    int64_t bytes = as_int(item(cb, str("depth"))) * as_int(item(cb, str("page_bytes")));
+    int64_t bytes = as_int(item(cb, str(records::cb::kDepth))) * as_int(item(cb, str(records::cb::kPageBytes)));
     *l1 += bytes;
     if (is_none(biggest) || bytes > best) {
       biggest = cb;
@@ -120,9 +121,10 @@ std::string largest_cb(const List& cbs, int64_t* l1) {
     }
   }
   if (is_none(biggest)) return "none";
-  return "'" + format_value(item(biggest, str("buffer"))) + "' (CB " + format_value(item(biggest, str("index"))) +
-         "): " + format_value(item(biggest, str("depth"))) + " pages x " +
-         format_value(item(biggest, str("page_bytes"))) + " B";
+  return "'" + format_value(item(biggest, str(records::cb::kBuffer))) + "' (CB " +
+         format_value(item(biggest, str(records::cb::kIndex))) + "): " +
+         format_value(item(biggest, str(records::cb::kDepth))) + " pages x " +
+         format_value(item(biggest, str(records::cb::kPageBytes))) + " B";
 }
 
 void check_calls(const Any& func, const List& wanted, const std::string& kernel) {

@@ -3,10 +3,26 @@
 // Spec: specs/records/*.yaml
 // The keys of the documents that cross a language boundary (specs/records: tt.plan.json), one constant per field of
 // each record (tl::records::cb::kBlockPages): the C++ writers and readers name fields only through these, so a field
-// is spelt once, in its record spec.
+// is spelt once, in its record spec. The in-memory records of the engines (specs/records/tile_ops.yaml) add the
+// kinds of tl::TileOp (tl::tile_op::kGemm).
 #pragma once
 
 namespace tl::records {
+
+// buffer_info (tl::TileOp): A buffer as the engines see it (tl::BufferInfo::ns, src/transform/ir.cc; a tile op's operands are these): the value of `buffer` in the expressions of annotate rules (specs/passes/infer_tt_layout.yaml, attach_tt_accessors.yaml). Not a kind: rendered as key constants (tl::records::buffer_info::kShape).
+namespace buffer_info {
+inline constexpr const char kVar[] = "var";
+inline constexpr const char kName[] = "name";
+inline constexpr const char kShape[] = "shape";
+inline constexpr const char kDtype[] = "dtype";
+inline constexpr const char kScope[] = "scope";
+inline constexpr const char kIndex[] = "index";
+inline constexpr const char kRowExtent[] = "row_extent";
+inline constexpr const char kOnChip[] = "on_chip";
+inline constexpr const char kRowMajor[] = "row_major";
+inline constexpr const char kPadded[] = "padded";
+inline constexpr const char kBlocks[] = "blocks";
+}  // namespace buffer_info
 
 // plan (tt.plan.json): The whole plan of one kernel.
 namespace plan {
@@ -364,3 +380,28 @@ inline constexpr const char kL1BytesWritten[] = "l1_bytes_written";
 }  // namespace modelled_counters
 
 }  // namespace tl::records
+
+// The kinds of tl::TileOp (specs/records/tile_ops.yaml): the engines compare and construct with these constants, so a kind is spelt once, in its record spec.
+namespace tl::tile_op {
+inline constexpr const char kCopyIn[] = "copy_in";
+inline constexpr const char kCopyOut[] = "copy_out";
+inline constexpr const char kRowsIn[] = "rows_in";
+inline constexpr const char kRowsOut[] = "rows_out";
+inline constexpr const char kIm2colIn[] = "im2col_in";
+inline constexpr const char kTilize[] = "tilize";
+inline constexpr const char kUntilize[] = "untilize";
+inline constexpr const char kAtomicIn[] = "atomic_in";
+inline constexpr const char kAtomicOut[] = "atomic_out";
+inline constexpr const char kCopyLocal[] = "copy_local";
+inline constexpr const char kFill[] = "fill";
+inline constexpr const char kMask[] = "mask";
+inline constexpr const char kGemm[] = "gemm";
+inline constexpr const char kTranspose[] = "transpose";
+inline constexpr const char kCumsum[] = "cumsum";
+inline constexpr const char kTypecast[] = "typecast";
+inline constexpr const char kEltwise[] = "eltwise";
+inline constexpr const char kReduce[] = "reduce";
+inline constexpr const char kHold[] = "hold";
+inline constexpr const char kRelease[] = "release";
+inline constexpr const char kTurnPass[] = "turn_pass";
+}  // namespace tl::tile_op
