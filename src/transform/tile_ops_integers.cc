@@ -52,7 +52,7 @@ void refuse_integer_math(const std::vector<TileOp>& ops) {
   for (const TileOp& op : ops) {
     bool sfpu_reduce = op.kind == "reduce" && as_int(op.get(names::kSfpuInt32)) == 1;  // integer_reductions
     bool math = op.kind == "eltwise" || op.kind == "gemm" || (op.kind == "reduce" && !sfpu_reduce) ||
-                op.kind == "fill" ||
+                (op.kind == "fill" && as_int(op.get(names::kInt32)) == 0) ||  // integer_fills: int32 fills
                 (op.kind == "copy_local" && is_integer_dtype(op.out->dtype) != is_integer_dtype(op.ins[0].dtype));
     if (!math) continue;
     std::vector<BufferInfo> operands = op.ins;

@@ -1,6 +1,7 @@
 // Blocks of row-major tensors (tile_ops_util.h): which tensors are row-major, and the ops that read and write their
 // blocks by rows (T.copy, T.im2col) and tilize / untilize them on chip.
 #include "engine_common.h"
+#include "records.h"
 #include "tile_ops_util.h"
 
 namespace tl {
@@ -162,7 +163,8 @@ void add_im2col_zeros(std::vector<TileOp>& ops, const Any& func) {
       auto it = constants.find(String(info.name));
       if (it == constants.end()) continue;
       Dict entry = as_dict((*it).second);
-      if (get(entry, "mask") == nullptr && as_list(get(entry, "rows")).empty()) {
+      if (get(entry, "mask") == nullptr && get(entry, records::tensor_constant::kIndex) == nullptr &&
+          as_list(get(entry, "rows")).empty()) {
         for (auto& [key, value] : op.fields) {
           if (key == names::kZeros) value = info.var;
         }
