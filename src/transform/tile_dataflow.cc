@@ -157,7 +157,7 @@ void classify(std::vector<Stream>& live, std::vector<TileOp>& ops) {
     bool shared_ok = true;
     for (size_t op : s.consumer_ops) {
     const std::string& k = ops[op].kind;
-    shared_ok = shared_ok && (k == "eltwise" || k == "reduce" || k == "cumsum");  // cumsum_block: wait0/pop0
+    shared_ok = shared_ok && (k == "eltwise" || k == "select" || k == "reduce" || k == "cumsum");  // whole blocks
   }
     if (s.consumers.size() > 1 && !shared_ok && !s.carried) {  // a carried value's reads: place_waits
       std::string readers;
