@@ -312,8 +312,9 @@ def test_baked_backends_keep_the_project_tests_green(cookies: Any, tmp_path: Pat
     root = checkout_copy(tmp_path / "checkout")
     shutil.copytree(REPO / "generator", root / "generator", ignore=shutil.ignore_patterns("__pycache__"))
     helpers = [path.name for path in (REPO / "tests").glob("tt_*.py")]  # the kernel corpora the tests import
-    for name in ("test_pass_golden.py", "test_backends.py", "test_language_surface.py", "test_backend_template.py",
-                 "test_tilelang_examples.py", *helpers):  # the corpora take TileLang's examples from the last
+    # the corpora take TileLang's examples from the last
+    for name in ("test_pass_golden.py", "pass_goldens.py", "test_backends.py", "test_language_surface.py",
+                 "test_backend_template.py", "test_tilelang_examples.py", *helpers):
         shutil.copy2(REPO / "tests" / name, root / "tests" / name)
     shutil.copytree(REPO / "tests" / "golden", root / "tests" / "golden")
     shutil.copy2(REPO / "README.md", root / "README.md")

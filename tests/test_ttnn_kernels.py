@@ -166,3 +166,20 @@ def test_reduce_metal2(host: Path, ttnn_home: Path, tmp_path: Path, variant: str
         np.testing.assert_array_equal(out, a.max(axis=axis))
     else:
         np.testing.assert_allclose(out, a.sum(axis=axis), rtol=2e-2, atol=0.15)
+
+
+@pytest.mark.parametrize(("batches", "m"), [(1, 128), (4, 32)])
+def test_matmul_reuse(host: Path, ttnn_home: Path, tmp_path: Path, batches: int, m: int) -> None:
+    """ttnn 0.81.1's multi-core reuse matmul (MatmulMultiCoreReuseOptimizedProgramFactory's ProgramSpec, no multicast):
+    reader_bmm_tile_layout_in0.cpp, reader_writer_bmm_tile_layout_in1.cpp and bmm_large_block_zm_fused_bias_
+    activation_metal2.cpp (matmul_block on 1 x 2 subblocks, the partial sums of the first K block spilled to the
+    Float32 intermed0 and reloaded with copy_block, fp32 DST accumulation). `batches` products of m x 128 by 128 x 128
+    bf16 in 4 output blocks of 32 x 128 over 3 cores (split_work_to_cores: one core runs 2 blocks, two cores 1; a
+    compute KernelSpec per core group); with 4 batches every block is a batch of its own, so the core with 2 blocks
+    walks on to the next batch of A, B and C. Against numpy's product of the rounded inputs."""
+    rng = np.random.default_rng(9)
+    a = rounded(rng.uniform(-1, 1, (batches, m, 128)).astype(np.float32))
+    b = rounded(rng.uniform(-1, 1, (batches, 128, 128)).astype(np.float32))
+    out = run_case(host, ttnn_home, tmp_path, "matmul", "reuse", {"a": a.reshape(-1, 128), "b": b.reshape(-1, 128)},
+                   (batches * m, 128), "128", str(batches))
+    np.testing.assert_allclose(out, rounded(a @ b).reshape(-1, 128), rtol=1e-2, atol=2e-2)

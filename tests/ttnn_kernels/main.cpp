@@ -3,6 +3,7 @@
 #include <tt-metalium/distributed.hpp>
 
 #include "eltwise.hpp"
+#include "matmul.hpp"
 #include "reduce.hpp"
 #include "tilize.hpp"
 #include "transpose.hpp"
@@ -31,6 +32,8 @@ int main(int argc, char** argv) {
         } else {
             reduce_w(*mesh, a);
         }
+    } else if (a.family == "matmul") {
+        matmul_reuse(*mesh, a);
     } else if (a.family == "untilize") {
         untilize(*mesh, a);
     } else {

@@ -162,6 +162,11 @@ def compute_kernel_hw_startup_unary(icb: Any, ocb: Any) -> Any:
     return call('compute_kernel_hw_startup_unary', icb, ocb)
 
 
+def copy_block(in_cb_id: Any, start_in_tile_index: Any, start_dst_tile_index: Any, ntiles: Any) -> Any:
+    """Copy `ntiles` consecutive tiles of CB `in_cb_id` from `start_in_tile_index` into consecutive DST tiles from `start_dst_tile_index` (ttnn's matmul reloads its partial sums with it; the emulator runs copy_tile per tile)."""
+    return call('copy_block', in_cb_id, start_in_tile_index, start_dst_tile_index, ntiles)
+
+
 def copy_tile(in_cb_id: Any, in_tile_index: Any, dst_tile_index: Any) -> Any:
     """Copy tile `in_tile_index` of CB `in_cb_id` into DST tile `dst_tile_index`."""
     return call('copy_tile', in_cb_id, in_tile_index, dst_tile_index)
@@ -417,6 +422,16 @@ def matmul_block(in0: Any, in1: Any, out: Any, partial: Any, mt: Any, nt: Any, k
     return call('matmul_block', in0, in1, out, partial, mt, nt, kt, k, k_count, dst_tiles, wait0, pop0, wait1, pop1, init, flag, wait2, pop2, word, scale, modulus, lo, hi, inside)
 
 
+def matmul_block_init(in0_cb: Any, in1_cb: Any, transpose: Any, ct_dim: Any, rt_dim: Any, kt_dim: Any) -> Any:
+    """Short initialisation for matmul_block (unpack + math) of blocks of `in0_cb` and `in1_cb`, after compute_kernel_hw_startup_matmul; the block shape (ct_dim x rt_dim tiles, kt_dim inner) configures the unpacker's loop on hardware (each matmul_block call gives its own in the emulator)."""
+    return call('matmul_block_init', in0_cb, in1_cb, transpose, ct_dim, rt_dim, kt_dim)
+
+
+def matmul_block_tiles(in0_cb: Any, in1_cb: Any, in0_tile_index: Any, in1_tile_index: Any, idst: Any, transpose: Any, ct_dim: Any, rt_dim: Any, kt_dim: Any) -> Any:
+    """DST[idst + r * ct_dim + c] += A x B for r < rt_dim, c < ct_dim: tile `in0_tile_index + r * kt_dim` of `in0_cb` by tile `in1_tile_index + c` of `in1_cb` (one inner step of an rt_dim x ct_dim output block)."""
+    return call('matmul_block_tiles', in0_cb, in1_cb, in0_tile_index, in1_tile_index, idst, transpose, ct_dim, rt_dim, kt_dim)
+
+
 def matmul_init(in0_cb: Any, in1_cb: Any) -> Any:
     """Short matmul initialisation (unpack + math); follows compute_kernel_hw_startup_matmul."""
     return call('matmul_init', in0_cb, in1_cb)
@@ -565,6 +580,11 @@ def noc_semaphore_wait(sem_addr: Any, val: Any) -> Any:
 def noc_semaphore_wait_min(sem_addr: Any, val: Any) -> Any:
     """Block until this core's semaphore at `sem_addr` is at least `val` (a counter other cores only increment, so a waiter that falls behind still sees its turn; an equality wait could miss it)."""
     return call('noc_semaphore_wait_min', sem_addr, val)
+
+
+def pack_block(ifrom_dst: Any, icb: Any, ntiles: Any) -> Any:
+    """Pack `ntiles` DST tiles from `ifrom_dst` into the next reserved pages of CB `icb`, in order (ttnn's matmul packs an output subblock with it; the emulator runs pack_tile per tile)."""
+    return call('pack_block', ifrom_dst, icb, ntiles)
 
 
 def pack_reconfig_data_format(ocb: Any) -> Any:

@@ -177,7 +177,13 @@ Program MakeProgramFromSpec(distributed::MeshDevice&, const ProgramSpec& spec, b
             ctas.insert(ctas.end(), args.begin(), args.end());
         }
         for (const DFBBinding& b : ks.dfb_bindings) {
-            layout.dfbs.emplace_back(b.accessor_name, uint16_t(index_of(spec.dataflow_buffers, b.dfb_spec_name)));
+            // A kernel that both fills and drains a DFB (matmul's partials) binds it twice under one name, as
+            // tt-metal's factories do: one `dfb::` token. A name bound to two DFBs stays an error (check_names).
+            const std::pair<std::string, uint16_t> token(b.accessor_name,
+                                                         uint16_t(index_of(spec.dataflow_buffers, b.dfb_spec_name)));
+            if (std::find(layout.dfbs.begin(), layout.dfbs.end(), token) == layout.dfbs.end()) {
+                layout.dfbs.push_back(token);
+            }
         }
         for (const DataflowBufferSpec& d : spec.dataflow_buffers) layout.formats.push_back(d.data_format_metadata);
         layout.rtas = m.runtime_arg_names;

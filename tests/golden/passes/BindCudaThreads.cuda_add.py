@@ -1,7 +1,34 @@
 # ruff: noqa
-# Golden: the module after BindCudaThreads (lower_and_legalize + optimize_cuda), case cuda_add:
+# Golden of BindCudaThreads, case cuda_add (lower_and_legalize + optimize_cuda):
 # elementwise_add(64, 64, 32, 32, 'bfloat16', 'bfloat16') for cuda, on 128 threads.
-# Written by `TILELANG_UPDATE_GOLDEN=1 .venv/bin/python -m pytest tests/test_pass_golden.py`; do not edit by hand.
+# Written by `TILELANG_UPDATE_GOLDEN=1 .venv/bin/python -m pytest tests/test_pass_golden.py`; do not edit by hand. The pass's input, then its output.
+# from tvm.script import ir as I
+# from tvm.script import tirx as T
+# from tvm.tirx.layout import Axis
+
+@I.ir_module
+class Module:
+    @T.prim_func
+    def main(A: T.Buffer((64, 64), "bfloat16"), B: T.Buffer((64, 64), "bfloat16"), C: T.Buffer((64, 64), "bfloat16")):
+        T.func_attr({"target": T.target({"arch": "sm_90", "keys": ["cuda", "gpu"], "kind": "cuda", "max_num_threads": 1024, "tag": "", "thread_warp_size": 32}), "tl.threads": 128})
+        bx = T.launch_thread("blockIdx.x", 2)
+        by = T.launch_thread("blockIdx.y", 2)
+        A_shared = T.alloc_shared((32, 32), "bfloat16")
+        B_shared = T.alloc_shared((32, 32), "bfloat16")
+        C_local = T.alloc_buffer((32, 32), "bfloat16", scope="local.fragment")
+        C_shared = T.alloc_shared((32, 32), "bfloat16")
+        for i, j in T.grid(32, 32):
+            A_shared[i, j] = A[by * 32 + i, bx * 32 + j]
+        for i, j in T.grid(32, 32):
+            B_shared[i, j] = B[by * 32 + i, bx * 32 + j]
+        for local_y, local_x in T.grid(32, 32):
+            C_local[local_y, local_x] = A_shared[local_y, local_x] + B_shared[local_y, local_x]
+        for i, j in T.grid(32, 32):
+            C_shared[i, j] = C_local[i, j]
+        for i, j in T.grid(32, 32):
+            C[by * 32 + i, bx * 32 + j] = C_shared[i, j]
+
+# ---------------------------------------- after BindCudaThreads
 # from tvm.script import ir as I
 # from tvm.script import tirx as T
 # from tvm.tirx.layout import Axis

@@ -1,7 +1,38 @@
 # ruff: noqa
-# Golden: the module after BindCudaThreads (lower_and_legalize + optimize_cuda), case cuda_rms_norm:
+# Golden of BindCudaThreads, case cuda_rms_norm (lower_and_legalize + optimize_cuda):
 # rms_norm(8, 256, 1) for cuda: a row sum across 128 threads (per-thread partial sums, tvm_thread_allreduce lowered to warp shuffles and shared memory).
-# Written by `TILELANG_UPDATE_GOLDEN=1 .venv/bin/python -m pytest tests/test_pass_golden.py`; do not edit by hand.
+# Written by `TILELANG_UPDATE_GOLDEN=1 .venv/bin/python -m pytest tests/test_pass_golden.py`; do not edit by hand. The pass's input, then its output.
+# from tvm.script import ir as I
+# from tvm.script import tirx as T
+# from tvm.tirx.layout import Axis
+
+@I.ir_module
+class Module:
+    @T.prim_func
+    def main(A: T.Buffer((8, 256), "float32"), B: T.Buffer((8, 256), "float32")):
+        T.func_attr({"target": T.target({"arch": "sm_90", "keys": ["cuda", "gpu"], "kind": "cuda", "max_num_threads": 1024, "tag": "", "thread_warp_size": 32}), "tl.threads": 128})
+        bx = T.launch_thread("blockIdx.x", 8)
+        A_shared = T.alloc_shared((1, 256))
+        A_pow_local = T.alloc_buffer((1, 256), scope="local.fragment")
+        A_local = T.alloc_buffer((1, 256), scope="local.fragment")
+        A_powsum: T.float32
+        for i in range(256):
+            A_shared[0, i] = A[bx, i]
+        for i in range(256):
+            A_local[0, i] = A_shared[0, i]
+        for i, j in T.grid(1, 256):
+            A_pow_local[0, j] = A_local[0, j] * A_local[0, j]
+        A_powsum = T.float32(0.0)
+        for r in range(256):
+            A_powsum = A_powsum + A_pow_local[0, r]
+        for i in range(1):
+            A_powsum = T.rsqrt(A_powsum / T.float32(256.0) + T.float32(9.9999999999999995e-07))
+        for i, j in T.grid(1, 256):
+            A_local[0, j] = A_local[0, j] * A_powsum
+        for i in range(256):
+            B[bx, i] = A_local[0, i]
+
+# ---------------------------------------- after BindCudaThreads
 # from tvm.script import ir as I
 # from tvm.script import tirx as T
 # from tvm.tirx.layout import Axis

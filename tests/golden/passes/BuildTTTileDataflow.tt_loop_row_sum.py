@@ -1,7 +1,30 @@
 # ruff: noqa
-# Golden: the module after BuildTTTileDataflow (lower_and_legalize_tt + optimize_tenstorrent), case tt_loop_row_sum:
+# Golden of BuildTTTileDataflow, case tt_loop_row_sum (lower_and_legalize_tt + optimize_tenstorrent):
 # row_sum_blocks(64, 128, 32, 64): a row sum carried across the column-block loop (one CB of two blocks), the scaler tile held before the loop and freed after it.
-# Written by `TILELANG_UPDATE_GOLDEN=1 .venv/bin/python -m pytest tests/test_pass_golden.py`; do not edit by hand.
+# Written by `TILELANG_UPDATE_GOLDEN=1 .venv/bin/python -m pytest tests/test_pass_golden.py`; do not edit by hand. The pass's input, then its output.
+# from tvm.script import ir as I
+# from tvm.script import tirx as T
+# from tvm.tirx.layout import Axis
+
+@I.ir_module
+class Module:
+    @T.prim_func
+    def main(A: T.Buffer((64, 128), "bfloat16"), Out: T.Buffer((64,), "float32"), reduce_scaler: T.Buffer((32, 32), "bfloat16", layout=None)):
+        T.func_attr({"target": T.target({"keys": ["tenstorrent"], "kind": "ext_dev", "model": "wormhole_b0", "tag": ""}), "tl.threads": 128, "tt.accessors": {"A": {"compile_time_args": 2, "page_bytes": 2048, "parameter": 0, "stride_mode": "tiled"}, "Out": {"compile_time_args": 2, "page_bytes": 4096, "parameter": 1, "stride_mode": "tiled"}, "reduce_scaler": {"compile_time_args": 2, "page_bytes": 2048, "parameter": 2, "stride_mode": "tiled"}}, "tt.buffers": {"A": {"blocks": [0, 0], "data_format": "Float16_b", "dtype": "bfloat16", "layout": "interleaved", "memory": "DRAM", "padded_shape": [64, 128], "page_bytes": 2048, "page_layout": "tile", "pages": 8, "shape": [64, 128], "tile_cols": 4, "tile_rows": 2}, "Out": {"blocks": [0], "data_format": "Float32", "dtype": "float32", "layout": "interleaved", "memory": "DRAM", "padded_shape": [64], "page_bytes": 4096, "page_layout": "tile", "pages": 2, "shape": [64], "tile_cols": 2, "tile_rows": 1}, "reduce_scaler": {"blocks": [0, 0], "data_format": "Float16_b", "dtype": "bfloat16", "layout": "interleaved", "memory": "DRAM", "padded_shape": [32, 32], "page_bytes": 2048, "page_layout": "tile", "pages": 1, "shape": [32, 32], "tile_cols": 1, "tile_rows": 1}}, "tt.constants": {"reduce_scaler": {"rows": [0, 16], "value": 1.0}}, "tt.core_grid": [8, 8], "tt.core_ranges": [[0, 0, 1, 0]], "tt.grid_blocks": [2, 1, 1], "tt.launch_vars": {"blockIdx.x": "by"}, "tt.partition_mode": "shard", "tt.work_args": ["row0", "col0", "cols", "count"], "tt.work_partition": [{"col0": 0, "cols": 1, "core": [0, 0], "count": 1, "row0": 0, "rows": 1}, {"col0": 1, "cols": 1, "core": [1, 0], "count": 1, "row0": 0, "rows": 1}], "tt.work_values": [{"col0": 0, "cols": 1, "count": 1, "row0": 0}, {"col0": 1, "cols": 1, "count": 1, "row0": 0}]})
+        count = T.int32()
+        col0 = T.int32()
+        cols = T.int32()
+        for i in T.serial(count, annotations={"tt.persistent_loop": 1}):
+            by: T.let[T.int32] = col0 + i % cols
+            A_s = T.alloc_shared((32, 64), "bfloat16")
+            row = T.alloc_buffer((32,), scope="local.fragment")
+            T.tile.fill(row[0:32], T.float32(0.0))
+            for k in T.serial(2, annotations={"num_stages": 2}):
+                T.tile.copy(A_s[0:32, 0:64], A[by * 32:by * 32 + 32, k * 64:k * 64 + 64])
+                T.tile.sum(row[0:32], A_s[0:32, 0:64], [1], True)
+            T.tile.copy(Out[by * 32:by * 32 + 32], row[0:32])
+
+# ---------------------------------------- after BuildTTTileDataflow
 # from tvm.script import ir as I
 # from tvm.script import tirx as T
 # from tvm.tirx.layout import Axis

@@ -1,7 +1,33 @@
 # ruff: noqa
-# Golden: the module after FlattenBuffer (lower_and_legalize + optimize_cpu), case cpu_gemm:
+# Golden of FlattenBuffer, case cpu_gemm (lower_and_legalize + optimize_cpu):
 # matmul(64, 64, 64, 32, 32, 32, dtype='float32') for llvm.
-# Written by `TILELANG_UPDATE_GOLDEN=1 .venv/bin/python -m pytest tests/test_pass_golden.py`; do not edit by hand.
+# Written by `TILELANG_UPDATE_GOLDEN=1 .venv/bin/python -m pytest tests/test_pass_golden.py`; do not edit by hand. The pass's input, then its output.
+# from tvm.script import ir as I
+# from tvm.script import tirx as T
+# from tvm.tirx.layout import Axis
+
+@I.ir_module
+class Module:
+    @T.prim_func
+    def main(A: T.Buffer((64, 64), "float32"), B: T.Buffer((64, 64), "float32"), C: T.Buffer((64, 64), "float32")):
+        T.func_attr({"target": T.target({"keys": ["cpu"], "kind": "llvm", "mcpu": "x86-64", "mtriple": "x86_64-unknown-linux-gnu", "tag": ""}), "tl.threads": 128})
+        for bx, by in T.grid(2, 2):
+            A_shared = T.alloc_shared((32, 32))
+            B_shared = T.alloc_shared((32, 32))
+            C_local = T.alloc_buffer((32, 32), scope="local.fragment")
+            for i, j in T.grid(32, 32):
+                C_local[i, j] = T.float32(0.0)
+            for k in T.serial(2, annotations={"num_stages": 3}):
+                for i, j in T.grid(32, 32):
+                    A_shared[i, j] = A[by * 32 + i, k * 32 + j]
+                for i, j in T.grid(32, 32):
+                    B_shared[i, j] = B[k * 32 + i, bx * 32 + j]
+                for i, k_1, j in T.grid(32, 32, 32):
+                    C_local[i, j] = C_local[i, j] + A_shared[i, k_1] * B_shared[k_1, j]
+            for i, j in T.grid(32, 32):
+                C[by * 32 + i, bx * 32 + j] = C_local[i, j]
+
+# ---------------------------------------- after FlattenBuffer
 # from tvm.script import ir as I
 # from tvm.script import tirx as T
 # from tvm.tirx.layout import Axis

@@ -1,7 +1,37 @@
 # ruff: noqa
-# Golden: the module after VectorizeLoop (lower_and_legalize + optimize_cpu), case cpu_loops:
+# Golden of VectorizeLoop, case cpu_loops (lower_and_legalize + optimize_cpu):
 # guarded_rows(60, 40, 16, 8) for llvm: partial blocks, vectorized and unrolled loops.
-# Written by `TILELANG_UPDATE_GOLDEN=1 .venv/bin/python -m pytest tests/test_pass_golden.py`; do not edit by hand.
+# Written by `TILELANG_UPDATE_GOLDEN=1 .venv/bin/python -m pytest tests/test_pass_golden.py`; do not edit by hand. The pass's input, then its output.
+# from tvm.script import ir as I
+# from tvm.script import tirx as T
+# from tvm.tirx.layout import Axis
+
+@I.ir_module
+class Module:
+    @T.prim_func
+    def main(A: T.Buffer((60, 40), "float32"), B: T.Buffer((60, 40), "float32")):
+        T.func_attr({"target": T.target({"keys": ["cpu"], "kind": "llvm", "mcpu": "x86-64", "mtriple": "x86_64-unknown-linux-gnu", "tag": ""}), "tl.threads": 128})
+        A_1 = T.decl_buffer((2400,), data=A.data, layout=None)
+        B_1 = T.decl_buffer((2400,), data=B.data, layout=None)
+        for bx, by in T.grid(5, 4):
+            A_s = T.alloc_shared((128,), layout=None)
+            R_1 = T.alloc_local((16,), layout=None)
+            for i, j in T.grid(16, 8):
+                A_s[i * 8 + j] = T.if_then_else(by * 16 + i < 60, A_1[by * 640 + i * 40 + bx * 8 + j], T.float32(0.0))
+            for i in range(16):
+                for j in T.vectorized(8):
+                    A_s[i * 8 + j] = T.max(A_s[i * 8 + j], T.float32(0.0))
+            for i in T.unroll(16):
+                R_1[i] = A_s[i * 8]
+            for i in range(16):
+                T.evaluate(0)
+            for i, j in T.grid(16, 8):
+                A_s[i * 8 + j] = T.if_then_else(0 < bx, A_s[i * 8 + j] - R_1[i], A_s[i * 8 + j])
+            for i, j in T.grid(16, 8):
+                if by * 16 + i < 60:
+                    B_1[by * 640 + i * 40 + bx * 8 + j] = A_s[i * 8 + j]
+
+# ---------------------------------------- after VectorizeLoop
 # from tvm.script import ir as I
 # from tvm.script import tirx as T
 # from tvm.tirx.layout import Axis

@@ -89,3 +89,5 @@ void sfpu_reduce(uint32_t idst, uint32_t ct_dim = 1, uint32_t rt_dim = 1) {
 }  // namespace tt_emu::kapi
 
 using ::tt_emu::ktypes::EltwiseBinaryType;
+
+#include "tt_emu/kernel_api_block.hpp"  // matmul_block, copy_block, pack_block

@@ -6,6 +6,22 @@
 // Emulator version of <api/compute/matmul.h> in API profile ttnn_0_81 (compute kernels).
 #include "tt_emu/kernel_api.hpp"
 
+// Short initialisation for matmul_block (unpack + math) of blocks of `in0_cb` and `in1_cb`, after compute_kernel_hw_startup_matmul; the block shape (ct_dim x rt_dim tiles, kt_dim inner) configures the unpacker's loop on hardware (each matmul_block call gives its own in the emulator).
+#ifndef TT_EMU_DECLARED_matmul_block_init_6
+#define TT_EMU_DECLARED_matmul_block_init_6
+inline decltype(auto) matmul_block_init(uint32_t in0_cb, uint32_t in1_cb, uint32_t transpose, uint32_t ct_dim, uint32_t rt_dim, uint32_t kt_dim) {
+    return ::tt_emu::kapi::matmul_block_init(in0_cb, in1_cb, transpose, ct_dim, rt_dim, kt_dim);
+}
+#endif
+
+// DST[idst + r * ct_dim + c] += A x B for r < rt_dim, c < ct_dim: tile `in0_tile_index + r * kt_dim` of `in0_cb` by tile `in1_tile_index + c` of `in1_cb` (one inner step of an rt_dim x ct_dim output block).
+#ifndef TT_EMU_DECLARED_matmul_block_9
+#define TT_EMU_DECLARED_matmul_block_9
+inline decltype(auto) matmul_block(uint32_t in0_cb, uint32_t in1_cb, uint32_t in0_tile_index, uint32_t in1_tile_index, uint32_t idst, uint32_t transpose, uint32_t ct_dim, uint32_t rt_dim, uint32_t kt_dim) {
+    return ::tt_emu::kapi::matmul_block(in0_cb, in1_cb, in0_tile_index, in1_tile_index, idst, transpose, ct_dim, rt_dim, kt_dim);
+}
+#endif
+
 // Short matmul initialisation (unpack + math); follows compute_kernel_hw_startup_matmul.
 #ifndef TT_EMU_DECLARED_matmul_init_2
 #define TT_EMU_DECLARED_matmul_init_2

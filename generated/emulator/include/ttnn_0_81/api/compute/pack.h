@@ -5,6 +5,14 @@
 // Emulator version of <api/compute/pack.h> in API profile ttnn_0_81 (compute kernels).
 #include "tt_emu/kernel_api.hpp"
 
+// Pack `ntiles` DST tiles from `ifrom_dst` into the next reserved pages of CB `icb`, in order (ttnn's matmul packs an output subblock with it; the emulator runs pack_tile per tile).
+#ifndef TT_EMU_DECLARED_pack_block_3
+#define TT_EMU_DECLARED_pack_block_3
+inline decltype(auto) pack_block(uint32_t ifrom_dst, uint32_t icb, uint32_t ntiles) {
+    return ::tt_emu::kapi::pack_block(ifrom_dst, icb, ntiles);
+}
+#endif
+
 // Pack DST tile `ifrom_dst` into the next reserved page of CB `icb`.
 #ifndef TT_EMU_DECLARED_pack_tile_2
 #define TT_EMU_DECLARED_pack_tile_2

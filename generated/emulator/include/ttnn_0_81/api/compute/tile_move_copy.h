@@ -5,6 +5,14 @@
 // Emulator version of <api/compute/tile_move_copy.h> in API profile ttnn_0_81 (compute kernels).
 #include "tt_emu/kernel_api.hpp"
 
+// Copy `ntiles` consecutive tiles of CB `in_cb_id` from `start_in_tile_index` into consecutive DST tiles from `start_dst_tile_index` (ttnn's matmul reloads its partial sums with it; the emulator runs copy_tile per tile).
+#ifndef TT_EMU_DECLARED_copy_block_4
+#define TT_EMU_DECLARED_copy_block_4
+inline decltype(auto) copy_block(uint32_t in_cb_id, uint32_t start_in_tile_index, uint32_t start_dst_tile_index, uint32_t ntiles) {
+    return ::tt_emu::kapi::copy_block(in_cb_id, start_in_tile_index, start_dst_tile_index, ntiles);
+}
+#endif
+
 // Copy tile `in_tile_index` of CB `in_cb_id` into DST tile `dst_tile_index`.
 #ifndef TT_EMU_DECLARED_copy_tile_3
 #define TT_EMU_DECLARED_copy_tile_3

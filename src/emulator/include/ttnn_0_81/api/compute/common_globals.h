@@ -3,6 +3,7 @@
 // TRISCs together, so each wrapper keeps its statement.
 #pragma once
 
+#include "ckernel.h"               // as tt-metal's: ckernel::ThreadId, load_blocking, mailbox_read
 #include "tt_emu/llk_api.hpp"  // the LLK calls kernel_lib names (declared, refused where called)
 
 #ifndef ALWI
