@@ -7,6 +7,7 @@ top-k example writes them."""
 from typing import Any
 
 import tilelang.language as T
+from tilelang.tenstorrent import INTRINSICS, api_profile
 
 __all__ = ["bound_select", "tril_select", "antidiagonal_constants", "row_bound", "in_place_bound", "drop_row_max",
            "threshold", "compare_blocks", "topk_index", "select_blocks", "MASK_CORPUS"]
@@ -194,6 +195,7 @@ MASK_CORPUS: dict[str, Any] = {
     "mask_row_bound": lambda: row_bound(128, 64, 64, 70),
     "select_drop_row_max": lambda: drop_row_max(64, 64, 32),
     "select_compare_blocks": lambda: compare_blocks(64, 64, 32),
-    "select_topk_index": lambda: topk_index(64, 64, 32),
     "select_two_blocks": lambda: select_blocks(64, 64, 32),
 }
+if api_profile() in INTRINSICS["sfpu_reduce_max_int32_rows"].cpp:  # ttnn 0.65's sfpu_reduce reduces columns only
+    MASK_CORPUS["select_topk_index"] = lambda: topk_index(64, 64, 32)
