@@ -12,6 +12,8 @@ import pytest
 from tt_mask_kernels import topk_index
 
 import tilelang
+import tilelang.language as T
+from tilelang.errors import TileLangError
 
 pytestmark = pytest.mark.skipif(shutil.which("g++") is None, reason="no C++ compiler")
 RNG = np.random.default_rng(2828)
@@ -37,3 +39,27 @@ def test_the_column_index_of_the_row_maximum_matches_numpy(M: int, N: int, blk_m
     compute = kernel.artifact.rt_mod.files["compute.cpp"]
     assert "where_tile<DataFormat::Int32>(" in compute and "fill_tile_int<DataFormat::Int32>(" in compute
     np.testing.assert_array_equal(kernel(x), _reference(x))
+
+
+def test_columns_that_are_not_whole_tiles_are_refused_by_the_padding_check() -> None:
+    """T.fill(expand_max_idx, -1) leaves -1 in the padded columns, where the int32 row maximum needs INT32_MIN."""
+    with pytest.raises(TileLangError, match=r"T\.reduce_max into 'max_idx' reads the padding of 'expand_max_idx' .*"
+                       r"which holds -1, not the -inf"):
+        tilelang.lower(topk_index(100, 40, 64), target="tenstorrent")
+
+
+def test_an_index_selected_into_a_float16_store_is_refused_by_name() -> None:
+    @T.prim_func
+    def main(A: T.Tensor((32, 32), "float16"), Out: T.Tensor((32, 32), "float16")):
+        with T.Kernel(1, threads=128):
+            a = T.alloc_shared((32, 32), "float16")
+            y = T.alloc_fragment((32, 32), "float16")
+            T.copy(A[0, 0], a)
+            T.fill(y, 0)
+            for i, j in T.Parallel(32, 32):
+                y[i, j] = T.if_then_else(a[i, j] > 0.5, j, y[i, j])
+            T.copy(y, Out[0, 0])
+
+    with pytest.raises(TileLangError, match=r"selects the element index j as a value into a float16 store; the "
+                       r"tenstorrent backend selects indices of 2-D int32 or float32 stores"):
+        tilelang.lower(main, target="tenstorrent")

@@ -281,8 +281,8 @@ class Tree {
     int axis = masks::index_axis(lvars_, v);
     if (axis < 0) return need_buffer(lower(v), v);
     if (lvars_.size() != 2 || (out_.dtype != "int32" && out_.dtype != "float32")) {
-      return reject(expr, "selects the element index " + format_value(v) + " as a value into a " + out_.dtype +
-                    " store; the tenstorrent backend selects indices of 2-D int32 or float32 stores");
+      return reject(expr, "selects the element index " + format_value(lvars_[axis]) + " as a value into a " +
+                    out_.dtype + " store; the tenstorrent backend selects indices of 2-D int32 or float32 stores");
     }
     TileOp copy = index_op(out_, axis, stmt_, out_.name + "_index" + std::to_string(first_ + pieces_.size()));
     pieces_.push_back(copy);
