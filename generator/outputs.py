@@ -67,6 +67,8 @@ TEMPLATED_OUTPUTS: tuple[TemplatedOutput, ...] = (
     TemplatedOutput("emulator/include/tt_emu/sfpu_ops.hpp", "emulator/sfpu_ops.hpp.j2", ("op_map",)),
     TemplatedOutput("emulator/include/tt_emu/device_facts.hpp", "emulator/device_facts.hpp.j2", ("backend",),
                     each="device_backend"),
+    TemplatedOutput("emulator/include/tt_emu/noc_endpoints.hpp", "emulator/noc_endpoints.hpp.j2", ("backend",),
+                    each="device_backend"),
     TemplatedOutput("emulator/include/tt_emu/preludes.hpp", "emulator/preludes.hpp.j2", ("intrinsic",)),
     TemplatedOutput("cpp/ir_nodes.h", "cpp/ir_nodes.h.j2", ("ir",), banner_folders=True),
     TemplatedOutput("cpp/attr_keys.h", "cpp/attr_keys.h.j2", ("ir", "pass"), banner_folders=True),

@@ -66,8 +66,8 @@ def test_tile_ops_become_the_declared_primitives_and_scopes() -> None:
     primitives = {op.name: op.primitive for op in LANGUAGE.tile_ops}
     assert primitives == {"copy": "copy", "gemm": "gemm", "fill": "fill", "clear": "fill", "reduce_sum": "reduce",
                           "reduce_max": "reduce", "reduce_min": "reduce", "reduce_abssum": "reduce",
-                          "reduce_absmax": "reduce", "cumsum": "cumsum", "atomic_add": "atomic_add", "im2col": "im2col",
-                          "c2d_im2col": "im2col"}
+                          "reduce_absmax": "reduce", "cumsum": "cumsum", "transpose": "transpose",
+                          "atomic_add": "atomic_add", "im2col": "im2col", "c2d_im2col": "im2col"}
     assert text.count("T.tile.fill(") == 2 and text.count("T.tile.copy(") == 3 and text.count("T.tile.gemm(") == 1
     assert "T.tile.fill(C_f[0:32, 0:32], T.float32(0.0))" in text  # T.clear fixes value 0
     scopes = {a.name: a.scope for a in LANGUAGE.allocations}

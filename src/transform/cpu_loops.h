@@ -187,9 +187,10 @@ inline std::vector<Any> non_unit_extents(const ir::TensorRegion& region) {
   return out;
 }
 
-// The tile primitives of cpu_tile_ops.cc (tirx.tile.sum/max/min, tl.tile.cumsum, tl.tile.atomic_add, tl.tile.im2col).
+// The tile primitives of cpu_tile_ops.cc (tirx.tile.sum/max/min, tl.tile.cumsum/transpose/atomic_add/im2col).
 Any lower_reduce(const ir::TilePrimitiveCall& call, const Analyzer& analyzer);
 Any lower_cumsum(const ir::TilePrimitiveCall& call, const Analyzer& analyzer);
+Any lower_transpose(const ir::TilePrimitiveCall& call, const Analyzer& analyzer);
 Any lower_atomic_add(const ir::TilePrimitiveCall& call, const Analyzer& analyzer);
 Any lower_im2col(const ir::TilePrimitiveCall& call, const Analyzer& analyzer);
 

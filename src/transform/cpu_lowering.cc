@@ -104,10 +104,11 @@ Any lower_tile_call(const ir::TilePrimitiveCall& tile_call, const Analyzer& anal
   if (op == "tirx.tile.gemm") return lower_gemm(args, analyzer);
   if (op == "tirx.tile.sum" || op == "tirx.tile.max" || op == "tirx.tile.min") return lower_reduce(tile_call, analyzer);
   if (op == "tl.tile.cumsum") return lower_cumsum(tile_call, analyzer);
+  if (op == "tl.tile.transpose") return lower_transpose(tile_call, analyzer);
   if (op == "tl.tile.atomic_add") return lower_atomic_add(tile_call, analyzer);
   if (op == "tl.tile.im2col") return lower_im2col(tile_call, analyzer);
   fail_tilelang("no loop lowering for tile primitive " + op + "; supported: tirx.tile.copy, fill, gemm, sum, max, "
-                "min, tl.tile.cumsum, tl.tile.atomic_add, tl.tile.im2col");
+                "min, tl.tile.cumsum, tl.tile.transpose, tl.tile.atomic_add, tl.tile.im2col");
 }
 
 /*! \brief A blockIdx / threadIdx launch -> `for var in range(extent)` reusing the launch variable. */

@@ -1,6 +1,6 @@
 // Loop lowering of the tile primitives beyond copy/fill/gemm (the pass LowerTileOpsToLoops, cpu_lowering.cc,
 // dispatches here): the reductions TVM 0.27 names tirx.tile.sum/max/min (TileLang's T.reduce_*), and the project's
-// tl.tile.cumsum, tl.tile.atomic_add and tl.tile.im2col (python/tilelang/language/_tile_builders.py builds them).
+// tl.tile.cumsum, tl.tile.transpose, tl.tile.atomic_add and tl.tile.im2col (python/tilelang/language/_tile_builders.py builds them).
 #include <limits>
 
 #include "cpu_loops.h"
@@ -113,6 +113,19 @@ Any lower_cumsum(const ir::TilePrimitiveCall& tile_call, const Analyzer& analyze
       return d.store(at(next), op_add(s.load(at(next), dtype), d.load(at(ks[0]), dtype)));
     }, "k");
     return seq_stmt(to_list({first, rest}));
+  });
+}
+
+/*! \brief tl.tile.transpose(dst, src): dst[j, i] = src[i, j] over src's (M, N) extents. */
+Any lower_transpose(const ir::TilePrimitiveCall& tile_call, const Analyzer& analyzer) {
+  List args = tile_call.args();
+  ir::TensorRegion dst(args[0]), src(args[1]);
+  Access s(src, 0, analyzer), d(dst, 0, analyzer);
+  s.axes = {0, 1};
+  d.axes = {1, 0};
+  std::string dtype = buffer_dtype(dst.source());
+  return loop_nest({extent_at(src, 0), extent_at(src, 1)}, [&](const std::vector<Any>& lvs) {
+    return d.store(lvs, s.load(lvs, dtype));
   });
 }
 

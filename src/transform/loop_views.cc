@@ -13,23 +13,69 @@ int64_t product(const std::vector<int64_t>& shape) {
   return total;
 }
 
-// The `T.Tensor((rows, cols), dtype, tensor.data)` declarations over tensor parameters whose last dim is `cols` and
-// whose elements they all cover: the tensor's folded matrix (view var -> tensor var).
+// The tensor parameter whose storage `decl` views, if any.
+std::optional<BufferInfo> viewed_tensor(const ir::DeclBuffer& decl, const std::vector<BufferInfo>& params) {
+  for (const BufferInfo& p : params) {
+    bool over = false;
+    walk(decl.data(), {ir::visit<ir::Var>([&](const ir::Var& v) { over |= v.same_as(p.var); })});
+    if (over) return p;
+  }
+  return std::nullopt;
+}
+
+// The 2-D `T.Tensor((rows, cols), dtype, tensor.data)` declarations (and `T.reshape`s) over tensor parameters whose
+// elements they all cover (view var -> tensor var). A view whose cols is the tensor's last dim is its folded
+// matrix; any other (a 1-D tensor reshaped to [rows, cols]) is a matrix only if the tensor becomes it (matrices()).
 std::vector<std::pair<Any, Any>> folded_views(const Any& func, const Any& body) {
   std::vector<std::pair<Any, Any>> views;
   std::vector<BufferInfo> params = tensor_params(func);
   walk(body, {ir::visit<ir::DeclBuffer>([&](const ir::DeclBuffer& decl) {
          BufferInfo view = buffer_info(decl.buffer());
-         for (const BufferInfo& p : params) {
-           bool over = false;
-           walk(decl.data(), {ir::visit<ir::Var>([&](const ir::Var& v) { over |= v.same_as(p.var); })});
-           if (over && view.shape.size() == 2 && p.shape.size() >= 2 && view.dtype == p.dtype &&
-               view.scope == p.scope && view.shape[1] == p.shape.back() && product(view.shape) == product(p.shape)) {
-             views.emplace_back(decl.buffer().any(), p.var);
-           }
+         auto p = viewed_tensor(decl, params);
+         if (p && view.shape.size() == 2 && view.dtype == p->dtype && view.scope == p->scope &&
+             product(view.shape) == product(p->shape)) {
+           views.emplace_back(decl.buffer().any(), p->var);
          }
        })});
   return views;
+}
+
+// Whether `view` (2-D) is the folded matrix of `tensor`: an N-D tensor whose last dim is the view's cols.
+bool folds(const Any& view, const Any& tensor) {
+  std::vector<int64_t> v = buffer_info(view).shape, t = buffer_info(tensor).shape;
+  return t.size() >= 2 && v[1] == t.back();
+}
+
+// A view of a tensor parameter that no rule above lowers: refused naming the view, the tensor and why.
+[[noreturn]] void refuse_view(const ir::DeclBuffer& decl, const BufferInfo& tensor, const std::string& why) {
+  BufferInfo view = buffer_info(decl.buffer());
+  std::string name = decl.buffer().name();
+  fail((name.empty() ? std::string("a view") : "view '" + name + "'") + " (shape " + tileops::ints_str(view.shape) +
+       ", " + view.dtype + ") of tensor '" + ir::Var(tensor.var).name() + "' (shape " + tileops::ints_str(tensor.shape) + ", " +
+       tensor.dtype + "), a T.reshape or T.Tensor(shape, dtype, " + ir::Var(tensor.var).name() +
+       ".data), is not lowered: " + why);
+}
+
+// Refuses every view of a tensor parameter that resolve_views leaves (`views`: those it lowers).
+void refuse_other_views(const Any& func, const Any& body, const std::vector<std::pair<Any, Any>>& views,
+                        const std::vector<std::pair<Any, Any>>& retyped) {
+  std::vector<BufferInfo> params = tensor_params(func);
+  walk(body, {ir::visit<ir::DeclBuffer>([&](const ir::DeclBuffer& decl) {
+         auto p = viewed_tensor(decl, params);
+         if (!p) return;
+         BufferInfo view = buffer_info(decl.buffer());
+         bool lowered = false;
+         for (const auto& [v, t] : views) lowered |= v.same_as(decl.buffer().any());
+         if (!lowered && view.shape.size() != 2) refuse_view(decl, *p, "only 2-D views are lowered");
+         if (!lowered) refuse_view(decl, *p, "a view must have the tensor's dtype and element count");
+         bool matrix = false;
+         for (const auto& [t, m] : retyped) matrix |= t.same_as(p->var);
+         if (!matrix && !folds(decl.buffer().any(), p->var)) {
+           refuse_view(decl, *p, "a view whose last dim is not the tensor's is lowered only where the kernel "
+                                 "accesses the tensor through views of that one shape and by whole tile ops (it is "
+                                 "then laid out as that matrix)");
+         }
+       })});
 }
 
 // Whether the body reads or writes `buffer` other than through tile-op regions (an element load or store).
@@ -72,13 +118,17 @@ std::optional<Any> lookup(const std::vector<std::pair<Any, Any>>& pairs, const A
 }  // namespace
 
 // `T.Tensor((rows, cols), dtype, tensor.data)` over a tensor parameter whose last dim is `cols` is the tensor's
-// folded matrix (the convolution's `kernel_flat` (KH * KW * C, F) of (KH, KW, C, F)). A tensor accessed only
+// folded matrix; a T.reshape of a tensor to [rows, cols] (its elements in C order) is one where the tensor becomes it (the convolution's `kernel_flat` (KH * KW * C, F) of (KH, KW, C, F)). A tensor accessed only
 // through such views becomes the matrix (matrices()); otherwise tile ops on the view's blocks are tile ops on the
 // tensor's regions (rows_region), which must be blocks of its tiles. The views go.
 Any resolve_views(const Any& func, const Any& body, const cpu::Analyzer& analyzer) {
   std::vector<std::pair<Any, Any>> views = folded_views(func, body);
-  if (views.empty()) return with_body(func, body);
+  if (views.empty()) {
+    refuse_other_views(func, body, views, {});
+    return with_body(func, body);
+  }
   std::vector<std::pair<Any, Any>> retyped = matrices(body, views);
+  refuse_other_views(func, body, views, retyped);
   auto rewritten = map(body, {ir::rewrite<ir::TilePrimitiveCall>([&](const ir::TilePrimitiveCall& tile) -> Any {
                          List args;
                          bool changed = false;

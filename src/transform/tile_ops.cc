@@ -152,6 +152,7 @@ std::vector<TileOp> classify_tile(const ir::TilePrimitiveCall& stmt, const std::
   if (name == "tirx.tile.fill") return {classify_fill(stmt)};
   if (name == "tl.tile.atomic_add") return classify_atomic(stmt);
   if (name == "tl.tile.cumsum") return classify_cumsum(stmt);
+  if (name == "tl.tile.transpose") return classify_transpose(stmt);
   if (name == "tl.tile.im2col") return classify_im2col(stmt);
   if (name == "tirx.tile.sum" || name == "tirx.tile.max" || name == "tirx.tile.min") {
     return classify_reduce(stmt);

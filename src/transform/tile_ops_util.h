@@ -160,6 +160,8 @@ bool program_order(std::vector<TileOp>& ops, const Any& func);
 std::vector<TileOp> classify_reduce(const ir::TilePrimitiveCall& stmt);
 // T.cumsum of a 2-D on-chip block along dim 0 (cumsum_block) or dim 1 (between two on-chip transposes).
 std::vector<TileOp> classify_cumsum(const ir::TilePrimitiveCall& stmt);
+// T.transpose(src, dst) of a 2-D on-chip block (transpose_block; tile_ops_transpose.cc).
+std::vector<TileOp> classify_transpose(const ir::TilePrimitiveCall& stmt);
 /*! \brief int32 <-> float T.Cast stores as typecast_tile ops (tile_ops_integers.cc); other conversions refused. */
 void integer_casts(std::vector<TileOp>& ops);
 /*! \brief A gemm's fields of a condition read from a tensor (tile_ops_flag.cc); `flag` null: none. */

@@ -25,6 +25,8 @@ static Any make(const Dict& options) {
             {"padded_shape", [](const tl::Ctx& c) -> tl::Any { return tl::attr(c.get("buffer"), "padded"); }},
             {"blocks", [](const tl::Ctx& c) -> tl::Any { return tl::attr(c.get("buffer"), "blocks"); }},
         }, tl::Checks{
+            tl::Check{[](const tl::Ctx& c) -> tl::Any { return tl::fn::ne(tl::attr(c.get("buffer"), "dtype"), tl::str("float8_e4m3fn")); },
+                      tl::Message{{{"has dtype float8_e4m3fn, which needs the data format Fp8_e4m3: the Wormhole device Metalium targets here has none (ttnn 0.81.1's Wormhole DataFormat has Lf8 and Bfp8/Bfp8_b but no Fp8_e4m3, which only Blackhole's adds)", "", {}}}}},
             tl::Check{[](const tl::Ctx& c) -> tl::Any { return tl::fn::supported_dtype(tl::attr(c.get("buffer"), "dtype")); },
                       tl::Message{{{"has dtype ", "buffer", {tl::str("dtype")}}, {"; the tenstorrent backend supports the dtypes Metalium has a data format for: bfloat16, float16, float32, int32, uint32, uint16, uint8, and int8 and bool as UInt8 bytes", "", {}}}}},
             tl::Check{[](const tl::Ctx& c) -> tl::Any { return tl::fn::or_({tl::fn::not_(tl::attr(c.get("buffer"), "row_major")), tl::fn::eq(tl::fn::mod(tl::item(tl::attr(c.get("buffer"), "shape"), tl::num(-1)), tl::item(tl::attr(tl::Any(tl::device()), "TILE"), tl::num(1))), tl::num(0))}); },

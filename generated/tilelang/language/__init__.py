@@ -86,6 +86,8 @@ uint16 = _tirx.uint16
 uint32 = _tirx.uint32
 uint64 = _tirx.uint64
 bool = _tirx.bool
+float8_e4m3fn = _tirx.float8_e4m3fn
+float8_e5m2 = _tirx.float8_e5m2
 
 # TileLang's dtype spellings as constructors (T.float(1.0) is T.float32(1.0)).
 bf16 = _tirx.bfloat16
@@ -183,6 +185,11 @@ def reduce_absmax(buffer: Any, out: Any, dim: Any = -1, clear: Any = True, **ign
 def cumsum(src: Any, dst: Any = None, dim: Any = 0, reverse: Any = False, **ignored: Any) -> Any:  # noqa: N803
     """Inclusive prefix sum of src along `dim` into dst (in place when dst is None; reverse=True sums from the end); dst has src's shape. Becomes the project's tile primitive `tl.tile.cumsum(dst, src, dim, reverse)`."""
     return _frontend.build_cumsum(src=src, dst=dst, dim=dim, reverse=reverse)
+
+
+def transpose(src: Any, dst: Any, annotations: Any = None, **ignored: Any) -> Any:  # noqa: N803
+    """dst[j, i] = src[i, j] for a 2-D src of shape (M, N) and dst of shape (N, M) (tile-ai/tilelang's `T.transpose`, tilelang/language/copy_op.py; annotations are accepted and ignored). Becomes the project's tile primitive `tl.tile.transpose(dst, src)`; on Tenstorrent an on-chip block transposed tile by tile (`transpose_block`)."""
+    return _frontend.build_transpose(src=src, dst=dst, annotations=annotations)
 
 
 def im2col(img: Any, col: Any, nhw_step: Any, c_step: Any, kernel: Any, stride: Any, dilation: Any, pad: Any, eviction_policy: Any = None, annotations: Any = None, **ignored: Any) -> Any:  # noqa: N803
@@ -373,6 +380,8 @@ __all__ = [
     'float16',
     'float32',
     'float64',
+    'float8_e4m3fn',
+    'float8_e5m2',
     'floor',
     'floordiv',
     'floormod',
@@ -437,6 +446,7 @@ __all__ = [
     'tanh',
     'Tensor',
     'TileLangError',
+    'transpose',
     'trunc',
     'truncdiv',
     'truncmod',

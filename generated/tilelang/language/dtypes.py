@@ -5,7 +5,7 @@
 
 from __future__ import annotations
 
-SUPPORTED_DTYPES: tuple[str, ...] = ('float16', 'bfloat16', 'float32', 'float64', 'int8', 'int16', 'int32', 'int64', 'uint8', 'uint16', 'uint32', 'bool')
+SUPPORTED_DTYPES: tuple[str, ...] = ('float16', 'bfloat16', 'float32', 'float64', 'int8', 'int16', 'int32', 'int64', 'uint8', 'uint16', 'uint32', 'bool', 'float8_e4m3fn', 'float8_e5m2')
 
 # TileLang spellings -> canonical TVM dtype ("float" means float32).
 DTYPE_ALIASES: dict[str, str] = {

@@ -87,6 +87,11 @@ def add_unary_tile(idst: Any, param1: Any) -> Any:
     return call('add_unary_tile', idst, param1)
 
 
+def addrgen_page_noc_addr(id: Any, addrgen: Any) -> Any:
+    """NoC address of page `id` of the tensor behind `addrgen` (any address generator: InterleavedAddrGen, InterleavedAddrGenFast, TensorAccessor), the free function form of accessor_noc_addr: ttnn 0.81.1 internal/dataflow/dataflow_api_addrgen.h `template <typename AddrGen> get_noc_addr(id, addrgen, offset = 0, noc = noc_index)` (the InterleavedAddrGen overloads are deprecated there but compile), as tt-metal's add_2_integers_in_riscv calls it (`get_noc_addr(0, src0)`)."""
+    return call('addrgen_page_noc_addr', id, addrgen)
+
+
 def bcast_block(in0: Any, in1: Any, out: Any, rows: Any, cols: Any, op: Any, dim: Any, sfpu: Any, wait0: Any, wait1: Any, pop0: Any, pop1: Any, init: Any) -> Any:
     """Broadcast element-wise block: out[i, j] = sfpu(op(in0[i, j], in1[i])) with in1 a column vector (rows tiles, column 0 valid) broadcast across the columns of in0's rows x cols tiles (dim cols), or out[i, j] = sfpu(op(in0[i, j], in1[j])) with in1 a row vector (cols tiles, row 0 valid; dim rows); op names an entry of the op map's fpu_bcast_cols or fpu_bcast_rows unit, sfpu an sfpu_unary entry or none."""
     return call('bcast_block', in0, in1, out, rows, cols, op, dim, sfpu, wait0, wait1, pop0, pop1, init)
@@ -372,6 +377,11 @@ def init_sfpu(icb: Any, ocb: Any) -> Any:
     return call('init_sfpu', icb, ocb)
 
 
+def interleaved_addr_gen(bank_base_address: Any, page_size: Any) -> Any:
+    """Interleaved DRAM page addressing by a page size of any number of bytes (aggregate of bank base address and page size; tt-metal's programming examples write `InterleavedAddrGen<true> g = {.bank_base_address = a, .page_size = n}`): pages lie in their bank at the page size aligned up to the DRAM allocator's alignment (`aligned_page_size`; ttnn 0.81.1 internal/dataflow/dataflow_api_addrgen.h, 0.77.0 the same, 0.65.0 dataflow_api_addrgen.h). `InterleavedAddrGen<false>` (L1-interleaved tensors) is not emulated."""
+    return call('interleaved_addr_gen', bank_base_address, page_size)
+
+
 def interleaved_addr_gen_fast(bank_base_address: Any, page_size: Any, data_format: Any) -> Any:
     """Interleaved DRAM tile addressing (aggregate of bank base address, page size and data format)."""
     return call('interleaved_addr_gen_fast', bank_base_address, page_size, data_format)
@@ -525,6 +535,11 @@ def noc_async_read_page(id: Any, addrgen: Any, dst_local_l1_addr: Any) -> Any:
 def noc_async_read_tile(id: Any, addrgen: Any, dst_local_l1_addr: Any) -> Any:
     """Tile-granular read through an InterleavedAddrGenFast (the 2025 spelling of noc_async_read_page)."""
     return call('noc_async_read_tile', id, addrgen, dst_local_l1_addr)
+
+
+def noc_async_write(src_local_l1_addr: Any, dst_noc_addr: Any, size: Any) -> Any:
+    """Start writing `size` bytes of L1 at `src_local_l1_addr` to NoC address `dst_noc_addr` (from get_noc_addr of an address generator; the bytes must lie in one page). ttnn 0.81.1 api/dataflow/dataflow_api.h `noc_async_write(src_local_l1_addr, dst_noc_addr, size, noc, vc)`; tt-metal's add_2_integers_in_riscv writes its result so."""
+    return call('noc_async_write', src_local_l1_addr, dst_noc_addr, size)
 
 
 def noc_async_write_barrier() -> Any:

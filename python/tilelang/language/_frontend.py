@@ -376,4 +376,4 @@ def build_fill(buffer: object, value: object) -> Any:
 
 
 from . import _script_fixes  # noqa: E402, F401  (TVMScript parser fixes, applied on import)
-from ._tile_builders import build_atomic_add, build_cumsum, build_im2col, build_reduce  # noqa: E402, F401
+from ._tile_builders import build_atomic_add, build_cumsum, build_im2col, build_reduce, build_transpose  # noqa: E402, F401

@@ -1,10 +1,10 @@
-"""Builders of the tile operations beyond copy/fill/gemm: reductions, cumsum, atomic_add and im2col.
+"""Builders of the tile operations beyond copy/fill/gemm: reductions, cumsum, transpose, atomic_add and im2col.
 
 Reductions become TVM 0.27's own tile primitives (`T.tile.sum/max/min(dst, src, axes, accum)`, `abs=True` in the
-primitive's config for reduce_abssum/absmax), so every backend's engine recognises the same IR. cumsum, atomic_add
-and im2col have no TVM primitive: they become the project's tile primitives `tl.tile.cumsum`, `tl.tile.atomic_add`
-and `tl.tile.im2col`, registered here as TVM ops of the tile-primitive category. The loop lowering of all of them is
-the C++ pass LowerTileOpsToLoops (src/transform/cpu_lowering.cc).
+primitive's config for reduce_abssum/absmax), so every backend's engine recognises the same IR. cumsum, atomic_add,
+transpose and im2col have no TVM primitive: they become the project's tile primitives `tl.tile.cumsum`,
+`tl.tile.atomic_add`, `tl.tile.transpose` and `tl.tile.im2col`, registered here as TVM ops of the tile-primitive
+category. The loop lowering of all of them is the C++ pass LowerTileOpsToLoops (src/transform/cpu_lowering.cc).
 """
 
 from __future__ import annotations
@@ -22,7 +22,8 @@ from tvm.tirx.script.builder.tirx import f_insert
 from ..errors import TileLangError
 from ._operands import _check_in_bounds, _const, _element_region, _extents, _fmt, _full_region, _kind_error, _name
 
-TILE_PRIMITIVES = {"cumsum": "tl.tile.cumsum", "atomic_add": "tl.tile.atomic_add", "im2col": "tl.tile.im2col"}
+TILE_PRIMITIVES = {"cumsum": "tl.tile.cumsum", "atomic_add": "tl.tile.atomic_add", "im2col": "tl.tile.im2col",
+                   "transpose": "tl.tile.transpose"}
 EVICTION_POLICIES = (None, "evict_normal", "evict_first", "evict_last")  # T.im2col's GPU cache hints
 
 
@@ -109,6 +110,17 @@ def build_cumsum(src: object, dst: object = None, dim: object = 0, reverse: obje
     axis = _axis(op, dim, len(s_ext), _name(src_r))
     call = tirx.TilePrimitiveCall(dst_r, src_r, axis, _flag(op, "reverse", reverse), op=tile_primitive("cumsum"))
     return f_insert(call)
+
+
+def build_transpose(src: object, dst: object, annotations: object = None) -> Any:
+    """`T.transpose(src, dst)` -> `tl.tile.transpose(dst, src)`: dst[j, i] = src[i, j] of 2-D operands."""
+    op = "T.transpose"
+    src_r, dst_r = _region(op, "src", src), _region(op, "dst", dst)
+    s_ext, d_ext = _extents(src_r), _extents(dst_r)
+    if len(s_ext) != 2 or len(d_ext) != 2 or _same(s_ext[0], d_ext[1]) is False or _same(s_ext[1], d_ext[0]) is False:
+        raise TileLangError(f"{op}: src {_name(src_r)} {_fmt(s_ext)} and dst {_name(dst_r)} {_fmt(d_ext)} must be 2-D "
+                            "of shapes (M, N) and (N, M)")
+    return f_insert(tirx.TilePrimitiveCall(dst_r, src_r, op=tile_primitive("transpose")))
 
 
 def build_atomic_add(dst: object, value: object, memory_order: object = None, return_prev: object = False,

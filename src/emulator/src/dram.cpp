@@ -114,8 +114,8 @@ std::shared_ptr<DramBuffer> allocate_dram_buffer(uint64_t size, uint64_t page_si
     buf->size = size;
     buf->page_size = static_cast<uint32_t>(page_size);
     buf->num_pages = static_cast<uint32_t>((size + page_size - 1) / page_size);
-    const uint64_t per_bank = (buf->num_pages + kDramBanks - 1) / kDramBanks * page_size;
-    buf->bank_bytes = static_cast<uint32_t>((per_bank + kDramAlignment - 1) / kDramAlignment * kDramAlignment);
+    // tt-metal's allocator lays a bank's pages at the aligned page size (Buffer::aligned_page_size).
+    buf->bank_bytes = static_cast<uint32_t>((buf->num_pages + kDramBanks - 1) / kDramBanks * buf->page_stride());
     std::lock_guard<std::mutex> lk(registry().mu);
     if (uint64_t{registry().next} + buf->bank_bytes > kDramBankBytes) {
         host_fail(call, "out of DRAM: " + std::to_string(buf->bank_bytes) + " B per bank requested, " +

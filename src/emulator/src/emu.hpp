@@ -22,6 +22,7 @@
 #include "core_lock.hpp"  // Core::mu
 #include "tt-metalium/host_api.hpp"
 #include "tt_emu/counters.hpp"  // enum Counter, kCounterNames
+#include "tt_emu/device_facts.hpp"  // kDramAllocatorAlignment
 
 namespace tt_emu {
 
@@ -32,7 +33,7 @@ using tt::tt_metal::CoreCoord;
 constexpr uint32_t kL1Bytes = 1464 * 1024;
 constexpr uint32_t kNumCbs = 32;
 constexpr uint32_t kDramBanks = 12;
-constexpr uint32_t kDramAlignment = 32;
+constexpr uint32_t kDramAlignment = device::kDramAllocatorAlignment;  // pages lie in a bank at this stride
 constexpr uint32_t kDramBankBytes = 1u << 30;
 constexpr uint32_t kMaxRuntimeArgs = 341;
 constexpr uint32_t kGridX = 8;
@@ -75,6 +76,7 @@ struct DramBuffer {
     // worker core (one L1 bank each), allocated from the top of L1 down; kernels use it as scratch. It holds no
     // host data: the emulator's L1 exists only while a program runs.
     bool l1 = false;
+    uint32_t page_stride() const { return (page_size + kDramAlignment - 1) / kDramAlignment * kDramAlignment; }
     ~DramBuffer();
     std::string describe() const;
 };

@@ -159,6 +159,10 @@ const Prelude* prelude_of(const std::string& profile) {
 std::string data_movement_flags(const std::string& profile, KernelKind kind, int noc) {
     std::string flags = kind == KernelKind::Riscv0 ? " -DCOMPILE_FOR_BRISC" : " -DCOMPILE_FOR_NCRISC";
     flags += " -DNOC_INDEX=" + std::to_string(noc) + " -DNOC_MODE=0";
+    // dataflow_api.h brings DPRINT in every profile's tt-metal (its sanitizer header includes the device print header:
+    // ttnn 0.81.1 and 0.77.0 internal/debug/sanitize.h, 0.65.0 debug/sanitize.h): a data-movement kernel may print
+    // without including it, as add_2_integers_in_riscv does. The emulator's one print header serves every profile.
+    flags += " -include api/debug/dprint.h";
     const Prelude* p = prelude_of(profile);
     return p && *p->dataflow ? flags + " -include " + p->dataflow : flags;
 }
@@ -281,7 +285,10 @@ std::shared_ptr<KernelBinary> compile(const std::string& path, const std::vector
     std::string flags = std::string(generated.empty() ? "-std=c++17" : "-std=c++20") +
                         " -O2 -fPIC -shared -Wall -Werror -Wno-unknown-pragmas -Wno-deprecated-declarations"
                         " -Wno-error=multistatement-macros -Wno-error=parentheses"
-                        " -Wno-error=unused-but-set-variable -Wno-unused-variable -Wno-unused-function";
+                        " -Wno-error=unused-but-set-variable -Wno-unused-variable -Wno-unused-function"
+                        // An L1 address (uint32_t) cast to a pointer, `(uint32_t*)l1_addr` (add_2_integers_in_riscv):
+                        // on the 32-bit RISC-V cores both have one size; the emulator's L1 windows lie below 2 GiB.
+                        " -Wno-int-to-pointer-cast";
     for (const fs::path& root : roots) flags += " -I" + shell_quote((root / profile).string());
     for (const fs::path& root : roots) flags += " -I" + shell_quote(root.string());
     flags += source_tree_flags();

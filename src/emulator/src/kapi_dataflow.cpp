@@ -3,6 +3,7 @@
 #include <string>
 
 #include "emu.hpp"
+#include "noc_endpoints.hpp"
 #include "sanitize.hpp"
 #include "tt_emu/kernel_api.hpp"
 
@@ -206,25 +207,27 @@ uint64_t dram_noc_addr(uint32_t bank_base_address, uint32_t page_size, uint32_t 
 void noc_async_read(uint64_t src_noc_addr, uint32_t dst_local_l1_addr, uint32_t size) {
     Session s = enter("noc_async_read", {static_cast<int64_t>(src_noc_addr), dst_local_l1_addr, size}, 0b011);
     dst_local_l1_addr = l1_offset(s, dst_local_l1_addr, 1);
+    src_noc_addr = dram_bank_form(src_noc_addr);
     const uint64_t tag = src_noc_addr >> 32;
     const uint32_t addr = static_cast<uint32_t>(src_noc_addr);
     std::shared_ptr<DramBuffer> buf = (tag & ~0xffull) == kBankTag ? find_dram_buffer_in_bank(addr) : nullptr;
     if (!buf || (tag & 0xff) >= kDramBanks) fail(s, "the source is not a DRAM bank address of any buffer");
     const uint32_t rel = addr - buf->address;
-    issue(s, true, buf, (rel / buf->page_size) * kDramBanks + static_cast<uint32_t>(tag & 0xff),
-          rel % buf->page_size, size, dst_local_l1_addr);
+    issue(s, true, buf, (rel / buf->page_stride()) * kDramBanks + static_cast<uint32_t>(tag & 0xff),
+          rel % buf->page_stride(), size, dst_local_l1_addr);
 }
 
 void noc_async_write(uint32_t src_local_l1_addr, uint64_t dst_noc_addr, uint32_t size) {
     Session s = enter("noc_async_write", {src_local_l1_addr, static_cast<int64_t>(dst_noc_addr), size}, 0b011);
     src_local_l1_addr = l1_offset(s, src_local_l1_addr, 0);
+    dst_noc_addr = dram_bank_form(dst_noc_addr);
     const uint64_t tag = dst_noc_addr >> 32;
     const uint32_t addr = static_cast<uint32_t>(dst_noc_addr);
     std::shared_ptr<DramBuffer> buf = (tag & ~0xffull) == kBankTag ? find_dram_buffer_in_bank(addr) : nullptr;
     if (!buf || (tag & 0xff) >= kDramBanks) fail(s, "the destination is not a DRAM bank address of any buffer");
     const uint32_t rel = addr - buf->address;
-    issue(s, false, buf, (rel / buf->page_size) * kDramBanks + static_cast<uint32_t>(tag & 0xff),
-          rel % buf->page_size, size, src_local_l1_addr);
+    issue(s, false, buf, (rel / buf->page_stride()) * kDramBanks + static_cast<uint32_t>(tag & 0xff),
+          rel % buf->page_stride(), size, src_local_l1_addr);
 }
 
 // Reads land in L1 now, copying DRAM as it is at the barrier.

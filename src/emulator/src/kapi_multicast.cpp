@@ -10,6 +10,7 @@
 #include <string>
 
 #include "emu.hpp"
+#include "noc_endpoints.hpp"
 #include "sanitize.hpp"
 #include "tt_emu/kernel_api.hpp"
 
@@ -127,6 +128,19 @@ NocRange decode_or_fail(Session& s, uint64_t noc_addr, uint64_t tag) {
     }
     return r;
 }
+
+}  // namespace
+
+// A unicast NoC address at a DRAM endpoint as the address of its bank (noc_async_read/write take that form).
+uint64_t dram_bank_form(uint64_t noc_addr) {
+    NocRange r;
+    uint32_t bank_addr = 0;
+    if (!decode(noc_addr, kUnicastTag, r)) return noc_addr;
+    const int bank = dram_bank_at_endpoint(r.x_start, r.y_start, r.addr, bank_addr);
+    return bank < 0 ? noc_addr : kapi::detail::dram_noc_addr(bank_addr, 0, static_cast<uint32_t>(bank), 0);
+}
+
+namespace {
 
 // The destinations of a multicast: this program's cores in the rectangle but this one. The corner order
 // follows the kernel's NoC (tt-metal: NoC 0 runs start -> end increasing, NoC 1 decreasing).
@@ -252,8 +266,19 @@ uint32_t get_semaphore(uint32_t semaphore_id) {
 
 uint64_t get_noc_addr(uint32_t noc_x, uint32_t noc_y, uint32_t addr) {
     Session s = enter("get_noc_addr", {noc_x, noc_y, addr}, 0b100);
-    addr = l1_offset(s, addr, 2);
     check_node(s, noc_x, noc_y);
+    uint32_t bank_addr = 0;
+    const int bank = dram_bank_at_endpoint(noc_x, noc_y, addr, bank_addr);  // the device record's DRAM endpoints
+    if (bank == -2 || (bank == -1 && is_eth_core(noc_x, noc_y))) {
+        fail(s, noc_name(noc_x, noc_y) + (bank == -2 ? " is a DRAM endpoint, but no bank of its channel holds address " +
+                                                           hex(addr)
+                                                     : std::string(" is an Ethernet core (the emulator does not model "
+                                                                   "Ethernet cores' L1), not a DRAM endpoint")) +
+                    " (DRAM endpoints of the device: " + dram_endpoints_text() + ")");
+    }
+    // An address the API gave for L1 (a window address; get_semaphore's, get_write_ptr's) stands for its L1 offset,
+    // also at a DRAM endpoint; one inside a live DRAM buffer of the bank is that buffer's (the emulator's ambiguity).
+    if (bank < 0 || !find_dram_buffer_in_bank(bank_addr)) addr = l1_offset(s, addr, 2);
     return (kUnicastTag << kTagShift) | node_field(noc_y, 1) | node_field(noc_x, 0) | addr;
 }
 

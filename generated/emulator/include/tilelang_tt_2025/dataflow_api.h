@@ -8,6 +8,15 @@
 // Emulator version of <dataflow_api.h> in API profile tilelang_tt_2025 (dataflow kernels).
 #include "tt_emu/kernel_api.hpp"
 
+// NoC address of page `id` of the tensor behind `addrgen` (any address generator: InterleavedAddrGen, InterleavedAddrGenFast, TensorAccessor), the free function form of accessor_noc_addr: ttnn 0.81.1 internal/dataflow/dataflow_api_addrgen.h `template <typename AddrGen> get_noc_addr(id, addrgen, offset = 0, noc = noc_index)` (the InterleavedAddrGen overloads are deprecated there but compile), as tt-metal's add_2_integers_in_riscv calls it (`get_noc_addr(0, src0)`).
+#ifndef TT_EMU_DECLARED_get_noc_addr_2
+#define TT_EMU_DECLARED_get_noc_addr_2
+template <typename Accessor>
+inline decltype(auto) get_noc_addr(uint32_t id, const Accessor& addrgen) {
+    return ::tt_emu::kapi::get_noc_addr(id, addrgen);
+}
+#endif
+
 // Free `num_pages` pages at the front and advance the read pointer.
 #ifndef TT_EMU_DECLARED_cb_pop_front_2
 #define TT_EMU_DECLARED_cb_pop_front_2
@@ -110,6 +119,9 @@ inline decltype(auto) get_write_ptr(uint32_t cb_id) {
 }
 #endif
 
+// Interleaved DRAM page addressing by a page size of any number of bytes (aggregate of bank base address and page size; tt-metal's programming examples write `InterleavedAddrGen<true> g = {.bank_base_address = a, .page_size = n}`): pages lie in their bank at the page size aligned up to the DRAM allocator's alignment (`aligned_page_size`; ttnn 0.81.1 internal/dataflow/dataflow_api_addrgen.h, 0.77.0 the same, 0.65.0 dataflow_api_addrgen.h). `InterleavedAddrGen<false>` (L1-interleaved tensors) is not emulated.
+using ::tt_emu::kapi::InterleavedAddrGen;
+
 // Interleaved DRAM tile addressing (aggregate of bank base address, page size and data format).
 using ::tt_emu::kapi::InterleavedAddrGenFast;
 
@@ -144,6 +156,14 @@ inline decltype(auto) noc_async_read_page(uint32_t id, const Accessor& addrgen, 
 template <typename Accessor>
 inline decltype(auto) noc_async_read_tile(uint32_t id, const Accessor& addrgen, uint32_t dst_local_l1_addr) {
     return ::tt_emu::kapi::noc_async_read_tile(id, addrgen, dst_local_l1_addr);
+}
+#endif
+
+// Start writing `size` bytes of L1 at `src_local_l1_addr` to NoC address `dst_noc_addr` (from get_noc_addr of an address generator; the bytes must lie in one page). ttnn 0.81.1 api/dataflow/dataflow_api.h `noc_async_write(src_local_l1_addr, dst_noc_addr, size, noc, vc)`; tt-metal's add_2_integers_in_riscv writes its result so.
+#ifndef TT_EMU_DECLARED_noc_async_write_3
+#define TT_EMU_DECLARED_noc_async_write_3
+inline decltype(auto) noc_async_write(uint32_t src_local_l1_addr, uint64_t dst_noc_addr, uint32_t size) {
+    return ::tt_emu::kapi::noc_async_write(src_local_l1_addr, dst_noc_addr, size);
 }
 #endif
 

@@ -15,4 +15,8 @@ inline constexpr uint32_t kNocL1WriteAlignment = 16;
 inline constexpr uint32_t kNocDramReadAlignment = 32;
 inline constexpr uint32_t kNocDramWriteAlignment = 16;
 
+// The DRAM allocator's alignment in bytes: an interleaved DRAM buffer's pages lie in their bank at the page size
+// aligned up to it (tt-metal's Buffer::aligned_page_size, InterleavedAddrGen's aligned_page_size).
+inline constexpr uint32_t kDramAllocatorAlignment = 32;
+
 }  // namespace tt_emu::device

@@ -7,6 +7,7 @@
 #include <cstdint>
 
 #include "tt_emu/kernel_api.hpp"
+#include "tt_emu/kernel_api_addrgen.hpp"  // InterleavedAddrGen<true>, get_noc_addr(id, addrgen)
 #include "tt_emu/kernel_api_dm.hpp"  // FORCE_INLINE, noc_index, my_x/my_y
 
 namespace tt_emu::ktypes {

@@ -4,7 +4,8 @@
 // ("x,y" pairs, "(x,y),(x,y)", or "all"); a line then goes to the program's stdout as
 // "<device>:(x=<x>,y=<y>):<RISC>: <text>" (RISC: BR, NC, TR0, TR1, TR2; a plain DPRINT in a compute kernel, which
 // the emulator runs once rather than on three TRISCs, is tagged TR). Values: strings, characters, integers,
-// floats; manipulators ENDL(), HEX(), DEC(), OCT(), SETW(n), SETPRECISION(n), FIXED(), DEFAULTFLOAT().
+// floats, F32(x), U32(x), BF16(bits); manipulators ENDL(), HEX(), DEC(), OCT(), SETW(n), SETPRECISION(n), FIXED(),
+// DEFAULTFLOAT().
 // Tile slices: api/debug/dprint_tile.h (TSLICE).
 #pragma once
 
@@ -41,6 +42,20 @@ struct SETW {
 struct SETPRECISION {
     explicit SETPRECISION(uint32_t p) : precision(p) {}
     uint32_t precision;
+};
+// Typed values (ttnn 0.65.0 debug/dprint.h; ttnn 0.77.0 and 0.81.1 keep them only as deprecated stubs of the removed
+// stream API): a bfloat16's bits, a float, a 32-bit unsigned integer.
+struct BF16 {
+    BF16(uint16_t v) : val(v) {}  // NOLINT(google-explicit-constructor): tt-metal's is implicit
+    uint16_t val;
+};
+struct F32 {
+    F32(float v) : val(v) {}  // NOLINT(google-explicit-constructor)
+    float val;
+};
+struct U32 {
+    U32(uint32_t v) : val(v) {}  // NOLINT(google-explicit-constructor)
+    uint32_t val;
 };
 
 namespace tt_emu::kapi::detail {
@@ -79,6 +94,21 @@ struct DebugPrinter {
     }
     const DebugPrinter& operator<<(DEFAULTFLOAT) const {
         dprint_format(3, 0);
+        return *this;
+    }
+    const DebugPrinter& operator<<(F32 v) const {
+        dprint_float(v.val);
+        return *this;
+    }
+    const DebugPrinter& operator<<(U32 v) const {
+        dprint_uint(v.val);
+        return *this;
+    }
+    const DebugPrinter& operator<<(BF16 v) const {  // the float whose upper half the bits are
+        const uint32_t bits = uint32_t{v.val} << 16;
+        float f;
+        __builtin_memcpy(&f, &bits, sizeof f);
+        dprint_float(f);
         return *this;
     }
     template <typename T, std::enable_if_t<std::is_arithmetic_v<T> || std::is_enum_v<T>, int> = 0>
