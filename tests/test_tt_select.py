@@ -12,7 +12,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from tt_mask_kernels import compare_blocks, drop_row_max, threshold
+from tt_mask_kernels import compare_blocks, drop_row_max, select_blocks, threshold
 
 import tilelang
 from tilelang.errors import TileLangError
@@ -73,20 +73,26 @@ def test_the_2025_profile_spells_where_fp32_tile() -> None:
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
 
 
-def test_a_selection_between_two_blocks_is_refused_by_name() -> None:
+def test_a_selection_between_two_blocks_runs() -> None:
+    """where_tile of three DST tiles (sfpu_select_block): the condition, then each block copied in its format."""
+    a, b = _exact((64, 64)), _exact((64, 64))
+    kernel = tilelang.compile(select_blocks(64, 64, 32), out_idx=[-1], target="tenstorrent")
+    assert "where_tile<DataFormat::Float32>(0, 1, 2, 0)" in kernel.artifact.rt_mod.files["compute.cpp"]
+    np.testing.assert_array_equal(kernel(a, b), np.where(a > b, a, b))
+
+
+def test_a_selection_between_two_constants_is_refused_by_name() -> None:
     import tilelang.language as T
 
     @T.prim_func
-    def main(A: T.Tensor((32, 32), "float32"), B: T.Tensor((32, 32), "float32"), Out: T.Tensor((32, 32), "float32")):
+    def main(A: T.Tensor((32, 32), "float32"), Out: T.Tensor((32, 32), "float32")):
         with T.Kernel(1, threads=128):
             a = T.alloc_shared((32, 32), "float32")
-            b = T.alloc_shared((32, 32), "float32")
             y = T.alloc_fragment((32, 32), "float32")
             T.copy(A[0, 0], a)
-            T.copy(B[0, 0], b)
             for i, j in T.Parallel(32, 32):
-                y[i, j] = T.if_then_else(a[i, j] > b[i, j], a[i, j], b[i, j])
+                y[i, j] = T.if_then_else(a[i, j] > 0.5, 1.0, 2.0)
             T.copy(y, Out[0, 0])
 
-    with pytest.raises(TileLangError, match=r"element-wise store 'y\[\.\.\.\] = .*selects between two on-chip values"):
+    with pytest.raises(TileLangError, match=r"element-wise store 'y\[\.\.\.\] = .*selects between two constants"):
         tilelang.lower(main, target="tenstorrent")

@@ -7,9 +7,10 @@ top-k example writes them."""
 from typing import Any
 
 import tilelang.language as T
+from tilelang.tenstorrent import INTRINSICS, api_profile
 
 __all__ = ["bound_select", "tril_select", "antidiagonal_constants", "row_bound", "in_place_bound", "drop_row_max",
-           "threshold", "compare_blocks", "MASK_CORPUS"]
+           "threshold", "compare_blocks", "topk_index", "select_blocks", "MASK_CORPUS"]
 
 
 def bound_select(M: int, N: int, block_N: int, bound: int) -> Any:
@@ -146,6 +147,47 @@ def compare_blocks(M: int, N: int, block: int) -> Any:
     return main
 
 
+def topk_index(M: int, N: int, blk_m: int) -> Any:
+    """Idx[m] = the column of row m's maximum, as one step of upstream's example_topk.py computes it: the int32
+    T.fill, the row maximum, `expand_max_idx[i, j] = T.if_then_else(max_val[i] == logits_frag[i, j], j,
+    expand_max_idx[i, j])` selecting the column index j, and the int32 row maximum."""
+
+    @T.prim_func
+    def main(X: T.Tensor((M, N), "float32"), Idx: T.Tensor((M,), "int32")):
+        with T.Kernel(T.ceildiv(M, blk_m), threads=128) as bx:
+            logits_frag = T.alloc_fragment((blk_m, N), "float32")
+            max_val = T.alloc_fragment((blk_m,), "float32")
+            expand_max_idx = T.alloc_fragment((blk_m, N), "int32")
+            max_idx = T.alloc_fragment((blk_m,), "int32")
+            T.copy(X[bx * blk_m, 0], logits_frag)
+            T.fill(expand_max_idx, -1)
+            T.reduce_max(logits_frag, max_val, dim=1, clear=True)
+            for i, j in T.Parallel(blk_m, N):
+                expand_max_idx[i, j] = T.if_then_else(max_val[i] == logits_frag[i, j], j, expand_max_idx[i, j])
+            T.reduce_max(expand_max_idx, max_idx, dim=1, clear=True)
+            T.copy(max_idx, Idx[bx * blk_m])
+
+    return main
+
+
+def select_blocks(M: int, N: int, block: int) -> Any:
+    """Out = A where A > B, else B (a selection between two blocks: where_tile of three DST tiles)."""
+
+    @T.prim_func
+    def main(A: T.Tensor((M, N), "float32"), B: T.Tensor((M, N), "float32"), Out: T.Tensor((M, N), "float32")):
+        with T.Kernel(T.ceildiv(N, block), T.ceildiv(M, block), threads=128) as (bx, by):
+            a = T.alloc_shared((block, block), "float32")
+            b = T.alloc_shared((block, block), "float32")
+            y = T.alloc_fragment((block, block), "float32")
+            T.copy(A[by * block, bx * block], a)
+            T.copy(B[by * block, bx * block], b)
+            for i, j in T.Parallel(block, block):
+                y[i, j] = T.if_then_else(a[i, j] > b[i, j], a[i, j], b[i, j])
+            T.copy(y, Out[by * block, bx * block])
+
+    return main
+
+
 MASK_CORPUS: dict[str, Any] = {
     "mask_bound_select": lambda: bound_select(64, 128, 64, 80),
     "mask_tril_select": lambda: tril_select(64, 32),
@@ -153,4 +195,7 @@ MASK_CORPUS: dict[str, Any] = {
     "mask_row_bound": lambda: row_bound(128, 64, 64, 70),
     "select_drop_row_max": lambda: drop_row_max(64, 64, 32),
     "select_compare_blocks": lambda: compare_blocks(64, 64, 32),
+    "select_two_blocks": lambda: select_blocks(64, 64, 32),
 }
+if api_profile() in INTRINSICS["sfpu_reduce_max_int32_rows"].cpp:  # ttnn 0.65's sfpu_reduce reduces columns only
+    MASK_CORPUS["select_topk_index"] = lambda: topk_index(64, 64, 32)

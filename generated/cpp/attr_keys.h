@@ -37,7 +37,7 @@ inline constexpr const char kTtCbs[] = "tt.cbs";
 // (BindTTAccessors writes)
 inline constexpr const char kTtCompileTimeArgs[] = "tt.compile_time_args";
 
-// tt.constants: Constant tensor name -> {value, rows}: the rows of its row-major matrix that hold the value in every column (the rest is zero); an index-mask table also has mask: {p, q, first, step, on_true, on_false}: element (ii, jj) of its tile t is on_true where p * ii + q * jj + first + step * t >= 0, else on_false.
+// tt.constants: Constant tensor name -> {value, rows}: the rows of its row-major matrix that hold the value in every column (the rest is zero); an index-mask table also has mask: {p, q, first, step, on_true, on_false}: element (ii, jj) of its tile t is on_true where p * ii + q * jj + first + step * t >= 0, else on_false; an index table has index: {p, q, step}: element (ii, jj) of its tile t is p * ii + q * jj + step * t.
 // (AddTTConstants writes)
 inline constexpr const char kTtConstants[] = "tt.constants";
 

@@ -95,6 +95,7 @@ struct IndexMasksParams {
   Any tensor;
   Expr tile;
   Expr max_coefficient;
+  Any index_tensor;
 };
 Any index_masks(const std::string& name, const Dict& options, const IndexMasksParams& params);
 

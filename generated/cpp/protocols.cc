@@ -7,6 +7,7 @@
 // Spec: specs/protocols/cumsum_block.yaml
 // Spec: specs/protocols/eltwise_tiles.yaml
 // Spec: specs/protocols/fill_block.yaml
+// Spec: specs/protocols/fill_int_block.yaml
 // Spec: specs/protocols/hold_block.yaml
 // Spec: specs/protocols/mask_block.yaml
 // Spec: specs/protocols/matmul_block_dst.yaml
@@ -25,6 +26,7 @@
 // Spec: specs/protocols/release_block.yaml
 // Spec: specs/protocols/sfpu_binary_block.yaml
 // Spec: specs/protocols/sfpu_block.yaml
+// Spec: specs/protocols/sfpu_select_block.yaml
 // Spec: specs/protocols/sfpu_where_block.yaml
 // Spec: specs/protocols/tensor_accessor.yaml
 // Spec: specs/protocols/tensor_accessor_chained.yaml
@@ -51,6 +53,7 @@ static tl::Dict compute_startup(tl::Builder& b, const tl::Ctx& a);
 static tl::Dict cumsum_block(tl::Builder& b, const tl::Ctx& a);
 static tl::Dict eltwise_binary_block(tl::Builder& b, const tl::Ctx& a);
 static tl::Dict fill_block(tl::Builder& b, const tl::Ctx& a);
+static tl::Dict fill_int_block(tl::Builder& b, const tl::Ctx& a);
 static tl::Dict hold_block(tl::Builder& b, const tl::Ctx& a);
 static tl::Dict mask_block(tl::Builder& b, const tl::Ctx& a);
 static tl::Dict matmul_block_dst(tl::Builder& b, const tl::Ctx& a);
@@ -69,6 +72,7 @@ static tl::Dict reduce_block(tl::Builder& b, const tl::Ctx& a);
 static tl::Dict release_block(tl::Builder& b, const tl::Ctx& a);
 static tl::Dict sfpu_binary_block(tl::Builder& b, const tl::Ctx& a);
 static tl::Dict sfpu_block(tl::Builder& b, const tl::Ctx& a);
+static tl::Dict sfpu_select_block(tl::Builder& b, const tl::Ctx& a);
 static tl::Dict sfpu_where_block(tl::Builder& b, const tl::Ctx& a);
 static tl::Dict tensor_accessor(tl::Builder& b, const tl::Ctx& a);
 static tl::Dict tensor_accessor_chained(tl::Builder& b, const tl::Ctx& a);
@@ -350,6 +354,28 @@ static tl::Dict fill_block(tl::Builder& b, const tl::Ctx& a) {
     b.call(std::string("tile_regs_acquire"), {});
     b.call(std::string("fill_tile_init"), {});
     b.call(std::string("fill_tile"), {tl::num(0), v_value});
+    b.call(std::string("tile_regs_commit"), {});
+    b.call(std::string("tile_regs_wait"), {});
+    pack_tiles(b, tl::Ctx{{"cb", v_out}, {"count", tl::num(1)}});
+    b.call(std::string("tile_regs_release"), {});
+  });
+  return bound;
+}
+
+// Produce a block of constant Int32 tiles, one DST section per tile (fill_tile_int of the value's 32 bits into DST tile 0 in 32-bit DST, pack it unchanged).
+static tl::Dict fill_int_block(tl::Builder& b, const tl::Ctx& a) {
+  const tl::Any v_out = a.get("out");
+  const tl::Any v_tiles = a.get("tiles");
+  const tl::Any v_bits = a.get("bits");
+  const tl::Any v_init = a.get("init");
+  tl::Dict bound;
+  b.when(tl::fn::eq(v_init, tl::num(1)), [&] {
+    b.call(std::string("pack_reconfig_data_format"), {v_out});
+  });
+  b.repeat("t", v_tiles, [&](const tl::Any& v_t) {
+    b.call(std::string("tile_regs_acquire"), {});
+    b.call(std::string("fill_tile_init"), {});
+    b.call(std::string("fill_int32_tile"), {tl::num(0), v_bits});
     b.call(std::string("tile_regs_commit"), {});
     b.call(std::string("tile_regs_wait"), {});
     pack_tiles(b, tl::Ctx{{"cb", v_out}, {"count", tl::num(1)}});
@@ -1058,6 +1084,69 @@ static tl::Dict sfpu_block(tl::Builder& b, const tl::Ctx& a) {
   return bound;
 }
 
+// Element-wise selection between two blocks, tile by tile: out = where(cond, a, b) with cond a block of 1.0/0.0 (a comparison the op before made) and a, b blocks of the store's format (Float32 or Int32). The condition is copied into DST tile 0, a into tile 1 and b into tile 2, each after SrcA is reconfigured to its CB's format (the condition is Float32 where a and b are Int32), and where_tile writes DST tile 0: a where the 32 bits of the condition are not zero, b elsewhere. The inputs are whole blocks: each is waited for by its first reader, tile t read at index t, and freed by its last.
+static tl::Dict sfpu_select_block(tl::Builder& b, const tl::Ctx& a) {
+  const tl::Any v_in0 = a.get("in0");
+  const tl::Any v_in1 = a.get("in1");
+  const tl::Any v_in2 = a.get("in2");
+  const tl::Any v_out = a.get("out");
+  const tl::Any v_tiles = a.get("tiles");
+  const tl::Any v_int32 = a.get("int32");
+  const tl::Any v_wait0 = a.get("wait0");
+  const tl::Any v_wait1 = a.get("wait1");
+  const tl::Any v_wait2 = a.get("wait2");
+  const tl::Any v_pop0 = a.get("pop0");
+  const tl::Any v_pop1 = a.get("pop1");
+  const tl::Any v_pop2 = a.get("pop2");
+  const tl::Any v_init = a.get("init");
+  tl::Dict bound;
+  b.when(tl::fn::eq(v_init, tl::num(1)), [&] {
+    b.call(std::string("pack_reconfig_data_format"), {v_out});
+  });
+  b.when(tl::fn::eq(v_wait0, tl::num(1)), [&] {
+    b.call(std::string("cb_wait_front"), {v_in0, v_tiles});
+  });
+  b.when(tl::fn::eq(v_wait1, tl::num(1)), [&] {
+    b.call(std::string("cb_wait_front"), {v_in1, v_tiles});
+  });
+  b.when(tl::fn::eq(v_wait2, tl::num(1)), [&] {
+    b.call(std::string("cb_wait_front"), {v_in2, v_tiles});
+  });
+  b.repeat("t", v_tiles, [&](const tl::Any& v_t) {
+    b.call(std::string("tile_regs_acquire"), {});
+    b.call(std::string("reconfig_data_format_srca"), {v_in0});
+    b.call(std::string("copy_tile_init"), {v_in0});
+    b.call(std::string("copy_tile"), {v_in0, v_t, tl::num(0)});
+    b.call(std::string("reconfig_data_format_srca"), {v_in1});
+    b.call(std::string("copy_tile_init"), {v_in1});
+    b.call(std::string("copy_tile"), {v_in1, v_t, tl::num(1)});
+    b.call(std::string("reconfig_data_format_srca"), {v_in2});
+    b.call(std::string("copy_tile_init"), {v_in2});
+    b.call(std::string("copy_tile"), {v_in2, v_t, tl::num(2)});
+    b.call(std::string("where_tile_init"), {});
+    b.when(tl::fn::eq(v_int32, tl::num(1)), [&] {
+      b.call(std::string("where_int32_tile"), {tl::num(0), tl::num(1), tl::num(2), tl::num(0)});
+    });
+    b.when(tl::fn::ne(v_int32, tl::num(1)), [&] {
+      b.call(std::string("where_fp32_tile"), {tl::num(0), tl::num(1), tl::num(2), tl::num(0)});
+    });
+    b.call(std::string("tile_regs_commit"), {});
+    b.call(std::string("tile_regs_wait"), {});
+    pack_tiles(b, tl::Ctx{{"cb", v_out}, {"count", tl::num(1)}});
+    b.call(std::string("tile_regs_release"), {});
+  });
+  b.when(tl::fn::eq(v_pop0, tl::num(1)), [&] {
+    b.call(std::string("cb_pop_front"), {v_in0, v_tiles});
+  });
+  b.when(tl::fn::eq(v_pop1, tl::num(1)), [&] {
+    b.call(std::string("cb_pop_front"), {v_in1, v_tiles});
+  });
+  b.when(tl::fn::eq(v_pop2, tl::num(1)), [&] {
+    b.call(std::string("cb_pop_front"), {v_in2, v_tiles});
+  });
+  return bound;
+}
+
 // Element-wise selection of a block, tile by tile: out = where(cond, a, b) with cond a block of 1.0/0.0 (a comparison the op before made) and one of a, b a block and the other a constant. The condition is copied into DST tile 0, the block into DST tile 1, the constant filled into DST tile 2 (fill_tile), and where_tile writes DST tile 0: the block where the condition is not zero and the constant elsewhere (`side` then), or the other way round (`side` else). fp32 values in 32-bit DST. With `whole`, the inputs are whole blocks as in eltwise_binary_block.
 static tl::Dict sfpu_where_block(tl::Builder& b, const tl::Ctx& a) {
   const tl::Any v_in0 = a.get("in0");
@@ -1416,6 +1505,7 @@ Dict run_protocol(const std::string& name, Builder& b, const Ctx& args) {
   if (name == "cumsum_block") return protocols::cumsum_block(b, args);
   if (name == "eltwise_binary_block") return protocols::eltwise_binary_block(b, args);
   if (name == "fill_block") return protocols::fill_block(b, args);
+  if (name == "fill_int_block") return protocols::fill_int_block(b, args);
   if (name == "hold_block") return protocols::hold_block(b, args);
   if (name == "mask_block") return protocols::mask_block(b, args);
   if (name == "matmul_block_dst") return protocols::matmul_block_dst(b, args);
@@ -1434,6 +1524,7 @@ Dict run_protocol(const std::string& name, Builder& b, const Ctx& args) {
   if (name == "release_block") return protocols::release_block(b, args);
   if (name == "sfpu_binary_block") return protocols::sfpu_binary_block(b, args);
   if (name == "sfpu_block") return protocols::sfpu_block(b, args);
+  if (name == "sfpu_select_block") return protocols::sfpu_select_block(b, args);
   if (name == "sfpu_where_block") return protocols::sfpu_where_block(b, args);
   if (name == "tensor_accessor") return protocols::tensor_accessor(b, args);
   if (name == "tensor_accessor_chained") return protocols::tensor_accessor_chained(b, args);

@@ -73,10 +73,6 @@ std::optional<Affine> affine(const Any& e, const Any& i, const Any& j) {
 // A table value: a constant (+-inf included).
 std::optional<double> value_of(const Any& e) { return constant_of(e); }
 
-}  // namespace
-
-namespace {
-
 using Refuse = std::function<void(const std::string&)>;
 
 // `cond` as lhs - rhs >= shift: the comparison's sides ordered so that it reads `>=` (or `>`, shift 1).
@@ -221,6 +217,7 @@ namespace {
 const Any* tables_now = nullptr;
 }  // namespace
 
+const Any* current_tables() { return tables_now; }
 MaskTables::MaskTables(const Any& func) : func_(func) { tables_now = &func_; }
 MaskTables::~MaskTables() { tables_now = nullptr; }
 
@@ -355,6 +352,7 @@ std::string table_for(const masks::IndexMask& m, const Any& analyzer, int64_t ti
 // (form, values, dtype), a parameter the host fills from its tt.constants `mask` entry.
 Any index_masks(const std::string& name, const Dict& options, const IndexMasksParams& params) {
   std::string prefix = as_str(params.tensor);
+  std::string index_prefix = as_str(params.index_tensor);
   const Expr &tile_expr = params.tile, &max_expr = params.max_coefficient;
   return prim_func_pass(name, [=](const Any& original) -> Any {
     // Scalars a T.Parallel body assigns from indices (TileLang's `q_idx = bx * block_M + i + past_len`) read as
@@ -365,10 +363,11 @@ Any index_masks(const std::string& name, const Dict& options, const IndexMasksPa
     List tile = as_list(tile_expr(ctx));
     int64_t tile_rows = as_int(tile[0]), tile_cols = as_int(tile[1]);
     std::vector<Nest> nests = masked_nests(f, as_int(max_expr(ctx)));
-    if (nests.empty()) return original;
-    Any analyzer = bound_analyzer(f);
     List func_params = f.params();
     Dict constants = attr_dict(func, keys::kTtConstants);
+    bool indexed = add_index_tables(f, index_prefix, func_params, constants);  // index_tiles.cc
+    if (nests.empty() && !indexed) return original;
+    Any analyzer = bound_analyzer(f);
     std::vector<std::pair<Any, Any>> folded;  // nest -> the nest with the branch that always holds
     std::vector<std::pair<Any, std::string>> annotated;  // nest -> its table (the loop's tt.index_mask)
     for (const Nest& nest : nests) {

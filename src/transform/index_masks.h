@@ -69,4 +69,23 @@ class MaskTables {
  * pages (an internal error when there is none). */
 std::pair<BufferInfo, Table> table_for(const IndexMask& mask, const Any& annotation);
 
+/*! \brief The function whose tables table_for() and index_table_for() read (a MaskTables alive), or nullptr. */
+const Any* current_tables();
+
+/*! \brief Index tables (index_tiles.cc): the element index `value` is (0: i, 1: j of `lvars`), or -1. */
+int index_axis(const std::vector<Any>& lvars, const Any& value);
+/*! \brief The (axis, tiles along it) of every element index a 2-D element-wise store selects as a value
+ * (T.if_then_else(cond, j, x)). */
+std::vector<std::pair<int, int64_t>> selected_indices(const std::vector<Any>& lvars, const ir::BufferStore& store);
+/*! \brief Whether tt.constants `entry` of tensor `info` is an index table of `axis` with at least `pages` tiles. */
+bool is_index_table(const Dict& entry, int axis, int64_t pages, const std::string& dtype, const BufferInfo& info);
+/*! \brief The index table AddTTConstants added for `axis` (at least `pages` tiles, dtype `dtype`), and its tiles. */
+std::pair<BufferInfo, int64_t> index_table_for(int axis, int64_t pages, const std::string& dtype);
+
 }  // namespace tl::masks
+
+namespace tl::engines {
+/*! \brief AddTTConstants' index tables (index_tiles.cc): a `<prefix>_<n>` parameter with a tt.constants `index`
+ * entry per (axis, tiles, dtype) an element-wise store of `f` selects an element index of; whether it added any. */
+bool add_index_tables(const ir::PrimFunc& f, const std::string& prefix, List& func_params, Dict& constants);
+}  // namespace tl::engines

@@ -159,7 +159,8 @@ void classify(std::vector<Stream>& live, std::vector<TileOp>& ops) {
     for (size_t op : s.consumer_ops) {
     const std::string& k = ops[op].kind;
     // cumsum_block: wait0/pop0
-    shared_ok = shared_ok && (k == tile_op::kEltwise || k == tile_op::kReduce || k == tile_op::kCumsum);
+    shared_ok = shared_ok && (k == tile_op::kEltwise || k == tile_op::kSelect || k == tile_op::kReduce ||
+                              k == tile_op::kCumsum);  // whole blocks
   }
     if (s.consumers.size() > 1 && !shared_ok && !s.carried) {  // a carried value's reads: place_waits
       std::string readers;

@@ -36,7 +36,10 @@ std::string reader_name(const TileOp& op) {
 // reads, wait/pop flags).
 void require_block_reader(const TileOp& reader, const Stream& s, const Any& loop, const std::string& why) {
   const std::string& k = reader.kind;
-  if (k == tile_op::kEltwise || k == tile_op::kReduce || k == tile_op::kGemm || k == tile_op::kMask) return;
+  if (k == tile_op::kEltwise || k == tile_op::kSelect || k == tile_op::kReduce || k == tile_op::kGemm ||
+      k == tile_op::kMask) {
+    return;
+  }
   fail("on-chip buffer '" + s.buffer.name + "' is " + why + " loop " + loop_name(loop) + " and read inside it by " +
        reader_name(reader) + ", which waits for and frees its operand itself; only element-wise stores, "
        "reductions and gemms can read a value that stays in its CB across iterations (copy it to another buffer inside the "
@@ -166,7 +169,8 @@ void place_span(std::vector<TileOp>& ops, std::vector<TileOp>& added, const Stre
   }
   for (size_t r : reads) {
     if (ops[r].loops.size() > level.size()) require_block_reader(ops[r], s, ops[r].loops[level.size()], "made before");
-    if (s.carried && reads.size() > 1 && ops[r].kind != tile_op::kEltwise && ops[r].kind != tile_op::kReduce) {
+    if (s.carried && reads.size() > 1 && ops[r].kind != tile_op::kEltwise && ops[r].kind != tile_op::kSelect &&
+        ops[r].kind != tile_op::kReduce) {
       fail("on-chip buffer '" + s.buffer.name + "' is read by " + std::to_string(reads.size()) + " tile operations, "
            "one of them " + reader_name(ops[r]) + "; only element-wise stores and reductions may share a value, any "
            "other reader needs its own copy (T.copy it to another buffer first)");

@@ -379,6 +379,7 @@ std::vector<TileOp> tile_ops(const Any& func) {
   }
   integer_casts(ops);
   integer_reductions(ops);
+  integer_fills(ops);
   refuse_integer_math(ops);
   add_reduce_scaler(ops, func);
   add_im2col_zeros(ops, func);

@@ -53,7 +53,7 @@ void refuse_integer_math(const std::vector<TileOp>& ops) {
     bool sfpu_reduce = op.kind == tile_op::kReduce && as_int(op.get(names::kSfpuInt32)) == 1;  // integer_reductions
     const std::string& k = op.kind;
     bool math = k == tile_op::kEltwise || k == tile_op::kGemm || (k == tile_op::kReduce && !sfpu_reduce) ||
-                k == tile_op::kFill ||
+                (k == tile_op::kFill && as_int(op.get(names::kInt32)) == 0) ||  // integer_fills: int32 fills
                 (k == tile_op::kCopyLocal && is_integer_dtype(op.out->dtype) != is_integer_dtype(op.ins[0].dtype));
     if (!math) continue;
     std::vector<BufferInfo> operands = op.ins;

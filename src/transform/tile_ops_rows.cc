@@ -1,6 +1,7 @@
 // Blocks of row-major tensors (tile_ops_util.h): which tensors are row-major, and the ops that read and write their
 // blocks by rows (T.copy, T.im2col) and tilize / untilize them on chip.
 #include "engine_common.h"
+#include "records.h"
 #include "tile_ops_util.h"
 #include "records.h"
 
@@ -164,7 +165,8 @@ void add_im2col_zeros(std::vector<TileOp>& ops, const Any& func) {
       if (it == constants.end()) continue;
       Dict entry = as_dict((*it).second);
       namespace tc = records::tensor_constant;
-      if (get(entry, tc::kMask) == nullptr && as_list(get(entry, tc::kRows)).empty()) {
+      if (get(entry, tc::kMask) == nullptr && get(entry, tc::kIndex) == nullptr &&
+          as_list(get(entry, tc::kRows)).empty()) {
         for (auto& [key, value] : op.fields) {
           if (key == names::kZeros) value = info.var;
         }

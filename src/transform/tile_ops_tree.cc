@@ -44,7 +44,9 @@ class Tree {
     }
     if (!root || root->piece < 0) return std::nullopt;
     pieces_.back().out = out_;
-    pieces_.back().fields = eltwise_fields(out_, units_.back(), bits_.back());
+    if (pieces_.back().kind == tile_op::kEltwise) {
+      pieces_.back().fields = eltwise_fields(out_, units_.back(), bits_.back());
+    }
     return pieces_;
   }
   size_t size() const { return pieces_.size(); }
@@ -133,7 +135,7 @@ class Tree {
     BufferInfo made = *ins[0].buf;
     made.var = Any();
     made.name = out_.name + "_t" + std::to_string(first_ + pieces_.size());
-    made.dtype = out_.dtype;
+    made.dtype = made_dtype_.empty() ? out_.dtype : made_dtype_;
     made.scope = "local.fragment";
     TileOp op{tile_op::kEltwise, stmt_, made};
     for (const Value& v : ins) op.ins.push_back(*v.buf);
@@ -248,23 +250,17 @@ class Tree {
     }
     auto zero = constant_of(sides.second);
     Any diff = zero && *zero == 0.0 ? sides.first : fn::sub(sides.first, sides.second);
+    if (is_integer_dtype(out_.dtype)) made_dtype_ = "float32";  // the comparison of float values, 1.0 / 0.0
     std::optional<Value> d = need_buffer(lower(diff), diff);
     if (!d) return std::nullopt;
     Value holds = unary(*cmp, *d);
+    made_dtype_.clear();
     auto then_c = constant_of(args[1]), else_c = constant_of(args[2]);
-    for (const Any& v : {args[1], args[2]}) {
-      for (const Any& index : lvars_) {
-        if (strip_casts(v).same_as(index)) {
-          return reject(expr, "selects the element index " + format_value(index) + " as a value, which needs a tile "
-                        "of indices the tenstorrent backend does not make yet");
-        }
-      }
+    if (then_c && else_c) {
+      return reject(expr, "selects between two constants; the tenstorrent backend selects between an on-chip block "
+                    "and a constant (where_tile with the constant filled into DST) or between two blocks");
     }
-    if (then_c.has_value() == else_c.has_value()) {
-      return reject(expr, std::string("selects between two ") + (then_c ? "constants" : "on-chip values") +
-                    "; the tenstorrent backend selects between an on-chip block and a constant (where_tile with the "
-                    "constant filled into DST)");
-    }
+    if (!then_c && !else_c) return select_blocks(expr, holds, args[1], args[2]);
     Any branch = then_c ? args[2] : args[1];
     std::optional<Value> x = need_buffer(lower(branch), branch);
     if (!x) return std::nullopt;
@@ -282,6 +278,45 @@ class Tree {
     return emit({holds, *x}, units);
   }
 
+  // A selection operand: an element index (i or j, a block of the index table's tiles) or any value the tree makes.
+  std::optional<Value> operand(const Any& expr, const Any& v) {
+    int axis = masks::index_axis(lvars_, v);
+    if (axis < 0) return need_buffer(lower(v), v);
+    if (lvars_.size() != 2 || (out_.dtype != "int32" && out_.dtype != "float32")) {
+      return reject(expr, "selects the element index " + format_value(lvars_[axis]) + " as a value into a " +
+                    out_.dtype + " store; the tenstorrent backend selects indices of 2-D int32 or float32 stores");
+    }
+    TileOp copy = index_op(out_, axis, stmt_, out_.name + "_index" + std::to_string(first_ + pieces_.size()));
+    pieces_.push_back(copy);
+    units_.push_back({"none", "none", "none", "none", "none"});
+    bits_.push_back(0);
+    return Value{*copy.out, Vec::kFull, std::nullopt, static_cast<int>(pieces_.size()) - 1};
+  }
+
+  // T.if_then_else(cond, x, y) of two blocks (or element indices): where_tile of three DST tiles (op select).
+  std::optional<Value> select_blocks(const Any& expr, const Value& holds, const Any& then_v, const Any& else_v) {
+    std::optional<Value> x = operand(expr, then_v);
+    std::optional<Value> y = x ? operand(expr, else_v) : std::nullopt;
+    if (!x || !y) return std::nullopt;
+    if (x->vec != Vec::kFull || y->vec != Vec::kFull || holds.vec != Vec::kFull) {
+      return reject(expr, "selects with a [block_M] or row vector; the selection's condition and values must be "
+                    "blocks of the store's shape");
+    }
+    for (const Value& v : {*x, *y}) {
+      if (v.buf->dtype != out_.dtype || (out_.dtype != "float32" && out_.dtype != "int32")) {
+        return reject(expr, "selects " + v.buf->dtype + " '" + v.buf->name + "' into a " + out_.dtype + " store; the "
+                      "tenstorrent backend selects between blocks of the store's dtype, float32 or int32 (where_tile "
+                      "on 32-bit DST)");
+      }
+    }
+    TileOp op = select_op(out_, stmt_, out_.name + "_t" + std::to_string(first_ + pieces_.size()),
+                          {*holds.buf, *x->buf, *y->buf});
+    pieces_.push_back(op);
+    units_.push_back({"none", "none", "none", "none", "none"});
+    bits_.push_back(0);
+    return Value{*op.out, Vec::kFull, std::nullopt, static_cast<int>(pieces_.size()) - 1};
+  }
+
   // a / b of two on-chip values: recip(b), then a times it.
   std::optional<Value> quotient(const Any& expr, const Any& num, const Any& den) {
     const eltwise::Op* recip = op_named(Unit::kSfpuUnary, "recip");
@@ -295,6 +330,7 @@ class Tree {
   }
 
   BufferInfo out_;
+  std::string made_dtype_;  // the dtype of the values a selection's condition makes (the store's when empty)
   Any stmt_;
   size_t first_;
   std::vector<Any> lvars_;

@@ -185,6 +185,14 @@ void add_reduce_scaler(std::vector<TileOp>& ops, const Any& func);
  * into the mask's block, and a buffer selected against +-inf or 0 added to or multiplied by that block. */
 std::vector<TileOp> mask_ops(const std::vector<ir::For>& loops, const BufferInfo& out, const masks::IndexMask& mask,
                              size_t first);
+/*! \brief The block `name` of the element index `axis` (0: i, 1: j) of a 2-D store to `out`: tile (R, C) is tile R
+ * (C) of AddTTConstants' index table, copied on chip (a mask op; tile_ops_select.cc). */
+TileOp index_op(const BufferInfo& out, int axis, const Any& stmt, const std::string& name);
+/*! \brief out = where(ins[0], ins[1], ins[2]) of blocks of the store's shape (where_tile of three DST tiles). */
+TileOp select_op(const BufferInfo& out, const Any& stmt, const std::string& name, std::vector<BufferInfo> ins);
+/*! \brief T.fill of int32 blocks (fill_tile_int of the value's bits): every fill op gets its int32 and bits fields;
+ * a value that is no int32 is refused naming the fill. */
+void integer_fills(std::vector<TileOp>& ops);
 /*! \brief Before the first mask op reading each index-mask table (tile_ops_tree.cc): its read, once per kernel block
  * (before the outermost loop around that mask). */
 void add_mask_tables(std::vector<TileOp>& ops);

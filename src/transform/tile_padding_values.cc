@@ -245,6 +245,8 @@ class Follow {
       out.mask_cols = op.out->shape.size() == 2 ? op.out->shape[1] : 1;
     } else if (k == tile_op::kEltwise) {
       out = eltwise(op);
+    } else if (k == tile_op::kSelect) {
+      out = select(op);
     } else if (k == tile_op::kReduce) {
       std::string pool = as_str(op.get(names::kPool));
       Padding src = of(op.ins[0]);
@@ -324,6 +326,18 @@ class Follow {
 
   // A selection (where_tile): the block where the condition's padding is a constant that picks it, the constant
   // where it picks that, anything where the condition is data (the comparison of padding values it read).
+  // where(cond, x, y) of two blocks: x where the condition's padding holds a constant not zero, y where it holds 0.
+  Padding select(const TileOp& op) {
+    Padding cond = of(op.ins[0]), x = of(op.ins[1]), y = of(op.ins[2]);
+    auto pick = [](const Pad& c, const Pad& a, const Pad& b) {
+      Pad p = c.kind != Pad::kConst ? Pad{Pad::kAny} : c.value != 0 ? a : b;
+      p.region = c.region || a.region || b.region;
+      p.start = c.region ? c.start : a.region ? a.start : b.start;
+      return p;
+    };
+    return {pick(cond.rows, x.rows, y.rows), pick(cond.cols, x.cols, y.cols), cond.corner && x.corner && y.corner};
+  }
+
   Padding where(const TileOp& op, const Padding& cond, const Padding& block) {
     bool then = as_str(op.get(names::kWhere)) == "then";
     Pad value = constant(as_float(op.get(names::kWhereValue)));

@@ -2,10 +2,12 @@
 of tools/artifacts_digest.py, lowered by this checkout and saved as `<out>/<kernel>.<variant>/`.
 
 Run in its own process per profile (`TILELANG_TT_API_PROFILE=<profile> python -m tools.check_metal.corpus OUT`):
-the pass library reads the profile once per process."""
+the pass library reads the profile once per process. TILELANG_CHECK_METAL_ONLY=select_,mask_ narrows the corpus to the
+kernels whose names contain one of the substrings."""
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 
@@ -21,7 +23,10 @@ def save_corpus(out: Path) -> list[str]:
     import tilelang
 
     saved = []
+    only = os.environ.get("TILELANG_CHECK_METAL_ONLY", "")  # comma-separated substrings of kernel names
     for name, factory in sorted(CORPUS.items()):
+        if only and not any(part in name for part in only.split(",")):
+            continue
         for variant, configs in VARIANTS.items():
             kernel = tilelang.compile(factory(), target="tenstorrent", pass_configs=configs)
             kernel.save(out / f"{name}.{variant}")

@@ -16,6 +16,8 @@ static Any make(const Dict& options) {
             {"eltwise_block", [](const tl::Ctx& c) -> tl::Any { return tl::fn::select(tl::fn::ne(c.get("binary"), tl::str("none")), tl::str("binary"), tl::str("sfpu")); }},
             {"bcast_block", [](const tl::Ctx& c) -> tl::Any { return tl::str("binary"); }},
             {"fill_block", [](const tl::Ctx& c) -> tl::Any { return tl::str("sfpu"); }},
+            {"fill_int_block", [](const tl::Ctx& c) -> tl::Any { return tl::str("sfpu"); }},
+            {"select_block", [](const tl::Ctx& c) -> tl::Any { return tl::str("sfpu"); }},
             {"mask_block", [](const tl::Ctx& c) -> tl::Any { return tl::str("sfpu"); }},
             {"transpose_block", [](const tl::Ctx& c) -> tl::Any { return tl::str("sfpu"); }},
             {"cumsum_block", [](const tl::Ctx& c) -> tl::Any { return tl::str("sfpu"); }},
@@ -42,6 +44,16 @@ static Any make(const Dict& options) {
             {"fill_block", tl::ExprMap{
                 {"in0", [](const tl::Ctx& c) -> tl::Any { return c.get("out"); }},
                 {"in1", [](const tl::Ctx& c) -> tl::Any { return c.get("out"); }},
+                {"out", [](const tl::Ctx& c) -> tl::Any { return c.get("out"); }},
+            }},
+            {"fill_int_block", tl::ExprMap{
+                {"in0", [](const tl::Ctx& c) -> tl::Any { return c.get("out"); }},
+                {"in1", [](const tl::Ctx& c) -> tl::Any { return c.get("out"); }},
+                {"out", [](const tl::Ctx& c) -> tl::Any { return c.get("out"); }},
+            }},
+            {"select_block", tl::ExprMap{
+                {"in0", [](const tl::Ctx& c) -> tl::Any { return c.get("in1"); }},
+                {"in1", [](const tl::Ctx& c) -> tl::Any { return c.get("in2"); }},
                 {"out", [](const tl::Ctx& c) -> tl::Any { return c.get("out"); }},
             }},
             {"mask_block", tl::ExprMap{

@@ -262,6 +262,11 @@ def fill_int32_tile(idst: Any, bits: Any) -> Any:
     return call('fill_int32_tile', idst, bits)
 
 
+def fill_int_block(out: Any, tiles: Any, bits: Any, init: Any) -> Any:
+    """Produce a block of `tiles` Int32 tiles of the integer whose bits are `bits` into CB `out` (T.fill of an int32 buffer)."""
+    return call('fill_int_block', out, tiles, bits, init)
+
+
 def fill_tile(idst: Any, value: Any) -> Any:
     """Set every element of DST[idst] to `value`."""
     return call('fill_tile', idst, value)
@@ -780,6 +785,11 @@ def rsqrt_tile_init() -> Any:
 def rsub_unary_tile(idst: Any, param1: Any) -> Any:
     """DST[idst] = rsub(DST[idst], scalar) (rsub: scalar - DST[idst]); `param1` holds the fp32 bits of the scalar."""
     return call('rsub_unary_tile', idst, param1)
+
+
+def select_block(in0: Any, in1: Any, in2: Any, out: Any, tiles: Any, int32: Any, wait0: Any, wait1: Any, wait2: Any, pop0: Any, pop1: Any, pop2: Any, init: Any) -> Any:
+    """Element-wise selection between two blocks: out = where(in0, in1, in2) tile by tile, in0 a condition block of 1.0/0.0 (a comparison the op before made, any 32-bit format), in1 the block selected where it is not zero and in2 where it is zero, both in the store's format (Float32 or Int32: upstream top-k's column index against the running index block)."""
+    return call('select_block', in0, in1, in2, out, tiles, int32, wait0, wait1, wait2, pop0, pop1, pop2, init)
 
 
 def sfpu_reduce_max_int32_init() -> Any:

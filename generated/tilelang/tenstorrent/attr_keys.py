@@ -62,7 +62,7 @@ TT_COMPILE_TIME_ARGS = 'tt.compile_time_args'
 """Per tensor the kernel moves: {tensor, offset} of its compile-time arguments. (BindTTAccessors writes)"""
 
 TT_CONSTANTS = 'tt.constants'
-"""Constant tensor name -> {value, rows}: the rows of its row-major matrix that hold the value in every column (the rest is zero); an index-mask table also has mask: {p, q, first, step, on_true, on_false}: element (ii, jj) of its tile t is on_true where p * ii + q * jj + first + step * t >= 0, else on_false. (AddTTConstants writes)"""
+"""Constant tensor name -> {value, rows}: the rows of its row-major matrix that hold the value in every column (the rest is zero); an index-mask table also has mask: {p, q, first, step, on_true, on_false}: element (ii, jj) of its tile t is on_true where p * ii + q * jj + first + step * t >= 0, else on_false; an index table has index: {p, q, step}: element (ii, jj) of its tile t is p * ii + q * jj + step * t. (AddTTConstants writes)"""
 
 TT_CORE_GRID = 'tt.core_grid'
 """Core grid [x, y]. (PartitionTTWork writes)"""

@@ -47,11 +47,19 @@ IndexMask = TypedDict('IndexMask', {
     'on_false': float,
 })
 
+# index_tile: A tile table of element indices (AddTTConstants: a store selecting its row or column index as a value): element (ii, jj) of its tile t (rows t * TILE[0] on) holds p * ii + q * jj + step * t in the tensor's dtype (value and rows are unused).
+IndexTile = TypedDict('IndexTile', {
+    'p': int,
+    'q': int,
+    'step': int,
+})
+
 # tensor_constant: A constant tensor the passes added (not a user parameter): the host fills it.
 TensorConstant = TypedDict('TensorConstant', {
     'value': float,
     'rows': list[int],
     'mask': NotRequired[IndexMask],
+    'index': NotRequired[IndexTile],
 })
 
 # tensor: One DRAM tensor (a kernel parameter, or a constant the passes added).
@@ -361,6 +369,15 @@ class TENSOR_CONSTANT:
     VALUE: Final = 'value'
     ROWS: Final = 'rows'
     MASK: Final = 'mask'
+    INDEX: Final = 'index'
+
+
+class INDEX_TILE:
+    """The keys of a index_tile record: A tile table of element indices (AddTTConstants: a store selecting its row or column index as a value): element (ii, jj) of its tile t (rows t * TILE[0] on) holds p * ii + q * jj + step * t in the tensor's dtype (value and rows are unused)."""
+
+    P: Final = 'p'
+    Q: Final = 'q'
+    STEP: Final = 'step'
 
 
 class INDEX_MASK:
@@ -763,7 +780,8 @@ RECORD_FIELDS: dict[str, tuple[str, ...]] = {
     'device': ('profile', 'host_api', 'tile', 'core_grid', 'l1_bytes', 'max_cbs', 'max_runtime_args', ),
     'work_item': ('core', 'start', 'count', 'stride', 'z', 'row0', 'col0', 'rows', 'cols', ),
     'tensor': ('name', 'parameter', 'shape', 'padded_shape', 'blocks', 'pad_value', 'dtype', 'data_format', 'page_bytes', 'pages', 'page_layout', 'role', 'constant', ),
-    'tensor_constant': ('value', 'rows', 'mask', ),
+    'tensor_constant': ('value', 'rows', 'mask', 'index', ),
+    'index_tile': ('p', 'q', 'step', ),
     'index_mask': ('p', 'q', 'first', 'step', 'on_true', 'on_false', ),
     'cb': ('index', 'stream', 'shares', 'buffer', 'buffer_dtype', 'class', 'dtype', 'data_format', 'page_bytes', 'block_pages', 'depth', 'producer', 'consumer', ),
     'kernels': ('reader', 'compute', 'writer', ),

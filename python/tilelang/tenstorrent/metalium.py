@@ -38,6 +38,7 @@ from .records import (
     HOST_MASK,
     HOST_TENSOR,
     INDEX_MASK,
+    INDEX_TILE,
     KERNEL,
     KERNELS,
     NOC_X,
@@ -138,6 +139,10 @@ def _constant(constant: Any) -> TensorConstant:
             INDEX_MASK.P: int(m[INDEX_MASK.P]), INDEX_MASK.Q: int(m[INDEX_MASK.Q]),
             INDEX_MASK.FIRST: int(m[INDEX_MASK.FIRST]), INDEX_MASK.STEP: int(m[INDEX_MASK.STEP]),
             INDEX_MASK.ON_TRUE: float(m[INDEX_MASK.ON_TRUE]), INDEX_MASK.ON_FALSE: float(m[INDEX_MASK.ON_FALSE])}
+    if TENSOR_CONSTANT.INDEX in constant:  # an index table: tile t holds the indices p * ii + q * jj + step * t
+        x = constant[TENSOR_CONSTANT.INDEX]
+        out[TENSOR_CONSTANT.INDEX] = {INDEX_TILE.P: int(x[INDEX_TILE.P]), INDEX_TILE.Q: int(x[INDEX_TILE.Q]),
+                                      INDEX_TILE.STEP: int(x[INDEX_TILE.STEP])}
     return out
 
 

@@ -85,7 +85,15 @@ namespace tensor_constant {
 inline constexpr const char kValue[] = "value";
 inline constexpr const char kRows[] = "rows";
 inline constexpr const char kMask[] = "mask";
+inline constexpr const char kIndex[] = "index";
 }  // namespace tensor_constant
+
+// index_tile (tt.plan.json): A tile table of element indices (AddTTConstants: a store selecting its row or column index as a value): element (ii, jj) of its tile t (rows t * TILE[0] on) holds p * ii + q * jj + step * t in the tensor's dtype (value and rows are unused).
+namespace index_tile {
+inline constexpr const char kP[] = "p";
+inline constexpr const char kQ[] = "q";
+inline constexpr const char kStep[] = "step";
+}  // namespace index_tile
 
 // index_mask (tt.plan.json): An index-mask table (AddTTConstants): element (ii, jj) of its tile t (rows t * TILE[0] on) is on_true where p * ii + q * jj + first + step * t >= 0, else on_false (value and rows are unused).
 namespace index_mask {
@@ -394,6 +402,7 @@ inline constexpr const char kAtomicIn[] = "atomic_in";
 inline constexpr const char kAtomicOut[] = "atomic_out";
 inline constexpr const char kCopyLocal[] = "copy_local";
 inline constexpr const char kFill[] = "fill";
+inline constexpr const char kSelect[] = "select";
 inline constexpr const char kMask[] = "mask";
 inline constexpr const char kGemm[] = "gemm";
 inline constexpr const char kTranspose[] = "transpose";
