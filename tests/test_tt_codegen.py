@@ -30,10 +30,11 @@ from tt_profiles import PROFILE, accessor_args, protocol_calls, spelling
 
 import tilelang
 from projects import REPO, build_checkout, make_checkout
-from tilelang.tenstorrent import intrinsics
+from tilelang.tenstorrent import host_args, intrinsics
 from tilelang.tenstorrent.kernel_cpp import TTCodegenError, kernel_source
 from tilelang.tenstorrent.metalium import validate_plan
 from tilelang.tenstorrent.plan_schema import SCHEMAS
+from tilelang.tenstorrent.roles import KERNEL_ROLES
 
 BF16 = ml_dtypes.bfloat16
 
@@ -54,12 +55,13 @@ def gemm_program() -> Any:
     return art.rt_mod
 
 
-def test_artifacts_are_the_seven_files(gemm_program: Any, tmp_path: Path) -> None:
-    """Six under a profile whose ttnn wheel has no generic_op: then there is no ttnn host program to write."""
+def test_artifacts_are_the_eight_files(gemm_program: Any, tmp_path: Path) -> None:
+    """Seven under a profile whose ttnn wheel has no generic_op: then there is no ttnn host program to write."""
     out = gemm_program.save(tmp_path / "gemm")
     script = ["run_ttnn.py"] if intrinsics.PROFILES[PROFILE].ttnn_generic_op else []
     assert sorted(p.name for p in out.iterdir()) == sorted(
-        ["reader.cpp", "compute.cpp", "writer.cpp", "main.cpp", "CMakeLists.txt", "tt.plan.json", *script])
+        ["reader.cpp", "compute.cpp", "writer.cpp", "main.cpp", "CMakeLists.txt", "tt.plan.json", host_args.FILE,
+         *script])
     assert "find_package(TT-Metalium REQUIRED)" in (out / "CMakeLists.txt").read_text()
 
 
@@ -98,6 +100,31 @@ def test_host_builds_are_keyed_by_content_not_by_folder(emulator: Any, gemm_prog
     assert first == second
 
 
+def test_every_shape_of_a_kernel_shares_one_host_program(gemm_program: Any) -> None:
+    """main.cpp reads what follows from the shapes (sizes, core ranges, runtime arguments, layouts) from tt.host_args,
+    so another shape renders the same main.cpp (one cached build) with other host arguments."""
+    other = tilelang.lower(matmul(100, 200, 72, 64, 64, 32, dtype="bfloat16"), target="tenstorrent").rt_mod
+    assert other.files["main.cpp"] == gemm_program.files["main.cpp"]
+    assert other.files[host_args.FILE] != gemm_program.files[host_args.FILE]
+    assert "A.layout 1 100 72 128 96 1 1 1 1" in other.files[host_args.FILE].splitlines()
+
+
+@pytest.mark.parametrize("edit,message", [
+    (lambda text: text.replace("core_ranges ", "core_range "), r"tt.host_args has no line 'core_ranges'"),
+    (lambda text: text.replace("cb16.depth 8", "cb16.depth 8 8"), r"'cb16.depth' is not one value in the range"),
+    (lambda text: text.replace("cb16.depth 8", "cb16.depth eight"), r"'cb16.depth' holds a value that is no integer"),
+], ids=["a-line-missing", "two-values-for-one", "not-an-integer"])
+def test_host_arguments_that_do_not_fit_main_cpp_are_named(emulator: Any, gemm_program: Any, tmp_path: Path,
+                                                           edit: Any, message: str) -> None:
+    """A tt.host_args that does not fit the main.cpp reading it stops the program with a message naming the file and
+    the line (exit code 1: no kernel ran)."""
+    out = gemm_program.save(tmp_path / "gemm")
+    (out / host_args.FILE).write_text(edit((out / host_args.FILE).read_text()))
+    with emulator.host_program(out / "main.cpp") as exe:
+        with pytest.raises(emulator.TTEmulatorError, match=message):
+            emulator.run(exe, [str(out), str(out / "data")])
+
+
 def _called_names(source: str) -> set[str]:
     code = re.sub(r"//[^\n]*", "", source)
     names = set(re.findall(r"\b([A-Za-z_][A-Za-z0-9_]*)\s*(?:<[^;(){}]*>)?\s*[({]", code))
@@ -129,22 +156,23 @@ def test_kernels_call_only_the_spellings_of_the_profile(gemm_program: Any) -> No
 
 
 def test_main_cpp_sets_the_arguments_of_every_core(gemm_program: Any) -> None:
-    main = gemm_program.files["main.cpp"]
-    assert main.count("SetRuntimeArgs(") == 3 * 16
+    """main.cpp sets every core's runtime arguments from tt.host_args (a line per core: x, y, the count, then per
+    argument a (kind, a, b) triple), so that one build of it serves every shape."""
+    main, lines = gemm_program.files["main.cpp"], gemm_program.files[host_args.FILE].splitlines()
+    assert main.count("SetRuntimeArgs(") == 1
+    assert [sum(line.startswith(f"{role}.runtime_args ") for line in lines) for role in KERNEL_ROLES] == [16] * 3
     # 4x4 blocks on 4x4 cores (shard): core (3, 1) has block row 1, column 3; it receives A from core (0, 1)
     # (multicast to cores 1..3 of row 1) and B from core (3, 0) (to rows 1..3 of column 3), at NoC coordinates.
-    assert ("SetRuntimeArgs(program, reader, CoreCoord{3, 1}, {static_cast<uint32_t>(A->address()), "
-            "static_cast<uint32_t>(B->address()), 1u, 3u, 1u, 1u, 0u, static_cast<uint32_t>(noc_core(0, 1).x), "
-            "static_cast<uint32_t>(noc_core(0, 1).y), static_cast<uint32_t>(noc_core(1, 1).x), "
-            "static_cast<uint32_t>(noc_core(1, 1).y), static_cast<uint32_t>(noc_core(3, 1).x), "
-            "static_cast<uint32_t>(noc_core(3, 1).y), semaphore_A_sender_sem, semaphore_A_receiver_sem, 0u, "
-            "static_cast<uint32_t>(noc_core(3, 0).x), static_cast<uint32_t>(noc_core(3, 0).y), "
-            "static_cast<uint32_t>(noc_core(3, 1).x), static_cast<uint32_t>(noc_core(3, 1).y), "
-            "static_cast<uint32_t>(noc_core(3, 3).x), static_cast<uint32_t>(noc_core(3, 3).y), "
-            "semaphore_B_sender_sem, semaphore_B_receiver_sem});") in main
+    kind = host_args.ARG_KINDS
+    tensor, sem = (lambda i: [kind["tensor"], i, 0]), (lambda i: [kind["semaphore"], i, 0])
+    const = lambda *vs: [v for value in vs for v in (kind["constant"], value, 0)]  # noqa: E731
+    noc = lambda x, y: [kind["noc_x"], x, y, kind["noc_y"], x, y]  # noqa: E731
+    row = [3, 1, 24, *tensor(0), *tensor(1), *const(1, 3, 1, 1, 0), *noc(0, 1), *noc(1, 1), *noc(3, 1), *sem(0),
+           *sem(1), *const(0), *noc(3, 0), *noc(3, 1), *noc(3, 3), *sem(2), *sem(3)]
+    assert "reader.runtime_args " + " ".join(map(str, row)) in lines
     host = {"mesh": "mesh", "device": "device"}[intrinsics.PROFILES[PROFILE].host_api]  # main.cpp.j2's handle
     assert f"return {host}->worker_core_from_logical_core(CoreCoord{{x, y}});" in main
-    assert "CircularBufferConfig(8 * 2048, {{CBIndex::c_16, tt::DataFormat::Float16_b}})" in main
+    assert "cb16.depth 8" in lines and "cb16.page_bytes 2048" in lines
     assert main.count("TensorAccessorArgs(*") == (3 if accessor_args() else 0)
 
 

@@ -38,7 +38,8 @@ def test_cb_data_format_differs_from_the_plan(emulator: Any, tmp_path: Path) -> 
 
 
 def test_cb_page_size_differs_from_the_plan(emulator: Any, tmp_path: Path) -> None:
-    edit = sub(r"set_page_size\(CBIndex::c_1, 2048\)", "set_page_size(CBIndex::c_1, 1024)")
+    edit = sub(r'set_page_size\(CBIndex::c_1, host_args\.get<uint32_t>\("cb1\.page_bytes"\)\)',
+               "set_page_size(CBIndex::c_1, 1024)")
     message = seeded(emulator, tmp_path, program(GEMM), "main.cpp", edit, gemm_arrays())
     assert re.search(rf"CB c_1 on core \(\d,\d\) \(B_shared\) has pages of 1024 B in the host program, but 2048 B in "
                      rf"{PLAN}", message), message

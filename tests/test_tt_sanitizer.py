@@ -27,6 +27,7 @@ import pytest
 from tt_kernels import elementwise_binary, matmul
 
 import tilelang
+from tilelang.tenstorrent import host_args
 
 BF16 = ml_dtypes.bfloat16
 NO_MCAST = {"tl.PlanTTMulticast.enabled": False}  # plain reads: every reader reads its own blocks from DRAM
@@ -135,19 +136,17 @@ def test_reader_accessor_built_with_another_tensors_address(emulator: Any, tmp_p
 
 
 def test_runtime_args_swapped_between_cores(emulator: Any, tmp_path: Path) -> None:
-    swap = sub(r"SetRuntimeArgs\(program, reader, CoreCoord\{0, 0\}", "SWAP")
-    edit = lambda text: swap(sub(r"SetRuntimeArgs\(program, reader, CoreCoord\{1, 0\}",  # noqa: E731
-                                 "SetRuntimeArgs(program, reader, CoreCoord{0, 0}")(text)).replace(
-        "SWAP", "SetRuntimeArgs(program, reader, CoreCoord{1, 0}")
-    message = seeded(emulator, tmp_path, program(GEMM), "main.cpp", edit, gemm_arrays())
+    edit = lambda text: text.replace("reader.runtime_args 0 0 ", "SWAP").replace(  # noqa: E731 (tt.host_args lines:
+        "reader.runtime_args 1 0 ", "reader.runtime_args 0 0 ").replace("SWAP", "reader.runtime_args 1 0 ")  # x, y)
+    message = seeded(emulator, tmp_path, program(GEMM), host_args.FILE, edit, gemm_arrays())
     assert re.search(r"host: EnqueueMeshWorkload: runtime argument \d+ \(col0\) of reader on core \(0,0\) is 1, but "
                      r".*tt\.plan\.json says 0 \(the core's arguments do not follow the plan", message), message
 
 
 def test_tensor_addresses_swapped_in_one_cores_arguments(emulator: Any, tmp_path: Path) -> None:
-    edit = sub(r"(CoreCoord\{1, 1\}, \{static_cast<uint32_t>\()A(->address\(\)\), static_cast<uint32_t>\()B",
-               r"\1B\2A")
-    message = seeded(emulator, tmp_path, program(GEMM), "main.cpp", edit, gemm_arrays())
+    tensor = host_args.ARG_KINDS["tensor"]  # core (1, 1)'s first two arguments, tensors 0 (A) and 1 (B), swapped
+    edit = sub(rf"^(reader\.runtime_args 1 1 \d+ ){tensor} 0 0 {tensor} 1 0 ", rf"\g<1>{tensor} 1 0 {tensor} 0 0 ")
+    message = seeded(emulator, tmp_path, program(GEMM), host_args.FILE, edit, gemm_arrays())
     assert re.search(r"runtime argument 0 \(A_addr\) of reader on core \(1,1\) is \d+, but .*tt\.plan\.json says \d+",
                      message), message
 

@@ -23,7 +23,7 @@ import tvm
 from tvm import tirx
 
 from .. import cpp
-from . import attr_keys, device, emulator, intrinsics
+from . import attr_keys, device, emulator, host_args, intrinsics
 from .host import host_layout, host_plan, plan_key, role_kernels
 from .kernel_cpp import TTCodegenError, kernel_source
 from .lowered import get_attr
@@ -185,7 +185,10 @@ def _bits_dtype(dtype: str) -> Any:
     return ml_dtypes.bfloat16 if dtype == "bfloat16" else np.float16
 
 
-def render_host(plan: Plan, template: str) -> str:
+def render_host(plan: Plan, template: str, args: host_args.HostArgs | None = None) -> str:
+    """A host file of the plan from its template; the numbers main.cpp reads at run time are recorded into `args`
+    (tt.host_args)."""
+    args = args if args is not None else host_args.HostArgs(plan[PLAN.KERNEL])
     # An N-D tensor is tilized as its (prod(leading dims) * rows, cols) matrix, a 1-D one as row 0 of a tile row,
     # each padded as InferTTLayout lays it out (host_layout); a row-major tensor is uploaded and read back as it is.
     tile = plan[PLAN.DEVICE][DEVICE.TILE]
@@ -200,10 +203,16 @@ def render_host(plan: Plan, template: str) -> str:
     noc_coords = any(isinstance(v, dict) and (NOC_X.NOC_X in v or NOC_Y.NOC_Y in v)
                      for k in role_kernels(plan).values()
                      for row in k[KERNEL.RUNTIME_ARG_VALUES] for v in row[CORE_ARGS.ARGS])
-    return templates().get_template(template).render(
+    names, semaphores = [t[TENSOR.NAME] for t in tensors], host_args.semaphore_names(plan[PLAN.SEMAPHORES])
+    rows = {role: host_args.runtime_rows(k[KERNEL.RUNTIME_ARG_VALUES], names, semaphores)
+            for role, k in role_kernels(plan).items()}
+    text = templates().get_template(template).render(
         plan=plan, host_api=plan[PLAN.DEVICE][DEVICE.HOST_API], roles=KERNEL_ROLES, noc_coords=noc_coords,
         tensors=tensors, inputs=[t for t in tensors if t[TENSOR.ROLE] in ("input", "inout")],
-        outputs=[t for t in tensors if t[TENSOR.ROLE] in ("output", "inout")])
+        outputs=[t for t in tensors if t[TENSOR.ROLE] in ("output", "inout")], runtime_rows=rows,
+        kinds=host_args.ARG_KINDS, host_scalar=args.scalar, host_list=args.list, host_rows=args.rows,
+        host_layout=args.layout)
+    return text
 
 
 @dataclass
@@ -278,7 +287,9 @@ def metalium_program(device_mod: tvm.IRModule, params: Sequence[Any], kernel: st
         files[FILES[role]] = source.text
         if source.defines:  # e.g. the 2025 reduce.h's template defaults name REDUCE_OP / REDUCE_DIM
             plan[PLAN.KERNELS][role][KERNEL.DEFINES] = dict(source.defines)  # type: ignore[literal-required]
-    files["main.cpp"] = render_host(plan, "main.cpp.j2")
+    args = host_args.HostArgs(kernel)
+    files["main.cpp"] = render_host(plan, "main.cpp.j2", args)
+    files[host_args.FILE] = args.text()
     files["CMakeLists.txt"] = render_host(plan, "CMakeLists.txt.j2")
     if unsupported(plan) is None:
         files[SCRIPT] = render_ttnn(plan)
