@@ -226,7 +226,8 @@ def _backend(spec: SpecFile) -> Backend:
             Profile(name, p["doc"], p["kernel_entry"], p.get("tt_metal_commit", ""), data["name"],
                     spec.key_at(("api_profiles", name)), p.get("host_api", "mesh"), p.get("ttnn_wheel", ""),
                     p.get("ttnn_wheel_exact", True), p.get("ttnn_generic_op", False),
-                    p.get("accessor_compile_time_args", 0), p.get("compute_entry_header", ""))
+                    p.get("accessor_compile_time_args", 0), p.get("compute_entry_header", ""),
+                    p.get("dprint", "stream"))
             for name, p in sorted(data.get("api_profiles", {}).items())
         ),
         profile=data.get("api_profile", ""),

@@ -110,6 +110,7 @@ class Profile:
     ttnn_generic_op: bool = False  # the wheel has ttnn.generic_op: run_ttnn.py is written
     accessor_compile_time_args: int = 0  # compile-time arguments of one interleaved tensor accessor
     compute_entry_header: str = ""  # namespace_main: the header defining NAMESPACE and MAIN
+    dprint: str = "stream"  # the kernel debug print: 'stream' (DPRINT << x) or 'format' (DPRINT(format, ...))
 
 
 @dataclass(frozen=True)

@@ -36,13 +36,33 @@ def test_pages_below_the_dram_alignment_are_addressed_at_the_aligned_stride(host
     np.testing.assert_array_equal(out, pages[::-1])
 
 
+def _dprint(host: Path, tmp_path: Path, case: str, profile: str = emulator.DEFAULT_PROFILE) -> list[str]:
+    np.zeros(PAGE * PAGES // 4, dtype=np.uint32).tofile(tmp_path / "in.bin")
+    done = emulator.run(host, [str(CASES), str(tmp_path), case], profile=profile, env={"TT_METAL_DPRINT_CORES": "0,0"})
+    return done["stdout"].splitlines()
+
+
 def test_dprint_comes_with_the_dataflow_api_and_prints_typed_values(host: Path, tmp_path: Path) -> None:
     """tt-metal's dataflow_api.h includes the print header (its sanitizer's include); F32, U32 and BF16 of the 2025
-    print API; tt::CB, the CB names older kernels use (ttnn 0.81.1 kernel_structs.h still has them)."""
-    data = np.zeros(PAGE * PAGES // 4, dtype=np.uint32)
-    data.tofile(tmp_path / "in.bin")
-    done = emulator.run(host, [str(CASES), str(tmp_path)], env={"TT_METAL_DPRINT_CORES": "0,0"})
-    assert "0:(x=0,y=0):BR: CB 16 1.5 7 1.5" in done["stdout"].splitlines(), done["stdout"]
+    print API (the stream form, ttnn 0.65.0: profile tilelang_tt_2025); tt::CB, the CB names older kernels use (ttnn
+    0.81.1 kernel_structs.h still has them)."""
+    printed = _dprint(host, tmp_path, "DPRINT", "tilelang_tt_2025")
+    assert "0:(x=0,y=0):BR: CB 16 1.5 7 1.5" in printed, printed
+
+
+def test_dprint_takes_a_format_where_tt_metal_removed_the_stream_form(host: Path, tmp_path: Path) -> None:
+    """ttnn 0.77.0 and 0.81.1 api/debug/dprint.h: DPRINT(format, ...) with {fmt} fields, each '\\n' ending a line;
+    DPRINT_DATA0/1 print on the kernel's NoC only (this writer is on NoC 0: WriterDataMovementConfig)."""
+    printed = [line for line in _dprint(host, tmp_path, "DPRINT_FORMAT") if line.startswith("0:(x=0,y=0):")]
+    assert printed == ["0:(x=0,y=0):BR: CB 16 30 0xff 1.50", "0:(x=0,y=0):BR: next line",
+                       "0:(x=0,y=0):BR: on NoC 0"], printed
+
+
+def test_the_stream_form_does_not_compile_where_tt_metal_removed_it(host: Path, tmp_path: Path) -> None:
+    """ttnn 0.81.1's static_assert, as its dprint.h words it."""
+    with pytest.raises(emulator.TTEmulatorError, match="Old style DPRINT is deprecated. Use DPRINT\\(format, ...\\) "
+                                                       "instead"):
+        _dprint(host, tmp_path, "DPRINT")
 
 
 def test_a_read_past_its_page_is_named(host: Path, tmp_path: Path) -> None:

@@ -61,7 +61,7 @@ void kernel_main() {
     cb_reserve_back(cb, 1);
     noc_async_read_tile(0, src, get_write_ptr(cb));
     noc_async_read_barrier();
-    DPRINT << TSLICE(cb, 0, SliceRange::h0_w0_32(), TSLICE_OUTPUT_CB) << ENDL();  // NCRISC: the write pointer
+    DPRINT("{}\\n", TSLICE(cb, 0, SliceRange::h0_w0_32(), TSLICE_OUTPUT_CB));  // NCRISC: the write pointer
     cb_push_back(cb, 1);
 }
 """
@@ -70,9 +70,9 @@ WRITER = """
 #include "api/debug/dprint_tile.h"
 void kernel_main() {
     cb_wait_front(0, 1);
-    DPRINT << TSLICE(0, 0, SliceRange::h0_32_w1(), TSLICE_INPUT_CB, TSLICE_RD_PTR, false) << ENDL();
-    DPRINT << TSLICE(0, 0, SliceRange::hw0_32_4(), TSLICE_INPUT_CB) << ENDL();  // BRISC: the read pointer
-    DPRINT << TSLICE(0, 0, SliceRange::hw041(), TSLICE_INPUT_CB, TSLICE_RD_PTR, true, false) << ENDL();
+    DPRINT("{}\\n", TSLICE(0, 0, SliceRange::h0_32_w1(), TSLICE_INPUT_CB, TSLICE_RD_PTR, false));
+    DPRINT("{}", TSLICE(0, 0, SliceRange::hw0_32_4(), TSLICE_INPUT_CB));  // BRISC: the read pointer
+    DPRINT("{}", TSLICE(0, 0, SliceRange::hw041(), TSLICE_INPUT_CB, TSLICE_RD_PTR, true, false));
     cb_pop_front(0, 1);
 }
 """

@@ -47,7 +47,7 @@ std::string DramBuffer::describe() const {
 
 namespace {
 constexpr uint32_t kL1Banks = kGridX * kGridY;  // one L1 bank per worker core
-constexpr uint32_t kL1Alignment = 16;
+constexpr uint32_t kL1Alignment = device::kL1AllocatorAlignment;  // the device record's l1_alignment
 
 uint32_t l1_floor_locked() {
     uint32_t floor = kL1Bytes;
@@ -68,8 +68,9 @@ std::shared_ptr<DramBuffer> allocate_l1_buffer(uint64_t size, uint64_t page_size
     buf->size = size;
     buf->page_size = static_cast<uint32_t>(page_size);
     buf->num_pages = static_cast<uint32_t>((size + page_size - 1) / page_size);
-    const uint64_t per_bank = (buf->num_pages + kL1Banks - 1) / kL1Banks * page_size;
-    const uint64_t bank_bytes = (per_bank + kL1Alignment - 1) / kL1Alignment * kL1Alignment;
+    // tt-metal's Buffer: pages of the page size aligned up to the allocator's alignment, dealt to the banks in turn.
+    const uint64_t aligned_page = (page_size + kL1Alignment - 1) / kL1Alignment * kL1Alignment;
+    const uint64_t bank_bytes = (buf->num_pages + kL1Banks - 1) / kL1Banks * aligned_page;
     std::lock_guard<std::mutex> lk(registry().mu);
     const uint32_t floor = l1_floor_locked();
     if (bank_bytes > floor) {

@@ -161,7 +161,8 @@ std::string data_movement_flags(const std::string& profile, KernelKind kind, int
     flags += " -DNOC_INDEX=" + std::to_string(noc) + " -DNOC_MODE=0";
     // dataflow_api.h brings DPRINT in every profile's tt-metal (its sanitizer header includes the device print header:
     // ttnn 0.81.1 and 0.77.0 internal/debug/sanitize.h, 0.65.0 debug/sanitize.h): a data-movement kernel may print
-    // without including it, as add_2_integers_in_riscv does. The emulator's one print header serves every profile.
+    // without including it, as add_2_integers_in_riscv does. The emulator's one print header serves every profile
+    // (TT_EMU_DPRINT_FORMAT selects the profile's form).
     flags += " -include api/debug/dprint.h";
     const Prelude* p = prelude_of(profile);
     return p && *p->dataflow ? flags + " -include " + p->dataflow : flags;
@@ -295,6 +296,7 @@ std::shared_ptr<KernelBinary> compile(const std::string& path, const std::vector
     flags += " -DKERNEL_COMPILE_TIME_ARGS=" + args;
     flags += generated_header_flags(generated, true, bin->log);
     flags += kind == KernelKind::Compute ? compute_flags(profile) : data_movement_flags(profile, kind, noc);
+    if (const Prelude* p = prelude_of(profile); p && p->dprint_format) flags += " -DTT_EMU_DPRINT_FORMAT";
     flags += generated_header_flags(generated, false, bin->log);
     if (!bin->log.empty()) return bin;
     for (auto& [name, value] : defines) flags += " " + shell_quote("-D" + name + (value.empty() ? "" : "=" + value));

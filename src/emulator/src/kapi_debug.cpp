@@ -143,6 +143,25 @@ void dprint_end() {
     std::fflush(stdout);
 }
 
+// DPRINT(format, ...) of the profiles whose api/debug/dprint.h forwards to DEVICE_PRINT: the formatted text, whose
+// '\n' ends a line.
+void dprint_lines(const std::string& text) {
+    KernelThread& t = caller("DPRINT");
+    for (char c : text) {
+        if (c == '\n') {
+            dprint_end();
+        } else {
+            t.dprint_line += c;
+        }
+    }
+}
+
+[[noreturn]] void dprint_format_error(const char* format, const char* what) {
+    std::fprintf(stderr, "tt_emu: error: DPRINT(\"%s\", ...) in kernel %s: %s\n", format, caller("DPRINT").name().c_str(),
+                 what);
+    std::abort();
+}
+
 bool dprint_on(int risc) {
     const KernelThread& t = caller("DPRINT_DATA0/1");
     if (risc >= 2) return t.spec->kind == KernelKind::Compute;  // DPRINT_UNPACK / MATH / PACK: TRISC code only

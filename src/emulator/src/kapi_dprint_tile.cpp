@@ -39,8 +39,8 @@ void emit(const std::string& text) {  // a "\n" ends the DPRINT line, as on tt-m
 
 }  // namespace
 
-void dprint_tile_slice(uint32_t cb_id, int tile, const SliceRange& range, int ptr, bool endl_rows, bool untilized,
-                       uint32_t max_bytes) {
+std::string tile_slice_text(uint32_t cb_id, int tile, const SliceRange& range, int ptr, bool endl_rows, bool untilized,
+                            uint32_t max_bytes) {
     std::ostringstream out;
     {
         Session s = enter("TSLICE", {cb_id, tile});
@@ -82,7 +82,12 @@ void dprint_tile_slice(uint32_t cb_id, int tile, const SliceRange& range, int pt
             }
         }
     }
-    emit(out.str());
+    return out.str();
+}
+
+void dprint_tile_slice(uint32_t cb_id, int tile, const SliceRange& range, int ptr, bool endl_rows, bool untilized,
+                       uint32_t max_bytes) {
+    emit(tile_slice_text(cb_id, tile, range, ptr, endl_rows, untilized, max_bytes));
 }
 
 }  // namespace tt_emu::kapi::detail

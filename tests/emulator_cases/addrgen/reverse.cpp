@@ -36,7 +36,14 @@ void kernel_main() {
         noc_async_write(l1, get_noc_addr(pages - 1 - i, dst), page_size);
         noc_async_write_barrier();
     }
-    // DPRINT without an #include (dataflow_api.h brings it), with the 2025 typed values and the older CB names.
+    // DPRINT without an #include (dataflow_api.h brings it). CASE_DPRINT: the stream form with the 2025 typed values
+    // and the older CB names (ttnn 0.65.0; refused since 0.77.0); CASE_DPRINT_FORMAT: DPRINT(format, ...) of 0.77.0+.
+#if defined(CASE_DPRINT)
     DPRINT << "CB " << static_cast<uint32_t>(tt::CB::c_out0) << " " << F32(1.5f) << " " << U32(7) << " "
            << BF16(0x3fc0) << ENDL();
+#elif defined(CASE_DPRINT_FORMAT)
+    DPRINT("CB {} {} {:#x} {:.2f}\nnext line{}", static_cast<uint32_t>(tt::CB::c_out0), pages, 255u, 1.5f, '\n');
+    DPRINT_DATA0("on NoC {}\n", NOC_INDEX);
+    DPRINT_DATA1("{}\n", "never printed on NoC 0");
+#endif
 }

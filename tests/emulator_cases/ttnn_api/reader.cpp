@@ -20,15 +20,15 @@ void kernel_main() {
     const auto a = TensorAccessor(a_args, a_addr);
     const auto b = TensorAccessor(b_args, b_addr);
     const LocalCBInterface iface = get_local_cb_interface(tt::CBIndex::c_0);
-    DPRINT << "page " << iface.fifo_page_size << " pages " << iface.fifo_num_pages << " size " << iface.fifo_size
-           << " span " << iface.fifo_limit - iface.fifo_rd_ptr << ENDL();
+    DPRINT("page {} pages {} size {} span {}\n", iface.fifo_page_size, iface.fifo_num_pages, iface.fifo_size,
+           iface.fifo_limit - iface.fifo_rd_ptr);
 #ifdef FAULT_HOME_HELPER
-    DPRINT << "helper " << emu_home_helper_value << ENDL();
+    DPRINT("helper {}\n", emu_home_helper_value);
 #endif
     Noc noc;
     DataflowBuffer dfb_a(tt::CBIndex::c_0);
     DataflowBuffer dfb_b(tt::CBIndex::c_1);
-    DPRINT << "entry " << dfb_a.get_entry_size() << " entries " << dfb_a.get_total_num_entries() << ENDL();
+    DPRINT("entry {} entries {}\n", dfb_a.get_entry_size(), dfb_a.get_total_num_entries());
     for (uint32_t i = 0; i < tiles; ++i) {
         dfb_a.reserve_back(1);
         dfb_b.reserve_back(1);

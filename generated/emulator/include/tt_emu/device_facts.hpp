@@ -19,4 +19,8 @@ inline constexpr uint32_t kNocDramWriteAlignment = 16;
 // aligned up to it (tt-metal's Buffer::aligned_page_size, InterleavedAddrGen's aligned_page_size).
 inline constexpr uint32_t kDramAllocatorAlignment = 32;
 
+// The L1 allocator's alignment in bytes: an L1 buffer's address and its pages' stride in each core's bank are
+// multiples of it (tt-metal's hal L1 alignment; Buffer::aligned_page_size of an L1 buffer).
+inline constexpr uint32_t kL1AllocatorAlignment = 16;
+
 }  // namespace tt_emu::device

@@ -34,12 +34,13 @@ struct Prelude {
     const char* profile;
     const char* dataflow;
     const char* compute[6];  // unused entries are null
+    bool dprint_format;  // api/debug/dprint.h is DPRINT(format, ...), the stream form refused (the spec's `dprint`)
 };
 
 inline constexpr Prelude kPreludes[] = {
-    {"metal_d5f9bc4a", "api/dataflow/dataflow_api.h", {"api/compute/common.h", "api/compute/reg_api.h", "api/compute/pack.h", "api/compute/reconfig_data_format.h", "api/compute/cb_api.h", "api/compute/compute_kernel_hw_startup.h"}},
-    {"tilelang_tt_2025", "dataflow_api.h", {"compute_kernel_api/common.h", "compute_kernel_api/reg_api.h", "compute_kernel_api/pack.h", "compute_kernel_api/reconfig_data_format.h", "compute_kernel_api/cb_api.h", "compute_kernel_api/compute_kernel_hw_startup.h"}},
-    {"ttnn_0_81", "api/dataflow/dataflow_api.h", {"api/compute/common.h", "api/compute/reg_api.h", "api/compute/pack.h", "api/compute/reconfig_data_format.h", "api/compute/cb_api.h", "api/compute/compute_kernel_hw_startup.h"}},
+    {"metal_d5f9bc4a", "api/dataflow/dataflow_api.h", {"api/compute/common.h", "api/compute/reg_api.h", "api/compute/pack.h", "api/compute/reconfig_data_format.h", "api/compute/cb_api.h", "api/compute/compute_kernel_hw_startup.h"}, true},
+    {"tilelang_tt_2025", "dataflow_api.h", {"compute_kernel_api/common.h", "compute_kernel_api/reg_api.h", "compute_kernel_api/pack.h", "compute_kernel_api/reconfig_data_format.h", "compute_kernel_api/cb_api.h", "compute_kernel_api/compute_kernel_hw_startup.h"}, false},
+    {"ttnn_0_81", "api/dataflow/dataflow_api.h", {"api/compute/common.h", "api/compute/reg_api.h", "api/compute/pack.h", "api/compute/reconfig_data_format.h", "api/compute/cb_api.h", "api/compute/compute_kernel_hw_startup.h"}, true},
 };
 
 }  // namespace tt_emu

@@ -138,10 +138,17 @@ struct Arg {
     void (*write)(std::ostream&, const void*, const Spec&);
 };
 
+// A join_view-like value (C++17, so that kernels, compiled as C++17, may format too: DPRINT(format, ...)).
+template <typename T, typename = void>
+struct is_join : std::false_type {};
+template <typename T>
+struct is_join<T, std::void_t<decltype(std::declval<const T&>().range), decltype(std::declval<const T&>().sep)>>
+    : std::true_type {};
+
 template <typename T>
 Arg make_arg(const T& value) {
     return Arg{&value, [](std::ostream& os, const void* p, const Spec& s) {
-                   if constexpr (requires { std::declval<const T&>().range; std::declval<const T&>().sep; }) {
+                   if constexpr (is_join<T>::value) {
                        write_join(os, *static_cast<const T*>(p), s);
                    } else {
                        write_value(os, *static_cast<const T*>(p), s);

@@ -1,5 +1,6 @@
 // As tt-metal's examples' readers: no #include (the JIT's firmware wrapper includes the dataflow API), CBs named
-// tt::CBIndex, a DPRINT line per tile when TT_METAL_DPRINT_CORES names the core.
+// tt::CBIndex, a DPRINT line per tile when TT_METAL_DPRINT_CORES names the core (DPRINT(format, ...), as
+// ttnn 0.81.1's api/debug/dprint.h has it).
 #include "api/debug/dprint.h"
 
 void kernel_main() {
@@ -14,7 +15,7 @@ void kernel_main() {
         noc_async_read_tile(i, src, get_write_ptr(cb));
         noc_async_read_barrier();
         cb_push_back(cb, 1);
-        DPRINT_DATA1(DPRINT << "read tile " << i << " of " << num_tiles << ENDL());
-        DPRINT_MATH(DPRINT << "never printed: a data-movement kernel has no math TRISC" << ENDL());
+        DPRINT_DATA1("read tile {} of {}\n", i, num_tiles);
+        DPRINT_MATH("never printed: a data-movement kernel has no math TRISC\n");
     }
 }

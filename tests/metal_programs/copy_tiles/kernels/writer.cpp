@@ -10,8 +10,8 @@ void kernel_main() {
     constexpr uint32_t cb = tt::CBIndex::c_0;
     constexpr auto dst_args = TensorAccessorArgs<0>();
     const auto dst = TensorAccessor(dst_args, dst_addr, get_tile_size(cb));
-    DPRINT_DATA0(DPRINT << "writer on core " << (uint32_t)get_absolute_logical_x() << ","
-                        << (uint32_t)get_relative_logical_y() << ", pages of " << get_tile_size(cb) << " B" << ENDL());
+    DPRINT_DATA0("writer on core {},{}, pages of {} B\n", (uint32_t)get_absolute_logical_x(),
+                 (uint32_t)get_relative_logical_y(), get_tile_size(cb));
     for (uint32_t i = 0; i < num_tiles; ++i) {
         cb_wait_front(cb, 1);
         noc_async_write_tile(i, dst, get_read_ptr(cb));

@@ -1,4 +1,5 @@
-// tt_emu: tt-metal's kernel debug print (api/debug/dprint.h): `DPRINT << "x = " << x << ENDL();` in any kernel,
+// tt_emu: tt-metal's kernel debug print (api/debug/dprint.h), per API profile (below). The stream form:
+// `DPRINT << "x = " << x << ENDL();` in any kernel,
 // DPRINT_MATH / DPRINT_UNPACK / DPRINT_PACK(...) in compute kernels, DPRINT_DATA0 / DPRINT_DATA1(...) in
 // data-movement kernels. As with tt-metal, nothing is printed unless TT_METAL_DPRINT_CORES names the core
 // ("x,y" pairs, "(x,y),(x,y)", or "all"); a line then goes to the program's stdout as
@@ -10,6 +11,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <type_traits>
 
 namespace tt_emu::kapi::detail {
@@ -20,6 +22,8 @@ void dprint_uint(uint64_t value);
 void dprint_float(double value);
 void dprint_format(int what, uint32_t value);  // 0: base (8, 10, 16), 1: width, 2: precision, 3: fixed (0 or 1)
 void dprint_end();
+void dprint_lines(const std::string& text);                                   // DPRINT(format, ...): '\n' ends a line
+[[noreturn]] void dprint_format_error(const char* format, const char* what);  // the kernel's bad format string
 bool dprint_on(int risc);  // whether the calling kernel runs on that RISC (0 BR, 1 NC, 2..4 TR0..TR2)
 struct DprintRisc {        // tags the lines of its scope with one TRISC of a compute kernel
     explicit DprintRisc(int risc);
@@ -129,6 +133,55 @@ struct DebugPrinter {
 };
 }  // namespace tt_emu::kapi::detail
 
+// The API profile's print (the backend spec's api_profiles.*.dprint; the JIT defines TT_EMU_DPRINT_FORMAT for
+// 'format'). ttnn 0.77.0 and 0.81.1 (api/debug/dprint.h): `DPRINT(format, ...)` forwards to DEVICE_PRINT, an {fmt}
+// format string whose '\n' ends a line; the stream form reaches an object named DPRINT whose operator<< fails
+// to compile with tt-metal's message; DPRINT_DATA0/1 print when the kernel's NoC is 0/1, DPRINT_UNPACK/MATH/PACK
+// on that TRISC. Older profiles (ttnn 0.65.0 debug/dprint.h) have only the stream form.
+#if defined(TT_EMU_DPRINT_FORMAT)
+#include <fmt/format.h>
+
+namespace tt_emu::kapi::detail {
+template <typename... Args>
+void dprint_formatted(const char* format, const Args&... args) {
+    std::string text;
+    try {
+        text = ::fmt::format(format, args...);
+    } catch (const ::fmt::format_error& e) {
+        dprint_format_error(format, e.what());
+    }
+    dprint_lines(text);
+}
+}  // namespace tt_emu::kapi::detail
+
+class OldStyleDevicePrint {};
+inline OldStyleDevicePrint DPRINT;
+template <typename Type>
+OldStyleDevicePrint operator<<(OldStyleDevicePrint dp, Type) {
+    static_assert(sizeof(Type) == 0, "Old style DPRINT is deprecated. Use DPRINT(format, ...) instead.");
+    return dp;
+}
+#define DPRINT(format, ...) ::tt_emu::kapi::detail::dprint_formatted(format, ##__VA_ARGS__)
+#define TT_EMU_DPRINT_TRISC_(risc, ...)                                      \
+    do {                                                                     \
+        if (::tt_emu::kapi::detail::dprint_on(risc)) {                       \
+            ::tt_emu::kapi::detail::DprintRisc tt_emu_dprint_risc_{risc};   \
+            __VA_ARGS__;                                                     \
+        }                                                                    \
+    } while (0)
+#define DPRINT_UNPACK(format, ...) TT_EMU_DPRINT_TRISC_(2, DPRINT(format, ##__VA_ARGS__))
+#define DPRINT_MATH(format, ...) TT_EMU_DPRINT_TRISC_(3, DPRINT(format, ##__VA_ARGS__))
+#define DPRINT_PACK(format, ...) TT_EMU_DPRINT_TRISC_(4, DPRINT(format, ##__VA_ARGS__))
+#if defined(COMPILE_FOR_BRISC) || defined(COMPILE_FOR_NCRISC)
+#define DPRINT_DATA0(format, ...) \
+    if (NOC_INDEX == 0) { DPRINT(format, ##__VA_ARGS__); }
+#define DPRINT_DATA1(format, ...) \
+    if (NOC_INDEX == 1) { DPRINT(format, ##__VA_ARGS__); }
+#else
+#define DPRINT_DATA0(format, ...)
+#define DPRINT_DATA1(format, ...)
+#endif
+#else
 #define DPRINT (::tt_emu::kapi::detail::DebugPrinter{})
 #define TT_EMU_DPRINT_TRISC_(risc, x)                                        \
     do {                                                                     \
@@ -148,3 +201,4 @@ struct DebugPrinter {
     do {                                                      \
         if (::tt_emu::kapi::detail::dprint_on(1)) { x; }      \
     } while (0)
+#endif

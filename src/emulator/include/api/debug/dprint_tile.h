@@ -1,4 +1,5 @@
 // tt_emu: tt-metal's api/debug/dprint_tile.h: `DPRINT << TSLICE(cb, tile, SliceRange::h0_32_w0()) << ENDL();`
+// (`DPRINT("{}\n", TSLICE(...));` in the profiles whose DPRINT takes a format, as ttnn 0.81.1's dprint_tile.h says)
 // prints a slice of tile `tile` of a CB, read at the CB's read pointer (after cb_wait_front) or write pointer
 // (after cb_reserve_back): in a compute kernel DPRINT_UNPACK reads the front, DPRINT_PACK the back, and DPRINT_MATH
 // prints tt-metal's warning (the math RISC cannot see CBs); a data-movement kernel names the CB's side
@@ -9,6 +10,8 @@
 #pragma once
 
 #include <cstdint>
+#include <ostream>
+#include <string>
 
 #include "api/debug/dprint.h"
 #include "hostdevcommon/dprint_common.h"
@@ -24,6 +27,8 @@ namespace tt_emu::kapi::detail {
 // ptr: 0 the read pointer, 1 the write pointer, -1 as the calling TRISC sees the CB (compute kernels).
 void dprint_tile_slice(uint32_t cb, int tile, const SliceRange& range, int ptr, bool endl_rows, bool untilized,
                        uint32_t max_bytes);
+std::string tile_slice_text(uint32_t cb, int tile, const SliceRange& range, int ptr, bool endl_rows, bool untilized,
+                            uint32_t max_bytes);  // what dprint_tile_slice prints, its rows ended by '\n'
 }  // namespace tt_emu::kapi::detail
 
 template <int MAX_BYTES = 64>
@@ -58,3 +63,9 @@ const DebugPrinter& operator<<(const DebugPrinter& printer, const TileSlice<MAX_
     return printer;
 }
 }  // namespace tt_emu::kapi::detail
+
+template <int MAX_BYTES>  // a DPRINT(format, ...) argument: the slice's text
+std::ostream& operator<<(std::ostream& os, const TileSlice<MAX_BYTES>& slice) {
+    return os << ::tt_emu::kapi::detail::tile_slice_text(slice.cb, slice.tile, slice.range, slice.ptr,
+                                                         slice.endl_rows, slice.untilized, MAX_BYTES);
+}
