@@ -17,7 +17,8 @@ TileOp index_op(const BufferInfo& out, int axis, const Any& stmt, const std::str
   block.var = Any();
   block.name = name;
   block.scope = "shared";
-  TileOp copy{"mask", stmt, block, {BufferInfo{Any(), table.name + "_tiles", table.shape, table.dtype, "shared"}}};
+  BufferInfo tiles{Any(), table.name + "_tiles", table.shape, table.dtype, "shared"};
+  TileOp copy{tile_op::kMask, stmt, block, {tiles}};
   copy.tensor = table;  // tile (R, C) of the block is the table's tile R (an i) or C (a j): mask_block's page
   copy.fields = {{names::kOrigin, Any(int64_t(0))}, {names::kRowStep, Any(int64_t(axis == 0 ? 1 : 0))},
                  {names::kColStep, Any(int64_t(axis == 1 ? 1 : 0))}, {names::kPages, Any(pages)},
