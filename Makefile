@@ -33,8 +33,8 @@ test: $(STAMP)
 
 # The Tenstorrent tests whose expectations depend on the API profile (lowering, codegen, the kernel corpus on the
 # emulator, data formats), once more under each profile of the backend spec other than the one it selects.
-# tests/test_tt_emulator*.py run their hand-written cases under every profile already.
-TT_PROFILE_TESTS := $(addprefix tests/,test_tt_codegen.py test_tt_corpus_compiles.py test_tt_formats.py test_tt_lowering.py test_tt_pipeline.py \
+# tests/emulator/test_tt_emulator*.py run their hand-written cases under every profile already.
+TT_PROFILE_TESTS := $(addprefix tests/tenstorrent/,test_tt_codegen.py test_tt_corpus_compiles.py test_tt_formats.py test_tt_lowering.py test_tt_pipeline.py \
 	test_tt_transposed_gemm.py test_tt_nd.py test_tt_scalar_ops.py test_tt_shared_values.py test_tt_errors.py)
 
 OTHER_PROFILES := from tilelang.tenstorrent import intrinsics as i; \

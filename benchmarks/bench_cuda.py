@@ -19,10 +19,10 @@ PyTorch (torch.matmul, scaled_dot_product_attention, +, rms_norm, layer_norm), t
 prints the time of each and their ratio (PyTorch's time / this project's: 1.0 is as fast as PyTorch). Without torch
 or without a CUDA device it says so and exits 0. Exits 1 when a kernel fails to compile or gives a wrong result.
 
-Kernels (TileLang's own bodies): the GEMM and element-wise add of tests/test_language_llvm.py (TileLang's quickstart
-GEMM, 128x128x32 blocks, num_stages=3, 128 threads), flash attention forward of tests/tt_attention_kernels.py
-(upstream example_mha_fwd_bhsd.py, 64x64 blocks), rms_norm of tests/tt_norm_kernels.py (fp32, one row per block)
-and layer norm (the same body with bf16 input, weight, bias and output, fp32 fragments; one row per block).
+Kernels (TileLang's own bodies): the GEMM and element-wise add of tests/language/test_language_llvm.py (TileLang's
+quickstart GEMM, 128x128x32 blocks, num_stages=3, 128 threads), flash attention forward of tests/tt_attention_kernels.py
+(upstream example_mha_fwd_bhsd.py, 64x64 blocks), rms_norm of tests/tt_norm_kernels.py (fp32, one row per block) and
+layer norm (the same body with bf16 input, weight, bias and output, fp32 fragments; one row per block).
 """
 
 from __future__ import annotations
@@ -93,6 +93,7 @@ def layer_norm_bf16(M: int, N: int, blk_m: int, eps: float = 1e-5) -> Any:
 def kernel_of(name: str, size: dict[str, Any], attrs: dict[str, Any]) -> tuple[Any, list[str], float]:
     """The TileLang kernel of a table row at `size`, its output parameters and its floating-point operations."""
     sys.path.insert(0, str(ROOT / "tests"))
+    import layers  # noqa: F401  (and the layer folders of tests/)
     from test_language_llvm import elementwise_add, matmul
     from tt_attention_kernels import flashattn
     from tt_norm_kernels import rms_norm

@@ -1,6 +1,6 @@
 """Lowering time of the standard TileLang GEMM (1024^3, blocks 64x64x32) for the llvm backend.
 
-The kernel is the verbatim TileLang GEMM of tests/test_language_llvm.py. Baseline measured in the same
+The kernel is the verbatim TileLang GEMM of tests/language/test_language_llvm.py. Baseline measured in the same
 run: `tvm.compile` of the equivalent plain-TIR matmul (three loops, no tile ops), i.e. what TVM alone
 spends on a kernel of this size. Printed figures are ratios against it.
 
@@ -22,6 +22,7 @@ import tilelang
 from tilelang.engine.registry import BACKENDS
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
+import layers  # noqa: E402, F401  (and the layer folders of tests/, where the standard kernels are)
 from test_language_llvm import matmul  # noqa: E402  (the standard TileLang GEMM, verbatim)
 
 M = N = K = 1024

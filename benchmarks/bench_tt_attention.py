@@ -28,6 +28,7 @@ import tilelang
 from tilelang.tenstorrent import perf_model
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
+import layers  # noqa: E402, F401  (and the layer folders of tests/, where the standard kernels are)
 from tt_attention_kernels import flashattn  # noqa: E402  (TileLang's flash-attention body)
 
 BLOCKS = (32, 64)

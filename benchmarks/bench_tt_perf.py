@@ -40,6 +40,7 @@ from tilelang.autotuner import AutoTuner
 from tilelang.tenstorrent import device, perf_model, tt_metal_matmul
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
+import layers  # noqa: E402, F401  (and the layer folders of tests/, where the standard kernels are)
 from test_language_llvm import elementwise_add, matmul  # noqa: E402  (the standard TileLang kernels, verbatim)
 
 PUBLISHED = Path(__file__).resolve().parent.parent / "tests" / "data" / "tt_metal_published.yaml"

@@ -22,6 +22,7 @@ import tilelang
 from tilelang.tenstorrent import perf_model
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
+import layers  # noqa: E402, F401  (and the layer folders of tests/, where the standard kernels are)
 from test_language_llvm import matmul  # noqa: E402  (the standard TileLang GEMM, verbatim)
 
 SHAPES = (1000, 1024)

@@ -6,7 +6,7 @@ The schema states each engine's parameters once: their names in the engine's arg
 the names each parameter's expressions see, what the keys of case-like parameters name, and which parameters also
 see the replaced op's arguments. A parameter added to the schema therefore reaches the build, the parameter struct of
 generated/cpp/engine_decls.h and the rendered engine call; an annotation naming a parameter the schema lacks is an
-error here (tests/test_schemas.py).
+error here (tests/generator/test_schemas.py).
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """The `ir` spec kind (specs/ir/*.yaml): the TVM IR node types the C++ engines read.
 
 Each node has its TVM type key, the name of its typed view and the reflected fields the engines use; they are
-rendered to generated/cpp/ir_nodes.h (tests/test_ir_spec.py checks them against TVM's reflection registry). An
+rendered to generated/cpp/ir_nodes.h (tests/generator/test_ir_spec.py checks them against TVM's reflection registry). An
 `ir` spec also lists the IR attribute and annotation keys no pass spec declares (TVM's own, loop annotations).
 """
 

@@ -5,8 +5,8 @@ that duplicate keys, merge keys, recursive aliases and non-string keys become di
 of being silently accepted (PyYAML's own constructor keeps the last duplicate).
 
 Nodes are composed by libyaml (`yaml.CSafeLoader`, about 10x faster) when PyYAML was built with it: its marks are
-the same lines and columns as the pure-Python composer's (tests/test_spec_errors.py compares them on every spec
-and fixture). A file libyaml rejects is parsed again by the pure-Python composer, whose messages the diagnostics
+the same lines and columns as the pure-Python composer's (tests/generator/test_spec_errors.py compares them on every
+spec and fixture). A file libyaml rejects is parsed again by the pure-Python composer, whose messages the diagnostics
 quote, so a syntax error reads the same with or without libyaml.
 """
 

@@ -4,7 +4,7 @@ Spec text reaches generated Python, C++ and Markdown only through these function
 context, so a doc string such as `x"); import os; ("` can never escape from the literal or comment it is
 placed in: Python literals `py_str`/`py_value`, docstrings `py_doc`, comments `py_comment`; C++ string literals
 `cpp_str` (expressions.cpp_string, which the expression translator uses too), comments `cpp_comment`; Markdown
-table cells `md_cell`. tests/test_emitter_fuzz.py renders random text through every template and compiles the
+table cells `md_cell`. tests/generator/test_emitter_fuzz.py renders random text through every template and compiles the
 result.
 """
 

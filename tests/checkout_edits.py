@@ -1,12 +1,12 @@
 """The checkout copies that tests edit and rebuild, each made once per session and shared (issue 35: one copy, one
 generate and one C++ build where five tests made five). Their edits are independent of one another:
 
-- `tenstorrent_edits`: a new SFPU op (docs/how-to-add.md's checklist, tests/test_add_eltwise_op.py), two spec-only
-  passes in the Tenstorrent pipeline (tests/test_spec_only_passes.py) and the second API profile as the backend
-  spec's one line (tests/test_tt_codegen.py), generated and both libraries built once;
+- `tenstorrent_edits`: a new SFPU op (docs/how-to-add.md's checklist, tests/backends/test_add_eltwise_op.py), two
+  spec-only passes in the Tenstorrent pipeline (tests/passes/test_spec_only_passes.py) and the second API profile as the
+  backend spec's one line (tests/tenstorrent/test_tt_codegen.py), generated and both libraries built once;
 - `baked_backends`: two backends baked from templates/backend onto a checkout copy, then docs/add-backend.md's
   walkthrough run there as written (its `make generate` renders and builds all three backends once); the baked
-  tests of tests/test_backend_template.py run in it.
+  tests of tests/backends/test_backend_template.py run in it.
 
 Each test asserts on its own edit (a test still fails when its feature breaks) and runs its own kernels in the copy.
 The tests that share a copy share an `xdist_group`, so that one worker makes it."""
@@ -160,12 +160,13 @@ def run_in(copy: TenstorrentEdits, name: str, script: str, *args: str) -> subpro
 # ---------------------------------------------------------------------------------------------- the baked backends
 
 ADD_A_BACKEND = "\n" + (REPO / "docs" / "add-backend.md").read_text("utf-8")  # the walkthrough's page
-# What a checkout needs for the baked tests: the standard GEMM lives in test_language_llvm.py.
-TEST_SUPPORT = ("conftest.py", "projects.py", "checkout_edits.py", "test_language_llvm.py")
+# What a checkout needs for the baked tests: the standard GEMM lives in language/test_language_llvm.py.
+TEST_SUPPORT = ("conftest.py", "layers.py", "projects.py", "checkout_edits.py", "language/test_language_llvm.py")
 # The project tests the baked test runs in the copy, and what they import (the corpora take TileLang's examples
 # from the last).
-PROJECT_TEST_FILES = ("test_pass_golden.py", "pass_goldens.py", "test_backends.py", "test_language_surface.py",
-                      "test_backend_template.py", "test_tilelang_examples.py")
+PROJECT_TEST_FILES = ("passes/test_pass_golden.py", "pass_goldens.py", "backends/test_backends.py",
+                      "language/test_language_surface.py", "backends/test_backend_template.py",
+                      "language/test_tilelang_examples.py")
 
 
 def readme_walkthrough() -> tuple[str, str]:
@@ -185,7 +186,8 @@ def checkout_copy(root: Path) -> Path:
     make_checkout(copy_project(root))
     (root / "tests").mkdir()
     helpers = [path.name for path in (REPO / "tests").glob("tt_*.py")]  # the kernel corpora the tests import
-    for name in (*TEST_SUPPORT, *PROJECT_TEST_FILES, *helpers):
+    for name in (*TEST_SUPPORT, *PROJECT_TEST_FILES, *helpers):  # relative to tests/, layer folder included
+        (root / "tests" / name).parent.mkdir(parents=True, exist_ok=True)
         shutil.copy2(REPO / "tests" / name, root / "tests" / name)
     shutil.copytree(REPO / "tests" / "golden", root / "tests" / "golden")
     shutil.copytree(REPO / "generator", root / "generator", ignore=shutil.ignore_patterns("__pycache__"))

@@ -13,6 +13,7 @@ import resource
 import shutil
 from pathlib import Path
 
+import layers  # noqa: F401  (tests/ and its layer folders on the import path, before any test is collected)
 import pytest
 from checkout_edits import TenstorrentEdits
 from checkout_edits import tenstorrent_edits as make_tenstorrent_edits

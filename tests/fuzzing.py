@@ -2,7 +2,7 @@
 per test (the same examples every run, so a failure reproduces and `make test` stays short). TILELANG_FUZZ=full
 runs the large campaigns with fresh random examples (and Hypothesis' example database), e.g. before a release:
 
-    TILELANG_FUZZ=full python -m pytest tests/test_fuzz_specs.py tests/test_emitter_fuzz.py
+    TILELANG_FUZZ=full python -m pytest tests/generator/test_fuzz_specs.py tests/generator/test_emitter_fuzz.py
 """
 
 from __future__ import annotations

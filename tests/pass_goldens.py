@@ -1,4 +1,4 @@
-"""The cases of tests/test_pass_golden.py and the text of its golden files.
+"""The cases of tests/passes/test_pass_golden.py and the text of its golden files.
 
 A case is a kernel written with `tilelang.language` and the pipelines that lower it; where no kernel reaches a
 pass's rewrite, the kernel is TVMScript written by hand (CompareBeforeAfter style) and the case names the passes it
@@ -36,7 +36,7 @@ from tilelang.engine.registry import BACKENDS
 
 GOLDEN_DIR = TESTS / "golden" / "passes"
 UPDATE = os.environ.get("TILELANG_UPDATE_GOLDEN", "") not in ("", "0")
-UPDATE_COMMAND = "TILELANG_UPDATE_GOLDEN=1 .venv/bin/python -m pytest tests/test_pass_golden.py"
+UPDATE_COMMAND = "TILELANG_UPDATE_GOLDEN=1 .venv/bin/python -m pytest tests/passes/test_pass_golden.py"
 # Goldens whose input is taken from the pipeline instead of their file: TVMScript prints the project's tile primitive
 # tl.tile.atomic_add as `T.tile.tl.tile.atomic_add(...)`, which its parser cannot resolve.
 PIPELINE_INPUT = frozenset({"LowerTileOpsToTT.tt_split_k"})

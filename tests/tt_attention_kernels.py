@@ -204,7 +204,7 @@ ATTENTION_CORPUS: dict[str, Any] = {
     "bshd_copy": lambda: bshd_copy(2, 64, 2, 128, 64),
     **{f"flash_attention_fwd_bshd_{block}": (lambda block=block: flashattn_bshd(2, 2, 128, 64, False, block, block))
        for block in (32, 64)},
-    # The causal index mask, with and without past_len (tests/test_tt_masks.py).
+    # The causal index mask, with and without past_len (tests/tenstorrent/test_tt_masks.py).
     "flash_attention_fwd_causal": lambda: flashattn(1, 2, 128, 128, 64, True, 64, 64),
     "flash_attention_fwd_causal_past": lambda: flashattn(1, 2, 64, 128, 64, True, 32, 64),
     "flash_attention_fwd_bshd_causal": lambda: flashattn_bshd(1, 2, 128, 64, True, 64, 64),

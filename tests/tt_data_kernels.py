@@ -5,6 +5,7 @@ read from DRAM)."""
 
 from __future__ import annotations
 
+import layers  # noqa: F401  (the layer folders on the import path: the kernels below are test modules')
 import test_tilelang_examples as examples
 
 import tilelang.language as T

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import layers  # noqa: F401  (the layer folders on the import path: the kernels below are test modules')
 from test_language_llvm import elementwise_add, matmul
 from tt_attention_kernels import ATTENTION_CORPUS
 from tt_conv_kernels import CONV_CORPUS
@@ -62,7 +63,6 @@ def elementwise_unary(M, N, block_M, block_N, op, dtype="bfloat16"):
 
 def scalar_kernel(M, N, block, form, dtype="bfloat16"):
     """C = A op constant on the SFPU (form: mul, add, sub, rsub, div, or exp_scaled = exp(A * log2(e)))."""
-
     @T.prim_func
     def main(A: T.Tensor((M, N), dtype), C: T.Tensor((M, N), dtype)):
         with T.Kernel(T.ceildiv(N, block), T.ceildiv(M, block), threads=128) as (bx, by):

@@ -236,7 +236,7 @@ LOOP_CORPUS: dict[str, Any] = {
 
 def streamk_upstream():
     """Upstream's stream-K kernel (tests/tt_streamk_kernel.py, 64x128x128 over 3 programs): the atomic adds in the
-    while loop and its branch, in program order (tests/test_tt_streamk.py)."""
+    while loop and its branch, in program order (tests/tenstorrent/test_tt_streamk.py)."""
     import tt_streamk_kernel as streamk
 
     return streamk.tl_matmul_streamk.get_tir(

@@ -1,8 +1,8 @@
-"""Index-mask kernels for the Tenstorrent backend (tests/test_tt_masks.py, the codegen corpus): T.if_then_else stores
-whose condition is affine in the element indices, of the forms AddTTConstants lowers (column bound, row bound,
-diagonals) with constant values or a buffer selected against -inf or 0; and value selections (tests/test_tt_select.py),
-whose condition compares on-chip values (a comparison with zero of their difference, then where_tile), as TileLang's
-top-k example writes them."""
+"""Index-mask kernels for the Tenstorrent backend (tests/tenstorrent/test_tt_masks.py, the codegen corpus):
+T.if_then_else stores whose condition is affine in the element indices, of the forms AddTTConstants lowers (column
+bound, row bound, diagonals) with constant values or a buffer selected against -inf or 0; and value selections
+(tests/tenstorrent/test_tt_select.py), whose condition compares on-chip values (a comparison with zero of their
+difference, then where_tile), as TileLang's top-k example writes them."""
 
 from typing import Any
 

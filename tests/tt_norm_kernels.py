@@ -1,5 +1,5 @@
-"""TileLang's own softmax, online softmax, rms_norm and layer_norm kernels (tests/test_tilelang_examples.py, the
-bodies copied unmodified, without the CPU jit decorator) for the Tenstorrent backend: row reductions, broadcast
+"""TileLang's own softmax, online softmax, rms_norm and layer_norm kernels (tests/language/test_tilelang_examples.py,
+the bodies copied unmodified, without the CPU jit decorator) for the Tenstorrent backend: row reductions, broadcast
 arithmetic of [block_M] column vectors, element-wise math on column vectors and nested expressions."""
 
 from typing import Any

@@ -3,6 +3,7 @@ tiles."""
 
 from __future__ import annotations
 
+import layers  # noqa: F401  (the layer folders on the import path: the kernels below are test modules')
 from test_language_llvm import matmul
 from tt_norm_kernels import rms_norm, softmax
 

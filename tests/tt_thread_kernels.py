@@ -1,6 +1,6 @@
 """SIMT kernels in TileLang's per-thread style (T.get_thread_binding, as TileLang's examples/gemv writes them): the
 block's body runs on each thread, T.alloc_local buffers are per thread, shared buffers are the block's. On llvm and
-Tenstorrent the threads run as loops (pass SerializeThreads); tests/test_thread_bindings.py checks them."""
+Tenstorrent the threads run as loops (pass SerializeThreads); tests/language/test_thread_bindings.py checks them."""
 
 import tilelang.language as T
 

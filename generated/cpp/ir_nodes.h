@@ -7,7 +7,7 @@
 // the constructor checks it (a RuntimeError naming both types otherwise), and each accessor reads its
 // reflected field through tvm-ffi reflection with the field resolved once. Engines therefore spell IR fields
 // and type keys only as C++ names: a misspelt field is a compile error, and a field TVM does not have is a
-// failing test (tests/test_ir_spec.py).
+// failing test (tests/generator/test_ir_spec.py).
 #pragma once
 
 #include <tvm/ffi/any.h>

@@ -1,4 +1,4 @@
-// Host program of tests/test_ttnn_kernels.py: runs one family of the ttnn wheel's kernels (see ttnn_host.hpp for
+// Host program of tests/emulator/test_ttnn_kernels.py: runs one family of the ttnn wheel's kernels (see ttnn_host.hpp for
 // the command line) and writes its result for the test to compare with numpy.
 #include <tt-metalium/distributed.hpp>
 

@@ -49,8 +49,9 @@ def missing(main_cpp: str, library: Path) -> list[str]:
 
 def same_host_program(corpora: dict[str, Path], host_apis: dict[str, str]) -> list[str]:
     """Profiles with the same host API must emit the same main.cpp for every program of the corpus (up to the
-    profile's own name): tests/test_tt_corpus_compiles.py checks main.cpp's syntax under the spec's profile only and
-    relies on it for the others. The programs whose main.cpp differs, as '<profile> vs <profile>: <program>'."""
+    profile's own name): tests/tenstorrent/test_tt_corpus_compiles.py checks main.cpp's syntax under the spec's profile
+    only and relies on it for the others. The programs whose main.cpp differs, as '<profile> vs <profile>:
+    <program>'."""
     differ = []
     names = sorted(corpora)
     for i, first in enumerate(names):

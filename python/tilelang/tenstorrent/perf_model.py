@@ -31,12 +31,13 @@ buffered CBs, so in steady state a core runs at its slower stream; inside the co
 drains one half of DST while unpack and math (TRISC0/1) fill the other; compute cannot start before the first blocks
 arrive (fill) and the last block is written after it (drain), while a NoC-bound core's stream already includes
 both at its own rates; all cores drain their last blocks at the same time, through the chip's DRAM write-back
-(tt-metal's runs whose C goes to DRAM show it: tests/test_tt_perf_calibration.py), whichever stream is slower. A
-semaphore wait (a multicast handshake) stalls the whole step. All cores share the DRAM banks. A multicast is
-charged once, to its sender. Without trace the host's enqueue of an op overlaps the previous op on the device;
-it costs more when the matmul operands are block-float (measured, cause not located). `measured` in
+(tt-metal's runs whose C goes to DRAM show it: tests/tenstorrent/test_tt_perf_calibration.py), whichever stream is
+slower. A semaphore wait (a multicast handshake) stalls the whole step. All cores share the DRAM banks. A multicast is
+charged once, to its sender. Without trace the host's enqueue of an op overlaps the previous op on the device; it costs
+more when the matmul operands are block-float (measured, cause not located). `measured` in
 specs/backends/tenstorrent.yaml cites or derives every figure from tt-metal's published measurements;
-tests/test_tt_perf_calibration.py predicts tt-metal's published GEMM and data-movement figures with this formula.
+tests/tenstorrent/test_tt_perf_calibration.py predicts tt-metal's published GEMM and data-movement figures with this
+formula.
 """
 
 from __future__ import annotations

@@ -69,7 +69,7 @@ def main() -> None:
     print("Next: copy specs/ and tests/ onto a checkout of the project, regenerate, run the backend's tests:")
     print(f"  cp -R {here}/specs {here}/tests <checkout>/")
     print("  make generate")
-    print(f"  .venv/bin/pytest -q tests/test_backend_{name}.py")
+    print(f"  .venv/bin/pytest -q tests/backends/test_backend_{name}.py")
     print(f"Answers are recorded in {record} (cruft check / cruft update in {here} pull template changes).")
     print("The copies on the checkout are the ones to edit; docs/add-backend.md ('Add a backend') says how to take "
           "template changes into them (and what to do with a .rej file).")

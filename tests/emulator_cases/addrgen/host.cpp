@@ -1,4 +1,4 @@
-// Host program of tests/test_tt_emulator_addrgen.py: DRAM buffers of 30 pages of 20 B (a page size below the DRAM
+// Host program of tests/emulator/test_tt_emulator_addrgen.py: DRAM buffers of 30 pages of 20 B (a page size below the DRAM
 // allocator's alignment, as tt-metal's add_2_integers_in_riscv uses 4 B pages), copied in reverse page order by
 // reverse.cpp through InterleavedAddrGen<true> and get_noc_addr(page, addrgen): pages 12..29 sit in their banks at the
 // aligned page size (32 B), as tt-metal's allocator lays them.

@@ -1,4 +1,4 @@
-// Host program of tests/test_tt_emulator_l1_ptr.py: kernels that read and write L1 through pointers, as
+// Host program of tests/emulator/test_tt_emulator_l1_ptr.py: kernels that read and write L1 through pointers, as
 // tt-metal's kernels do, on 4 cores at once (each core's L1 is its own: the same L1 address holds each core's data).
 // CB c_0 holds one 2048 B page. fill.cpp (BRISC) stores a page through get_write_ptr's address and pushes it, and a
 // word through the address of an L1 buffer (a runtime argument, as tt-metal's add_2_integers_in_riscv passes it);

@@ -1,4 +1,4 @@
-// Host program of tests/test_tt_emulator_ttnn_api.py: C = A - B over `tiles` bf16 tiles on one core, through the
+// Host program of tests/emulator/test_tt_emulator_ttnn_api.py: C = A - B over `tiles` bf16 tiles on one core, through the
 // kernels reader.cpp, compute.cpp and writer.cpp of <kernel_dir>, written with ttnn 0.81.1's kernel API (Noc,
 // DataflowBuffer, TensorAccessor with its default page size, get_local_cb_interface, binary_tiles_init, the
 // conditional reconfigurations, noc_async_writes_flushed). CBs c_0, c_1 (inputs) and c_2 (output) hold two

@@ -1,7 +1,7 @@
 # ruff: noqa
 # Golden of BindCudaThreads, case cuda_rms_norm (lower_and_legalize + optimize_cuda):
 # rms_norm(8, 256, 1) for cuda: a row sum across 128 threads (per-thread partial sums, tvm_thread_allreduce lowered to warp shuffles and shared memory).
-# Written by `TILELANG_UPDATE_GOLDEN=1 .venv/bin/python -m pytest tests/test_pass_golden.py`; do not edit by hand. The pass's input, then its output.
+# Written by `TILELANG_UPDATE_GOLDEN=1 .venv/bin/python -m pytest tests/passes/test_pass_golden.py`; do not edit by hand. The pass's input, then its output.
 # from tvm.script import ir as I
 # from tvm.script import tirx as T
 # from tvm.tirx.layout import Axis

@@ -1,7 +1,7 @@
 # ruff: noqa
 # Golden of LowerTileOpsToLoops, case cpu_gemm (lower_and_legalize + optimize_cpu):
 # matmul(64, 64, 64, 32, 32, 32, dtype='float32') for llvm.
-# Written by `TILELANG_UPDATE_GOLDEN=1 .venv/bin/python -m pytest tests/test_pass_golden.py`; do not edit by hand. The pass's input, then its output.
+# Written by `TILELANG_UPDATE_GOLDEN=1 .venv/bin/python -m pytest tests/passes/test_pass_golden.py`; do not edit by hand. The pass's input, then its output.
 # from tvm.script import ir as I
 # from tvm.script import tirx as T
 # from tvm.tirx.layout import Axis

@@ -1,7 +1,7 @@
 # ruff: noqa
 # Golden of LowerTileOpsToTT, case tt_gemm_bias_relu (lower_and_legalize_tt + optimize_tenstorrent):
 # matmul_bias_relu(64, 64, 64, 32, 32, 32): a GEMM, then a binary op with a relu.
-# Written by `TILELANG_UPDATE_GOLDEN=1 .venv/bin/python -m pytest tests/test_pass_golden.py`; do not edit by hand. The pass's input, then its output.
+# Written by `TILELANG_UPDATE_GOLDEN=1 .venv/bin/python -m pytest tests/passes/test_pass_golden.py`; do not edit by hand. The pass's input, then its output.
 # from tvm.script import ir as I
 # from tvm.script import tirx as T
 # from tvm.tirx.layout import Axis

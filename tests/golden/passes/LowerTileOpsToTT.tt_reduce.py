@@ -1,7 +1,7 @@
 # ruff: noqa
 # Golden of LowerTileOpsToTT, case tt_reduce (lower_and_legalize_tt + optimize_tenstorrent):
 # row_reduce(64, 64, 32, 'sum', accumulate=True): two row sums into a column vector (the scaler constant, clear=False), written to a 1-D tensor through an on-chip transpose.
-# Written by `TILELANG_UPDATE_GOLDEN=1 .venv/bin/python -m pytest tests/test_pass_golden.py`; do not edit by hand. The pass's input, then its output.
+# Written by `TILELANG_UPDATE_GOLDEN=1 .venv/bin/python -m pytest tests/passes/test_pass_golden.py`; do not edit by hand. The pass's input, then its output.
 # from tvm.script import ir as I
 # from tvm.script import tirx as T
 # from tvm.tirx.layout import Axis

@@ -1,7 +1,7 @@
 # ruff: noqa
 # Golden of PlanTTAtomicOrder, case tt_split_k (lower_and_legalize_tt + optimize_tenstorrent):
 # splitk_matmul(64, 64, 128, 32, 32, 32, 2, dtype='bfloat16'): T.atomic_add of a split-K group (turn semaphore).
-# Written by `TILELANG_UPDATE_GOLDEN=1 .venv/bin/python -m pytest tests/test_pass_golden.py`; do not edit by hand. The pass's input, then its output.
+# Written by `TILELANG_UPDATE_GOLDEN=1 .venv/bin/python -m pytest tests/passes/test_pass_golden.py`; do not edit by hand. The pass's input, then its output.
 # from tvm.script import ir as I
 # from tvm.script import tirx as T
 # from tvm.tirx.layout import Axis

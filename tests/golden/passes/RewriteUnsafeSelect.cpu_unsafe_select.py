@@ -1,7 +1,7 @@
 # ruff: noqa
 # Golden of RewriteUnsafeSelect, case cpu_unsafe_select (written by hand in tests/pass_goldens.py):
 # hand-written: a T.Select whose taken branch reads memory the other branch guards.
-# Written by `TILELANG_UPDATE_GOLDEN=1 .venv/bin/python -m pytest tests/test_pass_golden.py`; do not edit by hand. The pass's input, then its output.
+# Written by `TILELANG_UPDATE_GOLDEN=1 .venv/bin/python -m pytest tests/passes/test_pass_golden.py`; do not edit by hand. The pass's input, then its output.
 # from tvm.script import ir as I
 # from tvm.script import tirx as T
 # from tvm.tirx.layout import Axis

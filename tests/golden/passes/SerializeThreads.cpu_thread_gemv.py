@@ -1,7 +1,7 @@
 # ruff: noqa
 # Golden of SerializeThreads, case cpu_thread_gemv (lower_and_legalize + optimize_cpu):
 # gemv_split_k(8, 16, 4, 2, 4) for llvm: T.get_thread_binding's threads (4, 2) as loops around each thread-dependent statement, per-thread arrays, the shared atomic as an add.
-# Written by `TILELANG_UPDATE_GOLDEN=1 .venv/bin/python -m pytest tests/test_pass_golden.py`; do not edit by hand. The pass's input, then its output.
+# Written by `TILELANG_UPDATE_GOLDEN=1 .venv/bin/python -m pytest tests/passes/test_pass_golden.py`; do not edit by hand. The pass's input, then its output.
 # from tvm.script import ir as I
 # from tvm.script import tirx as T
 # from tvm.tirx.layout import Axis

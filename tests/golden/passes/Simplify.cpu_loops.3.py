@@ -1,7 +1,7 @@
 # ruff: noqa
 # Golden of Simplify, case cpu_loops (lower_and_legalize + optimize_cpu, its 3rd run):
 # guarded_rows(60, 40, 16, 8) for llvm: partial blocks, vectorized and unrolled loops.
-# Written by `TILELANG_UPDATE_GOLDEN=1 .venv/bin/python -m pytest tests/test_pass_golden.py`; do not edit by hand. The pass's input, then its output.
+# Written by `TILELANG_UPDATE_GOLDEN=1 .venv/bin/python -m pytest tests/passes/test_pass_golden.py`; do not edit by hand. The pass's input, then its output.
 # from tvm.script import ir as I
 # from tvm.script import tirx as T
 # from tvm.tirx.layout import Axis

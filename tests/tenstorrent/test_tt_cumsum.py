@@ -1,9 +1,9 @@
-"""T.cumsum on Tenstorrent (issue 28): TileLang's block cumsum (tests/test_tilelang_examples.py cumsum_kernel, the
-tile primitive of upstream's examples/cumsum), lowered to tt-metal's SFPU cumsum_tile (fp32 adds down every column of
-a tile, the running row carried in SFPU registers from one tile of a column of tiles to the next); along dim 1 the
+"""T.cumsum on Tenstorrent (issue 28): TileLang's block cumsum (tests/language/test_tilelang_examples.py cumsum_kernel,
+the tile primitive of upstream's examples/cumsum), lowered to tt-metal's SFPU cumsum_tile (fp32 adds down every column
+of a tile, the running row carried in SFPU registers from one tile of a column of tiles to the next); along dim 1 the
 block is transposed on chip, summed and transposed back. The adds run in row order in fp32, numpy's order, so fp32
-results are bit-exact; reverse=True is the column total less the inclusive sum plus x (exact in integers, fp32
-within rounding); integer blocks are refused naming why."""
+results are bit-exact; reverse=True is the column total less the inclusive sum plus x (exact in integers, fp32 within
+rounding); integer blocks are refused naming why."""
 
 from __future__ import annotations
 

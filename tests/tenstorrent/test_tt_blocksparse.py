@@ -21,7 +21,7 @@ import tilelang
 from tilelang.errors import TileLangError
 from tilelang.tenstorrent import INTRINSICS, api_profile
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 
 pytestmark = [pytest.mark.skipif(shutil.which("g++") is None, reason="no C++ compiler"),
               pytest.mark.skipif(api_profile() not in INTRINSICS["read_tile_value"].cpp,

@@ -19,7 +19,7 @@ from tilelang.errors import TileLangError
 
 pytestmark = pytest.mark.skipif(shutil.which("g++") is None, reason="no C++ compiler")
 RNG = np.random.default_rng(28)
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 
 
 def _exact(shape: tuple[int, int]) -> np.ndarray:

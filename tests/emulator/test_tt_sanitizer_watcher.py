@@ -7,7 +7,7 @@ signal 11:
 2. a non-reduce pack while the packer still has reduce_init's edge mask (a missing reduce_uninit);
 3. a semaphore reset before its wait (the sender's set races with the receivers' increments: vector clocks);
 4. a store through an L1 offset held as an integer (named, not a bare crash; stores through the addresses the API
-   gives are emulated since issue 33: tests/test_tt_emulator_l1_ptr.py).
+   gives are emulated since issue 33: tests/emulator/test_tt_emulator_l1_ptr.py).
 """
 
 from __future__ import annotations

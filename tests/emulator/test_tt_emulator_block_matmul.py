@@ -15,7 +15,7 @@ import pytest
 
 from tilelang.tenstorrent import emulator
 
-CASES = Path(__file__).resolve().parent / "emulator_cases" / "block_matmul"
+CASES = Path(__file__).resolve().parents[1] / "emulator_cases" / "block_matmul"
 
 
 @pytest.fixture(scope="module")

@@ -2,7 +2,7 @@
 
 Static checks (the plan against the schema of specs/records/tt_plan.yaml, kernels calling only the spellings of the
 selected API profile, the host program's per-core arguments), then run in the emulator and compared with numpy (every
-corpus program compiled with `-Wall -Werror`: tests/test_tt_corpus_compiles.py).
+corpus program compiled with `-Wall -Werror`: tests/tenstorrent/test_tt_corpus_compiles.py).
 
 Tolerances (bf16 results of inputs drawn from U(-1, 1)): with fp32 accumulation, |got - ref| <= 2^-7 * max|ref|
 (the final rounding to bf16 plus fp32 sums in a different order); with bf16 accumulation in DST every one of the

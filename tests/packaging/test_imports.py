@@ -23,7 +23,7 @@ import pytest
 from tilelang.engine.interface import BackendRuntime, runtime_of
 from tilelang.engine.registry import BACKENDS
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 TREES = (ROOT / "python", ROOT / "generated")
 NEUTRAL = ("tilelang", "tilelang.engine.backend", "tilelang.engine.interface", "tilelang.engine.lower",
            "tilelang.engine.lowering", "tilelang.engine.param", "tilelang.engine.pass_config", "tilelang.jit",

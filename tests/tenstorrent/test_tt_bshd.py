@@ -9,7 +9,8 @@ tilize_block / tilize_uninit) into the CB the rest of the kernel reads, and a bl
 
 Tolerances (bf16 inputs, fp32 accumulation): the copy-and-exp kernel |got - exp(x)| <= 2^-8 * max|exp(x)| (one bf16
 rounding of the result; the tilize and untilize move values unchanged); flash attention 2^-7 of the largest magnitude
-of the fp32 reference, as tests/test_tt_flash_attention.py (P rounded to bf16 before P @ V, the output to bf16).
+of the fp32 reference, as tests/tenstorrent/test_tt_flash_attention.py (P rounded to bf16 before P @ V, the output to
+bf16).
 
 The emulator's sanitizer rules for the conversion are seeded into the compute kernel of a compiled kernel: an
 operation while the unpacker is still in tilize mode, tilize_block inside a DST section, tile math on a CB of

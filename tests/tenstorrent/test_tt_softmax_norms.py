@@ -1,4 +1,4 @@
-"""TileLang's softmax and norm kernels on Tenstorrent (issue 16): the bodies of tests/test_tilelang_examples.py
+"""TileLang's softmax and norm kernels on Tenstorrent (issue 16): the bodies of tests/language/test_tilelang_examples.py
 unmodified (tests/tt_norm_kernels.py), lowered through row reductions, broadcast arithmetic with [block_M] column
 vectors (`*_tiles_bcast_cols`), element-wise math on column vectors and stores that nest several operations (split
 into one tile op per operation through new on-chip values), run in the emulator and compared with numpy.

@@ -180,7 +180,8 @@ STREAMK = {"M": 64, "N": 128, "K": 128, "block_M": 32, "block_N": 32, "block_K":
 
 
 def test_streamk_runs_on_llvm() -> None:
-    """Stream-K over 3 programs (8 output tiles of 4 K steps) on the CPU; on Tenstorrent in tests/test_tt_streamk.py."""
+    """Stream-K over 3 programs (8 output tiles of 4 K steps) on the CPU; on Tenstorrent in
+    tests/tenstorrent/test_tt_streamk.py."""
     fn, streamk_tiles = streamk.tl_matmul_streamk, streamk.streamk_tiles
     a, b = uniform(64, 128), uniform(128, 128)
     c = np.zeros((64, 128), "float32")

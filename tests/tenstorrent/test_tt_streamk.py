@@ -25,7 +25,7 @@ import tilelang
 import tilelang.language as T
 
 pytestmark = pytest.mark.skipif(shutil.which("g++") is None, reason="no C++ compiler")
-SOURCE = Path(__file__).with_name("tt_streamk_kernel.py")
+SOURCE = Path(__file__).resolve().parents[1] / "tt_streamk_kernel.py"
 
 
 def streamk_module(tmp: Path, m: int, n: int, k: int, sms: int, block: int) -> ModuleType:

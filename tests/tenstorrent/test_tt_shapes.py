@@ -139,7 +139,8 @@ def test_rms_norm_of_any_shape(m: int, n: int, blk_m: int) -> None:
 @pytest.mark.parametrize("m,n,blk_m", [(100, 128, 32), (37, 64, 1)])
 def test_layer_norm_of_any_rows(m: int, n: int, blk_m: int) -> None:
     """Rows of any count, row blocks of 1 (layernorm's [1, N] blocks: each row on a tile row of its own); columns
-    that are not whole tiles would need x - mean masked in the padding (refused, tests/test_tt_errors.py)."""
+    that are not whole tiles would need x - mean masked in the padding (refused,
+    tests/tenstorrent/test_tt_errors.py)."""
     rng = np.random.default_rng(m)
     x = rng.standard_normal((m, n)).astype(np.float32)
     w, b = rng.standard_normal(n).astype(np.float32), rng.standard_normal(n).astype(np.float32)

@@ -217,7 +217,8 @@ def _tt_kernel(body):
     lambda a, b, _: T.reduce_max(a, b[:, 0:1], dim=1, clear=False),
     lambda a, b, _: T.reduce_absmax(a, b[:, 0:1], dim=1),
     lambda a, b, out: T.atomic_add(out[0, 0], a[0, 0]),  # a scalar atomic; the block forms run (split-K)
-], ids=["reduce_sum", "reduce_max", "reduce_absmax", "atomic_add_scalar"])  # T.cumsum runs (tests/test_tt_cumsum.py)
+    # T.cumsum runs (tests/tenstorrent/test_tt_cumsum.py)
+], ids=["reduce_sum", "reduce_max", "reduce_absmax", "atomic_add_scalar"])
 def test_tenstorrent_refuses_the_new_tile_ops_with_a_clear_error(body):
     with pytest.raises(TileLangError) as err:
         tilelang.compile(_tt_kernel(body), target="tenstorrent")

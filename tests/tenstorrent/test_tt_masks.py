@@ -13,7 +13,7 @@ indices, run in the emulator against numpy.
 - Refusals name the condition and why.
 
 Attention tolerance: 2^-7 of the largest magnitude of the reference (fp16 P and output, exp2, fp32 sums in another
-order; tests/test_tt_flash_attention.py)."""
+order; tests/tenstorrent/test_tt_flash_attention.py)."""
 
 import json
 import shutil

@@ -1,8 +1,8 @@
 """While loops on Tenstorrent (issue 28): a `while` over index scalars (stream-K's `while start_iter[0] < last_iter`)
-is a loop of every kernel: the reader, compute and writer keep the scalars (tests/test_tt_scalars.py) and each
-evaluates the condition itself, so all three run the body equally often and agree on every tile they push and pop.
-Run in the emulator against numpy at a tile multiple and a ragged shape whose blocks walk ranges of different
-lengths; a condition read from a buffer is refused naming it."""
+is a loop of every kernel: the reader, compute and writer keep the scalars (tests/tenstorrent/test_tt_scalars.py) and
+each evaluates the condition itself, so all three run the body equally often and agree on every tile they push and pop.
+Run in the emulator against numpy at a tile multiple and a ragged shape whose blocks walk ranges of different lengths; a
+condition read from a buffer is refused naming it."""
 
 import shutil
 

@@ -89,7 +89,7 @@ def test_the_table_lists_every_case(source: Path, tmp_path: Path, monkeypatch: p
 # modules as upstream's are: without `from __future__ import annotations` (which turns annotations into strings; real
 # tilelang 0.1.15, installed in a venv of its own, parses every kernel of these modules: see the issue 28 report).
 UPSTREAM_BODIES = ["tt_attention_kernels.py", "tt_norm_kernels.py", "tt_split_k_kernels.py", "tt_dram_loop_kernels.py",
-                   "tt_streamk_kernel.py", "test_tilelang_examples.py"]
+                   "tt_streamk_kernel.py", "language/test_tilelang_examples.py"]
 
 
 @pytest.mark.parametrize("name", UPSTREAM_BODIES)

@@ -1,8 +1,8 @@
-"""TileLang's example kernels on Tenstorrent, unmodified: the factories of tests/test_tilelang_examples.py and
-tests/test_tilelang_flash_attention.py (transcriptions of tile-ai/tilelang's examples/, classic and eager style,
-checked on llvm there) compiled for target="tenstorrent" through their undecorated functions (`__wrapped__`) and
-run in the emulator. Every example either matches numpy or is refused with a TileLangError naming the construct
-the backend does not lower; this table is the list of which TileLang examples run on Tenstorrent.
+"""TileLang's example kernels on Tenstorrent, unmodified: the factories of tests/language/test_tilelang_examples.py and
+tests/language/test_tilelang_flash_attention.py (transcriptions of tile-ai/tilelang's examples/, classic and eager
+style, checked on llvm there) compiled for target="tenstorrent" through their undecorated functions (`__wrapped__`) and
+run in the emulator. Every example either matches numpy or is refused with a TileLangError naming the construct the
+backend does not lower; this table is the list of which TileLang examples run on Tenstorrent.
 
 Sizes are the examples' parameters scaled to 32x32 tiles. Tolerances: fp32 kernels 1e-4 relative + 1e-5 absolute
 (fp32 CBs and DST; reductions sum in another order than numpy); fp16 operands with fp32 accumulation within
@@ -97,7 +97,7 @@ def gemv() -> None:
 
 def cumsum(dim: int, reverse: bool = False) -> None:
     """Forward: bit-exact (cumsum_tile adds in fp32 in row order, numpy's order); reverse: the column total less the
-    running sum, plus x, within fp32 rounding of the total (tests/test_tt_cumsum.py)."""
+    running sum, plus x, within fp32 rounding of the total (tests/tenstorrent/test_tt_cumsum.py)."""
     a = RNG.standard_normal((64, 64)).astype("float32")
     tiles = a.reshape(2, 32, 2, 32).transpose(0, 2, 1, 3)
     axis = 2 + dim

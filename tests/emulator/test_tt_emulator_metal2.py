@@ -16,7 +16,7 @@ import pytest
 
 from tilelang.tenstorrent import emulator
 
-CASES = Path(__file__).resolve().parent / "emulator_cases" / "metal2"
+CASES = Path(__file__).resolve().parents[1] / "emulator_cases" / "metal2"
 
 
 @pytest.fixture(scope="module")

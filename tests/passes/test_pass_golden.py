@@ -11,14 +11,14 @@ case and checked to be so.
 
 Every pass spec must run in the pipelines of a registered backend, and every pass a backend runs must have at least
 one golden, unless it only checks (its rules are `verify` rules or TVM's Verify* transforms), or only backends
-with tests of their own (tests/test_backend_<name>.py, as templates/backend bakes)
+with tests of their own (tests/backends/test_backend_<name>.py, as templates/backend bakes)
 run it (the checks enumerate the registry, so adding a backend keeps them green). Every pass of the Tenstorrent
 pipeline has one on a small GEMM, the passes whose rules differ for element-wise kernels, a GEMM epilogue or a
 spilled matmul have one on those too, and the loop-based passes have one on a small CPU GEMM.
 
 To (re)write the golden files from what the passes produce now (then review the diff):
 
-    TILELANG_UPDATE_GOLDEN=1 .venv/bin/python -m pytest tests/test_pass_golden.py
+    TILELANG_UPDATE_GOLDEN=1 .venv/bin/python -m pytest tests/passes/test_pass_golden.py
 
 A missing golden fails (it never passes silently); so does a golden file no case produces any more.
 
@@ -174,15 +174,16 @@ def test_every_pass_spec_runs_in_a_registered_backend() -> None:
 
 def test_every_pass_a_backend_runs_has_a_golden() -> None:
     """Enumerated over the registry: a pass needs a golden unless every backend running it is covered by tests of
-    its own, tests/test_backend_<name>.py (what templates/backend bakes: the standard GEMM through its pipeline),
-    and no golden case lowers for it. A backend added from the template therefore keeps this test green, while a
-    pass added to a pipeline of the project's cases must come with its golden."""
+    its own, tests/backends/test_backend_<name>.py (what templates/backend bakes: the standard GEMM through its
+    pipeline), and no golden case lowers for it. A backend added from the template therefore keeps this test green,
+    while a pass added to a pipeline of the project's cases must come with its golden."""
     covered = {g.pass_name for g in GOLDENS if g.path.exists() or UPDATE}
     covered |= {name for name, spec in pass_specs().items() if checks_only(spec)}
     case_backends = {case.backend for case in CASES.values()}
     missing = []
     for backend, passes in sorted(backend_passes().items()):
-        own_tests = (ROOT / "tests" / f"test_backend_{backend}.py").is_file() and backend not in case_backends
+        own_tests = (ROOT / "tests" / "backends" / f"test_backend_{backend}.py").is_file()
+        own_tests = own_tests and backend not in case_backends
         missing += [f"{name} (run by {backend})" for name in sorted(passes - covered) if not own_tests]
     assert not missing, (f"passes without a golden: {', '.join(missing)}; add a case to CASES in "
                          f"tests/pass_goldens.py and run `{UPDATE_COMMAND}`")

@@ -110,10 +110,10 @@ def test_bakes_complete_specs_the_generator_accepts(cookies: Any, answers: dict[
     files = baked_files(baked)
     assert sorted(files) == [".cruft.json", f"specs/backends/{NIMBUS}.yaml",
                              f"specs/passes/{NIMBUS}_prepare_codegen.yaml", f"specs/pipelines/{NIMBUS}_optimize.yaml",
-                             f"tests/test_backend_{NIMBUS}.py"]
+                             f"tests/backends/test_backend_{NIMBUS}.py"]
     for path, text in files.items():
         assert not LEFTOVER.search(path) and not LEFTOVER.search(text), path
-    compile(files[f"tests/test_backend_{NIMBUS}.py"], f"test_backend_{NIMBUS}.py", "exec")
+    compile(files[f"tests/backends/test_backend_{NIMBUS}.py"], f"test_backend_{NIMBUS}.py", "exec")
     root = copy_project(tmp_path / "project")
     overlay(baked, root)
     model = load_project(Project.at(root))  # schema + cross-spec checks, as `make generate` runs them
@@ -260,14 +260,14 @@ def test_the_readme_walkthrough_bakes_a_backend_this_checkout_accepts(tmp_path: 
 
 # The project tests that once pinned the registry (issue 20), run in a copy with baked backends.
 PROJECT_TESTS = (
-    "tests/test_pass_golden.py::test_every_pass_spec_runs_in_a_registered_backend",
-    "tests/test_pass_golden.py::test_every_pass_a_backend_runs_has_a_golden",
-    "tests/test_backends.py::test_registry_holds_every_backend_spec",
-    "tests/test_backends.py::test_each_backend_package_follows_the_contract",
-    "tests/test_backends.py::test_unknown_target_lists_the_registered_ones",
-    "tests/test_backends.py::test_passes_are_tvm_passes_named_from_their_specs",
-    "tests/test_language_surface.py::test_unsupported_names_are_clear_errors_naming_construct_and_backends",
-    "tests/test_backend_template.py",  # its fast tests: they bake backends next to those of the copy
+    "tests/passes/test_pass_golden.py::test_every_pass_spec_runs_in_a_registered_backend",
+    "tests/passes/test_pass_golden.py::test_every_pass_a_backend_runs_has_a_golden",
+    "tests/backends/test_backends.py::test_registry_holds_every_backend_spec",
+    "tests/backends/test_backends.py::test_each_backend_package_follows_the_contract",
+    "tests/backends/test_backends.py::test_unknown_target_lists_the_registered_ones",
+    "tests/backends/test_backends.py::test_passes_are_tvm_passes_named_from_their_specs",
+    "tests/language/test_language_surface.py::test_unsupported_names_are_clear_errors_naming_construct_and_backends",
+    "tests/backends/test_backend_template.py",  # its fast tests: they bake backends next to those of the copy
 )
 
 
@@ -306,7 +306,7 @@ def test_baked_backends_keep_the_project_tests_green(baked_copy: BakedBackends) 
     for name in names:
         assert (root / "generated" / "tilelang" / "engine" / name / "lower.py").is_file()
         assert f"'{name}': Backend(" in (root / "generated" / "tilelang" / "engine" / "registry.py").read_text()
-    baked = [f"tests/test_backend_{name}.py" for name in names]
+    baked = [f"tests/backends/test_backend_{name}.py" for name in names]
     env = copy_env(root)
     env["PYTHONPATH"] = os.pathsep.join([env["PYTHONPATH"], str(root)])
     done = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-m", "not slow", "-rA",

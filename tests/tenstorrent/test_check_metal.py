@@ -157,7 +157,8 @@ def test_units_sharing_a_precompiled_header_keep_their_own_verdicts(toolchain: A
 
 def test_profiles_with_one_host_api_must_emit_one_main_cpp(tmp_path: Path) -> None:
     """check-metal fails when two profiles with the same host API emit different host programs for a corpus
-    program (tests/test_tt_corpus_compiles.py checks main.cpp under the spec's profile only, relying on it)."""
+    program (tests/tenstorrent/test_tt_corpus_compiles.py checks main.cpp under the spec's profile only, relying on
+    it)."""
     texts = {"ttnn_a": "// ttnn_a\nint main() { return 0; }\n", "ttnn_b": "// ttnn_b\nint main() { return 0; }\n",
              "ttnn_c": "// ttnn_c\nint main() { return 1; }\n"}
     corpora = {}

@@ -18,7 +18,7 @@ from tilelang.errors import TileLangError
 
 pytestmark = pytest.mark.skipif(shutil.which("g++") is None, reason="no C++ compiler")
 RNG = np.random.default_rng(2028)
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 I32 = np.iinfo(np.int32)
 
 

@@ -1,6 +1,6 @@
 """TileLang's flash-attention forward on Tenstorrent (issue 16): upstream's current example_mha_fwd_bhsd.py body
 unmodified (tests/tt_attention_kernels.py; fp16 Q/K/V/Output, fp32 accumulation), BHSD tensors with a 3-D grid, run
-in the emulator and compared with numpy (causal and masked forms: tests/test_tt_masks.py).
+in the emulator and compared with numpy (causal and masked forms: tests/tenstorrent/test_tt_masks.py).
 
 What it exercises: the macro's online softmax (carried running maximum and log-sum), the Q block read once and held
 across the KV loop by both gemms' wait/pop flags, Q @ K^T cleared in the loop body (one product per iteration, not a
