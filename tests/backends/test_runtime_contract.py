@@ -17,8 +17,9 @@ from projects import REPO
 
 CPP = sorted(p for p in (REPO / "src" / "transform").iterdir() if p.suffix in (".h", ".cc"))
 PYTHON = sorted((REPO / "python" / "tilelang").rglob("*.py"))
-# A string literal starting with `tt.`; the names of artifact files (tt.plan.json, tt.report.json) are no IR keys.
-TT_LITERAL = re.compile(r"""^[rbfuRBFU]*('''|\"\"\"|'|")tt\.(?![a-z_]+\.json)""")
+# A string literal starting with `tt.`; the names of artifact files (tt.plan.json, tt.report.json, tt.host_args) are
+# no IR keys.
+TT_LITERAL = re.compile(r"""^[rbfuRBFU]*('''|\"\"\"|'|")tt\.(?![a-z_]+\.json|host_args\b)""")
 
 
 def _rel(path: Path) -> str:

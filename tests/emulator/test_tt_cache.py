@@ -113,8 +113,8 @@ def test_eight_threads_running_one_kernel_on_a_cold_cache(tmp_path: Path, monkey
     assert not [p.name for p in host.iterdir() if ".tmp" in p.name]
     [pch] = cache.entries(tmp_path)["pch"]  # main.cpp's leading includes, asked for by its one build (host_pch)
     assert (pch / host_pch.USES).read_bytes() == b"." and not (pch / f"{host_pch.HEADER}.gch").exists()
-    again = subprocess.run([sys.executable, "-c", "import sys; sys.path.insert(0, 'tests'); import numpy as np; "
-                            "from test_tt_cache import _add_kernel; "
+    again = subprocess.run([sys.executable, "-c", "import sys; sys.path.insert(0, 'tests'); import layers; "
+                            "import numpy as np; from test_tt_cache import _add_kernel; "
                             "print(_add_kernel()(np.ones((32, 32), 'float32'), np.ones((32, 32), 'float32'))[0, 0])"],
                            env={**os.environ, "TT_EMU_CACHE": str(tmp_path)}, capture_output=True, text=True)
     assert again.returncode == 0 and again.stdout.split()[-1] == "2.0", again.stderr

@@ -18,7 +18,7 @@ import pytest
 from tt_kernels import matmul
 
 import tilelang
-from tilelang.tenstorrent import emulator
+from tilelang.tenstorrent import emulator, host_args
 
 BF16 = ml_dtypes.bfloat16
 # Builds with CMake (each test module's fixture once, on one worker: --dist loadgroup keeps the group together).
@@ -112,7 +112,8 @@ def test_relative_kernel_paths_are_read_from_tt_metal_home(built_gemm: tuple[Pat
     data = tmp_path / "data"
     a, b = _inputs(data)
     elsewhere = tmp_path / "cwd"
-    elsewhere.mkdir()
+    (elsewhere / "gemm").mkdir(parents=True)  # main.cpp opens its host arguments itself, relative to the working folder
+    shutil.copy2(src / host_args.FILE, elsewhere / "gemm" / host_args.FILE)
     done = subprocess.run([str(exe), "gemm", str(data)], capture_output=True, text=True, cwd=elsewhere,
                           env=_program_env(TT_METAL_HOME=str(home)), timeout=600)
     assert done.returncode == 0, done.stderr
@@ -120,7 +121,9 @@ def test_relative_kernel_paths_are_read_from_tt_metal_home(built_gemm: tuple[Pat
 
 
 def test_a_kernel_found_nowhere_names_every_folder_searched(built_gemm: tuple[Path, Path], tmp_path: Path) -> None:
-    _, exe = built_gemm
+    src, exe = built_gemm
+    (tmp_path / "nowhere").mkdir()  # only the host arguments main.cpp opens itself: no kernel source
+    shutil.copy2(src / host_args.FILE, tmp_path / "nowhere" / host_args.FILE)
     data = tmp_path / "data"
     _inputs(data)
     done = subprocess.run([str(exe), "nowhere", str(data)], capture_output=True, text=True, cwd=tmp_path,

@@ -85,7 +85,8 @@ except TileLangError as e:
 def test_the_2025_profile_refuses_it_naming_the_missing_call() -> None:
     """ttnn 0.65's sfpu_reduce reduces columns only; one process, as the pass library reads the profile once."""
     env = {**os.environ, "TILELANG_TT_API_PROFILE": "tilelang_tt_2025",
-           "PYTHONPATH": os.pathsep.join([str(REPO / "python"), str(REPO), str(REPO / "tests")])}
+           "PYTHONPATH": os.pathsep.join([str(REPO / "python"), str(REPO), str(REPO / "tests"),
+                                          str(REPO / "tests" / "tenstorrent")])}
     done = subprocess.run([sys.executable, "-c", PROFILE_RUN], capture_output=True, text=True, env=env, timeout=600)
     assert done.returncode == 0, done.stderr[-3000:]
     assert "sfpu_reduce_max_int32_rows), which API profile tilelang_tt_2025 does not offer" in done.stdout
