@@ -1,8 +1,8 @@
 """Where the parts of the package live.
 
 Installed from a wheel, `tilelang` is one folder: the hand-written modules, the modules rendered from the specs,
-the C++ libraries built at install time (`lib/`) and the emulator's include root (`emulator/include/`) side by
-side. In a source checkout the hand-written modules are imported where they are edited (`python/tilelang`), the
+the C++ libraries built at install time (`lib/`) and the emulator's two include roots (`emulator/include/`
+hand-written, `emulator/rendered/` rendered) side by side. In a source checkout the hand-written modules are imported where they are edited (`python/tilelang`), the
 rendered ones from `generated/tilelang`; the packages present in both trees list both folders in their `__path__`
 (`merged_path`). The libraries are where CMake builds them (`BUILD_DIR`, the `build-dir` of pyproject.toml that
 `make install` and `python -m tilelang.cpp` build), the emulator headers where they are written.
@@ -40,4 +40,4 @@ def emulator_include_dirs() -> tuple[Path, ...]:
     per-profile kernel headers rendered from the intrinsic specs (`<root>/<profile>/...`)."""
     if IN_CHECKOUT:
         return (CHECKOUT / "src" / "emulator" / "include", CHECKOUT / "generated" / "emulator" / "include")
-    return (PACKAGE / "emulator" / "include",)
+    return (PACKAGE / "emulator" / "include", PACKAGE / "emulator" / "rendered")
