@@ -288,6 +288,38 @@ void copy_out_carried(std::vector<TileOp>& ops) {
 
 namespace tl::tileops {
 
+void copy_in_carried(std::vector<TileOp>& ops) {
+  for (size_t c = 0; c < ops.size(); ++c) {
+    if (ops[c].kind != tile_op::kCopyIn || !ops[c].out || ops[c].out->shape.size() != 2) continue;
+    const BufferInfo value = *ops[c].out;
+    const Loops& level = ops[c].loops;
+    bool carried = false;  // a loop after the copy reads the value before it rewrites it
+    for (size_t w = c + 1; w < ops.size() && !carried; ++w) {
+      const TileOp& op = ops[w];
+      if (op.loops.size() <= level.size() || !is_prefix(level, op.loops)) continue;
+      for (const BufferInfo& in : op.ins) carried = carried || in.name == value.name;
+      if (!carried && op.out && op.out->name == value.name) break;
+      if (!carried) continue;
+      Loops inside(op.loops.begin(), op.loops.begin() + static_cast<std::ptrdiff_t>(level.size()) + 1);
+      bool rewritten = false;
+      for (size_t r = w; r < ops.size() && is_prefix(inside, ops[r].loops); ++r) {
+        rewritten = rewritten || (ops[r].out && ops[r].out->name == value.name && ops[r].kind != tile_op::kGemm);
+      }
+      carried = rewritten;
+    }
+    if (!carried) continue;
+    BufferInfo read = value;
+    read.name = value.name + "_in";
+    TileOp op{tile_op::kEltwise, ops[c].stmt, value, {read}};
+    op.loops = level;
+    op.branches = ops[c].branches;
+    op.fields = eltwise_fields(value, {"none", "none", "none", "none", "none"}, 0);
+    ops[c].out = read;
+    ops.insert(ops.begin() + static_cast<std::ptrdiff_t>(c) + 1, op);
+    ++c;
+  }
+}
+
 namespace {
 
 bool reads(const TileOp& op, const std::string& name) {
