@@ -293,19 +293,21 @@ void copy_in_carried(std::vector<TileOp>& ops) {
     if (ops[c].kind != tile_op::kCopyIn || !ops[c].out || ops[c].out->shape.size() != 2) continue;
     const BufferInfo value = *ops[c].out;
     const Loops& level = ops[c].loops;
-    bool carried = false;  // a loop after the copy reads the value before it rewrites it
-    for (size_t w = c + 1; w < ops.size() && !carried; ++w) {
+    bool carried = false;  // the first loop after the copy that reads the value rewrites it there
+    for (size_t w = c + 1; w < ops.size(); ++w) {
       const TileOp& op = ops[w];
-      if (op.loops.size() <= level.size() || !is_prefix(level, op.loops)) continue;
-      for (const BufferInfo& in : op.ins) carried = carried || in.name == value.name;
-      if (!carried && op.out && op.out->name == value.name) break;
-      if (!carried) continue;
-      Loops inside(op.loops.begin(), op.loops.begin() + static_cast<std::ptrdiff_t>(level.size()) + 1);
-      bool rewritten = false;
-      for (size_t r = w; r < ops.size() && is_prefix(inside, ops[r].loops); ++r) {
-        rewritten = rewritten || (ops[r].out && ops[r].out->name == value.name && ops[r].kind != tile_op::kGemm);
+      if (!is_prefix(level, op.loops)) continue;
+      bool read = std::any_of(op.ins.begin(), op.ins.end(), [&](const BufferInfo& b) { return b.name == value.name; });
+      if (read && op.loops.size() > level.size()) {
+        Loops inside(op.loops.begin(), op.loops.begin() + static_cast<std::ptrdiff_t>(level.size()) + 1);
+        for (size_t r = w; r < ops.size(); ++r) {  // (ops placed before the loop may lie between its ops)
+          const TileOp& o = ops[r];
+          carried = carried || (is_prefix(inside, o.loops) && o.out && o.out->name == value.name &&
+                                o.kind != tile_op::kGemm);
+        }
+        break;
       }
-      carried = rewritten;
+      if (!read && op.out && op.out->name == value.name) break;
     }
     if (!carried) continue;
     BufferInfo read = value;
