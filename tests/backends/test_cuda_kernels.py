@@ -28,7 +28,7 @@ import bench_cuda  # noqa: E402
 sys.path.insert(0, str(TESTS))
 from test_language_llvm import elementwise_add, matmul  # noqa: E402
 from tt_norm_kernels import rms_norm, softmax  # noqa: E402
-from tt_thread_kernels import gemv_split_k  # noqa: E402
+from tt_thread_kernels import gemv_split_k, reverse_through_shared  # noqa: E402
 
 SM90 = tvm.target.Target({"kind": "cuda", "arch": "sm_90"})
 
@@ -315,3 +315,12 @@ def test_split_k_gemv_keeps_its_threads_with_atomic_adds_and_barriers() -> None:
     barriers = [i for i in range(len(source)) if source.startswith("__syncthreads();", i)]
     assert clear < barriers[0] < atomic < barriers[1] < read
     assert "*(uint4*)(B_ptr + " in source  # 8 fp16 of B a thread with one 16-byte load
+
+
+def test_a_thread_reading_what_another_wrote_in_shared_memory_waits_at_a_barrier() -> None:
+    """reverse_through_shared: thread t writes s[t] and reads s[31 - t], which thread 31 - t wrote."""
+    source, launch = _lower(reverse_through_shared(64, 32))
+    assert launch == {"blockIdx.x": 2, "threadIdx.x": 32}
+    write, barrier, read = (source.index(s) for s in ("s_ptr[((int)threadIdx.x)] = ", "__syncthreads();",
+                                                      "s_ptr[(31 - ((int)threadIdx.x))]"))
+    assert write < barrier < read
