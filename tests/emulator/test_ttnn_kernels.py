@@ -206,13 +206,14 @@ def _norm(x: np.ndarray, rms: bool, eps: float) -> np.ndarray:
 
 @pytest.mark.parametrize("variant", ["layernorm", "rmsnorm", "layernorm_plain"])
 def test_layernorm(host: Path, ttnn_home: Path, tmp_path: Path, variant: str) -> None:
-    """ttnn 0.81.1's interleaved multi-core layernorm (LayerNormMultiCoreProgramFactory's ProgramSpec, the small kernel):
-    reader_unary_interleaved_ln.cpp (the reduce scaler by kernel_lib, the epsilon tile's column 0, gamma and beta read
-    once), compute/layernorm.cpp (numeric.h's row_wise_mean: reduce_tile SUM over rows scaled by 1/W with
-    mul_unary_tile; kernel_lib's eltwise chain for x - E[x], the square, + eps and rsqrt, the product broadcast by
-    column, gamma and beta broadcast by row; under RMSNORM no mean) and writer_unary_interleaved_start_id_blocked.cpp.
-    2 tile rows of 4 tiles (a tile row per core on 2 cores; block_size 8, so each row is one block with a tail),
-    gamma and beta as one tile row whose row 0 holds the weights. Every intermediate is bf16."""
+    """ttnn 0.81.1's interleaved multi-core layernorm (LayerNormMultiCoreProgramFactory's ProgramSpec, the small
+    kernel): reader_unary_interleaved_ln.cpp (the reduce scaler by kernel_lib, the epsilon tile's column 0, gamma
+    and beta read once), compute/layernorm.cpp (numeric.h's row_wise_mean: reduce_tile SUM over rows scaled by 1/W
+    with mul_unary_tile; kernel_lib's eltwise chain for x - E[x], the square, + eps and rsqrt, the product broadcast
+    by column, gamma and beta broadcast by row; under RMSNORM no mean) and writer_unary_interleaved_start_id_blocked
+    .cpp. 2 tile rows of 4 tiles (a tile row per core on 2 cores; block_size 8, so each row is one block whose tail
+    of 4 pages is pushed and popped unwritten), gamma and beta as one tile row whose row 0 holds the weights. Every
+    intermediate is bf16, the row sums accumulate in a bf16 DST."""
     rng = np.random.default_rng(10)
     a = rounded(rng.uniform(-2, 2, (64, 128)).astype(np.float32))
     inputs = {"a": a}

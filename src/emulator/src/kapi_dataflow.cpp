@@ -307,8 +307,7 @@ void cb_push_back(int32_t cb_id, int32_t num_pages) {
             }
         }
     }
-    if (cb.push_end.size() != cb.capacity) cb.push_end.assign(cb.capacity, 0);
-    for (int64_t i = 0; i < n; ++i) cb.push_end[(cb.wr_page() + i) % cb.capacity] = cb.received + n;
+    pages_pushed(cb, static_cast<uint32_t>(n));
     cb.received += static_cast<uint64_t>(n);
     cb.reserved -= static_cast<uint32_t>(n);
     cb.packed = 0;
@@ -339,17 +338,7 @@ void cb_pop_front(int32_t cb_id, int32_t num_pages) {
     Cb& cb = cb_of(s, cb_id);
     const int64_t n = positive_pages(s, num_pages);
     claim(s, cb, false);
-    // Pages the consumer knows are there: those it waited for, and the rest of the push that delivered the last of
-    // them (one cb_push_back moves the producer's count at once; ttnn's layernorm pops a block's unread tail so).
-    const uint64_t known = cb.waited == 0 || cb.push_end.size() != cb.capacity
-                               ? cb.waited
-                               : cb.push_end[(cb.rd_page() + cb.waited - 1) % cb.capacity] - cb.acked;
-    if (static_cast<uint64_t>(n) > known) {
-        fail(s, "popping " + pages_of(n) + " but only " + std::to_string(cb.waited) + " waited on CB " +
-                    std::to_string(cb_id) + (known > cb.waited ? " and " + std::to_string(known - cb.waited) +
-                                                                      " more pushed with them" : std::string()) +
-                    " (cb_wait_front must cover every popped page, or the cb_push_back that delivered it)");
-    }
+    need_known_pages(s, cb, static_cast<uint32_t>(n));
     const uint32_t start = cb.page_addr(cb.rd_page());
     const uint32_t bytes = static_cast<uint32_t>(n) * cb.page_bytes;
     for (auto& t : s.core.threads) {

@@ -136,6 +136,23 @@ void need_written_source(Session& s, uint32_t addr, uint32_t size) {
     }
 }
 
+void pages_pushed(Cb& cb, uint32_t count) {
+    if (cb.push_end.size() != cb.capacity) cb.push_end.assign(cb.capacity, 0);
+    for (uint32_t i = 0; i < count; ++i) cb.push_end[(cb.wr_page() + i) % cb.capacity] = cb.received + count;
+}
+
+void need_known_pages(Session& s, const Cb& cb, uint32_t count) {
+    const uint64_t known = cb.waited == 0 || cb.push_end.size() != cb.capacity
+                               ? cb.waited
+                               : cb.push_end[(cb.rd_page() + cb.waited - 1) % cb.capacity] - cb.acked;
+    if (count <= known) return;
+    fail(s, "popping " + std::to_string(count) + " page" + (count == 1 ? "" : "s") + " but only " +
+                std::to_string(cb.waited) + " waited on CB " + std::to_string(cb.index) +
+                (known > cb.waited ? " and " + std::to_string(known - cb.waited) + " more pushed with them"
+                                   : std::string()) +
+                " (cb_wait_front must cover every popped page, or the cb_push_back that delivered it)");
+}
+
 void need_init_operands(Session& s, const ComputeState& c, FpuOp op, uint32_t cb0, uint32_t cb1) {
     if (!math_with_operands(op) || (cb0 == c.fpu_cb[0] && cb1 == c.fpu_cb[1])) return;
     fail(s, std::string(s.t.call.name) + " reads CBs " + std::to_string(cb0) + " and " + std::to_string(cb1) +
