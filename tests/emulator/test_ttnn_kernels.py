@@ -225,3 +225,17 @@ def test_layernorm(host: Path, ttnn_home: Path, tmp_path: Path, variant: str) ->
         expected = expected * gamma + beta
     out = run_case(host, ttnn_home, tmp_path, "layernorm", variant, inputs, a.shape)
     np.testing.assert_allclose(out, expected, rtol=3e-2, atol=3e-2)
+
+
+def test_matmul_reuse_fused_bias(host: Path, ttnn_home: Path, tmp_path: Path) -> None:
+    """The reuse matmul of test_matmul_reuse with FUSE_BIAS (and BIAS_FULL_BLOCK, as the reuse factory loads the bias):
+    reader_writer_bmm_tile_layout_in1.cpp reads the bias block (one tile row of 4 tiles, the values in row 0) into
+    `bias` once, the compute kernel packs the last K block's sums into the Float32 intermed0 and adds the bias
+    broadcast by row (add_bcast_rows_init, add_tiles_bcast_rows) on the way to `out`; the bias stays resident across a
+    core's blocks (the core with 2 blocks). 128 x 128 by 128 x 128 bf16, against numpy's A B + bias."""
+    rng = np.random.default_rng(11)
+    a, b = (rounded(rng.uniform(-1, 1, (128, 128)).astype(np.float32)) for _ in range(2))
+    bias = rounded(rng.uniform(-1, 1, (1, 128)).astype(np.float32))
+    inputs = {"a": a, "b": b, "bias": np.vstack([bias, np.zeros((31, 128), np.float32)])}
+    out = run_case(host, ttnn_home, tmp_path, "matmul", "reuse_bias", inputs, (128, 128), "128", "1")
+    np.testing.assert_allclose(out, rounded(a @ b + bias), rtol=1e-2, atol=2e-2)
