@@ -55,7 +55,7 @@ void pages_pushed(Cb& cb, uint32_t count);
 // cb_pop_front of `count` pages: the consumer must know they are there, by waiting for them or for a page pushed by
 // the same cb_push_back (one push moves the producer's count at once; ttnn's layernorm pops a block's unread tail).
 void need_known_pages(Session& s, const Cb& cb, uint32_t count);
-// A NoC write from L1 [addr, addr + size): no waited CB page in it may be one its producer pushed unwritten.
+// A NoC write or multicast from L1 [addr, addr + size): no waited CB page in it may be one its producer pushed unwritten.
 void need_written_source(Session& s, uint32_t addr, uint32_t size);
 // A tile math call of `op` reading CBs cb0 and cb1: they must be the CBs its init was given.
 void need_init_operands(Session& s, const ComputeState& c, FpuOp op, uint32_t cb0, uint32_t cb1);
