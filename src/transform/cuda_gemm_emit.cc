@@ -1,0 +1,186 @@
+// A CUDA block's T.gemm on tensor cores (the hook bind_cuda_threads): the planned block (cuda_gemm.cc) on its
+// threads. Tile copies and gemms become calls of the package's device header tl_cuda/gemm_mma.h (copy_g2s: the
+// block's threads copy 16-byte pieces into a swizzled shared tile; gemm_ss: ldmatrix + mma.sync over the warps);
+// each accumulator becomes a per-thread array in the mma accumulator layout, and a nest on it (its clear, its copy
+// out) runs element i of each thread's array at (acc_row(i), acc_col(i)), fully unrolled so the array stays in
+// registers. A barrier separates a tile copy from a gemm that reads shared memory after it, and a gemm from a copy
+// that writes shared memory after it (at the top of each loop iteration too).
+#include "cuda_gemm.h"
+
+#include <attr_keys.h>
+
+namespace tl::cuda {
+
+namespace {
+
+Any extern_call(const std::string& dtype, const std::string& name, const std::vector<Any>& args) {
+  List all{string_imm(name)};
+  for (const Any& a : args) all.push_back(a);
+  return call_intrin(dtype, "tirx.call_extern", all);
+}
+
+Any address_of(const Any& buffer, const List& indices) {
+  return call_intrin("handle", "tirx.address_of", List{call("tirx.BufferLoad", buffer, indices, Any(nullptr))});
+}
+
+std::string targs(const std::vector<std::string>& args) {
+  std::string s = "<";
+  for (size_t i = 0; i < args.size(); ++i) s += (i ? ", " : "") + args[i];
+  return s + ">";
+}
+
+std::string num(int64_t v) { return std::to_string(v); }
+std::string flag(bool v) { return v ? "true" : "false"; }
+
+struct Emitter {
+  const GemmPlan& plan;
+  Parts parts;                          // accumulator -> its per-thread array
+  // since the last barrier: whether a gemm read shared memory, the shared tiles copies wrote (StorageRewrite gives
+  // two shared buffers one memory only where their lifetimes do not overlap, so tiles written in turn are distinct)
+  bool read = false;
+  VarSet written;
+
+  explicit Emitter(const GemmPlan& p) : plan(p) {
+    for (const auto& [acc, grid] : plan.accumulators) {
+      BufferInfo info = buffer_info(acc);
+      List shape{int_imm(info.shape[0] * info.shape[1] / plan.threads)};
+      Any type = call("tirx.BufferType", String("local"), String(info.dtype), shape, List(), int_imm(0), -1, 0,
+                      Any(nullptr), List(), Any(nullptr));
+      parts.emplace_back(acc, call("tirx.BufferVar", String(info.name), type, Any(nullptr)));
+    }
+  }
+
+  WarpGrid grid_of(const Any& acc) const {
+    for (const auto& [a, grid] : plan.accumulators) {
+      if (a.same_as(acc)) return grid;
+    }
+    return {};
+  }
+
+  /*! \brief `for i in unroll(elements a thread)`: the nest's element at (acc_row(i), acc_col(i)). */
+  Any acc_nest(const Nest& nest) const {
+    Any acc;
+    walk(nest.inner, {ir::visit<ir::TensorLoad>([&](const ir::TensorLoad& l) {
+                        if (is_none(acc) && !is_none(part_of(parts, l.source()))) acc = l.source();
+                      }),
+                      ir::visit<ir::BufferStore>([&](const ir::BufferStore& s) {
+                        if (is_none(acc) && !is_none(part_of(parts, s.buffer()))) acc = s.buffer();
+                      })});
+    BufferInfo info = buffer_info(acc);
+    WarpGrid grid = grid_of(acc);
+    std::string layout = targs({num(info.shape[0]), num(info.shape[1]), num(grid.wm), num(grid.wn)});
+    Any i = var("i", "int32");
+    Any body = map(nest.inner, {ir::rewrite<ir::TensorLoad>([&](const ir::TensorLoad& load) -> Any {
+                                  Any part = part_of(parts, load.source());
+                                  if (is_none(part)) return load.any();
+                                  return call("tirx.BufferLoad", part, List{i}, Any(nullptr));
+                                }),
+                                ir::rewrite<ir::BufferStore>([&](const ir::BufferStore& store) -> Any {
+                                  Any part = part_of(parts, store.buffer());
+                                  if (is_none(part)) return store.any();
+                                  return call("tirx.BufferStore", part, Any(store.value()), List{i}, Any(nullptr));
+                                })},
+                   "post");
+    std::vector<std::pair<Any, Any>> values;  // loop variable -> its value
+    int dim = 0;
+    for (const ir::For& l : nest.loops) {
+      std::string dtype = cpu::dtype_of(l.loop_var());
+      Any value = int_imm(0, dtype.c_str());
+      if (const_int(l.extent()) != 1) {
+        value = extern_call("int32", std::string("tl_cuda::") + (dim++ == 0 ? "acc_row" : "acc_col") + layout, {i});
+        if (dtype != "int32") value = cast(dtype, value);
+      }
+      values.emplace_back(Any(l.loop_var()), value);
+    }
+    body = map(body, {ir::rewrite<ir::Var>([&values](const ir::Var& v) -> Any {
+                 for (const auto& [loop_var, value] : values) {
+                   if (v.same_as(loop_var)) return value;
+                 }
+                 return v.any();
+               })},
+               "post");
+    int64_t per = info.shape[0] * info.shape[1] / plan.threads;
+    return for_loop(i, int_imm(0), int_imm(per), 3, body);  // 3: unrolled
+  }
+
+  Any copy(const TileCopy& c) const {
+    std::string name = "tl_cuda::copy_g2s" + targs({num(c.rows), num(c.cols), num(plan.threads), flag(c.vec),
+                                                    "false"});
+    return evaluate(extern_call("void", name, {address_of(c.shared, List{int_imm(0), int_imm(0)}),
+                                               address_of(c.global, c.start), int_imm(c.ld)}));
+  }
+
+  Any gemm(const Gemm& g) const {
+    WarpGrid grid = grid_of(g.c);
+    std::string name = "tl_cuda::gemm_ss" + targs({num(g.m), num(g.n), num(g.k), num(grid.wm), num(grid.wn),
+                                                   flag(g.ta), flag(g.tb)});
+    List zero2{int_imm(0), int_imm(0)};
+    return evaluate(extern_call("void", name, {address_of(g.a, zero2), address_of(g.b, zero2),
+                                               address_of(part_of(parts, g.c), List{int_imm(0)})}));
+  }
+
+  void sync(std::vector<Any>& out) {
+    out.push_back(barrier());
+    read = false;
+    written.clear();
+  }
+
+  std::vector<Any> emit(const std::vector<GemmItem>& items) {
+    std::vector<Any> out;
+    for (const GemmItem& item : items) {
+      switch (item.role) {
+        case GemmRole::kAlloc: {
+          Any part = part_of(parts, ir::AllocBuffer(item.stmt).buffer());
+          out.push_back(is_none(part) ? item.stmt : call("tirx.AllocBuffer", part, ffi::Map<String, Any>(),
+                                                         Any(nullptr)));
+          break;
+        }
+        case GemmRole::kAccNest:
+          out.push_back(acc_nest(*item.nest));
+          break;
+        case GemmRole::kCopy:
+          if (read || written.has(item.copy.shared)) sync(out);
+          out.push_back(copy(item.copy));
+          written.add(item.copy.shared);
+          break;
+        case GemmRole::kGemm:
+          if (!written.items.empty()) sync(out);
+          out.push_back(gemm(item.gemm));
+          read = true;
+          break;
+        case GemmRole::kLoop:
+          out.push_back(loop(item));
+          break;
+      }
+    }
+    return out;
+  }
+
+  /*! \brief The serial loop with a barrier at the top of its body (the previous iteration's and the preceding
+   * statements' shared accesses before this iteration's); after it, what its body or the statements before left. */
+  Any loop(const GemmItem& item) {
+    ir::For l(item.stmt);
+    bool was_read = read;
+    VarSet was_written = written;
+    std::vector<Any> body;
+    sync(body);
+    for (Any& s : emit(item.body)) body.push_back(s);
+    read = read || was_read;  // the loop may run no iteration
+    for (const Any& b : was_written.items) written.add(b);
+    return for_loop(l.loop_var(), l.min(), l.extent(), 0, seq(body), Any(l.annotations()));
+  }
+};
+
+}  // namespace
+
+Any emit_gemm_block(const GemmPlan& plan) {
+  Emitter emitter(plan);
+  Any body = seq(emitter.emit(plan.items));
+  Any tx = var("tx", "int32");
+  Any iter_var = call("tirx.IterVar",
+                      call("ir.Range_from_min_extent", int_imm(0), int_imm(plan.threads), Any(nullptr)), tx, 1,
+                      String("threadIdx.x"), Any(nullptr));
+  return call("tirx.AttrStmt", iter_var, String(keys::kThreadExtent), int_imm(plan.threads), body, Any(nullptr));
+}
+
+}  // namespace tl::cuda
