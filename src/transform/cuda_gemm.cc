@@ -204,6 +204,7 @@ std::optional<GemmPlan> plan_gemm_block(const Any& body, int64_t threads) {
   bool any_gemm = false;
   each_item(plan.items, [&](const GemmItem& item) { any_gemm = any_gemm || item.role == GemmRole::kGemm; });
   if (!any_gemm || !check_plan(plan)) return std::nullopt;
+  plan_pipelines(plan);
   return plan;
 }
 

@@ -46,7 +46,16 @@ struct GemmPlan {
   std::vector<GemmItem> items;
   std::vector<std::pair<Any, WarpGrid>> accumulators;  // fragment -> its warp grid
   int64_t threads = 0;
+  std::vector<std::pair<Any, int64_t>> pipelines;  // T.Pipelined loop statement -> its stages (cp.async)
+  std::vector<std::pair<Any, int64_t>> staged;     // operand tile a pipeline copies -> its stages (buffers)
 };
+
+/*! \brief The stages of `key` in `pairs` (a loop or a tile), 0 when none. */
+int64_t stages_of(const std::vector<std::pair<Any, int64_t>>& pairs, const Any& key);
+/*! \brief The block's T.Pipelined loops that run as cp.async multi-buffering (cuda_gemm_pipeline.cc): a loop of
+ * num_stages >= 2 whose body is tile copies (16-byte pieces) and then gemms, each tile copied nowhere else; its
+ * stages reduced until the block's static shared memory fits 48 KiB (fewer than 2: not pipelined). */
+void plan_pipelines(GemmPlan& plan);
 
 std::optional<GemmPlan> plan_gemm_block(const Any& body, int64_t threads);
 /*! \brief The planned block on its threads (cuda_gemm_emit.cc). */

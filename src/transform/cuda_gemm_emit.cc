@@ -9,6 +9,8 @@
 
 #include <attr_keys.h>
 
+using tl::cpu::op_lt;
+
 namespace tl::cuda {
 
 namespace {
@@ -40,7 +42,16 @@ struct Emitter {
   bool read = false;
   VarSet written;
 
+  Parts stage_buffers;  // staged tile -> its buffer of `stages` tiles, one below the other
+
   explicit Emitter(const GemmPlan& p) : plan(p) {
+    for (const auto& [tile, stages] : plan.staged) {
+      BufferInfo info = buffer_info(tile);
+      List shape{int_imm(stages * info.shape[0]), int_imm(info.shape[1])};
+      Any type = call("tirx.BufferType", String(info.scope), String(info.dtype), shape, List(), int_imm(0), -1, 0,
+                      Any(nullptr), List(), Any(nullptr));
+      stage_buffers.emplace_back(tile, call("tirx.BufferVar", String(info.name), type, Any(nullptr)));
+    }
     for (const auto& [acc, grid] : plan.accumulators) {
       BufferInfo info = buffer_info(acc);
       List shape{int_imm(info.shape[0] * info.shape[1] / plan.threads)};
@@ -103,19 +114,35 @@ struct Emitter {
     return for_loop(i, int_imm(0), int_imm(per), 3, body);  // 3: unrolled
   }
 
-  Any copy(const TileCopy& c) const {
-    std::string name = "tl_cuda::copy_g2s" + targs({num(c.rows), num(c.cols), num(plan.threads), flag(c.vec),
-                                                    "false"});
-    return evaluate(extern_call("void", name, {address_of(c.shared, List{int_imm(0), int_imm(0)}),
-                                               address_of(c.global, c.start), int_imm(c.ld)}));
+  /*! \brief The address of a tile's first element; of stage `stage` (an expression) when it is staged. */
+  Any tile_address(const Any& tile, const Any& stage) const {
+    Any staged = part_of(stage_buffers, tile);
+    if (is_none(staged)) return address_of(tile, List{int_imm(0), int_imm(0)});
+    return address_of(staged, List{cpu::op_mul(stage, int_imm(buffer_info(tile).shape[0])), int_imm(0)});
   }
 
-  Any gemm(const Gemm& g) const {
+  /*! \brief The copy; into stage `stage` with cp.async, its start at loop iteration `iteration`, when pipelined. */
+  Any copy(const TileCopy& c, const Any& stage = Any(nullptr), const Any& loop_var = Any(nullptr),
+           const Any& iteration = Any(nullptr)) const {
+    bool async = !is_none(stage);
+    std::string name = "tl_cuda::copy_g2s" + targs({num(c.rows), num(c.cols), num(plan.threads), flag(c.vec),
+                                                    flag(async)});
+    List start;
+    for (const Any& index : c.start) {
+      start.push_back(!async ? index : map(index, {ir::rewrite<ir::Var>([&](const ir::Var& v) -> Any {
+                                             return v.same_as(loop_var) ? iteration : v.any();
+                                           })},
+                                           "post"));
+    }
+    return evaluate(extern_call("void", name, {tile_address(c.shared, async ? stage : int_imm(0)),
+                                               address_of(c.global, start), int_imm(c.ld)}));
+  }
+
+  Any gemm(const Gemm& g, const Any& stage = int_imm(0)) const {
     WarpGrid grid = grid_of(g.c);
     std::string name = "tl_cuda::gemm_ss" + targs({num(g.m), num(g.n), num(g.k), num(grid.wm), num(grid.wn),
                                                    flag(g.ta), flag(g.tb)});
-    List zero2{int_imm(0), int_imm(0)};
-    return evaluate(extern_call("void", name, {address_of(g.a, zero2), address_of(g.b, zero2),
+    return evaluate(extern_call("void", name, {tile_address(g.a, stage), tile_address(g.b, stage),
                                                address_of(part_of(parts, g.c), List{int_imm(0)})}));
   }
 
@@ -130,7 +157,8 @@ struct Emitter {
     for (const GemmItem& item : items) {
       switch (item.role) {
         case GemmRole::kAlloc: {
-          Any part = part_of(parts, ir::AllocBuffer(item.stmt).buffer());
+          Any buffer = ir::AllocBuffer(item.stmt).buffer();
+          Any part = is_none(part_of(parts, buffer)) ? part_of(stage_buffers, buffer) : part_of(parts, buffer);
           out.push_back(is_none(part) ? item.stmt : call("tirx.AllocBuffer", part, ffi::Map<String, Any>(),
                                                          Any(nullptr)));
           break;
@@ -149,6 +177,10 @@ struct Emitter {
           read = true;
           break;
         case GemmRole::kLoop:
+          if (stages_of(plan.pipelines, item.stmt) >= 2) {
+            for (Any& st : pipelined_loop(item, stages_of(plan.pipelines, item.stmt))) out.push_back(st);
+            break;
+          }
           out.push_back(loop(item));
           break;
       }
@@ -168,6 +200,44 @@ struct Emitter {
     read = read || was_read;  // the loop may run no iteration
     for (const Any& b : was_written.items) written.add(b);
     return for_loop(l.loop_var(), l.min(), l.extent(), 0, seq(body), Any(l.annotations()));
+  }
+
+  /*! \brief The loop as cp.async multi-buffering over `stages` tile buffers: a prologue starts the copies of the
+   * first stages - 1 iterations (one commit group each); iteration k waits for its group (at most stages - 2 left
+   * pending), a barrier makes every thread's copies visible and ends every thread's gemm of iteration k - 1, the
+   * copies of iteration k + stages - 1 start into the buffers that gemm read, and the gemms read stage k % stages. */
+  std::vector<Any> pipelined_loop(const GemmItem& item, int64_t stages) {
+    ir::For l(item.stmt);
+    Any k = l.loop_var(), lo = l.min(), end = cpu::op_add(l.min(), l.extent());
+    std::vector<Any> out;
+    if (read || !written.items.empty()) sync(out);
+    auto copies = [&](const Any& iteration, const Any& stage) {
+      std::vector<Any> group;
+      for (const GemmItem& c : item.body) {
+        if (c.role == GemmRole::kCopy) group.push_back(copy(c.copy, stage, k, iteration));
+      }
+      return if_then_else(op_lt(iteration, end), seq(group));
+    };
+    Any commit = evaluate(extern_call("void", "tl_cuda::async_commit", {}));
+    for (int64_t s = 0; s + 1 < stages; ++s) {
+      out.push_back(copies(cpu::op_add(lo, int_imm(s)), int_imm(s)));
+      out.push_back(commit);
+    }
+    auto stage_of = [&](int64_t ahead) {
+      Any rel = cpu::op_add(call("prim._OpSub", k, lo, Any(nullptr)), int_imm(ahead));
+      return call("prim._OpFloorMod", rel, int_imm(stages), Any(nullptr));
+    };
+    std::vector<Any> body{evaluate(extern_call("void", "tl_cuda::async_wait<" + num(stages - 2) + ">", {})),
+                          barrier()};
+    body.push_back(copies(cpu::op_add(k, int_imm(stages - 1)), stage_of(stages - 1)));
+    body.push_back(commit);
+    for (const GemmItem& g : item.body) {
+      if (g.role == GemmRole::kGemm) body.push_back(gemm(g.gemm, stage_of(0)));
+    }
+    out.push_back(for_loop(k, lo, l.extent(), 0, seq(body)));
+    read = true;
+    written.clear();
+    return out;
   }
 };
 

@@ -38,15 +38,23 @@ def test_quickstart_gemm_runs_on_tensor_cores() -> None:
     assert "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32" in source
     assert "ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16" in source
     assert "alignas(64) float C_local_ptr[128];" in source  # 128x128 floats on 128 threads, in registers
-    # a k step: a barrier, both tiles copied by all threads in 16-byte pieces, a barrier, the gemm on 2x2 warps
+    # T.Pipelined(num_stages=3): three buffers a tile (3 x 2 x 8 KiB, static), cp.async copies of the first two
+    # k steps, then each step waits for its own copies, a barrier, starts the copies of step k + 2, runs its gemm
+    assert "__shared__ alignas(64) half A_shared_ptr[12288];" in source
+    prologue = source[source.index("tl_cuda::copy_g2s<128, 32, 128, true, true>((&(A_shared_ptr[0])), "):]
+    assert prologue.index("tl_cuda::copy_g2s<128, 32, 128, true, true>((&(A_shared_ptr[4096])), ") < \
+           prologue.index("for (int k = 0; k < 4; ++k) {")
     step = source[source.index("for (int k = 0; k < 4; ++k) {"):]
-    step = step[:step.index("tl_cuda::gemm_ss<")]
-    assert step.count("__syncthreads();") == 2
-    assert ("tl_cuda::copy_g2s<128, 32, 128, true, false>((&(A_shared_ptr[0])), "
-            "(&(A_ptr[((((int)blockIdx.y) * 16384) + (k * 32))])), 128);") in step
-    assert "tl_cuda::copy_g2s<32, 128, 128, true, false>((&(B_shared_ptr[0])), " in step
-    assert "tl_cuda::gemm_ss<128, 128, 32, 2, 2, false, false>((&(A_shared_ptr[0])), (&(B_shared_ptr[0])), " \
-           "(&(C_local_ptr[0])));" in source
+    step = step[:step.index("tl_cuda::gemm_ss<") + 200]
+    assert step.count("__syncthreads();") == 1
+    for line in ("tl_cuda::async_wait<1>();\n    __syncthreads();\n    if (k < 2) {",
+                 "tl_cuda::copy_g2s<128, 32, 128, true, true>((&(A_shared_ptr[(((k + 2) % 3) * 4096)])), "
+                 "(&(A_ptr[(((((int)blockIdx.y) * 16384) + (k * 32)) + 64)])), 128);",
+                 "tl_cuda::async_commit();",
+                 "tl_cuda::gemm_ss<128, 128, 32, 2, 2, false, false>((&(A_shared_ptr[((k % 3) * 4096)])), "
+                 "(&(B_shared_ptr[((k % 3) * 4096)])), (&(C_local_ptr[0])));"):
+        assert line in step, line
+    assert "cp.async.cg.shared.global" in source
     # the clear and the copy out: each thread's 128 elements, at their (row, col) of the accumulator layout
     assert source.count("= 0x0p+0f") == 128 and source.count("= ((half)C_local_ptr[") == 128
     assert "tl_cuda::acc_row<128, 128, 2, 2>(127)" in source and "tl_cuda::acc_col<128, 128, 2, 2>(127)" in source
@@ -62,6 +70,36 @@ def test_transposed_operands_and_bf16(ta: bool, tb: bool, dtype: str, bm: int, b
     assert launch["threadIdx.x"] == 128
     assert f"tl_cuda::{call}(" in source
     assert f"mma.sync.aligned.m16n8k16.row.col.f32.{'bf16.bf16' if dtype == 'bfloat16' else 'f16.f16'}.f32" in source
+
+
+def _gemm_loop(stages: int | None, bk: int):
+    @T.prim_func
+    def main(A: T.Tensor((128, 256), "float16"), B: T.Tensor((256, 128), "float16"), C: T.Tensor((128, 128), "float")):
+        with T.Kernel(1, threads=128):
+            A_s = T.alloc_shared((128, bk), "float16")
+            B_s = T.alloc_shared((bk, 128), "float16")
+            acc = T.alloc_fragment((128, 128), "float")
+            T.clear(acc)
+            for k in (T.serial(256 // bk) if stages is None else T.Pipelined(256 // bk, num_stages=stages)):
+                T.copy(A[0, k * bk], A_s)
+                T.copy(B[k * bk, 0], B_s)
+                T.gemm(A_s, B_s, acc)
+            T.copy(acc, C)
+
+    return main
+
+
+@pytest.mark.parametrize(("stages", "bk"), [(None, 32), (3, 64)])
+def test_a_loop_without_room_for_stages_copies_then_waits(stages: int | None, bk: int) -> None:
+    """A serial loop, and T.Pipelined(num_stages=3) whose stages would take 96 KiB (64 KiB with two) of shared memory
+    (over 48 KiB of static shared memory): each k step is a barrier, both copies, a barrier, the gemm."""
+    source, launch = _lower(_gemm_loop(stages, bk))
+    assert launch == {"blockIdx.x": 1, "threadIdx.x": 128}
+    assert "tl_cuda::async_commit();" not in source
+    assert f"__shared__ alignas(64) half A_s_ptr[{128 * bk}];" in source
+    step = source[source.index(f"for (int k = 0; k < {256 // bk}; ++k) {{"):]
+    assert step[:step.index("tl_cuda::gemm_ss<")].count("__syncthreads();") == 2
+    assert f"tl_cuda::copy_g2s<128, {bk}, 128, true, false>((&(A_s_ptr[0])), (&(A_ptr[(k * {bk})])), 256);" in step
 
 
 def _extra_fragment():
