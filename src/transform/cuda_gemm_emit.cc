@@ -68,19 +68,8 @@ struct Emitter {
     return {};
   }
 
-  /*! \brief `for i in unroll(elements a thread)`: the nest's element at (acc_row(i), acc_col(i)). */
-  Any acc_nest(const Nest& nest) const {
-    Any acc;
-    walk(nest.inner, {ir::visit<ir::TensorLoad>([&](const ir::TensorLoad& l) {
-                        if (is_none(acc) && !is_none(part_of(parts, l.source()))) acc = l.source();
-                      }),
-                      ir::visit<ir::BufferStore>([&](const ir::BufferStore& s) {
-                        if (is_none(acc) && !is_none(part_of(parts, s.buffer()))) acc = s.buffer();
-                      })});
-    BufferInfo info = buffer_info(acc);
-    WarpGrid grid = grid_of(acc);
-    std::string layout = targs({num(info.shape[0]), num(info.shape[1]), num(grid.wm), num(grid.wn)});
-    Any i = var("i", "int32");
+  /*! \brief The nest's body at accumulator element `i` (an expression), its row and column loops at `row`, `col`. */
+  Any element_body(const Nest& nest, const Any& i, const Any& row, const Any& col) const {
     Any body = map(nest.inner, {ir::rewrite<ir::TensorLoad>([&](const ir::TensorLoad& load) -> Any {
                                   Any part = part_of(parts, load.source());
                                   if (is_none(part)) return load.any();
@@ -97,20 +86,71 @@ struct Emitter {
     for (const ir::For& l : nest.loops) {
       std::string dtype = cpu::dtype_of(l.loop_var());
       Any value = int_imm(0, dtype.c_str());
-      if (const_int(l.extent()) != 1) {
-        value = extern_call("int32", std::string("tl_cuda::") + (dim++ == 0 ? "acc_row" : "acc_col") + layout, {i});
-        if (dtype != "int32") value = cast(dtype, value);
-      }
+      if (const_int(l.extent()) != 1) value = dim++ == 0 ? row : col;
+      if (dtype != "int32") value = cast(dtype, value);
       values.emplace_back(Any(l.loop_var()), value);
     }
-    body = map(body, {ir::rewrite<ir::Var>([&values](const ir::Var& v) -> Any {
+    return map(body, {ir::rewrite<ir::Var>([&values](const ir::Var& v) -> Any {
                  for (const auto& [loop_var, value] : values) {
                    if (v.same_as(loop_var)) return value;
                  }
                  return v.any();
                })},
                "post");
+  }
+
+  /*! \brief Whether every global or shared access of `body` starts at an even element with `v` at 0. */
+  static bool even(const Any& body, const Any& v) {
+    cpu::Analyzer analyzer;
+    bool ok = true;
+    auto check = [&](const Any& buffer, const List& indices) {
+      BufferInfo info = buffer_info(buffer);
+      if (info.scope != "global" && !is_shared(info.scope)) return;
+      Any offset = int_imm(0);
+      for (size_t d = 0; d < indices.size(); ++d) {
+        int64_t stride = 1;
+        for (size_t e = d + 1; e < info.shape.size(); ++e) stride *= info.shape[e];
+        offset = cpu::op_add(offset, cpu::op_mul(indices[d], int_imm(stride)));
+      }
+      offset = map(offset, {ir::rewrite<ir::Var>([&v](const ir::Var& x) -> Any {
+                     return x.same_as(v) ? int_imm(0) : x.any();
+                   })},
+                   "post");
+      Any rem = call("prim._OpFloorMod", offset, int_imm(2), Any(nullptr));
+      ok = ok && analyzer.can_prove(call("prim._OpEQ", rem, int_imm(0), Any(nullptr)));
+    };
+    walk(body, {ir::visit<ir::TensorLoad>([&](const ir::TensorLoad& l) { check(l.source(), l.indices()); }),
+                ir::visit<ir::BufferStore>([&](const ir::BufferStore& st) { check(st.buffer(), st.indices()); })});
+    return ok;
+  }
+
+  /*! \brief `for i in unroll(elements a thread)`: the nest's element at (acc_row(i), acc_col(i)); as pairs of
+   * adjacent columns (elements 2p and 2p + 1: columns 2 * acc_pair(2p) + v of row acc_row(2p)), vectorized, where
+   * every global access of a pair is provably even (aligned for a 2-element vector access). */
+  Any acc_nest(const Nest& nest) const {
+    Any acc;
+    walk(nest.inner, {ir::visit<ir::TensorLoad>([&](const ir::TensorLoad& l) {
+                        if (is_none(acc) && !is_none(part_of(parts, l.source()))) acc = l.source();
+                      }),
+                      ir::visit<ir::BufferStore>([&](const ir::BufferStore& s) {
+                        if (is_none(acc) && !is_none(part_of(parts, s.buffer()))) acc = s.buffer();
+                      })});
+    BufferInfo info = buffer_info(acc);
+    WarpGrid grid = grid_of(acc);
+    std::string layout = targs({num(info.shape[0]), num(info.shape[1]), num(grid.wm), num(grid.wn)});
+    auto layout_call = [&](const char* fn, const Any& i) {
+      return extern_call("int32", "tl_cuda::" + (fn + layout), {i});
+    };
     int64_t per = info.shape[0] * info.shape[1] / plan.threads;
+    Any p = var("p", "int32"), v = var("v", "int32");
+    Any first = cpu::op_mul(p, int_imm(2));
+    Any pairs = element_body(nest, cpu::op_add(first, v), layout_call("acc_row", first),
+                             cpu::op_add(cpu::op_mul(layout_call("acc_pair", first), int_imm(2)), v));
+    if (even(pairs, v)) {
+      return for_loop(p, int_imm(0), int_imm(per / 2), 3, for_loop(v, int_imm(0), int_imm(2), 2, pairs));
+    }
+    Any i = var("i", "int32");
+    Any body = element_body(nest, i, layout_call("acc_row", i), layout_call("acc_col", i));
     return for_loop(i, int_imm(0), int_imm(per), 3, body);  // 3: unrolled
   }
 

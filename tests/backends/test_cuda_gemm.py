@@ -55,9 +55,12 @@ def test_quickstart_gemm_runs_on_tensor_cores() -> None:
                  "(&(B_shared_ptr[((k % 3) * 4096)])), (&(C_local_ptr[0])));"):
         assert line in step, line
     assert "cp.async.cg.shared.global" in source
-    # the clear and the copy out: each thread's 128 elements, at their (row, col) of the accumulator layout
-    assert source.count("= 0x0p+0f") == 128 and source.count("= ((half)C_local_ptr[") == 128
-    assert "tl_cuda::acc_row<128, 128, 2, 2>(127)" in source and "tl_cuda::acc_col<128, 128, 2, 2>(127)" in source
+    # the clear and the copy out: each thread's 128 elements at their (row, col) of the accumulator layout, two
+    # adjacent columns at a time (8-byte float2 clears, 4-byte half2 stores: C's rows are even, so every pair is
+    # aligned)
+    assert source.count("*(float2*)(C_local_ptr + ") == 2 * 64 and source.count("*(half2*)(C_ptr + ") == 64
+    assert "tl_cuda::acc_row<128, 128, 2, 2>(126) * 256)) + (((int)blockIdx.x) * 128)) + " \
+           "(tl_cuda::acc_pair<128, 128, 2, 2>(126) * 2))) = " in source
 
 
 @pytest.mark.parametrize(("ta", "tb", "dtype", "bm", "bn", "call"), [
@@ -100,6 +103,28 @@ def test_a_loop_without_room_for_stages_copies_then_waits(stages: int | None, bk
     step = source[source.index(f"for (int k = 0; k < {256 // bk}; ++k) {{"):]
     assert step[:step.index("tl_cuda::gemm_ss<")].count("__syncthreads();") == 2
     assert f"tl_cuda::copy_g2s<128, {bk}, 128, true, false>((&(A_s_ptr[0])), (&(A_ptr[(k * {bk})])), 256);" in step
+
+
+def test_a_copy_out_whose_pairs_are_not_provably_aligned_stores_one_element_at_a_time() -> None:
+    """C's rows of 131 floats: an adjacent pair of row r starts at r * 131 + 2c, odd for odd r (a 2-element vector
+    access there would fault), so the copy out stores each element on its own."""
+
+    @T.prim_func
+    def main(A: T.Tensor((128, 32), "float16"), B: T.Tensor((32, 128), "float16"), C: T.Tensor((128, 131), "float")):
+        with T.Kernel(1, threads=128):
+            A_s = T.alloc_shared((128, 32), "float16")
+            B_s = T.alloc_shared((32, 128), "float16")
+            acc = T.alloc_fragment((128, 128), "float")
+            T.clear(acc)
+            T.copy(A, A_s)
+            T.copy(B, B_s)
+            T.gemm(A_s, B_s, acc)
+            T.copy(acc, C[0, 0])
+
+    source, launch = _lower(main)
+    assert launch == {"blockIdx.x": 1, "threadIdx.x": 128} and "tl_cuda::gemm_ss<" in source
+    assert "*(float2*)(C_ptr" not in source and source.count("] = acc_ptr[") == 128
+    assert "C_ptr[((tl_cuda::acc_row<128, 128, 2, 2>(127) * 131) + tl_cuda::acc_col<128, 128, 2, 2>(127))]" in source
 
 
 def _extra_fragment():

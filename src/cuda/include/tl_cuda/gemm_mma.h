@@ -121,6 +121,13 @@ __device__ __forceinline__ int acc_col(int i) {
   return (warp % WN) * (N / WN) + (i / 4 % NI) * 8 + (lane % 4) * 2 + i % 2;
 }
 
+/*! \brief acc_col(i) / 2 for an even i: elements i and i + 1 of a thread are columns 2 * acc_pair(i) and
+ * 2 * acc_pair(i) + 1 of row acc_row(i). */
+template <int M, int N, int WM, int WN>
+__device__ __forceinline__ int acc_pair(int i) {
+  return acc_col<M, N, WM, WN>(i) / 2;
+}
+
 /*! \brief C += op(A) @ op(B) over shared swizzled tiles: A is [M][K] ([K][M] when TA), B is [K][N] ([N][K] when TB);
  * C is this thread's part of the M x N accumulator (acc_row/acc_col). */
 template <int M, int N, int K, int WM, int WN, bool TA, bool TB, typename T>
