@@ -194,10 +194,22 @@ void each_item(const std::vector<GemmItem>& items, const std::function<void(cons
 
 bool check_plan(GemmPlan& plan);
 
+/*! \brief Whether every buffer `body` reads or writes has a static shape (this engine's arithmetic needs one). */
+bool static_shapes(const Any& body) {
+  bool ok = true;
+  auto check = [&ok](const Any& buffer) {
+    for (const Any& dim : ir::BufferType(ir::Var(buffer).ty()).shape()) ok = ok && ir::IntImm::matches(dim);
+  };
+  walk(body, {ir::visit<ir::TensorLoad>([&](const ir::TensorLoad& l) { check(l.source()); }),
+              ir::visit<ir::BufferStore>([&](const ir::BufferStore& s) { check(s.buffer()); }),
+              ir::visit<ir::AllocBuffer>([&](const ir::AllocBuffer& a) { check(a.buffer()); })});
+  return ok;
+}
+
 }  // namespace
 
 std::optional<GemmPlan> plan_gemm_block(const Any& body, int64_t threads) {
-  if (threads % 32 != 0) return std::nullopt;
+  if (threads % 32 != 0 || !static_shapes(body)) return std::nullopt;
   auto items = items_of(body, false);
   if (!items) return std::nullopt;
   GemmPlan plan{*items, {}, threads};
