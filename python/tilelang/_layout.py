@@ -41,3 +41,9 @@ def emulator_include_dirs() -> tuple[Path, ...]:
     if IN_CHECKOUT:
         return (CHECKOUT / "src" / "emulator" / "include", CHECKOUT / "generated" / "emulator" / "include")
     return (PACKAGE / "emulator" / "include", PACKAGE / "emulator" / "rendered")
+
+
+def cuda_include_dir() -> Path:
+    """The root of the device headers the cuda backend's kernels call (`tl_cuda/...`, hand-written): src/cuda/include
+    in a checkout, cuda/include of the installed package."""
+    return CHECKOUT / "src" / "cuda" / "include" if IN_CHECKOUT else PACKAGE / "cuda" / "include"

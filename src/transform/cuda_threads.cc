@@ -2,6 +2,7 @@
 // loop nests strided over T.Kernel's threads, its fragments partitioned the same way, barriers between nests that
 // share a shared buffer, and the threadIdx.x launch. Blocks where that is not correct by construction are kept.
 #include "cuda_threads.h"
+#include "cuda_gemm.h"
 
 #include <attr_keys.h>
 
@@ -280,6 +281,7 @@ Any with_copies(const Any& body, const Parts& copies) {
  * nests, row reductions into one-element fragments and statements on those fragments alone, with partitionable
  * fragments and no global tensor both written and read. */
 std::optional<Any> bind_block(const Any& body, int64_t threads) {
+  if (auto gemm = bind_gemm_block(body, threads)) return gemm;  // tensor cores (cuda_gemm.cc)
   auto plan = plan_block(body);
   if (!plan) return std::nullopt;
   VarSet shared;

@@ -38,6 +38,10 @@ struct Nest {
 /*! \brief The nest when `stmt` is one, else nullopt. */
 std::optional<Nest> element_nest(const Any& stmt);
 
+/*! \brief Whether `indices` of a fragment of `shape` address the nest's own element: the nest's non-unit loops index
+ * the fragment's non-unit dims in order over the same extents, unit dims at 0. */
+bool at_own_element(const Nest& nest, const List& indices, const std::vector<int64_t>& shape);
+
 /*! \brief Fragment buffer -> its partitioned local buffer. */
 using Parts = std::vector<std::pair<Any, Any>>;
 

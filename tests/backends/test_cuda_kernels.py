@@ -66,7 +66,7 @@ def test_emit_writes_each_kernel_with_its_launch_and_argument_order(emitted: tup
     assert kernels["flash_fwd"]["grid"] == [2, 2, 1] and kernels["flash_fwd"]["launch_args"] == ["K", "Output", "Q",
                                                                                                  "V"]
     assert kernels["add"]["grid"] == [8, 8, 1] and kernels["add"]["block"] == [128, 1, 1]  # BindCudaThreads
-    assert kernels["gemm"]["block"] == [1, 1, 1]  # a GEMM block keeps one thread (not bound yet)
+    assert kernels["gemm"]["block"] == [128, 1, 1]  # tensor cores on 4 warps (tests/backends/test_cuda_gemm.py)
     assert kernels["rms_norm"]["grid"] == [64, 1, 1]
     assert kernels["rms_norm"]["block"] == kernels["layer_norm"]["block"] == [128, 1, 1]  # cross-thread reductions
     assert kernels["layer_norm"]["params"][0] == {"name": "X", "dtype": "bfloat16", "shape": [64, 512]}
@@ -222,9 +222,9 @@ def _row_broadcast(n: int):
 @pytest.mark.parametrize("case", ["gemm", "scan", "row_broadcast", "one_thread", "too_many",
                                   "global_read_back"])
 def test_blocks_keep_one_thread_where_threads_would_be_wrong(case: str) -> None:
-    """A GEMM, a carried dependence (a scan over shared memory), a fragment read at another nest's element
-    (row_broadcast), threads=1, threads=2048 (over CUDA's 1024 a block), and a global tensor written then read back
-    all keep one thread."""
+    """A float32 GEMM (tensor cores take fp16/bf16 operands), a carried dependence (a scan over shared memory), a
+    fragment read at another nest's element (row_broadcast), threads=1, threads=2048 (over CUDA's 1024 a block), and
+    a global tensor written then read back all keep one thread."""
 
     @T.prim_func
     def one_thread(A: T.Tensor((32,), "float32"), B: T.Tensor((32,), "float32")):
@@ -246,7 +246,7 @@ def test_blocks_keep_one_thread_where_threads_would_be_wrong(case: str) -> None:
             for i in T.Parallel(32):
                 B[i] = B[31 - i] + 1.0
 
-    func = {"gemm": lambda: matmul(128, 128, 64, 64, 64, 32),
+    func = {"gemm": lambda: matmul(128, 128, 64, 64, 64, 32, "float32"),
             "scan": lambda: _scan(64), "row_broadcast": lambda: _row_broadcast(64), "one_thread": lambda: one_thread,
             "too_many": lambda: too_many,
             "global_read_back": lambda: global_read_back}[case]()

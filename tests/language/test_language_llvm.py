@@ -276,7 +276,8 @@ def test_c_source():
 def test_cuda_source():
     kernel = compile(matmul(128, 128, 128, 32, 32, 32), out_idx=[-1], target="cuda")
     src = kernel.get_kernel_source()
-    assert '__global__ void main_kernel(half* __restrict__ A_ptr' in src
+    assert '__global__ void __launch_bounds__(128) main_kernel(half* __restrict__ A_ptr' in src  # 4 warps
+    assert "mma.sync.aligned.m16n8k16" in src  # tensor cores (tests/backends/test_cuda_gemm.py)
     assert "blockIdx.x" in src and "blockIdx.y" in src and "__shared__" in src
     if not tvm.cuda(0).exist:
         with pytest.raises(TileLangError, match="backend 'cuda' produces source only"):

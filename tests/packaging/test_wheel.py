@@ -132,6 +132,7 @@ def check_the_wheel_holds_one_tilelang_folder(wheel: Path) -> None:
                for p in root.rglob("*") if p.is_file()}
     assert "tilelang/emulator/include/tt-metalium/host_api.hpp" in headers and headers <= names
     assert "tilelang/emulator/rendered/ttnn_0_81/api/compute/pack.h" in headers
+    assert "tilelang/cuda/include/tl_cuda/gemm_mma.h" in names  # the cuda backend's device header (issue 32)
     assert {"tilelang/lib/libtilelang_passes.so", "tilelang/lib/libtt_emu.so", "generator/__main__.py"} <= names
     top = {name.split("/")[0] for name in names}
     assert top == {"tilelang", "generator", wheel.name.split("-py3")[0] + ".dist-info"}

@@ -114,6 +114,21 @@ def lower_math_to_extern(ops: Sequence[str], kind: str) -> None:
         _EXTERN_LOWERED.add((op, kind))
 
 
+# The package's device headers (tilelang._layout.cuda_include_dir()) by the namespace their functions are called in.
+CUDA_HEADERS = {"tl_cuda::": "tl_cuda/gemm_mma.h"}
+
+
+def cuda_postproc(code: str, target: Any = None) -> str:
+    """TVM's CUDA source with the text of each package device header it calls written in front (TVM's
+    tvm_callback_cuda_postproc): the source compiles alone, with nvcc, nvrtc or TVM's runtime, no include path."""
+    from .._layout import cuda_include_dir
+
+    headers = [h for namespace, h in CUDA_HEADERS.items() if namespace in code]
+    parts = [f"// {h} (tilelang package)\n{(cuda_include_dir() / h).read_text().replace('#pragma once', '')}"
+             for h in headers]
+    return "\n".join([*parts, code])
+
+
 def build_tvm(mod: Any, codegen: str, target: Any = None, *, pipeline: str = "default",
               extern_math: Sequence[str] = ()) -> tuple[Any | None, str]:
     """Compile `mod` (IRModule or PrimFunc) with TVM's `codegen` -> (runnable module or None, source text).
@@ -139,6 +154,8 @@ def build_tvm(mod: Any, codegen: str, target: Any = None, *, pipeline: str = "de
         return None, str(lib.inspect_source())
     if codegen in ("cuda", "rocm", "webgpu"):
         device_target = target if target is not None else tvm.target.Target(codegen)
+        if codegen == "cuda":
+            tvm_ffi.register_global_func("tvm_callback_cuda_postproc", cuda_postproc, override=True)
         executable = tvm.compile(mod, target=tvm.target.Target(device_target, host="llvm"), tir_pipeline=pipeline)
         source = str(executable.mod.imports[0].inspect_source())
         device = tvm.device(codegen if codegen != "rocm" else "rocm", 0)
