@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import functools
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -33,6 +33,9 @@ OutIdx = int | Sequence[int] | None
 
 
 def _target_name(target: Any) -> str:
+    """A target as the name `resolve` takes: a dict naming a device as "<kind>:<device>"."""
+    if isinstance(target, Mapping):
+        return f"{target.get('kind')}:{target['device']}" if target.get("device") else str(target.get("kind"))
     return target if isinstance(target, str) else str(target.kind.name)
 
 
