@@ -82,11 +82,10 @@ def _check_device_defaults(model: SpecSet, pass_: Pass, diagnostics: Diagnostics
     """An option's `device_default` names a fact every device has, and one the C++ passes see (`device.NAME`)."""
     device = model.device_backend
     for option in pass_.options:
-        if option.device_default is None or option.location is None:
-            continue
-        lacking = [name for name, facts in (device.devices.items() if device else ())
-                   if option.device_default not in facts]
-        if device is None or lacking or option.device_default.upper() not in DEVICE_FACT_NAMES:
+        if option.device_default is None or option.location is None or device is None:
+            continue  # without a device section, the engines that need one say so
+        lacking = [name for name, facts in device.devices.items() if option.device_default not in facts]
+        if lacking or option.device_default.upper() not in DEVICE_FACT_NAMES:
             diagnostics.error(option.location, f"option '{option.name}': device_default names "
                               f"'{option.device_default}', which is not a device fact of every device"
                               f"{' (' + ', '.join(lacking) + ' lack it)' if lacking else ''} the C++ passes see "
