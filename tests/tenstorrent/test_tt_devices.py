@@ -34,12 +34,12 @@ def test_each_device_record_states_its_facts() -> None:
     default device's constants are n150's, and the roofline's core count is its compute grid."""
     assert (device.DEVICE, device.ARCH) == ("n150", "wormhole_b0") and set(device.DEVICES) >= {"n150", "p150"}
     n150, p150 = device.DEVICES["n150"], device.DEVICES["p150"]
-    assert (n150["arch"], n150["core_grid"], n150["dram_banks"], n150["dram_alignment"]) == ("wormhole_b0", (8, 8),
-                                                                                               12, 32)
-    assert (p150["arch"], p150["core_grid"], p150["dram_banks"], p150["dram_alignment"]) == ("blackhole", (13, 10),
-                                                                                               8, 64)
-    assert p150["clock_hz"] == 1_350_000_000 and n150["clock_hz"] == device.PERF["clock_hz"]
-    assert device.CORE_GRID == n150["core_grid"] and device.L1_BYTES == n150["l1_bytes"]
+    assert (n150.arch, n150.core_grid, n150.dram_banks, n150.dram_alignment, n150.perf) == ("wormhole_b0", (8, 8),
+                                                                                           12, 32, True)
+    assert (p150.arch, p150.core_grid, p150.dram_banks, p150.dram_alignment, p150.perf) == ("blackhole", (13, 10),
+                                                                                           8, 64, False)
+    assert p150.clock_hz == 1_350_000_000 and n150.clock_hz == device.PERF["clock_hz"]
+    assert device.CORE_GRID == n150.core_grid and device.L1_BYTES == n150.l1_bytes
     assert device.PERF["worker_cores"] == 8 * 8
 
 

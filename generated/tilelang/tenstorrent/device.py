@@ -9,18 +9,32 @@ against them; nothing else in the package states them.
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 BACKEND = 'tenstorrent'
 PROFILE = 'ttnn_0_81'
 # The device a plain target compiles for (the default device); the constants below up to PERF are its facts.
 DEVICE = 'n150'
 ARCH = 'wormhole_b0'
-# The facts that differ between devices, by device ("<backend>:<device>" targets one; the tt.plan.json of a kernel
-# names its device and holds these facts).
+
+
+class Device(NamedTuple):
+    """The facts that differ between devices (a record under device.devices of the backend spec)."""
+
+    arch: str
+    core_grid: tuple[int, int]
+    l1_bytes: int
+    clock_hz: int
+    dram_alignment: int
+    l1_alignment: int
+    dram_banks: int
+    perf: bool  # the record has performance facts (PERF is the default device's)
+
+
+# Every device ("<backend>:<device>" targets one; the tt.plan.json of a kernel names its device and holds its facts).
 DEVICES = {
-    'n150': {"arch": 'wormhole_b0', "core_grid": (8, 8), "l1_bytes": 1499136, "clock_hz": 1000000000,
-         "dram_alignment": 32, "l1_alignment": 16, "dram_banks": 12, "perf": True},
-    'p150': {"arch": 'blackhole', "core_grid": (13, 10), "l1_bytes": 1499136, "clock_hz": 1350000000,
-         "dram_alignment": 64, "l1_alignment": 16, "dram_banks": 8, "perf": False},
+    'n150': Device('wormhole_b0', (8, 8), 1499136, 1000000000, 32, 16, 12, True),
+    'p150': Device('blackhole', (13, 10), 1499136, 1350000000, 64, 16, 8, False),
 }
 TILE = (32, 32)
 CORE_GRID = (8, 8)

@@ -92,6 +92,10 @@ class Backend:
         return self.check_device(device) if device else self.default_device
 
 
+# The keys of a target dict: {"kind": "<backend>", "device": "<device>"}.
+TARGET_KIND, TARGET_DEVICE = "kind", "device"
+
+
 def split_device(target: Any) -> tuple[Any, str]:
     """A target naming a device, "<backend>:<device>" or {"kind": "<backend>", "device": "<device>"}, as (backend
     name, device); any other target as (target, "")."""
@@ -101,11 +105,11 @@ def split_device(target: Any) -> tuple[Any, str]:
             raise TargetError(f"target '{target}' names no device after ':'")
         return name, device
     if isinstance(target, Mapping):
-        unknown = sorted(set(target) - {"kind", "device"})
-        if unknown or not isinstance(target.get("kind"), str) or not isinstance(target.get("device", ""), str):
-            raise TargetError(f"a target dict has a string 'kind' (a registered target) and optionally a string "
-                              f"'device', got {dict(target)!r}")
-        return target["kind"], target.get("device", "")
+        kind, device = target.get(TARGET_KIND), target.get(TARGET_DEVICE, "")
+        if set(target) - {TARGET_KIND, TARGET_DEVICE} or not isinstance(kind, str) or not isinstance(device, str):
+            raise TargetError(f"a target dict has a string '{TARGET_KIND}' (a registered target) and optionally a "
+                              f"string '{TARGET_DEVICE}', got {dict(target)!r}")
+        return kind, device
     return target, ""
 
 

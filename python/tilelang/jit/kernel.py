@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 from tvm import tirx
 
-from ..engine.backend import Backend, resolve
+from ..engine.backend import Backend, resolve, split_device
 from ..engine.interface import BackendRuntime, runtime_of
 from ..engine.lower import lower
 from ..engine.param import CompiledArtifact, KernelParam
@@ -35,7 +35,8 @@ OutIdx = int | Sequence[int] | None
 def _target_name(target: Any) -> str:
     """A target as the name `resolve` takes: a dict naming a device as "<kind>:<device>"."""
     if isinstance(target, Mapping):
-        return f"{target.get('kind')}:{target['device']}" if target.get("device") else str(target.get("kind"))
+        kind, device = split_device(target)
+        return f"{kind}:{device}" if device else str(kind)
     return target if isinstance(target, str) else str(target.kind.name)
 
 

@@ -90,8 +90,8 @@ def build_plan(device_mod: tvm.IRModule, params: Sequence[Any], kernel: str) -> 
     name = cpp.current_device()  # the device the passes planned for (tilelang.cpp.device_scope)
     facts = cast(Device, {  # host_api: the profile's, one of the record's enum (cast: a str to the checker)
         DEVICE.NAME: name, DEVICE.PROFILE: profile, DEVICE.HOST_API: intrinsics.PROFILES[profile].host_api,
-        DEVICE.TILE: list(device.TILE), DEVICE.CORE_GRID: list(device.DEVICES[name]["core_grid"]),
-        DEVICE.L1_BYTES: device.DEVICES[name]["l1_bytes"], DEVICE.MAX_CBS: device.MAX_CBS,
+        DEVICE.TILE: list(device.TILE), DEVICE.CORE_GRID: list(device.DEVICES[name].core_grid),
+        DEVICE.L1_BYTES: device.DEVICES[name].l1_bytes, DEVICE.MAX_CBS: device.MAX_CBS,
         DEVICE.MAX_RUNTIME_ARGS: device.MAX_RUNTIME_ARGS})
     return {PLAN.KERNEL: kernel, PLAN.DEVICE: facts, PLAN.CORE_GRID: plan[PLAN.CORE_GRID],
             PLAN.GRID_BLOCKS: plan[PLAN.GRID_BLOCKS], PLAN.PARTITION_MODE: plan[PLAN.PARTITION_MODE],
