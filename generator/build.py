@@ -9,6 +9,7 @@ from typing import Any
 
 from . import ir_nodes
 from .build_pass import build_pass
+from .devices import check_devices, device_records
 from .diagnostics import Diagnostics
 from .expressions import did_you_mean
 from .language import build_language
@@ -211,6 +212,7 @@ def _pipeline(spec: SpecFile) -> Pipeline:
 def _backend(spec: SpecFile) -> Backend:
     data = spec.data
     target = data["target"]
+    default_device, devices = device_records(data)
     return Backend(
         name=data["name"],
         doc=data["doc"],
@@ -231,7 +233,9 @@ def _backend(spec: SpecFile) -> Backend:
             for name, p in sorted(data.get("api_profiles", {}).items())
         ),
         profile=data.get("api_profile", ""),
-        device=dict(data.get("device", {})),
+        device=devices.get(default_device, {}),
+        devices=devices,
+        default_device=default_device,
         source=spec.path,
         location=spec.at(("name",)),
         pipeline_location=spec.at(("pipeline",)),
@@ -316,6 +320,7 @@ def build_model(specs: list[tuple[str, SpecFile]], diagnostics: Diagnostics) -> 
         elif kind == "backend":
             backends.append(_backend(spec))
             _check_device(spec, diagnostics)
+            check_devices(spec, diagnostics)
         elif kind == "language":
             languages.append(build_language(spec))
         elif kind == "op_map":

@@ -73,7 +73,7 @@ def _option(spec: SpecFile, name: str, raw: dict[str, Any], diagnostics: Diagnos
     wrong = set()
     length, minimum = raw.get("length"), raw.get("minimum")
     for key, applies in (("length", kind == "int_list"), ("minimum", kind in ("int", "float", "int_list")),
-                         ("at_most", kind in ("int", "int_list"))):
+                         ("at_most", kind in ("int", "int_list")), ("device_default", kind in ("int", "int_list"))):
         if key in raw and not applies:
             diagnostics.error(spec.at(where + (key,)), f"option '{name}': '{key}' does not apply to a {kind} option")
     for path, value, what in checked:
@@ -87,8 +87,11 @@ def _option(spec: SpecFile, name: str, raw: dict[str, Any], diagnostics: Diagnos
     if kind == "float":  # the engines compute with a double, however the spec wrote the number
         default = _as_float(default)
         choices = [_as_float(c) for c in choices]
+    if "device_default" in raw and "default" in raw:
+        diagnostics.error(spec.at(where + ("device_default",)), f"option '{name}': give either 'default' or "
+                          "'device_default' (the selected device's fact), not both")
     return Option(name, kind, default, tuple(choices), raw["doc"], length, minimum, raw.get("at_most"),
-                  spec.at(where + (("default",) if "default" in raw else ())))
+                  spec.at(where + (("default",) if "default" in raw else ())), raw.get("device_default"))
 
 
 def _as_float(value: Any) -> Any:

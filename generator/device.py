@@ -1,12 +1,13 @@
 """The `device` namespace spec expressions see: each fact's name, its C++ value and why it is there.
 
-The facts come from the `device` section (and profiles) of the one backend spec that has one; this table is the
-one statement of which names exist, so generated/cpp/device.cc renders from it and the build checks every
-`device.<NAME>` of a pass spec against it.
+The facts come from the `device` section (and profiles) of the one backend spec that has one, one set per device
+(the shared facts and the device's record); this table is the one statement of which names exist, so
+generated/cpp/device.cc renders from it and the build checks every `device.<NAME>` of a pass spec against it.
 """
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable
 from typing import Any
 
@@ -49,6 +50,8 @@ def _dst_tiles(b: Backend) -> str:
 # NAME -> (C++ value for the device backend, comment above it or "").
 DEVICE_FACTS: dict[str, tuple[Callable[[Backend], str], str]] = {
     "BACKEND": (lambda b: f"str({cpp_string(b.name)})", ""),
+    "DEVICE": (lambda b: f"str({cpp_string(b.device['name'])})", "The device's name (a key of device.devices)."),
+    "ARCH": (lambda b: f"str({cpp_string(b.device['arch'])})", ""),
     "PROFILE": (lambda b: "str(profile().c_str())", ""),
     "ACCESSOR_CT_ARGS": (lambda b: "num(accessor_compile_time_args())", ""),
     "TILE": (lambda b: _pair(b.device["tile"]), ""),
@@ -65,6 +68,8 @@ DEVICE_FACTS: dict[str, tuple[Callable[[Backend], str], str]] = {
 DEVICE_FACT_NAMES = tuple(DEVICE_FACTS)
 
 
-def device_facts(backend: Backend) -> tuple[tuple[str, str, str], ...]:
-    """(NAME, C++ value, comment) of every fact, in the table's order."""
-    return tuple((name, value(backend), comment) for name, (value, comment) in DEVICE_FACTS.items())
+def device_facts(backend: Backend, device: str = "") -> tuple[tuple[str, str, str], ...]:
+    """(NAME, C++ value, comment) of every fact of `device` (default: the backend's default device), in the table's
+    order."""
+    viewed = dataclasses.replace(backend, device=backend.devices[device]) if device else backend
+    return tuple((name, value(viewed), comment) for name, (value, comment) in DEVICE_FACTS.items())

@@ -220,6 +220,7 @@ class Option:
     minimum: int | float | None = None  # int, float, int_list: the smallest value (of each item)
     at_most: str | None = None  # int, int_list: the device fact no value exceeds (item by item)
     location: Location | None = None  # of the option's default (or its name): where a default error points
+    device_default: str | None = None  # int, int_list: the device fact (a device section key) that is the default
 
 
 @dataclass(frozen=True)
@@ -286,7 +287,7 @@ class Backend:
     runs_on: str
     profiles: tuple[Profile, ...]
     profile: str
-    device: dict[str, Any]  # hardware facts (Tenstorrent); {} when the backend declares none
+    device: dict[str, Any]  # hardware facts of the default device (Tenstorrent); {} when the backend declares none
     source: str
     location: Location
     pipeline_location: Location
@@ -296,6 +297,9 @@ class Backend:
     extern_math: tuple[str, ...] = ()
     unsupported_tile_ops: tuple[tuple[str, str], ...] = ()  # (tile primitive, why the backend refuses it)
     runtime: str = DEFAULT_RUNTIME  # the module implementing the runtime backend interface
+    # Every device by name: the shared facts of the device section merged with its record (generator/devices.py).
+    devices: dict[str, dict[str, Any]] = field(default_factory=dict)
+    default_device: str = ""  # the device a plain target compiles for
 
 
 @dataclass(frozen=True)

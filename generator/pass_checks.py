@@ -8,6 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from .build_pass import option_value_error
+from .device import DEVICE_FACT_NAMES
 from .diagnostics import Diagnostics, Location
 from .expressions import did_you_mean
 from .model import CONTEXT_VALUES, Pass, Pipeline, PipelineStep, SpecSet
@@ -77,10 +78,25 @@ def _check_option_bounds(model: SpecSet, pass_: Pass, diagnostics: Diagnostics) 
                               f"lower the default or correct the device record")
 
 
+def _check_device_defaults(model: SpecSet, pass_: Pass, diagnostics: Diagnostics) -> None:
+    """An option's `device_default` names a fact every device has, and one the C++ passes see (`device.NAME`)."""
+    device = model.device_backend
+    for option in pass_.options:
+        if option.device_default is None or option.location is None or device is None:
+            continue  # without a device section, the engines that need one say so
+        lacking = [name for name, facts in device.devices.items() if option.device_default not in facts]
+        if lacking or option.device_default.upper() not in DEVICE_FACT_NAMES:
+            diagnostics.error(option.location, f"option '{option.name}': device_default names "
+                              f"'{option.device_default}', which is not a device fact of every device"
+                              f"{' (' + ', '.join(lacking) + ' lack it)' if lacking else ''} the C++ passes see "
+                              f"(generator/device.py: {', '.join(n.lower() for n in DEVICE_FACT_NAMES)})")
+
+
 def check_passes(model: SpecSet, diagnostics: Diagnostics) -> None:
     _check_device_facts(model, diagnostics)
     for pass_ in model.passes:
         _check_option_bounds(model, pass_, diagnostics)
+        _check_device_defaults(model, pass_, diagnostics)
     passes = {p.name: p for p in model.passes}
     for pass_ in model.passes:
         _check_rules(pass_, diagnostics)

@@ -125,7 +125,8 @@ _OPTION_ANNOTATIONS = {"int": "int", "bool": "bool", "string": "str", "float": "
 def _pass_signature(p: Pass) -> str:
     """Context values (such as the target) first, then the typed options with their spec defaults."""
     parts = [f"{name}: Any" for name in p.context_args]
-    parts += [f"{o.name}: {_OPTION_ANNOTATIONS[o.type]} = "
+    parts += [f"{o.name}: {_OPTION_ANNOTATIONS[o.type]} | None = None" if o.device_default else
+              f"{o.name}: {_OPTION_ANNOTATIONS[o.type]} = "
               f"{naming.py_value(tuple(o.default) if isinstance(o.default, list) else o.default)}"
               for o in p.options]
     return ", ".join(parts)

@@ -11,26 +11,33 @@
 
 namespace tl {
 
-const Dict& device() {
-  static const Dict& facts = *new Dict(dict({
-      {str("BACKEND"), str("tenstorrent")},
-      {str("PROFILE"), str(profile().c_str())},
-      {str("ACCESSOR_CT_ARGS"), num(accessor_compile_time_args())},
-      {str("TILE"), list({num(32), num(32)})},
-      {str("CORE_GRID"), list({num(8), num(8)})},
-      {str("L1_BYTES"), num(1499136)},
-      {str("MAX_CBS"), num(32)},
-      {str("MAX_RUNTIME_ARGS"), num(341)},
-      // DST tiles of one section by accumulation width in bits.
-      {str("DST_TILES"), dict({{num(16), num(8)}, {num(32), num(4)}})},
-      // CB index ranges (first, last) by class.
-      {str("CB_RANGES"), dict({
+namespace {
+
+// The facts of each device (the shared facts of the device section and the device's record), by name.
+const std::vector<std::pair<std::string, const Dict*>>& devices() {
+  static const auto* all = new std::vector<std::pair<std::string, const Dict*>>{
+      {"n150", new Dict(dict({
+          {str("BACKEND"), str("tenstorrent")},
+          // The device's name (a key of device.devices).
+          {str("DEVICE"), str("n150")},
+          {str("ARCH"), str("wormhole_b0")},
+          {str("PROFILE"), str(profile().c_str())},
+          {str("ACCESSOR_CT_ARGS"), num(accessor_compile_time_args())},
+          {str("TILE"), list({num(32), num(32)})},
+          {str("CORE_GRID"), list({num(8), num(8)})},
+          {str("L1_BYTES"), num(1499136)},
+          {str("MAX_CBS"), num(32)},
+          {str("MAX_RUNTIME_ARGS"), num(341)},
+          // DST tiles of one section by accumulation width in bits.
+          {str("DST_TILES"), dict({{num(16), num(8)}, {num(32), num(4)}})},
+          // CB index ranges (first, last) by class.
+          {str("CB_RANGES"), dict({
           {str("input"), list({num(0), num(15)})},
           {str("output"), list({num(16), num(23)})},
           {str("intermediate"), list({num(24), num(31)})},
       })},
-      // TVM dtype -> (tt::DataFormat, bytes per element, tt::DataFormat value).
-      {str("DATA_FORMATS"), dict({
+          // TVM dtype -> (tt::DataFormat, bytes per element, tt::DataFormat value).
+          {str("DATA_FORMATS"), dict({
           {str("bfloat16"), list({str("Float16_b"), num(2), num(5)})},
           {str("bool"), list({str("UInt8"), num(1), num(30)})},
           {str("float16"), list({str("Float16"), num(2), num(1)})},
@@ -41,10 +48,58 @@ const Dict& device() {
           {str("uint32"), list({str("UInt32"), num(4), num(24)})},
           {str("uint8"), list({str("UInt8"), num(1), num(30)})},
       })},
-      {str("KERNEL_PROCESSORS"), dict({{str("reader"), str("RISCV_1")}, {str("writer"), str("RISCV_0")}})},
-      {str("MATH_FIDELITY"), str("HiFi4")},
-  }));  // never destroyed: TVM objects must not be freed after the runtime at exit
-  return facts;
+          {str("KERNEL_PROCESSORS"), dict({{str("reader"), str("RISCV_1")}, {str("writer"), str("RISCV_0")}})},
+          {str("MATH_FIDELITY"), str("HiFi4")},
+      }))},
+      {"p150", new Dict(dict({
+          {str("BACKEND"), str("tenstorrent")},
+          // The device's name (a key of device.devices).
+          {str("DEVICE"), str("p150")},
+          {str("ARCH"), str("blackhole")},
+          {str("PROFILE"), str(profile().c_str())},
+          {str("ACCESSOR_CT_ARGS"), num(accessor_compile_time_args())},
+          {str("TILE"), list({num(32), num(32)})},
+          {str("CORE_GRID"), list({num(13), num(10)})},
+          {str("L1_BYTES"), num(1499136)},
+          {str("MAX_CBS"), num(32)},
+          {str("MAX_RUNTIME_ARGS"), num(341)},
+          // DST tiles of one section by accumulation width in bits.
+          {str("DST_TILES"), dict({{num(16), num(8)}, {num(32), num(4)}})},
+          // CB index ranges (first, last) by class.
+          {str("CB_RANGES"), dict({
+          {str("input"), list({num(0), num(15)})},
+          {str("output"), list({num(16), num(23)})},
+          {str("intermediate"), list({num(24), num(31)})},
+      })},
+          // TVM dtype -> (tt::DataFormat, bytes per element, tt::DataFormat value).
+          {str("DATA_FORMATS"), dict({
+          {str("bfloat16"), list({str("Float16_b"), num(2), num(5)})},
+          {str("bool"), list({str("UInt8"), num(1), num(30)})},
+          {str("float16"), list({str("Float16"), num(2), num(1)})},
+          {str("float32"), list({str("Float32"), num(4), num(0)})},
+          {str("int32"), list({str("Int32"), num(4), num(8)})},
+          {str("int8"), list({str("UInt8"), num(1), num(30)})},
+          {str("uint16"), list({str("UInt16"), num(2), num(9)})},
+          {str("uint32"), list({str("UInt32"), num(4), num(24)})},
+          {str("uint8"), list({str("UInt8"), num(1), num(30)})},
+      })},
+          {str("KERNEL_PROCESSORS"), dict({{str("reader"), str("RISCV_1")}, {str("writer"), str("RISCV_0")}})},
+          {str("MATH_FIDELITY"), str("HiFi4")},
+      }))},
+  };  // never destroyed: TVM objects must not be freed after the runtime at exit
+  return *all;
+}
+
+// The device this thread's passes plan for (tl.SetDevice; tilelang.cpp.device_scope), the spec's default first.
+thread_local std::string current_device = "n150";
+
+}  // namespace
+
+const Dict& device() {
+  for (const auto& [name, facts] : devices()) {
+    if (name == current_device) return *facts;
+  }
+  internal_error("no device " + current_device);
 }
 
 int64_t dst_capacity(bool fp32_acc) {
@@ -85,8 +140,25 @@ int64_t accessor_compile_time_args() {
   internal_error("no API profile " + profile());
 }
 
+// Selects the device the passes plan for on this thread; a name the spec lacks is an error listing its devices.
+static void set_device(const String& name) {
+  std::string known;
+  for (const auto& [device, facts] : devices()) {
+    if (device == std::string(name)) {
+      current_device = device;
+      return;
+    }
+    known += (known.empty() ? "" : ", ") + device;
+  }
+  fail("device '" + std::string(name) + "' is not a device of the tenstorrent backend (specs/backends/tenstorrent.yaml: " +
+       known + ")");
+}
+
 TVM_FFI_STATIC_INIT_BLOCK() {
-  tvm::ffi::reflection::GlobalDef().def("tl.tt.ApiProfile", []() { return String(profile()); });
+  tvm::ffi::reflection::GlobalDef()
+      .def("tl.tt.ApiProfile", []() { return String(profile()); })
+      .def("tl.Device", []() { return String(current_device); })
+      .def("tl.SetDevice", set_device);
 }
 
 }  // namespace tl

@@ -9,7 +9,12 @@
 
 namespace tl::passes::PartitionTTWork {
 
-static Any make(const Dict& options) {
+static Any make(const Dict& given) {
+  Dict options = given;
+  // core_grid not given: the device's core_grid (the device compiled for, tl.SetDevice).
+  if (!options.count(String("core_grid")) || is_none(options.at(String("core_grid")))) {
+    options.Set(String("core_grid"), attr(device(), "CORE_GRID"));
+  }
   return sequential(list({
       engines::partition("PartitionTTWork", options, tl::engines::PartitionParams{tl::Checks{
             tl::Check{[](const tl::Ctx& c) -> tl::Any { return tl::fn::and_({tl::fn::ge(c.get("cores_x"), tl::num(1)), tl::fn::ge(c.get("cores_y"), tl::num(1)), tl::fn::le(c.get("cores_x"), tl::item(tl::attr(tl::Any(tl::device()), "CORE_GRID"), tl::num(0))), tl::fn::le(c.get("cores_y"), tl::item(tl::attr(tl::Any(tl::device()), "CORE_GRID"), tl::num(1)))}); },

@@ -62,7 +62,7 @@ PASS_OPTIONS: dict[str, dict[str, dict[str, Any]]] = {
     'LowerThreadAllreduce': {},
     'LowerTileOpsToLoops': {},
     'LowerTileOpsToTT': {},
-    'PartitionTTWork': {'core_grid': {"type": 'int_list', "default": [8, 8], "choices": [], "length": 2, "minimum": 1}, 'mode': {"type": 'string', "default": 'auto', "choices": ['auto', 'global', 'shard', 'zigzag'], "length": None, "minimum": None}},
+    'PartitionTTWork': {'core_grid': {"type": 'int_list', "default": None, "choices": [], "length": 2, "minimum": 1, "device_default": 'core_grid'}, 'mode': {"type": 'string', "default": 'auto', "choices": ['auto', 'global', 'shard', 'zigzag'], "length": None, "minimum": None}},
     'PlanTTAtomicOrder': {},
     'PlanTTDst': {},
     'PlanTTMulticast': {'enabled': {"type": 'bool', "default": True, "choices": [], "length": None, "minimum": None}},

@@ -87,7 +87,7 @@ BACKENDS: dict[str, Backend] = {
         spec='specs/backends/tenstorrent.yaml',
         target_kind='ext_dev',
         target_keys=('tenstorrent',),
-        target_attrs=(('model', 'wormhole_b0'),),
+        target_attrs=(),
         target_host='',
         codegen='metalium',
         runs_on='emulator',
@@ -97,6 +97,8 @@ BACKENDS: dict[str, Backend] = {
         lowers=True,
         pipeline='optimize_tenstorrent',
         runtime='tilelang.tenstorrent.runtime',
+        devices=(('n150', 'wormhole_b0'), ('p150', 'blackhole'), ),
+        default_device='n150',
     ),
     'webgpu': Backend(
         name='webgpu',

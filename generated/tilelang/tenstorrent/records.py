@@ -15,6 +15,7 @@ from typing import Final, Literal, NotRequired, TypeAlias, TypedDict
 
 # device: Device facts of the backend spec and the API profile.
 Device = TypedDict('Device', {
+    'name': str,
     'profile': str,
     'host_api': Literal['mesh', 'device'],
     'tile': list[int],
@@ -322,6 +323,7 @@ class PLAN:
 class DEVICE:
     """The keys of a device record: Device facts of the backend spec and the API profile."""
 
+    NAME: Final = 'name'
     PROFILE: Final = 'profile'
     HOST_API: Final = 'host_api'
     TILE: Final = 'tile'
@@ -676,6 +678,7 @@ Report = TypedDict('Report', {
     'error': str | None,
     'dump': str | None,
     'profile': str,
+    'device': str,
     'programs': int,
     'run_seconds': float,
     'cores': list[CoreCounters],
@@ -699,6 +702,7 @@ class REPORT:
     ERROR: Final = 'error'
     DUMP: Final = 'dump'
     PROFILE: Final = 'profile'
+    DEVICE: Final = 'device'
     PROGRAMS: Final = 'programs'
     RUN_SECONDS: Final = 'run_seconds'
     CORES: Final = 'cores'
@@ -777,7 +781,7 @@ class MODELLED_COUNTERS:
 # Record name -> its field names, in document order (for checks that read other sources).
 RECORD_FIELDS: dict[str, tuple[str, ...]] = {
     'plan': ('kernel', 'device', 'core_grid', 'grid_blocks', 'partition_mode', 'core_ranges', 'work_partition', 'tensors', 'cbs', 'kernels', 'semaphores', ),
-    'device': ('profile', 'host_api', 'tile', 'core_grid', 'l1_bytes', 'max_cbs', 'max_runtime_args', ),
+    'device': ('name', 'profile', 'host_api', 'tile', 'core_grid', 'l1_bytes', 'max_cbs', 'max_runtime_args', ),
     'work_item': ('core', 'start', 'count', 'stride', 'z', 'row0', 'col0', 'rows', 'cols', ),
     'tensor': ('name', 'parameter', 'shape', 'padded_shape', 'blocks', 'pad_value', 'dtype', 'data_format', 'page_bytes', 'pages', 'page_layout', 'role', 'constant', ),
     'tensor_constant': ('value', 'rows', 'mask', 'index', ),
@@ -801,7 +805,7 @@ RECORD_FIELDS: dict[str, tuple[str, ...]] = {
     'host_mask': ('p', 'q', 'first', 'step', 'on_true', 'on_false', 'on_true_bits', 'on_false_bits', ),
     'ttnn_tensor': ('name', 'parameter', 'shape', 'padded_shape', 'blocks', 'pad_value', 'dtype', 'data_format', 'page_bytes', 'pages', 'page_layout', 'role', 'constant', 'rows', 'cols', 'layout', 'pad', 'ttnn', 'host_dtype', ),
     'ttnn_cb': ('index', 'stream', 'shares', 'buffer', 'buffer_dtype', 'class', 'dtype', 'data_format', 'page_bytes', 'block_pages', 'depth', 'producer', 'consumer', 'ttnn', ),
-    'report': ('status', 'error', 'dump', 'profile', 'programs', 'run_seconds', 'cores', 'total', 'kernels', 'stdout', 'execution_backend', ),
+    'report': ('status', 'error', 'dump', 'profile', 'device', 'programs', 'run_seconds', 'cores', 'total', 'kernels', 'stdout', 'execution_backend', ),
     'counters': ('dram_bytes_read', 'dram_bytes_written', 'noc_reads', 'noc_writes', 'read_barriers', 'write_barriers', 'matmul_tiles', 'eltwise_tiles', 'sfpu_tiles', 'copy_tiles', 'pack_tiles', 'cb_pushes', 'cb_pops', 'cb_pages_pushed', 'noc_multicast_writes', 'noc_multicast_bytes', 'noc_multicast_linked_bytes', 'semaphore_incs', 'semaphore_multicasts', 'semaphore_waits', ),
     'core_counters': ('dram_bytes_read', 'dram_bytes_written', 'noc_reads', 'noc_writes', 'read_barriers', 'write_barriers', 'matmul_tiles', 'eltwise_tiles', 'sfpu_tiles', 'copy_tiles', 'pack_tiles', 'cb_pushes', 'cb_pops', 'cb_pages_pushed', 'noc_multicast_writes', 'noc_multicast_bytes', 'noc_multicast_linked_bytes', 'semaphore_incs', 'semaphore_multicasts', 'semaphore_waits', 'core', ),
     'kernel_build': ('path', 'compile_seconds', 'cached', ),

@@ -15,9 +15,11 @@ silent mismatch between the Python wrappers and the C++ passes. Loading the pass
 
 from __future__ import annotations
 
+import contextlib
 import ctypes
 import hashlib
 import threading
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -144,3 +146,23 @@ def call(name: str, *args: Any) -> Any:
     """Call a global function the C++ library registers."""
     load()
     return tvm_ffi.get_global_func(name)(*args)
+
+
+@contextlib.contextmanager
+def device_scope(device: str) -> Iterator[None]:
+    """The C++ passes plan for `device` (one of the device backend's devices; their `device` facts are its) inside
+    the block, on this thread; "" leaves the device as it is."""
+    if not device:
+        yield
+        return
+    previous = str(call("tl.Device"))
+    call("tl.SetDevice", device)
+    try:
+        yield
+    finally:
+        call("tl.SetDevice", previous)
+
+
+def current_device() -> str:
+    """The device the C++ passes plan for on this thread (the device backend's default outside a device_scope)."""
+    return str(call("tl.Device"))

@@ -39,6 +39,9 @@ class Backend:
     extern_math: tuple[str, ...] = ()  # tirx math ops lowered to C library calls (exp2 -> exp2f / exp2)
     unsupported_tile_ops: tuple[tuple[str, str], ...] = ()  # (tile primitive, why this backend refuses it)
     runtime: str = ""  # the module whose RUNTIME implements the runtime backend interface (engine/interface.py)
+    # (name, architecture) of each device of the spec's device section ("<backend>:<device>" targets one).
+    devices: tuple[tuple[str, str], ...] = ()
+    default_device: str = ""  # the device a plain "<backend>" target compiles for
 
     @property
     def module_name(self) -> str:
@@ -51,12 +54,16 @@ class Backend:
         """The backend's implementation of the runtime interface (`RUNTIME` of its spec's `runtime` module)."""
         return importlib.import_module(self.runtime).RUNTIME
 
-    def make_target(self, host: Any = None) -> tvm.target.Target:
+    def make_target(self, host: Any = None, device: str = "") -> tvm.target.Target:
+        """The backend's tvm Target; for a backend with devices its `model` is the architecture of `device` (else of
+        the default device)."""
         config: dict[str, Any] = {"kind": self.target_kind}
         if self.target_keys:
             config["keys"] = list(self.target_keys)
         for key, value in self.target_attrs:  # TVM's spellings (opt-level), lists for Array attributes (mattr)
             config[key] = [_resolve_attr(v) for v in value] if isinstance(value, tuple) else _resolve_attr(value)
+        if self.devices:
+            config["model"] = dict(self.devices)[self.check_device(device or self.default_device)]
         host = host if host is not None else (self.target_host or None)
         if isinstance(host, str) and host == "llvm":
             host = _host_llvm()
@@ -65,6 +72,45 @@ class Backend:
         except ValueError as exc:  # an attribute the target kind lacks, or a value of another type
             reason = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
             raise TargetError(f"backend '{self.name}': TVM rejects the target of {self.spec}: {reason}") from None
+
+
+    def check_device(self, device: str) -> str:
+        """`device` when it is one of the backend's devices, else a TargetError listing them."""
+        names = [name for name, _ in self.devices]
+        if device not in names:
+            known = ", ".join(names) if names else "none: it has no device section"
+            raise TargetError(f"target '{self.name}' has no device '{device}' (devices of {self.spec}: {known})")
+        return device
+
+    def device_of(self, target: Any) -> str:
+        """The device a target of this backend compiles for ("" for a backend without devices): the one a target
+        string or dict names ("<backend>:<device>"), else the default device (a tvm Target names an architecture,
+        `model`, not a device)."""
+        if not self.devices:
+            return ""
+        device = "" if isinstance(target, tvm.target.Target) else split_device(target)[1]
+        return self.check_device(device) if device else self.default_device
+
+
+# The keys of a target dict: {"kind": "<backend>", "device": "<device>"}.
+TARGET_KIND, TARGET_DEVICE = "kind", "device"
+
+
+def split_device(target: Any) -> tuple[Any, str]:
+    """A target naming a device, "<backend>:<device>" or {"kind": "<backend>", "device": "<device>"}, as (backend
+    name, device); any other target as (target, "")."""
+    if isinstance(target, str) and ":" in target:
+        name, _, device = target.partition(":")
+        if not device:
+            raise TargetError(f"target '{target}' names no device after ':'")
+        return name, device
+    if isinstance(target, Mapping):
+        kind, device = target.get(TARGET_KIND), target.get(TARGET_DEVICE, "")
+        if set(target) - {TARGET_KIND, TARGET_DEVICE} or not isinstance(kind, str) or not isinstance(device, str):
+            raise TargetError(f"a target dict has a string '{TARGET_KIND}' (a registered target) and optionally a "
+                              f"string '{TARGET_DEVICE}', got {dict(target)!r}")
+        return kind, device
+    return target, ""
 
 
 def _host_llvm() -> tvm.target.Target:
@@ -79,8 +125,12 @@ def _resolve_attr(value: Any) -> Any:
 
 
 def resolve(target: Any, backends: Mapping[str, Backend]) -> Backend:
-    """The backend for a target name or a tvm Target; unknown targets list the registered ones."""
-    backend = _match(target, backends)
+    """The backend for a target name, a tvm Target, or a target naming a device ("<backend>:<device>",
+    {"kind": ..., "device": ...}); unknown targets list the registered ones, unknown devices the backend's."""
+    name, device = split_device(target)
+    backend = _match(name, backends)
+    if device:
+        backend.check_device(device)
     if not backend.lowers:
         raise TargetError(f"target '{backend.name}' is registered but has no lowering pipeline yet "
                           f"({backend.spec})")
@@ -103,5 +153,6 @@ def _match(target: Any, backends: Mapping[str, Backend]) -> Backend:
                 return backends[name]
         raise TargetError(f"no backend for target kind '{target.kind.name}' (keys {keys}); "
                           f"registered targets: {registered}")
-    raise TargetError(f"target must be a name or a tvm.target.Target, got {type(target).__name__}; "
+    raise TargetError(f"target must be a name, a {{'kind': ..., 'device': ...}} dict or a tvm.target.Target, got "
+                      f"{type(target).__name__}; "
                       f"registered targets: {registered}")

@@ -7,7 +7,7 @@ from typing import Any
 import tvm
 
 from ..errors import TileLangError
-from .backend import resolve
+from .backend import resolve, split_device
 from .lowering import kernel_params
 from .param import CompiledArtifact
 from .registry import BACKENDS
@@ -23,14 +23,17 @@ def resolve_target(target: Any) -> Any:
 
 def lower(func_or_mod: Any, target: Any = "auto", target_host: Any = None, *, runtime_only: bool = False,
           enable_host_codegen: bool = True, enable_device_compile: bool = True) -> CompiledArtifact:
-    """Lower a TileLang kernel for `target` (a registered name or a tvm Target; "auto": the current
-    `with tvm.target.Target(...)` scope's, else llvm) and generate its code."""
+    """Lower a TileLang kernel for `target` (a registered name, "<name>:<device>", {"kind": name, "device":
+    device}, or a tvm Target; "auto": the current `with tvm.target.Target(...)` scope's, else llvm) and generate its
+    code."""
     _check_no_empty_buffers(func_or_mod)
     target = resolve_target(target)
     backend = resolve(target, BACKENDS)
+    device = split_device(target)[1]  # "<backend>:<device>" or {"kind": ..., "device": ...}
     module = backend.load()
     result: CompiledArtifact = module.lower(
-        func_or_mod, target=target if not isinstance(target, str) else backend.name, target_host=target_host,
+        func_or_mod, target=(f"{backend.name}:{device}" if device else backend.name) if isinstance(target, (str, dict))
+        else target, target_host=target_host,
         runtime_only=runtime_only, enable_host_codegen=enable_host_codegen,
         enable_device_compile=enable_device_compile)
     return result

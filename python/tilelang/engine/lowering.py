@@ -14,6 +14,7 @@ import tvm_ffi
 from tvm import tirx
 from tvm.tirx import is_buffer_var
 
+from ..cpp import device_scope
 from ..errors import TileLangError
 from .backend import Backend, TargetError
 from .interface import runtime_of
@@ -73,14 +74,17 @@ def lower_phases(backend: Backend, func_or_mod: Any, target: Any, target_host: A
     mod, entry = as_module(func_or_mod)
     params = kernel_params(mod[entry])
     refuse_unsupported_tile_ops(backend, mod[entry], entry)
-    tvm_target = target if isinstance(target, tvm.target.Target) else backend.make_target(target_host)
-    with tvm_target:
-        mod = legalize(mod, tvm_target)
-        mod = optimize(mod, tvm_target)
-    device_mod, host_mod = split(mod)
-    rt_mod, source = None, ""
-    if enable_device_compile:
-        rt_mod, source = build(backend, device_mod, tvm_target, params=params, entry=entry)
+    device = backend.device_of(target)  # "" without devices; a target string may name one ("tenstorrent:p150")
+    tvm_target = target if isinstance(target, tvm.target.Target) else backend.make_target(target_host, device)
+    # The passes, the split and the code generator plan for the device (a backend with devices).
+    with device_scope(device):
+        with tvm_target:
+            mod = legalize(mod, tvm_target)
+            mod = optimize(mod, tvm_target)
+        device_mod, host_mod = split(mod)
+        rt_mod, source = None, ""
+        if enable_device_compile:
+            rt_mod, source = build(backend, device_mod, tvm_target, params=params, entry=entry)
     if runtime_only:
         device_mod = host_mod = None
     elif not enable_host_codegen:

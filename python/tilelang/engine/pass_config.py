@@ -33,6 +33,8 @@ def check_option(name: str, option: str, value: Any, key: str | None = None) -> 
         raise TileLangError(f"{where}: pass {name} has no option '{option}' "
                             f"(options: {', '.join(options) or 'none'})")
     spec = options[option]
+    if value is None and spec.get("device_default"):
+        return  # the device's fact (filled in when the pass is constructed)
     kinds = _TYPES[spec["type"]]
     items = list(value) if spec["type"] == "int_list" and isinstance(value, (list, tuple)) else [value]
     numbers = spec["type"] in ("int", "float", "int_list")

@@ -12,13 +12,13 @@ from __future__ import annotations
 
 import functools
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import numpy as np
 from tvm import tirx
 
-from ..engine.backend import Backend, resolve
+from ..engine.backend import Backend, resolve, split_device
 from ..engine.interface import BackendRuntime, runtime_of
 from ..engine.lower import lower
 from ..engine.param import CompiledArtifact, KernelParam
@@ -33,6 +33,10 @@ OutIdx = int | Sequence[int] | None
 
 
 def _target_name(target: Any) -> str:
+    """A target as the name `resolve` takes: a dict naming a device as "<kind>:<device>"."""
+    if isinstance(target, Mapping):
+        kind, device = split_device(target)
+        return f"{kind}:{device}" if device else str(kind)
     return target if isinstance(target, str) else str(target.kind.name)
 
 

@@ -87,10 +87,12 @@ def build_plan(device_mod: tvm.IRModule, params: Sequence[Any], kernel: str) -> 
             entry[DM_KERNEL.PROCESSOR] = device.KERNEL_PROCESSORS[role]
         kernels[role] = entry
     profile = plan[PLAN.DEVICE][DEVICE.PROFILE]
+    name = cpp.current_device()  # the device the passes planned for (tilelang.cpp.device_scope)
     facts = cast(Device, {  # host_api: the profile's, one of the record's enum (cast: a str to the checker)
-        DEVICE.PROFILE: profile, DEVICE.HOST_API: intrinsics.PROFILES[profile].host_api,
-        DEVICE.TILE: list(device.TILE), DEVICE.CORE_GRID: list(device.CORE_GRID), DEVICE.L1_BYTES: device.L1_BYTES,
-        DEVICE.MAX_CBS: device.MAX_CBS, DEVICE.MAX_RUNTIME_ARGS: device.MAX_RUNTIME_ARGS})
+        DEVICE.NAME: name, DEVICE.PROFILE: profile, DEVICE.HOST_API: intrinsics.PROFILES[profile].host_api,
+        DEVICE.TILE: list(device.TILE), DEVICE.CORE_GRID: list(device.DEVICES[name].core_grid),
+        DEVICE.L1_BYTES: device.DEVICES[name].l1_bytes, DEVICE.MAX_CBS: device.MAX_CBS,
+        DEVICE.MAX_RUNTIME_ARGS: device.MAX_RUNTIME_ARGS})
     return {PLAN.KERNEL: kernel, PLAN.DEVICE: facts, PLAN.CORE_GRID: plan[PLAN.CORE_GRID],
             PLAN.GRID_BLOCKS: plan[PLAN.GRID_BLOCKS], PLAN.PARTITION_MODE: plan[PLAN.PARTITION_MODE],
             PLAN.CORE_RANGES: plan[PLAN.CORE_RANGES], PLAN.WORK_PARTITION: plan[PLAN.WORK_PARTITION],
@@ -267,7 +269,8 @@ class MetaliumProgram:
             profile = self.plan[PLAN.DEVICE][DEVICE.PROFILE]
             with emulator.host_program(kernel_dir / "main.cpp", profile) as exe:
                 report = emulator.run(exe, [str(kernel_dir), str(data)], profile,
-                                      report=kernel_dir / "tt.report.json", timeout=timeout)
+                                      report=kernel_dir / "tt.report.json", timeout=timeout,
+                                      env={"TT_EMU_DEVICE": self.plan[PLAN.DEVICE][DEVICE.NAME]})
             for t in self.plan[PLAN.TENSORS]:
                 if t[TENSOR.ROLE] in ("output", "inout"):
                     target = arrays[t[TENSOR.PARAMETER]]

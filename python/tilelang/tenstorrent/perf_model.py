@@ -46,6 +46,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
+from ..errors import TileLangError
 from . import device
 from .records import (
     CB,
@@ -252,6 +253,11 @@ def estimate(plan: Mapping[str, Any], report: Mapping[str, Any], perf: Mapping[s
     """Model a kernel run: `plan` is tt.plan.json, `report` the emulator's report (its `cores` counters), `perf`
     the device's performance facts (default: device.PERF). `fidelity` models the same counters at another math
     fidelity than the plan's (the counters do not depend on it, only the tile-matmul rate does)."""
+    name = plan.get(PLAN.DEVICE, {}).get(DEVICE.NAME, device.DEVICE)
+    if perf is None and name != device.DEVICE:  # device.PERF is the default device's record
+        raise TileLangError(f"kernel '{plan.get(PLAN.KERNEL)}' was compiled for device '{name}'; the performance "
+                            f"model has facts for {device.DEVICE} only (specs/backends/tenstorrent.yaml: "
+                            f"device.devices.{name} has no perf record)")
     default: Mapping[str, Any] = device.PERF
     perf = perf if perf is not None else default
     measured = perf["measured"]

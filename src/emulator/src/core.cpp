@@ -268,25 +268,29 @@ void Clock::join(const Clock& other) {
 
 uint32_t Core::sem_value(uint32_t id) const {
     uint32_t value;
-    std::memcpy(&value, &l1[kSemaphoreBase + id * kSemaphoreStride], 4);
+    std::memcpy(&value, &l1[semaphore_base() + id * kSemaphoreStride], 4);
     return value;
 }
 
 void Core::set_sem_value(uint32_t id, uint32_t value) {
-    std::memcpy(&l1[kSemaphoreBase + id * kSemaphoreStride], &value, 4);
+    std::memcpy(&l1[semaphore_base() + id * kSemaphoreStride], &value, 4);
 }
 
 CoreCoord noc_of_logical(const CoreCoord& logical) {
-    return CoreCoord{kNocXOfLogical[logical.x], kNocYOfLogical[logical.y]};
+    return CoreCoord{dev().noc_x[logical.x], dev().noc_y[logical.y]};
 }
 
 bool logical_of_noc(uint32_t noc_x, uint32_t noc_y, CoreCoord& logical) {
-    const uint32_t* x = std::find(kNocXOfLogical, kNocXOfLogical + kGridX, noc_x);
-    const uint32_t* y = std::find(kNocYOfLogical, kNocYOfLogical + kGridY, noc_y);
-    if (x == kNocXOfLogical + kGridX || y == kNocYOfLogical + kGridY) return false;
-    logical = CoreCoord{static_cast<size_t>(x - kNocXOfLogical), static_cast<size_t>(y - kNocYOfLogical)};
+    const uint8_t* xs = dev().noc_x;
+    const uint8_t* ys = dev().noc_y;
+    const uint8_t* x = std::find(xs, xs + dev().grid_x, noc_x);
+    const uint8_t* y = std::find(ys, ys + dev().grid_y, noc_y);
+    if (x == xs + dev().grid_x || y == ys + dev().grid_y) return false;
+    logical = CoreCoord{static_cast<size_t>(x - xs), static_cast<size_t>(y - ys)};
     return true;
 }
+
+std::string grid_text() { return std::to_string(dev().grid_x) + "x" + std::to_string(dev().grid_y); }
 
 Core* Run::core_at_noc(uint32_t noc_x, uint32_t noc_y) const {
     CoreCoord logical;

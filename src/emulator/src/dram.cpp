@@ -46,11 +46,10 @@ std::string DramBuffer::describe() const {
 // ------------------------------------------------------------------ L1 buffers
 
 namespace {
-constexpr uint32_t kL1Banks = kGridX * kGridY;  // one L1 bank per worker core
-constexpr uint32_t kL1Alignment = device::kL1AllocatorAlignment;  // the device record's l1_alignment
+uint32_t l1_banks() { return dev().grid_x * dev().grid_y; }  // one L1 bank per worker core
 
 uint32_t l1_floor_locked() {
-    uint32_t floor = kL1Bytes;
+    uint32_t floor = dev().l1_bytes;
     for (auto& [address, weak] : registry().l1_by_address) {
         if (!weak.expired()) floor = std::min(floor, address);
     }
@@ -69,8 +68,8 @@ std::shared_ptr<DramBuffer> allocate_l1_buffer(uint64_t size, uint64_t page_size
     buf->page_size = static_cast<uint32_t>(page_size);
     buf->num_pages = static_cast<uint32_t>((size + page_size - 1) / page_size);
     // tt-metal's Buffer: pages of the page size aligned up to the allocator's alignment, dealt to the banks in turn.
-    const uint64_t aligned_page = (page_size + kL1Alignment - 1) / kL1Alignment * kL1Alignment;
-    const uint64_t bank_bytes = (buf->num_pages + kL1Banks - 1) / kL1Banks * aligned_page;
+    const uint64_t aligned_page = (page_size + dev().l1_alignment - 1) / dev().l1_alignment * dev().l1_alignment;
+    const uint64_t bank_bytes = (buf->num_pages + l1_banks() - 1) / l1_banks() * aligned_page;
     std::lock_guard<std::mutex> lk(registry().mu);
     const uint32_t floor = l1_floor_locked();
     if (bank_bytes > floor) {
@@ -78,7 +77,7 @@ std::shared_ptr<DramBuffer> allocate_l1_buffer(uint64_t size, uint64_t page_size
                             std::to_string(floor) + " B left below the L1 buffers");
     }
     buf->bank_bytes = static_cast<uint32_t>(bank_bytes);
-    buf->address = (floor - buf->bank_bytes) / kL1Alignment * kL1Alignment;
+    buf->address = (floor - buf->bank_bytes) / dev().l1_alignment * dev().l1_alignment;
     registry().l1_by_address[buf->address] = buf;
     return buf;
 }
@@ -116,7 +115,7 @@ std::shared_ptr<DramBuffer> allocate_dram_buffer(uint64_t size, uint64_t page_si
     buf->page_size = static_cast<uint32_t>(page_size);
     buf->num_pages = static_cast<uint32_t>((size + page_size - 1) / page_size);
     // tt-metal's allocator lays a bank's pages at the aligned page size (Buffer::aligned_page_size).
-    buf->bank_bytes = static_cast<uint32_t>((buf->num_pages + kDramBanks - 1) / kDramBanks * buf->page_stride());
+    buf->bank_bytes = static_cast<uint32_t>((buf->num_pages + dev().dram_banks - 1) / dev().dram_banks * buf->page_stride());
     std::lock_guard<std::mutex> lk(registry().mu);
     if (uint64_t{registry().next} + buf->bank_bytes > kDramBankBytes) {
         host_fail(call, "out of DRAM: " + std::to_string(buf->bank_bytes) + " B per bank requested, " +

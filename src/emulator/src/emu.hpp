@@ -29,32 +29,31 @@ namespace tt_emu {
 using tt::DataFormat;
 using tt::tt_metal::CoreCoord;
 
-// Wormhole n150 facts (reference/metalium-api.md section 6).
-constexpr uint32_t kL1Bytes = 1464 * 1024;
+// The device this process emulates (tt_emu/device_facts.hpp, from the backend spec's device records): the one
+// $TT_EMU_DEVICE names (the host program's plan's device; tilelang sets it), else the spec's default. Read once.
+const device::Facts& dev();
+uint32_t device_index();  // dev()'s index in device::kDevices: the JIT builds kernels for it (-DTT_EMU_DEVICE)
+
 constexpr uint32_t kNumCbs = 32;
-constexpr uint32_t kDramBanks = 12;
-constexpr uint32_t kDramAlignment = device::kDramAllocatorAlignment;  // pages lie in a bank at this stride
 constexpr uint32_t kDramBankBytes = 1u << 30;
 constexpr uint32_t kMaxRuntimeArgs = 341;
-constexpr uint32_t kGridX = 8;
-constexpr uint32_t kGridY = 8;
 constexpr uint32_t kTileElems = 1024;
 constexpr uint32_t kDstTiles = 16;
 
 // Semaphores (tt-metal's NUM_SEMAPHORES, 16-byte aligned words). tt-metal keeps them in the reserved L1 below
-// the CB allocator's base; the emulated CB space starts at 0, so the semaphore region sits just above it and
-// CBs never overlap it.
+// the CB allocator's base; the emulated CB space starts at 0, so the semaphore region sits just above it (at the
+// device's L1 size) and CBs never overlap it.
 constexpr uint32_t kNumSemaphores = 16;
 constexpr uint32_t kSemaphoreStride = 16;
-constexpr uint32_t kSemaphoreBase = kL1Bytes;
-constexpr uint32_t kL1TotalBytes = kSemaphoreBase + kNumSemaphores * kSemaphoreStride;
+inline uint32_t semaphore_base() { return dev().l1_bytes; }
+inline uint32_t l1_total_bytes() { return semaphore_base() + kNumSemaphores * kSemaphoreStride; }
+constexpr uint32_t kMaxL1TotalBytes = device::kMaxL1Bytes + kNumSemaphores * kSemaphoreStride;
 
-// Wormhole b0 worker cores: NoC coordinate of each logical x (0..7) and y (0..9). Not the identity, so code
-// that confuses logical and NoC coordinates fails.
-constexpr uint32_t kNocXOfLogical[8] = {1, 2, 3, 4, 6, 7, 8, 9};
-constexpr uint32_t kNocYOfLogical[10] = {1, 2, 3, 4, 5, 7, 8, 9, 10, 11};
-CoreCoord noc_of_logical(const CoreCoord& logical);  // logical must be inside the 8x8 grid
+// Worker cores: logical (x, y) inside the device's compute grid is at NoC (dev().noc_x[x], dev().noc_y[y]). Not the
+// identity, so code that confuses logical and NoC coordinates fails.
+CoreCoord noc_of_logical(const CoreCoord& logical);  // logical must be inside the compute grid
 bool logical_of_noc(uint32_t noc_x, uint32_t noc_y, CoreCoord& logical);  // false: not a worker core
+std::string grid_text();  // "8x8": the compute grid, for messages
 
 std::string hex(uint64_t value);
 std::string core_name(const CoreCoord& c);
@@ -62,7 +61,7 @@ const char* format_name(DataFormat format);
 
 // ------------------------------------------------------------------ DRAM
 
-// One interleaved buffer: page i lives in bank i % 12 at `address + (i / 12) * page_size`; the host copy
+// One interleaved buffer: page i lives in bank i % B at `address + (i / B) * page_size` (B: the device's DRAM banks); the host copy
 // keeps the pages in order (page i at byte i * page_size), which is what the tiled host layout expects.
 struct DramBuffer {
     uint32_t address = 0;
@@ -76,7 +75,10 @@ struct DramBuffer {
     // worker core (one L1 bank each), allocated from the top of L1 down; kernels use it as scratch. It holds no
     // host data: the emulator's L1 exists only while a program runs.
     bool l1 = false;
-    uint32_t page_stride() const { return (page_size + kDramAlignment - 1) / kDramAlignment * kDramAlignment; }
+    uint32_t page_stride() const {
+        const uint32_t align = dev().dram_alignment;
+        return (page_size + align - 1) / align * align;
+    }
     ~DramBuffer();
     std::string describe() const;
 };
@@ -87,7 +89,7 @@ std::shared_ptr<DramBuffer> find_dram_buffer_in_bank(uint32_t bank_addr);  // by
 std::string list_dram_buffers();
 std::vector<std::shared_ptr<DramBuffer>> dram_buffers();  // the live ones, in allocation order
 std::shared_ptr<DramBuffer> allocate_l1_buffer(uint64_t size, uint64_t page_size, const char* call);
-uint32_t l1_buffers_floor();  // the lowest address of a live L1 buffer (kL1Bytes if none): CBs must end below it
+uint32_t l1_buffers_floor();  // the lowest address of a live L1 buffer (the L1 size if none): CBs must end below it
 bool inside_l1_buffer(uint32_t addr, uint32_t size);  // [addr, addr + size) inside one live L1 buffer's bank range
 std::string list_l1_buffers();
 std::mutex& dram_mutex();  // DRAM is the only state cores share
@@ -282,7 +284,7 @@ private:
     uint8_t* bytes_ = nullptr;
 };
 // The L1 offset of `addr` if it lies in the window of `core`, of another core (`owner` set), or is an offset already
-// (below kL1TotalBytes); false otherwise.
+// (below l1_total_bytes()); false otherwise.
 bool l1_window_offset(const CoreCoord& core, uint64_t addr, uint32_t& offset, CoreCoord* owner = nullptr);
 
 struct Run;

@@ -25,10 +25,10 @@ std::vector<CoreCoord> expand_cores(const tt::tt_metal::CoreSpec& spec, const ch
     if (auto* s = std::get_if<tt::tt_metal::CoreRangeSet>(&spec)) ranges = s->ranges();
     std::set<CoreCoord> cores;
     for (auto& r : ranges) {
-        if (r.start_coord.x > r.end_coord.x || r.start_coord.y > r.end_coord.y || r.end_coord.x >= kGridX ||
-            r.end_coord.y >= kGridY) {
+        if (r.start_coord.x > r.end_coord.x || r.start_coord.y > r.end_coord.y || r.end_coord.x >= dev().grid_x ||
+            r.end_coord.y >= dev().grid_y) {
             host_fail(call, "core range " + core_name(r.start_coord) + "-" + core_name(r.end_coord) +
-                                " is empty or outside the 8x8 worker grid");
+                                " is empty or outside the " + tt_emu::grid_text() + " worker grid");
         }
         for (size_t y = r.start_coord.y; y <= r.end_coord.y; ++y) {
             for (size_t x = r.start_coord.x; x <= r.end_coord.x; ++x) cores.insert(CoreCoord{x, y});
@@ -226,7 +226,7 @@ CBHandle CreateCircularBuffer(Program& program, const CoreSpec& core_spec, const
                             " B) does not fit in the L1 of core " + tt_emu::core_name(fullest) + ": " +
                             std::to_string(address) + " B are already used by CBs and the limit is " +
                             std::to_string(l1_limit) + " B (1464 KiB" +
-                            (l1_limit < tt_emu::kL1Bytes ? " less the L1 buffers)" : ")"));
+                            (l1_limit < tt_emu::dev().l1_bytes ? " less the L1 buffers)" : ")"));
     }
     for (const CoreCoord& c : cores) {
         auto& on_core = p.cbs[c];
@@ -264,9 +264,9 @@ uint32_t CreateSemaphore(Program& program, const std::variant<CoreRange, CoreRan
 }
 
 CoreCoord IDevice::worker_core_from_logical_core(const CoreCoord& logical_core) const {
-    if (logical_core.x >= tt_emu::kGridX || logical_core.y >= tt_emu::kGridY) {
+    if (logical_core.x >= tt_emu::dev().grid_x || logical_core.y >= tt_emu::dev().grid_y) {
         host_fail("worker_core_from_logical_core", "logical core " + tt_emu::core_name(logical_core) +
-                                                       " is outside the 8x8 worker grid");
+                                                       " is outside the " + tt_emu::grid_text() + " worker grid");
     }
     return tt_emu::noc_of_logical(logical_core);
 }
@@ -340,8 +340,8 @@ void Finish(CommandQueue&) {}
 // Interleaved DRAM: config bit 1 (DRAM), page size aligned to the DRAM alignment.
 TensorAccessorArgs::TensorAccessorArgs(const Buffer& buffer)
     : config_(2u),
-      page_size_(static_cast<uint32_t>((buffer.page_size() + tt_emu::kDramAlignment - 1) / tt_emu::kDramAlignment *
-                                       tt_emu::kDramAlignment)) {}
+      page_size_(static_cast<uint32_t>((buffer.page_size() + tt_emu::dev().dram_alignment - 1) / tt_emu::dev().dram_alignment *
+                                       tt_emu::dev().dram_alignment)) {}
 
 TensorAccessorArgs::TensorAccessorArgs(const distributed::MeshBuffer& buffer)
     : TensorAccessorArgs(*buffer.get_reference_buffer()) {}

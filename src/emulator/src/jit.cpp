@@ -294,6 +294,7 @@ std::shared_ptr<KernelBinary> compile(const std::string& path, const std::vector
     for (const fs::path& root : roots) flags += " -I" + shell_quote(root.string());
     flags += source_tree_flags();
     flags += " -DKERNEL_COMPILE_TIME_ARGS=" + args;
+    flags += " -DTT_EMU_DEVICE=" + std::to_string(device_index());  // built for the emulated device, as tt-metal's JIT
     flags += generated_header_flags(generated, true, bin->log);
     flags += kind == KernelKind::Compute ? compute_flags(profile) : data_movement_flags(profile, kind, noc);
     if (const Prelude* p = prelude_of(profile); p && p->dprint_format) flags += " -DTT_EMU_DPRINT_FORMAT";

@@ -140,7 +140,7 @@ constexpr uint64_t kBankTag = 0x100;
 // the kernel can dereference it as on hardware. A value that is also inside a DRAM buffer's bank range is ambiguous
 // and stays as it is (the NoC calls take either form; a load through it is reported, launch.cpp).
 uint32_t l1_buffer_argument(Session& s, uint32_t value) {
-    if (value >= kL1Bytes || !inside_l1_buffer(value, 1) || find_dram_buffer_in_bank(value)) return value;
+    if (value >= dev().l1_bytes || !inside_l1_buffer(value, 1) || find_dram_buffer_in_bank(value)) return value;
     return l1_address(s.core, value);
 }
 
@@ -198,8 +198,8 @@ void noc_write_zeros(uint32_t l1_addr, uint32_t size) {
 }
 
 uint64_t dram_noc_addr(uint32_t bank_base_address, uint32_t page_size, uint32_t id, uint32_t offset) {
-    const uint64_t bank = id % kDramBanks;
-    const uint64_t addr = bank_base_address + static_cast<uint64_t>(id / kDramBanks) * page_size + offset;
+    const uint64_t bank = id % dev().dram_banks;
+    const uint64_t addr = bank_base_address + static_cast<uint64_t>(id / dev().dram_banks) * page_size + offset;
     return ((kBankTag | bank) << 32) | (addr & 0xffffffffu);
 }
 
@@ -212,9 +212,9 @@ void noc_async_read(uint64_t src_noc_addr, uint32_t dst_local_l1_addr, uint32_t 
     const uint64_t tag = src_noc_addr >> 32;
     const uint32_t addr = static_cast<uint32_t>(src_noc_addr);
     std::shared_ptr<DramBuffer> buf = (tag & ~0xffull) == kBankTag ? find_dram_buffer_in_bank(addr) : nullptr;
-    if (!buf || (tag & 0xff) >= kDramBanks) fail(s, "the source is not a DRAM bank address of any buffer");
+    if (!buf || (tag & 0xff) >= dev().dram_banks) fail(s, "the source is not a DRAM bank address of any buffer");
     const uint32_t rel = addr - buf->address;
-    issue(s, true, buf, (rel / buf->page_stride()) * kDramBanks + static_cast<uint32_t>(tag & 0xff),
+    issue(s, true, buf, (rel / buf->page_stride()) * dev().dram_banks + static_cast<uint32_t>(tag & 0xff),
           rel % buf->page_stride(), size, dst_local_l1_addr);
 }
 
@@ -225,9 +225,9 @@ void noc_async_write(uint32_t src_local_l1_addr, uint64_t dst_noc_addr, uint32_t
     const uint64_t tag = dst_noc_addr >> 32;
     const uint32_t addr = static_cast<uint32_t>(dst_noc_addr);
     std::shared_ptr<DramBuffer> buf = (tag & ~0xffull) == kBankTag ? find_dram_buffer_in_bank(addr) : nullptr;
-    if (!buf || (tag & 0xff) >= kDramBanks) fail(s, "the destination is not a DRAM bank address of any buffer");
+    if (!buf || (tag & 0xff) >= dev().dram_banks) fail(s, "the destination is not a DRAM bank address of any buffer");
     const uint32_t rel = addr - buf->address;
-    issue(s, false, buf, (rel / buf->page_stride()) * kDramBanks + static_cast<uint32_t>(tag & 0xff),
+    issue(s, false, buf, (rel / buf->page_stride()) * dev().dram_banks + static_cast<uint32_t>(tag & 0xff),
           rel % buf->page_stride(), size, src_local_l1_addr);
 }
 

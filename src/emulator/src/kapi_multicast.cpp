@@ -65,12 +65,12 @@ void check_node(Session& s, uint32_t x, uint32_t y) {
     if (x > 63 || y > 63) fail(s, "NoC coordinates are 6-bit fields (0..63)");
 }
 
-uint32_t semaphore_address(uint32_t id) { return kSemaphoreBase + id * kSemaphoreStride; }
+uint32_t semaphore_address(uint32_t id) { return semaphore_base() + id * kSemaphoreStride; }
 
 // The id of the semaphore at L1 address `addr` of `core`, or -1.
 int semaphore_at(const Core& core, uint64_t addr) {
-    if (addr < kSemaphoreBase || addr >= kL1TotalBytes || (addr - kSemaphoreBase) % kSemaphoreStride) return -1;
-    const uint32_t id = static_cast<uint32_t>((addr - kSemaphoreBase) / kSemaphoreStride);
+    if (addr < semaphore_base() || addr >= l1_total_bytes() || (addr - semaphore_base()) % kSemaphoreStride) return -1;
+    const uint32_t id = static_cast<uint32_t>((addr - semaphore_base()) / kSemaphoreStride);
     return core.sems[id].exists ? static_cast<int>(id) : -1;
 }
 
@@ -176,9 +176,9 @@ std::vector<Core*> multicast_dests(Session& s, const NocRange& r, uint32_t num_d
 
 void check_l1_range(Session& s, const char* what, uint32_t addr, uint32_t size) {
     if (size == 0) fail(s, "the transfer size must be positive");
-    if (uint64_t{addr} + size > kL1TotalBytes) {
+    if (uint64_t{addr} + size > l1_total_bytes()) {
         fail(s, std::string(what) + " L1 " + hex(addr) + ".." + hex(uint64_t{addr} + size) + " is outside L1 (0.." +
-                    hex(kL1TotalBytes) + ")");
+                    hex(l1_total_bytes()) + ")");
     }
 }
 

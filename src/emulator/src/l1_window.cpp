@@ -17,12 +17,12 @@ namespace tt_emu {
 
 namespace {
 
-constexpr uint64_t kSlotBytes = 2u << 20;  // one core's window (kL1TotalBytes, rounded up), 2 MiB aligned
-constexpr uint64_t kSlots = uint64_t{kGridX} * kGridY;
+constexpr uint64_t kSlotBytes = 2u << 20;  // one core's window (kMaxL1TotalBytes, rounded up), 2 MiB aligned
+constexpr uint64_t kSlots = device::kMaxCores;  // the largest compute grid of any device
 constexpr uint64_t kReserved = kSlots * kSlotBytes;
 constexpr uint64_t kLimit = uint64_t{1} << 31;  // below 2 GiB: a window address is a non-negative int32_t
-constexpr size_t kWindowBytes = (kL1TotalBytes + 4095) / 4096 * 4096;
-static_assert(kL1TotalBytes <= kSlotBytes, "a core's L1 must fit its window");
+constexpr size_t kWindowBytes = (kMaxL1TotalBytes + 4095) / 4096 * 4096;
+static_assert(kMaxL1TotalBytes <= kSlotBytes, "a core's L1 must fit its window");
 
 // The reservation: PROT_NONE until a core claims its window, so an address of a core not running faults.
 uint8_t* reserve() {
@@ -63,11 +63,11 @@ std::atomic<bool> g_claimed[kSlots];
 }  // namespace
 
 void L1Memory::claim(const CoreCoord& logical) {
-    if (logical.x >= kGridX || logical.y >= kGridY) {
+    if (logical.x >= dev().grid_x || logical.y >= dev().grid_y) {
         throw std::runtime_error("core " + core_name(logical) + " is outside the emulated " +
-                                 std::to_string(kGridX) + "x" + std::to_string(kGridY) + " grid");
+                                 std::to_string(dev().grid_x) + "x" + std::to_string(dev().grid_y) + " grid");
     }
-    const size_t slot = logical.y * kGridX + logical.x;
+    const size_t slot = logical.y * dev().grid_x + logical.x;
     if (g_claimed[slot].exchange(true)) {
         throw std::runtime_error("the L1 window of core " + core_name(logical) + " is in use by another run");
     }
@@ -87,14 +87,14 @@ L1Memory::~L1Memory() {
 
 bool l1_window_offset(const CoreCoord& core, uint64_t addr, uint32_t& offset, CoreCoord* owner) {
     if (owner) *owner = core;
-    if (addr < kL1TotalBytes) {
+    if (addr < l1_total_bytes()) {
         offset = static_cast<uint32_t>(addr);
         return true;
     }
     const uint64_t base = reinterpret_cast<uintptr_t>(reservation());
-    if (addr < base || addr >= base + kReserved || (addr - base) % kSlotBytes >= kL1TotalBytes) return false;
+    if (addr < base || addr >= base + kReserved || (addr - base) % kSlotBytes >= l1_total_bytes()) return false;
     const uint64_t slot = (addr - base) / kSlotBytes;
-    if (owner) *owner = CoreCoord{static_cast<size_t>(slot % kGridX), static_cast<size_t>(slot / kGridX)};
+    if (owner) *owner = CoreCoord{static_cast<size_t>(slot % dev().grid_x), static_cast<size_t>(slot / dev().grid_x)};
     offset = static_cast<uint32_t>((addr - base) % kSlotBytes);
     return true;
 }

@@ -37,13 +37,13 @@ void l1_place(const Core& core, uintptr_t addr, char* out, size_t n) {
                                                                                             : "pages it does not hold";
         std::snprintf(out, n, "in CB %u (%s)", unsigned{cb.index}, part);
     }
-    if (addr >= kSemaphoreBase && addr < kL1TotalBytes) {
-        std::snprintf(out, n, "at semaphore %u", unsigned((addr - kSemaphoreBase) / kSemaphoreStride));
+    if (addr >= semaphore_base() && addr < l1_total_bytes()) {
+        std::snprintf(out, n, "at semaphore %u", unsigned((addr - semaphore_base()) / kSemaphoreStride));
     }
 }
 
 // A kernel that dereferences a bad pointer would otherwise take the process down silently. Each core's L1 is a
-// window of the address space (l1_window.cpp): a fault below kL1TotalBytes is a load or store through an L1 offset
+// window of the address space (l1_window.cpp): a fault below l1_total_bytes() is a load or store through an L1 offset
 // held as an integer (not an address of the core's window), one in another window is L1 of a core this program does
 // not run (windows are inaccessible outside their core's run); the report names the address and what it holds.
 void on_crash(int sig, siginfo_t* info, void*) {
@@ -53,7 +53,7 @@ void on_crash(int sig, siginfo_t* info, void*) {
     uint32_t offset = 0;
     CoreCoord owner;
     const bool l1 = t && sig == SIGSEGV && l1_window_offset(t->core->coord, addr, offset, &owner);
-    if (l1 && addr < kL1TotalBytes) {
+    if (l1 && addr < l1_total_bytes()) {
         char place[128];
         l1_place(*t->core, offset, place, sizeof place);
         std::snprintf(buf, sizeof buf,

@@ -6,9 +6,6 @@
 
 namespace tt_emu {
 
-static_assert(std::size(device::kDramBankEndpoints) == kDramBanks,
-              "the device record's noc_endpoints.dram_banks must have one entry per DRAM bank");
-
 namespace {
 bool at(const device::DramBankEndpoints& bank, uint32_t x, uint32_t y) {
     for (uint8_t i = 0; i < bank.count; ++i) {
@@ -20,8 +17,8 @@ bool at(const device::DramBankEndpoints& bank, uint32_t x, uint32_t y) {
 
 int dram_bank_at_endpoint(uint32_t x, uint32_t y, uint32_t addr, uint32_t& bank_addr) {
     bool endpoint = false;
-    for (size_t b = 0; b < std::size(device::kDramBankEndpoints); ++b) {
-        const device::DramBankEndpoints& bank = device::kDramBankEndpoints[b];
+    for (size_t b = 0; b < dev().dram_banks; ++b) {
+        const device::DramBankEndpoints& bank = dev().dram_bank_endpoints[b];
         if (!at(bank, x, y)) continue;
         endpoint = true;
         if (addr >= bank.offset && uint64_t{addr} - bank.offset < kDramBankBytes) {
@@ -33,16 +30,16 @@ int dram_bank_at_endpoint(uint32_t x, uint32_t y, uint32_t addr, uint32_t& bank_
 }
 
 bool is_eth_core(uint32_t x, uint32_t y) {
-    for (const auto& xy : device::kEthCores) {
-        if (xy[0] == x && xy[1] == y) return true;
+    for (uint32_t i = 0; i < dev().eth_cores; ++i) {
+        if (dev().eth[i][0] == x && dev().eth[i][1] == y) return true;
     }
     return false;
 }
 
 std::string dram_endpoints_text() {
     std::string out;
-    for (size_t b = 0; b < std::size(device::kDramBankEndpoints); ++b) {
-        const device::DramBankEndpoints& bank = device::kDramBankEndpoints[b];
+    for (size_t b = 0; b < dev().dram_banks; ++b) {
+        const device::DramBankEndpoints& bank = dev().dram_bank_endpoints[b];
         out += (b ? ", bank " : "bank ") + std::to_string(b) + ":";
         for (uint8_t i = 0; i < bank.count; ++i) {
             out += " (" + std::to_string(bank.xy[i][0]) + "," + std::to_string(bank.xy[i][1]) + ")";

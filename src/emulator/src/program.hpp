@@ -54,7 +54,7 @@ struct CbSpec {
 };
 
 struct SemaphoreSpec {
-    uint32_t id = 0;  // L1 address kSemaphoreBase + id * kSemaphoreStride on each of its cores
+    uint32_t id = 0;  // L1 address semaphore_base() + id * kSemaphoreStride on each of its cores
     std::vector<CoreCoord> cores;
     uint32_t initial_value = 0;
 };

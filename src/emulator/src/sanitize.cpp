@@ -36,8 +36,8 @@ bool ordered(const Clock& a, const Clock& b) {
 }  // namespace
 
 void need_noc_alignment(Session& s, bool dram, bool read, uint32_t l1, uint64_t remote) {
-    const uint32_t align = dram ? (read ? device::kNocDramReadAlignment : device::kNocDramWriteAlignment)
-                                : (read ? device::kNocL1ReadAlignment : device::kNocL1WriteAlignment);
+    const uint32_t align = dram ? (read ? dev().noc_dram_read_alignment : dev().noc_dram_write_alignment)
+                                : (read ? dev().noc_l1_read_alignment : dev().noc_l1_write_alignment);
     if ((l1 & (align - 1)) == (remote & (align - 1))) return;
     const std::string where = dram ? std::string("DRAM ") + (read ? "source" : "destination") + " (offset " +
                                          hex(remote) + " in its page)"

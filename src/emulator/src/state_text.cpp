@@ -56,7 +56,7 @@ std::string wait_text(const Core& core, const Wait& w) {
     const Cb& cb = core.cbs[static_cast<size_t>(w.cb)];
     std::ostringstream os;
     if (w.kind == WaitKind::Semaphore) {
-        os << "waits for semaphore " << w.sem << " (L1 " << hex(kSemaphoreBase + w.sem * kSemaphoreStride)
+        os << "waits for semaphore " << w.sem << " (L1 " << hex(semaphore_base() + w.sem * kSemaphoreStride)
            << (w.at_least ? ") to reach " : ") to equal ") << w.value << " (it is " << core.sem_value(w.sem) << ")";
     } else if (w.kind == WaitKind::Reserve) {
         os << "waits for " << w.pages << " free page(s) of CB " << w.cb << " (" << cb.capacity - cb.occupied()
@@ -113,7 +113,7 @@ std::string dump_core(const Core& core) {
     for (uint32_t id = 0; id < kNumSemaphores; ++id) {
         if (!core.sems[id].exists) continue;
         any = true;
-        os << "    semaphore " << id << " at L1 " << hex(kSemaphoreBase + id * kSemaphoreStride) << ": "
+        os << "    semaphore " << id << " at L1 " << hex(semaphore_base() + id * kSemaphoreStride) << ": "
            << core.sem_value(id) << "\n";
     }
     if (!any) os << "    (none)\n";

@@ -41,6 +41,7 @@ inline constexpr const char kSemaphores[] = "semaphores";
 
 // device (tt.plan.json): Device facts of the backend spec and the API profile.
 namespace device {
+inline constexpr const char kName[] = "name";
 inline constexpr const char kProfile[] = "profile";
 inline constexpr const char kHostApi[] = "host_api";
 inline constexpr const char kTile[] = "tile";
@@ -316,6 +317,7 @@ inline constexpr const char kStatus[] = "status";
 inline constexpr const char kError[] = "error";
 inline constexpr const char kDump[] = "dump";
 inline constexpr const char kProfile[] = "profile";
+inline constexpr const char kDevice[] = "device";
 inline constexpr const char kPrograms[] = "programs";
 inline constexpr const char kRunSeconds[] = "run_seconds";
 inline constexpr const char kCores[] = "cores";

@@ -22,8 +22,9 @@ struct InterleavedAddrGen {
     static constexpr bool is_dram = DRAM;
     uint32_t bank_base_address;
     const uint32_t page_size;
-    const uint32_t aligned_page_size = (page_size + device::kDramAllocatorAlignment - 1) /
-                                       device::kDramAllocatorAlignment * device::kDramAllocatorAlignment;
+    const uint32_t aligned_page_size = (page_size + device::kernel_device<DRAM>().dram_alignment - 1) /
+                                       device::kernel_device<DRAM>().dram_alignment *
+                                       device::kernel_device<DRAM>().dram_alignment;
 
     uint64_t get_noc_addr(uint32_t id, uint32_t offset = 0) const {
         return kapi::detail::dram_noc_addr(bank_base_address, aligned_page_size, id, offset);

@@ -1,8 +1,9 @@
 // What tt-metal's data-movement kernels get from the firmware headers that dataflow_api.h brings in, beyond the API
 // calls: risc_attribs.h's FORCE_INLINE, dataflow_api_common.h's `noc_index` (the kernel's NoC, constexpr in a kernel
 // build: NOC_INDEX), risc_common.h's `my_x[NUM_NOCS]` / `my_y[NUM_NOCS]` (the calling core's NoC coordinates) and
-// noc_parameters.h's L1_ALIGNMENT / DRAM_ALIGNMENT (the larger of the read and write alignments of the endpoint, from
-// the device record; matmul's readers lay tiles out in L1 at the DRAM-aligned stride). Included by
+// noc_parameters.h's L1_ALIGNMENT / DRAM_ALIGNMENT (the larger of the read and write alignments of the endpoint: the
+// device record's l1_alignment and dram_alignment, of the device the kernel is built for; matmul's readers lay tiles
+// out in L1 at the DRAM-aligned stride). Included by
 // kernel_api_ttnn.hpp.
 #pragma once
 
@@ -15,16 +16,10 @@
 #endif
 
 #ifndef L1_ALIGNMENT
-#define L1_ALIGNMENT                                                                                        \
-    (static_cast<uint32_t>(::tt_emu::device::kNocL1ReadAlignment >= ::tt_emu::device::kNocL1WriteAlignment \
-                               ? ::tt_emu::device::kNocL1ReadAlignment                                      \
-                               : ::tt_emu::device::kNocL1WriteAlignment))
+#define L1_ALIGNMENT (static_cast<uint32_t>(::tt_emu::device::kernel_device().l1_alignment))
 #endif
 #ifndef DRAM_ALIGNMENT
-#define DRAM_ALIGNMENT                                                                                          \
-    (static_cast<uint32_t>(::tt_emu::device::kNocDramReadAlignment >= ::tt_emu::device::kNocDramWriteAlignment \
-                               ? ::tt_emu::device::kNocDramReadAlignment                                       \
-                               : ::tt_emu::device::kNocDramWriteAlignment))
+#define DRAM_ALIGNMENT (static_cast<uint32_t>(::tt_emu::device::kernel_device().dram_alignment))
 #endif
 
 namespace tt_emu::kapi::detail {
