@@ -77,11 +77,11 @@ class Tree {
       }
       return Value{info};
     }
+    bool one_index = out_.shape.size() == 2 && info.shape.size() == 1 && idx.size() == 1;
+    if (one_index && is_index(idx[0], lvars_[0]) && info.shape[0] == out_.shape[0]) return Value{info, Vec::kColumn};
     bool one = std::all_of(info.shape.begin(), info.shape.end(), [](int64_t e) { return e == 1; });
     bool at_zero = std::all_of(idx.begin(), idx.end(), [](const Any& i) { return is_const_int(i, 0); });
     if (one && at_zero && idx.size() == info.shape.size()) return Value{info, Vec::kScalar};  // s[0]: one element
-    bool one_index = out_.shape.size() == 2 && info.shape.size() == 1 && idx.size() == 1;
-    if (one_index && is_index(idx[0], lvars_[0]) && info.shape[0] == out_.shape[0]) return Value{info, Vec::kColumn};
     if (one_index && is_index(idx[0], lvars_[1]) && info.shape[0] == out_.shape[1]) return onchip_row(info);
     if (one_index && is_index(idx[0], lvars_[1])) {
       return reject(load.any(), "is a 1-D on-chip buffer of length " + std::to_string(info.shape[0]) + " read at the "
