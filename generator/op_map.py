@@ -38,6 +38,7 @@ UNITS: dict[str, Unit] = {
     "fpu_binary": Unit(("uint32", "uint32"), ("uint32",) * 5, ("binary",), ""),
     "fpu_bcast_cols": Unit(("uint32", "uint32"), ("uint32",) * 5, ("binary",), ""),
     "fpu_bcast_rows": Unit(("uint32", "uint32"), ("uint32",) * 5, ("binary",), ""),
+    "fpu_bcast_scalar": Unit(("uint32", "uint32"), ("uint32",) * 5, ("binary",), ""),
     "sfpu_binary": Unit((), ("uint32",) * 3, ("binary",), "binary"),
     "sfpu_unary": Unit((), ("uint32",), ("call", "special"), "unary"),
     "sfpu_scalar": Unit((), ("uint32", "uint32"), ("scalar",), "scalar_bits"),
@@ -155,8 +156,10 @@ def _match_problem(op: EltwiseOp, nodes: dict[str, IrNode]) -> str | None:
 
 def _phase(op: EltwiseOp) -> int:
     """When the recogniser tries an entry: the outer SFPU function first, then an operation with a constant, then
-    one of two buffers, then a buffer and a column or row vector (constant stores are recognised before all of them)."""
-    return {"sfpu_unary": 1, "sfpu_scalar": 2, "fill": 0, "fpu_bcast_cols": 4, "fpu_bcast_rows": 5}.get(op.unit, 3)
+    one of two buffers, then a buffer and a column or row vector or a scalar (constant stores are recognised before
+    all of them)."""
+    return {"sfpu_unary": 1, "sfpu_scalar": 2, "fill": 0, "fpu_bcast_cols": 4, "fpu_bcast_rows": 5,
+            "fpu_bcast_scalar": 6}.get(op.unit, 3)
 
 
 def _shadows(earlier: EltwiseOp, op: EltwiseOp) -> bool:

@@ -8,7 +8,10 @@
 - `cpu_gemm`: testing/python/cpu/test_tilelang_cpu_gemm.py's `matmul` (a T.grid multiply-add over local buffers);
 - `convolution`: examples/convolution/example_convolution.py before tile-ai/tilelang b9a5907a2 moved it to
   T.im2col (the non-Hopper path: an im2col T.Parallel load with a T.if_then_else bounds mask);
-- stream-K is in tests/tt_streamk_kernel.py (upstream computes its schedule at module level).
+- stream-K is in tests/tt_streamk_kernel.py (upstream computes its schedule at module level);
+- `dram_element`: one element of a DRAM tensor read as a value in a loop, as upstream's
+  examples/attention_sink/example_mha_sink_fwd_bhsd.py fills its sinks (`sinks[i] = Sinks[by]`), and in an
+  expression (`x[i, j] * Scale[by] + sinks[i]`).
 """
 
 from typing import Any
@@ -16,7 +19,7 @@ from typing import Any
 import tilelang.language as T
 
 __all__ = ["gemm_schedule", "cpu_reduce_2d", "cpu_reduce_3d", "cpu_gemm", "convolution", "elementwise_dram",
-           "DRAM_LOOP_CORPUS"]
+           "dram_element", "DRAM_LOOP_CORPUS"]
 
 
 def gemm_schedule(M, N, K, block_M, block_N, block_K, dtype=T.float16, accum_dtype=T.float32):
@@ -214,6 +217,23 @@ def elementwise_dram(M, N, block_M, block_N, dtype="float32"):
     return main
 
 
+def dram_element(heads, m, n, block_M, dtype=T.float32):
+    @T.prim_func
+    def main(X: T.Tensor((heads, m, n), dtype), Sinks: T.Tensor([heads], dtype), Scale: T.Tensor([heads], dtype),
+             Y: T.Tensor((heads, m, n), dtype)):
+        with T.Kernel(T.ceildiv(m, block_M), heads, threads=128) as (bx, by):
+            x = T.alloc_fragment((block_M, n), dtype)
+            sinks = T.alloc_fragment([block_M], dtype)
+            T.copy(X[by, bx * block_M:(bx + 1) * block_M, :], x)
+            for i in T.Parallel(block_M):
+                sinks[i] = Sinks[by]
+            for i, j in T.Parallel(block_M, n):
+                x[i, j] = x[i, j] * Scale[by] + sinks[i]
+            T.copy(x, Y[by, bx * block_M:(bx + 1) * block_M, :])
+
+    return main
+
+
 # The kernels of the codegen corpus (tests/tt_kernels.py CORPUS; tools/check_metal compiles them).
 DRAM_LOOP_CORPUS: dict[str, Any] = {
     "dram_loop_gemm_schedule": lambda: gemm_schedule(128, 128, 128, 64, 64, 32),
@@ -221,5 +241,6 @@ DRAM_LOOP_CORPUS: dict[str, Any] = {
     "dram_loop_cpu_gemm": lambda: cpu_gemm(64, 64, 64, 32, 32, 32),
     "dram_loop_elementwise": lambda: elementwise_dram(64, 128, 32, 64),
     "dram_loop_convolution_1x1": lambda: convolution(1, 32, 4, 32, 32, 1, 1, 1, 0, 64, 32, 32, 2, 128),
+    "dram_loop_element": lambda: dram_element(2, 64, 64, 32),
 }
 

@@ -3,6 +3,7 @@
 // Spec: specs/ops/eltwise.yaml
 // Spec: specs/protocols/bcast_cols_block.yaml
 // Spec: specs/protocols/bcast_rows_block.yaml
+// Spec: specs/protocols/bcast_scalar_block.yaml
 // Spec: specs/protocols/compute_startup.yaml
 // Spec: specs/protocols/cumsum_block.yaml
 // Spec: specs/protocols/eltwise_tiles.yaml
@@ -49,6 +50,7 @@ namespace tl::protocols {
 
 static tl::Dict bcast_cols_block(tl::Builder& b, const tl::Ctx& a);
 static tl::Dict bcast_rows_block(tl::Builder& b, const tl::Ctx& a);
+static tl::Dict bcast_scalar_block(tl::Builder& b, const tl::Ctx& a);
 static tl::Dict compute_startup(tl::Builder& b, const tl::Ctx& a);
 static tl::Dict cumsum_block(tl::Builder& b, const tl::Ctx& a);
 static tl::Dict eltwise_binary_block(tl::Builder& b, const tl::Ctx& a);
@@ -183,6 +185,57 @@ static tl::Dict bcast_rows_block(tl::Builder& b, const tl::Ctx& a) {
   });
   b.when(tl::fn::eq(v_pop1, tl::num(1)), [&] {
     b.call(std::string("cb_pop_front"), {v_in1, v_cols});
+  });
+  return bound;
+}
+
+// Broadcast FPU operation of a block and a scalar (x[i, j] op s[0], s a [1] buffer): tile (r, c) of the block (rows x cols tiles) is combined with the scalar's one tile (its element (0, 0) broadcast to the whole tile) into DST tile 0, optionally followed by an SFPU function in place, and packed to the output CB. Both inputs are whole blocks: waited for by their first reader, freed by their last.
+static tl::Dict bcast_scalar_block(tl::Builder& b, const tl::Ctx& a) {
+  const tl::Any v_in0 = a.get("in0");
+  const tl::Any v_in1 = a.get("in1");
+  const tl::Any v_out = a.get("out");
+  const tl::Any v_rows = a.get("rows");
+  const tl::Any v_cols = a.get("cols");
+  const tl::Any v_op = a.get("op");
+  const tl::Any v_sfpu = a.get("sfpu");
+  const tl::Any v_wait0 = a.get("wait0");
+  const tl::Any v_wait1 = a.get("wait1");
+  const tl::Any v_pop0 = a.get("pop0");
+  const tl::Any v_pop1 = a.get("pop1");
+  const tl::Any v_init = a.get("init");
+  tl::fn::check_choice("op", v_op, {"add", "sub", "mul", "none"});
+  tl::fn::check_choice("sfpu", v_sfpu, {"relu", "recip", "exp", "exp2", "log", "log2", "sqrt", "rsqrt", "sigmoid", "tanh", "eqz", "nez", "gtz", "gez", "ltz", "lez", "none"});
+  tl::Dict bound;
+  b.when(tl::fn::eq(v_init, tl::num(1)), [&] {
+    b.call(std::string("reconfig_data_format"), {v_in0, v_in1});
+    b.call(std::string("pack_reconfig_data_format"), {v_out});
+  });
+  b.when(tl::fn::eq(v_wait0, tl::num(1)), [&] {
+    b.call(std::string("cb_wait_front"), {v_in0, tl::fn::mul(v_rows, v_cols)});
+  });
+  b.when(tl::fn::eq(v_wait1, tl::num(1)), [&] {
+    b.call(std::string("cb_wait_front"), {v_in1, tl::num(1)});
+  });
+  b.repeat("r", v_rows, [&](const tl::Any& v_r) {
+    b.repeat("c", v_cols, [&](const tl::Any& v_c) {
+      b.call(std::string("tile_regs_acquire"), {});
+      b.call(std::string(tl::eltwise::find(tl::eltwise::Unit::kFpuBcastScalar, v_op).init), {v_in0, v_in1});
+      b.call(std::string(tl::eltwise::find(tl::eltwise::Unit::kFpuBcastScalar, v_op).tile), {v_in0, v_in1, tl::fn::add(tl::fn::mul(v_r, v_cols), v_c), tl::num(0), tl::num(0)});
+      b.when(tl::fn::ne(v_sfpu, tl::str("none")), [&] {
+        b.call(std::string(tl::eltwise::find(tl::eltwise::Unit::kSfpuUnary, v_sfpu).init), {});
+        b.call(std::string(tl::eltwise::find(tl::eltwise::Unit::kSfpuUnary, v_sfpu).tile), {tl::num(0)});
+      });
+      b.call(std::string("tile_regs_commit"), {});
+      b.call(std::string("tile_regs_wait"), {});
+      pack_tiles(b, tl::Ctx{{"cb", v_out}, {"count", tl::num(1)}});
+      b.call(std::string("tile_regs_release"), {});
+    });
+  });
+  b.when(tl::fn::eq(v_pop0, tl::num(1)), [&] {
+    b.call(std::string("cb_pop_front"), {v_in0, tl::fn::mul(v_rows, v_cols)});
+  });
+  b.when(tl::fn::eq(v_pop1, tl::num(1)), [&] {
+    b.call(std::string("cb_pop_front"), {v_in1, tl::num(1)});
   });
   return bound;
 }
@@ -1501,6 +1554,7 @@ namespace tl {
 Dict run_protocol(const std::string& name, Builder& b, const Ctx& args) {
   if (name == "bcast_cols_block") return protocols::bcast_cols_block(b, args);
   if (name == "bcast_rows_block") return protocols::bcast_rows_block(b, args);
+  if (name == "bcast_scalar_block") return protocols::bcast_scalar_block(b, args);
   if (name == "compute_startup") return protocols::compute_startup(b, args);
   if (name == "cumsum_block") return protocols::cumsum_block(b, args);
   if (name == "eltwise_binary_block") return protocols::eltwise_binary_block(b, args);

@@ -57,9 +57,11 @@ Any drop_overwritten(const Any& stmt);
  * every buffer the body writes is accessed there at one index naming each iteration's own element (loop_fission.cc);
  * otherwise the nest unchanged. */
 Any split_nest(const Any& stmt);
-/*! \brief Refuses a nest (of more than one iteration) whose stored value reads one element of a DRAM tensor that is
- * the same in every iteration (`sinks[i] = Sinks[by]`), naming it (loop_dram_element.cc); returns otherwise. */
-void refuse_dram_element(const std::vector<ir::For>& nest, const ir::BufferStore& store);
+/*! \brief For a nest (of more than one iteration) whose stored value reads elements of DRAM tensors that are the same
+ * in every iteration (`sinks[i] = Sinks[by]`): the statements that copy each on chip into a new one-element buffer
+ * (`<tensor>_elt<count>`, `count` incremented), and the nest reading those buffers at 0 (loop_dram_element.cc). */
+std::optional<std::pair<std::vector<Any>, Any>> stage_dram_element(const std::vector<ir::For>& nest,
+                                                                   const ir::BufferStore& store, int* count);
 
 /*! \brief `acc[i] = acc[i] + term` over a nest of two loops, i and k (a 1-D on-chip accumulator reduced over k:
  * gemv's per-thread dot product after SerializeThreads): the terms stored into a new [I, K] on-chip buffer, then

@@ -45,11 +45,18 @@ std::optional<Any> as_row_sum(const std::vector<ir::For>& loops, const ir::Buffe
   if (kept < 0 || ir::IntImm(loops[static_cast<size_t>(kept)].extent()).value() != acc.shape[0]) return std::nullopt;
   const ir::For& i = loops[static_cast<size_t>(kept)];
   const ir::For& k = loops[static_cast<size_t>(1 - kept)];
-  Any terms = onchip_buffer(acc.name + "_terms", acc.dtype, List{i.extent(), k.extent()}, "local.fragment");
-  Any body = call("tirx.BufferStore", terms, term, List{i.loop_var(), k.loop_var()}, Any(nullptr));
-  body = for_loop(k.loop_var(), k.min(), k.extent(), static_cast<int>(k.kind()), body, k.annotations());
-  body = for_loop(i.loop_var(), i.min(), i.extent(), static_cast<int>(i.kind()), body, i.annotations());
-  Any sum = tile_call("tirx.tile.sum", List{full_region(store.buffer()), full_region(terms), List{int_imm(1)},
+  // The summed loop of one iteration outside the kept one (layernorm backward's `dgamma_acc[j] += dy * x_hat[i, j]`
+  // over a [1, D] row block): the terms keep the loops' order, a [1, I] row block summed down its column (dim 0).
+  bool row = kept == 1 && tileops::is_const_int(k.extent(), 1);
+  const ir::For& outer = row ? k : i;
+  const ir::For& inner = row ? i : k;
+  Any terms = onchip_buffer(acc.name + "_terms", acc.dtype, List{outer.extent(), inner.extent()}, "local.fragment");
+  Any body = call("tirx.BufferStore", terms, term, List{outer.loop_var(), inner.loop_var()}, Any(nullptr));
+  body = for_loop(inner.loop_var(), inner.min(), inner.extent(), static_cast<int>(inner.kind()), body,
+                  inner.annotations());
+  body = for_loop(outer.loop_var(), outer.min(), outer.extent(), static_cast<int>(outer.kind()), body,
+                  outer.annotations());
+  Any sum = tile_call("tirx.tile.sum", List{full_region(store.buffer()), full_region(terms), List{int_imm(row ? 0 : 1)},
                                             make_const(Any(true), "bool")});
   return seq_stmt(List{call("tirx.AllocBuffer", terms, ffi::Map<String, Any>(), Any(nullptr)), body, sum});
 }

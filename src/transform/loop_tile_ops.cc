@@ -260,9 +260,14 @@ std::optional<Any> stage_dram_operands(const std::vector<ir::For>& loops, const 
   return seq_stmt(cpu::to_list(seq));
 }
 
-Any rewrite_nest(const Any& stmt, const cpu::Analyzer& analyzer) {
+Any rewrite_nest(const Any& stmt, const cpu::Analyzer& analyzer, int* elements) {
   auto nest = eltwise_nest(stmt);
   if (!nest) return stmt;
+  if (auto staged = loops::stage_dram_element(nest->first, nest->second, elements)) {  // `Sinks[by]`: copied on chip
+    std::vector<Any> seq = staged->first;
+    seq.push_back(rewrite_nest(staged->second, analyzer, elements));
+    return seq_stmt(cpu::to_list(seq));
+  }
   const auto& [loops, store] = *nest;
   // A bounds mask the loop ranges prove true (a 1x1 convolution's im2col load) is no mask.
   Any value = strip_casts(store.value());
@@ -272,7 +277,6 @@ Any rewrite_nest(const Any& stmt, const cpu::Analyzer& analyzer) {
     Any cond = simplified(analyzer, call->args()[0]);
     if (auto c = ir::IntImm::from(cond); c && c->value() != 0) value = strip_casts(call->args()[1]);
   }
-  loops::refuse_dram_element(loops, store);
   auto load = ir::TensorLoad::from(value);
   bool dram = !buffer_info(store.buffer()).on_chip() || (load && !buffer_info(load->source()).on_chip());
   if (load && dram) return lower_copy_nest(loops, store, *load, analyzer);
@@ -307,7 +311,10 @@ Any loops_to_tile_ops() {
     folded = map(loops::normalize_thread_arrays(folded), {{ir::For::kTypeKey, loops::split_nest}}, "pre");
     folded = loops::settle_thread_arrays(folded);
     cpu::Analyzer analyzer = cpu::range_analyzer(folded);  // the ranges of the loops and block indices
-    Any body = map(folded, {{ir::For::kTypeKey, [analyzer](const Any& stmt) { return rewrite_nest(stmt, analyzer); }}},
+    auto elements = std::make_shared<int>(0);  // one-element buffers made so far
+    Any body = map(folded, {{ir::For::kTypeKey, [analyzer, elements](const Any& stmt) {
+                     return rewrite_nest(stmt, analyzer, elements.get());
+                   }}},
                    "pre");
     Any resolved = loops::resolve_views(func, body, analyzer);
     return with_body(resolved, map(ir::PrimFunc(resolved).body(), {{ir::SeqStmt::kTypeKey, loops::drop_overwritten}},

@@ -305,7 +305,9 @@ class Follow {
     std::string bcast = unit(names::kBcast);
     if (bcast != "none" && op.ins.size() > 1) {
       Padding vec = of(op.ins[1]);
-      if (unit(names::kBcastDim) == "cols") {  // v[i]: its rows' padding down the rows, its data across the cols
+      if (unit(names::kBcastDim) == "scalar") {  // s[0]: one finite element everywhere
+        v = {with(bcast, v.rows, Pad{Pad::kFinite}), with(bcast, v.cols, Pad{Pad::kFinite}), v.corner};
+      } else if (unit(names::kBcastDim) == "cols") {  // v[i]: its rows' padding down the rows, its data across the cols
         v = {binary(bcast, v.rows, vec.rows), with(bcast, v.cols, Pad{Pad::kFinite}), v.corner};
       } else {  // w[j]: its cols' padding across the cols, its data down the rows
         v = {with(bcast, v.rows, Pad{Pad::kFinite}), binary(bcast, v.cols, vec.cols), v.corner};

@@ -1,41 +1,31 @@
 """One element of a DRAM tensor read as a value in a loop (issue 28): TileLang's attention-sink forward fills a
 fragment row with one element per head (`sinks[i] = Sinks[by]`), its layernorm backward reads a row statistic per
-row (`m_v = Mean[row]`; that one is refused by the element-wise recognition: a DRAM operand must be copied on chip
-first). The tenstorrent backend refuses such a nest naming the element, the tensor, the loop and
-the store (src/transform/loop_dram_element.cc); compiling stops at LowerTTLoopsToTileOps, so the test is cheap."""
+row (`m_v = Mean[row]`). LowerTTLoopsToTileOps copies the element on chip into a one-element buffer (the reader reads
+the tile that holds it at (0, 0): a block of one element lays each element on a tile of its own) and the compute
+kernel broadcasts it (`*_tiles_bcast_scalar`; a plain copy is a fill of 0 plus the broadcast), src/transform/
+loop_dram_element.cc and tile_ops_tree.cc. Run in the emulator against numpy: one compile (float32, 2 heads, a
+ragged m = 40 in blocks of 32)."""
 
 import shutil
 
+import numpy as np
 import pytest
+from tt_dram_loop_kernels import dram_element
 
 import tilelang
-import tilelang.language as T
-from tilelang.errors import TileLangError
 
 pytestmark = pytest.mark.skipif(shutil.which("g++") is None, reason="no C++ compiler")
 
 
-def _sink_fill(heads: int = 2, m: int = 64, n: int = 64, dtype: str = "float32"):
-    @T.prim_func
-    def main(X: T.Tensor((heads, m, n), dtype), Sinks: T.Tensor((heads,), dtype),  # noqa: N803
-             Y: T.Tensor((heads, m, n), dtype)):  # noqa: N803
-        with T.Kernel(m // 32, heads, threads=128) as (bx, by):
-            x = T.alloc_fragment((32, n), dtype)
-            sinks = T.alloc_fragment((32,), dtype)
-            T.copy(X[by, bx * 32:(bx + 1) * 32, :], x)
-            for i in T.Parallel(32):
-                sinks[i] = Sinks[by]
-            for i, j in T.Parallel(32, n):
-                x[i, j] = x[i, j] + sinks[i]
-            T.copy(x, Y[by, bx * 32:(bx + 1) * 32, :])
-
-    return main
-
-
-@pytest.mark.parametrize("dtype", ["float32", "bfloat16", "float16"])
-def test_tt_refuses_one_dram_element_used_as_a_value(dtype: str) -> None:
-    what = (r"loop \(i\) storing sinks\[i\] = Sinks\[by\] reads one element Sinks\[by\] of DRAM tensor 'Sinks', "
-            r"the same in every iteration of the loop, and uses it as a value across on-chip buffer 'sinks'; .*"
-            r"cannot yet broadcast a single DRAM element into a compute kernel \(issue 28\)")
-    with pytest.raises(TileLangError, match=what):
-        tilelang.compile(_sink_fill(dtype=dtype), target="tenstorrent")
+def test_tt_broadcasts_one_dram_element_per_head() -> None:
+    heads, m, n = 2, 40, 64
+    rng = np.random.default_rng(28)
+    x = rng.standard_normal((heads, m, n)).astype(np.float32)
+    sinks = rng.standard_normal(heads).astype(np.float32)
+    scale = rng.standard_normal(heads).astype(np.float32)
+    kernel = tilelang.compile(dram_element(heads, m, n, 32), out_idx=[-1], target="tenstorrent")
+    y = kernel(x, sinks, scale)
+    np.testing.assert_allclose(y, x * scale[:, None, None] + sinks[:, None, None], rtol=1e-6, atol=1e-6)
+    tensors = {t["name"]: t for t in kernel.artifact.rt_mod.plan["tensors"]}
+    assert tensors["Sinks"]["padded_shape"] == [heads * 32]  # one tile per element, the element at (0, 0)
+    assert kernel.last_report["status"] == "ok"

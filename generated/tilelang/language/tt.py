@@ -52,6 +52,11 @@ def add_bcast_rows_init(icb0: Any, icb1: Any) -> Any:
     return call('add_bcast_rows_init', icb0, icb1)
 
 
+def add_bcast_scalar_init(icb0: Any, icb1: Any) -> Any:
+    """Initialisation for add of tiles of `icb0` and scalar tiles of `icb1` (element (0, 0) broadcast to the tile)."""
+    return call('add_bcast_scalar_init', icb0, icb1)
+
+
 def add_binary_tile(idst0: Any, idst1: Any, odst: Any) -> Any:
     """DST[odst] = DST[idst0] + DST[idst1], element by element, in fp32."""
     return call('add_binary_tile', idst0, idst1, odst)
@@ -77,6 +82,11 @@ def add_tiles_bcast_rows(icb0: Any, icb1: Any, itile0: Any, itile1: Any, idst: A
     return call('add_tiles_bcast_rows', icb0, icb1, itile0, itile1, idst)
 
 
+def add_tiles_bcast_scalar(icb0: Any, icb1: Any, itile0: Any, itile1: Any, idst: Any) -> Any:
+    """DST[idst][h, w] = add(tile itile0 of icb0 [h, w], tile itile1 of icb1 [0, 0])."""
+    return call('add_tiles_bcast_scalar', icb0, icb1, itile0, itile1, idst)
+
+
 def add_tiles_init(icb0: Any, icb1: Any) -> Any:
     """Short initialisation for element-wise add of tiles from `icb0` and `icb1`."""
     return call('add_tiles_init', icb0, icb1)
@@ -93,7 +103,7 @@ def addrgen_page_noc_addr(id: Any, addrgen: Any) -> Any:
 
 
 def bcast_block(in0: Any, in1: Any, out: Any, rows: Any, cols: Any, op: Any, dim: Any, sfpu: Any, wait0: Any, wait1: Any, pop0: Any, pop1: Any, init: Any) -> Any:
-    """Broadcast element-wise block: out[i, j] = sfpu(op(in0[i, j], in1[i])) with in1 a column vector (rows tiles, column 0 valid) broadcast across the columns of in0's rows x cols tiles (dim cols), or out[i, j] = sfpu(op(in0[i, j], in1[j])) with in1 a row vector (cols tiles, row 0 valid; dim rows); op names an entry of the op map's fpu_bcast_cols or fpu_bcast_rows unit, sfpu an sfpu_unary entry or none."""
+    """Broadcast element-wise block: out[i, j] = sfpu(op(in0[i, j], in1[i])) with in1 a column vector (rows tiles, column 0 valid) broadcast across the columns of in0's rows x cols tiles (dim cols), or out[i, j] = sfpu(op(in0[i, j], in1[j])) with in1 a row vector (cols tiles, row 0 valid; dim rows), or out[i, j] = sfpu(op(in0[i, j], in1[0])) with in1 a scalar (one tile, element (0, 0) valid; dim scalar); op names an entry of the op map's fpu_bcast_cols, fpu_bcast_rows or fpu_bcast_scalar unit, sfpu an sfpu_unary entry or none."""
     return call('bcast_block', in0, in1, out, rows, cols, op, dim, sfpu, wait0, wait1, pop0, pop1, init)
 
 
@@ -477,6 +487,11 @@ def mul_bcast_rows_init(icb0: Any, icb1: Any) -> Any:
     return call('mul_bcast_rows_init', icb0, icb1)
 
 
+def mul_bcast_scalar_init(icb0: Any, icb1: Any) -> Any:
+    """Initialisation for mul of tiles of `icb0` and scalar tiles of `icb1` (element (0, 0) broadcast to the tile)."""
+    return call('mul_bcast_scalar_init', icb0, icb1)
+
+
 def mul_tiles(icb0: Any, icb1: Any, itile0: Any, itile1: Any, idst: Any) -> Any:
     """DST[idst] = mul(tile itile0 of icb0, tile itile1 of icb1)."""
     return call('mul_tiles', icb0, icb1, itile0, itile1, idst)
@@ -490,6 +505,11 @@ def mul_tiles_bcast_cols(icb0: Any, icb1: Any, itile0: Any, itile1: Any, idst: A
 def mul_tiles_bcast_rows(icb0: Any, icb1: Any, itile0: Any, itile1: Any, idst: Any) -> Any:
     """DST[idst][h, w] = mul(tile itile0 of icb0 [h, w], tile itile1 of icb1 [0, w])."""
     return call('mul_tiles_bcast_rows', icb0, icb1, itile0, itile1, idst)
+
+
+def mul_tiles_bcast_scalar(icb0: Any, icb1: Any, itile0: Any, itile1: Any, idst: Any) -> Any:
+    """DST[idst][h, w] = mul(tile itile0 of icb0 [h, w], tile itile1 of icb1 [0, 0])."""
+    return call('mul_tiles_bcast_scalar', icb0, icb1, itile0, itile1, idst)
 
 
 def mul_tiles_init(icb0: Any, icb1: Any) -> Any:
@@ -827,6 +847,11 @@ def sub_bcast_cols_init(icb0: Any, icb1: Any) -> Any:
     return call('sub_bcast_cols_init', icb0, icb1)
 
 
+def sub_bcast_scalar_init(icb0: Any, icb1: Any) -> Any:
+    """Initialisation for sub of tiles of `icb0` and scalar tiles of `icb1` (element (0, 0) broadcast to the tile)."""
+    return call('sub_bcast_scalar_init', icb0, icb1)
+
+
 def sub_tiles(icb0: Any, icb1: Any, itile0: Any, itile1: Any, idst: Any) -> Any:
     """DST[idst] = sub(tile itile0 of icb0, tile itile1 of icb1)."""
     return call('sub_tiles', icb0, icb1, itile0, itile1, idst)
@@ -835,6 +860,11 @@ def sub_tiles(icb0: Any, icb1: Any, itile0: Any, itile1: Any, idst: Any) -> Any:
 def sub_tiles_bcast_cols(icb0: Any, icb1: Any, itile0: Any, itile1: Any, idst: Any) -> Any:
     """DST[idst][h, w] = sub(tile itile0 of icb0 [h, w], tile itile1 of icb1 [h, 0])."""
     return call('sub_tiles_bcast_cols', icb0, icb1, itile0, itile1, idst)
+
+
+def sub_tiles_bcast_scalar(icb0: Any, icb1: Any, itile0: Any, itile1: Any, idst: Any) -> Any:
+    """DST[idst][h, w] = sub(tile itile0 of icb0 [h, w], tile itile1 of icb1 [0, 0])."""
+    return call('sub_tiles_bcast_scalar', icb0, icb1, itile0, itile1, idst)
 
 
 def sub_tiles_init(icb0: Any, icb1: Any) -> Any:

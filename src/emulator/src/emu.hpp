@@ -189,7 +189,7 @@ struct FormatSlot {
     std::string by;    // the call that configured it
 };
 enum class FpuOp { None, Matmul, Add, Sub, Mul, Copy, Transpose, Reduce, AddBcastCols, SubBcastCols, MulBcastCols,
-                   AddBcastRows, MulBcastRows };
+                   AddBcastRows, MulBcastRows, AddBcastScalar, SubBcastScalar, MulBcastScalar };
 
 // The last reduce_init (kapi_reduce.cpp): its pool, dimension and CBs, and whether the packer packs only column 0
 // (a row reduction) or row 0 (a column reduction) until reduce_uninit clears the mask.

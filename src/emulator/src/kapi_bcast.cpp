@@ -1,6 +1,7 @@
 // Kernel API: broadcast binary operations (bcast.h): BroadcastType::COL, DST[h, w] = A[h, w] op B[h, 0] (the column
-// vector B, column 0 of its tile, broadcast across A's columns), and ROW, DST[h, w] = A[h, w] op B[0, w] (row 0
-// broadcast down the rows); the hardware reads nothing else of B.
+// vector B, column 0 of its tile, broadcast across A's columns), ROW, DST[h, w] = A[h, w] op B[0, w] (row 0
+// broadcast down the rows), and SCALAR, DST[h, w] = A[h, w] op B[0, 0] (tt-llk's unpacker reads element 0 of B's
+// first face into SrcB and the math repeats it); the hardware reads nothing else of B.
 #include <string>
 
 #include "compute.hpp"
@@ -16,6 +17,9 @@ void bcast_init(const char* name, FpuOp op, uint32_t icb0, uint32_t icb1) {
 }
 
 bool is_rows(FpuOp op) { return op == FpuOp::AddBcastRows || op == FpuOp::MulBcastRows; }
+bool is_scalar(FpuOp op) {
+    return op == FpuOp::AddBcastScalar || op == FpuOp::SubBcastScalar || op == FpuOp::MulBcastScalar;
+}
 
 // A tile laid out as the other kind of vector: given to a column broadcast, a row vector (a 1-D tensor's tile: row
 // 0 holds values beyond column 0, every other row is zero); given to a row broadcast, a column vector (a reduction's
@@ -41,8 +45,10 @@ void need_vector(Session& s, bool rows, uint32_t cb, uint32_t tile, const float*
 float apply(FpuOp op, float a, float v) {
     switch (op) {
         case FpuOp::AddBcastCols:
-        case FpuOp::AddBcastRows: return a + v;
-        case FpuOp::SubBcastCols: return a - v;
+        case FpuOp::AddBcastRows:
+        case FpuOp::AddBcastScalar: return a + v;
+        case FpuOp::SubBcastCols:
+        case FpuOp::SubBcastScalar: return a - v;
         default: return a * v;
     }
 }
@@ -56,9 +62,11 @@ void bcast(const char* name, FpuOp op, uint32_t icb0, uint32_t icb1, uint32_t it
     float a[kTileElems], b[kTileElems];
     unpack_operand(s, icb0, itile0, a);
     unpack_operand(s, icb1, itile1, b);
-    const bool rows = is_rows(op);
-    need_vector(s, rows, icb1, itile1, b);
-    for (uint32_t i = 0; i < kTileElems; ++i) d[i] = apply(op, a[i], rows ? b[i % 32] : b[(i / 32) * 32]);
+    const bool rows = is_rows(op), scalar = is_scalar(op);
+    if (!scalar) need_vector(s, rows, icb1, itile1, b);
+    for (uint32_t i = 0; i < kTileElems; ++i) {
+        d[i] = apply(op, a[i], scalar ? b[0] : rows ? b[i % 32] : b[(i / 32) * 32]);
+    }
     finish_math(c, d);
     s.core.counters[kEltwiseTiles] += 1;
 }
@@ -101,6 +109,28 @@ void add_tiles_bcast_rows(uint32_t a, uint32_t b, uint32_t i, uint32_t j, uint32
 }
 void mul_tiles_bcast_rows(uint32_t a, uint32_t b, uint32_t i, uint32_t j, uint32_t d) {
     bcast("mul_tiles_bcast_rows", FpuOp::MulBcastRows, a, b, i, j, d);
+}
+
+void add_bcast_scalar_init(uint32_t a, uint32_t b) { bcast_init("add_bcast_scalar_init", FpuOp::AddBcastScalar, a, b); }
+void sub_bcast_scalar_init(uint32_t a, uint32_t b) { bcast_init("sub_bcast_scalar_init", FpuOp::SubBcastScalar, a, b); }
+void mul_bcast_scalar_init(uint32_t a, uint32_t b) { bcast_init("mul_bcast_scalar_init", FpuOp::MulBcastScalar, a, b); }
+void add_bcast_scalar_init_short(uint32_t a, uint32_t b) {
+    bcast_init("add_bcast_scalar_init_short", FpuOp::AddBcastScalar, a, b);
+}
+void sub_tiles_bcast_scalar_init_short(uint32_t a, uint32_t b) {
+    bcast_init("sub_tiles_bcast_scalar_init_short", FpuOp::SubBcastScalar, a, b);
+}
+void mul_tiles_bcast_scalar_init_short(uint32_t a, uint32_t b) {
+    bcast_init("mul_tiles_bcast_scalar_init_short", FpuOp::MulBcastScalar, a, b);
+}
+void add_tiles_bcast_scalar(uint32_t a, uint32_t b, uint32_t i, uint32_t j, uint32_t d) {
+    bcast("add_tiles_bcast_scalar", FpuOp::AddBcastScalar, a, b, i, j, d);
+}
+void sub_tiles_bcast_scalar(uint32_t a, uint32_t b, uint32_t i, uint32_t j, uint32_t d) {
+    bcast("sub_tiles_bcast_scalar", FpuOp::SubBcastScalar, a, b, i, j, d);
+}
+void mul_tiles_bcast_scalar(uint32_t a, uint32_t b, uint32_t i, uint32_t j, uint32_t d) {
+    bcast("mul_tiles_bcast_scalar", FpuOp::MulBcastScalar, a, b, i, j, d);
 }
 
 }  // namespace kapi

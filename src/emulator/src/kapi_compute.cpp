@@ -44,7 +44,6 @@ float* math_dst(Session& s, ComputeState& c, uint32_t idst, bool fpu) {
 }
 
 namespace {
-
 const char* init_name(FpuOp op) {
     switch (op) {
         case FpuOp::Matmul: return "matmul_init (or mm_init)";
@@ -59,9 +58,12 @@ const char* init_name(FpuOp op) {
         case FpuOp::MulBcastCols: return "mul_bcast_cols_init (or mul_bcast_cols_init_short)";
         case FpuOp::AddBcastRows: return "add_bcast_rows_init (or add_bcast_rows_init_short)";
         case FpuOp::MulBcastRows: return "mul_bcast_rows_init (or mul_bcast_rows_init_short)";
-        case FpuOp::None: return "none";
+        case FpuOp::AddBcastScalar: return "add_bcast_scalar_init (or add_bcast_scalar_init_short)";
+        case FpuOp::SubBcastScalar: return "sub_bcast_scalar_init (or sub_tiles_bcast_scalar_init_short)";
+        case FpuOp::MulBcastScalar: return "mul_bcast_scalar_init (or mul_tiles_bcast_scalar_init_short)";
+        case FpuOp::None: break;
     }
-    return "?";
+    return "none";
 }
 
 }  // namespace

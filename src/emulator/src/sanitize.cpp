@@ -22,7 +22,8 @@ bool still_poisoned(const Core& core, const Cb& cb, uint32_t page) {
 bool math_with_operands(FpuOp op) {
     return op == FpuOp::Matmul || op == FpuOp::Add || op == FpuOp::Sub || op == FpuOp::Mul ||
            op == FpuOp::AddBcastCols || op == FpuOp::SubBcastCols || op == FpuOp::MulBcastCols ||
-           op == FpuOp::AddBcastRows || op == FpuOp::MulBcastRows;
+           op == FpuOp::AddBcastRows || op == FpuOp::MulBcastRows || op == FpuOp::AddBcastScalar ||
+           op == FpuOp::SubBcastScalar || op == FpuOp::MulBcastScalar;
 }
 
 // a happened before b: every entry of a is at most b's.

@@ -336,23 +336,7 @@ void add_tiles(uint32_t icb0, uint32_t icb1, uint32_t itile0, uint32_t itile1, u
 void sub_tiles(uint32_t icb0, uint32_t icb1, uint32_t itile0, uint32_t itile1, uint32_t idst);
 void mul_tiles(uint32_t icb0, uint32_t icb1, uint32_t itile0, uint32_t itile1, uint32_t idst);
 void copy_tile(uint32_t in_cb_id, uint32_t in_tile_index, uint32_t dst_tile_index);
-// Broadcast of a column vector (column 0 of tile itile1 of icb1) across the columns of tile itile0 of icb0, or of a
-// row vector (its row 0) down the rows (kapi_bcast.cpp); the 2025 API spells the inits *_init_short.
-void add_bcast_cols_init(uint32_t icb0, uint32_t icb1);
-void sub_bcast_cols_init(uint32_t icb0, uint32_t icb1);
-void mul_bcast_cols_init(uint32_t icb0, uint32_t icb1);
-void add_bcast_cols_init_short(uint32_t icb0, uint32_t icb1);
-void sub_bcast_cols_init_short(uint32_t icb0, uint32_t icb1);
-void mul_bcast_cols_init_short(uint32_t icb0, uint32_t icb1);
-void add_tiles_bcast_cols(uint32_t icb0, uint32_t icb1, uint32_t itile0, uint32_t itile1, uint32_t idst);
-void sub_tiles_bcast_cols(uint32_t icb0, uint32_t icb1, uint32_t itile0, uint32_t itile1, uint32_t idst);
-void mul_tiles_bcast_cols(uint32_t icb0, uint32_t icb1, uint32_t itile0, uint32_t itile1, uint32_t idst);
-void add_bcast_rows_init(uint32_t icb0, uint32_t icb1);
-void mul_bcast_rows_init(uint32_t icb0, uint32_t icb1);
-void add_bcast_rows_init_short(uint32_t icb0, uint32_t icb1);
-void mul_bcast_rows_init_short(uint32_t icb0, uint32_t icb1);
-void add_tiles_bcast_rows(uint32_t icb0, uint32_t icb1, uint32_t itile0, uint32_t itile1, uint32_t idst);
-void mul_tiles_bcast_rows(uint32_t icb0, uint32_t icb1, uint32_t itile0, uint32_t itile1, uint32_t idst);
+// The broadcast calls (bcast.h) are declared in tt_emu/kernel_api_bcast.hpp, included below.
 void transpose_tile(uint32_t icb, uint32_t itile, uint32_t idst);
 void transpose_wh_tile(uint32_t icb, uint32_t itile, uint32_t idst);
 // SFPU column-wise cumulative sum with the running row carried between calls (kapi_compute.cpp).
@@ -397,4 +381,5 @@ using ::tt_emu::ktypes::PoolType;
 using ::tt_emu::ktypes::ReduceDim;
 using ::tt_emu::ktypes::SrcOrder;
 
+#include "tt_emu/kernel_api_bcast.hpp"  // *_tiles_bcast_cols/rows/scalar
 #include "tt_emu/kernel_api_ttnn.hpp"  // binary_tiles_init, EltwiseBinaryType

@@ -21,6 +21,14 @@ inline decltype(auto) add_bcast_rows_init(uint32_t icb0, uint32_t icb1) {
 }
 #endif
 
+// Initialisation for add of tiles of `icb0` and scalar tiles of `icb1` (element (0, 0) broadcast to the tile).
+#ifndef TT_EMU_DECLARED_add_bcast_scalar_init_2
+#define TT_EMU_DECLARED_add_bcast_scalar_init_2
+inline decltype(auto) add_bcast_scalar_init(uint32_t icb0, uint32_t icb1) {
+    return ::tt_emu::kapi::add_bcast_scalar_init(icb0, icb1);
+}
+#endif
+
 // DST[idst][h, w] = add(tile itile0 of icb0 [h, w], tile itile1 of icb1 [h, 0]).
 #ifndef TT_EMU_DECLARED_add_tiles_bcast_cols_5
 #define TT_EMU_DECLARED_add_tiles_bcast_cols_5
@@ -34,6 +42,14 @@ inline decltype(auto) add_tiles_bcast_cols(uint32_t icb0, uint32_t icb1, uint32_
 #define TT_EMU_DECLARED_add_tiles_bcast_rows_5
 inline decltype(auto) add_tiles_bcast_rows(uint32_t icb0, uint32_t icb1, uint32_t itile0, uint32_t itile1, uint32_t idst) {
     return ::tt_emu::kapi::add_tiles_bcast_rows(icb0, icb1, itile0, itile1, idst);
+}
+#endif
+
+// DST[idst][h, w] = add(tile itile0 of icb0 [h, w], tile itile1 of icb1 [0, 0]).
+#ifndef TT_EMU_DECLARED_add_tiles_bcast_scalar_5
+#define TT_EMU_DECLARED_add_tiles_bcast_scalar_5
+inline decltype(auto) add_tiles_bcast_scalar(uint32_t icb0, uint32_t icb1, uint32_t itile0, uint32_t itile1, uint32_t idst) {
+    return ::tt_emu::kapi::add_tiles_bcast_scalar(icb0, icb1, itile0, itile1, idst);
 }
 #endif
 
@@ -53,6 +69,14 @@ inline decltype(auto) mul_bcast_rows_init(uint32_t icb0, uint32_t icb1) {
 }
 #endif
 
+// Initialisation for mul of tiles of `icb0` and scalar tiles of `icb1` (element (0, 0) broadcast to the tile).
+#ifndef TT_EMU_DECLARED_mul_bcast_scalar_init_2
+#define TT_EMU_DECLARED_mul_bcast_scalar_init_2
+inline decltype(auto) mul_bcast_scalar_init(uint32_t icb0, uint32_t icb1) {
+    return ::tt_emu::kapi::mul_bcast_scalar_init(icb0, icb1);
+}
+#endif
+
 // DST[idst][h, w] = mul(tile itile0 of icb0 [h, w], tile itile1 of icb1 [h, 0]).
 #ifndef TT_EMU_DECLARED_mul_tiles_bcast_cols_5
 #define TT_EMU_DECLARED_mul_tiles_bcast_cols_5
@@ -69,6 +93,14 @@ inline decltype(auto) mul_tiles_bcast_rows(uint32_t icb0, uint32_t icb1, uint32_
 }
 #endif
 
+// DST[idst][h, w] = mul(tile itile0 of icb0 [h, w], tile itile1 of icb1 [0, 0]).
+#ifndef TT_EMU_DECLARED_mul_tiles_bcast_scalar_5
+#define TT_EMU_DECLARED_mul_tiles_bcast_scalar_5
+inline decltype(auto) mul_tiles_bcast_scalar(uint32_t icb0, uint32_t icb1, uint32_t itile0, uint32_t itile1, uint32_t idst) {
+    return ::tt_emu::kapi::mul_tiles_bcast_scalar(icb0, icb1, itile0, itile1, idst);
+}
+#endif
+
 // Short initialisation for sub of tiles of `icb0` and column vectors of `icb1` broadcast across columns.
 #ifndef TT_EMU_DECLARED_sub_bcast_cols_init_2
 #define TT_EMU_DECLARED_sub_bcast_cols_init_2
@@ -77,10 +109,26 @@ inline decltype(auto) sub_bcast_cols_init(uint32_t icb0, uint32_t icb1) {
 }
 #endif
 
+// Initialisation for sub of tiles of `icb0` and scalar tiles of `icb1` (element (0, 0) broadcast to the tile).
+#ifndef TT_EMU_DECLARED_sub_bcast_scalar_init_2
+#define TT_EMU_DECLARED_sub_bcast_scalar_init_2
+inline decltype(auto) sub_bcast_scalar_init(uint32_t icb0, uint32_t icb1) {
+    return ::tt_emu::kapi::sub_bcast_scalar_init(icb0, icb1);
+}
+#endif
+
 // DST[idst][h, w] = sub(tile itile0 of icb0 [h, w], tile itile1 of icb1 [h, 0]).
 #ifndef TT_EMU_DECLARED_sub_tiles_bcast_cols_5
 #define TT_EMU_DECLARED_sub_tiles_bcast_cols_5
 inline decltype(auto) sub_tiles_bcast_cols(uint32_t icb0, uint32_t icb1, uint32_t itile0, uint32_t itile1, uint32_t idst) {
     return ::tt_emu::kapi::sub_tiles_bcast_cols(icb0, icb1, itile0, itile1, idst);
+}
+#endif
+
+// DST[idst][h, w] = sub(tile itile0 of icb0 [h, w], tile itile1 of icb1 [0, 0]).
+#ifndef TT_EMU_DECLARED_sub_tiles_bcast_scalar_5
+#define TT_EMU_DECLARED_sub_tiles_bcast_scalar_5
+inline decltype(auto) sub_tiles_bcast_scalar(uint32_t icb0, uint32_t icb1, uint32_t itile0, uint32_t itile1, uint32_t idst) {
+    return ::tt_emu::kapi::sub_tiles_bcast_scalar(icb0, icb1, itile0, itile1, idst);
 }
 #endif
