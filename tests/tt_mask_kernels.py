@@ -10,7 +10,8 @@ import tilelang.language as T
 from tilelang.tenstorrent import INTRINSICS, api_profile
 
 __all__ = ["bound_select", "tril_select", "antidiagonal_constants", "row_bound", "in_place_bound", "drop_row_max",
-           "threshold", "compare_blocks", "topk_index", "select_blocks", "MASK_CORPUS"]
+           "threshold", "compare_blocks", "topk_index", "select_blocks", "guarded_rows",
+           "MASK_CORPUS"]
 
 
 def bound_select(M: int, N: int, block_N: int, bound: int) -> Any:
@@ -243,6 +244,24 @@ def select_blocks(M: int, N: int, block: int) -> Any:
     return main
 
 
+def guarded_rows(M: int, N: int, block_M: int, block_N: int, lo: int = 16, hi: int = 96) -> Any:
+    """TileLang's if_range test (testing/python/language/test_tilelang_language_if_range.py): a guard lo < row < hi
+    in a loop over DRAM choosing between A * 2 and A * 0.5 (a band: A times a 2/0.5 table)."""
+
+    @T.prim_func
+    def main(A: T.Tensor((M, N), "float16"), B: T.Tensor((M, N), "float16")):
+        with T.Kernel(T.ceildiv(N, block_N), T.ceildiv(M, block_M), threads=128) as (bx, by):
+            for i, j in T.Parallel(block_M, block_N):
+                row_idx = by * block_M + i
+                col_idx = bx * block_N + j
+                if lo < row_idx < hi:
+                    B[row_idx, col_idx] = A[row_idx, col_idx] * 2.0
+                else:
+                    B[row_idx, col_idx] = A[row_idx, col_idx] * 0.5
+
+    return main
+
+
 MASK_CORPUS: dict[str, Any] = {
     "mask_bound_select": lambda: bound_select(64, 128, 64, 80),
     "mask_tril_select": lambda: tril_select(64, 32),
@@ -251,6 +270,7 @@ MASK_CORPUS: dict[str, Any] = {
     "select_drop_row_max": lambda: drop_row_max(64, 64, 32),
     "select_compare_blocks": lambda: compare_blocks(64, 64, 32),
     "select_two_blocks": lambda: select_blocks(64, 64, 32),
+    "mask_guarded_rows": lambda: guarded_rows(128, 128, 32, 32),
 }
 if api_profile() in INTRINSICS["sfpu_reduce_max_int32_rows"].cpp:  # ttnn 0.65's sfpu_reduce reduces columns only
     MASK_CORPUS["select_topk_index"] = lambda: topk_index(64, 64, 32)

@@ -23,82 +23,10 @@ using tileops::strip_casts;
 
 std::string cond_text(const Any& cond) { return "condition " + format_value(cond); }
 
-// An integer expression as ci * i + cj * j + rest, where rest does not use i or j; nullopt when it is not affine in
-// them (a product of two of them, i // 2, T.min(i, ...)).
-struct Affine {
-  int64_t ci = 0, cj = 0;
-  Any rest = Any(int64_t(0));
-};
-
-bool uses(const Any& expr, const std::vector<Any>& vars) {
-  bool found = false;
-  walk(expr, {ir::visit<ir::Var>([&](const ir::Var& v) {
-         for (const Any& x : vars) found = found || v.same_as(x);
-       })});
-  return found;
-}
-
-std::optional<Affine> affine(const Any& e, const Any& i, const Any& j) {
-  Any expr = strip_casts(e);
-  if (i != nullptr && expr.same_as(i)) return Affine{1, 0, Any(int64_t(0))};
-  if (j != nullptr && expr.same_as(j)) return Affine{0, 1, Any(int64_t(0))};
-  std::vector<Any> ij;
-  if (i != nullptr) ij.push_back(i);
-  if (j != nullptr) ij.push_back(j);
-  if (!uses(expr, ij)) {
-    auto c = ir::IntImm::from(expr);
-    return Affine{0, 0, c ? Any(c->value()) : expr};
-  }
-  auto combine = [&](const Any& a, const Any& b, int64_t sign) -> std::optional<Affine> {
-    auto x = affine(a, i, j), y = affine(b, i, j);
-    if (!x || !y) return std::nullopt;
-    return Affine{x->ci + sign * y->ci, x->cj + sign * y->cj,
-                  sign > 0 ? fn::add(x->rest, y->rest) : fn::sub(x->rest, y->rest)};
-  };
-  if (auto add = ir::Add::from(expr)) return combine(add->a(), add->b(), 1);
-  if (auto sub = ir::Sub::from(expr)) return combine(sub->a(), sub->b(), -1);
-  if (auto mul = ir::Mul::from(expr)) {
-    for (bool left : {true, false}) {
-      auto c = ir::IntImm::from(strip_casts(left ? mul->a() : mul->b()));
-      if (!c) continue;
-      auto x = affine(left ? mul->b() : mul->a(), i, j);
-      if (!x) return std::nullopt;
-      int64_t k = c->value();
-      return Affine{k * x->ci, k * x->cj, fn::mul(x->rest, Any(k))};
-    }
-  }
-  return std::nullopt;
-}
-
 // A table value: a constant (+-inf included).
 std::optional<double> value_of(const Any& e) { return constant_of(e); }
 
 using Refuse = std::function<void(const std::string&)>;
-
-// `cond` as lhs - rhs >= shift: the comparison's sides ordered so that it reads `>=` (or `>`, shift 1).
-struct Comparison {
-  Any lhs, rhs;
-  int64_t shift = 0;
-};
-
-Comparison comparison_of(const Any& cond, const Refuse& refuse) {
-  Comparison cmp;
-  bool flip = false;
-  if (auto c = ir::GE::from(cond)) {
-    cmp.lhs = c->a(), cmp.rhs = c->b();
-  } else if (auto c = ir::GT::from(cond)) {
-    cmp.lhs = c->a(), cmp.rhs = c->b(), cmp.shift = 1;
-  } else if (auto c = ir::LE::from(cond)) {
-    cmp.lhs = c->a(), cmp.rhs = c->b(), flip = true;
-  } else if (auto c = ir::LT::from(cond)) {
-    cmp.lhs = c->a(), cmp.rhs = c->b(), flip = true, cmp.shift = 1;
-  } else {
-    refuse("is not a comparison (>=, >, <=, <) of index expressions; the tenstorrent backend lowers index masks "
-           "p * i + q * j + r >= 0 (or >, <, <=) in the store's element indices (i, j)");
-  }
-  if (flip) std::swap(cmp.lhs, cmp.rhs);
-  return cmp;
-}
 
 // The values: two constants, or a buffer against +-inf (an added 0/inf table) or 0 (a multiplied 1/0 table).
 void mask_values(IndexMask& mask, const Refuse& refuse) {
@@ -108,8 +36,24 @@ void mask_values(IndexMask& mask, const Refuse& refuse) {
     return;
   }
   if (!t && !e) {
-    refuse("selects between two buffer values; the tenstorrent backend lowers a mask between two constants, or "
-           "between a buffer value and -inf, +inf or 0");
+    // x * a against x * b (TileLang's if_range test: A * 2.0 inside the guard, A * 0.5 outside): x times an a/b table.
+    auto scaled = [](const Any& v) -> std::optional<std::pair<Any, double>> {
+      auto mul = ir::Mul::from(strip_casts(v));
+      if (!mul) return std::nullopt;
+      for (bool left : {true, false}) {
+        auto c = value_of(left ? mul->b() : mul->a());
+        Any x = strip_casts(left ? mul->a() : mul->b());
+        if (c && ir::TensorLoad::matches(x)) return std::make_pair(x, *c);
+      }
+      return std::nullopt;
+    };
+    auto a = scaled(mask.then_value), b = scaled(mask.else_value);
+    if (a && b && call("ffi.StructuralEqual", a->first, b->first, false, false).cast<bool>()) {
+      mask.operand = a->first, mask.combine = "mul", mask.on_true = a->second, mask.on_false = b->second;
+      return;
+    }
+    refuse("selects between two buffer values; the tenstorrent backend lowers a mask between two constants, "
+           "between a buffer value and -inf, +inf or 0, or between x * a and x * b (a, b constants)");
   }
   double c = t ? *t : *e;
   Any operand = strip_casts(t ? mask.else_value : mask.then_value);
@@ -157,46 +101,50 @@ std::optional<IndexMask> index_mask(const std::vector<Any>& lvars, const Any& st
   Refuse refuse = [&](const std::string& why) {
     fail("element-wise store '" + mask.text + "': " + cond_text(cond) + " " + why);
   };
-  Comparison cmp = comparison_of(cond, refuse);  // lhs - rhs >= shift
   Any i = lvars.empty() ? Any(nullptr) : lvars[0];
   Any j = lvars.size() > 1 ? lvars[1] : Any(nullptr);
-  auto a = affine(cmp.lhs, i, j), b = affine(cmp.rhs, i, j);
-  if (!a || !b) {
-    refuse("is not affine in the element indices " + format_value(i) + (j != nullptr ? ", " + format_value(j) : "") +
-           " (the tenstorrent backend lowers index masks p * i + q * j + r >= 0, with r computed from block "
-           "indices, loop variables and constants)");
-  }
-  Form form{a->ci - b->ci, a->cj - b->cj, fn::sub(fn::sub(a->rest, b->rest), Any(cmp.shift))};
+  Form form = form_of(cond, i, j, refuse);
   if (std::abs(form.p) > max_coefficient || std::abs(form.q) > max_coefficient) {
     refuse("has coefficient " + std::to_string(std::abs(form.p) > max_coefficient ? form.p : form.q) +
            " on an element index; the tenstorrent backend's mask tables cover coefficients of magnitude up to " +
            std::to_string(max_coefficient) + " (rows, columns, diagonals)");
   }
+  int64_t tile_side = std::gcd(tileops::tile_shape().first, tileops::tile_shape().second);
+  if (tile_side % form.div != 0) {
+    refuse("divides the element indices by " + std::to_string(form.div) + ", which does not divide the tile's side " +
+           std::to_string(tile_side) + " (the tenstorrent backend's mask tables hold i // d for d dividing it, or "
+           "what the analyzer folds: i // 64 with i < 64 is 0)");
+  }
   bool reads = false;
   walk(form.r, {ir::visit<ir::TensorLoad>([&](const ir::TensorLoad&) { reads = true; })});
   if (reads) refuse("reads a buffer; an index mask's condition may use block indices, loop variables and constants");
   mask.form = form;
-  Any lin = fn::add(fn::add(i != nullptr ? fn::mul(i, Any(form.p)) : Any(int64_t(0)),
-                            j != nullptr ? fn::mul(j, Any(form.q)) : Any(int64_t(0))),
+  auto index = [&](const Any& v) { return form.div == 1 ? v : fn::floordiv(v, Any(form.div)); };
+  Any lin = fn::add(fn::add(i != nullptr ? fn::mul(index(i), Any(form.p)) : Any(int64_t(0)),
+                            j != nullptr ? fn::mul(index(j), Any(form.q)) : Any(int64_t(0))),
                     form.r);
   mask.lin = fn::expr(lin);
+  if (form.p == 0 && form.q == 0 && ir::IntImm::from(form.r)) return mask;  // a constant: folded (index_masks)
   mask_values(mask, refuse);
   return mask;
 }
 
 Table table_of(const Form& form, int64_t tile_rows, int64_t tile_cols, int64_t step, int64_t residue) {
-  int64_t lo = std::min<int64_t>(form.p, 0) * (tile_rows - 1) + std::min<int64_t>(form.q, 0) * (tile_cols - 1);
-  int64_t hi = std::max<int64_t>(form.p, 0) * (tile_rows - 1) + std::max<int64_t>(form.q, 0) * (tile_cols - 1);
-  // o <= -hi - 1: no element holds; o >= -lo: every element holds. The first offset of the residue at or below the
-  // all-false one, then steps until one at or above the all-true one.
-  int64_t none = -hi - 1, all = -lo;
+  int64_t rows = tile_rows / form.div, cols = tile_cols / form.div;  // i // div takes `rows` values in a tile
+  int64_t lo = std::min<int64_t>(form.p, 0) * (rows - 1) + std::min<int64_t>(form.q, 0) * (cols - 1);
+  int64_t hi = std::max<int64_t>(form.p, 0) * (rows - 1) + std::max<int64_t>(form.q, 0) * (cols - 1);
+  // o <= -hi - 1: no element holds; o >= -lo: every element holds (a band: o > width - lo holds none again). The
+  // first offset of the residue at or below the all-false one, then steps until one at or above the all-true one
+  // (a band: the all-false one above it).
+  int64_t none = -hi - 1, all = form.width < 0 ? -lo : form.width - lo + 1;
   int64_t first = none - (((none - residue) % step) + step) % step;
   int64_t pages = (all - first + step - 1) / step + 1;
   return Table{first, step, pages};
 }
 
 Dict mask_entry(const IndexMask& mask, const Table& table) {
-  return ordered({{im::kP, Any(mask.form.p)}, {im::kQ, Any(mask.form.q)}, {im::kFirst, Any(table.first)},
+  return ordered({{im::kP, Any(mask.form.p)}, {im::kQ, Any(mask.form.q)}, {im::kDiv, Any(mask.form.div)},
+                  {im::kWidth, Any(mask.form.width)}, {im::kFirst, Any(table.first)},
                   {im::kStep, Any(table.step)}, {im::kOnTrue, Any(mask.on_true)}, {im::kOnFalse, Any(mask.on_false)}});
 }
 
@@ -209,6 +157,7 @@ bool is_table_of(const Dict& constant, const IndexMask& mask, const Table& table
     return x == b || (std::isnan(x) && std::isnan(b));
   };
   return as_int(get(m, im::kP)) == mask.form.p && as_int(get(m, im::kQ)) == mask.form.q &&
+         as_int(get(m, im::kDiv)) == mask.form.div && as_int(get(m, im::kWidth)) == mask.form.width &&
          as_int(get(m, im::kFirst)) == table.first && as_int(get(m, im::kStep)) == table.step &&
          same(get(m, im::kOnTrue), mask.on_true) && same(get(m, im::kOnFalse), mask.on_false);
 }
@@ -301,8 +250,14 @@ std::optional<Any> folded_nest(const Nest& nest, const Any& analyzer) {
   const masks::IndexMask& m = nest.mask;
   auto proves = [&](const Any& e) { return truthy(call("sym.AnalyzerCanProve", analyzer, e, 0)); };
   std::optional<Any> branch;
-  if (proves(call("prim._OpGE", m.lin, int_imm(0), Any(nullptr)))) branch = m.then_value;
-  else if (proves(call("prim._OpLT", m.lin, int_imm(0), Any(nullptr)))) branch = m.else_value;
+  Any below = call("prim._OpLT", m.lin, int_imm(0), Any(nullptr)), above = Any(nullptr);
+  Any within = call("prim._OpGE", m.lin, int_imm(0), Any(nullptr));
+  if (m.form.width >= 0) {  // a band: also lin <= width
+    above = call("prim._OpGT", m.lin, int_imm(m.form.width), Any(nullptr));
+    within = call("prim.And", within, call("prim._OpLE", m.lin, int_imm(m.form.width), Any(nullptr)), Any(nullptr));
+  }
+  if (proves(within)) branch = m.then_value;
+  else if (proves(below) || (above != nullptr && proves(above))) branch = m.else_value;
   if (!branch) return std::nullopt;
   return map(nest.loop, {ir::rewrite<ir::Call>([&](const ir::Call& c) -> Any {
                auto op = ir::Op::from(c.op());
@@ -316,7 +271,7 @@ std::string table_for(const masks::IndexMask& m, const Any& analyzer, int64_t ti
                       const std::string& prefix, const Any& func, List& func_params, Dict& constants) {
   // Every offset r + 32 (p R + q C) of the store is one residue modulo the tile where r % 32 simplifies to a
   // constant (block sizes and past_len multiples of 32 in causal attention): the table needs those offsets only.
-  int64_t step = std::gcd(tile_rows, tile_cols), residue = 0;
+  int64_t step = std::gcd(tile_rows, tile_cols) / m.form.div, residue = 0;
   Any mod = call("sym.AnalyzerSimplify", analyzer,
                  call("prim._OpFloorMod", fn::expr(m.form.r), int_imm(step), Any(nullptr)), 2);
   if (auto c = ir::IntImm::from(mod)) {
@@ -358,6 +313,9 @@ Any index_masks(const std::string& name, const Dict& options, const IndexMasksPa
     // Scalars a T.Parallel body assigns from indices (TileLang's `q_idx = bx * block_M + i + past_len`) read as
     // their values, as the tile-op recognisers see them.
     Any func = fold_constant_scalars(original);
+    Any analyzer = bound_analyzer(ir::PrimFunc(func));
+    // Choices made by conditions free of the element indices (block-causal masks) become branches around the nest.
+    func = with_body(func, masks::unswitch_masks(ir::PrimFunc(func).body(), analyzer));
     ir::PrimFunc f(func);
     Ctx ctx;
     List tile = as_list(tile_expr(ctx));
@@ -367,7 +325,6 @@ Any index_masks(const std::string& name, const Dict& options, const IndexMasksPa
     Dict constants = attr_dict(func, keys::kTtConstants);
     bool indexed = add_index_tables(f, index_prefix, func_params, constants);  // index_tiles.cc
     if (nests.empty() && !indexed) return original;
-    Any analyzer = bound_analyzer(f);
     std::vector<std::pair<Any, Any>> folded;  // nest -> the nest with the branch that always holds
     std::vector<std::pair<Any, std::string>> annotated;  // nest -> its table (the loop's tt.index_mask)
     for (const Nest& nest : nests) {

@@ -3,17 +3,33 @@
 // other one (the index_masks engine); LowerTileOpsToTT copies the table tile of each block tile on chip (op mask).
 #pragma once
 
+#include <functional>
 #include <optional>
 
 #include "ir.h"
 
 namespace tl::masks {
 
-/*! \brief A condition p * i + q * j + r >= 0 over the element indices (i, j) of a 2-D store (j absent: q = 0). */
+/*! \brief A condition v >= 0 (and v <= width where width >= 0), v = p * (i // div) + q * (j // div) + r, over the
+ * element indices (i, j) of a 2-D store (j absent: q = 0). */
 struct Form {
   int64_t p = 0, q = 0;
   Any r;  // a plain int or an expression of block indices, loop variables and constants
+  int64_t div = 1;     // the element indices' divisor (block-causal masks: i // 16)
+  int64_t width = -1;  // a band's width (a conjunction of two opposite comparisons, or ==); -1: none
 };
+
+/*! \brief The form of an index-mask condition (index_masks_forms.cc): a comparison (>=, >, <=, <, ==) or a
+ * conjunction of two opposite ones (16 < row < 96) of expressions affine in i // div, j // div (div 1: i, j), after
+ * T.if_then_else(c, 1, 0) flags compared with constants read as c; true and false as constant forms. `refuse` (it
+ * throws) is called with why it is none of those. */
+Form form_of(const Any& cond, const Any& i, const Any& j, const std::function<void(const std::string&)>& refuse);
+
+/*! \brief The element-wise nests of `body` whose store's T.if_then_else condition holds T.if_then_else choices made
+ * by conditions free of the element indices (block-causal attention's `is_noisy_diag`, `q_is_noisy`), each as an
+ * IfThenElse over copies of the nest with the choice made (index_masks_forms.cc); `analyzer` simplifies the
+ * conditions left (i // 64 with i < 64 is 0). */
+Any unswitch_masks(const Any& body, const Any& analyzer);
 
 /*! \brief What a masked store is: out = table (constants a, b), or out = x + table / x * table (a buffer x selected
  * against +-inf or 0), where the table holds on_true where the condition holds and on_false elsewhere. */

@@ -73,6 +73,9 @@ std::optional<Any> as_row_sum(const std::vector<ir::For>& loops, const ir::Buffe
  * runs once, and (loop_array_shapes.cc) local arrays lose the dims every store fills alike and 2-D ones that a DRAM
  * copy fills in the other dim order are transposed, with the arrays stored together with them. */
 Any normalize_thread_arrays(const Any& body);
+/*! \brief Loop bodies `if c: X[idx] = a else: X[idx] = b` whose guard c names an enclosing loop's variable, as the
+ * store `X[idx] = T.if_then_else(c, a, b)` (loop_guards.cc; an index mask where c is affine in the indices). */
+Any guards_to_selects(const Any& body);
 Any reshape_thread_arrays(const Any& body);
 /*! \brief After loop fission: runs merged into one loop (loop_merge.cc), copied arrays transposed, idle loops dropped,
  * loops ordered as the stores' dims. */

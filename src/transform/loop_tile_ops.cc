@@ -233,7 +233,13 @@ std::optional<Any> stage_dram_operands(const std::vector<ir::For>& loops, const 
                     if (buffer_info(load.source()).on_chip()) return load.any();
                     auto p = block_in_loop_order(load.indices(), loops);
                     if (!p) return load.any();
+                    for (const auto& [seen, buf] : staged) {  // one block read twice (if_range's A * 2 | A * 0.5)
+                      if (call("ffi.StructuralEqual", seen, load.any(), false, false).cast<bool>()) {
+                        return call("tirx.BufferLoad", buf, lvars, Any(nullptr));
+                      }
+                    }
                     auto [buf, src] = stage(load.source(), *p);
+                    staged.emplace_back(load.any(), buf);
                     before.push_back(tile_call("tirx.tile.copy", List{full_region(buf), src}));
                     return call("tirx.BufferLoad", buf, lvars, Any(nullptr));
                   })},
@@ -307,7 +313,7 @@ namespace hooks {
 
 Any loops_to_tile_ops() {
   return prim_func_pass("LowerTTLoopsToTileOps", [](const Any& func) {
-    Any folded = ir::PrimFunc(fold_constant_scalars(func)).body();
+    Any folded = loops::guards_to_selects(ir::PrimFunc(fold_constant_scalars(func)).body());
     folded = map(loops::normalize_thread_arrays(folded), {{ir::For::kTypeKey, loops::split_nest}}, "pre");
     folded = loops::settle_thread_arrays(folded);
     cpu::Analyzer analyzer = cpu::range_analyzer(folded);  // the ranges of the loops and block indices

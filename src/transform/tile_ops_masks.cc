@@ -28,8 +28,8 @@ std::vector<TileOp> mask_ops(const std::vector<ir::For>& loops, const BufferInfo
   TileOp copy{tile_op::kMask, loops[0], block, {tiles_of}};
   copy.tensor = table_info;
   copy.fields = {{names::kOrigin, fn::floordiv(fn::sub(mask.form.r, Any(table.first)), Any(table.step))},
-                 {names::kRowStep, Any(mask.form.p * tile_rows / table.step)},
-                 {names::kColStep, Any(mask.form.q * tile_cols / table.step)},
+                 {names::kRowStep, Any(mask.form.p * (tile_rows / mask.form.div) / table.step)},
+                 {names::kColStep, Any(mask.form.q * (tile_cols / mask.form.div) / table.step)},
                  {names::kPages, Any(table.pages)},
                  {names::kRows, Any(rows)},
                  {names::kCols, Any(cols)},

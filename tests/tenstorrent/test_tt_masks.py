@@ -76,7 +76,7 @@ def test_upstream_bhsd_flash_attention_matches_numpy(seq_q: int, seq_kv: int, ca
         return
     # q_idx >= k_idx is i - j + (bx * block_M + past_len - k * block_N) >= 0; block sizes and past_len are
     # multiples of 32, so every tile's offset is too: the table holds offsets -32 (all false), 0 and 32 (all true)
-    assert tables == {"index_mask_0": {"p": 1, "q": -1, "first": -32, "step": 32, "on_true": 0.0,
+    assert tables == {"index_mask_0": {"p": 1, "q": -1, "div": 1, "width": -1, "first": -32, "step": 32, "on_true": 0.0,
                                        "on_false": -np.inf}}
     compute = kernel.artifact.rt_mod.files["compute.cpp"]
     assert "? " in compute and "copy_tile(" in compute  # the clamped table tile of each block tile
@@ -153,8 +153,8 @@ def test_a_lower_triangle_selects_a_buffer_against_zero() -> None:
     kernel = tilelang.compile(mk.tril_select(64, 32), target="tenstorrent")
     kernel(a, out)
     np.testing.assert_array_equal(out, np.tril(a))
-    assert _tables(kernel) == {"index_mask_0": {"p": 1, "q": -1, "first": -32, "step": 32, "on_true": 1.0,
-                                                "on_false": 0.0}}
+    assert _tables(kernel) == {"index_mask_0": {"p": 1, "q": -1, "div": 1, "width": -1, "first": -32, "step": 32,
+                                                "on_true": 1.0, "on_false": 0.0}}
     assert "mul_tiles(" in kernel.artifact.rt_mod.files["compute.cpp"]
 
 
@@ -165,8 +165,8 @@ def test_an_anti_diagonal_mask_of_two_constants() -> None:
     r, c = np.indices((64, 64))
     np.testing.assert_array_equal(out, np.where(r + c < 50, 1.5, -2.0))
     # -(i + j) + 49 - 32 * (by + bx) >= 0: offsets 17 modulo 32, from -15 (all false) to 81 (all true)
-    assert _tables(kernel) == {"index_mask_0": {"p": -1, "q": -1, "first": -15, "step": 32, "on_true": 1.5,
-                                                "on_false": -2.0}}
+    assert _tables(kernel) == {"index_mask_0": {"p": -1, "q": -1, "div": 1, "width": -1, "first": -15, "step": 32,
+                                                "on_true": 1.5, "on_false": -2.0}}
 
 
 def test_a_row_bound_against_plus_infinity() -> None:
@@ -205,8 +205,8 @@ def _masked(expr: str) -> object:
                     acc[i, j] = T.if_then_else(i * j >= 5, A_s[i, j], 0)
                 elif expr == "slope":
                     acc[i, j] = T.if_then_else(2 * i >= j, A_s[i, j], 0)
-                elif expr == "equal":
-                    acc[i, j] = T.if_then_else(i == j, A_s[i, j], 0)
+                elif expr == "not_equal":
+                    acc[i, j] = T.if_then_else(i != j, A_s[i, j], 0)
                 elif expr == "two_buffers":
                     acc[i, j] = T.if_then_else(i >= j, A_s[i, j], B_s[i, j])
                 elif expr == "constant":
@@ -219,7 +219,7 @@ def _masked(expr: str) -> object:
 @pytest.mark.parametrize(("expr", "message"), [
     ("product", r"condition .*i \* j.* is not affine in the element indices i, j"),
     ("slope", r"condition .* has coefficient 2 on an element index; .*magnitude up to 1"),
-    ("equal", r"condition .* is not a comparison \(>=, >, <=, <\) of index expressions"),
+    ("not_equal", r"condition i != j compares with != .*a conjunction of two opposite ones"),
     ("two_buffers", r"selects between two buffer values; .*between a buffer value and -inf, \+inf or 0"),
     ("constant", r"selects a buffer value against the constant .*0\.5"),
 ])
@@ -254,7 +254,8 @@ def test_run_ttnn_fills_the_table_main_cpp_fills(tmp_path: Path) -> None:
     np.testing.assert_array_equal(tiles[1], np.tril(np.ones((32, 32))))
     assert np.all(tiles[0] == 0.0) and np.all(tiles[2] == 1.0)
     assert "? 1.0f : 0.0f" in (folder / "main.cpp").read_text()  # p * ii + q * jj + first + step * tile >= 0:
-    assert "index_mask_0.mask 1 -1 -32 32" in (folder / "tt.host_args").read_text().splitlines()  # read at run time
+    host_args = (folder / "tt.host_args").read_text().splitlines()
+    assert "index_mask_0.mask 1 -1 -32 32 1 -1" in host_args  # read at run time (p q first step div width)
 
 
 def test_causal_blocks_are_paired_x_and_last_minus_x_on_a_core() -> None:

@@ -38,10 +38,12 @@ WorkItem = TypedDict('WorkItem', {
     'cols': NotRequired[int],
 })
 
-# index_mask: An index-mask table (AddTTConstants): element (ii, jj) of its tile t (rows t * TILE[0] on) is on_true where p * ii + q * jj + first + step * t >= 0, else on_false (value and rows are unused).
+# index_mask: An index-mask table (AddTTConstants): element (ii, jj) of its tile t (rows t * TILE[0] on) is on_true where v = p * (ii // div) + q * (jj // div) + first + step * t holds v >= 0 (and v <= width where width >= 0), else on_false (value and rows are unused).
 IndexMask = TypedDict('IndexMask', {
     'p': int,
     'q': int,
+    'div': int,
+    'width': int,
     'first': int,
     'step': int,
     'on_true': float,
@@ -222,6 +224,8 @@ Accessor = TypedDict('Accessor', {
 HostMask = TypedDict('HostMask', {
     'p': int,
     'q': int,
+    'div': int,
+    'width': int,
     'first': int,
     'step': int,
     'on_true': float,
@@ -383,10 +387,12 @@ class INDEX_TILE:
 
 
 class INDEX_MASK:
-    """The keys of a index_mask record: An index-mask table (AddTTConstants): element (ii, jj) of its tile t (rows t * TILE[0] on) is on_true where p * ii + q * jj + first + step * t >= 0, else on_false (value and rows are unused)."""
+    """The keys of a index_mask record: An index-mask table (AddTTConstants): element (ii, jj) of its tile t (rows t * TILE[0] on) is on_true where v = p * (ii // div) + q * (jj // div) + first + step * t holds v >= 0 (and v <= width where width >= 0), else on_false (value and rows are unused)."""
 
     P: Final = 'p'
     Q: Final = 'q'
+    DIV: Final = 'div'
+    WIDTH: Final = 'width'
     FIRST: Final = 'first'
     STEP: Final = 'step'
     ON_TRUE: Final = 'on_true'
@@ -565,6 +571,8 @@ class HOST_MASK:
 
     P: Final = 'p'
     Q: Final = 'q'
+    DIV: Final = 'div'
+    WIDTH: Final = 'width'
     FIRST: Final = 'first'
     STEP: Final = 'step'
     ON_TRUE: Final = 'on_true'
@@ -786,7 +794,7 @@ RECORD_FIELDS: dict[str, tuple[str, ...]] = {
     'tensor': ('name', 'parameter', 'shape', 'padded_shape', 'blocks', 'pad_value', 'dtype', 'data_format', 'page_bytes', 'pages', 'page_layout', 'role', 'constant', ),
     'tensor_constant': ('value', 'rows', 'mask', 'index', ),
     'index_tile': ('p', 'q', 'step', ),
-    'index_mask': ('p', 'q', 'first', 'step', 'on_true', 'on_false', ),
+    'index_mask': ('p', 'q', 'div', 'width', 'first', 'step', 'on_true', 'on_false', ),
     'cb': ('index', 'stream', 'shares', 'buffer', 'buffer_dtype', 'class', 'dtype', 'data_format', 'page_bytes', 'block_pages', 'depth', 'producer', 'consumer', ),
     'kernels': ('reader', 'compute', 'writer', ),
     'kernel': ('name', 'file', 'runtime_args', 'runtime_arg_values', 'compile_time_args', 'defines', ),
@@ -802,7 +810,7 @@ RECORD_FIELDS: dict[str, tuple[str, ...]] = {
     'buffer': ('memory', 'layout', 'page_layout', 'dtype', 'data_format', 'page_bytes', 'pages', 'tile_rows', 'tile_cols', 'shape', 'padded_shape', 'blocks', 'pad_value', ),
     'accessor': ('stride_mode', 'page_bytes', 'compile_time_args', 'parameter', ),
     'host_tensor': ('name', 'parameter', 'shape', 'padded_shape', 'blocks', 'pad_value', 'dtype', 'data_format', 'page_bytes', 'pages', 'page_layout', 'role', 'constant', 'lead', 'rows', 'cols', 'prows', 'pcols', 'er', 'pr', 'ec', 'pc', 'elems', 'padded_elems', 'padded', 'ctype', 'fill', 'mask', ),
-    'host_mask': ('p', 'q', 'first', 'step', 'on_true', 'on_false', 'on_true_bits', 'on_false_bits', ),
+    'host_mask': ('p', 'q', 'div', 'width', 'first', 'step', 'on_true', 'on_false', 'on_true_bits', 'on_false_bits', ),
     'ttnn_tensor': ('name', 'parameter', 'shape', 'padded_shape', 'blocks', 'pad_value', 'dtype', 'data_format', 'page_bytes', 'pages', 'page_layout', 'role', 'constant', 'rows', 'cols', 'layout', 'pad', 'ttnn', 'host_dtype', ),
     'ttnn_cb': ('index', 'stream', 'shares', 'buffer', 'buffer_dtype', 'class', 'dtype', 'data_format', 'page_bytes', 'block_pages', 'depth', 'producer', 'consumer', 'ttnn', ),
     'report': ('status', 'error', 'dump', 'profile', 'device', 'programs', 'run_seconds', 'cores', 'total', 'kernels', 'stdout', 'execution_backend', ),

@@ -182,8 +182,9 @@ class _Printer:
             return f"({text})" if parent > 2 else text
         if isinstance(node, tirx.Not):
             return f"!{self.expr(node.a, 14)}"
-        if isinstance(node, tirx.Select):
-            cond, yes, no = (self.expr(e, 3) for e in (node.condition, node.true_value, node.false_value))
+        if isinstance(node, tirx.Select) or _is_if_then_else(node):  # a flag (block-causal's `is_noisy_diag`)
+            parts = (node.condition, node.true_value, node.false_value) if isinstance(node, tirx.Select) else node.args
+            cond, yes, no = (self.expr(e, 3) for e in parts)
             text = f"{cond} ? {yes} : {no}"
             return f"({text})" if parent > 2 else text
         if isinstance(node, tvm.ir.TensorLoad) and _index_scalar(node.source):
@@ -216,6 +217,11 @@ class _Printer:
             callee, args = f"{args[0]}.{callee}", args[1:]
         open_, close = ("{", "}") if spelling.form == "braces" else ("(", ")")
         return f"{callee}{open_}{', '.join(args)}{close}"
+
+
+def _is_if_then_else(node: Any) -> bool:
+    """Whether `node` is a scalar T.if_then_else (printed as C++'s ?:, as a Select)."""
+    return isinstance(node, tvm.ir.Call) and getattr(node.op, "name", None) == "prim.if_then_else"
 
 
 def _index_scalar(buffer: Any) -> bool:

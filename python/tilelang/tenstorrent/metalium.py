@@ -139,6 +139,7 @@ def _constant(constant: Any) -> TensorConstant:
         m = constant[TENSOR_CONSTANT.MASK]
         out[TENSOR_CONSTANT.MASK] = {
             INDEX_MASK.P: int(m[INDEX_MASK.P]), INDEX_MASK.Q: int(m[INDEX_MASK.Q]),
+            INDEX_MASK.DIV: int(m[INDEX_MASK.DIV]), INDEX_MASK.WIDTH: int(m[INDEX_MASK.WIDTH]),
             INDEX_MASK.FIRST: int(m[INDEX_MASK.FIRST]), INDEX_MASK.STEP: int(m[INDEX_MASK.STEP]),
             INDEX_MASK.ON_TRUE: float(m[INDEX_MASK.ON_TRUE]), INDEX_MASK.ON_FALSE: float(m[INDEX_MASK.ON_FALSE])}
     if TENSOR_CONSTANT.INDEX in constant:  # an index table: tile t holds the indices p * ii + q * jj + step * t

@@ -96,10 +96,12 @@ inline constexpr const char kQ[] = "q";
 inline constexpr const char kStep[] = "step";
 }  // namespace index_tile
 
-// index_mask (tt.plan.json): An index-mask table (AddTTConstants): element (ii, jj) of its tile t (rows t * TILE[0] on) is on_true where p * ii + q * jj + first + step * t >= 0, else on_false (value and rows are unused).
+// index_mask (tt.plan.json): An index-mask table (AddTTConstants): element (ii, jj) of its tile t (rows t * TILE[0] on) is on_true where v = p * (ii // div) + q * (jj // div) + first + step * t holds v >= 0 (and v <= width where width >= 0), else on_false (value and rows are unused).
 namespace index_mask {
 inline constexpr const char kP[] = "p";
 inline constexpr const char kQ[] = "q";
+inline constexpr const char kDiv[] = "div";
+inline constexpr const char kWidth[] = "width";
 inline constexpr const char kFirst[] = "first";
 inline constexpr const char kStep[] = "step";
 inline constexpr const char kOnTrue[] = "on_true";
@@ -262,6 +264,8 @@ inline constexpr const char kMask[] = "mask";
 namespace host_mask {
 inline constexpr const char kP[] = "p";
 inline constexpr const char kQ[] = "q";
+inline constexpr const char kDiv[] = "div";
+inline constexpr const char kWidth[] = "width";
 inline constexpr const char kFirst[] = "first";
 inline constexpr const char kStep[] = "step";
 inline constexpr const char kOnTrue[] = "on_true";
