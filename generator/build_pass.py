@@ -39,6 +39,7 @@ from .schema import show
 OPTION_TYPES: dict[str, tuple[tuple[type, ...], str]] = {
     "int": ((int,), "an int"), "float": ((int, float), "a float"), "bool": ((bool,), "a bool"),
     "string": ((str,), "a string"), "int_list": ((list,), "a list of ints"),
+    "str_map": ((dict,), "a map of names to strings"),
 }
 
 
@@ -53,6 +54,8 @@ def option_value_error(option_type: str, value: Any, length: int | None = None,
         return "is not a finite float"
     if ok and option_type == "int_list":
         ok = all(isinstance(v, int) and not isinstance(v, bool) for v in value)
+    if ok and option_type == "str_map":
+        ok = all(isinstance(k, str) and isinstance(v, str) for k, v in value.items())
     if not ok:
         return f"is not {name}"
     if option_type == "int_list" and length is not None and len(value) != length:
@@ -88,7 +91,7 @@ def _option(spec: SpecFile, name: str, raw: dict[str, Any], diagnostics: Diagnos
         default = _as_float(default)
         choices = [_as_float(c) for c in choices]
     return Option(name, kind, default, tuple(choices), raw["doc"], length, minimum, raw.get("at_most"),
-                  spec.at(where + (("default",) if "default" in raw else ())))
+                  spec.at(where + (("default",) if "default" in raw else ())), raw.get("key"))
 
 
 def _as_float(value: Any) -> Any:

@@ -220,6 +220,7 @@ class Option:
     minimum: int | float | None = None  # int, float, int_list: the smallest value (of each item)
     at_most: str | None = None  # int, int_list: the device fact no value exceeds (item by item)
     location: Location | None = None  # of the option's default (or its name): where a default error points
+    key: str | None = None  # a pass_configs key that sets it too (tl.tt.dram_format), besides tl.<Pass>.<option>
 
 
 @dataclass(frozen=True)

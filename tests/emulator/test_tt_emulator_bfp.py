@@ -2,8 +2,7 @@
 tt-metal's documented layout (tech_reports/data_formats; tt_metal/impl/data_format/blockfloat_common.cpp): a tile's
 page holds 64 shared exponents, one per face row of 16 values (face 0 rows 0..15, then faces 1, 2, 3), each the
 largest 8-bit exponent of its row; then the 1024 values in the same order, each a sign and a 7-, 3- or 1-bit
-mantissa (the leading one explicit) packed little-endian. A mantissa is the value's 24-bit significand shifted right
-by (shared - own exponent), rounded to nearest-even and saturated; a zero mantissa has no sign.
+mantissa (the leading one explicit) packed little-endian (the mantissas: tt_block_float_kernels.bfp_quantize).
 
 One host program checks the four ways a block-float tile is made or read: the host's pack_as_bfp*_tiles and
 unpack_bfp*_tiles_into_float_vec (tt-metalium/bfloat8.hpp, bfloat4.hpp, bfloat2.hpp), the device's packer
@@ -17,6 +16,7 @@ from pathlib import Path
 import ml_dtypes
 import numpy as np
 import pytest
+from tt_block_float_kernels import bfp_quantize
 
 from tilelang.tenstorrent import emulator
 
@@ -212,17 +212,7 @@ def _from_face_rows(rows: np.ndarray) -> np.ndarray:
 
 def reference(m: np.ndarray, width: int) -> tuple[bytes, np.ndarray]:
     """The documented encoding of the matrix's tiles (the page bytes) and the values they decode to."""
-    u = _face_rows(m.astype(np.float32)).view(np.uint32).astype(np.int64)
-    exp = (u >> 23) & 0xFF
-    shared = exp.max(axis=2, keepdims=True)
-    significand = (u & 0x7FFFFF) | (1 << 23)
-    shifted = np.where(shared - exp >= 32, 0, significand >> np.minimum(shared - exp, 31))
-    drop = 24 - width
-    kept, rest = shifted >> drop, shifted & ((1 << drop) - 1)
-    half = 1 << (drop - 1)
-    kept = np.minimum(kept + ((rest > half) | ((rest == half) & (kept & 1 == 1))), (1 << width) - 1)
-    kept = np.where((u & 0x7FFFFFFF) == 0, 0, kept)
-    sign = np.where(kept == 0, 0, u >> 31)
+    shared, kept, sign, values = bfp_quantize(_face_rows(m.astype(np.float32)), width)
     datum = (sign << width) | kept                                            # (tile, 64, 16)
     bits = width + 1
     pages = b""
@@ -231,9 +221,7 @@ def reference(m: np.ndarray, width: int) -> tuple[bytes, np.ndarray]:
         offsets = np.arange(1024) * bits
         np.add.at(stream, offsets // 8, datum[t].reshape(-1) << (offsets % 8))
         pages += shared[t, :, 0].astype(np.uint8).tobytes() + stream.astype(np.uint8).tobytes()
-    # value = (-1)^sign * mantissa * 2^(shared - 127 - (width - 1))
-    values = np.where(sign == 1, -1.0, 1.0) * kept * np.exp2(shared.astype(np.float64) - 127 - (width - 1))
-    return pages, _from_face_rows(values.astype(np.float32))
+    return pages, _from_face_rows(values)
 
 
 @pytest.fixture(scope="module")
