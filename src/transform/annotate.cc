@@ -24,13 +24,13 @@ Any annotate(const std::string& name, const Dict& options, const AnnotateParams&
       }
     }
     std::string what = tensors ? "tensor" : "on-chip buffer";
-    // A tensor laid out already (InferTTLayout's tt.buffers) shows its layout as buffer.layout: the page size and
+    // A tensor laid out already (InferTTLayout's tt.buffers) shows its layout as buffer.dram: the page size and
     // data format stated there, once (a block-float DRAM format's among them).
     Dict layouts = tensors ? attr_dict(func, keys::kTtBuffers) : Dict();
     Dict table;
     for (const BufferInfo& info : items) {
       Dict ns = info.ns();
-      if (layouts.count(String(info.name))) ns.Set(String("layout"), layouts.at(String(info.name)));
+      if (layouts.count(String(info.name))) ns.Set(String("dram"), layouts.at(String(info.name)));
       Ctx ctx{{names::kBuffer, ns}};
       check(require, what + " '" + info.name + "'", ctx);
       Dict row;

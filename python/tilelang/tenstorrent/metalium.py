@@ -104,8 +104,9 @@ def build_plan(device_mod: tvm.IRModule, params: Sequence[Any], kernel: str) -> 
 def _check_dram_formats(kernel: str, params: list[str]) -> None:
     """Every tensor pass_configs' "tl.tt.dram_format" names is a parameter of the kernel (InferTTLayout checks the
     formats of those it lays out)."""
-    key = PASS_OPTIONS["InferTTLayout"]["dram_format"]["key"]
-    unknown = sorted(set(pass_options("InferTTLayout").get("dram_format", {})) - set(params))
+    option = BUFFER.DRAM_FORMAT  # InferTTLayout's option of the field's name chooses it
+    key = PASS_OPTIONS["InferTTLayout"][option]["key"]
+    unknown = sorted(set(pass_options("InferTTLayout").get(option, {})) - set(params))
     if unknown:
         raise TTCodegenError(f"kernel '{kernel}': pass_configs '{key}' names {', '.join(map(repr, unknown))}, which "
                              f"is no tensor parameter of the kernel (its tensors: {', '.join(params)})")
