@@ -21,8 +21,10 @@ or without a CUDA device it says so and exits 0. Exits 1 when a kernel fails to 
 
 Kernels (TileLang's own bodies): the GEMM and element-wise add of tests/language/test_language_llvm.py (TileLang's
 quickstart GEMM, 128x128x32 blocks, num_stages=3, 128 threads), flash attention forward of tests/tt_attention_kernels.py
-(upstream example_mha_fwd_bhsd.py, 64x64 blocks), rms_norm of tests/tt_norm_kernels.py (fp32, one row per block) and
-layer norm (the same body with bf16 input, weight, bias and output, fp32 fragments; one row per block).
+(upstream example_mha_fwd_bhsd.py, 64x64 blocks), rms_norm of tests/tt_norm_kernels.py (fp32, one row per block),
+layer norm (the same body with bf16 input, weight, bias and output, fp32 fragments; one row per block) and gemv
+(tests/tt_thread_kernels.gemv_split_k: TileLang's splitk_gemv[_vectorized] in its T.get_thread_binding style, 4 rows
+a block on 4 x 32 threads, each thread summing 8-element runs of its row, T.atomic_add into shared row sums).
 """
 
 from __future__ import annotations
@@ -56,6 +58,10 @@ TABLE: dict[str, tuple[str, str, dict[str, Any], dict[str, Any], dict[str, Any]]
     "rms_norm": ("rms_norm 8192^2 fp32", "rms_norm", {"M": 8192, "N": 8192}, {"M": 64, "N": 512}, {"eps": 1e-6}),
     "layer_norm": ("layernorm 4096^2 bf16", "layer_norm", {"M": 4096, "N": 4096}, {"M": 64, "N": 512},
                    {"eps": 1e-5}),
+    "gemv": ("gemv 8192^2 fp16 (split-K, 16-byte loads, atomicAdd)", "gemv", {"N": 8192, "K": 8192},
+             {"N": 256, "K": 512}, {"block_n": 4, "split": 32, "tile_k": 8, "vectorized": True}),
+    "gemv_scalar": ("gemv 8192^2 fp16 (split-K, one fp16 a load)", "gemv", {"N": 8192, "K": 8192},
+                    {"N": 256, "K": 512}, {"block_n": 4, "split": 32, "tile_k": 8, "vectorized": False}),
 }
 
 
@@ -97,6 +103,7 @@ def kernel_of(name: str, size: dict[str, Any], attrs: dict[str, Any]) -> tuple[A
     from test_language_llvm import elementwise_add, matmul
     from tt_attention_kernels import flashattn
     from tt_norm_kernels import rms_norm
+    from tt_thread_kernels import gemv_split_k
 
     kind = TABLE[name][1]
     if kind == "gemm":
@@ -106,6 +113,10 @@ def kernel_of(name: str, size: dict[str, Any], attrs: dict[str, Any]) -> tuple[A
         b, h, s, d = size["B"], size["H"], size["S"], size["D"]
         flops = 4.0 * b * h * s * s * d * (0.5 if attrs["causal"] else 1.0)
         return flashattn(b, h, s, s, d, attrs["causal"]), ["Output"], flops
+    if kind == "gemv":
+        n, k = size["N"], size["K"]
+        return gemv_split_k(n, k, attrs["block_n"], attrs["split"], attrs["tile_k"], attrs["vectorized"]), ["C"], \
+            2.0 * n * k
     m, n = size["M"], size["N"]
     if kind == "add":
         return elementwise_add(m, n, 32, 32, "bfloat16", "bfloat16"), ["C"], float(m * n)
@@ -226,10 +237,12 @@ def reference(kernel: dict[str, Any], t: dict[str, Any]) -> tuple[Callable[[], A
     if kind == "layer_norm":
         n = t["W"].shape[0]
         return (lambda: F.layer_norm(t["X"], (n,), t["W"], t["Bias"], eps=attrs["eps"])), "F.layer_norm"
+    if kind == "gemv":  # C = B @ A: B (N, K), A (K,)
+        return (lambda: torch.mv(t["B"], t["A"])), "torch.mv"
     raise ValueError(f"unknown kernel kind {kind!r}")
 
 
-TOLERANCE = {"gemm": 1e-2, "attention": 2e-2, "add": 1e-2, "rms_norm": 1e-3, "layer_norm": 3e-2}
+TOLERANCE = {"gemm": 1e-2, "attention": 2e-2, "add": 1e-2, "rms_norm": 1e-3, "layer_norm": 3e-2, "gemv": 1e-2}
 
 
 def relative_error(out: Any, ref: Any) -> float:

@@ -170,6 +170,61 @@ def topk_index(M: int, N: int, blk_m: int) -> Any:
     return main
 
 
+def topk_columns(M: int, N: int, topk: int, blk_m: int) -> Any:
+    """Upstream example_topk.py as it is written: topk_rows' body storing the columns of [M, topk] outputs."""
+
+    @T.prim_func
+    def main(logits: T.Tensor((M, N), "float32"), gates: T.Tensor((M, topk), "float32"),
+             indices: T.Tensor((M, topk), "int32")):
+        with T.Kernel(T.ceildiv(M, blk_m), threads=128) as bx:
+            logits_frag = T.alloc_fragment((blk_m, N), "float32")
+            max_val = T.alloc_fragment((blk_m,), "float32")
+            expand_max_idx = T.alloc_fragment((blk_m, N), "int32")
+            max_idx = T.alloc_fragment((blk_m,), "int32")
+            T.copy(logits[bx * blk_m, 0], logits_frag)
+            for k in T.serial(topk):
+                T.fill(expand_max_idx, -1)
+                T.reduce_max(logits_frag, max_val, dim=1, clear=True)
+                for i, j in T.Parallel(blk_m, N):
+                    expand_max_idx[i, j] = T.if_then_else(max_val[i] == logits_frag[i, j], j, expand_max_idx[i, j])
+                T.reduce_max(expand_max_idx, max_idx, dim=1, clear=True)
+                for i, j in T.Parallel(blk_m, N):
+                    logits_frag[i, j] = T.if_then_else(max_val[i] == logits_frag[i, j], -10000.0, logits_frag[i, j])
+                for i in T.Parallel(blk_m):
+                    gates[bx * blk_m + i, k] = max_val[i]
+                    indices[bx * blk_m + i, k] = max_idx[i]
+
+    return main
+
+
+def topk_rows(M: int, N: int, topk: int, blk_m: int) -> Any:
+    """Upstream example_topk.py's body (its k loop carrying `logits_frag` from the T.copy of `logits`, the int32
+    index selection, the drop of the selected entry) with the outputs stored as rows: Gates[k, m] / Idx[k, m] are the
+    k-th largest value of row m and its column (upstream stores the columns of [M, topk] outputs)."""
+
+    @T.prim_func
+    def main(logits: T.Tensor((M, N), "float32"), gates: T.Tensor((topk, M), "float32"),
+             indices: T.Tensor((topk, M), "int32")):
+        with T.Kernel(T.ceildiv(M, blk_m), threads=128) as bx:
+            logits_frag = T.alloc_fragment((blk_m, N), "float32")
+            max_val = T.alloc_fragment((blk_m,), "float32")
+            expand_max_idx = T.alloc_fragment((blk_m, N), "int32")
+            max_idx = T.alloc_fragment((blk_m,), "int32")
+            T.copy(logits[bx * blk_m, 0], logits_frag)
+            for k in T.serial(topk):
+                T.fill(expand_max_idx, -1)
+                T.reduce_max(logits_frag, max_val, dim=1, clear=True)
+                for i, j in T.Parallel(blk_m, N):
+                    expand_max_idx[i, j] = T.if_then_else(max_val[i] == logits_frag[i, j], j, expand_max_idx[i, j])
+                T.reduce_max(expand_max_idx, max_idx, dim=1, clear=True)
+                for i, j in T.Parallel(blk_m, N):
+                    logits_frag[i, j] = T.if_then_else(max_val[i] == logits_frag[i, j], -10000.0, logits_frag[i, j])
+                T.copy(max_val, gates[k, bx * blk_m])
+                T.copy(max_idx, indices[k, bx * blk_m])
+
+    return main
+
+
 def select_blocks(M: int, N: int, block: int) -> Any:
     """Out = A where A > B, else B (a selection between two blocks: where_tile of three DST tiles)."""
 
@@ -199,3 +254,4 @@ MASK_CORPUS: dict[str, Any] = {
 }
 if api_profile() in INTRINSICS["sfpu_reduce_max_int32_rows"].cpp:  # ttnn 0.65's sfpu_reduce reduces columns only
     MASK_CORPUS["select_topk_index"] = lambda: topk_index(64, 64, 32)
+    MASK_CORPUS["select_topk_rows"] = lambda: topk_rows(64, 32, 4, 64)

@@ -74,10 +74,12 @@ def gemv_split_k_per_element(n: int, k: int, block_n: int, block_k: int):
     return main
 
 
-def gemv_split_k(n: int, k: int, block_n: int, split: int, tile_k: int):
+def gemv_split_k(n: int, k: int, block_n: int, split: int, tile_k: int, vectorized: bool = False):
     """C = B @ A on threads (block_n, split): thread (tn, tk) sums tile_k-element runs of row tn in a per-thread
-    array, then adds its sum into the block's shared row sums with T.atomic_add, which thread tk == 0 cleared."""
+    array, then adds its sum into the block's shared row sums with T.atomic_add, which thread tk == 0 cleared.
+    `vectorized`: the runs are loaded with T.vectorized (TileLang's splitk_gemv_vectorized, 16 bytes a thread)."""
     block_k = split * tile_k
+    loads = T.vectorized if vectorized else T.serial
 
     @T.prim_func
     def main(A: T.Tensor((k,), T.float16), B: T.Tensor((n, k), T.float16), C: T.Tensor((n,), T.float16)):
@@ -91,7 +93,7 @@ def gemv_split_k(n: int, k: int, block_n: int, split: int, tile_k: int):
                 sums[tn] = 0
             T.clear(acc)
             for ko in T.serial(k // block_k):
-                for j in T.serial(tile_k):
+                for j in loads(tile_k):
                     a_local[j] = A[ko * block_k + tk * tile_k + j]
                     b_local[j] = B[bn * block_n + tn, ko * block_k + tk * tile_k + j]
                 for j in T.serial(tile_k):

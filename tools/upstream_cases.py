@@ -110,6 +110,9 @@ def _gemv_cases() -> list[Case]:
         cases.append(gemv("splitk", "splitk_gemv", n, k, (4, 40, 4) if k == 200 else (4, 32, 4)))
     cases.append(gemv("splitk_vectorized", "splitk_gemv_vectorized", 64, 128, (2, 8)))
     cases.append(gemv("splitk_vectorized", "splitk_gemv_vectorized", 100, 192, (4, 8)))
+    cases.append(Case("gemv alloc_reducer M=128 N=256 (T.alloc_reducer, T.Pipelined)", "examples/gemv/example_gemv.py",
+                      "gemv_alloc_reducer", lambda: [_f((128, 256), F16), _f((256,), F16)],
+                      lambda a, x: a.astype(F32) @ x.astype(F32), lambda kern, x: kern(*x, 64, 64)))
     return cases
 
 

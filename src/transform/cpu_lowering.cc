@@ -8,6 +8,10 @@
 #include "cpu_loops.h"
 
 namespace tl {
+namespace cpu {
+// cpu_tile_ops.cc: T.atomic_add as CUDA's atomicAdd (only this pass calls it).
+Any lower_atomic_add_cuda(const ir::TilePrimitiveCall& call, const Analyzer& analyzer);
+}  // namespace cpu
 namespace {
 
 using namespace cpu;  // NOLINT(build/namespaces)
@@ -96,7 +100,7 @@ Any lower_gemm(const List& args, const Analyzer& analyzer) {
 }
 
 /*! \brief One tile primitive call -> its loop nest (an unsupported op is a TileLangError). */
-Any lower_tile_call(const ir::TilePrimitiveCall& tile_call, const Analyzer& analyzer) {
+Any lower_tile_call(const ir::TilePrimitiveCall& tile_call, const Analyzer& analyzer, bool device_atomics) {
   std::string op = tile_call.op().name();
   List args = tile_call.args();
   if (op == "tirx.tile.copy") return lower_copy(args, analyzer);
@@ -105,7 +109,9 @@ Any lower_tile_call(const ir::TilePrimitiveCall& tile_call, const Analyzer& anal
   if (op == "tirx.tile.sum" || op == "tirx.tile.max" || op == "tirx.tile.min") return lower_reduce(tile_call, analyzer);
   if (op == "tl.tile.cumsum") return lower_cumsum(tile_call, analyzer);
   if (op == "tl.tile.transpose") return lower_transpose(tile_call, analyzer);
-  if (op == "tl.tile.atomic_add") return lower_atomic_add(tile_call, analyzer);
+  if (op == "tl.tile.atomic_add") {
+    return device_atomics ? lower_atomic_add_cuda(tile_call, analyzer) : lower_atomic_add(tile_call, analyzer);
+  }
   if (op == "tl.tile.im2col") return lower_im2col(tile_call, analyzer);
   fail_tilelang("no loop lowering for tile primitive " + op + "; supported: tirx.tile.copy, fill, gemm, sum, max, "
                 "min, tl.tile.cumsum, tl.tile.transpose, tl.tile.atomic_add, tl.tile.im2col");
@@ -136,7 +142,12 @@ Any lower_tile_primitives() {
     Any body = ir::PrimFunc(func).body();
     Analyzer analyzer = range_analyzer(body);
     body = guard_global_accesses(func, body, analyzer);
-    auto lower = [analyzer](const ir::TilePrimitiveCall& tile_call) { return lower_tile_call(tile_call, analyzer); };
+    // CUDA (kDLCUDA, 2): blocks and threads run in parallel, so T.atomic_add is CUDA's atomicAdd
+    Any target = get_attr(func, "target");
+    bool device_atomics = !is_none(target) && call("target.TargetGetDeviceType", target).cast<int64_t>() == 2;
+    auto lower = [analyzer, device_atomics](const ir::TilePrimitiveCall& tile_call) {
+      return lower_tile_call(tile_call, analyzer, device_atomics);
+    };
     return with_body(func, map(body, {ir::rewrite<ir::TilePrimitiveCall>(lower)}, "post"));
   });
 }

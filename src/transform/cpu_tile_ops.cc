@@ -147,6 +147,23 @@ Any lower_atomic_add(const ir::TilePrimitiveCall& tile_call, const Analyzer& ana
   return d.store({}, op_add(d.load({}, dtype), cast_to(args[1], dtype)));
 }
 
+/*! \brief tl.tile.atomic_add on a cuda target (its blocks and threads run in parallel): each update of dst is CUDA's
+ * atomicAdd(&dst[i], v), as TVM's own cuda_atomic_add wraps it (BindCudaThreads shows ThreadSync these as the
+ * reads and writes they are). */
+Any lower_atomic_add_cuda(const ir::TilePrimitiveCall& tile_call, const Analyzer& analyzer) {
+  Any dst = ir::TensorRegion(tile_call.args()[0]).source();
+  std::string dtype = buffer_dtype(dst);
+  return map(lower_atomic_add(tile_call, analyzer), {ir::rewrite<ir::BufferStore>([&](const ir::BufferStore& st) -> Any {
+               auto add = ir::Add::from(st.value());
+               if (!st.buffer().same_as(dst) || !add) return st.any();
+               Any element = call("tirx.BufferLoad", st.buffer().any(), Any(st.indices()), Any(nullptr));
+               Any address = call_intrin("handle", "tirx.address_of", List{element});
+               return evaluate(call_intrin(dtype, "tirx.call_extern", List{string_imm("atomicAdd"), address,
+                                                                             add->b()}));
+             })},
+             "post");
+}
+
 namespace {
 
 Any op_floordiv(const Any& a, const Any& b) { return call("prim._OpFloorDiv", a, b, Any(nullptr)); }

@@ -213,7 +213,9 @@ bool global_written_and_read(const std::vector<Nest>& nests, const std::vector<A
 
 std::optional<BlockPlan> plan_block(const Any& body) {
   BlockPlan plan;
-  plan.stmts = flatten(body);
+  for (const Any& s : flatten(body)) {
+    for (const Any& part : split_row_reduction(s)) plan.stmts.push_back(part);
+  }
   for (const Any& s : plan.stmts) {
     plan.reductions.push_back(ir::AllocBuffer::matches(s) ? std::nullopt : reduction_nest(s));
     if (plan.reductions.back()) plan.replicated.add(plan.reductions.back()->second.store.buffer());
@@ -349,6 +351,8 @@ namespace hooks {
 
 Any bind_cuda_threads() {
   return prim_func_pass("BindCudaThreads", [](const Any& func) {
+    // a kernel that launches its own threads runs as written, with the barriers TileLang's kernels leave to it
+    if (launches_own_threads(ir::PrimFunc(func).body())) return sync_own_threads(func);
     Any threads = get_attr(func, keys::kTlThreads);
     // 1024: the most threads a CUDA block has on every architecture; more could not launch, so it keeps one
     if (!is_int(threads) || threads.cast<int64_t>() <= 1 || threads.cast<int64_t>() > 1024) return func;

@@ -54,16 +54,26 @@ int64_t vector_width(const std::vector<Nest>& nests, const Parts& parts, int64_t
 /*! \brief __syncthreads(). */
 Any barrier();
 
-/*! \brief A row reduction LowerTileOpsToLoops made of T.reduce_sum/max/min into a one-element fragment:
- * `for r...: dst[c] = combine(dst[c], value)` (combine +, max or min; value not reading dst). */
+/*! \brief A row reduction LowerTileOpsToLoops made of T.reduce_sum/max/min into a fragment of `rows` elements:
+ * `for i... for r...: dst[i...] = combine(dst[i...], value)` (combine +, max or min; value not reading dst; the
+ * leading `kept` loops index dst's non-unit dims in order, the others are reduced). */
 struct Reduction {
   std::string kind;  // sum, max, min
   ir::BufferStore store;
   Any value;
+  size_t kept = 0;
+  int64_t rows = 1;
 };
+
+/*! \brief The most rows of one reduction a block reduces across its threads (one allreduce a row). */
+inline constexpr int64_t kMaxReducedRows = 64;
 
 /*! \brief The reduction nest and its reduction when `stmt` is one (cuda_reductions.cc), else nullopt. */
 std::optional<std::pair<Nest, Reduction>> reduction_nest(const Any& stmt);
+/*! \brief A reduction of several rows as LowerTileOpsToLoops writes it, `for i...: {dst[i...] = identity; for r...:
+ * update}`, split into the initialization nest and the reduction nest (fresh loop variables for the first), else
+ * {stmt}. */
+std::vector<Any> split_row_reduction(const Any& stmt);
 /*! \brief Whether `stmt` is serial loops around one store into a replicated fragment that reads only replicated
  * fragments: every thread runs it on its own copy alike. */
 bool replicated_stmt(const Any& stmt, const VarSet& replicated);
@@ -71,5 +81,10 @@ bool writes_any(const Any& stmt, const VarSet& buffers);
 /*! \brief A reduction on `threads` threads through TVM's tvm_thread_allreduce (cuda_reductions.cc). */
 std::vector<Any> thread_reduction(const Nest& nest, const Reduction& red, const Parts& parts, const Any& tx,
                                   int64_t threads, int64_t width, bool barrier_first);
+
+/*! \brief Whether `body` launches threadIdx itself (T.get_thread_binding) (cuda_sync.cc). */
+bool launches_own_threads(const Any& body);
+/*! \brief `func` with TVM's ThreadSync("shared") barriers between its own threads (cuda_sync.cc). */
+Any sync_own_threads(const Any& func);
 
 }  // namespace tl::cuda

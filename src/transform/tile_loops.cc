@@ -288,6 +288,40 @@ void copy_out_carried(std::vector<TileOp>& ops) {
 
 namespace tl::tileops {
 
+void copy_in_carried(std::vector<TileOp>& ops) {
+  for (size_t c = 0; c < ops.size(); ++c) {
+    if (ops[c].kind != tile_op::kCopyIn || !ops[c].out || ops[c].out->shape.size() != 2) continue;
+    const BufferInfo value = *ops[c].out;
+    const Loops& level = ops[c].loops;
+    bool carried = false;  // the first loop after the copy that reads the value rewrites it there
+    for (size_t w = c + 1; w < ops.size(); ++w) {
+      const TileOp& op = ops[w];
+      if (!is_prefix(level, op.loops)) continue;
+      bool read = std::any_of(op.ins.begin(), op.ins.end(), [&](const BufferInfo& b) { return b.name == value.name; });
+      if (read && op.loops.size() > level.size()) {
+        Loops inside(op.loops.begin(), op.loops.begin() + static_cast<std::ptrdiff_t>(level.size()) + 1);
+        for (size_t r = w; r < ops.size(); ++r) {  // (ops placed before the loop may lie between its ops)
+          const TileOp& o = ops[r];
+          carried = carried || (is_prefix(inside, o.loops) && o.out && o.out->name == value.name &&
+                                o.kind != tile_op::kGemm);
+        }
+        break;
+      }
+      if (!read && op.out && op.out->name == value.name) break;
+    }
+    if (!carried) continue;
+    BufferInfo read = value;
+    read.name = value.name + "_in";
+    TileOp op{tile_op::kEltwise, ops[c].stmt, value, {read}};
+    op.loops = level;
+    op.branches = ops[c].branches;
+    op.fields = eltwise_fields(value, {"none", "none", "none", "none", "none"}, 0);
+    ops[c].out = read;
+    ops.insert(ops.begin() + static_cast<std::ptrdiff_t>(c) + 1, op);
+    ++c;
+  }
+}
+
 namespace {
 
 bool reads(const TileOp& op, const std::string& name) {

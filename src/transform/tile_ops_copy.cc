@@ -150,6 +150,16 @@ std::vector<TileOp> vector_copy(const ir::TilePrimitiveCall& stmt, const Region&
   size_t n = tensor.info.shape.size();
   bool one_row = tensor.extents[n - 1] == vec.shape[0];
   for (size_t d = 0; d + 1 < n; ++d) one_row = one_row && tensor.extents[d] == 1;
+  bool column = n == 2 && tensor.extents[0] == vec.shape[0] && tensor.extents[1] == 1;
+  if (!one_row && column) {
+    fail("T.copy between 1-D on-chip buffer '" + vec.name + "' and one column of tensor '" + tensor.info.name +
+         "' (shape " + ints_str(tensor.info.shape) + ") is not supported yet: a column vector holds its values in column "
+         "0 of its tiles, and moving them into another column takes 4-byte moves, which the NoC's 16-byte aligned "
+         "transfers cannot make (nor the FPU's broadcast exactly, through 19-bit SrcA/SrcB); keep such a vector "
+         "in a row of a (" +
+         std::to_string(tensor.info.shape[1]) + ", " + std::to_string(tensor.info.shape[0]) + ") tensor instead "
+         "(T.copy(" + vec.name + ", out[col, rows]))");
+  }
   if (!one_row) {
     fail("T.copy between tensor '" + tensor.info.name + "' (shape " + ints_str(tensor.info.shape) + ", region " +
          ints_str(tensor.extents) + ") and 1-D on-chip buffer '" + vec.name + "' is not supported; the tenstorrent "

@@ -200,6 +200,10 @@ void add_mask_tables(std::vector<TileOp>& ops);
  * softmax's running maximum): the rewrite makes `<buffer>_next`, which the later reads of the iteration read, and an
  * on-chip copy at the end of the loop body makes it the carried value (tile_loops.cc). */
 void defer_carried_writes(std::vector<TileOp>& ops);
+/*! \brief After a T.copy from DRAM into a value a later loop carries (reads, then rewrites; upstream top-k's
+ * `logits_frag` across its `for k in T.serial(topk)`): the reader reads into `<buffer>_in` and an on-chip copy makes
+ * the carried value (tile_loops.cc): the carried CB's producer is the compute kernel only. */
+void copy_in_carried(std::vector<TileOp>& ops);
 /*! \brief Before every T.copy out of a value carried across a loop (tile_loops.cc): a copy on chip into a buffer of
  * its own, which the writer reads (the carried CB's reader is the compute kernel). */
 void copy_out_carried(std::vector<TileOp>& ops);

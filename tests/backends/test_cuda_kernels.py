@@ -28,6 +28,7 @@ import bench_cuda  # noqa: E402
 sys.path.insert(0, str(TESTS))
 from test_language_llvm import elementwise_add, matmul  # noqa: E402
 from tt_norm_kernels import rms_norm, softmax  # noqa: E402
+from tt_thread_kernels import gemv_split_k, reverse_through_shared  # noqa: E402
 
 SM90 = tvm.target.Target({"kind": "cuda", "arch": "sm_90"})
 
@@ -69,6 +70,9 @@ def test_emit_writes_each_kernel_with_its_launch_and_argument_order(emitted: tup
     assert kernels["rms_norm"]["grid"] == [64, 1, 1]
     assert kernels["rms_norm"]["block"] == kernels["layer_norm"]["block"] == [128, 1, 1]  # cross-thread reductions
     assert kernels["layer_norm"]["params"][0] == {"name": "X", "dtype": "bfloat16", "shape": [64, 512]}
+    # gemv: T.get_thread_binding's (4, 32) threads as written, 4 rows a block
+    assert kernels["gemv"]["grid"] == [64, 1, 1] and kernels["gemv"]["block"] == [4, 32, 1]
+    assert kernels["gemv"]["launch_args"] == ["A", "B", "C"] and kernels["gemv"]["outputs"] == ["C"]
 
 
 def test_run_phase_without_a_gpu_says_so_and_exits_0(emitted: tuple[Path, dict]) -> None:
@@ -91,8 +95,8 @@ def test_run_phase_without_an_emitted_folder_says_what_to_do(tmp_path: Path) -> 
 
 def test_emit_refuses_an_unknown_kernel(capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit):
-        bench_cuda.main(["--emit", "/nonexistent", "--only", "gemv"])
-    assert "unknown kernel(s) gemv" in capsys.readouterr().err
+        bench_cuda.main(["--emit", "/nonexistent", "--only", "conv2d"])
+    assert "unknown kernel(s) conv2d" in capsys.readouterr().err
 
 
 def test_launch_extents_refuses_two_kernels_in_one_function() -> None:
@@ -215,11 +219,10 @@ def _row_broadcast(n: int):
     return main
 
 
-@pytest.mark.parametrize("case", ["rms_norm_two_rows", "gemm", "scan", "row_broadcast", "one_thread", "too_many",
+@pytest.mark.parametrize("case", ["gemm", "scan", "row_broadcast", "one_thread", "too_many",
                                   "global_read_back"])
 def test_blocks_keep_one_thread_where_threads_would_be_wrong(case: str) -> None:
-    """A reduction into a fragment of two rows (rms_norm with blk_m=2: only one-element results are reduced across
-    the threads), a GEMM, a carried dependence (a scan over shared memory), a fragment read at another nest's element
+    """A GEMM, a carried dependence (a scan over shared memory), a fragment read at another nest's element
     (row_broadcast), threads=1, threads=2048 (over CUDA's 1024 a block), and a global tensor written then read back
     all keep one thread."""
 
@@ -243,7 +246,7 @@ def test_blocks_keep_one_thread_where_threads_would_be_wrong(case: str) -> None:
             for i in T.Parallel(32):
                 B[i] = B[31 - i] + 1.0
 
-    func = {"rms_norm_two_rows": lambda: rms_norm(8, 256, 2), "gemm": lambda: matmul(128, 128, 64, 64, 64, 32),
+    func = {"gemm": lambda: matmul(128, 128, 64, 64, 64, 32),
             "scan": lambda: _scan(64), "row_broadcast": lambda: _row_broadcast(64), "one_thread": lambda: one_thread,
             "too_many": lambda: too_many,
             "global_read_back": lambda: global_read_back}[case]()
@@ -278,3 +281,46 @@ def test_layer_norm_reductions_run_on_the_threads() -> None:
     assert launch["threadIdx.x"] == 128
     assert source.count("= __shfl_down_sync(") == 14  # mean, then variance
     assert "*(nv_bfloat164*)(Y_ptr + " in source  # 4 bf16 a thread at a time (16 bytes of the float fragment)
+
+
+def test_rows_of_a_block_reduce_on_the_threads_one_allreduce_a_row() -> None:
+    """rms_norm with blk_m=4: the [4, 256] fragment strided over 128 threads (8 floats a thread, two 16-byte runs),
+    each thread sums its elements of each row into acc[row], then one allreduce a row (7 shuffles each) with a
+    barrier between rows; every thread scales by its copy of the 4 row results."""
+    source, launch = _lower(rms_norm(16, 256, 4))
+    assert launch == {"blockIdx.x": 4, "threadIdx.x": 128}
+    assert "alignas(64) float acc_ptr[4];" in source
+    assert source.count("= __shfl_down_sync(") == 28
+    assert "A_powsum_ptr[3] = (A_powsum_ptr[3] + " in source
+
+
+def test_layer_norm_with_rows_per_block_on_the_threads() -> None:
+    source, launch = _lower(bench_cuda.layer_norm_bf16(16, 512, 4))
+    assert launch["threadIdx.x"] == 128
+    assert source.count("= __shfl_down_sync(") == 2 * 4 * 7  # mean, then variance, of each of 4 rows
+
+
+# ------------------------------------------------------------------------------------ T.get_thread_binding kernels
+
+
+def test_split_k_gemv_keeps_its_threads_with_atomic_adds_and_barriers() -> None:
+    """TileLang's splitk_gemv_vectorized (tests/tt_thread_kernels.gemv_split_k): the (4, 32) threads it binds itself,
+    its T.atomic_add into the shared row sums as atomicAdd, and ThreadSync's barriers between thread tk == 0 clearing
+    the sums, the other threads adding into them and every thread reading them (TileLang's kernels write none)."""
+    source, launch = _lower(gemv_split_k(64, 512, 4, 32, 8, vectorized=True))
+    assert launch == {"blockIdx.x": 16, "threadIdx.x": 4, "threadIdx.y": 32}
+    assert "atomicAdd((&(sums_ptr[((int)threadIdx.x)])), acc_ptr[0]);" in source
+    assert source.count("__syncthreads();") == 2
+    clear, atomic, read = (source.index(s) for s in ("sums_ptr[((int)threadIdx.x)] = 0", "atomicAdd(", "C_ptr["))
+    barriers = [i for i in range(len(source)) if source.startswith("__syncthreads();", i)]
+    assert clear < barriers[0] < atomic < barriers[1] < read
+    assert "*(uint4*)(B_ptr + " in source  # 8 fp16 of B a thread with one 16-byte load
+
+
+def test_a_thread_reading_what_another_wrote_in_shared_memory_waits_at_a_barrier() -> None:
+    """reverse_through_shared: thread t writes s[t] and reads s[31 - t], which thread 31 - t wrote."""
+    source, launch = _lower(reverse_through_shared(64, 32))
+    assert launch == {"blockIdx.x": 2, "threadIdx.x": 32}
+    write, barrier, read = (source.index(s) for s in ("s_ptr[((int)threadIdx.x)] = ", "__syncthreads();",
+                                                      "s_ptr[(31 - ((int)threadIdx.x))]"))
+    assert write < barrier < read

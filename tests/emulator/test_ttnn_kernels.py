@@ -197,3 +197,45 @@ def test_matmul_reuse(host: Path, ttnn_home: Path, tmp_path: Path, batches: int,
     out = run_case(host, ttnn_home, tmp_path, "matmul", "reuse", {"a": a.reshape(-1, 128), "b": b.reshape(-1, 128)},
                    (batches * m, 128), "128", str(batches))
     np.testing.assert_allclose(out, rounded(a @ b).reshape(-1, 128), rtol=1e-2, atol=2e-2)
+
+
+def _norm(x: np.ndarray, rms: bool, eps: float) -> np.ndarray:
+    xmm = x if rms else x - x.mean(axis=1, keepdims=True)
+    return xmm / np.sqrt((xmm * xmm).mean(axis=1, keepdims=True) + eps)
+
+
+@pytest.mark.parametrize("variant", ["layernorm", "rmsnorm", "layernorm_plain"])
+def test_layernorm(host: Path, ttnn_home: Path, tmp_path: Path, variant: str) -> None:
+    """ttnn 0.81.1's interleaved multi-core layernorm (LayerNormMultiCoreProgramFactory's ProgramSpec, the small
+    kernel): reader_unary_interleaved_ln.cpp (the reduce scaler by kernel_lib, the epsilon tile's column 0, gamma
+    and beta read once), compute/layernorm.cpp (numeric.h's row_wise_mean: reduce_tile SUM over rows scaled by 1/W
+    with mul_unary_tile; kernel_lib's eltwise chain for x - E[x], the square, + eps and rsqrt, the product broadcast
+    by column, gamma and beta broadcast by row; under RMSNORM no mean) and writer_unary_interleaved_start_id_blocked
+    .cpp. 2 tile rows of 4 tiles (a tile row per core on 2 cores; block_size 8, so each row is one block whose tail
+    of 4 pages is pushed and popped unwritten), gamma and beta as one tile row whose row 0 holds the weights. Every
+    intermediate is bf16, the row sums accumulate in a bf16 DST."""
+    rng = np.random.default_rng(10)
+    a = rounded(rng.uniform(-2, 2, (64, 128)).astype(np.float32))
+    inputs = {"a": a}
+    eps = float((np.array([1e-5], np.float32).view(np.uint32) & 0xFFFF0000).view(np.float32)[0])  # bf16, truncated
+    expected = _norm(a, variant == "rmsnorm", eps)
+    if variant != "layernorm_plain":
+        gamma, beta = (rounded(rng.uniform(lo, 2, (1, 128)).astype(np.float32)) for lo in (0.5, -1))
+        inputs["gamma"], inputs["beta"] = (np.vstack([w, np.zeros((31, 128), np.float32)]) for w in (gamma, beta))
+        expected = expected * gamma + beta
+    out = run_case(host, ttnn_home, tmp_path, "layernorm", variant, inputs, a.shape)
+    np.testing.assert_allclose(out, expected, rtol=3e-2, atol=3e-2)
+
+
+def test_matmul_reuse_fused_bias(host: Path, ttnn_home: Path, tmp_path: Path) -> None:
+    """The reuse matmul of test_matmul_reuse with FUSE_BIAS (and BIAS_FULL_BLOCK, as the reuse factory loads the bias):
+    reader_writer_bmm_tile_layout_in1.cpp reads the bias block (one tile row of 4 tiles, the values in row 0) into
+    `bias` once, the compute kernel packs the last K block's sums into the Float32 intermed0 and adds the bias
+    broadcast by row (add_bcast_rows_init, add_tiles_bcast_rows) on the way to `out`; the bias stays resident across a
+    core's blocks (the core with 2 blocks). 128 x 128 by 128 x 128 bf16, against numpy's A B + bias."""
+    rng = np.random.default_rng(11)
+    a, b = (rounded(rng.uniform(-1, 1, (128, 128)).astype(np.float32)) for _ in range(2))
+    bias = rounded(rng.uniform(-1, 1, (1, 128)).astype(np.float32))
+    inputs = {"a": a, "b": b, "bias": np.vstack([bias, np.zeros((31, 128), np.float32)])}
+    out = run_case(host, ttnn_home, tmp_path, "matmul", "reuse_bias", inputs, (128, 128), "128", "1")
+    np.testing.assert_allclose(out, rounded(a @ b + bias), rtol=1e-2, atol=2e-2)

@@ -118,3 +118,39 @@ def test_thread_dependent_tile_op_is_refused_on_tenstorrent() -> None:
 
     with pytest.raises(TileLangError, match=r"SerializeThreads: tirx.tile.copy in per-thread code"):
         tilelang.lower(main, target="tenstorrent")
+
+
+def _reducer_gemv(m: int, n: int, block_m: int, block_n: int, op: str = "sum"):
+    """TileLang's gemv_alloc_reducer body (T.Pipelined over K blocks, `o[i] += a[i, j] * x[j]` in T.Parallel)."""
+
+    @T.prim_func
+    def main(a: T.Tensor((m, n), T.float16), x: T.Tensor((n,), T.float16), o: T.Tensor((m,), T.float16)):
+        with T.Kernel(T.ceildiv(m, block_m), threads=128) as i0_m:
+            o_reducer = T.alloc_reducer(block_m, T.float32, op=op, replication="all")
+            T.clear(o_reducer)
+            for i0_n in T.Pipelined(T.ceildiv(n, block_n), num_stages=2):
+                a_smem = T.alloc_shared((block_m, block_n), T.float16)
+                T.copy(a[i0_m * block_m, i0_n * block_n], a_smem)
+                a_frag = T.alloc_fragment((block_m, block_n), T.float16)
+                T.copy(a_smem, a_frag)
+                x_frag = T.alloc_fragment(block_n, T.float16)
+                T.copy(x[i0_n * block_n], x_frag)
+                for i1_m, i1_n in T.Parallel(block_m, block_n):
+                    o_reducer[i1_m] += a_frag[i1_m, i1_n] * x_frag[i1_n]
+            T.finalize_reducer(o_reducer)
+            T.copy(o_reducer, o[i0_m * block_m])
+
+    return main
+
+
+def test_alloc_reducer_gemv_on_llvm() -> None:
+    """T.alloc_reducer is the block's fragment where the block runs on one thread: the partial is the result."""
+    kernel = tilelang.compile(_reducer_gemv(32, 96, 16, 32), out_idx=[-1], target="llvm")
+    a, x = uniform(32, 96), uniform(96)
+    np.testing.assert_allclose(kernel(a, x).astype("float32"), a.astype("float32") @ x.astype("float32"),
+                               rtol=1e-2, atol=1e-2)
+
+
+def test_alloc_reducer_refuses_an_unknown_op() -> None:
+    with pytest.raises(TileLangError, match=r"T.alloc_reducer: op must be one of sum, max, min, got 'prod'"):
+        tilelang.lower(_reducer_gemv(32, 96, 16, 32, op="prod"), target="llvm")

@@ -144,8 +144,6 @@ REFUSALS = {
                        r"to 'C'; only a value the loop carries",
     "nested_loops": r"on-chip buffer 'acc' is carried across loop 'k' but rewritten in the nested loop 'kk'; a value "
                     r"carried across two nested loops is not supported",
-    "starts_in_dram": r"on-chip buffer 'acc' is carried across loop 'k' but starts as a T\.copy from tensor 'C0' "
-                      r"\(the reader kernel\)",
 }
 
 
@@ -156,6 +154,18 @@ def test_gemm_reads_a_block_made_before_the_loop() -> None:
     c = kernel(a, np.zeros((64, 64), np.float32))
     x = a.astype(np.float32)
     np.testing.assert_allclose(c, x[:, :64] @ x[:, 192:], rtol=1e-5, atol=1e-4)
+
+
+def test_carried_value_that_starts_as_a_copy_from_dram() -> None:
+    """The reader reads C0's block into acc_in and an on-chip copy makes the carried acc (copy_in_carried; upstream
+    top-k's logits_frag): a CB has one producer kernel."""
+    kernel = compile_tt(_refused("starts_in_dram"))
+    art = kernel.artifact
+    assert cb_of(art, "acc_in")["producer"] == "reader" and cb_of(art, "acc")["producer"] == "compute"
+    a, c0 = uniform(64, 256), np.random.default_rng(5).standard_normal((64, 64)).astype(np.float32)
+    c = kernel(a, c0)
+    want = c0 + sum(a[:, k * 64:(k + 1) * 64].astype(np.float32) for k in range(4))
+    np.testing.assert_allclose(c, want, rtol=1e-6, atol=1e-6)
 
 
 def test_carried_value_read_after_its_rewrite_in_the_iteration() -> None:

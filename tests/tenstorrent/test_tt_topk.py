@@ -9,7 +9,7 @@ import shutil
 
 import numpy as np
 import pytest
-from tt_mask_kernels import topk_index
+from tt_mask_kernels import topk_columns, topk_index, topk_rows
 
 import tilelang
 import tilelang.language as T
@@ -39,6 +39,31 @@ def test_the_column_index_of_the_row_maximum_matches_numpy(M: int, N: int, blk_m
     compute = kernel.artifact.rt_mod.files["compute.cpp"]
     assert "where_tile<DataFormat::Int32>(" in compute and "fill_tile_int<DataFormat::Int32>(" in compute
     np.testing.assert_array_equal(kernel(x), _reference(x))
+
+
+@pytest.mark.parametrize(("M", "N", "blk_m"), [(64, 32, 64), (100, 64, 64)])
+def test_upstream_topk_body_carries_logits_across_its_k_loop(M: int, N: int, blk_m: int) -> None:
+    """Upstream's k loop reads and rewrites `logits_frag`, which starts as a T.copy from DRAM: the reader reads it into
+    a CB of its own and an on-chip copy makes the carried value (copy_in_carried). Outputs stored as rows."""
+    x, topk = _exact(M, N), 4
+    kernel = tilelang.compile(topk_rows(M, N, topk, blk_m), out_idx=[1, 2], target="tenstorrent")
+    gates, indices = kernel(x)
+    order = np.argsort(-x, axis=1, kind="stable")[:, :topk].astype(np.int32)
+    np.testing.assert_array_equal(indices.T, order)
+    np.testing.assert_array_equal(gates.T, np.take_along_axis(x, order, 1))
+
+
+def test_upstream_topk_column_stores_run_on_llvm_and_are_refused_by_name_on_tenstorrent() -> None:
+    """Upstream's `topk_gates[bx * blk_m + i, k] = max_val[i]` writes one column of an [M, topk] output per k."""
+    x = _exact(64, 32)
+    gates, indices = tilelang.compile(topk_columns(64, 32, 4, 64), out_idx=[1, 2], target="llvm")(x)
+    order = np.argsort(-x, axis=1, kind="stable")[:, :4].astype(np.int32)
+    np.testing.assert_array_equal(indices, order)
+    np.testing.assert_array_equal(gates, np.take_along_axis(x, order, 1))
+    with pytest.raises(TileLangError, match=r"T\.copy between 1-D on-chip buffer 'max_val' and one column of tensor "
+                       r"'gates' \(shape \[64, 4\]\) is not supported yet: .* keep such a vector in a row of a "
+                       r"\(4, 64\) tensor instead"):
+        tilelang.lower(topk_columns(64, 32, 4, 64), target="tenstorrent")
 
 
 def test_columns_that_are_not_whole_tiles_are_refused_by_the_padding_check() -> None:

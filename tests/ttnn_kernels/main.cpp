@@ -3,6 +3,7 @@
 #include <tt-metalium/distributed.hpp>
 
 #include "eltwise.hpp"
+#include "layernorm.hpp"
 #include "matmul.hpp"
 #include "reduce.hpp"
 #include "softmax.hpp"
@@ -37,6 +38,8 @@ int main(int argc, char** argv) {
         matmul_reuse(*mesh, a);
     } else if (a.family == "softmax") {
         softmax(*mesh, a);
+    } else if (a.family == "layernorm") {
+        layernorm(*mesh, a);
     } else if (a.family == "untilize") {
         untilize(*mesh, a);
     } else {

@@ -17,7 +17,9 @@
 // argument is the batch count (A batches x M x K, B batches x K x N, bcast_B 0).
 // fp32_dest_acc_en is set (compute config enable_32_bit_dest, define FP32_DEST_ACC_EN): intermed0 is then Float32 and
 // a DFB of its own; with out and intermed0 in one format the factory aliases them (shared L1), which the emulator's
-// ProgramSpec does not model.
+// ProgramSpec does not model. The variant "reuse_bias" fuses a bias (FUSE_BIAS, BIAS_FULL_BLOCK as the reuse factory
+// loads it; data_dir/bias.bin: 32 x N, the values in row 0): `bias` of per_core_M x per_core_N entries, filled once by
+// the in1 reader (RTA in3_tensor_start_tile_id), and the compute CTAs bias_ntiles and row_broadcast_bias 1.
 #pragma once
 
 #include "metal2.hpp"
@@ -27,6 +29,7 @@ namespace ttnn_case {
 // MatmulMultiCoreReuseProgramConfig: in0_block_w 2, out_subblock 1 x 2, per_core_M 1, per_core_N N (a 3 x 1 grid).
 struct MatmulReuse {
     uint32_t batches, M, K, N;  // M, K, N in tiles, per batch (A is batches x M x K, B batches x K x N)
+    bool bias = false;          // FUSE_BIAS: C = A B + bias, a row of N values broadcast over the rows
     uint32_t in0_block_w = 2, out_subblock_h = 1, out_subblock_w = 2, per_core_M = 1, per_core_N = N;
     uint32_t num_blocks = K / in0_block_w;
     uint32_t in0_block_num_tiles = per_core_M * in0_block_w, in1_block_num_tiles = per_core_N * in0_block_w;
@@ -36,7 +39,7 @@ struct MatmulReuse {
 };
 
 inline KernelSpec matmul_compute(const MatmulReuse& m, const std::string& id, uint32_t core_blocks) {
-    return KernelSpec{
+    KernelSpec spec{
         .unique_id = id,
         .source = kernel("matmul/device/kernels/compute/bmm_large_block_zm_fused_bias_activation_metal2.cpp"),
         .compiler_options = {.defines = {{"FP32_DEST_ACC_EN", "1"}}, .opt_level = KernelBuildOptLevel::O3},
@@ -55,6 +58,14 @@ inline KernelSpec matmul_compute(const MatmulReuse& m, const std::string& id, ui
                               {"out_block_num_tiles", m.out_block_tiles}, {"untilize_out", 0},
                               {"get_batch_from_reader", 0}},
         .hw_config = ComputeHardwareConfig{.enable_32_bit_dest = true}};
+    if (m.bias) {  // a row of N bias tiles (the values in row 0 of each), added broadcast by row
+        spec.compiler_options.defines.push_back({"FUSE_BIAS", "1"});
+        spec.compiler_options.defines.push_back({"BIAS_FULL_BLOCK", "1"});
+        spec.dfb_bindings.push_back({"bias", "bias", DFBEndpointType::CONSUMER});
+        spec.compile_time_args.push_back({"bias_ntiles", m.out_block_tiles});
+        spec.compile_time_args.push_back({"row_broadcast_bias", 1});
+    }
+    return spec;
 }
 
 inline KernelSpec matmul_reader(const MatmulReuse& m) {
@@ -73,7 +84,7 @@ inline KernelSpec matmul_reader(const MatmulReuse& m) {
 }
 
 inline KernelSpec matmul_reader_writer(const MatmulReuse& m) {
-    return KernelSpec{
+    KernelSpec spec{
         .unique_id = "reader_writer",
         .source = kernel("matmul/device/kernels/dataflow/reader_writer_bmm_tile_layout_in1.cpp"),
         .dfb_bindings = {{"in1", "in1", DFBEndpointType::PRODUCER}, {"out", "out", DFBEndpointType::CONSUMER}},
@@ -93,13 +104,20 @@ inline KernelSpec matmul_reader_writer(const MatmulReuse& m) {
         .runtime_arg_schema = {.runtime_arg_names = {"in1_tensor_start_tile_id", "batch", "start_m_block",
                                                      "out_tensor_start_tile_id"}},
         .hw_config = writer_hw()};
+    if (m.bias) {  // reads the [per_core_M, per_core_N] bias block once (RTA in3_tensor_start_tile_id)
+        spec.compiler_options.defines.push_back({"FUSE_BIAS", "1"});
+        spec.dfb_bindings.push_back({"bias", "bias", DFBEndpointType::PRODUCER});
+        spec.tensor_bindings.push_back({"bias", "bias"});
+        spec.runtime_arg_schema.runtime_arg_names.push_back("in3_tensor_start_tile_id");
+    }
+    return spec;
 }
 
 inline void matmul_reuse(MeshDevice& mesh, const Args& a) {
     IDevice* device = mesh.get_device(0);
     const uint32_t batches = a.extra.size() > 1 ? uint32_t(std::stoul(a.extra[1])) : 1;
     const MatmulReuse m{.batches = batches, .M = a.rows / 32 / batches, .K = a.cols / 32,
-                        .N = uint32_t(std::stoul(a.extra.at(0)) / 32)};
+                        .N = uint32_t(std::stoul(a.extra.at(0)) / 32), .bias = a.variant == "reuse_bias"};
     auto A = dram(device, batches * m.M * m.K * kTileBytes), B = dram(device, batches * m.K * m.N * kTileBytes);
     auto C = dram(device, batches * m.M * m.N * kTileBytes);
     upload(device, A, a, "a", a.rows, a.cols);  // the batches' matrices one below the other: tiles batch-major
@@ -114,12 +132,20 @@ inline void matmul_reuse(MeshDevice& mesh, const Args& a) {
                               .data_format_metadata = tt::DataFormat::Float32}},
         .tensor_parameters = {{"in0", TensorSpec(A)}, {"in1", TensorSpec(B)}, {"out", TensorSpec(C)}},
         .work_units = {{"wu_g1", {"reader", "reader_writer", "compute_g1"}, group1}}};
+    std::shared_ptr<Buffer> bias;
+    if (m.bias) {  // one tile row of N (data_dir/bias.bin: 32 x N, the values in row 0)
+        bias = dram(device, m.N * kTileBytes);
+        upload(device, bias, a, "bias", 32, m.N * 32);
+        spec.dataflow_buffers.push_back(bf16_dfb("bias", m.out_block_tiles));
+        spec.tensor_parameters.push_back({"bias", TensorSpec(bias)});
+    }
     if (!group2.ranges().empty()) {
         spec.kernels.push_back(matmul_compute(m, "compute_g2", per2));
         spec.work_units.push_back({"wu_g2", {"reader", "reader_writer", "compute_g2"}, group2});
     }
     ProgramRunArgs run{.kernel_run_args = {{.kernel = "reader"}, {.kernel = "reader_writer"}},
                        .tensor_args = {{"in0", A}, {"in1", B}, {"out", C}}};
+    if (m.bias) run.tensor_args["bias"] = bias;
     const std::vector<CoreCoord> cores = corerange_to_cores(all, ncores);
     for (uint32_t i = 0, done = 0; i < cores.size(); ++i) {
         const uint32_t core_blocks = i < group1.num_cores() ? per1 : per2;
@@ -134,6 +160,10 @@ inline void matmul_reuse(MeshDevice& mesh, const Args& a) {
                                {"batch", core_blocks}, {"start_m_block", m_block},
                                {"out_tensor_start_tile_id",
                                 batch * m.M * m.N + m_block * m.per_core_M * m.N + n_block * m.per_core_N}});
+        if (m.bias) {
+            run.kernel_run_args[1].runtime_arg_values.back().second.push_back(
+                {"in3_tensor_start_tile_id", n_block * m.per_core_N});
+        }
         done += core_blocks;
     }
     run_spec(mesh, spec, run);

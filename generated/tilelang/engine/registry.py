@@ -32,7 +32,7 @@ BACKENDS: dict[str, Backend] = {
     ),
     'cuda': Backend(
         name='cuda',
-        doc="CUDA source through TVM's CUDA code generator with an LLVM host; tile operations are lowered to loops; a block of element loops runs on T.Kernel's threads (BindCudaThreads), any other block on one thread. Kernels execute only where a CUDA device exists.",
+        doc="CUDA source through TVM's CUDA code generator with an LLVM host; tile operations are lowered to loops; a block of element loops runs on T.Kernel's threads (BindCudaThreads), any other block on one thread; T.atomic_add is CUDA's atomicAdd (LowerTileOpsToLoops). Kernels execute only where a CUDA device exists.",
         spec='specs/backends/cuda.yaml',
         target_kind='cuda',
         target_keys=(),
@@ -42,7 +42,7 @@ BACKENDS: dict[str, Backend] = {
         runs_on='cuda',
         tvm_pipeline='tirx',
         extern_math=(),
-        unsupported_tile_ops=(('tl.tile.atomic_add', 'its blocks run in parallel, and the loop lowering of T.atomic_add is a plain read-modify-write, correct only when blocks run one after another (llvm, c); no atomic lowering for this backend yet'),),
+        unsupported_tile_ops=(),
         lowers=True,
         pipeline='optimize_cuda',
         runtime='tilelang.engine.tvm_runtime',

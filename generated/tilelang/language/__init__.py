@@ -212,6 +212,16 @@ def alloc_var(dtype: Any, init: Any = None, scope: Any = 'local.var') -> Any:  #
     return _functions.alloc_var(dtype, init, scope)
 
 
+def alloc_reducer(shape: Any, dtype: Any = 'float32', op: Any = 'sum', replication: Any = None) -> Any:  # noqa: N802
+    """TileLang's reducer (`o = T.alloc_reducer(block_M, accum, replication="all")`, then `o[i] += ...` in T.Parallel loops and T.finalize_reducer(o)): a fragment each thread accumulates its own partial results in, combined across the threads by T.finalize_reducer. Here it is a local.fragment of that shape: where a block runs on one thread (llvm, c, and CUDA blocks BindCudaThreads keeps on one thread) the partial is the whole result; an update nest BindCudaThreads binds is a row reduction it combines across the threads itself (TVM's tvm_thread_allreduce). op is sum, max or min; replication None, "all" or "none"; anything else is a TileLangError."""
+    return _functions.alloc_reducer(shape, dtype, op, replication)
+
+
+def finalize_reducer(reducer: Any) -> Any:  # noqa: N802
+    """Combines a T.alloc_reducer's per-thread partials across the block's threads. Nothing is left to combine here (see T.alloc_reducer); a buffer that is not a fragment is a TileLangError."""
+    return _functions.finalize_reducer(reducer)
+
+
 def get_thread_binding(dim: Any = 0) -> Any:  # noqa: N802
     """threadIdx.x, y or z (dim 0, 1, 2) of the block, whose extents are T.Kernel's `threads` (an int is x; missing dims are 1, and their index is the constant 0). The first call (directly in the T.Kernel body) launches the threads around the rest of the body, which then runs per thread as in TileLang: `T.alloc_local` buffers are per thread, shared buffers are the block's. CUDA runs it on real threads; llvm, c and Tenstorrent run it as loops over the thread indices (pass SerializeThreads)."""
     return _functions.get_thread_binding(dim)
@@ -337,6 +347,7 @@ __all__ = [
     'abs',
     'alloc_fragment',
     'alloc_local',
+    'alloc_reducer',
     'alloc_shared',
     'alloc_var',
     'annotate_l2_hit_ratio',
@@ -376,6 +387,7 @@ __all__ = [
     'exp2',
     'fabs',
     'fill',
+    'finalize_reducer',
     'float',
     'float16',
     'float32',

@@ -15,7 +15,7 @@ from tvm.tirx import is_buffer_var
 from ..engine.registry import BACKENDS
 from ..errors import TileLangError
 from . import _eager
-from ._frontend import normalize_dtype, tensor, thread_bindings
+from ._frontend import alloc, normalize_dtype, tensor, thread_bindings
 
 
 def alloc_var(dtype: Any, init: Any = None, scope: Any = "local.var") -> Any:
@@ -31,6 +31,23 @@ def _as_expr(value: Any, dtype: str) -> Any:
     if hasattr(value, "ty"):
         return value if str(value.ty.dtype) == dtype else _T.cast(value, dtype)
     return tirx.const(value, dtype)
+
+
+REDUCER_OPS = ("sum", "max", "min")
+REDUCER_REPLICATIONS = (None, "all", "none")
+
+
+def alloc_reducer(shape: Any, dtype: Any = "float32", op: Any = "sum", replication: Any = None) -> Any:
+    if op not in REDUCER_OPS:
+        raise TileLangError(f"T.alloc_reducer: op must be one of {', '.join(REDUCER_OPS)}, got {op!r}")
+    if replication not in REDUCER_REPLICATIONS:
+        raise TileLangError(f"T.alloc_reducer: replication must be None, 'all' or 'none', got {replication!r}")
+    return alloc(shape, dtype, "local.fragment")
+
+
+def finalize_reducer(reducer: Any) -> None:
+    if not is_buffer_var(reducer) or str(reducer.ty.storage_scope) != "local.fragment":
+        raise TileLangError(f"T.finalize_reducer: expects a T.alloc_reducer buffer, got {reducer!r}")
 
 
 def get_thread_binding(dim: Any = 0) -> Any:

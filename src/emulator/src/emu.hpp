@@ -172,6 +172,7 @@ struct Cb {
     Clock popped;  // join of the consumer's clocks at its pops (acquired by cb_reserve_back)
     std::vector<uint32_t> reserved_at;  // per page: the producer's own clock entry when it reserved the page
     std::vector<uint8_t> written;       // per page: written since reserved: 1 a tile, 2 row-major rows (sanitize.cpp)
+    std::vector<uint64_t> push_end;     // per page: `received` after the cb_push_back that delivered it
     uint32_t occupied() const { return static_cast<uint32_t>(received - acked); }
     uint32_t wr_page() const { return static_cast<uint32_t>(received % capacity); }
     uint32_t rd_page() const { return static_cast<uint32_t>(acked % capacity); }

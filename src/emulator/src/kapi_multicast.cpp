@@ -350,6 +350,7 @@ void noc_async_write_multicast(uint32_t src_local_l1_addr, uint64_t dst_noc_addr
     check_l1_range(s, "source", src_local_l1_addr, size);
     check_l1_range(s, "destination", r.addr, size);
     need_noc_alignment(s, false, false, src_local_l1_addr, r.addr);
+    need_written_source(s, src_local_l1_addr, size);
     s.t.mcasts.push_back(Multicast{s.t.call, src_local_l1_addr, r.addr, size, std::move(dests), s.t.clock});
     s.t.linked_to = linked ? dst_noc_addr_multicast >> 32 : 0;
     s.t.tick();

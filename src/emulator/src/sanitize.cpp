@@ -92,10 +92,28 @@ void l1_written(Core& core, uint32_t addr, uint32_t size, uint8_t content, uint3
     }
 }
 
+namespace {
+
+// A page reserved and pushed, but never written since its cb_reserve_back (still the reserve's poison).
+bool pushed_unwritten(const Core& core, const Cb& cb, uint32_t page) {
+    return cb.written[page] == 0 && still_poisoned(core, cb, page);
+}
+
+[[noreturn]] void read_unwritten(Session& s, const std::string& what, const Cb& cb, uint32_t i) {
+    fail(s, what + " page " + std::to_string(i) + " of CB " + std::to_string(cb.index) + ", which its producer " +
+                "pushed without writing it since cb_reserve_back: no NoC read or multicast landed in it, no pack_tile " +
+                "wrote it and no store through get_write_ptr changed it (stale data; pushing such a page is legal, " +
+                "as ttnn's layernorm pushes the unused tail of a block, reading it is not)");
+}
+
+}  // namespace
+
 void need_page_content(Session& s, const Cb& cb, uint32_t first, uint32_t count, bool rows) {
     if (cb.written.size() != cb.capacity) return;
     for (uint32_t i = first; i < first + count; ++i) {
-        const uint8_t held = cb.written[(cb.rd_page() + i) % cb.capacity];
+        const uint32_t page = (cb.rd_page() + i) % cb.capacity;
+        if (pushed_unwritten(s.core, cb, page)) read_unwritten(s, std::string(s.t.call.name) + " reads", cb, i);
+        const uint8_t held = cb.written[page];
         if (held == 0 || (held == 2) == rows) continue;
         fail(s, std::string(s.t.call.name) + " reads page " + std::to_string(i) + " of CB " + std::to_string(cb.index) +
                     (rows ? ", which holds a tile, not row-major rows: tilize_block's input is 32 rows of the block's "
@@ -105,16 +123,34 @@ void need_page_content(Session& s, const Cb& cb, uint32_t first, uint32_t count,
     }
 }
 
-void need_written_pages(Session& s, const Cb& cb, uint32_t count) {
-    if (cb.written.size() != cb.capacity) return;  // nothing reserved through cb_reserve_back yet
-    for (uint32_t i = 0; i < count; ++i) {
-        const uint32_t p = cb.wr_page() + i;
-        if (cb.written[p] || !still_poisoned(s.core, cb, p)) continue;
-        fail(s, "page " + std::to_string(i) + " of the " + std::to_string(count) + " pushed pages of CB " +
-                    std::to_string(cb.index) + " was not written since cb_reserve_back: no NoC read or multicast "
-                    "landed in it, no pack_tile wrote it and no store through get_write_ptr changed it (the "
-                    "consumer would read stale data)");
+void need_written_source(Session& s, uint32_t addr, uint32_t size) {
+    for (const Cb& cb : s.core.cbs) {
+        if (!cb.configured || cb.written.size() != cb.capacity) continue;
+        for (uint32_t i = 0; i < cb.waited; ++i) {
+            const uint32_t page = (cb.rd_page() + i) % cb.capacity, start = cb.page_addr(page);
+            if (addr < start + cb.page_bytes && start < addr + size && pushed_unwritten(s.core, cb, page)) {
+                read_unwritten(s, "the NoC write's source " + hex(addr) + ".." + hex(addr + size) + " is waited", cb,
+                               i);
+            }
+        }
     }
+}
+
+void pages_pushed(Cb& cb, uint32_t count) {
+    if (cb.push_end.size() != cb.capacity) cb.push_end.assign(cb.capacity, 0);
+    for (uint32_t i = 0; i < count; ++i) cb.push_end[(cb.wr_page() + i) % cb.capacity] = cb.received + count;
+}
+
+void need_known_pages(Session& s, const Cb& cb, uint32_t count) {
+    const uint64_t known = cb.waited == 0 || cb.push_end.size() != cb.capacity
+                               ? cb.waited
+                               : cb.push_end[(cb.rd_page() + cb.waited - 1) % cb.capacity] - cb.acked;
+    if (count <= known) return;
+    fail(s, "popping " + std::to_string(count) + " page" + (count == 1 ? "" : "s") + " but only " +
+                std::to_string(cb.waited) + " waited on CB " + std::to_string(cb.index) +
+                (known > cb.waited ? " and " + std::to_string(known - cb.waited) + " more pushed with them"
+                                   : std::string()) +
+                " (cb_wait_front must cover every popped page, or the cb_push_back that delivered it)");
 }
 
 void need_init_operands(Session& s, const ComputeState& c, FpuOp op, uint32_t cb0, uint32_t cb1) {

@@ -46,10 +46,17 @@ void pages_reserved(Core& core, Cb& cb, uint32_t first, uint32_t count);
 // it lay there, `source_offset`: part of a tile, as when a reader fetches a tile in pieces; a whole page a tile).
 void l1_written(Core& core, uint32_t addr, uint32_t size, uint8_t content = 0, uint32_t source_page_bytes = 0,
                 uint32_t source_offset = 0);
-// `count` pages at the front of `cb` must hold row-major rows (`rows`: tilize_block's input) or tiles (tile math).
+// `count` pages at the front of `cb` must hold row-major rows (`rows`: tilize_block's input) or tiles (tile math),
+// and must have been written since they were reserved (a producer may push a page it did not write, as ttnn's
+// layernorm pushes a block's unused tail; the read of such a page is the error).
 void need_page_content(Session& s, const Cb& cb, uint32_t first, uint32_t count, bool rows);
-// cb_push_back of `count` pages: each must have been written since it was reserved.
-void need_written_pages(Session& s, const Cb& cb, uint32_t count);
+// cb_push_back of `count` pages of `cb` (before its count moves): records the push that delivered each.
+void pages_pushed(Cb& cb, uint32_t count);
+// cb_pop_front of `count` pages: the consumer must know they are there, by waiting for them or for a page pushed by
+// the same cb_push_back (one push moves the producer's count at once; ttnn's layernorm pops a block's unread tail).
+void need_known_pages(Session& s, const Cb& cb, uint32_t count);
+// A NoC write or multicast from L1 [addr, addr + size): no waited CB page in it may be one its producer pushed unwritten.
+void need_written_source(Session& s, uint32_t addr, uint32_t size);
 // A tile math call of `op` reading CBs cb0 and cb1: they must be the CBs its init was given.
 void need_init_operands(Session& s, const ComputeState& c, FpuOp op, uint32_t cb0, uint32_t cb1);
 

@@ -1,4 +1,4 @@
-// Emulator version of tt-metal's <api/dataflow/dfb_binding_token.h> and <api/dataflow/dfb_access.h> (ttnn 0.81.1):
+// Emulator version of tt-metal's <api/dataflow/dfb_binding_token.h> (ttnn 0.81.1; the access patterns in dfb_access.h):
 // the handle `dfb::name` of a DataflowBuffer bound to a Metal 2.0 kernel (emitted into kernel_bindings_generated.h
 // by the JIT from the ProgramSpec's DFB bindings). On Wormhole a DFB is a CB: the token converts to the CB index,
 // as a constant expression, so kernels pass it to the compute API and use it as a template argument. The access
@@ -7,14 +7,7 @@
 
 #include <cstdint>
 
-namespace dfb {
-enum AccessPattern : uint8_t {
-    STRIDED,
-    ALL,
-    BLOCKED,
-    UNKNOWN,
-};
-}  // namespace dfb
+#include "api/dataflow/dfb_access.h"
 
 template <dfb::AccessPattern Pap = dfb::AccessPattern::UNKNOWN, dfb::AccessPattern Cap = dfb::AccessPattern::UNKNOWN>
 struct DFBBindingToken {
