@@ -263,6 +263,21 @@ def _with_op_choices(protocol: Protocol, op_maps: list[OpMap]) -> Protocol:
 DATA_FORMAT_BYTES = {"Float16": 2, "Float16_b": 2, "Float32": 4, "Int32": 4, "UInt32": 4, "UInt16": 2, "UInt8": 1}
 # tt::DataFormat values (tt_metal/api/tt-metalium/tt_backend_api_types.hpp) of the formats the emulator implements.
 DATA_FORMAT_CODES = {"Float32": 0, "Float16": 1, "Float16_b": 5, "Int32": 8, "UInt16": 9, "UInt32": 24, "UInt8": 30}
+# The block-float formats the emulator implements (src/emulator/src/bfp.cpp): (tt::DataFormat value, tile bytes).
+BLOCK_FORMATS = {"Bfp8_b": (6, 1088), "Bfp4_b": (7, 576), "Bfp2_b": (15, 320)}
+
+
+def _check_dram_formats(spec: SpecFile, device: dict[str, Any], diagnostics: Diagnostics) -> None:
+    for name, entry in device.get("dram_formats", {}).items():
+        where, fmt = ("device", "dram_formats", name), entry["format"]
+        if fmt not in BLOCK_FORMATS:
+            diagnostics.error(spec.at(where + ("format",)), f"DRAM format {name}: {fmt} is not a block-float format "
+                              f"the emulator implements{did_you_mean(fmt, BLOCK_FORMATS)} (it implements "
+                              f"{', '.join(BLOCK_FORMATS)})")
+        elif (entry["code"], entry["tile_bytes"]) != BLOCK_FORMATS[fmt]:
+            diagnostics.error(spec.at(where), f"DRAM format {name}: tt::DataFormat::{fmt} is {BLOCK_FORMATS[fmt][0]} "
+                              f"and its tile {BLOCK_FORMATS[fmt][1]} bytes, not {entry['code']} and "
+                              f"{entry['tile_bytes']}")
 
 
 def _check_device(spec: SpecFile, diagnostics: Diagnostics) -> None:
@@ -283,6 +298,7 @@ def _check_device(spec: SpecFile, diagnostics: Diagnostics) -> None:
         elif entry["code"] != DATA_FORMAT_CODES[fmt]:
             diagnostics.error(spec.at(where + ("code",)), f"{dtype}: tt::DataFormat::{fmt} is "
                               f"{DATA_FORMAT_CODES[fmt]}, not {entry['code']}")
+    _check_dram_formats(spec, device, diagnostics)
     taken: dict[int, str] = {}
     for cls, (first, last) in device["cb_ranges"].items():
         where = ("device", "cb_ranges", cls)

@@ -39,6 +39,7 @@ from .schema import show
 OPTION_TYPES: dict[str, tuple[tuple[type, ...], str]] = {
     "int": ((int,), "an int"), "float": ((int, float), "a float"), "bool": ((bool,), "a bool"),
     "string": ((str,), "a string"), "int_list": ((list,), "a list of ints"),
+    "str_map": ((dict,), "a map of names to strings"),
 }
 
 
@@ -53,6 +54,8 @@ def option_value_error(option_type: str, value: Any, length: int | None = None,
         return "is not a finite float"
     if ok and option_type == "int_list":
         ok = all(isinstance(v, int) and not isinstance(v, bool) for v in value)
+    if ok and option_type == "str_map":
+        ok = all(isinstance(k, str) and isinstance(v, str) for k, v in value.items())
     if not ok:
         return f"is not {name}"
     if option_type == "int_list" and length is not None and len(value) != length:
@@ -91,7 +94,8 @@ def _option(spec: SpecFile, name: str, raw: dict[str, Any], diagnostics: Diagnos
         diagnostics.error(spec.at(where + ("device_default",)), f"option '{name}': give either 'default' or "
                           "'device_default' (the selected device's fact), not both")
     return Option(name, kind, default, tuple(choices), raw["doc"], length, minimum, raw.get("at_most"),
-                  spec.at(where + (("default",) if "default" in raw else ())), raw.get("device_default"))
+                  spec.at(where + (("default",) if "default" in raw else ())), raw.get("device_default"),
+                  raw.get("key"))
 
 
 def _as_float(value: Any) -> Any:

@@ -36,6 +36,13 @@ def _data_formats(b: Backend) -> str:
     return "dict({\n" + rows + "      })"
 
 
+def _dram_formats(b: Backend) -> str:
+    rows = "".join(f"          {{str({cpp_string(name)}), list({{str({cpp_string(f['format'])}), "
+                   f"{_num(f['tile_bytes'])}, {_num(f['code'])}}})}},\n"
+                   for name, f in sorted(b.device.get("dram_formats", {}).items()))
+    return "dict({\n" + rows + "      })"
+
+
 def _processors(b: Backend) -> str:
     kernels = b.device["kernels"]
     return (f"dict({{{{str(\"reader\"), str({cpp_string(kernels['reader_processor'])})}}, "
@@ -62,6 +69,7 @@ DEVICE_FACTS: dict[str, tuple[Callable[[Backend], str], str]] = {
     "DST_TILES": (_dst_tiles, "DST tiles of one section by accumulation width in bits."),
     "CB_RANGES": (_cb_ranges, "CB index ranges (first, last) by class."),
     "DATA_FORMATS": (_data_formats, "TVM dtype -> (tt::DataFormat, bytes per element, tt::DataFormat value)."),
+    "DRAM_FORMATS": (_dram_formats, "Block-float DRAM format -> (tt::DataFormat, tile bytes, tt::DataFormat value)."),
     "KERNEL_PROCESSORS": (_processors, ""),
     "MATH_FIDELITY": (lambda b: f"str({cpp_string(b.device['kernels']['math_fidelity'])})", ""),
 }

@@ -39,6 +39,11 @@ FUNCTIONS: dict[str, tuple[int, int, str]] = {
     "data_format": (1, 1, "tt::DataFormat name of a dtype (from the backend's data_formats)"),
     "dtype_bytes": (1, 1, "bytes per element of a dtype (from the backend's data_formats)"),
     "supported_dtype": (1, 1, "whether the backend has a data format for a dtype"),
+    "dram_format": (2, 2, "the block-float DRAM format chosen for tensor `name` in a map of tensor names to "
+                          "format names (InferTTLayout's dram_format option), or \"\""),
+    "known_dram_format": (1, 1, "whether a name is one of the backend's block-float dram_formats"),
+    "block_format": (1, 1, "tt::DataFormat name of a block-float DRAM format (\"\" for no such format)"),
+    "block_tile_bytes": (1, 1, "bytes of one tile of a block-float DRAM format (0 for no such format)"),
     "is_const": (1, 1, "whether a value is a compile-time constant"),
     "largest_divisor": (2, 2, "the largest divisor of n that is at most cap"),
     "aligned": (2, 2, "whether an index expression is provably a multiple of n"),

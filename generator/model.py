@@ -221,6 +221,7 @@ class Option:
     at_most: str | None = None  # int, int_list: the device fact no value exceeds (item by item)
     location: Location | None = None  # of the option's default (or its name): where a default error points
     device_default: str | None = None  # int, int_list: the device fact (a device section key) that is the default
+    key: str | None = None  # a pass_configs key that sets it too (tl.tt.dram_format), besides tl.<Pass>.<option>
 
 
 @dataclass(frozen=True)

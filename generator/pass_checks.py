@@ -92,8 +92,21 @@ def _check_device_defaults(model: SpecSet, pass_: Pass, diagnostics: Diagnostics
                               f"(generator/device.py: {', '.join(n.lower() for n in DEVICE_FACT_NAMES)})")
 
 
+def _check_option_keys(model: SpecSet, diagnostics: Diagnostics) -> None:
+    """An option's pass_configs `key` names that option only."""
+    owners: dict[str, str] = {}
+    for pass_ in model.passes:
+        for option in pass_.options:
+            if option.key and option.key in owners:
+                diagnostics.error(option.location, f"option '{option.name}': pass_configs key '{option.key}' sets "
+                                  f"{owners[option.key]} already")
+            elif option.key:
+                owners[option.key] = f"{pass_.name}.{option.name}"
+
+
 def check_passes(model: SpecSet, diagnostics: Diagnostics) -> None:
     _check_device_facts(model, diagnostics)
+    _check_option_keys(model, diagnostics)
     for pass_ in model.passes:
         _check_option_bounds(model, pass_, diagnostics)
         _check_device_defaults(model, pass_, diagnostics)

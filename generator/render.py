@@ -119,7 +119,8 @@ def _environment(project: Project) -> jinja2.Environment:
 
 
 # The Python annotation of each option type of a pass spec.
-_OPTION_ANNOTATIONS = {"int": "int", "bool": "bool", "string": "str", "float": "float", "int_list": "Sequence[int]"}
+_OPTION_ANNOTATIONS = {"int": "int", "bool": "bool", "string": "str", "float": "float", "int_list": "Sequence[int]",
+                       "str_map": "dict[str, str]"}
 
 
 def _pass_signature(p: Pass) -> str:

@@ -1,5 +1,4 @@
-"""TileLang kernels the Tenstorrent tests lower: the two standard kernels (verbatim, from test_language_llvm) plus
-element-wise and GEMM-epilogue kernels written in the same style."""
+"""TileLang kernels the Tenstorrent tests lower: the two standard ones of test_language_llvm, more in their style."""
 
 from __future__ import annotations
 
@@ -8,6 +7,7 @@ from typing import Any
 import layers  # noqa: F401  (the layer folders on the import path: the kernels below are test modules')
 from test_language_llvm import elementwise_add, matmul
 from tt_attention_kernels import ATTENTION_CORPUS
+from tt_block_float_kernels import BLOCK_FLOAT_CORPUS
 from tt_conv_kernels import CONV_CORPUS
 from tt_data_kernels import DATA_CORPUS
 from tt_dram_loop_kernels import DRAM_LOOP_CORPUS
@@ -396,5 +396,5 @@ CORPUS = {
     **SPLIT_K_CORPUS,
     **ATTENTION_CORPUS,
     **MASK_CORPUS,
-    **CONV_CORPUS,
+    **CONV_CORPUS, **BLOCK_FLOAT_CORPUS,
 }

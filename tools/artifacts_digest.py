@@ -34,7 +34,8 @@ def save(name: str, variant: str, out: Path) -> Path:
 
     import tilelang
 
-    kernel = tilelang.compile(CORPUS[name](), target="tenstorrent", pass_configs=VARIANTS[variant])
+    configs = {**VARIANTS[variant], **getattr(CORPUS[name], "pass_configs", {})}  # a factory's own (dram_format)
+    kernel = tilelang.compile(CORPUS[name](), target="tenstorrent", pass_configs=configs)
     return Path(kernel.save(out / f"{name}.{variant}"))
 
 

@@ -48,6 +48,12 @@ const std::vector<std::pair<std::string, const Dict*>>& devices() {
           {str("uint32"), list({str("UInt32"), num(4), num(24)})},
           {str("uint8"), list({str("UInt8"), num(1), num(30)})},
       })},
+          // Block-float DRAM format -> (tt::DataFormat, tile bytes, tt::DataFormat value).
+          {str("DRAM_FORMATS"), dict({
+          {str("bfloat2_b"), list({str("Bfp2_b"), num(320), num(15)})},
+          {str("bfloat4_b"), list({str("Bfp4_b"), num(576), num(7)})},
+          {str("bfloat8_b"), list({str("Bfp8_b"), num(1088), num(6)})},
+      })},
           {str("KERNEL_PROCESSORS"), dict({{str("reader"), str("RISCV_1")}, {str("writer"), str("RISCV_0")}})},
           {str("MATH_FIDELITY"), str("HiFi4")},
       }))},
@@ -82,6 +88,12 @@ const std::vector<std::pair<std::string, const Dict*>>& devices() {
           {str("uint16"), list({str("UInt16"), num(2), num(9)})},
           {str("uint32"), list({str("UInt32"), num(4), num(24)})},
           {str("uint8"), list({str("UInt8"), num(1), num(30)})},
+      })},
+          // Block-float DRAM format -> (tt::DataFormat, tile bytes, tt::DataFormat value).
+          {str("DRAM_FORMATS"), dict({
+          {str("bfloat2_b"), list({str("Bfp2_b"), num(320), num(15)})},
+          {str("bfloat4_b"), list({str("Bfp4_b"), num(576), num(7)})},
+          {str("bfloat8_b"), list({str("Bfp8_b"), num(1088), num(6)})},
       })},
           {str("KERNEL_PROCESSORS"), dict({{str("reader"), str("RISCV_1")}, {str("writer"), str("RISCV_0")}})},
           {str("MATH_FIDELITY"), str("HiFi4")},

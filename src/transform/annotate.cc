@@ -24,9 +24,14 @@ Any annotate(const std::string& name, const Dict& options, const AnnotateParams&
       }
     }
     std::string what = tensors ? "tensor" : "on-chip buffer";
+    // A tensor laid out already (InferTTLayout's tt.buffers) shows its layout as buffer.dram: the page size and
+    // data format stated there, once (a block-float DRAM format's among them).
+    Dict layouts = tensors ? attr_dict(func, keys::kTtBuffers) : Dict();
     Dict table;
     for (const BufferInfo& info : items) {
-      Ctx ctx{{names::kBuffer, info.ns()}};
+      Dict ns = info.ns();
+      if (layouts.count(String(info.name))) ns.Set(String("dram"), layouts.at(String(info.name)));
+      Ctx ctx{{names::kBuffer, ns}};
       check(require, what + " '" + info.name + "'", ctx);
       Dict row;
       for (const auto& [field_name, e] : fields) row.Set(String(field_name), e(ctx));

@@ -18,7 +18,7 @@ std::string supported_formats() {
 }
 
 // The CB descriptor of one stream (the `cb` record of specs/records/tt_plan.yaml).
-Dict cb_descriptor(const Stream& s, int64_t tile_elems) {
+Dict cb_descriptor(const Stream& s, int64_t tile_elems, const BlockFloatCB* block_float) {
   Any dtype = String(s.dtype);
   int64_t page = truthy(fn::supported_dtype(dtype)) ? tile_elems * as_int(fn::dtype_bytes(dtype)) : 0;
   if (!page) {
@@ -31,8 +31,8 @@ Dict cb_descriptor(const Stream& s, int64_t tile_elems) {
                   {records::cb::kBufferDtype, String(s.buffer.dtype)},
                   {records::cb::kClass, String(s.cls)},
                   {records::cb::kDtype, dtype},
-                  {records::cb::kDataFormat, fn::data_format(dtype)},
-                  {records::cb::kPageBytes, page},
+                  {records::cb::kDataFormat, block_float ? block_float->data_format : fn::data_format(dtype)},
+                  {records::cb::kPageBytes, block_float ? block_float->page_bytes : page},
                   {records::cb::kBlockPages, s.pages},
                   {records::cb::kDepth, s.pages_depth},
                   {records::cb::kProducer, String(s.producer)},
@@ -135,8 +135,12 @@ Any dataflow(const std::string& name, const Dict& options, const DataflowParams&
     std::stable_sort(streams.begin(), streams.end(), [](const Stream& a, const Stream& b) { return a.index < b.index; });
     Any tile = attr(device(), "TILE");
     int64_t tile_elems = as_int(item(tile, Any(int64_t(0)))) * as_int(item(tile, Any(int64_t(1))));
+    std::map<std::string, BlockFloatCB> block_float = block_float_cbs(func, ops, streams);
     List cbs;
-    for (const Stream& s : streams) cbs.push_back(cb_descriptor(s, tile_elems));
+    for (const Stream& s : streams) {
+      auto bf = block_float.find(s.key);
+      cbs.push_back(cb_descriptor(s, tile_elems, bf == block_float.end() ? nullptr : &bf->second));
+    }
     if (params.padding.empty()) return with_attrs(func, {{keys::kTtCbs, cbs}});
     std::map<std::string, double> identities;  // consumer -> the value its operand's padding must hold
     for (const auto& [consumer, value] : params.padding) identities[consumer] = as_float(value(Ctx{}));

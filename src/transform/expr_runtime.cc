@@ -262,6 +262,26 @@ Any data_format(const Any& dtype) { return item(data_format_entry(dtype), Any(in
 
 Any dtype_bytes(const Any& dtype) { return item(data_format_entry(dtype), Any(int64_t(1))); }
 
+// Block-float DRAM formats (the backend's dram_formats): name -> (tt::DataFormat, tile bytes, value).
+static Dict dram_formats() { return as_dict(attr(device(), "DRAM_FORMATS")); }
+
+Any dram_format(const Any& name, const Any& formats) {
+  Dict chosen = as_dict(formats);
+  String key(as_str(name));
+  return chosen.count(key) ? Any(String(as_str(item(chosen, Any(key))))) : Any(String(""));
+}
+
+Any known_dram_format(const Any& format) { return Any(dram_formats().count(String(as_str(format))) != 0); }
+
+// "" and 0 for a name that is no DRAM format, so that both arms of a select can be evaluated.
+Any block_format(const Any& format) {
+  return truthy(known_dram_format(format)) ? item(item(dram_formats(), format), Any(int64_t(0))) : Any(String(""));
+}
+
+Any block_tile_bytes(const Any& format) {
+  return truthy(known_dram_format(format)) ? item(item(dram_formats(), format), Any(int64_t(1))) : Any(int64_t(0));
+}
+
 Any noc_x(const Any& x, const Any& y) { return dict({{String(records::noc_x::kNocX), list({as_int(x), as_int(y)})}}); }
 
 Any noc_y(const Any& x, const Any& y) { return dict({{String(records::noc_y::kNocY), list({as_int(x), as_int(y)})}}); }

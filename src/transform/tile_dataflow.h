@@ -25,6 +25,17 @@ struct Stream {
   int64_t pages_depth = 0;
 };
 
+/*! \brief The data format and page bytes of a CB that holds a block-float DRAM tensor's pages. */
+struct BlockFloatCB {
+  Any data_format;
+  int64_t page_bytes = 0;
+};
+/*! \brief By stream key, the CBs a copy fills from, or drains into, a tensor stored as a block float in DRAM
+ * (tt.buffers' dram_format; tile_dram_formats.cc); refuses a block-float tensor that another op than a whole-block
+ * copy moves, and a CB between two tensors of different formats. */
+std::map<std::string, BlockFloatCB> block_float_cbs(const Any& func, const std::vector<TileOp>& ops,
+                                                   const std::vector<Stream>& streams);
+
 /*! \brief Whether a gemm (its tile op, the tiles of its output block) accumulates through a partial-sum CB. */
 using NeedsPartial = std::function<bool(const TileOp& gemm, int64_t pages)>;
 

@@ -174,3 +174,22 @@ def test_a_float_option_is_read_as_a_float(project: Path, capsys: pytest.Capture
     source = (project / "generated" / "cpp" / "passes" / "scaled.cc").read_text("utf-8")
     assert 'for (const char* key : {"ratio"})' in source
     assert "options.Set(String(key), Any(as_float(options.at(String(key)))));" in source
+
+
+def test_a_pass_configs_key_names_one_option(project: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """An option's `key` (InferTTLayout's dram_format: tl.tt.dram_format) may not be claimed by another option; a
+    str_map option renders as a dict of names to strings."""
+    spec = project / "specs" / "passes" / "formats.yaml"
+    spec.write_text("# yaml-language-server: $schema=../../schema/pass.schema.json\n"
+                    "kind: pass\nname: Formats\nstage: C\ndoc: A map option.\n"
+                    "options:\n  dram_format: {type: str_map, default: {}, key: tl.tt.dram_format, doc: Formats.}\n"
+                    "rules:\n  - {kind: tvm, module: tirx, transform: StmtSimplify}\n", "utf-8")
+    code, err = run_generate(project, capsys)
+    assert code == 1
+    assert err.splitlines() == [
+        "specs/passes/infer_tt_layout.yaml:25:14: option 'dram_format': pass_configs key 'tl.tt.dram_format' sets "
+        "Formats.dram_format already", "1 error; nothing was written."]
+    spec.write_text(spec.read_text("utf-8").replace("tl.tt.dram_format", "tl.tt.formats"), "utf-8")
+    assert run_generate(project, capsys) == (0, "")
+    wrapper = (project / "generated" / "tilelang" / "transform" / "__init__.py").read_text("utf-8")
+    assert "def Formats(dram_format: dict[str, str] = {})" in wrapper

@@ -28,6 +28,7 @@ def save_corpus(out: Path) -> list[str]:
         if only and not any(part in name for part in only.split(",")):
             continue
         for variant, configs in VARIANTS.items():
+            configs = {**configs, **getattr(factory, "pass_configs", {})}  # a factory's own (tl.tt.dram_format)
             kernel = tilelang.compile(factory(), target="tenstorrent", pass_configs=configs)
             kernel.save(out / f"{name}.{variant}")
             saved.append(f"{name}.{variant}")

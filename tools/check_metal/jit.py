@@ -13,8 +13,9 @@ from typing import Any
 # tt::DataFormat values (tt_metal/hw/inc/internal/tt-1xx/wormhole/wormhole_b0_defines/tensix_types.h).
 # tt::DataFormat codes (tt_metal/api/tt-metalium/tt_backend_api_types.hpp).
 FORMAT_CODES = {"Float32": 0, "Float16": 1, "Float16_b": 5, "Tf32": 4, "Int32": 8, "UInt32": 24, "UInt16": 9,
-                "UInt8": 30, "Invalid": 255}
+                "UInt8": 30, "Bfp8_b": 6, "Bfp4_b": 7, "Bfp2_b": 15, "Invalid": 255}
 INTEGER_CODES = {FORMAT_CODES[f] for f in ("Int32", "UInt32", "UInt16", "UInt8")}
+BFP_CODES = {FORMAT_CODES[f] for f in ("Bfp8_b", "Bfp4_b", "Bfp2_b")}
 MATH_FIDELITY = {"LoFi": 0, "HiFi2": 2, "HiFi3": 3, "HiFi4": 4}
 MAX_CBS = 32
 
@@ -89,9 +90,13 @@ def _formats(plan: dict[str, Any]) -> tuple[list[int], list[int], list[int], lis
     src = [FORMAT_CODES["Invalid"]] * MAX_CBS
     for cb in plan["cbs"]:
         src[cb["index"]] = FORMAT_CODES[cb["data_format"]]
-    unpack_dst = [f if f != FORMAT_CODES["Float32"] else FORMAT_CODES["Tf32" if fp32 else "Float16_b"] for f in src]
+    # A block-float CB unpacks to and packs from Bfp8_b, fp32 accumulation or not (jit_build/data_format.cpp:
+    # get_single_unpack_dst_format, get_single_pack_src_format without bfp8_pack_precise).
+    unpack_dst = [FORMAT_CODES["Bfp8_b"] if f in BFP_CODES else
+                  f if f != FORMAT_CODES["Float32"] else FORMAT_CODES["Tf32" if fp32 else "Float16_b"] for f in src]
     # An integer format packs from DST as itself (ckernels' data_format_derive.h infer_pack_src_format).
-    pack_src = [f if f == FORMAT_CODES["Invalid"] or f in INTEGER_CODES else FORMAT_CODES["Float32"] if fp32 else
+    pack_src = [FORMAT_CODES["Bfp8_b"] if f in BFP_CODES else
+                f if f == FORMAT_CODES["Invalid"] or f in INTEGER_CODES else FORMAT_CODES["Float32"] if fp32 else
                 (FORMAT_CODES["Float16_b"] if f == FORMAT_CODES["Float32"] else f) for f in src]
     return src, unpack_dst, pack_src, list(src)
 

@@ -13,7 +13,7 @@ static Any make(const Dict& options) {
   return sequential(list({
       engines::annotate("AttachTTAccessors", options, tl::engines::AnnotateParams{tl::str("tt.accessors"), tl::str("tensors"), tl::ExprMap{
             {"stride_mode", [](const tl::Ctx& c) -> tl::Any { return tl::fn::select(tl::attr(c.get("buffer"), "row_major"), tl::str("row_major"), tl::str("tiled")); }},
-            {"page_bytes", [](const tl::Ctx& c) -> tl::Any { return tl::fn::mul(tl::fn::select(tl::attr(c.get("buffer"), "row_major"), tl::item(tl::attr(c.get("buffer"), "shape"), tl::num(-1)), tl::fn::mul(tl::item(tl::attr(tl::Any(tl::device()), "TILE"), tl::num(0)), tl::item(tl::attr(tl::Any(tl::device()), "TILE"), tl::num(1)))), tl::fn::dtype_bytes(tl::attr(c.get("buffer"), "dtype"))); }},
+            {"page_bytes", [](const tl::Ctx& c) -> tl::Any { return tl::attr(tl::attr(c.get("buffer"), "dram"), "page_bytes"); }},
             {"compile_time_args", [](const tl::Ctx& c) -> tl::Any { return tl::attr(tl::Any(tl::device()), "ACCESSOR_CT_ARGS"); }},
             {"parameter", [](const tl::Ctx& c) -> tl::Any { return tl::attr(c.get("buffer"), "index"); }},
         }}),

@@ -41,7 +41,8 @@ from __future__ import annotations
 from typing import Any
 
 
-# Options of each pass (type, spec default, allowed values, int_list length, minimum), checked when a pass is constructed and when the user
+# Options of each pass (type, spec default, allowed values, int_list length, minimum, the pass_configs key that sets
+# it besides tl.<Pass>.<option>), checked when a pass is constructed and when the user
 # sets them in pass_configs.
 PASS_OPTIONS: dict[str, dict[str, dict[str, Any]]] = {
     'AddTTConstants': {},
@@ -50,22 +51,22 @@ PASS_OPTIONS: dict[str, dict[str, dict[str, Any]]] = {
     'BindTTAccessors': {},
     'BindTarget': {},
     'BlockIdxToSerial': {},
-    'BuildTTTileDataflow': {'stages': {"type": 'int', "default": 2, "choices": [], "length": None, "minimum": 1}},
+    'BuildTTTileDataflow': {'stages': {"type": 'int', "default": 2, "choices": [], "length": None, "minimum": 1, "key": None}},
     'FinalizeTTSignature': {},
     'FlattenBuffer': {},
     'GridToPersistentTT': {},
     'HoistIfThenElse': {},
-    'InferTTLayout': {},
+    'InferTTLayout': {'dram_format': {"type": 'str_map', "default": {}, "choices": [], "length": None, "minimum": None, "key": 'tl.tt.dram_format'}},
     'InsertTTComputeInit': {},
     'LowerTTLoopsToTileOps': {},
     'LowerTTProtocols': {},
     'LowerThreadAllreduce': {},
     'LowerTileOpsToLoops': {},
     'LowerTileOpsToTT': {},
-    'PartitionTTWork': {'core_grid': {"type": 'int_list', "default": None, "choices": [], "length": 2, "minimum": 1, "device_default": 'core_grid'}, 'mode': {"type": 'string', "default": 'auto', "choices": ['auto', 'global', 'shard', 'zigzag'], "length": None, "minimum": None}},
+    'PartitionTTWork': {'core_grid': {"type": 'int_list', "default": None, "choices": [], "length": 2, "minimum": 1, "key": None, "device_default": 'core_grid'}, 'mode': {"type": 'string', "default": 'auto', "choices": ['auto', 'global', 'shard', 'zigzag'], "length": None, "minimum": None, "key": None}},
     'PlanTTAtomicOrder': {},
     'PlanTTDst': {},
-    'PlanTTMulticast': {'enabled': {"type": 'bool', "default": True, "choices": [], "length": None, "minimum": None}},
+    'PlanTTMulticast': {'enabled': {"type": 'bool', "default": True, "choices": [], "length": None, "minimum": None, "key": None}},
     'RemoveNoOp': {},
     'RenormalizeSplitPattern': {},
     'RewriteUnsafeSelect': {},

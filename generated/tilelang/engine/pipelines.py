@@ -75,7 +75,7 @@ def optimize_gpu(mod: tvm.IRModule, target: tvm.target.Target) -> tvm.IRModule:
 def optimize_tenstorrent(mod: tvm.IRModule, target: tvm.target.Target) -> tvm.IRModule:
     """The Tenstorrent pipeline, stages A-E: metadata (layouts, accessors), partition (work over the core grid, persistent loop), tile ops (dataflow/CBs, abstract block ops), split and protocols (kernels by role, accessors, DST plan, compute init, CB/NoC/DST protocols), finalization and verification. The shared Simplify runs where it folds the tile-index arithmetic."""
     mod = transform.AddTTConstants()(mod)
-    mod = transform.InferTTLayout()(mod)
+    mod = transform.InferTTLayout(**pass_options('InferTTLayout'))(mod)
     mod = transform.AttachTTAccessors()(mod)
     mod = transform.PartitionTTWork(**pass_options('PartitionTTWork'))(mod)
     mod = transform.GridToPersistentTT()(mod)

@@ -69,6 +69,20 @@ TTNN_DATA_TYPES = {
     'UInt16': 'uint16',
     'UInt32': 'uint32',
     'UInt8': 'uint8',
+    'Bfp4_b': 'bfloat4_b',
+    'Bfp8_b': 'bfloat8_b',
+}
+# Block-float DRAM format name (pass_configs "tl.tt.dram_format") -> (tt::DataFormat, tile bytes, tt::DataFormat value).
+DRAM_FORMATS = {
+    'bfloat2_b': ('Bfp2_b', 320, 15),
+    'bfloat4_b': ('Bfp4_b', 576, 7),
+    'bfloat8_b': ('Bfp8_b', 1088, 6),
+}
+# Block-float DRAM format name -> the host's (tt-metalium header, pack function, unpack function).
+DRAM_FORMAT_HOST = {
+    'bfloat2_b': ('bfloat2.hpp', 'pack_as_bfp2_tiles', 'unpack_bfp2_tiles_into_float_vec'),
+    'bfloat4_b': ('bfloat4.hpp', 'pack_as_bfp4_tiles', 'unpack_bfp4_tiles_into_float_vec'),
+    'bfloat8_b': ('bfloat8.hpp', 'pack_as_bfp8_tiles', 'unpack_bfp8_tiles_into_float_vec'),
 }
 # Host-side kernel configuration: RISC-V per data-movement role, math fidelity of compute kernels.
 KERNEL_PROCESSORS = {"reader": 'RISCV_1', "writer": 'RISCV_0'}

@@ -74,6 +74,7 @@ Tensor = TypedDict('Tensor', {
     'blocks': NotRequired[list[int]],
     'pad_value': NotRequired[float | Literal['inf', '-inf']],
     'dtype': str,
+    'dram_format': NotRequired[str],
     'data_format': str,
     'page_bytes': int,
     'pages': int,
@@ -201,6 +202,7 @@ Buffer = TypedDict('Buffer', {
     'layout': Literal['interleaved'],
     'page_layout': Literal['tile', 'row_major'],
     'dtype': str,
+    'dram_format': str,
     'data_format': str,
     'page_bytes': int,
     'pages': int,
@@ -243,6 +245,7 @@ HostTensor = TypedDict('HostTensor', {
     'blocks': NotRequired[list[int]],
     'pad_value': NotRequired[float | Literal['inf', '-inf']],
     'dtype': str,
+    'dram_format': NotRequired[str],
     'data_format': str,
     'page_bytes': int,
     'pages': int,
@@ -275,6 +278,7 @@ TtnnTensor = TypedDict('TtnnTensor', {
     'blocks': NotRequired[list[int]],
     'pad_value': NotRequired[float | Literal['inf', '-inf']],
     'dtype': str,
+    'dram_format': NotRequired[str],
     'data_format': str,
     'page_bytes': int,
     'pages': int,
@@ -361,6 +365,7 @@ class TENSOR:
     BLOCKS: Final = 'blocks'
     PAD_VALUE: Final = 'pad_value'
     DTYPE: Final = 'dtype'
+    DRAM_FORMAT: Final = 'dram_format'
     DATA_FORMAT: Final = 'data_format'
     PAGE_BYTES: Final = 'page_bytes'
     PAGES: Final = 'pages'
@@ -513,6 +518,7 @@ class BUFFER:
     LAYOUT: Final = 'layout'
     PAGE_LAYOUT: Final = 'page_layout'
     DTYPE: Final = 'dtype'
+    DRAM_FORMAT: Final = 'dram_format'
     DATA_FORMAT: Final = 'data_format'
     PAGE_BYTES: Final = 'page_bytes'
     PAGES: Final = 'pages'
@@ -543,6 +549,7 @@ class HOST_TENSOR:
     BLOCKS: Final = 'blocks'
     PAD_VALUE: Final = 'pad_value'
     DTYPE: Final = 'dtype'
+    DRAM_FORMAT: Final = 'dram_format'
     DATA_FORMAT: Final = 'data_format'
     PAGE_BYTES: Final = 'page_bytes'
     PAGES: Final = 'pages'
@@ -591,6 +598,7 @@ class TTNN_TENSOR:
     BLOCKS: Final = 'blocks'
     PAD_VALUE: Final = 'pad_value'
     DTYPE: Final = 'dtype'
+    DRAM_FORMAT: Final = 'dram_format'
     DATA_FORMAT: Final = 'data_format'
     PAGE_BYTES: Final = 'page_bytes'
     PAGES: Final = 'pages'
@@ -791,7 +799,7 @@ RECORD_FIELDS: dict[str, tuple[str, ...]] = {
     'plan': ('kernel', 'device', 'core_grid', 'grid_blocks', 'partition_mode', 'core_ranges', 'work_partition', 'tensors', 'cbs', 'kernels', 'semaphores', ),
     'device': ('name', 'profile', 'host_api', 'tile', 'core_grid', 'l1_bytes', 'max_cbs', 'max_runtime_args', ),
     'work_item': ('core', 'start', 'count', 'stride', 'z', 'row0', 'col0', 'rows', 'cols', ),
-    'tensor': ('name', 'parameter', 'shape', 'padded_shape', 'blocks', 'pad_value', 'dtype', 'data_format', 'page_bytes', 'pages', 'page_layout', 'role', 'constant', ),
+    'tensor': ('name', 'parameter', 'shape', 'padded_shape', 'blocks', 'pad_value', 'dtype', 'dram_format', 'data_format', 'page_bytes', 'pages', 'page_layout', 'role', 'constant', ),
     'tensor_constant': ('value', 'rows', 'mask', 'index', ),
     'index_tile': ('p', 'q', 'step', ),
     'index_mask': ('p', 'q', 'div', 'width', 'first', 'step', 'on_true', 'on_false', ),
@@ -807,11 +815,11 @@ RECORD_FIELDS: dict[str, tuple[str, ...]] = {
     'noc_x': ('noc_x', ),
     'noc_y': ('noc_y', ),
     'semaphore_id': ('semaphore', ),
-    'buffer': ('memory', 'layout', 'page_layout', 'dtype', 'data_format', 'page_bytes', 'pages', 'tile_rows', 'tile_cols', 'shape', 'padded_shape', 'blocks', 'pad_value', ),
+    'buffer': ('memory', 'layout', 'page_layout', 'dtype', 'dram_format', 'data_format', 'page_bytes', 'pages', 'tile_rows', 'tile_cols', 'shape', 'padded_shape', 'blocks', 'pad_value', ),
     'accessor': ('stride_mode', 'page_bytes', 'compile_time_args', 'parameter', ),
-    'host_tensor': ('name', 'parameter', 'shape', 'padded_shape', 'blocks', 'pad_value', 'dtype', 'data_format', 'page_bytes', 'pages', 'page_layout', 'role', 'constant', 'lead', 'rows', 'cols', 'prows', 'pcols', 'er', 'pr', 'ec', 'pc', 'elems', 'padded_elems', 'padded', 'ctype', 'fill', 'mask', ),
+    'host_tensor': ('name', 'parameter', 'shape', 'padded_shape', 'blocks', 'pad_value', 'dtype', 'dram_format', 'data_format', 'page_bytes', 'pages', 'page_layout', 'role', 'constant', 'lead', 'rows', 'cols', 'prows', 'pcols', 'er', 'pr', 'ec', 'pc', 'elems', 'padded_elems', 'padded', 'ctype', 'fill', 'mask', ),
     'host_mask': ('p', 'q', 'div', 'width', 'first', 'step', 'on_true', 'on_false', 'on_true_bits', 'on_false_bits', ),
-    'ttnn_tensor': ('name', 'parameter', 'shape', 'padded_shape', 'blocks', 'pad_value', 'dtype', 'data_format', 'page_bytes', 'pages', 'page_layout', 'role', 'constant', 'rows', 'cols', 'layout', 'pad', 'ttnn', 'host_dtype', ),
+    'ttnn_tensor': ('name', 'parameter', 'shape', 'padded_shape', 'blocks', 'pad_value', 'dtype', 'dram_format', 'data_format', 'page_bytes', 'pages', 'page_layout', 'role', 'constant', 'rows', 'cols', 'layout', 'pad', 'ttnn', 'host_dtype', ),
     'ttnn_cb': ('index', 'stream', 'shares', 'buffer', 'buffer_dtype', 'class', 'dtype', 'data_format', 'page_bytes', 'block_pages', 'depth', 'producer', 'consumer', 'ttnn', ),
     'report': ('status', 'error', 'dump', 'profile', 'device', 'programs', 'run_seconds', 'cores', 'total', 'kernels', 'stdout', 'execution_backend', ),
     'counters': ('dram_bytes_read', 'dram_bytes_written', 'noc_reads', 'noc_writes', 'read_barriers', 'write_barriers', 'matmul_tiles', 'eltwise_tiles', 'sfpu_tiles', 'copy_tiles', 'pack_tiles', 'cb_pushes', 'cb_pops', 'cb_pages_pushed', 'noc_multicast_writes', 'noc_multicast_bytes', 'noc_multicast_linked_bytes', 'semaphore_incs', 'semaphore_multicasts', 'semaphore_waits', ),

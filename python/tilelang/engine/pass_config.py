@@ -1,6 +1,7 @@
 """Pass options chosen by the user.
 
-Options: `tilelang.compile(..., pass_configs={"tl.<Pass>.<option>": value})`.
+Options: `tilelang.compile(..., pass_configs={"tl.<Pass>.<option>": value})`, or the key an option's spec names
+(`key`, e.g. `{"tl.tt.dram_format": {"B": "bfloat8_b"}}` for InferTTLayout's dram_format).
 
 Every option of a pass spec (specs/passes/*.yaml `options`) can be set this way for one compilation; the
 pipelines read them through `pass_options` when they construct their passes. A key that names one of our
@@ -22,7 +23,11 @@ from .pass_options import PASS_OPTIONS
 PREFIX = "tl."
 _CONFIGS: ContextVar[Mapping[str, Mapping[str, Any]] | None] = ContextVar("tilelang_pass_configs", default=None)
 _TYPES: dict[str, tuple[type, ...]] = {"bool": (bool,), "int": (int,), "float": (float, int), "string": (str,),
-                                       "int_list": (list, tuple), "map": (dict,), "list": (list, tuple)}
+                                       "int_list": (list, tuple), "map": (dict,), "list": (list, tuple),
+                                       "str_map": (dict,)}
+# pass_configs keys outside the tl.<Pass>.<option> scheme (an option's spec `key`, e.g. tl.tt.dram_format).
+KEYS: dict[str, tuple[str, str]] = {o["key"]: (name, option) for name, options in PASS_OPTIONS.items()
+                                    for option, o in options.items() if o.get("key")}
 
 
 def check_option(name: str, option: str, value: Any, key: str | None = None) -> None:
@@ -42,6 +47,8 @@ def check_option(name: str, option: str, value: Any, key: str | None = None) -> 
     if not isinstance(value, kinds) or (numbers and any(isinstance(v, bool) or not isinstance(v, item_kinds)
                                                         for v in items)):
         raise TileLangError(f"{where}: expected a {spec['type']} value, got {value!r}")
+    if spec["type"] == "str_map" and not all(isinstance(k, str) and isinstance(v, str) for k, v in value.items()):
+        raise TileLangError(f"{where}: expected a map of names to strings, got {value!r}")
     if spec["choices"] and value not in spec["choices"]:
         raise TileLangError(f"{where}: {value!r} is not one of {', '.join(map(repr, spec['choices']))}")
     if spec["length"] is not None and len(items) != spec["length"]:
@@ -53,6 +60,11 @@ def check_option(name: str, option: str, value: Any, key: str | None = None) -> 
 def _parse(pass_configs: Mapping[str, Any] | None) -> dict[str, dict[str, Any]]:
     chosen: dict[str, dict[str, Any]] = {}
     for key, value in (pass_configs or {}).items():
+        if str(key) in KEYS:
+            name, option = KEYS[str(key)]
+            check_option(name, option, value, key)
+            chosen.setdefault(name, {})[option] = dict(value) if isinstance(value, dict) else value
+            continue
         parts = str(getattr(key, "value", key)).split(".")
         if len(parts) != 3 or parts[0] + "." != PREFIX or not _names_a_pass(parts[1]):
             continue  # not one of our passes: a TileLang option for another backend (tl.disable_tma_lower)

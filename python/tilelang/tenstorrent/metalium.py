@@ -23,6 +23,8 @@ import tvm
 from tvm import tirx
 
 from .. import cpp
+from ..engine.pass_config import pass_options
+from ..engine.pass_options import PASS_OPTIONS
 from . import attr_keys, device, emulator, host_args, intrinsics
 from .host import host_layout, host_plan, plan_key, role_kernels
 from .kernel_cpp import TTCodegenError, kernel_source
@@ -75,6 +77,7 @@ def build_plan(device_mod: tvm.IRModule, params: Sequence[Any], kernel: str) -> 
     if missing:
         raise TTCodegenError(f"kernel '{kernel}': no {', '.join(missing)} kernel in the lowered module; the "
                              "Metalium code generator needs reader, compute and writer")
+    _check_dram_formats(kernel, [p.name for p in params])
     tensors = _tensors(plan, funcs, [p.name for p in params])
     kernels: dict[str, Any] = {}
     for role in KERNEL_ROLES:
@@ -98,6 +101,17 @@ def build_plan(device_mod: tvm.IRModule, params: Sequence[Any], kernel: str) -> 
             PLAN.CORE_RANGES: plan[PLAN.CORE_RANGES], PLAN.WORK_PARTITION: plan[PLAN.WORK_PARTITION],
             PLAN.TENSORS: tensors, PLAN.CBS: plan[PLAN.CBS], PLAN.SEMAPHORES: plan[PLAN.SEMAPHORES],
             PLAN.KERNELS: kernels}  # type: ignore[typeddict-item]
+
+
+def _check_dram_formats(kernel: str, params: list[str]) -> None:
+    """Every tensor pass_configs' "tl.tt.dram_format" names is a parameter of the kernel (InferTTLayout checks the
+    formats of those it lays out)."""
+    option = BUFFER.DRAM_FORMAT  # InferTTLayout's option of the field's name chooses it
+    key = PASS_OPTIONS["InferTTLayout"][option]["key"]
+    unknown = sorted(set(pass_options("InferTTLayout").get(option, {})) - set(params))
+    if unknown:
+        raise TTCodegenError(f"kernel '{kernel}': pass_configs '{key}' names {', '.join(map(repr, unknown))}, which "
+                             f"is no tensor parameter of the kernel (its tensors: {', '.join(params)})")
 
 
 def _tensors(plan: dict[str, Any], funcs: dict[str, tirx.PrimFunc], params: list[str]) -> list[Tensor]:
@@ -127,6 +141,8 @@ def _tensors(plan: dict[str, Any], funcs: dict[str, tirx.PrimFunc], params: list
             TENSOR.PAD_VALUE: _json_number(float(info.get(BUFFER.PAD_VALUE, 0.0)))})
         if constant:
             entry[TENSOR.CONSTANT] = _constant(constant)
+        if info.get(BUFFER.DRAM_FORMAT):  # a block float in DRAM: the host packs and unpacks it
+            entry[TENSOR.DRAM_FORMAT] = str(info[BUFFER.DRAM_FORMAT])
         tensors.append(entry)
     return tensors
 
@@ -203,8 +219,9 @@ def render_host(plan: Plan, template: str, args: host_args.HostArgs | None = Non
     tensors = []
     for t in plan[PLAN.TENSORS]:
         layout = host_layout(t, tile)
-        ctype = (HOST_INT_TYPES.get(t[TENSOR.DTYPE])
-                 or HOST_TYPES[t[TENSOR.PAGE_BYTES] * t[TENSOR.PAGES] // layout[HOST_TENSOR.PADDED_ELEMS]])
+        elem_bytes = (device.DATA_FORMATS[t[TENSOR.DTYPE]][1] if TENSOR.DRAM_FORMAT in t  # pages of block floats
+                      else t[TENSOR.PAGE_BYTES] * t[TENSOR.PAGES] // layout[HOST_TENSOR.PADDED_ELEMS])
+        ctype = HOST_INT_TYPES.get(t[TENSOR.DTYPE]) or HOST_TYPES[elem_bytes]
         fill = t[TENSOR.CONSTANT][TENSOR_CONSTANT.VALUE] if TENSOR.CONSTANT in t else t.get(TENSOR.PAD_VALUE, 0.0)
         tensors.append({**t, **layout, HOST_TENSOR.CTYPE: ctype, HOST_TENSOR.FILL: _host_bits(fill, t[TENSOR.DTYPE]),
                         HOST_TENSOR.MASK: _mask_fill(t)})
@@ -219,7 +236,7 @@ def render_host(plan: Plan, template: str, args: host_args.HostArgs | None = Non
         tensors=tensors, inputs=[t for t in tensors if t[TENSOR.ROLE] in ("input", "inout")],
         outputs=[t for t in tensors if t[TENSOR.ROLE] in ("output", "inout")], runtime_rows=rows,
         kinds=host_args.ARG_KINDS, host_scalar=args.scalar, host_list=args.list, host_rows=args.rows,
-        host_layout=args.layout)
+        host_layout=args.layout, block_float=device.DRAM_FORMAT_HOST)
     return text
 
 

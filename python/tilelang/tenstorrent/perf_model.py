@@ -162,9 +162,11 @@ def _tile_elements(plan: Mapping[str, Any]) -> int:
 
 
 def operand_format(plan: Mapping[str, Any]) -> str:
-    """Data format of the matmul operands: that of the first input CB the compute kernel consumes."""
+    """Data format of the matmul operands: that of the widest input CB the compute kernel consumes (the first of
+    equal ones): with one block-float operand (tl.tt.dram_format) the other's wider tiles bound the operand path."""
     inputs = [cb for cb in plan.get(PLAN.CBS, ()) if cb.get(CB.CONSUMER) == "compute" and cb.get(CB.CLASS) == "input"]
-    fmt = str(inputs[0].get(CB.DATA_FORMAT, "Float16_b")) if inputs else "Float16_b"
+    widest = max(inputs, key=lambda cb: int(cb.get(CB.PAGE_BYTES, 0)), default=None)
+    fmt = str(widest.get(CB.DATA_FORMAT, "Float16_b")) if widest else "Float16_b"
     return FORMAT_ALIASES.get(fmt, fmt)
 
 

@@ -5,6 +5,7 @@
 #include <memory>
 
 #include "tile.hpp"
+#include "tt_emu/bfp.hpp"
 
 namespace tt_emu {
 
@@ -94,6 +95,7 @@ const char* format_name(DataFormat format) {
         case DataFormat::Float16_b: return "Float16_b";
         case DataFormat::Bfp8_b: return "Bfp8_b";
         case DataFormat::Bfp4_b: return "Bfp4_b";
+        case DataFormat::Bfp2_b: return "Bfp2_b";
         case DataFormat::Int32: return "Int32";
         case DataFormat::UInt16: return "UInt16";
         case DataFormat::UInt32: return "UInt32";
@@ -105,8 +107,10 @@ const char* format_name(DataFormat format) {
 
 bool tile_format_supported(DataFormat format) {
     return format == DataFormat::Float32 || format == DataFormat::Float16 || format == DataFormat::Float16_b ||
-           integer_format(format);
+           integer_format(format) || block_float(format);
 }
+
+bool block_float(DataFormat format) { return bfp::mantissa_bits(static_cast<uint32_t>(format)) != 0; }
 
 bool integer_format(DataFormat format) {
     return format == DataFormat::Int32 || format == DataFormat::UInt32 || format == DataFormat::UInt16 ||
@@ -123,7 +127,9 @@ uint32_t datum_bytes(DataFormat format) {
     }
 }
 
-uint32_t tile_bytes(DataFormat format) { return kTileElems * datum_bytes(format); }
+uint32_t tile_bytes(DataFormat format) {
+    return block_float(format) ? bfp::tile_bytes(static_cast<uint32_t>(format)) : kTileElems * datum_bytes(format);
+}
 
 namespace {
 
@@ -141,11 +147,29 @@ inline void dst_to_int(float value, uint32_t bytes, uint8_t* to) {
 
 }  // namespace
 
+// A block-float page: its values in face order, placed row-major; what the tile product's choice of loop needs.
+TileBits unpack_bfp_tile(const uint8_t* page, DataFormat format, float* out) {
+    float faces[kTileElems];
+    bfp::unpack_faces(page, static_cast<uint32_t>(format), faces);
+    TileBits seen;
+    for (uint32_t n = 0; n < kRuns; ++n) {
+        for (uint32_t c = 0; c < kFaceRows; ++c) {
+            const uint32_t u = bits_of(faces[n * kFaceRows + c]), abs = u & 0x7fffffffu;
+            out[run_start(n) + c] = faces[n * kFaceRows + c];
+            seen.any |= u;
+            seen.max_abs = std::max(seen.max_abs, abs);
+            seen.min_abs_m1 = std::min(seen.min_abs_m1, abs - 1u);
+        }
+    }
+    return seen;
+}
+
 // Cloned per x86 ISA like the tile product: a run of 16 bf16 values is a widening shift and a store at AVX-512.
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
 __attribute__((target_clones("avx512f", "avx2", "default")))
 #endif
 TileBits unpack_tile(const uint8_t* page, DataFormat format, float* out) {
+    if (block_float(format)) return unpack_bfp_tile(page, format, out);
     if (integer_format(format)) {
         const uint32_t bytes = datum_bytes(format);
         for (uint32_t n = 0; n < kRuns; ++n) {
@@ -224,6 +248,12 @@ const float* unpack_tile_cached(const uint8_t* page, DataFormat format, TileBits
 }
 
 void pack_tile_data(const float* in, DataFormat format, uint8_t* page) {
+    if (block_float(format)) {
+        float faces[kTileElems];
+        for (uint32_t n = 0; n < kRuns; ++n) std::memcpy(faces + n * kFaceRows, in + run_start(n), kFaceRows * 4);
+        bfp::pack_faces(faces, static_cast<uint32_t>(format), page);
+        return;
+    }
     if (integer_format(format)) {
         const uint32_t bytes = datum_bytes(format);
         for (uint32_t n = 0; n < kRuns; ++n) {

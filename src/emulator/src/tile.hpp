@@ -12,6 +12,8 @@ bool tile_format_supported(DataFormat format);
 // Int32, UInt32, UInt16, UInt8: DST holds an element's bits (an unsigned narrower one zero-extended) in 32-bit DST,
 // which copies, transposes and packs move unchanged; the packer writes the low bytes.
 bool integer_format(DataFormat format);
+// Bfp8_b, Bfp4_b, Bfp2_b: tiles of face rows sharing an exponent (tt_emu/bfp.hpp); DST holds their values as fp32.
+bool block_float(DataFormat format);
 uint32_t datum_bytes(DataFormat format);
 uint32_t tile_bytes(DataFormat format);
 // Round-to-nearest-even to bf16 (a NaN stays a quiet NaN), as packing to Float16_b and reading back would; branch-free

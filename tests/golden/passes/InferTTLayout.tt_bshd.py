@@ -30,7 +30,7 @@ class Module:
 class Module:
     @T.prim_func
     def main(Q: T.Buffer((2, 64, 2, 64), "bfloat16"), Out: T.Buffer((2, 64, 2, 64), "bfloat16")):
-        T.func_attr({"target": T.target({"keys": ["tenstorrent"], "kind": "ext_dev", "model": "wormhole_b0", "tag": ""}), "tl.threads": 128, "tt.buffers": {"Out": {"blocks": [0, 0, 0, 0], "data_format": "Float16_b", "dtype": "bfloat16", "layout": "interleaved", "memory": "DRAM", "padded_shape": [2, 64, 2, 64], "page_bytes": 128, "page_layout": "row_major", "pages": 256, "shape": [2, 64, 2, 64], "tile_cols": 2, "tile_rows": 8}, "Q": {"blocks": [0, 0, 0, 0], "data_format": "Float16_b", "dtype": "bfloat16", "layout": "interleaved", "memory": "DRAM", "padded_shape": [2, 64, 2, 64], "page_bytes": 128, "page_layout": "row_major", "pages": 256, "shape": [2, 64, 2, 64], "tile_cols": 2, "tile_rows": 8}}})
+        T.func_attr({"target": T.target({"keys": ["tenstorrent"], "kind": "ext_dev", "model": "wormhole_b0", "tag": ""}), "tl.threads": 128, "tt.buffers": {"Out": {"blocks": [0, 0, 0, 0], "data_format": "Float16_b", "dram_format": "", "dtype": "bfloat16", "layout": "interleaved", "memory": "DRAM", "padded_shape": [2, 64, 2, 64], "page_bytes": 128, "page_layout": "row_major", "pages": 256, "shape": [2, 64, 2, 64], "tile_cols": 2, "tile_rows": 8}, "Q": {"blocks": [0, 0, 0, 0], "data_format": "Float16_b", "dram_format": "", "dtype": "bfloat16", "layout": "interleaved", "memory": "DRAM", "padded_shape": [2, 64, 2, 64], "page_bytes": 128, "page_layout": "row_major", "pages": 256, "shape": [2, 64, 2, 64], "tile_cols": 2, "tile_rows": 8}}})
         bx = T.launch_thread("blockIdx.x", 2)
         by = T.launch_thread("blockIdx.y", 2)
         bz = T.launch_thread("blockIdx.z", 2)

@@ -1,0 +1,25 @@
+// tt_emu: tt-metal's host Bfp2_b conversion (tt-metalium/bfloat2.hpp; ttnn 0.81.1 exports pack_as_bfp2_tiles<T>
+// and unpack_bfp2_tiles_into_float_vec in the global namespace): whole 32x32 tiles to pages of 32-bit words, back.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+#include <tt-metalium/tile.hpp>
+#include <tt_stl/span.hpp>
+
+#include "tt_emu/bfp_host.hpp"
+
+template <typename T>
+std::vector<uint32_t> pack_as_bfp2_tiles(tt::stl::Span<const T> data, bool row_major_input, bool is_exp_a,
+                                         const std::optional<tt::tt_metal::Tile>& tile = std::nullopt) {
+    return tt_emu::bfp::pack_tiles<T>(15, data, row_major_input, is_exp_a, tile, "pack_as_bfp2_tiles");
+}
+
+inline std::vector<float> unpack_bfp2_tiles_into_float_vec(
+    tt::stl::Span<const uint32_t> bfp2_tiles, bool row_major_output, bool is_exp_a,
+    const std::optional<tt::tt_metal::Tile>& tile = std::nullopt) {
+    return tt_emu::bfp::unpack_tiles(15, bfp2_tiles, row_major_output, is_exp_a, tile,
+                                     "unpack_bfp2_tiles_into_float_vec");
+}
