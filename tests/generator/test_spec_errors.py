@@ -154,7 +154,7 @@ def test_engines_without_device_facts_name_the_first_pass(project: Path, capsys:
     code, err = run_generate(project, capsys)
     assert code == 1
     assert err.splitlines() == [
-        "specs/passes/add_tt_constants.yaml:31:5: pass 'AddTTConstants' uses the 'constants' engine, which needs "
+        "specs/passes/add_tt_constants.yaml:39:5: pass 'AddTTConstants' uses the 'constants' engine, which needs "
         "the device facts of a backend spec with a `device` section; no backend has one",
         "1 error; nothing was written."]
 

@@ -73,8 +73,7 @@ Cb& tile_cb(Session& s, uint32_t cb_id) {
     Cb& cb = cb_of(s, cb_id);
     if (!tile_format_supported(cb.format)) {
         fail(s, "CB " + std::to_string(cb_id) + " has data format " + format_name(cb.format) +
-                    "; the emulator's tile math supports Float32, Float16, Float16_b, Bfp8_b, Bfp4_b, Bfp2_b, "
-                    "Int32, UInt32, UInt16 and UInt8");
+                    "; the emulator's tile math supports Float32, Float16(_b), Bfp8/4/2_b, Int32, UInt32/16/8");
     }
     if (integer_format(cb.format) && !compute_of(s).fp32_acc) {
         fail(s, "CB " + std::to_string(cb_id) + " has integer data format " + format_name(cb.format) +
