@@ -98,8 +98,8 @@ def _check_option_keys(model: SpecSet, diagnostics: Diagnostics) -> None:
     for pass_ in model.passes:
         for option in pass_.options:
             if option.key and option.key in owners:
-                diagnostics.error(option.location, f"option '{option.name}': pass_configs key '{option.key}' sets "
-                                  f"{owners[option.key]} already")
+                diagnostics.error(option.location or pass_.location, f"option '{option.name}': pass_configs key "
+                                  f"'{option.key}' sets {owners[option.key]} already")
             elif option.key:
                 owners[option.key] = f"{pass_.name}.{option.name}"
 

@@ -1,11 +1,12 @@
 """Where the parts of the package live.
 
-Installed from a wheel, `tilelang` is one folder: the hand-written modules, the modules rendered from the specs,
-the C++ libraries built at install time (`lib/`) and the emulator's two include roots (`emulator/include/`
-hand-written, `emulator/rendered/` rendered) side by side. In a source checkout the hand-written modules are imported where they are edited (`python/tilelang`), the
-rendered ones from `generated/tilelang`; the packages present in both trees list both folders in their `__path__`
-(`merged_path`). The libraries are where CMake builds them (`BUILD_DIR`, the `build-dir` of pyproject.toml that
-`make install` and `python -m tilelang.cpp` build), the emulator headers where they are written.
+Installed from a wheel, `tilelang` is one folder: the hand-written modules, the modules rendered from the specs, the
+C++ libraries built at install time (`lib/`) and the emulator's two include roots (`emulator/include/` hand-written,
+`emulator/rendered/` rendered) side by side. In a source checkout the hand-written modules are imported where they
+are edited (`python/tilelang`), the rendered ones from `generated/tilelang`; the packages present in both trees list
+both folders in their `__path__` (`merged_path`). The libraries are where CMake builds them (`BUILD_DIR`, the
+`build-dir` of pyproject.toml that `make install` and `python -m tilelang.cpp` build), the emulator headers where
+they are written.
 """
 
 from __future__ import annotations

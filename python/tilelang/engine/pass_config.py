@@ -47,7 +47,8 @@ def check_option(name: str, option: str, value: Any, key: str | None = None) -> 
     if not isinstance(value, kinds) or (numbers and any(isinstance(v, bool) or not isinstance(v, item_kinds)
                                                         for v in items)):
         raise TileLangError(f"{where}: expected a {spec['type']} value, got {value!r}")
-    if spec["type"] == "str_map" and not all(isinstance(k, str) and isinstance(v, str) for k, v in value.items()):
+    if spec["type"] == "str_map" and not (isinstance(value, dict)
+                                          and all(isinstance(k, str) and isinstance(v, str) for k, v in value.items())):
         raise TileLangError(f"{where}: expected a map of names to strings, got {value!r}")
     if spec["choices"] and value not in spec["choices"]:
         raise TileLangError(f"{where}: {value!r} is not one of {', '.join(map(repr, spec['choices']))}")
