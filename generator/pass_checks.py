@@ -6,12 +6,13 @@ The parameters of engine rules are typed and checked when the model is built (bu
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from .build_pass import option_value_error
 from .device import DEVICE_FACT_NAMES
 from .diagnostics import Diagnostics, Location
 from .expressions import did_you_mean
-from .model import CONTEXT_VALUES, Pass, Pipeline, PipelineStep, SpecSet
+from .model import CONTEXT_VALUES, Option, Pass, Pipeline, PipelineStep, SpecSet
 from .rules import ENGINE_OPTIONS, ENGINES
 from .schema import show
 
@@ -54,28 +55,37 @@ def _check_rules(pass_: Pass, diagnostics: Diagnostics) -> None:
 
 
 def _check_option_bounds(model: SpecSet, pass_: Pass, diagnostics: Diagnostics) -> None:
-    """An option's default within the device fact its `at_most` names (a default grid larger than the device's)."""
+    """An option's default within the device fact its `at_most` names, on every device (a default grid larger than a
+    device's)."""
     device = model.device_backend
     for option in pass_.options:
-        if option.at_most is None or device is None or option.location is None:
+        if option.at_most is None or device is None or option.location is None or option.default is None:
             continue
-        fact = device.device.get(option.at_most)
-        if not isinstance(fact, (int, list)) or isinstance(fact, bool):
-            diagnostics.error(option.location, f"option '{option.name}': at_most names '{option.at_most}', which is "
-                              f"not an integer or integer-list fact of the device section of {device.source}")
-            continue
-        limit, default = (fact if isinstance(fact, list) else [fact]), option.default
-        values = default if isinstance(default, list) else [default]
-        if default is None:
-            continue
-        if len(values) != len(limit):
-            diagnostics.error(option.location, f"option '{option.name}': at_most names '{option.at_most}', "
-                              f"{show(fact)} in {device.source}, which does not have the default's {len(values)} "
-                              f"item(s)")
-        elif any(v > m for v, m in zip(values, limit, strict=True)):
-            diagnostics.error(option.location, f"option '{option.name}': default {show(default)} exceeds the "
-                              f"device's {option.at_most} {show(fact)} ({device.source}: device.{option.at_most}); "
-                              f"lower the default or correct the device record")
+        for name, facts in (device.devices or {"": device.device}).items():
+            if _default_exceeds(option, facts.get(option.at_most), f"{name} " if name else "", device.source,
+                                diagnostics):
+                break
+
+
+def _default_exceeds(option: Option, fact: Any, device_name: str, source: str, diagnostics: Diagnostics) -> bool:
+    """Reports (and says whether) `option`'s default breaks its at_most fact `fact` of one device."""
+    assert option.location is not None and option.at_most is not None
+    if not isinstance(fact, (int, list)) or isinstance(fact, bool):
+        diagnostics.error(option.location, f"option '{option.name}': at_most names '{option.at_most}', which is "
+                          f"not an integer or integer-list fact of the {device_name}device in {source}")
+        return True
+    limit, default = (fact if isinstance(fact, list) else [fact]), option.default
+    values = default if isinstance(default, list) else [default]
+    if len(values) != len(limit):
+        diagnostics.error(option.location, f"option '{option.name}': at_most names '{option.at_most}', "
+                          f"{show(fact)} in {source}, which does not have the default's {len(values)} item(s)")
+        return True
+    if any(v > m for v, m in zip(values, limit, strict=True)):
+        diagnostics.error(option.location, f"option '{option.name}': default {show(default)} exceeds the "
+                          f"{device_name}device's {option.at_most} {show(fact)} ({source}: device.{option.at_most}); "
+                          f"lower the default or correct the device record")
+        return True
+    return False
 
 
 def _check_device_defaults(model: SpecSet, pass_: Pass, diagnostics: Diagnostics) -> None:

@@ -57,7 +57,7 @@ def test_noc_dataflow_buffer_and_binary_tiles_init_compute_a_difference(host: Pa
     ("compute", "SIN", "sin_tile_init (api/compute/eltwise_unary/trigonometry.h) is not emulated: the emulator has no "
                        "such SFPU operation"),
     ("compute", "MASK", "mask_tile (api/compute/mask.h) is not emulated"),
-    ("compute", "BCAST_SCALAR", "sub_tiles_bcast: only BroadcastType::COL is emulated"),
+    ("compute", "BCAST_ROW", "sub_tiles_bcast: only BroadcastType::COL and SCALAR are emulated"),
     ("reader", "HOME_HELPER", "emu_home_helper.hpp: No such file"),  # no TT_METAL_HOME: not found
 ])
 def test_what_is_not_emulated_does_not_compile(host: Path, tmp_path: Path, role: str, fault: str,

@@ -83,13 +83,15 @@ def test_the_enclosing_target_scope_selects_the_backend():
 
 def test_atomic_add_is_refused_where_blocks_run_in_parallel() -> None:
     """The loop lowering of T.atomic_add is a plain read-modify-write, right only when blocks run one after another:
-    cuda (whose blocks run in parallel) refuses it, naming the construct, the backend and why."""
+    hip (whose blocks run in parallel, and which has no atomic lowering here) refuses it, naming the construct, the
+    backend and why; cuda lowers it to atomicAdd."""
     from test_tilelang_examples import splitk_matmul
 
     kernel = splitk_matmul(64, 64, 64, 32, 32, 32, 2)
-    with pytest.raises(TileLangError, match=r"T.atomic_add \(tl.tile.atomic_add\) is not supported by the 'cuda' "
+    with pytest.raises(TileLangError, match=r"T.atomic_add \(tl.tile.atomic_add\) is not supported by the 'hip' "
                                             r"backend: its blocks run in parallel"):
-        tilelang.lower(kernel, target="cuda")
+        tilelang.lower(kernel, target="hip")
+    assert "atomicAdd(" in tilelang.lower(kernel, target="cuda").kernel_source
     assert tilelang.lower(kernel, target="c").kernel_source  # sequential blocks: accepted
 
 

@@ -4,8 +4,8 @@
 // The conditional reconfigurations switch SrcA to the Float32 CB c_3 and back. FAULT_STALE_RECONFIG switches back
 // from a CB of SrcA's old format (bf16), which the hardware skips: SrcA stays Float32 and sub_tiles misreads c_0.
 // FAULT_SIN calls sin_tile, which the emulator declares but does not have (a compile error naming it); so does
-// FAULT_MASK with mask_tile (mask.h, which kernel_lib's eltwise chain includes), and FAULT_BCAST_SCALAR with a
-// scalar broadcast. SrcB goes to Float32 and back by reconfig_data_format_srcb and the conditional
+// FAULT_MASK with mask_tile (mask.h, which kernel_lib's eltwise chain includes), and FAULT_BCAST_ROW with a row
+// broadcast subtraction. SrcB goes to Float32 and back by reconfig_data_format_srcb and the conditional
 // reconfig_data_format(old_a, new_a, old_b, new_b); FAULT_STALE_RECONFIG_B switches back from a bf16 CB (skipped).
 // FAULT_ELWDIV asks for an FPU division (not emulated: a compile error); FAULT_GELU includes an SFPU family the
 // emulator lacks through sfpu_split_includes.h (a compile error).
@@ -71,8 +71,8 @@ void kernel_main() {
     llk_math_eltwise_binary_init<EltwiseBinaryType::ELWSUB, BroadcastType::NONE, MathFidelity::LoFi>(
         in0.get_id(), in1.get_id());
     llk_unpack_AB_init<BroadcastType::NONE>(in0.get_id(), in1.get_id());
-#ifdef FAULT_BCAST_SCALAR
-    sub_tiles_bcast<BroadcastType::SCALAR>(in0.get_id(), in1.get_id(), 0, 0, 0);
+#ifdef FAULT_BCAST_ROW
+    sub_tiles_bcast<BroadcastType::ROW>(in0.get_id(), in1.get_id(), 0, 0, 0);
 #endif
     for (uint32_t i = 0; i < tiles; ++i) {
         in0.wait_front(1);
