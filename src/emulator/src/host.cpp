@@ -184,7 +184,8 @@ KernelHandle create_kernel(Program& program, const std::string& file_name, const
             }
         }
     }
-    k.binary = tt_emu::compile_kernel_async(k);  // compiles in the background; joined at enqueue
+    // Compiles in the background (joined at enqueue); a legacy data-movement kernel at enqueue (launch.cpp).
+    if (!k.generated_headers.empty() || k.kind == KernelKind::Compute) k.binary = compile_kernel_async(k);
     p.kernels.push_back(std::move(k));
     return static_cast<KernelHandle>(p.kernels.size() - 1);
 }

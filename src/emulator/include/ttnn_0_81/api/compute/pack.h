@@ -5,6 +5,7 @@
 #pragma once
 
 #include_next "api/compute/pack.h"
+#include "api/compute/common_globals.h"  // as tt-metal's pack.h: MATH / PACK / UNPACK, ALWI, ckernel.h
 #include "llk_defs.h"  // ReluConfig
 #include "tt_emu/not_emulated.hpp"
 
