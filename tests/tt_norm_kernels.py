@@ -6,8 +6,8 @@ from typing import Any
 
 import tilelang.language as T
 
-__all__ = ["rms_norm", "layer_norm", "layer_norm_stats", "layer_norm_bwd", "softmax", "online_softmax", "softmax_kernel", "nested",
-           "row_broadcast", "row_tensor", "NESTED", "NORM_CORPUS"]
+__all__ = ["rms_norm", "layer_norm", "layer_norm_stats", "layer_norm_bwd", "softmax", "online_softmax",
+           "softmax_kernel", "nested", "row_broadcast", "row_tensor", "NESTED", "NORM_CORPUS"]
 
 
 def rms_norm(M, N, blk_m, eps=1e-6):
