@@ -50,8 +50,7 @@ void require_output_block(const TileOp& op, const Dict& launch, const Any& grid)
 // dgamma: every program adds its column sums onto one vector). The fragment is a column vector and the tensor a
 // row vector (tile_ops_copy.cc), so the sum is made in row tiles: the target's row tiles are read (atomic_in), the
 // fragment transposed into row tiles and added, and the row tiles written back (atomic_out); rows 1-31 are padding.
-std::vector<TileOp> vector_atomic_ops(const ir::TilePrimitiveCall& call, const Any& stmt, const Region& dst,
-                                      const BufferInfo& value) {
+std::vector<TileOp> vector_atomic_ops(const Any& stmt, const Region& dst, const BufferInfo& value) {
   Region block = dst;
   block.extents = value.shape;
   require_inside(block, value, 0);
@@ -78,7 +77,6 @@ std::vector<TileOp> vector_atomic_ops(const ir::TilePrimitiveCall& call, const A
   out.ins = {sum};
   out.tensor = dst.info;
   out.fields = fields;
-  (void)call;
   return {in, transpose, add, out};
 }
 
@@ -92,7 +90,7 @@ std::vector<TileOp> atomic_ops(const ir::TilePrimitiveCall& call, const Any& stm
     fail(what + " adds a " + value.dtype + " fragment onto a " + dst.info.dtype + " tensor; the tenstorrent backend "
          "sums the partials in fp32 only (a bf16 target would be rounded at every add), so both must be float32");
   }
-  if (dst.info.shape.size() == 1 && value.shape.size() == 1) return vector_atomic_ops(call, stmt, dst, value);
+  if (dst.info.shape.size() == 1 && value.shape.size() == 1) return vector_atomic_ops(stmt, dst, value);
   if (dst.info.shape.size() != 2 || value.shape.size() != 2) {
     fail(what + ": the target and the fragment must both be 2-D (a block of a 2-D tensor) or both 1-D (a block of "
          "a 1-D tensor)");
