@@ -57,7 +57,7 @@ PASS_OPTIONS: dict[str, dict[str, dict[str, Any]]] = {
     'GridToPersistentTT': {},
     'HoistIfThenElse': {},
     'InferTTLayout': {'dram_format': {"type": 'str_map', "default": {}, "choices": [], "length": None, "minimum": None, "key": 'tl.tt.dram_format'}},
-    'InsertTTComputeInit': {},
+    'InsertTTComputeInit': {'math_fidelity': {"type": 'string', "default": '', "choices": ['', 'LoFi', 'HiFi2', 'HiFi3', 'HiFi4'], "length": None, "minimum": None, "key": 'tl.tt.math_fidelity'}},
     'LowerTTLoopsToTileOps': {},
     'LowerTTProtocols': {},
     'LowerThreadAllreduce': {},
