@@ -59,7 +59,7 @@ PASS_OPTIONS: dict[str, dict[str, dict[str, Any]]] = {
     'InferTTLayout': {'dram_format': {"type": 'str_map', "default": {}, "choices": [], "length": None, "minimum": None, "key": 'tl.tt.dram_format'}},
     'InsertTTComputeInit': {'math_fidelity': {"type": 'string', "default": '', "choices": ['', 'LoFi', 'HiFi2', 'HiFi3', 'HiFi4'], "length": None, "minimum": None, "key": 'tl.tt.math_fidelity'}},
     'LowerTTLoopsToTileOps': {},
-    'LowerTTProtocols': {},
+    'LowerTTProtocols': {'packer_l1_acc': {"type": 'bool', "default": True, "choices": [], "length": None, "minimum": None, "key": 'tl.tt.packer_l1_acc'}},
     'LowerThreadAllreduce': {},
     'LowerTileOpsToLoops': {},
     'LowerTileOpsToTT': {},

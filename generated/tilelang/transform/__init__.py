@@ -125,9 +125,10 @@ def LowerTTLoopsToTileOps() -> tvm.transform.Pass:
     return _cpp.make_pass('LowerTTLoopsToTileOps', {})
 
 
-def LowerTTProtocols() -> tvm.transform.Pass:
-    """Protocol insertion: every abstract block op becomes the CB/NoC/DST protocol that implements it, with the op's arguments (reader and writer blocks; block matmul with the whole block in DST, or in sub-blocks with partial sums; element-wise FPU, SFPU and fill blocks)."""
-    return _cpp.make_pass('LowerTTProtocols', {})
+def LowerTTProtocols(packer_l1_acc: bool = True) -> tvm.transform.Pass:
+    """Protocol insertion: every abstract block op becomes the CB/NoC/DST protocol that implements it, with the op's arguments (reader and writer blocks; block matmul with the whole block in DST, or in sub-blocks with partial sums, accumulated by the packer in L1 or reloaded at every K step: packer_l1_acc; element-wise FPU, SFPU and fill blocks)."""
+    check_option('LowerTTProtocols', 'packer_l1_acc', packer_l1_acc)
+    return _cpp.make_pass('LowerTTProtocols', {'packer_l1_acc': packer_l1_acc, })
 
 
 def LowerThreadAllreduce() -> tvm.transform.Pass:
