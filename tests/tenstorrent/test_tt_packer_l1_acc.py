@@ -16,7 +16,7 @@ import pytest
 from test_language_llvm import matmul
 
 import tilelang
-from tilelang.tenstorrent import perf_model
+from tilelang.tenstorrent import device, perf_model
 from tilelang.tenstorrent.records import COUNTERS
 
 BF16 = ml_dtypes.bfloat16
@@ -57,7 +57,7 @@ def test_the_model_charges_the_reloads_only_without_l1_accumulation(run: Any) ->
     l1_acc, kernel, _ = run
     est = perf_model.estimate_kernel(kernel)
     (core,) = est.cores
-    perf = perf_model.device.PERF
+    perf = device.PERF
     matmul_cycles = perf_model.matmul_cycles(est.data_format, est.fidelity, perf)
     copies = (1 if l1_acc else STEPS - 1) * BLOCK_TILES
     math = STEPS * BLOCK_TILES * (BLOCK_K // 32) * matmul_cycles + copies * perf["copy_tile_cycles"]

@@ -16,7 +16,7 @@ import pytest
 from test_language_llvm import matmul
 
 import tilelang
-from tilelang.tenstorrent import perf_model
+from tilelang.tenstorrent import device, perf_model
 
 BF16 = ml_dtypes.bfloat16
 
@@ -52,13 +52,13 @@ def test_trace_has_a_track_per_core_and_risc_and_spans_inside_the_modelled_total
     est = perf_model.estimate_kernel(kernel)
     total = est.modelled_seconds * 1e6
     spans = [e for e in events if e["ph"] == "X"]
-    (device,) = [e for e in spans if e["pid"] == 0 and e["name"].startswith("modelled total")]
-    assert device["dur"] == pytest.approx(total, rel=1e-4)
+    (whole,) = [e for e in spans if e["pid"] == 0 and e["name"].startswith("modelled total")]
+    assert whole["dur"] == pytest.approx(total, rel=1e-4)
     for e in spans:
         assert isinstance(e["name"], str) and e["dur"] > 0 and e["ts"] >= 0
         assert e["ts"] + e["dur"] <= total + 2e-4, e  # microseconds, rounded to 4 places
         assert (e["pid"], e["tid"]) in threads or e["pid"] == 0
-    rate = perf_model.matmul_cycles(est.data_format, est.fidelity, perf_model.device.PERF)
+    rate = perf_model.matmul_cycles(est.data_format, est.fidelity, device.PERF)
     for pid, core, counters in zip(range(1, 5), est.cores, kernel.last_report["cores"], strict=True):
         mine = [e for e in spans if e["pid"] == pid]
         names = {e["name"] for e in mine}
@@ -69,4 +69,4 @@ def test_trace_has_a_track_per_core_and_risc_and_spans_inside_the_modelled_total
         # The spans of a core end where its modelled cycles do (its drain), and its math spans sum to the model's.
         assert max(e["ts"] + e["dur"] for e in mine) == pytest.approx(core.cycles / est.clock_hz * 1e6, rel=1e-3)
         math = sum(e["args"]["cycles"] for e in mine if e["tid"] == 2)
-        assert math == pytest.approx(perf_model.math_cycles(counters, rate, perf_model.device.PERF), rel=1e-3)
+        assert math == pytest.approx(perf_model.math_cycles(counters, rate, device.PERF), rel=1e-3)

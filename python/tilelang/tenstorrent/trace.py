@@ -25,7 +25,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from . import perf_model
+from . import device, perf_model
 from .records import COUNTERS, DM_KERNEL, KERNELS, MODELLED_COUNTERS, PLAN, REPORT, WORK_ITEM
 
 FILE = "tt.trace.json"
@@ -106,7 +106,7 @@ def trace(plan: Mapping[str, Any], report: Mapping[str, Any], perf: Mapping[str,
           ) -> dict[str, Any]:
     """The trace-event document of one run: `plan` is tt.plan.json, `report` the emulator's report."""
     est = perf_model.estimate(plan, report, perf)
-    perf = perf if perf is not None else perf_model.device.PERF
+    perf = perf if perf is not None else device.PERF
     ev = _Events(est.clock_hz)
     ev.track(0, 0, "device", "model")
     launch = est.launch_seconds * est.clock_hz
