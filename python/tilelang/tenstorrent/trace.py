@@ -51,6 +51,12 @@ def _stream_cycles(counters: Mapping[str, Any], keys: tuple[str, ...], perf: Map
     return float(sum(counters.get(k, 0) / measured[perf_model.TRANSFERS[k]] for k in keys))
 
 
+def _event(**fields: Any) -> dict[str, Any]:
+    """A trace event, or an object inside one: the Trace Event Format's own keys (ph, name, pid, tid, ts, dur, args),
+    written as keywords."""
+    return fields
+
+
 class _Events:
     def __init__(self, clock_hz: float) -> None:
         self.scale = 1e6 / clock_hz  # cycles -> microseconds
@@ -58,17 +64,15 @@ class _Events:
 
     def track(self, pid: int, tid: int, process: str, thread: str) -> None:
         if tid == 0:
-            self.events.append({"ph": "M", "name": "process_name", "pid": pid, "tid": 0, "args": {"name": process}})
-            self.events.append({"ph": "M", "name": "process_sort_index", "pid": pid, "tid": 0,
-                                "args": {"sort_index": pid}})
-        self.events.append({"ph": "M", "name": "thread_name", "pid": pid, "tid": tid, "args": {"name": thread}})
+            self.events.append(_event(ph="M", name="process_name", pid=pid, tid=0, args=_event(name=process)))
+            self.events.append(_event(ph="M", name="process_sort_index", pid=pid, tid=0, args=_event(sort_index=pid)))
+        self.events.append(_event(ph="M", name="thread_name", pid=pid, tid=tid, args=_event(name=thread)))
 
     def span(self, pid: int, tid: int, name: str, cat: str, start: float, cycles: float, **args: Any) -> None:
         if cycles <= 0:
             return
-        self.events.append({"ph": "X", "name": name, "cat": cat, "pid": pid, "tid": tid,
-                            "ts": round(start * self.scale, 4), "dur": round(cycles * self.scale, 4),
-                            "args": {"cycles": round(cycles, 1), **args}})
+        self.events.append(_event(ph="X", name=name, cat=cat, pid=pid, tid=tid, ts=round(start * self.scale, 4),
+                                  dur=round(cycles * self.scale, 4), args=_event(cycles=round(cycles, 1), **args)))
 
 
 def _core(ev: _Events, pid: int, plan: Mapping[str, Any], counters: Mapping[str, Any], perf_core: Any,
@@ -121,9 +125,9 @@ def trace(plan: Mapping[str, Any], report: Mapping[str, Any], perf: Mapping[str,
         c.get(COUNTERS.MATMUL_TILES, 0) for c in per_core) else 0.0
     for pid, (counters, core) in enumerate(zip(per_core, est.cores, strict=True), start=1):
         _core(ev, pid, plan, counters, core, fill, drain, perf_model.math_cycles(counters, matmul, perf), perf)
-    return {"traceEvents": ev.events, "displayTimeUnit": "ns",
-            "otherData": {"kernel": plan.get(PLAN.KERNEL), "source": "tilelang performance model (perf_model.py)",
-                          "modelled_us": round(est.modelled_seconds * 1e6, 4)}}
+    return _event(traceEvents=ev.events, displayTimeUnit="ns",
+                  otherData={PLAN.KERNEL: plan.get(PLAN.KERNEL), "source": "tilelang performance model (perf_model.py)",
+                             "modelled_us": round(est.modelled_seconds * 1e6, 4)})
 
 
 def write(directory: str | Path, plan: Mapping[str, Any], report: Mapping[str, Any]) -> Path:
