@@ -86,8 +86,8 @@ def optimize_tenstorrent(mod: tvm.IRModule, target: tvm.target.Target) -> tvm.IR
     mod = transform.PlanTTAtomicOrder()(mod)
     mod = transform.BindTTAccessors()(mod)
     mod = transform.PlanTTDst()(mod)
-    mod = transform.InsertTTComputeInit()(mod)
-    mod = transform.LowerTTProtocols()(mod)
+    mod = transform.InsertTTComputeInit(**pass_options('InsertTTComputeInit'))(mod)
+    mod = transform.LowerTTProtocols(**pass_options('LowerTTProtocols'))(mod)
     # Before the signature is bound, so runtime arguments stay named values.
     mod = transform.Simplify()(mod)
     mod = transform.FinalizeTTSignature()(mod)

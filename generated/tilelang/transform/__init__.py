@@ -114,9 +114,10 @@ def InferTTLayout(dram_format: dict[str, str] = {}) -> tvm.transform.Pass:
     return _cpp.make_pass('InferTTLayout', {'dram_format': dram_format, })
 
 
-def InsertTTComputeInit() -> tvm.transform.Pass:
-    """Compute initialisation: the hardware start-up for the operation family of the first tile op goes at the top of the compute kernel (protocol compute_startup); a kernel whose ops need different configurations (families, or the data formats of their operand CBs, as a T.Cast store after an op) re-initialises before every op (their init argument)."""
-    return _cpp.make_pass('InsertTTComputeInit', {})
+def InsertTTComputeInit(math_fidelity: str = '') -> tvm.transform.Pass:
+    """Compute initialisation: the hardware start-up for the operation family of the first tile op goes at the top of the compute kernel (protocol compute_startup); a kernel whose ops need different configurations (families, or the data formats of their operand CBs, as a T.Cast store after an op) re-initialises before every op (their init argument). The math_fidelity option chooses the compute kernel's ComputeConfig math fidelity (tt.plan.json's kernels.compute.math_fidelity, main.cpp's and run_ttnn.py's ComputeConfig, the emulator's matrix-unit phases and the performance model's tile-matmul rate)."""
+    check_option('InsertTTComputeInit', 'math_fidelity', math_fidelity)
+    return _cpp.make_pass('InsertTTComputeInit', {'math_fidelity': math_fidelity, })
 
 
 def LowerTTLoopsToTileOps() -> tvm.transform.Pass:
@@ -124,9 +125,10 @@ def LowerTTLoopsToTileOps() -> tvm.transform.Pass:
     return _cpp.make_pass('LowerTTLoopsToTileOps', {})
 
 
-def LowerTTProtocols() -> tvm.transform.Pass:
-    """Protocol insertion: every abstract block op becomes the CB/NoC/DST protocol that implements it, with the op's arguments (reader and writer blocks; block matmul with the whole block in DST, or in sub-blocks with partial sums; element-wise FPU, SFPU and fill blocks)."""
-    return _cpp.make_pass('LowerTTProtocols', {})
+def LowerTTProtocols(packer_l1_acc: bool = True) -> tvm.transform.Pass:
+    """Protocol insertion: every abstract block op becomes the CB/NoC/DST protocol that implements it, with the op's arguments (reader and writer blocks; block matmul with the whole block in DST, or in sub-blocks with partial sums, accumulated by the packer in L1 or reloaded at every K step: packer_l1_acc; element-wise FPU, SFPU and fill blocks)."""
+    check_option('LowerTTProtocols', 'packer_l1_acc', packer_l1_acc)
+    return _cpp.make_pass('LowerTTProtocols', {'packer_l1_acc': packer_l1_acc, })
 
 
 def LowerThreadAllreduce() -> tvm.transform.Pass:

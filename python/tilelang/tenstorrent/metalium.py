@@ -84,7 +84,7 @@ def build_plan(device_mod: tvm.IRModule, params: Sequence[Any], kernel: str) -> 
         entry: dict[str, Any] = dict(plan[PLAN.KERNELS][role])
         entry[KERNEL.FILE] = FILES[role]
         if role == "compute":
-            entry[COMPUTE_KERNEL.MATH_FIDELITY] = device.MATH_FIDELITY
+            entry[COMPUTE_KERNEL.MATH_FIDELITY] = _math_fidelity()
             entry[COMPUTE_KERNEL.FP32_DEST_ACC] = _fp32_dest_acc(funcs[role])
         else:
             entry[DM_KERNEL.PROCESSOR] = device.KERNEL_PROCESSORS[role]
@@ -101,6 +101,12 @@ def build_plan(device_mod: tvm.IRModule, params: Sequence[Any], kernel: str) -> 
             PLAN.CORE_RANGES: plan[PLAN.CORE_RANGES], PLAN.WORK_PARTITION: plan[PLAN.WORK_PARTITION],
             PLAN.TENSORS: tensors, PLAN.CBS: plan[PLAN.CBS], PLAN.SEMAPHORES: plan[PLAN.SEMAPHORES],
             PLAN.KERNELS: kernels}  # type: ignore[typeddict-item]
+
+
+def _math_fidelity() -> str:
+    """The compute kernel's math fidelity: pass_configs' "tl.tt.math_fidelity" (InsertTTComputeInit's option), or
+    the backend's default."""
+    return str(pass_options("InsertTTComputeInit").get(COMPUTE_KERNEL.MATH_FIDELITY) or device.MATH_FIDELITY)
 
 
 def _check_dram_formats(kernel: str, params: list[str]) -> None:

@@ -7,6 +7,7 @@
 #include <csignal>
 #include <cstdio>
 
+#include "cb_fresh.hpp"  // l1_acc_reset
 #include "emu.hpp"
 #include "metal2.hpp"
 #include "sanitize.hpp"
@@ -169,6 +170,7 @@ std::unique_ptr<Core> make_core(Run& run, const CoreCoord& coord, const std::vec
             core->compute->fp32_acc = k->fp32_dest_acc;
             core->compute->fidelity = k->math_fidelity;
             core->compute->capacity = (k->dst_full_sync ? 16u : 8u) / (k->fp32_dest_acc ? 2u : 1u);
+            l1_acc_reset(*core);
         }
         core->threads.push_back(std::move(t));
     }

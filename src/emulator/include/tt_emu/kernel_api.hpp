@@ -327,6 +327,7 @@ void pack_untilize_block(uint32_t icb, uint32_t block_rt_dim, uint32_t ocb, uint
 void reconfig_data_format(uint32_t srca_cb, uint32_t srcb_cb);
 void reconfig_data_format_srca(uint32_t srca_cb);
 void pack_reconfig_data_format(uint32_t ocb);
+void pack_reconfig_l1_acc(uint32_t l1_acc_en);  // 1: pack_tile adds to what L1 holds (kapi_l1_acc.cpp)
 
 // ---------------------------------------------------------------- compute: DST and tile operations
 
