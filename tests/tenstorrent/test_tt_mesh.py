@@ -8,8 +8,10 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import os
 import re
 import shutil
+import sys
 from pathlib import Path
 
 import ml_dtypes
@@ -18,13 +20,19 @@ import pytest
 from test_language_llvm import matmul
 
 import tilelang
+from projects import REPO
 from tilelang.engine.backend import TargetError, resolve
 from tilelang.engine.registry import BACKENDS
 from tilelang.errors import TileLangError
+from tilelang.tenstorrent import PROFILES, api_profile, device
 
 BF16 = ml_dtypes.bfloat16
 MESH_1X2 = {"kind": "tenstorrent", "device": "n150", "mesh": [1, 2]}
 needs_gxx = pytest.mark.skipif(shutil.which("g++") is None, reason="no C++ compiler")
+PROFILE, DEFAULT = api_profile(), device.PROFILE  # the profile this run emits; the backend spec's
+# A mesh runs through tt-metal's distributed API: a profile whose host API is the single-device one refuses it.
+MESH_API = PROFILES[PROFILE].host_api == "mesh"
+needs_mesh_api = pytest.mark.skipif(not MESH_API, reason=f"API profile {PROFILE} has the single-device host API")
 
 
 def _plan(artifact: object) -> dict:
@@ -57,6 +65,7 @@ def test_a_bad_mesh_is_refused(target: dict, message: str) -> None:
     assert message in str(caught.value)
 
 
+@needs_mesh_api
 def test_the_plan_records_the_mesh_and_the_shards() -> None:
     """C = A @ B with the grid's 4 x-blocks over 2 devices: B and C sharded by columns (each device holds the 64
     columns its blocks own), A replicated; the plan's tensors and grid are one device's; main.cpp opens the mesh."""
@@ -73,6 +82,7 @@ def test_the_plan_records_the_mesh_and_the_shards() -> None:
     assert "run_ttnn.py" not in artifact.rt_mod.files  # type: ignore[attr-defined]
 
 
+@needs_mesh_api
 @pytest.mark.parametrize("func,configs,message", [
     (matmul(64, 96, 64, 32, 32, 32, dtype="bfloat16"), {},
      "the grid's blockIdx.x extent 3 does not split evenly over the 2 devices of the mesh's columns"),
@@ -88,6 +98,7 @@ def test_what_a_mesh_cannot_split_is_refused(func: object, configs: dict, messag
     assert message in str(caught.value)
 
 
+@needs_mesh_api
 def test_an_output_every_device_would_write_is_refused() -> None:
     """A 2x1 mesh splitting blockIdx.x over its rows: C's columns would be split over mesh rows (refused by the
     pass); with grid_axes zx the rows split blockIdx.z, which the kernel does not launch."""
@@ -97,7 +108,36 @@ def test_an_output_every_device_would_write_is_refused() -> None:
                          pass_configs={"tl.PartitionTTMesh.grid_axes": "zx"})
 
 
+@pytest.mark.skipif(MESH_API, reason=f"API profile {PROFILE} has the mesh host API")
+def test_a_profile_without_the_mesh_host_api_refuses_a_mesh() -> None:
+    with pytest.raises(TileLangError, match="host API is 'device', not tt-metal's distributed \\(mesh\\) API"):
+        tilelang.lower(matmul(64, 128, 64, 32, 32, 32, dtype="bfloat16"), target=MESH_1X2)
+
+
+@pytest.mark.skipif(PROFILE != DEFAULT, reason=f"checked against the spec's profile's ({DEFAULT}) wheel")
+def test_the_mesh_host_calls_are_exported_by_tt_metal() -> None:
+    """check-metal's check of main.cpp's host entry points (tools/check_metal/host.py) on a mesh main.cpp, against
+    the libtt_metal.so of the spec's profile's ttnn wheel: MeshDevice::create, MeshShape, Shape2D, MeshBuffer::create,
+    EnqueueMeshWorkload, ... (MeshDeviceConfig's constructor and ShardedBufferConfig are defined in the headers)."""
+    sys.path.insert(0, str(REPO))
+    from tools.check_metal import host, wheels
+
+    try:
+        headers = wheels.ttnn_headers(PROFILES[DEFAULT].ttnn_wheel)
+    except wheels.Offline as exc:
+        if os.environ.get("TILELANG_CHECK_METAL_OFFLINE_OK") == "1":
+            pytest.skip(f"offline: {exc}")
+        raise
+    main = tilelang.lower(matmul(64, 128, 64, 32, 32, 32, dtype="bfloat16"),
+                          target=MESH_1X2).rt_mod.files["main.cpp"]  # type: ignore[attr-defined]
+    calls = host.entry_points(main)
+    assert {"distributed::MeshDevice::create", "distributed::MeshShape", "Shape2D", "distributed::MeshBuffer::create",
+            "distributed::EnqueueMeshWorkload"} <= calls
+    assert host.missing(main, headers / "build" / "lib" / "libtt_metal.so") == []
+
+
 @needs_gxx
+@needs_mesh_api
 def test_gemm_runs_on_a_1x2_mesh(tmp_path: Path) -> None:
     """The n300 system: two emulated Wormhole chips, each running its half of the grid from its own DRAM, against
     numpy; then a misaligned read the sanitizer reports naming the device."""
