@@ -24,7 +24,7 @@ from projects import REPO
 from tilelang.engine.backend import TargetError, resolve
 from tilelang.engine.registry import BACKENDS
 from tilelang.errors import TileLangError
-from tilelang.tenstorrent import PROFILES, api_profile, device
+from tilelang.tenstorrent import PROFILES, api_profile, device, perf_model
 
 BF16 = ml_dtypes.bfloat16
 MESH_1X2 = {"kind": "tenstorrent", "device": "n150", "mesh": [1, 2]}
@@ -156,6 +156,10 @@ def test_gemm_runs_on_a_1x2_mesh(tmp_path: Path) -> None:
     # Each device reads all of A (4 tiles) and its half of B (4 tiles) per output block row, and writes its 4 tiles
     # of C: summed over both devices and their cores.
     assert report["total"]["dram_bytes_written"] == 8 * 2048
+    # The model gives one device's time: the report's counters are summed over the two, the model's bytes are one's.
+    est = perf_model.estimate_kernel(kernel)
+    assert est.dram_bytes * 2 == report["total"]["dram_bytes_read"] + report["total"]["dram_bytes_written"]
+    assert est.modelled_seconds > 0
 
     rt_mod = kernel.artifact.rt_mod
     prog = dataclasses.replace(rt_mod, files=dict(rt_mod.files))
