@@ -18,6 +18,7 @@ import ml_dtypes
 import numpy as np
 import pytest
 from test_language_llvm import matmul
+from tt_norm_kernels import softmax
 
 import tilelang
 from projects import REPO
@@ -191,3 +192,17 @@ def test_gemm_runs_on_a_2x2_mesh() -> None:
     c = kernel(a, b)
     assert float(np.abs(c.astype(np.float32) - ref).max()) <= 2.0**-7 * float(np.abs(ref).max())
     assert kernel.last_report["total"]["dram_bytes_written"] == 16 * 2048  # C's 16 tiles, 4 per device
+
+
+@needs_gxx
+@needs_mesh_api
+def test_softmax_rows_run_on_a_2x1_mesh() -> None:
+    """TileLang's softmax body (a 1-D grid over row blocks): grid_axes xy gives the mesh rows blockIdx.x, so each of
+    the two devices normalises its half of the rows (input and output sharded by rows), against numpy."""
+    x = np.random.default_rng(32).standard_normal((128, 128)).astype(np.float32) * 3
+    kernel = tilelang.compile(softmax(128, 128, 32), out_idx=[-1], target={"kind": "tenstorrent", "mesh": [2, 1]},
+                              pass_configs={"tl.PartitionTTMesh.grid_axes": "xy"})
+    plan = json.loads(kernel.artifact.rt_mod.files["tt.plan.json"])
+    assert [t["mesh_shards"] for t in plan["tensors"] if t["parameter"] >= 0] == [[2, 1], [2, 1]]
+    e = np.exp(x - x.max(-1, keepdims=True))
+    np.testing.assert_allclose(kernel(x), e / e.sum(-1, keepdims=True), rtol=1e-5, atol=1e-6)
