@@ -94,18 +94,25 @@ int shard_dim(const BufferInfo& tensor, const std::vector<Access>& uses, const S
   }()) + ")";
   const std::string axis = s.axis == 0 ? "rows" : "columns";
   if (dims.size() > 1) fail(what + " is indexed by " + s.tag + " in several dims; the mesh's " + axis + " split " + s.tag + ", so it cannot be sharded");
+  // The mesh's rows split the rows of the tensor's tiled matrix (prod(leading dims) * rows, cols): its
+  // second-to-last dim, or a leading dim (heads) when every dim before it has extent 1 (each shard a run of rows).
   const size_t d = *dims.begin(), n = tensor.shape.size();
-  const size_t wanted = s.axis == 0 ? n - 2 : n - 1;
-  if (n < (s.axis == 0 ? 2u : 1u) || d != wanted) {
+  const bool fits = s.axis == 0 ? n >= 2 && d + 1 < n : d + 1 == n;
+  if (!fits) {
     fail(what + " is indexed by " + s.tag + " in dim " + std::to_string(d) + "; the mesh's " + axis + " (which split " +
-         s.tag + ") shard a tensor's " + (s.axis == 0 ? "rows (its second-to-last dim)" : "columns (its last dim)") +
+         s.tag + ") shard a tensor's " + (s.axis == 0 ? "rows (a dim before its last)" : "columns (its last dim)") +
          "; choose grid_axes (tl.PartitionTTMesh.grid_axes) so they do");
   }
-  for (size_t lead = 0; s.axis == 0 && lead + 2 < n; ++lead) {
-    if (tensor.shape[lead] != 1) fail(what + " has leading dims; a mesh shards the rows of a 2-D tensor only");
+  for (size_t lead = 0; lead < d; ++lead) {
+    if (tensor.shape[lead] != 1) {
+      fail(what + " is sharded in dim " + std::to_string(d) + " with a dim of extent " + std::to_string(tensor.shape[lead]) +
+           " before it; a shard must be one run of the tiled matrix's rows");
+    }
   }
   const int64_t extent = tensor.shape[d];
-  if (extent % s.parts != 0 || (extent / s.parts) % 32 != 0) {
+  int64_t shard_rows = extent / s.parts;  // rows (or columns) of the tiled matrix in one shard
+  for (size_t inner = d + 1; s.axis == 0 && inner + 1 < n; ++inner) shard_rows *= tensor.shape[inner];
+  if (extent % s.parts != 0 || shard_rows % 32 != 0) {
     fail(what + ": dim " + std::to_string(d) + " of " + std::to_string(extent) + " does not split into " +
          std::to_string(s.parts) + " shards of whole 32-element tiles over the mesh's " + axis);
   }
