@@ -103,7 +103,7 @@ int shard_dim(const BufferInfo& tensor, const std::vector<Access>& uses, const S
          s.tag + ") shard a tensor's " + (s.axis == 0 ? "rows (a dim before its last)" : "columns (its last dim)") +
          "; choose grid_axes (tl.PartitionTTMesh.grid_axes) so they do");
   }
-  for (size_t lead = 0; lead < d; ++lead) {
+  for (size_t lead = 0; s.axis == 0 && lead < d; ++lead) {
     if (tensor.shape[lead] != 1) {
       fail(what + " is sharded in dim " + std::to_string(d) + " with a dim of extent " + std::to_string(tensor.shape[lead]) +
            " before it; a shard must be one run of the tiled matrix's rows");
