@@ -18,6 +18,7 @@
 # Spec: specs/passes/lower_tile_ops_to_tt.yaml
 # Spec: specs/passes/lower_tt_loops_to_tile_ops.yaml
 # Spec: specs/passes/lower_tt_protocols.yaml
+# Spec: specs/passes/partition_tt_mesh.yaml
 # Spec: specs/passes/partition_tt_work.yaml
 # Spec: specs/passes/plan_tt_atomic_order.yaml
 # Spec: specs/passes/plan_tt_dst.yaml
@@ -63,6 +64,7 @@ PASS_OPTIONS: dict[str, dict[str, dict[str, Any]]] = {
     'LowerThreadAllreduce': {},
     'LowerTileOpsToLoops': {},
     'LowerTileOpsToTT': {},
+    'PartitionTTMesh': {'grid_axes': {"type": 'string', "default": 'yx', "choices": ['yx', 'xy', 'zx', 'zy'], "length": None, "minimum": None, "key": None}, 'mesh': {"type": 'int_list', "default": [1, 1], "choices": [], "length": 2, "minimum": 1, "key": None}},
     'PartitionTTWork': {'core_grid': {"type": 'int_list', "default": None, "choices": [], "length": 2, "minimum": 1, "key": None, "device_default": 'core_grid'}, 'mode': {"type": 'string', "default": 'auto', "choices": ['auto', 'global', 'shard', 'zigzag'], "length": None, "minimum": None, "key": None}},
     'PlanTTAtomicOrder': {},
     'PlanTTDst': {},

@@ -18,6 +18,7 @@
 # Spec: specs/passes/lower_tile_ops_to_tt.yaml
 # Spec: specs/passes/lower_tt_loops_to_tile_ops.yaml
 # Spec: specs/passes/lower_tt_protocols.yaml
+# Spec: specs/passes/partition_tt_mesh.yaml
 # Spec: specs/passes/partition_tt_work.yaml
 # Spec: specs/passes/plan_tt_atomic_order.yaml
 # Spec: specs/passes/plan_tt_dst.yaml
@@ -146,6 +147,13 @@ def LowerTileOpsToTT() -> tvm.transform.Pass:
     return _cpp.make_pass('LowerTileOpsToTT', {})
 
 
+def PartitionTTMesh(grid_axes: str = 'yx', mesh: Sequence[int] = (1, 1)) -> tvm.transform.Pass:
+    """Split the T.Kernel grid over the devices of a mesh of chips (the target's `mesh`, [rows, cols]; a single chip is a 1x1 mesh, left as it is). `grid_axes` names the grid dims the mesh's rows and columns split: `yx` (default) gives mesh row r the blockIdx.y blocks [r * gy / rows, (r + 1) * gy / rows) and mesh column c the blockIdx.x blocks [c * gx / cols, ...). Every device runs the same kernel on its own blocks: the split grid dims' launch extents become the per-device ones, so the kernel's block index is the device-local one. A tensor whose index depends on a split block index is sharded: each device holds the part its blocks read or write (its rows over the mesh rows, its columns over the mesh columns), and the tensor parameter becomes that device-local shard, so the passes that follow lay out and address the shard; a tensor no split block index reaches is replicated (every device holds all of it). The host program makes the tensors tt-metal MeshBuffers (ShardedBufferConfig, a shard dim of 0 where replicated) and runs the kernel on every device of the mesh as one MeshWorkload. Refused, naming the tensor or the grid dim: a grid extent the mesh does not divide, an index of a split block index that does not step by whole per-device shards (blocks of device d must be the d-th shard) or reaches outside its shard, a shard that is not whole tiles, a sharded tensor's rows split over mesh columns (or columns over mesh rows), a sharded tensor with leading dims, and a T.Tensor view of a sharded tensor."""
+    check_option('PartitionTTMesh', 'grid_axes', grid_axes)
+    check_option('PartitionTTMesh', 'mesh', mesh)
+    return _cpp.make_pass('PartitionTTMesh', {'grid_axes': grid_axes, 'mesh': mesh, })
+
+
 def PartitionTTWork(core_grid: Sequence[int] | None = None, mode: str = 'auto') -> tvm.transform.Pass:
     """Distribute the blocks of the T.Kernel grid over the worker cores. `global` gives each core a contiguous, balanced range of blocks in row-major order (counts differ by at most one); `shard` gives each core a rectangle of blocks (rows and columns of the block grid split as evenly as possible), which keeps neighbouring blocks on one core and, when the split is even, lets a core row (column) share block rows (columns) at every step, which PlanTTMulticast turns into multicasts. `auto` picks shard exactly then. `zigzag` (what auto picks instead of shard when a loop's extent depends on blockIdx.x) is shard over the x positions folded as 0, gx - 1, 1, gx - 2, ...: a core with an even count of columns gets blocks x and gx - 1 - x together, which balances a kernel whose work grows with blockIdx.x (causal attention's key loop runs bx + 1 blocks: every pair sums to the same work, as tt-metal's SDPA pairs query chunks). A 3-D grid is partitioned as the 2-D grid of x and (z, y) rows (grid_y below counts those rows). A kernel with T.atomic_add is partitioned in `split` mode whatever the mode option says: the blockIdx.z members of each output block (a split-K group) on consecutive cores, each group walking a balanced range of the output blocks in lock step (PlanTTAtomicOrder orders their read-modify-writes); `streamk` instead when the grid has no blockIdx.z and its atomic adds sit in a while loop or a branch (stream-K's fix-up, onto blocks chosen at run time): program p on core p % cores, so each core's programs follow the previous core's one for one and the adds are ordered by program."""
     check_option('PartitionTTWork', 'core_grid', core_grid)
@@ -243,6 +251,7 @@ PASSES = {
     'LowerThreadAllreduce': LowerThreadAllreduce,
     'LowerTileOpsToLoops': LowerTileOpsToLoops,
     'LowerTileOpsToTT': LowerTileOpsToTT,
+    'PartitionTTMesh': PartitionTTMesh,
     'PartitionTTWork': PartitionTTWork,
     'PlanTTAtomicOrder': PlanTTAtomicOrder,
     'PlanTTDst': PlanTTDst,
