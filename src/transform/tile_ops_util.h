@@ -216,5 +216,9 @@ void balance_branches(const std::vector<TileOp>& ops);
 /*! \brief A value made before an if/else and written to DRAM in a branch is copied on chip there first (the compute
  * kernel reads it in every branch: a CB has one consumer kernel; tile_ops_branches.cc). */
 void route_branch_values(std::vector<TileOp>& ops);
+/*! \brief An if/else whose arms are each one T.copy of a block of one DRAM tensor into one on-chip buffer, the
+ * blocks differing only in where they start, as the one T.copy from the block the condition picks (block-causal
+ * attention's K and V reads), or nullopt. */
+std::optional<Any> merged_branch_copies(const ir::IfThenElse& cond);
 
 }  // namespace tl::tileops
