@@ -16,6 +16,8 @@ here ran on hardware; tt-metal's figures are measured on an n150 and quoted from
   that size and fidelity, with or without trace (bf16 at HiFi2/HiFi4; at LoFi tt-metal publishes only bfp8/bfp4)
   and the model's prediction of that published figure from tt-metal's stated configuration; the ratio is ours /
   published. Goal: >= 1.0 at 2048^3 HiFi4.
+- The same winners' blocks compiled for Blackhole p150 and modelled with its facts, next to tt-metal's published
+  P150 figures (benchmarks/bench_tt_perf_p150.py).
 - Baselines of the same run: the 2048^3 winner with the global partition; element-wise add 2048^2 bf16: modelled
   time / DRAM-bandwidth bound (target <= 1.2).
 - If matplotlib is importable, a PNG of ours vs published TF/s (build/bench_tt_perf.png).
@@ -41,6 +43,7 @@ from tilelang.tenstorrent import device, perf_model, tt_metal_matmul
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 import layers  # noqa: E402, F401  (and the layer folders of tests/, where the standard kernels are)
+from bench_tt_perf_p150 import p150_rows  # noqa: E402  (benchmarks/ is this script's folder)
 from test_language_llvm import elementwise_add, matmul  # noqa: E402  (the standard TileLang kernels, verbatim)
 
 PUBLISHED = Path(__file__).resolve().parent.parent / "tests" / "data" / "tt_metal_published.yaml"
@@ -260,6 +263,7 @@ def main() -> None:
     compile_latency()
     tuned = tuned_rows()
     results = versus_published(tuned)
+    p150_rows({size: next(iter(tuned[size])) for size in SIZES}, matmul, MULTICAST, FIDELITIES)
     baseline_rows(tuned)
     eltwise_row()
     plot(results)

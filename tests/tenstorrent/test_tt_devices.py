@@ -37,7 +37,7 @@ def test_each_device_record_states_its_facts() -> None:
     assert (n150.arch, n150.core_grid, n150.dram_banks, n150.dram_alignment, n150.perf) == ("wormhole_b0", (8, 8),
                                                                                            12, 32, True)
     assert (p150.arch, p150.core_grid, p150.dram_banks, p150.dram_alignment, p150.perf) == ("blackhole", (13, 10),
-                                                                                           8, 64, False)
+                                                                                           8, 64, True)
     assert p150.clock_hz == 1_350_000_000 and n150.clock_hz == device.PERF["clock_hz"]
     assert device.CORE_GRID == n150.core_grid and device.L1_BYTES == n150.l1_bytes
     assert device.PERF["worker_cores"] == 8 * 8
@@ -78,9 +78,12 @@ def test_the_plan_names_the_device_and_the_partition_uses_its_grid() -> None:
     assert (p150["device"]["name"], p150["device"]["core_grid"], p150["core_grid"]) == ("p150", [13, 10], [13, 10])
     assert len(p150["work_partition"]) == 130
     assert (n150["device"]["name"], n150["device"]["core_grid"], n150["core_grid"]) == ("n150", [8, 8], [8, 8])
-    # No performance record for p150 yet: the model refuses its plans rather than charge n150's rates.
-    with pytest.raises(TileLangError, match="compiled for device 'p150'; the performance model has facts for n150"):
-        perf_model.estimate(p150, {})
+    # The model charges a plan the rates of the device it names; a device without a perf record is refused.
+    assert perf_model.estimate(p150, {}).clock_hz == device.PERF_BY_DEVICE["p150"]["measured"]["clock_hz"]
+    assert perf_model.estimate(n150, {}).clock_hz == device.PERF["measured"]["clock_hz"]
+    with pytest.raises(TileLangError, match="compiled for device 'p999'; the performance model has facts for "
+                                            "n150, p150 only"):
+        perf_model.estimate({**p150, "device": {**p150["device"], "name": "p999"}}, {})
 
 
 def test_a_core_grid_beyond_the_device_is_refused() -> None:

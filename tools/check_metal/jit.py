@@ -52,7 +52,8 @@ def includes(arch: str) -> tuple[str, ...]:
             # older wheels (2025): compute_kernel_api/ and dataflow_api.h live here
             "tt_metal/include", "tt_metal/hw/inc/tt-1xx", f"tt_metal/hw/inc/tt-1xx/{family}",
             f"tt_metal/hw/inc/tt-1xx/{family}/{defines}", f"tt_metal/hw/inc/tt-1xx/{family}/noc",
-            f"tt_metal/third_party/tt_llk/tt_llk_{arch}/common/inc", f"tt_metal/third_party/tt_llk/tt_llk_{arch}/llk_lib",
+            f"tt_metal/third_party/tt_llk/tt_llk_{arch}/common/inc",
+            f"tt_metal/third_party/tt_llk/tt_llk_{arch}/llk_lib",
             "tt_metal/third_party/tt_llk/common")
 
 
@@ -247,7 +248,8 @@ def command(frontend_args: list[str], headers: Path, folder: Path, core: Core, c
                "KERNEL_COMPILE_TIME_ARGS": ",".join(map(str, ct_args))}
     # The wheel's headers are system headers here: clang warns about things in them that tt-metal's GCC does not
     # (empty loop bodies, ...), while -Werror applies in full to the kernel and its generated files.
-    system = [headers / d for d in includes(target.arch) if (headers / d).is_dir()] + ([sfpi] if sfpi is not None else [])
+    system = [headers / d for d in includes(target.arch) if (headers / d).is_dir()]
+    system += [sfpi] if sfpi is not None else []
     return [*frontend_args, *(f"-D{k}={v}" for k, v in defines.items()), f"-I{folder}",
             *([f"-I{shared}"] if shared is not None else []), *(f"-isystem{d}" for d in system), str(wrapper)]
 
