@@ -190,6 +190,8 @@ def test_the_device_defines_follow_the_device_record() -> None:
     assert blackhole["ARCH_BLACKHOLE"] == "1" and "ARCH_WORMHOLE" not in blackhole
     assert (blackhole["LOG_BASE_2_OF_NUM_DRAM_BANKS"], blackhole["IS_NOT_POW2_NUM_L1_BANKS"]) == ("3", "1")
     assert "IS_NOT_POW2_NUM_DRAM_BANKS" not in blackhole and blackhole["NUM_L1_BANKS"] == "130"
+    p100 = jit.device_defines(jit.target_of({"device": {"name": "p100"}}))  # 7 banks: a division, 110 L1 banks
+    assert (p100["IS_NOT_POW2_NUM_DRAM_BANKS"], p100["NUM_DRAM_BANKS"], p100["NUM_L1_BANKS"]) == ("1", "7", "110")
     assert "tt_metal/tt-llk/tt_llk_blackhole/llk_lib" in jit.includes("blackhole")
     assert not any("wormhole" in d for d in jit.includes("blackhole"))
 
@@ -212,3 +214,15 @@ def test_a_p150_kernel_compiles_against_the_blackhole_headers(toolchain: Any, tm
     bad = compile_role(toolchain, program, tmp_path / "bad", "reader",
                        lambda s: s.replace("cb_reserve_back(0, ", "cb_reserve_back(", 1))
     assert bad[0].status == "error" and "cb_reserve_back" in bad[0].detail, bad[0].detail
+    # Two compute kernels sharing a PCH group: the PCH of the wrapper's includes stops at lltt.h, so the group is
+    # skipped with that reason and neither kernel is compiled on its own (tools/check_metal/check.py precompile).
+    for copy, extra in (("gemm.a", ""), ("gemm.b", "// b\n")):
+        (tmp_path / "pair" / copy).mkdir(parents=True)
+        for f in program.iterdir():
+            text = f.read_text()
+            (tmp_path / "pair" / copy / f.name).write_text(extra + text if f.name == "compute.cpp" else text)
+    pair = [u for u in check.units_of(tmp_path / "pair", None) if u.core.name == "TRISC2"]
+    check.compile_units(pair, headers, frontend, tmp_path / "pair_build", None, 2)
+    assert len(pair) == 2 and all(u.status == "skipped" and "lltt.h" in u.detail for u in pair), [
+        u.detail for u in pair]
+    assert not list((tmp_path / "pair_build").glob("u*"))

@@ -55,7 +55,7 @@ def test_a_target_names_a_device(target: object) -> None:
 
 @pytest.mark.parametrize("target,message", [
     ("tenstorrent:p999", "target 'tenstorrent' has no device 'p999' (devices of specs/backends/tenstorrent.yaml: "
-                         "n150, p150)"),
+                         "n150, p150, p100)"),
     ("llvm:p150", "target 'llvm' has no device 'p150'"),
     ("tenstorrent:", "names no device after ':'"),
     ({"kind": "tenstorrent", "chip": "p150"}, "a target dict has a string 'kind'"),
@@ -81,9 +81,10 @@ def test_the_plan_names_the_device_and_the_partition_uses_its_grid() -> None:
     # The model charges a plan the rates of the device it names; a device without a perf record is refused.
     assert perf_model.estimate(p150, {}).clock_hz == device.PERF_BY_DEVICE["p150"]["measured"]["clock_hz"]
     assert perf_model.estimate(n150, {}).clock_hz == device.PERF["measured"]["clock_hz"]
-    with pytest.raises(TileLangError, match="compiled for device 'p999'; the performance model has facts for "
+    p100 = _plan(tilelang.lower(func, target="tenstorrent:p100"))
+    with pytest.raises(TileLangError, match="compiled for device 'p100'; the performance model has facts for "
                                             "n150, p150 only"):
-        perf_model.estimate({**p150, "device": {**p150["device"], "name": "p999"}}, {})
+        perf_model.estimate(p100, {})
 
 
 def test_a_core_grid_beyond_the_device_is_refused() -> None:
@@ -94,8 +95,16 @@ def test_a_core_grid_beyond_the_device_is_refused() -> None:
         tilelang.compile(func, out_idx=[-1], target="tenstorrent", pass_configs=configs)
 
 
+def test_a_harvested_blackhole_is_one_record() -> None:
+    """p100: p150's record less two worker columns, one DRAM bank and two Ethernet cores (the harvested ones, last in
+    translated coordinates); its 11x10 compute grid is tt-metal's 2xharvested core descriptor."""
+    p100, p150 = device.DEVICES["p100"], device.DEVICES["p150"]
+    assert (p100.arch, p100.core_grid, p100.dram_banks, p100.perf) == ("blackhole", (11, 10), 7, False)
+    assert (p100.l1_bytes, p100.clock_hz, p100.dram_alignment) == (p150.l1_bytes, p150.clock_hz, p150.dram_alignment)
+
+
 @needs_gxx
-@pytest.mark.parametrize("name", ["n150", "p150"])
+@pytest.mark.parametrize("name", ["n150", "p150", "p100"])
 def test_gemm_runs_on_the_device(name: str) -> None:
     m, n, k = 320, 416, 64
     kernel = tilelang.compile(matmul(m, n, k, 32, 32, 32, dtype="bfloat16"), out_idx=[-1],
@@ -108,7 +117,7 @@ def test_gemm_runs_on_the_device(name: str) -> None:
     assert float(np.abs(c.astype(np.float32) - ref).max()) <= 2.0**-7 * float(np.abs(ref).max())
     report = kernel.last_report
     assert report["status"] == "ok" and report["device"] == name
-    assert len(report["cores"]) == (130 if name == "p150" else 64)
+    assert len(report["cores"]) == {"n150": 64, "p150": 130, "p100": 110}[name]
 
 
 @needs_gxx

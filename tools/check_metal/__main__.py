@@ -6,9 +6,9 @@ when a wheel cannot be downloaded.
     python -m tools.check_metal [--profiles ttnn_0_81,...] [--devices n150,p150] [--jobs 2] [--table table.md]
 
 The corpus is lowered and compiled per (profile, device): the default device (n150) under every chosen profile,
-each other device (p150: Blackhole's headers, ARCH_BLACKHOLE, its bank counts) under the spec's profile only (CI
-time; `--devices p150 --profiles ...` checks it under others), where the profile's wheel ships the device's
-architecture headers.
+one device of each other architecture (p150: Blackhole's headers, ARCH_BLACKHOLE, its bank counts) under the spec's
+profile only (CI time; `--devices p150,p100 --profiles ...` checks others), where the profile's wheel ships the
+device's architecture headers.
 
 $TT_METAL_SFPI_INCLUDE: a folder with the SFPI headers (sfpi.h, lltt.h; no package registry has them); without
 it TRISC0 (unpack) and TRISC1 (math) are reported as skipped. $TILELANG_CHECK_METAL_OFFLINE_OK=1: a wheel that
@@ -39,14 +39,19 @@ def profiles() -> dict:
 
 def checks(chosen: list[str], devices: str | None) -> list[tuple[str, str]]:
     """The (profile, device) pairs to check: the named devices under every chosen profile, or by default the
-    default device under every chosen profile and the other devices under the spec's profile (when chosen)."""
+    default device under every chosen profile and, under the spec's profile (when chosen), the first device (in spec
+    order) of each other architecture: the headers are per architecture, so a harvested variant (p100) differs only
+    in its bank counts and is checked with --devices."""
     from tilelang.tenstorrent import device
 
     if devices:
         return [(p, d) for p in chosen for d in devices.split(",")]
-    spec_profile = device.PROFILE
+    others: dict[str, str] = {}
+    for name, record in device.DEVICES.items():
+        if record.arch != device.ARCH:
+            others.setdefault(record.arch, name)
     return [(p, device.DEVICE) for p in chosen] + [
-        (spec_profile, d) for d in sorted(device.DEVICES) if d != device.DEVICE and spec_profile in chosen]
+        (device.PROFILE, d) for d in others.values() if device.PROFILE in chosen]
 
 
 def label(profile: str, name: str) -> str:

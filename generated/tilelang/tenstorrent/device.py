@@ -35,6 +35,7 @@ class Device(NamedTuple):
 DEVICES = {
     'n150': Device('wormhole_b0', (8, 8), 1499136, 1000000000, 32, 16, 12, True),
     'p150': Device('blackhole', (13, 10), 1499136, 1350000000, 64, 16, 8, True),
+    'p100': Device('blackhole', (11, 10), 1499136, 1350000000, 64, 16, 7, False),
 }
 TILE = (32, 32)
 CORE_GRID = (8, 8)
