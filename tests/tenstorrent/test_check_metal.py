@@ -214,15 +214,3 @@ def test_a_p150_kernel_compiles_against_the_blackhole_headers(toolchain: Any, tm
     bad = compile_role(toolchain, program, tmp_path / "bad", "reader",
                        lambda s: s.replace("cb_reserve_back(0, ", "cb_reserve_back(", 1))
     assert bad[0].status == "error" and "cb_reserve_back" in bad[0].detail, bad[0].detail
-    # Two compute kernels sharing a PCH group: the PCH of the wrapper's includes stops at lltt.h, so the group is
-    # skipped with that reason and neither kernel is compiled on its own (tools/check_metal/check.py precompile).
-    for copy, extra in (("gemm.a", ""), ("gemm.b", "// b\n")):
-        (tmp_path / "pair" / copy).mkdir(parents=True)
-        for f in program.iterdir():
-            text = f.read_text()
-            (tmp_path / "pair" / copy / f.name).write_text(extra + text if f.name == "compute.cpp" else text)
-    pair = [u for u in check.units_of(tmp_path / "pair", None) if u.core.name == "TRISC2"]
-    check.compile_units(pair, headers, frontend, tmp_path / "pair_build", None, 2)
-    assert len(pair) == 2 and all(u.status == "skipped" and "lltt.h" in u.detail for u in pair), [
-        u.detail for u in pair]
-    assert not list((tmp_path / "pair_build").glob("u*"))

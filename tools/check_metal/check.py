@@ -59,8 +59,7 @@ def first_errors(diagnostics: str, limit: int = 12) -> str:
 def precompile(units: list[Unit], todo: list[int], headers: Path, frontend: list[str], scratch: Path,
                sfpi: Path | None, jobs: int) -> dict[int, tuple[Path, Path]]:
     """The PCH of every group of two or more undecided units that see the same headers (tools/check_metal/pch.py):
-    unit index -> (the group's folder of shared generated files, its PCH). Without the SFPI headers, a group whose
-    PCH fails for lack of one is skipped as a whole: each of its units would stop at the same include."""
+    unit index -> (the group's folder of shared generated files, its PCH)."""
     groups: dict[tuple, list[int]] = {}
     for i in todo:
         key = pch.key(units[i].role, units[i].core, units[i].ct_args, units[i].plan, units[i].target)
@@ -68,7 +67,7 @@ def precompile(units: list[Unit], todo: list[int], headers: Path, frontend: list
             groups.setdefault(key, []).append(i)
     shared = [members for members in groups.values() if len(members) > 1]
 
-    def build(n: int) -> tuple[Path, Path] | str | None:
+    def build(n: int) -> tuple[Path, Path] | None:
         first = units[shared[n][0]]
         folder = scratch / f"pch{n}"
         jit.write_shared_files(folder, first.plan)
@@ -78,18 +77,12 @@ def precompile(units: list[Unit], todo: list[int], headers: Path, frontend: list
         if header is None:
             return None
         (folder / "prefix.h").write_text(header)
-        ok, diagnostics = jit.run(pch.build_command(unit_command, folder / "prefix.h", folder / "prefix.pch"))
-        missing = None if ok or sfpi is not None else jit.missing_sfpi(diagnostics)
-        return (folder, folder / "prefix.pch") if ok else missing
+        ok, _ = jit.run(pch.build_command(unit_command, folder / "prefix.h", folder / "prefix.pch"))
+        return (folder, folder / "prefix.pch") if ok else None
 
     with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
         built = list(pool.map(build, range(len(shared))))
-    for members, found in zip(shared, built, strict=True):
-        if isinstance(found, str):  # the wrapper's shared includes need SFPI (Blackhole's ckernel.h: lltt.h)
-            for i in members:
-                units[i].status, units[i].detail = "skipped", f"needs the SFPI headers ({found} is not in the wheel)"
-    return {i: found for members, found in zip(shared, built, strict=True) if isinstance(found, tuple)
-            for i in members}
+    return {i: found for members, found in zip(shared, built, strict=True) if found for i in members}
 
 
 def compile_units(units: list[Unit], headers: Path, frontend: list[str], scratch: Path, sfpi: Path | None,
@@ -97,7 +90,6 @@ def compile_units(units: list[Unit], headers: Path, frontend: list[str], scratch
     """Compile every unit not yet decided, `jobs` at a time; set status and detail."""
     todo = [i for i, u in enumerate(units) if not u.status]
     precompiled = precompile(units, todo, headers, frontend, scratch, sfpi, jobs)
-    todo = [i for i in todo if not units[i].status]  # a group whose shared headers need SFPI is decided
 
     def one(index: int) -> None:
         unit = units[index]
