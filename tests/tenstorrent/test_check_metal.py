@@ -214,3 +214,14 @@ def test_a_p150_kernel_compiles_against_the_blackhole_headers(toolchain: Any, tm
     bad = compile_role(toolchain, program, tmp_path / "bad", "reader",
                        lambda s: s.replace("cb_reserve_back(0, ", "cb_reserve_back(", 1))
     assert bad[0].status == "error" and "cb_reserve_back" in bad[0].detail, bad[0].detail
+
+
+def test_the_default_checks_are_one_device_per_architecture() -> None:
+    """make check-metal: n150 under every profile, p150 (Blackhole) under the spec's profile only; p100 (Blackhole
+    too) only when named."""
+    from tools.check_metal.__main__ import checks
+
+    every = sorted(PROFILES)
+    assert checks(every, None) == [(p, "n150") for p in every] + [(DEFAULT, "p150")]
+    assert checks([p for p in every if p != DEFAULT], None) == [(p, "n150") for p in every if p != DEFAULT]
+    assert checks([DEFAULT], "p150,p100") == [(DEFAULT, "p150"), (DEFAULT, "p100")]

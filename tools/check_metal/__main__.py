@@ -7,8 +7,8 @@ when a wheel cannot be downloaded.
 
 The corpus is lowered and compiled per (profile, device): the default device (n150) under every chosen profile,
 one device of each other architecture (p150: Blackhole's headers, ARCH_BLACKHOLE, its bank counts) under the spec's
-profile only (CI time; `--devices p150,p100 --profiles ...` checks others), where the profile's wheel ships the
-device's architecture headers.
+profile only and its `default` pass-option variant (CI time; `--devices p150,p100 --profiles ... --device-variants
+all` checks more), where the profile's wheel ships the device's architecture headers.
 
 $TT_METAL_SFPI_INCLUDE: a folder with the SFPI headers (sfpi.h, lltt.h; no package registry has them); without
 it TRISC0 (unpack) and TRISC1 (math) are reported as skipped. $TILELANG_CHECK_METAL_OFFLINE_OK=1: a wheel that
@@ -70,11 +70,16 @@ def device_arch(name: str) -> str:
     return device.DEVICES[name].arch
 
 
-def start_lowering(profile: str, name: str, out: Path) -> subprocess.Popen:
+def start_lowering(profile: str, name: str, out: Path, variants: str) -> subprocess.Popen:
     """Lower the corpus of one profile for device `name` in a process of its own (the pass library reads the
-    profile once per process); every lowering starts at once, so later ones lower while earlier ones compile."""
+    profile once per process); every lowering starts at once, so later ones lower while earlier ones compile.
+    `variants`: the pass-option variants a device other than the default one is lowered under (`all`: every one)."""
+    from tilelang.tenstorrent import device
+
     env = {**os.environ, "TILELANG_TT_API_PROFILE": profile,
            "PYTHONPATH": os.pathsep.join([str(REPO / "python"), str(REPO), os.environ.get("PYTHONPATH", "")])}
+    if name != device.DEVICE and variants != "all":
+        env["TILELANG_CHECK_METAL_VARIANTS"] = variants
     return subprocess.Popen([sys.executable, "-m", "tools.check_metal.corpus", str(out), name], cwd=REPO, env=env,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
 
@@ -158,6 +163,8 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--profiles", help="comma-separated API profiles (default: all)")
     parser.add_argument("--devices", help="comma-separated devices (default: see above)")
+    parser.add_argument("--device-variants", default="default",
+                        help="pass-option variants of the corpus for devices other than the default one (`all`)")
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 2)
     parser.add_argument("--table", type=Path, help="also write the kernel x core x profile table (Markdown)")
     args = parser.parse_args()
@@ -184,7 +191,8 @@ def main() -> int:
                 return 2
             pairs = checks(chosen, args.devices)
             arches = {d: device_arch(d) for _, d in pairs}
-            lowerings = {label(p, d): start_lowering(p, d, Path(tmp) / label(p, d) / "corpus") for p, d in pairs}
+            lowerings = {label(p, d): start_lowering(p, d, Path(tmp) / label(p, d) / "corpus", args.device_variants)
+                         for p, d in pairs}
             try:
                 for name, device_name in pairs:
                     profile = known[name]

@@ -4,7 +4,8 @@ of tools/artifacts_digest.py, lowered by this checkout and saved as `<out>/<kern
 Run in its own process per profile (`TILELANG_TT_API_PROFILE=<profile> python -m tools.check_metal.corpus OUT
 [DEVICE]`): the pass library reads the profile once per process. DEVICE (a record of device.devices in
 specs/backends/tenstorrent.yaml) is the device the corpus is lowered for; without it, the default device.
-TILELANG_CHECK_METAL_ONLY=select_,mask_ narrows the corpus to the kernels whose names contain one of the substrings."""
+TILELANG_CHECK_METAL_ONLY=select_,mask_ narrows the corpus to the kernels whose names contain one of the substrings;
+TILELANG_CHECK_METAL_VARIANTS=default to the named pass-option variants."""
 
 from __future__ import annotations
 
@@ -26,10 +27,12 @@ def save_corpus(out: Path, device: str | None = None) -> list[str]:
     target = f"tenstorrent:{device}" if device else "tenstorrent"
     saved = []
     only = os.environ.get("TILELANG_CHECK_METAL_ONLY", "")  # comma-separated substrings of kernel names
+    chosen = os.environ.get("TILELANG_CHECK_METAL_VARIANTS", "")  # comma-separated variant names
+    variants = {v: c for v, c in VARIANTS.items() if not chosen or v in chosen.split(",")}
     for name, factory in sorted(CORPUS.items()):
         if only and not any(part in name for part in only.split(",")):
             continue
-        for variant, configs in VARIANTS.items():
+        for variant, configs in variants.items():
             configs = {**configs, **getattr(factory, "pass_configs", {})}  # a factory's own (tl.tt.dram_format)
             kernel = tilelang.compile(factory(), target=target, pass_configs=configs)
             kernel.save(out / f"{name}.{variant}")
