@@ -4,7 +4,13 @@ minute or more (marked `slow`) are started first, so that the run does not end w
 
 Each test process gets an address-space limit (TILELANG_TEST_MEMORY_GB, default 8): a test that runs away with
 memory then fails with MemoryError, named, instead of being killed by the kernel, which leaves pytest-xdist
-waiting forever for the dead worker's tests."""
+waiting forever for the dead worker's tests.
+
+TILELANG_TEST_CPU_LOG=<file>: each test phase (setup, call, teardown) appends "<CPU-s> <phase> <node id>" to the
+file, CPU-s being user+sys of the test process and of the subprocesses it waited for (compilers, checkout builds),
+so that a run's cost can be ranked in CPU seconds, which a loaded machine does not distort as it does wall time;
+a session fixture's cost lands on the setup of the first test that uses it. `python tools/test_cpu.py <file>`
+ranks the tests and fixtures (docs/building.md, "CI time")."""
 
 from __future__ import annotations
 
@@ -40,6 +46,47 @@ def tenstorrent_edits(tmp_path_factory: pytest.TempPathFactory) -> TenstorrentEd
     """A checkout copy with a new SFPU op, two spec-only passes and the second API profile, built once for the tests
     of each (tests/checkout_edits.py; they share an xdist_group)."""
     return make_tenstorrent_edits(tmp_path_factory.mktemp("tenstorrent_edits"))
+
+
+_CPU_LOG = os.environ.get("TILELANG_TEST_CPU_LOG")
+
+
+def _cpu_seconds() -> float:
+    own, children = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
+
+
+def _log_cpu(phase: str, item: pytest.Item, start: float) -> None:
+    if _CPU_LOG:
+        with open(_CPU_LOG, "a", encoding="utf-8") as log:
+            log.write(f"{_cpu_seconds() - start:.2f} {phase} {item.nodeid}\n")
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_setup(item: pytest.Item):  # type: ignore[no-untyped-def]
+    start = _cpu_seconds()
+    try:
+        return (yield)
+    finally:
+        _log_cpu("setup", item, start)
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_call(item: pytest.Item):  # type: ignore[no-untyped-def]
+    start = _cpu_seconds()
+    try:
+        return (yield)
+    finally:
+        _log_cpu("call", item, start)
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_teardown(item: pytest.Item, nextitem: pytest.Item | None):  # type: ignore[no-untyped-def]
+    start = _cpu_seconds()
+    try:
+        return (yield)
+    finally:
+        _log_cpu("teardown", item, start)
 
 
 def pytest_configure(config: pytest.Config) -> None:

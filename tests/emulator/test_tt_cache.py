@@ -142,6 +142,18 @@ def test_truncated_entries_are_rebuilt_with_a_message_naming_the_cache(tmp_path:
         np.testing.assert_array_equal(kernel(a, b), a + b)
 
 
+@needs_cxx
+def test_one_host_program_serves_every_api_profile() -> None:
+    """The API profile is chosen when a host program runs (TT_EMU_PROFILE: the kernel headers), not when it is
+    built: a main.cpp run under several profiles (the emulator tests, `make test-profiles`) is built and cached once
+    (the addrgen cases' host program, which test_tt_emulator_addrgen.py builds too)."""
+    from projects import TESTS
+    from tilelang.tenstorrent import emulator, intrinsics
+
+    main = TESTS / "emulator_cases" / "addrgen" / "host.cpp"
+    assert len({emulator.build_host(main, profile) for profile in intrinsics.PROFILES}) == 1
+
+
 def test_only_a_host_programs_leading_system_includes_are_precompiled() -> None:
     """A forced include of exactly the lines main.cpp starts with changes nothing: they stop at its first other line
     (a macro defined before an include may change what it means) and at a quoted (folder-relative) include."""

@@ -22,8 +22,10 @@ import sys
 from collections.abc import Iterator
 from pathlib import Path
 
-# Entries kept per folder; $TT_EMU_CACHE_LIMIT sets both (a positive integer).
-LIMITS = {"host": 128, "kernels": 1024, "pch": 8}
+# Entries kept per folder; $TT_EMU_CACHE_LIMIT sets each (a positive integer). A host program is about 100 KB:
+# 512 (about 50 MB) leave room for the programs of a whole `make test` run, so that `make test-profiles` finds the
+# ones it runs again (a program is the same under every profile with its host API) instead of rebuilding them.
+LIMITS = {"host": 512, "kernels": 1024, "pch": 8}
 IN_USE = ".in_use.lock"
 BUILDING = ".build.lock"
 

@@ -156,9 +156,11 @@ def cmake_prefix() -> Path:
     return prefix
 
 
-def _host_entry(main_cpp: Path, profile: str) -> tuple[Path, list[str], host_pch.Header | None]:
+def _host_entry(main_cpp: Path) -> tuple[Path, list[str], host_pch.Header | None]:
     """Where the host program of `main_cpp` is cached, the command that builds it (`{out}` for the output) and the
-    PCH of its leading includes."""
+    PCH of its leading includes. The API profile is not part of the key: the program is the same for every profile
+    (a run's TT_EMU_PROFILE selects the kernel headers), so the runs of one main.cpp under several profiles (the
+    emulator tests, `make test-profiles`) share one build (issue 35)."""
     lib = library()
     cxx = _compiler()
     # Keyed by what is compiled, never by where it lies (every run writes its artifacts to a new folder): the
@@ -166,7 +168,7 @@ def _host_entry(main_cpp: Path, profile: str) -> tuple[Path, list[str], host_pch
     # checkout), the compiler and its flags.
     local = sorted(p for p in main_cpp.parent.iterdir() if p.suffix in (".h", ".hpp"))
     host_api = _tree_digest(INCLUDE_DIRS[0])  # tt-metalium/, tt_emu/ and what they include (fmt/, tt_stl/, ...)
-    key = _digest(cxx, *HOST_FLAGS, profile, str(lib), lib.read_bytes(), host_api, main_cpp.read_bytes(),
+    key = _digest(cxx, *HOST_FLAGS, str(lib), lib.read_bytes(), host_api, main_cpp.read_bytes(),
                   *(part for p in local for part in (p.name, p.read_bytes())))
     command = [cxx, *HOST_FLAGS, f"-I{INCLUDE_DIRS[0]}", f"-I{main_cpp.parent}", str(main_cpp), "-o", "{out}",
                f"-L{lib.parent}", "-ltt_emu", f"-Wl,-rpath,{lib.parent}"]
@@ -201,13 +203,14 @@ def _ensure_built(exe: Path, command: list[str], what: str, pch: host_pch.Header
 def build_host(main_cpp: Path, profile: str = DEFAULT_PROFILE) -> Path:
     """A host program (main.cpp using <tt-metalium/...>) linked against the library; returns the executable.
 
-    The host API is the same for every profile (the profile selects kernel headers at run time); it is part
-    of the cache key so that each profile gets its own executable path. Built once per key under any mix of
+    The host API is the same for every profile (the profile selects kernel headers at run time, `run`'s
+    `profile`), so `profile` does not change the program: every profile gets the one cached executable of
+    `main_cpp` (it is accepted so that callers name the profile they run under). Built once per key under any mix of
     threads and processes; a cached program that does not match its recorded digest is rebuilt (with a warning
     naming the cache). `host_program` also keeps it from being pruned while it runs.
     """
     main_cpp = Path(main_cpp).resolve()
-    exe, command, pch = _host_entry(main_cpp, profile)
+    exe, command, pch = _host_entry(main_cpp)
     with cache.in_use(exe.parent):
         _ensure_built(exe, command, str(main_cpp), pch)
     return exe
@@ -218,7 +221,7 @@ def host_program(main_cpp: Path, profile: str = DEFAULT_PROFILE) -> Iterator[Pat
     """`with host_program(main_cpp) as exe: run(exe, ...)`: `build_host`, and the cache entry protected from
     pruning (by other threads and processes) until the block ends."""
     main_cpp = Path(main_cpp).resolve()
-    exe, command, pch = _host_entry(main_cpp, profile)
+    exe, command, pch = _host_entry(main_cpp)
     with cache.in_use(exe.parent):
         _ensure_built(exe, command, str(main_cpp), pch)
         yield exe
