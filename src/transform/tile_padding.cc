@@ -47,29 +47,26 @@ void row_major_padding(const std::string& name, PaddedLayout& layout, const std:
 std::set<std::string> transposed_tensors(const Any& func) {
   std::map<std::string, bool> columns;  // tensor -> whether every use seen is such a column copy
   auto other = [&](const std::string& name) { columns[name] = false; };
-  walk(ir::PrimFunc(func).body(), {ir::visit<ir::TilePrimitiveCall>([&](const ir::TilePrimitiveCall& call) {
-                                     std::vector<Region> regions;
-                                     for (const Any& a : call.args()) {
-                                       if (ir::TensorRegion::matches(a)) regions.push_back(region_of(a));
-                                     }
-                                     bool copy = call.op().name() == "tirx.tile.copy" && regions.size() == 2;
-                                     for (size_t i = 0; i < regions.size(); ++i) {
-                                       const Region& r = regions[i];
-                                       if (r.info.on_chip()) continue;
-                                       const BufferInfo* vec = copy ? &regions[1 - i].info : nullptr;
-                                       bool column = vec != nullptr && vec->on_chip() && vec->shape.size() == 1 &&
-                                                     r.info.shape.size() == 2 &&
-                                                     r.extents == std::vector<int64_t>{vec->shape[0], 1};
-                                       if (column) columns.emplace(r.info.name, true);
-                                       if (!column) other(r.info.name);
-                                     }
-                                   }),
-                                   ir::visit<ir::TensorLoad>([&](const ir::TensorLoad& load) {
-                                     other(load.source().name());
-                                   }),
-                                   ir::visit<ir::BufferStore>([&](const ir::BufferStore& store) {
-                                     other(store.buffer().name());
-                                   })});
+  auto tile_call = [&](const ir::TilePrimitiveCall& call) {
+    std::vector<Region> regions;
+    for (const Any& a : call.args()) {
+      if (ir::TensorRegion::matches(a)) regions.push_back(region_of(a));
+    }
+    bool copy = call.op().name() == "tirx.tile.copy" && regions.size() == 2;
+    for (size_t i = 0; i < regions.size(); ++i) {
+      const Region& r = regions[i];
+      if (r.info.on_chip()) continue;
+      const BufferInfo* vec = copy ? &regions[1 - i].info : nullptr;
+      bool column = vec != nullptr && vec->on_chip() && vec->shape.size() == 1 && r.info.shape.size() == 2 &&
+                    r.extents == std::vector<int64_t>{vec->shape[0], 1};
+      if (column) columns.emplace(r.info.name, true);
+      if (!column) other(r.info.name);
+    }
+  };
+  walk(ir::PrimFunc(func).body(),
+       {ir::visit<ir::TilePrimitiveCall>(tile_call),
+        ir::visit<ir::TensorLoad>([&](const ir::TensorLoad& load) { other(load.source().name()); }),
+        ir::visit<ir::BufferStore>([&](const ir::BufferStore& store) { other(store.buffer().name()); })});
   std::set<std::string> out;
   for (const auto& [name, only_columns] : columns) {
     if (only_columns) out.insert(name);
@@ -152,7 +149,8 @@ PaddedLayouts::PaddedLayouts(const Any& func) {
     for (const Any& v : as_list(entry.at(String(records::buffer::kShape)))) p.shape.push_back(as_int(v));
     for (const Any& v : as_list(entry.at(String(records::buffer::kPaddedShape)))) p.padded.push_back(as_int(v));
     for (const Any& v : as_list(entry.at(String(records::buffer::kBlocks)))) p.blocks.push_back(as_int(v));
-    p.transposed = entry.count(String(records::buffer::kTransposed)) && truthy(entry.at(String(records::buffer::kTransposed)));
+    Any transposed = get(entry, records::buffer::kTransposed);
+    p.transposed = transposed != nullptr && truthy(transposed);
     if (p.transposed) std::reverse(p.shape.begin(), p.shape.end());  // the transpose's, as padded and blocks are
     layouts_[as_str(name)] = p;
   }

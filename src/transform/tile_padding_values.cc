@@ -144,6 +144,11 @@ Pad reduced(const std::string& pool, const Pad& p) {
   return out;
 }
 
+// A row maximum over columns whose padding holds a constant no logical element of the row is below: exact.
+bool below_every_value(const std::string& pool, const Padding& v) {
+  return pool == "max" && v.low && v.cols.kind == Pad::kConst && v.cols.value <= *v.low;
+}
+
 bool holds(const Pad& p, double identity) { return !p.region || (p.kind == Pad::kConst && p.value == identity); }
 bool finite(const Pad& p) { return p.kind == Pad::kFinite || (p.kind == Pad::kConst && std::isfinite(p.value)); }
 
@@ -229,8 +234,7 @@ class Follow {
     } else if (k == tile_op::kReduce) {
       std::string pool = as_str(op.get(names::kPool));
       Padding src = of(op.ins[0]);
-      bool below = pool == "max" && src.low && src.cols.kind == Pad::kConst && src.cols.value <= *src.low;
-      if (identities_.count(pool) && !below) {
+      if (identities_.count(pool) && !below_every_value(pool, src)) {
         need(src.cols, identities_.at(pool), "T.reduce_" + pool + " into '" + op.out->name + "'", op.ins[0].name,
              "columns");
       }
@@ -363,7 +367,8 @@ std::map<std::string, double> pad_values(const std::vector<TileOp>& ops, const A
   for (const BufferInfo& t : tensor_params(func)) {
     pads[t.name] = choices.front();
     Any entry = get(constants, t.name);
-    if (entry != nullptr && get(as_dict(entry), records::tensor_constant::kIndex) != nullptr) index_tables.insert(t.name);
+    bool index = entry != nullptr && get(as_dict(entry), records::tensor_constant::kIndex) != nullptr;
+    if (index) index_tables.insert(t.name);
   }
   size_t count = 1;
   for (size_t i = 0; i < padded.size() && count <= 4096; ++i) count *= choices.size();
