@@ -15,6 +15,7 @@ from tt_mask_kernels import topk_columns, topk_index, topk_rows
 import tilelang
 import tilelang.language as T
 from tilelang.errors import TileLangError
+from tilelang.tenstorrent import ttnn_host
 
 pytestmark = pytest.mark.skipif(shutil.which("g++") is None, reason="no C++ compiler")
 RNG = np.random.default_rng(2828)
@@ -68,8 +69,9 @@ def test_upstream_topk_column_stores_match_numpy_on_llvm_and_tenstorrent(M: int,
         np.testing.assert_array_equal(gates, np.take_along_axis(x, order, 1))
 
 
-def test_column_stored_outputs_are_laid_out_transposed_in_the_plan() -> None:
-    """tt.plan.json records the user's shape and the transpose's padded shape; main.cpp transposes both ways."""
+def test_column_stored_outputs_are_laid_out_transposed_in_the_plan(tmp_path) -> None:
+    """tt.plan.json records the user's shape and the transpose's padded shape; main.cpp transposes what it crops, and
+    run_ttnn.py reads the user's [M, topk] back out of the transposed matrix ttnn returns."""
     kernel = tilelang.compile(topk_columns(100, 40, 4, 64), out_idx=[1, 2], target="tenstorrent")
     tensors = {t["name"]: t for t in kernel.artifact.rt_mod.plan["tensors"]}
     gates, logits = tensors["gates"], tensors["logits"]
@@ -77,6 +79,34 @@ def test_column_stored_outputs_are_laid_out_transposed_in_the_plan() -> None:
         [100, 4], [4 * 32, 128], [1, 0], True)
     assert "transposed" not in logits and logits["padded_shape"] == [128, 64]
     assert "transpose_values(crop_tensor(values, layout)" in kernel.artifact.rt_mod.files["main.cpp"]
+    script = ttnn_host.load_script(kernel.save(tmp_path / "topk") / ttnn_host.SCRIPT)
+    matrix = np.full((4 * 32, 128), np.nan, np.float32)  # what DRAM holds: row 32 k is column k, M padded to 128
+    values = RNG.random((100, 4), dtype=np.float32)
+    matrix[::32, :100] = values.T
+    np.testing.assert_array_equal(script.logical("gates", matrix), values)
+
+
+def test_columns_read_and_written_one_per_iteration_round_trip_through_transposed_tensors() -> None:
+    """An input read column by column is laid out transposed too: main.cpp transposes the user's values before it pads
+    them. Ragged rows (100 in blocks of 64), columns read in one order and written in the reverse one."""
+
+    @T.prim_func
+    def main(X: T.Tensor((100, 4), "float32"), Y: T.Tensor((100, 4), "float32")):
+        with T.Kernel(T.ceildiv(100, 64), threads=128) as bx:
+            v = T.alloc_fragment((64,), "float32")
+            w = T.alloc_fragment((64,), "float32")
+            for k in T.serial(4):
+                for i in T.Parallel(64):
+                    v[i] = X[bx * 64 + i, k]
+                for i in T.Parallel(64):
+                    w[i] = v[i] * 2.0
+                for i in T.Parallel(64):
+                    Y[bx * 64 + i, 3 - k] = w[i]
+
+    x = RNG.random((100, 4), dtype=np.float32)
+    kernel = tilelang.compile(main, out_idx=[1], target="tenstorrent")
+    assert all(t["transposed"] for t in kernel.artifact.rt_mod.plan["tensors"] if t["name"] in ("X", "Y"))
+    np.testing.assert_array_equal(kernel(x), 2 * x[:, ::-1])
 
 
 def test_a_column_store_into_a_tensor_also_copied_as_a_block_is_refused_naming_the_tensor() -> None:
