@@ -126,6 +126,11 @@ class PaddedLayouts {
  private:
   std::map<std::string, PaddedLayout> layouts_;
 };
+/*! \brief An op-map binary entry (add, sub, rsub, mul, div, max, min) of two constants, or nullopt for another
+ * (tile_padding_math.cc). */
+std::optional<double> pad_math(const std::string& op, double a, double b);
+/*! \brief An op-map unary entry (exp, log, the comparisons with zero, ...) of a constant, or nullopt for another. */
+std::optional<double> pad_math(const std::string& f, double x);
 /*! \brief A tensor's padded DRAM layout (InferTTLayout), or its own shape where tt.buffers has none. */
 PaddedLayout padded_layout(const BufferInfo& tensor);
 /*! \brief Where a block of `tensor` starts in dim `d` of its padded layout (a block of e < whole tiles: at
