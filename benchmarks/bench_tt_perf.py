@@ -15,7 +15,9 @@ here ran on hardware; tt-metal's figures are measured on an n150 and quoted from
   counters do not depend on the fidelity, only the tile-matmul rate does) next to tt-metal's best published TF/s at
   that size and fidelity, with or without trace (bf16 at HiFi2/HiFi4; at LoFi tt-metal publishes only bfp8/bfp4)
   and the model's prediction of that published figure from tt-metal's stated configuration; the ratio is ours /
-  published. Goal: >= 1.0 at 2048^3 HiFi4.
+  published. Goal: >= 1.0 at 2048^3 HiFi4. Next to ours, the same kernel without packer L1 accumulation (its partial
+  sums reloaded with copy_tile at every K step: the code generator before issue 31), emulated once per size and
+  block choice.
 - Baselines of the same run: the 2048^3 winner with the global partition; element-wise add 2048^2 bf16: modelled
   time / DRAM-bandwidth bound (target <= 1.2).
 - If matplotlib is importable, a PNG of ours vs published TF/s (build/bench_tt_perf.png).
@@ -45,6 +47,7 @@ from test_language_llvm import elementwise_add, matmul  # noqa: E402  (the stand
 
 PUBLISHED = Path(__file__).resolve().parent.parent / "tests" / "data" / "tt_metal_published.yaml"
 MULTICAST = "tl.PlanTTMulticast.enabled"
+L1_ACC = "tl.tt.packer_l1_acc"  # LowerTTProtocols' packer_l1_acc (default on)
 # Candidate (block_M, block_N, block_K, multicast) per size; 4096^3 reuses the 2048^3 winner.
 TUNE = {1024: [(128, 128, 64, True), (128, 128, 128, True), (128, 128, 256, True), (128, 128, 128, False),
                (256, 256, 128, True)],
@@ -170,21 +173,26 @@ def tt_metal_config(row: dict[str, Any]) -> tt_metal_matmul.MatmulConfig:
 
 def versus_published(tuned: dict[int, dict[Config, Any]]) -> list[tuple[int, str, float, float]]:
     print("Generated GEMM (bf16 operands, modelled) vs tt-metal's best published n150 figure (measured; "
-          "GEMM_FLOPS.md)")
-    print(f"  {'size':>6} {'fidelity':>8} {'ours TF/s':>9} {'(blocks)':>15} {'tt-metal TF/s':>13} "
-          f"{'(dtype, trace)':>18} {'model of it':>11} {'ours/published':>14}")
+          "GEMM_FLOPS.md); 'reload' is the same kernel without packer L1 accumulation (tl.tt.packer_l1_acc=False: "
+          "copy_tile reloads of the partial sums at every K step), run in this benchmark")
+    print(f"  {'size':>6} {'fidelity':>8} {'ours TF/s':>9} {'reload':>7} {'(blocks)':>15} {'tt-metal TF/s':>13} "
+          f"{'(dtype, trace)':>18} {'model of it':>11} {'ours/published':>14} {'reload/published':>16}")
     results = []
+    reloads: dict[tuple[int, Config], Any] = {}  # (size, blocks) -> the kernel without L1 accumulation, after a run
     for size in SIZES:
         for fidelity in FIDELITIES:
             cfg, kernel = best_at(tuned[size], fidelity)
+            if (size, cfg) not in reloads:
+                reloads[size, cfg] = run_gemm(size, cfg, {L1_ACC: False})
             ours = perf_model.estimate_kernel(kernel, fidelity=fidelity).tflops
+            before = perf_model.estimate_kernel(reloads[size, cfg], fidelity=fidelity).tflops
             row = published_row(size, fidelity)
             modelled = tt_metal_matmul.tflops(tt_metal_config(row), row["use_trace"])
             ratio = ours / row["tflops"]
             where = f"({row['dtype'].lower()}, {'trace' if row['use_trace'] else 'no trace'})"
             blocks = "x".join(map(str, cfg[:3]))
-            print(f"  {size:>5}^3 {fidelity:>8} {ours:>9.1f} {blocks:>15} {row['tflops']:>13.2f} {where:>18} "
-                  f"{modelled:>11.1f} {ratio:>14.2f}")
+            print(f"  {size:>5}^3 {fidelity:>8} {ours:>9.1f} {before:>7.1f} {blocks:>15} {row['tflops']:>13.2f} "
+                  f"{where:>18} {modelled:>11.1f} {ratio:>14.2f} {before / row['tflops']:>16.2f}")
             results.append((size, fidelity, ours, row["tflops"]))
     size, fidelity, goal = GOAL
     ratio = next(o / p for s, f, o, p in results if (s, f) == (size, fidelity))

@@ -3,7 +3,8 @@
 The kernel source is TileLang's GEMM example, unchanged. tilelang lowers it through the Tenstorrent pipeline
 (specs/pipelines/optimize_tenstorrent.yaml), writes reader/compute/writer kernels, main.cpp, CMakeLists.txt and
 tt.plan.json to a folder, builds main.cpp against the emulator (kernels are compiled at run time, as tt-metal
-does), runs it on an 8x8 Wormhole grid and compares the result with numpy.
+does), runs it on an 8x8 Wormhole grid and compares the result with numpy; saved again after the run, the folder
+also holds tt.trace.json, the performance model's timeline of the run (Perfetto, chrome://tracing).
 
 Run: .venv/bin/python examples/tt_gemm_demo.py [--out DIR] [--size M N K] [--block BM BN BK]
 """
@@ -81,6 +82,9 @@ def main() -> None:
     estimate = perf_model.estimate_kernel(kernel)
     print(f"  modelled on Wormhole n150: {estimate.modelled_seconds * 1e6:.1f} us ({estimate.bound}-bound), "
           f"roofline {estimate.roofline_seconds * 1e6:.1f} us, ratio {estimate.ratio:.2f}")
+    kernel.save(folder)  # after the run: also tt.trace.json, the model's timeline of it
+    print(f"  timeline (the model's, per core and RISC-V): {folder}/tt.trace.json (open it in https://ui.perfetto.dev "
+          "or chrome://tracing)")
     files = ", ".join(sorted(p.name for p in folder.iterdir() if p.is_file()))
     print(f"  artifacts and counters (tt.report.json): {folder}/ ({files})")
     if error > 2.0**-7:

@@ -14,7 +14,13 @@ from .diagnostics import Diagnostics
 from .loader import SpecFile
 
 # Keys of the `device` section that are not facts of a device.
-_SECTION_KEYS = ("default", "devices")
+_SECTION_KEYS = ("default", "devices", "systems")
+
+
+def system_records(data: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    """{name: {chip, mesh, source}}: the systems of several chips of a `device` section ({} without one)."""
+    section = data.get("device")
+    return dict(section.get("systems", {})) if isinstance(section, dict) else {}
 
 
 def device_records(data: dict[str, Any]) -> tuple[str, dict[str, dict[str, Any]]]:
@@ -38,6 +44,12 @@ def check_devices(spec: SpecFile, diagnostics: Diagnostics) -> None:
     if section["default"] not in devices:
         diagnostics.error(spec.at(("device", "default")), f"default device '{section['default']}' is not one of "
                           f"devices ({', '.join(devices)})")
+    for name, system in section.get("systems", {}).items():
+        if system["chip"] not in devices:
+            diagnostics.error(spec.at(("device", "systems", name, "chip")), f"system '{name}': chip "
+                              f"'{system['chip']}' is not one of devices ({', '.join(devices)})")
+        if name in devices:
+            diagnostics.error(spec.at(("device", "systems", name)), f"system '{name}' has the name of a device")
     for name, record in devices.items():
         where = ("device", "devices", name)
         grid, noc = record["core_grid"], record["worker_noc"]

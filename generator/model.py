@@ -300,6 +300,8 @@ class Backend:
     runtime: str = DEFAULT_RUNTIME  # the module implementing the runtime backend interface
     # Every device by name: the shared facts of the device section merged with its record (generator/devices.py).
     devices: dict[str, dict[str, Any]] = field(default_factory=dict)
+    # Systems of several chips by name: {chip: a device name, mesh: [rows, cols], source} (generator/devices.py).
+    systems: dict[str, dict[str, Any]] = field(default_factory=dict)
     default_device: str = ""  # the device a plain target compiles for
 
 

@@ -234,5 +234,5 @@ def check_hooks(model: SpecSet, header: Path, header_rel: str, diagnostics: Diag
         text = ""
     for pass_ in model.passes:
         for rule in pass_.rules:
-            if rule.hook and f"Any {rule.hook_function}();" not in text:
+            if rule.hook and f"Any {rule.hook_function}({'const Dict& options' if pass_.options else ''});" not in text:
                 diagnostics.error(rule.location, f"hook '{rule.hook_function}' is not declared in {header_rel}")

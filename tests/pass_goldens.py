@@ -14,7 +14,7 @@ import functools
 import os
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import tvm
@@ -86,13 +86,20 @@ class Case:
     # test nothing, so they get none here (test_unchanged_runs_leave_their_case_as_it_is keeps the list true).
     unchanged: frozenset[str] = frozenset()
     steps: tuple[str, ...] = ()
+    # Pass options of the case's runs, by pass (what pass_configs or a target sets: a mesh target's
+    # PartitionTTMesh.mesh); the golden test runs the pass alone with them too.
+    options: dict[str, dict[str, object]] = field(default_factory=dict)
 
 
 CASES: dict[str, Case] = {
     "tt_gemm": Case("matmul(64, 64, 64, 32, 32, 32, dtype='bfloat16'): 2x2 blocks, 2 K steps, A/B multicast",
                     lambda: matmul(64, 64, 64, 32, 32, 32, dtype="bfloat16"), "tenstorrent", _tt_target, TT,
-                    unchanged=frozenset({"SerializeThreads", "LowerTTLoopsToTileOps", "Simplify", "AddTTConstants",
-                                         "PlanTTAtomicOrder", "VerifyTTKernels"})),
+                    unchanged=frozenset({"SerializeThreads", "LowerTTLoopsToTileOps", "Simplify", "PartitionTTMesh",
+                                         "AddTTConstants", "PlanTTAtomicOrder", "VerifyTTKernels"})),
+    "tt_gemm_mesh": Case("matmul(64, 128, 64, 32, 32, 32, dtype='bfloat16') on a 1x2 mesh: the grid's 4 x-blocks "
+                         "split 2 per device, B and C sharded by columns, A replicated",
+                         lambda: matmul(64, 128, 64, 32, 32, 32, dtype="bfloat16"), "tenstorrent", _tt_target, TT,
+                         frozenset({"PartitionTTMesh"}), options={"PartitionTTMesh": {"mesh": [1, 2]}}),
     "tt_gemm_spill": Case("matmul(64, 128, 64, 64, 128, 32, dtype='bfloat16'): a 2x4-tile fp32 block over 2 K "
                           "steps, in DST sub-blocks with a partial-sum CB",
                           lambda: matmul(64, 128, 64, 64, 128, 32, dtype="bfloat16"), "tenstorrent", _tt_target, TT,
@@ -209,8 +216,11 @@ def _goldens() -> list[Golden]:
 GOLDENS = _goldens()
 
 
-def make_pass(name: str, target: tvm.target.Target) -> tvm.transform.Pass:
-    return transform.BindTarget(target) if name == "BindTarget" else getattr(transform, name)()
+def make_pass(name: str, target: tvm.target.Target, options: dict[str, dict[str, object]] | None = None,
+              ) -> tvm.transform.Pass:
+    if name == "BindTarget":
+        return transform.BindTarget(target)
+    return getattr(transform, name)(**(options or {}).get(name, {}))
 
 
 @functools.cache
@@ -222,7 +232,7 @@ def modules(case_name: str) -> tuple[tvm.IRModule, ...]:
     out = [mod]
     with target:
         for name in steps_of(case):
-            mod = make_pass(name, target)(mod)
+            mod = make_pass(name, target, case.options)(mod)
             out.append(mod)
     return tuple(out)
 
@@ -232,7 +242,7 @@ def run_pass(case_name: str, pass_name: str, before: tvm.IRModule) -> tvm.IRModu
     target = CASES[case_name].target()
     digest = tvm_ffi.structural_hash(before)
     with target:
-        after = make_pass(pass_name, target)(before)
+        after = make_pass(pass_name, target, CASES[case_name].options)(before)
     assert tvm_ffi.structural_hash(before) == digest, f"{pass_name} changed its input module in place"
     return after
 

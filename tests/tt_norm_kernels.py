@@ -6,8 +6,8 @@ from typing import Any
 
 import tilelang.language as T
 
-__all__ = ["rms_norm", "layer_norm", "layer_norm_stats", "softmax", "online_softmax", "softmax_kernel", "nested",
-           "row_broadcast", "row_tensor", "NESTED", "NORM_CORPUS"]
+__all__ = ["rms_norm", "layer_norm", "layer_norm_stats", "layer_norm_bwd", "softmax", "online_softmax",
+           "softmax_kernel", "nested", "row_broadcast", "row_tensor", "NESTED", "NORM_CORPUS"]
 
 
 def rms_norm(M, N, blk_m, eps=1e-6):
@@ -272,6 +272,57 @@ def layer_norm_stats(M, N, blk_m, eps=1e-5):
     return main
 
 
+def layer_norm_bwd(N, D, blk_m):
+    """Layer norm backward in the form of TileLang's current examples/norm/layernorm.py `_layernorm_bwd`: a serial
+    loop over the block's rows ([1, D] row blocks, the row's Mean and Rstd read from DRAM as scalars), column sums
+    accumulated into [D] fragments, and dgamma/dbeta added onto fp32 vectors by two element-wise T.atomic_adds in
+    one T.Parallel loop (every program adds onto the same vectors)."""
+    acc = "float32"
+
+    @T.prim_func
+    def main(DY: T.Tensor((N, D), "bfloat16"), X: T.Tensor((N, D), "bfloat16"), G: T.Tensor((D,), "bfloat16"),
+             Mean: T.Tensor((N,), acc), Rstd: T.Tensor((N,), acc), DX: T.Tensor((N, D), "bfloat16"),
+             DGamma: T.Tensor((D,), acc), DBeta: T.Tensor((D,), acc)):
+        with T.Kernel(T.ceildiv(N, blk_m), threads=128) as bx:
+            dy_s = T.alloc_shared((1, D), "bfloat16")
+            x_s = T.alloc_shared((1, D), "bfloat16")
+            g_s = T.alloc_shared((D,), "bfloat16")
+            dx_s = T.alloc_shared((1, D), "bfloat16")
+            x_hat = T.alloc_fragment((1, D), acc)
+            dx_hat = T.alloc_fragment((1, D), acc)
+            prod = T.alloc_fragment((1, D), acc)
+            s1 = T.alloc_fragment((1,), acc)
+            s2 = T.alloc_fragment((1,), acc)
+            dg = T.alloc_fragment((D,), acc)
+            db = T.alloc_fragment((D,), acc)
+            T.copy(G, g_s)
+            T.clear(dg)
+            T.clear(db)
+            inv_d = T.float32(1.0) / T.Cast(acc, D)
+            for k in T.serial(blk_m):
+                row = bx * blk_m + k
+                T.copy(DY[row, 0], dy_s)
+                T.copy(X[row, 0], x_s)
+                mu = Mean[row]
+                r = Rstd[row]
+                for i, j in T.Parallel(1, D):
+                    x_hat[i, j] = (T.Cast(acc, x_s[i, j]) - mu) * r
+                    dx_hat[i, j] = T.Cast(acc, dy_s[i, j]) * T.Cast(acc, g_s[j])
+                    prod[i, j] = dx_hat[i, j] * x_hat[i, j]
+                T.reduce_sum(dx_hat, s1, dim=1)
+                T.reduce_sum(prod, s2, dim=1)
+                for i, j in T.Parallel(1, D):
+                    dx_s[i, j] = T.Cast("bfloat16", r * (dx_hat[i, j] - s1[0] * inv_d - x_hat[i, j] * (s2[0] * inv_d)))
+                    dg[j] += T.Cast(acc, dy_s[i, j]) * x_hat[i, j]
+                    db[j] += T.Cast(acc, dy_s[i, j])
+                T.copy(dx_s, DX[row, 0])
+            for j in T.Parallel(D):
+                T.atomic_add(DGamma[j], dg[j])
+                T.atomic_add(DBeta[j], db[j])
+
+    return main
+
+
 # The nested forms of `nested`, by corpus name.
 NESTED = {"mul_add": "a*b+a", "div": "a/b", "exp_add": "exp(a)+b", "sqrt_affine": "sqrt"}
 
@@ -283,6 +334,7 @@ NORM_CORPUS: dict[str, Any] = {
     "online_softmax_log2_ragged": lambda: softmax_kernel(100, 200, 1, 64),  # upstream's current body: T.log2
     "layer_norm": lambda: layer_norm(64, 128, 32),
     "layer_norm_stats": lambda: layer_norm_stats(100, 200, 1),
+    "layer_norm_bwd": lambda: layer_norm_bwd(64, 200, 32),
     **{f"row_tensor_{form}": (lambda form=form: row_tensor(64, 96, 32, form)) for form in ("add", "mul")},
     **{f"nested_{name}": (lambda f=f: nested(64, 64, 32, f)) for name, f in NESTED.items()},
     **{f"row_broadcast_{op}": (lambda op=op: row_broadcast(64, 64, 32, op)) for op in ("add", "sub", "mul", "div")},

@@ -65,6 +65,10 @@ inline constexpr const char kTtKernelRole[] = "tt.kernel_role";
 // (GridToPersistentTT writes, PlanTTMulticast reads)
 inline constexpr const char kTtLaunchVars[] = "tt.launch_vars";
 
+// tt.mesh: The mesh a kernel was split over (absent on a single chip): shape [rows, cols], grid_axes, and per tensor parameter its shards [over mesh rows, over mesh columns] (1: replicated along that axis).
+// (PartitionTTMesh writes)
+inline constexpr const char kTtMesh[] = "tt.mesh";
+
 // tt.partition_mode: global, shard, zigzag, split or streamk.
 // (GridToPersistentTT reads, PartitionTTWork writes)
 inline constexpr const char kTtPartitionMode[] = "tt.partition_mode";

@@ -150,6 +150,7 @@ static const std::vector<Intrinsic>& records() {
       {"pack_block", "tt.pack_block", "concrete", {"compute"}, {{"ifrom_dst", "uint32"}, {"icb", "uint32"}, {"ntiles", "uint32"}}, "void", "void", {"ttnn_0_81"}},
       {"pack_reconfig_data_format", "tt.pack_reconfig_data_format", "concrete", {"compute"}, {{"ocb", "uint32"}}, "void", "void", {"metal_d5f9bc4a", "tilelang_tt_2025", "ttnn_0_81"}},
       {"pack_reconfig_data_format_if_changed", "tt.pack_reconfig_data_format_if_changed", "concrete", {"compute"}, {{"old_ocb", "uint32"}, {"ocb", "uint32"}}, "void", "void", {"ttnn_0_81"}},
+      {"pack_reconfig_l1_acc", "tt.pack_reconfig_l1_acc", "concrete", {"compute"}, {{"l1_acc_en", "uint32"}}, "void", "void", {"metal_d5f9bc4a", "tilelang_tt_2025", "ttnn_0_81"}},
       {"pack_tile", "tt.pack_tile", "concrete", {"compute"}, {{"ifrom_dst", "uint32"}, {"icb", "uint32"}}, "void", "void", {"metal_d5f9bc4a", "tilelang_tt_2025", "ttnn_0_81"}},
       {"pack_tile_at", "tt.pack_tile_at", "concrete", {"compute"}, {{"ifrom_dst", "uint32"}, {"icb", "uint32"}, {"output_tile_index", "uint32"}}, "void", "void", {"metal_d5f9bc4a", "tilelang_tt_2025", "ttnn_0_81"}},
       {"pack_untilize_block", "tt.pack_untilize_block", "concrete", {"compute"}, {{"block_ct_dim", "uint32"}, {"full_ct_dim", "uint32"}, {"icb", "uint32"}, {"block_rt_dim", "uint32"}, {"ocb", "uint32"}}, "void", "void", {"metal_d5f9bc4a", "tilelang_tt_2025", "ttnn_0_81"}},

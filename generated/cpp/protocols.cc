@@ -566,7 +566,7 @@ static tl::Dict matmul_block_dst(tl::Builder& b, const tl::Ctx& a) {
   return bound;
 }
 
-// Block matmul whose output block is larger than a DST section: for each K step the in0/in1 blocks are waited for once and reused by every sub-block of `sub` output tiles. A sub-block reloads its partial sums from CB `partial` (after the first step), accumulates the step, and is packed back to `partial`, or to `out` after the last step. in0/in1 are popped once per step. The partial-sum CB may have another data format than the operands and the output (fp32 accumulation of 16-bit inputs), so the unpacker's SrcA is reconfigured for the reload and back, and the packer for each destination.
+// Block matmul whose output block is larger than a DST section: for each K step the in0/in1 blocks are waited for once and reused by every sub-block of `sub` output tiles. A sub-block reloads its partial sums from CB `partial` (after the first step), accumulates the step, and is packed back to `partial`, or to `out` after the last step. in0/in1 are popped once per step. The partial-sum CB may have another data format than the operands and the output (fp32 accumulation of 16-bit inputs), so the unpacker's SrcA is reconfigured for the reload and back, and the packer for each destination. With `l1_acc` (packer L1 accumulation, as tt-metal's matmul with PACKER_L1_ACC) the partial sums are not reloaded after every step: the packer adds each step's sub-block onto the previous step's in `partial`, whose ring is one output block so every step's pages are the same L1 pages (step 0 overwrites them), and the whole block is freed after each step but the last two; only the last step reloads the sums and packs to `out` (with two steps there is nothing to accumulate: step 1 reloads, as without it). Accumulation is on only around a middle step's sub-blocks, so no other pack of the kernel (a transpose or tilize between the steps) accumulates.
 static tl::Dict matmul_block_spill(tl::Builder& b, const tl::Ctx& a) {
   const tl::Any v_in0 = a.get("in0");
   const tl::Any v_in1 = a.get("in1");
@@ -583,6 +583,7 @@ static tl::Dict matmul_block_spill(tl::Builder& b, const tl::Ctx& a) {
   const tl::Any v_wait1 = a.get("wait1");
   const tl::Any v_pop1 = a.get("pop1");
   const tl::Any v_init = a.get("init");
+  const tl::Any v_l1_acc = a.get("l1_acc");
   tl::Dict bound;
   b.when(tl::fn::eq(v_init, tl::num(1)), [&] {
     matmul_reinit(b, tl::Ctx{{"in0", v_in0}, {"in1", v_in1}, {"out", v_out}});
@@ -593,10 +594,13 @@ static tl::Dict matmul_block_spill(tl::Builder& b, const tl::Ctx& a) {
   b.when(tl::fn::eq(v_wait1, tl::num(1)), [&] {
     b.call(std::string("cb_wait_front"), {v_in1, tl::fn::mul(v_kt, v_nt)});
   });
+  b.when(tl::fn::and_({tl::fn::eq(v_l1_acc, tl::num(1)), tl::fn::gt(v_k_count, tl::num(2)), tl::fn::gt(v_k, tl::num(0)), tl::fn::lt(v_k, tl::fn::sub(v_k_count, tl::num(1)))}), [&] {
+    b.call(std::string("pack_reconfig_l1_acc"), {tl::num(1)});
+  });
   b.repeat("s", tl::fn::floordiv(tl::fn::mul(v_mt, v_nt), v_sub), [&](const tl::Any& v_s) {
     b.call(std::string("tile_regs_acquire"), {});
     // Reload this sub-block's partial sums into DST, then switch the unpacker back to matmul.
-    b.when(tl::fn::gt(v_k, tl::num(0)), [&] {
+    b.when(tl::fn::and_({tl::fn::gt(v_k, tl::num(0)), tl::fn::or_({tl::fn::eq(v_l1_acc, tl::num(0)), tl::fn::le(v_k_count, tl::num(2)), tl::fn::eq(v_k, tl::fn::sub(v_k_count, tl::num(1)))})}), [&] {
       b.call(std::string("cb_wait_front"), {v_partial, v_sub});
       b.call(std::string("reconfig_data_format_srca"), {v_partial});
       b.call(std::string("copy_tile_init"), {v_partial});
@@ -627,6 +631,16 @@ static tl::Dict matmul_block_spill(tl::Builder& b, const tl::Ctx& a) {
       pack_tiles(b, tl::Ctx{{"cb", v_partial}, {"count", v_sub}});
     });
     b.call(std::string("tile_regs_release"), {});
+  });
+  b.when(tl::fn::and_({tl::fn::eq(v_l1_acc, tl::num(1)), tl::fn::gt(v_k_count, tl::num(2)), tl::fn::gt(v_k, tl::num(0)), tl::fn::lt(v_k, tl::fn::sub(v_k_count, tl::num(1)))}), [&] {
+    b.call(std::string("pack_reconfig_l1_acc"), {tl::num(0)});
+  });
+  // Free the accumulated block (its pages keep the sums) so that the next step reserves the same pages.
+  b.when(tl::fn::and_({tl::fn::eq(v_l1_acc, tl::num(1)), tl::fn::gt(v_k_count, tl::num(2)), tl::fn::lt(v_k, tl::fn::sub(v_k_count, tl::num(2)))}), [&] {
+    b.repeat("s", tl::fn::floordiv(tl::fn::mul(v_mt, v_nt), v_sub), [&](const tl::Any& v_s) {
+      b.call(std::string("cb_wait_front"), {v_partial, v_sub});
+      b.call(std::string("cb_pop_front"), {v_partial, v_sub});
+    });
   });
   b.when(tl::fn::eq(v_pop0, tl::num(1)), [&] {
     b.call(std::string("cb_pop_front"), {v_in0, tl::fn::mul(v_mt, v_kt)});

@@ -37,6 +37,7 @@ inline constexpr const char kTensors[] = "tensors";
 inline constexpr const char kCbs[] = "cbs";
 inline constexpr const char kKernels[] = "kernels";
 inline constexpr const char kSemaphores[] = "semaphores";
+inline constexpr const char kMesh[] = "mesh";
 }  // namespace plan
 
 // device (tt.plan.json): Device facts of the backend spec and the API profile.
@@ -80,7 +81,14 @@ inline constexpr const char kPages[] = "pages";
 inline constexpr const char kPageLayout[] = "page_layout";
 inline constexpr const char kRole[] = "role";
 inline constexpr const char kConstant[] = "constant";
+inline constexpr const char kMeshShards[] = "mesh_shards";
 }  // namespace tensor
+
+// mesh (tt.plan.json): The mesh of chips the kernel runs on (PartitionTTMesh; absent on a single chip): every device runs the same kernel on its blocks, through tt-metal's distributed API (MeshDevice, MeshBuffer, one MeshWorkload).
+namespace mesh {
+inline constexpr const char kShape[] = "shape";
+inline constexpr const char kGridAxes[] = "grid_axes";
+}  // namespace mesh
 
 // tensor_constant (tt.plan.json): A constant tensor the passes added (not a user parameter): the host fills it.
 namespace tensor_constant {
@@ -246,6 +254,7 @@ inline constexpr const char kPages[] = "pages";
 inline constexpr const char kPageLayout[] = "page_layout";
 inline constexpr const char kRole[] = "role";
 inline constexpr const char kConstant[] = "constant";
+inline constexpr const char kMeshShards[] = "mesh_shards";
 inline constexpr const char kLead[] = "lead";
 inline constexpr const char kRows[] = "rows";
 inline constexpr const char kCols[] = "cols";
@@ -293,6 +302,7 @@ inline constexpr const char kPages[] = "pages";
 inline constexpr const char kPageLayout[] = "page_layout";
 inline constexpr const char kRole[] = "role";
 inline constexpr const char kConstant[] = "constant";
+inline constexpr const char kMeshShards[] = "mesh_shards";
 inline constexpr const char kRows[] = "rows";
 inline constexpr const char kCols[] = "cols";
 inline constexpr const char kLayout[] = "layout";

@@ -161,6 +161,31 @@ bool has_ordered_atomic(const Any& body, bool inside) {
   return found;
 }
 
+// Whether some T.atomic_add's target index depends on no block index (directly or through values bound to one): every
+// program adds onto the same block (layernorm backward's dgamma), which only the program order keeps exact.
+bool has_shared_atomic_target(const Any& func) {
+  std::vector<Any> block_vars;  // the launch variables, then the values bound from them
+  walk(ir::PrimFunc(func).body(), {ir::visit<ir::AttrStmt>([&](const ir::AttrStmt& stmt) {
+                                     auto launch = launch_of(stmt);
+                                     if (launch) block_vars.push_back(launch->var().any());
+                                   })});
+  auto uses_block = [&](const Any& expr) {
+    bool found = false;
+    walk(expr, {ir::visit<ir::Var>([&](const ir::Var& v) {
+           for (const Any& b : block_vars) found = found || v.same_as(b);
+         })});
+    return found;
+  };
+  walk(ir::PrimFunc(func).body(), {ir::visit<ir::Bind>([&](const ir::Bind& b) {
+         if (uses_block(b.value().any())) block_vars.push_back(b.var().any());
+       })});
+  bool shared = false;
+  walk(ir::PrimFunc(func).body(), {ir::visit<ir::TilePrimitiveCall>([&](const ir::TilePrimitiveCall& call) {
+         if (call.op().name() == "tl.tile.atomic_add" && !uses_block(call.args()[0])) shared = true;
+       })});
+  return shared;
+}
+
 bool has_atomic(const Any& func) {
   bool found = false;
   walk(ir::PrimFunc(func).body(), {ir::visit<ir::TilePrimitiveCall>([&](const ir::TilePrimitiveCall& call) {
@@ -226,7 +251,10 @@ Any partition(const std::string& name, const Dict& options, const PartitionParam
     check(require, "", ctx);
     std::string mode = as_str(option(options, "mode"));
     if (has_atomic(func)) mode = "split";  // the members of a split-K group need cores of their own
-    if (mode == "split" && gz == 1 && has_ordered_atomic(ir::PrimFunc(func).body(), false)) mode = "streamk";
+    if (mode == "split" && gz == 1 &&
+        (has_ordered_atomic(ir::PrimFunc(func).body(), false) || has_shared_atomic_target(func))) {
+      mode = "streamk";
+    }
     if (mode == "auto") mode = auto_shard && truthy((*auto_shard)(ctx)) ? "shard" : "global";
     // Where auto shards a kernel whose blocks' work varies with x (a loop bound computed from blockIdx.x), fold x.
     bool chosen = as_str(option(options, "mode")) == "auto";

@@ -388,6 +388,7 @@ std::vector<TileOp> tile_ops(const Any& func) {
   defer_carried_writes(ops);
   atomic_order(ops, func);
   copy_out_carried(ops);
+  hoist_invariant_transposes(ops);
   copy_shared_transposes(ops);
   route_branch_values(ops);
   balance_branches(ops);

@@ -46,18 +46,54 @@ void require_output_block(const TileOp& op, const Dict& launch, const Any& grid)
   }
 }
 
-// The three ops of `T.atomic_add(dst block, value)`, `value` the whole on-chip fragment.
+// The four ops of `T.atomic_add(vector, value)`, a 1-D fragment onto a block of a 1-D tensor (layernorm backward's
+// dgamma: every program adds its column sums onto one vector). The fragment is a column vector and the tensor a
+// row vector (tile_ops_copy.cc), so the sum is made in row tiles: the target's row tiles are read (atomic_in), the
+// fragment transposed into row tiles and added, and the row tiles written back (atomic_out); rows 1-31 are padding.
+std::vector<TileOp> vector_atomic_ops(const Any& stmt, const Region& dst, const BufferInfo& value) {
+  Region block = dst;
+  block.extents = value.shape;
+  require_inside(block, value, 0);
+  auto [rows, cols] = tiles(value, "T.atomic_add fragment");
+  std::vector<int64_t> row_shape{tile_shape().first, value.shape[0]};
+  BufferInfo in_rows{Any(), value.name + "_atomic_in", row_shape, "float32", "shared"};
+  BufferInfo value_rows{Any(), value.name + "_atomic_T", row_shape, "float32", "shared"};
+  BufferInfo sum{Any(), value.name + "_atomic_sum", row_shape, "float32", "shared"};
+  std::vector<std::pair<std::string, Any>> fields{
+      {names::kTensor, dst.info.var}, {names::kRow, Any(int64_t(0))}, {names::kCol, padded_offset(block, 0)},
+      {names::kRows, Any(int64_t(1))}, {names::kCols, Any(rows)},
+      {names::kRowTiles, Any(padded_layout(dst.info).padded.back() / tile_shape().second)}};
+  TileOp in{tile_op::kAtomicIn, stmt, in_rows};
+  in.tensor = dst.info;
+  in.pad_rows = true;
+  in.pad_cols = value.shape[0] % tile_shape().second != 0 ||
+                (!ir::IntImm::from(block.mins[0]) && dst.info.shape[0] % value.shape[0] != 0);
+  in.fields = fields;
+  TileOp transpose{tile_op::kTranspose, stmt, value_rows, {value}};
+  transpose.fields = {{names::kRows, Any(rows)}, {names::kCols, Any(cols)}};
+  TileOp add{tile_op::kEltwise, stmt, sum, {in_rows, value_rows}};
+  add.fields = eltwise_fields(sum, EltwiseUnits{"add", "none", "none", "none", "none"}, 0);
+  TileOp out{tile_op::kAtomicOut, stmt};
+  out.ins = {sum};
+  out.tensor = dst.info;
+  out.fields = fields;
+  return {in, transpose, add, out};
+}
+
+// The ops of `T.atomic_add(dst block, value)`, `value` the whole on-chip fragment: a 2-D block's three (atomic_in,
+// an element-wise add, atomic_out), or a 1-D vector's four (vector_atomic_ops).
 std::vector<TileOp> atomic_ops(const ir::TilePrimitiveCall& call, const Any& stmt, const Region& dst,
                                const BufferInfo& value) {
   std::string what = kAtomic + std::string(" into ") + dst_text(dst);
   if (dst.info.on_chip()) fail(what + ": the target is on chip; T.atomic_add adds onto a DRAM tensor");
   if (dst.info.dtype != "float32" || value.dtype != "float32") {
     fail(what + " adds a " + value.dtype + " fragment onto a " + dst.info.dtype + " tensor; the tenstorrent backend "
-         "sums split-K partials in fp32 only (a bf16 target would be rounded at every member's write), so both "
-         "must be float32");
+         "sums the partials in fp32 only (a bf16 target would be rounded at every add), so both must be float32");
   }
+  if (dst.info.shape.size() == 1 && value.shape.size() == 1) return vector_atomic_ops(stmt, dst, value);
   if (dst.info.shape.size() != 2 || value.shape.size() != 2) {
-    fail(what + ": the target and the fragment must be 2-D (a tile-aligned block of a 2-D tensor)");
+    fail(what + ": the target and the fragment must both be 2-D (a block of a 2-D tensor) or both 1-D (a block of "
+         "a 1-D tensor)");
   }
   Region block = dst;
   block.extents = value.shape;
@@ -111,30 +147,28 @@ std::vector<TileOp> classify_atomic(const ir::TilePrimitiveCall& stmt) {
   return atomic_ops(stmt, stmt.any(), dst, value.info);
 }
 
-std::optional<std::vector<TileOp>> atomic_nest(const ir::For& loop) {
-  std::vector<ir::For> loops;
-  Any body = loop.any();
-  while (auto l = ir::For::from(body)) {
-    loops.push_back(*l);
-    body = l->body();
-  }
-  auto call = ir::TilePrimitiveCall::from(body);
-  if (!call || call->op().name() != "tl.tile.atomic_add") return std::nullopt;
-  if (ir::TensorRegion::matches(call->args()[1])) return std::nullopt;  // the tile form, in a loop of the block
-  Region dst = region_of(call->args()[0]);
-  auto load = ir::TensorLoad::from(call->args()[1]);
+namespace {
+
+// One element-form T.atomic_add of a nest: `frag[i, j]` (or `frag[j]`) added at `dst[r0 + i, c0 + j]` (`dst[c0 + j]`)
+// over loops spanning the whole fragment.
+std::vector<TileOp> element_atomic(const ir::For& loop, const std::vector<ir::For>& loops,
+                                   const ir::TilePrimitiveCall& call) {
+  Region dst = region_of(call.args()[0]);
+  auto load = ir::TensorLoad::from(call.args()[1]);
   std::string what = std::string(kAtomic) + " into " + dst_text(dst) + " in a T.Parallel loop";
-  if (!load || loops.size() != 2 || dst.mins.size() != 2) {
+  size_t rank = dst.mins.size();
+  if (!load || loops.size() != rank || (rank != 1 && rank != 2) || load->indices().size() != rank) {
     fail(what + ": the tenstorrent backend supports the element form only as T.Parallel(bm, bn) over a whole 2-D "
-         "fragment, adding frag[i, j] at C[r0 + i, c0 + j]");
+         "fragment, adding frag[i, j] at C[r0 + i, c0 + j], or T.Parallel(n) over a whole 1-D fragment, adding "
+         "frag[j] at v[c0 + j]");
   }
   BufferInfo value = buffer_info(load->source());
   List idx = load->indices();
   Region block = dst;
-  for (size_t d = 0; d < 2; ++d) {
+  for (size_t d = 0; d < rank; ++d) {
     Any lv = loops[d].loop_var().any();
     auto add = ir::Add::from(dst.mins[d]);
-    bool ok = idx[d].same_as(lv) && as_int(loops[d].extent()) == value.shape.at(d) &&
+    bool ok = idx[d].same_as(lv) && value.shape.size() == rank && as_int(loops[d].extent()) == value.shape.at(d) &&
               (dst.mins[d].same_as(lv) || (add && add->b().any().same_as(lv)));
     if (!ok) {
       fail(what + ": index " + format_value(dst.mins[d]) + " of dim " + std::to_string(d) + " is not the block "
@@ -142,7 +176,34 @@ std::optional<std::vector<TileOp>> atomic_nest(const ir::For& loop) {
     }
     block.mins[d] = dst.mins[d].same_as(lv) ? Any(int64_t(0)) : add->a().any();
   }
-  return atomic_ops(*call, loop.any(), block, value);
+  return atomic_ops(call, loop.any(), block, value);
+}
+
+}  // namespace
+
+// The element form: a nest whose body is one element-form T.atomic_add or several (layernorm backward adds dgamma
+// and dbeta in one T.Parallel loop): each is its own ops, in order, as if the loop were split between the calls.
+std::optional<std::vector<TileOp>> atomic_nest(const ir::For& loop) {
+  std::vector<ir::For> loops;
+  Any body = loop.any();
+  while (auto l = ir::For::from(body)) {
+    loops.push_back(*l);
+    body = l->body();
+  }
+  std::vector<ir::TilePrimitiveCall> calls;
+  std::vector<Any> stmts{body};
+  if (auto seq = ir::SeqStmt::from(body)) stmts.assign(seq->seq().begin(), seq->seq().end());
+  for (const Any& s : stmts) {
+    auto call = ir::TilePrimitiveCall::from(s);
+    if (!call || call->op().name() != "tl.tile.atomic_add") return std::nullopt;
+    if (ir::TensorRegion::matches(call->args()[1])) return std::nullopt;  // the tile form, in a loop of the block
+    calls.push_back(*call);
+  }
+  std::vector<TileOp> ops;
+  for (const ir::TilePrimitiveCall& call : calls) {
+    for (TileOp& op : element_atomic(loop, loops, call)) ops.push_back(std::move(op));
+  }
+  return ops;
 }
 
 void atomic_order(std::vector<TileOp>& ops, const Any& func) {

@@ -4,8 +4,12 @@
 // pass_turn, placed after the outermost loop around its last atomic op): it waits until its predecessor passed the
 // turn to it, then increments the turn counter of the core running program p + 1. The reader waits for the same
 // count before every read of a block it adds onto. So all adds of program p land after all adds of programs < p,
-// whatever blocks they target (specs/protocols/writer_pass_turn.yaml). The counter of core c counts the turns the
+// whatever blocks they target (specs/protocols/writer_pass_turn.yaml); each target tensor has a counter of its own, so
+// a program passes the turn of every tensor it adds onto. A grid whose programs all add onto one block (layernorm
+// backward's dgamma and dbeta) is ordered the same way. The counter of core c counts the turns the
 // programs of core c - 1 passed: program p waits until it reaches (p + C - 1) / C.
+#include <algorithm>
+
 #include "engine_common.h"
 #include "tile_ops_util.h"
 
@@ -66,29 +70,39 @@ bool program_order(std::vector<TileOp>& ops, const Any& func) {
   for (size_t i = 0; i < ops.size(); ++i) {
     TileOp& op = ops[i];
     if (op.kind != tile_op::kAtomicIn && op.kind != tile_op::kAtomicOut) continue;
-    if (last && ops[*last].tensor->name != op.tensor->name) {
-      fail(std::string(kAtomic) + " into '" + op.tensor->name + "' and into '" + ops[*last].tensor->name + "': the "
-           "tenstorrent backend orders the adds of a stream-K kernel by program for one target tensor");
-    }
-    if (op.loops.empty()) {
+    if (op.loops.empty() && !op.branches.empty()) {
       fail(std::string(kAtomic) + " into '" + op.tensor->name + "' is in a branch of (if " +
            format_value(op.branches.back().condition) + ") outside any loop; the tenstorrent backend orders the adds "
-           "of a grid without blockIdx.z by program, passing the turn after the loop around them");
+           "of a grid without blockIdx.z by program, and every program passes its turn once, after its adds");
     }
-    require_unconditional(op);
+    if (!op.loops.empty()) require_unconditional(op);
     op.fields.emplace_back(names::kMember, op.kind == tile_op::kAtomicIn ? program : Any(int64_t(0)));
     op.fields.emplace_back(op.kind == tile_op::kAtomicIn ? names::kStep : names::kMembers,
                            op.kind == tile_op::kAtomicIn ? step : Any(int64_t(0)));  // the writes signal nobody
     last = i;
   }
   if (!last) return true;
+  // The turn is passed after the last add: after the outermost loop around it, or, for adds outside any loop
+  // (layernorm backward's dgamma and dbeta after its rows loop), right after the add's own statement. Each target
+  // tensor has a turn counter of its own (PlanTTAtomicOrder names the semaphore after it), so the turn of every
+  // target is passed there, in the order of their first adds.
   const TileOp& op = ops[*last];
-  TileOp pass{tile_op::kTurnPass, op.loops.front()};
-  pass.place = "after";
-  pass.tensor = op.tensor;
-  pass.fields = {{names::kTensor, op.get(names::kTensor)}, {names::kMember, program}, {names::kStep, step},
-                 {names::kMembers, Any(gx * gy)}};
-  ops.push_back(pass);
+  std::vector<TileOp> passes;
+  for (size_t i = 0; i <= *last; ++i) {
+    const TileOp& add = ops[i];
+    if (add.kind != tile_op::kAtomicIn) continue;
+    if (std::any_of(passes.begin(), passes.end(), [&](const TileOp& p) { return p.tensor->name == add.tensor->name; })) {
+      continue;
+    }
+    TileOp pass{tile_op::kTurnPass, op.loops.empty() ? op.stmt : op.loops.front()};
+    if (!op.loops.empty()) pass.place = "after";
+    pass.tensor = add.tensor;
+    pass.fields = {{names::kTensor, add.get(names::kTensor)}, {names::kMember, program}, {names::kStep, step},
+                   {names::kMembers, Any(gx * gy)}};
+    passes.push_back(pass);
+  }
+  ops.insert(op.loops.empty() ? ops.begin() + static_cast<std::ptrdiff_t>(*last) + 1 : ops.end(), passes.begin(),
+             passes.end());
   return true;
 }
 

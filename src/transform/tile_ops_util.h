@@ -155,6 +155,9 @@ void atomic_order(std::vector<TileOp>& ops, const Any& func);
  * of the atomic ops in program order and the writer's turn_pass after their loop (tile_ops_turns.cc); false in any
  * other mode. */
 bool program_order(std::vector<TileOp>& ops, const Any& func);
+/*! \brief A transpose inside a loop of a 1-D on-chip buffer made before it, which nothing else reads, made once before
+ * the loop instead (tile_ops_hoist.cc): its row tiles are then a loop-invariant value. */
+void hoist_invariant_transposes(std::vector<TileOp>& ops);
 /*! \brief A row reduction (tile_ops_reduce.cc; a column reduction is a transpose, then one), or a refusal naming
  * the construct and what is accepted. */
 std::vector<TileOp> classify_reduce(const ir::TilePrimitiveCall& stmt);

@@ -37,7 +37,15 @@ def test_a_block_pushed_and_popped_with_its_tail_unwritten(host: Path, tmp_path:
     assert "done: 2 tiles" in run(host, tmp_path, "TAIL")["stdout"]
 
 
+def test_zero_pages_and_constant_descriptors(host: Path, tmp_path: Path) -> None:
+    """cb_wait_front and cb_pop_front of 0 pages return at once on hardware (ttnn's 2-D multicast matmul writers pop
+    their 0 padding pages so): no error; and a data-movement kernel made with CreateKernel gets the CB descriptors,
+    so get_tile_size and get_dataformat are constants (the writer static_asserts them)."""
+    assert "done: 2 tiles" in run(host, tmp_path, "ZERO")["stdout"]
+
+
 @pytest.mark.parametrize(("mode", "message"), [
+    ("WRITE_IFACE", r"writer: get_local_cb_interface\(16\): the kernel wrote CB c_16's interface"),
     ("READ_TAIL", r"compute: copy_tile\(0, 1, 0\): copy_tile reads page 1 of CB 0, which its producer pushed without "
                   r"writing it since cb_reserve_back"),
     ("WRITE_TAIL", r"writer: .*the NoC write's source 0x[0-9a-f]+\.\.0x[0-9a-f]+ is waited page 1 of CB 16, which its "

@@ -14,7 +14,7 @@ import pytest
 
 from projects import TESTS
 from tilelang.tenstorrent import emulator
-from tilelang.tenstorrent.emulator import TTEmulatorError
+from tilelang.tenstorrent.emulator import DEFAULT_PROFILE, TTEmulatorError
 from tilelang.tenstorrent.records import COUNTERS
 
 CASES = TESTS / "emulator_cases"
@@ -99,6 +99,22 @@ def test_multicast_single_device_api(host_mcast_device: Path, tmp_path: Path) ->
     for got in out:
         assert np.array_equal(got, inp)
     check_mcast_counters(report, 2, 2)
+
+
+def test_multicast_object_api(tmp_path: Path) -> None:
+    """The same handshake in ttnn 0.81.1's object API (tests/emulator_cases/mcast_objects/, as ttnn's multicast
+    matmul readers write it: Semaphore<> from an id, Noc::async_write_multicast to a MulticastEndpoint,
+    set_multicast, up(noc, x, y, 1), async_atomic_barrier): every core gets every block, with the same counters."""
+    exe = emulator.build_host(CASES / "host_mcast_mesh.cpp", DEFAULT_PROFILE)
+    data = tmp_path / "data"
+    data.mkdir()
+    inp = np.random.default_rng(34).integers(0, 256, 2 * 4 * 2048, np.uint8)
+    inp.tofile(data / "in.bin")
+    report = emulator.run(exe, ["row", "1", "2", "4", str(CASES / "mcast_objects"), str(data)], DEFAULT_PROFILE)
+    for got in np.fromfile(data / "out.bin", dtype=np.uint8).reshape(4, -1):
+        assert np.array_equal(got, inp)
+    report["cores"].sort(key=lambda core: core["core"])
+    check_mcast_counters(report, 2, 4)
 
 
 LINKED = ("a linked multicast to NoC (4,1)..(2,1) (noc_async_write_multicast with linked = true) opened a NoC "

@@ -239,3 +239,27 @@ def test_matmul_reuse_fused_bias(host: Path, ttnn_home: Path, tmp_path: Path) ->
     inputs = {"a": a, "b": b, "bias": np.vstack([bias, np.zeros((31, 128), np.float32)])}
     out = run_case(host, ttnn_home, tmp_path, "matmul", "reuse_bias", inputs, (128, 128), "128", "1")
     np.testing.assert_allclose(out, rounded(a @ b + bias), rtol=1e-2, atol=2e-2)
+
+
+@pytest.mark.parametrize(("variant", "atol"), [("mcast2d", 2e-2), ("mcast2d_bf16", 8e-2), ("mcast2d_bias", 2e-2)])
+def test_matmul_mcast_2d(host: Path, ttnn_home: Path, tmp_path: Path, variant: str, atol: float) -> None:
+    """ttnn 0.81.1's 2-D multicast matmul, the legacy kernels unmodified (MatmulMultiCoreReuseMcast2DProgramFactory,
+    tests/ttnn_kernels/matmul_mcast*.hpp): reader_bmm_tile_layout_in0_sender_padding.cpp on the left column
+    multicasts in0 blocks along each row (NOC_1, the rectangle from its larger corner) to
+    reader_bmm_tile_layout_in0_receiver.cpp; reader_bmm_tile_layout_in1_sender_writer_padding.cpp on the top row
+    multicasts in1 blocks down each column (NOC_0) to reader_bmm_tile_layout_in1_receiver_writer_padding.cpp, both
+    writing their core's output; bmm_large_block_zm_fused_bias_activation.cpp on every core. 128 x 128 by 128 x 192
+    over a 3 x 4 grid of 12 cores (per_core_M 1, per_core_N 2, in0_block_w 2: 2 K blocks; 1 x 2 subblocks), the
+    split-half setup (the receivers right of the middle column on the other NoCs). mcast2d: fp32_dest_acc_en
+    (intermed0 Float32, its own CB); mcast2d_bf16: bf16 partial sums in intermed0, one CB config shared with out
+    (one L1 block, as the factory shares them); mcast2d_bias: FUSE_BIAS, the bias row multicast with in1. Every
+    semaphore and multicast checked by the emulator; no report."""
+    rng = np.random.default_rng(12)
+    a = rounded(rng.uniform(-1, 1, (128, 128)).astype(np.float32))
+    b = rounded(rng.uniform(-1, 1, (128, 192)).astype(np.float32))
+    inputs, expected = {"a": a, "b": b}, a @ b
+    if variant == "mcast2d_bias":
+        bias = rounded(rng.uniform(-1, 1, (1, 192)).astype(np.float32))
+        inputs["bias"], expected = np.vstack([bias, np.zeros((31, 192), np.float32)]), expected + bias
+    out = run_case(host, ttnn_home, tmp_path, "matmul", variant, inputs, (128, 192), "192")
+    np.testing.assert_allclose(out, rounded(expected), rtol=1e-2, atol=atol)

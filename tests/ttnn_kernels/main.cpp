@@ -5,6 +5,7 @@
 #include "eltwise.hpp"
 #include "layernorm.hpp"
 #include "matmul.hpp"
+#include "matmul_mcast_program.hpp"
 #include "reduce.hpp"
 #include "softmax.hpp"
 #include "tilize.hpp"
@@ -35,7 +36,11 @@ int main(int argc, char** argv) {
             reduce_w(*mesh, a);
         }
     } else if (a.family == "matmul") {
-        matmul_reuse(*mesh, a);
+        if (a.variant.starts_with("mcast2d")) {
+            matmul_mcast2d(device, a);
+        } else {
+            matmul_reuse(*mesh, a);
+        }
     } else if (a.family == "softmax") {
         softmax(*mesh, a);
     } else if (a.family == "layernorm") {

@@ -18,6 +18,7 @@
 # Spec: specs/passes/lower_tile_ops_to_tt.yaml
 # Spec: specs/passes/lower_tt_loops_to_tile_ops.yaml
 # Spec: specs/passes/lower_tt_protocols.yaml
+# Spec: specs/passes/partition_tt_mesh.yaml
 # Spec: specs/passes/partition_tt_work.yaml
 # Spec: specs/passes/plan_tt_atomic_order.yaml
 # Spec: specs/passes/plan_tt_dst.yaml
@@ -57,12 +58,13 @@ PASS_OPTIONS: dict[str, dict[str, dict[str, Any]]] = {
     'GridToPersistentTT': {},
     'HoistIfThenElse': {},
     'InferTTLayout': {'dram_format': {"type": 'str_map', "default": {}, "choices": [], "length": None, "minimum": None, "key": 'tl.tt.dram_format'}},
-    'InsertTTComputeInit': {},
+    'InsertTTComputeInit': {'math_fidelity': {"type": 'string', "default": '', "choices": ['', 'LoFi', 'HiFi2', 'HiFi3', 'HiFi4'], "length": None, "minimum": None, "key": 'tl.tt.math_fidelity'}},
     'LowerTTLoopsToTileOps': {},
-    'LowerTTProtocols': {},
+    'LowerTTProtocols': {'packer_l1_acc': {"type": 'bool', "default": True, "choices": [], "length": None, "minimum": None, "key": 'tl.tt.packer_l1_acc'}},
     'LowerThreadAllreduce': {},
     'LowerTileOpsToLoops': {},
     'LowerTileOpsToTT': {},
+    'PartitionTTMesh': {'grid_axes': {"type": 'string', "default": 'yx', "choices": ['yx', 'xy', 'zx', 'zy'], "length": None, "minimum": None, "key": None}, 'mesh': {"type": 'int_list', "default": [1, 1], "choices": [], "length": 2, "minimum": 1, "key": None}},
     'PartitionTTWork': {'core_grid': {"type": 'int_list', "default": None, "choices": [], "length": 2, "minimum": 1, "key": None, "device_default": 'core_grid'}, 'mode': {"type": 'string', "default": 'auto', "choices": ['auto', 'global', 'shard', 'zigzag'], "length": None, "minimum": None, "key": None}},
     'PlanTTAtomicOrder': {},
     'PlanTTDst': {},

@@ -74,6 +74,7 @@ def optimize_gpu(mod: tvm.IRModule, target: tvm.target.Target) -> tvm.IRModule:
 
 def optimize_tenstorrent(mod: tvm.IRModule, target: tvm.target.Target) -> tvm.IRModule:
     """The Tenstorrent pipeline, stages A-E: metadata (layouts, accessors), partition (work over the core grid, persistent loop), tile ops (dataflow/CBs, abstract block ops), split and protocols (kernels by role, accessors, DST plan, compute init, CB/NoC/DST protocols), finalization and verification. The shared Simplify runs where it folds the tile-index arithmetic."""
+    mod = transform.PartitionTTMesh(**pass_options('PartitionTTMesh'))(mod)
     mod = transform.AddTTConstants()(mod)
     mod = transform.InferTTLayout(**pass_options('InferTTLayout'))(mod)
     mod = transform.AttachTTAccessors()(mod)
@@ -86,8 +87,8 @@ def optimize_tenstorrent(mod: tvm.IRModule, target: tvm.target.Target) -> tvm.IR
     mod = transform.PlanTTAtomicOrder()(mod)
     mod = transform.BindTTAccessors()(mod)
     mod = transform.PlanTTDst()(mod)
-    mod = transform.InsertTTComputeInit()(mod)
-    mod = transform.LowerTTProtocols()(mod)
+    mod = transform.InsertTTComputeInit(**pass_options('InsertTTComputeInit'))(mod)
+    mod = transform.LowerTTProtocols(**pass_options('LowerTTProtocols'))(mod)
     # Before the signature is bound, so runtime arguments stay named values.
     mod = transform.Simplify()(mod)
     mod = transform.FinalizeTTSignature()(mod)
@@ -103,5 +104,5 @@ PIPELINE_STEPS: dict[str, tuple[str, ...]] = {
     'optimize_cpu': ('SerializeThreads', 'BlockIdxToSerial', 'FlattenBuffer', 'Simplify', 'VectorizeLoop', 'StorageRewrite', 'UnrollLoop', 'RenormalizeSplitPattern', 'Simplify', 'RemoveNoOp', 'RewriteUnsafeSelect', 'HoistIfThenElse', 'VerifyMemory', ),
     'optimize_cuda': ('BindCudaThreads', 'LowerThreadAllreduce', 'FlattenBuffer', 'Simplify', 'VectorizeLoop', 'StorageRewrite', 'UnrollLoop', 'RenormalizeSplitPattern', 'Simplify', 'RemoveNoOp', 'RewriteUnsafeSelect', 'HoistIfThenElse', 'VerifyMemory', ),
     'optimize_gpu': ('FlattenBuffer', 'Simplify', 'VectorizeLoop', 'StorageRewrite', 'UnrollLoop', 'RenormalizeSplitPattern', 'Simplify', 'RemoveNoOp', 'RewriteUnsafeSelect', 'HoistIfThenElse', 'VerifyMemory', ),
-    'optimize_tenstorrent': ('AddTTConstants', 'InferTTLayout', 'AttachTTAccessors', 'PartitionTTWork', 'GridToPersistentTT', 'BuildTTTileDataflow', 'LowerTileOpsToTT', 'SplitTTKernels', 'PlanTTMulticast', 'PlanTTAtomicOrder', 'BindTTAccessors', 'PlanTTDst', 'InsertTTComputeInit', 'LowerTTProtocols', 'Simplify', 'FinalizeTTSignature', 'VerifyTTKernels', ),
+    'optimize_tenstorrent': ('PartitionTTMesh', 'AddTTConstants', 'InferTTLayout', 'AttachTTAccessors', 'PartitionTTWork', 'GridToPersistentTT', 'BuildTTTileDataflow', 'LowerTileOpsToTT', 'SplitTTKernels', 'PlanTTMulticast', 'PlanTTAtomicOrder', 'BindTTAccessors', 'PlanTTDst', 'InsertTTComputeInit', 'LowerTTProtocols', 'Simplify', 'FinalizeTTSignature', 'VerifyTTKernels', ),
 }

@@ -99,6 +99,7 @@ BACKENDS: dict[str, Backend] = {
         runtime='tilelang.tenstorrent.runtime',
         devices=(('n150', 'wormhole_b0'), ('p150', 'blackhole'), ),
         default_device='n150',
+        systems=(('n300', 'n150', (1, 2)), ('t3k', 'n150', (4, 2)), ),
     ),
     'webgpu': Backend(
         name='webgpu',

@@ -632,6 +632,11 @@ def pack_reconfig_data_format_if_changed(old_ocb: Any, ocb: Any) -> Any:
     return call('pack_reconfig_data_format_if_changed', old_ocb, ocb)
 
 
+def pack_reconfig_l1_acc(l1_acc_en: Any) -> Any:
+    """Packer L1 accumulation: with `l1_acc_en` 1 the following pack_tile calls add their DST tile to what the destination page holds in L1 (tt-metal's matmul packs each K block's partial sums onto the previous block's with it, PACKER_L1_ACC), with 0 they overwrite it."""
+    return call('pack_reconfig_l1_acc', l1_acc_en)
+
+
 def pack_tile(ifrom_dst: Any, icb: Any) -> Any:
     """Pack DST tile `ifrom_dst` into the next reserved page of CB `icb`."""
     return call('pack_tile', ifrom_dst, icb)

@@ -19,6 +19,7 @@
 # Spec: specs/passes/lower_tile_ops_to_tt.yaml
 # Spec: specs/passes/lower_tt_loops_to_tile_ops.yaml
 # Spec: specs/passes/lower_tt_protocols.yaml
+# Spec: specs/passes/partition_tt_mesh.yaml
 # Spec: specs/passes/partition_tt_work.yaml
 # Spec: specs/passes/plan_tt_atomic_order.yaml
 # Spec: specs/passes/plan_tt_dst.yaml
@@ -81,6 +82,9 @@ TT_KERNEL_ROLE = 'tt.kernel_role'
 
 TT_LAUNCH_VARS = 'tt.launch_vars'
 """The variable each launch dimension (blockIdx.x/y/z) is bound to. (GridToPersistentTT writes, PlanTTMulticast reads)"""
+
+TT_MESH = 'tt.mesh'
+"""The mesh a kernel was split over (absent on a single chip): shape [rows, cols], grid_axes, and per tensor parameter its shards [over mesh rows, over mesh columns] (1: replicated along that axis). (PartitionTTMesh writes)"""
 
 TT_PARTITION_MODE = 'tt.partition_mode'
 """global, shard, zigzag, split or streamk. (GridToPersistentTT reads, PartitionTTWork writes)"""

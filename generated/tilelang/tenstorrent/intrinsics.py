@@ -2598,6 +2598,26 @@ INTRINSICS: dict[str, Intrinsic] = {
         profiles=('ttnn_0_81',),
         doc="Reconfigure the packer's format for CB `ocb` only when its format differs from CB `old_ocb`'s (ttnn 0.81.1 wheel, api/compute/reconfig_data_format.h, the (old, new) overload).",
     ),
+    'pack_reconfig_l1_acc': Intrinsic(
+        name='pack_reconfig_l1_acc',
+        family='pack_copy',
+        level='concrete',
+        roles=('compute',),
+        args=(
+            Arg('l1_acc_en', 'uint32', const=False),
+        ),
+        returns='void',
+        effect='Opaque',
+        dtype='void',
+        op_name='tt.pack_reconfig_l1_acc',
+        cpp={
+            'metal_d5f9bc4a': Spelling('pack_reconfig_l1_acc', headers=(('compute', 'api/compute/pack.h'),), form='call', template_args=()),
+            'tilelang_tt_2025': Spelling('pack_reconfig_l1_acc', headers=(('compute', 'compute_kernel_api/pack.h'),), form='call', template_args=()),
+            'ttnn_0_81': Spelling('pack_reconfig_l1_acc', headers=(('compute', 'api/compute/pack.h'),), form='call', template_args=()),
+        },
+        profiles=('metal_d5f9bc4a', 'tilelang_tt_2025', 'ttnn_0_81'),
+        doc="Packer L1 accumulation: with `l1_acc_en` 1 the following pack_tile calls add their DST tile to what the destination page holds in L1 (tt-metal's matmul packs each K block's partial sums onto the previous block's with it, PACKER_L1_ACC), with 0 they overwrite it.",
+    ),
     'pack_tile': Intrinsic(
         name='pack_tile',
         family='pack_copy',

@@ -81,6 +81,7 @@ Tensor = TypedDict('Tensor', {
     'page_layout': Literal['tile', 'row_major'],
     'role': Literal['input', 'output', 'inout', 'unused'],
     'constant': NotRequired[TensorConstant],
+    'mesh_shards': NotRequired[list[int]],
 })
 
 # cb: One circular buffer (the same on every core with work).
@@ -171,6 +172,12 @@ Semaphore = TypedDict('Semaphore', {
     'initial_value': int,
 })
 
+# mesh: The mesh of chips the kernel runs on (PartitionTTMesh; absent on a single chip): every device runs the same kernel on its blocks, through tt-metal's distributed API (MeshDevice, MeshBuffer, one MeshWorkload).
+Mesh = TypedDict('Mesh', {
+    'shape': list[int],
+    'grid_axes': str,
+})
+
 # plan: The whole plan of one kernel.
 Plan = TypedDict('Plan', {
     'kernel': str,
@@ -184,6 +191,7 @@ Plan = TypedDict('Plan', {
     'cbs': list[Cb],
     'kernels': Kernels,
     'semaphores': list[Semaphore],
+    'mesh': NotRequired[Mesh],
 })
 
 # kernel: What every role kernel has.
@@ -252,6 +260,7 @@ HostTensor = TypedDict('HostTensor', {
     'page_layout': Literal['tile', 'row_major'],
     'role': Literal['input', 'output', 'inout', 'unused'],
     'constant': NotRequired[TensorConstant],
+    'mesh_shards': NotRequired[list[int]],
     'lead': int,
     'rows': int,
     'cols': int,
@@ -285,6 +294,7 @@ TtnnTensor = TypedDict('TtnnTensor', {
     'page_layout': Literal['tile', 'row_major'],
     'role': Literal['input', 'output', 'inout', 'unused'],
     'constant': NotRequired[TensorConstant],
+    'mesh_shards': NotRequired[list[int]],
     'rows': int,
     'cols': int,
     'layout': list[int],
@@ -326,6 +336,7 @@ class PLAN:
     CBS: Final = 'cbs'
     KERNELS: Final = 'kernels'
     SEMAPHORES: Final = 'semaphores'
+    MESH: Final = 'mesh'
 
 
 class DEVICE:
@@ -372,6 +383,14 @@ class TENSOR:
     PAGE_LAYOUT: Final = 'page_layout'
     ROLE: Final = 'role'
     CONSTANT: Final = 'constant'
+    MESH_SHARDS: Final = 'mesh_shards'
+
+
+class MESH:
+    """The keys of a mesh record: The mesh of chips the kernel runs on (PartitionTTMesh; absent on a single chip): every device runs the same kernel on its blocks, through tt-metal's distributed API (MeshDevice, MeshBuffer, one MeshWorkload)."""
+
+    SHAPE: Final = 'shape'
+    GRID_AXES: Final = 'grid_axes'
 
 
 class TENSOR_CONSTANT:
@@ -556,6 +575,7 @@ class HOST_TENSOR:
     PAGE_LAYOUT: Final = 'page_layout'
     ROLE: Final = 'role'
     CONSTANT: Final = 'constant'
+    MESH_SHARDS: Final = 'mesh_shards'
     LEAD: Final = 'lead'
     ROWS: Final = 'rows'
     COLS: Final = 'cols'
@@ -605,6 +625,7 @@ class TTNN_TENSOR:
     PAGE_LAYOUT: Final = 'page_layout'
     ROLE: Final = 'role'
     CONSTANT: Final = 'constant'
+    MESH_SHARDS: Final = 'mesh_shards'
     ROWS: Final = 'rows'
     COLS: Final = 'cols'
     LAYOUT: Final = 'layout'
@@ -796,10 +817,11 @@ class MODELLED_COUNTERS:
 
 # Record name -> its field names, in document order (for checks that read other sources).
 RECORD_FIELDS: dict[str, tuple[str, ...]] = {
-    'plan': ('kernel', 'device', 'core_grid', 'grid_blocks', 'partition_mode', 'core_ranges', 'work_partition', 'tensors', 'cbs', 'kernels', 'semaphores', ),
+    'plan': ('kernel', 'device', 'core_grid', 'grid_blocks', 'partition_mode', 'core_ranges', 'work_partition', 'tensors', 'cbs', 'kernels', 'semaphores', 'mesh', ),
     'device': ('name', 'profile', 'host_api', 'tile', 'core_grid', 'l1_bytes', 'max_cbs', 'max_runtime_args', ),
     'work_item': ('core', 'start', 'count', 'stride', 'z', 'row0', 'col0', 'rows', 'cols', ),
-    'tensor': ('name', 'parameter', 'shape', 'padded_shape', 'blocks', 'pad_value', 'dtype', 'dram_format', 'data_format', 'page_bytes', 'pages', 'page_layout', 'role', 'constant', ),
+    'tensor': ('name', 'parameter', 'shape', 'padded_shape', 'blocks', 'pad_value', 'dtype', 'dram_format', 'data_format', 'page_bytes', 'pages', 'page_layout', 'role', 'constant', 'mesh_shards', ),
+    'mesh': ('shape', 'grid_axes', ),
     'tensor_constant': ('value', 'rows', 'mask', 'index', ),
     'index_tile': ('p', 'q', 'step', ),
     'index_mask': ('p', 'q', 'div', 'width', 'first', 'step', 'on_true', 'on_false', ),
@@ -817,9 +839,9 @@ RECORD_FIELDS: dict[str, tuple[str, ...]] = {
     'semaphore_id': ('semaphore', ),
     'buffer': ('memory', 'layout', 'page_layout', 'dtype', 'dram_format', 'data_format', 'page_bytes', 'pages', 'tile_rows', 'tile_cols', 'shape', 'padded_shape', 'blocks', 'pad_value', ),
     'accessor': ('stride_mode', 'page_bytes', 'compile_time_args', 'parameter', ),
-    'host_tensor': ('name', 'parameter', 'shape', 'padded_shape', 'blocks', 'pad_value', 'dtype', 'dram_format', 'data_format', 'page_bytes', 'pages', 'page_layout', 'role', 'constant', 'lead', 'rows', 'cols', 'prows', 'pcols', 'er', 'pr', 'ec', 'pc', 'elems', 'padded_elems', 'padded', 'ctype', 'fill', 'mask', ),
+    'host_tensor': ('name', 'parameter', 'shape', 'padded_shape', 'blocks', 'pad_value', 'dtype', 'dram_format', 'data_format', 'page_bytes', 'pages', 'page_layout', 'role', 'constant', 'mesh_shards', 'lead', 'rows', 'cols', 'prows', 'pcols', 'er', 'pr', 'ec', 'pc', 'elems', 'padded_elems', 'padded', 'ctype', 'fill', 'mask', ),
     'host_mask': ('p', 'q', 'div', 'width', 'first', 'step', 'on_true', 'on_false', 'on_true_bits', 'on_false_bits', ),
-    'ttnn_tensor': ('name', 'parameter', 'shape', 'padded_shape', 'blocks', 'pad_value', 'dtype', 'dram_format', 'data_format', 'page_bytes', 'pages', 'page_layout', 'role', 'constant', 'rows', 'cols', 'layout', 'pad', 'ttnn', 'host_dtype', ),
+    'ttnn_tensor': ('name', 'parameter', 'shape', 'padded_shape', 'blocks', 'pad_value', 'dtype', 'dram_format', 'data_format', 'page_bytes', 'pages', 'page_layout', 'role', 'constant', 'mesh_shards', 'rows', 'cols', 'layout', 'pad', 'ttnn', 'host_dtype', ),
     'ttnn_cb': ('index', 'stream', 'shares', 'buffer', 'buffer_dtype', 'class', 'dtype', 'data_format', 'page_bytes', 'block_pages', 'depth', 'producer', 'consumer', 'ttnn', ),
     'report': ('status', 'error', 'dump', 'profile', 'device', 'programs', 'run_seconds', 'cores', 'total', 'kernels', 'stdout', 'execution_backend', ),
     'counters': ('dram_bytes_read', 'dram_bytes_written', 'noc_reads', 'noc_writes', 'read_barriers', 'write_barriers', 'matmul_tiles', 'eltwise_tiles', 'sfpu_tiles', 'copy_tiles', 'pack_tiles', 'cb_pushes', 'cb_pops', 'cb_pages_pushed', 'noc_multicast_writes', 'noc_multicast_bytes', 'noc_multicast_linked_bytes', 'semaphore_incs', 'semaphore_multicasts', 'semaphore_waits', ),

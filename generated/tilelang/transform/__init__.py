@@ -18,6 +18,7 @@
 # Spec: specs/passes/lower_tile_ops_to_tt.yaml
 # Spec: specs/passes/lower_tt_loops_to_tile_ops.yaml
 # Spec: specs/passes/lower_tt_protocols.yaml
+# Spec: specs/passes/partition_tt_mesh.yaml
 # Spec: specs/passes/partition_tt_work.yaml
 # Spec: specs/passes/plan_tt_atomic_order.yaml
 # Spec: specs/passes/plan_tt_dst.yaml
@@ -114,9 +115,10 @@ def InferTTLayout(dram_format: dict[str, str] = {}) -> tvm.transform.Pass:
     return _cpp.make_pass('InferTTLayout', {'dram_format': dram_format, })
 
 
-def InsertTTComputeInit() -> tvm.transform.Pass:
-    """Compute initialisation: the hardware start-up for the operation family of the first tile op goes at the top of the compute kernel (protocol compute_startup); a kernel whose ops need different configurations (families, or the data formats of their operand CBs, as a T.Cast store after an op) re-initialises before every op (their init argument)."""
-    return _cpp.make_pass('InsertTTComputeInit', {})
+def InsertTTComputeInit(math_fidelity: str = '') -> tvm.transform.Pass:
+    """Compute initialisation: the hardware start-up for the operation family of the first tile op goes at the top of the compute kernel (protocol compute_startup); a kernel whose ops need different configurations (families, or the data formats of their operand CBs, as a T.Cast store after an op) re-initialises before every op (their init argument). The math_fidelity option chooses the compute kernel's ComputeConfig math fidelity (tt.plan.json's kernels.compute.math_fidelity, main.cpp's and run_ttnn.py's ComputeConfig, the emulator's matrix-unit phases and the performance model's tile-matmul rate)."""
+    check_option('InsertTTComputeInit', 'math_fidelity', math_fidelity)
+    return _cpp.make_pass('InsertTTComputeInit', {'math_fidelity': math_fidelity, })
 
 
 def LowerTTLoopsToTileOps() -> tvm.transform.Pass:
@@ -124,9 +126,10 @@ def LowerTTLoopsToTileOps() -> tvm.transform.Pass:
     return _cpp.make_pass('LowerTTLoopsToTileOps', {})
 
 
-def LowerTTProtocols() -> tvm.transform.Pass:
-    """Protocol insertion: every abstract block op becomes the CB/NoC/DST protocol that implements it, with the op's arguments (reader and writer blocks; block matmul with the whole block in DST, or in sub-blocks with partial sums; element-wise FPU, SFPU and fill blocks)."""
-    return _cpp.make_pass('LowerTTProtocols', {})
+def LowerTTProtocols(packer_l1_acc: bool = True) -> tvm.transform.Pass:
+    """Protocol insertion: every abstract block op becomes the CB/NoC/DST protocol that implements it, with the op's arguments (reader and writer blocks; block matmul with the whole block in DST, or in sub-blocks with partial sums, accumulated by the packer in L1 or reloaded at every K step: packer_l1_acc; element-wise FPU, SFPU and fill blocks)."""
+    check_option('LowerTTProtocols', 'packer_l1_acc', packer_l1_acc)
+    return _cpp.make_pass('LowerTTProtocols', {'packer_l1_acc': packer_l1_acc, })
 
 
 def LowerThreadAllreduce() -> tvm.transform.Pass:
@@ -142,6 +145,13 @@ def LowerTileOpsToLoops() -> tvm.transform.Pass:
 def LowerTileOpsToTT() -> tvm.transform.Pass:
     """TileLang tile operations -> abstract block intrinsics on CBs: T.copy into an on-chip buffer reads a block, an index mask AddTTConstants did not fold copies its table's tile pattern per tile of the block (the table read once per kernel block; a masked buffer value then adds or multiplies that block), T.copy out of one writes a block (a block of a row-major tensor is read by rows and tilized on chip, untilized on chip and written by rows), T.im2col reads its im2col rows from the row-major NHWC tensor (zeros from a constant tensor where a read falls in the padding) and tilizes them on chip, a copy between on-chip buffers is an alias of one CB, T.clear absorbed by a gemm disappears, T.gemm is one K step of a block matmul (after an on-chip transpose of a transposed operand), a T.Parallel element-wise store is an element-wise block (a broadcast block with a [block_M] column vector), and T.reduce_sum/max is a row reduction into a column vector (after one read of the scaler tile per block; a column vector is written to a 1-D tensor transposed on chip). T.atomic_add(C block, fragment) (or its element-wise T.Parallel form) reads C's block in its split-K group's turn, adds the fragment in fp32 and writes the sum back (atomic_in, eltwise add, atomic_out). A value read in every iteration of a loop it was not made in is waited for before the loop and freed after it (hold/release). Tile indices are computed from the copy regions below; the allocations of on-chip buffers are removed (their storage is the CBs)."""
     return _cpp.make_pass('LowerTileOpsToTT', {})
+
+
+def PartitionTTMesh(grid_axes: str = 'yx', mesh: Sequence[int] = (1, 1)) -> tvm.transform.Pass:
+    """Split the T.Kernel grid over the devices of a mesh of chips (the target's `mesh`, [rows, cols]; a single chip is a 1x1 mesh, left as it is). `grid_axes` names the grid dims the mesh's rows and columns split: `yx` (default) gives mesh row r the blockIdx.y blocks [r * gy / rows, (r + 1) * gy / rows) and mesh column c the blockIdx.x blocks [c * gx / cols, ...). Every device runs the same kernel on its own blocks: the split grid dims' launch extents become the per-device ones, so the kernel's block index is the device-local one. A tensor whose index depends on a split block index is sharded: each device holds the part its blocks read or write (its rows over the mesh rows, its columns over the mesh columns), and the tensor parameter becomes that device-local shard, so the passes that follow lay out and address the shard; a tensor no split block index reaches is replicated (every device holds all of it). The host program makes the tensors tt-metal MeshBuffers (ShardedBufferConfig, a shard dim of 0 where replicated) and runs the kernel on every device of the mesh as one MeshWorkload. Refused, naming the tensor or the grid dim: a grid extent the mesh does not divide, an index of a split block index that does not step by whole per-device shards (blocks of device d must be the d-th shard) or reaches outside its shard, a shard that is not whole tiles, a sharded tensor's rows split over mesh columns (or columns over mesh rows), a sharded tensor with leading dims, and a T.Tensor view of a sharded tensor."""
+    check_option('PartitionTTMesh', 'grid_axes', grid_axes)
+    check_option('PartitionTTMesh', 'mesh', mesh)
+    return _cpp.make_pass('PartitionTTMesh', {'grid_axes': grid_axes, 'mesh': mesh, })
 
 
 def PartitionTTWork(core_grid: Sequence[int] | None = None, mode: str = 'auto') -> tvm.transform.Pass:
@@ -241,6 +251,7 @@ PASSES = {
     'LowerThreadAllreduce': LowerThreadAllreduce,
     'LowerTileOpsToLoops': LowerTileOpsToLoops,
     'LowerTileOpsToTT': LowerTileOpsToTT,
+    'PartitionTTMesh': PartitionTTMesh,
     'PartitionTTWork': PartitionTTWork,
     'PlanTTAtomicOrder': PlanTTAtomicOrder,
     'PlanTTDst': PlanTTDst,

@@ -42,6 +42,8 @@ class Backend:
     # (name, architecture) of each device of the spec's device section ("<backend>:<device>" targets one).
     devices: tuple[tuple[str, str], ...] = ()
     default_device: str = ""  # the device a plain "<backend>" target compiles for
+    # (name, chip device, (rows, cols)) of each system of several chips ("<backend>:<system>" targets its mesh).
+    systems: tuple[tuple[str, str, tuple[int, int]], ...] = ()
 
     @property
     def module_name(self) -> str:
@@ -75,12 +77,36 @@ class Backend:
 
 
     def check_device(self, device: str) -> str:
-        """`device` when it is one of the backend's devices, else a TargetError listing them."""
+        """`device` when it is one of the backend's devices (a system: its chip's device), else a TargetError
+        listing them."""
         names = [name for name, _ in self.devices]
+        systems = {name: chip for name, chip, _ in self.systems}
+        if device in systems:
+            return systems[device]
         if device not in names:
             known = ", ".join(names) if names else "none: it has no device section"
-            raise TargetError(f"target '{self.name}' has no device '{device}' (devices of {self.spec}: {known})")
+            more = f"; systems: {', '.join(systems)}" if systems else ""
+            raise TargetError(f"target '{self.name}' has no device '{device}' (devices of {self.spec}: {known}{more})")
         return device
+
+    def mesh_of(self, target: Any) -> tuple[int, int]:
+        """The mesh of chips a target runs on, (rows, cols): a system's ("tenstorrent:n300"), a target dict's
+        "mesh", else (1, 1), a single chip."""
+        device = "" if isinstance(target, tvm.target.Target) else split_device(target)[1]
+        systems = {name: mesh for name, _, mesh in self.systems}
+        mesh = target.get(TARGET_MESH) if isinstance(target, Mapping) else None
+        if mesh is None:
+            return systems.get(device, (1, 1))
+        if not self.devices:
+            raise TargetError(f"target '{self.name}' has no devices, so no mesh of them ({self.spec})")
+        if device in systems:
+            raise TargetError(f"target {dict(target)!r} names the system '{device}', whose mesh is "
+                              f"{list(systems[device])}, and a mesh of its own; name one of them")
+        if (not isinstance(mesh, (list, tuple)) or len(mesh) != 2
+                or not all(isinstance(e, int) and not isinstance(e, bool) and e >= 1 for e in mesh)):
+            raise TargetError(f"target {dict(target)!r}: '{TARGET_MESH}' is the devices of the mesh as [rows, cols], "
+                              f"two integers >= 1, got {mesh!r}")
+        return int(mesh[0]), int(mesh[1])
 
     def device_of(self, target: Any) -> str:
         """The device a target of this backend compiles for ("" for a backend without devices): the one a target
@@ -92,8 +118,8 @@ class Backend:
         return self.check_device(device) if device else self.default_device
 
 
-# The keys of a target dict: {"kind": "<backend>", "device": "<device>"}.
-TARGET_KIND, TARGET_DEVICE = "kind", "device"
+# The keys of a target dict: {"kind": "<backend>", "device": "<device>", "mesh": [rows, cols]}.
+TARGET_KIND, TARGET_DEVICE, TARGET_MESH = "kind", "device", "mesh"
 
 
 def split_device(target: Any) -> tuple[Any, str]:
@@ -106,9 +132,10 @@ def split_device(target: Any) -> tuple[Any, str]:
         return name, device
     if isinstance(target, Mapping):
         kind, device = target.get(TARGET_KIND), target.get(TARGET_DEVICE, "")
-        if set(target) - {TARGET_KIND, TARGET_DEVICE} or not isinstance(kind, str) or not isinstance(device, str):
+        if (set(target) - {TARGET_KIND, TARGET_DEVICE, TARGET_MESH} or not isinstance(kind, str)
+                or not isinstance(device, str)):
             raise TargetError(f"a target dict has a string '{TARGET_KIND}' (a registered target) and optionally a "
-                              f"string '{TARGET_DEVICE}', got {dict(target)!r}")
+                              f"string '{TARGET_DEVICE}' and a '{TARGET_MESH}' [rows, cols], got {dict(target)!r}")
         return kind, device
     return target, ""
 

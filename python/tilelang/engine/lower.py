@@ -7,7 +7,7 @@ from typing import Any
 import tvm
 
 from ..errors import TileLangError
-from .backend import resolve, split_device
+from .backend import TARGET_DEVICE, TARGET_KIND, TARGET_MESH, resolve, split_device
 from .lowering import kernel_params
 from .param import CompiledArtifact
 from .registry import BACKENDS
@@ -31,9 +31,11 @@ def lower(func_or_mod: Any, target: Any = "auto", target_host: Any = None, *, ru
     backend = resolve(target, BACKENDS)
     device = split_device(target)[1]  # "<backend>:<device>" or {"kind": ..., "device": ...}
     module = backend.load()
+    named = (f"{backend.name}:{device}" if device else backend.name) if isinstance(target, (str, dict)) else target
+    if backend.mesh_of(target) != (1, 1) and isinstance(target, dict):  # a mesh of chips: the dict carries it
+        named = {TARGET_KIND: backend.name, TARGET_DEVICE: device, TARGET_MESH: list(backend.mesh_of(target))}
     result: CompiledArtifact = module.lower(
-        func_or_mod, target=(f"{backend.name}:{device}" if device else backend.name) if isinstance(target, (str, dict))
-        else target, target_host=target_host,
+        func_or_mod, target=named, target_host=target_host,
         runtime_only=runtime_only, enable_host_codegen=enable_host_codegen,
         enable_device_compile=enable_device_compile)
     return result

@@ -19,6 +19,12 @@ from ..errors import TileLangError
 from .backend import Backend, TargetError
 from .interface import runtime_of
 from .param import CompiledArtifact, KernelParam
+from .pass_config import target_options
+from .pass_options import PASS_OPTIONS
+
+# The pass option a target's mesh of chips sets (specs/passes/partition_tt_mesh.yaml).
+MESH_PASS, MESH_OPTION = "PartitionTTMesh", "mesh"
+assert MESH_OPTION in PASS_OPTIONS[MESH_PASS]
 
 Phase = Callable[[tvm.IRModule, tvm.target.Target], tvm.IRModule]
 Split = Callable[[tvm.IRModule], tuple[tvm.IRModule, Any]]
@@ -76,8 +82,10 @@ def lower_phases(backend: Backend, func_or_mod: Any, target: Any, target_host: A
     refuse_unsupported_tile_ops(backend, mod[entry], entry)
     device = backend.device_of(target)  # "" without devices; a target string may name one ("tenstorrent:p150")
     tvm_target = target if isinstance(target, tvm.target.Target) else backend.make_target(target_host, device)
-    # The passes, the split and the code generator plan for the device (a backend with devices).
-    with device_scope(device):
+    mesh = backend.mesh_of(target)  # (1, 1): a single chip
+    options = {MESH_PASS: {MESH_OPTION: list(mesh)}} if mesh != (1, 1) else {}
+    # The passes, the split and the code generator plan for the device (a backend with devices) and its mesh.
+    with device_scope(device), target_options(options, repr(target)):
         with tvm_target:
             mod = legalize(mod, tvm_target)
             mod = optimize(mod, tvm_target)

@@ -22,6 +22,8 @@ from .pass_options import PASS_OPTIONS
 
 PREFIX = "tl."
 _CONFIGS: ContextVar[Mapping[str, Mapping[str, Any]] | None] = ContextVar("tilelang_pass_configs", default=None)
+# Options the target sets (a mesh target's PartitionTTMesh.mesh), below the user's pass_configs.
+_TARGET: ContextVar[Mapping[str, Mapping[str, Any]] | None] = ContextVar("tilelang_target_options", default=None)
 _TYPES: dict[str, tuple[type, ...]] = {"bool": (bool,), "int": (int,), "float": (float, int), "string": (str,),
                                        "int_list": (list, tuple), "map": (dict,), "list": (list, tuple),
                                        "str_map": (dict,)}
@@ -95,6 +97,24 @@ def configured(pass_configs: Mapping[str, Any] | None) -> Iterator[None]:
         _CONFIGS.reset(token)
 
 
+@contextmanager
+def target_options(options: Mapping[str, Mapping[str, Any]], target: str) -> Iterator[None]:
+    """Within the block, passes get these options of the target (`target`, named in errors); a pass_configs key
+    choosing another value for one of them is a TileLangError."""
+    for name, chosen in options.items():
+        for option, value in chosen.items():
+            user = (_CONFIGS.get() or {}).get(name, {}).get(option)
+            if user is not None and list(user) != list(value):
+                raise TileLangError(f"pass_configs key 'tl.{name}.{option}' is {user!r}, but the target {target} sets "
+                                    f"{list(value)!r}; leave the option to the target or name a target with it")
+    token = _TARGET.set(options)
+    try:
+        yield
+    finally:
+        _TARGET.reset(token)
+
+
 def pass_options(name: str, **pipeline_options: Any) -> dict[str, Any]:
-    """Keyword options of pass `name` for a pipeline step: the step's own options, overridden by the user's."""
-    return {**pipeline_options, **(_CONFIGS.get() or {}).get(name, {})}
+    """Keyword options of pass `name` for a pipeline step: the step's own options, then the target's, overridden by
+    the user's."""
+    return {**pipeline_options, **(_TARGET.get() or {}).get(name, {}), **(_CONFIGS.get() or {}).get(name, {})}

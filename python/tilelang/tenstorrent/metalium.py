@@ -29,6 +29,7 @@ from . import attr_keys, device, emulator, host_args, intrinsics
 from .host import host_layout, host_plan, plan_key, role_kernels
 from .kernel_cpp import TTCodegenError, kernel_source
 from .lowered import get_attr
+from .mesh import global_layout, mesh_of
 from .plan_schema import SCHEMAS
 from .records import (
     ACCESSOR,
@@ -84,7 +85,7 @@ def build_plan(device_mod: tvm.IRModule, params: Sequence[Any], kernel: str) -> 
         entry: dict[str, Any] = dict(plan[PLAN.KERNELS][role])
         entry[KERNEL.FILE] = FILES[role]
         if role == "compute":
-            entry[COMPUTE_KERNEL.MATH_FIDELITY] = device.MATH_FIDELITY
+            entry[COMPUTE_KERNEL.MATH_FIDELITY] = _math_fidelity()
             entry[COMPUTE_KERNEL.FP32_DEST_ACC] = _fp32_dest_acc(funcs[role])
         else:
             entry[DM_KERNEL.PROCESSOR] = device.KERNEL_PROCESSORS[role]
@@ -96,11 +97,21 @@ def build_plan(device_mod: tvm.IRModule, params: Sequence[Any], kernel: str) -> 
         DEVICE.TILE: list(device.TILE), DEVICE.CORE_GRID: list(device.DEVICES[name].core_grid),
         DEVICE.L1_BYTES: device.DEVICES[name].l1_bytes, DEVICE.MAX_CBS: device.MAX_CBS,
         DEVICE.MAX_RUNTIME_ARGS: device.MAX_RUNTIME_ARGS})
-    return {PLAN.KERNEL: kernel, PLAN.DEVICE: facts, PLAN.CORE_GRID: plan[PLAN.CORE_GRID],
-            PLAN.GRID_BLOCKS: plan[PLAN.GRID_BLOCKS], PLAN.PARTITION_MODE: plan[PLAN.PARTITION_MODE],
-            PLAN.CORE_RANGES: plan[PLAN.CORE_RANGES], PLAN.WORK_PARTITION: plan[PLAN.WORK_PARTITION],
-            PLAN.TENSORS: tensors, PLAN.CBS: plan[PLAN.CBS], PLAN.SEMAPHORES: plan[PLAN.SEMAPHORES],
-            PLAN.KERNELS: kernels}  # type: ignore[typeddict-item]
+    out: Plan = {PLAN.KERNEL: kernel, PLAN.DEVICE: facts, PLAN.CORE_GRID: plan[PLAN.CORE_GRID],
+                 PLAN.GRID_BLOCKS: plan[PLAN.GRID_BLOCKS], PLAN.PARTITION_MODE: plan[PLAN.PARTITION_MODE],
+                 PLAN.CORE_RANGES: plan[PLAN.CORE_RANGES], PLAN.WORK_PARTITION: plan[PLAN.WORK_PARTITION],
+                 PLAN.TENSORS: tensors, PLAN.CBS: plan[PLAN.CBS], PLAN.SEMAPHORES: plan[PLAN.SEMAPHORES],
+                 PLAN.KERNELS: kernels}  # type: ignore[typeddict-item]
+    on_mesh = mesh_of(kernel, funcs[KERNELS.READER], tensors, facts[DEVICE.HOST_API])  # None on a single chip
+    if on_mesh is not None:
+        out[PLAN.MESH] = on_mesh
+    return out
+
+
+def _math_fidelity() -> str:
+    """The compute kernel's math fidelity: pass_configs' "tl.tt.math_fidelity" (InsertTTComputeInit's option), or
+    the backend's default."""
+    return str(pass_options("InsertTTComputeInit").get(COMPUTE_KERNEL.MATH_FIDELITY) or device.MATH_FIDELITY)
 
 
 def _check_dram_formats(kernel: str, params: list[str]) -> None:
@@ -218,9 +229,10 @@ def render_host(plan: Plan, template: str, args: host_args.HostArgs | None = Non
     tile = plan[PLAN.DEVICE][DEVICE.TILE]
     tensors = []
     for t in plan[PLAN.TENSORS]:
-        layout = host_layout(t, tile)
+        local = host_layout(t, tile)
+        layout = global_layout(plan, t, local)  # on a mesh: the whole tensor the host holds
         elem_bytes = (device.DATA_FORMATS[t[TENSOR.DTYPE]][1] if TENSOR.DRAM_FORMAT in t  # pages of block floats
-                      else t[TENSOR.PAGE_BYTES] * t[TENSOR.PAGES] // layout[HOST_TENSOR.PADDED_ELEMS])
+                      else t[TENSOR.PAGE_BYTES] * t[TENSOR.PAGES] // local[HOST_TENSOR.PADDED_ELEMS])
         ctype = HOST_INT_TYPES.get(t[TENSOR.DTYPE]) or HOST_TYPES[elem_bytes]
         fill = t[TENSOR.CONSTANT][TENSOR_CONSTANT.VALUE] if TENSOR.CONSTANT in t else t.get(TENSOR.PAD_VALUE, 0.0)
         tensors.append({**t, **layout, HOST_TENSOR.CTYPE: ctype, HOST_TENSOR.FILL: _host_bits(fill, t[TENSOR.DTYPE]),

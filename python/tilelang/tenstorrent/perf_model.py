@@ -55,6 +55,7 @@ from .records import (
     COUNTERS,
     DEVICE,
     KERNELS,
+    MESH,
     MODELLED_COUNTERS,
     PLAN,
     REPORT,
@@ -214,20 +215,26 @@ def pipeline_cycles(plan: Mapping[str, Any], multicast_rate: float | None, perf:
     return fill, max(drained / measured["dram_write_bytes_per_cycle"], chip)
 
 
+def math_cycles(counters: Mapping[str, Any], matmul: float, perf: Mapping[str, Any]) -> float:
+    """Cycles of one core's tile math (unpack and math: matmul, element-wise, SFPU and copy tiles); `matmul` is the
+    tile-matmul rate."""
+    return float(counters.get(COUNTERS.MATMUL_TILES, 0) * matmul
+                 + counters.get(COUNTERS.ELTWISE_TILES, 0) * perf["eltwise_tile_cycles"]
+                 + counters.get(COUNTERS.SFPU_TILES, 0) * perf["sfpu_tile_cycles"]
+                 + counters.get(COUNTERS.COPY_TILES, 0) * perf["copy_tile_cycles"])
+
+
 def core_cycles(counters: Mapping[str, Any], matmul: float, perf: Mapping[str, Any]) -> tuple[float, float, float]:
     """(compute, NoC, semaphore-wait) cycles of one core's counters; `matmul` is the tile-matmul rate."""
     measured = perf["measured"]
-    math = (counters.get(COUNTERS.MATMUL_TILES, 0) * matmul
-            + counters.get(COUNTERS.ELTWISE_TILES, 0) * perf["eltwise_tile_cycles"]
-            + counters.get(COUNTERS.SFPU_TILES, 0) * perf["sfpu_tile_cycles"]
-            + counters.get(COUNTERS.COPY_TILES, 0) * perf["copy_tile_cycles"])
+    math = math_cycles(counters, matmul, perf)
     compute = max(math, counters.get(COUNTERS.PACK_TILES, 0) * perf["pack_tile_cycles"])  # the packer runs alongside
     noc = sum(counters.get(key, 0) / measured[rate] for key, rate in TRANSFERS.items())
     waits = counters.get(COUNTERS.SEMAPHORE_WAITS, 0) * measured["semaphore_wait_cycles"]
     return float(compute), float(noc), float(waits)
 
 
-def _multicast_rate(per_core: Sequence[Mapping[str, Any]], perf: Mapping[str, Any]) -> float | None:
+def multicast_rate(per_core: Sequence[Mapping[str, Any]], perf: Mapping[str, Any]) -> float | None:
     measured = perf["measured"]
     if any(e.get(COUNTERS.NOC_MULTICAST_BYTES, 0) for e in per_core):
         return float(measured["multicast_bytes_per_cycle"])
@@ -265,11 +272,11 @@ def estimate(plan: Mapping[str, Any], report: Mapping[str, Any], perf: Mapping[s
     measured = perf["measured"]
     fidelity = fidelity or _fidelity(plan)
     fmt = operand_format(plan)
-    per_core: Sequence[Mapping[str, Any]] = report.get(REPORT.CORES, ())
+    per_core: Sequence[Mapping[str, Any]] = _per_device(plan, report.get(REPORT.CORES, ()))
     totals = {key: sum(int(e.get(key, 0)) for e in per_core) for key in SUMMED}
     matmul = matmul_cycles(fmt, fidelity, perf) if totals[COUNTERS.MATMUL_TILES] else 0.0
     writers = sum(1 for e in per_core if e.get(COUNTERS.DRAM_BYTES_WRITTEN, 0))
-    multicast = _multicast_rate(per_core, perf)
+    multicast = multicast_rate(per_core, perf)
     fill, drain = pipeline_cycles(plan, multicast, perf, max(writers, 1))
     write_back = drain - pipeline_cycles(plan, multicast, perf)[1]  # beyond one core's own write rate
     cores = []
@@ -296,6 +303,29 @@ def estimate(plan: Mapping[str, Any], report: Mapping[str, Any], perf: Mapping[s
         modelled_seconds=max(core_seconds, dram_seconds) + launch, flops=flops,
         compulsory_dram_bytes=compulsory_bytes(plan), roofline_compute_seconds=roof_compute,
         roofline_dram_seconds=roof_dram, roofline_seconds=max(roof_compute, roof_dram))
+
+
+def _per_device(plan: Mapping[str, Any], per_core: Sequence[Mapping[str, Any]]) -> Sequence[Mapping[str, Any]]:
+    """One device's counters per core. On a mesh (plan `mesh`) every device runs the same program on its equal
+    shards, and the emulator's report sums each core's counters over the devices: each is divided by their number,
+    so the model gives one device's time (the devices run at once, each from its own DRAM; the host's transfers are
+    not modelled). A sum the devices do not share evenly is refused."""
+    mesh = plan.get(PLAN.MESH)
+    if not mesh:
+        return per_core
+    n = int(mesh[MESH.SHAPE][0]) * int(mesh[MESH.SHAPE][1])
+    out = []
+    for entry in per_core:
+        counters = dict(entry)
+        for key, value in entry.items():
+            if isinstance(value, int) and not isinstance(value, bool):
+                if value % n:
+                    raise TileLangError(f"kernel '{plan.get(PLAN.KERNEL)}': counter {key} of core "
+                                        f"{entry.get(CORE_COUNTERS.CORE)} ({value}) is not shared evenly by the "
+                                        f"{n} devices of the mesh; the model assumes equal work per device")
+                counters[key] = value // n
+        out.append(counters)
+    return out
 
 
 def estimate_kernel(kernel: Any, perf: Mapping[str, Any] | None = None, fidelity: str | None = None,

@@ -14,9 +14,11 @@ from ..engine.backend import Backend
 from ..engine.interface import BackendRuntime, Kernel
 from ..engine.param import CompiledArtifact, KernelParam
 from ..errors import TileLangError
+from . import trace
 from .host import host_plan
 from .metalium import MetaliumProgram, metalium_program
 from .perf_model import estimate_kernel
+from .records import REPORT
 from .ttnn_runner import ttnn_program
 
 MODELLED = "modelled: tilelang.tenstorrent.perf_model's time on a Wormhole n150, after one run in the emulator"
@@ -52,9 +54,15 @@ class TenstorrentRuntime(BackendRuntime):
 
     def save(self, artifact: CompiledArtifact, directory: str | Path) -> Path | None:
         """reader/compute/writer.cpp, main.cpp, CMakeLists.txt, tt.plan.json, and run_ttnn.py where ttnn can run
-        the kernel."""
+        the kernel; after a run in the emulator also tt.trace.json, the performance model's timeline of that run
+        (tilelang.tenstorrent.trace)."""
         program = artifact.rt_mod
-        return program.save(directory) if isinstance(program, MetaliumProgram) else None
+        if not isinstance(program, MetaliumProgram):
+            return None
+        out = program.save(directory)
+        if program.last_report.get(REPORT.CORES):
+            trace.write(out, program.plan, program.last_report)
+        return out
 
     def report(self, artifact: CompiledArtifact) -> dict[str, Any]:
         return dict(getattr(artifact.rt_mod, "last_report", {}) or {})

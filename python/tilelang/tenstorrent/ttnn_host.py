@@ -69,6 +69,8 @@ def _py_arg(value: Any) -> str:
 def unsupported(plan: Plan) -> str | None:
     """Why no ttnn host program can be written for this plan, or None."""
     profile = intrinsics.PROFILES[plan[PLAN.DEVICE][DEVICE.PROFILE]]
+    if PLAN.MESH in plan:
+        return "a kernel on a mesh of chips: run_ttnn.py does not open ttnn's mesh device yet (main.cpp runs it)"
     if not profile.ttnn_generic_op:
         return (f"API profile {profile.name} has no ttnn host program (its ttnn {profile.ttnn_wheel} wheel has no "
                 "ttnn.generic_op with ProgramDescriptor; ttnn_generic_op in specs/backends/tenstorrent.yaml)")

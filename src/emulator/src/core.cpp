@@ -7,6 +7,7 @@
 #include <cstring>
 #include <sstream>
 
+#include "chips.hpp"
 #include "emu.hpp"
 
 namespace tt_emu {
@@ -101,7 +102,7 @@ void record_failure(Core& core, KernelThread& culprit, const std::string& messag
     if (core.failed) return;
     core.failed = true;
     culprit.status = ThreadStatus::Failed;
-    std::string text = "tt_emu: error: core " + core_name(core.coord) + " " + culprit.name() + ": " +
+    std::string text = "tt_emu: error: " + chip_prefix() + "core " + core_name(core.coord) + " " + culprit.name() + ": " +
                        culprit.call.str() + ": " + message + "\n" + dump_core(core) + extra_dump;
     run_failed(text);
 }
@@ -173,7 +174,7 @@ void program_deadlock(Core& own) {
         bool any = false;
         for (auto& t : core.threads) {
             if (t->status != ThreadStatus::Blocked) continue;
-            blocked.push_back("core " + core_name(core.coord) + " " + thread_state(*t));
+            blocked.push_back(chip_prefix() + "core " + core_name(core.coord) + " " + thread_state(*t));
             any = true;
         }
         if (any && dumped++ < kMaxDumps) dumps += dump_core(core);

@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "chips.hpp"
 #include "emu.hpp"
 
 namespace tt_emu {
@@ -17,24 +18,45 @@ struct DramRegistry {
     std::map<uint32_t, std::weak_ptr<DramBuffer>> l1_by_address;  // L1 buffers (bank addresses, every core)
     uint32_t next = kDramBase;
 };
-DramRegistry& registry() {
-    static DramRegistry* r = new DramRegistry;  // never destroyed: buffers may outlive static destruction
-    return *r;
+// One registry per chip of a mesh (each emulated device has its own DRAM and L1 buffers); the host's calls and a
+// program's kernels use the current chip's (set_current_chip).
+DramRegistry& registry_of(uint32_t chip) {
+    static DramRegistry* r = new DramRegistry[kMaxChips];  // never destroyed: buffers may outlive static destruction
+    return r[chip];
 }
+std::atomic<uint32_t>& chip_index() {
+    static std::atomic<uint32_t> chip{0};
+    return chip;
+}
+DramRegistry& registry() { return registry_of(chip_index()); }
 
 [[noreturn]] void host_fail(const char* call, const std::string& message) {
     tt::tt_metal::detail::host_error(call, message);
 }
 }  // namespace
 
+uint32_t current_chip() { return chip_index(); }
+
+void set_current_chip(uint32_t chip) {
+    if (chip >= kMaxChips) tt::tt_metal::detail::host_error("MeshDevice", "the emulator runs at most " + std::to_string(kMaxChips) + " chips");
+    chip_index() = chip;
+}
+
 std::mutex& dram_mutex() {
     static std::mutex* mu = new std::mutex;
     return *mu;
 }
 
+// The chips of a mesh hold their buffers at one address (lock-step allocation): the entry of this buffer is the one
+// at its address whose buffer is gone.
 DramBuffer::~DramBuffer() {
-    std::lock_guard<std::mutex> lk(registry().mu);
-    (l1 ? registry().l1_by_address : registry().by_address).erase(address);
+    for (uint32_t chip = 0; chip < kMaxChips; ++chip) {
+        DramRegistry& r = registry_of(chip);
+        std::lock_guard<std::mutex> lk(r.mu);
+        auto& by_address = l1 ? r.l1_by_address : r.by_address;
+        auto it = by_address.find(address);
+        if (it != by_address.end() && it->second.expired()) by_address.erase(it);
+    }
 }
 
 std::string DramBuffer::describe() const {

@@ -184,7 +184,8 @@ KernelHandle create_kernel(Program& program, const std::string& file_name, const
             }
         }
     }
-    k.binary = tt_emu::compile_kernel_async(k);  // compiles in the background; joined at enqueue
+    // Compiles in the background (joined at enqueue); a legacy data-movement kernel at enqueue (launch.cpp).
+    if (!k.generated_headers.empty() || k.kind == KernelKind::Compute) k.binary = compile_kernel_async(k);
     p.kernels.push_back(std::move(k));
     return static_cast<KernelHandle>(p.kernels.size() - 1);
 }
@@ -346,54 +347,4 @@ TensorAccessorArgs::TensorAccessorArgs(const Buffer& buffer)
 TensorAccessorArgs::TensorAccessorArgs(const distributed::MeshBuffer& buffer)
     : TensorAccessorArgs(*buffer.get_reference_buffer()) {}
 
-namespace distributed {
-
-std::shared_ptr<MeshDevice> MeshDevice::create_unit_mesh(chip_id_t device_id, std::size_t, std::size_t) {
-    if (device_id != 0) {
-        host_fail("MeshDevice::create_unit_mesh", "the emulator has one device (id 0), not " + std::to_string(device_id));
-    }
-    return std::make_shared<MeshDevice>(device_id);
-}
-
-MeshCommandQueue& MeshDevice::mesh_command_queue(std::size_t cq_id) {
-    if (cq_id != 0) host_fail("mesh_command_queue", "the emulated device has one command queue");
-    return cq_;
-}
-
-CoreCoord MeshDevice::worker_core_from_logical_core(const CoreCoord& logical_core) const {
-    return device_.worker_core_from_logical_core(logical_core);
-}
-
-bool MeshDevice::close() {
-    closed_ = true;
-    return true;
-}
-
-std::shared_ptr<MeshBuffer> MeshBuffer::create(const ReplicatedBufferConfig& config, const DeviceLocalBufferConfig& local,
-                                               MeshDevice* device) {
-    if (local.buffer_type != BufferType::DRAM && local.buffer_type != BufferType::L1) {
-        host_fail("MeshBuffer::create", "only DRAM and L1 buffers are emulated");
-    }
-    if (device == nullptr || device->is_closed()) host_fail("MeshBuffer::create", "no open mesh device");
-    auto dram = local.buffer_type == BufferType::L1
-                    ? tt_emu::allocate_l1_buffer(config.size, local.page_size, "MeshBuffer::create")
-                    : tt_emu::allocate_dram_buffer(config.size, local.page_size, "MeshBuffer::create");
-    return std::make_shared<MeshBuffer>(std::make_shared<Buffer>(std::move(dram), device->get_device(0)), device);
-}
-
-void MeshWorkload::add_program(const MeshCoordinateRange&, Program&& program) { programs_.push_back(std::move(program)); }
-
-void AddProgramToMeshWorkload(MeshWorkload& workload, Program&& program, const MeshCoordinateRange& range) {
-    workload.add_program(range, std::move(program));
-}
-
-void EnqueueMeshWorkload(MeshCommandQueue& cq, MeshWorkload& workload, bool) {
-    if (cq.device()->is_closed()) host_fail("EnqueueMeshWorkload", "the mesh device is closed");
-    if (workload.get_programs().empty()) host_fail("EnqueueMeshWorkload", "the workload has no programs");
-    for (Program& program : workload.get_programs()) detail::run_program(program, "EnqueueMeshWorkload");
-}
-
-void Finish(MeshCommandQueue&) {}
-
-}  // namespace distributed
 }  // namespace tt::tt_metal

@@ -279,7 +279,8 @@ std::shared_ptr<KernelBinary> compile(const std::string& path, const std::vector
     const std::string cxx = env_or("CXX", "g++");
     std::string args;
     for (size_t i = 0; i < compile_args.size(); ++i) args += (i ? "," : "") + std::to_string(compile_args[i]);
-    // A kernel made from a ProgramSpec is C++20: ttnn 0.81.1's kernel_lib takes DataFormat template arguments, which
+    // A kernel with generated headers (from a ProgramSpec, or a data-movement kernel with its CB descriptors) is
+    // C++20: ttnn 0.81.1's kernel_lib and pad_tile.hpp take DataFormat template arguments, which
     // tt-metal's compiler accepts in C++17 with its -ftt-nttp (the emulator's DataFormat is a literal class).
     // tt-metal's warning flags for kernels (jit_build/build.cpp): -Werror, but an unused variable or function, an
     // unused-but-set variable, a deprecated call, parentheses and multi-statement macros are no error.
@@ -289,7 +290,9 @@ std::shared_ptr<KernelBinary> compile(const std::string& path, const std::vector
                         " -Wno-error=unused-but-set-variable -Wno-unused-variable -Wno-unused-function"
                         // An L1 address (uint32_t) cast to a pointer, `(uint32_t*)l1_addr` (add_2_integers_in_riscv):
                         // on the 32-bit RISC-V cores both have one size; the emulator's L1 windows lie below 2 GiB.
-                        " -Wno-int-to-pointer-cast";
+                        " -Wno-int-to-pointer-cast"
+                        // C++20 (above) deprecates compound assignment to volatile, which C++17 kernels do.
+                        " -Wno-volatile";
     for (const fs::path& root : roots) flags += " -I" + shell_quote((root / profile).string());
     for (const fs::path& root : roots) flags += " -I" + shell_quote(root.string());
     flags += source_tree_flags();

@@ -1,5 +1,6 @@
 // Kernel API: what a kernel reads about its core (its logical coordinates) and its CBs (data format, page size, the CB
 // interface of tt-metal's internal/circular_buffer_interface.h that ttnn's kernels read the page size from).
+#include <cstring>
 #include <map>
 #include <mutex>
 
@@ -68,9 +69,12 @@ namespace detail {
 // (the limit is the ring's end, its start plus its size, as tt-metal's CB set-up writes it; the pointers are where
 // the next read and write begin), in the calling kernel's snapshot of the CB (one per kernel thread and CB; a map's
 // values stay where they are).
-const LocalCBInterface& cb_interface(uint32_t cb_id) {
+LocalCBInterface& cb_interface(uint32_t cb_id) {
     static std::mutex mutex;
-    static std::map<std::pair<const KernelThread*, uint32_t>, LocalCBInterface> snapshots;
+    struct Snapshot {
+        LocalCBInterface given, taken;  // what the kernel holds (and may write), and what the emulator gave it
+    };
+    static std::map<std::pair<const KernelThread*, uint32_t>, Snapshot> snapshots;
     Session s = enter("get_local_cb_interface", {cb_id});
     const Cb& cb = cb_of(s, cb_id);
     const uint32_t size = cb.capacity * cb.page_bytes;
@@ -81,9 +85,19 @@ const LocalCBInterface& cb_interface(uint32_t cb_id) {
                                cb.capacity, l1_address(s.core, cb.page_addr(cb.rd_page())) >> shift,
                                l1_address(s.core, cb.page_addr(cb.wr_page())) >> shift};
     std::lock_guard<std::mutex> guard(mutex);
-    LocalCBInterface& slot = snapshots[{&s.t, cb_id}];
-    slot = now;
-    return slot;
+    Snapshot& slot = snapshots[{&s.t, cb_id}];
+    if (std::memcmp(&slot.given, &slot.taken, sizeof(LocalCBInterface)) != 0) {
+        fail(s, "the kernel wrote CB c_" + std::to_string(cb_id) + "'s interface (get_local_cb_interface): the "
+                "emulator's interface is a snapshot, a write moves no pointer of the CB (not emulated)");
+    }
+    slot.given = slot.taken = now;
+    return slot.given;
+}
+
+uint32_t runtime_arg_addr(int idx) {
+    Session s = enter("get_arg_addr", {idx});
+    fail(s, "get_arg_addr is not emulated: the emulator's runtime arguments do not live in L1 (read them with "
+            "get_arg_val)");
 }
 
 // ASSERT in a kernel: tt-metal checks it under its watcher; the emulator always does.

@@ -212,7 +212,7 @@ void pack(uint32_t ifrom_dst, uint32_t icb, bool out_of_order, uint32_t output_t
     float edge[kTileElems] = {};  // reduce_init's edge mask: only column 0 (row 0 for REDUCE_COL) leaves the packer
     for (uint32_t i = 0, at = 0; c.reduce.mask && i < 32; ++i) at = c.reduce.col ? i : i * 32, edge[at] = packed[at];
     if (c.reduce.mask) packed = edge;
-    pack_tile_data(packed, cb.format, &s.core.l1[cb.page_addr(cb.wr_page() + pos)]);
+    pack_into(s, cb, cb.wr_page() + pos, packed);
     l1_written(s.core, cb.page_addr(cb.wr_page() + pos), cb.page_bytes);
     if (!out_of_order) cb.packed += 1;
     s.core.counters[kPackTiles] += 1;

@@ -55,8 +55,10 @@ namespace {
 
 std::string pages_of(int64_t n) { return std::to_string(n) + (n == 1 ? " page" : " pages"); }
 
-int64_t positive_pages(Session& s, int64_t n) {
-    if (n <= 0) fail(s, "the page count must be positive, got " + std::to_string(n));
+// A count of 0 is no error: on hardware cb_wait_front / cb_reserve_back of 0 pages return at once and cb_pop_front /
+// cb_push_back of 0 move nothing (ttnn's matmul writers wait for and pop 0 padding pages); the callers return.
+int64_t page_count(Session& s, int64_t n) {
+    if (n < 0) fail(s, "the page count must not be negative, got " + std::to_string(n));
     return n;
 }
 
@@ -271,7 +273,8 @@ void noc_async_writes_flushed() {
 void cb_reserve_back(int32_t cb_id, int32_t num_pages) {
     Session s = enter("cb_reserve_back", {cb_id, num_pages});
     Cb& cb = cb_of(s, cb_id);
-    const int64_t n = positive_pages(s, num_pages);
+    const int64_t n = page_count(s, num_pages);
+    if (n == 0) return;
     claim(s, cb, true);
     if (n > cb.capacity) {
         fail(s, "reserving " + pages_of(n) + " exceeds the capacity of CB " + std::to_string(cb_id) + " (" +
@@ -292,7 +295,8 @@ void cb_reserve_back(int32_t cb_id, int32_t num_pages) {
 void cb_push_back(int32_t cb_id, int32_t num_pages) {
     Session s = enter("cb_push_back", {cb_id, num_pages});
     Cb& cb = cb_of(s, cb_id);
-    const int64_t n = positive_pages(s, num_pages);
+    const int64_t n = page_count(s, num_pages);
+    if (n == 0) return;
     claim(s, cb, true);
     if (n > cb.reserved) {
         fail(s, "pushing " + pages_of(n) + " but only " + std::to_string(cb.reserved) + " reserved on CB " +
@@ -321,7 +325,8 @@ void cb_push_back(int32_t cb_id, int32_t num_pages) {
 void cb_wait_front(int32_t cb_id, int32_t num_pages) {
     Session s = enter("cb_wait_front", {cb_id, num_pages});
     Cb& cb = cb_of(s, cb_id);
-    const int64_t n = positive_pages(s, num_pages);
+    const int64_t n = page_count(s, num_pages);
+    if (n == 0) return;
     claim(s, cb, false);
     if (n > cb.capacity) {
         fail(s, "waiting for " + pages_of(n) + " exceeds the capacity of CB " + std::to_string(cb_id) + " (" +
@@ -336,7 +341,8 @@ void cb_wait_front(int32_t cb_id, int32_t num_pages) {
 void cb_pop_front(int32_t cb_id, int32_t num_pages) {
     Session s = enter("cb_pop_front", {cb_id, num_pages});
     Cb& cb = cb_of(s, cb_id);
-    const int64_t n = positive_pages(s, num_pages);
+    const int64_t n = page_count(s, num_pages);
+    if (n == 0) return;
     claim(s, cb, false);
     need_known_pages(s, cb, static_cast<uint32_t>(n));
     const uint32_t start = cb.page_addr(cb.rd_page());

@@ -338,6 +338,11 @@ void noc_semaphore_inc(uint64_t addr, uint32_t incr) {
     s.core.counters[kSemaphoreIncs] += 1;
 }
 
+void noc_async_atomic_barrier() {
+    Session s = enter("noc_async_atomic_barrier", {});
+    s.t.tick();
+}
+
 void noc_async_write_multicast(uint32_t src_local_l1_addr, uint64_t dst_noc_addr_multicast, uint32_t size,
                                uint32_t num_dests, bool linked) {
     const int64_t dest = as_arg(dst_noc_addr_multicast);  // the call reads as written: `linked` only when true

@@ -7,7 +7,9 @@
 #include <csignal>
 #include <cstdio>
 
+#include "cb_fresh.hpp"  // l1_acc_reset
 #include "emu.hpp"
+#include "metal2.hpp"
 #include "sanitize.hpp"
 
 namespace tt_emu {
@@ -168,6 +170,7 @@ std::unique_ptr<Core> make_core(Run& run, const CoreCoord& coord, const std::vec
             core->compute->fp32_acc = k->fp32_dest_acc;
             core->compute->fidelity = k->math_fidelity;
             core->compute->capacity = (k->dst_full_sync ? 16u : 8u) / (k->fp32_dest_acc ? 2u : 1u);
+            l1_acc_reset(*core);
         }
         core->threads.push_back(std::move(t));
     }
@@ -192,7 +195,18 @@ void run_program(ProgramState& program) {
         action.sa_flags = SA_SIGINFO;
         for (int sig : {SIGSEGV, SIGBUS, SIGFPE}) sigaction(sig, &action, nullptr);
     });
-    // Kernel binaries (compiled in the background since CreateKernel).
+    // A data-movement kernel made with CreateKernel compiles now, when its program's CBs are known: tt-metal's JIT
+    // gives every kernel the CB descriptors (chlkc_descriptors.h; the formats on the kernel's first core).
+    for (KernelSpec& k : program.kernels) {
+        if (k.binary.valid()) continue;
+        std::vector<DataFormat> formats(kNumCbs, DataFormat::Invalid);
+        if (auto cbs = program.cbs.find(k.cores.front()); cbs != program.cbs.end()) {
+            for (const CbSpec& cb : cbs->second) formats[cb.index] = cb.format;
+        }
+        k.generated_headers = {metal2::dm_descriptors(formats)};
+        k.binary = compile_kernel_async(k);
+    }
+    // Kernel binaries (compiled in the background since CreateKernel, or just now).
     for (const KernelSpec& k : program.kernels) {
         std::shared_ptr<KernelBinary> bin = k.binary.get();
         report_add_kernel(k.name, *bin);

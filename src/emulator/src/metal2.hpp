@@ -40,4 +40,9 @@ std::string check_names(const Layout& layout);
 
 std::vector<GeneratedHeader> headers(const Layout& layout);
 
+// chlkc_descriptors.h of a data-movement kernel made with CreateKernel, from the CB formats of its program (by
+// index): tt-metal's JIT gives every kernel the CB descriptors, which 0.81.1's dataflow_api.h reads in its constexpr
+// get_tile_size and get_dataformat (ttnn's matmul readers size their tiles so, at compile time).
+GeneratedHeader dm_descriptors(const std::vector<tt::DataFormat>& formats);
+
 }  // namespace tt_emu::metal2

@@ -146,4 +146,10 @@ std::vector<GeneratedHeader> headers(const Layout& l) {
             {"kernel_args_generated.h", args(l), false}};
 }
 
+GeneratedHeader dm_descriptors(const std::vector<tt::DataFormat>& formats) {
+    Layout l;
+    l.formats = formats;
+    return {"chlkc_descriptors.h", descriptors(l), true};
+}
+
 }  // namespace tt_emu::metal2

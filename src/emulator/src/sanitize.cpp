@@ -3,6 +3,7 @@
 #include <cstring>
 #include <string>
 
+#include "cb_fresh.hpp"  // hold_for_l1_acc
 #include "sanitize.hpp"
 #include "tt_emu/device_facts.hpp"
 
@@ -67,6 +68,7 @@ std::string semaphore_write_race(Core& core, uint32_t id, const KernelThread& wr
 
 void pages_reserved(Core& core, Cb& cb, uint32_t first, uint32_t count) {
     if (cb.written.size() != cb.capacity) cb.written.assign(cb.capacity, 0);
+    hold_for_l1_acc(core, cb, first, count);
     for (uint32_t p = first; p < first + count; ++p) {
         cb.written[p] = 0;
         std::memset(&core.l1[cb.page_addr(p)], kPoison, cb.page_bytes);

@@ -6,7 +6,8 @@
 // Usage: host <kernel_dir> <data_dir> <MODE>: reads a.bin (2 x 1024 bf16 in tile order), writes c.bin; MODE_<MODE>
 // is defined for every kernel: TAIL (the valid use), READ_TAIL (the compute kernel reads the unwritten page),
 // WRITE_TAIL (the writer writes it to DRAM), POP_AHEAD (the reader pushes the block's pages one by one, so the
-// compute kernel's pop of both covers a page it neither waited for nor got with the page it waited for).
+// compute kernel's pop of both covers a page it neither waited for nor got with the page it waited for); ZERO and
+// WRITE_IFACE: see writer.cpp.
 #include <cstdio>
 #include <fstream>
 #include <string>

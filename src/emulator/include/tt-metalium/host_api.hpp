@@ -131,6 +131,10 @@ namespace detail {
 // DataMovementConfig's default `noc`: CreateKernel picks the processor's default NoC (RISCV_0 -> NOC_0,
 // RISCV_1 -> NOC_1), so a reader configured as {.processor = RISCV_1} uses NOC_1 as tt-metal's readers do.
 inline constexpr NOC kNocUnset = static_cast<NOC>(0xff);
+// The NoCs ttnn's program factories give their DRAM readers and writers (tt-metal's data_types.hpp: on Wormhole
+// reads on NOC_0, writes on NOC_1).
+inline NOC preferred_noc_for_dram_read(tt::ARCH) { return NOC::NOC_0; }
+inline NOC preferred_noc_for_dram_write(tt::ARCH) { return NOC::NOC_1; }
 }  // namespace detail
 enum class KernelBuildOptLevel : uint8_t { O1, O2, O3, O0, Os, Ofast, Oz };
 enum class UnpackToDestMode : uint8_t { Default, UnpackToDestFp32 };

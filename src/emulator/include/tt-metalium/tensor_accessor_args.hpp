@@ -17,6 +17,10 @@ class MeshBuffer;
 
 class TensorAccessorArgs {
 public:
+    // No tensor (tt-metal's placeholder, as ttnn's factories append for an unused accessor such as matmul's
+    // sparsity): the args config None (not DRAM, not sharded) and page size 0. A kernel may build an accessor from
+    // it; a transfer through one is refused (it names no DRAM buffer).
+    TensorAccessorArgs() = default;
     explicit TensorAccessorArgs(const Buffer& buffer);
     explicit TensorAccessorArgs(const distributed::MeshBuffer& buffer);
     explicit TensorAccessorArgs(const std::shared_ptr<Buffer>& buffer) : TensorAccessorArgs(*buffer) {}

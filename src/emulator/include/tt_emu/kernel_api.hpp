@@ -78,6 +78,7 @@ using KernelCtArgs = CtArgs<KERNEL_COMPILE_TIME_ARGS>;
 // Not constexpr on purpose: reaching it in a constant expression is a compile error naming it.
 [[noreturn]] void compile_time_arg_index_out_of_range(uint32_t idx, uint32_t count);
 uint32_t runtime_arg(int idx, bool common);
+[[noreturn]] uint32_t runtime_arg_addr(int idx);  // get_arg_addr: refused at the call
 enum class NocCall : uint8_t { ReadPage, WritePage, ReadTile, WriteTile };
 // cta_offset: the TensorAccessorArgs offset of the accessor used (-1: another address generator).
 void noc_page(NocCall call, uint32_t id, uint32_t bank_base_address, uint32_t page_size, uint32_t l1_addr,
@@ -168,7 +169,10 @@ struct TensorAccessorArgs {
     static constexpr uint32_t ArgsConfig = kd::KernelCtArgs::values[CTA_OFFSET];
     static constexpr uint32_t AlignedPageSize = kd::KernelCtArgs::values[CTA_OFFSET + 1];
     static_assert((ArgsConfig & 1u) == 0, "TensorAccessorArgs: sharded tensors are not emulated");
-    static_assert((ArgsConfig & 2u) != 0, "TensorAccessorArgs: only DRAM tensors are emulated");
+    // The host's TensorAccessorArgs() (no tensor: config 0, page size 0) is a placeholder kernels may build an
+    // unused accessor from; any other non-DRAM tensor is refused.
+    static_assert((ArgsConfig & 2u) != 0 || (ArgsConfig == 0 && AlignedPageSize == 0),
+                  "TensorAccessorArgs: only DRAM tensors are emulated");
     static constexpr uint32_t next_compile_time_args_offset() { return CTA_OFFSET + 2; }
     static constexpr uint32_t get_aligned_page_size() { return AlignedPageSize; }
 };
@@ -264,6 +268,7 @@ void noc_semaphore_inc(uint64_t addr, uint32_t incr);
 void noc_async_write_multicast(uint32_t src_local_l1_addr, uint64_t dst_noc_addr_multicast, uint32_t size,
                                uint32_t num_dests, bool linked = false);
 void noc_semaphore_set_multicast(uint32_t src_local_l1_addr, uint64_t dst_noc_addr_multicast, uint32_t num_dests);
+void noc_async_atomic_barrier();  // increments apply when issued: nothing to wait for
 
 // ---------------------------------------------------------------- compute: start-up and inits
 
@@ -322,6 +327,7 @@ void pack_untilize_block(uint32_t icb, uint32_t block_rt_dim, uint32_t ocb, uint
 void reconfig_data_format(uint32_t srca_cb, uint32_t srcb_cb);
 void reconfig_data_format_srca(uint32_t srca_cb);
 void pack_reconfig_data_format(uint32_t ocb);
+void pack_reconfig_l1_acc(uint32_t l1_acc_en);  // 1: pack_tile adds to what L1 holds (kapi_l1_acc.cpp)
 
 // ---------------------------------------------------------------- compute: DST and tile operations
 

@@ -39,4 +39,20 @@ struct MyNocCoord {
 constexpr uint8_t noc_index = NOC_INDEX;
 inline constexpr ::tt_emu::ktypes::MyNocCoord my_x{false};
 inline constexpr ::tt_emu::ktypes::MyNocCoord my_y{true};
+
+// The forms of ttnn 0.81.1's api/dataflow/dataflow_api.h that name the NoC (`get_noc_addr(x, y, addr, noc =
+// noc_index)`, `noc_semaphore_inc(addr, incr, noc_id = noc_index, vc = NOC_UNICAST_WRITE_VC)`; ttnn's OpSignaler
+// calls them with its Noc's id): the spec'ed calls, as the emulator's two NoCs share one coordinate system and an
+// increment applies when issued. get_arg_addr (the L1 address of a runtime argument) is refused at the call: the
+// emulator's runtime arguments do not live in L1.
+inline uint64_t get_noc_addr(uint32_t noc_x, uint32_t noc_y, uint32_t addr, uint8_t noc) {
+    (void)noc;
+    return ::tt_emu::kapi::get_noc_addr(noc_x, noc_y, addr);
+}
+inline void noc_semaphore_inc(uint64_t addr, uint32_t incr, uint8_t noc_id, uint8_t vc = 0) {
+    (void)noc_id;
+    (void)vc;
+    ::tt_emu::kapi::noc_semaphore_inc(addr, incr);
+}
+inline uint32_t get_arg_addr(int arg_idx) { return ::tt_emu::kapi::detail::runtime_arg_addr(arg_idx); }
 #endif

@@ -1,9 +1,9 @@
 // Emulator version of tt-llk's common/inc/ckernel.h (ttnn 0.81.1, wormhole_b0), as far as ttnn's kernels name it:
 // `ckernel::load_blocking` (a load that returns once the value has arrived; pad_tile.hpp reads back the last word of
 // a tile it padded through an L1 pointer so that the stores are ordered before what follows: the emulator's stores
-// are ordered already, so it is the load), the `ckernel::ThreadId` of ckernel_defs.h, and `mailbox_read` (the BRISC
-// to TRISC mailbox a sparse matmul's compute kernel reads its batch validity from): declared, refused where a kernel
-// calls it, as the emulator has no mailbox.
+// are ordered already, so it is the load), the `ckernel::ThreadId` of ckernel_defs.h, and `mailbox_read` and
+// `mailbox_write` (the BRISC to TRISC mailbox a sparse matmul's compute kernel reads its batch validity from, its
+// readers write): declared, refused where a kernel calls them, as the emulator has no mailbox.
 #pragma once
 
 #include <cstdint>
@@ -32,6 +32,12 @@ inline std::uint32_t mailbox_read(Thread) {
     static_assert(detail::no_mailbox<Thread>,
                   "mailbox_read (ckernel.h) is not emulated: the emulator has no BRISC-to-TRISC mailbox");
     return 0;
+}
+
+template <typename Thread>
+inline void mailbox_write(Thread, std::uint32_t) {
+    static_assert(detail::no_mailbox<Thread>,
+                  "mailbox_write (ckernel.h) is not emulated: the emulator has no BRISC-to-TRISC mailbox");
 }
 
 }  // namespace ckernel

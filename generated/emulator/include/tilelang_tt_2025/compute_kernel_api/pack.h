@@ -14,6 +14,14 @@ inline decltype(auto) pack_reconfig_data_format(uint32_t ocb) {
 }
 #endif
 
+// Packer L1 accumulation: with `l1_acc_en` 1 the following pack_tile calls add their DST tile to what the destination page holds in L1 (tt-metal's matmul packs each K block's partial sums onto the previous block's with it, PACKER_L1_ACC), with 0 they overwrite it.
+#ifndef TT_EMU_DECLARED_pack_reconfig_l1_acc_1
+#define TT_EMU_DECLARED_pack_reconfig_l1_acc_1
+inline decltype(auto) pack_reconfig_l1_acc(uint32_t l1_acc_en) {
+    return ::tt_emu::kapi::pack_reconfig_l1_acc(l1_acc_en);
+}
+#endif
+
 // Pack DST tile `ifrom_dst` into the next reserved page of CB `icb`.
 #ifndef TT_EMU_DECLARED_pack_tile_2
 #define TT_EMU_DECLARED_pack_tile_2

@@ -1,9 +1,10 @@
 // Emulator version of tt-metal's <internal/circular_buffer_interface.h> (ttnn 0.81.1, tt-1xx): the fields of a
 // CB's local interface that kernels read (`get_local_cb_interface(cb).fifo_page_size`, `auto& cb =
 // get_local_cb_interface(id)` in ttnn's kernel_lib). The emulator's CBs live in libtt_emu: the reference is to a
-// snapshot of the CB, per kernel and CB, taken at each call (the real one is the core's live CB table); it is const,
-// so what only writes to it would do does not compile. In a compute kernel the sizes and addresses are in 16-byte
-// units, as on Wormhole (below).
+// snapshot of the CB, per kernel and CB, taken at each call (the real one is the core's live CB table). A kernel may
+// write it (ttnn's matmul aligns an aliased CB's read pointer so, on a path the emulator does not take), but a write
+// moves no CB: the kernel's next call for that CB reports it. In a compute kernel the sizes and
+// addresses are in 16-byte units, as on Wormhole (below).
 #pragma once
 
 #include "tt_emu/kernel_api.hpp"
@@ -28,9 +29,9 @@ constexpr uint32_t cb_addr_shift = kCbComputeAddrShift;
 
 namespace tt_emu::kapi::detail {
 // The CB's size, limit, page size, page count and current read and write pointers (kapi_cb_info.cpp).
-const LocalCBInterface& cb_interface(uint32_t cb_id);
+LocalCBInterface& cb_interface(uint32_t cb_id);
 }  // namespace tt_emu::kapi::detail
 
-inline const LocalCBInterface& get_local_cb_interface(uint32_t cb_id) {
+inline LocalCBInterface& get_local_cb_interface(uint32_t cb_id) {
     return ::tt_emu::kapi::detail::cb_interface(cb_id);
 }

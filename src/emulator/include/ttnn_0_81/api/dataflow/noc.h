@@ -115,6 +115,28 @@ public:
         ::tt_emu::kapi::noc_async_writes_flushed();
     }
 
+    // Multicasts `size_bytes` of the L1 that `src` stands for to the rectangle `dst_args` names (a MulticastEndpoint:
+    // `{.noc_x_start, .noc_y_start, .noc_x_end, .noc_y_end, .addr}`), `num_dsts` cores, the sender excluded: the
+    // dataflow API's noc_async_write_multicast, checked as it is (the rectangle's corner order for this kernel's NoC,
+    // the destination count, each destination's reserved CB pages, landing at the write barrier). The loopback form
+    // (NocOptions::MCAST_INCL_SRC) is not emulated.
+    template <NocOptions opts = NocOptions::DEFAULT, uint32_t max_page_size = 0, bool enable_noc_tracing = true,
+              typename Src, typename Dst>
+    void async_write_multicast(const Src& src, const Dst& dst, uint32_t size_bytes, uint32_t num_dsts,
+                               const typename noc_traits_t<Src>::src_args_type& src_args,
+                               const typename noc_traits_t<Dst>::dst_args_mcast_type& dst_args,
+                               bool linked = false) const {
+        static_assert(opts == NocOptions::DEFAULT, "Noc::async_write_multicast: NocOptions (the loopback form "
+                                                   "MCAST_INCL_SRC, transaction ids, posted writes) are not emulated");
+        ::tt_emu::kapi::noc_async_write_multicast(noc_traits_t<Src>::l1_addr(src, src_args, false),
+                                                  noc_traits_t<Dst>::mcast_addr(dst, dst_args), size_bytes, num_dsts,
+                                                  linked);
+    }
+
+    // The kernel's NoC atomics (semaphore increments) have been acknowledged: the emulator applies an increment
+    // when it is issued, so there is nothing left to wait for.
+    void async_atomic_barrier() const { ::tt_emu::kapi::noc_async_atomic_barrier(); }
+
 private:
     uint8_t noc_id_;
 };

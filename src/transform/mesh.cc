@@ -1,0 +1,220 @@
+// The mesh partition (hook partition_tt_mesh, pass PartitionTTMesh): the T.Kernel grid split over the devices of a
+// mesh of chips. Every device runs the same kernel on its own blocks, so the split grid dims' launch extents become
+// the per-device ones and a tensor whose index depends on a split block index becomes the device-local shard its
+// blocks own; the rest are replicated. What each tensor is (shards per mesh axis) is the attribute tt.mesh.
+#include <set>
+
+#include "cpu_loops.h"
+#include "engine_common.h"
+
+namespace tl {
+namespace {
+
+using cpu::Analyzer;
+
+// One mesh axis and the grid dim it splits.
+struct Split {
+  int axis = 0;           // 0: the mesh's rows, 1: its columns
+  std::string tag;        // blockIdx.x / y / z
+  int64_t parts = 1;      // devices along the axis
+  int64_t local = 0;      // blocks per device
+  Any var;                // the launch variable (set once the launch is found)
+};
+
+// Per dim of one access of a tensor: the first index and the extent.
+using Access = std::vector<std::pair<Any, Any>>;
+
+bool uses_var(const Any& expr, const Any& v) {
+  bool found = false;
+  walk(expr, {ir::visit<ir::Var>([&](const ir::Var& x) { found = found || x.same_as(v); })});
+  return found;
+}
+
+Any substitute(const Any& node, const Any& from, const Any& to) {
+  return map(node, {ir::rewrite<ir::Var>([&](const ir::Var& v) -> Any { return v.same_as(from) ? to : v.any(); })});
+}
+
+Any op_sub(const Any& a, const Any& b) { return call("prim._OpSub", a, b, Any(nullptr)); }
+Any op_eq(const Any& a, const Any& b) { return call("prim._OpEQ", a, b, Any(nullptr)); }
+Any op_ge(const Any& a, const Any& b) { return call("prim._OpGE", a, b, Any(nullptr)); }
+
+// The accesses of each buffer, by its variable.
+struct Uses {
+  std::vector<std::pair<Any, std::vector<Access>>> by_buffer;
+  std::vector<Access>& operator[](const Any& buffer) {
+    for (auto& [v, list] : by_buffer) {
+      if (v.same_as(buffer)) return list;
+    }
+    return by_buffer.emplace_back(buffer, std::vector<Access>{}).second;
+  }
+};
+
+// Every access of every tensor parameter: loads and stores (one element per dim) and tile-op regions.
+Uses accesses(const Any& body) {
+  Uses out;
+  auto one = [](const Any& e) { return int_imm(1, cpu::dtype_of(e).c_str()); };
+  walk(body, {
+                 ir::visit<ir::TensorLoad>([&](const ir::TensorLoad& l) {
+                   Access a;
+                   for (const Any& i : l.indices()) a.emplace_back(i, one(i));
+                   out[l.source().any()].push_back(a);
+                 }),
+                 ir::visit<ir::BufferStore>([&](const ir::BufferStore& s) {
+                   Access a;
+                   for (const Any& i : s.indices()) a.emplace_back(i, one(i));
+                   out[s.buffer().any()].push_back(a);
+                 }),
+                 ir::visit<ir::TensorRegion>([&](const ir::TensorRegion& r) {
+                   Access a;
+                   for (const Any& range : r.region()) a.emplace_back(ir::Range(range).min(), ir::Range(range).extent());
+                   out[r.source().any()].push_back(a);
+                 }),
+             });
+  return out;
+}
+
+// The dim of `tensor` that split `s` shards (-1: none, the tensor is replicated along the axis), checked: every
+// access indexes it by the block index, device d's blocks reach the d-th shard of it and nothing outside.
+int shard_dim(const BufferInfo& tensor, const std::vector<Access>& uses, const Split& s, const Analyzer& analyzer) {
+  std::set<size_t> dims;
+  for (const Access& a : uses) {
+    for (size_t d = 0; d < a.size(); ++d) {
+      if (uses_var(a[d].second, s.var)) {
+        fail("tensor '" + tensor.name + "': the extent of its block in dim " + std::to_string(d) + " depends on " +
+             s.tag + ", which the mesh splits; a mesh shards blocks of one extent");
+      }
+      if (uses_var(a[d].first, s.var)) dims.insert(d);
+    }
+  }
+  if (dims.empty()) return -1;
+  const std::string what = "tensor '" + tensor.name + "' (shape " + join([&] {
+    std::vector<std::string> e;
+    for (int64_t x : tensor.shape) e.push_back(std::to_string(x));
+    return e;
+  }()) + ")";
+  const std::string axis = s.axis == 0 ? "rows" : "columns";
+  if (dims.size() > 1) fail(what + " is indexed by " + s.tag + " in several dims; the mesh's " + axis + " split " + s.tag + ", so it cannot be sharded");
+  // The mesh's rows split the rows of the tensor's tiled matrix (prod(leading dims) * rows, cols): its
+  // second-to-last dim, or a leading dim (heads) when every dim before it has extent 1 (each shard a run of rows).
+  const size_t d = *dims.begin(), n = tensor.shape.size();
+  const bool fits = s.axis == 0 ? n >= 2 && d + 1 < n : d + 1 == n;
+  if (!fits) {
+    fail(what + " is indexed by " + s.tag + " in dim " + std::to_string(d) + "; the mesh's " + axis + " (which split " +
+         s.tag + ") shard a tensor's " + (s.axis == 0 ? "rows (a dim before its last)" : "columns (its last dim)") +
+         "; choose grid_axes (tl.PartitionTTMesh.grid_axes) so they do");
+  }
+  for (size_t lead = 0; s.axis == 0 && lead < d; ++lead) {
+    if (tensor.shape[lead] != 1) {
+      fail(what + " is sharded in dim " + std::to_string(d) + " with a dim of extent " + std::to_string(tensor.shape[lead]) +
+           " before it; a shard must be one run of the tiled matrix's rows");
+    }
+  }
+  const int64_t extent = tensor.shape[d];
+  int64_t shard_rows = extent / s.parts;  // rows (or columns) of the tiled matrix in one shard
+  for (size_t inner = d + 1; s.axis == 0 && inner + 1 < n; ++inner) shard_rows *= tensor.shape[inner];
+  if (extent % s.parts != 0 || shard_rows % 32 != 0) {
+    fail(what + ": dim " + std::to_string(d) + " of " + std::to_string(extent) + " does not split into " +
+         std::to_string(s.parts) + " shards of whole 32-element tiles over the mesh's " + axis);
+  }
+  const int64_t shard = extent / s.parts;
+  Any shifted = cpu::op_add(s.var, int_imm(s.local, cpu::dtype_of(s.var).c_str()));
+  for (const Access& a : uses) {
+    const Any& min = a[d].first;
+    const bool steps = uses_var(min, s.var) &&
+                       analyzer.can_prove(op_eq(op_sub(substitute(min, s.var, shifted), min), int_imm(shard, cpu::dtype_of(min).c_str())));
+    const bool inside = analyzer.can_prove(op_ge(min, int_imm(0, cpu::dtype_of(min).c_str()))) &&
+                        analyzer.can_prove(cpu::op_le(cpu::op_add(min, a[d].second), int_imm(shard, cpu::dtype_of(min).c_str())));
+    if (!steps || !inside) {
+      fail(what + " is read or written at " + format_value(min) + " in dim " + std::to_string(d) + ", which is not within the " +
+           std::to_string(shard) + "-element shard the blocks of " + s.tag + " own on a device (the mesh's " + axis +
+           " split " + s.tag + " into " + std::to_string(s.parts) + " x " + std::to_string(s.local) + " blocks)");
+    }
+  }
+  return static_cast<int>(d);
+}
+
+// The launch of `s.tag` with its per-device extent.
+Any split_launches(const Any& body, std::vector<Split>& splits) {
+  return map(body, {ir::rewrite<ir::AttrStmt>([&](const ir::AttrStmt& stmt) -> Any {
+               auto launch = launch_of(stmt);
+               if (!launch) return stmt.any();
+               for (Split& s : splits) {
+                 if (launch->thread_tag() != s.tag) continue;
+                 if (!ir::IntImm::matches(stmt.value())) fail("launch extent of " + s.tag + " is dynamic; a mesh splits static grids");
+                 const int64_t extent = ir::IntImm(stmt.value()).value();
+                 if (extent % s.parts != 0) {
+                   fail("the grid's " + s.tag + " extent " + std::to_string(extent) + " does not split evenly over the " +
+                        std::to_string(s.parts) + " devices of the mesh's " + (s.axis == 0 ? "rows" : "columns"));
+                 }
+                 s.local = extent / s.parts;
+                 s.var = launch->var().any();
+                 const std::string dtype = cpu::dtype_of(stmt.value());
+                 Any extent_local = int_imm(s.local, dtype.c_str());
+                 Any iter_var = call("tirx.IterVar", call("ir.Range_from_min_extent", int_imm(0, dtype.c_str()), extent_local, Any(nullptr)),
+                                     launch->var().any(), 1, String(s.tag), Any(nullptr));
+                 return call("tirx.AttrStmt", iter_var, String(keys::kThreadExtent), extent_local, stmt.body().any(), Any(nullptr));
+               }
+               return stmt.any();
+             })});
+}
+
+Any partition(const Any& func, const std::vector<Split>& wanted, const List& mesh, const std::string& grid_axes) {
+  std::vector<Split> splits = wanted;
+  Any body = split_launches(ir::PrimFunc(func).body(), splits);
+  for (const Split& s : splits) {
+    if (is_none(s.var)) fail("the mesh's " + std::string(s.axis == 0 ? "rows" : "columns") + " split " + s.tag + ", which the kernel does not launch; choose grid_axes (tl.PartitionTTMesh.grid_axes)");
+  }
+  Analyzer analyzer = cpu::range_analyzer(body);
+  auto uses = accesses(body);
+  List params = ir::PrimFunc(func).params();
+  List new_params;
+  Dict shards;
+  for (const BufferInfo& t : tensor_params(func)) {
+    std::vector<int64_t> shape = t.shape;
+    List parts{Any(int64_t{1}), Any(int64_t{1})};
+    for (const Split& s : splits) {
+      int d = shard_dim(t, uses[t.var], s, analyzer);
+      if (d < 0) continue;
+      shape[d] /= s.parts;
+      parts.Set(s.axis, Any(s.parts));
+    }
+    shards.Set(String(t.name), parts);
+    if (shape == t.shape) continue;
+    walk(body, {ir::visit<ir::DeclBuffer>([&](const ir::DeclBuffer& decl) {
+           if (uses_var(decl.data(), t.var)) fail("tensor '" + t.name + "' is sharded over the mesh and viewed as another T.Tensor; a mesh shards tensors the kernel indexes directly");
+         })});
+    List extents;
+    for (int64_t e : shape) extents.push_back(int_imm(e));
+    Any type = call("tirx.BufferType", String("global"), String(t.dtype), extents, List(), int_imm(0), int64_t(64),
+                    int64_t(1), Any(nullptr), List(), Any(nullptr));
+    Any local = call("tirx.BufferVar", String(t.name), type, Any(nullptr));
+    body = substitute(body, t.var, local);
+    for (size_t i = 0; i < params.size(); ++i) {
+      if (params[i].same_as(t.var)) params.Set(i, local);
+    }
+  }
+  Dict mesh_attr = ordered({{"shape", mesh}, {"grid_axes", str(grid_axes)}, {"shards", shards}});
+  ir::PrimFunc f(func);
+  return with_attrs(prim_func(params, body, f.ret_type(), f.attrs()), {{keys::kTtMesh, mesh_attr}});
+}
+
+}  // namespace
+
+namespace hooks {
+
+Any partition_tt_mesh(const Dict& options) {
+  List mesh = as_list(option(options, "mesh"));
+  const std::string grid_axes = as_str(option(options, "grid_axes"));
+  std::vector<Split> splits;
+  for (int axis = 0; axis < 2; ++axis) {
+    const int64_t parts = as_int(mesh[axis]);
+    if (parts > 1) splits.push_back(Split{axis, std::string("blockIdx.") + grid_axes[axis], parts});
+  }
+  return prim_func_pass("PartitionTTMesh", [splits, mesh, grid_axes](const Any& func) -> Any {
+    if (splits.empty()) return func;  // a single chip (a 1x1 mesh): nothing to split
+    return partition(func, splits, mesh, grid_axes);
+  });
+}
+
+}  // namespace hooks
+}  // namespace tl
