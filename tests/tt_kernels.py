@@ -7,6 +7,7 @@ from typing import Any
 import layers  # noqa: F401  (the layer folders on the import path: the kernels below are test modules')
 from test_language_llvm import elementwise_add, matmul
 from tt_attention_kernels import ATTENTION_CORPUS
+from tt_attention_variant_kernels import VARIANT_CORPUS
 from tt_block_float_kernels import BLOCK_FLOAT_CORPUS
 from tt_conv_kernels import CONV_CORPUS
 from tt_data_kernels import DATA_CORPUS
@@ -388,13 +389,12 @@ CORPUS = {
        for name, ta, tb in (("nt", False, True), ("tn", True, False), ("tt", True, True))},
     "cast_int32_to_fp32": lambda: cast_kernel(64, 64, 32, "int32", "float32"),
     "cast_fp32_to_int32": lambda: cast_kernel(64, 64, 32, "float32", "int32"),
-    **DATA_CORPUS,
-    **SHAPE_CORPUS,
+    **DATA_CORPUS, **SHAPE_CORPUS,
     **LOOP_CORPUS,
     **DRAM_LOOP_CORPUS,
     **NORM_CORPUS,
     **SPLIT_K_CORPUS,
-    **ATTENTION_CORPUS,
+    **ATTENTION_CORPUS, **VARIANT_CORPUS,
     **MASK_CORPUS,
     **CONV_CORPUS, **BLOCK_FLOAT_CORPUS,
 }

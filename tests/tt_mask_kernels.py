@@ -148,9 +148,9 @@ def compare_blocks(M: int, N: int, block: int) -> Any:
     return main
 
 
-def topk_index(M: int, N: int, blk_m: int) -> Any:
+def topk_index(M: int, N: int, blk_m: int, fill: int = -1) -> Any:
     """Idx[m] = the column of row m's maximum, as one step of upstream's example_topk.py computes it: the int32
-    T.fill, the row maximum, `expand_max_idx[i, j] = T.if_then_else(max_val[i] == logits_frag[i, j], j,
+    T.fill (upstream's -1), the row maximum, `expand_max_idx[i, j] = T.if_then_else(max_val[i] == logits_frag[i, j], j,
     expand_max_idx[i, j])` selecting the column index j, and the int32 row maximum."""
 
     @T.prim_func
@@ -161,7 +161,7 @@ def topk_index(M: int, N: int, blk_m: int) -> Any:
             expand_max_idx = T.alloc_fragment((blk_m, N), "int32")
             max_idx = T.alloc_fragment((blk_m,), "int32")
             T.copy(X[bx * blk_m, 0], logits_frag)
-            T.fill(expand_max_idx, -1)
+            T.fill(expand_max_idx, fill)
             T.reduce_max(logits_frag, max_val, dim=1, clear=True)
             for i, j in T.Parallel(blk_m, N):
                 expand_max_idx[i, j] = T.if_then_else(max_val[i] == logits_frag[i, j], j, expand_max_idx[i, j])
@@ -275,3 +275,4 @@ MASK_CORPUS: dict[str, Any] = {
 if api_profile() in INTRINSICS["sfpu_reduce_max_int32_rows"].cpp:  # ttnn 0.65's sfpu_reduce reduces columns only
     MASK_CORPUS["select_topk_index"] = lambda: topk_index(64, 64, 32)
     MASK_CORPUS["select_topk_rows"] = lambda: topk_rows(64, 32, 4, 64)
+    MASK_CORPUS["select_topk_columns_ragged"] = lambda: topk_columns(100, 40, 4, 64)  # upstream's [M, k] stores

@@ -36,6 +36,12 @@ def _f(shape: Sequence[int], dtype: Any = F32, lo: float = -1.0, hi: float = 1.0
     return RNG.uniform(lo, hi, shape).astype(dtype)
 
 
+def _distinct_rows(m: int, n: int) -> np.ndarray:
+    """Distinct multiples of 1/2048 per row (n <= 2048): exact in the FPU's 19-bit SrcA, which top-k's comparisons with
+    the row maximum read on Tenstorrent."""
+    return np.stack([RNG.permutation(2048)[:n] for _ in range(m)]).astype(F32) / 2048
+
+
 def _softmax(x: np.ndarray) -> np.ndarray:
     e = np.exp(x - x.max(-1, keepdims=True))
     return e / e.sum(-1, keepdims=True)
@@ -199,6 +205,12 @@ def _misc_cases() -> list[Case]:
         Case("topk M=64 N=32 k=4 (int32 indices)", "examples/topk/example_topk.py", "tl_topk",
              lambda: [RNG.permutation(64 * 32).reshape(64, 32).astype(F32) / 2048],
              lambda x: topk_ref(x), lambda kern, x: kern(*x, 4, 64), atol=0, rtol=0),
+        Case("topk M=100 N=40 k=4 (ragged; [M, k] outputs transposed in DRAM)", "examples/topk/example_topk.py",
+             "tl_topk", lambda: [_distinct_rows(100, 40)], lambda x: topk_ref(x), lambda kern, x: kern(*x, 4, 64),
+             atol=0, rtol=0),
+        Case("topk M=320 N=128 k=6 (the module's shape)", "examples/topk/example_topk.py", "tl_topk",
+             lambda: [_distinct_rows(320, 128)], lambda x: topk_ref(x, 6), lambda kern, x: kern(*x, 6, 64),
+             atol=0, rtol=0),
         Case("convolution N=1 H=W=8 C=32 F=32 K=3", "examples/convolution/example_convolution.py", "convolution",
              lambda: [_f((1, 8, 8, 32), F16), _f((3, 3, 32, 32), F16)], conv_ref,
              lambda kern, x: kern(*x, 1, 1, 1, 64, 32, 32, 1, 128), atol=2e-2, rtol=2e-2),

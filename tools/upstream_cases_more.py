@@ -117,11 +117,12 @@ def _attention_cases() -> list[Case]:
             lambda s=s: [*(_f((1, 2, s, 64), F16) for _ in range(3)), _f((2,), F16)],
             lambda q, k, v, sinks: _sink_ref(q, k, v, sinks, None),
             lambda kern, x, s=s: kern(1, 2, s, s, 64, None, None, 64, 64, 1, 128)(*x)))
-    cases.append(Case(
-        "attention sink sliding window 64 S=128", "examples/attention_sink/example_mha_sink_fwd_bhsd.py", "flashattn",
-        lambda: [*(_f((1, 2, 128, 64), F16) for _ in range(3)), _f((2,), F16)],
-        lambda q, k, v, sinks: _sink_ref(q, k, v, sinks, 64),
-        lambda kern, x: kern(1, 2, 128, 128, 64, 64, None, 64, 64, 1, 128)(*x)))
+    for s in (128, 200):
+        cases.append(Case(
+            f"attention sink sliding window 64 S={s}", "examples/attention_sink/example_mha_sink_fwd_bhsd.py",
+            "flashattn", lambda s=s: [*(_f((1, 2, s, 64), F16) for _ in range(3)), _f((2,), F16)],
+            lambda q, k, v, sinks: _sink_ref(q, k, v, sinks, 64),
+            lambda kern, x, s=s: kern(1, 2, s, s, 64, 64, None, 64, 64, 1, 128)(*x)))
     cases.append(Case(
         "mha_bwd_bhsd postprocess (T.Layout on dQ) S=200", "examples/flash_attention/example_mha_bwd_bhsd.py",
         "flashattn_bwd_postprocess", lambda: [_f((1, 2, 200, 64))], lambda dq: dq.astype(F16),

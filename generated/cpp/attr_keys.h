@@ -25,7 +25,7 @@ inline constexpr const char kTlThreads[] = "tl.threads";
 // (AttachTTAccessors writes, BindTTAccessors reads)
 inline constexpr const char kTtAccessors[] = "tt.accessors";
 
-// tt.buffers: Tensor name -> {memory, layout, page_layout, dtype, dram_format, data_format, page_bytes, pages, tile_rows, tile_cols, shape, padded_shape, blocks} (page_layout tile or row_major; tile_rows of the folded padded matrix; dram_format the block-float DRAM format or empty; shape the user's, padded_shape what DRAM holds; blocks per dim the extent of blocks laid out one per run of tiles, 0 for none; BuildTTTileDataflow adds pad_value).
+// tt.buffers: Tensor name -> {memory, layout, page_layout, dtype, dram_format, data_format, page_bytes, pages, tile_rows, tile_cols, shape, padded_shape, blocks, transposed} (page_layout tile or row_major; tile_rows of the folded padded matrix; dram_format the block-float DRAM format or empty; shape the user's, padded_shape what DRAM holds; blocks per dim the extent of blocks laid out one per run of tiles, 0 for none; transposed: DRAM holds the (cols, rows) transpose, padded_shape and blocks are its; BuildTTTileDataflow adds pad_value).
 // (AttachTTAccessors reads, BuildTTTileDataflow writes, InferTTLayout writes)
 inline constexpr const char kTtBuffers[] = "tt.buffers";
 

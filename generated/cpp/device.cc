@@ -98,6 +98,47 @@ const std::vector<std::pair<std::string, const Dict*>>& devices() {
           {str("KERNEL_PROCESSORS"), dict({{str("reader"), str("RISCV_1")}, {str("writer"), str("RISCV_0")}})},
           {str("MATH_FIDELITY"), str("HiFi4")},
       }))},
+      {"p100", new Dict(dict({
+          {str("BACKEND"), str("tenstorrent")},
+          // The device's name (a key of device.devices).
+          {str("DEVICE"), str("p100")},
+          {str("ARCH"), str("blackhole")},
+          {str("PROFILE"), str(profile().c_str())},
+          {str("ACCESSOR_CT_ARGS"), num(accessor_compile_time_args())},
+          {str("TILE"), list({num(32), num(32)})},
+          {str("CORE_GRID"), list({num(11), num(10)})},
+          {str("L1_BYTES"), num(1499136)},
+          {str("MAX_CBS"), num(32)},
+          {str("MAX_RUNTIME_ARGS"), num(341)},
+          // DST tiles of one section by accumulation width in bits.
+          {str("DST_TILES"), dict({{num(16), num(8)}, {num(32), num(4)}})},
+          // CB index ranges (first, last) by class.
+          {str("CB_RANGES"), dict({
+          {str("input"), list({num(0), num(15)})},
+          {str("output"), list({num(16), num(23)})},
+          {str("intermediate"), list({num(24), num(31)})},
+      })},
+          // TVM dtype -> (tt::DataFormat, bytes per element, tt::DataFormat value).
+          {str("DATA_FORMATS"), dict({
+          {str("bfloat16"), list({str("Float16_b"), num(2), num(5)})},
+          {str("bool"), list({str("UInt8"), num(1), num(30)})},
+          {str("float16"), list({str("Float16"), num(2), num(1)})},
+          {str("float32"), list({str("Float32"), num(4), num(0)})},
+          {str("int32"), list({str("Int32"), num(4), num(8)})},
+          {str("int8"), list({str("UInt8"), num(1), num(30)})},
+          {str("uint16"), list({str("UInt16"), num(2), num(9)})},
+          {str("uint32"), list({str("UInt32"), num(4), num(24)})},
+          {str("uint8"), list({str("UInt8"), num(1), num(30)})},
+      })},
+          // Block-float DRAM format -> (tt::DataFormat, tile bytes, tt::DataFormat value).
+          {str("DRAM_FORMATS"), dict({
+          {str("bfloat2_b"), list({str("Bfp2_b"), num(320), num(15)})},
+          {str("bfloat4_b"), list({str("Bfp4_b"), num(576), num(7)})},
+          {str("bfloat8_b"), list({str("Bfp8_b"), num(1088), num(6)})},
+      })},
+          {str("KERNEL_PROCESSORS"), dict({{str("reader"), str("RISCV_1")}, {str("writer"), str("RISCV_0")}})},
+          {str("MATH_FIDELITY"), str("HiFi4")},
+      }))},
   };  // never destroyed: TVM objects must not be freed after the runtime at exit
   return *all;
 }

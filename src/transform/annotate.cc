@@ -19,6 +19,7 @@ Any annotate(const std::string& name, const Dict& options, const AnnotateParams&
       std::map<std::string, PaddedLayout> padded = padded_layouts(func, row_major);
       for (BufferInfo& info : items) {
         info.row_major = row_major.count(info.name) > 0;
+        info.transposed = padded.at(info.name).transposed;
         info.padded = padded.at(info.name).padded;
         info.blocks = padded.at(info.name).blocks;
       }

@@ -283,17 +283,20 @@ Any unswitch(const Any& loop, const Any& analyzer, bool chosen) {
 }  // namespace
 
 Any unswitch_masks(const Any& body, const Any& analyzer) {
-  std::vector<Any> outer;
+  // The outermost loop of each nest: the walk meets inner loops first, so a nest's inner loops are dropped once all
+  // nests are known (unswitching an inner loop would leave the nest split by an if: block-causal's dllm = 16).
+  std::vector<Any> nests, outer;
   walk(body, {ir::visit<ir::For>([&](const ir::For& loop) {
-         if (!tileops::eltwise_nest(loop.any())) return;
-         for (const Any& o : outer) {
-           auto nest = tileops::eltwise_nest(o);
-           for (const ir::For& l : nest->first) {
-             if (l.same_as(loop.any())) return;
-           }
-         }
-         outer.push_back(loop.any());
+         if (tileops::eltwise_nest(loop.any())) nests.push_back(loop.any());
        })});
+  for (const Any& candidate : nests) {
+    bool inner = false;
+    for (const Any& o : nests) {
+      auto nest = tileops::eltwise_nest(o);
+      for (size_t n = 1; n < nest->first.size(); ++n) inner = inner || nest->first[n].same_as(candidate);
+    }
+    if (!inner) outer.push_back(candidate);
+  }
   if (outer.empty()) return body;
   return map(body, {ir::rewrite<ir::For>([&](const ir::For& loop) -> Any {
                for (const Any& o : outer) {

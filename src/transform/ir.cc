@@ -22,6 +22,7 @@ Dict BufferInfo::ns() const {
                {String(b::kRowExtent), Any(shape.size() > 1 ? shape[shape.size() - 2] : int64_t(0))},
                {String(b::kOnChip), Any(on_chip())},
                {String(b::kRowMajor), Any(row_major)},
+               {String(b::kTransposed), Any(transposed)},
                {String(b::kPadded), padded_dims},
                {String(b::kBlocks), block_dims}});
 }

@@ -15,6 +15,7 @@ struct BufferInfo {
   std::string scope;
   int64_t index = -1;  // position among the function's tensor parameters (-1 for on-chip buffers)
   bool row_major = false;  // a tensor a T.copy block slices across a leading dim (set by the annotate engine)
+  bool transposed = false;  // a 2-D tensor every T.copy moves one column of: DRAM holds its transpose (annotate)
   /*! \brief A tensor's DRAM shape, its tiled dims padded to whole blocks of whole tiles, and per dim the extent of
    * the blocks laid out one per tile run (0: none; set by the annotate engine, tile_padding.cc). */
   std::vector<int64_t> padded, blocks;
@@ -25,7 +26,7 @@ struct BufferInfo {
     return scope == "local" && shape == std::vector<int64_t>{1} && (dtype.rfind("int", 0) == 0 || dtype.rfind("uint", 0) == 0);
   }
   /*! \brief The value spec expressions see as `buffer`: var, name, shape (a tuple), dtype, scope, index, on_chip,
-   * row_extent (shape[-2]; 0 for 1-D), row_major, padded (the shape when not set), blocks. */
+   * row_extent (shape[-2]; 0 for 1-D), row_major, transposed, padded (the shape when not set), blocks. */
   Dict ns() const;
 };
 

@@ -19,6 +19,7 @@
 // on-chip block whole that is written whole again before anything reads it is dropped (its CB would have no
 // consumer).
 #include "loop_blocks.h"
+#include "tile_ops_util.h"
 #include "tile_dataflow.h"
 
 namespace tl {
@@ -314,6 +315,9 @@ namespace hooks {
 Any loops_to_tile_ops() {
   return prim_func_pass("LowerTTLoopsToTileOps", [](const Any& func) {
     Any folded = loops::guards_to_selects(ir::PrimFunc(fold_constant_scalars(func)).body());
+    folded = map(folded, {{ir::IfThenElse::kTypeKey, [](const Any& stmt) {  // one T.copy from the block c picks
+                   return tileops::merged_branch_copies(ir::IfThenElse(stmt)).value_or(stmt);
+                 }}}, "post");
     folded = map(loops::normalize_thread_arrays(folded), {{ir::For::kTypeKey, loops::split_nest}}, "pre");
     folded = loops::settle_thread_arrays(folded);
     cpu::Analyzer analyzer = cpu::range_analyzer(folded);  // the ranges of the loops and block indices

@@ -42,7 +42,10 @@ void block_reads(const Any& stmt, const std::string& op, const std::vector<std::
       block_reads(loop->body(), op, loops, out);
     } else {
       std::vector<std::string> inner = loops;
-      inner.push_back(ir::IntImm::matches(loop->extent()) ? loop->loop_var().name() : kIrregular);
+      // a loop of constant trip count from a constant start steps alike on every core; one starting at a
+      // per-core value (attention sink's sliding window: `T.Pipelined(start, end)`, start from bx) does not
+      bool lockstep = ir::IntImm::matches(loop->extent()) && ir::IntImm::matches(loop->min());
+      inner.push_back(lockstep ? loop->loop_var().name() : kIrregular);
       block_reads(loop->body(), op, inner, out);
     }
   } else if (auto w = ir::While::from(stmt)) {  // reads of a while loop or a branch: never shared along a row

@@ -83,6 +83,7 @@ Any Splitter::visit(const Any& stmt) {
   if (!loop) return stmt;
   bool persistent = loop->annotations().count(String(keys::kTtPersistentLoop)) != 0;
   if (!persistent && !ir::IntImm::matches(loop->extent())) return split(*loop).value_or(stmt);
+  if (!persistent && !ir::IntImm::matches(loop->min())) return stmt;  // a per-core start: never shared (multicast.cc)
   lockstep.push_back(loop->loop_var().any());
   if (!persistent) loops.push_back(loop->loop_var().name());
   Any body = visit(loop->body());
@@ -121,6 +122,7 @@ std::optional<Any> Splitter::shared_extent(const Any& extent, bool row) {
 }
 
 std::optional<Any> Splitter::split(const ir::For& loop) {
+  if (!ir::IntImm::matches(loop.min())) return std::nullopt;  // the cores' first iterations differ
   std::vector<std::string> inner = loops;
   inner.push_back(loop.loop_var().name());
   std::vector<BlockRead> reads;

@@ -62,6 +62,10 @@ std::set<std::string> row_major_tensors(const Any& func);
  * laid out on a run of its own of ceil(e / tile) tiles, element i at (i / e) * roundup(e, tile) + i % e. */
 struct PaddedLayout {
   std::vector<int64_t> shape, padded, blocks;
+  /*! \brief A 2-D tensor every T.copy moves one column of to or from a 1-D on-chip buffer (upstream top-k's
+   * `gates[bx * blk_m + i, k] = max_val[i]`): DRAM holds its (cols, rows) transpose, whose shape, padded and blocks
+   * these are (a column of the tensor is a row there, moved as a 1-D buffer moves a row; tile_ops_copy.cc). */
+  bool transposed = false;
 };
 /*! \brief The padded layout of every tensor parameter (`row_major`: the tensors laid out row-major, left as they
  * are); blocks of one sub-tile dim with different extents are refused naming the tensor. */

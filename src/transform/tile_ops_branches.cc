@@ -107,6 +107,49 @@ void route_branch_values(std::vector<TileOp>& ops) {
   }
 }
 
+static bool structural_equal(const Any& a, const Any& b) {
+  return call("ffi.StructuralEqual", a, b, false, false).cast<bool>();
+}
+
+// Each arm reads a block into the same buffer (LowerTTLoopsToTileOps rewrites the if/else): every kernel evaluates
+// the condition alike, so the reader reads the block it picks (a Select of the two starts) and the value is made
+// once, outside the if (no value crosses it).
+std::optional<Any> merged_branch_copies(const ir::IfThenElse& cond) {
+  auto only = [](const Any& body) -> std::optional<ir::TilePrimitiveCall> {
+    Any s = body;
+    if (auto seq = ir::SeqStmt::from(s); seq && seq->seq().size() == 1) s = seq->seq()[0];
+    auto call = ir::TilePrimitiveCall::from(s);
+    if (!call || call->op().name() != "tirx.tile.copy" || call->args().size() != 2) return std::nullopt;
+    return call;
+  };
+  if (is_none(cond.else_case())) return std::nullopt;
+  bool reads = false;  // a condition on on-chip data: the reader cannot compute the block it picks
+  walk(cond.condition(), {ir::visit<ir::TensorLoad>([&](const ir::TensorLoad& l) {
+         reads = reads || !buffer_info(l.source()).index_scalar();
+       })});
+  if (reads) return std::nullopt;
+  auto a = only(cond.then_case()), b = only(cond.else_case());
+  if (!a || !b) return std::nullopt;
+  auto dst_a = ir::TensorRegion::from(a->args()[0]), dst_b = ir::TensorRegion::from(b->args()[0]);
+  auto src_a = ir::TensorRegion::from(a->args()[1]), src_b = ir::TensorRegion::from(b->args()[1]);
+  if (!dst_a || !dst_b || !src_a || !src_b || !dst_a->source().same_as(dst_b->source()) ||
+      !src_a->source().same_as(src_b->source()) || !buffer_info(dst_a->source()).on_chip() ||
+      buffer_info(src_a->source()).on_chip() || !structural_equal(Any(dst_a->region()), Any(dst_b->region()))) {
+    return std::nullopt;
+  }
+  List ranges;
+  for (size_t d = 0; d < src_a->region().size(); ++d) {
+    ir::Range ra(src_a->region()[d]), rb(src_b->region()[d]);
+    if (!structural_equal(ra.extent().any(), rb.extent().any())) return std::nullopt;
+    Any min = structural_equal(ra.min().any(), rb.min().any()) ? ra.min().any()
+                                                              : fn::select(cond.condition(), ra.min(), rb.min());
+    ranges.push_back(call("ir.Range_from_min_extent", min, ra.extent().any(), Any(nullptr)));
+  }
+  List args{a->args()[0], call("tirx.BufferRegion", src_a->source().any(), ranges)};
+  return call("tirx.TilePrimitiveCall", a->op().any(), args, ffi::Map<String, Any>(), a->config(), Any(nullptr),
+              call("tirx.ExecScope", String("thread")));
+}
+
 void balance_branches(const std::vector<TileOp>& ops) {
   for (size_t r = 0; r < ops.size(); ++r) {
     for (const std::string& name : values_read(ops[r])) {
@@ -116,6 +159,23 @@ void balance_branches(const std::vector<TileOp>& ops) {
       if (same_branches(writer.branches, ops[r].branches)) continue;
       std::string why = is_prefix(writer.branches, ops[r].branches) ? crossing_refusal(ops, *w, r, name)
                                                                      : "it is made in a branch and read outside it";
+      if (!writer.branches.empty() && !is_prefix(writer.branches, ops[r].branches)) {
+        // Made in the other arm too (block-causal attention: `if needs_mask: mask acc_s else: T.clear(acc_s)`,
+        // then a gemm onto acc_s): each arm's op would push the value's CB, and the reader after the if/else
+        // reads one producer's CB.
+        const Branch& arm = writer.branches.back();
+        for (size_t o = 0; o < *w; ++o) {
+          const TileOp& other = ops[o];
+          size_t d = writer.branches.size();
+          if (!other.out || other.out->name != name || other.branches.size() < d ||
+              !other.branches[d - 1].condition.same_as(arm.condition) || other.branches[d - 1].then == arm.then) {
+            continue;
+          }
+          why = "it is made in both arms (also " + op_text(other) + " in the other), and the "
+                "tenstorrent backend gives an on-chip value one producer op, whose CB the reader after the if/else "
+                "waits for";
+        }
+      }
       if (why.empty()) continue;
       fail("on-chip buffer '" + name + "' is written " + branch_text(writer.branches) + " by " + op_text(writer) +
            " and read " + branch_text(ops[r].branches) + " by " + op_text(ops[r]) + "; " + why + " (the tenstorrent "

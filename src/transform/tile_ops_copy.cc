@@ -1,6 +1,8 @@
 // T.copy recognition (tile_ops.h): a block between a tensor and an on-chip buffer (the reader's copy_in, the
 // writer's copy_out; of a row-major tensor, tile_ops_rows.cc), on chip, DRAM to DRAM, and 1-D vectors (transposed
 // on chip between row and column tiles).
+#include <algorithm>
+
 #include "tile_ops_util.h"
 
 namespace tl {
@@ -212,7 +214,15 @@ std::vector<TileOp> tileops::classify_copy(const ir::TilePrimitiveCall& stmt) {
   }
   const Region& onchip = dst_chip ? dst : src;
   require_full(onchip, "T.copy");
-  if (onchip.info.shape.size() == 1) return vector_copy(stmt, dst_chip ? src : dst, onchip.info, dst_chip);
+  if (onchip.info.shape.size() == 1) {
+    Region tensor = dst_chip ? src : dst;
+    if (padded_layout(tensor.info).transposed) {  // DRAM holds the transpose: the column is a row there
+      std::reverse(tensor.info.shape.begin(), tensor.info.shape.end());
+      std::reverse(tensor.mins.begin(), tensor.mins.end());
+      std::reverse(tensor.extents.begin(), tensor.extents.end());
+    }
+    return vector_copy(stmt, tensor, onchip.info, dst_chip);
+  }
   const Region& tensor = dst_chip ? src : dst;
   if (row_major(tensor.info)) return rows_copy(stmt, tensor, onchip.info, dst_chip);
   return {tensor_copy(stmt, tensor, onchip.info, dst_chip)};

@@ -56,17 +56,24 @@ std::vector<TileOp> mask_ops(const std::vector<ir::For>& loops, const BufferInfo
 
 
 // Each index mask's table: read once per kernel block, before the outermost loop around its first mask (it then stays
-// in its CB for every iteration, as the reduce scaler tile does).
+// in its CB for every iteration, as the reduce scaler tile does). A mask inside an if/else (block-causal attention's
+// `if needs_mask != 0:` around its mask, in the key loop) reads its table in its branch, just before it: every
+// kernel takes the branch alike, so the branch not taken leaves no table behind (tile_ops_branches.cc). Cost: one
+// table read per masked step instead of per block.
 void add_mask_tables(std::vector<TileOp>& ops) {
   std::vector<std::string> done;
   for (size_t m = 0; m < ops.size(); ++m) {
     if (ops[m].kind != tile_op::kMask) continue;
     const BufferInfo table = ops[m].ins[0];
-    if (std::find(done.begin(), done.end(), table.name) != done.end()) continue;
-    done.push_back(table.name);
+    bool in_branch = !ops[m].branches.empty();
+    if (!in_branch && std::find(done.begin(), done.end(), table.name) != done.end()) continue;
+    if (!in_branch) done.push_back(table.name);
     auto [rows, cols] = tiles(table, "index-mask table");
     TileOp read{tile_op::kCopyIn, ops[m].stmt, table};
-    if (!ops[m].loops.empty()) {
+    if (in_branch) {  // one of the ops replacing the mask's statement, before the mask op
+      read.loops = ops[m].loops;
+      read.branches = ops[m].branches;
+    } else if (!ops[m].loops.empty()) {
       read.stmt = ops[m].loops.front();
       read.place = "before";
     }

@@ -17,10 +17,16 @@ std::vector<TileOp> classify_store(const std::vector<ir::For>& loops, const ir::
   Tree tree(loops, store, first);
   BufferInfo out = buffer_info(store.buffer());
   bool covers = store.indices().size() == loops.size();
+  std::string uncovered = covers ? "" : std::to_string(store.indices().size()) + " indices in " +
+                                            std::to_string(loops.size()) + " loops";
   for (size_t i = 0; covers && i < loops.size(); ++i) {
     auto extent = ir::IntImm::from(loops[i].extent());
     covers = is_index(store.indices()[i], loops[i].loop_var()) && extent && i < out.shape.size() &&
              extent->value() == out.shape[i];
+    if (!covers) {
+      uncovered = "index " + std::to_string(i) + " is " + format_value(store.indices()[i]) + " in the loop over " +
+                  format_value(loops[i].loop_var()) + " of extent " + format_value(loops[i].extent());
+    }
   }
   std::vector<Any> lvars;
   for (const ir::For& loop : loops) lvars.push_back(loop.loop_var());
@@ -38,7 +44,8 @@ std::vector<TileOp> classify_store(const std::vector<ir::For>& loops, const ir::
   if (auto mask = masks::index_mask(lvars, store.any(), std::numeric_limits<int64_t>::max())) {
     if (!out.on_chip() || !covers) {
       fail("element-wise store '" + mask->text + "' must write an on-chip buffer whole " + ints_str(out.shape) +
-           " with the loop variables as indices (T.Parallel over the buffer shape)");
+           " with the loop variables as indices (T.Parallel over the buffer shape)" +
+           (out.on_chip() ? "; " + uncovered : "; '" + out.name + "' is a DRAM tensor"));
     }
     return mask_ops(loops, out, *mask, first);
   }

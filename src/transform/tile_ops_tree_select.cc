@@ -1,8 +1,39 @@
 // The selections of element-wise expression trees (tile_ops_tree.h): T.if_then_else of a value comparison between a
 // block and a constant or between two blocks (or element indices).
+#include <cfloat>
+#include <cmath>
+#include <map>
+
 #include "tile_ops_tree.h"
 
 namespace tl::tileops::tree {
+
+// A comparison with -inf or +inf: the difference (a - b) is NaN where `a` is that infinity, so the comparison with
+// zero is wrong there (upstream attention sink's check_inf `scores_max[i] == -inf`). It is the same comparison with
+// the largest finite value M of `a`'s dtype: a == -inf is a < -M (a + M < 0 keeps the sign, also where it
+// rounds), a != -inf is a >= -M; and mirrored for +inf. a >= -inf and a <= +inf are always true, a < -inf and a >
+// +inf never: nullopt (refused, naming them). `cmp` is the op-map entry's name, the comparison with zero.
+static std::optional<std::pair<std::string, Any>> finite_comparison(std::string cmp, Any a, Any b) {
+  auto cb = constant_of(b);
+  if (auto ca = constant_of(a); ca && std::isinf(*ca) && !(cb && std::isinf(*cb))) {
+    static const std::map<std::string, std::string> mirror{
+        {"eqz", "eqz"}, {"nez", "nez"}, {"gtz", "ltz"}, {"ltz", "gtz"}, {"gez", "lez"}, {"lez", "gez"}};
+    std::swap(a, b);
+    cmp = mirror.at(cmp);
+    cb = constant_of(b);
+  }
+  if (!cb || !std::isinf(*cb)) return std::make_pair(cmp, fn::sub(a, b));
+  bool low = *cb < 0;  // -inf: eqz/lez -> ltz; nez/gtz -> gez (+inf: eqz/gez -> gtz; nez/ltz -> lez)
+  std::string holds = low ? "lez" : "gez", fails = low ? "gtz" : "ltz";
+  std::string to;
+  if (cmp == "eqz" || cmp == holds) to = low ? "ltz" : "gtz";
+  if (cmp == "nez" || cmp == fails) to = low ? "gez" : "lez";
+  if (to.empty()) return std::nullopt;
+  std::string dtype = ir::PrimType(ir::Expr(a).ty()).dtype();
+  double big = dtype == "float16" ? 65504.0 : dtype == "bfloat16" ? 3.3895313892515355e38
+                                                                   : static_cast<double>(FLT_MAX);
+  return std::make_pair(to, fn::add(a, Any(low ? big : -big)));
+}
 
 // T.if_then_else(a CMP b, x, c) of a value comparison (index_masks.h takes the conditions of indices only): the
 // comparison as (a - b) CMP 0, the difference as the sub entries make it and then the op map's comparison with
@@ -20,7 +51,20 @@ std::optional<Value> Tree::select(const Any& expr, const List& args) {
                   eltwise::written({Unit::kSfpuUnary}) + "; a - b is compared as (a - b) with 0)");
   }
   auto zero = constant_of(sides.second);
-  Any diff = zero && *zero == 0.0 ? sides.first : fn::sub(sides.first, sides.second);
+  Any diff = sides.first;
+  if (!zero || *zero != 0.0) {
+    auto finite = finite_comparison(cmp->name, sides.first, sides.second);
+    if (!finite) {
+      return reject(expr, "selects by " + format_value(cond) + ", a comparison with an infinity that holds for "
+                    "every value or for none; write the branch it takes");
+    }
+    diff = finite->second;
+    for (const eltwise::Op& op : eltwise::ops()) {
+      if (op.unit == Unit::kSfpuUnary && op.node && op.value == std::optional<double>(0.0) && op.name == finite->first) {
+        cmp = &op;
+      }
+    }
+  }
   if (is_integer_dtype(out_.dtype)) made_dtype_ = "float32";  // the comparison of float values, 1.0 / 0.0
   std::optional<Value> d = need_buffer(lower(diff), diff);
   if (!d) return std::nullopt;

@@ -126,6 +126,11 @@ class PaddedLayouts {
  private:
   std::map<std::string, PaddedLayout> layouts_;
 };
+/*! \brief An op-map binary entry (add, sub, rsub, mul, div, max, min) of two constants, or nullopt for another
+ * (tile_padding_math.cc). */
+std::optional<double> pad_math(const std::string& op, double a, double b);
+/*! \brief An op-map unary entry (exp, log, the comparisons with zero, ...) of a constant, or nullopt for another. */
+std::optional<double> pad_math(const std::string& f, double x);
 /*! \brief A tensor's padded DRAM layout (InferTTLayout), or its own shape where tt.buffers has none. */
 PaddedLayout padded_layout(const BufferInfo& tensor);
 /*! \brief Where a block of `tensor` starts in dim `d` of its padded layout (a block of e < whole tiles: at
@@ -216,5 +221,9 @@ void balance_branches(const std::vector<TileOp>& ops);
 /*! \brief A value made before an if/else and written to DRAM in a branch is copied on chip there first (the compute
  * kernel reads it in every branch: a CB has one consumer kernel; tile_ops_branches.cc). */
 void route_branch_values(std::vector<TileOp>& ops);
+/*! \brief An if/else whose arms are each one T.copy of a block of one DRAM tensor into one on-chip buffer, the
+ * blocks differing only in where they start, as the one T.copy from the block the condition picks (block-causal
+ * attention's K and V reads), or nullopt. */
+std::optional<Any> merged_branch_copies(const ir::IfThenElse& cond);
 
 }  // namespace tl::tileops

@@ -39,15 +39,53 @@ void row_major_padding(const std::string& name, PaddedLayout& layout, const std:
   }
 }
 
+// The 2-D tensors every use of which is a T.copy of one column to or from a 1-D on-chip buffer of its length
+// (upstream top-k's `topk_gates[bx * blk_m + i, k] = max_val[i]`, a copy once LowerTTLoopsToTileOps has read it): a
+// column vector holds its values in column 0 of its tiles, and neither the NoC (16-byte aligned) nor the FPU (19-bit
+// SrcA/SrcB) moves them into column k of a tile exactly, but a row of a tile is whole aligned bytes per face, so DRAM
+// holds such a tensor's transpose, where the column is a row (each on a tile row of its own: blocks of one row).
+std::set<std::string> transposed_tensors(const Any& func) {
+  std::map<std::string, bool> columns;  // tensor -> whether every use seen is such a column copy
+  auto other = [&](const std::string& name) { columns[name] = false; };
+  auto tile_call = [&](const ir::TilePrimitiveCall& call) {
+    std::vector<Region> regions;
+    for (const Any& a : call.args()) {
+      if (ir::TensorRegion::matches(a)) regions.push_back(region_of(a));
+    }
+    bool copy = call.op().name() == "tirx.tile.copy" && regions.size() == 2;
+    for (size_t i = 0; i < regions.size(); ++i) {
+      const Region& r = regions[i];
+      if (r.info.on_chip()) continue;
+      const BufferInfo* vec = copy ? &regions[1 - i].info : nullptr;
+      bool column = vec != nullptr && vec->on_chip() && vec->shape.size() == 1 && r.info.shape.size() == 2 &&
+                    r.extents == std::vector<int64_t>{vec->shape[0], 1};
+      if (column) columns.emplace(r.info.name, true);
+      if (!column) other(r.info.name);
+    }
+  };
+  walk(ir::PrimFunc(func).body(),
+       {ir::visit<ir::TilePrimitiveCall>(tile_call),
+        ir::visit<ir::TensorLoad>([&](const ir::TensorLoad& load) { other(load.source().name()); }),
+        ir::visit<ir::BufferStore>([&](const ir::BufferStore& store) { other(store.buffer().name()); })});
+  std::set<std::string> out;
+  for (const auto& [name, only_columns] : columns) {
+    if (only_columns) out.insert(name);
+  }
+  return out;
+}
+
 }  // namespace
 
 std::map<std::string, PaddedLayout> padded_layouts(const Any& func, const std::set<std::string>& row_major) {
   std::map<std::string, PaddedLayout> out;
   std::map<std::string, std::vector<std::set<int64_t>>> extents;  // per tensor and dim: the extents of its blocks
+  std::set<std::string> transposed = transposed_tensors(func);
   for (const BufferInfo& t : tensor_params(func)) {
-    PaddedLayout layout{t.shape, t.shape, std::vector<int64_t>(t.shape.size(), 0)};
+    std::vector<int64_t> shape = t.shape;  // a transposed tensor: the transpose's
+    if (transposed.count(t.name)) std::reverse(shape.begin(), shape.end());
+    PaddedLayout layout{shape, shape, std::vector<int64_t>(t.shape.size(), 0), transposed.count(t.name) > 0};
     if (!row_major.count(t.name)) {
-      for (size_t d : tiled_dims(t.shape.size())) layout.padded[d] = round_up(t.shape[d], tile_of(d, t.shape.size()));
+      for (size_t d : tiled_dims(shape.size())) layout.padded[d] = round_up(shape[d], tile_of(d, shape.size()));
     }
     out[t.name] = layout;
     extents[t.name].resize(t.shape.size());
@@ -64,6 +102,7 @@ std::map<std::string, PaddedLayout> padded_layouts(const Any& func, const std::s
              }
              continue;
            }
+           if (transposed.count(r.info.name)) std::reverse(r.extents.begin(), r.extents.end());
            for (size_t d : tiled_dims(r.info.shape.size())) extents[r.info.name][d].insert(r.extents[d]);
          }
        })});
@@ -110,6 +149,9 @@ PaddedLayouts::PaddedLayouts(const Any& func) {
     for (const Any& v : as_list(entry.at(String(records::buffer::kShape)))) p.shape.push_back(as_int(v));
     for (const Any& v : as_list(entry.at(String(records::buffer::kPaddedShape)))) p.padded.push_back(as_int(v));
     for (const Any& v : as_list(entry.at(String(records::buffer::kBlocks)))) p.blocks.push_back(as_int(v));
+    Any transposed = get(entry, records::buffer::kTransposed);
+    p.transposed = transposed != nullptr && truthy(transposed);
+    if (p.transposed) std::reverse(p.shape.begin(), p.shape.end());  // the transpose's, as padded and blocks are
     layouts_[as_str(name)] = p;
   }
   padded_now = &layouts_;

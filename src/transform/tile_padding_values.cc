@@ -4,9 +4,11 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <set>
 
 #include "engine_common.h"
 #include "index_masks.h"
+#include "records.h"
 #include "tile_ops_util.h"
 
 namespace tl {
@@ -26,11 +28,15 @@ struct Pad {
 // A value's padding along its rows and its cols. `corner`: whether the padded rows' padded cols hold what both axes
 // say (a mask resolved on one axis says what it holds in the other's logical extent only). `mask`: the value is an
 // index mask's block (index_masks.h), which holds what its condition says wherever it meets another value's padding.
+// `low`: a value no logical element is below (a fill's constant, 0 for an element index, the lesser of a selection's
+// two): padding that holds at most it keeps a row maximum exact, as upstream top-k's `T.fill(expand_max_idx, -1)`
+// leaves -1 under the column indices its int32 maximum picks from.
 struct Padding {
   Pad rows, cols;
   bool corner = true;
   std::optional<masks::IndexMask> mask;
   int64_t mask_rows = 0, mask_cols = 0;
+  std::optional<double> low;
 };
 
 Pad constant(double v, bool region = false) {
@@ -47,44 +53,14 @@ std::string describe(const Pad& p) {
   }
 }
 
-// The math of the op-map entries on what padding holds (an entry this does not know gives kAny).
-std::optional<double> apply(const std::string& op, double a, double b) {
-  if (op == "add") return a + b;
-  if (op == "sub") return a - b;
-  if (op == "rsub") return b - a;
-  if (op == "mul") return a * b;
-  if (op == "div") return a / b;
-  if (op == "max") return std::max(a, b);
-  if (op == "min") return std::min(a, b);
-  return std::nullopt;
-}
-
-std::optional<double> apply(const std::string& f, double x) {
-  if (f == "exp") return std::exp(x);
-  if (f == "exp2") return std::exp2(x);
-  if (f == "log") return std::log(x);
-  if (f == "sqrt") return std::sqrt(x);
-  if (f == "rsqrt") return 1.0 / std::sqrt(x);
-  if (f == "recip") return 1.0 / x;
-  if (f == "relu") return std::max(x, 0.0);
-  if (f == "sigmoid") return 1.0 / (1.0 + std::exp(-x));
-  if (f == "tanh") return std::tanh(x);
-  if (f == "eqz" || f == "nez" || f == "gtz" || f == "gez" || f == "ltz" || f == "lez") {  // 1.0 / 0.0
-    bool holds = f == "eqz" ? x == 0 : f == "nez" ? x != 0 : f == "gtz" ? x > 0 : f == "gez" ? x >= 0 : f == "ltz" ? x < 0
-                                                                                                      : x <= 0;
-    return holds ? 1.0 : 0.0;
-  }
-  return std::nullopt;
-}
-
 Pad content(const std::string& op, const Pad& a, const Pad& b) {
   if (a.kind == Pad::kAny || b.kind == Pad::kAny) return {Pad::kAny};
   if (a.kind == Pad::kConst && b.kind == Pad::kConst) {
-    auto v = apply(op, a.value, b.value);
+    auto v = tileops::pad_math(op, a.value, b.value);
     return v ? constant(*v) : Pad{Pad::kAny};
   }
   if (a.kind == Pad::kFinite && b.kind == Pad::kFinite) {
-    return op == "div" || !apply(op, 1.0, 1.0) ? Pad{Pad::kAny} : Pad{Pad::kFinite};
+    return op == "div" || !tileops::pad_math(op, 1.0, 1.0) ? Pad{Pad::kAny} : Pad{Pad::kFinite};
   }
   // A constant and finite data: what the constant decides whatever the data.
   bool left = a.kind == Pad::kConst;
@@ -150,7 +126,7 @@ Pad with(const std::string& op, const Pad& a, const Pad& b) {
 Pad unary(const std::string& f, const Pad& x) {
   Pad out{Pad::kAny, 0, x.region, "", x.start};
   if (x.kind == Pad::kConst) {
-    auto v = apply(f, x.value);
+    auto v = tileops::pad_math(f, x.value);
     if (v) out = constant(*v, x.region);
     out.start = x.start;
   } else if (x.kind == Pad::kFinite) {
@@ -168,13 +144,19 @@ Pad reduced(const std::string& pool, const Pad& p) {
   return out;
 }
 
+// A row maximum over columns whose padding holds a constant no logical element of the row is below: exact.
+bool below_every_value(const std::string& pool, const Padding& v) {
+  return pool == "max" && v.low && v.cols.kind == Pad::kConst && v.cols.value <= *v.low;
+}
+
 bool holds(const Pad& p, double identity) { return !p.region || (p.kind == Pad::kConst && p.value == identity); }
 bool finite(const Pad& p) { return p.kind == Pad::kFinite || (p.kind == Pad::kConst && std::isfinite(p.value)); }
 
 class Follow {
  public:
-  Follow(const std::map<std::string, double>& pads, const std::map<std::string, double>& identities)
-      : pads_(pads), identities_(identities) {}
+  Follow(const std::map<std::string, double>& pads, const std::map<std::string, double>& identities,
+         const std::set<std::string>& index_tables)
+      : pads_(pads), identities_(identities), index_tables_(index_tables) {}
 
   void run(const std::vector<TileOp>& all) {
     std::vector<const TileOp*> ops;  // the ops placed before a loop (the scaler tile's read) go first
@@ -236,6 +218,7 @@ class Follow {
       out = {constant(c, shape[0] % th != 0), constant(c, shape.size() == 2 && shape[1] % tw != 0)};
       out.rows.start = Any(shape[0]);
       if (shape.size() == 2) out.cols.start = Any(shape[1]);
+      out.low = c;
     } else if (k == tile_op::kMask) {  // an index mask's block: what it holds is resolved where it meets padding
       auto nest = tileops::eltwise_nest(op.stmt);
       std::vector<Any> lvars;
@@ -243,6 +226,7 @@ class Follow {
       out.mask = masks::index_mask(lvars, nest->second.any(), std::numeric_limits<int64_t>::max());
       out.mask_rows = op.out->shape[0];
       out.mask_cols = op.out->shape.size() == 2 ? op.out->shape[1] : 1;
+      if (op.tensor && index_tables_.count(op.tensor->name)) out.low = 0.0;  // p * i + q * j + step * t, all >= 0
     } else if (k == tile_op::kEltwise) {
       out = eltwise(op);
     } else if (k == tile_op::kSelect) {
@@ -250,7 +234,7 @@ class Follow {
     } else if (k == tile_op::kReduce) {
       std::string pool = as_str(op.get(names::kPool));
       Padding src = of(op.ins[0]);
-      if (identities_.count(pool)) {
+      if (identities_.count(pool) && !below_every_value(pool, src)) {
         need(src.cols, identities_.at(pool), "T.reduce_" + pool + " into '" + op.out->name + "'", op.ins[0].name,
              "columns");
       }
@@ -337,7 +321,9 @@ class Follow {
       p.start = c.region ? c.start : a.region ? a.start : b.start;
       return p;
     };
-    return {pick(cond.rows, x.rows, y.rows), pick(cond.cols, x.cols, y.cols), cond.corner && x.corner && y.corner};
+    Padding out{pick(cond.rows, x.rows, y.rows), pick(cond.cols, x.cols, y.cols), cond.corner && x.corner && y.corner};
+    if (x.low && y.low) out.low = std::min(*x.low, *y.low);
+    return out;
   }
 
   Padding where(const TileOp& op, const Padding& cond, const Padding& block) {
@@ -354,6 +340,7 @@ class Follow {
 
   const std::map<std::string, double>& pads_;
   const std::map<std::string, double>& identities_;
+  const std::set<std::string>& index_tables_;  // AddTTConstants' index tables (tt.constants `index`)
   std::map<std::string, Padding> values_;
 };
 
@@ -375,7 +362,14 @@ std::map<std::string, double> pad_values(const std::vector<TileOp>& ops, const A
   std::sort(choices.begin(), choices.end(), [](double a, double b) { return (a == 0) > (b == 0); });
   if (choices.empty()) choices.push_back(0.0);
   std::map<std::string, double> pads;
-  for (const BufferInfo& t : tensor_params(func)) pads[t.name] = choices.front();
+  std::set<std::string> index_tables;
+  Dict constants = attr_dict(func, keys::kTtConstants);
+  for (const BufferInfo& t : tensor_params(func)) {
+    pads[t.name] = choices.front();
+    Any entry = get(constants, t.name);
+    bool index = entry != nullptr && get(as_dict(entry), records::tensor_constant::kIndex) != nullptr;
+    if (index) index_tables.insert(t.name);
+  }
   size_t count = 1;
   for (size_t i = 0; i < padded.size() && count <= 4096; ++i) count *= choices.size();
   std::optional<std::vector<std::string>> fewest;
@@ -386,7 +380,7 @@ std::map<std::string, double> pad_values(const std::vector<TileOp>& ops, const A
       trial[name] = choices[rest % choices.size()];
       rest /= choices.size();
     }
-    Follow follow(trial, identities);
+    Follow follow(trial, identities, index_tables);
     follow.run(ops);
     if (follow.violations.empty()) return trial;
     if (!fewest || follow.violations.size() < fewest->size()) fewest = follow.violations;

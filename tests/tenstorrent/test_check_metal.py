@@ -176,3 +176,52 @@ def test_a_wheel_that_cannot_be_downloaded_is_reported(tmp_path: Path, monkeypat
     monkeypatch.setenv("TILELANG_TTNN_CACHE", str(tmp_path))
     with pytest.raises(wheels.Offline, match=r"cannot download the ttnn 0\.0\.1 wheel with pip"):
         wheels.ttnn_headers("0.0.1")
+
+
+def test_the_device_defines_follow_the_device_record() -> None:
+    """tt-metal's JIT defines per device: the architecture's define and the bank counts, with a shift for a power
+    of two (p150's 8 DRAM banks) and a division otherwise (n150's 12); L1 banks are the compute grid's cores."""
+    n150, p150 = (jit.target_of({"device": {"name": name}}) for name in ("n150", "p150"))
+    assert (n150.arch, n150.dram_banks, n150.l1_banks) == ("wormhole_b0", 12, 64)
+    assert (p150.arch, p150.dram_banks, p150.l1_banks) == ("blackhole", 8, 130)
+    wormhole, blackhole = jit.device_defines(n150), jit.device_defines(p150)
+    assert wormhole["ARCH_WORMHOLE"] == "1" and "ARCH_BLACKHOLE" not in wormhole
+    assert (wormhole["IS_NOT_POW2_NUM_DRAM_BANKS"], wormhole["LOG_BASE_2_OF_NUM_L1_BANKS"]) == ("1", "6")
+    assert blackhole["ARCH_BLACKHOLE"] == "1" and "ARCH_WORMHOLE" not in blackhole
+    assert (blackhole["LOG_BASE_2_OF_NUM_DRAM_BANKS"], blackhole["IS_NOT_POW2_NUM_L1_BANKS"]) == ("3", "1")
+    assert "IS_NOT_POW2_NUM_DRAM_BANKS" not in blackhole and blackhole["NUM_L1_BANKS"] == "130"
+    p100 = jit.device_defines(jit.target_of({"device": {"name": "p100"}}))  # 7 banks: a division, 110 L1 banks
+    assert (p100["IS_NOT_POW2_NUM_DRAM_BANKS"], p100["NUM_DRAM_BANKS"], p100["NUM_L1_BANKS"]) == ("1", "7", "110")
+    assert "tt_metal/tt-llk/tt_llk_blackhole/llk_lib" in jit.includes("blackhole")
+    assert not any("wormhole" in d for d in jit.includes("blackhole"))
+
+
+def test_a_p150_kernel_compiles_against_the_blackhole_headers(toolchain: Any, tmp_path: Path) -> None:
+    """A GEMM lowered for p150 compiles for its data-movement cores with tt_llk_blackhole and ARCH_BLACKHOLE; the
+    same reader with a dropped argument fails there. Blackhole's ckernel.h includes SFPI's lltt.h, so without the
+    SFPI headers every compute core is skipped (Wormhole's TRISC2 compiles a GEMM)."""
+    headers, frontend = toolchain
+    assert jit.has_headers(headers, "blackhole")
+    kernel = tilelang.compile(matmul(128, 256, 128, 128, 128, 32, dtype="bfloat16"), target="tenstorrent:p150")
+    program = kernel.save(tmp_path / "gemm" / "gemm.p150")
+    units = {(u.role, u.core.name): u for u in compile_role(toolchain, program, tmp_path / "r", "reader")
+             + compile_role(toolchain, program, tmp_path / "w", "writer")
+             + compile_role(toolchain, program, tmp_path / "c", "compute")}
+    assert {u.target.arch for u in units.values()} == {"blackhole"}
+    assert units["reader", "NCRISC"].status == units["writer", "BRISC"].status == "ok", [
+        u.detail for u in units.values()]
+    assert units["compute", "TRISC2"].status == "skipped" and "lltt.h" in units["compute", "TRISC2"].detail
+    bad = compile_role(toolchain, program, tmp_path / "bad", "reader",
+                       lambda s: s.replace("cb_reserve_back(0, ", "cb_reserve_back(", 1))
+    assert bad[0].status == "error" and "cb_reserve_back" in bad[0].detail, bad[0].detail
+
+
+def test_the_default_checks_are_one_device_per_architecture() -> None:
+    """make check-metal: n150 under every profile, p150 (Blackhole) under the spec's profile only; p100 (Blackhole
+    too) only when named."""
+    from tools.check_metal.__main__ import checks
+
+    every = sorted(PROFILES)
+    assert checks(every, None) == [(p, "n150") for p in every] + [(DEFAULT, "p150")]
+    assert checks([p for p in every if p != DEFAULT], None) == [(p, "n150") for p in every if p != DEFAULT]
+    assert checks([DEFAULT], "p150,p100") == [(DEFAULT, "p150"), (DEFAULT, "p100")]

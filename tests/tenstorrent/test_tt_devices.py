@@ -37,7 +37,7 @@ def test_each_device_record_states_its_facts() -> None:
     assert (n150.arch, n150.core_grid, n150.dram_banks, n150.dram_alignment, n150.perf) == ("wormhole_b0", (8, 8),
                                                                                            12, 32, True)
     assert (p150.arch, p150.core_grid, p150.dram_banks, p150.dram_alignment, p150.perf) == ("blackhole", (13, 10),
-                                                                                           8, 64, False)
+                                                                                           8, 64, True)
     assert p150.clock_hz == 1_350_000_000 and n150.clock_hz == device.PERF["clock_hz"]
     assert device.CORE_GRID == n150.core_grid and device.L1_BYTES == n150.l1_bytes
     assert device.PERF["worker_cores"] == 8 * 8
@@ -55,7 +55,7 @@ def test_a_target_names_a_device(target: object) -> None:
 
 @pytest.mark.parametrize("target,message", [
     ("tenstorrent:p999", "target 'tenstorrent' has no device 'p999' (devices of specs/backends/tenstorrent.yaml: "
-                         "n150, p150; systems: n300, t3k)"),
+                         "n150, p150, p100; systems: n300, t3k)"),
     ("llvm:p150", "target 'llvm' has no device 'p150'"),
     ("tenstorrent:", "names no device after ':'"),
     ({"kind": "tenstorrent", "chip": "p150"}, "a target dict has a string 'kind'"),
@@ -78,9 +78,13 @@ def test_the_plan_names_the_device_and_the_partition_uses_its_grid() -> None:
     assert (p150["device"]["name"], p150["device"]["core_grid"], p150["core_grid"]) == ("p150", [13, 10], [13, 10])
     assert len(p150["work_partition"]) == 130
     assert (n150["device"]["name"], n150["device"]["core_grid"], n150["core_grid"]) == ("n150", [8, 8], [8, 8])
-    # No performance record for p150 yet: the model refuses its plans rather than charge n150's rates.
-    with pytest.raises(TileLangError, match="compiled for device 'p150'; the performance model has facts for n150"):
-        perf_model.estimate(p150, {})
+    # The model charges a plan the rates of the device it names; a device without a perf record is refused.
+    assert perf_model.estimate(p150, {}).clock_hz == device.PERF_BY_DEVICE["p150"]["measured"]["clock_hz"]
+    assert perf_model.estimate(n150, {}).clock_hz == device.PERF["measured"]["clock_hz"]
+    p100 = _plan(tilelang.lower(func, target="tenstorrent:p100"))
+    with pytest.raises(TileLangError, match="compiled for device 'p100'; the performance model has facts for "
+                                            "n150, p150 only"):
+        perf_model.estimate(p100, {})
 
 
 def test_a_core_grid_beyond_the_device_is_refused() -> None:
@@ -91,8 +95,16 @@ def test_a_core_grid_beyond_the_device_is_refused() -> None:
         tilelang.compile(func, out_idx=[-1], target="tenstorrent", pass_configs=configs)
 
 
+def test_a_harvested_blackhole_is_one_record() -> None:
+    """p100: p150's record less two worker columns, one DRAM bank and two Ethernet cores (the harvested ones, last in
+    translated coordinates); its 11x10 compute grid is tt-metal's 2xharvested core descriptor."""
+    p100, p150 = device.DEVICES["p100"], device.DEVICES["p150"]
+    assert (p100.arch, p100.core_grid, p100.dram_banks, p100.perf) == ("blackhole", (11, 10), 7, False)
+    assert (p100.l1_bytes, p100.clock_hz, p100.dram_alignment) == (p150.l1_bytes, p150.clock_hz, p150.dram_alignment)
+
+
 @needs_gxx
-@pytest.mark.parametrize("name", ["n150", "p150"])
+@pytest.mark.parametrize("name", ["n150", "p150", "p100"])
 def test_gemm_runs_on_the_device(name: str) -> None:
     m, n, k = 320, 416, 64
     kernel = tilelang.compile(matmul(m, n, k, 32, 32, 32, dtype="bfloat16"), out_idx=[-1],
@@ -105,7 +117,7 @@ def test_gemm_runs_on_the_device(name: str) -> None:
     assert float(np.abs(c.astype(np.float32) - ref).max()) <= 2.0**-7 * float(np.abs(ref).max())
     report = kernel.last_report
     assert report["status"] == "ok" and report["device"] == name
-    assert len(report["cores"]) == (130 if name == "p150" else 64)
+    assert len(report["cores"]) == {"n150": 64, "p150": 130, "p100": 110}[name]
 
 
 @needs_gxx

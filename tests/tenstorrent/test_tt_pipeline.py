@@ -28,7 +28,7 @@ def test_infer_tt_layout_annotates_tensors_only() -> None:
     layout = get_attr(after, "tt.buffers")
     tile = {"memory": "DRAM", "layout": "interleaved", "page_layout": "tile", "dtype": "bfloat16",
             "data_format": "Float16_b", "page_bytes": 2048, "pages": 64, "tile_rows": 8, "tile_cols": 8,
-            "shape": [256, 256], "padded_shape": [256, 256], "blocks": [0, 0], "dram_format": ""}
+            "shape": [256, 256], "padded_shape": [256, 256], "blocks": [0, 0], "dram_format": "", "transposed": False}
     assert layout == {"A": tile, "B": tile, "C": tile}
 
 

@@ -3,7 +3,12 @@ tt-metal's JIT does, against the real device headers of the profile's ttnn wheel
 against the wheel's libtt_metal.so and run_ttnn.py's ttnn names against its Python binding. Exit 1 on any error, 2
 when a wheel cannot be downloaded.
 
-    python -m tools.check_metal [--profiles ttnn_0_81,...] [--jobs 2] [--table table.md]
+    python -m tools.check_metal [--profiles ttnn_0_81,...] [--devices n150,p150] [--jobs 2] [--table table.md]
+
+The corpus is lowered and compiled per (profile, device): the default device (n150) under every chosen profile,
+one device of each other architecture (p150: Blackhole's headers, ARCH_BLACKHOLE, its bank counts) under the spec's
+profile only and its `default` pass-option variant (CI time; `--devices p150,p100 --profiles ... --device-variants
+all` checks more), where the profile's wheel ships the device's architecture headers.
 
 $TT_METAL_SFPI_INCLUDE: a folder with the SFPI headers (sfpi.h, lltt.h; no package registry has them); without
 it TRISC0 (unpack) and TRISC1 (math) are reported as skipped. $TILELANG_CHECK_METAL_OFFLINE_OK=1: a wheel that
@@ -32,12 +37,50 @@ def profiles() -> dict:
     return PROFILES
 
 
-def start_lowering(profile: str, out: Path) -> subprocess.Popen:
-    """Lower the corpus of one profile in a process of its own (the pass library reads the profile once per
-    process); every profile's lowering starts at once, so later profiles lower while earlier ones compile."""
+def checks(chosen: list[str], devices: str | None) -> list[tuple[str, str]]:
+    """The (profile, device) pairs to check: the named devices under every chosen profile, or by default the
+    default device under every chosen profile and, under the spec's profile (when chosen), the first device (in spec
+    order) of each other architecture: the headers are per architecture, so a harvested variant (p100) differs only
+    in its bank counts and is checked with --devices."""
+    from tilelang.tenstorrent import device
+
+    if devices:
+        return [(p, d) for p in chosen for d in devices.split(",")]
+    others: dict[str, str] = {}
+    for name, record in device.DEVICES.items():
+        if record.arch != device.ARCH:
+            others.setdefault(record.arch, name)
+    return [(p, device.DEVICE) for p in chosen] + [
+        (device.PROFILE, d) for d in others.values() if device.PROFILE in chosen]
+
+
+def label(profile: str, name: str) -> str:
+    """A check's name and scratch folder: the profile, and the device unless it is the default one."""
+    from tilelang.tenstorrent import device
+
+    return profile if name == device.DEVICE else f"{profile}@{name}"
+
+
+def device_arch(name: str) -> str:
+    """The architecture of device `name`; a device the spec lacks is a usage error naming them."""
+    from tilelang.tenstorrent import device
+
+    if name not in device.DEVICES:
+        raise SystemExit(f"check-metal: unknown device {name}; known: {', '.join(sorted(device.DEVICES))}")
+    return device.DEVICES[name].arch
+
+
+def start_lowering(profile: str, name: str, out: Path, variants: str) -> subprocess.Popen:
+    """Lower the corpus of one profile for device `name` in a process of its own (the pass library reads the
+    profile once per process); every lowering starts at once, so later ones lower while earlier ones compile.
+    `variants`: the pass-option variants a device other than the default one is lowered under (`all`: every one)."""
+    from tilelang.tenstorrent import device
+
     env = {**os.environ, "TILELANG_TT_API_PROFILE": profile,
            "PYTHONPATH": os.pathsep.join([str(REPO / "python"), str(REPO), os.environ.get("PYTHONPATH", "")])}
-    return subprocess.Popen([sys.executable, "-m", "tools.check_metal.corpus", str(out)], cwd=REPO, env=env,
+    if name != device.DEVICE and variants != "all":
+        env["TILELANG_CHECK_METAL_VARIANTS"] = variants
+    return subprocess.Popen([sys.executable, "-m", "tools.check_metal.corpus", str(out), name], cwd=REPO, env=env,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
 
 
@@ -71,10 +114,14 @@ def report(profile: str, version: str, units: list[check.Unit], table: list[str]
 
 
 def check_profile(name: str, version: str, exact: bool, sfpi: Path | None, jobs: int, scratch: Path,
-                  table: list[str], lowering: subprocess.Popen) -> int:
+                  table: list[str], lowering: subprocess.Popen, arch: str) -> int:
+    """One check (`name`: label()): the corpus's kernels, main.cpp's host calls, run_ttnn.py's names."""
     headers = wheels.ttnn_headers(version)
     corpus = scratch / name / "corpus"
     finish_lowering(name, lowering)
+    if not jit.has_headers(headers, arch):
+        print(f"\n== {name}: ttnn {version} ships no {arch} device headers; not checked")
+        return 0
     if not corpus.is_dir():  # TILELANG_CHECK_METAL_ONLY named only programs this profile's corpus leaves out
         print(f"  no program of the narrowed corpus is in the {name} corpus")
         return 0
@@ -115,6 +162,9 @@ def check_scripts(corpus: Path, version: str) -> int:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--profiles", help="comma-separated API profiles (default: all)")
+    parser.add_argument("--devices", help="comma-separated devices (default: see above)")
+    parser.add_argument("--device-variants", default="default",
+                        help="pass-option variants of the corpus for devices other than the default one (`all`)")
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 2)
     parser.add_argument("--table", type=Path, help="also write the kernel x core x profile table (Markdown)")
     args = parser.parse_args()
@@ -139,14 +189,19 @@ def main() -> int:
             if unnamed:
                 print(f"check-metal: profile {unnamed[0]} names no ttnn_wheel (specs/backends/tenstorrent.yaml)")
                 return 2
-            lowerings = {name: start_lowering(name, Path(tmp) / name / "corpus") for name in chosen}
+            pairs = checks(chosen, args.devices)
+            arches = {d: device_arch(d) for _, d in pairs}
+            lowerings = {label(p, d): start_lowering(p, d, Path(tmp) / label(p, d) / "corpus", args.device_variants)
+                         for p, d in pairs}
             try:
-                for name in chosen:
+                for name, device_name in pairs:
                     profile = known[name]
-                    errors += check_profile(name, profile.ttnn_wheel, profile.ttnn_wheel_exact, sfpi, args.jobs,
-                                            Path(tmp), table, lowerings[name])
-                differ = host.same_host_program({n: Path(tmp) / n / "corpus" for n in chosen},
-                                                {n: known[n].host_api for n in chosen})
+                    errors += check_profile(label(name, device_name), profile.ttnn_wheel, profile.ttnn_wheel_exact,
+                                            sfpi, args.jobs, Path(tmp), table, lowerings[label(name, device_name)],
+                                            arches[device_name])
+                same = [label(p, d) for p, d in pairs]  # main.cpp is compared among one device's profiles
+                differ = host.same_host_program({n: Path(tmp) / n / "corpus" for n in chosen if n in same},
+                                                {n: known[n].host_api for n in chosen if n in same})
                 for line in differ:
                     print(f"ERROR: main.cpp differs between profiles with the same host API: {line}")
                 errors += len(differ)

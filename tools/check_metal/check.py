@@ -20,6 +20,7 @@ class Unit:
     source: str
     plan: dict
     ct_args: list[int]
+    target: jit.Target  # the device the plan names
     users: list[str] = field(default_factory=list)  # "<kernel>.<variant>"
     status: str = ""   # ok, error, skipped
     detail: str = ""   # first errors, or why it was skipped
@@ -30,6 +31,7 @@ def units_of(corpus: Path, sfpi: Path | None) -> list[Unit]:
     found: dict[tuple, Unit] = {}
     for program in sorted(p for p in corpus.iterdir() if (p / "tt.plan.json").exists()):
         plan = json.loads((program / "tt.plan.json").read_text())
+        target = jit.target_of(plan)
         for role in ROLES:
             source = (program / f"{role}.cpp").read_text()
             key_extra = jit.descriptors(plan)
@@ -39,8 +41,8 @@ def units_of(corpus: Path, sfpi: Path | None) -> list[Unit]:
                 cores = (jit.DATA_MOVEMENT[plan["kernels"][role]["processor"]],)
                 ct_args = jit.compile_time_args(plan, role)
             for core in cores:
-                key = (role, core.name, source, tuple(ct_args), key_extra)
-                unit = found.setdefault(key, Unit(role, core, source, plan, ct_args))
+                key = (role, core.name, source, tuple(ct_args), key_extra, target)
+                unit = found.setdefault(key, Unit(role, core, source, plan, ct_args, target))
                 unit.users.append(program.name)
                 if core.needs_sfpi and sfpi is None:
                     unit.status, unit.detail = "skipped", "needs the SFPI headers ($TT_METAL_SFPI_INCLUDE is not set)"
@@ -60,7 +62,7 @@ def precompile(units: list[Unit], todo: list[int], headers: Path, frontend: list
     unit index -> (the group's folder of shared generated files, its PCH)."""
     groups: dict[tuple, list[int]] = {}
     for i in todo:
-        key = pch.key(units[i].role, units[i].core, units[i].ct_args, units[i].plan)
+        key = pch.key(units[i].role, units[i].core, units[i].ct_args, units[i].plan, units[i].target)
         if key is not None:
             groups.setdefault(key, []).append(i)
     shared = [members for members in groups.values() if len(members) > 1]
@@ -69,7 +71,7 @@ def precompile(units: list[Unit], todo: list[int], headers: Path, frontend: list
         first = units[shared[n][0]]
         folder = scratch / f"pch{n}"
         jit.write_shared_files(folder, first.plan)
-        unit_command = jit.command(frontend, headers, folder, first.core, first.ct_args, sfpi)
+        unit_command = jit.command(frontend, headers, folder, first.core, first.ct_args, sfpi, first.target)
         wrapper = Path(unit_command[-1])
         header = pch.prefix(wrapper)
         if header is None:
@@ -94,7 +96,7 @@ def compile_units(units: list[Unit], headers: Path, frontend: list[str], scratch
         folder = scratch / f"u{index}"
         shared, header = precompiled.get(index, (None, None))
         jit.write_build_folder(folder, unit.role, unit.source, unit.plan, shared=shared is not None)
-        command = jit.command(frontend, headers, folder, unit.core, unit.ct_args, sfpi, shared)
+        command = jit.command(frontend, headers, folder, unit.core, unit.ct_args, sfpi, unit.target, shared)
         ok, diagnostics = jit.run(pch.use_command(command, header) if header is not None else command)
         missing = None if ok else jit.missing_sfpi(diagnostics)
         if ok:

@@ -1,9 +1,11 @@
 """The kernel corpus of one API profile: every kernel of tests/tt_kernels.CORPUS under every pass-option variant
 of tools/artifacts_digest.py, lowered by this checkout and saved as `<out>/<kernel>.<variant>/`.
 
-Run in its own process per profile (`TILELANG_TT_API_PROFILE=<profile> python -m tools.check_metal.corpus OUT`):
-the pass library reads the profile once per process. TILELANG_CHECK_METAL_ONLY=select_,mask_ narrows the corpus to the
-kernels whose names contain one of the substrings."""
+Run in its own process per profile (`TILELANG_TT_API_PROFILE=<profile> python -m tools.check_metal.corpus OUT
+[DEVICE]`): the pass library reads the profile once per process. DEVICE (a record of device.devices in
+specs/backends/tenstorrent.yaml) is the device the corpus is lowered for; without it, the default device.
+TILELANG_CHECK_METAL_ONLY=select_,mask_ narrows the corpus to the kernels whose names contain one of the substrings;
+TILELANG_CHECK_METAL_VARIANTS=default to the named pass-option variants."""
 
 from __future__ import annotations
 
@@ -14,7 +16,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[2]
 
 
-def save_corpus(out: Path) -> list[str]:
+def save_corpus(out: Path, device: str | None = None) -> list[str]:
     sys.path.insert(0, str(REPO / "tests"))
     sys.path.insert(0, str(REPO / "tools"))
     from artifacts_digest import VARIANTS
@@ -22,18 +24,21 @@ def save_corpus(out: Path) -> list[str]:
 
     import tilelang
 
+    target = f"tenstorrent:{device}" if device else "tenstorrent"
     saved = []
     only = os.environ.get("TILELANG_CHECK_METAL_ONLY", "")  # comma-separated substrings of kernel names
+    chosen = os.environ.get("TILELANG_CHECK_METAL_VARIANTS", "")  # comma-separated variant names
+    variants = {v: c for v, c in VARIANTS.items() if not chosen or v in chosen.split(",")}
     for name, factory in sorted(CORPUS.items()):
         if only and not any(part in name for part in only.split(",")):
             continue
-        for variant, configs in VARIANTS.items():
+        for variant, configs in variants.items():
             configs = {**configs, **getattr(factory, "pass_configs", {})}  # a factory's own (tl.tt.dram_format)
-            kernel = tilelang.compile(factory(), target="tenstorrent", pass_configs=configs)
+            kernel = tilelang.compile(factory(), target=target, pass_configs=configs)
             kernel.save(out / f"{name}.{variant}")
             saved.append(f"{name}.{variant}")
     return saved
 
 
 if __name__ == "__main__":
-    print(len(save_corpus(Path(sys.argv[1]))))
+    print(len(save_corpus(Path(sys.argv[1]), sys.argv[2] if len(sys.argv) > 2 else None)))

@@ -30,25 +30,70 @@ FLAGS = ("-std=c++17", "-ffast-math", "-fno-exceptions", "-fno-rtti", "-Wall", "
          # attributes of tt-metal's own RISC-V GCC (rvtt_l1_ptr, ...) that clang does not know
          "-Wno-unknown-attributes")
 
-# Wormhole n150 device defines (any integers do for a syntax check).
-DEVICE = {"ARCH_WORMHOLE": "1", "TENSIX_FIRMWARE": "1", "LOCAL_MEM_EN": "0", "KERNEL_BUILD": "1",
-          "NUM_DRAM_BANKS": "12", "NUM_L1_BANKS": "64", "IS_NOT_POW2_NUM_DRAM_BANKS": "1",
-          "LOG_BASE_2_OF_NUM_L1_BANKS": "6", "PCIE_NOC_X": "0", "PCIE_NOC_Y": "3", "DISPATCH_MESSAGE_ADDR": "0",
-          "PROGRAMMABLE_CORE_TYPE": "0"}
+# What tt-metal's HAL adds to a Tensix kernel's build per architecture (tt_metal/llrt/hal/tt-1xx/wormhole/wh_hal.cpp
+# and blackhole/bh_hal.cpp, HalJitBuildQuery*::defines and ::includes): the architecture define and the include
+# paths of ckernels/<arch>, hw/inc/internal/tt-1xx/<family>, tt-llk's tt_llk_<arch> (tt_metal/tt-llk in the wheel,
+# tt_metal/third_party/tt_llk in 2025 wheels, which also kept hw/inc/tt-1xx and include/). Paths a wheel lacks are
+# dropped (Blackhole's <family>_defines folder is gone from ttnn 0.81.1).
+ARCH_DEFINES = {"wormhole_b0": "ARCH_WORMHOLE", "blackhole": "ARCH_BLACKHOLE"}
+ARCH_FAMILIES = {"wormhole_b0": ("wormhole", "wormhole_b0_defines"), "blackhole": ("blackhole", "blackhole_defines")}
 
-INCLUDES = ("", "tt_metal", "tt_metal/hw/inc", "tt_metal/hostdevcommon/api", "tt_metal/api",
-            "tt_metal/hw/ckernels/wormhole_b0/metal/common", "tt_metal/hw/ckernels/wormhole_b0/metal/llk_io",
-            "tt_metal/hw/ckernels/wormhole_b0/metal/llk_api",
-            "tt_metal/hw/ckernels/wormhole_b0/metal/llk_api/llk_sfpu", "tt_metal/hw/inc/internal",
-            "tt_metal/hw/inc/internal/tt-1xx", "tt_metal/hw/inc/internal/tt-1xx/wormhole",
-            "tt_metal/hw/inc/internal/tt-1xx/wormhole/wormhole_b0_defines",
-            "tt_metal/hw/inc/internal/tt-1xx/wormhole/noc", "tt_metal/tt-llk/tt_llk_wormhole_b0/common/inc",
-            "tt_metal/tt-llk/tt_llk_wormhole_b0/llk_lib", "tt_metal/tt-llk/common", "tt_metal/tt-llk/tools/include",
+
+def includes(arch: str) -> tuple[str, ...]:
+    """The include folders (relative to the wheel's root) of a Tensix kernel for tt-metal architecture `arch`."""
+    family, defines = ARCH_FAMILIES[arch]
+    return ("", "tt_metal", "tt_metal/hw/inc", "tt_metal/hostdevcommon/api", "tt_metal/api",
+            f"tt_metal/hw/ckernels/{arch}/metal/common", f"tt_metal/hw/ckernels/{arch}/metal/llk_io",
+            f"tt_metal/hw/ckernels/{arch}/metal/llk_api", f"tt_metal/hw/ckernels/{arch}/metal/llk_api/llk_sfpu",
+            "tt_metal/hw/inc/internal", "tt_metal/hw/inc/internal/tt-1xx", f"tt_metal/hw/inc/internal/tt-1xx/{family}",
+            f"tt_metal/hw/inc/internal/tt-1xx/{family}/{defines}", f"tt_metal/hw/inc/internal/tt-1xx/{family}/noc",
+            f"tt_metal/tt-llk/tt_llk_{arch}/common/inc", f"tt_metal/tt-llk/tt_llk_{arch}/llk_lib",
+            "tt_metal/tt-llk/common", "tt_metal/tt-llk/tools/include",
             # older wheels (2025): compute_kernel_api/ and dataflow_api.h live here
-            "tt_metal/include", "tt_metal/hw/inc/tt-1xx", "tt_metal/hw/inc/tt-1xx/wormhole",
-            "tt_metal/hw/inc/tt-1xx/wormhole/wormhole_b0_defines", "tt_metal/hw/inc/tt-1xx/wormhole/noc",
-            "tt_metal/third_party/tt_llk/tt_llk_wormhole_b0/common/inc",
-            "tt_metal/third_party/tt_llk/tt_llk_wormhole_b0/llk_lib", "tt_metal/third_party/tt_llk/common")
+            "tt_metal/include", "tt_metal/hw/inc/tt-1xx", f"tt_metal/hw/inc/tt-1xx/{family}",
+            f"tt_metal/hw/inc/tt-1xx/{family}/{defines}", f"tt_metal/hw/inc/tt-1xx/{family}/noc",
+            f"tt_metal/third_party/tt_llk/tt_llk_{arch}/common/inc",
+            f"tt_metal/third_party/tt_llk/tt_llk_{arch}/llk_lib",
+            "tt_metal/third_party/tt_llk/common")
+
+
+def has_headers(headers: Path, arch: str) -> bool:
+    """The wheel ships the device headers of `arch` (its ckernels folder)."""
+    return (headers / "tt_metal" / "hw" / "ckernels" / arch).is_dir()
+
+
+@dataclass(frozen=True)
+class Target:
+    """The device a kernel is built for: its architecture and the bank counts the JIT defines."""
+    name: str
+    arch: str
+    dram_banks: int
+    l1_banks: int
+
+
+def target_of(plan: dict[str, Any]) -> Target:
+    """The device record (specs/backends/tenstorrent.yaml, device.devices) of the device the plan names; its L1
+    banks are its compute grid's cores (one bank per worker core of the allocator's grid)."""
+    from tilelang.tenstorrent import device
+
+    name = plan["device"]["name"]
+    record = device.DEVICES[name]
+    return Target(name, record.arch, record.dram_banks, record.core_grid[0] * record.core_grid[1])
+
+
+def device_defines(target: Target) -> dict[str, str]:
+    """The device defines of tt-metal's JIT (tt_metal/jit_build/build.cpp: the architecture's, the bank counts and
+    LOG_BASE_2_OF_NUM_*_BANKS or IS_NOT_POW2_NUM_*_BANKS); the PCIe core and dispatch address are any integers for
+    a syntax check."""
+    defines = {ARCH_DEFINES[target.arch]: "1", "TENSIX_FIRMWARE": "1", "LOCAL_MEM_EN": "0", "KERNEL_BUILD": "1",
+               "NUM_DRAM_BANKS": str(target.dram_banks), "NUM_L1_BANKS": str(target.l1_banks)}
+    for kind, count in (("DRAM", target.dram_banks), ("L1", target.l1_banks)):
+        if count & (count - 1) == 0:
+            defines[f"LOG_BASE_2_OF_NUM_{kind}_BANKS"] = str(count.bit_length() - 1)
+        else:
+            defines[f"IS_NOT_POW2_NUM_{kind}_BANKS"] = "1"
+    return {**defines, "PCIE_NOC_X": "0", "PCIE_NOC_Y": "3", "DISPATCH_MESSAGE_ADDR": "0",
+            "PROGRAMMABLE_CORE_TYPE": "0"}
 
 
 @dataclass(frozen=True)
@@ -195,14 +240,16 @@ def frontend(compiler: list[str], scratch: Path) -> list[str]:
 
 
 def command(frontend_args: list[str], headers: Path, folder: Path, core: Core, ct_args: list[int],
-            sfpi: Path | None, shared: Path | None = None) -> list[str]:
-    """The syntax-check command of one kernel for one core (`shared`: the folder of write_shared_files, when not
-    `folder` itself)."""
+            sfpi: Path | None, target: Target, shared: Path | None = None) -> list[str]:
+    """The syntax-check command of one kernel for one core of `target` (`shared`: the folder of
+    write_shared_files, when not `folder` itself)."""
     wrapper = headers / "tt_metal" / "hw" / "firmware" / "src" / "tt-1xx" / core.wrapper
-    defines = {**DEVICE, **dict(core.defines), "KERNEL_COMPILE_TIME_ARGS": ",".join(map(str, ct_args))}
+    defines = {**device_defines(target), **dict(core.defines),
+               "KERNEL_COMPILE_TIME_ARGS": ",".join(map(str, ct_args))}
     # The wheel's headers are system headers here: clang warns about things in them that tt-metal's GCC does not
     # (empty loop bodies, ...), while -Werror applies in full to the kernel and its generated files.
-    system = [headers / d for d in INCLUDES if (headers / d).is_dir()] + ([sfpi] if sfpi is not None else [])
+    system = [headers / d for d in includes(target.arch) if (headers / d).is_dir()]
+    system += [sfpi] if sfpi is not None else []
     return [*frontend_args, *(f"-D{k}={v}" for k, v in defines.items()), f"-I{folder}",
             *([f"-I{shared}"] if shared is not None else []), *(f"-isystem{d}" for d in system), str(wrapper)]
 

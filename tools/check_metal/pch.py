@@ -25,11 +25,12 @@ KERNEL_FILES = ("kernel_includes.hpp", "chlkc_list.h", "defines_generated.h")
 _DIRECTIVE = re.compile(r"\s*#\s*(\w+)")
 
 
-def key(role: str, core: jit.Core, ct_args: list[int], plan: dict[str, Any]) -> tuple | None:
-    """What a unit's shared headers depend on; None when its kernel defines rule a shared header out."""
+def key(role: str, core: jit.Core, ct_args: list[int], plan: dict[str, Any], target: jit.Target) -> tuple | None:
+    """What a unit's shared headers depend on (the device's among them); None when its kernel defines rule a shared
+    header out."""
     if plan["kernels"][role].get("defines"):
         return None
-    return (core.name, tuple(ct_args), jit.descriptors(plan))
+    return (core.name, tuple(ct_args), jit.descriptors(plan), target)
 
 
 def prefix(wrapper: Path) -> str | None:

@@ -97,7 +97,7 @@ BACKENDS: dict[str, Backend] = {
         lowers=True,
         pipeline='optimize_tenstorrent',
         runtime='tilelang.tenstorrent.runtime',
-        devices=(('n150', 'wormhole_b0'), ('p150', 'blackhole'), ),
+        devices=(('n150', 'wormhole_b0'), ('p150', 'blackhole'), ('p100', 'blackhole'), ),
         default_device='n150',
         systems=(('n300', 'n150', (1, 2)), ('t3k', 'n150', (4, 2)), ),
     ),

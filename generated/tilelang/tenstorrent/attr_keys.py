@@ -54,7 +54,7 @@ TT_ACCESSORS = 'tt.accessors'
 """Tensor name -> {stride_mode, page_bytes, compile_time_args, parameter}. (AttachTTAccessors writes, BindTTAccessors reads)"""
 
 TT_BUFFERS = 'tt.buffers'
-"""Tensor name -> {memory, layout, page_layout, dtype, dram_format, data_format, page_bytes, pages, tile_rows, tile_cols, shape, padded_shape, blocks} (page_layout tile or row_major; tile_rows of the folded padded matrix; dram_format the block-float DRAM format or empty; shape the user's, padded_shape what DRAM holds; blocks per dim the extent of blocks laid out one per run of tiles, 0 for none; BuildTTTileDataflow adds pad_value). (AttachTTAccessors reads, BuildTTTileDataflow writes, InferTTLayout writes)"""
+"""Tensor name -> {memory, layout, page_layout, dtype, dram_format, data_format, page_bytes, pages, tile_rows, tile_cols, shape, padded_shape, blocks, transposed} (page_layout tile or row_major; tile_rows of the folded padded matrix; dram_format the block-float DRAM format or empty; shape the user's, padded_shape what DRAM holds; blocks per dim the extent of blocks laid out one per run of tiles, 0 for none; transposed: DRAM holds the (cols, rows) transpose, padded_shape and blocks are its; BuildTTTileDataflow adds pad_value). (AttachTTAccessors reads, BuildTTTileDataflow writes, InferTTLayout writes)"""
 
 TT_CBS = 'tt.cbs'
 """CB descriptors: {index, stream, buffer, class, dtype, data_format, page_bytes, block_pages, depth, producer, consumer}. (BuildTTTileDataflow writes, LowerTileOpsToTT reads, VerifyTTKernels reads)"""

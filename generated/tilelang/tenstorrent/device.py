@@ -34,7 +34,8 @@ class Device(NamedTuple):
 # Every device ("<backend>:<device>" targets one; the tt.plan.json of a kernel names its device and holds its facts).
 DEVICES = {
     'n150': Device('wormhole_b0', (8, 8), 1499136, 1000000000, 32, 16, 12, True),
-    'p150': Device('blackhole', (13, 10), 1499136, 1350000000, 64, 16, 8, False),
+    'p150': Device('blackhole', (13, 10), 1499136, 1350000000, 64, 16, 8, True),
+    'p100': Device('blackhole', (11, 10), 1499136, 1350000000, 64, 16, 7, False),
 }
 TILE = (32, 32)
 CORE_GRID = (8, 8)
@@ -87,46 +88,90 @@ DRAM_FORMAT_HOST = {
 # Host-side kernel configuration: RISC-V per data-movement role, math fidelity of compute kernels.
 KERNEL_PROCESSORS = {"reader": 'RISCV_1', "writer": 'RISCV_0'}
 MATH_FIDELITY = 'HiFi4'
-# Performance facts for the performance model (perf_model.py); sources and assumptions in PERF_DOC.
-PERF = {
-    "clock_hz": 1000000000,
-    "worker_cores": 64,
-    "dram_bytes_per_second": 288000000000,
-    "noc_bytes_per_cycle": 32,
-    # Cycles of one 32x32x32 tile matmul by math fidelity.
-    "matmul_tile_cycles": {
-        'LoFi': 16,
-        'HiFi2': 32,
-        'HiFi3': 48,
-        'HiFi4': 64,
-    },
-    "eltwise_tile_cycles": 8,
-    "sfpu_tile_cycles": 32,
-    "copy_tile_cycles": 8,
-    "pack_tile_cycles": 8,
-    # Measured rates and per-call costs the modelled time charges (sources and derivations in PERF_SOURCES).
-    "measured": {
-        'clock_hz': 906000000,
-        'dram_bytes_per_second': 267000000000,
-        'dram_read_bytes_per_cycle': 22,
-        'dram_write_back_bytes_per_second': 118000000000,
-        'dram_write_bytes_per_cycle': 21,
-        'host_dispatch_block_float_seconds': 0.0001399,
-        'host_dispatch_seconds': 9.94e-05,
-        'multicast_bytes_per_cycle': 15,
-        'multicast_linked_bytes_per_cycle': 22,
-        'noc_read_bytes_per_cycle': 28,
-        'noc_write_bytes_per_cycle': 29,
-        'program_launch_seconds': 2e-06,
-        'semaphore_wait_cycles': 236,
-        # Sustained cycles of one 32x32x32 tile matmul by operand data format and math fidelity.
+# Performance facts for the performance model (perf_model.py) of every device whose record has them; sources and
+# assumptions of the default device's in PERF_DOC (the spec's `perf` records hold every device's).
+PERF_BY_DEVICE = {
+    'n150': {
+        "clock_hz": 1000000000,
+        "worker_cores": 64,
+        "dram_bytes_per_second": 288000000000,
+        "noc_bytes_per_cycle": 32,
+        # Cycles of one 32x32x32 tile matmul by math fidelity.
         "matmul_tile_cycles": {
-            'Bfp4_b': {'LoFi': 18.9},
-            'Bfp8_b': {'HiFi2': 36.9, 'LoFi': 23.0},
-            'Float16_b': {'HiFi2': 44.9, 'HiFi3': 54.0, 'HiFi4': 70.0, 'LoFi': 44.9},
+            'LoFi': 16,
+            'HiFi2': 32,
+            'HiFi3': 48,
+            'HiFi4': 64,
+        },
+        "eltwise_tile_cycles": 8,
+        "sfpu_tile_cycles": 32,
+        "copy_tile_cycles": 8,
+        "pack_tile_cycles": 8,
+        # Measured rates and per-call costs the modelled time charges (sources and derivations in PERF_SOURCES).
+        "measured": {
+            'clock_hz': 906000000,
+            'dram_bytes_per_second': 267000000000,
+            'dram_read_bytes_per_cycle': 22,
+            'dram_write_back_bytes_per_second': 118000000000,
+            'dram_write_bytes_per_cycle': 21,
+            'host_dispatch_block_float_seconds': 0.0001399,
+            'host_dispatch_seconds': 9.94e-05,
+            'multicast_bytes_per_cycle': 15,
+            'multicast_linked_bytes_per_cycle': 22,
+            'noc_read_bytes_per_cycle': 28,
+            'noc_write_bytes_per_cycle': 29,
+            'program_launch_seconds': 2e-06,
+            'semaphore_wait_cycles': 236,
+            # Sustained cycles of one 32x32x32 tile matmul by operand data format and math fidelity.
+            "matmul_tile_cycles": {
+                'Bfp4_b': {'LoFi': 18.9},
+                'Bfp8_b': {'HiFi2': 36.9, 'LoFi': 23.0},
+                'Float16_b': {'HiFi2': 44.9, 'HiFi3': 54.0, 'HiFi4': 70.0, 'LoFi': 44.9},
+            },
+        },
+    },
+    'p150': {
+        "clock_hz": 1350000000,
+        "worker_cores": 130,
+        "dram_bytes_per_second": 306000000000,
+        "noc_bytes_per_cycle": 64,
+        # Cycles of one 32x32x32 tile matmul by math fidelity.
+        "matmul_tile_cycles": {
+            'LoFi': 16,
+            'HiFi2': 32,
+            'HiFi3': 48,
+            'HiFi4': 64,
+        },
+        "eltwise_tile_cycles": 8,
+        "sfpu_tile_cycles": 32,
+        "copy_tile_cycles": 8,
+        "pack_tile_cycles": 8,
+        # Measured rates and per-call costs the modelled time charges (sources and derivations in PERF_SOURCES).
+        "measured": {
+            'clock_hz': 1342000000,
+            'dram_bytes_per_second': 306000000000,
+            'dram_read_bytes_per_cycle': 33,
+            'dram_write_back_bytes_per_second': 465000000000,
+            'dram_write_bytes_per_cycle': 34,
+            'host_dispatch_block_float_seconds': 8.69e-05,
+            'host_dispatch_seconds': 3.95e-05,
+            'multicast_bytes_per_cycle': 24,
+            'multicast_linked_bytes_per_cycle': 41,
+            'noc_read_bytes_per_cycle': 60,
+            'noc_write_bytes_per_cycle': 60,
+            'program_launch_seconds': 1.3e-06,
+            'semaphore_wait_cycles': 196,
+            # Sustained cycles of one 32x32x32 tile matmul by operand data format and math fidelity.
+            "matmul_tile_cycles": {
+                'Bfp4_b': {'LoFi': 17.7},
+                'Bfp8_b': {'HiFi2': 35.3, 'LoFi': 18.6},
+                'Float16_b': {'HiFi2': 36.1, 'HiFi3': 51.8, 'HiFi4': 67.8, 'LoFi': 36.1},
+            },
         },
     },
 }
+# The default device's.
+PERF = PERF_BY_DEVICE[DEVICE]
 PERF_DOC = 'Wormhole n150 peak performance facts (the roofline of tilelang/tenstorrent/perf_model.py; the modelled time uses `measured` below), from metalium-api.md section 6 (tech_reports/matrix_engine, GEMM_FLOPS, Saturating_DRAM_bandwidth and the WH specification page): 1 GHz clock; 8x8 = 64 worker cores; 12 GDDR6 banks at 288e9 B/s peak; NoC payload 32 B/cycle per link; the matrix engine does 8x16 x 16x16 per cycle (4096 FLOP/cycle at LoFi), so one 32x32x32 tile matmul takes 16/32/48/64 cycles at LoFi/HiFi2/HiFi3/HiFi4; the FPU does 8x16 = 128 elements/cycle, so a 1024-element element-wise tile (add/sub/mul at LoFi) takes 8 cycles. Assumptions not stated in section 6: a copy_tile (unpack + datacopy to DST) uses the same FPU path as an element-wise tile (8 cycles); an SFPU tile op takes 32 cycles (32-lane SIMD, one instruction per 32 elements, simple ops only; transcendental ops take several instructions, so this is a lower bound); pack_tile drains DST to L1 at the FPU rate (8 cycles per tile).'
 PERF_MEASURED_DOC = "What the performance model charges (tilelang/tenstorrent/perf_model.py); the roofline keeps the peak figures above. Each figure cites the tt-metal document that published it, or derives from tt-metal's published measurements (tests/data/tt_metal_published.yaml holds them; tests/tenstorrent/test_tt_perf_calibration.py recomputes every derivation from it). Not charged, because no published measurement resolves them: a CB handshake (a least-squares fit over the 45 trace runs up to 2048^3 gives -35 cycles per output sub-block, zero within their scatter) and init/reconfig calls (the emulator does not count them, and tt-metal's per-block reconfigurations are inside the per-block cost charged to semaphore waits)."
 # Where each measured figure comes from: "<source>: <what it measured | how it is derived>".

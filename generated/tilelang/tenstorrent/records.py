@@ -72,6 +72,7 @@ Tensor = TypedDict('Tensor', {
     'shape': list[int],
     'padded_shape': NotRequired[list[int]],
     'blocks': NotRequired[list[int]],
+    'transposed': NotRequired[bool],
     'pad_value': NotRequired[float | Literal['inf', '-inf']],
     'dtype': str,
     'dram_format': NotRequired[str],
@@ -209,6 +210,7 @@ Buffer = TypedDict('Buffer', {
     'memory': Literal['DRAM'],
     'layout': Literal['interleaved'],
     'page_layout': Literal['tile', 'row_major'],
+    'transposed': bool,
     'dtype': str,
     'dram_format': str,
     'data_format': str,
@@ -251,6 +253,7 @@ HostTensor = TypedDict('HostTensor', {
     'shape': list[int],
     'padded_shape': NotRequired[list[int]],
     'blocks': NotRequired[list[int]],
+    'transposed': NotRequired[bool],
     'pad_value': NotRequired[float | Literal['inf', '-inf']],
     'dtype': str,
     'dram_format': NotRequired[str],
@@ -285,6 +288,7 @@ TtnnTensor = TypedDict('TtnnTensor', {
     'shape': list[int],
     'padded_shape': NotRequired[list[int]],
     'blocks': NotRequired[list[int]],
+    'transposed': NotRequired[bool],
     'pad_value': NotRequired[float | Literal['inf', '-inf']],
     'dtype': str,
     'dram_format': NotRequired[str],
@@ -374,6 +378,7 @@ class TENSOR:
     SHAPE: Final = 'shape'
     PADDED_SHAPE: Final = 'padded_shape'
     BLOCKS: Final = 'blocks'
+    TRANSPOSED: Final = 'transposed'
     PAD_VALUE: Final = 'pad_value'
     DTYPE: Final = 'dtype'
     DRAM_FORMAT: Final = 'dram_format'
@@ -536,6 +541,7 @@ class BUFFER:
     MEMORY: Final = 'memory'
     LAYOUT: Final = 'layout'
     PAGE_LAYOUT: Final = 'page_layout'
+    TRANSPOSED: Final = 'transposed'
     DTYPE: Final = 'dtype'
     DRAM_FORMAT: Final = 'dram_format'
     DATA_FORMAT: Final = 'data_format'
@@ -566,6 +572,7 @@ class HOST_TENSOR:
     SHAPE: Final = 'shape'
     PADDED_SHAPE: Final = 'padded_shape'
     BLOCKS: Final = 'blocks'
+    TRANSPOSED: Final = 'transposed'
     PAD_VALUE: Final = 'pad_value'
     DTYPE: Final = 'dtype'
     DRAM_FORMAT: Final = 'dram_format'
@@ -616,6 +623,7 @@ class TTNN_TENSOR:
     SHAPE: Final = 'shape'
     PADDED_SHAPE: Final = 'padded_shape'
     BLOCKS: Final = 'blocks'
+    TRANSPOSED: Final = 'transposed'
     PAD_VALUE: Final = 'pad_value'
     DTYPE: Final = 'dtype'
     DRAM_FORMAT: Final = 'dram_format'
@@ -820,7 +828,7 @@ RECORD_FIELDS: dict[str, tuple[str, ...]] = {
     'plan': ('kernel', 'device', 'core_grid', 'grid_blocks', 'partition_mode', 'core_ranges', 'work_partition', 'tensors', 'cbs', 'kernels', 'semaphores', 'mesh', ),
     'device': ('name', 'profile', 'host_api', 'tile', 'core_grid', 'l1_bytes', 'max_cbs', 'max_runtime_args', ),
     'work_item': ('core', 'start', 'count', 'stride', 'z', 'row0', 'col0', 'rows', 'cols', ),
-    'tensor': ('name', 'parameter', 'shape', 'padded_shape', 'blocks', 'pad_value', 'dtype', 'dram_format', 'data_format', 'page_bytes', 'pages', 'page_layout', 'role', 'constant', 'mesh_shards', ),
+    'tensor': ('name', 'parameter', 'shape', 'padded_shape', 'blocks', 'transposed', 'pad_value', 'dtype', 'dram_format', 'data_format', 'page_bytes', 'pages', 'page_layout', 'role', 'constant', 'mesh_shards', ),
     'mesh': ('shape', 'grid_axes', ),
     'tensor_constant': ('value', 'rows', 'mask', 'index', ),
     'index_tile': ('p', 'q', 'step', ),
@@ -837,11 +845,11 @@ RECORD_FIELDS: dict[str, tuple[str, ...]] = {
     'noc_x': ('noc_x', ),
     'noc_y': ('noc_y', ),
     'semaphore_id': ('semaphore', ),
-    'buffer': ('memory', 'layout', 'page_layout', 'dtype', 'dram_format', 'data_format', 'page_bytes', 'pages', 'tile_rows', 'tile_cols', 'shape', 'padded_shape', 'blocks', 'pad_value', ),
+    'buffer': ('memory', 'layout', 'page_layout', 'transposed', 'dtype', 'dram_format', 'data_format', 'page_bytes', 'pages', 'tile_rows', 'tile_cols', 'shape', 'padded_shape', 'blocks', 'pad_value', ),
     'accessor': ('stride_mode', 'page_bytes', 'compile_time_args', 'parameter', ),
-    'host_tensor': ('name', 'parameter', 'shape', 'padded_shape', 'blocks', 'pad_value', 'dtype', 'dram_format', 'data_format', 'page_bytes', 'pages', 'page_layout', 'role', 'constant', 'mesh_shards', 'lead', 'rows', 'cols', 'prows', 'pcols', 'er', 'pr', 'ec', 'pc', 'elems', 'padded_elems', 'padded', 'ctype', 'fill', 'mask', ),
+    'host_tensor': ('name', 'parameter', 'shape', 'padded_shape', 'blocks', 'transposed', 'pad_value', 'dtype', 'dram_format', 'data_format', 'page_bytes', 'pages', 'page_layout', 'role', 'constant', 'mesh_shards', 'lead', 'rows', 'cols', 'prows', 'pcols', 'er', 'pr', 'ec', 'pc', 'elems', 'padded_elems', 'padded', 'ctype', 'fill', 'mask', ),
     'host_mask': ('p', 'q', 'div', 'width', 'first', 'step', 'on_true', 'on_false', 'on_true_bits', 'on_false_bits', ),
-    'ttnn_tensor': ('name', 'parameter', 'shape', 'padded_shape', 'blocks', 'pad_value', 'dtype', 'dram_format', 'data_format', 'page_bytes', 'pages', 'page_layout', 'role', 'constant', 'mesh_shards', 'rows', 'cols', 'layout', 'pad', 'ttnn', 'host_dtype', ),
+    'ttnn_tensor': ('name', 'parameter', 'shape', 'padded_shape', 'blocks', 'transposed', 'pad_value', 'dtype', 'dram_format', 'data_format', 'page_bytes', 'pages', 'page_layout', 'role', 'constant', 'mesh_shards', 'rows', 'cols', 'layout', 'pad', 'ttnn', 'host_dtype', ),
     'ttnn_cb': ('index', 'stream', 'shares', 'buffer', 'buffer_dtype', 'class', 'dtype', 'data_format', 'page_bytes', 'block_pages', 'depth', 'producer', 'consumer', 'ttnn', ),
     'report': ('status', 'error', 'dump', 'profile', 'device', 'programs', 'run_seconds', 'cores', 'total', 'kernels', 'stdout', 'execution_backend', ),
     'counters': ('dram_bytes_read', 'dram_bytes_written', 'noc_reads', 'noc_writes', 'read_barriers', 'write_barriers', 'matmul_tiles', 'eltwise_tiles', 'sfpu_tiles', 'copy_tiles', 'pack_tiles', 'cb_pushes', 'cb_pops', 'cb_pages_pushed', 'noc_multicast_writes', 'noc_multicast_bytes', 'noc_multicast_linked_bytes', 'semaphore_incs', 'semaphore_multicasts', 'semaphore_waits', ),

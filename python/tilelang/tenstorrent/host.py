@@ -61,8 +61,11 @@ def host_layout(tensor: Tensor, tile: Sequence[int]) -> dict[str, Any]:
     `cols` (a 1-D tensor: one row) in matrices of `prows` x `pcols` (InferTTLayout's padded_shape: a 1-D tensor is
     row 0 of a tile row), element (r, c) at row r // er * pr + r % er and col c // ec * pc + c % ec (a dim of blocks
     that are not whole tiles lays each block out on its own run of tiles; er = pr = 1 elsewhere); the rest holds
-    `fill`, the tensor's pad_value."""
+    `fill`, the tensor's pad_value. A transposed tensor (InferTTLayout: DRAM holds its (cols, rows) transpose) is laid
+    out as its transpose, which the host makes of the user's values before it places them and after it crops them."""
     shape, padded = tensor[TENSOR.SHAPE], tensor.get(TENSOR.PADDED_SHAPE, tensor[TENSOR.SHAPE])
+    if tensor.get(TENSOR.TRANSPOSED):
+        shape = shape[::-1]
     blocks = tensor.get(TENSOR.BLOCKS)
     blocks = blocks or [0] * len(shape)
 

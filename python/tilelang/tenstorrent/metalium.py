@@ -152,6 +152,8 @@ def _tensors(plan: dict[str, Any], funcs: dict[str, tirx.PrimFunc], params: list
             TENSOR.PAD_VALUE: _json_number(float(info.get(BUFFER.PAD_VALUE, 0.0)))})
         if constant:
             entry[TENSOR.CONSTANT] = _constant(constant)
+        if info.get(BUFFER.TRANSPOSED):  # DRAM holds its transpose: the host transposes it both ways
+            entry[TENSOR.TRANSPOSED] = True
         if info.get(BUFFER.DRAM_FORMAT):  # a block float in DRAM: the host packs and unpacks it
             entry[TENSOR.DRAM_FORMAT] = str(info[BUFFER.DRAM_FORMAT])
         tensors.append(entry)

@@ -1,8 +1,9 @@
-"""Performance model of a Tenstorrent kernel: modelled time on a Wormhole n150 next to its roofline bound.
+"""Performance model of a Tenstorrent kernel: modelled time on its device (n150, p150) next to its roofline bound.
 
-Inputs: the kernel's plan (`tt.plan.json`: tensors, CBs, semaphores, compute fidelity), the emulator's report
-(counters per core) and the device's performance facts (`device.PERF`, stated once in
-specs/backends/tenstorrent.yaml `device.perf`): the peaks for the roofline, `measured` for the modelled time.
+Inputs: the kernel's plan (`tt.plan.json`: tensors, CBs, semaphores, compute fidelity, the device's name), the
+emulator's report (counters per core) and the device's performance facts (`device.PERF_BY_DEVICE[name]`, stated
+once in specs/backends/tenstorrent.yaml, the `perf` of the device's record): the peaks for the roofline, `measured`
+for the modelled time.
 
 Formula (measured facts: f = clock under load, R_x = bytes/cycle of transfer x, M = sustained cycles of a tile
 matmul for the operands' data format at the compute kernel's math fidelity, S = cycles per semaphore wait,
@@ -257,18 +258,23 @@ def _roofline(plan: Mapping[str, Any], totals: Mapping[str, int], fidelity: str,
     return flops, roof_compute, compulsory_bytes(plan) / perf["dram_bytes_per_second"]
 
 
+def device_perf(name: str, kernel: object = None) -> Mapping[str, Any]:
+    """The performance facts of device `name` (its record's `perf`); a device without them is refused."""
+    if name not in device.PERF_BY_DEVICE:
+        raise TileLangError(f"kernel '{kernel}' was compiled for device '{name}'; the performance model has facts "
+                            f"for {', '.join(sorted(device.PERF_BY_DEVICE))} only (specs/backends/tenstorrent.yaml: "
+                            f"device.devices.{name} has no perf record)")
+    return device.PERF_BY_DEVICE[name]
+
+
 def estimate(plan: Mapping[str, Any], report: Mapping[str, Any], perf: Mapping[str, Any] | None = None,
              fidelity: str | None = None) -> PerfEstimate:
     """Model a kernel run: `plan` is tt.plan.json, `report` the emulator's report (its `cores` counters), `perf`
-    the device's performance facts (default: device.PERF). `fidelity` models the same counters at another math
-    fidelity than the plan's (the counters do not depend on it, only the tile-matmul rate does)."""
-    name = plan.get(PLAN.DEVICE, {}).get(DEVICE.NAME, device.DEVICE)
-    if perf is None and name != device.DEVICE:  # device.PERF is the default device's record
-        raise TileLangError(f"kernel '{plan.get(PLAN.KERNEL)}' was compiled for device '{name}'; the performance "
-                            f"model has facts for {device.DEVICE} only (specs/backends/tenstorrent.yaml: "
-                            f"device.devices.{name} has no perf record)")
-    default: Mapping[str, Any] = device.PERF
-    perf = perf if perf is not None else default
+    the device's performance facts (default: those of the device the plan names). `fidelity` models the same
+    counters at another math fidelity than the plan's (the counters do not depend on it, only the tile-matmul rate
+    does)."""
+    if perf is None:
+        perf = device_perf(plan.get(PLAN.DEVICE, {}).get(DEVICE.NAME, device.DEVICE), plan.get(PLAN.KERNEL))
     measured = perf["measured"]
     fidelity = fidelity or _fidelity(plan)
     fmt = operand_format(plan)

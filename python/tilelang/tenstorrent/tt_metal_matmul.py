@@ -57,6 +57,7 @@ class MatmulConfig:
     in0_sharded: bool
     out_sharded: bool
     grid: tuple[int, int] = device.CORE_GRID  # (x, y)
+    device_name: str = device.DEVICE  # the device record whose performance facts model it
 
     def __post_init__(self) -> None:
         tile_m, tile_n = device.TILE
@@ -128,7 +129,8 @@ def plan(cfg: MatmulConfig) -> dict[str, Any]:
                 CB.PAGE_BYTES: tb, CB.DATA_FORMAT: fmt}
 
     return {
-        PLAN.KERNEL: f"tt_metal_matmul_{cfg.m}x{cfg.k}x{cfg.n}", PLAN.DEVICE: {DEVICE.TILE: list(device.TILE)},
+        PLAN.KERNEL: f"tt_metal_matmul_{cfg.m}x{cfg.k}x{cfg.n}",
+        PLAN.DEVICE: {DEVICE.NAME: cfg.device_name, DEVICE.TILE: list(device.TILE)},
         PLAN.TENSORS: [{TENSOR.NAME: name, TENSOR.PAGES: count // side, TENSOR.PAGE_BYTES: tb}
                        for name, count in tiles.items()],
         PLAN.CBS: [cb(0, "reader", "compute", "input", cfg.out_block_h * cfg.in0_block_w),

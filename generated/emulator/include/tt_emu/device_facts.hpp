@@ -35,15 +35,18 @@ struct Facts {
     const uint8_t (*eth)[2];
 };
 
-inline constexpr Facts kDevices[2] = {
+inline constexpr Facts kDevices[3] = {
     {"n150", "wormhole_b0", 8, 8, {1, 2, 3, 4, 6, 7, 8, 9}, {1, 2, 3, 4, 5, 7, 8, 9, 10, 11}, 1499136,
      16, 16, 32, 16, 32, 16,
      12, kDramBankEndpoints_n150, 16, kEthCores_n150},
     {"p150", "blackhole", 13, 10, {1, 2, 3, 4, 5, 6, 7, 10, 11, 12, 13, 14, 15, 16}, {2, 3, 4, 5, 6, 7, 8, 9, 10, 11}, 1499136,
      16, 16, 64, 16, 64, 16,
      8, kDramBankEndpoints_p150, 14, kEthCores_p150},
+    {"p100", "blackhole", 11, 10, {1, 2, 3, 4, 5, 6, 7, 10, 11, 12, 13, 14}, {2, 3, 4, 5, 6, 7, 8, 9, 10, 11}, 1499136,
+     16, 16, 64, 16, 64, 16,
+     7, kDramBankEndpoints_p100, 12, kEthCores_p100},
 };
-inline constexpr uint32_t kNumDevices = 2;
+inline constexpr uint32_t kNumDevices = 3;
 inline constexpr uint32_t kDefaultDevice = 0;  // n150
 // The largest of any device: what fixed-size emulator state must hold.
 inline constexpr uint32_t kMaxL1Bytes = 1499136;

@@ -50,4 +50,18 @@ inline constexpr DramBankEndpoints kDramBankEndpoints_p150[8] = {
 inline constexpr uint8_t kEthCores_p150[14][2] = {
     {1, 1}, {2, 1}, {3, 1}, {4, 1}, {5, 1}, {6, 1}, {7, 1}, {10, 1}, {11, 1}, {12, 1}, {13, 1}, {14, 1}, {15, 1}, {16, 1}};
 
+// p100: 7 DRAM banks, 12 Ethernet cores.
+inline constexpr DramBankEndpoints kDramBankEndpoints_p100[7] = {
+    {0u, 3, {{0, 0}, {0, 1}, {0, 11}}},
+    {0u, 3, {{0, 2}, {0, 10}, {0, 3}}},
+    {0u, 3, {{0, 9}, {0, 4}, {0, 8}}},
+    {0u, 3, {{0, 5}, {0, 7}, {0, 6}}},
+    {0u, 3, {{9, 0}, {9, 1}, {9, 11}}},
+    {0u, 3, {{9, 2}, {9, 10}, {9, 3}}},
+    {0u, 3, {{9, 9}, {9, 4}, {9, 8}}},
+};
+
+inline constexpr uint8_t kEthCores_p100[12][2] = {
+    {1, 1}, {2, 1}, {3, 1}, {4, 1}, {5, 1}, {6, 1}, {7, 1}, {10, 1}, {11, 1}, {12, 1}, {13, 1}, {14, 1}};
+
 }  // namespace tt_emu::device
