@@ -9,20 +9,6 @@ namespace {
 
 using IndexMap = std::function<List(const List&)>;
 
-bool names(const Any& node, const Any& var) {
-  bool found = false;
-  walk(node, {ir::visit<ir::Var>([&](const ir::Var& v) { found |= v.same_as(var); })});
-  return found;
-}
-
-bool reads(const Any& expr, const Any& buffer) {
-  bool found = false;
-  walk(expr, {ir::visit<ir::TensorLoad>([&](const ir::TensorLoad& l) { found |= l.source().same_as(buffer); })});
-  return found;
-}
-
-bool same(const Any& a, const Any& b) { return call("ffi.StructuralEqual", a, b, false, false).cast<bool>(); }
-
 // The local arrays a kernel allocates that only element accesses and whole fills touch.
 std::vector<Any> arrays(const Any& body, size_t min_rank) {
   std::vector<Any> out, fixed;

@@ -7,6 +7,20 @@ namespace tl::loops {
 
 using cpu::op_add;
 
+bool same(const Any& a, const Any& b) { return call("ffi.StructuralEqual", a, b, false, false).cast<bool>(); }
+
+bool names(const Any& node, const Any& var) {
+  bool found = false;
+  walk(node, {ir::visit<ir::Var>([&](const ir::Var& v) { found |= v.same_as(var); })});
+  return found;
+}
+
+bool reads(const Any& expr, const Any& buffer) {
+  bool found = false;
+  walk(expr, {ir::visit<ir::TensorLoad>([&](const ir::TensorLoad& l) { found |= l.source().same_as(buffer); })});
+  return found;
+}
+
 static std::string loop_names_of(const std::vector<ir::For>& loops) {
   std::string out;
   for (const ir::For& l : loops) out += (out.empty() ? "" : ", ") + format_value(l.loop_var());

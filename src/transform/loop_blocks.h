@@ -10,6 +10,13 @@
 
 namespace tl::loops {
 
+/*! \brief Whether `a` and `b` are structurally equal (ffi.StructuralEqual, variables by identity). */
+bool same(const Any& a, const Any& b);
+/*! \brief Whether `node` names the variable `var`. */
+bool names(const Any& node, const Any& var);
+/*! \brief Whether `expr` loads an element of `buffer`. */
+bool reads(const Any& expr, const Any& buffer);
+
 /*! \brief "loop (i, j) storing dst[i, j] = value", for messages. */
 std::string nest_text(const std::vector<ir::For>& loops, const ir::BufferStore& store);
 

@@ -29,8 +29,6 @@ List zeros(const ir::TensorLoad& load) {
   return out;
 }
 
-bool same(const Any& a, const Any& b) { return call("ffi.StructuralEqual", a, b, false, false).cast<bool>(); }
-
 }  // namespace
 
 std::optional<std::pair<std::vector<Any>, Any>> stage_dram_element(const std::vector<ir::For>& nest,

@@ -17,8 +17,6 @@
 namespace tl::loops {
 namespace {
 
-bool same(const Any& a, const Any& b) { return call("ffi.StructuralEqual", a, b, false, false).cast<bool>(); }
-
 // Whether distinct iterations of `loops` reach distinct elements at `indices`: every loop of more than one iteration
 // steps exactly one index, with a constant stride, and the loops of each index step it injectively (mixed radix:
 // sorted by stride, each stride exceeds the span of the smaller ones, as `tk * 10 + k` with k < 10); or, with

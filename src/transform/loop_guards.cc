@@ -9,8 +9,6 @@ namespace tl::loops {
 
 namespace {
 
-bool same(const Any& a, const Any& b) { return call("ffi.StructuralEqual", a, b, false, false).cast<bool>(); }
-
 // The loop body `if c: X[idx] = a else: X[idx] = b` as `X[idx] = T.if_then_else(c, a, b)` when c names one of the
 // enclosing loops' variables; nullopt otherwise.
 std::optional<Any> as_select(const Any& body, const std::vector<Any>& vars) {

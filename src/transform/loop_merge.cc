@@ -15,14 +15,6 @@
 namespace tl::loops {
 namespace {
 
-bool names(const Any& node, const Any& var) {
-  bool found = false;
-  walk(node, {ir::visit<ir::Var>([&](const ir::Var& v) { found |= v.same_as(var); })});
-  return found;
-}
-
-bool same(const Any& a, const Any& b) { return call("ffi.StructuralEqual", a, b, false, false).cast<bool>(); }
-
 std::optional<std::vector<ir::For>> nest_of(const Any& stmt, Any* leaf) {
   std::vector<ir::For> loops;
   Any body = stmt;

@@ -10,18 +10,10 @@
 namespace tl::loops {
 namespace {
 
-bool same(const Any& a, const Any& b) { return call("ffi.StructuralEqual", a, b, false, false).cast<bool>(); }
-
 // Whether `expr` is a load of `store`'s buffer at its indices.
 bool is_accumulator(const Any& expr, const ir::BufferStore& store) {
   auto load = ir::TensorLoad::from(expr);
   return load && load->source().same_as(store.buffer()) && same(load->indices(), store.indices());
-}
-
-bool reads(const Any& expr, const Any& buffer) {
-  bool found = false;
-  walk(expr, {ir::visit<ir::TensorLoad>([&](const ir::TensorLoad& l) { found |= l.source().same_as(buffer); })});
-  return found;
 }
 
 }  // namespace

@@ -21,18 +21,6 @@
 namespace tl::loops {
 namespace {
 
-bool names(const Any& node, const Any& var) {
-  bool found = false;
-  walk(node, {ir::visit<ir::Var>([&](const ir::Var& v) { found |= v.same_as(var); })});
-  return found;
-}
-
-bool reads(const Any& expr, const Any& buffer) {
-  bool found = false;
-  walk(expr, {ir::visit<ir::TensorLoad>([&](const ir::TensorLoad& l) { found |= l.source().same_as(buffer); })});
-  return found;
-}
-
 Any substitute(const Any& node, const Any& from, const Any& to) {
   return map(node, {ir::rewrite<ir::Var>([&](const ir::Var& v) -> Any { return v.same_as(from) ? to : v.any(); })});
 }
@@ -86,8 +74,6 @@ Any drop_idle(const Any& stmt) {
   }
   return loop.body();
 }
-
-bool same(const Any& a, const Any& b) { return call("ffi.StructuralEqual", a, b, false, false).cast<bool>(); }
 
 // A nest around one store at its loop variables in another order, reading the stored buffer only at that element
 // (every iteration its own element): the loops in the order of the dims they step.
