@@ -274,6 +274,7 @@ inline constexpr const char kPadded[] = "padded";
 inline constexpr const char kCtype[] = "ctype";
 inline constexpr const char kFill[] = "fill";
 inline constexpr const char kMask[] = "mask";
+inline constexpr const char kMeshPages[] = "mesh_pages";
 }  // namespace host_tensor
 
 // host_mask (tt.plan.json): An index mask as main.cpp.j2 fills it.

@@ -4,6 +4,7 @@
 // blocks own; the rest are replicated. What each tensor is (shards per mesh axis) is the attribute tt.mesh.
 #include <set>
 
+#include "records.h"
 #include "cpu_loops.h"
 #include "engine_common.h"
 
@@ -193,7 +194,8 @@ Any partition(const Any& func, const std::vector<Split>& wanted, const List& mes
       if (params[i].same_as(t.var)) params.Set(i, local);
     }
   }
-  Dict mesh_attr = ordered({{"shape", mesh}, {"grid_axes", str(grid_axes)}, {"shards", shards}});
+  Dict mesh_attr =
+      ordered({{records::mesh::kShape, mesh}, {records::mesh::kGridAxes, str(grid_axes)}, {"shards", shards}});
   ir::PrimFunc f(func);
   return with_attrs(prim_func(params, body, f.ret_type(), f.attrs()), {{keys::kTtMesh, mesh_attr}});
 }

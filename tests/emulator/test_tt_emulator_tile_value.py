@@ -74,7 +74,8 @@ void kernel_main() {
     constexpr auto args = TensorAccessorArgs<0>();
     constexpr auto mask_args = TensorAccessorArgs<args.next_compile_time_args_offset()>();
     const auto src = TensorAccessor(args, addr, get_tile_size(tt::CBIndex::c_0));
-    const auto mask = TensorAccessor(mask_args, mask_addr, get_tile_size(tt::CBIndex::c_1));
+    // The mask's DRAM page is 32 B: get_tile_size(c_1) is a whole UInt8 tile (1024 B), as on hardware.
+    const auto mask = TensorAccessor(mask_args, mask_addr, 32);
     cb_reserve_back(tt::CBIndex::c_1, 1);
     noc_async_read_page(0, mask, get_write_ptr(tt::CBIndex::c_1));
     noc_async_read_barrier();

@@ -20,7 +20,7 @@ def test_tt_gemm_demo_runs_on_the_emulator(tmp_path: Path) -> None:
     assert "DRAM read 1.00 MiB" in done.stdout and "multicast: " in done.stdout and "1.00 MiB sent" in done.stdout
     assert sorted(p.name for p in out.iterdir()) == ["CMakeLists.txt", "compute.cpp", "main.cpp", "reader.cpp",
                                                      "run_ttnn.py", "tt.host_args", "tt.plan.json", "tt.report.json",
-                                                     "writer.cpp"]
+                                                     "tt.trace.json", "writer.cpp"]
 
 
 def test_cpu_gemm_example_runs() -> None:

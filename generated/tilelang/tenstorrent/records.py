@@ -279,6 +279,7 @@ HostTensor = TypedDict('HostTensor', {
     'ctype': str,
     'fill': str,
     'mask': HostMask | None,
+    'mesh_pages': NotRequired[list[int]],
 })
 
 # ttnn_tensor: A plan tensor as run_ttnn.py.j2 sees it (tilelang.tenstorrent.ttnn_host.render_ttnn).
@@ -598,6 +599,7 @@ class HOST_TENSOR:
     CTYPE: Final = 'ctype'
     FILL: Final = 'fill'
     MASK: Final = 'mask'
+    MESH_PAGES: Final = 'mesh_pages'
 
 
 class HOST_MASK:
@@ -847,7 +849,7 @@ RECORD_FIELDS: dict[str, tuple[str, ...]] = {
     'semaphore_id': ('semaphore', ),
     'buffer': ('memory', 'layout', 'page_layout', 'transposed', 'dtype', 'dram_format', 'data_format', 'page_bytes', 'pages', 'tile_rows', 'tile_cols', 'shape', 'padded_shape', 'blocks', 'pad_value', ),
     'accessor': ('stride_mode', 'page_bytes', 'compile_time_args', 'parameter', ),
-    'host_tensor': ('name', 'parameter', 'shape', 'padded_shape', 'blocks', 'transposed', 'pad_value', 'dtype', 'dram_format', 'data_format', 'page_bytes', 'pages', 'page_layout', 'role', 'constant', 'mesh_shards', 'lead', 'rows', 'cols', 'prows', 'pcols', 'er', 'pr', 'ec', 'pc', 'elems', 'padded_elems', 'padded', 'ctype', 'fill', 'mask', ),
+    'host_tensor': ('name', 'parameter', 'shape', 'padded_shape', 'blocks', 'transposed', 'pad_value', 'dtype', 'dram_format', 'data_format', 'page_bytes', 'pages', 'page_layout', 'role', 'constant', 'mesh_shards', 'lead', 'rows', 'cols', 'prows', 'pcols', 'er', 'pr', 'ec', 'pc', 'elems', 'padded_elems', 'padded', 'ctype', 'fill', 'mask', 'mesh_pages', ),
     'host_mask': ('p', 'q', 'div', 'width', 'first', 'step', 'on_true', 'on_false', 'on_true_bits', 'on_false_bits', ),
     'ttnn_tensor': ('name', 'parameter', 'shape', 'padded_shape', 'blocks', 'transposed', 'pad_value', 'dtype', 'dram_format', 'data_format', 'page_bytes', 'pages', 'page_layout', 'role', 'constant', 'mesh_shards', 'rows', 'cols', 'layout', 'pad', 'ttnn', 'host_dtype', ),
     'ttnn_cb': ('index', 'stream', 'shares', 'buffer', 'buffer_dtype', 'class', 'dtype', 'data_format', 'page_bytes', 'block_pages', 'depth', 'producer', 'consumer', 'ttnn', ),

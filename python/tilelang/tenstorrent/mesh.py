@@ -72,6 +72,6 @@ def global_layout(plan: Plan, tensor: Tensor, layout: dict[str, Any]) -> dict[st
     out[h.PADDED_ELEMS] = layout[h.PADDED_ELEMS] * rows * cols
     page_cols = out[h.PCOLS] // plan[PLAN.DEVICE][DEVICE.TILE][1]
     page_rows = tensor[TENSOR.PAGES] * rows * cols // page_cols
-    out["mesh_pages"] = [page_rows, page_cols, page_rows // rows if rows > 1 else 0,
+    out[h.MESH_PAGES] = [page_rows, page_cols, page_rows // rows if rows > 1 else 0,
                          page_cols // cols if cols > 1 else 0]
     return out

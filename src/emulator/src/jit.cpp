@@ -1,6 +1,7 @@
 // Kernel JIT, like tt-metal's: each kernel source is compiled with its compile-time arguments and defines
 // into a shared object, cached by a hash of (source, command, emulator headers), and loaded with dlopen.
 // The cache is shared between processes, so objects are written to a temporary name and renamed.
+#include <atomic>
 #include <dlfcn.h>
 #include <unistd.h>
 
@@ -248,7 +249,10 @@ std::string generated_header_flags(const std::vector<GeneratedHeader>& headers, 
         const fs::path file = dir / h.name;
         std::string existing;
         if (!read_file(file, existing) || existing != h.text) {
-            const std::string tmp = file.string() + ".tmp." + std::to_string(getpid());
+            // A name of its own per writer: the reader and writer kernels of one program share their headers and
+            // are compiled on threads of one process, so the process id alone is not unique.
+            static std::atomic<unsigned> writers{0};
+            const std::string tmp = file.string() + ".tmp." + std::to_string(getpid()) + "." + std::to_string(++writers);
             std::ofstream(tmp, std::ios::binary) << h.text;
             fs::rename(tmp, file, ec);
             if (ec) log = "cannot write the generated header " + file.string() + ": " + ec.message();

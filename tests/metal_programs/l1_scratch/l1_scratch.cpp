@@ -17,9 +17,9 @@ int main() {
     auto& cq = mesh->mesh_command_queue();
     distributed::DeviceLocalBufferConfig dram{.page_size = tile_bytes, .buffer_type = BufferType::DRAM};
     distributed::DeviceLocalBufferConfig l1{.page_size = tile_bytes, .buffer_type = BufferType::L1};
-    auto scratch = distributed::MeshBuffer::create({.size = tile_bytes}, l1, mesh.get());
-    auto src = distributed::MeshBuffer::create({.size = tile_bytes * num_tiles}, dram, mesh.get());
-    auto dst = distributed::MeshBuffer::create({.size = tile_bytes * num_tiles}, dram, mesh.get());
+    auto scratch = distributed::MeshBuffer::create(distributed::ReplicatedBufferConfig{.size = tile_bytes}, l1, mesh.get());
+    auto src = distributed::MeshBuffer::create(distributed::ReplicatedBufferConfig{.size = tile_bytes * num_tiles}, dram, mesh.get());
+    auto dst = distributed::MeshBuffer::create(distributed::ReplicatedBufferConfig{.size = tile_bytes * num_tiles}, dram, mesh.get());
     TT_FATAL(scratch->get_backing_buffer()->buffer_type() == BufferType::L1, "an L1 buffer");
 
     Program program = CreateProgram();
