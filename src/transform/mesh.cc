@@ -2,6 +2,8 @@
 // mesh of chips. Every device runs the same kernel on its own blocks, so the split grid dims' launch extents become
 // the per-device ones and a tensor whose index depends on a split block index becomes the device-local shard its
 // blocks own; the rest are replicated. What each tensor is (shards per mesh axis) is the attribute tt.mesh.
+// Split-K (option reduce_axis): that mesh axis splits the kernel's reduction loop instead, so every device sums
+// its part of the loop's iterations and an output the loop does not index holds a partial result the host adds.
 #include <set>
 
 #include "records.h"
@@ -19,7 +21,8 @@ struct Split {
   std::string tag;        // blockIdx.x / y / z
   int64_t parts = 1;      // devices along the axis
   int64_t local = 0;      // blocks per device
-  Any var;                // the launch variable (set once the launch is found)
+  Any var;                // the launch variable (set once the launch is found), or the reduction loop's
+  bool reduce = false;    // split-K: the axis splits the reduction loop, not a grid dim
 };
 
 // Per dim of one access of a tensor: the first index and the extent.
@@ -76,7 +79,9 @@ Uses accesses(const Any& body) {
 
 // The dim of `tensor` that split `s` shards (-1: none, the tensor is replicated along the axis), checked: every
 // access indexes it by the block index, device d's blocks reach the d-th shard of it and nothing outside.
-int shard_dim(const BufferInfo& tensor, const std::vector<Access>& uses, const Split& s, const Analyzer& analyzer) {
+// Split-K shards a tensor dim of either orientation; `orient` says which (0: rows, 1: columns of the tiled matrix).
+int shard_dim(const BufferInfo& tensor, const std::vector<Access>& uses, const Split& s, const Analyzer& analyzer,
+              int& orient) {
   std::set<size_t> dims;
   for (const Access& a : uses) {
     for (size_t d = 0; d < a.size(); ++d) {
@@ -98,13 +103,14 @@ int shard_dim(const BufferInfo& tensor, const std::vector<Access>& uses, const S
   // The mesh's rows split the rows of the tensor's tiled matrix (prod(leading dims) * rows, cols): its
   // second-to-last dim, or a leading dim (heads) when every dim before it has extent 1 (each shard a run of rows).
   const size_t d = *dims.begin(), n = tensor.shape.size();
-  const bool fits = s.axis == 0 ? n >= 2 && d + 1 < n : d + 1 == n;
+  orient = s.reduce ? (d + 1 == n ? 1 : 0) : s.axis;
+  const bool fits = orient == 0 ? n >= 2 && d + 1 < n : d + 1 == n;
   if (!fits) {
     fail(what + " is indexed by " + s.tag + " in dim " + std::to_string(d) + "; the mesh's " + axis + " (which split " +
          s.tag + ") shard a tensor's " + (s.axis == 0 ? "rows (a dim before its last)" : "columns (its last dim)") +
          "; choose grid_axes (tl.PartitionTTMesh.grid_axes) so they do");
   }
-  for (size_t lead = 0; s.axis == 0 && lead < d; ++lead) {
+  for (size_t lead = 0; orient == 0 && lead < d; ++lead) {
     if (tensor.shape[lead] != 1) {
       fail(what + " is sharded in dim " + std::to_string(d) + " with a dim of extent " + std::to_string(tensor.shape[lead]) +
            " before it; a shard must be one run of the tiled matrix's rows");
@@ -112,7 +118,7 @@ int shard_dim(const BufferInfo& tensor, const std::vector<Access>& uses, const S
   }
   const int64_t extent = tensor.shape[d];
   int64_t shard_rows = extent / s.parts;  // rows (or columns) of the tiled matrix in one shard
-  for (size_t inner = d + 1; s.axis == 0 && inner + 1 < n; ++inner) shard_rows *= tensor.shape[inner];
+  for (size_t inner = d + 1; orient == 0 && inner + 1 < n; ++inner) shard_rows *= tensor.shape[inner];
   if (extent % s.parts != 0 || shard_rows % 32 != 0) {
     fail(what + ": dim " + std::to_string(d) + " of " + std::to_string(extent) + " does not split into " +
          std::to_string(s.parts) + " shards of whole 32-element tiles over the mesh's " + axis);
@@ -159,9 +165,86 @@ Any split_launches(const Any& body, std::vector<Split>& splits) {
              })});
 }
 
+// Split-K: the one serial loop whose variable indexes a tensor parameter (GEMM's K), its extent made one device's.
+Any split_reduction(const Any& func, const Any& body, Split& s) {
+  Uses uses = accesses(body);
+  std::vector<ir::For> found;
+  std::vector<std::string> names;
+  walk(body, {ir::visit<ir::For>([&](const ir::For& loop) {
+         if (loop.kind() != 0) return;
+         for (const BufferInfo& t : tensor_params(func)) {
+           for (const Access& a : uses[t.var]) {
+             for (const auto& dim : a) {
+               if (!uses_var(dim.first, loop.loop_var().any())) continue;
+               found.push_back(loop);
+               names.push_back(loop.loop_var().name());
+               return;
+             }
+           }
+         }
+       })});
+  const std::string axis = s.axis == 0 ? "rows" : "columns";
+  if (found.size() != 1) {
+    fail("the mesh's " + axis + " split the kernel's reduction loop (reduce_axis), the one serial loop whose variable "
+         "indexes a tensor; the kernel has " + (found.empty() ? std::string("none") : join(names)));
+  }
+  const ir::For loop = found[0];
+  s.tag = "the reduction loop '" + names[0] + "'";
+  if (!ir::IntImm::matches(loop.extent()) || !ir::IntImm::matches(loop.min()) || ir::IntImm(loop.min()).value() != 0) {
+    fail(s.tag + " does not run from 0 over a static extent; split-K splits static loops");
+  }
+  const int64_t extent = ir::IntImm(loop.extent()).value();
+  if (extent % s.parts != 0) {
+    fail(s.tag + " of " + std::to_string(extent) + " iterations does not split evenly over the " +
+         std::to_string(s.parts) + " devices of the mesh's " + axis);
+  }
+  s.local = extent / s.parts;
+  s.var = loop.loop_var().any();
+  const Any var = s.var;
+  const int64_t local = s.local;
+  return map(body, {ir::rewrite<ir::For>([&](const ir::For& l) -> Any {
+               if (!l.loop_var().same_as(var)) return l.any();
+               return for_loop(var, l.min().any(), int_imm(local, cpu::dtype_of(l.extent()).c_str()), 0, l.body().any(),
+                               l.annotations());
+             })});
+}
+
+bool is_const(const Any& v, double x) {
+  return (ir::FloatImm::matches(v) && ir::FloatImm(v).value() == x) ||
+         (ir::IntImm::matches(v) && static_cast<double>(ir::IntImm(v).value()) == x);
+}
+
+// Split-K's result is the sum of the devices' partials only when the kernel is linear in its loop's iterations:
+// tile copies, gemms accumulating into their own accumulator (beta 1) and fills with 0, nothing else.
+void check_sum_of_partials(const Any& body, const std::string& loop) {
+  const std::string why = "; split-K over chips (reduce_axis) adds the devices' partial outputs, which is the result only "
+                          "for tile copies, gemms accumulating with beta 1 and fills with 0";
+  walk(body, {
+                 ir::visit<ir::TilePrimitiveCall>([&](const ir::TilePrimitiveCall& c) {
+                   const std::string op = c.op().name();
+                   List args = c.args();
+                   if (op == "tirx.tile.copy") return;
+                   if (op == "tirx.tile.fill" && args.size() >= 2 && is_const(args[1], 0.0)) return;
+                   if (op == "tirx.tile.gemm" && args.size() >= 8 && is_const(args[7], 1.0) &&
+                       ir::TensorRegion(args[0]).source().same_as(ir::TensorRegion(args[3]).source())) {
+                     return;
+                   }
+                   fail("the kernel split over " + loop + " has a " + op + " that is none of these" + why);
+                 }),
+                 ir::visit<ir::BufferStore>([&](const ir::BufferStore& st) {
+                   fail("the kernel split over " + loop + " stores to '" + st.buffer().name() + "' element by element" + why);
+                 }),
+             });
+}
+
 Any partition(const Any& func, const std::vector<Split>& wanted, const List& mesh, const std::string& grid_axes) {
   std::vector<Split> splits = wanted;
   Any body = split_launches(ir::PrimFunc(func).body(), splits);
+  for (Split& s : splits) {
+    if (!s.reduce) continue;
+    body = split_reduction(func, body, s);
+    check_sum_of_partials(body, s.tag);
+  }
   for (const Split& s : splits) {
     if (is_none(s.var)) fail("the mesh's " + std::string(s.axis == 0 ? "rows" : "columns") + " split " + s.tag + ", which the kernel does not launch; choose grid_axes (tl.PartitionTTMesh.grid_axes)");
   }
@@ -170,12 +253,15 @@ Any partition(const Any& func, const std::vector<Split>& wanted, const List& mes
   List params = ir::PrimFunc(func).params();
   List new_params;
   Dict shards;
+  List restacked;
   for (const BufferInfo& t : tensor_params(func)) {
     std::vector<int64_t> shape = t.shape;
     List parts{Any(int64_t{1}), Any(int64_t{1})};
     for (const Split& s : splits) {
-      int d = shard_dim(t, uses[t.var], s, analyzer);
+      int orient = s.axis;
+      int d = shard_dim(t, uses[t.var], s, analyzer, orient);
       if (d < 0) continue;
+      if (orient != s.axis) restacked.push_back(str(t.name));
       shape[d] /= s.parts;
       parts.Set(s.axis, Any(s.parts));
     }
@@ -196,6 +282,12 @@ Any partition(const Any& func, const std::vector<Split>& wanted, const List& mes
   }
   Dict mesh_attr =
       ordered({{records::mesh::kShape, mesh}, {records::mesh::kGridAxes, str(grid_axes)}, {"shards", shards}});
+  for (const Split& s : splits) {
+    if (!s.reduce) continue;
+    mesh_attr.Set(String(records::mesh::kReduceAxis), Any(int64_t{s.axis}));
+    mesh_attr.Set(String(records::mesh::kReduceLoop), str(ir::Var(s.var).name()));
+    mesh_attr.Set(String("restacked"), restacked);
+  }
   ir::PrimFunc f(func);
   return with_attrs(prim_func(params, body, f.ret_type(), f.attrs()), {{keys::kTtMesh, mesh_attr}});
 }
@@ -207,10 +299,18 @@ namespace hooks {
 Any partition_tt_mesh(const Dict& options) {
   List mesh = as_list(option(options, "mesh"));
   const std::string grid_axes = as_str(option(options, "grid_axes"));
+  const std::string reduce_axis = as_str(option(options, "reduce_axis"));
+  const int reduce = reduce_axis == "rows" ? 0 : reduce_axis == "cols" ? 1 : -1;
   std::vector<Split> splits;
   for (int axis = 0; axis < 2; ++axis) {
     const int64_t parts = as_int(mesh[axis]);
-    if (parts > 1) splits.push_back(Split{axis, std::string("blockIdx.") + grid_axes[axis], parts});
+    if (axis == reduce && parts == 1) {
+      fail("tl.PartitionTTMesh.reduce_axis is " + reduce_axis + ", but the mesh has one device along its " +
+           (axis == 0 ? "rows" : "columns") + ": nothing to split the reduction over");
+    }
+    // The reduction loop's split has no launch tag (split_reduction names it), so split_launches leaves it alone.
+    const std::string tag = axis == reduce ? std::string() : std::string("blockIdx.") + grid_axes[axis];
+    if (parts > 1) splits.push_back(Split{axis, tag, parts, 0, Any(nullptr), axis == reduce});
   }
   return prim_func_pass("PartitionTTMesh", [splits, mesh, grid_axes](const Any& func) -> Any {
     if (splits.empty()) return func;  // a single chip (a 1x1 mesh): nothing to split

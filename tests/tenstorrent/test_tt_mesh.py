@@ -247,3 +247,57 @@ def test_gemm_runs_on_a_4x8_mesh() -> None:
     c = kernel(a, b)
     assert float(np.abs(c.astype(np.float32) - ref).max()) <= 2.0**-7 * float(np.abs(ref).max())
     assert kernel.last_report["total"]["dram_bytes_written"] == 32 * 2048  # one tile of C per device
+
+
+@needs_gxx
+@needs_mesh_api
+def test_split_k_runs_on_a_2x2_mesh() -> None:
+    """Split-K across chips (reduce_axis cols): the mesh rows split blockIdx.y, the mesh columns split GEMM's K loop.
+    A is sharded over both (rows, K columns), B's K rows over the mesh columns are restacked (laid side by side),
+    and C holds each device column's partial sum: main.cpp reads the partials back and adds them in fp32, once
+    rounded to bfloat16, against numpy."""
+    m, n, k = 64, 64, 128
+    kernel = tilelang.compile(matmul(m, n, k, 32, 32, 32, dtype="bfloat16"), out_idx=[-1],
+                              target={"kind": "tenstorrent", "mesh": [2, 2]},
+                              pass_configs={"tl.PartitionTTMesh.reduce_axis": "cols"})
+    files = kernel.artifact.rt_mod.files
+    plan = json.loads(files["tt.plan.json"])
+    assert plan["mesh"] == {"shape": [2, 2], "grid_axes": "yx", "reduce_axis": 1, "reduce_loop": "k"}
+    assert {t["name"]: (t["shape"], t["mesh_shards"], t.get("mesh_restacked", False), t.get("mesh_partial", False))
+            for t in plan["tensors"]} == {"A": ([32, 64], [2, 2], False, False), "B": ([64, 64], [1, 2], True, False),
+                                          "C": ([32, 64], [2, 2], False, True)}
+    # B's 4x2 pages laid out as 2x4 (each device column its K half); C's buffer stacks the two partials along columns.
+    assert "B.mesh_stack 4 2 2 1" in files["tt.host_args"] and "C.mesh_stack 2 4 2 1" in files["tt.host_args"]
+    assert "sum_partials(tiles" in files["main.cpp"] and "restack_pages(" in files["main.cpp"]
+    rng = np.random.default_rng(34)
+    a = rng.uniform(-1, 1, (m, k)).astype(BF16)
+    b = rng.uniform(-1, 1, (k, n)).astype(BF16)
+    ref = a.astype(np.float32) @ b.astype(np.float32)
+    c = kernel(a, b).astype(np.float32)
+    # Each partial is rounded to bfloat16 on its device, the sum once more on the host.
+    assert float(np.abs(c - ref).max()) <= 2.0**-7 * float(np.abs(ref).max())
+    half = a[:, :k // 2].astype(np.float32) @ b[:k // 2].astype(np.float32)
+    assert float(np.abs(c - half).max()) > 0.25  # both devices' partials are in it
+    # Every device writes its partial of its half of C's rows: 2 tiles each.
+    assert kernel.last_report["total"]["dram_bytes_written"] == 4 * 2 * 2048
+
+
+@needs_mesh_api
+@pytest.mark.parametrize("func,mesh,axis,message", [
+    (flashattn(1, 4, 64, 64, 64, False, 32, 32), [1, 2], "cols",
+     "the kernel split over the reduction loop 'k' has a tirx.tile.fill that is none of these; split-K over chips"),
+    (softmax(128, 128, 32), [1, 2], "cols", "the kernel's reduction loop (reduce_axis), the one serial loop whose "
+     "variable indexes a tensor; the kernel has none"),
+    (matmul(64, 64, 96, 32, 32, 32, dtype="bfloat16"), [1, 2], "cols",
+     "the reduction loop 'k' of 3 iterations does not split evenly over the 2 devices of the mesh's columns"),
+    (matmul(64, 64, 128, 32, 32, 32, dtype="bfloat16"), [1, 2], "rows",
+     "reduce_axis is rows, but the mesh has one device along its rows"),
+    (matmul(64, 64, 128, 32, 32, 32, dtype="float16"), [1, 2], "cols",
+     "output tensor 'C' (output, float16) holds each device's partial sum of split-K; the host adds the partials "
+     "of outputs of dtype float32 or bfloat16"),
+])
+def test_what_split_k_cannot_split_is_refused(func: object, mesh: list, axis: str, message: str) -> None:
+    with pytest.raises(TileLangError) as caught:
+        tilelang.compile(func, out_idx=[-1], target={"kind": "tenstorrent", "mesh": mesh},
+                         pass_configs={"tl.PartitionTTMesh.reduce_axis": axis})
+    assert message in str(caught.value)

@@ -83,6 +83,8 @@ Tensor = TypedDict('Tensor', {
     'role': Literal['input', 'output', 'inout', 'unused'],
     'constant': NotRequired[TensorConstant],
     'mesh_shards': NotRequired[list[int]],
+    'mesh_restacked': NotRequired[bool],
+    'mesh_partial': NotRequired[bool],
 })
 
 # cb: One circular buffer (the same on every core with work).
@@ -177,6 +179,8 @@ Semaphore = TypedDict('Semaphore', {
 Mesh = TypedDict('Mesh', {
     'shape': list[int],
     'grid_axes': str,
+    'reduce_axis': NotRequired[int],
+    'reduce_loop': NotRequired[str],
 })
 
 # plan: The whole plan of one kernel.
@@ -264,6 +268,8 @@ HostTensor = TypedDict('HostTensor', {
     'role': Literal['input', 'output', 'inout', 'unused'],
     'constant': NotRequired[TensorConstant],
     'mesh_shards': NotRequired[list[int]],
+    'mesh_restacked': NotRequired[bool],
+    'mesh_partial': NotRequired[bool],
     'lead': int,
     'rows': int,
     'cols': int,
@@ -280,6 +286,7 @@ HostTensor = TypedDict('HostTensor', {
     'fill': str,
     'mask': HostMask | None,
     'mesh_pages': NotRequired[list[int]],
+    'mesh_stack': NotRequired[list[int]],
 })
 
 # ttnn_tensor: A plan tensor as run_ttnn.py.j2 sees it (tilelang.tenstorrent.ttnn_host.render_ttnn).
@@ -300,6 +307,8 @@ TtnnTensor = TypedDict('TtnnTensor', {
     'role': Literal['input', 'output', 'inout', 'unused'],
     'constant': NotRequired[TensorConstant],
     'mesh_shards': NotRequired[list[int]],
+    'mesh_restacked': NotRequired[bool],
+    'mesh_partial': NotRequired[bool],
     'rows': int,
     'cols': int,
     'layout': list[int],
@@ -390,6 +399,8 @@ class TENSOR:
     ROLE: Final = 'role'
     CONSTANT: Final = 'constant'
     MESH_SHARDS: Final = 'mesh_shards'
+    MESH_RESTACKED: Final = 'mesh_restacked'
+    MESH_PARTIAL: Final = 'mesh_partial'
 
 
 class MESH:
@@ -397,6 +408,8 @@ class MESH:
 
     SHAPE: Final = 'shape'
     GRID_AXES: Final = 'grid_axes'
+    REDUCE_AXIS: Final = 'reduce_axis'
+    REDUCE_LOOP: Final = 'reduce_loop'
 
 
 class TENSOR_CONSTANT:
@@ -584,6 +597,8 @@ class HOST_TENSOR:
     ROLE: Final = 'role'
     CONSTANT: Final = 'constant'
     MESH_SHARDS: Final = 'mesh_shards'
+    MESH_RESTACKED: Final = 'mesh_restacked'
+    MESH_PARTIAL: Final = 'mesh_partial'
     LEAD: Final = 'lead'
     ROWS: Final = 'rows'
     COLS: Final = 'cols'
@@ -600,6 +615,7 @@ class HOST_TENSOR:
     FILL: Final = 'fill'
     MASK: Final = 'mask'
     MESH_PAGES: Final = 'mesh_pages'
+    MESH_STACK: Final = 'mesh_stack'
 
 
 class HOST_MASK:
@@ -636,6 +652,8 @@ class TTNN_TENSOR:
     ROLE: Final = 'role'
     CONSTANT: Final = 'constant'
     MESH_SHARDS: Final = 'mesh_shards'
+    MESH_RESTACKED: Final = 'mesh_restacked'
+    MESH_PARTIAL: Final = 'mesh_partial'
     ROWS: Final = 'rows'
     COLS: Final = 'cols'
     LAYOUT: Final = 'layout'
@@ -830,8 +848,8 @@ RECORD_FIELDS: dict[str, tuple[str, ...]] = {
     'plan': ('kernel', 'device', 'core_grid', 'grid_blocks', 'partition_mode', 'core_ranges', 'work_partition', 'tensors', 'cbs', 'kernels', 'semaphores', 'mesh', ),
     'device': ('name', 'profile', 'host_api', 'tile', 'core_grid', 'l1_bytes', 'max_cbs', 'max_runtime_args', ),
     'work_item': ('core', 'start', 'count', 'stride', 'z', 'row0', 'col0', 'rows', 'cols', ),
-    'tensor': ('name', 'parameter', 'shape', 'padded_shape', 'blocks', 'transposed', 'pad_value', 'dtype', 'dram_format', 'data_format', 'page_bytes', 'pages', 'page_layout', 'role', 'constant', 'mesh_shards', ),
-    'mesh': ('shape', 'grid_axes', ),
+    'tensor': ('name', 'parameter', 'shape', 'padded_shape', 'blocks', 'transposed', 'pad_value', 'dtype', 'dram_format', 'data_format', 'page_bytes', 'pages', 'page_layout', 'role', 'constant', 'mesh_shards', 'mesh_restacked', 'mesh_partial', ),
+    'mesh': ('shape', 'grid_axes', 'reduce_axis', 'reduce_loop', ),
     'tensor_constant': ('value', 'rows', 'mask', 'index', ),
     'index_tile': ('p', 'q', 'step', ),
     'index_mask': ('p', 'q', 'div', 'width', 'first', 'step', 'on_true', 'on_false', ),
@@ -849,9 +867,9 @@ RECORD_FIELDS: dict[str, tuple[str, ...]] = {
     'semaphore_id': ('semaphore', ),
     'buffer': ('memory', 'layout', 'page_layout', 'transposed', 'dtype', 'dram_format', 'data_format', 'page_bytes', 'pages', 'tile_rows', 'tile_cols', 'shape', 'padded_shape', 'blocks', 'pad_value', ),
     'accessor': ('stride_mode', 'page_bytes', 'compile_time_args', 'parameter', ),
-    'host_tensor': ('name', 'parameter', 'shape', 'padded_shape', 'blocks', 'transposed', 'pad_value', 'dtype', 'dram_format', 'data_format', 'page_bytes', 'pages', 'page_layout', 'role', 'constant', 'mesh_shards', 'lead', 'rows', 'cols', 'prows', 'pcols', 'er', 'pr', 'ec', 'pc', 'elems', 'padded_elems', 'padded', 'ctype', 'fill', 'mask', 'mesh_pages', ),
+    'host_tensor': ('name', 'parameter', 'shape', 'padded_shape', 'blocks', 'transposed', 'pad_value', 'dtype', 'dram_format', 'data_format', 'page_bytes', 'pages', 'page_layout', 'role', 'constant', 'mesh_shards', 'mesh_restacked', 'mesh_partial', 'lead', 'rows', 'cols', 'prows', 'pcols', 'er', 'pr', 'ec', 'pc', 'elems', 'padded_elems', 'padded', 'ctype', 'fill', 'mask', 'mesh_pages', 'mesh_stack', ),
     'host_mask': ('p', 'q', 'div', 'width', 'first', 'step', 'on_true', 'on_false', 'on_true_bits', 'on_false_bits', ),
-    'ttnn_tensor': ('name', 'parameter', 'shape', 'padded_shape', 'blocks', 'transposed', 'pad_value', 'dtype', 'dram_format', 'data_format', 'page_bytes', 'pages', 'page_layout', 'role', 'constant', 'mesh_shards', 'rows', 'cols', 'layout', 'pad', 'ttnn', 'host_dtype', ),
+    'ttnn_tensor': ('name', 'parameter', 'shape', 'padded_shape', 'blocks', 'transposed', 'pad_value', 'dtype', 'dram_format', 'data_format', 'page_bytes', 'pages', 'page_layout', 'role', 'constant', 'mesh_shards', 'mesh_restacked', 'mesh_partial', 'rows', 'cols', 'layout', 'pad', 'ttnn', 'host_dtype', ),
     'ttnn_cb': ('index', 'stream', 'shares', 'buffer', 'buffer_dtype', 'class', 'dtype', 'data_format', 'page_bytes', 'block_pages', 'depth', 'producer', 'consumer', 'ttnn', ),
     'report': ('status', 'error', 'dump', 'profile', 'device', 'programs', 'run_seconds', 'cores', 'total', 'kernels', 'stdout', 'execution_backend', ),
     'counters': ('dram_bytes_read', 'dram_bytes_written', 'noc_reads', 'noc_writes', 'read_barriers', 'write_barriers', 'matmul_tiles', 'eltwise_tiles', 'sfpu_tiles', 'copy_tiles', 'pack_tiles', 'cb_pushes', 'cb_pops', 'cb_pages_pushed', 'noc_multicast_writes', 'noc_multicast_bytes', 'noc_multicast_linked_bytes', 'semaphore_incs', 'semaphore_multicasts', 'semaphore_waits', ),

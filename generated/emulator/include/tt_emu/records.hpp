@@ -84,12 +84,16 @@ inline constexpr const char kPageLayout[] = "page_layout";
 inline constexpr const char kRole[] = "role";
 inline constexpr const char kConstant[] = "constant";
 inline constexpr const char kMeshShards[] = "mesh_shards";
+inline constexpr const char kMeshRestacked[] = "mesh_restacked";
+inline constexpr const char kMeshPartial[] = "mesh_partial";
 }  // namespace tensor
 
 // mesh (tt.plan.json): The mesh of chips the kernel runs on (PartitionTTMesh; absent on a single chip): every device runs the same kernel on its blocks, through tt-metal's distributed API (MeshDevice, MeshBuffer, one MeshWorkload).
 namespace mesh {
 inline constexpr const char kShape[] = "shape";
 inline constexpr const char kGridAxes[] = "grid_axes";
+inline constexpr const char kReduceAxis[] = "reduce_axis";
+inline constexpr const char kReduceLoop[] = "reduce_loop";
 }  // namespace mesh
 
 // tensor_constant (tt.plan.json): A constant tensor the passes added (not a user parameter): the host fills it.
@@ -259,6 +263,8 @@ inline constexpr const char kPageLayout[] = "page_layout";
 inline constexpr const char kRole[] = "role";
 inline constexpr const char kConstant[] = "constant";
 inline constexpr const char kMeshShards[] = "mesh_shards";
+inline constexpr const char kMeshRestacked[] = "mesh_restacked";
+inline constexpr const char kMeshPartial[] = "mesh_partial";
 inline constexpr const char kLead[] = "lead";
 inline constexpr const char kRows[] = "rows";
 inline constexpr const char kCols[] = "cols";
@@ -275,6 +281,7 @@ inline constexpr const char kCtype[] = "ctype";
 inline constexpr const char kFill[] = "fill";
 inline constexpr const char kMask[] = "mask";
 inline constexpr const char kMeshPages[] = "mesh_pages";
+inline constexpr const char kMeshStack[] = "mesh_stack";
 }  // namespace host_tensor
 
 // host_mask (tt.plan.json): An index mask as main.cpp.j2 fills it.
@@ -309,6 +316,8 @@ inline constexpr const char kPageLayout[] = "page_layout";
 inline constexpr const char kRole[] = "role";
 inline constexpr const char kConstant[] = "constant";
 inline constexpr const char kMeshShards[] = "mesh_shards";
+inline constexpr const char kMeshRestacked[] = "mesh_restacked";
+inline constexpr const char kMeshPartial[] = "mesh_partial";
 inline constexpr const char kRows[] = "rows";
 inline constexpr const char kCols[] = "cols";
 inline constexpr const char kLayout[] = "layout";
