@@ -14,6 +14,7 @@ from tt_data_kernels import DATA_CORPUS
 from tt_dram_loop_kernels import DRAM_LOOP_CORPUS
 from tt_loop_kernels import LOOP_CORPUS
 from tt_mask_kernels import MASK_CORPUS
+from tt_mesh_kernels import MESH_CORPUS
 from tt_norm_kernels import NORM_CORPUS
 from tt_shape_kernels import SHAPE_CORPUS
 from tt_split_k_kernels import SPLIT_K_CORPUS
@@ -397,4 +398,5 @@ CORPUS = {
     **ATTENTION_CORPUS, **VARIANT_CORPUS,
     **MASK_CORPUS,
     **CONV_CORPUS, **BLOCK_FLOAT_CORPUS,
+    **MESH_CORPUS,
 }
