@@ -17,7 +17,7 @@
 // 2, B * num_blocks > 1), out and intermed0 of one output block, intermed0 Float32 under fp32_dest_acc_en. The
 // argument names are the kernels' (each fork's named interface, as ttnn's sparse-matmul factory binds the same
 // kernels); the compute kernel is the reuse test's (matmul.hpp) with this program's block counts.
-// Usage: ... matmul mcast1d <M> <K> <dir> <N> <per_core_N>
+// Usage: ... matmul mcast1d <M> <K> <dir> <N> <per_core_N> [column] (the cores a row from (0, 0), or a column)
 #pragma once
 
 #include "matmul.hpp"
@@ -110,11 +110,14 @@ inline void matmul_mcast1d(MeshDevice& mesh, const Args& a) {
     IDevice* device = mesh.get_device(0);
     const Mcast1D m{.M = a.rows / 32, .K = a.cols / 32, .N = uint32_t(std::stoul(a.extra.at(0)) / 32),
                     .per_core_N = uint32_t(std::stoul(a.extra.at(1)))};
+    // The factory's grid: a row, or (compute_with_storage_grid_size.x == 1) a column; core i row-major from (0, 0).
+    const bool column = a.extra.size() > 2 && a.extra[2] == "column";
+    auto core = [&](uint32_t i) { return column ? CoreCoord{0, i} : CoreCoord{i, 0}; };
     auto A = dram(device, m.M * m.K * kTileBytes), B = dram(device, m.K * m.N * kTileBytes);
     auto C = dram(device, m.M * m.N * kTileBytes);
     upload(device, A, a, "a", a.rows, a.cols);
     upload(device, B, a, "b", a.cols, m.N * 32);
-    const CoreRangeSet all(CoreRange({0, 0}, {m.ncores - 1, 0})), sender(CoreRange({0, 0}));
+    const CoreRangeSet all(CoreRange(core(0), core(m.ncores - 1))), sender(CoreRange(core(0)));
     const MatmulReuse c{.batches = 1, .M = m.M, .K = m.K, .N = m.N, .per_core_M = m.M, .per_core_N = m.per_core_N};
     ProgramSpec spec{
         .name = "matmul_multicore_reuse_mcast_1d",
@@ -129,30 +132,30 @@ inline void matmul_mcast1d(MeshDevice& mesh, const Args& a) {
     if (m.ncores > 1) {
         spec.kernels.push_back(mcast1d_in0_receiver(m));
         spec.work_units.push_back({"in0_receivers", {"in0_receiver", "in1_sender_writer", "compute"},
-                                   CoreRangeSet(CoreRange({1, 0}, {m.ncores - 1, 0}))});
+                                   CoreRangeSet(CoreRange(core(1), core(m.ncores - 1)))});
     }
-    // NOC_1 multicasts from the larger corner: the box's bottom-right core to its top-left one.
-    const CoreCoord first = device->worker_core_from_logical_core({0, 0});
-    const CoreCoord last = device->worker_core_from_logical_core({m.ncores - 1, 0});
+    // NOC_1 multicasts from the larger corner: the box's last core to its first one.
+    const CoreCoord first = device->worker_core_from_logical_core(core(0));
+    const CoreCoord last = device->worker_core_from_logical_core(core(m.ncores - 1));
     ProgramRunArgs run{.kernel_run_args = {{.kernel = "in0_sender"}, {.kernel = "in1_sender_writer"}},
                        .tensor_args = {{"in0", A}, {"in1", B}, {"out", C}}};
-    AddRuntimeArgsForNode(run.kernel_run_args[0].runtime_arg_values, {0, 0},
+    AddRuntimeArgsForNode(run.kernel_run_args[0].runtime_arg_values, core(0),
                           {{"in0_tensor_start_tile_id", 0}, {"in0_mcast_dest_noc_start_x", uint32_t(last.x)},
                            {"in0_mcast_dest_noc_start_y", uint32_t(last.y)},
                            {"in0_mcast_dest_noc_end_x", uint32_t(first.x)},
                            {"in0_mcast_dest_noc_end_y", uint32_t(first.y)}, {"last_block_h", m.M}});
     if (m.ncores > 1) run.kernel_run_args.push_back({.kernel = "in0_receiver"});
-    for (uint32_t x = 0; x < m.ncores; ++x) {
-        if (x > 0) {
-            AddRuntimeArgsForNode(run.kernel_run_args[2].runtime_arg_values, {x, 0},
+    for (uint32_t i = 0; i < m.ncores; ++i) {
+        if (i > 0) {
+            AddRuntimeArgsForNode(run.kernel_run_args[2].runtime_arg_values, core(i),
                                   {{"in0_mcast_sender_noc_x", uint32_t(first.x)},
                                    {"in0_mcast_sender_noc_y", uint32_t(first.y)}});
         }
         const uint32_t sub_w = m.per_core_N / m.out_subblock_w;
-        AddRuntimeArgsForNode(run.kernel_run_args[1].runtime_arg_values, {x, 0},
-                              {{"in1_tensor_start_tile_id", x * m.per_core_N}, {"in1_mcast_dest_noc_start_x", 0},
+        AddRuntimeArgsForNode(run.kernel_run_args[1].runtime_arg_values, core(i),
+                              {{"in1_tensor_start_tile_id", i * m.per_core_N}, {"in1_mcast_dest_noc_start_x", 0},
                                {"in1_mcast_dest_noc_start_y", 0}, {"in1_mcast_dest_noc_end_x", 0},
-                               {"in1_mcast_dest_noc_end_y", 0}, {"out_tensor_start_tile_id", x * m.per_core_N},
+                               {"in1_mcast_dest_noc_end_y", 0}, {"out_tensor_start_tile_id", i * m.per_core_N},
                                {"last_block_w", m.per_core_N}, {"out_num_nonzero_subblocks_h", m.M / m.out_subblock_h},
                                {"out_last_subblock_h", m.out_subblock_h}, {"padded_block_tiles_h_skip", 0},
                                {"out_num_nonzero_subblocks_w", sub_w}, {"out_last_num_nonzero_subblocks_w", sub_w},
