@@ -64,5 +64,10 @@ def test_the_picker_refuses_what_it_cannot_place() -> None:
         gemm_blocks.ranked(1024, 1024, 1024, "p999")
     with pytest.raises(TileLangError, match="dtype 'complex64'"):
         gemm_blocks.ranked(1024, 1024, 1024, "p150", dtype="complex64")
+    with pytest.raises(TileLangError, match="p150: no measured tile-matmul rate for Float32 operands at HiFi4"):
+        gemm_blocks.ranked(1024, 1024, 1024, "p150", dtype="float32")
+    with pytest.raises(TileLangError, match="p100 has no perf record"):
+        gemm_blocks.ranked(1024, 1024, 1024, "p100")
+    assert gemm_blocks.ranked(1024, 1024, 1024, "p150", dtype="float16")  # Float16 takes Float16_b's rate
     with pytest.raises(TileLangError, match="no block of 1 to 16 tiles"):
         gemm_blocks.ranked(1024, 1024, 1056, "p150")  # 33 K tiles: no whole number of 2-, 4- or 8-tile K blocks

@@ -106,7 +106,11 @@ def estimate(m: int, n: int, k: int, blocks: tuple[int, int, int], device_name: 
     cores = (min(blocks_x, dev.core_grid[0]), min(blocks_y, dev.core_grid[1]))
     waves = blocks_x // cores[0] * (blocks_y // cores[1])
     tile_bytes = _tile_bytes(data_format)
-    compute = waves * bm * bn * kt * perf_model.matmul_cycles(data_format, fidelity, perf)
+    try:
+        rate = perf_model.matmul_cycles(perf_model.FORMAT_ALIASES.get(data_format, data_format), fidelity, perf)
+    except ValueError as err:
+        raise TileLangError(f"GEMM block picker on {device_name}: {err}") from None
+    compute = waves * bm * bn * kt * rate
     per_byte = 1 / measured["dram_read_bytes_per_cycle"] + 1 / measured["multicast_linked_bytes_per_cycle"]
     noc = waves * (bm * kt * (cores[0] > 1) + bn * kt * (cores[1] > 1)) * tile_bytes * per_byte
     waits = waves * 2 * (kt // bk) * measured["semaphore_wait_cycles"]
