@@ -263,3 +263,22 @@ def test_matmul_mcast_2d(host: Path, ttnn_home: Path, tmp_path: Path, variant: s
         inputs["bias"], expected = np.vstack([bias, np.zeros((31, 192), np.float32)]), expected + bias
     out = run_case(host, ttnn_home, tmp_path, "matmul", variant, inputs, (128, 192), "192")
     np.testing.assert_allclose(out, rounded(expected), rtol=1e-2, atol=atol)
+
+
+@pytest.mark.parametrize("variant", ["mcast2d_l1acc", "mcast2d_l1acc_bias"])
+def test_matmul_mcast_2d_packer_l1_acc(host: Path, ttnn_home: Path, tmp_path: Path, variant: str) -> None:
+    """test_matmul_mcast_2d's kernels with PACKER_L1_ACC defined, as the factory defines it for packer_l1_acc (intermed0
+    Float32 under fp32_dest_acc_en, its own CB): K of 3 blocks, so the packer accumulates into intermed0 in L1. Without
+    bias, block 0 packs plainly (pack_reconfig_l1_acc(0)) and its pages are popped in place, block 1 packs onto them
+    with L1 accumulation and is reloaded into DST for the last block, which packs to out; with FUSE_BIAS every block
+    packs into intermed0 (accumulating from block 1 on) and the bias is added on the way to out. 128 x 192 by
+    192 x 192 on the 3 x 4 grid, against numpy."""
+    rng = np.random.default_rng(13)
+    a = rounded(rng.uniform(-1, 1, (128, 192)).astype(np.float32))
+    b = rounded(rng.uniform(-1, 1, (192, 192)).astype(np.float32))
+    inputs, expected = {"a": a, "b": b}, a @ b
+    if variant.endswith("_bias"):
+        bias = rounded(rng.uniform(-1, 1, (1, 192)).astype(np.float32))
+        inputs["bias"], expected = np.vstack([bias, np.zeros((31, 192), np.float32)]), expected + bias
+    out = run_case(host, ttnn_home, tmp_path, "matmul", variant, inputs, (128, 192), "192")
+    np.testing.assert_allclose(out, rounded(expected), rtol=1e-2, atol=2e-2)
