@@ -29,7 +29,7 @@ from . import device, perf_model
 
 BLOCK_TILES = range(1, 17)  # block_M / block_N candidates: 1 to 16 tiles
 BLOCK_K_TILES = (2, 4, 8)  # block_K candidates
-ACCUMULATOR_BYTES = 4  # the fp32 partial sums of C (packer L1 accumulation keeps them in L1)
+ACCUMULATOR_BYTES = device.DATA_FORMATS["float32"][1]  # the fp32 partial sums of C (kept in L1 by the packer)
 
 
 @dataclass(frozen=True)
