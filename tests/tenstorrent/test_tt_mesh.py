@@ -26,7 +26,7 @@ from projects import REPO
 from tilelang.engine.backend import TargetError, resolve
 from tilelang.engine.registry import BACKENDS
 from tilelang.errors import TileLangError
-from tilelang.tenstorrent import PROFILES, api_profile, device, perf_model
+from tilelang.tenstorrent import PROFILES, api_profile, device, perf_model, ttnn_host
 
 BF16 = ml_dtypes.bfloat16
 MESH_1X2 = {"kind": "tenstorrent", "device": "n150", "mesh": [1, 2]}
@@ -81,7 +81,8 @@ def test_the_plan_records_the_mesh_and_the_shards() -> None:
     assert main.count("distributed::ShardedBufferConfig{") == 2
     assert main.count("distributed::ReplicatedBufferConfig{") == 1
     assert "B.mesh_pages 2 4 0 2" in artifact.rt_mod.files["tt.host_args"]  # type: ignore[attr-defined]
-    assert "run_ttnn.py" not in artifact.rt_mod.files  # type: ignore[attr-defined]
+    script = artifact.rt_mod.files["run_ttnn.py"]  # type: ignore[attr-defined]
+    assert "MESH = {'shape': (1, 2), 'reduce_axis': None}" in script and "ttnn.open_mesh_device(" in script
 
 
 @needs_mesh_api
@@ -251,7 +252,7 @@ def test_gemm_runs_on_a_4x8_mesh() -> None:
 
 @needs_gxx
 @needs_mesh_api
-def test_split_k_runs_on_a_2x2_mesh() -> None:
+def test_split_k_runs_on_a_2x2_mesh(tmp_path: Path) -> None:
     """Split-K across chips (reduce_axis cols): the mesh rows split blockIdx.y, the mesh columns split GEMM's K loop.
     A is sharded over both (rows, K columns), B's K rows over the mesh columns are restacked (laid side by side),
     and C holds each device column's partial sum: main.cpp reads the partials back and adds them in fp32, once
@@ -281,6 +282,23 @@ def test_split_k_runs_on_a_2x2_mesh() -> None:
     # Every device writes its partial of its half of C's rows: 2 tiles each.
     assert kernel.last_report["total"]["dram_bytes_written"] == 4 * 2 * 2048
 
+    # run_ttnn.py's host side of the same mesh: its mesh_matrix as ttnn's mesh mapper deals it out (PlacementShard:
+    # the host matrix's rows over the mesh rows, its columns over the mesh columns), each device's product of its
+    # shards, the devices' matrices concatenated as its composer does, then its mesh_logical adds the partials.
+    script = ttnn_host.load_script(Path(kernel.save(tmp_path / "k")) / "run_ttnn.py")
+    af, bf = a.astype(np.float32), b.astype(np.float32)
+    hosts = {"A": script.mesh_matrix("A", af), "B": script.mesh_matrix("B", bf)}
+
+    def shard(name: str, i: int, j: int) -> np.ndarray:
+        rows, cols = script.MESH_TENSORS[name]["shards"]
+        h = hosts[name]
+        r, c = h.shape[0] // rows, h.shape[1] // cols
+        return h[i * r:(i + 1) * r, j * c:(j + 1) * c] if rows > 1 else h[:, j * c:(j + 1) * c] if cols > 1 else h
+
+    composed = np.block([[shard("A", i, j) @ shard("B", i, j) for j in range(2)] for i in range(2)])
+    got = script.mesh_logical("C", composed)
+    assert got.shape == (m, n) and float(np.abs(got - ref).max()) <= 2.0**-7 * float(np.abs(ref).max())
+
 
 @needs_mesh_api
 @pytest.mark.parametrize("func,mesh,axis,message", [
@@ -301,3 +319,21 @@ def test_what_split_k_cannot_split_is_refused(func: object, mesh: list, axis: st
         tilelang.compile(func, out_idx=[-1], target={"kind": "tenstorrent", "mesh": mesh},
                          pass_configs={"tl.PartitionTTMesh.reduce_axis": axis})
     assert message in str(caught.value)
+
+
+@needs_mesh_api
+@pytest.mark.skipif(PROFILE != DEFAULT, reason=f"run_ttnn.py is written for the spec's profile ({DEFAULT})")
+def test_run_ttnn_dry_run_builds_the_mesh_program_with_the_real_ttnn(tmp_path: Path) -> None:
+    """run_ttnn.py of a kernel on a 1x2 mesh, run with --dry-run by a Python that has the ttnn 0.81.1 wheel
+    ($TILELANG_TTNN_PYTHON, as tests/tenstorrent/test_tt_ttnn.py): the MeshProgramDescriptor over every device,
+    ttnn.MeshMapperConfig per input (B sharded by columns, A replicated) and the composer's MeshComposerConfig."""
+    from test_tt_ttnn import run_script
+
+    kernel = tilelang.compile(matmul(64, 128, 64, 32, 32, 32, dtype="bfloat16"), out_idx=[-1], target=MESH_1X2)
+    done = run_script(Path(kernel.save(tmp_path / "k")), "--dry-run")
+    assert done.returncode == 0, done.stderr[-2000:]
+    mesh = json.loads(done.stdout)["mesh"]
+    # One program on every device of the mesh.
+    assert mesh["shape"] == [1, 2]
+    assert mesh["programs"] == ["MeshCoordinateRange(start=MeshCoordinate([0, 0]), end=MeshCoordinate([0, 1]))"]
+    assert set(mesh["mappers"]) == {"A", "B"} and mesh["mappers"]["A"] != mesh["mappers"]["B"]

@@ -28,6 +28,7 @@ from .records import (
     DEVICE,
     HOST_TENSOR,
     KERNEL,
+    MESH,
     NOC_X,
     NOC_Y,
     PLAN,
@@ -70,7 +71,11 @@ def unsupported(plan: Plan) -> str | None:
     """Why no ttnn host program can be written for this plan, or None."""
     profile = intrinsics.PROFILES[plan[PLAN.DEVICE][DEVICE.PROFILE]]
     if PLAN.MESH in plan:
-        return "a kernel on a mesh of chips: run_ttnn.py does not open ttnn's mesh device yet (main.cpp runs it)"
+        odd = [t[TENSOR.NAME] for t in plan[PLAN.TENSORS] if TENSOR.TRANSPOSED in t
+               or (t[TENSOR.ROLE] != "input" and t.get(TENSOR.MESH_RESTACKED))]
+        if odd:
+            return (f"tensor(s) {', '.join(odd)} on a mesh are transposed in DRAM or restacked outputs, which "
+                    "run_ttnn.py's mesh mappers do not deal out (main.cpp runs them)")
     if not profile.ttnn_generic_op:
         return (f"API profile {profile.name} has no ttnn host program (its ttnn {profile.ttnn_wheel} wheel has no "
                 "ttnn.generic_op with ProgramDescriptor; ttnn_generic_op in specs/backends/tenstorrent.yaml)")
@@ -131,12 +136,27 @@ def render_ttnn(plan: Plan) -> str:
                         tt.TTNN: device.TTNN_DATA_TYPES[t[TENSOR.DATA_FORMAT]],
                         TENSOR.CONSTANT: t.get(TENSOR.CONSTANT), tt.HOST_DTYPE: _host_dtype(t[TENSOR.DTYPE])})
     cbs = [{**c, TTNN_CB.TTNN: device.TTNN_DATA_TYPES[c[CB.DATA_FORMAT]]} for c in plan[PLAN.CBS]]
+    mesh, mesh_tensors = _mesh_literals(plan)
     profile = intrinsics.PROFILES[plan[PLAN.DEVICE][DEVICE.PROFILE]]
     return _templates().get_template("run_ttnn.py.j2").render(
         plan={**plan, PLAN.CBS: cbs}, roles=KERNEL_ROLES, tensors=tensors, version=profile.ttnn_wheel,
-        accessor_args=profile.accessor_compile_time_args,
+        accessor_args=profile.accessor_compile_time_args, mesh=mesh, mesh_tensors=mesh_tensors,
         inputs=[t for t in tensors if t[TENSOR.ROLE] == "input" and not t[TENSOR.CONSTANT]],
         outputs=[t for t in tensors if t[TENSOR.ROLE] == "output"])
+
+
+def _mesh_literals(plan: Plan) -> tuple[str, str]:
+    """run_ttnn.py's MESH and MESH_TENSORS (Python literals; None on a single chip): the mesh's shape and split-K
+    axis, and per tensor its shards and whether it is restacked / partial (tilelang.tenstorrent.mesh)."""
+    mesh = plan.get(PLAN.MESH)
+    if mesh is None:
+        return "None", "None"
+    shape = tuple(mesh[MESH.SHAPE])
+    tensors = {t[TENSOR.NAME]: {"shards": tuple(t.get(TENSOR.MESH_SHARDS, (1, 1))),
+                                "restacked": bool(t.get(TENSOR.MESH_RESTACKED)),
+                                "partial": bool(t.get(TENSOR.MESH_PARTIAL))}
+               for t in plan[PLAN.TENSORS]}
+    return repr({"shape": shape, "reduce_axis": mesh.get(MESH.REDUCE_AXIS)}), repr(tensors)
 
 
 def load_script(path: Path) -> Any:
