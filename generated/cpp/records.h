@@ -355,6 +355,7 @@ inline constexpr const char kPrograms[] = "programs";
 inline constexpr const char kRunSeconds[] = "run_seconds";
 inline constexpr const char kCores[] = "cores";
 inline constexpr const char kTotal[] = "total";
+inline constexpr const char kDevices[] = "devices";
 inline constexpr const char kKernels[] = "kernels";
 inline constexpr const char kStdout[] = "stdout";
 inline constexpr const char kExecutionBackend[] = "execution_backend";
@@ -407,7 +408,33 @@ inline constexpr const char kSemaphoreIncs[] = "semaphore_incs";
 inline constexpr const char kSemaphoreMulticasts[] = "semaphore_multicasts";
 inline constexpr const char kSemaphoreWaits[] = "semaphore_waits";
 inline constexpr const char kCore[] = "core";
+inline constexpr const char kDevice[] = "device";
 }  // namespace core_counters
+
+// device_counters (tt.report.json): The counters of one device of a mesh, summed over its cores.
+namespace device_counters {
+inline constexpr const char kDramBytesRead[] = "dram_bytes_read";
+inline constexpr const char kDramBytesWritten[] = "dram_bytes_written";
+inline constexpr const char kNocReads[] = "noc_reads";
+inline constexpr const char kNocWrites[] = "noc_writes";
+inline constexpr const char kReadBarriers[] = "read_barriers";
+inline constexpr const char kWriteBarriers[] = "write_barriers";
+inline constexpr const char kMatmulTiles[] = "matmul_tiles";
+inline constexpr const char kEltwiseTiles[] = "eltwise_tiles";
+inline constexpr const char kSfpuTiles[] = "sfpu_tiles";
+inline constexpr const char kCopyTiles[] = "copy_tiles";
+inline constexpr const char kPackTiles[] = "pack_tiles";
+inline constexpr const char kCbPushes[] = "cb_pushes";
+inline constexpr const char kCbPops[] = "cb_pops";
+inline constexpr const char kCbPagesPushed[] = "cb_pages_pushed";
+inline constexpr const char kNocMulticastWrites[] = "noc_multicast_writes";
+inline constexpr const char kNocMulticastBytes[] = "noc_multicast_bytes";
+inline constexpr const char kNocMulticastLinkedBytes[] = "noc_multicast_linked_bytes";
+inline constexpr const char kSemaphoreIncs[] = "semaphore_incs";
+inline constexpr const char kSemaphoreMulticasts[] = "semaphore_multicasts";
+inline constexpr const char kSemaphoreWaits[] = "semaphore_waits";
+inline constexpr const char kDevice[] = "device";
+}  // namespace device_counters
 
 // kernel_build (tt.report.json): How one kernel was built.
 namespace kernel_build {

@@ -159,7 +159,12 @@ def test_gemm_runs_on_a_1x2_mesh(tmp_path: Path) -> None:
     # Each device reads all of A (4 tiles) and its half of B (4 tiles) per output block row, and writes its 4 tiles
     # of C: summed over both devices and their cores.
     assert report["total"]["dram_bytes_written"] == 8 * 2048
-    # The model gives one device's time: the report's counters are summed over the two, the model's bytes are one's.
+    # Per device: each wrote its 4 tiles of C; their counters add up to the total; every core names its device.
+    assert [d["device"] for d in report["devices"]] == [[0, 0], [0, 1]]
+    assert [d["dram_bytes_written"] for d in report["devices"]] == [4 * 2048, 4 * 2048]
+    assert sum(d["dram_bytes_read"] for d in report["devices"]) == report["total"]["dram_bytes_read"]
+    assert {tuple(c["device"]) for c in report["cores"]} == {(0, 0), (0, 1)}
+    # The model gives one device's time: it models the busiest device's cores (here both move the same bytes).
     est = perf_model.estimate_kernel(kernel)
     assert est.dram_bytes * 2 == report["total"]["dram_bytes_read"] + report["total"]["dram_bytes_written"]
     assert est.modelled_seconds > 0
@@ -281,6 +286,7 @@ def test_split_k_runs_on_a_2x2_mesh(tmp_path: Path) -> None:
     assert float(np.abs(c - half).max()) > 0.25  # both devices' partials are in it
     # Every device writes its partial of its half of C's rows: 2 tiles each.
     assert kernel.last_report["total"]["dram_bytes_written"] == 4 * 2 * 2048
+    assert [d["dram_bytes_written"] for d in kernel.last_report["devices"]] == [2 * 2048] * 4
 
     # run_ttnn.py's host side of the same mesh: its mesh_matrix as ttnn's mesh mapper deals it out (PlacementShard:
     # the host matrix's rows over the mesh rows, its columns over the mesh columns), each device's product of its

@@ -704,6 +704,7 @@ CoreCounters = TypedDict('CoreCounters', {
     'semaphore_multicasts': int,
     'semaphore_waits': int,
     'core': list[int],
+    'device': NotRequired[list[int]],
 })
 
 # counters: What one core did (or all of them, summed); every counter counts from zero.
@@ -730,6 +731,31 @@ Counters = TypedDict('Counters', {
     'semaphore_waits': int,
 })
 
+# device_counters: The counters of one device of a mesh, summed over its cores.
+DeviceCounters = TypedDict('DeviceCounters', {
+    'dram_bytes_read': int,
+    'dram_bytes_written': int,
+    'noc_reads': int,
+    'noc_writes': int,
+    'read_barriers': int,
+    'write_barriers': int,
+    'matmul_tiles': int,
+    'eltwise_tiles': int,
+    'sfpu_tiles': int,
+    'copy_tiles': int,
+    'pack_tiles': int,
+    'cb_pushes': int,
+    'cb_pops': int,
+    'cb_pages_pushed': int,
+    'noc_multicast_writes': int,
+    'noc_multicast_bytes': int,
+    'noc_multicast_linked_bytes': int,
+    'semaphore_incs': int,
+    'semaphore_multicasts': int,
+    'semaphore_waits': int,
+    'device': list[int],
+})
+
 # kernel_build: How one kernel was built.
 KernelBuild = TypedDict('KernelBuild', {
     'path': str,
@@ -748,6 +774,7 @@ Report = TypedDict('Report', {
     'run_seconds': float,
     'cores': list[CoreCounters],
     'total': Counters,
+    'devices': NotRequired[list[DeviceCounters]],
     'kernels': dict[str, KernelBuild],
     'stdout': NotRequired[str],
     'execution_backend': NotRequired[Literal['ttnn']],
@@ -772,6 +799,7 @@ class REPORT:
     RUN_SECONDS: Final = 'run_seconds'
     CORES: Final = 'cores'
     TOTAL: Final = 'total'
+    DEVICES: Final = 'devices'
     KERNELS: Final = 'kernels'
     STDOUT: Final = 'stdout'
     EXECUTION_BACKEND: Final = 'execution_backend'
@@ -826,6 +854,33 @@ class CORE_COUNTERS:
     SEMAPHORE_MULTICASTS: Final = 'semaphore_multicasts'
     SEMAPHORE_WAITS: Final = 'semaphore_waits'
     CORE: Final = 'core'
+    DEVICE: Final = 'device'
+
+
+class DEVICE_COUNTERS:
+    """The keys of a device_counters record: The counters of one device of a mesh, summed over its cores."""
+
+    DRAM_BYTES_READ: Final = 'dram_bytes_read'
+    DRAM_BYTES_WRITTEN: Final = 'dram_bytes_written'
+    NOC_READS: Final = 'noc_reads'
+    NOC_WRITES: Final = 'noc_writes'
+    READ_BARRIERS: Final = 'read_barriers'
+    WRITE_BARRIERS: Final = 'write_barriers'
+    MATMUL_TILES: Final = 'matmul_tiles'
+    ELTWISE_TILES: Final = 'eltwise_tiles'
+    SFPU_TILES: Final = 'sfpu_tiles'
+    COPY_TILES: Final = 'copy_tiles'
+    PACK_TILES: Final = 'pack_tiles'
+    CB_PUSHES: Final = 'cb_pushes'
+    CB_POPS: Final = 'cb_pops'
+    CB_PAGES_PUSHED: Final = 'cb_pages_pushed'
+    NOC_MULTICAST_WRITES: Final = 'noc_multicast_writes'
+    NOC_MULTICAST_BYTES: Final = 'noc_multicast_bytes'
+    NOC_MULTICAST_LINKED_BYTES: Final = 'noc_multicast_linked_bytes'
+    SEMAPHORE_INCS: Final = 'semaphore_incs'
+    SEMAPHORE_MULTICASTS: Final = 'semaphore_multicasts'
+    SEMAPHORE_WAITS: Final = 'semaphore_waits'
+    DEVICE: Final = 'device'
 
 
 class KERNEL_BUILD:
@@ -871,9 +926,10 @@ RECORD_FIELDS: dict[str, tuple[str, ...]] = {
     'host_mask': ('p', 'q', 'div', 'width', 'first', 'step', 'on_true', 'on_false', 'on_true_bits', 'on_false_bits', ),
     'ttnn_tensor': ('name', 'parameter', 'shape', 'padded_shape', 'blocks', 'transposed', 'pad_value', 'dtype', 'dram_format', 'data_format', 'page_bytes', 'pages', 'page_layout', 'role', 'constant', 'mesh_shards', 'mesh_restacked', 'mesh_partial', 'rows', 'cols', 'layout', 'pad', 'ttnn', 'host_dtype', ),
     'ttnn_cb': ('index', 'stream', 'shares', 'buffer', 'buffer_dtype', 'class', 'dtype', 'data_format', 'page_bytes', 'block_pages', 'depth', 'producer', 'consumer', 'ttnn', ),
-    'report': ('status', 'error', 'dump', 'profile', 'device', 'programs', 'run_seconds', 'cores', 'total', 'kernels', 'stdout', 'execution_backend', ),
+    'report': ('status', 'error', 'dump', 'profile', 'device', 'programs', 'run_seconds', 'cores', 'total', 'devices', 'kernels', 'stdout', 'execution_backend', ),
     'counters': ('dram_bytes_read', 'dram_bytes_written', 'noc_reads', 'noc_writes', 'read_barriers', 'write_barriers', 'matmul_tiles', 'eltwise_tiles', 'sfpu_tiles', 'copy_tiles', 'pack_tiles', 'cb_pushes', 'cb_pops', 'cb_pages_pushed', 'noc_multicast_writes', 'noc_multicast_bytes', 'noc_multicast_linked_bytes', 'semaphore_incs', 'semaphore_multicasts', 'semaphore_waits', ),
-    'core_counters': ('dram_bytes_read', 'dram_bytes_written', 'noc_reads', 'noc_writes', 'read_barriers', 'write_barriers', 'matmul_tiles', 'eltwise_tiles', 'sfpu_tiles', 'copy_tiles', 'pack_tiles', 'cb_pushes', 'cb_pops', 'cb_pages_pushed', 'noc_multicast_writes', 'noc_multicast_bytes', 'noc_multicast_linked_bytes', 'semaphore_incs', 'semaphore_multicasts', 'semaphore_waits', 'core', ),
+    'core_counters': ('dram_bytes_read', 'dram_bytes_written', 'noc_reads', 'noc_writes', 'read_barriers', 'write_barriers', 'matmul_tiles', 'eltwise_tiles', 'sfpu_tiles', 'copy_tiles', 'pack_tiles', 'cb_pushes', 'cb_pops', 'cb_pages_pushed', 'noc_multicast_writes', 'noc_multicast_bytes', 'noc_multicast_linked_bytes', 'semaphore_incs', 'semaphore_multicasts', 'semaphore_waits', 'core', 'device', ),
+    'device_counters': ('dram_bytes_read', 'dram_bytes_written', 'noc_reads', 'noc_writes', 'read_barriers', 'write_barriers', 'matmul_tiles', 'eltwise_tiles', 'sfpu_tiles', 'copy_tiles', 'pack_tiles', 'cb_pushes', 'cb_pops', 'cb_pages_pushed', 'noc_multicast_writes', 'noc_multicast_bytes', 'noc_multicast_linked_bytes', 'semaphore_incs', 'semaphore_multicasts', 'semaphore_waits', 'device', ),
     'kernel_build': ('path', 'compile_seconds', 'cached', ),
     'modelled_counters': ('l1_bytes_read', 'l1_bytes_written', ),
 }

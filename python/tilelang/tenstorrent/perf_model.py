@@ -56,7 +56,6 @@ from .records import (
     COUNTERS,
     DEVICE,
     KERNELS,
-    MESH,
     MODELLED_COUNTERS,
     PLAN,
     REPORT,
@@ -278,7 +277,7 @@ def estimate(plan: Mapping[str, Any], report: Mapping[str, Any], perf: Mapping[s
     measured = perf["measured"]
     fidelity = fidelity or _fidelity(plan)
     fmt = operand_format(plan)
-    per_core: Sequence[Mapping[str, Any]] = _per_device(plan, report.get(REPORT.CORES, ()))
+    per_core: Sequence[Mapping[str, Any]] = device_cores(plan, report.get(REPORT.CORES, ()))
     totals = {key: sum(int(e.get(key, 0)) for e in per_core) for key in SUMMED}
     matmul = matmul_cycles(fmt, fidelity, perf) if totals[COUNTERS.MATMUL_TILES] else 0.0
     writers = sum(1 for e in per_core if e.get(COUNTERS.DRAM_BYTES_WRITTEN, 0))
@@ -311,27 +310,25 @@ def estimate(plan: Mapping[str, Any], report: Mapping[str, Any], perf: Mapping[s
         roofline_dram_seconds=roof_dram, roofline_seconds=max(roof_compute, roof_dram))
 
 
-def _per_device(plan: Mapping[str, Any], per_core: Sequence[Mapping[str, Any]]) -> Sequence[Mapping[str, Any]]:
-    """One device's counters per core. On a mesh (plan `mesh`) every device runs the same program on its equal
-    shards, and the emulator's report sums each core's counters over the devices: each is divided by their number,
-    so the model gives one device's time (the devices run at once, each from its own DRAM; the host's transfers are
-    not modelled). A sum the devices do not share evenly is refused."""
-    mesh = plan.get(PLAN.MESH)
-    if not mesh:
+def device_cores(plan: Mapping[str, Any], per_core: Sequence[Mapping[str, Any]]) -> Sequence[Mapping[str, Any]]:
+    """One device's counters per core. On a mesh (plan `mesh`) every device runs the same program on its own
+    shards at once, each from its own DRAM, so the model gives one device's time: the report lists each device's
+    cores apart (their `device`), and the busiest device's (most DRAM bytes, then tile matmuls) are modelled. The
+    host's transfers are not modelled."""
+    if not plan.get(PLAN.MESH):
         return per_core
-    n = int(mesh[MESH.SHAPE][0]) * int(mesh[MESH.SHAPE][1])
-    out = []
-    for entry in per_core:
-        counters = dict(entry)
-        for key, value in entry.items():
-            if isinstance(value, int) and not isinstance(value, bool):
-                if value % n:
-                    raise TileLangError(f"kernel '{plan.get(PLAN.KERNEL)}': counter {key} of core "
-                                        f"{entry.get(CORE_COUNTERS.CORE)} ({value}) is not shared evenly by the "
-                                        f"{n} devices of the mesh; the model assumes equal work per device")
-                counters[key] = value // n
-        out.append(counters)
-    return out
+    devices: dict[tuple[int, ...], list[Mapping[str, Any]]] = {}
+    for e in per_core:
+        if CORE_COUNTERS.DEVICE not in e:
+            raise TileLangError(f"kernel '{plan.get(PLAN.KERNEL)}' ran on a mesh, but the report's core "
+                                f"{e.get(CORE_COUNTERS.CORE)} names no device (an emulator older than its per-device "
+                                "counters: rebuild it with `python -m tilelang.cpp`)")
+        devices.setdefault(tuple(e[CORE_COUNTERS.DEVICE]), []).append(e)
+
+    def load(cores: list[Mapping[str, Any]]) -> tuple[int, int]:
+        return (sum(int(e.get(COUNTERS.DRAM_BYTES_READ, 0)) + int(e.get(COUNTERS.DRAM_BYTES_WRITTEN, 0))
+                    for e in cores), sum(int(e.get(COUNTERS.MATMUL_TILES, 0)) for e in cores))
+    return max(devices.values(), key=load, default=[])
 
 
 def estimate_kernel(kernel: Any, perf: Mapping[str, Any] | None = None, fidelity: str | None = None,

@@ -117,7 +117,7 @@ def trace(plan: Mapping[str, Any], report: Mapping[str, Any], perf: Mapping[str,
     ev.span(0, 0, f"modelled total ({est.bound}-bound)", "model", 0.0, est.modelled_seconds * est.clock_hz,
             tflops=round(est.tflops, 3), fidelity=est.fidelity, data_format=est.data_format)
     ev.span(0, 0, "program launch", "model", est.modelled_seconds * est.clock_hz - launch, launch)
-    per_core = report.get(REPORT.CORES, ())
+    per_core = perf_model.device_cores(plan, report.get(REPORT.CORES, ()))  # on a mesh: the modelled device's
     writers = sum(1 for c in per_core if c.get(COUNTERS.DRAM_BYTES_WRITTEN, 0))
     multicast = perf_model.multicast_rate(per_core, perf)
     fill, drain = perf_model.pipeline_cycles(plan, multicast, perf, max(writers, 1))

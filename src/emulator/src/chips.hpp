@@ -13,5 +13,7 @@ uint32_t current_chip();
 void set_current_chip(uint32_t chip);
 // "device (r,c) " naming the current chip of a mesh of more than one chip in reports, else "".
 std::string chip_prefix();
+// Columns of the open mesh of more than one chip (0: none, or a single chip): chip c is at (c / cols, c % cols).
+uint32_t mesh_columns();
 
 }  // namespace tt_emu

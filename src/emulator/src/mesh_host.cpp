@@ -16,6 +16,8 @@ std::atomic<uint32_t>& mesh_cols() {  // of the open mesh (0: none, or a single 
 }
 }  // namespace
 
+uint32_t mesh_columns() { return mesh_cols(); }
+
 std::string chip_prefix() {
     const uint32_t cols = mesh_cols();
     if (cols == 0) return "";

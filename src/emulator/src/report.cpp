@@ -6,6 +6,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "chips.hpp"
 #include "emu.hpp"
 #include "tt_emu/records.hpp"
 
@@ -21,7 +22,7 @@ struct KernelInfo {
 
 struct ReportState {
     std::mutex mu;
-    std::map<CoreCoord, Counters> cores;
+    std::map<std::pair<uint32_t, CoreCoord>, Counters> cores;  // by chip (0 on a single chip), then core
     std::map<std::string, KernelInfo> kernels;  // by name (file stem; "#2" etc. when stems repeat)
     int programs = 0;
     double seconds = 0.0;
@@ -66,7 +67,7 @@ void counters_json(std::ostream& os, const Counters& c) {
 
 void report_add_core(const CoreCoord& core, const Counters& counters) {
     std::lock_guard<std::mutex> lk(state().mu);
-    Counters& total = state().cores[core];
+    Counters& total = state().cores[{current_chip(), core}];
     for (int i = 0; i < kNumCounters; ++i) total[i] += counters[i];
 }
 
@@ -104,18 +105,41 @@ void write_report(const std::string* error) {
        << ",\n  " << key(rec::report::kDevice) << json_string(dev().name) << ",\n  " << key(rec::report::kPrograms) << state().programs << ",\n  " << key(rec::report::kRunSeconds)
        << state().seconds << ",\n  " << key(rec::report::kCores) << "[";
     Counters total{};
+    std::map<uint32_t, Counters> devices;  // on a mesh of more than one chip (mesh_columns() > 0)
+    const uint32_t cols = mesh_columns();
+    auto device_json = [&](uint32_t chip, const char* name) {
+        return key(name) + "[" + std::to_string(chip / cols) + ", " + std::to_string(chip % cols) + "], ";
+    };
     bool first = true;
-    for (auto& [core, c] : state().cores) {
-        os << (first ? "\n" : ",\n") << "    {" << key(rec::core_counters::kCore) << "[" << core.x << ", " << core.y
-           << "], ";
+    for (auto& [at, c] : state().cores) {
+        const auto& [chip, core] = at;
+        os << (first ? "\n" : ",\n") << "    {" << (cols ? device_json(chip, rec::core_counters::kDevice) : "")
+           << key(rec::core_counters::kCore) << "[" << core.x << ", " << core.y << "], ";
         counters_json(os, c);
         os << "}";
         for (int i = 0; i < kNumCounters; ++i) total[i] += c[i];
+        if (cols) {
+            Counters& d = devices[chip];
+            for (int i = 0; i < kNumCounters; ++i) d[i] += c[i];
+        }
         first = false;
     }
     os << "\n  ],\n  " << key(rec::report::kTotal) << "{";
     counters_json(os, total);
-    os << "},\n  " << key(rec::report::kKernels) << "{";
+    if (cols) {
+        os << "},\n  " << key(rec::report::kDevices) << "[";
+        first = true;
+        for (auto& [chip, c] : devices) {
+            os << (first ? "\n" : ",\n") << "    {" << device_json(chip, rec::device_counters::kDevice);
+            counters_json(os, c);
+            os << "}";
+            first = false;
+        }
+        os << "\n  ]";
+    } else {
+        os << "}";
+    }
+    os << ",\n  " << key(rec::report::kKernels) << "{";
     first = true;
     for (auto& [name, k] : state().kernels) {
         os << (first ? "\n" : ",\n") << "    " << json_string(name) << ": {" << key(rec::kernel_build::kPath)
