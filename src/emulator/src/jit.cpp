@@ -3,6 +3,8 @@
 // The cache is shared between processes, so objects are written to a temporary name and renamed.
 #include <atomic>
 #include <dlfcn.h>
+#include <fcntl.h>
+#include <sys/file.h>
 #include <unistd.h>
 
 #include <chrono>
@@ -11,7 +13,6 @@
 #include <filesystem>
 #include <fstream>
 #include <functional>
-#include <mutex>
 #include <sstream>
 #include <thread>
 
@@ -269,13 +270,18 @@ std::string generated_header_flags(const std::vector<GeneratedHeader>& headers, 
 // reads no macro, so the kernels' own defines do not matter. GCC falls back to the header's text (beside the .gch)
 // where the PCH does not fit the command; a PCH that fails to build is not used.
 std::string kernel_pch_flags(const std::string& cxx, const std::string& flags, const std::vector<fs::path>& roots) {
-    static std::mutex building;
-    const std::lock_guard<std::mutex> lock(building);
     const fs::path dir = cache_root() / "kernel_pch" / digest(cxx + ' ' + flags + '\0' + headers_digest(roots));
     const fs::path header = dir / "tt_emu_kernel_pch.hpp", gch = dir / "tt_emu_kernel_pch.hpp.gch";
     std::error_code ec;
+    fs::create_directories(dir, ec);
+    // One builder (process or thread: each opens the lock) while the others wait for its PCH; closing unlocks.
+    const int lock = ::open((dir / ".build.lock").c_str(), O_CREAT | O_RDWR | O_CLOEXEC, 0644);
+    if (lock >= 0) ::flock(lock, LOCK_EX);
+    struct Unlock {
+        int fd;
+        ~Unlock() { if (fd >= 0) ::close(fd); }
+    } unlock{lock};
     if (!fs::exists(gch, ec)) {
-        fs::create_directories(dir, ec);
         const std::string tmp = gch.string() + ".tmp." + std::to_string(getpid());
         std::ofstream(tmp + ".hpp", std::ios::binary) << "#include <fmt/format.h>\n";
         fs::rename(tmp + ".hpp", header, ec);
