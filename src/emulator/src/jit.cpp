@@ -268,7 +268,7 @@ std::string generated_header_flags(const std::vector<GeneratedHeader>& headers, 
 // standard headers (<sstream>, <iomanip>, <string>) are 0.8 of the 1.0 CPU-s such a kernel costs to compile. They
 // are precompiled once per command (`kernel_pch/<key>/`, keyed like an object) and included first; fmt/format.h
 // reads no macro, so the kernels' own defines do not matter. GCC falls back to the header's text (beside the .gch)
-// where the PCH does not fit the command; a PCH that fails to build is not used.
+// where the PCH does not fit the command; a PCH that fails to build is not used (`failed` beside it says why).
 std::string kernel_pch_flags(const std::string& cxx, const std::string& flags, const std::vector<fs::path>& roots) {
     const fs::path dir = cache_root() / "kernel_pch" / digest(cxx + ' ' + flags + '\0' + headers_digest(roots));
     const fs::path header = dir / "tt_emu_kernel_pch.hpp", gch = dir / "tt_emu_kernel_pch.hpp.gch";
@@ -281,6 +281,7 @@ std::string kernel_pch_flags(const std::string& cxx, const std::string& flags, c
         int fd;
         ~Unlock() { if (fd >= 0) ::close(fd); }
     } unlock{lock};
+    if (fs::exists(dir / "failed", ec)) return "";  // this compiler cannot build it: not tried again per kernel
     if (!fs::exists(gch, ec)) {
         const std::string tmp = gch.string() + ".tmp." + std::to_string(getpid());
         std::ofstream(tmp + ".hpp", std::ios::binary) << "#include <fmt/format.h>\n";
@@ -289,6 +290,7 @@ std::string kernel_pch_flags(const std::string& cxx, const std::string& flags, c
         if (run_command(cxx + " " + flags + " -x c++-header " + shell_quote(header.string()) + " -o " +
                             shell_quote(tmp), output) != 0) {
             fs::remove(tmp, ec);
+            std::ofstream(dir / "failed", std::ios::binary) << output;
             return "";
         }
         fs::rename(tmp, gch, ec);
