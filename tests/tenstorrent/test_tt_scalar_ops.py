@@ -51,7 +51,7 @@ def test_the_constant_is_passed_as_its_fp32_bits() -> None:
 
 def test_a_function_of_constants_folds_to_one_constant() -> None:
     """Retention's decay T.exp2(64 * T.log2(1 - T.exp2(-5))) times a carried state: TVM's Simplify leaves the calls,
-    constant_of (tile_ops_eltwise.cc) folds them to one fp32 constant, the SFPU multiplies by it. 32x32 fp32, 3 chunks."""
+    constant_of (tile_ops_eltwise.cc) folds them to one fp32 constant, the SFPU multiplies by it. 32x32, 3 chunks."""
     x = np.random.default_rng(3).uniform(-1, 1, (96, 32)).astype(np.float32)
     kernel = tilelang.compile(decayed_state(32, 32, 3), out_idx=[-1], target="tenstorrent")
     decay = np.float32(np.exp2(64 * np.log2(1 - np.exp2(-5.0))))

@@ -93,7 +93,7 @@ def test_values_gemms_and_a_store_share() -> None:
 
     @T.prim_func
     def main(Q: T.Tensor((64, 64), "float16"), K: T.Tensor((64, 64), "float16"), V: T.Tensor((64, 64), "float16"),
-             S: T.Tensor((64, 64), "float32"), O: T.Tensor((64, 64), "float32"), H: T.Tensor((64, 64), "float32"),
+             S: T.Tensor((64, 64), "float32"), P: T.Tensor((64, 64), "float32"), H: T.Tensor((64, 64), "float32"),
              E: T.Tensor((64, 64), "float16")):
         with T.Kernel(1, threads=128) as bx:
             q = T.alloc_shared((64, 64), "float16")
@@ -112,7 +112,7 @@ def test_values_gemms_and_a_store_share() -> None:
             T.gemm(q, v, o, clear_accum=True)
             T.gemm(k, v, h, clear_accum=True, transpose_A=True)
             T.copy(s, S[bx * 64, 0])
-            T.copy(o, O[bx * 64, 0])
+            T.copy(o, P[bx * 64, 0])
             T.copy(h, H[0, 0])
             T.copy(e, E[bx * 64, 0])
 
