@@ -7,7 +7,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from . import jit, pch
+from . import base_pch, jit, pch
 
 ROLES = ("reader", "compute", "writer")
 
@@ -85,17 +85,45 @@ def precompile(units: list[Unit], todo: list[int], headers: Path, frontend: list
     return {i: found for members, found in zip(shared, built, strict=True) if found for i in members}
 
 
+def precompile_bases(units: list[Unit], todo: list[int], headers: Path, frontend: list[str], scratch: Path,
+                     sfpi: Path | None, jobs: int) -> dict[int, Path]:
+    """The base PCH (tools/check_metal/base_pch.py) of every core and device with two or more undecided units
+    without kernel defines: unit index -> its PCH. A core whose base fails its check is left out."""
+    groups: dict[tuple, list[int]] = {}
+    for i in todo:
+        if not units[i].plan["kernels"][units[i].role].get("defines"):
+            groups.setdefault((units[i].core.name, units[i].target), []).append(i)
+    shared = [members for members in groups.values() if len(members) > 1]
+
+    def build(n: int) -> Path | None:
+        commands = []
+        for i in shared[n][:2]:
+            unit = units[i]
+            jit.write_build_folder(scratch / f"u{i}", unit.role, unit.source, unit.plan)
+            commands.append(jit.command(frontend, headers, scratch / f"u{i}", unit.core, unit.ct_args, sfpi,
+                                        unit.target))
+        return base_pch.build(commands, scratch / f"base{n}")
+
+    with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
+        built = list(pool.map(build, range(len(shared))))
+    return {i: found for members, found in zip(shared, built, strict=True) if found for i in members}
+
+
 def compile_units(units: list[Unit], headers: Path, frontend: list[str], scratch: Path, sfpi: Path | None,
                   jobs: int) -> None:
-    """Compile every unit not yet decided, `jobs` at a time; set status and detail."""
+    """Compile every unit not yet decided, `jobs` at a time; set status and detail. A unit uses its core's base
+    PCH, or where that has none, its group's PCH (precompile), or none."""
     todo = [i for i, u in enumerate(units) if not u.status]
-    precompiled = precompile(units, todo, headers, frontend, scratch, sfpi, jobs)
+    bases = precompile_bases(units, todo, headers, frontend, scratch, sfpi, jobs)
+    precompiled = precompile(units, [i for i in todo if i not in bases], headers, frontend, scratch, sfpi, jobs)
 
     def one(index: int) -> None:
         unit = units[index]
-        folder = scratch / f"u{index}"
-        shared, header = precompiled.get(index, (None, None))
-        jit.write_build_folder(folder, unit.role, unit.source, unit.plan, shared=shared is not None)
+        # (the first units of a core's base are written already, and its PCH reads them: left as they are)
+        folder = scratch / (f"u{index}" if index in bases else f"v{index}")
+        shared, header = precompiled.get(index, (None, bases.get(index)))
+        if not folder.exists():
+            jit.write_build_folder(folder, unit.role, unit.source, unit.plan, shared=shared is not None)
         command = jit.command(frontend, headers, folder, unit.core, unit.ct_args, sfpi, unit.target, shared)
         ok, diagnostics = jit.run(pch.use_command(command, header) if header is not None else command)
         missing = None if ok else jit.missing_sfpi(diagnostics)
