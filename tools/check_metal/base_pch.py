@@ -166,12 +166,11 @@ def header_command(command: list[str], header: Path) -> list[str]:
     return [*args, str(header)]
 
 
-def build(commands: list[list[str]], folder: Path) -> Path | None:
+def build(commands: list[list[str]], generated: Path, folder: Path) -> Path | None:
     """The base PCH of the units whose syntax-check commands are `commands` (two or more, one core and device,
-    each unit's build folder written): built from the first, checked against the first two; None when there is no
-    base or the check fails."""
+    each unit's build folder written; `generated`: the first one's, which the PCH reads): built from the first,
+    checked against the first two; None when there is no base or the check fails."""
     first = commands[0]
-    generated = Path(next(a[2:] for a in first if a.startswith("-I")))
     header = pch.prefix(Path(first[-1]))
     if header is None:
         return None

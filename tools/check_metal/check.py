@@ -102,7 +102,7 @@ def precompile_bases(units: list[Unit], todo: list[int], headers: Path, frontend
             jit.write_build_folder(scratch / f"u{i}", unit.role, unit.source, unit.plan)
             commands.append(jit.command(frontend, headers, scratch / f"u{i}", unit.core, unit.ct_args, sfpi,
                                         unit.target))
-        return base_pch.build(commands, scratch / f"base{n}")
+        return base_pch.build(commands, scratch / f"u{shared[n][0]}", scratch / f"base{n}")
 
     with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
         built = list(pool.map(build, range(len(shared))))
