@@ -52,22 +52,23 @@ def include_tree(preprocessed: str, root: str) -> Node:
     return top
 
 
-def taints(path: str, generated: Path) -> bool:
-    """A file whose text differs between the kernels of one core, or that reads their compile-time arguments."""
+def taints(path: str, generated: Path, ct_fixed: bool = False) -> bool:
+    """A file whose text differs between the kernels of one core, or that reads their compile-time arguments
+    (unless `ct_fixed`: the units share them)."""
     file = Path(path)
     if not file.is_file():
         return False  # <built-in>, <command line>
     text = file.read_text(errors="replace")
-    return (file.parent == generated and text != EMPTY) or "KERNEL_COMPILE_TIME_ARGS" in text
+    return (file.parent == generated and text != EMPTY) or (not ct_fixed and "KERNEL_COMPILE_TIME_ARGS" in text)
 
 
-def hoisted(root: Node, generated: Path) -> list[Node]:
+def hoisted(root: Node, generated: Path, ct_fixed: bool = False) -> list[Node]:
     """The complete untainted subtrees entered before the first tainted file, in the order they are entered."""
     memo: dict[int, bool] = {}
 
     def tainted(node: Node) -> bool:
         if id(node) not in memo:
-            memo[id(node)] = taints(node.path, generated) or any(tainted(c) for c in node.children)
+            memo[id(node)] = taints(node.path, generated, ct_fixed) or any(tainted(c) for c in node.children)
         return memo[id(node)]
 
     kept, node = [], root
@@ -76,7 +77,7 @@ def hoisted(root: Node, generated: Path) -> list[Node]:
             if not Path(child.path).is_file():
                 continue  # <built-in>, <command line>: the predefines, the same for every unit of the core
             if tainted(child):
-                if taints(child.path, generated):
+                if taints(child.path, generated, ct_fixed):
                     return kept
                 node = child
                 break
@@ -111,10 +112,11 @@ def spelling(path: str, dirs: list[Path]) -> str | None:
     return None
 
 
-def base_header(prefix_output: str, prefix_file: Path, generated: Path, command: list[str]) -> str | None:
+def base_header(prefix_output: str, prefix_file: Path, generated: Path, command: list[str],
+                ct_fixed: bool = False) -> str | None:
     """The text of the base header, from the -E output of the unit's prefix header; None when it would hold
     nothing or a hoisted file has no spelling that resolves to it."""
-    nodes = hoisted(include_tree(prefix_output, str(prefix_file)), generated)
+    nodes = hoisted(include_tree(prefix_output, str(prefix_file)), generated, ct_fixed)
     lines = [spelling(n.path, search_dirs(command)) for n in nodes]
     if not lines or None in lines:
         return None
@@ -166,22 +168,31 @@ def header_command(command: list[str], header: Path) -> list[str]:
     return [*args, str(header)]
 
 
-def build(commands: list[list[str]], generated: Path, folder: Path) -> Path | None:
+def build(commands: list[list[str]], generated: Path, folder: Path, max_share: float = 1.0,
+          ct_fixed: bool = False) -> Path | None:
     """The base PCH of the units whose syntax-check commands are `commands` (two or more, one core and device,
     each unit's build folder written; `generated`: the first one's, which the PCH reads): built from the first,
-    checked against the first two; None when there is no base or the check fails."""
+    checked against the first two; None when there is no base, when the share of the first unit's preprocessed
+    lines it leaves to each unit exceeds `max_share` (not worth it: the caller's groups cost less), or when the
+    check fails. `ct_fixed`: the units share their compile-time arguments, so the base may hold what reads them
+    (built with their -D, which each unit's command repeats)."""
     first = commands[0]
+    plain = first if ct_fixed else without_ct_args(first)
     header = pch.prefix(Path(first[-1]))
     if header is None:
         return None
     folder.mkdir(parents=True, exist_ok=True)
     (folder / "prefix.h").write_text(header)
-    ok, output = preprocess(header_command(without_ct_args(first), folder / "prefix.h"))
-    text = base_header(output, folder / "prefix.h", generated, first) if ok else None
+    ok, output = preprocess(header_command(plain, folder / "prefix.h"))
+    text = base_header(output, folder / "prefix.h", generated, first, ct_fixed) if ok else None
     if text is None:
         return None
     (folder / "base.h").write_text(text)
-    built, _ = jit.run(pch.build_command(without_ct_args(first), folder / "base.h", folder / "base.pch"))
+    ok_base, base = preprocess(header_command(plain, folder / "base.h"))
+    ok_alone, alone = preprocess(first)
+    if not (ok_base and ok_alone) or 1 - len(tokens(base)[0]) / max(1, len(tokens(alone)[0])) > max_share:
+        return None
+    built, _ = jit.run(pch.build_command(plain, folder / "base.h", folder / "base.pch"))
     if not built:
         return None
     for command in commands[:2]:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -85,28 +86,50 @@ def precompile(units: list[Unit], todo: list[int], headers: Path, frontend: list
     return {i: found for members, found in zip(shared, built, strict=True) if found for i in members}
 
 
+def try_base(units: list[Unit], members: list[int], headers: Path, frontend: list[str], scratch: Path,
+             sfpi: Path | None, tag: str, ct_fixed: bool) -> Path | None:
+    """A base PCH (tools/check_metal/base_pch.py) for `members` (two or more units of one core and device;
+    `ct_fixed`: of equal compile-time arguments too), or None. Worth it when a unit's share left to parse, times
+    the units, costs less than pch.py's groups among them (a full parse each, then about 0.15 of one per unit)
+    and the units alone (a full parse each)."""
+    sizes = Counter(pch.key(units[i].role, units[i].core, units[i].ct_args, units[i].plan, units[i].target)
+                    for i in members).values()
+    grouped = sum(size for size in sizes if size > 1)
+    max_share = (sum(1 for size in sizes if size > 1) + 0.15 * grouped + (len(members) - grouped) - 1) / len(members)
+    commands = []
+    for i in members[:2]:
+        unit = units[i]
+        jit.write_build_folder(scratch / f"u{i}", unit.role, unit.source, unit.plan)
+        commands.append(jit.command(frontend, headers, scratch / f"u{i}", unit.core, unit.ct_args, sfpi, unit.target))
+    return base_pch.build(commands, scratch / f"u{members[0]}", scratch / f"base{tag}", max_share, ct_fixed)
+
+
 def precompile_bases(units: list[Unit], todo: list[int], headers: Path, frontend: list[str], scratch: Path,
                      sfpi: Path | None, jobs: int) -> dict[int, Path]:
-    """The base PCH (tools/check_metal/base_pch.py) of every core and device with two or more undecided units
-    without kernel defines: unit index -> its PCH. A core whose base fails its check is left out."""
+    """The base PCH of every core and device with two or more undecided units without kernel defines, or where
+    it has none (its headers read the compile-time arguments early: ttnn 0.77's firmware_common.h), one per
+    compile-time arguments of the core: unit index -> its PCH. Units with neither are left out."""
     groups: dict[tuple, list[int]] = {}
     for i in todo:
         if not units[i].plan["kernels"][units[i].role].get("defines"):
             groups.setdefault((units[i].core.name, units[i].target), []).append(i)
     shared = [members for members in groups.values() if len(members) > 1]
 
-    def build(n: int) -> Path | None:
-        commands = []
-        for i in shared[n][:2]:
-            unit = units[i]
-            jit.write_build_folder(scratch / f"u{i}", unit.role, unit.source, unit.plan)
-            commands.append(jit.command(frontend, headers, scratch / f"u{i}", unit.core, unit.ct_args, sfpi,
-                                        unit.target))
-        return base_pch.build(commands, scratch / f"u{shared[n][0]}", scratch / f"base{n}")
+    def build(n: int) -> dict[int, Path]:
+        found = try_base(units, shared[n], headers, frontend, scratch, sfpi, str(n), False)
+        if found is not None:
+            return dict.fromkeys(shared[n], found)
+        by_args: dict[tuple, list[int]] = {}
+        for i in shared[n]:
+            by_args.setdefault(tuple(units[i].ct_args), []).append(i)
+        out: dict[int, Path] = {}
+        for k, members in enumerate(m for m in by_args.values() if len(m) > 1):
+            found = try_base(units, members, headers, frontend, scratch, sfpi, f"{n}_{k}", True)
+            out.update(dict.fromkeys(members, found) if found is not None else {})
+        return out
 
     with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
-        built = list(pool.map(build, range(len(shared))))
-    return {i: found for members, found in zip(shared, built, strict=True) if found for i in members}
+        return {i: path for found in pool.map(build, range(len(shared))) for i, path in found.items()}
 
 
 def compile_units(units: list[Unit], headers: Path, frontend: list[str], scratch: Path, sfpi: Path | None,
