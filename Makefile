@@ -33,7 +33,9 @@ test: $(STAMP)
 
 # The Tenstorrent tests whose expectations depend on the API profile (lowering, codegen, the kernel corpus on the
 # emulator, data formats), once more under each profile of the backend spec other than the one it selects.
-# tests/emulator/test_tt_emulator*.py run their hand-written cases under every profile already.
+# tests/emulator/test_tt_emulator*.py run their hand-written cases under every profile already. `--dist loadgroup`
+# as in `make test`: a file marked xdist_group (test_tt_corpus_compiles.py) runs on one worker, so that its module
+# fixtures (the corpus lowered, the host headers' PCH) are made once per profile, not once per worker.
 TT_PROFILE_TESTS := $(addprefix tests/tenstorrent/,test_tt_codegen.py test_tt_corpus_compiles.py test_tt_formats.py test_tt_lowering.py test_tt_pipeline.py \
 	test_tt_transposed_gemm.py test_tt_nd.py test_tt_scalar_ops.py test_tt_shared_values.py test_tt_errors.py)
 
@@ -44,7 +46,7 @@ test-profiles: $(STAMP)
 	$(PY) -m tilelang.cpp
 	set -e; for profile in $$($(PY) -c "$(OTHER_PROFILES)"); do \
 		echo "== TILELANG_TT_API_PROFILE=$$profile"; \
-		TILELANG_TT_API_PROFILE=$$profile $(PY) -m pytest -q -n auto -m 'not slow' $(TT_PROFILE_TESTS); \
+		TILELANG_TT_API_PROFILE=$$profile $(PY) -m pytest -q -n auto --dist loadgroup -m 'not slow' $(TT_PROFILE_TESTS); \
 	done
 
 # Every kernel of the test corpus, for every API profile, compiled like tt-metal's JIT against the real headers of

@@ -6,6 +6,7 @@ tests fail, unless TILELANG_CHECK_METAL_OFFLINE_OK=1 says to skip them (as `make
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import re
 import sys
@@ -130,9 +131,12 @@ def test_the_pack_core_checks_a_gemm_compute_kernel(toolchain: Any, tmp_path: Pa
 
 
 def test_units_sharing_a_precompiled_header_keep_their_own_verdicts(toolchain: Any, tmp_path: Path) -> None:
-    """Two copies of a GEMM, one with a dropped argument in its reader and its compute kernel: each core's two
-    units share a PCH of the wrapper's leading includes (same core, compile-time arguments and descriptors), and
-    with it the good copy compiles while the mutated one fails at its kernel line (tools/check_metal/pch.py)."""
+    """Two copies of a GEMM, one with a dropped argument in its reader and its compute kernel, and a third reader
+    with too few compile-time arguments. The three NCRISC units share the core's base PCH (the headers that depend
+    on neither the compile-time arguments nor the descriptors, tools/check_metal/base_pch.py); the two TRISC2 units,
+    one group of equal arguments and descriptors, share that group's PCH instead (the base would leave them 18 % of
+    their lines to parse each, more than one shared PCH costs two units: check.precompile_bases). With either, the
+    good copy compiles while the mutated ones fail at their kernel line or at the compile-time argument."""
     headers, frontend = toolchain
     kernel = tilelang.compile(matmul(128, 256, 128, 128, 128, 32, dtype="bfloat16"), target="tenstorrent")
     good = kernel.save(tmp_path / "corpus" / "gemm.good")
@@ -146,13 +150,18 @@ def test_units_sharing_a_precompiled_header_keep_their_own_verdicts(toolchain: A
         bad.joinpath(f.name).write_text(f.read_text().replace(old, new, 1))
     units = [u for u in check.units_of(tmp_path / "corpus", None) if u.role in ("reader", "compute") and not u.status]
     assert sorted(u.core.name for u in units) == ["NCRISC", "NCRISC", "TRISC2", "TRISC2"]
+    reader = next(u for u in units if u.core.name == "NCRISC" and u.users == ["gemm.good"])
+    units.append(dataclasses.replace(reader, ct_args=reader.ct_args[:-2], users=["gemm.short"]))
     check.compile_units(units, headers, frontend, tmp_path / "build", None, 2)
-    assert len(list((tmp_path / "build").glob("pch*/prefix.pch"))) == 2
+    assert len(list((tmp_path / "build").glob("base*/base.pch"))) == 1
+    assert len(list((tmp_path / "build").glob("pch*/prefix.pch"))) == 1
     verdicts = {(u.users[0].split(".")[1], u.core.name): u for u in units}
     assert verdicts["good", "NCRISC"].status == verdicts["good", "TRISC2"].status == "ok", [u.detail for u in units]
     for core, name in (("NCRISC", "cb_reserve_back"), ("TRISC2", "pack_reconfig_data_format")):
         unit = verdicts["bad", core]
         assert unit.status == "error" and name in unit.detail and "kernel.cpp:" in unit.detail, unit.detail
+    short = verdicts["short", "NCRISC"]
+    assert short.status == "error" and "Index out of range" in short.detail, short.detail
 
 
 def test_profiles_with_one_host_api_must_emit_one_main_cpp(tmp_path: Path) -> None:

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import json
+from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from . import jit, pch
+from . import base_pch, jit, pch
 
 ROLES = ("reader", "compute", "writer")
 
@@ -85,19 +86,69 @@ def precompile(units: list[Unit], todo: list[int], headers: Path, frontend: list
     return {i: found for members, found in zip(shared, built, strict=True) if found for i in members}
 
 
+def try_base(units: list[Unit], members: list[int], headers: Path, frontend: list[str], scratch: Path,
+             sfpi: Path | None, tag: str, ct_fixed: bool) -> Path | None:
+    """A base PCH (tools/check_metal/base_pch.py) for `members` (two or more units of one core and device;
+    `ct_fixed`: of equal compile-time arguments too), or None. Worth it when a unit's share left to parse, times
+    the units, costs less than pch.py's groups among them (a full parse each, then about 0.15 of one per unit)
+    and the units alone (a full parse each)."""
+    sizes = Counter(pch.key(units[i].role, units[i].core, units[i].ct_args, units[i].plan, units[i].target)
+                    for i in members).values()
+    grouped = sum(size for size in sizes if size > 1)
+    max_share = (sum(1 for size in sizes if size > 1) + 0.15 * grouped + (len(members) - grouped) - 1) / len(members)
+    commands = []
+    for i in members[:2]:
+        unit = units[i]
+        jit.write_build_folder(scratch / f"u{i}", unit.role, unit.source, unit.plan)
+        commands.append(jit.command(frontend, headers, scratch / f"u{i}", unit.core, unit.ct_args, sfpi, unit.target))
+    return base_pch.build(commands, scratch / f"u{members[0]}", scratch / f"base{tag}", max_share, ct_fixed)
+
+
+def precompile_bases(units: list[Unit], todo: list[int], headers: Path, frontend: list[str], scratch: Path,
+                     sfpi: Path | None, jobs: int) -> dict[int, Path]:
+    """The base PCH of every core and device with two or more undecided units without kernel defines, or where
+    it has none (its headers read the compile-time arguments early: ttnn 0.77's firmware_common.h), one per
+    compile-time arguments of the core: unit index -> its PCH. Units with neither are left out."""
+    groups: dict[tuple, list[int]] = {}
+    for i in todo:
+        if not units[i].plan["kernels"][units[i].role].get("defines"):
+            groups.setdefault((units[i].core.name, units[i].target), []).append(i)
+    shared = [members for members in groups.values() if len(members) > 1]
+
+    def build(n: int) -> dict[int, Path]:
+        found = try_base(units, shared[n], headers, frontend, scratch, sfpi, str(n), False)
+        if found is not None:
+            return dict.fromkeys(shared[n], found)
+        by_args: dict[tuple, list[int]] = {}
+        for i in shared[n]:
+            by_args.setdefault(tuple(units[i].ct_args), []).append(i)
+        out: dict[int, Path] = {}
+        for k, members in enumerate(m for m in by_args.values() if len(m) > 1):
+            found = try_base(units, members, headers, frontend, scratch, sfpi, f"{n}_{k}", True)
+            out.update(dict.fromkeys(members, found) if found is not None else {})
+        return out
+
+    with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
+        return {i: path for found in pool.map(build, range(len(shared))) for i, path in found.items()}
+
+
 def compile_units(units: list[Unit], headers: Path, frontend: list[str], scratch: Path, sfpi: Path | None,
                   jobs: int) -> None:
-    """Compile every unit not yet decided, `jobs` at a time; set status and detail."""
+    """Compile every unit not yet decided, `jobs` at a time; set status and detail. A unit uses its core's base
+    PCH, or where that has none, its group's PCH (precompile), or none."""
     todo = [i for i, u in enumerate(units) if not u.status]
-    precompiled = precompile(units, todo, headers, frontend, scratch, sfpi, jobs)
+    bases = precompile_bases(units, todo, headers, frontend, scratch, sfpi, jobs)
+    precompiled = precompile(units, [i for i in todo if i not in bases], headers, frontend, scratch, sfpi, jobs)
     release = jit.sfpi_release(headers)
     pinned = f"; the wheel pins SFPI {release}, a tenstorrent/sfpi release no package registry has" if release else ""
 
     def one(index: int) -> None:
         unit = units[index]
-        folder = scratch / f"u{index}"
-        shared, header = precompiled.get(index, (None, None))
-        jit.write_build_folder(folder, unit.role, unit.source, unit.plan, shared=shared is not None)
+        # (the first units of a core's base are written already, and its PCH reads them: left as they are)
+        folder = scratch / (f"u{index}" if index in bases else f"v{index}")
+        shared, header = precompiled.get(index, (None, bases.get(index)))
+        if not folder.exists():
+            jit.write_build_folder(folder, unit.role, unit.source, unit.plan, shared=shared is not None)
         command = jit.command(frontend, headers, folder, unit.core, unit.ct_args, sfpi, unit.target, shared)
         ok, diagnostics = jit.run(pch.use_command(command, header) if header is not None else command)
         missing = None if ok else jit.missing_sfpi(diagnostics)

@@ -1,4 +1,6 @@
-"""A precompiled header per group of compilations that see the same headers: the same core (its wrapper and
+"""The fallback of tools/check_metal/base_pch.py (the base PCH of a core, which every unit of the core shares),
+for the units of a core whose base fails its check: a precompiled header per group of compilations that see the
+same headers: the same core (its wrapper and
 defines), the same compile-time arguments (api/compile_time_args.h expands KERNEL_COMPILE_TIME_ARGS into a
 namespace-scope array) and the same JIT-generated descriptors (api/dataflow/dataflow_api.h includes
 chlkc_descriptors.h through `__has_include`). The header is the wrapper's own leading #include lines, up to the
