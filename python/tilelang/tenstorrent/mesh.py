@@ -111,6 +111,7 @@ def global_layout(plan: Plan, tensor: Tensor, layout: dict[str, Any]) -> dict[st
     user = [rows, cols]  # the user's tensor in shards of rows, of columns
     stack = None
     if tensor.get(TENSOR.MESH_PARTIAL):
+        assert reduce is not None, "PartitionTTMesh marks partial outputs only when the mesh splits a reduction"
         user[reduce] = 1
         stack = [page_rows, page_cols, split[reduce], reduce]
     elif tensor.get(TENSOR.MESH_RESTACKED):
