@@ -59,6 +59,9 @@ def _torch_stub() -> types.ModuleType:
         def __repr__(self) -> str:
             return self._name
 
+        def __mro_entries__(self, bases: tuple) -> tuple:
+            return (object,)  # a base class (`class F(torch.autograd.Function)`): a plain class
+
     def module_getattr(name: str) -> Any:
         if name.startswith("__"):
             raise AttributeError(name)  # module protocol (__file__, __wrapped__, ...): absent, as on a plain module
