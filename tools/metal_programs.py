@@ -96,6 +96,23 @@ def skip_reason(folder: Path, examples: Path) -> str:
     return ""
 
 
+# A kernel API era no profile follows (the reason printed before the compilers' errors): the stream print, which
+# ttnn 0.77.0 removed (its api/debug/dprint.h static_asserts), with the api/ include paths, which ttnn 0.65.0 lacks.
+STREAM_PRINT = re.compile(r"^(?!\s*//).*\bDPRINT\s*<<", re.MULTILINE)
+API_INCLUDE = re.compile(r'^\s*#include\s*[<"]api/', re.MULTILINE)
+
+
+def era_reason(folder: Path) -> str:
+    """Why no profile compiles an example's kernels, where its sources show an API era that no profile follows."""
+    text = _sources(folder)
+    if STREAM_PRINT.search(text) and API_INCLUDE.search(text):
+        return ("no API profile follows its kernels' tt-metal: they print with the stream `DPRINT << ...`, removed in "
+                "ttnn 0.77.0 (its and 0.81.1's api/debug/dprint.h static_assert), and include `api/...` paths, "
+                "which ttnn 0.65.0 lacks (tt-metal between the two; the example's version of that release is "
+                "needed): ")
+    return ""
+
+
 KERNEL_COMPILE = "kernel compilation failed"  # what the emulator's JIT says when a kernel does not compile
 COMPILER_ERROR = re.compile(r"[^\s:]+\.(cpp|cc|h|hpp):\d+:\d+: (fatal )?error: .*")
 
@@ -202,6 +219,8 @@ def run_example(folder: Path, examples: Path, home: Path, prefix: Path, build_ro
         for exe in exes:
             result.executables.append(exe.name)
             if not _run_executable(exe, examples, env, timeout, profiles, result):
+                if KERNEL_COMPILE in result.reason:
+                    result.reason = (era_reason(folder) + result.reason)[:900]
                 return result
         result.status, result.stage = "PASS", ""
         return result

@@ -59,6 +59,19 @@ def test_a_kernel_no_profile_compiles_fails_with_every_profiles_error(tmp_path: 
     assert "(after ttnn_0_81: " in result.reason and "; metal_d5f9bc4a: " in result.reason
 
 
+def test_a_kernel_of_an_era_no_profile_follows_is_named(tmp_path: Path) -> None:
+    """The stream DPRINT (removed in ttnn 0.77.0) with api/ include paths (absent from 0.65.0): reduce_max's and the
+    older hello_world kernels; a commented-out stream print, or one with the older include paths, is no such era."""
+    kernel = tmp_path / "kernels" / "k.cpp"
+    kernel.parent.mkdir()
+    kernel.write_text('#include "api/dataflow/dataflow_api.h"\nvoid kernel_main() {\n  DPRINT << 1 << ENDL();\n}\n')
+    assert metal_programs.era_reason(tmp_path).startswith("no API profile follows its kernels' tt-metal")
+    kernel.write_text('#include "api/dataflow/dataflow_api.h"\nvoid kernel_main() {\n  // DPRINT << 1;\n}\n')
+    assert metal_programs.era_reason(tmp_path) == ""
+    kernel.write_text('#include "dataflow_api.h"\nvoid kernel_main() {\n  DPRINT << 1 << ENDL();\n}\n')
+    assert metal_programs.era_reason(tmp_path) == ""
+
+
 @pytest.mark.parametrize(("printed", "passes"), [
     ("Number of mismatches: 0 / 640", True),  # tt-metal's reduce_max prints its count either way
     ("0 mismatches", True),

@@ -58,6 +58,18 @@ def test_dprint_takes_a_format_where_tt_metal_removed_the_stream_form(host: Path
                        "0:(x=0,y=0):BR: on NoC 0"], printed
 
 
+def test_device_print_is_what_dprint_forwards_to(host: Path, tmp_path: Path) -> None:
+    """ttnn 0.81.1 api/debug/device_print.h: DEVICE_PRINT(format, ...) and DEVICE_PRINT_DATA0/1, which tt-metal's
+    hello_world examples call since the stream DPRINT was removed (its dprint.h includes it and forwards DPRINT)."""
+    printed = [line for line in _dprint(host, tmp_path, "DEVICE_PRINT") if line.startswith("0:(x=0,y=0):")]
+    assert printed == ["0:(x=0,y=0):BR: My logical coordinates are 0,0", "0:(x=0,y=0):BR: on NoC 0"], printed
+
+
+def test_device_print_is_refused_where_tt_metal_had_only_the_stream_form(host: Path, tmp_path: Path) -> None:
+    with pytest.raises(emulator.TTEmulatorError, match="DEVICE_PRINT came with ttnn 0.77.0"):
+        _dprint(host, tmp_path, "DEVICE_PRINT", "tilelang_tt_2025")
+
+
 def test_the_stream_form_does_not_compile_where_tt_metal_removed_it(host: Path, tmp_path: Path) -> None:
     """ttnn 0.81.1's static_assert, as its dprint.h words it."""
     with pytest.raises(emulator.TTEmulatorError, match="Old style DPRINT is deprecated. Use DPRINT\\(format, ...\\) "

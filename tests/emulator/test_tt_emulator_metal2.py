@@ -3,7 +3,8 @@
 writes each kernel's `dfb::`/`tensor::` bindings, `args::` (named CTAs, RTAs and CRTAs) and CB descriptors, and
 SetProgramRunArgs orders the named values by the schema and passes each bound tensor's address. What the kernels use
 with them: `get_arg`, DFBBindingToken as a CB index and a template argument, `TensorAccessor(tensor::name)`,
-CoreLocalMem and CircularBuffer as Noc ends, ASSERT. A bad spec or run is a host error naming it; what is not emulated
+CoreLocalMem and CircularBuffer as Noc ends, ASSERT, a SemaphoreSpec's `sem::` token (`Semaphore s(sem::name)`, its
+initial value). A bad spec or run is a host error naming it; what is not emulated
 does not compile, naming itself."""
 
 from __future__ import annotations
@@ -49,6 +50,9 @@ def test_a_program_from_a_spec_copies_with_named_arguments_and_bindings(host: Pa
     ("UNKNOWN_ARG", "kernel 'compute' on core (0,0): 'bogus' is not in the kernel's runtime argument schema"),
     ("NO_TENSOR", "kernel 'writer' binds tensor 'output', but the run arguments give no tensor for it"),
     ("NOT_EMULATED", "add_int_tile (api/compute/add_int_sfpu.h) is not emulated"),
+    ("UNKNOWN_SEM", "kernel 'reader' binds semaphore 'nope', which the spec does not declare"),
+    ("SEM_TWICE", "kernel 'reader' binds semaphore 'reads' more than once (accessor names 'reads' and 'reads_again')"),
+    ("COMPUTE_SEM", "kernel 'compute' is a compute kernel with semaphore bindings ('reads')"),
 ])
 def test_what_is_wrong_is_named(host: Path, tmp_path: Path, fault: str, message: str) -> None:
     with pytest.raises(emulator.TTEmulatorError, match=re.escape(message)):

@@ -263,3 +263,41 @@ def test_matmul_mcast_2d(host: Path, ttnn_home: Path, tmp_path: Path, variant: s
         inputs["bias"], expected = np.vstack([bias, np.zeros((31, 192), np.float32)]), expected + bias
     out = run_case(host, ttnn_home, tmp_path, "matmul", variant, inputs, (128, 192), "192")
     np.testing.assert_allclose(out, rounded(expected), rtol=1e-2, atol=atol)
+
+
+@pytest.mark.parametrize("variant", ["mcast2d_l1acc", "mcast2d_l1acc_bias"])
+def test_matmul_mcast_2d_packer_l1_acc(host: Path, ttnn_home: Path, tmp_path: Path, variant: str) -> None:
+    """test_matmul_mcast_2d's kernels with PACKER_L1_ACC defined, as the factory defines it for packer_l1_acc (intermed0
+    Float32 under fp32_dest_acc_en, its own CB): K of 3 blocks, so the packer accumulates into intermed0 in L1. Without
+    bias, block 0 packs plainly (pack_reconfig_l1_acc(0)) and its pages are popped in place, block 1 packs onto them
+    with L1 accumulation and is reloaded into DST for the last block, which packs to out; with FUSE_BIAS every block
+    packs into intermed0 (accumulating from block 1 on) and the bias is added on the way to out. 128 x 192 by
+    192 x 192 on the 3 x 4 grid, against numpy."""
+    rng = np.random.default_rng(13)
+    a = rounded(rng.uniform(-1, 1, (128, 192)).astype(np.float32))
+    b = rounded(rng.uniform(-1, 1, (192, 192)).astype(np.float32))
+    inputs, expected = {"a": a, "b": b}, a @ b
+    if variant.endswith("_bias"):
+        bias = rounded(rng.uniform(-1, 1, (1, 192)).astype(np.float32))
+        inputs["bias"], expected = np.vstack([bias, np.zeros((31, 192), np.float32)]), expected + bias
+    out = run_case(host, ttnn_home, tmp_path, "matmul", variant, inputs, (128, 192), "192")
+    np.testing.assert_allclose(out, rounded(expected), rtol=1e-2, atol=2e-2)
+
+
+@pytest.mark.parametrize("grid", ["row", "column"])
+def test_matmul_mcast_1d(host: Path, ttnn_home: Path, tmp_path: Path, grid: str) -> None:
+    """ttnn 0.81.1's 1-D multicast matmul (mcast_in0), the Metal 2.0 forks its factory binds, unmodified
+    (tests/ttnn_kernels/matmul_mcast1d.hpp, after MatmulMultiCoreReuseMcast1DProgramFactory): a ProgramSpec with the
+    SemaphoreSpecs in0_mcast_sender and in0_mcast_receiver on a 1 x 4 row or a 4 x 1 column, bound by name
+    (`sem::in0_mcast_sender` in reader_bmm_tile_layout_in0_sender_padding_metal2.cpp and
+    reader_bmm_tile_layout_in0_receiver_metal2.cpp, and as `sem::in1_mcast_*` in the in1 sender/writer, SKIP_MCAST);
+    core (0,0) reads A's blocks and multicasts them over NOC_1 to the others (itself inside the rectangle, excluded);
+    every core reads its 2 columns of B's tiles and writes its output; bmm_large_block_zm_fused_bias_activation_
+    metal2.cpp with fp32_dest_acc_en. 128 x 128 by 128 x 256 (per_core_M 4, per_core_N 2, in0_block_w 2: 2 K
+    blocks), against numpy; every semaphore and multicast checked by the emulator, no report. The two grids compile
+    the same kernels (the rectangle is a runtime argument)."""
+    rng = np.random.default_rng(14)
+    a = rounded(rng.uniform(-1, 1, (128, 128)).astype(np.float32))
+    b = rounded(rng.uniform(-1, 1, (128, 256)).astype(np.float32))
+    out = run_case(host, ttnn_home, tmp_path, "matmul", "mcast1d", {"a": a, "b": b}, (128, 256), "256", "2", grid)
+    np.testing.assert_allclose(out, rounded(a @ b), rtol=1e-2, atol=2e-2)

@@ -1,7 +1,8 @@
 """Devices as records (issue 34): the Tenstorrent backend spec holds one record per device (Wormhole n150, the
 default, and Blackhole p150); a target names one ("tenstorrent:p150" or {"kind": "tenstorrent", "device": "p150"}),
 the passes plan for its grid and L1, tt.plan.json names it, and the emulator runs it (its grid, DRAM banks, L1 and
-alignment rules), chosen at run time. Kernels run on both devices against numpy."""
+alignment rules), chosen at run time. Kernels run on both devices against numpy (and the device-parametrised
+suite, tests/tenstorrent/test_tt_device_suite.py)."""
 
 from __future__ import annotations
 
@@ -16,7 +17,6 @@ import numpy as np
 import pytest
 from test_language_llvm import matmul
 from tt_kernels import elementwise_binary
-from tt_norm_kernels import softmax
 
 import tilelang
 from tilelang.engine.backend import TargetError, resolve
@@ -118,15 +118,6 @@ def test_gemm_runs_on_the_device(name: str) -> None:
     report = kernel.last_report
     assert report["status"] == "ok" and report["device"] == name
     assert len(report["cores"]) == {"n150": 64, "p150": 130, "p100": 110}[name]
-
-
-@needs_gxx
-def test_softmax_runs_on_p150() -> None:
-    x = np.random.default_rng(150).standard_normal((64, 128)).astype(np.float32) * 3
-    kernel = tilelang.compile(softmax(64, 128, 32), out_idx=[-1], target="tenstorrent:p150")
-    e = np.exp(x - x.max(-1, keepdims=True))
-    np.testing.assert_allclose(kernel(x), e / e.sum(-1, keepdims=True), rtol=1e-5, atol=1e-6)
-    assert kernel.last_report["device"] == "p150"
 
 
 @needs_gxx

@@ -5,6 +5,7 @@
 #include "eltwise.hpp"
 #include "layernorm.hpp"
 #include "matmul.hpp"
+#include "matmul_mcast1d.hpp"
 #include "matmul_mcast_program.hpp"
 #include "reduce.hpp"
 #include "softmax.hpp"
@@ -38,6 +39,8 @@ int main(int argc, char** argv) {
     } else if (a.family == "matmul") {
         if (a.variant.starts_with("mcast2d")) {
             matmul_mcast2d(device, a);
+        } else if (a.variant == "mcast1d") {
+            matmul_mcast1d(*mesh, a);
         } else {
             matmul_reuse(*mesh, a);
         }

@@ -19,7 +19,8 @@
 // "mcast2d_bf16") intermed0 is bf16 as the output and the factory shares one CB config between c_4 and c_5 (one L1
 // block), which the emulator models as tt-metal does (two indices, one address).
 // Usage: ... matmul <variant> <M> <K> <dir> <N> [<per_core_M> <per_core_N>]; variants mcast2d, mcast2d_bf16,
-// mcast2d_bias (FUSE_BIAS: data_dir/bias.bin, 32 x N, the values in row 0), mcast2d_l1acc (PACKER_L1_ACC).
+// mcast2d_bias (FUSE_BIAS: data_dir/bias.bin, 32 x N, the values in row 0), mcast2d_l1acc (PACKER_L1_ACC),
+// mcast2d_l1acc_bias (both).
 #pragma once
 
 #include "ttnn_host.hpp"

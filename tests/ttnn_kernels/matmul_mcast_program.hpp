@@ -128,8 +128,8 @@ inline void matmul_mcast2d(IDevice* device, const Args& a) {
     const uint32_t pcm = a.extra.size() > 1 ? uint32_t(std::stoul(a.extra[1])) : 1;
     const uint32_t pcn = a.extra.size() > 2 ? uint32_t(std::stoul(a.extra[2])) : 2;
     const Mcast2D m{.M = a.rows / 32, .K = a.cols / 32, .N = N, .per_core_M = pcm, .per_core_N = pcn,
-                    .fp32 = a.variant != "mcast2d_bf16", .bias = a.variant == "mcast2d_bias",
-                    .l1_acc = a.variant == "mcast2d_l1acc"};
+                    .fp32 = a.variant != "mcast2d_bf16", .bias = a.variant.ends_with("_bias"),
+                    .l1_acc = a.variant.starts_with("mcast2d_l1acc")};
     auto A = dram(device, m.M * m.K * kTileBytes), B = dram(device, m.K * m.N * kTileBytes);
     auto C = dram(device, m.M * m.N * kTileBytes);
     upload(device, A, a, "a", a.rows, a.cols);

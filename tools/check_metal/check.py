@@ -90,6 +90,8 @@ def compile_units(units: list[Unit], headers: Path, frontend: list[str], scratch
     """Compile every unit not yet decided, `jobs` at a time; set status and detail."""
     todo = [i for i, u in enumerate(units) if not u.status]
     precompiled = precompile(units, todo, headers, frontend, scratch, sfpi, jobs)
+    release = jit.sfpi_release(headers)
+    pinned = f"; the wheel pins SFPI {release}, a tenstorrent/sfpi release no package registry has" if release else ""
 
     def one(index: int) -> None:
         unit = units[index]
@@ -102,7 +104,7 @@ def compile_units(units: list[Unit], headers: Path, frontend: list[str], scratch
         if ok:
             unit.status = "ok"
         elif missing is not None and sfpi is None:
-            unit.status, unit.detail = "skipped", f"needs the SFPI headers ({missing} is not in the wheel)"
+            unit.status, unit.detail = "skipped", f"needs the SFPI headers ({missing} is not in the wheel{pinned})"
         else:
             unit.status, unit.detail = "error", first_errors(diagnostics)
 

@@ -4,6 +4,7 @@ include paths and -Werror flags of libtt_metal.so, and the riscv32 type model.""
 
 from __future__ import annotations
 
+import re
 import shlex
 import subprocess
 from dataclasses import dataclass
@@ -261,6 +262,14 @@ def run(cmd: list[str]) -> tuple[bool, str]:
     """Run one syntax check: (passed, diagnostics)."""
     done = subprocess.run(cmd, capture_output=True, text=True)
     return done.returncode == 0, done.stderr.strip()
+
+
+def sfpi_release(headers: Path) -> str | None:
+    """The SFPI release the wheel's tt-metal pins (`tt_metal/sfpi-version`, `sfpi_version='...'`): the wheel ships
+    the pin and `download_sfpi.py`, which fetches that release from tenstorrent/sfpi on GitHub, not the headers."""
+    pin = headers / "tt_metal" / "sfpi-version"
+    found = re.search(r"^sfpi_version='([^']+)'", pin.read_text(), re.M) if pin.is_file() else None
+    return found.group(1) if found else None
 
 
 def missing_sfpi(diagnostics: str) -> str | None:

@@ -1,5 +1,6 @@
 // The headers tt-metal's JIT writes for a Metal 2.0 kernel (jit_build/genfiles.cpp), for the emulator's JIT
-// (metal2_headers.cpp): kernel_bindings_generated.h (`dfb::` and `tensor::` binding tokens), kernel_args_generated.h
+// (metal2_headers.cpp): kernel_bindings_generated.h (`dfb::`, `sem::` and `tensor::` binding
+// tokens), kernel_args_generated.h
 // (`args::` accessors and the vararg helpers) and chlkc_descriptors.h (the CB descriptors that kernel_lib's helpers
 // read at compile time: formats, tile dimensions and sizes per CB index).
 #pragma once
@@ -25,6 +26,7 @@ struct TensorSlot {
 struct Layout {
     std::vector<std::pair<std::string, uint16_t>> dfbs;  // `dfb::<name>` and its DFB (CB) index
     std::vector<TensorSlot> tensors;
+    std::vector<std::pair<std::string, uint32_t>> sems;  // `sem::<name>` and its semaphore id (scope LOCAL_NONATOMIC)
     std::vector<std::string> rtas;                           // per-core named arguments, in order
     std::vector<std::string> crtas;                          // named common ones, then the tensor addresses
     std::vector<std::pair<std::string, uint32_t>> ctas;      // named compile-time arguments

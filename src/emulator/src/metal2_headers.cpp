@@ -1,5 +1,6 @@
-// The Metal 2.0 headers of a kernel (metal2.hpp), as tt-metal's genfiles writes them: DFB tokens sorted by name, tensor
-// tokens in binding order, named RTAs and CRTAs at their byte offsets in schema order (the implicit tensor addresses
+// The Metal 2.0 headers of a kernel (metal2.hpp), as tt-metal's genfiles writes them: DFB tokens sorted by name,
+// semaphore tokens (`constexpr ::SemaphoreBindingToken name{id, scope}`) and tensor tokens in binding order, named
+// RTAs and CRTAs at their byte offsets in schema order (the implicit tensor addresses
 // advance the CRTA offset but are not exposed in `args::`) and named CTAs sorted by name. tt-metal also emits
 // get_vararg / get_common_vararg for arguments past the named ones; the emulator's run arguments are all named, so it
 // does not.
@@ -40,12 +41,18 @@ uint32_t tile_bytes(tt::DataFormat format) {
 std::string bindings(const Layout& l) {
     std::ostringstream o;
     o << "// AUTO-GENERATED (tt_emu, as tt-metal's genfiles) - do not edit.\n#pragma once\n\n";
-    o << "#include \"api/dataflow/dfb_binding_token.h\"\n#include \"api/tensor/tensor_binding_token.h\"\n\n";
+    o << "#include \"api/dataflow/dfb_binding_token.h\"\n#include \"api/dataflow/semaphore_binding_token.h\"\n"
+         "#include \"api/tensor/tensor_binding_token.h\"\n\n";
     std::vector<std::pair<std::string, uint16_t>> dfbs = l.dfbs;
     std::sort(dfbs.begin(), dfbs.end());
     o << "namespace dfb {\n";
     for (const auto& [name, id] : dfbs) o << "constexpr DFBBindingToken<> " << name << "{" << id << "};\n";
-    o << "}  // namespace dfb\nnamespace tensor {\n";
+    // Gen1 (Wormhole) data-movement bindings always resolve to LOCAL_NONATOMIC (tt-metal's semaphore_binding_token.h).
+    o << "}  // namespace dfb\nnamespace sem {\n";
+    for (const auto& [name, id] : l.sems) {
+        o << "constexpr ::SemaphoreBindingToken " << name << "{" << id << "u, ::SemScope::LOCAL_NONATOMIC};\n";
+    }
+    o << "}  // namespace sem\nnamespace tensor {\n";
     for (const TensorSlot& t : l.tensors) {
         o << "using " << t.name << "_t = ::tensor_accessor::TensorBindingToken<" << t.cta_offset << "u, "
           << t.addr_crta_offset << "u>;\nconstexpr " << t.name << "_t " << t.name << "{};\n";
@@ -118,10 +125,14 @@ std::string descriptors(const Layout& l) {
 }  // namespace
 
 std::string check_names(const Layout& l) {
-    std::set<std::string> dfb_names, tensor_names, arg_names;
+    std::set<std::string> dfb_names, sem_names, tensor_names, arg_names;
     for (const auto& [name, id] : l.dfbs) {
         if (!identifier(name)) return "DFB accessor name '" + name + "' is not a C++ identifier";
         if (!dfb_names.insert(name).second) return "DFB accessor name '" + name + "' is bound twice";
+    }
+    for (const auto& [name, id] : l.sems) {
+        if (!identifier(name)) return "semaphore accessor name '" + name + "' is not a C++ identifier";
+        if (!sem_names.insert(name).second) return "semaphore accessor name '" + name + "' is bound twice";
     }
     for (const TensorSlot& t : l.tensors) {
         if (!identifier(t.name)) return "tensor accessor name '" + t.name + "' is not a C++ identifier";

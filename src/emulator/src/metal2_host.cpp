@@ -1,8 +1,8 @@
 // Metal 2.0 host API (tt-metalium/experimental/metal2_host_api/): a Program from a ProgramSpec, and its run arguments.
 // What tt-metal's MakeProgramFromSpec and JIT do for such a program, the emulator does here: each DFB becomes a CB
 // (its index the DFB's place in the spec) on the cores of the kernels bound to it; each kernel is created on the
-// cores of its work units with the headers tt-metal's genfiles writes for it (metal2_headers.cpp): its `dfb::` and
-// `tensor::` bindings, its `args::` (named runtime, common runtime and compile-time arguments) and the CB
+// cores of its work units with the headers tt-metal's genfiles writes for it (metal2_headers.cpp): its `dfb::`,
+// `sem::` and `tensor::` bindings, its `args::` (named runtime, common runtime and compile-time arguments) and the CB
 // descriptors. A tensor binding's TensorAccessorArgs are the kernel's positional compile-time arguments; its base
 // address is an implicit common runtime argument after the named ones, set from the run's tensor arguments.
 #include <algorithm>
@@ -89,6 +89,38 @@ void check_dfb_bindings(const ProgramSpec& spec, const std::vector<CoreRangeSet>
     }
 }
 
+// A semaphore per SemaphoreSpec on its target nodes; its id, by the spec's order.
+std::vector<uint32_t> create_semaphores(Program& program, const ProgramSpec& spec) {
+    std::vector<uint32_t> ids;
+    for (const SemaphoreSpec& s : spec.semaphores) {
+        if (s.target_nodes.ranges().empty()) fail(kMake, spec.name, "semaphore '" + s.unique_id
+            + "' has no target nodes");
+        ids.push_back(CreateSemaphore(program, s.target_nodes, s.initial_value));
+    }
+    return ids;
+}
+
+// The `sem::` tokens of a kernel: each binding names a declared semaphore, once, from a data-movement kernel (tt-metal
+// binds compute semaphores on Blackhole and Quasar only, the Tensix sync unit's; the emulator models Wormhole).
+std::vector<std::pair<std::string, uint32_t>> semaphore_tokens(const ProgramSpec& spec, const KernelSpec& ks,
+                                                               const std::vector<uint32_t>& ids) {
+    std::vector<std::pair<std::string, uint32_t>> tokens;
+    std::map<std::string, std::string> bound;  // spec name -> accessor name
+    for (const SemaphoreBinding& b : ks.semaphore_bindings) {
+        const size_t s = index_of(spec.semaphores, b.semaphore_spec_name);
+        if (s == spec.semaphores.size()) fail(kMake, spec.name, "kernel '" + ks.unique_id + "' binds semaphore '"
+            + b.semaphore_spec_name + "', which the spec does not declare");
+        if (std::holds_alternative<ComputeHardwareConfig>(ks.hw_config)) fail(kMake, spec.name, "kernel '"
+            + ks.unique_id + "' is a compute kernel with semaphore bindings ('" + b.semaphore_spec_name
+            + "'): compute semaphores are Blackhole's and Quasar's (the Tensix sync unit), not Wormhole's");
+        if (!bound.emplace(b.semaphore_spec_name, b.accessor_name).second) fail(kMake, spec.name, "kernel '"
+            + ks.unique_id + "' binds semaphore '" + b.semaphore_spec_name + "' more than once (accessor names '"
+            + bound[b.semaphore_spec_name] + "' and '" + b.accessor_name + "')");
+        tokens.emplace_back(b.accessor_name, ids[s]);
+    }
+    return tokens;
+}
+
 void create_dfbs(Program& program, const ProgramSpec& spec, const std::vector<CoreRangeSet>& cores) {
     if (spec.dataflow_buffers.size() > 32) fail(kMake, spec.name, "more than 32 DFBs (a Wormhole core has 32 CBs)");
     for (size_t d = 0; d < spec.dataflow_buffers.size(); ++d) {
@@ -154,11 +186,13 @@ std::variant<DataMovementConfig, ComputeConfig> kernel_config(const ProgramSpec&
 Program MakeProgramFromSpec(distributed::MeshDevice&, const ProgramSpec& spec, bool) {
     check_unique(spec, spec.kernels, "kernel");
     check_unique(spec, spec.dataflow_buffers, "DFB");
+    check_unique(spec, spec.semaphores, "semaphore");
     check_unique(spec, spec.tensor_parameters, "tensor parameter");
     const std::vector<CoreRangeSet> cores = kernel_cores(spec);
     check_dfb_bindings(spec, cores);
     Program program = CreateProgram();
     create_dfbs(program, spec, cores);
+    const std::vector<uint32_t> sem_ids = create_semaphores(program, spec);
     for (size_t k = 0; k < spec.kernels.size(); ++k) {
         const KernelSpec& ks = spec.kernels[k];
         tt_emu::Metal2Kernel m;
@@ -185,6 +219,7 @@ Program MakeProgramFromSpec(distributed::MeshDevice&, const ProgramSpec& spec, b
                 layout.dfbs.push_back(token);
             }
         }
+        layout.sems = semaphore_tokens(spec, ks, sem_ids);
         for (const DataflowBufferSpec& d : spec.dataflow_buffers) layout.formats.push_back(d.data_format_metadata);
         layout.rtas = m.runtime_arg_names;
         layout.crtas = m.common_runtime_arg_names;

@@ -4,6 +4,9 @@
 // reads the source pages at their DRAM banks' NoC endpoints instead, get_noc_addr(x, y, addr) as hello_world_datatypes
 // does, by Wormhole's soc descriptor (tt_metal/soc_descriptors/wormhole_b0_80_arch.yaml: bank b is a view of channel
 // b / 2, its second view at address offset 1 GiB; each bank's last listed endpoint).
+#if defined(CASE_DEVICE_PRINT)
+#include "api/debug/device_print.h"  // as tt-metal's hello_world examples include it since DPRINT's stream form went
+#endif
 namespace {
 constexpr uint32_t kBankX[12] = {0, 0, 0, 0, 5, 5, 5, 5, 5, 5, 5, 5};
 constexpr uint32_t kBankY[12] = {11, 11, 7, 7, 11, 11, 10, 10, 8, 8, 7, 7};
@@ -45,5 +48,9 @@ void kernel_main() {
     DPRINT("CB {} {} {:#x} {:.2f}\nnext line{}", static_cast<uint32_t>(tt::CB::c_out0), pages, 255u, 1.5f, '\n');
     DPRINT_DATA0("on NoC {}\n", NOC_INDEX);
     DPRINT_DATA1("{}\n", "never printed on NoC 0");
+#elif defined(CASE_DEVICE_PRINT)
+    DEVICE_PRINT("My logical coordinates are {},{}\n", get_absolute_logical_x(), get_absolute_logical_y());
+    DEVICE_PRINT_DATA0("on NoC {}\n", 0);
+    DEVICE_PRINT_DATA1("{}\n", "never printed on NoC 0");
 #endif
 }

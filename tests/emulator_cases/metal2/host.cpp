@@ -43,6 +43,7 @@ int main(int argc, char** argv) {
     KernelSpec reader{.unique_id = "reader", .source = dir + "/reader.cpp",
                       .dfb_bindings = {{fault == "UNKNOWN_DFB" ? "nope" : "in", fault == "BAD_NAME" ? "in-0" : "in",
                                         DFBEndpointType::PRODUCER}},
+                      .semaphore_bindings = {{fault == "UNKNOWN_SEM" ? "nope" : "reads", "reads"}},
                       .tensor_bindings = {{"input", "src"}},
                       .compile_time_args = {{"tile_bytes", kTile}},
                       .runtime_arg_schema = {.runtime_arg_names = {"tiles", "first"},
@@ -60,9 +61,12 @@ int main(int argc, char** argv) {
                       .runtime_arg_schema = {.runtime_arg_names = {"tiles", "first"},
                                              .common_runtime_arg_names = {"page_offset"}},
                       .hw_config = DataMovementHardwareConfig{.role = DataMovementRoleHint::WRITER}};
+    if (fault == "SEM_TWICE") reader.semaphore_bindings.push_back({"reads", "reads_again"});
+    if (fault == "COMPUTE_SEM") compute.semaphore_bindings.push_back({"reads", "reads"});
     const CoreRangeSet cores(CoreRange({0, 0}, {1, 0}));
     const ProgramSpec spec{.name = "metal2_copy", .kernels = {reader, compute, writer},
                            .dataflow_buffers = {in, out},
+                           .semaphores = {{"reads", cores, 5}},
                            .tensor_parameters = {{"input", TensorSpec(A)}, {"output", TensorSpec(C)}},
                            .work_units = {{"copy", {"reader", "compute", "writer"}, cores}}};
     Program program = MakeProgramFromSpec(*mesh, spec);

@@ -1,12 +1,14 @@
 // Reads this core's tiles of `tensor::src` into `dfb::in` through a CoreLocalMem destination (the DFB's write pointer
 // plus an offset, in elements), with a named CTA (constexpr), two named RTAs and a named CRTA. The DFB's format and tile
 // size are constant expressions (get_dataformat / get_tile_size read the JIT's descriptors); my_x / my_y give the
-// core's NoC coordinates on the kernel's NoC (noc_index).
+// core's NoC coordinates on the kernel's NoC (noc_index). `sem::reads` (a SemaphoreSpec with initial value 5 on both
+// cores) counts the tiles read, through the Metal 2.0 token form of Semaphore.
 #include <cstdint>
 #include "api/core_local_mem.h"
 #include "api/dataflow/endpoints.h"
 #include "api/debug/assert.h"
 #include "api/dataflow/dataflow_buffer.h"
+#include "api/dataflow/noc_semaphore.h"
 #include "api/tensor/noc_traits.h"
 #include "experimental/kernel_args.h"
 
@@ -22,6 +24,8 @@ void kernel_main() {
     const auto src = TensorAccessor(tensor::src);
     Noc noc;
     DataflowBuffer in(dfb::in);
+    Semaphore reads(sem::reads);
+    ASSERT(reads.value() == 5);
     for (uint32_t i = 0; i < tiles; ++i) {
         in.reserve_back(1);
         CoreLocalMem<uint16_t> dst(in.get_write_ptr());
@@ -32,5 +36,7 @@ void kernel_main() {
         }
         noc.async_read_barrier();
         in.push_back(1);
+        reads.up(1);
     }
+    ASSERT(reads.value() == 5 + tiles);
 }

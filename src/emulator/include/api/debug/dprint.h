@@ -161,7 +161,9 @@ OldStyleDevicePrint operator<<(OldStyleDevicePrint dp, Type) {
     static_assert(sizeof(Type) == 0, "Old style DPRINT is deprecated. Use DPRINT(format, ...) instead.");
     return dp;
 }
-#define DPRINT(format, ...) ::tt_emu::kapi::detail::dprint_formatted(format, ##__VA_ARGS__)
+// DEVICE_PRINT (api/debug/device_print.h, which 0.77.0's and 0.81.1's dprint.h include): DPRINT and its per-RISC
+// forms forward to it, as there.
+#define DEVICE_PRINT(format, ...) ::tt_emu::kapi::detail::dprint_formatted(format, ##__VA_ARGS__)
 #define TT_EMU_DPRINT_TRISC_(risc, ...)                                      \
     do {                                                                     \
         if (::tt_emu::kapi::detail::dprint_on(risc)) {                       \
@@ -169,18 +171,24 @@ OldStyleDevicePrint operator<<(OldStyleDevicePrint dp, Type) {
             __VA_ARGS__;                                                     \
         }                                                                    \
     } while (0)
-#define DPRINT_UNPACK(format, ...) TT_EMU_DPRINT_TRISC_(2, DPRINT(format, ##__VA_ARGS__))
-#define DPRINT_MATH(format, ...) TT_EMU_DPRINT_TRISC_(3, DPRINT(format, ##__VA_ARGS__))
-#define DPRINT_PACK(format, ...) TT_EMU_DPRINT_TRISC_(4, DPRINT(format, ##__VA_ARGS__))
+#define DEVICE_PRINT_UNPACK(format, ...) TT_EMU_DPRINT_TRISC_(2, DEVICE_PRINT(format, ##__VA_ARGS__))
+#define DEVICE_PRINT_MATH(format, ...) TT_EMU_DPRINT_TRISC_(3, DEVICE_PRINT(format, ##__VA_ARGS__))
+#define DEVICE_PRINT_PACK(format, ...) TT_EMU_DPRINT_TRISC_(4, DEVICE_PRINT(format, ##__VA_ARGS__))
 #if defined(COMPILE_FOR_BRISC) || defined(COMPILE_FOR_NCRISC)
-#define DPRINT_DATA0(format, ...) \
-    if (NOC_INDEX == 0) { DPRINT(format, ##__VA_ARGS__); }
-#define DPRINT_DATA1(format, ...) \
-    if (NOC_INDEX == 1) { DPRINT(format, ##__VA_ARGS__); }
+#define DEVICE_PRINT_DATA0(format, ...) \
+    if (NOC_INDEX == 0) { DEVICE_PRINT(format, ##__VA_ARGS__); }
+#define DEVICE_PRINT_DATA1(format, ...) \
+    if (NOC_INDEX == 1) { DEVICE_PRINT(format, ##__VA_ARGS__); }
 #else
-#define DPRINT_DATA0(format, ...)
-#define DPRINT_DATA1(format, ...)
+#define DEVICE_PRINT_DATA0(format, ...)
+#define DEVICE_PRINT_DATA1(format, ...)
 #endif
+#define DPRINT(format, ...) DEVICE_PRINT(format, ##__VA_ARGS__)
+#define DPRINT_UNPACK(format, ...) DEVICE_PRINT_UNPACK(format, ##__VA_ARGS__)
+#define DPRINT_MATH(format, ...) DEVICE_PRINT_MATH(format, ##__VA_ARGS__)
+#define DPRINT_PACK(format, ...) DEVICE_PRINT_PACK(format, ##__VA_ARGS__)
+#define DPRINT_DATA0(format, ...) DEVICE_PRINT_DATA0(format, ##__VA_ARGS__)
+#define DPRINT_DATA1(format, ...) DEVICE_PRINT_DATA1(format, ##__VA_ARGS__)
 #else
 #define DPRINT (::tt_emu::kapi::detail::DebugPrinter{})
 #define TT_EMU_DPRINT_TRISC_(risc, x)                                        \

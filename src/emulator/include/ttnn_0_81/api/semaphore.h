@@ -5,14 +5,22 @@
 // rectangle and count): set -> noc_semaphore_set, wait -> noc_semaphore_wait, wait_min -> noc_semaphore_wait_min,
 // up(noc, x, y, v) -> noc_semaphore_inc of get_noc_addr(x, y, addr), set_multicast -> noc_semaphore_set_multicast.
 // The address is resolved (get_semaphore) at each operation, as a semaphore object may be built for an id a kernel
-// never uses (ttnn's OpSignaler holds `Semaphore<>{0}`). The token form (Metal 2.0 `Semaphore s(sem::name)`), the
-// relay and increment multicasts and compute-kernel semaphores are not emulated.
+// never uses (ttnn's OpSignaler holds `Semaphore<>{0}`). The Metal 2.0 token form, `Semaphore s(sem::name)` (a
+// SemaphoreBindingToken the host generates from the ProgramSpec's SemaphoreBindings), takes the token's id; its
+// scope must be LOCAL_NONATOMIC, the only one Wormhole's data-movement bindings resolve to (the others are Quasar's
+// and the compute kernels' of Blackhole and Quasar, refused). The relay and increment multicasts and compute-kernel
+// semaphores are not emulated.
 #pragma once
 
 #include <cstdint>
 
 #include "api/dataflow/noc.h"
+#include "api/dataflow/semaphore_binding_token.h"
 #include "tt_emu/kernel_api.hpp"
+
+namespace tt_emu::kapi::detail {
+[[noreturn]] void kernel_assert_failed(const char* condition, const char* file, int line);
+}  // namespace tt_emu::kapi::detail
 
 enum class ProgrammableCoreType { TENSIX = 0, ACTIVE_ETH = 1, IDLE_ETH = 2 };
 
@@ -22,6 +30,13 @@ class Semaphore {
 
 public:
     explicit Semaphore(std::uint32_t semaphore_id) : id_(semaphore_id) {}
+    explicit Semaphore(SemaphoreBindingToken token) : id_(token.id) {
+        if (token.scope != SemScope::LOCAL_NONATOMIC) {
+            ::tt_emu::kapi::detail::kernel_assert_failed(
+                "token.scope == SemScope::LOCAL_NONATOMIC (the only scope of a Wormhole data-movement semaphore "
+                "binding; the others are not emulated)", __FILE__, __LINE__);
+        }
+    }
 
     void up(std::uint32_t value) { set(this->value() + value); }  // LOCAL_NONATOMIC: an L1 read-modify-write
     void down(std::uint32_t value) {                                 // blocks until sufficient, then subtracts

@@ -8,7 +8,9 @@
 //
 // Where tt-metal names ttnn's tensor types the emulator takes its own buffers: a TensorParameter's `spec` is built
 // from a Buffer (the emulator has interleaved DRAM tensors only, so a spec is the buffer's page layout), and a run's
-// tensor arguments are Buffers (tt-metal: MeshTensors). Tile shapes other than 32x32, borrowed DFB memory, semaphores,
+// tensor arguments are Buffers (tt-metal: MeshTensors). Semaphores (SemaphoreSpec, a KernelSpec's SemaphoreBindings,
+// `sem::name` in the kernel) are data-movement semaphores in L1 on Wormhole: a binding's scope is LOCAL_NONATOMIC.
+// Tile shapes other than 32x32, borrowed DFB memory, compute-kernel semaphores, register-backed semaphores,
 // scratchpads and Gen2 (Quasar) configurations are not emulated.
 #pragma once
 
@@ -47,6 +49,7 @@ using DFBSpecName = std::string;
 using TensorParamName = std::string;
 using KernelSpecName = std::string;
 using WorkUnitSpecName = std::string;
+using SemaphoreSpecName = std::string;
 
 template <typename T>
 using Group = std::vector<T>;
@@ -56,6 +59,15 @@ struct DataflowBufferSpec {
     uint32_t entry_size = 0;   // bytes of one entry (a tile page)
     uint32_t num_entries = 0;  // entries the ring holds
     tt::DataFormat data_format_metadata = tt::DataFormat::Invalid;
+};
+
+// A semaphore: one L1 word on each of its target nodes, at the same semaphore id on all of them. Program-scoped: any
+// kernel may bind it, and a kernel reaches another node's word over the NoC (`up(noc, x, y, v)`, `set_multicast`).
+// tt-metal's target_nodes is a NodeCoord, NodeRange or NodeRangeSet; the emulator takes a CoreRangeSet.
+struct SemaphoreSpec {
+    SemaphoreSpecName unique_id;
+    CoreRangeSet target_nodes;
+    uint32_t initial_value = 0;
 };
 
 struct TensorParameter {
@@ -69,6 +81,11 @@ struct DFBBinding {
     DFBSpecName dfb_spec_name;
     std::string accessor_name;  // `dfb::<accessor_name>` in the kernel
     DFBEndpointType endpoint_type = DFBEndpointType::PRODUCER;
+};
+
+struct SemaphoreBinding {
+    SemaphoreSpecName semaphore_spec_name;
+    std::string accessor_name;  // `sem::<accessor_name>` in the kernel, a SemaphoreBindingToken
 };
 
 struct TensorBinding {
@@ -107,6 +124,7 @@ struct KernelSpec {
     };
     CompilerOptions compiler_options = {};
     std::vector<DFBBinding> dfb_bindings;
+    std::vector<SemaphoreBinding> semaphore_bindings;
     std::vector<TensorBinding> tensor_bindings;
     std::vector<std::pair<std::string, uint32_t>> compile_time_args;  // `args::<name>`, compile-time constants
     struct RuntimeArgSchema {
@@ -127,13 +145,16 @@ struct ProgramSpec {
     std::string name;
     Group<KernelSpec> kernels;
     Group<DataflowBufferSpec> dataflow_buffers;
+    Group<SemaphoreSpec> semaphores;
     Group<TensorParameter> tensor_parameters;
     Group<WorkUnitSpec> work_units;
 };
 
 // Validates the spec (every name it refers to declared once, one producer and one consumer per DFB on a core, a
-// kernel kind per core at most once) and builds the Program: a CB per DFB on the cores of the kernels bound to it,
-// each kernel on the cores of its work units. A bad spec is a host error naming the spec and what is wrong.
+// kernel kind per core at most once, a semaphore bound once per kernel and by data-movement kernels only) and builds
+// the Program: a CB per DFB on the cores of the kernels bound to it, a semaphore per SemaphoreSpec on its target
+// nodes (CreateSemaphore), each kernel on the cores of its work units. A bad spec is a host error naming the spec
+// and what is wrong.
 Program MakeProgramFromSpec(distributed::MeshDevice& mesh_device, const ProgramSpec& spec, bool = false);
 
 }  // namespace experimental
