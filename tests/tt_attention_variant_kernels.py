@@ -17,7 +17,7 @@ from typing import Any
 import tilelang.language as T
 
 __all__ = ["sliding_window", "block_causal", "branch_copies", "mask_in_branch", "mask_or_clear", "copy_or_fill",
-           "VARIANT_CORPUS"]
+           "exp_or_fill_max", "VARIANT_CORPUS"]
 
 LOG2E = 1.44269504
 
@@ -240,6 +240,28 @@ def copy_or_fill(M, N, block):
             else:
                 T.fill(A_s, 0)
             T.copy(A_s, Out[by * block, bx * block])
+
+    return main
+
+
+def exp_or_fill_max(M, N, block):
+    """Out[r] = the maximum of row r of exp(A) in the row blocks bx with bx % 2 == 0, -inf elsewhere: S made in both
+    arms of an if/else (exp(A_s), or a -inf fill), then reduced along its N columns."""
+
+    @T.prim_func
+    def main(A: T.Tensor((M, N), "float32"), Out: T.Tensor((M,), "float32")):
+        with T.Kernel(T.ceildiv(M, block), threads=128) as bx:
+            A_s = T.alloc_shared((block, N), "float32")
+            S = T.alloc_fragment((block, N), "float32")
+            m = T.alloc_fragment((block,), "float32")
+            if bx % 2 == 0:
+                T.copy(A[bx * block, 0], A_s)
+                for i, j in T.Parallel(block, N):
+                    S[i, j] = T.exp(A_s[i, j])
+            else:
+                T.fill(S, -T.infinity("float32"))
+            T.reduce_max(S, m, dim=1)
+            T.copy(m, Out[bx * block])
 
     return main
 

@@ -7,7 +7,8 @@
   T.copy reads is one read of the block the condition picks; a mask in one arm of an if/else reads its table in that
   arm; scores made in both arms (the mask, or `T.clear`) and read after the if/else by the gemm are one CB that
   either arm's op pushes (a mask whose choice free of the element indices is an if/else of its own included); arms
-  made by different kernels (a T.copy from DRAM in one, a T.fill in the other) are refused naming the buffer.
+  made by different kernels (a T.copy from DRAM in one, a T.fill in the other) are refused naming the buffer, and
+  such a value holds in its padding only what both arms' values hold there.
 
 Tolerance: 2^-7 of the largest magnitude of the reference (fp16)."""
 
@@ -20,6 +21,7 @@ from tt_attention_variant_kernels import (
     block_causal,
     branch_copies,
     copy_or_fill,
+    exp_or_fill_max,
     mask_in_branch,
     mask_or_clear,
     sliding_window,
@@ -121,3 +123,10 @@ def test_arms_made_by_different_kernels_are_refused_naming_the_buffer() -> None:
     with pytest.raises(TileLangError, match=r"on-chip buffer 'A_s' is made in both arms of \(if bx % 2 == 0\) by ops "
                        r"of different kernels \(reader in the then arm, compute in the else arm\)"):
         tilelang.compile(copy_or_fill(64, 128, 32), target="tenstorrent")
+
+
+def test_a_value_made_in_both_arms_holds_in_its_padding_what_both_arms_hold() -> None:
+    # N = 40: S's columns 40-63 are padding, -inf in the fill's arm, exp(A's padding) in the other; the row maximum
+    # needs -inf there whichever arm ran, so it is refused (the fill's arm alone would pass)
+    with pytest.raises(TileLangError, match=r"T.reduce_max into 'm' reads the padding of 'S'"):
+        tilelang.compile(exp_or_fill_max(128, 40, 32), target="tenstorrent")
