@@ -18,6 +18,9 @@ here ran on hardware; tt-metal's figures are measured on an n150 and quoted from
   published. Goal: >= 1.0 at 2048^3 HiFi4. Next to ours, the same kernel without packer L1 accumulation (its partial
   sums reloaded with copy_tile at every K step: the code generator before issue 31), emulated once per size and
   block choice.
+- Per published format (benchmarks/bench_tt_formats.py): the winners with A, B and C stored as BFLOAT16, BFLOAT8_B or
+  BFLOAT4_B (tl.tt.dram_format) against every published row of that format and fidelity, with the busiest core's
+  modelled terms (math, fill, drain, semaphore waits, NoC) next to those of tt-metal's configuration.
 - The same winners' blocks compiled for Blackhole p150 and modelled with its facts, next to tt-metal's published
   P150 figures (benchmarks/bench_tt_perf_p150.py).
 - Baselines of the same run: the 2048^3 winner with the global partition; element-wise add 2048^2 bf16: modelled
@@ -45,7 +48,8 @@ from tilelang.tenstorrent import device, perf_model, tt_metal_matmul
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 import layers  # noqa: E402, F401  (and the layer folders of tests/, where the standard kernels are)
-from bench_tt_perf_p150 import p150_rows  # noqa: E402  (benchmarks/ is this script's folder)
+from bench_tt_formats import format_rows  # noqa: E402  (benchmarks/ is this script's folder)
+from bench_tt_perf_p150 import p150_rows  # noqa: E402
 from test_language_llvm import elementwise_add, matmul  # noqa: E402  (the standard TileLang kernels, verbatim)
 
 PUBLISHED = Path(__file__).resolve().parent.parent / "tests" / "data" / "tt_metal_published.yaml"
@@ -271,6 +275,7 @@ def main() -> None:
     compile_latency()
     tuned = tuned_rows()
     results = versus_published(tuned)
+    format_rows(tuned, published(), tt_metal_config, compile_gemm, best_at)
     p150_rows({size: next(iter(tuned[size])) for size in SIZES}, matmul, MULTICAST, FIDELITIES)
     baseline_rows(tuned)
     eltwise_row()

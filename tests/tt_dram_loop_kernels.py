@@ -11,7 +11,9 @@
 - stream-K is in tests/tt_streamk_kernel.py (upstream computes its schedule at module level);
 - `dram_element`: one element of a DRAM tensor read as a value in a loop, as upstream's
   examples/attention_sink/example_mha_sink_fwd_bhsd.py fills its sinks (`sinks[i] = Sinks[by]`), and in an
-  expression (`x[i, j] * Scale[by] + sinks[i]`).
+  expression (`x[i, j] * Scale[by] + sinks[i]`);
+- `alloc_multi_vars_with_initializer`: testing/python/language/test_tilelang_language_alloc.py's kernel of that name
+  (`T.alloc_var` scalars with initializers, and a one-element DRAM-to-DRAM `T.copy` that its loop then overwrites).
 """
 
 from typing import Any
@@ -19,7 +21,8 @@ from typing import Any
 import tilelang.language as T
 
 __all__ = ["gemm_schedule", "cpu_reduce_2d", "cpu_reduce_3d", "cpu_gemm", "convolution", "elementwise_dram",
-           "dram_element", "DRAM_LOOP_CORPUS"]
+           "dram_element", "alloc_multi_vars_with_initializer",
+           "element_copy_kept", "DRAM_LOOP_CORPUS"]
 
 
 def gemm_schedule(M, N, K, block_M, block_N, block_K, dtype=T.float16, accum_dtype=T.float32):
@@ -230,6 +233,35 @@ def dram_element(heads, m, n, block_M, dtype=T.float32):
             for i, j in T.Parallel(block_M, n):
                 x[i, j] = x[i, j] * Scale[by] + sinks[i]
             T.copy(x, Y[by, bx * block_M:(bx + 1) * block_M, :])
+
+    return main
+
+
+def alloc_multi_vars_with_initializer(N, block_N, dtype):
+    @T.prim_func
+    def main(
+        A: T.Tensor((N,), dtype),
+        B: T.Tensor((N,), dtype),
+    ):
+        with T.Kernel(T.ceildiv(N, block_N), threads=block_N) as bx:
+            tmp0 = T.alloc_var(dtype, 1)
+            tmp1 = T.alloc_var(dtype, 2)
+            T.copy(A[bx * block_N], B[bx * block_N])
+            for i in T.Parallel(block_N):
+                B[bx * block_N + i] = tmp0 + tmp1
+
+    return main
+
+
+def element_copy_kept(N, block_N, dtype):
+    """alloc_multi_vars_with_initializer with the loop writing all but the copied element: the copy is not dead."""
+
+    @T.prim_func
+    def main(A: T.Tensor((N,), dtype), B: T.Tensor((N,), dtype)):
+        with T.Kernel(T.ceildiv(N, block_N), threads=block_N) as bx:
+            T.copy(A[bx * block_N], B[bx * block_N])
+            for i in T.Parallel(block_N - 1):
+                B[bx * block_N + 1 + i] = A[bx * block_N + 1 + i]
 
     return main
 

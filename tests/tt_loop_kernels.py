@@ -10,7 +10,7 @@ import tilelang.language as T
 
 __all__ = ["invariant_scale", "row_sum_blocks", "accumulate_blocks", "block_prefix_sum", "lower_block_gemm",
            "while_rows", "streamk_whole_tiles", "guarded_rows", "branch_blocks",
-           "branch_on_index_scalar", "LOOP_CORPUS"]
+           "branch_on_index_scalar", "decayed_state", "LOOP_CORPUS"]
 
 
 def invariant_scale(M, N, block_M, block_N, dtype="bfloat16"):
@@ -29,6 +29,28 @@ def invariant_scale(M, N, block_M, block_N, dtype="bfloat16"):
                 for i, j in T.Parallel(block_M, block_N):
                     C_s[i, j] = X_s[i, j] * W_s[i, j]
                 T.copy(C_s, C[by * block_M, k * block_N])
+    return main
+
+
+def decayed_state(M, N, chunks, dtype="float32"):
+    """Upstream retention's state update with the decay of head 0 (examples/linear_attention/example_retention_fwd.py
+    with i_h = 0): h = gamma ** 64 * h + X_k over the chunks, gamma's log written as upstream writes it; the decay is
+    a constant that TVM's Simplify leaves as T.exp2(64 * T.log2(1 - T.exp2(-5))) (it does not fold calls)."""
+
+    @T.prim_func
+    def main(X: T.Tensor((chunks * M, N), dtype), H: T.Tensor((M, N), dtype)):
+        with T.Kernel(1, threads=128) as bx:
+            log_decay = T.alloc_var(T.float32)
+            log_decay = T.log2(1 - T.exp2(-5.0 - 1.0 * 0))
+            h = T.alloc_fragment((M, N), "float32")
+            x = T.alloc_shared((M, N), dtype)
+            T.clear(h)
+            for k in T.serial(chunks):
+                T.copy(X[k * M + bx, 0], x)
+                for i, j in T.Parallel(M, N):
+                    h[i, j] = T.exp2(64 * log_decay) * h[i, j] + x[i, j]
+            T.copy(h, H[0, 0])
+
     return main
 
 

@@ -13,16 +13,27 @@ shared fixture) and the CPU seconds per test file.
 from __future__ import annotations
 
 import argparse
+import sys
 from collections import defaultdict
 from pathlib import Path
 
 
 def read(log: Path) -> list[tuple[float, str, str]]:
-    """(CPU-s, phase, node id) per line of `log`."""
-    rows = []
+    """(CPU-s, phase, node id) per line of `log`; a line of another form (pytest's output appended to the same file,
+    a line cut short by a killed run) is skipped and counted on stderr."""
+    rows, skipped = [], 0
     for line in log.read_text().splitlines():
-        cpu, phase, node = line.split(" ", 2)
-        rows.append((float(cpu), phase, node))
+        fields = line.split(" ", 2)
+        try:
+            cpu = float(fields[0])
+        except ValueError:
+            cpu = -1.0
+        if len(fields) != 3 or cpu < 0 or fields[1] not in ("setup", "call", "teardown"):
+            skipped += 1
+            continue
+        rows.append((cpu, fields[1], fields[2]))
+    if skipped:
+        print(f"{log}: {skipped} lines not of the form '<CPU-s> <phase> <node id>' skipped", file=sys.stderr)
     return rows
 
 

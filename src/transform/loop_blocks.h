@@ -58,8 +58,9 @@ std::variant<Block, std::string> block_of(const Any& buffer, const List& indices
  * that 2-D tensor) or on the tensor's regions; the views go. */
 Any resolve_views(const Any& func, const Any& body, const cpu::Analyzer& analyzer);
 /*! \brief In a statement sequence, a tile op writing an on-chip block whole that is written whole again before
- * anything reads it is dropped (its CB would have no consumer). */
-Any drop_overwritten(const Any& stmt);
+ * anything reads it is dropped (its CB would have no consumer), and so is a store of one DRAM element that a later
+ * copy or fill of a block the analyzer proves holds it overwrites before anything else mentions the tensor. */
+Any drop_overwritten(const Any& stmt, const cpu::Analyzer& analyzer);
 /*! \brief A nest whose body is several stores (after bound values), each store a nest of its own in body order, when
  * every buffer the body writes is accessed there at one index naming each iteration's own element (loop_fission.cc);
  * otherwise the nest unchanged. */

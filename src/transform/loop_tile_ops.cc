@@ -327,8 +327,8 @@ Any loops_to_tile_ops() {
                    }}},
                    "pre");
     Any resolved = loops::resolve_views(func, body, analyzer);
-    return with_body(resolved, map(ir::PrimFunc(resolved).body(), {{ir::SeqStmt::kTypeKey, loops::drop_overwritten}},
-                                   "post"));
+    auto drop = [analyzer](const Any& stmt) { return loops::drop_overwritten(stmt, analyzer); };
+    return with_body(resolved, map(ir::PrimFunc(resolved).body(), {{ir::SeqStmt::kTypeKey, drop}}, "post"));
   });
 }
 

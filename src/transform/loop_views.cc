@@ -206,17 +206,54 @@ static bool mentions(const Any& stmt, const Any& buffer) {
   return found;
 }
 
+// A store of one element of a DRAM tensor outside any loop (`T.copy(A[bx * n], B[bx * n])` of one element, TileLang's
+// alloc_var initializer test), and the tensor it writes.
+static std::optional<ir::BufferStore> dram_element_store(const Any& stmt) {
+  auto store = ir::BufferStore::from(stmt);
+  if (!store || buffer_info(store->buffer()).on_chip()) return std::nullopt;
+  return store;
+}
+
+// Whether the tile op `stmt` writes a DRAM block of `store`'s tensor that the analyzer proves holds its element, and
+// reads nothing of that tensor.
+static bool covers_element(const Any& stmt, const ir::BufferStore& store, const cpu::Analyzer& analyzer) {
+  auto tile = ir::TilePrimitiveCall::from(stmt);
+  if (!tile) return false;
+  std::string op = tile->op().name();
+  List args = tile->args();
+  if ((op != "tirx.tile.copy" && op != "tirx.tile.fill") || !ir::TensorRegion::matches(args[0])) return false;
+  tileops::Region dst = tileops::region_of(args[0]);
+  List idx = store.indices();
+  if (!dst.info.var.same_as(store.buffer().any()) || dst.mins.size() != idx.size()) return false;
+  for (size_t a = 1; a < args.size(); ++a) {
+    if (auto r = ir::TensorRegion::from(args[a]); r && r->source().same_as(dst.info.var)) return false;
+  }
+  for (size_t d = 0; d < idx.size(); ++d) {
+    auto off = ir::IntImm::from(simplified(analyzer, fn::sub(idx[d], dst.mins[d])));
+    if (!off || off->value() < 0 || off->value() >= dst.extents[d]) return false;
+  }
+  return true;
+}
+
 // In a statement sequence, a block written whole and written whole again before anything reads it is never read
 // (the CPU tests' `dst[i] = Init[i]` before a clear=True reduction into dst): the first write goes, as every CB
-// needs a consumer.
-Any drop_overwritten(const Any& stmt) {
+// needs a consumer. So does a store of one DRAM element that a later copy or fill of a block holding it overwrites
+// before anything else mentions the tensor (TileLang's `T.copy(A[bx * n], B[bx * n])` before a loop writing
+// B[bx * n + i] for every i): the tensor's last value there is the block's.
+Any drop_overwritten(const Any& stmt, const cpu::Analyzer& analyzer) {
   std::vector<Any> seq = flatten(stmt);
   std::vector<Any> kept;
   for (size_t s = 0; s < seq.size(); ++s) {
     auto written = overwrites(seq[s]);
+    auto element = dram_element_store(seq[s]);
+    if (element) written = element->buffer().any();
     bool dead = false;
     for (size_t n = s + 1; written && n < seq.size(); ++n) {
-      if (auto again = overwrites(seq[n]); again && again->same_as(*written)) {
+      if (auto again = overwrites(seq[n]); !element && again && again->same_as(*written)) {
+        dead = true;
+        break;
+      }
+      if (element && covers_element(seq[n], *element, analyzer)) {
         dead = true;
         break;
       }

@@ -192,14 +192,14 @@ void classify(std::vector<Stream>& live, std::vector<TileOp>& ops) {
     const std::string& k = ops[op].kind;
     // cumsum_block: wait0/pop0
     shared_ok = shared_ok && (k == tile_op::kEltwise || k == tile_op::kSelect || k == tile_op::kReduce ||
-                              k == tile_op::kCumsum);  // whole blocks
+                              k == tile_op::kCumsum || k == tile_op::kGemm);  // whole blocks (a gemm's per K step)
   }
     if (s.consumers.size() > 1 && !shared_ok && !s.carried) {  // a carried value's reads: place_waits
       std::string readers;
       for (size_t op : s.consumer_ops) readers += (readers.empty() ? "" : ", ") + ops[op].kind;
       fail("on-chip buffer '" + s.buffer.name + "' is read by " + std::to_string(s.consumers.size()) +
-           " tile operations (" + readers + "); only element-wise stores, reductions and T.cumsum may share a value, any "
-           "other reader needs its own copy (T.copy it to another buffer first)");
+           " tile operations (" + readers + "); only element-wise stores, reductions, T.cumsum and T.gemm may share a "
+           "value, any other reader needs its own copy (T.copy it to another buffer first)");
     }
     s.cls = s.producer == roles::kReader ? "input" : s.consumers[0] == roles::kWriter ? "output" : "intermediate";
     // The first reader waits for the block and the last frees it; readers in between find it in the CB.

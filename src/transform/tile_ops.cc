@@ -250,13 +250,15 @@ void visit(const Any& stmt, const std::vector<Any>& loops, std::vector<TileOp>& 
            "of several statements that the tenstorrent backend cannot split into element-wise nests: each buffer "
            "such a body writes must be written and read there at one index naming each iteration's own element");
     }
-    fail("scalar store to '" + info.name +
-         "' outside an element-wise loop nest is not supported by the tenstorrent backend");
+    List at_idx = store->indices();
+    std::string at = at_idx.empty() ? "" : format_value(at_idx[0]) + (at_idx.size() > 1 ? ", ..." : "");
+    fail("store " + info.name + "[" + at + "] writes one element of '" + info.name + "' outside an element-wise "
+         "loop nest; the tenstorrent backend writes DRAM by tile pages (a NoC write is aligned to the DRAM alignment, "
+         "wider than an element) and drops such a store only where a later copy of a block holding it overwrites it");
   } else if (auto attr_stmt = ir::AttrStmt::from(stmt)) {
     visit(attr_stmt->body(), loops, ops);
   }
 }
-
 
 // ------------------------------------------------------------------------------------ gemm accumulation
 

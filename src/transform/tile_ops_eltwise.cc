@@ -3,7 +3,9 @@
 // one operation below it (an FPU or SFPU operation of two same-shape on-chip buffers read at the loop indices, or
 // an operation of such a buffer and a constant) or of the buffer itself; a T.Cast of it converts data formats on
 // the way. A constant store is a fill. Each other form is refused naming what it is and what the map supports.
+#include <cmath>
 #include <cstring>
+#include <map>
 #include <functional>
 
 #include "eltwise_ops.h"
@@ -75,10 +77,43 @@ bool is_index(const Any& index, const Any& var) {
 using eltwise::Constant;
 using eltwise::Unit;
 
+// A float function of a constant, computed here as the kernel would (TVM's Simplify does not fold calls: upstream
+// retention's `T.exp2(chunk_size * log_decay) * h[row, col]` with a constant decay), rounded to float32.
+static std::optional<double> folded_call(const ir::Call& call) {
+  static const std::map<std::string, double (*)(double)> functions{
+      {"exp", [](double x) { return std::exp(x); }},      {"exp2", [](double x) { return std::exp2(x); }},
+      {"log", [](double x) { return std::log(x); }},      {"log2", [](double x) { return std::log2(x); }},
+      {"log10", [](double x) { return std::log10(x); }},  {"sqrt", [](double x) { return std::sqrt(x); }},
+      {"rsqrt", [](double x) { return 1 / std::sqrt(x); }}, {"tanh", [](double x) { return std::tanh(x); }},
+      {"sigmoid", [](double x) { return 1 / (1 + std::exp(-x)); }}};
+  auto callee = ir::Op::from(call.op());
+  std::string name = callee ? std::string(callee->name()) : "";
+  size_t dot = name.find('.');  // tirx.exp2, prim.log2
+  auto f = callee ? functions.find(name.substr(dot == std::string::npos ? 0 : dot + 1)) : functions.end();
+  if (f == functions.end() || call.args().size() != 1) return std::nullopt;
+  std::optional<double> x = constant_of(call.args()[0]);
+  if (!x) return std::nullopt;
+  return static_cast<double>(static_cast<float>(f->second(*x)));
+}
+
 std::optional<double> constant_of(const Any& e) {
   Any expr = strip_casts(e);
   if (auto i = ir::IntImm::from(expr)) return static_cast<double>(i->value());
   if (auto f = ir::FloatImm::from(expr)) return f->value();
+  if (auto call = ir::Call::from(expr)) return folded_call(*call);
+  // Arithmetic of float constants that TVM left because an operand was such a call (`1 - T.exp2(-5.0)`).
+  auto both = [](const Any& a, const Any& b) -> std::optional<std::pair<double, double>> {
+    if (ir::PrimType(ir::Expr(a).ty()).dtype().rfind("float", 0) != 0) return std::nullopt;
+    auto x = constant_of(a);
+    auto y = x ? constant_of(b) : std::nullopt;
+    if (!y) return std::nullopt;
+    return std::make_pair(*x, *y);
+  };
+  auto f32 = [](double v) { return static_cast<double>(static_cast<float>(v)); };
+  if (auto n = ir::Add::from(expr); n && both(n->a(), n->b())) return f32(*constant_of(n->a()) + *constant_of(n->b()));
+  if (auto n = ir::Sub::from(expr); n && both(n->a(), n->b())) return f32(*constant_of(n->a()) - *constant_of(n->b()));
+  if (auto n = ir::Mul::from(expr); n && both(n->a(), n->b())) return f32(*constant_of(n->a()) * *constant_of(n->b()));
+  if (auto n = ir::Div::from(expr); n && both(n->a(), n->b())) return f32(*constant_of(n->a()) / *constant_of(n->b()));
   return std::nullopt;
 }
 

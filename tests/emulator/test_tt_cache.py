@@ -56,6 +56,7 @@ def test_entries_in_use_stay_and_the_limit_applies_at_once(tmp_path: Path) -> No
 
 def test_the_cache_is_listed_and_cleared_from_the_shell(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     fill(tmp_path, hosts=3, kernels=2, age=0)
+    (tmp_path / "kernel_pch" / "key").mkdir(parents=True)  # a data-movement kernels' precompiled header (jit.cpp)
     env = {**os.environ, "TT_EMU_CACHE": str(tmp_path), "TT_EMU_CACHE_LIMIT": "7"}
     listed = subprocess.run([sys.executable, "-m", "tilelang.tenstorrent.cache"], env=env, capture_output=True,
                             text=True, check=True).stdout
@@ -63,8 +64,8 @@ def test_the_cache_is_listed_and_cleared_from_the_shell(tmp_path: Path, monkeypa
     assert f"{tmp_path / 'kernels'}: 2 entries (limit 7)" in listed
     cleared = subprocess.run([sys.executable, "-m", "tilelang.tenstorrent.cache", "--clear"], env=env,
                              capture_output=True, text=True, check=True).stdout
-    assert "removed 5 entries" in cleared
-    assert cache.entries(tmp_path) == {"host": [], "kernels": [], "pch": []}
+    assert "removed 6 entries" in cleared
+    assert cache.entries(tmp_path) == {"host": [], "kernels": [], "pch": [], "kernel_pch": []}
 
 
 def test_an_entry_removed_meanwhile_is_skipped(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -50,6 +50,16 @@ EXAMPLE = textwrap.dedent('''
 
 
     x = torch.zeros(4, device="cuda")  # module-level CUDA code, as the examples have
+
+
+    class _attention(torch.autograd.Function):  # a torch class the module subclasses (example_mha_bwd_bhsd.py)
+        @staticmethod
+        def forward(ctx, q):
+            return q
+
+
+    X = torch.zeros(64, 64, device="cuda")
+    Y = add(X, X, 32, 32)  # a kernel run at module level (online_softmax); without torch, what precedes it stays
 ''')
 
 

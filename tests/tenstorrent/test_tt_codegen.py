@@ -162,13 +162,14 @@ def test_main_cpp_sets_the_arguments_of_every_core(gemm_program: Any) -> None:
     assert main.count("SetRuntimeArgs(") == 1
     assert [sum(line.startswith(f"{role}.runtime_args ") for line in lines) for role in KERNEL_ROLES] == [16] * 3
     # 4x4 blocks on 4x4 cores (shard): core (3, 1) has block row 1, column 3; it receives A from core (0, 1)
-    # (multicast to cores 1..3 of row 1) and B from core (3, 0) (to rows 1..3 of column 3), at NoC coordinates.
+    # (multicast to cores 1..3 of row 1) and B from core (3, 3) (the last column's sender: to rows 0..2 of column
+    # 3), at NoC coordinates.
     kind = host_args.ARG_KINDS
     tensor, sem = (lambda i: [kind["tensor"], i, 0]), (lambda i: [kind["semaphore"], i, 0])
     const = lambda *vs: [v for value in vs for v in (kind["constant"], value, 0)]  # noqa: E731
     noc = lambda x, y: [kind["noc_x"], x, y, kind["noc_y"], x, y]  # noqa: E731
     row = [3, 1, 24, *tensor(0), *tensor(1), *const(1, 3, 1, 1, 0), *noc(0, 1), *noc(1, 1), *noc(3, 1), *sem(0),
-           *sem(1), *const(0), *noc(3, 0), *noc(3, 1), *noc(3, 3), *sem(2), *sem(3)]
+           *sem(1), *const(0), *noc(3, 3), *noc(3, 0), *noc(3, 2), *sem(2), *sem(3)]
     assert "reader.runtime_args " + " ".join(map(str, row)) in lines
     host = {"mesh": "mesh", "device": "device"}[intrinsics.PROFILES[PROFILE].host_api]  # main.cpp.j2's handle
     assert f"return {host}->worker_core_from_logical_core(CoreCoord{{x, y}});" in main

@@ -10,9 +10,12 @@ import shutil
 
 import numpy as np
 import pytest
-from tt_dram_loop_kernels import dram_element
+import tvm
+from tt_dram_loop_kernels import alloc_multi_vars_with_initializer, dram_element, element_copy_kept
 
 import tilelang
+from tilelang import transform
+from tilelang.errors import TTLoweringError
 
 pytestmark = pytest.mark.skipif(shutil.which("g++") is None, reason="no C++ compiler")
 
@@ -29,3 +32,23 @@ def test_tt_broadcasts_one_dram_element_per_head() -> None:
     tensors = {t["name"]: t for t in kernel.artifact.rt_mod.plan["tensors"]}
     assert tensors["Sinks"]["padded_shape"] == [heads * 32]  # one tile per element, the element at (0, 0)
     assert kernel.last_report["status"] == "ok"
+
+
+def test_tt_drops_a_dram_element_copy_its_loop_overwrites() -> None:
+    """Upstream's alloc_var initializer test: `T.copy(A[bx * 64], B[bx * 64])` of one element, then a loop writing
+    B[bx * 64 + i] for every i. The element's last value is the loop's, so LowerTTLoopsToTileOps drops the copy
+    (loop_views.cc drop_overwritten); ragged N = 200 in blocks of 64, int32."""
+    n = 200
+    a = np.arange(n, dtype=np.int32) - 100
+    kernel = tilelang.compile(alloc_multi_vars_with_initializer(n, 64, "int32"), out_idx=[1], target="tenstorrent")
+    np.testing.assert_array_equal(kernel(a), np.full(n, 3, np.int32))
+    assert kernel.last_report["status"] == "ok"
+
+
+def test_tt_keeps_a_dram_element_copy_no_block_overwrites() -> None:
+    """The loop writes B[bx * 64 + 1 + i], never B[bx * 64]: the element copy stays, and is refused by name."""
+    mod = tvm.IRModule({"main": element_copy_kept(200, 64, "int32")})
+    lowered = transform.LowerTTLoopsToTileOps()(transform.SerializeThreads()(mod))
+    assert "B[bx * 64] = A[bx * 64]" in lowered.script()
+    with pytest.raises(TTLoweringError, match="B"):
+        tilelang.compile(element_copy_kept(200, 64, "int32"), target="tenstorrent")

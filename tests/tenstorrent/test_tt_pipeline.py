@@ -246,10 +246,12 @@ def test_multicast_shares_a_rows_and_b_columns_between_cores() -> None:
         "A_receiver_sem"]
     work = {tuple(w["core"]): v for w, v in zip(get_attr(reader, "tt.work_partition"),
                                                get_attr(reader, "tt.work_values"), strict=True)}
-    # A along core rows: the x == 0 core sends to x == 1; B along core columns: y == 0 sends to y == 1.
-    assert [work[c]["A_sender"] for c in ((0, 0), (1, 0), (0, 1), (1, 1))] == [1, 0, 1, 0]
-    assert [work[c]["B_sender"] for c in ((0, 0), (1, 0), (0, 1), (1, 1))] == [1, 1, 0, 0]
-    assert work[(1, 1)]["A_sender_x"] == {"noc_x": [0, 1]} and work[(1, 1)]["B_sender_y"] == {"noc_y": [1, 0]}
+    # A along core rows, B along core columns: row 0's A from x == 1 to x == 0, row 1's from x == 0 to x == 1;
+    # column 0's B from y == 0 to y == 1, the last column's from y == 1 to y == 0: no core sends both.
+    assert [work[c]["A_sender"] for c in ((0, 0), (1, 0), (0, 1), (1, 1))] == [0, 1, 1, 0]
+    assert [work[c]["B_sender"] for c in ((0, 0), (1, 0), (0, 1), (1, 1))] == [1, 0, 0, 1]
+    assert work[(1, 1)]["A_sender_x"] == {"noc_x": [0, 1]} and work[(1, 1)]["B_sender_y"] == {"noc_y": [1, 1]}
+    assert work[(0, 0)]["A_first_x"] == work[(0, 0)]["A_last_x"] == {"noc_x": [0, 0]}
     assert work[(0, 1)]["A_first_x"] == {"noc_x": [1, 1]} and work[(0, 1)]["A_last_x"] == {"noc_x": [1, 1]}
     assert work[(0, 0)]["A_sender_sem"] == {"semaphore": "A_sender_sem"}
     assert [s["name"] for s in get_attr(reader, "tt.semaphores")] == [

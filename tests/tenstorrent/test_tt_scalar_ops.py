@@ -12,6 +12,7 @@ import ml_dtypes
 import numpy as np
 import pytest
 from tt_kernels import scalar_kernel
+from tt_loop_kernels import decayed_state
 
 import tilelang
 from tilelang.tenstorrent.records import COUNTERS
@@ -46,3 +47,15 @@ def test_the_constant_is_passed_as_its_fp32_bits() -> None:
     bits = int(np.array(-0.375, np.float32).view(np.uint32))
     assert "binop_with_scalar_tile_init();" in source
     assert f"mul_unary_tile(0, {bits}" in source
+
+
+def test_a_function_of_constants_folds_to_one_constant() -> None:
+    """Retention's decay T.exp2(64 * T.log2(1 - T.exp2(-5))) times a carried state: TVM's Simplify leaves the calls,
+    constant_of (tile_ops_eltwise.cc) folds them to one fp32 constant, the SFPU multiplies by it. 32x32, 3 chunks."""
+    x = np.random.default_rng(3).uniform(-1, 1, (96, 32)).astype(np.float32)
+    kernel = tilelang.compile(decayed_state(32, 32, 3), out_idx=[-1], target="tenstorrent")
+    decay = np.float32(np.exp2(64 * np.log2(1 - np.exp2(-5.0))))
+    ref = np.zeros((32, 32), np.float32)
+    for k in range(3):
+        ref = decay * ref + x[k * 32:(k + 1) * 32]
+    np.testing.assert_allclose(kernel(x), ref, rtol=1e-5, atol=1e-6)

@@ -86,21 +86,61 @@ def test_values_shared_by_several_stores_with_an_sfpu_reader() -> None:
     check(kernel(x), np.maximum(y + e, 0))
 
 
-def test_a_value_a_gemm_and_a_store_both_read_is_refused_naming_them() -> None:
+def test_values_gemms_and_a_store_share() -> None:
+    """Upstream retention's operands (examples/linear_attention/example_retention_fwd.py): q feeds q @ k^T and
+    q @ h, k feeds q @ k^T and k^T @ v; here q also feeds a store. Each value stays in its CB for all its readers (a
+    gemm waits for and frees an operand by the same flags as a store, matmul_block's wait0/pop0), fp16 at 64x64."""
+
     @T.prim_func
-    def main(A: T.Tensor((64, 64), "bfloat16"), B: T.Tensor((64, 64), "bfloat16"), C: T.Tensor((64, 64), "bfloat16")):
+    def main(Q: T.Tensor((64, 64), "float16"), K: T.Tensor((64, 64), "float16"), V: T.Tensor((64, 64), "float16"),
+             S: T.Tensor((64, 64), "float32"), P: T.Tensor((64, 64), "float32"), H: T.Tensor((64, 64), "float32"),
+             E: T.Tensor((64, 64), "float16")):
+        with T.Kernel(1, threads=128) as bx:
+            q = T.alloc_shared((64, 64), "float16")
+            k = T.alloc_shared((64, 64), "float16")
+            v = T.alloc_shared((64, 64), "float16")
+            e = T.alloc_fragment((64, 64), "float16")
+            s = T.alloc_fragment((64, 64), "float32")
+            o = T.alloc_fragment((64, 64), "float32")
+            h = T.alloc_fragment((64, 64), "float32")
+            T.copy(Q[bx * 64, 0], q)
+            T.copy(K[0, 0], k)
+            T.copy(V[0, 0], v)
+            for i, j in T.Parallel(64, 64):
+                e[i, j] = q[i, j] + v[i, j]
+            T.gemm(q, k, s, clear_accum=True, transpose_B=True)
+            T.gemm(q, v, o, clear_accum=True)
+            T.gemm(k, v, h, clear_accum=True, transpose_A=True)
+            T.copy(s, S[bx * 64, 0])
+            T.copy(o, P[bx * 64, 0])
+            T.copy(h, H[0, 0])
+            T.copy(e, E[bx * 64, 0])
+
+    kernel = tilelang.compile(main, out_idx=[3, 4, 5, 6], target="tenstorrent")
+    rng = np.random.default_rng(5)
+    q, k, v = (rng.uniform(-1, 1, (64, 64)).astype(np.float16) for _ in range(3))
+    s, o, h, e = kernel(q, k, v)
+    q32, k32, v32 = (x.astype(np.float32) for x in (q, k, v))
+    for got, want in ((s, q32 @ k32.T), (o, q32 @ v32), (h, k32.T @ v32)):
+        np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-4)
+    np.testing.assert_allclose(e.astype(np.float32), q32 + v32, rtol=2.0**-10, atol=2.0**-10)
+    assert kernel.last_report["status"] == "ok"
+
+
+def test_a_value_a_gemm_and_the_writer_both_read_is_refused_naming_them() -> None:
+    @T.prim_func
+    def main(A: T.Tensor((64, 64), "bfloat16"), B: T.Tensor((64, 64), "bfloat16"), C: T.Tensor((64, 64), "bfloat16"),
+             D: T.Tensor((64, 64), "bfloat16")):
         with T.Kernel(1, 1, threads=128) as (bx, by):
             A_s = T.alloc_shared((64, 64), "bfloat16")
             B_s = T.alloc_shared((64, 64), "bfloat16")
-            S = T.alloc_fragment((64, 64), "bfloat16")
             C_l = T.alloc_fragment((64, 64), "float")
             T.copy(A[0, 0], A_s)
             T.copy(B[0, 0], B_s)
-            for i, j in T.Parallel(64, 64):
-                S[i, j] = A_s[i, j] + B_s[i, j]
+            T.copy(A_s, D[0, 0])
             T.clear(C_l)
             T.gemm(A_s, B_s, C_l)
             T.copy(C_l, C[0, 0])
-    with pytest.raises(TileLangError, match=r"on-chip buffer 'A_s' is read by 2 tile operations \(eltwise, gemm\); "
-                                            r"only element-wise stores, reductions and T.cumsum may share a value"):
+    with pytest.raises(TileLangError, match=r"on-chip buffer 'A_s' is read by 2 tile operations \(copy_out, gemm\); "
+                                            r"only element-wise stores, reductions, T.cumsum and T.gemm may share"):
         tilelang.lower(main, target="tenstorrent")

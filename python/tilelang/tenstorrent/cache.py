@@ -1,5 +1,6 @@
 """The emulator's build cache (`cache_dir()`, $TT_EMU_CACHE): host programs (`host/<key>/`), kernel
-objects (`kernels/*.so`) and the host programs' precompiled headers (`pch/<key>/`, tilelang.tenstorrent.host_pch),
+objects (`kernels/*.so`), the host programs' precompiled headers (`pch/<key>/`, tilelang.tenstorrent.host_pch) and the
+data-movement kernels' (`kernel_pch/<key>/`, src/emulator/src/jit.cpp),
 all keyed by content. It is bounded: after each new host build the least recently used
 entries beyond the limits are removed at once (a host program is marked used whenever a run reuses it). A host
 program being built or run is held by a shared lock (`in_use`, a `flock` on `<entry>/.in_use.lock`), which prune
@@ -25,7 +26,7 @@ from pathlib import Path
 # Entries kept per folder; $TT_EMU_CACHE_LIMIT sets each (a positive integer). A host program is about 100 KB:
 # 512 (about 50 MB) leave room for the programs of a whole `make test` run, so that `make test-profiles` finds the
 # ones it runs again (a program is the same under every profile with its host API) instead of rebuilding them.
-LIMITS = {"host": 512, "kernels": 1024, "pch": 8}
+LIMITS = {"host": 512, "kernels": 1024, "pch": 8, "kernel_pch": 8}
 IN_USE = ".in_use.lock"
 BUILDING = ".build.lock"
 

@@ -11,10 +11,10 @@ it). Candidates whose double-buffered A and B blocks, fp32 accumulator and outpu
 dropped (the compiled CB plan has the final word).
 
 `ranked` orders the candidates by a first estimate of one core's time from the device's measured facts (the
-slowest of its tile matmuls and the row/column sender's DRAM reads and multicasts, plus the two semaphore waits of
-every K step; the chip's DRAM rate bounds the whole): the corner core is both a row and a column sender. The final
-choice among the first few is the calibrated model's after an emulated run of each (`benchmarks/bench_tt_perf_p150.py`
-does this for p150 in `make bench`).
+slowest of its tile matmuls and the busier sender's DRAM reads and multicasts, plus the two semaphore waits of every
+K step; the chip's DRAM rate bounds the whole): no core is both a row and a column sender (PlanTTMulticast places
+them apart). The final choice among the first few is the calibrated model's after an emulated run of each
+(`benchmarks/bench_tt_perf_p150.py` does this for p150 in `make bench`).
 """
 
 from __future__ import annotations
@@ -112,7 +112,7 @@ def estimate(m: int, n: int, k: int, blocks: tuple[int, int, int], device_name: 
         raise TileLangError(f"GEMM block picker on {device_name}: {err}") from None
     compute = waves * bm * bn * kt * rate
     per_byte = 1 / measured["dram_read_bytes_per_cycle"] + 1 / measured["multicast_linked_bytes_per_cycle"]
-    noc = waves * (bm * kt * (cores[0] > 1) + bn * kt * (cores[1] > 1)) * tile_bytes * per_byte
+    noc = waves * max(bm * kt * (cores[0] > 1), bn * kt * (cores[1] > 1)) * tile_bytes * per_byte
     waits = waves * 2 * (kt // bk) * measured["semaphore_wait_cycles"]
     core = (max(compute, noc) + waits) / measured["clock_hz"]
     chip = (mt * kt + kt * nt + mt * nt) * tile_bytes / measured["dram_bytes_per_second"]

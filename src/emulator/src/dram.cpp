@@ -30,7 +30,7 @@ std::atomic<uint32_t>& chip_index() {
 }
 DramRegistry& registry() { return registry_of(chip_index()); }
 
-[[noreturn]] void host_fail(const char* call, const std::string& message) {
+[[noreturn]] void dram_fail(const char* call, const std::string& message) {
     tt::tt_metal::detail::host_error(call, message);
 }
 }  // namespace
@@ -81,7 +81,7 @@ uint32_t l1_floor_locked() {
 
 std::shared_ptr<DramBuffer> allocate_l1_buffer(uint64_t size, uint64_t page_size, const char* call) {
     if (page_size == 0 || page_size > size) {
-        host_fail(call, "page size " + std::to_string(page_size) + " B is invalid for an L1 buffer of " +
+        dram_fail(call, "page size " + std::to_string(page_size) + " B is invalid for an L1 buffer of " +
                             std::to_string(size) + " B");
     }
     auto buf = std::make_shared<DramBuffer>();
@@ -95,7 +95,7 @@ std::shared_ptr<DramBuffer> allocate_l1_buffer(uint64_t size, uint64_t page_size
     std::lock_guard<std::mutex> lk(registry().mu);
     const uint32_t floor = l1_floor_locked();
     if (bank_bytes > floor) {
-        host_fail(call, "out of L1: " + std::to_string(bank_bytes) + " B per core requested, " +
+        dram_fail(call, "out of L1: " + std::to_string(bank_bytes) + " B per core requested, " +
                             std::to_string(floor) + " B left below the L1 buffers");
     }
     buf->bank_bytes = static_cast<uint32_t>(bank_bytes);
@@ -129,7 +129,7 @@ std::string list_l1_buffers() {
 
 std::shared_ptr<DramBuffer> allocate_dram_buffer(uint64_t size, uint64_t page_size, const char* call) {
     if (page_size == 0 || page_size > size || page_size > (1u << 20)) {
-        host_fail(call, "page size " + std::to_string(page_size) + " B is invalid for a buffer of " +
+        dram_fail(call, "page size " + std::to_string(page_size) + " B is invalid for a buffer of " +
                             std::to_string(size) + " B");
     }
     auto buf = std::make_shared<DramBuffer>();
@@ -140,7 +140,7 @@ std::shared_ptr<DramBuffer> allocate_dram_buffer(uint64_t size, uint64_t page_si
     buf->bank_bytes = static_cast<uint32_t>((buf->num_pages + dev().dram_banks - 1) / dev().dram_banks * buf->page_stride());
     std::lock_guard<std::mutex> lk(registry().mu);
     if (uint64_t{registry().next} + buf->bank_bytes > kDramBankBytes) {
-        host_fail(call, "out of DRAM: " + std::to_string(buf->bank_bytes) + " B per bank requested, " +
+        dram_fail(call, "out of DRAM: " + std::to_string(buf->bank_bytes) + " B per bank requested, " +
                             std::to_string(kDramBankBytes - registry().next) + " B left in each of the 12 banks");
     }
     buf->address = registry().next;

@@ -3,6 +3,8 @@
 // The cache is shared between processes, so objects are written to a temporary name and renamed.
 #include <atomic>
 #include <dlfcn.h>
+#include <fcntl.h>
+#include <sys/file.h>
 #include <unistd.h>
 
 #include <chrono>
@@ -262,6 +264,40 @@ std::string generated_header_flags(const std::vector<GeneratedHeader>& headers, 
     return flags;
 }
 
+// A data-movement kernel of a profile whose DPRINT is {fmt}'s form includes fmt/format.h (api/debug/dprint.h), whose
+// standard headers (<sstream>, <iomanip>, <string>) are 0.8 of the 1.0 CPU-s such a kernel costs to compile. They
+// are precompiled once per command (`kernel_pch/<key>/`, keyed like an object) and included first; fmt/format.h
+// reads no macro, so the kernels' own defines do not matter. GCC falls back to the header's text (beside the .gch)
+// where the PCH does not fit the command; a PCH that fails to build is not used (`failed` beside it says why).
+std::string kernel_pch_flags(const std::string& cxx, const std::string& flags, const std::vector<fs::path>& roots) {
+    const fs::path dir = cache_root() / "kernel_pch" / digest(cxx + ' ' + flags + '\0' + headers_digest(roots));
+    const fs::path header = dir / "tt_emu_kernel_pch.hpp", gch = dir / "tt_emu_kernel_pch.hpp.gch";
+    std::error_code ec;
+    fs::create_directories(dir, ec);
+    // One builder (process or thread: each opens the lock) while the others wait for its PCH; closing unlocks.
+    const int lock = ::open((dir / ".build.lock").c_str(), O_CREAT | O_RDWR | O_CLOEXEC, 0644);
+    if (lock >= 0) ::flock(lock, LOCK_EX);
+    struct Unlock {
+        int fd;
+        ~Unlock() { if (fd >= 0) ::close(fd); }
+    } unlock{lock};
+    if (fs::exists(dir / "failed", ec)) return "";  // this compiler cannot build it: not tried again per kernel
+    if (!fs::exists(gch, ec)) {
+        const std::string tmp = gch.string() + ".tmp." + std::to_string(getpid());
+        std::ofstream(tmp + ".hpp", std::ios::binary) << "#include <fmt/format.h>\n";
+        fs::rename(tmp + ".hpp", header, ec);
+        std::string output;
+        if (run_command(cxx + " " + flags + " -x c++-header " + shell_quote(header.string()) + " -o " +
+                            shell_quote(tmp), output) != 0) {
+            fs::remove(tmp, ec);
+            std::ofstream(dir / "failed", std::ios::binary) << output;
+            return "";
+        }
+        fs::rename(tmp, gch, ec);
+    }
+    return " -include " + shell_quote(header.string());
+}
+
 std::shared_ptr<KernelBinary> compile(const std::string& path, const std::vector<uint32_t>& compile_args,
                                       const std::map<std::string, std::string>& defines, KernelKind kind, int noc,
                                       const std::vector<GeneratedHeader>& generated) {
@@ -300,6 +336,8 @@ std::shared_ptr<KernelBinary> compile(const std::string& path, const std::vector
     for (const fs::path& root : roots) flags += " -I" + shell_quote((root / profile).string());
     for (const fs::path& root : roots) flags += " -I" + shell_quote(root.string());
     flags += source_tree_flags();
+    const bool fmt_dprint = kind != KernelKind::Compute && prelude_of(profile) && prelude_of(profile)->dprint_format;
+    if (fmt_dprint) flags += kernel_pch_flags(cxx, flags, roots);
     flags += " -DKERNEL_COMPILE_TIME_ARGS=" + args;
     flags += " -DTT_EMU_DEVICE=" + std::to_string(device_index());  // built for the emulated device, as tt-metal's JIT
     flags += generated_header_flags(generated, true, bin->log);

@@ -12,13 +12,13 @@
 namespace tt_emu::kapi::detail {
 namespace {
 
-uint32_t datum_bytes(DataFormat format) {  // what tt-metal's TileSlice stores per value
+uint32_t datum_bytes(tt::DataFormat format) {  // what tt-metal's TileSlice stores per value
     switch (format) {
-        case DataFormat::Float32: return 4;
-        case DataFormat::Float16_b:
-        case DataFormat::Bfp8_b:
-        case DataFormat::Bfp4_b: return 2;  // bfp: the mantissa byte and the shared exponent
-        default: return 0;                  // not printed by tt-metal's TileSlice either
+        case tt::DataFormat::Float32: return 4;
+        case tt::DataFormat::Float16_b:
+        case tt::DataFormat::Bfp8_b:
+        case tt::DataFormat::Bfp4_b: return 2;  // bfp: the mantissa byte and the shared exponent
+        default: return 0;                      // not printed by tt-metal's TileSlice either
     }
 }
 
