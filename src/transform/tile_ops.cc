@@ -296,9 +296,7 @@ void gemm_accumulation(std::vector<TileOp>& ops) {
     if (ops[g].kind != tile_op::kGemm || truthy(ops[g].get(names::kClear))) continue;
     const BufferInfo acc = *ops[g].out;
     std::optional<size_t> last;
-    for (size_t w = 0; w < g; ++w) {
-      if (ops[w].out && ops[w].out->name == acc.name) last = w;
-    }
+    for (size_t w = 0; w < g; ++w) last = ops[w].out && ops[w].out->name == acc.name ? std::optional<size_t>(w) : last;
     bool same_level = last && ops[*last].loops.size() == ops[g].loops.size() &&
                       (ops[g].loops.empty() || ops[*last].loops.back().same_as(ops[g].loops.back()));
     size_t level = ops[g].branches.size();
