@@ -6,8 +6,9 @@ corpus), written in the forms TileLang's examples use:
   row that a key block masks entirely;
 - `block_causal`: examples/block_causal_attention (BSHD, bf16, noisy | clean halves): per key step an if/else
   choosing which key block each T.copy reads, and an if/else around the `i // dllm == j // dllm` mask (or a clear);
-- `branch_copies`, `mask_in_branch`: those two forms alone (a T.copy whose block an if/else picks; a mask read in
-  one arm of an if/else).
+- `branch_copies`, `mask_in_branch`, `mask_or_clear`: those forms alone (a T.copy whose block an if/else picks; a
+  mask read in one arm of an if/else; scores made in both arms of an if/else, a mask or a T.clear, then a gemm onto
+  them).
 
 No `from __future__ import annotations`: real TileLang's parser rejects it in a kernel module."""
 
@@ -15,7 +16,8 @@ from typing import Any
 
 import tilelang.language as T
 
-__all__ = ["sliding_window", "block_causal", "branch_copies", "mask_in_branch", "VARIANT_CORPUS"]
+__all__ = ["sliding_window", "block_causal", "branch_copies", "mask_in_branch", "mask_or_clear", "copy_or_fill",
+           "exp_or_fill_max", "VARIANT_CORPUS"]
 
 LOG2E = 1.44269504
 
@@ -187,6 +189,79 @@ def mask_in_branch(N, block):
                 T.copy(acc, Out[by * block, bx * block])
             else:
                 T.copy(A_s, Out[by * block, bx * block])
+
+    return main
+
+
+def mask_or_clear(M, N, dim, dllm, block=32):
+    """Out block (by, bx) = the sum over two key steps s (half of dim each) of the step's start plus Q_s K_s^T:
+    block-causal attention's scores (`if needs_mask: acc_s = mask else: T.clear(acc_s)`, then a gemm onto acc_s).
+    The mask (0 where allowed, else -8; its choice between two forms free of the element indices is an if/else of
+    its own) starts the step (bx + by) % 2, a T.clear the other."""
+    half = dim // 2
+
+    @T.prim_func
+    def main(Q: T.Tensor((M, dim), "float16"), K: T.Tensor((N, dim), "float16"), Out: T.Tensor((M, N), "float32")):
+        with T.Kernel(T.ceildiv(N, block), T.ceildiv(M, block), threads=128) as (bx, by):
+            Q_s = T.alloc_shared((block, half), "float16")
+            K_s = T.alloc_shared((block, half), "float16")
+            acc_s = T.alloc_fragment((block, block), "float32")
+            total = T.alloc_fragment((block, block), "float32")
+            T.clear(total)
+            for s in T.Pipelined(2, num_stages=1):
+                T.copy(Q[by * block, s * half], Q_s)
+                T.copy(K[bx * block, s * half], K_s)
+                needs_mask = T.if_then_else(s == (bx + by) % 2, 1, 0)
+                if needs_mask != 0:
+                    for i, j in T.Parallel(block, block):
+                        allowed = T.if_then_else(bx % 2 == 0, T.if_then_else(i // dllm == j // dllm, 1, 0),
+                                                 T.if_then_else(i // dllm >= j // dllm, 1, 0))
+                        acc_s[i, j] = T.if_then_else(allowed > 0, 0, -8.0)
+                else:
+                    T.clear(acc_s)
+                T.gemm(Q_s, K_s, acc_s, transpose_B=True)
+                for i, j in T.Parallel(block, block):
+                    total[i, j] += acc_s[i, j]
+            T.copy(total, Out[by * block, bx * block])
+
+    return main
+
+
+def copy_or_fill(M, N, block):
+    """Out block (by, bx) = A's block where bx is even, zeros elsewhere: A_s made in both arms of an if/else, by a
+    T.copy from DRAM (the reader kernel) in one and a T.fill (the compute kernel) in the other."""
+
+    @T.prim_func
+    def main(A: T.Tensor((M, N), "float32"), Out: T.Tensor((M, N), "float32")):
+        with T.Kernel(T.ceildiv(N, block), T.ceildiv(M, block), threads=128) as (bx, by):
+            A_s = T.alloc_shared((block, block), "float32")
+            if bx % 2 == 0:
+                T.copy(A[by * block, bx * block], A_s)
+            else:
+                T.fill(A_s, 0)
+            T.copy(A_s, Out[by * block, bx * block])
+
+    return main
+
+
+def exp_or_fill_max(M, N, block):
+    """Out[r] = the maximum of row r of exp(A) in the row blocks bx with bx % 2 == 0, -inf elsewhere: S made in both
+    arms of an if/else (exp(A_s), or a -inf fill), then reduced along its N columns."""
+
+    @T.prim_func
+    def main(A: T.Tensor((M, N), "float32"), Out: T.Tensor((M,), "float32")):
+        with T.Kernel(T.ceildiv(M, block), threads=128) as bx:
+            A_s = T.alloc_shared((block, N), "float32")
+            S = T.alloc_fragment((block, N), "float32")
+            m = T.alloc_fragment((block,), "float32")
+            if bx % 2 == 0:
+                T.copy(A[bx * block, 0], A_s)
+                for i, j in T.Parallel(block, N):
+                    S[i, j] = T.exp(A_s[i, j])
+            else:
+                T.fill(S, -T.infinity("float32"))
+            T.reduce_max(S, m, dim=1)
+            T.copy(m, Out[bx * block])
 
     return main
 

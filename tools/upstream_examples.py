@@ -60,7 +60,15 @@ def _torch_stub() -> types.ModuleType:
             return self._name
 
         def __mro_entries__(self, bases: tuple[Any, ...]) -> tuple[type, ...]:
-            return (object,)  # `class _attention(torch.autograd.Function)`: a plain class
+            return (_Base,)  # a base class (`class F(torch.autograd.Function)`; its `F.apply` read at import)
+
+    class _Meta(type):
+        def __getattr__(cls, name: str) -> Any:
+            if name.startswith("__"):
+                raise AttributeError(name)
+            return _Any(f"{cls.__name__}.{name}")
+
+    _Base = _Meta("_Base", (), {})
 
     def module_getattr(name: str) -> Any:
         if name.startswith("__"):

@@ -65,11 +65,43 @@ class Streams {
   std::map<std::string, int64_t> versions_;
 };
 
+// Whether every op making `key` is a zero fill (a value made in both arms of an if/else has two).
 bool is_zero_fill(const std::vector<TileOp>& ops, const std::string& key) {
+  bool any = false;
   for (const TileOp& op : ops) {
-    if (op.kind == tile_op::kFill && op.writes == key && as_float(op.get(names::kValue)) == 0.0) return true;
+    if (op.writes != key) continue;
+    if (op.kind != tile_op::kFill || as_float(op.get(names::kValue)) != 0.0) return false;
+    any = true;
   }
-  return false;
+  return any;
+}
+
+// The else arm's op `made` makes the value its then arm's op `twin` makes (arm_twin, the if/else at `depth`): both
+// push one CB (the stream made first; any other op that pushed made's stream, in an if/else nested in the else arm,
+// pushes it too), which the reads after the if/else consume, whichever arm ran. One CB has one producer kernel and
+// one block size.
+void join_twin(Streams& streams, std::vector<TileOp>& ops, const TileOp& made, const TileOp& twin, size_t depth) {
+  if (made.writes == twin.writes) return;
+  Stream* mine = streams.find(made.writes);
+  const Stream* theirs = streams.find(twin.writes);
+  if (mine == nullptr || theirs == nullptr) internal_error("a value made in both arms has no stream");
+  auto differ = [&](const std::string& what, const std::string& a, const std::string& b) {
+    fail("on-chip buffer '" + made.out->name + "' is made in both arms of (if " +
+         format_value(made.branches[depth - 1].condition) + ") by ops of different " + what + " (" + a + " in the "
+         "then arm, " + b + " in the else arm); the tenstorrent backend pushes both arms' values into one CB, which "
+         "has one producer kernel, one block size and one data format");
+  };
+  if (mine->producer != theirs->producer) differ("kernels", theirs->producer, mine->producer);
+  if (mine->pages != theirs->pages) {
+    differ("block sizes", std::to_string(theirs->pages) + " tiles", std::to_string(mine->pages) + " tiles");
+  }
+  if (mine->dtype != theirs->dtype) differ("dtypes", theirs->dtype, mine->dtype);
+  std::string from = made.writes, key = twin.writes;
+  streams.all.erase(streams.all.begin() + (mine - streams.all.data()));
+  for (TileOp& op : ops) {
+    if (op.writes == from) op.writes = key;
+  }
+  streams.set_current(made.out->name, key);
 }
 
 // A gemm consumes its operands and the zero fill of its accumulator (absorbed: the accumulation starts from
@@ -289,6 +321,11 @@ std::vector<Stream> dataflow(std::vector<TileOp>& ops, int64_t stages, const Exp
   for (size_t i = 0; i < ops.size(); ++i) {
     streams.op_index = i;
     op_streams(ops, ops[i], streams, needs_partial);
+    for (size_t d = ops[i].branches.size(); d > 0 && !ops[i].writes.empty(); --d) {
+      auto twin = arm_twin(ops, i, d);
+      if (!twin) break;
+      join_twin(streams, ops, ops[i], ops[*twin], d);
+    }
     ops[i].waits.assign(ops[i].reads.size(), 0);
     ops[i].pops.assign(ops[i].reads.size(), 0);
   }

@@ -289,22 +289,22 @@ void convert_gemm_operands(std::vector<TileOp>& ops) {
 // T.clear before the K loop). Written in the same loop body, the gemm is one whole product per iteration: after a
 // zero fill (T.clear in the body, attention's scores) it starts from zero in DST; after any other value made in the
 // body (attention's output rescaled by a column vector) the product goes to a value of its own that an element-wise
-// add then accumulates onto the buffer (a matmul accumulates onto DST, not onto a CB's block).
+// add then accumulates onto the buffer (a matmul accumulates onto DST, not onto a CB's block); so it does after a
+// value made in both arms of an if/else (made_in_arms: a mask in one, T.clear in the other), in or outside a loop.
 void gemm_accumulation(std::vector<TileOp>& ops) {
   for (size_t g = 0; g < ops.size(); ++g) {
-    if (ops[g].kind != tile_op::kGemm || ops[g].loops.empty() || truthy(ops[g].get(names::kClear))) continue;
+    if (ops[g].kind != tile_op::kGemm || truthy(ops[g].get(names::kClear))) continue;
     const BufferInfo acc = *ops[g].out;
-    const TileOp* last = nullptr;
-    for (size_t w = 0; w < g; ++w) {
-      if (ops[w].out && ops[w].out->name == acc.name) last = &ops[w];
-    }
-    if (last == nullptr || last->loops.size() != ops[g].loops.size() ||
-        !last->loops.back().same_as(ops[g].loops.back())) {
-      continue;
-    }
-    set_field(ops[g], names::kK, Any(int64_t(0)));
+    std::optional<size_t> last;
+    for (size_t w = 0; w < g; ++w) last = ops[w].out && ops[w].out->name == acc.name ? std::optional<size_t>(w) : last;
+    bool same_level = last && ops[*last].loops.size() == ops[g].loops.size() &&
+                      (ops[g].loops.empty() || ops[*last].loops.back().same_as(ops[g].loops.back()));
+    size_t level = ops[g].branches.size();
+    bool arms = same_level && ops[*last].branches.size() > level && made_in_arms(ops, *last, level);
+    if (!same_level || (ops[g].loops.empty() && !arms)) continue;
+    set_field(ops[g], names::kK, Any(int64_t(0)));  // (a gemm outside loops has these already)
     set_field(ops[g], names::kKCount, Any(int64_t(1)));
-    if (last->kind == tile_op::kFill && as_float(last->get(names::kValue)) == 0.0) continue;
+    if (!arms && ops[*last].kind == tile_op::kFill && as_float(ops[*last].get(names::kValue)) == 0.0) continue;
     BufferInfo product = acc;
     product.var = Any();
     product.name = acc.name + "_product";

@@ -76,6 +76,15 @@ std::map<std::string, PaddedLayout> padded_layouts(const Any& func, const std::s
  * value, its consumer and what its padding holds (tile_padding.cc). */
 std::map<std::string, double> pad_values(const std::vector<TileOp>& ops, const Any& func,
                                          const std::map<std::string, double>& identities);
+/*! \brief An op of the else arm of the if/else at `depth` (1: the outermost around the op) making, last in that arm,
+ * a value its then arm makes too (block-causal attention's `if needs_mask: acc_s = mask else: T.clear(acc_s)`, then
+ * a gemm onto acc_s): the index of the then arm's last writer of the value, or nullopt. Each arm makes the whole
+ * block (made_in_arms) and neither arm reads the value after making it, so the arms push one CB that the ops after
+ * the if/else read (tile_ops_branches.cc, tile_dataflow.cc). */
+std::optional<size_t> arm_twin(const std::vector<TileOp>& ops, size_t w, size_t depth);
+/*! \brief Whether op `w` makes the whole value of its buffer for the arm at `depth` (the ops' branches): it is
+ * directly in that arm, or in the else arm of each if/else nested deeper, each with an arm_twin. */
+bool made_in_arms(const std::vector<TileOp>& ops, size_t w, size_t depth);
 /*! \brief The tile operations of a kernel's body, in program order (a tensor tt.buffers lays out row-major is read
  * and written by rows and tilized / untilized on chip). */
 std::vector<TileOp> tile_ops(const Any& func);

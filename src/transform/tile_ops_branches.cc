@@ -84,6 +84,63 @@ std::string crossing_refusal(const std::vector<TileOp>& ops, size_t w, size_t r,
 
 }  // namespace
 
+}  // namespace tl::tileops
+
+namespace tl {
+
+// Every kernel takes the same arm, so a value both arms make last (each arm's op a complete producer of the block) is
+// one CB with a producer op in each arm: the arm taken pushes it once, and the ops after the if/else wait for it and
+// free it as for any value; an arm reading the value after making it would wait for it there, unbalancing the other.
+// An arm may itself make the value in both arms of an if/else nested in it (block-causal attention's mask: a choice
+// free of the element indices becomes an if/else around the mask nest, index_masks.cc).
+std::optional<size_t> arm_twin(const std::vector<TileOp>& ops, size_t w, size_t depth) {
+  const TileOp& made = ops[w];
+  if (!made.out || depth == 0 || made.branches.size() < depth || made.branches[depth - 1].then ||
+      made.kind == tile_op::kCopyLocal) {
+    return std::nullopt;
+  }
+  const std::string& name = made.out->name;
+  // In an arm of this if/else: the same arms around it (an unswitched mask repeats its inner if/else, with the same
+  // condition, in both arms of an outer one) and the arm `then` of it.
+  auto in_arm = [&](const TileOp& op, bool then) {
+    if (op.branches.size() < depth || op.branches[depth - 1].then != then ||
+        !op.branches[depth - 1].condition.same_as(made.branches[depth - 1].condition)) {
+      return false;
+    }
+    for (size_t d = 0; d + 1 < depth; ++d) {
+      if (!op.branches[d].body.same_as(made.branches[d].body)) return false;
+    }
+    return true;
+  };
+  for (size_t o = w + 1; o < ops.size(); ++o) {
+    if (!in_arm(ops[o], false)) continue;
+    if ((ops[o].out && ops[o].out->name == name) || tileops::reads_value(ops[o], name)) return std::nullopt;
+  }
+  std::optional<size_t> twin;
+  for (size_t o = 0; o < w; ++o) {
+    if (in_arm(ops[o], true) && ops[o].out && ops[o].out->name == name) twin = o;
+  }
+  for (size_t o = twin ? *twin + 1 : w; o < w; ++o) {
+    if (in_arm(ops[o], true) && tileops::reads_value(ops[o], name)) return std::nullopt;  // read in the then arm
+  }
+  if (!twin || ops[*twin].kind == tile_op::kCopyLocal || ops[*twin].loops.size() != made.loops.size() ||
+      !made_in_arms(ops, *twin, depth) || !made_in_arms(ops, w, depth)) {
+    return std::nullopt;
+  }
+  return twin;
+}
+
+bool made_in_arms(const std::vector<TileOp>& ops, size_t w, size_t depth) {
+  for (size_t d = ops[w].branches.size(); d > depth; --d) {
+    if (!arm_twin(ops, w, d)) return false;
+  }
+  return true;
+}
+
+}  // namespace tl
+
+namespace tl::tileops {
+
 void route_branch_values(std::vector<TileOp>& ops) {
   for (size_t c = 0; c < ops.size(); ++c) {
     if (ops[c].kind != tile_op::kCopyOut && ops[c].kind != tile_op::kAtomicOut) continue;
@@ -157,6 +214,11 @@ void balance_branches(const std::vector<TileOp>& ops) {
       if (!w) continue;  // a DRAM tensor's block (read by a copy op of its own), or never written on chip
       const TileOp& writer = ops[*w];
       if (same_branches(writer.branches, ops[r].branches)) continue;
+      size_t level = ops[r].branches.size();  // made in both arms of an if/else around it: one CB
+      bool inside = level < writer.branches.size() &&
+                    same_branches(std::vector<Branch>(writer.branches.begin(), writer.branches.begin() +
+                                                      static_cast<std::ptrdiff_t>(level)), ops[r].branches);
+      if (inside && made_in_arms(ops, *w, level)) continue;
       std::string why = is_prefix(writer.branches, ops[r].branches) ? crossing_refusal(ops, *w, r, name)
                                                                      : "it is made in a branch and read outside it";
       if (!writer.branches.empty() && !is_prefix(writer.branches, ops[r].branches)) {
@@ -172,8 +234,9 @@ void balance_branches(const std::vector<TileOp>& ops) {
             continue;
           }
           why = "it is made in both arms (also " + op_text(other) + " in the other), and the "
-                "tenstorrent backend gives an on-chip value one producer op, whose CB the reader after the if/else "
-                "waits for";
+                "tenstorrent backend reads a value made in both arms of an if/else only directly after it, when "
+                "each arm's last op writing it makes the whole block and neither arm reads it after making it (the "
+                "two then push one CB)";
         }
       }
       if (why.empty()) continue;

@@ -43,7 +43,6 @@ Pad constant(double v, bool region = false) {
   if (std::isnan(v)) return {Pad::kAny, 0, region};
   return {Pad::kConst, v, region};
 }
-
 std::string describe(const Pad& p) {
   auto num = [](double v) { return std::isinf(v) ? std::string(v < 0 ? "-inf" : "inf") : format_value(Any(v)); };
   switch (p.kind) {
@@ -52,7 +51,6 @@ std::string describe(const Pad& p) {
     default: return "values that may be infinite or NaN";
   }
 }
-
 Pad content(const std::string& op, const Pad& a, const Pad& b) {
   if (a.kind == Pad::kAny || b.kind == Pad::kAny) return {Pad::kAny};
   if (a.kind == Pad::kConst && b.kind == Pad::kConst) {
@@ -74,7 +72,6 @@ Pad content(const std::string& op, const Pad& a, const Pad& b) {
   if (arithmetic && std::isfinite(c)) return {Pad::kFinite};
   return {Pad::kAny};
 }
-
 // The padding of both of two values starts at one index when both say where and the analyzer proves them equal.
 Any same_start(const Any& a, const Any& b) {
   if (a == nullptr || b == nullptr) return Any();
@@ -82,7 +79,6 @@ Any same_start(const Any& a, const Any& b) {
   static const Any& analyzer = *new Any(call("sym.Analyzer"));  // never destroyed: outlives TVM at exit
   return truthy(call("sym.AnalyzerCanProve", analyzer, fn::expr(fn::eq(a, b)), 0)) ? a : Any();
 }
-
 // An operation of two values: padding where either has it, holding the operation of what both hold there.
 Pad binary(const std::string& op, const Pad& a, const Pad& b) {
   Pad out = content(op, a, b);
@@ -90,7 +86,6 @@ Pad binary(const std::string& op, const Pad& a, const Pad& b) {
   out.start = a.region && b.region ? same_start(a.start, b.start) : a.region ? a.start : b.start;
   return out;
 }
-
 // What an index mask's block holds where it meets the padding of `other`: its condition over the padded cols of
 // other's logical rows, and over the padded rows of its logical cols (index_masks.h over_box), a constant where the
 // condition is one truth value there. The corner where both pad is not looked at.
@@ -113,7 +108,6 @@ Padding resolve(const Padding& m, const Padding& other) {
   out.corner = !(other.rows.region && other.cols.region);
   return out;
 }
-
 // An operation of a value and one that is the same in its padding as elsewhere (a constant, a broadcast vector's
 // data): padding where the value has it.
 Pad with(const std::string& op, const Pad& a, const Pad& b) {
@@ -122,7 +116,6 @@ Pad with(const std::string& op, const Pad& a, const Pad& b) {
   out.start = a.start;
   return out;
 }
-
 Pad unary(const std::string& f, const Pad& x) {
   Pad out{Pad::kAny, 0, x.region, "", x.start};
   if (x.kind == Pad::kConst) {
@@ -135,7 +128,6 @@ Pad unary(const std::string& f, const Pad& x) {
   }
   return out;
 }
-
 // A row reduction's result along the axis it keeps: the pool over the padding of the other axis.
 Pad reduced(const std::string& pool, const Pad& p) {
   Pad out{p.kind == Pad::kConst ? Pad::kFinite : p.kind, 0, p.region};
@@ -143,12 +135,10 @@ Pad reduced(const std::string& pool, const Pad& p) {
   out.start = p.start;
   return out;
 }
-
 // A row maximum over columns whose padding holds a constant no logical element of the row is below: exact.
 bool below_every_value(const std::string& pool, const Padding& v) {
   return pool == "max" && v.low && v.cols.kind == Pad::kConst && v.cols.value <= *v.low;
 }
-
 bool holds(const Pad& p, double identity) { return !p.region || (p.kind == Pad::kConst && p.value == identity); }
 bool finite(const Pad& p) { return p.kind == Pad::kFinite || (p.kind == Pad::kConst && std::isfinite(p.value)); }
 
@@ -159,6 +149,7 @@ class Follow {
       : pads_(pads), identities_(identities), index_tables_(index_tables) {}
 
   void run(const std::vector<TileOp>& all) {
+    all_ = &all;
     std::vector<const TileOp*> ops;  // the ops placed before a loop (the scaler tile's read) go first
     for (const TileOp& op : all) {
       if (!op.place.empty()) step(op);
@@ -176,7 +167,6 @@ class Follow {
       i = j;
     }
   }
-
   std::vector<std::string> violations;
 
  private:
@@ -184,7 +174,6 @@ class Follow {
     auto it = values_.find(b.name);
     return it == values_.end() ? Padding{} : it->second;
   }
-
   void need(const Pad& p, double identity, const std::string& consumer, const std::string& value,
             const std::string& axis) {
     if (holds(p, identity)) return;
@@ -193,7 +182,6 @@ class Follow {
                          "end), which holds " + describe(p) + ", not the " +
                          describe(Pad{Pad::kConst, identity}) + " that keeps its result exact");
   }
-
   void step(const TileOp& op) {
     const std::string& k = op.kind;
     if (!op.out) return;
@@ -272,9 +260,26 @@ class Follow {
         out = {binary("add", acc.rows, out.rows), binary("add", acc.cols, out.cols)};
       }
     }
-    values_[op.out->name] = out;
+    values_[op.out->name] = joined(op, out);
   }
-
+  // A value made in both arms of an if/else (arm_twin: one CB either arm pushes) holds what both arms' values hold.
+  Padding joined(const TileOp& op, Padding out) {
+    size_t i = static_cast<size_t>(&op - all_->data());
+    for (size_t d = op.branches.size(); d > 0 && arm_twin(*all_, i, d) && made_.count(*arm_twin(*all_, i, d)); --d) {
+      const Padding& o = made_.at(*arm_twin(*all_, i, d));
+      bool any = out.mask || o.mask;  // an index mask not resolved: anything
+      auto meet = [&](const Pad& a, const Pad& b) {
+        bool same = !any && a.kind == Pad::kConst && b.kind == Pad::kConst && a.value == b.value;
+        Pad p = same ? a : Pad{!any && finite(a) && finite(b) ? Pad::kFinite : Pad::kAny};
+        p.region = a.region || b.region;
+        p.start = a.start.same_as(b.start) ? a.start : Any();
+        return p;
+      };
+      std::optional<double> low = out.low && o.low ? std::optional<double>(std::min(*out.low, *o.low)) : std::nullopt;
+      out = {meet(o.rows, out.rows), meet(o.cols, out.cols), o.corner && out.corner, std::nullopt, 0, 0, low};
+    }
+    return made_[i] = out;
+  }
   Padding eltwise(const TileOp& op) {
     auto unit = [&](const char* name) { return as_str(op.get(name)); };
     Padding v = of(op.ins[0]);
@@ -309,7 +314,6 @@ class Follow {
     if (sfpu != "none") v = {unary(sfpu, v.rows), unary(sfpu, v.cols), v.corner};
     return v;
   }
-
   // A selection (where_tile): the block where the condition's padding is a constant that picks it, the constant
   // where it picks that, anything where the condition is data (the comparison of padding values it read).
   // where(cond, x, y) of two blocks: x where the condition's padding holds a constant not zero, y where it holds 0.
@@ -342,6 +346,8 @@ class Follow {
   const std::map<std::string, double>& identities_;
   const std::set<std::string>& index_tables_;  // AddTTConstants' index tables (tt.constants `index`)
   std::map<std::string, Padding> values_;
+  const std::vector<TileOp>* all_ = nullptr;
+  std::map<size_t, Padding> made_;  // by op index: the value it made (joined with its arms' twins)
 };
 
 }  // namespace

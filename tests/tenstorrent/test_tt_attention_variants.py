@@ -3,18 +3,29 @@
 - the sliding window of examples/attention_sink: a band mask (one table), a key loop starting at a block-dependent
   `start` (its K and V reads are per core: the cores of a row need different key blocks), and the check_inf
   `m[i] == -inf` of a row that a key block masks entirely (compared as m < -FLT_MAX: m - (-inf) is NaN at -inf);
-- the two forms of block-causal attention (examples/block_causal_attention) that lower: an if/else choosing which
-  block a T.copy reads is one read of the block the condition picks, and a mask in one arm of an if/else reads its
-  table in that arm; the kernel itself is refused, naming acc_s, made in both arms (the mask, or `T.clear`) and
-  read after the if/else by the gemm.
+- block-causal attention (examples/block_causal_attention) and its forms alone: an if/else choosing which block a
+  T.copy reads is one read of the block the condition picks; a mask in one arm of an if/else reads its table in that
+  arm; scores made in both arms (the mask, or `T.clear`) and read after the if/else by the gemm are one CB that
+  either arm's op pushes (a mask whose choice free of the element indices is an if/else of its own included); arms
+  made by different kernels (a T.copy from DRAM in one, a T.fill in the other) are refused naming the buffer, and
+  such a value holds in its padding only what both arms' values hold there.
 
 Tolerance: 2^-7 of the largest magnitude of the reference (fp16)."""
 
 import shutil
 
+import ml_dtypes
 import numpy as np
 import pytest
-from tt_attention_variant_kernels import block_causal, branch_copies, mask_in_branch, sliding_window
+from tt_attention_variant_kernels import (
+    block_causal,
+    branch_copies,
+    copy_or_fill,
+    exp_or_fill_max,
+    mask_in_branch,
+    mask_or_clear,
+    sliding_window,
+)
 
 import tilelang
 from tilelang.errors import TileLangError
@@ -69,10 +80,53 @@ def test_a_mask_in_one_arm_of_an_if_else_matches_numpy(n: int) -> None:
     np.testing.assert_array_equal(out, np.where(even & (rows < cols), 0, a))
 
 
-@pytest.mark.parametrize("dllm", [16, 64])
-def test_block_causal_attention_is_refused_naming_the_value_made_in_both_arms(dllm: int) -> None:
-    # the K/V reads the if/else picks and the mask in `if diagonal != 0` lower (both dllm blocks: dllm = 16's
-    # mask stays one nest); `else: T.clear(acc_s)` then makes acc_s in both arms for the gemm after the if/else
-    with pytest.raises(TileLangError, match=r"'acc_s' is written in the else branch .* by the fill op .* read "
-                       r"outside the if/else by the gemm op .* made in both arms \(also the mask op writing 'acc_s'"):
-        tilelang.compile(block_causal(1, 256, 64, dllm), target="tenstorrent")
+def test_scores_made_by_a_mask_or_a_clear_then_a_gemm_match_numpy() -> None:
+    # ragged: M = 100, N = 72 with 32 x 32 blocks; the step (bx + by) % 2 starts from the mask, the other from zero
+    m, n, dim, dllm = 100, 72, 64, 8
+    rng = np.random.default_rng(7)
+    q, k = rng.standard_normal((m, dim)).astype(np.float16), rng.standard_normal((n, dim)).astype(np.float16)
+    out = np.zeros((m, n), np.float32)
+    tilelang.compile(mask_or_clear(m, n, dim, dllm), target="tenstorrent")(q, k, out)
+    i, j = np.arange(m)[:, None] % 32 // dllm, np.arange(n)[None, :] % 32 // dllm
+    allowed = np.where((np.arange(n)[None, :] // 32) % 2 == 0, i == j, i >= j)
+    want = q.astype(np.float32) @ k.astype(np.float32).T + np.where(allowed, 0.0, -8.0)
+    np.testing.assert_allclose(out, want, atol=1e-4, rtol=1e-5)
+
+
+def _block_causal_ref(q: np.ndarray, k: np.ndarray, v: np.ndarray, dllm: int) -> np.ndarray:
+    """upstream's `_dllm_mask`: a noisy query sees the clean keys of earlier dllm blocks and its own noisy block, a
+    clean query the clean keys of its own and earlier blocks ([1, S, H, D])."""
+    q, k, v = (x.astype(np.float32).transpose(0, 2, 1, 3) for x in (q, k, v))
+    seq = q.shape[2]
+    half, pos = seq // 2, np.arange(seq)
+    q_clean, k_clean = pos[:, None] >= half, pos[None, :] >= half
+    q_blk = np.where(q_clean, pos[:, None] - half, pos[:, None]) // dllm
+    k_blk = np.where(k_clean, pos[None, :] - half, pos[None, :]) // dllm
+    allowed = ((q_blk == k_blk) & ~q_clean & ~k_clean) | ((q_blk > k_blk) & ~q_clean & k_clean) | (
+        (q_blk >= k_blk) & q_clean & k_clean)
+    s = np.where(allowed, np.einsum("bhqd,bhkd->bhqk", q, k) / np.sqrt(q.shape[-1]), -np.inf)
+    return np.einsum("bhqk,bhkd->bhqd", _softmax_rows(s), v).transpose(0, 2, 1, 3)
+
+
+def test_block_causal_attention_matches_numpy() -> None:
+    # dllm = 16: the mask's choices (own noisy block, or the clean boundary by q_is_noisy) are if/elses of their own
+    # inside `if needs_mask`, and `else: T.clear(acc_s)` makes acc_s too; the gemm after the if/else reads either
+    rng = np.random.default_rng(16)
+    q, k, v = (rng.standard_normal((1, 256, 1, 64)).astype(ml_dtypes.bfloat16) for _ in range(3))
+    out = np.zeros_like(q)
+    tilelang.compile(block_causal(1, 256, 64, 16), target="tenstorrent")(q, k, v, out)
+    want = _block_causal_ref(q, k, v, 16)
+    assert float(np.abs(out.astype(np.float32) - want).max()) <= 2.0**-6 * float(np.abs(want).max())
+
+
+def test_arms_made_by_different_kernels_are_refused_naming_the_buffer() -> None:
+    with pytest.raises(TileLangError, match=r"on-chip buffer 'A_s' is made in both arms of \(if bx % 2 == 0\) by ops "
+                       r"of different kernels \(reader in the then arm, compute in the else arm\)"):
+        tilelang.compile(copy_or_fill(64, 128, 32), target="tenstorrent")
+
+
+def test_a_value_made_in_both_arms_holds_in_its_padding_what_both_arms_hold() -> None:
+    # N = 40: S's columns 40-63 are padding, -inf in the fill's arm, exp(A's padding) in the other; the row maximum
+    # needs -inf there whichever arm ran, so it is refused (the fill's arm alone would pass)
+    with pytest.raises(TileLangError, match=r"T.reduce_max into 'm' reads the padding of 'S'"):
+        tilelang.compile(exp_or_fill_max(128, 40, 32), target="tenstorrent")

@@ -106,7 +106,8 @@ class _Printer:
             var = node.loop_var
             ctype = C_TYPES.get(_dtype(var), "int32_t")
             start = self.expr(node.min)
-            stop = self.expr(node.min + node.extent) if not _is_zero(node.min) else self.expr(node.extent)
+            end = node.min + node.extent if not _is_zero(node.min) else node.extent
+            stop = self.expr(end, 11)  # the right operand of `<`: a ?: bound (block-causal's step count) in parens
             name = self.name(var)
             self.lines.append(f"{pad}for ({ctype} {name} = {start}; {name} < {stop}; ++{name}) {{")
             self.stmt(node.body, depth + 1)
