@@ -156,7 +156,7 @@ def _mesh_literals(plan: Plan) -> tuple[str, str]:
                                 "restacked": bool(t.get(TENSOR.MESH_RESTACKED)),
                                 "partial": bool(t.get(TENSOR.MESH_PARTIAL))}
                for t in plan[PLAN.TENSORS]}
-    return repr({"shape": shape, "reduce_axis": mesh.get(MESH.REDUCE_AXIS)}), repr(tensors)
+    return repr({MESH.SHAPE: shape, MESH.REDUCE_AXIS: mesh.get(MESH.REDUCE_AXIS)}), repr(tensors)
 
 
 def load_script(path: Path) -> Any:
