@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from .. import _layout, cpp
-from . import cache, host_pch, intrinsics
+from . import cache, host_pch, host_source, intrinsics
 from .cache import cache_dir
 from .records import REPORT
 from .templates import templates
@@ -37,7 +37,10 @@ INCLUDE_DIRS = _layout.emulator_include_dirs()
 # The API profile of the backend spec (the library has it compiled in as the default of $TT_EMU_PROFILE, from the
 # same spec line); `run` always passes the profile it is given.
 DEFAULT_PROFILE = intrinsics.TENSTORRENT_PROFILE
-HOST_FLAGS = ("-std=c++20", "-O1", "-pthread")
+# -Og: a host program's build is most of what a cold test run pays (generating the code of the templates it
+# instantiates), and -Og makes that about a fifth cheaper than -O1 while the program's own run, a few file and buffer
+# copies around the emulated kernels, stays a few milliseconds (docs/building.md, "Where a test's time goes").
+HOST_FLAGS = ("-std=c++20", "-Og", "-pthread")
 
 # Exit codes of an emulated program (see include/tt-metalium/host_api.hpp).
 EXIT_COMPILE_ERROR = 2
@@ -156,30 +159,41 @@ def cmake_prefix() -> Path:
     return prefix
 
 
-def _host_entry(main_cpp: Path) -> tuple[Path, list[str], host_pch.Header | None]:
-    """Where the host program of `main_cpp` is cached, the command that builds it (`{out}` for the output) and the
-    PCH of its leading includes. The API profile is not part of the key: the program is the same for every profile
-    (a run's TT_EMU_PROFILE selects the kernel headers), so the runs of one main.cpp under several profiles (the
-    emulator tests, `make test-profiles`) share one build (issue 35)."""
+def _host_entry(main_cpp: Path) -> tuple[Path, list[str], host_pch.Header | None, str]:
+    """Where the host program of `main_cpp` is cached, the command that builds it (`{out}` for the output), the
+    PCH of its leading includes and the text it is built from (host_source: the comments blanked, so that main.cpps
+    that differ only there share one build). The API profile is not part of the key: the program is the same for
+    every profile (a run's TT_EMU_PROFILE selects the kernel headers), so the runs of one main.cpp under several
+    profiles (the emulator tests, `make test-profiles`) share one build (issue 35)."""
     lib = library()
     cxx = _compiler()
     # Keyed by what is compiled, never by where it lies (every run writes its artifacts to a new folder): the
-    # source, the headers next to it (reachable with -I), the host API headers, the library (rebuilt in place in a
-    # checkout), the compiler and its flags.
+    # source without its comments, the headers next to it (reachable with -I), the host API headers, the library
+    # (rebuilt in place in a checkout), the compiler and its flags.
     local = sorted(p for p in main_cpp.parent.iterdir() if p.suffix in (".h", ".hpp"))
     host_api = _tree_digest(INCLUDE_DIRS[0])  # tt-metalium/, tt_emu/ and what they include (fmt/, tt_stl/, ...)
-    key = _digest(cxx, *HOST_FLAGS, str(lib), lib.read_bytes(), host_api, main_cpp.read_bytes(),
+    source = main_cpp.read_text("utf-8", errors="surrogateescape")
+    code = host_source.canonical(source)
+    key = _digest(cxx, *HOST_FLAGS, str(lib), lib.read_bytes(), host_api, source if code is None else code,
                   *(part for p in local for part in (p.name, p.read_bytes())))
-    command = [cxx, *HOST_FLAGS, f"-I{INCLUDE_DIRS[0]}", f"-I{main_cpp.parent}", str(main_cpp), "-o", "{out}",
+    exe = cache_dir() / "host" / key / main_cpp.stem
+    built_from = exe.with_name(f"{main_cpp.stem}.cpp")  # the text compiled, kept in the entry
+    command = [cxx, *HOST_FLAGS, f"-I{INCLUDE_DIRS[0]}", f"-I{main_cpp.parent}", str(built_from), "-o", "{out}",
                f"-L{lib.parent}", "-ltt_emu", f"-Wl,-rpath,{lib.parent}"]
     pch = host_pch.header_for(main_cpp, [cxx, *HOST_FLAGS, f"-I{INCLUDE_DIRS[0]}"],
                               _digest(cxx, *HOST_FLAGS, host_api), cache_dir() / "pch")
-    return cache_dir() / "host" / key / main_cpp.stem, command, pch
+    return exe, command, pch, host_source.build_text(source, str(main_cpp))
 
 
-def _ensure_built(exe: Path, command: list[str], what: str, pch: host_pch.Header | None = None) -> None:
-    """The program at `exe`, built unless a verified copy is there (the caller holds `cache.in_use`), reading its
-    leading includes from `pch` when given (host_pch)."""
+def _write_source(target: Path, text: str) -> None:
+    tmp = target.with_name(f"{target.name}.{_unique()}")
+    tmp.write_text(text, "utf-8", errors="surrogateescape")
+    os.replace(tmp, target)
+
+
+def _ensure_built(exe: Path, command: list[str], what: str, pch: host_pch.Header | None, text: str) -> None:
+    """The program at `exe`, built from `text` unless a verified copy is there (the caller holds `cache.in_use`),
+    reading its leading includes from `pch` when given (host_pch)."""
     built_now = False
     with cache.building(exe.parent):  # one builder per key, across threads and processes
         problem = _verified(exe) if exe.exists() else None
@@ -188,6 +202,7 @@ def _ensure_built(exe: Path, command: list[str], what: str, pch: host_pch.Header
                           f"{cache_dir()}, $TT_EMU_CACHE)", stacklevel=3)
         if problem is None or problem:
             built = exe.with_name(f"{exe.name}.{_unique()}")
+            _write_source(exe.with_name(f"{exe.name}.cpp"), text)
             try:
                 with host_pch.flags(pch) as forced:  # g++ applies -include wherever it stands
                     _compile([*(str(built) if part == "{out}" else part for part in command), *forced], what)
@@ -210,9 +225,9 @@ def build_host(main_cpp: Path, profile: str = DEFAULT_PROFILE) -> Path:
     naming the cache). `host_program` also keeps it from being pruned while it runs.
     """
     main_cpp = Path(main_cpp).resolve()
-    exe, command, pch = _host_entry(main_cpp)
+    exe, command, pch, text = _host_entry(main_cpp)
     with cache.in_use(exe.parent):
-        _ensure_built(exe, command, str(main_cpp), pch)
+        _ensure_built(exe, command, str(main_cpp), pch, text)
     return exe
 
 
@@ -221,9 +236,9 @@ def host_program(main_cpp: Path, profile: str = DEFAULT_PROFILE) -> Iterator[Pat
     """`with host_program(main_cpp) as exe: run(exe, ...)`: `build_host`, and the cache entry protected from
     pruning (by other threads and processes) until the block ends."""
     main_cpp = Path(main_cpp).resolve()
-    exe, command, pch = _host_entry(main_cpp)
+    exe, command, pch, text = _host_entry(main_cpp)
     with cache.in_use(exe.parent):
-        _ensure_built(exe, command, str(main_cpp), pch)
+        _ensure_built(exe, command, str(main_cpp), pch, text)
         yield exe
 
 
