@@ -137,6 +137,11 @@ def alloc_local(shape: Any, dtype: Any = DEFAULT_DTYPE, scope: str = 'local') ->
     return _frontend.alloc(shape, dtype, scope)
 
 
+def alloc_global(shape: Any, dtype: Any = DEFAULT_DTYPE, scope: str = 'global') -> Any:
+    """A workspace tensor in global memory (DRAM), made by the kernel itself (a split pass's partial results)."""
+    return _frontend.alloc(shape, dtype, scope)
+
+
 def copy(src: Any, dst: Any, **ignored: Any) -> Any:  # noqa: N803
     """Copy a tile. Either side may be a buffer, a slice, or an element access `A[i, j]` marking where a region starts; its extent is then taken from the other operand."""
     return _frontend.build_copy(src=src, dst=dst)
@@ -346,6 +351,7 @@ def Cast(dtype: Any, value: Any) -> Any:  # noqa: N802
 __all__ = [
     'abs',
     'alloc_fragment',
+    'alloc_global',
     'alloc_local',
     'alloc_reducer',
     'alloc_shared',

@@ -39,6 +39,8 @@ from ._operands import (
 )
 from .dtypes import DTYPE_ALIASES, SUPPORTED_DTYPES
 
+_tirx_boolean = _T.bool  # T.bool: the one dtype tirx spells as a cast function
+
 # --------------------------------------------------------------------------------------------------------- dtypes
 
 # The dtype tables are facts of specs/language/*.yaml (generated into dtypes.py).
@@ -56,6 +58,8 @@ def normalize_dtype(dtype: object) -> str:
         name = dtype
     elif isinstance(getattr(dtype, "_dtype_str", None), str):  # T.float16 & co (tirx DtypeConstructor)
         name = dtype._dtype_str  # type: ignore[attr-defined]
+    elif dtype is _tirx_boolean:  # T.bool is tirx's cast function `boolean`, not a DtypeConstructor
+        name = "bool"
     elif isinstance(dtype, (np.dtype, type)):
         try:
             name = np.dtype(dtype).name
