@@ -158,6 +158,25 @@ def _kernel_test_cases() -> list[Case]:
     return cases
 
 
+def _moe_shared_ref(x: np.ndarray, w_gate: np.ndarray, w_up: np.ndarray, w_down: np.ndarray, up: np.ndarray,
+                    out: np.ndarray) -> list[np.ndarray]:
+    """The shared expert of example_fusedmoe_torch.py: down(silu(gate(x)) * up(x)), the middle stored as float16."""
+    x32 = x.astype(F32)
+    gate = x32 @ w_gate.astype(F32).T
+    mid = (gate / (1 + np.exp(-gate)) * (x32 @ w_up.astype(F32).T)).astype(F16)
+    return [mid, mid.astype(F32) @ w_down.astype(F32).T]
+
+
+def _moe_cases() -> list[Case]:
+    return [Case(
+        "fusedmoe shared expert tokens=64 dhidden=64 dexpert=96 (two T.Kernel launches)",
+        "examples/fusedmoe/example_fusedmoe_tilelang.py", "moe_forward_tilelang_shared",
+        lambda: [_f((64, 64), F16), _f((96, 64), F16, -0.3, 0.3), _f((96, 64), F16, -0.3, 0.3),
+                 _f((64, 96), F16, -0.3, 0.3), np.zeros((64, 96), F16), np.zeros((64, 64), F16)],
+        _moe_shared_ref, lambda kern, x: (kern(*x, "float16", 32, 32, 32, 128, 1), [x[4], x[5]])[1], atol=3e-2,
+        rtol=3e-2)]
+
+
 def _quickstart_cases() -> list[Case]:
     return [Case(
         f"quickstart matmul + relu {m}x{n}x{k}", "examples/quickstart.py", "matmul",
@@ -167,4 +186,4 @@ def _quickstart_cases() -> list[Case]:
 
 
 FOLDER_CASES: list[Case] = [*_quickstart_cases(), *_grouped_cases(), *_attention_cases(), *_gdn_cases(),
-                            *_kernel_test_cases()]
+                            *_kernel_test_cases(), *_moe_cases()]
