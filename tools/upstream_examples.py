@@ -150,11 +150,13 @@ def load_example(root: Path, relative: str) -> types.ModuleType:
     sys.path.insert(0, str(path.parent))
     try:
         spec.loader.exec_module(module)
-    except Exception:
+    except Exception as err:
         # Module-level demo code that runs a kernel on CUDA tensors (online_softmax's `softmax_kernel(X)`) cannot
-        # run on the stub: the definitions made before it stay, and a case whose kernel is missing says so.
+        # run on the stub: the definitions made before it stay, and a case whose kernel is missing names this error
+        # (a missing `tilelang.carver`, say).
         if "torch" not in missing:
             raise
+        module.__dict__["_upstream_import_error"] = err
     finally:
         sys.path.remove(str(path.parent))
         if stub is not None:
@@ -209,6 +211,9 @@ def run_case(root: Path, case: Case, target: str) -> str:
         module = load_example(root, case.file)
         for name, value in case.module_globals.items():
             setattr(module, name, value)
+        if not hasattr(module, case.attr) and "_upstream_import_error" in module.__dict__:
+            err = module.__dict__["_upstream_import_error"]
+            raise AttributeError(f"no {case.attr!r}: the import stopped at {type(err).__name__}: {err}")
         kernel = retarget(getattr(module, case.attr), target, case.out_idx)
         inputs = case.inputs()
         want = case.ref(*[x.copy() for x in inputs])

@@ -237,9 +237,9 @@ def get_thread_bindings() -> Any:  # noqa: N802
     return _functions.get_thread_bindings()
 
 
-def clamp(value: Any, lo: Any, hi: Any) -> Any:  # noqa: N802
-    """`T.min(T.max(value, lo), hi)`, with lo and hi cast to value's dtype."""
-    return _functions.clamp(value, lo, hi)
+def clamp(dst: Any, min_val: Any, max_val: Any) -> Any:  # noqa: N802
+    """`T.min(T.max(dst, min_val), max_val)`, with the bounds cast to dst's dtype (upstream's parameter names)."""
+    return _functions.clamp(dst, min_val, max_val)
 
 
 def dtype(value: Any) -> Any:  # noqa: N802
