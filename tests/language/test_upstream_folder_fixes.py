@@ -82,3 +82,16 @@ def test_the_kernel_tests_marks_exist() -> None:
     for mark in ("requires_cuda_or_cdna", "requires_cdna", "requires_rocm", "requires_metal4"):
         assert callable(getattr(tilelang.testing, mark))
     assert tilelang.testing.requires_llvm(len) is len  # the llvm backend is here: the test runs
+
+
+def test_a_copy_whose_slice_extent_tvm_cannot_prove_is_refused_by_name() -> None:
+    """deepseek_mla's split kernel: `T.copy(KV[bid, kv_start:kv_end, ...], KV_shared)` with two let-bound bounds."""
+    with pytest.raises(TileLangError, match=r"T.copy: src A region has shape \(end - start, 64\) and dst s region"):
+        @T.prim_func
+        def main(A: T.Tensor((128, 64), "float16"), B: T.Tensor((128, 64), "float16")):
+            with T.Kernel(4) as bx:
+                s = T.alloc_shared((32, 64), "float16")
+                start = bx * 32
+                end = bx * 32 + 32
+                T.copy(A[start:end, :], s)
+                T.copy(s, B[bx * 32, 0])

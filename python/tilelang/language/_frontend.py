@@ -292,7 +292,13 @@ def build_copy(src: object, dst: object) -> Any:
                             f"{_fmt(_extents(src_r))} but dst {_name(dst_r)} region has shape {_fmt(_extents(dst_r))}")
     _check_in_bounds("T.copy", src_r)
     _check_in_bounds("T.copy", dst_r)
-    return _T.tile.copy(dst_r, src_r)
+    try:
+        return _T.tile.copy(dst_r, src_r)
+    except ValueError as err:  # TVM's copy: extents it cannot prove equal (`kv_end - kv_start` of two let-bound
+        raise TileLangError(  # scalars against a shared buffer's 32)
+            f"T.copy: src {_name(src_r)} region has shape {_fmt(_extents(src_r))} and dst {_name(dst_r)} region has "
+            f"shape {_fmt(_extents(dst_r))}, which TVM cannot prove equal; write the slice as start:start + extent "
+            f"({err})") from err
 
 
 def _gemm_region(operand: object, role: str) -> TensorRegion:
