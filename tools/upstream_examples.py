@@ -32,15 +32,20 @@ import numpy as np
 
 from .upstream_cases import CASES as _BASE_CASES
 from .upstream_cases import F32, Case
+from .upstream_cases_folders import FOLDER_CASES
 from .upstream_cases_more import MORE_CASES
 
-CASES = [*_BASE_CASES, *MORE_CASES]
+CASES = [*_BASE_CASES, *MORE_CASES, *FOLDER_CASES]
 
 __all__ = ["CASES", "Case", "load_example", "main", "retarget", "run_case"]
 
 
-def _torch_stub() -> types.ModuleType:
-    """Enough of `torch` for the examples' module level (dtype names, decorators, seeding) to import."""
+_STUBBED = ("torch", "einops")  # packages the examples import at module level for their references and demos
+
+
+def _torch_stub(package: str = "torch") -> types.ModuleType:
+    """Enough of `torch` (or `einops`) for the examples' module level (dtype names, decorators, seeding, `from
+    einops import rearrange`) to import."""
 
     class _Any:
         def __init__(self, name: str = "torch") -> None:
@@ -73,24 +78,27 @@ def _torch_stub() -> types.ModuleType:
     def module_getattr(name: str) -> Any:
         if name.startswith("__"):
             raise AttributeError(name)  # module protocol (__file__, __wrapped__, ...): absent, as on a plain module
-        return _Any(f"torch.{name}")
+        return _Any(f"{package}.{name}")
 
-    stub = types.ModuleType("torch")
+    stub = types.ModuleType(package)
     stub.__getattr__ = module_getattr  # type: ignore[method-assign]
     stub.__path__ = []  # a package: `import torch.nn.functional as F` finds the stub's submodules
     return stub
 
 
 class _StubFinder:
-    """Serves `torch` and `torch.*` from the stub (only when torch is not installed)."""
+    """Serves `torch`, `einops` and their submodules from the stub (only those not installed)."""
+
+    def __init__(self, packages: Sequence[str]) -> None:
+        self.packages = tuple(packages)
 
     def find_spec(self, name: str, path: Any = None, target: Any = None) -> Any:
-        if name == "torch" or name.startswith("torch."):
+        if name.split(".")[0] in self.packages:
             return importlib.util.spec_from_loader(name, self)
         return None
 
     def create_module(self, spec: Any) -> types.ModuleType:
-        return _torch_stub()
+        return _torch_stub(spec.name.split(".")[0])
 
     def exec_module(self, module: types.ModuleType) -> None:
         pass
@@ -123,35 +131,37 @@ def load_example(root: Path, relative: str) -> types.ModuleType:
     """The example module, imported from the TileLang source folder under a private name."""
     import tilelang  # noqa: F401  (first: TVM's FFI probes sys.modules for torch as it loads)
 
-    stub = None
-    if "torch" not in sys.modules and importlib.util.find_spec("torch") is None:
-        stub = _StubFinder()  # only while the example imports: other code probing for torch must not find it
-        sys.meta_path.insert(0, stub)
-    else:
-        import torch
-
-        _cuda_on_cpu(torch)
-    path = root / relative
     name = "upstream_" + relative.replace("/", "_").removesuffix(".py")
-    if name in sys.modules:
+    if name in sys.modules:  # before the stub goes in: only the import below may find it
         return sys.modules[name]
+    path = root / relative
     spec = importlib.util.spec_from_file_location(name, path)
     if spec is None or spec.loader is None:
         raise FileNotFoundError(path)
+    missing = [p for p in _STUBBED if p not in sys.modules and importlib.util.find_spec(p) is None]
+    stub = _StubFinder(missing) if missing else None  # only while the example imports: other code probing for
+    if stub is not None:                               # torch must not find it
+        sys.meta_path.insert(0, stub)
+    if "torch" not in missing:
+        import torch
+
+        _cuda_on_cpu(torch)
     module = importlib.util.module_from_spec(spec)
     sys.path.insert(0, str(path.parent))
     try:
         spec.loader.exec_module(module)
-    except Exception:
+    except Exception as err:
         # Module-level demo code that runs a kernel on CUDA tensors (online_softmax's `softmax_kernel(X)`) cannot
-        # run on the stub: the definitions made before it stay, and a case whose kernel is missing says so.
-        if stub is None:
+        # run on the stub: the definitions made before it stay, and a case whose kernel is missing names this error
+        # (a missing `tilelang.carver`, say).
+        if "torch" not in missing:
             raise
+        module.__dict__["_upstream_import_error"] = err
     finally:
         sys.path.remove(str(path.parent))
         if stub is not None:
             sys.meta_path.remove(stub)
-            for stubbed in [n for n in sys.modules if n == "torch" or n.startswith("torch.")]:
+            for stubbed in [n for n in sys.modules if n.split(".")[0] in missing]:
                 del sys.modules[stubbed]
     sys.modules[name] = module
     return module
@@ -201,6 +211,9 @@ def run_case(root: Path, case: Case, target: str) -> str:
         module = load_example(root, case.file)
         for name, value in case.module_globals.items():
             setattr(module, name, value)
+        if not hasattr(module, case.attr) and "_upstream_import_error" in module.__dict__:
+            err = module.__dict__["_upstream_import_error"]
+            raise AttributeError(f"no {case.attr!r}: the import stopped at {type(err).__name__}: {err}")
         kernel = retarget(getattr(module, case.attr), target, case.out_idx)
         inputs = case.inputs()
         want = case.ref(*[x.copy() for x in inputs])

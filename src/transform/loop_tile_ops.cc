@@ -314,6 +314,15 @@ namespace hooks {
 
 Any loops_to_tile_ops() {
   return prim_func_pass("LowerTTLoopsToTileOps", [](const Any& func) {
+    // T.alloc_global (a DRAM workspace the kernel makes for itself: deepseek_mla's split partials): the host
+    // programs allocate and lay out the tensor parameters only; there is no kernel-made DRAM buffer to plan.
+    walk(ir::PrimFunc(func).body(), {ir::visit<ir::AllocBuffer>([](const ir::AllocBuffer& a) {
+           BufferInfo info = buffer_info(a.buffer());
+           if (!info.on_chip()) {
+             fail("T.alloc_global('" + info.name + "', shape " + tileops::ints_str(info.shape) + "): the tenstorrent "
+                  "backend does not allocate DRAM buffers inside a kernel; pass the workspace as a tensor parameter");
+           }
+         })});
     Any folded = loops::guards_to_selects(ir::PrimFunc(fold_constant_scalars(func)).body());
     folded = map(folded, {{ir::IfThenElse::kTypeKey, [](const Any& stmt) {  // one T.copy from the block c picks
                    return tileops::merged_branch_copies(ir::IfThenElse(stmt)).value_or(stmt);

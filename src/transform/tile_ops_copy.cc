@@ -214,18 +214,32 @@ std::vector<TileOp> tileops::classify_copy(const ir::TilePrimitiveCall& stmt) {
   }
   const Region& onchip = dst_chip ? dst : src;
   require_full(onchip, "T.copy");
-  if (onchip.info.shape.size() == 1) {
-    Region tensor = dst_chip ? src : dst;
-    if (padded_layout(tensor.info).transposed) {  // DRAM holds the transpose: the column is a row there
-      std::reverse(tensor.info.shape.begin(), tensor.info.shape.end());
-      std::reverse(tensor.mins.begin(), tensor.mins.end());
-      std::reverse(tensor.extents.begin(), tensor.extents.end());
-    }
-    return vector_copy(stmt, tensor, onchip.info, dst_chip);
+  Region tensor = dst_chip ? src : dst;
+  bool vector = onchip.info.shape.size() == 1;
+  if (vector && padded_layout(tensor.info).transposed) {  // DRAM holds the transpose: the column is a row there
+    std::reverse(tensor.info.shape.begin(), tensor.info.shape.end());
+    std::reverse(tensor.mins.begin(), tensor.mins.end());
+    std::reverse(tensor.extents.begin(), tensor.extents.end());
   }
-  const Region& tensor = dst_chip ? src : dst;
-  if (row_major(tensor.info)) return rows_copy(stmt, tensor, onchip.info, dst_chip);
-  return {tensor_copy(stmt, tensor, onchip.info, dst_chip)};
+  auto move = [&](const BufferInfo& chip) -> std::vector<TileOp> {
+    if (vector) return vector_copy(stmt, tensor, chip, dst_chip);
+    if (row_major(tensor.info)) return rows_copy(stmt, tensor, chip, dst_chip);
+    return {tensor_copy(stmt, tensor, chip, dst_chip)};
+  };
+  if (!dst_chip || tensor.info.dtype == onchip.info.dtype || row_major(tensor.info)) return move(onchip.info);
+  // A load that converts dtype (GDN's T.copy(G_f16[...], G_shared_f32)): the reader moves raw tile pages, so they
+  // land in a staging CB of the tensor's dtype, and the compute kernel converts them into the on-chip buffer with
+  // an on-chip copy (the unpacker reads one data format, the packer writes the other), as T.copy(acc_s, acc_s_cast)
+  // does. A row-major tensor's rows go to the CB as they are (its conversion is refused by name: op_streams).
+  move(onchip.info);  // its refusals (a region that does not fit) name the user's buffer, not the staging CB
+  BufferInfo staging = onchip.info;
+  staging.var = Any();
+  staging.scope = "shared";
+  staging.dtype = tensor.info.dtype;
+  staging.name = onchip.info.name + "_" + tensor.info.dtype;
+  std::vector<TileOp> ops = move(staging);
+  ops.push_back(TileOp{tile_op::kCopyLocal, stmt, onchip.info, {staging}});
+  return ops;
 }
 
 }  // namespace tl

@@ -4,6 +4,7 @@ classic kernels) is imported from a source folder, re-targeted and checked again
 from __future__ import annotations
 
 import shutil
+import sys
 import textwrap
 from pathlib import Path
 
@@ -110,3 +111,12 @@ def test_modules_with_upstream_kernel_bodies_keep_annotations_objects(name: str)
     futures = [a.name for node in tree.body if isinstance(node, ast.ImportFrom) and node.module == "__future__"
                for a in node.names]
     assert "annotations" not in futures
+
+
+def test_a_cached_example_leaves_no_stub_behind(source: Path) -> None:
+    """The second load of a module returns the cached one before any stub goes in (a stub left on sys.meta_path
+    made torch importable for every later example, whose module-level CUDA code then raised)."""
+    (source / "examples" / "demo" / "example_einops.py").write_text("from einops import rearrange\n\nR = rearrange\n")
+    first = tool.load_example(source, "examples/demo/example_einops.py")
+    assert tool.load_example(source, "examples/demo/example_einops.py") is first
+    assert not any(isinstance(f, tool._StubFinder) for f in sys.meta_path)

@@ -137,6 +137,11 @@ def alloc_local(shape: Any, dtype: Any = DEFAULT_DTYPE, scope: str = 'local') ->
     return _frontend.alloc(shape, dtype, scope)
 
 
+def alloc_global(shape: Any, dtype: Any = DEFAULT_DTYPE, scope: str = 'global') -> Any:
+    """A workspace tensor in global memory (DRAM), made by the kernel itself (a split pass's partial results)."""
+    return _frontend.alloc(shape, dtype, scope)
+
+
 def copy(src: Any, dst: Any, **ignored: Any) -> Any:  # noqa: N803
     """Copy a tile. Either side may be a buffer, a slice, or an element access `A[i, j]` marking where a region starts; its extent is then taken from the other operand."""
     return _frontend.build_copy(src=src, dst=dst)
@@ -232,9 +237,9 @@ def get_thread_bindings() -> Any:  # noqa: N802
     return _functions.get_thread_bindings()
 
 
-def clamp(value: Any, lo: Any, hi: Any) -> Any:  # noqa: N802
-    """`T.min(T.max(value, lo), hi)`, with lo and hi cast to value's dtype."""
-    return _functions.clamp(value, lo, hi)
+def clamp(dst: Any, min_val: Any, max_val: Any) -> Any:  # noqa: N802
+    """`T.min(T.max(dst, min_val), max_val)`, with the bounds cast to dst's dtype (upstream's parameter names)."""
+    return _functions.clamp(dst, min_val, max_val)
 
 
 def dtype(value: Any) -> Any:  # noqa: N802
@@ -346,6 +351,7 @@ def Cast(dtype: Any, value: Any) -> Any:  # noqa: N802
 __all__ = [
     'abs',
     'alloc_fragment',
+    'alloc_global',
     'alloc_local',
     'alloc_reducer',
     'alloc_shared',

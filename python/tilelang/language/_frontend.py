@@ -39,6 +39,8 @@ from ._operands import (
 )
 from .dtypes import DTYPE_ALIASES, SUPPORTED_DTYPES
 
+_tirx_boolean = _T.bool  # T.bool: the one dtype tirx spells as a cast function
+
 # --------------------------------------------------------------------------------------------------------- dtypes
 
 # The dtype tables are facts of specs/language/*.yaml (generated into dtypes.py).
@@ -56,6 +58,8 @@ def normalize_dtype(dtype: object) -> str:
         name = dtype
     elif isinstance(getattr(dtype, "_dtype_str", None), str):  # T.float16 & co (tirx DtypeConstructor)
         name = dtype._dtype_str  # type: ignore[attr-defined]
+    elif dtype is _tirx_boolean:  # T.bool is tirx's cast function `boolean`, not a DtypeConstructor
+        name = "bool"
     elif isinstance(dtype, (np.dtype, type)):
         try:
             name = np.dtype(dtype).name
@@ -288,7 +292,13 @@ def build_copy(src: object, dst: object) -> Any:
                             f"{_fmt(_extents(src_r))} but dst {_name(dst_r)} region has shape {_fmt(_extents(dst_r))}")
     _check_in_bounds("T.copy", src_r)
     _check_in_bounds("T.copy", dst_r)
-    return _T.tile.copy(dst_r, src_r)
+    try:
+        return _T.tile.copy(dst_r, src_r)
+    except ValueError as err:  # TVM's copy: extents it cannot prove equal (`kv_end - kv_start` of two let-bound
+        raise TileLangError(  # scalars against a shared buffer's 32)
+            f"T.copy: src {_name(src_r)} region has shape {_fmt(_extents(src_r))} and dst {_name(dst_r)} region has "
+            f"shape {_fmt(_extents(dst_r))}, which TVM cannot prove equal; write the slice as start:start + extent "
+            f"({err})") from err
 
 
 def _gemm_region(operand: object, role: str) -> TensorRegion:

@@ -60,11 +60,11 @@ def get_thread_bindings() -> Any:
     return list(thread_bindings("T.get_thread_bindings"))
 
 
-def clamp(value: Any, lo: Any, hi: Any) -> Any:
-    if not hasattr(value, "ty"):
-        raise TileLangError(f"T.clamp: value must be a scalar expression, got {value!r}")
-    dtype = str(value.ty.dtype)
-    return tirx.min(tirx.max(value, _as_expr(lo, dtype)), _as_expr(hi, dtype))
+def clamp(dst: Any, min_val: Any, max_val: Any) -> Any:
+    if not hasattr(dst, "ty"):
+        raise TileLangError(f"T.clamp: dst must be a scalar expression, got {dst!r}")
+    dtype = str(dst.ty.dtype)
+    return tirx.min(tirx.max(dst, _as_expr(min_val, dtype)), _as_expr(max_val, dtype))
 
 
 def dtype(value: Any) -> str:

@@ -24,8 +24,16 @@ def _coerce_literal_comparisons() -> None:
         dtype = str(ty.dtype)
         return dtype if dtype.startswith(("bfloat", "float")) else None
 
-    def wrap(method: Callable[[Any, Any], Any]) -> Callable[[Any, Any], Any]:
+    def boolean(expr: Any) -> bool:
+        return tvm.ir.is_prim_expr(expr) and str(getattr(getattr(expr, "ty", None), "dtype", "")) == "bool"
+
+    def wrap(method: Callable[[Any, Any], Any], equality: bool) -> Callable[[Any, Any], Any]:
         def compare(a: Any, b: Any) -> Any:
+            if equality and (boolean(a) or boolean(b)):
+                # `mask[k] != 0` with a bool `mask`: TVM 0.27's LLVM codegen compares bools as floats (`fcmp one
+                # i1`, which LLVM rejects), so a bool operand is compared as an int8 (0 or 1), as C compares it
+                a = tirx.Cast("int8", a) if boolean(a) else int(a) if isinstance(a, bool) else a
+                b = tirx.Cast("int8", b) if boolean(b) else int(b) if isinstance(b, bool) else b
             if isinstance(a, (int, float)) and not isinstance(a, bool) and (dtype := floating_non_ieee(b)):
                 a = tirx.FloatImm(dtype, float(a))
             elif isinstance(b, (int, float)) and not isinstance(b, bool) and (dtype := floating_non_ieee(a)):
@@ -38,7 +46,7 @@ def _coerce_literal_comparisons() -> None:
             for index in (0, 1):
                 method = OpVTable.get((ty, op, index))
                 if method is not None and not getattr(method, "_tilelang_coerced", False):
-                    wrapped = wrap(method)
+                    wrapped = wrap(method, op in (doc.Eq, doc.NotEq))
                     wrapped._tilelang_coerced = True  # type: ignore[attr-defined]
                     OpVTable[(ty, op, index)] = wrapped
 

@@ -9,6 +9,7 @@ from typing import Any
 import numpy as np
 
 from ._requires import (
+    requires_cdna,
     requires_cuda,
     requires_cuda_compute_version,
     requires_cuda_compute_version_eq,
@@ -16,9 +17,13 @@ from ._requires import (
     requires_cuda_compute_version_gt,
     requires_cuda_compute_version_le,
     requires_cuda_compute_version_lt,
+    requires_cuda_or_cdna,
     requires_gfx950,
+    requires_llvm,
     requires_metal,
+    requires_metal4,
     requires_package,
+    requires_rocm,
 )
 
 
@@ -75,7 +80,8 @@ def main() -> None:
     sys.exit(pytest.main([path] if path else []))
 
 
-__all__ = ["assert_close_ratio", "main", "requires_cuda", "requires_cuda_compute_version",
+__all__ = ["assert_close_ratio", "main", "requires_cdna", "requires_cuda", "requires_cuda_compute_version",
            "requires_cuda_compute_version_eq", "requires_cuda_compute_version_ge", "requires_cuda_compute_version_gt",
-           "requires_cuda_compute_version_le", "requires_cuda_compute_version_lt", "requires_gfx950", "requires_metal",
-           "requires_package", "set_random_seed", "torch_assert_close"]
+           "requires_cuda_compute_version_le", "requires_cuda_compute_version_lt", "requires_cuda_or_cdna",
+           "requires_gfx950", "requires_llvm", "requires_metal", "requires_metal4", "requires_package", "requires_rocm",
+           "set_random_seed", "torch_assert_close"]

@@ -87,3 +87,28 @@ def requires_metal(func: Any) -> Any:
 def requires_gfx950(func: Any) -> Any:
     """Skip: AMD gfx950 (no ROCm device is probed here)."""
     return _skip_unless(False, "requires an AMD gfx950 device")(func)
+
+
+def requires_metal4(func: Any) -> Any:
+    """Skip: this project has no Metal backend."""
+    return _skip_unless(False, "requires Apple Metal 4 (no backend in this project)")(func)
+
+
+def requires_rocm(func: Any) -> Any:
+    """Skip: no ROCm device is probed here."""
+    return _skip_unless(False, "requires a ROCm device")(func)
+
+
+def requires_cdna(func: Any) -> Any:
+    """Skip: no AMD CDNA device is probed here."""
+    return _skip_unless(False, "requires an AMD CDNA device")(func)
+
+
+def requires_cuda_or_cdna(func: Any) -> Any:
+    """Skip unless a CUDA device is present (no CDNA device is probed here)."""
+    return _skip_unless(_cuda_capability() is not None, "requires a CUDA or AMD CDNA device")(func)
+
+
+def requires_llvm(func: Any) -> Any:
+    """Run: the llvm (CPU) backend is part of this project."""
+    return func
