@@ -45,6 +45,8 @@ def _plan(artifact: object) -> dict:
     ("tenstorrent", "n150", (1, 1)),
     ("tenstorrent:n300", "n150", (1, 2)),
     ("tenstorrent:t3k", "n150", (4, 2)),
+    ("tenstorrent:galaxy", "n150", (8, 4)),
+    ("tenstorrent:p150x4", "p150", (1, 4)),
     (MESH_1X2, "n150", (1, 2)),
     ({"kind": "tenstorrent", "device": "p150", "mesh": [2, 2]}, "p150", (2, 2)),
 ])
