@@ -76,7 +76,8 @@ def main() -> None:
             fabric = (f"{base.total_seconds / est.fabric_total_seconds:>8.2f}" if est.reduce_parts > 1
                       else f"{'':>8}")
             print(f"  {kind:<16} {chips:>5} {system or 'n150':>7} {est.host_in_seconds * 1e6:>10.1f} "
-                  f"{est.device_seconds * 1e6:>9.1f} {est.host_out_seconds * 1e6:>11.1f} {est.total_seconds * 1e6:>9.1f} "
+                  f"{est.device_seconds * 1e6:>9.1f} {est.host_out_seconds * 1e6:>11.1f} "
+                  f"{est.total_seconds * 1e6:>9.1f} "
                   f"{base.device_seconds / est.device_seconds:>8.2f} {base.total_seconds / est.total_seconds:>7.2f} "
                   f"{fabric} {took:>10.1f}")
     print("  device x / total x: the 1-chip figure over this one (device time alone / with the host's PCIe "

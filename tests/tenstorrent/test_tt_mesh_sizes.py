@@ -76,8 +76,9 @@ def test_the_kernel_runs_on_the_mesh(kind: str, mesh: tuple[int, int]) -> None:
 def test_a_restack_the_host_cannot_lay_out_is_refused(heads: int, axes: str, message: str) -> None:
     """Attention on a 2x2 mesh: two heads per device column under the query blocks' split (its shard would not be
     one run of rows), or the query blocks restacked over the columns inside the heads' split."""
-    from tilelang.errors import TileLangError
     from tt_attention_kernels import flashattn
+
+    from tilelang.errors import TileLangError
 
     with pytest.raises(TileLangError) as caught:
         tilelang.compile(flashattn(1, heads, 64, 64, 32, False, 32, 32), out_idx=[3],

@@ -63,7 +63,8 @@ def layout(plan: Mapping[str, Any], system: str | None = None) -> MeshLayout:
     arch = device.DEVICES[name].arch
     if arch not in device.LINKS:
         raise TileLangError(f"kernel '{plan.get(PLAN.KERNEL)}' ran on {name} ({arch}); the per-mesh model has link "
-                            f"facts for {', '.join(sorted(device.LINKS))} (specs/backends/tenstorrent.yaml device.links)")
+                            f"facts for {', '.join(sorted(device.LINKS))} (specs/backends/tenstorrent.yaml "
+                            "device.links)")
     if system is None:
         return MeshLayout("", (int(mesh[0]), int(mesh[1])), mesh[0] * mesh[1], 1, device.LINKS[arch])
     if system not in device.SYSTEMS:
