@@ -15,6 +15,7 @@ from test_language_llvm import matmul
 import tilelang
 from tilelang.errors import TileLangError
 from tilelang.tenstorrent import PROFILES, api_profile, device, mesh_perf, perf_model, trace
+from tilelang.tenstorrent.records import MESH, PLAN
 
 needs_gxx = pytest.mark.skipif(shutil.which("g++") is None, reason="no C++ compiler")
 needs_mesh_api = pytest.mark.skipif(PROFILES[api_profile()].host_api != "mesh",
@@ -59,7 +60,8 @@ def test_split_k_on_an_n300_is_modelled_from_its_links() -> None:
                                                      + est.fabric_reduce_seconds)
     # The run's trace (tt.trace.json) reports the mesh's figures beside the device's.
     doc = trace.trace(kernel.artifact.rt_mod.plan, kernel.last_report)
-    assert doc["otherData"]["mesh"]["mesh"] == [1, 2] and doc["otherData"]["mesh"]["fabric_total_us"] > 0
+    figures = doc["otherData"][PLAN.MESH]
+    assert figures[MESH.SHAPE] == [1, 2] and figures["fabric_total_us"] > 0
     # A bare mesh target is chips that each have their own PCIe link: the host's transfers run on both at once.
     bare = mesh_perf.estimate_kernel(kernel)
     assert bare.layout.host_chips == 2 and bare.host_in_seconds == pytest.approx(est.host_in_seconds / 2)

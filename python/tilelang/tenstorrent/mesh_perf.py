@@ -117,7 +117,7 @@ class MeshEstimate:
 
     def figures(self) -> dict[str, Any]:
         """The estimate as a report's record (microseconds)."""
-        out = {"system": self.layout.system or None, "mesh": list(self.layout.mesh),
+        out = {"system": self.layout.system or None, MESH.SHAPE: list(self.layout.mesh),
                "host_chips": self.layout.host_chips, "host_in_us": round(self.host_in_seconds * 1e6, 3),
                "device_us": round(self.device_seconds * 1e6, 3), "host_out_us": round(self.host_out_seconds * 1e6, 3),
                "total_us": round(self.total_seconds * 1e6, 3)}

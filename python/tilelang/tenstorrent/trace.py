@@ -130,7 +130,7 @@ def trace(plan: Mapping[str, Any], report: Mapping[str, Any], perf: Mapping[str,
     other = {PLAN.KERNEL: plan.get(PLAN.KERNEL), "source": "tilelang performance model (perf_model.py)",
              "modelled_us": round(est.modelled_seconds * 1e6, 4)}
     if on_mesh is not None:
-        other["mesh"] = on_mesh
+        other[PLAN.MESH] = on_mesh
     return _event(traceEvents=ev.events, displayTimeUnit="ns", otherData=other)
 
 
