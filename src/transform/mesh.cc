@@ -82,7 +82,8 @@ Uses accesses(const Any& body) {
 
 // The dim of `tensor` that split `s` shards (-1: none, the tensor is replicated along the axis), checked: every
 // access indexes it by the block index, device d's blocks reach the d-th shard of it and nothing outside.
-// Split-K shards a tensor dim of either orientation; `orient` says which (0: rows, 1: columns of the tiled matrix).
+// A split shards a tensor dim of either orientation; `orient` says which (0: rows, 1: columns of the tiled matrix):
+// one that is not its mesh axis's is restacked by the host.
 int shard_dim(const BufferInfo& tensor, const std::vector<Access>& uses, const Split& s, const Analyzer& analyzer,
               int& orient) {
   std::set<size_t> dims;
