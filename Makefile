@@ -81,4 +81,5 @@ bench: $(STAMP)
 	$(PY) benchmarks/bench_tt_emulate.py
 	$(PY) benchmarks/bench_tt_perf.py
 	$(PY) benchmarks/bench_tt_attention.py
+	$(PY) benchmarks/bench_tt_mesh.py
 	$(PY) benchmarks/bench_peers.py

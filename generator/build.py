@@ -9,7 +9,7 @@ from typing import Any
 
 from . import ir_nodes
 from .build_pass import build_pass
-from .devices import check_devices, device_records, system_records
+from .devices import check_devices, device_records, link_records, system_records
 from .diagnostics import Diagnostics
 from .expressions import did_you_mean
 from .language import build_language
@@ -236,6 +236,7 @@ def _backend(spec: SpecFile) -> Backend:
         device=devices.get(default_device, {}),
         devices=devices,
         systems=system_records(data),
+        links=link_records(data),
         default_device=default_device,
         source=spec.path,
         location=spec.at(("name",)),

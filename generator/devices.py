@@ -14,13 +14,19 @@ from .diagnostics import Diagnostics
 from .loader import SpecFile
 
 # Keys of the `device` section that are not facts of a device.
-_SECTION_KEYS = ("default", "devices", "systems")
+_SECTION_KEYS = ("default", "devices", "systems", "links")
 
 
 def system_records(data: dict[str, Any]) -> dict[str, dict[str, Any]]:
     """{name: {chip, mesh, source}}: the systems of several chips of a `device` section ({} without one)."""
     section = data.get("device")
     return dict(section.get("systems", {})) if isinstance(section, dict) else {}
+
+
+def link_records(data: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    """{arch: {doc, pcie_*, ethernet_*}}: the links of a mesh by chip architecture ({} without them)."""
+    section = data.get("device")
+    return dict(section.get("links", {})) if isinstance(section, dict) else {}
 
 
 def device_records(data: dict[str, Any]) -> tuple[str, dict[str, dict[str, Any]]]:
@@ -50,6 +56,14 @@ def check_devices(spec: SpecFile, diagnostics: Diagnostics) -> None:
                               f"'{system['chip']}' is not one of devices ({', '.join(devices)})")
         if name in devices:
             diagnostics.error(spec.at(("device", "systems", name)), f"system '{name}' has the name of a device")
+        chips = system["mesh"][0] * system["mesh"][1]
+        if system["host_chips"] > chips:
+            diagnostics.error(spec.at(("device", "systems", name, "host_chips")), f"system '{name}': host_chips "
+                              f"{system['host_chips']} exceeds its {chips} chips")
+        arch = devices.get(system["chip"], {}).get("arch")
+        if arch is not None and arch not in section.get("links", {}):
+            diagnostics.error(spec.at(("device", "systems", name)), f"system '{name}': its chips' architecture "
+                              f"'{arch}' has no record under device.links (the per-mesh model needs its links)")
     for name, record in devices.items():
         where = ("device", "devices", name)
         grid, noc = record["core_grid"], record["worker_noc"]

@@ -302,6 +302,8 @@ class Backend:
     devices: dict[str, dict[str, Any]] = field(default_factory=dict)
     # Systems of several chips by name: {chip: a device name, mesh: [rows, cols], source} (generator/devices.py).
     systems: dict[str, dict[str, Any]] = field(default_factory=dict)
+    # The links of a mesh by chip architecture (PCIe to the host, Ethernet between chips; generator/devices.py).
+    links: dict[str, dict[str, Any]] = field(default_factory=dict)
     default_device: str = ""  # the device a plain target compiles for
 
 

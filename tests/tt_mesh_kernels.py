@@ -35,3 +35,23 @@ MESH_CORPUS: dict[str, Any] = {
     "mesh_1x2_split_k_gemm": OnMesh(lambda: matmul(64, 64, 128, 32, 32, 32, dtype="bfloat16"),
                                     {"tl.PartitionTTMesh.mesh": [1, 2], "tl.PartitionTTMesh.reduce_axis": "cols"}),
 }
+
+
+def mesh_case(kind: str, mesh: tuple[int, int]) -> tuple[Any, dict[str, Any], list[int]]:
+    """(kernel, pass_configs, out_idx) of the issue's done-when kernels on a rows x cols mesh, each device's part the
+    same tiny kernel on every mesh (one 32-row block): a GEMM block per device (A's rows over the mesh rows, B's
+    columns over its columns), softmax's row blocks over both axes (grid_axes xx: device (r, c) a run of them),
+    and flash attention with its heads over the mesh columns (restacked: one head per device column) and its query
+    blocks over the mesh rows (grid_axes xy), 128 keys."""
+    from tt_attention_kernels import flashattn
+    from tt_norm_kernels import softmax
+
+    rows, cols = mesh
+    if kind == "gemm":
+        return matmul(32 * rows, 32 * cols, 32, 32, 32, 32, dtype="bfloat16"), {}, [-1]
+    if kind == "softmax":
+        axes = "xx" if rows > 1 and cols > 1 else "xy" if rows > 1 else "yx"
+        return softmax(32 * rows * cols, 32, 32), {"tl.PartitionTTMesh.grid_axes": axes}, [-1]
+    if kind == "flash_attention":
+        return flashattn(1, cols, 32 * rows, 128, 32, False, 32, 32), {"tl.PartitionTTMesh.grid_axes": "xy"}, [3]
+    raise ValueError(f"no mesh case {kind!r}")

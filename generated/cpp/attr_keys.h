@@ -65,7 +65,7 @@ inline constexpr const char kTtKernelRole[] = "tt.kernel_role";
 // (GridToPersistentTT writes, PlanTTMulticast reads)
 inline constexpr const char kTtLaunchVars[] = "tt.launch_vars";
 
-// tt.mesh: The mesh a kernel was split over (absent on a single chip): shape [rows, cols], grid_axes, and per tensor parameter its shards [over mesh rows, over mesh columns] (1: replicated along that axis); with split-K, reduce_axis (0 rows, 1 columns), reduce_loop (the split loop's name) and restacked (the tensors whose split dim is not the mesh axis's orientation).
+// tt.mesh: The mesh a kernel was split over (absent on a single chip): shape [rows, cols], grid_axes, and per tensor parameter its shards [over mesh rows, over mesh columns] (1: replicated along that axis); restacked (the tensors whose split dim is not the mesh axis's orientation, or split by both axes: the host lays their shards side by side) and restacked_rows (those of them laid along the mesh rows); with split-K, reduce_axis (0 rows, 1 columns) and reduce_loop (the split loop's name).
 // (PartitionTTMesh writes)
 inline constexpr const char kTtMesh[] = "tt.mesh";
 

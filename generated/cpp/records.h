@@ -85,6 +85,7 @@ inline constexpr const char kRole[] = "role";
 inline constexpr const char kConstant[] = "constant";
 inline constexpr const char kMeshShards[] = "mesh_shards";
 inline constexpr const char kMeshRestacked[] = "mesh_restacked";
+inline constexpr const char kMeshRestackedRows[] = "mesh_restacked_rows";
 inline constexpr const char kMeshPartial[] = "mesh_partial";
 }  // namespace tensor
 
@@ -264,6 +265,7 @@ inline constexpr const char kRole[] = "role";
 inline constexpr const char kConstant[] = "constant";
 inline constexpr const char kMeshShards[] = "mesh_shards";
 inline constexpr const char kMeshRestacked[] = "mesh_restacked";
+inline constexpr const char kMeshRestackedRows[] = "mesh_restacked_rows";
 inline constexpr const char kMeshPartial[] = "mesh_partial";
 inline constexpr const char kLead[] = "lead";
 inline constexpr const char kRows[] = "rows";
@@ -317,6 +319,7 @@ inline constexpr const char kRole[] = "role";
 inline constexpr const char kConstant[] = "constant";
 inline constexpr const char kMeshShards[] = "mesh_shards";
 inline constexpr const char kMeshRestacked[] = "mesh_restacked";
+inline constexpr const char kMeshRestackedRows[] = "mesh_restacked_rows";
 inline constexpr const char kMeshPartial[] = "mesh_partial";
 inline constexpr const char kRows[] = "rows";
 inline constexpr const char kCols[] = "cols";

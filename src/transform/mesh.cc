@@ -4,7 +4,9 @@
 // blocks own; the rest are replicated. What each tensor is (shards per mesh axis) is the attribute tt.mesh.
 // Split-K (option reduce_axis): that mesh axis splits the kernel's reduction loop instead, so every device sums
 // its part of the loop's iterations and an output the loop does not index holds a partial result the host adds.
+#include <algorithm>
 #include <set>
+#include <tuple>
 
 #include "records.h"
 #include "cpu_loops.h"
@@ -23,6 +25,7 @@ struct Split {
   int64_t local = 0;      // blocks per device
   Any var;                // the launch variable (set once the launch is found), or the reduction loop's
   bool reduce = false;    // split-K: the axis splits the reduction loop, not a grid dim
+  int64_t rows = 1;       // grid_axes xx / yy: both mesh axes split one grid dim (parts = rows * cols), rows of them
 };
 
 // Per dim of one access of a tensor: the first index and the extent.
@@ -79,7 +82,8 @@ Uses accesses(const Any& body) {
 
 // The dim of `tensor` that split `s` shards (-1: none, the tensor is replicated along the axis), checked: every
 // access indexes it by the block index, device d's blocks reach the d-th shard of it and nothing outside.
-// Split-K shards a tensor dim of either orientation; `orient` says which (0: rows, 1: columns of the tiled matrix).
+// A split shards a tensor dim of either orientation; `orient` says which (0: rows, 1: columns of the tiled matrix):
+// one that is not its mesh axis's is restacked by the host.
 int shard_dim(const BufferInfo& tensor, const std::vector<Access>& uses, const Split& s, const Analyzer& analyzer,
               int& orient) {
   std::set<size_t> dims;
@@ -102,20 +106,10 @@ int shard_dim(const BufferInfo& tensor, const std::vector<Access>& uses, const S
   if (dims.size() > 1) fail(what + " is indexed by " + s.tag + " in several dims; the mesh's " + axis + " split " + s.tag + ", so it cannot be sharded");
   // The mesh's rows split the rows of the tensor's tiled matrix (prod(leading dims) * rows, cols): its
   // second-to-last dim, or a leading dim (heads) when every dim before it has extent 1 (each shard a run of rows).
+  // A dim of the other orientation is restacked: the host lays the shards side by side along the mesh axis.
   const size_t d = *dims.begin(), n = tensor.shape.size();
-  orient = s.reduce ? (d + 1 == n ? 1 : 0) : s.axis;
-  const bool fits = orient == 0 ? n >= 2 && d + 1 < n : d + 1 == n;
-  if (!fits) {
-    fail(what + " is indexed by " + s.tag + " in dim " + std::to_string(d) + "; the mesh's " + axis + " (which split " +
-         s.tag + ") shard a tensor's " + (s.axis == 0 ? "rows (a dim before its last)" : "columns (its last dim)") +
-         "; choose grid_axes (tl.PartitionTTMesh.grid_axes) so they do");
-  }
-  for (size_t lead = 0; orient == 0 && lead < d; ++lead) {
-    if (tensor.shape[lead] != 1) {
-      fail(what + " is sharded in dim " + std::to_string(d) + " with a dim of extent " + std::to_string(tensor.shape[lead]) +
-           " before it; a shard must be one run of the tiled matrix's rows");
-    }
-  }
+  orient = d + 1 == n ? 1 : 0;
+  // Leading dims: checked by lead_dims once every split of the tensor is known (another split may make them 1).
   const int64_t extent = tensor.shape[d];
   int64_t shard_rows = extent / s.parts;  // rows (or columns) of the tiled matrix in one shard
   for (size_t inner = d + 1; orient == 0 && inner + 1 < n; ++inner) shard_rows *= tensor.shape[inner];
@@ -138,6 +132,38 @@ int shard_dim(const BufferInfo& tensor, const std::vector<Access>& uses, const S
     }
   }
   return static_cast<int>(d);
+}
+
+// A dim of the tiled matrix's rows shards it in runs of rows only when every dim before it is 1 on a device;
+// a tensor split by both mesh axes in two row dims is laid out by restacking the outer one (the columns' split) and
+// cutting each of its shards into the rows' (the inner one), so the outer one must leave one index per device.
+void lead_dims(const BufferInfo& t, const std::vector<std::tuple<const Split*, int, int>>& found,
+               const std::vector<int64_t>& local) {
+  const std::string what = "tensor '" + t.name + "'";
+  for (const auto& [s, d, orient] : found) {
+    if (orient != 0) continue;
+    for (int lead = 0; lead < d; ++lead) {
+      const bool split_outer = std::any_of(found.begin(), found.end(), [&](const auto& f) {
+        return std::get<1>(f) == lead && std::get<0>(f)->axis == 1 && s->axis == 0;
+      });
+      const int64_t extent = split_outer ? local[lead] : t.shape[lead];
+      if (extent != 1) {
+        fail(what + " is sharded in dim " + std::to_string(d) + " with a dim of extent " + std::to_string(extent) +
+             (split_outer ? " on a device" : "") + " before it; a shard must be one run of the tiled matrix's rows" +
+             (split_outer ? " (the mesh's columns split the outer dim: one index of it per device)" : ""));
+      }
+    }
+  }
+  if (found.size() == 2 && std::get<1>(found[0]) != std::get<1>(found[1])) {
+    const auto& [rs, rd, ro] = found[0];
+    const auto& [cs, cd, co] = found[1];
+    const bool rows_restacked = ro != rs->axis, cols_restacked = co != cs->axis;
+    if (rows_restacked || (cols_restacked && cd > rd)) {
+      fail(what + " is split over both mesh axes (dims " + std::to_string(rd) + " and " + std::to_string(cd) +
+           ") and restacked; the host restacks a tensor whose columns' split (" + cs->tag + ") is an outer row dim "
+           "and whose rows' split is an inner one; choose grid_axes (tl.PartitionTTMesh.grid_axes) so it is");
+    }
+  }
 }
 
 // The launch of `s.tag` with its per-device extent.
@@ -254,17 +280,31 @@ Any partition(const Any& func, const std::vector<Split>& wanted, const List& mes
   List new_params;
   Dict shards;
   List restacked;
+  List restacked_rows;  // restacked tensors whose column shards lie along the mesh rows (the rest: along columns)
   for (const BufferInfo& t : tensor_params(func)) {
     std::vector<int64_t> shape = t.shape;
     List parts{Any(int64_t{1}), Any(int64_t{1})};
+    std::vector<std::tuple<const Split*, int, int>> found;
     for (const Split& s : splits) {
       int orient = s.axis;
       int d = shard_dim(t, uses[t.var], s, analyzer, orient);
       if (d < 0) continue;
-      if (orient != s.axis) restacked.push_back(str(t.name));
+      found.emplace_back(&s, d, orient);
       shape[d] /= s.parts;
+      if (s.rows > 1) {  // both axes split one grid dim: the shards are restacked along the other orientation's axis
+        parts.Set(0, Any(s.rows));
+        parts.Set(1, Any(s.parts / s.rows));
+        restacked.push_back(str(t.name));
+        if (orient == 1) restacked_rows.push_back(str(t.name));
+        continue;
+      }
+      if (orient != s.axis) {
+        restacked.push_back(str(t.name));
+        if (orient == 1) restacked_rows.push_back(str(t.name));
+      }
       parts.Set(s.axis, Any(s.parts));
     }
+    lead_dims(t, found, shape);
     shards.Set(String(t.name), parts);
     if (shape == t.shape) continue;
     walk(body, {ir::visit<ir::DeclBuffer>([&](const ir::DeclBuffer& decl) {
@@ -282,11 +322,12 @@ Any partition(const Any& func, const std::vector<Split>& wanted, const List& mes
   }
   Dict mesh_attr =
       ordered({{records::mesh::kShape, mesh}, {records::mesh::kGridAxes, str(grid_axes)}, {"shards", shards}});
+  mesh_attr.Set(String("restacked"), restacked);
+  mesh_attr.Set(String("restacked_rows"), restacked_rows);
   for (const Split& s : splits) {
     if (!s.reduce) continue;
     mesh_attr.Set(String(records::mesh::kReduceAxis), Any(int64_t{s.axis}));
     mesh_attr.Set(String(records::mesh::kReduceLoop), str(ir::Var(s.var).name()));
-    mesh_attr.Set(String("restacked"), restacked);
   }
   ir::PrimFunc f(func);
   return with_attrs(prim_func(params, body, f.ret_type(), f.attrs()), {{keys::kTtMesh, mesh_attr}});
@@ -302,7 +343,13 @@ Any partition_tt_mesh(const Dict& options) {
   const std::string reduce_axis = as_str(option(options, "reduce_axis"));
   const int reduce = reduce_axis == "rows" ? 0 : reduce_axis == "cols" ? 1 : -1;
   std::vector<Split> splits;
-  for (int axis = 0; axis < 2; ++axis) {
+  const int64_t rows = as_int(mesh[0]), cols = as_int(mesh[1]);
+  const bool combined = grid_axes[0] == grid_axes[1] && reduce < 0 && rows > 1 && cols > 1;
+  if (combined) {
+    // xx / yy: both mesh axes split one grid dim, device (r, c) a run of its blocks (the host restacks the shards).
+    splits.push_back(Split{1, std::string("blockIdx.") + grid_axes[0], rows * cols, 0, Any(nullptr), false, rows});
+  }
+  for (int axis = 0; axis < 2 && !combined; ++axis) {
     const int64_t parts = as_int(mesh[axis]);
     if (axis == reduce && parts == 1) {
       fail("tl.PartitionTTMesh.reduce_axis is " + reduce_axis + ", but the mesh has one device along its " +

@@ -104,12 +104,12 @@ def test_the_device_facts_of_cpp_and_python_have_the_same_names() -> None:
     """Pass specs see the facts of generated/cpp/device.cc (generator/device.py's table); the Python module states
     the same ones (the default device's; device.cc has them for every device), besides the facts only Python code
     reads: PERF* (the performance model's), TTNN_DATA_TYPES (the ttnn host program's), DRAM_FORMAT_HOST (the host
-    program's block-float packing) and DEVICES (every device's record)."""
+    program's block-float packing), DEVICES (every device's record) and SYSTEMS, LINKS* (the per-mesh model's)."""
     from generator.device import DEVICE_FACT_NAMES
     from tilelang.tenstorrent import device
 
-    python = {k for k in vars(device) if k.isupper() and not k.startswith("PERF")
-              and k not in ("TTNN_DATA_TYPES", "DRAM_FORMAT_HOST", "DEVICES")}
+    python = {k for k in vars(device) if k.isupper() and not k.startswith(("PERF", "LINK"))
+              and k not in ("TTNN_DATA_TYPES", "DRAM_FORMAT_HOST", "DEVICES", "SYSTEMS")}
     assert python == set(DEVICE_FACT_NAMES) - {"ACCESSOR_CT_ARGS"}
     header = (REPO / "generated" / "cpp" / "device.cc").read_text("utf-8")
     assert re.findall(r'\{str\("([A-Z_0-9]+)"\), ', header) == list(DEVICE_FACT_NAMES) * len(device.DEVICES)

@@ -55,7 +55,7 @@ def test_a_target_names_a_device(target: object) -> None:
 
 @pytest.mark.parametrize("target,message", [
     ("tenstorrent:p999", "target 'tenstorrent' has no device 'p999' (devices of specs/backends/tenstorrent.yaml: "
-                         "n150, p150, p100; systems: n300, t3k)"),
+                         "n150, p150, p100; systems: n300, t3k, galaxy, p150x4)"),
     ("llvm:p150", "target 'llvm' has no device 'p150'"),
     ("tenstorrent:", "names no device after ':'"),
     ({"kind": "tenstorrent", "chip": "p150"}, "a target dict has a string 'kind'"),

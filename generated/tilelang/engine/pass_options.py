@@ -64,7 +64,7 @@ PASS_OPTIONS: dict[str, dict[str, dict[str, Any]]] = {
     'LowerThreadAllreduce': {},
     'LowerTileOpsToLoops': {},
     'LowerTileOpsToTT': {},
-    'PartitionTTMesh': {'grid_axes': {"type": 'string', "default": 'yx', "choices": ['yx', 'xy', 'zx', 'zy'], "length": None, "minimum": None, "key": None}, 'mesh': {"type": 'int_list', "default": [1, 1], "choices": [], "length": 2, "minimum": 1, "key": None}, 'reduce_axis': {"type": 'string', "default": 'none', "choices": ['none', 'rows', 'cols'], "length": None, "minimum": None, "key": None}},
+    'PartitionTTMesh': {'grid_axes': {"type": 'string', "default": 'yx', "choices": ['yx', 'xy', 'zx', 'zy', 'xx', 'yy'], "length": None, "minimum": None, "key": None}, 'mesh': {"type": 'int_list', "default": [1, 1], "choices": [], "length": 2, "minimum": 1, "key": None}, 'reduce_axis': {"type": 'string', "default": 'none', "choices": ['none', 'rows', 'cols'], "length": None, "minimum": None, "key": None}},
     'PartitionTTWork': {'core_grid': {"type": 'int_list', "default": None, "choices": [], "length": 2, "minimum": 1, "key": None, "device_default": 'core_grid'}, 'mode': {"type": 'string', "default": 'auto', "choices": ['auto', 'global', 'shard', 'zigzag'], "length": None, "minimum": None, "key": None}},
     'PlanTTAtomicOrder': {},
     'PlanTTDst': {},

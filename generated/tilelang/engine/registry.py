@@ -99,7 +99,7 @@ BACKENDS: dict[str, Backend] = {
         runtime='tilelang.tenstorrent.runtime',
         devices=(('n150', 'wormhole_b0'), ('p150', 'blackhole'), ('p100', 'blackhole'), ),
         default_device='n150',
-        systems=(('n300', 'n150', (1, 2)), ('t3k', 'n150', (4, 2)), ),
+        systems=(('n300', 'n150', (1, 2)), ('t3k', 'n150', (4, 2)), ('galaxy', 'n150', (8, 4)), ('p150x4', 'p150', (1, 4)), ),
     ),
     'webgpu': Backend(
         name='webgpu',

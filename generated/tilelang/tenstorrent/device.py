@@ -197,3 +197,28 @@ PERF_SOURCES = {
     'matmul_tile_cycles.Float16_b.HiFi4': 'tenstorrent/tt-metal tech_reports/GEMM_FLOPS/GEMM_FLOPS.md @06bd3735f7df (N150 manually tuned table): 16384^3 bf16 HiFi4: 64 cycles / device-based utilization 0.9145.',
     'matmul_tile_cycles.Float16_b.LoFi': 'tenstorrent/tt-metal tech_reports/GEMM_FLOPS/GEMM_FLOPS.md @06bd3735f7df (N150 manually tuned table): No bf16 LoFi run is published. bf16 HiFi2 runs at 44.9 cycles, 12.9 above its 32-cycle math rate (bfp8 HiFi2 at 36.9: 4.9 above), so its bound is the 2-byte operand path, which LoFi does not shorten; the HiFi2 figure is used.',
 }
+# Systems of several chips (target "tenstorrent:<name>"): name -> (chip device, (rows, cols), chips with their own
+# PCIe link to the host, Ethernet links a kernel may use between neighbours); the per-mesh model's layout of a mesh.
+SYSTEMS = {
+    'n300': ('n150', (1, 2), 1, 1),
+    't3k': ('n150', (4, 2), 4, 1),
+    'galaxy': ('n150', (8, 4), 32, 4),
+    'p150x4': ('p150', (1, 4), 4, 4),
+}
+# The links of a mesh by chip architecture (per-mesh model, mesh_perf.py): bytes per second of the host's PCIe
+# transfers to and from one chip and of one Ethernet link one way, and one hop's latency; sources in LINK_SOURCES.
+LINKS = {
+    'blackhole': {'ethernet_bytes_per_second': 24000000000, 'ethernet_hop_seconds': 5.15e-07, 'pcie_read_bytes_per_second': 5860000000, 'pcie_write_bytes_per_second': 6700000000},
+    'wormhole_b0': {'ethernet_bytes_per_second': 12000000000, 'ethernet_hop_seconds': 7.11e-07, 'pcie_read_bytes_per_second': 5860000000, 'pcie_write_bytes_per_second': 6700000000},
+}
+# Where each link figure comes from: "<arch>.<figure>" -> "<source>: <what it measured | how it is derived>".
+LINK_SOURCES = {
+    'blackhole.ethernet_bytes_per_second': 'tenstorrent/tt-metal tech_reports/CCLs/CCL_bandwidth.md @1080d1c4: Per link and direction: "Blackhole links currently run at half their rated speed" (400 Gb/s = 50 GB/s), so the report normalizes against 25 GB/s; times the ~96 % payload efficiency: 24e9 B/s.',
+    'blackhole.ethernet_hop_seconds': 'tenstorrent/tt-metal tech_reports/CCLs/CCL_bandwidth.md @1080d1c4: Per-hop forwarding latency on a 1D fabric, Blackhole.',
+    'blackhole.pcie_read_bytes_per_second': 'tenstorrent/tt-umd tests/microbenchmark/benchmarks/pcie_dma/README.md @3f8cbc77 (PCIe DMA to DRAM core): An assumption: the Wormhole figure (as pcie_write_bytes_per_second).',
+    'blackhole.pcie_write_bytes_per_second': "tenstorrent/tt-umd tests/microbenchmark/benchmarks/pcie_dma/README.md @3f8cbc77 (PCIe DMA to DRAM core): An assumption: the Wormhole figure. tt-metal publishes the p150's host-side transfer curves only as plots (tech_reports/PCIe_bandwidth/PCIe_bandwidth.md @3629f515, tests 606/607), so no number is read.",
+    'wormhole_b0.ethernet_bytes_per_second': 'tenstorrent/tt-metal tech_reports/CCLs/CCL_bandwidth.md @1080d1c4: Per link and direction: the line rate of 100 Gb/s = 12.5 GB/s times the fabric\'s payload efficiency of about 96 % ("the payload ceiling is therefore ~12.0 GB/s on Wormhole"); measured collectives on a line flatten at 84-94 % of the line rate.',
+    'wormhole_b0.ethernet_hop_seconds': 'tenstorrent/tt-metal tech_reports/CCLs/CCL_bandwidth.md @1080d1c4: Per-hop forwarding latency on a 1D fabric, Wormhole (a round trip n hops out, half the slope).',
+    'wormhole_b0.pcie_read_bytes_per_second': 'tenstorrent/tt-umd tests/microbenchmark/benchmarks/pcie_dma/README.md @3f8cbc77 (PCIe DMA to DRAM core): Device DRAM -> host for transfers of 8 MiB to 1 GiB: 5.5-6.0e9 B/s, median 5.86e9.',
+    'wormhole_b0.pcie_write_bytes_per_second': 'tenstorrent/tt-umd tests/microbenchmark/benchmarks/pcie_dma/README.md @3f8cbc77 (PCIe DMA to DRAM core): Host -> device DRAM by the PCIe DMA engine for transfers of 8 MiB to 1 GiB: 6.4-7.3e9 B/s, median 6.7e9 (smaller transfers run faster, up to 9.4e9 at 2 MiB, and slower below 64 KiB); the table names no board.',
+}

@@ -84,6 +84,7 @@ Tensor = TypedDict('Tensor', {
     'constant': NotRequired[TensorConstant],
     'mesh_shards': NotRequired[list[int]],
     'mesh_restacked': NotRequired[bool],
+    'mesh_restacked_rows': NotRequired[bool],
     'mesh_partial': NotRequired[bool],
 })
 
@@ -269,6 +270,7 @@ HostTensor = TypedDict('HostTensor', {
     'constant': NotRequired[TensorConstant],
     'mesh_shards': NotRequired[list[int]],
     'mesh_restacked': NotRequired[bool],
+    'mesh_restacked_rows': NotRequired[bool],
     'mesh_partial': NotRequired[bool],
     'lead': int,
     'rows': int,
@@ -308,6 +310,7 @@ TtnnTensor = TypedDict('TtnnTensor', {
     'constant': NotRequired[TensorConstant],
     'mesh_shards': NotRequired[list[int]],
     'mesh_restacked': NotRequired[bool],
+    'mesh_restacked_rows': NotRequired[bool],
     'mesh_partial': NotRequired[bool],
     'rows': int,
     'cols': int,
@@ -400,6 +403,7 @@ class TENSOR:
     CONSTANT: Final = 'constant'
     MESH_SHARDS: Final = 'mesh_shards'
     MESH_RESTACKED: Final = 'mesh_restacked'
+    MESH_RESTACKED_ROWS: Final = 'mesh_restacked_rows'
     MESH_PARTIAL: Final = 'mesh_partial'
 
 
@@ -598,6 +602,7 @@ class HOST_TENSOR:
     CONSTANT: Final = 'constant'
     MESH_SHARDS: Final = 'mesh_shards'
     MESH_RESTACKED: Final = 'mesh_restacked'
+    MESH_RESTACKED_ROWS: Final = 'mesh_restacked_rows'
     MESH_PARTIAL: Final = 'mesh_partial'
     LEAD: Final = 'lead'
     ROWS: Final = 'rows'
@@ -653,6 +658,7 @@ class TTNN_TENSOR:
     CONSTANT: Final = 'constant'
     MESH_SHARDS: Final = 'mesh_shards'
     MESH_RESTACKED: Final = 'mesh_restacked'
+    MESH_RESTACKED_ROWS: Final = 'mesh_restacked_rows'
     MESH_PARTIAL: Final = 'mesh_partial'
     ROWS: Final = 'rows'
     COLS: Final = 'cols'
@@ -903,7 +909,7 @@ RECORD_FIELDS: dict[str, tuple[str, ...]] = {
     'plan': ('kernel', 'device', 'core_grid', 'grid_blocks', 'partition_mode', 'core_ranges', 'work_partition', 'tensors', 'cbs', 'kernels', 'semaphores', 'mesh', ),
     'device': ('name', 'profile', 'host_api', 'tile', 'core_grid', 'l1_bytes', 'max_cbs', 'max_runtime_args', ),
     'work_item': ('core', 'start', 'count', 'stride', 'z', 'row0', 'col0', 'rows', 'cols', ),
-    'tensor': ('name', 'parameter', 'shape', 'padded_shape', 'blocks', 'transposed', 'pad_value', 'dtype', 'dram_format', 'data_format', 'page_bytes', 'pages', 'page_layout', 'role', 'constant', 'mesh_shards', 'mesh_restacked', 'mesh_partial', ),
+    'tensor': ('name', 'parameter', 'shape', 'padded_shape', 'blocks', 'transposed', 'pad_value', 'dtype', 'dram_format', 'data_format', 'page_bytes', 'pages', 'page_layout', 'role', 'constant', 'mesh_shards', 'mesh_restacked', 'mesh_restacked_rows', 'mesh_partial', ),
     'mesh': ('shape', 'grid_axes', 'reduce_axis', 'reduce_loop', ),
     'tensor_constant': ('value', 'rows', 'mask', 'index', ),
     'index_tile': ('p', 'q', 'step', ),
@@ -922,9 +928,9 @@ RECORD_FIELDS: dict[str, tuple[str, ...]] = {
     'semaphore_id': ('semaphore', ),
     'buffer': ('memory', 'layout', 'page_layout', 'transposed', 'dtype', 'dram_format', 'data_format', 'page_bytes', 'pages', 'tile_rows', 'tile_cols', 'shape', 'padded_shape', 'blocks', 'pad_value', ),
     'accessor': ('stride_mode', 'page_bytes', 'compile_time_args', 'parameter', ),
-    'host_tensor': ('name', 'parameter', 'shape', 'padded_shape', 'blocks', 'transposed', 'pad_value', 'dtype', 'dram_format', 'data_format', 'page_bytes', 'pages', 'page_layout', 'role', 'constant', 'mesh_shards', 'mesh_restacked', 'mesh_partial', 'lead', 'rows', 'cols', 'prows', 'pcols', 'er', 'pr', 'ec', 'pc', 'elems', 'padded_elems', 'padded', 'ctype', 'fill', 'mask', 'mesh_pages', 'mesh_stack', ),
+    'host_tensor': ('name', 'parameter', 'shape', 'padded_shape', 'blocks', 'transposed', 'pad_value', 'dtype', 'dram_format', 'data_format', 'page_bytes', 'pages', 'page_layout', 'role', 'constant', 'mesh_shards', 'mesh_restacked', 'mesh_restacked_rows', 'mesh_partial', 'lead', 'rows', 'cols', 'prows', 'pcols', 'er', 'pr', 'ec', 'pc', 'elems', 'padded_elems', 'padded', 'ctype', 'fill', 'mask', 'mesh_pages', 'mesh_stack', ),
     'host_mask': ('p', 'q', 'div', 'width', 'first', 'step', 'on_true', 'on_false', 'on_true_bits', 'on_false_bits', ),
-    'ttnn_tensor': ('name', 'parameter', 'shape', 'padded_shape', 'blocks', 'transposed', 'pad_value', 'dtype', 'dram_format', 'data_format', 'page_bytes', 'pages', 'page_layout', 'role', 'constant', 'mesh_shards', 'mesh_restacked', 'mesh_partial', 'rows', 'cols', 'layout', 'pad', 'ttnn', 'host_dtype', ),
+    'ttnn_tensor': ('name', 'parameter', 'shape', 'padded_shape', 'blocks', 'transposed', 'pad_value', 'dtype', 'dram_format', 'data_format', 'page_bytes', 'pages', 'page_layout', 'role', 'constant', 'mesh_shards', 'mesh_restacked', 'mesh_restacked_rows', 'mesh_partial', 'rows', 'cols', 'layout', 'pad', 'ttnn', 'host_dtype', ),
     'ttnn_cb': ('index', 'stream', 'shares', 'buffer', 'buffer_dtype', 'class', 'dtype', 'data_format', 'page_bytes', 'block_pages', 'depth', 'producer', 'consumer', 'ttnn', ),
     'report': ('status', 'error', 'dump', 'profile', 'device', 'programs', 'run_seconds', 'cores', 'total', 'devices', 'kernels', 'stdout', 'execution_backend', ),
     'counters': ('dram_bytes_read', 'dram_bytes_written', 'noc_reads', 'noc_writes', 'read_barriers', 'write_barriers', 'matmul_tiles', 'eltwise_tiles', 'sfpu_tiles', 'copy_tiles', 'pack_tiles', 'cb_pushes', 'cb_pops', 'cb_pages_pushed', 'noc_multicast_writes', 'noc_multicast_bytes', 'noc_multicast_linked_bytes', 'semaphore_incs', 'semaphore_multicasts', 'semaphore_waits', ),

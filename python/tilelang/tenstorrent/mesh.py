@@ -6,9 +6,10 @@ columns. The host program holds the user's whole tensor: its layout is the shard
 multiplied by the shards (a sharded dim is never padded: the pass splits whole tiles, checked here), and
 tt-metal's ShardedBufferConfig deals its pages out to the devices (main.cpp.j2).
 
-Split-K (PartitionTTMesh's reduce_axis): a tensor the reduction loop splits along a dim whose orientation is not its
-mesh axis's (GEMM's B, K rows over mesh columns) is restacked: the host lays its shards side by side along the mesh
-axis, so ShardedBufferConfig deals each device its rows. An output the loop does not index is partial: every device
+A tensor a mesh axis splits along a dim whose orientation is not the axis's (split-K's B, K rows over mesh columns;
+attention's heads over mesh columns), or that both axes split (grid_axes xx), is restacked: the host lays its shards
+side by side along the mesh axis, so ShardedBufferConfig deals each device its rows, and gathers outputs back.
+Split-K (PartitionTTMesh's reduce_axis): An output the loop does not index is partial: every device
 holds a partial sum of all of it, the buffer stacks them along the reduce axis, and the host adds them (fp32
 accumulation, one rounding to the output's dtype) after reading it back. `mesh_stack` (in pages) tells main.cpp how.
 """
@@ -23,17 +24,17 @@ from .lowered import get_attr
 from .records import DEVICE, HOST_TENSOR, MESH, PLAN, TENSOR, Mesh, Plan, Tensor
 
 # The keys of the tt.mesh attribute (specs/passes/partition_tt_mesh.yaml, src/transform/mesh.cc).
-SHAPE, GRID_AXES, SHARDS, RESTACKED = "shape", "grid_axes", "shards", "restacked"
+SHAPE, GRID_AXES, SHARDS, RESTACKED, RESTACKED_ROWS = "shape", "grid_axes", "shards", "restacked", "restacked_rows"
 # The output dtypes whose partials the host adds (its C++ types: float, and bfloat16 as its raw bits).
 PARTIAL_DTYPES = ("float32", "bfloat16")
 
 
 def mesh_of(kernel: str, func: Any, tensors: list[Tensor], host_api: str) -> Mesh | None:
     """The plan's mesh record of a lowered kernel (None on a single chip); sets each tensor's `mesh_shards` (and,
-    with split-K, `mesh_restacked` / `mesh_partial`). Refused, naming the tensor: a sharded tensor laid out
-    row-major or stored as a block float, a sharded dim that DRAM pads, an output not sharded over every mesh axis
-    of several devices but the reduce axis (each would write all of it), a partial output the host cannot add, a
-    restacked tensor split over both mesh axes, and a profile without the mesh host API."""
+    `mesh_restacked` (`mesh_restacked_rows`), and with split-K `mesh_partial`). Refused, naming the tensor: a sharded
+    tensor laid out row-major or stored as a block float, a sharded dim that DRAM pads, an output not sharded over
+    every mesh axis of several devices but the reduce axis (each would write all of it), a partial output the host
+    cannot add, and a profile without the mesh host API."""
     info = get_attr(func, attr_keys.TT_MESH)
     if not info:
         return None
@@ -44,17 +45,17 @@ def mesh_of(kernel: str, func: Any, tensors: list[Tensor], host_api: str) -> Mes
                              "API that runs a mesh of chips")
     reduce = int(info[MESH.REDUCE_AXIS]) if MESH.REDUCE_AXIS in info else None
     restacked = {str(n) for n in info.get(RESTACKED, [])}
+    along_rows = {str(n) for n in info.get(RESTACKED_ROWS, [])}
     shards = {str(k): [int(e) for e in v] for k, v in info[SHARDS].items()}
     for t in tensors:
         name, split = t[TENSOR.NAME], shards.get(t[TENSOR.NAME], [1, 1])
         t[TENSOR.MESH_SHARDS] = split
         if t[TENSOR.ROLE] in ("output", "inout"):
             _output_shards(where, t, split, shape, reduce)
-        if name in restacked:
+        if name in restacked:  # PartitionTTMesh checked that a tensor split by both axes can be restacked
             t[TENSOR.MESH_RESTACKED] = True
-            if min(split) > 1:
-                raise TTCodegenError(f"{where}: tensor '{name}' is split over both mesh axes and restacked for split-K "
-                                     "(its split dim is not its mesh axis's); split-K restacks a tensor split once")
+            if name in along_rows:
+                t[TENSOR.MESH_RESTACKED_ROWS] = True
         if split == [1, 1]:
             continue
         if t[TENSOR.PAGE_LAYOUT] != "tile" or TENSOR.DRAM_FORMAT in t:
@@ -62,6 +63,8 @@ def mesh_of(kernel: str, func: Any, tensors: list[Tensor], host_api: str) -> Mes
                                  f"{t.get(TENSOR.DRAM_FORMAT, t[TENSOR.PAGE_LAYOUT])}; a mesh shards tiled tensors "
                                  "in their dtype's format")
         dims = t[TENSOR.SHAPE], t.get(TENSOR.PADDED_SHAPE, t[TENSOR.SHAPE])
+        if t.get(TENSOR.MESH_RESTACKED):  # its split dims are of the other orientation
+            split = [0, max(split)] if t.get(TENSOR.MESH_RESTACKED_ROWS) else [max(split), 0]
         for axis, dim in ((0, -2), (1, -1)):
             if split[axis] > 1 and dims[0][dim] != dims[1][dim] and not t.get(TENSOR.MESH_PARTIAL):
                 raise TTCodegenError(f"{where}: tensor '{name}' is sharded in dim {len(dims[0]) + dim}, which DRAM "
@@ -97,8 +100,9 @@ def global_layout(plan: Plan, tensor: Tensor, layout: dict[str, Any]) -> dict[st
     """The host layout (host_layout) of the whole tensor a device's shard is part of, and for a sharded one its
     pages as ShardedBufferConfig deals them: [global page rows, global page cols, shard page rows, shard page cols],
     a shard dim 0 where the tensor is replicated along that mesh axis. A split-K partial output's whole tensor is
-    one partial (the buffer stacks them); a restacked tensor's split dim is the other orientation's. Either gets
-    `mesh_stack`: [page rows, page cols, parts, 1 where the parts lie along columns] of the host's page matrix."""
+    one partial (the buffer stacks them); a restacked tensor's split dims are the other orientation's: its shards in
+    turn along the user's rows (columns: mesh_restacked_rows). Either gets `mesh_stack`: [page rows, page cols,
+    parts, 1 where the parts lie along columns] of the host's page matrix."""
     split = tensor.get(TENSOR.MESH_SHARDS, [1, 1])
     if PLAN.MESH not in plan or split == [1, 1]:
         return layout
@@ -114,11 +118,13 @@ def global_layout(plan: Plan, tensor: Tensor, layout: dict[str, Any]) -> dict[st
         assert reduce is not None, "PartitionTTMesh marks partial outputs only when the mesh splits a reduction"
         user[reduce] = 1
         stack = [page_rows, page_cols, split[reduce], reduce]
-    elif tensor.get(TENSOR.MESH_RESTACKED):
-        user = [cols, rows]
-        parts = max(rows, cols)
-        stack = [page_rows * parts, page_cols // parts, parts, 1] if cols > 1 else \
-            [page_rows // parts, page_cols * parts, parts, 0]
+    elif tensor.get(TENSOR.MESH_RESTACKED):  # the user's rows (columns) are every device's shard's, in turn
+        if tensor.get(TENSOR.MESH_RESTACKED_ROWS):
+            user = [1, rows * cols]
+            stack = [page_rows // rows, page_cols * rows, rows, 0]
+        else:
+            user = [rows * cols, 1]
+            stack = [page_rows * cols, page_cols // cols, cols, 1]
     out = {**layout, h.ROWS: layout[h.ROWS] * user[0], h.PROWS: layout[h.PROWS] * user[0],
            h.COLS: layout[h.COLS] * user[1], h.PCOLS: layout[h.PCOLS] * user[1]}
     out[h.ELEMS] = layout[h.ELEMS] * user[0] * user[1]

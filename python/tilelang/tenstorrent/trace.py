@@ -25,7 +25,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from . import device, perf_model
+from . import device, mesh_perf, perf_model
 from .records import COUNTERS, DM_KERNEL, KERNELS, MODELLED_COUNTERS, PLAN, REPORT, WORK_ITEM
 
 FILE = "tt.trace.json"
@@ -110,6 +110,8 @@ def trace(plan: Mapping[str, Any], report: Mapping[str, Any], perf: Mapping[str,
           ) -> dict[str, Any]:
     """The trace-event document of one run: `plan` is tt.plan.json, `report` the emulator's report."""
     est = perf_model.estimate(plan, report, perf)
+    # On a mesh, the per-mesh model's figures (mesh_perf.py): the host's transfers beside the device's.
+    on_mesh = mesh_perf.estimate(plan, report, perf=perf).figures() if PLAN.MESH in plan else None
     perf = perf if perf is not None else device.PERF
     ev = _Events(est.clock_hz)
     ev.track(0, 0, "device", "model")
@@ -125,9 +127,11 @@ def trace(plan: Mapping[str, Any], report: Mapping[str, Any], perf: Mapping[str,
         c.get(COUNTERS.MATMUL_TILES, 0) for c in per_core) else 0.0
     for pid, (counters, core) in enumerate(zip(per_core, est.cores, strict=True), start=1):
         _core(ev, pid, plan, counters, core, fill, drain, perf_model.math_cycles(counters, matmul, perf), perf)
-    return _event(traceEvents=ev.events, displayTimeUnit="ns",
-                  otherData={PLAN.KERNEL: plan.get(PLAN.KERNEL), "source": "tilelang performance model (perf_model.py)",
-                             "modelled_us": round(est.modelled_seconds * 1e6, 4)})
+    other = {PLAN.KERNEL: plan.get(PLAN.KERNEL), "source": "tilelang performance model (perf_model.py)",
+             "modelled_us": round(est.modelled_seconds * 1e6, 4)}
+    if on_mesh is not None:
+        other[PLAN.MESH] = on_mesh
+    return _event(traceEvents=ev.events, displayTimeUnit="ns", otherData=other)
 
 
 def write(directory: str | Path, plan: Mapping[str, Any], report: Mapping[str, Any]) -> Path:

@@ -154,6 +154,7 @@ def _mesh_literals(plan: Plan) -> tuple[str, str]:
     shape = tuple(mesh[MESH.SHAPE])
     tensors = {t[TENSOR.NAME]: {"shards": tuple(t.get(TENSOR.MESH_SHARDS, (1, 1))),
                                 "restacked": bool(t.get(TENSOR.MESH_RESTACKED)),
+                                "restacked_rows": bool(t.get(TENSOR.MESH_RESTACKED_ROWS)),
                                 "partial": bool(t.get(TENSOR.MESH_PARTIAL))}
                for t in plan[PLAN.TENSORS]}
     return repr({MESH.SHAPE: shape, MESH.REDUCE_AXIS: mesh.get(MESH.REDUCE_AXIS)}), repr(tensors)

@@ -32,7 +32,7 @@ class Module:
 class Module:
     @T.prim_func
     def main(A: T.Buffer((64, 64), "bfloat16"), B: T.Buffer((64, 64), "bfloat16", layout=None), C: T.Buffer((64, 64), "bfloat16", layout=None)):
-        T.func_attr({"target": T.target({"keys": ["tenstorrent"], "kind": "ext_dev", "model": "wormhole_b0", "tag": ""}), "tl.threads": 128, "tt.mesh": {"grid_axes": "yx", "shape": [1, 2], "shards": {"A": [1, 1], "B": [1, 2], "C": [1, 2]}}})
+        T.func_attr({"target": T.target({"keys": ["tenstorrent"], "kind": "ext_dev", "model": "wormhole_b0", "tag": ""}), "tl.threads": 128, "tt.mesh": {"grid_axes": "yx", "restacked": [], "restacked_rows": [], "shape": [1, 2], "shards": {"A": [1, 1], "B": [1, 2], "C": [1, 2]}}})
         bx = T.launch_thread("blockIdx.x", 2)
         by = T.launch_thread("blockIdx.y", 2)
         A_shared = T.alloc_shared((32, 32), "bfloat16")
