@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <map>
 
+#include "tile_ops_util.h"
+
 namespace tl {
 namespace {
 
@@ -70,7 +72,7 @@ bool is_zero_fill(const std::vector<TileOp>& ops, const std::string& key) {
   bool any = false;
   for (const TileOp& op : ops) {
     if (op.writes != key) continue;
-    if (op.kind != tile_op::kFill || as_float(op.get(names::kValue)) != 0.0) return false;
+    if (op.kind != tile_op::kFill || tileops::fill_constant(op) != std::optional<double>(0.0)) return false;
     any = true;
   }
   return any;

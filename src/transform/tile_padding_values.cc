@@ -202,11 +202,11 @@ class Follow {
     } else if (k == tile_op::kFill) {  // padding where the buffer is not whole tiles
       auto [th, tw] = tileops::tile_shape();
       const std::vector<int64_t>& shape = op.out->shape;
-      double c = as_float(op.get(names::kValue));
+      double c = tileops::fill_constant(op).value_or(std::nan(""));  // a value of the block indices: anything
       out = {constant(c, shape[0] % th != 0), constant(c, shape.size() == 2 && shape[1] % tw != 0)};
       out.rows.start = Any(shape[0]);
       if (shape.size() == 2) out.cols.start = Any(shape[1]);
-      out.low = c;
+      if (!std::isnan(c)) out.low = c;
     } else if (k == tile_op::kMask) {  // an index mask's block: what it holds is resolved where it meets padding
       auto nest = tileops::eltwise_nest(op.stmt);
       std::vector<Any> lvars;
