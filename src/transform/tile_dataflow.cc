@@ -194,14 +194,15 @@ void classify(std::vector<Stream>& live, std::vector<TileOp>& ops) {
     const std::string& k = ops[op].kind;
     // cumsum_block: wait0/pop0
     shared_ok = shared_ok && (k == tile_op::kEltwise || k == tile_op::kSelect || k == tile_op::kReduce ||
-                              k == tile_op::kCumsum || k == tile_op::kGemm);  // whole blocks (a gemm's per K step)
+                              k == tile_op::kCumsum || k == tile_op::kGemm ||  // whole blocks (a gemm's per K step)
+                              k == tile_op::kMask);  // a table's tiles, copied at an index (mask_block: wait0/pop0)
   }
     if (s.consumers.size() > 1 && !shared_ok && !s.carried) {  // a carried value's reads: place_waits
       std::string readers;
       for (size_t op : s.consumer_ops) readers += (readers.empty() ? "" : ", ") + ops[op].kind;
       fail("on-chip buffer '" + s.buffer.name + "' is read by " + std::to_string(s.consumers.size()) +
-           " tile operations (" + readers + "); only element-wise stores, reductions, T.cumsum and T.gemm may share a "
-           "value, any other reader needs its own copy (T.copy it to another buffer first)");
+           " tile operations (" + readers + "); only element-wise stores, reductions, T.cumsum, T.gemm and index "
+           "tables' copies may share a value, any other reader needs its own copy (T.copy it to another buffer first)");
     }
     s.cls = s.producer == roles::kReader ? "input" : s.consumers[0] == roles::kWriter ? "output" : "intermediate";
     // The first reader waits for the block and the last frees it; readers in between find it in the CB.
@@ -241,8 +242,8 @@ size_t live_until(const std::vector<TileOp>& ops, const Stream& s) {
 }
 
 // More intermediate values than CBs (the pieces of split stores): a value whose block is freed before another is
-// made shares that one's CB (greedy in program order; compute-made element-wise values and reductions only, not
-// carried ones, of one data format and block size, as a CB's waits must divide its capacity).
+// made shares that one's CB (greedy in program order; compute-made element-wise values, reductions, fills and
+// masks only, not carried ones, of one data format and block size, as a CB's waits must divide its capacity).
 void share_dead(std::vector<Stream>& live, const std::vector<TileOp>& ops) {
   struct Group {
     size_t rep, end;
@@ -252,7 +253,9 @@ void share_dead(std::vector<Stream>& live, const std::vector<TileOp>& ops) {
   for (size_t i = 0; i < live.size(); ++i) {
     Stream& s = live[i];
     const std::string& kind = ops[s.producer_op].kind;
-    bool shareable = s.cls == "intermediate" && !s.carried && (kind == tile_op::kEltwise || kind == tile_op::kReduce);
+    bool shareable = s.cls == "intermediate" && !s.carried &&
+                     (kind == tile_op::kEltwise || kind == tile_op::kReduce || kind == tile_op::kFill ||
+                      kind == tile_op::kMask);  // whole blocks the compute kernel makes and frees
     if (!shareable) continue;
     size_t end = live_until(ops, s);
     Group* fit = nullptr;

@@ -30,6 +30,12 @@ class Tree {
     for (const ir::For& loop : loops) lvars_.push_back(loop.loop_var());
   }
 
+  // The ops making `value` into `out`, a value of the loops' shape that no store names (a masked operand).
+  Tree(const std::vector<ir::For>& loops, BufferInfo out, size_t first)
+      : out_(std::move(out)), stmt_(loops[0]), first_(first) {
+    for (const ir::For& loop : loops) lvars_.push_back(loop.loop_var());
+  }
+
   // The ops of `value`, or nullopt when it is not a tree of supported operations on on-chip values.
   std::optional<std::vector<TileOp>> split(const Any& value) {
     std::optional<Value> root = lower(value);

@@ -211,10 +211,10 @@ class Follow {
       auto nest = tileops::eltwise_nest(op.stmt);
       std::vector<Any> lvars;
       for (const ir::For& loop : nest->first) lvars.push_back(loop.loop_var());
-      out.mask = masks::index_mask(lvars, nest->second.any(), std::numeric_limits<int64_t>::max());
-      out.mask_rows = op.out->shape[0];
-      out.mask_cols = op.out->shape.size() == 2 ? op.out->shape[1] : 1;
-      if (op.tensor && index_tables_.count(op.tensor->name)) out.low = 0.0;  // p * i + q * j + step * t, all >= 0
+      bool index = op.tensor && index_tables_.count(op.tensor->name);  // an element index's block, not the mask's
+      if (!index) out.mask = masks::index_mask(lvars, nest->second.any(), std::numeric_limits<int64_t>::max());
+      out.mask_rows = op.out->shape[0], out.mask_cols = op.out->shape.size() == 2 ? op.out->shape[1] : 1;
+      if (index) out.low = 0.0;  // p * i + q * j + step * t, all >= 0
     } else if (k == tile_op::kEltwise) {
       out = eltwise(op);
     } else if (k == tile_op::kSelect) {
