@@ -58,7 +58,7 @@ def chunk_retention_fwd_kernel(B, S, H, DK, DV, dtype=T.float16, scale=None):
         Q: T.Tensor([B, S, H, DK], dtype),  # type: ignore
         K: T.Tensor([B, S, H, DK], dtype),  # type: ignore
         V: T.Tensor([B, S, H, DV], dtype),  # type: ignore
-        O: T.Tensor([NK, B, S, H, DV], dtype),  # type: ignore
+        O: T.Tensor([NK, B, S, H, DV], dtype),  # type: ignore  # noqa: E741 - upstream names it O
     ):
         with T.Kernel(NV, NK, B * H) as (i_v, i_k, i_bh):
             i_b = i_bh // H
