@@ -242,9 +242,10 @@ size_t live_until(const std::vector<TileOp>& ops, const Stream& s) {
 }
 
 // More intermediate values than CBs (the pieces of split stores): a value whose block is freed before another is
-// made shares that one's CB (greedy in program order; compute-made element-wise values, reductions, fills and
-// masks only, not carried ones, of one data format and block size, as a CB's waits must divide its capacity).
-void share_dead(std::vector<Stream>& live, const std::vector<TileOp>& ops) {
+// made shares that one's CB (greedy in program order; compute-made element-wise values and reductions only, not
+// carried ones, of one data format and block size, as a CB's waits must divide its capacity). `wider`: also fills and
+// masks (index blocks, a per-head scalar's fill: retention), where the first sharing still leaves too many.
+void share_dead(std::vector<Stream>& live, const std::vector<TileOp>& ops, bool wider = false) {
   struct Group {
     size_t rep, end;
   };
@@ -254,8 +255,8 @@ void share_dead(std::vector<Stream>& live, const std::vector<TileOp>& ops) {
     Stream& s = live[i];
     const std::string& kind = ops[s.producer_op].kind;
     bool shareable = s.cls == "intermediate" && !s.carried &&
-                     (kind == tile_op::kEltwise || kind == tile_op::kReduce || kind == tile_op::kFill ||
-                      kind == tile_op::kMask);  // whole blocks the compute kernel makes and frees
+                     (kind == tile_op::kEltwise || kind == tile_op::kReduce ||
+                      (wider && (kind == tile_op::kFill || kind == tile_op::kMask)));  // whole compute-made blocks
     if (!shareable) continue;
     size_t end = live_until(ops, s);
     Group* fit = nullptr;
@@ -285,8 +286,18 @@ void assign_indices(std::vector<Stream>& live, const std::vector<TileOp>& ops) {
   Any ranges = attr(device(), "CB_RANGES");
   Any inter = item(ranges, Any(String("intermediate")));
   int64_t room = as_int(item(inter, Any(int64_t(1)))) - as_int(item(inter, Any(int64_t(0)))) + 1;
-  if (std::count_if(live.begin(), live.end(), [](const Stream& s) { return s.cls == "intermediate"; }) > room) {
-    share_dead(live, ops);
+  auto inter_count = [](const std::vector<Stream>& v) {
+    return std::count_if(v.begin(), v.end(), [](const Stream& s) { return s.cls == "intermediate"; });
+  };
+  if (inter_count(live) > room) {
+    std::vector<Stream> narrow = live;
+    share_dead(narrow, ops);
+    int64_t others = static_cast<int64_t>(live.size()) - inter_count(live);  // input and output CBs
+    if (inter_count(narrow) <= as_int(attr(device(), "MAX_CBS")) - others) {
+      live = std::move(narrow);
+    } else {
+      share_dead(live, ops, true);
+    }
   }
   std::vector<bool> used(static_cast<size_t>(as_int(attr(device(), "MAX_CBS"))), false);
   for (const char* cls : {"input", "output", "intermediate"}) {
