@@ -29,7 +29,7 @@ std::optional<double> value_of(const Any& e) { return constant_of(e); }
 using Refuse = std::function<void(const std::string&)>;
 
 // The values: two constants, or a buffer against +-inf (an added 0/inf table) or 0 (a multiplied 1/0 table).
-void mask_values(IndexMask& mask, const Refuse& refuse, const std::vector<Any>& lvars) {
+void mask_values(IndexMask& mask, const Refuse& refuse) {
   auto t = value_of(mask.then_value), e = value_of(mask.else_value);
   if (t && e) {
     mask.on_true = *t, mask.on_false = *e;
@@ -57,23 +57,8 @@ void mask_values(IndexMask& mask, const Refuse& refuse, const std::vector<Any>& 
   }
   double c = t ? *t : *e;
   Any operand = strip_casts(t ? mask.else_value : mask.then_value);
-  if (!ir::TensorLoad::matches(operand)) {
-    // A value computed from the element indices (retention's decay s[row, col] * T.exp2((row - col) * log_decay)):
-    // the tables hold the mask's two values per condition, or the indices themselves, not a function of them.
-    std::string index;
-    Any outside = map(operand, {ir::rewrite<ir::TensorLoad>([](const ir::TensorLoad&) -> Any { return int_imm(0); })});
-    walk(outside, {ir::visit<ir::Var>([&](const ir::Var& v) {
-           for (const Any& l : lvars) {
-             if (index.empty() && v.same_as(l)) index = v.name();
-           }
-         })});
-    if (!index.empty()) {
-      refuse("selects " + format_value(operand) + ", a value computed from the element index " + index + " (not "
-             "only as a buffer index); the tenstorrent backend's index tables hold a mask's two values, or the "
-             "element indices themselves, not values computed from them (such as a decay gamma ** (row - col))");
-    }
-    refuse("selects " + format_value(operand) + ", which is neither a constant nor a buffer value");
-  }
+  // A value computed from the element indices (retention's decay s[row, col] * T.exp2((row - col) * log_decay)) is
+  // made by the ops of its expression tree (tile_ops_masks.cc), then masked as a buffer value.
   mask.operand = operand;
   if (std::isinf(c)) {
     mask.combine = "add";
@@ -139,7 +124,7 @@ std::optional<IndexMask> index_mask(const std::vector<Any>& lvars, const Any& st
                     form.r);
   mask.lin = fn::expr(lin);
   if (form.p == 0 && form.q == 0 && ir::IntImm::from(form.r)) return mask;  // a constant: folded (index_masks)
-  mask_values(mask, refuse, lvars);
+  mask_values(mask, refuse);
   return mask;
 }
 

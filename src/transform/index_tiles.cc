@@ -23,21 +23,32 @@ int index_axis(const std::vector<Any>& lvars, const Any& value) {
 
 namespace rec_index = records::index_tile;
 
-// The (axis, pages) an index table must serve for each index selected as a value in `store` (a 2-D store's i or j).
+// The (axis, pages) an index table must serve for each index `store` (2-D) uses as a value: selected as a value
+// (T.if_then_else(c, j, x)) or in arithmetic (retention's `T.exp2((row - col) * log_decay)`), not as a buffer index
+// nor in a condition (an index mask's table serves those).
 std::vector<std::pair<int, int64_t>> selected_indices(const std::vector<Any>& lvars, const ir::BufferStore& store) {
   std::vector<std::pair<int, int64_t>> found;
   BufferInfo out = buffer_info(store.buffer());
   if (lvars.size() != 2 || out.shape.size() != 2) return found;
   auto [tile_rows, tile_cols] = tileops::tile_shape();
-  walk(store.value(), {ir::visit<ir::Call>([&](const ir::Call& c) {
-         auto op = ir::Op::from(c.op());
-         if (!op || op->name() != "prim.if_then_else") return;
-         for (size_t arg = 1; arg < 3; ++arg) {
-           int axis = index_axis(lvars, c.args()[arg]);
+  std::vector<Any> values = {store.value()};
+  while (!values.empty()) {
+    Any value = values.back();
+    values.pop_back();
+    Any outside = map(value, {ir::rewrite<ir::TensorLoad>([](const ir::TensorLoad&) -> Any { return int_imm(0); }),
+                              ir::rewrite<ir::Call>([&](const ir::Call& c) -> Any {
+                                auto op = ir::Op::from(c.op());
+                                if (!op || op->name() != "prim.if_then_else") return c.any();
+                                values.push_back(c.args()[1]);
+                                values.push_back(c.args()[2]);
+                                return int_imm(0);
+                              })}, "pre");
+    walk(outside, {ir::visit<ir::Var>([&](const ir::Var& v) {
+           int axis = index_axis(lvars, v.any());
            int64_t side = axis == 0 ? tile_rows : tile_cols;
            if (axis >= 0) found.emplace_back(axis, (out.shape[axis] + side - 1) / side);
-         }
-       })});
+         })});
+  }
   return found;
 }
 

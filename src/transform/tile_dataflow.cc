@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <map>
 
+#include "tile_ops_util.h"
+
 namespace tl {
 namespace {
 
@@ -70,7 +72,7 @@ bool is_zero_fill(const std::vector<TileOp>& ops, const std::string& key) {
   bool any = false;
   for (const TileOp& op : ops) {
     if (op.writes != key) continue;
-    if (op.kind != tile_op::kFill || as_float(op.get(names::kValue)) != 0.0) return false;
+    if (op.kind != tile_op::kFill || tileops::fill_constant(op) != std::optional<double>(0.0)) return false;
     any = true;
   }
   return any;
@@ -192,14 +194,15 @@ void classify(std::vector<Stream>& live, std::vector<TileOp>& ops) {
     const std::string& k = ops[op].kind;
     // cumsum_block: wait0/pop0
     shared_ok = shared_ok && (k == tile_op::kEltwise || k == tile_op::kSelect || k == tile_op::kReduce ||
-                              k == tile_op::kCumsum || k == tile_op::kGemm);  // whole blocks (a gemm's per K step)
+                              k == tile_op::kCumsum || k == tile_op::kGemm ||  // whole blocks (a gemm's per K step)
+                              k == tile_op::kMask);  // a table's tiles, copied at an index (mask_block: wait0/pop0)
   }
     if (s.consumers.size() > 1 && !shared_ok && !s.carried) {  // a carried value's reads: place_waits
       std::string readers;
       for (size_t op : s.consumer_ops) readers += (readers.empty() ? "" : ", ") + ops[op].kind;
       fail("on-chip buffer '" + s.buffer.name + "' is read by " + std::to_string(s.consumers.size()) +
-           " tile operations (" + readers + "); only element-wise stores, reductions, T.cumsum and T.gemm may share a "
-           "value, any other reader needs its own copy (T.copy it to another buffer first)");
+           " tile operations (" + readers + "); only element-wise stores, reductions, T.cumsum, T.gemm and index "
+           "tables' copies may share a value, any other reader needs its own copy (T.copy it to another buffer first)");
     }
     s.cls = s.producer == roles::kReader ? "input" : s.consumers[0] == roles::kWriter ? "output" : "intermediate";
     // The first reader waits for the block and the last frees it; readers in between find it in the CB.
@@ -240,8 +243,9 @@ size_t live_until(const std::vector<TileOp>& ops, const Stream& s) {
 
 // More intermediate values than CBs (the pieces of split stores): a value whose block is freed before another is
 // made shares that one's CB (greedy in program order; compute-made element-wise values and reductions only, not
-// carried ones, of one data format and block size, as a CB's waits must divide its capacity).
-void share_dead(std::vector<Stream>& live, const std::vector<TileOp>& ops) {
+// carried ones, of one data format and block size, as a CB's waits must divide its capacity). `wider`: also fills and
+// masks (index blocks, a per-head scalar's fill: retention), where the first sharing still leaves too many.
+void share_dead(std::vector<Stream>& live, const std::vector<TileOp>& ops, bool wider = false) {
   struct Group {
     size_t rep, end;
   };
@@ -250,7 +254,9 @@ void share_dead(std::vector<Stream>& live, const std::vector<TileOp>& ops) {
   for (size_t i = 0; i < live.size(); ++i) {
     Stream& s = live[i];
     const std::string& kind = ops[s.producer_op].kind;
-    bool shareable = s.cls == "intermediate" && !s.carried && (kind == tile_op::kEltwise || kind == tile_op::kReduce);
+    bool shareable = s.cls == "intermediate" && !s.carried &&
+                     (kind == tile_op::kEltwise || kind == tile_op::kReduce ||
+                      (wider && (kind == tile_op::kFill || kind == tile_op::kMask)));  // whole compute-made blocks
     if (!shareable) continue;
     size_t end = live_until(ops, s);
     Group* fit = nullptr;
@@ -280,8 +286,18 @@ void assign_indices(std::vector<Stream>& live, const std::vector<TileOp>& ops) {
   Any ranges = attr(device(), "CB_RANGES");
   Any inter = item(ranges, Any(String("intermediate")));
   int64_t room = as_int(item(inter, Any(int64_t(1)))) - as_int(item(inter, Any(int64_t(0)))) + 1;
-  if (std::count_if(live.begin(), live.end(), [](const Stream& s) { return s.cls == "intermediate"; }) > room) {
-    share_dead(live, ops);
+  auto inter_count = [](const std::vector<Stream>& v) {
+    return std::count_if(v.begin(), v.end(), [](const Stream& s) { return s.cls == "intermediate"; });
+  };
+  if (inter_count(live) > room) {
+    std::vector<Stream> narrow = live;
+    share_dead(narrow, ops);
+    int64_t others = static_cast<int64_t>(live.size()) - inter_count(live);  // input and output CBs
+    if (inter_count(narrow) <= as_int(attr(device(), "MAX_CBS")) - others) {
+      live = std::move(narrow);
+    } else {
+      share_dead(live, ops, true);
+    }
   }
   std::vector<bool> used(static_cast<size_t>(as_int(attr(device(), "MAX_CBS"))), false);
   for (const char* cls : {"input", "output", "intermediate"}) {

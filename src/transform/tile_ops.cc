@@ -304,7 +304,7 @@ void gemm_accumulation(std::vector<TileOp>& ops) {
     if (!same_level || (ops[g].loops.empty() && !arms)) continue;
     set_field(ops[g], names::kK, Any(int64_t(0)));  // (a gemm outside loops has these already)
     set_field(ops[g], names::kKCount, Any(int64_t(1)));
-    if (!arms && ops[*last].kind == tile_op::kFill && as_float(ops[*last].get(names::kValue)) == 0.0) continue;
+    if (!arms && ops[*last].kind == tile_op::kFill && fill_constant(ops[*last]) == std::optional<double>(0.0)) continue;
     BufferInfo product = acc;
     product.var = Any();
     product.name = acc.name + "_product";

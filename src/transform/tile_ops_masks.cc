@@ -4,7 +4,7 @@
 
 #include "engine_common.h"
 #include "index_masks.h"
-#include "tile_ops_util.h"
+#include "tile_ops_tree.h"
 
 namespace tl::tileops {
 
@@ -35,13 +35,33 @@ std::vector<TileOp> mask_ops(const std::vector<ir::For>& loops, const BufferInfo
                  {names::kCols, Any(cols)},
                  {names::kTiles, Any(rows * cols)}};
   if (!mask.operand) return {copy};
+  std::vector<Any> lvars;
+  for (const ir::For& loop : loops) lvars.push_back(loop.loop_var());
+  if (!ir::TensorLoad::matches(*mask.operand)) {
+    // A value computed from blocks, element indices and block indices (retention's decay): the ops of its tree make
+    // it in the store's dtype, then it is masked as a buffer value.
+    BufferInfo value = out;
+    value.var = Any();
+    value.name = out.name + "_value" + std::to_string(first);
+    value.scope = "local.fragment";
+    tree::Tree tree(loops, value, first + 1);
+    std::optional<std::vector<TileOp>> ops = tree.split(*mask.operand);
+    if (!ops) {
+      Any bad = tree.bad() ? tree.bad()->first : *mask.operand;
+      std::string why = tree.bad() && !tree.bad()->second.empty() ? tree.bad()->second : refusal(bad, out, lvars);
+      fail("element-wise store '" + mask.text + "': operand " + format_value(bad) + " " + why);
+    }
+    TileOp combine{tile_op::kEltwise, loops[0], out, {value, block}};
+    combine.fields = eltwise_fields(out, {mask.combine, "none", "none", "none", "none"}, 0);
+    ops->push_back(copy);
+    ops->push_back(combine);
+    return *ops;
+  }
   auto load = ir::TensorLoad(*mask.operand);
   BufferInfo x = buffer_info(load.source());
   bool at_indices = x.on_chip() && x.shape == out.shape && load.indices().size() == loops.size();
   for (size_t i = 0; at_indices && i < loops.size(); ++i) at_indices = load.indices()[i].same_as(loops[i].loop_var());
   if (!at_indices) {
-    std::vector<Any> lvars;
-    for (const ir::For& loop : loops) lvars.push_back(loop.loop_var());
     fail("element-wise store '" + mask.text + "': operand " + format_value(*mask.operand) + " " +
          refusal(*mask.operand, out, lvars));
   }

@@ -37,11 +37,19 @@ TileOp select_op(const BufferInfo& out, const Any& stmt, const std::string& name
   return op;
 }
 
+std::optional<double> fill_constant(const TileOp& op) {
+  Any v = op.get(names::kValue);
+  if (is_float(v) || ir::FloatImm::matches(v) || ir::IntImm::matches(v) || is_int(v)) return as_float(v);
+  return std::nullopt;
+}
+
 void integer_fills(std::vector<TileOp>& ops) {
   for (TileOp& op : ops) {
     if (op.kind != tile_op::kFill) continue;
     bool int32 = op.out->dtype == "int32";
-    double value = as_float(op.get(names::kValue));
+    std::optional<double> constant = fill_constant(op);
+    if (!constant && int32) fail("a fill of int32 '" + op.out->name + "' with a value computed at run time");
+    double value = constant.value_or(0.0);
     if (int32 && (value != std::floor(value) || value < INT32_MIN || value > INT32_MAX)) {
       fail("T.fill of int32 '" + op.out->name + "' with " + format_value(Any(value)) + ", which is not an int32");
     }

@@ -30,6 +30,12 @@ class Tree {
     for (const ir::For& loop : loops) lvars_.push_back(loop.loop_var());
   }
 
+  // The ops making `value` into `out`, a value of the loops' shape that no store names (a masked operand).
+  Tree(const std::vector<ir::For>& loops, BufferInfo out, size_t first)
+      : out_(std::move(out)), stmt_(loops[0]), first_(first) {
+    for (const ir::For& loop : loops) lvars_.push_back(loop.loop_var());
+  }
+
   // The ops of `value`, or nullopt when it is not a tree of supported operations on on-chip values.
   std::optional<std::vector<TileOp>> split(const Any& value) {
     std::optional<Value> root = lower(value);
@@ -89,6 +95,57 @@ class Tree {
                     "whole (v[i] along rows, v[j] along columns)");
     }
     return reject(load.any());
+  }
+
+  // An element index in arithmetic (retention's decay `T.exp2((row - col) * log_decay)`): a block of the index
+  // table's tiles (index_tiles.cc), in the dtype the tree makes values in, where that dtype holds every index exactly.
+  std::optional<Value> index_leaf(const Any& expr, int axis) {
+    BufferInfo as = out_;
+    if (!made_dtype_.empty()) as.dtype = made_dtype_;
+    int64_t exact = as.dtype == "float32" ? (1 << 24) : as.dtype == "float16" ? 2048 : as.dtype == "bfloat16" ? 256 : 0;
+    if (lvars_.size() != 2 || exact == 0 || out_.shape[axis] > exact) {
+      return reject(expr, "uses the element index " + format_value(lvars_[axis]) + " as a value in a " + as.dtype +
+                    " store of shape " + ints_str(out_.shape) + "; the tenstorrent backend computes with element "
+                    "indices of 2-D float stores whose dtype holds every index exactly (bfloat16: 256, float16: 2048)");
+    }
+    TileOp copy = index_op(as, axis, stmt_, out_.name + "_index" + std::to_string(first_ + pieces_.size()));
+    pieces_.push_back(copy);
+    units_.push_back({"none", "none", "none", "none", "none"});
+    bits_.push_back(0);
+    return Value{*copy.out, Vec::kFull, std::nullopt, static_cast<int>(pieces_.size()) - 1};
+  }
+
+  // An integer value the same for every element and not a constant (retention's per-head `T.Cast("float32", i_bh)`
+  // under its decay's T.exp2 / T.log2): block indices, loop variables and scalars, no element index, no buffer.
+  bool uniform(const Any& expr) const {
+    if (!is_integer_dtype(ir::PrimType(ir::Expr(expr).ty()).dtype())) return false;
+    bool varying = false;
+    walk(expr, {ir::visit<ir::TensorLoad>([&](const ir::TensorLoad&) { varying = true; }),
+                ir::visit<ir::Var>([&](const ir::Var& v) {
+                  for (const Any& l : lvars_) varying = varying || v.same_as(l);
+                })});
+    return !varying;
+  }
+
+  // A uniform value as a block: fill_tile of the value the compute kernel computes from its block's indices (the
+  // integer converted to float on the scalar core); the SFPU then computes the functions of it (exp2, log2) as for
+  // any block.
+  std::optional<Value> runtime_fill(const Any& expr) {
+    BufferInfo made = out_;
+    made.var = Any();
+    made.name = out_.name + "_t" + std::to_string(first_ + pieces_.size());
+    if (!made_dtype_.empty()) made.dtype = made_dtype_;
+    made.scope = "local.fragment";
+    if (made.dtype != "float32" && made.dtype != "float16" && made.dtype != "bfloat16") {
+      return reject(expr, "is a value of the block indices in a " + made.dtype + " store (a fill of float values)");
+    }
+    auto [rows, cols] = tiles(made, "on-chip buffer");
+    TileOp fill{tile_op::kFill, stmt_, made};
+    fill.fields = {{names::kValue, expr}, {names::kTiles, Any(rows * cols)}};
+    pieces_.push_back(fill);
+    units_.push_back({"none", "none", "none", "none", "none"});
+    bits_.push_back(0);
+    return Value{made, Vec::kFull, std::nullopt, static_cast<int>(pieces_.size()) - 1};
   }
 
   // A store of one element to every element (`sinks[i] = s[0]`): a block of zeros (a fill), then the scalar added to
@@ -245,6 +302,8 @@ class Tree {
     // TVM puts around a bf16 function (T.Cast("float32", ...)) are the packer's and unpacker's conversions.
     if (auto cast = ir::Cast::from(expr)) return lower(cast->value());
     if (auto c = constant_of(expr)) return Value{std::nullopt, Vec::kFull, c};
+    if (int axis = masks::index_axis(lvars_, expr); axis >= 0) return index_leaf(expr, axis);
+    if (uniform(expr)) return runtime_fill(expr);
     if (auto load = ir::TensorLoad::from(expr)) return leaf(*load);
     if (auto m = first_match(Unit::kSfpuUnary, expr)) {
       std::optional<Value> x = need_buffer(lower(m->operand), m->operand);

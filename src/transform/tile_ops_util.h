@@ -198,6 +198,9 @@ std::vector<TileOp> mask_ops(const std::vector<ir::For>& loops, const BufferInfo
 TileOp index_op(const BufferInfo& out, int axis, const Any& stmt, const std::string& name);
 /*! \brief out = where(ins[0], ins[1], ins[2]) of blocks of the store's shape (where_tile of three DST tiles). */
 TileOp select_op(const BufferInfo& out, const Any& stmt, const std::string& name, std::vector<BufferInfo> ins);
+/*! \brief A fill op's value where it is a constant; nullopt where the compute kernel computes it from its block's
+ * indices (a uniform value of an element-wise tree, tile_ops_tree.h). */
+std::optional<double> fill_constant(const TileOp& op);
 /*! \brief T.fill of int32 blocks (fill_tile_int of the value's bits): every fill op gets its int32 and bits fields;
  * a value that is no int32 is refused naming the fill. */
 void integer_fills(std::vector<TileOp>& ops);

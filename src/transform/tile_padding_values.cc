@@ -202,19 +202,19 @@ class Follow {
     } else if (k == tile_op::kFill) {  // padding where the buffer is not whole tiles
       auto [th, tw] = tileops::tile_shape();
       const std::vector<int64_t>& shape = op.out->shape;
-      double c = as_float(op.get(names::kValue));
+      double c = tileops::fill_constant(op).value_or(std::nan(""));  // a value of the block indices: anything
       out = {constant(c, shape[0] % th != 0), constant(c, shape.size() == 2 && shape[1] % tw != 0)};
       out.rows.start = Any(shape[0]);
       if (shape.size() == 2) out.cols.start = Any(shape[1]);
-      out.low = c;
+      if (!std::isnan(c)) out.low = c;
     } else if (k == tile_op::kMask) {  // an index mask's block: what it holds is resolved where it meets padding
       auto nest = tileops::eltwise_nest(op.stmt);
       std::vector<Any> lvars;
       for (const ir::For& loop : nest->first) lvars.push_back(loop.loop_var());
-      out.mask = masks::index_mask(lvars, nest->second.any(), std::numeric_limits<int64_t>::max());
-      out.mask_rows = op.out->shape[0];
-      out.mask_cols = op.out->shape.size() == 2 ? op.out->shape[1] : 1;
-      if (op.tensor && index_tables_.count(op.tensor->name)) out.low = 0.0;  // p * i + q * j + step * t, all >= 0
+      bool index = op.tensor && index_tables_.count(op.tensor->name);  // an element index's block, not the mask's
+      if (!index) out.mask = masks::index_mask(lvars, nest->second.any(), std::numeric_limits<int64_t>::max());
+      out.mask_rows = op.out->shape[0], out.mask_cols = op.out->shape.size() == 2 ? op.out->shape[1] : 1;
+      if (index) out.low = 0.0;  // p * i + q * j + step * t, all >= 0
     } else if (k == tile_op::kEltwise) {
       out = eltwise(op);
     } else if (k == tile_op::kSelect) {

@@ -211,8 +211,6 @@ def _masked(expr: str) -> object:
                     acc[i, j] = T.if_then_else(i >= j, A_s[i, j], B_s[i, j])
                 elif expr == "constant":
                     acc[i, j] = T.if_then_else(i >= j, A_s[i, j], 0.5)
-                elif expr == "decay":  # retention's s[row, col] * gamma ** (row - col) below the diagonal
-                    acc[i, j] = T.if_then_else(i >= j, A_s[i, j] * T.exp2((i - j) * -0.5), 0)
             T.copy(acc, Out[0, 0])
 
     return main
@@ -224,8 +222,6 @@ def _masked(expr: str) -> object:
     ("not_equal", r"condition i != j compares with != .*a conjunction of two opposite ones"),
     ("two_buffers", r"selects between two buffer values; .*between a buffer value and -inf, \+inf or 0"),
     ("constant", r"selects a buffer value against the constant .*0\.5"),
-    ("decay", r"a value computed from the element index i \(not only as a buffer index\); .*not values computed "
-              r"from them"),
 ])
 def test_unsupported_masks_are_refused_naming_the_condition(expr: str, message: str) -> None:
     with pytest.raises(TileLangError, match=r"element-wise store 'acc\[\.\.\.\] = T\.if_then_else\(.*" + message):

@@ -142,5 +142,5 @@ def test_a_value_a_gemm_and_the_writer_both_read_is_refused_naming_them() -> Non
             T.gemm(A_s, B_s, C_l)
             T.copy(C_l, C[0, 0])
     with pytest.raises(TileLangError, match=r"on-chip buffer 'A_s' is read by 2 tile operations \(copy_out, gemm\); "
-                                            r"only element-wise stores, reductions, T.cumsum and T.gemm may share"):
+                                            r"only element-wise stores, reductions, T.cumsum, T.gemm and index"):
         tilelang.lower(main, target="tenstorrent")
