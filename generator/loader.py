@@ -12,6 +12,8 @@ quote, so a syntax error reads the same with or without libyaml.
 
 from __future__ import annotations
 
+import hashlib
+import marshal
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -41,6 +43,13 @@ _TEXT_TAGS = {"tag:yaml.org,2002:timestamp", "tag:yaml.org,2002:binary"}
 _INVALID = object()  # a scalar that could not be constructed (already reported)
 # The fast composer when PyYAML has libyaml; the pure-Python one gives the error messages.
 FAST_LOADER: type[yaml.SafeLoader] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+# Spec files this process parsed without a problem, by a hash of their path and bytes (`_parsed_key`): a process
+# that loads a project many times (the tests, an editor integration) parses each unchanged file once. The content
+# is the key, never a modification time, so an edited file is parsed again. A hit rebuilds the data from its
+# marshal form (each caller gets its own lists and dicts, so no caller's change reaches another) and copies the
+# location maps (their Locations are frozen). A file with a problem is not kept: it is parsed again to report it.
+_PARSED: dict[bytes, tuple[bytes, dict[JsonPath, Location], dict[JsonPath, Location], str | None]] = {}
+_PARSED_LIMIT = 4096
 _COLLECTION_TAGS: dict[type[yaml.Node], str] = {yaml.MappingNode: "tag:yaml.org,2002:map",
                                                  yaml.SequenceNode: "tag:yaml.org,2002:seq"}
 
@@ -240,7 +249,8 @@ def load_spec(file: Path, rel: str, diagnostics: Diagnostics) -> SpecFile | None
             diagnostics.error(Location(rel), f"file is {size} bytes, more than the {MAX_FILE_BYTES} bytes (1 MiB) a "
                               "spec file may have; split it")
             return None
-        text = file.read_bytes().decode("utf-8")
+        raw = file.read_bytes()
+        text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
         before = exc.object[: exc.start].decode("utf-8", "replace")  # exc.start counts bytes, columns count characters
         line, col = _position(before, len(before))
@@ -249,6 +259,11 @@ def load_spec(file: Path, rel: str, diagnostics: Diagnostics) -> SpecFile | None
     except OSError as exc:
         diagnostics.error(Location(rel), f"cannot read file: {exc.strerror}")
         return None
+    key = _parsed_key(rel, raw)
+    cached = _PARSED.get(key)
+    if cached is not None:
+        blob, values, keys, schema_ref = cached
+        return SpecFile(rel, marshal.loads(blob), dict(values), dict(keys), schema_ref)
     first_line = text.split("\n", 1)[0]
     modeline = MODELINE.match(first_line)
     problem = structure_problem(text, rel)
@@ -288,4 +303,22 @@ def load_spec(file: Path, rel: str, diagnostics: Diagnostics) -> SpecFile | None
         diagnostics.error(
             Location(rel), "first line must be the modeline '# yaml-language-server: $schema=<path to schema>'"
         )
-    return SpecFile(rel, data, builder.values, builder.keys, modeline.group("ref") if modeline else None)
+        return SpecFile(rel, data, builder.values, builder.keys, None)
+    spec = SpecFile(rel, data, builder.values, builder.keys, modeline.group("ref"))
+    _remember(key, spec)
+    return spec
+
+
+def _parsed_key(rel: str, raw: bytes) -> bytes:
+    """What a parse depends on besides the loader's code: the path the diagnostics and marks name, and the bytes."""
+    return hashlib.sha256(rel.encode("utf-8", "surrogatepass") + b"\0" + raw).digest()
+
+
+def _remember(key: bytes, spec: SpecFile) -> None:
+    try:
+        blob = marshal.dumps(spec.data)
+    except ValueError:  # a value marshal cannot write (none a spec holds today): such a file is parsed every time
+        return
+    if len(_PARSED) >= _PARSED_LIMIT:
+        _PARSED.clear()
+    _PARSED[key] = (blob, dict(spec.values), dict(spec.keys), spec.schema_ref)

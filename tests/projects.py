@@ -37,7 +37,11 @@ def copy_env(root: Path) -> dict[str, str]:
     spec edits leave unchanged is a hit in the compiler cache. Copies anywhere on disk share those entries: the
     generated headers the engines include name their specs' folders, not each spec, and the compile commands name
     no path outside the tree (CMakeLists.txt)."""
-    return {**os.environ, "PYTHONPATH": str(root / "python"), "TILELANG_CPP_BUILD_TYPE": "Quick"}
+    env = {**os.environ, "PYTHONPATH": str(root / "python"), "TILELANG_CPP_BUILD_TYPE": "Quick"}
+    # A test run in a copy logs no CPU seconds of its own: they are in the CPU seconds of the test that ran it
+    # (tests/conftest.py), and `tools/test_cpu.py` would count them twice.
+    env.pop("TILELANG_TEST_CPU_LOG", None)
+    return env
 
 
 def build_checkout(root: Path, *targets: str) -> dict[str, str]:

@@ -184,6 +184,8 @@ def check_changed(project: EmitProject) -> list[str]:
     return changed
 
 
+# The tests of the rendered copy share one worker, so that it is copied and rendered once (~2.7 CPU-s) per run.
+@pytest.mark.xdist_group("emit_project")
 @campaign(default=5, full=50)  # a render and g++ on its changed C++ files: ~4 CPU-s each
 @given(data=st.data())
 def test_random_docs_keep_every_output_parsing_and_its_statements(emit_project: EmitProject,
@@ -205,6 +207,7 @@ def test_random_docs_keep_every_output_parsing_and_its_statements(emit_project: 
         restore(emit_project.root / "generated", emit_project.generated)
 
 
+@pytest.mark.xdist_group("emit_project")
 def test_a_doc_ending_in_a_backslash_keeps_the_next_statement(emit_project: EmitProject) -> None:
     """Issue 19: `doc: "... \\"` on a protocol step commented out the cb_push_back under it in protocols.cc only."""
     spec = emit_project.root / "specs/protocols/pack_tiles.yaml"
@@ -232,6 +235,7 @@ NAMES = st.one_of(st.sampled_from(sorted(set(keyword.kwlist) - {"False", "None",
                   st.from_regex(r"[a-z_][a-z0-9_]{0,20}", fullmatch=True))
 
 
+@pytest.mark.xdist_group("emit_project")
 @campaign(default=4, full=40)
 @given(name=NAMES, arg=NAMES, doc=TEXT)
 def test_random_names_are_refused_or_render(emit_project: EmitProject, name: str, arg: str, doc: str) -> None:

@@ -1,8 +1,10 @@
 """The generator's speed-ups change nothing it produces: libyaml composes the same marks as the pure-Python
-composer, and templates compiled from the bytecode cache render the same bytes as freshly compiled ones."""
+composer, templates compiled from the bytecode cache render the same bytes as freshly compiled ones, and a spec file
+parsed again in one process comes from the loader's cache only while its path and bytes are unchanged."""
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
@@ -81,3 +83,28 @@ def test_cached_templates_render_the_same_bytes(project: Path, tmp_path: Path,
     template.write_text(template.read_text("utf-8") + "# edited\n", "utf-8")
     edited = {o.path: o.content for o in render_all(the_project, model)}
     assert [o.path for o in cold if edited[o.path] != o.content] == ["tilelang/tenstorrent/attr_keys.py"]
+
+
+def test_a_spec_parsed_again_comes_from_its_content(tmp_path: Path) -> None:
+    """The loader's in-process cache is keyed on a file's path and bytes: an edit that keeps the size and the
+    modification time is seen, each load gets its own data, and a hit equals a fresh parse."""
+    spec = tmp_path / "a.yaml"
+    spec.write_text("# yaml-language-server: $schema=x\nkind: pass\nname: Aaa\nlist: [1, {b: 2}]\n", "utf-8")
+    stamp = spec.stat().st_mtime_ns
+    first = loader.load_spec(spec, "a.yaml", Diagnostics())
+    assert first is not None and first.data == {"kind": "pass", "name": "Aaa", "list": [1, {"b": 2}]}
+    first.data["list"][1]["b"] = 3  # a caller's change reaches no later load
+    second = loader.load_spec(spec, "a.yaml", Diagnostics())
+    assert second is not None and second.data["list"] == [1, {"b": 2}]
+    loader._PARSED.clear()
+    assert loader.load_spec(spec, "a.yaml", Diagnostics()) == second
+    spec.write_text(spec.read_text("utf-8").replace("Aaa", "Bbb"), "utf-8")  # same size, same mtime
+    os.utime(spec, ns=(stamp, stamp))
+    edited = loader.load_spec(spec, "a.yaml", Diagnostics())
+    assert edited is not None and edited.data["name"] == "Bbb"
+    elsewhere = loader.load_spec(spec, "b.yaml", Diagnostics())  # another path: its own marks
+    assert elsewhere is not None and elsewhere.at(("name",)).path == "b.yaml"
+    spec.write_text("# no modeline\nkind: pass\n", "utf-8")  # a problem is reported on every load
+    for _ in range(2):
+        diagnostics = Diagnostics()
+        assert loader.load_spec(spec, "a.yaml", diagnostics) is not None and len(diagnostics) == 1

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import shutil
 from pathlib import Path
 
 import pytest
@@ -15,10 +16,20 @@ def run(root: Path, *args: str) -> int:
     return cli.main(["--root", str(root), *args])
 
 
-@pytest.fixture()
-def project(tmp_path: Path) -> Path:
-    root = copy_project(tmp_path / "project")
+@pytest.fixture(scope="module")
+def generated_project(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A copy of the project, generated once per module (a first generate renders every output)."""
+    root = copy_project(tmp_path_factory.mktemp("generated") / "project")
     assert run(root, "generate", "-q") == 0
+    return root
+
+
+@pytest.fixture()
+def project(generated_project: Path, tmp_path: Path) -> Path:
+    """A private copy of the generated project (modification times kept): the generator's record names paths
+    relative to the root, so a copy generates exactly as the tree it was copied from."""
+    root = tmp_path / "project"
+    shutil.copytree(generated_project, root)
     return root
 
 

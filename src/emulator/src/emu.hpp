@@ -2,10 +2,6 @@
 // JIT, report. Kernel API entry points are in kapi_*.cpp, the host API in host.cpp, execution in launch.cpp.
 #pragma once
 
-#ifndef TT_EMU_DEFAULT_PROFILE  // set by tilelang/tenstorrent/emulator.py from the backend spec
-#error "build the emulator with -DTT_EMU_DEFAULT_PROFILE=\"<api profile>\""
-#endif
-
 #include <array>
 #include <atomic>
 #include <cstdint>
@@ -33,6 +29,8 @@ using tt::tt_metal::CoreCoord;
 // $TT_EMU_DEVICE names (the host program's plan's device; tilelang sets it), else the spec's default. Read once.
 const device::Facts& dev();
 uint32_t device_index();  // dev()'s index in device::kDevices: the JIT builds kernels for it (-DTT_EMU_DEVICE)
+// The backend spec's API profile, the default of $TT_EMU_PROFILE (default_profile.cpp, the one unit built with it).
+const char* default_profile();
 
 constexpr uint32_t kNumCbs = 32;
 constexpr uint32_t kDramBankBytes = 1u << 30;

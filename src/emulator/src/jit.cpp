@@ -315,7 +315,7 @@ std::shared_ptr<KernelBinary> compile(const std::string& path, const std::vector
         bin->log = "cannot read the kernel source " + path;
         return bin;
     }
-    const std::string profile = env_or("TT_EMU_PROFILE", TT_EMU_DEFAULT_PROFILE);
+    const std::string profile = env_or("TT_EMU_PROFILE", default_profile());
     const std::string cxx = env_or("CXX", "g++");
     std::string args;
     for (size_t i = 0; i < compile_args.size(); ++i) args += (i ? "," : "") + std::to_string(compile_args[i]);

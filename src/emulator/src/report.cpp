@@ -101,7 +101,7 @@ void write_report(const std::string* error) {
     os << "{\n  " << key(rec::report::kStatus) << '"' << (error ? "error" : "ok") << "\",\n  "
        << key(rec::report::kError) << (error ? json_string(line) : "null") << ",\n  " << key(rec::report::kDump)
        << (dump.empty() ? "null" : json_string(dump)) << ",\n  " << key(rec::report::kProfile)
-       << json_string(std::getenv("TT_EMU_PROFILE") ? std::getenv("TT_EMU_PROFILE") : TT_EMU_DEFAULT_PROFILE)
+       << json_string(std::getenv("TT_EMU_PROFILE") ? std::getenv("TT_EMU_PROFILE") : default_profile())
        << ",\n  " << key(rec::report::kDevice) << json_string(dev().name) << ",\n  " << key(rec::report::kPrograms) << state().programs << ",\n  " << key(rec::report::kRunSeconds)
        << state().seconds << ",\n  " << key(rec::report::kCores) << "[";
     Counters total{};
