@@ -31,9 +31,7 @@ float* math_dst(Session& s, ComputeState& c, uint32_t idst, bool fpu) {
     if (c.dst == DstState::Released) {
         fail(s, "math without tile_regs_acquire: the DST section is not acquired");
     }
-    if (c.dst != DstState::Acquired) {
-        fail(s, "math after tile_regs_commit: the DST section belongs to the packer until tile_regs_release");
-    }
+    if (c.dst != DstState::Acquired) fail(s, math_after_commit(c));
     if (idst >= c.capacity) {
         fail(s, "DST tile " + std::to_string(idst) + " is beyond the " + std::to_string(c.capacity) +
                     " tiles of a DST section (" + (c.fp32_acc ? "fp32_dest_acc_en" : "16-bit") + ", half-sync)");

@@ -6,6 +6,7 @@
 // section's math (as tile_regs_commit and tile_regs_wait would), so a math call after a pack in the same section is
 // reported (on hardware the pack would have seen it).
 #include <cstring>
+#include <string>
 
 #include "compute.hpp"
 #include "tt_emu/kernel_api.hpp"
@@ -14,6 +15,12 @@ namespace tt_emu {
 
 void pack_in_full_section(ComputeState& c) {
     if (c.full_section && c.dst == DstState::Acquired) c.dst = DstState::Waited;
+}
+
+std::string math_after_commit(const ComputeState& c) {
+    return c.full_section ? "math after a pack_tile in acquire_dst's section: the packer reads DST only after "
+                            "release_dst, so it would have packed this result too"
+                          : "math after tile_regs_commit: the DST section belongs to the packer until tile_regs_release";
 }
 
 namespace kapi {
