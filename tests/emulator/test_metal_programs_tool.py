@@ -114,7 +114,8 @@ def test_the_shared_library_its_parent_adds_first_is_added_before_the_example(tm
     (matmul / "CMakeLists.txt").write_text("project(m)\nadd_subdirectory(matmul_common)\nadd_subdirectory(single)\n"
                                            "add_subdirectory(multi)\n")
     assert metal_programs.shared_siblings(matmul / "multi") == [(matmul / "matmul_common").resolve()]
-    text = (metal_programs._project_source(matmul / "multi", tmp_path / "builds" / "multi") / "CMakeLists.txt").read_text()
+    top = metal_programs._project_source(matmul / "multi", tmp_path / "builds" / "multi")
+    text = (top / "CMakeLists.txt").read_text()
     shared = f'add_subdirectory("{(matmul / "matmul_common").resolve().as_posix()}" shared_0)'
     assert shared in text and text.index(shared) < text.index(" example)") and "single" not in text
     assert metal_programs.shared_siblings(tmp_path / "nowhere" / "x") == []

@@ -43,8 +43,8 @@ def test_a_program_from_a_spec_copies_with_named_arguments_and_bindings(host: Pa
 
 def test_aliased_dfbs_share_l1(host: Path, tmp_path: Path) -> None:
     """alias_with (tt-metal's DataflowBufferSpec: logically distinct DFBs on one block of L1, as ttnn's matmul factories
-    alias `out` and `intermed0` of one format): `scratch` gets `out`'s L1 start and size, the compute kernel asserts
-    it, and the copy through `out` is unchanged."""
+    alias `out` and `intermed0` of one format, the latter bound to the compute kernel only): `scratch` gets `out`'s L1
+    start and size, the compute kernel asserts it, and the copy through `out` is unchanged."""
     a, c = run(host, tmp_path, "ALIASED")
     np.testing.assert_array_equal(c[1024:], a)
 
@@ -64,7 +64,7 @@ def test_aliased_dfbs_share_l1(host: Path, tmp_path: Path) -> None:
     ("ALIAS_UNKNOWN", "DFB 'out' aliases 'nope', which the spec does not declare"),
     ("ALIAS_ONE_WAY", "DFB 'scratch' is aliased with 'out' but does not name it in alias_with"),
     ("ALIAS_SIZE", "aliased DFBs 'out' and 'scratch' differ in total size (4096 and 2048 bytes)"),
-    ("ALIAS_KERNELS", "aliased DFBs 'out' and 'scratch' are bound to different kernels"),
+    ("ALIAS_CORES", "aliased DFBs 'out' and 'scratch' are on different cores"),
 ])
 def test_what_is_wrong_is_named(host: Path, tmp_path: Path, fault: str, message: str) -> None:
     with pytest.raises(emulator.TTEmulatorError, match=re.escape(message)):

@@ -74,15 +74,21 @@ int main(int argc, char** argv) {
         out.alias_with = {fault == "ALIAS_UNKNOWN" ? "nope" : "scratch"};
         if (fault != "ALIAS_ONE_WAY") scratch.alias_with = {"out"};
         if (fault == "ALIAS_SIZE") scratch.num_entries = 1;
+        // Bound to the compute kernel only, as tt-metal's reuse matmul factory binds intermed0 (aliased with out).
         compute.dfb_bindings.push_back({"scratch", "scratch", DFBEndpointType::PRODUCER});
-        if (fault != "ALIAS_KERNELS") writer.dfb_bindings.push_back({"scratch", "scratch", DFBEndpointType::CONSUMER});
     }
     const CoreRangeSet cores(CoreRange({0, 0}, {1, 0}));
-    const ProgramSpec spec{.name = "metal2_copy", .kernels = {reader, compute, writer},
+    ProgramSpec spec{.name = "metal2_copy", .kernels = {reader, compute, writer},
                            .dataflow_buffers = aliased ? std::vector{in, out, scratch} : std::vector{in, out},
                            .semaphores = {{"reads", cores, 5}},
                            .tensor_parameters = {{"input", TensorSpec(A)}, {"output", TensorSpec(C)}},
                            .work_units = {{"copy", {"reader", "compute", "writer"}, cores}}};
+    if (fault == "ALIAS_CORES") {  // scratch also on core (0,1), where out is not
+        spec.kernels.push_back({.unique_id = "stray", .source = dir + "/writer.cpp",
+                                .dfb_bindings = {{"scratch", "out", DFBEndpointType::CONSUMER}},
+                                .hw_config = DataMovementHardwareConfig{.role = DataMovementRoleHint::WRITER}});
+        spec.work_units.push_back({"stray", {"stray"}, CoreRangeSet(CoreRange({0, 1}))});
+    }
     Program program = MakeProgramFromSpec(*mesh, spec);
 
     ProgramRunArgs run{.kernel_run_args = {{.kernel = "reader", .common_runtime_arg_values = {{"halves", 2}}},

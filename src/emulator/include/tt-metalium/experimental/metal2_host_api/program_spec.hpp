@@ -61,7 +61,7 @@ struct DataflowBufferSpec {
     tt::DataFormat data_format_metadata = tt::DataFormat::Invalid;
     // DFBs that share this one's backing L1 (tt-metal's alias_with): logically distinct FIFOs (each its own CB index
     // and pointers) over one block of memory, as a CircularBufferConfig of several indices is. Every alias has the
-    // same total size, is bound to the same kernels, and names each of the others (checked at MakeProgramFromSpec).
+    // same total size, lives on the same cores, and names each of the others (checked at MakeProgramFromSpec).
     std::vector<DFBSpecName> alias_with = {};
 };
 
