@@ -180,7 +180,8 @@ void hw_startup(bool reverse, int operands, uint32_t icb0, uint32_t icb1, uint32
 void pack(uint32_t ifrom_dst, uint32_t icb, bool out_of_order, uint32_t output_tile_index) {
     Session s = enter("pack_tile", {ifrom_dst, icb});
     ComputeState& c = compute_of(s);
-    need_startup(s, c), pack_in_full_section(c);
+    need_startup(s, c);
+    pack_in_full_section(c);
     if (c.dst == DstState::Released) fail(s, "pack_tile without tile_regs_wait: the DST section is not acquired");
     if (c.dst == DstState::Acquired) {
         fail(s, "pack_tile before tile_regs_commit and tile_regs_wait: the packer may only read DST after "
