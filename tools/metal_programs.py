@@ -139,20 +139,41 @@ def _executables(build: Path) -> list[Path]:
 
 
 PROJECT = re.compile(r"^\s*project\s*\(", re.MULTILINE | re.IGNORECASE)
+SUBDIRECTORY = re.compile(r"^\s*add_subdirectory\s*\(\s*([^\s)]+)", re.MULTILINE | re.IGNORECASE)
+
+
+def shared_siblings(folder: Path) -> list[Path]:
+    """The folders that the parent's CMakeLists.txt adds before the example and that build no executable: the
+    libraries its examples share (matmul/'s `matmul_common`, target Matmul::Common), added first as tt-metal's tree
+    adds them."""
+    parent = folder.parent / "CMakeLists.txt"
+    if not parent.is_file():
+        return []
+    found = []
+    for name in SUBDIRECTORY.findall(parent.read_text(errors="replace")):
+        sibling = (folder.parent / name.strip('"')).resolve()
+        if sibling == folder.resolve():
+            break
+        cmake = sibling / "CMakeLists.txt"
+        if cmake.is_file() and "add_executable" not in cmake.read_text(errors="replace"):
+            found.append(sibling)
+    return found
 
 
 def _project_source(folder: Path, build: Path) -> Path:
     """The folder CMake configures: the example's own, or, where its CMakeLists.txt is a subdirectory of tt-metal's
-    build (no project(): tt-metal's tree adds it with add_subdirectory, as reduce_max/ and softmax/ are), a
-    top-level project beside the build that adds it the same way."""
+    build (no project(): tt-metal's tree adds it with add_subdirectory, as reduce_max/, softmax/ and matmul/'s
+    examples are), a top-level project beside the build that adds it the same way, after the shared libraries its
+    parent adds before it."""
     if PROJECT.search((folder / "CMakeLists.txt").read_text(errors="replace")):
         return folder
     top = build.parent / (build.name + ".project")
     top.mkdir(parents=True, exist_ok=True)
+    shared = "".join(f'add_subdirectory("{s.as_posix()}" shared_{i})\n' for i, s in enumerate(shared_siblings(folder)))
     (top / "CMakeLists.txt").write_text(
         "cmake_minimum_required(VERSION 3.22...4.2)\n"
         f"project({build.name} CXX)\n"
-        f'add_subdirectory("{folder.as_posix()}" example)\n')
+        f'{shared}add_subdirectory("{folder.as_posix()}" example)\n')
     return top
 
 

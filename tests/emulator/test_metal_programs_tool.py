@@ -99,3 +99,23 @@ def test_an_example_without_project_is_configured_as_tt_metals_tree_adds_it(tmp_
     (sub / "CMakeLists.txt").write_text("cmake_minimum_required(VERSION 3.22)\nproject(x)\n" +
                                         (sub / "CMakeLists.txt").read_text())
     assert metal_programs._project_source(sub, tmp_path / "builds" / "other") == sub
+
+
+def test_the_shared_library_its_parent_adds_first_is_added_before_the_example(tmp_path: Path) -> None:
+    """tt-metal's matmul/ examples link Matmul::Common, which matmul/CMakeLists.txt defines by adding matmul_common
+    before them: the top-level project adds that library folder first, and neither an example after it nor a
+    folder that builds an executable."""
+    matmul = tmp_path / "matmul"
+    for name, text in [("matmul_common", "add_library(matmul_common INTERFACE)\n"),
+                       ("single", "add_executable(a)\ntarget_link_libraries(a PRIVATE TT::Metalium Matmul::Common)\n"),
+                       ("multi", "add_executable(b)\ntarget_link_libraries(b PRIVATE TT::Metalium Matmul::Common)\n")]:
+        (matmul / name).mkdir(parents=True)
+        (matmul / name / "CMakeLists.txt").write_text(text)
+    (matmul / "CMakeLists.txt").write_text("project(m)\nadd_subdirectory(matmul_common)\nadd_subdirectory(single)\n"
+                                           "add_subdirectory(multi)\n")
+    assert metal_programs.shared_siblings(matmul / "multi") == [(matmul / "matmul_common").resolve()]
+    top = metal_programs._project_source(matmul / "multi", tmp_path / "builds" / "multi")
+    text = (top / "CMakeLists.txt").read_text()
+    shared = f'add_subdirectory("{(matmul / "matmul_common").resolve().as_posix()}" shared_0)'
+    assert shared in text and text.index(shared) < text.index(" example)") and "single" not in text
+    assert metal_programs.shared_siblings(tmp_path / "nowhere" / "x") == []

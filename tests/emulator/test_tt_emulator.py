@@ -14,6 +14,7 @@ The tests model exactly that in numpy and allow 1 bf16 ulp for the different fp3
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import time
 from pathlib import Path
@@ -157,6 +158,25 @@ def test_profile_2025_device_api(host_device: Path, tmp_path: Path) -> None:
     report, a, b, c = run_case(host_device, tmp_path, "matmul", 2, 2, 2, ncores=2, profile=TT2025, kernels="tt2025")
     assert report["profile"] == TT2025
     assert ulps(c, matmul_model(a, b, False)) <= 1
+
+
+@pytest.mark.parametrize(("fault", "diagnosis"), [
+    (None, ""), ("MATH_AFTER_PACK", "matmul_tiles(0, 1, 0, 0, 0): math after a pack_tile in acquire_dst's section"),
+    ("RELEASE_TWICE", "release_dst(): release_dst without acquire_dst")])
+def test_profile_2025_tensor_accessor_and_one_call_dst_section(host_device: Path, tmp_path: Path, fault: str | None,
+                                                               diagnosis: str) -> None:
+    """What tt-metal's 2025 matmul examples use: TensorAccessorArgs/TensorAccessor in the 2025 dataflow_api.h (ttnn
+    0.65.0 includes accessor/tensor_accessor.h), and acquire_dst/release_dst, the deprecated one-call DST section
+    (the packer waits for release_dst: a math call after a pack in the section is reported, and so is a release of a
+    section not held)."""
+    if fault is None:
+        _, a, b, c = run_case(host_device, tmp_path, "matmul", 2, 2, 2, ncores=2, profile=TT2025,
+                              kernels="tt2025_legacy")
+        assert ulps(c, matmul_model(a, b, False)) <= 1
+        return
+    with pytest.raises(TTEmulatorError, match=re.escape(diagnosis)):
+        run_case(host_device, tmp_path, "matmul", 1, 2, 1, profile=TT2025, kernels="tt2025_legacy",
+                 fault=("compute", fault, 0))
 
 
 # ---------------------------------------------------------------------------------------------- counters

@@ -116,3 +116,29 @@ def test_a_core_range_iterates_row_after_row_and_cores_print_as_tt_metal_prints_
     return 0;
 """)
     assert report["stdout"] == "(x=1,y=2) (x=2,y=2) (x=1,y=3) (x=2,y=3)\n"
+
+
+def test_the_headers_tt_metals_matmul_examples_include(tmp_path: Path) -> None:
+    """matmul_common/bmm_op.hpp restates `using CoreCoord = tt_xy_pair;` (UMD's xy_pair.hpp): the alias names the
+    emulator's CoreCoord, so both compile together; util.hpp's bytes per bank (pages round-robin over the banks, each
+    at the page size aligned up) and preferred DRAM NoCs; hostdevcommon/kernel_structs.h's CB names on the host."""
+    main = tmp_path / "main.cpp"
+    main.write_text("""
+#include <type_traits>
+#include <tt-metalium/host_api.hpp>
+#include <tt-metalium/util.hpp>
+#include <tt-metalium/tt_backend_api_types.hpp>
+#include <umd/device/types/xy_pair.hpp>
+#include "hostdevcommon/kernel_structs.h"
+using CoreCoord = tt_xy_pair;
+using namespace tt::tt_metal;
+static_assert(std::is_same_v<CoreCoord, tt::tt_metal::CoreCoord> && tt::CBIndex::c_16 == tt::CB::c_out0);
+int main() {
+    fmt::print("{} {} {} {}\\n", detail::SizeBytesPerBank(30 * 20, 20, 12, 32), detail::SizeBytesPerBank(0, 0, 12, 32),
+               int(detail::GetPreferredNOCForDRAMRead(tt::ARCH::WORMHOLE_B0)),
+               int(detail::GetPreferredNOCForDRAMWrite(tt::ARCH::WORMHOLE_B0)));
+    return 0;
+}
+""")
+    # 30 pages of 20 B over 12 banks: 3 pages in the fullest bank, each at 32 B.
+    assert emulator.run(emulator.build_host(main), [])["stdout"] == "96 0 0 1\n"

@@ -41,6 +41,14 @@ def test_a_program_from_a_spec_copies_with_named_arguments_and_bindings(host: Pa
     np.testing.assert_array_equal(c[1024:], a)
 
 
+def test_aliased_dfbs_share_l1(host: Path, tmp_path: Path) -> None:
+    """alias_with (tt-metal's DataflowBufferSpec: logically distinct DFBs on one block of L1, as ttnn's matmul factories
+    alias `out` and `intermed0` of one format, the latter bound to the compute kernel only): `scratch` gets `out`'s L1
+    start and size, the compute kernel asserts it, and the copy through `out` is unchanged."""
+    a, c = run(host, tmp_path, "ALIASED")
+    np.testing.assert_array_equal(c[1024:], a)
+
+
 @pytest.mark.parametrize(("fault", "message"), [
     ("ASSERT", "ASSERT(tiles > 2) failed at"),
     ("UNKNOWN_DFB", "ProgramSpec 'metal2_copy': kernel 'reader' binds DFB 'nope', which the spec does not declare"),
@@ -53,6 +61,10 @@ def test_a_program_from_a_spec_copies_with_named_arguments_and_bindings(host: Pa
     ("UNKNOWN_SEM", "kernel 'reader' binds semaphore 'nope', which the spec does not declare"),
     ("SEM_TWICE", "kernel 'reader' binds semaphore 'reads' more than once (accessor names 'reads' and 'reads_again')"),
     ("COMPUTE_SEM", "kernel 'compute' is a compute kernel with semaphore bindings ('reads')"),
+    ("ALIAS_UNKNOWN", "DFB 'out' aliases 'nope', which the spec does not declare"),
+    ("ALIAS_ONE_WAY", "DFB 'scratch' is aliased with 'out' but does not name it in alias_with"),
+    ("ALIAS_SIZE", "aliased DFBs 'out' and 'scratch' differ in total size (4096 and 2048 bytes)"),
+    ("ALIAS_CORES", "aliased DFBs 'out' and 'scratch' are on different cores"),
 ])
 def test_what_is_wrong_is_named(host: Path, tmp_path: Path, fault: str, message: str) -> None:
     with pytest.raises(emulator.TTEmulatorError, match=re.escape(message)):

@@ -284,8 +284,9 @@ def test_matmul_mcast_2d_packer_l1_acc(host: Path, ttnn_home: Path, tmp_path: Pa
     np.testing.assert_allclose(out, rounded(expected), rtol=1e-2, atol=2e-2)
 
 
-@pytest.mark.parametrize("grid", ["row", "column"])
-def test_matmul_mcast_1d(host: Path, ttnn_home: Path, tmp_path: Path, grid: str) -> None:
+@pytest.mark.parametrize(("variant", "grid", "atol"), [("mcast1d", "row", 2e-2), ("mcast1d", "column", 2e-2),
+                                                      ("mcast1d_bf16", "row", 8e-2)])
+def test_matmul_mcast_1d(host: Path, ttnn_home: Path, tmp_path: Path, variant: str, grid: str, atol: float) -> None:
     """ttnn 0.81.1's 1-D multicast matmul (mcast_in0), the Metal 2.0 forks its factory binds, unmodified
     (tests/ttnn_kernels/matmul_mcast1d.hpp, after MatmulMultiCoreReuseMcast1DProgramFactory): a ProgramSpec with the
     SemaphoreSpecs in0_mcast_sender and in0_mcast_receiver on a 1 x 4 row or a 4 x 1 column, bound by name
@@ -295,9 +296,10 @@ def test_matmul_mcast_1d(host: Path, ttnn_home: Path, tmp_path: Path, grid: str)
     every core reads its 2 columns of B's tiles and writes its output; bmm_large_block_zm_fused_bias_activation_
     metal2.cpp with fp32_dest_acc_en. 128 x 128 by 128 x 256 (per_core_M 4, per_core_N 2, in0_block_w 2: 2 K
     blocks), against numpy; every semaphore and multicast checked by the emulator, no report. The two grids compile
-    the same kernels (the rectangle is a runtime argument)."""
+    the same kernels (the rectangle is a runtime argument). mcast1d_bf16: without fp32_dest_acc_en the partial sums
+    are bf16 and the DFBs out and intermed0 share one L1 block (`alias_with`, as the factory aliases them)."""
     rng = np.random.default_rng(14)
     a = rounded(rng.uniform(-1, 1, (128, 128)).astype(np.float32))
     b = rounded(rng.uniform(-1, 1, (128, 256)).astype(np.float32))
-    out = run_case(host, ttnn_home, tmp_path, "matmul", "mcast1d", {"a": a, "b": b}, (128, 256), "256", "2", grid)
-    np.testing.assert_allclose(out, rounded(a @ b), rtol=1e-2, atol=2e-2)
+    out = run_case(host, ttnn_home, tmp_path, "matmul", variant, {"a": a, "b": b}, (128, 256), "256", "2", grid)
+    np.testing.assert_allclose(out, rounded(a @ b), rtol=1e-2, atol=atol)

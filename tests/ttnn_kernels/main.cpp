@@ -39,7 +39,7 @@ int main(int argc, char** argv) {
     } else if (a.family == "matmul") {
         if (a.variant.starts_with("mcast2d")) {
             matmul_mcast2d(device, a);
-        } else if (a.variant == "mcast1d") {
+        } else if (a.variant.starts_with("mcast1d")) {
             matmul_mcast1d(*mesh, a);
         } else {
             matmul_reuse(*mesh, a);

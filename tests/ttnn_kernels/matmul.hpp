@@ -30,6 +30,7 @@ namespace ttnn_case {
 struct MatmulReuse {
     uint32_t batches, M, K, N;  // M, K, N in tiles, per batch (A is batches x M x K, B batches x K x N)
     bool bias = false;          // FUSE_BIAS: C = A B + bias, a row of N values broadcast over the rows
+    bool fp32 = true;           // fp32_dest_acc_en (FP32_DEST_ACC_EN); without it intermed0 is bf16, aliased with out
     uint32_t in0_block_w = 2, out_subblock_h = 1, out_subblock_w = 2, per_core_M = 1, per_core_N = N;
     uint32_t num_blocks = K / in0_block_w;
     uint32_t in0_block_num_tiles = per_core_M * in0_block_w, in1_block_num_tiles = per_core_N * in0_block_w;
@@ -42,7 +43,7 @@ inline KernelSpec matmul_compute(const MatmulReuse& m, const std::string& id, ui
     KernelSpec spec{
         .unique_id = id,
         .source = kernel("matmul/device/kernels/compute/bmm_large_block_zm_fused_bias_activation_metal2.cpp"),
-        .compiler_options = {.defines = {{"FP32_DEST_ACC_EN", "1"}}, .opt_level = KernelBuildOptLevel::O3},
+        .compiler_options = {.opt_level = KernelBuildOptLevel::O3},
         .dfb_bindings = {{"in0", "in0", DFBEndpointType::CONSUMER}, {"in1", "in1", DFBEndpointType::CONSUMER},
                          {"out", "out", DFBEndpointType::PRODUCER},
                          {"intermed0", "intermed0", DFBEndpointType::PRODUCER},
@@ -57,7 +58,8 @@ inline KernelSpec matmul_compute(const MatmulReuse& m, const std::string& id, ui
                               {"out_subblock_num_tiles", m.out_subblock_h * m.out_subblock_w}, {"batch", core_blocks},
                               {"out_block_num_tiles", m.out_block_tiles}, {"untilize_out", 0},
                               {"get_batch_from_reader", 0}},
-        .hw_config = ComputeHardwareConfig{.enable_32_bit_dest = true}};
+        .hw_config = ComputeHardwareConfig{.enable_32_bit_dest = m.fp32}};
+    if (m.fp32) spec.compiler_options.defines.push_back({"FP32_DEST_ACC_EN", "1"});
     if (m.bias) {  // a row of N bias tiles (the values in row 0 of each), added broadcast by row
         spec.compiler_options.defines.push_back({"FUSE_BIAS", "1"});
         spec.compiler_options.defines.push_back({"BIAS_FULL_BLOCK", "1"});

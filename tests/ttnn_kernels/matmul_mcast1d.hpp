@@ -14,10 +14,11 @@
 // sender/writer on RISCV_0 and preferred_noc_for_dram_read (NOC_0); the multicast rectangle is the bounding box of
 // the cores with work, the sender inside it (in0_mcast_num_dests num_cores - 1, in0_mcast_num_cores the box's cores
 // - 1), its corners in NOC_1's order (the larger first); DFBs in0 and in1 double-buffered (MCAST_INPUT_BUFFERING_DEPTH
-// 2, B * num_blocks > 1), out and intermed0 of one output block, intermed0 Float32 under fp32_dest_acc_en. The
+// 2, B * num_blocks > 1), out and intermed0 of one output block, intermed0 Float32 under fp32_dest_acc_en; without it
+// (variant mcast1d_bf16) intermed0 is bf16 and aliased with out (alias_with: one L1 block, two FIFOs). The
 // argument names are the kernels' (each fork's named interface, as ttnn's sparse-matmul factory binds the same
 // kernels); the compute kernel is the reuse test's (matmul.hpp) with this program's block counts.
-// Usage: ... matmul mcast1d <M> <K> <dir> <N> <per_core_N> [column] (the cores a row from (0, 0), or a column)
+// Usage: ... matmul mcast1d|mcast1d_bf16 <M> <K> <dir> <N> <per_core_N> [column] (the cores a row from (0, 0), or a column)
 #pragma once
 
 #include "matmul.hpp"
@@ -118,17 +119,25 @@ inline void matmul_mcast1d(MeshDevice& mesh, const Args& a) {
     upload(device, A, a, "a", a.rows, a.cols);
     upload(device, B, a, "b", a.cols, m.N * 32);
     const CoreRangeSet all(CoreRange(core(0), core(m.ncores - 1))), sender(CoreRange(core(0)));
-    const MatmulReuse c{.batches = 1, .M = m.M, .K = m.K, .N = m.N, .per_core_M = m.M, .per_core_N = m.per_core_N};
+    // mcast1d_bf16: no fp32_dest_acc_en, so intermed0 has out's format and the factory aliases the two (one L1 block).
+    const bool fp32 = a.variant != "mcast1d_bf16";
+    const MatmulReuse c{.batches = 1, .M = m.M, .K = m.K, .N = m.N, .fp32 = fp32, .per_core_M = m.M,
+                        .per_core_N = m.per_core_N};
     ProgramSpec spec{
         .name = "matmul_multicore_reuse_mcast_1d",
         .kernels = {mcast1d_in0_sender(m), mcast1d_in1_sender_writer(m), matmul_compute(c, "compute", 1)},
         .dataflow_buffers = {bf16_dfb("in0", 2 * m.in0_block_tiles), bf16_dfb("in1", 2 * m.in1_block_tiles),
-                             bf16_dfb("out", m.M * m.per_core_N),
-                             {.unique_id = "intermed0", .entry_size = 2 * kTileBytes, .num_entries = m.M * m.per_core_N,
-                              .data_format_metadata = tt::DataFormat::Float32}},
+                             bf16_dfb("out", m.M * m.per_core_N), bf16_dfb("intermed0", m.M * m.per_core_N)},
         .semaphores = {{"in0_mcast_sender", all, kInvalid}, {"in0_mcast_receiver", all, kInvalid}},
         .tensor_parameters = {{"in0", TensorSpec(A)}, {"in1", TensorSpec(B)}, {"out", TensorSpec(C)}},
         .work_units = {{"in0_sender", {"in0_sender", "in1_sender_writer", "compute"}, sender}}};
+    if (fp32) {
+        spec.dataflow_buffers[3] = {.unique_id = "intermed0", .entry_size = 2 * kTileBytes,
+                                    .num_entries = m.M * m.per_core_N, .data_format_metadata = tt::DataFormat::Float32};
+    } else {
+        spec.dataflow_buffers[2].alias_with = {"intermed0"};
+        spec.dataflow_buffers[3].alias_with = {"out"};
+    }
     if (m.ncores > 1) {
         spec.kernels.push_back(mcast1d_in0_receiver(m));
         spec.work_units.push_back({"in0_receivers", {"in0_receiver", "in1_sender_writer", "compute"},

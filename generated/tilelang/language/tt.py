@@ -42,6 +42,11 @@ def accessor_noc_addr(addrgen: Any, page_id: Any, offset: Any) -> Any:
     return call('accessor_noc_addr', addrgen, page_id, offset)
 
 
+def acquire_dst() -> Any:
+    """Deprecated one-call section start: the math thread waits for a free DST section and the pack thread waits for the math thread's release_dst (tt-metal's 2025 matmul examples use it)."""
+    return call('acquire_dst')
+
+
 def add_bcast_cols_init(icb0: Any, icb1: Any) -> Any:
     """Short initialisation for add of tiles of `icb0` and column vectors of `icb1` broadcast across columns."""
     return call('add_bcast_cols_init', icb0, icb1)
@@ -787,6 +792,11 @@ def release_block(cb: Any, pages: Any) -> Any:
     return call('release_block', cb, pages)
 
 
+def release_dst() -> Any:
+    """Deprecated one-call section end: both threads' section done (math's commit, pack's release)."""
+    return call('release_dst')
+
+
 def relu_tile(idst: Any) -> Any:
     """DST[idst] = relu(DST[idst])."""
     return call('relu_tile', idst)
@@ -893,7 +903,7 @@ def tanh_tile_init() -> Any:
 
 
 def tensor_accessor(args: Any, bank_base_address: Any, page_size: Any) -> Any:
-    """Page addressing of a DRAM tensor for noc_async_read_page/noc_async_write_page."""
+    """Page addressing of a DRAM tensor for noc_async_read_page/noc_async_write_page (ttnn 0.81.1 api/tensor/tensor_accessor.h; ttnn 0.65.0 accessor/tensor_accessor.h, which its dataflow_api.h includes)."""
     return call('tensor_accessor', args, bank_base_address, page_size)
 
 

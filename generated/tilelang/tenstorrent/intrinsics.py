@@ -102,6 +102,25 @@ INTRINSICS: dict[str, Intrinsic] = {
         profiles=('metal_d5f9bc4a', 'tilelang_tt_2025', 'ttnn_0_81'),
         doc='NoC address of byte `offset` of page `page_id` of the tensor behind `addrgen` (a member of TensorAccessor and InterleavedAddrGenFast): where a raw noc_async_read of part of a page starts.',
     ),
+    'acquire_dst': Intrinsic(
+        name='acquire_dst',
+        family='dst_registers',
+        level='concrete',
+        roles=('compute',),
+        args=(
+        ),
+        returns='void',
+        effect='Opaque',
+        dtype='void',
+        op_name='tt.acquire_dst',
+        cpp={
+            'metal_d5f9bc4a': Spelling('acquire_dst', headers=(('compute', 'api/compute/reg_api.h'),), form='call', template_args=()),
+            'tilelang_tt_2025': Spelling('acquire_dst', headers=(('compute', 'compute_kernel_api/reg_api.h'),), form='call', template_args=()),
+            'ttnn_0_81': Spelling('acquire_dst', headers=(('compute', 'api/compute/reg_api.h'),), form='call', template_args=()),
+        },
+        profiles=('metal_d5f9bc4a', 'tilelang_tt_2025', 'ttnn_0_81'),
+        doc="Deprecated one-call section start: the math thread waits for a free DST section and the pack thread waits for the math thread's release_dst (tt-metal's 2025 matmul examples use it).",
+    ),
     'add_bcast_cols_init': Intrinsic(
         name='add_bcast_cols_init',
         family='bcast',
@@ -2153,9 +2172,10 @@ INTRINSICS: dict[str, Intrinsic] = {
         op_name='tt.next_compile_time_args_offset',
         cpp={
             'metal_d5f9bc4a': Spelling('next_compile_time_args_offset', headers=(('dataflow', 'api/dataflow/dataflow_api.h'),), form='member', template_args=()),
+            'tilelang_tt_2025': Spelling('next_compile_time_args_offset', headers=(('dataflow', 'dataflow_api.h'),), form='member', template_args=()),
             'ttnn_0_81': Spelling('next_compile_time_args_offset', headers=(('dataflow', 'api/dataflow/dataflow_api.h'),), form='member', template_args=()),
         },
-        profiles=('metal_d5f9bc4a', 'ttnn_0_81'),
+        profiles=('metal_d5f9bc4a', 'tilelang_tt_2025', 'ttnn_0_81'),
         doc="The compile-time argument after those of `args` (a constexpr member of TensorAccessorArgs): where the next tensor's TensorAccessorArgs start.",
     ),
     'nez_tile': Intrinsic(
@@ -3298,6 +3318,25 @@ INTRINSICS: dict[str, Intrinsic] = {
         profiles=(),
         doc='Free the block of CB `cb` after the loop whose iterations read it (a loop-invariant value, or a carried value nothing reads after its loop).',
     ),
+    'release_dst': Intrinsic(
+        name='release_dst',
+        family='dst_registers',
+        level='concrete',
+        roles=('compute',),
+        args=(
+        ),
+        returns='void',
+        effect='Opaque',
+        dtype='void',
+        op_name='tt.release_dst',
+        cpp={
+            'metal_d5f9bc4a': Spelling('release_dst', headers=(('compute', 'api/compute/reg_api.h'),), form='call', template_args=()),
+            'tilelang_tt_2025': Spelling('release_dst', headers=(('compute', 'compute_kernel_api/reg_api.h'),), form='call', template_args=()),
+            'ttnn_0_81': Spelling('release_dst', headers=(('compute', 'api/compute/reg_api.h'),), form='call', template_args=()),
+        },
+        profiles=('metal_d5f9bc4a', 'tilelang_tt_2025', 'ttnn_0_81'),
+        doc="Deprecated one-call section end: both threads' section done (math's commit, pack's release).",
+    ),
     'relu_tile': Intrinsic(
         name='relu_tile',
         family='sfpu',
@@ -3754,10 +3793,11 @@ INTRINSICS: dict[str, Intrinsic] = {
         op_name='tt.tensor_accessor',
         cpp={
             'metal_d5f9bc4a': Spelling('TensorAccessor', headers=(('dataflow', 'api/dataflow/dataflow_api.h'),), form='call', template_args=()),
+            'tilelang_tt_2025': Spelling('TensorAccessor', headers=(('dataflow', 'dataflow_api.h'),), form='call', template_args=()),
             'ttnn_0_81': Spelling('TensorAccessor', headers=(('dataflow', 'api/dataflow/dataflow_api.h'),), form='call', template_args=()),
         },
-        profiles=('metal_d5f9bc4a', 'ttnn_0_81'),
-        doc='Page addressing of a DRAM tensor for noc_async_read_page/noc_async_write_page.',
+        profiles=('metal_d5f9bc4a', 'tilelang_tt_2025', 'ttnn_0_81'),
+        doc='Page addressing of a DRAM tensor for noc_async_read_page/noc_async_write_page (ttnn 0.81.1 api/tensor/tensor_accessor.h; ttnn 0.65.0 accessor/tensor_accessor.h, which its dataflow_api.h includes).',
     ),
     'tensor_accessor_aligned': Intrinsic(
         name='tensor_accessor_aligned',
@@ -3793,9 +3833,10 @@ INTRINSICS: dict[str, Intrinsic] = {
         op_name='tt.tensor_accessor_args',
         cpp={
             'metal_d5f9bc4a': Spelling('TensorAccessorArgs', headers=(('dataflow', 'api/dataflow/dataflow_api.h'),), form='call', template_args=('cta_offset',)),
+            'tilelang_tt_2025': Spelling('TensorAccessorArgs', headers=(('dataflow', 'dataflow_api.h'),), form='call', template_args=('cta_offset',)),
             'ttnn_0_81': Spelling('TensorAccessorArgs', headers=(('dataflow', 'api/dataflow/dataflow_api.h'),), form='call', template_args=('cta_offset',)),
         },
-        profiles=('metal_d5f9bc4a', 'ttnn_0_81'),
+        profiles=('metal_d5f9bc4a', 'tilelang_tt_2025', 'ttnn_0_81'),
         doc='Compile-time description of a tensor whose fields start at compile-time argument `cta_offset` (an interleaved tensor uses two: the args-config bits and the aligned page size).',
     ),
     'tensor_accessor_binding': Intrinsic(

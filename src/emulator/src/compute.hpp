@@ -22,6 +22,8 @@ void need_pack_format(Session& s, ComputeState& c, uint32_t cb);
 // CB among its waited pages.
 ComputeState& compute_of(Session& s);
 void need_startup(Session& s, ComputeState& c);
+void pack_in_full_section(ComputeState& c);  // acquire_dst's section: the first pack ends its math
+std::string math_after_commit(const ComputeState& c);  // why a math call may not write DST now
 void init_fpu(Session& s, FpuOp op, uint32_t cb0, uint32_t cb1, bool full);
 void need_fpu(Session& s, ComputeState& c, FpuOp op, uint32_t cb0, uint32_t cb1);
 float* math_dst(Session& s, ComputeState& c, uint32_t idst, bool fpu = true);  // fpu: clears the reduced bit

@@ -206,6 +206,7 @@ struct ComputeState {
     uint32_t fpu_cb[2] = {0, 0};
     int sfpu = 0;
     DstState dst = DstState::Released;
+    bool full_section = false;  // acquire_dst's section (kapi_dst_sections.cpp): the packer waits for release_dst
     uint32_t written = 0;  // bit i: DST tile i written since acquire
     uint32_t reduced = 0;  // bit i: DST tile i holds a reduce_tile result (SFPU math on it keeps the bit)
     std::vector<float> tiles = std::vector<float>(kDstTiles * kTileElems);  // row-major 32x32 each

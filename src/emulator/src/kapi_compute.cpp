@@ -31,9 +31,7 @@ float* math_dst(Session& s, ComputeState& c, uint32_t idst, bool fpu) {
     if (c.dst == DstState::Released) {
         fail(s, "math without tile_regs_acquire: the DST section is not acquired");
     }
-    if (c.dst != DstState::Acquired) {
-        fail(s, "math after tile_regs_commit: the DST section belongs to the packer until tile_regs_release");
-    }
+    if (c.dst != DstState::Acquired) fail(s, math_after_commit(c));
     if (idst >= c.capacity) {
         fail(s, "DST tile " + std::to_string(idst) + " is beyond the " + std::to_string(c.capacity) +
                     " tiles of a DST section (" + (c.fp32_acc ? "fp32_dest_acc_en" : "16-bit") + ", half-sync)");
@@ -183,6 +181,7 @@ void pack(uint32_t ifrom_dst, uint32_t icb, bool out_of_order, uint32_t output_t
     Session s = enter("pack_tile", {ifrom_dst, icb});
     ComputeState& c = compute_of(s);
     need_startup(s, c);
+    pack_in_full_section(c);
     if (c.dst == DstState::Released) fail(s, "pack_tile without tile_regs_wait: the DST section is not acquired");
     if (c.dst == DstState::Acquired) {
         fail(s, "pack_tile before tile_regs_commit and tile_regs_wait: the packer may only read DST after "

@@ -121,29 +121,82 @@ std::vector<std::pair<std::string, uint32_t>> semaphore_tokens(const ProgramSpec
     return tokens;
 }
 
-void create_dfbs(Program& program, const ProgramSpec& spec, const std::vector<CoreRangeSet>& cores) {
-    if (spec.dataflow_buffers.size() > 32) fail(kMake, spec.name, "more than 32 DFBs (a Wormhole core has 32 CBs)");
-    for (size_t d = 0; d < spec.dataflow_buffers.size(); ++d) {
-        const DataflowBufferSpec& dfb = spec.dataflow_buffers[d];
-        std::vector<CoreRange> on;
-        for (size_t k = 0; k < spec.kernels.size(); ++k) {
-            for (const DFBBinding& b : spec.kernels[k].dfb_bindings) {
-                if (b.dfb_spec_name == dfb.unique_id) {
-                    for (const CoreCoord& c : tt_emu::expand_cores(cores[k], kMake)) on.emplace_back(c);
-                }
+// The cores a DFB lives on (those of the kernels bound to it), one range per core in order.
+std::vector<CoreRange> dfb_placement(const ProgramSpec& spec, const std::vector<CoreRangeSet>& cores, size_t d) {
+    const DataflowBufferSpec& dfb = spec.dataflow_buffers[d];
+    std::vector<CoreRange> on;
+    for (size_t k = 0; k < spec.kernels.size(); ++k) {
+        for (const DFBBinding& b : spec.kernels[k].dfb_bindings) {
+            if (b.dfb_spec_name != dfb.unique_id) continue;
+            for (const CoreCoord& c : tt_emu::expand_cores(cores[k], kMake)) on.emplace_back(c);
+        }
+    }
+    if (on.empty()) fail(kMake, spec.name, "DFB '" + dfb.unique_id + "' is bound to no kernel");
+    if (dfb.entry_size == 0 || dfb.num_entries == 0) fail(kMake, spec.name, "DFB '" + dfb.unique_id
+        + "' has no entries (entry_size and num_entries must be positive)");
+    std::sort(on.begin(), on.end(), [](const CoreRange& a, const CoreRange& b) { return a.start_coord < b.start_coord; });
+    on.erase(std::unique(on.begin(), on.end(), [](const CoreRange& a,
+        const CoreRange& b) { return a.start_coord == b.start_coord; }), on.end());
+    return on;
+}
+
+bool same_cores(const std::vector<CoreRange>& a, const std::vector<CoreRange>& b) {
+    return std::equal(a.begin(), a.end(), b.begin(), b.end(),
+                      [](const CoreRange& x, const CoreRange& y) { return x.start_coord == y.start_coord; });
+}
+
+// d and the DFBs it aliases (alias_with): each alias declared, naming every other member of the group (a strict clique),
+// of the same total size and on the same cores (one block of each core's L1). tt-metal's migration guide also asks for
+// "the same set of kernels", but its own ported reuse matmul factory aliases `out` (bound to the compute kernel and the
+// writer) with `intermed0` (bound to the compute kernel only): the emulator holds the aliases to what sharing L1 needs.
+std::vector<size_t> alias_group(const ProgramSpec& spec, const std::vector<CoreRangeSet>& cores, size_t d) {
+    const DataflowBufferSpec& dfb = spec.dataflow_buffers[d];
+    std::vector<size_t> group{d};
+    for (const DFBSpecName& name : dfb.alias_with) {
+        const size_t a = index_of(spec.dataflow_buffers, name);
+        if (a == spec.dataflow_buffers.size()) fail(kMake, spec.name, "DFB '" + dfb.unique_id + "' aliases '" + name
+            + "', which the spec does not declare");
+        if (a == d) fail(kMake, spec.name, "DFB '" + dfb.unique_id + "' names itself in alias_with");
+        group.push_back(a);
+    }
+    const std::vector<CoreRange> on = dfb_placement(spec, cores, d);
+    for (size_t a : group) {
+        const DataflowBufferSpec& other = spec.dataflow_buffers[a];
+        for (size_t b : group) {
+            const auto& names = other.alias_with;
+            if (a != b && std::find(names.begin(), names.end(), spec.dataflow_buffers[b].unique_id) == names.end()) {
+                fail(kMake, spec.name, "DFB '" + other.unique_id + "' is aliased with '"
+                    + spec.dataflow_buffers[b].unique_id + "' but does not name it in alias_with (aliases must"
+                    " declare each other)");
             }
         }
-        if (on.empty()) fail(kMake, spec.name, "DFB '" + dfb.unique_id + "' is bound to no kernel");
-        if (dfb.entry_size == 0 || dfb.num_entries == 0) fail(kMake, spec.name, "DFB '" + dfb.unique_id
-            + "' has no entries (entry_size and num_entries must be positive)");
-        std::sort(on.begin(), on.end(), [](const CoreRange& a,
-            const CoreRange& b) { return a.start_coord < b.start_coord; });
-        on.erase(std::unique(on.begin(), on.end(), [](const CoreRange& a,
-            const CoreRange& b) { return a.start_coord == b.start_coord; }), on.end());
-        const auto index = static_cast<uint8_t>(d);
-        CreateCircularBuffer(program, CoreRangeSet(on),
-                             CircularBufferConfig(dfb.entry_size * dfb.num_entries, {{index, dfb.data_format_metadata}})
-                                 .set_page_size(index, dfb.entry_size));
+        if (other.entry_size * other.num_entries != dfb.entry_size * dfb.num_entries) fail(kMake, spec.name,
+            "aliased DFBs '" + dfb.unique_id + "' and '" + other.unique_id + "' differ in total size ("
+            + std::to_string(dfb.entry_size * dfb.num_entries) + " and "
+            + std::to_string(other.entry_size * other.num_entries) + " bytes)");
+        if (!same_cores(dfb_placement(spec, cores, a), on)) fail(kMake, spec.name, "aliased DFBs '" + dfb.unique_id
+            + "' and '" + other.unique_id + "' are on different cores (their kernels' work units)");
+    }
+    return group;
+}
+
+// A CB per DFB, its index the DFB's place in the spec; aliased DFBs are one CB config of several indices (one block
+// of L1, a FIFO per index), as tt-metal's factories build shared CBs.
+void create_dfbs(Program& program, const ProgramSpec& spec, const std::vector<CoreRangeSet>& cores) {
+    if (spec.dataflow_buffers.size() > 32) fail(kMake, spec.name, "more than 32 DFBs (a Wormhole core has 32 CBs)");
+    std::set<size_t> created;
+    for (size_t d = 0; d < spec.dataflow_buffers.size(); ++d) {
+        const std::vector<size_t> group = alias_group(spec, cores, d);
+        if (created.count(d)) continue;
+        std::map<uint8_t, tt::DataFormat> formats;
+        for (size_t a : group) formats[static_cast<uint8_t>(a)] = spec.dataflow_buffers[a].data_format_metadata;
+        const DataflowBufferSpec& dfb = spec.dataflow_buffers[d];
+        CircularBufferConfig config(dfb.entry_size * dfb.num_entries, formats);
+        for (size_t a : group) {
+            config.set_page_size(static_cast<uint8_t>(a), spec.dataflow_buffers[a].entry_size);
+            created.insert(a);
+        }
+        CreateCircularBuffer(program, CoreRangeSet(dfb_placement(spec, cores, d)), config);
     }
 }
 

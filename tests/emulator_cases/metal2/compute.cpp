@@ -1,7 +1,8 @@
 // Copies this core's tiles from `dfb::in` to `dfb::out` (the tokens as CB indices, template arguments and
 // DataflowBuffers), checks the JIT's descriptors at compile time, and ASSERTs its tile count (FAULT_ASSERT: a bound
 // the count breaks). A compute kernel's CB interface holds sizes in 16-byte units (cb_addr_shift), DataflowBuffer's
-// entry size is bytes; llk_defs.h names ckernel's enums. FAULT_NOT_EMULATED calls an integer SFPU add.
+// entry size is bytes; llk_defs.h names ckernel's enums. FAULT_NOT_EMULATED calls an integer SFPU add;
+// FAULT_ALIASED checks that `dfb::scratch` shares `dfb::out`'s L1 (alias_with).
 #include <cstdint>
 #include "api/compute/add_int_sfpu.h"
 #include "api/compute/tile_move_copy.h"
@@ -27,6 +28,11 @@ void kernel_main() {
     copy_init(dfb::in);
     DataflowBuffer in(dfb::in), out(dfb::out);
     ASSERT(in.get_entry_size() == 2048 && in.get_total_size_bytes() == 2 * 2048);
+#ifdef FAULT_ALIASED  // alias_with: scratch is out's L1 block (its own FIFO, at the same place and size)
+    ASSERT(get_local_cb_interface(dfb::scratch).fifo_limit == get_local_cb_interface(dfb::out).fifo_limit);
+    ASSERT(get_local_cb_interface(dfb::scratch).fifo_size == get_local_cb_interface(dfb::out).fifo_size);
+    ASSERT(get_local_cb_interface(dfb::in).fifo_limit != get_local_cb_interface(dfb::out).fifo_limit);
+#endif
 #ifdef FAULT_NOT_EMULATED
     add_int_tile<DataFormat::Int32>(0, 1, 0);
 #endif

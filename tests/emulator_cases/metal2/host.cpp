@@ -2,7 +2,8 @@
 // through two DFBs on 2 cores by the project's kernels here (reader.cpp, compute.cpp, writer.cpp), with named
 // compile-time, runtime and common runtime arguments and tensor bindings. Reads data_dir/a.bin, writes data_dir/c.bin
 // (5 pages: the copy lands one page on, the writer's common page_offset). The optional FAULT breaks one thing: a
-// kernel define (ASSERT: compute) or the spec or run arguments (the others), each a clear error.
+// kernel define (ASSERT: compute) or the spec or run arguments (the others), each a clear error; ALIASED adds a DFB
+// aliased with `out` (alias_with), which the compute kernel checks shares out's L1.
 #include <cstdio>
 #include <fstream>
 #include <string>
@@ -49,7 +50,10 @@ int main(int argc, char** argv) {
                       .runtime_arg_schema = {.runtime_arg_names = {"tiles", "first"},
                                              .common_runtime_arg_names = {"halves"}},
                       .hw_config = DataMovementHardwareConfig{.role = DataMovementRoleHint::READER}};
-    KernelSpec compute{.unique_id = "compute", .source = dir + "/compute.cpp", .compiler_options = defines(fault == "NOT_EMULATED" ? "NOT_EMULATED" : "ASSERT"),
+    const bool aliased = fault.starts_with("ALIAS");
+    KernelSpec compute{.unique_id = "compute", .source = dir + "/compute.cpp",
+                       .compiler_options = defines(fault == "NOT_EMULATED" || fault == "ALIASED" ? fault.c_str()
+                                                                                                 : "ASSERT"),
                        .dfb_bindings = {{"in", "in", DFBEndpointType::CONSUMER},
                                         {"out", "out", fault == "TWO_PRODUCERS" ? DFBEndpointType::CONSUMER
                                                                                 : DFBEndpointType::PRODUCER}},
@@ -63,12 +67,28 @@ int main(int argc, char** argv) {
                       .hw_config = DataMovementHardwareConfig{.role = DataMovementRoleHint::WRITER}};
     if (fault == "SEM_TWICE") reader.semaphore_bindings.push_back({"reads", "reads_again"});
     if (fault == "COMPUTE_SEM") compute.semaphore_bindings.push_back({"reads", "reads"});
+    // ALIAS*: a DFB `scratch` aliased with `out` (one L1 block; compute asserts it under ALIASED), or a broken alias.
+    DataflowBufferSpec scratch = out;
+    scratch.unique_id = "scratch";
+    if (aliased) {
+        out.alias_with = {fault == "ALIAS_UNKNOWN" ? "nope" : "scratch"};
+        if (fault != "ALIAS_ONE_WAY") scratch.alias_with = {"out"};
+        if (fault == "ALIAS_SIZE") scratch.num_entries = 1;
+        // Bound to the compute kernel only, as tt-metal's reuse matmul factory binds intermed0 (aliased with out).
+        compute.dfb_bindings.push_back({"scratch", "scratch", DFBEndpointType::PRODUCER});
+    }
     const CoreRangeSet cores(CoreRange({0, 0}, {1, 0}));
-    const ProgramSpec spec{.name = "metal2_copy", .kernels = {reader, compute, writer},
-                           .dataflow_buffers = {in, out},
+    ProgramSpec spec{.name = "metal2_copy", .kernels = {reader, compute, writer},
+                           .dataflow_buffers = aliased ? std::vector{in, out, scratch} : std::vector{in, out},
                            .semaphores = {{"reads", cores, 5}},
                            .tensor_parameters = {{"input", TensorSpec(A)}, {"output", TensorSpec(C)}},
                            .work_units = {{"copy", {"reader", "compute", "writer"}, cores}}};
+    if (fault == "ALIAS_CORES") {  // scratch also on core (0,1), where out is not
+        spec.kernels.push_back({.unique_id = "stray", .source = dir + "/writer.cpp",
+                                .dfb_bindings = {{"scratch", "out", DFBEndpointType::CONSUMER}},
+                                .hw_config = DataMovementHardwareConfig{.role = DataMovementRoleHint::WRITER}});
+        spec.work_units.push_back({"stray", {"stray"}, CoreRangeSet(CoreRange({0, 1}))});
+    }
     Program program = MakeProgramFromSpec(*mesh, spec);
 
     ProgramRunArgs run{.kernel_run_args = {{.kernel = "reader", .common_runtime_arg_values = {{"halves", 2}}},

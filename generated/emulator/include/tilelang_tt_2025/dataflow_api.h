@@ -256,3 +256,15 @@ inline decltype(auto) noc_semaphore_wait_min(volatile uint32_t* sem_addr, uint32
     return ::tt_emu::kapi::noc_semaphore_wait_min(sem_addr, val);
 }
 #endif
+
+// Page addressing of a DRAM tensor for noc_async_read_page/noc_async_write_page (ttnn 0.81.1 api/tensor/tensor_accessor.h; ttnn 0.65.0 accessor/tensor_accessor.h, which its dataflow_api.h includes).
+#ifndef TT_EMU_DECLARED_TensorAccessor_3
+#define TT_EMU_DECLARED_TensorAccessor_3
+template <typename Accessor>
+inline decltype(auto) TensorAccessor(const Accessor& args, uint32_t bank_base_address, uint32_t page_size) {
+    return ::tt_emu::kapi::TensorAccessor(args, bank_base_address, page_size);
+}
+#endif
+
+// Compile-time description of a tensor whose fields start at compile-time argument `cta_offset` (an interleaved tensor uses two: the args-config bits and the aligned page size).
+using ::tt_emu::kapi::TensorAccessorArgs;

@@ -335,6 +335,8 @@ void tile_regs_acquire();
 void tile_regs_commit();
 void tile_regs_wait();
 void tile_regs_release();
+void acquire_dst();  // the deprecated one-call section of math and pack (kapi_dst_sections.cpp)
+void release_dst();
 
 void matmul_tiles(uint32_t in0_cb_id, uint32_t in1_cb_id, uint32_t in0_tile_index, uint32_t in1_tile_index,
                   uint32_t idst, uint32_t transpose = 0);

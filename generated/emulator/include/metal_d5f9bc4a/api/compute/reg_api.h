@@ -5,6 +5,22 @@
 // Emulator version of <api/compute/reg_api.h> in API profile metal_d5f9bc4a (compute kernels).
 #include "tt_emu/kernel_api.hpp"
 
+// Deprecated one-call section start: the math thread waits for a free DST section and the pack thread waits for the math thread's release_dst (tt-metal's 2025 matmul examples use it).
+#ifndef TT_EMU_DECLARED_acquire_dst_0
+#define TT_EMU_DECLARED_acquire_dst_0
+inline decltype(auto) acquire_dst() {
+    return ::tt_emu::kapi::acquire_dst();
+}
+#endif
+
+// Deprecated one-call section end: both threads' section done (math's commit, pack's release).
+#ifndef TT_EMU_DECLARED_release_dst_0
+#define TT_EMU_DECLARED_release_dst_0
+inline decltype(auto) release_dst() {
+    return ::tt_emu::kapi::release_dst();
+}
+#endif
+
 // Math thread: wait for a free DST section and take it.
 #ifndef TT_EMU_DECLARED_tile_regs_acquire_0
 #define TT_EMU_DECLARED_tile_regs_acquire_0

@@ -289,7 +289,7 @@ inline decltype(auto) noc_semaphore_wait_min(volatile uint32_t* sem_addr, uint32
 }
 #endif
 
-// Page addressing of a DRAM tensor for noc_async_read_page/noc_async_write_page.
+// Page addressing of a DRAM tensor for noc_async_read_page/noc_async_write_page (ttnn 0.81.1 api/tensor/tensor_accessor.h; ttnn 0.65.0 accessor/tensor_accessor.h, which its dataflow_api.h includes).
 #ifndef TT_EMU_DECLARED_TensorAccessor_3
 #define TT_EMU_DECLARED_TensorAccessor_3
 template <typename Accessor>

@@ -59,6 +59,10 @@ struct DataflowBufferSpec {
     uint32_t entry_size = 0;   // bytes of one entry (a tile page)
     uint32_t num_entries = 0;  // entries the ring holds
     tt::DataFormat data_format_metadata = tt::DataFormat::Invalid;
+    // DFBs that share this one's backing L1 (tt-metal's alias_with): logically distinct FIFOs (each its own CB index
+    // and pointers) over one block of memory, as a CircularBufferConfig of several indices is. Every alias has the
+    // same total size, lives on the same cores, and names each of the others (checked at MakeProgramFromSpec).
+    std::vector<DFBSpecName> alias_with = {};
 };
 
 // A semaphore: one L1 word on each of its target nodes, at the same semaphore id on all of them. Program-scoped: any
