@@ -23,6 +23,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 
 from . import check, host, jit, ttnn_names, wheels
@@ -113,10 +114,21 @@ def report(profile: str, version: str, units: list[check.Unit], table: list[str]
     return len(errors)
 
 
-def check_profile(name: str, version: str, exact: bool, sfpi: Path | None, jobs: int, scratch: Path,
-                  table: list[str], lowering: subprocess.Popen, arch: str) -> int:
-    """One check (`name`: label()): the corpus's kernels, main.cpp's host calls, run_ttnn.py's names."""
+def fetch(version: str, binding: bool) -> Path:
+    """Download and unzip what a check of ttnn `version` reads (its headers, and with `binding` its Python
+    binding); the headers' folder. Run for every version at the start, beside the lowerings, so that no check
+    waits for a download after the first (the downloads are network time: about 90 s for the three wheels and
+    ziglang)."""
     headers = wheels.ttnn_headers(version)
+    if binding:
+        wheels.ttnn_binding(version)
+    return headers
+
+
+def check_profile(name: str, version: str, exact: bool, sfpi: Path | None, jobs: int, scratch: Path,
+                  table: list[str], lowering: subprocess.Popen, arch: str, fetched: Future[Path]) -> int:
+    """One check (`name`: label()): the corpus's kernels, main.cpp's host calls, run_ttnn.py's names."""
+    headers = fetched.result()
     corpus = scratch / name / "corpus"
     finish_lowering(name, lowering)
     if not jit.has_headers(headers, arch):
@@ -193,12 +205,19 @@ def main() -> int:
             arches = {d: device_arch(d) for _, d in pairs}
             lowerings = {label(p, d): start_lowering(p, d, Path(tmp) / label(p, d) / "corpus", args.device_variants)
                          for p, d in pairs}
+            downloads = ThreadPoolExecutor(max_workers=4)
+            clang = downloads.submit(wheels.clang)
+            versions: dict[str, bool] = {}  # wheel version -> whether a check reads its binding too
+            for p, _ in pairs:
+                versions[known[p].ttnn_wheel] = versions.get(known[p].ttnn_wheel, False) or known[p].ttnn_generic_op
+            fetched = {v: downloads.submit(fetch, v, binding) for v, binding in versions.items()}
             try:
+                clang.result()
                 for name, device_name in pairs:
                     profile = known[name]
                     errors += check_profile(label(name, device_name), profile.ttnn_wheel, profile.ttnn_wheel_exact,
                                             sfpi, args.jobs, Path(tmp), table, lowerings[label(name, device_name)],
-                                            arches[device_name])
+                                            arches[device_name], fetched[profile.ttnn_wheel])
                 same = [label(p, d) for p, d in pairs]  # main.cpp is compared among one device's profiles
                 differ = host.same_host_program({n: Path(tmp) / n / "corpus" for n in chosen if n in same},
                                                 {n: known[n].host_api for n in chosen if n in same})
@@ -206,6 +225,7 @@ def main() -> int:
                     print(f"ERROR: main.cpp differs between profiles with the same host API: {line}")
                 errors += len(differ)
             finally:
+                downloads.shutdown(cancel_futures=True)
                 for lowering in lowerings.values():
                     if lowering.poll() is None:
                         lowering.kill()
