@@ -99,7 +99,8 @@ def prim_func(func: Callable[..., Any] | None = None, **options: Any) -> Any:
     """
 
     def parse(fn: Callable[..., Any]) -> Any:
-        return parse_guarded(lambda: _T.prim_func(fn, **options), fn.__name__)
+        with _script_fixes.light_parser_stack():
+            return parse_guarded(lambda: _T.prim_func(fn, **options), fn.__name__)
 
     if func is not None:
         return parse(func)
