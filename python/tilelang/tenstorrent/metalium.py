@@ -28,6 +28,7 @@ from ..engine.pass_options import PASS_OPTIONS
 from . import attr_keys, device, emulator, host_args, intrinsics
 from .host import host_layout, host_plan, plan_key, role_kernels
 from .kernel_cpp import TTCodegenError, kernel_source
+from .l1_shards import L1, l1_shard
 from .lowered import get_attr
 from .mesh import global_layout, mesh_of
 from .plan_schema import SCHEMAS
@@ -156,6 +157,8 @@ def _tensors(plan: dict[str, Any], funcs: dict[str, tirx.PrimFunc], params: list
             entry[TENSOR.TRANSPOSED] = True
         if info.get(BUFFER.DRAM_FORMAT):  # a block float in DRAM: the host packs and unpacks it
             entry[TENSOR.DRAM_FORMAT] = str(info[BUFFER.DRAM_FORMAT])
+        if info.get(BUFFER.MEMORY) == L1:  # left in its cores' L1, one shard per core (l1_shards.py)
+            entry[TENSOR.L1_SHARD] = l1_shard(plan, name, info, role)
         tensors.append(entry)
     return tensors
 
