@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from .kernel_cpp import TTCodegenError
-from .records import BUFFER, PLAN, WORK_ITEM
+from .records import BUFFER, PLAN, TENSOR, WORK_ITEM
 
 L1 = "L1"  # tt.buffers' memory of an l1_sharded tensor (specs/passes/infer_tt_layout.yaml)
 
@@ -36,3 +36,17 @@ def l1_shard(plan: Mapping[str, Any], name: str, info: Mapping[str, Any], role: 
         raise TTCodegenError(f"{where}, but its {rows}x{cols} tiles do not split into the {blocks_y}x{blocks_x} "
                              "block grid evenly")
     return [rows // blocks_y, cols // blocks_x]
+
+
+def check_host_api(kernel: str, tensors: list[Any], host_api: str, on_mesh: bool) -> None:
+    """A sharded L1 buffer is a MeshBuffer of the distributed host API on one chip (the emulator has no single-device
+    sharded CreateBuffer; a mesh's tensors are sharded over its chips, in DRAM)."""
+    in_l1 = [t[TENSOR.NAME] for t in tensors if TENSOR.L1_SHARD in t]
+    if in_l1 and on_mesh:
+        raise TTCodegenError(f"kernel '{kernel}': tensor(s) {', '.join(in_l1)} are L1-sharded (pass_configs "
+                             "'tl.tt.memory_config') in a kernel split over a mesh of chips, whose tensors live in "
+                             "each chip's DRAM: leave them in DRAM or run on one chip")
+    if in_l1 and host_api != "mesh":
+        raise TTCodegenError(f"kernel '{kernel}': tensor(s) {', '.join(in_l1)} are L1-sharded (pass_configs "
+                             f"'tl.tt.memory_config'), which main.cpp creates as tt-metal's sharded L1 MeshBuffer; the "
+                             f"API profile's host API is '{host_api}', not the distributed (mesh) one")

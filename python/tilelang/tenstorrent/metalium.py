@@ -28,7 +28,7 @@ from ..engine.pass_options import PASS_OPTIONS
 from . import attr_keys, device, emulator, host_args, intrinsics
 from .host import host_layout, host_plan, plan_key, role_kernels
 from .kernel_cpp import TTCodegenError, kernel_source
-from .l1_shards import L1, l1_shard
+from .l1_shards import L1, check_host_api, l1_shard
 from .lowered import get_attr
 from .mesh import global_layout, mesh_of
 from .plan_schema import SCHEMAS
@@ -104,6 +104,7 @@ def build_plan(device_mod: tvm.IRModule, params: Sequence[Any], kernel: str) -> 
                  PLAN.TENSORS: tensors, PLAN.CBS: plan[PLAN.CBS], PLAN.SEMAPHORES: plan[PLAN.SEMAPHORES],
                  PLAN.KERNELS: kernels}  # type: ignore[typeddict-item]
     on_mesh = mesh_of(kernel, funcs[KERNELS.READER], tensors, facts[DEVICE.HOST_API])  # None on a single chip
+    check_host_api(kernel, tensors, facts[DEVICE.HOST_API], on_mesh is not None)
     if on_mesh is not None:
         out[PLAN.MESH] = on_mesh
     return out

@@ -28,6 +28,8 @@ std::string geometry(const uint32_t* a) {
 
 // The buffer the accessor's arguments and address name, with the arguments checked against it.
 std::shared_ptr<DramBuffer> shard_buffer(Session& s, uint32_t address, const uint32_t* a) {
+    uint32_t offset = 0;  // the host's buffer address reaches the kernel as its core's window address (runtime_arg)
+    if (l1_window_offset(s.core.coord, address, offset)) address = offset;
     std::shared_ptr<DramBuffer> buf = sharded_buffer_at(address);
     if (!buf) fail(s, "no sharded L1 buffer at address " + hex(address) + " (L1 buffers: " + list_l1_buffers() + ")");
     const L1Shards& sh = *buf->shards;

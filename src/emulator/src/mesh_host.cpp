@@ -107,7 +107,8 @@ tt_emu::L1Shards shards_of(const DeviceLocalBufferConfig& local, const char* cal
     }
     tt_emu::L1Shards shards;
     const bool rows_first = spec.orientation() == ShardOrientation::ROW_MAJOR;
-    for (const CoreRange& r : spec.grid().ranges()) {
+    const CoreRangeSet grid = spec.grid();  // a copy: ranges() of the temporary would dangle in the loop
+    for (const CoreRange& r : grid.ranges()) {
         for (std::size_t outer = rows_first ? r.start_coord.y : r.start_coord.x; outer <= (rows_first ? r.end_coord.y : r.end_coord.x); ++outer) {
             for (std::size_t inner = rows_first ? r.start_coord.x : r.start_coord.y; inner <= (rows_first ? r.end_coord.x : r.end_coord.y); ++inner) {
                 shards.cores.push_back(rows_first ? CoreCoord{inner, outer} : CoreCoord{outer, inner});
