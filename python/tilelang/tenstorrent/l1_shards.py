@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from . import intrinsics
 from .kernel_cpp import TTCodegenError
 from .records import BUFFER, PLAN, TENSOR, WORK_ITEM
 
@@ -38,15 +39,17 @@ def l1_shard(plan: Mapping[str, Any], name: str, info: Mapping[str, Any], role: 
     return [rows // blocks_y, cols // blocks_x]
 
 
-def check_host_api(kernel: str, tensors: list[Any], host_api: str, on_mesh: bool) -> None:
-    """A sharded L1 buffer is a MeshBuffer of the distributed host API on one chip (the emulator has no single-device
-    sharded CreateBuffer; a mesh's tensors are sharded over its chips, in DRAM)."""
+def check_host_api(kernel: str, tensors: list[Any], profile: str, on_mesh: bool) -> None:
+    """A sharded L1 buffer is a MeshBuffer of the distributed host API on one chip, with the profile's
+    DeviceLocalBufferConfig::sharding_args (`sharded_l1_buffers` of the backend spec's profile; the emulator has no
+    single-device sharded CreateBuffer; a mesh's tensors are sharded over its chips, in DRAM)."""
     in_l1 = [t[TENSOR.NAME] for t in tensors if TENSOR.L1_SHARD in t]
+    if in_l1 and not intrinsics.PROFILES[profile].sharded_l1_buffers:
+        raise TTCodegenError(f"kernel '{kernel}': tensor(s) {', '.join(in_l1)} are L1-sharded (pass_configs "
+                             f"'tl.tt.memory_config'), which main.cpp creates through DeviceLocalBufferConfig's "
+                             f"sharding_args; API profile {profile}'s host API has none (sharded_l1_buffers in "
+                             "specs/backends/tenstorrent.yaml)")
     if in_l1 and on_mesh:
         raise TTCodegenError(f"kernel '{kernel}': tensor(s) {', '.join(in_l1)} are L1-sharded (pass_configs "
                              "'tl.tt.memory_config') in a kernel split over a mesh of chips, whose tensors live in "
                              "each chip's DRAM: leave them in DRAM or run on one chip")
-    if in_l1 and host_api != "mesh":
-        raise TTCodegenError(f"kernel '{kernel}': tensor(s) {', '.join(in_l1)} are L1-sharded (pass_configs "
-                             f"'tl.tt.memory_config'), which main.cpp creates as tt-metal's sharded L1 MeshBuffer; the "
-                             f"API profile's host API is '{host_api}', not the distributed (mesh) one")

@@ -104,7 +104,7 @@ def build_plan(device_mod: tvm.IRModule, params: Sequence[Any], kernel: str) -> 
                  PLAN.TENSORS: tensors, PLAN.CBS: plan[PLAN.CBS], PLAN.SEMAPHORES: plan[PLAN.SEMAPHORES],
                  PLAN.KERNELS: kernels}  # type: ignore[typeddict-item]
     on_mesh = mesh_of(kernel, funcs[KERNELS.READER], tensors, facts[DEVICE.HOST_API])  # None on a single chip
-    check_host_api(kernel, tensors, facts[DEVICE.HOST_API], on_mesh is not None)
+    check_host_api(kernel, tensors, profile, on_mesh is not None)
     if on_mesh is not None:
         out[PLAN.MESH] = on_mesh
     return out
