@@ -90,7 +90,8 @@ def terms(plan: Mapping[str, Any], report: Mapping[str, Any], fidelity: str) -> 
     perf = perf_model.device_perf(plan["device"]["name"])
     cores = report["cores"]
     writers = max(1, sum(1 for c in cores if c.get("dram_bytes_written", 0)))
-    fill, drain = perf_model.pipeline_cycles(plan, perf_model.multicast_rate(cores, perf), perf, writers)
+    fill, drain = perf_model.pipeline_cycles(plan, perf_model.multicast_rate(cores, perf), perf, writers,
+                                             perf_model.writes_to_l1(plan, cores))
     worst = max(est.cores, key=lambda c: c.cycles)
     math = worst.compute_cycles
     text = (f"math {math / 1e3:.1f} fill {fill / 1e3:.1f} drain {drain / 1e3:.1f} "

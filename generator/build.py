@@ -229,7 +229,7 @@ def _backend(spec: SpecFile) -> Backend:
                     spec.key_at(("api_profiles", name)), p.get("host_api", "mesh"), p.get("ttnn_wheel", ""),
                     p.get("ttnn_wheel_exact", True), p.get("ttnn_generic_op", False),
                     p.get("accessor_compile_time_args", 0), p.get("compute_entry_header", ""),
-                    p.get("dprint", "stream"))
+                    p.get("dprint", "stream"), p.get("sharded_l1_buffers", False))
             for name, p in sorted(data.get("api_profiles", {}).items())
         ),
         profile=data.get("api_profile", ""),

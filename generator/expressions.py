@@ -41,6 +41,8 @@ FUNCTIONS: dict[str, tuple[int, int, str]] = {
     "supported_dtype": (1, 1, "whether the backend has a data format for a dtype"),
     "dram_format": (2, 2, "the block-float DRAM format chosen for tensor `name` in a map of tensor names to "
                           "format names (InferTTLayout's dram_format option), or \"\""),
+    "tensor_option": (2, 2, "the value a per-tensor pass option (a map of tensor names, e.g. InferTTLayout's "
+                            "memory_config) gives tensor `name`, or \"\""),
     "known_dram_format": (1, 1, "whether a name is one of the backend's block-float dram_formats"),
     "block_format": (1, 1, "tt::DataFormat name of a block-float DRAM format (\"\" for no such format)"),
     "block_tile_bytes": (1, 1, "bytes of one tile of a block-float DRAM format (0 for no such format)"),

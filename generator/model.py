@@ -111,6 +111,7 @@ class Profile:
     accessor_compile_time_args: int = 0  # compile-time arguments of one interleaved tensor accessor
     compute_entry_header: str = ""  # namespace_main: the header defining NAMESPACE and MAIN
     dprint: str = "stream"  # the kernel debug print: 'stream' (DPRINT << x) or 'format' (DPRINT(format, ...))
+    sharded_l1_buffers: bool = False  # DeviceLocalBufferConfig::sharding_args: l1_sharded tensors are written for it
 
 
 @dataclass(frozen=True)

@@ -12,6 +12,7 @@ from tt_block_float_kernels import BLOCK_FLOAT_CORPUS
 from tt_conv_kernels import CONV_CORPUS
 from tt_data_kernels import DATA_CORPUS
 from tt_dram_loop_kernels import DRAM_LOOP_CORPUS
+from tt_l1_kernels import L1_CORPUS
 from tt_loop_kernels import LOOP_CORPUS
 from tt_mask_kernels import MASK_CORPUS
 from tt_mesh_kernels import MESH_CORPUS
@@ -390,6 +391,6 @@ CORPUS = {
        for name, ta, tb in (("nt", False, True), ("tn", True, False), ("tt", True, True))},
     "cast_int32_to_fp32": lambda: cast_kernel(64, 64, 32, "int32", "float32"),
     "cast_fp32_to_int32": lambda: cast_kernel(64, 64, 32, "float32", "int32"),
-    **DATA_CORPUS, **SHAPE_CORPUS, **LOOP_CORPUS, **DRAM_LOOP_CORPUS, **NORM_CORPUS, **SPLIT_K_CORPUS,
+    **DATA_CORPUS, **SHAPE_CORPUS, **LOOP_CORPUS, **DRAM_LOOP_CORPUS, **NORM_CORPUS, **SPLIT_K_CORPUS, **L1_CORPUS,
     **ATTENTION_CORPUS, **VARIANT_CORPUS, **MASK_CORPUS, **CONV_CORPUS, **BLOCK_FLOAT_CORPUS, **MESH_CORPUS,
 }

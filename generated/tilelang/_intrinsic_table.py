@@ -43,6 +43,7 @@ class Profile:
     ttnn_wheel: str = ""  # the ttnn wheel whose device headers match the profile (tools/check_metal)
     ttnn_wheel_exact: bool = True  # false: the closest wheel the package index has, not the profile's own
     ttnn_generic_op: bool = False  # the wheel has ttnn.generic_op: kernel.save writes run_ttnn.py
+    sharded_l1_buffers: bool = False  # the host API has DeviceLocalBufferConfig::sharding_args (l1_sharded tensors)
     accessor_compile_time_args: int = 0  # compile-time arguments of one interleaved tensor accessor
     compute_entry_header: str = ""  # namespace_main: the header that defines NAMESPACE and MAIN
 

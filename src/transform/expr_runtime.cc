@@ -271,6 +271,8 @@ Any dram_format(const Any& name, const Any& formats) {
   return chosen.count(key) ? Any(String(as_str(item(chosen, Any(key))))) : Any(String(""));
 }
 
+Any tensor_option(const Any& name, const Any& options) { return dram_format(name, options); }  // the same lookup
+
 Any known_dram_format(const Any& format) { return Any(dram_formats().count(String(as_str(format))) != 0); }
 
 // "" and 0 for a name that is no DRAM format, so that both arms of a select can be evaluated.

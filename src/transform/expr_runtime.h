@@ -89,6 +89,7 @@ Any supported_dtype(const Any& dtype);
 Any data_format(const Any& dtype);
 Any dtype_bytes(const Any& dtype);
 Any dram_format(const Any& name, const Any& formats);
+Any tensor_option(const Any& name, const Any& options);
 Any known_dram_format(const Any& format);
 Any block_format(const Any& format);
 Any block_tile_bytes(const Any& format);

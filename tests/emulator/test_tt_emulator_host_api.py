@@ -26,7 +26,8 @@ def _run(tmp_path: Path, body: str) -> dict:
 
 def test_host_writes_to_an_l1_buffer_are_refused_with_the_reason(tmp_path: Path) -> None:
     with pytest.raises(emulator.TTEmulatorError, match=r"EnqueueWriteBuffer: L1 buffer 0x[0-9a-f]+ \(1 pages of "
-                                                       r"2048 B\): the emulator models L1 buffers as kernel scratch"):
+                                                       r"2048 B\): the emulator models interleaved L1 buffers as "
+                                                       r"kernel scratch"):
         _run(tmp_path, """
     IDevice* device = CreateDevice(0);
     auto l1 = CreateBuffer(InterleavedBufferConfig{device, 2048, 2048, BufferType::L1});

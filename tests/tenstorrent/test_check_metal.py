@@ -178,6 +178,10 @@ def test_profiles_with_one_host_api_must_emit_one_main_cpp(tmp_path: Path) -> No
     assert host.same_host_program(corpora, {"ttnn_a": "mesh", "ttnn_b": "mesh", "ttnn_c": "device"}) == []
     assert host.same_host_program(corpora, {"ttnn_a": "mesh", "ttnn_b": "mesh", "ttnn_c": "mesh"}) == [
         "ttnn_a vs ttnn_c: gemm.default", "ttnn_b vs ttnn_c: gemm.default"]
+    # A program that leaves a tensor in L1 is written only where the profile has sharded L1 buffers: not compared.
+    plan = '{"tensors": [{"name": "C", "l1_shard": [2, 2]}]}'
+    (tmp_path / "ttnn_c" / "gemm.default" / "tt.plan.json").write_text(plan)
+    assert host.same_host_program(corpora, {"ttnn_a": "mesh", "ttnn_b": "mesh", "ttnn_c": "mesh"}) == []
 
 
 def test_a_wheel_that_cannot_be_downloaded_is_reported(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

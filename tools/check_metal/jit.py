@@ -122,11 +122,21 @@ TRISC_DEFINE = {"TRISC0": "TRISC_UNPACK", "TRISC1": "TRISC_MATH", "TRISC2": "TRI
 
 def compile_time_args(plan: dict[str, Any], role: str) -> list[int]:
     """The kernel's compile-time arguments as the host appends them: per tensor of an interleaved
-    TensorAccessorArgs, [args-config (IsDram = 2), aligned page size]."""
-    pages = {t["name"]: t["page_bytes"] for t in plan["tensors"]}
+    TensorAccessorArgs, [args-config (IsDram = 2), aligned page size]; of a sharded L1 one (tensor `l1_shard`,
+    ttnn 0.81's tensor_accessor_args.h), [Sharded = 1, page size aligned to L1's 16 B, rank 2, banks, tensor pages
+    (rows, cols), shard pages (rows, cols)] and a word per two banks' NoC coordinates (0 here: only a device knows
+    them, as the ttnn dry run passes 0)."""
+    tensors = {t["name"]: t for t in plan["tensors"]}
     args: list[int] = []
     for entry in plan["kernels"][role]["compile_time_args"]:
-        args += [2, pages[entry["tensor"]]]
+        t = tensors[entry["tensor"]]
+        if "l1_shard" not in t:
+            args += [2, t["page_bytes"]]
+            continue
+        (rows, cols), (blocks_x, blocks_y) = t["l1_shard"], plan["grid_blocks"][:2]
+        banks = blocks_x * blocks_y
+        args += [1, (t["page_bytes"] + 15) // 16 * 16, 2, banks, rows * blocks_y, cols * blocks_x, rows, cols]
+        args += [0] * ((banks + 1) // 2)
     return args
 
 

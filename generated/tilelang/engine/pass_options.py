@@ -57,7 +57,7 @@ PASS_OPTIONS: dict[str, dict[str, dict[str, Any]]] = {
     'FlattenBuffer': {},
     'GridToPersistentTT': {},
     'HoistIfThenElse': {},
-    'InferTTLayout': {'dram_format': {"type": 'str_map', "default": {}, "choices": [], "length": None, "minimum": None, "key": 'tl.tt.dram_format'}},
+    'InferTTLayout': {'dram_format': {"type": 'str_map', "default": {}, "choices": [], "length": None, "minimum": None, "key": 'tl.tt.dram_format'}, 'memory_config': {"type": 'str_map', "default": {}, "choices": [], "length": None, "minimum": None, "key": 'tl.tt.memory_config'}},
     'InsertTTComputeInit': {'math_fidelity': {"type": 'string', "default": '', "choices": ['', 'LoFi', 'HiFi2', 'HiFi3', 'HiFi4'], "length": None, "minimum": None, "key": 'tl.tt.math_fidelity'}},
     'LowerTTLoopsToTileOps': {},
     'LowerTTProtocols': {'packer_l1_acc': {"type": 'bool', "default": True, "choices": [], "length": None, "minimum": None, "key": 'tl.tt.packer_l1_acc'}},

@@ -82,6 +82,7 @@ Tensor = TypedDict('Tensor', {
     'page_layout': Literal['tile', 'row_major'],
     'role': Literal['input', 'output', 'inout', 'unused'],
     'constant': NotRequired[TensorConstant],
+    'l1_shard': NotRequired[list[int]],
     'mesh_shards': NotRequired[list[int]],
     'mesh_restacked': NotRequired[bool],
     'mesh_restacked_rows': NotRequired[bool],
@@ -212,8 +213,8 @@ Kernel = TypedDict('Kernel', {
 
 # buffer: The layout of one DRAM tensor as the tt.buffers attribute of the lowered kernels holds it (not a part of the plan: build_plan turns it into the plan's tensor record).
 Buffer = TypedDict('Buffer', {
-    'memory': Literal['DRAM'],
-    'layout': Literal['interleaved'],
+    'memory': Literal['DRAM', 'L1'],
+    'layout': Literal['interleaved', 'block_sharded'],
     'page_layout': Literal['tile', 'row_major'],
     'transposed': bool,
     'dtype': str,
@@ -268,6 +269,7 @@ HostTensor = TypedDict('HostTensor', {
     'page_layout': Literal['tile', 'row_major'],
     'role': Literal['input', 'output', 'inout', 'unused'],
     'constant': NotRequired[TensorConstant],
+    'l1_shard': NotRequired[list[int]],
     'mesh_shards': NotRequired[list[int]],
     'mesh_restacked': NotRequired[bool],
     'mesh_restacked_rows': NotRequired[bool],
@@ -308,6 +310,7 @@ TtnnTensor = TypedDict('TtnnTensor', {
     'page_layout': Literal['tile', 'row_major'],
     'role': Literal['input', 'output', 'inout', 'unused'],
     'constant': NotRequired[TensorConstant],
+    'l1_shard': NotRequired[list[int]],
     'mesh_shards': NotRequired[list[int]],
     'mesh_restacked': NotRequired[bool],
     'mesh_restacked_rows': NotRequired[bool],
@@ -401,6 +404,7 @@ class TENSOR:
     PAGE_LAYOUT: Final = 'page_layout'
     ROLE: Final = 'role'
     CONSTANT: Final = 'constant'
+    L1_SHARD: Final = 'l1_shard'
     MESH_SHARDS: Final = 'mesh_shards'
     MESH_RESTACKED: Final = 'mesh_restacked'
     MESH_RESTACKED_ROWS: Final = 'mesh_restacked_rows'
@@ -600,6 +604,7 @@ class HOST_TENSOR:
     PAGE_LAYOUT: Final = 'page_layout'
     ROLE: Final = 'role'
     CONSTANT: Final = 'constant'
+    L1_SHARD: Final = 'l1_shard'
     MESH_SHARDS: Final = 'mesh_shards'
     MESH_RESTACKED: Final = 'mesh_restacked'
     MESH_RESTACKED_ROWS: Final = 'mesh_restacked_rows'
@@ -656,6 +661,7 @@ class TTNN_TENSOR:
     PAGE_LAYOUT: Final = 'page_layout'
     ROLE: Final = 'role'
     CONSTANT: Final = 'constant'
+    L1_SHARD: Final = 'l1_shard'
     MESH_SHARDS: Final = 'mesh_shards'
     MESH_RESTACKED: Final = 'mesh_restacked'
     MESH_RESTACKED_ROWS: Final = 'mesh_restacked_rows'
@@ -909,7 +915,7 @@ RECORD_FIELDS: dict[str, tuple[str, ...]] = {
     'plan': ('kernel', 'device', 'core_grid', 'grid_blocks', 'partition_mode', 'core_ranges', 'work_partition', 'tensors', 'cbs', 'kernels', 'semaphores', 'mesh', ),
     'device': ('name', 'profile', 'host_api', 'tile', 'core_grid', 'l1_bytes', 'max_cbs', 'max_runtime_args', ),
     'work_item': ('core', 'start', 'count', 'stride', 'z', 'row0', 'col0', 'rows', 'cols', ),
-    'tensor': ('name', 'parameter', 'shape', 'padded_shape', 'blocks', 'transposed', 'pad_value', 'dtype', 'dram_format', 'data_format', 'page_bytes', 'pages', 'page_layout', 'role', 'constant', 'mesh_shards', 'mesh_restacked', 'mesh_restacked_rows', 'mesh_partial', ),
+    'tensor': ('name', 'parameter', 'shape', 'padded_shape', 'blocks', 'transposed', 'pad_value', 'dtype', 'dram_format', 'data_format', 'page_bytes', 'pages', 'page_layout', 'role', 'constant', 'l1_shard', 'mesh_shards', 'mesh_restacked', 'mesh_restacked_rows', 'mesh_partial', ),
     'mesh': ('shape', 'grid_axes', 'reduce_axis', 'reduce_loop', ),
     'tensor_constant': ('value', 'rows', 'mask', 'index', ),
     'index_tile': ('p', 'q', 'step', ),
@@ -928,9 +934,9 @@ RECORD_FIELDS: dict[str, tuple[str, ...]] = {
     'semaphore_id': ('semaphore', ),
     'buffer': ('memory', 'layout', 'page_layout', 'transposed', 'dtype', 'dram_format', 'data_format', 'page_bytes', 'pages', 'tile_rows', 'tile_cols', 'shape', 'padded_shape', 'blocks', 'pad_value', ),
     'accessor': ('stride_mode', 'page_bytes', 'compile_time_args', 'parameter', ),
-    'host_tensor': ('name', 'parameter', 'shape', 'padded_shape', 'blocks', 'transposed', 'pad_value', 'dtype', 'dram_format', 'data_format', 'page_bytes', 'pages', 'page_layout', 'role', 'constant', 'mesh_shards', 'mesh_restacked', 'mesh_restacked_rows', 'mesh_partial', 'lead', 'rows', 'cols', 'prows', 'pcols', 'er', 'pr', 'ec', 'pc', 'elems', 'padded_elems', 'padded', 'ctype', 'fill', 'mask', 'mesh_pages', 'mesh_stack', ),
+    'host_tensor': ('name', 'parameter', 'shape', 'padded_shape', 'blocks', 'transposed', 'pad_value', 'dtype', 'dram_format', 'data_format', 'page_bytes', 'pages', 'page_layout', 'role', 'constant', 'l1_shard', 'mesh_shards', 'mesh_restacked', 'mesh_restacked_rows', 'mesh_partial', 'lead', 'rows', 'cols', 'prows', 'pcols', 'er', 'pr', 'ec', 'pc', 'elems', 'padded_elems', 'padded', 'ctype', 'fill', 'mask', 'mesh_pages', 'mesh_stack', ),
     'host_mask': ('p', 'q', 'div', 'width', 'first', 'step', 'on_true', 'on_false', 'on_true_bits', 'on_false_bits', ),
-    'ttnn_tensor': ('name', 'parameter', 'shape', 'padded_shape', 'blocks', 'transposed', 'pad_value', 'dtype', 'dram_format', 'data_format', 'page_bytes', 'pages', 'page_layout', 'role', 'constant', 'mesh_shards', 'mesh_restacked', 'mesh_restacked_rows', 'mesh_partial', 'rows', 'cols', 'layout', 'pad', 'ttnn', 'host_dtype', ),
+    'ttnn_tensor': ('name', 'parameter', 'shape', 'padded_shape', 'blocks', 'transposed', 'pad_value', 'dtype', 'dram_format', 'data_format', 'page_bytes', 'pages', 'page_layout', 'role', 'constant', 'l1_shard', 'mesh_shards', 'mesh_restacked', 'mesh_restacked_rows', 'mesh_partial', 'rows', 'cols', 'layout', 'pad', 'ttnn', 'host_dtype', ),
     'ttnn_cb': ('index', 'stream', 'shares', 'buffer', 'buffer_dtype', 'class', 'dtype', 'data_format', 'page_bytes', 'block_pages', 'depth', 'producer', 'consumer', 'ttnn', ),
     'report': ('status', 'error', 'dump', 'profile', 'device', 'programs', 'run_seconds', 'cores', 'total', 'devices', 'kernels', 'stdout', 'execution_backend', ),
     'counters': ('dram_bytes_read', 'dram_bytes_written', 'noc_reads', 'noc_writes', 'read_barriers', 'write_barriers', 'matmul_tiles', 'eltwise_tiles', 'sfpu_tiles', 'copy_tiles', 'pack_tiles', 'cb_pushes', 'cb_pops', 'cb_pages_pushed', 'noc_multicast_writes', 'noc_multicast_bytes', 'noc_multicast_linked_bytes', 'semaphore_incs', 'semaphore_multicasts', 'semaphore_waits', ),

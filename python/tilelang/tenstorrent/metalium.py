@@ -28,6 +28,7 @@ from ..engine.pass_options import PASS_OPTIONS
 from . import attr_keys, device, emulator, host_args, intrinsics
 from .host import host_layout, host_plan, plan_key, role_kernels
 from .kernel_cpp import TTCodegenError, kernel_source
+from .l1_shards import L1, check_host_api, l1_shard
 from .lowered import get_attr
 from .mesh import global_layout, mesh_of
 from .plan_schema import SCHEMAS
@@ -103,6 +104,7 @@ def build_plan(device_mod: tvm.IRModule, params: Sequence[Any], kernel: str) -> 
                  PLAN.TENSORS: tensors, PLAN.CBS: plan[PLAN.CBS], PLAN.SEMAPHORES: plan[PLAN.SEMAPHORES],
                  PLAN.KERNELS: kernels}  # type: ignore[typeddict-item]
     on_mesh = mesh_of(kernel, funcs[KERNELS.READER], tensors, facts[DEVICE.HOST_API])  # None on a single chip
+    check_host_api(kernel, tensors, profile, on_mesh is not None)
     if on_mesh is not None:
         out[PLAN.MESH] = on_mesh
     return out
@@ -156,6 +158,8 @@ def _tensors(plan: dict[str, Any], funcs: dict[str, tirx.PrimFunc], params: list
             entry[TENSOR.TRANSPOSED] = True
         if info.get(BUFFER.DRAM_FORMAT):  # a block float in DRAM: the host packs and unpacks it
             entry[TENSOR.DRAM_FORMAT] = str(info[BUFFER.DRAM_FORMAT])
+        if info.get(BUFFER.MEMORY) == L1:  # left in its cores' L1, one shard per core (l1_shards.py)
+            entry[TENSOR.L1_SHARD] = l1_shard(plan, name, info, role)
         tensors.append(entry)
     return tensors
 

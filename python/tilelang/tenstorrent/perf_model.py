@@ -19,7 +19,7 @@ format; C_x = cycles per tile of op x as in the peak facts):
     fill  = max over data-movement kernels of the first block of each CB it feeds the compute kernel with:
             bytes/R_dram_read (+ bytes/R_multicast when the kernel multicasts)
     drain = the last block of each CB the writer drains, by all W cores that write DRAM at once:
-            max( bytes/R_dram_write ,  W * bytes / WB * f )
+            max( bytes/R_dram_write ,  W * bytes / WB * f );  bytes/R_noc_write when C stays in L1 (l1_sharded)
     device    = max( max_c core_c / f ,  sum_c (dram_read_c + dram_written_c) / BW )                    [s]
     modelled  = device + program launch;   host_bound = max(modelled, H)  (ops without trace)
 
@@ -194,12 +194,19 @@ def compulsory_bytes(plan: Mapping[str, Any]) -> int:
     return sum(int(t[TENSOR.PAGES]) * int(t[TENSOR.PAGE_BYTES]) for t in plan.get(PLAN.TENSORS, ()))
 
 
+def writes_to_l1(plan: Mapping[str, Any], per_core: Sequence[Mapping[str, Any]]) -> bool:
+    """Whether the writers drain into their cores' L1: an output left there (tl.tt.memory_config l1_sharded) and no
+    core writing DRAM."""
+    return (any(TENSOR.L1_SHARD in t for t in plan.get(PLAN.TENSORS, ()))
+            and not any(e.get(COUNTERS.DRAM_BYTES_WRITTEN, 0) for e in per_core))
+
+
 def pipeline_cycles(plan: Mapping[str, Any], multicast_rate: float | None, perf: Mapping[str, Any],
-                    writers: int = 1) -> tuple[float, float]:
+                    writers: int = 1, to_l1: bool = False) -> tuple[float, float]:
     """(fill, drain) cycles: the first blocks the compute kernel waits for, the last block the writer writes.
     `multicast_rate` is the bytes/cycle of the kernel's multicasts, None when it multicasts nothing; `writers` is
     the number of cores whose writers drain their last block to DRAM at the same time (they share the chip's
-    write-back rate)."""
+    write-back rate); `to_l1`: the writers write their own L1 (writes_to_l1), at the NoC's write rate, no DRAM."""
     measured = perf["measured"]
     per_byte = 1 / measured["dram_read_bytes_per_cycle"] + (1 / multicast_rate if multicast_rate else 0.0)
     feeds: dict[str, int] = {}
@@ -211,6 +218,8 @@ def pipeline_cycles(plan: Mapping[str, Any], multicast_rate: float | None, perf:
         elif cb.get(CB.CONSUMER) == "writer" and cb.get(CB.PRODUCER) == "compute":
             drained += block
     fill = max(feeds.values(), default=0) * per_byte
+    if to_l1:
+        return fill, drained / measured["noc_write_bytes_per_cycle"]
     chip = writers * drained / measured["dram_write_back_bytes_per_second"] * measured["clock_hz"]
     return fill, max(drained / measured["dram_write_bytes_per_cycle"], chip)
 
@@ -282,8 +291,9 @@ def estimate(plan: Mapping[str, Any], report: Mapping[str, Any], perf: Mapping[s
     matmul = matmul_cycles(fmt, fidelity, perf) if totals[COUNTERS.MATMUL_TILES] else 0.0
     writers = sum(1 for e in per_core if e.get(COUNTERS.DRAM_BYTES_WRITTEN, 0))
     multicast = multicast_rate(per_core, perf)
-    fill, drain = pipeline_cycles(plan, multicast, perf, max(writers, 1))
-    write_back = drain - pipeline_cycles(plan, multicast, perf)[1]  # beyond one core's own write rate
+    to_l1 = writes_to_l1(plan, per_core)
+    fill, drain = pipeline_cycles(plan, multicast, perf, max(writers, 1), to_l1)
+    write_back = drain - pipeline_cycles(plan, multicast, perf, 1, to_l1)[1]  # beyond one core's own write rate
     cores = []
     for entry in per_core:
         compute, noc, waits = core_cycles(entry, matmul, perf)

@@ -122,7 +122,8 @@ def trace(plan: Mapping[str, Any], report: Mapping[str, Any], perf: Mapping[str,
     per_core = perf_model.device_cores(plan, report.get(REPORT.CORES, ()))  # on a mesh: the modelled device's
     writers = sum(1 for c in per_core if c.get(COUNTERS.DRAM_BYTES_WRITTEN, 0))
     multicast = perf_model.multicast_rate(per_core, perf)
-    fill, drain = perf_model.pipeline_cycles(plan, multicast, perf, max(writers, 1))
+    fill, drain = perf_model.pipeline_cycles(plan, multicast, perf, max(writers, 1),
+                                             perf_model.writes_to_l1(plan, per_core))
     matmul = perf_model.matmul_cycles(est.data_format, est.fidelity, perf) if any(
         c.get(COUNTERS.MATMUL_TILES, 0) for c in per_core) else 0.0
     for pid, (counters, core) in enumerate(zip(per_core, est.cores, strict=True), start=1):

@@ -104,6 +104,61 @@ std::shared_ptr<DramBuffer> allocate_l1_buffer(uint64_t size, uint64_t page_size
     return buf;
 }
 
+// tt-metal's BufferDistributionSpec of a 2-D shard spec: shard (r, c) of the grid of shards (row-major) goes to core
+// (r * shards per row + c) % cores, at slot (that index) / cores of its bank; pages row-major inside a shard.
+std::pair<uint32_t, uint32_t> L1Shards::locate(uint32_t page) const {
+    const uint32_t row = page / tensor_pages[1], col = page % tensor_pages[1];
+    const uint32_t per_row = (tensor_pages[1] + shard_pages[1] - 1) / shard_pages[1];
+    const uint32_t shard = row / shard_pages[0] * per_row + col / shard_pages[1];
+    const uint32_t banks = static_cast<uint32_t>(cores.size());
+    const uint32_t inside = row % shard_pages[0] * shard_pages[1] + col % shard_pages[1];
+    return {shard % banks, (shard / banks) * shard_pages[0] * shard_pages[1] * aligned_page + inside * aligned_page};
+}
+
+std::shared_ptr<DramBuffer> allocate_l1_sharded_buffer(uint64_t size, uint64_t page_size, L1Shards shards,
+                                                       const char* call) {
+    const auto& [rows, cols] = shards.tensor_pages;
+    if (page_size == 0 || uint64_t{rows} * cols * page_size != size || shards.shard_pages[0] == 0 ||
+        shards.shard_pages[1] == 0 || shards.cores.empty()) {
+        dram_fail(call, "a sharded L1 buffer of " + std::to_string(size) + " B must hold its " + std::to_string(rows) +
+                            "x" + std::to_string(cols) + " pages of " + std::to_string(page_size) +
+                            " B exactly, in non-empty shards on at least one core");
+    }
+    for (const CoreCoord& c : shards.cores) {
+        if (c.x >= dev().grid_x || c.y >= dev().grid_y) dram_fail(call, "shard core " + core_name(c) + " is off the grid");
+    }
+    shards.aligned_page = static_cast<uint32_t>((page_size + dev().l1_alignment - 1) / dev().l1_alignment * dev().l1_alignment);
+    const uint64_t count = uint64_t{(rows + shards.shard_pages[0] - 1) / shards.shard_pages[0]} *
+                           ((cols + shards.shard_pages[1] - 1) / shards.shard_pages[1]);
+    const uint64_t bank_bytes = (count + shards.cores.size() - 1) / shards.cores.size() * shards.shard_bytes();
+    auto buf = std::make_shared<DramBuffer>();
+    buf->l1 = true;
+    buf->size = size;
+    buf->page_size = static_cast<uint32_t>(page_size);
+    buf->num_pages = rows * cols;
+    buf->data.assign(size, 0);
+    buf->shards = std::make_shared<const L1Shards>(std::move(shards));
+    std::lock_guard<std::mutex> lk(registry().mu);
+    const uint32_t floor = l1_floor_locked();
+    if (bank_bytes > floor) {
+        dram_fail(call, "out of L1: " + std::to_string(bank_bytes) + " B per core requested, " +
+                            std::to_string(floor) + " B left below the L1 buffers");
+    }
+    buf->bank_bytes = static_cast<uint32_t>(bank_bytes);
+    buf->address = (floor - buf->bank_bytes) / dev().l1_alignment * dev().l1_alignment;
+    registry().l1_by_address[buf->address] = buf;
+    return buf;
+}
+
+std::vector<std::shared_ptr<DramBuffer>> l1_sharded_buffers() {
+    std::lock_guard<std::mutex> lk(registry().mu);
+    std::vector<std::shared_ptr<DramBuffer>> out;  // in allocation order: L1 buffers are allocated top down
+    for (auto it = registry().l1_by_address.rbegin(); it != registry().l1_by_address.rend(); ++it) {
+        if (auto buf = it->second.lock(); buf && buf->shards) out.push_back(std::move(buf));
+    }
+    return out;
+}
+
 uint32_t l1_buffers_floor() {
     std::lock_guard<std::mutex> lk(registry().mu);
     return l1_floor_locked();

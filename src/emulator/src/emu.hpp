@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "core_lock.hpp"  // Core::mu
+#include "l1_shards.hpp"  // sharded L1 buffers
 #include "tt-metalium/host_api.hpp"
 #include "tt_emu/counters.hpp"  // enum Counter, kCounterNames
 #include "tt_emu/device_facts.hpp"  // kDramAllocatorAlignment
@@ -73,6 +74,7 @@ struct DramBuffer {
     // worker core (one L1 bank each), allocated from the top of L1 down; kernels use it as scratch. It holds no
     // host data: the emulator's L1 exists only while a program runs.
     bool l1 = false;
+    std::shared_ptr<const L1Shards> shards;  // a sharded L1 buffer's (l1_shards.hpp); it holds host data
     uint32_t page_stride() const {
         const uint32_t align = dev().dram_alignment;
         return (page_size + align - 1) / align * align;

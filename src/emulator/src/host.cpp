@@ -80,9 +80,10 @@ void host_error(const char* call, const std::string& message) {
 
 namespace {
 void check_host_access(const tt_emu::DramBuffer& d, const char* call) {
-    if (d.l1) {
-        host_fail(call, d.describe() + ": the emulator models L1 buffers as kernel scratch only (a core's L1 exists "
-                                       "while a program runs), so the host cannot write or read them; use a DRAM buffer");
+    if (d.l1 && !d.shards) {
+        host_fail(call, d.describe() + ": the emulator models interleaved L1 buffers as kernel scratch only (a core's L1 "
+                                       "exists while a program runs), so the host cannot write or read them; use a DRAM "
+                                       "buffer or a sharded L1 one");
     }
 }
 }  // namespace
@@ -338,11 +339,28 @@ std::shared_ptr<Buffer> CreateBuffer(const InterleavedBufferConfig& config) {
 void EnqueueProgram(CommandQueue&, Program& program, bool) { detail::run_program(program, "EnqueueProgram"); }
 void Finish(CommandQueue&) {}
 
-// Interleaved DRAM: config bit 1 (DRAM), page size aligned to the DRAM alignment.
-TensorAccessorArgs::TensorAccessorArgs(const Buffer& buffer)
-    : config_(2u),
-      page_size_(static_cast<uint32_t>((buffer.page_size() + tt_emu::dev().dram_alignment - 1) / tt_emu::dev().dram_alignment *
-                                       tt_emu::dev().dram_alignment)) {}
+// Interleaved DRAM: config bit 1 (DRAM), page size aligned to the DRAM alignment. Sharded L1: config bit 0, the page
+// size aligned to the L1 alignment, rank 2, the bank count, tensor and shard shapes in pages, then each bank's NoC
+// coordinates (x << 8 | y), two banks to a word, the second in the upper half (tensor_accessor_args.cpp).
+TensorAccessorArgs::TensorAccessorArgs(const Buffer& buffer) {
+    const tt_emu::DramBuffer& d = buffer.dram();
+    if (!d.shards) {
+        const uint32_t align = tt_emu::dev().dram_alignment;
+        args_ = {2u, static_cast<uint32_t>((buffer.page_size() + align - 1) / align * align)};
+        return;
+    }
+    const tt_emu::L1Shards& s = *d.shards;
+    args_ = {1u, s.aligned_page, 2u, static_cast<uint32_t>(s.cores.size()), s.tensor_pages[0], s.tensor_pages[1],
+             s.shard_pages[0], s.shard_pages[1]};
+    for (size_t i = 0; i < s.cores.size(); i += 2) {
+        uint32_t word = 0;
+        for (size_t j = i; j < std::min(i + 2, s.cores.size()); ++j) {
+            const CoreCoord noc = tt_emu::noc_of_logical(s.cores[j]);
+            word |= static_cast<uint32_t>((noc.x & 0xff) << 8 | (noc.y & 0xff)) << (16 * (j - i));
+        }
+        args_.push_back(word);
+    }
+}
 
 TensorAccessorArgs::TensorAccessorArgs(const distributed::MeshBuffer& buffer)
     : TensorAccessorArgs(*buffer.get_reference_buffer()) {}

@@ -22,6 +22,7 @@ static void land_writes(Session& s) {
     noc_request(s, 0);
     std::lock_guard<std::mutex> dram(dram_mutex());
     for (const Transfer& x : s.t.writes) {
+        if (land_shard_page(s, x)) continue;
         dram_write_landed(s, x);
         std::memcpy(&x.buffer->data[size_t{x.page} * x.buffer->page_size + x.offset], &s.core.l1[x.l1], x.size);
     }
@@ -126,7 +127,7 @@ void issue(Session& s, bool read, std::shared_ptr<DramBuffer> buf, uint32_t page
     }
     need_noc_alignment(s, buf != nullptr, read, l1, offset);  // pages start aligned in DRAM; zeros at L1 0
     if (!read) need_written_source(s, l1, size);
-    const bool dram = buf != nullptr;
+    const bool dram = buf != nullptr && !buf->shards;  // a sharded L1 buffer's page moves inside the core's L1
     Transfer x{read, std::move(buf), page, offset, size, l1};
     (read ? s.t.reads : s.t.writes).push_back(std::move(x));
     s.core.counters[read ? kNocReads : kNocWrites] += 1;
@@ -148,6 +149,8 @@ uint32_t l1_buffer_argument(Session& s, uint32_t value) {
 
 }  // namespace
 
+void issue_transfer(Session& s, bool read, std::shared_ptr<DramBuffer> buf, uint32_t page, uint32_t offset,
+                    uint32_t size, uint32_t l1) { issue(s, read, std::move(buf), page, offset, size, l1); }
 std::string Transfer::describe() const {
     if (!buffer) return "read of zeros -> L1 " + hex(l1) + " (" + std::to_string(size) + " B)";
     std::string dram = "page " + std::to_string(page) + (offset ? " +" + std::to_string(offset) : "") + " of " +
@@ -245,6 +248,7 @@ void noc_async_read_barrier() {
                 l1_written(s.core, x.l1, x.size);
                 continue;
             }
+            if (land_shard_page(s, x)) continue;
             dram_read_landed(s, x);
             std::memcpy(&s.core.l1[x.l1], &x.buffer->data[size_t{x.page} * x.buffer->page_size + x.offset], x.size);
             l1_written(s.core, x.l1, x.size, 0, x.buffer->page_size, x.offset);

@@ -177,6 +177,27 @@ std::unique_ptr<Core> make_core(Run& run, const CoreCoord& coord, const std::vec
     return core;
 }
 
+// Sharded L1 buffers live in their cores' L1 while a program runs: their pages go in before it (marked written, as
+// the host wrote them) and come back out after it, for the host to read (and the next program to find).
+void move_shards(Run& run, bool in) {
+    std::lock_guard<std::mutex> dram(dram_mutex());
+    for (const std::shared_ptr<DramBuffer>& buf : l1_sharded_buffers()) {
+        for (uint32_t page = 0; page < buf->num_pages; ++page) {
+            const auto [bank, offset] = buf->shards->locate(page);
+            auto core = run.by_coord.find(buf->shards->cores[bank]);
+            if (core == run.by_coord.end()) continue;  // a core the program does not run keeps its L1
+            uint8_t* l1 = &core->second->l1[buf->address + offset];
+            uint8_t* host = &buf->data[size_t{page} * buf->page_size];
+            if (in) {
+                std::memcpy(l1, host, buf->page_size);
+                l1_written(*core->second, buf->address + offset, buf->page_size);
+            } else {
+                std::memcpy(host, l1, buf->page_size);
+            }
+        }
+    }
+}
+
 }  // namespace
 
 bool run_stopped() { return control().stop.load(std::memory_order_relaxed); }
@@ -229,6 +250,7 @@ void run_program(ProgramState& program) {
         }
     }
     run.active = static_cast<int>(run.num_threads);
+    move_shards(run, true);
     {
         std::lock_guard<std::mutex> dram(dram_mutex());
         reset_page_writers();
@@ -244,6 +266,7 @@ void run_program(ProgramState& program) {
         Watchdog watchdog;
         run_kernels(run, kernel_thread);
     }
+    move_shards(run, false);
     for (auto& core : run.cores) report_add_core(core->coord, core->counters);
     report_program_done(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
     if (!control().report.empty()) exit_with_error(3, control().report);

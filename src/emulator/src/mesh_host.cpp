@@ -92,6 +92,35 @@ bool MeshDevice::close() {
     return true;
 }
 
+namespace {
+// The cores and shapes in pages of a sharded L1 buffer's shard spec: the grid's cores in the spec's orientation
+// (ROW_MAJOR: row by row), the shard and tensor shapes in pages.
+tt_emu::L1Shards shards_of(const DeviceLocalBufferConfig& local, const char* call) {
+    const ShardSpecBuffer& spec = *local.sharding_args.shard_spec();
+    if (local.buffer_type != BufferType::L1 || local.sharding_args.buffer_layout() == TensorMemoryLayout::INTERLEAVED) {
+        host_fail(call, "a shard spec needs an L1 buffer with a sharded layout (the emulator shards L1 buffers only)");
+    }
+    if (spec.page_shape[0] == 0 || spec.page_shape[1] == 0 || spec.shape()[0] % spec.page_shape[0] != 0 ||
+        spec.shape()[1] % spec.page_shape[1] != 0) {
+        host_fail(call, "the shard shape " + std::to_string(spec.shape()[0]) + "x" + std::to_string(spec.shape()[1]) +
+                            " is not whole pages of " + std::to_string(spec.page_shape[0]) + "x" + std::to_string(spec.page_shape[1]));
+    }
+    tt_emu::L1Shards shards;
+    const bool rows_first = spec.orientation() == ShardOrientation::ROW_MAJOR;
+    const CoreRangeSet grid = spec.grid();  // a copy: ranges() of the temporary would dangle in the loop
+    for (const CoreRange& r : grid.ranges()) {
+        for (std::size_t outer = rows_first ? r.start_coord.y : r.start_coord.x; outer <= (rows_first ? r.end_coord.y : r.end_coord.x); ++outer) {
+            for (std::size_t inner = rows_first ? r.start_coord.x : r.start_coord.y; inner <= (rows_first ? r.end_coord.x : r.end_coord.y); ++inner) {
+                shards.cores.push_back(rows_first ? CoreCoord{inner, outer} : CoreCoord{outer, inner});
+            }
+        }
+    }
+    shards.tensor_pages = spec.tensor2d_shape_in_pages;
+    shards.shard_pages = spec.shape_in_pages();
+    return shards;
+}
+}  // namespace
+
 std::shared_ptr<MeshBuffer> MeshBuffer::create(const MeshBufferConfig& config, const DeviceLocalBufferConfig& local,
                                                MeshDevice* device, std::optional<DeviceAddr> address) {
     const char* call = "MeshBuffer::create";
@@ -122,8 +151,9 @@ std::shared_ptr<MeshBuffer> MeshBuffer::create(const MeshBufferConfig& config, c
     std::vector<std::shared_ptr<Buffer>> buffers;
     for (std::size_t chip = 0; chip < device->num_devices(); ++chip) {  // lock step: one address on every chip
         tt_emu::ChipScope scope(static_cast<uint32_t>(chip));
-        auto dram = local.buffer_type == BufferType::L1 ? tt_emu::allocate_l1_buffer(size, local.page_size, call)
-                                                        : tt_emu::allocate_dram_buffer(size, local.page_size, call);
+        auto dram = local.sharding_args.shard_spec() ? tt_emu::allocate_l1_sharded_buffer(size, local.page_size, shards_of(local, call), call)
+                    : local.buffer_type == BufferType::L1 ? tt_emu::allocate_l1_buffer(size, local.page_size, call)
+                                                          : tt_emu::allocate_dram_buffer(size, local.page_size, call);
         if (!buffers.empty() && dram->address != buffers[0]->address()) {
             host_fail(call, "the chips' allocators are out of lock step (" + tt_emu::hex(dram->address) + " on chip " +
                                 std::to_string(chip) + ", " + tt_emu::hex(buffers[0]->address()) + " on chip 0)");

@@ -125,6 +125,13 @@ PlanFacts* g_plan = nullptr;  // set before a run, read-only while kernels run
 
 std::string stem(const std::string& path) { return std::filesystem::path(path).stem().string(); }
 
+// The buffers that hold the plan's tensors: the DRAM buffers, then the sharded L1 ones (tensors with l1_shard).
+std::vector<std::shared_ptr<DramBuffer>> planned_buffers() {
+    std::vector<std::shared_ptr<DramBuffer>> out = dram_buffers(), l1 = l1_sharded_buffers();
+    out.insert(out.end(), l1.begin(), l1.end());
+    return out;
+}
+
 // The value the host must have passed for one entry of the plan's runtime_arg_values (false: not checkable).
 bool planned_value(const Json& v, const Json& plan, uint32_t& out) {
     if (v.kind == Json::Number) {
@@ -132,7 +139,7 @@ bool planned_value(const Json& v, const Json& plan, uint32_t& out) {
         return true;
     }
     if (const Json& t = v[rec::tensor_address::kTensor]; t.kind == Json::String) {
-        for (const auto& buf : dram_buffers()) {
+        for (const auto& buf : planned_buffers()) {
             if (buf->tensor == t.text) out = buf->address;
         }
         return true;
@@ -155,16 +162,23 @@ bool planned_value(const Json& v, const Json& plan, uint32_t& out) {
     return false;
 }
 
-// Tags the live DRAM buffers with the plan's tensors, in creation order (main.cpp creates them in plan order).
+// Tags the live DRAM buffers and sharded L1 buffers with the plan's tensors (those with l1_shard the L1 ones), in
+// creation order (main.cpp creates them in plan order).
 void tag_buffers(const Json& plan, const char* call) {
-    const auto buffers = dram_buffers();
-    const auto& tensors = plan[rec::plan::kTensors].items;
-    if (buffers.size() != tensors.size()) {
-        plan_error(call, "the program created " + std::to_string(buffers.size()) + " DRAM buffers, but " +
-                             g_plan->path + " lists " + std::to_string(tensors.size()) + " tensors");
+    const auto dram = dram_buffers(), l1 = l1_sharded_buffers();
+    std::vector<const Json*> in_dram, in_l1;
+    for (const Json& t : plan[rec::plan::kTensors].items) (t[rec::tensor::kL1Shard].kind == Json::Array ? in_l1 : in_dram).push_back(&t);
+    if (dram.size() != in_dram.size() || l1.size() != in_l1.size()) {
+        plan_error(call, "the program created " + std::to_string(dram.size()) + " DRAM buffers and " +
+                             std::to_string(l1.size()) + " sharded L1 buffers, but " + g_plan->path + " lists " +
+                             std::to_string(in_dram.size()) + " DRAM tensors and " + std::to_string(in_l1.size()) +
+                             " L1-sharded ones");
     }
+    std::vector<std::shared_ptr<DramBuffer>> buffers = dram;
+    buffers.insert(buffers.end(), l1.begin(), l1.end());
+    in_dram.insert(in_dram.end(), in_l1.begin(), in_l1.end());
     for (size_t i = 0; i < buffers.size(); ++i) {
-        const Json& t = tensors[i];
+        const Json& t = *in_dram[i];
         if (buffers[i]->num_pages != t[rec::tensor::kPages].number ||
             buffers[i]->page_size != t[rec::tensor::kPageBytes].number) {
             plan_error(call, buffers[i]->describe() + " is the program's DRAM buffer " + std::to_string(i) +

@@ -17,9 +17,6 @@
 
 namespace tt::tt_metal {
 
-// tt-metalium/buffer_types.hpp: the order shards are dealt to devices (or cores) in.
-enum class ShardOrientation { ROW_MAJOR, COL_MAJOR };
-
 // tt-metalium/shape2d.hpp: a 2-D shape, height then width.
 class Shape2D {
 public:
@@ -129,6 +126,7 @@ private:
 struct DeviceLocalBufferConfig {
     DeviceAddr page_size = 0;
     BufferType buffer_type = BufferType::DRAM;
+    BufferShardingArgs sharding_args;  // an L1 buffer sharded over cores (shard_spec.hpp)
     std::optional<bool> bottom_up = std::nullopt;
 };
 

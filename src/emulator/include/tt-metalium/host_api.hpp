@@ -6,11 +6,14 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <algorithm>
+#include <array>
 #include <cstdlib>
 #include <initializer_list>
 #include <iostream>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <unordered_map>
 #include <variant>
@@ -122,6 +125,46 @@ using CoreSpec = std::variant<CoreCoord, CoreRange, CoreRangeSet>;
 
 enum class BufferType { DRAM, L1, SYSTEM_MEMORY, L1_SMALL, TRACE };
 enum class TensorMemoryLayout { INTERLEAVED, HEIGHT_SHARDED, WIDTH_SHARDED, BLOCK_SHARDED };
+// tt-metalium/buffer_types.hpp: the order shards are dealt to devices (or cores) in.
+enum class ShardOrientation { ROW_MAJOR, COL_MAJOR };
+// tt-metalium/buffer.hpp: a sharded buffer's shards (shape in elements) dealt to the grid's cores in `orientation`.
+struct ShardSpec {
+    CoreRangeSet grid;
+    std::array<uint32_t, 2> shape{};
+    ShardOrientation orientation = ShardOrientation::ROW_MAJOR;
+    ShardSpec(const CoreRangeSet& grid_, const std::array<uint32_t, 2>& shape_,
+              ShardOrientation orientation_ = ShardOrientation::ROW_MAJOR)
+        : grid(grid_), shape(shape_), orientation(orientation_) {}
+    uint32_t num_cores() const { return grid.num_cores(); }
+};
+// The shard spec of a buffer: also its page shape (elements) and its 2-D shape in pages.
+struct ShardSpecBuffer {
+    ShardSpec tensor_shard_spec;
+    std::array<uint32_t, 2> page_shape{};
+    std::array<uint32_t, 2> tensor2d_shape_in_pages{};
+    ShardSpecBuffer(const ShardSpec& spec, const std::array<uint32_t, 2>& page_shape_,
+                    const std::array<uint32_t, 2>& tensor2d_shape_in_pages_)
+        : tensor_shard_spec(spec), page_shape(page_shape_), tensor2d_shape_in_pages(tensor2d_shape_in_pages_) {}
+    CoreRangeSet grid() const { return tensor_shard_spec.grid; }
+    std::array<uint32_t, 2> shape() const { return tensor_shard_spec.shape; }
+    ShardOrientation orientation() const { return tensor_shard_spec.orientation; }
+    std::array<uint32_t, 2> shape_in_pages() const {
+        return {shape()[0] / std::max<uint32_t>(page_shape[0], 1), shape()[1] / std::max<uint32_t>(page_shape[1], 1)};
+    }
+};
+// DeviceLocalBufferConfig's sharding: none (interleaved), or a legacy shard spec with its layout.
+class BufferShardingArgs {
+public:
+    BufferShardingArgs() = default;
+    BufferShardingArgs(std::nullopt_t) {}  // NOLINT(google-explicit-constructor): tt-metal's implicit form
+    BufferShardingArgs(ShardSpecBuffer spec, TensorMemoryLayout layout) : shard_spec_(std::move(spec)), layout_(layout) {}
+    const std::optional<ShardSpecBuffer>& shard_spec() const { return shard_spec_; }
+    TensorMemoryLayout buffer_layout() const { return layout_; }
+
+private:
+    std::optional<ShardSpecBuffer> shard_spec_;
+    TensorMemoryLayout layout_ = TensorMemoryLayout::INTERLEAVED;
+};
 enum class MathFidelity : uint8_t { LoFi = 0, HiFi2 = 2, HiFi3 = 3, HiFi4 = 4, Invalid = 0xff };
 enum class DataMovementProcessor { RISCV_0 = 0, RISCV_1 = 1 };
 // Unscoped, as in tt-metal's data_types.hpp: RISCV_0_default is NOC_0 and RISCV_1_default is NOC_1.

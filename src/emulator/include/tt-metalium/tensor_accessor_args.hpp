@@ -1,6 +1,8 @@
 // tt_emu: host side of TensorAccessorArgs (tt_metal/api/tt-metalium/tensor_accessor_args.hpp subset).
 // An interleaved DRAM buffer contributes two compile-time arguments: the args-config bits (bit 0 sharded,
-// bit 1 DRAM) and the aligned page size; the kernel-side TensorAccessorArgs<offset> reads them back.
+// bit 1 DRAM) and the aligned page size; a sharded L1 buffer (ttnn 0.81's layout, all of it compile-time) also its
+// rank, bank count, tensor and shard shapes in pages and its banks' NoC coordinates, two to a word; the kernel-side
+// TensorAccessorArgs<offset> reads them back.
 #pragma once
 
 #include <cstdint>
@@ -25,18 +27,16 @@ public:
     explicit TensorAccessorArgs(const distributed::MeshBuffer& buffer);
     explicit TensorAccessorArgs(const std::shared_ptr<Buffer>& buffer) : TensorAccessorArgs(*buffer) {}
     void append_to(std::vector<uint32_t>& compile_time_args) const {
-        compile_time_args.push_back(config_);
-        compile_time_args.push_back(page_size_);
+        compile_time_args.insert(compile_time_args.end(), args_.begin(), args_.end());
     }
     void append_to(std::vector<uint32_t>& compile_time_args, std::vector<uint32_t>& common_runtime_args) const {
-        (void)common_runtime_args;  // interleaved tensors need no runtime arguments
+        (void)common_runtime_args;  // every argument is compile-time
         append_to(compile_time_args);
     }
-    std::vector<uint32_t> get_compile_time_args() const { return {config_, page_size_}; }
+    std::vector<uint32_t> get_compile_time_args() const { return args_; }
 
 private:
-    uint32_t config_ = 0;
-    uint32_t page_size_ = 0;
+    std::vector<uint32_t> args_{0u, 0u};
 };
 
 }  // namespace tt::tt_metal

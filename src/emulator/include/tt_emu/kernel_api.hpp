@@ -84,6 +84,10 @@ enum class NocCall : uint8_t { ReadPage, WritePage, ReadTile, WriteTile };
 void noc_page(NocCall call, uint32_t id, uint32_t bank_base_address, uint32_t page_size, uint32_t l1_addr,
               uint32_t size, uint32_t offset, int32_t cta_offset);
 uint64_t dram_noc_addr(uint32_t bank_base_address, uint32_t page_size, uint32_t id, uint32_t offset);
+// A sharded tensor's page: its bank's NoC address (get_noc_addr's form), a transfer through it (kapi_shards.cpp).
+uint64_t shard_noc_addr(const uint32_t* shard_args, uint32_t bank_base_address, uint32_t id, uint32_t offset);
+void noc_shard_page(NocCall call, uint32_t id, uint32_t bank_base_address, const uint32_t* shard_args, uint32_t l1_addr,
+                    uint32_t size, uint32_t offset, int32_t cta_offset);
 void noc_write_zeros(uint32_t l1_addr, uint32_t size);  // Noc::async_write_zeros: zeros landing at the read barrier
 
 void hw_startup(bool reverse, int operands, uint32_t icb0, uint32_t icb1, uint32_t ocb);
@@ -108,23 +112,20 @@ inline float float_of_bits(uint32_t bits) {
 
 // ---------------------------------------------------------------- arguments
 
+namespace detail {
 template <typename T>
-T get_arg_val(int arg_idx) {
-    static_assert(sizeof(T) == 4, "get_arg_val: runtime arguments are 4-byte values");
-    const uint32_t raw = detail::runtime_arg(arg_idx, false);
+T arg_as(int arg_idx, bool common) {
+    static_assert(sizeof(T) == 4, "get_arg_val, get_common_arg_val: runtime arguments are 4-byte values");
+    const uint32_t raw = runtime_arg(arg_idx, common);
     T out;
     __builtin_memcpy(&out, &raw, sizeof out);
     return out;
 }
-
+}  // namespace detail
 template <typename T>
-T get_common_arg_val(int arg_idx) {
-    static_assert(sizeof(T) == 4, "get_common_arg_val: runtime arguments are 4-byte values");
-    const uint32_t raw = detail::runtime_arg(arg_idx, true);
-    T out;
-    __builtin_memcpy(&out, &raw, sizeof out);
-    return out;
-}
+T get_arg_val(int arg_idx) { return detail::arg_as<T>(arg_idx, false); }
+template <typename T>
+T get_common_arg_val(int arg_idx) { return detail::arg_as<T>(arg_idx, true); }
 
 constexpr uint32_t get_compile_time_arg_val(uint32_t idx) {
     using A = detail::KernelCtArgs;
@@ -158,22 +159,23 @@ uint8_t get_relative_logical_y();
 namespace tt_emu::ktypes {
 
 namespace kd = ::tt_emu::kapi::detail;
-
-// Interleaved DRAM tensors only; config bit 0 = sharded, bit 1 = DRAM (what the host TensorAccessorArgs
-// appends), followed by the aligned page size.
+// Interleaved DRAM tensors (config 2, aligned page size) and sharded L1 ones (config 1, ttnn 0.81's layout: aligned
+// page size, rank, banks, tensor and shard pages, banks' NoC coordinates two to a word), as the host appends them.
 template <uint32_t CTA_OFFSET, uint32_t CRTA_OFFSET = 0>
 struct TensorAccessorArgs {
-    static_assert(CTA_OFFSET + 2 <= kd::KernelCtArgs::count,
-                  "TensorAccessorArgs<CTA_OFFSET>: the kernel has fewer compile-time arguments than an interleaved "
-                  "tensor needs (2, from CTA_OFFSET)");
-    static constexpr uint32_t ArgsConfig = kd::KernelCtArgs::values[CTA_OFFSET];
-    static constexpr uint32_t AlignedPageSize = kd::KernelCtArgs::values[CTA_OFFSET + 1];
-    static_assert((ArgsConfig & 1u) == 0, "TensorAccessorArgs: sharded tensors are not emulated");
-    // The host's TensorAccessorArgs() (no tensor: config 0, page size 0) is a placeholder kernels may build an
-    // unused accessor from; any other non-DRAM tensor is refused.
-    static_assert((ArgsConfig & 2u) != 0 || (ArgsConfig == 0 && AlignedPageSize == 0),
-                  "TensorAccessorArgs: only DRAM tensors are emulated");
-    static constexpr uint32_t next_compile_time_args_offset() { return CTA_OFFSET + 2; }
+    static_assert(CTA_OFFSET + 2 <= kd::KernelCtArgs::count, "TensorAccessorArgs<CTA_OFFSET>: the kernel has fewer "
+                  "compile-time arguments than an interleaved tensor needs (2, from CTA_OFFSET)");
+    static constexpr uint32_t ct(uint32_t i) { return i < kd::KernelCtArgs::count ? kd::KernelCtArgs::values[i] : 0u; }
+    static constexpr uint32_t ArgsConfig = ct(CTA_OFFSET);
+    static constexpr uint32_t AlignedPageSize = ct(CTA_OFFSET + 1);
+    static constexpr bool is_sharded = (ArgsConfig & 1u) != 0;
+    static constexpr uint32_t NumArgs = is_sharded ? 8 + (ct(CTA_OFFSET + 3) + 1) / 2 : 2;
+    static_assert(!is_sharded || (ArgsConfig == 1u && ct(CTA_OFFSET + 2) == 2 && CTA_OFFSET + NumArgs <= kd::KernelCtArgs::count),
+                  "TensorAccessorArgs: a sharded tensor is emulated in L1 with every argument compile-time and rank 2");
+    // The host's TensorAccessorArgs() (config 0, page size 0) is a placeholder kernels may build an unused accessor from.
+    static_assert(is_sharded || (ArgsConfig & 2u) != 0 || (ArgsConfig == 0 && AlignedPageSize == 0),
+                  "TensorAccessorArgs: only DRAM interleaved and L1 sharded tensors are emulated");
+    static constexpr uint32_t next_compile_time_args_offset() { return CTA_OFFSET + NumArgs; }
     static constexpr uint32_t get_aligned_page_size() { return AlignedPageSize; }
 };
 
@@ -181,14 +183,17 @@ struct TensorAccessor {
     uint32_t bank_base_address;
     uint32_t page_size;
     int32_t cta_offset;  // which TensorAccessorArgs built it: tt.plan.json names the tensor it must reach
+    const uint32_t* shard_args;  // a sharded tensor's compile-time arguments (from its config word), else null
 
     template <uint32_t CTA, uint32_t CRTA>
     TensorAccessor(const TensorAccessorArgs<CTA, CRTA>&, uint32_t bank_base_address_in,
                    uint32_t page_size_in = TensorAccessorArgs<CTA, CRTA>::AlignedPageSize)
-        : bank_base_address(bank_base_address_in), page_size(page_size_in), cta_offset(int32_t(CTA)) {}
+        : bank_base_address(bank_base_address_in), page_size(page_size_in), cta_offset(int32_t(CTA)),
+          shard_args(TensorAccessorArgs<CTA, CRTA>::is_sharded ? &kd::KernelCtArgs::values[CTA] : nullptr) {}
 
     uint64_t get_noc_addr(uint32_t page_id, uint32_t offset = 0) const {
-        return kd::dram_noc_addr(bank_base_address, page_size, page_id, offset);
+        return shard_args ? kd::shard_noc_addr(shard_args, bank_base_address, page_id, offset)
+                          : kd::dram_noc_addr(bank_base_address, page_size, page_id, offset);
     }
 };
 
@@ -208,9 +213,17 @@ struct InterleavedAddrGenFast {
 }  // namespace tt_emu::ktypes
 
 namespace tt_emu::kapi::detail {
-inline int32_t accessor_cta(const ktypes::TensorAccessor& a) { return a.cta_offset; }
+// A page transfer through an address generator: a sharded accessor's to its bank's L1, any other's to DRAM (an
+// accessor names its TensorAccessorArgs offset: tt.plan.json names the tensor it must reach).
+inline void page_transfer(NocCall call, uint32_t id, const ktypes::TensorAccessor& a, uint32_t l1_addr, uint32_t size,
+                          uint32_t offset) {
+    if (a.shard_args) return noc_shard_page(call, id, a.bank_base_address, a.shard_args, l1_addr, size, offset, a.cta_offset);
+    noc_page(call, id, a.bank_base_address, a.page_size, l1_addr, size, offset, a.cta_offset);
+}
 template <typename AddrGen>
-int32_t accessor_cta(const AddrGen&) { return -1; }
+void page_transfer(NocCall call, uint32_t id, const AddrGen& a, uint32_t l1_addr, uint32_t size, uint32_t offset) {
+    noc_page(call, id, a.bank_base_address, a.page_size, l1_addr, size, offset, -1);
+}
 }  // namespace tt_emu::kapi::detail
 
 namespace tt_emu::kapi {
@@ -224,27 +237,23 @@ using ktypes::TensorAccessorArgs;
 template <typename AddrGen>
 void noc_async_read_page(uint32_t id, const AddrGen& addrgen, uint32_t dst_local_l1_addr, uint32_t size = 0,
                          uint32_t offset = 0) {
-    detail::noc_page(detail::NocCall::ReadPage, id, addrgen.bank_base_address, addrgen.page_size,
-                     dst_local_l1_addr, size, offset, detail::accessor_cta(addrgen));
+    detail::page_transfer(detail::NocCall::ReadPage, id, addrgen, dst_local_l1_addr, size, offset);
 }
 
 template <typename AddrGen>
 void noc_async_write_page(uint32_t id, const AddrGen& addrgen, uint32_t src_local_l1_addr, uint32_t size = 0,
                           uint32_t offset = 0) {
-    detail::noc_page(detail::NocCall::WritePage, id, addrgen.bank_base_address, addrgen.page_size,
-                     src_local_l1_addr, size, offset, detail::accessor_cta(addrgen));
+    detail::page_transfer(detail::NocCall::WritePage, id, addrgen, src_local_l1_addr, size, offset);
 }
 
 template <typename AddrGen>
 void noc_async_read_tile(uint32_t id, const AddrGen& addrgen, uint32_t dst_local_l1_addr, uint32_t offset = 0) {
-    detail::noc_page(detail::NocCall::ReadTile, id, addrgen.bank_base_address, addrgen.page_size,
-                     dst_local_l1_addr, 0, offset, detail::accessor_cta(addrgen));
+    detail::page_transfer(detail::NocCall::ReadTile, id, addrgen, dst_local_l1_addr, 0, offset);
 }
 
 template <typename AddrGen>
 void noc_async_write_tile(uint32_t id, const AddrGen& addrgen, uint32_t src_local_l1_addr) {
-    detail::noc_page(detail::NocCall::WriteTile, id, addrgen.bank_base_address, addrgen.page_size,
-                     src_local_l1_addr, 0, 0, detail::accessor_cta(addrgen));
+    detail::page_transfer(detail::NocCall::WriteTile, id, addrgen, src_local_l1_addr, 0, 0);
 }
 
 // Raw forms: a DRAM NoC address from get_noc_addr(); the transfer must stay inside one page.

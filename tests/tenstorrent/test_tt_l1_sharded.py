@@ -1,0 +1,90 @@
+"""A GEMM's C left in L1, block-sharded over the cores that compute it (issue 31; InferTTLayout's memory_config,
+pass_configs {"tl.tt.memory_config": {"C": "l1_sharded"}}), as tt-metal's matmul keeps C with ttnn's out_sharded L1
+BLOCK_SHARDED memory config. The host creates C as a sharded L1 MeshBuffer (DeviceLocalBufferConfig's sharding_args:
+a ShardSpecBuffer of the partition's blocks, ROW_MAJOR), the writer is the same kernel as for DRAM (its
+TensorAccessor's compile-time arguments make its pages land in the core's own shard), the emulator keeps the shards
+in the cores' L1 while the program runs and hands them to the host's read-back after it. One 256x256x128 GEMM in
+128x128x64 blocks (4 cores) runs once against numpy."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import ml_dtypes
+import numpy as np
+import pytest
+from tt_kernels import matmul
+
+import tilelang
+from tilelang.errors import TileLangError
+from tilelang.tenstorrent import perf_model
+from tilelang.tenstorrent.records import COUNTERS, PLAN, TENSOR
+
+BF16 = ml_dtypes.bfloat16
+M, N, K, BLOCK_M, BLOCK_N, BLOCK_K = 256, 256, 128, 128, 128, 64
+IN_L1 = {"tl.tt.memory_config": {"C": "l1_sharded"}}
+
+
+def gemm(pass_configs: dict[str, Any], m: int = M, n: int = N, block: int = BLOCK_M, c_in: str = "C") -> Any:
+    return tilelang.compile(matmul(m, n, K, block, block, BLOCK_K, "bfloat16", "float"), out_idx=[-1],
+                            target="tenstorrent", pass_configs=pass_configs)
+
+
+@pytest.fixture(scope="module")
+def run() -> tuple[Any, np.ndarray, np.ndarray]:
+    rng = np.random.default_rng(31)
+    a, b = rng.uniform(-1, 1, (M, K)).astype(BF16), rng.uniform(-1, 1, (K, N)).astype(BF16)
+    kernel = gemm(IN_L1)
+    return kernel, kernel(a, b).astype(np.float32), a.astype(np.float32) @ b.astype(np.float32)
+
+
+def test_gemm_with_c_in_l1_matches_numpy(run: Any) -> None:
+    _, got, ref = run
+    assert float(np.abs(got - ref).max()) <= 2.0**-7 * float(np.abs(ref).max())
+
+
+def test_c_is_a_sharded_l1_buffer_of_the_blocks(run: Any) -> None:
+    kernel = run[0]
+    plan = kernel.artifact.rt_mod.plan
+    (c,) = [t for t in plan[PLAN.TENSORS] if t[TENSOR.NAME] == "C"]
+    assert c[TENSOR.L1_SHARD] == [BLOCK_M // 32, BLOCK_N // 32]
+    main = kernel.artifact.rt_mod.files["main.cpp"]
+    assert "BufferType::L1" in main and "TensorMemoryLayout::BLOCK_SHARDED" in main
+    assert "ShardOrientation::ROW_MAJOR" in main
+
+
+def test_no_dram_write_and_the_writer_is_unchanged(run: Any) -> None:
+    kernel = run[0]
+    cores = kernel.last_report["cores"]
+    assert len(cores) == (M // BLOCK_M) * (N // BLOCK_N)
+    assert all(core.get(COUNTERS.DRAM_BYTES_WRITTEN, 0) == 0 for core in cores)
+    assert all(core.get(COUNTERS.DRAM_BYTES_READ, 0) > 0 for core in cores)
+    in_dram = gemm({}).artifact.rt_mod.files["writer.cpp"]
+    assert kernel.artifact.rt_mod.files["writer.cpp"] == in_dram  # only the accessor's compile-time arguments differ
+
+
+def test_the_model_charges_the_drain_to_l1(run: Any) -> None:
+    kernel = run[0]
+    plan = kernel.artifact.rt_mod.plan
+    est = perf_model.estimate_kernel(kernel)
+    perf = perf_model.device_perf(plan[PLAN.DEVICE]["name"])
+    fill, drain = perf_model.pipeline_cycles(plan, perf_model.multicast_rate(kernel.last_report["cores"], perf), perf,
+                                             1, True)
+    block = BLOCK_M * BLOCK_N // 1024 * 2048
+    assert drain == pytest.approx(block / perf["measured"]["noc_write_bytes_per_cycle"])
+    assert all(core.pipeline_cycles == pytest.approx(fill + drain) for core in est.cores)
+    assert est.dram_bytes == sum(core[COUNTERS.DRAM_BYTES_READ] for core in kernel.last_report["cores"])
+
+
+@pytest.mark.parametrize(("configs", "shape", "message"), [
+    ({"tl.tt.memory_config": {"C": "l2"}}, (M, N, BLOCK_M),
+     r"tensor 'C' has the memory config .*: a tensor lives in 'dram' \(interleaved, the default\) or 'l1_sharded'"),
+    ({"tl.tt.memory_config": {"A": "l1_sharded"}}, (M, N, BLOCK_M),
+     r"tensor 'A' is L1-sharded .*, but it is an input tensor: only an output"),
+    (IN_L1, (320, 320, 32),
+     r"tensor 'C' is L1-sharded .*, which needs every core to compute one output block, the one at its own "
+     r"coordinates \(the 10x10 block grid"),
+])
+def test_refused_with_the_reason(configs: dict[str, Any], shape: tuple[int, int, int], message: str) -> None:
+    with pytest.raises(TileLangError, match=message):
+        gemm(configs, *shape).artifact.rt_mod.plan  # noqa: B018  (codegen builds the plan)
