@@ -123,5 +123,5 @@ def test_a_tile_op_must_match_its_builder(generated_project: Path, tmp_path: Pat
                       "with": "    primitive: copy\n"})
     code, err = run_generate(root, capsys)
     assert (code, split_stderr(err)[0]) == (1, [
-        "specs/language/tilelang.yaml:69:11: T.gemm passes 'A', 'B', 'C', 'transpose_A', 'transpose_B', "
+        "specs/language/tilelang.yaml:70:11: T.gemm passes 'A', 'B', 'C', 'transpose_A', 'transpose_B', "
         "'clear_accum', which it does not take (build_copy takes dst, src)"])

@@ -1,10 +1,9 @@
 // Device-side kernel API of the tt_emu emulator (namespace tt_emu::kapi).
 //
-// Kernels are compiled by the emulator's JIT into shared objects and run as host threads (one per
-// reader / compute / writer kernel and core). Everything with state (CBs, NoC, DST, tile math) lives in
-// libtt_emu.so, which the kernel objects link against at dlopen time; this header only declares it and
-// implements what must be compile-time (compile-time arguments, accessor types). It is included by every
-// kernel, so it stays small: <cstdint> only, and nothing that can warn under -Wall -Werror.
+// Kernels are compiled by the emulator's JIT into shared objects and run as host threads (one per reader / compute
+// / writer kernel and core). Everything with state (CBs, NoC, DST, tile math) lives in libtt_emu.so, which the kernel
+// objects link against at dlopen time; this header only declares it and implements what must be compile-time
+// (compile-time arguments, accessor types). Included by every kernel, it stays small: nothing that warns under -Wall.
 #pragma once
 
 #include <cstdint>
@@ -12,13 +11,12 @@
 
 #include "tt_emu/cb_index.hpp"  // tt::CBIndex, as kernels name CBs
 
-// Legacy compute entry `namespace NAMESPACE { void MAIN { ... } }` (2025 API); the runtime looks up
-// both this symbol (tt_emu_kernel::kernel_main()) and the plain `void kernel_main()`.
+// Legacy compute entry `namespace NAMESPACE { void MAIN { ... } }` (2025 API); the runtime looks up both this symbol
+// (tt_emu_kernel::kernel_main()) and the plain `void kernel_main()`.
 #define NAMESPACE tt_emu_kernel
 #define MAIN kernel_main()
 
-// tt-metal marks pointers into L1 with tt_l1_ptr (a section attribute on hardware). The API's L1 addresses are the
-// calling core's addresses in its L1 window (l1_window.cpp): kernels dereference them as on hardware.
+// tt_l1_ptr marks L1 pointers (a section attribute on hardware); L1 addresses lie in the core's window (l1_window.cpp).
 #ifndef tt_l1_ptr
 #define tt_l1_ptr
 #endif
