@@ -128,19 +128,6 @@ def read_before_write():
     return main
 
 
-def converting_copy():
-    @T.prim_func
-    def main(A: T.Tensor((64, 64), "bfloat16"), C: T.Tensor((64, 64), "float32")):
-        with T.Kernel(1, 1, threads=128) as (bx, by):
-            A_s = T.alloc_shared((64, 64), "float32")
-            C_l = T.alloc_fragment((64, 64), "float32")
-            T.copy(A[0, 0], A_s)
-            for (i, j) in T.Parallel(64, 64):
-                C_l[i, j] = T.exp(A_s[i, j])
-            T.copy(C_l, C[0, 0])
-    return main
-
-
 def conditional_copy():
     @T.prim_func
     def main(A: T.Tensor((128, 64), "bfloat16"), C: T.Tensor((128, 64), "bfloat16")):

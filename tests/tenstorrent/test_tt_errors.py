@@ -67,7 +67,6 @@ CASES: list[tuple[str, Any, str]] = [
     ("gemm alpha", bad.gemm_alpha, r"T.gemm into 'C_l' scales the product by T.float32\(2(.0)?\); only 1.0"),
     ("unused input", bad.unused_input, r"on-chip buffer 'B_s' is written but its value is never used"),
     ("read before write", bad.read_before_write, r"reads on-chip buffer 'A_s' before anything writes it"),
-    ("converting copy", bad.converting_copy, r"T.copy from 'A' \(bfloat16\) to 'A_s' \(float32\) converts dtype"),
     ("conditional tile op", bad.conditional_copy,
      r"on-chip buffer 'A_s' is written in the then branch of \(if 0 < by\) by T.copy from 'A' and read outside the "
      r"if/else by T.copy to 'C'"),

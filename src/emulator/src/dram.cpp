@@ -77,6 +77,19 @@ uint32_t l1_floor_locked() {
     }
     return floor;
 }
+
+// L1 buffers are allocated top down, each below the lowest live one, `bank_bytes` in every core's L1.
+void place_l1_buffer(const std::shared_ptr<DramBuffer>& buf, uint64_t bank_bytes, const char* call) {
+    std::lock_guard<std::mutex> lk(registry().mu);
+    const uint32_t floor = l1_floor_locked();
+    if (bank_bytes > floor) {
+        dram_fail(call, "out of L1: " + std::to_string(bank_bytes) + " B per core requested, " +
+                            std::to_string(floor) + " B left below the L1 buffers");
+    }
+    buf->bank_bytes = static_cast<uint32_t>(bank_bytes);
+    buf->address = (floor - buf->bank_bytes) / dev().l1_alignment * dev().l1_alignment;
+    registry().l1_by_address[buf->address] = buf;
+}
 }  // namespace
 
 std::shared_ptr<DramBuffer> allocate_l1_buffer(uint64_t size, uint64_t page_size, const char* call) {
@@ -92,15 +105,7 @@ std::shared_ptr<DramBuffer> allocate_l1_buffer(uint64_t size, uint64_t page_size
     // tt-metal's Buffer: pages of the page size aligned up to the allocator's alignment, dealt to the banks in turn.
     const uint64_t aligned_page = (page_size + dev().l1_alignment - 1) / dev().l1_alignment * dev().l1_alignment;
     const uint64_t bank_bytes = (buf->num_pages + l1_banks() - 1) / l1_banks() * aligned_page;
-    std::lock_guard<std::mutex> lk(registry().mu);
-    const uint32_t floor = l1_floor_locked();
-    if (bank_bytes > floor) {
-        dram_fail(call, "out of L1: " + std::to_string(bank_bytes) + " B per core requested, " +
-                            std::to_string(floor) + " B left below the L1 buffers");
-    }
-    buf->bank_bytes = static_cast<uint32_t>(bank_bytes);
-    buf->address = (floor - buf->bank_bytes) / dev().l1_alignment * dev().l1_alignment;
-    registry().l1_by_address[buf->address] = buf;
+    place_l1_buffer(buf, bank_bytes, call);
     return buf;
 }
 
@@ -138,15 +143,7 @@ std::shared_ptr<DramBuffer> allocate_l1_sharded_buffer(uint64_t size, uint64_t p
     buf->num_pages = rows * cols;
     buf->data.assign(size, 0);
     buf->shards = std::make_shared<const L1Shards>(std::move(shards));
-    std::lock_guard<std::mutex> lk(registry().mu);
-    const uint32_t floor = l1_floor_locked();
-    if (bank_bytes > floor) {
-        dram_fail(call, "out of L1: " + std::to_string(bank_bytes) + " B per core requested, " +
-                            std::to_string(floor) + " B left below the L1 buffers");
-    }
-    buf->bank_bytes = static_cast<uint32_t>(bank_bytes);
-    buf->address = (floor - buf->bank_bytes) / dev().l1_alignment * dev().l1_alignment;
-    registry().l1_by_address[buf->address] = buf;
+    place_l1_buffer(buf, bank_bytes, call);
     return buf;
 }
 
