@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import shutil
+from pathlib import Path
 
 import ml_dtypes
 import numpy as np
@@ -85,3 +86,30 @@ def test_a_restack_the_host_cannot_lay_out_is_refused(heads: int, axes: str, mes
                          target={"kind": "tenstorrent", "mesh": [2, 2]},
                          pass_configs={"tl.PartitionTTMesh.grid_axes": axes})
     assert message in str(caught.value)
+
+
+@needs_mesh_api
+def test_run_ttnn_deals_out_and_gathers_a_restacked_softmax(tmp_path: Path) -> None:
+    """run_ttnn.py of softmax on a 2x4 mesh (its row blocks restacked over both mesh axes): its mesh_matrix as ttnn's
+    mesh mapper deals it out (the host matrix's rows over the mesh rows, its columns over the mesh columns), each
+    device's softmax of its shard, the devices' matrices concatenated as its composer does, then its mesh_logical
+    puts the blocks back in the user's order; against numpy."""
+    from tilelang.tenstorrent import ttnn_host
+
+    func, configs, out_idx = mesh_case("softmax", (2, 4))
+    kernel = tilelang.compile(func, out_idx=out_idx, target={"kind": "tenstorrent", "mesh": [2, 4]},
+                              pass_configs=configs)
+    kernel.mesh = (2, 4)  # type: ignore[attr-defined]
+    [x], want = _inputs_and_reference("softmax", kernel, np.random.default_rng(7))
+    script = ttnn_host.load_script(Path(kernel.save(tmp_path / "k")) / "run_ttnn.py")
+    assert script.MESH_TENSORS["Y"]["restacked"]
+    host = script.mesh_matrix("X", x)
+    r, c = host.shape[0] // 2, host.shape[1] // 4
+
+    def softmax(block: np.ndarray) -> np.ndarray:
+        e = np.exp(block - block.max(-1, keepdims=True))
+        return e / e.sum(-1, keepdims=True)
+
+    composed = np.block([[softmax(host[i * r:(i + 1) * r, j * c:(j + 1) * c]) for j in range(4)] for i in range(2)])
+    got = script.mesh_logical("Y", composed)
+    assert got.shape == want.shape and float(np.abs(got - want).max()) <= 1e-6

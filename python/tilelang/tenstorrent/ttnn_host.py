@@ -71,11 +71,10 @@ def unsupported(plan: Plan) -> str | None:
     """Why no ttnn host program can be written for this plan, or None."""
     profile = intrinsics.PROFILES[plan[PLAN.DEVICE][DEVICE.PROFILE]]
     if PLAN.MESH in plan:
-        odd = [t[TENSOR.NAME] for t in plan[PLAN.TENSORS] if TENSOR.TRANSPOSED in t
-               or (t[TENSOR.ROLE] != "input" and t.get(TENSOR.MESH_RESTACKED))]
+        odd = [t[TENSOR.NAME] for t in plan[PLAN.TENSORS] if TENSOR.TRANSPOSED in t]
         if odd:
-            return (f"tensor(s) {', '.join(odd)} on a mesh are transposed in DRAM or restacked outputs, which "
-                    "run_ttnn.py's mesh mappers do not deal out (main.cpp runs them)")
+            return (f"tensor(s) {', '.join(odd)} on a mesh are transposed in DRAM, which run_ttnn.py's mesh mappers "
+                    "do not deal out (main.cpp runs them)")
     if not profile.ttnn_generic_op:
         return (f"API profile {profile.name} has no ttnn host program (its ttnn {profile.ttnn_wheel} wheel has no "
                 "ttnn.generic_op with ProgramDescriptor; ttnn_generic_op in specs/backends/tenstorrent.yaml)")
