@@ -64,7 +64,8 @@ bool temporary(const Any& body, const Scalar& s) {
 
 }  // namespace
 
-Any fold_constant_scalars(const Any& func) {
+Any fold_constant_scalars(const Any& unfolded) {
+  Any func = fold_condition_copies(unfolded);
   Any body = ir::PrimFunc(func).body();
   std::vector<Scalar> scalars;
   auto find = [&](const Any& var) -> Scalar* {

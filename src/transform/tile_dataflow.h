@@ -57,6 +57,10 @@ void place_waits(std::vector<TileOp>& ops, const std::vector<Stream>& streams);
  * as TVMScript makes every assignment, e.g. a loop bound, or an index named inside a loop and read only there)
  * replaced by the value where read, their writes removed. */
 Any fold_constant_scalars(const Any& func);
+/*! \brief The function with each on-chip buffer that one T.copy fills from DRAM and only if conditions read
+ * replaced, in those conditions, by the tensor's element, the copy removed (tile_ops_flag.cc; called by
+ * fold_constant_scalars). */
+Any fold_condition_copies(const Any& func);
 
 /*! \brief Replace the allocations of on-chip buffers by no-ops (their storage is now the CBs). */
 Any strip_onchip_allocs(const Any& body);

@@ -16,6 +16,7 @@
 // for bool); the saving is the step's matmul.
 #include <algorithm>
 
+#include "tile_dataflow.h"
 #include "tile_ops_util.h"
 #include "traversal.h"
 
@@ -133,17 +134,28 @@ bool flag_branch(const ir::IfThenElse& cond, const std::vector<Any>& loops, std:
     }
   }
   // The compute kernel reads the value as part of a 32-bit word (read_tile_value) and tests it as an int32: a
-  // bool (0/1 bytes) and an int32 (the whole word) read exactly; the unsigned formats' top bits would read as a
-  // sign, and a float would need its bits decoded.
-  int64_t bytes = tensor.dtype == "bool" ? 1 : tensor.dtype == "int32" ? 4 : 0;
+  // bool (0/1 bytes) and an int32 (the whole word) read exactly, and so does a byte (its unsigned value: the word
+  // is a uint32, and an int8 tensor holds its two's complement bytes, the UInt8 format); uint16/uint32 values would
+  // read their top bit as a sign, and a float would need its bits decoded.
+  bool byte_value = tensor.dtype == "bool" || tensor.dtype == "int8" || tensor.dtype == "uint8";
+  int64_t bytes = byte_value ? 1 : tensor.dtype == "int32" ? 4 : 0;
   if (bytes == 0) {
-    fail(text + " reads " + tensor.dtype + " tensor '" + tensor.name + "'; the tenstorrent backend tests bool and "
-         "int32 values read from DRAM (the compute kernel reads the value's 32-bit word of its tile)");
+    fail(text + " reads " + tensor.dtype + " tensor '" + tensor.name + "'; the tenstorrent backend tests bool, "
+         "int8, uint8 and int32 values read from DRAM (the compute kernel reads the value's 32-bit word of its tile)");
   }
   std::optional<Range> range = range_of(cond.condition(), loads[0].any());
   if (!range) {
     fail(text + " is not a comparison of the value of '" + tensor.name + "' with an integer constant (or the bool "
          "value itself); the tenstorrent backend tests one such comparison in the compute kernel");
+  }
+  if (tensor.dtype == "int8") {
+    // The byte read is the value's two's complement, 0..255: an equality maps a negative constant onto its byte;
+    // an order test would order the negative values after the positive ones.
+    if (range->lo != range->hi) {
+      fail(text + " orders an int8 value of '" + tensor.name + "'; the tenstorrent backend reads an int8 value as "
+           "its unsigned byte and tests it for equality (==, !=, or the value itself) only");
+    }
+    range->lo = range->hi = range->lo & 255;
   }
   if (!is_none(cond.else_case())) {
     fail(text + " reads '" + tensor.name + "' and has an else branch; the tenstorrent backend runs gemm K steps "
@@ -191,3 +203,126 @@ bool flag_branch(const ir::IfThenElse& cond, const std::vector<Any>& loops, std:
 }
 
 }  // namespace tl::tileops
+
+// On-chip copies of DRAM data that only conditions read (issue 28). TileLang's block-sparse attention copies its
+// query block's row of the block mask into a fragment once and tests one element per key block:
+//
+//     T.copy(BlockSparseMask[bz, by, bx, :], block_mask)
+//     for k in T.Pipelined(loop_range):
+//         if block_mask[k] != 0: ...
+//
+// A condition is evaluated by the kernels that take its branch, and the reader and writer do not see on-chip data;
+// the fragment holds the tensor's values unchanged, so the condition reads the tensor's element instead
+// (`BlockSparseMask[bz, by, bx, k] != 0`), which the reader reads as data (tile_ops_flag.cc), and the copy goes. Only
+// a buffer written by that one T.copy (no other tile op or store writes it) and read only in if conditions is folded.
+
+namespace tl {
+namespace {
+
+using tileops::Region;
+using tileops::region_of;
+
+struct ConditionCopy {
+  Any copy;                // the T.copy statement
+  Any buffer;              // the on-chip buffer it writes
+  Region source;           // the DRAM region it reads
+  std::vector<size_t> at;  // the tensor dims the buffer's dims stand for, in order
+};
+
+// The copy's tensor dims that the buffer's dims map to (the region's dims of extent > 1, in order, against the
+// buffer's dims of extent > 1), or nullopt when the region is not the buffer's shape with unit dims added.
+std::optional<std::vector<size_t>> condition_copy_dims(const Region& src, const std::vector<int64_t>& shape) {
+  std::vector<size_t> spanned;
+  for (size_t d = 0; d < src.extents.size(); ++d) {
+    if (src.extents[d] != 1) spanned.push_back(d);
+  }
+  std::vector<int64_t> wide;
+  for (int64_t e : shape) {
+    if (e != 1) wide.push_back(e);
+  }
+  if (spanned.size() != wide.size()) return std::nullopt;
+  for (size_t i = 0; i < wide.size(); ++i) {
+    if (src.extents[spanned[i]] != wide[i]) return std::nullopt;
+  }
+  return spanned;
+}
+
+std::vector<ConditionCopy> condition_copies(const Any& body) {
+  std::vector<ConditionCopy> found;
+  std::vector<Any> copied, written_else;
+  walk(body, {ir::visit<ir::TilePrimitiveCall>([&](const ir::TilePrimitiveCall& t) {
+                bool copy = std::string(t.op().name()) == "tirx.tile.copy";
+                for (size_t a = 0; a < t.args().size(); ++a) {
+                  if (!ir::TensorRegion::matches(t.args()[a])) continue;
+                  Any buf = ir::TensorRegion(t.args()[a]).source().any();
+                  (copy && a == 0 ? copied : written_else).push_back(buf);
+                }
+                if (!copy) return;
+                Region dst = region_of(t.args()[0]), src = region_of(t.args()[1]);
+                if (!dst.info.on_chip() || src.info.on_chip() || dst.info.dtype != src.info.dtype) return;
+                auto at = condition_copy_dims(src, dst.info.shape);
+                if (at) found.push_back({t.any(), ir::TensorRegion(t.args()[0]).source().any(), src, *at});
+              }),
+              ir::visit<ir::BufferStore>([&](const ir::BufferStore& st) { written_else.push_back(st.buffer().any()); })});
+  auto count = [](const std::vector<Any>& v, const Any& b) {
+    return std::count_if(v.begin(), v.end(), [&](const Any& x) { return x.same_as(b); });
+  };
+  // Reads of each candidate in conditions and in all.
+  std::vector<ConditionCopy> kept;
+  for (const ConditionCopy& c : found) {
+    if (count(copied, c.buffer) != 1 || count(written_else, c.buffer) != 0) continue;
+    int64_t all = 0, in_conditions = 0;
+    walk(body, {ir::visit<ir::TensorLoad>([&](const ir::TensorLoad& l) { all += l.source().same_as(c.buffer); }),
+                ir::visit<ir::IfThenElse>([&](const ir::IfThenElse& i) {
+                  walk(i.condition(), {ir::visit<ir::TensorLoad>([&](const ir::TensorLoad& l) {
+                         in_conditions += l.source().same_as(c.buffer);
+                       })});
+                })});
+    if (all > 0 && all == in_conditions) kept.push_back(c);
+  }
+  return kept;
+}
+
+}  // namespace
+
+Any fold_condition_copies(const Any& func) {
+  Any body = ir::PrimFunc(func).body();
+  std::vector<ConditionCopy> copies = condition_copies(body);
+  if (copies.empty()) return func;
+  auto find = [&](const Any& buf) -> const ConditionCopy* {
+    for (const ConditionCopy& c : copies) {
+      if (c.buffer.same_as(buf)) return &c;
+    }
+    return nullptr;
+  };
+  Any result = map(body, {ir::rewrite<ir::TensorLoad>([&](const ir::TensorLoad& load) -> Any {
+                            const ConditionCopy* c = find(load.source().any());
+                            if (!c) return load.any();
+                            // The element: the region's first index in every dim, plus the buffer's index in the
+                            // dims it spans (the buffer's unit dims index 0).
+                            std::vector<Any> inner;
+                            for (const Any& i : load.indices()) inner.push_back(i);
+                            std::vector<Any> wide;
+                            BufferInfo info = buffer_info(c->buffer);
+                            for (size_t d = 0; d < info.shape.size(); ++d) {
+                              if (info.shape[d] != 1) wide.push_back(inner[d]);
+                            }
+                            List indices;
+                            for (size_t d = 0; d < c->source.mins.size(); ++d) {
+                              auto it = std::find(c->at.begin(), c->at.end(), d);
+                              indices.push_back(it == c->at.end() ? c->source.mins[d]
+                                                                  : fn::add(c->source.mins[d], wide[it - c->at.begin()]));
+                            }
+                            return call("tirx.BufferLoad", c->source.info.var, Any(indices), Any(nullptr));
+                          }),
+                          ir::rewrite<ir::TilePrimitiveCall>([&](const ir::TilePrimitiveCall& t) -> Any {
+                            for (const ConditionCopy& c : copies) {
+                              if (c.copy.same_as(t.any())) return evaluate(int_imm(0));
+                            }
+                            return t.any();
+                          })},
+                  "post");
+  return with_body(func, result);
+}
+
+}  // namespace tl
