@@ -34,8 +34,11 @@ def int_vector_copy(M, block_M, dtype):
     return main
 
 
-def blocksparse(M: int, N: int, K: int, bm: int, bn: int, bk: int, mask_dtype: str = "bool", test=None):
-    """Upstream's kernel body (fp16 in, fp32 accumulation, fp16 out); `test` builds the condition from the value."""
+def blocksparse(M: int, N: int, K: int, bm: int, bn: int, bk: int, mask_dtype: str = "bool", test=None,
+                staged: bool = False):
+    """Upstream's kernel body (fp16 in, fp32 accumulation, fp16 out); `test` builds the condition from the value.
+    `staged`: the block's row of the mask is first copied into a fragment and the condition reads that, as
+    upstream's block-sparse attention does (`T.copy(BlockSparseMask[bz, by, bx, :], block_mask)`)."""
     shape = (-(-M // bm), -(-N // bn), -(-K // bk))
     test = test or (lambda v: v)
 
@@ -47,9 +50,12 @@ def blocksparse(M: int, N: int, K: int, bm: int, bn: int, bk: int, mask_dtype: s
             B_shared = T.alloc_shared((bk, bn), "float16")
             C_local = T.alloc_fragment((bm, bn), "float32")
             C_shared = T.alloc_shared((bm, bn), "float16")
+            mask_row = T.alloc_fragment((shape[2],), mask_dtype)
             T.clear(C_local)
+            if staged:
+                T.copy(BlockMask[by, bx, :], mask_row)
             for k in T.Pipelined(T.ceildiv(K, bk), num_stages=2):
-                if test(BlockMask[by, bx, k]):
+                if test(mask_row[k] if staged else BlockMask[by, bx, k]):
                     T.copy(A[by * bm, k * bk], A_shared)
                     T.copy(B[k * bk, bx * bn], B_shared)
                     T.gemm(A_shared, B_shared, C_local)

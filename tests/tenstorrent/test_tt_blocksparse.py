@@ -61,8 +61,25 @@ def test_an_int32_value_compared_with_a_constant() -> None:
                                rtol=1e-2, atol=1e-2)
 
 
+@pytest.mark.parametrize("test, run", [(lambda v: v != 0, lambda s: s != 0), (lambda v: v == -1, lambda s: s == -1)])
+def test_an_int8_row_copied_into_a_fragment_is_read_from_the_tensor(test, run) -> None:
+    """Upstream's block-sparse attention form: the row of an int8 mask is copied into a fragment before the loop
+    and the condition reads the fragment; the condition reads the tensor's element instead (the copy goes), and the
+    byte is tested unsigned (-1 is the byte 255)."""
+    M = N = K = 64
+    a = RNG.standard_normal((M, K)).astype(np.float16)
+    b = RNG.standard_normal((K, N)).astype(np.float16)
+    sel = np.array([-1, 0, 2, -1, 0, -1, 2, 0], np.int8).reshape(2, 2, 2)
+    kernel = tilelang.compile(blocksparse(M, N, K, 32, 32, 32, "int8", test, staged=True), out_idx=[-1],
+                              target="tenstorrent")
+    assert "mask_row" not in kernel.get_kernel_source()
+    np.testing.assert_allclose(kernel(a, b, sel).astype(np.float32), reference(a, b, run(sel), 32, 32, 32),
+                               rtol=1e-2, atol=1e-2)
+
+
 @pytest.mark.parametrize("dtype, test, message", [
-    ("uint8", None, r"reads uint8 tensor 'BlockMask'; the tenstorrent backend tests bool and int32 values"),
+    ("uint16", None, r"reads uint16 tensor 'BlockMask'; the tenstorrent backend tests bool, int8, uint8 and int32"),
+    ("int8", lambda v: v > 0, r"orders an int8 value of 'BlockMask'"),
     ("int32", lambda v: v % 3 == 1, r"is not a comparison of the value of 'BlockMask' with an integer constant"),
 ])
 def test_conditions_the_backend_does_not_test_are_refused_by_name(dtype: str, test, message: str) -> None:
