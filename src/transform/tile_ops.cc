@@ -238,7 +238,10 @@ void visit(const Any& stmt, const std::vector<Any>& loops, std::vector<TileOp>& 
            "backend supports index scalars, integer scalars assigned (once, or again and again in loops) values "
            "computed from constants, block indices, loop variables and other index scalars, which every kernel "
            "computes itself, and other scalars assigned once such a value; not " +
-           (read.empty() ? "a " + info.dtype + " scalar assigned more than once" : "values read from '" + read + "'"));
+           (read.empty() ? "a " + info.dtype + " scalar assigned more than once"
+                         : "values read from '" + read + "' (a scalar computed from tensor data, which the reader "
+                           "and writer would read from DRAM at run time to compute their addresses, is not "
+                           "lowered yet)"));
     }
     if (!loops.empty()) {
       std::string vars, idx;

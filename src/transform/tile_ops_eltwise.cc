@@ -33,6 +33,15 @@ std::optional<std::pair<std::vector<ir::For>, ir::BufferStore>> eltwise_nest(Any
   }
   auto store = ir::BufferStore::from(stmt);
   if (loops.empty() || !store) return std::nullopt;
+  // An integer scalar assigned in a loop a value read from a DRAM tensor (grouped GEMM's `cur_batch_idx =
+  // T.if_then_else(m >= offsets[i], i, cur_batch_idx)`) is a scalar, not an element-wise store: tile_ops.cc names it.
+  if (buffer_info(store->buffer()).index_scalar()) {
+    bool reads_tensor = false;
+    walk(store->value(), {ir::visit<ir::TensorLoad>([&](const ir::TensorLoad& l) {
+           reads_tensor = reads_tensor || !buffer_info(l.source()).on_chip();
+         })});
+    if (reads_tensor) return std::nullopt;
+  }
   if (lets.empty()) return std::make_pair(loops, *store);
   auto substitute = [&](const Any& node, size_t count) {
     return map(node, {ir::rewrite<ir::Var>([&](const ir::Var& v) -> Any {

@@ -18,6 +18,7 @@ import pytest
 from tt_data_kernels import blocksparse
 
 import tilelang
+import tilelang.language as T
 from tilelang.errors import TileLangError
 from tilelang.tenstorrent import INTRINSICS, api_profile
 
@@ -113,3 +114,22 @@ def test_the_2025_profile_without_read_tile_value_refuses_it_by_name() -> None:
            "PYTHONPATH": os.pathsep.join([str(REPO / "python"), str(REPO), str(REPO / "tests")])}
     done = subprocess.run([sys.executable, "-c", PROFILE_RUN], capture_output=True, text=True, env=env, timeout=900)
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+
+
+def test_a_scalar_computed_from_tensor_data_is_refused_naming_it() -> None:
+    """Grouped GEMM's group index: an integer scalar carried through a loop from a tensor's values, then an index of
+    a DRAM block (examples/grouped_gemm); named as a scalar, not as an element-wise index mask."""
+    @T.prim_func
+    def main(A: T.Tensor((64, 64), "float16"), Offsets: T.Tensor((2,), "int32"), C: T.Tensor((64, 64), "float16")):
+        with T.Kernel(2, threads=128) as bx:
+            A_shared = T.alloc_shared((32, 64), "float16")
+            group = T.alloc_var(dtype="int32")
+            group = 0
+            for i in range(2):
+                group = T.if_then_else(bx * 32 >= Offsets[i], i, group)
+            T.copy(A[group * 32, 0], A_shared)
+            T.copy(A_shared, C[bx * 32, 0])
+
+    with pytest.raises(TileLangError, match=r"scalar 'group' is assigned .*not values read from 'Offsets' \(a scalar "
+                                            r"computed from tensor data"):
+        tilelang.lower(main, target="tenstorrent")
