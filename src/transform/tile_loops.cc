@@ -186,7 +186,9 @@ std::vector<std::vector<size_t>> arm_spans(const std::vector<TileOp>& ops, const
   size_t depth = ops[s.producer_op].branches.size();
   std::vector<std::pair<Any, std::vector<size_t>>> spans;
   for (size_t r : reads) {
-    Any arm = ops[r].branches.size() > depth ? ops[r].branches[depth].body : Any();
+    // An arm inside a loop the producer is not in: the value is held around that loop (one span).
+    Any arm = ops[r].branches.size() > depth && !held_around_loop(ops, s.producer_op, r) ? ops[r].branches[depth].body
+                                                                                          : Any();
     auto it = std::find_if(spans.begin(), spans.end(), [&](const auto& p) { return p.first.same_as(arm); });
     if (it == spans.end()) {
       spans.push_back({arm, {r}});

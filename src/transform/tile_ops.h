@@ -85,6 +85,16 @@ std::optional<size_t> arm_twin(const std::vector<TileOp>& ops, size_t w, size_t 
 /*! \brief Whether op `w` makes the whole value of its buffer for the arm at `depth` (the ops' branches): it is
  * directly in that arm, or in the else arm of each if/else nested deeper, each with an arm_twin. */
 bool made_in_arms(const std::vector<TileOp>& ops, size_t w, size_t depth);
+/*! \brief Whether the if/else of `arm` lies inside `loop` (a For or While around the op). */
+bool if_inside(const Any& loop, const Branch& arm);
+/*! \brief Whether the value op `w` makes is read by op `r` inside a loop `w` is not in, through if/else arms
+ * that all lie inside that loop, and is not rewritten in that loop: it is held around the loop (waited for before
+ * it, freed after it), so the arms neither wait for it nor free it. */
+bool held_around_loop(const std::vector<TileOp>& ops, size_t w, size_t r);
+/*! \brief Whether the value op `w` makes and op `r` reads (from the previous iteration, in an arm, or after the
+ * loop) is carried across a loop whose ops touching it all lie in one arm of an if inside that loop: the arm taken
+ * waits for the old block, frees it and pushes the new one; the arm not taken leaves the old one at the CB's front. */
+bool carried_through_arm(const std::vector<TileOp>& ops, size_t w, size_t r);
 /*! \brief The tile operations of a kernel's body, in program order (a tensor tt.buffers lays out row-major is read
  * and written by rows and tilized / untilized on chip). */
 std::vector<TileOp> tile_ops(const Any& func);

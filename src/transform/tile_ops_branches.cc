@@ -130,6 +130,62 @@ std::optional<size_t> arm_twin(const std::vector<TileOp>& ops, size_t w, size_t 
   return twin;
 }
 
+bool if_inside(const Any& loop, const Branch& arm) {
+  bool found = false;
+  walk(loop, {ir::visit<ir::IfThenElse>([&](const ir::IfThenElse& i) {
+         found = found || i.then_case().same_as(arm.body) || i.else_case().same_as(arm.body);
+       })});
+  return found;
+}
+
+bool held_around_loop(const std::vector<TileOp>& ops, size_t w, size_t r) {
+  const TileOp& made = ops[w];
+  const TileOp& read = ops[r];
+  size_t level = made.loops.size();
+  if (!made.out || read.loops.size() <= level || read.branches.size() < made.branches.size()) return false;
+  for (size_t l = 0; l < level; ++l) {
+    if (!read.loops[l].same_as(made.loops[l])) return false;
+  }
+  const Any& loop = read.loops[level];
+  for (size_t d = made.branches.size(); d < read.branches.size(); ++d) {
+    if (!if_inside(loop, read.branches[d])) return false;
+  }
+  for (const TileOp& op : ops) {  // rewritten in the loop: a carried value, not a held one
+    if (op.out && op.out->name == made.out->name && op.loops.size() > level && op.loops[level].same_as(loop)) {
+      return false;
+    }
+  }
+  return true;
+}
+
+bool carried_through_arm(const std::vector<TileOp>& ops, size_t w, size_t r) {
+  const TileOp& made = ops[w];
+  const TileOp& read = ops[r];
+  if (!made.out) return false;
+  // The loop: one the reader is in and the writer not (a read of the value carried in), or the reverse (a read
+  // after the loop); the other op's loops are a prefix of the loop's op's.
+  bool in = read.loops.size() > made.loops.size();
+  const TileOp& outer = in ? made : read;
+  const TileOp& inner = in ? read : made;
+  size_t level = outer.loops.size(), base = outer.branches.size();
+  if (inner.loops.size() <= level || inner.branches.size() <= base) return false;
+  for (size_t l = 0; l < level; ++l) {
+    if (!inner.loops[l].same_as(outer.loops[l])) return false;
+  }
+  const Any& loop = inner.loops[level];
+  const Branch& arm = inner.branches[base];
+  if (!if_inside(loop, arm)) return false;
+  bool rewritten = false;
+  for (size_t o = 0; o < ops.size(); ++o) {
+    const TileOp& op = ops[o];
+    bool touches = (op.out && op.out->name == made.out->name) || tileops::reads_value(op, made.out->name);
+    if (!touches || op.loops.size() <= level || !op.loops[level].same_as(loop)) continue;
+    if (op.branches.size() != base + 1 || !op.branches[base].body.same_as(arm.body)) return false;
+    rewritten = rewritten || (op.out && op.out->name == made.out->name);
+  }
+  return rewritten;
+}
+
 bool made_in_arms(const std::vector<TileOp>& ops, size_t w, size_t depth) {
   for (size_t d = ops[w].branches.size(); d > depth; --d) {
     if (!arm_twin(ops, w, d)) return false;
@@ -219,6 +275,8 @@ void balance_branches(const std::vector<TileOp>& ops) {
                     same_branches(std::vector<Branch>(writer.branches.begin(), writer.branches.begin() +
                                                       static_cast<std::ptrdiff_t>(level)), ops[r].branches);
       if (inside && made_in_arms(ops, *w, level)) continue;
+      if (held_around_loop(ops, *w, r)) continue;  // a loop-invariant value read in arms inside the loop
+      if (carried_through_arm(ops, *w, r)) continue;  // a loop-carried value the arm not taken leaves in place
       std::string why = is_prefix(writer.branches, ops[r].branches) ? crossing_refusal(ops, *w, r, name)
                                                                      : "it is made in a branch and read outside it";
       if (!writer.branches.empty() && !is_prefix(writer.branches, ops[r].branches)) {

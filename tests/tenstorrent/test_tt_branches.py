@@ -178,3 +178,39 @@ def test_a_gemm_with_its_k_loop_inside_a_branch() -> None:
     for col in (32, 96):
         want[:, col:col + 32] = 0
     np.testing.assert_allclose(kernel(a, b), want, rtol=1e-5, atol=1e-5)
+
+
+
+def _step_in_one_arm(n: int):
+    """Block-sparse attention's shape of control under an index condition: `a` made before the loop and read in a
+    one-armed if inside it (as `Q_shared`), `acc` carried across the loop and rewritten only in that arm (as `acc_o`)."""
+    @T.prim_func
+    def main(A: T.Tensor((32, 32), "float32"), X: T.Tensor((32, n), "float32"), B: T.Tensor((32, 32), "float32")):
+        with T.Kernel(1, threads=128):
+            a = T.alloc_shared((32, 32), "float32")
+            x = T.alloc_shared((32, 32), "float32")
+            y = T.alloc_fragment((32, 32), "float32")
+            acc = T.alloc_fragment((32, 32), "float32")
+            T.copy(A, a)
+            T.clear(acc)
+            for k in T.serial(n // 32):
+                if k % 3 != 1:
+                    T.copy(X[0, k * 32], x)
+                    for i, j in T.Parallel(32, 32):
+                        y[i, j] = x[i, j] * a[i, j]
+                    for i, j in T.Parallel(32, 32):
+                        acc[i, j] = acc[i, j] + y[i, j]
+            T.copy(acc, B)
+
+    return main
+
+
+def test_a_step_in_one_arm_holds_a_loop_invariant_and_carries_a_value() -> None:
+    """Steps 0, 2, 3 of 4 run: `a` is waited for before the loop and freed after it, `acc`'s old block is freed and
+    the new one pushed in the arm, and the arm not taken leaves it at the CB's front."""
+    rng = np.random.default_rng(4)
+    a = rng.standard_normal((32, 32)).astype(np.float32)
+    x = rng.standard_normal((32, 128)).astype(np.float32)
+    kernel = tilelang.compile(_step_in_one_arm(128), out_idx=[-1], target="tenstorrent")
+    want = sum(x[:, k * 32:(k + 1) * 32] * a for k in (0, 2, 3))
+    np.testing.assert_allclose(kernel(a, x), want, rtol=1e-5, atol=1e-5)
