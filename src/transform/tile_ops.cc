@@ -234,14 +234,11 @@ void visit(const Any& stmt, const std::vector<Any>& loops, std::vector<TileOp>& 
     if (info.scope == "local" && info.shape == std::vector<int64_t>{1}) {  // an assignment (fold_constant_scalars)
       std::string read = buffer_read(store->value());
       if (info.index_scalar() && read.empty()) return;  // every kernel keeps it and computes it (scalars.cc)
-      fail("scalar '" + info.name + "' is assigned " + format_value(store->value().any()) + "; the tenstorrent "
-           "backend supports index scalars, integer scalars assigned (once, or again and again in loops) values "
-           "computed from constants, block indices, loop variables and other index scalars, which every kernel "
-           "computes itself, and other scalars assigned once such a value; not " +
-           (read.empty() ? "a " + info.dtype + " scalar assigned more than once"
-                         : "values read from '" + read + "' (a scalar computed from tensor data, which the reader "
-                           "and writer would read from DRAM at run time to compute their addresses, is not "
-                           "lowered yet)"));
+      fail("scalar '" + info.name + "' is assigned " + format_value(store->value().any()) + "; the tenstorrent backend "
+           "supports index scalars, integer scalars assigned (once, or again and again in loops) values computed from "
+           "constants, block indices, loop variables and other index scalars, which every kernel computes itself, and "
+           "other scalars assigned once such a value; not " + (read.empty() ? "a " + info.dtype + " scalar assigned more "
+           "than once" : "values read from '" + read + "' (a scalar computed from tensor data is not lowered)"));
     }
     if (!loops.empty()) {
       std::string vars, idx;

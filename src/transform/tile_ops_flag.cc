@@ -57,6 +57,17 @@ std::optional<Range> range_of(const Any& cond, const Any& load) {
   return std::nullopt;
 }
 
+// An int8 value is read as its two's complement byte, 0..255: an equality maps a negative constant onto its byte; an
+// order test would order the negative values after the positive ones.
+Range byte_range(Range range, const std::string& text, const std::string& tensor) {
+  if (range.lo != range.hi) {
+    fail(text + " orders an int8 value of '" + tensor + "'; the tenstorrent backend reads an int8 value as its "
+         "unsigned byte and tests it for equality (==, !=, or the value itself) only");
+  }
+  range.lo = range.hi = range.lo & 255;
+  return range;
+}
+
 std::string reads_buffer(const Any& expr) {
   std::string read;
   walk(expr, {ir::visit<ir::TensorLoad>([&](const ir::TensorLoad& l) {
@@ -148,15 +159,7 @@ bool flag_branch(const ir::IfThenElse& cond, const std::vector<Any>& loops, std:
     fail(text + " is not a comparison of the value of '" + tensor.name + "' with an integer constant (or the bool "
          "value itself); the tenstorrent backend tests one such comparison in the compute kernel");
   }
-  if (tensor.dtype == "int8") {
-    // The byte read is the value's two's complement, 0..255: an equality maps a negative constant onto its byte;
-    // an order test would order the negative values after the positive ones.
-    if (range->lo != range->hi) {
-      fail(text + " orders an int8 value of '" + tensor.name + "'; the tenstorrent backend reads an int8 value as "
-           "its unsigned byte and tests it for equality (==, !=, or the value itself) only");
-    }
-    range->lo = range->hi = range->lo & 255;
-  }
+  if (tensor.dtype == "int8") *range = byte_range(*range, text, tensor.name);
   if (!is_none(cond.else_case())) {
     fail(text + " reads '" + tensor.name + "' and has an else branch; the tenstorrent backend runs gemm K steps "
          "under a condition read from a tensor, with no else branch");
