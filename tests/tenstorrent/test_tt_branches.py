@@ -183,7 +183,7 @@ def test_a_gemm_with_its_k_loop_inside_a_branch() -> None:
 
 def _step_in_one_arm(n: int):
     """Block-sparse attention's shape of control under an index condition: `a` made before the loop and read in a
-    one-armed if inside it (as `Q_shared`), `acc` carried across the loop and rewritten only in that arm (as `acc_o`)."""
+    one-armed if inside it (as `Q_shared`), `acc` carried across the loop and rewritten only in that arm (`acc_o`)."""
     @T.prim_func
     def main(A: T.Tensor((32, 32), "float32"), X: T.Tensor((32, n), "float32"), B: T.Tensor((32, 32), "float32")):
         with T.Kernel(1, threads=128):
