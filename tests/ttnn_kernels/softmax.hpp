@@ -46,6 +46,28 @@ inline std::vector<DataflowBufferSpec> softmax_dfbs(bool stable, bool causal, ui
     return dfbs;
 }
 
+// The reader's KernelSpec; with `causal`, its FUSED_SCALE_MASK and CAUSAL_MASK arguments as its kernel names them.
+inline KernelSpec softmax_reader(const std::string& source, const KernelSpec::CompilerOptions::Defines& defines,
+                                 bool causal, uint32_t in0_t, uint32_t mask_tiles) {
+    KernelSpec reader{.unique_id = "reader", .source = source, .compiler_options = {.defines = defines},
+                      .dfb_bindings = {{"in0", "in0", DFBEndpointType::PRODUCER},
+                                       {"max_scaler", "max_scaler", DFBEndpointType::PRODUCER},
+                                       {"sum_scaler", "sum_scaler", DFBEndpointType::PRODUCER}},
+                      .tensor_bindings = {{"src", "src"}},
+                      .compile_time_args = {{"in0_t", in0_t}},
+                      .runtime_arg_schema = {.runtime_arg_names = {"blk", "num_rows", "tile_offset", "Wt"}},
+                      .hw_config = reader_hw()};
+    if (causal) {
+        reader.dfb_bindings.push_back({"fused_scale", "fused_scale", DFBEndpointType::PRODUCER});
+        reader.dfb_bindings.push_back({"fused_attn", "fused_attn", DFBEndpointType::PRODUCER});
+        for (const char* name : {"Ht", "start_ht", "start_mask_id", "pre_scale", "mask_start_ht", "mask_offset"})
+            reader.runtime_arg_schema.runtime_arg_names.push_back(name);
+        reader.compile_time_args.push_back({"num_tiles_causal_mask", mask_tiles});
+        reader.tensor_bindings.push_back({"mask", "mask"});
+    }
+    return reader;
+}
+
 inline void softmax(MeshDevice& mesh, const Args& a) {
     IDevice* device = mesh.get_device(0);
     const uint32_t Wt = a.cols / 32, Ht = a.rows / 32;
@@ -71,31 +93,11 @@ inline void softmax(MeshDevice& mesh, const Args& a) {
     compute_defines.push_back({"ENABLE_FP32_DEST_ACC", "0"});
     std::vector<DFBBinding> compute_dfbs;
     const std::vector<DataflowBufferSpec> dfbs = softmax_dfbs(stable, causal, blk, in0_t, rounded, compute_dfbs);
-    std::vector<DFBBinding> reader_dfbs = {{"in0", "in0", DFBEndpointType::PRODUCER},
-                                           {"max_scaler", "max_scaler", DFBEndpointType::PRODUCER},
-                                           {"sum_scaler", "sum_scaler", DFBEndpointType::PRODUCER}};
-    std::vector<std::string> reader_rtas = {"blk", "num_rows", "tile_offset", "Wt"};
-    std::vector<std::pair<std::string, uint32_t>> reader_ctas = {{"in0_t", in0_t}};
-    std::vector<TensorBinding> reader_tensors = {{"src", "src"}};
-    if (causal) {  // the reader's FUSED_SCALE_MASK and CAUSAL_MASK arguments, as its kernel names them
-        reader_dfbs.push_back({"fused_scale", "fused_scale", DFBEndpointType::PRODUCER});
-        reader_dfbs.push_back({"fused_attn", "fused_attn", DFBEndpointType::PRODUCER});
-        reader_rtas.insert(reader_rtas.end(), {"Ht", "start_ht", "start_mask_id", "pre_scale", "mask_start_ht",
-                                               "mask_offset"});
-        reader_ctas.push_back({"num_tiles_causal_mask", Ht * Wt});
-        reader_tensors.push_back({"mask", "mask"});
-    }
     const std::string dir = "normalization/softmax/device/kernels/attention/";
     ProgramSpec spec{
         .name = "softmax_attention_optimized",
         .kernels = {
-            KernelSpec{.unique_id = "reader", .source = kernel(dir + "dataflow/reader_unary_interleaved_sm.cpp"),
-                       .compiler_options = {.defines = defines},
-                       .dfb_bindings = reader_dfbs,
-                       .tensor_bindings = reader_tensors,
-                       .compile_time_args = reader_ctas,
-                       .runtime_arg_schema = {.runtime_arg_names = reader_rtas},
-                       .hw_config = reader_hw()},
+            softmax_reader(kernel(dir + "dataflow/reader_unary_interleaved_sm.cpp"), defines, causal, in0_t, Ht * Wt),
             KernelSpec{.unique_id = "writer",
                        .source = kernel(dir + "dataflow/writer_unary_interleaved_start_id_blocked_sm.cpp"),
                        .dfb_bindings = {{"out0", "out0", DFBEndpointType::CONSUMER},
