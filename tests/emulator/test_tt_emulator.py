@@ -140,8 +140,9 @@ def test_matmul_512_on_64_cores_is_fast(host_mesh: Path, tmp_path: Path) -> None
     assert elapsed < 10, f"512x512x512 took {elapsed:.1f} s"
 
 
-def test_eltwise_add(host_mesh: Path, tmp_path: Path) -> None:
-    report, a, b, c = run_case(host_mesh, tmp_path, "add", 2, 1, 3, ncores=2)
+@pytest.mark.parametrize("kernels", ["metal", "metal_device2"])  # metal_device2: Noc and CircularBuffer objects
+def test_eltwise_add(host_mesh: Path, tmp_path: Path, kernels: str) -> None:
+    report, a, b, c = run_case(host_mesh, tmp_path, "add", 2, 1, 3, ncores=2, kernels=kernels)
     expected = (a.astype(np.float32) + b.astype(np.float32)).astype(BF16)
     assert np.array_equal(c.view(np.uint16), expected.view(np.uint16))
     assert report["total"][COUNTERS.ELTWISE_TILES] == 6

@@ -182,6 +182,19 @@ def test_softmax(host: Path, ttnn_home: Path, tmp_path: Path, variant: str) -> N
     np.testing.assert_allclose(out, e / e.sum(axis=1, keepdims=True), rtol=3e-2, atol=2e-3)
 
 
+def test_softmax_causal_scale_mask(host: Path, ttnn_home: Path, tmp_path: Path) -> None:
+    """compute/softmax.cpp's fused scale-mask path with a causal mask (FUSED_SCALE_MASK, CAUSAL_MASK; the reader's
+    generate_bcast_unary_scalar of pre_scale into fused_scale and the mask's tiles into fused_attn, a tile row per
+    row of x): softmax(0.5 * x + mask) through kernel_lib's mul by the scalar tile into scale_mask and the chain's
+    add of the mask's tiles (no broadcast) fused with exp. A 64 x 64 x and mask (0 on and below the diagonal,
+    -10000 above), a tile row per core on 2 cores; bf16 intermediates as in test_softmax."""
+    a = rounded(np.random.default_rng(10).uniform(-3, 3, (64, 64)).astype(np.float32))
+    m = np.triu(np.full((64, 64), -10000.0, np.float32), 1)
+    out = run_case(host, ttnn_home, tmp_path, "softmax", "causal", {"a": a, "m": m}, a.shape)
+    e = np.exp(0.5 * a + m)
+    np.testing.assert_allclose(out, e / e.sum(axis=1, keepdims=True), rtol=3e-2, atol=2e-3)
+
+
 @pytest.mark.parametrize(("batches", "m"), [(1, 128), (4, 32)])
 def test_matmul_reuse(host: Path, ttnn_home: Path, tmp_path: Path, batches: int, m: int) -> None:
     """ttnn 0.81.1's multi-core reuse matmul (MatmulMultiCoreReuseOptimizedProgramFactory's ProgramSpec, no multicast):

@@ -16,8 +16,8 @@
 namespace ttnn_case {
 
 // The factory's DFBs (no mask, no padding, the small kernel) and the compute kernel's bindings of them.
-inline std::vector<DataflowBufferSpec> softmax_dfbs(bool stable, uint32_t blk, uint32_t in0_t, uint32_t rounded,
-                                                    std::vector<DFBBinding>& compute_dfbs) {
+inline std::vector<DataflowBufferSpec> softmax_dfbs(bool stable, bool causal, uint32_t blk, uint32_t in0_t,
+                                                    uint32_t rounded, std::vector<DFBBinding>& compute_dfbs) {
     compute_dfbs = {
         {"in0", "in0", DFBEndpointType::CONSUMER}, {"max_scaler", "max_scaler", DFBEndpointType::CONSUMER},
         {"sum_scaler", "sum_scaler", DFBEndpointType::CONSUMER},
@@ -34,15 +34,48 @@ inline std::vector<DataflowBufferSpec> softmax_dfbs(bool stable, uint32_t blk, u
         compute_dfbs.push_back({"max", "max", DFBEndpointType::CONSUMER});
         dfbs.push_back(bf16_dfb("max", 1));
     }
+    if (causal) {  // the fused scale-mask path: the scale tile, the mask's tiles (in4_t), x * scale (im3_t)
+        for (const char* name : {"fused_scale", "fused_attn"})
+            compute_dfbs.push_back({name, name, DFBEndpointType::CONSUMER});
+        compute_dfbs.push_back({"scale_mask", "scale_mask", DFBEndpointType::PRODUCER});
+        compute_dfbs.push_back({"scale_mask", "scale_mask", DFBEndpointType::CONSUMER});
+        dfbs.push_back(bf16_dfb("fused_scale", 1));
+        dfbs.push_back(bf16_dfb("fused_attn", rounded));
+        dfbs.push_back(bf16_dfb("scale_mask", rounded + blk));
+    }
     return dfbs;
+}
+
+// The reader's KernelSpec; with `causal`, its FUSED_SCALE_MASK and CAUSAL_MASK arguments as its kernel names them.
+inline KernelSpec softmax_reader(const std::string& source, const KernelSpec::CompilerOptions::Defines& defines,
+                                 bool causal, uint32_t in0_t, uint32_t mask_tiles) {
+    KernelSpec reader{.unique_id = "reader", .source = source, .compiler_options = {.defines = defines},
+                      .dfb_bindings = {{"in0", "in0", DFBEndpointType::PRODUCER},
+                                       {"max_scaler", "max_scaler", DFBEndpointType::PRODUCER},
+                                       {"sum_scaler", "sum_scaler", DFBEndpointType::PRODUCER}},
+                      .tensor_bindings = {{"src", "src"}},
+                      .compile_time_args = {{"in0_t", in0_t}},
+                      .runtime_arg_schema = {.runtime_arg_names = {"blk", "num_rows", "tile_offset", "Wt"}},
+                      .hw_config = reader_hw()};
+    if (causal) {
+        reader.dfb_bindings.push_back({"fused_scale", "fused_scale", DFBEndpointType::PRODUCER});
+        reader.dfb_bindings.push_back({"fused_attn", "fused_attn", DFBEndpointType::PRODUCER});
+        for (const char* name : {"Ht", "start_ht", "start_mask_id", "pre_scale", "mask_start_ht", "mask_offset"})
+            reader.runtime_arg_schema.runtime_arg_names.push_back(name);
+        reader.compile_time_args.push_back({"num_tiles_causal_mask", mask_tiles});
+        reader.tensor_bindings.push_back({"mask", "mask"});
+    }
+    return reader;
 }
 
 inline void softmax(MeshDevice& mesh, const Args& a) {
     IDevice* device = mesh.get_device(0);
     const uint32_t Wt = a.cols / 32, Ht = a.rows / 32;
-    const bool stable = a.variant == "stable";
+    const bool stable = a.variant == "stable", causal = a.variant == "causal";
     auto A = dram(device, a.rows * a.cols * 2), C = dram(device, a.rows * a.cols * 2);
     upload(device, A, a, "a", a.rows, a.cols);
+    auto M = dram(device, causal ? a.rows * a.cols * 2 : kTileBytes);  // the causal mask: one batch, Ht x Wt tiles
+    if (causal) upload(device, M, a, "m", a.rows, a.cols);
     uint32_t blk = 8;
     if (Wt % blk != 0) {
         uint32_t divisor = blk;
@@ -54,24 +87,17 @@ inline void softmax(MeshDevice& mesh, const Args& a) {
     const BlockSplit split = split_blocks(Ht, 2);
     KernelSpec::CompilerOptions::Defines defines;
     if (stable) defines.push_back({"NUMERIC_STABLE", "1"});
+    if (causal) defines.insert(defines.end(), {{"FUSED_SCALE_MASK", "1"}, {"CAUSAL_MASK", "1"}});
     KernelSpec::CompilerOptions::Defines compute_defines = defines;
     compute_defines.push_back({"EXP_APPROX", "0"});
     compute_defines.push_back({"ENABLE_FP32_DEST_ACC", "0"});
     std::vector<DFBBinding> compute_dfbs;
-    const std::vector<DataflowBufferSpec> dfbs = softmax_dfbs(stable, blk, in0_t, rounded, compute_dfbs);
+    const std::vector<DataflowBufferSpec> dfbs = softmax_dfbs(stable, causal, blk, in0_t, rounded, compute_dfbs);
     const std::string dir = "normalization/softmax/device/kernels/attention/";
     ProgramSpec spec{
         .name = "softmax_attention_optimized",
         .kernels = {
-            KernelSpec{.unique_id = "reader", .source = kernel(dir + "dataflow/reader_unary_interleaved_sm.cpp"),
-                       .compiler_options = {.defines = defines},
-                       .dfb_bindings = {{"in0", "in0", DFBEndpointType::PRODUCER},
-                                        {"max_scaler", "max_scaler", DFBEndpointType::PRODUCER},
-                                        {"sum_scaler", "sum_scaler", DFBEndpointType::PRODUCER}},
-                       .tensor_bindings = {{"src", "src"}},
-                       .compile_time_args = {{"in0_t", in0_t}},
-                       .runtime_arg_schema = {.runtime_arg_names = {"blk", "num_rows", "tile_offset", "Wt"}},
-                       .hw_config = reader_hw()},
+            softmax_reader(kernel(dir + "dataflow/reader_unary_interleaved_sm.cpp"), defines, causal, in0_t, Ht * Wt),
             KernelSpec{.unique_id = "writer",
                        .source = kernel(dir + "dataflow/writer_unary_interleaved_start_id_blocked_sm.cpp"),
                        .dfb_bindings = {{"out0", "out0", DFBEndpointType::CONSUMER},
@@ -88,17 +114,22 @@ inline void softmax(MeshDevice& mesh, const Args& a) {
                        .runtime_arg_schema = {.runtime_arg_names = {"num_rows", "Ht", "Wt", "blk", "start_ht"}},
                        .hw_config = ComputeHardwareConfig{}}},
         .dataflow_buffers = dfbs,
-        .tensor_parameters = {{"src", TensorSpec(A)}, {"dst", TensorSpec(C)}},
+        .tensor_parameters = {{"src", TensorSpec(A)}, {"dst", TensorSpec(C)}, {"mask", TensorSpec(M)}},
         .work_units = {{"wu", {"reader", "writer", "compute"},
                         CoreRangeSet(CoreRange({0, 0}, {split.ncores - 1, 0}))}}};
     ProgramRunArgs run{.kernel_run_args = {{.kernel = "reader"}, {.kernel = "writer"}, {.kernel = "compute"}},
-                       .tensor_args = {{"src", A}, {"dst", C}}};
+                       .tensor_args = {{"src", A}, {"dst", C}, {"mask", M}}};
     uint32_t row = 0;
     for (uint32_t i = 0; i < split.ncores; ++i) {
         const uint32_t rows = split.cliff && i + 1 == split.ncores ? split.cliff : split.per;
         const CoreCoord core{i, 0};
-        AddRuntimeArgsForNode(run.kernel_run_args[0].runtime_arg_values, core,
-                              {{"blk", blk}, {"num_rows", rows}, {"tile_offset", row * Wt}, {"Wt", Wt}});
+        ProgramRunArgs::NamedArgs reader_args = {
+            {"blk", blk}, {"num_rows", rows}, {"tile_offset", row * Wt}, {"Wt", Wt}};
+        if (causal)  // one batch: the mask's tile rows follow the rows of x; pre_scale 0.5 as fp32 bits
+            reader_args.insert(reader_args.end(), {{"Ht", Ht}, {"start_ht", row % Ht}, {"start_mask_id", row * Wt},
+                                                   {"pre_scale", 0x3f000000u}, {"mask_start_ht", row % Ht},
+                                                   {"mask_offset", 0}});
+        run.kernel_run_args[0].runtime_arg_values.push_back({core, reader_args});
         AddRuntimeArgsForNode(run.kernel_run_args[1].runtime_arg_values, core,
                               {{"num_tiles", rows * Wt}, {"tile_offset", row * Wt}, {"blk", blk},
                                {"mask_padded_data", 0}, {"Wt", Wt}});

@@ -21,10 +21,7 @@
 #define tt_l1_ptr
 #endif
 
-// Compile-time arguments arrive as -DKERNEL_COMPILE_TIME_ARGS=a,b,c (possibly empty), as in tt-metal's JIT.
-#ifndef KERNEL_COMPILE_TIME_ARGS
-#define KERNEL_COMPILE_TIME_ARGS
-#endif
+#include "tt_emu/compile_time_args.hpp"  // KERNEL_COMPILE_TIME_ARGS and the array kernel_compile_time_args
 
 // Value types live in tt_emu::ktypes, apart from the functions: argument-dependent lookup on an accessor
 // must not find tt_emu::kapi::noc_async_read_page next to the generated global wrapper of the same name.

@@ -55,6 +55,9 @@ inline void llk_math_eltwise_binary_init(std::uint32_t icb0, std::uint32_t icb1,
     else if constexpr (bt == B::COL && et == E::ELWMUL) k::mul_bcast_cols_init(icb0, icb1);
     else if constexpr (bt == B::ROW && et == E::ELWADD) k::add_bcast_rows_init(icb0, icb1);
     else if constexpr (bt == B::ROW && et == E::ELWMUL) k::mul_bcast_rows_init(icb0, icb1);
+    else if constexpr (bt == B::SCALAR && et == E::ELWADD) k::add_bcast_scalar_init(icb0, icb1);
+    else if constexpr (bt == B::SCALAR && et == E::ELWSUB) k::sub_bcast_scalar_init(icb0, icb1);
+    else if constexpr (bt == B::SCALAR && et == E::ELWMUL) k::mul_bcast_scalar_init(icb0, icb1);
     else static_assert(k::detail::no_binary_init<et, bt>, "llk_math_eltwise_binary_init: the emulator has no init "
                                                            "of this operation and broadcast");
     static_assert(binary_reuse_dest == ckernel::EltwiseBinaryReuseDestType::NONE,
