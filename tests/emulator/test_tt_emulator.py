@@ -16,7 +16,6 @@ from __future__ import annotations
 import os
 import re
 import shutil
-import time
 from pathlib import Path
 from typing import Any
 
@@ -130,14 +129,11 @@ def test_results_counters_and_reports_do_not_depend_on_the_pool_size(host_mesh: 
     assert (fault is None) == (len(outcomes[0]) == 3)
 
 
-def test_matmul_512_on_64_cores_is_fast(host_mesh: Path, tmp_path: Path) -> None:
-    run_case(host_mesh, tmp_path / "warm", "matmul", 1, 1, 1)  # compiles the kernels (cached from here on)
-    start = time.perf_counter()
+def test_matmul_512_on_64_cores(host_mesh: Path, tmp_path: Path) -> None:
+    # Its speed is measured by benchmarks/bench_tt_emulate.py, not asserted here (tests never assert on wall time).
     report, a, b, c = run_case(host_mesh, tmp_path, "matmul", 16, 16, 16, ncores=64)
-    elapsed = time.perf_counter() - start
     assert len(report["cores"]) == 64 and report["total"][COUNTERS.MATMUL_TILES] == 16**3
     assert ulps(c, matmul_model(a, b, False)) <= 1
-    assert elapsed < 10, f"512x512x512 took {elapsed:.1f} s"
 
 
 @pytest.mark.parametrize("kernels", ["metal", "metal_device2"])  # metal_device2: Noc and CircularBuffer objects
