@@ -111,6 +111,19 @@ def SharedBuffer(shape: Any, dtype: Any = "float32") -> Any:  # noqa: N802
 FragmentBuffer = LocalBuffer = SharedBuffer
 
 
+def Layout(shape: Any, forward_fn: Any) -> Any:  # noqa: N802
+    from ..layout import Layout as _Layout
+
+    return _Layout(shape, forward_fn)
+
+
+def Fragment(shape: Any, forward_fn: Any = None, forward_thread_fn: Any = None, replicate: Any = 1,  # noqa: N802
+             forward_index_fn: Any = None) -> Any:
+    from ..layout import Fragment as _Fragment
+
+    return _Fragment(shape, forward_fn, forward_thread_fn, replicate, forward_index_fn)
+
+
 class TensorAnnotation:
     """`T.Tensor(shape, dtype)` / `T.Tensor[shape, dtype]`: a kernel parameter's annotation (see `tensor`)."""
 
