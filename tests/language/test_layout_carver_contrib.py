@@ -20,7 +20,7 @@ from tilelang.layout import Layout, make_gemm_fragment_8x8_transposed, make_line
 
 def dq_layout(shape):
     """example_mha_bwd_bhsd.py's make_dq_layout: dQ reordered to match an 8x8 gemm fragment."""
-    return T.Layout(shape, lambda b, h, l, d: [b, h, l // 8, d // 8, (d % 2), 4 * (l % 8) + (d % 8) // 2])
+    return T.Layout(shape, lambda b, h, s, d: [b, h, s // 8, d // 8, (d % 2), 4 * (s % 8) + (d % 8) // 2])
 
 
 def test_a_layout_maps_indices_and_knows_its_output_shape() -> None:
@@ -32,7 +32,7 @@ def test_a_layout_maps_indices_and_knows_its_output_shape() -> None:
     assert tiled.get_input_shape() == [3, 2, 200, 64] and tiled.get_output_shape() == [3, 1, 2, 25, 8, 2, 32]
     assert [int(i) for i in tiled(2, 1, 9, 5)] == [2, 0, 1, 1, 0, 1, 6]
     assert layout.is_equal(dq_layout((1, 2, 200, 64))) and not layout.is_equal(
-        T.Layout((1, 2, 200, 64), lambda b, h, l, d: [b, h, l, d]))
+        T.Layout((1, 2, 200, 64), lambda b, h, s, d: [b, h, s, d]))
 
 
 @pytest.mark.skipif(shutil.which("g++") is None and shutil.which("clang") is None, reason="no C compiler")

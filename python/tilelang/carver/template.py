@@ -3,6 +3,7 @@ and its equivalent TileLang function are real; the roller's recommendations are 
 
 from __future__ import annotations
 
+import importlib
 from typing import Any
 
 from ..errors import TileLangError
@@ -25,13 +26,14 @@ class MatmulTemplate:
 
     def equivalent_function(self) -> Any:
         """The template's computation as a T.prim_func (one block per 32x32 output tile)."""
-        import tilelang.language as T
+        T: Any = importlib.import_module("tilelang.language")  # noqa: N806 (the kernel's `T.` spelling)
 
         m, n, k, block = self.M, self.N, self.K, 32
         in_dtype, out_dtype, accum = self.in_dtype, self.out_dtype, self.accum_dtype
 
-        @T.prim_func
-        def matmul(A: T.Tensor((m, k), in_dtype), B: T.Tensor((n, k), in_dtype), C: T.Tensor((m, n), out_dtype)):
+        @T.prim_func  # type: ignore[untyped-decorator]
+        def matmul(A: T.Tensor((m, k), in_dtype), B: T.Tensor((n, k), in_dtype),  # type: ignore[valid-type]
+                   C: T.Tensor((m, n), out_dtype)) -> None:  # type: ignore[valid-type]
             with T.Kernel(T.ceildiv(n, block), T.ceildiv(m, block)) as (bx, by):
                 a = T.alloc_shared((block, block), in_dtype)
                 b = T.alloc_shared((block, block), in_dtype)

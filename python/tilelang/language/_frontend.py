@@ -26,7 +26,6 @@ from tvm.tirx import is_buffer_var
 
 from ..errors import TileLangError
 from . import _eager
-from ._scalars import known_extents
 from ._operands import (
     _check_in_bounds,
     _const,
@@ -38,6 +37,7 @@ from ._operands import (
     _kind_error,
     _name,
 )
+from ._scalars import known_extents
 from .dtypes import DTYPE_ALIASES, SUPPORTED_DTYPES
 
 _tirx_boolean = _T.bool  # T.bool: the one dtype tirx spells as a cast function
