@@ -12,6 +12,7 @@ from tvm import tirx
 from tvm.script import tirx as _T
 from tvm.tirx import is_buffer_var
 
+from .. import layout as _layout
 from ..engine.registry import BACKENDS
 from ..errors import TileLangError
 from . import _eager
@@ -112,16 +113,12 @@ FragmentBuffer = LocalBuffer = SharedBuffer
 
 
 def Layout(shape: Any, forward_fn: Any) -> Any:  # noqa: N802
-    from ..layout import Layout as _Layout
-
-    return _Layout(shape, forward_fn)
+    return _layout.Layout(shape, forward_fn)
 
 
 def Fragment(shape: Any, forward_fn: Any = None, forward_thread_fn: Any = None, replicate: Any = 1,  # noqa: N802
              forward_index_fn: Any = None) -> Any:
-    from ..layout import Fragment as _Fragment
-
-    return _Fragment(shape, forward_fn, forward_thread_fn, replicate, forward_index_fn)
+    return _layout.Fragment(shape, forward_fn, forward_thread_fn, replicate, forward_index_fn)
 
 
 class TensorAnnotation:
