@@ -66,3 +66,17 @@ def test_a_slice_whose_bounds_are_stored_twice_is_still_refused_by_name() -> Non
                 start = start + 1  # stored twice: its value at the copy is not a single let binding
                 T.copy(A[start:bx * 16 + 16], s)
                 T.copy(s, B)
+
+
+def test_a_scalar_stored_before_a_loop_that_may_change_it_is_not_seen_through() -> None:
+    with pytest.raises(TileLangError, match="TVM cannot prove equal"):
+
+        @T.prim_func
+        def main(A: T.Tensor((64,), "float32"), B: T.Tensor((16,), "float32")):
+            with T.Kernel(1) as bx:
+                s = T.alloc_shared((16,), "float32")
+                start = bx * 16
+                end = bx * 16 + 16
+                for k in T.serial(2):
+                    T.copy(A[start:end], s)  # the loop's rest could store start again for its next iteration
+                T.copy(s, B)

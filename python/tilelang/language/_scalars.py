@@ -6,7 +6,8 @@
 binds such let values; here the extent of a region is rewritten with the stored values when, so rewritten, it
 simplifies to a constant. A scalar is seen through only where its value at the copy is certain: it is stored exactly
 once in the statements parsed so far, at the level of an enclosing scope (not inside a loop or branch already
-closed), and its value reads nothing but loop variables, constants and other such scalars.
+closed) inside which no loop is open (whose rest could store it again for the next iteration), and its value reads
+nothing but loop variables, constants and other such scalars.
 """
 
 from __future__ import annotations
@@ -21,6 +22,12 @@ from tvm.script.ir_builder import IRBuilder
 _DEPTH = 8  # scalars defined from scalars (kv_end from kv_start): enough for any kernel written by hand
 
 
+def _is_loop(frame: Any) -> bool:
+    """A loop's frame (for, while) or a launch's (its blocks: loops on the CPU backends)."""
+    name = type(frame).__name__
+    return any(kind in name for kind in ("For", "While", "LaunchThread"))
+
+
 def _stored_once() -> dict[Any, Any]:
     """{buffer var: value} of the scalars stored exactly once, directly in an open scope, in the parsed statements."""
     direct: dict[Any, list[Any]] = {}
@@ -29,9 +36,13 @@ def _stored_once() -> dict[Any, Any]:
     def count(store: Any) -> None:
         counts[store.buffer] = counts.get(store.buffer, 0) + 1
 
-    for frame in IRBuilder.current().frames:
+    frames = list(IRBuilder.current().frames)
+    for depth, frame in enumerate(frames):
+        # a loop opened inside this scope (one not yet parsed to its end) may store the scalar again after the
+        # copy, for the copy's next iteration: only scopes with no open loop inside them give certain values
+        certain = not any(_is_loop(inner) for inner in frames[depth + 1:])
         for stmt in getattr(frame, "stmts", ()):
-            if isinstance(stmt, tirx.BufferStore) and len(stmt.indices) <= 1:
+            if certain and isinstance(stmt, tirx.BufferStore) and len(stmt.indices) <= 1:
                 direct.setdefault(stmt.buffer, []).append(stmt.value)
             tvm_ffi.structural_walk(stmt, (tirx.BufferStore, count), order="post")
     return {buf: values[0] for buf, values in direct.items() if len(values) == 1 and counts.get(buf) == 1}
