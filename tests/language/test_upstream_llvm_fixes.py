@@ -77,6 +77,6 @@ def test_a_scalar_stored_before_a_loop_that_may_change_it_is_not_seen_through() 
                 s = T.alloc_shared((16,), "float32")
                 start = bx * 16
                 end = bx * 16 + 16
-                for k in T.serial(2):
+                for _k in T.serial(2):
                     T.copy(A[start:end], s)  # the loop's rest could store start again for its next iteration
                 T.copy(s, B)
