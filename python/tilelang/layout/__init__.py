@@ -19,6 +19,7 @@ from typing import Any
 
 import tvm_ffi
 from tvm import sym, tirx
+from tvm.ir import Range
 from tvm.tirx import is_buffer_var
 
 from ..errors import TileLangError
@@ -63,7 +64,7 @@ class Layout:
         """The extent of each output index over the input shape (its largest value + 1)."""
         analyzer = sym.Analyzer()
         for var, extent in zip(self.forward_vars, self.input_shape, strict=True):
-            analyzer.bind(var, tvm_ffi.get_global_func("ir.Range_from_min_extent")(0, extent, None))
+            analyzer.bind(var, Range.from_min_extent(0, extent))
         return [int(analyzer.const_int_bound(tirx.IntImm("int32", 0) + e).max_value) + 1 for e in self.index]
 
     def map_forward_index(self, indices: Sequence[Any]) -> list[Any]:
