@@ -75,13 +75,42 @@ def _torch_stub(package: str = "torch") -> types.ModuleType:
 
     _Base = _Meta("_Base", (), {})
 
+    class _Tensor(_Any):
+        """A factory's tensor (`torch.rand(m, k, device="cuda")`): its shape is real (stream-K computes its work split
+        from `A.shape` at import); arithmetic and methods give a tensor of the same shape."""
+
+        def __init__(self, shape: tuple[int, ...]) -> None:
+            super().__init__("torch.Tensor")
+            self.shape = shape
+
+        def __getattr__(self, name: str) -> Any:
+            if name.startswith("__"):
+                raise AttributeError(name)
+            return lambda *args, **kwargs: self  # .cuda(), .half(), .to(...), .contiguous()
+
+        def _same(self, *other: Any) -> Any:
+            return self
+
+        __add__ = __radd__ = __sub__ = __rsub__ = __mul__ = __rmul__ = __truediv__ = __rtruediv__ = __neg__ = _same
+
+    def factory(name: str) -> Any:
+        def make(*size: Any, **kwargs: Any) -> Any:
+            dims = tuple(size[0]) if len(size) == 1 and isinstance(size[0], (tuple, list)) else size
+            if name in ("rand", "randn", "zeros", "ones", "empty") and all(isinstance(d, int) for d in dims):
+                return _Tensor(tuple(dims))
+            return _Any(f"{package}.{name}()")
+        return make
+
     def module_getattr(name: str) -> Any:
+        if package == "torch" and name in _FACTORIES:
+            return factory(name)
         if name.startswith("__"):
             raise AttributeError(name)  # module protocol (__file__, __wrapped__, ...): absent, as on a plain module
         return _Any(f"{package}.{name}")
 
     stub = types.ModuleType(package)
     stub.__getattr__ = module_getattr  # type: ignore[method-assign]
+    stub.__version__ = "0+stub"  # printed at import by some of TileLang's tests
     stub.__path__ = []  # a package: `import torch.nn.functional as F` finds the stub's submodules
     return stub
 

@@ -314,6 +314,17 @@ namespace hooks {
 
 Any loops_to_tile_ops() {
   return prim_func_pass("LowerTTLoopsToTileOps", [](const Any& func) {
+    // Several T.Kernel launches in one function (flash decoding's split then combine) run one after another on
+    // the CPU backends; here one function is one program of reader/compute/writer kernels.
+    int grids = 0;
+    walk(ir::PrimFunc(func).body(), {ir::visit<ir::AttrStmt>([&grids](const ir::AttrStmt& stmt) {
+           auto launch = launch_of(stmt);
+           if (launch && launch->thread_tag() == "blockIdx.x") ++grids;
+         })});
+    if (grids > 1) {
+      fail("the function launches " + std::to_string(grids) + " T.Kernel grids one after another; the tenstorrent "
+           "backend lowers one T.Kernel per function (one program); write each launch as its own kernel");
+    }
     // T.alloc_global (a DRAM workspace the kernel makes for itself: deepseek_mla's split partials): the host
     // programs allocate and lay out the tensor parameters only; there is no kernel-made DRAM buffer to plan.
     walk(ir::PrimFunc(func).body(), {ir::visit<ir::AllocBuffer>([](const ir::AllocBuffer& a) {

@@ -120,3 +120,14 @@ def test_a_cached_example_leaves_no_stub_behind(source: Path) -> None:
     first = tool.load_example(source, "examples/demo/example_einops.py")
     assert tool.load_example(source, "examples/demo/example_einops.py") is first
     assert not any(isinstance(f, tool._StubFinder) for f in sys.meta_path)
+
+
+def test_the_torch_stub_gives_factory_tensors_their_shapes(source: Path) -> None:
+    """stream-K's module computes its work split from `A.shape` of `torch.rand(m, k, device="cuda") * 2 - 1` at import,
+    and testing/python/language/test_tilelang_language_copy.py prints `torch.__version__`."""
+    (source / "examples" / "demo" / "example_shapes.py").write_text(
+        "import torch\n\nprint(torch.__version__)\nA = torch.rand(6, 4, device='cuda', dtype=torch.float16) * 2 - 1\n"
+        "M, K = A.shape\nZ = torch.zeros((3, 2)).cuda()\n")
+    module = tool.load_example(source, "examples/demo/example_shapes.py")
+    assert "_upstream_import_error" not in module.__dict__
+    assert (module.M, module.K, tuple(module.Z.shape)) == (6, 4, (3, 2))

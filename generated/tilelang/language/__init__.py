@@ -287,12 +287,22 @@ def LocalBuffer(shape: Any, dtype: Any = 'float32') -> Any:  # noqa: N802
     return _functions.LocalBuffer(shape, dtype)
 
 
+def Layout(shape: Any, forward_fn: Any) -> Any:  # noqa: N802
+    """A memory layout for T.annotate_layout: element (i0, i1, ...) of a buffer of `shape` is stored at `forward_fn(i0, i1, ...)` (tilelang.layout.Layout: its index expressions, output shape, map_forward_index, repeat). The backends here store every buffer in its logical order, so the annotation is accepted and the kernel's results are those of the logical order (docs/usage.md, Layouts)."""
+    return _functions.Layout(shape, forward_fn)
+
+
+def Fragment(shape: Any, forward_fn: Any = None, forward_thread_fn: Any = None, replicate: Any = 1, forward_index_fn: Any = None) -> Any:  # noqa: N802
+    """TileLang's register-fragment layout (which GPU thread holds which element). The backends here keep a fragment as the block's whole tile, so it is a TileLangError naming T.Fragment."""
+    return _functions.Fragment(shape, forward_fn, forward_thread_fn, replicate, forward_index_fn)
+
+
 def use_swizzle(*args: Any, **kwargs: Any) -> None:
     """Rasterizes the block grid for L2 reuse on GPUs (panel_size, order, enable). No effect here."""
 
 
 def annotate_layout(*args: Any, **kwargs: Any) -> None:
-    """Gives buffers a memory layout ({buffer: layout}) on GPUs. No effect here."""
+    """Gives buffers a memory layout ({buffer: layout}: T.Layout, tilelang.layout's swizzles) on GPUs. No effect here: every buffer is stored in its logical order, which a layout never changes the meaning of (docs/usage.md, Layouts)."""
 
 
 def annotate_padding(*args: Any, **kwargs: Any) -> None:
@@ -406,6 +416,7 @@ __all__ = [
     'fp16',
     'fp32',
     'fp64',
+    'Fragment',
     'FragmentBuffer',
     'gemm',
     'GemmWarpPolicy',
@@ -425,6 +436,7 @@ __all__ = [
     'isinf',
     'isnan',
     'Kernel',
+    'Layout',
     'LocalBuffer',
     'log',
     'log10',

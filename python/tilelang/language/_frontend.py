@@ -37,6 +37,7 @@ from ._operands import (
     _kind_error,
     _name,
 )
+from ._scalars import known_extents
 from .dtypes import DTYPE_ALIASES, SUPPORTED_DTYPES
 
 _tirx_boolean = _T.bool  # T.bool: the one dtype tirx spells as a cast function
@@ -187,10 +188,7 @@ class Kernel:
         threads: int | list[int] = (
             [int(t) for t in self.threads] if isinstance(self.threads, (list, tuple)) else int(self.threads)  # type: ignore[arg-type]
         )
-        try:
-            _T.func_attr({THREADS_ATTR: threads})
-        except Exception as err:  # the IRBuilder rejects a second value for the same attribute
-            raise TileLangError(f"only one T.Kernel per prim_func is supported ({err})") from err
+        _record_threads(threads)
         tags = BLOCK_TAGS[: len(self.grid)]
         block_vars = [self._stack.enter_context(_T.launch_thread(t, e)) for t, e in zip(tags, self.grid, strict=True)]
         self._frames = len(IRBuilder.current().frames)
@@ -227,6 +225,15 @@ class Kernel:
         return self._thread_vars
 
 
+def _record_threads(threads: int | list[int]) -> None:
+    """`tl.threads` of the function: the first launch's. Several T.Kernel launches in one function run one after
+    another, each as a kernel of its own (TileLang launches them in order); BindCudaThreads binds threads only in a
+    function that is one launch, so the later launches' `threads` need no attribute."""
+    attrs = getattr(IRBuilder.current().frames[0], "attrs", None)
+    if attrs is None or THREADS_ATTR not in attrs:
+        _T.func_attr({THREADS_ATTR: threads})
+
+
 def thread_bindings(what: str) -> list[Any]:
     """The current T.Kernel's threadIdx.x/y/z (launched at the first call)."""
     if not Kernel._open:
@@ -259,7 +266,7 @@ def _copy_region(operand: object, role: str, other: object) -> TensorRegion:
     if is_buffer_var(operand):
         return _full_region(operand)
     if isinstance(operand, TensorRegion):
-        return operand
+        return known_extents(operand)  # `kv_start:kv_end` of two assigned scalars: block_N
     if isinstance(operand, TensorLoad) and is_buffer_var(operand.source):
         if not _is_region_like(other):
             raise TileLangError(f"{op}: src and dst are both element accesses; one operand must be a buffer or a "
@@ -295,8 +302,8 @@ def build_copy(src: object, dst: object) -> Any:
     _check_in_bounds("T.copy", dst_r)
     try:
         return _T.tile.copy(dst_r, src_r)
-    except ValueError as err:  # TVM's copy: extents it cannot prove equal (`kv_end - kv_start` of two let-bound
-        raise TileLangError(  # scalars against a shared buffer's 32)
+    except ValueError as err:  # TVM's copy: extents it cannot prove equal (`n - m` of two scalars stored twice)
+        raise TileLangError(
             f"T.copy: src {_name(src_r)} region has shape {_fmt(_extents(src_r))} and dst {_name(dst_r)} region has "
             f"shape {_fmt(_extents(dst_r))}, which TVM cannot prove equal; write the slice as start:start + extent "
             f"({err})") from err
@@ -373,8 +380,11 @@ def build_fill(buffer: object, value: object) -> Any:
         region = _full_region(buffer)
     elif isinstance(buffer, TensorRegion):
         region = buffer
+    elif isinstance(buffer, TensorLoad) and is_buffer_var(buffer.source) and _const(np.prod(
+            [_const(d) or 0 for d in buffer.source.ty.shape])) == 1:  # a T.alloc_var scalar reads as a load
+        region = _full_region(buffer.source)
     else:
-        raise _kind_error("T.fill", "the destination", buffer, "a buffer or a slice")
+        raise _kind_error("T.fill", "the destination", buffer, "a buffer, a slice or a T.alloc_var scalar")
     _check_in_bounds("T.fill", region)
     dtype = str(region.source.dtype)
     if isinstance(value, (bool, int, float, np.number, np.bool_)):

@@ -12,6 +12,7 @@ from tvm import tirx
 from tvm.script import tirx as _T
 from tvm.tirx import is_buffer_var
 
+from .. import layout as _layout
 from ..engine.registry import BACKENDS
 from ..errors import TileLangError
 from . import _eager
@@ -109,6 +110,15 @@ def SharedBuffer(shape: Any, dtype: Any = "float32") -> Any:  # noqa: N802
 
 
 FragmentBuffer = LocalBuffer = SharedBuffer
+
+
+def Layout(shape: Any, forward_fn: Any) -> Any:  # noqa: N802
+    return _layout.Layout(shape, forward_fn)
+
+
+def Fragment(shape: Any, forward_fn: Any = None, forward_thread_fn: Any = None, replicate: Any = 1,  # noqa: N802
+             forward_index_fn: Any = None) -> Any:
+    return _layout.Fragment(shape, forward_fn, forward_thread_fn, replicate, forward_index_fn)
 
 
 class TensorAnnotation:

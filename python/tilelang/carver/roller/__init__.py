@@ -1,0 +1,1 @@
+"""`tilelang.carver.roller`: TileLang's configuration roller; only its rasterization plans exist here."""

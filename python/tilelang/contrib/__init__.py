@@ -1,0 +1,1 @@
+"""`tilelang.contrib`: helpers around the toolchains (TileLang's `tilelang.contrib.nvcc`)."""
