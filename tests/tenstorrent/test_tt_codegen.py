@@ -113,9 +113,11 @@ def test_every_shape_of_a_kernel_shares_one_host_program(gemm_program: Any) -> N
     (lambda text: text.replace("core_ranges ", "core_range "), r"tt.host_args has no line 'core_ranges'"),
     (lambda text: re.sub(r"^(compute\.fp32_dest_acc_en \d)$", r"\1 1", text, flags=re.M),
      r"'compute.fp32_dest_acc_en' is not one value in the range"),
-    (lambda text: re.sub(r"^(cbs 16 \d+) \d+", r"\1 eight", text, flags=re.M), r"'cbs' holds a value that is no integer"),
+    (lambda text: re.sub(r"^(cbs 16 \d+) \d+", r"\1 eight", text, flags=re.M),
+     r"'cbs' holds a value that is no integer"),
     (lambda text: re.sub(r"^(cbs 16 \d+ \d+) \d+$", r"\1", text, flags=re.M), r"'cbs' is not lines of 4 values"),
-    (lambda text: re.sub(r"^cbs 16 \d+", "cbs 16 77", text, flags=re.M), r"data format 77 is none of the device spec's"),
+    (lambda text: re.sub(r"^cbs 16 \d+", "cbs 16 77", text, flags=re.M),
+     r"data format 77 is none of the device spec's"),
 ], ids=["a-line-missing", "two-values-for-one", "not-an-integer", "a-cb-cut-short", "an-unknown-data-format"])
 def test_host_arguments_that_do_not_fit_main_cpp_are_named(emulator: Any, gemm_program: Any, tmp_path: Path,
                                                            edit: Any, message: str) -> None:
@@ -176,7 +178,8 @@ def test_main_cpp_sets_the_arguments_of_every_core(gemm_program: Any) -> None:
     assert "reader.runtime_args " + " ".join(map(str, row)) in lines
     host = {"mesh": "mesh", "device": "device"}[intrinsics.PROFILES[PROFILE].host_api]  # main.cpp.j2's handle
     assert f"return {host}->worker_core_from_logical_core(CoreCoord{{x, y}});" in main
-    assert f"cbs 16 {host_args.DATA_FORMAT_VALUES['Float16_b']} 8 2048" in lines  # index, data format, depth, page bytes
+    bf16 = host_args.DATA_FORMAT_VALUES["Float16_b"]
+    assert f"cbs 16 {bf16} 8 2048" in lines  # index, data format, depth, page bytes
     assert main.count("TensorAccessorArgs(*") == (3 if accessor_args() else 0)
 
 

@@ -56,7 +56,8 @@ def test_integer_block_copy_is_exact(dtype: str) -> None:
     a = _values(dtype, (64, 128))
     kernel = tilelang.compile(block_copy(64, 128, 32, 64, dtype), out_idx=[-1], target="tenstorrent")
     fmt = {"int32": "Int32", "uint32": "UInt32", "uint16": "UInt16"}.get(dtype, "UInt8")  # uint8, int8, bool: bytes
-    cbs = [line.split() for line in kernel.artifact.rt_mod.files[host_args.FILE].splitlines() if line.startswith("cbs ")]
+    lines = kernel.artifact.rt_mod.files[host_args.FILE].splitlines()
+    cbs = [line.split() for line in lines if line.startswith("cbs ")]
     assert cbs and all(int(cb[2]) == host_args.DATA_FORMAT_VALUES[fmt] for cb in cbs)  # index, data format, ...
     np.testing.assert_array_equal(kernel(a), a)
 

@@ -36,7 +36,6 @@ from .records import (
     ACCESSOR,
     BUFFER,
     COMPUTE_KERNEL,
-    CORE_ARGS,
     DEVICE,
     DM_KERNEL,
     HOST_MASK,
@@ -45,8 +44,6 @@ from .records import (
     INDEX_TILE,
     KERNEL,
     KERNELS,
-    NOC_X,
-    NOC_Y,
     PLAN,
     TENSOR,
     TENSOR_CONSTANT,
@@ -219,22 +216,21 @@ def render_host(plan: Plan, template: str, args: host_args.HostArgs | None = Non
                       else t[TENSOR.PAGE_BYTES] * t[TENSOR.PAGES] // local[HOST_TENSOR.PADDED_ELEMS])
         ctype = host_args.HOST_INT_TYPES.get(t[TENSOR.DTYPE]) or HOST_TYPES[elem_bytes]
         fill = t[TENSOR.CONSTANT][TENSOR_CONSTANT.VALUE] if TENSOR.CONSTANT in t else t.get(TENSOR.PAD_VALUE, 0.0)
-        tensors.append({**t, **layout, HOST_TENSOR.CTYPE: ctype, HOST_TENSOR.FILL: host_args.element_bits(fill, t[TENSOR.DTYPE]),
+        bits = host_args.element_bits(fill, t[TENSOR.DTYPE])  # main.cpp reads it from tt.host_args
+        tensors.append({**t, **layout, HOST_TENSOR.CTYPE: ctype, HOST_TENSOR.FILL: bits,
                         HOST_TENSOR.MASK: _mask_fill(t)})
-    noc_coords = any(isinstance(v, dict) and (NOC_X.NOC_X in v or NOC_Y.NOC_Y in v)
-                     for k in role_kernels(plan).values()
-                     for row in k[KERNEL.RUNTIME_ARG_VALUES] for v in row[CORE_ARGS.ARGS])
     names, semaphores = [t[TENSOR.NAME] for t in tensors], host_args.semaphore_names(plan[PLAN.SEMAPHORES])
     rows = {role: host_args.runtime_rows(k[KERNEL.RUNTIME_ARG_VALUES], names, semaphores)
             for role, k in role_kernels(plan).items()}
     text = templates().get_template(template).render(
-        plan=plan, host_api=plan[PLAN.DEVICE][DEVICE.HOST_API], roles=KERNEL_ROLES, noc_coords=noc_coords,
+        plan=plan, host_api=plan[PLAN.DEVICE][DEVICE.HOST_API], roles=KERNEL_ROLES,
         tensors=tensors, inputs=[t for t in tensors if t[TENSOR.ROLE] in ("input", "inout")],
         outputs=[t for t in tensors if t[TENSOR.ROLE] in ("output", "inout")], runtime_rows=rows,
         kinds=host_args.ARG_KINDS, host_scalar=args.scalar, host_list=args.list, host_rows=args.rows,
         host_layout=args.layout, host_value=args.value, block_float=device.DRAM_FORMAT_HOST,
         cb_fields=host_args.CB_FIELDS, cb_rows=host_args.cb_rows(plan[PLAN.CBS]),
-        cb_notes=host_args.cb_notes(plan[PLAN.CBS]), data_formats=host_args.DATA_FORMAT_VALUES, math_fidelities=host_args.MATH_FIDELITIES)
+        cb_notes=host_args.cb_notes(plan[PLAN.CBS]), data_formats=host_args.DATA_FORMAT_VALUES,
+        math_fidelities=host_args.MATH_FIDELITIES)
     return text
 
 
