@@ -130,6 +130,22 @@ def test_host_arguments_that_do_not_fit_main_cpp_are_named(emulator: Any, gemm_p
             emulator.run(exe, [str(out), str(out / "data")])
 
 
+def test_kernels_that_differ_in_cbs_semaphores_and_flags_share_one_host_program(gemm_program: Any) -> None:
+    """The CBs, the semaphores and fp32_dest_acc_en are tt.host_args lines (issue 35): a float16 GEMM (its CBs in
+    another data format) and an element-wise add (no semaphore, 16-bit DST) render the main.cpp of the bfloat16
+    multicast GEMM (4 semaphores, fp32 DST) but for comments, so the emulator's cache builds one host program."""
+    from tilelang.tenstorrent.host_source import canonical
+
+    fp16 = tilelang.lower(matmul(256, 256, 256, 64, 64, 32, dtype="float16"), target="tenstorrent").rt_mod
+    add = tilelang.lower(elementwise_binary(64, 64, 32, 32, "add"), target="tenstorrent").rt_mod
+    plans = [gemm_program.plan, fp16.plan, add.plan]
+    assert [{cb["data_format"] for cb in p["cbs"]} for p in plans] == [{"Float16_b"}, {"Float16"}, {"Float16_b"}]
+    assert [len(p["semaphores"]) for p in plans] == [4, 4, 0]
+    assert [p["kernels"]["compute"]["fp32_dest_acc"] for p in plans] == [True, True, False]
+    main = canonical(gemm_program.files["main.cpp"])
+    assert canonical(fp16.files["main.cpp"]) == main and canonical(add.files["main.cpp"]) == main
+
+
 def _called_names(source: str) -> set[str]:
     code = re.sub(r"//[^\n]*", "", source)
     names = set(re.findall(r"\b([A-Za-z_][A-Za-z0-9_]*)\s*(?:<[^;(){}]*>)?\s*[({]", code))
