@@ -111,9 +111,14 @@ def test_every_shape_of_a_kernel_shares_one_host_program(gemm_program: Any) -> N
 
 @pytest.mark.parametrize("edit,message", [
     (lambda text: text.replace("core_ranges ", "core_range "), r"tt.host_args has no line 'core_ranges'"),
-    (lambda text: text.replace("cb16.depth 8", "cb16.depth 8 8"), r"'cb16.depth' is not one value in the range"),
-    (lambda text: text.replace("cb16.depth 8", "cb16.depth eight"), r"'cb16.depth' holds a value that is no integer"),
-], ids=["a-line-missing", "two-values-for-one", "not-an-integer"])
+    (lambda text: re.sub(r"^(compute\.fp32_dest_acc_en \d)$", r"\1 1", text, flags=re.M),
+     r"'compute.fp32_dest_acc_en' is not one value in the range"),
+    (lambda text: re.sub(r"^(cbs 16 \d+) \d+", r"\1 eight", text, flags=re.M),
+     r"'cbs' holds a value that is no integer"),
+    (lambda text: re.sub(r"^(cbs 16 \d+ \d+) \d+$", r"\1", text, flags=re.M), r"'cbs' is not lines of 4 values"),
+    (lambda text: re.sub(r"^cbs 16 \d+", "cbs 16 77", text, flags=re.M),
+     r"data format 77 is none of the device spec's"),
+], ids=["a-line-missing", "two-values-for-one", "not-an-integer", "a-cb-cut-short", "an-unknown-data-format"])
 def test_host_arguments_that_do_not_fit_main_cpp_are_named(emulator: Any, gemm_program: Any, tmp_path: Path,
                                                            edit: Any, message: str) -> None:
     """A tt.host_args that does not fit the main.cpp reading it stops the program with a message naming the file and
@@ -123,6 +128,22 @@ def test_host_arguments_that_do_not_fit_main_cpp_are_named(emulator: Any, gemm_p
     with emulator.host_program(out / "main.cpp") as exe:
         with pytest.raises(emulator.TTEmulatorError, match=message):
             emulator.run(exe, [str(out), str(out / "data")])
+
+
+def test_kernels_that_differ_in_cbs_semaphores_and_flags_share_one_host_program(gemm_program: Any) -> None:
+    """The CBs, the semaphores and fp32_dest_acc_en are tt.host_args lines (issue 35): a float16 GEMM (its CBs in
+    another data format) and an element-wise add (no semaphore, 16-bit DST) render the main.cpp of the bfloat16
+    multicast GEMM (4 semaphores, fp32 DST) but for comments, so the emulator's cache builds one host program."""
+    from tilelang.tenstorrent.host_source import canonical
+
+    fp16 = tilelang.lower(matmul(256, 256, 256, 64, 64, 32, dtype="float16"), target="tenstorrent").rt_mod
+    add = tilelang.lower(elementwise_binary(64, 64, 32, 32, "add"), target="tenstorrent").rt_mod
+    plans = [gemm_program.plan, fp16.plan, add.plan]
+    assert [{cb["data_format"] for cb in p["cbs"]} for p in plans] == [{"Float16_b"}, {"Float16"}, {"Float16_b"}]
+    assert [len(p["semaphores"]) for p in plans] == [4, 4, 0]
+    assert [p["kernels"]["compute"]["fp32_dest_acc"] for p in plans] == [True, True, False]
+    main = canonical(gemm_program.files["main.cpp"])
+    assert canonical(fp16.files["main.cpp"]) == main and canonical(add.files["main.cpp"]) == main
 
 
 def _called_names(source: str) -> set[str]:
@@ -173,7 +194,8 @@ def test_main_cpp_sets_the_arguments_of_every_core(gemm_program: Any) -> None:
     assert "reader.runtime_args " + " ".join(map(str, row)) in lines
     host = {"mesh": "mesh", "device": "device"}[intrinsics.PROFILES[PROFILE].host_api]  # main.cpp.j2's handle
     assert f"return {host}->worker_core_from_logical_core(CoreCoord{{x, y}});" in main
-    assert "cb16.depth 8" in lines and "cb16.page_bytes 2048" in lines
+    bf16 = host_args.DATA_FORMAT_VALUES["Float16_b"]
+    assert f"cbs 16 {bf16} 8 2048" in lines  # index, data format, depth, page bytes
     assert main.count("TensorAccessorArgs(*") == (3 if accessor_args() else 0)
 
 
@@ -241,7 +263,8 @@ def test_multicast_gemm_reads_each_input_tile_once_and_equals_the_unicast_run(em
     assert total[COUNTERS.NOC_MULTICAST_LINKED_BYTES] == a.nbytes + b.nbytes
     assert total[COUNTERS.NOC_MULTICAST_BYTES] == 0
     main = shared.artifact.rt_mod.files["main.cpp"]
-    assert main.count("CreateSemaphore(program, cores, 0)") == 4 and "worker_core_from_logical_core" in main
+    assert "CreateSemaphore(program, cores, " in main and "worker_core_from_logical_core" in main
+    assert "semaphores 0 0 0 0" in shared.artifact.rt_mod.files[host_args.FILE].splitlines()  # their initial values
 
 
 @pytest.mark.parametrize("pattern,replacement,message", [

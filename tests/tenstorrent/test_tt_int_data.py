@@ -15,6 +15,7 @@ import pytest
 import tilelang
 import tilelang.language as T
 from tilelang.errors import TileLangError
+from tilelang.tenstorrent import host_args
 
 pytestmark = pytest.mark.skipif(shutil.which("g++") is None, reason="no C++ compiler")
 RNG = np.random.default_rng(28)
@@ -55,7 +56,9 @@ def test_integer_block_copy_is_exact(dtype: str) -> None:
     a = _values(dtype, (64, 128))
     kernel = tilelang.compile(block_copy(64, 128, 32, 64, dtype), out_idx=[-1], target="tenstorrent")
     fmt = {"int32": "Int32", "uint32": "UInt32", "uint16": "UInt16"}.get(dtype, "UInt8")  # uint8, int8, bool: bytes
-    assert f"tt::DataFormat::{fmt}" in kernel.get_kernel_source()
+    lines = kernel.artifact.rt_mod.files[host_args.FILE].splitlines()
+    cbs = [line.split() for line in lines if line.startswith("cbs ")]
+    assert cbs and all(int(cb[2]) == host_args.DATA_FORMAT_VALUES[fmt] for cb in cbs)  # index, data format, ...
     np.testing.assert_array_equal(kernel(a), a)
 
 
@@ -65,7 +68,8 @@ def test_integer_vector_through_the_compute_kernel_is_exact(dtype: str) -> None:
     a = _values(dtype, (128,))
     kernel = tilelang.compile(vector_copy(128, 64, dtype), out_idx=[-1], target="tenstorrent")
     source = kernel.get_kernel_source()
-    assert "transpose_tile(" in source and ".fp32_dest_acc_en = true" in source  # integers in 32-bit DST
+    files = kernel.artifact.rt_mod.files  # integers in 32-bit DST: main.cpp reads fp32_dest_acc_en from tt.host_args
+    assert "transpose_tile(" in source and "compute.fp32_dest_acc_en 1" in files[host_args.FILE].splitlines()
     np.testing.assert_array_equal(kernel(a), a)
 
 

@@ -29,7 +29,7 @@ from tt_attention_kernels import flashattn, flashattn_bshd
 import tilelang
 import tilelang.language as T
 from tilelang.errors import TileLangError
-from tilelang.tenstorrent import ttnn_host
+from tilelang.tenstorrent import host_args, ttnn_host
 from tilelang.tenstorrent.records import COUNTERS
 
 pytestmark = pytest.mark.skipif(shutil.which("g++") is None, reason="no C++ compiler")
@@ -253,9 +253,10 @@ def test_run_ttnn_fills_the_table_main_cpp_fills(tmp_path: Path) -> None:
     tiles = table.reshape(3, 32, 32)
     np.testing.assert_array_equal(tiles[1], np.tril(np.ones((32, 32))))
     assert np.all(tiles[0] == 0.0) and np.all(tiles[2] == 1.0)
-    assert "? 1.0f : 0.0f" in (folder / "main.cpp").read_text()  # p * ii + q * jj + first + step * tile >= 0:
-    host_args = (folder / "tt.host_args").read_text().splitlines()
-    assert "index_mask_0.mask 1 -1 -32 32 1 -1" in host_args  # read at run time (p q first step div width)
+    lines = (folder / host_args.FILE).read_text().splitlines()  # main.cpp reads the mask and its values there
+    assert "index_mask_0.mask 1 -1 -32 32 1 -1" in lines  # p q first step div width: p * ii + q * jj + ... >= 0:
+    bits = [host_args.element_bits(v, "float32") for v in (1.0, 0.0)]  # on_true, on_false as the float's bits
+    assert f"index_mask_0.on_true {bits[0]}" in lines and f"index_mask_0.on_false {bits[1]}" in lines
 
 
 def test_causal_blocks_are_paired_x_and_last_minus_x_on_a_core() -> None:

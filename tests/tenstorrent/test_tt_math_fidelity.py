@@ -17,7 +17,7 @@ import pytest
 import tilelang
 import tilelang.language as T
 from tilelang.errors import TileLangError
-from tilelang.tenstorrent import perf_model
+from tilelang.tenstorrent import host_args, perf_model
 
 BF16 = ml_dtypes.bfloat16
 SIZE, BLOCK = 64, 32
@@ -69,7 +69,8 @@ def test_math_fidelity_reaches_the_kernel_and_its_numbers(fidelity: str, arrays:
     kernel = tilelang.compile(gemm(), out_idx=[-1], target="tenstorrent", pass_configs={KEY: fidelity})
     files = kernel.artifact.rt_mod.files
     assert kernel.artifact.rt_mod.plan["kernels"]["compute"]["math_fidelity"] == fidelity
-    assert f".math_fidelity = MathFidelity::{fidelity}," in files["main.cpp"]
+    # main.cpp reads it from tt.host_args: its position in the plan's list
+    assert f"compute.math_fidelity {host_args.MATH_FIDELITIES.index(fidelity)}" in files[host_args.FILE].splitlines()
     assert f"math_fidelity=ttnn.MathFidelity.{fidelity}," in files["run_ttnn.py"]
     got = kernel(a, b).astype(np.float32)
     want, exact = phases(a, b, fidelity), phases(a, b, "HiFi4")

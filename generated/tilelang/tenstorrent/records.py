@@ -248,8 +248,8 @@ HostMask = TypedDict('HostMask', {
     'step': int,
     'on_true': float,
     'on_false': float,
-    'on_true_bits': str,
-    'on_false_bits': str,
+    'on_true_bits': int,
+    'on_false_bits': int,
 })
 
 # host_tensor: A plan tensor as main.cpp.j2 sees it (tilelang.tenstorrent.metalium.render_host): where its row-major values go in what DRAM holds (host_layout: `lead` matrices of rows x cols in matrices of prows x pcols, element (r, c) at row r // er * pr + r % er and col c // ec * pc + c % ec) and how the host vector holds its values.
@@ -287,7 +287,7 @@ HostTensor = TypedDict('HostTensor', {
     'padded_elems': int,
     'padded': bool,
     'ctype': str,
-    'fill': str,
+    'fill': int,
     'mask': HostMask | None,
     'mesh_pages': NotRequired[list[int]],
     'mesh_stack': NotRequired[list[int]],

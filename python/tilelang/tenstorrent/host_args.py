@@ -10,15 +10,38 @@ as a real host program reads its sizes instead of being recompiled.
 
 The file is text, `name value...` lines (integers), read by main.cpp's host_args_file; the lines of one name make
 one list (the runtime arguments: a line per core, under a `#` comment naming the arguments).
+
+Nor does main.cpp write what differs between kernels of the same host code (issue 35: each distinct main.cpp is a
+host build of about 2 CPU-s): the circular buffers (a `cbs` line each, the fields CB_FIELDS of the plan's cb record,
+read by main.cpp's cb_config, which the template renders from CB_FIELDS), the semaphores' initial values, the padding
+and constant fill values (`host_value`: the bits of the host vector's element), the compute kernel's math fidelity
+and fp32_dest_acc_en, and a mesh's shape. What the C++ types need stays in the source: a tensor's element type, its
+kind of page and host transforms, the kernels' defines.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any
+from typing import Any, get_args
 
+import numpy as np
+
+from . import device
 from .kernel_cpp import TTCodegenError
-from .records import CORE_ARGS, HOST_TENSOR, NOC_X, NOC_Y, SEMAPHORE, SEMAPHORE_ID, TENSOR, TENSOR_ADDRESS
+from .records import (
+    CB,
+    COMPUTE_KERNEL,
+    CORE_ARGS,
+    HOST_TENSOR,
+    NOC_X,
+    NOC_Y,
+    SEMAPHORE,
+    SEMAPHORE_ID,
+    TENSOR,
+    TENSOR_ADDRESS,
+    Cb,
+    ComputeKernel,
+)
 
 FILE = "tt.host_args"
 # A runtime argument in tt.host_args: a (kind, a, b) triple; main.cpp's runtime_arg switches on the kind.
@@ -26,6 +49,15 @@ FILE = "tt.host_args"
 ARG_KINDS = {"constant": 0, TENSOR_ADDRESS.TENSOR: 1, SEMAPHORE_ID.SEMAPHORE: 2, NOC_X.NOC_X: 3, NOC_Y.NOC_Y: 4}
 LAYOUT = (HOST_TENSOR.LEAD, HOST_TENSOR.ROWS, HOST_TENSOR.COLS, HOST_TENSOR.PROWS, HOST_TENSOR.PCOLS, HOST_TENSOR.ER,
           HOST_TENSOR.PR, HOST_TENSOR.EC, HOST_TENSOR.PC)  # the order of a `<tensor>.layout` line (tensor_layout)
+CB_FIELDS = (CB.INDEX, CB.DATA_FORMAT, CB.DEPTH, CB.PAGE_BYTES)  # a `cbs` line: main.cpp's cb_config, in this order
+# tt::DataFormat name -> its value (the device spec's formats: what a `cbs` line holds; main.cpp's data_format_of)
+DATA_FORMAT_VALUES = dict(sorted({name: value for name, _, value in
+                                  [*device.DATA_FORMATS.values(), *device.DRAM_FORMATS.values()]}.items(),
+                                 key=lambda kv: kv[1]))
+# MathFidelity names (the plan's compute_kernel record), a `compute.math_fidelity` line holding the position
+MATH_FIDELITIES = get_args(ComputeKernel.__annotations__[COMPUTE_KERNEL.MATH_FIDELITY])
+HOST_INT_TYPES = {"int32": "int32_t", "uint32": "uint32_t", "uint16": "uint16_t", "uint8": "uint8_t",
+                  "bool": "uint8_t", "int8": "int8_t"}  # integer dtypes: their own C type (bool: bytes of 0 and 1)
 
 
 class HostArgs:
@@ -37,21 +69,31 @@ class HostArgs:
         self.lines: dict[str, list[list[int]]] = {}  # how the file splits a value list (one line per core)
         self.comments: dict[str, str] = {}  # a comment line above a name's lines
 
-    def scalar(self, name: str, value: int, ctype: str) -> str:
+    def scalar(self, name: str, value: int, ctype: str, comment: str = "") -> str:
         self._record(name, [value])
+        if comment:
+            self.comments[name] = f"# {name}: {comment}"
         return f'host_args.get<{ctype}>("{name}")'
 
-    def list(self, name: str, values: Iterable[int]) -> str:
+    def value(self, name: str, bits: int, ctype: str) -> str:
+        """A value of a host vector's element type (its bits, as `element_bits` gives them): main.cpp's host_value."""
+        self._record(name, [bits])
+        return f'host_value<{ctype}>(host_args, "{name}")'
+
+    def list(self, name: str, values: Iterable[int], comment: str = "") -> str:
         self._record(name, list(values))
+        if comment:
+            self.comments[name] = f"# {name}: {comment}"
         return f'host_args.list("{name}")'
 
-    def rows(self, name: str, rows: Sequence[Sequence[int]], names: Sequence[str] = ()) -> str:
+    def rows(self, name: str, rows: Sequence[Sequence[int]], names: Sequence[str] = (),
+             notes: Sequence[str] = ()) -> str:
         """A list written one row a line (main.cpp reads the lines of one name as one list), under a comment with
-        the `names` of what each row holds."""
+        the `names` of what each row holds and a comment line per row of `notes` (what row i is)."""
         self._record(name, [v for row in rows for v in row])
         self.lines[name] = [list(row) for row in rows]
-        if names:
-            self.comments[name] = f"# {name}: {', '.join(names)}"
+        if names or notes:
+            self.comments[name] = "\n".join([f"# {name}: {', '.join(names)}", *(f"#   {n}" for n in notes)])
         return f'host_args.list("{name}")'
 
     def layout(self, tensor: Mapping[str, Any]) -> str:
@@ -102,6 +144,36 @@ def _arg(value: Any, tensors: Sequence[str], semaphores: Sequence[str]) -> list[
     kind = NOC_X.NOC_X if NOC_X.NOC_X in value else NOC_Y.NOC_Y
     x, y = value[kind]
     return [ARG_KINDS[kind], int(x), int(y)]
+
+
+def cb_notes(cbs: Sequence[Cb]) -> list[str]:
+    """What each `cbs` line is (a comment line of tt.host_args): its buffer, producer and consumer."""
+    return [f"c_{cb[CB.INDEX]}: {cb[CB.BUFFER]}, {cb[CB.DATA_FORMAT]}, {cb[CB.PRODUCER]} -> {cb[CB.CONSUMER]}"
+            for cb in cbs]
+
+
+def cb_rows(cbs: Sequence[Cb]) -> list[list[int]]:
+    """The plan's CBs as the `cbs` lines main.cpp creates them from: CB_FIELDS, the data format as its value."""
+    return [[DATA_FORMAT_VALUES[cb[CB.DATA_FORMAT]] if key == CB.DATA_FORMAT else int(cb[key])  # type: ignore[literal-required]
+             for key in CB_FIELDS] for cb in cbs]
+
+
+def element_bits(value: float | str, dtype: str) -> int:
+    """A value as the bits of a host vector's element of `dtype` (float32: its IEEE bits; bfloat16 / float16: their
+    16 bits; an integer dtype: the value, -inf / +inf (a maximum's / minimum's identity) its least / greatest)."""
+    value = float(value)
+    if dtype in HOST_INT_TYPES:
+        info = np.iinfo(np.uint8 if dtype == "bool" else np.dtype(dtype))
+        return int(min(max(value, float(info.min)), float(info.max)))
+    if dtype == "float32":
+        return int(np.array(value, dtype=np.float32).view(np.uint32))
+    return int(np.array(value, dtype=_bits_dtype(dtype)).view(np.uint16))
+
+
+def _bits_dtype(dtype: str) -> Any:
+    import ml_dtypes  # numpy's bfloat16, as KernelParam.numpy_dtype imports it: only for bf16/fp16 values
+
+    return ml_dtypes.bfloat16 if dtype == "bfloat16" else np.float16
 
 
 def semaphore_names(plan_semaphores: Sequence[Mapping[str, Any]]) -> list[str]:

@@ -36,7 +36,6 @@ from .records import (
     ACCESSOR,
     BUFFER,
     COMPUTE_KERNEL,
-    CORE_ARGS,
     DEVICE,
     DM_KERNEL,
     HOST_MASK,
@@ -45,8 +44,6 @@ from .records import (
     INDEX_TILE,
     KERNEL,
     KERNELS,
-    NOC_X,
-    NOC_Y,
     PLAN,
     TENSOR,
     TENSOR_CONSTANT,
@@ -62,8 +59,6 @@ from .ttnn_host import SCRIPT, render_ttnn, unsupported
 
 FILES = {role: f"{role}.cpp" for role in KERNEL_ROLES}
 HOST_TYPES = {2: "uint16_t", 4: "float"}  # float element bytes -> host vector type (bf16/fp16 travel as raw bits)
-HOST_INT_TYPES = {"int32": "int32_t", "uint32": "uint32_t", "uint16": "uint16_t", "uint8": "uint8_t",
-                  "bool": "uint8_t", "int8": "int8_t"}  # integer dtypes: their own C type (bool: bytes of 0 and 1)
 def _fp32_dest_acc(compute: tirx.PrimFunc) -> bool:
     """Whether the compute kernel accumulates in fp32 (the C++ engines' kernel facts decide it once)."""
     return bool(cpp.call("tl.tt.KernelAccumulatesFp32", compute))
@@ -197,33 +192,13 @@ def validate_plan(plan: Plan) -> None:
         raise TTCodegenError(f"tt.plan.json does not match its schema at {where}: {errors[0].message}")
 
 
-def _host_bits(value: float | str, dtype: str) -> str:
-    """A constant's element as main.cpp's host vector holds it (bf16/fp16 as raw bits, fp32 as a float)."""
-    value = float(value)
-    if dtype in HOST_INT_TYPES:  # -inf / +inf (a maximum's / minimum's identity) are the dtype's least / greatest
-        info = np.iinfo(np.uint8 if dtype == "bool" else np.dtype(dtype))
-        v = int(min(max(value, float(info.min)), float(info.max)))
-        return f"({v + 1} - 1)" if v < -2**31 + 1 else str(v)  # -2147483648 is not an int literal in C++
-    if dtype == "float32":
-        if math.isinf(value):
-            return f"{'-' if value < 0 else ''}std::numeric_limits<float>::infinity()"
-        return f"{value!r}f"
-    return f"0x{int(np.array(value, dtype=_bits_dtype(dtype)).view(np.uint16)):04x}u"
-
-
 def _mask_fill(tensor: Tensor) -> HostMask | None:
-    """An index-mask table's entry with its two values as main.cpp's host vector holds them, or None."""
+    """An index-mask table's entry with its two values as the bits of the host vector's element, or None."""
     mask = tensor.get(TENSOR.CONSTANT, {}).get(TENSOR_CONSTANT.MASK)
     if mask is None:
         return None
-    return {**mask, HOST_MASK.ON_TRUE_BITS: _host_bits(mask[INDEX_MASK.ON_TRUE], tensor[TENSOR.DTYPE]),
-            HOST_MASK.ON_FALSE_BITS: _host_bits(mask[INDEX_MASK.ON_FALSE], tensor[TENSOR.DTYPE])}
-
-
-def _bits_dtype(dtype: str) -> Any:
-    import ml_dtypes  # numpy's bfloat16, as KernelParam.numpy_dtype imports it: only for bf16/fp16 constants
-
-    return ml_dtypes.bfloat16 if dtype == "bfloat16" else np.float16
+    return {**mask, HOST_MASK.ON_TRUE_BITS: host_args.element_bits(mask[INDEX_MASK.ON_TRUE], tensor[TENSOR.DTYPE]),
+            HOST_MASK.ON_FALSE_BITS: host_args.element_bits(mask[INDEX_MASK.ON_FALSE], tensor[TENSOR.DTYPE])}
 
 
 def render_host(plan: Plan, template: str, args: host_args.HostArgs | None = None) -> str:
@@ -239,22 +214,23 @@ def render_host(plan: Plan, template: str, args: host_args.HostArgs | None = Non
         layout = global_layout(plan, t, local)  # on a mesh: the whole tensor the host holds
         elem_bytes = (device.DATA_FORMATS[t[TENSOR.DTYPE]][1] if TENSOR.DRAM_FORMAT in t  # pages of block floats
                       else t[TENSOR.PAGE_BYTES] * t[TENSOR.PAGES] // local[HOST_TENSOR.PADDED_ELEMS])
-        ctype = HOST_INT_TYPES.get(t[TENSOR.DTYPE]) or HOST_TYPES[elem_bytes]
+        ctype = host_args.HOST_INT_TYPES.get(t[TENSOR.DTYPE]) or HOST_TYPES[elem_bytes]
         fill = t[TENSOR.CONSTANT][TENSOR_CONSTANT.VALUE] if TENSOR.CONSTANT in t else t.get(TENSOR.PAD_VALUE, 0.0)
-        tensors.append({**t, **layout, HOST_TENSOR.CTYPE: ctype, HOST_TENSOR.FILL: _host_bits(fill, t[TENSOR.DTYPE]),
+        bits = host_args.element_bits(fill, t[TENSOR.DTYPE])  # main.cpp reads it from tt.host_args
+        tensors.append({**t, **layout, HOST_TENSOR.CTYPE: ctype, HOST_TENSOR.FILL: bits,
                         HOST_TENSOR.MASK: _mask_fill(t)})
-    noc_coords = any(isinstance(v, dict) and (NOC_X.NOC_X in v or NOC_Y.NOC_Y in v)
-                     for k in role_kernels(plan).values()
-                     for row in k[KERNEL.RUNTIME_ARG_VALUES] for v in row[CORE_ARGS.ARGS])
     names, semaphores = [t[TENSOR.NAME] for t in tensors], host_args.semaphore_names(plan[PLAN.SEMAPHORES])
     rows = {role: host_args.runtime_rows(k[KERNEL.RUNTIME_ARG_VALUES], names, semaphores)
             for role, k in role_kernels(plan).items()}
     text = templates().get_template(template).render(
-        plan=plan, host_api=plan[PLAN.DEVICE][DEVICE.HOST_API], roles=KERNEL_ROLES, noc_coords=noc_coords,
+        plan=plan, host_api=plan[PLAN.DEVICE][DEVICE.HOST_API], roles=KERNEL_ROLES,
         tensors=tensors, inputs=[t for t in tensors if t[TENSOR.ROLE] in ("input", "inout")],
         outputs=[t for t in tensors if t[TENSOR.ROLE] in ("output", "inout")], runtime_rows=rows,
         kinds=host_args.ARG_KINDS, host_scalar=args.scalar, host_list=args.list, host_rows=args.rows,
-        host_layout=args.layout, block_float=device.DRAM_FORMAT_HOST)
+        host_layout=args.layout, host_value=args.value, block_float=device.DRAM_FORMAT_HOST,
+        cb_fields=host_args.CB_FIELDS, cb_rows=host_args.cb_rows(plan[PLAN.CBS]),
+        cb_notes=host_args.cb_notes(plan[PLAN.CBS]), data_formats=host_args.DATA_FORMAT_VALUES,
+        math_fidelities=host_args.MATH_FIDELITIES)
     return text
 
 
