@@ -3,21 +3,25 @@ pass_configs {"tl.tt.memory_config": {"C": "l1_sharded"}}), as tt-metal's matmul
 BLOCK_SHARDED memory config. The host creates C as a sharded L1 MeshBuffer (DeviceLocalBufferConfig's sharding_args:
 a ShardSpecBuffer of the partition's blocks, ROW_MAJOR), the writer is the same kernel as for DRAM (its
 TensorAccessor's compile-time arguments make its pages land in the core's own shard), the emulator keeps the shards
-in the cores' L1 while the program runs and hands them to the host's read-back after it. One 256x256x128 GEMM in
-128x128x64 blocks (4 cores) runs once against numpy."""
+in the cores' L1 while the program runs and hands them to the host's read-back after it; run_ttnn.py allocates C with
+ttnn's L1 BLOCK_SHARDED memory config. One 256x256x128 GEMM in 128x128x64 blocks (4 cores) runs once against numpy."""
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
 from typing import Any
 
 import ml_dtypes
 import numpy as np
 import pytest
+import test_tt_ttnn
+from test_tt_ttnn import jit
 from tt_kernels import matmul
 
 import tilelang
 from tilelang.errors import TileLangError
-from tilelang.tenstorrent import perf_model
+from tilelang.tenstorrent import perf_model, ttnn_host
 from tilelang.tenstorrent.records import COUNTERS, PLAN, TENSOR
 
 BF16 = ml_dtypes.bfloat16
@@ -88,3 +92,25 @@ def test_the_model_charges_the_drain_to_l1(run: Any) -> None:
 def test_refused_with_the_reason(configs: dict[str, Any], shape: tuple[int, int, int], message: str) -> None:
     with pytest.raises(TileLangError, match=message):
         gemm(configs, *shape).artifact.rt_mod.plan  # noqa: B018  (codegen builds the plan)
+
+
+def test_run_ttnn_creates_c_as_ttnn_s_block_sharded_l1_tensor(run: Any, tmp_path: Path) -> None:
+    """run_ttnn.py (the ttnn host program) allocates C with ttnn's L1 BLOCK_SHARDED memory config of main.cpp's shard
+    grid, and expects the writer's sharded TensorAccessorArgs (check-metal's count); with the real ttnn 0.81.1 (its
+    venv, as test_tt_ttnn.py; skipped without it) the dry run builds that memory config."""
+    kernel = run[0]
+    folder = kernel.save(tmp_path / "l1")
+    plan = kernel.artifact.rt_mod.plan
+    assert ttnn_host.unsupported(plan) is None
+    script = ttnn_host.load_script(folder / ttnn_host.SCRIPT)
+    assert script.TENSORS["C"]["l1_shard"] == (M // BLOCK_M, N // BLOCK_N, BLOCK_M // 32, BLOCK_N // 32)
+    assert script.TENSORS["A"]["l1_shard"] is None
+    width = len(jit.compile_time_args(plan, "writer"))
+    assert script.compile_time_args("writer", script.DeviceValues(None, None, {}).accessor_args) == [0] * width
+    done = test_tt_ttnn.run_script(folder, "--dry-run")
+    assert done.returncode == 0, done.stderr[-2000:]
+    memory = json.loads(done.stdout)["memory_configs"]
+    assert "memory_layout=TensorMemoryLayout::BLOCK_SHARDED,buffer_type=BufferType::L1" in memory["C"]
+    assert '"end":{"x":1,"y":1}' in memory["C"] and f"shape=[{BLOCK_M}, {BLOCK_N}]" in memory["C"]
+    assert "ShardOrientation::ROW_MAJOR" in memory["C"] and "BufferType::DRAM" in memory["A"]
+    assert [len(k["compile_time_args"]) for k in json.loads(done.stdout)["kernels"]][2] == width
