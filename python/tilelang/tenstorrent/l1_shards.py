@@ -42,9 +42,10 @@ def l1_shard(plan: Mapping[str, Any], name: str, info: Mapping[str, Any], role: 
 
 
 def check_shard_cbs(plan: Mapping[str, Any], name: str, info: Mapping[str, Any], shard: list[int], where: str) -> None:
-    """A CB backed by the tensor's shard (its `shard_of`, BuildTTTileDataflow; main.cpp's set_globally_allocated_address)
-    is the whole shard, page for page: one block of the shard's tiles, in the tensor's page size and format (the
-    packer writes the block's tiles row-major, as the writer would have copied them)."""
+    """A CB backed by the tensor's shard (its `shard_of`, BuildTTTileDataflow; main.cpp's
+    set_globally_allocated_address) is the whole shard, page for page: one block of the shard's tiles, in the
+    tensor's page size and format (the packer writes the block's tiles row-major, as the writer would have copied
+    them)."""
     for cb in plan[PLAN.CBS]:
         if cb.get(CB.SHARD_OF) != name:
             continue
