@@ -11,6 +11,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from tilelang.tenstorrent import perf_model
+from tilelang.tenstorrent.records import CB, PLAN
 
 TERMS = ("math", "fill", "drain", "waits", "noc")
 
@@ -39,3 +40,14 @@ def limit(ours: dict[str, float], theirs: dict[str, float], modelled_theirs: flo
                 f"({ours[term] / 1e3:.1f}k vs {theirs[term] / 1e3:.1f}k)")
     return (f"no term above tt-metal's configuration; the model puts it at {modelled_theirs:.1f} TF/s against the "
             f"published {published:.1f} (host time or model error of that row)")
+
+
+def with_in1_sender(plan: Mapping[str, Any]) -> dict[str, Any]:
+    """The plan as if B's blocks came from a second data-movement kernel, tt-metal's in1 sender (not generated: a model
+    of it): the compute kernel's second input CB that the reader fills gets a producer of its own, so the pipeline fill
+    is the larger first block instead of both (perf_model.pipeline_cycles: the slowest data-movement kernel's)."""
+    cbs = [dict(cb) for cb in plan[PLAN.CBS]]
+    fed = [cb for cb in cbs if cb.get(CB.CONSUMER) == "compute" and cb.get(CB.PRODUCER) == "reader"]
+    if len(fed) >= 2:
+        fed[1][CB.PRODUCER] = "in1_sender"
+    return {**plan, PLAN.CBS: cbs}

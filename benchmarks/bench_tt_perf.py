@@ -17,10 +17,13 @@ here ran on hardware; tt-metal's figures are measured on an n150 and quoted from
   and the model's prediction of that published figure from tt-metal's stated configuration; the ratio is ours /
   published. Goal: >= 1.0 at 2048^3 HiFi4. Next to ours, the same kernel without packer L1 accumulation (its partial
   sums reloaded with copy_tile at every K step: the code generator before issue 31), emulated once per size and
-  block choice, and the same kernel with C left in L1, block-sharded (tl.tt.memory_config {"C": "l1_sharded"}, as
-  tt-metal's published 1024^3/2048^3 configurations keep C with out_sharded) where its blocks are one per core, with
-  its ratio to C in DRAM. ours/published takes the faster; for a row below 1.0 the bench names the busiest core's
-  modelled term that exceeds tt-metal's configuration's most (benchmarks/bench_tt_limits.py).
+  block choice, and the fastest candidate whose blocks are one per core with C left in L1, block-sharded
+  (tl.tt.memory_config {"C": "l1_sharded"}, as tt-metal's published 1024^3/2048^3 configurations keep C with
+  out_sharded; the output CB is C's shard), with its ratio to C in DRAM. ours/published takes the faster; for a row
+  below 1.0 the bench names the busiest core's modelled term that exceeds tt-metal's configuration's most
+  (benchmarks/bench_tt_limits.py); a LoFi row (tt-metal publishes block-float operands only) also runs the same
+  blocks with A and B in the row's format and names what limits that. After the table: the C-in-L1 kernels as the
+  model puts them with B fed by a second data-movement kernel (tt-metal's in1 sender; modelled, not generated).
 - Per published format (benchmarks/bench_tt_formats.py): the winners with A, B and C stored as BFLOAT16, BFLOAT8_B or
   BFLOAT4_B (tl.tt.dram_format) against every published row of that format and fidelity, with the busiest core's
   modelled terms (math, fill, drain, semaphore waits, NoC) next to those of tt-metal's configuration.
@@ -51,8 +54,8 @@ from tilelang.tenstorrent import device, perf_model, tt_metal_matmul
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 import layers  # noqa: E402, F401  (and the layer folders of tests/, where the standard kernels are)
-from bench_tt_formats import format_rows  # noqa: E402  (benchmarks/ is this script's folder)
-from bench_tt_limits import core_terms, limit  # noqa: E402
+from bench_tt_formats import FORMATS, format_rows  # noqa: E402  (benchmarks/ is this script's folder)
+from bench_tt_limits import core_terms, limit, with_in1_sender  # noqa: E402
 from bench_tt_perf_p150 import p150_rows  # noqa: E402
 from test_language_llvm import elementwise_add, matmul  # noqa: E402  (the standard TileLang kernels, verbatim)
 
@@ -192,45 +195,73 @@ def versus_published(tuned: dict[int, dict[Config, Any]]) -> list[tuple[int, str
     print("Generated GEMM (bf16 operands, modelled) vs tt-metal's best published n150 figure (measured; "
           "GEMM_FLOPS.md); 'reload' is the same kernel without packer L1 accumulation (tl.tt.packer_l1_acc=False: "
           "copy_tile reloads of the partial sums at every K step), run in this benchmark")
-    print("  'C in L1': the same kernel with C left in L1, block-sharded (tl.tt.memory_config {'C': 'l1_sharded'}, as "
-          "tt-metal's out_sharded), where the blocks are one per core, and its ratio to C in DRAM; ours/published "
-          "takes the faster; below 1.0 the limit is the busiest core's term exceeding tt-metal's configuration most")
+    print("  'C in L1': the fastest candidate whose blocks are one per core with C left in L1, block-sharded "
+          "(tl.tt.memory_config {'C': 'l1_sharded'}, as tt-metal's out_sharded; its output CB is C's shard), and its "
+          "ratio to C in DRAM; ours/published takes the faster, whose blocks are shown ('(L1)': C in L1); below 1.0 "
+          "the limit is the busiest core's term exceeding tt-metal's configuration most")
     print(f"  {'size':>6} {'fidelity':>8} {'ours TF/s':>9} {'reload':>7} {'C in L1':>7} {'L1/DRAM':>7} "
           f"{'(blocks)':>15} {'tt-metal TF/s':>13} {'(dtype, trace)':>18} {'model of it':>11} {'ours/published':>14} "
           f"{'reload/published':>16}  limit")
     results = []
     reloads: dict[tuple[int, Config], Any] = {}  # (size, blocks) -> the kernel without L1 accumulation, after a run
     in_l1: dict[tuple[int, Config], Any] = {}  # (size, blocks) -> the kernel with C in L1, after a run
+    senders: list[tuple[int, str, Config, Any, float]] = []  # the fastest C-in-L1 kernel per size and fidelity
     for size in SIZES:
         for fidelity in FIDELITIES:
             cfg, kernel = best_at(tuned[size], fidelity)
             if (size, cfg) not in reloads:
                 reloads[size, cfg] = run_gemm(size, cfg, {L1_ACC: False})
-            if shards_on_grid(size, cfg) and (size, cfg) not in in_l1:
-                in_l1[size, cfg] = run_gemm(size, cfg, IN_L1)
+            for c in tuned[size]:  # every candidate whose blocks are one per core, with C in L1
+                if shards_on_grid(size, c) and c[3] and (size, c) not in in_l1:
+                    in_l1[size, c] = run_gemm(size, c, IN_L1)
             ours = perf_model.estimate_kernel(kernel, fidelity=fidelity).tflops
             before = perf_model.estimate_kernel(reloads[size, cfg], fidelity=fidelity).tflops
-            sharded = in_l1.get((size, cfg))
+            l1_cfg, sharded = best_at({c: k for (n, c), k in in_l1.items() if n == size}, fidelity) if any(
+                n == size for n, _ in in_l1) else (cfg, None)
             l1 = perf_model.estimate_kernel(sharded, fidelity=fidelity).tflops if sharded else 0.0
-            best = sharded if sharded and l1 > ours else kernel
+            best, cfg = (sharded, l1_cfg) if sharded and l1 > ours else (kernel, cfg)
             row = published_row(size, fidelity)
             ref = tt_metal_config(row)
             modelled = tt_metal_matmul.tflops(ref, row["use_trace"])
             ratio = max(ours, l1) / row["tflops"]
             where = f"({row['dtype'].lower()}, {'trace' if row['use_trace'] else 'no trace'})"
-            blocks = "x".join(map(str, cfg[:3]))
+            blocks = "x".join(map(str, cfg[:3])) + (" (L1)" if best is sharded else "")
             theirs = core_terms(tt_metal_matmul.plan(ref), tt_metal_matmul.counters(ref), fidelity)
             why = "" if ratio >= 1.0 else limit(core_terms(best.artifact.rt_mod.plan, best.last_report, fidelity),
                                                 theirs, modelled, row["tflops"])
+            if why and row["dtype"] != "BFLOAT16":  # LoFi: tt-metal publishes block-float operands only
+                why = block_float_limit(size, cfg, fidelity, row, theirs, modelled, why)
             print(f"  {size:>5}^3 {fidelity:>8} {ours:>9.1f} {before:>7.1f} {l1 or float('nan'):>7.1f} "
                   f"{l1 / ours if l1 else float('nan'):>7.2f} {blocks:>15} {row['tflops']:>13.2f} {where:>18} "
                   f"{modelled:>11.1f} {ratio:>14.2f} {before / row['tflops']:>16.2f}  {why}")
             results.append((size, fidelity, max(ours, l1), row["tflops"]))
+            if sharded:  # the next step's model: B fed by an in1 sender (not generated)
+                senders.append((size, fidelity, l1_cfg, sharded, row["tflops"]))
+    for size, fidelity, l1_cfg, sharded, published_tflops in senders:
+        sender = perf_model.estimate(with_in1_sender(sharded.artifact.rt_mod.plan), sharded.last_report,
+                                     fidelity=fidelity).tflops
+        print(f"  C in L1 {size}^3 {fidelity} ({'x'.join(map(str, l1_cfg[:3]))}) with an in1 sender (modelled, not "
+              f"generated): {sender:.1f} TF/s, {sender / published_tflops:.2f}x published")
     size, fidelity, goal = GOAL
     ratio = next(o / p for s, f, o, p in results if (s, f) == (size, fidelity))
     print(f"  {size}^3 {fidelity}: {ratio:.2f}x tt-metal's published figure ({'meets' if ratio >= goal else 'MISSES'} "
           f"the {goal:.1f}x goal; what limits it: docs/emulator.md, Performance model)")
     return results
+
+
+def block_float_limit(size: int, cfg: Config, fidelity: str, row: dict[str, Any], theirs: dict[str, float],
+                      modelled: float, bf16_limit: str) -> str:
+    """The limit of a row tt-metal publishes only with block-float operands (LoFi: BFLOAT8_B/BFLOAT4_B): the same
+    blocks with A and B stored in that format (tl.tt.dram_format; C in L1 where its blocks allow, else in DRAM, both
+    in bf16), emulated and modelled, and what still limits that one."""
+    fmt = FORMATS[row["dtype"]][0]
+    configs = {"tl.tt.dram_format": {"A": fmt, "B": fmt}, **(IN_L1 if shards_on_grid(size, cfg) else {})}
+    kernel = run_gemm(size, cfg, configs)
+    tflops = perf_model.estimate_kernel(kernel, fidelity=fidelity).tflops
+    then = "" if tflops >= row["tflops"] else ", limit then: " + limit(
+        core_terms(kernel.artifact.rt_mod.plan, kernel.last_report, fidelity), theirs, modelled, row["tflops"])
+    return (f"operand format: tt-metal publishes {fidelity} with {row['dtype']} only; bf16 operands: {bf16_limit}; "
+            f"A, B in {fmt}: {tflops:.1f} TF/s, {tflops / row['tflops']:.2f}x{then}")
 
 
 def baseline_rows(tuned: dict[int, dict[Config, Any]]) -> None:

@@ -51,6 +51,7 @@ inline constexpr const char kImgC[] = "img_c";  // lower_tiles im2col_in
 inline constexpr const char kImgH[] = "img_h";  // lower_tiles im2col_in
 inline constexpr const char kImgN[] = "img_n";  // lower_tiles im2col_in
 inline constexpr const char kImgW[] = "img_w";  // lower_tiles im2col_in
+inline constexpr const char kInPlace[] = "in_place";  // lower_tiles
 inline constexpr const char kIns[] = "ins";  // lower_tiles
 inline constexpr const char kInt32[] = "int32";  // lower_tiles fill, lower_tiles select
 inline constexpr const char kK[] = "k";  // lower_tiles gemm

@@ -230,6 +230,7 @@ static const std::vector<Intrinsic>& records() {
       {"where_tile_init", "tt.where_tile_init", "concrete", {"compute"}, {}, "void", "void", {"metal_d5f9bc4a", "tilelang_tt_2025", "ttnn_0_81"}},
       {"write_block", "tt.write_block", "abstract", {"writer"}, {{"cb", "int32"}, {"dst", "handle"}, {"first_tile", "int32"}, {"rows", "int32"}, {"cols", "int32"}, {"row_stride", "int32"}, {"page_bytes", "int32"}}, "void", "void", {}},
       {"write_block_atomic", "tt.write_block_atomic", "abstract", {"writer"}, {{"cb", "int32"}, {"dst", "handle"}, {"first_tile", "int32"}, {"rows", "int32"}, {"cols", "int32"}, {"row_stride", "int32"}, {"page_bytes", "int32"}, {"member", "int32"}, {"members", "int32"}}, "void", "void", {}},
+      {"write_block_in_place", "tt.write_block_in_place", "abstract", {"writer"}, {{"cb", "int32"}, {"pages", "int32"}}, "void", "void", {}},
       {"write_block_signal", "tt.write_block_signal", "abstract", {"writer"}, {{"cb", "int32"}, {"dst", "handle"}, {"first_tile", "int32"}, {"rows", "int32"}, {"cols", "int32"}, {"row_stride", "int32"}, {"page_bytes", "int32"}, {"member", "int32"}, {"members", "int32"}, {"next_x", "int32"}, {"next_y", "int32"}, {"turn_sem", "int32"}}, "void", "void", {}},
       {"write_rows_block", "tt.write_rows_block", "abstract", {"writer"}, {{"cb", "int32"}, {"dst", "handle"}, {"first_page", "int32"}, {"page_stride", "int32"}, {"rows", "int32"}, {"cols", "int32"}, {"row_bytes", "int32"}}, "void", "void", {}},
   };

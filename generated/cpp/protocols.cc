@@ -36,6 +36,7 @@
 // Spec: specs/protocols/typecast_block.yaml
 // Spec: specs/protocols/untilize_rows.yaml
 // Spec: specs/protocols/writer_block.yaml
+// Spec: specs/protocols/writer_block_in_place.yaml
 // Spec: specs/protocols/writer_block_signal.yaml
 // Spec: specs/protocols/writer_pass_turn.yaml
 // Spec: specs/protocols/writer_rows.yaml
@@ -83,6 +84,7 @@ static tl::Dict transpose_block(tl::Builder& b, const tl::Ctx& a);
 static tl::Dict typecast_block(tl::Builder& b, const tl::Ctx& a);
 static tl::Dict untilize_rows(tl::Builder& b, const tl::Ctx& a);
 static tl::Dict writer_block(tl::Builder& b, const tl::Ctx& a);
+static tl::Dict writer_block_in_place(tl::Builder& b, const tl::Ctx& a);
 static tl::Dict writer_block_signal(tl::Builder& b, const tl::Ctx& a);
 static tl::Dict writer_pass_turn(tl::Builder& b, const tl::Ctx& a);
 static tl::Dict writer_rows(tl::Builder& b, const tl::Ctx& a);
@@ -1481,6 +1483,16 @@ static tl::Dict writer_block(tl::Builder& b, const tl::Ctx& a) {
   return bound;
 }
 
+// Writer side of an output CB backed by an L1-sharded tensor's shard (set_globally_allocated_address, as tt-metal's sharded matmul writer, which only waits for its output CB): the packer wrote the block where the tensor holds it, so the writer waits for the whole block and frees it; no NoC write.
+static tl::Dict writer_block_in_place(tl::Builder& b, const tl::Ctx& a) {
+  const tl::Any v_cb = a.get("cb");
+  const tl::Any v_pages = a.get("pages");
+  tl::Dict bound;
+  b.call(std::string("cb_wait_front"), {v_cb, v_pages});
+  b.call(std::string("cb_pop_front"), {v_cb, v_pages});
+  return bound;
+}
+
 // Writer side of a T.atomic_add's sum in a split-K group: write the block (its barrier makes the pages land in DRAM), then, on every member but the last, increment the next member's turn counter over the NoC: it may now read this step's sum.
 static tl::Dict writer_block_signal(tl::Builder& b, const tl::Ctx& a) {
   const tl::Any v_cb = a.get("cb");
@@ -1601,6 +1613,7 @@ Dict run_protocol(const std::string& name, Builder& b, const Ctx& args) {
   if (name == "typecast_block") return protocols::typecast_block(b, args);
   if (name == "untilize_rows") return protocols::untilize_rows(b, args);
   if (name == "writer_block") return protocols::writer_block(b, args);
+  if (name == "writer_block_in_place") return protocols::writer_block_in_place(b, args);
   if (name == "writer_block_signal") return protocols::writer_block_signal(b, args);
   if (name == "writer_pass_turn") return protocols::writer_pass_turn(b, args);
   if (name == "writer_rows") return protocols::writer_rows(b, args);

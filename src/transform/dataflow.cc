@@ -45,6 +45,19 @@ Dict cb_descriptor(const Stream& s, int64_t tile_elems, const BlockFloatCB* bloc
   return cb;
 }
 
+// The L1-sharded tensor (tt.buffers memory L1) whose shard a stream's CB can be, or "": a block the compute kernel
+// makes and only a T.copy to that tensor reads (tt-metal's sharded matmul's output CB at the output's address).
+std::string shard_of(const Any& func, const std::vector<TileOp>& ops, const Stream& s) {
+  if (s.consumer_ops.size() != 1 || s.producer != "compute" || !s.shares.empty()) return "";
+  const TileOp& out = ops.at(s.consumer_ops[0]);
+  if (out.kind != tile_op::kCopyOut || !out.tensor) return "";
+  Dict buffers = attr_dict(func, keys::kTtBuffers);
+  String name(out.tensor->name), memory(records::buffer::kMemory);
+  if (!buffers.count(name)) return "";
+  Dict layout = as_dict(buffers.at(name));
+  return layout.count(memory) && as_str(layout.at(memory)) == "L1" ? out.tensor->name : "";
+}
+
 // The CB descriptors of a kernel by stream key, in tt.cbs order.
 struct CBs {
   std::vector<std::pair<std::string, Any>> by_stream;
@@ -66,6 +79,8 @@ Ctx op_context(const TileOp& op, const CBs& cbs, bool absorbed) {
   Ctx ctx;
   for (const auto& [k, v] : op.fields) ctx.set(k, v);
   ctx.set(names::kAbsorbed, Any(absorbed));
+  const Any* first_read = op.reads.empty() ? nullptr : cbs.find(op.reads[0]);
+  ctx.set(names::kInPlace, Any(first_read != nullptr && as_dict(*first_read).count(String(records::cb::kShardOf)) > 0));
   ctx.set(names::kOut, cbs.find(op.writes) ? attr(cbs.at(op.writes), records::cb::kIndex) : Any(int64_t(-1)));
   List ins;
   for (const std::string& k : op.reads) ins.push_back(attr(cbs.at(k), records::cb::kIndex));
@@ -139,7 +154,13 @@ Any dataflow(const std::string& name, const Dict& options, const DataflowParams&
     List cbs;
     for (const Stream& s : streams) {
       auto bf = block_float.find(s.key);
-      cbs.push_back(cb_descriptor(s, tile_elems, bf == block_float.end() ? nullptr : &bf->second));
+      Dict cb = cb_descriptor(s, tile_elems, bf == block_float.end() ? nullptr : &bf->second);
+      std::string shard = shard_of(func, ops, s);
+      if (!shard.empty()) {  // the tensor's shard is the CB: one block deep (the shard is one block, l1_shards.py)
+        cb.Set(String(records::cb::kShardOf), String(shard));
+        cb.Set(String(records::cb::kDepth), Any(s.pages));
+      }
+      cbs.push_back(cb);
     }
     if (params.padding.empty()) return with_attrs(func, {{keys::kTtCbs, cbs}});
     std::map<std::string, double> identities;  // consumer -> the value its operand's padding must hold

@@ -31,6 +31,14 @@ static Any make(const Dict& options) {
                     std::nullopt},
             }},
             {"copy_out", {
+                tl::Case{[](const tl::Ctx& c) -> tl::Any { return c.get("in_place"); },
+                    tl::Checks{},
+                    "write_block_in_place", "",
+                    tl::ExprMap{
+                        {"cb", [](const tl::Ctx& c) -> tl::Any { return tl::item(c.get("ins"), tl::num(0)); }},
+                        {"pages", [](const tl::Ctx& c) -> tl::Any { return tl::fn::mul(c.get("rows"), c.get("cols")); }},
+                    },
+                    std::nullopt},
                 tl::Case{std::nullopt,
                     tl::Checks{
                         tl::Check{[](const tl::Ctx& c) -> tl::Any { return tl::fn::and_({tl::fn::aligned(c.get("row"), tl::item(tl::attr(tl::Any(tl::device()), "TILE"), tl::num(0))), tl::fn::aligned(c.get("col"), tl::item(tl::attr(tl::Any(tl::device()), "TILE"), tl::num(1)))}); },

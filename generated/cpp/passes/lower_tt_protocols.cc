@@ -157,6 +157,16 @@ static Any make(const Dict& options) {
                     },
                     std::nullopt},
             }},
+            {"write_block_in_place", {
+                tl::Case{std::nullopt,
+                    tl::Checks{},
+                    "", "writer_block_in_place",
+                    tl::ExprMap{
+                        {"cb", [](const tl::Ctx& c) -> tl::Any { return c.get("cb"); }},
+                        {"pages", [](const tl::Ctx& c) -> tl::Any { return c.get("pages"); }},
+                    },
+                    std::nullopt},
+            }},
             {"read_block_after", {
                 tl::Case{std::nullopt,
                     tl::Checks{},

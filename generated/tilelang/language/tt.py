@@ -1032,6 +1032,11 @@ def write_block_atomic(cb: Any, dst: Any, first_tile: Any, rows: Any, cols: Any,
     return call('write_block_atomic', cb, dst, first_tile, rows, cols, row_stride, page_bytes, member, members)
 
 
+def write_block_in_place(cb: Any, pages: Any) -> Any:
+    """The writer's side of an output CB that is an L1-sharded tensor's shard (tt-metal's globally allocated CB): the packer wrote the block into the shard, so the writer waits for it and frees it, and moves nothing."""
+    return call('write_block_in_place', cb, pages)
+
+
 def write_block_signal(cb: Any, dst: Any, first_tile: Any, rows: Any, cols: Any, row_stride: Any, page_bytes: Any, member: Any, members: Any, next_x: Any, next_y: Any, turn_sem: Any) -> Any:
     """write_block_atomic with its signal: after the write barrier, every member but the last increments the turn semaphore of the next member's core."""
     return call('write_block_signal', cb, dst, first_tile, rows, cols, row_stride, page_bytes, member, members, next_x, next_y, turn_sem)

@@ -4320,6 +4320,24 @@ INTRINSICS: dict[str, Intrinsic] = {
         profiles=(),
         doc="A write_block of a T.atomic_add's sum: once the block has landed, the next member of the split-K group (blockIdx.z + 1) may read it (PlanTTAtomicOrder adds the semaphore and the next core's NoC coordinates).",
     ),
+    'write_block_in_place': Intrinsic(
+        name='write_block_in_place',
+        family='tile_ops',
+        level='abstract',
+        roles=('writer',),
+        args=(
+            Arg('cb', 'int32', const=False),
+            Arg('pages', 'int32', const=False),
+        ),
+        returns='void',
+        effect='Opaque',
+        dtype='void',
+        op_name='tt.write_block_in_place',
+        cpp={
+        },
+        profiles=(),
+        doc="The writer's side of an output CB that is an L1-sharded tensor's shard (tt-metal's globally allocated CB): the packer wrote the block into the shard, so the writer waits for it and frees it, and moves nothing.",
+    ),
     'write_block_signal': Intrinsic(
         name='write_block_signal',
         family='tile_ops',

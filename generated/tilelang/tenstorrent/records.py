@@ -94,6 +94,7 @@ Cb = TypedDict('Cb', {
     'index': int,
     'stream': str,
     'shares': NotRequired[list[str]],
+    'shard_of': NotRequired[str],
     'buffer': str,
     'buffer_dtype': str,
     'class': Literal['input', 'output', 'intermediate'],
@@ -328,6 +329,7 @@ TtnnCb = TypedDict('TtnnCb', {
     'index': int,
     'stream': str,
     'shares': NotRequired[list[str]],
+    'shard_of': NotRequired[str],
     'buffer': str,
     'buffer_dtype': str,
     'class': Literal['input', 'output', 'intermediate'],
@@ -456,6 +458,7 @@ class CB:
     INDEX: Final = 'index'
     STREAM: Final = 'stream'
     SHARES: Final = 'shares'
+    SHARD_OF: Final = 'shard_of'
     BUFFER: Final = 'buffer'
     BUFFER_DTYPE: Final = 'buffer_dtype'
     CLASS: Final = 'class'
@@ -680,6 +683,7 @@ class TTNN_CB:
     INDEX: Final = 'index'
     STREAM: Final = 'stream'
     SHARES: Final = 'shares'
+    SHARD_OF: Final = 'shard_of'
     BUFFER: Final = 'buffer'
     BUFFER_DTYPE: Final = 'buffer_dtype'
     CLASS: Final = 'class'
@@ -920,7 +924,7 @@ RECORD_FIELDS: dict[str, tuple[str, ...]] = {
     'tensor_constant': ('value', 'rows', 'mask', 'index', ),
     'index_tile': ('p', 'q', 'step', ),
     'index_mask': ('p', 'q', 'div', 'width', 'first', 'step', 'on_true', 'on_false', ),
-    'cb': ('index', 'stream', 'shares', 'buffer', 'buffer_dtype', 'class', 'dtype', 'data_format', 'page_bytes', 'block_pages', 'depth', 'producer', 'consumer', ),
+    'cb': ('index', 'stream', 'shares', 'shard_of', 'buffer', 'buffer_dtype', 'class', 'dtype', 'data_format', 'page_bytes', 'block_pages', 'depth', 'producer', 'consumer', ),
     'kernels': ('reader', 'compute', 'writer', ),
     'kernel': ('name', 'file', 'runtime_args', 'runtime_arg_values', 'compile_time_args', 'defines', ),
     'dm_kernel': ('name', 'file', 'runtime_args', 'runtime_arg_values', 'compile_time_args', 'defines', 'processor', ),
@@ -937,7 +941,7 @@ RECORD_FIELDS: dict[str, tuple[str, ...]] = {
     'host_tensor': ('name', 'parameter', 'shape', 'padded_shape', 'blocks', 'transposed', 'pad_value', 'dtype', 'dram_format', 'data_format', 'page_bytes', 'pages', 'page_layout', 'role', 'constant', 'l1_shard', 'mesh_shards', 'mesh_restacked', 'mesh_restacked_rows', 'mesh_partial', 'lead', 'rows', 'cols', 'prows', 'pcols', 'er', 'pr', 'ec', 'pc', 'elems', 'padded_elems', 'padded', 'ctype', 'fill', 'mask', 'mesh_pages', 'mesh_stack', ),
     'host_mask': ('p', 'q', 'div', 'width', 'first', 'step', 'on_true', 'on_false', 'on_true_bits', 'on_false_bits', ),
     'ttnn_tensor': ('name', 'parameter', 'shape', 'padded_shape', 'blocks', 'transposed', 'pad_value', 'dtype', 'dram_format', 'data_format', 'page_bytes', 'pages', 'page_layout', 'role', 'constant', 'l1_shard', 'mesh_shards', 'mesh_restacked', 'mesh_restacked_rows', 'mesh_partial', 'rows', 'cols', 'layout', 'pad', 'ttnn', 'host_dtype', ),
-    'ttnn_cb': ('index', 'stream', 'shares', 'buffer', 'buffer_dtype', 'class', 'dtype', 'data_format', 'page_bytes', 'block_pages', 'depth', 'producer', 'consumer', 'ttnn', ),
+    'ttnn_cb': ('index', 'stream', 'shares', 'shard_of', 'buffer', 'buffer_dtype', 'class', 'dtype', 'data_format', 'page_bytes', 'block_pages', 'depth', 'producer', 'consumer', 'ttnn', ),
     'report': ('status', 'error', 'dump', 'profile', 'device', 'programs', 'run_seconds', 'cores', 'total', 'devices', 'kernels', 'stdout', 'execution_backend', ),
     'counters': ('dram_bytes_read', 'dram_bytes_written', 'noc_reads', 'noc_writes', 'read_barriers', 'write_barriers', 'matmul_tiles', 'eltwise_tiles', 'sfpu_tiles', 'copy_tiles', 'pack_tiles', 'cb_pushes', 'cb_pops', 'cb_pages_pushed', 'noc_multicast_writes', 'noc_multicast_bytes', 'noc_multicast_linked_bytes', 'semaphore_incs', 'semaphore_multicasts', 'semaphore_waits', ),
     'core_counters': ('dram_bytes_read', 'dram_bytes_written', 'noc_reads', 'noc_writes', 'read_barriers', 'write_barriers', 'matmul_tiles', 'eltwise_tiles', 'sfpu_tiles', 'copy_tiles', 'pack_tiles', 'cb_pushes', 'cb_pops', 'cb_pages_pushed', 'noc_multicast_writes', 'noc_multicast_bytes', 'noc_multicast_linked_bytes', 'semaphore_incs', 'semaphore_multicasts', 'semaphore_waits', 'core', 'device', ),

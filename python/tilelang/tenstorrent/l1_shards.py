@@ -11,7 +11,7 @@ from typing import Any
 
 from . import intrinsics
 from .kernel_cpp import TTCodegenError
-from .records import BUFFER, PLAN, TENSOR, WORK_ITEM
+from .records import BUFFER, CB, PLAN, TENSOR, WORK_ITEM
 
 L1 = "L1"  # tt.buffers' memory of an l1_sharded tensor (specs/passes/infer_tt_layout.yaml)
 
@@ -36,7 +36,27 @@ def l1_shard(plan: Mapping[str, Any], name: str, info: Mapping[str, Any], role: 
     if rows % blocks_y or cols % blocks_x:
         raise TTCodegenError(f"{where}, but its {rows}x{cols} tiles do not split into the {blocks_y}x{blocks_x} "
                              "block grid evenly")
-    return [rows // blocks_y, cols // blocks_x]
+    shard = [rows // blocks_y, cols // blocks_x]
+    check_shard_cbs(plan, name, info, shard, where)
+    return shard
+
+
+def check_shard_cbs(plan: Mapping[str, Any], name: str, info: Mapping[str, Any], shard: list[int], where: str) -> None:
+    """A CB backed by the tensor's shard (its `shard_of`, BuildTTTileDataflow; main.cpp's
+    set_globally_allocated_address) is the whole shard, page for page: one block of the shard's tiles, in the
+    tensor's page size and format (the packer writes the block's tiles row-major, as the writer would have copied
+    them)."""
+    for cb in plan[PLAN.CBS]:
+        if cb.get(CB.SHARD_OF) != name:
+            continue
+        same = (int(cb[CB.BLOCK_PAGES]) == shard[0] * shard[1] == int(cb[CB.DEPTH])
+                and cb[CB.PAGE_BYTES] == info[BUFFER.PAGE_BYTES] and cb[CB.DATA_FORMAT] == info[BUFFER.DATA_FORMAT])
+        if not same:
+            raise TTCodegenError(
+                f"{where}: its output CB c_{cb[CB.INDEX]} ({cb[CB.BUFFER]}) is to be its shard, but holds "
+                f"{cb[CB.DEPTH]} pages in blocks of {cb[CB.BLOCK_PAGES]}, {cb[CB.PAGE_BYTES]} B {cb[CB.DATA_FORMAT]}, "
+                f"where a shard is {shard[0]}x{shard[1]} tiles of {info[BUFFER.PAGE_BYTES]} B "
+                f"{info[BUFFER.DATA_FORMAT]}: copy the whole block of the core into '{name}' in one T.copy")
 
 
 def check_host_api(kernel: str, tensors: list[Any], profile: str, on_mesh: bool) -> None:

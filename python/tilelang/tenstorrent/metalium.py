@@ -35,6 +35,7 @@ from .plan_schema import SCHEMAS
 from .records import (
     ACCESSOR,
     BUFFER,
+    CB,
     COMPUTE_KERNEL,
     DEVICE,
     DM_KERNEL,
@@ -128,6 +129,7 @@ def _tensors(plan: dict[str, Any], funcs: dict[str, tirx.PrimFunc], params: list
     constants = plan.get(plan_key(attr_keys.TT_CONSTANTS)) or {}
     readers = set(get_attr(funcs[KERNELS.READER], attr_keys.TT_TENSOR_ARGS, {}).values())
     writers = set(get_attr(funcs[KERNELS.WRITER], attr_keys.TT_TENSOR_ARGS, {}).values())
+    writers |= {cb[CB.SHARD_OF] for cb in plan[PLAN.CBS] if CB.SHARD_OF in cb}  # the packer writes its shard CB
     accessors = get_attr(funcs[KERNELS.READER], attr_keys.TT_ACCESSORS, {}) or {}
     tensors: list[Tensor] = []
     for name, info in sorted(plan[plan_key(attr_keys.TT_BUFFERS)].items(),

@@ -19,7 +19,8 @@ format; C_x = cycles per tile of op x as in the peak facts):
     fill  = max over data-movement kernels of the first block of each CB it feeds the compute kernel with:
             bytes/R_dram_read (+ bytes/R_multicast when the kernel multicasts)
     drain = the last block of each CB the writer drains, by all W cores that write DRAM at once:
-            max( bytes/R_dram_write ,  W * bytes / WB * f );  bytes/R_noc_write when C stays in L1 (l1_sharded)
+            max( bytes/R_dram_write ,  W * bytes / WB * f );  bytes/R_noc_write when C stays in L1 (l1_sharded);
+            none for an output CB that is C's shard (set_globally_allocated_address: the packer writes it)
     device    = max( max_c core_c / f ,  sum_c (dram_read_c + dram_written_c) / BW )                    [s]
     modelled  = device + program launch;   host_bound = max(modelled, H)  (ops without trace)
 
@@ -215,8 +216,8 @@ def pipeline_cycles(plan: Mapping[str, Any], multicast_rate: float | None, perf:
         block = int(cb[CB.BLOCK_PAGES]) * int(cb[CB.PAGE_BYTES])
         if cb.get(CB.CONSUMER) == "compute" and cb.get(CB.PRODUCER) not in ("compute", None):
             feeds[cb[CB.PRODUCER]] = feeds.get(cb[CB.PRODUCER], 0) + block
-        elif cb.get(CB.CONSUMER) == "writer" and cb.get(CB.PRODUCER) == "compute":
-            drained += block
+        elif cb.get(CB.CONSUMER) == "writer" and cb.get(CB.PRODUCER) == "compute" and CB.SHARD_OF not in cb:
+            drained += block  # (a CB that is an L1 shard is drained by the packer itself: the writer moves nothing)
     fill = max(feeds.values(), default=0) * per_byte
     if to_l1:
         return fill, drained / measured["noc_write_bytes_per_cycle"]

@@ -78,10 +78,6 @@ def unsupported(plan: Plan) -> str | None:
     if not profile.ttnn_generic_op:
         return (f"API profile {profile.name} has no ttnn host program (its ttnn {profile.ttnn_wheel} wheel has no "
                 "ttnn.generic_op with ProgramDescriptor; ttnn_generic_op in specs/backends/tenstorrent.yaml)")
-    in_l1 = [t[TENSOR.NAME] for t in plan[PLAN.TENSORS] if TENSOR.L1_SHARD in t]
-    if in_l1:  # ttnn.MemoryConfig(TensorMemoryLayout.BLOCK_SHARDED, BufferType.L1, ShardSpec(...)): not written yet
-        return (f"tensor(s) {', '.join(in_l1)} are left in L1, block-sharded (tl.tt.memory_config), which run_ttnn.py "
-                "does not create yet (main.cpp does)")
     with_defines = [role for role, k in role_kernels(plan).items() if k.get(KERNEL.DEFINES)]
     if with_defines:  # only the 2025 profile's reduce.h needs defines, and its wheel has no generic_op
         return f"the {', '.join(with_defines)} kernel needs compile defines, which run_ttnn.py does not pass yet"

@@ -90,6 +90,10 @@ std::string list_dram_buffers();
 std::vector<std::shared_ptr<DramBuffer>> dram_buffers();  // the live ones, in allocation order
 std::shared_ptr<DramBuffer> allocate_l1_buffer(uint64_t size, uint64_t page_size, const char* call);
 uint32_t l1_buffers_floor();  // the lowest address of a live L1 buffer (the L1 size if none): CBs must end below it
+// The L1 address of a CB backed by a buffer (set_globally_allocated_address) on `cores`, after checking that each
+// holds a bank of it (cb_global.cpp).
+uint32_t global_cb_address(const tt::tt_metal::CircularBufferConfig& config, const std::vector<CoreCoord>& cores,
+                           const char* call);
 bool inside_l1_buffer(uint32_t addr, uint32_t size);  // [addr, addr + size) inside one live L1 buffer's bank range
 std::string list_l1_buffers();
 std::mutex& dram_mutex();  // DRAM is the only state cores share

@@ -221,9 +221,10 @@ CBHandle CreateCircularBuffer(Program& program, const CoreSpec& core_spec, const
     for (const CoreCoord& c : cores) {
         if (p.l1_used[c] > p.l1_used[fullest]) fullest = c;
     }
-    const uint32_t address = (p.l1_used[fullest] + 31u) / 32u * 32u;
+    const bool global = config.globally_allocated_address().has_value();  // its pages are an L1 buffer's (cb_global.cpp)
+    const uint32_t address = global ? tt_emu::global_cb_address(config, cores, call) : (p.l1_used[fullest] + 31u) / 32u * 32u;
     const uint32_t l1_limit = tt_emu::l1_buffers_floor();  // below the L1 buffers (all of L1 without any)
-    if (uint64_t{address} + config.total_size() > l1_limit) {
+    if (!global && uint64_t{address} + config.total_size() > l1_limit) {
         host_fail(call, "CB c_" + std::to_string(specs.front().index) + " (" + std::to_string(config.total_size()) +
                             " B) does not fit in the L1 of core " + tt_emu::core_name(fullest) + ": " +
                             std::to_string(address) + " B are already used by CBs and the limit is " +
@@ -242,7 +243,7 @@ CBHandle CreateCircularBuffer(Program& program, const CoreSpec& core_spec, const
             spec.address = address;
             on_core.push_back(spec);
         }
-        p.l1_used[c] = address + config.total_size();
+        if (!global) p.l1_used[c] = address + config.total_size();
     }
     return next_handle++;
 }

@@ -218,6 +218,8 @@ struct ComputeConfig {
     KernelBuildOptLevel opt_level = KernelBuildOptLevel::O3;
 };
 
+class Buffer;
+
 class CircularBufferConfig {
 public:
     CircularBufferConfig(uint32_t total_size, const std::map<uint8_t, tt::DataFormat>& data_format_spec)
@@ -226,18 +228,23 @@ public:
         page_sizes_[buffer_index] = page_size;
         return *this;
     }
-    CircularBufferConfig& set_total_size(uint32_t total_size) {
-        total_size_ = total_size;
-        return *this;
-    }
+    CircularBufferConfig& set_total_size(uint32_t total_size);  // cb_global.cpp
+    // A CB whose pages are an L1 buffer's (tt-metal's dynamic CB, as its sharded matmul's output CB): on each core,
+    // at the buffer's address, at most one bank (shard) of it (cb_global.cpp).
+    CircularBufferConfig& set_globally_allocated_address(const Buffer& buffer);
     uint32_t total_size() const { return total_size_; }
     const std::map<uint8_t, tt::DataFormat>& data_formats() const { return formats_; }
     const std::map<uint8_t, uint32_t>& page_sizes() const { return page_sizes_; }
+    std::optional<uint32_t> globally_allocated_address() const { return global_address_; }
+    const Buffer* shadow_global_buffer() const { return global_buffer_; }
 
 private:
     uint32_t total_size_;
     std::map<uint8_t, tt::DataFormat> formats_;
     std::map<uint8_t, uint32_t> page_sizes_;
+    std::optional<uint32_t> global_address_;
+    uint32_t max_size_ = 0;  // the buffer's bytes per bank (per core), the most a CB backed by it may hold
+    const Buffer* global_buffer_ = nullptr;
 };
 
 class IDevice;
