@@ -34,8 +34,9 @@ from .upstream_cases import CASES as _BASE_CASES
 from .upstream_cases import F32, Case
 from .upstream_cases_folders import FOLDER_CASES
 from .upstream_cases_more import MORE_CASES
+from .upstream_cases_more_folders import MORE_FOLDER_CASES
 
-CASES = [*_BASE_CASES, *MORE_CASES, *FOLDER_CASES]
+CASES = [*_BASE_CASES, *MORE_CASES, *FOLDER_CASES, *MORE_FOLDER_CASES]
 
 __all__ = ["CASES", "Case", "load_example", "main", "retarget", "run_case"]
 

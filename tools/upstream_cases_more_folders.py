@@ -1,0 +1,173 @@
+"""Cases of tools/upstream_examples.py from the folders upstream_cases_folders.py listed as not added yet (issue 28):
+deepseek_nsa's forward and decode (KV blocks chosen by an index tensor), gdn's chunked linear-attention kernels
+(scaled K K^T, W/U recompute, the chunk state recurrence, the chunk output), and the sparse GQA decode of
+blocksparse_attention. Each reference is numpy written from the example's own reference (reference.py's naive_nsa,
+fla's chunk functions the gdn examples compare with)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .upstream_cases import F16, F32, RNG, Case, _f, _softmax
+
+
+def _nsa_indices(batch: int, seq: int, heads_kv: int, selected: int, block: int, causal: bool) -> np.ndarray:
+    """The examples' block_indices: per token, distinct blocks it may see (causal: those starting at or before it),
+    sorted, padded with `seq` (a block past every token, which the kernels skip)."""
+    out = np.full((batch, seq if causal else 1, heads_kv, selected), seq, np.int32)
+    for b in range(batch):
+        for t in range(out.shape[1]):
+            for h in range(heads_kv):
+                seen = t // block + 1 if causal else seq // block
+                chosen = RNG.permutation(seen)[:selected]
+                out[b, t, h, :len(chosen)] = np.sort(chosen)
+    return out
+
+
+def _nsa_ref(q: np.ndarray, k: np.ndarray, v: np.ndarray, idx: np.ndarray, block: int, scale: float,
+             causal: bool) -> np.ndarray:
+    """naive_nsa (g_slc = 1, no sliding window) and naive_nsa_simple_inference: each query head attends to the keys
+    of its KV head's selected blocks (causal: those at or before the token)."""
+    batch, seq_q, heads, _ = q.shape
+    groups = heads // k.shape[2]
+    out = np.zeros(q.shape, F32)
+    for b in range(batch):
+        for t in range(seq_q):
+            for h in range(k.shape[2]):
+                pos = (idx[b, t, h][:, None] * block + np.arange(block)).ravel()
+                valid = (pos >= 0) & ((pos <= t) if causal else (pos < k.shape[1]))
+                pos = np.clip(pos, 0, k.shape[1] - 1)
+                scores = q[b, t, h * groups:(h + 1) * groups].astype(F32) @ k[b, pos, h].astype(F32).T * scale
+                probs = _softmax(np.where(valid, scores, -np.inf))
+                out[b, t, h * groups:(h + 1) * groups] = probs @ v[b, pos, h].astype(F32)
+    return out
+
+
+def _nsa_cases() -> list[Case]:
+    """The decode example omits the forward's `acc_o *= scores_scale` (its online softmax never rescales the output
+    accumulated from earlier blocks): right for one selected block, as its main() runs it, and so run here."""
+    cases = []
+    for seq, selected in ((64, 1), (128, 2)):
+        cases.append(Case(
+            f"deepseek_nsa fwd causal S={seq} heads=16 kv_heads=1 dim=32 block=32 selected={selected}",
+            "examples/deepseek_nsa/example_tilelang_nsa_fwd.py", "native_sparse_attention",
+            lambda seq=seq, sel=selected: [_f((1, seq, 16, 32), F16), _f((1, seq, 1, 32), F16),
+                                           _f((1, seq, 1, 32), F16), _nsa_indices(1, seq, 1, sel, 32, True)],
+            lambda q, k, v, i: _nsa_ref(q, k, v, i, 32, 0.1, True),
+            lambda kern, x, sel=selected: kern(*x, dim=32, is_causal=True, block_size=32, groups=16,
+                                               selected_blocks=sel, scale=0.1), atol=2e-2, rtol=2e-2))
+    cases.append(Case(
+        "deepseek_nsa decode S=128 heads=16 kv_heads=1 dim=32 block=32 selected=1 (as its main)",
+        "examples/deepseek_nsa/example_tilelang_nsa_decode.py", "native_sparse_attention",
+        lambda: [_f((1, 1, 16, 32), F16), _f((1, 128, 1, 32), F16), _f((1, 128, 1, 32), F16),
+                 _nsa_indices(1, 128, 1, 1, 32, False)],
+        lambda q, k, v, i: _nsa_ref(q, k, v, i, 32, 32 ** -0.5, False),
+        lambda kern, x: kern(*x, dim=32, block_size=32, groups=16, selected_blocks=1), atol=2e-2, rtol=2e-2))
+    return cases
+
+
+def _gates(batch: int, seq: int, heads: int, chunk: int) -> np.ndarray:
+    """The gdn examples' G: logsigmoid of normal values, cumulated within each chunk (fla's chunk_local_cumsum), so
+    it falls along each chunk (exp(g_i - g_j) <= 1 for j <= i)."""
+    g = -np.log1p(np.exp(-RNG.standard_normal((batch, seq, heads))))
+    return np.cumsum(g.reshape(batch, seq // chunk, chunk, heads), 2).reshape(batch, seq, heads).astype(F32)
+
+
+def _chunks(x: np.ndarray, chunk: int) -> np.ndarray:
+    """(B, S, H, ...) as (B, H, S // chunk, chunk, ...) in float32."""
+    b, s, h = x.shape[:3]
+    return np.moveaxis(x.astype(F32).reshape(b, s // chunk, chunk, h, *x.shape[3:]), 3, 1)
+
+
+def _unchunk(x: np.ndarray) -> np.ndarray:
+    b, h, n, c = x.shape[:4]
+    return np.moveaxis(x, 1, 3).reshape(b, n * c, h, *x.shape[4:])
+
+
+def _decay(g: np.ndarray) -> np.ndarray:
+    """exp(g_i - g_j) where g_i <= g_j (the kernels' `G_diff <= 0` condition), else 0; g is (B, H, N, C)."""
+    diff = g[..., :, None] - g[..., None, :]
+    return np.where(diff <= 0, np.exp(np.minimum(diff, 0)), 0)
+
+
+def _kkt_ref(k: np.ndarray, beta: np.ndarray, g: np.ndarray, chunk: int) -> np.ndarray:
+    """chunk_scaled_dot_kkt_fwd: A = strictly-lower((beta k) k^T * exp(g_i - g_j)) within each chunk."""
+    kc, bc, gc = _chunks(k, chunk), _chunks(beta, chunk), _chunks(g, chunk)
+    beta_k = (kc * bc[..., None]).astype(F16).astype(F32)
+    a = beta_k @ np.swapaxes(kc, -1, -2) * _decay(gc)
+    return _unchunk(np.tril(a, -1))
+
+
+def _wy_ref(k: np.ndarray, v: np.ndarray, beta: np.ndarray, g: np.ndarray, a: np.ndarray,
+            chunk: int) -> list[np.ndarray]:
+    """recompute_w_u_fwd: W = A (K beta exp(g)), U = A (V beta), A per chunk."""
+    ac, bc = _chunks(a, chunk), _chunks(beta, chunk)[..., None]
+    u = ac @ (_chunks(v, chunk) * bc).astype(F16).astype(F32)
+    w = ac @ (_chunks(k, chunk) * bc * np.exp(_chunks(g, chunk))[..., None]).astype(F16).astype(F32)
+    return [_unchunk(w), _unchunk(u)]
+
+
+def _delta_h_ref(k: np.ndarray, w: np.ndarray, u: np.ndarray, g: np.ndarray, h0: np.ndarray,
+                 chunk: int) -> list[np.ndarray]:
+    """chunk_gated_delta_rule_fwd_h: per chunk, h_c = h (stored), v_new = u - w h, h = h exp(g_last) +
+    k^T (v_new exp(g_last - g)); the final h. On-chip h and v_new are float16 where the kernel keeps them so."""
+    kc, wc, uc, gc = (_chunks(x, chunk) for x in (k, w, u, g))
+    state = h0.astype(F32).copy()
+    hs, v_news = [], []
+    for c in range(kc.shape[2]):
+        state16 = state.astype(F16).astype(F32)
+        hs.append(state16)
+        v_new = uc[:, :, c] - wc[:, :, c] @ state16
+        v_news.append(v_new)
+        g_last = gc[:, :, c, -1][..., None]
+        step = (g_last - gc[:, :, c])[..., None]
+        gated = np.where(step <= 0, v_new * np.exp(np.minimum(step, 0)), 0)
+        state = state * np.exp(g_last)[..., None] + np.swapaxes(kc[:, :, c], -1, -2) @ gated.astype(F16).astype(F32)
+    return [np.moveaxis(np.stack(hs, 2), 1, 2), state, _unchunk(np.stack(v_news, 2))]
+
+
+def _chunk_o_ref(q: np.ndarray, k: np.ndarray, v: np.ndarray, hidden: np.ndarray, g: np.ndarray, chunk: int,
+                 scale: float) -> np.ndarray:
+    """chunk_fwd_o: O = (Q h_c exp(g) + lower(Q K^T exp(g_i - g_j)) V) * scale within each chunk."""
+    qc, kc, vc, gc = (_chunks(x, chunk) for x in (q, k, v, g))
+    inter = qc @ np.moveaxis(hidden.astype(F32), 2, 1) * np.exp(gc)[..., None]
+    a = np.tril(qc @ np.swapaxes(kc, -1, -2) * _decay(gc)).astype(F16).astype(F32)
+    return _unchunk((inter + a @ vc) * scale)
+
+
+def _gdn_cases() -> list[Case]:
+    b, s, h, dk, dv, c = 1, 128, 2, 64, 64, 64
+    gdn = "examples/gdn/"
+    small = (-0.5, 0.5)
+    return [
+        Case(f"gdn chunk_scaled_dot_kkt B={b} S={s} H={h} DK={dk} chunk={c} use_g",
+             gdn + "example_chunk_scaled_dot_kkt.py", "tilelang_chunk_scaled_dot_kkt_fwd",
+             lambda: [_f((b, s, h, dk), F16, *small), _f((b, s, h), F16), _gates(b, s, h, c)],
+             lambda k, beta, g: _kkt_ref(k, beta, g, c),
+             lambda kern, x: kern(b, s, h, dk, c, "float16", "float16", "float32", True, c, 64, 128, 0)(*x),
+             atol=2e-2, rtol=2e-2),
+        Case(f"gdn recompute_w_u (wy_fast) B={b} S={s} H={h} DK={dk} DV={dv} chunk={c}",
+             gdn + "example_wy_fast.py", "tilelang_recompute_w_u_fwd",
+             lambda: [_f((b, s, h, dk), F16), _f((b, s, h, dv), F16), _f((b, s, h), F16), _gates(b, s, h, c),
+                      _f((b, s, h, c), F16, -0.1, 0.1)],
+             lambda k, v, beta, g, a: _wy_ref(k, v, beta, g, a, c),
+             lambda kern, x: kern(b, s, h, dk, dv, "float16", "float16", "float32", "float32", c, 64, 64, 64, 128,
+                                  0)(*x), atol=2e-2, rtol=2e-2),
+        Case(f"gdn chunk_gated_delta_rule_fwd_h B={b} S={s} H={h} DK={dk} DV={dv} chunk={c}",
+             gdn + "example_chunk_delta_h.py", "tilelang_chunk_gated_delta_rule_fwd_h",
+             lambda: [_f((b, s, h, dk), F16, -0.12, 0.12), _f((b, s, h, dk), F16, -0.12, 0.12),
+                      _f((b, s, h, dv), F16, -0.12, 0.12), _gates(b, s, h, c), _f((b, h, dk, dv), F16, -0.1, 0.1)],
+             lambda k, w, u, g, h0: _delta_h_ref(k, w, u, g, h0, c),
+             lambda kern, x: kern(b, s, h, dk, dv, "float16", "float16", "float32", "float32", "float32", c, True,
+                                  True, True, True, 64, 32, 128, 1)(*x), atol=2e-2, rtol=2e-2),
+        Case(f"gdn chunk_fwd_o B={b} S={s} H={h} DK={dk} DV={dv} chunk={c} use_g",
+             gdn + "example_chunk_o.py", "tilelang_chunk_fwd_o",
+             lambda: [_f((b, s, h, dk), F16, *small), _f((b, s, h, dk), F16, *small), _f((b, s, h, dv), F16),
+                      _f((b, s // c, h, dk, dv), F16, -0.2, 0.2), _gates(b, s, h, c)],
+             lambda q, k, v, hid, g: _chunk_o_ref(q, k, v, hid, g, c, 0.125),
+             lambda kern, x: kern(b, s, h, dk, dv, "float16", "float16", "float32", "float32", c, 0.125, True, 64,
+                                  64, 64, 128, 0)(*x), atol=2e-2, rtol=2e-2),
+    ]
+
+
+MORE_FOLDER_CASES: list[Case] = [*_nsa_cases(), *_gdn_cases()]
