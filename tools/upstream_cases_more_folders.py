@@ -66,11 +66,11 @@ def _nsa_cases() -> list[Case]:
     return cases
 
 
-def _gates(batch: int, seq: int, heads: int, chunk: int) -> np.ndarray:
-    """The gdn examples' G: logsigmoid of normal values, cumulated within each chunk (fla's chunk_local_cumsum), so
-    it falls along each chunk (exp(g_i - g_j) <= 1 for j <= i)."""
-    g = -np.log1p(np.exp(-RNG.standard_normal((batch, seq, heads))))
-    return np.cumsum(g.reshape(batch, seq // chunk, chunk, heads), 2).reshape(batch, seq, heads).astype(F32)
+def _gates(batch: int, seq: int, heads: int, chunk: int, *dims: int) -> np.ndarray:
+    """The gdn and kda examples' G (kda's GK has a head dim more): logsigmoid of normal values, cumulated within each
+    chunk (fla's chunk_local_cumsum), so it falls along each chunk (exp(g_i - g_j) <= 1 for j <= i)."""
+    g = -np.log1p(np.exp(-RNG.standard_normal((batch, seq // chunk, chunk, heads, *dims))))
+    return np.cumsum(g, 2).reshape(batch, seq, heads, *dims).astype(F32)
 
 
 def _chunks(x: np.ndarray, chunk: int) -> np.ndarray:
@@ -170,4 +170,70 @@ def _gdn_cases() -> list[Case]:
     ]
 
 
-MORE_FOLDER_CASES: list[Case] = [*_nsa_cases(), *_gdn_cases()]
+def _round(x: np.ndarray) -> np.ndarray:
+    """x as the kernels hold it in a float16 on-chip buffer."""
+    return x.astype(F16).astype(F32)
+
+
+def _kda_o_ref(q: np.ndarray, v: np.ndarray, gk: np.ndarray, a: np.ndarray, hidden: np.ndarray, chunk: int,
+               scale: float) -> np.ndarray:
+    """chunk_gla_fwd_o_gk: O = (Q scale exp2(GK)) h_c + lower(A) V within each chunk."""
+    gq = _round(_round(_chunks(q, chunk) * scale) * np.exp2(_chunks(gk, chunk)))
+    return _unchunk(gq @ np.moveaxis(hidden.astype(F32), 2, 1) + np.tril(_chunks(a, chunk)) @ _chunks(v, chunk))
+
+
+def _kda_wy_ref(k: np.ndarray, v: np.ndarray, beta: np.ndarray, g: np.ndarray, a: np.ndarray,
+                chunk: int) -> list[np.ndarray]:
+    """kda's recompute_w_u_fwd: W = A (K beta exp2(G)), U = A (V beta), KG = K exp2(G_last - G) per chunk (the
+    kernel's QG output is never written, so it is left out)."""
+    kc, gc, ac, bc = _chunks(k, chunk), _chunks(g, chunk), _chunks(a, chunk), _chunks(beta, chunk)[..., None]
+    u = ac @ _round(_chunks(v, chunk) * bc)
+    w = ac @ _round(kc * bc * np.exp2(gc))
+    kg = kc * np.exp2(gc[..., -1:, :] - gc)
+    return [_unchunk(w), _unchunk(u), _unchunk(kg)]
+
+
+def _kda_delta_h_ref(k: np.ndarray, w: np.ndarray, u: np.ndarray, gk: np.ndarray, h0: np.ndarray,
+                     chunk: int) -> list[np.ndarray]:
+    """kda's chunk_gated_delta_rule_fwd_h: per chunk, h_c = h, v_new = u - w h, h = h exp2(gk_last) + k^T v_new."""
+    kc, wc, uc, gc = (_chunks(x, chunk) for x in (k, w, u, gk))
+    state = h0.astype(F32).copy()
+    hs, v_news = [], []
+    for c in range(kc.shape[2]):
+        hs.append(_round(state))
+        v_new = uc[:, :, c] - wc[:, :, c] @ _round(state)
+        v_news.append(v_new)
+        state = state * np.exp2(gc[:, :, c, -1])[..., None] + np.swapaxes(kc[:, :, c], -1, -2) @ _round(v_new)
+    return [np.moveaxis(np.stack(hs, 2), 1, 2), state, _unchunk(np.stack(v_news, 2))]
+
+
+def _kda_cases() -> list[Case]:
+    b, s, h, dk, dv, c = 1, 128, 2, 64, 64, 64
+    kda = "examples/kda/"
+    return [
+        Case(f"kda chunk_fwd_o (gla, per-dim gates) B={b} S={s} H={h} DK={dk} DV={dv} chunk={c}", kda + "chunk_o.py",
+             "tilelang_chunk_fwd_o",
+             lambda: [_f((b, s, h, dk), F16), _f((b, s, h, dv), F16), _gates(b, s, h, c, dk),
+                      _f((b, s, h, c), F16, -0.2, 0.2), _f((b, s // c, h, dk, dv), F16, -0.2, 0.2)],
+             lambda q, v, gk, a, hid: _kda_o_ref(q, v, gk, a, hid, c, 0.125),
+             lambda kern, x: kern(b, s, h, dk, dv, "float16", "float16", "float32", "float32", c, 0.125, 64, 64, 64,
+                                  128, 0)(*x), atol=2e-2, rtol=2e-2),
+        Case(f"kda recompute_w_u (wy_fast) B={b} S={s} H={h} DK={dk} DV={dv} chunk={c} use_kg", kda + "wy_fast.py",
+             "tilelang_recompute_w_u_fwd",
+             lambda: [_f((b, s, h, dk), F16), _f((b, s, h, dv), F16), _f((b, s, h), F16), _gates(b, s, h, c, dk),
+                      _f((b, s, h, c), F16, -0.1, 0.1)],
+             lambda k, v, beta, g, a: _kda_wy_ref(k, v, beta, g, a, c),
+             lambda kern, x: (lambda o: [o[0], o[1], o[3]])(
+                 kern(b, s, h, dk, dv, "float16", "float16", "float32", "float32", c, False, True, 64, 32, 32, 128,
+                      0)(*x)), atol=2e-2, rtol=2e-2),
+        Case(f"kda chunk_gated_delta_rule_fwd_h (per-dim gates) B={b} S={s} H={h} DK={dk} DV={dv} chunk={c}",
+             kda + "chunk_delta_h_fwd.py", "tilelang_chunk_gated_delta_rule_fwd_h",
+             lambda: [_f((b, s, h, dk), F16, -0.12, 0.12), _f((b, s, h, dk), F16, -0.12, 0.12),
+                      _f((b, s, h, dv), F16, -0.12, 0.12), _gates(b, s, h, c, dk), _f((b, h, dk, dv), F16, -0.1, 0.1)],
+             lambda k, w, u, g, h0: _kda_delta_h_ref(k, w, u, g, h0, c),
+             lambda kern, x: kern(b, s, h, dk, dv, "float16", "float16", "float32", "float32", "float32", c, True,
+                                  True, True, True, 64, 32, 128, 1)(*x), atol=2e-2, rtol=2e-2),
+    ]
+
+
+MORE_FOLDER_CASES: list[Case] = [*_nsa_cases(), *_gdn_cases(), *_kda_cases()]
