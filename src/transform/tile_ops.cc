@@ -291,6 +291,8 @@ void convert_gemm_operands(std::vector<TileOp>& ops) {
 // body (attention's output rescaled by a column vector) the product goes to a value of its own that an element-wise
 // add then accumulates onto the buffer (a matmul accumulates onto DST, not onto a CB's block); so it does after a
 // value made in both arms of an if/else (made_in_arms: a mask in one, T.clear in the other), in or outside a loop.
+// A gemm outside loops is one whole product too: onto any value but a zero fill (an element-wise rescale, or the
+// result of an earlier K loop: gdn's and kda's chunk output `O = Q h` then `O += A V`) it accumulates by that add.
 void gemm_accumulation(std::vector<TileOp>& ops) {
   for (size_t g = 0; g < ops.size(); ++g) {
     if (ops[g].kind != tile_op::kGemm || truthy(ops[g].get(names::kClear))) continue;
@@ -301,10 +303,12 @@ void gemm_accumulation(std::vector<TileOp>& ops) {
                       (ops[g].loops.empty() || ops[*last].loops.back().same_as(ops[g].loops.back()));
     size_t level = ops[g].branches.size();
     bool arms = same_level && ops[*last].branches.size() > level && made_in_arms(ops, *last, level);
-    if (!same_level || (ops[g].loops.empty() && !arms)) continue;
+    bool zero_last = last && ops[*last].kind == tile_op::kFill && fill_constant(ops[*last]) == std::optional<double>(0.0);
+    bool onto_value = ops[g].loops.empty() && last && !arms && !zero_last;
+    if (!onto_value && (!same_level || (ops[g].loops.empty() && !arms))) continue;
     set_field(ops[g], names::kK, Any(int64_t(0)));  // (a gemm outside loops has these already)
     set_field(ops[g], names::kKCount, Any(int64_t(1)));
-    if (!arms && ops[*last].kind == tile_op::kFill && fill_constant(ops[*last]) == std::optional<double>(0.0)) continue;
+    if (!arms && zero_last) continue;
     BufferInfo product = acc;
     product.var = Any();
     product.name = acc.name + "_product";
