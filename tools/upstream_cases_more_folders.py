@@ -63,7 +63,69 @@ def _nsa_cases() -> list[Case]:
                  _nsa_indices(1, 128, 1, 1, 32, False)],
         lambda q, k, v, i: _nsa_ref(q, k, v, i, 32, 32 ** -0.5, False),
         lambda kern, x: kern(*x, dim=32, block_size=32, groups=16, selected_blocks=1), atol=2e-2, rtol=2e-2))
+    counts = lambda idx: np.minimum(np.arange(idx.shape[1]) // 32 + 1, idx.shape[-1]).astype(np.int32)  # noqa: E731
+    cases.append(Case(
+        "deepseek_nsa fwd_varlen (one sequence) S=64 heads=16 kv_heads=1 dim=32 block=32 selected=2",
+        "examples/deepseek_nsa/example_tilelang_nsa_fwd_varlen.py", "native_sparse_attention_varlen",
+        lambda: (lambda idx: [_f((64, 16, 32), F16), _f((64, 1, 32), F16), _f((64, 1, 32), F16),
+                              np.zeros((64, 16, 32), F16), idx[0], counts(idx)[:, None],
+                              np.array([0, 64], np.int32),
+                              np.stack([np.zeros(64, np.int32), np.arange(64, dtype=np.int32)], 1)])(
+            _nsa_indices(1, 64, 1, 2, 32, True)),
+        lambda q, k, v, o, idx, *_: _nsa_ref(q[None], k[None], v[None], idx[None], 32, 32 ** -0.5, True)[0],
+        lambda kern, x: (kern(*x, batch=1, dim=32, is_causal=True, block_size=32, groups=16, selected_blocks=2),
+                         x[3])[1], atol=2e-2, rtol=2e-2))
     return cases
+
+
+def _gqa_decode_ref(q: np.ndarray, k: np.ndarray, v: np.ndarray, keep: np.ndarray, seqlens: np.ndarray,
+                    block: int) -> np.ndarray:
+    """ref_program_torch of the sparse GQA decodes: each query head attends to its KV head's kept blocks, masked
+    past the batch's cache_seqlens, softmax(q k^T / sqrt(dim)) v."""
+    batch, heads, dim = q.shape
+    groups = heads // k.shape[2]
+    out = np.zeros((batch, heads, v.shape[-1]), F32)
+    for b in range(batch):
+        for h in range(k.shape[2]):
+            pos = np.arange(k.shape[1])
+            valid = keep[b, h][pos // block] & (pos < seqlens[b])
+            scores = q[b, h * groups:(h + 1) * groups].astype(F32) @ k[b, :, h].astype(F32).T / np.sqrt(dim)
+            out[b, h * groups:(h + 1) * groups] = _softmax(np.where(valid, scores, -np.inf)) @ v[b, :, h].astype(F32)
+    return out
+
+
+def _gqa_decode_cases() -> list[Case]:
+    """batch 2, 32 query heads on 2 KV heads (block_H 16: one KV head a block), a 256-token cache of 8 blocks of
+    32, 4 selected blocks in 2 splits; the index variant's indices sorted descending (the kernel masks the cache's
+    end in each split's first block, which its main's sort makes the last block)."""
+    seqlens = np.array([200, 256], np.int32)
+    work = [np.zeros((2, 32, 2), F32), np.zeros((2, 32, 2, 64), F32)]
+
+    def indices() -> np.ndarray:
+        out = np.stack([np.stack([np.sort(RNG.permutation(-(-n // 32))[:4])[::-1] for _ in range(2)])
+                        for n in seqlens])
+        return out.astype(np.int32)
+
+    def keep(idx: np.ndarray) -> np.ndarray:
+        mask = np.zeros((2, 2, 8), bool)
+        for b, h, i in np.ndindex(*idx.shape):
+            mask[b, h, idx[b, h, i]] = idx[b, h, i] >= 0
+        return mask
+
+    folder = "examples/blocksparse_attention/"
+    qkv = lambda: [_f((2, 32, 64), F16), _f((2, 256, 2, 64), F16), _f((2, 256, 2, 64), F16)]  # noqa: E731
+    run = lambda kern, x: kern(2, 32, 2, 64, 64, 32, 16, 1, 128)(*x)  # noqa: E731
+    return [
+        Case("blocksparse_attention sparse_gqa_decode_varlen_indice B=2 heads=32 kv_heads=2 cache=256 blocks=4/8",
+             folder + "example_tilelang_sparse_gqa_decode_varlen_indice.py", "flashattn",
+             lambda: [*qkv(), indices(), seqlens.copy(), *(w.copy() for w in work)],
+             lambda q, k, v, idx, lens, *_: _gqa_decode_ref(q, k, v, keep(idx), lens, 32), run, atol=2e-2,
+             rtol=2e-2),
+        Case("blocksparse_attention sparse_gqa_decode_varlen_mask B=2 heads=32 kv_heads=2 cache=256 blocks=4/8",
+             folder + "example_tilelang_sparse_gqa_decode_varlen_mask.py", "flashattn",
+             lambda: [*qkv(), keep(indices()), seqlens.copy(), *(w.copy() for w in work)],
+             lambda q, k, v, mask, lens, *_: _gqa_decode_ref(q, k, v, mask, lens, 32), run, atol=2e-2, rtol=2e-2),
+    ]
 
 
 def _gates(batch: int, seq: int, heads: int, chunk: int, *dims: int) -> np.ndarray:
@@ -236,4 +298,4 @@ def _kda_cases() -> list[Case]:
     ]
 
 
-MORE_FOLDER_CASES: list[Case] = [*_nsa_cases(), *_gdn_cases(), *_kda_cases()]
+MORE_FOLDER_CASES: list[Case] = [*_nsa_cases(), *_gqa_decode_cases(), *_gdn_cases(), *_kda_cases()]

@@ -42,8 +42,8 @@ __all__ = ["CASES", "Case", "load_example", "main", "retarget", "run_case"]
 
 
 # packages the examples import at module level for their references and demos (kda's FLA_KDA references are
-# triton kernels, decorated at import)
-_STUBBED = ("torch", "einops", "triton")
+# triton kernels, decorated at import; deepseek_nsa's varlen example imports fla, flash-linear-attention)
+_STUBBED = ("torch", "einops", "triton", "fla")
 
 
 def _torch_stub(package: str = "torch") -> types.ModuleType:
@@ -100,6 +100,7 @@ def _torch_stub(package: str = "torch") -> types.ModuleType:
     stub.__getattr__ = module_getattr  # type: ignore[method-assign]
     stub.__path__ = []  # a package: `import torch.nn.functional as F` finds the stub's submodules
     stub.__version__ = "0.0.0"  # version checks at import (`version.parse(torch.__version__) >= ...`): the oldest
+    stub.__file__ = f"<{package} stub>"  # `print(fla.__file__)` after `import fla` (the gdn examples)
     return stub
 
 
