@@ -128,6 +128,34 @@ def _gqa_decode_cases() -> list[Case]:
     ]
 
 
+def _mla_paged_ref(q: np.ndarray, q_pe: np.ndarray, kv: np.ndarray, k_pe: np.ndarray, table: np.ndarray,
+                   seqlens: np.ndarray, *_: np.ndarray) -> np.ndarray:
+    """run_torch_mla of example_mla_decode_paged.py (one KV head, s_q = 1): each batch's first cache_seqlens tokens,
+    token t at row table[b, t // page] * page + t % page of the paged cache, softmax([q, q_pe] [kv, k_pe]^T /
+    sqrt(dv + dpe)) kv."""
+    page = kv.shape[0] // table.size
+    out = np.zeros(q.shape, F32)
+    for b in range(q.shape[0]):
+        t = np.arange(seqlens[b])
+        rows = table[b, t // page] * page + t % page
+        query = np.concatenate([q[b], q_pe[b]], -1).astype(F32)
+        key = np.concatenate([kv[rows, 0], k_pe[rows, 0]], -1).astype(F32)
+        out[b] = _softmax(query @ key.T / np.sqrt(query.shape[-1])) @ kv[rows, 0].astype(F32)
+    return out
+
+
+def _mla_paged_cases() -> list[Case]:
+    """batch 2, 32 query heads, a 256-token padded cache in pages of 64 (a shuffled block table), 200 and 256
+    tokens; num_split 1: the example's main_no_split."""
+    return [Case(
+        "deepseek_mla decode_paged (no split) B=2 heads=32 cache=256 page=64 dim=64 pe_dim=32",
+        "examples/deepseek_mla/example_mla_decode_paged.py", "mla_decode_tilelang",
+        lambda: [_f((2, 32, 64), F16), _f((2, 32, 32), F16), _f((512, 1, 64), F16), _f((512, 1, 32), F16),
+                 RNG.permutation(8).astype(np.int32).reshape(2, 4), np.array([200, 256], np.int32),
+                 np.zeros((2, 32, 1), F16), np.zeros((2, 32, 1, 64), F16)],
+        _mla_paged_ref, lambda kern, x: kern(2, 32, 1, 256, 64, 32, 32, 32, 1, 64)(*x), atol=2e-2, rtol=2e-2)]
+
+
 def _gates(batch: int, seq: int, heads: int, chunk: int, *dims: int) -> np.ndarray:
     """The gdn and kda examples' G (kda's GK has a head dim more): logsigmoid of normal values, cumulated within each
     chunk (fla's chunk_local_cumsum), so it falls along each chunk (exp(g_i - g_j) <= 1 for j <= i)."""
@@ -298,4 +326,5 @@ def _kda_cases() -> list[Case]:
     ]
 
 
-MORE_FOLDER_CASES: list[Case] = [*_nsa_cases(), *_gqa_decode_cases(), *_gdn_cases(), *_kda_cases()]
+MORE_FOLDER_CASES: list[Case] = [*_nsa_cases(), *_gqa_decode_cases(), *_mla_paged_cases(), *_gdn_cases(),
+                                  *_kda_cases()]
