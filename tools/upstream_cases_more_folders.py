@@ -260,6 +260,25 @@ def _gdn_cases() -> list[Case]:
     ]
 
 
+def _linear_attn_ref(q: np.ndarray, k: np.ndarray, v: np.ndarray, o: np.ndarray) -> list[np.ndarray]:
+    """ref_program of example_linear_attn_fwd.py (chunks of 64, scale DK^-0.5): O = Q scale (sum of the earlier
+    chunks' K^T V) + lower(Q scale K^T) V; the final state is the sum over all chunks."""
+    qc, kc, vc = _chunks(q, 64) * q.shape[-1] ** -0.5, _chunks(k, 64), _chunks(v, 64)
+    kv = np.cumsum(np.swapaxes(kc, -1, -2) @ vc, 2)
+    before = np.concatenate([np.zeros_like(kv[:, :, :1]), kv[:, :, :-1]], 2)
+    out = qc @ before + np.tril(qc @ np.swapaxes(kc, -1, -2)) @ vc
+    return [_unchunk(out), kv[:, :, -1]]
+
+
+def _linear_attn_cases() -> list[Case]:
+    return [Case(
+        "linear_attention fused_chunk_fwd B=1 S=128 H=2 D=64 (atomic_add output, carried state)",
+        "examples/linear_attention/example_linear_attn_fwd.py", "tl_fused_chunk_fwd_kernel",
+        lambda: [_f((1, 128, 2, 64), F16, -0.5, 0.5), _f((1, 128, 2, 64), F16, -0.5, 0.5),
+                 _f((1, 128, 2, 64), F16, -0.5, 0.5), np.zeros((1, 128, 2, 64), F32)],
+        _linear_attn_ref, lambda kern, x: (lambda h: [x[3], h])(kern(1, 128, 2, 64, 64)(*x)), atol=2e-2, rtol=2e-2)]
+
+
 def _round(x: np.ndarray) -> np.ndarray:
     """x as the kernels hold it in a float16 on-chip buffer."""
     return x.astype(F16).astype(F32)
@@ -327,4 +346,4 @@ def _kda_cases() -> list[Case]:
 
 
 MORE_FOLDER_CASES: list[Case] = [*_nsa_cases(), *_gqa_decode_cases(), *_mla_paged_cases(), *_gdn_cases(),
-                                  *_kda_cases()]
+                                  *_kda_cases(), *_linear_attn_cases()]

@@ -137,3 +137,37 @@ def test_the_tool_stubs_triton_and_fla_and_answers_device_probes(tmp_path: Path)
     assert "_upstream_import_error" not in module.__dict__
     assert (module.HOPPER, module.NEW_TORCH, module.FLA_FILE) == (False, False, "<fla stub>")
     assert module.reference(3, 32) == 3  # the decorators hand back the function
+
+
+def causal_scores_times_v(S, D):  # noqa: N803
+    """linear attention's intra-chunk part as example_linear_attn_fwd.py writes it: fp32 scores selected under the
+    causal index mask straight into a float16 shared buffer, then multiplied by V."""
+
+    @T.prim_func
+    def main(Q: T.Tensor((S, D), "float16"), K: T.Tensor((S, D), "float16"), V: T.Tensor((S, D), "float16"),  # noqa: N803
+             O: T.Tensor((S, D), "float32")):  # noqa: N803
+        with T.Kernel(1, threads=128) as _:
+            q = T.alloc_shared((S, D), "float16")
+            k = T.alloc_shared((S, D), "float16")
+            v = T.alloc_shared((S, D), "float16")
+            s = T.alloc_fragment((S, S), "float32")
+            s_shared = T.alloc_shared((S, S), "float16")
+            o = T.alloc_fragment((S, D), "float32")
+            T.copy(Q[0, 0], q)
+            T.copy(K[0, 0], k)
+            T.copy(V[0, 0], v)
+            T.gemm(q, k, s, clear_accum=True, transpose_B=True)
+            for row, col in T.Parallel(S, S):
+                s_shared[row, col] = T.if_then_else(row >= col, s[row, col], 0)
+            T.gemm(s_shared, v, o, clear_accum=True)
+            T.copy(o, O[0, 0])
+
+    return main
+
+
+@pytest.mark.skipif(shutil.which("g++") is None, reason="no C++ compiler")
+def test_tt_an_index_mask_select_stored_in_another_dtype_is_masked_then_converted() -> None:
+    q, k, v = (RNG.uniform(-0.5, 0.5, (64, 32)).astype("float16") for _ in range(3))
+    got = tilelang.compile(causal_scores_times_v(64, 32), out_idx=[-1], target="tenstorrent")(q, k, v)
+    scores = np.tril(q.astype("float32") @ k.astype("float32").T).astype("float16").astype("float32")
+    np.testing.assert_allclose(got, scores @ v.astype("float32"), atol=1e-2, rtol=1e-2)
