@@ -34,7 +34,7 @@ def chunk_output(S, DK, DV, chunk, scale, rescale):  # noqa: N803
     @T.prim_func
     def main(Q: T.Tensor((S, DK), "float16"), V: T.Tensor((S, DV), "float16"),  # noqa: N803
              GK: T.Tensor((S, DK), "float32"), A: T.Tensor((S, chunk), "float16"),  # noqa: N803
-             HIDDEN: T.Tensor((S // chunk, DK, DV), "float16"), O: T.Tensor((S, DV), "float16")):  # noqa: N803
+             HIDDEN: T.Tensor((S // chunk, DK, DV), "float16"), O: T.Tensor((S, DV), "float16")):  # noqa: N803, E741
         with T.Kernel(S // chunk, threads=128) as bs:
             Q_shared = T.alloc_shared((chunk, 32), "float16")
             GK_shared = T.alloc_shared((chunk, 32), "float32")
@@ -145,7 +145,7 @@ def causal_scores_times_v(S, D):  # noqa: N803
 
     @T.prim_func
     def main(Q: T.Tensor((S, D), "float16"), K: T.Tensor((S, D), "float16"), V: T.Tensor((S, D), "float16"),  # noqa: N803
-             O: T.Tensor((S, D), "float32")):  # noqa: N803
+             O: T.Tensor((S, D), "float32")):  # noqa: N803, E741
         with T.Kernel(1, threads=128) as _:
             q = T.alloc_shared((S, D), "float16")
             k = T.alloc_shared((S, D), "float16")

@@ -17,8 +17,8 @@ from tvm import tirx
 from tvm.target import codegen as tvm_codegen
 
 from .._layout import cuda_include_dir
-from .callback import apply_postproc
 from ..errors import TileLangError
+from .callback import apply_postproc
 
 CODEGENS = ("llvm", "c", "cuda", "rocm", "webgpu", "tvmscript")  # "metalium" is tilelang.tenstorrent.metalium
 
