@@ -171,3 +171,12 @@ def test_tt_an_index_mask_select_stored_in_another_dtype_is_masked_then_converte
     got = tilelang.compile(causal_scores_times_v(64, 32), out_idx=[-1], target="tenstorrent")(q, k, v)
     scores = np.tril(q.astype("float32") @ k.astype("float32").T).astype("float16").astype("float32")
     np.testing.assert_allclose(got, scores @ v.astype("float32"), atol=1e-2, rtol=1e-2)
+
+
+def test_the_more_folder_cases_are_in_the_tools_table_once() -> None:
+    from tools.upstream_cases_more_folders import MORE_FOLDER_CASES
+
+    names = [c.name for c in tool.CASES]
+    assert len(names) == len(set(names))
+    assert {c.name for c in MORE_FOLDER_CASES} <= set(names)
+    assert {c.file.split("/")[1] for c in MORE_FOLDER_CASES} >= {"deepseek_nsa", "gdn", "kda", "deepseek_mla"}
