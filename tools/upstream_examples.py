@@ -34,13 +34,16 @@ from .upstream_cases import CASES as _BASE_CASES
 from .upstream_cases import F32, Case
 from .upstream_cases_folders import FOLDER_CASES
 from .upstream_cases_more import MORE_CASES
+from .upstream_cases_more_folders import MORE_FOLDER_CASES
 
-CASES = [*_BASE_CASES, *MORE_CASES, *FOLDER_CASES]
+CASES = [*_BASE_CASES, *MORE_CASES, *FOLDER_CASES, *MORE_FOLDER_CASES]
 
 __all__ = ["CASES", "Case", "load_example", "main", "retarget", "run_case"]
 
 
-_STUBBED = ("torch", "einops")  # packages the examples import at module level for their references and demos
+# packages the examples import at module level for their references and demos (kda's FLA_KDA references are
+# triton kernels, decorated at import; deepseek_nsa's varlen example imports fla, flash-linear-attention)
+_STUBBED = ("torch", "einops", "triton", "fla")
 
 
 def _torch_stub(package: str = "torch") -> types.ModuleType:
@@ -63,6 +66,19 @@ def _torch_stub(package: str = "torch") -> types.ModuleType:
 
         def __repr__(self) -> str:
             return self._name
+
+        # Module-level probes of the device (`"NVIDIA H" in torch.cuda.get_device_name(0)`,
+        # `torch.cuda.get_device_capability()[0] >= 9` in kda's FLA_KDA) answer "no such device".
+        def __contains__(self, item: Any) -> bool:
+            return False
+
+        def __getitem__(self, key: Any) -> Any:
+            return _Any(f"{self._name}[{key!r}]")
+
+        def __lt__(self, other: Any) -> bool:
+            return False
+
+        __le__ = __gt__ = __ge__ = __lt__
 
         def __mro_entries__(self, bases: tuple[Any, ...]) -> tuple[type, ...]:
             return (_Base,)  # a base class (`class F(torch.autograd.Function)`; its `F.apply` read at import)
@@ -112,6 +128,8 @@ def _torch_stub(package: str = "torch") -> types.ModuleType:
     stub.__getattr__ = module_getattr  # type: ignore[method-assign]
     stub.__version__ = "0+stub"  # printed at import by some of TileLang's tests
     stub.__path__ = []  # a package: `import torch.nn.functional as F` finds the stub's submodules
+    stub.__version__ = "0.0.0"  # version checks at import (`version.parse(torch.__version__) >= ...`): the oldest
+    stub.__file__ = f"<{package} stub>"  # `print(fla.__file__)` after `import fla` (the gdn examples)
     return stub
 
 

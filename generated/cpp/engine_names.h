@@ -94,6 +94,7 @@ inline constexpr const char kSegBytes[] = "seg_bytes";  // lower_tiles im2col_in
 inline constexpr const char kSfpu[] = "sfpu";  // lower_tiles eltwise
 inline constexpr const char kSfpuBinary[] = "sfpu_binary";  // lower_tiles eltwise
 inline constexpr const char kSfpuInt32[] = "sfpu_int32";  // lower_tiles reduce
+inline constexpr const char kSharesDst[] = "shares_dst";  // lower_tiles gemm, dataflow.partial
 inline constexpr const char kStages[] = "stages";  // dataflow.depth
 inline constexpr const char kStep[] = "step";  // lower_tiles atomic_in, lower_tiles turn_pass
 inline constexpr const char kTensor[] = "tensor";  // lower_tiles copy_in, lower_tiles copy_out, lower_tiles rows_in, lower_tiles rows_out, lower_tiles im2col_in, lower_tiles atomic_in, lower_tiles atomic_out, lower_tiles turn_pass, accessors.args

@@ -143,6 +143,7 @@ Any dataflow(const std::string& name, const Dict& options, const DataflowParams&
       Ctx ctx{{names::kMt, gemm.get(names::kMt)}, {names::kNt, gemm.get(names::kNt)},
               {names::kKCount, k_count}, {names::kPages, Any(pages)},
               {names::kTransposed, gemm.get(names::kTransposed)}, {names::kTilized, gemm.get(names::kTilized)},
+              {names::kSharesDst, gemm.get(names::kSharesDst)},
               {names::kDstCapacity, Any(dst_capacity(fp32))}};
       return truthy((*partial)(ctx));
     };

@@ -105,7 +105,7 @@ std::vector<TileOp> classify_gemm(const ir::TilePrimitiveCall& stmt, const std::
   TileOp op{tile_op::kGemm, stmt, d.info, {lhs, rhs}};
   op.fields = {{names::kMt, Any(mt)}, {names::kNt, Any(nt)}, {names::kKt, Any(ak)}, {names::kK, k},
                {names::kKCount, k_count}, {names::kTransposed, Any(transpose_a || transpose_b)},
-               {names::kTilized, Any(false)}, {names::kClear, Any(clear)}};
+               {names::kTilized, Any(false)}, {names::kSharesDst, Any(false)}, {names::kClear, Any(clear)}};
   set_flag_fields(op, nullptr);  // no condition read from a tensor (tile_ops_flag.cc)
   ops.push_back(op);
   return ops;
@@ -260,14 +260,6 @@ void visit(const Any& stmt, const std::vector<Any>& loops, std::vector<TileOp>& 
   }
 }
 
-// ------------------------------------------------------------------------------------ gemm accumulation
-
-void set_field(TileOp& op, const char* name, Any value) {
-  for (auto& [key, v] : op.fields) {
-    if (key == name) v = std::move(value);
-  }
-}
-
 // A conversion T.copy (fp32 scores to a bf16 operand) that a gemm reads is packed on chip: the matmul unpacks an
 // operand in the operand's own format (the writer's pack converts a copy out, so other conversions stay aliases).
 void convert_gemm_operands(std::vector<TileOp>& ops) {
@@ -282,39 +274,6 @@ void convert_gemm_operands(std::vector<TileOp>& ops) {
       ops[c].fields = eltwise_fields(*ops[c].out, {"none", "none", "none", "none", "none"}, 0);
       break;
     }
-  }
-}
-
-// A gemm inside a loop is a K step of that loop only when its accumulator was last written outside the loop (a
-// T.clear before the K loop). Written in the same loop body, the gemm is one whole product per iteration: after a
-// zero fill (T.clear in the body, attention's scores) it starts from zero in DST; after any other value made in the
-// body (attention's output rescaled by a column vector) the product goes to a value of its own that an element-wise
-// add then accumulates onto the buffer (a matmul accumulates onto DST, not onto a CB's block); so it does after a
-// value made in both arms of an if/else (made_in_arms: a mask in one, T.clear in the other), in or outside a loop.
-void gemm_accumulation(std::vector<TileOp>& ops) {
-  for (size_t g = 0; g < ops.size(); ++g) {
-    if (ops[g].kind != tile_op::kGemm || truthy(ops[g].get(names::kClear))) continue;
-    const BufferInfo acc = *ops[g].out;
-    std::optional<size_t> last;
-    for (size_t w = 0; w < g; ++w) last = ops[w].out && ops[w].out->name == acc.name ? std::optional<size_t>(w) : last;
-    bool same_level = last && ops[*last].loops.size() == ops[g].loops.size() &&
-                      (ops[g].loops.empty() || ops[*last].loops.back().same_as(ops[g].loops.back()));
-    size_t level = ops[g].branches.size();
-    bool arms = same_level && ops[*last].branches.size() > level && made_in_arms(ops, *last, level);
-    if (!same_level || (ops[g].loops.empty() && !arms)) continue;
-    set_field(ops[g], names::kK, Any(int64_t(0)));  // (a gemm outside loops has these already)
-    set_field(ops[g], names::kKCount, Any(int64_t(1)));
-    if (!arms && ops[*last].kind == tile_op::kFill && fill_constant(ops[*last]) == std::optional<double>(0.0)) continue;
-    BufferInfo product = acc;
-    product.var = Any();
-    product.name = acc.name + "_product";
-    ops[g].out = product;
-    set_field(ops[g], names::kClear, Any(true));
-    TileOp add{tile_op::kEltwise, ops[g].stmt, acc, {acc, product}};
-    add.loops = ops[g].loops;
-    add.branches = ops[g].branches;
-    add.fields = eltwise_fields(acc, {"add", "none", "none", "none", "none"}, 0);
-    ops.insert(ops.begin() + static_cast<std::ptrdiff_t>(g + 1), add);
   }
 }
 
@@ -371,6 +330,7 @@ std::vector<TileOp> tile_ops(const Any& func) {
   convert_gemm_operands(ops);
   gemm_accumulation(ops);
   mark_tilized_operands(ops);
+  mark_dst_sharing(ops);
   for (const TileOp& op : ops) {
     const Any& k_count = op.kind == tile_op::kGemm ? op.get(names::kKCount) : Any();
     if (op.kind == tile_op::kGemm && is_int(k_count) && as_int(k_count) == 0) {

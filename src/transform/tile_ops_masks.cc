@@ -65,13 +65,23 @@ std::vector<TileOp> mask_ops(const std::vector<ir::For>& loops, const BufferInfo
     fail("element-wise store '" + mask.text + "': operand " + format_value(*mask.operand) + " " +
          refusal(*mask.operand, out, lvars));
   }
-  if (x.dtype != out.dtype) {
-    fail("element-wise store '" + mask.text + "' selects '" + x.name + "' (" + x.dtype + ") into '" + out.name + "' (" +
-         out.dtype + "); the masked value and the store need one dtype (T.Cast it in a store of its own first)");
+  if (x.dtype == out.dtype) {
+    TileOp combine{tile_op::kEltwise, loops[0], out, {x, block}};
+    combine.fields = eltwise_fields(out, {mask.combine, "none", "none", "none", "none"}, 0);
+    return {copy, combine};
   }
-  TileOp combine{tile_op::kEltwise, loops[0], out, {x, block}};
-  combine.fields = eltwise_fields(out, {mask.combine, "none", "none", "none", "none"}, 0);
-  return {copy, combine};
+  // A select stored in another dtype (linear attention's `s_shared = T.Cast(fp16, T.if_then_else(row >= col, s, 0))`
+  // of fp32 scores): masked in the value's dtype, then converted by an element-wise copy into the store.
+  BufferInfo masked = x;
+  masked.var = Any();
+  masked.name = out.name + "_masked" + std::to_string(first);
+  masked.scope = "local.fragment";
+  copy.out->dtype = x.dtype;
+  TileOp combine{tile_op::kEltwise, loops[0], masked, {x, *copy.out}};
+  combine.fields = eltwise_fields(masked, {mask.combine, "none", "none", "none", "none"}, 0);
+  TileOp convert{tile_op::kEltwise, loops[0], out, {masked}};
+  convert.fields = eltwise_fields(out, {"none", "none", "none", "none", "none"}, 0);
+  return {copy, combine, convert};
 }
 
 

@@ -170,6 +170,11 @@ std::vector<TileOp> classify_reduce(const ir::TilePrimitiveCall& stmt);
 std::vector<TileOp> classify_cumsum(const ir::TilePrimitiveCall& stmt);
 // T.transpose(src, dst) of a 2-D on-chip block (transpose_block; tile_ops_transpose.cc).
 std::vector<TileOp> classify_transpose(const ir::TilePrimitiveCall& stmt);
+/*! \brief A gemm that is one whole product onto a value other than a zero fill: a product and an element-wise add
+ * (tile_ops_gemm_acc.cc). */
+void gemm_accumulation(std::vector<TileOp>& ops);
+/*! \brief Sets each gemm's shares_dst: other compute ops run in its K loop (tile_ops_gemm_acc.cc). */
+void mark_dst_sharing(std::vector<TileOp>& ops);
 /*! \brief int32 <-> float T.Cast stores as typecast_tile ops (tile_ops_integers.cc); other conversions refused. */
 void integer_casts(std::vector<TileOp>& ops);
 /*! \brief A gemm's fields of a condition read from a tensor (tile_ops_flag.cc); `flag` null: none. */

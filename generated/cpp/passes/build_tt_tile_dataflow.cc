@@ -16,7 +16,7 @@ static Any make(const Dict& options) {
             {"output", [](const tl::Ctx& c) -> tl::Any { return tl::fn::mul(c.get("pages"), c.get("stages")); }},
             {"intermediate", [](const tl::Ctx& c) -> tl::Any { return c.get("pages"); }},
             {"carried", [](const tl::Ctx& c) -> tl::Any { return tl::fn::mul(tl::num(2), c.get("pages")); }},
-        }, [](const tl::Ctx& c) -> tl::Any { return tl::fn::and_({tl::fn::gt(c.get("k_count"), tl::num(1)), tl::fn::or_({tl::fn::gt(c.get("pages"), c.get("dst_capacity")), c.get("transposed"), c.get("tilized")})}); }, tl::ExprMap{
+        }, [](const tl::Ctx& c) -> tl::Any { return tl::fn::and_({tl::fn::gt(c.get("k_count"), tl::num(1)), tl::fn::or_({tl::fn::gt(c.get("pages"), c.get("dst_capacity")), c.get("transposed"), c.get("tilized"), c.get("shares_dst")})}); }, tl::ExprMap{
             {"sum", [](const tl::Ctx& c) -> tl::Any { return tl::real(0.0); }},
             {"max", [](const tl::Ctx& c) -> tl::Any { return tl::fn::neg(tl::fn::infinity()); }},
             {"gemm", [](const tl::Ctx& c) -> tl::Any { return tl::real(0.0); }},

@@ -18,6 +18,7 @@ from tvm.target import codegen as tvm_codegen
 
 from .._layout import cuda_include_dir
 from ..errors import TileLangError
+from .callback import apply_postproc
 
 CODEGENS = ("llvm", "c", "cuda", "rocm", "webgpu", "tvmscript")  # "metalium" is tilelang.tenstorrent.metalium
 
@@ -121,11 +122,12 @@ CUDA_HEADERS = {"tl_cuda::": "tl_cuda/gemm_mma.h"}
 
 def cuda_postproc(code: str, target: Any = None) -> str:
     """TVM's CUDA source with the text of each package device header it calls written in front (TVM's
-    tvm_callback_cuda_postproc): the source compiles alone, with nvcc, nvrtc or TVM's runtime, no include path."""
+    tvm_callback_cuda_postproc): the source compiles alone, with nvcc, nvrtc or TVM's runtime, no include path.
+    Then the callback registered with tilelang.engine.callback, if any."""
     headers = [h for namespace, h in CUDA_HEADERS.items() if namespace in code]
     parts = [f"// {h} (tilelang package)\n{(cuda_include_dir() / h).read_text().replace('#pragma once', '')}"
              for h in headers]
-    return "\n".join([*parts, code])
+    return apply_postproc("cuda", "\n".join([*parts, code]), target)
 
 
 def build_tvm(mod: Any, codegen: str, target: Any = None, *, pipeline: str = "default",
