@@ -60,7 +60,7 @@ std::vector<TileOp> classify_store(const std::vector<ir::For>& loops, const ir::
   }
   // A store the tree does not split (a copy, a constant, a T.Cast of a buffer, a DRAM store) and one op without a
   // broadcast are forms the op map has as they stand: the recogniser's own op and messages.
-  if (!ops || (tree.size() == 1 && !tree.broadcasts())) return {classify_eltwise(loops, store)};
+  if (!ops || (tree.size() == 1 && !tree.broadcasts() && !tree.clamps())) return {classify_eltwise(loops, store)};
   return *ops;
 }
 

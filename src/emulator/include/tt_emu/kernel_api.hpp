@@ -98,6 +98,7 @@ void reduce_tile(PoolType pool, ReduceDim dim, uint32_t icb, uint32_t icb_scaler
 // and the emulator computes in fp32.
 void sfpu_init(sfpu::Op op);
 void sfpu(sfpu::Op op, uint32_t idst, float value);                        // DST[idst] = f(DST[idst], value)
+void sfpu_bounds(sfpu::Op op, uint32_t idst, float lo, float hi);                // DST[idst] = f(DST[idst], lo, hi)
 void sfpu_binary(sfpu::Op op, uint32_t idst0, uint32_t idst1, uint32_t odst);  // DST[odst] = f(DST[idst0], DST[idst1])
 // A scalar the API takes as the bits of an fp32 value (binop_with_scalar.h).
 inline float float_of_bits(uint32_t bits) {
