@@ -25,8 +25,9 @@ struct Value {
 
 class Tree {
  public:
-  Tree(const std::vector<ir::For>& loops, const ir::BufferStore& store, size_t first)
-      : out_(buffer_info(store.buffer())), stmt_(loops[0]), first_(first) {
+  // `anchor`: the statement the ops replace (the outermost loop of the nest when null).
+  Tree(const std::vector<ir::For>& loops, const ir::BufferStore& store, size_t first, const Any& anchor = Any())
+      : out_(buffer_info(store.buffer())), stmt_(anchor == nullptr ? loops[0].any() : anchor), first_(first) {
     for (const ir::For& loop : loops) lvars_.push_back(loop.loop_var());
   }
 
