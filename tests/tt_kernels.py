@@ -382,7 +382,7 @@ CORPUS = {
     "gemm_batched_3d_grid": lambda: batched_matmul(3, 64, 64, 96, 32, 32, 32),
     "attention_pv_bhsd": lambda: attention_pv(2, 2, 128, 64, 64, 32),
     "attention_scores_bhsd": lambda: attention_scores(2, 2, 64, 64, 32, 32),
-    **{f"scalar_{form}": (lambda form=form: scalar_kernel(64, 64, 32, form)) for form in ("mul", "rsub", "exp_scaled", "clamp")},
+    **{f"scalar_{f}": (lambda f=f: scalar_kernel(64, 64, 32, f)) for f in ("mul", "rsub", "exp_scaled", "clamp")},
     "dram_to_dram_copy": lambda: dram_copy(64, 96, 32, 32),
     **{f"row_reduce_{kind}": (lambda kind=kind: row_reduce(128, 64, 64, kind, accumulate=kind == "sum"))
        for kind in ("sum", "max", "min")},
