@@ -30,6 +30,7 @@ class Unit:
     tile_args: tuple[str, ...]
     forms: tuple[str, ...]
     emulator: str
+    shares_tile: bool = False  # its entries are one tile call with other arguments (clamp_tile's two bounds)
 
 
 # Match forms: "call" (T.exp(x)), "binary" (a node of two buffers), "scalar" (a node of a buffer and any constant),
@@ -42,6 +43,7 @@ UNITS: dict[str, Unit] = {
     "sfpu_binary": Unit((), ("uint32",) * 3, ("binary",), "binary"),
     "sfpu_unary": Unit((), ("uint32",), ("call", "special"), "unary"),
     "sfpu_scalar": Unit((), ("uint32", "uint32"), ("scalar",), "scalar_bits"),
+    "sfpu_clamp": Unit((), ("uint32", "uint32", "uint32"), ("scalar",), "bounds_bits", shares_tile=True),
     "fill": Unit((), ("uint32", "float32"), ("literal",), "value"),
 }
 # The arithmetic nodes an entry may match, as kernel authors write them (for messages and the docs).
@@ -158,7 +160,7 @@ def _phase(op: EltwiseOp) -> int:
     """When the recogniser tries an entry: the outer SFPU function first, then an operation with a constant, then
     one of two buffers, then a buffer and a column or row vector or a scalar (constant stores are recognised before
     all of them)."""
-    return {"sfpu_unary": 1, "sfpu_scalar": 2, "fill": 0, "fpu_bcast_cols": 4, "fpu_bcast_rows": 5,
+    return {"sfpu_unary": 1, "sfpu_scalar": 2, "sfpu_clamp": 2, "fill": 0, "fpu_bcast_cols": 4, "fpu_bcast_rows": 5,
             "fpu_bcast_scalar": 6}.get(op.unit, 3)
 
 
@@ -229,7 +231,8 @@ def check_op_maps(model: SpecSet, diagnostics: Diagnostics) -> set[EltwiseOp]:
                 diagnostics.error(op.tile_location, f"'{op.name}' has a scale, so its tile call '{op.tile}' must be "
                                   "the tile call of an earlier entry of its unit without one, with the same init")
             continue
-        if op.tile in tiles:
+        shared = op.tile in tiles and tiles[op.tile].unit == op.unit and unit.shares_tile
+        if op.tile in tiles and not shared:
             diagnostics.error(op.tile_location, f"tile call '{op.tile}' already computes '{tiles[op.tile].name}' "
                               f"({tiles[op.tile].location}); each op has a tile call of its own")
         tiles.setdefault(op.tile, op)

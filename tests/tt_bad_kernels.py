@@ -67,8 +67,6 @@ def eltwise(expr: str, dtype="bfloat16"):
                     C_l[i, j] = A_s[j, i] + B_s[i, j]
                 elif expr == "erf":
                     C_l[i, j] = T.erf(A_s[i, j])
-                elif expr == "max_half":
-                    C_l[i, j] = T.max(A_s[i, j], T.cast(0.5, dtype))
                 elif expr == "v-x":
                     C_l[i, j] = R_s[i] - B_s[i, j]
                 elif expr == "x*v[j]":

@@ -65,7 +65,7 @@ def elementwise_unary(M, N, block_M, block_N, op, dtype="bfloat16"):
 
 
 def scalar_kernel(M, N, block, form, dtype="bfloat16"):
-    """C = A op constant on the SFPU (form: mul, add, sub, rsub, div, or exp_scaled = exp(A * log2(e)))."""
+    """C = A op constant on the SFPU (form: mul, add, sub, rsub, div, exp_scaled = exp(A * log2(e)), clamp)."""
     @T.prim_func
     def main(A: T.Tensor((M, N), dtype), C: T.Tensor((M, N), dtype)):
         with T.Kernel(T.ceildiv(N, block), T.ceildiv(M, block), threads=128) as (bx, by):
@@ -83,6 +83,8 @@ def scalar_kernel(M, N, block, form, dtype="bfloat16"):
                     C_local[i, j] = 1.0 - A_shared[i, j]
                 elif form == "div":
                     C_local[i, j] = A_shared[i, j] / 64.0
+                elif form == "clamp":
+                    C_local[i, j] = T.clamp(A_shared[i, j] * 2, -0.5, 0.75)
                 else:
                     C_local[i, j] = T.exp(A_shared[i, j] * 1.4426950408889634)
             T.copy(C_local, C[by * block, bx * block])
@@ -90,9 +92,9 @@ def scalar_kernel(M, N, block, form, dtype="bfloat16"):
 
 
 def row_reduce(M, N, block_M, kind, accumulate=False, dtype="bfloat16", accum_dtype="float"):
-    """Out[i] = reduce over j of A[i, j] (kind "sum" or "max"), as TileLang writes a row reduction: a block of rows
-    on chip, T.reduce_* into a [block_M] fragment, the fragment copied to the 1-D output. With `accumulate`, the
-    reduction of B's block is added on (clear=False): Out = rowsum(A) + rowsum(B)."""
+    """Out[i] = reduce over j of A[i, j] (kind "sum", "max" or "min"), as TileLang writes a row reduction: a block of
+    rows on chip, T.reduce_* into a [block_M] fragment, the fragment copied to the 1-D output. With `accumulate`, the
+    reduction of B's block is added on (sum, max; clear=False): Out = rowsum(A) + rowsum(B)."""
 
     @T.prim_func
     def main(A: T.Tensor((M, N), dtype), B: T.Tensor((M, N), dtype), Out: T.Tensor((M,), accum_dtype)):
@@ -103,8 +105,10 @@ def row_reduce(M, N, block_M, kind, accumulate=False, dtype="bfloat16", accum_dt
             T.copy(A[bx * block_M, 0], A_shared)
             if kind == "sum":
                 T.reduce_sum(A_shared, row, dim=1)
-            else:
+            elif kind == "max":
                 T.reduce_max(A_shared, row, dim=1)
+            else:
+                T.reduce_min(A_shared, row, dim=1)
             if accumulate:
                 T.copy(B[bx * block_M, 0], B_shared)
                 if kind == "sum":
@@ -378,10 +382,10 @@ CORPUS = {
     "gemm_batched_3d_grid": lambda: batched_matmul(3, 64, 64, 96, 32, 32, 32),
     "attention_pv_bhsd": lambda: attention_pv(2, 2, 128, 64, 64, 32),
     "attention_scores_bhsd": lambda: attention_scores(2, 2, 64, 64, 32, 32),
-    **{f"scalar_{form}": (lambda form=form: scalar_kernel(64, 64, 32, form)) for form in ("mul", "rsub", "exp_scaled")},
+    **{f"scalar_{f}": (lambda f=f: scalar_kernel(64, 64, 32, f)) for f in ("mul", "rsub", "exp_scaled", "clamp")},
     "dram_to_dram_copy": lambda: dram_copy(64, 96, 32, 32),
     **{f"row_reduce_{kind}": (lambda kind=kind: row_reduce(128, 64, 64, kind, accumulate=kind == "sum"))
-       for kind in ("sum", "max")},
+       for kind in ("sum", "max", "min")},
     "col_reduce_max": lambda: col_reduce(64, 128, 64, "max", accumulate=True),
     **{f"sfpu_{form}": (lambda form=form: sfpu_kernel(64, 64, 32, form)) for form in SFPU_FORMS},
     "cast_bf16_to_fp32": lambda: cast_kernel(64, 64, 32, "bfloat16", "float32"),

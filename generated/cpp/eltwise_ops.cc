@@ -109,6 +109,8 @@ const std::vector<Op>& ops() {
       {"rsub", Unit::kSfpuScalar, "", node_Sub, Constant::kLeft, std::nullopt, false, "binop_with_scalar_tile_init", "rsub_unary_tile", "c - x", std::nullopt},
       {"mul", Unit::kSfpuScalar, "", node_Mul, Constant::kEither, std::nullopt, false, "binop_with_scalar_tile_init", "mul_unary_tile", "x * c", std::nullopt},
       {"div", Unit::kSfpuScalar, "", node_Div, Constant::kRight, std::nullopt, false, "binop_with_scalar_tile_init", "div_unary_tile", "x / c", std::nullopt},
+      {"max", Unit::kSfpuClamp, "", node_Max, Constant::kEither, std::nullopt, false, "clamp_tile_init", "clamp_tile", "T.max(x, c)", std::nullopt},
+      {"min", Unit::kSfpuClamp, "", node_Min, Constant::kEither, std::nullopt, false, "clamp_tile_init", "clamp_tile", "T.min(x, c)", std::nullopt},
       {"fill", Unit::kFill, "", nullptr, Constant::kNone, std::nullopt, true, "fill_tile_init", "fill_tile", "a constant", std::nullopt},
   };
   return table;

@@ -15,7 +15,7 @@
 
 namespace tl::eltwise {
 
-enum class Unit { kFpuBinary, kFpuBcastCols, kFpuBcastRows, kFpuBcastScalar, kSfpuBinary, kSfpuUnary, kSfpuScalar, kFill };
+enum class Unit { kFpuBinary, kFpuBcastCols, kFpuBcastRows, kFpuBcastScalar, kSfpuBinary, kSfpuUnary, kSfpuScalar, kSfpuClamp, kFill };
 /*! \brief Which operand of a node form is a constant (kNone: both are buffers). */
 enum class Constant { kNone, kLeft, kRight, kEither };
 

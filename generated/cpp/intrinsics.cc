@@ -16,6 +16,7 @@
 // Spec: specs/intrinsics/sfpu.yaml
 // Spec: specs/intrinsics/sfpu_binary.yaml
 // Spec: specs/intrinsics/sfpu_binary_arith.yaml
+// Spec: specs/intrinsics/sfpu_clamp.yaml
 // Spec: specs/intrinsics/sfpu_scalar.yaml
 // Spec: specs/intrinsics/tile_ops.yaml
 // Spec: specs/intrinsics/tilize.yaml
@@ -57,6 +58,8 @@ static const std::vector<Intrinsic>& records() {
       {"cb_push_back", "tt.cb_push_back", "concrete", {"reader", "compute", "writer"}, {{"cb_id", "int32"}, {"num_pages", "int32"}}, "void", "void", {"metal_d5f9bc4a", "tilelang_tt_2025", "ttnn_0_81"}},
       {"cb_reserve_back", "tt.cb_reserve_back", "concrete", {"reader", "compute", "writer"}, {{"cb_id", "int32"}, {"num_pages", "int32"}}, "void", "void", {"metal_d5f9bc4a", "tilelang_tt_2025", "ttnn_0_81"}},
       {"cb_wait_front", "tt.cb_wait_front", "concrete", {"reader", "compute", "writer"}, {{"cb_id", "int32"}, {"num_pages", "int32"}}, "void", "void", {"metal_d5f9bc4a", "tilelang_tt_2025", "ttnn_0_81"}},
+      {"clamp_tile", "tt.clamp_tile", "concrete", {"compute"}, {{"idst", "uint32"}, {"param0", "uint32"}, {"param1", "uint32"}}, "void", "void", {"metal_d5f9bc4a", "tilelang_tt_2025", "ttnn_0_81"}},
+      {"clamp_tile_init", "tt.clamp_tile_init", "concrete", {"compute"}, {}, "void", "void", {"metal_d5f9bc4a", "tilelang_tt_2025", "ttnn_0_81"}},
       {"compute_kernel_hw_startup", "tt.compute_kernel_hw_startup", "concrete", {"compute"}, {{"icb0", "uint32"}, {"icb1", "uint32"}, {"ocb", "uint32"}}, "void", "void", {"metal_d5f9bc4a", "tilelang_tt_2025", "ttnn_0_81"}},
       {"compute_kernel_hw_startup_matmul", "tt.compute_kernel_hw_startup_matmul", "concrete", {"compute"}, {{"in0_cb", "uint32"}, {"in1_cb", "uint32"}, {"out_cb", "uint32"}}, "void", "void", {"metal_d5f9bc4a", "ttnn_0_81"}},
       {"compute_kernel_hw_startup_unary", "tt.compute_kernel_hw_startup_unary", "concrete", {"compute"}, {{"icb", "uint32"}, {"ocb", "uint32"}}, "void", "void", {"ttnn_0_81"}},
@@ -67,7 +70,7 @@ static const std::vector<Intrinsic>& records() {
       {"cumsum_tile", "tt.cumsum_tile", "concrete", {"compute"}, {{"idst", "uint32"}, {"first", "bool"}}, "void", "void", {"metal_d5f9bc4a", "tilelang_tt_2025", "ttnn_0_81"}},
       {"cumsum_tile_init", "tt.cumsum_tile_init", "concrete", {"compute"}, {}, "void", "void", {"metal_d5f9bc4a", "tilelang_tt_2025", "ttnn_0_81"}},
       {"div_unary_tile", "tt.div_unary_tile", "concrete", {"compute"}, {{"idst", "uint32"}, {"param1", "uint32"}}, "void", "void", {"metal_d5f9bc4a", "tilelang_tt_2025", "ttnn_0_81"}},
-      {"eltwise_block", "tt.eltwise_block", "abstract", {"compute"}, {{"in0", "int32"}, {"in1", "int32"}, {"out", "int32"}, {"tiles", "int32"}, {"binary", "string"}, {"sfpu_binary", "string"}, {"sfpu", "string"}, {"scalar_op", "string"}, {"scalar_bits", "uint32"}, {"where", "string"}, {"where_value", "float32"}, {"wait0", "int32"}, {"wait1", "int32"}, {"pop0", "int32"}, {"pop1", "int32"}, {"init", "int32"}}, "void", "void", {}},
+      {"eltwise_block", "tt.eltwise_block", "abstract", {"compute"}, {{"in0", "int32"}, {"in1", "int32"}, {"out", "int32"}, {"tiles", "int32"}, {"binary", "string"}, {"sfpu_binary", "string"}, {"sfpu", "string"}, {"scalar_op", "string"}, {"scalar_bits", "uint32"}, {"clamp", "string"}, {"clamp_lo", "uint32"}, {"clamp_hi", "uint32"}, {"where", "string"}, {"where_value", "float32"}, {"wait0", "int32"}, {"wait1", "int32"}, {"pop0", "int32"}, {"pop1", "int32"}, {"init", "int32"}}, "void", "void", {}},
       {"eqz_tile", "tt.eqz_tile", "concrete", {"compute"}, {{"idst", "uint32"}}, "void", "void", {"metal_d5f9bc4a", "tilelang_tt_2025", "ttnn_0_81"}},
       {"eqz_tile_init", "tt.eqz_tile_init", "concrete", {"compute"}, {}, "void", "void", {"metal_d5f9bc4a", "tilelang_tt_2025", "ttnn_0_81"}},
       {"exp2_tile", "tt.exp2_tile", "concrete", {"compute"}, {{"idst", "uint32"}}, "void", "void", {"metal_d5f9bc4a", "tilelang_tt_2025", "ttnn_0_81"}},

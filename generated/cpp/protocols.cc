@@ -1102,7 +1102,7 @@ static tl::Dict sfpu_binary_block(tl::Builder& b, const tl::Ctx& a) {
   return bound;
 }
 
-// SFPU operations over a block, tile by tile: wait for one input tile, copy it into DST tile 0, apply the operation with a constant and then the SFPU function in place (either may be absent: with neither, the tile is only converted from the input CB's data format to the output CB's), pack it to the output CB, pop the input.
+// SFPU operations over a block, tile by tile: wait for one input tile, copy it into DST tile 0, apply the operation with a constant, the clamp between two constants and then the SFPU function in place (any may be absent: with neither, the tile is only converted from the input CB's data format to the output CB's), pack it to the output CB, pop the input.
 static tl::Dict sfpu_block(tl::Builder& b, const tl::Ctx& a) {
   const tl::Any v_in0 = a.get("in0");
   const tl::Any v_out = a.get("out");
@@ -1110,12 +1110,16 @@ static tl::Dict sfpu_block(tl::Builder& b, const tl::Ctx& a) {
   const tl::Any v_sfpu = a.get("sfpu");
   const tl::Any v_scalar_op = a.get("scalar_op");
   const tl::Any v_scalar_bits = a.get("scalar_bits");
+  const tl::Any v_clamp = a.get("clamp");
+  const tl::Any v_clamp_lo = a.get("clamp_lo");
+  const tl::Any v_clamp_hi = a.get("clamp_hi");
   const tl::Any v_whole = a.get("whole");
   const tl::Any v_wait0 = a.get("wait0");
   const tl::Any v_pop0 = a.get("pop0");
   const tl::Any v_init = a.get("init");
   tl::fn::check_choice("sfpu", v_sfpu, {"relu", "recip", "exp", "exp2", "log", "log2", "sqrt", "rsqrt", "sigmoid", "tanh", "eqz", "nez", "gtz", "gez", "ltz", "lez", "none"});
   tl::fn::check_choice("scalar_op", v_scalar_op, {"add", "sub", "rsub", "mul", "div", "none"});
+  tl::fn::check_choice("clamp", v_clamp, {"max", "min", "none"});
   tl::Dict bound;
   b.when(tl::fn::eq(v_init, tl::num(1)), [&] {
     b.call(std::string("reconfig_data_format_srca"), {v_in0});
@@ -1134,6 +1138,10 @@ static tl::Dict sfpu_block(tl::Builder& b, const tl::Ctx& a) {
     b.when(tl::fn::ne(v_scalar_op, tl::str("none")), [&] {
       b.call(std::string(tl::eltwise::find(tl::eltwise::Unit::kSfpuScalar, v_scalar_op).init), {});
       b.call(std::string(tl::eltwise::find(tl::eltwise::Unit::kSfpuScalar, v_scalar_op).tile), {tl::num(0), v_scalar_bits});
+    });
+    b.when(tl::fn::ne(v_clamp, tl::str("none")), [&] {
+      b.call(std::string(tl::eltwise::find(tl::eltwise::Unit::kSfpuClamp, v_clamp).init), {});
+      b.call(std::string(tl::eltwise::find(tl::eltwise::Unit::kSfpuClamp, v_clamp).tile), {tl::num(0), v_clamp_lo, v_clamp_hi});
     });
     b.when(tl::fn::ne(v_sfpu, tl::str("none")), [&] {
       b.call(std::string(tl::eltwise::find(tl::eltwise::Unit::kSfpuUnary, v_sfpu).init), {});

@@ -170,7 +170,9 @@ std::vector<std::pair<std::string, Any>> eltwise_fields(const BufferInfo& out, c
           {names::kBcast, String(units.bcast)},   {names::kBcastDim, String(units.bcast_dim)},
           {names::kRows, Any(rows)},
           {names::kCols, Any(cols)},
-          {names::kWhere, String(units.where)},   {names::kWhereValue, Any(units.where_value)}};
+          {names::kWhere, String(units.where)},   {names::kWhereValue, Any(units.where_value)},
+          {names::kClamp, String(units.clamp)},   {names::kClampLo, Any(units.clamp_lo)},
+          {names::kClampHi, Any(units.clamp_hi)}};
 }
 
 const eltwise::Op* binary_of(const Any& value, std::pair<Any, Any>* operands) {

@@ -12,7 +12,8 @@ int64_t format_code(const std::string& dtype) {
 }
 
 bool pure_copy(const TileOp& op) {
-  for (const char* unit : {names::kBinary, names::kSfpuBinary, names::kSfpu, names::kScalarOp, names::kBcast}) {
+  for (const char* unit : {names::kBinary, names::kSfpuBinary, names::kSfpu, names::kScalarOp, names::kBcast,
+                           names::kClamp}) {
     if (as_str(op.get(unit)) != "none") return false;
   }
   return op.ins.size() == 1 || (op.ins.size() == 2 && op.ins[1].name == op.ins[0].name);

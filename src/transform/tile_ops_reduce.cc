@@ -20,6 +20,47 @@ std::string reduce_name(const std::string& kind, bool absolute) {
 
 }  // namespace
 
+namespace {
+
+// A value times -1 (SFPU binop_with_scalar: exact, also for infinities), as a new on-chip value named `name`.
+TileOp negated(const ir::TilePrimitiveCall& stmt, const BufferInfo& x, const BufferInfo& out) {
+  TileOp negate{tile_op::kEltwise, stmt, out, {x}};
+  negate.fields = eltwise_fields(out, {"none", "none", "none", "mul", "none"}, fp32_bits(-1.0));
+  return negate;
+}
+
+BufferInfo made_from(const BufferInfo& like, const std::string& name) {
+  BufferInfo made = like;
+  made.var = Any();
+  made.name = name;
+  made.scope = "local.fragment";
+  return made;
+}
+
+// T.reduce_min: the FPU reduce pools by sum or max only (tt-llk's llk_math_reduce.h static_asserts that PoolType::MIN
+// has no FPU reduce: GMPOOL is a maximum), so min(x) = -max(-x), every step exact. The negated block's padding must
+// hold -inf (the maximum's identity), so the tensor's padding holds +inf (the `min` padding identity of
+// BuildTTTileDataflow offers it). Onto a previous value (clear=False): -max(-x, -prev).
+std::vector<TileOp> reduce_min(const ir::TilePrimitiveCall& stmt, const BufferInfo& src, const BufferInfo& dst,
+                               int64_t rows, int64_t cols, bool clear, std::vector<TileOp> ops) {
+  BufferInfo neg = made_from(src, src.name + "_neg");
+  ops.push_back(negated(stmt, src, neg));
+  BufferInfo max_of = made_from(dst, dst.name + "_negmax");
+  TileOp op{tile_op::kReduce, stmt, max_of, {neg}};
+  op.fields = {{names::kPool, Any(String("max"))}, {names::kRows, Any(rows)}, {names::kCols, Any(cols)},
+               {names::kClear, Any(clear)}, {names::kSfpuInt32, Any(int64_t(0))}};
+  if (!clear) {
+    BufferInfo prev = made_from(dst, dst.name + "_negprev");
+    ops.push_back(negated(stmt, dst, prev));
+    op.ins.push_back(prev);
+  }
+  ops.push_back(op);
+  ops.push_back(negated(stmt, max_of, dst));
+  return ops;
+}
+
+}  // namespace
+
 std::vector<TileOp> classify_reduce(const ir::TilePrimitiveCall& stmt) {
   List args = stmt.args();
   std::string prim = stmt.op().name();
@@ -28,9 +69,9 @@ std::vector<TileOp> classify_reduce(const ir::TilePrimitiveCall& stmt) {
   bool absolute = config.count(String("abs")) && truthy(to_plain(config.at(String("abs"))));
   Region dst = region_of(args[0]), src = region_of(args[1]);
   std::string what = reduce_name(kind, absolute) + "(" + src.info.name + ", " + dst.info.name + ")";
-  if ((kind != "sum" && kind != "max") || absolute) {
-    fail(what + " is not supported by the tenstorrent backend; T.reduce_sum and T.reduce_max are (reduce_tile "
-         "pools by sum or max)");
+  if ((kind != "sum" && kind != "max" && kind != "min") || absolute) {
+    fail(what + " is not supported by the tenstorrent backend; T.reduce_sum, T.reduce_max and T.reduce_min are "
+         "(reduce_tile pools by sum or max; a minimum is the negated maximum of the negated block)");
   }
   if (!src.info.on_chip() || !dst.info.on_chip()) {
     fail(what + " reduces a DRAM tensor; copy it to an on-chip buffer first (T.reduce_sum/max reduce on-chip buffers)");
@@ -61,6 +102,11 @@ std::vector<TileOp> classify_reduce(const ir::TilePrimitiveCall& stmt) {
   }
   auto [rows, cols] = tiles(rows_of, "reduced buffer");
   bool clear = !truthy(to_plain(args[3]));
+  if (kind == "min" && is_integer_dtype(src.info.dtype)) {
+    fail(what + " takes the minimum of a " + src.info.dtype + " block; the tenstorrent backend takes it of float "
+         "blocks (the negated maximum of the negated block, negated on the SFPU in fp32)");
+  }
+  if (kind == "min") return reduce_min(stmt, rows_of, dst.info, rows, cols, clear, std::move(ops));
   TileOp op{tile_op::kReduce, stmt, dst.info, {rows_of}};
   op.fields = {{names::kPool, Any(String(kind))}, {names::kRows, Any(rows)}, {names::kCols, Any(cols)},
                {names::kClear, Any(clear)}, {names::kSfpuInt32, Any(int64_t(0))}};  // integer_reductions sets it

@@ -6,15 +6,43 @@
 // next reads; the last writes the store's buffer. An SFPU function of the value the previous op just made runs in
 // that op (after its operation, in DST). Division by a buffer is its reciprocal (SFPU) times the dividend.
 // Anything this cannot split (a DRAM read, shifted indices, another function) is refused naming the operand.
+#include "ir_build.h"
 #include "tile_ops_tree.h"
 
 namespace tl::tileops {
 
 using tree::Tree;
 
-std::vector<TileOp> classify_store(const std::vector<ir::For>& loops, const ir::BufferStore& store, size_t first) {
+namespace {
+
+// The nest with a loop of extent 1 in front for each leading dim of extent 1 that the store indexes at 0 beyond its
+// loops (upstream clamp_value_range's `A_frag[0, i]` of a [1, N] fragment under one T.Parallel over i): the tree
+// then reads such dims as it reads the variable of a loop of extent 1.
+std::vector<ir::For> with_unit_dims(const std::vector<ir::For>& loops, const ir::BufferStore& store) {
+  BufferInfo out = buffer_info(store.buffer());
+  size_t extra = store.indices().size() > loops.size() ? store.indices().size() - loops.size() : 0;
+  if (extra >= out.shape.size()) return loops;
+  for (size_t d = 0; d < extra; ++d) {
+    if (out.shape[d] != 1 || !is_const_int(store.indices()[d], 0)) return loops;
+  }
+  std::vector<ir::For> all;
+  for (size_t d = 0; d < extra; ++d) {
+    all.push_back(ir::For(for_loop(var("unit" + std::to_string(d), "int32"), int_imm(0), int_imm(1), 0,
+                                   loops[0].any())));
+  }
+  all.insert(all.end(), loops.begin(), loops.end());
+  return all;
+}
+
+}  // namespace
+
+std::vector<TileOp> classify_store(const std::vector<ir::For>& nest, const ir::BufferStore& store, size_t first) {
+  std::vector<Any> nest_vars;
+  for (const ir::For& loop : nest) nest_vars.push_back(loop.loop_var());
+  bool masked = masks::index_mask(nest_vars, store.any(), std::numeric_limits<int64_t>::max()).has_value();
+  std::vector<ir::For> loops = masked ? nest : with_unit_dims(nest, store);
   UnitLoops unit(loops);  // TVM's Simplify reads the variable of a loop of extent 1 as 0 (blk_m = 1 row blocks)
-  Tree tree(loops, store, first);
+  Tree tree(loops, store, first, nest[0].any());
   BufferInfo out = buffer_info(store.buffer());
   bool covers = store.indices().size() == loops.size();
   std::string uncovered = covers ? "" : std::to_string(store.indices().size()) + " indices in " +
@@ -37,7 +65,7 @@ std::vector<TileOp> classify_store(const std::vector<ir::For>& loops, const ir::
     if (src.on_chip() && src.shape == out.shape && src.dtype == out.dtype && same_indices(load->indices(), lvars) &&
         load->indices().size() == lvars.size()) {
       if (src.var.same_as(out.var)) return {};
-      return {TileOp{tile_op::kCopyLocal, loops[0], out, {src}}};
+      return {TileOp{tile_op::kCopyLocal, nest[0], out, {src}}};
     }
   }
   // AddTTConstants refused the masks of unsupported forms and folded the constant ones.
@@ -47,7 +75,7 @@ std::vector<TileOp> classify_store(const std::vector<ir::For>& loops, const ir::
            " with the loop variables as indices (T.Parallel over the buffer shape)" +
            (out.on_chip() ? "; " + uncovered : "; '" + out.name + "' is a DRAM tensor"));
     }
-    return mask_ops(loops, out, *mask, first);
+    return mask_ops(nest, out, *mask, first);
   }
   std::optional<std::vector<TileOp>> ops;
   if (out.on_chip() && covers) ops = tree.split(store.value());
@@ -60,7 +88,7 @@ std::vector<TileOp> classify_store(const std::vector<ir::For>& loops, const ir::
   }
   // A store the tree does not split (a copy, a constant, a T.Cast of a buffer, a DRAM store) and one op without a
   // broadcast are forms the op map has as they stand: the recogniser's own op and messages.
-  if (!ops || (tree.size() == 1 && !tree.broadcasts())) return {classify_eltwise(loops, store)};
+  if (!ops || (tree.size() == 1 && !tree.broadcasts() && !tree.clamps())) return {classify_eltwise(nest, store)};
   return *ops;
 }
 

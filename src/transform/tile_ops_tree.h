@@ -25,8 +25,9 @@ struct Value {
 
 class Tree {
  public:
-  Tree(const std::vector<ir::For>& loops, const ir::BufferStore& store, size_t first)
-      : out_(buffer_info(store.buffer())), stmt_(loops[0]), first_(first) {
+  // `anchor`: the statement the ops replace (the outermost loop of the nest when null).
+  Tree(const std::vector<ir::For>& loops, const ir::BufferStore& store, size_t first, const Any& anchor = Any())
+      : out_(buffer_info(store.buffer())), stmt_(anchor == nullptr ? loops[0].any() : anchor), first_(first) {
     for (const ir::For& loop : loops) lvars_.push_back(loop.loop_var());
   }
 
@@ -54,6 +55,13 @@ class Tree {
   size_t size() const { return pieces_.size(); }
   // The operand that stopped the split and why (empty: refusal() says why), if one did.
   const std::optional<std::pair<Any, std::string>>& bad() const { return bad_; }
+  // Whether an op bounds a value by constants (clamp_tile; the recogniser's single ops have no such field).
+  bool clamps() const {
+    for (const EltwiseUnits& u : units_) {
+      if (u.clamp != "none") return true;
+    }
+    return false;
+  }
   bool broadcasts() const {
     for (const EltwiseUnits& u : units_) {
       if (u.bcast != "none") return true;
@@ -150,9 +158,12 @@ class Tree {
 
   // A store of one element to every element (`sinks[i] = s[0]`): a block of zeros (a fill), then the scalar added to
   // it by the broadcast (exact: 0 + s is s).
+  // A vector likewise (for binary_max_tile / binary_min_tile, which have no broadcast form): add_tiles_bcast_cols/rows.
   std::optional<Value> broadcast_copy(const Value& scalar) {
-    const eltwise::Op* add = op_named(Unit::kFpuBcastScalar, "add");
-    if (add == nullptr) return reject(stmt_, "is a broadcast of one element, which the op map has no add_tiles_bcast_scalar for");
+    Unit unit = scalar.vec == Vec::kScalar ? Unit::kFpuBcastScalar : scalar.vec == Vec::kColumn ? Unit::kFpuBcastCols
+                                                                                                 : Unit::kFpuBcastRows;
+    const eltwise::Op* add = op_named(unit, "add");
+    if (add == nullptr) return reject(stmt_, "is a broadcast, which the op map has no add entry of " + eltwise::written({unit}) + " for");
     BufferInfo zeros = out_;
     zeros.var = Any();
     zeros.name = out_.name + "_t" + std::to_string(first_ + pieces_.size());
@@ -164,7 +175,7 @@ class Tree {
     units_.push_back({"none", "none", "none", "none", "none"});
     bits_.push_back(0);
     EltwiseUnits units{"none", "none", "none", "none", add->name};
-    units.bcast_dim = "scalar";
+    units.bcast_dim = scalar.vec == Vec::kScalar ? "scalar" : scalar.vec == Vec::kColumn ? "cols" : "rows";
     return emit({Value{zeros, Vec::kFull, std::nullopt, static_cast<int>(pieces_.size()) - 1}, scalar}, units);
   }
 
@@ -235,6 +246,11 @@ class Tree {
 
   std::optional<Value> binary(const Any& expr, const eltwise::Op& op, Value a, Value b) {
     if (a.vec == Vec::kScalar || b.vec == Vec::kScalar) return with_scalar(expr, op, a, b);
+    if (a.vec != b.vec && op.unit == Unit::kSfpuBinary && (a.vec == Vec::kFull || b.vec == Vec::kFull)) {
+      std::optional<Value> block = broadcast_copy(a.vec == Vec::kFull ? b : a);  // T.max(x[i, j], v[i])
+      if (!block) return std::nullopt;
+      (a.vec == Vec::kFull ? b : a) = *block;
+    }
     if (a.vec != b.vec) {
       Vec vec = a.vec == Vec::kFull ? b.vec : a.vec;
       bool rows = vec == Vec::kRow;
@@ -271,31 +287,9 @@ class Tree {
     return emit({a, b}, {fpu ? op.name : "none", fpu ? "none" : op.name, "none", "none", "none"});
   }
 
-  // A value combined with one element s[0] of a [1] buffer (`x[i, j] * s[0]`): `*_tiles_bcast_scalar`, element
-  // (0, 0) of the scalar's tile over every tile of the value (a block, or a vector's tiles); two scalars combine as
-  // one-tile blocks. s - x is -(x - s), as for vectors.
-  std::optional<Value> with_scalar(const Any& expr, const eltwise::Op& op, Value a, Value b) {
-    if (a.vec == b.vec) {
-      Value made = emit({a, b}, {op.unit == Unit::kFpuBinary ? op.name : "none",
-                                 op.unit == Unit::kFpuBinary ? "none" : op.name, "none", "none", "none"});
-      return made;
-    }
-    const eltwise::Op* bc = op_named(Unit::kFpuBcastScalar, op.name);
-    bool left = a.vec == Vec::kScalar;
-    const eltwise::Op* rsub = op_named(Unit::kSfpuScalar, "rsub");
-    bool negates = left && op.name == std::string("sub") && rsub != nullptr;
-    if (op.unit != Unit::kFpuBinary || bc == nullptr) {
-      return reject(expr, std::string("combines a value and one element s[0] of a [1] buffer by ") + op.written + ", which has no "
-                    "broadcast form (broadcasts: " + eltwise::written({Unit::kFpuBcastScalar}) + " with the element "
-                    "as b)");
-    }
-    if (left) std::swap(a, b);
-    EltwiseUnits units{"none", "none", "none", "none", bc->name};
-    units.bcast_dim = "scalar";
-    Value made = emit({a, b}, units);
-    if (!negates) return made;
-    return emit({made}, {"none", "none", "none", rsub->name, "none"}, fp32_bits(0.0));
-  }
+  // T.max(x, c) / T.min(x, c) (clamp_tile); a value and one element s[0] of a [1] buffer (tile_ops_tree_scalars.cc).
+  Value bound(const eltwise::Op& op, const Value& x, double c);
+  std::optional<Value> with_scalar(const Any& expr, const eltwise::Op& op, Value a, Value b);
 
   std::optional<Value> lower(const Any& expr) {
     // DST computes in fp32 and every value the split makes is packed in the store's dtype, so the precision casts
@@ -322,6 +316,11 @@ class Tree {
       std::optional<Value> x = need_buffer(lower(m->operand), m->operand);
       if (!x) return std::nullopt;
       return emit({*x}, {"none", "none", "none", m->op->name, "none"}, fp32_bits(m->constant));
+    }
+    if (auto m = first_match(Unit::kSfpuClamp, expr)) {
+      std::optional<Value> x = need_buffer(lower(m->operand), m->operand);
+      if (!x) return std::nullopt;
+      return bound(*m->op, *x, m->constant);
     }
     if (auto div = ir::Div::from(expr)) return quotient(expr, div->a(), div->b());
     if (auto ite = ir::Call::from(expr)) {

@@ -66,6 +66,8 @@ struct EltwiseUnits {
   std::string bcast_dim = "none";  // cols (bcast with a column vector) or rows (with a row vector)
   std::string where = "none";      // a selection: then / else (which branch the second input is)
   double where_value = 0.0;        // the constant of the other branch
+  std::string clamp = "none";      // an sfpu_clamp entry (max, min) bounding the value after `scalar`
+  int64_t clamp_lo = 0, clamp_hi = 0;  // its bounds as fp32 bits
 };
 /*! \brief The fields of an element-wise tile op writing `out` (`bits`: the scalar op's constant as fp32 bits). */
 std::vector<std::pair<std::string, Any>> eltwise_fields(const BufferInfo& out, const EltwiseUnits& units,

@@ -302,14 +302,14 @@ class Follow {
         v = {with(bcast, v.rows, Pad{Pad::kFinite}), binary(bcast, v.cols, vec.cols), v.corner};
       }
     }
-    std::string scalar = unit(names::kScalarOp);
-    if (scalar != "none") {
-      int64_t bits = as_int(op.get(names::kScalarBits));
-      uint32_t word = static_cast<uint32_t>(bits);
+    auto apply = [&](const std::string& what, const char* bits) {  // an op with a constant given as fp32 bits
+      uint32_t word = static_cast<uint32_t>(as_int(op.get(bits)));
       float c = 0;
       std::memcpy(&c, &word, sizeof c);
-      v = {with(scalar, v.rows, constant(c)), with(scalar, v.cols, constant(c)), v.corner};
-    }
+      v = {with(what, v.rows, constant(c)), with(what, v.cols, constant(c)), v.corner};
+    };
+    if (unit(names::kScalarOp) != "none") apply(unit(names::kScalarOp), names::kScalarBits);
+    if (unit(names::kClamp) != "none") apply("max", names::kClampLo), apply("min", names::kClampHi);  // clamp_tile
     std::string sfpu = unit(names::kSfpu);
     if (sfpu != "none") v = {unary(sfpu, v.rows), unary(sfpu, v.cols), v.corner};
     return v;

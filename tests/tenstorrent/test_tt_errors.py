@@ -43,10 +43,6 @@ CASES: list[tuple[str, Any, str]] = [
      r"T.copy from tensor 'A' \(bfloat16\) to tensor 'C' \(float32\) converts dtype; a DRAM-to-DRAM copy moves raw"),
     ("unaligned block offset", bad.unaligned_block_offset,
      r"block of 'A' starts at \(by \* 48 \+ 16, 0\), not on a tile"),
-    ("max with a constant other than 0", lambda: bad.eltwise("max_half"),
-     r"T.max\(A_s\[i, j\], T.bfloat16\(0.5\)\) combines a buffer and a constant in a form that has no tenstorrent "
-     r"element-wise lowering \(with a constant: x \+ c, x - c, c - x, x \* c, x / c; the functions T.max\(x, 0\), "
-     r"1 / x, T.exp\(x\)"),
     ("transposed operand", lambda: bad.eltwise("transpose"),
      r"operand A_s\[j, i\] reads 'A_s' at other indices than the loop variables \(i, j\)"),
     ("unsupported function", lambda: bad.eltwise("erf"),  # named, with the op map's forms (sqrt was misreported)

@@ -19,6 +19,7 @@ static Any make(const Dict& options) {
         }, [](const tl::Ctx& c) -> tl::Any { return tl::fn::and_({tl::fn::gt(c.get("k_count"), tl::num(1)), tl::fn::or_({tl::fn::gt(c.get("pages"), c.get("dst_capacity")), c.get("transposed"), c.get("tilized"), c.get("shares_dst")})}); }, tl::ExprMap{
             {"sum", [](const tl::Ctx& c) -> tl::Any { return tl::real(0.0); }},
             {"max", [](const tl::Ctx& c) -> tl::Any { return tl::fn::neg(tl::fn::infinity()); }},
+            {"min", [](const tl::Ctx& c) -> tl::Any { return tl::fn::infinity(); }},
             {"gemm", [](const tl::Ctx& c) -> tl::Any { return tl::real(0.0); }},
         }}),
   }), "tl.BuildTTTileDataflow");

@@ -16,6 +16,7 @@
 # Spec: specs/intrinsics/sfpu.yaml
 # Spec: specs/intrinsics/sfpu_binary.yaml
 # Spec: specs/intrinsics/sfpu_binary_arith.yaml
+# Spec: specs/intrinsics/sfpu_clamp.yaml
 # Spec: specs/intrinsics/sfpu_scalar.yaml
 # Spec: specs/intrinsics/tile_ops.yaml
 # Spec: specs/intrinsics/tilize.yaml
@@ -167,6 +168,16 @@ def cb_wait_front(cb_id: Any, num_pages: Any) -> Any:
     return call('cb_wait_front', cb_id, num_pages)
 
 
+def clamp_tile(idst: Any, param0: Any, param1: Any) -> Any:
+    """DST[idst] = min(max(DST[idst], lo), hi); `param0` and `param1` hold the fp32 bits of lo and hi."""
+    return call('clamp_tile', idst, param0, param1)
+
+
+def clamp_tile_init() -> Any:
+    """Initialise the SFPU for clamp_tile."""
+    return call('clamp_tile_init')
+
+
 def compute_kernel_hw_startup(icb0: Any, icb1: Any, ocb: Any) -> Any:
     """Configure unpack, math and pack for inputs `icb0`, `icb1` and output `ocb`; once, first in the kernel."""
     return call('compute_kernel_hw_startup', icb0, icb1, ocb)
@@ -217,9 +228,9 @@ def div_unary_tile(idst: Any, param1: Any) -> Any:
     return call('div_unary_tile', idst, param1)
 
 
-def eltwise_block(in0: Any, in1: Any, out: Any, tiles: Any, binary: Any, sfpu_binary: Any, sfpu: Any, scalar_op: Any, scalar_bits: Any, where: Any, where_value: Any, wait0: Any, wait1: Any, pop0: Any, pop1: Any, init: Any) -> Any:
-    """Element-wise block: out = sfpu(binary(in0, in1)) or sfpu(sfpu_binary(in0, in1)) tile by tile; with neither, out = sfpu(scalar_op(in0, constant)), or sfpu(in0), or in0 converted to out's data format. The values are names of the op map's entries (specs/ops, generated/docs/eltwise_ops.md), or none (all none: a copy, e.g. of a value carried across a loop into the CB the writer reads)."""
-    return call('eltwise_block', in0, in1, out, tiles, binary, sfpu_binary, sfpu, scalar_op, scalar_bits, where, where_value, wait0, wait1, pop0, pop1, init)
+def eltwise_block(in0: Any, in1: Any, out: Any, tiles: Any, binary: Any, sfpu_binary: Any, sfpu: Any, scalar_op: Any, scalar_bits: Any, clamp: Any, clamp_lo: Any, clamp_hi: Any, where: Any, where_value: Any, wait0: Any, wait1: Any, pop0: Any, pop1: Any, init: Any) -> Any:
+    """Element-wise block: out = sfpu(binary(in0, in1)) or sfpu(sfpu_binary(in0, in1)) tile by tile; with neither, out = sfpu(clamp(scalar_op(in0, constant), lo, hi)), or sfpu(in0), or in0 converted to out's data format. The values are names of the op map's entries (specs/ops, generated/docs/eltwise_ops.md), or none (all none: a copy, e.g. of a value carried across a loop into the CB the writer reads)."""
+    return call('eltwise_block', in0, in1, out, tiles, binary, sfpu_binary, sfpu, scalar_op, scalar_bits, clamp, clamp_lo, clamp_hi, where, where_value, wait0, wait1, pop0, pop1, init)
 
 
 def eqz_tile(idst: Any) -> Any:

@@ -22,6 +22,7 @@
 # Spec: specs/intrinsics/sfpu.yaml
 # Spec: specs/intrinsics/sfpu_binary.yaml
 # Spec: specs/intrinsics/sfpu_binary_arith.yaml
+# Spec: specs/intrinsics/sfpu_clamp.yaml
 # Spec: specs/intrinsics/sfpu_scalar.yaml
 # Spec: specs/intrinsics/tile_ops.yaml
 # Spec: specs/intrinsics/tilize.yaml
@@ -643,6 +644,47 @@ INTRINSICS: dict[str, Intrinsic] = {
         profiles=('metal_d5f9bc4a', 'tilelang_tt_2025', 'ttnn_0_81'),
         doc='Block until `num_pages` pages are visible at the front (consumer side). Cumulative until the next pop.',
     ),
+    'clamp_tile': Intrinsic(
+        name='clamp_tile',
+        family='sfpu_clamp',
+        level='concrete',
+        roles=('compute',),
+        args=(
+            Arg('idst', 'uint32', const=False),
+            Arg('param0', 'uint32', const=False),
+            Arg('param1', 'uint32', const=False),
+        ),
+        returns='void',
+        effect='Opaque',
+        dtype='void',
+        op_name='tt.clamp_tile',
+        cpp={
+            'metal_d5f9bc4a': Spelling('clamp_tile', headers=(('compute', 'api/compute/eltwise_unary/clamp.h'),), form='call', template_args=()),
+            'tilelang_tt_2025': Spelling('clamp_tile', headers=(('compute', 'compute_kernel_api/eltwise_unary/clamp.h'),), form='call', template_args=()),
+            'ttnn_0_81': Spelling('clamp_tile', headers=(('compute', 'api/compute/eltwise_unary/clamp.h'),), form='call', template_args=()),
+        },
+        profiles=('metal_d5f9bc4a', 'tilelang_tt_2025', 'ttnn_0_81'),
+        doc='DST[idst] = min(max(DST[idst], lo), hi); `param0` and `param1` hold the fp32 bits of lo and hi.',
+    ),
+    'clamp_tile_init': Intrinsic(
+        name='clamp_tile_init',
+        family='sfpu_clamp',
+        level='concrete',
+        roles=('compute',),
+        args=(
+        ),
+        returns='void',
+        effect='Opaque',
+        dtype='void',
+        op_name='tt.clamp_tile_init',
+        cpp={
+            'metal_d5f9bc4a': Spelling('clamp_tile_init', headers=(('compute', 'api/compute/eltwise_unary/clamp.h'),), form='call', template_args=()),
+            'tilelang_tt_2025': Spelling('clamp_tile_init', headers=(('compute', 'compute_kernel_api/eltwise_unary/clamp.h'),), form='call', template_args=()),
+            'ttnn_0_81': Spelling('clamp_tile_init', headers=(('compute', 'api/compute/eltwise_unary/clamp.h'),), form='call', template_args=()),
+        },
+        profiles=('metal_d5f9bc4a', 'tilelang_tt_2025', 'ttnn_0_81'),
+        doc='Initialise the SFPU for clamp_tile.',
+    ),
     'compute_kernel_hw_startup': Intrinsic(
         name='compute_kernel_hw_startup',
         family='compute_init',
@@ -869,6 +911,9 @@ INTRINSICS: dict[str, Intrinsic] = {
             Arg('sfpu', 'string', const=False),
             Arg('scalar_op', 'string', const=False),
             Arg('scalar_bits', 'uint32', const=False),
+            Arg('clamp', 'string', const=False),
+            Arg('clamp_lo', 'uint32', const=False),
+            Arg('clamp_hi', 'uint32', const=False),
             Arg('where', 'string', const=False),
             Arg('where_value', 'float32', const=False),
             Arg('wait0', 'int32', const=False),
@@ -884,7 +929,7 @@ INTRINSICS: dict[str, Intrinsic] = {
         cpp={
         },
         profiles=(),
-        doc="Element-wise block: out = sfpu(binary(in0, in1)) or sfpu(sfpu_binary(in0, in1)) tile by tile; with neither, out = sfpu(scalar_op(in0, constant)), or sfpu(in0), or in0 converted to out's data format. The values are names of the op map's entries (specs/ops, generated/docs/eltwise_ops.md), or none (all none: a copy, e.g. of a value carried across a loop into the CB the writer reads).",
+        doc="Element-wise block: out = sfpu(binary(in0, in1)) or sfpu(sfpu_binary(in0, in1)) tile by tile; with neither, out = sfpu(clamp(scalar_op(in0, constant), lo, hi)), or sfpu(in0), or in0 converted to out's data format. The values are names of the op map's entries (specs/ops, generated/docs/eltwise_ops.md), or none (all none: a copy, e.g. of a value carried across a loop into the CB the writer reads).",
     ),
     'eqz_tile': Intrinsic(
         name='eqz_tile',

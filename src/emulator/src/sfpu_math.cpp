@@ -21,6 +21,7 @@ using sfpu::Op;
 struct SfpuMath {
     Op op;
     float (*apply)(float x, float v);
+    float (*bounded)(float x, float lo, float hi) = nullptr;  // a call of two scalars (sfpu_bounds)
 };
 
 constexpr SfpuMath kSfpuTable[] = {
@@ -39,6 +40,8 @@ constexpr SfpuMath kSfpuTable[] = {
     {Op::mul_unary_tile, [](float x, float v) { return x * v; }},
     {Op::div_unary_tile, [](float x, float v) { return x / v; }},
     {Op::rsub_unary_tile, [](float x, float v) { return v - x; }},
+    // ckernel_sfpu_clamp.h: SFPSWAP's maximum with lo, then its minimum with hi.
+    {Op::clamp_tile, nullptr, [](float x, float lo, float hi) { return std::fmin(std::fmax(x, lo), hi); }},
     {Op::binary_max_tile, [](float a, float b) { return std::fmax(a, b); }},
     {Op::binary_min_tile, [](float a, float b) { return std::fmin(a, b); }},
     {Op::add_binary_tile, [](float a, float b) { return a + b; }},
@@ -105,6 +108,18 @@ void sfpu(Op op, uint32_t idst, float value) {
     c.cumsum_carried = false;  // the SFPU's registers now hold this call's values
     const SfpuMath& math = math_of(op);
     for (uint32_t i = 0; i < kTileElems; ++i) d[i] = math.apply(d[i], value);
+    finish_math(c, d);
+    s.core.counters[kSfpuTiles] += 1;
+}
+
+void sfpu_bounds(Op op, uint32_t idst, float lo, float hi) {
+    Session s = enter(sfpu::call(op).name, {idst});
+    ComputeState& c = need_init(s, op);
+    float* d = math_dst(s, c, idst, false);
+    c.computed = true;
+    c.cumsum_carried = false;
+    const SfpuMath& math = math_of(op);
+    for (uint32_t i = 0; i < kTileElems; ++i) d[i] = math.bounded(d[i], lo, hi);
     finish_math(c, d);
     s.core.counters[kSfpuTiles] += 1;
 }

@@ -14,7 +14,7 @@ class Module:
         count = T.int32()
         for i in T.serial(count, annotations={"tt.persistent_loop": 1}):
             T.tt.tilize_rows(0, 24, 1, 2, 0)
-            T.tt.eltwise_block(24, 24, 25, 2, "none", "none", "exp", "none", 0, "none", T.float32(0.0), 1, 1, 1, 1, 0)
+            T.tt.eltwise_block(24, 24, 25, 2, "none", "none", "exp", "none", 0, "none", 0, 0, "none", T.float32(0.0), 1, 1, 1, 1, 0)
             T.tt.untilize_rows(25, 16, 1, 2, 0)
 
     @T.prim_func
@@ -63,7 +63,7 @@ class Module:
         T.tt.compute_kernel_hw_startup_unary(0, 24)
         for i in T.serial(count, annotations={"tt.persistent_loop": 1}):
             T.tt.tilize_rows(0, 24, 1, 2, 0)
-            T.tt.eltwise_block(24, 24, 25, 2, "none", "none", "exp", "none", 0, "none", T.float32(0.0), 1, 1, 1, 1, 0)
+            T.tt.eltwise_block(24, 24, 25, 2, "none", "none", "exp", "none", 0, "none", 0, 0, "none", T.float32(0.0), 1, 1, 1, 1, 0)
             T.tt.untilize_rows(25, 16, 1, 2, 0)
 
     @T.prim_func

@@ -14,7 +14,7 @@ class Module:
         count = T.int32()
         T.tt.compute_kernel_hw_startup(0, 1, 16)
         for i in T.serial(count, annotations={"tt.persistent_loop": 1}):
-            T.tt.eltwise_block(0, 1, 16, 1, "add", "none", "none", "none", 0, "none", T.float32(0.0), 1, 1, 1, 1, 0)
+            T.tt.eltwise_block(0, 1, 16, 1, "add", "none", "none", "none", 0, "none", 0, 0, "none", T.float32(0.0), 1, 1, 1, 1, 0)
 
     @T.prim_func
     def main_reader(A: T.Buffer((64, 64), "bfloat16"), B: T.Buffer((64, 64), "bfloat16"), C: T.Buffer((64, 64), "bfloat16")):

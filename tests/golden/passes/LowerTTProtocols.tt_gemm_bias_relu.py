@@ -17,7 +17,7 @@ class Module:
         for i in T.serial(count, annotations={"tt.persistent_loop": 1}):
             for k in T.serial(2, annotations={"num_stages": 2}):
                 T.tt.matmul_block(0, 1, 24, -1, 1, 1, 1, k, 2, 1, 1, 1, 1, 1, 1, -1, 0, 0, 0, 1, 0, 0, 0, 1)
-            T.tt.eltwise_block(24, 2, 16, 1, "add", "none", "relu", "none", 0, "none", T.float32(0.0), 1, 1, 1, 1, 1)
+            T.tt.eltwise_block(24, 2, 16, 1, "add", "none", "relu", "none", 0, "none", 0, 0, "none", T.float32(0.0), 1, 1, 1, 1, 1)
 
     @T.prim_func
     def main_reader(A: T.Buffer((64, 64), "bfloat16"), B: T.Buffer((64, 64), "bfloat16"), Bias: T.Buffer((64, 64), "bfloat16"), D: T.Buffer((64, 64), "bfloat16")):

@@ -16,8 +16,8 @@ class Module:
         for i in T.serial(count, annotations={"tt.persistent_loop": 1}):
             T.tt.fill_block(24, 2, T.float32(0.0), 1)
             for k in range(2):
-                T.tt.eltwise_block(24, 0, 24, 2, "add", "none", "none", "none", 0, "none", T.float32(0.0), 1, 1, 1, 1, 1)
-            T.tt.eltwise_block(24, 24, 16, 2, "none", "none", "none", "none", 0, "none", T.float32(0.0), 1, 1, 1, 1, 1)
+                T.tt.eltwise_block(24, 0, 24, 2, "add", "none", "none", "none", 0, "none", 0, 0, "none", T.float32(0.0), 1, 1, 1, 1, 1)
+            T.tt.eltwise_block(24, 24, 16, 2, "none", "none", "none", "none", 0, "none", 0, 0, "none", T.float32(0.0), 1, 1, 1, 1, 1)
 
     @T.prim_func
     def main_reader(A: T.Buffer((64, 128), "bfloat16"), C: T.Buffer((64, 64), "float32")):

@@ -15,11 +15,11 @@ class Module:
         T.tt.compute_kernel_hw_startup(0, 1, 24)
         for i in T.serial(count, annotations={"tt.persistent_loop": 1}):
             T.tt.reduce_block(0, 1, -1, 24, 1, 2, "max", 0, 1, 0, 1, 0, 0, 0, 1)
-            T.tt.eltwise_block(0, 0, 25, 2, "none", "none", "none", "mul", 1069066811, "none", T.float32(0.0), 0, 0, 1, 1, 1)
-            T.tt.eltwise_block(24, 24, 26, 1, "none", "none", "none", "mul", 1069066811, "none", T.float32(0.0), 1, 1, 1, 1, 1)
+            T.tt.eltwise_block(0, 0, 25, 2, "none", "none", "none", "mul", 1069066811, "none", 0, 0, "none", T.float32(0.0), 0, 0, 1, 1, 1)
+            T.tt.eltwise_block(24, 24, 26, 1, "none", "none", "none", "mul", 1069066811, "none", 0, 0, "none", T.float32(0.0), 1, 1, 1, 1, 1)
             T.tt.bcast_block(25, 26, 27, 1, 2, "sub", "cols", "exp2", 1, 1, 1, 1, 1)
             T.tt.reduce_block(27, 1, -1, 28, 1, 2, "sum", 0, 1, 0, 0, 1, 0, 0, 1)
-            T.tt.eltwise_block(28, 28, 29, 1, "none", "none", "recip", "none", 0, "none", T.float32(0.0), 1, 1, 1, 1, 1)
+            T.tt.eltwise_block(28, 28, 29, 1, "none", "none", "recip", "none", 0, "none", 0, 0, "none", T.float32(0.0), 1, 1, 1, 1, 1)
             T.tt.bcast_block(27, 29, 16, 1, 2, "mul", "cols", "none", 0, 1, 1, 1, 1)
 
     @T.prim_func

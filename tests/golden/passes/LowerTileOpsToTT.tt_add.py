@@ -48,5 +48,5 @@ class Module:
             by: T.let[T.int32] = row0 + i // cols
             T.tt.read_block(0, A, by * 32 // 32 * 2 + bx * 32 // 32, 1, 1, 2, 2048)
             T.tt.read_block(1, B, by * 32 // 32 * 2 + bx * 32 // 32, 1, 1, 2, 2048)
-            T.tt.eltwise_block(0, 1, 16, 1, "add", "none", "none", "none", 0, "none", T.float32(0.0), 1, 1, 1, 1, 0)
+            T.tt.eltwise_block(0, 1, 16, 1, "add", "none", "none", "none", 0, "none", 0, 0, "none", T.float32(0.0), 1, 1, 1, 1, 0)
             T.tt.write_block(16, C, by * 32 // 32 * 2 + bx * 32 // 32, 1, 1, 2, 2048)

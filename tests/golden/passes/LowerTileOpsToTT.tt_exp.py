@@ -43,5 +43,5 @@ class Module:
             bx: T.let[T.int32] = col0 + i % cols
             by: T.let[T.int32] = row0 + i // cols
             T.tt.read_block(0, A, by * 32 // 32 * 2 + bx * 32 // 32, 1, 1, 2, 2048)
-            T.tt.eltwise_block(0, 0, 16, 1, "none", "none", "exp", "none", 0, "none", T.float32(0.0), 1, 1, 1, 1, 0)
+            T.tt.eltwise_block(0, 0, 16, 1, "none", "none", "exp", "none", 0, "none", 0, 0, "none", T.float32(0.0), 1, 1, 1, 1, 0)
             T.tt.write_block(16, C, by * 32 // 32 * 2 + bx * 32 // 32, 1, 1, 2, 2048)

@@ -55,5 +55,5 @@ class Module:
                 T.tt.read_block(1, B, k * 32 // 32 * 2 + bx * 32 // 32, 1, 1, 2, 2048)
                 T.tt.matmul_block(0, 1, 24, -1, 1, 1, 1, k, 2, 0, 1, 1, 1, 1, 0, -1, 0, 0, 0, 1, 0, 0, 0, 1)
             T.tt.read_block(2, Bias, by * 32 // 32 * 2 + bx * 32 // 32, 1, 1, 2, 2048)
-            T.tt.eltwise_block(24, 2, 16, 1, "add", "none", "relu", "none", 0, "none", T.float32(0.0), 1, 1, 1, 1, 0)
+            T.tt.eltwise_block(24, 2, 16, 1, "add", "none", "relu", "none", 0, "none", 0, 0, "none", T.float32(0.0), 1, 1, 1, 1, 0)
             T.tt.write_block(16, D, by * 32 // 32 * 2 + bx * 32 // 32, 1, 1, 2, 2048)

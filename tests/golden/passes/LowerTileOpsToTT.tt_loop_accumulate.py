@@ -43,6 +43,6 @@ class Module:
             T.tt.fill_block(24, 2, T.float32(0.0), 0)
             for k in range(2):
                 T.tt.read_block(0, A, by * 32 // 32 * 4 + k * 64 // 32, 1, 2, 4, 2048)
-                T.tt.eltwise_block(24, 0, 24, 2, "add", "none", "none", "none", 0, "none", T.float32(0.0), 1, 1, 1, 1, 0)
-            T.tt.eltwise_block(24, 24, 16, 2, "none", "none", "none", "none", 0, "none", T.float32(0.0), 1, 1, 1, 1, 0)
+                T.tt.eltwise_block(24, 0, 24, 2, "add", "none", "none", "none", 0, "none", 0, 0, "none", T.float32(0.0), 1, 1, 1, 1, 0)
+            T.tt.eltwise_block(24, 24, 16, 2, "none", "none", "none", "none", 0, "none", 0, 0, "none", T.float32(0.0), 1, 1, 1, 1, 0)
             T.tt.write_block(16, C, by * 32 // 32 * 2, 1, 2, 2, 4096)

@@ -25,5 +25,5 @@ class Module:
                 T.tt.transpose_block(1, 24, 1, 1, 0)
                 T.tt.matmul_block(0, 24, 25, 26, 1, 1, 1, ko, 2, 0, 1, 1, 1, 1, 0, -1, 0, 0, 0, 1, 0, 0, 0, 1)
             T.tt.read_block_atomic(2, C, by * 32 // 32 * 2 + bx * 32 // 32, 1, 1, 2, 4096, bz, i)
-            T.tt.eltwise_block(2, 25, 16, 1, "add", "none", "none", "none", 0, "none", T.float32(0.0), 1, 1, 1, 1, 0)
+            T.tt.eltwise_block(2, 25, 16, 1, "add", "none", "none", "none", 0, "none", 0, 0, "none", T.float32(0.0), 1, 1, 1, 1, 0)
             T.tt.write_block_atomic(16, C, by * 32 // 32 * 2 + bx * 32 // 32, 1, 1, 2, 4096, bz, 2)

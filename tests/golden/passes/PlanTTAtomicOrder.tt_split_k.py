@@ -16,7 +16,7 @@ class Module:
             for ko in range(2):
                 T.tt.transpose_block(1, 24, 1, 1, 0)
                 T.tt.matmul_block(0, 24, 25, 26, 1, 1, 1, ko, 2, 0, 1, 1, 1, 1, 0, -1, 0, 0, 0, 1, 0, 0, 0, 1)
-            T.tt.eltwise_block(2, 25, 16, 1, "add", "none", "none", "none", 0, "none", T.float32(0.0), 1, 1, 1, 1, 0)
+            T.tt.eltwise_block(2, 25, 16, 1, "add", "none", "none", "none", 0, "none", 0, 0, "none", T.float32(0.0), 1, 1, 1, 1, 0)
 
     @T.prim_func
     def main_reader(A: T.Buffer((64, 128), "bfloat16"), B: T.Buffer((64, 128), "bfloat16"), C: T.Buffer((64, 64), "float32")):
@@ -60,7 +60,7 @@ class Module:
             for ko in range(2):
                 T.tt.transpose_block(1, 24, 1, 1, 0)
                 T.tt.matmul_block(0, 24, 25, 26, 1, 1, 1, ko, 2, 0, 1, 1, 1, 1, 0, -1, 0, 0, 0, 1, 0, 0, 0, 1)
-            T.tt.eltwise_block(2, 25, 16, 1, "add", "none", "none", "none", 0, "none", T.float32(0.0), 1, 1, 1, 1, 0)
+            T.tt.eltwise_block(2, 25, 16, 1, "add", "none", "none", "none", 0, "none", 0, 0, "none", T.float32(0.0), 1, 1, 1, 1, 0)
 
     @T.prim_func
     def main_reader(A: T.Buffer((64, 128), "bfloat16"), B: T.Buffer((64, 128), "bfloat16"), C: T.Buffer((64, 64), "float32")):

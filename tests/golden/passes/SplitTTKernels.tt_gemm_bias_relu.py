@@ -23,7 +23,7 @@ class Module:
                 T.tt.read_block(1, B, k * 32 // 32 * 2 + bx * 32 // 32, 1, 1, 2, 2048)
                 T.tt.matmul_block(0, 1, 24, -1, 1, 1, 1, k, 2, 0, 1, 1, 1, 1, 0, -1, 0, 0, 0, 1, 0, 0, 0, 1)
             T.tt.read_block(2, Bias, by * 32 // 32 * 2 + bx * 32 // 32, 1, 1, 2, 2048)
-            T.tt.eltwise_block(24, 2, 16, 1, "add", "none", "relu", "none", 0, "none", T.float32(0.0), 1, 1, 1, 1, 0)
+            T.tt.eltwise_block(24, 2, 16, 1, "add", "none", "relu", "none", 0, "none", 0, 0, "none", T.float32(0.0), 1, 1, 1, 1, 0)
             T.tt.write_block(16, D, by * 32 // 32 * 2 + bx * 32 // 32, 1, 1, 2, 2048)
 
 # ---------------------------------------- after SplitTTKernels
@@ -40,7 +40,7 @@ class Module:
         for i in T.serial(count, annotations={"tt.persistent_loop": 1}):
             for k in T.serial(2, annotations={"num_stages": 2}):
                 T.tt.matmul_block(0, 1, 24, -1, 1, 1, 1, k, 2, 0, 1, 1, 1, 1, 0, -1, 0, 0, 0, 1, 0, 0, 0, 1)
-            T.tt.eltwise_block(24, 2, 16, 1, "add", "none", "relu", "none", 0, "none", T.float32(0.0), 1, 1, 1, 1, 0)
+            T.tt.eltwise_block(24, 2, 16, 1, "add", "none", "relu", "none", 0, "none", 0, 0, "none", T.float32(0.0), 1, 1, 1, 1, 0)
 
     @T.prim_func
     def main_reader(A: T.Buffer((64, 64), "bfloat16"), B: T.Buffer((64, 64), "bfloat16"), Bias: T.Buffer((64, 64), "bfloat16"), D: T.Buffer((64, 64), "bfloat16")):

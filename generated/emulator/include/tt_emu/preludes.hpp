@@ -16,6 +16,7 @@
 // Spec: specs/intrinsics/sfpu.yaml
 // Spec: specs/intrinsics/sfpu_binary.yaml
 // Spec: specs/intrinsics/sfpu_binary_arith.yaml
+// Spec: specs/intrinsics/sfpu_clamp.yaml
 // Spec: specs/intrinsics/sfpu_scalar.yaml
 // Spec: specs/intrinsics/tile_ops.yaml
 // Spec: specs/intrinsics/tilize.yaml

@@ -90,13 +90,13 @@ void pack(uint32_t ifrom_dst, uint32_t icb, bool out_of_order, uint32_t output_t
 void reduce_init(PoolType pool, ReduceDim dim, uint32_t icb, uint32_t icb_scaler, uint32_t ocb);
 void reduce_tile(PoolType pool, ReduceDim dim, uint32_t icb, uint32_t icb_scaler, uint32_t itile,
                  uint32_t itile_scaler, uint32_t idst);
-// The SFPU: the rendered kernel API headers forward every SFPU call of the op map here with its code. Template
-// flags of the real calls (approximation modes) are not declared: kernels use their defaults, the accurate modes,
-// and the emulator computes in fp32.
+// The SFPU: the rendered kernel API headers forward every SFPU call of the op map here with its code. Template flags
+// of the real calls (approximation modes) are not declared: kernels use their defaults; the emulator computes in fp32.
 void sfpu_init(sfpu::Op op);
 void sfpu(sfpu::Op op, uint32_t idst, float value);                        // DST[idst] = f(DST[idst], value)
+void sfpu_bounds(sfpu::Op op, uint32_t idst, float lo, float hi);              // DST[idst] = f(DST[idst], lo, hi)
 void sfpu_binary(sfpu::Op op, uint32_t idst0, uint32_t idst1, uint32_t odst);  // DST[odst] = f(DST[idst0], DST[idst1])
-// A scalar the API takes as the bits of an fp32 value (binop_with_scalar.h).
+// A scalar the API takes as the bits of an fp32 value (binop_with_scalar.h, clamp.h).
 inline float float_of_bits(uint32_t bits) {
     float value;
     std::memcpy(&value, &bits, sizeof value);
