@@ -42,6 +42,9 @@ struct TileOp {
   /*! \brief copy_in: the first row / col of the block that is padding (an expression of block indices and loop
    * variables, past the block's end where it does not hang over), or null where unknown. */
   Any pad_row_start, pad_col_start;
+  /*! \brief rows_in: the block's rows past an on-chip buffer that is not whole tiles hold a copy of its last row
+   * (reader_rows `rest`): finite data, whatever the tensor's pad value. */
+  bool pad_rows_data = false;
   /*! \brief A field by name (an internal error if absent). */
   const Any& get(const char* name) const;
 };

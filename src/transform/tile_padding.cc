@@ -32,6 +32,10 @@ void row_major_padding(const std::string& name, PaddedLayout& layout, const std:
     for (int64_t e : seen[d]) layout.padded[d] = std::max(layout.padded[d], round_up(layout.shape[d], e));
     if (layout.padded[d] != layout.shape[d]) padded_dims.push_back(static_cast<int64_t>(d));
   }
+  // its last dim to whole tiles: a page is one row of the tilizer's input (head dim 40 of a (B, S, H, D) tensor:
+  // pages of 64 elements, the last 24 the tensor's pad value, which the host writes and crops)
+  size_t last = layout.shape.size() - 1;
+  layout.padded[last] = round_up(layout.shape[last], tile_of(last, layout.shape.size()));
   if (padded_dims.size() > 1) {
     fail("tensor '" + name + "' (shape " + ints_str(layout.shape) + ", laid out row-major) is copied in blocks that "
          "do not divide dims " + ints_str(padded_dims) + "; a row-major tensor is padded in one dim only (the "

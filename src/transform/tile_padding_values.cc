@@ -96,7 +96,9 @@ Padding resolve(const Padding& m, const Padding& other) {
     return holds ? constant(*holds ? m.mask->on_true : m.mask->on_false) : Pad{Pad::kAny};
   };
   auto known = [](const Pad& p) { return p.region && p.start != nullptr; };
-  Any zero(int64_t(0)), rows(m.mask_rows), cols(m.mask_cols);
+  // the box reaches the block's whole tiles: a block that is not whole tiles has padding past its logical extent
+  auto [th, tw] = tileops::tile_shape();
+  Any zero(int64_t(0)), rows((m.mask_rows + th - 1) / th * th), cols((m.mask_cols + tw - 1) / tw * tw);
   if (known(other.cols)) {
     out.cols = value(masks::over_box(m.mask->form, zero, known(other.rows) ? other.rows.start : rows,
                                      other.cols.start, cols));
@@ -190,6 +192,9 @@ class Follow {
       auto it = pads_.find(op.tensor->name);
       Pad p = it == pads_.end() ? Pad{} : Pad{Pad::kConst, it->second, true, op.tensor->name};
       Pad rows = p, cols = p;
+      if (op.pad_rows_data) {  // a copy of the block's last row (reader_rows), with the tensor's padding if any
+        rows = it == pads_.end() || std::isfinite(it->second) ? Pad{Pad::kFinite, 0, true} : Pad{Pad::kAny, 0, true};
+      }
       rows.start = op.pad_row_start, cols.start = op.pad_col_start;
       out = {op.pad_rows ? rows : Pad{}, op.pad_cols ? cols : Pad{}};
     } else if (k == tile_op::kCopyLocal || k == tile_op::kTilize) {
@@ -213,6 +218,9 @@ class Follow {
       for (const ir::For& loop : nest->first) lvars.push_back(loop.loop_var());
       bool index = op.tensor && index_tables_.count(op.tensor->name);  // an element index's block, not the mask's
       if (!index) out.mask = masks::index_mask(lvars, nest->second.any(), std::numeric_limits<int64_t>::max());
+      if (out.mask && std::isfinite(out.mask->on_true) && std::isfinite(out.mask->on_false)) {
+        out.rows = out.cols = Pad{Pad::kFinite};  // not resolved: one of its two finite values anywhere
+      }
       out.mask_rows = op.out->shape[0], out.mask_cols = op.out->shape.size() == 2 ? op.out->shape[1] : 1;
       if (index) out.low = 0.0;  // p * i + q * j + step * t, all >= 0
     } else if (k == tile_op::kEltwise) {
@@ -267,12 +275,16 @@ class Follow {
     size_t i = static_cast<size_t>(&op - all_->data());
     for (size_t d = op.branches.size(); d > 0 && arm_twin(*all_, i, d) && made_.count(*arm_twin(*all_, i, d)); --d) {
       const Padding& o = made_.at(*arm_twin(*all_, i, d));
-      bool any = out.mask || o.mask;  // an index mask not resolved: anything
+      // an index mask not resolved: anything, or data where both its values are finite (block-causal's -1e6)
+      auto unknown = [](const Padding& p) {
+        return p.mask && !(std::isfinite(p.mask->on_true) && std::isfinite(p.mask->on_false));
+      };
+      bool any = unknown(out) || unknown(o);
       auto meet = [&](const Pad& a, const Pad& b) {
         bool same = !any && a.kind == Pad::kConst && b.kind == Pad::kConst && a.value == b.value;
         Pad p = same ? a : Pad{!any && finite(a) && finite(b) ? Pad::kFinite : Pad::kAny};
         p.region = a.region || b.region;
-        p.start = a.start.same_as(b.start) ? a.start : Any();
+        p.start = !a.region ? b.start : !b.region ? a.start : same_start(a.start, b.start);
         return p;
       };
       std::optional<double> low = out.low && o.low ? std::optional<double>(std::min(*out.low, *o.low)) : std::nullopt;
