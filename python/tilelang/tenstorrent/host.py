@@ -64,8 +64,8 @@ def host_layout(tensor: Tensor, tile: Sequence[int]) -> dict[str, Any]:
     `fill`, the tensor's pad_value. A transposed tensor (InferTTLayout: DRAM holds its (cols, rows) transpose) is laid
     out as its transpose, which the host makes of the user's values before it places them and after it crops them."""
     shape, padded = tensor[TENSOR.SHAPE], tensor.get(TENSOR.PADDED_SHAPE, tensor[TENSOR.SHAPE])
-    if tensor.get(TENSOR.TRANSPOSED):
-        shape = shape[::-1]
+    if tensor.get(TENSOR.TRANSPOSED):  # its last two dims' matrices transposed
+        shape = [*shape[:-2], shape[-1], shape[-2]]
     blocks = tensor.get(TENSOR.BLOCKS)
     blocks = blocks or [0] * len(shape)
 
