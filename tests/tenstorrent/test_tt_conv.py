@@ -52,7 +52,8 @@ def test_upstream_convolution_matches_numpy_on_tenstorrent(shape: tuple[int, ...
 # case's 8x8 image.
 # C = 16: the NHWC tensor's pixel pages are padded to 32 channels in DRAM (a row-major last dim is padded to whole
 # tiles); the runs read the 16 channels at their offsets within a page
-IM2COL_SHAPES = [(2, 7, 9, 32, 3, 2, 1, 1, 32, 64), (1, 8, 8, 32, 3, 1, 1, 1, 64, 32), (1, 8, 8, 16, 3, 1, 1, 1, 64, 32)]
+IM2COL_SHAPES = [(2, 7, 9, 32, 3, 2, 1, 1, 32, 64), (1, 8, 8, 32, 3, 1, 1, 1, 64, 32),
+                 (1, 8, 8, 16, 3, 1, 1, 1, 64, 32)]
 
 
 @pytest.mark.parametrize("shape", IM2COL_SHAPES, ids=lambda s: "N{}_H{}_W{}_C{}_K{}_S{}_D{}_P{}_bm{}_bk{}".format(*s))
