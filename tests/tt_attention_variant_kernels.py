@@ -270,4 +270,7 @@ VARIANT_CORPUS: dict[str, Any] = {
     "branch_copies": lambda: branch_copies(64, 128, 32),
     "mask_in_branch": lambda: mask_in_branch(64, 32),
     "attention_sliding_window": lambda: sliding_window(1, 128, 64, 64),
+    # blocks of 48 rows (a padding mask before the row maximum, row-major reads of 48 rows) and head dim 40 (pages
+    # padded to 64 elements): the shapes of issue 28's block-causal refusals
+    "attention_block_causal_48_d40": lambda: block_causal(1, 192, 40, 16, 48),
 }

@@ -141,6 +141,14 @@ def _attention_cases() -> list[Case]:
             lambda: [_f((1, 256, 2, 64), BF16) for _ in range(3)],
             lambda q, k, v, dllm=dllm: _block_causal_ref(q, k, v, dllm),
             lambda kern, x, dllm=dllm: kern(1, 2, 256, 64, dllm, 64 ** -0.5)(*x), atol=3e-2, rtol=3e-2))
+    for seq, dim, block in ((192, 64, 48), (256, 40, 64)):  # blocks and a head dim that are not whole tiles
+        cases.append(Case(
+            f"block_causal_attention fwd dllm_block=16 block_size={block} S={seq} D={dim}", "examples/"
+            "block_causal_attention/block_causal_attention.py", "_fwd_template",
+            lambda seq=seq, dim=dim: [_f((1, seq, 2, dim), BF16) for _ in range(3)],
+            lambda q, k, v: _block_causal_ref(q, k, v, 16),
+            lambda kern, x, seq=seq, dim=dim, block=block: kern(1, 2, seq, dim, 16, dim ** -0.5, block)(*x),
+            atol=3e-2, rtol=3e-2))
     return cases
 
 

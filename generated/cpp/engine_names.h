@@ -105,6 +105,7 @@ inline constexpr const char kTiles[] = "tiles";  // lower_tiles fill, lower_tile
 inline constexpr const char kTilized[] = "tilized";  // lower_tiles gemm, dataflow.partial
 inline constexpr const char kTransposed[] = "transposed";  // lower_tiles gemm, dataflow.partial
 inline constexpr const char kUniform[] = "uniform";  // multicast, multicast.when, multicast.runtime_args, multicast.args, multicast.prefix
+inline constexpr const char kValid[] = "valid";  // lower_tiles rows_in, lower_tiles rows_out
 inline constexpr const char kValue[] = "value";  // lower_tiles fill
 inline constexpr const char kWaits[] = "waits";  // lower_tiles
 inline constexpr const char kWhere[] = "where";  // lower_tiles eltwise

@@ -915,7 +915,7 @@ static tl::Dict reader_im2col(tl::Builder& b, const tl::Ctx& a) {
   return bound;
 }
 
-// Reader side of a row-major block: reserve the whole block (rows x cols tile pages), start one NoC read per row (one page of the row-major tensor) into consecutive rows of the reservation, so that every 32 rows fill `cols` tile pages as tilize_block expects, wait for all reads with one barrier, then publish the block.
+// Reader side of a row-major block: reserve the whole block (rows x cols tile pages), start one NoC read per row (one page of the row-major tensor) into consecutive rows of the reservation, so that every 32 rows fill `cols` tile pages as tilize_block expects; rows past the tensor's rows of a block that is not whole tiles (`rest`) read the block's last row again, so the padding rows hold finite data and never what an earlier block left; wait for all reads with one barrier, then publish the block.
 static tl::Dict reader_rows(tl::Builder& b, const tl::Ctx& a) {
   const tl::Any v_cb = a.get("cb");
   const tl::Any v_accessor = a.get("accessor");
@@ -924,6 +924,7 @@ static tl::Dict reader_rows(tl::Builder& b, const tl::Ctx& a) {
   const tl::Any v_rows = a.get("rows");
   const tl::Any v_cols = a.get("cols");
   const tl::Any v_height = a.get("height");
+  const tl::Any v_rest = a.get("rest");
   const tl::Any v_row_bytes = a.get("row_bytes");
   tl::Any v_l1_write_addr;
   tl::Dict bound;
@@ -936,6 +937,14 @@ static tl::Dict reader_rows(tl::Builder& b, const tl::Ctx& a) {
     }
     if (b.profile() == "tilelang_tt_2025") {
       b.call(std::string("noc_async_read_tile"), {tl::fn::add(v_first_page, tl::fn::mul(v_r, v_page_stride)), v_accessor, tl::fn::add(v_l1_write_addr, tl::fn::mul(v_r, v_row_bytes))});
+    }
+  });
+  b.repeat("p", v_rest, [&](const tl::Any& v_p) {
+    if (b.profile() == "ttnn_0_81" || b.profile() == "metal_d5f9bc4a") {
+      b.call(std::string("noc_async_read_page"), {tl::fn::add(v_first_page, tl::fn::mul(tl::fn::sub(v_height, tl::num(1)), v_page_stride)), v_accessor, tl::fn::add(v_l1_write_addr, tl::fn::mul(tl::fn::add(v_height, v_p), v_row_bytes))});
+    }
+    if (b.profile() == "tilelang_tt_2025") {
+      b.call(std::string("noc_async_read_tile"), {tl::fn::add(v_first_page, tl::fn::mul(tl::fn::sub(v_height, tl::num(1)), v_page_stride)), v_accessor, tl::fn::add(v_l1_write_addr, tl::fn::mul(tl::fn::add(v_height, v_p), v_row_bytes))});
     }
   });
   // Reads land only at the barrier; the push must come after it.

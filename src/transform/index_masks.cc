@@ -315,10 +315,12 @@ Any index_masks(const std::string& name, const Dict& options, const IndexMasksPa
     Any analyzer = bound_analyzer(ir::PrimFunc(func));
     // Choices made by conditions free of the element indices (block-causal masks) become branches around the nest.
     func = with_body(func, masks::unswitch_masks(ir::PrimFunc(func).body(), analyzer));
-    ir::PrimFunc f(func);
     Ctx ctx;
     List tile = as_list(tile_expr(ctx));
     int64_t tile_rows = as_int(tile[0]), tile_cols = as_int(tile[1]);
+    auto [masked_body, kept] = masks::padding_masks(ir::PrimFunc(func).body(), tile_cols);
+    func = with_body(func, masked_body);
+    ir::PrimFunc f(func);
     std::vector<Nest> nests = masked_nests(f, as_int(max_expr(ctx)));
     List func_params = f.params();
     Dict constants = attr_dict(func, keys::kTtConstants);
@@ -327,7 +329,8 @@ Any index_masks(const std::string& name, const Dict& options, const IndexMasksPa
     std::vector<std::pair<Any, Any>> folded;  // nest -> the nest with the branch that always holds
     std::vector<std::pair<Any, std::string>> annotated;  // nest -> its table (the loop's tt.index_mask)
     for (const Nest& nest : nests) {
-      if (auto replaced = folded_nest(nest, analyzer)) {
+      bool keep = std::any_of(kept.begin(), kept.end(), [&](const Any& k) { return k.same_as(nest.loop); });
+      if (auto replaced = keep ? std::nullopt : folded_nest(nest, analyzer)) {
         folded.emplace_back(nest.loop, *replaced);
       } else {
         annotated.emplace_back(nest.loop, table_for(nest.mask, analyzer, tile_rows, tile_cols, prefix, func,

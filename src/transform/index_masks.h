@@ -31,6 +31,11 @@ Form form_of(const Any& cond, const Any& i, const Any& j, const std::function<vo
  * conditions left (i // 64 with i < 64 is 0). */
 Any unswitch_masks(const Any& body, const Any& analyzer);
 
+/*! \brief Padding masks (index_masks_padding.cc): before each T.reduce_max over the rows of a gemm's product whose
+ * columns are not whole tiles (`tile_cols`), the store S[i, j] = T.if_then_else(j < N, S[i, j], -inf), which makes
+ * the padded columns -inf; the body with them, and the nests (their outer loops, which the engine does not fold). */
+std::pair<Any, std::vector<Any>> padding_masks(const Any& body, int64_t tile_cols);
+
 /*! \brief What a masked store is: out = table (constants a, b), or out = x + table / x * table (a buffer x selected
  * against +-inf or 0), where the table holds on_true where the condition holds and on_false elsewhere. */
 struct IndexMask {

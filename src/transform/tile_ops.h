@@ -42,6 +42,9 @@ struct TileOp {
   /*! \brief copy_in: the first row / col of the block that is padding (an expression of block indices and loop
    * variables, past the block's end where it does not hang over), or null where unknown. */
   Any pad_row_start, pad_col_start;
+  /*! \brief rows_in: the block's rows past an on-chip buffer that is not whole tiles hold a copy of its last row
+   * (reader_rows `rest`): finite data, whatever the tensor's pad value. */
+  bool pad_rows_data = false;
   /*! \brief A field by name (an internal error if absent). */
   const Any& get(const char* name) const;
 };
@@ -76,6 +79,11 @@ std::map<std::string, PaddedLayout> padded_layouts(const Any& func, const std::s
  * value, its consumer and what its padding holds (tile_padding.cc). */
 std::map<std::string, double> pad_values(const std::vector<TileOp>& ops, const Any& func,
                                          const std::map<std::string, double>& identities);
+/*! \brief The padding check of one choice of pad values (tile_padding_values.cc): what each reduction and gemm
+ * reads in padding other than its identity, one message each (none: the choice keeps every result exact). */
+std::vector<std::string> padding_violations(const std::vector<TileOp>& ops, const std::map<std::string, double>& pads,
+                                            const std::map<std::string, double>& identities,
+                                            const std::set<std::string>& index_tables);
 /*! \brief An op of the else arm of the if/else at `depth` (1: the outermost around the op) making, last in that arm,
  * a value its then arm makes too (block-causal attention's `if needs_mask: acc_s = mask else: T.clear(acc_s)`, then
  * a gemm onto acc_s): the index of the then arm's last writer of the value, or nullopt. Each arm makes the whole

@@ -216,10 +216,11 @@ std::vector<TileOp> tileops::classify_copy(const ir::TilePrimitiveCall& stmt) {
   require_full(onchip, "T.copy");
   Region tensor = dst_chip ? src : dst;
   bool vector = onchip.info.shape.size() == 1;
-  if (vector && padded_layout(tensor.info).transposed) {  // DRAM holds the transpose: the column is a row there
-    std::reverse(tensor.info.shape.begin(), tensor.info.shape.end());
-    std::reverse(tensor.mins.begin(), tensor.mins.end());
-    std::reverse(tensor.extents.begin(), tensor.extents.end());
+  if (padded_layout(tensor.info).transposed) {  // DRAM holds the last two dims transposed: the column is a row there
+    size_t n = tensor.info.shape.size();
+    std::swap(tensor.info.shape[n - 2], tensor.info.shape[n - 1]);
+    std::swap(tensor.mins[n - 2], tensor.mins[n - 1]);
+    std::swap(tensor.extents[n - 2], tensor.extents[n - 1]);
   }
   auto move = [&](const BufferInfo& chip) -> std::vector<TileOp> {
     if (vector) return vector_copy(stmt, tensor, chip, dst_chip);

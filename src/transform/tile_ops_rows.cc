@@ -81,8 +81,8 @@ std::vector<TileOp> rows_copy(const ir::TilePrimitiveCall& stmt, const Region& t
   if (!in) rm.dtype = tensor.info.dtype;  // pack_untilize packs in the tensor's format
   std::vector<std::pair<std::string, Any>> fields = {
       {names::kTensor, tensor.info.var}, {names::kFirstPage, page}, {names::kPageStride, Any(stride)},
-      {names::kRowBytes, Any(shape[n - 1] * as_int(fn::dtype_bytes(String(tensor.info.dtype))))},
-      {names::kRows, Any(rows)}, {names::kCols, Any(cols)}};
+      {names::kRowBytes, Any(padded[n - 1] * as_int(fn::dtype_bytes(String(tensor.info.dtype))))},
+      {names::kRows, Any(rows)}, {names::kCols, Any(cols)}, {names::kValid, Any(tensor.extents[k])}};
   std::vector<std::pair<std::string, Any>> block = {{names::kRows, Any(rows)}, {names::kCols, Any(cols)}};
   if (in) {
     TileOp read{tile_op::kRowsIn, stmt, rm};
@@ -91,6 +91,15 @@ std::vector<TileOp> rows_copy(const ir::TilePrimitiveCall& stmt, const Region& t
     if (padded[k] != shape[k]) {  // the last block's rows past the tensor's end are padding rows (tile_padding.cc)
       read.pad_rows = true;
       read.pad_row_start = fn::sub(Any(shape[k]), tensor.mins[k]);
+    }
+    if (tensor.extents[k] % tile_shape().first != 0) {  // rows past the buffer's height repeat its last row
+      read.pad_rows = read.pad_rows_data = true;
+      // where the tensor is padded too, the block's padding starts at one or the other: unknown
+      read.pad_row_start = padded[k] == shape[k] ? Any(tensor.extents[k]) : Any();
+    }
+    if (padded[n - 1] != shape[n - 1]) {  // a last dim that is not whole tiles: its padding holds the pad value
+      read.pad_cols = true;
+      read.pad_col_start = Any(shape[n - 1]);
     }
     TileOp tilize{tile_op::kTilize, stmt, onchip, {rm}};
     tilize.fields = block;

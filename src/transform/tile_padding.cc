@@ -32,6 +32,10 @@ void row_major_padding(const std::string& name, PaddedLayout& layout, const std:
     for (int64_t e : seen[d]) layout.padded[d] = std::max(layout.padded[d], round_up(layout.shape[d], e));
     if (layout.padded[d] != layout.shape[d]) padded_dims.push_back(static_cast<int64_t>(d));
   }
+  // its last dim to whole tiles: a page is one row of the tilizer's input (head dim 40 of a (B, S, H, D) tensor:
+  // pages of 64 elements, the last 24 the tensor's pad value, which the host writes and crops)
+  size_t last = layout.shape.size() - 1;
+  layout.padded[last] = round_up(layout.shape[last], tile_of(last, layout.shape.size()));
   if (padded_dims.size() > 1) {
     fail("tensor '" + name + "' (shape " + ints_str(layout.shape) + ", laid out row-major) is copied in blocks that "
          "do not divide dims " + ints_str(padded_dims) + "; a row-major tensor is padded in one dim only (the "
@@ -57,8 +61,13 @@ std::set<std::string> transposed_tensors(const Any& func) {
       const Region& r = regions[i];
       if (r.info.on_chip()) continue;
       const BufferInfo* vec = copy ? &regions[1 - i].info : nullptr;
-      bool column = vec != nullptr && vec->on_chip() && vec->shape.size() == 1 && r.info.shape.size() == 2 &&
-                    r.extents == std::vector<int64_t>{vec->shape[0], 1};
+      // a 1-D buffer [L] (of a 2-D tensor), or a row [1, L] (of any tensor of 2 dims or more: GDN's G[bb, s, bh] of a
+      // (B, S, H) tensor): the tensor's last two dims' matrix is transposed, its leading dims stay
+      size_t n = r.info.shape.size();
+      bool fits = vec != nullptr && vec->on_chip() && n >= 2 &&
+                  ((vec->shape.size() == 1 && n == 2) || (vec->shape.size() == 2 && vec->shape[0] == 1));
+      bool column = fits && r.extents[n - 2] == vec->shape.back() && r.extents[n - 1] == 1;
+      for (size_t d = 0; column && d + 2 < n; ++d) column = r.extents[d] == 1;
       if (column) columns.emplace(r.info.name, true);
       if (!column) other(r.info.name);
     }
@@ -82,7 +91,7 @@ std::map<std::string, PaddedLayout> padded_layouts(const Any& func, const std::s
   std::set<std::string> transposed = transposed_tensors(func);
   for (const BufferInfo& t : tensor_params(func)) {
     std::vector<int64_t> shape = t.shape;  // a transposed tensor: the transpose's
-    if (transposed.count(t.name)) std::reverse(shape.begin(), shape.end());
+    if (transposed.count(t.name)) std::swap(shape[shape.size() - 2], shape.back());
     PaddedLayout layout{shape, shape, std::vector<int64_t>(t.shape.size(), 0), transposed.count(t.name) > 0};
     if (!row_major.count(t.name)) {
       for (size_t d : tiled_dims(shape.size())) layout.padded[d] = round_up(shape[d], tile_of(d, shape.size()));
@@ -102,7 +111,7 @@ std::map<std::string, PaddedLayout> padded_layouts(const Any& func, const std::s
              }
              continue;
            }
-           if (transposed.count(r.info.name)) std::reverse(r.extents.begin(), r.extents.end());
+           if (transposed.count(r.info.name)) std::swap(r.extents[r.extents.size() - 2], r.extents.back());
            for (size_t d : tiled_dims(r.info.shape.size())) extents[r.info.name][d].insert(r.extents[d]);
          }
        })});
@@ -151,7 +160,7 @@ PaddedLayouts::PaddedLayouts(const Any& func) {
     for (const Any& v : as_list(entry.at(String(records::buffer::kBlocks)))) p.blocks.push_back(as_int(v));
     Any transposed = get(entry, records::buffer::kTransposed);
     p.transposed = transposed != nullptr && truthy(transposed);
-    if (p.transposed) std::reverse(p.shape.begin(), p.shape.end());  // the transpose's, as padded and blocks are
+    if (p.transposed) std::swap(p.shape[p.shape.size() - 2], p.shape.back());  // the transpose's, as padded is
     layouts_[as_str(name)] = p;
   }
   padded_now = &layouts_;

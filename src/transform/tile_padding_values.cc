@@ -96,7 +96,9 @@ Padding resolve(const Padding& m, const Padding& other) {
     return holds ? constant(*holds ? m.mask->on_true : m.mask->on_false) : Pad{Pad::kAny};
   };
   auto known = [](const Pad& p) { return p.region && p.start != nullptr; };
-  Any zero(int64_t(0)), rows(m.mask_rows), cols(m.mask_cols);
+  // the box reaches the block's whole tiles: a block that is not whole tiles has padding past its logical extent
+  auto [th, tw] = tileops::tile_shape();
+  Any zero(int64_t(0)), rows((m.mask_rows + th - 1) / th * th), cols((m.mask_cols + tw - 1) / tw * tw);
   if (known(other.cols)) {
     out.cols = value(masks::over_box(m.mask->form, zero, known(other.rows) ? other.rows.start : rows,
                                      other.cols.start, cols));
@@ -182,16 +184,37 @@ class Follow {
                          "end), which holds " + describe(p) + ", not the " +
                          describe(Pad{Pad::kConst, identity}) + " that keeps its result exact");
   }
+  // A block read from a tensor: its padding holds the tensor's pad value.
+  Padding copied(const TileOp& op) {
+    auto it = pads_.find(op.tensor->name);
+    Pad p = it == pads_.end() ? Pad{} : Pad{Pad::kConst, it->second, true, op.tensor->name};
+    Pad rows = p, cols = p;
+    if (op.pad_rows_data) {  // a copy of the block's last row (reader_rows), with the tensor's padding if any
+      rows = it == pads_.end() || std::isfinite(it->second) ? Pad{Pad::kFinite, 0, true} : Pad{Pad::kAny, 0, true};
+    }
+    rows.start = op.pad_row_start, cols.start = op.pad_col_start;
+    return {op.pad_rows ? rows : Pad{}, op.pad_cols ? cols : Pad{}};
+  }
+  Padding masked(const TileOp& op) {
+    Padding out{{Pad::kAny}, {Pad::kAny}};
+    auto nest = tileops::eltwise_nest(op.stmt);
+    std::vector<Any> lvars;
+    for (const ir::For& loop : nest->first) lvars.push_back(loop.loop_var());
+    bool index = op.tensor && index_tables_.count(op.tensor->name);  // an element index's block, not the mask's
+    if (!index) out.mask = masks::index_mask(lvars, nest->second.any(), std::numeric_limits<int64_t>::max());
+    if (out.mask && std::isfinite(out.mask->on_true) && std::isfinite(out.mask->on_false)) {
+      out.rows = out.cols = Pad{Pad::kFinite};  // not resolved: one of its two finite values anywhere
+    }
+    out.mask_rows = op.out->shape[0], out.mask_cols = op.out->shape.size() == 2 ? op.out->shape[1] : 1;
+    if (index) out.low = 0.0;  // p * i + q * j + step * t, all >= 0
+    return out;
+  }
   void step(const TileOp& op) {
     const std::string& k = op.kind;
     if (!op.out) return;
     Padding out{{Pad::kAny}, {Pad::kAny}};
     if (k == tile_op::kCopyIn || k == tile_op::kRowsIn) {
-      auto it = pads_.find(op.tensor->name);
-      Pad p = it == pads_.end() ? Pad{} : Pad{Pad::kConst, it->second, true, op.tensor->name};
-      Pad rows = p, cols = p;
-      rows.start = op.pad_row_start, cols.start = op.pad_col_start;
-      out = {op.pad_rows ? rows : Pad{}, op.pad_cols ? cols : Pad{}};
+      out = copied(op);
     } else if (k == tile_op::kCopyLocal || k == tile_op::kTilize) {
       out = of(op.ins[0]);
     } else if (k == tile_op::kAtomicIn || k == tile_op::kIm2colIn) {
@@ -208,13 +231,7 @@ class Follow {
       if (shape.size() == 2) out.cols.start = Any(shape[1]);
       if (!std::isnan(c)) out.low = c;
     } else if (k == tile_op::kMask) {  // an index mask's block: what it holds is resolved where it meets padding
-      auto nest = tileops::eltwise_nest(op.stmt);
-      std::vector<Any> lvars;
-      for (const ir::For& loop : nest->first) lvars.push_back(loop.loop_var());
-      bool index = op.tensor && index_tables_.count(op.tensor->name);  // an element index's block, not the mask's
-      if (!index) out.mask = masks::index_mask(lvars, nest->second.any(), std::numeric_limits<int64_t>::max());
-      out.mask_rows = op.out->shape[0], out.mask_cols = op.out->shape.size() == 2 ? op.out->shape[1] : 1;
-      if (index) out.low = 0.0;  // p * i + q * j + step * t, all >= 0
+      out = masked(op);
     } else if (k == tile_op::kEltwise) {
       out = eltwise(op);
     } else if (k == tile_op::kSelect) {
@@ -267,12 +284,16 @@ class Follow {
     size_t i = static_cast<size_t>(&op - all_->data());
     for (size_t d = op.branches.size(); d > 0 && arm_twin(*all_, i, d) && made_.count(*arm_twin(*all_, i, d)); --d) {
       const Padding& o = made_.at(*arm_twin(*all_, i, d));
-      bool any = out.mask || o.mask;  // an index mask not resolved: anything
+      // an index mask not resolved: anything, or data where both its values are finite (block-causal's -1e6)
+      auto unknown = [](const Padding& p) {
+        return p.mask && !(std::isfinite(p.mask->on_true) && std::isfinite(p.mask->on_false));
+      };
+      bool any = unknown(out) || unknown(o);
       auto meet = [&](const Pad& a, const Pad& b) {
         bool same = !any && a.kind == Pad::kConst && b.kind == Pad::kConst && a.value == b.value;
         Pad p = same ? a : Pad{!any && finite(a) && finite(b) ? Pad::kFinite : Pad::kAny};
         p.region = a.region || b.region;
-        p.start = a.start.same_as(b.start) ? a.start : Any();
+        p.start = !a.region ? b.start : !b.region ? a.start : same_start(a.start, b.start);
         return p;
       };
       std::optional<double> low = out.low && o.low ? std::optional<double>(std::min(*out.low, *o.low)) : std::nullopt;
@@ -352,49 +373,12 @@ class Follow {
 
 }  // namespace
 
-std::map<std::string, double> pad_values(const std::vector<TileOp>& ops, const Any& func,
-                                         const std::map<std::string, double>& identities) {
-  std::vector<std::string> padded;  // the input tensors whose padding some block reads
-  for (const TileOp& op : ops) {
-    if ((op.kind == tile_op::kCopyIn || op.kind == tile_op::kRowsIn) && (op.pad_rows || op.pad_cols) &&
-        std::find(padded.begin(), padded.end(), op.tensor->name) == padded.end()) {
-      padded.push_back(op.tensor->name);
-    }
-  }
-  std::vector<double> choices;  // the identities, in the spec's order, each once (0 first when present)
-  for (const auto& [consumer, value] : identities) {
-    if (std::find(choices.begin(), choices.end(), value) == choices.end()) choices.push_back(value);
-  }
-  std::sort(choices.begin(), choices.end(), [](double a, double b) { return (a == 0) > (b == 0); });
-  if (choices.empty()) choices.push_back(0.0);
-  std::map<std::string, double> pads;
-  std::set<std::string> index_tables;
-  Dict constants = attr_dict(func, keys::kTtConstants);
-  for (const BufferInfo& t : tensor_params(func)) {
-    pads[t.name] = choices.front();
-    Any entry = get(constants, t.name);
-    bool index = entry != nullptr && get(as_dict(entry), records::tensor_constant::kIndex) != nullptr;
-    if (index) index_tables.insert(t.name);
-  }
-  size_t count = 1;
-  for (size_t i = 0; i < padded.size() && count <= 4096; ++i) count *= choices.size();
-  std::optional<std::vector<std::string>> fewest;
-  for (size_t pick = 0; pick < std::min<size_t>(count, 4096); ++pick) {
-    std::map<std::string, double> trial = pads;
-    size_t rest = pick;
-    for (const std::string& name : padded) {
-      trial[name] = choices[rest % choices.size()];
-      rest /= choices.size();
-    }
-    Follow follow(trial, identities, index_tables);
-    follow.run(ops);
-    if (follow.violations.empty()) return trial;
-    if (!fewest || follow.violations.size() < fewest->size()) fewest = follow.violations;
-  }
-  fail((*fewest)[0] + "; where one tensor's padding feeds consumers that need different values, or a value "
-       "derived from the data is reduced across padding, the compute kernel would have to mask it (index masks, "
-       "issue 28), which the tenstorrent backend does not do yet: use whole tiles and blocks that divide the tensor "
-       "along that dim");
+std::vector<std::string> padding_violations(const std::vector<TileOp>& ops, const std::map<std::string, double>& pads,
+                                            const std::map<std::string, double>& identities,
+                                            const std::set<std::string>& index_tables) {
+  Follow follow(pads, identities, index_tables);
+  follow.run(ops);
+  return follow.violations;
 }
 
 }  // namespace tl

@@ -108,13 +108,19 @@ def _block_causal_ref(q: np.ndarray, k: np.ndarray, v: np.ndarray, dllm: int) ->
     return np.einsum("bhqk,bhkd->bhqd", _softmax_rows(s), v).transpose(0, 2, 1, 3)
 
 
-def test_block_causal_attention_matches_numpy() -> None:
+@pytest.mark.parametrize(("seq", "block", "dim"), [(256, 64, 64), (192, 48, 64), (128, 64, 40)])
+def test_block_causal_attention_matches_numpy(seq: int, block: int, dim: int) -> None:
     # dllm = 16: the mask's choices (own noisy block, or the clean boundary by q_is_noisy) are if/elses of their own
-    # inside `if needs_mask`, and `else: T.clear(acc_s)` makes acc_s too; the gemm after the if/else reads either
+    # inside `if needs_mask`, and `else: T.clear(acc_s)` makes acc_s too; the gemm after the if/else reads either.
+    # block = 48: acc_s [48, 48] on 2 x 2 tiles; its padded columns hold Q times the repeated last row of K's block
+    # (reader_rows), and the padding mask before T.reduce_max makes them -inf (index_masks_padding.cc), so exp2 gives
+    # 0 there for the row sum and for the gemm with V (whose padded rows are finite); Output's padded rows are never
+    # written (a block's rows 48-63 would be the next block's). dim = 40: the row-major (B, S, H, D) tensors' pages
+    # are padded to 64 elements in DRAM, holding 0 (the gemms' K padding) after the user's 40
     rng = np.random.default_rng(16)
-    q, k, v = (rng.standard_normal((1, 256, 1, 64)).astype(ml_dtypes.bfloat16) for _ in range(3))
-    out = np.zeros_like(q)
-    tilelang.compile(block_causal(1, 256, 64, 16), target="tenstorrent")(q, k, v, out)
+    q, k, v = (rng.standard_normal((1, seq, 1, dim)).astype(ml_dtypes.bfloat16) for _ in range(3))
+    out = np.full_like(q, np.nan)
+    tilelang.compile(block_causal(1, seq, dim, 16, block), target="tenstorrent")(q, k, v, out)
     want = _block_causal_ref(q, k, v, 16)
     assert float(np.abs(out.astype(np.float32) - want).max()) <= 2.0**-6 * float(np.abs(want).max())
 

@@ -134,3 +134,30 @@ def test_reverse_cumsum_and_row_max_of_one_ragged_block_are_refused() -> None:
     with pytest.raises(TileLangError, match=r"T.reduce_max into 'row' reads the padding of 'A_s' .* which holds "
                                             r"tensor 'A''s padding, 0, not the -inf"):
         tilelang.lower(main, target="tenstorrent")
+
+
+def _chunk_cumsum_seq_second(B: int, S: int, H: int, block_S: int):  # noqa: ANN202 (a TileLang prim_func)
+    """upstream examples/gdn/example_cumsum.py with head_first=False: G is (B, S, H), and each block reads one column
+    of a (S, H) matrix, `G[bb, s0:s1, bh]`, into a [1, block_S] row."""
+    import tilelang.language as T
+
+    @T.prim_func
+    def kernel(G: T.Tensor((B, S, H), "float16"), G_new: T.Tensor((B, S, H), "float32")):
+        with T.Kernel(T.ceildiv(S, block_S), B * H, threads=128) as (bs, bbh):
+            bb, bh = bbh // H, bbh % H
+            G_shared = T.alloc_shared((1, block_S), "float32")
+            T.copy(G[bb, bs * block_S:(bs + 1) * block_S, bh], G_shared)
+            T.cumsum(G_shared, dim=1)
+            T.copy(G_shared, G_new[bb, bs * block_S:(bs + 1) * block_S, bh])
+
+    return kernel
+
+
+def test_one_column_of_an_nd_tensor_moves_as_a_row_of_its_transpose() -> None:
+    # DRAM holds G and G_new as (B, H, S): each of the B (S, H) matrices transposed (main.cpp transpose_values per
+    # matrix), S = 100 padded to 128 there, so the column G[bb, s0:s1, bh] is row bh of matrix bb
+    B, S, H, block = 2, 100, 3, 64
+    g = RNG.standard_normal((B, S, H)).astype(np.float16)
+    kernel = tilelang.compile(_chunk_cumsum_seq_second(B, S, H, block), out_idx=[1], target="tenstorrent")
+    want = np.concatenate([np.cumsum(g[:, s:s + block].astype(np.float32), 1) for s in range(0, S, block)], 1)
+    np.testing.assert_allclose(kernel(g), want, rtol=1e-5, atol=1e-5)

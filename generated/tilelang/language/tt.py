@@ -713,9 +713,9 @@ def read_im2col_block(cb: Any, src: Any, zeros: Any, first_row: Any, first_col: 
     return call('read_im2col_block', cb, src, zeros, first_row, first_col, rows, cols, row_bytes, seg, seg_bytes, elem_bytes, img_n, img_h, img_w, img_c, out_h, out_w, filter, conv_stride, dilation, conv_pad)
 
 
-def read_rows_block(cb: Any, src: Any, first_page: Any, page_stride: Any, rows: Any, cols: Any, row_bytes: Any) -> Any:
+def read_rows_block(cb: Any, src: Any, first_page: Any, page_stride: Any, rows: Any, cols: Any, row_bytes: Any, valid: Any) -> Any:
     """Read a block of a row-major tensor `src` (one DRAM page per row of its last dim) into the back of CB `cb` in tilize_block's input format: the block's rows x 32 rows, each one page, row r at r * row_bytes (32 rows of `cols` tiles' width per tile row; the CB's pages are tile-sized), one reservation and barrier."""
-    return call('read_rows_block', cb, src, first_page, page_stride, rows, cols, row_bytes)
+    return call('read_rows_block', cb, src, first_page, page_stride, rows, cols, row_bytes, valid)
 
 
 def read_tile_value(cb_id: Any, tile_index: Any, element_offset: Any) -> Any:
@@ -1053,9 +1053,9 @@ def write_block_signal(cb: Any, dst: Any, first_tile: Any, rows: Any, cols: Any,
     return call('write_block_signal', cb, dst, first_tile, rows, cols, row_stride, page_bytes, member, members, next_x, next_y, turn_sem)
 
 
-def write_rows_block(cb: Any, dst: Any, first_page: Any, page_stride: Any, rows: Any, cols: Any, row_bytes: Any) -> Any:
+def write_rows_block(cb: Any, dst: Any, first_page: Any, page_stride: Any, rows: Any, cols: Any, row_bytes: Any, valid: Any) -> Any:
     """Write a row-major block (untilized on chip, row r at r * row_bytes of the CB's pages) from the front of CB `cb` to row-major tensor `dst`, one page per row (one wait and barrier)."""
-    return call('write_rows_block', cb, dst, first_page, page_stride, rows, cols, row_bytes)
+    return call('write_rows_block', cb, dst, first_page, page_stride, rows, cols, row_bytes, valid)
 
 
 register_intrinsics(INTRINSICS)

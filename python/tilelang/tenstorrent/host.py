@@ -64,8 +64,8 @@ def host_layout(tensor: Tensor, tile: Sequence[int]) -> dict[str, Any]:
     `fill`, the tensor's pad_value. A transposed tensor (InferTTLayout: DRAM holds its (cols, rows) transpose) is laid
     out as its transpose, which the host makes of the user's values before it places them and after it crops them."""
     shape, padded = tensor[TENSOR.SHAPE], tensor.get(TENSOR.PADDED_SHAPE, tensor[TENSOR.SHAPE])
-    if tensor.get(TENSOR.TRANSPOSED):
-        shape = shape[::-1]
+    if tensor.get(TENSOR.TRANSPOSED):  # its last two dims' matrices transposed
+        shape = [*shape[:-2], shape[-1], shape[-2]]
     blocks = tensor.get(TENSOR.BLOCKS)
     blocks = blocks or [0] * len(shape)
 
@@ -75,7 +75,7 @@ def host_layout(tensor: Tensor, tile: Sequence[int]) -> dict[str, Any]:
     if tensor[TENSOR.PAGE_LAYOUT] == "row_major":  # rows of the last dim; padded in one dim k (tile_padding.cc):
         k = next((d for d in range(len(shape) - 1) if padded[d] != shape[d]), 0)  # matrices of the dims from k on
         lead, rows, cols = math.prod(shape[:k]), math.prod(shape[k:-1]), shape[-1]
-        prows, pcols = math.prod(padded[k:-1]), shape[-1]
+        prows, pcols = math.prod(padded[k:-1]), padded[-1]  # the last dim padded to whole tiles
         (er, pr), (ec, pc) = (1, 1), (1, 1)
     elif len(shape) == 1:
         lead, rows, cols, prows, pcols = 1, 1, shape[0], tile[0], padded[0]

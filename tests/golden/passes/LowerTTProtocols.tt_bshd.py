@@ -32,7 +32,7 @@ class Module:
             bx: T.let[T.int32] = col0 + i % cols
             by: T.let[T.int32] = (row0 + i // cols) % 2
             bz: T.let[T.int32] = (row0 + i // cols) // 2
-            T.tt.read_rows_block(0, accessor, (bz * 64 + bx * 32) * 2 + by, 2, 1, 2, 128)
+            T.tt.read_rows_block(0, accessor, (bz * 64 + bx * 32) * 2 + by, 2, 1, 2, 128, 32)
 
     @T.prim_func
     def main_writer(Q: T.Buffer((2, 64, 2, 64), "bfloat16"), Out: T.Buffer((2, 64, 2, 64), "bfloat16")):
@@ -48,7 +48,7 @@ class Module:
             bx: T.let[T.int32] = col0 + i % cols
             by: T.let[T.int32] = (row0 + i // cols) % 2
             bz: T.let[T.int32] = (row0 + i // cols) // 2
-            T.tt.write_rows_block(16, accessor, (bz * 64 + bx * 32) * 2 + by, 2, 1, 2, 128)
+            T.tt.write_rows_block(16, accessor, (bz * 64 + bx * 32) * 2 + by, 2, 1, 2, 128, 32)
 
 # ---------------------------------------- after LowerTTProtocols
 # from tvm.script import ir as I

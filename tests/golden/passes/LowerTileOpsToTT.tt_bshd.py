@@ -44,8 +44,8 @@ class Module:
             bx: T.let[T.int32] = col0 + i % cols
             by: T.let[T.int32] = (row0 + i // cols) % 2
             bz: T.let[T.int32] = (row0 + i // cols) // 2
-            T.tt.read_rows_block(0, Q, (bz * 64 + bx * 32) * 2 + by, 2, 1, 2, 128)
+            T.tt.read_rows_block(0, Q, (bz * 64 + bx * 32) * 2 + by, 2, 1, 2, 128, 32)
             T.tt.tilize_rows(0, 24, 1, 2, 0)
             T.tt.eltwise_block(24, 24, 25, 2, "none", "none", "exp", "none", 0, "none", 0, 0, "none", T.float32(0.0), 1, 1, 1, 1, 0)
             T.tt.untilize_rows(25, 16, 1, 2, 0)
-            T.tt.write_rows_block(16, Out, (bz * 64 + bx * 32) * 2 + by, 2, 1, 2, 128)
+            T.tt.write_rows_block(16, Out, (bz * 64 + bx * 32) * 2 + by, 2, 1, 2, 128, 32)
