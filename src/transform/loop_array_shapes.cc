@@ -5,29 +5,6 @@
 #include "loop_blocks.h"
 
 namespace tl::loops {
-namespace {
-
-using IndexMap = std::function<List(const List&)>;
-
-// The local arrays a kernel allocates that only element accesses and whole fills touch.
-std::vector<Any> arrays(const Any& body, size_t min_rank) {
-  std::vector<Any> out, fixed;
-  walk(body, {ir::visit<ir::AllocBuffer>([&](const ir::AllocBuffer& a) {
-                BufferInfo info = buffer_info(a.buffer());
-                if (info.scope == "local.fragment" && info.shape.size() >= min_rank) out.push_back(a.buffer());
-              }),
-              ir::visit<ir::TilePrimitiveCall>([&](const ir::TilePrimitiveCall& t) {
-                if (t.op().name() == "tirx.tile.fill") return;
-                for (const Any& arg : t.args()) {
-                  if (auto r = ir::TensorRegion::from(arg)) fixed.push_back(r->source());
-                }
-              })});
-  std::vector<Any> kept;
-  for (const Any& b : out) {
-    if (std::none_of(fixed.begin(), fixed.end(), [&](const Any& f) { return f.same_as(b); })) kept.push_back(b);
-  }
-  return kept;
-}
 
 // `body` with `from` replaced by `to`, every access's indices (a fill's ranges) mapped by `f`.
 Any remap(const Any& body, const Any& from, const Any& to, const IndexMap& f) {
@@ -55,6 +32,28 @@ Any remap(const Any& body, const Any& from, const Any& to, const IndexMap& f) {
                       return touched ? tile_call(t.op().name().c_str(), args) : t.any();
                     })},
              "post");
+}
+
+namespace {
+
+// The local arrays a kernel allocates that only element accesses and whole fills touch.
+std::vector<Any> arrays(const Any& body, size_t min_rank) {
+  std::vector<Any> out, fixed;
+  walk(body, {ir::visit<ir::AllocBuffer>([&](const ir::AllocBuffer& a) {
+                BufferInfo info = buffer_info(a.buffer());
+                if (info.scope == "local.fragment" && info.shape.size() >= min_rank) out.push_back(a.buffer());
+              }),
+              ir::visit<ir::TilePrimitiveCall>([&](const ir::TilePrimitiveCall& t) {
+                if (t.op().name() == "tirx.tile.fill") return;
+                for (const Any& arg : t.args()) {
+                  if (auto r = ir::TensorRegion::from(arg)) fixed.push_back(r->source());
+                }
+              })});
+  std::vector<Any> kept;
+  for (const Any& b : out) {
+    if (std::none_of(fixed.begin(), fixed.end(), [&](const Any& f) { return f.same_as(b); })) kept.push_back(b);
+  }
+  return kept;
 }
 
 Any with_shape(const Any& buffer, const List& shape) {

@@ -3,6 +3,7 @@
 // blocks).
 #pragma once
 
+#include <functional>
 #include <variant>
 
 #include "cpu_loops.h"
@@ -89,6 +90,16 @@ Any reshape_thread_arrays(const Any& body);
  * loops ordered as the stores' dims. */
 Any settle_thread_arrays(const Any& body);
 Any transpose_thread_arrays(const Any& body);
+/*! \brief How an access's indices (a tile op's region: its ranges) map from one buffer to another. */
+using IndexMap = std::function<List(const List&)>;
+/*! \brief `body` with `from` replaced by `to` (allocation, element accesses, tile-op regions), every access's indices
+ * mapped by `f` (loop_array_shapes.cc). */
+Any remap(const Any& body, const Any& from, const Any& to, const IndexMap& f);
+/*! \brief On-chip buffers used in parts as whole buffers (loop_onchip_parts.cc): a dim every access indexes at the
+ * same enclosing loop's variable is dropped (`A_shared[b, :, :]`: one slice reused per iteration); a 2-D buffer whose
+ * tile ops use tile-aligned parts becomes one buffer per part (a whole T.clear clears each part; a part no tile op
+ * uses goes). Anything else stays as it is (refused later, naming the buffer). */
+Any split_onchip_parts(const Any& body);
 Any merge_runs(const Any& body);
 
 }  // namespace tl::loops

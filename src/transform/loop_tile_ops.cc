@@ -342,10 +342,11 @@ Any loops_to_tile_ops() {
     folded = loops::settle_thread_arrays(folded);
     cpu::Analyzer analyzer = cpu::range_analyzer(folded);  // the ranges of the loops and block indices
     auto elements = std::make_shared<int>(0);  // one-element buffers made so far
-    Any body = map(folded, {{ir::For::kTypeKey, [analyzer, elements](const Any& stmt) {
-                     return rewrite_nest(stmt, analyzer, elements.get());
-                   }}},
-                   "pre");
+    Any nests = map(folded, {{ir::For::kTypeKey, [analyzer, elements](const Any& stmt) {
+                      return rewrite_nest(stmt, analyzer, elements.get());
+                    }}},
+                    "pre");
+    Any body = loops::split_onchip_parts(nests);  // parts of on-chip buffers as buffers of their own
     Any resolved = loops::resolve_views(func, body, analyzer);
     auto drop = [analyzer](const Any& stmt) { return loops::drop_overwritten(stmt, analyzer); };
     return with_body(resolved, map(ir::PrimFunc(resolved).body(), {{ir::SeqStmt::kTypeKey, drop}}, "post"));

@@ -235,6 +235,23 @@ static bool covers_element(const Any& stmt, const ir::BufferStore& store, const 
   return true;
 }
 
+// Whether `stmt` writes `buffer` whole before anything reads it (1), mentions it first (-1), or neither (0); a loop
+// that surely runs (a constant extent of at least 1) counts as its body's first iteration (TileLang's gemm_with_stride:
+// T.clear(A_shared) before the K loop whose first statement copies a block into it).
+static int first_touch(const Any& stmt, const Any& buffer, const cpu::Analyzer& analyzer) {
+  if (auto again = overwrites(stmt); again && again->same_as(buffer)) return 1;
+  if (auto loop = ir::For::from(stmt)) {
+    auto extent = ir::IntImm::from(simplified(analyzer, loop->extent()));
+    if (extent && extent->value() >= 1) {
+      for (const Any& inner : flatten(loop->body())) {
+        if (int touch = first_touch(inner, buffer, analyzer)) return touch;
+      }
+      return 0;
+    }
+  }
+  return mentions(stmt, buffer) ? -1 : 0;
+}
+
 // In a statement sequence, a block written whole and written whole again before anything reads it is never read
 // (the CPU tests' `dst[i] = Init[i]` before a clear=True reduction into dst): the first write goes, as every CB
 // needs a consumer. So does a store of one DRAM element that a later copy or fill of a block holding it overwrites
@@ -249,8 +266,8 @@ Any drop_overwritten(const Any& stmt, const cpu::Analyzer& analyzer) {
     if (element) written = element->buffer().any();
     bool dead = false;
     for (size_t n = s + 1; written && n < seq.size(); ++n) {
-      if (auto again = overwrites(seq[n]); !element && again && again->same_as(*written)) {
-        dead = true;
+      if (int touch = element ? 0 : first_touch(seq[n], *written, analyzer)) {
+        dead = touch > 0;
         break;
       }
       if (element && covers_element(seq[n], *element, analyzer)) {
