@@ -17,7 +17,7 @@
 // transposed or strided read) and a multiply-add nest that is not a whole-buffer product are refused naming the loop. Other nests
 // are left to the element-wise recognition (tile_ops_eltwise.cc). In a statement sequence, a tile op writing an
 // on-chip block whole that is written whole again before anything reads it is dropped (its CB would have no
-// consumer).
+// consumer). Fixed parts of on-chip buffers become buffers of their own (loop_onchip_parts.cc).
 #include "loop_blocks.h"
 #include "tile_ops_util.h"
 #include "tile_dataflow.h"
