@@ -103,112 +103,136 @@ Any with_args(const ir::TilePrimitiveCall& t, const List& args) {
               Any(nullptr), call("tirx.ExecScope", String("thread")));
 }
 
-// (b) A 2-D buffer used in tile-aligned parts, one buffer per part.
-Any split_parts(const Any& body, const Any& buffer) {
-  BufferInfo info = buffer_info(buffer);
-  if (info.shape.size() != 2) return body;
-  std::vector<Use> uses = uses_of(body, buffer);
+// (b) How a 2-D buffer splits: the cuts per dim (sorted, from 0 to the dim) and the buffer of each part a tile op
+// uses, by (row cell, column cell).
+struct Parts {
+  std::vector<std::vector<int64_t>> cuts;
+  std::map<std::pair<int, int>, Any> buffers;
+
+  // The cell of `cuts[d]` that [lo, lo + extent) is, or -1.
+  int cell(int64_t lo, int64_t extent, size_t d) const {
+    auto at = std::find(cuts[d].begin(), cuts[d].end(), lo);
+    if (at == cuts[d].end() || at + 1 == cuts[d].end() || *(at + 1) != lo + extent) return -1;
+    return static_cast<int>(at - cuts[d].begin());
+  }
+};
+
+bool whole(const Use& u, const BufferInfo& info) {
+  auto at_zero = [](const Any& m) { return constant(m) == std::optional<int64_t>(0); };
+  return u.extents == info.shape && std::all_of(u.mins.begin(), u.mins.end(), at_zero);
+}
+
+// The cuts of the parts the tile ops use (constant, tile-aligned bounds), or nothing where the buffer stays whole.
+std::optional<std::vector<std::vector<int64_t>>> cuts_of(const std::vector<Use>& uses, const BufferInfo& info) {
   auto [th, tw] = tileops::tile_shape();
   std::vector<int64_t> tile{th, tw};
   std::vector<std::vector<int64_t>> cuts(2);
   bool partial = false;
   for (const Use& u : uses) {
-    if (u.element) return body;
-    bool whole = u.extents == info.shape && std::all_of(u.mins.begin(), u.mins.end(), [](const Any& m) {
-                   return constant(m) == std::optional<int64_t>(0);
-                 });
-    if (whole) {
-      if (!u.fill) return body;  // a whole-buffer copy or gemm needs the buffer whole
+    if (u.element) return std::nullopt;
+    if (whole(u, info)) {
+      if (!u.fill) return std::nullopt;  // a whole-buffer copy or gemm needs the buffer whole
       continue;
     }
     partial = true;
     for (size_t d = 0; d < 2; ++d) {
       auto lo = constant(u.mins[d]);
-      if (!lo || u.extents[d] < 0) return body;
+      if (!lo || u.extents[d] < 0) return std::nullopt;
       for (int64_t b : {*lo, *lo + u.extents[d]}) {
-        if (b > info.shape[d] || (b % tile[d] != 0 && b != info.shape[d])) return body;  // not tile-aligned: refused later
+        if (b > info.shape[d] || (b % tile[d] != 0 && b != info.shape[d])) return std::nullopt;  // refused later
         cuts[d].push_back(b);
       }
     }
   }
-  if (!partial) return body;
+  if (!partial) return std::nullopt;
   for (size_t d = 0; d < 2; ++d) {
     cuts[d].push_back(0);
     cuts[d].push_back(info.shape[d]);
     std::sort(cuts[d].begin(), cuts[d].end());
     cuts[d].erase(std::unique(cuts[d].begin(), cuts[d].end()), cuts[d].end());
   }
-  // Each part use must be one cell of the cuts (parts that overlap stay refused).
-  auto cell = [&](int64_t lo, int64_t extent, size_t d) -> int {
-    auto at = std::find(cuts[d].begin(), cuts[d].end(), lo);
-    if (at == cuts[d].end() || at + 1 == cuts[d].end() || *(at + 1) != lo + extent) return -1;
-    return static_cast<int>(at - cuts[d].begin());
-  };
-  std::map<std::pair<int, int>, Any> parts;
+  return cuts;
+}
+
+// The parts of `buffer`, each part use one cell of the cuts (parts that overlap stay refused), or nothing.
+std::optional<Parts> parts_of(const Any& body, const Any& buffer) {
+  BufferInfo info = buffer_info(buffer);
+  if (info.shape.size() != 2) return std::nullopt;
+  std::vector<Use> uses = uses_of(body, buffer);
+  auto cuts = cuts_of(uses, info);
+  if (!cuts) return std::nullopt;
+  Parts parts{*cuts, {}};
   for (const Use& u : uses) {
-    if (u.fill && u.extents == info.shape) continue;
-    int r = cell(*constant(u.mins[0]), u.extents[0], 0), c = cell(*constant(u.mins[1]), u.extents[1], 1);
-    if (r < 0 || c < 0) return body;
-    if (!parts.count({r, c})) {
-      int64_t r0 = cuts[0][static_cast<size_t>(r)], c0 = cuts[1][static_cast<size_t>(c)];
-      parts[{r, c}] = onchip_buffer(info.name + "_" + std::to_string(r0) + "_" + std::to_string(c0), info.dtype,
-                                    List{int_imm(u.extents[0]), int_imm(u.extents[1])}, info.scope.c_str());
-    }
+    if (whole(u, info)) continue;
+    int r = parts.cell(*constant(u.mins[0]), u.extents[0], 0), c = parts.cell(*constant(u.mins[1]), u.extents[1], 1);
+    if (r < 0 || c < 0) return std::nullopt;
+    if (parts.buffers.count({r, c})) continue;
+    int64_t r0 = parts.cuts[0][static_cast<size_t>(r)], c0 = parts.cuts[1][static_cast<size_t>(c)];
+    parts.buffers[{r, c}] = onchip_buffer(info.name + "_" + std::to_string(r0) + "_" + std::to_string(c0), info.dtype,
+                                          List{int_imm(u.extents[0]), int_imm(u.extents[1])}, info.scope.c_str());
   }
-  auto whole_region = [](const Any& part) {
-    List dims;
-    for (int64_t e : buffer_info(part).shape) dims.push_back(range(int_imm(0), e));
-    return call("tirx.BufferRegion", part, dims);
-  };
-  // The part a region of the buffer is, or nothing for the whole buffer.
-  auto part_of = [&](const ir::TensorRegion& r) -> std::optional<Any> {
-    List dims = r.region();
-    std::vector<int64_t> extents;
-    for (const Any& dim : dims) extents.push_back(ir::IntImm::from(ir::Range(dim).extent())->value());
-    if (extents == info.shape && constant(ir::Range(dims[0]).min()) == std::optional<int64_t>(0) &&
-        constant(ir::Range(dims[1]).min()) == std::optional<int64_t>(0)) {
-      return std::nullopt;
+  return parts;
+}
+
+Any whole_region(const Any& part) {
+  List dims;
+  for (int64_t e : buffer_info(part).shape) dims.push_back(range(int_imm(0), e));
+  return call("tirx.BufferRegion", part, dims);
+}
+
+// The part buffer a region of the buffer is, or nothing for the whole buffer.
+std::optional<Any> part_of(const ir::TensorRegion& r, const BufferInfo& info, const Parts& parts) {
+  Use u{{}, {}, false, false};
+  for (const Any& dim : r.region()) {
+    u.mins.push_back(ir::Range(dim).min());
+    u.extents.push_back(ir::IntImm::from(ir::Range(dim).extent())->value());
+  }
+  if (whole(u, info)) return std::nullopt;
+  int row = parts.cell(*constant(u.mins[0]), u.extents[0], 0), col = parts.cell(*constant(u.mins[1]), u.extents[1], 1);
+  return parts.buffers.at({row, col});  // every part use was checked to be one cell
+}
+
+// A tile op on the parts: each region of the buffer the part's buffer; a whole-buffer fill a fill of each part.
+Any on_parts(const ir::TilePrimitiveCall& t, const Any& buffer, const Parts& parts) {
+  BufferInfo info = buffer_info(buffer);
+  List args;
+  bool touched = false;
+  std::optional<size_t> whole_fill;
+  for (size_t n = 0; n < t.args().size(); ++n) {
+    Any arg = t.args()[n];
+    auto r = ir::TensorRegion::from(arg);
+    if (!r || !r->source().same_as(buffer)) {
+      args.push_back(arg);
+      continue;
     }
-    std::vector<int> at;
-    for (size_t d = 0; d < 2; ++d) {
-      ir::Range range(dims[d]);
-      at.push_back(cell(*constant(range.min()), ir::IntImm::from(range.extent())->value(), d));
-    }
-    return parts.at({at[0], at[1]});  // every part use was checked to be one cell
-  };
+    touched = true;
+    auto part = part_of(*r, info, parts);
+    if (!part) whole_fill = n;  // only fills use the whole buffer here (cuts_of)
+    args.push_back(part ? whole_region(*part) : arg);
+  }
+  if (!touched) return t.any();
+  if (!whole_fill) return with_args(t, args);
+  std::vector<Any> fills;
+  for (const auto& [key, part] : parts.buffers) {
+    args.Set(static_cast<int64_t>(*whole_fill), whole_region(part));
+    fills.push_back(with_args(t, args));
+  }
+  return seq(fills);
+}
+
+Any split_parts(const Any& body, const Any& buffer) {
+  auto parts = parts_of(body, buffer);
+  if (!parts) return body;
   return map(body, {ir::rewrite<ir::AllocBuffer>([&](const ir::AllocBuffer& a) -> Any {
                       if (!a.buffer().same_as(buffer)) return a.any();
                       std::vector<Any> allocs;
-                      for (const auto& [key, part] : parts) {
+                      for (const auto& [key, part] : parts->buffers) {
                         allocs.push_back(call("tirx.AllocBuffer", part, ffi::Map<String, Any>(), Any(nullptr)));
                       }
                       return seq(allocs);
                     }),
-                    ir::rewrite<ir::TilePrimitiveCall>([&](const ir::TilePrimitiveCall& t) -> Any {
-                      List args;
-                      bool touched = false;
-                      std::optional<size_t> whole_fill;
-                      for (size_t n = 0; n < t.args().size(); ++n) {
-                        Any arg = t.args()[n];
-                        auto r = ir::TensorRegion::from(arg);
-                        if (!r || !r->source().same_as(buffer)) {
-                          args.push_back(arg);
-                          continue;
-                        }
-                        touched = true;
-                        auto part = part_of(*r);
-                        if (!part) whole_fill = n;  // only fills use the whole buffer here (checked above)
-                        args.push_back(part ? whole_region(*part) : arg);
-                      }
-                      if (!touched) return t.any();
-                      if (!whole_fill) return with_args(t, args);
-                      std::vector<Any> fills;  // a whole-buffer fill: a fill of each part
-                      for (const auto& [key, part] : parts) {
-                        args.Set(static_cast<int64_t>(*whole_fill), whole_region(part));
-                        fills.push_back(with_args(t, args));
-                      }
-                      return seq(fills);
-                    })},
+                    ir::rewrite<ir::TilePrimitiveCall>(
+                        [&](const ir::TilePrimitiveCall& t) -> Any { return on_parts(t, buffer, *parts); })},
              "post");
 }
 
