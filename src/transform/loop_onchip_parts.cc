@@ -79,10 +79,16 @@ Any drop_loop_dim(const Any& body, const Any& buffer) {
   BufferInfo info = buffer_info(buffer);
   if (info.shape.size() < 3) return body;
   std::vector<Use> uses = uses_of(body, buffer);
-  std::vector<Any> loop_vars;
-  walk(body, {ir::visit<ir::For>([&](const ir::For& f) { loop_vars.push_back(f.loop_var()); })});
   Any index = uses.empty() ? Any(nullptr) : uses[0].mins[0];
-  bool is_loop = std::any_of(loop_vars.begin(), loop_vars.end(), [&](const Any& v) { return v.same_as(index); });
+  // The index is a loop's variable, and that loop runs once per launch (inside no other loop): a slice read before
+  // it is written in its iteration would otherwise hold the value of an earlier pass of the outer loop.
+  bool is_loop = false, nested = false;
+  walk(body, {ir::visit<ir::For>([&](const ir::For& f) {
+         is_loop |= f.loop_var().same_as(index);
+         if (f.loop_var().same_as(index)) return;
+         walk(f.body(), {ir::visit<ir::For>([&](const ir::For& inner) { nested |= inner.loop_var().same_as(index); })});
+       })});
+  is_loop = is_loop && !nested;
   bool all = is_loop && std::all_of(uses.begin(), uses.end(), [&](const Use& u) {
                return u.extents[0] == 1 && u.mins[0].same_as(index);
              });

@@ -42,6 +42,27 @@ def batched(batch: int, size: int):  # type: ignore[no-untyped-def]
     return main
 
 
+def batched_twice(batch: int, size: int):  # type: ignore[no-untyped-def]
+    """The batch loop inside another loop: B's slice b is read before it is written, holding the previous pass's."""
+
+    @T.prim_func
+    def main(A: T.Tensor((batch, size, size), "float32"), B: T.Tensor((batch, size, size), "float32"),  # noqa: N803
+             C: T.Tensor((batch, size, size), "float32")):  # noqa: N803
+        with T.Kernel(1, threads=128) as _:
+            A_shared = T.alloc_shared((size, size), "float32")
+            B_shared = T.alloc_shared((batch, size, size), "float32")
+            C_local = T.alloc_fragment((size, size), "float32")
+            for _p in T.serial(2):
+                for b in T.serial(batch):
+                    T.copy(A[b, 0, 0], A_shared)
+                    T.clear(C_local)
+                    T.gemm(A_shared, B_shared[b, :, :], C_local)
+                    T.copy(B[b, 0, 0], B_shared[b, :, :])
+                    T.copy(C_local, C[b, 0, 0])
+
+    return main
+
+
 def strided(size: int, offset: int):  # type: ignore[no-untyped-def]
     """A in the right half of a buffer twice its width, B in the top half of one twice its height."""
 
@@ -76,6 +97,11 @@ def test_tile_aligned_parts_match_numpy_and_unused_parts_go() -> None:
     plan = kernel.artifact.rt_mod.files["tt.plan.json"]  # type: ignore[attr-defined]
     assert "A_shared_0_32" in plan and "B_shared_0_0" in plan
     assert "A_shared_0_0" not in plan and "B_shared_32_0" not in plan  # only the whole T.clear touched them
+
+
+def test_a_slice_per_iteration_of_a_loop_inside_another_stays_refused() -> None:
+    with pytest.raises(TileLangError, match=r"part of on-chip buffer 'B_shared' \(extents \[1, 32, 32\] of \[2, 32"):
+        tilelang.compile(batched_twice(2, 32), out_idx=[-1], target="tenstorrent")
 
 
 def test_a_part_off_the_tile_grid_is_refused_by_name() -> None:
