@@ -44,7 +44,6 @@ struct Event {
   Any node;               // the reduction (a TilePrimitiveCall) or the writer (TilePrimitiveCall or BufferStore)
   bool reduce = false;    // a row reduction reading `buffer`, else a write of it
   std::string writer;     // a write's tile op ("tirx.tile.gemm"), or "store" for an element-wise store
-  Any value;              // a store's value
 };
 
 std::vector<Event> events_of(const Any& body) {
@@ -52,30 +51,46 @@ std::vector<Event> events_of(const Any& body) {
   walk(body, {ir::visit<ir::TilePrimitiveCall>([&](const ir::TilePrimitiveCall& call) {
                 std::string op = call.op().name();
                 List args = call.args();
-                if (identity_of(op)) out.push_back({tileops::region_of(args[1]).info.name, call.any(), true, "", {}});
+                if (identity_of(op)) out.push_back({tileops::region_of(args[1]).info.name, call.any(), true, ""});
                 if (!args.empty() && ir::TensorRegion::matches(args[0])) {
-                  out.push_back({tileops::region_of(args[0]).info.name, call.any(), false, op, {}});
+                  out.push_back({tileops::region_of(args[0]).info.name, call.any(), false, op});
                 }
               }),
               ir::visit<ir::BufferStore>([&](const ir::BufferStore& store) {
-                out.push_back({buffer_info(store.buffer().any()).name, store.any(), false, "store", store.value().any()});
+                out.push_back({buffer_info(store.buffer().any()).name, store.any(), false, "store"});
               })});
   return out;
 }
 
-// Whether `value` reads a per-row value on chip (a [rows] vector: layer_norm's mean[i]), at its top not an exp.
-bool row_derived(const Any& value) {
+// Whether `expr` mentions the variable `v`.
+bool mentions(const Any& expr, const Any& v) {
+  bool found = false;
+  walk(expr, {ir::visit<ir::Var>([&](const ir::Var& x) { found = found || x.any().same_as(v); })});
+  return found;
+}
+
+// Whether an element-wise store reads a per-row value on chip (a [rows] vector at the store's row index: layer_norm's
+// mean[i]; a vector at the column index is a row vector whose padding the host fills), its value at the top not an
+// exp (exp of the -inf pad is 0).
+bool row_derived(const ir::BufferStore& store) {
+  Any value = store.value().any();
   if (auto c = ir::Call::from(value)) {
     auto callee = ir::Op::from(c->op());
     std::string name = callee ? std::string(callee->name()) : "";
-    if (name.size() >= 4 && (name.substr(name.size() - 4) == ".exp" || name.substr(name.size() - 5) == ".exp2")) {
-      return false;
-    }
+    size_t dot = name.find('.');
+    std::string fn = dot == std::string::npos ? name : name.substr(dot + 1);
+    if (fn == "exp" || fn == "exp2") return false;
   }
+  List indices = as_list(store.indices());
+  if (indices.size() != 2) return false;
   bool found = false;
   walk(value, {ir::visit<ir::TensorLoad>([&](const ir::TensorLoad& load) {
          BufferInfo info = buffer_info(load.source().any());
-         if (info.on_chip() && info.shape.size() == 1) found = true;
+         ffi::Array<Any> at = load.indices();
+         if (info.on_chip() && info.shape.size() == 1 && at.size() == 1 && mentions(at[0], indices[0]) &&
+             !mentions(at[0], indices[1])) {
+           found = true;
+         }
        })});
   return found;
 }
@@ -113,7 +128,7 @@ std::vector<std::pair<Any, Masking>> plan(const std::vector<Event>& events, int6
       m = Masking::kCopy;
     } else if (identity != 0 && writer && writer->writer == "tirx.tile.gemm") {
       m = Masking::kInPlace;
-    } else if (identity == 0 && writer && writer->writer == "store" && row_derived(writer->value)) {
+    } else if (identity == 0 && writer && writer->writer == "store" && row_derived(ir::BufferStore(writer->node))) {
       m = Masking::kInPlace;
     }
     if (m != Masking::kNone) out.emplace_back(e.node, m);
