@@ -141,7 +141,8 @@ Any mask_nest(const Any& source, const Any& target, const BufferInfo& info, doub
   Any i = var("i", "int32"), j = var("j", "int32");
   Any load = call("tirx.BufferLoad", source, List{i, j}, Any(nullptr));
   Any cond = call("prim._OpLT", j, int_imm(info.shape[1]), Any(nullptr));
-  Any value = call_intrin(info.dtype, "prim.if_then_else", List{cond, load, make_const(Any(identity), info.dtype.c_str())});
+  Any pad = make_const(Any(identity), info.dtype.c_str());
+  Any value = call_intrin(info.dtype, "prim.if_then_else", List{cond, load, pad});
   Any store = call("tirx.BufferStore", target, value, List{i, j}, Any(nullptr));
   Any inner = for_loop(j, int_imm(0), int_imm(info.shape[1]), 1, store);
   return for_loop(i, int_imm(0), int_imm(info.shape[0]), 1, inner);

@@ -2,13 +2,15 @@
 reads the block's padded columns; where the host's pad value cannot make them the reduction's identity, the compute
 kernel masks them (T.if_then_else(j < N, S[i, j], identity) before the reduction). Each kernel here runs at ragged
 sizes in the emulator against numpy: layer_norm's sum of (x - mean) ** 2 (masked in place), a row sum and a row
-maximum of one block, and a row minimum and maximum of one block (each masked into a block of its own)."""
+maximum of one block, and a row minimum and maximum of one block (each masked into a block of its own), and the row
+minimum of a gemm's product (masked in place)."""
 
 from __future__ import annotations
 
 import shutil
 from typing import Any
 
+import ml_dtypes
 import numpy as np
 import pytest
 from tt_norm_kernels import layer_norm
@@ -68,3 +70,34 @@ def test_two_reductions_of_one_ragged_block_match_numpy(first: str, second: str)
     np.testing.assert_allclose(b, ref[second], rtol=1e-5, atol=1e-5)
     tables = {"sum": (1.0, 0.0), "max": (0.0, -np.inf), "min": (0.0, np.inf)}  # x * table, x + table, x + table
     assert _masks(kernel) == sorted([tables[first], tables[second]])
+
+
+def gemm_row_min(m: int, n: int, k: int) -> Any:
+    """The row minima of A @ B with N not whole tiles: the product's padded columns hold A times B's padding columns."""
+
+    @T.prim_func
+    def main(A: T.Tensor((m, k), "bfloat16"), B: T.Tensor((k, n), "bfloat16"), R: T.Tensor((m,), "float")):
+        with T.Kernel(T.ceildiv(m, 32), threads=128) as bx:
+            a = T.alloc_shared((32, k), "bfloat16")
+            b = T.alloc_shared((k, n), "bfloat16")
+            c = T.alloc_fragment((32, n), "float")
+            r = T.alloc_fragment((32,), "float")
+            T.copy(A[bx * 32, 0], a)
+            T.copy(B[0, 0], b)
+            T.gemm(a, b, c, clear_accum=True)
+            T.reduce_min(c, r, dim=1)
+            T.copy(r, R[bx * 32:(bx + 1) * 32])
+
+    return main
+
+
+def test_row_minimum_of_a_ragged_gemm_product_matches_numpy() -> None:
+    """N = 48: the padded columns of the product hold 0 (B's zero padding), below every positive logical element; the
+    mask makes them +inf in place."""
+    rng = np.random.default_rng(4)
+    a = rng.uniform(0.5, 1, (64, 32)).astype(ml_dtypes.bfloat16)
+    b = rng.uniform(0.5, 1, (32, 48)).astype(ml_dtypes.bfloat16)
+    kernel = tilelang.compile(gemm_row_min(64, 48, 32), out_idx=[-1], target="tenstorrent")
+    want = (a.astype(np.float32) @ b.astype(np.float32)).min(1)
+    np.testing.assert_allclose(kernel(a, b), want, rtol=1e-2)
+    assert _masks(kernel) == [(0.0, np.inf)]
