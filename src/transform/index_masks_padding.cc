@@ -69,9 +69,9 @@ bool mentions(const Any& expr, const Any& v) {
   return found;
 }
 
-// Whether an element-wise store reads a per-row value on chip (a [rows] vector at the store's row index: layer_norm's
-// mean[i]; a vector at the column index is a row vector whose padding the host fills), its value at the top not an
-// exp (exp of the -inf pad is 0).
+// Whether an element-wise store reads a per-row value on chip (a 1-D vector at an index free of the column index:
+// layer_norm's mean[i], mean[0] in a [1, N] row block; a vector at the column index is a row vector whose padding the
+// host fills), its value at the top not an exp (exp of the -inf pad is 0).
 bool row_derived(const ir::BufferStore& store) {
   Any value = store.value().any();
   if (auto c = ir::Call::from(value)) {
@@ -87,10 +87,7 @@ bool row_derived(const ir::BufferStore& store) {
   walk(value, {ir::visit<ir::TensorLoad>([&](const ir::TensorLoad& load) {
          BufferInfo info = buffer_info(load.source().any());
          ffi::Array<Any> at = load.indices();
-         if (info.on_chip() && info.shape.size() == 1 && at.size() == 1 && mentions(at[0], indices[0]) &&
-             !mentions(at[0], indices[1])) {
-           found = true;
-         }
+         if (info.on_chip() && info.shape.size() == 1 && at.size() == 1 && !mentions(at[0], indices[1])) found = true;
        })});
   return found;
 }

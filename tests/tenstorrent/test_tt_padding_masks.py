@@ -47,12 +47,14 @@ def _masks(kernel: Any) -> list[tuple[float, float]]:
     return sorted((m["on_true"], m["on_false"]) for m in tables)
 
 
-def test_layer_norm_at_ragged_columns_matches_numpy() -> None:
-    """N = 200 (6.25 tiles): sq = (x - mean[i]) ** 2 holds (pad - mean) ** 2 in its padding; masked to 0."""
+@pytest.mark.parametrize("m,blk_m", [(64, 32), (40, 1)])
+def test_layer_norm_at_ragged_columns_matches_numpy(m: int, blk_m: int) -> None:
+    """N = 200 (6.25 tiles): sq = (x - mean[i]) ** 2 holds (pad - mean) ** 2 in its padding; masked to 0. blk_m = 1:
+    [1, N] row blocks, where the vector is read as mean[0]."""
     rng = np.random.default_rng(3)
-    x = rng.standard_normal((64, 200)).astype(np.float32) + 2
+    x = rng.standard_normal((m, 200)).astype(np.float32) + 2
     w, b = rng.standard_normal(200).astype(np.float32), rng.standard_normal(200).astype(np.float32)
-    kernel = tilelang.compile(layer_norm(64, 200, 32), out_idx=[-1], target="tenstorrent")
+    kernel = tilelang.compile(layer_norm(m, 200, blk_m), out_idx=[-1], target="tenstorrent")
     mean = x.mean(1, keepdims=True)
     want = (x - mean) / np.sqrt(((x - mean) ** 2).mean(1, keepdims=True) + 1e-5) * w + b
     np.testing.assert_allclose(kernel(x, w, b), want, rtol=1e-4, atol=1e-5)
