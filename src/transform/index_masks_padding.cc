@@ -1,8 +1,9 @@
 // Padding masks (index_masks.h padding_masks): a row reduction over a block whose columns are not whole tiles reads
 // the block's padded columns, and the host's pad value (tile_padding_search.cc, one per tensor) cannot always make
 // them the reduction's identity (0 for a sum, -inf for a max, +inf for a min):
-// - a gemm's product (block-causal attention at block 48: acc_s [48, 48] on 2 x 2 tiles): its padded columns hold
-//   Q times the padding rows of K's block, finite data, never the -inf (+inf) a maximum (minimum) needs;
+// - a maximum or minimum of a buffer some T.gemm accumulates into (block-causal attention at block 48: acc_s
+//   [48, 48] on 2 x 2 tiles): its padded columns hold Q times the padding rows of K's block, finite data, never the
+//   -inf (+inf) a maximum (minimum) needs;
 // - a sum of a value computed from a row's data (layer_norm's `sq = (x - mean[i]) ** 2`): its padding holds
 //   (pad - mean) ** 2, never 0 whatever the pad (exp and exp2 are left alone: exp(-inf) is 0, which the padding
 //   engine proves when it chooses -inf);
@@ -20,6 +21,7 @@
 #include <cmath>
 #include <limits>
 #include <map>
+#include <set>
 
 #include "engine_common.h"
 #include "index_masks.h"
@@ -96,6 +98,10 @@ enum class Masking { kNone, kInPlace, kCopy };
 
 // How each row reduction over a ragged block is masked (keyed by the reduction node).
 std::vector<std::pair<Any, Masking>> plan(const std::vector<Event>& events, int64_t tile_cols) {
+  std::set<std::string> products;  // the buffers some T.gemm accumulates into, anywhere in the body
+  for (const Event& e : events) {
+    if (!e.reduce && e.writer == "tirx.tile.gemm") products.insert(e.buffer);
+  }
   std::vector<std::pair<Any, Masking>> out;
   for (size_t r = 0; r < events.size(); ++r) {
     const Event& e = events[r];
@@ -123,7 +129,7 @@ std::vector<std::pair<Any, Masking>> plan(const std::vector<Event>& events, int6
     Masking m = Masking::kNone;
     if (identities.size() > 1) {
       m = Masking::kCopy;
-    } else if (identity != 0 && writer && writer->writer == "tirx.tile.gemm") {
+    } else if (identity != 0 && products.count(e.buffer)) {
       m = Masking::kInPlace;
     } else if (identity == 0 && writer && writer->writer == "store" && row_derived(ir::BufferStore(writer->node))) {
       m = Masking::kInPlace;
