@@ -149,22 +149,6 @@ def block_across_heads():
     return main
 
 
-def sum_and_max(m: int, n: int):
-    """One block read by a row sum and a row maximum: its padding (N is not whole tiles) cannot be both 0 and -inf."""
-    @T.prim_func
-    def main(X: T.Tensor((m, n), "float"), S: T.Tensor((m,), "float"), Mx: T.Tensor((m,), "float")):
-        with T.Kernel(T.ceildiv(m, 32), threads=128) as bx:
-            x = T.alloc_fragment((32, n), "float")
-            s = T.alloc_fragment((32,), "float")
-            mx = T.alloc_fragment((32,), "float")
-            T.copy(X[bx * 32, 0], x)
-            T.reduce_sum(x, s, dim=1)
-            T.reduce_max(x, mx, dim=1)
-            T.copy(s, S[bx * 32:(bx + 1) * 32])
-            T.copy(mx, Mx[bx * 32:(bx + 1) * 32])
-    return main
-
-
 def two_block_extents():
     """A tensor copied in blocks of 8 rows and of 16 rows: blocks smaller than a tile each get a run of tiles, which
     needs one extent per dim."""
@@ -210,3 +194,19 @@ def many_vectors(count: int):
               f"                C_l[i, j] = A_s[i, j] * ({total})\n"
               "            T.copy(C_l, C[0, 0])\n")
     return source, {}
+
+
+def sum_of_offset(m: int, n: int):
+    """A row sum of x + 1 over ragged columns: the padding holds pad + 1, which no pad value makes 0, and the value
+    reads no per-row vector (index_masks_padding.cc masks a sum only of such values), so the padding check refuses."""
+    @T.prim_func
+    def main(X: T.Tensor((m, n), "float"), S: T.Tensor((m,), "float")):
+        with T.Kernel(T.ceildiv(m, 32), threads=128) as bx:
+            x = T.alloc_fragment((32, n), "float")
+            s = T.alloc_fragment((32,), "float")
+            T.copy(X[bx * 32, 0], x)
+            for i, j in T.Parallel(32, n):
+                x[i, j] = x[i, j] + 1.0
+            T.reduce_sum(x, s, dim=1)
+            T.copy(s, S[bx * 32:(bx + 1) * 32])
+    return main

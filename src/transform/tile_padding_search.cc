@@ -48,10 +48,10 @@ std::map<std::string, double> pad_values(const std::vector<TileOp>& ops, const A
     if (violations.empty()) return trial;
     if (!fewest || violations.size() < fewest->size()) fewest = violations;
   }
-  fail((*fewest)[0] + "; where one tensor's padding feeds consumers that need different values, or a value "
-       "derived from the data is reduced across padding, the compute kernel would have to mask it (index masks, "
-       "issue 28), which the tenstorrent backend does not do yet: use whole tiles and blocks that divide the tensor "
-       "along that dim");
+  fail((*fewest)[0] + "; the tenstorrent backend masks padding (index masks, issue 28) only before a row "
+       "reduction over ragged columns of a gemm's product (max, min), of a value computed from a per-row vector "
+       "(sum), or of a value that reductions of different identities read: use whole tiles and blocks that divide "
+       "the tensor along that dim, or reduce a value of one of those forms");
 }
 
 }  // namespace tl
