@@ -47,11 +47,11 @@ void require_noc_aligned(const std::string& what, const BufferInfo& tensor, int6
   std::string direction = read ? "dram_read" : "dram_write";
   int64_t align = dram_noc_alignment(read);
   if (bytes % align == 0) return;
-  fail(what + ": tensor '" + tensor.name + "' (" + tensor.dtype + ") is " + (read ? "read" : "written") + " in runs of " +
-       std::to_string(bytes) + " bytes, and a NoC " + (read ? "read from" : "write to") + " DRAM on device " +
-       as_str(attr(device(), "DEVICE")) + " keeps the L1 and DRAM addresses equal modulo " + std::to_string(align) +
-       " bytes (noc_alignment." + direction + " of its device record), so every run must be a multiple of " +
-       std::to_string(align) + " bytes" + hint);
+  fail(what + ": tensor '" + tensor.name + "' (" + tensor.dtype + ") is " + (read ? "read" : "written") +
+       " in runs of " + std::to_string(bytes) + " bytes, and a NoC " + (read ? "read from" : "write to") +
+       " DRAM on device " + as_str(attr(device(), "DEVICE")) + " keeps the L1 and DRAM addresses equal modulo " +
+       std::to_string(align) + " bytes (noc_alignment." + direction + " of its device record), so every run must be "
+       "a multiple of " + std::to_string(align) + " bytes" + hint);
 }
 }  // namespace
 
