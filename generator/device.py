@@ -43,6 +43,13 @@ def _dram_formats(b: Backend) -> str:
     return "dict({\n" + rows + "      })"
 
 
+def _noc_alignment(b: Backend) -> str:
+    align = b.device["noc_alignment"]
+    rows = "".join(f"{{str({cpp_string(k)}), {_num(align[k])}}}, " for k in ("l1_read", "l1_write", "dram_read",
+                                                                         "dram_write"))
+    return "dict({" + rows.rstrip(", ") + "})"
+
+
 def _processors(b: Backend) -> str:
     kernels = b.device["kernels"]
     return (f"dict({{{{str(\"reader\"), str({cpp_string(kernels['reader_processor'])})}}, "
@@ -66,6 +73,8 @@ DEVICE_FACTS: dict[str, tuple[Callable[[Backend], str], str]] = {
     "L1_BYTES": (lambda b: _num(b.device["l1_bytes"]), ""),
     "MAX_CBS": (lambda b: _num(b.device["max_cbs"]), ""),
     "MAX_RUNTIME_ARGS": (lambda b: _num(b.device["max_runtime_args"]), ""),
+    "NOC_ALIGNMENT": (_noc_alignment, "NoC alignment in bytes by remote endpoint and direction (the L1 and the remote "
+                      "address of a transfer agree modulo it)."),
     "DST_TILES": (_dst_tiles, "DST tiles of one section by accumulation width in bits."),
     "CB_RANGES": (_cb_ranges, "CB index ranges (first, last) by class."),
     "DATA_FORMATS": (_data_formats, "TVM dtype -> (tt::DataFormat, bytes per element, tt::DataFormat value)."),

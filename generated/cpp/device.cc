@@ -28,6 +28,8 @@ const std::vector<std::pair<std::string, const Dict*>>& devices() {
           {str("L1_BYTES"), num(1499136)},
           {str("MAX_CBS"), num(32)},
           {str("MAX_RUNTIME_ARGS"), num(341)},
+          // NoC alignment in bytes by remote endpoint and direction (the L1 and the remote address of a transfer agree modulo it).
+          {str("NOC_ALIGNMENT"), dict({{str("l1_read"), num(16)}, {str("l1_write"), num(16)}, {str("dram_read"), num(32)}, {str("dram_write"), num(16)}})},
           // DST tiles of one section by accumulation width in bits.
           {str("DST_TILES"), dict({{num(16), num(8)}, {num(32), num(4)}})},
           // CB index ranges (first, last) by class.
@@ -69,6 +71,8 @@ const std::vector<std::pair<std::string, const Dict*>>& devices() {
           {str("L1_BYTES"), num(1499136)},
           {str("MAX_CBS"), num(32)},
           {str("MAX_RUNTIME_ARGS"), num(341)},
+          // NoC alignment in bytes by remote endpoint and direction (the L1 and the remote address of a transfer agree modulo it).
+          {str("NOC_ALIGNMENT"), dict({{str("l1_read"), num(16)}, {str("l1_write"), num(16)}, {str("dram_read"), num(64)}, {str("dram_write"), num(16)}})},
           // DST tiles of one section by accumulation width in bits.
           {str("DST_TILES"), dict({{num(16), num(8)}, {num(32), num(4)}})},
           // CB index ranges (first, last) by class.
@@ -110,6 +114,8 @@ const std::vector<std::pair<std::string, const Dict*>>& devices() {
           {str("L1_BYTES"), num(1499136)},
           {str("MAX_CBS"), num(32)},
           {str("MAX_RUNTIME_ARGS"), num(341)},
+          // NoC alignment in bytes by remote endpoint and direction (the L1 and the remote address of a transfer agree modulo it).
+          {str("NOC_ALIGNMENT"), dict({{str("l1_read"), num(16)}, {str("l1_write"), num(16)}, {str("dram_read"), num(64)}, {str("dram_write"), num(16)}})},
           // DST tiles of one section by accumulation width in bits.
           {str("DST_TILES"), dict({{num(16), num(8)}, {num(32), num(4)}})},
           // CB index ranges (first, last) by class.

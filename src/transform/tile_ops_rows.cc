@@ -3,7 +3,6 @@
 #include "engine_common.h"
 #include "records.h"
 #include "tile_ops_util.h"
-#include "records.h"
 
 namespace tl {
 
@@ -32,6 +31,29 @@ void refuse_row_major_dram_copy(const Region& src, const Region& dst) {
          "dim), and a DRAM-to-DRAM copy of a row-major tensor is not supported; copy through an on-chip buffer");
   }
 }
+
+// A NoC transfer between DRAM and L1 keeps its two addresses equal modulo the device's DRAM alignment for the
+// direction (noc_alignment of the device record: tt-metal's watcher, DebugSanitizeNocAlignment, and the emulator's
+// sanitizer; hardware reads garbage or hangs). DRAM pages start aligned (the allocator rounds pages up), and a
+// row-major run lands in L1 at a multiple of its bytes from a DRAM offset that is another multiple of them, so the run
+// bytes must be a multiple of the alignment. Refused at compile time, naming the tensor, the run, the device.
+namespace {
+int64_t dram_noc_alignment(bool read) {
+  return as_int(item(attr(device(), "NOC_ALIGNMENT"), Any(String(read ? "dram_read" : "dram_write"))));
+}
+
+void require_noc_aligned(const std::string& what, const BufferInfo& tensor, int64_t bytes, bool read,
+                         const std::string& hint) {
+  std::string direction = read ? "dram_read" : "dram_write";
+  int64_t align = dram_noc_alignment(read);
+  if (bytes % align == 0) return;
+  fail(what + ": tensor '" + tensor.name + "' (" + tensor.dtype + ") is " + (read ? "read" : "written") +
+       " in runs of " + std::to_string(bytes) + " bytes, and a NoC " + (read ? "read from" : "write to") +
+       " DRAM on device " + as_str(attr(device(), "DEVICE")) + " keeps the L1 and DRAM addresses equal modulo " +
+       std::to_string(align) + " bytes (noc_alignment." + direction + " of its device record), so every run must be "
+       "a multiple of " + std::to_string(align) + " bytes" + hint);
+}
+}  // namespace
 
 // A block of a row-major tensor (InferTTLayout: one DRAM page per row of its last dim): `rows x 32` rows of the whole
 // last dim, each one page. The reader reads the rows into a CB in tilize_block's input format (row r of the block at
@@ -75,13 +97,15 @@ std::vector<TileOp> rows_copy(const ir::TilePrimitiveCall& stmt, const Region& t
   for (size_t d = 0; d + 1 < n; ++d) page = fn::add(fn::mul(page, Any(padded[d])), tensor.mins[d]);
   int64_t stride = 1;  // pages between consecutive rows of the block
   for (size_t d = k + 1; d + 1 < n; ++d) stride *= padded[d];
+  int64_t row_bytes = padded[n - 1] * as_int(fn::dtype_bytes(String(tensor.info.dtype)));
+  require_noc_aligned(what, tensor.info, row_bytes, in, " (one page per row of its last dim, padded to whole tiles)");
   BufferInfo rm = onchip;
   rm.var = Any();
   rm.name = onchip.name + "_rm";
   if (!in) rm.dtype = tensor.info.dtype;  // pack_untilize packs in the tensor's format
   std::vector<std::pair<std::string, Any>> fields = {
       {names::kTensor, tensor.info.var}, {names::kFirstPage, page}, {names::kPageStride, Any(stride)},
-      {names::kRowBytes, Any(padded[n - 1] * as_int(fn::dtype_bytes(String(tensor.info.dtype))))},
+      {names::kRowBytes, Any(row_bytes)},
       {names::kRows, Any(rows)}, {names::kCols, Any(cols)}, {names::kValid, Any(tensor.extents[k])}};
   std::vector<std::pair<std::string, Any>> block = {{names::kRows, Any(rows)}, {names::kCols, Any(cols)}};
   if (in) {
@@ -145,6 +169,11 @@ std::vector<TileOp> classify_im2col(const ir::TilePrimitiveCall& stmt) {
     fail(what + ": a run of " + std::to_string(seg) + " channels is " + std::to_string(seg * elem) + " bytes, more "
          "than the zero tile's page (" + std::to_string(th * tw * 2) + " bytes) the reader copies padding from");
   }
+  // Each run reads min(C, block_K) channels of one pixel into its row at a multiple of its bytes, from the pixel's page
+  // at another (zeros: from offset 0). Padding C in DRAM would move the filter's rows too, so such runs are refused.
+  require_noc_aligned(what, img.info, seg * elem, true, "; make min(C, block_K) (here " + std::to_string(seg) +
+                      ") a multiple of " + std::to_string(std::max<int64_t>(dram_noc_alignment(true) / elem, 1)) +
+                      " channels");
   BufferInfo rm = col.info;
   rm.var = Any();
   rm.name = col.info.name + "_rm";

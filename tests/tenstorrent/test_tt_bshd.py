@@ -32,20 +32,20 @@ from tt_attention_kernels import bshd_copy, bshd_exp, flashattn_bshd
 
 import tilelang
 import tilelang.language as T
-from tilelang.errors import TileLangError
+from tilelang.errors import TileLangError, TTLoweringError
 from tilelang.tenstorrent.records import COUNTERS
 
 BF16 = ml_dtypes.bfloat16
 pytestmark = pytest.mark.skipif(shutil.which("g++") is None, reason="no C++ compiler")
 
 
-def bshd_block(dim: int, cols: slice, onchip: tuple[int, int]) -> Any:
+def bshd_block(dim: int, cols: slice, onchip: tuple[int, int], dtype: str = "bfloat16") -> Any:
     """A copy of rows of one head of a (1, 64, 2, dim) tensor, `cols` of its last dim."""
 
     @T.prim_func
-    def main(Q: T.Tensor((1, 64, 2, dim), "bfloat16"), Out: T.Tensor((1, 64, 2, dim), "bfloat16")):
+    def main(Q: T.Tensor((1, 64, 2, dim), dtype), Out: T.Tensor((1, 64, 2, dim), dtype)):
         with T.Kernel(2, 1, threads=128) as (bx, by):
-            Q_shared = T.alloc_shared(onchip, "bfloat16")
+            Q_shared = T.alloc_shared(onchip, dtype)
             T.copy(Q[0, bx * 32:(bx + 1) * 32, 1, cols], Q_shared)
             T.copy(Q_shared, Out[0, bx * 32:(bx + 1) * 32, 1, cols])
     return main
@@ -127,6 +127,16 @@ def test_a_row_major_block_wider_than_dst_is_refused_naming_the_layout() -> None
     with pytest.raises(TileLangError, match=r"tensor 'Out' \(shape \[1, 64, 2, 256\], laid out row-major.*8 tiles "
                                             r"wide; pack_untilize .* at most 4 tiles"):
         tilelang.lower(bshd_block(256, slice(None), (32, 256)), target="tenstorrent")
+
+
+def test_row_major_rows_shorter_than_the_noc_alignment_are_refused_naming_the_device() -> None:
+    """A uint8 row of 32 elements is one 32-byte page: n150's NoC reads DRAM at 32-byte alignment, p150's at 64 (its
+    device record's noc_alignment.dram_read), so on p150 the rows would land misaligned in L1."""
+    tilelang.lower(bshd_block(32, slice(None), (32, 32), "uint8"), target="tenstorrent")
+    with pytest.raises(TTLoweringError, match=r"tensor 'Q' \(uint8\) is read in runs of 32 bytes, and a NoC read "
+                                              r"from DRAM on device p150 keeps the L1 and DRAM addresses equal modulo "
+                                              r"64 bytes \(noc_alignment.dram_read of its device record\)"):
+        tilelang.lower(bshd_block(32, slice(None), (32, 32), "uint8"), target="tenstorrent:p150")
 
 
 # ------------------------------------------------------------------------------------------- sanitizer

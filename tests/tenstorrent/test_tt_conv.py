@@ -12,7 +12,7 @@ from tt_conv_kernels import conv_prim_func, conv_reference, convolution, im2col_
 
 import tilelang
 import tilelang.language as T
-from tilelang.errors import TileLangError
+from tilelang.errors import TileLangError, TTLoweringError
 
 RNG = np.random.default_rng(28)
 
@@ -66,6 +66,33 @@ def test_im2col_tiles_are_bit_exact(shape: tuple[int, ...]) -> None:
     data = uniform(n, h, w, c).astype(ml_dtypes.bfloat16)
     got = tilelang.compile(func, out_idx=[1], target="tenstorrent")(data)
     assert np.array_equal(got.view(np.uint16), im2col_reference(data, k, s, p, d, rows, cols).view(np.uint16))
+
+
+def test_im2col_runs_at_blackholes_dram_alignment_are_bit_exact_on_p150() -> None:
+    """On p150 (Blackhole: NoC DRAM reads aligned to 64 bytes) runs of 32 bf16 channels (64 bytes) run in the
+    emulator, whose sanitizer checks the device's alignment."""
+    shape = (1, 8, 8, 32, 3, 1, 1, 1, 64, 32)
+    n, h, w, c, k, s, d, p, bm, bk = shape
+    func = im2col_matrix(*shape, dtype="bfloat16")
+    rows, cols = (int(x) for x in func.params[1].ty.shape)
+    data = uniform(n, h, w, c).astype(ml_dtypes.bfloat16)
+    got = tilelang.compile(func, out_idx=[1], target="tenstorrent:p150")(data)
+    assert np.array_equal(got.view(np.uint16), im2col_reference(data, k, s, p, d, rows, cols).view(np.uint16))
+
+
+# Runs shorter than the device's NoC DRAM read alignment (its record's noc_alignment.dram_read) would be stopped by
+# tt-metal's watcher (DebugSanitizeNocAlignment) and the emulator's sanitizer at run time: refused when compiling.
+# C = 8 in bf16 (16-byte runs) on n150 (Wormhole: 32 B); C = 16 (32-byte runs, which n150 runs) on p150 (64 B).
+@pytest.mark.parametrize(("target", "c", "run_bytes", "device", "align"), [
+    ("tenstorrent", 8, 16, "n150", 32), ("tenstorrent:p150", 16, 32, "p150", 64)])
+def test_im2col_runs_that_break_the_noc_alignment_are_refused(target: str, c: int, run_bytes: int, device: str,
+                                                             align: int) -> None:
+    with pytest.raises(TTLoweringError, match=(
+            rf"T.im2col\(data, tile\): tensor 'data' \(bfloat16\) is read in runs of {run_bytes} bytes, and a NoC "
+            rf"read from DRAM on device {device} keeps the L1 and DRAM addresses equal modulo {align} bytes "
+            rf"\(noc_alignment.dram_read of its device record\), so every run must be a multiple of {align} bytes; "
+            rf"make min\(C, block_K\) \(here {c}\) a multiple of {align // 2} channels")):
+        tilelang.lower(im2col_matrix(1, 8, 8, c, 3, 1, 1, 1, 64, 32, dtype="bfloat16"), target=target)
 
 
 def test_im2col_reader_reads_pixel_runs_and_zeros_from_the_constant_tile() -> None:

@@ -42,6 +42,9 @@ CORE_GRID = (8, 8)
 L1_BYTES = 1499136
 MAX_CBS = 32
 MAX_RUNTIME_ARGS = 341
+# NoC alignment in bytes by remote endpoint and direction: a transfer's L1 address and its remote address agree modulo
+# it (tt-metal's watcher NoC sanitizer; the emulator's sanitizer checks it, the passes refuse runs that break it).
+NOC_ALIGNMENT = {'l1_read': 16, 'l1_write': 16, 'dram_read': 32, 'dram_write': 16}
 # DST tiles of one section by accumulation width in bits.
 DST_TILES = {16: 8, 32: 4}
 # CB index ranges (first, last) by class.
