@@ -48,7 +48,7 @@ class CppSpelling:
     headers: tuple[tuple[str, str], ...]  # (processor class, include path), sorted
     note: str
     template_args: tuple[str, ...]
-    form: str  # "call", "braces", "cast" or "member"
+    form: str  # "call", "braces", "cast", "member" or "subscript"
     location: Location
     defines: tuple[tuple[str, str], ...] = ()  # (macro, value), sorted: compile defines of a calling kernel
 

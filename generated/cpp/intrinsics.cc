@@ -107,6 +107,7 @@ static const std::vector<Intrinsic>& records() {
       {"init_sfpu", "tt.init_sfpu", "concrete", {"compute"}, {{"icb", "uint32"}, {"ocb", "uint32"}}, "void", "void", {"metal_d5f9bc4a", "tilelang_tt_2025", "ttnn_0_81"}},
       {"interleaved_addr_gen", "tt.interleaved_addr_gen", "concrete", {"reader", "writer"}, {{"bank_base_address", "uint32"}, {"page_size", "uint32"}}, "accessor", "handle", {"metal_d5f9bc4a", "tilelang_tt_2025", "ttnn_0_81"}},
       {"interleaved_addr_gen_fast", "tt.interleaved_addr_gen_fast", "concrete", {"reader", "writer"}, {{"bank_base_address", "uint32"}, {"page_size", "uint32"}, {"data_format", "uint32"}}, "accessor", "handle", {"metal_d5f9bc4a", "tilelang_tt_2025", "ttnn_0_81"}},
+      {"l1_word", "tt.l1_word", "concrete", {"reader", "writer"}, {{"addr", "uint32"}, {"index", "uint32"}}, "uint32", "uint32", {"metal_d5f9bc4a", "tilelang_tt_2025", "ttnn_0_81"}},
       {"l1_word_ptr", "tt.l1_word_ptr", "concrete", {"reader", "writer"}, {{"addr", "uint32"}}, "l1_ptr", "handle", {"metal_d5f9bc4a", "tilelang_tt_2025", "ttnn_0_81"}},
       {"lez_tile", "tt.lez_tile", "concrete", {"compute"}, {{"idst", "uint32"}}, "void", "void", {"metal_d5f9bc4a", "tilelang_tt_2025", "ttnn_0_81"}},
       {"lez_tile_init", "tt.lez_tile_init", "concrete", {"compute"}, {}, "void", "void", {"metal_d5f9bc4a", "tilelang_tt_2025", "ttnn_0_81"}},

@@ -21,7 +21,7 @@ class Spelling:
 
     callee: str
     headers: tuple[tuple[str, str], ...] = ()
-    form: str = "call"  # "call": callee(args); "braces": callee{args}; "member": first.callee(rest)
+    form: str = "call"  # "call": callee(args); "braces": callee{args}; "member": first.callee(rest); "subscript": callee(first)[rest]
     template_args: tuple[str, ...] = ()
     defines: tuple[tuple[str, str], ...] = ()  # (macro, value): compile defines of a kernel that calls it
 

@@ -56,7 +56,16 @@ std::optional<Any> keep(const Any& stmt, const std::string& role) {
     if (!then && !other) return std::nullopt;
     return if_then_else(branch->condition(), then ? *then : evaluate(int_imm(0)), other ? *other : Any(nullptr));
   }
-  if (ir::Bind::matches(stmt)) return stmt;
+  // A binding of an intrinsic's result stays in the kernels of the intrinsic's roles: a value every kernel reads its
+  // own way (a data branch's flag: l1_word in the reader and writer, read_tile_value in the compute kernel) is one
+  // variable bound once per role, so each kernel keeps its own binding and tests the same condition.
+  if (auto b = ir::Bind::from(stmt)) {
+    Any value = b->value();
+    while (auto c = ir::Cast::from(value)) value = c->value();  // a uint32 result is bound as int32 (Builder::bind)
+    const Intrinsic* record = intrinsic_of(value);
+    if (record != nullptr && !record->has_role(role)) return std::nullopt;
+    return stmt;
+  }
   // Index scalars (loop-carried work ranges): every kernel computes them itself, so each keeps their statements.
   if (auto a = ir::AllocBuffer::from(stmt); a && buffer_info(a->buffer()).index_scalar()) return stmt;
   if (auto st = ir::BufferStore::from(stmt); st && buffer_info(st->buffer()).index_scalar()) return stmt;

@@ -413,6 +413,11 @@ def interleaved_addr_gen_fast(bank_base_address: Any, page_size: Any, data_forma
     return call('interleaved_addr_gen_fast', bank_base_address, page_size, data_format)
 
 
+def l1_word(addr: Any, index: Any) -> Any:
+    """The 32-bit word `index` (in uint32 units) at L1 byte address `addr`, read through a volatile L1 pointer: how a dataflow kernel reads a value its own NoC read brought into a CB page (after the barrier; get_write_ptr before cb_push_back, or get_read_ptr after cb_wait_front), e.g. a block-sparse mask's value, to take a branch on it as the compute kernel does with read_tile_value. Metalium has no call for it; tt-metal's kernels dereference the cast pointer."""
+    return call('l1_word', addr, index)
+
+
 def l1_word_ptr(addr: Any) -> Any:
     """The 32-bit L1 word at byte address `addr` as the volatile pointer the semaphore calls take."""
     return call('l1_word_ptr', addr)

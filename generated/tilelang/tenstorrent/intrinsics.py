@@ -1647,6 +1647,27 @@ INTRINSICS: dict[str, Intrinsic] = {
         profiles=('metal_d5f9bc4a', 'tilelang_tt_2025', 'ttnn_0_81'),
         doc='Interleaved DRAM tile addressing (aggregate of bank base address, page size and data format).',
     ),
+    'l1_word': Intrinsic(
+        name='l1_word',
+        family='circular_buffer',
+        level='concrete',
+        roles=('reader', 'writer'),
+        args=(
+            Arg('addr', 'uint32', const=False),
+            Arg('index', 'uint32', const=False),
+        ),
+        returns='uint32',
+        effect='ReadState',
+        dtype='uint32',
+        op_name='tt.l1_word',
+        cpp={
+            'metal_d5f9bc4a': Spelling('reinterpret_cast<volatile tt_l1_ptr uint32_t*>', headers=(('dataflow', 'api/dataflow/dataflow_api.h'),), form='subscript', template_args=()),
+            'tilelang_tt_2025': Spelling('reinterpret_cast<volatile tt_l1_ptr uint32_t*>', headers=(('dataflow', 'dataflow_api.h'),), form='subscript', template_args=()),
+            'ttnn_0_81': Spelling('reinterpret_cast<volatile tt_l1_ptr uint32_t*>', headers=(('dataflow', 'api/dataflow/dataflow_api.h'),), form='subscript', template_args=()),
+        },
+        profiles=('metal_d5f9bc4a', 'tilelang_tt_2025', 'ttnn_0_81'),
+        doc="The 32-bit word `index` (in uint32 units) at L1 byte address `addr`, read through a volatile L1 pointer: how a dataflow kernel reads a value its own NoC read brought into a CB page (after the barrier; get_write_ptr before cb_push_back, or get_read_ptr after cb_wait_front), e.g. a block-sparse mask's value, to take a branch on it as the compute kernel does with read_tile_value. Metalium has no call for it; tt-metal's kernels dereference the cast pointer.",
+    ),
     'l1_word_ptr': Intrinsic(
         name='l1_word_ptr',
         family='multicast',

@@ -18,6 +18,7 @@ import tvm
 import tvm_ffi
 from tvm import tirx
 
+from .._intrinsic_table import Spelling
 from ..errors import TileLangError
 from . import attr_keys, intrinsics
 from .lowered import get_attr, intrinsic_of
@@ -213,11 +214,18 @@ class _Printer:
         named = dict(zip((a.name for a in record.args), node.args, strict=True))
         template = [self.expr(named[name]) for name in spelling.template_args]
         args = [self.expr(value) for name, value in named.items() if name not in spelling.template_args]
-        callee = spelling.callee + (f"<{', '.join(template)}>" if template else "")
-        if spelling.form == "member":  # a member function of the first argument's object
-            callee, args = f"{args[0]}.{callee}", args[1:]
-        open_, close = ("{", "}") if spelling.form == "braces" else ("(", ")")
-        return f"{callee}{open_}{', '.join(args)}{close}"
+        return spelled_call(spelling, args, template)
+
+
+def spelled_call(spelling: Spelling, args: list[str], template: list[str] | None = None) -> str:
+    """The C++ text of a call of `spelling` (one profile's) with printed arguments `args` (by its form)."""
+    callee = spelling.callee + (f"<{', '.join(template)}>" if template else "")
+    if spelling.form == "member":  # a member function of the first argument's object
+        callee, args = f"{args[0]}.{callee}", args[1:]
+    if spelling.form == "subscript":  # an element of the pointer the cast makes of the first argument
+        return f"{callee}({args[0]})[{', '.join(args[1:])}]"
+    open_, close = ("{", "}") if spelling.form == "braces" else ("(", ")")
+    return f"{callee}{open_}{', '.join(args)}{close}"
 
 
 def _is_if_then_else(node: Any) -> bool:
