@@ -5,7 +5,7 @@ from __future__ import annotations
 import tilelang.language as T
 
 
-def gemm_without_clear(fill_value=None):
+def gemm_without_clear(fill_value=None):  # with a fill value it runs: the product plus the fill
     @T.prim_func
     def main(A: T.Tensor((64, 64), "bfloat16"), B: T.Tensor((64, 64), "bfloat16"), C: T.Tensor((64, 64), "bfloat16")):
         with T.Kernel(1, 1, threads=128) as (bx, by):

@@ -46,68 +46,70 @@ __all__ = ["CASES", "Case", "load_example", "main", "retarget", "run_case"]
 _STUBBED = ("torch", "einops", "triton", "fla")
 
 
+# The stub's objects: any attribute, call or subscript of them is another such object.
+class _Any:
+    def __init__(self, name: str = "torch") -> None:
+        self._name = name
+
+    def __getattr__(self, name: str) -> Any:
+        if name.startswith("__"):
+            raise AttributeError(name)
+        return _Any(f"{self._name}.{name}")
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        if len(args) == 1 and callable(args[0]) and not kwargs:
+            return args[0]  # used as a decorator (torch.no_grad(), torch.compile)
+        return _Any(self._name + "()")
+
+    def __repr__(self) -> str:
+        return self._name
+
+    # Module-level probes of the device (`"NVIDIA H" in torch.cuda.get_device_name(0)`,
+    # `torch.cuda.get_device_capability()[0] >= 9` in kda's FLA_KDA) answer "no such device".
+    def __contains__(self, item: Any) -> bool:
+        return False
+
+    def __getitem__(self, key: Any) -> Any:
+        return _Any(f"{self._name}[{key!r}]")
+
+    def __lt__(self, other: Any) -> bool:
+        return False
+
+    __le__ = __gt__ = __ge__ = __lt__
+
+    def __mro_entries__(self, bases: tuple[Any, ...]) -> tuple[type, ...]:
+        return (_Base,)  # a base class (`class F(torch.autograd.Function)`; its `F.apply` read at import)
+
+class _Meta(type):
+    def __getattr__(cls, name: str) -> Any:
+        if name.startswith("__"):
+            raise AttributeError(name)
+        return _Any(f"{cls.__name__}.{name}")
+
+_Base = _Meta("_Base", (), {})
+
+class _Tensor(_Any):
+    """A factory's tensor (`torch.rand(m, k, device="cuda")`): its shape is real (stream-K computes its work split
+    from `A.shape` at import); arithmetic and methods give a tensor of the same shape."""
+
+    def __init__(self, shape: tuple[int, ...]) -> None:
+        super().__init__("torch.Tensor")
+        self.shape = shape
+
+    def __getattr__(self, name: str) -> Any:
+        if name.startswith("__"):
+            raise AttributeError(name)
+        return lambda *args, **kwargs: self  # .cuda(), .half(), .to(...), .contiguous()
+
+    def _same(self, *other: Any) -> Any:
+        return self
+
+    __add__ = __radd__ = __sub__ = __rsub__ = __mul__ = __rmul__ = __truediv__ = __rtruediv__ = __neg__ = _same
+
+
 def _torch_stub(package: str = "torch") -> types.ModuleType:
     """Enough of `torch` (or `einops`) for the examples' module level (dtype names, decorators, seeding, `from
     einops import rearrange`) to import."""
-
-    class _Any:
-        def __init__(self, name: str = "torch") -> None:
-            self._name = name
-
-        def __getattr__(self, name: str) -> Any:
-            if name.startswith("__"):
-                raise AttributeError(name)
-            return _Any(f"{self._name}.{name}")
-
-        def __call__(self, *args: Any, **kwargs: Any) -> Any:
-            if len(args) == 1 and callable(args[0]) and not kwargs:
-                return args[0]  # used as a decorator (torch.no_grad(), torch.compile)
-            return _Any(self._name + "()")
-
-        def __repr__(self) -> str:
-            return self._name
-
-        # Module-level probes of the device (`"NVIDIA H" in torch.cuda.get_device_name(0)`,
-        # `torch.cuda.get_device_capability()[0] >= 9` in kda's FLA_KDA) answer "no such device".
-        def __contains__(self, item: Any) -> bool:
-            return False
-
-        def __getitem__(self, key: Any) -> Any:
-            return _Any(f"{self._name}[{key!r}]")
-
-        def __lt__(self, other: Any) -> bool:
-            return False
-
-        __le__ = __gt__ = __ge__ = __lt__
-
-        def __mro_entries__(self, bases: tuple[Any, ...]) -> tuple[type, ...]:
-            return (_Base,)  # a base class (`class F(torch.autograd.Function)`; its `F.apply` read at import)
-
-    class _Meta(type):
-        def __getattr__(cls, name: str) -> Any:
-            if name.startswith("__"):
-                raise AttributeError(name)
-            return _Any(f"{cls.__name__}.{name}")
-
-    _Base = _Meta("_Base", (), {})
-
-    class _Tensor(_Any):
-        """A factory's tensor (`torch.rand(m, k, device="cuda")`): its shape is real (stream-K computes its work split
-        from `A.shape` at import); arithmetic and methods give a tensor of the same shape."""
-
-        def __init__(self, shape: tuple[int, ...]) -> None:
-            super().__init__("torch.Tensor")
-            self.shape = shape
-
-        def __getattr__(self, name: str) -> Any:
-            if name.startswith("__"):
-                raise AttributeError(name)
-            return lambda *args, **kwargs: self  # .cuda(), .half(), .to(...), .contiguous()
-
-        def _same(self, *other: Any) -> Any:
-            return self
-
-        __add__ = __radd__ = __sub__ = __rsub__ = __mul__ = __rmul__ = __truediv__ = __rtruediv__ = __neg__ = _same
 
     def factory(name: str) -> Any:
         def make(*size: Any, **kwargs: Any) -> Any:
@@ -126,9 +128,9 @@ def _torch_stub(package: str = "torch") -> types.ModuleType:
 
     stub = types.ModuleType(package)
     stub.__getattr__ = module_getattr  # type: ignore[method-assign]
-    stub.__version__ = "0+stub"  # printed at import by some of TileLang's tests
     stub.__path__ = []  # a package: `import torch.nn.functional as F` finds the stub's submodules
-    stub.__version__ = "0.0.0"  # version checks at import (`version.parse(torch.__version__) >= ...`): the oldest
+    # printed at import by some of TileLang's tests; version checks (`version.parse(torch.__version__) >= ...`)
+    stub.__version__ = "0.0.0"
     stub.__file__ = f"<{package} stub>"  # `print(fla.__file__)` after `import fla` (the gdn examples)
     return stub
 

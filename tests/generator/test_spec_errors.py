@@ -187,7 +187,7 @@ def test_a_pass_configs_key_names_one_option(project: Path, capsys: pytest.Captu
     code, err = run_generate(project, capsys)
     assert code == 1
     assert err.splitlines() == [
-        "specs/passes/infer_tt_layout.yaml:33:14: option 'dram_format': pass_configs key 'tl.tt.dram_format' sets "
+        "specs/passes/infer_tt_layout.yaml:34:14: option 'dram_format': pass_configs key 'tl.tt.dram_format' sets "
         "Formats.dram_format already", "1 error; nothing was written."]
     spec.write_text(spec.read_text("utf-8").replace("tl.tt.dram_format", "tl.tt.formats"), "utf-8")
     assert run_generate(project, capsys) == (0, "")

@@ -87,6 +87,27 @@ def test_tt_gemm_outside_loops_accumulates_onto_a_k_loop_result_or_its_rescale(r
     np.testing.assert_allclose(got, want, atol=2e-2, rtol=2e-2)
 
 
+@pytest.mark.skipif(shutil.which("g++") is None, reason="no C++ compiler")
+def test_tt_gemm_onto_a_constant_fill_is_the_product_plus_the_constant() -> None:
+    """`T.fill(C, 1.0)` then `T.gemm(A, B, C)`: refused before the gemm-onto-a-value lowering, now 1 + A B."""
+
+    @T.prim_func
+    def main(A: T.Tensor((64, 64), "float16"), B: T.Tensor((64, 64), "float16"), C: T.Tensor((64, 64), "float32")):  # noqa: N803
+        with T.Kernel(1, 1, threads=128) as (bx, by):
+            a_s = T.alloc_shared((64, 64), "float16")
+            b_s = T.alloc_shared((64, 64), "float16")
+            c_l = T.alloc_fragment((64, 64), "float32")
+            T.fill(c_l, 1.0)
+            T.copy(A[0, 0], a_s)
+            T.copy(B[0, 0], b_s)
+            T.gemm(a_s, b_s, c_l)
+            T.copy(c_l, C[0, 0])
+
+    a, b = RNG.uniform(-1, 1, (64, 64)).astype("float16"), RNG.uniform(-1, 1, (64, 64)).astype("float16")
+    got = tilelang.compile(main, out_idx=[-1], target="tenstorrent")(a, b)
+    np.testing.assert_allclose(got, 1 + a.astype("float32") @ b.astype("float32"), atol=2e-2, rtol=2e-2)
+
+
 def test_a_registered_cuda_postproc_callback_rewrites_the_generated_source() -> None:
     @T.prim_func
     def add_one(A: T.Tensor((128,), "float32"), B: T.Tensor((128,), "float32")):  # noqa: N803
