@@ -61,11 +61,11 @@ std::set<std::string> transposed_tensors(const Any& func) {
       const Region& r = regions[i];
       if (r.info.on_chip()) continue;
       const BufferInfo* vec = copy ? &regions[1 - i].info : nullptr;
-      // a 1-D buffer [L] (of a 2-D tensor), or a row [1, L] (of any tensor of 2 dims or more: GDN's G[bb, s, bh] of a
+      // a 1-D buffer [L] or a row [1, L], of any tensor of 2 dims or more (GDN's G[bb, s, bh] or Beta[bb, s, bh] of a
       // (B, S, H) tensor): the tensor's last two dims' matrix is transposed, its leading dims stay
       size_t n = r.info.shape.size();
       bool fits = vec != nullptr && vec->on_chip() && n >= 2 &&
-                  ((vec->shape.size() == 1 && n == 2) || (vec->shape.size() == 2 && vec->shape[0] == 1));
+                  (vec->shape.size() == 1 || (vec->shape.size() == 2 && vec->shape[0] == 1));
       bool column = fits && r.extents[n - 2] == vec->shape.back() && r.extents[n - 1] == 1;
       for (size_t d = 0; column && d + 2 < n; ++d) column = r.extents[d] == 1;
       if (column) columns.emplace(r.info.name, true);

@@ -161,3 +161,32 @@ def test_one_column_of_an_nd_tensor_moves_as_a_row_of_its_transpose() -> None:
     kernel = tilelang.compile(_chunk_cumsum_seq_second(B, S, H, block), out_idx=[1], target="tenstorrent")
     want = np.concatenate([np.cumsum(g[:, s:s + block].astype(np.float32), 1) for s in range(0, S, block)], 1)
     np.testing.assert_allclose(kernel(g), want, rtol=1e-5, atol=1e-5)
+
+
+def test_one_column_of_an_nd_tensor_into_a_1d_buffer_scales_rows() -> None:
+    """upstream gdn's `Beta_shared[i_s] = Beta[bb, s0 + i_s, bh]` of a (B, S, H) tensor into a [block_S] vector, then
+    `K[i, j] * Beta_shared[i]`: Beta is held transposed as for a [1, L] row (each (S, H) matrix as (H, S))."""
+    import tilelang.language as T
+
+    B, S, H, D, block = 2, 64, 3, 32, 32
+
+    @T.prim_func
+    def kernel(K: T.Tensor((B, S, D), "float32"), Beta: T.Tensor((B, S, H), "float32"),  # noqa: N803
+               Out: T.Tensor((B, H, S, D), "float32")):  # noqa: N803
+        with T.Kernel(S // block, B * H, threads=128) as (bs, bbh):
+            bb, bh = bbh // H, bbh % H
+            k_s = T.alloc_shared((block, D), "float32")
+            beta_s = T.alloc_shared((block,), "float32")
+            out_l = T.alloc_fragment((block, D), "float32")
+            T.copy(K[bb, bs * block, 0], k_s)
+            for i in T.Parallel(block):
+                beta_s[i] = Beta[bb, bs * block + i, bh]
+            for i, j in T.Parallel(block, D):
+                out_l[i, j] = k_s[i, j] * beta_s[i]
+            T.copy(out_l, Out[bb, bh, bs * block, 0])
+
+    k = RNG.standard_normal((B, S, D)).astype(np.float32)
+    beta = RNG.standard_normal((B, S, H)).astype(np.float32)
+    got = tilelang.compile(kernel, out_idx=[2], target="tenstorrent")(k, beta)
+    want = k[:, None, :, :] * beta.transpose(0, 2, 1)[:, :, :, None]
+    np.testing.assert_allclose(got, want, rtol=1e-6, atol=1e-6)
