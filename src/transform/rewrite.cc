@@ -24,6 +24,12 @@ Ctx kernel_facts(const Any& func) {
     if (computed || as_str(item(cb, str(records::cb::kConsumer))) == roles::kCompute) {
       if (is_integer_dtype(as_str(item(cb, str(records::cb::kDtype))))) fp32 = true;
     }
+    // An fp32 tile the compute kernel unpacks keeps its precision only in 32-bit DST (a 16-bit DST holds it rounded
+    // to bfloat16, then the packer rounds again: mha_bwd's float32 dQ copied into float16 dQ_out).
+    if (as_str(item(cb, str(records::cb::kConsumer))) == roles::kCompute &&
+        accumulates_fp32(item(cb, str(records::cb::kDtype)))) {
+      fp32 = true;
+    }
   }
   for (const Any& d : acc_dtypes) {
     if (accumulates_fp32(d)) fp32 = true;

@@ -111,19 +111,24 @@ TileOp tileops::tensor_copy(const ir::TilePrimitiveCall& stmt, const Region& ten
 namespace {
 
 // A DRAM-to-DRAM copy goes through a CB of its own: the reader reads the block into it and the writer writes
-// it out (raw pages, so both tensors must have one dtype).
+// it out (raw pages). One that converts dtype (mha_bwd's postprocess: float32 dQ into float16 dQ_out) reads into a
+// CB of the source's dtype and the compute kernel copies it into a CB of the target's dtype (the unpacker reads one
+// data format, the packer writes the other).
 std::vector<TileOp> dram_copy(const ir::TilePrimitiveCall& stmt, const Region& src, const Region& dst) {
   refuse_row_major_dram_copy(src, dst);
-  if (src.info.dtype != dst.info.dtype) {
-    fail("T.copy from tensor '" + src.info.name + "' (" + src.info.dtype + ") to tensor '" + dst.info.name + "' (" +
-         dst.info.dtype + ") converts dtype; a DRAM-to-DRAM copy moves raw tile pages, so copy through an on-chip "
-         "buffer and an element-wise store to convert");
-  }
   BufferInfo staging{Any(), src.info.name + "_to_" + dst.info.name, {}, src.info.dtype, "shared"};
   for (int64_t e : src.extents) {
     if (e != 1) staging.shape.push_back(e);
   }
-  return {tensor_copy(stmt, src, staging, true), tensor_copy(stmt, dst, staging, false)};
+  if (src.info.dtype == dst.info.dtype) {
+    return {tensor_copy(stmt, src, staging, true), tensor_copy(stmt, dst, staging, false)};
+  }
+  BufferInfo converted = staging;
+  converted.dtype = dst.info.dtype;
+  converted.name = staging.name + "_" + dst.info.dtype;
+  TileOp convert{tile_op::kEltwise, stmt, converted, {staging}};  // packed, not an alias: nothing else reads it
+  convert.fields = eltwise_fields(converted, {"none", "none", "none", "none", "none"}, 0);
+  return {tensor_copy(stmt, src, staging, true), convert, tensor_copy(stmt, dst, converted, false)};
 }
 
 // The padded matrix row of a one-row slice of an N-D tensor: the leading dims fold into the rows as in tile_region,

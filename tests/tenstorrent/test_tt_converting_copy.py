@@ -65,3 +65,25 @@ def test_a_bfloat16_block_loaded_into_a_float32_fragment_keeps_its_values() -> N
     a = RNG.uniform(-2, 2, (64, 96)).astype(ml_dtypes.bfloat16)
     kernel = tilelang.compile(scale_rows(64, 96, 32), out_idx=[-1], target="tenstorrent")
     np.testing.assert_allclose(kernel(a), a.astype(np.float32) * 3, rtol=1e-6)
+
+
+def dram_to_dram(b: int, h: int, s: int, d: int, blk: int) -> T.PrimFunc:
+    """examples/flash_attention/example_mha_bwd_bhsd.py's flashattn_bwd_postprocess (without its T.Layout, which
+    only the CUDA backend reads): float32 dQ copied block by block into float16 dQ_out, DRAM to DRAM."""
+    shape = [b, h, s, d]
+
+    @T.prim_func
+    def post(dQ: T.Tensor(shape, "float32"), dQ_out: T.Tensor(shape, "float16")) -> None:
+        with T.Kernel(T.ceildiv(s, blk), h, b, threads=128) as (bx, by, bz):
+            T.copy(dQ[bz, by, bx * blk:(bx + 1) * blk, :], dQ_out[bz, by, bx * blk:(bx + 1) * blk, :])
+
+    return post
+
+
+def test_a_dram_to_dram_copy_converts_float32_to_float16_rounding_once() -> None:
+    # S = 200: a ragged last block; values whose float16 rounding differs from a bfloat16 one first (a 16-bit DST
+    # would hold them as bfloat16 and the packer would round again).
+    dq = RNG.uniform(-2, 2, (1, 2, 200, 64)).astype(np.float32)
+    kernel = tilelang.compile(dram_to_dram(1, 2, 200, 64, 64), out_idx=[-1], target="tenstorrent")
+    assert "dQ_to_dQ_out_float16" in kernel.get_kernel_source()  # the CB the compute kernel packs into
+    np.testing.assert_array_equal(kernel(dq), dq.astype(np.float16))
