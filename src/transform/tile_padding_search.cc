@@ -49,9 +49,10 @@ std::map<std::string, double> pad_values(const std::vector<TileOp>& ops, const A
     if (!fewest || violations.size() < fewest->size()) fewest = violations;
   }
   fail((*fewest)[0] + "; the tenstorrent backend masks padding (index masks, issue 28) only before a row "
-       "reduction over ragged columns of a gemm's product (max, min), of a value computed from a per-row vector "
-       "(sum), or of a value that reductions of different identities read: use whole tiles and blocks that divide "
-       "the tensor along that dim, or reduce a value of one of those forms");
+       "reduction over ragged columns (a column reduction over ragged rows) of a gemm's product (max, min), of a "
+       "value computed from a per-row (per-column) vector or not 0 where its operands are 0, such as x + 1 (sum), "
+       "or of a value that reductions of different identities read: use whole tiles and blocks that divide the "
+       "tensor along that dim, or reduce a value of one of those forms");
 }
 
 }  // namespace tl

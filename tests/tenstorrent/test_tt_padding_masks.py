@@ -103,3 +103,63 @@ def test_row_minimum_of_a_ragged_gemm_product_matches_numpy() -> None:
     want = (a.astype(np.float32) @ b.astype(np.float32)).min(1)
     np.testing.assert_allclose(kernel(a, b), want, rtol=1e-2)
     assert _masks(kernel) == [(0.0, np.inf)]
+
+
+def offset_sum(m: int, n: int, dim: int) -> Any:
+    """A sum of x + 1 over one [m, n] block, along its rows (dim=1) or its columns (dim=0): its padding holds pad + 1,
+    which no pad value of X makes 0."""
+    size = n if dim == 0 else m
+
+    @T.prim_func
+    def main(X: T.Tensor((m, n), "float"), S: T.Tensor((size,), "float")):
+        with T.Kernel(1, threads=128):
+            x = T.alloc_fragment((m, n), "float")
+            s = T.alloc_fragment((size,), "float")
+            T.copy(X[0, 0], x)
+            for i, j in T.Parallel(m, n):
+                x[i, j] = x[i, j] + 1.0
+            T.reduce_sum(x, s, dim=dim)
+            T.copy(s, S[0])
+
+    return main
+
+
+@pytest.mark.parametrize("dim,m,n", [(1, 64, 40), (0, 100, 64)])
+def test_sum_of_an_offset_value_over_ragged_padding_matches_numpy(dim: int, m: int, n: int) -> None:
+    """A row sum over 40 columns and a column sum (a transpose, then a row sum) over 100 rows: masked to 0 in place
+    (the padding check refused both before)."""
+    x = np.random.default_rng(5).uniform(-1, 1, (m, n)).astype(np.float32)
+    kernel = tilelang.compile(offset_sum(m, n, dim), out_idx=[-1], target="tenstorrent")
+    np.testing.assert_allclose(kernel(x), (x + 1).sum(dim), rtol=1e-5, atol=1e-4)
+    assert _masks(kernel) == [(1.0, 0.0)]
+
+
+def gemm_column_max(m: int, n: int, k: int) -> Any:
+    """The column maxima of A @ B with M not whole tiles: the product's padded rows hold A's padding rows times B."""
+
+    @T.prim_func
+    def main(A: T.Tensor((m, k), "bfloat16"), B: T.Tensor((k, n), "bfloat16"), R: T.Tensor((n,), "float")):
+        with T.Kernel(1, threads=128):
+            a = T.alloc_shared((m, k), "bfloat16")
+            b = T.alloc_shared((k, n), "bfloat16")
+            c = T.alloc_fragment((m, n), "float")
+            r = T.alloc_fragment((n,), "float")
+            T.copy(A[0, 0], a)
+            T.copy(B[0, 0], b)
+            T.gemm(a, b, c, clear_accum=True)
+            T.reduce_max(c, r, dim=0)
+            T.copy(r, R[0])
+
+    return main
+
+
+def test_column_maximum_of_a_ragged_gemm_product_matches_numpy() -> None:
+    """M = 40: the product's padded rows hold 0 (A's zero padding), above every negative logical element; the mask
+    makes them -inf in place before the transpose."""
+    rng = np.random.default_rng(6)
+    a = rng.uniform(-1, -0.5, (40, 32)).astype(ml_dtypes.bfloat16)
+    b = rng.uniform(0.5, 1, (32, 64)).astype(ml_dtypes.bfloat16)
+    kernel = tilelang.compile(gemm_column_max(40, 64, 32), out_idx=[-1], target="tenstorrent")
+    want = (a.astype(np.float32) @ b.astype(np.float32)).max(0)
+    np.testing.assert_allclose(kernel(a, b), want, rtol=1e-2)
+    assert _masks(kernel) == [(0.0, -np.inf)]
