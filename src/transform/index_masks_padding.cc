@@ -7,8 +7,11 @@
 // - a sum of a value computed from a row's data (layer_norm's `sq = (x - mean[i]) ** 2`): its padding holds
 //   (pad - mean) ** 2, never 0 whatever the pad (exp and exp2 are left alone: exp(-inf) is 0, which the padding
 //   engine proves when it chooses -inf);
+// - a sum of a value that is not 0 where its operands are (`x + 1`): its padding holds pad + 1, never 0;
 // - reductions of different identities reading one value (a row sum and a row max of the same block, reduce_min and
 //   reduce_max of one block): one pad cannot hold both.
+// A column reduction (dim=0) over ragged rows is masked under the same rules with the axes swapped (i < M): the tile
+// ops make it a transpose and a row reduction, and the mask before the transpose fills the padded rows.
 // So the compute kernel masks them: before the reduction the engine puts the element-wise store
 // `M[i, j] = T.if_then_else(j < N, S[i, j], identity)`, the identity on every logical element (j < N in the loop,
 // which the analyzer would fold, so the engine keeps it) and the reduction's identity in the padded columns. The
