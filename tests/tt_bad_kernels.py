@@ -21,14 +21,6 @@ def gemm_without_clear(fill_value=None):  # with a fill value it runs: the produ
     return main
 
 
-def dram_to_dram_converting():
-    @T.prim_func
-    def main(A: T.Tensor((64, 64), "bfloat16"), C: T.Tensor((64, 64), "float32")):
-        with T.Kernel(1, 1, threads=128) as (bx, by):
-            T.copy(A[0:64, 0:64], C[0:64, 0:64])
-    return main
-
-
 def unaligned_block_offset():
     @T.prim_func
     def main(A: T.Tensor((128, 64), "bfloat16"), C: T.Tensor((128, 64), "bfloat16")):
@@ -196,9 +188,10 @@ def many_vectors(count: int):
     return source, {}
 
 
-def sum_of_offset(m: int, n: int):
-    """A row sum of x + 1 over ragged columns: the padding holds pad + 1, which no pad value makes 0, and the value
-    reads no per-row vector (index_masks_padding.cc masks a sum only of such values), so the padding check refuses."""
+def sum_of_sqrt_offset(m: int, n: int):
+    """A row sum of sqrt(x) + 1 over ragged columns: the padding holds sqrt(pad) + 1, which no pad value makes 0, and
+    index_masks_padding.cc masks a sum only of values it folds at zero operands (x + 1) or that read a per-row vector,
+    so the padding check refuses."""
     @T.prim_func
     def main(X: T.Tensor((m, n), "float"), S: T.Tensor((m,), "float")):
         with T.Kernel(T.ceildiv(m, 32), threads=128) as bx:
@@ -206,7 +199,7 @@ def sum_of_offset(m: int, n: int):
             s = T.alloc_fragment((32,), "float")
             T.copy(X[bx * 32, 0], x)
             for i, j in T.Parallel(32, n):
-                x[i, j] = x[i, j] + 1.0
+                x[i, j] = T.sqrt(x[i, j]) + 1.0
             T.reduce_sum(x, s, dim=1)
             T.copy(s, S[bx * 32:(bx + 1) * 32])
     return main

@@ -45,6 +45,9 @@ struct TileOp {
   /*! \brief rows_in: the block's rows past an on-chip buffer that is not whole tiles hold a copy of its last row
    * (reader_rows `rest`): finite data, whatever the tensor's pad value. */
   bool pad_rows_data = false;
+  /*! \brief atomic_in/atomic_out: the target block's start in each dim of its tensor (an N-D tensor's rows are
+   * folded into the row field, so the output-block check reads the dims here). */
+  std::vector<Any> target_mins;
   /*! \brief A field by name (an internal error if absent). */
   const Any& get(const char* name) const;
 };

@@ -28,21 +28,37 @@ bool is_block_start(const Any& start, int64_t extent, const std::string& block_v
   return (named(a) && is_const_int(b, extent)) || (named(b) && is_const_int(a, extent));
 }
 
-// The target of an atomic op must be the block of (blockIdx.y, blockIdx.x).
+// The target of an atomic op must be the block of (blockIdx.y, blockIdx.x) in the tensor's last two dims, at indices
+// of the dims before them that every member of the split-K group shares (free of blockIdx.z).
 void require_output_block(const TileOp& op, const Dict& launch, const Any& grid) {
-  const char* dims[2][2] = {{names::kRow, "blockIdx.y"}, {names::kCol, "blockIdx.x"}};
+  const char* tags[2] = {"blockIdx.y", "blockIdx.x"};
   int64_t extents[2] = {as_int(op.get(names::kRows)) * tile_shape().first,
                         as_int(op.get(names::kCols)) * tile_shape().second};
+  std::vector<Any> mins = op.target_mins;
+  if (mins.size() < 2) mins = {op.get(names::kRow), op.get(names::kCol)};  // a 1-D vector's row tiles
+  size_t n = mins.size();
+  std::string at;
+  for (const Any& m : mins) at += (at.empty() ? "" : ", ") + format_value(m);
+  std::string what = std::string(kAtomic) + " into " + op.tensor->name + "[" + at + "]";
+  Any z = get(launch, "blockIdx.z");
+  for (size_t d = 0; d + 2 < n && !is_none(z); ++d) {
+    bool by_z = false;
+    walk(mins[d], {ir::visit<ir::Var>([&](const ir::Var& v) { by_z = by_z || v.name() == as_str(z); })});
+    if (!by_z) continue;
+    fail(what + ": index " + format_value(mins[d]) + " of dim " + std::to_string(d) + " depends on blockIdx.z; the "
+         "members of a split-K group (its blockIdx.z) add onto one block, so the dims before the block's rows and "
+         "columns must be held at indices free of blockIdx.z");
+  }
   for (size_t d = 0; d < 2; ++d) {
-    Any var = get(launch, dims[d][1]);
+    Any var = get(launch, tags[d]);
     std::string name = is_none(var) ? "" : as_str(var);
     int64_t blocks = as_int(item(grid, Any(int64_t(d == 0 ? 1 : 0))));
-    if (is_block_start(op.get(dims[d][0]), extents[d], name, blocks)) continue;
-    fail(std::string(kAtomic) + " into " + op.tensor->name + "[" + format_value(op.get(names::kRow)) + ", " +
-         format_value(op.get(names::kCol)) + "]: the block starts at " + format_value(op.get(dims[d][0])) +
-         " in dim " + std::to_string(d) + "; the tenstorrent backend orders the atomic adds of one output block's "
-         "split-K group (its blockIdx.z), so the target must be the grid's output block, C[by * " +
-         std::to_string(extents[0]) + ", bx * " + std::to_string(extents[1]) + "] with the fragment's extents");
+    const Any& start = mins[n - 2 + d];
+    if (is_block_start(start, extents[d], name, blocks)) continue;
+    fail(what + ": the block starts at " + format_value(start) + " in dim " + std::to_string(n - 2 + d) + "; the "
+         "tenstorrent backend orders the atomic adds of one output block's split-K group (its blockIdx.z), so the "
+         "target must be the grid's output block, C[..., by * " + std::to_string(extents[0]) + ", bx * " +
+         std::to_string(extents[1]) + "] with the fragment's extents");
   }
 }
 
@@ -91,12 +107,27 @@ std::vector<TileOp> atomic_ops(const ir::TilePrimitiveCall& call, const Any& stm
          "sums the partials in fp32 only (a bf16 target would be rounded at every add), so both must be float32");
   }
   if (dst.info.shape.size() == 1 && value.shape.size() == 1) return vector_atomic_ops(stmt, dst, value);
-  if (dst.info.shape.size() != 2 || value.shape.size() != 2) {
-    fail(what + ": the target and the fragment must both be 2-D (a block of a 2-D tensor) or both 1-D (a block of "
-         "a 1-D tensor)");
+  size_t n = dst.info.shape.size();
+  if (n < 2 || value.shape.size() != 2) {
+    fail(what + ": the fragment must be 2-D (a block of a tensor of 2 or more dims) or 1-D (a block of a 1-D "
+         "tensor)");
   }
+  if (row_major(dst.info)) {
+    fail(what + ": tensor '" + dst.info.name + "' is laid out row-major (a block at one index of its dim " +
+         std::to_string(n - 2) + ", one DRAM page per row, tilized on chip); the tenstorrent backend reads and writes "
+         "the target of an atomic add as tile pages only, so add onto a block of the tensor's last two dims");
+  }
+  // The fragment's rows and columns are the tensor's last two dims; the dims before them are held at one index
+  // each, and the block is addressed as T.copy addresses an N-D block (tile_region: the leading dims fold into rows).
   Region block = dst;
-  block.extents = value.shape;
+  for (size_t d = 0; d + 2 < n; ++d) {
+    if (dst.extents[d] != 1) {
+      fail(what + ": the target spans dim " + std::to_string(d) + " (extents " + ints_str(dst.extents) + "); the "
+           "fragment's rows and columns are the tensor's last two dims, the dims before them held at one index");
+    }
+  }
+  block.extents.assign(n - 2, 1);
+  block.extents.insert(block.extents.end(), value.shape.begin(), value.shape.end());
   TileOp in = tensor_copy(call, block, {Any(), value.name + "_atomic_in", value.shape, "float32", "shared"}, true);
   in.kind = tile_op::kAtomicIn;
   in.stmt = stmt;
@@ -107,6 +138,7 @@ std::vector<TileOp> atomic_ops(const ir::TilePrimitiveCall& call, const Any& stm
   TileOp out = tensor_copy(call, block, sum, false);
   out.kind = tile_op::kAtomicOut;
   out.stmt = stmt;
+  in.target_mins = out.target_mins = block.mins;
   return {in, add, out};
 }
 

@@ -178,3 +178,33 @@ def test_sanitizer_catches_a_turn_signalled_before_the_write_landed(emulator: An
                          r"(^\s*noc_async_write_barrier\(\);\n)(.*?)(^\s*if \(z < 3\) \{\n.*?\n\s*\}\n)",
                          r"\3\1\2")
     assert re.search(r"(read|write) of page \d+ of tensor C lands while nothing orders it after", error), error
+
+
+def test_atomic_add_into_a_block_of_a_4d_tensor_sums_the_split_k_group() -> None:
+    """Issue 28: the target is a block of an N-D tensor's last two dims, the dims before them held at one index each,
+    addressed as T.copy addresses an N-D block (the leading dims fold into rows). The two blockIdx.z members add
+    their halves of A onto C[1, 1]; the rest of C is untouched."""
+
+    def kernel(lead: str) -> Any:
+        @T.prim_func
+        def main(A: T.Tensor((2, 64, 96), "float32"), C: T.Tensor((3, 2, 64, 96), "float32")):
+            with T.Kernel(3, 2, 2) as (bx, by, bz):
+                A_s = T.alloc_shared((32, 32), "float32")
+                T.copy(A[bz, by * 32, bx * 32], A_s)
+                if lead == "z":
+                    T.atomic_add(C[bz, 1, by * 32, bx * 32], A_s)
+                else:
+                    T.atomic_add(C[1, 1, by * 32, bx * 32], A_s)
+        return main
+
+    rng = np.random.default_rng(8)
+    a = rng.uniform(-1, 1, (2, 64, 96)).astype(np.float32)
+    c0 = rng.uniform(-1, 1, (3, 2, 64, 96)).astype(np.float32)
+    c = c0.copy()
+    tilelang.compile(kernel("const"), target="tenstorrent")(a, c)
+    want = c0.copy()
+    want[1, 1] += a[0] + a[1]
+    np.testing.assert_allclose(c, want, rtol=2.0**-22, atol=2.0**-21)
+    with pytest.raises(TileLangError, match=r"T.atomic_add into C\[bz, 1, by \* 32, bx \* 32\]: index bz of dim 0 "
+                                            r"depends on blockIdx.z"):
+        tilelang.compile(kernel("z"), target="tenstorrent")
