@@ -188,19 +188,33 @@ std::vector<TileOp> element_atomic(const ir::For& loop, const std::vector<ir::Fo
   Region dst = region_of(call.args()[0]);
   auto load = ir::TensorLoad::from(call.args()[1]);
   std::string what = std::string(kAtomic) + " into " + dst_text(dst) + " in a T.Parallel loop";
-  size_t rank = dst.mins.size();
-  if (!load || loops.size() != rank || (rank != 1 && rank != 2) || load->indices().size() != rank) {
+  size_t rank = loops.size(), lead = dst.mins.size() - std::min(dst.mins.size(), rank);
+  if (!load || (rank != 1 && rank != 2) || (rank == 1 && dst.mins.size() != 1) || dst.mins.size() < rank ||
+      load->indices().size() != rank) {
     fail(what + ": the tenstorrent backend supports the element form only as T.Parallel(bm, bn) over a whole 2-D "
-         "fragment, adding frag[i, j] at C[r0 + i, c0 + j], or T.Parallel(n) over a whole 1-D fragment, adding "
-         "frag[j] at v[c0 + j]");
+         "fragment, adding frag[i, j] at C[..., r0 + i, c0 + j] (the last two dims), or T.Parallel(n) over a whole "
+         "1-D fragment, adding frag[j] at v[c0 + j]");
   }
   BufferInfo value = buffer_info(load->source());
   List idx = load->indices();
   Region block = dst;
-  for (size_t d = 0; d < rank; ++d) {
-    Any lv = loops[d].loop_var().any();
+  for (size_t d = 0; d < lead; ++d) {  // the dims before the block's rows and columns: one index, free of i and j
+    bool free = std::none_of(loops.begin(), loops.end(), [&](const ir::For& l) {
+      bool found = false;
+      walk(dst.mins[d], {ir::visit<ir::Var>([&](const ir::Var& v) { found = found || v.same_as(l.loop_var()); })});
+      return found;
+    });
+    if (!free) {
+      fail(what + ": index " + format_value(dst.mins[d]) + " of dim " + std::to_string(d) + " reads a loop variable "
+           "of the nest; the fragment's rows and columns are the tensor's last two dims, the dims before them held "
+           "at one index");
+    }
+  }
+  for (size_t r = 0; r < rank; ++r) {
+    size_t d = lead + r;
+    Any lv = loops[r].loop_var().any();
     auto add = ir::Add::from(dst.mins[d]);
-    bool ok = idx[d].same_as(lv) && value.shape.size() == rank && as_int(loops[d].extent()) == value.shape.at(d) &&
+    bool ok = idx[r].same_as(lv) && value.shape.size() == rank && as_int(loops[r].extent()) == value.shape.at(r) &&
               (dst.mins[d].same_as(lv) || (add && add->b().any().same_as(lv)));
     if (!ok) {
       fail(what + ": index " + format_value(dst.mins[d]) + " of dim " + std::to_string(d) + " is not the block "

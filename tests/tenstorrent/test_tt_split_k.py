@@ -180,7 +180,8 @@ def test_sanitizer_catches_a_turn_signalled_before_the_write_landed(emulator: An
     assert re.search(r"(read|write) of page \d+ of tensor C lands while nothing orders it after", error), error
 
 
-def test_atomic_add_into_a_block_of_a_4d_tensor_sums_the_split_k_group() -> None:
+@pytest.mark.parametrize("form", ["tile", "element"])
+def test_atomic_add_into_a_block_of_a_4d_tensor_sums_the_split_k_group(form: str) -> None:
     """Issue 28: the target is a block of an N-D tensor's last two dims, the dims before them held at one index each,
     addressed as T.copy addresses an N-D block (the leading dims fold into rows). The two blockIdx.z members add
     their halves of A onto C[1, 1]; the rest of C is untouched."""
@@ -189,12 +190,15 @@ def test_atomic_add_into_a_block_of_a_4d_tensor_sums_the_split_k_group() -> None
         @T.prim_func
         def main(A: T.Tensor((2, 64, 96), "float32"), C: T.Tensor((3, 2, 64, 96), "float32")):
             with T.Kernel(3, 2, 2) as (bx, by, bz):
-                A_s = T.alloc_shared((32, 32), "float32")
-                T.copy(A[bz, by * 32, bx * 32], A_s)
+                a = T.alloc_fragment((32, 32), "float32")
+                T.copy(A[bz, by * 32, bx * 32], a)
                 if lead == "z":
-                    T.atomic_add(C[bz, 1, by * 32, bx * 32], A_s)
+                    T.atomic_add(C[bz, 1, by * 32, bx * 32], a)
+                elif form == "tile":
+                    T.atomic_add(C[1, 1, by * 32, bx * 32], a)
                 else:
-                    T.atomic_add(C[1, 1, by * 32, bx * 32], A_s)
+                    for i, j in T.Parallel(32, 32):
+                        T.atomic_add(C[1, 1, by * 32 + i, bx * 32 + j], a[i, j])
         return main
 
     rng = np.random.default_rng(8)
