@@ -203,3 +203,15 @@ def sum_of_sqrt_offset(m: int, n: int):
             T.reduce_sum(x, s, dim=1)
             T.copy(s, S[bx * 32:(bx + 1) * 32])
     return main
+
+
+def atomic_into_one_head():
+    """T.atomic_add into one head of a (B, S, H, D) tensor (linear attention's O[i_b, rows, i_h, cols]): the block
+    spans dims 1 and 3, which the tiled layout does not hold as tiles."""
+    @T.prim_func
+    def main(A: T.Tensor((64, 32), "float32"), Out: T.Tensor((1, 64, 2, 32), "float32")):
+        with T.Kernel(1, 2, threads=128) as (bx, by):
+            a = T.alloc_fragment((64, 32), "float32")
+            T.copy(A[0, 0], a)
+            T.atomic_add(Out[0, 0:64, by, 0:32], a)
+    return main

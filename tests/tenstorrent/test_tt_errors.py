@@ -38,6 +38,9 @@ CASES: list[tuple[str, Any, str]] = [
     ("too many input CBs", lambda: "many_inputs",
      r"too many input CBs: 17 on-chip values \(S0, .*S16\) but CBs 0-15 hold only 16"),
     ("gemm without clear", bad.gemm_without_clear, r"T.gemm accumulates into 'C_l', which must be cleared first"),
+    ("atomic_add into one head", bad.atomic_into_one_head,
+     r"T.atomic_add into Out\[0, 0, by, 0\]: the target spans dim 1 \(extents \[1, 64, 1, 32\]\); the fragment's "
+     r"rows and columns are the tensor's last two dims"),
     ("unaligned block offset", bad.unaligned_block_offset,
      r"block of 'A' starts at \(by \* 48 \+ 16, 0\), not on a tile"),
     ("transposed operand", lambda: bad.eltwise("transpose"),
