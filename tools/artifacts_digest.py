@@ -49,8 +49,8 @@ def digests(out: Path, saved: dict[str, Path] | None = None) -> dict[str, str]:
     for name in sorted(CORPUS):
         for variant in VARIANTS:
             folder = (saved or {}).get(f"{name}.{variant}") or save(name, variant, out)
-            for file in sorted(folder.iterdir()):
-                result[f"{name}.{variant}/{file.name}"] = hashlib.sha256(file.read_bytes()).hexdigest()
+            for file in sorted(f for f in folder.rglob("*") if f.is_file()):  # several launches: program<i>/
+                result[f"{name}.{variant}/{file.relative_to(folder)}"] = hashlib.sha256(file.read_bytes()).hexdigest()
     return result
 
 

@@ -16,6 +16,7 @@ from tvm.tirx import is_buffer_var
 
 from ..cpp import device_scope
 from ..errors import TileLangError
+from ..tenstorrent.attr_keys import TT_PROGRAM  # a program's position among its function's launches
 from .backend import Backend, TargetError
 from .interface import runtime_of
 from .param import CompiledArtifact, KernelParam
@@ -74,9 +75,22 @@ def refuse_unsupported_tile_ops(backend: Backend, func: tirx.PrimFunc, entry: st
                             f"'{backend.name}' backend: {refused[name]} ({backend.spec})")
 
 
+def launches(programs: Any, mod: tvm.IRModule, entry: str) -> list[tuple[tvm.IRModule, str]]:
+    """The programs of the kernel, in launch order, each a module of its own and its entry: the backend's `programs`
+    pass (SplitTTPrograms) makes one PrimFunc per T.Kernel launch; without it, or with one launch, the kernel."""
+    if programs is None:
+        return [(mod, entry)]
+    split_mod = programs(mod)
+    funcs = [(gv.name_hint, f) for gv, f in split_mod.functions.items() if isinstance(f, tirx.PrimFunc)]
+    if len(funcs) == 1:
+        return [(mod, entry)]
+    funcs.sort(key=lambda nf: int(nf[1].attrs[TT_PROGRAM]))
+    return [(tvm.IRModule({name: func}), name) for name, func in funcs]
+
+
 def lower_phases(backend: Backend, func_or_mod: Any, target: Any, target_host: Any, *,
                  legalize: Phase, optimize: Phase, split: Split, runtime_only: bool,
-                 enable_host_codegen: bool, enable_device_compile: bool) -> CompiledArtifact:
+                 enable_host_codegen: bool, enable_device_compile: bool, programs: Any = None) -> CompiledArtifact:
     mod, entry = as_module(func_or_mod)
     params = kernel_params(mod[entry])
     refuse_unsupported_tile_ops(backend, mod[entry], entry)
@@ -86,13 +100,24 @@ def lower_phases(backend: Backend, func_or_mod: Any, target: Any, target_host: A
     options = {MESH_PASS: {MESH_OPTION: list(mesh)}} if mesh != (1, 1) else {}
     # The passes, the split and the code generator plan for the device (a backend with devices) and its mesh.
     with device_scope(device), target_options(options, repr(target)):
-        with tvm_target:
-            mod = legalize(mod, tvm_target)
-            mod = optimize(mod, tvm_target)
-        device_mod, host_mod = split(mod)
+        device_mods, host_mods, parts = [], [], launches(programs, mod, entry)
+        for part, _ in parts:
+            with tvm_target:
+                part = optimize(legalize(part, tvm_target), tvm_target)
+            device_part, host_part = split(part)
+            device_mods.append(device_part)
+            host_mods.append(host_part)
         rt_mod, source = None, ""
-        if enable_device_compile:
-            rt_mod, source = build(backend, device_mod, tvm_target, params=params, entry=entry)
+        if len(parts) == 1:
+            device_mod, host_mod = device_mods[0], host_mods[0]
+            if enable_device_compile:
+                rt_mod, source = build(backend, device_mod, tvm_target, params=params, entry=entry)
+        else:  # one program per launch, run in order: the device modules in that order, each with its own params
+            device_mod = tvm.IRModule({gv: f for m in device_mods for gv, f in m.functions.items()})
+            host_mod = host_mods
+            if enable_device_compile:
+                rt_mod, source = build(backend, [(m, kernel_params(p[e]), e) for m, (p, e) in zip(
+                    device_mods, parts, strict=True)], tvm_target, params=params, entry=entry)
     if runtime_only:
         device_mod = host_mod = None
     elif not enable_host_codegen:

@@ -15,6 +15,7 @@ import tvm
 
 from tilelang.tenstorrent.runtime import split_roles
 
+from ... import transform
 from .. import pipelines
 from ..lowering import lower_phases
 from ..param import CompiledArtifact
@@ -43,5 +44,6 @@ def lower(func_or_mod: Any, target: Any = 'tenstorrent', target_host: Any = None
     """Lower a TileLang kernel for `tenstorrent` and run its code generator."""
     return lower_phases(BACKEND, func_or_mod, target, target_host, legalize=LowerAndLegalize,
                         optimize=OptimizeForTenstorrent, split=SplitTenstorrentKernels,
+                        programs=transform.SplitTTPrograms(),
                         runtime_only=runtime_only, enable_host_codegen=enable_host_codegen,
                         enable_device_compile=enable_device_compile)
