@@ -8,7 +8,7 @@
 namespace tl {
 namespace {
 
-bool has_launch(const Any& stmt) {
+bool launches_blocks(const Any& stmt) {
   bool found = false;
   walk(stmt, {ir::visit<ir::AttrStmt>([&found](const ir::AttrStmt& a) {
          auto launch = launch_of(a);
@@ -17,7 +17,7 @@ bool has_launch(const Any& stmt) {
   return found;
 }
 
-bool uses(const Any& stmt, const Any& v) {
+bool program_uses(const Any& stmt, const Any& v) {
   bool found = false;
   walk(stmt, {ir::visit<ir::Var>([&](const ir::Var& x) { found = found || x.same_as(v); })});
   return found;
@@ -33,7 +33,7 @@ Any program(const ir::PrimFunc& func, const std::string& name, const std::vector
   body.push_back(launch);
   Any stmt = seq(body);
   for (const Any& w : workspaces) {
-    if (!uses(launch, w)) continue;
+    if (!program_uses(launch, w)) continue;
     params.push_back(w);
     names.push_back(str(ir::Var(w).name()));
   }
@@ -55,7 +55,7 @@ Any split_tt_programs() {
       std::string name = ir::GlobalVar(gvar).name_hint();
       std::vector<Any> stmts = ir::PrimFunc::matches(func) ? flatten(ir::PrimFunc(func).body()) : std::vector<Any>{};
       int64_t count = 0;
-      for (const Any& s : stmts) count += has_launch(s) ? 1 : 0;
+      for (const Any& s : stmts) count += launches_blocks(s) ? 1 : 0;
       if (count < 2) {
         functions.Set(gvar, func);
         continue;
@@ -64,7 +64,7 @@ Any split_tt_programs() {
       std::vector<Any> prelude, workspaces;
       int64_t index = 0;
       for (const Any& s : stmts) {
-        if (has_launch(s)) {
+        if (launches_blocks(s)) {
           Any p = program(ir::PrimFunc(func), name, prelude, s, workspaces, index++, count);
           functions.Set(call("ir.GlobalVar", String(as_str(get_attr(p, keys::kGlobalSymbol)))), p);
         } else if (auto a = ir::AllocBuffer::from(s); a && !buffer_info(a->buffer()).on_chip()) {
