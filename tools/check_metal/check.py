@@ -46,7 +46,7 @@ def units_of(corpus: Path, sfpi: Path | None) -> list[Unit]:
             for core in cores:
                 key = (role, core.name, source, tuple(ct_args), key_extra, target)
                 unit = found.setdefault(key, Unit(role, core, source, plan, ct_args, target))
-                unit.users.append(program.name)
+                unit.users.append(str(program.relative_to(corpus)))  # <kernel>.<variant>[/program<i>]
                 if core.needs_sfpi and sfpi is None:
                     unit.status, unit.detail = "skipped", "needs the SFPI headers ($TT_METAL_SFPI_INCLUDE is not set)"
     return list(found.values())
