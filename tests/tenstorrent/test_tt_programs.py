@@ -22,6 +22,7 @@ import tilelang
 from tilelang import transform
 from tilelang.tenstorrent import attr_keys
 from tilelang.tenstorrent.metalium import validate_plan
+from tilelang.tenstorrent.perf_model import estimate
 from tilelang.tenstorrent.program_dirs import program_folders
 from tilelang.tenstorrent.programs import MetaliumPrograms
 from tilelang.tenstorrent.records import PLAN, PROGRAM, REPORT, TENSOR
@@ -63,6 +64,11 @@ def test_split_then_combine_runs_its_programs_in_order(tmp_path: Path) -> None:
     roles = [{t[TENSOR.NAME]: t[TENSOR.ROLE] for t in p.plan[PLAN.TENSORS]} for p in program.programs]
     assert roles[0]["partial"] == "output" and roles[1]["partial"] == "input" and roles[1]["C"] == "output"
     assert len(kernel.last_report[REPORT.PROGRAMS]) == 2
+    # The performance model's time: the programs run one after another, so their times add up (after one more run).
+    latency = kernel.get_profiler().do_bench()
+    assert latency == pytest.approx(sum(estimate(p.plan, p.last_report).modelled_seconds for p in program.programs)
+                                    * 1e3)
+    assert latency > max(estimate(p.plan, p.last_report).modelled_seconds for p in program.programs) * 1e3
     out = kernel.save(tmp_path / "saved")
     folders = program_folders(out)
     assert [f.name for f in folders] == ["program0", "program1"]
