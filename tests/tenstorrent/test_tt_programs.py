@@ -22,7 +22,7 @@ import tilelang
 from tilelang import transform
 from tilelang.tenstorrent import attr_keys
 from tilelang.tenstorrent.metalium import validate_plan
-from tilelang.tenstorrent.perf_model import estimate
+from tilelang.tenstorrent.perf_model import estimate, estimate_kernel
 from tilelang.tenstorrent.program_dirs import program_folders
 from tilelang.tenstorrent.programs import MetaliumPrograms
 from tilelang.tenstorrent.records import PLAN, PROGRAM, REPORT, TENSOR
@@ -68,6 +68,8 @@ def test_split_then_combine_runs_its_programs_in_order(tmp_path: Path) -> None:
     latency = kernel.get_profiler().do_bench()
     assert latency == pytest.approx(sum(estimate(p.plan, p.last_report).modelled_seconds for p in program.programs)
                                     * 1e3)
+    with pytest.raises(ValueError, match="several programs run in order"):
+        estimate_kernel(kernel)
     assert latency > max(estimate(p.plan, p.last_report).modelled_seconds for p in program.programs) * 1e3
     out = kernel.save(tmp_path / "saved")
     folders = program_folders(out)
