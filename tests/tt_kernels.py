@@ -17,7 +17,6 @@ from tt_loop_kernels import LOOP_CORPUS
 from tt_mask_kernels import MASK_CORPUS
 from tt_mesh_kernels import MESH_CORPUS
 from tt_norm_kernels import NORM_CORPUS
-from tt_program_kernels import PROGRAMS_CORPUS
 from tt_shape_kernels import SHAPE_CORPUS
 from tt_split_k_kernels import SPLIT_K_CORPUS
 
@@ -398,5 +397,4 @@ CORPUS = {
     "cast_fp32_to_int32": lambda: cast_kernel(64, 64, 32, "float32", "int32"),
     **DATA_CORPUS, **SHAPE_CORPUS, **LOOP_CORPUS, **DRAM_LOOP_CORPUS, **NORM_CORPUS, **SPLIT_K_CORPUS, **L1_CORPUS,
     **ATTENTION_CORPUS, **VARIANT_CORPUS, **MASK_CORPUS, **CONV_CORPUS, **BLOCK_FLOAT_CORPUS, **MESH_CORPUS,
-    **PROGRAMS_CORPUS,
 }

@@ -39,7 +39,8 @@ def split_then_combine(M, N, K, block_M, block_N, block_K, split, dtype="bfloat1
     return main
 
 
-# The codegen corpus entry (tests/tt_kernels.py CORPUS): two programs, 2x2 output blocks, K in two parts.
+# The codegen corpus entry (tests/tt_kernels.py CORPUS, through SPLIT_K_CORPUS): two programs, 2x2 output blocks, K
+# in two parts.
 PROGRAMS_CORPUS: dict[str, Any] = {
     "split_then_combine_programs": lambda: split_then_combine(64, 64, 128, 32, 32, 32, 2),
 }
