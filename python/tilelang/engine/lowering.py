@@ -16,7 +16,6 @@ from tvm.tirx import is_buffer_var
 
 from ..cpp import device_scope
 from ..errors import TileLangError
-from ..tenstorrent.attr_keys import TT_PROGRAM  # a program's position among its function's launches
 from .backend import Backend, TargetError
 from .interface import runtime_of
 from .param import CompiledArtifact, KernelParam
@@ -29,6 +28,8 @@ assert MESH_OPTION in PASS_OPTIONS[MESH_PASS]
 
 Phase = Callable[[tvm.IRModule, tvm.target.Target], tvm.IRModule]
 Split = Callable[[tvm.IRModule], tuple[tvm.IRModule, Any]]
+# The programs of a kernel in launch order, each a module of its own and its entry (a backend spec's `programs`).
+Programs = Callable[[tvm.IRModule, str], list[tuple[tvm.IRModule, str]]]
 
 
 def as_module(func_or_mod: Any) -> tuple[tvm.IRModule, str]:
@@ -75,22 +76,10 @@ def refuse_unsupported_tile_ops(backend: Backend, func: tirx.PrimFunc, entry: st
                             f"'{backend.name}' backend: {refused[name]} ({backend.spec})")
 
 
-def launches(programs: Any, mod: tvm.IRModule, entry: str) -> list[tuple[tvm.IRModule, str]]:
-    """The programs of the kernel, in launch order, each a module of its own and its entry: the backend's `programs`
-    pass (SplitTTPrograms) makes one PrimFunc per T.Kernel launch; without it, or with one launch, the kernel."""
-    if programs is None:
-        return [(mod, entry)]
-    split_mod = programs(mod)
-    funcs = [(gv.name_hint, f) for gv, f in split_mod.functions.items() if isinstance(f, tirx.PrimFunc)]
-    if len(funcs) == 1:
-        return [(mod, entry)]
-    funcs.sort(key=lambda nf: int(nf[1].attrs[TT_PROGRAM]))
-    return [(tvm.IRModule({name: func}), name) for name, func in funcs]
-
-
 def lower_phases(backend: Backend, func_or_mod: Any, target: Any, target_host: Any, *,
                  legalize: Phase, optimize: Phase, split: Split, runtime_only: bool,
-                 enable_host_codegen: bool, enable_device_compile: bool, programs: Any = None) -> CompiledArtifact:
+                 enable_host_codegen: bool, enable_device_compile: bool,
+                 programs: Programs | None = None) -> CompiledArtifact:
     mod, entry = as_module(func_or_mod)
     params = kernel_params(mod[entry])
     refuse_unsupported_tile_ops(backend, mod[entry], entry)
@@ -100,7 +89,8 @@ def lower_phases(backend: Backend, func_or_mod: Any, target: Any, target_host: A
     options = {MESH_PASS: {MESH_OPTION: list(mesh)}} if mesh != (1, 1) else {}
     # The passes, the split and the code generator plan for the device (a backend with devices) and its mesh.
     with device_scope(device), target_options(options, repr(target)):
-        device_mods, host_mods, parts = [], [], launches(programs, mod, entry)
+        parts = programs(mod, entry) if programs is not None else [(mod, entry)]
+        device_mods, host_mods = [], []
         for part, _ in parts:
             with tvm_target:
                 part = optimize(legalize(part, tvm_target), tvm_target)

@@ -9,12 +9,13 @@ from pathlib import Path
 from typing import Any
 
 import tvm
+from tvm import tirx
 
 from ..engine.backend import Backend
 from ..engine.interface import BackendRuntime, Kernel
 from ..engine.param import CompiledArtifact, KernelParam
 from ..errors import TileLangError
-from . import trace
+from . import attr_keys, trace
 from .host import host_plan
 from .metalium import MetaliumProgram, metalium_program
 from .perf_model import estimate, estimate_kernel
@@ -24,6 +25,16 @@ from .records import REPORT
 from .ttnn_runner import ttnn_program
 
 MODELLED = "modelled: tilelang.tenstorrent.perf_model's time on a Wormhole n150, after one run in the emulator"
+
+
+def launches(split: Any, mod: tvm.IRModule, entry: str) -> list[tuple[tvm.IRModule, str]]:
+    """The programs of the kernel in launch order, each a module of its own and its entry: `split` (SplitTTPrograms,
+    the backend spec's `programs`) makes one PrimFunc per T.Kernel launch; a kernel of one launch is itself."""
+    funcs = [(gv.name_hint, f) for gv, f in split(mod).functions.items() if isinstance(f, tirx.PrimFunc)]
+    if len(funcs) == 1:
+        return [(mod, entry)]
+    funcs.sort(key=lambda named: int(named[1].attrs[attr_keys.TT_PROGRAM]))
+    return [(tvm.IRModule({name: func}), name) for name, func in funcs]
 
 
 def split_roles(mod: tvm.IRModule) -> tuple[tvm.IRModule, Any]:
