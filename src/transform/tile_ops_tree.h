@@ -257,8 +257,15 @@ class Tree {
       Unit unit = rows ? Unit::kFpuBcastRows : Unit::kFpuBcastCols;
       std::string what = rows ? "a row vector (v[j])" : "a [block_M] column vector";
       if (a.vec != Vec::kFull && b.vec != Vec::kFull) {
-        return reject(expr, "combines a [block_M] column vector and a row vector v[j] (an outer product), "
-                      "which has no broadcast form");
+        // v[i] op w[j] (gdn's G[i] - G[j], an outer sum, difference or product): one vector broadcast into a block
+        // (a zero fill plus it, exact), then the other combined with that block by its own broadcast. The right
+        // one keeps its form where the op map has it (v[i] - w[j] has no row form: w[j] is made the block, and
+        // v[i] - W is -(W - v[i]), exact).
+        const eltwise::Op* right = op_named(b.vec == Vec::kRow ? Unit::kFpuBcastRows : Unit::kFpuBcastCols, op.name);
+        bool keep_b = right != nullptr && op.unit == Unit::kFpuBinary;
+        std::optional<Value> block = broadcast_copy(keep_b ? a : b);
+        if (!block) return std::nullopt;
+        return keep_b ? binary(expr, op, *block, b) : binary(expr, op, a, *block);
       }
       const eltwise::Op* bc = op_named(unit, op.name);
       bool commutes = op.name == std::string("add") || op.name == std::string("mul");
@@ -339,6 +346,7 @@ class Tree {
 
   // T.if_then_else(a CMP b, x, c) of a value comparison; of two blocks or element indices (tile_ops_tree_select.cc).
   std::optional<Value> select(const Any& expr, const List& args);
+  std::optional<Value> condition(const Any& expr, const Any& cond);
   std::optional<Value> operand(const Any& expr, const Any& v);
   std::optional<Value> select_blocks(const Any& expr, const Value& holds, const Any& then_v, const Any& else_v);
 
