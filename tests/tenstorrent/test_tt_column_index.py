@@ -16,6 +16,7 @@ import pytest
 
 import tilelang
 import tilelang.language as T
+from tilelang.errors import TileLangError
 
 pytestmark = pytest.mark.skipif(shutil.which("g++") is None, reason="no C++ compiler")
 RNG = np.random.default_rng(2828)
@@ -108,3 +109,39 @@ def test_outer_product_of_an_on_chip_vector() -> None:
     got = kernel(a).astype(np.float32)
     assert float(np.abs(got - r[:, None] * r[None, :]).max()) <= 2.0**-8
     assert "mul_tiles_bcast_rows(" in kernel.artifact.rt_mod.files["compute.cpp"]
+
+
+def head_part(S, H, D, width, start):  # noqa: N803
+    """Y[0, :, h, part] = X[0, :, h, part] * 2 + 1 over parts of `width` of the last dim from `start` (upstream kda's
+    `U[bb, s0:s1, bh, v0:v0 + 32]` of a (B, S, H, D) tensor, laid out row-major: one page per (b, s, h) row)."""
+
+    @T.prim_func
+    def main(X: T.Tensor((1, S, H, D), "bfloat16"), Y: T.Tensor((1, S, H, D), "bfloat16")):  # noqa: N803
+        with T.Kernel((D - start) // width, H, threads=128) as (bv, bh):
+            X_shared = T.alloc_shared((S, width), "bfloat16")
+            Y_shared = T.alloc_shared((S, width), "bfloat16")
+            T.copy(X[0, 0:S, bh, start + bv * width:start + (bv + 1) * width], X_shared)
+            for i, j in T.Parallel(S, width):
+                Y_shared[i, j] = X_shared[i, j] * 2.0 + 1.0
+            T.copy(Y_shared, Y[0, 0:S, bh, start + bv * width:start + (bv + 1) * width])
+
+    return main
+
+
+def test_row_major_block_of_part_of_the_last_dim() -> None:
+    """Each (S, 32) block is a run of 64 bytes of each page, at byte 64 * bv (reader_row_parts, writer_row_parts);
+    the rows of the other part of every page are written by the other core, none by both."""
+    x = RNG.uniform(-1, 1, (1, 64, 2, 64)).astype(ml_dtypes.bfloat16)
+    kernel = tilelang.compile(head_part(64, 2, 64, 32, 0), out_idx=[-1], target="tenstorrent")
+    got = kernel(x).astype(np.float32)
+    assert np.array_equal(got, (x.astype(np.float32) * 2 + 1).astype(ml_dtypes.bfloat16).astype(np.float32))
+    files = kernel.artifact.rt_mod.files
+    assert "noc_async_read(" in files["reader.cpp"] and "noc_async_write(" in files["writer.cpp"]
+
+
+def test_part_of_the_last_dim_off_the_noc_alignment_is_refused() -> None:
+    """A part starting at element 16 of bf16 rows (byte 32: aligned) runs; at element 8 (byte 16) it is refused:
+    Wormhole's DRAM reads keep L1 and DRAM addresses equal modulo 32 bytes."""
+    with pytest.raises(TileLangError, match=r"is read from element 8 of each row \(byte 16\), not provably a "
+                       r"multiple of 32 bytes.*noc_alignment.dram_read"):
+        tilelang.lower(head_part(64, 2, 64, 32, 8), target="tenstorrent")
