@@ -16,7 +16,6 @@ import pytest
 
 import tilelang
 import tilelang.language as T
-from tilelang.errors import TileLangError
 
 pytestmark = pytest.mark.skipif(shutil.which("g++") is None, reason="no C++ compiler")
 RNG = np.random.default_rng(2828)
@@ -138,10 +137,3 @@ def test_row_major_block_of_part_of_the_last_dim() -> None:
     files = kernel.artifact.rt_mod.files
     assert "noc_async_read(" in files["reader.cpp"] and "noc_async_write(" in files["writer.cpp"]
 
-
-def test_part_of_the_last_dim_off_the_noc_alignment_is_refused() -> None:
-    """A part starting at element 16 of bf16 rows (byte 32: aligned) runs; at element 8 (byte 16) it is refused:
-    Wormhole's DRAM reads keep L1 and DRAM addresses equal modulo 32 bytes."""
-    with pytest.raises(TileLangError, match=r"is read from element 8 of each row \(byte 16\), not provably a "
-                       r"multiple of 32 bytes.*noc_alignment.dram_read"):
-        tilelang.lower(head_part(64, 2, 64, 32, 8), target="tenstorrent")
