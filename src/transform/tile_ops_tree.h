@@ -40,11 +40,8 @@ class Tree {
   // The ops of `value`, or nullopt when it is not a tree of supported operations on on-chip values.
   std::optional<std::vector<TileOp>> split(const Any& value) {
     std::optional<Value> root = lower(value);
-    if (root && root->vec == Vec::kScalar) root = broadcast_copy(*root);
-    if (root && root->vec != Vec::kFull) {
-      return reject(value, "is a vector; a store of it into a [block_M, N] buffer (a broadcast copy) is not "
-                    "supported (combine it with a block: x[i, j] * v[i])");
-    }
+    // One element or a vector stored to every element of its row or column (`X[i, j] = v[i]`): a broadcast copy.
+    if (root && root->vec != Vec::kFull) root = broadcast_copy(*root);
     if (!root || root->piece < 0) return std::nullopt;
     pieces_.back().out = out_;
     if (pieces_.back().kind == tile_op::kEltwise) {

@@ -100,6 +100,38 @@ def outer_product(n):
     return main
 
 
+def broadcast_copies(n):
+    """C[i, j] = R[i] and D[i, j] = R[j] (a vector stored to every element of its row or column)."""
+
+    @T.prim_func
+    def main(A: T.Tensor((n, n), "bfloat16"), C: T.Tensor((n, n), "bfloat16"),  # noqa: N803
+             D: T.Tensor((n, n), "bfloat16")):  # noqa: N803
+        with T.Kernel(1, threads=128) as _:
+            A_s = T.alloc_shared((n, n), "bfloat16")
+            R_s = T.alloc_fragment((n,), "bfloat16")
+            C_l = T.alloc_fragment((n, n), "bfloat16")
+            D_l = T.alloc_fragment((n, n), "bfloat16")
+            T.copy(A[0, 0], A_s)
+            T.reduce_max(A_s, R_s, dim=1)
+            for i, j in T.Parallel(n, n):
+                C_l[i, j] = R_s[i]
+            for i, j in T.Parallel(n, n):
+                D_l[i, j] = R_s[j]
+            T.copy(C_l, C[0, 0])
+            T.copy(D_l, D[0, 0])
+
+    return main
+
+
+def test_a_vector_stored_to_every_element_is_a_broadcast_copy() -> None:
+    a = RNG.uniform(-1, 1, (64, 64)).astype(ml_dtypes.bfloat16)
+    kernel = tilelang.compile(broadcast_copies(64), out_idx=[-2, -1], target="tenstorrent")
+    r = a.astype(np.float32).max(1)
+    c, d = (x.astype(np.float32) for x in kernel(a))
+    assert np.array_equal(c, np.broadcast_to(r[:, None], (64, 64)))
+    assert np.array_equal(d, np.broadcast_to(r[None, :], (64, 64)))
+
+
 def test_outer_product_of_an_on_chip_vector() -> None:
     """R[i] made a block, times R[j] by mul_tiles_bcast_rows (the right vector keeps its broadcast)."""
     a = RNG.uniform(-1, 1, (64, 64)).astype(ml_dtypes.bfloat16)
