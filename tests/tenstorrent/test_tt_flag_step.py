@@ -1,0 +1,55 @@
+"""A whole step under a condition read from a DRAM tensor on Tenstorrent (issue 28; src/transform/tile_ops_flag_step.cc):
+block-sparse attention's control (`if BlockSparseMask[...]` around a step that makes values the three kernels move
+between them). The reader reads the tile holding the value and reads its word from L1 before pushing the page
+(read_flag), the compute kernel reads the same word (take_flag: read_tile_value), the writer, where it has ops in the
+branch, reads the tile into a CB of its own (read_own_flag); each kernel's if tests its own binding, so all three take
+the same arm. Run in the emulator against numpy."""
+
+from __future__ import annotations
+
+import shutil
+
+import numpy as np
+import pytest
+from tt_data_kernels import masked_blocks, masked_step
+
+import tilelang
+from tilelang.tenstorrent import INTRINSICS, api_profile
+
+pytestmark = [pytest.mark.skipif(shutil.which("g++") is None, reason="no C++ compiler"),
+              pytest.mark.skipif(api_profile() not in INTRINSICS["read_tile_value"].cpp,
+                                 reason="the API profile has no read_tile_value")]
+RNG = np.random.default_rng(28)
+
+
+@pytest.mark.parametrize("mask_dtype, staged", [("bool", False), ("int8", True)])
+def test_a_step_under_a_mask_value_holds_and_carries_values(mask_dtype: str, staged: bool) -> None:
+    """Steps whose value is set add x_k * a onto acc; `a` is held around the loop and `acc` stays at its CB's front
+    in the steps not taken. The int8 mask is copied into a fragment first (upstream's attention form)."""
+    a = RNG.standard_normal((32, 32)).astype(np.float32)
+    x = RNG.standard_normal((32, 160)).astype(np.float32)
+    mask = np.array([1, 0, 1, 1, 0]).astype(mask_dtype)
+    kernel = tilelang.compile(masked_step(160, mask_dtype, staged=staged), out_idx=[-1], target="tenstorrent")
+    source = kernel.get_kernel_source()
+    assert "read_tile_value(" in source and "reinterpret_cast<volatile tt_l1_ptr uint32_t*>" in source
+    want = sum(x[:, k * 32:(k + 1) * 32] * a for k in np.nonzero(mask)[0])
+    np.testing.assert_allclose(kernel(a, x, mask), want, rtol=1e-5, atol=1e-5)
+
+
+def test_an_int32_value_compared_with_a_constant_picks_the_steps() -> None:
+    a = RNG.standard_normal((32, 32)).astype(np.float32)
+    x = RNG.standard_normal((32, 128)).astype(np.float32)
+    sel = np.array([3, -1, 0, 2], np.int32)
+    kernel = tilelang.compile(masked_step(128, "int32", lambda v: v > 0), out_idx=[-1], target="tenstorrent")
+    want = sum(x[:, k * 32:(k + 1) * 32] * a for k in np.nonzero(sel > 0)[0])
+    np.testing.assert_allclose(kernel(a, x, sel), want, rtol=1e-5, atol=1e-5)
+
+
+def test_the_writer_reads_its_own_value_in_both_arms() -> None:
+    """Ragged mask over a 64x96 tensor in 32x32 blocks: each block doubled where set, zeros elsewhere; the writer writes
+    in both arms, so it reads the value itself."""
+    a = RNG.standard_normal((64, 96)).astype(np.float32)
+    mask = RNG.random((2, 3)) > 0.5
+    kernel = tilelang.compile(masked_blocks(64, 96, 32, 32), out_idx=[-1], target="tenstorrent")
+    want = np.kron(mask, np.ones((32, 32))) * a * 2
+    np.testing.assert_allclose(kernel(a, mask), want, rtol=1e-6, atol=1e-6)
