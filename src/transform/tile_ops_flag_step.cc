@@ -31,9 +31,13 @@ bool dataflow_op(const TileOp& op) {
          op.kind == tile_op::kIm2colIn || op.kind == tile_op::kAtomicIn || op.kind == tile_op::kCopyLocal;
 }
 
-// The condition on the word: the value (the word, or its byte at `scale`) inside or outside [lo, hi].
+// The condition on the word: the value (the word, or its byte at `scale`) inside or outside [lo, hi]. A byte is taken
+// from the word as a uint32: the top byte of a word read as an int32 would be negative, and the kernels' C++ divides
+// toward zero.
 Any test_of(const Any& word, const FlagValue& v) {
-  Any value = v.modulus == 0 ? word : fn::mod(fn::floordiv(word, v.scale), Any(v.modulus));
+  Any value = v.modulus == 0 ? word
+                             : cast("int32", fn::mod(fn::floordiv(cast("uint32", word), cast("uint32", v.scale)),
+                                                     cast("uint32", Any(v.modulus))));
   Any lo(v.lo), hi(v.hi);
   if (v.lo == v.hi) return v.inside ? fn::eq(value, lo) : fn::ne(value, lo);
   return v.inside ? fn::and_({fn::ge(value, lo), fn::le(value, hi)}) : fn::or_({fn::lt(value, lo), fn::gt(value, hi)});

@@ -25,10 +25,11 @@ RNG = np.random.default_rng(28)
 @pytest.mark.parametrize("mask_dtype, staged", [("bool", False), ("int8", True)])
 def test_a_step_under_a_mask_value_holds_and_carries_values(mask_dtype: str, staged: bool) -> None:
     """Steps whose value is set add x_k * a onto acc; `a` is held around the loop and `acc` stays at its CB's front
-    in the steps not taken. The int8 mask is copied into a fragment first (upstream's attention form)."""
+    in the steps not taken. The int8 mask is copied into a fragment first (upstream's attention form); its -1 is the
+    top byte of a word whose lower bytes are set, which the kernels read unsigned."""
     a = RNG.standard_normal((32, 32)).astype(np.float32)
     x = RNG.standard_normal((32, 160)).astype(np.float32)
-    mask = np.array([1, 0, 1, 1, 0]).astype(mask_dtype)
+    mask = np.array([1, 0, 1, -1, 0]).astype(mask_dtype)  # int8: step 3's byte (255) tops a word with lower bytes set
     kernel = tilelang.compile(masked_step(160, mask_dtype, staged=staged), out_idx=[-1], target="tenstorrent")
     source = kernel.get_kernel_source()
     assert "read_tile_value(" in source and "reinterpret_cast<volatile tt_l1_ptr uint32_t*>" in source
