@@ -14,6 +14,8 @@ import pytest
 from tt_data_kernels import masked_blocks, masked_step
 
 import tilelang
+import tilelang.language as T
+from tilelang.errors import TileLangError
 from tilelang.tenstorrent import INTRINSICS, api_profile
 
 pytestmark = [pytest.mark.skipif(shutil.which("g++") is None, reason="no C++ compiler"),
@@ -54,3 +56,17 @@ def test_the_writer_reads_its_own_value_in_both_arms() -> None:
     kernel = tilelang.compile(masked_blocks(64, 96, 32, 32), out_idx=[-1], target="tenstorrent")
     want = np.kron(mask, np.ones((32, 32))) * a * 2
     np.testing.assert_allclose(kernel(a, mask), want, rtol=1e-6, atol=1e-6)
+
+
+def test_a_branch_of_copies_only_is_refused_naming_the_tensor() -> None:
+    """The compute kernel reads the value the reader pushes; with no compute op in the branch nobody would."""
+    @T.prim_func
+    def main(A: T.Tensor((32, 64), "float32"), Mask: T.Tensor((2,), "bool"), B: T.Tensor((32, 64), "float32")):
+        with T.Kernel(2, threads=128) as bx:
+            s = T.alloc_shared((32, 32), "float32")
+            if Mask[bx]:
+                T.copy(A[0, bx * 32], s)
+                T.copy(s, B[0, bx * 32])
+
+    with pytest.raises(TileLangError, match=r"reads 'Mask' around copies only; the tenstorrent backend branches"):
+        tilelang.lower(main, target="tenstorrent")
