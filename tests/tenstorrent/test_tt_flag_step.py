@@ -1,9 +1,9 @@
-"""A whole step under a condition read from a DRAM tensor on Tenstorrent (issue 28; src/transform/tile_ops_flag_step.cc):
-block-sparse attention's control (`if BlockSparseMask[...]` around a step that makes values the three kernels move
-between them). The reader reads the tile holding the value and reads its word from L1 before pushing the page
-(read_flag), the compute kernel reads the same word (take_flag: read_tile_value), the writer, where it has ops in the
-branch, reads the tile into a CB of its own (read_own_flag); each kernel's if tests its own binding, so all three take
-the same arm. Run in the emulator against numpy."""
+"""A whole step under a condition read from a DRAM tensor on Tenstorrent (issue 28;
+src/transform/tile_ops_flag_step.cc): block-sparse attention's control (`if BlockSparseMask[...]` around a step that
+makes values the three kernels move between them). The reader reads the tile holding the value and reads its word
+from L1 before pushing the page (read_flag), the compute kernel reads the same word (take_flag: read_tile_value), the
+writer, where it has ops in the branch, reads the tile into a CB of its own (read_own_flag); each kernel's if tests
+its own binding, so all three take the same arm. Run in the emulator against numpy."""
 
 from __future__ import annotations
 
