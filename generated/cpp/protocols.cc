@@ -248,16 +248,16 @@ static tl::Dict bcast_scalar_block(tl::Builder& b, const tl::Ctx& a) {
   return bound;
 }
 
-// The compute kernel's value of a condition read from a DRAM tensor (take_flag): wait for the flag tile the reader pushed, read the value's 32-bit word with read_tile_value (binding `value`, the call's result; the unpack thread reads it and hands it to the math and pack threads, so all three take the branch alike), and free the tile.
+// The compute kernel's value of a condition read from a DRAM tensor (take_flag): wait for the flag tile the reader pushed, read the value's 32-bit word with read_tile_value (binding `result`, the call's result; the unpack thread reads it and hands it to the math and pack threads, so all three take the branch alike), and free the tile.
 static tl::Dict compute_flag(tl::Builder& b, const tl::Ctx& a) {
   const tl::Any v_cb = a.get("cb");
   const tl::Any v_word = a.get("word");
-  tl::Any v_value;
+  tl::Any v_result;
   tl::Dict bound;
   b.call(std::string("cb_wait_front"), {v_cb, tl::num(1)});
   if (b.profile() == "ttnn_0_81" || b.profile() == "metal_d5f9bc4a") {
-    v_value = b.bind("value", std::string("read_tile_value"), {v_cb, tl::num(0), v_word});
-    bound.Set(tl::String("value"), v_value);
+    v_result = b.bind("result", std::string("read_tile_value"), {v_cb, tl::num(0), v_word});
+    bound.Set(tl::String("result"), v_result);
   }
   b.call(std::string("cb_pop_front"), {v_cb, tl::num(1)});
   return bound;
@@ -888,14 +888,14 @@ static tl::Dict reader_block_mcast(tl::Builder& b, const tl::Ctx& a) {
   return bound;
 }
 
-// The reader's value of a condition read from a DRAM tensor (read_flag): reserve one page of the flag CB, read the tensor's tile holding the value into it, wait for the read, read the value's 32-bit word through the L1 pointer (binding `value`, the call's result) while the page is still the reader's, then push it for the compute kernel, which reads the same word (compute_flag). All three kernels thus take the branch on the same word.
+// The reader's value of a condition read from a DRAM tensor (read_flag): reserve one page of the flag CB, read the tensor's tile holding the value into it, wait for the read, read the value's 32-bit word through the L1 pointer (binding `result`, the call's result) while the page is still the reader's, then push it for the compute kernel, which reads the same word (compute_flag). All three kernels thus take the branch on the same word.
 static tl::Dict reader_flag(tl::Builder& b, const tl::Ctx& a) {
   const tl::Any v_cb = a.get("cb");
   const tl::Any v_accessor = a.get("accessor");
   const tl::Any v_first_tile = a.get("first_tile");
   const tl::Any v_page_bytes = a.get("page_bytes");
   const tl::Any v_word = a.get("word");
-  tl::Any v_flag_addr, v_value;
+  tl::Any v_flag_addr, v_result;
   tl::Dict bound;
   b.call(std::string("cb_reserve_back"), {v_cb, tl::num(1)});
   v_flag_addr = b.bind("flag_addr", std::string("get_write_ptr"), {v_cb});
@@ -903,8 +903,8 @@ static tl::Dict reader_flag(tl::Builder& b, const tl::Ctx& a) {
   read_pages(b, tl::Ctx{{"accessor", v_accessor}, {"first_tile", v_first_tile}, {"rows", tl::num(1)}, {"cols", tl::num(1)}, {"row_stride", tl::num(1)}, {"page_bytes", v_page_bytes}, {"l1_addr", v_flag_addr}});
   // The page lands only at the barrier; the word is read after it.
   b.call(std::string("noc_async_read_barrier"), {});
-  v_value = b.bind("value", std::string("l1_word"), {v_flag_addr, v_word});
-  bound.Set(tl::String("value"), v_value);
+  v_result = b.bind("result", std::string("l1_word"), {v_flag_addr, v_word});
+  bound.Set(tl::String("result"), v_result);
   b.call(std::string("cb_push_back"), {v_cb, tl::num(1)});
   return bound;
 }
@@ -1578,14 +1578,14 @@ static tl::Dict writer_block_signal(tl::Builder& b, const tl::Ctx& a) {
   return bound;
 }
 
-// The writer's value of a condition read from a DRAM tensor (read_own_flag), where it has ops in the branch: it reads the tile holding the value into a CB of its own and reads the word as the reader does (binding `value`, the call's result), then pushes the page and frees it itself, so the CB is balanced in every iteration.
+// The writer's value of a condition read from a DRAM tensor (read_own_flag), where it has ops in the branch: it reads the tile holding the value into a CB of its own and reads the word as the reader does (binding `result`, the call's result), then pushes the page and frees it itself, so the CB is balanced in every iteration.
 static tl::Dict writer_flag(tl::Builder& b, const tl::Ctx& a) {
   const tl::Any v_cb = a.get("cb");
   const tl::Any v_accessor = a.get("accessor");
   const tl::Any v_first_tile = a.get("first_tile");
   const tl::Any v_page_bytes = a.get("page_bytes");
   const tl::Any v_word = a.get("word");
-  tl::Any v_flag_addr, v_value;
+  tl::Any v_flag_addr, v_result;
   tl::Dict bound;
   b.call(std::string("cb_reserve_back"), {v_cb, tl::num(1)});
   v_flag_addr = b.bind("flag_addr", std::string("get_write_ptr"), {v_cb});
@@ -1593,8 +1593,8 @@ static tl::Dict writer_flag(tl::Builder& b, const tl::Ctx& a) {
   read_pages(b, tl::Ctx{{"accessor", v_accessor}, {"first_tile", v_first_tile}, {"rows", tl::num(1)}, {"cols", tl::num(1)}, {"row_stride", tl::num(1)}, {"page_bytes", v_page_bytes}, {"l1_addr", v_flag_addr}});
   // The page lands only at the barrier; the word is read after it.
   b.call(std::string("noc_async_read_barrier"), {});
-  v_value = b.bind("value", std::string("l1_word"), {v_flag_addr, v_word});
-  bound.Set(tl::String("value"), v_value);
+  v_result = b.bind("result", std::string("l1_word"), {v_flag_addr, v_word});
+  bound.Set(tl::String("result"), v_result);
   b.call(std::string("cb_push_back"), {v_cb, tl::num(1)});
   b.call(std::string("cb_wait_front"), {v_cb, tl::num(1)});
   b.call(std::string("cb_pop_front"), {v_cb, tl::num(1)});

@@ -7,6 +7,9 @@
 namespace tl {
 namespace {
 
+// The binding a protocol that a bound call becomes names the call's result by (specs/protocols/reader_flag.yaml).
+constexpr const char kResult[] = "result";
+
 // The facts every rewrite case sees besides the call's arguments. fp32_acc: whether a compute result
 // accumulates in fp32, i.e. whether a CB the compute kernel produces holds a 4-byte dtype; dst_capacity: the
 // tiles one DST section holds then.
@@ -126,7 +129,7 @@ Any rewrite(const std::string& name, const Dict& options, const RewriteParams& p
       return apply_case(*c, *record, value, ctx);
     });
     // A binding of an abstract call's result (a branch's flag, each kernel's own read of it): the protocol's
-    // statements, then the variable bound to the protocol's binding `value`.
+    // statements, then the variable bound to the protocol's binding `result` (kResult).
     new_body = map(new_body, {ir::rewrite<ir::Bind>([&](const ir::Bind& bound) -> Any {
                      Any call_value = bound.value();
                      while (auto cast_value = ir::Cast::from(call_value)) call_value = cast_value->value();
@@ -143,11 +146,12 @@ Any rewrite(const std::string& name, const Dict& options, const RewriteParams& p
                      }
                      Builder b(profile());
                      Dict out = run_protocol(c->protocol, b, eval_args(*c->args, ctx));
-                     if (!out.count(String("value"))) {
-                       internal_error("protocol " + c->protocol + " binds no 'value' for the bound " + record->name);
+                     if (!out.count(String(kResult))) {
+                       internal_error("protocol " + c->protocol + " binds no '" + kResult + "' for the bound " +
+                                      record->name);
                      }
                      std::vector<Any> stmts = flatten(b.finish());
-                     stmts.push_back(bind(bound.var(), item(out, String("value"))));
+                     stmts.push_back(bind(bound.var(), item(out, String(kResult))));
                      return seq(stmts);
                    })},
                    "post");
