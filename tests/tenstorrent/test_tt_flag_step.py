@@ -70,3 +70,27 @@ def test_a_branch_of_copies_only_is_refused_naming_the_tensor() -> None:
 
     with pytest.raises(TileLangError, match=r"reads 'Mask' around copies only; the tenstorrent backend branches"):
         tilelang.lower(main, target="tenstorrent")
+
+
+def test_k_steps_beside_other_ops_are_refused_naming_the_accumulator() -> None:
+    """A gemm accumulating across the loop holds DST from its first K step to its last; a whole step skipping one
+    would leave it unacquired or unpacked (the K-step form, where every kernel runs each step, takes loads only)."""
+    @T.prim_func
+    def main(A: T.Tensor((32, 64), "float16"), B: T.Tensor((64, 32), "float16"), Mask: T.Tensor((2,), "bool"),
+             C: T.Tensor((32, 32), "float32")):
+        with T.Kernel(1, threads=128):
+            a = T.alloc_shared((32, 32), "float16")
+            b = T.alloc_shared((32, 32), "float16")
+            c = T.alloc_fragment((32, 32), "float32")
+            T.clear(c)
+            for k in T.serial(2):
+                if Mask[k]:
+                    T.copy(A[0, k * 32], a)
+                    T.copy(B[k * 32, 0], b)
+                    T.gemm(a, b, c)
+                else:
+                    T.copy(A[0, k * 32], a)
+            T.copy(c, C)
+
+    with pytest.raises(TileLangError, match=r"reads 'Mask' and holds a gemm accumulating into 'c' across the loop"):
+        tilelang.lower(main, target="tenstorrent")
