@@ -48,6 +48,27 @@ def test_an_int32_value_compared_with_a_constant_picks_the_steps() -> None:
     np.testing.assert_allclose(kernel(a, x, sel), want, rtol=1e-5, atol=1e-5)
 
 
+def test_a_step_of_compute_ops_only_still_has_the_reader_push_the_value() -> None:
+    """Only the compute kernel has ops in the branch: the reader keeps its binding (SplitTTKernels keeps a binding of
+    an abstract op where nothing reads it) and pushes the page the compute kernel reads; int32 `== 2`."""
+    @T.prim_func
+    def main(A: T.Tensor((32, 32), "float32"), Mask: T.Tensor((4,), "int32"), B: T.Tensor((32, 32), "float32")):
+        with T.Kernel(1, threads=128):
+            a = T.alloc_shared((32, 32), "float32")
+            acc = T.alloc_fragment((32, 32), "float32")
+            T.copy(A, a)
+            T.clear(acc)
+            for k in T.serial(4):
+                if Mask[k] == 2:
+                    for i, j in T.Parallel(32, 32):
+                        acc[i, j] = acc[i, j] + a[i, j]
+            T.copy(acc, B)
+
+    a = RNG.standard_normal((32, 32)).astype(np.float32)
+    kernel = tilelang.compile(main, out_idx=[-1], target="tenstorrent")
+    np.testing.assert_allclose(kernel(a, np.array([2, 0, 2, 2], np.int32)), 3 * a, rtol=1e-5, atol=1e-5)
+
+
 def test_the_writer_reads_its_own_value_in_both_arms() -> None:
     """Ragged mask over a 64x96 tensor in 32x32 blocks: each block doubled where set, zeros elsewhere; the writer writes
     in both arms, so it reads the value itself."""
