@@ -184,8 +184,8 @@ void set_flag_fields(TileOp& gemm, const BufferInfo* flag, Any word = Any(int64_
                      int64_t modulus = 0, int64_t lo = 0, int64_t hi = 0, bool inside = true);
 /*! \brief An if whose condition reads a value of a DRAM tensor at an index of block indices, loop variables and
  * index scalars, around the loads and K steps of gemms (a block-sparse GEMM's `if BlockMask[by, bx, k]`): the
- * reader reads the tile holding the value and the gemms run their products only where it holds (tile_ops_flag.cc).
- * False when the condition reads no tensor value that way; a refusal naming the construct when the rest breaks a
+ * reader reads the tile holding the value and the gemms run their products only where it holds (tile_ops_flag.cc);
+ * around other ops too, or with an else arm, a whole step that every kernel branches around (flag_step). False when the condition reads no tensor value that way; a refusal naming the construct when the rest breaks a
  * rule. */
 bool flag_branch(const ir::IfThenElse& cond, const std::vector<Any>& loops, std::vector<TileOp>& ops,
                  const std::function<void(const Any&, std::vector<TileOp>&)>& visit);
