@@ -65,6 +65,59 @@ def blocksparse(M: int, N: int, K: int, bm: int, bn: int, bk: int, mask_dtype: s
     return main
 
 
+def masked_step(n: int, mask_dtype: str = "bool", test=None, staged: bool = False):
+    """Block-sparse attention's control on a small scale (issue 28): a whole step under `if Mask[k]` (a value read from
+    DRAM), `a` made before the loop and read in the step (as `Q_shared`), `acc` carried across the loop and rewritten
+    only in the step (`acc_o`). `staged`: the mask is first copied into a fragment, as upstream's attention does."""
+    test = test or (lambda v: v)
+    steps = n // 32
+
+    @T.prim_func
+    def main(A: T.Tensor((32, 32), "float32"), X: T.Tensor((32, n), "float32"), Mask: T.Tensor((steps,), mask_dtype),
+             B: T.Tensor((32, 32), "float32")):
+        with T.Kernel(1, threads=128):
+            a = T.alloc_shared((32, 32), "float32")
+            x = T.alloc_shared((32, 32), "float32")
+            y = T.alloc_fragment((32, 32), "float32")
+            acc = T.alloc_fragment((32, 32), "float32")
+            row = T.alloc_fragment((steps,), mask_dtype)
+            T.copy(A, a)
+            T.clear(acc)
+            if staged:
+                T.copy(Mask[0:steps], row)
+            for k in T.serial(steps):
+                if test(row[k] if staged else Mask[k]):
+                    T.copy(X[0, k * 32], x)
+                    for i, j in T.Parallel(32, 32):
+                        y[i, j] = x[i, j] * a[i, j]
+                    for i, j in T.Parallel(32, 32):
+                        acc[i, j] = acc[i, j] + y[i, j]
+            T.copy(acc, B)
+
+    return main
+
+
+def masked_blocks(M: int, N: int, bm: int, bn: int, mask_dtype: str = "bool"):
+    """Every kernel in both arms of `if Mask[by, bx]:` (the writer too: it reads its own copy of the value): a block
+    doubled where the mask is set, zeros elsewhere."""
+    @T.prim_func
+    def main(A: T.Tensor((M, N), "float32"), Mask: T.Tensor((M // bm, N // bn), mask_dtype),
+             B: T.Tensor((M, N), "float32")):
+        with T.Kernel(N // bn, M // bm, threads=128) as (bx, by):
+            s = T.alloc_shared((bm, bn), "float32")
+            o = T.alloc_fragment((bm, bn), "float32")
+            if Mask[by, bx]:
+                T.copy(A[by * bm, bx * bn], s)
+                for i, j in T.Parallel(bm, bn):
+                    o[i, j] = s[i, j] * 2.0
+                T.copy(o, B[by * bm, bx * bn])
+            else:
+                T.fill(o, 0.0)
+                T.copy(o, B[by * bm, bx * bn])
+
+    return main
+
+
 DATA_CORPUS = {
     **{f"cumsum_dim{dim}": (lambda dim=dim: examples.cumsum_kernel.__wrapped__(64, 128, 32, 64, dim, False))
        for dim in (0, 1)},
@@ -75,3 +128,4 @@ DATA_CORPUS = {
 }
 if api_profile() in INTRINSICS["read_tile_value"].cpp:  # its compute kernel reads the mask with read_tile_value
     DATA_CORPUS["blocksparse_gemm"] = lambda: blocksparse(128, 128, 128, 64, 64, 32)
+    DATA_CORPUS["masked_step"] = lambda: masked_step(128)

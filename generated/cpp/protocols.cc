@@ -4,6 +4,7 @@
 // Spec: specs/protocols/bcast_cols_block.yaml
 // Spec: specs/protocols/bcast_rows_block.yaml
 // Spec: specs/protocols/bcast_scalar_block.yaml
+// Spec: specs/protocols/compute_flag.yaml
 // Spec: specs/protocols/compute_startup.yaml
 // Spec: specs/protocols/cumsum_block.yaml
 // Spec: specs/protocols/eltwise_tiles.yaml
@@ -21,6 +22,7 @@
 // Spec: specs/protocols/reader_block.yaml
 // Spec: specs/protocols/reader_block_after.yaml
 // Spec: specs/protocols/reader_block_mcast.yaml
+// Spec: specs/protocols/reader_flag.yaml
 // Spec: specs/protocols/reader_im2col.yaml
 // Spec: specs/protocols/reader_row_parts.yaml
 // Spec: specs/protocols/reader_rows.yaml
@@ -39,6 +41,7 @@
 // Spec: specs/protocols/writer_block.yaml
 // Spec: specs/protocols/writer_block_in_place.yaml
 // Spec: specs/protocols/writer_block_signal.yaml
+// Spec: specs/protocols/writer_flag.yaml
 // Spec: specs/protocols/writer_pass_turn.yaml
 // Spec: specs/protocols/writer_row_parts.yaml
 // Spec: specs/protocols/writer_rows.yaml
@@ -54,6 +57,7 @@ namespace tl::protocols {
 static tl::Dict bcast_cols_block(tl::Builder& b, const tl::Ctx& a);
 static tl::Dict bcast_rows_block(tl::Builder& b, const tl::Ctx& a);
 static tl::Dict bcast_scalar_block(tl::Builder& b, const tl::Ctx& a);
+static tl::Dict compute_flag(tl::Builder& b, const tl::Ctx& a);
 static tl::Dict compute_startup(tl::Builder& b, const tl::Ctx& a);
 static tl::Dict cumsum_block(tl::Builder& b, const tl::Ctx& a);
 static tl::Dict eltwise_binary_block(tl::Builder& b, const tl::Ctx& a);
@@ -71,6 +75,7 @@ static tl::Dict read_pages(tl::Builder& b, const tl::Ctx& a);
 static tl::Dict reader_block(tl::Builder& b, const tl::Ctx& a);
 static tl::Dict reader_block_after(tl::Builder& b, const tl::Ctx& a);
 static tl::Dict reader_block_mcast(tl::Builder& b, const tl::Ctx& a);
+static tl::Dict reader_flag(tl::Builder& b, const tl::Ctx& a);
 static tl::Dict reader_im2col(tl::Builder& b, const tl::Ctx& a);
 static tl::Dict reader_row_parts(tl::Builder& b, const tl::Ctx& a);
 static tl::Dict reader_rows(tl::Builder& b, const tl::Ctx& a);
@@ -89,6 +94,7 @@ static tl::Dict untilize_rows(tl::Builder& b, const tl::Ctx& a);
 static tl::Dict writer_block(tl::Builder& b, const tl::Ctx& a);
 static tl::Dict writer_block_in_place(tl::Builder& b, const tl::Ctx& a);
 static tl::Dict writer_block_signal(tl::Builder& b, const tl::Ctx& a);
+static tl::Dict writer_flag(tl::Builder& b, const tl::Ctx& a);
 static tl::Dict writer_pass_turn(tl::Builder& b, const tl::Ctx& a);
 static tl::Dict writer_row_parts(tl::Builder& b, const tl::Ctx& a);
 static tl::Dict writer_rows(tl::Builder& b, const tl::Ctx& a);
@@ -243,6 +249,21 @@ static tl::Dict bcast_scalar_block(tl::Builder& b, const tl::Ctx& a) {
   b.when(tl::fn::eq(v_pop1, tl::num(1)), [&] {
     b.call(std::string("cb_pop_front"), {v_in1, tl::num(1)});
   });
+  return bound;
+}
+
+// The compute kernel's value of a condition read from a DRAM tensor (take_flag): wait for the flag tile the reader pushed, read the value's 32-bit word with read_tile_value (binding `result`, the call's result; the unpack thread reads it and hands it to the math and pack threads, so all three take the branch alike), and free the tile.
+static tl::Dict compute_flag(tl::Builder& b, const tl::Ctx& a) {
+  const tl::Any v_cb = a.get("cb");
+  const tl::Any v_word = a.get("word");
+  tl::Any v_result;
+  tl::Dict bound;
+  b.call(std::string("cb_wait_front"), {v_cb, tl::num(1)});
+  if (b.profile() == "ttnn_0_81" || b.profile() == "metal_d5f9bc4a") {
+    v_result = b.bind("result", std::string("read_tile_value"), {v_cb, tl::num(0), v_word});
+    bound.Set(tl::String("result"), v_result);
+  }
+  b.call(std::string("cb_pop_front"), {v_cb, tl::num(1)});
   return bound;
 }
 
@@ -868,6 +889,27 @@ static tl::Dict reader_block_mcast(tl::Builder& b, const tl::Ctx& a) {
     b.call(std::string("noc_semaphore_wait"), {v_receiver_sem_ptr, tl::num(1)});
   });
   b.call(std::string("cb_push_back"), {v_cb, tl::fn::mul(v_rows, v_cols)});
+  return bound;
+}
+
+// The reader's value of a condition read from a DRAM tensor (read_flag): reserve one page of the flag CB, read the tensor's tile holding the value into it, wait for the read, read the value's 32-bit word through the L1 pointer (binding `result`, the call's result) while the page is still the reader's, then push it for the compute kernel, which reads the same word (compute_flag). All three kernels thus take the branch on the same word.
+static tl::Dict reader_flag(tl::Builder& b, const tl::Ctx& a) {
+  const tl::Any v_cb = a.get("cb");
+  const tl::Any v_accessor = a.get("accessor");
+  const tl::Any v_first_tile = a.get("first_tile");
+  const tl::Any v_page_bytes = a.get("page_bytes");
+  const tl::Any v_word = a.get("word");
+  tl::Any v_flag_addr, v_result;
+  tl::Dict bound;
+  b.call(std::string("cb_reserve_back"), {v_cb, tl::num(1)});
+  v_flag_addr = b.bind("flag_addr", std::string("get_write_ptr"), {v_cb});
+  bound.Set(tl::String("flag_addr"), v_flag_addr);
+  read_pages(b, tl::Ctx{{"accessor", v_accessor}, {"first_tile", v_first_tile}, {"rows", tl::num(1)}, {"cols", tl::num(1)}, {"row_stride", tl::num(1)}, {"page_bytes", v_page_bytes}, {"l1_addr", v_flag_addr}});
+  // The page lands only at the barrier; the word is read after it.
+  b.call(std::string("noc_async_read_barrier"), {});
+  v_result = b.bind("result", std::string("l1_word"), {v_flag_addr, v_word});
+  bound.Set(tl::String("result"), v_result);
+  b.call(std::string("cb_push_back"), {v_cb, tl::num(1)});
   return bound;
 }
 
@@ -1571,6 +1613,29 @@ static tl::Dict writer_block_signal(tl::Builder& b, const tl::Ctx& a) {
   return bound;
 }
 
+// The writer's value of a condition read from a DRAM tensor (read_own_flag), where it has ops in the branch: it reads the tile holding the value into a CB of its own and reads the word as the reader does (binding `result`, the call's result), then pushes the page and frees it itself, so the CB is balanced in every iteration.
+static tl::Dict writer_flag(tl::Builder& b, const tl::Ctx& a) {
+  const tl::Any v_cb = a.get("cb");
+  const tl::Any v_accessor = a.get("accessor");
+  const tl::Any v_first_tile = a.get("first_tile");
+  const tl::Any v_page_bytes = a.get("page_bytes");
+  const tl::Any v_word = a.get("word");
+  tl::Any v_flag_addr, v_result;
+  tl::Dict bound;
+  b.call(std::string("cb_reserve_back"), {v_cb, tl::num(1)});
+  v_flag_addr = b.bind("flag_addr", std::string("get_write_ptr"), {v_cb});
+  bound.Set(tl::String("flag_addr"), v_flag_addr);
+  read_pages(b, tl::Ctx{{"accessor", v_accessor}, {"first_tile", v_first_tile}, {"rows", tl::num(1)}, {"cols", tl::num(1)}, {"row_stride", tl::num(1)}, {"page_bytes", v_page_bytes}, {"l1_addr", v_flag_addr}});
+  // The page lands only at the barrier; the word is read after it.
+  b.call(std::string("noc_async_read_barrier"), {});
+  v_result = b.bind("result", std::string("l1_word"), {v_flag_addr, v_word});
+  bound.Set(tl::String("result"), v_result);
+  b.call(std::string("cb_push_back"), {v_cb, tl::num(1)});
+  b.call(std::string("cb_wait_front"), {v_cb, tl::num(1)});
+  b.call(std::string("cb_pop_front"), {v_cb, tl::num(1)});
+  return bound;
+}
+
 // The turn of T.atomic_adds in program order (stream-K), once per program after its adds: wait until the predecessor program has passed the turn (this core's counter reaches step + 1; the counter only grows, and only the core running the previous programs increments it, in their order), then increment the counter of the core running the next program. The writer's block writes end in a barrier, so every sum of this program has landed when the turn is passed; a program without adds passes the turn only after its predecessor did, so the order holds across programs that add nothing.
 static tl::Dict writer_pass_turn(tl::Builder& b, const tl::Ctx& a) {
   const tl::Any v_member = a.get("member");
@@ -1659,6 +1724,7 @@ Dict run_protocol(const std::string& name, Builder& b, const Ctx& args) {
   if (name == "bcast_cols_block") return protocols::bcast_cols_block(b, args);
   if (name == "bcast_rows_block") return protocols::bcast_rows_block(b, args);
   if (name == "bcast_scalar_block") return protocols::bcast_scalar_block(b, args);
+  if (name == "compute_flag") return protocols::compute_flag(b, args);
   if (name == "compute_startup") return protocols::compute_startup(b, args);
   if (name == "cumsum_block") return protocols::cumsum_block(b, args);
   if (name == "eltwise_binary_block") return protocols::eltwise_binary_block(b, args);
@@ -1676,6 +1742,7 @@ Dict run_protocol(const std::string& name, Builder& b, const Ctx& args) {
   if (name == "reader_block") return protocols::reader_block(b, args);
   if (name == "reader_block_after") return protocols::reader_block_after(b, args);
   if (name == "reader_block_mcast") return protocols::reader_block_mcast(b, args);
+  if (name == "reader_flag") return protocols::reader_flag(b, args);
   if (name == "reader_im2col") return protocols::reader_im2col(b, args);
   if (name == "reader_row_parts") return protocols::reader_row_parts(b, args);
   if (name == "reader_rows") return protocols::reader_rows(b, args);
@@ -1694,6 +1761,7 @@ Dict run_protocol(const std::string& name, Builder& b, const Ctx& args) {
   if (name == "writer_block") return protocols::writer_block(b, args);
   if (name == "writer_block_in_place") return protocols::writer_block_in_place(b, args);
   if (name == "writer_block_signal") return protocols::writer_block_signal(b, args);
+  if (name == "writer_flag") return protocols::writer_flag(b, args);
   if (name == "writer_pass_turn") return protocols::writer_pass_turn(b, args);
   if (name == "writer_row_parts") return protocols::writer_row_parts(b, args);
   if (name == "writer_rows") return protocols::writer_rows(b, args);

@@ -122,7 +122,15 @@ Any lower_op(const std::string& name, const TileOp& op, const Cases& cases, cons
     if (!c->args) internal_error("the " + op.kind + " case of " + name + " that emits " + c->emit + " has no args");
     args.push_back(expr_of(*c->args, arg)(ctx));
   }
-  return evaluate(tt_call(c->emit, args));
+  Any lowered = tt_call(c->emit, args);
+  for (const auto& [key, value] : op.fields) {  // a value each kernel reads its own way: a binding of the call
+    if (key == names::kBind) return bind(value, cast("int32", lowered));
+  }
+  return evaluate(lowered);
+}
+
+bool flag_kind(const TileOp& op) {
+  return op.kind == tile_op::kFlagIn || op.kind == tile_op::kFlagRead || op.kind == tile_op::kFlagOwn;
 }
 
 }  // namespace
@@ -202,10 +210,13 @@ Any lower_tiles(const std::string& name, const Dict& options, const LowerTilesPa
     }
     std::vector<std::pair<Any, std::vector<Any>>> replacement;  // statement -> the lowerings of its ops, in order
     std::vector<std::pair<const TileOp*, Any>> around;             // ops before/after a loop, and their lowerings
+    std::vector<std::pair<const TileOp*, Any>> flags;  // the bindings of a branch's value, before its if
     for (const TileOp& op : ops) {
       bool is_absorbed = std::find(absorbed.begin(), absorbed.end(), op.writes) != absorbed.end();
       Any lowered = lower_op(name, op, cases, cbs, is_absorbed);
-      if (!op.place.empty()) {
+      if (flag_kind(op)) {
+        flags.emplace_back(&op, lowered);
+      } else if (!op.place.empty()) {
         around.emplace_back(&op, lowered);
       } else if (!replacement.empty() && replacement.back().first.same_as(op.stmt)) {
         replacement.back().second.push_back(lowered);
@@ -222,6 +233,22 @@ Any lower_tiles(const std::string& name, const Dict& options, const LowerTilesPa
     // (An if replaced by its ops: a condition read from a tensor around gemm K steps, tile_ops_flag.cc.)
     Any new_body = map(body, {{ir::TilePrimitiveCall::kTypeKey, swap}, {ir::For::kTypeKey, swap},
                               {ir::IfThenElse::kTypeKey, swap}}, "pre");
+    // An if on a value read from a tensor (tile_ops_flag_step.cc) keeps its condition object through the replacement
+    // of its arms' ops: the kernels' bindings of the value go before it and it tests their variable.
+    Rewrite branch = [&](const Any& stmt) -> Any {
+      ir::IfThenElse old(stmt);
+      std::vector<Any> out;
+      Any test;
+      for (const auto& [op, lowered] : flags) {
+        if (!ir::IfThenElse(op->stmt).condition().same_as(old.condition())) continue;
+        out.push_back(lowered);
+        if (op->kind == tile_op::kFlagIn) test = op->get(names::kTest);
+      }
+      if (out.empty()) return stmt;
+      out.push_back(if_then_else(test, old.then_case(), old.else_case()));
+      return seq(out);
+    };
+    if (!flags.empty()) new_body = map(new_body, {{ir::IfThenElse::kTypeKey, branch}}, "post");
     // Loops keep their variables through the replacement: the ops around a loop are found by its variable.
     // (A while loop keeps its condition.)
     Rewrite wrap = [&](const Any& stmt) -> Any {

@@ -56,6 +56,42 @@ static Any make(const Dict& options) {
                     },
                     std::nullopt},
             }},
+            {"flag_in", {
+                tl::Case{std::nullopt,
+                    tl::Checks{},
+                    "read_flag", "",
+                    tl::ExprMap{
+                        {"cb", [](const tl::Ctx& c) -> tl::Any { return c.get("out"); }},
+                        {"src", [](const tl::Ctx& c) -> tl::Any { return c.get("tensor"); }},
+                        {"first_tile", [](const tl::Ctx& c) -> tl::Any { return tl::fn::add(tl::fn::mul(tl::fn::floordiv(c.get("row"), tl::item(tl::attr(tl::Any(tl::device()), "TILE"), tl::num(0))), c.get("row_tiles")), tl::fn::floordiv(c.get("col"), tl::item(tl::attr(tl::Any(tl::device()), "TILE"), tl::num(1)))); }},
+                        {"page_bytes", [](const tl::Ctx& c) -> tl::Any { return c.get("page_bytes"); }},
+                        {"word", [](const tl::Ctx& c) -> tl::Any { return c.get("word"); }},
+                    },
+                    std::nullopt},
+            }},
+            {"flag_read", {
+                tl::Case{std::nullopt,
+                    tl::Checks{},
+                    "take_flag", "",
+                    tl::ExprMap{
+                        {"cb", [](const tl::Ctx& c) -> tl::Any { return tl::item(c.get("ins"), tl::num(0)); }},
+                        {"word", [](const tl::Ctx& c) -> tl::Any { return c.get("word"); }},
+                    },
+                    std::nullopt},
+            }},
+            {"flag_own", {
+                tl::Case{std::nullopt,
+                    tl::Checks{},
+                    "read_own_flag", "",
+                    tl::ExprMap{
+                        {"cb", [](const tl::Ctx& c) -> tl::Any { return c.get("out"); }},
+                        {"src", [](const tl::Ctx& c) -> tl::Any { return c.get("tensor"); }},
+                        {"first_tile", [](const tl::Ctx& c) -> tl::Any { return tl::fn::add(tl::fn::mul(tl::fn::floordiv(c.get("row"), tl::item(tl::attr(tl::Any(tl::device()), "TILE"), tl::num(0))), c.get("row_tiles")), tl::fn::floordiv(c.get("col"), tl::item(tl::attr(tl::Any(tl::device()), "TILE"), tl::num(1)))); }},
+                        {"page_bytes", [](const tl::Ctx& c) -> tl::Any { return c.get("page_bytes"); }},
+                        {"word", [](const tl::Ctx& c) -> tl::Any { return c.get("word"); }},
+                    },
+                    std::nullopt},
+            }},
             {"rows_in", {
                 tl::Case{[](const tl::Ctx& c) -> tl::Any { return c.get("part"); },
                     tl::Checks{},

@@ -27,6 +27,45 @@ static Any make(const Dict& options) {
                     },
                     std::nullopt},
             }},
+            {"read_flag", {
+                tl::Case{std::nullopt,
+                    tl::Checks{},
+                    "", "reader_flag",
+                    tl::ExprMap{
+                        {"cb", [](const tl::Ctx& c) -> tl::Any { return c.get("cb"); }},
+                        {"accessor", [](const tl::Ctx& c) -> tl::Any { return c.get("src"); }},
+                        {"first_tile", [](const tl::Ctx& c) -> tl::Any { return c.get("first_tile"); }},
+                        {"page_bytes", [](const tl::Ctx& c) -> tl::Any { return c.get("page_bytes"); }},
+                        {"word", [](const tl::Ctx& c) -> tl::Any { return c.get("word"); }},
+                    },
+                    std::nullopt},
+            }},
+            {"take_flag", {
+                tl::Case{std::nullopt,
+                    tl::Checks{
+                        tl::Check{[](const tl::Ctx& c) -> tl::Any { return tl::fn::ne(c.get("profile"), tl::str("tilelang_tt_2025")); },
+                                  tl::Message{{{"a branch on a value read from a tensor reads the value in the compute kernel with read_tile_value, which API profile ", "profile", {}}, {" does not have (its compute cb_api.h offers only cb_get_tile, which hands out an L1 pointer)", "", {}}}}},
+                    },
+                    "", "compute_flag",
+                    tl::ExprMap{
+                        {"cb", [](const tl::Ctx& c) -> tl::Any { return c.get("cb"); }},
+                        {"word", [](const tl::Ctx& c) -> tl::Any { return c.get("word"); }},
+                    },
+                    std::nullopt},
+            }},
+            {"read_own_flag", {
+                tl::Case{std::nullopt,
+                    tl::Checks{},
+                    "", "writer_flag",
+                    tl::ExprMap{
+                        {"cb", [](const tl::Ctx& c) -> tl::Any { return c.get("cb"); }},
+                        {"accessor", [](const tl::Ctx& c) -> tl::Any { return c.get("src"); }},
+                        {"first_tile", [](const tl::Ctx& c) -> tl::Any { return c.get("first_tile"); }},
+                        {"page_bytes", [](const tl::Ctx& c) -> tl::Any { return c.get("page_bytes"); }},
+                        {"word", [](const tl::Ctx& c) -> tl::Any { return c.get("word"); }},
+                    },
+                    std::nullopt},
+            }},
             {"read_rows_block", {
                 tl::Case{std::nullopt,
                     tl::Checks{},

@@ -713,9 +713,19 @@ def read_block_mcast(cb: Any, src: Any, first_tile: Any, rows: Any, cols: Any, r
     return call('read_block_mcast', cb, src, first_tile, rows, cols, row_stride, page_bytes, sender, sender_x, sender_y, first_x, first_y, last_x, last_y, receivers, sender_sem, receiver_sem, noc)
 
 
+def read_flag(cb: Any, src: Any, first_tile: Any, page_bytes: Any, word: Any) -> Any:
+    """The reader's value of a condition read from a DRAM tensor around a branch all three kernels take (block-sparse attention's `if BlockSparseMask[...]`): read the tensor's tile holding the value into flag CB `cb`, read the value's 32-bit word from L1 after the barrier, push the tile for the compute kernel; the result is the word."""
+    return call('read_flag', cb, src, first_tile, page_bytes, word)
+
+
 def read_im2col_block(cb: Any, src: Any, zeros: Any, first_row: Any, first_col: Any, rows: Any, cols: Any, row_bytes: Any, seg: Any, seg_bytes: Any, elem_bytes: Any, img_n: Any, img_h: Any, img_w: Any, img_c: Any, out_h: Any, out_w: Any, filter: Any, conv_stride: Any, dilation: Any, conv_pad: Any) -> Any:
     """Read a block of the im2col matrix of the row-major NHWC tensor `src` (one DRAM page per pixel, its C channels) into the back of CB `cb` in tilize_block's input format (row r at r * row_bytes): row r is output pixel first_row + r, its columns first_col .. im2col columns (filter tap, channel), read as runs of `seg` channels of one pixel; a run outside the image (padding), past the last pixel or past the filter reads zeros from the constant tensor `zeros`. One reservation and barrier."""
     return call('read_im2col_block', cb, src, zeros, first_row, first_col, rows, cols, row_bytes, seg, seg_bytes, elem_bytes, img_n, img_h, img_w, img_c, out_h, out_w, filter, conv_stride, dilation, conv_pad)
+
+
+def read_own_flag(cb: Any, src: Any, first_tile: Any, page_bytes: Any, word: Any) -> Any:
+    """The writer's value of such a condition, where the writer has ops in the branch: it reads the tile into a CB of its own (which it pushes and frees itself) and reads the word as the reader does; the result is the word."""
+    return call('read_own_flag', cb, src, first_tile, page_bytes, word)
 
 
 def read_row_parts_block(cb: Any, src: Any, first_page: Any, page_stride: Any, rows: Any, cols: Any, row_bytes: Any, valid: Any, col_bytes: Any) -> Any:
@@ -911,6 +921,11 @@ def sub_tiles_init(icb0: Any, icb1: Any) -> Any:
 def sub_unary_tile(idst: Any, param1: Any) -> Any:
     """DST[idst] = sub(DST[idst], scalar) (rsub: scalar - DST[idst]); `param1` holds the fp32 bits of the scalar."""
     return call('sub_unary_tile', idst, param1)
+
+
+def take_flag(cb: Any, word: Any) -> Any:
+    """The compute kernel's value of such a condition: wait for the flag tile the reader pushed, read the value's word (read_tile_value), free the tile; the result is the word."""
+    return call('take_flag', cb, word)
 
 
 def tanh_tile(idst: Any) -> Any:

@@ -2312,7 +2312,7 @@ INTRINSICS: dict[str, Intrinsic] = {
         name='noc_async_read_barrier',
         family='noc',
         level='concrete',
-        roles=('reader',),
+        roles=('reader', 'writer'),
         args=(
         ),
         returns='void',
@@ -2331,7 +2331,7 @@ INTRINSICS: dict[str, Intrinsic] = {
         name='noc_async_read_page',
         family='noc',
         level='concrete',
-        roles=('reader',),
+        roles=('reader', 'writer'),
         args=(
             Arg('id', 'uint32', const=False),
             Arg('addrgen', 'accessor', const=False),
@@ -2353,7 +2353,7 @@ INTRINSICS: dict[str, Intrinsic] = {
         name='noc_async_read_tile',
         family='noc',
         level='concrete',
-        roles=('reader',),
+        roles=('reader', 'writer'),
         args=(
             Arg('id', 'uint32', const=False),
             Arg('addrgen', 'accessor', const=False),
@@ -2968,6 +2968,27 @@ INTRINSICS: dict[str, Intrinsic] = {
         profiles=(),
         doc='A read_block whose block is the same on a whole row (or column) of cores at every step: the first core of the row reads it from DRAM and multicasts it into the same CB of the others, which only reserve, signal that they are ready and wait (PlanTTMulticast; the tt-metal matmul_multicore_reuse_mcast scheme).',
     ),
+    'read_flag': Intrinsic(
+        name='read_flag',
+        family='tile_ops',
+        level='abstract',
+        roles=('reader',),
+        args=(
+            Arg('cb', 'int32', const=False),
+            Arg('src', 'handle', const=False),
+            Arg('first_tile', 'int32', const=False),
+            Arg('page_bytes', 'int32', const=False),
+            Arg('word', 'int32', const=False),
+        ),
+        returns='uint32',
+        effect='Opaque',
+        dtype='uint32',
+        op_name='tt.read_flag',
+        cpp={
+        },
+        profiles=(),
+        doc="The reader's value of a condition read from a DRAM tensor around a branch all three kernels take (block-sparse attention's `if BlockSparseMask[...]`): read the tensor's tile holding the value into flag CB `cb`, read the value's 32-bit word from L1 after the barrier, push the tile for the compute kernel; the result is the word.",
+    ),
     'read_im2col_block': Intrinsic(
         name='read_im2col_block',
         family='tile_ops',
@@ -3004,6 +3025,27 @@ INTRINSICS: dict[str, Intrinsic] = {
         },
         profiles=(),
         doc="Read a block of the im2col matrix of the row-major NHWC tensor `src` (one DRAM page per pixel, its C channels) into the back of CB `cb` in tilize_block's input format (row r at r * row_bytes): row r is output pixel first_row + r, its columns first_col .. im2col columns (filter tap, channel), read as runs of `seg` channels of one pixel; a run outside the image (padding), past the last pixel or past the filter reads zeros from the constant tensor `zeros`. One reservation and barrier.",
+    ),
+    'read_own_flag': Intrinsic(
+        name='read_own_flag',
+        family='tile_ops',
+        level='abstract',
+        roles=('writer',),
+        args=(
+            Arg('cb', 'int32', const=False),
+            Arg('src', 'handle', const=False),
+            Arg('first_tile', 'int32', const=False),
+            Arg('page_bytes', 'int32', const=False),
+            Arg('word', 'int32', const=False),
+        ),
+        returns='uint32',
+        effect='Opaque',
+        dtype='uint32',
+        op_name='tt.read_own_flag',
+        cpp={
+        },
+        profiles=(),
+        doc="The writer's value of such a condition, where the writer has ops in the branch: it reads the tile into a CB of its own (which it pushes and frees itself) and reads the word as the reader does; the result is the word.",
     ),
     'read_row_parts_block': Intrinsic(
         name='read_row_parts_block',
@@ -3832,6 +3874,24 @@ INTRINSICS: dict[str, Intrinsic] = {
         },
         profiles=('metal_d5f9bc4a', 'tilelang_tt_2025', 'ttnn_0_81'),
         doc='DST[idst] = sub(DST[idst], scalar) (rsub: scalar - DST[idst]); `param1` holds the fp32 bits of the scalar.',
+    ),
+    'take_flag': Intrinsic(
+        name='take_flag',
+        family='tile_ops',
+        level='abstract',
+        roles=('compute',),
+        args=(
+            Arg('cb', 'int32', const=False),
+            Arg('word', 'int32', const=False),
+        ),
+        returns='uint32',
+        effect='Opaque',
+        dtype='uint32',
+        op_name='tt.take_flag',
+        cpp={
+        },
+        profiles=(),
+        doc="The compute kernel's value of such a condition: wait for the flag tile the reader pushed, read the value's word (read_tile_value), free the tile; the result is the word.",
     ),
     'tanh_tile': Intrinsic(
         name='tanh_tile',

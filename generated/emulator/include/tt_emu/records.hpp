@@ -491,4 +491,7 @@ inline constexpr const char kReduce[] = "reduce";
 inline constexpr const char kHold[] = "hold";
 inline constexpr const char kRelease[] = "release";
 inline constexpr const char kTurnPass[] = "turn_pass";
+inline constexpr const char kFlagIn[] = "flag_in";
+inline constexpr const char kFlagRead[] = "flag_read";
+inline constexpr const char kFlagOwn[] = "flag_own";
 }  // namespace tl::tile_op
