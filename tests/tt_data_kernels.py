@@ -1,7 +1,7 @@
 """Integer data and T.cumsum kernels of the Tenstorrent corpus (issue 28): TileLang's block cumsum (cumsum_tile,
 out-of-order packs, on-chip transposes for dim 1) and integer blocks (an int32 block copied through DRAM, a uint16
-vector through the compute kernel's transposes), and TileLang's block-sparse GEMM (gemm K steps under a bool mask
-read from DRAM)."""
+vector through the compute kernel's transposes), TileLang's block-sparse GEMM (gemm K steps under a bool mask
+read from DRAM) and blocks gathered by an index tensor (the reader reads the index)."""
 
 from __future__ import annotations
 
@@ -65,6 +65,22 @@ def blocksparse(M: int, N: int, K: int, bm: int, bn: int, bk: int, mask_dtype: s
     return main
 
 
+def gather_blocks(M: int, N: int, selected: int, bs: int, index_dims: int = 1, scale: int = 1):
+    """Blocks of `bs` rows of X gathered by an index tensor (deepseek_nsa's `K[i_b, i_s:i_s + BS, i_h, :]` with
+    `i_s = BlockIndices[...] * BS`; a paged cache's block at `block_table[b, p] * page`): Out's block b is X's rows
+    Idx[b] * bs * scale + [0, bs). `index_dims` 2: the index tensor is (1, selected), read at [0, b]."""
+    shape = (selected,) if index_dims == 1 else (1, selected)
+
+    @T.prim_func
+    def main(X: T.Tensor((M, N), "float16"), Idx: T.Tensor(shape, "int32"), Out: T.Tensor((selected * bs, N), "float16")):
+        with T.Kernel(selected, threads=128) as bx:
+            s = T.alloc_shared((bs, N), "float16")
+            row = (Idx[bx] if index_dims == 1 else Idx[0, bx]) * (bs * scale)
+            T.copy(X[row:row + bs, :], s)
+            T.copy(s, Out[bx * bs:(bx + 1) * bs, :])
+    return main
+
+
 DATA_CORPUS = {
     **{f"cumsum_dim{dim}": (lambda dim=dim: examples.cumsum_kernel.__wrapped__(64, 128, 32, 64, dim, False))
        for dim in (0, 1)},
@@ -72,6 +88,7 @@ DATA_CORPUS = {
        for dim in (0, 1)},
     "int32_block_copy": lambda: int_copy(64, 128, 32, 64, "int32"),
     "uint16_vector_copy": lambda: int_vector_copy(128, 64, "uint16"),
+    "gather_blocks": lambda: gather_blocks(128, 64, 3, 32),
 }
 if api_profile() in INTRINSICS["read_tile_value"].cpp:  # its compute kernel reads the mask with read_tile_value
     DATA_CORPUS["blocksparse_gemm"] = lambda: blocksparse(128, 128, 128, 64, 64, 32)

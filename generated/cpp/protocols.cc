@@ -20,6 +20,7 @@
 // Spec: specs/protocols/read_pages.yaml
 // Spec: specs/protocols/reader_block.yaml
 // Spec: specs/protocols/reader_block_after.yaml
+// Spec: specs/protocols/reader_block_at.yaml
 // Spec: specs/protocols/reader_block_mcast.yaml
 // Spec: specs/protocols/reader_im2col.yaml
 // Spec: specs/protocols/reader_rows.yaml
@@ -68,6 +69,7 @@ static tl::Dict pack_tiles(tl::Builder& b, const tl::Ctx& a);
 static tl::Dict read_pages(tl::Builder& b, const tl::Ctx& a);
 static tl::Dict reader_block(tl::Builder& b, const tl::Ctx& a);
 static tl::Dict reader_block_after(tl::Builder& b, const tl::Ctx& a);
+static tl::Dict reader_block_at(tl::Builder& b, const tl::Ctx& a);
 static tl::Dict reader_block_mcast(tl::Builder& b, const tl::Ctx& a);
 static tl::Dict reader_im2col(tl::Builder& b, const tl::Ctx& a);
 static tl::Dict reader_rows(tl::Builder& b, const tl::Ctx& a);
@@ -806,6 +808,40 @@ static tl::Dict reader_block_after(tl::Builder& b, const tl::Ctx& a) {
     b.call(std::string("noc_semaphore_wait_min"), {v_turn_sem_ptr, tl::fn::add(v_step, tl::num(1))});
   });
   reader_block(b, tl::Ctx{{"cb", v_cb}, {"accessor", v_accessor}, {"first_tile", v_first_tile}, {"rows", v_rows}, {"cols", v_cols}, {"row_stride", v_row_stride}, {"page_bytes", v_page_bytes}});
+  return bound;
+}
+
+// Reader side of an input CB whose block starts at a tile computed from a value read from an index tensor (a gather, read_block_at): reserve the block, read the aligned chunk of the index tensor's page that holds the value into the reservation (the reservation is the reader's until the push, so no other CB is needed), wait for it, read the value's 32-bit word through the L1 pointer (l1_word, as a block-sparse branch's flag is read), then read the block's pages over the chunk at first_tile + value * scale, wait, and publish the block.
+static tl::Dict reader_block_at(tl::Builder& b, const tl::Ctx& a) {
+  const tl::Any v_cb = a.get("cb");
+  const tl::Any v_accessor = a.get("accessor");
+  const tl::Any v_first_tile = a.get("first_tile");
+  const tl::Any v_scale = a.get("scale");
+  const tl::Any v_index = a.get("index");
+  const tl::Any v_index_tile = a.get("index_tile");
+  const tl::Any v_index_byte = a.get("index_byte");
+  const tl::Any v_index_bytes = a.get("index_bytes");
+  const tl::Any v_index_word = a.get("index_word");
+  const tl::Any v_rows = a.get("rows");
+  const tl::Any v_cols = a.get("cols");
+  const tl::Any v_row_stride = a.get("row_stride");
+  const tl::Any v_page_bytes = a.get("page_bytes");
+  tl::Any v_index_noc_addr, v_index_value, v_l1_write_addr;
+  tl::Dict bound;
+  b.call(std::string("cb_reserve_back"), {v_cb, tl::fn::mul(v_rows, v_cols)});
+  v_l1_write_addr = b.bind("l1_write_addr", std::string("get_write_ptr"), {v_cb});
+  bound.Set(tl::String("l1_write_addr"), v_l1_write_addr);
+  v_index_noc_addr = b.bind("index_noc_addr", std::string("accessor_noc_addr"), {v_index, v_index_tile, v_index_byte});
+  bound.Set(tl::String("index_noc_addr"), v_index_noc_addr);
+  b.call(std::string("noc_async_read"), {v_index_noc_addr, v_l1_write_addr, v_index_bytes});
+  // The chunk lands only at the barrier; the word is read after it.
+  b.call(std::string("noc_async_read_barrier"), {});
+  v_index_value = b.bind("index_value", std::string("l1_word"), {v_l1_write_addr, v_index_word});
+  bound.Set(tl::String("index_value"), v_index_value);
+  read_pages(b, tl::Ctx{{"accessor", v_accessor}, {"first_tile", tl::fn::add(v_first_tile, tl::fn::mul(v_index_value, v_scale))}, {"rows", v_rows}, {"cols", v_cols}, {"row_stride", v_row_stride}, {"page_bytes", v_page_bytes}, {"l1_addr", v_l1_write_addr}});
+  // Reads land only at the barrier; the push must come after it.
+  b.call(std::string("noc_async_read_barrier"), {});
+  b.call(std::string("cb_push_back"), {v_cb, tl::fn::mul(v_rows, v_cols)});
   return bound;
 }
 
@@ -1614,6 +1650,7 @@ Dict run_protocol(const std::string& name, Builder& b, const Ctx& args) {
   if (name == "read_pages") return protocols::read_pages(b, args);
   if (name == "reader_block") return protocols::reader_block(b, args);
   if (name == "reader_block_after") return protocols::reader_block_after(b, args);
+  if (name == "reader_block_at") return protocols::reader_block_at(b, args);
   if (name == "reader_block_mcast") return protocols::reader_block_mcast(b, args);
   if (name == "reader_im2col") return protocols::reader_im2col(b, args);
   if (name == "reader_rows") return protocols::reader_rows(b, args);

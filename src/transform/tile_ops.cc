@@ -354,6 +354,7 @@ std::vector<TileOp> tile_ops(const Any& func) {
   copy_shared_transposes(ops);
   route_branch_values(ops);
   balance_branches(ops);
+  gathered_reads(ops);
   return ops;
 }
 

@@ -703,6 +703,11 @@ def read_block_after(cb: Any, src: Any, first_tile: Any, rows: Any, cols: Any, r
     return call('read_block_after', cb, src, first_tile, rows, cols, row_stride, page_bytes, member, step, turn_sem)
 
 
+def read_block_at(cb: Any, src: Any, first_tile: Any, scale: Any, index: Any, index_tile: Any, index_byte: Any, index_bytes: Any, index_word: Any, rows: Any, cols: Any, row_stride: Any, page_bytes: Any) -> Any:
+    """A read_block whose first tile moves by `scale` pages per unit of a value read from index tensor `index` (a gather: nsa's K block at row `BlockIndices[...] * BS`, a paged cache's block at `block_table[b, p] * page`): the reader reads the aligned chunk of the index tensor's page holding the value into the block's reservation, reads the value's word from L1 after the barrier, then reads the block over it."""
+    return call('read_block_at', cb, src, first_tile, scale, index, index_tile, index_byte, index_bytes, index_word, rows, cols, row_stride, page_bytes)
+
+
 def read_block_atomic(cb: Any, src: Any, first_tile: Any, rows: Any, cols: Any, row_stride: Any, page_bytes: Any, member: Any, step: Any) -> Any:
     """A read_block of the block a T.atomic_add adds onto: the cores of a split-K group (same output block, one per blockIdx.z) read it in turn, member `member` only after member - 1 wrote its sum (PlanTTAtomicOrder adds the semaphore)."""
     return call('read_block_atomic', cb, src, first_tile, rows, cols, row_stride, page_bytes, member, step)
