@@ -72,12 +72,32 @@ def gather_blocks(M: int, N: int, selected: int, bs: int, index_dims: int = 1, s
     shape = (selected,) if index_dims == 1 else (1, selected)
 
     @T.prim_func
-    def main(X: T.Tensor((M, N), "float16"), Idx: T.Tensor(shape, "int32"), Out: T.Tensor((selected * bs, N), "float16")):
+    def main(X: T.Tensor((M, N), "float16"), Idx: T.Tensor(shape, "int32"),
+             Out: T.Tensor((selected * bs, N), "float16")):
         with T.Kernel(selected, threads=128) as bx:
             s = T.alloc_shared((bs, N), "float16")
             row = (Idx[bx] if index_dims == 1 else Idx[0, bx]) * (bs * scale)
             T.copy(X[row:row + bs, :], s)
             T.copy(s, Out[bx * bs:(bx + 1) * bs, :])
+    return main
+
+
+def length_mask(M: int, N: int, bm: int, bn: int, nsa: bool = False):
+    """Scores masked by a bound read from a tensor: `j >= Len[b]` (deepseek_mla paged's `k * block_N + j >=
+    cache_seqlens[bx]`) against -inf, added to S's block; `nsa`: the selected block's causal mask, `bm` query rows
+    of block `by` against key block Len[by] (`i_t >= BlockIndices[...] * BS + j`, a diagonal the value moves by
+    `bn` table tiles per unit)."""
+    @T.prim_func
+    def main(S: T.Tensor((M, N), "float32"), Len: T.Tensor((M // bm,), "int32"), Out: T.Tensor((M, N), "float32")):
+        with T.Kernel(N // bn, M // bm, threads=128) as (bx, by):
+            s = T.alloc_fragment((bm, bn), "float32")
+            T.copy(S[by * bm, bx * bn], s)
+            for i, j in T.Parallel(bm, bn):
+                if nsa:
+                    s[i, j] = T.if_then_else(by * bm + i >= Len[by] * bn + j, s[i, j], -T.infinity("float32"))
+                else:
+                    s[i, j] = T.if_then_else(bx * bn + j >= Len[by], -T.infinity("float32"), s[i, j])
+            T.copy(s, Out[by * bm, bx * bn])
     return main
 
 

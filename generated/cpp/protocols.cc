@@ -11,6 +11,7 @@
 // Spec: specs/protocols/fill_int_block.yaml
 // Spec: specs/protocols/hold_block.yaml
 // Spec: specs/protocols/mask_block.yaml
+// Spec: specs/protocols/mask_tile.yaml
 // Spec: specs/protocols/matmul_block_dst.yaml
 // Spec: specs/protocols/matmul_block_spill.yaml
 // Spec: specs/protocols/matmul_reinit.yaml
@@ -60,6 +61,7 @@ static tl::Dict fill_block(tl::Builder& b, const tl::Ctx& a);
 static tl::Dict fill_int_block(tl::Builder& b, const tl::Ctx& a);
 static tl::Dict hold_block(tl::Builder& b, const tl::Ctx& a);
 static tl::Dict mask_block(tl::Builder& b, const tl::Ctx& a);
+static tl::Dict mask_tile(tl::Builder& b, const tl::Ctx& a);
 static tl::Dict matmul_block_dst(tl::Builder& b, const tl::Ctx& a);
 static tl::Dict matmul_block_spill(tl::Builder& b, const tl::Ctx& a);
 static tl::Dict matmul_reinit(tl::Builder& b, const tl::Ctx& a);
@@ -450,7 +452,7 @@ static tl::Dict hold_block(tl::Builder& b, const tl::Ctx& a) {
   return bound;
 }
 
-// An index mask's block: for each tile of the block, copy the table tile that holds the condition's pattern in it (the offset clamped to the table: all false below it, all true above) from the table's CB into DST tile 0 and pack it to the output CB. The table is waited for by its first reader and stays in its CB (read at any tile).
+// An index mask's block: for each tile of the block, copy the table tile that holds the condition's pattern in it (the offset clamped to the table: all false below it, all true above) from the table's CB into DST tile 0 and pack it to the output CB. The table is waited for by its first reader and stays in its CB (read at any tile). A mask whose bound is a value read from a DRAM tensor (`j >= lens[b]`) has a flag CB: the reader pushed the tensor's tile holding the value, the compute kernel reads its 32-bit word with read_tile_value (as a block-sparse gemm step reads its flag, matmul_block_dst) and moves the origin by per_value table tiles per unit of it.
 static tl::Dict mask_block(tl::Builder& b, const tl::Ctx& a) {
   const tl::Any v_in0 = a.get("in0");
   const tl::Any v_out = a.get("out");
@@ -463,6 +465,12 @@ static tl::Dict mask_block(tl::Builder& b, const tl::Ctx& a) {
   const tl::Any v_wait0 = a.get("wait0");
   const tl::Any v_pop0 = a.get("pop0");
   const tl::Any v_init = a.get("init");
+  const tl::Any v_flag = a.get("flag");
+  const tl::Any v_wait2 = a.get("wait2");
+  const tl::Any v_pop2 = a.get("pop2");
+  const tl::Any v_word = a.get("word");
+  const tl::Any v_per_value = a.get("per_value");
+  tl::Any v_bound;
   tl::Dict bound;
   b.when(tl::fn::eq(v_init, tl::num(1)), [&] {
     b.call(std::string("reconfig_data_format_srca"), {v_in0});
@@ -471,20 +479,48 @@ static tl::Dict mask_block(tl::Builder& b, const tl::Ctx& a) {
   b.when(tl::fn::eq(v_wait0, tl::num(1)), [&] {
     b.call(std::string("cb_wait_front"), {v_in0, v_pages});
   });
-  b.repeat("r", v_rows, [&](const tl::Any& v_r) {
-    b.repeat("c", v_cols, [&](const tl::Any& v_c) {
-      b.call(std::string("tile_regs_acquire"), {});
-      b.call(std::string("copy_tile_init"), {v_in0});
-      b.call(std::string("copy_tile"), {v_in0, tl::fn::min(tl::fn::max(tl::fn::add(tl::fn::add(v_origin, tl::fn::mul(v_r, v_row_step)), tl::fn::mul(v_c, v_col_step)), tl::num(0)), tl::fn::sub(v_pages, tl::num(1))), tl::num(0)});
-      b.call(std::string("tile_regs_commit"), {});
-      b.call(std::string("tile_regs_wait"), {});
-      pack_tiles(b, tl::Ctx{{"cb", v_out}, {"count", tl::num(1)}});
-      b.call(std::string("tile_regs_release"), {});
+  b.when(tl::fn::lt(v_flag, tl::num(0)), [&] {
+    b.repeat("r", v_rows, [&](const tl::Any& v_r) {
+      b.repeat("c", v_cols, [&](const tl::Any& v_c) {
+        mask_tile(b, tl::Ctx{{"in0", v_in0}, {"out", v_out}, {"at", tl::fn::min(tl::fn::max(tl::fn::add(tl::fn::add(v_origin, tl::fn::mul(v_r, v_row_step)), tl::fn::mul(v_c, v_col_step)), tl::num(0)), tl::fn::sub(v_pages, tl::num(1)))}});
+      });
+    });
+  });
+  b.otherwise([&] {
+    b.when(tl::fn::eq(v_wait2, tl::num(1)), [&] {
+      b.call(std::string("cb_wait_front"), {v_flag, tl::num(1)});
+    });
+    if (b.profile() == "ttnn_0_81" || b.profile() == "metal_d5f9bc4a") {
+      v_bound = b.bind("bound", std::string("read_tile_value"), {v_flag, tl::num(0), v_word});
+    }
+    b.repeat("r", v_rows, [&](const tl::Any& v_r) {
+      b.repeat("c", v_cols, [&](const tl::Any& v_c) {
+        mask_tile(b, tl::Ctx{{"in0", v_in0}, {"out", v_out}, {"at", tl::fn::min(tl::fn::max(tl::fn::add(tl::fn::add(tl::fn::add(v_origin, tl::fn::mul(v_bound, v_per_value)), tl::fn::mul(v_r, v_row_step)), tl::fn::mul(v_c, v_col_step)), tl::num(0)), tl::fn::sub(v_pages, tl::num(1)))}});
+      });
+    });
+    b.when(tl::fn::eq(v_pop2, tl::num(1)), [&] {
+      b.call(std::string("cb_pop_front"), {v_flag, tl::num(1)});
     });
   });
   b.when(tl::fn::eq(v_pop0, tl::num(1)), [&] {
     b.call(std::string("cb_pop_front"), {v_in0, v_pages});
   });
+  return bound;
+}
+
+// One tile of an index mask's block (mask_block): table tile `at` copied through DST tile 0 into the output CB.
+static tl::Dict mask_tile(tl::Builder& b, const tl::Ctx& a) {
+  const tl::Any v_in0 = a.get("in0");
+  const tl::Any v_out = a.get("out");
+  const tl::Any v_at = a.get("at");
+  tl::Dict bound;
+  b.call(std::string("tile_regs_acquire"), {});
+  b.call(std::string("copy_tile_init"), {v_in0});
+  b.call(std::string("copy_tile"), {v_in0, v_at, tl::num(0)});
+  b.call(std::string("tile_regs_commit"), {});
+  b.call(std::string("tile_regs_wait"), {});
+  pack_tiles(b, tl::Ctx{{"cb", v_out}, {"count", tl::num(1)}});
+  b.call(std::string("tile_regs_release"), {});
   return bound;
 }
 
@@ -1641,6 +1677,7 @@ Dict run_protocol(const std::string& name, Builder& b, const Ctx& args) {
   if (name == "fill_int_block") return protocols::fill_int_block(b, args);
   if (name == "hold_block") return protocols::hold_block(b, args);
   if (name == "mask_block") return protocols::mask_block(b, args);
+  if (name == "mask_tile") return protocols::mask_tile(b, args);
   if (name == "matmul_block_dst") return protocols::matmul_block_dst(b, args);
   if (name == "matmul_block_spill") return protocols::matmul_block_spill(b, args);
   if (name == "matmul_reinit") return protocols::matmul_reinit(b, args);

@@ -38,11 +38,9 @@ std::optional<int64_t> int_of(const Any& analyzer, const Any& e) {
   return c ? std::optional<int64_t>(c->value()) : std::nullopt;
 }
 
-// Where the element at `indices` of a tiled tensor lies: its page, and its byte in the page (InferTTLayout: leading
-// dims fold into the rows of the padded matrix, a 1-D tensor is row 0 of its tiles; a tile is four 16x16 faces in
-// row-major order, each row-major).
-std::pair<Any, Any> element_place(const BufferInfo& tensor, const ffi::Array<Any>& indices, int64_t bytes) {
-  auto [th, tw] = tile_shape();
+// Where the element at `indices` of a tiled tensor lies in its padded matrix (InferTTLayout: leading dims fold into
+// the rows, a 1-D tensor is row 0 of its tiles).
+std::pair<Any, Any> padded_place(const BufferInfo& tensor, const ffi::Array<Any>& indices) {
   size_t n = tensor.shape.size();
   std::vector<int64_t> padded = padded_layout(tensor).padded;
   Any row(int64_t(0)), col = indices[n - 1];
@@ -51,6 +49,14 @@ std::pair<Any, Any> element_place(const BufferInfo& tensor, const ffi::Array<Any
     for (size_t d = 0; d + 2 < n; ++d) lead = fn::add(fn::mul(lead, Any(tensor.shape[d])), indices[d]);
     row = fn::add(fn::mul(lead, Any(padded[n - 2])), indices[n - 2]);
   }
+  return {row, col};
+}
+
+// Its page, and its byte in the page (a tile is four 16x16 faces in row-major order, each row-major).
+std::pair<Any, Any> element_place(const BufferInfo& tensor, const ffi::Array<Any>& indices, int64_t bytes) {
+  auto [th, tw] = tile_shape();
+  std::vector<int64_t> padded = padded_layout(tensor).padded;
+  auto [row, col] = padded_place(tensor, indices);
   Any page = fn::add(fn::mul(fn::floordiv(row, Any(th)), Any(padded.back() / tw)), fn::floordiv(col, Any(tw)));
   Any r = fn::mod(row, Any(th)), c = fn::mod(col, Any(tw));
   const Any half(th / 2), face_side(tw / 2);
@@ -137,6 +143,74 @@ void gathered_reads(std::vector<TileOp>& ops) {
            std::to_string(loads.size()) + " values of tensors; the tenstorrent backend's reader reads one");
     }
     gather(op, loads[0]);
+  }
+}
+
+// An index mask whose bound is a value read from a DRAM tensor: only the compute kernel makes the mask, and it
+// reads an L1 value through the kernel API (read_tile_value; as the block-sparse gemm's flag, tile_ops_flag.cc), so
+// the reader reads the tensor's tile holding the value into a flag CB just before the mask (one tile each time the
+// mask is made) and the mask reads its word and moves the table's origin by it. Chosen over the reader building the
+// mask tile: that needs the reader to write a tile's worth of patterns from the value (the table already holds every
+// pattern), and over the reader choosing the table's page: the table is read once per block and held in its CB.
+void bound_reads(std::vector<TileOp>& ops) {
+  auto [th, tw] = tile_shape();
+  for (size_t m = 0; m < ops.size(); ++m) {
+    if (ops[m].kind != tile_op::kMask) continue;
+    std::vector<ir::TensorLoad> loads;
+    tensor_read(ops[m].get(names::kOrigin), &loads);
+    if (loads.empty()) continue;
+    const ir::TensorLoad& load = loads[0];
+    BufferInfo tensor = buffer_info(load.source());
+    std::string text = "the index mask into '" + ops[m].out->name + "' (bound read from '" + tensor.name + "')";
+    const char* dtype = tensor.dtype.c_str();
+    Any analyzer = call("sym.Analyzer");
+    Any origin = ops[m].get(names::kOrigin);
+    Any base = call("sym.AnalyzerSimplify", analyzer, replaced(origin, load.any(), int_imm(0, dtype)), 2);
+    std::optional<int64_t> a = int_of(analyzer, fn::sub(replaced(origin, load.any(), int_imm(1, dtype)), base));
+    std::optional<int64_t> twice = int_of(analyzer, fn::sub(replaced(origin, load.any(), int_imm(2, dtype)), base));
+    if (!a || !twice || *twice != 2 * *a) {
+      fail(text + ": its table's origin " + format_value(origin) + " is not the value times a constant plus an "
+           "offset; the tenstorrent backend moves a mask's table by a multiple of a value read from a tensor");
+    }
+    if (tensor.on_chip()) {
+      // The element staged on chip (loop_dram_element.cc): its CB holds the tile with the value at (0, 0).
+      ops[m].ins.push_back(tensor);
+      for (auto& [key, value] : ops[m].fields) {
+        if (key == names::kOrigin) value = base;
+        if (key == names::kFlag) value = Any(true);
+        if (key == names::kPerValue) value = Any(*a);
+      }
+      continue;
+    }
+    if (row_major(tensor)) {
+      fail(text + ": '" + tensor.name + "' is laid out row-major; the reader reads a bound from a tiled tensor");
+    }
+    Any byte = element_place(tensor, load.indices(), 4).second;
+    auto [row, col] = padded_place(tensor, load.indices());
+    BufferInfo flag = tensor;
+    flag.name = tensor.name + "_bound";
+    flag.shape = {th, tw};
+    flag.var = Any();
+    flag.scope = "shared";
+    flag.index = -1;
+    TileOp read{tile_op::kCopyIn, ops[m].stmt, flag};
+    read.tensor = tensor;
+    read.loops = ops[m].loops;
+    read.branches = ops[m].branches;
+    read.place = ops[m].place;
+    read.fields = {{names::kTensor, tensor.var}, {names::kRow, fn::mul(fn::floordiv(row, Any(th)), Any(th))},
+                   {names::kCol, fn::mul(fn::floordiv(col, Any(tw)), Any(tw))}, {names::kRows, Any(int64_t(1))},
+                   {names::kCols, Any(int64_t(1))},
+                   {names::kRowTiles, Any(padded_layout(tensor).padded.back() / tw)}};
+    ops[m].ins.push_back(flag);
+    for (auto& [key, value] : ops[m].fields) {
+      if (key == names::kOrigin) value = base;
+      if (key == names::kFlag) value = Any(true);
+      if (key == names::kFlagWord) value = fn::floordiv(byte, Any(int64_t(4)));
+      if (key == names::kPerValue) value = Any(*a);
+    }
+    ops.insert(ops.begin() + static_cast<std::ptrdiff_t>(m), read);
+    ++m;
   }
 }
 

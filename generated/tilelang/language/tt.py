@@ -453,9 +453,9 @@ def ltz_tile_init() -> Any:
     return call('ltz_tile_init')
 
 
-def mask_block(in0: Any, out: Any, origin: Any, row_step: Any, col_step: Any, pages: Any, rows: Any, cols: Any, wait0: Any, pop0: Any, init: Any) -> Any:
+def mask_block(in0: Any, out: Any, origin: Any, row_step: Any, col_step: Any, pages: Any, rows: Any, cols: Any, wait0: Any, pop0: Any, init: Any, flag: Any, wait2: Any, pop2: Any, word: Any, per_value: Any) -> Any:
     """An index mask's block from its table (AddTTConstants' index_mask_<n>, held in CB `in0`): tile (r, c) of the block is the table's tile clamp(origin + r * row_step + c * col_step, 0, pages - 1), the condition's pattern in that tile, copied through DST into CB `out`."""
-    return call('mask_block', in0, out, origin, row_step, col_step, pages, rows, cols, wait0, pop0, init)
+    return call('mask_block', in0, out, origin, row_step, col_step, pages, rows, cols, wait0, pop0, init, flag, wait2, pop2, word, per_value)
 
 
 def matmul_block(in0: Any, in1: Any, out: Any, partial: Any, mt: Any, nt: Any, kt: Any, k: Any, k_count: Any, dst_tiles: Any, wait0: Any, pop0: Any, wait1: Any, pop1: Any, init: Any, flag: Any, wait2: Any, pop2: Any, word: Any, scale: Any, modulus: Any, lo: Any, hi: Any, inside: Any) -> Any:
