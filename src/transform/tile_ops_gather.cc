@@ -8,6 +8,9 @@
 // and reads the block's pages over it at first_tile + value * scale (protocol reader_block_at). The compute and
 // writer kernels see the block as any other. The row must be a multiple of the tile's height per unit of the value
 // (nsa's BS, a page size: whole tiles), and the rest of it tile-aligned as for any block (lower_tiles' require).
+#include <algorithm>
+
+#include "builder.h"
 #include "engine_common.h"
 #include "records.h"
 #include "tile_ops_util.h"
@@ -162,6 +165,12 @@ void bound_reads(std::vector<TileOp>& ops) {
     const ir::TensorLoad& load = loads[0];
     BufferInfo tensor = buffer_info(load.source());
     std::string text = "the index mask into '" + ops[m].out->name + "' (bound read from '" + tensor.name + "')";
+    const Intrinsic* read_value = find_intrinsic("read_tile_value");
+    if (read_value == nullptr || std::find(read_value->profiles.begin(), read_value->profiles.end(), profile()) ==
+                                     read_value->profiles.end()) {
+      fail(text + ": the compute kernel reads the bound with read_tile_value, which API profile " + profile() +
+           " does not have (its compute cb_api.h offers only cb_get_tile, which hands out an L1 pointer)");
+    }
     const char* dtype = tensor.dtype.c_str();
     Any analyzer = call("sym.Analyzer");
     Any origin = ops[m].get(names::kOrigin);
