@@ -159,6 +159,9 @@ void bound_reads(std::vector<TileOp>& ops) {
   auto [th, tw] = tile_shape();
   for (size_t m = 0; m < ops.size(); ++m) {
     if (ops[m].kind != tile_op::kMask) continue;
+    // Every mask op (an index mask's, tile_ops_masks.cc; an index tile's, tile_ops_select.cc): no bound read yet.
+    ops[m].fields.insert(ops[m].fields.end(), {{names::kFlag, Any(false)}, {names::kFlagWord, Any(int64_t(0))},
+                                               {names::kPerValue, Any(int64_t(0))}});
     std::vector<ir::TensorLoad> loads;
     tensor_read(ops[m].get(names::kOrigin), &loads);
     if (loads.empty()) continue;

@@ -33,11 +33,7 @@ std::vector<TileOp> mask_ops(const std::vector<ir::For>& loops, const BufferInfo
                  {names::kPages, Any(table.pages)},
                  {names::kRows, Any(rows)},
                  {names::kCols, Any(cols)},
-                 {names::kTiles, Any(rows * cols)},
-                 // A bound read from a DRAM tensor (in the origin) gets its read and flag CB in bound_reads().
-                 {names::kFlag, Any(false)},
-                 {names::kFlagWord, Any(int64_t(0))},
-                 {names::kPerValue, Any(int64_t(0))}};
+                 {names::kTiles, Any(rows * cols)}};
   if (!mask.operand) return {copy};
   std::vector<Any> lvars;
   for (const ir::For& loop : loops) lvars.push_back(loop.loop_var());
