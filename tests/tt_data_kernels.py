@@ -110,5 +110,6 @@ DATA_CORPUS = {
     "uint16_vector_copy": lambda: int_vector_copy(128, 64, "uint16"),
     "gather_blocks": lambda: gather_blocks(128, 64, 3, 32),
 }
-if api_profile() in INTRINSICS["read_tile_value"].cpp:  # its compute kernel reads the mask with read_tile_value
+if api_profile() in INTRINSICS["read_tile_value"].cpp:  # their compute kernels read a value with read_tile_value
     DATA_CORPUS["blocksparse_gemm"] = lambda: blocksparse(128, 128, 128, 64, 64, 32)
+    DATA_CORPUS["length_mask"] = lambda: length_mask(64, 128, 32, 64)
