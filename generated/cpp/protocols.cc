@@ -12,6 +12,7 @@
 // Spec: specs/protocols/fill_int_block.yaml
 // Spec: specs/protocols/hold_block.yaml
 // Spec: specs/protocols/mask_block.yaml
+// Spec: specs/protocols/mask_tile.yaml
 // Spec: specs/protocols/matmul_block_dst.yaml
 // Spec: specs/protocols/matmul_block_spill.yaml
 // Spec: specs/protocols/matmul_reinit.yaml
@@ -21,6 +22,7 @@
 // Spec: specs/protocols/read_pages.yaml
 // Spec: specs/protocols/reader_block.yaml
 // Spec: specs/protocols/reader_block_after.yaml
+// Spec: specs/protocols/reader_block_at.yaml
 // Spec: specs/protocols/reader_block_mcast.yaml
 // Spec: specs/protocols/reader_flag.yaml
 // Spec: specs/protocols/reader_im2col.yaml
@@ -65,6 +67,7 @@ static tl::Dict fill_block(tl::Builder& b, const tl::Ctx& a);
 static tl::Dict fill_int_block(tl::Builder& b, const tl::Ctx& a);
 static tl::Dict hold_block(tl::Builder& b, const tl::Ctx& a);
 static tl::Dict mask_block(tl::Builder& b, const tl::Ctx& a);
+static tl::Dict mask_tile(tl::Builder& b, const tl::Ctx& a);
 static tl::Dict matmul_block_dst(tl::Builder& b, const tl::Ctx& a);
 static tl::Dict matmul_block_spill(tl::Builder& b, const tl::Ctx& a);
 static tl::Dict matmul_reinit(tl::Builder& b, const tl::Ctx& a);
@@ -74,6 +77,7 @@ static tl::Dict pack_tiles(tl::Builder& b, const tl::Ctx& a);
 static tl::Dict read_pages(tl::Builder& b, const tl::Ctx& a);
 static tl::Dict reader_block(tl::Builder& b, const tl::Ctx& a);
 static tl::Dict reader_block_after(tl::Builder& b, const tl::Ctx& a);
+static tl::Dict reader_block_at(tl::Builder& b, const tl::Ctx& a);
 static tl::Dict reader_block_mcast(tl::Builder& b, const tl::Ctx& a);
 static tl::Dict reader_flag(tl::Builder& b, const tl::Ctx& a);
 static tl::Dict reader_im2col(tl::Builder& b, const tl::Ctx& a);
@@ -473,7 +477,7 @@ static tl::Dict hold_block(tl::Builder& b, const tl::Ctx& a) {
   return bound;
 }
 
-// An index mask's block: for each tile of the block, copy the table tile that holds the condition's pattern in it (the offset clamped to the table: all false below it, all true above) from the table's CB into DST tile 0 and pack it to the output CB. The table is waited for by its first reader and stays in its CB (read at any tile).
+// An index mask's block: for each tile of the block, copy the table tile that holds the condition's pattern in it (the offset clamped to the table: all false below it, all true above) from the table's CB into DST tile 0 and pack it to the output CB. The table is waited for by its first reader and stays in its CB (read at any tile). A mask whose bound is a value read from a DRAM tensor (`j >= lens[b]`) has a flag CB: the reader pushed the tensor's tile holding the value, the compute kernel reads its 32-bit word with read_tile_value (as a block-sparse gemm step reads its flag, matmul_block_dst) and moves the origin by per_value table tiles per unit of it.
 static tl::Dict mask_block(tl::Builder& b, const tl::Ctx& a) {
   const tl::Any v_in0 = a.get("in0");
   const tl::Any v_out = a.get("out");
@@ -486,6 +490,12 @@ static tl::Dict mask_block(tl::Builder& b, const tl::Ctx& a) {
   const tl::Any v_wait0 = a.get("wait0");
   const tl::Any v_pop0 = a.get("pop0");
   const tl::Any v_init = a.get("init");
+  const tl::Any v_flag = a.get("flag");
+  const tl::Any v_wait2 = a.get("wait2");
+  const tl::Any v_pop2 = a.get("pop2");
+  const tl::Any v_word = a.get("word");
+  const tl::Any v_per_value = a.get("per_value");
+  tl::Any v_bound;
   tl::Dict bound;
   b.when(tl::fn::eq(v_init, tl::num(1)), [&] {
     b.call(std::string("reconfig_data_format_srca"), {v_in0});
@@ -494,20 +504,48 @@ static tl::Dict mask_block(tl::Builder& b, const tl::Ctx& a) {
   b.when(tl::fn::eq(v_wait0, tl::num(1)), [&] {
     b.call(std::string("cb_wait_front"), {v_in0, v_pages});
   });
-  b.repeat("r", v_rows, [&](const tl::Any& v_r) {
-    b.repeat("c", v_cols, [&](const tl::Any& v_c) {
-      b.call(std::string("tile_regs_acquire"), {});
-      b.call(std::string("copy_tile_init"), {v_in0});
-      b.call(std::string("copy_tile"), {v_in0, tl::fn::min(tl::fn::max(tl::fn::add(tl::fn::add(v_origin, tl::fn::mul(v_r, v_row_step)), tl::fn::mul(v_c, v_col_step)), tl::num(0)), tl::fn::sub(v_pages, tl::num(1))), tl::num(0)});
-      b.call(std::string("tile_regs_commit"), {});
-      b.call(std::string("tile_regs_wait"), {});
-      pack_tiles(b, tl::Ctx{{"cb", v_out}, {"count", tl::num(1)}});
-      b.call(std::string("tile_regs_release"), {});
+  b.when(tl::fn::lt(v_flag, tl::num(0)), [&] {
+    b.repeat("r", v_rows, [&](const tl::Any& v_r) {
+      b.repeat("c", v_cols, [&](const tl::Any& v_c) {
+        mask_tile(b, tl::Ctx{{"in0", v_in0}, {"out", v_out}, {"at", tl::fn::min(tl::fn::max(tl::fn::add(tl::fn::add(v_origin, tl::fn::mul(v_r, v_row_step)), tl::fn::mul(v_c, v_col_step)), tl::num(0)), tl::fn::sub(v_pages, tl::num(1)))}});
+      });
+    });
+  });
+  b.otherwise([&] {
+    b.when(tl::fn::eq(v_wait2, tl::num(1)), [&] {
+      b.call(std::string("cb_wait_front"), {v_flag, tl::num(1)});
+    });
+    if (b.profile() == "ttnn_0_81" || b.profile() == "metal_d5f9bc4a") {
+      v_bound = b.bind("bound", std::string("read_tile_value"), {v_flag, tl::num(0), v_word});
+    }
+    b.repeat("r", v_rows, [&](const tl::Any& v_r) {
+      b.repeat("c", v_cols, [&](const tl::Any& v_c) {
+        mask_tile(b, tl::Ctx{{"in0", v_in0}, {"out", v_out}, {"at", tl::fn::min(tl::fn::max(tl::fn::add(tl::fn::add(tl::fn::add(v_origin, tl::fn::mul(v_bound, v_per_value)), tl::fn::mul(v_r, v_row_step)), tl::fn::mul(v_c, v_col_step)), tl::num(0)), tl::fn::sub(v_pages, tl::num(1)))}});
+      });
+    });
+    b.when(tl::fn::eq(v_pop2, tl::num(1)), [&] {
+      b.call(std::string("cb_pop_front"), {v_flag, tl::num(1)});
     });
   });
   b.when(tl::fn::eq(v_pop0, tl::num(1)), [&] {
     b.call(std::string("cb_pop_front"), {v_in0, v_pages});
   });
+  return bound;
+}
+
+// One tile of an index mask's block (mask_block): table tile `at` copied through DST tile 0 into the output CB.
+static tl::Dict mask_tile(tl::Builder& b, const tl::Ctx& a) {
+  const tl::Any v_in0 = a.get("in0");
+  const tl::Any v_out = a.get("out");
+  const tl::Any v_at = a.get("at");
+  tl::Dict bound;
+  b.call(std::string("tile_regs_acquire"), {});
+  b.call(std::string("copy_tile_init"), {v_in0});
+  b.call(std::string("copy_tile"), {v_in0, v_at, tl::num(0)});
+  b.call(std::string("tile_regs_commit"), {});
+  b.call(std::string("tile_regs_wait"), {});
+  pack_tiles(b, tl::Ctx{{"cb", v_out}, {"count", tl::num(1)}});
+  b.call(std::string("tile_regs_release"), {});
   return bound;
 }
 
@@ -831,6 +869,40 @@ static tl::Dict reader_block_after(tl::Builder& b, const tl::Ctx& a) {
     b.call(std::string("noc_semaphore_wait_min"), {v_turn_sem_ptr, tl::fn::add(v_step, tl::num(1))});
   });
   reader_block(b, tl::Ctx{{"cb", v_cb}, {"accessor", v_accessor}, {"first_tile", v_first_tile}, {"rows", v_rows}, {"cols", v_cols}, {"row_stride", v_row_stride}, {"page_bytes", v_page_bytes}});
+  return bound;
+}
+
+// Reader side of an input CB whose block starts at a tile computed from a value read from an index tensor (a gather, read_block_at): reserve the block, read the aligned chunk of the index tensor's page that holds the value into the reservation (the reservation is the reader's until the push, so no other CB is needed), wait for it, read the value's 32-bit word through the L1 pointer (l1_word, as a block-sparse branch's flag is read), then read the block's pages over the chunk at first_tile + value * scale, wait, and publish the block.
+static tl::Dict reader_block_at(tl::Builder& b, const tl::Ctx& a) {
+  const tl::Any v_cb = a.get("cb");
+  const tl::Any v_accessor = a.get("accessor");
+  const tl::Any v_first_tile = a.get("first_tile");
+  const tl::Any v_scale = a.get("scale");
+  const tl::Any v_index = a.get("index");
+  const tl::Any v_index_tile = a.get("index_tile");
+  const tl::Any v_index_byte = a.get("index_byte");
+  const tl::Any v_index_bytes = a.get("index_bytes");
+  const tl::Any v_index_word = a.get("index_word");
+  const tl::Any v_rows = a.get("rows");
+  const tl::Any v_cols = a.get("cols");
+  const tl::Any v_row_stride = a.get("row_stride");
+  const tl::Any v_page_bytes = a.get("page_bytes");
+  tl::Any v_index_noc_addr, v_index_value, v_l1_write_addr;
+  tl::Dict bound;
+  b.call(std::string("cb_reserve_back"), {v_cb, tl::fn::mul(v_rows, v_cols)});
+  v_l1_write_addr = b.bind("l1_write_addr", std::string("get_write_ptr"), {v_cb});
+  bound.Set(tl::String("l1_write_addr"), v_l1_write_addr);
+  v_index_noc_addr = b.bind("index_noc_addr", std::string("accessor_noc_addr"), {v_index, v_index_tile, v_index_byte});
+  bound.Set(tl::String("index_noc_addr"), v_index_noc_addr);
+  b.call(std::string("noc_async_read"), {v_index_noc_addr, v_l1_write_addr, v_index_bytes});
+  // The chunk lands only at the barrier; the word is read after it.
+  b.call(std::string("noc_async_read_barrier"), {});
+  v_index_value = b.bind("index_value", std::string("l1_word"), {v_l1_write_addr, v_index_word});
+  bound.Set(tl::String("index_value"), v_index_value);
+  read_pages(b, tl::Ctx{{"accessor", v_accessor}, {"first_tile", tl::fn::add(v_first_tile, tl::fn::mul(v_index_value, v_scale))}, {"rows", v_rows}, {"cols", v_cols}, {"row_stride", v_row_stride}, {"page_bytes", v_page_bytes}, {"l1_addr", v_l1_write_addr}});
+  // Reads land only at the barrier; the push must come after it.
+  b.call(std::string("noc_async_read_barrier"), {});
+  b.call(std::string("cb_push_back"), {v_cb, tl::fn::mul(v_rows, v_cols)});
   return bound;
 }
 
@@ -1732,6 +1804,7 @@ Dict run_protocol(const std::string& name, Builder& b, const Ctx& args) {
   if (name == "fill_int_block") return protocols::fill_int_block(b, args);
   if (name == "hold_block") return protocols::hold_block(b, args);
   if (name == "mask_block") return protocols::mask_block(b, args);
+  if (name == "mask_tile") return protocols::mask_tile(b, args);
   if (name == "matmul_block_dst") return protocols::matmul_block_dst(b, args);
   if (name == "matmul_block_spill") return protocols::matmul_block_spill(b, args);
   if (name == "matmul_reinit") return protocols::matmul_reinit(b, args);
@@ -1741,6 +1814,7 @@ Dict run_protocol(const std::string& name, Builder& b, const Ctx& args) {
   if (name == "read_pages") return protocols::read_pages(b, args);
   if (name == "reader_block") return protocols::reader_block(b, args);
   if (name == "reader_block_after") return protocols::reader_block_after(b, args);
+  if (name == "reader_block_at") return protocols::reader_block_at(b, args);
   if (name == "reader_block_mcast") return protocols::reader_block_mcast(b, args);
   if (name == "reader_flag") return protocols::reader_flag(b, args);
   if (name == "reader_im2col") return protocols::reader_im2col(b, args);

@@ -242,6 +242,12 @@ void copy_out_carried(std::vector<TileOp>& ops);
 /*! \brief Refuses an on-chip value read in an if/else branch it was not made in, or after the if/else that makes it
  * (tile_ops_branches.cc): each branch pushes and frees its own CB pages. */
 void balance_branches(const std::vector<TileOp>& ops);
+/*! \brief Sets every copy_in's gather fields: a block at a row computed from a value read from an index tensor is
+ * read at base + value * scale (tile_ops_gather.cc); other reads of a tensor in a block's place are refused. */
+void gathered_reads(std::vector<TileOp>& ops);
+/*! \brief Before each index mask whose origin moves by a value read from a DRAM tensor: the reader's read of the
+ * value's tile into a flag CB the mask reads last (tile_ops_gather.cc). */
+void bound_reads(std::vector<TileOp>& ops);
 /*! \brief A value made before an if/else and written to DRAM in a branch is copied on chip there first (the compute
  * kernel reads it in every branch: a CB has one consumer kernel; tile_ops_branches.cc). */
 void route_branch_values(std::vector<TileOp>& ops);

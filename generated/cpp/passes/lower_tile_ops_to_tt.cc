@@ -13,6 +13,28 @@ static Any make(const Dict& options) {
   return sequential(list({
       engines::lower_tiles("LowerTileOpsToTT", options, tl::engines::LowerTilesParams{tl::Cases{
             {"copy_in", {
+                tl::Case{[](const tl::Ctx& c) -> tl::Any { return c.get("gather"); },
+                    tl::Checks{
+                        tl::Check{[](const tl::Ctx& c) -> tl::Any { return tl::fn::and_({tl::fn::aligned(c.get("row"), tl::item(tl::attr(tl::Any(tl::device()), "TILE"), tl::num(0))), tl::fn::aligned(c.get("col"), tl::item(tl::attr(tl::Any(tl::device()), "TILE"), tl::num(1)))}); },
+                                  tl::Message{{{"block of '", "tensor", {}}, {"' starts at (", "row", {}}, {", ", "col", {}}, {") plus a multiple of a value read from '", "index", {}}, {"', not on a tile boundary", "", {}}}}},
+                    },
+                    "read_block_at", "",
+                    tl::ExprMap{
+                        {"cb", [](const tl::Ctx& c) -> tl::Any { return c.get("out"); }},
+                        {"src", [](const tl::Ctx& c) -> tl::Any { return c.get("tensor"); }},
+                        {"first_tile", [](const tl::Ctx& c) -> tl::Any { return tl::fn::add(tl::fn::mul(tl::fn::floordiv(c.get("row"), tl::item(tl::attr(tl::Any(tl::device()), "TILE"), tl::num(0))), c.get("row_tiles")), tl::fn::floordiv(c.get("col"), tl::item(tl::attr(tl::Any(tl::device()), "TILE"), tl::num(1)))); }},
+                        {"scale", [](const tl::Ctx& c) -> tl::Any { return c.get("index_scale"); }},
+                        {"index", [](const tl::Ctx& c) -> tl::Any { return c.get("index"); }},
+                        {"index_tile", [](const tl::Ctx& c) -> tl::Any { return c.get("index_tile"); }},
+                        {"index_byte", [](const tl::Ctx& c) -> tl::Any { return c.get("index_byte"); }},
+                        {"index_bytes", [](const tl::Ctx& c) -> tl::Any { return c.get("index_bytes"); }},
+                        {"index_word", [](const tl::Ctx& c) -> tl::Any { return c.get("index_word"); }},
+                        {"rows", [](const tl::Ctx& c) -> tl::Any { return c.get("rows"); }},
+                        {"cols", [](const tl::Ctx& c) -> tl::Any { return c.get("cols"); }},
+                        {"row_stride", [](const tl::Ctx& c) -> tl::Any { return c.get("row_tiles"); }},
+                        {"page_bytes", [](const tl::Ctx& c) -> tl::Any { return c.get("page_bytes"); }},
+                    },
+                    std::nullopt},
                 tl::Case{std::nullopt,
                     tl::Checks{
                         tl::Check{[](const tl::Ctx& c) -> tl::Any { return tl::fn::and_({tl::fn::aligned(c.get("row"), tl::item(tl::attr(tl::Any(tl::device()), "TILE"), tl::num(0))), tl::fn::aligned(c.get("col"), tl::item(tl::attr(tl::Any(tl::device()), "TILE"), tl::num(1)))}); },
@@ -305,6 +327,11 @@ static Any make(const Dict& options) {
                         {"wait0", [](const tl::Ctx& c) -> tl::Any { return tl::item(c.get("waits"), tl::num(0)); }},
                         {"pop0", [](const tl::Ctx& c) -> tl::Any { return tl::item(c.get("pops"), tl::num(0)); }},
                         {"init", [](const tl::Ctx& c) -> tl::Any { return tl::num(0); }},
+                        {"flag", [](const tl::Ctx& c) -> tl::Any { return tl::fn::select(c.get("flag"), tl::item(c.get("ins"), tl::num(-1)), tl::fn::neg(tl::num(1))); }},
+                        {"wait2", [](const tl::Ctx& c) -> tl::Any { return tl::fn::select(c.get("flag"), tl::item(c.get("waits"), tl::num(-1)), tl::num(0)); }},
+                        {"pop2", [](const tl::Ctx& c) -> tl::Any { return tl::fn::select(c.get("flag"), tl::item(c.get("pops"), tl::num(-1)), tl::num(0)); }},
+                        {"word", [](const tl::Ctx& c) -> tl::Any { return c.get("flag_word"); }},
+                        {"per_value", [](const tl::Ctx& c) -> tl::Any { return c.get("per_value"); }},
                     },
                     std::nullopt},
             }},

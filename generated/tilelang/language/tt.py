@@ -453,9 +453,9 @@ def ltz_tile_init() -> Any:
     return call('ltz_tile_init')
 
 
-def mask_block(in0: Any, out: Any, origin: Any, row_step: Any, col_step: Any, pages: Any, rows: Any, cols: Any, wait0: Any, pop0: Any, init: Any) -> Any:
+def mask_block(in0: Any, out: Any, origin: Any, row_step: Any, col_step: Any, pages: Any, rows: Any, cols: Any, wait0: Any, pop0: Any, init: Any, flag: Any, wait2: Any, pop2: Any, word: Any, per_value: Any) -> Any:
     """An index mask's block from its table (AddTTConstants' index_mask_<n>, held in CB `in0`): tile (r, c) of the block is the table's tile clamp(origin + r * row_step + c * col_step, 0, pages - 1), the condition's pattern in that tile, copied through DST into CB `out`."""
-    return call('mask_block', in0, out, origin, row_step, col_step, pages, rows, cols, wait0, pop0, init)
+    return call('mask_block', in0, out, origin, row_step, col_step, pages, rows, cols, wait0, pop0, init, flag, wait2, pop2, word, per_value)
 
 
 def matmul_block(in0: Any, in1: Any, out: Any, partial: Any, mt: Any, nt: Any, kt: Any, k: Any, k_count: Any, dst_tiles: Any, wait0: Any, pop0: Any, wait1: Any, pop1: Any, init: Any, flag: Any, wait2: Any, pop2: Any, word: Any, scale: Any, modulus: Any, lo: Any, hi: Any, inside: Any) -> Any:
@@ -701,6 +701,11 @@ def read_block(cb: Any, src: Any, first_tile: Any, rows: Any, cols: Any, row_str
 def read_block_after(cb: Any, src: Any, first_tile: Any, rows: Any, cols: Any, row_stride: Any, page_bytes: Any, member: Any, step: Any, turn_sem: Any) -> Any:
     """read_block_atomic with its turn semaphore: a member after the first waits until its counter reaches step + 1 (its predecessor has written this step's sum), then reads the block."""
     return call('read_block_after', cb, src, first_tile, rows, cols, row_stride, page_bytes, member, step, turn_sem)
+
+
+def read_block_at(cb: Any, src: Any, first_tile: Any, scale: Any, index: Any, index_tile: Any, index_byte: Any, index_bytes: Any, index_word: Any, rows: Any, cols: Any, row_stride: Any, page_bytes: Any) -> Any:
+    """A read_block whose first tile moves by `scale` pages per unit of a value read from index tensor `index` (a gather: nsa's K block at row `BlockIndices[...] * BS`, a paged cache's block at `block_table[b, p] * page`): the reader reads the aligned chunk of the index tensor's page holding the value into the block's reservation, reads the value's word from L1 after the barrier, then reads the block over it."""
+    return call('read_block_at', cb, src, first_tile, scale, index, index_tile, index_byte, index_bytes, index_word, rows, cols, row_stride, page_bytes)
 
 
 def read_block_atomic(cb: Any, src: Any, first_tile: Any, rows: Any, cols: Any, row_stride: Any, page_bytes: Any, member: Any, step: Any) -> Any:
