@@ -11,7 +11,6 @@ from collections.abc import Mapping
 from typing import Any
 
 from tilelang.tenstorrent import perf_model
-from tilelang.tenstorrent.records import CB, PLAN
 
 TERMS = ("math", "fill", "drain", "waits", "noc")
 
@@ -41,13 +40,3 @@ def limit(ours: dict[str, float], theirs: dict[str, float], modelled_theirs: flo
     return (f"no term above tt-metal's configuration; the model puts it at {modelled_theirs:.1f} TF/s against the "
             f"published {published:.1f} (host time or model error of that row)")
 
-
-def with_in1_sender(plan: Mapping[str, Any]) -> dict[str, Any]:
-    """The plan as if B's blocks came from a second data-movement kernel, tt-metal's in1 sender (not generated: a model
-    of it): the compute kernel's second input CB that the reader fills gets a producer of its own, so the pipeline fill
-    is the larger first block instead of both (perf_model.pipeline_cycles: the slowest data-movement kernel's)."""
-    cbs = [dict(cb) for cb in plan[PLAN.CBS]]
-    fed = [cb for cb in cbs if cb.get(CB.CONSUMER) == "compute" and cb.get(CB.PRODUCER) == "reader"]
-    if len(fed) >= 2:
-        fed[1][CB.PRODUCER] = "in1_sender"
-    return {**plan, PLAN.CBS: cbs}
