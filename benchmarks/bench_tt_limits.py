@@ -2,8 +2,9 @@
 modelled terms (tilelang.tenstorrent.perf_model, over the emulator's counters of our kernel and over tt-metal's
 stated configuration, tilelang.tenstorrent.tt_metal_matmul) compared term by term. The limit named is the term by
 which ours exceeds tt-metal's configuration most (math, pipeline fill, last-block drain, semaphore waits, NoC
-beyond the compute stream); when none does, the modelled tt-metal figure itself falls short of the published one
-(a model error, or the host: the published run's time exceeds its modelled device time)."""
+beyond the compute stream); when none does by more than half a percent of our cycles, the modelled tt-metal figure
+itself falls short of the published one (a model error, or the host: the published run's time exceeds its modelled
+device time)."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from typing import Any
 from tilelang.tenstorrent import perf_model
 
 TERMS = ("math", "fill", "drain", "waits", "noc")
+NEGLIGIBLE = 0.005  # an excess below this share of our cycles limits nothing (a few copy_tile reloads)
 
 
 def core_terms(plan: Mapping[str, Any], report: Mapping[str, Any], fidelity: str) -> dict[str, float]:
@@ -34,7 +36,7 @@ def limit(ours: dict[str, float], theirs: dict[str, float], modelled_theirs: flo
     """The mechanism that keeps our row below tt-metal's published TF/s, in words with its k-cycles."""
     excess = {t: ours[t] - theirs[t] for t in TERMS}
     term = max(excess, key=lambda t: excess[t])
-    if excess[term] > 0:
+    if excess[term] > NEGLIGIBLE * sum(ours.values()):
         return (f"{term} +{excess[term] / 1e3:.1f}k cycles over tt-metal's "
                 f"({ours[term] / 1e3:.1f}k vs {theirs[term] / 1e3:.1f}k)")
     return (f"no term above tt-metal's configuration; the model puts it at {modelled_theirs:.1f} TF/s against the "
