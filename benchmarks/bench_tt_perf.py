@@ -208,7 +208,7 @@ def versus_published(tuned: dict[int, dict[Config, Any]]) -> list[tuple[int, str
     results = []
     reloads: dict[tuple[int, Config], Any] = {}  # (size, blocks) -> the kernel without L1 accumulation, after a run
     in_l1: dict[tuple[int, Config], Any] = {}  # (size, blocks) -> the kernel with C in L1, after a run
-    senders: list[tuple[int, str, Config, Any, float]] = []  # the fastest C-in-L1 kernel per size and fidelity
+    senders: list[tuple[int, str, Config, float]] = []  # the fastest C-in-L1 blocks per size and fidelity
     for size in SIZES:
         for fidelity in FIDELITIES:
             cfg, kernel = best_at(tuned[size], fidelity)
@@ -239,9 +239,9 @@ def versus_published(tuned: dict[int, dict[Config, Any]]) -> list[tuple[int, str
                   f"{modelled:>11.1f} {ratio:>14.2f} {before / row['tflops']:>16.2f}  {why}")
             results.append((size, fidelity, max(ours, l1), row["tflops"]))
             if sharded:  # the same blocks with B fed by the writer kernel (the in1 sender)
-                senders.append((size, fidelity, l1_cfg, sharded, row["tflops"]))
+                senders.append((size, fidelity, l1_cfg, row["tflops"]))
     in1_kernels: dict[tuple[int, Config], Any] = {}  # B read by the writer kernel (tl.tt.in1_sender), generated
-    for size, fidelity, l1_cfg, sharded, published_tflops in senders:
+    for size, fidelity, l1_cfg, published_tflops in senders:
         if (size, l1_cfg) not in in1_kernels:
             in1_kernels[size, l1_cfg] = run_gemm(size, l1_cfg, {**IN_L1, IN1: True})
         sender = perf_model.estimate_kernel(in1_kernels[size, l1_cfg], fidelity=fidelity).tflops
