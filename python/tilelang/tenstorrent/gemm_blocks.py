@@ -27,12 +27,13 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from ..engine.pass_options import PASS_OPTIONS
 from ..errors import TileLangError
 from . import device, perf_model
 
 BLOCK_TILES = range(1, 17)  # block_M / block_N candidates: 1 to 16 tiles
 BLOCK_K_TILES = (2, 4, 8, 16)  # block_K candidates (the L1 check below drops those that do not fit)
-IN1_SENDER = "tl.tt.in1_sender"  # BuildTTTileDataflow's in1_sender option
+IN1_SENDER = str(PASS_OPTIONS["BuildTTTileDataflow"]["in1_sender"]["key"])  # pass_configs' key of the in1 sender
 ACCUMULATOR_BYTES = device.DATA_FORMATS["float32"][1]  # the fp32 partial sums of C (kept in L1 by the packer)
 
 
