@@ -247,10 +247,12 @@ def versus_published(tuned: dict[int, dict[Config, Any]]) -> list[tuple[int, str
         sender = perf_model.estimate_kernel(in1_kernels[size, l1_cfg], fidelity=fidelity).tflops
         print(f"  C in L1 {size}^3 {fidelity} ({'x'.join(map(str, l1_cfg[:3]))}) with the in1 sender (generated, "
               f"tl.tt.in1_sender): {sender:.1f} TF/s, {sender / published_tflops:.2f}x published")
+        results = [(n, f, max(o, sender) if (n, f) == (size, fidelity) else o, p) for n, f, o, p in results]
     size, fidelity, goal = GOAL
     ratio = next(o / p for s, f, o, p in results if (s, f) == (size, fidelity))
-    print(f"  {size}^3 {fidelity}: {ratio:.2f}x tt-metal's published figure ({'meets' if ratio >= goal else 'MISSES'} "
-          f"the {goal:.1f}x goal; what limits it: docs/emulator.md, Performance model)")
+    print(f"  {size}^3 {fidelity}: {ratio:.3f}x tt-metal's published figure, the in1 sender included "
+          f"({'meets' if ratio >= goal else 'MISSES'} the {goal:.1f}x goal; what limits it: docs/emulator.md, "
+          "Performance model)")
     return results
 
 
