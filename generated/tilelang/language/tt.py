@@ -713,9 +713,19 @@ def read_block_atomic(cb: Any, src: Any, first_tile: Any, rows: Any, cols: Any, 
     return call('read_block_atomic', cb, src, first_tile, rows, cols, row_stride, page_bytes, member, step)
 
 
+def read_block_in1(cb: Any, src: Any, first_tile: Any, rows: Any, cols: Any, row_stride: Any, page_bytes: Any) -> Any:
+    """A read_block in the writer kernel: B of a gemm read by a second data-movement kernel (tt-metal's in1 sender, reader_bmm_tile_layout_in1_sender_writer_padding), so the reader kernel feeds A alone (BuildTTTileDataflow's in1_sender)."""
+    return call('read_block_in1', cb, src, first_tile, rows, cols, row_stride, page_bytes)
+
+
 def read_block_mcast(cb: Any, src: Any, first_tile: Any, rows: Any, cols: Any, row_stride: Any, page_bytes: Any, sender: Any, sender_x: Any, sender_y: Any, first_x: Any, first_y: Any, last_x: Any, last_y: Any, receivers: Any, sender_sem: Any, receiver_sem: Any, noc: Any) -> Any:
     """A read_block whose block is the same on a whole row (or column) of cores at every step: the first core of the row reads it from DRAM and multicasts it into the same CB of the others, which only reserve, signal that they are ready and wait (PlanTTMulticast; the tt-metal matmul_multicore_reuse_mcast scheme)."""
     return call('read_block_mcast', cb, src, first_tile, rows, cols, row_stride, page_bytes, sender, sender_x, sender_y, first_x, first_y, last_x, last_y, receivers, sender_sem, receiver_sem, noc)
+
+
+def read_block_mcast_in1(cb: Any, src: Any, first_tile: Any, rows: Any, cols: Any, row_stride: Any, page_bytes: Any, sender: Any, sender_x: Any, sender_y: Any, first_x: Any, first_y: Any, last_x: Any, last_y: Any, receivers: Any, sender_sem: Any, receiver_sem: Any, noc: Any) -> Any:
+    """A read_block_mcast in the writer kernel (tt-metal's in1 sender multicasting B down the core column; PlanTTMulticast), on the writer's NoC."""
+    return call('read_block_mcast_in1', cb, src, first_tile, rows, cols, row_stride, page_bytes, sender, sender_x, sender_y, first_x, first_y, last_x, last_y, receivers, sender_sem, receiver_sem, noc)
 
 
 def read_flag(cb: Any, src: Any, first_tile: Any, page_bytes: Any, word: Any) -> Any:
