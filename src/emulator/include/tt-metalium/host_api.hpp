@@ -42,6 +42,8 @@ enum class DataFormat : uint8_t {
     UInt16 = 9, Lf8 = 10, Bfp2 = 11, Int8 = 14, Bfp2_b = 15, UInt32 = 24, UInt8 = 30, RawUInt8 = 240,
     RawUInt16 = 241, RawUInt32 = 242, Invalid = 255
 };
+// Bytes of one 32x32 tile of `format` (tt-metal's tt_backend_api_types.hpp; 2048 for Float16_b, 1088 for Bfp8_b).
+uint32_t tile_size(const DataFormat& format);
 
 
 enum class ARCH { WORMHOLE_B0 };
@@ -354,6 +356,10 @@ void EnqueueWriteBuffer(CommandQueue&, const std::shared_ptr<Buffer>& buffer, co
 template <typename T>
 void EnqueueWriteBuffer(CommandQueue&, Buffer& buffer, const std::vector<T>& src, bool) {
     detail::write_buffer(buffer, src.data(), src.size() * sizeof(T), "EnqueueWriteBuffer");
+}
+// A raw host pointer (tt-metal's HostDataType `const void*`): the buffer's whole size is read from it, as tt-metal does.
+inline void EnqueueWriteBuffer(CommandQueue&, const std::shared_ptr<Buffer>& buffer, const void* src, bool) {
+    detail::write_buffer(*buffer, src, static_cast<std::size_t>(buffer->size()), "EnqueueWriteBuffer");
 }
 // Resizes `dst` to the buffer's size (in elements of T).
 template <typename T>

@@ -49,6 +49,11 @@ inline uint64_t get_noc_addr(uint32_t noc_x, uint32_t noc_y, uint32_t addr, uint
     (void)noc;
     return ::tt_emu::kapi::get_noc_addr(noc_x, noc_y, addr);
 }
+// This core's NoC address of its L1 address `addr` (0.81.1 internal/dataflow/dataflow_api_addrgen.h; the same
+// ttnn's pad reader takes it of its scratch CBs).
+inline uint64_t get_noc_addr(uint32_t addr, uint8_t noc = noc_index) {
+    return ::tt_emu::kapi::get_noc_addr(uint32_t{my_x[noc]}, uint32_t{my_y[noc]}, addr);
+}
 inline void noc_semaphore_inc(uint64_t addr, uint32_t incr, uint8_t noc_id, uint8_t vc = 0) {
     (void)noc_id;
     (void)vc;
