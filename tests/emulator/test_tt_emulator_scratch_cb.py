@@ -63,5 +63,5 @@ def test_unicast_write_into_an_unreserved_page_is_reported(host: Path, tmp_path:
     bf16_tile().tofile(tmp_path / "in.bin")
     with pytest.raises(emulator.TTEmulatorError) as err:
         emulator.run(host, [str(CASES), str(tmp_path), "unicast", "WRITE_BEFORE_RESERVE"])
-    assert re.search(r"send: noc_async_write\(.*\): multicast into L1 0x[0-9a-f]+\.\.0x[0-9a-f]+ of core \(0,1\), which "
-                     r"it has not reserved", str(err.value)), str(err.value)
+    assert re.search(r"send: noc_async_write\(.*\): multicast into L1 0x[0-9a-f]+\.\.0x[0-9a-f]+ of core \(0,1\), "
+                     r"which it has not reserved", str(err.value)), str(err.value)
