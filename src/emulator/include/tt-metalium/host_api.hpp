@@ -14,6 +14,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <unordered_map>
 #include <variant>
@@ -80,6 +81,13 @@ struct CoreRange {
     bool contains(const CoreCoord& c) const {
         return c.x >= start_coord.x && c.x <= end_coord.x && c.y >= start_coord.y && c.y <= end_coord.y;
     }
+    // As tt-metal's core_coord.hpp orders ranges (start, then end): std::set<CoreRange> builds a CoreRangeSet.
+    friend bool operator==(const CoreRange& a, const CoreRange& b) {
+        return a.start_coord == b.start_coord && a.end_coord == b.end_coord;
+    }
+    friend bool operator<(const CoreRange& a, const CoreRange& b) {
+        return a.start_coord < b.start_coord || (a.start_coord == b.start_coord && a.end_coord < b.end_coord);
+    }
     // `for (const CoreCoord& core : range)`: row after row, x fastest, as tt-metal's CoreRange iterator goes.
     class iterator {
     public:
@@ -109,6 +117,7 @@ public:
     CoreRangeSet() = default;
     CoreRangeSet(const CoreRange& range) : ranges_{range} {}
     CoreRangeSet(const std::vector<CoreRange>& ranges) : ranges_(ranges) {}
+    explicit CoreRangeSet(const std::set<CoreRange>& ranges) : ranges_(ranges.begin(), ranges.end()) {}
     const std::vector<CoreRange>& ranges() const { return ranges_; }
     uint32_t num_cores() const;
     bool contains(const CoreCoord& c) const {

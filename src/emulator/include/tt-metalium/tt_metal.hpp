@@ -8,6 +8,7 @@
 #include <memory>
 #include <vector>
 
+#include "hostdevcommon/common_values.hpp"  // INVALID, VALID: tt-metal's tt_metal.hpp brings them to hosts
 #include "tt-metalium/assert.hpp"
 #include "tt-metalium/host_api.hpp"
 #include "tt_stl/span.hpp"
