@@ -11,6 +11,6 @@ void kernel_main() {
     cb_reserve_back(tt::CBIndex::c_0, 1);
     noc_semaphore_inc(get_noc_addr(send_x, send_y, sem), 1);
     noc_async_atomic_barrier();
-    noc_semaphore_wait(reinterpret_cast<volatile tt_l1_ptr uint32_t*>(sem), 1);
+    noc_semaphore_wait(reinterpret_cast<volatile tt_l1_ptr uint32_t*>(sem), VALID);
     cb_push_back(tt::CBIndex::c_0, 1);
 }

@@ -22,6 +22,6 @@ void kernel_main() {
 #endif
     noc_async_write(tile, get_noc_addr(recv_x, recv_y, dest), 2048);
     noc_async_write_barrier();
-    noc_semaphore_inc(get_noc_addr(recv_x, recv_y, sem), 1);
+    noc_semaphore_inc(get_noc_addr(recv_x, recv_y, sem), VALID);  // VALID: the dataflow API brings it
     noc_async_atomic_barrier();
 }

@@ -36,6 +36,9 @@ struct MyNocCoord {
 }  // namespace tt_emu::ktypes
 
 #ifdef NOC_INDEX
+// Every profile's dataflow API header includes it (ttnn 0.65.0 dataflow_api.h, 0.77.0 and 0.81.1
+// api/dataflow/dataflow_api.h): INVALID and VALID, which tt-metal's reduce_max_mcast kernels use without including it.
+#include "hostdevcommon/common_values.hpp"
 constexpr uint8_t noc_index = NOC_INDEX;
 inline constexpr ::tt_emu::ktypes::MyNocCoord my_x{false};
 inline constexpr ::tt_emu::ktypes::MyNocCoord my_y{true};
