@@ -208,6 +208,11 @@ def copy_tile_init(cbid: Any) -> Any:
     return call('copy_tile_init', cbid)
 
 
+def copy_tile_to_dst_init_short(cbid: Any) -> Any:
+    """The older name of copy_tile_init (ttnn 0.65.0 compute_kernel_api/tile_move_copy.h; deprecated in 0.81.1, renamed copy_init): tt-metal's matmul example bmm_large_block_zm.cpp re-initialises its partials' reload with it."""
+    return call('copy_tile_to_dst_init_short', cbid)
+
+
 def cumsum_block(in0: Any, in1: Any, out: Any, rows: Any, cols: Any, reverse: Any, wait0: Any, pop0: Any, init: Any) -> Any:
     """Column-wise cumulative sum of a block of `rows x cols` tiles of CB `in0` into CB `out` (same shape): element (i, j) of the result is the sum of elements (0..i, j), in fp32, in row order (T.cumsum along dim 0; along dim 1 it is this between two on-chip transposes). With `reverse`, `in1` holds -x and the result is T - (sum of elements 0..i), T the column's total: the reverse cumulative sum less x (T.cumsum's reverse=True adds x after)."""
     return call('cumsum_block', in0, in1, out, rows, cols, reverse, wait0, pop0, init)
@@ -556,6 +561,11 @@ def nez_tile(idst: Any) -> Any:
 def nez_tile_init() -> Any:
     """Initialise the SFPU for nez_tile."""
     return call('nez_tile_init')
+
+
+def noc_async_atomic_barrier() -> Any:
+    """Wait until this kernel's NoC atomics (noc_semaphore_inc) are acknowledged (0.65.0 dataflow_api.h, tt-metal's NoC_tile_transfer example); the emulator applies an increment when issued, so nothing is left."""
+    return call('noc_async_atomic_barrier')
 
 
 def noc_async_read(src_noc_addr: Any, dst_local_l1_addr: Any, size: Any) -> Any:

@@ -810,6 +810,26 @@ INTRINSICS: dict[str, Intrinsic] = {
         profiles=('metal_d5f9bc4a', 'tilelang_tt_2025', 'ttnn_0_81'),
         doc='Initialise unpack-to-DST copies from CB `cbid`.',
     ),
+    'copy_tile_to_dst_init_short': Intrinsic(
+        name='copy_tile_to_dst_init_short',
+        family='pack_copy',
+        level='concrete',
+        roles=('compute',),
+        args=(
+            Arg('cbid', 'uint32', const=False),
+        ),
+        returns='void',
+        effect='Opaque',
+        dtype='void',
+        op_name='tt.copy_tile_to_dst_init_short',
+        cpp={
+            'metal_d5f9bc4a': Spelling('copy_tile_to_dst_init_short', headers=(('compute', 'api/compute/tile_move_copy.h'),), form='call', template_args=()),
+            'tilelang_tt_2025': Spelling('copy_tile_to_dst_init_short', headers=(('compute', 'compute_kernel_api/tile_move_copy.h'),), form='call', template_args=()),
+            'ttnn_0_81': Spelling('copy_tile_to_dst_init_short', headers=(('compute', 'api/compute/tile_move_copy.h'),), form='call', template_args=()),
+        },
+        profiles=('metal_d5f9bc4a', 'tilelang_tt_2025', 'ttnn_0_81'),
+        doc="The older name of copy_tile_init (ttnn 0.65.0 compute_kernel_api/tile_move_copy.h; deprecated in 0.81.1, renamed copy_init): tt-metal's matmul example bmm_large_block_zm.cpp re-initialises its partials' reload with it.",
+    ),
     'cumsum_block': Intrinsic(
         name='cumsum_block',
         family='tile_ops',
@@ -2290,6 +2310,25 @@ INTRINSICS: dict[str, Intrinsic] = {
         },
         profiles=('metal_d5f9bc4a', 'tilelang_tt_2025', 'ttnn_0_81'),
         doc='Initialise the SFPU for nez_tile.',
+    ),
+    'noc_async_atomic_barrier': Intrinsic(
+        name='noc_async_atomic_barrier',
+        family='multicast',
+        level='concrete',
+        roles=('reader', 'writer'),
+        args=(
+        ),
+        returns='void',
+        effect='Opaque',
+        dtype='void',
+        op_name='tt.noc_async_atomic_barrier',
+        cpp={
+            'metal_d5f9bc4a': Spelling('noc_async_atomic_barrier', headers=(('dataflow', 'api/dataflow/dataflow_api.h'),), form='call', template_args=()),
+            'tilelang_tt_2025': Spelling('noc_async_atomic_barrier', headers=(('dataflow', 'dataflow_api.h'),), form='call', template_args=()),
+            'ttnn_0_81': Spelling('noc_async_atomic_barrier', headers=(('dataflow', 'api/dataflow/dataflow_api.h'),), form='call', template_args=()),
+        },
+        profiles=('metal_d5f9bc4a', 'tilelang_tt_2025', 'ttnn_0_81'),
+        doc="Wait until this kernel's NoC atomics (noc_semaphore_inc) are acknowledged (0.65.0 dataflow_api.h, tt-metal's NoC_tile_transfer example); the emulator applies an increment when issued, so nothing is left.",
     ),
     'noc_async_read': Intrinsic(
         name='noc_async_read',
