@@ -15,7 +15,7 @@ from tvm.tirx import is_buffer_var
 from .. import layout as _layout
 from ..engine.registry import BACKENDS
 from ..errors import TileLangError
-from . import _eager, _factory_scope
+from . import _eager, _factory_scope, _persistent
 from ._frontend import alloc, normalize_dtype, tensor, thread_bindings
 
 
@@ -84,6 +84,10 @@ def dynamic(name: Any, dtype: Any = "int32") -> Any:
                         "outside an eager @tilelang.jit function or a @tilelang.jit kernel factory (where each "
                         "call's shapes bind it); give the dimension a static value (a Python int, or T.const bound "
                         "at compile time)")
+
+
+def Persistent(domain: Any, wave_size: Any, index: Any, group_size: Any = 8) -> Any:  # noqa: N802
+    return _persistent.persistent(domain, wave_size, index, group_size)
 
 
 def reshape(src: Any, shape: Any) -> Any:
