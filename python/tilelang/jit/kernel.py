@@ -19,6 +19,7 @@ import numpy as np
 from tvm import tirx
 
 from ..engine.backend import Backend, resolve, split_device
+from ..engine.compile_target import building_for
 from ..engine.interface import BackendRuntime, runtime_of
 from ..engine.lower import lower
 from ..engine.param import CompiledArtifact, KernelParam
@@ -285,7 +286,7 @@ class KernelFactory:
         return self.cache.get(key, lambda: self._compile(args, kwargs))
 
     def _prim_func(self, args: tuple[Any, ...], kwargs: dict[str, Any], bound: dict[str, int]) -> Any:
-        with _factory_scope.scope(bound) as scope:
+        with _factory_scope.scope(bound) as scope, building_for(self.target):
             func = self.factory(*args, **kwargs)
         if not isinstance(func, tirx.PrimFunc):
             raise TileLangError(f"@jit factory '{self.factory.__name__}' must return a prim_func, "
