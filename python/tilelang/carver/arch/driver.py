@@ -10,6 +10,11 @@ import ctypes
 import ctypes.util
 from typing import Any
 
+from ...engine.backend import resolve, split_device
+from ...engine.compile_target import current
+from ...engine.interface import runtime_of
+from ...engine.lower import resolve_target
+from ...engine.registry import BACKENDS
 from ...errors import TileLangError
 
 # cudaDeviceAttr values (CUDA runtime API, cudaDeviceAttr enumeration).
@@ -53,12 +58,6 @@ def get_num_sms(device_id: int = 0) -> int:
     a CUDA device; the worker cores of a Tenstorrent device (its record's core grid, 64 on an n150); the host's
     cores for llvm and c. The target is the one a `@tilelang.jit` kernel is being built for while its Python code
     runs, else "auto" (the current tvm Target scope's, else llvm)."""
-    from ...engine.backend import resolve, split_device  # lazy: engine imports carver's siblings
-    from ...engine.compile_target import current
-    from ...engine.interface import runtime_of
-    from ...engine.lower import resolve_target
-    from ...engine.registry import BACKENDS
-
     target = resolve_target(current())
     backend = resolve(target, BACKENDS)
     device = split_device(target)[1] or (str(device_id) if backend.runs_on == "cuda" else "")
