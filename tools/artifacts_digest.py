@@ -17,6 +17,7 @@ import hashlib
 import sys
 import tempfile
 from pathlib import Path
+from typing import Any
 
 REPO = Path(__file__).resolve().parents[1]
 VARIANTS = {
@@ -26,31 +27,39 @@ VARIANTS = {
 }
 
 
-def save(name: str, variant: str, out: Path) -> Path:
+def save(name: str, variant: str, out: Path, func: Any = None) -> Path:
     """Compile corpus program `name` under pass-option variant `variant` and save its artifacts into
-    `out/<name>.<variant>`; returns that folder."""
+    `out/<name>.<variant>`; returns that folder. `func`: the program's PrimFunc parsed already (`CORPUS[name]()`):
+    parsing the TileLang script costs about as much as lowering it, and a PrimFunc is immutable (lowering makes
+    new ones), so one parse serves every variant (as tools/check_metal/corpus.py does)."""
     sys.path.insert(0, str(REPO / "tests"))
     from tt_kernels import CORPUS
 
     import tilelang
 
     configs = {**VARIANTS[variant], **getattr(CORPUS[name], "pass_configs", {})}  # a factory's own (dram_format)
-    kernel = tilelang.compile(CORPUS[name](), target="tenstorrent", pass_configs=configs)
+    kernel = tilelang.compile(func if func is not None else CORPUS[name](), target="tenstorrent",
+                              pass_configs=configs)
     return Path(kernel.save(out / f"{name}.{variant}"))
 
 
-def digests(out: Path, saved: dict[str, Path] | None = None) -> dict[str, str]:
+def digests(out: Path, saved: dict[str, Path] | None = None, funcs: dict[str, Any] | None = None) -> dict[str, str]:
     """Every artifact's digest ('<name>.<variant>/<file>' -> sha256), compiled into `out`, except the programs
-    `saved` holds already ('<name>.<variant>' -> their folder, as `save` writes it)."""
+    `saved` holds already ('<name>.<variant>' -> their folder, as `save` writes it). `funcs`: programs parsed
+    already (name -> PrimFunc)."""
     sys.path.insert(0, str(REPO / "tests"))
     from tt_kernels import CORPUS
 
     result: dict[str, str] = {}
     for name in sorted(CORPUS):
+        func = (funcs or {}).get(name)  # else parsed at the first variant `saved` lacks, once for the rest
         for variant in VARIANTS:
-            folder = (saved or {}).get(f"{name}.{variant}") or save(name, variant, out)
-            for file in sorted(folder.iterdir()):
-                result[f"{name}.{variant}/{file.name}"] = hashlib.sha256(file.read_bytes()).hexdigest()
+            folder = (saved or {}).get(f"{name}.{variant}")
+            if folder is None:
+                func = func if func is not None else CORPUS[name]()
+                folder = save(name, variant, out, func)
+            for file in sorted(f for f in folder.rglob("*") if f.is_file()):  # several launches: program<i>/
+                result[f"{name}.{variant}/{file.relative_to(folder)}"] = hashlib.sha256(file.read_bytes()).hexdigest()
     return result
 
 

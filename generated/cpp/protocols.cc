@@ -22,6 +22,7 @@
 // Spec: specs/protocols/reader_block_after.yaml
 // Spec: specs/protocols/reader_block_mcast.yaml
 // Spec: specs/protocols/reader_im2col.yaml
+// Spec: specs/protocols/reader_row_parts.yaml
 // Spec: specs/protocols/reader_rows.yaml
 // Spec: specs/protocols/reduce_block.yaml
 // Spec: specs/protocols/release_block.yaml
@@ -39,6 +40,7 @@
 // Spec: specs/protocols/writer_block_in_place.yaml
 // Spec: specs/protocols/writer_block_signal.yaml
 // Spec: specs/protocols/writer_pass_turn.yaml
+// Spec: specs/protocols/writer_row_parts.yaml
 // Spec: specs/protocols/writer_rows.yaml
 // CB, NoC and DST protocols of the Tenstorrent backend for the C++ passes, one function per spec in
 // specs/protocols/. Each appends the protocol's intrinsic calls
@@ -70,6 +72,7 @@ static tl::Dict reader_block(tl::Builder& b, const tl::Ctx& a);
 static tl::Dict reader_block_after(tl::Builder& b, const tl::Ctx& a);
 static tl::Dict reader_block_mcast(tl::Builder& b, const tl::Ctx& a);
 static tl::Dict reader_im2col(tl::Builder& b, const tl::Ctx& a);
+static tl::Dict reader_row_parts(tl::Builder& b, const tl::Ctx& a);
 static tl::Dict reader_rows(tl::Builder& b, const tl::Ctx& a);
 static tl::Dict reduce_block(tl::Builder& b, const tl::Ctx& a);
 static tl::Dict release_block(tl::Builder& b, const tl::Ctx& a);
@@ -87,6 +90,7 @@ static tl::Dict writer_block(tl::Builder& b, const tl::Ctx& a);
 static tl::Dict writer_block_in_place(tl::Builder& b, const tl::Ctx& a);
 static tl::Dict writer_block_signal(tl::Builder& b, const tl::Ctx& a);
 static tl::Dict writer_pass_turn(tl::Builder& b, const tl::Ctx& a);
+static tl::Dict writer_row_parts(tl::Builder& b, const tl::Ctx& a);
 static tl::Dict writer_rows(tl::Builder& b, const tl::Ctx& a);
 
 // Broadcast FPU operation of a block and a column vector (x[i, j] op v[i]): tile (r, c) of the block (rows x cols tiles) is combined with tile r of the vector (column 0 broadcast across the columns) into DST tile 0, optionally followed by an SFPU function in place, and packed to the output CB. Both inputs are whole blocks: waited for by their first reader, freed by their last.
@@ -915,6 +919,37 @@ static tl::Dict reader_im2col(tl::Builder& b, const tl::Ctx& a) {
   return bound;
 }
 
+// Reader side of a row-major block that is part of the tensor's last dim (reader_rows for runs of pages): reserve the whole block (rows x cols tile pages), start one NoC read per row of `row_bytes` at byte `col_bytes` of its page (accessor_noc_addr, then a raw noc_async_read: a run that is not the whole page) into consecutive rows of the reservation, so that every 32 rows fill `cols` tile pages as tilize_block expects; rows past the tensor's (`rest`) read the block's last row again, as reader_rows does; one barrier, then the block is published.
+static tl::Dict reader_row_parts(tl::Builder& b, const tl::Ctx& a) {
+  const tl::Any v_cb = a.get("cb");
+  const tl::Any v_accessor = a.get("accessor");
+  const tl::Any v_first_page = a.get("first_page");
+  const tl::Any v_page_stride = a.get("page_stride");
+  const tl::Any v_rows = a.get("rows");
+  const tl::Any v_cols = a.get("cols");
+  const tl::Any v_height = a.get("height");
+  const tl::Any v_rest = a.get("rest");
+  const tl::Any v_row_bytes = a.get("row_bytes");
+  const tl::Any v_col_bytes = a.get("col_bytes");
+  tl::Any v_l1_write_addr, v_last_addr, v_row_addr;
+  tl::Dict bound;
+  b.call(std::string("cb_reserve_back"), {v_cb, tl::fn::mul(v_rows, v_cols)});
+  v_l1_write_addr = b.bind("l1_write_addr", std::string("get_write_ptr"), {v_cb});
+  bound.Set(tl::String("l1_write_addr"), v_l1_write_addr);
+  b.repeat("r", v_height, [&](const tl::Any& v_r) {
+    v_row_addr = b.bind("row_addr", std::string("accessor_noc_addr"), {v_accessor, tl::fn::add(v_first_page, tl::fn::mul(v_r, v_page_stride)), v_col_bytes});
+    b.call(std::string("noc_async_read"), {v_row_addr, tl::fn::add(v_l1_write_addr, tl::fn::mul(v_r, v_row_bytes)), v_row_bytes});
+  });
+  b.repeat("p", v_rest, [&](const tl::Any& v_p) {
+    v_last_addr = b.bind("last_addr", std::string("accessor_noc_addr"), {v_accessor, tl::fn::add(v_first_page, tl::fn::mul(tl::fn::sub(v_height, tl::num(1)), v_page_stride)), v_col_bytes});
+    b.call(std::string("noc_async_read"), {v_last_addr, tl::fn::add(v_l1_write_addr, tl::fn::mul(tl::fn::add(v_height, v_p), v_row_bytes)), v_row_bytes});
+  });
+  // Reads land only at the barrier; the push must come after it.
+  b.call(std::string("noc_async_read_barrier"), {});
+  b.call(std::string("cb_push_back"), {v_cb, tl::fn::mul(v_rows, v_cols)});
+  return bound;
+}
+
 // Reader side of a row-major block: reserve the whole block (rows x cols tile pages), start one NoC read per row (one page of the row-major tensor) into consecutive rows of the reservation, so that every 32 rows fill `cols` tile pages as tilize_block expects; rows past the tensor's rows of a block that is not whole tiles (`rest`) read the block's last row again, so the padding rows hold finite data and never what an earlier block left; wait for all reads with one barrier, then publish the block.
 static tl::Dict reader_rows(tl::Builder& b, const tl::Ctx& a) {
   const tl::Any v_cb = a.get("cb");
@@ -1561,6 +1596,32 @@ static tl::Dict writer_pass_turn(tl::Builder& b, const tl::Ctx& a) {
   return bound;
 }
 
+// Writer side of a row-major block that is part of the tensor's last dim (writer_rows for runs of pages): wait for the whole block (rows x cols tile pages of untilized rows), start one NoC write per row of `row_bytes` from consecutive rows at the front to byte `col_bytes` of its page (the rest of the page is another block's), wait for all writes with one barrier, then free the pages.
+static tl::Dict writer_row_parts(tl::Builder& b, const tl::Ctx& a) {
+  const tl::Any v_cb = a.get("cb");
+  const tl::Any v_accessor = a.get("accessor");
+  const tl::Any v_first_page = a.get("first_page");
+  const tl::Any v_page_stride = a.get("page_stride");
+  const tl::Any v_rows = a.get("rows");
+  const tl::Any v_cols = a.get("cols");
+  const tl::Any v_height = a.get("height");
+  const tl::Any v_row_bytes = a.get("row_bytes");
+  const tl::Any v_col_bytes = a.get("col_bytes");
+  tl::Any v_l1_read_addr, v_row_addr;
+  tl::Dict bound;
+  b.call(std::string("cb_wait_front"), {v_cb, tl::fn::mul(v_rows, v_cols)});
+  v_l1_read_addr = b.bind("l1_read_addr", std::string("get_read_ptr"), {v_cb});
+  bound.Set(tl::String("l1_read_addr"), v_l1_read_addr);
+  b.repeat("r", v_height, [&](const tl::Any& v_r) {
+    v_row_addr = b.bind("row_addr", std::string("accessor_noc_addr"), {v_accessor, tl::fn::add(v_first_page, tl::fn::mul(v_r, v_page_stride)), v_col_bytes});
+    b.call(std::string("noc_async_write"), {tl::fn::add(v_l1_read_addr, tl::fn::mul(v_r, v_row_bytes)), v_row_addr, v_row_bytes});
+  });
+  // The pages may only be freed once the writes have left L1.
+  b.call(std::string("noc_async_write_barrier"), {});
+  b.call(std::string("cb_pop_front"), {v_cb, tl::fn::mul(v_rows, v_cols)});
+  return bound;
+}
+
 // Writer side of a row-major block: wait for the whole block (rows x cols tile pages of untilized rows), start one NoC write per row (one page of the row-major tensor) from consecutive rows at the front, wait for all writes with one barrier, then free the pages.
 static tl::Dict writer_rows(tl::Builder& b, const tl::Ctx& a) {
   const tl::Any v_cb = a.get("cb");
@@ -1616,6 +1677,7 @@ Dict run_protocol(const std::string& name, Builder& b, const Ctx& args) {
   if (name == "reader_block_after") return protocols::reader_block_after(b, args);
   if (name == "reader_block_mcast") return protocols::reader_block_mcast(b, args);
   if (name == "reader_im2col") return protocols::reader_im2col(b, args);
+  if (name == "reader_row_parts") return protocols::reader_row_parts(b, args);
   if (name == "reader_rows") return protocols::reader_rows(b, args);
   if (name == "reduce_block") return protocols::reduce_block(b, args);
   if (name == "release_block") return protocols::release_block(b, args);
@@ -1633,6 +1695,7 @@ Dict run_protocol(const std::string& name, Builder& b, const Ctx& args) {
   if (name == "writer_block_in_place") return protocols::writer_block_in_place(b, args);
   if (name == "writer_block_signal") return protocols::writer_block_signal(b, args);
   if (name == "writer_pass_turn") return protocols::writer_pass_turn(b, args);
+  if (name == "writer_row_parts") return protocols::writer_row_parts(b, args);
   if (name == "writer_rows") return protocols::writer_rows(b, args);
   internal_error("unknown protocol '" + name + "'");
 }

@@ -718,6 +718,11 @@ def read_im2col_block(cb: Any, src: Any, zeros: Any, first_row: Any, first_col: 
     return call('read_im2col_block', cb, src, zeros, first_row, first_col, rows, cols, row_bytes, seg, seg_bytes, elem_bytes, img_n, img_h, img_w, img_c, out_h, out_w, filter, conv_stride, dilation, conv_pad)
 
 
+def read_row_parts_block(cb: Any, src: Any, first_page: Any, page_stride: Any, rows: Any, cols: Any, row_bytes: Any, valid: Any, col_bytes: Any) -> Any:
+    """read_rows_block of a block that is part of the tensor's last dim (upstream kda's `U[bb, s0:s1, bh, v0:v0 + 32]` of a (B, S, H, 64) tensor): each row is a run of row_bytes at byte col_bytes of its page, landing at r * row_bytes as read_rows_block's rows do."""
+    return call('read_row_parts_block', cb, src, first_page, page_stride, rows, cols, row_bytes, valid, col_bytes)
+
+
 def read_rows_block(cb: Any, src: Any, first_page: Any, page_stride: Any, rows: Any, cols: Any, row_bytes: Any, valid: Any) -> Any:
     """Read a block of a row-major tensor `src` (one DRAM page per row of its last dim) into the back of CB `cb` in tilize_block's input format: the block's rows x 32 rows, each one page, row r at r * row_bytes (32 rows of `cols` tiles' width per tile row; the CB's pages are tile-sized), one reservation and barrier."""
     return call('read_rows_block', cb, src, first_page, page_stride, rows, cols, row_bytes, valid)
@@ -1056,6 +1061,11 @@ def write_block_in_place(cb: Any, pages: Any) -> Any:
 def write_block_signal(cb: Any, dst: Any, first_tile: Any, rows: Any, cols: Any, row_stride: Any, page_bytes: Any, member: Any, members: Any, next_x: Any, next_y: Any, turn_sem: Any) -> Any:
     """write_block_atomic with its signal: after the write barrier, every member but the last increments the turn semaphore of the next member's core."""
     return call('write_block_signal', cb, dst, first_tile, rows, cols, row_stride, page_bytes, member, members, next_x, next_y, turn_sem)
+
+
+def write_row_parts_block(cb: Any, dst: Any, first_page: Any, page_stride: Any, rows: Any, cols: Any, row_bytes: Any, valid: Any, col_bytes: Any) -> Any:
+    """write_rows_block of a block that is part of the tensor's last dim: each row is written as a run of row_bytes at byte col_bytes of its page, the rest of the page left as it is."""
+    return call('write_row_parts_block', cb, dst, first_page, page_stride, rows, cols, row_bytes, valid, col_bytes)
 
 
 def write_rows_block(cb: Any, dst: Any, first_page: Any, page_stride: Any, rows: Any, cols: Any, row_bytes: Any, valid: Any) -> Any:

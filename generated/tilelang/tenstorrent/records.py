@@ -186,6 +186,13 @@ Mesh = TypedDict('Mesh', {
     'reduce_loop': NotRequired[str],
 })
 
+# program: One of the programs of a function with several T.Kernel launches (SplitTTPrograms; absent for a function of one launch): each launch is a program of its own (reader/compute/writer kernels, CBs, grid) in a directory of the artifact, and the host runs them in launch order on the same DRAM tensors.
+Program = TypedDict('Program', {
+    'index': int,
+    'directories': list[str],
+    'workspaces': list[str],
+})
+
 # plan: The whole plan of one kernel.
 Plan = TypedDict('Plan', {
     'kernel': str,
@@ -200,6 +207,7 @@ Plan = TypedDict('Plan', {
     'kernels': Kernels,
     'semaphores': list[Semaphore],
     'mesh': NotRequired[Mesh],
+    'program': NotRequired[Program],
 })
 
 # kernel: What every role kernel has.
@@ -359,6 +367,7 @@ class PLAN:
     KERNELS: Final = 'kernels'
     SEMAPHORES: Final = 'semaphores'
     MESH: Final = 'mesh'
+    PROGRAM: Final = 'program'
 
 
 class DEVICE:
@@ -411,6 +420,14 @@ class TENSOR:
     MESH_RESTACKED: Final = 'mesh_restacked'
     MESH_RESTACKED_ROWS: Final = 'mesh_restacked_rows'
     MESH_PARTIAL: Final = 'mesh_partial'
+
+
+class PROGRAM:
+    """The keys of a program record: One of the programs of a function with several T.Kernel launches (SplitTTPrograms; absent for a function of one launch): each launch is a program of its own (reader/compute/writer kernels, CBs, grid) in a directory of the artifact, and the host runs them in launch order on the same DRAM tensors."""
+
+    INDEX: Final = 'index'
+    DIRECTORIES: Final = 'directories'
+    WORKSPACES: Final = 'workspaces'
 
 
 class MESH:
@@ -916,10 +933,11 @@ class MODELLED_COUNTERS:
 
 # Record name -> its field names, in document order (for checks that read other sources).
 RECORD_FIELDS: dict[str, tuple[str, ...]] = {
-    'plan': ('kernel', 'device', 'core_grid', 'grid_blocks', 'partition_mode', 'core_ranges', 'work_partition', 'tensors', 'cbs', 'kernels', 'semaphores', 'mesh', ),
+    'plan': ('kernel', 'device', 'core_grid', 'grid_blocks', 'partition_mode', 'core_ranges', 'work_partition', 'tensors', 'cbs', 'kernels', 'semaphores', 'mesh', 'program', ),
     'device': ('name', 'profile', 'host_api', 'tile', 'core_grid', 'l1_bytes', 'max_cbs', 'max_runtime_args', ),
     'work_item': ('core', 'start', 'count', 'stride', 'z', 'row0', 'col0', 'rows', 'cols', ),
     'tensor': ('name', 'parameter', 'shape', 'padded_shape', 'blocks', 'transposed', 'pad_value', 'dtype', 'dram_format', 'data_format', 'page_bytes', 'pages', 'page_layout', 'role', 'constant', 'l1_shard', 'mesh_shards', 'mesh_restacked', 'mesh_restacked_rows', 'mesh_partial', ),
+    'program': ('index', 'directories', 'workspaces', ),
     'mesh': ('shape', 'grid_axes', 'reduce_axis', 'reduce_loop', ),
     'tensor_constant': ('value', 'rows', 'mask', 'index', ),
     'index_tile': ('p', 'q', 'step', ),

@@ -29,6 +29,7 @@
 # Spec: specs/passes/serialize_threads.yaml
 # Spec: specs/passes/simplify.yaml
 # Spec: specs/passes/split_tt_kernels.yaml
+# Spec: specs/passes/split_tt_programs.yaml
 # Spec: specs/passes/storage_rewrite.yaml
 # Spec: specs/passes/unroll_loop.yaml
 # Spec: specs/passes/vectorize_loop.yaml
@@ -209,6 +210,11 @@ def SplitTTKernels() -> tvm.transform.Pass:
     return _cpp.make_pass('SplitTTKernels', {})
 
 
+def SplitTTPrograms() -> tvm.transform.Pass:
+    """A function with several T.Kernel launches one after another (flash decoding's split then combine kernel) is several programs that run in order on the same DRAM tensors. Each launch becomes a PrimFunc of its own, <name>_program<i>, with the function's parameters (in their order) followed by the DRAM workspaces the function allocates with T.alloc_global that the launch reads or writes; the statements before a launch that are not workspaces (bindings, buffer declarations) go with every later launch. Each is then lowered on its own, so every Tenstorrent pass sees one program; the host runs them in launch order (tt.plan.json's `program` record). A function with one launch is left as it is. Runs before the pipelines (the backend spec's `programs`)."""
+    return _cpp.make_pass('SplitTTPrograms', {})
+
+
 def StorageRewrite() -> tvm.transform.Pass:
     """Reuse and merge local allocations."""
     return _cpp.make_pass('StorageRewrite', {})
@@ -264,6 +270,7 @@ PASSES = {
     'SerializeThreads': SerializeThreads,
     'Simplify': Simplify,
     'SplitTTKernels': SplitTTKernels,
+    'SplitTTPrograms': SplitTTPrograms,
     'StorageRewrite': StorageRewrite,
     'UnrollLoop': UnrollLoop,
     'VectorizeLoop': VectorizeLoop,
