@@ -38,34 +38,35 @@ def persistent_gemm(M, N, K, block, waves, group):  # noqa: N803
     return main
 
 
-def owners(rows, cols, waves, group):  # noqa: ANN001, ANN201
-    """Which block T.Persistent gives each tile, in TileLang's grouped order (upstream ir.cc, PersistentFor)."""
-    group = max(1, min(group, cols))
-    grouped = [-(-cols // group), rows, group]
-    owner = np.full((rows, cols), -1)
+def owners(domain, waves, group):  # noqa: ANN001, ANN201
+    """Which block T.Persistent gives each tile, in TileLang's grouped order (upstream ir.cc, PersistentFor): the tile
+    number decomposes, outermost first, as (group, domain[0], ..., domain[-2], position in the group)."""
+    *outer, last = domain
+    group = max(1, min(group, last))
+    grouped = [-(-last // group), *outer, group]
+    owner = np.full(domain, -1)
     for tile in range(int(np.prod(grouped))):
-        g, rest = divmod(tile, rows * group)
-        row, pos = divmod(rest, group)
-        col = g * group + pos
-        if col < cols:
-            assert owner[row, col] == -1
-            owner[row, col] = tile % waves
+        g, *rest, pos = np.unravel_index(tile, grouped)
+        if g * group + pos < last:
+            coord = (*rest, g * group + pos)
+            assert owner[coord] == -1
+            owner[coord] = tile % waves
     return owner
 
 
-def test_persistent_visits_each_tile_once_in_grouped_order():
-    rows, cols, waves, group = 5, 7, 3, 3
-
+@pytest.mark.parametrize(("domain", "waves", "group"), [((7,), 3, 8), ((5, 7), 3, 3), ((2, 3, 5), 4, 2)])
+def test_persistent_visits_each_tile_once_in_grouped_order(domain, waves, group):
     @T.prim_func
-    def main(Count: T.Tensor((rows, cols), "int32"), Owner: T.Tensor((rows, cols), "int32")):  # noqa: N803
+    def main(Count: T.Tensor(domain, "int32"), Owner: T.Tensor(domain, "int32")):  # noqa: N803
         with T.Kernel(waves) as block_id:
-            for i, j in T.Persistent([rows, cols], waves, block_id, group):
-                Count[i, j] = Count[i, j] + 1
-                Owner[i, j] = block_id
+            for tile in T.Persistent(list(domain), waves, block_id, group):
+                coord = tile if len(domain) > 1 else [tile]
+                Count[tuple(coord)] = Count[tuple(coord)] + 1
+                Owner[tuple(coord)] = block_id
 
     count, owner = tilelang.compile(main, out_idx=[0, 1], target="llvm")()
-    np.testing.assert_array_equal(count, np.ones((rows, cols), "int32"))
-    np.testing.assert_array_equal(owner, owners(rows, cols, waves, group))
+    np.testing.assert_array_equal(count, np.ones(domain, "int32"))
+    np.testing.assert_array_equal(owner, owners(domain, waves, group))
 
 
 @pytest.mark.parametrize("target", ["llvm", pytest.param("tenstorrent", marks=needs_cxx)])
