@@ -114,6 +114,15 @@ std::optional<Any> broadcast_dram_column(const std::vector<ir::For>& nest, const
 
 Any dram_scalars_on_chip(const Any& body) {
   std::vector<std::pair<Any, Any>> moved;  // scalar -> its one-element on-chip buffer
+  std::vector<Any> branching;  // scalars a condition reads or a branch assigns (argmax's `best`): left as they are
+  walk(body, {ir::visit<ir::IfThenElse>([&](const ir::IfThenElse& cond) {
+         walk(cond.condition(), {ir::visit<ir::TensorLoad>([&](const ir::TensorLoad& l) {
+                branching.push_back(l.source().any());
+              })});
+         walk(cond.any(), {ir::visit<ir::BufferStore>([&](const ir::BufferStore& st) {
+                branching.push_back(st.buffer().any());
+              })});
+       })});
   walk(body, {ir::visit<ir::BufferStore>([&](const ir::BufferStore& store) {
          BufferInfo info = buffer_info(store.buffer());
          if (info.scope != "local" || info.shape != std::vector<int64_t>{1} || info.index_scalar()) return;
@@ -122,6 +131,7 @@ Any dram_scalars_on_chip(const Any& body) {
                 dram = dram || !buffer_info(l.source()).on_chip();
               })});
          for (const auto& [seen, buf] : moved) dram = dram && !seen.same_as(store.buffer());
+         for (const Any& b : branching) dram = dram && !b.same_as(store.buffer());
          if (dram) moved.emplace_back(store.buffer().any(), onchip_buffer(info.name, info.dtype, List{int_imm(1)}, "shared"));
        })});
   if (moved.empty()) return body;
