@@ -1,11 +1,12 @@
 // Kernel JIT, like tt-metal's: each kernel source is compiled with its compile-time arguments and defines
 // into a shared object, cached by a hash of (source, command, emulator headers), and loaded with dlopen.
 // The cache is shared between processes, so objects are written to a temporary name and renamed.
+#include <atomic>
 #include <dlfcn.h>
+#include <fcntl.h>
+#include <sys/file.h>
 #include <unistd.h>
 
-#include <algorithm>
-#include <atomic>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -16,7 +17,6 @@
 #include <thread>
 
 #include "emu.hpp"
-#include "jit_util.hpp"
 #include "tt_emu/preludes.hpp"
 
 namespace fs = std::filesystem;
@@ -25,13 +25,38 @@ namespace tt_emu {
 
 namespace {
 
-using jit::cache_root;
-using jit::digest;
-using jit::env_or;
-using jit::kernel_pch_flags;
-using jit::read_file;
-using jit::run_command;
-using jit::shell_quote;
+std::string env_or(const char* name, const std::string& fallback) {
+    const char* v = std::getenv(name);
+    return v && *v ? std::string(v) : fallback;
+}
+
+bool read_file(const fs::path& path, std::string& out) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) return false;
+    std::ostringstream os;
+    os << in.rdbuf();
+    out = os.str();
+    return true;
+}
+
+std::string shell_quote(const std::string& s) {
+    std::string out = "'";
+    for (char c : s) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+    return out + "'";
+}
+
+// Two 64-bit FNV-1a lanes: not cryptographic, ample for a build cache key.
+std::string digest(const std::string& text) {
+    uint64_t a = 0xcbf29ce484222325ull, b = 0x84222325cbf29ce4ull;
+    for (unsigned char c : text) {
+        a = (a ^ c) * 0x100000001b3ull;
+        b = (b ^ c) * 0x100000001b3ull + 0x9e3779b97f4a7c15ull;
+    }
+    char buf[40];
+    std::snprintf(buf, sizeof buf, "%016llx%016llx", static_cast<unsigned long long>(a),
+                  static_cast<unsigned long long>(b));
+    return buf;
+}
 
 // Every header under the include roots (emulator API and the generated per-profile headers), once per process.
 const std::string& headers_digest(const std::vector<fs::path>& roots) {
@@ -81,6 +106,26 @@ std::vector<fs::path> include_roots() {
         if (!roots.empty() && fs::is_directory(roots.front() / "tt-metalium", ec)) return roots;
     }
     return {};
+}
+
+fs::path cache_root() {
+    if (const char* dir = std::getenv("TT_EMU_CACHE"); dir && *dir) return dir;
+    const char* xdg = std::getenv("XDG_CACHE_HOME");
+    fs::path base = xdg && *xdg ? fs::path(xdg) : fs::path(env_or("HOME", "/tmp")) / ".cache";
+    return base / "tilelang" / "tt_emu";
+}
+
+// Runs a shell command, returning its exit status and combined output.
+int run_command(const std::string& command, std::string& output) {
+    FILE* pipe = popen((command + " 2>&1").c_str(), "r");
+    if (!pipe) {
+        output = "cannot start: " + command;
+        return -1;
+    }
+    char buf[4096];
+    size_t n;
+    while ((n = fread(buf, 1, sizeof buf, pipe)) > 0) output.append(buf, n);
+    return pclose(pipe);
 }
 
 // What tt-metal's JIT puts around a kernel: its firmware wrapper (brisck.cc / ncrisck.cc) includes the dataflow API
@@ -219,20 +264,38 @@ std::string generated_header_flags(const std::vector<GeneratedHeader>& headers, 
     return flags;
 }
 
-// The flags that include a kernel PCH (jit_pch.cpp) of the headers a kernel's `kind_flags` include (compute_flags,
-// data_movement_flags), or of tt_emu/kernel_api.hpp where CB descriptors come before those, and {fmt}'s with `fmt`;
-// `flags`: the command's flags before its compile-time arguments, with the defines every kernel of its kind shares.
-std::string api_pch_flags(const std::string& cxx, const std::string& flags, const std::string& kind_flags,
-                          bool descriptors, bool fmt, const std::vector<fs::path>& roots) {
-    std::string defines = " -DTT_EMU_KERNEL_PCH", text = fmt ? "#include <fmt/format.h>\n" : "";
-    std::istringstream words(kind_flags);
-    for (std::string word, prev; words >> word; prev = word) {
-        if (prev == "-include" && !descriptors) text += "#include \"" + word + "\"\n";
-        if (prev != "-include" && word != "-include") defines += " " + word;
+// A data-movement kernel of a profile whose DPRINT is {fmt}'s form includes fmt/format.h (api/debug/dprint.h), whose
+// standard headers (<sstream>, <iomanip>, <string>) are 0.8 of the 1.0 CPU-s such a kernel costs to compile. They
+// are precompiled once per command (`kernel_pch/<key>/`, keyed like an object) and included first; fmt/format.h
+// reads no macro, so the kernels' own defines do not matter. GCC falls back to the header's text (beside the .gch)
+// where the PCH does not fit the command; a PCH that fails to build is not used (`failed` beside it says why).
+std::string kernel_pch_flags(const std::string& cxx, const std::string& flags, const std::vector<fs::path>& roots) {
+    const fs::path dir = cache_root() / "kernel_pch" / digest(cxx + ' ' + flags + '\0' + headers_digest(roots));
+    const fs::path header = dir / "tt_emu_kernel_pch.hpp", gch = dir / "tt_emu_kernel_pch.hpp.gch";
+    std::error_code ec;
+    fs::create_directories(dir, ec);
+    // One builder (process or thread: each opens the lock) while the others wait for its PCH; closing unlocks.
+    const int lock = ::open((dir / ".build.lock").c_str(), O_CREAT | O_RDWR | O_CLOEXEC, 0644);
+    if (lock >= 0) ::flock(lock, LOCK_EX);
+    struct Unlock {
+        int fd;
+        ~Unlock() { if (fd >= 0) ::close(fd); }
+    } unlock{lock};
+    if (fs::exists(dir / "failed", ec)) return "";  // this compiler cannot build it: not tried again per kernel
+    if (!fs::exists(gch, ec)) {
+        const std::string tmp = gch.string() + ".tmp." + std::to_string(getpid());
+        std::ofstream(tmp + ".hpp", std::ios::binary) << "#include <fmt/format.h>\n";
+        fs::rename(tmp + ".hpp", header, ec);
+        std::string output;
+        if (run_command(cxx + " " + flags + " -x c++-header " + shell_quote(header.string()) + " -o " +
+                            shell_quote(tmp), output) != 0) {
+            fs::remove(tmp, ec);
+            std::ofstream(dir / "failed", std::ios::binary) << output;
+            return "";
+        }
+        fs::rename(tmp, gch, ec);
     }
-    if (descriptors) text += "#include \"tt_emu/kernel_api.hpp\"\n";
-    const std::string pch = kernel_pch_flags(cxx, flags + defines, headers_digest(roots), text);
-    return pch.empty() ? "" : " -DTT_EMU_KERNEL_PCH" + pch + " -include tt_emu/compile_time_args.hpp";
+    return " -include " + shell_quote(header.string());
 }
 
 std::shared_ptr<KernelBinary> compile(const std::string& path, const std::vector<uint32_t>& compile_args,
@@ -273,18 +336,13 @@ std::shared_ptr<KernelBinary> compile(const std::string& path, const std::vector
     for (const fs::path& root : roots) flags += " -I" + shell_quote((root / profile).string());
     for (const fs::path& root : roots) flags += " -I" + shell_quote(root.string());
     flags += source_tree_flags();
-    const bool fmt_dprint = prelude_of(profile) && prelude_of(profile)->dprint_format;
-    const std::string kind_flags =
-        kind == KernelKind::Compute ? compute_flags(profile) : data_movement_flags(profile, kind, noc);
-    // Built for the emulated device, as tt-metal's JIT.
-    const std::string fixed = " -DTT_EMU_DEVICE=" + std::to_string(device_index()) +
-                              (fmt_dprint ? " -DTT_EMU_DPRINT_FORMAT" : "");
-    const bool descriptors = std::any_of(generated.begin(), generated.end(), [](auto& h) { return h.before_prelude; });
-    flags += api_pch_flags(cxx, flags + fixed, kind_flags, descriptors, fmt_dprint && kind != KernelKind::Compute,
-                           roots);
+    const bool fmt_dprint = kind != KernelKind::Compute && prelude_of(profile) && prelude_of(profile)->dprint_format;
+    if (fmt_dprint) flags += kernel_pch_flags(cxx, flags, roots);
     flags += " -DKERNEL_COMPILE_TIME_ARGS=" + args;
+    flags += " -DTT_EMU_DEVICE=" + std::to_string(device_index());  // built for the emulated device, as tt-metal's JIT
     flags += generated_header_flags(generated, true, bin->log);
-    flags += kind_flags + fixed;
+    flags += kind == KernelKind::Compute ? compute_flags(profile) : data_movement_flags(profile, kind, noc);
+    if (const Prelude* p = prelude_of(profile); p && p->dprint_format) flags += " -DTT_EMU_DPRINT_FORMAT";
     flags += generated_header_flags(generated, false, bin->log);
     if (!bin->log.empty()) return bin;
     for (auto& [name, value] : defines) flags += " " + shell_quote("-D" + name + (value.empty() ? "" : "=" + value));

@@ -1,25 +1,14 @@
 // Compile-time arguments arrive as -DKERNEL_COMPILE_TIME_ARGS=a,b,c (possibly empty), as in tt-metal's JIT. tt-metal's
 // api/compile_time_args.h (ttnn 0.65.0, 0.77.0 and 0.81.1 alike) also makes them the array kernel_compile_time_args,
 // which kernels index directly (ttnn's pad reader, which tt-metal's pad_multi_core example runs, reads [13] to [17]).
-// The only header that reads the macro: tt_emu/kernel_api.hpp declares ct_arg_count and ct_arg_values and includes
-// this at its end, or, where the JIT compiles a kernel with a PCH of the API headers (jit_pch.cpp), the JIT includes
-// it after the PCH, so one PCH serves kernels of any compile-time arguments.
 #pragma once
 
 #include <array>
 #include <cstdint>
 
-#include "tt_emu/kernel_api.hpp"
-
 #ifndef KERNEL_COMPILE_TIME_ARGS
 #define KERNEL_COMPILE_TIME_ARGS
 #endif
-
-namespace tt_emu::kapi::detail {
-using KernelCtArgs = CtArgs<KERNEL_COMPILE_TIME_ARGS>;
-constexpr uint32_t ct_arg_count() { return KernelCtArgs::count; }
-constexpr const uint32_t* ct_arg_values() { return KernelCtArgs::values; }
-}  // namespace tt_emu::kapi::detail
 
 namespace tt_emu::ct_args {
 template <class... Ts>

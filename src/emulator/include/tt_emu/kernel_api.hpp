@@ -21,6 +21,8 @@
 #define tt_l1_ptr
 #endif
 
+#include "tt_emu/compile_time_args.hpp"  // KERNEL_COMPILE_TIME_ARGS and the array kernel_compile_time_args
+
 // Value types live in tt_emu::ktypes, apart from the functions: argument-dependent lookup on an accessor
 // must not find tt_emu::kapi::noc_async_read_page next to the generated global wrapper of the same name.
 namespace tt_emu::ktypes {
@@ -66,9 +68,7 @@ struct CtArgs {
     static constexpr uint32_t count = sizeof...(V);
     static constexpr uint32_t values[sizeof...(V) + 1] = {V..., 0u};
 };
-// Defined by tt_emu/compile_time_args.hpp (below, or after the JIT's kernel PCH, which reads no per-kernel macro).
-constexpr uint32_t ct_arg_count();
-constexpr const uint32_t* ct_arg_values();
+using KernelCtArgs = CtArgs<KERNEL_COMPILE_TIME_ARGS>;
 
 // Not constexpr on purpose: reaching it in a constant expression is a compile error naming it.
 [[noreturn]] void compile_time_arg_index_out_of_range(uint32_t idx, uint32_t count);
@@ -123,8 +123,8 @@ template <typename T>
 T get_common_arg_val(int arg_idx) { return detail::arg_as<T>(arg_idx, true); }
 
 constexpr uint32_t get_compile_time_arg_val(uint32_t idx) {
-    const uint32_t count = detail::ct_arg_count();
-    return idx < count ? detail::ct_arg_values()[idx] : (detail::compile_time_arg_index_out_of_range(idx, count), 0u);
+    using A = detail::KernelCtArgs;
+    return idx < A::count ? A::values[idx] : (detail::compile_time_arg_index_out_of_range(idx, A::count), 0u);
 }
 
 // ---------------------------------------------------------------- circular buffers
@@ -158,14 +158,14 @@ namespace kd = ::tt_emu::kapi::detail;
 // page size, rank, banks, tensor and shard pages, banks' NoC coordinates two to a word), as the host appends them.
 template <uint32_t CTA_OFFSET, uint32_t CRTA_OFFSET = 0>
 struct TensorAccessorArgs {
-    static_assert(CTA_OFFSET + 2 <= kd::ct_arg_count(), "TensorAccessorArgs<CTA_OFFSET>: the kernel has fewer "
+    static_assert(CTA_OFFSET + 2 <= kd::KernelCtArgs::count, "TensorAccessorArgs<CTA_OFFSET>: the kernel has fewer "
                   "compile-time arguments than an interleaved tensor needs (2, from CTA_OFFSET)");
-    static constexpr uint32_t ct(uint32_t i) { return i < kd::ct_arg_count() ? kd::ct_arg_values()[i] : 0u; }
+    static constexpr uint32_t ct(uint32_t i) { return i < kd::KernelCtArgs::count ? kd::KernelCtArgs::values[i] : 0u; }
     static constexpr uint32_t ArgsConfig = ct(CTA_OFFSET);
     static constexpr uint32_t AlignedPageSize = ct(CTA_OFFSET + 1);
     static constexpr bool is_sharded = (ArgsConfig & 1u) != 0;
     static constexpr uint32_t NumArgs = is_sharded ? 8 + (ct(CTA_OFFSET + 3) + 1) / 2 : 2;
-    static_assert(!is_sharded || (ArgsConfig == 1u && ct(CTA_OFFSET + 2) == 2 && CTA_OFFSET + NumArgs <= kd::ct_arg_count()),
+    static_assert(!is_sharded || (ArgsConfig == 1u && ct(CTA_OFFSET + 2) == 2 && CTA_OFFSET + NumArgs <= kd::KernelCtArgs::count),
                   "TensorAccessorArgs: a sharded tensor is emulated in L1 with every argument compile-time and rank 2");
     // The host's TensorAccessorArgs() (config 0, page size 0) is a placeholder kernels may build an unused accessor from.
     static_assert(is_sharded || (ArgsConfig & 2u) != 0 || (ArgsConfig == 0 && AlignedPageSize == 0),
@@ -184,7 +184,7 @@ struct TensorAccessor {
     TensorAccessor(const TensorAccessorArgs<CTA, CRTA>&, uint32_t bank_base_address_in,
                    uint32_t page_size_in = TensorAccessorArgs<CTA, CRTA>::AlignedPageSize)
         : bank_base_address(bank_base_address_in), page_size(page_size_in), cta_offset(int32_t(CTA)),
-          shard_args(TensorAccessorArgs<CTA, CRTA>::is_sharded ? kd::ct_arg_values() + CTA : nullptr) {}
+          shard_args(TensorAccessorArgs<CTA, CRTA>::is_sharded ? &kd::KernelCtArgs::values[CTA] : nullptr) {}
 
     uint64_t get_noc_addr(uint32_t page_id, uint32_t offset = 0) const {
         return shard_args ? kd::shard_noc_addr(shard_args, bank_base_address, page_id, offset)
@@ -395,6 +395,3 @@ using ::tt_emu::ktypes::SrcOrder;
 
 #include "tt_emu/kernel_api_bcast.hpp"  // *_tiles_bcast_cols/rows/scalar
 #include "tt_emu/kernel_api_ttnn.hpp"  // binary_tiles_init, EltwiseBinaryType
-#ifndef TT_EMU_KERNEL_PCH  // the emulator's JIT includes it after the PCH
-#include "tt_emu/compile_time_args.hpp"  // KERNEL_COMPILE_TIME_ARGS: ct_arg_*, the array kernel_compile_time_args
-#endif
