@@ -349,8 +349,9 @@ def test_kernel_cache_is_keyed_by_source_and_arguments(host_mesh: Path, tmp_path
     assert not any(k["cached"] for k in first["kernels"].values())
     assert all(k["cached"] for k in second["kernels"].values())
     objects = sorted(p.name for p in (tmp_path / "cache" / "kernels").iterdir())
-    # no temporaries left behind: three objects, each with its recorded digest
-    assert len(objects) == 6 and objects[1::2] == [o + ".digest" for o in objects[0::2]], objects
+    # no temporaries left behind: three objects, each with its recorded digest and its builders' lock (jit.cpp)
+    assert len(objects) == 9 and objects[1::3] == [o + ".digest" for o in objects[0::3]], objects
+    assert objects[2::3] == [o + ".lock" for o in objects[0::3]], objects
     # A cache hit marks the object used (the bounded cache evicts by last use): back-date them, reuse, compare.
     for obj in (tmp_path / "cache" / "kernels").glob("*.so"):
         os.utime(obj, (1_000_000_000, 1_000_000_000))
