@@ -26,7 +26,6 @@ from ._frontend import normalize_dtype  # noqa: E402
 from .dtypes import DEFAULT_DTYPE, DEFAULT_THREADS  # noqa: E402
 
 # Names used unchanged from tvm.script.tirx.
-macro = _tirx.macro
 ceildiv = _tirx.ceildiv
 floordiv = _tirx.floordiv
 floormod = _tirx.floormod
@@ -98,6 +97,7 @@ fp32 = _tirx.float32
 fp64 = _tirx.float64
 half = _tirx.float16
 int = _tirx.int32
+tfloat32 = _tirx.float32
 
 # Constructs of the frontend engine.
 prim_func = _frontend.prim_func
@@ -285,6 +285,11 @@ def FragmentBuffer(shape: Any, dtype: Any = 'float32') -> Any:  # noqa: N802
 def LocalBuffer(shape: Any, dtype: Any = 'float32') -> Any:  # noqa: N802
     """The annotation of a T.macro parameter that is a local buffer."""
     return _functions.LocalBuffer(shape, dtype)
+
+
+def macro(func: Any = None, hygienic: Any = True) -> Any:  # noqa: N802
+    """TVMScript's macro (`@T.macro`, `@T.macro()`, `@T.macro(hygienic=False)`): its body is expanded where it is called. A parameter hides a module global of the same name, as in Python and TileLang (TVM 0.27's macro binds both in one scope and fails: deepseek_mhc's backward has `n_stream` as both)."""
+    return _functions.macro(func, hygienic)
 
 
 def Layout(shape: Any, forward_fn: Any) -> Any:  # noqa: N802
@@ -475,6 +480,7 @@ __all__ = [
     'sync_threads',
     'tanh',
     'Tensor',
+    'tfloat32',
     'TileLangError',
     'transpose',
     'trunc',
