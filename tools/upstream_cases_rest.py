@@ -291,5 +291,75 @@ def _gdn_bwd_cases() -> list[Case]:
                              True, True, True, 32, 128, 1)(*x), atol=6e-2, rtol=3e-2)]
 
 
-REST_CASES: list[Case] = [*_gdn_bwd_cases(), *_linear_attention_cases(), *_kda_bwd_cases(), *_mhc_cases(), *_mhc_pre_cases(), _mhc_bwd_case(),
-                          *_decode_cases()]
+def _nsa_bwd_data(seq: int, heads: int, dim: int, selected: int, block: int) -> list[np.ndarray]:
+    """Q, K, V, LSE, Delta, dO and the block mask of one batch and one KV head, as the example's main makes them
+    (token t selects up to `selected` of the blocks before its own, at least block 0; the block counts random in 1..S,
+    as block_mask takes them); LSE (base 2, as the kernel's exp2 reads it) and Delta = rowsum(O dO) from the
+    forward of naive_nsa."""
+    q, k, v, do = _f((1, seq, heads, dim), F16), _f((1, seq, 1, dim), F16), _f((1, seq, 1, dim), F16), \
+        _f((1, seq, heads, dim), F16)
+    mask = np.zeros((1, seq, 1, seq // block), np.int32)
+    for t in range(seq):
+        chosen = np.sort(RNG.permutation(max(1, t // block))[:selected])
+        mask[0, t, 0, chosen[:RNG.integers(1, selected + 1)]] = 1
+    probs = _nsa_probs(q, k, mask, block)
+    scores = q[0].astype(F32).transpose(1, 0, 2) @ k[0, :, 0].astype(F32).T * dim ** -0.5
+    allowed = _nsa_allowed(mask, block)
+    lse = np.log2(np.where(allowed, np.exp(scores), 0).sum(-1)).T[None]
+    out = (probs @ v[0, :, 0].astype(F32)).transpose(1, 0, 2)[None]
+    delta = (out * do.astype(F32)).sum(-1)
+    zeros = [np.zeros((1, 1, seq, heads, dim), F16), np.zeros((1, 1, seq, 1, dim), F16),
+             np.zeros((1, seq, 1, dim), F16)]
+    return [q, k, v, lse.astype(F32), delta.astype(F32), do, *zeros, mask]
+
+
+def _nsa_allowed(mask: np.ndarray, block: int) -> np.ndarray:
+    """(seq, seq): key s is seen by token t where t's mask selects s's block and s <= t."""
+    seq = mask.shape[1]
+    return (mask[0, :, 0][:, np.arange(seq) // block] != 0) & np.tri(seq, dtype=bool)
+
+
+def _nsa_probs(q: np.ndarray, k: np.ndarray, mask: np.ndarray, block: int) -> np.ndarray:
+    """(heads, seq, seq) softmax over each token's allowed keys (naive_nsa with g_slc = 1, no window)."""
+    scores = q[0].astype(F32).transpose(1, 0, 2) @ k[0, :, 0].astype(F32).T * q.shape[-1] ** -0.5
+    scores = np.where(_nsa_allowed(mask, block), scores, -np.inf)
+    e = np.exp(scores - scores.max(-1, keepdims=True))
+    return e / e.sum(-1, keepdims=True)
+
+
+def _nsa_bwd_ref(q: np.ndarray, k: np.ndarray, v: np.ndarray, _lse: np.ndarray, delta: np.ndarray, do: np.ndarray,
+                 *rest: np.ndarray, block: int) -> list[np.ndarray]:
+    """naive_nsa's gradients (autograd in the example's main): dV = P^T dO, dS = P (dO V^T - Delta) scale,
+    dQ = dS K, dK = dS^T Q, summed over the KV head's query heads."""
+    scale = q.shape[-1] ** -0.5
+    probs = _nsa_probs(q, k, rest[-1], block)
+    qh, doh = (x[0].astype(F32).transpose(1, 0, 2) for x in (q, do))
+    kk, vv = k[0, :, 0].astype(F32), v[0, :, 0].astype(F32)
+    ds = probs * (doh @ vv.T - delta[0].T[..., None]) * scale
+    dq = (ds @ kk).transpose(1, 0, 2)
+    dk = np.einsum("hts,htd->sd", ds, qh)
+    dv = np.einsum("hts,htd->sd", probs, doh)
+    return [dq[None, None], dk[None, :, None][None], dv[None, :, None]]
+
+
+def _nsa_bwd_cases() -> list[Case]:
+    """The backward's Delta preprocess and its dQ/dK/dV kernel (one KV head of 16 query heads, as the example's
+    main; 96 tokens in blocks of 32, up to 2 selected). The dQ/dK/dV kernel reads `H` (the KV heads) from the
+    module's globals, which only the example's `__main__` sets: the case sets it as main does."""
+    folder = "examples/deepseek_nsa/example_tilelang_nsa_bwd.py"
+    seq, heads, dim, block = 96, 16, 32, 32
+    return [
+        Case(f"deepseek_nsa bwd preprocess (Delta) S={seq} heads={heads} dim={dim}", folder,
+             "tilelang_kernel_preprocess", lambda: [_f((1, seq, heads, dim), F16), _f((1, seq, heads, dim), F16)],
+             lambda o, do: (o.astype(F32) * do.astype(F32)).sum(-1), lambda kern, x: kern(*x), atol=2e-2,
+             rtol=2e-2),
+        Case(f"deepseek_nsa bwd dqkv S={seq} heads={heads} kv_heads=1 dim={dim} block={block} selected=2", folder,
+             "tilelang_kernel_bwd_dqkv", lambda: _nsa_bwd_data(seq, heads, dim, 2, block),
+             lambda *x: _nsa_bwd_ref(*x, block=block),
+             lambda kern, x: (kern(*x, dim=dim, is_causal=True, block_size=block, groups=heads, selected_blocks=2),
+                              x[6:9])[1], atol=3e-2, rtol=3e-2, module_globals={"H": 1}),
+    ]
+
+
+REST_CASES: list[Case] = [*_nsa_bwd_cases(), *_gdn_bwd_cases(), *_linear_attention_cases(), *_kda_bwd_cases(),
+                          *_mhc_cases(), *_mhc_pre_cases(), _mhc_bwd_case(), *_decode_cases()]

@@ -84,7 +84,8 @@ class AutoTuner:
             return ""
         try:
             kernel.get_profiler(args["supply_type"]).assert_allclose(
-                ref, self.inputs, atol=args["atol"], rtol=args["rtol"], max_mismatched_ratio=args["max_mismatched_ratio"])
+                ref, self.inputs, atol=args["atol"], rtol=args["rtol"],
+                max_mismatched_ratio=args["max_mismatched_ratio"])
         except AssertionError as err:
             return f"does not match ref_prog: {err}"
         return ""
@@ -110,7 +111,8 @@ class AutoTuner:
                 trials[[c for c, _ in trials].index(self.configs[index])] = (self.configs[index], problem)
                 continue
             ref = self.profile_args["ref_prog"]
-            ref_latency = (kernel.get_profiler().do_bench(ref, warmup=1, rep=max(rep // 10, 1), input_tensors=self.inputs)
+            ref_latency = (kernel.get_profiler().do_bench(ref, warmup=1, rep=max(rep // 10, 1),
+                                                          input_tensors=self.inputs)
                            if ref is not None and kind == MEASURED else None)
             return AutotuneResult(latency, self.configs[index], kernel, kind, ref_latency, trials)
         reasons = "; ".join(f"{c}: {r}" for c, r in trials if isinstance(r, str))
