@@ -36,8 +36,9 @@ from .upstream_cases_folders import FOLDER_CASES
 from .upstream_cases_more import MORE_CASES
 from .upstream_cases_more_folders import MORE_FOLDER_CASES
 from .upstream_cases_rest import REST_CASES
+from .upstream_cases_rest_bwd import REST_BWD_CASES
 
-CASES = [*_BASE_CASES, *MORE_CASES, *FOLDER_CASES, *MORE_FOLDER_CASES, *REST_CASES]
+CASES = [*_BASE_CASES, *MORE_CASES, *FOLDER_CASES, *MORE_FOLDER_CASES, *REST_CASES, *REST_BWD_CASES]
 
 __all__ = ["CASES", "Case", "load_example", "main", "retarget", "run_case"]
 
