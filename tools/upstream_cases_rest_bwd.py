@@ -1,6 +1,7 @@
 """More backward cases of tools/upstream_examples.py (issue 28), beside upstream_cases_rest.py: kda's chunk state
-backward (chunk_delta_bwd.py). Its reference is fla's chunk_gated_delta_rule_bwd_dhu with per-dim gates and exp2,
-which the example compares with, written in numpy."""
+backward (chunk_delta_bwd.py) and inter-chunk dq/dk/dw/dg (chunk_bwd_dqkwg.py). Their references are the fla functions
+the examples compare with (FLA_KDA's chunk_gated_delta_rule_bwd_dhu with per-dim gates and exp2,
+chunk_kda_bwd_kernel_inter), written in numpy."""
 
 from __future__ import annotations
 
@@ -45,4 +46,33 @@ def _kda_delta_bwd_case() -> Case:
                              True, True, True, 32, 128, 1)(*x), atol=2e-2, rtol=2e-2)
 
 
-REST_BWD_CASES: list[Case] = [_kda_delta_bwd_case()]
+def _kda_dqkwg_ref(q: np.ndarray, k: np.ndarray, v: np.ndarray, g: np.ndarray, h: np.ndarray, dv: np.ndarray,
+                   do: np.ndarray, dh: np.ndarray, chunk: int, scale: float) -> list[np.ndarray]:
+    """chunk_kda_bwd_kernel_inter per chunk c (gn its last token's gates): dq = dO h_c^T scale exp2(g),
+    dk = V dh_c^T exp2(gn - g), dw = -dv h_c^T, dg = q dq - k dk, plus on the chunk's last row
+    exp2(gn) sum_v(h_c dh_c) + sum over the chunk's rows of dk k."""
+    qc, kc, vc, gc, dvc, doc = (_chunks(x, chunk) for x in (q, k, v, g, dv, do))
+    hc, dhc = (np.moveaxis(x.astype(np.float32), 2, 1) for x in (h, dh))  # (B, H, N, DK, DV)
+    gn = gc[..., -1:, :]
+    dq = doc @ np.swapaxes(hc, -1, -2) * scale * np.exp2(gc)
+    dk = vc @ np.swapaxes(dhc, -1, -2) * np.exp2(gn - gc)
+    dw = -(dvc @ np.swapaxes(hc, -1, -2))
+    dg = qc * dq - kc * dk
+    dg[..., -1, :] += np.exp2(gn[..., 0, :]) * (hc * dhc).sum(-1) + (dk * kc).sum(-2)
+    return [_unchunk(x) for x in (dq, dk, dw, dg)]
+
+
+def _kda_dqkwg_case() -> Case:
+    """At its main()'s dtypes (float32 throughout) and blocks (32 x 32), scale 1."""
+    b, s, h, dk, dv, c = 1, 128, 2, 64, 64, 64
+    return Case(
+        f"kda chunk_bwd_dqkwg (inter-chunk) B={b} S={s} H={h} DK={dk} DV={dv} chunk={c}",
+        "examples/kda/chunk_bwd_dqkwg.py", "chunk_bwd_dqkwg",
+        lambda: [_f((b, s, h, dk)), _f((b, s, h, dk)), _f((b, s, h, dv)), _gates(b, s, h, c, dk),
+                 _f((b, s // c, h, dk, dv)), _f((b, s, h, dv)), _f((b, s, h, dv)), _f((b, s // c, h, dk, dv))],
+        lambda *x: _kda_dqkwg_ref(*x, chunk=c, scale=1.0),
+        lambda kern, x: kern(b, s, h, dk, dv, 1.0, c, "float32", "float32", 32, 32, 128, 2)(*x), atol=1e-3,
+        rtol=1e-3)
+
+
+REST_BWD_CASES: list[Case] = [_kda_delta_bwd_case(), _kda_dqkwg_case()]
