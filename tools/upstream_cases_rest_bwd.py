@@ -1,7 +1,8 @@
 """More backward cases of tools/upstream_examples.py (issue 28), beside upstream_cases_rest.py: kda's chunk state
-backward (chunk_delta_bwd.py) and inter-chunk dq/dk/dw/dg (chunk_bwd_dqkwg.py). Their references are the fla functions
-the examples compare with (FLA_KDA's chunk_gated_delta_rule_bwd_dhu with per-dim gates and exp2,
-chunk_kda_bwd_kernel_inter), written in numpy."""
+backward (chunk_delta_bwd.py), inter-chunk dq/dk/dw/dg (chunk_bwd_dqkwg.py) and W/U recompute backward
+(wy_fast_bwd.py). Their references are the fla functions the examples compare with (FLA_KDA's
+chunk_gated_delta_rule_bwd_dhu with per-dim gates and exp2, chunk_kda_bwd_kernel_inter, prepare_wy_repr_bwd), written
+in numpy."""
 
 from __future__ import annotations
 
@@ -75,4 +76,38 @@ def _kda_dqkwg_case() -> Case:
         rtol=1e-3)
 
 
-REST_BWD_CASES: list[Case] = [_kda_delta_bwd_case(), _kda_dqkwg_case()]
+def _kda_wy_bwd_ref(k: np.ndarray, v: np.ndarray, beta: np.ndarray, gk: np.ndarray, a: np.ndarray, dw: np.ndarray,
+                    du: np.ndarray, dk: np.ndarray, dg: np.ndarray, chunk: int) -> list[np.ndarray]:
+    """prepare_wy_repr_bwd_kernel per chunk (W = A (K beta exp2(gk)), U = A (V beta)): dKbg = A^T dW, dVb = A^T dU;
+    dk2 = dKbg exp2(gk) beta + dk, dg2 = K beta exp2(gk) dKbg + dg, dv = dVb beta,
+    dbeta = rowsum(dKbg K exp2(gk)) + rowsum(dVb V); dA = -lower(A^T (lower(dW (Kbg)^T + dU (Vb)^T) A^T)), lower
+    strictly below the diagonal."""
+    kc, vc, gc, ac, dwc, duc, dkc, dgc = (_chunks(x, chunk) for x in (k, v, gk, a, dw, du, dk, dg))
+    bc = _chunks(beta, chunk)[..., None]
+    e = np.exp2(gc)
+    kbg, vb = kc * bc * e, vc * bc
+    t = lambda x: np.swapaxes(x, -1, -2)  # noqa: E731
+    dkbg, dvb = t(ac) @ dwc, t(ac) @ duc
+    lower = np.tri(chunk, k=-1, dtype=bool)
+    da = np.where(lower, dwc @ t(kbg) + duc @ t(vb), 0)
+    da = np.where(lower, -(t(ac) @ (da @ t(ac))), 0)
+    dbeta = (dkbg * kc * e).sum(-1) + (dvb * vc).sum(-1)
+    outs = [da, dkbg * e * bc + dkc, dvb * bc, dbeta, kbg * dkbg + dgc]
+    return [_unchunk(x) for x in outs]
+
+
+def _kda_wy_bwd_case() -> Case:
+    """At its main()'s dtypes (float32 throughout) and blocks (32 x 32)."""
+    b, s, h, dk, dv, c = 1, 128, 2, 64, 64, 64
+    return Case(
+        f"kda recompute_w_u backward (wy_fast_bwd) B={b} S={s} H={h} DK={dk} DV={dv} chunk={c}",
+        "examples/kda/wy_fast_bwd.py", "tilelang_wy_fast_bwd",
+        lambda: [_f((b, s, h, dk)), _f((b, s, h, dv)), _f((b, s, h)), _gates(b, s, h, c, dk),
+                 _f((b, s, h, c), np.float32, -0.1, 0.1), _f((b, s, h, dk)), _f((b, s, h, dv)), _f((b, s, h, dk)),
+                 _f((b, s, h, dk))],
+        lambda *x: _kda_wy_bwd_ref(*x, chunk=c),
+        lambda kern, x: kern(b, s, h, dk, dv, "float32", "float32", "float32", "float32", "float32", c, 32, 32, 128,
+                             0)(*x), atol=1e-3, rtol=1e-3)
+
+
+REST_BWD_CASES: list[Case] = [_kda_delta_bwd_case(), _kda_dqkwg_case(), _kda_wy_bwd_case()]
