@@ -247,6 +247,7 @@ def _backend(spec: SpecFile) -> Backend:
         extern_math=tuple(data.get("extern_math", [])),
         unsupported_tile_ops=tuple(sorted(data.get("unsupported_tile_ops", {}).items())),
         runtime=data.get("runtime", DEFAULT_RUNTIME),
+        programs=data.get("programs", ""),
     )
 
 

@@ -249,6 +249,10 @@ def _check_backends(model: SpecSet, diagnostics: Diagnostics) -> None:
             diagnostics.error(backend.legalize_location,
                               f"backend '{backend.name}' uses unknown pipeline '{backend.legalize}'"
                               f"{did_you_mean(backend.legalize, pipelines)}")
+        passes = {p.name for p in model.passes}
+        if backend.programs and backend.programs not in passes:
+            diagnostics.error(backend.location, f"backend '{backend.name}' names unknown pass '{backend.programs}' "
+                              f"as its programs{did_you_mean(backend.programs, passes)}")
         own = {p.name for p in backend.profiles}
         if backend.profile and backend.profile not in own:
             diagnostics.error(backend.profile_location,

@@ -298,6 +298,7 @@ class Backend:
     tvm_pipeline: str = "default"
     extern_math: tuple[str, ...] = ()
     unsupported_tile_ops: tuple[tuple[str, str], ...] = ()  # (tile primitive, why the backend refuses it)
+    programs: str = ""  # the pass that splits a function into one PrimFunc per T.Kernel launch ("": none)
     runtime: str = DEFAULT_RUNTIME  # the module implementing the runtime backend interface
     # Every device by name: the shared facts of the device section merged with its record (generator/devices.py).
     devices: dict[str, dict[str, Any]] = field(default_factory=dict)

@@ -24,6 +24,7 @@ from tt_dram_loop_kernels import cpu_gemm, gemm_schedule
 from tt_kernels import elementwise_add, elementwise_unary, matmul, matmul_bias_relu, row_reduce
 from tt_loop_kernels import accumulate_blocks, guarded_rows, row_sum_blocks
 from tt_norm_kernels import rms_norm, softmax
+from tt_program_kernels import split_then_combine
 from tt_split_k_kernels import splitk_matmul
 from tt_thread_kernels import gemv_split_k
 from tvm import tirx
@@ -170,6 +171,9 @@ CASES: dict[str, Case] = {
                       lambda: guarded_rows(60, 40, 16, 8), "llvm", _cpu_target, CPU,
                       frozenset({"LowerTileOpsToLoops", *pipelines.PIPELINE_STEPS["optimize_common"]}),
                       unchanged=frozenset({"RewriteUnsafeSelect", "VerifyMemory"})),
+    "tt_programs": Case("split_then_combine(64, 64, 128, 32, 32, 32, 2): two T.Kernel launches, a T.alloc_global "
+                        "workspace the first writes and the second reads", lambda: split_then_combine(
+                            64, 64, 128, 32, 32, 32, 2), "tenstorrent", _tt_target, (), steps=("SplitTTPrograms",)),
     "cpu_unsafe_select": Case("hand-written: a T.Select whose taken branch reads memory the other branch guards",
                               lambda: _script(UNSAFE_SELECT), "llvm", _cpu_target, (),
                               steps=("RewriteUnsafeSelect",)),

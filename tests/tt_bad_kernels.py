@@ -46,7 +46,7 @@ def eltwise(expr: str, dtype="bfloat16"):
             R_s = T.alloc_fragment((64,), dtype)
             T.copy(A[0, 0], A_s)
             T.copy(B[0, 0], B_s)
-            if expr in ("v-x", "x*v[j]", "v[i]*v[j]"):
+            if expr in ("v-x", "x*v[j]"):
                 T.reduce_max(A_s, R_s, dim=1)
             for (i, j) in T.Parallel(64, 64):
                 if expr == "a*b+a":
@@ -63,8 +63,8 @@ def eltwise(expr: str, dtype="bfloat16"):
                     C_l[i, j] = R_s[i] - B_s[i, j]
                 elif expr == "x*v[j]":
                     C_l[i, j] = B_s[i, j] * R_s[j]
-                elif expr == "v[i]*v[j]":
-                    C_l[i, j] = R_s[i] * R_s[j]
+                elif expr == "or":
+                    C_l[i, j] = T.if_then_else(A_s[i, j] <= B_s[i, j] or i > j, A_s[i, j], 0)
                 elif expr == "exp+b":
                     C_l[i, j] = T.exp(A_s[i, j]) + B_s[i, j]
                 else:

@@ -1,7 +1,7 @@
 """Integer data and T.cumsum kernels of the Tenstorrent corpus (issue 28): TileLang's block cumsum (cumsum_tile,
 out-of-order packs, on-chip transposes for dim 1) and integer blocks (an int32 block copied through DRAM, a uint16
-vector through the compute kernel's transposes), and TileLang's block-sparse GEMM (gemm K steps under a bool mask
-read from DRAM)."""
+vector through the compute kernel's transposes), TileLang's block-sparse GEMM (gemm K steps under a bool mask
+read from DRAM) and blocks gathered by an index tensor (the reader reads the index)."""
 
 from __future__ import annotations
 
@@ -65,6 +65,94 @@ def blocksparse(M: int, N: int, K: int, bm: int, bn: int, bk: int, mask_dtype: s
     return main
 
 
+def masked_step(n: int, mask_dtype: str = "bool", test=None, staged: bool = False):
+    """Block-sparse attention's control on a small scale (issue 28): a whole step under `if Mask[k]` (a value read from
+    DRAM), `a` made before the loop and read in the step (as `Q_shared`), `acc` carried across the loop and rewritten
+    only in the step (`acc_o`). `staged`: the mask is first copied into a fragment, as upstream's attention does."""
+    test = test or (lambda v: v)
+    steps = n // 32
+
+    @T.prim_func
+    def main(A: T.Tensor((32, 32), "float32"), X: T.Tensor((32, n), "float32"), Mask: T.Tensor((steps,), mask_dtype),
+             B: T.Tensor((32, 32), "float32")):
+        with T.Kernel(1, threads=128):
+            a = T.alloc_shared((32, 32), "float32")
+            x = T.alloc_shared((32, 32), "float32")
+            y = T.alloc_fragment((32, 32), "float32")
+            acc = T.alloc_fragment((32, 32), "float32")
+            row = T.alloc_fragment((steps,), mask_dtype)
+            T.copy(A, a)
+            T.clear(acc)
+            if staged:
+                T.copy(Mask[0:steps], row)
+            for k in T.serial(steps):
+                if test(row[k] if staged else Mask[k]):
+                    T.copy(X[0, k * 32], x)
+                    for i, j in T.Parallel(32, 32):
+                        y[i, j] = x[i, j] * a[i, j]
+                    for i, j in T.Parallel(32, 32):
+                        acc[i, j] = acc[i, j] + y[i, j]
+            T.copy(acc, B)
+
+    return main
+
+
+def masked_blocks(M: int, N: int, bm: int, bn: int, mask_dtype: str = "bool"):
+    """Every kernel in both arms of `if Mask[by, bx]:` (the writer too: it reads its own copy of the value): a block
+    doubled where the mask is set, zeros elsewhere."""
+    @T.prim_func
+    def main(A: T.Tensor((M, N), "float32"), Mask: T.Tensor((M // bm, N // bn), mask_dtype),
+             B: T.Tensor((M, N), "float32")):
+        with T.Kernel(N // bn, M // bm, threads=128) as (bx, by):
+            s = T.alloc_shared((bm, bn), "float32")
+            o = T.alloc_fragment((bm, bn), "float32")
+            if Mask[by, bx]:
+                T.copy(A[by * bm, bx * bn], s)
+                for i, j in T.Parallel(bm, bn):
+                    o[i, j] = s[i, j] * 2.0
+                T.copy(o, B[by * bm, bx * bn])
+            else:
+                T.fill(o, 0.0)
+                T.copy(o, B[by * bm, bx * bn])
+    return main
+
+
+def gather_blocks(M: int, N: int, selected: int, bs: int, index_dims: int = 1, scale: int = 1):
+    """Blocks of `bs` rows of X gathered by an index tensor (deepseek_nsa's `K[i_b, i_s:i_s + BS, i_h, :]` with
+    `i_s = BlockIndices[...] * BS`; a paged cache's block at `block_table[b, p] * page`): Out's block b is X's rows
+    Idx[b] * bs * scale + [0, bs). `index_dims` 2: the index tensor is (1, selected), read at [0, b]."""
+    shape = (selected,) if index_dims == 1 else (1, selected)
+
+    @T.prim_func
+    def main(X: T.Tensor((M, N), "float16"), Idx: T.Tensor(shape, "int32"),
+             Out: T.Tensor((selected * bs, N), "float16")):
+        with T.Kernel(selected, threads=128) as bx:
+            s = T.alloc_shared((bs, N), "float16")
+            row = (Idx[bx] if index_dims == 1 else Idx[0, bx]) * (bs * scale)
+            T.copy(X[row:row + bs, :], s)
+            T.copy(s, Out[bx * bs:(bx + 1) * bs, :])
+    return main
+
+
+def length_mask(M: int, N: int, bm: int, bn: int, nsa: bool = False):
+    """Scores masked by a bound read from a tensor: `j >= Len[b]` (deepseek_mla paged's `k * block_N + j >=
+    cache_seqlens[bx]`) against -inf, added to S's block; `nsa`: the selected block's causal mask, `bm` query rows
+    of block `by` against key block Len[by] (`i_t >= BlockIndices[...] * BS + j`, a diagonal the value moves by
+    `bn` table tiles per unit)."""
+    @T.prim_func
+    def main(S: T.Tensor((M, N), "float32"), Len: T.Tensor((M // bm,), "int32"), Out: T.Tensor((M, N), "float32")):
+        with T.Kernel(N // bn, M // bm, threads=128) as (bx, by):
+            s = T.alloc_fragment((bm, bn), "float32")
+            T.copy(S[by * bm, bx * bn], s)
+            for i, j in T.Parallel(bm, bn):
+                if nsa:
+                    s[i, j] = T.if_then_else(by * bm + i >= Len[by] * bn + j, s[i, j], -T.infinity("float32"))
+                else:
+                    s[i, j] = T.if_then_else(bx * bn + j >= Len[by], -T.infinity("float32"), s[i, j])
+            T.copy(s, Out[by * bm, bx * bn])
+    return main
+
+
 DATA_CORPUS = {
     **{f"cumsum_dim{dim}": (lambda dim=dim: examples.cumsum_kernel.__wrapped__(64, 128, 32, 64, dim, False))
        for dim in (0, 1)},
@@ -72,6 +160,9 @@ DATA_CORPUS = {
        for dim in (0, 1)},
     "int32_block_copy": lambda: int_copy(64, 128, 32, 64, "int32"),
     "uint16_vector_copy": lambda: int_vector_copy(128, 64, "uint16"),
+    "gather_blocks": lambda: gather_blocks(128, 64, 3, 32),
 }
-if api_profile() in INTRINSICS["read_tile_value"].cpp:  # its compute kernel reads the mask with read_tile_value
+if api_profile() in INTRINSICS["read_tile_value"].cpp:  # their compute kernels read a value with read_tile_value
     DATA_CORPUS["blocksparse_gemm"] = lambda: blocksparse(128, 128, 128, 64, 64, 32)
+    DATA_CORPUS["masked_step"] = lambda: masked_step(128)
+    DATA_CORPUS["length_mask"] = lambda: length_mask(64, 128, 32, 64)

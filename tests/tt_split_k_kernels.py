@@ -4,6 +4,8 @@ element-wise T.Parallel form. test_tilelang_examples runs them on llvm, test_tt_
 
 from typing import Any
 
+from tt_program_kernels import PROGRAMS_CORPUS
+
 import tilelang.language as T
 
 __all__ = ["splitk_matmul", "splitk_matmul_elementwise_atomic", "SPLIT_K_CORPUS"]
@@ -49,8 +51,10 @@ def splitk_matmul_elementwise_atomic(M, N, K, block_M, block_N, block_K, split_k
     return main
 
 
-# The split-K kernels of the codegen corpus (tests/tt_kernels.py CORPUS): bf16 inputs, an fp32 C, 2x3 output blocks.
+# The split-K kernels of the codegen corpus (tests/tt_kernels.py CORPUS): bf16 inputs, an fp32 C, 2x3 output blocks;
+# and the split-K GEMM as two programs, partial products then their sum (tests/tt_program_kernels.py).
 SPLIT_K_CORPUS: dict[str, Any] = {
+    **PROGRAMS_CORPUS,
     "split_k_gemm_tile_atomic": lambda: splitk_matmul(64, 96, 256, 32, 32, 32, 2, dtype="bfloat16"),
     "split_k_gemm_element_atomic": lambda: splitk_matmul_elementwise_atomic(64, 96, 256, 32, 32, 32, 4,
                                                                            dtype="bfloat16"),

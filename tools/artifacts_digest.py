@@ -58,8 +58,8 @@ def digests(out: Path, saved: dict[str, Path] | None = None, funcs: dict[str, An
             if folder is None:
                 func = func if func is not None else CORPUS[name]()
                 folder = save(name, variant, out, func)
-            for file in sorted(folder.iterdir()):
-                result[f"{name}.{variant}/{file.name}"] = hashlib.sha256(file.read_bytes()).hexdigest()
+            for file in sorted(f for f in folder.rglob("*") if f.is_file()):  # several launches: program<i>/
+                result[f"{name}.{variant}/{file.relative_to(folder)}"] = hashlib.sha256(file.read_bytes()).hexdigest()
     return result
 
 

@@ -77,6 +77,14 @@ inline constexpr const char kTtPartitionMode[] = "tt.partition_mode";
 // (For key)
 inline constexpr const char kTtPersistentLoop[] = "tt.persistent_loop";
 
+// tt.program: The program's position among its function's launches (0 first).
+// (SplitTTPrograms writes)
+inline constexpr const char kTtProgram[] = "tt.program";
+
+// tt.program_count: How many programs the function's launches make.
+// (SplitTTPrograms writes)
+inline constexpr const char kTtProgramCount[] = "tt.program_count";
+
 // tt.runtime_arg_values: Per core: {core, args}; an address is {tensor: name}.
 // (FinalizeTTSignature writes)
 inline constexpr const char kTtRuntimeArgValues[] = "tt.runtime_arg_values";
@@ -104,5 +112,9 @@ inline constexpr const char kTtWorkPartition[] = "tt.work_partition";
 // tt.work_values: Their per-core values (NoC coordinates as host-side values).
 // (GridToPersistentTT writes, PlanTTAtomicOrder writes, PlanTTMulticast writes)
 inline constexpr const char kTtWorkValues[] = "tt.work_values";
+
+// tt.workspaces: Names of the parameters past the function's own: the T.alloc_global workspaces the program uses, which the host allocates once for all programs.
+// (SplitTTPrograms writes)
+inline constexpr const char kTtWorkspaces[] = "tt.workspaces";
 
 }  // namespace tl::keys

@@ -4,6 +4,7 @@
 // Spec: specs/protocols/bcast_cols_block.yaml
 // Spec: specs/protocols/bcast_rows_block.yaml
 // Spec: specs/protocols/bcast_scalar_block.yaml
+// Spec: specs/protocols/compute_flag.yaml
 // Spec: specs/protocols/compute_startup.yaml
 // Spec: specs/protocols/cumsum_block.yaml
 // Spec: specs/protocols/eltwise_tiles.yaml
@@ -11,6 +12,7 @@
 // Spec: specs/protocols/fill_int_block.yaml
 // Spec: specs/protocols/hold_block.yaml
 // Spec: specs/protocols/mask_block.yaml
+// Spec: specs/protocols/mask_tile.yaml
 // Spec: specs/protocols/matmul_block_dst.yaml
 // Spec: specs/protocols/matmul_block_spill.yaml
 // Spec: specs/protocols/matmul_reinit.yaml
@@ -20,8 +22,11 @@
 // Spec: specs/protocols/read_pages.yaml
 // Spec: specs/protocols/reader_block.yaml
 // Spec: specs/protocols/reader_block_after.yaml
+// Spec: specs/protocols/reader_block_at.yaml
 // Spec: specs/protocols/reader_block_mcast.yaml
+// Spec: specs/protocols/reader_flag.yaml
 // Spec: specs/protocols/reader_im2col.yaml
+// Spec: specs/protocols/reader_row_parts.yaml
 // Spec: specs/protocols/reader_rows.yaml
 // Spec: specs/protocols/reduce_block.yaml
 // Spec: specs/protocols/release_block.yaml
@@ -38,7 +43,9 @@
 // Spec: specs/protocols/writer_block.yaml
 // Spec: specs/protocols/writer_block_in_place.yaml
 // Spec: specs/protocols/writer_block_signal.yaml
+// Spec: specs/protocols/writer_flag.yaml
 // Spec: specs/protocols/writer_pass_turn.yaml
+// Spec: specs/protocols/writer_row_parts.yaml
 // Spec: specs/protocols/writer_rows.yaml
 // CB, NoC and DST protocols of the Tenstorrent backend for the C++ passes, one function per spec in
 // specs/protocols/. Each appends the protocol's intrinsic calls
@@ -52,6 +59,7 @@ namespace tl::protocols {
 static tl::Dict bcast_cols_block(tl::Builder& b, const tl::Ctx& a);
 static tl::Dict bcast_rows_block(tl::Builder& b, const tl::Ctx& a);
 static tl::Dict bcast_scalar_block(tl::Builder& b, const tl::Ctx& a);
+static tl::Dict compute_flag(tl::Builder& b, const tl::Ctx& a);
 static tl::Dict compute_startup(tl::Builder& b, const tl::Ctx& a);
 static tl::Dict cumsum_block(tl::Builder& b, const tl::Ctx& a);
 static tl::Dict eltwise_binary_block(tl::Builder& b, const tl::Ctx& a);
@@ -59,6 +67,7 @@ static tl::Dict fill_block(tl::Builder& b, const tl::Ctx& a);
 static tl::Dict fill_int_block(tl::Builder& b, const tl::Ctx& a);
 static tl::Dict hold_block(tl::Builder& b, const tl::Ctx& a);
 static tl::Dict mask_block(tl::Builder& b, const tl::Ctx& a);
+static tl::Dict mask_tile(tl::Builder& b, const tl::Ctx& a);
 static tl::Dict matmul_block_dst(tl::Builder& b, const tl::Ctx& a);
 static tl::Dict matmul_block_spill(tl::Builder& b, const tl::Ctx& a);
 static tl::Dict matmul_reinit(tl::Builder& b, const tl::Ctx& a);
@@ -68,8 +77,11 @@ static tl::Dict pack_tiles(tl::Builder& b, const tl::Ctx& a);
 static tl::Dict read_pages(tl::Builder& b, const tl::Ctx& a);
 static tl::Dict reader_block(tl::Builder& b, const tl::Ctx& a);
 static tl::Dict reader_block_after(tl::Builder& b, const tl::Ctx& a);
+static tl::Dict reader_block_at(tl::Builder& b, const tl::Ctx& a);
 static tl::Dict reader_block_mcast(tl::Builder& b, const tl::Ctx& a);
+static tl::Dict reader_flag(tl::Builder& b, const tl::Ctx& a);
 static tl::Dict reader_im2col(tl::Builder& b, const tl::Ctx& a);
+static tl::Dict reader_row_parts(tl::Builder& b, const tl::Ctx& a);
 static tl::Dict reader_rows(tl::Builder& b, const tl::Ctx& a);
 static tl::Dict reduce_block(tl::Builder& b, const tl::Ctx& a);
 static tl::Dict release_block(tl::Builder& b, const tl::Ctx& a);
@@ -86,7 +98,9 @@ static tl::Dict untilize_rows(tl::Builder& b, const tl::Ctx& a);
 static tl::Dict writer_block(tl::Builder& b, const tl::Ctx& a);
 static tl::Dict writer_block_in_place(tl::Builder& b, const tl::Ctx& a);
 static tl::Dict writer_block_signal(tl::Builder& b, const tl::Ctx& a);
+static tl::Dict writer_flag(tl::Builder& b, const tl::Ctx& a);
 static tl::Dict writer_pass_turn(tl::Builder& b, const tl::Ctx& a);
+static tl::Dict writer_row_parts(tl::Builder& b, const tl::Ctx& a);
 static tl::Dict writer_rows(tl::Builder& b, const tl::Ctx& a);
 
 // Broadcast FPU operation of a block and a column vector (x[i, j] op v[i]): tile (r, c) of the block (rows x cols tiles) is combined with tile r of the vector (column 0 broadcast across the columns) into DST tile 0, optionally followed by an SFPU function in place, and packed to the output CB. Both inputs are whole blocks: waited for by their first reader, freed by their last.
@@ -239,6 +253,21 @@ static tl::Dict bcast_scalar_block(tl::Builder& b, const tl::Ctx& a) {
   b.when(tl::fn::eq(v_pop1, tl::num(1)), [&] {
     b.call(std::string("cb_pop_front"), {v_in1, tl::num(1)});
   });
+  return bound;
+}
+
+// The compute kernel's value of a condition read from a DRAM tensor (take_flag): wait for the flag tile the reader pushed, read the value's 32-bit word with read_tile_value (binding `result`, the call's result; the unpack thread reads it and hands it to the math and pack threads, so all three take the branch alike), and free the tile.
+static tl::Dict compute_flag(tl::Builder& b, const tl::Ctx& a) {
+  const tl::Any v_cb = a.get("cb");
+  const tl::Any v_word = a.get("word");
+  tl::Any v_result;
+  tl::Dict bound;
+  b.call(std::string("cb_wait_front"), {v_cb, tl::num(1)});
+  if (b.profile() == "ttnn_0_81" || b.profile() == "metal_d5f9bc4a") {
+    v_result = b.bind("result", std::string("read_tile_value"), {v_cb, tl::num(0), v_word});
+    bound.Set(tl::String("result"), v_result);
+  }
+  b.call(std::string("cb_pop_front"), {v_cb, tl::num(1)});
   return bound;
 }
 
@@ -448,7 +477,7 @@ static tl::Dict hold_block(tl::Builder& b, const tl::Ctx& a) {
   return bound;
 }
 
-// An index mask's block: for each tile of the block, copy the table tile that holds the condition's pattern in it (the offset clamped to the table: all false below it, all true above) from the table's CB into DST tile 0 and pack it to the output CB. The table is waited for by its first reader and stays in its CB (read at any tile).
+// An index mask's block: for each tile of the block, copy the table tile that holds the condition's pattern in it (the offset clamped to the table: all false below it, all true above) from the table's CB into DST tile 0 and pack it to the output CB. The table is waited for by its first reader and stays in its CB (read at any tile). A mask whose bound is a value read from a DRAM tensor (`j >= lens[b]`) has a flag CB: the reader pushed the tensor's tile holding the value, the compute kernel reads its 32-bit word with read_tile_value (as a block-sparse gemm step reads its flag, matmul_block_dst) and moves the origin by per_value table tiles per unit of it.
 static tl::Dict mask_block(tl::Builder& b, const tl::Ctx& a) {
   const tl::Any v_in0 = a.get("in0");
   const tl::Any v_out = a.get("out");
@@ -461,6 +490,12 @@ static tl::Dict mask_block(tl::Builder& b, const tl::Ctx& a) {
   const tl::Any v_wait0 = a.get("wait0");
   const tl::Any v_pop0 = a.get("pop0");
   const tl::Any v_init = a.get("init");
+  const tl::Any v_flag = a.get("flag");
+  const tl::Any v_wait2 = a.get("wait2");
+  const tl::Any v_pop2 = a.get("pop2");
+  const tl::Any v_word = a.get("word");
+  const tl::Any v_per_value = a.get("per_value");
+  tl::Any v_bound;
   tl::Dict bound;
   b.when(tl::fn::eq(v_init, tl::num(1)), [&] {
     b.call(std::string("reconfig_data_format_srca"), {v_in0});
@@ -469,20 +504,48 @@ static tl::Dict mask_block(tl::Builder& b, const tl::Ctx& a) {
   b.when(tl::fn::eq(v_wait0, tl::num(1)), [&] {
     b.call(std::string("cb_wait_front"), {v_in0, v_pages});
   });
-  b.repeat("r", v_rows, [&](const tl::Any& v_r) {
-    b.repeat("c", v_cols, [&](const tl::Any& v_c) {
-      b.call(std::string("tile_regs_acquire"), {});
-      b.call(std::string("copy_tile_init"), {v_in0});
-      b.call(std::string("copy_tile"), {v_in0, tl::fn::min(tl::fn::max(tl::fn::add(tl::fn::add(v_origin, tl::fn::mul(v_r, v_row_step)), tl::fn::mul(v_c, v_col_step)), tl::num(0)), tl::fn::sub(v_pages, tl::num(1))), tl::num(0)});
-      b.call(std::string("tile_regs_commit"), {});
-      b.call(std::string("tile_regs_wait"), {});
-      pack_tiles(b, tl::Ctx{{"cb", v_out}, {"count", tl::num(1)}});
-      b.call(std::string("tile_regs_release"), {});
+  b.when(tl::fn::lt(v_flag, tl::num(0)), [&] {
+    b.repeat("r", v_rows, [&](const tl::Any& v_r) {
+      b.repeat("c", v_cols, [&](const tl::Any& v_c) {
+        mask_tile(b, tl::Ctx{{"in0", v_in0}, {"out", v_out}, {"at", tl::fn::min(tl::fn::max(tl::fn::add(tl::fn::add(v_origin, tl::fn::mul(v_r, v_row_step)), tl::fn::mul(v_c, v_col_step)), tl::num(0)), tl::fn::sub(v_pages, tl::num(1)))}});
+      });
+    });
+  });
+  b.otherwise([&] {
+    b.when(tl::fn::eq(v_wait2, tl::num(1)), [&] {
+      b.call(std::string("cb_wait_front"), {v_flag, tl::num(1)});
+    });
+    if (b.profile() == "ttnn_0_81" || b.profile() == "metal_d5f9bc4a") {
+      v_bound = b.bind("bound", std::string("read_tile_value"), {v_flag, tl::num(0), v_word});
+    }
+    b.repeat("r", v_rows, [&](const tl::Any& v_r) {
+      b.repeat("c", v_cols, [&](const tl::Any& v_c) {
+        mask_tile(b, tl::Ctx{{"in0", v_in0}, {"out", v_out}, {"at", tl::fn::min(tl::fn::max(tl::fn::add(tl::fn::add(tl::fn::add(v_origin, tl::fn::mul(v_bound, v_per_value)), tl::fn::mul(v_r, v_row_step)), tl::fn::mul(v_c, v_col_step)), tl::num(0)), tl::fn::sub(v_pages, tl::num(1)))}});
+      });
+    });
+    b.when(tl::fn::eq(v_pop2, tl::num(1)), [&] {
+      b.call(std::string("cb_pop_front"), {v_flag, tl::num(1)});
     });
   });
   b.when(tl::fn::eq(v_pop0, tl::num(1)), [&] {
     b.call(std::string("cb_pop_front"), {v_in0, v_pages});
   });
+  return bound;
+}
+
+// One tile of an index mask's block (mask_block): table tile `at` copied through DST tile 0 into the output CB.
+static tl::Dict mask_tile(tl::Builder& b, const tl::Ctx& a) {
+  const tl::Any v_in0 = a.get("in0");
+  const tl::Any v_out = a.get("out");
+  const tl::Any v_at = a.get("at");
+  tl::Dict bound;
+  b.call(std::string("tile_regs_acquire"), {});
+  b.call(std::string("copy_tile_init"), {v_in0});
+  b.call(std::string("copy_tile"), {v_in0, v_at, tl::num(0)});
+  b.call(std::string("tile_regs_commit"), {});
+  b.call(std::string("tile_regs_wait"), {});
+  pack_tiles(b, tl::Ctx{{"cb", v_out}, {"count", tl::num(1)}});
+  b.call(std::string("tile_regs_release"), {});
   return bound;
 }
 
@@ -809,6 +872,40 @@ static tl::Dict reader_block_after(tl::Builder& b, const tl::Ctx& a) {
   return bound;
 }
 
+// Reader side of an input CB whose block starts at a tile computed from a value read from an index tensor (a gather, read_block_at): reserve the block, read the aligned chunk of the index tensor's page that holds the value into the reservation (the reservation is the reader's until the push, so no other CB is needed), wait for it, read the value's 32-bit word through the L1 pointer (l1_word, as a block-sparse branch's flag is read), then read the block's pages over the chunk at first_tile + value * scale, wait, and publish the block.
+static tl::Dict reader_block_at(tl::Builder& b, const tl::Ctx& a) {
+  const tl::Any v_cb = a.get("cb");
+  const tl::Any v_accessor = a.get("accessor");
+  const tl::Any v_first_tile = a.get("first_tile");
+  const tl::Any v_scale = a.get("scale");
+  const tl::Any v_index = a.get("index");
+  const tl::Any v_index_tile = a.get("index_tile");
+  const tl::Any v_index_byte = a.get("index_byte");
+  const tl::Any v_index_bytes = a.get("index_bytes");
+  const tl::Any v_index_word = a.get("index_word");
+  const tl::Any v_rows = a.get("rows");
+  const tl::Any v_cols = a.get("cols");
+  const tl::Any v_row_stride = a.get("row_stride");
+  const tl::Any v_page_bytes = a.get("page_bytes");
+  tl::Any v_index_noc_addr, v_index_value, v_l1_write_addr;
+  tl::Dict bound;
+  b.call(std::string("cb_reserve_back"), {v_cb, tl::fn::mul(v_rows, v_cols)});
+  v_l1_write_addr = b.bind("l1_write_addr", std::string("get_write_ptr"), {v_cb});
+  bound.Set(tl::String("l1_write_addr"), v_l1_write_addr);
+  v_index_noc_addr = b.bind("index_noc_addr", std::string("accessor_noc_addr"), {v_index, v_index_tile, v_index_byte});
+  bound.Set(tl::String("index_noc_addr"), v_index_noc_addr);
+  b.call(std::string("noc_async_read"), {v_index_noc_addr, v_l1_write_addr, v_index_bytes});
+  // The chunk lands only at the barrier; the word is read after it.
+  b.call(std::string("noc_async_read_barrier"), {});
+  v_index_value = b.bind("index_value", std::string("l1_word"), {v_l1_write_addr, v_index_word});
+  bound.Set(tl::String("index_value"), v_index_value);
+  read_pages(b, tl::Ctx{{"accessor", v_accessor}, {"first_tile", tl::fn::add(v_first_tile, tl::fn::mul(v_index_value, v_scale))}, {"rows", v_rows}, {"cols", v_cols}, {"row_stride", v_row_stride}, {"page_bytes", v_page_bytes}, {"l1_addr", v_l1_write_addr}});
+  // Reads land only at the barrier; the push must come after it.
+  b.call(std::string("noc_async_read_barrier"), {});
+  b.call(std::string("cb_push_back"), {v_cb, tl::fn::mul(v_rows, v_cols)});
+  return bound;
+}
+
 // Reader side of an input CB whose block is shared by a row (or column) of cores, as in tt-metal's matmul_multicore_reuse_mcast readers. Every core reserves the block in its CB (the CBs are at the same L1 address on every core and advance in lock step). A receiver marks its block invalid, tells the sender it is ready (an increment of the sender's semaphore) and waits until the sender marks the block valid. The sender reads the block from DRAM, waits until all receivers are ready, multicasts the block to the same address on the receivers in a linked transaction that the flag multicast closes, then multicasts its valid flag (NoC ordering makes the flag land after the data) and waits for the writes to leave before publishing its own copy, so the compute kernel cannot free the pages while they are still being sent.
 static tl::Dict reader_block_mcast(tl::Builder& b, const tl::Ctx& a) {
   const tl::Any v_cb = a.get("cb");
@@ -867,6 +964,27 @@ static tl::Dict reader_block_mcast(tl::Builder& b, const tl::Ctx& a) {
   return bound;
 }
 
+// The reader's value of a condition read from a DRAM tensor (read_flag): reserve one page of the flag CB, read the tensor's tile holding the value into it, wait for the read, read the value's 32-bit word through the L1 pointer (binding `result`, the call's result) while the page is still the reader's, then push it for the compute kernel, which reads the same word (compute_flag). All three kernels thus take the branch on the same word.
+static tl::Dict reader_flag(tl::Builder& b, const tl::Ctx& a) {
+  const tl::Any v_cb = a.get("cb");
+  const tl::Any v_accessor = a.get("accessor");
+  const tl::Any v_first_tile = a.get("first_tile");
+  const tl::Any v_page_bytes = a.get("page_bytes");
+  const tl::Any v_word = a.get("word");
+  tl::Any v_flag_addr, v_result;
+  tl::Dict bound;
+  b.call(std::string("cb_reserve_back"), {v_cb, tl::num(1)});
+  v_flag_addr = b.bind("flag_addr", std::string("get_write_ptr"), {v_cb});
+  bound.Set(tl::String("flag_addr"), v_flag_addr);
+  read_pages(b, tl::Ctx{{"accessor", v_accessor}, {"first_tile", v_first_tile}, {"rows", tl::num(1)}, {"cols", tl::num(1)}, {"row_stride", tl::num(1)}, {"page_bytes", v_page_bytes}, {"l1_addr", v_flag_addr}});
+  // The page lands only at the barrier; the word is read after it.
+  b.call(std::string("noc_async_read_barrier"), {});
+  v_result = b.bind("result", std::string("l1_word"), {v_flag_addr, v_word});
+  bound.Set(tl::String("result"), v_result);
+  b.call(std::string("cb_push_back"), {v_cb, tl::num(1)});
+  return bound;
+}
+
 // Reader side of an im2col block (T.im2col): reserve the whole block (rows x cols tile pages), and for each of its `height` rows (output pixel m = first_row + r: image n = m // (out_h * out_w), oh = m % (out_h * out_w) // out_w, ow = m % out_w) and each run of `seg` columns (im2col column k = first_col + s * seg: filter tap kh = k // (filter * img_c), kw = k // img_c % filter, channel k % img_c) start one NoC read of the run's channels of input pixel (oh * conv_stride + kh * dilation - conv_pad, ow * conv_stride + kw * dilation - conv_pad) of image n, a part of its page at the channel's byte offset, into row r of the reservation (so that every 32 rows fill `cols` tile pages as tilize_block expects); a run whose pixel lies in the zero padding (or past the last image, or whose column is past the filter) reads zeros from the constant tensor instead. Positions are compared before the padding is subtracted, so no value is negative. One barrier, then the block is published.
 static tl::Dict reader_im2col(tl::Builder& b, const tl::Ctx& a) {
   const tl::Any v_cb = a.get("cb");
@@ -908,6 +1026,37 @@ static tl::Dict reader_im2col(tl::Builder& b, const tl::Ctx& a) {
         b.call(std::string("noc_async_read"), {v_zeros_addr, tl::fn::add(tl::fn::add(v_l1_write_addr, tl::fn::mul(v_r, v_row_bytes)), tl::fn::mul(v_s, v_seg_bytes)), v_seg_bytes});
       });
     });
+  });
+  // Reads land only at the barrier; the push must come after it.
+  b.call(std::string("noc_async_read_barrier"), {});
+  b.call(std::string("cb_push_back"), {v_cb, tl::fn::mul(v_rows, v_cols)});
+  return bound;
+}
+
+// Reader side of a row-major block that is part of the tensor's last dim (reader_rows for runs of pages): reserve the whole block (rows x cols tile pages), start one NoC read per row of `row_bytes` at byte `col_bytes` of its page (accessor_noc_addr, then a raw noc_async_read: a run that is not the whole page) into consecutive rows of the reservation, so that every 32 rows fill `cols` tile pages as tilize_block expects; rows past the tensor's (`rest`) read the block's last row again, as reader_rows does; one barrier, then the block is published.
+static tl::Dict reader_row_parts(tl::Builder& b, const tl::Ctx& a) {
+  const tl::Any v_cb = a.get("cb");
+  const tl::Any v_accessor = a.get("accessor");
+  const tl::Any v_first_page = a.get("first_page");
+  const tl::Any v_page_stride = a.get("page_stride");
+  const tl::Any v_rows = a.get("rows");
+  const tl::Any v_cols = a.get("cols");
+  const tl::Any v_height = a.get("height");
+  const tl::Any v_rest = a.get("rest");
+  const tl::Any v_row_bytes = a.get("row_bytes");
+  const tl::Any v_col_bytes = a.get("col_bytes");
+  tl::Any v_l1_write_addr, v_last_addr, v_row_addr;
+  tl::Dict bound;
+  b.call(std::string("cb_reserve_back"), {v_cb, tl::fn::mul(v_rows, v_cols)});
+  v_l1_write_addr = b.bind("l1_write_addr", std::string("get_write_ptr"), {v_cb});
+  bound.Set(tl::String("l1_write_addr"), v_l1_write_addr);
+  b.repeat("r", v_height, [&](const tl::Any& v_r) {
+    v_row_addr = b.bind("row_addr", std::string("accessor_noc_addr"), {v_accessor, tl::fn::add(v_first_page, tl::fn::mul(v_r, v_page_stride)), v_col_bytes});
+    b.call(std::string("noc_async_read"), {v_row_addr, tl::fn::add(v_l1_write_addr, tl::fn::mul(v_r, v_row_bytes)), v_row_bytes});
+  });
+  b.repeat("p", v_rest, [&](const tl::Any& v_p) {
+    v_last_addr = b.bind("last_addr", std::string("accessor_noc_addr"), {v_accessor, tl::fn::add(v_first_page, tl::fn::mul(tl::fn::sub(v_height, tl::num(1)), v_page_stride)), v_col_bytes});
+    b.call(std::string("noc_async_read"), {v_last_addr, tl::fn::add(v_l1_write_addr, tl::fn::mul(tl::fn::add(v_height, v_p), v_row_bytes)), v_row_bytes});
   });
   // Reads land only at the barrier; the push must come after it.
   b.call(std::string("noc_async_read_barrier"), {});
@@ -1536,6 +1685,29 @@ static tl::Dict writer_block_signal(tl::Builder& b, const tl::Ctx& a) {
   return bound;
 }
 
+// The writer's value of a condition read from a DRAM tensor (read_own_flag), where it has ops in the branch: it reads the tile holding the value into a CB of its own and reads the word as the reader does (binding `result`, the call's result), then pushes the page and frees it itself, so the CB is balanced in every iteration.
+static tl::Dict writer_flag(tl::Builder& b, const tl::Ctx& a) {
+  const tl::Any v_cb = a.get("cb");
+  const tl::Any v_accessor = a.get("accessor");
+  const tl::Any v_first_tile = a.get("first_tile");
+  const tl::Any v_page_bytes = a.get("page_bytes");
+  const tl::Any v_word = a.get("word");
+  tl::Any v_flag_addr, v_result;
+  tl::Dict bound;
+  b.call(std::string("cb_reserve_back"), {v_cb, tl::num(1)});
+  v_flag_addr = b.bind("flag_addr", std::string("get_write_ptr"), {v_cb});
+  bound.Set(tl::String("flag_addr"), v_flag_addr);
+  read_pages(b, tl::Ctx{{"accessor", v_accessor}, {"first_tile", v_first_tile}, {"rows", tl::num(1)}, {"cols", tl::num(1)}, {"row_stride", tl::num(1)}, {"page_bytes", v_page_bytes}, {"l1_addr", v_flag_addr}});
+  // The page lands only at the barrier; the word is read after it.
+  b.call(std::string("noc_async_read_barrier"), {});
+  v_result = b.bind("result", std::string("l1_word"), {v_flag_addr, v_word});
+  bound.Set(tl::String("result"), v_result);
+  b.call(std::string("cb_push_back"), {v_cb, tl::num(1)});
+  b.call(std::string("cb_wait_front"), {v_cb, tl::num(1)});
+  b.call(std::string("cb_pop_front"), {v_cb, tl::num(1)});
+  return bound;
+}
+
 // The turn of T.atomic_adds in program order (stream-K), once per program after its adds: wait until the predecessor program has passed the turn (this core's counter reaches step + 1; the counter only grows, and only the core running the previous programs increments it, in their order), then increment the counter of the core running the next program. The writer's block writes end in a barrier, so every sum of this program has landed when the turn is passed; a program without adds passes the turn only after its predecessor did, so the order holds across programs that add nothing.
 static tl::Dict writer_pass_turn(tl::Builder& b, const tl::Ctx& a) {
   const tl::Any v_member = a.get("member");
@@ -1558,6 +1730,32 @@ static tl::Dict writer_pass_turn(tl::Builder& b, const tl::Ctx& a) {
     // After this program's write barriers.
     b.call(std::string("noc_semaphore_inc"), {v_next_turn_addr, tl::num(1)});
   });
+  return bound;
+}
+
+// Writer side of a row-major block that is part of the tensor's last dim (writer_rows for runs of pages): wait for the whole block (rows x cols tile pages of untilized rows), start one NoC write per row of `row_bytes` from consecutive rows at the front to byte `col_bytes` of its page (the rest of the page is another block's), wait for all writes with one barrier, then free the pages.
+static tl::Dict writer_row_parts(tl::Builder& b, const tl::Ctx& a) {
+  const tl::Any v_cb = a.get("cb");
+  const tl::Any v_accessor = a.get("accessor");
+  const tl::Any v_first_page = a.get("first_page");
+  const tl::Any v_page_stride = a.get("page_stride");
+  const tl::Any v_rows = a.get("rows");
+  const tl::Any v_cols = a.get("cols");
+  const tl::Any v_height = a.get("height");
+  const tl::Any v_row_bytes = a.get("row_bytes");
+  const tl::Any v_col_bytes = a.get("col_bytes");
+  tl::Any v_l1_read_addr, v_row_addr;
+  tl::Dict bound;
+  b.call(std::string("cb_wait_front"), {v_cb, tl::fn::mul(v_rows, v_cols)});
+  v_l1_read_addr = b.bind("l1_read_addr", std::string("get_read_ptr"), {v_cb});
+  bound.Set(tl::String("l1_read_addr"), v_l1_read_addr);
+  b.repeat("r", v_height, [&](const tl::Any& v_r) {
+    v_row_addr = b.bind("row_addr", std::string("accessor_noc_addr"), {v_accessor, tl::fn::add(v_first_page, tl::fn::mul(v_r, v_page_stride)), v_col_bytes});
+    b.call(std::string("noc_async_write"), {tl::fn::add(v_l1_read_addr, tl::fn::mul(v_r, v_row_bytes)), v_row_addr, v_row_bytes});
+  });
+  // The pages may only be freed once the writes have left L1.
+  b.call(std::string("noc_async_write_barrier"), {});
+  b.call(std::string("cb_pop_front"), {v_cb, tl::fn::mul(v_rows, v_cols)});
   return bound;
 }
 
@@ -1598,6 +1796,7 @@ Dict run_protocol(const std::string& name, Builder& b, const Ctx& args) {
   if (name == "bcast_cols_block") return protocols::bcast_cols_block(b, args);
   if (name == "bcast_rows_block") return protocols::bcast_rows_block(b, args);
   if (name == "bcast_scalar_block") return protocols::bcast_scalar_block(b, args);
+  if (name == "compute_flag") return protocols::compute_flag(b, args);
   if (name == "compute_startup") return protocols::compute_startup(b, args);
   if (name == "cumsum_block") return protocols::cumsum_block(b, args);
   if (name == "eltwise_binary_block") return protocols::eltwise_binary_block(b, args);
@@ -1605,6 +1804,7 @@ Dict run_protocol(const std::string& name, Builder& b, const Ctx& args) {
   if (name == "fill_int_block") return protocols::fill_int_block(b, args);
   if (name == "hold_block") return protocols::hold_block(b, args);
   if (name == "mask_block") return protocols::mask_block(b, args);
+  if (name == "mask_tile") return protocols::mask_tile(b, args);
   if (name == "matmul_block_dst") return protocols::matmul_block_dst(b, args);
   if (name == "matmul_block_spill") return protocols::matmul_block_spill(b, args);
   if (name == "matmul_reinit") return protocols::matmul_reinit(b, args);
@@ -1614,8 +1814,11 @@ Dict run_protocol(const std::string& name, Builder& b, const Ctx& args) {
   if (name == "read_pages") return protocols::read_pages(b, args);
   if (name == "reader_block") return protocols::reader_block(b, args);
   if (name == "reader_block_after") return protocols::reader_block_after(b, args);
+  if (name == "reader_block_at") return protocols::reader_block_at(b, args);
   if (name == "reader_block_mcast") return protocols::reader_block_mcast(b, args);
+  if (name == "reader_flag") return protocols::reader_flag(b, args);
   if (name == "reader_im2col") return protocols::reader_im2col(b, args);
+  if (name == "reader_row_parts") return protocols::reader_row_parts(b, args);
   if (name == "reader_rows") return protocols::reader_rows(b, args);
   if (name == "reduce_block") return protocols::reduce_block(b, args);
   if (name == "release_block") return protocols::release_block(b, args);
@@ -1632,7 +1835,9 @@ Dict run_protocol(const std::string& name, Builder& b, const Ctx& args) {
   if (name == "writer_block") return protocols::writer_block(b, args);
   if (name == "writer_block_in_place") return protocols::writer_block_in_place(b, args);
   if (name == "writer_block_signal") return protocols::writer_block_signal(b, args);
+  if (name == "writer_flag") return protocols::writer_flag(b, args);
   if (name == "writer_pass_turn") return protocols::writer_pass_turn(b, args);
+  if (name == "writer_row_parts") return protocols::writer_row_parts(b, args);
   if (name == "writer_rows") return protocols::writer_rows(b, args);
   internal_error("unknown protocol '" + name + "'");
 }

@@ -39,6 +39,7 @@ inline constexpr const char kCbs[] = "cbs";
 inline constexpr const char kKernels[] = "kernels";
 inline constexpr const char kSemaphores[] = "semaphores";
 inline constexpr const char kMesh[] = "mesh";
+inline constexpr const char kProgram[] = "program";
 }  // namespace plan
 
 // device (tt.plan.json): Device facts of the backend spec and the API profile.
@@ -89,6 +90,13 @@ inline constexpr const char kMeshRestacked[] = "mesh_restacked";
 inline constexpr const char kMeshRestackedRows[] = "mesh_restacked_rows";
 inline constexpr const char kMeshPartial[] = "mesh_partial";
 }  // namespace tensor
+
+// program (tt.plan.json): One of the programs of a function with several T.Kernel launches (SplitTTPrograms; absent for a function of one launch): each launch is a program of its own (reader/compute/writer kernels, CBs, grid) in a directory of the artifact, and the host runs them in launch order on the same DRAM tensors.
+namespace program {
+inline constexpr const char kIndex[] = "index";
+inline constexpr const char kDirectories[] = "directories";
+inline constexpr const char kWorkspaces[] = "workspaces";
+}  // namespace program
 
 // mesh (tt.plan.json): The mesh of chips the kernel runs on (PartitionTTMesh; absent on a single chip): every device runs the same kernel on its blocks, through tt-metal's distributed API (MeshDevice, MeshBuffer, one MeshWorkload).
 namespace mesh {
@@ -238,6 +246,7 @@ inline constexpr const char kShape[] = "shape";
 inline constexpr const char kPaddedShape[] = "padded_shape";
 inline constexpr const char kBlocks[] = "blocks";
 inline constexpr const char kPadValue[] = "pad_value";
+inline constexpr const char kReadByWriter[] = "read_by_writer";
 }  // namespace buffer
 
 // accessor (tt.plan.json): The tensor accessor of one DRAM tensor as the tt.accessors attribute of the lowered kernels holds it (not a part of the plan: the kernels' compile_time_args come from it).
@@ -483,4 +492,7 @@ inline constexpr const char kReduce[] = "reduce";
 inline constexpr const char kHold[] = "hold";
 inline constexpr const char kRelease[] = "release";
 inline constexpr const char kTurnPass[] = "turn_pass";
+inline constexpr const char kFlagIn[] = "flag_in";
+inline constexpr const char kFlagRead[] = "flag_read";
+inline constexpr const char kFlagOwn[] = "flag_own";
 }  // namespace tl::tile_op

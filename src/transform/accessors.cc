@@ -47,13 +47,13 @@ std::vector<Used> used_tensors(const Any& body, const std::vector<BufferInfo>& p
   return used;
 }
 
-// The calls with every used tensor replaced by its accessor.
+// The calls with every used tensor replaced by its accessor (statements, and bound values: a branch's flag).
 Any swap_tensors(const Any& body, const std::vector<Used>& used, const std::vector<std::pair<std::string, Any>>& swap) {
-  return map_evaluates(body, [&](const ir::Evaluate& ev) -> std::optional<Any> {
-    const Intrinsic* record = intrinsic_of(ev.value());
-    if (record == nullptr) return std::nullopt;
+  return map(body, {ir::rewrite<ir::Call>([&](const ir::Call& c) -> Any {
+    const Intrinsic* record = intrinsic_of(c);
+    if (record == nullptr) return c.any();
     std::vector<Any> call_args;
-    for (const Any& value : ir::Call(ev.value()).args()) {
+    for (const Any& value : c.args()) {
       Any replacement = value;
       for (const Used& u : used) {
         if (value.same_as(u.var)) {
@@ -65,8 +65,8 @@ Any swap_tensors(const Any& body, const std::vector<Used>& used, const std::vect
       }
       call_args.push_back(replacement);
     }
-    return evaluate(tt_call(record->name, call_args));
-  });
+    return tt_call(record->name, call_args);
+  })}, "post");
 }
 
 }  // namespace

@@ -17,6 +17,8 @@ Any bind_cuda_threads();
 Any serialize_threads();
 // Loops that are tile operations written element by element (loop_tile_ops.cc).
 Any loops_to_tile_ops();
+// A function's T.Kernel launches as one PrimFunc (one program) each (programs.cc).
+Any split_tt_programs();
 // The T.Kernel grid split over a mesh of chips, tensors sharded or replicated (mesh.cc).
 Any partition_tt_mesh(const Dict& options);
 }  // namespace hooks

@@ -114,9 +114,27 @@ std::optional<IndexMask> index_mask(const std::vector<Any>& lvars, const Any& st
            std::to_string(tile_side) + " (the tenstorrent backend's mask tables hold i // d for d dividing it, or "
            "what the analyzer folds: i // 64 with i < 64 is 0)");
   }
-  bool reads = false;
-  walk(form.r, {ir::visit<ir::TensorLoad>([&](const ir::TensorLoad&) { reads = true; })});
-  if (reads) refuse("reads a buffer; an index mask's condition may use block indices, loop variables and constants");
+  // One int32 value read from a DRAM tensor may move the bound (nsa's `i_t >= BlockIndices[...] * BS + j`, a key
+  // length `j >= lens[b]`): the compute kernel reads it from a tile the reader pushes (tile_ops_gather.cc). In a
+  // T.Parallel nest the element is already staged on chip, a one-element buffer (loop_dram_element.cc).
+  int reads = 0;
+  std::string bad;
+  walk(form.r, {ir::visit<ir::TensorLoad>([&](const ir::TensorLoad& load) {
+         BufferInfo info = buffer_info(load.source());
+         ++reads;
+         int64_t elems = 1;
+         for (int64_t e : info.shape) elems *= e;
+         bool value = (!info.on_chip() || elems == 1) && (info.dtype == "int32" || info.dtype == "uint32");
+         for (const Any& index : load.indices()) {
+           walk(index, {ir::visit<ir::TensorLoad>([&](const ir::TensorLoad&) { value = false; })});
+         }
+         if (!value && bad.empty()) bad = info.name;
+       })});
+  if (!bad.empty() || reads > 1) {
+    refuse("reads " + (bad.empty() ? std::to_string(reads) + " values of tensors" : "'" + bad + "'") +
+           "; an index mask's condition may use block indices, loop variables, constants and one int32 value of a "
+           "DRAM tensor read at such indices");
+  }
   mask.form = form;
   auto index = [&](const Any& v) { return form.div == 1 ? v : fn::floordiv(v, Any(form.div)); };
   Any lin = fn::add(fn::add(i != nullptr ? fn::mul(index(i), Any(form.p)) : Any(int64_t(0)),

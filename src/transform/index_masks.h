@@ -19,6 +19,9 @@ struct Form {
   int64_t width = -1;  // a band's width (a conjunction of two opposite comparisons, or ==); -1: none
 };
 
+/*! \brief The operands a and b of a node of type `key` (prim.And, prim.FloorDiv: no IR view has their fields). */
+std::optional<std::pair<Any, Any>> operands(const Any& e, const char* key);
+
 /*! \brief The form of an index-mask condition (index_masks_forms.cc): a comparison (>=, >, <=, <, ==) or a
  * conjunction of two opposite ones (16 < row < 96) of expressions affine in i // div, j // div (div 1: i, j), after
  * T.if_then_else(c, 1, 0) flags compared with constants read as c; true and false as constant forms. `refuse` (it

@@ -10,6 +10,16 @@
 
 namespace tl::masks {
 
+// The operands of a node of type `key` that the IR spec has no view with fields for (prim.FloorDiv, prim.And).
+std::optional<std::pair<Any, Any>> operands(const Any& e, const char* key) {
+  if (e.type_index() < tvm::ffi::TypeIndex::kTVMFFIStaticObjectBegin || e.GetTypeKey() != std::string(key)) {
+    return std::nullopt;
+  }
+  int32_t type = ir::detail::type_index(key);
+  return std::make_pair(ir::detail::get(e, ir::detail::field_info(type, key, "a")),
+                        ir::detail::get(e, ir::detail::field_info(type, key, "b")));
+}
+
 namespace {
 
 using tileops::constant_of;
@@ -21,16 +31,6 @@ bool uses(const Any& expr, const std::vector<Any>& vars) {
          for (const Any& x : vars) found = found || v.same_as(x);
        })});
   return found;
-}
-
-// The operands of a node of type `key` that the IR spec has no view with fields for (prim.FloorDiv, prim.And).
-std::optional<std::pair<Any, Any>> operands(const Any& e, const char* key) {
-  if (e.type_index() < tvm::ffi::TypeIndex::kTVMFFIStaticObjectBegin || e.GetTypeKey() != std::string(key)) {
-    return std::nullopt;
-  }
-  int32_t type = ir::detail::type_index(key);
-  return std::make_pair(ir::detail::get(e, ir::detail::field_info(type, key, "a")),
-                        ir::detail::get(e, ir::detail::field_info(type, key, "b")));
 }
 
 bool is_ite(const Any& e) {

@@ -25,7 +25,8 @@ namespace rec_index = records::index_tile;
 
 // The (axis, pages) an index table must serve for each index `store` (2-D) uses as a value: selected as a value
 // (T.if_then_else(c, j, x)) or in arithmetic (retention's `T.exp2((row - col) * log_decay)`), not as a buffer index
-// nor in a condition (an index mask's table serves those).
+// nor in a condition of indices only (an index mask's table serves those); a condition that reads a buffer is made
+// as values (tile_ops_tree_select.cc: gdn's `G_diff[i, j] <= 0 and i > j`), its indices too.
 std::vector<std::pair<int, int64_t>> selected_indices(const std::vector<Any>& lvars, const ir::BufferStore& store) {
   std::vector<std::pair<int, int64_t>> found;
   BufferInfo out = buffer_info(store.buffer());
@@ -39,6 +40,9 @@ std::vector<std::pair<int, int64_t>> selected_indices(const std::vector<Any>& lv
                               ir::rewrite<ir::Call>([&](const ir::Call& c) -> Any {
                                 auto op = ir::Op::from(c.op());
                                 if (!op || op->name() != "prim.if_then_else") return c.any();
+                                bool reads = false;
+                                walk(c.args()[0], {ir::visit<ir::TensorLoad>([&](const ir::TensorLoad&) { reads = true; })});
+                                if (reads) values.push_back(c.args()[0]);
                                 values.push_back(c.args()[1]);
                                 values.push_back(c.args()[2]);
                                 return int_imm(0);

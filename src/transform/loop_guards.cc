@@ -10,15 +10,21 @@ namespace tl::loops {
 namespace {
 
 // The loop body `if c: X[idx] = a else: X[idx] = b` as `X[idx] = T.if_then_else(c, a, b)` when c names one of the
-// enclosing loops' variables; nullopt otherwise.
+// enclosing loops' variables; nullopt otherwise. Without an else (upstream gdn chunk_o's `if i_s1 < i_s2:
+// A_fragment[i_s1, i_s2] = 0`) the element keeps its value: b is X[idx] itself.
 std::optional<Any> as_select(const Any& body, const std::vector<Any>& vars) {
   auto guard = ir::IfThenElse::from(body);
-  if (!guard || is_none(guard->else_case())) return std::nullopt;
+  if (!guard) return std::nullopt;
   auto then_store = ir::BufferStore::from(guard->then_case().any());
-  auto else_store = ir::BufferStore::from(guard->else_case());
-  if (!then_store || !else_store || !then_store->buffer().same_as(else_store->buffer().any()) ||
-      !same(Any(then_store->indices()), Any(else_store->indices()))) {
-    return std::nullopt;
+  if (!then_store) return std::nullopt;
+  std::optional<ir::BufferStore> else_store;
+  if (is_none(guard->else_case()) && !buffer_info(then_store->buffer()).on_chip()) return std::nullopt;
+  if (!is_none(guard->else_case())) {
+    else_store = ir::BufferStore::from(guard->else_case());
+    if (!else_store || !then_store->buffer().same_as(else_store->buffer().any()) ||
+        !same(Any(then_store->indices()), Any(else_store->indices()))) {
+      return std::nullopt;
+    }
   }
   bool names_loop = false;
   walk(guard->condition().any(), {ir::visit<ir::Var>([&](const ir::Var& v) {
@@ -26,8 +32,10 @@ std::optional<Any> as_select(const Any& body, const std::vector<Any>& vars) {
        })});
   if (!names_loop) return std::nullopt;
   std::string dtype = buffer_info(then_store->buffer()).dtype;
+  Any else_value = else_store ? else_store->value().any()
+                              : call("tirx.BufferLoad", then_store->buffer().any(), then_store->indices(), Any(nullptr));
   Any value = call_intrin(dtype, "prim.if_then_else",
-                          List{guard->condition().any(), then_store->value().any(), else_store->value().any()});
+                          List{guard->condition().any(), then_store->value().any(), else_value});
   return call("tirx.BufferStore", then_store->buffer().any(), value, then_store->indices(), Any(nullptr));
 }
 

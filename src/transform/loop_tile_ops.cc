@@ -314,16 +314,17 @@ namespace hooks {
 
 Any loops_to_tile_ops() {
   return prim_func_pass("LowerTTLoopsToTileOps", [](const Any& func) {
-    // Several T.Kernel launches in one function (flash decoding's split then combine) run one after another on
-    // the CPU backends; here one function is one program of reader/compute/writer kernels.
+    // Several T.Kernel launches in one function (flash decoding's split then combine) are one program each:
+    // SplitTTPrograms splits the launches at the function's top level; launches under a loop or branch remain.
     int grids = 0;
     walk(ir::PrimFunc(func).body(), {ir::visit<ir::AttrStmt>([&grids](const ir::AttrStmt& stmt) {
            auto launch = launch_of(stmt);
            if (launch && launch->thread_tag() == "blockIdx.x") ++grids;
          })});
     if (grids > 1) {
-      fail("the function launches " + std::to_string(grids) + " T.Kernel grids one after another; the tenstorrent "
-           "backend lowers one T.Kernel per function (one program); write each launch as its own kernel");
+      fail("the function launches " + std::to_string(grids) + " T.Kernel grids inside one statement (a loop or "
+           "branch around them); the tenstorrent backend makes one program of each T.Kernel launch at the function's "
+           "top level (SplitTTPrograms), run in order; write the launches one after another");
     }
     // T.alloc_global (a DRAM workspace the kernel makes for itself: deepseek_mla's split partials): the host
     // programs allocate and lay out the tensor parameters only; there is no kernel-made DRAM buffer to plan.
@@ -331,7 +332,8 @@ Any loops_to_tile_ops() {
            BufferInfo info = buffer_info(a.buffer());
            if (!info.on_chip()) {
              fail("T.alloc_global('" + info.name + "', shape " + tileops::ints_str(info.shape) + "): the tenstorrent "
-                  "backend does not allocate DRAM buffers inside a kernel; pass the workspace as a tensor parameter");
+                  "backend allocates a DRAM workspace for a function of several T.Kernel launches (its programs share "
+                  "it), not inside one launch; pass the workspace as a tensor parameter");
            }
          })});
     Any folded = loops::guards_to_selects(ir::PrimFunc(fold_constant_scalars(func)).body());

@@ -7,6 +7,9 @@
 namespace tl {
 namespace {
 
+// The binding a protocol that a bound call becomes names the call's result by (specs/protocols/reader_flag.yaml).
+constexpr const char kResult[] = "result";
+
 // The facts every rewrite case sees besides the call's arguments. fp32_acc: whether a compute result
 // accumulates in fp32, i.e. whether a CB the compute kernel produces holds a 4-byte dtype; dst_capacity: the
 // tiles one DST section holds then.
@@ -131,6 +134,33 @@ Any rewrite(const std::string& name, const Dict& options, const RewriteParams& p
       if (c == nullptr) return std::nullopt;
       return apply_case(*c, *record, value, ctx);
     });
+    // A binding of an abstract call's result (a branch's flag, each kernel's own read of it): the protocol's
+    // statements, then the variable bound to the protocol's binding `result` (kResult).
+    new_body = map(new_body, {ir::rewrite<ir::Bind>([&](const ir::Bind& bound) -> Any {
+                     Any call_value = bound.value();
+                     while (auto cast_value = ir::Cast::from(call_value)) call_value = cast_value->value();
+                     const Intrinsic* record = intrinsic_of(call_value);
+                     const std::vector<Case>* op_cases = record ? cases_of(cases, record->name) : nullptr;
+                     if (op_cases == nullptr) return bound.any();
+                     ir::Call value(call_value);
+                     Ctx ctx = merge(named_ctx(*record, value), facts,
+                                     {names::kFp32Acc, names::kProfile, names::kDstCapacity});
+                     const Case* c = choose_case(*op_cases, ctx, record->op_name + ":");
+                     if (c == nullptr) return bound.any();
+                     if (c->protocol.empty() || !c->args) {
+                       internal_error("a bound " + record->name + " call is rewritten by a case without a protocol");
+                     }
+                     Builder b(profile());
+                     Dict out = run_protocol(c->protocol, b, eval_args(*c->args, ctx));
+                     if (!out.count(String(kResult))) {
+                       internal_error("protocol " + c->protocol + " binds no '" + kResult + "' for the bound " +
+                                      record->name);
+                     }
+                     std::vector<Any> stmts = flatten(b.finish());
+                     stmts.push_back(bind(bound.var(), item(out, String(kResult))));
+                     return seq(stmts);
+                   })},
+                   "post");
     return with_body(func, new_body);
   };
   return role_pass(name, role_list, body);

@@ -13,18 +13,30 @@ bool uses(const Any& stmt, const Any& v) {
   return found;
 }
 
-// The statements without the bindings nothing after them uses; none when only bindings are left.
+// Whether `stmt` binds the result of an abstract block op, whose protocol moves pages (a branch's flag: the reader
+// pushes the page the compute kernel reads, whether or not the reader has ops in the branch).
+bool binds_abstract(const Any& stmt) {
+  auto b = ir::Bind::from(stmt);
+  if (!b) return false;
+  Any value = b->value();
+  while (auto c = ir::Cast::from(value)) value = c->value();
+  const Intrinsic* record = intrinsic_of(value);
+  return record != nullptr && record->level == "abstract";
+}
+
+// The statements without the bindings nothing after them uses (but those of abstract ops); none when only bindings
+// of values are left.
 std::optional<Any> drop_unused_binds(const std::vector<Any>& stmts) {
   std::vector<Any> out;
   for (size_t i = 0; i < stmts.size(); ++i) {
-    if (auto b = ir::Bind::from(stmts[i])) {
+    if (auto b = ir::Bind::from(stmts[i]); b && !binds_abstract(stmts[i])) {
       bool used = false;
       for (size_t j = i + 1; j < stmts.size() && !used; ++j) used = uses(stmts[j], b->var());
       if (!used) continue;
     }
     out.push_back(stmts[i]);
   }
-  bool all_binds = std::all_of(out.begin(), out.end(), [](const Any& s) { return ir::Bind::matches(s); });
+  bool all_binds = std::all_of(out.begin(), out.end(), [](const Any& s) { return ir::Bind::matches(s) && !binds_abstract(s); });
   if (out.empty() || all_binds) return std::nullopt;
   return seq(out);
 }

@@ -146,6 +146,13 @@ void op_streams(std::vector<TileOp>& ops, TileOp& op, Streams& streams, const Ne
   } else if (op.kind == tile_op::kCopyOut || op.kind == tile_op::kAtomicOut || op.kind == tile_op::kRowsOut) {
     op.reads = {streams.read(op.ins[0], roles::kWriter, "T.copy to '" + op.tensor->name + "'")};
     streams.find(op.reads[0])->dtype = op.tensor->dtype;  // pages leave as the tensor's format (pack converts)
+  } else if (op.kind == tile_op::kFlagIn) {  // a branch's value: the tile holding it, for the compute kernel
+    op.writes = streams.create(*op.out, op.out->dtype, roles::kReader, 1);
+  } else if (op.kind == tile_op::kFlagRead) {
+    op.reads = {streams.read(op.ins[0], roles::kCompute, "the compute kernel's read of a branch's value")};
+  } else if (op.kind == tile_op::kFlagOwn) {  // the writer's own copy: it pushes and frees the page itself
+    op.writes = streams.create(*op.out, op.out->dtype, roles::kWriter, 1);
+    op.reads = {streams.read(*op.out, roles::kWriter, "the writer's read of a branch's value")};
   } else if (op.kind == tile_op::kTurnPass) {  // the writer's turn of program-ordered atomic adds: no CB
   } else if (op.kind == tile_op::kCopyLocal) {
     const std::string* key = streams.current_of(op.ins[0].name);

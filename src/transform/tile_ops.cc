@@ -346,6 +346,7 @@ std::vector<TileOp> tile_ops(const Any& func) {
   add_reduce_scaler(ops, func);
   add_im2col_zeros(ops, func);
   add_mask_tables(ops);
+  bound_reads(ops);
   copy_in_carried(ops);
   defer_carried_writes(ops);
   atomic_order(ops, func);
@@ -354,6 +355,7 @@ std::vector<TileOp> tile_ops(const Any& func) {
   copy_shared_transposes(ops);
   route_branch_values(ops);
   balance_branches(ops);
+  gathered_reads(ops);
   return ops;
 }
 

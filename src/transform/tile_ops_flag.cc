@@ -89,21 +89,16 @@ std::pair<Any, Any> element_at(const BufferInfo& tensor, const ffi::Array<Any>& 
   return {row, indices[n - 1]};
 }
 
-// Under the condition: loads from DRAM and K steps of gemms (the reader reads the loads anyway).
-void require_steps(const std::vector<TileOp>& inner, const std::string& text, const std::string& tensor) {
+// Under the condition only loads from DRAM and K steps of gemms (at least one): the gemms test the value themselves
+// and the reader reads the loads anyway. Anything else is a whole step, which every kernel branches around.
+bool only_steps(const std::vector<TileOp>& inner) {
   bool gemm = false;
   for (const TileOp& op : inner) {
     bool step = op.kind == tile_op::kGemm && !truthy(op.get(names::kClear)) && !truthy(op.get(names::kTransposed));
-    if (op.kind != tile_op::kCopyIn && !step) {
-      std::string what = op.out ? "the " + op.kind + " op writing '" + op.out->name + "'" : "the " + op.kind + " op";
-      fail(text + " reads '" + tensor + "' and holds " + what + "; the tenstorrent backend runs only T.copy "
-           "loads from DRAM and the K steps of gemms (not transposed, accumulating) under a condition read from a "
-           "tensor: the reader reads the loads anyway and the compute kernel skips the steps' products");
-    }
+    if (op.kind != tile_op::kCopyIn && !step) return false;
     gemm = gemm || step;
   }
-  if (!gemm) fail(text + " reads '" + tensor + "' but holds no gemm K step; the tenstorrent backend runs the "
-                  "K steps of gemms under a condition read from a tensor");
+  return gemm;
 }
 
 }  // namespace
@@ -160,13 +155,9 @@ bool flag_branch(const ir::IfThenElse& cond, const std::vector<Any>& loops, std:
          "value itself); the tenstorrent backend tests one such comparison in the compute kernel");
   }
   if (tensor.dtype == "int8") *range = byte_range(*range, text, tensor.name);
-  if (!is_none(cond.else_case())) {
-    fail(text + " reads '" + tensor.name + "' and has an else branch; the tenstorrent backend runs gemm K steps "
-         "under a condition read from a tensor, with no else branch");
-  }
-  std::vector<TileOp> inner;
+  std::vector<TileOp> inner, other;
   visit(cond.then_case().any(), inner);
-  require_steps(inner, text, tensor.name);
+  if (!is_none(cond.else_case())) visit(cond.else_case(), other);
   auto [th, tw] = tile_shape();
   auto [row, col] = element_at(tensor, loads[0].indices());
   BufferInfo flag = tensor;
@@ -193,6 +184,13 @@ bool flag_branch(const ir::IfThenElse& cond, const std::vector<Any>& loops, std:
                                       fn::select(fn::eq(in_word, Any(int64_t(1))), Any(int64_t(256)),
                                                  fn::select(fn::eq(in_word, Any(int64_t(2))), Any(int64_t(65536)),
                                                             Any(int64_t(16777216)))));
+  FlagValue value{tensor, fn::mul(fn::floordiv(row, Any(th)), Any(th)), fn::mul(fn::floordiv(col, Any(tw)), Any(tw)),
+                  fn::floordiv(byte, Any(int64_t(4))), scale, bytes == 4 ? 0 : 256, range->lo, range->hi,
+                  range->inside};
+  if (!is_none(cond.else_case()) || !only_steps(inner)) {  // a whole step: every kernel takes the branch
+    flag_step(cond, loops, ops, std::move(inner), std::move(other), value);
+    return true;
+  }
   ops.push_back(read);
   for (TileOp& op : inner) {
     op.stmt = cond.any();  // the if is replaced by its ops: every kernel runs them (the gemm tests the value)

@@ -70,13 +70,14 @@ std::vector<TileOp> rows_copy(const ir::TilePrimitiveCall& stmt, const Region& t
   for (size_t d = 0; d < n; ++d) {
     if (tensor.extents[d] != 1) spanned.push_back(static_cast<int64_t>(d));
   }
-  bool whole_rows = spanned.size() == 2 && spanned.back() == static_cast<int64_t>(n - 1) &&
-                    is_const_int(tensor.mins[n - 1], 0) && tensor.extents[n - 1] == shape[n - 1];
-  if (!whole_rows) {
+  if (spanned.size() != 2 || spanned.back() != static_cast<int64_t>(n - 1)) {
     fail(what + " has region extents " + ints_str(tensor.extents) + " (spans dims " + ints_str(spanned) + "); a "
-         "block of a row-major tensor is rows of its whole last dim (one other dim spanned, the last one whole), "
-         "which the tenstorrent backend tilizes on chip");
+         "block of a row-major tensor is rows of its last dim, whole or a part (one other dim spanned), which the "
+         "tenstorrent backend tilizes on chip");
   }
+  // A part of the last dim (upstream kda's `U[bb, s0:s1, bh, v0:v0 + 32]` of a (B, S, H, 64) tensor): each row is a
+  // run of its page, read or written at the part's byte offset.
+  bool part = !is_const_int(tensor.mins[n - 1], 0) || tensor.extents[n - 1] != shape[n - 1];
   size_t k = static_cast<size_t>(spanned.front());
   if (std::vector<int64_t>{tensor.extents[k], tensor.extents[n - 1]} != onchip.shape) {
     fail(what + " has region extents " + ints_str(tensor.extents) + ", not the on-chip shape " +
@@ -97,8 +98,30 @@ std::vector<TileOp> rows_copy(const ir::TilePrimitiveCall& stmt, const Region& t
   for (size_t d = 0; d + 1 < n; ++d) page = fn::add(fn::mul(page, Any(padded[d])), tensor.mins[d]);
   int64_t stride = 1;  // pages between consecutive rows of the block
   for (size_t d = k + 1; d + 1 < n; ++d) stride *= padded[d];
-  int64_t row_bytes = padded[n - 1] * as_int(fn::dtype_bytes(String(tensor.info.dtype)));
-  require_noc_aligned(what, tensor.info, row_bytes, in, " (one page per row of its last dim, padded to whole tiles)");
+  int64_t elem = as_int(fn::dtype_bytes(String(tensor.info.dtype)));
+  int64_t row_bytes = (part ? tensor.extents[n - 1] : padded[n - 1]) * elem;
+  Any col_bytes = fn::mul(tensor.mins[n - 1], Any(elem));
+  if (part) {
+    require_inside(tensor, onchip, n - 1);
+    if (padded[n - 1] != shape[n - 1]) {
+      fail(what + " reads or writes part of its last dim (from " + format_value(tensor.mins[n - 1]) + ", " +
+           std::to_string(tensor.extents[n - 1]) + " elements), whose " + std::to_string(shape[n - 1]) + " elements "
+           "are padded to " + std::to_string(padded[n - 1]) + " in DRAM; a part of a padded last dim is not supported");
+    }
+    require_noc_aligned(what, tensor.info, row_bytes, in, " (a run of each page: the block's width)");
+    int64_t align = dram_noc_alignment(in);
+    if (!truthy(fn::aligned(col_bytes, Any(align)))) {
+      fail(what + ": tensor '" + tensor.info.name + "' (" + tensor.info.dtype + ") is " + (in ? "read" : "written") +
+           " from element " + format_value(tensor.mins[n - 1]) + " of each row (byte " + format_value(col_bytes) +
+           "), not provably a multiple of " + std::to_string(align) + " bytes, and a NoC " +
+           (in ? "read from" : "write to") + " DRAM on device " + as_str(attr(device(), "DEVICE")) + " keeps the L1 "
+           "and DRAM addresses equal modulo " + std::to_string(align) + " bytes (noc_alignment." +
+           (in ? "dram_read" : "dram_write") + " of its device record); start the part at a multiple of " +
+           std::to_string(std::max<int64_t>(align / elem, 1)) + " elements");
+    }
+  } else {
+    require_noc_aligned(what, tensor.info, row_bytes, in, " (one page per row of its last dim, padded to whole tiles)");
+  }
   BufferInfo rm = onchip;
   rm.var = Any();
   rm.name = onchip.name + "_rm";
@@ -106,7 +129,8 @@ std::vector<TileOp> rows_copy(const ir::TilePrimitiveCall& stmt, const Region& t
   std::vector<std::pair<std::string, Any>> fields = {
       {names::kTensor, tensor.info.var}, {names::kFirstPage, page}, {names::kPageStride, Any(stride)},
       {names::kRowBytes, Any(row_bytes)},
-      {names::kRows, Any(rows)}, {names::kCols, Any(cols)}, {names::kValid, Any(tensor.extents[k])}};
+      {names::kRows, Any(rows)}, {names::kCols, Any(cols)}, {names::kValid, Any(tensor.extents[k])},
+      {names::kPart, Any(part)}, {names::kColBytes, col_bytes}};
   std::vector<std::pair<std::string, Any>> block = {{names::kRows, Any(rows)}, {names::kCols, Any(cols)}};
   if (in) {
     TileOp read{tile_op::kRowsIn, stmt, rm};
@@ -121,7 +145,7 @@ std::vector<TileOp> rows_copy(const ir::TilePrimitiveCall& stmt, const Region& t
       // where the tensor is padded too, the block's padding starts at one or the other: unknown
       read.pad_row_start = padded[k] == shape[k] ? Any(tensor.extents[k]) : Any();
     }
-    if (padded[n - 1] != shape[n - 1]) {  // a last dim that is not whole tiles: its padding holds the pad value
+    if (!part && padded[n - 1] != shape[n - 1]) {  // a last dim not whole tiles: its padding holds the pad value
       read.pad_cols = true;
       read.pad_col_start = Any(shape[n - 1]);
     }

@@ -40,11 +40,8 @@ class Tree {
   // The ops of `value`, or nullopt when it is not a tree of supported operations on on-chip values.
   std::optional<std::vector<TileOp>> split(const Any& value) {
     std::optional<Value> root = lower(value);
-    if (root && root->vec == Vec::kScalar) root = broadcast_copy(*root);
-    if (root && root->vec != Vec::kFull) {
-      return reject(value, "is a vector; a store of it into a [block_M, N] buffer (a broadcast copy) is not "
-                    "supported (combine it with a block: x[i, j] * v[i])");
-    }
+    // One element or a vector stored to every element of its row or column (`X[i, j] = v[i]`): a broadcast copy.
+    if (root && root->vec != Vec::kFull) root = broadcast_copy(*root);
     if (!root || root->piece < 0) return std::nullopt;
     pieces_.back().out = out_;
     if (pieces_.back().kind == tile_op::kEltwise) {
@@ -257,8 +254,15 @@ class Tree {
       Unit unit = rows ? Unit::kFpuBcastRows : Unit::kFpuBcastCols;
       std::string what = rows ? "a row vector (v[j])" : "a [block_M] column vector";
       if (a.vec != Vec::kFull && b.vec != Vec::kFull) {
-        return reject(expr, "combines a [block_M] column vector and a row vector v[j] (an outer product), "
-                      "which has no broadcast form");
+        // v[i] op w[j] (gdn's G[i] - G[j], an outer sum, difference or product): one vector broadcast into a block
+        // (a zero fill plus it, exact), then the other combined with that block by its own broadcast. The right
+        // one keeps its form where the op map has it (v[i] - w[j] has no row form: w[j] is made the block, and
+        // v[i] - W is -(W - v[i]), exact).
+        const eltwise::Op* right = op_named(b.vec == Vec::kRow ? Unit::kFpuBcastRows : Unit::kFpuBcastCols, op.name);
+        bool keep_b = right != nullptr && op.unit == Unit::kFpuBinary;
+        std::optional<Value> block = broadcast_copy(keep_b ? a : b);
+        if (!block) return std::nullopt;
+        return keep_b ? binary(expr, op, *block, b) : binary(expr, op, a, *block);
       }
       const eltwise::Op* bc = op_named(unit, op.name);
       bool commutes = op.name == std::string("add") || op.name == std::string("mul");
@@ -339,6 +343,7 @@ class Tree {
 
   // T.if_then_else(a CMP b, x, c) of a value comparison; of two blocks or element indices (tile_ops_tree_select.cc).
   std::optional<Value> select(const Any& expr, const List& args);
+  std::optional<Value> condition(const Any& expr, const Any& cond);
   std::optional<Value> operand(const Any& expr, const Any& v);
   std::optional<Value> select_blocks(const Any& expr, const Value& holds, const Any& then_v, const Any& else_v);
 

@@ -35,11 +35,17 @@ static std::optional<std::pair<std::string, Any>> finite_comparison(std::string 
   return std::make_pair(to, fn::add(a, Any(low ? big : -big)));
 }
 
-// T.if_then_else(a CMP b, x, c) of a value comparison (index_masks.h takes the conditions of indices only): the
-// comparison as (a - b) CMP 0, the difference as the sub entries make it and then the op map's comparison with
-// zero (1.0 / 0.0), then where_tile choosing between the block x and the constant c.
-std::optional<Value> Tree::select(const Any& expr, const List& args) {
-  Any cond = strip_casts(args[0]);
+// The 1.0 / 0.0 block of a condition: a value comparison (a - b) CMP 0, or a conjunction of two (gdn's
+// `G_diff[i, j] <= 0 and i > j`: an element-index comparison is one of element-index blocks) as the product of theirs
+// (exact on 1.0 and 0.0).
+std::optional<Value> Tree::condition(const Any& expr, const Any& cond) {
+  if (auto both = masks::operands(cond, "prim.And")) {
+    const eltwise::Op* mul = op_named(Unit::kFpuBinary, "mul");
+    std::optional<Value> a = condition(expr, strip_casts(both->first));
+    std::optional<Value> b = a ? condition(expr, strip_casts(both->second)) : std::nullopt;
+    if (!a || !b || mul == nullptr) return std::nullopt;
+    return binary(expr, *mul, *a, *b);
+  }
   const eltwise::Op* cmp = nullptr;
   std::pair<Any, Any> sides;
   for (const eltwise::Op& op : eltwise::ops()) {
@@ -65,11 +71,20 @@ std::optional<Value> Tree::select(const Any& expr, const List& args) {
       }
     }
   }
-  if (is_integer_dtype(out_.dtype)) made_dtype_ = "float32";  // the comparison of float values, 1.0 / 0.0
   std::optional<Value> d = need_buffer(lower(diff), diff);
   if (!d) return std::nullopt;
-  Value holds = unary(*cmp, *d);
+  return unary(*cmp, *d);
+}
+
+// T.if_then_else(a CMP b, x, c) of a value comparison (index_masks.h takes the conditions of indices only): the
+// comparison as (a - b) CMP 0, the difference as the sub entries make it and then the op map's comparison with
+// zero (1.0 / 0.0), then where_tile choosing between the block x and the constant c.
+std::optional<Value> Tree::select(const Any& expr, const List& args) {
+  if (is_integer_dtype(out_.dtype)) made_dtype_ = "float32";  // the comparison of float values, 1.0 / 0.0
+  std::optional<Value> cond = condition(expr, strip_casts(args[0]));
   made_dtype_.clear();
+  if (!cond) return std::nullopt;
+  Value holds = *cond;
   auto then_c = constant_of(args[1]), else_c = constant_of(args[2]);
   if (then_c && else_c) {
     return reject(expr, "selects between two constants; the tenstorrent backend selects between an on-chip block "

@@ -184,11 +184,25 @@ void set_flag_fields(TileOp& gemm, const BufferInfo* flag, Any word = Any(int64_
                      int64_t modulus = 0, int64_t lo = 0, int64_t hi = 0, bool inside = true);
 /*! \brief An if whose condition reads a value of a DRAM tensor at an index of block indices, loop variables and
  * index scalars, around the loads and K steps of gemms (a block-sparse GEMM's `if BlockMask[by, bx, k]`): the
- * reader reads the tile holding the value and the gemms run their products only where it holds (tile_ops_flag.cc).
- * False when the condition reads no tensor value that way; a refusal naming the construct when the rest breaks a
+ * reader reads the tile holding the value and the gemms run their products only where it holds (tile_ops_flag.cc);
+ * around other ops too, or with an else arm, a whole step that every kernel branches around (flag_step). False when the condition reads no tensor value that way; a refusal naming the construct when the rest breaks a
  * rule. */
 bool flag_branch(const ir::IfThenElse& cond, const std::vector<Any>& loops, std::vector<TileOp>& ops,
                  const std::function<void(const Any&, std::vector<TileOp>&)>& visit);
+/*! \brief A value a condition reads from a DRAM tensor (tile_ops_flag.cc): the tensor, the first row and column of the
+ * tile holding it, its 32-bit word in that tile, its place in the word (scale, modulus: 0 for a whole word) and the
+ * range [lo, hi] the condition accepts (inside) or rejects. */
+struct FlagValue {
+  BufferInfo tensor;
+  Any row, col, word, scale;
+  int64_t modulus = 0, lo = 0, hi = 0;
+  bool inside = true;
+};
+/*! \brief A whole step under such a condition (tile_ops_flag_step.cc): the reader, compute and, where it has ops in
+ * the branch, writer kernels each read the value their own way into one variable, and the if tests it, so all three
+ * take the same arm; `then_ops` / `else_ops` are the arms' ops. */
+void flag_step(const ir::IfThenElse& cond, const std::vector<Any>& loops, std::vector<TileOp>& ops,
+               std::vector<TileOp> then_ops, std::vector<TileOp> else_ops, const FlagValue& value);
 /*! \brief Refuses arithmetic, fills and gemms on integer blocks, naming the op and the buffer. */
 void refuse_integer_math(const std::vector<TileOp>& ops);
 // The row maxima of int32 blocks (the SFPU's signed row reduction, tile_ops_int_reduce.cc): field sfpu_int32 = 1.
@@ -228,6 +242,12 @@ void copy_out_carried(std::vector<TileOp>& ops);
 /*! \brief Refuses an on-chip value read in an if/else branch it was not made in, or after the if/else that makes it
  * (tile_ops_branches.cc): each branch pushes and frees its own CB pages. */
 void balance_branches(const std::vector<TileOp>& ops);
+/*! \brief Sets every copy_in's gather fields: a block at a row computed from a value read from an index tensor is
+ * read at base + value * scale (tile_ops_gather.cc); other reads of a tensor in a block's place are refused. */
+void gathered_reads(std::vector<TileOp>& ops);
+/*! \brief Before each index mask whose origin moves by a value read from a DRAM tensor: the reader's read of the
+ * value's tile into a flag CB the mask reads last (tile_ops_gather.cc). */
+void bound_reads(std::vector<TileOp>& ops);
 /*! \brief A value made before an if/else and written to DRAM in a branch is copied on chip there first (the compute
  * kernel reads it in every branch: a CB has one consumer kernel; tile_ops_branches.cc). */
 void route_branch_values(std::vector<TileOp>& ops);

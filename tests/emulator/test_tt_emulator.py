@@ -209,9 +209,11 @@ FAULTS = [
      "reader_matmul: cb_reserve_back(0, 3): reserving 3 pages exceeds the capacity of CB 0 (2 pages)"),
     ("compute", "POP_MORE_THAN_WAITED", 0, 1,
      "compute_matmul: cb_pop_front(0, 2): popping 2 pages but only 1 waited on CB 0"),
+    # get_write_ptr before any reservation is hardware's fifo_wr_ptr (the CB becomes L1 scratch, as ttnn's pad reader
+    # uses its pad CB); using the CB as a FIFO afterwards is reported
     ("reader", "WRITE_PTR_OUTSIDE_RESERVATION", 0, 1,
-     "reader_matmul: get_write_ptr(0): no pages of CB 0 are reserved: the write pointer is only valid between "
-     "cb_reserve_back and cb_push_back"),
+     "reader_matmul: cb_reserve_back(0, 1): CB 0 is L1 scratch (a kernel took its pointer before any cb_reserve_back "
+     "or cb_wait_front) and now a FIFO"),
     ("reader", "MISSING_READ_BARRIER", 1, 2,
      "reader_matmul: cb_push_back(0, 1): missing read barrier: reader_matmul's NoC read page 3 of DRAM buffer"),
     ("writer", "MISSING_WRITE_BARRIER", 0, 1,

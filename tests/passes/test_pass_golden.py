@@ -147,9 +147,10 @@ def test_the_stored_inputs_are_what_the_pipelines_made_when_recorded() -> None:
 
 
 def backend_passes() -> dict[str, set[str]]:
-    """Each registered backend (the backend specs the registry is rendered from) -> the passes of its pipelines."""
+    """Each registered backend (the backend specs the registry is rendered from) -> the passes of its pipelines,
+    and its `programs` pass (one PrimFunc per T.Kernel launch, run before them)."""
     return {b.name: set(pipelines.PIPELINE_STEPS[b.legalize]) | set(pipelines.PIPELINE_STEPS[b.pipeline])
-            for b in MODEL.lowering_backends}
+            | ({b.programs} if b.programs else set()) for b in MODEL.lowering_backends}
 
 
 def pass_specs() -> dict[str, dict[str, object]]:

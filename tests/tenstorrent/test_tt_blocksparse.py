@@ -97,19 +97,20 @@ def test_a_block_larger_than_dst_is_refused_naming_dst() -> None:
 PROFILE_RUN = """
 import tilelang
 from tilelang.errors import TileLangError
-from tt_data_kernels import blocksparse
-try:
-    tilelang.lower(blocksparse(64, 64, 64, 32, 32, 32), target="tenstorrent")
-except TileLangError as e:
-    assert "read_tile_value, which API profile tilelang_tt_2025 does not have" in str(e), str(e)
-else:
-    raise AssertionError("lowered")
+from tt_data_kernels import blocksparse, masked_step
+for kernel in (blocksparse(64, 64, 64, 32, 32, 32), masked_step(64)):
+    try:
+        tilelang.lower(kernel, target="tenstorrent")
+    except TileLangError as e:
+        assert "read_tile_value, which API profile tilelang_tt_2025 does not have" in str(e), str(e)
+    else:
+        raise AssertionError("lowered")
 """
 
 
 def test_the_2025_profile_without_read_tile_value_refuses_it_by_name() -> None:
-    """ttnn 0.65's compute cb_api.h has only cb_get_tile (an L1 pointer); one process, as the pass library reads
-    $TILELANG_TT_API_PROFILE once."""
+    """ttnn 0.65's compute cb_api.h has only cb_get_tile (an L1 pointer): gemm K steps and a whole step under the
+    condition are refused; one process, as the pass library reads $TILELANG_TT_API_PROFILE once."""
     env = {**os.environ, "TILELANG_TT_API_PROFILE": "tilelang_tt_2025",
            "PYTHONPATH": os.pathsep.join([str(REPO / "python"), str(REPO), str(REPO / "tests")])}
     done = subprocess.run([sys.executable, "-c", PROFILE_RUN], capture_output=True, text=True, env=env, timeout=900)

@@ -23,6 +23,7 @@ from tt_profiles import DEFAULT, PROFILE
 
 from projects import REPO
 from tilelang.tenstorrent import intrinsics
+from tilelang.tenstorrent.program_dirs import program_folders
 
 sys.path.insert(0, str(REPO / "tools"))
 
@@ -81,15 +82,15 @@ def host_headers(emulator: Any, corpus_saved: dict[str, Path], tmp_path_factory:
 @pytest.mark.parametrize("name", sorted(CORPUS))
 def test_every_generated_kernel_compiles_with_wall_werror(emulator: Any, corpus_saved: dict[str, Path],
                                                           name: str) -> None:
-    out = corpus_saved[name]
-    plan = json.loads((out / "tt.plan.json").read_text())
     include = [f"-I{d / PROFILE}" for d in emulator.INCLUDE_DIRS] + [f"-I{d}" for d in emulator.INCLUDE_DIRS]
-    for role in ("reader", "compute", "writer"):
-        ct = [2, plan["tensors"][0]["page_bytes"]] * len(plan["kernels"][role]["compile_time_args"])
-        cmd = ["g++", "-std=c++17", "-fsyntax-only", "-Wall", "-Wextra", "-Werror", *include,
-               f"-DKERNEL_COMPILE_TIME_ARGS={','.join(map(str, ct))}", str(out / f"{role}.cpp")]
-        result = subprocess.run(cmd, capture_output=True, text=True)
-        assert result.returncode == 0, f"{role}.cpp:\n{result.stderr}"
+    for out in program_folders(corpus_saved[name]):  # a function of several T.Kernel launches: one per program
+        plan = json.loads((out / "tt.plan.json").read_text())
+        for role in ("reader", "compute", "writer"):
+            ct = [2, plan["tensors"][0]["page_bytes"]] * len(plan["kernels"][role]["compile_time_args"])
+            cmd = ["g++", "-std=c++17", "-fsyntax-only", "-Wall", "-Wextra", "-Werror", *include,
+                   f"-DKERNEL_COMPILE_TIME_ARGS={','.join(map(str, ct))}", str(out / f"{role}.cpp")]
+            result = subprocess.run(cmd, capture_output=True, text=True)
+            assert result.returncode == 0, f"{out.name}/{role}.cpp:\n{result.stderr}"
 
 
 _SYSTEM_INCLUDE = re.compile(r"\s*#\s*include\s*<[^>]+>\s*")
@@ -118,7 +119,8 @@ def test_every_generated_host_program_compiles_with_wall_werror(emulator: Any, c
     loading the host headers' PCH is most of a main.cpp's check, paid once instead of once per program."""
     if host_program_checked_elsewhere(emulator):
         pytest.skip(f"main.cpp under {PROFILE} is {DEFAULT}'s, checked in the run under {DEFAULT}")
-    mains = {name: (folder / "main.cpp").read_text() for name, folder in corpus_saved.items()}
+    mains = {(name if program == folder else f"{name}/{program.name}"): (program / "main.cpp").read_text()
+             for name, folder in corpus_saved.items() for program in program_folders(folder)}
     unit = tmp_path / "host_programs.cpp"
     unit.write_text(host_programs_in_one_unit(mains))
     host_headers = request.getfixturevalue("host_headers")

@@ -52,9 +52,8 @@ CASES: list[tuple[str, Any, str]] = [
      r"a \+ b, a - b, a \* b, T.max\(a, b\), T.min\(a, b\) and a / b of two buffers, a \+ b, a - b, a \* b also of a "
      r"block x\[i, j\] and a \[block_M\] column vector v\[i\], a \+ b, a \* b of a block and a 1-D tensor read whole "
      r"as w\[j\]; x \+ c, .*; nested in any order"),
-    ("outer product", lambda: bad.eltwise("v[i]*v[j]"),
-     r"operand R_s\[i\] \* R_s\[j\] combines a \[block_M\] column vector and a row vector v\[j\] \(an outer "
-     r"product\), which has no broadcast form"),
+    ("disjunction in a selection", lambda: bad.eltwise("or", "float32"),
+     r"selects by A_s\[i, j\] <= B_s\[i, j\] or j < i, which is not a comparison the op map has"),
     ("1-D tensor subtracted in a store", lambda: row_tensor(64, 96, 32, "sub"),
      r"operand x\[i, j\] - W\[j\] combines a block and a row vector \(v\[j\]\) by a - b with the vector on the "
      r"right, which has no broadcast form \(broadcasts: a \+ b, a \* b with the vector as b\)"),

@@ -128,6 +128,8 @@ def fetch(version: str, binding: bool) -> Path:
 def check_profile(name: str, version: str, exact: bool, sfpi: Path | None, jobs: int, scratch: Path,
                   table: list[str], lowering: subprocess.Popen, arch: str, fetched: Future[Path]) -> int:
     """One check (`name`: label()): the corpus's kernels, main.cpp's host calls, run_ttnn.py's names."""
+    from tilelang.tenstorrent.program_dirs import program_folders
+
     headers = fetched.result()
     corpus = scratch / name / "corpus"
     finish_lowering(name, lowering)
@@ -142,7 +144,7 @@ def check_profile(name: str, version: str, exact: bool, sfpi: Path | None, jobs:
     errors = report(name, version, units, table)
     print(f"  clang compatibility of the cached headers: {wheels.clang_compat_note(version)}")
     library = headers / "build" / "lib" / "libtt_metal.so"
-    absent = sorted({n for p in corpus.iterdir() if (p / "main.cpp").exists()
+    absent = sorted({n for k in corpus.iterdir() for p in program_folders(k) if (p / "main.cpp").exists()
                      for n in host.missing((p / "main.cpp").read_text(), library)})
     if absent:
         kind = "ERROR" if exact else "note (the wheel is the closest the index has, not the profile's own)"
@@ -157,7 +159,10 @@ def check_profile(name: str, version: str, exact: bool, sfpi: Path | None, jobs:
 
 def check_scripts(corpus: Path, version: str) -> int:
     """The ttnn names of every run_ttnn.py of the corpus against the wheel's binding; the number missing."""
-    scripts = sorted(p / "run_ttnn.py" for p in corpus.iterdir() if (p / "run_ttnn.py").exists())
+    from tilelang.tenstorrent.program_dirs import program_folders
+
+    scripts = sorted(p / "run_ttnn.py" for k in corpus.iterdir() for p in program_folders(k)
+                     if (p / "run_ttnn.py").exists())
     if not scripts:
         print("  run_ttnn.py: none written for this profile (its wheel has no ttnn.generic_op)")
         return 0

@@ -29,8 +29,10 @@ class Unit:
 
 def units_of(corpus: Path, sfpi: Path | None) -> list[Unit]:
     """The distinct compilations of the saved programs under `corpus` (one folder per program)."""
+    from tilelang.tenstorrent.program_dirs import program_folders
+
     found: dict[tuple, Unit] = {}
-    for program in sorted(p for p in corpus.iterdir() if (p / "tt.plan.json").exists()):
+    for program in sorted(p for k in corpus.iterdir() for p in program_folders(k) if (p / "tt.plan.json").exists()):
         plan = json.loads((program / "tt.plan.json").read_text())
         target = jit.target_of(plan)
         for role in ROLES:
@@ -44,7 +46,7 @@ def units_of(corpus: Path, sfpi: Path | None) -> list[Unit]:
             for core in cores:
                 key = (role, core.name, source, tuple(ct_args), key_extra, target)
                 unit = found.setdefault(key, Unit(role, core, source, plan, ct_args, target))
-                unit.users.append(program.name)
+                unit.users.append(str(program.relative_to(corpus)))  # <kernel>.<variant>[/program<i>]
                 if core.needs_sfpi and sfpi is None:
                     unit.status, unit.detail = "skipped", "needs the SFPI headers ($TT_METAL_SFPI_INCLUDE is not set)"
     return list(found.values())

@@ -55,19 +55,23 @@ def same_host_program(corpora: dict[str, Path], host_apis: dict[str, str]) -> li
     <program>'. A program that leaves a tensor in L1 (a plan tensor with `l1_shard`) is written only where the profile
     has sharded L1 buffers (`sharded_l1_buffers`; tests/tt_l1_kernels.py compiles it with C in DRAM elsewhere): its
     main.cpp differs by design and is not compared."""
+    from tilelang.tenstorrent.program_dirs import program_folders
+
     differ = []
     names = sorted(corpora)
     for i, first in enumerate(names):
         for second in names[i + 1:]:
             if host_apis[first] != host_apis[second]:
                 continue
-            for program in sorted(p for p in corpora[first].iterdir() if (p / "main.cpp").exists()):
-                if any(_in_l1(folder / program.name) for folder in (corpora[first], corpora[second])):
+            for program in sorted(p for k in corpora[first].iterdir() for p in program_folders(k)
+                                  if (p / "main.cpp").exists()):
+                where = program.relative_to(corpora[first])  # <kernel>.<variant>[/program<i>]
+                if any(_in_l1(folder / where) for folder in (corpora[first], corpora[second])):
                     continue
-                other = corpora[second] / program.name / "main.cpp"
+                other = corpora[second] / where / "main.cpp"
                 one = (program / "main.cpp").read_text().replace(first, "<profile>")
                 if not other.exists() or other.read_text().replace(second, "<profile>") != one:
-                    differ.append(f"{first} vs {second}: {program.name}")
+                    differ.append(f"{first} vs {second}: {where}")
     return differ
 
 

@@ -29,6 +29,7 @@
 # Spec: specs/passes/serialize_threads.yaml
 # Spec: specs/passes/simplify.yaml
 # Spec: specs/passes/split_tt_kernels.yaml
+# Spec: specs/passes/split_tt_programs.yaml
 # Spec: specs/passes/storage_rewrite.yaml
 # Spec: specs/passes/unroll_loop.yaml
 # Spec: specs/passes/vectorize_loop.yaml
@@ -52,7 +53,7 @@ PASS_OPTIONS: dict[str, dict[str, dict[str, Any]]] = {
     'BindTTAccessors': {},
     'BindTarget': {},
     'BlockIdxToSerial': {},
-    'BuildTTTileDataflow': {'stages': {"type": 'int', "default": 2, "choices": [], "length": None, "minimum": 1, "key": None}},
+    'BuildTTTileDataflow': {'in1_sender': {"type": 'bool', "default": False, "choices": [], "length": None, "minimum": None, "key": 'tl.tt.in1_sender'}, 'stages': {"type": 'int', "default": 2, "choices": [], "length": None, "minimum": 1, "key": None}},
     'FinalizeTTSignature': {},
     'FlattenBuffer': {},
     'GridToPersistentTT': {},
@@ -75,6 +76,7 @@ PASS_OPTIONS: dict[str, dict[str, dict[str, Any]]] = {
     'SerializeThreads': {},
     'Simplify': {},
     'SplitTTKernels': {},
+    'SplitTTPrograms': {},
     'StorageRewrite': {},
     'UnrollLoop': {},
     'VectorizeLoop': {},

@@ -208,6 +208,11 @@ def copy_tile_init(cbid: Any) -> Any:
     return call('copy_tile_init', cbid)
 
 
+def copy_tile_to_dst_init_short(cbid: Any) -> Any:
+    """The older name of copy_tile_init (ttnn 0.65.0 compute_kernel_api/tile_move_copy.h; deprecated in 0.81.1, renamed copy_init): tt-metal's matmul example bmm_large_block_zm.cpp re-initialises its partials' reload with it."""
+    return call('copy_tile_to_dst_init_short', cbid)
+
+
 def cumsum_block(in0: Any, in1: Any, out: Any, rows: Any, cols: Any, reverse: Any, wait0: Any, pop0: Any, init: Any) -> Any:
     """Column-wise cumulative sum of a block of `rows x cols` tiles of CB `in0` into CB `out` (same shape): element (i, j) of the result is the sum of elements (0..i, j), in fp32, in row order (T.cumsum along dim 0; along dim 1 it is this between two on-chip transposes). With `reverse`, `in1` holds -x and the result is T - (sum of elements 0..i), T the column's total: the reverse cumulative sum less x (T.cumsum's reverse=True adds x after)."""
     return call('cumsum_block', in0, in1, out, rows, cols, reverse, wait0, pop0, init)
@@ -453,9 +458,9 @@ def ltz_tile_init() -> Any:
     return call('ltz_tile_init')
 
 
-def mask_block(in0: Any, out: Any, origin: Any, row_step: Any, col_step: Any, pages: Any, rows: Any, cols: Any, wait0: Any, pop0: Any, init: Any) -> Any:
+def mask_block(in0: Any, out: Any, origin: Any, row_step: Any, col_step: Any, pages: Any, rows: Any, cols: Any, wait0: Any, pop0: Any, init: Any, flag: Any, wait2: Any, pop2: Any, word: Any, per_value: Any) -> Any:
     """An index mask's block from its table (AddTTConstants' index_mask_<n>, held in CB `in0`): tile (r, c) of the block is the table's tile clamp(origin + r * row_step + c * col_step, 0, pages - 1), the condition's pattern in that tile, copied through DST into CB `out`."""
-    return call('mask_block', in0, out, origin, row_step, col_step, pages, rows, cols, wait0, pop0, init)
+    return call('mask_block', in0, out, origin, row_step, col_step, pages, rows, cols, wait0, pop0, init, flag, wait2, pop2, word, per_value)
 
 
 def matmul_block(in0: Any, in1: Any, out: Any, partial: Any, mt: Any, nt: Any, kt: Any, k: Any, k_count: Any, dst_tiles: Any, wait0: Any, pop0: Any, wait1: Any, pop1: Any, init: Any, flag: Any, wait2: Any, pop2: Any, word: Any, scale: Any, modulus: Any, lo: Any, hi: Any, inside: Any) -> Any:
@@ -556,6 +561,11 @@ def nez_tile(idst: Any) -> Any:
 def nez_tile_init() -> Any:
     """Initialise the SFPU for nez_tile."""
     return call('nez_tile_init')
+
+
+def noc_async_atomic_barrier() -> Any:
+    """Wait until this kernel's NoC atomics (noc_semaphore_inc) are acknowledged (0.65.0 dataflow_api.h, tt-metal's NoC_tile_transfer example); the emulator applies an increment when issued, so nothing is left."""
+    return call('noc_async_atomic_barrier')
 
 
 def noc_async_read(src_noc_addr: Any, dst_local_l1_addr: Any, size: Any) -> Any:
@@ -703,9 +713,19 @@ def read_block_after(cb: Any, src: Any, first_tile: Any, rows: Any, cols: Any, r
     return call('read_block_after', cb, src, first_tile, rows, cols, row_stride, page_bytes, member, step, turn_sem)
 
 
+def read_block_at(cb: Any, src: Any, first_tile: Any, scale: Any, index: Any, index_tile: Any, index_byte: Any, index_bytes: Any, index_word: Any, rows: Any, cols: Any, row_stride: Any, page_bytes: Any) -> Any:
+    """A read_block whose first tile moves by `scale` pages per unit of a value read from index tensor `index` (a gather: nsa's K block at row `BlockIndices[...] * BS`, a paged cache's block at `block_table[b, p] * page`): the reader reads the aligned chunk of the index tensor's page holding the value into the block's reservation, reads the value's word from L1 after the barrier, then reads the block over it."""
+    return call('read_block_at', cb, src, first_tile, scale, index, index_tile, index_byte, index_bytes, index_word, rows, cols, row_stride, page_bytes)
+
+
 def read_block_atomic(cb: Any, src: Any, first_tile: Any, rows: Any, cols: Any, row_stride: Any, page_bytes: Any, member: Any, step: Any) -> Any:
     """A read_block of the block a T.atomic_add adds onto: the cores of a split-K group (same output block, one per blockIdx.z) read it in turn, member `member` only after member - 1 wrote its sum (PlanTTAtomicOrder adds the semaphore)."""
     return call('read_block_atomic', cb, src, first_tile, rows, cols, row_stride, page_bytes, member, step)
+
+
+def read_block_in1(cb: Any, src: Any, first_tile: Any, rows: Any, cols: Any, row_stride: Any, page_bytes: Any) -> Any:
+    """A read_block in the writer kernel: B of a gemm read by a second data-movement kernel (tt-metal's in1 sender, reader_bmm_tile_layout_in1_sender_writer_padding), so the reader kernel feeds A alone (BuildTTTileDataflow's in1_sender)."""
+    return call('read_block_in1', cb, src, first_tile, rows, cols, row_stride, page_bytes)
 
 
 def read_block_mcast(cb: Any, src: Any, first_tile: Any, rows: Any, cols: Any, row_stride: Any, page_bytes: Any, sender: Any, sender_x: Any, sender_y: Any, first_x: Any, first_y: Any, last_x: Any, last_y: Any, receivers: Any, sender_sem: Any, receiver_sem: Any, noc: Any) -> Any:
@@ -713,9 +733,29 @@ def read_block_mcast(cb: Any, src: Any, first_tile: Any, rows: Any, cols: Any, r
     return call('read_block_mcast', cb, src, first_tile, rows, cols, row_stride, page_bytes, sender, sender_x, sender_y, first_x, first_y, last_x, last_y, receivers, sender_sem, receiver_sem, noc)
 
 
+def read_block_mcast_in1(cb: Any, src: Any, first_tile: Any, rows: Any, cols: Any, row_stride: Any, page_bytes: Any, sender: Any, sender_x: Any, sender_y: Any, first_x: Any, first_y: Any, last_x: Any, last_y: Any, receivers: Any, sender_sem: Any, receiver_sem: Any, noc: Any) -> Any:
+    """A read_block_mcast in the writer kernel (tt-metal's in1 sender multicasting B down the core column; PlanTTMulticast), on the writer's NoC."""
+    return call('read_block_mcast_in1', cb, src, first_tile, rows, cols, row_stride, page_bytes, sender, sender_x, sender_y, first_x, first_y, last_x, last_y, receivers, sender_sem, receiver_sem, noc)
+
+
+def read_flag(cb: Any, src: Any, first_tile: Any, page_bytes: Any, word: Any) -> Any:
+    """The reader's value of a condition read from a DRAM tensor around a branch all three kernels take (block-sparse attention's `if BlockSparseMask[...]`): read the tensor's tile holding the value into flag CB `cb`, read the value's 32-bit word from L1 after the barrier, push the tile for the compute kernel; the result is the word."""
+    return call('read_flag', cb, src, first_tile, page_bytes, word)
+
+
 def read_im2col_block(cb: Any, src: Any, zeros: Any, first_row: Any, first_col: Any, rows: Any, cols: Any, row_bytes: Any, seg: Any, seg_bytes: Any, elem_bytes: Any, img_n: Any, img_h: Any, img_w: Any, img_c: Any, out_h: Any, out_w: Any, filter: Any, conv_stride: Any, dilation: Any, conv_pad: Any) -> Any:
     """Read a block of the im2col matrix of the row-major NHWC tensor `src` (one DRAM page per pixel, its C channels) into the back of CB `cb` in tilize_block's input format (row r at r * row_bytes): row r is output pixel first_row + r, its columns first_col .. im2col columns (filter tap, channel), read as runs of `seg` channels of one pixel; a run outside the image (padding), past the last pixel or past the filter reads zeros from the constant tensor `zeros`. One reservation and barrier."""
     return call('read_im2col_block', cb, src, zeros, first_row, first_col, rows, cols, row_bytes, seg, seg_bytes, elem_bytes, img_n, img_h, img_w, img_c, out_h, out_w, filter, conv_stride, dilation, conv_pad)
+
+
+def read_own_flag(cb: Any, src: Any, first_tile: Any, page_bytes: Any, word: Any) -> Any:
+    """The writer's value of such a condition, where the writer has ops in the branch: it reads the tile into a CB of its own (which it pushes and frees itself) and reads the word as the reader does; the result is the word."""
+    return call('read_own_flag', cb, src, first_tile, page_bytes, word)
+
+
+def read_row_parts_block(cb: Any, src: Any, first_page: Any, page_stride: Any, rows: Any, cols: Any, row_bytes: Any, valid: Any, col_bytes: Any) -> Any:
+    """read_rows_block of a block that is part of the tensor's last dim (upstream kda's `U[bb, s0:s1, bh, v0:v0 + 32]` of a (B, S, H, 64) tensor): each row is a run of row_bytes at byte col_bytes of its page, landing at r * row_bytes as read_rows_block's rows do."""
+    return call('read_row_parts_block', cb, src, first_page, page_stride, rows, cols, row_bytes, valid, col_bytes)
 
 
 def read_rows_block(cb: Any, src: Any, first_page: Any, page_stride: Any, rows: Any, cols: Any, row_bytes: Any, valid: Any) -> Any:
@@ -908,6 +948,11 @@ def sub_unary_tile(idst: Any, param1: Any) -> Any:
     return call('sub_unary_tile', idst, param1)
 
 
+def take_flag(cb: Any, word: Any) -> Any:
+    """The compute kernel's value of such a condition: wait for the flag tile the reader pushed, read the value's word (read_tile_value), free the tile; the result is the word."""
+    return call('take_flag', cb, word)
+
+
 def tanh_tile(idst: Any) -> Any:
     """DST[idst] = tanh(DST[idst])."""
     return call('tanh_tile', idst)
@@ -1056,6 +1101,11 @@ def write_block_in_place(cb: Any, pages: Any) -> Any:
 def write_block_signal(cb: Any, dst: Any, first_tile: Any, rows: Any, cols: Any, row_stride: Any, page_bytes: Any, member: Any, members: Any, next_x: Any, next_y: Any, turn_sem: Any) -> Any:
     """write_block_atomic with its signal: after the write barrier, every member but the last increments the turn semaphore of the next member's core."""
     return call('write_block_signal', cb, dst, first_tile, rows, cols, row_stride, page_bytes, member, members, next_x, next_y, turn_sem)
+
+
+def write_row_parts_block(cb: Any, dst: Any, first_page: Any, page_stride: Any, rows: Any, cols: Any, row_bytes: Any, valid: Any, col_bytes: Any) -> Any:
+    """write_rows_block of a block that is part of the tensor's last dim: each row is written as a run of row_bytes at byte col_bytes of its page, the rest of the page left as it is."""
+    return call('write_row_parts_block', cb, dst, first_page, page_stride, rows, cols, row_bytes, valid, col_bytes)
 
 
 def write_rows_block(cb: Any, dst: Any, first_page: Any, page_stride: Any, rows: Any, cols: Any, row_bytes: Any, valid: Any) -> Any:

@@ -30,6 +30,7 @@
 # Spec: specs/passes/serialize_threads.yaml
 # Spec: specs/passes/simplify.yaml
 # Spec: specs/passes/split_tt_kernels.yaml
+# Spec: specs/passes/split_tt_programs.yaml
 # Spec: specs/passes/storage_rewrite.yaml
 # Spec: specs/passes/unroll_loop.yaml
 # Spec: specs/passes/vectorize_loop.yaml
@@ -92,6 +93,12 @@ TT_PARTITION_MODE = 'tt.partition_mode'
 TT_PERSISTENT_LOOP = 'tt.persistent_loop'
 """Annotation of the per-core loop GridToPersistentTT wraps a kernel in; tile-op recognition and multicast planning look through it. (For key)"""
 
+TT_PROGRAM = 'tt.program'
+"""The program's position among its function's launches (0 first). (SplitTTPrograms writes)"""
+
+TT_PROGRAM_COUNT = 'tt.program_count'
+"""How many programs the function's launches make. (SplitTTPrograms writes)"""
+
 TT_RUNTIME_ARG_VALUES = 'tt.runtime_arg_values'
 """Per core: {core, args}; an address is {tensor: name}. (FinalizeTTSignature writes)"""
 
@@ -112,3 +119,6 @@ TT_WORK_PARTITION = 'tt.work_partition'
 
 TT_WORK_VALUES = 'tt.work_values'
 """Their per-core values (NoC coordinates as host-side values). (GridToPersistentTT writes, PlanTTAtomicOrder writes, PlanTTMulticast writes)"""
+
+TT_WORKSPACES = 'tt.workspaces'
+"""Names of the parameters past the function's own: the T.alloc_global workspaces the program uses, which the host allocates once for all programs. (SplitTTPrograms writes)"""

@@ -186,6 +186,13 @@ Mesh = TypedDict('Mesh', {
     'reduce_loop': NotRequired[str],
 })
 
+# program: One of the programs of a function with several T.Kernel launches (SplitTTPrograms; absent for a function of one launch): each launch is a program of its own (reader/compute/writer kernels, CBs, grid) in a directory of the artifact, and the host runs them in launch order on the same DRAM tensors.
+Program = TypedDict('Program', {
+    'index': int,
+    'directories': list[str],
+    'workspaces': list[str],
+})
+
 # plan: The whole plan of one kernel.
 Plan = TypedDict('Plan', {
     'kernel': str,
@@ -200,6 +207,7 @@ Plan = TypedDict('Plan', {
     'kernels': Kernels,
     'semaphores': list[Semaphore],
     'mesh': NotRequired[Mesh],
+    'program': NotRequired[Program],
 })
 
 # kernel: What every role kernel has.
@@ -229,6 +237,7 @@ Buffer = TypedDict('Buffer', {
     'padded_shape': list[int],
     'blocks': list[int],
     'pad_value': NotRequired[float],
+    'read_by_writer': NotRequired[bool],
 })
 
 # accessor: The tensor accessor of one DRAM tensor as the tt.accessors attribute of the lowered kernels holds it (not a part of the plan: the kernels' compile_time_args come from it).
@@ -359,6 +368,7 @@ class PLAN:
     KERNELS: Final = 'kernels'
     SEMAPHORES: Final = 'semaphores'
     MESH: Final = 'mesh'
+    PROGRAM: Final = 'program'
 
 
 class DEVICE:
@@ -411,6 +421,14 @@ class TENSOR:
     MESH_RESTACKED: Final = 'mesh_restacked'
     MESH_RESTACKED_ROWS: Final = 'mesh_restacked_rows'
     MESH_PARTIAL: Final = 'mesh_partial'
+
+
+class PROGRAM:
+    """The keys of a program record: One of the programs of a function with several T.Kernel launches (SplitTTPrograms; absent for a function of one launch): each launch is a program of its own (reader/compute/writer kernels, CBs, grid) in a directory of the artifact, and the host runs them in launch order on the same DRAM tensors."""
+
+    INDEX: Final = 'index'
+    DIRECTORIES: Final = 'directories'
+    WORKSPACES: Final = 'workspaces'
 
 
 class MESH:
@@ -578,6 +596,7 @@ class BUFFER:
     PADDED_SHAPE: Final = 'padded_shape'
     BLOCKS: Final = 'blocks'
     PAD_VALUE: Final = 'pad_value'
+    READ_BY_WRITER: Final = 'read_by_writer'
 
 
 class ACCESSOR:
@@ -916,10 +935,11 @@ class MODELLED_COUNTERS:
 
 # Record name -> its field names, in document order (for checks that read other sources).
 RECORD_FIELDS: dict[str, tuple[str, ...]] = {
-    'plan': ('kernel', 'device', 'core_grid', 'grid_blocks', 'partition_mode', 'core_ranges', 'work_partition', 'tensors', 'cbs', 'kernels', 'semaphores', 'mesh', ),
+    'plan': ('kernel', 'device', 'core_grid', 'grid_blocks', 'partition_mode', 'core_ranges', 'work_partition', 'tensors', 'cbs', 'kernels', 'semaphores', 'mesh', 'program', ),
     'device': ('name', 'profile', 'host_api', 'tile', 'core_grid', 'l1_bytes', 'max_cbs', 'max_runtime_args', ),
     'work_item': ('core', 'start', 'count', 'stride', 'z', 'row0', 'col0', 'rows', 'cols', ),
     'tensor': ('name', 'parameter', 'shape', 'padded_shape', 'blocks', 'transposed', 'pad_value', 'dtype', 'dram_format', 'data_format', 'page_bytes', 'pages', 'page_layout', 'role', 'constant', 'l1_shard', 'mesh_shards', 'mesh_restacked', 'mesh_restacked_rows', 'mesh_partial', ),
+    'program': ('index', 'directories', 'workspaces', ),
     'mesh': ('shape', 'grid_axes', 'reduce_axis', 'reduce_loop', ),
     'tensor_constant': ('value', 'rows', 'mask', 'index', ),
     'index_tile': ('p', 'q', 'step', ),
@@ -936,7 +956,7 @@ RECORD_FIELDS: dict[str, tuple[str, ...]] = {
     'noc_x': ('noc_x', ),
     'noc_y': ('noc_y', ),
     'semaphore_id': ('semaphore', ),
-    'buffer': ('memory', 'layout', 'page_layout', 'transposed', 'dtype', 'dram_format', 'data_format', 'page_bytes', 'pages', 'tile_rows', 'tile_cols', 'shape', 'padded_shape', 'blocks', 'pad_value', ),
+    'buffer': ('memory', 'layout', 'page_layout', 'transposed', 'dtype', 'dram_format', 'data_format', 'page_bytes', 'pages', 'tile_rows', 'tile_cols', 'shape', 'padded_shape', 'blocks', 'pad_value', 'read_by_writer', ),
     'accessor': ('stride_mode', 'page_bytes', 'compile_time_args', 'parameter', ),
     'host_tensor': ('name', 'parameter', 'shape', 'padded_shape', 'blocks', 'transposed', 'pad_value', 'dtype', 'dram_format', 'data_format', 'page_bytes', 'pages', 'page_layout', 'role', 'constant', 'l1_shard', 'mesh_shards', 'mesh_restacked', 'mesh_restacked_rows', 'mesh_partial', 'lead', 'rows', 'cols', 'prows', 'pcols', 'er', 'pr', 'ec', 'pc', 'elems', 'padded_elems', 'padded', 'ctype', 'fill', 'mask', 'mesh_pages', 'mesh_stack', ),
     'host_mask': ('p', 'q', 'div', 'width', 'first', 'step', 'on_true', 'on_false', 'on_true_bits', 'on_false_bits', ),

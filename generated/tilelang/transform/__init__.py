@@ -29,6 +29,7 @@
 # Spec: specs/passes/serialize_threads.yaml
 # Spec: specs/passes/simplify.yaml
 # Spec: specs/passes/split_tt_kernels.yaml
+# Spec: specs/passes/split_tt_programs.yaml
 # Spec: specs/passes/storage_rewrite.yaml
 # Spec: specs/passes/unroll_loop.yaml
 # Spec: specs/passes/vectorize_loop.yaml
@@ -83,10 +84,11 @@ def BlockIdxToSerial() -> tvm.transform.Pass:
     return _cpp.make_pass('BlockIdxToSerial', {})
 
 
-def BuildTTTileDataflow(stages: int = 2) -> tvm.transform.Pass:
+def BuildTTTileDataflow(in1_sender: bool = False, stages: int = 2) -> tvm.transform.Pass:
     """Tile dataflow graph and CB assignment: every value an on-chip buffer takes (a T.copy into it, a gemm accumulation, an element-wise result) is a stream with one producer and one consumer and becomes a circular buffer. Streams filled by the reader are inputs (CBs 0-15), streams drained by the writer are outputs (16-23), the rest are intermediates (24-31); a zero T.clear absorbed by a gemm needs no CB, and a gemm whose block exceeds a DST section gets a partial-sum CB. A value a loop carries from one iteration to the next (read, then rewritten) is one CB for its start, every iteration's value and the final one. Depths follow the rules below. The padding of every value (per axis: the rows or columns beyond its logical extent) is followed through the ops from what each input tensor's padding holds; each input's pad_value is picked among the padding identities so that every reduction and gemm reads its identity there, and a kernel where no choice does (a value derived from the data, such as x - mean, reduced across padding) is refused naming the value and its consumer."""
+    check_option('BuildTTTileDataflow', 'in1_sender', in1_sender)
     check_option('BuildTTTileDataflow', 'stages', stages)
-    return _cpp.make_pass('BuildTTTileDataflow', {'stages': stages, })
+    return _cpp.make_pass('BuildTTTileDataflow', {'in1_sender': in1_sender, 'stages': stages, })
 
 
 def FinalizeTTSignature() -> tvm.transform.Pass:
@@ -174,7 +176,7 @@ def PlanTTDst() -> tvm.transform.Pass:
 
 
 def PlanTTMulticast(enabled: bool = True) -> tvm.transform.Pass:
-    """Reuse of input blocks across cores (tt-metal's matmul_multicore_reuse_mcast scheme). With a uniform shard partition, every core of a core row processes the same block row at every step, and every core of a core column the same block column. A block read whose tile index depends only on blockIdx.y (and the step loops) is therefore the same on the whole core row: one core at an end of the row reads it from DRAM and multicasts it to the others; one that depends only on blockIdx.x is multicast down the core column. The senders sit at row ends and column ends such that no core sends along both (row 0's at its last core, the last column's at its last core, every other row's and column's at its first), so with a row and a column multicast (a GEMM's A and B) no core reads and multicasts both operands: each sender's NoC carries one operand (with both senders at the corner, that core's NoC bounded GEMMs of 1024^3 and up). Each such read becomes read_block_mcast, with per-core runtime arguments (sender flag, NoC coordinates of the sender and of the receivers) and two semaphores per tensor. DRAM traffic of A and B drops from one copy per core to one copy per core row or column. The zigzag partition is shard over permuted block columns, so its core rows and columns share blocks alike. A loop whose trip count differs across the cores of the row (causal attention's key loop runs bx + 1 blocks) is split in two: its first iterations, as many as every core of the row runs (the least trip count over the row, computed in the kernel from the row's work arguments, which the partition makes affine in the core's position), multicast; the rest read per core."""
+    """Reuse of input blocks across cores (tt-metal's matmul_multicore_reuse_mcast scheme). With a uniform shard partition, every core of a core row processes the same block row at every step, and every core of a core column the same block column. A block read whose tile index depends only on blockIdx.y (and the step loops) is therefore the same on the whole core row: one core at an end of the row reads it from DRAM and multicasts it to the others; one that depends only on blockIdx.x is multicast down the core column. The senders sit at row ends and column ends such that no core sends along both (row 0's at its last core, the last column's at its last core, every other row's and column's at its first), so with a row and a column multicast (a GEMM's A and B) no core reads and multicasts both operands: each sender's NoC carries one operand (with both senders at the corner, that core's NoC bounded GEMMs of 1024^3 and up). Each such read becomes read_block_mcast, with per-core runtime arguments (sender flag, NoC coordinates of the sender and of the receivers) and two semaphores per tensor. DRAM traffic of A and B drops from one copy per core to one copy per core row or column. The zigzag partition is shard over permuted block columns, so its core rows and columns share blocks alike. A loop whose trip count differs across the cores of the row (causal attention's key loop runs bx + 1 blocks) is split in two: its first iterations, as many as every core of the row runs (the least trip count over the row, computed in the kernel from the row's work arguments, which the partition makes affine in the core's position), multicast; the rest read per core. A block the writer kernel reads (read_block_in1: tt-metal's in1 sender) is multicast alike from the writer kernel, on the writer's NoC."""
     check_option('PlanTTMulticast', 'enabled', enabled)
     return _cpp.make_pass('PlanTTMulticast', {'enabled': enabled, })
 
@@ -207,6 +209,11 @@ def Simplify() -> tvm.transform.Pass:
 def SplitTTKernels() -> tvm.transform.Pass:
     """Split each kernel into <name>_reader, <name>_compute and <name>_writer. A kernel keeps the intrinsic calls whose spec lists its role, and the loops, conditions and bindings around them; everything else (and bindings nothing uses) is dropped."""
     return _cpp.make_pass('SplitTTKernels', {})
+
+
+def SplitTTPrograms() -> tvm.transform.Pass:
+    """A function with several T.Kernel launches one after another (flash decoding's split then combine kernel) is several programs that run in order on the same DRAM tensors. Each launch becomes a PrimFunc of its own, <name>_program<i>, with the function's parameters (in their order) followed by the DRAM workspaces the function allocates with T.alloc_global that the launch reads or writes; the statements before a launch that are not workspaces (bindings, buffer declarations) go with every later launch. Each is then lowered on its own, so every Tenstorrent pass sees one program; the host runs them in launch order (tt.plan.json's `program` record). A function with one launch is left as it is. Runs before the pipelines (the backend spec's `programs`)."""
+    return _cpp.make_pass('SplitTTPrograms', {})
 
 
 def StorageRewrite() -> tvm.transform.Pass:
@@ -264,6 +271,7 @@ PASSES = {
     'SerializeThreads': SerializeThreads,
     'Simplify': Simplify,
     'SplitTTKernels': SplitTTKernels,
+    'SplitTTPrograms': SplitTTPrograms,
     'StorageRewrite': StorageRewrite,
     'UnrollLoop': UnrollLoop,
     'VectorizeLoop': VectorizeLoop,

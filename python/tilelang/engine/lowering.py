@@ -28,6 +28,8 @@ assert MESH_OPTION in PASS_OPTIONS[MESH_PASS]
 
 Phase = Callable[[tvm.IRModule, tvm.target.Target], tvm.IRModule]
 Split = Callable[[tvm.IRModule], tuple[tvm.IRModule, Any]]
+# The programs of a kernel in launch order, each a module of its own and its entry (a backend spec's `programs`).
+Programs = Callable[[tvm.IRModule, str], list[tuple[tvm.IRModule, str]]]
 
 
 def as_module(func_or_mod: Any) -> tuple[tvm.IRModule, str]:
@@ -76,7 +78,8 @@ def refuse_unsupported_tile_ops(backend: Backend, func: tirx.PrimFunc, entry: st
 
 def lower_phases(backend: Backend, func_or_mod: Any, target: Any, target_host: Any, *,
                  legalize: Phase, optimize: Phase, split: Split, runtime_only: bool,
-                 enable_host_codegen: bool, enable_device_compile: bool) -> CompiledArtifact:
+                 enable_host_codegen: bool, enable_device_compile: bool,
+                 programs: Programs | None = None) -> CompiledArtifact:
     mod, entry = as_module(func_or_mod)
     params = kernel_params(mod[entry])
     refuse_unsupported_tile_ops(backend, mod[entry], entry)
@@ -86,13 +89,25 @@ def lower_phases(backend: Backend, func_or_mod: Any, target: Any, target_host: A
     options = {MESH_PASS: {MESH_OPTION: list(mesh)}} if mesh != (1, 1) else {}
     # The passes, the split and the code generator plan for the device (a backend with devices) and its mesh.
     with device_scope(device), target_options(options, repr(target)):
-        with tvm_target:
-            mod = legalize(mod, tvm_target)
-            mod = optimize(mod, tvm_target)
-        device_mod, host_mod = split(mod)
+        parts = programs(mod, entry) if programs is not None else [(mod, entry)]
+        device_mods, host_mods = [], []
+        for part, _ in parts:
+            with tvm_target:
+                part = optimize(legalize(part, tvm_target), tvm_target)
+            device_part, host_part = split(part)
+            device_mods.append(device_part)
+            host_mods.append(host_part)
         rt_mod, source = None, ""
-        if enable_device_compile:
-            rt_mod, source = build(backend, device_mod, tvm_target, params=params, entry=entry)
+        if len(parts) == 1:
+            device_mod, host_mod = device_mods[0], host_mods[0]
+            if enable_device_compile:
+                rt_mod, source = build(backend, device_mod, tvm_target, params=params, entry=entry)
+        else:  # one program per launch, run in order: the device modules in that order, each with its own params
+            device_mod = tvm.IRModule({gv: f for m in device_mods for gv, f in m.functions.items()})
+            host_mod = host_mods
+            if enable_device_compile:
+                rt_mod, source = build(backend, [(m, kernel_params(p[e]), e) for m, (p, e) in zip(
+                    device_mods, parts, strict=True)], tvm_target, params=params, entry=entry)
     if runtime_only:
         device_mod = host_mod = None
     elif not enable_host_codegen:

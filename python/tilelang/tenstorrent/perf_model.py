@@ -348,4 +348,7 @@ def estimate_kernel(kernel: Any, perf: Mapping[str, Any] | None = None, fidelity
     report = getattr(kernel, "last_report", None)
     if not report:
         raise ValueError("the kernel has not run yet: call it once, then model its `last_report`")
+    if hasattr(kernel.artifact.rt_mod, "programs"):  # several T.Kernel launches (tilelang.tenstorrent.programs)
+        raise ValueError("the kernel is several programs run in order: model each, estimate(p.plan, p.last_report) for "
+                         "p in kernel.artifact.rt_mod.programs (the profiler adds their times up)")
     return estimate(kernel.artifact.rt_mod.plan, report, perf, fidelity)

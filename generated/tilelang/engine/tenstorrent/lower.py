@@ -13,8 +13,9 @@ from typing import Any
 
 import tvm
 
-from tilelang.tenstorrent.runtime import split_roles
+from tilelang.tenstorrent.runtime import launches, split_roles
 
+from ... import transform
 from .. import pipelines
 from ..lowering import lower_phases
 from ..param import CompiledArtifact
@@ -33,6 +34,11 @@ def OptimizeForTenstorrent(mod: tvm.IRModule, target: tvm.target.Target) -> tvm.
     return pipelines.optimize_tenstorrent(mod, target)
 
 
+def Programs(mod: tvm.IRModule, entry: str) -> list[tuple[tvm.IRModule, str]]:  # noqa: N802
+    """One module per T.Kernel launch, in launch order: pass `SplitTTPrograms`."""
+    return launches(transform.SplitTTPrograms(), mod, entry)
+
+
 def SplitTenstorrentKernels(mod: tvm.IRModule) -> tuple[tvm.IRModule, Any]:  # noqa: N802
     """Device/host split: `roles`."""
     return split_roles(mod)
@@ -43,5 +49,6 @@ def lower(func_or_mod: Any, target: Any = 'tenstorrent', target_host: Any = None
     """Lower a TileLang kernel for `tenstorrent` and run its code generator."""
     return lower_phases(BACKEND, func_or_mod, target, target_host, legalize=LowerAndLegalize,
                         optimize=OptimizeForTenstorrent, split=SplitTenstorrentKernels,
+                        programs=Programs,
                         runtime_only=runtime_only, enable_host_codegen=enable_host_codegen,
                         enable_device_compile=enable_device_compile)
