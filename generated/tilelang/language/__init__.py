@@ -26,7 +26,6 @@ from ._frontend import normalize_dtype  # noqa: E402
 from .dtypes import DEFAULT_DTYPE, DEFAULT_THREADS  # noqa: E402
 
 # Names used unchanged from tvm.script.tirx.
-macro = _tirx.macro
 ceildiv = _tirx.ceildiv
 floordiv = _tirx.floordiv
 floormod = _tirx.floormod
@@ -98,6 +97,7 @@ fp32 = _tirx.float32
 fp64 = _tirx.float64
 half = _tirx.float16
 int = _tirx.int32
+tfloat32 = _tirx.float32
 
 # Constructs of the frontend engine.
 prim_func = _frontend.prim_func
@@ -292,6 +292,11 @@ def LocalBuffer(shape: Any, dtype: Any = 'float32') -> Any:  # noqa: N802
     return _functions.LocalBuffer(shape, dtype)
 
 
+def macro(func: Any = None, hygienic: Any = True) -> Any:  # noqa: N802
+    """TVMScript's macro (`@T.macro`, `@T.macro()`, `@T.macro(hygienic=False)`): its body is expanded where it is called. A parameter hides a module global of the same name, as in Python and TileLang (TVM 0.27's macro binds both in one scope and fails: deepseek_mhc's backward has `n_stream` as both)."""
+    return _functions.macro(func, hygienic)
+
+
 def Layout(shape: Any, forward_fn: Any) -> Any:  # noqa: N802
     """A memory layout for T.annotate_layout: element (i0, i1, ...) of a buffer of `shape` is stored at `forward_fn(i0, i1, ...)` (tilelang.layout.Layout: its index expressions, output shape, map_forward_index, repeat). The backends here store every buffer in its logical order, so the annotation is accepted and the kernel's results are those of the logical order (docs/usage.md, Layouts)."""
     return _functions.Layout(shape, forward_fn)
@@ -481,6 +486,7 @@ __all__ = [
     'sync_threads',
     'tanh',
     'Tensor',
+    'tfloat32',
     'TileLangError',
     'transpose',
     'trunc',

@@ -17,6 +17,7 @@ from ..engine.registry import BACKENDS
 from ..errors import TileLangError
 from . import _eager, _factory_scope, _persistent
 from ._frontend import alloc, normalize_dtype, tensor, thread_bindings
+from ._macro import macro  # noqa: F401  (T.macro, rendered from the spec)
 
 
 def alloc_var(dtype: Any, init: Any = None, scope: Any = "local.var") -> Any:
