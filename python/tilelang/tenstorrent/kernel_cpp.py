@@ -4,8 +4,10 @@ Every callee, template argument, brace form and include comes from the intrinsic
 profile (generated from specs/intrinsics/*.yaml); the entry form (`void kernel_main()` or
 `namespace NAMESPACE { void MAIN }`) comes from the profile. Nothing here names a Metalium function.
 
-Index arithmetic in these kernels is non-negative (tile ids, loop counters, L1 offsets), so TIR's floor
-division and modulo print as C++ `/` and `%`.
+TIR's floor division and modulus print as C++ `/` and `%` (which truncate toward zero) where TVM's arithmetic
+analyzer proves both operands non-negative (tile ids, loop counters, L1 offsets: nearly all index arithmetic here),
+else as calls of the floor helpers FLOOR_HELPERS (a value of a word read at run time: a mask's byte at the top of a
+word read as an int32 is negative), defined at the top of the kernels that call them.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ from typing import Any
 
 import tvm
 import tvm_ffi
-from tvm import tirx
+from tvm import sym, tirx
 
 from .._intrinsic_table import Spelling
 from ..errors import TileLangError
@@ -35,6 +37,14 @@ BINARY: dict[type, tuple[str, int]] = {
     tirx.Or: ("||", 4),
 }
 
+
+# TIR's floordiv/floormod where an operand may be negative (C++'s `/` and `%` truncate toward zero): name, definition.
+FLOOR_HELPERS = {
+    tirx.FloorDiv: ("tl_floordiv", "template <typename T>\ninline T tl_floordiv(T a, T b) {\n    T q = a / b;\n"
+                                   "    return (a % b != 0 && (a < 0) != (b < 0)) ? q - 1 : q;\n}\n"),
+    tirx.FloorMod: ("tl_floormod", "template <typename T>\ninline T tl_floormod(T a, T b) {\n    T r = a % b;\n"
+                                   "    return (r != 0 && (r < 0) != (b < 0)) ? r + b : r;\n}\n"),
+}
 
 # Spec result types that are C++ objects or enums, not the TIR scalar that carries them: declared `auto`.
 OBJECT_RESULTS = ("accessor", "handle", "l1_ptr", "data_format")
@@ -76,6 +86,8 @@ class _Printer:
     calls: set[str] = field(default_factory=set)
     used: set[Any] = field(default_factory=set)
     names: dict[Any, str] = field(default_factory=dict)  # Var -> its unique C++ name in this kernel
+    analyzer: Any = field(default_factory=sym.Analyzer)  # loop ranges and pure bindings seen so far
+    floor_helpers: set[type] = field(default_factory=set)  # FLOOR_HELPERS the kernel calls
 
     def name(self, var: Any) -> str:
         """Unique per kernel: TIR reuses names across scopes (two `accessor`s, nested `i` loops)."""
@@ -102,6 +114,9 @@ class _Printer:
             if node.var not in self.used:  # a pure value nobody reads (e.g. block coordinates in a reader)
                 return
             value = self.expr(node.value)
+            pure = intrinsic_of(node.value) is None and not _may_wrap(node.value)
+            if pure and _dtype(node.var).startswith(("int", "uint")):  # an index: its bounds are the analyzer's
+                self.analyzer.bind(node.var, node.value, allow_override=True)
             self.lines.append(f"{pad}{self.decl(node.var, node.value)} = {value};")
         elif isinstance(node, tirx.For):
             var = node.loop_var
@@ -110,6 +125,7 @@ class _Printer:
             end = node.min + node.extent if not _is_zero(node.min) else node.extent
             stop = self.expr(end, 11)  # the right operand of `<`: a ?: bound (block-causal's step count) in parens
             name = self.name(var)
+            self.analyzer.bind(var, tvm.ir.Range.from_min_extent(node.min, node.extent), allow_override=True)
             self.lines.append(f"{pad}for ({ctype} {name} = {start}; {name} < {stop}; ++{name}) {{")
             self.stmt(node.body, depth + 1)
             self.lines.append(f"{pad}}}")
@@ -172,6 +188,10 @@ class _Printer:
             if dtype not in C_TYPES:
                 raise TTCodegenError(f"kernel '{self.kernel}': cast to {dtype} has no C++ type here")
             return f"static_cast<{C_TYPES[dtype]}>({self.expr(node.value)})"
+        if type(node) in FLOOR_HELPERS and not self.non_negative(node.a, node.b):
+            self.floor_helpers.add(type(node))
+            ctype = C_TYPES.get(_dtype(node), "int32_t")
+            return f"{FLOOR_HELPERS[type(node)][0]}<{ctype}>({self.expr(node.a)}, {self.expr(node.b)})"
         if type(node) in BINARY:
             op, prec = BINARY[type(node)]
             left = self.expr(node.a, prec)
@@ -194,6 +214,11 @@ class _Printer:
         if isinstance(node, tvm.ir.Call):
             return self.call(node)
         raise TTCodegenError(f"kernel '{self.kernel}': cannot print {type(node).__name__} expressions as Metalium C++")
+
+    def non_negative(self, *operands: Any) -> bool:
+        """Whether the analyzer proves every operand >= 0 (then C++'s truncating `/` and `%` are TIR's floor ones)."""
+        return all(_dtype(x).startswith("uint") or (not _may_wrap(x) and self.analyzer.can_prove(
+            tirx.GE(x, tirx.const(0, _dtype(x))))) for x in operands)
 
     def call(self, node: Any) -> str:
         record = intrinsic_of(node)
@@ -238,6 +263,21 @@ def _index_scalar(buffer: Any) -> bool:
     ty = buffer.ty
     dims = [int(d) for d in ty.shape] if all(isinstance(d, tirx.IntImm) for d in ty.shape) else []
     return str(ty.storage_scope) == "local" and dims == [1] and str(ty.dtype).startswith(("int", "uint"))
+
+
+def _may_wrap(expr: Any) -> bool:
+    """Whether `expr` casts an integer to a signed type that may not hold it (an int32 of a uint32 word read at run
+    time): TVM's analyzer takes such a cast for the value unchanged (the word's bounds, so never negative)."""
+    found: list[bool] = []
+
+    def cast(node: Any) -> None:
+        src, dst = node.value.ty.dtype, node.ty.dtype
+        if str(src).startswith(("int", "uint")) and str(dst).startswith("int") and (
+                src.bits > dst.bits or (str(src).startswith("uint") and src.bits >= dst.bits)):
+            found.append(True)
+
+    tvm_ffi.structural_walk(expr, [(tirx.Cast, cast)])
+    return bool(found)
 
 
 def _is_zero(expr: Any) -> bool:
@@ -294,7 +334,8 @@ def kernel_source(func: tirx.PrimFunc, kernel: str, profile: str | None = None) 
     if role == "compute" and entry == "namespace_main":
         headers.add(intrinsics.PROFILES[profile].compute_entry_header)  # MAIN, also for a kernel calling nothing
     includes = "\n".join(f'#include "{h}"' for h in sorted(headers))
-    head = f"// {role} kernel of '{kernel}' (API profile {profile}).\n#include <cstdint>\n{includes}\n\n"
+    helpers = "".join(FLOOR_HELPERS[op][1] + "\n" for op in BINARY if op in printer.floor_helpers)
+    head = f"// {role} kernel of '{kernel}' (API profile {profile}).\n#include <cstdint>\n{includes}\n\n{helpers}"
     if role == "compute" and entry == "namespace_main":
         text = f"{head}namespace NAMESPACE {{\nvoid MAIN {{\n{body}\n}}\n}}  // namespace NAMESPACE\n"
     else:
