@@ -31,6 +31,13 @@ def test_a_value_that_may_be_negative_prints_the_floor_helpers() -> None:
     assert printer.floor_helpers == {tirx.FloorDiv, tirx.FloorMod}
 
 
+def test_a_signed_cast_of_an_unsigned_word_is_not_taken_for_non_negative() -> None:
+    """`static_cast<int32_t>(read_tile_value(...))` wraps; TVM's analyzer bounds the cast by the uint32's range."""
+    word = tirx.Var("word", "uint32")
+    assert _printer(word).expr(tirx.floordiv(tirx.Cast("int32", word), 256)) == \
+        "tl_floordiv<int32_t>(static_cast<int32_t>(word), 256)"
+
+
 def test_operands_proved_non_negative_print_as_cpp_division() -> None:
     """An unsigned value, a loop counter (its range bound by the For) and a value bound to one stay `/` and `%`."""
     word, i = tirx.Var("word", "uint32"), tirx.Var("i", "int32")
