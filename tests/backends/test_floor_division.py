@@ -12,7 +12,7 @@ import tilelang.language as T
 def test_floor_division_and_modulus_of_negative_values_on_llvm() -> None:
     @T.prim_func
     def main(A: T.Tensor((64,), "int32"), B: T.Tensor((64,), "int32"), C: T.Tensor((64,), "int32")):
-        with T.Kernel(1, threads=64) as bx:
+        with T.Kernel(1, threads=64) as _bx:
             for i in T.Parallel(64):
                 B[i] = A[i] // 7
                 C[i] = A[i] % 7
