@@ -88,6 +88,7 @@ class _Printer:
     names: dict[Any, str] = field(default_factory=dict)  # Var -> its unique C++ name in this kernel
     analyzer: Any = field(default_factory=sym.Analyzer)  # loop ranges and pure bindings seen so far
     floor_helpers: set[type] = field(default_factory=set)  # FLOOR_HELPERS the kernel calls
+    data_vars: set[Any] = field(default_factory=set)  # Vars bound to values read from memory at run time
 
     def name(self, var: Any) -> str:
         """Unique per kernel: TIR reuses names across scopes (two `accessor`s, nested `i` loops)."""
@@ -114,7 +115,9 @@ class _Printer:
             if node.var not in self.used:  # a pure value nobody reads (e.g. block coordinates in a reader)
                 return
             value = self.expr(node.value)
-            pure = intrinsic_of(node.value) is None and not _may_wrap(node.value)
+            if _reads_data(node.value, self.data_vars):
+                self.data_vars.add(node.var)
+            pure = intrinsic_of(node.value) is None and not _may_wrap(node.value, self.data_vars)
             if pure and _dtype(node.var).startswith(("int", "uint")):  # an index: its bounds are the analyzer's
                 self.analyzer.bind(node.var, node.value, allow_override=True)
             self.lines.append(f"{pad}{self.decl(node.var, node.value)} = {value};")
@@ -217,7 +220,7 @@ class _Printer:
 
     def non_negative(self, *operands: Any) -> bool:
         """Whether the analyzer proves every operand >= 0 (then C++'s truncating `/` and `%` are TIR's floor ones)."""
-        return all(_dtype(x).startswith("uint") or (not _may_wrap(x) and self.analyzer.can_prove(
+        return all(_dtype(x).startswith("uint") or (not _may_wrap(x, self.data_vars) and self.analyzer.can_prove(
             tirx.GE(x, tirx.const(0, _dtype(x))))) for x in operands)
 
     def call(self, node: Any) -> str:
@@ -265,19 +268,33 @@ def _index_scalar(buffer: Any) -> bool:
     return str(ty.storage_scope) == "local" and dims == [1] and str(ty.dtype).startswith(("int", "uint"))
 
 
-def _may_wrap(expr: Any) -> bool:
-    """Whether `expr` casts an integer to a signed type that may not hold it (an int32 of a uint32 word read at run
-    time): TVM's analyzer takes such a cast for the value unchanged (the word's bounds, so never negative)."""
+def _may_wrap(expr: Any, data_vars: set[Any]) -> bool:
+    """Whether `expr` casts a value read from memory at run time (a uint32 word of a mask, by a read_state intrinsic)
+    to a signed type that may not hold it: TVM's analyzer takes a cast for the value unchanged (a uint32 word's bounds,
+    so never negative). The pure intrinsics' values (runtime and compile-time arguments: counts, ids, offsets the host
+    sets) fit."""
     found: list[bool] = []
 
     def cast(node: Any) -> None:
         src, dst = node.value.ty.dtype, node.ty.dtype
         if str(src).startswith(("int", "uint")) and str(dst).startswith("int") and (
                 src.bits > dst.bits or (str(src).startswith("uint") and src.bits >= dst.bits)):
-            found.append(True)
+            found.append(_reads_data(node.value, data_vars))
 
     tvm_ffi.structural_walk(expr, [(tirx.Cast, cast)])
-    return bool(found)
+    return any(found)
+
+
+def _reads_data(expr: Any, data_vars: set[Any]) -> bool:
+    """Whether `expr` calls an intrinsic that is not pure (reads memory) or reads a Var bound to such a value."""
+    found: list[bool] = []
+
+    def call(node: Any) -> None:
+        record = intrinsic_of(node)
+        found.append(record is None or record.effect != "Pure")
+
+    tvm_ffi.structural_walk(expr, [(tvm.ir.Call, call), (tirx.Var, lambda v: found.append(v in data_vars))])
+    return any(found)
 
 
 def _is_zero(expr: Any) -> bool:
