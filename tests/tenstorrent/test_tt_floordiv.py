@@ -32,9 +32,13 @@ def test_a_value_that_may_be_negative_prints_the_floor_helpers() -> None:
 
 
 def test_a_signed_cast_of_an_unsigned_word_is_not_taken_for_non_negative() -> None:
-    """`static_cast<int32_t>(read_tile_value(...))` wraps; TVM's analyzer bounds the cast by the uint32's range."""
-    word = tirx.Var("word", "uint32")
-    assert _printer(word).expr(tirx.floordiv(tirx.Cast("int32", word), 256)) == \
+    """`static_cast<int32_t>(read_tile_value(...))` wraps; TVM's analyzer bounds the cast by the uint32's range. A
+    word read from memory (a Var the kernel bound to a read_state intrinsic) is not trusted; a runtime argument is."""
+    word, arg = tirx.Var("word", "uint32"), tirx.Var("arg", "uint32")
+    printer = _printer(word, arg)
+    printer.data_vars.add(word)
+    assert printer.expr(tirx.floordiv(tirx.Cast("int32", arg), 256)) == "static_cast<int32_t>(arg) / 256"
+    assert printer.expr(tirx.floordiv(tirx.Cast("int32", word), 256)) == \
         "tl_floordiv<int32_t>(static_cast<int32_t>(word), 256)"
 
 
