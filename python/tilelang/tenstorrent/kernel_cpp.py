@@ -89,6 +89,10 @@ class _Printer:
     analyzer: Any = field(default_factory=sym.Analyzer)  # loop ranges and pure bindings seen so far
     floor_helpers: set[type] = field(default_factory=set)  # FLOOR_HELPERS the kernel calls
     data_vars: set[Any] = field(default_factory=set)  # Vars bound to values read from memory at run time
+    # Index scalars (loop-carried, starting at 0) not known non-negative: the others are taken for non-negative, a
+    # hypothesis every store to them checks (by induction: each stores a non-negative value if all hold one).
+    signed_scalars: set[Any] = field(default_factory=set)
+    proxies: dict[Any, Any] = field(default_factory=dict)  # index scalar -> a Var in [0, 2^31 - 1) for the analyzer
 
     def name(self, var: Any) -> str:
         """Unique per kernel: TIR reuses names across scopes (two `accessor`s, nested `i` loops)."""
@@ -151,6 +155,8 @@ class _Printer:
             ctype = C_TYPES[str(node.buffer.ty.dtype)]
             self.lines.append(f"{pad}{ctype} {self.name(node.buffer)} = 0;")
         elif isinstance(node, tirx.BufferStore) and _index_scalar(node.buffer):
+            if node.buffer not in self.signed_scalars and not self.non_negative(node.value):
+                self.signed_scalars.add(node.buffer)  # kernel_source prints the kernel again without the hypothesis
             self.lines.append(f"{pad}{self.expr(node.buffer)} = {self.expr(node.value)};")
         else:
             raise TTCodegenError(f"kernel '{self.kernel}': cannot print {type(node).__name__} statements as "
@@ -221,7 +227,21 @@ class _Printer:
     def non_negative(self, *operands: Any) -> bool:
         """Whether the analyzer proves every operand >= 0 (then C++'s truncating `/` and `%` are TIR's floor ones)."""
         return all(_dtype(x).startswith("uint") or (not _may_wrap(x, self.data_vars) and self.analyzer.can_prove(
-            tirx.GE(x, tirx.const(0, _dtype(x))))) for x in operands)
+            tirx.GE(self.with_proxies(x), tirx.const(0, _dtype(x))))) for x in operands)
+
+    def with_proxies(self, expr: Any) -> Any:
+        """`expr` with each index scalar taken for non-negative read as its proxy Var (the analyzer's to bound)."""
+        def proxy(load: Any) -> Any:
+            buffer = load.source
+            if not _index_scalar(buffer) or buffer in self.signed_scalars:
+                return load
+            if buffer not in self.proxies:
+                var = tirx.Var(f"{buffer.name}_value", str(buffer.ty.dtype))
+                self.analyzer.bind(var, tvm.ir.Range.from_min_extent(0, 2**31 - 1), allow_override=True)
+                self.proxies[buffer] = var
+            return self.proxies[buffer]
+
+        return tvm_ffi.structural_map(expr, (tvm.ir.TensorLoad, proxy), order="post")
 
     def call(self, node: Any) -> str:
         record = intrinsic_of(node)
@@ -343,8 +363,13 @@ def kernel_source(func: tirx.PrimFunc, kernel: str, profile: str | None = None) 
                              f"({attr_keys.TT_KERNEL_ROLE} = {role!r}); "
                              "run the Tenstorrent pipeline first")
     profile = profile or intrinsics.TENSTORRENT_PROFILE
-    printer = _Printer(role, profile, kernel, used=_used_vars(func.body))
-    printer.stmt(func.body, 1)
+    used, signed = _used_vars(func.body), set[Any]()
+    while True:  # again while a store disproves that an index scalar is non-negative
+        printer = _Printer(role, profile, kernel, used=used, signed_scalars=set(signed))
+        printer.stmt(func.body, 1)
+        if printer.signed_scalars == signed:
+            break
+        signed = printer.signed_scalars
     entry = intrinsics.PROFILES[profile].kernel_entry
     body = "\n".join(printer.lines)
     headers = set(printer.headers)
