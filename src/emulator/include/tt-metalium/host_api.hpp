@@ -62,8 +62,9 @@ struct CoreCoord {
     constexpr CoreCoord() = default;
     constexpr CoreCoord(std::size_t x_, std::size_t y_) : x(x_), y(y_) {}
     friend constexpr bool operator==(const CoreCoord& a, const CoreCoord& b) { return a.x == b.x && a.y == b.y; }
+    // x first, as tt-metal's CoreCoord (umd's tt_xy_pair) orders cores: a std::set/std::map of cores iterates alike.
     friend constexpr bool operator<(const CoreCoord& a, const CoreCoord& b) {
-        return a.y != b.y ? a.y < b.y : a.x < b.x;
+        return a.x != b.x ? a.x < b.x : a.y < b.y;
     }
     std::string str() const { return "(x=" + std::to_string(x) + ",y=" + std::to_string(y) + ")"; }
     // As tt-metal prints a core (its fmt formatter and operator<<): (x=1,y=2).
