@@ -147,8 +147,8 @@ int main() {
 
 def test_a_core_range_set_from_a_std_set_and_the_values_tt_metal_hpp_brings(tmp_path: Path) -> None:
     """tt-metal's reduce_max_mcast builds its receivers' CoreRangeSet from a std::set<CoreRange> (ordered by start,
-    then end, as core_coord.hpp orders ranges; cores x first, as umd's xy_pair orders them); its mcast matmul host creates semaphores INVALID, which tt_metal.hpp
-    brings in (hostdevcommon/common_values.hpp)."""
+    then end, as core_coord.hpp orders ranges; cores x first, as umd's xy_pair orders them); its mcast matmul host
+    creates semaphores INVALID, which tt_metal.hpp brings in (hostdevcommon/common_values.hpp)."""
     main = tmp_path / "main.cpp"
     main.write_text("""
 #include <set>
