@@ -9,6 +9,20 @@ namespace tl::loops {
 
 namespace {
 
+// Whether every enclosing loop variable the condition names also indexes the store: only then is an else-less guard
+// one element-wise select over the stored block.
+bool indexes_every_condition_var(const Any& condition, const Any& indices, const std::vector<Any>& vars) {
+  bool all = true;
+  walk(condition, {ir::visit<ir::Var>([&](const ir::Var& v) {
+         bool is_loop = false, indexed = false;
+         for (const Any& x : vars) is_loop = is_loop || v.same_as(x);
+         if (!is_loop) return;
+         walk(indices, {ir::visit<ir::Var>([&](const ir::Var& w) { indexed = indexed || w.same_as(v.any()); })});
+         all = all && indexed;
+       })});
+  return all;
+}
+
 // The loop body `if c: X[idx] = a else: X[idx] = b` as `X[idx] = T.if_then_else(c, a, b)` when c names one of the
 // enclosing loops' variables; nullopt otherwise. Without an else (upstream gdn chunk_o's `if i_s1 < i_s2:
 // A_fragment[i_s1, i_s2] = 0`) the element keeps its value: b is X[idx] itself.
@@ -31,6 +45,9 @@ std::optional<Any> as_select(const Any& body, const std::vector<Any>& vars) {
          for (const Any& x : vars) names_loop = names_loop || v.same_as(x);
        })});
   if (!names_loop) return std::nullopt;
+  if (!else_store && !indexes_every_condition_var(guard->condition().any(), then_store->indices(), vars)) {
+    return std::nullopt;  // `if tk == 0: sums[tn] = 0` (split-K gemv) sets one element per tn, not an element-wise mask
+  }
   std::string dtype = buffer_info(then_store->buffer()).dtype;
   Any else_value = else_store ? else_store->value().any()
                               : call("tirx.BufferLoad", then_store->buffer().any(), then_store->indices(), Any(nullptr));

@@ -169,7 +169,7 @@ def fuzz_project(tmp_path_factory: pytest.TempPathFactory, base_project: Path) -
     # The pipelines and passes the tenstorrent backend names are not kept, so it is fuzzed as a backend that
     # is registered without a lowering pipeline (its own fields are what the mutations exercise).
     backend = root / "specs/backends/tenstorrent.yaml"
-    phases = ("legalize:", "pipeline:", "split:", "codegen:", "runs_on:")
+    phases = ("legalize:", "pipeline:", "split:", "codegen:", "runs_on:", "programs:")
     backend.write_text("".join(line for line in backend.read_text("utf-8").splitlines(keepends=True)
                                if not line.startswith(phases)), "utf-8")
     code, err = run_generate(root)

@@ -132,7 +132,7 @@ def test_run_ttnn_creates_c_as_ttnn_s_block_sharded_l1_tensor(run: Any, tmp_path
     (r"\*C->get_reference_buffer\(\)", "*A->get_reference_buffer()",
      r"Only L1 buffers can have an associated circular buffer \(DRAM buffer"),
     (r"CoreCoord\{shard_dim_C\(0\) - 1, shard_dim_C\(1\) - 1\}", "CoreCoord{0, 0}",
-     r"sanitizer: the CB backed by .* is on core \(1,0\), which holds no shard of it"),
+     r"sanitizer: the CB backed by .* is on core \(0,1\), which holds no shard of it"),
 ])
 def test_a_cb_backed_by_a_buffer_follows_tt_metal_s_rules(run: Any, tmp_path: Path, pattern: str, replacement: str,
                                                           message: str) -> None:
