@@ -129,7 +129,11 @@ bool flag_branch(const ir::IfThenElse& cond, const std::vector<Any>& loops, std:
   if (loads.empty() || buffer_info(loads[0].source()).on_chip()) return false;  // on-chip data: tile_ops.cc refuses
   std::string text = "a condition around tile operations (" + format_value(cond.condition()) + ")";
   BufferInfo tensor = buffer_info(loads[0].source());
-  if (loads.size() != 1) {
+  // Reads of one element (nsa's `i_s <= i_t and i_s >= 0`, i_s that value times BS) are the one value.
+  auto same = [&](const ir::TensorLoad& l) {
+    return call("ffi.StructuralEqual", l.any(), loads[0].any(), false, false).cast<bool>();
+  };
+  if (!std::all_of(loads.begin(), loads.end(), same)) {
     fail(text + " reads " + std::to_string(loads.size()) + " values of DRAM tensors; the tenstorrent backend reads "
          "one value per condition (its tile, by the reader, for the compute kernel)");
   }
@@ -149,15 +153,22 @@ bool flag_branch(const ir::IfThenElse& cond, const std::vector<Any>& loops, std:
     fail(text + " reads " + tensor.dtype + " tensor '" + tensor.name + "'; the tenstorrent backend tests bool, "
          "int8, uint8 and int32 values read from DRAM (the compute kernel reads the value's 32-bit word of its tile)");
   }
+  // An int32 value in any other condition (combined with index terms: nsa's `i_s <= i_t and i_s >= 0`) is a whole
+  // step whose kernels test the condition with the word in place of the value; the K-step form tests a range.
   std::optional<Range> range = range_of(cond.condition(), loads[0].any());
-  if (!range) {
+  auto refuse_form = [&] {
     fail(text + " is not a comparison of the value of '" + tensor.name + "' with an integer constant (or the bool "
-         "value itself); the tenstorrent backend tests one such comparison in the compute kernel");
-  }
-  if (tensor.dtype == "int8") *range = byte_range(*range, text, tensor.name);
+         "value itself); the tenstorrent backend tests one such comparison in the compute kernel (any condition on "
+         "an int32 value around a whole step)");
+  };
+  if (!range && bytes != 4) refuse_form();
+  if (range && tensor.dtype == "int8") *range = byte_range(*range, text, tensor.name);
   std::vector<TileOp> inner, other;
   visit(cond.then_case().any(), inner);
   if (!is_none(cond.else_case())) visit(cond.else_case(), other);
+  bool whole = !is_none(cond.else_case()) || !only_steps(inner);
+  if (!range && !whole) refuse_form();
+  if (!range) range = Range{0, 0, true};
   auto [th, tw] = tile_shape();
   auto [row, col] = element_at(tensor, loads[0].indices());
   BufferInfo flag = tensor;
@@ -186,8 +197,8 @@ bool flag_branch(const ir::IfThenElse& cond, const std::vector<Any>& loops, std:
                                                             Any(int64_t(16777216)))));
   FlagValue value{tensor, fn::mul(fn::floordiv(row, Any(th)), Any(th)), fn::mul(fn::floordiv(col, Any(tw)), Any(tw)),
                   fn::floordiv(byte, Any(int64_t(4))), scale, bytes == 4 ? 0 : 256, range->lo, range->hi,
-                  range->inside};
-  if (!is_none(cond.else_case()) || !only_steps(inner)) {  // a whole step: every kernel takes the branch
+                  range->inside, loads[0].any(), !range_of(cond.condition(), loads[0].any())};
+  if (whole) {  // a whole step: every kernel takes the branch
     flag_step(cond, loops, ops, std::move(inner), std::move(other), value);
     return true;
   }

@@ -43,6 +43,17 @@ Any test_of(const Any& word, const FlagValue& v) {
   return v.inside ? fn::and_({fn::ge(value, lo), fn::le(value, hi)}) : fn::or_({fn::lt(value, lo), fn::gt(value, hi)});
 }
 
+// The arms' reads of the condition's int32 value (nsa's K/V block at `BlockIndices[...] * BS` and its causal mask's
+// bound, under `if i_s >= 0` with `i_s` that value times BS) become the word each kernel has read for the if: the
+// reader moves the block by it and the compute kernel moves the mask's table by it, with no second read of the element
+// (tile_ops_gather.cc's gather and bound read are for values no condition around them has read).
+Any shared_value(const Any& expr, const FlagValue& v, const Any& word) {
+  return map(expr, {ir::rewrite<ir::TensorLoad>([&](const ir::TensorLoad& l) -> Any {
+               bool same = call("ffi.StructuralEqual", l.any(), v.load, false, false).cast<bool>();
+               return same ? word : l.any();
+             })});
+}
+
 BufferInfo flag_buffer(const FlagValue& v, const std::string& suffix) {
   auto [th, tw] = tile_shape();
   BufferInfo flag = v.tensor;
@@ -86,7 +97,14 @@ void flag_step(const ir::IfThenElse& cond, const std::vector<Any>& loops, std::v
     }
   }
   Any word = var(value.tensor.name + "_word", "int32");
-  Any test = test_of(word, value);
+  Any test = value.general ? shared_value(cond.condition(), value, word) : test_of(word, value);
+  if (value.modulus == 0 && !is_none(value.load)) {
+    for (auto* arm : {&then_ops, &else_ops}) {
+      for (TileOp& op : *arm) {
+        for (auto& field : op.fields) field.second = shared_value(field.second, value, word);
+      }
+    }
+  }
   Any row_tiles(padded_layout(value.tensor).padded.back() / tile_shape().second);
   auto read_op = [&](const char* kind, const BufferInfo& flag) {
     TileOp op{kind, cond.any(), flag};

@@ -197,6 +197,8 @@ struct FlagValue {
   Any row, col, word, scale;
   int64_t modulus = 0, lo = 0, hi = 0;
   bool inside = true;
+  Any load;              // the condition's read of the value (an int32 value: the arms' reads of it share the word)
+  bool general = false;  // an int32 value in another condition (nsa's `i_s <= i_t and i_s >= 0`): the word stands in
 };
 /*! \brief A whole step under such a condition (tile_ops_flag_step.cc): the reader, compute and, where it has ops in
  * the branch, writer kernels each read the value their own way into one variable, and the if tests it, so all three
