@@ -2,8 +2,9 @@
 modelled terms (tilelang.tenstorrent.perf_model, over the emulator's counters of our kernel and over tt-metal's
 stated configuration, tilelang.tenstorrent.tt_metal_matmul) compared term by term. The limit named is the term by
 which ours exceeds tt-metal's configuration most (math, pipeline fill, last-block drain, semaphore waits, NoC
-beyond the compute stream); when none does, the modelled tt-metal figure itself falls short of the published one
-(a model error, or the host: the published run's time exceeds its modelled device time)."""
+beyond the compute stream); when none does by more than half a percent of our cycles, the modelled tt-metal figure
+itself falls short of the published one (a model error, or the host: the published run's time exceeds its modelled
+device time)."""
 
 from __future__ import annotations
 
@@ -11,9 +12,9 @@ from collections.abc import Mapping
 from typing import Any
 
 from tilelang.tenstorrent import perf_model
-from tilelang.tenstorrent.records import CB, PLAN
 
 TERMS = ("math", "fill", "drain", "waits", "noc")
+NEGLIGIBLE = 0.005  # an excess below this share of our cycles limits nothing (a few copy_tile reloads)
 
 
 def core_terms(plan: Mapping[str, Any], report: Mapping[str, Any], fidelity: str) -> dict[str, float]:
@@ -35,19 +36,9 @@ def limit(ours: dict[str, float], theirs: dict[str, float], modelled_theirs: flo
     """The mechanism that keeps our row below tt-metal's published TF/s, in words with its k-cycles."""
     excess = {t: ours[t] - theirs[t] for t in TERMS}
     term = max(excess, key=lambda t: excess[t])
-    if excess[term] > 0:
+    if excess[term] > NEGLIGIBLE * sum(ours.values()):
         return (f"{term} +{excess[term] / 1e3:.1f}k cycles over tt-metal's "
                 f"({ours[term] / 1e3:.1f}k vs {theirs[term] / 1e3:.1f}k)")
     return (f"no term above tt-metal's configuration; the model puts it at {modelled_theirs:.1f} TF/s against the "
             f"published {published:.1f} (host time or model error of that row)")
 
-
-def with_in1_sender(plan: Mapping[str, Any]) -> dict[str, Any]:
-    """The plan as if B's blocks came from a second data-movement kernel, tt-metal's in1 sender (not generated: a model
-    of it): the compute kernel's second input CB that the reader fills gets a producer of its own, so the pipeline fill
-    is the larger first block instead of both (perf_model.pipeline_cycles: the slowest data-movement kernel's)."""
-    cbs = [dict(cb) for cb in plan[PLAN.CBS]]
-    fed = [cb for cb in cbs if cb.get(CB.CONSUMER) == "compute" and cb.get(CB.PRODUCER) == "reader"]
-    if len(fed) >= 2:
-        fed[1][CB.PRODUCER] = "in1_sender"
-    return {**plan, PLAN.CBS: cbs}

@@ -1,12 +1,14 @@
 """Integer data and T.cumsum kernels of the Tenstorrent corpus (issue 28): TileLang's block cumsum (cumsum_tile,
 out-of-order packs, on-chip transposes for dim 1) and integer blocks (an int32 block copied through DRAM, a uint16
 vector through the compute kernel's transposes), TileLang's block-sparse GEMM (gemm K steps under a bool mask
-read from DRAM) and blocks gathered by an index tensor (the reader reads the index)."""
+read from DRAM), blocks gathered by an index tensor (the reader reads the index), and row-major blocks of part of
+the last dim (tt_column_kernels)."""
 
 from __future__ import annotations
 
 import layers  # noqa: F401  (the layer folders on the import path: the kernels below are test modules')
 import test_tilelang_examples as examples
+from tt_column_kernels import COLUMN_CORPUS
 
 import tilelang.language as T
 from tilelang.tenstorrent import INTRINSICS, api_profile
@@ -185,6 +187,7 @@ DATA_CORPUS = {
     "int32_block_copy": lambda: int_copy(64, 128, 32, 64, "int32"),
     "uint16_vector_copy": lambda: int_vector_copy(128, 64, "uint16"),
     "gather_blocks": lambda: gather_blocks(128, 64, 3, 32),
+    **COLUMN_CORPUS,
 }
 if api_profile() in INTRINSICS["read_tile_value"].cpp:  # their compute kernels read a value with read_tile_value
     DATA_CORPUS["blocksparse_gemm"] = lambda: blocksparse(128, 128, 128, 64, 64, 32)

@@ -35,15 +35,18 @@ from .upstream_cases import F32, Case
 from .upstream_cases_folders import FOLDER_CASES
 from .upstream_cases_more import MORE_CASES
 from .upstream_cases_more_folders import MORE_FOLDER_CASES
+from .upstream_cases_rest import REST_CASES
+from .upstream_cases_rest_bwd import REST_BWD_CASES
 
-CASES = [*_BASE_CASES, *MORE_CASES, *FOLDER_CASES, *MORE_FOLDER_CASES]
+CASES = [*_BASE_CASES, *MORE_CASES, *FOLDER_CASES, *MORE_FOLDER_CASES, *REST_CASES, *REST_BWD_CASES]
 
 __all__ = ["CASES", "Case", "load_example", "main", "retarget", "run_case"]
 
 
 # packages the examples import at module level for their references and demos (kda's FLA_KDA references are
-# triton kernels, decorated at import; deepseek_nsa's varlen example imports fla, flash-linear-attention)
-_STUBBED = ("torch", "einops", "triton", "fla")
+# triton kernels, decorated at import; deepseek_nsa's varlen example imports fla, flash-linear-attention;
+# deepseek_mhc's backward imports tqdm's progress bar for its main())
+_STUBBED = ("torch", "einops", "triton", "fla", "tqdm")
 
 
 # The stub's objects: any attribute, call or subscript of them is another such object.

@@ -92,6 +92,7 @@ inline constexpr const char kPool[] = "pool";  // lower_tiles reduce
 inline constexpr const char kPops[] = "pops";  // lower_tiles
 inline constexpr const char kPosition[] = "position";  // accessors.args
 inline constexpr const char kPrevious[] = "previous";  // accessors.args
+inline constexpr const char kProducer[] = "producer";  // lower_tiles
 inline constexpr const char kProfile[] = "profile";  // rewrite
 inline constexpr const char kReceivers[] = "receivers";  // multicast, multicast.when, multicast.runtime_args, multicast.args, multicast.prefix
 inline constexpr const char kReverse[] = "reverse";  // lower_tiles cumsum

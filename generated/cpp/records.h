@@ -246,6 +246,7 @@ inline constexpr const char kShape[] = "shape";
 inline constexpr const char kPaddedShape[] = "padded_shape";
 inline constexpr const char kBlocks[] = "blocks";
 inline constexpr const char kPadValue[] = "pad_value";
+inline constexpr const char kReadByWriter[] = "read_by_writer";
 }  // namespace buffer
 
 // accessor (tt.plan.json): The tensor accessor of one DRAM tensor as the tt.accessors attribute of the lowered kernels holds it (not a part of the plan: the kernels' compile_time_args come from it).

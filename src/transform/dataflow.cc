@@ -58,6 +58,18 @@ std::string shard_of(const Any& func, const std::vector<TileOp>& ops, const Stre
   return layout.count(memory) && as_str(layout.at(memory)) == "L1" ? out.tensor->name : "";
 }
 
+// Whether a stream is B of gemms only: a block the reader reads from DRAM that every reader of it takes as a gemm's
+// second operand (tt-metal's in1; the writer kernel can feed it: BuildTTTileDataflow's in1_sender).
+bool gemm_rhs_only(const std::vector<TileOp>& ops, const Stream& s) {
+  if (s.producer != roles::kReader || ops.at(s.producer_op).kind != tile_op::kCopyIn || s.consumer_ops.empty()) {
+    return false;
+  }
+  return std::all_of(s.consumer_ops.begin(), s.consumer_ops.end(), [&](size_t i) {
+    const TileOp& op = ops.at(i);
+    return op.kind == tile_op::kGemm && op.reads.size() >= 2 && op.reads[1] == s.key && op.reads[0] != s.key;
+  });
+}
+
 // The CB descriptors of a kernel by stream key, in tt.cbs order.
 struct CBs {
   std::vector<std::pair<std::string, Any>> by_stream;
@@ -81,6 +93,8 @@ Ctx op_context(const TileOp& op, const CBs& cbs, bool absorbed) {
   ctx.set(names::kAbsorbed, Any(absorbed));
   const Any* first_read = op.reads.empty() ? nullptr : cbs.find(op.reads[0]);
   ctx.set(names::kInPlace, Any(first_read != nullptr && as_dict(*first_read).count(String(records::cb::kShardOf)) > 0));
+  const Any* written = cbs.find(op.writes);
+  ctx.set(names::kProducer, written ? attr(*written, records::cb::kProducer) : Any(String("")));
   ctx.set(names::kOut, cbs.find(op.writes) ? attr(cbs.at(op.writes), records::cb::kIndex) : Any(int64_t(-1)));
   List ins;
   for (const std::string& k : op.reads) ins.push_back(attr(cbs.at(k), records::cb::kIndex));
@@ -156,6 +170,19 @@ Any dataflow(const std::string& name, const Dict& options, const DataflowParams&
       return truthy((*partial)(ctx));
     };
     std::vector<Stream> streams = tl::dataflow(ops, as_int(option(options, "stages")), depth, needs_partial);
+    std::set<std::string> read_by_writer;  // tensors whose reads move to the writer kernel (the in1 sender)
+    if (truthy(option(options, "in1_sender"))) {
+      std::set<std::string> written;
+      for (const TileOp& op : ops) {
+        if (op.kind == tile_op::kCopyOut && op.tensor) written.insert(op.tensor->name);
+      }
+      for (Stream& s : streams) {
+        const TileOp& copy = ops.at(s.producer_op);
+        if (!gemm_rhs_only(ops, s) || !copy.tensor || written.count(copy.tensor->name)) continue;
+        s.producer = roles::kWriter;
+        read_by_writer.insert(copy.tensor->name);
+      }
+    }
     std::stable_sort(streams.begin(), streams.end(), [](const Stream& a, const Stream& b) { return a.index < b.index; });
     Any tile = attr(device(), "TILE");
     int64_t tile_elems = as_int(item(tile, Any(int64_t(0)))) * as_int(item(tile, Any(int64_t(1))));
@@ -171,6 +198,7 @@ Any dataflow(const std::string& name, const Dict& options, const DataflowParams&
       }
       cbs.push_back(cb);
     }
+    if (params.padding.empty() && !read_by_writer.empty()) internal_error("in1_sender needs the padding rule's tt.buffers");
     if (params.padding.empty()) return with_attrs(func, {{keys::kTtCbs, cbs}});
     std::map<std::string, double> identities;  // consumer -> the value its operand's padding must hold
     for (const auto& [consumer, value] : params.padding) identities[consumer] = as_float(value(Ctx{}));
@@ -180,6 +208,7 @@ Any dataflow(const std::string& name, const Dict& options, const DataflowParams&
       Dict entry(as_dict(layout));
       auto pad = pads.find(as_str(tensor));
       entry.Set(String(records::buffer::kPadValue), Any(pad == pads.end() ? 0.0 : pad->second));
+      if (read_by_writer.count(as_str(tensor))) entry.Set(String(records::buffer::kReadByWriter), Any(true));
       buffers.Set(String(as_str(tensor)), entry);
     }
     return with_attrs(func, {{keys::kTtCbs, cbs}, {keys::kTtBuffers, buffers}});

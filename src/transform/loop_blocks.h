@@ -73,6 +73,15 @@ Any split_nest(const Any& stmt);
 std::optional<std::pair<std::vector<Any>, Any>> stage_dram_element(const std::vector<Any>& kept,
                                                                    const std::vector<ir::For>& nest,
                                                                    const ir::BufferStore& store, int* count);
+/*! \brief `X[i, j] = T[f(i)]` over a nest of two loops into a 2-D on-chip buffer, where one loop names no dim of the
+ * DRAM tensor T (a column stored to every element of its row): a new 1-D on-chip buffer `<X>_col` filled by its own
+ * loop over the other, a block copy, then the nest storing `<X>_col[i]` (a broadcast copy); nothing otherwise
+ * (loop_dram_element.cc). */
+std::optional<Any> broadcast_dram_column(const std::vector<ir::For>& nest, const ir::BufferStore& store,
+                                         const ir::TensorLoad& load);
+/*! \brief Float scalars assigned an element of a DRAM tensor as one-element on-chip buffers: that assignment a
+ * T.copy of the element, any other an element-wise nest of one iteration (loop_dram_element.cc). */
+Any dram_scalars_on_chip(const Any& body);
 
 /*! \brief `acc[i] = acc[i] + term` over a nest of two loops, i and k (a 1-D on-chip accumulator reduced over k:
  * gemv's per-thread dot product after SerializeThreads): the terms stored into a new [I, K] on-chip buffer, then

@@ -286,6 +286,11 @@ Any rewrite_nest(const Any& stmt, const cpu::Analyzer& analyzer, int* elements, 
   }
   auto load = ir::TensorLoad::from(value);
   bool dram = !buffer_info(store.buffer()).on_chip() || (load && !buffer_info(load->source()).on_chip());
+  if (auto column = load && dram ? loops::broadcast_dram_column(loops, store, *load) : std::nullopt) {
+    std::vector<Any> seq = flatten(*column);  // the column's own loop is a block copy
+    seq[1] = rewrite_nest(seq[1], analyzer, elements, kept);
+    return seq_stmt(cpu::to_list(seq));
+  }
   if (load && dram) return lower_copy_nest(loops, store, *load, analyzer);
   if (auto gemm = as_gemm(loops, store)) return *gemm;
   if (auto sum = loops::as_row_sum(loops, store)) return *sum;
@@ -338,6 +343,7 @@ Any loops_to_tile_ops() {
            }
          })});
     Any folded = loops::guards_to_selects(ir::PrimFunc(fold_constant_scalars(func)).body());
+    folded = loops::dram_scalars_on_chip(folded);  // `s = G[...]`: tensor data, held on chip
     folded = map(folded, {{ir::IfThenElse::kTypeKey, [](const Any& stmt) {  // one T.copy from the block c picks
                    return tileops::merged_branch_copies(ir::IfThenElse(stmt)).value_or(stmt);
                  }}}, "post");

@@ -32,6 +32,8 @@ def fill(root: Path, hosts: int, kernels: int, age: float) -> None:
     for i in range(kernels):
         entry = root / "kernels" / f"compute-{i:02d}.so"
         entry.write_bytes(b"y")
+        for sibling in (".digest", ".lock"):  # as the JIT leaves them (src/emulator/src/jit.cpp)
+            entry.with_name(entry.name + sibling).touch()
         os.utime(entry, (now - age - i, now - age - i))
 
 
@@ -42,6 +44,7 @@ def test_prune_keeps_the_most_recently_used(tmp_path: Path) -> None:
     found = cache.entries(tmp_path)
     assert [p.name for p in found["host"]] == ["h00", "h01"]
     assert [p.name for p in found["kernels"]] == ["compute-00.so", "compute-01.so", "compute-02.so"]
+    assert sorted(p.name for p in (tmp_path / "kernels").iterdir() if "03" in p.name) == []  # and its siblings
 
 
 def test_entries_in_use_stay_and_the_limit_applies_at_once(tmp_path: Path) -> None:

@@ -209,9 +209,11 @@ FAULTS = [
      "reader_matmul: cb_reserve_back(0, 3): reserving 3 pages exceeds the capacity of CB 0 (2 pages)"),
     ("compute", "POP_MORE_THAN_WAITED", 0, 1,
      "compute_matmul: cb_pop_front(0, 2): popping 2 pages but only 1 waited on CB 0"),
+    # get_write_ptr before any reservation is hardware's fifo_wr_ptr (the CB becomes L1 scratch, as ttnn's pad reader
+    # uses its pad CB); using the CB as a FIFO afterwards is reported
     ("reader", "WRITE_PTR_OUTSIDE_RESERVATION", 0, 1,
-     "reader_matmul: get_write_ptr(0): no pages of CB 0 are reserved: the write pointer is only valid between "
-     "cb_reserve_back and cb_push_back"),
+     "reader_matmul: cb_reserve_back(0, 1): CB 0 is L1 scratch (a kernel took its pointer before any cb_reserve_back "
+     "or cb_wait_front) and now a FIFO"),
     ("reader", "MISSING_READ_BARRIER", 1, 2,
      "reader_matmul: cb_push_back(0, 1): missing read barrier: reader_matmul's NoC read page 3 of DRAM buffer"),
     ("writer", "MISSING_WRITE_BARRIER", 0, 1,
@@ -347,8 +349,9 @@ def test_kernel_cache_is_keyed_by_source_and_arguments(host_mesh: Path, tmp_path
     assert not any(k["cached"] for k in first["kernels"].values())
     assert all(k["cached"] for k in second["kernels"].values())
     objects = sorted(p.name for p in (tmp_path / "cache" / "kernels").iterdir())
-    # no temporaries left behind: three objects, each with its recorded digest
-    assert len(objects) == 6 and objects[1::2] == [o + ".digest" for o in objects[0::2]], objects
+    # no temporaries left behind: three objects, each with its recorded digest and its builders' lock (jit.cpp)
+    assert len(objects) == 9 and objects[1::3] == [o + ".digest" for o in objects[0::3]], objects
+    assert objects[2::3] == [o + ".lock" for o in objects[0::3]], objects
     # A cache hit marks the object used (the bounded cache evicts by last use): back-date them, reuse, compare.
     for obj in (tmp_path / "cache" / "kernels").glob("*.so"):
         os.utime(obj, (1_000_000_000, 1_000_000_000))

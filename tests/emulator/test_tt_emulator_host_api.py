@@ -143,3 +143,26 @@ int main() {
 """)
     # 30 pages of 20 B over 12 banks: 3 pages in the fullest bank, each at 32 B.
     assert emulator.run(emulator.build_host(main), [])["stdout"] == "96 0 0 1\n"
+
+
+def test_a_core_range_set_from_a_std_set_and_the_values_tt_metal_hpp_brings(tmp_path: Path) -> None:
+    """tt-metal's reduce_max_mcast builds its receivers' CoreRangeSet from a std::set<CoreRange> (ordered by start,
+    then end, as core_coord.hpp orders ranges; cores x first, as umd's xy_pair orders them); its mcast matmul host
+    creates semaphores INVALID, which tt_metal.hpp brings in (hostdevcommon/common_values.hpp)."""
+    main = tmp_path / "main.cpp"
+    main.write_text("""
+#include <set>
+#include <tt-metalium/host_api.hpp>
+#include <tt-metalium/tt_metal.hpp>
+using namespace tt::tt_metal;
+int main() {
+    std::set<CoreRange> ranges{CoreRange({3, 2}, {3, 3}), CoreRange({0, 0}, {1, 0}), CoreRange({1, 1})};
+    CoreRangeSet set(ranges);
+    for (const CoreCoord& c : std::set<CoreCoord>{{2, 0}, {0, 1}, {1, 1}}) fmt::print("{} ", c);
+    for (const CoreRange& r : set.ranges()) fmt::print("{}-{} ", r.start_coord, r.end_coord);
+    fmt::print("{} {} {}\\n", set.num_cores(), INVALID, VALID);
+    return 0;
+}
+""")
+    expected = "(x=0,y=1) (x=1,y=1) (x=2,y=0) (x=0,y=0)-(x=1,y=0) (x=1,y=1)-(x=1,y=1) (x=3,y=2)-(x=3,y=3) 5 0 1\n"
+    assert emulator.run(emulator.build_host(main), [])["stdout"] == expected

@@ -78,6 +78,20 @@ def test_an_int8_row_copied_into_a_fragment_is_read_from_the_tensor(test, run) -
                                rtol=1e-2, atol=1e-2)
 
 
+@pytest.mark.parametrize("dtype", ["int8", "uint8"])
+def test_a_byte_of_128_or_more_at_a_words_top_byte_in_the_k_step_form(dtype: str) -> None:
+    """The K-step form takes a byte from its word bound as an int32 (`flag_word // scale % modulus`): a byte of
+    128-255 (int8 -1) at the word's top byte makes the word negative, and a division toward zero misread that byte
+    and the three below it (mask [1, 0, 1, -1] ran no step). Floor division and modulus read each byte right."""
+    a = RNG.standard_normal((32, 128)).astype(np.float16)
+    b = RNG.standard_normal((128, 32)).astype(np.float16)
+    sel = np.array([1, 0, 1, -1], np.int8).astype(dtype).reshape(1, 1, 4)
+    kernel = tilelang.compile(blocksparse(32, 32, 128, 32, 32, 32, dtype, lambda v: v != 0), out_idx=[-1],
+                              target="tenstorrent")
+    np.testing.assert_allclose(kernel(a, b, sel).astype(np.float32), reference(a, b, sel != 0, 32, 32, 32),
+                               rtol=1e-2, atol=1e-2)
+
+
 @pytest.mark.parametrize("dtype, test, message", [
     ("uint16", None, r"reads uint16 tensor 'BlockMask'; the tenstorrent backend tests bool, int8, uint8 and int32"),
     ("int8", lambda v: v > 0, r"orders an int8 value of 'BlockMask'"),

@@ -13,6 +13,7 @@ import shutil
 import ml_dtypes
 import numpy as np
 import pytest
+from tt_column_kernels import head_part
 
 import tilelang
 import tilelang.language as T
@@ -140,23 +141,6 @@ def test_outer_product_of_an_on_chip_vector() -> None:
     got = kernel(a).astype(np.float32)
     assert float(np.abs(got - r[:, None] * r[None, :]).max()) <= 2.0**-8
     assert "mul_tiles_bcast_rows(" in kernel.artifact.rt_mod.files["compute.cpp"]
-
-
-def head_part(S, H, D, width, start):  # noqa: N803
-    """Y[0, :, h, part] = X[0, :, h, part] * 2 + 1 over parts of `width` of the last dim from `start` (upstream kda's
-    `U[bb, s0:s1, bh, v0:v0 + 32]` of a (B, S, H, D) tensor, laid out row-major: one page per (b, s, h) row)."""
-
-    @T.prim_func
-    def main(X: T.Tensor((1, S, H, D), "bfloat16"), Y: T.Tensor((1, S, H, D), "bfloat16")):  # noqa: N803
-        with T.Kernel((D - start) // width, H, threads=128) as (bv, bh):
-            X_shared = T.alloc_shared((S, width), "bfloat16")
-            Y_shared = T.alloc_shared((S, width), "bfloat16")
-            T.copy(X[0, 0:S, bh, start + bv * width:start + (bv + 1) * width], X_shared)
-            for i, j in T.Parallel(S, width):
-                Y_shared[i, j] = X_shared[i, j] * 2.0 + 1.0
-            T.copy(Y_shared, Y[0, 0:S, bh, start + bv * width:start + (bv + 1) * width])
-
-    return main
 
 
 def test_row_major_block_of_part_of_the_last_dim() -> None:

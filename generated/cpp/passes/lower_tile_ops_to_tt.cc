@@ -35,6 +35,22 @@ static Any make(const Dict& options) {
                         {"page_bytes", [](const tl::Ctx& c) -> tl::Any { return c.get("page_bytes"); }},
                     },
                     std::nullopt},
+                tl::Case{[](const tl::Ctx& c) -> tl::Any { return tl::fn::eq(c.get("producer"), tl::str("writer")); },
+                    tl::Checks{
+                        tl::Check{[](const tl::Ctx& c) -> tl::Any { return tl::fn::and_({tl::fn::aligned(c.get("row"), tl::item(tl::attr(tl::Any(tl::device()), "TILE"), tl::num(0))), tl::fn::aligned(c.get("col"), tl::item(tl::attr(tl::Any(tl::device()), "TILE"), tl::num(1)))}); },
+                                  tl::Message{{{"block of '", "tensor", {}}, {"' starts at (", "row", {}}, {", ", "col", {}}, {"), not on a tile boundary", "", {}}}}},
+                    },
+                    "read_block_in1", "",
+                    tl::ExprMap{
+                        {"cb", [](const tl::Ctx& c) -> tl::Any { return c.get("out"); }},
+                        {"src", [](const tl::Ctx& c) -> tl::Any { return c.get("tensor"); }},
+                        {"first_tile", [](const tl::Ctx& c) -> tl::Any { return tl::fn::add(tl::fn::mul(tl::fn::floordiv(c.get("row"), tl::item(tl::attr(tl::Any(tl::device()), "TILE"), tl::num(0))), c.get("row_tiles")), tl::fn::floordiv(c.get("col"), tl::item(tl::attr(tl::Any(tl::device()), "TILE"), tl::num(1)))); }},
+                        {"rows", [](const tl::Ctx& c) -> tl::Any { return c.get("rows"); }},
+                        {"cols", [](const tl::Ctx& c) -> tl::Any { return c.get("cols"); }},
+                        {"row_stride", [](const tl::Ctx& c) -> tl::Any { return c.get("row_tiles"); }},
+                        {"page_bytes", [](const tl::Ctx& c) -> tl::Any { return c.get("page_bytes"); }},
+                    },
+                    std::nullopt},
                 tl::Case{std::nullopt,
                     tl::Checks{
                         tl::Check{[](const tl::Ctx& c) -> tl::Any { return tl::fn::and_({tl::fn::aligned(c.get("row"), tl::item(tl::attr(tl::Any(tl::device()), "TILE"), tl::num(0))), tl::fn::aligned(c.get("col"), tl::item(tl::attr(tl::Any(tl::device()), "TILE"), tl::num(1)))}); },

@@ -53,7 +53,7 @@ PASS_OPTIONS: dict[str, dict[str, dict[str, Any]]] = {
     'BindTTAccessors': {},
     'BindTarget': {},
     'BlockIdxToSerial': {},
-    'BuildTTTileDataflow': {'stages': {"type": 'int', "default": 2, "choices": [], "length": None, "minimum": 1, "key": None}},
+    'BuildTTTileDataflow': {'in1_sender': {"type": 'bool', "default": False, "choices": [], "length": None, "minimum": None, "key": 'tl.tt.in1_sender'}, 'stages': {"type": 'int', "default": 2, "choices": [], "length": None, "minimum": 1, "key": None}},
     'FinalizeTTSignature': {},
     'FlattenBuffer': {},
     'GridToPersistentTT': {},

@@ -26,7 +26,6 @@ from ._frontend import normalize_dtype  # noqa: E402
 from .dtypes import DEFAULT_DTYPE, DEFAULT_THREADS  # noqa: E402
 
 # Names used unchanged from tvm.script.tirx.
-macro = _tirx.macro
 ceildiv = _tirx.ceildiv
 floordiv = _tirx.floordiv
 floormod = _tirx.floormod
@@ -98,6 +97,7 @@ fp32 = _tirx.float32
 fp64 = _tirx.float64
 half = _tirx.float16
 int = _tirx.int32
+tfloat32 = _tirx.float32
 
 # Constructs of the frontend engine.
 prim_func = _frontend.prim_func
@@ -248,8 +248,13 @@ def dtype(value: Any) -> Any:  # noqa: N802
 
 
 def dynamic(name: Any, dtype: Any = 'int32') -> Any:  # noqa: N802
-    """TileLang's symbolic (dynamic) dimension. In an eager `@tilelang.jit` function it is bound like T.const from the shapes of the tensors each call passes (the kernel is compiled per distinct shape and cached); elsewhere (a symbolic prim_func) it is a TileLangError saying dynamic shapes are not supported."""
+    """TileLang's symbolic (dynamic) dimension. In an eager `@tilelang.jit` function it is bound like T.const from the shapes of the tensors each call passes (the kernel is compiled per distinct shape and cached); in a `@tilelang.jit` kernel factory (a function returning a prim_func) it is a symbolic dimension that each call binds from its tensors' shapes, the factory's prim_func rebuilt with the values and compiled per binding (cached); elsewhere (a prim_func outside both) it is a TileLangError saying dynamic shapes are not supported."""
     return _functions.dynamic(name, dtype)
+
+
+def Persistent(domain: Any, wave_size: Any, index: Any, group_size: Any = 8) -> Any:  # noqa: N802
+    """TileLang's persistent tile loop, `for bx, by in T.Persistent([gm, gn], sm_num, block_id)` inside `T.Kernel(sm_num) as block_id`: a serial loop over waves in which block `index` takes tile `w * wave_size + index` of `domain` in TileLang's grouped order (the last dimension in groups of `group_size`), its coordinates bound to the loop targets and the body guarded to tiles inside the domain (upstream's PersistentFor, without its early break, which the guard makes redundant). Every tile is visited by exactly one block, so with independent tiles the result is the grid's over `domain`."""
+    return _functions.Persistent(domain, wave_size, index, group_size)
 
 
 def reshape(src: Any, shape: Any) -> Any:  # noqa: N802
@@ -285,6 +290,11 @@ def FragmentBuffer(shape: Any, dtype: Any = 'float32') -> Any:  # noqa: N802
 def LocalBuffer(shape: Any, dtype: Any = 'float32') -> Any:  # noqa: N802
     """The annotation of a T.macro parameter that is a local buffer."""
     return _functions.LocalBuffer(shape, dtype)
+
+
+def macro(func: Any = None, hygienic: Any = True) -> Any:  # noqa: N802
+    """TVMScript's macro (`@T.macro`, `@T.macro()`, `@T.macro(hygienic=False)`): its body is expanded where it is called. A parameter hides a module global of the same name, as in Python and TileLang (TVM 0.27's macro binds both in one scope and fails: deepseek_mhc's backward has `n_stream` as both)."""
+    return _functions.macro(func, hygienic)
 
 
 def Layout(shape: Any, forward_fn: Any) -> Any:  # noqa: N802
@@ -451,6 +461,7 @@ __all__ = [
     'no_set_max_nreg',
     'normalize_dtype',
     'Parallel',
+    'Persistent',
     'Pipelined',
     'pow',
     'prim_func',
@@ -475,6 +486,7 @@ __all__ = [
     'sync_threads',
     'tanh',
     'Tensor',
+    'tfloat32',
     'TileLangError',
     'transpose',
     'trunc',

@@ -17,6 +17,7 @@ DTYPE_ALIASES: dict[str, str] = {
     'fp64': 'float64',
     'half': 'float16',
     'int': 'int32',
+    'tfloat32': 'float32',
 }
 
 DEFAULT_DTYPE = 'float32'

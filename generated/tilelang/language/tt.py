@@ -208,6 +208,11 @@ def copy_tile_init(cbid: Any) -> Any:
     return call('copy_tile_init', cbid)
 
 
+def copy_tile_to_dst_init_short(cbid: Any) -> Any:
+    """The older name of copy_tile_init (ttnn 0.65.0 compute_kernel_api/tile_move_copy.h; deprecated in 0.81.1, renamed copy_init): tt-metal's matmul example bmm_large_block_zm.cpp re-initialises its partials' reload with it."""
+    return call('copy_tile_to_dst_init_short', cbid)
+
+
 def cumsum_block(in0: Any, in1: Any, out: Any, rows: Any, cols: Any, reverse: Any, wait0: Any, pop0: Any, init: Any) -> Any:
     """Column-wise cumulative sum of a block of `rows x cols` tiles of CB `in0` into CB `out` (same shape): element (i, j) of the result is the sum of elements (0..i, j), in fp32, in row order (T.cumsum along dim 0; along dim 1 it is this between two on-chip transposes). With `reverse`, `in1` holds -x and the result is T - (sum of elements 0..i), T the column's total: the reverse cumulative sum less x (T.cumsum's reverse=True adds x after)."""
     return call('cumsum_block', in0, in1, out, rows, cols, reverse, wait0, pop0, init)
@@ -558,6 +563,11 @@ def nez_tile_init() -> Any:
     return call('nez_tile_init')
 
 
+def noc_async_atomic_barrier() -> Any:
+    """Wait until this kernel's NoC atomics (noc_semaphore_inc) are acknowledged (0.65.0 dataflow_api.h, tt-metal's NoC_tile_transfer example); the emulator applies an increment when issued, so nothing is left."""
+    return call('noc_async_atomic_barrier')
+
+
 def noc_async_read(src_noc_addr: Any, dst_local_l1_addr: Any, size: Any) -> Any:
     """Start reading `size` bytes at NoC address `src_noc_addr` (from accessor_noc_addr; the bytes must lie in one page) into L1 at `dst_local_l1_addr`."""
     return call('noc_async_read', src_noc_addr, dst_local_l1_addr, size)
@@ -713,9 +723,19 @@ def read_block_atomic(cb: Any, src: Any, first_tile: Any, rows: Any, cols: Any, 
     return call('read_block_atomic', cb, src, first_tile, rows, cols, row_stride, page_bytes, member, step)
 
 
+def read_block_in1(cb: Any, src: Any, first_tile: Any, rows: Any, cols: Any, row_stride: Any, page_bytes: Any) -> Any:
+    """A read_block in the writer kernel: B of a gemm read by a second data-movement kernel (tt-metal's in1 sender, reader_bmm_tile_layout_in1_sender_writer_padding), so the reader kernel feeds A alone (BuildTTTileDataflow's in1_sender)."""
+    return call('read_block_in1', cb, src, first_tile, rows, cols, row_stride, page_bytes)
+
+
 def read_block_mcast(cb: Any, src: Any, first_tile: Any, rows: Any, cols: Any, row_stride: Any, page_bytes: Any, sender: Any, sender_x: Any, sender_y: Any, first_x: Any, first_y: Any, last_x: Any, last_y: Any, receivers: Any, sender_sem: Any, receiver_sem: Any, noc: Any) -> Any:
     """A read_block whose block is the same on a whole row (or column) of cores at every step: the first core of the row reads it from DRAM and multicasts it into the same CB of the others, which only reserve, signal that they are ready and wait (PlanTTMulticast; the tt-metal matmul_multicore_reuse_mcast scheme)."""
     return call('read_block_mcast', cb, src, first_tile, rows, cols, row_stride, page_bytes, sender, sender_x, sender_y, first_x, first_y, last_x, last_y, receivers, sender_sem, receiver_sem, noc)
+
+
+def read_block_mcast_in1(cb: Any, src: Any, first_tile: Any, rows: Any, cols: Any, row_stride: Any, page_bytes: Any, sender: Any, sender_x: Any, sender_y: Any, first_x: Any, first_y: Any, last_x: Any, last_y: Any, receivers: Any, sender_sem: Any, receiver_sem: Any, noc: Any) -> Any:
+    """A read_block_mcast in the writer kernel (tt-metal's in1 sender multicasting B down the core column; PlanTTMulticast), on the writer's NoC."""
+    return call('read_block_mcast_in1', cb, src, first_tile, rows, cols, row_stride, page_bytes, sender, sender_x, sender_y, first_x, first_y, last_x, last_y, receivers, sender_sem, receiver_sem, noc)
 
 
 def read_flag(cb: Any, src: Any, first_tile: Any, page_bytes: Any, word: Any) -> Any:

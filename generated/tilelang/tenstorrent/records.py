@@ -237,6 +237,7 @@ Buffer = TypedDict('Buffer', {
     'padded_shape': list[int],
     'blocks': list[int],
     'pad_value': NotRequired[float],
+    'read_by_writer': NotRequired[bool],
 })
 
 # accessor: The tensor accessor of one DRAM tensor as the tt.accessors attribute of the lowered kernels holds it (not a part of the plan: the kernels' compile_time_args come from it).
@@ -595,6 +596,7 @@ class BUFFER:
     PADDED_SHAPE: Final = 'padded_shape'
     BLOCKS: Final = 'blocks'
     PAD_VALUE: Final = 'pad_value'
+    READ_BY_WRITER: Final = 'read_by_writer'
 
 
 class ACCESSOR:
@@ -954,7 +956,7 @@ RECORD_FIELDS: dict[str, tuple[str, ...]] = {
     'noc_x': ('noc_x', ),
     'noc_y': ('noc_y', ),
     'semaphore_id': ('semaphore', ),
-    'buffer': ('memory', 'layout', 'page_layout', 'transposed', 'dtype', 'dram_format', 'data_format', 'page_bytes', 'pages', 'tile_rows', 'tile_cols', 'shape', 'padded_shape', 'blocks', 'pad_value', ),
+    'buffer': ('memory', 'layout', 'page_layout', 'transposed', 'dtype', 'dram_format', 'data_format', 'page_bytes', 'pages', 'tile_rows', 'tile_cols', 'shape', 'padded_shape', 'blocks', 'pad_value', 'read_by_writer', ),
     'accessor': ('stride_mode', 'page_bytes', 'compile_time_args', 'parameter', ),
     'host_tensor': ('name', 'parameter', 'shape', 'padded_shape', 'blocks', 'transposed', 'pad_value', 'dtype', 'dram_format', 'data_format', 'page_bytes', 'pages', 'page_layout', 'role', 'constant', 'l1_shard', 'mesh_shards', 'mesh_restacked', 'mesh_restacked_rows', 'mesh_partial', 'lead', 'rows', 'cols', 'prows', 'pcols', 'er', 'pr', 'ec', 'pc', 'elems', 'padded_elems', 'padded', 'ctype', 'fill', 'mask', 'mesh_pages', 'mesh_stack', ),
     'host_mask': ('p', 'q', 'div', 'width', 'first', 'step', 'on_true', 'on_false', 'on_true_bits', 'on_false_bits', ),

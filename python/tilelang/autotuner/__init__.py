@@ -8,8 +8,9 @@ winner that fails verification gives way to the next best. Configs that do not c
 
 from __future__ import annotations
 
+import contextlib
 import functools
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -41,6 +42,7 @@ class AutoTuner:
                                              "rtol": 1e-2, "max_mismatched_ratio": 0.01, "skip_check": False}
         self.args: tuple[Any, ...] = ()
         self.kwargs: dict[str, Any] = {}
+        self.inputs = _AUTOTUNE_INPUTS[-1] if _AUTOTUNE_INPUTS else None  # set_autotune_inputs around its making
 
     @classmethod
     def from_kernel(cls, kernel: Callable[..., Any], configs: Iterable[Mapping[str, Any]]) -> AutoTuner:
@@ -82,7 +84,8 @@ class AutoTuner:
             return ""
         try:
             kernel.get_profiler(args["supply_type"]).assert_allclose(
-                ref, atol=args["atol"], rtol=args["rtol"], max_mismatched_ratio=args["max_mismatched_ratio"])
+                ref, self.inputs, atol=args["atol"], rtol=args["rtol"],
+                max_mismatched_ratio=args["max_mismatched_ratio"])
         except AssertionError as err:
             return f"does not match ref_prog: {err}"
         return ""
@@ -96,7 +99,7 @@ class AutoTuner:
             try:
                 kernel = self._compile(config)
                 profiler = kernel.get_profiler(self.profile_args["supply_type"])
-                latency = profiler.do_bench(warmup=warmup, rep=rep)
+                latency = profiler.do_bench(warmup=warmup, rep=rep, input_tensors=self.inputs)
             except TileLangError as err:
                 trials.append((config, f"error: {err}"))
                 continue
@@ -108,7 +111,8 @@ class AutoTuner:
                 trials[[c for c, _ in trials].index(self.configs[index])] = (self.configs[index], problem)
                 continue
             ref = self.profile_args["ref_prog"]
-            ref_latency = (kernel.get_profiler().do_bench(ref, warmup=1, rep=max(rep // 10, 1))
+            ref_latency = (kernel.get_profiler().do_bench(ref, warmup=1, rep=max(rep // 10, 1),
+                                                          input_tensors=self.inputs)
                            if ref is not None and kind == MEASURED else None)
             return AutotuneResult(latency, self.configs[index], kernel, kind, ref_latency, trials)
         reasons = "; ".join(f"{c}: {r}" for c, r in trials if isinstance(r, str))
@@ -172,6 +176,21 @@ def _cache_key(value: Any) -> Any:
     return value
 
 
+_AUTOTUNE_INPUTS: list[list[Any]] = []
+
+
+@contextlib.contextmanager
+def set_autotune_inputs(*tensors: Any) -> Iterator[None]:
+    """`with set_autotune_inputs(a, b): kernel = tuned.compile(...)`: the autotuning started inside ranks and
+    verifies each config on these tensors (the kernel's inputs, in order) instead of generated ones."""
+    _AUTOTUNE_INPUTS.append(list(tensors[0]) if len(tensors) == 1 and isinstance(tensors[0], (list, tuple))
+                            else list(tensors))
+    try:
+        yield
+    finally:
+        _AUTOTUNE_INPUTS.pop()
+
+
 def autotune(fn: Callable[..., Any] | None = None, *, configs: Any = None, warmup: int = 25, rep: int = 100,
              **settings: Any) -> Any:
     """`@tilelang.autotune(configs=[{...}, ...], warmup=..., rep=...)`; `configs` may be a function of the call's
@@ -186,4 +205,4 @@ def autotune(fn: Callable[..., Any] | None = None, *, configs: Any = None, warmu
     return wrap(fn) if fn is not None else wrap
 
 
-__all__ = ["AutoTuner", "AutotuneResult", "autotune"]
+__all__ = ["AutoTuner", "AutotuneResult", "autotune", "set_autotune_inputs"]

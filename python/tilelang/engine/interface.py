@@ -10,7 +10,8 @@ a backend only through it:
 * run: one call of a compiled kernel on arrays (`execution_backend` picks among the backend's own runners);
 * save: the backend's artifact files;
 * report: what the last run reported (counters);
-* profile: milliseconds per run of a compiled kernel, and whether measured or modelled.
+* profile: milliseconds per run of a compiled kernel, and whether measured or modelled;
+* compute_units: how many blocks run at once (what `driver.get_num_sms()` answers off a GPU).
 
 TVM's code generators share one implementation (tilelang.engine.tvm_runtime); Tenstorrent has its own
 (tilelang.tenstorrent.runtime).
@@ -71,6 +72,12 @@ class BackendRuntime(Protocol):
 
     def profile(self, kernel: Kernel, inputs: Sequence[Any], warmup: int, rep: int) -> tuple[float, str]:
         """Milliseconds per run of `kernel` on `inputs`, and how they were obtained (measured or modelled)."""
+        ...
+
+    def compute_units(self, backend: Backend, device: str) -> int:
+        """How many blocks of a grid run at once on the target (`device`: the one a target names, "" for the
+        default): a GPU's SM count, a Tenstorrent device's worker cores, the host's cores for the CPU backends.
+        `tilelang.carver.arch.driver.get_num_sms()` answers with it, so a persistent kernel sizes its waves."""
         ...
 
 

@@ -3,6 +3,7 @@ interface (tilelang.engine.interface) over `tvm.compile` and TVM's runtime modul
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
@@ -54,6 +55,15 @@ class TVMRuntime(BackendRuntime):
 
     def runner(self, artifact: CompiledArtifact, execution_backend: str) -> CompiledArtifact:
         return artifact  # one runner: TVM's runtime module
+
+    def compute_units(self, backend: Backend, device: str) -> int:
+        """A CUDA backend: the device's SM count (libcudart; a TileLangError without one). Any other TVM backend:
+        the host's cores (llvm and c kernels run on the CPU; a backend that cannot run here has no better answer)."""
+        if backend.runs_on == "cuda":
+            from ..carver.arch import driver  # the CUDA runtime's attributes (a lazy import: carver imports engine)
+
+            return driver.cuda_num_sms(int(device or 0))
+        return os.cpu_count() or 1
 
     def run(self, backend: Backend, artifact: CompiledArtifact, values: list[Any]) -> None:
         device = DEVICES[backend.runs_on](0) if backend.runs_on in DEVICES else None

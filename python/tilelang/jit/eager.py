@@ -31,6 +31,7 @@ from typing import Any
 from tvm.script.parser.core.entry import parse
 
 from .. import language as T
+from ..engine.compile_target import building_for
 from ..errors import TileLangError
 from ..language import _eager
 from ..language._eager import TensorSpec
@@ -134,7 +135,7 @@ class EagerFunction:
 
         namespace[ANNOTATE] = annotate
         exec(compile(self.source.prelude_function(), self.source.filename, "exec"), namespace)  # noqa: S102
-        with _eager.scope(bound) as scope:
+        with _eager.scope(bound) as scope, building_for(self.target):
             values = namespace["__prelude__"](**arguments)
         values.update(annotated)
         return values, scope

@@ -19,14 +19,17 @@ import numpy as np
 from tvm import tirx
 
 from ..engine.backend import Backend, resolve, split_device
+from ..engine.compile_target import building_for
 from ..engine.interface import BackendRuntime, runtime_of
 from ..engine.lower import lower
 from ..engine.param import CompiledArtifact, KernelParam
 from ..engine.pass_config import configured
 from ..engine.registry import BACKENDS
 from ..errors import TileLangError
+from ..language import _factory_scope
 from ..profiler import Profiler, TensorSupplyType
 from .once import OnceCache
+from .shape_bound import ShapeBoundKernel
 from .tensors import as_kind, is_tensor, output_kind, tensor_dtype, tensor_shape, to_tvm
 
 OutIdx = int | Sequence[int] | None
@@ -272,9 +275,9 @@ class KernelFactory:
         self.factory = factory
         self.out_idx, self.target, self.target_host = out_idx, target, target_host
         self.pass_configs, self.execution_backend = pass_configs, execution_backend
-        self.cache: OnceCache[JITKernel] = OnceCache()  # each key compiled once, also under concurrent callers
+        self.cache: OnceCache[JITKernel | ShapeBoundKernel] = OnceCache()  # each key compiled once
 
-    def __call__(self, *args: Any, **kwargs: Any) -> JITKernel:
+    def __call__(self, *args: Any, **kwargs: Any) -> JITKernel | ShapeBoundKernel:
         key = (args, tuple(sorted(kwargs.items())))
         try:
             hash(key)
@@ -282,9 +285,21 @@ class KernelFactory:
             return self._compile(args, kwargs)
         return self.cache.get(key, lambda: self._compile(args, kwargs))
 
-    def _compile(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> JITKernel:
-        func = self.factory(*args, **kwargs)
+    def _prim_func(self, args: tuple[Any, ...], kwargs: dict[str, Any], bound: dict[str, int]) -> Any:
+        with _factory_scope.scope(bound) as scope, building_for(self.target):
+            func = self.factory(*args, **kwargs)
         if not isinstance(func, tirx.PrimFunc):
             raise TileLangError(f"@jit factory '{self.factory.__name__}' must return a prim_func, "
                                 f"got {type(func).__name__}")
+        return func, scope.declared
+
+    def _compile(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> JITKernel | ShapeBoundKernel:
+        func, dynamic = self._prim_func(args, kwargs, {})
+        if dynamic:  # T.dynamic names: bound from each call's shapes, the prim_func rebuilt static per binding
+            def build(bound: dict[str, int]) -> JITKernel:
+                static = self._prim_func(args, kwargs, bound)[0]
+                return compile(static, self.out_idx, self.target, self.target_host, self.pass_configs,
+                               self.execution_backend)
+
+            return ShapeBoundKernel(self.factory.__name__, func, dynamic, self.out_idx, build)
         return compile(func, self.out_idx, self.target, self.target_host, self.pass_configs, self.execution_backend)

@@ -15,8 +15,9 @@ from tvm.tirx import is_buffer_var
 from .. import layout as _layout
 from ..engine.registry import BACKENDS
 from ..errors import TileLangError
-from . import _eager
+from . import _eager, _factory_scope, _persistent
 from ._frontend import alloc, normalize_dtype, tensor, thread_bindings
+from ._macro import macro  # noqa: F401  (T.macro, rendered from the spec)
 
 
 def alloc_var(dtype: Any, init: Any = None, scope: Any = "local.var") -> Any:
@@ -77,9 +78,17 @@ def dynamic(name: Any, dtype: Any = "int32") -> Any:
     (the kernel is compiled per distinct shape and cached); elsewhere (a symbolic prim_func) it is refused."""
     if _eager.current() is not None and isinstance(name, str) and name.strip().isidentifier():
         return _eager.declare_consts(name.strip(), normalize_dtype(dtype))
+    factory = _factory_scope.current()
+    if factory is not None:
+        return _factory_scope.declare_dynamic(factory, name, normalize_dtype(dtype))
     raise TileLangError(f"T.dynamic({name!r}): dynamic shapes are not supported by the backends of this project "
-                        "outside an eager @tilelang.jit function (where each call's shapes bind it); give the "
-                        "dimension a static value (a Python int, or T.const bound at compile time)")
+                        "outside an eager @tilelang.jit function or a @tilelang.jit kernel factory (where each "
+                        "call's shapes bind it); give the dimension a static value (a Python int, or T.const bound "
+                        "at compile time)")
+
+
+def Persistent(domain: Any, wave_size: Any, index: Any, group_size: Any = 8) -> Any:  # noqa: N802
+    return _persistent.persistent(domain, wave_size, index, group_size)
 
 
 def reshape(src: Any, shape: Any) -> Any:

@@ -138,6 +138,7 @@ def _remove(entry: Path) -> bool:
         return _remove_unused(entry)
     entry.unlink(missing_ok=True)
     entry.with_name(entry.name + ".digest").unlink(missing_ok=True)  # the kernel object's recorded digest
+    entry.with_name(entry.name + ".lock").unlink(missing_ok=True)  # its builders' lock (src/emulator/src/jit.cpp)
     return True
 
 

@@ -12,9 +12,12 @@ dropped (the compiled CB plan has the final word).
 
 `ranked` orders the candidates by a first estimate of one core's time from the device's measured facts (the
 slowest of its tile matmuls and the busier sender's DRAM reads and multicasts, plus the two semaphore waits of every
-K step; the chip's DRAM rate bounds the whole): no core is both a row and a column sender (PlanTTMulticast places
-them apart). The final choice among the first few is the calibrated model's after an emulated run of each
-(`benchmarks/bench_tt_perf_p150.py` does this for p150 in `make bench`).
+K step, plus the pipeline fill: the first A and B blocks the compute kernel waits for; the chip's DRAM rate bounds the
+whole): no core is both a row and a column sender (PlanTTMulticast places them apart). Each candidate comes with B
+fed by the writer kernel or not (`in1_sender`, tt-metal's in1 sender: pass_configs "tl.tt.in1_sender",
+`Blocks.pass_configs`), whichever the estimate puts faster: with it the fill is the larger first block, not both one
+after the other (as perf_model.pipeline_cycles models it). The final choice among the first few is the calibrated
+model's after an emulated run of each (`benchmarks/bench_tt_perf_p150.py` does this for p150 in `make bench`).
 """
 
 from __future__ import annotations
@@ -24,11 +27,13 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from ..engine.pass_options import PASS_OPTIONS
 from ..errors import TileLangError
 from . import device, perf_model
 
 BLOCK_TILES = range(1, 17)  # block_M / block_N candidates: 1 to 16 tiles
-BLOCK_K_TILES = (2, 4, 8)  # block_K candidates
+BLOCK_K_TILES = (2, 4, 8, 16)  # block_K candidates (the L1 check below drops those that do not fit)
+IN1_SENDER = str(PASS_OPTIONS["BuildTTTileDataflow"]["in1_sender"]["key"])  # pass_configs' key of the in1 sender
 ACCUMULATOR_BYTES = device.DATA_FORMATS["float32"][1]  # the fp32 partial sums of C (kept in L1 by the packer)
 
 
@@ -41,10 +46,16 @@ class Blocks:
     block_k: int
     cores: tuple[int, int]  # (x, y) cores the one-wave shard partition uses
     seconds: float  # the first estimate (not the calibrated model)
+    in1_sender: bool = False  # B read by the writer kernel (BuildTTTileDataflow's in1_sender)
 
     @property
     def config(self) -> tuple[int, int, int]:
         return self.block_m, self.block_n, self.block_k
+
+    @property
+    def pass_configs(self) -> dict[str, Any]:
+        """The pass_configs that compile the pick as estimated."""
+        return {IN1_SENDER: self.in1_sender}
 
 
 def _device(name: str) -> device.Device:
@@ -114,9 +125,12 @@ def estimate(m: int, n: int, k: int, blocks: tuple[int, int, int], device_name: 
     per_byte = 1 / measured["dram_read_bytes_per_cycle"] + 1 / measured["multicast_linked_bytes_per_cycle"]
     noc = waves * max(bm * kt * (cores[0] > 1), bn * kt * (cores[1] > 1)) * tile_bytes * per_byte
     waits = waves * 2 * (kt // bk) * measured["semaphore_wait_cycles"]
-    core = (max(compute, noc) + waits) / measured["clock_hz"]
     chip = (mt * kt + kt * nt + mt * nt) * tile_bytes / measured["dram_bytes_per_second"]
-    return Blocks(*blocks, cores, max(core, chip))
+    # the first blocks: one reader fetches A's and then B's; with the in1 sender each kernel fetches its own at once
+    fills = {False: (bm + bn) * bk * tile_bytes * per_byte, True: max(bm, bn) * bk * tile_bytes * per_byte}
+    seconds = {in1: max((max(compute, noc) + waits + fill) / measured["clock_hz"], chip) for in1, fill in fills.items()}
+    in1 = seconds[True] < seconds[False]
+    return Blocks(*blocks, cores, seconds[in1], in1)
 
 
 def ranked(m: int, n: int, k: int, device_name: str, fidelity: str = "HiFi4", dtype: str = "bfloat16",

@@ -4,8 +4,10 @@ Every callee, template argument, brace form and include comes from the intrinsic
 profile (generated from specs/intrinsics/*.yaml); the entry form (`void kernel_main()` or
 `namespace NAMESPACE { void MAIN }`) comes from the profile. Nothing here names a Metalium function.
 
-Index arithmetic in these kernels is non-negative (tile ids, loop counters, L1 offsets), so TIR's floor
-division and modulo print as C++ `/` and `%`.
+TIR's floor division and modulus print as C++ `/` and `%` (which truncate toward zero) where TVM's arithmetic
+analyzer proves both operands non-negative (tile ids, loop counters, L1 offsets: nearly all index arithmetic here),
+else as calls of the floor helpers FLOOR_HELPERS (a value of a word read at run time: a mask's byte at the top of a
+word read as an int32 is negative), defined at the top of the kernels that call them.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ from typing import Any
 
 import tvm
 import tvm_ffi
-from tvm import tirx
+from tvm import sym, tirx
 
 from .._intrinsic_table import Spelling
 from ..errors import TileLangError
@@ -35,6 +37,14 @@ BINARY: dict[type, tuple[str, int]] = {
     tirx.Or: ("||", 4),
 }
 
+
+# TIR's floordiv/floormod where an operand may be negative (C++'s `/` and `%` truncate toward zero): name, definition.
+FLOOR_HELPERS = {
+    tirx.FloorDiv: ("tl_floordiv", "template <typename T>\ninline T tl_floordiv(T a, T b) {\n    T q = a / b;\n"
+                                   "    return (a % b != 0 && (a < 0) != (b < 0)) ? q - 1 : q;\n}\n"),
+    tirx.FloorMod: ("tl_floormod", "template <typename T>\ninline T tl_floormod(T a, T b) {\n    T r = a % b;\n"
+                                   "    return (r != 0 && (r < 0) != (b < 0)) ? r + b : r;\n}\n"),
+}
 
 # Spec result types that are C++ objects or enums, not the TIR scalar that carries them: declared `auto`.
 OBJECT_RESULTS = ("accessor", "handle", "l1_ptr", "data_format")
@@ -76,6 +86,13 @@ class _Printer:
     calls: set[str] = field(default_factory=set)
     used: set[Any] = field(default_factory=set)
     names: dict[Any, str] = field(default_factory=dict)  # Var -> its unique C++ name in this kernel
+    analyzer: Any = field(default_factory=sym.Analyzer)  # loop ranges and pure bindings seen so far
+    floor_helpers: set[type] = field(default_factory=set)  # FLOOR_HELPERS the kernel calls
+    data_vars: set[Any] = field(default_factory=set)  # Vars bound to values read from memory at run time
+    # Index scalars (loop-carried, starting at 0) not known non-negative: the others are taken for non-negative, a
+    # hypothesis every store to them checks (by induction: each stores a non-negative value if all hold one).
+    signed_scalars: set[Any] = field(default_factory=set)
+    proxies: dict[Any, Any] = field(default_factory=dict)  # index scalar -> a Var in [0, 2^31 - 1) for the analyzer
 
     def name(self, var: Any) -> str:
         """Unique per kernel: TIR reuses names across scopes (two `accessor`s, nested `i` loops)."""
@@ -102,6 +119,11 @@ class _Printer:
             if node.var not in self.used:  # a pure value nobody reads (e.g. block coordinates in a reader)
                 return
             value = self.expr(node.value)
+            if _reads_data(node.value, self.data_vars):
+                self.data_vars.add(node.var)
+            pure = intrinsic_of(node.value) is None and not _may_wrap(node.value, self.data_vars)
+            if pure and _dtype(node.var).startswith(("int", "uint")):  # an index: its bounds are the analyzer's
+                self.analyzer.bind(node.var, node.value, allow_override=True)
             self.lines.append(f"{pad}{self.decl(node.var, node.value)} = {value};")
         elif isinstance(node, tirx.For):
             var = node.loop_var
@@ -110,6 +132,7 @@ class _Printer:
             end = node.min + node.extent if not _is_zero(node.min) else node.extent
             stop = self.expr(end, 11)  # the right operand of `<`: a ?: bound (block-causal's step count) in parens
             name = self.name(var)
+            self.analyzer.bind(var, tvm.ir.Range.from_min_extent(node.min, node.extent), allow_override=True)
             self.lines.append(f"{pad}for ({ctype} {name} = {start}; {name} < {stop}; ++{name}) {{")
             self.stmt(node.body, depth + 1)
             self.lines.append(f"{pad}}}")
@@ -132,6 +155,8 @@ class _Printer:
             ctype = C_TYPES[str(node.buffer.ty.dtype)]
             self.lines.append(f"{pad}{ctype} {self.name(node.buffer)} = 0;")
         elif isinstance(node, tirx.BufferStore) and _index_scalar(node.buffer):
+            if node.buffer not in self.signed_scalars and not self.non_negative(node.value):
+                self.signed_scalars.add(node.buffer)  # kernel_source prints the kernel again without the hypothesis
             self.lines.append(f"{pad}{self.expr(node.buffer)} = {self.expr(node.value)};")
         else:
             raise TTCodegenError(f"kernel '{self.kernel}': cannot print {type(node).__name__} statements as "
@@ -172,6 +197,10 @@ class _Printer:
             if dtype not in C_TYPES:
                 raise TTCodegenError(f"kernel '{self.kernel}': cast to {dtype} has no C++ type here")
             return f"static_cast<{C_TYPES[dtype]}>({self.expr(node.value)})"
+        if type(node) in FLOOR_HELPERS and not self.non_negative(node.a, node.b):
+            self.floor_helpers.add(type(node))
+            ctype = C_TYPES.get(_dtype(node), "int32_t")
+            return f"{FLOOR_HELPERS[type(node)][0]}<{ctype}>({self.expr(node.a)}, {self.expr(node.b)})"
         if type(node) in BINARY:
             op, prec = BINARY[type(node)]
             left = self.expr(node.a, prec)
@@ -194,6 +223,25 @@ class _Printer:
         if isinstance(node, tvm.ir.Call):
             return self.call(node)
         raise TTCodegenError(f"kernel '{self.kernel}': cannot print {type(node).__name__} expressions as Metalium C++")
+
+    def non_negative(self, *operands: Any) -> bool:
+        """Whether the analyzer proves every operand >= 0 (then C++'s truncating `/` and `%` are TIR's floor ones)."""
+        return all(_dtype(x).startswith("uint") or (not _may_wrap(x, self.data_vars) and self.analyzer.can_prove(
+            tirx.GE(self.with_proxies(x), tirx.const(0, _dtype(x))))) for x in operands)
+
+    def with_proxies(self, expr: Any) -> Any:
+        """`expr` with each index scalar taken for non-negative read as its proxy Var (the analyzer's to bound)."""
+        def proxy(load: Any) -> Any:
+            buffer = load.source
+            if not _index_scalar(buffer) or buffer in self.signed_scalars:
+                return load
+            if buffer not in self.proxies:
+                var = tirx.Var(f"{buffer.name}_value", str(buffer.ty.dtype))
+                self.analyzer.bind(var, tvm.ir.Range.from_min_extent(0, 2**31 - 1), allow_override=True)
+                self.proxies[buffer] = var
+            return self.proxies[buffer]
+
+        return tvm_ffi.structural_map(expr, (tvm.ir.TensorLoad, proxy), order="post")
 
     def call(self, node: Any) -> str:
         record = intrinsic_of(node)
@@ -238,6 +286,35 @@ def _index_scalar(buffer: Any) -> bool:
     ty = buffer.ty
     dims = [int(d) for d in ty.shape] if all(isinstance(d, tirx.IntImm) for d in ty.shape) else []
     return str(ty.storage_scope) == "local" and dims == [1] and str(ty.dtype).startswith(("int", "uint"))
+
+
+def _may_wrap(expr: Any, data_vars: set[Any]) -> bool:
+    """Whether `expr` casts a value read from memory at run time (a uint32 word of a mask, by a read_state intrinsic)
+    to a signed type that may not hold it: TVM's analyzer takes a cast for the value unchanged (a uint32 word's bounds,
+    so never negative). The pure intrinsics' values (runtime and compile-time arguments: counts, ids, offsets the host
+    sets) fit."""
+    found: list[bool] = []
+
+    def cast(node: Any) -> None:
+        src, dst = node.value.ty.dtype, node.ty.dtype
+        if str(src).startswith(("int", "uint")) and str(dst).startswith("int") and (
+                src.bits > dst.bits or (str(src).startswith("uint") and src.bits >= dst.bits)):
+            found.append(_reads_data(node.value, data_vars))
+
+    tvm_ffi.structural_walk(expr, [(tirx.Cast, cast)])
+    return any(found)
+
+
+def _reads_data(expr: Any, data_vars: set[Any]) -> bool:
+    """Whether `expr` calls an intrinsic that is not pure (reads memory) or reads a Var bound to such a value."""
+    found: list[bool] = []
+
+    def call(node: Any) -> None:
+        record = intrinsic_of(node)
+        found.append(record is None or record.effect != "Pure")
+
+    tvm_ffi.structural_walk(expr, [(tvm.ir.Call, call), (tirx.Var, lambda v: found.append(v in data_vars))])
+    return any(found)
 
 
 def _is_zero(expr: Any) -> bool:
@@ -286,15 +363,21 @@ def kernel_source(func: tirx.PrimFunc, kernel: str, profile: str | None = None) 
                              f"({attr_keys.TT_KERNEL_ROLE} = {role!r}); "
                              "run the Tenstorrent pipeline first")
     profile = profile or intrinsics.TENSTORRENT_PROFILE
-    printer = _Printer(role, profile, kernel, used=_used_vars(func.body))
-    printer.stmt(func.body, 1)
+    used, signed = _used_vars(func.body), set[Any]()
+    while True:  # again while a store disproves that an index scalar is non-negative
+        printer = _Printer(role, profile, kernel, used=used, signed_scalars=set(signed))
+        printer.stmt(func.body, 1)
+        if printer.signed_scalars == signed:
+            break
+        signed = printer.signed_scalars
     entry = intrinsics.PROFILES[profile].kernel_entry
     body = "\n".join(printer.lines)
     headers = set(printer.headers)
     if role == "compute" and entry == "namespace_main":
         headers.add(intrinsics.PROFILES[profile].compute_entry_header)  # MAIN, also for a kernel calling nothing
     includes = "\n".join(f'#include "{h}"' for h in sorted(headers))
-    head = f"// {role} kernel of '{kernel}' (API profile {profile}).\n#include <cstdint>\n{includes}\n\n"
+    helpers = "".join(FLOOR_HELPERS[op][1] + "\n" for op in BINARY if op in printer.floor_helpers)
+    head = f"// {role} kernel of '{kernel}' (API profile {profile}).\n#include <cstdint>\n{includes}\n\n{helpers}"
     if role == "compute" and entry == "namespace_main":
         text = f"{head}namespace NAMESPACE {{\nvoid MAIN {{\n{body}\n}}\n}}  // namespace NAMESPACE\n"
     else:

@@ -130,6 +130,9 @@ def _tensors(plan: dict[str, Any], funcs: dict[str, tirx.PrimFunc], params: list
     readers = set(get_attr(funcs[KERNELS.READER], attr_keys.TT_TENSOR_ARGS, {}).values())
     writers = set(get_attr(funcs[KERNELS.WRITER], attr_keys.TT_TENSOR_ARGS, {}).values())
     writers |= {cb[CB.SHARD_OF] for cb in plan[PLAN.CBS] if CB.SHARD_OF in cb}  # the packer writes its shard CB
+    moved_by_writer = {name for name, info in plan[plan_key(attr_keys.TT_BUFFERS)].items()
+                       if info.get(BUFFER.READ_BY_WRITER)}  # B under the in1 sender: read, by the writer kernel
+    readers, writers = readers | moved_by_writer, writers - moved_by_writer
     accessors = get_attr(funcs[KERNELS.READER], attr_keys.TT_ACCESSORS, {}) or {}
     tensors: list[Tensor] = []
     for name, info in sorted(plan[plan_key(attr_keys.TT_BUFFERS)].items(),

@@ -15,7 +15,7 @@ from ..engine.backend import Backend
 from ..engine.interface import BackendRuntime, Kernel
 from ..engine.param import CompiledArtifact, KernelParam
 from ..errors import TileLangError
-from . import attr_keys, trace
+from . import attr_keys, device, trace
 from .host import host_plan
 from .metalium import MetaliumProgram, metalium_program
 from .perf_model import estimate, estimate_kernel
@@ -55,6 +55,11 @@ class TenstorrentRuntime(BackendRuntime):
         else:
             program = metalium_program(mod, list(params), entry)
         return (None if backend.runs_on == "never" else program), program.source
+
+    def compute_units(self, backend: Backend, device_name: str) -> int:
+        """The worker cores of the device record's core grid (the grid PartitionTTWork spreads blocks over)."""
+        gx, gy = device.DEVICES[device_name or device.DEVICE].core_grid
+        return int(gx * gy)
 
     def runner(self, artifact: CompiledArtifact, execution_backend: str) -> CompiledArtifact:
         """execution_backend="ttnn": the kernel runs on a device through its run_ttnn.py, or a TileLangError says

@@ -172,6 +172,7 @@ struct Cb {
     uint32_t reserved = 0;  // pages reserved at the back (valid for get_write_ptr, push)
     uint32_t waited = 0;    // pages waited at the front (cumulative until popped)
     uint32_t packed = 0;    // pages pack_tile wrote since the last push
+    bool scratch = false;   // its pointer was taken outside reserve/wait: L1 scratch, not a FIFO (kapi_dataflow.cpp)
     KernelThread* producer = nullptr;
     KernelThread* consumer = nullptr;
     Clock pushed;  // join of the producer's clocks at its pushes (acquired by cb_wait_front)
@@ -362,6 +363,7 @@ std::string thread_state(const KernelThread& t);
 std::string wait_text(const Core& core, const Wait& w);
 // Lands the calling kernel's pending multicasts in issue order (kapi_multicast.cpp).
 void land_multicasts(Session& s);
+bool write_to_core_l1(Session& s, uint32_t src, uint64_t dst_noc_addr, uint32_t size);  // kapi_multicast.cpp
 // Runs `body` (returning an error message, empty if none) under `target`'s lock: releases the caller's own
 // core lock meanwhile if target is another core, and fails the call with the error after relocking.
 void with_core(Session& s, Core& target, const std::function<std::string(Core&)>& body);

@@ -7,6 +7,7 @@
 
 #include "emu.hpp"
 #include "sanitize.hpp"
+#include "tile.hpp"
 #include "tt-metalium/distributed.hpp"
 #include "tt-metalium/tensor_accessor_args.hpp"
 
@@ -39,6 +40,8 @@ std::vector<CoreCoord> expand_cores(const tt::tt_metal::CoreSpec& spec, const ch
 }
 
 }  // namespace tt_emu
+
+uint32_t tt::tile_size(const DataFormat& format) { return tt_emu::tile_bytes(format); }
 
 namespace tt::tt_metal {
 

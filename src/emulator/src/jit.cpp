@@ -17,6 +17,7 @@
 #include <thread>
 
 #include "emu.hpp"
+#include "file_lock.hpp"
 #include "tt_emu/preludes.hpp"
 
 namespace fs = std::filesystem;
@@ -275,12 +276,7 @@ std::string kernel_pch_flags(const std::string& cxx, const std::string& flags, c
     std::error_code ec;
     fs::create_directories(dir, ec);
     // One builder (process or thread: each opens the lock) while the others wait for its PCH; closing unlocks.
-    const int lock = ::open((dir / ".build.lock").c_str(), O_CREAT | O_RDWR | O_CLOEXEC, 0644);
-    if (lock >= 0) ::flock(lock, LOCK_EX);
-    struct Unlock {
-        int fd;
-        ~Unlock() { if (fd >= 0) ::close(fd); }
-    } unlock{lock};
+    const FileLock lock((dir / ".build.lock").string());
     if (fs::exists(dir / "failed", ec)) return "";  // this compiler cannot build it: not tried again per kernel
     if (!fs::exists(gch, ec)) {
         const std::string tmp = gch.string() + ".tmp." + std::to_string(getpid());
@@ -350,6 +346,7 @@ std::shared_ptr<KernelBinary> compile(const std::string& path, const std::vector
 
     const std::string key = digest(source + '\0' + cxx + ' ' + flags + '\0' + headers_digest(roots));
     const fs::path dir = cache_root() / "kernels";
+    std::error_code ec_dir;
     const fs::path so = dir / (fs::path(path).stem().string() + "-" + key + ".so");
     bin->so_path = so.string();
     const std::string command_prefix = cxx + " " + flags + " " + shell_quote(path) + " -o ";
@@ -359,6 +356,12 @@ std::shared_ptr<KernelBinary> compile(const std::string& path, const std::vector
         bin->cached = true;
         handle = dlopen(so.c_str(), RTLD_NOW | RTLD_LOCAL);
         if (!handle) problem = std::string("does not load (") + dlerror() + ")";
+    }
+    std::unique_ptr<FileLock> building;  // one build of a key (a program's identical kernels, two test processes):
+    if (!handle && problem.empty()) {      // the others wait for it (`<object>.lock`, pruned with the object) and load it
+        fs::create_directories(dir, ec_dir);
+        building = std::make_unique<FileLock>(so.string() + ".lock");
+        if (cached_object(so, problem) && (handle = dlopen(so.c_str(), RTLD_NOW | RTLD_LOCAL))) bin->cached = true;
     }
     if (!handle) {
         if (!problem.empty())  // a corrupt entry (or one pruned meanwhile): say so, then rebuild it

@@ -42,6 +42,8 @@ Cb& cb_of(Session& s, int64_t index) {
 
 // The first caller claims the side; a second thread on the same side is an error.
 void claim(Session& s, Cb& cb, bool producer) {
+    if (cb.scratch) fail(s, "CB " + std::to_string(cb.index) + " is L1 scratch (a kernel took its pointer before any "
+                            "cb_reserve_back or cb_wait_front) and now a FIFO: scratch writes would overwrite its pages");
     KernelThread*& owner = producer ? cb.producer : cb.consumer;
     if (owner == nullptr) {
         owner = &s.t;
@@ -81,6 +83,7 @@ bool inside_window(const Core& core, uint32_t addr, uint32_t size, bool reserved
         const uint32_t pages = reserved ? cb.reserved : cb.waited;
         const uint32_t start = cb.page_addr(reserved ? cb.wr_page() : cb.rd_page());
         if (pages && addr >= start && addr + size <= start + pages * cb.page_bytes) return true;
+        if (cb.scratch && addr >= cb.base && addr + size <= cb.page_addr(cb.capacity)) return true;
     }
     return false;
 }
@@ -230,6 +233,7 @@ void noc_async_write(uint32_t src_local_l1_addr, uint64_t dst_noc_addr, uint32_t
     const uint64_t tag = dst_noc_addr >> 32;
     const uint32_t addr = static_cast<uint32_t>(dst_noc_addr);
     std::shared_ptr<DramBuffer> buf = (tag & ~0xffull) == kBankTag ? find_dram_buffer_in_bank(addr) : nullptr;
+    if (!buf && write_to_core_l1(s, src_local_l1_addr, dst_noc_addr, size)) return;
     if (!buf || (tag & 0xff) >= dev().dram_banks) fail(s, "the destination is not a DRAM bank address of any buffer");
     const uint32_t rel = addr - buf->address;
     issue(s, false, buf, (rel / buf->page_stride()) * dev().dram_banks + static_cast<uint32_t>(tag & 0xff),
@@ -374,25 +378,21 @@ void cb_pop_front(int32_t cb_id, int32_t num_pages) {
     wake_waiters(s.core);
 }
 
+// On hardware both read the CB interface's fifo_wr_ptr / fifo_rd_ptr unchecked (dataflow_api.h), by any kernel of the
+// core (NoC_tile_transfer's writer takes its neighbour CB's); ttnn's pad reader takes them of CBs it never reserves or
+// waits on, as L1 scratch. A CB with no pages reserved, waited or pushed yet becomes scratch then: NoC transfers may
+// use all of it, and a later reservation, wait or push is reported (claim).
 uint32_t get_write_ptr(uint32_t cb_id) {
     Session s = enter("get_write_ptr", {cb_id});
     Cb& cb = cb_of(s, cb_id);
-    claim(s, cb, true);
-    if (cb.reserved == 0) {
-        fail(s, "no pages of CB " + std::to_string(cb_id) +
-                    " are reserved: the write pointer is only valid between cb_reserve_back and cb_push_back");
-    }
+    cb.scratch = cb.scratch || (cb.received == 0 && cb.reserved == 0 && cb.waited == 0);
     return l1_address(s.core, cb.page_addr(cb.wr_page()));
 }
 
 uint32_t get_read_ptr(uint32_t cb_id) {
     Session s = enter("get_read_ptr", {cb_id});
     Cb& cb = cb_of(s, cb_id);
-    claim(s, cb, false);
-    if (cb.waited == 0) {
-        fail(s, "no pages of CB " + std::to_string(cb_id) +
-                    " are waited: the read pointer is only valid between cb_wait_front and cb_pop_front");
-    }
+    cb.scratch = cb.scratch || (cb.received == 0 && cb.reserved == 0 && cb.waited == 0);
     return l1_address(s.core, cb.page_addr(cb.rd_page()));
 }
 

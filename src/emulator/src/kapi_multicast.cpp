@@ -1,4 +1,5 @@
-// Kernel API: semaphores, NoC addresses of cores, and multicast writes between cores.
+// Kernel API: semaphores, NoC addresses of cores, and multicast (and unicast) writes between cores (landing:
+// noc_landing.cpp).
 //
 // Calls that touch another core take that core's lock after releasing their own (with_core). A multicast is
 // pending until it lands, in issue order, at the kernel's next noc_async_write_barrier or just before its
@@ -182,59 +183,7 @@ void check_l1_range(Session& s, const char* what, uint32_t addr, uint32_t size) 
     }
 }
 
-// Empty if `m` may land on `dest`: its range lies in pages a CB's producer reserved, and the issuer learnt
-// of that reservation (through semaphores or CBs) before issuing; else the diagnosis.
-std::string check_reserved(const Core& dest, const Multicast& m) {
-    const Cb* named = nullptr;  // the CB whose memory holds the range
-    for (const Cb& cb : dest.cbs) {
-        if (!cb.configured || m.dst < cb.base || m.dst + m.size > cb.base + cb.capacity * cb.page_bytes) continue;
-        if (!named) named = &cb;
-        const uint32_t window = cb.page_addr(cb.wr_page());
-        if (!cb.producer || !cb.reserved || m.dst < window || m.dst + m.size > window + cb.reserved * cb.page_bytes) {
-            continue;
-        }
-        uint32_t stamp = 0;
-        for (uint32_t p = (m.dst - cb.base) / cb.page_bytes; p <= (m.dst + m.size - 1 - cb.base) / cb.page_bytes; ++p) {
-            stamp = std::max(stamp, cb.reserved_at[p]);
-        }
-        if (cb.producer->index < m.clock.v.size() && m.clock.v[cb.producer->index] >= stamp) return "";
-    }
-    std::string where = named ? "CB " + std::to_string(named->index) + " at L1 " + hex(named->base) + ".." +
-                                    hex(named->base + named->capacity * named->page_bytes) +
-                                    " there: its producer must cb_reserve_back these pages and then signal this "
-                                    "kernel, e.g. with noc_semaphore_inc, before the multicast"
-                              : "no CB of that core holds this range";
-    return "multicast into L1 " + hex(m.dst) + ".." + hex(m.dst + m.size) + " of core " + core_name(dest.coord) +
-           ", which it has not reserved (" + where + ")";
-}
-
 }  // namespace
-
-std::string Multicast::describe() const {
-    std::string names;
-    for (const Core* c : dests) names += " " + core_name(c->coord);
-    return "multicast L1 " + hex(src) + " (" + std::to_string(size) + " B) -> L1 " + hex(dst) + " of" + names;
-}
-
-void land_multicasts(Session& s) {
-    const Call at = s.t.call;
-    for (const Multicast& m : s.t.mcasts) {
-        // The source as it is now, like a DRAM write at its barrier.
-        std::vector<uint8_t> data(&s.core.l1[m.src], &s.core.l1[m.src] + m.size);
-        s.t.call = m.call;  // a landing error names the multicast
-        for (Core* dest : m.dests) {
-            with_core(s, *dest, [&](Core& c) {
-                std::string error = check_reserved(c, m);
-                if (!error.empty()) return error + "; it landed at " + at.name;
-                std::memcpy(&c.l1[m.dst], data.data(), m.size);
-                l1_written(c, m.dst, m.size);
-                return std::string();
-            });
-        }
-    }
-    s.t.call = at;
-    s.t.mcasts.clear();
-}
 
 std::string open_linked_transaction(const KernelThread& t) {
     NocRange r;
@@ -249,6 +198,24 @@ void noc_request(Session& s, uint64_t multicast_dest) {
     if (s.t.linked_to && (!multicast_dest || multicast_dest >> 32 != s.t.linked_to)) {
         fail(s, open_linked_transaction(s.t) + "; this call comes first");
     }
+}
+
+// A unicast write into another core's L1 (tt-metal's NoC_tile_transfer) is a multicast to that one core: it lands at
+// the write barrier (or a later semaphore write), into pages that core's CB producer reserved and made known.
+bool write_to_core_l1(Session& s, uint32_t src, uint64_t dst_noc_addr, uint32_t size) {
+    NocRange r;
+    Core* dest = decode(dst_noc_addr, kUnicastTag, r) ? s.core.run->core_at_noc(r.x_start, r.y_start) : nullptr;
+    if (!dest) return false;  // not a core of this program: the caller names the address
+    if (dest == &s.core) fail(s, "a NoC write to this core's own L1 (" + noc_name(r.x_start, r.y_start) + ") is not emulated");
+    noc_request(s, 0);
+    check_l1_range(s, "source", src, size);
+    check_l1_range(s, "destination", r.addr, size);
+    need_noc_alignment(s, false, false, src, r.addr);
+    need_written_source(s, src, size);
+    s.t.mcasts.push_back(Multicast{s.t.call, src, r.addr, size, {dest}, s.t.clock});
+    s.t.tick();
+    s.core.counters[kNocWrites] += 1;
+    return true;
 }
 
 namespace kapi {

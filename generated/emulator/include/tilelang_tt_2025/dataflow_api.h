@@ -125,6 +125,14 @@ using ::tt_emu::kapi::InterleavedAddrGen;
 // Interleaved DRAM tile addressing (aggregate of bank base address, page size and data format).
 using ::tt_emu::kapi::InterleavedAddrGenFast;
 
+// Wait until this kernel's NoC atomics (noc_semaphore_inc) are acknowledged (0.65.0 dataflow_api.h, tt-metal's NoC_tile_transfer example); the emulator applies an increment when issued, so nothing is left.
+#ifndef TT_EMU_DECLARED_noc_async_atomic_barrier_0
+#define TT_EMU_DECLARED_noc_async_atomic_barrier_0
+inline decltype(auto) noc_async_atomic_barrier() {
+    return ::tt_emu::kapi::noc_async_atomic_barrier();
+}
+#endif
+
 // Start reading `size` bytes at NoC address `src_noc_addr` (from accessor_noc_addr; the bytes must lie in one page) into L1 at `dst_local_l1_addr`.
 #ifndef TT_EMU_DECLARED_noc_async_read_3
 #define TT_EMU_DECLARED_noc_async_read_3

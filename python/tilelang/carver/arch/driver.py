@@ -1,7 +1,8 @@
 """The CUDA runtime's device attributes (TileLang's `tilelang.carver.arch.driver`), read through libcudart.
 
 Without a CUDA runtime and a device every query is a TileLangError naming it: the facts describe a GPU this machine
-does not have, and no default could stand in for them."""
+does not have, and no default could stand in for them. `get_num_sms()` is the exception: it answers for the target
+being built for (see there), because persistent kernels size their grid with it on every target."""
 
 from __future__ import annotations
 
@@ -9,6 +10,11 @@ import ctypes
 import ctypes.util
 from typing import Any
 
+from ...engine.backend import resolve, split_device
+from ...engine.compile_target import current
+from ...engine.interface import runtime_of
+from ...engine.lower import resolve_target
+from ...engine.registry import BACKENDS
 from ...errors import TileLangError
 
 # cudaDeviceAttr values (CUDA runtime API, cudaDeviceAttr enumeration).
@@ -42,8 +48,20 @@ def _attribute(name: str, device_id: int) -> int:
     return get_device_attribute(ATTRIBUTES[name], device_id, f"get_{name}")
 
 
-def get_num_sms(device_id: int = 0) -> int:
+def cuda_num_sms(device_id: int = 0) -> int:
+    """The CUDA device's SM count (cudaDevAttrMultiProcessorCount)."""
     return _attribute("num_sms", device_id)
+
+
+def get_num_sms(device_id: int = 0) -> int:
+    """How many blocks run at once on the target being built for (a persistent kernel's wave size): the SM count of
+    a CUDA device; the worker cores of a Tenstorrent device (its record's core grid, 64 on an n150); the host's
+    cores for llvm and c. The target is the one a `@tilelang.jit` kernel is being built for while its Python code
+    runs, else "auto" (the current tvm Target scope's, else llvm)."""
+    target = resolve_target(current())
+    backend = resolve(target, BACKENDS)
+    device = split_device(target)[1] or (str(device_id) if backend.runs_on == "cuda" else "")
+    return runtime_of(backend).compute_units(backend, device)
 
 
 def get_shared_memory_per_block(device_id: int = 0) -> int:

@@ -24,7 +24,7 @@ class CUDA(GpuArch):
 
     def __init__(self, target: Any = "cuda", device_id: int = 0) -> None:
         super().__init__(target, device_id)
-        self.compute_max_core = driver.get_num_sms(device_id)
+        self.compute_max_core = driver.cuda_num_sms(device_id)
         self.smem_cap = driver.get_shared_memory_per_block(device_id)
         self.reg_cap = driver.get_registers_per_block(device_id)
         self.compute_capability = "sm_{}{}".format(*driver.get_compute_capability(device_id))

@@ -18,7 +18,7 @@ enum LogType : int {
     LogType_Count
 };
 
-namespace detail {
+namespace logger_detail {  // not tt::detail: examples name tt::tt_metal::detail after using both namespaces
 enum class LogLevel : int { trace, debug, info, warning, error, critical, fatal };
 
 inline LogLevel log_threshold() {
@@ -42,18 +42,18 @@ void log(LogLevel level, const char* level_name, LogType type, std::string_view 
     const std::string line = std::string(log_type_name(type)) + " | " + level_name + " | " + fmt::format(f, args...);
     std::fprintf(stderr, "%s\n", line.c_str());
 }
-}  // namespace detail
+}  // namespace logger_detail
 
 }  // namespace tt
 
 #define TT_EMU_LOG_LEVEL_(fn, level, name)                                                                 \
     template <typename... Args>                                                                            \
     inline void fn(tt::LogType type, std::string_view f, const Args&... args) {                            \
-        tt::detail::log(tt::detail::LogLevel::level, name, type, f, args...);                              \
+        tt::logger_detail::log(tt::logger_detail::LogLevel::level, name, type, f, args...);                \
     }                                                                                                      \
     template <typename... Args>                                                                            \
     inline void fn(std::string_view f, const Args&... args) {                                              \
-        tt::detail::log(tt::detail::LogLevel::level, name, tt::LogAlways, f, args...);                     \
+        tt::logger_detail::log(tt::logger_detail::LogLevel::level, name, tt::LogAlways, f, args...);       \
     }
 
 namespace tt {

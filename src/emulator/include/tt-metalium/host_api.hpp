@@ -14,6 +14,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <unordered_map>
 #include <variant>
@@ -42,6 +43,8 @@ enum class DataFormat : uint8_t {
     UInt16 = 9, Lf8 = 10, Bfp2 = 11, Int8 = 14, Bfp2_b = 15, UInt32 = 24, UInt8 = 30, RawUInt8 = 240,
     RawUInt16 = 241, RawUInt32 = 242, Invalid = 255
 };
+// Bytes of one 32x32 tile of `format` (tt-metal's tt_backend_api_types.hpp; 2048 for Float16_b, 1088 for Bfp8_b).
+uint32_t tile_size(const DataFormat& format);
 
 
 enum class ARCH { WORMHOLE_B0 };
@@ -59,8 +62,9 @@ struct CoreCoord {
     constexpr CoreCoord() = default;
     constexpr CoreCoord(std::size_t x_, std::size_t y_) : x(x_), y(y_) {}
     friend constexpr bool operator==(const CoreCoord& a, const CoreCoord& b) { return a.x == b.x && a.y == b.y; }
+    // x first, as tt-metal's CoreCoord (umd's tt_xy_pair) orders cores: a std::set/std::map of cores iterates alike.
     friend constexpr bool operator<(const CoreCoord& a, const CoreCoord& b) {
-        return a.y != b.y ? a.y < b.y : a.x < b.x;
+        return a.x != b.x ? a.x < b.x : a.y < b.y;
     }
     std::string str() const { return "(x=" + std::to_string(x) + ",y=" + std::to_string(y) + ")"; }
     // As tt-metal prints a core (its fmt formatter and operator<<): (x=1,y=2).
@@ -77,6 +81,13 @@ struct CoreRange {
     CoreCoord grid_size() const { return {end_coord.x - start_coord.x + 1, end_coord.y - start_coord.y + 1}; }
     bool contains(const CoreCoord& c) const {
         return c.x >= start_coord.x && c.x <= end_coord.x && c.y >= start_coord.y && c.y <= end_coord.y;
+    }
+    // As tt-metal's core_coord.hpp orders ranges (start, then end): std::set<CoreRange> builds a CoreRangeSet.
+    friend bool operator==(const CoreRange& a, const CoreRange& b) {
+        return a.start_coord == b.start_coord && a.end_coord == b.end_coord;
+    }
+    friend bool operator<(const CoreRange& a, const CoreRange& b) {
+        return a.start_coord < b.start_coord || (a.start_coord == b.start_coord && a.end_coord < b.end_coord);
     }
     // `for (const CoreCoord& core : range)`: row after row, x fastest, as tt-metal's CoreRange iterator goes.
     class iterator {
@@ -107,6 +118,7 @@ public:
     CoreRangeSet() = default;
     CoreRangeSet(const CoreRange& range) : ranges_{range} {}
     CoreRangeSet(const std::vector<CoreRange>& ranges) : ranges_(ranges) {}
+    explicit CoreRangeSet(const std::set<CoreRange>& ranges) : ranges_(ranges.begin(), ranges.end()) {}
     const std::vector<CoreRange>& ranges() const { return ranges_; }
     uint32_t num_cores() const;
     bool contains(const CoreCoord& c) const {
@@ -354,6 +366,10 @@ void EnqueueWriteBuffer(CommandQueue&, const std::shared_ptr<Buffer>& buffer, co
 template <typename T>
 void EnqueueWriteBuffer(CommandQueue&, Buffer& buffer, const std::vector<T>& src, bool) {
     detail::write_buffer(buffer, src.data(), src.size() * sizeof(T), "EnqueueWriteBuffer");
+}
+// A raw host pointer (tt-metal's HostDataType `const void*`): the buffer's whole size is read from it, as tt-metal does.
+inline void EnqueueWriteBuffer(CommandQueue&, const std::shared_ptr<Buffer>& buffer, const void* src, bool) {
+    detail::write_buffer(*buffer, src, static_cast<std::size_t>(buffer->size()), "EnqueueWriteBuffer");
 }
 // Resizes `dst` to the buffer's size (in elements of T).
 template <typename T>

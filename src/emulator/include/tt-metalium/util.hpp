@@ -10,6 +10,8 @@
 
 namespace tt::tt_metal::detail {
 
+inline uint32_t TileSize(const DataFormat& data_format) { return tt::tile_size(data_format); }
+
 inline DeviceAddr SizeBytesPerBank(DeviceAddr size_bytes, DeviceAddr page_size_bytes, uint32_t num_banks,
                                    uint32_t alignment_bytes) {
     TT_ASSERT(page_size_bytes == 0 ? size_bytes == 0 : size_bytes % page_size_bytes == 0,

@@ -36,6 +36,9 @@ struct MyNocCoord {
 }  // namespace tt_emu::ktypes
 
 #ifdef NOC_INDEX
+// Every profile's dataflow API header includes it (ttnn 0.65.0 dataflow_api.h, 0.77.0 and 0.81.1
+// api/dataflow/dataflow_api.h): INVALID and VALID, which tt-metal's reduce_max_mcast kernels use without including it.
+#include "hostdevcommon/common_values.hpp"
 constexpr uint8_t noc_index = NOC_INDEX;
 inline constexpr ::tt_emu::ktypes::MyNocCoord my_x{false};
 inline constexpr ::tt_emu::ktypes::MyNocCoord my_y{true};
@@ -48,6 +51,11 @@ inline constexpr ::tt_emu::ktypes::MyNocCoord my_y{true};
 inline uint64_t get_noc_addr(uint32_t noc_x, uint32_t noc_y, uint32_t addr, uint8_t noc) {
     (void)noc;
     return ::tt_emu::kapi::get_noc_addr(noc_x, noc_y, addr);
+}
+// This core's NoC address of its L1 address `addr` (0.81.1 internal/dataflow/dataflow_api_addrgen.h; the same
+// ttnn's pad reader takes it of its scratch CBs).
+inline uint64_t get_noc_addr(uint32_t addr, uint8_t noc = noc_index) {
+    return ::tt_emu::kapi::get_noc_addr(uint32_t{my_x[noc]}, uint32_t{my_y[noc]}, addr);
 }
 inline void noc_semaphore_inc(uint64_t addr, uint32_t incr, uint8_t noc_id, uint8_t vc = 0) {
     (void)noc_id;

@@ -28,3 +28,11 @@ inline decltype(auto) copy_init(uint32_t cbid) {
     return ::tt_emu::kapi::copy_init(cbid);
 }
 #endif
+
+// The older name of copy_tile_init (ttnn 0.65.0 compute_kernel_api/tile_move_copy.h; deprecated in 0.81.1, renamed copy_init): tt-metal's matmul example bmm_large_block_zm.cpp re-initialises its partials' reload with it.
+#ifndef TT_EMU_DECLARED_copy_tile_to_dst_init_short_1
+#define TT_EMU_DECLARED_copy_tile_to_dst_init_short_1
+inline decltype(auto) copy_tile_to_dst_init_short(uint32_t cbid) {
+    return ::tt_emu::kapi::copy_tile_to_dst_init_short(cbid);
+}
+#endif
