@@ -155,6 +155,30 @@ def length_mask(M: int, N: int, bm: int, bn: int, nsa: bool = False):
     return main
 
 
+def gathered_step(M: int, N: int, selected: int, bs: int, mask: bool = False):
+    """deepseek_nsa's step: `i_s = Idx[b, k] * bs` bound to a scalar, a whole step under `i_s <= b * bs and i_s >= 0`
+    (the value and index terms), X's block at row i_s (and, `mask`, its causal mask `b * bs + i >= i_s + j` against
+    -inf) summed into Out's block b. Each kernel reads the value once for the if; the block and the mask use it."""
+    @T.prim_func
+    def main(X: T.Tensor((M, N), "float32"), Idx: T.Tensor((M // bs, selected), "int32"),
+             Out: T.Tensor((M, N), "float32")):
+        with T.Kernel(M // bs, threads=128) as bx:
+            s = T.alloc_fragment((bs, N), "float32")
+            acc = T.alloc_fragment((bs, N), "float32")
+            T.fill(acc, 0)
+            for k in T.Pipelined(selected):
+                i_s = Idx[bx, k] * bs
+                if i_s <= bx * bs and i_s >= 0:
+                    T.copy(X[i_s:i_s + bs, :], s)
+                    if mask:
+                        for i, j in T.Parallel(bs, N):
+                            s[i, j] = T.if_then_else(bx * bs + i >= i_s + j, s[i, j], -T.infinity("float32"))
+                    for i, j in T.Parallel(bs, N):
+                        acc[i, j] += s[i, j]
+            T.copy(acc, Out[bx * bs, 0])
+    return main
+
+
 DATA_CORPUS = {
     **{f"cumsum_dim{dim}": (lambda dim=dim: examples.cumsum_kernel.__wrapped__(64, 128, 32, 64, dim, False))
        for dim in (0, 1)},

@@ -68,8 +68,10 @@ Any drop_overwritten(const Any& stmt, const cpu::Analyzer& analyzer);
 Any split_nest(const Any& stmt);
 /*! \brief For a nest (of more than one iteration) whose stored value reads elements of DRAM tensors that are the same
  * in every iteration (`sinks[i] = Sinks[by]`): the statements that copy each on chip into a new one-element buffer
- * (`<tensor>_elt<count>`, `count` incremented), and the nest reading those buffers at 0 (loop_dram_element.cc). */
-std::optional<std::pair<std::vector<Any>, Any>> stage_dram_element(const std::vector<ir::For>& nest,
+ * (`<tensor>_elt<count>`, `count` incremented), and the nest reading those buffers at 0 (loop_dram_element.cc).
+ * Elements an if's condition reads (`kept`) stay: the kernels read such a value for the if (tile_ops_flag_step.cc). */
+std::optional<std::pair<std::vector<Any>, Any>> stage_dram_element(const std::vector<Any>& kept,
+                                                                   const std::vector<ir::For>& nest,
                                                                    const ir::BufferStore& store, int* count);
 /*! \brief `X[i, j] = T[f(i)]` over a nest of two loops into a 2-D on-chip buffer, where one loop names no dim of the
  * DRAM tensor T (a column stored to every element of its row): a new 1-D on-chip buffer `<X>_col` filled by its own

@@ -39,7 +39,8 @@ List zeros(const ir::TensorLoad& load) {
 
 }  // namespace
 
-std::optional<std::pair<std::vector<Any>, Any>> stage_dram_element(const std::vector<ir::For>& nest,
+std::optional<std::pair<std::vector<Any>, Any>> stage_dram_element(const std::vector<Any>& kept,
+                                                                   const std::vector<ir::For>& nest,
                                                                    const ir::BufferStore& store, int* count) {
   bool moves = false;  // a nest of one iteration reads one element as a block
   for (const ir::For& l : nest) moves |= !tileops::is_const_int(l.extent(), 1);
@@ -50,6 +51,9 @@ std::optional<std::pair<std::vector<Any>, Any>> stage_dram_element(const std::ve
                     if (buffer_info(load.source()).on_chip()) return load.any();
                     for (const Any& index : load.indices()) {
                       if (uses_nest(index, nest)) return load.any();
+                    }
+                    for (const Any& k : kept) {  // nsa's mask bound, the value its step's condition reads
+                      if (same(k, load.any())) return load.any();
                     }
                     for (const auto& [seen, buf] : staged) {  // the same element read twice: one copy
                       if (same(seen, load.any())) return call("tirx.BufferLoad", buf, zeros(load), Any(nullptr));

@@ -267,12 +267,12 @@ std::optional<Any> stage_dram_operands(const std::vector<ir::For>& loops, const 
   return seq_stmt(cpu::to_list(seq));
 }
 
-Any rewrite_nest(const Any& stmt, const cpu::Analyzer& analyzer, int* elements) {
+Any rewrite_nest(const Any& stmt, const cpu::Analyzer& analyzer, int* elements, const std::vector<Any>& kept) {
   auto nest = eltwise_nest(stmt);
   if (!nest) return stmt;
-  if (auto staged = loops::stage_dram_element(nest->first, nest->second, elements)) {  // `Sinks[by]`: copied on chip
+  if (auto staged = loops::stage_dram_element(kept, nest->first, nest->second, elements)) {  // `Sinks[by]`: on chip
     std::vector<Any> seq = staged->first;
-    seq.push_back(rewrite_nest(staged->second, analyzer, elements));
+    seq.push_back(rewrite_nest(staged->second, analyzer, elements, kept));
     return seq_stmt(cpu::to_list(seq));
   }
   const auto& [loops, store] = *nest;
@@ -288,7 +288,7 @@ Any rewrite_nest(const Any& stmt, const cpu::Analyzer& analyzer, int* elements) 
   bool dram = !buffer_info(store.buffer()).on_chip() || (load && !buffer_info(load->source()).on_chip());
   if (auto column = load && dram ? loops::broadcast_dram_column(loops, store, *load) : std::nullopt) {
     std::vector<Any> seq = flatten(*column);  // the column's own loop is a block copy
-    seq[1] = rewrite_nest(seq[1], analyzer, elements);
+    seq[1] = rewrite_nest(seq[1], analyzer, elements, kept);
     return seq_stmt(cpu::to_list(seq));
   }
   if (load && dram) return lower_copy_nest(loops, store, *load, analyzer);
@@ -298,7 +298,8 @@ Any rewrite_nest(const Any& stmt, const cpu::Analyzer& analyzer, int* elements) 
   // A DRAM element read that is no block of the nest (the convolution's im2col load under its bounds mask).
   std::optional<ir::TensorLoad> gather;
   walk(store.value(), {ir::visit<ir::TensorLoad>([&](const ir::TensorLoad& l) {
-         if (!gather && !buffer_info(l.source()).on_chip() && !block_in_loop_order(l.indices(), loops) &&
+         bool for_if = std::any_of(kept.begin(), kept.end(), [&](const Any& k) { return loops::same(k, l.any()); });
+         if (!gather && !for_if && !buffer_info(l.source()).on_chip() && !block_in_loop_order(l.indices(), loops) &&
              std::holds_alternative<std::string>(place(l.indices(), loops))) {
            gather = l;
          }
@@ -350,8 +351,14 @@ Any loops_to_tile_ops() {
     folded = loops::settle_thread_arrays(folded);
     cpu::Analyzer analyzer = cpu::range_analyzer(folded);  // the ranges of the loops and block indices
     auto elements = std::make_shared<int>(0);  // one-element buffers made so far
-    Any nests = map(folded, {{ir::For::kTypeKey, [analyzer, elements](const Any& stmt) {
-                      return rewrite_nest(stmt, analyzer, elements.get());
+    std::vector<Any> kept;  // DRAM elements if conditions read
+    walk(folded, {ir::visit<ir::IfThenElse>([&kept](const ir::IfThenElse& i) {
+           walk(i.condition(), {ir::visit<ir::TensorLoad>([&kept](const ir::TensorLoad& l) {
+                  if (!buffer_info(l.source()).on_chip()) kept.push_back(l.any());
+                })});
+         })});
+    Any nests = map(folded, {{ir::For::kTypeKey, [analyzer, elements, kept](const Any& stmt) {
+                      return rewrite_nest(stmt, analyzer, elements.get(), kept);
                     }}},
                     "pre");
     Any body = loops::split_onchip_parts(nests);  // parts of on-chip buffers as buffers of their own

@@ -101,6 +101,24 @@ bool only_steps(const std::vector<TileOp>& inner) {
   return gemm;
 }
 
+// The element's byte in its tile (faces of 16x16 in row-major order, each row-major), and the scale of that byte in
+// its 32-bit word (1 for a whole word).
+std::pair<Any, Any> byte_in_tile(const Any& row, const Any& col, int64_t bytes) {
+  auto [th, tw] = tile_shape();
+  Any r = fn::mod(row, Any(th)), c = fn::mod(col, Any(tw));
+  Any face = fn::add(fn::mul(fn::floordiv(r, Any(int64_t(16))), Any(int64_t(2))), fn::floordiv(c, Any(int64_t(16))));
+  Any at = fn::add(fn::add(fn::mul(face, Any(int64_t(256))), fn::mul(fn::mod(r, Any(int64_t(16))), Any(int64_t(16)))),
+                   fn::mod(c, Any(int64_t(16))));
+  Any byte = fn::mul(at, Any(bytes));
+  Any in_word = fn::mod(byte, Any(int64_t(4)));
+  Any scale = bytes == 4 ? Any(int64_t(1))
+                         : fn::select(fn::eq(in_word, Any(int64_t(0))), Any(int64_t(1)),
+                                      fn::select(fn::eq(in_word, Any(int64_t(1))), Any(int64_t(256)),
+                                                 fn::select(fn::eq(in_word, Any(int64_t(2))), Any(int64_t(65536)),
+                                                            Any(int64_t(16777216)))));
+  return {byte, scale};
+}
+
 }  // namespace
 
 void set_flag_fields(TileOp& gemm, const BufferInfo* flag, Any word, Any scale, int64_t modulus, int64_t lo,
@@ -129,7 +147,11 @@ bool flag_branch(const ir::IfThenElse& cond, const std::vector<Any>& loops, std:
   if (loads.empty() || buffer_info(loads[0].source()).on_chip()) return false;  // on-chip data: tile_ops.cc refuses
   std::string text = "a condition around tile operations (" + format_value(cond.condition()) + ")";
   BufferInfo tensor = buffer_info(loads[0].source());
-  if (loads.size() != 1) {
+  // Reads of one element (nsa's `i_s <= i_t and i_s >= 0`, i_s that value times BS) are the one value.
+  auto same = [&](const ir::TensorLoad& l) {
+    return call("ffi.StructuralEqual", l.any(), loads[0].any(), false, false).cast<bool>();
+  };
+  if (!std::all_of(loads.begin(), loads.end(), same)) {
     fail(text + " reads " + std::to_string(loads.size()) + " values of DRAM tensors; the tenstorrent backend reads "
          "one value per condition (its tile, by the reader, for the compute kernel)");
   }
@@ -149,15 +171,20 @@ bool flag_branch(const ir::IfThenElse& cond, const std::vector<Any>& loops, std:
     fail(text + " reads " + tensor.dtype + " tensor '" + tensor.name + "'; the tenstorrent backend tests bool, "
          "int8, uint8 and int32 values read from DRAM (the compute kernel reads the value's 32-bit word of its tile)");
   }
+  // An int32 value in any other condition (combined with index terms: nsa's `i_s <= i_t and i_s >= 0`) is a whole
+  // step whose kernels test the condition with the word in place of the value; the K-step form tests a range.
   std::optional<Range> range = range_of(cond.condition(), loads[0].any());
-  if (!range) {
-    fail(text + " is not a comparison of the value of '" + tensor.name + "' with an integer constant (or the bool "
-         "value itself); the tenstorrent backend tests one such comparison in the compute kernel");
-  }
-  if (tensor.dtype == "int8") *range = byte_range(*range, text, tensor.name);
+  auto refuse_form = [&] { fail(text + " is not a comparison of the value of '" + tensor.name + "' with an integer "
+    "constant (or the bool value itself); the tenstorrent backend tests one such comparison in the compute kernel (any "
+    "condition on an int32 value around a whole step)"); };
+  if (!range && bytes != 4) refuse_form();
+  if (range && tensor.dtype == "int8") *range = byte_range(*range, text, tensor.name);
   std::vector<TileOp> inner, other;
   visit(cond.then_case().any(), inner);
   if (!is_none(cond.else_case())) visit(cond.else_case(), other);
+  bool whole = !is_none(cond.else_case()) || !only_steps(inner);
+  if (!range && !whole) refuse_form();
+  if (!range) range = Range{0, 0, true};  // unused: the whole step tests the condition itself (FlagValue::general)
   auto [th, tw] = tile_shape();
   auto [row, col] = element_at(tensor, loads[0].indices());
   BufferInfo flag = tensor;
@@ -172,22 +199,11 @@ bool flag_branch(const ir::IfThenElse& cond, const std::vector<Any>& loops, std:
   read.fields = {{names::kTensor, tensor.var}, {names::kRow, fn::mul(fn::floordiv(row, Any(th)), Any(th))},
                  {names::kCol, fn::mul(fn::floordiv(col, Any(tw)), Any(tw))}, {names::kRows, Any(int64_t(1))},
                  {names::kCols, Any(int64_t(1))}, {names::kRowTiles, Any(padded_layout(tensor).padded.back() / tw)}};
-  // The element's place in its tile: faces of 16x16 in row-major order, each row-major.
-  Any r = fn::mod(row, Any(th)), c = fn::mod(col, Any(tw));
-  Any face = fn::add(fn::mul(fn::floordiv(r, Any(int64_t(16))), Any(int64_t(2))), fn::floordiv(c, Any(int64_t(16))));
-  Any at = fn::add(fn::add(fn::mul(face, Any(int64_t(256))), fn::mul(fn::mod(r, Any(int64_t(16))), Any(int64_t(16)))),
-                   fn::mod(c, Any(int64_t(16))));
-  Any byte = fn::mul(at, Any(bytes));
-  Any in_word = fn::mod(byte, Any(int64_t(4)));
-  Any scale = bytes == 4 ? Any(int64_t(1))
-                         : fn::select(fn::eq(in_word, Any(int64_t(0))), Any(int64_t(1)),
-                                      fn::select(fn::eq(in_word, Any(int64_t(1))), Any(int64_t(256)),
-                                                 fn::select(fn::eq(in_word, Any(int64_t(2))), Any(int64_t(65536)),
-                                                            Any(int64_t(16777216)))));
+  auto [byte, scale] = byte_in_tile(row, col, bytes);
   FlagValue value{tensor, fn::mul(fn::floordiv(row, Any(th)), Any(th)), fn::mul(fn::floordiv(col, Any(tw)), Any(tw)),
                   fn::floordiv(byte, Any(int64_t(4))), scale, bytes == 4 ? 0 : 256, range->lo, range->hi,
-                  range->inside};
-  if (!is_none(cond.else_case()) || !only_steps(inner)) {  // a whole step: every kernel takes the branch
+                  range->inside, loads[0].any(), !range_of(cond.condition(), loads[0].any())};
+  if (whole) {  // a whole step: every kernel takes the branch
     flag_step(cond, loops, ops, std::move(inner), std::move(other), value);
     return true;
   }

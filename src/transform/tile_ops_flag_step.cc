@@ -43,6 +43,17 @@ Any test_of(const Any& word, const FlagValue& v) {
   return v.inside ? fn::and_({fn::ge(value, lo), fn::le(value, hi)}) : fn::or_({fn::lt(value, lo), fn::gt(value, hi)});
 }
 
+// The arms' reads of the condition's int32 value (nsa's K/V block at `BlockIndices[...] * BS` and its causal mask's
+// bound, under `if i_s >= 0` with `i_s` that value times BS) become the word each kernel has read for the if: the
+// reader moves the block by it and the compute kernel moves the mask's table by it, with no second read of the element
+// (tile_ops_gather.cc's gather and bound read are for values no condition around them has read).
+Any shared_value(const Any& expr, const FlagValue& v, const Any& word) {
+  return map(expr, {ir::rewrite<ir::TensorLoad>([&](const ir::TensorLoad& l) -> Any {
+               bool same = call("ffi.StructuralEqual", l.any(), v.load, false, false).cast<bool>();
+               return same ? word : l.any();
+             })});
+}
+
 BufferInfo flag_buffer(const FlagValue& v, const std::string& suffix) {
   auto [th, tw] = tile_shape();
   BufferInfo flag = v.tensor;
@@ -70,23 +81,30 @@ void flag_step(const ir::IfThenElse& cond, const std::vector<Any>& loops, std::v
     fail(text + " reads '" + value.tensor.name + "' around copies only; the tenstorrent backend branches on a value "
          "read from a tensor where the compute kernel has ops in the branch (it reads the value the reader pushes)");
   }
-  // A gemm accumulating across the loop (its accumulator made before the if) holds DST from its first K step to its
-  // last, which a skipped step would leave unacquired or unpacked; only in the K-step form (tile_ops_flag.cc) does
-  // every kernel run each step and the gemm test the value. A gemm after a value made in the arm is a whole product.
-  for (const auto* arm : {&then_ops, &else_ops}) {
+  // A gemm accumulating across the loop (its accumulator made before the if) would hold DST from its first K step to
+  // its last, which a skipped step would leave unacquired or unpacked: it is made one whole product per step added
+  // onto the accumulator (below). A gemm after a value made in the arm is a whole product already.
+  for (auto* arm : {&then_ops, &else_ops}) {
     for (size_t g = 0; g < arm->size(); ++g) {
-      const TileOp& op = (*arm)[g];
+      const TileOp op = (*arm)[g];
       if (op.kind != tile_op::kGemm || truthy(op.get(names::kClear))) continue;
       bool made = std::any_of(arm->begin(), arm->begin() + static_cast<std::ptrdiff_t>(g),
                               [&](const TileOp& w) { return w.out && w.out->name == op.out->name; });
       if (made) continue;
-      fail(text + " reads '" + value.tensor.name + "' and holds a gemm accumulating into '" + op.out->name + "' "
-           "across the loop with ops other than loads and its K steps; the tenstorrent backend runs such K steps under "
-           "a condition read from a tensor only with loads beside them (the compute kernel skips the products)");
+      // nsa decode's `T.gemm(acc_s_cast, V_shared, acc_o)` onto the output carried across the loop: one whole
+      // product per step added onto the accumulator (a value the step carries), so a skipped step holds no DST.
+      product_onto(*arm, g);
     }
   }
   Any word = var(value.tensor.name + "_word", "int32");
-  Any test = test_of(word, value);
+  Any test = value.general ? shared_value(cond.condition(), value, word) : test_of(word, value);
+  if (value.modulus == 0 && !is_none(value.load)) {
+    for (auto* arm : {&then_ops, &else_ops}) {
+      for (TileOp& op : *arm) {
+        for (auto& field : op.fields) field.second = shared_value(field.second, value, word);
+      }
+    }
+  }
   Any row_tiles(padded_layout(value.tensor).padded.back() / tile_shape().second);
   auto read_op = [&](const char* kind, const BufferInfo& flag) {
     TileOp op{kind, cond.any(), flag};

@@ -39,17 +39,24 @@ void gemm_accumulation(std::vector<TileOp>& ops) {
     set_field(ops[g], names::kK, Any(int64_t(0)));  // (a gemm outside loops has these already)
     set_field(ops[g], names::kKCount, Any(int64_t(1)));
     if (!arms && zero_last) continue;
-    BufferInfo product = acc;
-    product.var = Any();
-    product.name = acc.name + "_product";
-    ops[g].out = product;
-    set_field(ops[g], names::kClear, Any(true));
-    TileOp add{tile_op::kEltwise, ops[g].stmt, acc, {acc, product}};
-    add.loops = ops[g].loops;
-    add.branches = ops[g].branches;
-    add.fields = eltwise_fields(acc, {"add", "none", "none", "none", "none"}, 0);
-    ops.insert(ops.begin() + static_cast<std::ptrdiff_t>(g + 1), add);
+    product_onto(ops, g);
   }
+}
+
+void product_onto(std::vector<TileOp>& ops, size_t g) {
+  const BufferInfo acc = *ops[g].out;
+  set_field(ops[g], names::kK, Any(int64_t(0)));
+  set_field(ops[g], names::kKCount, Any(int64_t(1)));
+  BufferInfo product = acc;
+  product.var = Any();
+  product.name = acc.name + "_product";
+  ops[g].out = product;
+  set_field(ops[g], names::kClear, Any(true));
+  TileOp add{tile_op::kEltwise, ops[g].stmt, acc, {acc, product}};
+  add.loops = ops[g].loops;
+  add.branches = ops[g].branches;
+  add.fields = eltwise_fields(acc, {"add", "none", "none", "none", "none"}, 0);
+  ops.insert(ops.begin() + static_cast<std::ptrdiff_t>(g + 1), add);
 }
 
 // A gemm's K steps hold DST from the first to the last; any other op of the compute kernel in its K loop (an

@@ -197,7 +197,12 @@ struct FlagValue {
   Any row, col, word, scale;
   int64_t modulus = 0, lo = 0, hi = 0;
   bool inside = true;
+  Any load;              // the condition's read of the value (an int32 value: the arms' reads of it share the word)
+  bool general = false;  // an int32 value in another condition (nsa's `i_s <= i_t and i_s >= 0`): the word stands in
 };
+/*! \brief The gemm ops[g] as one whole product into `<acc>_product` and an element-wise add of it onto its accumulator
+ * (inserted after it; tile_ops_gemm_acc.cc). */
+void product_onto(std::vector<TileOp>& ops, size_t g);
 /*! \brief A whole step under such a condition (tile_ops_flag_step.cc): the reader, compute and, where it has ops in
  * the branch, writer kernels each read the value their own way into one variable, and the if tests it, so all three
  * take the same arm; `then_ops` / `else_ops` are the arms' ops. */

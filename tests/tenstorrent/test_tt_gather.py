@@ -10,7 +10,7 @@ import shutil
 
 import numpy as np
 import pytest
-from tt_data_kernels import gather_blocks, length_mask
+from tt_data_kernels import gather_blocks, gathered_step, length_mask
 
 import tilelang
 import tilelang.language as T
@@ -109,3 +109,26 @@ def test_a_mask_bound_of_two_values_is_refused() -> None:
 
     with pytest.raises(TileLangError, match="reads 2 values of tensors; an index mask's condition may use"):
         tilelang.compile(main, out_idx=[-1], target="tenstorrent")
+
+
+@needs_read_tile_value
+@pytest.mark.parametrize("mask", [False, True])
+def test_a_gathered_block_in_a_step_under_the_value(mask: bool) -> None:
+    """deepseek_nsa's step: `i_s = Idx[b, k] * 32`, `if i_s <= b * 32 and i_s >= 0` around X's block at i_s (and its
+    causal mask, the bound i_s), summed. The value is read once per kernel for the if (no reader_block_at, no
+    bound CB); selected blocks before, at and after the query block, and -1 (skipped)."""
+    M, N, bs = 128, 32, 32
+    idx = np.array([[0, -1], [1, 0], [3, 2], [-1, 3]], np.int32)
+    x = RNG.standard_normal((M, N)).astype(np.float32)
+    kernel = tilelang.compile(gathered_step(M, N, 2, bs, mask), out_idx=[-1], target="tenstorrent")
+    source = kernel.get_kernel_source()
+    reader = source.split("==== compute.cpp")[0]
+    assert reader.count("tt_l1_ptr uint32_t*>") == 1 and "Idx_bound" not in source  # one read of the value
+    ref = np.zeros((M, N), np.float32)
+    rows, cols = np.arange(bs)[:, None], np.arange(N)[None, :]
+    for b in range(M // bs):
+        for v in idx[b]:
+            if 0 <= v * bs <= b * bs:
+                block = x[v * bs:(v + 1) * bs]
+                ref[b * bs:(b + 1) * bs] += np.where(b * bs + rows >= v * bs + cols, block, -np.inf) if mask else block
+    np.testing.assert_allclose(kernel(x, idx), ref, rtol=1e-6)
