@@ -193,3 +193,4 @@ if api_profile() in INTRINSICS["read_tile_value"].cpp:  # their compute kernels 
     DATA_CORPUS["blocksparse_gemm"] = lambda: blocksparse(128, 128, 128, 64, 64, 32)
     DATA_CORPUS["masked_step"] = lambda: masked_step(128)
     DATA_CORPUS["length_mask"] = lambda: length_mask(64, 128, 32, 64)
+    DATA_CORPUS["gathered_step"] = lambda: gathered_step(128, 32, 2, 32, True)  # nsa: gather + flag + mask
